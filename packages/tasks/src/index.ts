@@ -1,0 +1,2 @@
+export * from "./model-data.js";
+export * from "./pipelines.js";
