@@ -1,2 +1,5 @@
+export * from "./errors.js";
+export * from "./inputs/index.js";
 export * from "./model-data.js";
 export * from "./pipelines.js";
+export * from "./tasks/index.js";
