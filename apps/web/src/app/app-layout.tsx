@@ -1,0 +1,51 @@
+import { NavLink, Outlet, ScrollRestoration } from "react-router";
+import { ThemeSwitcher } from "../features/theme/index.js";
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-2.5 py-1.5 text-sm font-medium ${isActive ? "bg-accent-soft text-accent" : "text-muted hover:text-ink"}`;
+
+export function AppLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
+      <header className="sticky top-0 z-30 border-b border-line bg-surface/90 backdrop-blur">
+        <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4">
+          <NavLink
+            to="/models"
+            className="flex items-center gap-2 font-semibold tracking-tight"
+            aria-label="Modelhub home"
+          >
+            <svg aria-hidden="true" viewBox="0 0 32 32" className="size-7">
+              <rect width="32" height="32" rx="8" className="fill-accent" />
+              <path d="M9 22V10l7 7 7-7v12" className="stroke-accent-ink" strokeWidth="3" fill="none" />
+            </svg>
+            <span className="hidden sm:inline">Modelhub</span>
+          </NavLink>
+          <nav aria-label="Main" className="flex items-center gap-1">
+            <NavLink to="/models" className={navLinkClass}>
+              Models
+            </NavLink>
+            <NavLink to="/widget-builder" className={navLinkClass}>
+              Widget
+            </NavLink>
+          </nav>
+          <div className="ml-auto">
+            <ThemeSwitcher />
+          </div>
+        </div>
+      </header>
+      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
+        <Outlet />
+      </main>
+      <footer className="border-t border-line py-4 text-center text-xs text-muted">
+        Modelhub — a self-hostable hub for machine-learning models
+      </footer>
+      <ScrollRestoration />
+    </div>
+  );
+}

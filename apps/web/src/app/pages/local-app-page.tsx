@@ -1,0 +1,3 @@
+export function LocalAppPage() {
+  return <p className="text-muted">Not built yet.</p>;
+}

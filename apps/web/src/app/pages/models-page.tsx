@@ -1,0 +1,5 @@
+import { ModelsList } from "../../features/models-list/index.js";
+
+export function ModelsPage() {
+  return <ModelsList />;
+}

@@ -1,0 +1,3 @@
+export function PlaygroundPage() {
+  return <p className="text-muted">Not built yet.</p>;
+}

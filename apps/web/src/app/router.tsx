@@ -1,0 +1,59 @@
+import { createBrowserRouter, Navigate } from "react-router";
+import { AppLayout } from "./app-layout.js";
+import { RouteError } from "./route-error.js";
+
+// Every page is its own chunk: the model page never downloads the playground or the widget builder.
+export const router = createBrowserRouter([
+  {
+    path: "/",
+    Component: AppLayout,
+    ErrorBoundary: RouteError,
+    children: [
+      { index: true, element: <Navigate to="/models" replace /> },
+      {
+        path: "models",
+        lazy: () => import("./pages/models-page.js").then((m) => ({ Component: m.ModelsPage })),
+      },
+      {
+        path: "models/:owner/:name",
+        lazy: () => import("./pages/model-layout.js").then((m) => ({ Component: m.ModelLayout })),
+        children: [
+          {
+            index: true,
+            lazy: () => import("./pages/model-card-page.js").then((m) => ({ Component: m.ModelCardPage })),
+          },
+          {
+            path: "libraries/:library",
+            lazy: () => import("./pages/library-page.js").then((m) => ({ Component: m.LibraryPage })),
+          },
+          {
+            path: "local-apps/:app?",
+            lazy: () => import("./pages/local-app-page.js").then((m) => ({ Component: m.LocalAppPage })),
+          },
+          {
+            path: "inference",
+            lazy: () => import("./pages/inference-page.js").then((m) => ({ Component: m.InferencePage })),
+          },
+          {
+            path: "playground",
+            lazy: () => import("./pages/playground-page.js").then((m) => ({ Component: m.PlaygroundPage })),
+          },
+          {
+            path: "chat-template",
+            lazy: () =>
+              import("./pages/chat-template-page.js").then((m) => ({ Component: m.ChatTemplatePage })),
+          },
+        ],
+      },
+      {
+        path: "widget-builder",
+        lazy: () =>
+          import("./pages/widget-builder-page.js").then((m) => ({ Component: m.WidgetBuilderPage })),
+      },
+      {
+        path: "*",
+        lazy: () => import("./pages/not-found-page.js").then((m) => ({ Component: m.NotFoundPage })),
+      },
+    ],
+  },
+]);

@@ -1,0 +1,1 @@
+export { LibrarySnippets } from "./library-snippets.js";

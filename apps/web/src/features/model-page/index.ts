@@ -1,0 +1,3 @@
+export { ModelCard } from "./model-card.js";
+export { ModelHeader } from "./model-header.js";
+export { ModelNav } from "./model-nav.js";

@@ -1,0 +1,58 @@
+import { NavLink } from "react-router";
+import type { ModelInfo } from "../../lib/api/models.js";
+import { hasChatTemplate } from "../../lib/chat-template-source.js";
+
+const tabClass = ({ isActive }: { isActive: boolean }) =>
+  `-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium ${
+    isActive ? "border-accent text-ink" : "border-transparent text-muted hover:text-ink"
+  }`;
+
+/** Sections of a model page; each has its own URL. */
+export function ModelNav({ model }: { model: ModelInfo }) {
+  const base = `/models/${model.id}`;
+  const hasProviders = model.inferenceProviderMapping.length > 0;
+  return (
+    <nav aria-label="Model sections" className="overflow-x-auto border-b border-line">
+      <ul className="flex">
+        <li>
+          <NavLink end to={base} className={tabClass}>
+            Model card
+          </NavLink>
+        </li>
+        {model.library_name ? (
+          <li>
+            <NavLink to={`${base}/libraries/${encodeURIComponent(model.library_name)}`} className={tabClass}>
+              Library
+            </NavLink>
+          </li>
+        ) : null}
+        <li>
+          <NavLink to={`${base}/local-apps`} className={tabClass}>
+            Local apps
+          </NavLink>
+        </li>
+        {hasProviders ? (
+          <li>
+            <NavLink to={`${base}/inference`} className={tabClass}>
+              Inference
+            </NavLink>
+          </li>
+        ) : null}
+        {hasProviders ? (
+          <li>
+            <NavLink to={`${base}/playground`} className={tabClass}>
+              Playground
+            </NavLink>
+          </li>
+        ) : null}
+        {hasChatTemplate(model) ? (
+          <li>
+            <NavLink to={`${base}/chat-template`} className={tabClass}>
+              Chat template
+            </NavLink>
+          </li>
+        ) : null}
+      </ul>
+    </nav>
+  );
+}

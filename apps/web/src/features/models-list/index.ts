@@ -1,0 +1,1 @@
+export { ModelsList } from "./models-list.js";

@@ -1,0 +1,1 @@
+export { ThemeSwitcher } from "./theme-switcher.js";

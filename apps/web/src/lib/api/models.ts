@@ -1,0 +1,106 @@
+import type { ModelData, PipelineType } from "@modelhub/tasks";
+import { queryOptions } from "@tanstack/react-query";
+import { hubGet, modelPath } from "./hub-fetch.js";
+import { cursorFrom, nextLinkFrom } from "./link-header.js";
+
+/** One row of `GET /api/models` (the public hub's list shape). */
+export interface ModelSummary {
+  id: string;
+  pipeline_tag?: PipelineType;
+  library_name?: string;
+  tags?: string[];
+  downloads?: number;
+  likes?: number;
+  trendingScore?: number;
+  lastModified?: string;
+  createdAt?: string;
+}
+
+export const MODEL_SORTS = ["trending", "downloads", "likes", "created"] as const;
+export type ModelSort = (typeof MODEL_SORTS)[number];
+
+/** The hub API's sort keys for each sort the list offers. */
+const SORT_KEYS: Record<ModelSort, string> = {
+  trending: "trendingScore",
+  downloads: "downloads",
+  likes: "likes",
+  created: "createdAt",
+};
+
+export interface ModelListQuery {
+  search?: string;
+  pipelineTag?: string;
+  library?: string;
+  provider?: string;
+  sort: ModelSort;
+  cursor?: string;
+  limit: number;
+}
+
+export interface ModelListPage {
+  models: ModelSummary[];
+  nextCursor?: string;
+}
+
+export function modelListUrl(query: ModelListQuery): string {
+  const params = new URLSearchParams();
+  if (query.search) params.set("search", query.search);
+  if (query.pipelineTag) params.set("pipeline_tag", query.pipelineTag);
+  if (query.library) params.set("library", query.library);
+  if (query.provider) params.set("inference_provider", query.provider);
+  params.set("sort", SORT_KEYS[query.sort]);
+  params.set("direction", "-1");
+  params.set("limit", String(query.limit));
+  if (query.cursor) params.set("cursor", query.cursor);
+  return `/api/models?${params}`;
+}
+
+export const modelListQuery = (query: ModelListQuery) =>
+  queryOptions({
+    queryKey: ["models", query],
+    queryFn: async ({ signal }): Promise<ModelListPage> => {
+      const { data, headers } = await hubGet<ModelSummary[]>(modelListUrl(query), signal);
+      return { models: data, nextCursor: cursorFrom(nextLinkFrom(headers.get("link"))) };
+    },
+    staleTime: 30_000,
+  });
+
+/** How a provider serves a model: `GET /api/models/{id}?expand[]=inferenceProviderMapping`. */
+export interface ProviderMapping {
+  provider: string;
+  status: "live" | "staging";
+  providerId: string;
+  task: string;
+}
+
+export interface ModelInfo extends ModelData {
+  inferenceProviderMapping: ProviderMapping[];
+}
+
+type RawMapping = Omit<ProviderMapping, "provider"> & { provider?: string };
+
+/** Accepts the mapping both as an object keyed by provider and as an array (the public API has used both). */
+export function normalizeMapping(raw: unknown): ProviderMapping[] {
+  if (Array.isArray(raw)) return (raw as ProviderMapping[]).filter((entry) => entry?.provider);
+  if (raw && typeof raw === "object") {
+    return Object.entries(raw as Record<string, RawMapping>).map(([provider, entry]) => ({
+      ...entry,
+      provider,
+    }));
+  }
+  return [];
+}
+
+/** Model info with everything the model page shows, including the provider mapping. */
+export const modelQuery = (modelId: string) =>
+  queryOptions({
+    queryKey: ["model", modelId],
+    queryFn: async ({ signal }): Promise<ModelInfo> => {
+      const fields = ["inferenceProviderMapping", "cardData", "config", "siblings", "gguf", "widgetData"];
+      const expand = fields.map((field) => `expand[]=${field}`).join("&");
+      const url = `/api/models/${modelPath(modelId)}?full=true&${expand}`;
+      const { data } = await hubGet<ModelData & { inferenceProviderMapping?: unknown }>(url, signal);
+      return { ...data, inferenceProviderMapping: normalizeMapping(data.inferenceProviderMapping) };
+    },
+    staleTime: 60_000,
+  });
