@@ -1,4 +1,5 @@
 export * from "./errors.js";
+export * from "./gguf.js";
 export * from "./inputs/index.js";
 export * from "./model-data.js";
 export * from "./pipelines.js";
