@@ -1,0 +1,147 @@
+import { NetworkError, ProviderApiError, redactRequest, TimeoutError } from "../errors.js";
+import { type CallContext, sleep } from "./call-context.js";
+import { retryDelayMs, shouldRetryResponse } from "./retry-policy.js";
+
+export interface HttpRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: BodyInit | null;
+  /** Who answers: used in error messages and on ProviderApiError. */
+  provider: string;
+  /** Rewrites the message of a non-OK answer (e.g. chat's "does not seem to support chat completion"). */
+  describeError?: (status: number, message: string) => string;
+}
+
+/**
+ * Sends one request under the call's retry policy, per-attempt timeout, deadline and abort signal.
+ * Resolves with an OK response (body unread); every failure is thrown as a typed InferenceError.
+ */
+export async function sendRequest(call: CallContext, request: HttpRequest): Promise<Response> {
+  const { retry } = call;
+  for (let attempt = 1; ; attempt++) {
+    if (call.signal.aborted) throw call.abortError();
+    const outcome = await attemptOnce(call, request);
+    const canRetry = attempt < retry.maxAttempts;
+    if (outcome.kind === "response") {
+      const { response } = outcome;
+      if (response.ok) return response;
+      const retryable = shouldRetryResponse(response.status, response.headers);
+      const delay = retryable && canRetry ? retryDelayMs(retry, attempt, response.headers) : undefined;
+      if (delay !== undefined && Date.now() + delay < call.deadlineAt) {
+        await response.body?.cancel().catch(() => {});
+        call.logger?.debug?.(`${request.provider}: HTTP ${response.status}, retry ${attempt} in ${delay} ms`);
+        await sleep(delay, call);
+        continue;
+      }
+      throw await apiError(request, response, retryable);
+    }
+    // Network failure or per-attempt timeout: both may succeed on another try.
+    const delay = canRetry ? retryDelayMs(retry, attempt, undefined) : undefined;
+    if (delay !== undefined && Date.now() + delay < call.deadlineAt) {
+      call.logger?.debug?.(`${request.provider}: ${outcome.error.message}, retry ${attempt} in ${delay} ms`);
+      await sleep(delay, call);
+      continue;
+    }
+    throw outcome.error;
+  }
+}
+
+type Attempt =
+  | { kind: "response"; response: Response }
+  | { kind: "failed"; error: NetworkError | TimeoutError };
+
+async function attemptOnce(call: CallContext, request: HttpRequest): Promise<Attempt> {
+  // The per-attempt timeout only covers waiting for the response headers; the body is bounded by the
+  // call's own signal (caller abort and overall deadline), which stays attached to the fetch.
+  let attemptTimedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let signal = call.signal;
+  if (call.timeoutMs !== undefined) {
+    const attemptController = new AbortController();
+    timer = setTimeout(() => {
+      attemptTimedOut = true;
+      attemptController.abort();
+    }, call.timeoutMs);
+    signal = AbortSignal.any([call.signal, attemptController.signal]);
+  }
+  const init: RequestInit = {
+    method: request.method,
+    headers: request.headers,
+    body: request.body ?? null,
+    signal,
+  };
+  // Edge runtimes reject an explicit `credentials` field, so it is only present when asked for.
+  if (call.includeCredentials) init.credentials = "include";
+  try {
+    const response = await call.fetch(request.url, init);
+    return { kind: "response", response };
+  } catch (cause) {
+    if (call.signal.aborted) throw call.abortError();
+    if (attemptTimedOut) {
+      return {
+        kind: "failed",
+        error: new TimeoutError(
+          `${request.provider}: no response within ${call.timeoutMs} ms (${request.url})`,
+          {
+            cause,
+          },
+        ),
+      };
+    }
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return {
+      kind: "failed",
+      error: new NetworkError(`${request.provider}: request failed: ${reason}`, { cause }),
+    };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+/** Builds the typed error for a non-OK answer, reading the JSON error / detail, or the text body. */
+export async function apiError(
+  request: HttpRequest,
+  response: Response,
+  retryable: boolean,
+): Promise<ProviderApiError> {
+  let body: unknown;
+  let message: string;
+  try {
+    const text = await response.text();
+    body = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    message = errorMessageFromBody(body) ?? "An error occurred while fetching the blob";
+  } catch {
+    message = "An error occurred while fetching the blob";
+  }
+  const described = request.describeError ? request.describeError(response.status, message) : message;
+  return new ProviderApiError(described, {
+    status: response.status,
+    provider: request.provider,
+    requestId: response.headers.get("x-request-id") ?? response.headers.get("request-id") ?? undefined,
+    request: redactRequest(request.url, request.method, request.headers),
+    retryable,
+    body,
+  });
+}
+
+/** The human part of an error body: `error` (string or {message}), `detail`, `message`, or the text. */
+export function errorMessageFromBody(body: unknown): string | undefined {
+  if (typeof body === "string") return body.trim() === "" ? undefined : body;
+  if (typeof body !== "object" || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of ["error", "detail", "message"]) {
+    const value = record[key];
+    if (typeof value === "string") return value;
+    if (typeof value === "object" && value !== null) {
+      const nested = (value as Record<string, unknown>).message;
+      return typeof nested === "string" ? nested : JSON.stringify(value);
+    }
+  }
+  return JSON.stringify(body);
+}

@@ -1,0 +1,110 @@
+import { RoutingError } from "../errors.js";
+import { INFERENCE_PROVIDERS, type InferenceProvider, type InferenceTask } from "../types.js";
+import { baseten } from "./baseten.js";
+import { blackForestLabs } from "./black-forest-labs.js";
+import { cerebras } from "./cerebras.js";
+import { cohere } from "./cohere.js";
+import { deepinfra } from "./deepinfra.js";
+import { falAi } from "./fal-ai.js";
+import { featherlessAi } from "./featherless-ai.js";
+import { fireworksAi } from "./fireworks-ai.js";
+import { groq } from "./groq.js";
+import { hfInference } from "./hf-inference.js";
+import { hyperbolic } from "./hyperbolic.js";
+import { nebius } from "./nebius.js";
+import { novita } from "./novita.js";
+import { nscale } from "./nscale.js";
+import { openai } from "./openai.js";
+import { ovhcloud } from "./ovhcloud.js";
+import { publicai } from "./publicai.js";
+import { replicate } from "./replicate.js";
+import { sambanova } from "./sambanova.js";
+import { scaleway } from "./scaleway.js";
+import { together } from "./together.js";
+import type { ProviderConfig, TaskSpec } from "./types.js";
+import { wavespeed } from "./wavespeed.js";
+import { zaiOrg } from "./zai-org.js";
+
+export { INFERENCE_PROVIDERS };
+
+/** The registry: provider id -> base URL, auth, tasks served (with their body / response transforms). */
+export const PROVIDERS: Readonly<Record<InferenceProvider, ProviderConfig>> = {
+  "black-forest-labs": blackForestLabs,
+  cerebras,
+  cohere,
+  "fal-ai": falAi,
+  "fireworks-ai": fireworksAi,
+  "hf-inference": hfInference,
+  hyperbolic,
+  nebius,
+  novita,
+  openai,
+  replicate,
+  sambanova,
+  together,
+  groq,
+  "featherless-ai": featherlessAi,
+  nscale,
+  ovhcloud,
+  scaleway,
+  deepinfra,
+  baseten,
+  wavespeed,
+  "zai-org": zaiOrg,
+  publicai,
+};
+
+export function isInferenceProvider(value: unknown): value is InferenceProvider {
+  return typeof value === "string" && Object.hasOwn(PROVIDERS, value);
+}
+
+/** A provider's public description (no hooks): what snippets and UIs need. */
+export interface ProviderInfo {
+  id: InferenceProvider;
+  baseUrl: string;
+  apiKeyEnv: string;
+  tasks: InferenceTask[];
+  /** Header used with the provider's own key, with `<key>` standing for the key. */
+  authHeader: { name: string; value: string };
+}
+
+export function getProviderConfig(provider: InferenceProvider): ProviderInfo {
+  const config = providerConfig(provider);
+  const [name, value] = config.authHeader ? config.authHeader("<key>") : ["Authorization", "Bearer <key>"];
+  return {
+    id: config.id,
+    baseUrl: config.baseUrl,
+    apiKeyEnv: config.apiKeyEnv,
+    tasks: Object.keys(config.tasks) as InferenceTask[],
+    authHeader: { name, value },
+  };
+}
+
+export function providerTaskSupported(provider: InferenceProvider, task: InferenceTask): boolean {
+  return isInferenceProvider(provider) && Object.hasOwn(PROVIDERS[provider].tasks, task);
+}
+
+/** Every (provider, task) pair the client serves: what the contract suite iterates over. */
+export function providerTaskPairs(): Array<{ provider: InferenceProvider; task: InferenceTask }> {
+  return INFERENCE_PROVIDERS.flatMap((provider) =>
+    (Object.keys(PROVIDERS[provider].tasks) as InferenceTask[]).map((task) => ({ provider, task })),
+  );
+}
+
+export function providerConfig(provider: InferenceProvider): ProviderConfig {
+  if (!isInferenceProvider(provider)) {
+    throw new RoutingError(
+      `Unknown inference provider "${provider}". Known providers: ${INFERENCE_PROVIDERS.join(", ")}`,
+    );
+  }
+  return PROVIDERS[provider];
+}
+
+export function taskSpec(provider: InferenceProvider, task: InferenceTask): TaskSpec {
+  const spec = providerConfig(provider).tasks[task];
+  if (!spec) {
+    const served = Object.keys(PROVIDERS[provider].tasks).join(", ");
+    throw new RoutingError(`Task "${task}" is not supported by provider ${provider}. It serves: ${served}`);
+  }
+  return spec;
+}

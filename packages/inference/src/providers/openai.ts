@@ -1,0 +1,10 @@
+import { openAiCompatible } from "./openai-compatible.js";
+
+/** OpenAI itself: chat only, its own key only, model ids written "openai/<model>". */
+export const openai = openAiCompatible({
+  id: "openai",
+  baseUrl: "https://api.openai.com",
+  apiKeyEnv: "OPENAI_API_KEY",
+  modelPrefixRequired: true,
+  rejectsHubToken: true,
+});

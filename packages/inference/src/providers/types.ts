@@ -1,0 +1,88 @@
+import type { ImageOutputType, InferenceProvider, InferenceTask, JsonObject, Logger } from "../types.js";
+
+/** What a provider's task hooks see when building a request. Pure data; no I/O. */
+export interface RequestContext {
+  task: InferenceTask;
+  /** The provider's own model id (after hub mapping). */
+  providerModelId: string;
+  /** The hub model id, when known. */
+  model: string | undefined;
+  /** Task inputs and parameters, binary values already encoded as the task spec asked. */
+  args: JsonObject;
+  stream: boolean;
+  /** True when the call goes through the hub's router rather than straight to the provider. */
+  routed: boolean;
+  /**
+   * True when the provider is reached under a path prefix on a shared host (the router, or a base URL
+   * override such as a local simulator) rather than on its own hosts.
+   */
+  sharedHost: boolean;
+}
+
+/** I/O a response hook may need for follow-up calls (status polling, result and media downloads). */
+export interface FollowUp {
+  /** GET JSON through the same retry/abort/timeout machinery as the main request. */
+  getJson(url: string): Promise<unknown>;
+  /** GET a binary body (media download). `data:` URLs are decoded without a network call. */
+  getBlob(url: string): Promise<Blob>;
+  /** POST JSON (rarely needed: job submission follow-ups). */
+  postJson(url: string, body: unknown): Promise<unknown>;
+  /** The one polling loop, bound to the call's signal and job deadline. */
+  poll<T>(step: PollStep<T>, schedule: { intervalMs: number; maxAttempts?: number }): Promise<T>;
+  logger: Logger | undefined;
+}
+
+/** One polling step: return `{ done: true, value }` to stop, `{ done: false }` to wait and retry. */
+export type PollStep<T> = (attempt: number) => Promise<{ done: true; value: T } | { done: false }>;
+
+export interface ResponseContext extends RequestContext {
+  provider: InferenceProvider;
+  /** Base that follow-up URLs are rebased onto: the router prefix or the provider's base URL. */
+  base: string;
+  /** Requested shape for media outputs (text-to-image etc.). */
+  outputType: ImageOutputType | undefined;
+  followUp: FollowUp;
+}
+
+/** How the request body carries binary inputs (Blob at `inputs` or `inputs.image`). */
+export type InputEncoding = "raw" | "base64" | "data-url";
+
+/** One task as one provider serves it: mostly data, plus small hooks. */
+export interface TaskSpec {
+  /** Path appended to the provider's base URL (or to `{routerUrl}/{provider}`). Starts with "/". */
+  path(ctx: RequestContext): string;
+  /** The JSON body. Not called when the input is sent raw (binary body). */
+  body?(ctx: RequestContext): unknown;
+  /** How Blob inputs are encoded; "raw" sends the bytes as the body. Default "raw" for binary tasks. */
+  inputEncoding?(args: JsonObject): InputEncoding;
+  /**
+   * Direct calls only: a base URL other than the provider's for this task (fal.ai's queue host). Ignored
+   * when routed or when the caller overrides the provider's base URL.
+   */
+  directBaseUrl?: string;
+  /** Extra request headers (e.g. Replicate's `Prefer: wait`). */
+  headers?(ctx: RequestContext): Record<string, string>;
+  /** Whether the task can stream (SSE). */
+  streams?: boolean;
+  /** Checks / maps one streamed JSON event (when `streams`). */
+  parseEvent?(event: unknown): unknown;
+  /** Turns the provider's answer (parsed JSON, or a Blob for media answers) into the task output. */
+  parse(response: unknown, ctx: ResponseContext): Promise<unknown> | unknown;
+}
+
+export interface ProviderConfig {
+  id: InferenceProvider;
+  /** The provider's own API base, used for direct calls with the provider's key. */
+  baseUrl: string;
+  /** Environment variable that conventionally holds the provider's key (for snippets and docs only). */
+  apiKeyEnv: string;
+  /** Auth header for the provider's own key. Default: `Authorization: Bearer <key>`. */
+  authHeader?(key: string): [name: string, value: string];
+  /** Headers the provider wants on every call. */
+  headers?: Record<string, string>;
+  /** The provider's model ids must start with "<provider>/" (the openai rule). */
+  modelPrefixRequired?: boolean;
+  /** This provider refuses hub tokens (the openai rule): only its own key works. */
+  rejectsHubToken?: boolean;
+  tasks: Partial<Record<InferenceTask, TaskSpec>>;
+}
