@@ -15,7 +15,7 @@ export const router = createBrowserRouter([
         lazy: () => import("./pages/models-page.js").then((m) => ({ Component: m.ModelsPage })),
       },
       {
-        path: "models/:owner/:name",
+        path: ":owner/:name",
         lazy: () => import("./pages/model-layout.js").then((m) => ({ Component: m.ModelLayout })),
         children: [
           {

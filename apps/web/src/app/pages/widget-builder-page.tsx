@@ -1,3 +1,13 @@
+import { WidgetBuilder } from "../../features/widget-builder/index.js";
+
 export function WidgetBuilderPage() {
-  return <p className="text-muted">Not built yet.</p>;
+  return (
+    <div className="flex flex-col gap-4">
+      <header>
+        <h1 className="text-xl font-semibold tracking-tight">“Top products” widget</h1>
+        <p className="text-sm text-muted">Put this hub’s top models on any web page with one script tag.</p>
+      </header>
+      <WidgetBuilder hubUrl={window.location.origin} />
+    </div>
+  );
 }

@@ -1,6 +1,7 @@
 import { NavLink } from "react-router";
 import type { ModelInfo } from "../../lib/api/models.js";
 import { hasChatTemplate } from "../../lib/chat-template-source.js";
+import { modelUrl } from "../../lib/model-url.js";
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
   `-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium ${
@@ -9,7 +10,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
 
 /** Sections of a model page; each has its own URL. */
 export function ModelNav({ model }: { model: ModelInfo }) {
-  const base = `/models/${model.id}`;
+  const base = modelUrl(model.id);
   const hasProviders = model.inferenceProviderMapping.length > 0;
   return (
     <nav aria-label="Model sections" className="overflow-x-auto border-b border-line">

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { DisclosureMenu } from "../../components/ui/disclosure-menu.js";
 import type { ModelInfo } from "../../lib/api/models.js";
+import { modelUrl } from "../../lib/model-url.js";
 import { providerLabel } from "../../lib/providers.js";
 
 function MenuLink({ to, children }: { to: string; children: ReactNode }) {
@@ -26,7 +27,7 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
 
 /** "Use this model": every way to use it, each choice a link with its own URL. */
 export function UseThisModelMenu({ model }: { model: ModelInfo }) {
-  const base = `/models/${model.id}`;
+  const base = modelUrl(model.id);
   return (
     <DisclosureMenu summary="Use this model">
       <nav aria-label="Ways to use this model">

@@ -1,13 +1,14 @@
 import { Link } from "react-router";
 import type { ModelSummary } from "../../lib/api/models.js";
 import { formatCount, formatDate } from "../../lib/format.js";
+import { modelUrl } from "../../lib/model-url.js";
 import { taskLabel } from "../../lib/task-labels.js";
 
 export function ModelRow({ model }: { model: ModelSummary }) {
   const updated = formatDate(model.lastModified ?? model.createdAt);
   return (
     <Link
-      to={`/models/${model.id}`}
+      to={modelUrl(model.id)}
       className="flex h-full flex-col gap-1 rounded-lg border border-line bg-surface p-3 hover:border-accent"
     >
       <span className="truncate font-medium text-ink">{model.id}</span>

@@ -1,0 +1,1 @@
+export { WidgetBuilder } from "./widget-builder.js";
