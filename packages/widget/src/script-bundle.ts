@@ -1,0 +1,92 @@
+/**
+ * Builds the embeddable script from its TypeScript sources with esbuild, once per process, so the hub
+ * serves it without a prior build step. Server-side only; esbuild and node:* are imported lazily so that
+ * browser bundles importing this package's options never pull them in.
+ */
+import { WIDGET_SCRIPT_VERSION } from "./data-api.js";
+
+export interface WidgetScript {
+  /** The minified IIFE. */
+  code: string;
+  /** A strong validator: a quoted hash of `code`. */
+  etag: string;
+  /** UTF-8 size of `code`. */
+  bytes: number;
+  /** Size of `code` gzipped at level 9, what a compressing server sends. */
+  gzipBytes: number;
+  /** The newest modification time of the sources that went into the bundle (whole seconds). */
+  lastModified: Date;
+}
+
+export class WidgetScriptBuildError extends Error {
+  override readonly name = "WidgetScriptBuildError";
+}
+
+type Esbuild = typeof import("esbuild");
+
+// Opaque specifiers keep bundlers (Vite) from following these imports into browser code.
+const ESBUILD_MODULE = "esbuild";
+const SOURCE_EXTENSIONS = [".ts", ".js"];
+
+let pending: Promise<WidgetScript> | undefined;
+
+/** The script, bundled and minified on first call and kept in memory; a failed build is retried next call. */
+export function getTopProductsScript(): Promise<WidgetScript> {
+  pending ??= bundleTopProductsScript().catch((error: unknown) => {
+    pending = undefined;
+    throw error;
+  });
+  return pending;
+}
+
+async function bundleTopProductsScript(): Promise<WidgetScript> {
+  const [esbuild, fs, zlib, crypto] = await Promise.all([
+    import(/* @vite-ignore */ ESBUILD_MODULE) as Promise<Esbuild>,
+    import("node:fs"),
+    import("node:zlib"),
+    import("node:crypto"),
+  ]);
+  // From src/ (tests, `npm start`) the entry is main.ts; from dist/ it is the compiled main.js.
+  const entry = SOURCE_EXTENSIONS.map((extension) =>
+    decodeURIComponent(new URL(`./script/main${extension}`, import.meta.url).pathname),
+  ).find((path) => fs.existsSync(path));
+  if (!entry) throw new WidgetScriptBuildError("widget script entry (script/main.ts) not found");
+
+  let result: Awaited<ReturnType<Esbuild["build"]>>;
+  try {
+    result = await esbuild.build({
+      entryPoints: [entry],
+      bundle: true,
+      minify: true,
+      format: "iife",
+      target: "es2020",
+      platform: "browser",
+      write: false,
+      metafile: true,
+      legalComments: "none",
+      charset: "utf8",
+      logLevel: "silent",
+      define: { __WIDGET_VERSION__: JSON.stringify(WIDGET_SCRIPT_VERSION) },
+    });
+  } catch (error) {
+    throw new WidgetScriptBuildError(`bundling the widget script failed: ${String(error)}`);
+  }
+  const output = result.outputFiles?.[0];
+  if (!output) throw new WidgetScriptBuildError("esbuild produced no output for the widget script");
+
+  const code = output.text;
+  const bytes = Buffer.byteLength(code, "utf8");
+  const gzipBytes = zlib.gzipSync(code, { level: 9 }).length;
+  const hash = crypto.createHash("sha256").update(code).digest("base64url").slice(0, 22);
+  const cwd = process.cwd();
+  const newest = Object.keys(result.metafile?.inputs ?? {})
+    .map((input) => fs.statSync(input.startsWith("/") ? input : `${cwd}/${input}`).mtimeMs)
+    .reduce((a, b) => Math.max(a, b), 0);
+  return {
+    code,
+    etag: `"tp${WIDGET_SCRIPT_VERSION}-${hash}"`,
+    bytes,
+    gzipBytes,
+    lastModified: new Date(Math.floor(newest / 1000) * 1000),
+  };
+}
