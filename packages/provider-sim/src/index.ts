@@ -1,1 +1,12 @@
-export {};
+export type { AuthScheme } from "./auth.js";
+export type { ProviderDefinition, SimLogger } from "./context.js";
+export type { FaultBase, FaultKind, SimFault } from "./faults.js";
+export { InvalidFaultError, parseFault, parseFaultHeader } from "./faults.js";
+export type { Job, JobState } from "./jobs.js";
+export { type MediaKind, mediaBytes, mediaDataUrl } from "./media.js";
+export { type MappingStatus, ModelRegistry, type ProviderMapping, type SimModel } from "./models.js";
+export { PROVIDER_NAMES } from "./providers/index.js";
+export type { RecordedExchange } from "./recorded-traffic.js";
+export { recordedExchanges } from "./recorded-traffic.js";
+export type { RecordedRequest } from "./request-log.js";
+export { type ProviderSim, type ProviderSimOptions, startProviderSim } from "./server.js";

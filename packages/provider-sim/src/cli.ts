@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * Starts the provider simulator for offline development:
+ *   node --conditions=source --import tsx packages/provider-sim/src/cli.ts --port 7070
+ * Options: --host, --port, --latency-ms, --stream-chunks, --job-steps, --no-replay.
+ * Prints the URL, then one line per request. Faults: POST {url}/__sim/faults.
+ */
+import { parseArgs } from "node:util";
+import { startProviderSim } from "./server.js";
+
+const { values } = parseArgs({
+  options: {
+    host: { type: "string", default: "127.0.0.1" },
+    port: { type: "string", default: "7070" },
+    "latency-ms": { type: "string" },
+    "stream-chunks": { type: "string" },
+    "job-steps": { type: "string" },
+    "no-replay": { type: "boolean", default: false },
+    quiet: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+
+if (values.help) {
+  process.stdout.write(
+    "modelhub-provider-sim [--host 127.0.0.1] [--port 7070] [--latency-ms N] [--stream-chunks N] [--job-steps N] [--no-replay] [--quiet]\n",
+  );
+  process.exit(0);
+}
+
+const optionalNumber = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+
+const sim = await startProviderSim({
+  host: values.host,
+  port: Number(values.port),
+  latencyMs: optionalNumber(values["latency-ms"]),
+  streamChunks: optionalNumber(values["stream-chunks"]),
+  jobSteps: optionalNumber(values["job-steps"]),
+  replay: !values["no-replay"],
+  logger: {
+    warn: (message, details) => process.stderr.write(`${message} ${JSON.stringify(details ?? {})}\n`),
+  },
+});
+
+process.stdout.write(`${sim.url}\n`);
+if (!values.quiet) {
+  process.stdout.write(`providers: ${sim.providers.map((name) => `${sim.url}/${name}`).join("  ")}\n`);
+  process.stdout.write(
+    `hub API: ${sim.url}/api/models/{id}?expand[]=inferenceProviderMapping  admin: ${sim.url}/__sim/health\n`,
+  );
+}
+
+const shutdown = () => {
+  sim.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);

@@ -1,0 +1,308 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { serveAdmin } from "./admin.js";
+import type { AuthPolicy } from "./auth.js";
+import { checkAuth } from "./auth.js";
+import type { ProviderDefinition, SimContext, SimLogger } from "./context.js";
+import { sendProviderError } from "./errors.js";
+import {
+  type FaultKind,
+  type FaultOf,
+  FaultQueue,
+  HTTP_FAULTS,
+  InvalidFaultError,
+  parseFaultHeader,
+  type SimFault,
+} from "./faults.js";
+import { headerValue, readBody, type SimRequest, sendJson, sendText, sleep, toSimRequest } from "./http.js";
+import { serveModelInfo, serveTasks } from "./hub-api.js";
+import { JobStore } from "./jobs.js";
+import { MEDIA_CONTENT_TYPES, mediaBytes, mediaKindForPath } from "./media.js";
+import { defaultModels, ModelRegistry, type SimModel } from "./models.js";
+import { PROVIDERS } from "./providers/index.js";
+import { findRecording } from "./recorded-traffic.js";
+import { replayExchange } from "./replay.js";
+import { describeAuthScheme, type RecordedRequest, RequestLog, redactHeaders } from "./request-log.js";
+import { RouteTable } from "./route-match.js";
+
+export interface ProviderSimOptions extends AuthPolicy {
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  logger?: SimLogger;
+  /** Added before every provider and hub reply (not admin calls). */
+  latencyMs?: number;
+  /** Models added to the recorded ones (an entry with a known id replaces it). */
+  models?: SimModel[];
+  /** Start from no models at all instead of the recorded ones. */
+  replaceModels?: boolean;
+  /** Events per synthesized stream (the `x-sim-stream-chunks` header overrides it per request). */
+  streamChunks?: number;
+  /** Status polls a job takes to complete: 0 = done at the first poll. Default 2. */
+  jobSteps?: number;
+  /** Replay recorded exchanges for identical requests (default true). */
+  replay?: boolean;
+  /** Most requests kept in the log (oldest dropped). Default 10,000. */
+  requestLogLimit?: number;
+}
+
+export interface ProviderSim {
+  /** `http://127.0.0.1:PORT`; providers at `{url}/{provider}/...`, the hub API at `{url}/api/...`. */
+  readonly url: string;
+  close(): Promise<void>;
+  /** Every request received (admin calls excepted), oldest first. */
+  readonly requests: ReadonlyArray<RecordedRequest>;
+  clearRequests(): void;
+  /** Replaces the fault queue with this one fault, or empties it with null. */
+  setFault(fault: SimFault | null): void;
+  /** Appends a fault to the queue. */
+  queueFault(fault: SimFault): void;
+  /** Faults still waiting, with their remaining uses. */
+  pendingFaults(): SimFault[];
+  /** The model registry the hub API and hf-inference read; `models.set(...)` adds one at run time. */
+  readonly models: ModelRegistry;
+  readonly jobs: JobStore;
+  /** Names of the providers served. */
+  readonly providers: readonly string[];
+  /** `{url}/{provider}`. */
+  providerUrl(provider: string): string;
+}
+
+const MAX_STREAM_CHUNKS = 10_000_000;
+
+interface MountedProvider {
+  definition: ProviderDefinition;
+  table: RouteTable;
+}
+
+export async function startProviderSim(options: ProviderSimOptions = {}): Promise<ProviderSim> {
+  const logger = options.logger ?? {};
+  const registry = new ModelRegistry(options.replaceModels ? [] : defaultModels());
+  for (const model of options.models ?? []) registry.set(model);
+  const jobs = new JobStore();
+  const faults = new FaultQueue();
+  const log = new RequestLog(options.requestLogLimit ?? 10_000);
+  const mounted = new Map<string, MountedProvider>(
+    PROVIDERS.map((definition) => [
+      definition.name,
+      { definition, table: new RouteTable(definition.routes) },
+    ]),
+  );
+  const startedAt = Date.now();
+  let simUrl = "";
+
+  async function handle(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(incoming.url ?? "/", "http://sim.invalid");
+    res.setHeader("access-control-allow-origin", "*");
+    if (incoming.method === "OPTIONS") {
+      res.writeHead(204, {
+        "access-control-allow-methods": "GET, POST, PUT, DELETE, OPTIONS",
+        "access-control-allow-headers": "*",
+        "access-control-max-age": "600",
+      });
+      res.end();
+      return;
+    }
+    const rawBody = await readBody(incoming);
+    const request = toSimRequest(incoming, url.pathname, url.searchParams, rawBody);
+    if (url.pathname.startsWith("/__sim/")) {
+      serveAdmin(request, res, { simUrl, startedAt, log, faults, providers: PROVIDERS });
+      return;
+    }
+
+    const [, first = "", ...rest] = url.pathname.split("/");
+    const area =
+      first === "api" ? "hub" : first === "media" ? "media" : mounted.has(first) ? first : undefined;
+    log.add({
+      method: request.method,
+      path: url.pathname + url.search,
+      provider: area,
+      headers: redactHeaders(incoming.headers),
+      hadAuth: incoming.headers.authorization !== undefined || incoming.headers["x-key"] !== undefined,
+      authScheme: describeAuthScheme(incoming.headers),
+      bodyText: request.isJson || isText(incoming) ? request.bodyText : `[${rawBody.length} bytes]`,
+      json: request.json,
+      receivedAt: Date.now(),
+    });
+    if (area === undefined) {
+      sendJson(res, 404, {
+        error: `Nothing is mounted at /${first}. Providers: ${[...mounted.keys()].join(", ")}`,
+      });
+      return;
+    }
+
+    let headerFault: SimFault | undefined;
+    const faultHeader = headerValue(incoming.headers, "x-sim-fault");
+    if (faultHeader !== undefined) {
+      try {
+        headerFault = parseFaultHeader(faultHeader);
+      } catch (error) {
+        const message = error instanceof InvalidFaultError ? error.message : "x-sim-fault is not valid JSON";
+        sendJson(res, 400, { error: message });
+        return;
+      }
+    }
+    const providerPath = `/${rest.join("/")}`;
+    const takeFault = <K extends FaultKind>(kinds: readonly K[]): FaultOf<K> | undefined => {
+      if (headerFault && (kinds as readonly string[]).includes(headerFault.kind)) {
+        const fault = headerFault as FaultOf<K>;
+        headerFault = undefined;
+        return fault;
+      }
+      return faults.take(kinds, { provider: area, path: providerPath });
+    };
+
+    if (options.latencyMs) await sleep(options.latencyMs);
+    const definition = mounted.get(area)?.definition;
+    const errorStyle = definition?.errors ?? "hf";
+    for (let fault = takeFault(HTTP_FAULTS); fault; fault = takeFault(HTTP_FAULTS)) {
+      if (fault.kind === "delay") {
+        await sleep(fault.ms);
+        continue;
+      }
+      if (fault.kind === "drop-connection") {
+        incoming.socket.destroy();
+        return;
+      }
+      if (fault.kind === "rate-limit") {
+        const seconds = fault.retryAfterSeconds ?? 1;
+        sendProviderError(res, errorStyle, 429, "Rate limit reached (simulated).", {
+          headers: { "retry-after": String(seconds) },
+        });
+        return;
+      }
+      const status = fault.status ?? 503;
+      sendProviderError(res, errorStyle, status, fault.message ?? `Simulated ${status} from ${area}.`);
+      return;
+    }
+
+    if (area === "hub") return serveHub(request, res, url.pathname);
+    if (area === "media") return serveMedia(request, res, url.pathname);
+
+    const provider = mounted.get(area)!;
+    const auth = checkAuth(area, provider.definition.auth, incoming.headers, options);
+    if (!auth.ok) {
+      sendProviderError(res, provider.definition.errors, auth.status, auth.message, {
+        code: "invalid_api_key",
+      });
+      return;
+    }
+    const chunksHeader = Number(headerValue(incoming.headers, "x-sim-stream-chunks"));
+    const context: SimContext = {
+      simUrl,
+      providerUrl: `${simUrl}/${area}`,
+      provider: provider.definition,
+      registry,
+      jobs,
+      takeFault,
+      streamChunks:
+        Number.isInteger(chunksHeader) && chunksHeader > 0
+          ? Math.min(chunksHeader, MAX_STREAM_CHUNKS)
+          : options.streamChunks,
+      jobSteps: options.jobSteps ?? 2,
+      logger,
+    };
+    const providerRequest: SimRequest = { ...request, path: providerPath };
+
+    if (
+      options.replay !== false &&
+      provider.definition.replay !== false &&
+      context.streamChunks === undefined
+    ) {
+      const recording = findRecording({
+        provider: area,
+        method: request.method,
+        path: providerPath + url.search,
+        bodyText: request.bodyText,
+        isJson: request.isJson,
+      });
+      if (recording) return replayExchange(recording, res, context);
+    }
+
+    const match = provider.table.match(request.method, providerPath);
+    if (match.kind === "found") return match.route.handler(providerRequest, res, context, match.params);
+    if (match.kind === "wrong-method") {
+      sendProviderError(res, provider.definition.errors, 405, `Method ${request.method} not allowed here.`, {
+        headers: { allow: match.allowed.join(", ") },
+      });
+      return;
+    }
+    sendProviderError(
+      res,
+      provider.definition.errors,
+      404,
+      `No route ${request.method} ${providerPath} on ${area}.`,
+    );
+  }
+
+  function serveHub(request: SimRequest, res: ServerResponse, path: string): void {
+    const modelPath = /^\/api\/models\/(.+)$/.exec(path);
+    if (request.method === "GET" && modelPath) {
+      serveModelInfo(request, res, registry, decodeURIComponent(modelPath[1]!), options);
+      return;
+    }
+    if (request.method === "GET" && path === "/api/tasks") {
+      serveTasks(res, registry);
+      return;
+    }
+    sendJson(res, 404, { error: `The simulated hub has no ${request.method} ${path}` });
+  }
+
+  function serveMedia(request: SimRequest, res: ServerResponse, path: string): void {
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      sendJson(res, 405, { error: "Media is read-only" });
+      return;
+    }
+    const kind = mediaKindForPath(path);
+    sendText(res, 200, request.method === "HEAD" ? "" : mediaBytes(kind), {
+      "content-type": MEDIA_CONTENT_TYPES[kind],
+    });
+  }
+
+  const server = createServer((incoming, res) => {
+    handle(incoming, res).catch((error: unknown) => {
+      logger.warn?.("provider-sim handler failed", { error: String(error), url: incoming.url });
+      if (!res.headersSent) sendJson(res, 500, { error: `Simulator failure: ${String(error)}` });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  simUrl = `http://${host}:${address.port}`;
+  logger.info?.("provider-sim listening", { url: simUrl });
+
+  return {
+    url: simUrl,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+    },
+    get requests() {
+      return log.entries;
+    },
+    clearRequests: () => log.clear(),
+    setFault: (fault) => faults.set(fault),
+    queueFault: (fault) => faults.add(fault),
+    pendingFaults: () => faults.list(),
+    models: registry,
+    jobs,
+    providers: [...mounted.keys()],
+    providerUrl: (provider) => `${simUrl}/${provider}`,
+  };
+}
+
+function isText(incoming: IncomingMessage): boolean {
+  const type = headerValue(incoming.headers, "content-type") ?? "";
+  return type === "" || type.startsWith("text/") || type.includes("x-www-form-urlencoded");
+}

@@ -1,0 +1,89 @@
+import type { ServerResponse } from "node:http";
+import type { SimContext } from "./context.js";
+import { streamErrorEvent } from "./errors.js";
+import { STREAM_FAULTS } from "./faults.js";
+
+export interface SseOptions {
+  /** Line prefix: OpenAI-style servers write `data: `, TGI writes `data:` (no space). */
+  dataPrefix?: string;
+  /** Send `data: [DONE]` after the last event (OpenAI-compatible); TGI streams just end. */
+  done?: boolean;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Writes server-sent events one by one as they are produced: each event is its own `write`, the writer waits
+ * for `drain` when the socket pushes back (memory stays flat whatever the stream size) and stops as soon as
+ * the client goes away. Applies this request's stream faults.
+ */
+export async function writeSse(
+  res: ServerResponse,
+  context: SimContext,
+  events: Iterable<string>,
+  options: SseOptions = {},
+): Promise<void> {
+  const prefix = options.dataPrefix ?? "data: ";
+  const fault = context.takeFault(STREAM_FAULTS);
+  const faultAt = fault ? (fault.afterChunks ?? 1) : -1;
+  let closed = false;
+  const onClose = () => {
+    closed = true;
+  };
+  res.on("close", onClose);
+  res.writeHead(200, {
+    "content-type": options.contentType ?? "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    ...options.headers,
+  });
+  // Headers go out at once, so clients see the response start before the first event.
+  res.flushHeaders();
+
+  let sent = 0;
+  try {
+    for (const event of events) {
+      if (closed) return;
+      if (sent === faultAt && fault) {
+        if (fault.kind === "drop-stream") {
+          res.socket?.destroy();
+          return;
+        }
+        if (fault.kind === "stream-error") {
+          const message = fault.message ?? "Simulated failure in the middle of the stream";
+          res.end(`${prefix}${streamErrorEvent(context.provider.errors, message)}\n\n`);
+          return;
+        }
+        await write(res, `${prefix}{"choices":[{"delta":{"content":"broken\n\n`);
+      }
+      if (!(await write(res, `${prefix}${event}\n\n`))) return;
+      sent++;
+    }
+    if (closed) return;
+    if (sent === faultAt && fault?.kind === "drop-stream") {
+      res.socket?.destroy();
+      return;
+    }
+    res.end(options.done === false ? undefined : `${prefix}[DONE]\n\n`);
+  } finally {
+    res.off("close", onClose);
+  }
+}
+
+/** Writes one chunk; resolves false when the connection closed before it could drain. */
+function write(res: ServerResponse, chunk: string): Promise<boolean> | boolean {
+  if (res.destroyed) return false;
+  if (res.write(chunk)) return true;
+  return new Promise((resolve) => {
+    const onDrain = () => {
+      res.off("close", onClose);
+      resolve(true);
+    };
+    const onClose = () => {
+      res.off("drain", onDrain);
+      resolve(false);
+    };
+    res.once("drain", onDrain);
+    res.once("close", onClose);
+  });
+}
