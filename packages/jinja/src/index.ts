@@ -1,1 +1,13 @@
-export {};
+export { type ChatTemplateInput, renderChatTemplate } from "./chat.js";
+export {
+  LimitExceededError,
+  SecurityError,
+  type SyntaxErrorDetails,
+  TemplateError,
+  TemplateRaisedError,
+  TemplateRuntimeError,
+  TemplateSyntaxError,
+  UndefinedError,
+} from "./errors.js";
+export { DEFAULT_LIMITS, type Limits } from "./sandbox.js";
+export { Template, type TemplateOptions } from "./template.js";

@@ -1,0 +1,23 @@
+import { TemplateRuntimeError } from "../errors.js";
+import type { Kwargs } from "../runtime/values.js";
+
+/** Python-style argument lookup: positional index, else keyword, else default. */
+export function arg(
+  args: unknown[],
+  kwargs: Kwargs | null,
+  index: number,
+  name: string,
+  dflt?: unknown,
+): unknown {
+  if (index < args.length) return args[index];
+  if (kwargs !== null && Object.hasOwn(kwargs, name)) return kwargs[name];
+  return dflt;
+}
+
+export function table<T>(entries: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, entries);
+}
+
+export function valueError(message: string): TemplateRuntimeError {
+  return new TemplateRuntimeError(message, "ValueError");
+}

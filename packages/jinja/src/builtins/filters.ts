@@ -1,0 +1,553 @@
+import { TemplateRuntimeError } from "../errors.js";
+import type { FilterFn, TestFn } from "../runtime/compile-expr.js";
+import { eq, failIfUndefined, iterate, mod, add as pyAdd, typeError } from "../runtime/operators.js";
+import { pyRepr, pyStr } from "../runtime/printing.js";
+import type { RenderState } from "../runtime/state.js";
+import {
+  isMapping,
+  isUndefined,
+  type Kwargs,
+  Markup,
+  makeTuple,
+  num,
+  PyFloat,
+  pyFloat,
+  truthy,
+  typeName,
+  Undefined,
+} from "../runtime/values.js";
+import { codePoints, getAttr } from "../sandbox.js";
+import { arg, table } from "./args.js";
+import { capitalize, STR_METHODS, titleCase } from "./methods.js";
+import { attrGetter, ignoreCase, sortBy } from "./sorting.js";
+import { type JsonOptions, toJson } from "./tojson.js";
+
+const str = (v: unknown): string => (typeof v === "string" ? v : pyStr(v));
+
+function length(v: unknown): number {
+  if (typeof v === "string") return codePoints(v).length;
+  if (Array.isArray(v)) return v.length;
+  if (isMapping(v)) return Object.keys(v).length;
+  if (isUndefined(v)) return 0;
+  if (v instanceof Markup) return codePoints(v.text).length;
+  throw typeError(`object of type '${typeName(v)}' has no len()`);
+}
+
+function toInt(v: unknown, dflt: unknown, base: number): unknown {
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "number") return Number.isFinite(v) ? Math.trunc(v) : dflt;
+  if (v instanceof PyFloat) return Number.isFinite(v.value) ? Math.trunc(v.value) : dflt;
+  if (typeof v === "string" || v instanceof Markup) {
+    const s = str(v).trim().replace(/_/g, "");
+    const prefixed = /^([-+]?)0([xob])([0-9a-f]+)$/i.exec(s);
+    if (prefixed && (base === 16 || base === 8 || base === 2 || base === 0)) {
+      const n = Number.parseInt(prefixed[3]!, { x: 16, o: 8, b: 2 }[prefixed[2]!.toLowerCase()]!);
+      return prefixed[1] === "-" ? -n : n;
+    }
+    const digits = base === 10 ? /^[-+]?\d+$/ : /^[-+]?[0-9a-z]+$/i;
+    if (digits.test(s)) {
+      const n = Number.parseInt(s, base);
+      if (!Number.isNaN(n)) return n;
+    }
+    const f = parseFloatStrict(s);
+    if (f !== null && Number.isFinite(f)) return Math.trunc(f);
+  }
+  return dflt;
+}
+
+function parseFloatStrict(s: string): number | null {
+  const t = s.trim().toLowerCase();
+  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/.test(t)) return Number(t);
+  if (/^[-+]?(inf|infinity)$/.test(t)) return t.startsWith("-") ? -Infinity : Infinity;
+  if (/^[-+]?nan$/.test(t)) return Number.NaN;
+  return null;
+}
+
+function toFloat(v: unknown, dflt: unknown): unknown {
+  if (typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat) return pyFloat(num(v));
+  if (typeof v === "string" || v instanceof Markup) {
+    const f = parseFloatStrict(str(v).replace(/_/g, ""));
+    if (f !== null) return pyFloat(f);
+  }
+  return dflt;
+}
+
+/** Python's round(x, n): correctly rounded on the exact binary value, exact ties to even. */
+function pyRound(x: number, digits: number): number {
+  const a = Math.abs(x);
+  if (!Number.isFinite(x) || a >= 1e21) return x;
+  if (digits < 0) {
+    const m = 10 ** -digits;
+    const q = a / m;
+    const r = Math.abs(q - Math.trunc(q)) === 0.5 ? 2 * Math.round(q / 2) : Math.round(q);
+    return Math.sign(x) * r * m;
+  }
+  const exact = a.toFixed(Math.min(100, digits + 25));
+  const dot = exact.indexOf(".");
+  const truncated = digits === 0 ? exact.slice(0, dot) : exact.slice(0, dot + 1 + digits);
+  const tail = exact.slice(dot + 1 + digits);
+  let r = Number(a.toFixed(digits));
+  if (/^50*$/.test(tail) && Number(truncated[truncated.length - 1]) % 2 === 0) r = Number(truncated);
+  return x < 0 ? -r : r;
+}
+
+function doRound(v: unknown, args: unknown[], k: Kwargs | null): unknown {
+  const precision = num(arg(args, k, 0, "precision", 0) as number);
+  const method = arg(args, k, 1, "method", "common");
+  if (method !== "common" && method !== "ceil" && method !== "floor") {
+    throw new TemplateRuntimeError("method must be common, ceil or floor");
+  }
+  failIfUndefined(v);
+  if (typeof v !== "number" && typeof v !== "boolean" && !(v instanceof PyFloat)) {
+    throw typeError(`type ${typeName(v)} doesn't define __round__ method`);
+  }
+  const x = num(v);
+  const isInt = typeof v === "boolean" || (typeof v === "number" && Number.isInteger(v));
+  if (method === "common") {
+    const r = pyRound(x, precision);
+    return isInt ? r : pyFloat(r);
+  }
+  const m = 10 ** precision;
+  const r = method === "ceil" ? Math.ceil(x * m) / m : Math.floor(x * m) / m;
+  return pyFloat(r);
+}
+
+function indent(value: unknown, args: unknown[], k: Kwargs | null): string {
+  const width = arg(args, k, 0, "width", 4);
+  const first = truthy(arg(args, k, 1, "first", false));
+  const blank = truthy(arg(args, k, 2, "blank", false));
+  const pad = typeof width === "string" ? width : " ".repeat(num(width as number));
+  const lines = STR_METHODS.splitlines!(`${str(value)}\n`, [], null, null as never) as string[];
+  let rv: string;
+  if (blank) rv = lines.join(`\n${pad}`);
+  else {
+    rv = lines.shift() ?? "";
+    if (lines.length > 0) rv += `\n${lines.map((l) => (l ? pad + l : l)).join("\n")}`;
+  }
+  return first ? pad + rv : rv;
+}
+
+function truncate(value: unknown, args: unknown[], k: Kwargs | null): string {
+  const s = str(value);
+  const len = num(arg(args, k, 0, "length", 255) as number);
+  const killwords = truthy(arg(args, k, 1, "killwords", false));
+  const end = str(arg(args, k, 2, "end", "..."));
+  const leeway = num(arg(args, k, 3, "leeway", 5) as number);
+  if (len < end.length) throw new TemplateRuntimeError(`expected length >= ${end.length}, got ${len}`);
+  if (s.length <= len + leeway) return s;
+  if (killwords) return s.slice(0, len - end.length) + end;
+  const head = s.slice(0, len - end.length);
+  const cut = head.lastIndexOf(" ");
+  return (cut < 0 ? head : head.slice(0, cut)) + end;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&#34;",
+  "'": "&#39;",
+};
+
+function escapeHtml(v: unknown): Markup {
+  if (v instanceof Markup) return v;
+  return new Markup(str(v).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!));
+}
+
+function urlQuote(s: string, safe: string): string {
+  const bytes = new TextEncoder().encode(s);
+  let out = "";
+  for (const b of bytes) {
+    const c = String.fromCharCode(b);
+    if (/[A-Za-z0-9_.\-~]/.test(c) || safe.includes(c)) out += c;
+    else out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+function urlencode(v: unknown): string {
+  if (typeof v === "string" || v instanceof Markup) return urlQuote(str(v), "/");
+  const pairs = isMapping(v) ? Object.entries(v) : (iterate(v) as unknown[][]).map((p) => [p[0], p[1]]);
+  return pairs.map(([key, val]) => `${urlQuote(str(key), "")}=${urlQuote(str(val), "")}`).join("&");
+}
+
+/** select/reject/selectattr/rejectattr share this: a test by name, or truthiness. */
+function selectOrReject(
+  value: unknown,
+  args: unknown[],
+  k: Kwargs | null,
+  st: RenderState,
+  tests: Record<string, TestFn>,
+  byAttribute: boolean,
+  keep: boolean,
+): unknown[] {
+  let rest = args;
+  let getter = (x: unknown) => x;
+  if (byAttribute) {
+    getter = attrGetter(rest[0]);
+    rest = rest.slice(1);
+  }
+  let check: (x: unknown) => boolean = truthy;
+  if (rest.length > 0) {
+    const name = str(rest[0]);
+    const test = tests[name];
+    if (test === undefined)
+      throw new TemplateRuntimeError(`No test named '${name}'.`, "TemplateRuntimeError");
+    const testArgs = rest.slice(1);
+    check = (x) => test(x, testArgs, k, st);
+  }
+  return iterate(value).filter((item) => check(getter(item)) === keep);
+}
+
+function minMax(value: unknown, args: unknown[], k: Kwargs | null, wantMax: boolean): unknown {
+  const caseSensitive = truthy(arg(args, k, 0, "case_sensitive", false));
+  const attribute = arg(args, k, 1, "attribute", null);
+  const items = iterate(value);
+  if (items.length === 0) return new Undefined("No aggregated item, sequence was empty.");
+  const key = attribute === null ? (x: unknown) => x : attrGetter(attribute);
+  const cmpKey = (x: unknown) => (caseSensitive ? key(x) : ignoreCase(key(x)));
+  const sorted = sortBy(items, cmpKey, false);
+  if (!wantMax) return sorted[0];
+  // max() returns the first maximal item, sorting is stable so scan from the end for the first equal key.
+  const top = cmpKey(sorted[sorted.length - 1]);
+  return sorted.find((x) => eq(cmpKey(x), top));
+}
+
+function batch(value: unknown, args: unknown[], k: Kwargs | null): unknown[][] {
+  const size = num(arg(args, k, 0, "linecount") as number);
+  const fill = arg(args, k, 1, "fill_with", null);
+  const out: unknown[][] = [];
+  let current: unknown[] = [];
+  for (const item of iterate(value)) {
+    if (current.length === size) {
+      out.push(current);
+      current = [];
+    }
+    current.push(item);
+  }
+  if (current.length > 0) {
+    if (fill !== null) while (current.length < size) current.push(fill);
+    out.push(current);
+  }
+  return out;
+}
+
+function sliceFilter(value: unknown, args: unknown[], k: Kwargs | null): unknown[][] {
+  const seq = iterate(value).slice();
+  const slices = num(arg(args, k, 0, "slices") as number);
+  const fill = arg(args, k, 1, "fill_with", null);
+  const perSlice = Math.floor(seq.length / slices);
+  const withExtra = seq.length % slices;
+  const out: unknown[][] = [];
+  let offset = 0;
+  for (let i = 0; i < slices; i++) {
+    const start = offset + i * perSlice;
+    if (i < withExtra) offset++;
+    const end = offset + (i + 1) * perSlice;
+    const part = seq.slice(start, end);
+    if (fill !== null && i >= withExtra) part.push(fill);
+    out.push(part);
+  }
+  return out;
+}
+
+function groupby(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
+  const attribute = arg(args, k, 0, "attribute");
+  const dflt = arg(args, k, 1, "default", null);
+  const caseSensitive = truthy(arg(args, k, 2, "case_sensitive", false));
+  const raw = attrGetter(attribute, (v) => (isUndefined(v) && dflt !== null ? dflt : v));
+  const key = (x: unknown) => (caseSensitive ? raw(x) : ignoreCase(raw(x)));
+  const sorted = sortBy(iterate(value), key, false);
+  const groups: unknown[] = [];
+  let current: { key: unknown; grouper: unknown; list: unknown[] } | null = null;
+  for (const item of sorted) {
+    const kv = key(item);
+    if (current === null || !eq(current.key, kv)) {
+      current = { key: kv, grouper: raw(item), list: [] };
+      groups.push(current);
+    }
+    current.list.push(item);
+  }
+  return groups.map((g) => {
+    const c = g as { grouper: unknown; list: unknown[] };
+    return namedGroup(c.grouper, c.list);
+  });
+}
+
+/** groupby's namedtuple(grouper, list): a tuple whose fields are also reachable by name. */
+function namedGroup(grouper: unknown, list: unknown[]): unknown[] {
+  const t = makeTuple([grouper, list]);
+  Object.defineProperty(t, "grouper", { value: grouper, enumerable: false });
+  Object.defineProperty(t, "list", { value: list, enumerable: false });
+  return t;
+}
+
+function dictsort(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
+  if (!isMapping(value)) throw typeError("dictsort filter requires a mapping");
+  const caseSensitive = truthy(arg(args, k, 0, "case_sensitive", false));
+  const by = arg(args, k, 1, "by", "key");
+  const reverse = truthy(arg(args, k, 2, "reverse", false));
+  if (by !== "key" && by !== "value")
+    throw new TemplateRuntimeError("You can only sort by either 'key' or 'value'");
+  const pairs = Object.keys(value).map((key) => makeTuple([key, value[key]]));
+  const pos = by === "key" ? 0 : 1;
+  return sortBy(pairs, (p) => (caseSensitive ? p[pos] : ignoreCase(p[pos])), reverse);
+}
+
+function sortFilter(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
+  const reverse = truthy(arg(args, k, 0, "reverse", false));
+  const caseSensitive = truthy(arg(args, k, 1, "case_sensitive", false));
+  const attribute = arg(args, k, 2, "attribute", null);
+  const getter = attribute === null ? (x: unknown) => x : attrGetter(attribute);
+  return sortBy(iterate(value).slice(), (x) => (caseSensitive ? getter(x) : ignoreCase(getter(x))), reverse);
+}
+
+function unique(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
+  const caseSensitive = truthy(arg(args, k, 0, "case_sensitive", false));
+  const attribute = arg(args, k, 1, "attribute", null);
+  const getter = attribute === null ? (x: unknown) => x : attrGetter(attribute);
+  const seen: unknown[] = [];
+  const out: unknown[] = [];
+  for (const item of iterate(value)) {
+    const key = caseSensitive ? getter(item) : ignoreCase(getter(item));
+    if (!seen.some((s) => eq(s, key))) {
+      seen.push(key);
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+function sum(value: unknown, args: unknown[], k: Kwargs | null, st: RenderState): unknown {
+  const attribute = arg(args, k, 0, "attribute", null);
+  let total = arg(args, k, 1, "start", 0);
+  const getter = attribute === null ? (x: unknown) => x : attrGetter(attribute);
+  for (const item of iterate(value)) total = pyAdd(total, getter(item), st.limits);
+  return total;
+}
+
+function tojson(value: unknown, args: unknown[], k: Kwargs | null): string {
+  const ensureAscii = truthy(arg(args, k, 0, "ensure_ascii", false));
+  const indentArg = arg(args, k, 1, "indent", null);
+  const separators = arg(args, k, 2, "separators", null);
+  const sortKeys = truthy(arg(args, k, 3, "sort_keys", false));
+  let indentText: string | null = null;
+  if (indentArg !== null && !isUndefined(indentArg)) {
+    indentText =
+      typeof indentArg === "string" ? indentArg : " ".repeat(Math.max(0, num(indentArg as number)));
+  }
+  let itemSep = indentText === null ? ", " : ",";
+  let keySep = ": ";
+  if (separators !== null && !isUndefined(separators)) {
+    const seps = iterate(separators);
+    if (seps.length !== 2) throw new TemplateRuntimeError("separators must be a pair", "ValueError");
+    itemSep = str(seps[0]);
+    keySep = str(seps[1]);
+  }
+  const opts: JsonOptions = {
+    ensureAscii,
+    indent: indentText,
+    itemSeparator: itemSep,
+    keySeparator: keySep,
+    sortKeys,
+  };
+  return toJson(value, opts);
+}
+
+function mapFilter(value: unknown, args: unknown[], k: Kwargs | null, st: RenderState): unknown[] {
+  const items = iterate(value);
+  if (args.length === 0 && k !== null && Object.hasOwn(k, "attribute")) {
+    const dflt = Object.hasOwn(k, "default") ? k.default : undefined;
+    const getter = attrGetter(k.attribute, (v) => (isUndefined(v) && dflt !== undefined ? dflt : v));
+    return items.map(getter);
+  }
+  const name = str(args[0]);
+  const filter = FILTERS[name];
+  if (filter === undefined)
+    throw new TemplateRuntimeError(`No filter named '${name}'.`, "TemplateRuntimeError");
+  const rest = args.slice(1);
+  return items.map((item) => filter(item, rest, k, st));
+}
+
+function striptags(v: unknown): string {
+  return str(v)
+    .replace(/<!--[\s\S]*?-->|<\/?[a-zA-Z][^>]*>/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(
+      /&(amp|lt|gt|quot|#34|#39|apos);/g,
+      (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#34": '"', "#39": "'", apos: "'" })[e]!,
+    );
+}
+
+function center(v: unknown, args: unknown[], k: Kwargs | null): string {
+  return STR_METHODS.center!(str(v), [arg(args, k, 0, "width", 80)], null, null as never) as string;
+}
+
+function first(v: unknown): unknown {
+  const items = iterate(v);
+  return items.length > 0 ? items[0] : new Undefined("No first item, sequence was empty.");
+}
+
+function last(v: unknown): unknown {
+  const items = iterate(v);
+  return items.length > 0 ? items[items.length - 1] : new Undefined("No last item, sequence was empty.");
+}
+
+function defaultFilter(v: unknown, args: unknown[], k: Kwargs | null): unknown {
+  const dflt = arg(args, k, 0, "default_value", "");
+  const boolean = truthy(arg(args, k, 1, "boolean", false));
+  if (isUndefined(v) || (boolean && !truthy(v))) return dflt;
+  return v;
+}
+
+function reverse(v: unknown): unknown {
+  if (typeof v === "string") return Array.from(v).reverse().join("");
+  const items = iterate(v).slice().reverse();
+  return items;
+}
+
+function abs(v: unknown): unknown {
+  failIfUndefined(v);
+  if (typeof v === "number") return Math.abs(v);
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (v instanceof PyFloat) return pyFloat(Math.abs(v.value));
+  throw typeError(`bad operand type for abs(): '${typeName(v)}'`);
+}
+
+function replaceFilter(v: unknown, args: unknown[], k: Kwargs | null): string {
+  const count = arg(args, k, 2, "count", null);
+  return STR_METHODS.replace!(
+    str(v),
+    [str(arg(args, k, 0, "old")), str(arg(args, k, 1, "new")), count === null ? -1 : count],
+    null,
+    null as never,
+  ) as string;
+}
+
+function wordwrap(v: unknown, args: unknown[], k: Kwargs | null): string {
+  const width = num(arg(args, k, 0, "width", 79) as number);
+  const breakLong = truthy(arg(args, k, 1, "break_long_words", true));
+  const wrapstring = str(arg(args, k, 2, "wrapstring", "\n"));
+  return str(v)
+    .split("\n")
+    .map((para) => {
+      const lines: string[] = [];
+      let line = "";
+      for (let word of para.split(/\s+/).filter(Boolean)) {
+        while (breakLong && word.length > width) {
+          if (line) {
+            lines.push(line);
+            line = "";
+          }
+          lines.push(word.slice(0, width));
+          word = word.slice(width);
+        }
+        if (!line) line = word;
+        else if (line.length + 1 + word.length <= width) line += ` ${word}`;
+        else {
+          lines.push(line);
+          line = word;
+        }
+      }
+      if (line) lines.push(line);
+      return lines.join(wrapstring);
+    })
+    .join(wrapstring);
+}
+
+function filesizeformat(v: unknown, args: unknown[], k: Kwargs | null): string {
+  const bytes = num(toFloat(v, 0) as number);
+  const binary = truthy(arg(args, k, 0, "binary", false));
+  const base = binary ? 1024 : 1000;
+  const prefixes = binary
+    ? ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"]
+    : ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
+  if (bytes === 1) return "1 Byte";
+  if (bytes < base) return `${Math.trunc(bytes)} Bytes`;
+  let unit = base;
+  let i = 0;
+  for (; i < prefixes.length; i++) {
+    unit = base ** (i + 2);
+    if (bytes < unit) break;
+  }
+  return `${((base * bytes) / unit).toFixed(1)} ${prefixes[Math.min(i, prefixes.length - 1)]}`;
+}
+
+export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
+  abs,
+  attr: (v, a) => getAttr(v, str(a[0])),
+  batch,
+  capitalize: (v) => capitalize(str(v)),
+  center,
+  count: length,
+  d: defaultFilter,
+  default: defaultFilter,
+  dictsort,
+  e: escapeHtml,
+  escape: escapeHtml,
+  filesizeformat,
+  first,
+  float: (v, a, k) => toFloat(v, arg(a, k, 0, "default", new PyFloat(0))),
+  forceescape: (v) => escapeHtml(str(v)),
+  format: (v, a, k) => mod(str(v), k !== null && a.length === 0 ? k : makeTuple(a)),
+  groupby,
+  indent,
+  int: (v, a, k) => toInt(v, arg(a, k, 0, "default", 0), num(arg(a, k, 1, "base", 10) as number)),
+  items: (v) => {
+    if (isUndefined(v)) return [];
+    if (!isMapping(v)) throw typeError(`Can only get item pairs from a mapping.`);
+    return Object.keys(v).map((key) => makeTuple([key, v[key]]));
+  },
+  join: (v, a, k) => {
+    const sep = str(arg(a, k, 0, "d", ""));
+    const attribute = arg(a, k, 1, "attribute", null);
+    let items = iterate(v);
+    if (attribute !== null) items = items.map(attrGetter(attribute));
+    return items.map(str).join(sep);
+  },
+  last,
+  length,
+  list: (v) => iterate(v).slice(),
+  lower: (v) => str(v).toLowerCase(),
+  map: mapFilter,
+  max: (v, a, k) => minMax(v, a, k, true),
+  min: (v, a, k) => minMax(v, a, k, false),
+  pprint: (v) => pyRepr(v),
+  random: (v) => {
+    const items = iterate(v);
+    return items[Math.floor(Math.random() * items.length)];
+  },
+  reject: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS_REF.tests, false, false),
+  rejectattr: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS_REF.tests, true, false),
+  replace: replaceFilter,
+  reverse,
+  round: doRound,
+  safe: (v) => new Markup(str(v)),
+  select: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS_REF.tests, false, true),
+  selectattr: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS_REF.tests, true, true),
+  slice: sliceFilter,
+  sort: sortFilter,
+  string: (v) => (v instanceof Markup ? v : str(v)),
+  striptags,
+  sum,
+  title: (v) => titleCase(str(v)),
+  tojson,
+  trim: (v, a, k) => STR_METHODS.strip!(str(v), [arg(a, k, 0, "chars", null)], null, null as never),
+  truncate,
+  unique,
+  upper: (v) => str(v).toUpperCase(),
+  urlencode,
+  wordcount: (v) => (str(v).match(/[\p{L}\p{N}_]+/gu) ?? []).length,
+  wordwrap,
+  xmlattr: (v) => {
+    if (!isMapping(v)) return "";
+    const parts = Object.keys(v)
+      .filter((key) => v[key] !== null && !isUndefined(v[key]))
+      .map((key) => `${key}="${escapeHtml(v[key]).text}"`);
+    return parts.length ? ` ${parts.join(" ")}` : "";
+  },
+});
+
+/** Filled in by tests.ts to avoid a module cycle (select/reject look tests up by name). */
+export const TESTS_REF: { tests: Record<string, TestFn> } = { tests: Object.create(null) };

@@ -1,0 +1,121 @@
+import { TemplateRaisedError, TemplateRuntimeError } from "../errors.js";
+import { iterate, typeError } from "../runtime/operators.js";
+import { pyStr } from "../runtime/printing.js";
+import { isMapping, isUndefined, type Kwargs, Namespace, newDict, PyCallable } from "../runtime/values.js";
+import { strftime } from "./strftime.js";
+
+/** jinja2.sandbox.MAX_RANGE: larger ranges raise OverflowError. */
+const MAX_RANGE = 100_000;
+
+function intArg(v: unknown): number {
+  if (typeof v === "number" && Number.isInteger(v)) return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  throw typeError(`'${v === null ? "NoneType" : typeof v}' object cannot be interpreted as an integer`);
+}
+
+function range(args: unknown[]): number[] {
+  if (args.length === 0 || args.length > 3)
+    throw typeError(`range expected at most 3 arguments, got ${args.length}`);
+  let start = 0;
+  let stop: number;
+  let step = 1;
+  if (args.length === 1) stop = intArg(args[0]);
+  else {
+    start = intArg(args[0]);
+    stop = intArg(args[1]);
+    if (args.length === 3) step = intArg(args[2]);
+  }
+  if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero", "ValueError");
+  const count = Math.max(0, Math.ceil((stop - start) / step));
+  if (count > MAX_RANGE) {
+    throw new TemplateRuntimeError(
+      `Range too big. The sandbox blocks ranges larger than MAX_RANGE (${MAX_RANGE}).`,
+      "OverflowError",
+    );
+  }
+  const out = new Array<number>(count);
+  for (let i = 0; i < count; i++) out[i] = start + i * step;
+  return out;
+}
+
+/** dict(mapping_or_pairs, **kwargs), also used by namespace(). */
+function buildDict(args: unknown[], kwargs: Kwargs | null): Record<string, unknown> {
+  const out = newDict();
+  if (args.length > 1) throw typeError(`dict expected at most 1 argument, got ${args.length}`);
+  if (args.length === 1) {
+    const src = args[0];
+    if (isMapping(src)) Object.assign(out, src);
+    else if (src instanceof Namespace) Object.assign(out, src.attrs);
+    else {
+      for (const pair of iterate(src)) {
+        const kv = iterate(pair);
+        if (kv.length !== 2)
+          throw new TemplateRuntimeError("dictionary update sequence element has wrong length", "ValueError");
+        out[pyStr(kv[0])] = kv[1];
+      }
+    }
+  }
+  if (kwargs !== null) Object.assign(out, kwargs);
+  return out;
+}
+
+class Cycler {
+  private pos = 0;
+  constructor(readonly items: unknown[]) {}
+  get current(): unknown {
+    return this.items[this.pos];
+  }
+  next(): unknown {
+    const v = this.current;
+    this.pos = (this.pos + 1) % this.items.length;
+    return v;
+  }
+}
+
+export interface GlobalsOptions {
+  now: () => Date;
+}
+
+/** The template globals transformers' chat environment provides. Values are template callables only. */
+export function createGlobals(): Record<string, unknown> {
+  const globals: Record<string, unknown> = Object.create(null);
+  globals.range = new PyCallable("range", (args) => range(args));
+  globals.dict = new PyCallable("dict", (args, kwargs) => buildDict(args, kwargs));
+  globals.namespace = new PyCallable("namespace", (args, kwargs) => {
+    const ns = new Namespace();
+    Object.assign(ns.attrs, buildDict(args, kwargs));
+    return ns;
+  });
+  globals.raise_exception = new PyCallable("raise_exception", (args) => {
+    throw new TemplateRaisedError(isUndefined(args[0]) ? "" : pyStr(args[0]));
+  });
+  globals.strftime_now = new PyCallable("strftime_now", (args, _kwargs, st) => {
+    const format = args[0];
+    if (typeof format !== "string") throw typeError("strftime() argument 1 must be str");
+    return strftime(format, st.now());
+  });
+  globals.cycler = new PyCallable("cycler", (args) => {
+    const cycler = new Cycler(args);
+    const ns = new Namespace();
+    ns.attrs.next = new PyCallable("next", () => cycler.next());
+    ns.attrs.reset = new PyCallable("reset", () => {
+      while (cycler.current !== cycler.items[0]) cycler.next();
+      return null;
+    });
+    Object.defineProperty(ns.attrs, "current", { get: () => cycler.current, enumerable: true });
+    return ns;
+  });
+  globals.joiner = new PyCallable("joiner", (args) => {
+    const sep = args.length > 0 ? pyStr(args[0]) : ", ";
+    let used = false;
+    return new PyCallable("joiner", () => {
+      if (!used) {
+        used = true;
+        return "";
+      }
+      return sep;
+    });
+  });
+  globals.lipsum = new PyCallable("lipsum", () => "Lorem ipsum dolor sit amet.");
+  return globals;
+}

@@ -1,0 +1,336 @@
+import { eq, failIfUndefined, iterate, mappingKey, typeError } from "../runtime/operators.js";
+import { pyStr } from "../runtime/printing.js";
+import type { RenderState } from "../runtime/state.js";
+import { isTuple, type Kwargs, Markup, makeTuple, newDict, typeName } from "../runtime/values.js";
+import { arg, table, valueError } from "./args.js";
+import { formatString } from "./str-format.js";
+
+/** A Python method: `self` is the receiver (str, list or dict). */
+export type Method = (self: any, args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown;
+
+const text = (self: unknown): string => (self instanceof Markup ? self.text : (self as string));
+
+const PY_WHITESPACE =
+  " \t\n\r\v\f\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
+
+function charsArg(v: unknown, method: string): string {
+  if (v === null || v === undefined) return PY_WHITESPACE;
+  if (typeof v !== "string") throw typeError(`${method} arg must be None or str`);
+  return v;
+}
+
+function strip(s: string, chars: string, left: boolean, right: boolean): string {
+  let start = 0;
+  let end = s.length;
+  if (left) while (start < end && chars.includes(s[start]!)) start++;
+  if (right) while (end > start && chars.includes(s[end - 1]!)) end--;
+  return s.slice(start, end);
+}
+
+function strArg(v: unknown, what: string): string {
+  if (typeof v === "string") return v;
+  if (v instanceof Markup) return v.text;
+  throw typeError(`${what} must be str, not ${typeName(v)}`);
+}
+
+function intArg(v: unknown, dflt: number): number {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v === "number" && Number.isInteger(v)) return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  throw typeError(`'${typeName(v)}' object cannot be interpreted as an integer`);
+}
+
+function splitWhitespace(s: string, maxsplit: number, fromRight: boolean): string[] {
+  const parts = s.split(/[\s\x1c-\x1f\x85]+/).filter((p) => p !== "");
+  if (maxsplit < 0 || parts.length <= maxsplit + 1) return parts;
+  // Re-split keeping the unsplit remainder intact, as Python does.
+  const out: string[] = [];
+  let rest = fromRight ? s.replace(/[\s]+$/, "") : s.replace(/^[\s]+/, "");
+  for (let i = 0; i < maxsplit; i++) {
+    const m = fromRight ? /^([\s\S]*?)\s+(\S+)$/.exec(rest) : /^(\S+)\s+([\s\S]*)$/.exec(rest);
+    if (!m) break;
+    if (fromRight) {
+      out.unshift(m[2]!);
+      rest = m[1]!;
+    } else {
+      out.push(m[1]!);
+      rest = m[2]!;
+    }
+  }
+  if (fromRight) out.unshift(rest);
+  else out.push(rest);
+  return out;
+}
+
+function split(s: string, sepArg: unknown, maxArg: unknown, fromRight: boolean): string[] {
+  const maxsplit = intArg(maxArg, -1);
+  if (sepArg === null || sepArg === undefined) return splitWhitespace(s, maxsplit, fromRight);
+  const sep = strArg(sepArg, "sep");
+  if (sep === "") throw valueError("empty separator");
+  const parts = s.split(sep);
+  if (maxsplit < 0 || parts.length <= maxsplit + 1) return parts;
+  if (fromRight) return [parts.slice(0, parts.length - maxsplit).join(sep), ...parts.slice(-maxsplit)];
+  return [...parts.slice(0, maxsplit), parts.slice(maxsplit).join(sep)];
+}
+
+function affixTest(self: unknown, args: unknown[], ends: boolean): boolean {
+  let s = text(self);
+  const start = intArg(args[1], 0);
+  const end = args[2] === undefined || args[2] === null ? s.length : intArg(args[2], s.length);
+  s = s.slice(start < 0 ? Math.max(0, s.length + start) : start, end < 0 ? s.length + end : end);
+  const affixes = args[0];
+  const list = isTuple(affixes) ? affixes : [affixes];
+  if (!isTuple(affixes) && typeof affixes !== "string" && !(affixes instanceof Markup)) {
+    throw typeError(
+      `${ends ? "endswith" : "startswith"} first arg must be str or a tuple of str, not ${typeName(affixes)}`,
+    );
+  }
+  return list.some((a) => {
+    const t = strArg(a, "affix");
+    return ends ? s.endsWith(t) : s.startsWith(t);
+  });
+}
+
+function isCased(ch: string): boolean {
+  return ch.toLowerCase() !== ch.toUpperCase();
+}
+
+export function titleCase(s: string): string {
+  let out = "";
+  let prevCased = false;
+  for (const ch of s) {
+    if (isCased(ch)) {
+      out += prevCased ? ch.toLowerCase() : ch.toUpperCase();
+      prevCased = true;
+    } else {
+      out += ch;
+      prevCased = false;
+    }
+  }
+  return out;
+}
+
+export function capitalize(s: string): string {
+  if (s === "") return s;
+  const first = String.fromCodePoint(s.codePointAt(0)!);
+  return first.toUpperCase() + s.slice(first.length).toLowerCase();
+}
+
+function replace(s: string, old: string, rep: string, count: number): string {
+  if (count < 0) {
+    if (old === "") return rep + Array.from(s).join(rep) + (s === "" ? "" : rep);
+    return s.split(old).join(rep);
+  }
+  let out = "";
+  let pos = 0;
+  for (let n = 0; n < count; n++) {
+    const i = s.indexOf(old, pos);
+    if (i < 0 || (old === "" && i >= s.length && n > 0 && pos > s.length)) break;
+    out += s.slice(pos, i) + rep;
+    if (old === "") {
+      if (i >= s.length) {
+        pos = s.length + 1;
+        break;
+      }
+      out += s[i];
+      pos = i + 1;
+    } else pos = i + old.length;
+  }
+  return out + s.slice(pos);
+}
+
+function findIn(self: unknown, args: unknown[], fromRight: boolean): number {
+  const s = text(self);
+  const sub = strArg(args[0], "substring");
+  const start = intArg(args[1], 0);
+  const endArg = args[2];
+  const end = endArg === undefined || endArg === null ? s.length : intArg(endArg, s.length);
+  const from = start < 0 ? Math.max(0, s.length + start) : start;
+  const to = end < 0 ? s.length + end : Math.min(end, s.length);
+  if (to - from < sub.length) return -1;
+  const window = s.slice(from, to);
+  const i = fromRight ? window.lastIndexOf(sub) : window.indexOf(sub);
+  return i < 0 ? -1 : i + from;
+}
+
+function pad(s: string, width: unknown, fill: unknown, mode: "center" | "left" | "right"): string {
+  const w = intArg(width, 0);
+  const f = fill === undefined ? " " : strArg(fill, "fill character");
+  const len = Array.from(s).length;
+  if (w <= len) return s;
+  const total = w - len;
+  if (mode === "left") return s + f.repeat(total);
+  if (mode === "right") return f.repeat(total) + s;
+  // Python's centering puts the extra character on the left when the string length is odd.
+  const left = Math.floor(total / 2) + (total & len & 1);
+  return f.repeat(left) + s + f.repeat(total - left);
+}
+
+const isAll = (re: RegExp) => (self: unknown) => {
+  const s = text(self);
+  return s.length > 0 && re.test(s);
+};
+
+export const STR_METHODS: Record<string, Method> = table<Method>({
+  strip: (s, a) => strip(text(s), charsArg(a[0], "strip"), true, true),
+  lstrip: (s, a) => strip(text(s), charsArg(a[0], "lstrip"), true, false),
+  rstrip: (s, a) => strip(text(s), charsArg(a[0], "rstrip"), false, true),
+  split: (s, a, k) => split(text(s), arg(a, k, 0, "sep"), arg(a, k, 1, "maxsplit"), false),
+  rsplit: (s, a, k) => split(text(s), arg(a, k, 0, "sep"), arg(a, k, 1, "maxsplit"), true),
+  splitlines: (s, a, k) => {
+    const keep = Boolean(arg(a, k, 0, "keepends", false));
+    const str = text(s);
+    const out: string[] = [];
+    const re = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
+    let last = 0;
+    for (let m = re.exec(str); m !== null; m = re.exec(str)) {
+      out.push(str.slice(last, keep ? m.index + m[0].length : m.index));
+      last = m.index + m[0].length;
+    }
+    if (last < str.length) out.push(str.slice(last));
+    return out;
+  },
+  startswith: (s, a) => affixTest(s, a, false),
+  endswith: (s, a) => affixTest(s, a, true),
+  upper: (s) => text(s).toUpperCase(),
+  lower: (s) => text(s).toLowerCase(),
+  casefold: (s) => text(s).toLowerCase(),
+  swapcase: (s) =>
+    Array.from(text(s))
+      .map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()))
+      .join(""),
+  title: (s) => titleCase(text(s)),
+  capitalize: (s) => capitalize(text(s)),
+  replace: (s, a, k) =>
+    replace(
+      text(s),
+      strArg(arg(a, k, 0, "old"), "replace() argument 1"),
+      strArg(arg(a, k, 1, "new"), "replace() argument 2"),
+      intArg(arg(a, k, 2, "count"), -1),
+    ),
+  find: (s, a) => findIn(s, a, false),
+  rfind: (s, a) => findIn(s, a, true),
+  index: (s, a) => {
+    const i = findIn(s, a, false);
+    if (i < 0) throw valueError("substring not found");
+    return i;
+  },
+  rindex: (s, a) => {
+    const i = findIn(s, a, true);
+    if (i < 0) throw valueError("substring not found");
+    return i;
+  },
+  count: (s, a) => {
+    const str = text(s);
+    const sub = strArg(a[0], "substring");
+    if (sub === "") return Array.from(str).length + 1;
+    return str.split(sub).length - 1;
+  },
+  format: (s, a, k, st) => formatString(text(s), a, k, st),
+  join: (s, a) => {
+    const items = iterate(a[0]);
+    const sep = text(s);
+    let out = "";
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (typeof item !== "string" && !(item instanceof Markup)) {
+        throw typeError(`sequence item ${i}: expected str instance, ${typeName(item)} found`);
+      }
+      out += (i > 0 ? sep : "") + pyStr(item);
+    }
+    return out;
+  },
+  isdigit: isAll(/^[\p{Nd}]+$/u),
+  isdecimal: isAll(/^[\p{Nd}]+$/u),
+  isnumeric: isAll(/^[\p{N}]+$/u),
+  isalpha: isAll(/^[\p{L}]+$/u),
+  isalnum: isAll(/^[\p{L}\p{N}]+$/u),
+  isspace: isAll(/^[\s\x1c-\x1f\x85]+$/),
+  islower: (s) => {
+    const str = text(s);
+    return /\p{Ll}/u.test(str) && !/\p{Lu}|\p{Lt}/u.test(str);
+  },
+  isupper: (s) => {
+    const str = text(s);
+    return /\p{Lu}/u.test(str) && !/\p{Ll}|\p{Lt}/u.test(str);
+  },
+  istitle: (s) => {
+    const str = text(s);
+    return /\p{Lu}|\p{Lt}/u.test(str) && titleCase(str) === str;
+  },
+  center: (s, a) => pad(text(s), a[0], a[1], "center"),
+  ljust: (s, a) => pad(text(s), a[0], a[1], "left"),
+  rjust: (s, a) => pad(text(s), a[0], a[1], "right"),
+  zfill: (s, a) => {
+    const str = text(s);
+    const w = intArg(a[0], 0);
+    if (str.length >= w) return str;
+    const sign = str[0] === "-" || str[0] === "+" ? str[0] : "";
+    return sign + "0".repeat(w - str.length) + str.slice(sign.length);
+  },
+  partition: (s, a) => {
+    const str = text(s);
+    const sep = strArg(a[0], "sep");
+    if (sep === "") throw valueError("empty separator");
+    const i = str.indexOf(sep);
+    return makeTuple(i < 0 ? [str, "", ""] : [str.slice(0, i), sep, str.slice(i + sep.length)]);
+  },
+  rpartition: (s, a) => {
+    const str = text(s);
+    const sep = strArg(a[0], "sep");
+    if (sep === "") throw valueError("empty separator");
+    const i = str.lastIndexOf(sep);
+    return makeTuple(i < 0 ? ["", "", str] : [str.slice(0, i), sep, str.slice(i + sep.length)]);
+  },
+  removeprefix: (s, a) => {
+    const str = text(s);
+    const p = strArg(a[0], "prefix");
+    return p && str.startsWith(p) ? str.slice(p.length) : str;
+  },
+  removesuffix: (s, a) => {
+    const str = text(s);
+    const p = strArg(a[0], "suffix");
+    return p && str.endsWith(p) ? str.slice(0, -p.length) : str;
+  },
+  expandtabs: (s, a) => text(s).replace(/\t/g, " ".repeat(intArg(a[0], 8))),
+});
+
+export const LIST_METHODS: Record<string, Method> = table<Method>({
+  index: (self: unknown[], a) => {
+    const i = self.findIndex((x) => eq(x, a[0]));
+    if (i < 0) throw valueError(`${pyStr(a[0])} is not in list`);
+    return i;
+  },
+  count: (self: unknown[], a) => self.filter((x) => eq(x, a[0])).length,
+  copy: (self: unknown[]) => self.slice(),
+});
+
+export const DICT_METHODS: Record<string, Method> = table<Method>({
+  items: (self: Record<string, unknown>) => Object.keys(self).map((k) => makeTuple([k, self[k]])),
+  keys: (self: Record<string, unknown>) => Object.keys(self),
+  values: (self: Record<string, unknown>) => Object.keys(self).map((k) => self[k]),
+  get: (self: Record<string, unknown>, a) => {
+    failIfUndefined(a[0]);
+    const key = mappingKey(a[0]);
+    if (key !== null && Object.hasOwn(self, key)) return self[key];
+    return a.length > 1 ? a[1] : null;
+  },
+  copy: (self: Record<string, unknown>) => Object.assign(newDict(), self),
+});
+
+/** Methods that mutate their receiver: ImmutableSandboxedEnvironment refuses them. */
+export const UNSAFE_METHODS = new Set([
+  "append",
+  "clear",
+  "extend",
+  "insert",
+  "pop",
+  "remove",
+  "reverse",
+  "sort",
+  "popitem",
+  "setdefault",
+  "update",
+  "add",
+  "discard",
+]);

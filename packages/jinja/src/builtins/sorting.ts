@@ -1,0 +1,37 @@
+import { compareValues } from "../runtime/operators.js";
+import { Markup } from "../runtime/values.js";
+import { getItem } from "../sandbox.js";
+
+/** jinja2's make_attrgetter: "a.b.0" walks attributes/items; integer parts index. */
+export function attrGetter(
+  attribute: unknown,
+  postprocess?: (v: unknown) => unknown,
+): (item: unknown) => unknown {
+  const parts =
+    typeof attribute === "string"
+      ? attribute.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p))
+      : [attribute];
+  return (item) => {
+    let v = item;
+    for (const part of parts) v = getItem(v, part);
+    return postprocess ? postprocess(v) : v;
+  };
+}
+
+/** Lower-cases strings for case-insensitive comparisons (jinja2's ignore_case). */
+export function ignoreCase(v: unknown): unknown {
+  if (typeof v === "string") return v.toLowerCase();
+  if (v instanceof Markup) return v.text.toLowerCase();
+  return v;
+}
+
+/** Stable sort by a key, using Python ordering (raises TypeError on unorderable keys). */
+export function sortBy<T>(items: T[], key: (item: T) => unknown, reverse: boolean): T[] {
+  const keyed = items.map((item, index) => ({ item, index, key: key(item) }));
+  keyed.sort((a, b) => {
+    const c = compareValues(a.key, b.key);
+    if (c !== 0 && !Number.isNaN(c)) return reverse ? -c : c;
+    return a.index - b.index;
+  });
+  return keyed.map((k) => k.item);
+}

@@ -1,0 +1,74 @@
+import type { TestFn } from "../runtime/compile-expr.js";
+import { LoopContext } from "../runtime/loop.js";
+import { compareValues, contains, eq, failIfUndefined, mod, typeError } from "../runtime/operators.js";
+import {
+  isMapping,
+  isUndefined,
+  Markup,
+  num,
+  PyCallable,
+  PyFloat,
+  truthy,
+  typeName,
+} from "../runtime/values.js";
+import { table } from "./args.js";
+import { FILTERS, TESTS_REF } from "./filters.js";
+
+function intValue(v: unknown): number {
+  failIfUndefined(v);
+  if (typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat) return num(v);
+  throw typeError(`unsupported operand type(s) for %: '${typeName(v)}' and 'int'`);
+}
+
+const text = (v: unknown): string | null => (typeof v === "string" ? v : v instanceof Markup ? v.text : null);
+
+export const TESTS: Record<string, TestFn> = table<TestFn>({
+  boolean: (v) => typeof v === "boolean",
+  callable: (v) => v instanceof PyCallable || (v instanceof LoopContext && v.recurse !== null),
+  defined: (v) => !isUndefined(v),
+  undefined: (v) => isUndefined(v),
+  divisibleby: (v, a) => truthy(eq(mod(intValue(v), a[0]), 0)),
+  eq: (v, a) => eq(v, a[0]),
+  equalto: (v, a) => eq(v, a[0]),
+  "==": (v, a) => eq(v, a[0]),
+  ne: (v, a) => !eq(v, a[0]),
+  "!=": (v, a) => !eq(v, a[0]),
+  escaped: (v) => v instanceof Markup,
+  even: (v) => intValue(v) % 2 === 0,
+  odd: (v) => Math.abs(intValue(v) % 2) === 1,
+  false: (v) => v === false,
+  true: (v) => v === true,
+  filter: (v) => typeof v === "string" && Object.hasOwn(FILTERS, v),
+  test: (v) => typeof v === "string" && Object.hasOwn(TESTS_REF.tests, v),
+  float: (v) => v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v)),
+  integer: (v) => typeof v === "number" && Number.isInteger(v),
+  number: (v) => typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat,
+  ge: (v, a) => compareValues(v, a[0], "ge") >= 0,
+  ">=": (v, a) => compareValues(v, a[0], "ge") >= 0,
+  gt: (v, a) => compareValues(v, a[0], "gt") > 0,
+  ">": (v, a) => compareValues(v, a[0], "gt") > 0,
+  greaterthan: (v, a) => compareValues(v, a[0], "gt") > 0,
+  le: (v, a) => compareValues(v, a[0], "le") <= 0,
+  "<=": (v, a) => compareValues(v, a[0], "le") <= 0,
+  lt: (v, a) => compareValues(v, a[0], "lt") < 0,
+  "<": (v, a) => compareValues(v, a[0], "lt") < 0,
+  lessthan: (v, a) => compareValues(v, a[0], "lt") < 0,
+  in: (v, a) => contains(a[0], v),
+  iterable: (v) =>
+    typeof v === "string" || Array.isArray(v) || isMapping(v) || isUndefined(v) || v instanceof Markup,
+  sequence: (v) => typeof v === "string" || Array.isArray(v) || isMapping(v) || v instanceof Markup,
+  mapping: (v) => isMapping(v),
+  none: (v) => v === null,
+  string: (v) => typeof v === "string" || v instanceof Markup,
+  lower: (v) => {
+    const t = text(v) ?? "";
+    return /\p{Ll}/u.test(t) && !/\p{Lu}|\p{Lt}/u.test(t);
+  },
+  upper: (v) => {
+    const t = text(v) ?? "";
+    return /\p{Lu}/u.test(t) && !/\p{Ll}|\p{Lt}/u.test(t);
+  },
+  sameas: (v, a) => v === a[0] || (isUndefined(v) && isUndefined(a[0]) && v === a[0]),
+});
+
+TESTS_REF.tests = TESTS;

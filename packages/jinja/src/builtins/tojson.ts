@@ -1,0 +1,72 @@
+import { TemplateRuntimeError } from "../errors.js";
+import { formatFloat } from "../runtime/printing.js";
+import { isMapping, isUndefined, Markup, PyFloat, typeName } from "../runtime/values.js";
+
+export interface JsonOptions {
+  ensureAscii: boolean;
+  /** null: compact one-line; a number of spaces or an indent string: pretty. */
+  indent: string | null;
+  itemSeparator: string;
+  keySeparator: string;
+  sortKeys: boolean;
+}
+
+const ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  "\\": "\\\\",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+  "\b": "\\b",
+  "\f": "\\f",
+};
+
+/** json.dumps' string encoding (ensure_ascii off: only quotes, backslash and control characters escaped). */
+export function jsonString(s: string, ensureAscii: boolean): string {
+  const re = ensureAscii ? /["\\\x00-\x1f\x7f-\uffff]/g : /["\\\x00-\x1f]/g;
+  return `"${s.replace(re, (ch) => ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+}
+
+function jsonNumber(n: number, isFloat: boolean): string {
+  if (Number.isNaN(n)) return "NaN";
+  if (!Number.isFinite(n)) return n > 0 ? "Infinity" : "-Infinity";
+  return isFloat ? formatFloat(n) : String(n);
+}
+
+function jsonKey(key: string): string {
+  return key;
+}
+
+/** Python's json.dumps over the template value model. */
+export function toJson(value: unknown, opts: JsonOptions): string {
+  const write = (v: unknown, level: number): string => {
+    if (typeof v === "string") return jsonString(v, opts.ensureAscii);
+    if (typeof v === "number") return jsonNumber(v, !Number.isInteger(v));
+    if (typeof v === "boolean") return v ? "true" : "false";
+    if (v === null) return "null";
+    if (v instanceof PyFloat) return jsonNumber(v.value, true);
+    if (v instanceof Markup) return jsonString(v.text, opts.ensureAscii);
+    const nl = opts.indent === null ? "" : `\n${opts.indent.repeat(level + 1)}`;
+    const close = opts.indent === null ? "" : `\n${opts.indent.repeat(level)}`;
+    if (Array.isArray(v)) {
+      if (v.length === 0) return "[]";
+      let out = "[";
+      for (let i = 0; i < v.length; i++)
+        out += (i > 0 ? opts.itemSeparator : "") + nl + write(v[i], level + 1);
+      return `${out}${close}]`;
+    }
+    if (isMapping(v)) {
+      let keys = Object.keys(v);
+      if (keys.length === 0) return "{}";
+      if (opts.sortKeys) keys = keys.slice().sort();
+      let out = "{";
+      keys.forEach((k, i) => {
+        out += `${i > 0 ? opts.itemSeparator : ""}${nl}${jsonString(jsonKey(k), opts.ensureAscii)}${opts.keySeparator}${write(v[k], level + 1)}`;
+      });
+      return `${out}${close}}`;
+    }
+    const type = isUndefined(v) ? "Undefined" : typeName(v);
+    throw new TemplateRuntimeError(`Object of type ${type} is not JSON serializable`, "TypeError");
+  };
+  return write(value, 0);
+}

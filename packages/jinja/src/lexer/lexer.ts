@@ -1,0 +1,193 @@
+import type { SourceMap } from "./source.js";
+import type { Token, TokenType } from "./token.js";
+import { unescapePython } from "./unescape.js";
+
+export interface LexerOptions {
+  trimBlocks: boolean;
+  lstripBlocks: boolean;
+}
+
+const WHITESPACE = /\s/;
+const ONLY_WHITESPACE = /^\s+$/;
+const STRING = /'([^'\\]*(?:\\[\s\S][^'\\]*)*)'|"([^"\\]*(?:\\[\s\S][^"\\]*)*)"/y;
+const FLOAT = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?[eE][+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/y;
+const INTEGER = /(?:\d+_)*\d+/y;
+const NAME = /[a-zA-Z_][a-zA-Z0-9_]*/y;
+const OPERATORS = [
+  "//",
+  "**",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "+",
+  "-",
+  "/",
+  "*",
+  "%",
+  "~",
+  "[",
+  "]",
+  "(",
+  ")",
+  "{",
+  "}",
+];
+const SINGLE_OPS = new Set("+-/*%~[](){}<>=.:|,;");
+const RAW_BEGIN = /\{%([-+]?)\s*raw\s*(-?)%\}/y;
+const RAW_END = /\{%([-+]?)\s*endraw\s*([-+]?)%\}/g;
+const OPENERS: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
+
+function rstripWhitespace(text: string): string {
+  let end = text.length;
+  while (end > 0 && WHITESPACE.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
+function skipWhitespace(text: string, pos: number): number {
+  while (pos < text.length && WHITESPACE.test(text[pos]!)) pos++;
+  return pos;
+}
+
+/** Splits a normalized template source into tokens, applying Jinja2's whitespace control rules. */
+export function tokenize(src: string, map: SourceMap, options: LexerOptions): Token[] {
+  const tokens: Token[] = [];
+  const push = (type: TokenType, value: string, pos: number) => tokens.push({ type, value, pos });
+  let pos = 0;
+  let lineStarting = true;
+
+  /** lstrip_blocks: drop indentation between the last newline and a block/comment tag. */
+  const leadingText = (text: string, sign: string, isVariable: boolean): string => {
+    if (sign === "-") return rstripWhitespace(text);
+    if (sign === "+" || !options.lstripBlocks || isVariable) return text;
+    const lineStart = text.lastIndexOf("\n") + 1;
+    if ((lineStart > 0 || lineStarting) && ONLY_WHITESPACE.test(text.slice(lineStart))) {
+      return text.slice(0, lineStart);
+    }
+    return text;
+  };
+
+  /** What follows a closing delimiter: `-` eats all whitespace, trim_blocks eats one newline. */
+  const afterTagEnd = (end: number, sign: string, trims: boolean): number => {
+    if (sign === "-") return skipWhitespace(src, end);
+    if (sign !== "+" && trims && options.trimBlocks && src[end] === "\n") return end + 1;
+    return end;
+  };
+
+  while (pos < src.length) {
+    let start = src.indexOf("{", pos);
+    while (start >= 0) {
+      const c = src[start + 1];
+      if (c === "{" || c === "%" || c === "#") break;
+      start = src.indexOf("{", start + 1);
+    }
+    if (start < 0) {
+      push("data", src.slice(pos), pos);
+      break;
+    }
+    const kind = src[start + 1]!;
+    const signChar = src[start + 2];
+    const sign = signChar === "-" || signChar === "+" ? signChar : "";
+    const text = leadingText(src.slice(pos, start), sign, kind === "{");
+    if (text) push("data", text, pos);
+
+    if (kind === "#") {
+      const close = src.indexOf("#}", start + 2 + sign.length);
+      if (close < 0) throw map.error("Missing end of comment tag", start);
+      const endSign = src[close - 1] === "-" || src[close - 1] === "+" ? src[close - 1]! : "";
+      pos = afterTagEnd(close + 2, endSign, true);
+      lineStarting = src[pos - 1] === "\n";
+      continue;
+    }
+
+    if (kind === "%") {
+      RAW_BEGIN.lastIndex = start;
+      const raw = RAW_BEGIN.exec(src);
+      if (raw) {
+        let bodyStart = start + raw[0].length;
+        if (raw[2] === "-") bodyStart = skipWhitespace(src, bodyStart);
+        RAW_END.lastIndex = bodyStart;
+        const end = RAW_END.exec(src);
+        if (!end) throw map.error("Missing end of raw directive", start, { openBlock: "raw" });
+        lineStarting = false;
+        const body = leadingText(src.slice(bodyStart, end.index), end[1] ?? "", false);
+        if (body) push("data", body, bodyStart);
+        pos = afterTagEnd(end.index + end[0].length, end[2] ?? "", true);
+        lineStarting = src[pos - 1] === "\n";
+        continue;
+      }
+    }
+
+    const isBlock = kind === "%";
+    push(isBlock ? "block_begin" : "var_begin", kind, start);
+    pos = start + 2 + sign.length;
+    const stack: string[] = [];
+    for (;;) {
+      pos = skipWhitespace(src, pos);
+      if (pos >= src.length) {
+        push("eof", "", pos);
+        return tokens;
+      }
+      if (stack.length === 0) {
+        const c = src[pos]!;
+        const endSign = c === "-" || c === "+" ? c : "";
+        const at = pos + endSign.length;
+        if (isBlock ? src.startsWith("%}", at) : src.startsWith("}}", at) && endSign !== "+") {
+          push(isBlock ? "block_end" : "var_end", "", pos);
+          pos = afterTagEnd(at + 2, endSign, isBlock);
+          lineStarting = src[pos - 1] === "\n";
+          break;
+        }
+      }
+      const ch = src[pos]!;
+      if (ch === "'" || ch === '"') {
+        STRING.lastIndex = pos;
+        const m = STRING.exec(src);
+        if (!m) throw map.error("unexpected char " + JSON.stringify(ch), pos);
+        push("string", unescapePython(m[1] ?? m[2] ?? ""), pos);
+        pos += m[0].length;
+        continue;
+      }
+      if (ch >= "0" && ch <= "9") {
+        FLOAT.lastIndex = pos;
+        const f = FLOAT.exec(src);
+        if (f) {
+          push("float", f[0].replace(/_/g, ""), pos);
+          pos += f[0].length;
+          continue;
+        }
+        INTEGER.lastIndex = pos;
+        const n = INTEGER.exec(src)!;
+        push("integer", n[0].replace(/_/g, ""), pos);
+        pos += n[0].length;
+        continue;
+      }
+      NAME.lastIndex = pos;
+      const name = NAME.exec(src);
+      if (name) {
+        push("name", name[0], pos);
+        pos += name[0].length;
+        continue;
+      }
+      let op = "";
+      for (const candidate of OPERATORS) {
+        if (candidate.length === 2 && src.startsWith(candidate, pos)) {
+          op = candidate;
+          break;
+        }
+      }
+      if (!op && SINGLE_OPS.has(ch)) op = ch;
+      if (!op) throw map.error(`unexpected char ${JSON.stringify(ch)}`, pos);
+      if (OPENERS[op]) stack.push(OPENERS[op]!);
+      else if (op === ")" || op === "]" || op === "}") {
+        const expected = stack.pop();
+        if (expected === undefined) throw map.error(`unexpected '${op}'`, pos);
+        if (expected !== op) throw map.error(`unexpected '${op}', expected '${expected}'`, pos);
+      }
+      push("op", op, pos);
+      pos += op.length;
+    }
+  }
+  push("eof", "", src.length);
+  return tokens;
+}

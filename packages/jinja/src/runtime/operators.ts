@@ -1,0 +1,298 @@
+import { TemplateRuntimeError, UndefinedError } from "../errors.js";
+import { formatDirective } from "./percent-format.js";
+import {
+  isMapping,
+  isTuple,
+  isUndefined,
+  Markup,
+  makeTuple,
+  num,
+  PyFloat,
+  pyFloat,
+  typeName,
+  Undefined,
+} from "./values.js";
+
+export interface SizeLimit {
+  maxOutputLength: number;
+}
+
+export function typeError(message: string): TemplateRuntimeError {
+  return new TemplateRuntimeError(message, "TypeError");
+}
+
+export function undefinedError(v: unknown): UndefinedError {
+  return new UndefinedError(v instanceof Undefined ? v.hint : "value is undefined");
+}
+
+/** Throws the error Jinja2's Undefined raises when it is used as an operand. */
+export function failIfUndefined(v: unknown): void {
+  if (isUndefined(v)) {
+    if (v instanceof Undefined && v.unsafe) throw new TemplateRuntimeError(v.hint, "SecurityError");
+    throw undefinedError(v);
+  }
+}
+
+function isNumeric(v: unknown): v is number | PyFloat | boolean {
+  return typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat;
+}
+
+function isFloaty(v: unknown): boolean {
+  return v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v));
+}
+
+function unsupported(op: string, a: unknown, b: unknown): TemplateRuntimeError {
+  return typeError(`unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+export function checkLength(length: number, limit: SizeLimit): void {
+  if (length > limit.maxOutputLength) {
+    throw new TemplateRuntimeError(
+      `value of ${length} characters/items exceeds the output limit of ${limit.maxOutputLength}`,
+      "LimitExceededError",
+    );
+  }
+}
+
+function textOf(v: unknown): string | null {
+  return typeof v === "string" ? v : v instanceof Markup ? v.text : null;
+}
+
+export function add(a: unknown, b: unknown, limit: SizeLimit): unknown {
+  if (typeof a === "string" && typeof b === "string") {
+    if (a.length + b.length > limit.maxOutputLength) checkLength(a.length + b.length, limit);
+    return a + b;
+  }
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a + b;
+    return Number.isInteger(r) && (!Number.isInteger(a) || !Number.isInteger(b)) ? pyFloat(r) : r;
+  }
+  failIfUndefined(a);
+  failIfUndefined(b);
+  if (isNumeric(a) && isNumeric(b)) return arith(num(a) + num(b), a, b);
+  const ta = textOf(a);
+  if (ta !== null) {
+    const tb = textOf(b);
+    if (tb === null) throw typeError(`can only concatenate str (not "${typeName(b)}") to str`);
+    checkLength(ta.length + tb.length, limit);
+    return ta + tb;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || isTuple(a) !== isTuple(b)) {
+      const kind = isTuple(a) ? "tuple" : "list";
+      throw typeError(`can only concatenate ${kind} (not "${typeName(b)}") to ${kind}`);
+    }
+    checkLength(a.length + b.length, limit);
+    const r = a.concat(b);
+    return isTuple(a) ? makeTuple(r) : r;
+  }
+  throw unsupported("+", a, b);
+}
+
+function arith(r: number, a: unknown, b: unknown): number | PyFloat {
+  return isFloaty(a) || isFloaty(b) ? pyFloat(r) : r;
+}
+
+export function sub(a: unknown, b: unknown): unknown {
+  failIfUndefined(a);
+  failIfUndefined(b);
+  if (isNumeric(a) && isNumeric(b)) return arith(num(a) - num(b), a, b);
+  throw unsupported("-", a, b);
+}
+
+export function mul(a: unknown, b: unknown, limit: SizeLimit): unknown {
+  failIfUndefined(a);
+  failIfUndefined(b);
+  if (isNumeric(a) && isNumeric(b)) return arith(num(a) * num(b), a, b);
+  let seq = a;
+  let times = b;
+  if (!(typeof a === "string" || Array.isArray(a))) {
+    seq = b;
+    times = a;
+  }
+  if (typeof seq === "string" || Array.isArray(seq)) {
+    if (!(typeof times === "number" && Number.isInteger(times)) && typeof times !== "boolean") {
+      throw typeError(`can't multiply sequence by non-int of type '${typeName(times)}'`);
+    }
+    const n = Math.max(0, num(times));
+    checkLength(seq.length * n, limit);
+    if (typeof seq === "string") return seq.repeat(n);
+    const out: unknown[] = [];
+    for (let i = 0; i < n; i++) for (const item of seq) out.push(item);
+    return isTuple(seq) ? makeTuple(out) : out;
+  }
+  throw unsupported("*", a, b);
+}
+
+function zeroDivision(message: string): TemplateRuntimeError {
+  return new TemplateRuntimeError(message, "ZeroDivisionError");
+}
+
+export function div(a: unknown, b: unknown): unknown {
+  failIfUndefined(a);
+  failIfUndefined(b);
+  if (!isNumeric(a) || !isNumeric(b)) throw unsupported("/", a, b);
+  const y = num(b);
+  if (y === 0) throw zeroDivision("division by zero");
+  return pyFloat(num(a) / y);
+}
+
+export function floorDiv(a: unknown, b: unknown): unknown {
+  failIfUndefined(a);
+  failIfUndefined(b);
+  if (!isNumeric(a) || !isNumeric(b)) throw unsupported("//", a, b);
+  const y = num(b);
+  if (y === 0) throw zeroDivision("integer division or modulo by zero");
+  return arith(Math.floor(num(a) / y), a, b);
+}
+
+export function mod(a: unknown, b: unknown): unknown {
+  failIfUndefined(a);
+  const text = textOf(a);
+  if (text !== null) return percentFormat(text, b);
+  failIfUndefined(b);
+  if (!isNumeric(a) || !isNumeric(b)) throw unsupported("%", a, b);
+  const x = num(a);
+  const y = num(b);
+  if (y === 0) throw zeroDivision("integer modulo by zero");
+  let r = x % y;
+  if (r !== 0 && r < 0 !== y < 0) r += y;
+  return arith(r, a, b);
+}
+
+export function pow(a: unknown, b: unknown): unknown {
+  failIfUndefined(a);
+  failIfUndefined(b);
+  if (!isNumeric(a) || !isNumeric(b)) throw unsupported("** or pow()", a, b);
+  const x = num(a);
+  const y = num(b);
+  if (x === 0 && y < 0) throw zeroDivision("0.0 cannot be raised to a negative power");
+  const r = x ** y;
+  if (!isFloaty(a) && !isFloaty(b) && y >= 0) return r;
+  return pyFloat(r);
+}
+
+export function negate(v: unknown): unknown {
+  failIfUndefined(v);
+  if (typeof v === "number") return -v;
+  if (typeof v === "boolean") return v ? -1 : 0;
+  if (v instanceof PyFloat) return pyFloat(-v.value);
+  throw typeError(`bad operand type for unary -: '${typeName(v)}'`);
+}
+
+export function plus(v: unknown): unknown {
+  failIfUndefined(v);
+  if (isNumeric(v)) return typeof v === "boolean" ? num(v) : v;
+  throw typeError(`bad operand type for unary +: '${typeName(v)}'`);
+}
+
+/** Python `==`. */
+export function eq(a: unknown, b: unknown): boolean {
+  if (a === b) return typeof a !== "number" || !Number.isNaN(a);
+  if (isNumeric(a)) return isNumeric(b) && num(a) === num(b);
+  if (typeof a === "string") return b instanceof Markup && b.text === a;
+  if (a instanceof Markup) return textOf(b) === a.text;
+  if (isUndefined(a)) return isUndefined(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || isTuple(a) !== isTuple(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!eq(a[i], b[i])) return false;
+    return true;
+  }
+  if (isMapping(a)) {
+    if (!isMapping(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    for (const k of ka) if (!Object.hasOwn(b, k) || !eq(a[k], b[k])) return false;
+    return true;
+  }
+  return false;
+}
+
+const OP_NAMES = { lt: "<", le: "<=", gt: ">", ge: ">=" } as const;
+
+/** Python ordering: returns <0, 0, >0; raises TypeError for unorderable operands. */
+export function compareValues(a: unknown, b: unknown, op: keyof typeof OP_NAMES = "lt"): number {
+  failIfUndefined(a);
+  failIfUndefined(b);
+  if (isNumeric(a) && isNumeric(b)) {
+    const x = num(a);
+    const y = num(b);
+    return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN;
+  }
+  const ta = textOf(a);
+  const tb = textOf(b);
+  if (ta !== null && tb !== null) return ta < tb ? -1 : ta > tb ? 1 : 0;
+  if (Array.isArray(a) && Array.isArray(b) && isTuple(a) === isTuple(b)) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      if (!eq(a[i], b[i])) return compareValues(a[i], b[i], op);
+    }
+    return a.length - b.length;
+  }
+  throw typeError(
+    `'${OP_NAMES[op]}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`,
+  );
+}
+
+/** Python `needle in haystack`. */
+export function contains(haystack: unknown, needle: unknown): boolean {
+  const text = textOf(haystack);
+  if (text !== null) {
+    const n = textOf(needle);
+    if (n === null) throw typeError(`'in <string>' requires string as left operand, not ${typeName(needle)}`);
+    return text.includes(n);
+  }
+  if (Array.isArray(haystack)) {
+    for (const item of haystack) if (eq(item, needle)) return true;
+    return false;
+  }
+  if (isMapping(haystack)) {
+    const key = mappingKey(needle);
+    return key !== null && Object.hasOwn(haystack, key);
+  }
+  if (isUndefined(haystack)) return false;
+  throw typeError(`argument of type '${typeName(haystack)}' is not iterable`);
+}
+
+/** How a Python key maps onto a JS object key (dicts here have string keys). */
+export function mappingKey(key: unknown): string | null {
+  if (typeof key === "string") return key;
+  if (typeof key === "number") return String(key);
+  if (key instanceof PyFloat) return String(key.value);
+  if (key instanceof Markup) return key.text;
+  return null;
+}
+
+/** Python's iter() for `for` loops and filters: a fresh or shared array of items. */
+export function iterate(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (typeof v === "string") return Array.from(v);
+  if (isMapping(v)) return Object.keys(v);
+  if (isUndefined(v)) return [];
+  if (v instanceof Markup) return Array.from(v.text);
+  throw typeError(`'${typeName(v)}' object is not iterable`);
+}
+
+function percentFormat(format: string, args: unknown): string {
+  const values = isTuple(args) ? args : [args];
+  let index = 0;
+  const out = format.replace(
+    /%(?:\(([^)]*)\))?([-+ #0]*)(\d+|\*)?(?:\.(\d+))?([diouxXeEfFgGcrsa%])/g,
+    (_m, key: string | undefined, flags: string, width: string | undefined, precision, conv: string) => {
+      if (conv === "%") return "%";
+      let value: unknown;
+      if (key !== undefined) {
+        if (!isMapping(args)) throw typeError("format requires a mapping");
+        value = args[key];
+      } else {
+        if (index >= values.length) throw typeError("not enough arguments for format string");
+        value = values[index++];
+      }
+      return formatDirective(value, flags, width, precision, conv);
+    },
+  );
+  if (!isMapping(args) && index < values.length) {
+    throw typeError("not all arguments converted during string formatting");
+  }
+  return out;
+}

@@ -1,0 +1,99 @@
+import { isMapping, isTuple, isUndefined, Markup, Namespace, PyCallable, PyFloat } from "./values.js";
+
+/** Python's repr() of a float: shortest round-trip digits, exponent form outside 1e-4 <= |x| < 1e16. */
+export function formatFloat(n: number): string {
+  if (Number.isNaN(n)) return "nan";
+  if (!Number.isFinite(n)) return n > 0 ? "inf" : "-inf";
+  if (n === 0) return Object.is(n, -0) ? "-0.0" : "0.0";
+  const [mantissa, expText] = n.toExponential().split("e") as [string, string];
+  const exp = Number(expText);
+  const sign = n < 0 ? "-" : "";
+  const digits = mantissa.replace("-", "").replace(".", "");
+  if (exp < -4 || exp >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${sign}${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  if (exp < 0) return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
+  if (digits.length <= exp + 1) return `${sign}${digits}${"0".repeat(exp + 1 - digits.length)}.0`;
+  return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+}
+
+/** Python's str() of an int (exact digits, no exponent). */
+export function formatInt(n: number): string {
+  return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
+}
+
+const PLAIN_ASCII = /^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/;
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+/** Python's repr() of a str, including its choice of quote and escapes. */
+export function reprString(s: string): string {
+  if (PLAIN_ASCII.test(s)) return `'${s}'`;
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const code = ch.codePointAt(0)!;
+    if (ch === quote || ch === "\\") out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
+    else if (code > 0x7f && ch !== " " && NON_PRINTABLE.test(ch)) {
+      if (code < 0x100) out += `\\x${code.toString(16).padStart(2, "0")}`;
+      else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, "0")}`;
+      else out += `\\U${code.toString(16).padStart(8, "0")}`;
+    } else out += ch;
+  }
+  return out + quote;
+}
+
+/** Python's repr(). */
+export function pyRepr(v: unknown): string {
+  if (typeof v === "string") return reprString(v);
+  if (Array.isArray(v)) {
+    let out = isTuple(v) ? "(" : "[";
+    for (let i = 0; i < v.length; i++) out += (i > 0 ? ", " : "") + pyRepr(v[i]);
+    if (isTuple(v)) return out + (v.length === 1 ? ",)" : ")");
+    return `${out}]`;
+  }
+  if (isMapping(v)) return reprDict(v);
+  if (isUndefined(v)) return "Undefined";
+  if (v instanceof Markup) return `Markup(${reprString(v.text)})`;
+  return pyStr(v);
+}
+
+function reprDict(v: Record<string, unknown>): string {
+  let out = "{";
+  let first = true;
+  for (const key in v) {
+    if (!Object.hasOwn(v, key)) continue;
+    out += `${first ? "" : ", "}${reprString(key)}: ${pyRepr(v[key])}`;
+    first = false;
+  }
+  return `${out}}`;
+}
+
+/** Python's str(), as `{{ value }}` prints it. Undefined prints as the empty string. */
+export function pyStr(v: unknown): string {
+  switch (typeof v) {
+    case "string":
+      return v;
+    case "number":
+      return Number.isInteger(v) ? formatInt(v) : formatFloat(v);
+    case "boolean":
+      return v ? "True" : "False";
+    case "undefined":
+      return "";
+    case "function":
+      return "<function>";
+  }
+  if (v === null) return "None";
+  if (v instanceof PyFloat) return formatFloat(v.value);
+  if (isUndefined(v)) return "";
+  if (v instanceof Markup) return v.text;
+  if (Array.isArray(v) || isMapping(v)) return pyRepr(v);
+  if (v instanceof Namespace) return `<Namespace ${reprDict(v.attrs)}>`;
+  if (v instanceof PyCallable)
+    return v.kind === "macro" ? `<Macro '${v.name}'>` : `<built-in method ${v.name}>`;
+  return "<object>";
+}

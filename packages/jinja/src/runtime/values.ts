@@ -1,0 +1,137 @@
+/**
+ * The Python value model on top of JS values:
+ * - str -> string, None -> null, bool -> boolean, list -> Array, dict -> plain object (own keys only);
+ * - int -> integral number; float -> non-integral number, or PyFloat when the float is integral (1.0);
+ * - tuple -> Array tagged with TUPLE; jinja2's Undefined -> JS undefined or an Undefined (with a hint).
+ */
+
+import type { RenderState } from "./state.js";
+
+export class PyFloat {
+  constructor(readonly value: number) {}
+}
+
+/** A float result: integral values are boxed so that they print as `2.0`, not `2`. */
+export function pyFloat(n: number): number | PyFloat {
+  return Number.isInteger(n) || Object.is(n, -0) ? new PyFloat(n) : n;
+}
+
+export class Undefined {
+  constructor(
+    /** Jinja2's message for when the value is used: "'x' is undefined", "'dict object' has no attribute 'y'". */
+    readonly hint: string,
+    /** Accessing it raises SecurityError instead of UndefinedError. */
+    readonly unsafe = false,
+  ) {}
+}
+
+export function isUndefined(v: unknown): v is Undefined | undefined {
+  return v === undefined || v instanceof Undefined;
+}
+
+const TUPLE = Symbol("tuple");
+
+export function makeTuple<T>(items: T[]): T[] {
+  (items as unknown as Record<symbol, unknown>)[TUPLE] = true;
+  return items;
+}
+
+export function isTuple(v: unknown): v is unknown[] {
+  return Array.isArray(v) && (v as unknown as Record<symbol, unknown>)[TUPLE] === true;
+}
+
+/** jinja2's `namespace(...)`: the only object templates may assign attributes on. */
+export class Namespace {
+  readonly attrs: Record<string, unknown> = Object.create(null);
+}
+
+export type Kwargs = Record<string, unknown>;
+
+/** Every function a template can call (builtins, bound methods, macros, loop helpers). */
+export class PyCallable {
+  constructor(
+    readonly name: string,
+    readonly call: (args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown,
+    readonly kind: "function" | "method" | "macro" = "function",
+  ) {}
+}
+
+/** Output of `|safe`/`|escape`: plain text that reports `is escaped` (autoescape is off). */
+export class Markup {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+export function isNumber(v: unknown): v is number | PyFloat {
+  return typeof v === "number" || v instanceof PyFloat;
+}
+
+/** int, float or bool (Python's bool is an int) as a JS number. */
+export function num(v: number | PyFloat | boolean): number {
+  return typeof v === "number" ? v : typeof v === "boolean" ? (v ? 1 : 0) : v.value;
+}
+
+export function isFloat(v: unknown): boolean {
+  return v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v));
+}
+
+export function isInt(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v);
+}
+
+/** A mapping as Python sees it: a plain JS object (not one of the runtime's own classes). */
+export function isMapping(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+export function newDict(): Record<string, unknown> {
+  return Object.create(null);
+}
+
+/** Python's type(x).__name__, for error messages. */
+export function typeName(v: unknown): string {
+  if (v === null) return "NoneType";
+  if (isUndefined(v)) return "Undefined";
+  switch (typeof v) {
+    case "string":
+      return "str";
+    case "boolean":
+      return "bool";
+    case "number":
+      return Number.isInteger(v) ? "int" : "float";
+    case "function":
+      return "function";
+  }
+  if (v instanceof PyFloat) return "float";
+  if (Array.isArray(v)) return isTuple(v) ? "tuple" : "list";
+  if (v instanceof Namespace) return "Namespace";
+  if (v instanceof PyCallable) return v.kind === "macro" ? "Macro" : "builtin_function_or_method";
+  if (v instanceof Markup) return "Markup";
+  if (isMapping(v)) return "dict";
+  return "object";
+}
+
+/** Python truthiness. */
+export function truthy(v: unknown): boolean {
+  if (typeof v === "boolean") return v;
+  if (typeof v === "string") return v.length > 0;
+  if (typeof v === "number") return v !== 0;
+  if (v === null || v === undefined || v instanceof Undefined) return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (v instanceof PyFloat) return v.value !== 0;
+  if (v instanceof Markup) return v.text.length > 0;
+  if (isMapping(v)) {
+    for (const key in v) if (Object.hasOwn(v, key)) return true;
+    return false;
+  }
+  return true;
+}
+
+/** Own enumerable keys of a mapping, in insertion order. */
+export function dictKeys(v: Record<string, unknown>): string[] {
+  return Object.keys(v);
+}

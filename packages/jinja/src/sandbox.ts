@@ -1,0 +1,182 @@
+import { DICT_METHODS, LIST_METHODS, type Method, STR_METHODS, UNSAFE_METHODS } from "./builtins/methods.js";
+import { SecurityError, TemplateRuntimeError } from "./errors.js";
+import { LoopContext } from "./runtime/loop.js";
+import { failIfUndefined, typeError } from "./runtime/operators.js";
+import type { RenderState } from "./runtime/state.js";
+import {
+  isMapping,
+  isTuple,
+  isUndefined,
+  type Kwargs,
+  Markup,
+  makeTuple,
+  Namespace,
+  PyCallable,
+  PyFloat,
+  typeName,
+  Undefined,
+} from "./runtime/values.js";
+
+/**
+ * What a template may touch. Every attribute, item and call in a template goes through here:
+ * - plain objects/arrays/strings expose only their own data plus the Python methods in builtins/methods.ts;
+ * - no prototype, constructor or JS function is ever returned; raw JS functions are never callable;
+ * - Python's mutating methods (append, update, ...) are refused as ImmutableSandboxedEnvironment does.
+ */
+
+export interface Limits {
+  /** Maximum characters of output (also caps any single string or list a template builds). */
+  maxOutputLength: number;
+  /** Maximum loop iterations in one render, over all loops. */
+  maxLoopIterations: number;
+  /** Maximum nesting of macro calls and recursive loops. */
+  maxRecursionDepth: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxOutputLength: 10_000_000,
+  maxLoopIterations: 1_000_000,
+  maxRecursionDepth: 200,
+};
+
+function objectLabel(obj: unknown): string {
+  return obj === null ? "'None'" : `'${typeName(obj)} object'`;
+}
+
+function missingAttr(obj: unknown, name: string): Undefined {
+  return new Undefined(`${objectLabel(obj)} has no attribute '${name}'`);
+}
+
+function bound(self: unknown, name: string, method: Method): PyCallable {
+  return new PyCallable(name, (args, kwargs, st) => method(self, args, kwargs, st!), "method");
+}
+
+function methodTableFor(obj: unknown): Record<string, Method> | null {
+  if (typeof obj === "string" || obj instanceof Markup) return STR_METHODS;
+  if (Array.isArray(obj)) return LIST_METHODS;
+  if (isMapping(obj)) return DICT_METHODS;
+  return null;
+}
+
+/** The Python method `obj.name`, or null; used by calls so `x.strip()` needs no bound-method object. */
+export function findMethod(obj: unknown, name: string): Method | null {
+  const table = methodTableFor(obj);
+  if (table === null) return null;
+  const method = table[name];
+  if (method === undefined) return null;
+  if (isTuple(obj) && name !== "index" && name !== "count") return null;
+  return method;
+}
+
+/** `obj.name`: Python attribute first, then item (jinja2's Environment.getattr). */
+export function getAttr(obj: unknown, name: string): unknown {
+  if (isMapping(obj)) {
+    const method = DICT_METHODS[name];
+    if (method !== undefined) return bound(obj, name, method);
+    if (Object.hasOwn(obj, name)) return obj[name];
+    return unsafeOrMissing(obj, name);
+  }
+  if (isUndefined(obj)) failIfUndefined(obj);
+  if (obj instanceof LoopContext) return obj.attr(name);
+  if (obj instanceof Namespace)
+    return Object.hasOwn(obj.attrs, name) ? obj.attrs[name] : missingAttr(obj, name);
+  const method = findMethod(obj, name);
+  if (method !== null) return bound(obj, name, method);
+  return unsafeOrMissing(obj, name);
+}
+
+function unsafeOrMissing(obj: unknown, name: string): Undefined {
+  if ((Array.isArray(obj) || isMapping(obj)) && UNSAFE_METHODS.has(name)) {
+    return new Undefined(`access to attribute '${name}' of '${typeName(obj)}' object is unsafe.`, true);
+  }
+  return missingAttr(obj, name);
+}
+
+function indexOf(key: unknown): number | null {
+  if (typeof key === "number" && Number.isInteger(key)) return key;
+  if (typeof key === "boolean") return key ? 1 : 0;
+  return null;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Python str as a sequence of code points (only split when astral characters are present). */
+export function codePoints(s: string): string | string[] {
+  return SURROGATE.test(s) ? Array.from(s) : s;
+}
+
+/** `obj[key]`: item first, then attribute (jinja2's Environment.getitem). */
+export function getItem(obj: unknown, key: unknown): unknown {
+  if (isMapping(obj)) {
+    if (typeof key === "string") {
+      if (Object.hasOwn(obj, key)) return obj[key];
+      return getAttr(obj, key);
+    }
+    const k = typeof key === "number" ? String(key) : key instanceof PyFloat ? String(key.value) : null;
+    if (k !== null && Object.hasOwn(obj, k)) return obj[k];
+    return new Undefined(`${objectLabel(obj)} has no element ${typeof key === "number" ? key : "?"}`);
+  }
+  if (Array.isArray(obj) || typeof obj === "string" || obj instanceof Markup) {
+    const index = indexOf(key);
+    if (index !== null) {
+      const seq = Array.isArray(obj) ? obj : codePoints(typeof obj === "string" ? obj : obj.text);
+      const i = index < 0 ? index + seq.length : index;
+      if (i >= 0 && i < seq.length) return seq[i];
+      return new Undefined(`${objectLabel(obj)} has no element ${index}`);
+    }
+    if (typeof key === "string") return getAttr(obj, key);
+    return new Undefined(`${objectLabel(obj)} has no element`);
+  }
+  if (isUndefined(obj)) failIfUndefined(obj);
+  if (typeof key === "string") return getAttr(obj, key);
+  return new Undefined(`${objectLabel(obj)} has no element`);
+}
+
+function sliceIndex(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  const i = indexOf(v);
+  if (i === null) throw typeError("slice indices must be integers or None or have an __index__ method");
+  return i;
+}
+
+/** Python's `seq[start:stop:step]`. */
+export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unknown): unknown {
+  failIfUndefined(obj);
+  const text = typeof obj === "string" ? obj : obj instanceof Markup ? obj.text : null;
+  const seq: ArrayLike<unknown> | null = text !== null ? codePoints(text) : Array.isArray(obj) ? obj : null;
+  if (seq === null) throw typeError(`'${typeName(obj)}' object is not subscriptable`);
+  const len = seq.length;
+  const st = sliceIndex(step) ?? 1;
+  if (st === 0) throw new TemplateRuntimeError("slice step cannot be zero", "ValueError");
+  const clamp = (v: number | null, dflt: number, lower: number, upper: number) =>
+    v === null ? dflt : v < 0 ? Math.max(v + len, lower) : Math.min(v, upper);
+  let from: number;
+  let to: number;
+  if (st > 0) {
+    from = clamp(sliceIndex(start), 0, 0, len);
+    to = clamp(sliceIndex(stop), len, 0, len);
+  } else {
+    from = clamp(sliceIndex(start), len - 1, -1, len - 1);
+    to = clamp(sliceIndex(stop), -1, -1, len - 1);
+  }
+  const out: unknown[] = [];
+  if (st > 0) for (let i = from; i < to; i += st) out.push(seq[i]);
+  else for (let i = from; i > to; i += st) out.push(seq[i]);
+  if (text !== null) return out.join("");
+  return isTuple(obj) ? makeTuple(out) : out;
+}
+
+/** Calls a template-visible callable. Raw JS functions are refused. */
+export function callValue(fn: unknown, args: unknown[], kwargs: Kwargs | null, st: RenderState): unknown {
+  if (fn instanceof PyCallable) return fn.call(args, kwargs, st);
+  if (fn instanceof LoopContext && fn.recurse !== null) {
+    if (args.length !== 1) throw typeError("loop() takes exactly one argument");
+    return fn.recurse(args[0]);
+  }
+  if (isUndefined(fn)) {
+    if (fn instanceof Undefined && fn.unsafe) throw new SecurityError(fn.hint);
+    failIfUndefined(fn);
+  }
+  if (typeof fn === "function") throw new SecurityError("calling JavaScript functions is not allowed");
+  throw typeError(`'${typeName(fn)}' object is not callable`);
+}
