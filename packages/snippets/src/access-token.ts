@@ -1,0 +1,53 @@
+import { CodeExpr } from "./literals/expr.js";
+import { jsString } from "./literals/js.js";
+import { pyString } from "./literals/python.js";
+import { shWord, shWordWithVariable } from "./literals/shell.js";
+
+/** Stands in for the token while the request is built; replaced by code that reads or holds the token. */
+export const HUB_TOKEN_SENTINEL = "hf_MODELHUB_SNIPPET_TOKEN";
+export const PROVIDER_TOKEN_SENTINEL = "MODELHUB_SNIPPET_PROVIDER_KEY";
+
+/** How a snippet gets its token: from an environment variable (the default) or written inline. */
+export type TokenSource = { kind: "env"; variable: string } | { kind: "inline"; token: string };
+
+/** The token itself as an expression in each language. */
+export function tokenExpr(source: TokenSource): CodeExpr {
+  if (source.kind === "inline") {
+    return new CodeExpr(pyString(source.token), jsString(source.token), shWord(source.token));
+  }
+  const name = source.variable;
+  return new CodeExpr(`os.environ[${pyString(name)}]`, `process.env.${name}`, shWordWithVariable("", name));
+}
+
+/**
+ * A header value that contains the token (e.g. `Bearer <token>`, `Key <token>`) as an expression in each
+ * language; `sentinel` marks where the token stands in `value`.
+ */
+export function headerValueExpr(value: string, sentinel: string, source: TokenSource): CodeExpr {
+  const at = value.indexOf(sentinel);
+  const prefix = value.slice(0, at);
+  const suffix = value.slice(at + sentinel.length);
+  if (source.kind === "inline") {
+    const text = prefix + source.token + suffix;
+    return new CodeExpr(pyString(text), jsString(text), shWord(text));
+  }
+  const token = tokenExpr(source);
+  const join = (quote: (s: string) => string, expr: string) =>
+    [prefix ? quote(prefix) : "", expr, suffix ? quote(suffix) : ""].filter(Boolean).join(" + ");
+  return new CodeExpr(
+    join(pyString, token.py),
+    join(jsString, token.js),
+    shWordWithVariable(prefix, source.variable, suffix),
+  );
+}
+
+/** A whole `Name: value` header as one shell word (for `curl -H`). */
+export function headerWord(name: string, value: unknown, sentinel: string, source: TokenSource): string {
+  const text = String(value);
+  if (!text.includes(sentinel)) return shWord(`${name}: ${text}`);
+  const at = text.indexOf(sentinel);
+  const prefix = `${name}: ${text.slice(0, at)}`;
+  const suffix = text.slice(at + sentinel.length);
+  if (source.kind === "inline") return shWord(prefix + source.token + suffix);
+  return shWordWithVariable(prefix, source.variable, suffix);
+}

@@ -1,0 +1,217 @@
+import {
+  type BuiltRequest,
+  buildRequest,
+  DEFAULT_HUB_URL,
+  DEFAULT_ROUTER_URL,
+  getProviderConfig,
+  type InferenceProvider,
+  type InferenceTask,
+  providerTaskSupported,
+} from "@modelhub/inference";
+import {
+  CHAT_DEFAULT_MAX_TOKENS,
+  type ChatMessage,
+  getModelInputExample,
+  isConversational,
+  type ModelData,
+  type PipelineType,
+} from "@modelhub/tasks";
+import { HUB_TOKEN_SENTINEL, PROVIDER_TOKEN_SENTINEL, type TokenSource } from "./access-token.js";
+import { buildTemplateContext, type TemplateContext } from "./context.js";
+import { HF_JS_METHODS, HF_PYTHON_METHODS } from "./methods.js";
+import { binaryOutputFile, needsMethodName, selectTemplate } from "./select-template.js";
+import { hasTemplate, loadTemplate } from "./templates.js";
+import {
+  CLIENT_INSTALL,
+  type InferenceSnippet,
+  SNIPPET_CLIENTS,
+  SNIPPET_LANGUAGES,
+  type SnippetClient,
+  type SnippetLanguage,
+  type SnippetOptions,
+} from "./types.js";
+
+/** Marks where a local file's bytes go in a request built for a snippet (never sent anywhere). */
+const FILE_PLACEHOLDER = "<file bytes>";
+
+interface Call {
+  task: PipelineType | "conversational";
+  inputKind: "json" | "file" | "chat";
+  args: Record<string, unknown>;
+  chatArgs: Record<string, unknown>;
+  file: { fileName: string; contentType: string } | undefined;
+}
+
+function chatArguments(messages: readonly ChatMessage[], options: SnippetOptions): Record<string, unknown> {
+  const args: Record<string, unknown> = {
+    messages,
+    max_tokens: options.max_tokens ?? CHAT_DEFAULT_MAX_TOKENS,
+  };
+  // Spec §9: shown only when set, and 0 is a value.
+  if (options.temperature !== undefined) args.temperature = options.temperature;
+  if (options.top_p !== undefined) args.top_p = options.top_p;
+  return args;
+}
+
+function describeCall(model: ModelData, options: SnippetOptions): Call | undefined {
+  const pipeline = model.pipeline_tag;
+  if (!pipeline) return undefined;
+  if (isConversational(model)) {
+    const example = getModelInputExample(model);
+    const messages = options.messages ?? (example.kind === "chat" ? example.messages : []);
+    const chatArgs = chatArguments(messages, options);
+    return { task: "conversational", inputKind: "chat", args: chatArgs, chatArgs, file: undefined };
+  }
+  const example = getModelInputExample(model);
+  if (example.kind === "chat") return undefined;
+  if (example.kind === "file") {
+    const args: Record<string, unknown> = { inputs: FILE_PLACEHOLDER };
+    if (example.parameters) args.parameters = example.parameters;
+    return {
+      task: pipeline,
+      inputKind: "file",
+      args,
+      chatArgs: {},
+      file: { fileName: example.fileName, contentType: example.contentType },
+    };
+  }
+  const args: Record<string, unknown> = { inputs: options.inputs ?? example.inputs };
+  if (example.parameters) args.parameters = example.parameters;
+  return { task: pipeline, inputKind: "json", args, chatArgs: {}, file: undefined };
+}
+
+function providerBody(
+  request: BuiltRequest,
+  args: Record<string, unknown>,
+  options: SnippetOptions,
+): unknown {
+  if (typeof request.body !== "string") return request.body;
+  try {
+    return JSON.parse(request.body);
+  } catch (error) {
+    options.logger?.error("Failed to parse body as JSON", error);
+    return args;
+  }
+}
+
+/**
+ * Spec §1/§3: ready-to-paste snippets calling `model` through `provider`, in every language and client
+ * that serves the call. `providerModelId` is the provider's id for the model (from the hub's mapping).
+ * With no access token, snippets read it from the environment; a given token is written into the code
+ * only with `options.inlineToken`.
+ */
+export function getInferenceSnippets(
+  model: ModelData,
+  accessToken: string | undefined,
+  provider: InferenceProvider,
+  providerModelId?: string,
+  options: SnippetOptions = {},
+): InferenceSnippet[] {
+  const call = describeCall(model, options);
+  if (!call) return [];
+  const task = call.task as InferenceTask;
+  if (!providerTaskSupported(provider, task)) return [];
+
+  const direct =
+    !options.endpointUrl &&
+    (options.directRequest === true ||
+      (accessToken !== undefined && accessToken !== "" && !accessToken.startsWith("hf_")));
+  const sentinel = direct ? PROVIDER_TOKEN_SENTINEL : HUB_TOKEN_SENTINEL;
+  const token: TokenSource =
+    options.inlineToken && accessToken
+      ? { kind: "inline", token: accessToken }
+      : { kind: "env", variable: direct ? getProviderConfig(provider).apiKeyEnv : "HF_TOKEN" };
+  const streaming = call.task === "conversational" && options.streaming === true;
+  const hubUrl = (options.hubUrl ?? DEFAULT_HUB_URL).replace(/\/+$/, "");
+  const routerUrl = (options.routerUrl ?? DEFAULT_ROUTER_URL).replace(/\/+$/, "");
+
+  const request = buildRequest({
+    provider,
+    model: model.id,
+    providerModelId: providerModelId ?? model.id,
+    task,
+    args: call.args as never,
+    accessToken: sentinel,
+    endpointUrl: options.endpointUrl,
+    routerUrl,
+    billTo: options.billTo,
+    stream: streaming,
+  });
+
+  const context = buildTemplateContext({
+    modelId: model.id,
+    request,
+    sentinel,
+    token,
+    args: call.args,
+    providerBody: providerBody(request, call.args, options),
+    chatArgs: call.chatArgs,
+    file: call.file,
+    outputFile: binaryOutputFile(call.task),
+    billTo: options.billTo,
+    hubUrl,
+    routerUrl,
+    customHub: hubUrl !== DEFAULT_HUB_URL || routerUrl !== DEFAULT_ROUTER_URL,
+  });
+
+  const snippets: InferenceSnippet[] = [];
+  for (const language of SNIPPET_LANGUAGES) {
+    for (const client of SNIPPET_CLIENTS[language] as readonly SnippetClient[]) {
+      const snippet = renderSnippet(language, client, call, provider, streaming, direct, context);
+      if (snippet) snippets.push({ language, client, content: snippet, install: CLIENT_INSTALL[client] });
+    }
+  }
+  return snippets;
+}
+
+function renderSnippet(
+  language: SnippetLanguage,
+  client: SnippetClient,
+  call: Call,
+  provider: InferenceProvider,
+  streaming: boolean,
+  direct: boolean,
+  context: TemplateContext,
+): string | undefined {
+  // The hub clients route through the hub (or call the provider with its key) on their own; with a
+  // provider key they reach the provider's real host, which only they know.
+  if (
+    (client === "huggingface_hub" || client === "huggingface.js") &&
+    direct &&
+    provider === "hf-inference"
+  ) {
+    return undefined;
+  }
+  const name = selectTemplate({
+    task: call.task,
+    client,
+    provider,
+    streaming,
+    inputKind: call.inputKind,
+    hasParameters: context.parameters !== undefined,
+  });
+  if (!name || !hasTemplate(language, client, name)) return undefined;
+  let methodName: string | undefined;
+  if (needsMethodName(name) && (client === "huggingface_hub" || client === "huggingface.js")) {
+    const methods = client === "huggingface_hub" ? HF_PYTHON_METHODS : HF_JS_METHODS;
+    methodName = call.task === "conversational" ? undefined : methods[call.task];
+    if (!methodName) return undefined;
+  }
+  const local = { ...context, methodName };
+  const body = loadTemplate(language, client, name).render(local).trim();
+  if (!body) return undefined;
+  if (client === "huggingface_hub" || client === "huggingface.js") {
+    const fsImports = ["readFile", "writeFile"].filter((name) => body.includes(`${name}(`)).join(", ");
+    const head = loadTemplate(language, client, "importInferenceClient")
+      .render({ ...local, fsImports })
+      .trim();
+    return `${head}\n\n${body}\n`;
+  }
+  if (client === "requests") {
+    const head = loadTemplate(language, client, "importRequests")
+      .render({ ...local, importBase64: body.includes("base64."), importJson: body.includes("json.") })
+      .trim();
+    return `${head}\n\n${body}\n`;
+  }
+  return `${body}\n`;
+}

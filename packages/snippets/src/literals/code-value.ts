@@ -1,0 +1,64 @@
+import { UnsupportedFormatError } from "../errors.js";
+import { CodeExpr } from "./expr.js";
+import { jsEntries, jsValue } from "./js.js";
+import { isPyIdentifier, pyKwargs, pyValue } from "./python.js";
+import { shJson, shWord } from "./shell.js";
+
+/**
+ * A value as templates see it (spec §3): the object itself and its text in each target language. Templates
+ * print these texts and never quote anything themselves, so every value lands in code quoted.
+ */
+export interface CodeValue {
+  obj: unknown;
+  py: string;
+  ts: string;
+  json: string;
+  /** One shell word: a quoted string, or a quoted JSON document for objects. */
+  sh: string;
+  curl: string;
+  /** Objects only: `key=value,` lines for a Python call, indented one level. */
+  pyKwargs?: string;
+  /** Objects only: `key: value,` lines for a JavaScript object literal, indented one level. */
+  tsEntries?: string;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof CodeExpr);
+
+export function codeValue(value: unknown): CodeValue {
+  const sh =
+    value instanceof CodeExpr ? value.sh : typeof value === "string" ? shWord(value) : shJson(value ?? null);
+  const out: CodeValue = {
+    obj: value,
+    py: pyValue(value),
+    ts: jsValue(value),
+    json: value instanceof CodeExpr ? "" : JSON.stringify(value ?? null, null, 4),
+    sh,
+    curl: sh,
+  };
+  if (isPlainObject(value)) {
+    // Only objects whose keys are Python identifiers can become keyword arguments.
+    if (Object.keys(value).every(isPyIdentifier)) out.pyKwargs = pyKwargs(value, 1);
+    out.tsEntries = jsEntries(value, 1);
+  }
+  return out;
+}
+
+export type TextFormat = "curl" | "json" | "python" | "ts";
+
+/** A value as text in one of the spec's formats (§3): curl, json, python or ts. */
+export function formatValue(value: unknown, format: string): string {
+  const code = codeValue(value);
+  switch (format) {
+    case "curl":
+      return code.curl;
+    case "json":
+      return code.json;
+    case "python":
+      return code.py;
+    case "ts":
+      return code.ts;
+    default:
+      throw new UnsupportedFormatError(format);
+  }
+}

@@ -1,0 +1,22 @@
+/** POSIX shell words. Every value a snippet shows in a shell command goes through here. */
+
+/** A single-quoted shell word that expands to exactly `text`: nothing inside is interpreted. */
+export function shWord(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A double-quoted shell word made of literal text and a reference to an environment variable, e.g.
+ * `"Authorization: Bearer $HF_TOKEN"`. The literal parts are escaped so that only the variable expands.
+ */
+export function shWordWithVariable(prefix: string, variable: string, suffix = ""): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable))
+    throw new TypeError(`"${variable}" is not a shell variable name.`);
+  const escapeDoubleQuoted = (text: string) => text.replace(/[\\"$`]/g, (char) => `\\${char}`);
+  return `"${escapeDoubleQuoted(prefix)}\${${variable}}${escapeDoubleQuoted(suffix)}"`;
+}
+
+/** A JSON document as one shell word (for `curl -d`), pretty-printed with 4-space indentation. */
+export function shJson(value: unknown): string {
+  return shWord(JSON.stringify(value, null, 4));
+}

@@ -1,0 +1,93 @@
+import type { PipelineType } from "@modelhub/tasks";
+import type { SnippetClient } from "./types.js";
+
+/** What the generator knows about the call when it picks a template. */
+export interface TemplateChoice {
+  /** The pipeline task, or "conversational" for chat models. */
+  task: PipelineType | "conversational";
+  client: SnippetClient;
+  provider: string;
+  streaming: boolean;
+  /** The example input: a JSON value, a local file, or a chat conversation. */
+  inputKind: "json" | "file" | "chat";
+  hasParameters: boolean;
+}
+
+const FILE_TASKS = new Set<string>([
+  "audio-classification",
+  "audio-to-audio",
+  "automatic-speech-recognition",
+  "image-classification",
+  "image-segmentation",
+  "image-to-text",
+  "object-detection",
+  "zero-shot-image-classification",
+]);
+
+/** Media outputs a raw HTTP call saves to a file (hf-inference answers with the bytes). */
+const BINARY_OUTPUT_FILE: Partial<Record<string, string>> = {
+  "text-to-image": "image.png",
+  "text-to-speech": "speech.flac",
+  "text-to-audio": "audio.flac",
+};
+
+const HF_CLIENT_TEMPLATES: Partial<Record<string, string>> = {
+  "question-answering": "questionAnswering",
+  "table-question-answering": "tableQuestionAnswering",
+  "visual-question-answering": "visualQuestionAnswering",
+  "document-question-answering": "documentQuestionAnswering",
+  "text-to-image": "textToImage",
+  "text-to-video": "textToVideo",
+  "text-to-speech": "textToSpeech",
+  "image-to-image": "imageToImage",
+  "image-to-video": "imageToVideo",
+};
+
+/** The file a raw HTTP snippet saves a media answer to, when the task answers with media. */
+export function binaryOutputFile(task: string): string | undefined {
+  return BINARY_OUTPUT_FILE[task];
+}
+
+/**
+ * The template for one client, or undefined when that client has no snippet for the call. The rules:
+ * chat models get the conversational templates (streaming or not) for the chat clients only; the two hub
+ * clients get a per-task template or a basic one; raw HTTP clients (requests, fetch, curl) only where the
+ * provider's answer can be used as it comes, which for non-chat tasks means hf-inference.
+ */
+export function selectTemplate(choice: TemplateChoice): string | undefined {
+  const { task, client, provider } = choice;
+  if (task === "conversational") {
+    if (client === "fal_client") return undefined;
+    return choice.streaming ? "conversationalStream" : "conversational";
+  }
+  if (client === "openai") return undefined;
+  if (client === "fal_client") return task === "text-to-image" ? "textToImage" : undefined;
+  if (client === "huggingface_hub" || client === "huggingface.js") {
+    const special = HF_CLIENT_TEMPLATES[task];
+    if (special) return special;
+    if (task === "sentence-similarity" && client === "huggingface_hub") return "sentenceSimilarity";
+    return choice.inputKind === "file" ? "basicFile" : "basic";
+  }
+  // Raw HTTP: requests, fetch, curl.
+  if (provider !== "hf-inference") {
+    // Other providers' non-chat answers are JSON only for text tasks; media needs their own client.
+    return choice.inputKind === "json" && !BINARY_OUTPUT_FILE[task] && task !== "text-to-video"
+      ? "basic"
+      : undefined;
+  }
+  if (BINARY_OUTPUT_FILE[task]) return "binaryOutput";
+  if (task === "image-to-image") return client === "requests" ? "imageToImage" : undefined;
+  if (task === "visual-question-answering" || task === "document-question-answering") {
+    return client === "requests" ? "imageQuestion" : undefined;
+  }
+  if (FILE_TASKS.has(task) || choice.inputKind === "file") {
+    if (choice.hasParameters) return client === "requests" ? "fileWithParameters" : undefined;
+    return "basicFile";
+  }
+  return choice.inputKind === "json" ? "basic" : undefined;
+}
+
+/** Templates whose snippet needs the client's method for the task (spec §5: skipped without one). */
+export function needsMethodName(template: string): boolean {
+  return template.startsWith("basic");
+}
