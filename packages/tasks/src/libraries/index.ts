@@ -1,0 +1,18 @@
+export { LIBRARY_TASK_MAPPING, libraryServesTask } from "./library-to-tasks.js";
+export * from "./messages.js";
+export {
+  ALL_MODEL_LIBRARY_KEYS,
+  FILTERABLE_MODEL_LIBRARY_KEYS,
+  getLibrarySnippets,
+  getModelLibrary,
+  isModelLibraryKey,
+  MODEL_LIBRARIES,
+  type ModelLibraryKey,
+} from "./model-libraries.js";
+export {
+  comment as libraryComment,
+  jsStringLiteral,
+  pythonStringLiteral,
+  shellWord,
+} from "./quote.js";
+export type { LibrarySnippet, LibrarySnippetBuilder, ModelLibrary, SnippetLanguage } from "./types.js";

@@ -1,0 +1,43 @@
+import type { ModelData } from "../model-data.js";
+import { LIBRARIES_A_TO_D } from "./catalogue/a-d.js";
+import { LIBRARIES_E_TO_L } from "./catalogue/e-l.js";
+import { LIBRARIES_M_TO_R } from "./catalogue/m-r.js";
+import { LIBRARIES_S_TO_Z } from "./catalogue/s-z.js";
+import type { LibrarySnippet, ModelLibrary } from "./types.js";
+
+/**
+ * Every model library the hub knows, keyed by the `library_name` value models declare.
+ * The table is split alphabetically into catalogue/ files only to keep each file readable.
+ */
+export const MODEL_LIBRARIES = {
+  ...LIBRARIES_A_TO_D,
+  ...LIBRARIES_E_TO_L,
+  ...LIBRARIES_M_TO_R,
+  ...LIBRARIES_S_TO_Z,
+} satisfies Record<string, ModelLibrary>;
+
+export type ModelLibraryKey = keyof typeof MODEL_LIBRARIES;
+
+export const ALL_MODEL_LIBRARY_KEYS = Object.keys(MODEL_LIBRARIES).sort() as ModelLibraryKey[];
+
+/** Libraries the models listing offers as filters. */
+export const FILTERABLE_MODEL_LIBRARY_KEYS = ALL_MODEL_LIBRARY_KEYS.filter(
+  (key) => (MODEL_LIBRARIES[key] as ModelLibrary).filter,
+);
+
+export function isModelLibraryKey(value: string): value is ModelLibraryKey {
+  return Object.hasOwn(MODEL_LIBRARIES, value);
+}
+
+/** The catalogue entry of a library name, or undefined for a library the hub does not know. */
+export function getModelLibrary(name: string | undefined): ModelLibrary | undefined {
+  return name !== undefined && isModelLibraryKey(name) ? MODEL_LIBRARIES[name] : undefined;
+}
+
+/**
+ * The loading code for a model with its own library (`model.library_name`). Empty when the library is
+ * unknown or has no snippets. Pure: reads only the record.
+ */
+export function getLibrarySnippets(model: ModelData): LibrarySnippet[] {
+  return getModelLibrary(model.library_name)?.snippets?.(model) ?? [];
+}

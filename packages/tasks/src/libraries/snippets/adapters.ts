@@ -1,0 +1,21 @@
+import type { ModelData } from "../../model-data.js";
+import { UNKNOWN_MODEL_TYPE } from "../messages.js";
+import { comment, py } from "../quote.js";
+import { type LibrarySnippet, snippet } from "../types.js";
+import { pipInstall } from "./kit.js";
+
+/** adapter-transformers (Adapters): load the base model named in the config, then activate the adapter. */
+export function adaptersSnippets(model: ModelData): LibrarySnippet[] {
+  const base = model.config?.adapter_transformers?.model_name;
+  if (!base) return [snippet(comment("python", UNKNOWN_MODEL_TYPE))];
+  return [
+    pipInstall(["adapters"]),
+    snippet(
+      py`from adapters import AutoAdapterModel
+
+model = AutoAdapterModel.from_pretrained(${base})
+model.load_adapter(${model.id}, set_active=True)`,
+      "Load the adapter",
+    ),
+  ];
+}

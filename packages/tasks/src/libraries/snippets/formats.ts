@@ -1,0 +1,229 @@
+import type { ModelData } from "../../model-data.js";
+import { modelName } from "../examples.js";
+import { type Code, py, sh } from "../quote.js";
+import { type LibrarySnippet, snippet } from "../types.js";
+import { llamaCppPythonSnippets, pickGgufFile } from "./llm.js";
+
+/**
+ * Weight formats and runtimes the hub lists among its libraries (PyTorch, ONNX, GGUF...). Their loading code
+ * opens the repository's weight file with the runtime's own loader.
+ */
+
+/** The first repository file with one of `extensions`, else `fallback` (the runtime's usual file name). */
+function weightFile(model: ModelData, extensions: readonly string[], fallback: string): string {
+  const file = model.siblings?.find((s) => extensions.some((ext) => s.rfilename.toLowerCase().endsWith(ext)));
+  return file?.rfilename ?? fallback;
+}
+
+function loadFile(
+  title: string,
+  build: (file: Code<"python">) => Code<"python">,
+  extensions: readonly string[],
+  fallback: string,
+) {
+  return (model: ModelData): LibrarySnippet[] => [
+    snippet(build(py`hf_hub_download(${model.id}, ${weightFile(model, extensions, fallback)})`), title),
+  ];
+}
+
+export const pytorchSnippets = loadFile(
+  "Load the state dict",
+  (file) => py`import torch
+from huggingface_hub import hf_hub_download
+
+state_dict = torch.load(${file}, map_location="cpu", weights_only=True)`,
+  [".bin", ".pt", ".pth"],
+  "pytorch_model.bin",
+);
+
+export const safetensorsSnippets = loadFile(
+  "Load the tensors",
+  (file) => py`from huggingface_hub import hf_hub_download
+from safetensors.torch import load_file
+
+tensors = load_file(${file})`,
+  [".safetensors"],
+  "model.safetensors",
+);
+
+export const onnxSnippets = loadFile(
+  "Open an inference session",
+  (file) => py`import onnxruntime as ort
+from huggingface_hub import hf_hub_download
+
+session = ort.InferenceSession(${file})
+print([i.name for i in session.get_inputs()])`,
+  [".onnx"],
+  "model.onnx",
+);
+
+export const joblibSnippets = loadFile(
+  "Load the object",
+  (file) => py`import joblib
+from huggingface_hub import hf_hub_download
+
+# joblib files can run code when loaded: only load them from sources you trust.
+model = joblib.load(${file})`,
+  [".joblib", ".pkl"],
+  "model.joblib",
+);
+
+export const tfliteSnippets = loadFile(
+  "Open an interpreter",
+  (file) => py`from ai_edge_litert.interpreter import Interpreter
+from huggingface_hub import hf_hub_download
+
+interpreter = Interpreter(model_path=${file})
+interpreter.allocate_tensors()`,
+  [".tflite"],
+  "model.tflite",
+);
+
+export const executorchSnippets = loadFile(
+  "Load the program",
+  (file) => py`from executorch.runtime import Runtime
+from huggingface_hub import hf_hub_download
+
+program = Runtime.get().load_program(${file})
+method = program.load_method("forward")`,
+  [".pte"],
+  "model.pte",
+);
+
+export const jaxSnippets = loadFile(
+  "Restore the parameters",
+  (file) => py`from flax.serialization import msgpack_restore
+from huggingface_hub import hf_hub_download
+
+with open(${file}, "rb") as f:
+    params = msgpack_restore(f.read())`,
+  [".msgpack"],
+  "flax_model.msgpack",
+);
+
+export function tensorflowSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`import tensorflow as tf
+from huggingface_hub import snapshot_download
+
+model = tf.saved_model.load(snapshot_download(repo_id=${model.id}))`,
+      "Load a SavedModel",
+    ),
+  ];
+}
+
+export function openvinoSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`import openvino as ov
+from huggingface_hub import snapshot_download
+
+model_dir = snapshot_download(repo_id=${model.id})
+compiled = ov.Core().compile_model(model_dir + "/" + ${weightFile(model, [".xml"], "openvino_model.xml")}, "CPU")`,
+      "Compile the model",
+    ),
+  ];
+}
+
+export function ggufSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(sh`llama-server -hf ${`${model.id}:${quantOf(pickGgufFile(model))}`}`, "Serve with llama.cpp"),
+    ...llamaCppPythonSnippets(model),
+  ];
+}
+
+/** llama.cpp's -hf option takes repo:QUANT; the quantization is read from the file name (…-Q4_K_M.gguf). */
+function quantOf(file: string): string {
+  return /(I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32)(?=\.gguf$)/i.exec(file)?.[1]?.toUpperCase() ?? "Q4_K_M";
+}
+
+export function tensorboardSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`hf download ${model.id} --local-dir ${modelName(model)}\ntensorboard --logdir ${modelName(model)}`,
+      "Browse the logs",
+    ),
+  ];
+}
+
+export function llamafileSnippets(model: ModelData): LibrarySnippet[] {
+  const file = weightFile(model, [".llamafile"], `${modelName(model)}.llamafile`);
+  return [
+    snippet(
+      sh`hf download ${model.id} ${file} --local-dir .\nchmod +x ${`./${file}`}\n${`./${file}`}`,
+      "Run the llamafile",
+    ),
+  ];
+}
+
+export function dduf(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`import torch
+from diffusers import DiffusionPipeline
+
+pipe = DiffusionPipeline.from_pretrained(${model.id}, dduf_file=${weightFile(model, [".dduf"], "model.dduf")}, torch_dtype=torch.bfloat16)`,
+      "Load the pipeline",
+    ),
+  ];
+}
+
+export function ctranslate2Snippets(model: ModelData): LibrarySnippet[] {
+  if (model.pipeline_tag === "automatic-speech-recognition") {
+    return [
+      snippet(
+        py`from faster_whisper import WhisperModel
+
+model = WhisperModel(${model.id})
+segments, info = model.transcribe("audio.mp3")
+for segment in segments:
+    print(segment.start, segment.end, segment.text)`,
+        "Transcribe with faster-whisper",
+      ),
+    ];
+  }
+  return [
+    snippet(
+      py`import ctranslate2
+from huggingface_hub import snapshot_download
+
+generator = ctranslate2.Generator(snapshot_download(repo_id=${model.id}), device="cpu")`,
+      "Load the model",
+    ),
+  ];
+}
+
+export function kerasNlpSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`import keras_nlp
+
+backbone = keras_nlp.models.Backbone.from_preset(${`hf://${model.id}`})`,
+      "Load the backbone",
+    ),
+  ];
+}
+
+/** Core ML models are a .mlmodel file or a .mlpackage directory. */
+function coremlPath(model: ModelData): string {
+  for (const { rfilename } of model.siblings ?? []) {
+    const pkg = /^(.*?\.mlpackage)\//.exec(rfilename)?.[1];
+    if (pkg) return pkg;
+    if (rfilename.endsWith(".mlmodel")) return rfilename;
+  }
+  return "model.mlpackage";
+}
+
+export function coremlSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`import coremltools as ct
+from huggingface_hub import snapshot_download
+
+model_dir = snapshot_download(repo_id=${model.id})
+model = ct.models.MLModel(model_dir + "/" + ${coremlPath(model)})`,
+      "Load the Core ML model",
+    ),
+  ];
+}

@@ -1,0 +1,94 @@
+import { isConversational, type ModelData } from "../../model-data.js";
+import { DEFAULT_CHAT_PROMPT, exampleText, modelName } from "../examples.js";
+import { UNKNOWN_MODEL_TYPE } from "../messages.js";
+import { comment, js, py, sh } from "../quote.js";
+import { type LibrarySnippet, snippet } from "../types.js";
+import { pipInstall } from "./kit.js";
+
+/** Local LLM runtimes and the JavaScript transformers port. */
+
+/** The GGUF file to show: a Q4_K_M file when present, else the first GGUF file, else a pattern. */
+export function pickGgufFile(model: ModelData): string {
+  const files = (model.siblings ?? [])
+    .map((s) => s.rfilename)
+    .filter((f) => f.toLowerCase().endsWith(".gguf"));
+  return files.find((f) => /q4_k_m/i.test(f)) ?? files[0] ?? "*Q4_K_M.gguf";
+}
+
+export function llamaCppPythonSnippets(model: ModelData): LibrarySnippet[] {
+  const load = py`from llama_cpp import Llama
+
+llm = Llama.from_pretrained(repo_id=${model.id}, filename=${pickGgufFile(model)})`;
+  const run = isConversational(model)
+    ? py`output = llm.create_chat_completion(messages=[{"role": "user", "content": ${exampleText(model, DEFAULT_CHAT_PROMPT)}}])
+print(output["choices"][0]["message"]["content"])`
+    : py`output = llm(${exampleText(model, "Once upon a time,")}, max_tokens=128)
+print(output["choices"][0]["text"])`;
+  return [pipInstall(["llama-cpp-python"]), snippet(py`${load}\n\n${run}`, "Load and run")];
+}
+
+export function mlxSnippets(model: ModelData): LibrarySnippet[] {
+  if (model.pipeline_tag === "image-text-to-text") {
+    return [
+      pipInstall(["mlx-vlm"]),
+      snippet(
+        py`from mlx_vlm import generate, load
+from mlx_vlm.prompt_utils import apply_chat_template
+from mlx_vlm.utils import load_config
+
+model, processor = load(${model.id})
+config = load_config(${model.id})
+images = ["http://images.cocodataset.org/val2017/000000039769.jpg"]
+prompt = apply_chat_template(processor, config, ${exampleText(model, "Describe this image.")}, num_images=len(images))
+print(generate(model, processor, prompt, images))`,
+        "Describe an image",
+      ),
+    ];
+  }
+  if (model.pipeline_tag === "text-generation") {
+    const prompt = isConversational(model)
+      ? py`messages = [{"role": "user", "content": ${exampleText(model, DEFAULT_CHAT_PROMPT)}}]
+prompt = tokenizer.apply_chat_template(messages, add_generation_prompt=True)`
+      : py`prompt = ${exampleText(model, "Once upon a time in")}`;
+    return [
+      pipInstall(["mlx-lm"]),
+      snippet(
+        py`from mlx_lm import generate, load
+
+model, tokenizer = load(${model.id})
+${prompt}
+text = generate(model, tokenizer, prompt=prompt, verbose=True)`,
+        "Generate text",
+      ),
+    ];
+  }
+  return [snippet(sh`hf download ${model.id} --local-dir ${modelName(model)}`, "Download the weights")];
+}
+
+export function mlcLlmSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(sh`mlc_llm chat ${`HF://${model.id}`}`, "Chat in the terminal"),
+    snippet(
+      py`from mlc_llm import MLCEngine
+
+engine = MLCEngine(${`HF://${model.id}`})
+response = engine.chat.completions.create(messages=[{"role": "user", "content": ${exampleText(model, DEFAULT_CHAT_PROMPT)}}])
+print(response.choices[0].message.content)
+engine.terminate()`,
+      "Chat from Python",
+    ),
+  ];
+}
+
+export function transformersJsSnippets(model: ModelData): LibrarySnippet[] {
+  if (!model.pipeline_tag) return [snippet(comment("js", UNKNOWN_MODEL_TYPE))];
+  return [
+    snippet(sh`npm i @huggingface/transformers`, "Install"),
+    snippet(
+      js`import { pipeline } from "@huggingface/transformers";
+
+const pipe = await pipeline(${model.pipeline_tag}, ${model.id});`,
+      "Create a pipeline",
+    ),
+  ];
+}
