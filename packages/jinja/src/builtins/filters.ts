@@ -196,6 +196,8 @@ function selectOrReject(
     const testArgs = rest.slice(1);
     check = (x) => test(x, testArgs, k, st);
   }
+  // jinja2 only iterates a truthy value: `none | select(...)` is empty.
+  if (!truthy(value)) return [];
   return iterate(value).filter((item) => check(getter(item)) === keep);
 }
 
@@ -355,7 +357,7 @@ function tojson(value: unknown, args: unknown[], k: Kwargs | null): string {
 }
 
 function mapFilter(value: unknown, args: unknown[], k: Kwargs | null, st: RenderState): unknown[] {
-  const items = iterate(value);
+  const items = truthy(value) ? iterate(value) : [];
   if (args.length === 0 && k !== null && Object.hasOwn(k, "attribute")) {
     const dflt = Object.hasOwn(k, "default") ? k.default : undefined;
     const getter = attrGetter(k.attribute, (v) => (isUndefined(v) && dflt !== undefined ? dflt : v));

@@ -1,0 +1,33 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+/** The checked-in goldens must be exactly what scripts/make-goldens.py produces from the fixtures. */
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const fixtures = join(packageDir, "src", "__fixtures__");
+const hasJinja2 = spawnSync("python3", ["-c", "import jinja2"], { stdio: "ignore" }).status === 0;
+const GOLDEN_FILES = ["chat-goldens.json", "semantics-goldens.json"];
+
+describe.skipIf(!hasJinja2)("goldens (skipped: python3 cannot import jinja2)", () => {
+  it("are current: regenerating them with Jinja2 gives the checked-in files", () => {
+    const out = mkdtempSync(join(tmpdir(), "jinja-goldens-"));
+    try {
+      execFileSync(
+        "python3",
+        [join(packageDir, "scripts", "make-goldens.py"), "--corpus", join(fixtures, "chat-templates.json"), "--out", out],
+        { stdio: ["ignore", "ignore", "pipe"] },
+      );
+      for (const file of GOLDEN_FILES) {
+        const fresh = readFileSync(join(out, file), "utf8");
+        const checkedIn = readFileSync(join(fixtures, file), "utf8");
+        expect(fresh, `${file} is stale: run python3 packages/jinja/scripts/make-goldens.py`).toBe(checkedIn);
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
