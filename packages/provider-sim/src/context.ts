@@ -27,6 +27,8 @@ export interface SimContext {
   streamChunks: number | undefined;
   /** Steps a job takes from IN_QUEUE to COMPLETED (one per status poll). */
   jobSteps: number;
+  /** Streams being written right now (shared by the whole sim). */
+  streams: { active: number };
   logger: SimLogger;
 }
 

@@ -63,6 +63,8 @@ export interface ProviderSim {
   /** The model registry the hub API and hf-inference read; `models.set(...)` adds one at run time. */
   readonly models: ModelRegistry;
   readonly jobs: JobStore;
+  /** SSE streams being written right now: 0 again soon after every client disconnects. */
+  readonly activeStreams: number;
   /** Names of the providers served. */
   readonly providers: readonly string[];
   /** `{url}/{provider}`. */
@@ -89,6 +91,7 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
       { definition, table: new RouteTable(definition.routes) },
     ]),
   );
+  const streams = { active: 0 };
   const startedAt = Date.now();
   let simUrl = "";
 
@@ -201,6 +204,7 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
           ? Math.min(chunksHeader, MAX_STREAM_CHUNKS)
           : options.streamChunks,
       jobSteps: options.jobSteps ?? 2,
+      streams,
       logger,
     };
     const providerRequest: SimRequest = { ...request, path: providerPath };
@@ -297,6 +301,9 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
     pendingFaults: () => faults.list(),
     models: registry,
     jobs,
+    get activeStreams() {
+      return streams.active;
+    },
     providers: [...mounted.keys()],
     providerUrl: (provider) => `${simUrl}/${provider}`,
   };

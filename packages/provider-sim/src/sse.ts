@@ -41,6 +41,7 @@ export async function writeSse(
   res.flushHeaders();
 
   let sent = 0;
+  context.streams.active += 1;
   try {
     for (const event of events) {
       if (closed) return;
@@ -66,6 +67,7 @@ export async function writeSse(
     }
     res.end(options.done === false ? undefined : `${prefix}[DONE]\n\n`);
   } finally {
+    context.streams.active -= 1;
     res.off("close", onClose);
   }
 }

@@ -1,9 +1,12 @@
-import type { ProviderDefinition } from "../context.js";
+import type { ProviderDefinition, Route } from "../context.js";
 import { type OpenAiCompatibleOptions, openAiCompatibleRoutes } from "../protocols/openai-compatible.js";
+import { novitaVideoRoutes } from "./novita-video.js";
 
 interface CompatibleProvider extends OpenAiCompatibleOptions {
   name: string;
   realBaseUrl: string;
+  /** Routes beyond the OpenAI protocol (Novita's video jobs). */
+  extraRoutes?: Route[];
 }
 
 /**
@@ -36,7 +39,13 @@ const COMPATIBLE: CompatibleProvider[] = [
     images: "openai",
     embeddings: true,
   },
-  { name: "novita", realBaseUrl: "https://api.novita.ai", prefix: "/v3/openai", completions: true },
+  {
+    name: "novita",
+    realBaseUrl: "https://api.novita.ai",
+    prefix: "/v3/openai",
+    completions: true,
+    extraRoutes: novitaVideoRoutes,
+  },
   { name: "openai", realBaseUrl: "https://api.openai.com", prefix: "/v1" },
   { name: "sambanova", realBaseUrl: "https://api.sambanova.ai", prefix: "/v1", embeddings: true },
   {
