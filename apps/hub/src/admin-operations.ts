@@ -1,0 +1,70 @@
+import { type IssuedToken, issueToken, parseTokenRequest } from "./auth/token-service.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "./errors.js";
+import { parseModelId } from "./model-id.js";
+import { type ProviderMapping, parseProviderMapping, parseProviderName } from "./store/mapping-record.js";
+import { parseModelRecord } from "./store/model-record.js";
+import type { StoredModel } from "./store/models-table.js";
+import type { Store } from "./store/store.js";
+import type { TokenInfo } from "./store/tokens-table.js";
+
+/**
+ * The admin tasks, shared by the admin API and the admin CLI so both validate exactly alike. Each one
+ * validates everything before it writes anything.
+ */
+export function adminOperations(store: Store, knownProviders: readonly string[] | undefined) {
+  return {
+    /** `mode: "create"` refuses an existing id; `"upsert"` creates or replaces. */
+    putModel(
+      input: unknown,
+      mode: "create" | "upsert",
+      expectedId?: string,
+    ): { model: StoredModel; created: boolean } {
+      const record = parseModelRecord(input);
+      if (expectedId !== undefined && record.id.toLowerCase() !== expectedId.toLowerCase()) {
+        throw new InvalidInputError(
+          `The record's id "${record.id}" does not match the URL's "${expectedId}".`,
+        );
+      }
+      const existed = store.models.get(record.id) !== undefined;
+      if (existed && mode === "create") throw new ConflictError(`Model ${record.id} already exists.`);
+      return { model: store.models.upsert(record), created: !existed };
+    },
+
+    deleteModel(id: string): void {
+      if (!store.models.delete(parseModelId(id))) throw new NotFoundError(`Model ${id} not found.`);
+    },
+
+    setMapping(modelId: string, provider: string, input: unknown): ProviderMapping {
+      const name = parseProviderName(provider, knownProviders);
+      const mapping = parseProviderMapping(input);
+      const model = store.models.get(parseModelId(modelId));
+      if (!model) throw new NotFoundError(`Model ${modelId} not found.`);
+      store.mappings.set(model.id, name, mapping);
+      return mapping;
+    },
+
+    deleteMapping(modelId: string, provider: string): void {
+      const model = store.models.get(parseModelId(modelId));
+      if (!model || !store.mappings.delete(model.id, parseProviderName(provider, undefined))) {
+        throw new NotFoundError(`No ${provider} mapping for model ${modelId}.`);
+      }
+    },
+
+    createToken(input: unknown): IssuedToken {
+      return issueToken(store, parseTokenRequest(input));
+    },
+
+    listTokens(): TokenInfo[] {
+      return store.tokens.list();
+    },
+
+    revokeToken(id: number): TokenInfo {
+      const token = store.tokens.get(id);
+      if (!token) throw new NotFoundError(`Token ${id} not found.`);
+      store.tokens.revoke(id);
+      return store.tokens.get(id)!;
+    },
+  };
+}
+
+export type AdminOperations = ReturnType<typeof adminOperations>;

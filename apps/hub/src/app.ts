@@ -1,0 +1,90 @@
+import { INFERENCE_PROVIDERS } from "@modelhub/inference";
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import { adminOperations } from "./admin-operations.js";
+import { HubError, NotFoundError, renderError } from "./errors.js";
+import type { HubEnv } from "./http/hub-env.js";
+import { requestLog } from "./http/request-log.js";
+import { createWebHandler } from "./http/static-web.js";
+import { type Logger, silentLogger } from "./logger.js";
+import { adminRoutes } from "./routes/admin.js";
+import { modelsRoutes } from "./routes/models.js";
+import { tasksRoutes } from "./routes/tasks.js";
+import type { Store } from "./store/store.js";
+
+export interface AppLimits {
+  /** Largest JSON body the API accepts (admin writes). */
+  apiBodyBytes: number;
+}
+
+export const DEFAULT_LIMITS: AppLimits = { apiBodyBytes: 1024 * 1024 };
+
+export interface AppDeps {
+  store: Store;
+  logger?: Logger;
+  /** Bearer token of the admin API; undefined disables it. */
+  adminToken?: string;
+  /** Provider names mappings may use; defaults to the inference client's providers. */
+  knownProviders?: readonly string[];
+  /** Directory of the built web app (index.html + assets), served at `/`. */
+  webDist?: string;
+  limits?: Partial<AppLimits>;
+}
+
+/** Builds the hub's HTTP application from its routes. Pure wiring: no environment, no listening socket. */
+export function createApp(deps: AppDeps): Hono<HubEnv> {
+  const logger = deps.logger ?? silentLogger;
+  const limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const app = new Hono<HubEnv>();
+
+  app.use("*", requestId());
+  app.use("*", requestLog(logger));
+  app.use(
+    "*",
+    secureHeaders({
+      // The API and the widget script are meant to be read from other origins.
+      crossOriginResourcePolicy: "cross-origin",
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  const apiCors = cors({
+    origin: "*",
+    allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
+    allowHeaders: ["Authorization", "Content-Type", "X-Request-Id"],
+    exposeHeaders: ["Link", "X-Request-Id", "X-Error-Code"],
+    maxAge: 600,
+  });
+  app.use("/api/*", apiCors);
+  app.use("/router/*", apiCors);
+
+  app.route("/api/models", modelsRoutes({ store: deps.store }));
+  app.route("/api/tasks", tasksRoutes({ store: deps.store }));
+  app.route(
+    "/api/admin",
+    adminRoutes({
+      store: deps.store,
+      operations: adminOperations(deps.store, deps.knownProviders ?? INFERENCE_PROVIDERS),
+      adminToken: deps.adminToken,
+      maxBodyBytes: limits.apiBodyBytes,
+    }),
+  );
+
+  const web = deps.webDist ? createWebHandler(deps.webDist) : undefined;
+  app.notFound((c) => {
+    const isApi = /^\/(api|router|widget)(\/|$)/.test(c.req.path);
+    const page = !isApi && web ? web(c) : undefined;
+    return page ?? renderError(c, new NotFoundError(`No route for ${c.req.method} ${c.req.path}.`));
+  });
+
+  app.onError((error, c) => {
+    if (!HubError.isInstance(error)) {
+      logger.log("error", "unhandled error", { requestId: c.get("requestId"), path: c.req.path, error });
+    }
+    if (HubError.isInstance(error)) c.header("X-Error-Code", error.code);
+    return renderError(c, error);
+  });
+
+  return app;
+}

@@ -1,0 +1,34 @@
+/**
+ * Entry of `npm run admin -w apps/hub -- <command>` and `npm run import -w apps/hub -- <file>`: opens the
+ * store of the configured DATA_DIR (the server may be running: SQLite's WAL mode lets both write).
+ */
+import { resolve } from "node:path";
+import { INFERENCE_PROVIDERS } from "@modelhub/inference";
+import { HubError } from "../errors.js";
+import { invocationDirectory, loadConfigFromEnvironment } from "../server.js";
+import { openStore } from "../store/store.js";
+import { runAdminCommand } from "./admin-command.js";
+
+function main(): number {
+  const args = process.argv.slice(2);
+  // `npm run import -- file.json` is short for `admin import --file file.json`.
+  const command = args[0] === "--import" ? ["import", "--file", ...args.slice(1)] : args;
+  // File options are relative to where the user typed the command, not to apps/hub.
+  for (let i = 0; i < command.length - 1; i++) {
+    if (command[i] === "--file") command[i + 1] = resolve(invocationDirectory(), command[i + 1]!);
+  }
+  const config = loadConfigFromEnvironment();
+  const store = openStore({ dataDir: config.dataDir });
+  try {
+    const result = runAdminCommand(command, store, INFERENCE_PROVIDERS);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`${HubError.isInstance(error) ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    store.close();
+  }
+}
+
+process.exitCode = main();

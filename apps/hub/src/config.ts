@@ -1,0 +1,59 @@
+import { isAbsolute, resolve } from "node:path";
+
+/** The configuration problem, named precisely; the server prints it and exits. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export interface HubConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminToken: string | undefined;
+  /** Provider name -> API key, from the environment variables the provider registry names. */
+  providerKeys: Record<string, string>;
+  logLevel: "debug" | "info" | "warn" | "error";
+}
+
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = "127.0.0.1";
+const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+export interface ParseConfigOptions {
+  /** Where a relative DATA_DIR (and the default `.data`) is resolved from. */
+  repoRoot: string;
+  /** Provider name -> name of the environment variable holding its key. */
+  providerKeyVariables: Record<string, string>;
+}
+
+/** Validates the whole environment at once; throws ConfigError listing every problem found. */
+export function parseConfig(env: Record<string, string | undefined>, options: ParseConfigOptions): HubConfig {
+  const problems: string[] = [];
+  let port = DEFAULT_PORT;
+  if (env.PORT !== undefined && env.PORT !== "") {
+    port = Number(env.PORT);
+    if (!/^\d{1,5}$/.test(env.PORT) || port > 65535)
+      problems.push(`PORT must be 0-65535, got "${env.PORT}".`);
+  }
+  const host = env.HOST || DEFAULT_HOST;
+  const dataDirRaw = env.DATA_DIR || ".data";
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(options.repoRoot, dataDirRaw);
+  const adminToken = env.ADMIN_TOKEN || undefined;
+  if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
+    problems.push(`ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long.`);
+  }
+  const logLevel = (env.LOG_LEVEL || "info") as HubConfig["logLevel"];
+  if (!["debug", "info", "warn", "error"].includes(logLevel)) {
+    problems.push("LOG_LEVEL must be one of debug, info, warn, error.");
+  }
+  const providerKeys: Record<string, string> = {};
+  for (const [provider, variable] of Object.entries(options.providerKeyVariables)) {
+    const key = env[variable]?.trim();
+    if (key) providerKeys[provider] = key;
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
+  return { port, host, dataDir, adminToken, providerKeys, logLevel };
+}

@@ -1,0 +1,143 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+const HUB_ERROR_MARKER = Symbol.for("modelhub.hub.error");
+
+/**
+ * Root of every error the hub turns into an HTTP response. `code` is a stable machine-readable string;
+ * `message` is safe to show to the caller (it never contains tokens or provider keys).
+ */
+export class HubError extends Error {
+  readonly [HUB_ERROR_MARKER] = true;
+  readonly status: ContentfulStatusCode;
+  readonly code: string;
+
+  constructor(status: ContentfulStatusCode, code: string, message: string) {
+    super(message);
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+  }
+
+  static isInstance(value: unknown): value is HubError {
+    return typeof value === "object" && value !== null && HUB_ERROR_MARKER in value;
+  }
+}
+
+/** The request is malformed: bad id, bad query parameter, invalid field in a body. */
+export class InvalidInputError extends HubError {
+  constructor(message: string) {
+    super(400, "invalid_input", message);
+  }
+}
+
+export class InvalidJsonError extends HubError {
+  constructor(message = "The request body is not valid JSON.") {
+    super(400, "invalid_json", message);
+  }
+}
+
+export class PayloadTooLargeError extends HubError {
+  constructor(limitBytes: number) {
+    super(413, "payload_too_large", `The request body is larger than the limit of ${limitBytes} bytes.`);
+  }
+}
+
+export class UnauthorizedError extends HubError {
+  constructor(message: string) {
+    super(401, "unauthorized", message);
+  }
+}
+
+export class ForbiddenError extends HubError {
+  constructor(message: string) {
+    super(403, "forbidden", message);
+  }
+}
+
+export class NotFoundError extends HubError {
+  constructor(message: string) {
+    super(404, "not_found", message);
+  }
+}
+
+export class ConflictError extends HubError {
+  constructor(message: string) {
+    super(409, "conflict", message);
+  }
+}
+
+export class UnsupportedMediaTypeError extends HubError {
+  constructor(message: string) {
+    super(415, "unsupported_media_type", message);
+  }
+}
+
+/** A dependency the hub needs is not available (e.g. a package not built yet, a disabled feature). */
+export class UnavailableError extends HubError {
+  constructor(message: string) {
+    super(503, "unavailable", message);
+  }
+}
+
+/** The provider behind the router could not be reached or failed before answering. */
+export class UpstreamError extends HubError {
+  constructor(message: string) {
+    super(502, "upstream_error", message);
+  }
+}
+
+export class UpstreamTimeoutError extends HubError {
+  constructor(timeoutMs: number) {
+    super(504, "upstream_timeout", `The provider did not answer within ${timeoutMs} ms.`);
+  }
+}
+
+/**
+ * The JSON body of every error response. It keeps RFC 9457 problem fields (title, status, detail) and the
+ * `error` field that Hugging Face clients read from hub error bodies, so both kinds of caller understand it.
+ */
+export interface ErrorBody {
+  error: string;
+  code: string;
+  status: number;
+  title: string;
+  detail: string;
+  requestId?: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+export function errorBody(error: HubError, requestId?: string): ErrorBody {
+  return {
+    error: error.message,
+    code: error.code,
+    status: error.status,
+    title: TITLES[error.status] ?? "Error",
+    detail: error.message,
+    ...(requestId ? { requestId } : {}),
+  };
+}
+
+/** The one place errors become responses. Unknown errors become an opaque 500 (details go to the log). */
+export function renderError(c: Context, error: unknown): Response {
+  const requestId = c.get("requestId") as string | undefined;
+  const hubError = HubError.isInstance(error)
+    ? error
+    : new HubError(500, "internal_error", "The hub failed to handle this request.");
+  c.header("Cache-Control", "no-store");
+  return c.json(errorBody(hubError, requestId), hubError.status);
+}

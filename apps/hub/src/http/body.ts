@@ -1,0 +1,41 @@
+import type { Context } from "hono";
+import { InvalidJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from "../errors.js";
+
+/**
+ * Reads the request body into memory, refusing it as soon as it passes `maxBytes` (checked against
+ * Content-Length first, then while reading, so a lying or missing header cannot get past the limit).
+ */
+export async function readBodyBytes(c: Context, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(c.req.header("Content-Length") ?? "0");
+  if (declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
+  const body = c.req.raw.body;
+  if (!body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new PayloadTooLargeError(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Reads and parses a JSON request body of at most `maxBytes`. */
+export async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
+  const type = c.req.header("Content-Type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new UnsupportedMediaTypeError('The request body must be JSON ("Content-Type: application/json").');
+  }
+  const bytes = await readBodyBytes(c, maxBytes);
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw new InvalidJsonError();
+  }
+}

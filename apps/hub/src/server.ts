@@ -1,0 +1,86 @@
+/**
+ * The hub's entry point (`npm start`). The only module that reads the environment: it validates the
+ * configuration once, starts the hub and shuts it down gracefully on SIGINT/SIGTERM.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { getProviderConfig, INFERENCE_PROVIDERS } from "@modelhub/inference";
+import { ConfigError, type HubConfig, parseConfig } from "./config.js";
+import { createJsonLogger } from "./logger.js";
+import { startHub } from "./start-hub.js";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const WEB_DIST = join(REPO_ROOT, "apps", "web", "dist");
+
+/** Environment variable holding each provider's key. */
+function providerKeyVariables(): Record<string, string> {
+  return Object.fromEntries(
+    INFERENCE_PROVIDERS.map((provider) => [provider, getProviderConfig(provider).apiKeyEnv]),
+  );
+}
+
+/** The validated configuration from `process.env`; also used by the admin and import commands. */
+export function loadConfigFromEnvironment(): HubConfig {
+  return parseConfig(process.env, { repoRoot: REPO_ROOT, providerKeyVariables: providerKeyVariables() });
+}
+
+/** The directory the user ran `npm run ...` from (npm changes into the workspace), for relative file paths. */
+export function invocationDirectory(): string {
+  return process.env.INIT_CWD || process.cwd();
+}
+
+async function main(): Promise<void> {
+  let config: HubConfig;
+  try {
+    config = loadConfigFromEnvironment();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const secrets = [config.adminToken, ...Object.values(config.providerKeys)].filter((s): s is string => !!s);
+  const logger = createJsonLogger({
+    write: (line) => process.stderr.write(`${line}\n`),
+    level: config.logLevel,
+    secrets,
+  });
+  const hub = await startHub({
+    port: config.port,
+    host: config.host,
+    dataDir: config.dataDir,
+    adminToken: config.adminToken,
+    providerKeys: config.providerKeys,
+    webDist: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : undefined,
+    logger,
+  });
+  logger.log("info", "hub started", {
+    url: hub.url,
+    dataDir: config.dataDir,
+    models: hub.store.models.count(),
+    adminApi: config.adminToken ? "enabled" : "disabled (set ADMIN_TOKEN)",
+    web: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : "not built",
+  });
+  process.stdout.write(`Modelhub is running at ${hub.url}\n`);
+
+  const shutdown = (signal: string) => {
+    logger.log("info", "shutting down", { signal });
+    hub.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `The hub failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}

@@ -1,0 +1,105 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "./__fixtures__/seeded-app.js";
+import { makeTempDir } from "./__fixtures__/temp-dir.js";
+import { startHub } from "./start-hub.js";
+
+let temp: ReturnType<typeof makeTempDir>;
+beforeEach(() => {
+  temp = makeTempDir();
+});
+afterEach(() => temp.remove());
+
+const start = () =>
+  startHub({ dataDir: join(temp.dir, "data"), adminToken: ADMIN_TOKEN, catalogueDir: FIXTURE_CATALOGUE_DIR });
+const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" };
+
+describe("startHub", () => {
+  it("serves on loopback, and a restart on the same data dir keeps every write", async () => {
+    const hub = await start();
+    expect(hub.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const model = {
+      id: "acme/tiny-model",
+      tags: ["text-generation"],
+      pipeline_tag: "text-generation",
+      likes: 3,
+    };
+    const writes = [
+      fetch(`${hub.url}/api/admin/models`, { method: "POST", headers: admin, body: JSON.stringify(model) }),
+      fetch(`${hub.url}/api/admin/models/dslim/bert-base-NER`, { method: "DELETE", headers: admin }),
+    ];
+    for (const response of await Promise.all(writes)) expect(response.ok).toBe(true);
+    const mapping = { status: "live", providerId: "acme-tiny", task: "text-generation" };
+    expect(
+      (
+        await fetch(`${hub.url}/api/admin/models/acme/tiny-model/mappings/together`, {
+          method: "PUT",
+          headers: admin,
+          body: JSON.stringify(mapping),
+        })
+      ).status,
+    ).toBe(200);
+    const token = (await (
+      await fetch(`${hub.url}/api/admin/tokens`, { method: "POST", headers: admin, body: '{"name":"keep"}' })
+    ).json()) as { id: number };
+    await fetch(`${hub.url}/api/admin/tokens/${token.id}`, { method: "DELETE", headers: admin });
+    await hub.close();
+
+    const again = await start();
+    try {
+      const served = (await (
+        await fetch(
+          `${again.url}/api/models/acme/tiny-model?expand[]=inferenceProviderMapping&expand[]=likes`,
+        )
+      ).json()) as Record<string, unknown>;
+      expect(served).toMatchObject({ likes: 3, inferenceProviderMapping: { together: mapping } });
+      expect((await fetch(`${again.url}/api/models/dslim/bert-base-NER`)).status).toBe(404);
+      expect(again.store.tokens.get(token.id)?.revokedAt).toEqual(expect.any(String));
+      expect(again.store.models.count()).toBe(20);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("serves the web app with client-side routes falling back to index.html", async () => {
+    const webDist = join(temp.dir, "dist");
+    mkdirSync(join(webDist, "assets"), { recursive: true });
+    writeFileSync(join(webDist, "index.html"), "<!doctype html><title>Modelhub</title>");
+    writeFileSync(join(webDist, "assets", "app-1234.js"), "console.log(1)");
+    writeFileSync(join(temp.dir, "secret.txt"), "do not serve");
+    const hub = await startHub({
+      dataDir: join(temp.dir, "data"),
+      catalogueDir: FIXTURE_CATALOGUE_DIR,
+      webDist,
+    });
+    try {
+      const html = { Accept: "text/html" };
+      const index = await fetch(`${hub.url}/meta-llama/Llama-3.1-8B-Instruct`, { headers: html });
+      expect(index.status).toBe(200);
+      expect(await index.text()).toContain("<title>Modelhub</title>");
+      const asset = await fetch(`${hub.url}/assets/app-1234.js`);
+      expect(asset.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+      expect(asset.headers.get("cache-control")).toContain("immutable");
+      for (const path of ["/..%2Fsecret.txt", "/assets/..%2F..%2Fsecret.txt", "/%2e%2e/secret.txt"]) {
+        const response = await fetch(`${hub.url}${path}`);
+        expect(await response.text(), path).not.toContain("do not serve");
+      }
+      const api = await fetch(`${hub.url}/api/unknown`, { headers: html });
+      expect(api.status).toBe(404);
+      expect(api.headers.get("content-type")).toContain("application/json");
+    } finally {
+      await hub.close();
+    }
+  });
+
+  it("closes gracefully: an in-flight request completes, then the port is released", async () => {
+    const hub = await start();
+    const inFlight = fetch(`${hub.url}/api/models?limit=5`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const closed = hub.close();
+    expect((await inFlight).status).toBe(200);
+    await closed;
+    await expect(fetch(`${hub.url}/api/models`)).rejects.toThrow();
+  });
+});

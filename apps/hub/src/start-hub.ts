@@ -1,0 +1,79 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { INFERENCE_PROVIDERS } from "@modelhub/inference";
+import { createApp } from "./app.js";
+import { type Logger, silentLogger } from "./logger.js";
+import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./store/catalogue.js";
+import { openStore, type Store } from "./store/store.js";
+
+export interface StartHubOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Defaults to 127.0.0.1 (loopback only). */
+  host?: string;
+  dataDir: string;
+  adminToken?: string;
+  /** Provider name -> API key. Providers without a key are served by provider-sim. */
+  providerKeys?: Record<string, string>;
+  /** Provider name -> base URL, overriding the registry's (tests, private deployments). */
+  providerBaseUrls?: Record<string, string>;
+  webDist?: string;
+  logger?: Logger;
+  /** Catalogue loaded on the first start of `dataDir`; defaults to the built-in one. */
+  catalogueDir?: string;
+  /** How long close() waits for in-flight requests before cutting connections. */
+  shutdownGraceMs?: number;
+}
+
+export interface RunningHub {
+  url: string;
+  store: Store;
+  close(): Promise<void>;
+}
+
+/** Opens the store (migrating and seeding it), builds the app and listens on loopback. */
+export async function startHub(options: StartHubOptions): Promise<RunningHub> {
+  const logger = options.logger ?? silentLogger;
+  const store = openStore({ dataDir: options.dataDir });
+  try {
+    const seeded = seedOnFirstStart(
+      store,
+      options.catalogueDir ?? BUILT_IN_CATALOGUE_DIR,
+      INFERENCE_PROVIDERS,
+    );
+    if (seeded) logger.log("info", "catalogue loaded", seeded);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+
+  const app = createApp({ store, logger, adminToken: options.adminToken, webDist: options.webDist });
+  const host = options.host ?? "127.0.0.1";
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () =>
+      resolve(started),
+    );
+    started.once("error", reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      const http = server as import("node:http").Server;
+      const grace = setTimeout(() => http.closeAllConnections(), options.shutdownGraceMs ?? 5000);
+      // Keep-alive connections become idle as their last response ends; close them as they do.
+      const sweep = setInterval(() => http.closeIdleConnections(), 25);
+      http.close(() => {
+        clearTimeout(grace);
+        clearInterval(sweep);
+        store.close();
+        resolve();
+      });
+      http.closeIdleConnections();
+    });
+    return closing;
+  };
+  return { url, store, close };
+}

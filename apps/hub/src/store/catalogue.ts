@@ -1,0 +1,165 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ModelData } from "@modelhub/tasks";
+import { InvalidInputError } from "../errors.js";
+import { parseModelId } from "../model-id.js";
+import { type ProviderMapping, parseProviderMapping, parseProviderName } from "./mapping-record.js";
+import { parseModelRecord } from "./model-record.js";
+import type { Store } from "./store.js";
+
+/** The built-in catalogue shipped with the hub (apps/hub/catalogue). */
+export const BUILT_IN_CATALOGUE_DIR = fileURLToPath(new URL("../../catalogue/", import.meta.url));
+
+/** `{ [modelId]: { [provider]: {status, providerId, task} } }` */
+export type MappingsFile = Record<string, Record<string, unknown>>;
+
+export interface Catalogue {
+  models: ModelData[];
+  mappings: Array<{ modelId: string; provider: string; mapping: ProviderMapping }>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A record's inline `inferenceProviderMapping`, in either shape the public API has used: an object keyed by
+ * provider, or an array of `{provider, providerId, status, task}`.
+ */
+function inlineMappings(record: unknown): Array<[string, unknown]> {
+  if (!isObject(record)) return [];
+  const inline = record.inferenceProviderMapping;
+  if (Array.isArray(inline))
+    return inline.map((entry) => [isObject(entry) ? String(entry.provider) : "", entry]);
+  if (isObject(inline)) return Object.entries(inline);
+  return [];
+}
+
+/**
+ * Validates a whole catalogue before anything is written. `records` are model records in the public API's
+ * format; `mappings` is the mappings file's object. Throws InvalidInputError naming the first bad entry.
+ */
+export function parseCatalogue(
+  records: unknown,
+  mappings: unknown,
+  knownProviders: readonly string[] | undefined,
+): Catalogue {
+  if (!Array.isArray(records))
+    throw new InvalidInputError("A catalogue's models must be a JSON array of records.");
+  if (mappings !== undefined && !isObject(mappings)) {
+    throw new InvalidInputError("A catalogue's mappings must be an object keyed by model id.");
+  }
+  const catalogue: Catalogue = { models: [], mappings: [] };
+  const ids = new Set<string>();
+  const at = (where: string, error: unknown): never => {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new InvalidInputError(`${where}: ${message}`);
+  };
+  records.forEach((record, index) => {
+    let model: ModelData | undefined;
+    try {
+      model = parseModelRecord(record);
+    } catch (error) {
+      at(`models[${index}]`, error);
+    }
+    if (!model) return;
+    ids.add(model.id.toLowerCase());
+    catalogue.models.push(model);
+    for (const [provider, mapping] of inlineMappings(record)) {
+      try {
+        catalogue.mappings.push({
+          modelId: model.id,
+          provider: parseProviderName(provider, knownProviders),
+          mapping: parseProviderMapping(mapping),
+        });
+      } catch (error) {
+        at(`models[${index}].inferenceProviderMapping.${provider}`, error);
+      }
+    }
+  });
+  for (const [modelId, byProvider] of Object.entries(mappings ?? {})) {
+    try {
+      parseModelId(modelId);
+      if (!isObject(byProvider)) throw new InvalidInputError("expected an object keyed by provider");
+      for (const [provider, mapping] of Object.entries(byProvider)) {
+        catalogue.mappings.push({
+          modelId,
+          provider: parseProviderName(provider, knownProviders),
+          mapping: parseProviderMapping(mapping),
+        });
+      }
+    } catch (error) {
+      at(`mappings["${modelId}"]`, error);
+    }
+  }
+  return catalogue;
+}
+
+/** Writes a parsed catalogue in one transaction. Mappings must name models in the catalogue or the store. */
+export function importCatalogue(store: Store, catalogue: Catalogue): { models: number; mappings: number } {
+  return store.transaction(() => {
+    for (const model of catalogue.models) store.models.upsert(model);
+    for (const { modelId, provider, mapping } of catalogue.mappings) {
+      if (!store.models.get(modelId)) {
+        throw new InvalidInputError(`mappings["${modelId}"]: no such model in the catalogue or the hub.`);
+      }
+      store.mappings.set(modelId, provider, mapping);
+    }
+    return { models: catalogue.models.length, mappings: catalogue.mappings.length };
+  });
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new InvalidInputError(
+      `Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** Reads `models.json` and (optionally) `mappings.json` from a catalogue directory. */
+export function readCatalogueDir(dir: string, knownProviders: readonly string[] | undefined): Catalogue {
+  const mappingsPath = join(dir, "mappings.json");
+  return parseCatalogue(
+    readJson(join(dir, "models.json")),
+    existsSync(mappingsPath) ? readJson(mappingsPath) : undefined,
+    knownProviders,
+  );
+}
+
+/**
+ * Reads an import file: an array of model records (each may carry an inline `inferenceProviderMapping`),
+ * one record, or `{ models: [...], mappings: {...} }`.
+ */
+export function readImportFile(path: string, knownProviders: readonly string[] | undefined): Catalogue {
+  const content = readJson(path);
+  if (Array.isArray(content)) return parseCatalogue(content, undefined, knownProviders);
+  if (isObject(content) && Array.isArray(content.models)) {
+    return parseCatalogue(content.models, content.mappings, knownProviders);
+  }
+  return parseCatalogue([content], undefined, knownProviders);
+}
+
+const SEEDED_KEY = "catalogue_seeded_at";
+
+/**
+ * Loads the catalogue on the first start of a data directory only; later starts keep whatever the store
+ * holds (including deletions). Returns the counts written, or undefined when the store was already seeded.
+ */
+export function seedOnFirstStart(
+  store: Store,
+  dir: string,
+  knownProviders: readonly string[] | undefined,
+  now: () => Date = () => new Date(),
+): { models: number; mappings: number } | undefined {
+  if (store.meta.get(SEEDED_KEY)) return undefined;
+  const catalogue = readCatalogueDir(dir, knownProviders);
+  return store.transaction(() => {
+    const counts = importCatalogue(store, catalogue);
+    store.meta.set(SEEDED_KEY, now().toISOString());
+    return counts;
+  });
+}

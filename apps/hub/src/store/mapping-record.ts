@@ -1,0 +1,57 @@
+import { isPipelineType, type PipelineType } from "@modelhub/tasks";
+import { InvalidInputError } from "../errors.js";
+
+export const MAPPING_STATUSES = ["live", "staging"] as const;
+export type MappingStatus = (typeof MAPPING_STATUSES)[number];
+
+/** How a provider serves a model, in the public hub's `inferenceProviderMapping` shape. */
+export interface ProviderMapping {
+  status: MappingStatus;
+  providerId: string;
+  /** A pipeline task, or "conversational" for chat completion (as the public hub's mappings say). */
+  task: MappingTask;
+}
+
+export type MappingTask = PipelineType | "conversational";
+
+export function isMappingTask(value: unknown): value is MappingTask {
+  return value === "conversational" || isPipelineType(value);
+}
+
+/** `{ [provider]: mapping }`, as `expand[]=inferenceProviderMapping` returns it. */
+export type ProviderMappings = Record<string, ProviderMapping>;
+
+const PROVIDER_NAME = /^[a-z0-9][a-z0-9-]{0,49}$/;
+/** Provider-side model ids look like repo ids, paths or versioned names ("owner/name:tag", "fal-ai/flux/dev"). */
+const PROVIDER_MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,255}$/;
+
+export function parseProviderName(provider: unknown, knownProviders: readonly string[] | undefined): string {
+  if (typeof provider !== "string" || !PROVIDER_NAME.test(provider)) {
+    throw new InvalidInputError(`Invalid provider name ${JSON.stringify(String(provider).slice(0, 60))}.`);
+  }
+  if (knownProviders && !knownProviders.includes(provider)) {
+    throw new InvalidInputError(
+      `Unknown provider "${provider}". Known providers: ${knownProviders.join(", ")}.`,
+    );
+  }
+  return provider;
+}
+
+export function parseProviderMapping(input: unknown): ProviderMapping {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new InvalidInputError("Invalid provider mapping: expected an object {status, providerId, task}.");
+  }
+  const { status, providerId, task } = input as Record<string, unknown>;
+  if (status !== "live" && status !== "staging") {
+    throw new InvalidInputError('Invalid provider mapping: "status" must be "live" or "staging".');
+  }
+  if (typeof providerId !== "string" || !PROVIDER_MODEL_ID.test(providerId) || providerId.includes("..")) {
+    throw new InvalidInputError('Invalid provider mapping: "providerId" must be a provider model id.');
+  }
+  if (!isMappingTask(task)) {
+    throw new InvalidInputError(
+      'Invalid provider mapping: "task" must be a pipeline task or "conversational".',
+    );
+  }
+  return { status, providerId, task };
+}

@@ -1,0 +1,78 @@
+import type Database from "better-sqlite3";
+import type { MappingStatus, MappingTask, ProviderMapping, ProviderMappings } from "./mapping-record.js";
+
+interface MappingRow {
+  model_id: string;
+  provider: string;
+  task: string;
+  status: string;
+  provider_id: string;
+}
+
+function toMapping(row: MappingRow): ProviderMapping {
+  return { status: row.status as MappingStatus, providerId: row.provider_id, task: row.task as MappingTask };
+}
+
+export function createMappingsTable(db: Database.Database) {
+  const forModel = db.prepare<[string], MappingRow>(
+    "SELECT * FROM provider_mappings WHERE model_id = ? ORDER BY provider",
+  );
+  const upsert = db.prepare(`
+    INSERT INTO provider_mappings (model_id, provider, task, status, provider_id)
+    VALUES (@model_id, @provider, @task, @status, @provider_id)
+    ON CONFLICT (model_id, provider) DO UPDATE SET
+      task = excluded.task, status = excluded.status, provider_id = excluded.provider_id
+  `);
+  const remove = db.prepare<[string, string]>(
+    "DELETE FROM provider_mappings WHERE model_id = ? AND provider = ?",
+  );
+  const providerCounts = db.prepare<[], { provider: string; n: number }>(
+    "SELECT provider, count(*) AS n FROM provider_mappings WHERE status = 'live' GROUP BY provider",
+  );
+
+  return {
+    forModel(modelId: string): ProviderMappings {
+      const result: ProviderMappings = {};
+      for (const row of forModel.all(modelId)) result[row.provider] = toMapping(row);
+      return result;
+    },
+
+    /** Mappings of many models in one statement (for listings with `expand[]=inferenceProviderMapping`). */
+    forModels(modelIds: readonly string[]): Map<string, ProviderMappings> {
+      const result = new Map<string, ProviderMappings>();
+      if (modelIds.length === 0) return result;
+      const rows = db
+        .prepare<string[], MappingRow>(
+          `SELECT * FROM provider_mappings WHERE model_id IN (${modelIds.map(() => "?").join(", ")}) ORDER BY provider`,
+        )
+        .all(...modelIds);
+      for (const row of rows) {
+        const key = row.model_id.toLowerCase();
+        const mappings = result.get(key) ?? {};
+        mappings[row.provider] = toMapping(row);
+        result.set(key, mappings);
+      }
+      return result;
+    },
+
+    set(modelId: string, provider: string, mapping: ProviderMapping): void {
+      upsert.run({
+        model_id: modelId,
+        provider,
+        task: mapping.task,
+        status: mapping.status,
+        provider_id: mapping.providerId,
+      });
+    },
+
+    delete(modelId: string, provider: string): boolean {
+      return remove.run(modelId, provider).changes > 0;
+    },
+
+    liveCountsByProvider(): Map<string, number> {
+      return new Map(providerCounts.all().map((row) => [row.provider, row.n]));
+    },
+  };
+}
+
+export type MappingsTable = ReturnType<typeof createMappingsTable>;

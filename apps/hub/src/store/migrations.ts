@@ -1,0 +1,87 @@
+import type Database from "better-sqlite3";
+
+/**
+ * Schema migrations, applied in order on start. `PRAGMA user_version` records the last one applied.
+ * Never edit a released migration: append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE models (
+    id TEXT PRIMARY KEY COLLATE NOCASE,
+    object_id TEXT NOT NULL UNIQUE,
+    author TEXT NOT NULL COLLATE NOCASE,
+    pipeline_tag TEXT,
+    library_name TEXT,
+    tags TEXT NOT NULL DEFAULT '[]',
+    config TEXT,
+    card_data TEXT,
+    widget_data TEXT,
+    transformers_info TEXT,
+    siblings TEXT,
+    gguf TEXT,
+    safetensors TEXT,
+    downloads INTEGER NOT NULL DEFAULT 0,
+    likes INTEGER NOT NULL DEFAULT 0,
+    trending_score REAL NOT NULL DEFAULT 0,
+    private INTEGER NOT NULL DEFAULT 0,
+    gated TEXT,
+    created_at TEXT NOT NULL,
+    last_modified TEXT NOT NULL,
+    card_text TEXT
+  );
+  CREATE INDEX models_by_downloads ON models (downloads, id);
+  CREATE INDEX models_by_likes ON models (likes, id);
+  CREATE INDEX models_by_trending ON models (trending_score, id);
+  CREATE INDEX models_by_created ON models (created_at, id);
+  CREATE INDEX models_by_modified ON models (last_modified, id);
+  CREATE INDEX models_by_pipeline ON models (pipeline_tag);
+  CREATE INDEX models_by_library ON models (library_name);
+
+  CREATE TABLE provider_mappings (
+    model_id TEXT NOT NULL COLLATE NOCASE REFERENCES models (id) ON DELETE CASCADE ON UPDATE CASCADE,
+    provider TEXT NOT NULL,
+    task TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('live', 'staging')),
+    provider_id TEXT NOT NULL,
+    PRIMARY KEY (model_id, provider)
+  );
+  CREATE INDEX provider_mappings_by_provider ON provider_mappings (provider, status);
+
+  CREATE TABLE tokens (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    token_hint TEXT NOT NULL,
+    scopes TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    last_used_at TEXT
+  );
+
+  CREATE TABLE usage (
+    id INTEGER PRIMARY KEY,
+    token_id INTEGER NOT NULL REFERENCES tokens (id),
+    provider TEXT NOT NULL,
+    model TEXT,
+    status INTEGER NOT NULL,
+    request_bytes INTEGER NOT NULL,
+    response_bytes INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX usage_by_token ON usage (token_id, created_at);
+
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `,
+];
+
+export function migrate(db: Database.Database): number {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+  return MIGRATIONS.length;
+}

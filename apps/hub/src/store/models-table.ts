@@ -1,0 +1,252 @@
+import { createHash } from "node:crypto";
+import type { ModelData, PipelineType } from "@modelhub/tasks";
+import type Database from "better-sqlite3";
+
+/** A stored model: the ModelData record plus the fields the hub derives for its API. */
+export interface StoredModel extends ModelData {
+  /** 24 hex characters, stable per model id: the public API's `_id`. */
+  objectId: string;
+  author: string;
+  downloads: number;
+  likes: number;
+  trendingScore: number;
+  createdAt: string;
+  lastModified: string;
+}
+
+export const MODEL_SORTS = ["downloads", "likes", "trendingScore", "createdAt", "lastModified"] as const;
+export type ModelSort = (typeof MODEL_SORTS)[number];
+
+const SORT_COLUMNS: Record<ModelSort, string> = {
+  downloads: "downloads",
+  likes: "likes",
+  trendingScore: "trending_score",
+  createdAt: "created_at",
+  lastModified: "last_modified",
+};
+
+export interface ModelListQuery {
+  /** Case-insensitive substring of the id. */
+  search?: string;
+  author?: string;
+  pipelineTag?: PipelineType;
+  /** Any of these libraries. */
+  libraries?: readonly string[];
+  /** Every one of these tags. */
+  tags?: readonly string[];
+  /** Served live by any of these providers; "all" = by any provider. */
+  providers?: readonly string[] | "all";
+  sort: ModelSort;
+  /** -1 = descending (default on the public hub), 1 = ascending. */
+  direction: 1 | -1;
+  limit: number;
+  /** Keyset position: the sort value and id of the last model of the previous page. */
+  after?: { value: string | number; id: string };
+}
+
+interface ModelRow {
+  id: string;
+  object_id: string;
+  author: string;
+  pipeline_tag: string | null;
+  library_name: string | null;
+  tags: string;
+  config: string | null;
+  card_data: string | null;
+  widget_data: string | null;
+  transformers_info: string | null;
+  siblings: string | null;
+  gguf: string | null;
+  safetensors: string | null;
+  downloads: number;
+  likes: number;
+  trending_score: number;
+  private: number;
+  gated: string | null;
+  created_at: string;
+  last_modified: string;
+  card_text: string | null;
+}
+
+function json(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function parsed<T>(text: string | null): T | undefined {
+  return text === null ? undefined : (JSON.parse(text) as T);
+}
+
+export function objectIdFor(modelId: string): string {
+  return createHash("sha256").update(modelId.toLowerCase()).digest("hex").slice(0, 24);
+}
+
+function fromRow(row: ModelRow): StoredModel {
+  const model: StoredModel = {
+    id: row.id,
+    objectId: row.object_id,
+    author: row.author,
+    tags: JSON.parse(row.tags) as string[],
+    downloads: row.downloads,
+    likes: row.likes,
+    trendingScore: row.trending_score,
+    private: row.private === 1,
+    gated: row.gated === null ? false : (row.gated as "auto" | "manual"),
+    createdAt: row.created_at,
+    lastModified: row.last_modified,
+  };
+  if (row.pipeline_tag !== null) model.pipeline_tag = row.pipeline_tag as PipelineType;
+  if (row.library_name !== null) model.library_name = row.library_name;
+  const optional = {
+    config: parsed<ModelData["config"]>(row.config),
+    cardData: parsed<ModelData["cardData"]>(row.card_data),
+    widgetData: parsed<ModelData["widgetData"]>(row.widget_data),
+    transformersInfo: parsed<ModelData["transformersInfo"]>(row.transformers_info),
+    siblings: parsed<ModelData["siblings"]>(row.siblings),
+    gguf: parsed<ModelData["gguf"]>(row.gguf),
+    safetensors: parsed<ModelData["safetensors"]>(row.safetensors),
+    cardText: row.card_text ?? undefined,
+  };
+  for (const [key, value] of Object.entries(optional)) {
+    if (value !== undefined) (model as unknown as Record<string, unknown>)[key] = value;
+  }
+  return model;
+}
+
+/** Queries over the models table. Every statement is prepared once and takes bound parameters only. */
+export function createModelsTable(db: Database.Database, now: () => Date) {
+  const upsert = db.prepare(`
+    INSERT INTO models (id, object_id, author, pipeline_tag, library_name, tags, config, card_data, widget_data,
+      transformers_info, siblings, gguf, safetensors, downloads, likes, trending_score, private, gated,
+      created_at, last_modified, card_text)
+    VALUES (@id, @object_id, @author, @pipeline_tag, @library_name, @tags, @config, @card_data, @widget_data,
+      @transformers_info, @siblings, @gguf, @safetensors, @downloads, @likes, @trending_score, @private, @gated,
+      @created_at, @last_modified, @card_text)
+    ON CONFLICT (id) DO UPDATE SET
+      pipeline_tag = excluded.pipeline_tag, library_name = excluded.library_name, tags = excluded.tags,
+      config = excluded.config, card_data = excluded.card_data, widget_data = excluded.widget_data,
+      transformers_info = excluded.transformers_info, siblings = excluded.siblings, gguf = excluded.gguf,
+      safetensors = excluded.safetensors, downloads = excluded.downloads, likes = excluded.likes,
+      trending_score = excluded.trending_score, private = excluded.private, gated = excluded.gated,
+      created_at = models.created_at, last_modified = excluded.last_modified, card_text = excluded.card_text
+  `);
+  const byId = db.prepare<[string], ModelRow>("SELECT * FROM models WHERE id = ?");
+  const remove = db.prepare<[string]>("DELETE FROM models WHERE id = ?");
+  const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM models");
+  const libraryCounts = db.prepare<[], { library: string; n: number }>(
+    "SELECT library_name AS library, count(*) AS n FROM models WHERE library_name IS NOT NULL GROUP BY library_name",
+  );
+  const pipelineCounts = db.prepare<[], { pipeline: string; n: number }>(
+    "SELECT pipeline_tag AS pipeline, count(*) AS n FROM models WHERE pipeline_tag IS NOT NULL GROUP BY pipeline_tag",
+  );
+
+  return {
+    /** Creates or replaces a model; returns the stored record. `createdAt` of an existing model is kept. */
+    upsert(model: ModelData): StoredModel {
+      const stamp = now().toISOString();
+      const existing = byId.get(model.id);
+      // An existing row keeps its canonical id casing; the NOCASE primary key finds it either way.
+      const id = existing?.id ?? model.id;
+      upsert.run({
+        id,
+        object_id: existing?.object_id ?? objectIdFor(id),
+        author: id.split("/")[0]!,
+        pipeline_tag: model.pipeline_tag ?? null,
+        library_name: model.library_name ?? null,
+        tags: JSON.stringify(model.tags),
+        config: json(model.config),
+        card_data: json(model.cardData),
+        widget_data: json(model.widgetData),
+        transformers_info: json(model.transformersInfo),
+        siblings: json(model.siblings),
+        gguf: json(model.gguf),
+        safetensors: json(model.safetensors),
+        downloads: Math.round(model.downloads ?? 0),
+        likes: Math.round(model.likes ?? 0),
+        trending_score: model.trendingScore ?? 0,
+        private: model.private ? 1 : 0,
+        gated: model.gated || null,
+        created_at: model.createdAt ?? stamp,
+        last_modified: model.lastModified ?? stamp,
+        card_text: model.cardText ?? null,
+      });
+      return fromRow(byId.get(id)!);
+    },
+
+    get(id: string): StoredModel | undefined {
+      const row = byId.get(id);
+      return row ? fromRow(row) : undefined;
+    },
+
+    delete(id: string): boolean {
+      return remove.run(id).changes > 0;
+    },
+
+    count(): number {
+      return count.get()!.n;
+    },
+
+    countsByLibrary(): Map<string, number> {
+      return new Map(libraryCounts.all().map((row) => [row.library, row.n]));
+    },
+
+    countsByPipeline(): Map<string, number> {
+      return new Map(pipelineCounts.all().map((row) => [row.pipeline, row.n]));
+    },
+
+    /** One page of models; fetches `limit + 1` rows so the caller knows whether another page exists. */
+    list(query: ModelListQuery): { models: StoredModel[]; hasMore: boolean } {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (query.search) {
+        where.push("instr(lower(id), lower(?)) > 0");
+        params.push(query.search);
+      }
+      if (query.author) {
+        where.push("author = ?");
+        params.push(query.author);
+      }
+      if (query.pipelineTag) {
+        where.push("pipeline_tag = ?");
+        params.push(query.pipelineTag);
+      }
+      if (query.libraries?.length) {
+        where.push(`library_name IN (${query.libraries.map(() => "?").join(", ")})`);
+        params.push(...query.libraries);
+      }
+      for (const tag of query.tags ?? []) {
+        where.push("EXISTS (SELECT 1 FROM json_each(models.tags) WHERE json_each.value = ?)");
+        params.push(tag);
+      }
+      if (query.providers === "all") {
+        where.push(
+          "EXISTS (SELECT 1 FROM provider_mappings p WHERE p.model_id = models.id AND p.status = 'live')",
+        );
+      } else if (query.providers?.length) {
+        where.push(
+          `EXISTS (SELECT 1 FROM provider_mappings p WHERE p.model_id = models.id AND p.status = 'live' AND p.provider IN (${query.providers.map(() => "?").join(", ")}))`,
+        );
+        params.push(...query.providers);
+      }
+      const column = SORT_COLUMNS[query.sort];
+      const order = query.direction === -1 ? "DESC" : "ASC";
+      if (query.after) {
+        const comparison = query.direction === -1 ? "<" : ">";
+        where.push(`(${column} ${comparison} ? OR (${column} = ? AND id > ?))`);
+        params.push(query.after.value, query.after.value, query.after.id);
+      }
+      const sql = `SELECT * FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+        ORDER BY ${column} ${order}, id ASC LIMIT ?`;
+      params.push(query.limit + 1);
+      const rows = db.prepare<unknown[], ModelRow>(sql).all(...params);
+      const hasMore = rows.length > query.limit;
+      return { models: rows.slice(0, query.limit).map(fromRow), hasMore };
+    },
+  };
+}
+
+/** The value a model is sorted by, for building the next page's cursor. */
+export function sortValue(model: StoredModel, sort: ModelSort): string | number {
+  return model[sort];
+}
+
+export type ModelsTable = ReturnType<typeof createModelsTable>;

@@ -1,0 +1,51 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { createMappingsTable } from "./mappings-table.js";
+import { migrate } from "./migrations.js";
+import { createModelsTable } from "./models-table.js";
+import { createTokensTable } from "./tokens-table.js";
+import { createUsageTable } from "./usage-table.js";
+
+export const DATABASE_FILE = "hub.sqlite";
+
+export interface StoreOptions {
+  /** Directory holding the database file; created if missing. */
+  dataDir: string;
+  now?: () => Date;
+}
+
+/** The hub's embedded database: one SQLite file, migrated on open, reached only through these tables. */
+export function openStore(options: StoreOptions) {
+  mkdirSync(options.dataDir, { recursive: true });
+  const db = new Database(join(options.dataDir, DATABASE_FILE));
+  // WAL lets the admin CLI write while the server reads; the timeout covers that brief lock.
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("foreign_keys = ON");
+  migrate(db);
+  const now = options.now ?? (() => new Date());
+  const getMeta = db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?");
+  const setMeta = db.prepare<[string, string]>(
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+  );
+  return {
+    models: createModelsTable(db, now),
+    mappings: createMappingsTable(db),
+    tokens: createTokensTable(db, now),
+    usage: createUsageTable(db, now),
+    meta: {
+      get: (key: string): string | undefined => getMeta.get(key)?.value,
+      set: (key: string, value: string): void => void setMeta.run(key, value),
+    },
+    /** Runs `work` in one transaction: all of its writes land, or none. */
+    transaction<T>(work: () => T): T {
+      return db.transaction(work)();
+    },
+    close(): void {
+      if (db.open) db.close();
+    },
+  };
+}
+
+export type Store = ReturnType<typeof openStore>;

@@ -1,0 +1,48 @@
+import type Database from "better-sqlite3";
+
+export interface UsageRecord {
+  tokenId: number;
+  provider: string;
+  model: string | null;
+  /** HTTP status the caller received (0 when the caller went away before an answer). */
+  status: number;
+  requestBytes: number;
+  responseBytes: number;
+  durationMs: number;
+}
+
+export interface UsageSummary {
+  tokenId: number;
+  provider: string;
+  model: string | null;
+  requests: number;
+  errors: number;
+  requestBytes: number;
+  responseBytes: number;
+  totalMs: number;
+}
+
+export function createUsageTable(db: Database.Database, now: () => Date) {
+  const insert = db.prepare(`
+    INSERT INTO usage (token_id, provider, model, status, request_bytes, response_bytes, duration_ms, created_at)
+    VALUES (@tokenId, @provider, @model, @status, @requestBytes, @responseBytes, @durationMs, @createdAt)
+  `);
+  const summary = db.prepare<[number | null, number | null], UsageSummary>(`
+    SELECT token_id AS tokenId, provider, model, count(*) AS requests,
+      sum(CASE WHEN status >= 400 OR status = 0 THEN 1 ELSE 0 END) AS errors,
+      sum(request_bytes) AS requestBytes, sum(response_bytes) AS responseBytes, sum(duration_ms) AS totalMs
+    FROM usage WHERE (? IS NULL OR token_id = ?)
+    GROUP BY token_id, provider, model ORDER BY token_id, provider, model
+  `);
+
+  return {
+    record(usage: UsageRecord): void {
+      insert.run({ ...usage, createdAt: now().toISOString() });
+    },
+    summary(tokenId?: number): UsageSummary[] {
+      return summary.all(tokenId ?? null, tokenId ?? null);
+    },
+  };
+}
+
+export type UsageTable = ReturnType<typeof createUsageTable>;
