@@ -45,7 +45,9 @@ describe.each(PROVIDER_SAMPLES)("$provider", (sample) => {
   });
 
   it("rejects another provider's credential scheme and malformed hub tokens", async () => {
-    const foreign = sample.ownAuth["x-key"] ? { authorization: "Bearer key" } : { "x-key": "key" };
+    const foreign: Record<string, string> = sample.ownAuth["x-key"]
+      ? { authorization: "Bearer key" }
+      : { "x-key": "key" };
     expect([401, 403]).toContain((await call(sample.provider, sample.path, sample.body, foreign)).status);
     const badHubToken = { authorization: "Bearer hf_" };
     expect((await call(sample.provider, sample.path, sample.body, badHubToken)).status).toBe(401);
