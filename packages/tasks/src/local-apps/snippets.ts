@@ -1,0 +1,253 @@
+import { type Code, joinCode, sh } from "../libraries/quote.js";
+import { isConversational, type ModelData } from "../model-data.js";
+import { chooseQuant, type QuantChoice } from "./quant-choice.js";
+import type { LocalAppOptions, LocalAppSnippet } from "./types.js";
+import { DEFAULT_HUB_URL, resolveUrl } from "./urls.js";
+
+/**
+ * Terminal snippets of the local apps. Every model-derived value (id, file path, label) enters a command
+ * only through the `sh` tag, which writes it as one shell word; the fixed text around it is our own.
+ */
+
+const CHAT_QUESTION = "What is the capital of France?";
+
+function block(...lines: Code<"sh">[]): string {
+  return joinCode("sh", lines).text;
+}
+
+/** `repo:label` when the file announces its quantization, which tools pull by tag. */
+function repoWithTag(model: ModelData, quant: QuantChoice): string {
+  return quant.label === undefined ? model.id : `${model.id}:${quant.label}`;
+}
+
+/** Arguments that point llama.cpp at the model: `-hf repo:label`, or the exact file when it has no label. */
+function llamaCppSource(model: ModelData, quant: QuantChoice): Code<"sh"> {
+  if (quant.label !== undefined || quant.file === undefined) return sh`-hf ${repoWithTag(model, quant)}`;
+  return sh`--hf-repo ${model.id} --hf-file ${quant.file}`;
+}
+
+function chatRequest(port: number, modelId: string): Code<"sh"> {
+  const body = JSON.stringify(
+    { model: modelId, messages: [{ role: "user", content: CHAT_QUESTION }] },
+    null,
+    2,
+  );
+  return joinCode("sh", [
+    sh`# Call the server (OpenAI-compatible API):`,
+    sh`curl -X POST ${`http://localhost:${port}/v1/chat/completions`} \\`,
+    sh`  -H 'Content-Type: application/json' \\`,
+    sh`  --data ${body}`,
+  ]);
+}
+
+export function llamaCppSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
+  const source = llamaCppSource(model, chooseQuant(model, quantFilePath));
+  const content = (server: Code<"sh">, cli: Code<"sh">): string[] => [
+    block(sh`# Start a local OpenAI-compatible server with a web UI:`, sh`${server} ${source}`),
+    block(sh`# Or chat in the terminal:`, sh`${cli} ${source}`),
+  ];
+  return [
+    {
+      title: "Install with Homebrew",
+      language: "sh",
+      setup: "brew install llama.cpp",
+      content: content(sh`llama-server`, sh`llama-cli`),
+    },
+    {
+      title: "Use a pre-built binary",
+      language: "sh",
+      setup: "# Download a release for your platform from https://github.com/ggml-org/llama.cpp/releases",
+      content: content(sh`./llama-server`, sh`./llama-cli`),
+    },
+    {
+      title: "Build from source",
+      language: "sh",
+      setup: [
+        "git clone https://github.com/ggml-org/llama.cpp.git",
+        "cd llama.cpp",
+        "cmake -B build",
+        "cmake --build build --config Release -j --target llama-server llama-cli",
+      ].join("\n"),
+      content: content(sh`./build/bin/llama-server`, sh`./build/bin/llama-cli`),
+    },
+  ];
+}
+
+export function nodeLlamaCppSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
+  const quant = chooseQuant(model, quantFilePath);
+  const ref = quant.file === undefined ? `hf:${model.id}` : `hf:${model.id}/${quant.file}`;
+  return [
+    {
+      title: "Chat with the model",
+      language: "sh",
+      content: [block(sh`npx -y node-llama-cpp chat --model ${ref} --prompt ${CHAT_QUESTION}`)],
+    },
+    {
+      title: "Check it fits your hardware",
+      language: "sh",
+      content: [block(sh`npx -y node-llama-cpp inspect estimate ${ref}`)],
+    },
+  ];
+}
+
+export function ollamaSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
+  const tag = repoWithTag(model, chooseQuant(model, quantFilePath));
+  return [{ title: "Run with Ollama", language: "sh", content: [block(sh`ollama run ${`hf.co/${tag}`}`)] }];
+}
+
+export function dockerModelRunnerSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
+  const tag = repoWithTag(model, chooseQuant(model, quantFilePath));
+  return [
+    {
+      title: "Run with Docker Model Runner",
+      language: "sh",
+      setup: "# Needs Docker Desktop, or Docker Engine with the docker-model-plugin package",
+      content: [block(sh`docker model run ${`hf.co/${tag}`}`)],
+    },
+  ];
+}
+
+export function localAiSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
+  const quant = chooseQuant(model, quantFilePath);
+  const uri =
+    quant.file === undefined ? `huggingface://${model.id}` : `huggingface://${model.id}/${quant.file}`;
+  return [
+    {
+      title: "Install the binary",
+      language: "sh",
+      setup: "curl https://localai.io/install.sh | sh",
+      content: [block(sh`local-ai run ${uri}`)],
+    },
+    {
+      title: "Use the Docker image",
+      language: "sh",
+      setup: "docker pull localai/localai:latest-cpu",
+      content: [
+        block(
+          sh`docker run -p 8080:8080 --name localai -v "$PWD/models:/models" \\`,
+          sh`  localai/localai:latest-cpu run ${uri}`,
+        ),
+      ],
+    },
+  ];
+}
+
+export function vllmSnippets(model: ModelData): LocalAppSnippet[] {
+  return [
+    {
+      title: "Install with pip",
+      language: "sh",
+      setup: "pip install vllm",
+      content: [block(sh`# Start the server:`, sh`vllm serve ${model.id}`), chatRequest(8000, model.id).text],
+    },
+    {
+      title: "Use the Docker image",
+      language: "sh",
+      setup: "docker pull vllm/vllm-openai:latest",
+      content: [
+        block(
+          sh`docker run --gpus all -p 8000:8000 --ipc=host \\`,
+          sh`  -v ~/.cache/huggingface:/root/.cache/huggingface \\`,
+          sh`  -e HF_TOKEN \\`,
+          sh`  vllm/vllm-openai:latest --model ${model.id}`,
+        ),
+        chatRequest(8000, model.id).text,
+      ],
+    },
+  ];
+}
+
+export function sglangSnippets(model: ModelData): LocalAppSnippet[] {
+  return [
+    {
+      title: "Install with pip",
+      language: "sh",
+      setup: 'pip install "sglang[all]"',
+      content: [
+        block(
+          sh`# Start the server:`,
+          sh`python3 -m sglang.launch_server --model-path ${model.id} --host 0.0.0.0 --port 30000`,
+        ),
+        chatRequest(30000, model.id).text,
+      ],
+    },
+    {
+      title: "Use the Docker image",
+      language: "sh",
+      setup: "docker pull lmsysorg/sglang:latest",
+      content: [
+        block(
+          sh`docker run --gpus all --shm-size 32g -p 30000:30000 --ipc=host \\`,
+          sh`  -v ~/.cache/huggingface:/root/.cache/huggingface \\`,
+          sh`  -e HF_TOKEN \\`,
+          sh`  lmsysorg/sglang:latest \\`,
+          sh`  python3 -m sglang.launch_server --model-path ${model.id} --host 0.0.0.0 --port 30000`,
+        ),
+        chatRequest(30000, model.id).text,
+      ],
+    },
+  ];
+}
+
+/** The last path segment: where a download lands in the current directory. */
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+function downloads(hubUrl: string, model: ModelData, files: string[]): Code<"sh">[] {
+  return files.map((file) => sh`curl -L -o ${baseName(file)} ${resolveUrl(hubUrl, model.id, file)}`);
+}
+
+export function llamafileSnippets(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
+  const hubUrl = options.hubUrl ?? DEFAULT_HUB_URL;
+  const llamafile = model.siblings?.find((file) =>
+    file.rfilename.toLowerCase().endsWith(".llamafile"),
+  )?.rfilename;
+  if (llamafile !== undefined && quantFilePath === undefined) {
+    const local = `./${baseName(llamafile)}`;
+    return [
+      {
+        title: "Download and run the llamafile",
+        language: "sh",
+        content: [block(...downloads(hubUrl, model, [llamafile]), sh`chmod +x ${local}`, sh`${local}`)],
+      },
+    ];
+  }
+  const quant = chooseQuant(model, quantFilePath);
+  if (quant.file === undefined) return [];
+  return [
+    {
+      title: "Run the GGUF file with llamafile",
+      language: "sh",
+      setup: [
+        "curl -L -o llamafile https://github.com/Mozilla-Ocho/llamafile/releases/latest/download/llamafile",
+        "chmod +x llamafile",
+      ].join("\n"),
+      content: [block(...downloads(hubUrl, model, quant.files), sh`./llamafile -m ${baseName(quant.file)}`)],
+    },
+  ];
+}
+
+export function mlxLmSnippets(model: ModelData): LocalAppSnippet[] {
+  const run = isConversational(model)
+    ? block(sh`# Chat in the terminal:`, sh`mlx_lm.chat --model ${model.id}`)
+    : block(sh`mlx_lm.generate --model ${model.id} --prompt ${CHAT_QUESTION}`);
+  return [
+    {
+      title: "Install with pip (Apple silicon)",
+      language: "sh",
+      setup: "pip install mlx-lm",
+      content: [
+        run,
+        block(
+          sh`# Or start an OpenAI-compatible server on port 8080:`,
+          sh`mlx_lm.server --model ${model.id}`,
+        ),
+      ],
+    },
+  ];
+}
