@@ -18,7 +18,9 @@ import os
 import sys
 from datetime import datetime
 
-import jinja2
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import jinja2  # noqa: E402
 from jinja2.ext import Extension, loopcontrols
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -188,6 +190,27 @@ def render_all(templates):
     }
 
 
+def render_semantics():
+    from semantic_cases import CASES
+
+    env = make_environment()
+    cases = []
+    for template_source, context in CASES:
+        case = {"template": template_source, "context": context}
+        try:
+            template = env.from_string(template_source)
+        except Exception as e:  # noqa: BLE001
+            case["error"] = {"type": type(e).__name__, "message": str(e), "phase": "parse"}
+            cases.append(case)
+            continue
+        try:
+            case["output"] = template.render(**context)
+        except Exception as e:  # noqa: BLE001
+            case["error"] = {"type": type(e).__name__, "message": str(e), "phase": "render"}
+        cases.append(case)
+    return {"generator": "scripts/make-goldens.py", "jinja2": jinja2.__version__, "now": FIXED_NOW.isoformat(), "cases": cases}
+
+
 def write_json(path, data):
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f, ensure_ascii=False, indent=1)
@@ -207,6 +230,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     write_json(os.path.join(args.out, "chat-templates.json"), templates)
     write_json(os.path.join(args.out, "chat-goldens.json"), render_all(templates))
+    write_json(os.path.join(args.out, "semantics-goldens.json"), render_semantics())
     print(f"wrote goldens for {len(templates)} templates to {args.out}", file=sys.stderr)
 
 

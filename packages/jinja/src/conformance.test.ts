@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { renderChatTemplate, Template, TemplateError, TemplateRaisedError, TemplateSyntaxError } from "./index.js";
+import {
+  renderChatTemplate,
+  Template,
+  TemplateError,
+  TemplateRaisedError,
+  TemplateSyntaxError,
+} from "./index.js";
 
 /**
  * Every corpus template x every conversation, against the outputs (or errors) Python's Jinja2 produced
@@ -33,7 +39,8 @@ interface Goldens {
   cases: GoldenCase[];
 }
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8"));
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8"));
 const corpus: CorpusEntry[] = fixture("chat-templates.json");
 const goldens: Goldens = fixture("chat-goldens.json");
 const conversations = new Map(goldens.conversations.map((c) => [c.id, c]));
@@ -79,7 +86,9 @@ describe("conformance with Jinja2 over the chat-template corpus", () => {
             } catch (error) {
               thrown = error;
             }
-            expect(thrown, `Jinja2 raised ${golden.error.type}: ${golden.error.message}`).toBeInstanceOf(TemplateError);
+            expect(thrown, `Jinja2 raised ${golden.error.type}: ${golden.error.message}`).toBeInstanceOf(
+              TemplateError,
+            );
             if (golden.error.type === "TemplateError") {
               expect(thrown).toBeInstanceOf(TemplateRaisedError);
               expect((thrown as Error).message).toBe(golden.error.message);

@@ -18,7 +18,13 @@ describe.skipIf(!hasJinja2)("goldens (skipped: python3 cannot import jinja2)", (
     try {
       execFileSync(
         "python3",
-        [join(packageDir, "scripts", "make-goldens.py"), "--corpus", join(fixtures, "chat-templates.json"), "--out", out],
+        [
+          join(packageDir, "scripts", "make-goldens.py"),
+          "--corpus",
+          join(fixtures, "chat-templates.json"),
+          "--out",
+          out,
+        ],
         { stdio: ["ignore", "ignore", "pipe"] },
       );
       for (const file of GOLDEN_FILES) {

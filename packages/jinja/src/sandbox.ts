@@ -82,7 +82,20 @@ export function getAttr(obj: unknown, name: string): unknown {
     return Object.hasOwn(obj.attrs, name) ? obj.attrs[name] : missingAttr(obj, name);
   const method = findMethod(obj, name);
   if (method !== null) return bound(obj, name, method);
+  // groupby's namedtuple fields (defined by the groupby filter itself, never taken from input data).
+  if (isTuple(obj) && (name === "grouper" || name === "list") && Object.hasOwn(obj, name)) {
+    return (obj as unknown as Record<string, unknown>)[name];
+  }
   return unsafeOrMissing(obj, name);
+}
+
+/** Python's getattr() alone, without the item fallback (the `attr` filter). */
+export function getPythonAttr(obj: unknown, name: string): unknown {
+  if (isMapping(obj)) {
+    const method = DICT_METHODS[name];
+    return method !== undefined ? bound(obj, name, method) : unsafeOrMissing(obj, name);
+  }
+  return getAttr(obj, name);
 }
 
 function unsafeOrMissing(obj: unknown, name: string): Undefined {

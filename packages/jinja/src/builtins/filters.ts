@@ -16,7 +16,7 @@ import {
   typeName,
   Undefined,
 } from "../runtime/values.js";
-import { codePoints, getAttr } from "../sandbox.js";
+import { codePoints, getPythonAttr } from "../sandbox.js";
 import { arg, table } from "./args.js";
 import { capitalize, STR_METHODS, titleCase } from "./methods.js";
 import { attrGetter, ignoreCase, sortBy } from "./sorting.js";
@@ -168,7 +168,8 @@ function urlQuote(s: string, safe: string): string {
 function urlencode(v: unknown): string {
   if (typeof v === "string" || v instanceof Markup) return urlQuote(str(v), "/");
   const pairs = isMapping(v) ? Object.entries(v) : (iterate(v) as unknown[][]).map((p) => [p[0], p[1]]);
-  return pairs.map(([key, val]) => `${urlQuote(str(key), "")}=${urlQuote(str(val), "")}`).join("&");
+  const quote = (x: unknown) => urlQuote(str(x), "").replace(/%20/g, "+");
+  return pairs.map(([key, val]) => `${quote(key)}=${quote(val)}`).join("&");
 }
 
 /** select/reject/selectattr/rejectattr share this: a test by name, or truthiness. */
@@ -478,7 +479,7 @@ function filesizeformat(v: unknown, args: unknown[], k: Kwargs | null): string {
 
 export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   abs,
-  attr: (v, a) => getAttr(v, str(a[0])),
+  attr: (v, a) => getPythonAttr(v, str(a[0])),
   batch,
   capitalize: (v) => capitalize(str(v)),
   center,

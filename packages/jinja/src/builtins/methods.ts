@@ -1,7 +1,7 @@
 import { eq, failIfUndefined, iterate, mappingKey, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
-import { isTuple, type Kwargs, Markup, makeTuple, newDict, typeName } from "../runtime/values.js";
+import { isTuple, type Kwargs, Markup, makeTuple, makeView, newDict, typeName } from "../runtime/values.js";
 import { arg, table, valueError } from "./args.js";
 import { formatString } from "./str-format.js";
 
@@ -162,7 +162,7 @@ function pad(s: string, width: unknown, fill: unknown, mode: "center" | "left" |
   if (mode === "left") return s + f.repeat(total);
   if (mode === "right") return f.repeat(total) + s;
   // Python's centering puts the extra character on the left when the string length is odd.
-  const left = Math.floor(total / 2) + (total & len & 1);
+  const left = Math.floor(total / 2) + (total & w & 1);
   return f.repeat(left) + s + f.repeat(total - left);
 }
 
@@ -306,9 +306,17 @@ export const LIST_METHODS: Record<string, Method> = table<Method>({
 });
 
 export const DICT_METHODS: Record<string, Method> = table<Method>({
-  items: (self: Record<string, unknown>) => Object.keys(self).map((k) => makeTuple([k, self[k]])),
-  keys: (self: Record<string, unknown>) => Object.keys(self),
-  values: (self: Record<string, unknown>) => Object.keys(self).map((k) => self[k]),
+  items: (self: Record<string, unknown>) =>
+    makeView(
+      Object.keys(self).map((k) => makeTuple([k, self[k]])),
+      "dict_items",
+    ),
+  keys: (self: Record<string, unknown>) => makeView(Object.keys(self), "dict_keys"),
+  values: (self: Record<string, unknown>) =>
+    makeView(
+      Object.keys(self).map((k) => self[k]),
+      "dict_values",
+    ),
   get: (self: Record<string, unknown>, a) => {
     failIfUndefined(a[0]);
     const key = mappingKey(a[0]);

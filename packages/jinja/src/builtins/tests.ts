@@ -14,12 +14,6 @@ import {
 import { table } from "./args.js";
 import { FILTERS, TESTS_REF } from "./filters.js";
 
-function intValue(v: unknown): number {
-  failIfUndefined(v);
-  if (typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat) return num(v);
-  throw typeError(`unsupported operand type(s) for %: '${typeName(v)}' and 'int'`);
-}
-
 const text = (v: unknown): string | null => (typeof v === "string" ? v : v instanceof Markup ? v.text : null);
 
 export const TESTS: Record<string, TestFn> = table<TestFn>({
@@ -27,15 +21,15 @@ export const TESTS: Record<string, TestFn> = table<TestFn>({
   callable: (v) => v instanceof PyCallable || (v instanceof LoopContext && v.recurse !== null),
   defined: (v) => !isUndefined(v),
   undefined: (v) => isUndefined(v),
-  divisibleby: (v, a) => truthy(eq(mod(intValue(v), a[0]), 0)),
+  divisibleby: (v, a) => eq(mod(v, a[0]), 0),
   eq: (v, a) => eq(v, a[0]),
   equalto: (v, a) => eq(v, a[0]),
   "==": (v, a) => eq(v, a[0]),
   ne: (v, a) => !eq(v, a[0]),
   "!=": (v, a) => !eq(v, a[0]),
   escaped: (v) => v instanceof Markup,
-  even: (v) => intValue(v) % 2 === 0,
-  odd: (v) => Math.abs(intValue(v) % 2) === 1,
+  even: (v) => eq(mod(v, 2), 0),
+  odd: (v) => eq(mod(v, 2), 1),
   false: (v) => v === false,
   true: (v) => v === true,
   filter: (v) => typeof v === "string" && Object.hasOwn(FILTERS, v),

@@ -143,7 +143,7 @@ export function tokenize(src: string, map: SourceMap, options: LexerOptions): To
       if (ch === "'" || ch === '"') {
         STRING.lastIndex = pos;
         const m = STRING.exec(src);
-        if (!m) throw map.error("unexpected char " + JSON.stringify(ch), pos);
+        if (!m) throw map.error(`unexpected char ${JSON.stringify(ch)}`, pos);
         push("string", unescapePython(m[1] ?? m[2] ?? ""), pos);
         pos += m[0].length;
         continue;

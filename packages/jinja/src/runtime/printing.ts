@@ -1,4 +1,13 @@
-import { isMapping, isTuple, isUndefined, Markup, Namespace, PyCallable, PyFloat } from "./values.js";
+import {
+  isMapping,
+  isTuple,
+  isUndefined,
+  Markup,
+  Namespace,
+  PyCallable,
+  PyFloat,
+  viewName,
+} from "./values.js";
 
 /** Python's repr() of a float: shortest round-trip digits, exponent form outside 1e-4 <= |x| < 1e16. */
 export function formatFloat(n: number): string {
@@ -51,6 +60,8 @@ export function reprString(s: string): string {
 export function pyRepr(v: unknown): string {
   if (typeof v === "string") return reprString(v);
   if (Array.isArray(v)) {
+    const view = viewName(v);
+    if (view !== undefined) return `${view}(${pyRepr(v.slice())})`;
     let out = isTuple(v) ? "(" : "[";
     for (let i = 0; i < v.length; i++) out += (i > 0 ? ", " : "") + pyRepr(v[i]);
     if (isTuple(v)) return out + (v.length === 1 ? ",)" : ")");

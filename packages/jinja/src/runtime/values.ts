@@ -40,6 +40,18 @@ export function isTuple(v: unknown): v is unknown[] {
   return Array.isArray(v) && (v as unknown as Record<symbol, unknown>)[TUPLE] === true;
 }
 
+const VIEW = Symbol("view");
+
+/** dict.items()/keys()/values(): a list that prints as `dict_items([...])`. */
+export function makeView<T>(items: T[], name: "dict_items" | "dict_keys" | "dict_values"): T[] {
+  (items as unknown as Record<symbol, unknown>)[VIEW] = name;
+  return items;
+}
+
+export function viewName(v: unknown[]): string | undefined {
+  return (v as unknown as Record<symbol, string | undefined>)[VIEW];
+}
+
 /** jinja2's `namespace(...)`: the only object templates may assign attributes on. */
 export class Namespace {
   readonly attrs: Record<string, unknown> = Object.create(null);
