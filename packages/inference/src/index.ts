@@ -1,4 +1,6 @@
+export { type ClientDefaults, InferenceClient } from "./client.js";
 export * from "./errors.js";
+export { EventAssembler, LineDecoder, type SseEvent, sseEvents } from "./http/sse.js";
 export {
   getProviderConfig,
   INFERENCE_PROVIDERS,
@@ -16,4 +18,6 @@ export {
   type TokenKind,
   tokenKind,
 } from "./routing/build-request.js";
+export * from "./tasks/all.js";
+export type { RunOptions } from "./tasks/run.js";
 export * from "./types.js";

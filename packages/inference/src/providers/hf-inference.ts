@@ -35,6 +35,13 @@ const tasks: ProviderConfig["tasks"] = {
   conversational: {
     ...openAiChat(),
     path: ({ providerModelId }) => `/models/${providerModelId}/v1/chat/completions`,
+    // The model is in the route (the recorded router traffic sends none); an endpointUrl server
+    // (vLLM, llama.cpp, Ollama) needs it in the body.
+    body: ({ args, stream, providerModelId, endpoint }) => ({
+      ...args,
+      ...(stream ? { stream: true } : {}),
+      ...(endpoint ? { model: providerModelId } : {}),
+    }),
   },
 };
 for (const task of Object.keys(HUB_OUTPUT_PARSERS) as InferenceTask[]) tasks[task] = pipelineTask(task);

@@ -17,6 +17,8 @@ export interface RequestContext {
    * override such as a local simulator) rather than on its own hosts.
    */
   sharedHost: boolean;
+  /** True when the call targets a caller-given endpointUrl (TGI, vLLM, llama.cpp...). */
+  endpoint: boolean;
 }
 
 /** I/O a response hook may need for follow-up calls (status polling, result and media downloads). */

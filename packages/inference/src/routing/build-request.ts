@@ -96,6 +96,7 @@ export function buildRequest(params: BuildRequestParams): BuiltRequest {
     stream,
     routed,
     sharedHost,
+    endpoint: endpointUrl !== undefined,
   };
 
   let url: string;

@@ -1,0 +1,27 @@
+import { blobToBase64, blobToDataUrl, isBinary, isBlob } from "../encoding.js";
+import type { InputEncoding } from "../providers/types.js";
+import type { JsonObject } from "../types.js";
+
+async function encode(value: unknown, encoding: InputEncoding): Promise<unknown> {
+  if (!isBinary(value)) return value;
+  const blob = isBlob(value) ? value : new Blob([value as BlobPart]);
+  return encoding === "data-url" ? blobToDataUrl(blob) : blobToBase64(blob);
+}
+
+/**
+ * Files a provider wants inside JSON become base64 or data URLs (at `inputs` or `inputs.image`);
+ * with "raw" encoding they stay as they are and are sent as the body.
+ */
+export async function encodeInputs(
+  args: JsonObject,
+  encoding: InputEncoding | undefined,
+): Promise<JsonObject> {
+  if (!encoding || encoding === "raw") return args;
+  const { inputs } = args;
+  if (isBinary(inputs)) return { ...args, inputs: await encode(inputs, encoding) };
+  if (inputs && typeof inputs === "object" && isBinary((inputs as JsonObject).image)) {
+    const image = await encode((inputs as JsonObject).image, encoding);
+    return { ...args, inputs: { ...(inputs as JsonObject), image } };
+  }
+  return args;
+}

@@ -1,0 +1,191 @@
+import { dataUrlToBlob } from "../encoding.js";
+import { ProviderOutputError } from "../errors.js";
+import { type CallContext, createCallContext } from "../http/call-context.js";
+import { pollJob } from "../http/poll-job.js";
+import { type HttpRequest, sendRequest } from "../http/request.js";
+import { retryPolicy } from "../http/retry-policy.js";
+import { jsonEvents } from "../http/sse.js";
+import { taskSpec } from "../providers/index.js";
+import type { FollowUp, ResponseContext, TaskSpec } from "../providers/types.js";
+import { type BuiltRequest, buildRequest, DEFAULT_HUB_URL } from "../routing/build-request.js";
+import { resolveModel } from "../routing/resolve.js";
+import type { BaseArgs, ImageOutputType, InferenceTask, JsonObject, Options } from "../types.js";
+import { encodeInputs } from "./encode-inputs.js";
+import { validateArgs } from "./validate-args.js";
+
+export interface RunOptions extends Options {
+  outputType?: ImageOutputType;
+}
+
+const CHAT_UNSUPPORTED_STATUSES = new Set([400, 404, 422, 500]);
+
+interface Prepared {
+  call: CallContext;
+  built: BuiltRequest;
+  spec: TaskSpec;
+  request: HttpRequest;
+  ctx: ResponseContext;
+}
+
+/** resolve -> validate -> encode -> build: everything before the first byte goes out. */
+async function prepare(
+  task: InferenceTask,
+  allArgs: BaseArgs & JsonObject,
+  options: RunOptions,
+  stream: boolean,
+): Promise<Prepared> {
+  const { accessToken, model, provider: requested, endpointUrl, ...args } = allArgs;
+  const provider = requested ?? (endpointUrl ? "hf-inference" : "auto");
+  const call = createCallContext({
+    fetch: options.fetch,
+    signal: options.signal,
+    totalTimeoutMs: options.totalTimeoutMs,
+    timeoutMs: options.timeoutMs,
+    jobDeadlineMs: options.jobDeadlineMs,
+    retry: retryPolicy(options.retryOnError !== false, options.retry),
+    includeCredentials: options.includeCredentials,
+    logger: options.logger,
+  });
+  try {
+    validateArgs({ task, model, provider, endpointUrl, accessToken, inputs: args.inputs });
+    const resolved = await resolveModel(call, {
+      task,
+      model,
+      provider,
+      endpointUrl,
+      accessToken,
+      hubUrl: options.hubUrl ?? DEFAULT_HUB_URL,
+      mappingTtlMs: options.mappingTtlMs ?? 5 * 60_000,
+      logger: options.logger,
+    });
+    const spec = taskSpec(resolved.provider, task);
+    const encoded = await encodeInputs(args, spec.inputEncoding?.(args));
+    const built = buildRequest({
+      provider: resolved.provider,
+      model: resolved.model,
+      providerModelId: resolved.providerModelId,
+      task,
+      args: encoded,
+      accessToken,
+      endpointUrl,
+      routerUrl: options.routerUrl,
+      billTo: options.billTo,
+      stream,
+      providerBaseUrls: options.providerBaseUrls,
+    });
+    const request: HttpRequest = {
+      url: built.url,
+      method: built.method,
+      headers: built.headers,
+      body: built.bodyKind === "binary" ? (built.body as BodyInit) : JSON.stringify(built.body),
+      provider: built.provider,
+    };
+    if (task === "conversational") {
+      const name = resolved.model ?? endpointUrl ?? built.providerModelId;
+      request.describeError = (status, message) =>
+        CHAT_UNSUPPORTED_STATUSES.has(status)
+          ? `Server ${name} does not seem to support chat completion. Error: ${message}`
+          : message;
+    }
+    const ctx: ResponseContext = {
+      task,
+      providerModelId: built.providerModelId,
+      model: resolved.model,
+      args: encoded,
+      stream,
+      routed: !built.direct,
+      sharedHost: built.sharedHost,
+      endpoint: endpointUrl !== undefined,
+      provider: built.provider,
+      base: built.base,
+      outputType: options.outputType,
+      followUp: followUp(call, built),
+    };
+    return { call, built, spec, request, ctx };
+  } catch (error) {
+    call.dispose();
+    throw error;
+  }
+}
+
+/** Follow-up calls share the call's retry policy, signal and deadline. */
+function followUp(call: CallContext, built: BuiltRequest): FollowUp {
+  const { "Content-Type": _json, ...authHeaders } = built.headers;
+  const provider = built.provider;
+  return {
+    async getJson(url) {
+      const response = await sendRequest(call, { url, method: "GET", headers: authHeaders, provider });
+      return readJson(response);
+    },
+    async postJson(url, body) {
+      const headers = { ...authHeaders, "Content-Type": "application/json" };
+      const response = await sendRequest(call, {
+        url,
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+        provider,
+      });
+      return readJson(response);
+    },
+    async getBlob(url) {
+      if (url.startsWith("data:")) return dataUrlToBlob(url);
+      // Media lives on CDNs: never send the provider key there.
+      const response = await sendRequest(call, { url, method: "GET", headers: {}, provider });
+      return response.blob();
+    },
+    poll: (step, schedule) => pollJob(call, step, { ...schedule, what: `${provider} job` }),
+    logger: call.logger,
+  };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ProviderOutputError(`Expected a JSON answer, got: ${text.slice(0, 200)}`, { cause });
+  }
+}
+
+async function readPayload(response: Response): Promise<unknown> {
+  const type = response.headers.get("content-type") ?? "";
+  return type.includes("json") ? readJson(response) : response.blob();
+}
+
+/** Runs one task call: resolve, build, send (with retries), then the provider's response transform. */
+export async function runTask<T>(
+  task: InferenceTask,
+  args: BaseArgs & JsonObject,
+  options: RunOptions = {},
+  raw = false,
+): Promise<T> {
+  const { call, spec, request, ctx } = await prepare(task, args, options, false);
+  try {
+    const response = await sendRequest(call, request);
+    const payload = await readPayload(response);
+    return (raw ? payload : await spec.parse(payload, ctx)) as T;
+  } catch (error) {
+    throw call.signal.aborted ? call.abortError() : error;
+  } finally {
+    call.dispose();
+  }
+}
+
+/** Runs one streaming task call; the generator yields validated events and ends at `[DONE]`. */
+export async function* runStreamTask<T>(
+  task: InferenceTask,
+  args: BaseArgs & JsonObject,
+  options: RunOptions = {},
+): AsyncGenerator<T> {
+  const { call, spec, request } = await prepare(task, args, options, true);
+  try {
+    const response = await sendRequest(call, request);
+    const validate = (spec.parseEvent ?? ((e: unknown) => e)) as (event: unknown) => T;
+    yield* jsonEvents(response, request, call, validate);
+  } catch (error) {
+    throw call.signal.aborted ? call.abortError() : error;
+  } finally {
+    call.dispose();
+  }
+}
