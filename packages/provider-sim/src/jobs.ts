@@ -57,7 +57,7 @@ export class JobStore {
 
   /** Runs the job to its end now (Replicate's `Prefer: wait`), unless it never finishes. */
   finish(job: Job): JobState {
-    if (job.outcome.kind !== "never") job.polls = Math.max(job.polls, job.steps);
+    job.polls = job.outcome.kind === "never" ? Math.max(job.polls, 1) : Math.max(job.polls, job.steps);
     return this.state(job);
   }
 

@@ -86,11 +86,11 @@ const COMPATIBLE: CompatibleProvider[] = [
 ];
 
 export const openAiCompatibleProviders: ProviderDefinition[] = COMPATIBLE.map(
-  ({ name, realBaseUrl, ...options }) => ({
+  ({ name, realBaseUrl, extraRoutes = [], ...options }) => ({
     name,
     realBaseUrl,
     auth: "bearer",
     errors: "openai",
-    routes: openAiCompatibleRoutes(options),
+    routes: [...openAiCompatibleRoutes(options), ...extraRoutes],
   }),
 );
