@@ -2,6 +2,17 @@
 export const MODALITIES = ["multimodal", "nlp", "cv", "audio", "tabular", "rl", "other"] as const;
 export type Modality = (typeof MODALITIES)[number];
 
+/** How the hub names each modality in its task filters. */
+export const MODALITY_LABELS: Readonly<Record<Modality, string>> = {
+  multimodal: "Multimodal",
+  nlp: "Natural Language Processing",
+  cv: "Computer Vision",
+  audio: "Audio",
+  tabular: "Tabular",
+  rl: "Reinforcement Learning",
+  other: "Other",
+};
+
 export interface PipelineData {
   /** Human-readable name, as shown on the hub. */
   name: string;

@@ -10,6 +10,8 @@ import { DEFAULT_HUB_URL, resolveUrl } from "./urls.js";
  */
 
 const CHAT_QUESTION = "What is the capital of France?";
+/** Release assets carry the version in their name, so the download is pinned. */
+const LLAMAFILE_VERSION = "0.9.3";
 
 function block(...lines: Code<"sh">[]): string {
   return joinCode("sh", lines).text;
@@ -224,7 +226,7 @@ export function llamafileSnippets(
       title: "Run the GGUF file with llamafile",
       language: "sh",
       setup: [
-        "curl -L -o llamafile https://github.com/Mozilla-Ocho/llamafile/releases/latest/download/llamafile",
+        `curl -L -o llamafile https://github.com/Mozilla-Ocho/llamafile/releases/download/${LLAMAFILE_VERSION}/llamafile-${LLAMAFILE_VERSION}`,
         "chmod +x llamafile",
       ].join("\n"),
       content: [block(...downloads(hubUrl, model, quant.files), sh`./llamafile -m ${baseName(quant.file)}`)],
