@@ -30,10 +30,12 @@ function element<K extends keyof HTMLElementTagNameMap>(
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
 const full = new Intl.NumberFormat("en");
 
+/** A stable avatar hue per owner (FNV-1a), so one owner's models share a colour across pages. */
 function hueOf(text: string): number {
-  let hash = 0;
-  for (let index = 0; index < text.length; index++) hash = (hash * 31 + text.charCodeAt(index)) >>> 0;
-  return hash % 360;
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++)
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return (hash >>> 0) % 360;
 }
 
 export function createHost(): HTMLElement {
