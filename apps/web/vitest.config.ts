@@ -1,7 +1,8 @@
 import { defineProject } from "vitest/config";
 
-// Unit tests sit beside the code (src/**/*.test.ts); end-to-end tests drive Chromium against a real hub
-// (e2e/*.test.ts): one fork, one at a time, with the app built once by the global setup.
+// Unit tests sit beside the code (src/**/*.test.ts). End-to-end tests (e2e/*.test.ts) drive Debian's
+// Chromium against a real hub serving the production build, which the global setup builds when stale:
+// one file at a time, generous timeouts.
 export default defineProject({
   resolve: { conditions: ["source"] },
   ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
@@ -9,5 +10,10 @@ export default defineProject({
     name: "web",
     include: ["src/**/*.test.ts", "e2e/**/*.test.ts"],
     environment: "node",
+    globalSetup: ["e2e/global-setup.ts"],
+    fileParallelism: false,
+    maxWorkers: 1,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

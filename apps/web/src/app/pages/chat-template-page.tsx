@@ -1,3 +1,6 @@
+import { ChatTemplateView } from "../../features/chat-template/index.js";
+import { useRouteModel } from "../../lib/route-model.js";
+
 export function ChatTemplatePage() {
-  return <p className="text-muted">Not built yet.</p>;
+  return <ChatTemplateView model={useRouteModel()} />;
 }

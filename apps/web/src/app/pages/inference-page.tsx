@@ -1,3 +1,6 @@
+import { InferenceSnippetsPanel } from "../../features/inference-snippets/index.js";
+import { useRouteModel } from "../../lib/route-model.js";
+
 export function InferencePage() {
-  return <p className="text-muted">Not built yet.</p>;
+  return <InferenceSnippetsPanel model={useRouteModel()} hubUrl={window.location.origin} />;
 }

@@ -1,3 +1,6 @@
+import { Playground } from "../../features/playground/index.js";
+import { useRouteModel } from "../../lib/route-model.js";
+
 export function PlaygroundPage() {
-  return <p className="text-muted">Not built yet.</p>;
+  return <Playground model={useRouteModel()} hubUrl={window.location.origin} />;
 }

@@ -91,14 +91,35 @@ export function normalizeMapping(raw: unknown): ProviderMapping[] {
   return [];
 }
 
+/** What the model page reads; `expand[]` names them (the public hub's way), the mapping included. */
+const MODEL_PAGE_FIELDS = [
+  "author",
+  "cardData",
+  "cardText",
+  "config",
+  "createdAt",
+  "downloads",
+  "gated",
+  "gguf",
+  "inferenceProviderMapping",
+  "lastModified",
+  "library_name",
+  "likes",
+  "pipeline_tag",
+  "private",
+  "safetensors",
+  "siblings",
+  "tags",
+  "transformersInfo",
+  "widgetData",
+];
+
 /** Model info with everything the model page shows, including the provider mapping. */
 export const modelQuery = (modelId: string) =>
   queryOptions({
     queryKey: ["model", modelId],
     queryFn: async ({ signal }): Promise<ModelInfo> => {
-      const fields = ["inferenceProviderMapping", "cardData", "config", "siblings", "gguf", "widgetData"];
-      const expand = fields.map((field) => `expand[]=${field}`).join("&");
-      const url = `/api/models/${modelPath(modelId)}?full=true&${expand}`;
+      const url = `/api/models/${modelPath(modelId)}?${MODEL_PAGE_FIELDS.map((field) => `expand[]=${field}`).join("&")}`;
       const { data } = await hubGet<ModelData & { inferenceProviderMapping?: unknown }>(url, signal);
       return { ...data, inferenceProviderMapping: normalizeMapping(data.inferenceProviderMapping) };
     },

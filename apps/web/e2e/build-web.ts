@@ -1,0 +1,45 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const WEB_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const WEB_DIST = join(WEB_ROOT, "dist");
+const REPO_ROOT = resolve(WEB_ROOT, "../..");
+
+/** Inputs of the production build: the app's sources and the workspace packages it bundles. */
+const INPUTS = [
+  join(WEB_ROOT, "src"),
+  join(WEB_ROOT, "index.html"),
+  join(WEB_ROOT, "vite.config.ts"),
+  ...["tasks", "snippets", "inference", "jinja", "widget"].map((name) =>
+    join(REPO_ROOT, "packages", name, "src"),
+  ),
+  join(REPO_ROOT, "packages", "snippets", "templates"),
+];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === "node_modules" || entry.startsWith(".")) continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+export function isDistStale(): boolean {
+  const index = join(WEB_DIST, "index.html");
+  if (!existsSync(index)) return true;
+  const built = statSync(index).mtimeMs;
+  return INPUTS.some((input) => newestMtime(input) > built);
+}
+
+/** Builds `apps/web/dist` with Vite unless it is newer than every input. */
+export async function buildWebIfStale(): Promise<boolean> {
+  if (!isDistStale()) return false;
+  const { build } = await import("vite");
+  await build({ root: WEB_ROOT, configFile: join(WEB_ROOT, "vite.config.ts"), logLevel: "warn" });
+  return true;
+}

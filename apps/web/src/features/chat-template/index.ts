@@ -1,0 +1,1 @@
+export { ChatTemplateView } from "./chat-template-view.js";

@@ -1,0 +1,1 @@
+export { InferenceSnippetsPanel } from "./inference-snippets-panel.js";

@@ -1,0 +1,207 @@
+import { isInferenceProvider } from "@modelhub/inference";
+import { getInferenceSnippets, type InferenceSnippet } from "@modelhub/snippets";
+import { isConversational } from "@modelhub/tasks";
+import { useCallback, useLayoutEffect, useMemo, useState } from "react";
+import { useSearchParams } from "react-router";
+import { CodeBlock } from "../../components/ui/code-block.js";
+import { Select, type SelectOption } from "../../components/ui/select.js";
+import { Tabs } from "../../components/ui/tabs.js";
+import type { ModelInfo, ProviderMapping } from "../../lib/api/models.js";
+import { providerLabel } from "../../lib/providers.js";
+import { AccessTokenField, type TokenMode } from "./access-token-field.js";
+import {
+  LANGUAGES,
+  type Language,
+  type PanelState,
+  type ParameterName,
+  pickAvailable,
+  readPanelState,
+  writePanelState,
+} from "./panel-state.js";
+import { ParameterSliders } from "./parameter-sliders.js";
+
+const LANGUAGE_LABELS: Record<Language, string> = { python: "Python", js: "JavaScript", sh: "cURL" };
+
+/** Performance marks: the perf script reads how long a change takes to reach the screen. */
+export const CHANGE_MARK = "snippet-panel:change";
+export const UPDATE_MEASURE = "snippet-panel:update";
+
+const stagingBadge = (
+  <span className="rounded bg-warn-soft px-1.5 text-[11px] font-medium text-warn">staging</span>
+);
+
+function defaultProvider(mappings: ProviderMapping[]): ProviderMapping | undefined {
+  return mappings.find((mapping) => mapping.status === "live") ?? mappings[0];
+}
+
+interface PanelProps {
+  model: ModelInfo;
+  /** The hub in use: snippets point their clients at its API and router. */
+  hubUrl: string;
+}
+
+/** Ready-to-paste code for calling the model through a provider, generated in the browser. */
+export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const state = readPanelState(searchParams);
+  const [tokenMode, setTokenMode] = useState<TokenMode>("env");
+  const [token, setToken] = useState("");
+  const chat = isConversational(model);
+
+  const mappings = model.inferenceProviderMapping;
+  const mapping = mappings.find((entry) => entry.provider === state.provider) ?? defaultProvider(mappings);
+
+  const inlineToken = tokenMode === "inline" && token.trim() !== "";
+  const { temperature, max_tokens, top_p } = state.parameters;
+  const generated = useMemo(() => {
+    if (!mapping || !isInferenceProvider(mapping.provider)) return { snippets: [] as InferenceSnippet[] };
+    try {
+      const snippets = getInferenceSnippets(
+        model,
+        inlineToken ? token.trim() : "",
+        mapping.provider,
+        mapping.providerId,
+        {
+          streaming: chat && state.streaming,
+          ...(chat && temperature !== undefined ? { temperature } : {}),
+          ...(chat && max_tokens !== undefined ? { max_tokens } : {}),
+          ...(chat && top_p !== undefined ? { top_p } : {}),
+          hubUrl,
+          routerUrl: `${hubUrl}/router`,
+          inlineToken,
+        },
+      );
+      return { snippets };
+    } catch (error) {
+      return {
+        snippets: [] as InferenceSnippet[],
+        error: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }, [model, mapping, chat, state.streaming, temperature, max_tokens, top_p, hubUrl, inlineToken, token]);
+
+  const languages = LANGUAGES.filter((language) =>
+    generated.snippets.some((snippet) => snippet.language === language),
+  );
+  const language = pickAvailable(state.language, languages) ?? state.language;
+  const clients = generated.snippets
+    .filter((snippet) => snippet.language === language)
+    .map((snippet) => snippet.client);
+  const client = pickAvailable(state.client, clients);
+  const snippet = generated.snippets.find((entry) => entry.language === language && entry.client === client);
+
+  const update = useCallback(
+    (change: Partial<PanelState>) => {
+      performance.mark(CHANGE_MARK);
+      setSearchParams((current) => writePanelState({ ...readPanelState(current), ...change }), {
+        replace: true,
+      });
+    },
+    [setSearchParams],
+  );
+
+  // Time from a change to its commit on screen (render + DOM update), for the perf script.
+  const renderKey = `${mapping?.provider}|${language}|${client}|${state.streaming}|${temperature}|${max_tokens}|${top_p}`;
+  useLayoutEffect(() => {
+    if (renderKey && performance.getEntriesByName(CHANGE_MARK, "mark").length > 0) {
+      performance.measure(UPDATE_MEASURE, CHANGE_MARK);
+      performance.clearMarks(CHANGE_MARK);
+    }
+  }, [renderKey]);
+
+  if (!mapping) {
+    return <p className="text-muted">No inference provider serves this model.</p>;
+  }
+
+  const providerOptions: SelectOption[] = mappings.map((entry) => ({
+    value: entry.provider,
+    label: providerLabel(entry.provider),
+    hint: entry.status === "staging" ? stagingBadge : undefined,
+  }));
+  const clientOptions: SelectOption[] = clients.map((name) => ({ value: name, label: name }));
+
+  return (
+    <section
+      aria-labelledby="snippets-heading"
+      className="flex flex-col gap-4 rounded-lg border border-line bg-surface p-4"
+    >
+      <h2 id="snippets-heading" className="text-lg font-semibold">
+        Call {model.id} through an inference provider
+      </h2>
+      <div className="flex flex-wrap items-end gap-4">
+        <Select
+          label="Provider"
+          value={mapping.provider}
+          options={providerOptions}
+          onValueChange={(provider) => update({ provider })}
+          className="w-56"
+          testId="provider-select"
+        />
+        {chat ? (
+          <label className="flex h-9 items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={state.streaming}
+              onChange={(event) => update({ streaming: event.target.checked })}
+              className="size-4 accent-accent"
+            />
+            Stream the reply
+          </label>
+        ) : null}
+      </div>
+      {mapping.status === "staging" ? (
+        <p role="status" className="rounded-md bg-warn-soft p-2 text-sm text-warn">
+          {providerLabel(mapping.provider)} serves this model in staging: for testing only.
+        </p>
+      ) : null}
+      {chat ? (
+        <ParameterSliders
+          values={state.parameters}
+          onChange={(name: ParameterName, value) =>
+            update({ parameters: { ...state.parameters, [name]: value } })
+          }
+        />
+      ) : null}
+      <AccessTokenField mode={tokenMode} token={token} onModeChange={setTokenMode} onTokenChange={setToken} />
+      {generated.error ? (
+        <p role="alert" className="rounded-md bg-danger-soft p-3 text-sm text-danger">
+          {generated.error}
+        </p>
+      ) : null}
+      {languages.length === 0 && !generated.error ? (
+        <p className="text-muted">No snippet exists for this task and provider.</p>
+      ) : null}
+      {languages.length > 0 ? (
+        <Tabs
+          label="Language"
+          value={language}
+          tabs={languages.map((value) => ({ value, label: LANGUAGE_LABELS[value] }))}
+          onValueChange={(value) => update({ language: value as Language, client: undefined })}
+        >
+          <div className="flex flex-col gap-3">
+            {clientOptions.length > 0 && client ? (
+              <Select
+                label="Client"
+                value={client}
+                options={clientOptions}
+                onValueChange={(value) => update({ language, client: value })}
+                className="w-56"
+                testId="client-select"
+              />
+            ) : null}
+            {snippet?.install ? (
+              <CodeBlock code={snippet.install} label={`Install ${snippet.client}`} testId="install-line" />
+            ) : null}
+            {snippet ? (
+              <CodeBlock
+                code={snippet.content}
+                label={`${LANGUAGE_LABELS[language]} ${snippet.client} snippet`}
+                testId="inference-snippet"
+              />
+            ) : null}
+          </div>
+        </Tabs>
+      ) : null}
+    </section>
+  );
+}

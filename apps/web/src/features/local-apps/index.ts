@@ -1,0 +1,1 @@
+export { LocalApps } from "./local-apps.js";

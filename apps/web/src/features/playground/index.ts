@@ -1,0 +1,1 @@
+export { Playground } from "./playground.js";

@@ -1,0 +1,62 @@
+import { useEffect, useState } from "react";
+import { CodeBlock } from "../../components/ui/code-block.js";
+
+interface LabelScore {
+  label: string;
+  score: number;
+}
+
+function isLabelScores(value: unknown): value is LabelScore[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((entry) => entry && typeof entry.label === "string" && typeof entry.score === "number")
+  );
+}
+
+function BlobOutput({ blob }: { blob: Blob }) {
+  const [url] = useState(() => URL.createObjectURL(blob));
+  useEffect(() => () => URL.revokeObjectURL(url), [url]);
+  if (blob.type.startsWith("image/"))
+    return <img src={url} alt="Result" className="max-h-[32rem] w-fit rounded-lg" />;
+  // biome-ignore lint/a11y/useMediaCaption: generated audio has no caption track.
+  if (blob.type.startsWith("audio/")) return <audio controls src={url} aria-label="Result audio" />;
+  if (blob.type.startsWith("video/")) {
+    // biome-ignore lint/a11y/useMediaCaption: generated video has no caption track.
+    return <video controls src={url} aria-label="Result video" className="max-h-[32rem]" />;
+  }
+  return (
+    <a href={url} download="result" className="text-accent underline">
+      Download the result ({blob.type || "binary"}, {blob.size} bytes)
+    </a>
+  );
+}
+
+/** Classification results as bars, media played, anything else as indented JSON. */
+export function ReadableOutput({ value }: { value: unknown }) {
+  if (value instanceof Blob) return <BlobOutput blob={value} />;
+  const flat = Array.isArray(value) && value.length === 1 && isLabelScores(value[0]) ? value[0] : value;
+  if (isLabelScores(flat)) {
+    return (
+      <ul aria-label="Results" className="flex flex-col gap-2">
+        {flat.map((entry) => (
+          <li key={entry.label} className="flex flex-col gap-1 text-sm">
+            <span className="flex justify-between">
+              <span>{entry.label}</span>
+              <span className="font-mono text-muted">{entry.score.toFixed(3)}</span>
+            </span>
+            <span className="h-2 rounded-full bg-raised" aria-hidden="true">
+              <span
+                className="block h-2 rounded-full bg-accent"
+                style={{ width: `${Math.max(1, entry.score * 100)}%` }}
+              />
+            </span>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (typeof value === "string")
+    return <p className="whitespace-pre-wrap rounded-lg bg-raised p-3 text-sm">{value}</p>;
+  return <CodeBlock code={JSON.stringify(value, null, 2)} label="Result" />;
+}
