@@ -34,6 +34,7 @@ function length(v: unknown): number {
 }
 
 function toInt(v: unknown, dflt: unknown, base: number): unknown {
+  failIfUndefined(v);
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "number") return Number.isFinite(v) ? Math.trunc(v) : dflt;
   if (v instanceof PyFloat) return Number.isFinite(v.value) ? Math.trunc(v.value) : dflt;
@@ -64,6 +65,7 @@ function parseFloatStrict(s: string): number | null {
 }
 
 function toFloat(v: unknown, dflt: unknown): unknown {
+  failIfUndefined(v);
   if (typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat) return pyFloat(num(v));
   if (typeof v === "string" || v instanceof Markup) {
     const f = parseFloatStrict(str(v).replace(/_/g, ""));

@@ -1,16 +1,7 @@
 import type { TestFn } from "../runtime/compile-expr.js";
 import { LoopContext } from "../runtime/loop.js";
-import { compareValues, contains, eq, failIfUndefined, mod, typeError } from "../runtime/operators.js";
-import {
-  isMapping,
-  isUndefined,
-  Markup,
-  num,
-  PyCallable,
-  PyFloat,
-  truthy,
-  typeName,
-} from "../runtime/values.js";
+import { compareValues, contains, eq, mod } from "../runtime/operators.js";
+import { isMapping, isUndefined, Markup, PyCallable, PyFloat } from "../runtime/values.js";
 import { table } from "./args.js";
 import { FILTERS, TESTS_REF } from "./filters.js";
 

@@ -29,7 +29,7 @@ export function formatFloat(n: number): string {
 
 /** Python's str() of an int (exact digits, no exponent). */
 export function formatInt(n: number): string {
-  return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
+  return Math.abs(n) <= Number.MAX_SAFE_INTEGER ? String(n) : BigInt(n).toString();
 }
 
 const PLAIN_ASCII = /^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/;
