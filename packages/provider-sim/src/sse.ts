@@ -47,7 +47,7 @@ export async function writeSse(
       if (closed) return;
       if (sent === faultAt && fault) {
         if (fault.kind === "drop-stream") {
-          res.socket?.destroy();
+          dropConnection(res);
           return;
         }
         if (fault.kind === "stream-error") {
@@ -62,7 +62,7 @@ export async function writeSse(
     }
     if (closed) return;
     if (sent === faultAt && fault?.kind === "drop-stream") {
-      res.socket?.destroy();
+      dropConnection(res);
       return;
     }
     res.end(options.done === false ? undefined : `${prefix}[DONE]\n\n`);
@@ -88,4 +88,12 @@ function write(res: ServerResponse, chunk: string): Promise<boolean> | boolean {
     res.once("drain", onDrain);
     res.once("close", onClose);
   });
+}
+
+/**
+ * Closes the connection without finishing the chunked body, after what was written so far has gone out:
+ * the client sees the first events, then a premature close.
+ */
+function dropConnection(res: ServerResponse): void {
+  res.socket?.destroySoon();
 }

@@ -3,7 +3,8 @@ import type { ProviderDefinition, SimContext } from "../context.js";
 import { headerValue, type SimRequest, sendJson, sendText } from "../http.js";
 import type { Job, JobState } from "../jobs.js";
 import { requireJsonObject } from "../protocols/json-body.js";
-import { canonicalJson, fillSimUrl, recordedExchanges } from "../recorded-traffic.js";
+import { canonicalJson, fillSimUrl, findRecording, recordedExchanges } from "../recorded-traffic.js";
+import { replayExchange } from "../replay.js";
 import { mediaKindOfTask, nextJobOutcome, simMediaUrl, taskOfProviderModel } from "./job-support.js";
 
 /**
@@ -86,6 +87,15 @@ function predictionJson(context: SimContext, job: Job, state: JobState) {
 }
 
 function create(request: SimRequest, res: ServerResponse, context: SimContext, fixedModel?: string) {
+  // Recorded refusals (a model's own input schema, which the sim does not know) are replayed as they were.
+  const refusal = findRecording({
+    provider: "replicate",
+    method: "POST",
+    path: request.path,
+    bodyText: request.bodyText,
+    isJson: request.isJson,
+  });
+  if (refusal && refusal.status >= 400) return replayExchange(refusal, res, context);
   const body = requireJsonObject(request, res, context);
   if (!body) return;
   const allowed = fixedModel
