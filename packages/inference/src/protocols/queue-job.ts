@@ -55,5 +55,7 @@ function failure(spec: JobSpec, body: Record<string, unknown>, ctx: ResponseCont
 export function rebase(url: string, ctx: ResponseContext): string {
   if (!ctx.sharedHost) return url;
   const parsed = new URL(url, ctx.base);
+  // Already on the shared host (a simulator answers with its own URLs): nothing to rebase.
+  if (parsed.origin === new URL(ctx.base).origin) return parsed.href;
   return `${ctx.base}${parsed.pathname}${parsed.search}`;
 }

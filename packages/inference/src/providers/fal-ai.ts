@@ -71,7 +71,7 @@ export const falAi = {
     },
     "text-to-speech": {
       path: ({ providerModelId }) => `/${providerModelId}`,
-      body: ({ args }) => ({ ...params(args), text: args.inputs }),
+      body: ({ args }) => ({ ...params(args), prompt: args.inputs }),
       parse: (response, ctx) =>
         toMediaOutput({ kind: "url", url: mediaUrl(response, "audio", ctx.task) }, ctx, response),
     },
