@@ -45,6 +45,11 @@ function boot(): void {
   if (!script) return;
   const { options, warnings } = parseWidgetOptions(new URL(script.src).searchParams);
   const log = createLogger(options.debug);
+  if (!script.isConnected) {
+    // Removed before it ran (a framework unmounting, React StrictMode's double effects): render nothing.
+    log.info("script tag was removed before it ran; not rendering");
+    return;
+  }
   render(script, options, warnings, log).catch((error: unknown) => log.warn("widget failed", error));
 }
 

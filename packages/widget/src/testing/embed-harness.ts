@@ -81,27 +81,31 @@ export function startRawDataServer(body: string, contentType = "application/json
 export interface HostSite extends RunningServer {
   /** Serves `html` at a fresh path and returns its URL. */
   page(html: string): string;
+  /** Serves any other file (a script bundle) at a fresh path and returns its URL. */
+  file(body: string, contentType: string): string;
 }
 
 /** The embedding site: `http://localhost:<port>`, a different origin from the hub's 127.0.0.1. */
 export function startHostSite(): Promise<HostSite> {
-  const pages = new Map<string, string>();
+  const files = new Map<string, { body: string; contentType: string }>();
   const server: Server = createServer((request, response) => {
-    const html = pages.get(request.url ?? "");
-    response.writeHead(html === undefined ? 404 : 200, { "Content-Type": "text/html; charset=utf-8" });
-    response.end(html ?? "not found");
+    const file = files.get(request.url ?? "");
+    response.writeHead(file ? 200 : 404, { "Content-Type": file?.contentType ?? "text/plain" });
+    response.end(file?.body ?? "not found");
   });
+  const add = (extension: string, body: string, contentType: string) => {
+    const path = `/file-${files.size + 1}.${extension}`;
+    files.set(path, { body, contentType });
+    return path;
+  };
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
       const url = `http://localhost:${port}`;
       resolve({
         url,
-        page(html) {
-          const path = `/page-${pages.size + 1}.html`;
-          pages.set(path, html);
-          return `${url}${path}`;
-        },
+        page: (html) => `${url}${add("html", html, "text/html; charset=utf-8")}`,
+        file: (body, contentType) => `${url}${add("js", body, contentType)}`,
         close: () =>
           new Promise((done) => {
             server.closeAllConnections();
