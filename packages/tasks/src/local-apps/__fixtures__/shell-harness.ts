@@ -16,12 +16,11 @@ const STUBBED_COMMANDS = [
 ];
 const STUBBED_PATHS = ["llama-server", "llama-cli", "llamafile", "build/bin/llama-server", "build/bin/llama-cli"];
 
-const STUB = `#!/bin/sh
-{
-  printf 'CALL %s\\n' "$(basename "$0")"
-  for a in "$@"; do printf '%s' "$a" | base64 | tr -d '\\n'; printf '\\n'; done
-  printf 'END\\n'
-} >> "$STUB_LOG"
+// Records "C", the command name, the argument count and each argument, NUL-separated (no argument can hold
+// a NUL). Shell builtins only: one short bash process per call.
+const STUB = `#!/bin/bash
+printf 'C\\0%s\\0%d\\0' "\${0##*/}" "$#" >> "$STUB_LOG"
+if [ "$#" -gt 0 ]; then printf '%s\\0' "$@" >> "$STUB_LOG"; fi
 `;
 
 /** Bash syntax errors of each block, by index; empty when all parse. One bash process for the batch. */
@@ -67,22 +66,24 @@ export function runWithStubs(blocks: string[]): StubRun {
     }
     const log = join(work, ".stub-log");
     writeFileSync(log, "");
-    const script = blocks.map((block, i) => `printf 'BLOCK ${i}\\n' >> "$STUB_LOG"\n(\n${block}\n)\n`).join("");
+    const script = blocks.map((block, i) => `printf 'B\\0%s\\0' ${i} >> "$STUB_LOG"\n(\n${block}\n)\n`).join("");
     const result = spawnSync("bash", ["-c", script], {
       cwd: work,
       encoding: "utf8",
       env: { PATH: `${bin}:/usr/bin:/bin`, STUB_LOG: log, HOME: work },
     });
     const calls: StubCall[][] = blocks.map(() => []);
+    const tokens = readFileSync(log, "utf8").split("\0");
     let current: StubCall[] | undefined;
-    let call: StubCall | undefined;
-    for (const line of readFileSync(log, "utf8").split("\n")) {
-      if (line.startsWith("BLOCK ")) current = calls[Number(line.slice(6))];
-      else if (line.startsWith("CALL ")) call = { command: line.slice(5), args: [] };
-      else if (line === "END" && call) {
-        current?.push(call);
-        call = undefined;
-      } else if (call) call.args.push(Buffer.from(line, "base64").toString("utf8"));
+    for (let i = 0; i < tokens.length - 1; ) {
+      if (tokens[i] === "B") {
+        current = calls[Number(tokens[i + 1])];
+        i += 2;
+      } else if (tokens[i] === "C") {
+        const count = Number(tokens[i + 2]);
+        current?.push({ command: tokens[i + 1] ?? "", args: tokens.slice(i + 3, i + 3 + count) });
+        i += 3 + count;
+      } else throw new Error(`Unexpected stub log token ${JSON.stringify(tokens[i])}`);
     }
     const stubs = new Set([".stub-bin", ".stub-log", "build", ...STUBBED_PATHS]);
     return { calls, strayFiles: readdirSync(work).filter((name) => !stubs.has(name)), stderr: result.stderr };
