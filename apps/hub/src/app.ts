@@ -5,21 +5,27 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { adminOperations } from "./admin-operations.js";
 import { HubError, NotFoundError, renderError } from "./errors.js";
+import { dotSegmentGuard } from "./http/dot-segment-guard.js";
 import type { HubEnv } from "./http/hub-env.js";
 import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
 import { type Logger, silentLogger } from "./logger.js";
+import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
+import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { adminRoutes } from "./routes/admin.js";
 import { modelsRoutes } from "./routes/models.js";
+import { routerRoutes } from "./routes/router.js";
 import { tasksRoutes } from "./routes/tasks.js";
 import type { Store } from "./store/store.js";
 
 export interface AppLimits {
   /** Largest JSON body the API accepts (admin writes). */
   apiBodyBytes: number;
+  /** Largest body the router forwards (inputs may carry base64 images or audio). */
+  routerBodyBytes: number;
 }
 
-export const DEFAULT_LIMITS: AppLimits = { apiBodyBytes: 1024 * 1024 };
+export const DEFAULT_LIMITS: AppLimits = { apiBodyBytes: 1024 * 1024, routerBodyBytes: 32 * 1024 * 1024 };
 
 export interface AppDeps {
   store: Store;
@@ -31,6 +37,9 @@ export interface AppDeps {
   /** Directory of the built web app (index.html + assets), served at `/`. */
   webDist?: string;
   limits?: Partial<AppLimits>;
+  /** Where the router sends each provider; by default nowhere (router calls answer 503). */
+  upstreams?: Upstreams;
+  routerTimeouts?: Partial<ForwardTimeouts>;
 }
 
 /** Builds the hub's HTTP application from its routes. Pure wiring: no environment, no listening socket. */
@@ -41,6 +50,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
 
   app.use("*", requestId());
   app.use("*", requestLog(logger));
+  app.use("*", dotSegmentGuard);
   app.use(
     "*",
     secureHeaders({
@@ -68,6 +78,17 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       operations: adminOperations(deps.store, deps.knownProviders ?? INFERENCE_PROVIDERS),
       adminToken: deps.adminToken,
       maxBodyBytes: limits.apiBodyBytes,
+    }),
+  );
+
+  app.route(
+    "/router",
+    routerRoutes({
+      store: deps.store,
+      upstreams: deps.upstreams ?? createUpstreams({}),
+      logger,
+      timeouts: { ...DEFAULT_TIMEOUTS, ...deps.routerTimeouts },
+      maxBodyBytes: limits.routerBodyBytes,
     }),
   );
 

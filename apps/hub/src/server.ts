@@ -63,6 +63,19 @@ async function main(): Promise<void> {
     adminApi: config.adminToken ? "enabled" : "disabled (set ADMIN_TOKEN)",
     web: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : "not built",
   });
+  logger.log("info", "router", {
+    withKeys: hub.routing.provider,
+    providerSim: hub.routing["provider-sim"],
+    providerSimUrl: hub.providerSimUrl,
+  });
+  if (hub.routing["provider-sim"].length > 0) {
+    process.stdout.write(
+      `Router: ${hub.routing["provider-sim"].length} provider(s) without a key are served by provider-sim (${hub.providerSimUrl}): ${hub.routing["provider-sim"].join(", ")}\n`,
+    );
+  }
+  if (hub.routing.provider.length > 0) {
+    process.stdout.write(`Router: real providers (key configured): ${hub.routing.provider.join(", ")}\n`);
+  }
   process.stdout.write(`Modelhub is running at ${hub.url}\n`);
 
   const shutdown = (signal: string) => {

@@ -1,8 +1,11 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
+import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import { createApp } from "./app.js";
 import { type Logger, silentLogger } from "./logger.js";
+import type { ForwardTimeouts } from "./router/forward.js";
+import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./store/catalogue.js";
 import { openStore, type Store } from "./store/store.js";
 
@@ -23,11 +26,21 @@ export interface StartHubOptions {
   catalogueDir?: string;
   /** How long close() waits for in-flight requests before cutting connections. */
   shutdownGraceMs?: number;
+  /**
+   * Start provider-sim in this process for the providers that have neither a key nor a base URL (default
+   * true), so the router works offline.
+   */
+  providerSim?: boolean;
+  routerTimeouts?: Partial<ForwardTimeouts>;
 }
 
 export interface RunningHub {
   url: string;
   store: Store;
+  /** URL of the in-process provider-sim, when one was started. */
+  providerSimUrl: string | undefined;
+  /** Provider names by where the router sends them. */
+  routing: ReturnType<Upstreams["summary"]>;
   close(): Promise<void>;
 }
 
@@ -47,7 +60,30 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     throw error;
   }
 
-  const app = createApp({ store, logger, adminToken: options.adminToken, webDist: options.webDist });
+  const simCredential = generateSimCredential();
+  const needsSim = INFERENCE_PROVIDERS.some(
+    (provider) => !options.providerKeys?.[provider] && !options.providerBaseUrls?.[provider],
+  );
+  let sim: ProviderSim | undefined;
+  if (needsSim && options.providerSim !== false) {
+    // The simulator accepts only the hub's own credential: a caller's token is never forwarded.
+    sim = await startProviderSim({ hubTokens: [simCredential] });
+  }
+  const upstreams = createUpstreams({
+    providerKeys: options.providerKeys,
+    providerBaseUrls: options.providerBaseUrls,
+    simUrl: sim?.url,
+    simCredential,
+  });
+
+  const app = createApp({
+    store,
+    logger,
+    adminToken: options.adminToken,
+    webDist: options.webDist,
+    upstreams,
+    routerTimeouts: options.routerTimeouts,
+  });
   const host = options.host ?? "127.0.0.1";
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () =>
@@ -69,11 +105,11 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         clearTimeout(grace);
         clearInterval(sweep);
         store.close();
-        resolve();
+        (sim ? sim.close() : Promise.resolve()).then(resolve, resolve);
       });
       http.closeIdleConnections();
     });
     return closing;
   };
-  return { url, store, close };
+  return { url, store, close, providerSimUrl: sim?.url, routing: upstreams.summary() };
 }
