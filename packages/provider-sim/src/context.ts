@@ -25,6 +25,8 @@ export interface SimContext {
   takeFault<K extends FaultKind>(kinds: readonly K[]): FaultOf<K> | undefined;
   /** Events per synthesized stream: `x-sim-stream-chunks` header, else the `streamChunks` option. */
   streamChunks: number | undefined;
+  /** Coalesce stream events into writes of this many bytes: `x-sim-stream-batch-bytes`, else the option. */
+  streamBatchBytes: number | undefined;
   /** Steps a job takes from IN_QUEUE to COMPLETED (one per status poll). */
   jobSteps: number;
   /** Streams being written right now (shared by the whole sim). */

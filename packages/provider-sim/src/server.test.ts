@@ -218,6 +218,24 @@ describe("fake hub API", () => {
   });
 });
 
+describe("options", () => {
+  it("adds latencyMs to every provider reply and coalesces stream writes on request", async () => {
+    const slow = await startProviderSim({ latencyMs: 120, streamBatchBytes: 4096 });
+    try {
+      const started = performance.now();
+      const response = await postJson(
+        `${slow.url}/together/v1/chat/completions`,
+        { ...chatBody, stream: true },
+        jsonHeaders(undefined, { "x-sim-stream-chunks": "200" }),
+      );
+      expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+      expect(await readSseData(response)).toHaveLength(203);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe("request log", () => {
   it("records method, path, redacted headers and body, and can be cleared", async () => {
     sim.clearRequests();

@@ -39,6 +39,8 @@ export interface ProviderSimOptions extends AuthPolicy {
   replaceModels?: boolean;
   /** Events per synthesized stream (the `x-sim-stream-chunks` header overrides it per request). */
   streamChunks?: number;
+  /** Coalesce stream events into writes of at least this many bytes (default 0: one write per event). */
+  streamBatchBytes?: number;
   /** Status polls a job takes to complete: 0 = done at the first poll. Default 2. */
   jobSteps?: number;
   /** Replay recorded exchanges for identical requests (default true). */
@@ -192,6 +194,7 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
       return;
     }
     const chunksHeader = Number(headerValue(incoming.headers, "x-sim-stream-chunks"));
+    const batchHeader = Number(headerValue(incoming.headers, "x-sim-stream-batch-bytes"));
     const context: SimContext = {
       simUrl,
       providerUrl: `${simUrl}/${area}`,
@@ -203,6 +206,8 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
         Number.isInteger(chunksHeader) && chunksHeader > 0
           ? Math.min(chunksHeader, MAX_STREAM_CHUNKS)
           : options.streamChunks,
+      streamBatchBytes:
+        Number.isInteger(batchHeader) && batchHeader > 0 ? batchHeader : options.streamBatchBytes,
       jobSteps: options.jobSteps ?? 2,
       streams,
       logger,

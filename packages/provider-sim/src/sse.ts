@@ -4,6 +4,11 @@ import { streamErrorEvent } from "./errors.js";
 import { STREAM_FAULTS } from "./faults.js";
 
 export interface SseOptions {
+  /**
+   * Coalesce consecutive events into writes of at least this many bytes (0 = one write per event, the
+   * default and what real providers do). For throughput benchmarks that do not care about per-event framing.
+   */
+  batchBytes?: number;
   /** Line prefix: OpenAI-style servers write `data: `, TGI writes `data:` (no space). */
   dataPrefix?: string;
   /** Send `data: [DONE]` after the last event (OpenAI-compatible); TGI streams just end. */
@@ -13,7 +18,8 @@ export interface SseOptions {
 }
 
 /**
- * Writes server-sent events one by one as they are produced: each event is its own `write`, the writer waits
+ * Writes server-sent events one by one as they are produced: each event is its own `write` (unless
+ * `batchBytes` asks to coalesce), the writer waits
  * for `drain` when the socket pushes back (memory stays flat whatever the stream size) and stops as soon as
  * the client goes away. Applies this request's stream faults.
  */
@@ -40,12 +46,18 @@ export async function writeSse(
   // Headers go out at once, so clients see the response start before the first event.
   res.flushHeaders();
 
+  const batchBytes = options.batchBytes ?? context.streamBatchBytes ?? 0;
+  let pending = "";
   let sent = 0;
   context.streams.active += 1;
   try {
     for (const event of events) {
       if (closed) return;
       if (sent === faultAt && fault) {
+        if (pending !== "") {
+          write(res, pending);
+          pending = "";
+        }
         if (fault.kind === "drop-stream") {
           dropConnection(res);
           return;
@@ -57,10 +69,16 @@ export async function writeSse(
         }
         await write(res, `${prefix}{"choices":[{"delta":{"content":"broken\n\n`);
       }
-      if (!(await write(res, `${prefix}${event}\n\n`))) return;
       sent++;
+      pending += `${prefix}${event}\n\n`;
+      if (pending.length < batchBytes) continue;
+      // Only a pushed-back write waits (for drain or close); the common case stays synchronous.
+      const written = write(res, pending);
+      pending = "";
+      if (written !== true && !(await written)) return;
     }
     if (closed) return;
+    if (pending !== "") write(res, pending);
     if (sent === faultAt && fault?.kind === "drop-stream") {
       dropConnection(res);
       return;
