@@ -1,6 +1,14 @@
 import { TemplateRuntimeError } from "../errors.js";
 import type { FilterFn, TestFn } from "../runtime/compile-expr.js";
-import { eq, failIfUndefined, iterate, mod, add as pyAdd, typeError } from "../runtime/operators.js";
+import {
+  checkPadding,
+  eq,
+  failIfUndefined,
+  iterate,
+  mod,
+  add as pyAdd,
+  typeError,
+} from "../runtime/operators.js";
 import { pyRepr, pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import {
@@ -118,7 +126,8 @@ function indent(value: unknown, args: unknown[], k: Kwargs | null): string {
   const width = arg(args, k, 0, "width", 4);
   const first = truthy(arg(args, k, 1, "first", false));
   const blank = truthy(arg(args, k, 2, "blank", false));
-  const pad = typeof width === "string" ? width : " ".repeat(num(width as number));
+  if (typeof width !== "string") checkPadding(num(width as number));
+  const pad = typeof width === "string" ? width : " ".repeat(Math.max(0, num(width as number)));
   const lines = STR_METHODS.splitlines!(`${str(value)}\n`, [], null, null as never) as string[];
   let rv: string;
   if (blank) rv = lines.join(`\n${pad}`);
@@ -338,6 +347,7 @@ function tojson(value: unknown, args: unknown[], k: Kwargs | null): string {
   const sortKeys = truthy(arg(args, k, 3, "sort_keys", false));
   let indentText: string | null = null;
   if (indentArg !== null && !isUndefined(indentArg)) {
+    if (typeof indentArg !== "string") checkPadding(num(indentArg as number));
     indentText =
       typeof indentArg === "string" ? indentArg : " ".repeat(Math.max(0, num(indentArg as number)));
   }

@@ -1,4 +1,4 @@
-import { eq, failIfUndefined, iterate, mappingKey, typeError } from "../runtime/operators.js";
+import { checkPadding, eq, failIfUndefined, iterate, mappingKey, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import { isTuple, type Kwargs, Markup, makeTuple, makeView, newDict, typeName } from "../runtime/values.js";
@@ -155,6 +155,7 @@ function findIn(self: unknown, args: unknown[], fromRight: boolean): number {
 
 function pad(s: string, width: unknown, fill: unknown, mode: "center" | "left" | "right"): string {
   const w = intArg(width, 0);
+  checkPadding(w);
   const f = fill === undefined ? " " : strArg(fill, "fill character");
   const len = Array.from(s).length;
   if (w <= len) return s;
@@ -264,6 +265,7 @@ export const STR_METHODS: Record<string, Method> = table<Method>({
   zfill: (s, a) => {
     const str = text(s);
     const w = intArg(a[0], 0);
+    checkPadding(w);
     if (str.length >= w) return str;
     const sign = str[0] === "-" || str[0] === "+" ? str[0] : "";
     return sign + "0".repeat(w - str.length) + str.slice(sign.length);
@@ -292,7 +294,11 @@ export const STR_METHODS: Record<string, Method> = table<Method>({
     const p = strArg(a[0], "suffix");
     return p && str.endsWith(p) ? str.slice(0, -p.length) : str;
   },
-  expandtabs: (s, a) => text(s).replace(/\t/g, " ".repeat(intArg(a[0], 8))),
+  expandtabs: (s, a) => {
+    const size = intArg(a[0], 8);
+    checkPadding(size);
+    return text(s).replace(/\t/g, " ".repeat(Math.max(0, size)));
+  },
 });
 
 export const LIST_METHODS: Record<string, Method> = table<Method>({

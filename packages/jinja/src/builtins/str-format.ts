@@ -1,5 +1,5 @@
 import { TemplateRuntimeError } from "../errors.js";
-import { typeError } from "../runtime/operators.js";
+import { checkPadding, typeError } from "../runtime/operators.js";
 import { formatFloat, pyRepr, pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import { isNumber, type Kwargs, num, PyFloat } from "../runtime/values.js";
@@ -57,6 +57,7 @@ export function formatSpec(value: unknown, spec: string): string {
   if (!m) throw new TemplateRuntimeError(`Invalid format specifier '${spec}'`, "ValueError");
   const [, fill = " ", alignSpec, sign = "-", , zero, widthText, grouping, precText, type] = m;
   const width = widthText === undefined ? 0 : Number(widthText);
+  checkPadding(width);
   const precision = precText === undefined ? undefined : Number(precText);
   let body: string;
   let numeric = false;

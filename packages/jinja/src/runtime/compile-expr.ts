@@ -1,5 +1,5 @@
 import type { CallArgs, Expr } from "../ast/nodes.js";
-import { TemplateRuntimeError } from "../errors.js";
+import { LimitExceededError } from "../errors.js";
 import { callValue, findMethod, getAttr, getItem, getSlice } from "../sandbox.js";
 import {
   add,
@@ -232,7 +232,7 @@ function compileBinop(op: string, l: ExprFn, r: ExprFn): ExprFn {
         const b = r(vars, st);
         const text = (typeof a === "string" ? a : pyStr(a)) + (typeof b === "string" ? b : pyStr(b));
         if (text.length > st.limits.maxOutputLength) {
-          throw new TemplateRuntimeError("string exceeds the output limit", "LimitExceededError");
+          throw new LimitExceededError("string exceeds the output limit");
         }
         return text;
       };

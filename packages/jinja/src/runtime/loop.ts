@@ -1,11 +1,11 @@
 import { TemplateRuntimeError } from "../errors.js";
 import { eq } from "./operators.js";
-import { PyCallable, Undefined } from "./values.js";
+import { PyCallable, RuntimeObject, Undefined } from "./values.js";
 
 const NOT_SET = Symbol("not set");
 
 /** The `loop` variable inside `{% for %}`. One instance per loop run; `index0` advances in place. */
-export class LoopContext {
+export class LoopContext extends RuntimeObject {
   index0 = 0;
   private cycler: PyCallable | null = null;
   private changer: PyCallable | null = null;
@@ -16,7 +16,9 @@ export class LoopContext {
     readonly depth0: number,
     /** Renders the loop body over new items one level deeper (recursive loops only). */
     readonly recurse: ((items: unknown) => string) | null,
-  ) {}
+  ) {
+    super();
+  }
 
   attr(name: string): unknown {
     const i = this.index0;

@@ -1,4 +1,4 @@
-import { TemplateRuntimeError, UndefinedError } from "../errors.js";
+import { LimitExceededError, TemplateRuntimeError, UndefinedError } from "../errors.js";
 import { formatDirective } from "./percent-format.js";
 import {
   isMapping,
@@ -47,15 +47,23 @@ function unsupported(op: string, a: unknown, b: unknown): TemplateRuntimeError {
 
 export function checkLength(length: number, limit: SizeLimit): void {
   if (length > limit.maxOutputLength) {
-    throw new TemplateRuntimeError(
+    throw new LimitExceededError(
       `value of ${length} characters/items exceeds the output limit of ${limit.maxOutputLength}`,
-      "LimitExceededError",
     );
   }
 }
 
 function textOf(v: unknown): string | null {
   return typeof v === "string" ? v : v instanceof Markup ? v.text : null;
+}
+
+/** Widest padding a template may ask for (format widths, center/ljust/zfill, indent, tojson indent). */
+export const MAX_PADDING = 100_000;
+
+export function checkPadding(width: number): void {
+  if (width > MAX_PADDING) {
+    throw new LimitExceededError(`padding width ${width} exceeds the limit of ${MAX_PADDING}`);
+  }
 }
 
 export function add(a: unknown, b: unknown, limit: SizeLimit): unknown {

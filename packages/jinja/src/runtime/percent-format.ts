@@ -1,4 +1,5 @@
 import { TemplateRuntimeError } from "../errors.js";
+import { checkPadding } from "./operators.js";
 import { formatFloat, pyRepr, pyStr } from "./printing.js";
 import { isNumber, num, PyFloat, typeName } from "./values.js";
 
@@ -33,6 +34,7 @@ export function formatDirective(
     }
   }
   const w = width === undefined || width === "*" ? 0 : Number(width);
+  checkPadding(w);
   if (body.length >= w) return body;
   if (flags.includes("-")) return body.padEnd(w);
   if (flags.includes("0") && conv !== "s" && conv !== "r") {

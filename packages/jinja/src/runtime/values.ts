@@ -7,8 +7,13 @@
 
 import type { RenderState } from "./state.js";
 
-export class PyFloat {
-  constructor(readonly value: number) {}
+/** Base of the runtime's own value classes, so that they are never mistaken for user dicts. */
+export class RuntimeObject {}
+
+export class PyFloat extends RuntimeObject {
+  constructor(readonly value: number) {
+    super();
+  }
 }
 
 /** A float result: integral values are boxed so that they print as `2.0`, not `2`. */
@@ -16,13 +21,15 @@ export function pyFloat(n: number): number | PyFloat {
   return Number.isInteger(n) || Object.is(n, -0) ? new PyFloat(n) : n;
 }
 
-export class Undefined {
+export class Undefined extends RuntimeObject {
   constructor(
     /** Jinja2's message for when the value is used: "'x' is undefined", "'dict object' has no attribute 'y'". */
     readonly hint: string,
     /** Accessing it raises SecurityError instead of UndefinedError. */
     readonly unsafe = false,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 export function isUndefined(v: unknown): v is Undefined | undefined {
@@ -53,25 +60,29 @@ export function viewName(v: unknown[]): string | undefined {
 }
 
 /** jinja2's `namespace(...)`: the only object templates may assign attributes on. */
-export class Namespace {
+export class Namespace extends RuntimeObject {
   readonly attrs: Record<string, unknown> = Object.create(null);
 }
 
 export type Kwargs = Record<string, unknown>;
 
 /** Every function a template can call (builtins, bound methods, macros, loop helpers). */
-export class PyCallable {
+export class PyCallable extends RuntimeObject {
   constructor(
     readonly name: string,
     readonly call: (args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown,
     readonly kind: "function" | "method" | "macro" = "function",
-  ) {}
+  ) {
+    super();
+  }
 }
 
 /** Output of `|safe`/`|escape`: plain text that reports `is escaped` (autoescape is off). */
-export class Markup {
-  constructor(readonly text: string) {}
-  toString(): string {
+export class Markup extends RuntimeObject {
+  constructor(readonly text: string) {
+    super();
+  }
+  override toString(): string {
     return this.text;
   }
 }
@@ -93,11 +104,9 @@ export function isInt(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v);
 }
 
-/** A mapping as Python sees it: a plain JS object (not one of the runtime's own classes). */
+/** A mapping as Python sees it: any JS object that is not an array or one of the runtime's own values. */
 export function isMapping(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof RuntimeObject);
 }
 
 export function newDict(): Record<string, unknown> {
