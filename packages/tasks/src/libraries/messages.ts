@@ -3,6 +3,9 @@
  * Each is shown as a comment, so the snippet stays valid code in its language.
  */
 
+/** Title of a snippet that only carries one of the messages below. */
+export const MESSAGE_TITLE = "No loading code for this model";
+
 /** The library is known but this record does not say which kind of model it is. */
 export const UNKNOWN_MODEL_TYPE =
   "⚠️ The type of this model is unknown: no loading code can be generated for it.";

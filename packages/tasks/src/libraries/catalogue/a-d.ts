@@ -2,14 +2,17 @@ import { adaptersSnippets } from "../snippets/adapters.js";
 import { audiocraftSnippets, audiosealSnippets, chatterboxSnippets } from "../snippets/audio.js";
 import { diffusersSnippets } from "../snippets/diffusers.js";
 import { coremlSnippets, ctranslate2Snippets, dduf } from "../snippets/formats.js";
+import { ctransformersSnippets } from "../snippets/llm.js";
 import {
   anemoiSnippets,
   cartesiaMlxSnippets,
+  collectorVisionSnippets,
   cometSnippets,
   savedModelKerasSnippets,
 } from "../snippets/misc.js";
 import { allennlpSnippets, bm25sSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import { cleanrlSnippets } from "../snippets/rl.js";
 import {
   birefnetSnippets,
   deepforestSnippets,
@@ -176,6 +179,24 @@ export const LIBRARIES_A_TO_D = {
   clipscope: researchRepo("clipscope", "https://github.com/Lewington-pitsos/clipscope", {
     countDownloads: `path_extension:"pt"`,
   }),
+  cleanrl: {
+    prettyLabel: "CleanRL",
+    repoName: "CleanRL",
+    repoUrl: "https://github.com/vwxyzjn/cleanrl",
+    docsUrl: "https://docs.cleanrl.dev/",
+    snippets: cleanrlSnippets,
+    filter: false,
+    countDownloads: `path_extension:"cleanrl_model"`,
+  },
+  collectorvision: {
+    prettyLabel: "CollectorVision",
+    repoName: "CollectorVision",
+    repoUrl: "https://github.com/HanClinto/CollectorVision",
+    docsUrl: readme("https://github.com/HanClinto/CollectorVision"),
+    snippets: collectorVisionSnippets,
+    filter: false,
+    countDownloads: `path_extension:"onnx"`,
+  },
   colpali: {
     prettyLabel: "ColPali",
     repoName: "ColPali",
@@ -230,6 +251,14 @@ export const LIBRARIES_A_TO_D = {
     filter: false,
     countDownloads: `path:"model.bin"`,
   },
+  ctransformers: {
+    prettyLabel: "CTransformers",
+    repoName: "ctransformers",
+    repoUrl: "https://github.com/marella/ctransformers",
+    docsUrl: "https://huggingface.co/docs/hub/ctransformers",
+    snippets: ctransformersSnippets,
+    filter: false,
+  },
   "cxr-foundation": researchRepo("CXR Foundation", "https://github.com/Google-Health/cxr-foundation", {
     repoName: "cxr-foundation",
     docsUrl: "https://developers.google.com/health-ai-developer-foundations/cxr-foundation",
@@ -275,6 +304,14 @@ export const LIBRARIES_A_TO_D = {
     countDownloads: `path:"scin_dataset_precomputed_embeddings.npz" OR path:"saved_model.pb"`,
   },
   "describe-anything": researchRepo("Describe Anything", "https://github.com/NVlabs/describe-anything"),
+  dia: {
+    prettyLabel: "Dia",
+    repoName: "Dia",
+    repoUrl: "https://github.com/nari-labs/dia",
+    docsUrl: readme("https://github.com/nari-labs/dia"),
+    snippets: P.dia,
+    filter: false,
+  },
   "dia-tts": {
     prettyLabel: "Dia",
     repoName: "Dia",

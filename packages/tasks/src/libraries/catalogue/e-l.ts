@@ -1,4 +1,4 @@
-import { espnetSnippets, fairseqSnippets, indexTtsSnippets } from "../snippets/audio.js";
+import { espnetSnippets, fairseqSnippets, indexTtsSnippets, kokoroSnippets } from "../snippets/audio.js";
 import {
   executorchSnippets,
   ggufSnippets,
@@ -264,6 +264,15 @@ export const LIBRARIES_E_TO_L = {
     snippets: P.kittentts,
     filter: false,
   },
+  kokoro: {
+    prettyLabel: "Kokoro",
+    repoName: "kokoro",
+    repoUrl: "https://github.com/hexgrad/kokoro",
+    docsUrl: readme("https://github.com/hexgrad/kokoro"),
+    snippets: kokoroSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pth"`,
+  },
   kronos: researchRepo("KRONOS", "https://github.com/mahmoodlab/KRONOS", {
     countDownloads: `path_extension:"pt"`,
   }),
@@ -284,6 +293,15 @@ export const LIBRARIES_E_TO_L = {
   liveportrait: researchRepo("LivePortrait", "https://github.com/KwaiVGI/LivePortrait", {
     countDownloads: `path:"liveportrait/landmark.onnx"`,
   }),
+  "llama.cpp": {
+    prettyLabel: "llama.cpp",
+    repoName: "llama.cpp",
+    repoUrl: "https://github.com/ggml-org/llama.cpp",
+    docsUrl: "https://huggingface.co/docs/hub/gguf-llamacpp",
+    snippets: ggufSnippets,
+    filter: false,
+    countDownloads: `path_extension:"gguf"`,
+  },
   "llama-cpp-python": {
     prettyLabel: "llama-cpp-python",
     repoName: "llama-cpp-python",

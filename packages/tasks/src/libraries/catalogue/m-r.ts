@@ -47,6 +47,9 @@ export const LIBRARIES_M_TO_R = {
     snippets: P.matanyone,
     filter: false,
   },
+  "mbrl-lib": researchRepo("MBRL-Lib", "https://github.com/facebookresearch/mbrl-lib", {
+    docsUrl: "https://facebookresearch.github.io/mbrl-lib/",
+  }),
   medvae: researchRepo("MedVAE", "https://github.com/StanfordMIMI/MedVAE", {
     countDownloads: `path_extension:"ckpt"`,
   }),
@@ -60,6 +63,15 @@ export const LIBRARIES_M_TO_R = {
     repoName: "mindspore",
     docsUrl: "https://www.mindspore.cn/docs/en/master/index.html",
   }),
+  miditok: {
+    prettyLabel: "MidiTok",
+    repoName: "MidiTok",
+    repoUrl: "https://github.com/Natooz/MidiTok",
+    docsUrl: "https://miditok.readthedocs.io/en/latest/",
+    snippets: P.miditok,
+    filter: false,
+    countDownloads: `path:"tokenizer.json"`,
+  },
   "mini-omni2": researchRepo("Mini-Omni2", "https://github.com/gpt-omni/mini-omni2", {
     countDownloads: `path:"model_config.yaml"`,
   }),
@@ -235,6 +247,14 @@ export const LIBRARIES_M_TO_R = {
     docsUrl: readme("https://github.com/pyannote/pyannote-audio"),
     snippets: pyannoteSnippets,
     filter: true,
+  },
+  pyctcdecode: {
+    prettyLabel: "pyctcdecode",
+    repoName: "pyctcdecode",
+    repoUrl: "https://github.com/kensho-technologies/pyctcdecode",
+    docsUrl: readme("https://github.com/kensho-technologies/pyctcdecode"),
+    snippets: P.pyctcdecode,
+    filter: false,
   },
   pythae: {
     prettyLabel: "pythae",

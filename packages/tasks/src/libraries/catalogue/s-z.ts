@@ -6,7 +6,7 @@ import {
   tfliteSnippets,
 } from "../snippets/formats.js";
 import { tfKerasSnippets } from "../snippets/keras.js";
-import { transformersJsSnippets } from "../snippets/llm.js";
+import { transformersJsSnippets, vllmSnippets } from "../snippets/llm.js";
 import { timesfmSnippets } from "../snippets/misc.js";
 import { spacySnippets, stanzaSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
@@ -292,6 +292,14 @@ export const LIBRARIES_S_TO_Z = {
     filter: false,
     countDownloads: `path_extension:"pt"`,
   },
+  uni2ts: {
+    prettyLabel: "Uni2TS",
+    repoName: "uni2ts",
+    repoUrl: "https://github.com/SalesforceAIResearch/uni2ts",
+    docsUrl: readme("https://github.com/SalesforceAIResearch/uni2ts"),
+    snippets: P.uni2ts,
+    filter: false,
+  },
   "uni-3dar": researchRepo("Uni-3DAR", "https://github.com/dptech-corp/Uni-3DAR", {
     countDownloads: `path_extension:"pt"`,
   }),
@@ -329,6 +337,14 @@ export const LIBRARIES_S_TO_Z = {
   videoprism: researchRepo("VideoPrism", "https://github.com/google-deepmind/videoprism", {
     countDownloads: `path_extension:"npz"`,
   }),
+  vllm: {
+    prettyLabel: "vLLM",
+    repoName: "vllm",
+    repoUrl: "https://github.com/vllm-project/vllm",
+    docsUrl: "https://docs.vllm.ai/en/latest/",
+    snippets: vllmSnippets,
+    filter: false,
+  },
   voicecraft: {
     prettyLabel: "VoiceCraft",
     repoName: "VoiceCraft",
@@ -346,6 +362,9 @@ export const LIBRARIES_S_TO_Z = {
     filter: false,
   },
   vui: researchRepo("Vui", "https://github.com/fluxions-ai/vui", { countDownloads: `path_extension:"pt"` }),
+  wan: researchRepo("Wan", "https://github.com/Wan-Video/Wan2.1", {
+    countDownloads: `path_filename:"config" AND path_extension:"json"`,
+  }),
   "wan2.2": researchRepo("Wan2.2", "https://github.com/Wan-Video/Wan2.2", {
     countDownloads: `path_filename:"config" AND path_extension:"json"`,
   }),

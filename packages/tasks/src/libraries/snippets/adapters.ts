@@ -1,5 +1,5 @@
 import type { ModelData } from "../../model-data.js";
-import { UNKNOWN_MODEL_TYPE } from "../messages.js";
+import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, py } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall } from "./kit.js";
@@ -7,7 +7,7 @@ import { pipInstall } from "./kit.js";
 /** adapter-transformers (Adapters): load the base model named in the config, then activate the adapter. */
 export function adaptersSnippets(model: ModelData): LibrarySnippet[] {
   const base = model.config?.adapter_transformers?.model_name;
-  if (!base) return [snippet(comment("python", UNKNOWN_MODEL_TYPE))];
+  if (!base) return [snippet(comment("python", UNKNOWN_MODEL_TYPE), MESSAGE_TITLE)];
   return [
     pipInstall(["adapters"]),
     snippet(

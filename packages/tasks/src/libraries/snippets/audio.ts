@@ -1,6 +1,6 @@
 import type { ModelData } from "../../model-data.js";
 import { EXAMPLE_AUDIO_FILE, exampleText } from "../examples.js";
-import { UNKNOWN_MODEL_TYPE } from "../messages.js";
+import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, py, sh } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall } from "./kit.js";
@@ -8,7 +8,7 @@ import { pipInstall } from "./kit.js";
 /** Speech and audio libraries. */
 
 function unknown(): LibrarySnippet[] {
-  return [snippet(comment("python", UNKNOWN_MODEL_TYPE))];
+  return [snippet(comment("python", UNKNOWN_MODEL_TYPE), MESSAGE_TITLE)];
 }
 
 function hasTask(model: ModelData, task: string): boolean {
@@ -229,6 +229,21 @@ export function moshiSnippets(model: ModelData): LibrarySnippet[] {
 checkpoint = loaders.CheckpointInfo.from_hf_repo(${model.id})
 mimi = checkpoint.get_mimi(device="cuda")`,
       "Load from Python",
+    ),
+  ];
+}
+
+export function kokoroSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["kokoro", "soundfile"]),
+    snippet(
+      py`import soundfile as sf
+from kokoro import KPipeline
+
+pipeline = KPipeline(lang_code="a", repo_id=${model.id})  # "a": American English
+for i, (graphemes, phonemes, audio) in enumerate(pipeline(${exampleText(model)}, voice="af_heart")):
+    sf.write(f"output_{i}.wav", audio, 24000)`,
+      "Synthesize speech",
     ),
   ];
 }

@@ -1,6 +1,6 @@
 import { isConversational, type ModelData } from "../../model-data.js";
 import { DEFAULT_CHAT_PROMPT, exampleText, modelName } from "../examples.js";
-import { UNKNOWN_MODEL_TYPE } from "../messages.js";
+import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, js, py, sh } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall } from "./kit.js";
@@ -81,7 +81,7 @@ engine.terminate()`,
 }
 
 export function transformersJsSnippets(model: ModelData): LibrarySnippet[] {
-  if (!model.pipeline_tag) return [snippet(comment("js", UNKNOWN_MODEL_TYPE))];
+  if (!model.pipeline_tag) return [snippet(comment("js", UNKNOWN_MODEL_TYPE), MESSAGE_TITLE)];
   return [
     snippet(sh`npm i @huggingface/transformers`, "Install"),
     snippet(
@@ -89,6 +89,32 @@ export function transformersJsSnippets(model: ModelData): LibrarySnippet[] {
 
 const pipe = await pipeline(${model.pipeline_tag}, ${model.id});`,
       "Create a pipeline",
+    ),
+  ];
+}
+
+export function vllmSnippets(model: ModelData): LibrarySnippet[] {
+  const run = isConversational(model)
+    ? py`outputs = llm.chat([{"role": "user", "content": ${exampleText(model, DEFAULT_CHAT_PROMPT)}}])`
+    : py`outputs = llm.generate([${exampleText(model, "Once upon a time,")}])`;
+  return [
+    snippet(sh`pip install vllm\nvllm serve ${model.id}`, "Serve an OpenAI-compatible API"),
+    snippet(
+      py`from vllm import LLM\n\nllm = LLM(model=${model.id})\n${run}\nprint(outputs[0].outputs[0].text)`,
+      "Run in Python",
+    ),
+  ];
+}
+
+export function ctransformersSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["ctransformers"]),
+    snippet(
+      py`from ctransformers import AutoModelForCausalLM
+
+llm = AutoModelForCausalLM.from_pretrained(${model.id}, model_file=${pickGgufFile(model)})
+print(llm(${exampleText(model, "AI is going to")}))`,
+      "Load and generate",
     ),
   ];
 }

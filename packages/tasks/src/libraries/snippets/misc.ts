@@ -88,3 +88,17 @@ infer = model.signatures["serving_default"]`,
     ),
   ];
 }
+
+export function collectorVisionSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/HanClinto/CollectorVision", "huggingface_hub"]),
+    snippet(
+      py`import collector_vision as cvg
+from huggingface_hub import hf_hub_download
+
+checkpoint = hf_hub_download(repo_id=${model.id}, filename="model.onnx")
+embedder = cvg.NeuralEmbedder(checkpoint)  # or cvg.NeuralCornerDetector(checkpoint) for detector models`,
+      "Load the model",
+    ),
+  ];
+}

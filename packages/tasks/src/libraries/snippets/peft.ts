@@ -1,5 +1,5 @@
 import type { ModelData } from "../../model-data.js";
-import { PEFT_BASE_MODEL_NOT_FOUND, PEFT_INVALID_TASK_TYPE } from "../messages.js";
+import { MESSAGE_TITLE, PEFT_BASE_MODEL_NOT_FOUND, PEFT_INVALID_TASK_TYPE } from "../messages.js";
 import { comment, py, pythonIdentifier } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
@@ -18,8 +18,8 @@ export function peftSnippets(model: ModelData): LibrarySnippet[] {
     taskType !== undefined && Object.hasOwn(PEFT_TASK_AUTO_CLASSES, taskType)
       ? PEFT_TASK_AUTO_CLASSES[taskType]
       : undefined;
-  if (autoClass === undefined) return [snippet(comment("python", PEFT_INVALID_TASK_TYPE))];
-  if (!base) return [snippet(comment("python", PEFT_BASE_MODEL_NOT_FOUND))];
+  if (autoClass === undefined) return [snippet(comment("python", PEFT_INVALID_TASK_TYPE), MESSAGE_TITLE)];
+  if (!base) return [snippet(comment("python", PEFT_BASE_MODEL_NOT_FOUND), MESSAGE_TITLE)];
   const auto = pythonIdentifier(autoClass, "AutoModel");
   return [
     snippet(

@@ -100,6 +100,13 @@ export const PRETRAINED_SNIPPETS = {
     method: null,
     variable: "processor",
   }),
+  miditok: fromPretrained({
+    pip: "miditok",
+    module: "miditok",
+    // Load with the tokenizer class the repository was saved with; REMI is the most common one.
+    name: "REMI",
+    variable: "tokenizer",
+  }),
   model2vec: fromPretrained({
     pip: "model2vec",
     module: "model2vec",
@@ -115,6 +122,13 @@ export const PRETRAINED_SNIPPETS = {
   }),
   pruna: fromPretrained({ pip: "pruna", module: "pruna", name: "PrunaModel" }),
   pxia: fromPretrained({ pip: "pxia", module: "pxia", name: "AutoModel" }),
+  pyctcdecode: fromPretrained({
+    pip: "pyctcdecode",
+    module: "pyctcdecode",
+    name: "BeamSearchDecoderCTC",
+    method: "load_from_hf_hub",
+    variable: "decoder",
+  }),
   pythae: fromPretrained({
     pip: "pythae",
     module: "pythae.models",
@@ -152,6 +166,12 @@ export const PRETRAINED_SNIPPETS = {
     name: "TrellisImageTo3DPipeline",
     variable: "pipeline",
     usage: py`pipeline.cuda()`,
+  }),
+  uni2ts: fromPretrained({
+    pip: "uni2ts",
+    module: "uni2ts.model.moirai",
+    name: "MoiraiModule",
+    variable: "module",
   }),
   univa: fromPretrained({
     module: "univa.models.qwen2p5vl.modeling_univa_qwen2p5vl",

@@ -41,3 +41,20 @@ export function sampleFactorySnippets(model: ModelData): LibrarySnippet[] {
     ),
   ];
 }
+
+/** CleanRL repositories are named <env id>-<experiment>-seed<n>, which is what its enjoy script takes. */
+export function cleanrlSnippets(model: ModelData): LibrarySnippet[] {
+  const parts = /^(.+)-([A-Za-z0-9_]+)-seed(\d+)$/.exec(modelName(model));
+  const owner = model.id.includes("/") ? model.id.slice(0, model.id.indexOf("/")) : "cleanrl";
+  if (!parts) {
+    return [snippet(sh`hf download ${model.id} --local-dir ${modelName(model)}`, "Download the agent")];
+  }
+  const [, envId = "", experiment = "", seed = "1"] = parts;
+  return [
+    snippet(
+      sh`pip install "cleanrl[jax,atari]"
+python -m cleanrl_utils.enjoy --exp-name ${experiment} --env-id ${envId} --hf-entity ${owner} --seed ${seed}`,
+      "Watch the agent play",
+    ),
+  ];
+}

@@ -1,5 +1,5 @@
 import type { ModelData } from "../../model-data.js";
-import { SKLEARN_MODEL_FILE_MISSING } from "../messages.js";
+import { MESSAGE_TITLE, SKLEARN_MODEL_FILE_MISSING } from "../messages.js";
 import { comment, py } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
@@ -27,7 +27,7 @@ ${TRUST_WARNING}`,
     ];
   }
   const file = model.config?.sklearn?.model?.file;
-  if (!file) return [snippet(comment("python", SKLEARN_MODEL_FILE_MISSING))];
+  if (!file) return [snippet(comment("python", SKLEARN_MODEL_FILE_MISSING), MESSAGE_TITLE)];
   if (model.config?.sklearn?.model_format === "pickle") {
     return [
       snippet(

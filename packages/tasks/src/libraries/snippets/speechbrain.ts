@@ -1,5 +1,5 @@
 import type { ModelData } from "../../model-data.js";
-import { SPEECHBRAIN_INTERFACE_MISSING, SPEECHBRAIN_INTERFACE_UNKNOWN } from "../messages.js";
+import { MESSAGE_TITLE, SPEECHBRAIN_INTERFACE_MISSING, SPEECHBRAIN_INTERFACE_UNKNOWN } from "../messages.js";
 import { comment, py, pythonIdentifier } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
@@ -18,9 +18,9 @@ export const SPEECHBRAIN_METHODS: Readonly<Record<string, string>> = {
 /** speechbrain: the interface class named in config.json, loaded with from_hparams and run on a file. */
 export function speechbrainSnippets(model: ModelData): LibrarySnippet[] {
   const iface = model.config?.speechbrain?.speechbrain_interface;
-  if (!iface) return [snippet(comment("python", SPEECHBRAIN_INTERFACE_MISSING))];
+  if (!iface) return [snippet(comment("python", SPEECHBRAIN_INTERFACE_MISSING), MESSAGE_TITLE)];
   const method = Object.hasOwn(SPEECHBRAIN_METHODS, iface) ? SPEECHBRAIN_METHODS[iface] : undefined;
-  if (method === undefined) return [snippet(comment("python", SPEECHBRAIN_INTERFACE_UNKNOWN))];
+  if (method === undefined) return [snippet(comment("python", SPEECHBRAIN_INTERFACE_UNKNOWN), MESSAGE_TITLE)];
   const cls = pythonIdentifier(iface, "EncoderClassifier");
   const call =
     method === "verify_files"

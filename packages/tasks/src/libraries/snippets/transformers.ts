@@ -9,7 +9,7 @@ import {
   exampleText,
 } from "../examples.js";
 import { libraryServesTask } from "../library-to-tasks.js";
-import { UNKNOWN_MODEL_TYPE } from "../messages.js";
+import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { type Code, comment, joinCode, py, pythonIdentifier } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
@@ -140,6 +140,7 @@ function directLoadSnippet(model: ModelData): LibrarySnippet {
     );
     if (isConversational(model)) {
       lines.push(
+        py``,
         chatMessages(model),
         py`inputs = ${variable}.apply_chat_template(
     messages,
@@ -165,7 +166,7 @@ print(${variable}.decode(outputs[0][inputs["input_ids"].shape[-1]:]))`,
 
 /** transformers: a pipeline call when the task is served, and direct loading with the auto classes. */
 export function transformersSnippets(model: ModelData): LibrarySnippet[] {
-  if (!model.transformersInfo) return [snippet(comment("python", UNKNOWN_MODEL_TYPE))];
+  if (!model.transformersInfo) return [snippet(comment("python", UNKNOWN_MODEL_TYPE), MESSAGE_TITLE)];
   const out: LibrarySnippet[] = [];
   if (model.pipeline_tag && libraryServesTask("transformers", model.pipeline_tag)) {
     out.push(pipelineSnippet(model, model.pipeline_tag));

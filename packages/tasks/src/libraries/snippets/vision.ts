@@ -1,6 +1,6 @@
 import type { ModelData } from "../../model-data.js";
 import { DEFAULT_IMAGE_LABELS, EXAMPLE_IMAGE_URL, modelName } from "../examples.js";
-import { UNKNOWN_MODEL_TYPE } from "../messages.js";
+import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, joinCode, py, pythonIdentifier, sh } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall } from "./kit.js";
@@ -195,7 +195,7 @@ export function paddleocrSnippets(model: ModelData): LibrarySnippet[] {
     table_structure_recognition: "TableStructureRecognition",
   };
   const tag = model.tags.find((t) => Object.hasOwn(classes, t));
-  if (tag === undefined) return [snippet(comment("python", UNKNOWN_MODEL_TYPE))];
+  if (tag === undefined) return [snippet(comment("python", UNKNOWN_MODEL_TYPE), MESSAGE_TITLE)];
   const cls = pythonIdentifier(classes[tag], "TextDetection");
   return [
     pipInstall(["paddleocr"]),
