@@ -148,6 +148,8 @@ export async function* jsonEvents<T>(
   if (!response.body) throw new ProviderOutputError("Streaming response has no body");
   try {
     for await (const event of sseEvents(response.body)) {
+      // Events already buffered must not outlive an abort.
+      if (call.signal.aborted) throw call.abortError();
       if (event.data === "[DONE]") return;
       let value: unknown;
       try {

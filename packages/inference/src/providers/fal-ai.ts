@@ -21,6 +21,8 @@ const syncImage = (body: TaskSpec["body"]): TaskSpec => ({
     toMediaOutput({ kind: "url", url: mediaUrl(response, "images", ctx.task) }, ctx, response),
 });
 
+const FAILURE_STATUSES = new Set(["FAILED", "ERROR", "CANCELLED"]);
+
 /** Queue: submit -> GET {response_url}/status every 500 ms until COMPLETED -> GET {response_url}. */
 function queued(body: TaskSpec["body"], key: "video" | "images"): TaskSpec {
   return {
@@ -38,12 +40,11 @@ function queued(body: TaskSpec["body"], key: "video" | "images"): TaskSpec {
         what: `fal-ai ${ctx.task} job`,
         intervalMs: 500,
         statusUrl: (s, _attempt, c) => `${responseUrl(s, c)}/status${query(c)}`,
-        state: (status) =>
-          status.status === "COMPLETED"
-            ? "done"
-            : status.status === "FAILED" || status.status === "ERROR" || status.status === "CANCELLED"
-              ? "failed"
-              : "pending",
+        // fal reports a failed request as COMPLETED with an `error`; the result endpoint then fails too.
+        state: (status) => {
+          if (status.status === "COMPLETED") return status.error ? "failed" : "done";
+          return FAILURE_STATUSES.has(String(status.status)) ? "failed" : "pending";
+        },
         finishedOnSubmit: (s) => (s.status === "COMPLETED" ? "done" : "pending"),
         result: (_status, s, c) => c.followUp.getJson(`${responseUrl(s, c)}${query(c)}`),
       });

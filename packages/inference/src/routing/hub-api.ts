@@ -54,7 +54,7 @@ export async function fetchProviderMappings(
   ttlMs: number,
 ): Promise<ProviderMapping[]> {
   const key = `${hub.hubUrl}\u0000${model}`;
-  const cached = mappingCache.get(key);
+  const cached = ttlMs > 0 ? mappingCache.get(key) : undefined;
   if (cached) return cached;
   const info = await hubGetJson(
     call,
