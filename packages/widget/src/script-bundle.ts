@@ -24,8 +24,8 @@ export class WidgetScriptBuildError extends Error {
 
 type Esbuild = typeof import("esbuild");
 
-// Opaque specifiers keep bundlers (Vite) from following these imports into browser code.
-const ESBUILD_MODULE = "esbuild";
+/** Node-only modules, loaded through a variable so bundlers (Vite) never pull them into browser code. */
+const loadNodeModule = <T>(specifier: string): Promise<T> => import(/* @vite-ignore */ specifier);
 const SOURCE_EXTENSIONS = [".ts", ".js"];
 
 let pending: Promise<WidgetScript> | undefined;
@@ -41,21 +41,24 @@ export function getTopProductsScript(): Promise<WidgetScript> {
 
 async function bundleTopProductsScript(): Promise<WidgetScript> {
   const [esbuild, fs, zlib, crypto] = await Promise.all([
-    import(/* @vite-ignore */ ESBUILD_MODULE) as Promise<Esbuild>,
-    import("node:fs"),
-    import("node:zlib"),
-    import("node:crypto"),
+    loadNodeModule<Esbuild>("esbuild"),
+    loadNodeModule<typeof import("node:fs")>("node:fs"),
+    loadNodeModule<typeof import("node:zlib")>("node:zlib"),
+    loadNodeModule<typeof import("node:crypto")>("node:crypto"),
   ]);
   // From src/ (tests, `npm start`) the entry is main.ts; from dist/ it is the compiled main.js.
   const entry = SOURCE_EXTENSIONS.map((extension) =>
     decodeURIComponent(new URL(`./script/main${extension}`, import.meta.url).pathname),
   ).find((path) => fs.existsSync(path));
   if (!entry) throw new WidgetScriptBuildError("widget script entry (script/main.ts) not found");
+  const workingDir = entry.slice(0, entry.lastIndexOf("/"));
 
   let result: Awaited<ReturnType<Esbuild["build"]>>;
   try {
     result = await esbuild.build({
       entryPoints: [entry],
+      // Metafile input paths are relative to this directory.
+      absWorkingDir: workingDir,
       bundle: true,
       minify: true,
       format: "iife",
@@ -75,12 +78,11 @@ async function bundleTopProductsScript(): Promise<WidgetScript> {
   if (!output) throw new WidgetScriptBuildError("esbuild produced no output for the widget script");
 
   const code = output.text;
-  const bytes = Buffer.byteLength(code, "utf8");
+  const bytes = new TextEncoder().encode(code).length;
   const gzipBytes = zlib.gzipSync(code, { level: 9 }).length;
   const hash = crypto.createHash("sha256").update(code).digest("base64url").slice(0, 22);
-  const cwd = process.cwd();
   const newest = Object.keys(result.metafile?.inputs ?? {})
-    .map((input) => fs.statSync(input.startsWith("/") ? input : `${cwd}/${input}`).mtimeMs)
+    .map((input) => fs.statSync(input.startsWith("/") ? input : `${workingDir}/${input}`).mtimeMs)
     .reduce((a, b) => Math.max(a, b), 0);
   return {
     code,
