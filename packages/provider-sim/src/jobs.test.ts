@@ -208,3 +208,39 @@ describe("WaveSpeed and Novita video jobs", () => {
     await expectMedia(last!.videos[0]!.video_url, "video/mp4");
   });
 });
+
+describe("Z.ai asynchronous images", () => {
+  it("goes PROCESSING -> SUCCESS with image_result, or FAIL on a job fault", async () => {
+    const submitted = await (
+      await postJson(`${sim.url}/zai-org/api/paas/v4/async/images/generations`, {
+        model: "cogview-4",
+        prompt: "a fox",
+      })
+    ).json();
+    expect(submitted.task_status).toBe("PROCESSING");
+    const url = `${sim.url}/zai-org/api/paas/v4/async-result/${submitted.id}`;
+    const states = [];
+    let last: { task_status: string; image_result?: Array<{ url: string }> } | undefined;
+    for (let poll = 0; poll < 3; poll++) {
+      last = await getJson(url);
+      states.push(last!.task_status);
+    }
+    expect(states).toEqual(["PROCESSING", "PROCESSING", "SUCCESS"]);
+    await expectMedia(last!.image_result![0]!.url, "image/png");
+
+    sim.setFault({ kind: "job-fails" });
+    const failing = await (
+      await postJson(`${sim.url}/zai-org/api/paas/v4/async/images/generations`, {
+        model: "cogview-4",
+        prompt: "x",
+      })
+    ).json();
+    const failedStates = [];
+    for (let poll = 0; poll < 3; poll++) {
+      failedStates.push(
+        (await getJson(`${sim.url}/zai-org/api/paas/v4/async-result/${failing.id}`)).task_status,
+      );
+    }
+    expect(failedStates.at(-1)).toBe("FAIL");
+  });
+});

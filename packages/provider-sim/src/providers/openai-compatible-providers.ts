@@ -1,6 +1,7 @@
 import type { ProviderDefinition, Route } from "../context.js";
 import { type OpenAiCompatibleOptions, openAiCompatibleRoutes } from "../protocols/openai-compatible.js";
 import { novitaVideoRoutes } from "./novita-video.js";
+import { zaiImageRoutes } from "./zai-images.js";
 
 interface CompatibleProvider extends OpenAiCompatibleOptions {
   name: string;
@@ -78,10 +79,17 @@ const COMPATIBLE: CompatibleProvider[] = [
     realBaseUrl: "https://api.deepinfra.com",
     prefix: "/v1/openai",
     completions: true,
+    images: "openai",
     embeddings: true,
   },
   { name: "baseten", realBaseUrl: "https://inference.baseten.co", prefix: "/v1" },
-  { name: "zai-org", realBaseUrl: "https://api.z.ai", prefix: "/api/paas/v4", images: "openai" },
+  {
+    name: "zai-org",
+    realBaseUrl: "https://api.z.ai",
+    prefix: "/api/paas/v4",
+    images: "openai",
+    extraRoutes: zaiImageRoutes,
+  },
   { name: "publicai", realBaseUrl: "https://api.publicai.co", prefix: "/v1" },
 ];
 
