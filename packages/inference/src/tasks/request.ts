@@ -24,7 +24,7 @@ function taskFor(args: RawRequestArgs): InferenceTask {
 }
 
 /** A call whose answer is returned as the provider sent it (parsed JSON, or a Blob), not validated. */
-export function request<T = unknown>(args: RawRequestArgs, options?: RunOptions): Promise<T> {
+export async function request<T = unknown>(args: RawRequestArgs, options?: RunOptions): Promise<T> {
   const { task: _task, ...rest } = args;
   const provider = args.provider ?? (args.task ? undefined : "hf-inference");
   return runTask<T>(taskFor(args), { ...rest, ...(provider ? { provider } : {}) }, options, true);
