@@ -8,6 +8,8 @@ export const router = createBrowserRouter([
     path: "/",
     Component: AppLayout,
     ErrorBoundary: RouteError,
+    // Shown while the first page's chunk loads; the inline theme already coloured the page.
+    HydrateFallback: () => null,
     children: [
       { index: true, element: <Navigate to="/models" replace /> },
       {

@@ -1,7 +1,20 @@
 import { memo, useEffect, useMemo, useState } from "react";
 import { CopyButton } from "./copy-button.js";
 
+import { asSlashComments, highlightShell, restoreHashComments } from "./highlight-shell.js";
+
 type Highlighter = (code: string) => string;
+
+/** Languages the block colours; anything else shows plain. */
+export type CodeLanguage = "python" | "js" | "sh" | "plain";
+
+export function codeLanguage(name: string | undefined): CodeLanguage {
+  const lowered = (name ?? "").toLowerCase();
+  if (["python", "py", "python3"].includes(lowered)) return "python";
+  if (["js", "javascript", "ts", "typescript", "jsx", "tsx", "json"].includes(lowered)) return "js";
+  if (["sh", "bash", "shell", "console", "zsh"].includes(lowered)) return "sh";
+  return "plain";
+}
 
 // The highlighter is its own chunk: pages show plain code at once and colour it when it arrives.
 let highlighter: Highlighter | undefined;
@@ -14,7 +27,7 @@ function loadHighlighter(): Promise<Highlighter> {
   return loading;
 }
 
-function useHighlighter(enabled: boolean): Highlighter | undefined {
+function useSugarHigh(enabled: boolean): Highlighter | undefined {
   const [loaded, setLoaded] = useState<Highlighter | undefined>(() => highlighter);
   useEffect(() => {
     if (!enabled || loaded) return;
@@ -31,23 +44,26 @@ interface CodeBlockProps {
   code: string;
   /** Accessible name of the block and of its copy button, e.g. "Python snippet". */
   label: string;
-  /** Highlighting suits C-like languages (python, js, sh); others show plain. */
-  highlighted?: boolean;
+  language?: CodeLanguage;
   testId?: string;
 }
 
 /**
- * Highlighted code with a copy button. sugar-high escapes the source before it adds its spans,
- * so the generated HTML cannot carry markup from the code itself.
+ * Highlighted code with a copy button. sugar-high and the shell highlighter escape the source before they
+ * add their spans, so the generated HTML cannot carry markup from the code itself.
  */
 export const CodeBlock = memo(function CodeBlock({
   code,
   label,
-  highlighted = true,
+  language = "plain",
   testId,
 }: CodeBlockProps) {
-  const highlight = useHighlighter(highlighted);
-  const html = useMemo(() => (highlight ? highlight(code) : null), [code, highlight]);
+  const sugarHigh = useSugarHigh(language === "python" || language === "js");
+  const html = useMemo(() => {
+    if (language === "sh") return highlightShell(code);
+    if (!sugarHigh) return null;
+    return language === "python" ? restoreHashComments(sugarHigh(asSlashComments(code))) : sugarHigh(code);
+  }, [code, language, sugarHigh]);
   return (
     <figure className="relative min-w-0 overflow-hidden rounded-lg border border-line bg-raised">
       <figcaption className="sr-only">{label}</figcaption>
@@ -63,7 +79,7 @@ export const CodeBlock = memo(function CodeBlock({
         {html === null ? (
           <code>{code}</code>
         ) : (
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: sugar-high output is escaped text in spans.
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: highlighter output is escaped text in spans.
           <code dangerouslySetInnerHTML={{ __html: html }} />
         )}
       </pre>

@@ -141,17 +141,12 @@ export function ChatTemplateView({ model }: { model: ModelData }) {
           </p>
         ) : null}
         {output?.prompt !== undefined ? (
-          <CodeBlock
-            code={output.prompt}
-            label="Rendered prompt"
-            highlighted={false}
-            testId="rendered-prompt"
-          />
+          <CodeBlock code={output.prompt} label="Rendered prompt" testId="rendered-prompt" />
         ) : null}
         <details className="rounded-lg border border-line bg-surface">
           <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Template source</summary>
           <div className="p-3 pt-0">
-            <CodeBlock code={source} label="Chat template source" highlighted={false} />
+            <CodeBlock code={source} label="Chat template source" />
           </div>
         </details>
       </section>

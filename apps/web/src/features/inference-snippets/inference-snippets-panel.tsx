@@ -3,7 +3,7 @@ import { getInferenceSnippets, type InferenceSnippet } from "@modelhub/snippets"
 import { isConversational } from "@modelhub/tasks";
 import { useCallback, useLayoutEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
-import { CodeBlock } from "../../components/ui/code-block.js";
+import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
 import { Select, type SelectOption } from "../../components/ui/select.js";
 import { Tabs } from "../../components/ui/tabs.js";
 import type { ModelInfo, ProviderMapping } from "../../lib/api/models.js";
@@ -190,10 +190,16 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
               />
             ) : null}
             {snippet?.install ? (
-              <CodeBlock code={snippet.install} label={`Install ${snippet.client}`} testId="install-line" />
+              <CodeBlock
+                code={snippet.install}
+                label={`Install ${snippet.client}`}
+                language="sh"
+                testId="install-line"
+              />
             ) : null}
             {snippet ? (
               <CodeBlock
+                language={codeLanguage(language)}
                 code={snippet.content}
                 label={`${LANGUAGE_LABELS[language]} ${snippet.client} snippet`}
                 testId="inference-snippet"

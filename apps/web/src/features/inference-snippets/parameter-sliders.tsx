@@ -17,7 +17,7 @@ export function ParameterSliders({ values, onChange }: ParameterSlidersProps) {
         const isSet = value !== undefined;
         const checkboxId = `param-${name}-set`;
         return (
-          <div key={name} className="flex flex-col gap-1.5">
+          <div key={name} className={`flex flex-col gap-1.5 ${isSet ? "" : "opacity-60"}`}>
             <div className="flex items-center justify-between gap-2 text-xs font-medium">
               <span className="flex items-center gap-1.5">
                 <input

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { CodeBlock } from "../../components/ui/code-block.js";
+import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
 import { librariesQuery } from "../../lib/api/libraries.js";
 import { librarySnippetsQuery } from "../../lib/api/library-snippets.js";
 import type { ModelInfo } from "../../lib/api/models.js";
@@ -54,6 +54,7 @@ export function LibrarySnippets({ model, library }: { model: ModelInfo; library:
             {snippet.title ?? `${LANGUAGE_NAMES[snippet.language] ?? snippet.language}`}
           </h3>
           <CodeBlock
+            language={codeLanguage(snippet.language)}
             code={snippet.content}
             label={`${label} ${snippet.title ?? LANGUAGE_NAMES[snippet.language] ?? snippet.language} code`}
             testId="library-snippet"

@@ -144,7 +144,7 @@ function AppInstructions({
         >
           Open in {app.prettyLabel}
         </a>
-        <CodeBlock code={link} label={`${app.prettyLabel} link`} highlighted={false} />
+        <CodeBlock code={link} label={`${app.prettyLabel} link`} />
       </div>
     );
   }
@@ -154,9 +154,12 @@ function AppInstructions({
       {snippets.map((snippet) => (
         <div key={snippet.title} className="flex flex-col gap-2">
           <h3 className="text-sm font-semibold">{snippet.title}</h3>
-          {snippet.setup ? <CodeBlock code={snippet.setup} label={`${snippet.title}: install`} /> : null}
+          {snippet.setup ? (
+            <CodeBlock code={snippet.setup} label={`${snippet.title}: install`} language="sh" />
+          ) : null}
           {snippet.content.map((block, index) => (
             <CodeBlock
+              language="sh"
               // biome-ignore lint/suspicious/noArrayIndexKey: the steps are an ordered, static list.
               key={index}
               code={block}

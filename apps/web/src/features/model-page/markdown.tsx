@@ -1,5 +1,5 @@
 import { Fragment, memo, useMemo } from "react";
-import { CodeBlock } from "../../components/ui/code-block.js";
+import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
 import { type Block, parseBlocks, parseInline } from "./markdown-blocks.js";
 
 function InlineText({ text }: { text: string }) {
@@ -60,7 +60,11 @@ function BlockView({ block }: { block: Block }) {
     case "code":
       return (
         <div className="my-3">
-          <CodeBlock code={block.code} label={`${block.language || "Code"} example from the model card`} />
+          <CodeBlock
+            code={block.code}
+            label={`${block.language || "Code"} example from the model card`}
+            language={codeLanguage(block.language)}
+          />
         </div>
       );
     case "list": {

@@ -4,7 +4,7 @@ import { hasChatTemplate } from "../../lib/chat-template-source.js";
 import { modelUrl } from "../../lib/model-url.js";
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium ${
+  `-mb-px block whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium ${
     isActive ? "border-accent text-ink" : "border-transparent text-muted hover:text-ink"
   }`;
 
@@ -13,8 +13,8 @@ export function ModelNav({ model }: { model: ModelInfo }) {
   const base = modelUrl(model.id);
   const hasProviders = model.inferenceProviderMapping.length > 0;
   return (
-    <nav aria-label="Model sections" className="overflow-x-auto border-b border-line">
-      <ul className="flex">
+    <nav aria-label="Model sections" className="overflow-x-auto">
+      <ul className="flex border-b border-line">
         <li>
           <NavLink end to={base} className={tabClass}>
             Model card

@@ -58,5 +58,5 @@ export function ReadableOutput({ value }: { value: unknown }) {
   }
   if (typeof value === "string")
     return <p className="whitespace-pre-wrap rounded-lg bg-raised p-3 text-sm">{value}</p>;
-  return <CodeBlock code={JSON.stringify(value, null, 2)} label="Result" />;
+  return <CodeBlock code={JSON.stringify(value, null, 2)} label="Result" language="js" />;
 }

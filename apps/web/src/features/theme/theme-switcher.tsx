@@ -28,13 +28,13 @@ export function ThemeSwitcher() {
             value={option}
             checked={choice === option}
             onChange={() => choose(option)}
-            className="sr-only"
+            className="absolute inset-0 cursor-pointer appearance-none rounded-full"
             aria-label={`${LABELS[option]} theme`}
           />
           <svg
             aria-hidden="true"
             viewBox="0 0 24 24"
-            className="size-4"
+            className="pointer-events-none size-4"
             fill="none"
             stroke="currentColor"
             strokeWidth="2"

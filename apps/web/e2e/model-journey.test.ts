@@ -1,0 +1,106 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWebHarness, type WebHarness } from "./harness.js";
+
+const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
+
+let harness: WebHarness;
+let page: Page;
+
+beforeAll(async () => {
+  harness = await startWebHarness();
+  page = await harness.newPage();
+});
+afterAll(() => harness?.close());
+
+const search = () => new URL(page.url()).searchParams;
+
+describe("models list", () => {
+  it("searches, filters and sorts through the URL, and pages with cursors", async () => {
+    await page.goto("/models");
+    await page.getByRole("searchbox", { name: "Search models" }).fill("llama");
+    await page.waitForURL((url) => url.searchParams.get("search") === "llama");
+    await expect.poll(() => page.getByRole("link", { name: /llama/i }).count()).toBeGreaterThan(0);
+    for (const link of await page.locator("main ul a").allTextContents())
+      expect(link.toLowerCase()).toContain("llama");
+
+    await page.getByRole("combobox", { name: "Task" }).click();
+    await page.getByRole("option", { name: "Text Generation", exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get("task") === "text-generation");
+
+    await page.getByRole("combobox", { name: "Sort" }).click();
+    await page.getByRole("option", { name: "Most likes" }).click();
+    await page.waitForURL((url) => url.searchParams.get("sort") === "likes");
+
+    // The list shows what the API returns for the same query, in the same order.
+    const api = await fetch(
+      `${harness.hub.url}/api/models?search=llama&pipeline_tag=text-generation&sort=likes&direction=-1&limit=30`,
+    );
+    const expected = ((await api.json()) as Array<{ id: string }>).map((model) => model.id);
+    await expect.poll(() => page.locator("main ul a span.truncate").allTextContents()).toEqual(expected);
+
+    // Reload keeps every choice.
+    await page.reload();
+    await expect.poll(() => page.locator("main ul a span.truncate").allTextContents()).toEqual(expected);
+    expect(search().get("search")).toBe("llama");
+    await expect
+      .poll(() => page.getByRole("combobox", { name: "Task" }).textContent())
+      .toContain("Text Generation");
+  });
+
+  it("pages through the whole catalogue with the next-page cursor", async () => {
+    await page.goto("/models");
+    const first = await page.locator("main ul a span.truncate").first().textContent();
+    await page.getByRole("button", { name: "Next page" }).click();
+    await page.waitForURL((url) => url.searchParams.has("cursor"));
+    await expect.poll(() => page.locator("main ul a span.truncate").first().textContent()).not.toBe(first);
+    await page.goBack();
+    await expect.poll(() => page.locator("main ul a span.truncate").first().textContent()).toBe(first);
+  });
+});
+
+describe("from search to a library snippet", () => {
+  it("opens the model page and copies the loading code the API gives", async () => {
+    await page.goto("/models");
+    await page.getByRole("searchbox", { name: "Search models" }).fill("Llama-3.1-8B-Instruct");
+    await page
+      .getByRole("link", { name: new RegExp(MODEL) })
+      .first()
+      .click();
+    await page.waitForURL(`**/${MODEL}`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(MODEL);
+    await expect.poll(() => page.getByTestId("downloads").textContent()).toMatch(/\d/);
+
+    await page.getByText("Use this model").click();
+    await page
+      .getByRole("navigation", { name: "Ways to use this model" })
+      .getByRole("link", { name: "transformers" })
+      .click();
+    await page.waitForURL(`**/${MODEL}/libraries/transformers`);
+
+    const response = await fetch(`${harness.hub.url}/api/models/${MODEL}/library-snippets`);
+    expect(response.ok).toBe(true);
+    const body = (await response.json()) as unknown;
+    const snippets = (Array.isArray(body) ? body : (body as { snippets: unknown[] }).snippets) as Array<{
+      content: string;
+    }>;
+    expect(snippets.length).toBeGreaterThan(0);
+
+    const blocks = page.getByTestId("library-snippet");
+    await expect.poll(() => blocks.count()).toBe(snippets.length);
+    await page
+      .getByRole("button", { name: /^Copy transformers/ })
+      .first()
+      .click();
+    await expect
+      .poll(() =>
+        page
+          .getByRole("button", { name: /^Copy transformers/ })
+          .first()
+          .textContent(),
+      )
+      .toBe("Copied");
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(snippets[0]?.content);
+  });
+});
