@@ -12,6 +12,16 @@ import {
 } from "../snippets/misc.js";
 import { allennlpSnippets, bm25sSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import {
+  acestepSnippets,
+  chatTtsSnippets,
+  comfyCheckpointSnippets,
+  coquiSnippets,
+  cosyvoiceSnippets,
+  cotrackerSnippets,
+  depthAnythingV2Snippets,
+  describeAnythingSnippets,
+} from "../snippets/research.js";
 import { cleanrlSnippets } from "../snippets/rl.js";
 import {
   birefnetSnippets,
@@ -27,6 +37,7 @@ import { readme, researchRepo } from "./define.js";
 export const LIBRARIES_A_TO_D = {
   acestep: researchRepo("ACE-Step", "https://github.com/ace-step/ACE-Step", {
     countDownloads: `path:"ace_step_transformer/config.json"`,
+    snippets: acestepSnippets,
   }),
   "adapter-transformers": {
     prettyLabel: "Adapters",
@@ -158,6 +169,7 @@ export const LIBRARIES_A_TO_D = {
   chat_tts: researchRepo("ChatTTS", "https://github.com/2noise/ChatTTS", {
     docsUrl: "https://2noise.com/",
     countDownloads: `path:"asset/GPT.pt"`,
+    snippets: chatTtsSnippets,
   }),
   chatterbox: {
     prettyLabel: "Chatterbox",
@@ -221,6 +233,7 @@ export const LIBRARIES_A_TO_D = {
   coqui: researchRepo("Coqui TTS", "https://github.com/coqui-ai/TTS", {
     docsUrl: "https://docs.coqui.ai/en/latest/",
     countDownloads: `path:"model.pth"`,
+    snippets: coquiSnippets,
   }),
   coreml: {
     prettyLabel: "Core ML",
@@ -237,10 +250,12 @@ export const LIBRARIES_A_TO_D = {
   }),
   cosyvoice: researchRepo("CosyVoice", "https://github.com/FunAudioLLM/CosyVoice", {
     countDownloads: `path_extension:"onnx" OR path_extension:"pt"`,
+    snippets: cosyvoiceSnippets,
   }),
   cotracker: researchRepo("CoTracker", "https://github.com/facebookresearch/co-tracker", {
     docsUrl: "https://co-tracker.github.io/",
     countDownloads: `path_extension:"pth"`,
+    snippets: cotrackerSnippets,
   }),
   ctranslate2: {
     prettyLabel: "CTranslate2",
@@ -284,6 +299,7 @@ export const LIBRARIES_A_TO_D = {
   "depth-anything-v2": researchRepo("DepthAnythingV2", "https://github.com/DepthAnything/Depth-Anything-V2", {
     repoName: "Depth Anything V2",
     countDownloads: `path_extension:"pth"`,
+    snippets: depthAnythingV2Snippets,
   }),
   "depth-pro": {
     prettyLabel: "Depth Pro",
@@ -303,7 +319,9 @@ export const LIBRARIES_A_TO_D = {
     filter: false,
     countDownloads: `path:"scin_dataset_precomputed_embeddings.npz" OR path:"saved_model.pb"`,
   },
-  "describe-anything": researchRepo("Describe Anything", "https://github.com/NVlabs/describe-anything"),
+  "describe-anything": researchRepo("Describe Anything", "https://github.com/NVlabs/describe-anything", {
+    snippets: describeAnythingSnippets,
+  }),
   dia: {
     prettyLabel: "Dia",
     repoName: "Dia",
@@ -347,6 +365,7 @@ export const LIBRARIES_A_TO_D = {
       repoName: "diffusion-single-file",
       docsUrl: "https://docs.comfy.org/",
       countDownloads: `path_extension:"safetensors"`,
+      snippets: comfyCheckpointSnippets,
     },
   ),
   diffusionkit: {

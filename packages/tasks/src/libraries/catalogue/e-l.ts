@@ -18,6 +18,15 @@ import {
   lightningIrSnippets,
 } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import {
+  gaudiConfigSnippets,
+  grokSnippets,
+  halloSnippets,
+  hunyuanDitSnippets,
+  ipuConfigSnippets,
+  livePortraitSnippets,
+  lvfaceSnippets,
+} from "../snippets/research.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";
 
@@ -134,15 +143,19 @@ export const LIBRARIES_E_TO_L = {
   }),
   graphcore: researchRepo("Graphcore", "https://github.com/huggingface/optimum-graphcore", {
     docsUrl: "https://huggingface.co/docs/optimum/graphcore/index",
+    snippets: ipuConfigSnippets,
   }),
   grok: researchRepo("Grok", "https://github.com/xai-org/grok-1", {
     countDownloads: `path:"ckpt/tensor00000_000" OR path:"ckpt-0/tensor00000_000"`,
+    snippets: grokSnippets,
   }),
   habana: researchRepo("Habana", "https://github.com/huggingface/optimum-habana", {
     docsUrl: "https://huggingface.co/docs/optimum/habana/index",
+    snippets: gaudiConfigSnippets,
   }),
   hallo: researchRepo("Hallo", "https://github.com/fudan-generative-vision/hallo", {
     countDownloads: `path:"hallo/net.pth"`,
+    snippets: halloSnippets,
   }),
   hermes: researchRepo("HERMES", "https://github.com/LMD0311/HERMES", {
     countDownloads: `path:"ckpt/hermes_final.pth"`,
@@ -161,6 +174,7 @@ export const LIBRARIES_E_TO_L = {
   }),
   "hunyuan-dit": researchRepo("HunyuanDiT", "https://github.com/Tencent/HunyuanDiT", {
     countDownloads: `path:"pytorch_model_ema.pt" OR path:"pytorch_model_distill.pt"`,
+    snippets: hunyuanDitSnippets,
   }),
   "hunyuan3d-2": {
     prettyLabel: "Hunyuan3D-2",
@@ -292,6 +306,7 @@ export const LIBRARIES_E_TO_L = {
   }),
   liveportrait: researchRepo("LivePortrait", "https://github.com/KwaiVGI/LivePortrait", {
     countDownloads: `path:"liveportrait/landmark.onnx"`,
+    snippets: livePortraitSnippets,
   }),
   "llama.cpp": {
     prettyLabel: "llama.cpp",
@@ -321,5 +336,6 @@ export const LIBRARIES_E_TO_L = {
   },
   lvface: researchRepo("LVFace", "https://github.com/bytedance/LVFace", {
     countDownloads: `path_extension:"pt" OR path_extension:"onnx"`,
+    snippets: lvfaceSnippets,
   }),
 } satisfies Record<string, ModelLibrary>;

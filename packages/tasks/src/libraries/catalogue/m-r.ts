@@ -4,6 +4,14 @@ import { mlcLlmSnippets, mlxSnippets } from "../snippets/llm.js";
 import { paddlenlpSnippets } from "../snippets/nlp.js";
 import { peftSnippets } from "../snippets/peft.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import {
+  merlinSnippets,
+  mindsporeSnippets,
+  openOasisSnippets,
+  paddlepaddleSnippets,
+  pyFeatSnippets,
+  refinersSnippets,
+} from "../snippets/research.js";
 import { mlAgentsSnippets } from "../snippets/rl.js";
 import {
   mlxImageSnippets,
@@ -55,6 +63,7 @@ export const LIBRARIES_M_TO_R = {
   }),
   merlin: researchRepo("Merlin", "https://github.com/StanfordMIMI/Merlin", {
     countDownloads: `path_extension:"pt"`,
+    snippets: merlinSnippets,
   }),
   "mesh-anything": researchRepo("MeshAnything", "https://github.com/buaacyw/MeshAnything", {
     countDownloads: `path:"MeshAnything_350m.pth"`,
@@ -62,6 +71,7 @@ export const LIBRARIES_M_TO_R = {
   mindspore: researchRepo("MindSpore", "https://github.com/mindspore-ai/mindspore", {
     repoName: "mindspore",
     docsUrl: "https://www.mindspore.cn/docs/en/master/index.html",
+    snippets: mindsporeSnippets,
   }),
   miditok: {
     prettyLabel: "MidiTok",
@@ -157,6 +167,7 @@ export const LIBRARIES_M_TO_R = {
   },
   "open-oasis": researchRepo("open-oasis", "https://github.com/etched-ai/open-oasis", {
     countDownloads: `path:"oasis500m.safetensors"`,
+    snippets: openOasisSnippets,
   }),
   "open-sora": researchRepo("Open-Sora", "https://github.com/hpcaitech/Open-Sora", {
     countDownloads: `path:"Open_Sora_v2.safetensors"`,
@@ -199,6 +210,7 @@ export const LIBRARIES_M_TO_R = {
   },
   paddlepaddle: researchRepo("PaddlePaddle", "https://github.com/PaddlePaddle/Paddle", {
     docsUrl: "https://www.paddlepaddle.org.cn/documentation/docs/en/guides/index_en.html",
+    snippets: paddlepaddleSnippets,
   }),
   peft: {
     prettyLabel: "PEFT",
@@ -239,6 +251,7 @@ export const LIBRARIES_M_TO_R = {
   },
   "py-feat": researchRepo("Py-Feat", "https://github.com/cosanlab/py-feat", {
     docsUrl: "https://py-feat.org/",
+    snippets: pyFeatSnippets,
   }),
   "pyannote-audio": {
     prettyLabel: "pyannote.audio",
@@ -287,6 +300,7 @@ export const LIBRARIES_M_TO_R = {
   refiners: researchRepo("Refiners", "https://github.com/finegrain-ai/refiners", {
     docsUrl: "https://refine.rs/",
     countDownloads: `path:"model.safetensors"`,
+    snippets: refinersSnippets,
   }),
   relik: {
     prettyLabel: "Relik",

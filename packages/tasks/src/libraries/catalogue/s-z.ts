@@ -10,6 +10,13 @@ import { transformersJsSnippets, vllmSnippets } from "../snippets/llm.js";
 import { timesfmSnippets } from "../snippets/misc.js";
 import { spacySnippets, stanzaSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import {
+  supertonicSnippets,
+  tabpfnSnippets,
+  vuiSnippets,
+  wan21Snippets,
+  wan22Snippets,
+} from "../snippets/research.js";
 import { sampleFactorySnippets, stableBaselines3Snippets } from "../snippets/rl.js";
 import { sentenceTransformersSnippets } from "../snippets/sentence-transformers.js";
 import { sklearnSnippets } from "../snippets/sklearn.js";
@@ -157,7 +164,9 @@ export const LIBRARIES_S_TO_Z = {
     filter: true,
     countDownloads: `path:"models/default.zip"`,
   },
-  supertonic: researchRepo("Supertonic", "https://github.com/supertone-inc/supertonic"),
+  supertonic: researchRepo("Supertonic", "https://github.com/supertone-inc/supertonic", {
+    snippets: supertonicSnippets,
+  }),
   swarmformer: {
     prettyLabel: "SwarmFormer",
     repoName: "SwarmFormer",
@@ -168,6 +177,7 @@ export const LIBRARIES_S_TO_Z = {
   },
   tabpfn: researchRepo("TabPFN", "https://github.com/PriorLabs/TabPFN", {
     docsUrl: "https://priorlabs.ai/docs",
+    snippets: tabpfnSnippets,
   }),
   "tencent-song-generation": researchRepo(
     "SongGeneration",
@@ -361,12 +371,17 @@ export const LIBRARIES_S_TO_Z = {
     snippets: P.voxcpm,
     filter: false,
   },
-  vui: researchRepo("Vui", "https://github.com/fluxions-ai/vui", { countDownloads: `path_extension:"pt"` }),
+  vui: researchRepo("Vui", "https://github.com/fluxions-ai/vui", {
+    countDownloads: `path_extension:"pt"`,
+    snippets: vuiSnippets,
+  }),
   wan: researchRepo("Wan", "https://github.com/Wan-Video/Wan2.1", {
     countDownloads: `path_filename:"config" AND path_extension:"json"`,
+    snippets: wan21Snippets,
   }),
   "wan2.2": researchRepo("Wan2.2", "https://github.com/Wan-Video/Wan2.2", {
     countDownloads: `path_filename:"config" AND path_extension:"json"`,
+    snippets: wan22Snippets,
   }),
   wham: researchRepo("WHAM", "https://huggingface.co/microsoft/wham", {
     repoName: "wham",

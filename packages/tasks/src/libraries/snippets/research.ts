@@ -1,0 +1,368 @@
+import type { ModelData } from "../../model-data.js";
+import { exampleText } from "../examples.js";
+import { type Code, py, pythonIdentifier, sh } from "../quote.js";
+import { type LibrarySnippet, type LibrarySnippetBuilder, snippet } from "../types.js";
+import { downloadWeights, pipInstall } from "./kit.js";
+
+/**
+ * Research code bases: each runs its checkpoints with its own classes or scripts. The facts (entry points,
+ * expected folders) come from each project's README, linked from the catalogue.
+ */
+
+/** The first repository file with one of `extensions`, else `fallback`. */
+function repoFile(model: ModelData, extensions: readonly string[], fallback: string): string {
+  return model.siblings?.find((s) => extensions.some((e) => s.rfilename.endsWith(e)))?.rfilename ?? fallback;
+}
+
+/** Clone the code base, fetch the weights into the folder its scripts read, run its entry point. */
+function cloneDownloadRun(repoUrl: string, weightsDir: string, run: Code<"sh">): LibrarySnippetBuilder {
+  const folder = repoUrl.slice(repoUrl.lastIndexOf("/") + 1);
+  return (model) => [
+    snippet(
+      sh`git clone ${repoUrl}
+cd ${folder}
+pip install -r requirements.txt
+hf download ${model.id} --local-dir ${weightsDir}
+${run}`,
+      "Download and run",
+    ),
+  ];
+}
+
+const DEPTH_ANYTHING_V2_CONFIGS: Record<
+  string,
+  { encoder: string; features: number; outChannels: number[] }
+> = {
+  Small: { encoder: "vits", features: 64, outChannels: [48, 96, 192, 384] },
+  Base: { encoder: "vitb", features: 128, outChannels: [96, 192, 384, 768] },
+  Large: { encoder: "vitl", features: 256, outChannels: [256, 512, 1024, 1024] },
+};
+
+/** Depth Anything V2 builds the network from its size, named in the repository id (…-Small, -Base, -Large). */
+const depthAnythingDownload = downloadWeights("https://github.com/DepthAnything/Depth-Anything-V2#readme");
+
+export function depthAnythingV2Snippets(model: ModelData): LibrarySnippet[] {
+  const size = Object.keys(DEPTH_ANYTHING_V2_CONFIGS).find((s) => model.id.includes(s));
+  if (size === undefined) return depthAnythingDownload(model);
+  const { encoder, features, outChannels } = DEPTH_ANYTHING_V2_CONFIGS[size]!;
+  return [
+    snippet(
+      py`import cv2
+import torch
+from depth_anything_v2.dpt import DepthAnythingV2
+from huggingface_hub import hf_hub_download
+
+model = DepthAnythingV2(encoder=${encoder}, features=${features}, out_channels=${outChannels})
+path = hf_hub_download(repo_id=${model.id}, filename=${`depth_anything_v2_${encoder}.pth`})
+model.load_state_dict(torch.load(path, map_location="cpu"))
+model.eval()
+
+depth = model.infer_image(cv2.imread("image.jpg"))  # HxW depth map`,
+      "Estimate depth",
+    ),
+  ];
+}
+
+/** CosyVoice 2 and 3 checkpoints load with their own class; the generation is in the repository name. */
+export function cosyvoiceSnippets(model: ModelData): LibrarySnippet[] {
+  const cls = pythonIdentifier(/CosyVoice2/i.test(model.id) ? "CosyVoice2" : "CosyVoice", "CosyVoice");
+  return [
+    snippet(
+      py`import sys
+
+sys.path.append("third_party/Matcha-TTS")  # run from a clone of the CosyVoice repository
+from cosyvoice.cli.cosyvoice import ${cls}
+from huggingface_hub import snapshot_download
+
+cosyvoice = ${cls}(snapshot_download(repo_id=${model.id}))`,
+      "Load the model",
+    ),
+  ];
+}
+
+export function cotrackerSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from cotracker.predictor import CoTrackerPredictor
+from huggingface_hub import hf_hub_download
+
+model = CoTrackerPredictor(checkpoint=hf_hub_download(${model.id}, ${repoFile(model, [".pth"], "scaled_offline.pth")}))
+# pred_tracks, pred_visibility = model(video, grid_size=10)  # video: (B, T, 3, H, W) float tensor`,
+      "Load the tracker",
+    ),
+  ];
+}
+
+export function describeAnythingSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/NVlabs/describe-anything"]),
+    snippet(
+      py`from dam import DescribeAnythingModel
+from huggingface_hub import snapshot_download
+
+dam = DescribeAnythingModel(
+    model_path=snapshot_download(repo_id=${model.id}),
+    conv_mode="v1",
+    prompt_mode="focal_prompt",
+)`,
+      "Load the model",
+    ),
+  ];
+}
+
+/** Habana (Gaudi) and Graphcore (IPU) repositories hold the hardware configuration used with optimum. */
+export function gaudiConfigSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["optimum-habana"]),
+    snippet(
+      py`from optimum.habana import GaudiConfig\n\ngaudi_config = GaudiConfig.from_pretrained(${model.id})`,
+      "Load the Gaudi configuration",
+    ),
+  ];
+}
+
+export function ipuConfigSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["optimum-graphcore"]),
+    snippet(
+      py`from optimum.graphcore import IPUConfig\n\nipu_config = IPUConfig.from_pretrained(${model.id})`,
+      "Load the IPU configuration",
+    ),
+  ];
+}
+
+export const halloSnippets = cloneDownloadRun(
+  "https://github.com/fudan-generative-vision/hallo",
+  "pretrained_models",
+  sh`python scripts/inference.py --source_image examples/reference_images/1.jpg --driving_audio examples/driving_audios/1.wav`,
+);
+
+export const livePortraitSnippets = cloneDownloadRun(
+  "https://github.com/KwaiVGI/LivePortrait",
+  "pretrained_weights",
+  sh`python inference.py -s assets/examples/source/s6.jpg -d assets/examples/driving/d0.mp4`,
+);
+
+export const grokSnippets = cloneDownloadRun(
+  "https://github.com/xai-org/grok-1",
+  "checkpoints",
+  sh`python run.py`,
+);
+
+export const hunyuanDitSnippets = cloneDownloadRun(
+  "https://github.com/Tencent/HunyuanDiT",
+  "ckpts",
+  sh`python sample_t2i.py --infer-mode fa --prompt "a cute cat" --no-enhance`,
+);
+
+export const openOasisSnippets = cloneDownloadRun(
+  "https://github.com/etched-ai/open-oasis",
+  ".",
+  sh`python generate.py --oasis-ckpt oasis500m.safetensors --vae-ckpt vit-l-20.safetensors`,
+);
+
+/** Wan's generate.py takes the task of the checkpoint, which its repository name tells. */
+const WAN_TASKS: ReadonlyArray<[RegExp, string]> = [
+  [/TI2V-5B/i, "ti2v-5B"],
+  [/T2V-A14B/i, "t2v-A14B"],
+  [/I2V-A14B/i, "i2v-A14B"],
+  [/S2V-14B/i, "s2v-14B"],
+  [/Animate-14B/i, "animate-14B"],
+  [/FLF2V-14B/i, "flf2v-14B"],
+  [/VACE-14B/i, "vace-14B"],
+  [/VACE-1\.3B/i, "vace-1.3B"],
+  [/T2V-14B/i, "t2v-14B"],
+  [/T2V-1\.3B/i, "t2v-1.3B"],
+  [/I2V-14B/i, "i2v-14B"],
+];
+
+function wanSnippets(repoUrl: string): LibrarySnippetBuilder {
+  const fallback = downloadWeights(`${repoUrl}#readme`);
+  return (model) => {
+    const task = WAN_TASKS.find(([pattern]) => pattern.test(model.id))?.[1];
+    if (task === undefined) return fallback(model);
+    return cloneDownloadRun(
+      repoUrl,
+      "./checkpoint",
+      sh`python generate.py --task ${task} --ckpt_dir ./checkpoint --prompt ${exampleText(model, "Two cats boxing on a stage.")}`,
+    )(model);
+  };
+}
+
+export const wan21Snippets = wanSnippets("https://github.com/Wan-Video/Wan2.1");
+export const wan22Snippets = wanSnippets("https://github.com/Wan-Video/Wan2.2");
+
+export function pyFeatSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["py-feat"]),
+    snippet(
+      py`from feat import Detector
+
+# Downloads the face, landmark, action-unit and emotion models it uses from the Hub
+detector = Detector()
+result = detector.detect_image("face.jpg")`,
+      "Detect faces and expressions",
+    ),
+  ];
+}
+
+export function paddlepaddleSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`import paddle
+from huggingface_hub import hf_hub_download
+
+state_dict = paddle.load(hf_hub_download(${model.id}, ${repoFile(model, [".pdparams"], "model_state.pdparams")}))`,
+      "Load the parameters",
+    ),
+  ];
+}
+
+export function mindsporeSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`import mindspore as ms
+from huggingface_hub import hf_hub_download
+
+param_dict = ms.load_checkpoint(hf_hub_download(${model.id}, ${repoFile(model, [".ckpt"], "model.ckpt")}))`,
+      "Load the checkpoint",
+    ),
+  ];
+}
+
+export function tabpfnSnippets(model: ModelData): LibrarySnippet[] {
+  const regressor = /regress/i.test(model.id);
+  const cls = pythonIdentifier(regressor ? "TabPFNRegressor" : "TabPFNClassifier", "TabPFNClassifier");
+  return [
+    pipInstall(["tabpfn"]),
+    snippet(
+      py`from huggingface_hub import hf_hub_download
+from tabpfn import ${cls}
+
+model = ${cls}(model_path=hf_hub_download(${model.id}, ${repoFile(model, [".ckpt"], "model.ckpt")}))
+# model.fit(X_train, y_train); model.predict(X_test)`,
+      "Load the model",
+    ),
+  ];
+}
+
+export function refinersSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["refiners"]),
+    snippet(
+      py`from huggingface_hub import hf_hub_download
+from refiners.fluxion.utils import load_from_safetensors
+
+weights = load_from_safetensors(hf_hub_download(${model.id}, ${repoFile(model, [".safetensors"], "model.safetensors")}))`,
+      "Load the weights",
+    ),
+  ];
+}
+
+/** Libraries whose loader fetches their one official checkpoint by itself. */
+export function chatTtsSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["ChatTTS"]),
+    snippet(
+      py`import ChatTTS
+
+chat = ChatTTS.Chat()
+chat.load(compile=False)  # downloads the checkpoint from the Hub
+wavs = chat.infer(["Hello from ChatTTS."])`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+export function supertonicSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["supertonic"]),
+    snippet(
+      py`from supertonic import TTS
+
+tts = TTS(auto_download=True)
+style = tts.get_voice_style(voice_name="M1")
+wav, duration = tts.synthesize(${exampleText(model)}, voice_style=style)
+tts.save_audio(wav, "output.wav")`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+export function coquiSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["coqui-tts"]),
+    snippet(
+      py`from huggingface_hub import snapshot_download
+from TTS.api import TTS
+
+model_dir = snapshot_download(repo_id=${model.id})
+tts = TTS(model_path=model_dir, config_path=model_dir + "/config.json")
+tts.tts_to_file(text=${exampleText(model)}, speaker_wav="reference.wav", language="en", file_path="output.wav")`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+export function acestepSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/ace-step/ACE-Step.git"]),
+    snippet(
+      py`from acestep.pipeline_ace_step import ACEStepPipeline
+from huggingface_hub import snapshot_download
+
+pipeline = ACEStepPipeline(checkpoint_dir=snapshot_download(repo_id=${model.id}), dtype="bfloat16")`,
+      "Load the pipeline",
+    ),
+  ];
+}
+
+export function merlinSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["merlin-vlm"]),
+    snippet(
+      py`from merlin import Merlin\n\nmodel = Merlin()  # downloads the weights from the Hub\nmodel.eval()`,
+      "Load the model",
+    ),
+  ];
+}
+
+export function lvfaceSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from huggingface_hub import hf_hub_download
+from inference_onnx import LVFaceONNXInferencer  # from the LVFace repository
+
+inferencer = LVFaceONNXInferencer(hf_hub_download(${model.id}, ${repoFile(model, [".onnx"], "LVFace-B_Glint360K.onnx")}), use_gpu=True)
+embedding = inferencer.infer_from_image("face.jpg")`,
+      "Embed a face",
+    ),
+  ];
+}
+
+/** ComfyUI loads single-file checkpoints from its models/checkpoints folder. */
+export function comfyCheckpointSnippets(model: ModelData): LibrarySnippet[] {
+  const file = repoFile(model, [".safetensors", ".ckpt"], "model.safetensors");
+  return [
+    snippet(
+      sh`hf download ${model.id} ${file} --local-dir ComfyUI/models/checkpoints`,
+      "Put the checkpoint in ComfyUI",
+    ),
+  ];
+}
+
+export function vuiSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/fluxions-ai/vui"]),
+    snippet(
+      py`import torchaudio
+from vui.inference import render
+from vui.model import Vui
+
+model = Vui.from_pretrained().cuda()
+waveform = render(model, ${exampleText(model)})
+torchaudio.save("out.opus", waveform[0], 22050)`,
+      "Synthesize speech",
+    ),
+  ];
+}
