@@ -13,9 +13,13 @@ import { type Logger, silentLogger } from "./logger.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { adminRoutes } from "./routes/admin.js";
+import { librariesRoutes } from "./routes/libraries.js";
+import { librarySnippetsRoutes } from "./routes/library-snippets.js";
 import { modelsRoutes } from "./routes/models.js";
 import { routerRoutes } from "./routes/router.js";
+import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
+import { widgetRoutes } from "./routes/widget.js";
 import type { Store } from "./store/store.js";
 
 export interface AppLimits {
@@ -69,8 +73,19 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.use("/api/*", apiCors);
   app.use("/router/*", apiCors);
 
+  app.route("/api/models", snippetsRoutes({ store: deps.store }));
+  app.route("/api/models", librarySnippetsRoutes({ store: deps.store }));
   app.route("/api/models", modelsRoutes({ store: deps.store }));
   app.route("/api/tasks", tasksRoutes({ store: deps.store }));
+  app.route("/api/libraries", librariesRoutes({ store: deps.store }));
+  // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
+  app.route(
+    "/",
+    widgetRoutes({
+      listTopModels: (query) => deps.store.models.top(query),
+      onError: (error) => logger.log("error", "widget ranking failed", { error }),
+    }),
+  );
   app.route(
     "/api/admin",
     adminRoutes({

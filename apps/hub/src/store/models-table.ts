@@ -193,6 +193,36 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
       return new Map(pipelineCounts.all().map((row) => [row.pipeline, row.n]));
     },
 
+    /**
+     * The widget's ranking: most downloaded first, optionally one owner's or exactly the given ids. Bound
+     * parameters only; ids that do not exist are skipped.
+     */
+    top(query: { limit: number; owner?: string; ids?: readonly string[] }) {
+      const where: string[] = ["private = 0"];
+      const params: unknown[] = [];
+      if (query.owner) {
+        where.push("author = ?");
+        params.push(query.owner);
+      }
+      if (query.ids?.length) {
+        where.push(`id IN (${query.ids.map(() => "?").join(", ")})`);
+        params.push(...query.ids);
+      }
+      params.push(query.limit);
+      return db
+        .prepare<unknown[], Pick<ModelRow, "id" | "pipeline_tag" | "downloads" | "likes">>(
+          `SELECT id, pipeline_tag, downloads, likes FROM models WHERE ${where.join(" AND ")}
+           ORDER BY downloads DESC, id ASC LIMIT ?`,
+        )
+        .all(...params)
+        .map((row) => ({
+          id: row.id,
+          downloads: row.downloads,
+          likes: row.likes,
+          ...(row.pipeline_tag ? { pipeline_tag: row.pipeline_tag } : {}),
+        }));
+    },
+
     /** One page of models; fetches `limit + 1` rows so the caller knows whether another page exists. */
     list(query: ModelListQuery): { models: StoredModel[]; hasMore: boolean } {
       const where: string[] = [];

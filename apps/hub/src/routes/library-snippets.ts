@@ -1,0 +1,53 @@
+import {
+  getLibrarySnippets,
+  getLocalAppsForModel,
+  getModelLibrary,
+  isGgufFile,
+  listGgufQuantizations,
+} from "@modelhub/tasks";
+import { Hono } from "hono";
+import { InvalidInputError } from "../errors.js";
+import type { HubEnv } from "../http/hub-env.js";
+import { queryOne } from "../http/query.js";
+import type { Store } from "../store/store.js";
+import { hubOrigin, modelFromRoute } from "./model-lookup.js";
+
+/**
+ * `GET /api/models/{owner}/{name}/library-snippets`: the model's library loading code, and the local apps
+ * that can run it (snippets, or deep links). `quant` picks a GGUF file of the model for the local apps.
+ */
+export function librarySnippetsRoutes({ store }: { store: Store }) {
+  const app = new Hono<HubEnv>();
+  app.get("/:owner/:name/library-snippets", (c) => {
+    const model = modelFromRoute(c, store);
+    const quant = queryOne(c, "quant");
+    if (
+      quant !== undefined &&
+      !model.siblings?.some((file) => file.rfilename === quant && isGgufFile(quant))
+    ) {
+      throw new InvalidInputError(`"quant" must be one of the model's GGUF files.`);
+    }
+    const library = getModelLibrary(model.library_name);
+    const localAppOptions = { hubUrl: hubOrigin(c) };
+    return c.json({
+      id: model.id,
+      library: model.library_name ?? null,
+      libraryLabel: library?.prettyLabel ?? null,
+      docsUrl: library?.docsUrl ?? null,
+      snippets: getLibrarySnippets(model),
+      ggufQuantizations: listGgufQuantizations(model),
+      localApps: getLocalAppsForModel(model).map(({ key, app }) => ({
+        key,
+        prettyLabel: app.prettyLabel,
+        docsUrl: app.docsUrl,
+        mainTask: app.mainTask,
+        macOSOnly: app.macOSOnly ?? false,
+        kind: app.kind,
+        ...(app.kind === "snippet"
+          ? { snippets: app.snippet(model, quant, localAppOptions) }
+          : { deeplink: app.deeplink(model, quant).toString() }),
+      })),
+    });
+  });
+  return app;
+}
