@@ -3,6 +3,7 @@
  * from localhost (another origin) whose CSS tries to hide and restyle everything. To keep the run short,
  * most options are checked on one "gallery" page holding one widget per option set.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOSTILE_PRODUCTS, TOP_PRODUCTS } from "./__fixtures__/products.js";
@@ -417,4 +418,22 @@ describe("encapsulation", { timeout: 30_000 }, () => {
     const withWidget = await openPage(`${body}${scriptTag("")}`, { css: "" });
     expect(await measure(withWidget.page)).toEqual(await measure(without.page));
   });
+});
+
+describe("accessibility", { timeout: 30_000 }, () => {
+  it.each(["light", "dark"] as const)(
+    "axe finds no serious or critical violation (%s system scheme)",
+    async (scheme) => {
+      const body = `<main><h1>A blog</h1>${scriptTag("")}${scriptTag("theme=dark&direction=vertical&maxProducts=3")}${scriptTag("theme=light&title=Picks")}</main>`;
+      const { page } = await openPage(body, { css: "", colorScheme: scheme, widgets: 3 });
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations
+        .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+        .map(
+          (violation) =>
+            `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+        );
+      expect(serious).toEqual([]);
+    },
+  );
 });

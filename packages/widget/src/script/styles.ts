@@ -23,7 +23,7 @@ grid-template-columns:repeat(auto-fill,minmax(max(190px,calc((100% - (var(--cols
 .card{display:flex;align-items:center;gap:12px;height:100%;min-width:0;padding:10px 12px;border:1px solid var(--line);border-radius:10px;background:var(--card);color:inherit;text-decoration:none;transition:background-color .15s,border-color .15s}
 .card:hover{background:var(--card-hover);border-color:var(--accent)}
 .card:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
-.avatar{flex:none;display:grid;place-items:center;width:38px;height:38px;border-radius:9px;background:hsl(var(--hue) 55% 44%);color:#fff;font-size:16px;font-weight:700;text-transform:uppercase}
+.avatar{flex:none;display:grid;place-items:center;width:38px;height:38px;border-radius:9px;background:hsl(var(--hue) 50% 36%);color:#fff;font-size:19px;font-weight:700;text-transform:uppercase}
 .body{display:flex;flex:1;flex-direction:column;min-width:0}
 .name,.owner{overflow:hidden;white-space:nowrap;text-overflow:ellipsis}
 .name{font-weight:600}
