@@ -14,6 +14,7 @@ import { allennlpSnippets, bm25sSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import {
   acestepSnippets,
+  birderSnippets,
   chatTtsSnippets,
   comfyCheckpointSnippets,
   coquiSnippets,
@@ -129,6 +130,7 @@ export const LIBRARIES_A_TO_D = {
   birder: researchRepo("Birder", "https://gitlab.com/birder/birder", {
     docsUrl: "https://birder.gitlab.io/birder/",
     countDownloads: `path_extension:"pt"`,
+    snippets: birderSnippets,
   }),
   birefnet: {
     prettyLabel: "BiRefNet",

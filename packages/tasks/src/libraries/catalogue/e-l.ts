@@ -19,6 +19,7 @@ import {
 } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import {
+  f5TtsSnippets,
   gaudiConfigSnippets,
   grokSnippets,
   halloSnippets,
@@ -64,6 +65,7 @@ export const LIBRARIES_E_TO_L = {
   },
   "f5-tts": researchRepo("F5-TTS", "https://github.com/SWivid/F5-TTS", {
     countDownloads: `path_extension:"safetensors" OR path_extension:"pt"`,
+    snippets: f5TtsSnippets,
   }),
   fairseq: {
     prettyLabel: "Fairseq",
@@ -141,6 +143,14 @@ export const LIBRARIES_E_TO_L = {
   "glyph-byt5": researchRepo("Glyph-ByT5", "https://github.com/AIGText/Glyph-ByT5", {
     countDownloads: `path:"checkpoints/byt5_model.pt"`,
   }),
+  "granite-tsfm": {
+    prettyLabel: "Granite TSFM",
+    repoName: "granite-tsfm",
+    repoUrl: "https://github.com/ibm-granite/granite-tsfm",
+    docsUrl: readme("https://github.com/ibm-granite/granite-tsfm"),
+    snippets: P.tinyTimeMixer,
+    filter: false,
+  },
   graphcore: researchRepo("Graphcore", "https://github.com/huggingface/optimum-graphcore", {
     docsUrl: "https://huggingface.co/docs/optimum/graphcore/index",
     snippets: ipuConfigSnippets,

@@ -5,6 +5,8 @@ import { paddlenlpSnippets } from "../snippets/nlp.js";
 import { peftSnippets } from "../snippets/peft.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import {
+  magentaRealtimeSnippets,
+  medvaeSnippets,
   merlinSnippets,
   mindsporeSnippets,
   openOasisSnippets,
@@ -26,6 +28,7 @@ import { readme, researchRepo } from "./define.js";
 export const LIBRARIES_M_TO_R = {
   "magenta-realtime": researchRepo("Magenta RT", "https://github.com/magenta/magenta-realtime", {
     countDownloads: `path:"checkpoints/llm_base_x4286_c1860k.tar" OR path:"checkpoints/llm_large_x3047_c1860k.tar"`,
+    snippets: magentaRealtimeSnippets,
   }),
   "magi-1": researchRepo("MAGI-1", "https://github.com/SandAI-org/MAGI-1", {
     countDownloads: `path:"ckpt/vae/config.json"`,
@@ -60,6 +63,7 @@ export const LIBRARIES_M_TO_R = {
   }),
   medvae: researchRepo("MedVAE", "https://github.com/StanfordMIMI/MedVAE", {
     countDownloads: `path_extension:"ckpt"`,
+    snippets: medvaeSnippets,
   }),
   merlin: researchRepo("Merlin", "https://github.com/StanfordMIMI/Merlin", {
     countDownloads: `path_extension:"pt"`,
@@ -253,6 +257,14 @@ export const LIBRARIES_M_TO_R = {
     docsUrl: "https://py-feat.org/",
     snippets: pyFeatSnippets,
   }),
+  PyLate: {
+    prettyLabel: "PyLate",
+    repoName: "PyLate",
+    repoUrl: "https://github.com/lightonai/pylate",
+    docsUrl: "https://lightonai.github.io/pylate/",
+    snippets: P.pylate,
+    filter: false,
+  },
   "pyannote-audio": {
     prettyLabel: "pyannote.audio",
     repoName: "pyannote-audio",
@@ -292,6 +304,14 @@ export const LIBRARIES_M_TO_R = {
     repoUrl: "https://github.com/not-lain/pxia",
     docsUrl: readme("https://github.com/not-lain/pxia"),
     snippets: P.pxia,
+    filter: false,
+  },
+  "qwen3-tts": {
+    prettyLabel: "Qwen3-TTS",
+    repoName: "Qwen3-TTS",
+    repoUrl: "https://github.com/QwenLM/Qwen3-TTS",
+    docsUrl: readme("https://github.com/QwenLM/Qwen3-TTS"),
+    snippets: P.qwen3Tts,
     filter: false,
   },
   recurrentgemma: researchRepo("RecurrentGemma", "https://github.com/google-deepmind/recurrentgemma", {

@@ -7,12 +7,14 @@ import {
 } from "../snippets/formats.js";
 import { tfKerasSnippets } from "../snippets/keras.js";
 import { transformersJsSnippets, vllmSnippets } from "../snippets/llm.js";
-import { timesfmSnippets } from "../snippets/misc.js";
+import { sapRptSnippets, scviToolsSnippets, timesfmSnippets } from "../snippets/misc.js";
 import { spacySnippets, stanzaSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import {
   supertonicSnippets,
   tabpfnSnippets,
+  ticClipSnippets,
+  videoprismSnippets,
   vuiSnippets,
   wan21Snippets,
   wan22Snippets,
@@ -64,6 +66,14 @@ export const LIBRARIES_S_TO_Z = {
     docsUrl: "https://nvlabs.github.io/Sana/",
     countDownloads: `path_extension:"pth"`,
   }),
+  "sap-rpt-1-oss": {
+    prettyLabel: "SAP RPT-1 OSS",
+    repoName: "sap-rpt-1-oss",
+    repoUrl: "https://github.com/SAP-samples/sap-rpt-1-oss",
+    docsUrl: readme("https://github.com/SAP-samples/sap-rpt-1-oss"),
+    snippets: sapRptSnippets,
+    filter: false,
+  },
   sapiens: researchRepo("sapiens", "https://github.com/facebookresearch/sapiens", {
     countDownloads: `path_extension:"pt2" OR path_extension:"pth" OR path_extension:"onnx"`,
   }),
@@ -71,12 +81,28 @@ export const LIBRARIES_S_TO_Z = {
     "Seamless Communication",
     "https://github.com/facebookresearch/seamless_communication",
   ),
+  "scvi-tools": {
+    prettyLabel: "scvi-tools",
+    repoName: "scvi-tools",
+    repoUrl: "https://github.com/scverse/scvi-tools",
+    docsUrl: "https://docs.scvi-tools.org/en/stable/",
+    snippets: scviToolsSnippets,
+    filter: false,
+  },
   "seed-story": researchRepo("SEED-Story", "https://github.com/TencentARC/SEED-Story", {
     countDownloads: `path:"cvlm_llama2_tokenizer/tokenizer.model"`,
   }),
   seedvr: researchRepo("SeedVR", "https://github.com/ByteDance-Seed/SeedVR", {
     countDownloads: `path_extension:"pth"`,
   }),
+  "segmentation-models-pytorch": {
+    prettyLabel: "Segmentation Models",
+    repoName: "segmentation_models.pytorch",
+    repoUrl: "https://github.com/qubvel-org/segmentation_models.pytorch",
+    docsUrl: "https://smp.readthedocs.io/en/latest/",
+    snippets: P.segmentationModelsPytorch,
+    filter: false,
+  },
   "sentence-transformers": {
     prettyLabel: "sentence-transformers",
     repoName: "sentence-transformers",
@@ -236,6 +262,7 @@ export const LIBRARIES_S_TO_Z = {
   },
   "tic-clip": researchRepo("TiC-CLIP", "https://github.com/apple/ml-tic-clip", {
     countDownloads: `path_extension:"pt" AND path_prefix:"checkpoints/"`,
+    snippets: ticClipSnippets,
   }),
   timesfm: {
     prettyLabel: "TimesFM",
@@ -346,6 +373,7 @@ export const LIBRARIES_S_TO_Z = {
   },
   videoprism: researchRepo("VideoPrism", "https://github.com/google-deepmind/videoprism", {
     countDownloads: `path_extension:"npz"`,
+    snippets: videoprismSnippets,
   }),
   vllm: {
     prettyLabel: "vLLM",

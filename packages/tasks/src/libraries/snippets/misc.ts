@@ -102,3 +102,31 @@ embedder = cvg.NeuralEmbedder(checkpoint)  # or cvg.NeuralCornerDetector(checkpo
     ),
   ];
 }
+
+export function scviToolsSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["scvi-tools"]),
+    snippet(
+      py`from scvi.hub import HubModel
+
+hub_model = HubModel.pull_from_huggingface_hub(repo_name=${model.id}, cache_dir="scvi_hub")
+model = hub_model.model  # the trained scvi-tools model, with its AnnData
+`,
+      "Load the model",
+    ),
+  ];
+}
+
+/** SAP's tabular foundation model: its estimators fetch the checkpoint from the Hub themselves. */
+export function sapRptSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/SAP-samples/sap-rpt-1-oss"]),
+    snippet(
+      py`from sap_rpt_oss import SAP_RPT_OSS_Classifier
+
+clf = SAP_RPT_OSS_Classifier(max_context_size=8192, bagging=8)
+# clf.fit(X_train, y_train); clf.predict(X_test)`,
+      "Create a classifier",
+    ),
+  ];
+}

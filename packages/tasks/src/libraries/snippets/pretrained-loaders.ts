@@ -113,6 +113,14 @@ export const PRETRAINED_SNIPPETS = {
     name: "StaticModel",
     usage: py`embeddings = model.encode(["It's dangerous to go alone!", "It's a secret to everybody."])`,
   }),
+  pylate: fromPretrained({
+    pip: "pylate",
+    module: "pylate.models",
+    name: "ColBERT",
+    method: null,
+    idKeyword: "model_name_or_path",
+    usage: py`queries_embeddings = model.encode(["What is a ColBERT model?"], is_query=True)`,
+  }),
   pocketTts: fromPretrained({
     pip: "pocket-tts",
     module: "pocket_tts",
@@ -135,6 +143,12 @@ export const PRETRAINED_SNIPPETS = {
     name: "AutoModel",
     method: "load_from_hf_hub",
   }),
+  qwen3Tts: fromPretrained({
+    pip: "qwen-tts",
+    module: "qwen_tts",
+    name: "Qwen3TTSModel",
+    extraArgs: py`device_map="cuda:0"`,
+  }),
   relik: fromPretrained({
     pip: "relik",
     module: "relik",
@@ -146,6 +160,12 @@ export const PRETRAINED_SNIPPETS = {
     module: "renderformer",
     name: "RenderFormerRenderingPipeline",
     variable: "pipeline",
+  }),
+  segmentationModelsPytorch: fromPretrained({
+    pip: "segmentation-models-pytorch",
+    module: "segmentation_models_pytorch",
+    name: "from_pretrained",
+    method: null,
   }),
   setfit: fromPretrained({
     pip: "setfit",
@@ -160,6 +180,11 @@ export const PRETRAINED_SNIPPETS = {
     usage: py`entities = model.predict("Amelia Earhart flew her single engine Lockheed Vega 5B across the Atlantic to Paris.")`,
   }),
   swarmformer: fromPretrained({ pip: "swarmformer", module: "swarmformer", name: "SwarmFormerModel" }),
+  tinyTimeMixer: fromPretrained({
+    pip: "granite-tsfm",
+    module: "tsfm_public",
+    name: "TinyTimeMixerForPrediction",
+  }),
   tirex: fromPretrained({ pip: "tirex-ts", module: "tirex", name: "load_model", method: null }),
   trellis: fromPretrained({
     module: "trellis.pipelines",

@@ -366,3 +366,83 @@ torchaudio.save("out.opus", waveform[0], 22050)`,
     ),
   ];
 }
+
+export function f5TtsSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`pip install f5-tts
+f5-tts_infer-cli --model F5TTS_v1_Base --ref_audio reference.wav --ref_text "Text spoken in the reference." --gen_text ${exampleText(model)}`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+export function magentaRealtimeSnippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from magenta_rt import system
+
+mrt = system.MagentaRT()  # fetches its checkpoints from the Hub
+style = system.embed_style("funk")
+chunk, state = mrt.generate_chunk(state=None, style=style)`,
+      "Generate music",
+    ),
+  ];
+}
+
+export function medvaeSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["medvae"]),
+    snippet(
+      py`from medvae import MVAE
+
+model = MVAE(model_name="medvae_4_1_2d", modality="xray")  # fetches the weights from the Hub
+model.requires_grad_(False)
+model.eval()`,
+      "Load the autoencoder",
+    ),
+  ];
+}
+
+/** VideoPrism's loader takes a model name; the repository name tells which (base or large, with or without text). */
+export function videoprismSnippets(model: ModelData): LibrarySnippet[] {
+  const size = /large/i.test(model.id) ? "large" : "base";
+  const name = /lvt/i.test(model.id) ? `videoprism_lvt_public_v1_${size}` : `videoprism_public_v1_${size}`;
+  return [
+    pipInstall(["git+https://github.com/google-deepmind/videoprism.git"]),
+    snippet(
+      py`from videoprism import models as vp
+
+flax_model = vp.get_model(${name})
+loaded_state = vp.load_pretrained_weights(${name})`,
+      "Load the model",
+    ),
+  ];
+}
+
+/** Birder publishes each weight set under its own name, which is what its loader takes. */
+export function birderSnippets(model: ModelData): LibrarySnippet[] {
+  const weights = model.id.slice(model.id.indexOf("/") + 1);
+  return [
+    pipInstall(["birder"]),
+    snippet(
+      py`import birder
+
+net, model_info = birder.load_pretrained_model(${weights}, inference=True)`,
+      "Load the model",
+    ),
+  ];
+}
+
+export function ticClipSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`import open_clip
+from huggingface_hub import hf_hub_download
+
+checkpoint = hf_hub_download(${model.id}, ${repoFile(model, [".pt"], "checkpoints/2016.pt")})
+model, _, preprocess = open_clip.create_model_and_transforms("ViT-B-16", pretrained=checkpoint)`,
+      "Load a checkpoint",
+    ),
+  ];
+}
