@@ -58,19 +58,41 @@ export interface RecordingQuery {
   isJson: boolean;
 }
 
+interface IndexedExchange {
+  exchange: RecordedExchange;
+  canonicalBody: string | undefined;
+}
+
+let index: Map<string, IndexedExchange[]> | undefined;
+
+/** Recorded exchanges by `provider method path`, bodies canonicalised once (replay lookups are per request). */
+function exchangeIndex(): Map<string, IndexedExchange[]> {
+  if (!index) {
+    index = new Map();
+    for (const exchange of recordedExchanges()) {
+      const key = `${exchange.provider} ${exchange.method} ${exchange.path}`;
+      const canonicalBody = exchange.requestBody === null ? undefined : canonicalJson(exchange.requestBody);
+      const list = index.get(key) ?? [];
+      list.push({ exchange, canonicalBody });
+      index.set(key, list);
+    }
+  }
+  return index;
+}
+
 /**
  * The recorded exchange a request replays: same provider, method and path, and the same JSON body (key order
  * ignored); a binary upload matches a recording whose body was not kept.
  */
 export function findRecording(query: RecordingQuery): RecordedExchange | undefined {
+  const candidates = exchangeIndex().get(`${query.provider} ${query.method} ${query.path}`);
+  if (!candidates) return undefined;
   const wanted = query.isJson ? canonicalJson(query.bodyText) : undefined;
-  return recordedExchanges().find((exchange) => {
-    if (exchange.provider !== query.provider || exchange.method !== query.method) return false;
-    if (exchange.path !== query.path) return false;
+  return candidates.find(({ exchange, canonicalBody }) => {
     if (exchange.requestBody === null)
       return !query.isJson && query.method !== "GET" ? true : query.bodyText === "";
-    return wanted !== undefined && canonicalJson(exchange.requestBody) === wanted;
-  });
+    return wanted !== undefined && canonicalBody === wanted;
+  })?.exchange;
 }
 
 export function fillSimUrl(text: string, simUrl: string): string {
