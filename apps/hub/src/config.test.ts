@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, DEFAULT_PORT, parseConfig } from "./config.js";
+
+const options = {
+  repoRoot: "/repo",
+  providerKeyVariables: { together: "TOGETHER_API_KEY", "fal-ai": "FAL_KEY" },
+};
+
+describe("parseConfig", () => {
+  it("applies the defaults", () => {
+    expect(parseConfig({}, options)).toEqual({
+      port: DEFAULT_PORT,
+      host: "127.0.0.1",
+      dataDir: "/repo/.data",
+      adminToken: undefined,
+      providerKeys: {},
+      logLevel: "info",
+    });
+  });
+
+  it("reads every setting, resolving a relative data dir from the repo root", () => {
+    const config = parseConfig(
+      {
+        PORT: "0",
+        DATA_DIR: "var/hub",
+        ADMIN_TOKEN: "a-long-enough-admin-token",
+        TOGETHER_API_KEY: " tg-key ",
+        LOG_LEVEL: "warn",
+      },
+      options,
+    );
+    expect(config).toMatchObject({
+      port: 0,
+      dataDir: "/repo/var/hub",
+      logLevel: "warn",
+      providerKeys: { together: "tg-key" },
+    });
+  });
+
+  it("lists every problem at once", () => {
+    const attempt = () => parseConfig({ PORT: "eighty", ADMIN_TOKEN: "short", LOG_LEVEL: "loud" }, options);
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/PORT[\s\S]*ADMIN_TOKEN[\s\S]*LOG_LEVEL/);
+    expect(() => parseConfig({ PORT: "70000" }, options)).toThrow(/PORT/);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { createJsonLogger, redactSecrets } from "./logger.js";
+
+describe("the JSON logger", () => {
+  it("writes one JSON record per line with time, level and fields", () => {
+    const lines: string[] = [];
+    const logger = createJsonLogger({ write: (line) => lines.push(line), now: () => new Date(0) });
+    logger.log("info", "request", { requestId: "r1", status: 200 });
+    logger.log("debug", "hidden below info");
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { time: "1970-01-01T00:00:00.000Z", level: "info", msg: "request", requestId: "r1", status: 200 },
+    ]);
+  });
+
+  it("never writes credentials: secret-named fields, hub tokens, bearer values and configured secrets", () => {
+    const lines: string[] = [];
+    const logger = createJsonLogger({ write: (line) => lines.push(line), secrets: ["provider-key-123"] });
+    logger.log("warn", "upstream said: invalid key provider-key-123", {
+      authorization: "Bearer abc",
+      token: "hf_abcdefghijklmnopqrstuvwxyz01234567",
+      nested: { detail: "used hf_abcdefghijklmnopqrstuvwxyz01234567 and Bearer sk-live-1" },
+      error: new Error("key provider-key-123 refused"),
+      tokenId: 7,
+    });
+    const text = lines.join("\n");
+    expect(text).not.toContain("provider-key-123");
+    expect(text).not.toContain("hf_abcdefgh");
+    expect(text).not.toContain("sk-live-1");
+    expect(text).not.toContain('abc"');
+    expect(JSON.parse(text).tokenId).toBe(7);
+  });
+
+  it("redacts inside plain strings too", () => {
+    expect(redactSecrets("Authorization: Bearer xyz and hf_0123456789abcdef")).toBe(
+      "Authorization: Bearer [redacted] and hf_[redacted]",
+    );
+  });
+});
