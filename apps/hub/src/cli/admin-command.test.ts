@@ -9,6 +9,9 @@ import { seedOnFirstStart } from "../store/catalogue.js";
 import { openStore, type Store } from "../store/store.js";
 import { runAdminCommand } from "./admin-command.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
+type Json = any;
+
 let temp: ReturnType<typeof makeTempDir>;
 let store: Store;
 beforeEach(() => {
@@ -21,7 +24,7 @@ afterEach(() => {
   temp.remove();
 });
 
-const run = (...args: string[]) => runAdminCommand(args, store, INFERENCE_PROVIDERS) as any;
+const run = (...args: string[]) => runAdminCommand(args, store, INFERENCE_PROVIDERS) as Json;
 
 describe("admin CLI", () => {
   it("creates, lists and revokes tokens", () => {

@@ -2,6 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, adminHeaders, seededApp } from "../__fixtures__/seeded-app.js";
 import { createMemoryLogger } from "../logger.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
+type Json = any;
+
 let hub: ReturnType<typeof seededApp>;
 let logger: ReturnType<typeof createMemoryLogger>;
 beforeEach(() => {
@@ -31,7 +34,7 @@ async function send(
     headers,
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
-  return { response, body: (await response.json()) as any };
+  return { response, body: (await response.json()) as Json };
 }
 
 /** Everything the store holds, to prove that refused requests wrote nothing. */
@@ -78,7 +81,7 @@ describe("model writes", () => {
   it("creates a model that the public API then serves, and refuses a duplicate", async () => {
     const created = await send("POST", "/api/admin/models", NEW_MODEL);
     expect(created.response.status).toBe(201);
-    const served = (await (await hub.app.request(`/api/models/${NEW_MODEL.id}`)).json()) as any;
+    const served = (await (await hub.app.request(`/api/models/${NEW_MODEL.id}`)).json()) as Json;
     expect(served).toMatchObject({ id: NEW_MODEL.id, likes: 30, library_name: "transformers" });
     const again = await send("POST", "/api/admin/models", NEW_MODEL);
     expect(again.response.status).toBe(409);

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seededApp } from "../__fixtures__/seeded-app.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
+type Json = any;
+
 let hub: ReturnType<typeof seededApp>;
 beforeEach(() => {
   hub = seededApp();
@@ -9,7 +12,7 @@ afterEach(() => hub.cleanup());
 
 async function getJson(path: string) {
   const response = await hub.app.request(path);
-  return { response, body: (await response.json()) as any };
+  return { response, body: (await response.json()) as Json };
 }
 
 describe("GET /api/models", () => {
@@ -32,25 +35,25 @@ describe("GET /api/models", () => {
         "createdAt",
       ].sort(),
     );
-    const scores = body.map((model: any) => model.trendingScore);
+    const scores = body.map((model: Json) => model.trendingScore);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
   it("filters by task, library, tag and provider, and searches ids case-insensitively", async () => {
     const byTask = (await getJson("/api/models?pipeline_tag=text-to-image")).body;
-    expect(byTask.map((m: any) => m.id).sort()).toEqual([
+    expect(byTask.map((m: Json) => m.id).sort()).toEqual([
       "black-forest-labs/FLUX.1-dev",
       "stabilityai/stable-diffusion-xl-base-1.0",
     ]);
     const byLibrary = (await getJson("/api/models?library=sentence-transformers")).body;
-    expect(byLibrary.every((m: any) => m.library_name === "sentence-transformers")).toBe(true);
+    expect(byLibrary.every((m: Json) => m.library_name === "sentence-transformers")).toBe(true);
     expect(byLibrary.length).toBe(2);
     const byTags = (await getJson("/api/models?filter=conversational&filter=gguf")).body;
-    expect(byTags.map((m: any) => m.id)).toEqual(["bartowski/Llama-3.2-3B-Instruct-GGUF"]);
+    expect(byTags.map((m: Json) => m.id)).toEqual(["bartowski/Llama-3.2-3B-Instruct-GGUF"]);
     const byProvider = (await getJson("/api/models?inference_provider=cerebras")).body;
-    expect(byProvider.map((m: any) => m.id)).toEqual(["meta-llama/Llama-3.1-8B-Instruct"]);
+    expect(byProvider.map((m: Json) => m.id)).toEqual(["meta-llama/Llama-3.1-8B-Instruct"]);
     const search = (await getJson("/api/models?search=LLAMA-3")).body;
-    expect(search.map((m: any) => m.id).sort()).toEqual([
+    expect(search.map((m: Json) => m.id).sort()).toEqual([
       "bartowski/Llama-3.2-3B-Instruct-GGUF",
       "meta-llama/Llama-3.1-8B-Instruct",
     ]);
@@ -58,7 +61,7 @@ describe("GET /api/models", () => {
 
   it("only counts live mappings for the provider filter", async () => {
     // Qwen2.5-VL is staging on nebius: not served there yet.
-    const nebius = (await getJson("/api/models?inference_provider=nebius")).body.map((m: any) => m.id);
+    const nebius = (await getJson("/api/models?inference_provider=nebius")).body.map((m: Json) => m.id);
     expect(nebius).not.toContain("Qwen/Qwen2.5-VL-7B-Instruct");
     expect(nebius).toContain("deepseek-ai/DeepSeek-R1");
   });
@@ -69,9 +72,9 @@ describe("GET /api/models", () => {
       ["likes", "likes"],
       ["createdAt", "createdAt"],
     ] as const) {
-      const desc = (await getJson(`/api/models?sort=${sort}`)).body.map((m: any) => m[field]);
+      const desc = (await getJson(`/api/models?sort=${sort}`)).body.map((m: Json) => m[field]);
       expect(desc).toEqual([...desc].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
-      const asc = (await getJson(`/api/models?sort=${sort}&direction=1`)).body.map((m: any) => m[field]);
+      const asc = (await getJson(`/api/models?sort=${sort}&direction=1`)).body.map((m: Json) => m[field]);
       expect(asc).toEqual([...desc].reverse());
     }
   });
@@ -208,7 +211,7 @@ describe("unknown routes", () => {
     for (const path of ["/api/nothing", "/router", "/something/else", "/api/models/a/b/c/d"]) {
       const response = await hub.app.request(path);
       expect(response.status, path).toBe(404);
-      expect(((await response.json()) as any).code).toBe("not_found");
+      expect(((await response.json()) as Json).code).toBe("not_found");
     }
   });
 });
