@@ -53,7 +53,7 @@ beforeAll(async () => {
       }),
     ),
   );
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -62,7 +62,7 @@ afterAll(async () => {
 
 const hostCount = () => page.locator("modelhub-top-products").count();
 
-describe("TopProductsWidget", { timeout: 30_000 }, () => {
+describe("TopProductsWidget", { timeout: 60_000 }, () => {
   it("loads the script with its typed options, once despite StrictMode's double effects", async () => {
     await waitForWidgets(page, 1);
     const state = await readWidget(page, ".widget-holder modelhub-top-products");

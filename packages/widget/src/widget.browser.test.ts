@@ -35,7 +35,7 @@ const servers: RunningServer[] = [];
 
 beforeAll(async () => {
   [browser, hub, site] = await Promise.all([launchChromium(), startHub(TOP_PRODUCTS), startHostSite()]);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await Promise.all(contexts.map((context) => context.close()));
@@ -52,6 +52,7 @@ interface Opened {
 
 interface OpenOptions {
   css?: string;
+  head?: string;
   colorScheme?: "light" | "dark";
   width?: number;
   /** How many widgets to wait for (0: do not wait). */
@@ -80,7 +81,7 @@ async function openPage(body: string, options: OpenOptions = {}): Promise<Opened
   page.on("pageerror", (error) => opened.errors.push(error));
   page.on("console", (message) => opened.logs.push(`${message.type()}: ${message.text()}`));
   page.on("request", (request) => opened.requests.push(request.url()));
-  await page.goto(site.page(hostPage({ css: options.css ?? HOSTILE_CSS, body })));
+  await page.goto(site.page(hostPage({ css: options.css ?? HOSTILE_CSS, head: options.head, body })));
   if (options.widgets !== 0) await waitForWidgets(page, options.widgets ?? 1);
   return opened;
 }
@@ -98,7 +99,7 @@ const schemeIs = (page: Page, scheme: string) =>
     scheme,
   );
 
-describe("one page, one widget per option set, hostile page CSS", { timeout: 30_000 }, () => {
+describe("one page, one widget per option set, hostile page CSS", { timeout: 60_000 }, () => {
   let gallery: Opened;
   let devHub: TestHub;
   let evilHub: TestHub;
@@ -158,7 +159,7 @@ describe("one page, one widget per option set, hostile page CSS", { timeout: 30_
       '<section class="slot" id="target"></section>',
     ].join("\n");
     gallery = await openPage(body, { widgets: 22 });
-  }, 60_000);
+  }, 120_000);
 
   it("renders the top 6 in 3 columns where its tag stands, untouched by the page's CSS", async () => {
     const state = await widget("default");
@@ -330,7 +331,7 @@ describe("one page, one widget per option set, hostile page CSS", { timeout: 30_
   });
 });
 
-describe("colour scheme and screen size", { timeout: 30_000 }, () => {
+describe("colour scheme and screen size", { timeout: 60_000 }, () => {
   it("theme=auto follows prefers-color-scheme and its changes; theme=light stays light", async () => {
     const { page } = await openPage(`${scriptTag("")}<p>x</p>${scriptTag("theme=light")}`, {
       colorScheme: "dark",
@@ -354,7 +355,7 @@ describe("colour scheme and screen size", { timeout: 30_000 }, () => {
   });
 });
 
-describe("failures stay quiet", { timeout: 30_000 }, () => {
+describe("failures stay quiet", { timeout: 60_000 }, () => {
   it("an unknown version renders nothing and breaks nothing", async () => {
     const opened = await openPage(`${scriptTag("version=99")}<script>window.__after = true</script>`, {
       widgets: 0,
@@ -403,7 +404,7 @@ describe("failures stay quiet", { timeout: 30_000 }, () => {
   });
 });
 
-describe("encapsulation", { timeout: 30_000 }, () => {
+describe("encapsulation", { timeout: 60_000 }, () => {
   it("the widget's CSS does not leak into the page", async () => {
     const body =
       '<h2 class="title">Page heading</h2><a class="card" href="#">page link</a><div class="mh">x</div>';
@@ -420,7 +421,24 @@ describe("encapsulation", { timeout: 30_000 }, () => {
   });
 });
 
-describe("accessibility", { timeout: 30_000 }, () => {
+describe("strict Content-Security-Policy", { timeout: 60_000 }, () => {
+  it("renders styled on a page that forbids inline styles", async () => {
+    const policy = `default-src 'none'; script-src ${hub.url}; connect-src ${hub.url}; style-src 'self'`;
+    const { page, errors, logs } = await openPage(scriptTag(""), {
+      css: "",
+      head: `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
+    });
+    // The policy is in force: it blocked the page's own inline <style>.
+    expect(logs.some((line) => line.includes("Content Security Policy"))).toBe(true);
+    const state = await readWidget(page);
+    expect(state.names).toHaveLength(6);
+    expect(columnCount(state.cards)).toBe(3);
+    expect(state.style).toMatchObject({ ...LIGHT, paddingTop: "16px", borderTopWidth: "1px" });
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("accessibility", { timeout: 60_000 }, () => {
   it.each(["light", "dark"] as const)(
     "axe finds no serious or critical violation (%s system scheme)",
     async (scheme) => {

@@ -49,7 +49,7 @@ export function createView(
   log: WidgetLogger,
 ): WidgetView {
   const shadow = host.attachShadow({ mode: "open" });
-  const style = element("style", undefined, WIDGET_CSS);
+  adoptStyles(shadow);
   const root = element("section", "mh");
   root.classList.toggle("vertical", options.direction === "vertical");
   root.classList.toggle("no-border", options.noBorder);
@@ -68,7 +68,7 @@ export function createView(
     credits.append(link(hubUrl, "Powered by Modelhub", options));
     root.append(credits);
   }
-  shadow.append(style, root);
+  shadow.append(root);
 
   const skeletons = element("div", "grid");
   const count =
@@ -100,6 +100,20 @@ export function createView(
       settle(element("p", "note", UNAVAILABLE_TEXT));
     },
   };
+}
+
+/**
+ * A constructed stylesheet is CSSOM, which a page's Content-Security-Policy (`style-src` without
+ * 'unsafe-inline') does not block, unlike a <style> element; the element is the fallback for old browsers.
+ */
+function adoptStyles(shadow: ShadowRoot): void {
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(WIDGET_CSS);
+    shadow.adoptedStyleSheets = [sheet];
+  } catch {
+    shadow.append(element("style", undefined, WIDGET_CSS));
+  }
 }
 
 function link(href: string, text: string, options: WidgetOptions): HTMLAnchorElement {

@@ -129,7 +129,7 @@ section, h2, ol, li, a, span, div, footer { all: unset !important; background: r
 :root { font-size: 4px !important; }
 `;
 
-export function hostPage(options: { body: string; css?: string; title?: string }): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${options.title ?? "Host"}</title>
-<style>${options.css ?? ""}</style></head><body>${options.body}</body></html>`;
+export function hostPage(options: { body: string; css?: string; head?: string; title?: string }): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">${options.head ?? ""}
+<title>${options.title ?? "Host"}</title><style>${options.css ?? ""}</style></head><body>${options.body}</body></html>`;
 }

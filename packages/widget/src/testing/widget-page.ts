@@ -45,7 +45,7 @@ export async function waitForWidgets(page: Page, count = 1): Promise<void> {
       );
     },
     count,
-    { timeout: 15_000 },
+    { timeout: 30_000 },
   );
 }
 
