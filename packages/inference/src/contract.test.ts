@@ -1,7 +1,8 @@
 import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isBlob } from "./encoding.js";
-import { providerConfig, providerTaskPairs } from "./providers/index.js";
+import { ALL_PROTOCOLS } from "./protocols/index.js";
+import { providerTaskPairs, taskSpec } from "./providers/index.js";
 import * as tasks from "./tasks/all.js";
 import { request, streamingRequest } from "./tasks/request.js";
 import { pipelineOf, TASK_SAMPLES } from "./testing/task-samples.js";
@@ -14,9 +15,7 @@ import type { InferenceProvider, InferenceTask } from "./types.js";
  */
 
 /** Gaps of the simulator, each with its reason (a skip needs one). */
-const SKIPS: Record<string, string> = {
-  "deepinfra/text-to-image": "provider-sim mounts no images route for deepinfra",
-};
+const SKIPS: Record<string, string> = {};
 
 const FUNCTIONS: Partial<Record<InferenceTask, (args: never, options: never) => Promise<unknown>>> = {
   conversational: tasks.chatCompletion,
@@ -163,7 +162,7 @@ describe.concurrent("contract: every provider x task, against provider-sim", () 
                 : "Bearer",
         );
     });
-    if (providerConfig(provider).tasks[task]?.streams && !skip) {
+    if (taskSpec(provider, task, ALL_PROTOCOLS).streams && !skip) {
       it(`${name} streaming`, async () => {
         const { args, options } = callArgs(provider, task, route);
         const stream =

@@ -1,4 +1,4 @@
-import type { TaskSpec } from "../providers/types.js";
+import type { ProtocolFactory, TaskSpec } from "../providers/types.js";
 import type {
   ChatCompletionOutput,
   ChatCompletionStreamOutput,
@@ -6,24 +6,28 @@ import type {
   TextGenerationStreamOutput,
 } from "../types.js";
 import { expectShape, isObject, isString, validateChatCompletion } from "../validate.js";
+import { fillPath, option } from "./route-options.js";
 
 /**
  * OpenAI-compatible chat: POST {path} with the caller's chat arguments, `stream` when streaming, and the
- * provider's model id last so caller arguments cannot override it.
+ * provider's model id last so caller arguments cannot override it. Route options: `path`, and
+ * `modelInBody: "endpoint-only"` for servers that take the model from the path (hf-inference).
  */
-export function openAiChat(path = "/v1/chat/completions"): TaskSpec {
+export const openAiChat: ProtocolFactory = (route): TaskSpec => {
+  const path = option(route, "path", "/v1/chat/completions");
+  const modelOnlyForEndpoints = route.modelInBody === "endpoint-only";
   return {
-    path: () => path,
+    path: (ctx) => fillPath(path, ctx),
     streams: true,
-    body: ({ args, stream, providerModelId }) => ({
+    body: ({ args, stream, providerModelId, endpoint }) => ({
       ...args,
       ...(stream ? { stream: true } : {}),
-      model: providerModelId,
+      ...(modelOnlyForEndpoints && !endpoint ? {} : { model: providerModelId }),
     }),
     parse: (response) => validateChatCompletion(response),
     parseEvent: validateChatChunk,
   };
-}
+};
 
 export function validateChatChunk(event: unknown): ChatCompletionStreamOutput {
   const ok = isObject(event) && Array.isArray(event.choices);
@@ -38,9 +42,10 @@ function completionParameters(parameters: unknown): Record<string, unknown> {
 }
 
 /** OpenAI-compatible text completion: `{prompt, model, ...parameters}` -> `choices[0].text`. */
-export function openAiCompletions(path = "/v1/completions"): TaskSpec {
+export const openAiCompletions: ProtocolFactory = (route): TaskSpec => {
+  const path = option(route, "path", "/v1/completions");
   return {
-    path: () => path,
+    path: (ctx) => fillPath(path, ctx),
     streams: true,
     body: ({ args, stream, providerModelId }) => {
       const { inputs, parameters, ...rest } = args;
@@ -69,12 +74,13 @@ export function openAiCompletions(path = "/v1/completions"): TaskSpec {
       return { generated_text: choice.text };
     },
   };
-}
+};
 
 /** Text generation through a chat endpoint (providers with no completions route): one user message. */
-export function textGenerationViaChat(path = "/v1/chat/completions"): TaskSpec {
+export const textGenerationViaChat: ProtocolFactory = (route): TaskSpec => {
+  const path = option(route, "path", "/v1/chat/completions");
   return {
-    path: () => path,
+    path: (ctx) => fillPath(path, ctx),
     streams: false,
     body: ({ args, providerModelId }) => {
       const { inputs, parameters, ...rest } = args;
@@ -92,4 +98,4 @@ export function textGenerationViaChat(path = "/v1/chat/completions"): TaskSpec {
       return { generated_text: content as string };
     },
   };
-}
+};

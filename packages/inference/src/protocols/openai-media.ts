@@ -1,15 +1,19 @@
-import type { TaskSpec } from "../providers/types.js";
+import type { ProtocolFactory, TaskSpec } from "../providers/types.js";
 import type { FeatureExtractionOutput } from "../types.js";
 import { expectShape, isArrayOf, isNumberTensor, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
+import { fillPath, option } from "./route-options.js";
 
-/** OpenAI-style embeddings: `{input, model}` -> `data[].embedding`. */
-export function openAiEmbeddings(path = "/v1/embeddings"): TaskSpec {
+const parametersOf = (args: Record<string, unknown>) => (isObject(args.parameters) ? args.parameters : {});
+
+/** OpenAI-style embeddings: `{input, model}` -> `data[].embedding`. Route option: `path`. */
+export const openAiEmbeddings: ProtocolFactory = (route): TaskSpec => {
+  const path = option(route, "path", "/v1/embeddings");
   return {
-    path: () => path,
+    path: (ctx) => fillPath(path, ctx),
     body: ({ args, providerModelId }) => {
-      const { inputs, parameters, ...rest } = args;
-      return { ...rest, ...(isObject(parameters) ? parameters : {}), input: inputs, model: providerModelId };
+      const { inputs, parameters: _parameters, ...rest } = args;
+      return { ...rest, ...parametersOf(args), input: inputs, model: providerModelId };
     },
     parse: (response): FeatureExtractionOutput => {
       const ok =
@@ -18,36 +22,52 @@ export function openAiEmbeddings(path = "/v1/embeddings"): TaskSpec {
       return (response as { data: Array<{ embedding: number[] }> }).data.map((item) => item.embedding);
     },
   };
-}
+};
 
 /**
  * OpenAI-style image generation returning base64: `{...parameters, response_format, prompt, model}`
- * -> `data[0].b64_json`. `modelField` / `responseFormat` cover providers that rename them.
+ * -> `data[0].b64_json`. Route options: `path`, `responseFormat` (Together says "base64").
  */
-export function openAiImages(
-  options: { path?: string; responseFormat?: string; modelField?: string; mime?: string } = {},
-): TaskSpec {
-  const { path = "/v1/images/generations", responseFormat = "b64_json", modelField = "model" } = options;
+export const openAiImages: ProtocolFactory = (route): TaskSpec => {
+  const path = option(route, "path", "/v1/images/generations");
+  const responseFormat = option(route, "responseFormat", "b64_json");
   return {
-    path: () => path,
+    path: (ctx) => fillPath(path, ctx),
     body: ({ args, providerModelId }) => {
-      const { inputs, parameters, ...rest } = args;
+      const { inputs, parameters: _parameters, ...rest } = args;
       return {
         ...rest,
-        ...(isObject(parameters) ? parameters : {}),
-        ...(responseFormat ? { response_format: responseFormat } : {}),
+        ...parametersOf(args),
+        response_format: responseFormat,
         prompt: inputs,
-        [modelField]: providerModelId,
+        model: providerModelId,
       };
     },
     parse: (response, ctx) => {
-      const ok =
-        isObject(response) &&
-        isArrayOf(response.data, (x) => isObject(x) && isString(x.b64_json)) &&
-        (response.data as unknown[]).length > 0;
+      const data = isObject(response) ? response.data : undefined;
+      const ok = isArrayOf(data, (x) => isObject(x) && isString(x.b64_json)) && data.length > 0;
       expectShape(response, ok, "text-to-image", "{data: [{b64_json: string}]}");
-      const base64 = (response as { data: Array<{ b64_json: string }> }).data[0]!.b64_json;
-      return toMediaOutput({ kind: "base64", base64, type: options.mime ?? "image/jpeg" }, ctx, response);
+      const base64 = (data as Array<{ b64_json: string }>)[0]!.b64_json;
+      return toMediaOutput({ kind: "base64", base64, type: "image/jpeg" }, ctx, response);
     },
   };
-}
+};
+
+/** Hyperbolic's images: the model goes in `model_name`; the answer is `images[].image` (base64). */
+export const hyperbolicImages: ProtocolFactory = (route): TaskSpec => {
+  const path = option(route, "path", "/v1/images/generations");
+  return {
+    path: (ctx) => fillPath(path, ctx),
+    body: ({ args, providerModelId }) => {
+      const { inputs, parameters: _parameters, ...rest } = args;
+      return { ...rest, ...parametersOf(args), prompt: inputs, model_name: providerModelId };
+    },
+    parse: (response, ctx) => {
+      const images = isObject(response) ? response.images : undefined;
+      const ok = isArrayOf(images, (x) => isObject(x) && isString(x.image)) && images.length > 0;
+      expectShape(response, ok, "text-to-image", "{images: [{image: base64}]}");
+      const base64 = (images as Array<{ image: string }>)[0]!.image;
+      return toMediaOutput({ kind: "base64", base64, type: "image/jpeg" }, ctx, response);
+    },
+  };
+};

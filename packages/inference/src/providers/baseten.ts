@@ -1,8 +1,11 @@
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
 /** Baseten Model APIs (OpenAI-compatible). */
-export const baseten = openAiCompatible({
+export const baseten: ProviderConfig = {
   id: "baseten",
   baseUrl: "https://inference.baseten.co",
   apiKeyEnv: "BASETEN_API_KEY",
-});
+  tasks: {
+    conversational: { protocol: "openai-chat" },
+  },
+};

@@ -1,7 +1,10 @@
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
-export const cerebras = openAiCompatible({
+export const cerebras: ProviderConfig = {
   id: "cerebras",
   baseUrl: "https://api.cerebras.ai",
   apiKeyEnv: "CEREBRAS_API_KEY",
-});
+  tasks: {
+    conversational: { protocol: "openai-chat" },
+  },
+};

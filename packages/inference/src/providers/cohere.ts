@@ -1,9 +1,11 @@
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
 /** Cohere's OpenAI compatibility layer lives under /compatibility. */
-export const cohere = openAiCompatible({
+export const cohere: ProviderConfig = {
   id: "cohere",
   baseUrl: "https://api.cohere.com",
   apiKeyEnv: "COHERE_API_KEY",
-  chatPath: "/compatibility/v1/chat/completions",
-});
+  tasks: {
+    conversational: { protocol: "openai-chat", path: "/compatibility/v1/chat/completions" },
+  },
+};

@@ -1,15 +1,14 @@
-import { openAiEmbeddings, openAiImages } from "../protocols/openai-media.js";
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
 /** DeepInfra serves its OpenAI-compatible API under /v1/openai. */
-export const deepinfra = openAiCompatible({
+export const deepinfra: ProviderConfig = {
   id: "deepinfra",
   baseUrl: "https://api.deepinfra.com",
   apiKeyEnv: "DEEPINFRA_API_KEY",
-  chatPath: "/v1/openai/chat/completions",
-  completionsPath: "/v1/openai/completions",
   tasks: {
-    "feature-extraction": openAiEmbeddings("/v1/openai/embeddings"),
-    "text-to-image": openAiImages({ path: "/v1/openai/images/generations", responseFormat: "b64_json" }),
+    conversational: { protocol: "openai-chat", path: "/v1/openai/chat/completions" },
+    "text-generation": { protocol: "openai-completions", path: "/v1/openai/completions" },
+    "feature-extraction": { protocol: "openai-embeddings", path: "/v1/openai/embeddings" },
+    "text-to-image": { protocol: "openai-images", path: "/v1/openai/images/generations" },
   },
-});
+};

@@ -1,8 +1,11 @@
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
-export const featherlessAi = openAiCompatible({
+export const featherlessAi: ProviderConfig = {
   id: "featherless-ai",
   baseUrl: "https://api.featherless.ai",
   apiKeyEnv: "FEATHERLESS_API_KEY",
-  completionsPath: "/v1/completions",
-});
+  tasks: {
+    conversational: { protocol: "openai-chat" },
+    "text-generation": { protocol: "openai-completions" },
+  },
+};

@@ -1,8 +1,10 @@
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
-export const fireworksAi = openAiCompatible({
+export const fireworksAi: ProviderConfig = {
   id: "fireworks-ai",
   baseUrl: "https://api.fireworks.ai",
   apiKeyEnv: "FIREWORKS_API_KEY",
-  chatPath: "/inference/v1/chat/completions",
-});
+  tasks: {
+    conversational: { protocol: "openai-chat", path: "/inference/v1/chat/completions" },
+  },
+};

@@ -1,8 +1,10 @@
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
-export const groq = openAiCompatible({
+export const groq: ProviderConfig = {
   id: "groq",
   baseUrl: "https://api.groq.com",
   apiKeyEnv: "GROQ_API_KEY",
-  chatPath: "/openai/v1/chat/completions",
-});
+  tasks: {
+    conversational: { protocol: "openai-chat", path: "/openai/v1/chat/completions" },
+  },
+};

@@ -1,52 +1,49 @@
-import { BASE64_IMAGE_TASKS, BINARY_INPUT_TASKS, HUB_OUTPUT_PARSERS } from "../protocols/hub-outputs.js";
-import { openAiChat } from "../protocols/openai-chat.js";
-import type { InferenceTask, TextGenerationStreamOutput } from "../types.js";
-import { expectShape, isObject } from "../validate.js";
-import type { ProviderConfig, TaskSpec } from "./types.js";
+import type { InferenceTask } from "../types.js";
+import type { ProviderConfig, TaskRoute } from "./types.js";
 
-/** Feature extraction and sentence similarity are served on an explicit pipeline route. */
-const PIPELINE_ROUTED = new Set<InferenceTask>(["feature-extraction", "sentence-similarity"]);
+/** Pipelines served on the hub's pipeline protocol (outputs checked per task in protocols/hub-outputs). */
+const PIPELINES: InferenceTask[] = [
+  "text-classification",
+  "token-classification",
+  "fill-mask",
+  "question-answering",
+  "table-question-answering",
+  "summarization",
+  "translation",
+  "zero-shot-classification",
+  "text-generation",
+  "feature-extraction",
+  "sentence-similarity",
+  "automatic-speech-recognition",
+  "audio-classification",
+  "audio-to-audio",
+  "image-classification",
+  "image-segmentation",
+  "image-to-text",
+  "object-detection",
+  "zero-shot-image-classification",
+  "document-question-answering",
+  "visual-question-answering",
+  "tabular-classification",
+  "tabular-regression",
+  "text-to-image",
+  "image-to-image",
+  "text-to-speech",
+  "text-to-audio",
+];
 
-function pipelineTask(task: InferenceTask): TaskSpec {
-  const parse = HUB_OUTPUT_PARSERS[task]!;
-  const spec: TaskSpec = {
-    path: ({ providerModelId }) =>
-      PIPELINE_ROUTED.has(task) ? `/pipeline/${task}/${providerModelId}` : `/models/${providerModelId}`,
-    body: ({ args, stream }) => (stream ? { ...args, stream: true } : args),
-    parse: (response, ctx) => parse(response, ctx.args),
-  };
-  if (BINARY_INPUT_TASKS.has(task)) {
-    // The file goes as raw bytes; with parameters the body must be JSON, so the file becomes base64.
-    spec.inputEncoding = (args) => (args.parameters === undefined ? "raw" : "base64");
-  } else if (BASE64_IMAGE_TASKS.has(task)) {
-    spec.inputEncoding = () => "base64";
-  }
-  if (task === "text-generation") {
-    spec.streams = true;
-    spec.parseEvent = (event): TextGenerationStreamOutput => {
-      const ok = isObject(event) && isObject(event.token);
-      return expectShape(event, ok, "text generation stream", "{token: {id, text}, generated_text}");
-    };
-  }
-  return spec;
-}
-
-const tasks: ProviderConfig["tasks"] = {
-  conversational: {
-    ...openAiChat(),
-    path: ({ providerModelId }) => `/models/${providerModelId}/v1/chat/completions`,
-    // The model is in the route (the recorded router traffic sends none); an endpointUrl server
-    // (vLLM, llama.cpp, Ollama) needs it in the body.
-    body: ({ args, stream, providerModelId, endpoint }) => ({
-      ...args,
-      ...(stream ? { stream: true } : {}),
-      ...(endpoint ? { model: providerModelId } : {}),
-    }),
-  },
+const tasks: Partial<Record<InferenceTask, TaskRoute>> = Object.fromEntries(
+  PIPELINES.map((task) => [task, { protocol: "hf-pipeline" }]),
+);
+// The model is in the route (the recorded router traffic sends none); endpointUrl servers (vLLM,
+// llama.cpp, Ollama) need it in the body.
+tasks.conversational = {
+  protocol: "openai-chat",
+  path: "/models/{model}/v1/chat/completions",
+  modelInBody: "endpoint-only",
 };
-for (const task of Object.keys(HUB_OUTPUT_PARSERS) as InferenceTask[]) tasks[task] = pipelineTask(task);
 
-/** The hub's own serverless inference; reached only through the router (it has no separate host). */
+/** The hub's own serverless inference; reached through the router (it has no host of its own). */
 export const hfInference: ProviderConfig = {
   id: "hf-inference",
   baseUrl: "https://router.huggingface.co/hf-inference",

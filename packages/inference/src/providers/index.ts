@@ -21,7 +21,7 @@ import { replicate } from "./replicate.js";
 import { sambanova } from "./sambanova.js";
 import { scaleway } from "./scaleway.js";
 import { together } from "./together.js";
-import type { ProviderConfig, TaskSpec } from "./types.js";
+import type { ProtocolTable, ProviderConfig, TaskSpec } from "./types.js";
 import { wavespeed } from "./wavespeed.js";
 import { zaiOrg } from "./zai-org.js";
 
@@ -70,7 +70,7 @@ export interface ProviderInfo {
 
 export function getProviderConfig(provider: InferenceProvider): ProviderInfo {
   const config = providerConfig(provider);
-  const [name, value] = config.authHeader ? config.authHeader("<key>") : ["Authorization", "Bearer <key>"];
+  const [name, value] = authHeader(config, "<key>");
   return {
     id: config.id,
     baseUrl: config.baseUrl,
@@ -100,11 +100,33 @@ export function providerConfig(provider: InferenceProvider): ProviderConfig {
   return PROVIDERS[provider];
 }
 
-export function taskSpec(provider: InferenceProvider, task: InferenceTask): TaskSpec {
-  const spec = providerConfig(provider).tasks[task];
-  if (!spec) {
+/** The header carrying a provider's own key. */
+export function authHeader(config: ProviderConfig, key: string): [string, string] {
+  const auth = config.auth ?? { header: "Authorization", scheme: "Bearer" };
+  return [auth.header, auth.scheme ? `${auth.scheme} ${key}` : key];
+}
+
+const specCache = new WeakMap<object, TaskSpec>();
+
+/**
+ * The hooks for one (provider, task): the route's protocol built from the given table. Task functions pass
+ * only the protocols their task uses; a route whose protocol is missing there is a bug in this package.
+ */
+export function taskSpec(
+  provider: InferenceProvider,
+  task: InferenceTask,
+  protocols: ProtocolTable,
+): TaskSpec {
+  const route = providerConfig(provider).tasks[task];
+  if (!route) {
     const served = Object.keys(PROVIDERS[provider].tasks).join(", ");
     throw new RoutingError(`Task "${task}" is not supported by provider ${provider}. It serves: ${served}`);
   }
+  const cached = specCache.get(route);
+  if (cached) return cached;
+  const factory = protocols[route.protocol];
+  if (!factory) throw new RoutingError(`Protocol ${route.protocol} is not available for task ${task}`);
+  const spec = factory(route, task);
+  specCache.set(route, spec);
   return spec;
 }

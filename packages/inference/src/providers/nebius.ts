@@ -1,13 +1,13 @@
-import { openAiEmbeddings, openAiImages } from "../protocols/openai-media.js";
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
-export const nebius = openAiCompatible({
+export const nebius: ProviderConfig = {
   id: "nebius",
   baseUrl: "https://api.studio.nebius.ai",
   apiKeyEnv: "NEBIUS_API_KEY",
-  completionsPath: "/v1/completions",
   tasks: {
-    "text-to-image": openAiImages({ responseFormat: "b64_json" }),
-    "feature-extraction": openAiEmbeddings(),
+    conversational: { protocol: "openai-chat" },
+    "text-generation": { protocol: "openai-completions" },
+    "text-to-image": { protocol: "openai-images" },
+    "feature-extraction": { protocol: "openai-embeddings" },
   },
-});
+};

@@ -1,9 +1,11 @@
-import { openAiImages } from "../protocols/openai-media.js";
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
-export const nscale = openAiCompatible({
+export const nscale: ProviderConfig = {
   id: "nscale",
   baseUrl: "https://inference.api.nscale.com",
   apiKeyEnv: "NSCALE_API_KEY",
-  tasks: { "text-to-image": openAiImages({ responseFormat: "b64_json" }) },
-});
+  tasks: {
+    conversational: { protocol: "openai-chat" },
+    "text-to-image": { protocol: "openai-images" },
+  },
+};

@@ -1,10 +1,13 @@
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
 /** OpenAI itself: chat only, its own key only, model ids written "openai/<model>". */
-export const openai = openAiCompatible({
+export const openai: ProviderConfig = {
   id: "openai",
   baseUrl: "https://api.openai.com",
   apiKeyEnv: "OPENAI_API_KEY",
   modelPrefixRequired: true,
   rejectsHubToken: true,
-});
+  tasks: {
+    conversational: { protocol: "openai-chat" },
+  },
+};

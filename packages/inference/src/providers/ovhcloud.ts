@@ -1,9 +1,12 @@
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
 /** OVHcloud AI Endpoints (OpenAI-compatible). */
-export const ovhcloud = openAiCompatible({
+export const ovhcloud: ProviderConfig = {
   id: "ovhcloud",
   baseUrl: "https://oai.endpoints.kepler.ai.cloud.ovh.net",
   apiKeyEnv: "OVHCLOUD_API_KEY",
-  completionsPath: "/v1/completions",
-});
+  tasks: {
+    conversational: { protocol: "openai-chat" },
+    "text-generation": { protocol: "openai-completions" },
+  },
+};

@@ -1,7 +1,10 @@
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
-export const publicai = openAiCompatible({
+export const publicai: ProviderConfig = {
   id: "publicai",
   baseUrl: "https://api.publicai.co",
   apiKeyEnv: "PUBLICAI_API_KEY",
-});
+  tasks: {
+    conversational: { protocol: "openai-chat" },
+  },
+};

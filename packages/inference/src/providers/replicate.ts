@@ -1,60 +1,13 @@
-import { toMediaOutput } from "../protocols/binary-media.js";
-import { rebase, runJob } from "../protocols/queue-job.js";
-import { expectShape, isObject, isString } from "../validate.js";
-import type { ProviderConfig, ResponseContext, TaskSpec } from "./types.js";
-
-/**
- * Replicate predictions. A model id "owner/name:version" posts to /v1/predictions with the version;
- * "owner/name" posts to the model's own predictions route. `Prefer: wait` usually returns the output at
- * once; otherwise `urls.get` is polled until succeeded / failed / canceled.
- */
-function prediction(inputKey: "prompt" | "text" | "image"): TaskSpec {
-  return {
-    path: ({ providerModelId }) =>
-      providerModelId.includes(":") ? "/v1/predictions" : `/v1/models/${providerModelId}/predictions`,
-    headers: () => ({ Prefer: "wait" }),
-    inputEncoding: () => "data-url",
-    body: ({ args, providerModelId }) => {
-      const { inputs, parameters } = args;
-      const version = providerModelId.includes(":") ? providerModelId.split(":")[1] : undefined;
-      return {
-        input: { ...(isObject(parameters) ? parameters : {}), [inputKey]: inputs },
-        ...(version ? { version } : {}),
-      };
-    },
-    parse: async (submit, ctx) => {
-      const done = await runJob(submit, ctx, {
-        what: `replicate ${ctx.task} prediction`,
-        intervalMs: 1000,
-        statusUrl: (s) => rebase(String((s.urls as Record<string, unknown> | undefined)?.get), ctx),
-        state: predictionState,
-        finishedOnSubmit: predictionState,
-      });
-      return toMediaOutput({ kind: "url", url: outputUrl(done, ctx) }, ctx, done);
-    },
-  };
-}
-
-function predictionState(p: Record<string, unknown>): "pending" | "done" | "failed" {
-  if (p.status === "failed" || p.status === "canceled") return "failed";
-  if (p.output !== null && p.output !== undefined) return "done";
-  return p.status === "succeeded" ? "done" : "pending";
-}
-
-function outputUrl(p: unknown, ctx: ResponseContext): string {
-  const output = isObject(p) ? p.output : undefined;
-  const url = Array.isArray(output) ? output[0] : output;
-  return expectShape<string>(url, isString(url), ctx.task, "{output: url | url[]}");
-}
+import type { ProviderConfig } from "./types.js";
 
 export const replicate: ProviderConfig = {
   id: "replicate",
   baseUrl: "https://api.replicate.com",
   apiKeyEnv: "REPLICATE_API_TOKEN",
   tasks: {
-    "text-to-image": prediction("prompt"),
-    "text-to-speech": prediction("text"),
-    "text-to-video": prediction("prompt"),
-    "image-to-image": prediction("image"),
+    "text-to-image": { protocol: "replicate-prediction", input: "prompt" },
+    "text-to-speech": { protocol: "replicate-prediction", input: "text" },
+    "text-to-video": { protocol: "replicate-prediction", input: "prompt" },
+    "image-to-image": { protocol: "replicate-prediction", input: "image" },
   },
 };

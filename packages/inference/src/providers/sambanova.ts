@@ -1,9 +1,11 @@
-import { openAiEmbeddings } from "../protocols/openai-media.js";
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
-export const sambanova = openAiCompatible({
+export const sambanova: ProviderConfig = {
   id: "sambanova",
   baseUrl: "https://api.sambanova.ai",
   apiKeyEnv: "SAMBANOVA_API_KEY",
-  tasks: { "feature-extraction": openAiEmbeddings() },
-});
+  tasks: {
+    conversational: { protocol: "openai-chat" },
+    "feature-extraction": { protocol: "openai-embeddings" },
+  },
+};

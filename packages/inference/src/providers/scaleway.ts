@@ -1,11 +1,13 @@
-import { openAiEmbeddings } from "../protocols/openai-media.js";
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
 /** Scaleway Generative APIs: chat, completions and embeddings under /v1. */
-export const scaleway = openAiCompatible({
+export const scaleway: ProviderConfig = {
   id: "scaleway",
   baseUrl: "https://api.scaleway.ai",
   apiKeyEnv: "SCW_SECRET_KEY",
-  completionsPath: "/v1/completions",
-  tasks: { "feature-extraction": openAiEmbeddings() },
-});
+  tasks: {
+    conversational: { protocol: "openai-chat" },
+    "text-generation": { protocol: "openai-completions" },
+    "feature-extraction": { protocol: "openai-embeddings" },
+  },
+};

@@ -1,11 +1,13 @@
-import { openAiImages } from "../protocols/openai-media.js";
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
-/** Together names its base64 image format "base64" (not "b64_json"), but answers in `b64_json`. */
-export const together = openAiCompatible({
+/** Together names its base64 image format "base64" (not "b64_json") but answers in `b64_json`. */
+export const together: ProviderConfig = {
   id: "together",
   baseUrl: "https://api.together.xyz",
   apiKeyEnv: "TOGETHER_API_KEY",
-  completionsPath: "/v1/completions",
-  tasks: { "text-to-image": openAiImages({ responseFormat: "base64" }) },
-});
+  tasks: {
+    conversational: { protocol: "openai-chat" },
+    "text-generation": { protocol: "openai-completions" },
+    "text-to-image": { protocol: "openai-images", responseFormat: "base64" },
+  },
+};

@@ -72,6 +72,19 @@ export interface TaskSpec {
   parse(response: unknown, ctx: ResponseContext): Promise<unknown> | unknown;
 }
 
+/**
+ * How a provider serves one task, as data: which protocol (a reusable adapter from protocols/) and that
+ * protocol's options. Paths may contain `{model}` (the provider's model id).
+ */
+export interface TaskRoute {
+  protocol: string;
+  [option: string]: unknown;
+}
+
+/** Builds the hooks of a task route. Task functions pass only the factories they need (tree-shaking). */
+export type ProtocolFactory = (route: TaskRoute, task: InferenceTask) => TaskSpec;
+export type ProtocolTable = Readonly<Record<string, ProtocolFactory>>;
+
 export interface ProviderConfig {
   id: InferenceProvider;
   /** The provider's own API base, used for direct calls with the provider's key. */
@@ -79,12 +92,12 @@ export interface ProviderConfig {
   /** Environment variable that conventionally holds the provider's key (for snippets and docs only). */
   apiKeyEnv: string;
   /** Auth header for the provider's own key. Default: `Authorization: Bearer <key>`. */
-  authHeader?(key: string): [name: string, value: string];
+  auth?: { header: string; scheme?: string };
   /** Headers the provider wants on every call. */
   headers?: Record<string, string>;
   /** The provider's model ids must start with "<provider>/" (the openai rule). */
   modelPrefixRequired?: boolean;
   /** This provider refuses hub tokens (the openai rule): only its own key works. */
   rejectsHubToken?: boolean;
-  tasks: Partial<Record<InferenceTask, TaskSpec>>;
+  tasks: Partial<Record<InferenceTask, TaskRoute>>;
 }

@@ -1,10 +1,12 @@
-import { openAiCompatible } from "./openai-compatible.js";
+import type { ProviderConfig } from "./types.js";
 
 /** Z.ai: OpenAI-compatible chat under /api/paas/v4; asks callers to name their channel. */
-export const zaiOrg = openAiCompatible({
+export const zaiOrg: ProviderConfig = {
   id: "zai-org",
   baseUrl: "https://api.z.ai",
   apiKeyEnv: "ZAI_API_KEY",
-  chatPath: "/api/paas/v4/chat/completions",
   headers: { "x-source-channel": "hugging_face", "accept-language": "en-US,en" },
-});
+  tasks: {
+    conversational: { protocol: "openai-chat", path: "/api/paas/v4/chat/completions" },
+  },
+};

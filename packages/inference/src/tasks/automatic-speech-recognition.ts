@@ -1,5 +1,11 @@
+import { falSync } from "../protocols/fal.js";
+import { hfPipeline } from "../protocols/hf-pipeline.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type { AutomaticSpeechRecognitionOutput, BaseArgs, JsonObject } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline, "fal-sync": falSync };
 
 export type AutomaticSpeechRecognitionArgs = BaseArgs & { inputs: Blob; parameters?: JsonObject };
 
@@ -10,6 +16,7 @@ export function automaticSpeechRecognition(
 ): Promise<AutomaticSpeechRecognitionOutput> {
   return runTask(
     "automatic-speech-recognition",
+    PROTOCOLS,
     args as AutomaticSpeechRecognitionArgs & JsonObject,
     options,
   );

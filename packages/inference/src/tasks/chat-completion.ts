@@ -1,3 +1,5 @@
+import { openAiChat } from "../protocols/openai-chat.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type {
   BaseArgs,
   ChatCompletionInput,
@@ -7,6 +9,9 @@ import type {
 } from "../types.js";
 import { type RunOptions, runStreamTask, runTask } from "./run.js";
 
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = { "openai-chat": openAiChat };
+
 export type ChatCompletionArgs = BaseArgs & ChatCompletionInput;
 
 /** conversational */
@@ -14,7 +19,7 @@ export function chatCompletion(
   args: ChatCompletionArgs,
   options?: RunOptions,
 ): Promise<ChatCompletionOutput> {
-  return runTask("conversational", args as ChatCompletionArgs & JsonObject, options);
+  return runTask("conversational", PROTOCOLS, args as ChatCompletionArgs & JsonObject, options);
 }
 
 /** Chat completion as server-sent events: one chunk per delta, ending at `[DONE]`. */
@@ -22,5 +27,5 @@ export function chatCompletionStream(
   args: ChatCompletionArgs,
   options?: RunOptions,
 ): AsyncGenerator<ChatCompletionStreamOutput> {
-  return runStreamTask("conversational", args as ChatCompletionArgs & JsonObject, options);
+  return runStreamTask("conversational", PROTOCOLS, args as ChatCompletionArgs & JsonObject, options);
 }

@@ -1,5 +1,10 @@
+import { hfPipeline } from "../protocols/hf-pipeline.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, DocumentQuestionAnsweringOutput, JsonObject } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline };
 
 export type DocumentQuestionAnsweringArgs = BaseArgs & {
   inputs: { image: Blob | string; question: string };
@@ -11,5 +16,10 @@ export function documentQuestionAnswering(
   args: DocumentQuestionAnsweringArgs,
   options?: RunOptions,
 ): Promise<DocumentQuestionAnsweringOutput> {
-  return runTask("document-question-answering", args as DocumentQuestionAnsweringArgs & JsonObject, options);
+  return runTask(
+    "document-question-answering",
+    PROTOCOLS,
+    args as DocumentQuestionAnsweringArgs & JsonObject,
+    options,
+  );
 }

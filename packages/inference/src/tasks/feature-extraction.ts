@@ -1,5 +1,11 @@
+import { hfPipeline } from "../protocols/hf-pipeline.js";
+import { openAiEmbeddings } from "../protocols/openai-media.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, FeatureExtractionOutput, JsonObject } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline, "openai-embeddings": openAiEmbeddings };
 
 export type FeatureExtractionArgs = BaseArgs & {
   inputs: string | string[];
@@ -11,5 +17,5 @@ export function featureExtraction(
   args: FeatureExtractionArgs,
   options?: RunOptions,
 ): Promise<FeatureExtractionOutput> {
-  return runTask("feature-extraction", args as FeatureExtractionArgs & JsonObject, options);
+  return runTask("feature-extraction", PROTOCOLS, args as FeatureExtractionArgs & JsonObject, options);
 }

@@ -1,5 +1,10 @@
+import { hfPipeline } from "../protocols/hf-pipeline.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, ImageClassificationOutput, JsonObject } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline };
 
 export type ImageClassificationArgs = BaseArgs & { inputs: Blob; parameters?: { top_k?: number } };
 
@@ -8,5 +13,5 @@ export function imageClassification(
   args: ImageClassificationArgs,
   options?: RunOptions,
 ): Promise<ImageClassificationOutput> {
-  return runTask("image-classification", args as ImageClassificationArgs & JsonObject, options);
+  return runTask("image-classification", PROTOCOLS, args as ImageClassificationArgs & JsonObject, options);
 }

@@ -1,5 +1,10 @@
+import { hfPipeline } from "../protocols/hf-pipeline.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, ImageSegmentationOutput, JsonObject } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline };
 
 export type ImageSegmentationArgs = BaseArgs & {
   inputs: Blob;
@@ -11,5 +16,5 @@ export function imageSegmentation(
   args: ImageSegmentationArgs,
   options?: RunOptions,
 ): Promise<ImageSegmentationOutput> {
-  return runTask("image-segmentation", args as ImageSegmentationArgs & JsonObject, options);
+  return runTask("image-segmentation", PROTOCOLS, args as ImageSegmentationArgs & JsonObject, options);
 }

@@ -1,5 +1,18 @@
+import { wavespeedJob } from "../protocols/async-jobs.js";
+import { falSync } from "../protocols/fal.js";
+import { hfPipeline } from "../protocols/hf-pipeline.js";
+import { replicatePrediction } from "../protocols/replicate.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, JsonObject } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = {
+  "hf-pipeline": hfPipeline,
+  "fal-sync": falSync,
+  "replicate-prediction": replicatePrediction,
+  "wavespeed-job": wavespeedJob,
+};
 
 export type ImageToImageArgs = BaseArgs & {
   inputs: Blob;
@@ -8,5 +21,5 @@ export type ImageToImageArgs = BaseArgs & {
 
 /** image-to-image */
 export function imageToImage(args: ImageToImageArgs, options?: RunOptions): Promise<Blob> {
-  return runTask("image-to-image", args as ImageToImageArgs & JsonObject, options);
+  return runTask("image-to-image", PROTOCOLS, args as ImageToImageArgs & JsonObject, options);
 }

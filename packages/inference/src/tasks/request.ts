@@ -1,4 +1,5 @@
 import { isBinary } from "../encoding.js";
+import { ALL_PROTOCOLS } from "../protocols/index.js";
 import type { BaseArgs, InferenceTask, JsonObject } from "../types.js";
 import { type RunOptions, runStreamTask, runTask } from "./run.js";
 import { validateArgs } from "./validate-args.js";
@@ -27,11 +28,17 @@ function taskFor(args: RawRequestArgs): InferenceTask {
 export async function request<T = unknown>(args: RawRequestArgs, options?: RunOptions): Promise<T> {
   const { task: _task, ...rest } = args;
   const provider = args.provider ?? (args.task ? undefined : "hf-inference");
-  return runTask<T>(taskFor(args), { ...rest, ...(provider ? { provider } : {}) }, options, true);
+  return runTask<T>(
+    taskFor(args),
+    ALL_PROTOCOLS,
+    { ...rest, ...(provider ? { provider } : {}) },
+    options,
+    true,
+  );
 }
 
 /** A streaming call whose events are returned as parsed JSON, unvalidated. */
 export function streamingRequest<T = unknown>(args: RawRequestArgs, options?: RunOptions): AsyncGenerator<T> {
   const { task, ...rest } = args;
-  return runStreamTask<T>(task ?? "text-generation", rest, options);
+  return runStreamTask<T>(task ?? "text-generation", ALL_PROTOCOLS, rest, options);
 }

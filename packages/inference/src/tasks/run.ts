@@ -6,8 +6,8 @@ import { type HttpRequest, sendRequest } from "../http/request.js";
 import { retryPolicy } from "../http/retry-policy.js";
 import { jsonEvents } from "../http/sse.js";
 import { taskSpec } from "../providers/index.js";
-import type { FollowUp, ResponseContext, TaskSpec } from "../providers/types.js";
-import { type BuiltRequest, buildRequest, DEFAULT_HUB_URL } from "../routing/build-request.js";
+import type { FollowUp, ProtocolTable, ResponseContext, TaskSpec } from "../providers/types.js";
+import { type BuiltRequest, buildRequestWith, DEFAULT_HUB_URL } from "../routing/request-builder.js";
 import { resolveModel } from "../routing/resolve.js";
 import type { BaseArgs, ImageOutputType, InferenceTask, JsonObject, Options } from "../types.js";
 import { encodeInputs } from "./encode-inputs.js";
@@ -30,6 +30,7 @@ interface Prepared {
 /** resolve -> validate -> encode -> build: everything before the first byte goes out. */
 async function prepare(
   task: InferenceTask,
+  protocols: ProtocolTable,
   allArgs: BaseArgs & JsonObject,
   options: RunOptions,
   stream: boolean,
@@ -58,9 +59,9 @@ async function prepare(
       mappingTtlMs: options.mappingTtlMs ?? 5 * 60_000,
       logger: options.logger,
     });
-    const spec = taskSpec(resolved.provider, task);
+    const spec = taskSpec(resolved.provider, task, protocols);
     const encoded = await encodeInputs(args, spec.inputEncoding?.(args));
-    const built = buildRequest({
+    const built = buildRequestWith(protocols, {
       provider: resolved.provider,
       model: resolved.model,
       providerModelId: resolved.providerModelId,
@@ -156,11 +157,12 @@ async function readPayload(response: Response): Promise<unknown> {
 /** Runs one task call: resolve, build, send (with retries), then the provider's response transform. */
 export async function runTask<T>(
   task: InferenceTask,
+  protocols: ProtocolTable,
   args: BaseArgs & JsonObject,
   options: RunOptions = {},
   raw = false,
 ): Promise<T> {
-  const { call, spec, request, ctx } = await prepare(task, args, options, false);
+  const { call, spec, request, ctx } = await prepare(task, protocols, args, options, false);
   try {
     const response = await sendRequest(call, request);
     const payload = await readPayload(response);
@@ -175,10 +177,11 @@ export async function runTask<T>(
 /** Runs one streaming task call; the generator yields validated events and ends at `[DONE]`. */
 export async function* runStreamTask<T>(
   task: InferenceTask,
+  protocols: ProtocolTable,
   args: BaseArgs & JsonObject,
   options: RunOptions = {},
 ): AsyncGenerator<T> {
-  const { call, spec, request } = await prepare(task, args, options, true);
+  const { call, spec, request } = await prepare(task, protocols, args, options, true);
   try {
     const response = await sendRequest(call, request);
     const validate = (spec.parseEvent ?? ((e: unknown) => e)) as (event: unknown) => T;

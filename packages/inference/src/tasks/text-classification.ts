@@ -1,5 +1,10 @@
+import { hfPipeline } from "../protocols/hf-pipeline.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, JsonObject, TextClassificationOutput } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline };
 
 export type TextClassificationArgs = BaseArgs & {
   inputs: string | string[];
@@ -11,5 +16,5 @@ export function textClassification(
   args: TextClassificationArgs,
   options?: RunOptions,
 ): Promise<TextClassificationOutput> {
-  return runTask("text-classification", args as TextClassificationArgs & JsonObject, options);
+  return runTask("text-classification", PROTOCOLS, args as TextClassificationArgs & JsonObject, options);
 }

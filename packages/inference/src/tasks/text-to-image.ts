@@ -1,5 +1,22 @@
+import { bflJob, wavespeedJob } from "../protocols/async-jobs.js";
+import { falSync } from "../protocols/fal.js";
+import { hfPipeline } from "../protocols/hf-pipeline.js";
+import { hyperbolicImages, openAiImages } from "../protocols/openai-media.js";
+import { replicatePrediction } from "../protocols/replicate.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, ImageOutputType, JsonObject } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = {
+  "hf-pipeline": hfPipeline,
+  "openai-images": openAiImages,
+  "hyperbolic-images": hyperbolicImages,
+  "fal-sync": falSync,
+  "replicate-prediction": replicatePrediction,
+  "bfl-job": bflJob,
+  "wavespeed-job": wavespeedJob,
+};
 
 export type TextToImageArgs = BaseArgs & {
   inputs: string;
@@ -28,5 +45,5 @@ export function textToImage<O extends ImageOutputType | undefined = undefined>(
   args: TextToImageArgs,
   options?: RunOptions & { outputType?: O },
 ): Promise<Output<O>> {
-  return runTask("text-to-image", args as TextToImageArgs & JsonObject, options);
+  return runTask("text-to-image", PROTOCOLS, args as TextToImageArgs & JsonObject, options);
 }

@@ -1,5 +1,10 @@
+import { hfPipeline } from "../protocols/hf-pipeline.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, JsonObject, TranslationOutput } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline };
 
 export type TranslationArgs = BaseArgs & {
   inputs: string | string[];
@@ -11,5 +16,5 @@ export function translation(
   args: TranslationArgs,
   options?: RunOptions,
 ): Promise<TranslationOutput | TranslationOutput[]> {
-  return runTask("translation", args as TranslationArgs & JsonObject, options);
+  return runTask("translation", PROTOCOLS, args as TranslationArgs & JsonObject, options);
 }

@@ -1,9 +1,10 @@
 import { isBlob } from "../encoding.js";
 import { InputError } from "../errors.js";
-import { FAL_AUDIO_CONTENT_TYPES } from "../providers/fal-ai.js";
 import type { InferenceTask, ProviderChoice } from "../types.js";
 
 const TEXT_TO_VIDEO_PROVIDERS = ["fal-ai", "novita", "replicate"];
+/** Content types fal.ai accepts for speech recognition (spec §5). */
+export const FAL_AUDIO_CONTENT_TYPES = ["audio/mpeg", "audio/mp4", "audio/wav", "audio/x-wav"];
 
 export interface ArgsToValidate {
   task: InferenceTask | undefined;

@@ -1,5 +1,10 @@
+import { hfPipeline } from "../protocols/hf-pipeline.js";
+import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, JsonObject, ZeroShotImageClassificationOutput } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline };
 
 export type ZeroShotImageClassificationArgs = BaseArgs & {
   inputs: Blob | string;
@@ -13,6 +18,7 @@ export function zeroShotImageClassification(
 ): Promise<ZeroShotImageClassificationOutput> {
   return runTask(
     "zero-shot-image-classification",
+    PROTOCOLS,
     args as ZeroShotImageClassificationArgs & JsonObject,
     options,
   );

@@ -1,0 +1,73 @@
+import type { ProtocolFactory, ResponseContext, TaskSpec } from "../providers/types.js";
+import { expectShape, isObject, isString } from "../validate.js";
+import { toMediaOutput } from "./binary-media.js";
+import { HUB_OUTPUT_PARSERS } from "./hub-outputs.js";
+import { rebase, runJob } from "./queue-job.js";
+import { option } from "./route-options.js";
+
+const parametersOf = (args: Record<string, unknown>) => (isObject(args.parameters) ? args.parameters : {});
+
+/** The input field the route names (`prompt`, `image_url`, `audio_url`) carries `inputs`. */
+function falBody(route: Parameters<ProtocolFactory>[0]): TaskSpec["body"] {
+  const input = option(route, "input", "prompt");
+  return ({ args }) => ({
+    ...parametersOf(args),
+    ...(route.syncMode ? { sync_mode: true } : {}),
+    [input]: args.inputs,
+  });
+}
+
+/** Files travel as data URLs inside fal's JSON. */
+const fileInput = (route: Parameters<ProtocolFactory>[0]) =>
+  option(route, "input", "prompt").endsWith("_url");
+
+function mediaUrl(response: unknown, key: string, task: string): string {
+  const value = isObject(response) ? response[key] : undefined;
+  const item = Array.isArray(value) ? value[0] : value;
+  const url = isObject(item) ? item.url : undefined;
+  return expectShape<string>(url, isString(url), task, `{${key}: ${key === "images" ? "[{url}]" : "{url}"}}`);
+}
+
+/** Parses fal's answer: `text` (speech recognition) or media at `images` / `audio` / `video`. */
+async function falOutput(result: unknown, output: string, ctx: ResponseContext): Promise<unknown> {
+  if (output === "text") return HUB_OUTPUT_PARSERS["automatic-speech-recognition"]!(result, {});
+  return toMediaOutput({ kind: "url", url: mediaUrl(result, output, ctx.task) }, ctx, result);
+}
+
+/** fal.run: POST /{model} answers at once. Route options: `input`, `output`, `syncMode`. */
+export const falSync: ProtocolFactory = (route): TaskSpec => ({
+  path: ({ providerModelId }) => `/${providerModelId}`,
+  body: falBody(route),
+  ...(fileInput(route) ? { inputEncoding: () => "data-url" as const } : {}),
+  parse: (response, ctx) => falOutput(response, option(route, "output", "images"), ctx),
+});
+
+const FAILURE_STATUSES = new Set(["FAILED", "ERROR", "CANCELLED"]);
+
+/** Queue: submit -> GET {response_url}/status every 500 ms until COMPLETED -> GET {response_url}. */
+export const falQueue: ProtocolFactory = (route): TaskSpec => ({
+  directBaseUrl: "https://queue.fal.run",
+  // On a shared host (router, simulator) the queue is selected by a query parameter instead of a host.
+  path: ({ providerModelId, sharedHost }) => `/${providerModelId}${sharedHost ? "?_subdomain=queue" : ""}`,
+  body: falBody(route),
+  ...(fileInput(route) ? { inputEncoding: () => "data-url" as const } : {}),
+  parse: async (submit, ctx) => {
+    const ok = isObject(submit) && isString(submit.request_id) && isString(submit.response_url);
+    expectShape(submit, ok, ctx.task, "{request_id, status, response_url}");
+    const query = ctx.sharedHost ? "?_subdomain=queue" : "";
+    const responseUrl = (s: Record<string, unknown>) => rebase(String(s.response_url), ctx).split("?")[0]!;
+    const result = await runJob(submit, ctx, {
+      what: `fal-ai ${ctx.task} job`,
+      intervalMs: 500,
+      statusUrl: (s) => `${responseUrl(s)}/status${query}`,
+      // fal reports a failed request as COMPLETED with an `error`; the result endpoint then fails too.
+      state: (status) => {
+        if (status.status === "COMPLETED") return status.error ? "failed" : "done";
+        return FAILURE_STATUSES.has(String(status.status)) ? "failed" : "pending";
+      },
+      finishedOnSubmit: (s) => (s.status === "COMPLETED" ? "done" : "pending"),
+      result: (_status, s, c) => c.followUp.getJson(`${responseUrl(s)}${query}`),
+    });
+    return falOutput(result, option(route, "output", "video"), ctx);
+  },
+});

@@ -1,0 +1,27 @@
+import type { ProtocolTable } from "../providers/types.js";
+import { bflJob, novitaVideo, wavespeedJob } from "./async-jobs.js";
+import { falQueue, falSync } from "./fal.js";
+import { hfPipeline } from "./hf-pipeline.js";
+import { openAiChat, openAiCompletions, textGenerationViaChat } from "./openai-chat.js";
+import { hyperbolicImages, openAiEmbeddings, openAiImages } from "./openai-media.js";
+import { replicatePrediction } from "./replicate.js";
+
+/**
+ * Every protocol, by the id provider routes use. The request builder and the raw `request` need them all;
+ * each task function imports only the few its task uses, so a chat-only bundle carries no media code.
+ */
+export const ALL_PROTOCOLS: ProtocolTable = {
+  "openai-chat": openAiChat,
+  "openai-completions": openAiCompletions,
+  "chat-text-generation": textGenerationViaChat,
+  "openai-embeddings": openAiEmbeddings,
+  "openai-images": openAiImages,
+  "hyperbolic-images": hyperbolicImages,
+  "hf-pipeline": hfPipeline,
+  "fal-sync": falSync,
+  "fal-queue": falQueue,
+  "replicate-prediction": replicatePrediction,
+  "bfl-job": bflJob,
+  "novita-video": novitaVideo,
+  "wavespeed-job": wavespeedJob,
+};
