@@ -2,7 +2,8 @@ import type { ModelData } from "../model-data.js";
 import { LIBRARIES_A_TO_D } from "./catalogue/a-d.js";
 import { LIBRARIES_E_TO_L } from "./catalogue/e-l.js";
 import { LIBRARIES_M_TO_R } from "./catalogue/m-r.js";
-import { LIBRARIES_S_TO_Z } from "./catalogue/s-z.js";
+import { LIBRARIES_S } from "./catalogue/s.js";
+import { LIBRARIES_T_TO_Z } from "./catalogue/t-z.js";
 import type { LibrarySnippet, ModelLibrary } from "./types.js";
 
 /**
@@ -13,7 +14,8 @@ export const MODEL_LIBRARIES = {
   ...LIBRARIES_A_TO_D,
   ...LIBRARIES_E_TO_L,
   ...LIBRARIES_M_TO_R,
-  ...LIBRARIES_S_TO_Z,
+  ...LIBRARIES_S,
+  ...LIBRARIES_T_TO_Z,
 } satisfies Record<string, ModelLibrary>;
 
 export type ModelLibraryKey = keyof typeof MODEL_LIBRARIES;

@@ -72,35 +72,46 @@ afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
+/** These tests start interpreters on a shared machine: allow for load. */
+const SLOW_TEST_MS = 60_000;
+
 describe("every library", () => {
-  it("has snippets for its plain record, each in a known language and non-empty", () => {
-    expect(emptyLibraries).toEqual([]);
-    expect(countMismatches).toEqual([]);
-    for (const { key, snippet } of rendered.values()) {
-      expect(["python", "js", "sh"], key).toContain(snippet.language);
-      expect(snippet.content.trim().length, key).toBeGreaterThan(0);
-    }
-  });
+  it(
+    "has snippets for its plain record, each in a known language and non-empty",
+    () => {
+      expect(emptyLibraries).toEqual([]);
+      expect(countMismatches).toEqual([]);
+      for (const { key, snippet } of rendered.values()) {
+        expect(["python", "js", "sh"], key).toContain(snippet.language);
+        expect(snippet.content.trim().length, key).toBeGreaterThan(0);
+      }
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 describe("python snippets", () => {
-  it("parse with ast.parse, and hostile texts stay inside string literals", () => {
-    const python = byLanguage("python");
-    expect(python.length).toBeGreaterThan(500);
-    const request = {
-      marker: HOSTILE_SUFFIX,
-      snippets: Object.fromEntries(python.map((r) => [r.key, r.snippet.content])),
-      pairs: pairs.filter(([b]) => rendered.get(b)?.snippet.language === "python"),
-    };
-    const out = execFileSync("python3", [join(import.meta.dirname, "__fixtures__", "check_python.py")], {
-      input: JSON.stringify(request),
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const result = JSON.parse(out) as { syntax: Record<string, string>; pairs: string[][] };
-    expect(result.syntax).toEqual({});
-    expect(result.pairs).toEqual([]);
-  });
+  it(
+    "parse with ast.parse, and hostile texts stay inside string literals",
+    () => {
+      const python = byLanguage("python");
+      expect(python.length).toBeGreaterThan(500);
+      const request = {
+        marker: HOSTILE_SUFFIX,
+        snippets: Object.fromEntries(python.map((r) => [r.key, r.snippet.content])),
+        pairs: pairs.filter(([b]) => rendered.get(b)?.snippet.language === "python"),
+      };
+      const out = execFileSync("python3", [join(import.meta.dirname, "__fixtures__", "check_python.py")], {
+        input: JSON.stringify(request),
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const result = JSON.parse(out) as { syntax: Record<string, string>; pairs: string[][] };
+      expect(result.syntax).toEqual({});
+      expect(result.pairs).toEqual([]);
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 /** Runs the snippets in one bash with no PATH: every command prints its argv instead of running. */
@@ -134,38 +145,46 @@ function traceShell(snippets: Rendered[]): { syntaxOk: boolean; argv: Map<string
 }
 
 describe("shell snippets", () => {
-  it("pass bash -n", () => {
-    const shell = byLanguage("sh");
-    expect(shell.length).toBeGreaterThan(100);
-    const { syntaxOk } = traceShell(shell);
-    const failing: string[] = [];
-    if (!syntaxOk) {
-      // Attribute the failure: check snippets one by one, up to a few culprits.
-      for (const r of shell) {
-        const file = join(workDir, "one.sh");
-        writeFileSync(file, r.snippet.content);
-        if (spawnSync("bash", ["-n", file]).status !== 0) failing.push(r.key);
-        if (failing.length >= 5) break;
+  it(
+    "pass bash -n",
+    () => {
+      const shell = byLanguage("sh");
+      expect(shell.length).toBeGreaterThan(100);
+      const { syntaxOk } = traceShell(shell);
+      const failing: string[] = [];
+      if (!syntaxOk) {
+        // Attribute the failure: check snippets one by one, up to a few culprits.
+        for (const r of shell) {
+          const file = join(workDir, "one.sh");
+          writeFileSync(file, r.snippet.content);
+          if (spawnSync("bash", ["-n", file]).status !== 0) failing.push(r.key);
+          if (failing.length >= 5) break;
+        }
       }
-    }
-    expect({ syntaxOk, failing }).toEqual({ syntaxOk: true, failing: [] });
-  });
+      expect({ syntaxOk, failing }).toEqual({ syntaxOk: true, failing: [] });
+    },
+    SLOW_TEST_MS,
+  );
 
-  it("pass each hostile text to commands as exactly the argument the benign text was", () => {
-    const shellPairs = pairs.filter(([b]) => rendered.get(b)?.snippet.language === "sh");
-    expect(shellPairs.length).toBeGreaterThan(50);
-    const { argv } = traceShell(shellPairs.flat().map((key) => rendered.get(key)!));
-    let sawMarker = false;
-    for (const [benignKey, hostileKey] of shellPairs) {
-      const benign = argv.get(benignKey);
-      const hostile = argv.get(hostileKey);
-      expect(benign, benignKey).toBeDefined();
-      const restored = hostile?.map((args) => args.map((arg) => arg.replaceAll(HOSTILE_SUFFIX, "")));
-      expect(restored, hostileKey).toEqual(benign);
-      sawMarker ||= hostile!.some((args) => args.some((arg) => arg.includes(HOSTILE_SUFFIX)));
-    }
-    expect(sawMarker).toBe(true);
-  });
+  it(
+    "pass each hostile text to commands as exactly the argument the benign text was",
+    () => {
+      const shellPairs = pairs.filter(([b]) => rendered.get(b)?.snippet.language === "sh");
+      expect(shellPairs.length).toBeGreaterThan(50);
+      const { argv } = traceShell(shellPairs.flat().map((key) => rendered.get(key)!));
+      let sawMarker = false;
+      for (const [benignKey, hostileKey] of shellPairs) {
+        const benign = argv.get(benignKey);
+        const hostile = argv.get(hostileKey);
+        expect(benign, benignKey).toBeDefined();
+        const restored = hostile?.map((args) => args.map((arg) => arg.replaceAll(HOSTILE_SUFFIX, "")));
+        expect(restored, hostileKey).toEqual(benign);
+        sawMarker ||= hostile!.some((args) => args.some((arg) => arg.includes(HOSTILE_SUFFIX)));
+      }
+      expect(sawMarker).toBe(true);
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 /** Token kinds and string values of a JS module, by the TypeScript parser. */
@@ -183,45 +202,57 @@ function jsShape(code: string): { kinds: string[]; strings: string[] } {
 }
 
 describe("javascript snippets", () => {
-  it("parse as ES modules with Node's parser (one process)", () => {
-    const scripts = byLanguage("js");
-    expect(scripts.length).toBeGreaterThan(3);
-    const out = execFileSync(
-      process.execPath,
-      [
-        "--experimental-vm-modules",
-        "--no-warnings",
-        join(import.meta.dirname, "__fixtures__", "check-js-modules.mjs"),
-      ],
-      {
-        input: JSON.stringify(Object.fromEntries(scripts.map((r) => [r.key, r.snippet.content]))),
-        encoding: "utf8",
-      },
-    );
-    expect(JSON.parse(out)).toEqual({});
-  });
+  it(
+    "parse as ES modules with Node's parser (one process)",
+    () => {
+      const scripts = byLanguage("js");
+      expect(scripts.length).toBeGreaterThan(3);
+      const out = execFileSync(
+        process.execPath,
+        [
+          "--experimental-vm-modules",
+          "--no-warnings",
+          join(import.meta.dirname, "__fixtures__", "check-js-modules.mjs"),
+        ],
+        {
+          input: JSON.stringify(Object.fromEntries(scripts.map((r) => [r.key, r.snippet.content]))),
+          encoding: "utf8",
+        },
+      );
+      expect(JSON.parse(out)).toEqual({});
+    },
+    SLOW_TEST_MS,
+  );
 
-  it("pass node --check (one sample per distinct snippet shape)", () => {
-    const benign = byLanguage("js").filter((r) => r.key.startsWith("benign:"));
-    const failing = benign.filter((r, i) => {
-      const file = join(workDir, `snippet-${i}.mjs`);
-      writeFileSync(file, r.snippet.content);
-      return spawnSync(process.execPath, ["--check", file]).status !== 0;
-    });
-    expect(failing.map((r) => r.key)).toEqual([]);
-  });
+  it(
+    "pass node --check (one sample per distinct snippet shape)",
+    () => {
+      const benign = byLanguage("js").filter((r) => r.key.startsWith("benign:"));
+      const failing = benign.filter((r, i) => {
+        const file = join(workDir, `snippet-${i}.mjs`);
+        writeFileSync(file, r.snippet.content);
+        return spawnSync(process.execPath, ["--check", file]).status !== 0;
+      });
+      expect(failing.map((r) => r.key)).toEqual([]);
+    },
+    SLOW_TEST_MS,
+  );
 
-  it("keep hostile texts inside string literals", () => {
-    const jsPairs = pairs.filter(([b]) => rendered.get(b)?.snippet.language === "js");
-    expect(jsPairs.length).toBeGreaterThan(0);
-    for (const [benignKey, hostileKey] of jsPairs) {
-      const benign = jsShape(rendered.get(benignKey)!.snippet.content);
-      const hostile = jsShape(rendered.get(hostileKey)!.snippet.content);
-      expect(hostile.kinds, hostileKey).toEqual(benign.kinds);
-      expect(
-        hostile.strings.map((s) => s.replaceAll(HOSTILE_SUFFIX, "")),
-        hostileKey,
-      ).toEqual(benign.strings);
-    }
-  });
+  it(
+    "keep hostile texts inside string literals",
+    () => {
+      const jsPairs = pairs.filter(([b]) => rendered.get(b)?.snippet.language === "js");
+      expect(jsPairs.length).toBeGreaterThan(0);
+      for (const [benignKey, hostileKey] of jsPairs) {
+        const benign = jsShape(rendered.get(benignKey)!.snippet.content);
+        const hostile = jsShape(rendered.get(hostileKey)!.snippet.content);
+        expect(hostile.kinds, hostileKey).toEqual(benign.kinds);
+        expect(
+          hostile.strings.map((s) => s.replaceAll(HOSTILE_SUFFIX, "")),
+          hostileKey,
+        ).toEqual(benign.strings);
+      }
+    },
+    SLOW_TEST_MS,
+  );
 });

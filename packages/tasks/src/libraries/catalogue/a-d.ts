@@ -16,13 +16,13 @@ import {
   acestepSnippets,
   birderSnippets,
   chatTtsSnippets,
-  comfyCheckpointSnippets,
   coquiSnippets,
   cosyvoiceSnippets,
   cotrackerSnippets,
   depthAnythingV2Snippets,
   describeAnythingSnippets,
 } from "../snippets/research.js";
+import { comfyCheckpointSnippets } from "../snippets/research-scripts.js";
 import { cleanrlSnippets } from "../snippets/rl.js";
 import {
   birefnetSnippets,

@@ -18,16 +18,14 @@ import {
   lightningIrSnippets,
 } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import { gaudiConfigSnippets, ipuConfigSnippets, lvfaceSnippets } from "../snippets/research.js";
 import {
   f5TtsSnippets,
-  gaudiConfigSnippets,
   grokSnippets,
   halloSnippets,
   hunyuanDitSnippets,
-  ipuConfigSnippets,
   livePortraitSnippets,
-  lvfaceSnippets,
-} from "../snippets/research.js";
+} from "../snippets/research-scripts.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";
 

@@ -9,11 +9,11 @@ import {
   medvaeSnippets,
   merlinSnippets,
   mindsporeSnippets,
-  openOasisSnippets,
   paddlepaddleSnippets,
   pyFeatSnippets,
   refinersSnippets,
 } from "../snippets/research.js";
+import { openOasisSnippets } from "../snippets/research-scripts.js";
 import { mlAgentsSnippets } from "../snippets/rl.js";
 import {
   mlxImageSnippets,

@@ -2,18 +2,13 @@ import type { ModelData } from "../../model-data.js";
 import { modelName } from "../examples.js";
 import { type Code, py, sh } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
+import { repoFile } from "./kit.js";
 import { llamaCppPythonSnippets, pickGgufFile } from "./llm.js";
 
 /**
  * Weight formats and runtimes the hub lists among its libraries (PyTorch, ONNX, GGUF...). Their loading code
  * opens the repository's weight file with the runtime's own loader.
  */
-
-/** The first repository file with one of `extensions`, else `fallback` (the runtime's usual file name). */
-function weightFile(model: ModelData, extensions: readonly string[], fallback: string): string {
-  const file = model.siblings?.find((s) => extensions.some((ext) => s.rfilename.toLowerCase().endsWith(ext)));
-  return file?.rfilename ?? fallback;
-}
 
 function loadFile(
   title: string,
@@ -22,7 +17,7 @@ function loadFile(
   fallback: string,
 ) {
   return (model: ModelData): LibrarySnippet[] => [
-    snippet(build(py`hf_hub_download(${model.id}, ${weightFile(model, extensions, fallback)})`), title),
+    snippet(build(py`hf_hub_download(${model.id}, ${repoFile(model, extensions, fallback)})`), title),
   ];
 }
 
@@ -120,7 +115,7 @@ export function openvinoSnippets(model: ModelData): LibrarySnippet[] {
 from huggingface_hub import snapshot_download
 
 model_dir = snapshot_download(repo_id=${model.id})
-compiled = ov.Core().compile_model(model_dir + "/" + ${weightFile(model, [".xml"], "openvino_model.xml")}, "CPU")`,
+compiled = ov.Core().compile_model(model_dir + "/" + ${repoFile(model, [".xml"], "openvino_model.xml")}, "CPU")`,
       "Compile the model",
     ),
   ];
@@ -148,7 +143,7 @@ export function tensorboardSnippets(model: ModelData): LibrarySnippet[] {
 }
 
 export function llamafileSnippets(model: ModelData): LibrarySnippet[] {
-  const file = weightFile(model, [".llamafile"], `${modelName(model)}.llamafile`);
+  const file = repoFile(model, [".llamafile"], `${modelName(model)}.llamafile`);
   return [
     snippet(
       sh`hf download ${model.id} ${file} --local-dir .\nchmod +x ${`./${file}`}\n${`./${file}`}`,
@@ -163,7 +158,7 @@ export function dduf(model: ModelData): LibrarySnippet[] {
       py`import torch
 from diffusers import DiffusionPipeline
 
-pipe = DiffusionPipeline.from_pretrained(${model.id}, dduf_file=${weightFile(model, [".dduf"], "model.dduf")}, torch_dtype=torch.bfloat16)`,
+pipe = DiffusionPipeline.from_pretrained(${model.id}, dduf_file=${repoFile(model, [".dduf"], "model.dduf")}, torch_dtype=torch.bfloat16)`,
       "Load the pipeline",
     ),
   ];

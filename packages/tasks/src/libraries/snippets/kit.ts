@@ -8,6 +8,15 @@ import { type LibrarySnippet, type LibrarySnippetBuilder, snippet } from "../typ
  * class method with the repository id), so they are described by data and turned into code here.
  */
 
+/** The first repository file with one of `extensions`, else `fallback` (the library's usual file name). */
+export function repoFile(model: ModelData, extensions: readonly string[], fallback: string): string {
+  const lower = extensions.map((e) => e.toLowerCase());
+  return (
+    model.siblings?.find((s) => lower.some((e) => s.rfilename.toLowerCase().endsWith(e)))?.rfilename ??
+    fallback
+  );
+}
+
 /** `pip install ...` as a shell snippet; package specs are our own constants. */
 export function pipInstall(packages: readonly string[]): LibrarySnippet {
   return snippet(sh`pip install ${packages}`, "Install");

@@ -1,33 +1,13 @@
 import type { ModelData } from "../../model-data.js";
 import { exampleText } from "../examples.js";
-import { type Code, py, pythonIdentifier, sh } from "../quote.js";
-import { type LibrarySnippet, type LibrarySnippetBuilder, snippet } from "../types.js";
-import { downloadWeights, pipInstall } from "./kit.js";
+import { py, pythonIdentifier } from "../quote.js";
+import { type LibrarySnippet, snippet } from "../types.js";
+import { downloadWeights, pipInstall, repoFile } from "./kit.js";
 
 /**
- * Research code bases: each runs its checkpoints with its own classes or scripts. The facts (entry points,
+ * Research code bases with their own loader classes or functions. The facts (entry points,
  * expected folders) come from each project's README, linked from the catalogue.
  */
-
-/** The first repository file with one of `extensions`, else `fallback`. */
-function repoFile(model: ModelData, extensions: readonly string[], fallback: string): string {
-  return model.siblings?.find((s) => extensions.some((e) => s.rfilename.endsWith(e)))?.rfilename ?? fallback;
-}
-
-/** Clone the code base, fetch the weights into the folder its scripts read, run its entry point. */
-function cloneDownloadRun(repoUrl: string, weightsDir: string, run: Code<"sh">): LibrarySnippetBuilder {
-  const folder = repoUrl.slice(repoUrl.lastIndexOf("/") + 1);
-  return (model) => [
-    snippet(
-      sh`git clone ${repoUrl}
-cd ${folder}
-pip install -r requirements.txt
-hf download ${model.id} --local-dir ${weightsDir}
-${run}`,
-      "Download and run",
-    ),
-  ];
-}
 
 const DEPTH_ANYTHING_V2_CONFIGS: Record<
   string,
@@ -130,67 +110,6 @@ export function ipuConfigSnippets(model: ModelData): LibrarySnippet[] {
     ),
   ];
 }
-
-export const halloSnippets = cloneDownloadRun(
-  "https://github.com/fudan-generative-vision/hallo",
-  "pretrained_models",
-  sh`python scripts/inference.py --source_image examples/reference_images/1.jpg --driving_audio examples/driving_audios/1.wav`,
-);
-
-export const livePortraitSnippets = cloneDownloadRun(
-  "https://github.com/KwaiVGI/LivePortrait",
-  "pretrained_weights",
-  sh`python inference.py -s assets/examples/source/s6.jpg -d assets/examples/driving/d0.mp4`,
-);
-
-export const grokSnippets = cloneDownloadRun(
-  "https://github.com/xai-org/grok-1",
-  "checkpoints",
-  sh`python run.py`,
-);
-
-export const hunyuanDitSnippets = cloneDownloadRun(
-  "https://github.com/Tencent/HunyuanDiT",
-  "ckpts",
-  sh`python sample_t2i.py --infer-mode fa --prompt "a cute cat" --no-enhance`,
-);
-
-export const openOasisSnippets = cloneDownloadRun(
-  "https://github.com/etched-ai/open-oasis",
-  ".",
-  sh`python generate.py --oasis-ckpt oasis500m.safetensors --vae-ckpt vit-l-20.safetensors`,
-);
-
-/** Wan's generate.py takes the task of the checkpoint, which its repository name tells. */
-const WAN_TASKS: ReadonlyArray<[RegExp, string]> = [
-  [/TI2V-5B/i, "ti2v-5B"],
-  [/T2V-A14B/i, "t2v-A14B"],
-  [/I2V-A14B/i, "i2v-A14B"],
-  [/S2V-14B/i, "s2v-14B"],
-  [/Animate-14B/i, "animate-14B"],
-  [/FLF2V-14B/i, "flf2v-14B"],
-  [/VACE-14B/i, "vace-14B"],
-  [/VACE-1\.3B/i, "vace-1.3B"],
-  [/T2V-14B/i, "t2v-14B"],
-  [/T2V-1\.3B/i, "t2v-1.3B"],
-  [/I2V-14B/i, "i2v-14B"],
-];
-
-function wanSnippets(repoUrl: string): LibrarySnippetBuilder {
-  const fallback = downloadWeights(`${repoUrl}#readme`);
-  return (model) => {
-    const task = WAN_TASKS.find(([pattern]) => pattern.test(model.id))?.[1];
-    if (task === undefined) return fallback(model);
-    return cloneDownloadRun(
-      repoUrl,
-      "./checkpoint",
-      sh`python generate.py --task ${task} --ckpt_dir ./checkpoint --prompt ${exampleText(model, "Two cats boxing on a stage.")}`,
-    )(model);
-  };
-}
-
-export const wan21Snippets = wanSnippets("https://github.com/Wan-Video/Wan2.1");
-export const wan22Snippets = wanSnippets("https://github.com/Wan-Video/Wan2.2");
 
 export function pyFeatSnippets(): LibrarySnippet[] {
   return [
@@ -340,17 +259,6 @@ embedding = inferencer.infer_from_image("face.jpg")`,
   ];
 }
 
-/** ComfyUI loads single-file checkpoints from its models/checkpoints folder. */
-export function comfyCheckpointSnippets(model: ModelData): LibrarySnippet[] {
-  const file = repoFile(model, [".safetensors", ".ckpt"], "model.safetensors");
-  return [
-    snippet(
-      sh`hf download ${model.id} ${file} --local-dir ComfyUI/models/checkpoints`,
-      "Put the checkpoint in ComfyUI",
-    ),
-  ];
-}
-
 export function vuiSnippets(model: ModelData): LibrarySnippet[] {
   return [
     pipInstall(["git+https://github.com/fluxions-ai/vui"]),
@@ -362,16 +270,6 @@ from vui.model import Vui
 model = Vui.from_pretrained().cuda()
 waveform = render(model, ${exampleText(model)})
 torchaudio.save("out.opus", waveform[0], 22050)`,
-      "Synthesize speech",
-    ),
-  ];
-}
-
-export function f5TtsSnippets(model: ModelData): LibrarySnippet[] {
-  return [
-    snippet(
-      sh`pip install f5-tts
-f5-tts_infer-cli --model F5TTS_v1_Base --ref_audio reference.wav --ref_text "Text spoken in the reference." --gen_text ${exampleText(model)}`,
       "Synthesize speech",
     ),
   ];
