@@ -7,6 +7,7 @@ import { normalizeSource } from "./lexer/source.js";
 import { parseTemplate } from "./parser/parser.js";
 import type { Registries } from "./runtime/compile-expr.js";
 import { compileBody, type StmtFn } from "./runtime/compile-stmt.js";
+import { declareAssigned, newFrame, ScopeInfo } from "./runtime/scope.js";
 import { RenderState } from "./runtime/state.js";
 import { PyCallable } from "./runtime/values.js";
 import { DEFAULT_LIMITS, type Limits } from "./sandbox.js";
@@ -32,6 +33,7 @@ const NAME_REGISTRY = {
 /** A parsed, compiled template. Parse once, render many times; rendering is re-entrant. */
 export class Template {
   private readonly body: StmtFn;
+  private readonly frameSize: number = 0;
   private readonly globals: Record<string, unknown>;
   private readonly limits: Limits;
   private readonly now: () => Date;
@@ -44,7 +46,10 @@ export class Template {
         trimBlocks: options.trimBlocks ?? true,
         lstripBlocks: options.lstripBlocks ?? true,
       });
-      this.body = compileBody(ast, REGISTRIES);
+      const scope = new ScopeInfo(null);
+      declareAssigned(ast, scope);
+      this.body = compileBody(ast, { reg: REGISTRIES, scope });
+      this.frameSize = scope.size;
     } catch (error) {
       if (error instanceof TemplateError) throw error;
       if (error instanceof RangeError) {
@@ -66,14 +71,9 @@ export class Template {
 
   /** Renders with the given variables (plain JSON-like data; functions in it are not callable). */
   render(context: Record<string, unknown> = {}): string {
-    const vars: Record<string, unknown> = Object.create(this.globals);
-    for (const key of Object.keys(context)) {
-      const value = context[key];
-      if (value !== undefined) vars[key] = value;
-    }
-    const st = new RenderState(this.limits, this.now);
+    const st = new RenderState(this.limits, this.now, context, this.globals);
     try {
-      this.body(vars, st);
+      this.body(newFrame(null, this.frameSize), st);
       return st.out;
     } catch (error) {
       if (error instanceof TemplateRuntimeError) throw error.withLine(st.line);

@@ -3,6 +3,8 @@
 export type Expr =
   | { kind: "const"; value: unknown }
   | { kind: "name"; name: string }
+  /** The value a filter chain is applied to (filter blocks, `{% set x | f %}`). */
+  | { kind: "input" }
   | { kind: "list"; items: Expr[] }
   | { kind: "tuple"; items: Expr[] }
   | { kind: "dict"; pairs: [Expr, Expr][] }

@@ -19,11 +19,11 @@ import {
   typeError,
 } from "./operators.js";
 import { pyStr } from "./printing.js";
+import { compileLookup, type Frame, type ScopeInfo } from "./scope.js";
 import type { RenderState } from "./state.js";
 import { isMapping, type Kwargs, makeTuple, newDict, truthy, Undefined } from "./values.js";
 
-export type Scope = Record<string, unknown>;
-export type ExprFn = (vars: Scope, st: RenderState) => unknown;
+export type ExprFn = (frame: Frame, st: RenderState) => unknown;
 export type FilterFn = (value: unknown, args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown;
 export type TestFn = (value: unknown, args: unknown[], kwargs: Kwargs | null, st: RenderState) => boolean;
 
@@ -32,153 +32,149 @@ export interface Registries {
   tests: Record<string, TestFn>;
 }
 
+/** What compilation needs: the filter/test registries and the scope the code runs in. */
+export interface CompileContext {
+  reg: Registries;
+  scope: ScopeInfo;
+}
+
 const NO_ARGS: unknown[] = [];
 
 /** Turns an expression tree into a closure; each node's work is decided once, here. */
-export function compileExpr(node: Expr, reg: Registries): ExprFn {
+export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
   switch (node.kind) {
     case "const": {
       const value = node.value;
       return () => value;
     }
-    case "name": {
-      const name = node.name;
-      const missing = new Undefined(`'${name}' is undefined`);
-      return (vars) => {
-        const v = vars[name];
-        return v === undefined ? missing : v;
-      };
-    }
+    case "name":
+      return compileLookup(node.name, cx.scope);
+    case "input":
+      return (_f, st) => st.filterInput;
     case "list": {
-      const items = node.items.map((n) => compileExpr(n, reg));
-      return (vars, st) => items.map((f) => f(vars, st));
+      const items = node.items.map((n) => compileExpr(n, cx));
+      return (f, st) => items.map((fn) => fn(f, st));
     }
     case "tuple": {
-      const items = node.items.map((n) => compileExpr(n, reg));
-      return (vars, st) => makeTuple(items.map((f) => f(vars, st)));
+      const items = node.items.map((n) => compileExpr(n, cx));
+      return (f, st) => makeTuple(items.map((fn) => fn(f, st)));
     }
     case "dict": {
-      const pairs = node.pairs.map(([k, v]) => [compileExpr(k, reg), compileExpr(v, reg)] as const);
-      return (vars, st) => {
+      const pairs = node.pairs.map(([k, v]) => [compileExpr(k, cx), compileExpr(v, cx)] as const);
+      return (f, st) => {
         const out = newDict();
         for (const [k, v] of pairs) {
-          const key = k(vars, st);
+          const key = k(f, st);
           const name = mappingKey(key) ?? pyStr(key);
-          out[name] = v(vars, st);
+          out[name] = v(f, st);
         }
         return out;
       };
     }
     case "getattr": {
-      const obj = compileExpr(node.obj, reg);
+      const obj = compileExpr(node.obj, cx);
       const attr = node.attr;
-      return (vars, st) => getAttr(obj(vars, st), attr);
+      return (f, st) => getAttr(obj(f, st), attr);
     }
     case "getitem": {
-      const obj = compileExpr(node.obj, reg);
-      const key = compileExpr(node.key, reg);
-      return (vars, st) => getItem(obj(vars, st), key(vars, st));
+      const obj = compileExpr(node.obj, cx);
+      const key = compileExpr(node.key, cx);
+      return (f, st) => getItem(obj(f, st), key(f, st));
     }
     case "slice": {
-      const obj = compileExpr(node.obj, reg);
-      const start = node.start ? compileExpr(node.start, reg) : null;
-      const stop = node.stop ? compileExpr(node.stop, reg) : null;
-      const step = node.step ? compileExpr(node.step, reg) : null;
-      return (vars, st) =>
-        getSlice(
-          obj(vars, st),
-          start?.(vars, st) ?? null,
-          stop?.(vars, st) ?? null,
-          step?.(vars, st) ?? null,
-        );
+      const obj = compileExpr(node.obj, cx);
+      const start = node.start ? compileExpr(node.start, cx) : null;
+      const stop = node.stop ? compileExpr(node.stop, cx) : null;
+      const step = node.step ? compileExpr(node.step, cx) : null;
+      return (f, st) =>
+        getSlice(obj(f, st), start?.(f, st) ?? null, stop?.(f, st) ?? null, step?.(f, st) ?? null);
     }
     case "call":
-      return compileCall(node, reg);
+      return compileCall(node, cx);
     case "filter": {
-      const input = node.node ? compileExpr(node.node, reg) : () => undefined;
-      return compileFilter(node.name, input, node, reg);
+      const input = node.node ? compileExpr(node.node, cx) : () => undefined;
+      return compileFilter(node.name, input, node, cx);
     }
     case "test": {
-      const test = reg.tests[node.name]!;
-      const value = compileExpr(node.node, reg);
-      const args = compileArgs(node, reg);
-      return (vars, st) => {
-        const [a, k] = args(vars, st);
-        return test(value(vars, st), a, k, st);
+      const test = cx.reg.tests[node.name]!;
+      const value = compileExpr(node.node, cx);
+      const args = compileArgs(node, cx);
+      return (f, st) => {
+        const [a, k] = args(f, st);
+        return test(value(f, st), a, k, st);
       };
     }
     case "binop":
-      return compileBinop(node.op, compileExpr(node.left, reg), compileExpr(node.right, reg));
+      return compileBinop(node.op, compileExpr(node.left, cx), compileExpr(node.right, cx));
     case "unary": {
-      const inner = compileExpr(node.node, reg);
-      if (node.op === "not") return (vars, st) => !truthy(inner(vars, st));
-      if (node.op === "-") return (vars, st) => negate(inner(vars, st));
-      return (vars, st) => plus(inner(vars, st));
+      const inner = compileExpr(node.node, cx);
+      if (node.op === "not") return (f, st) => !truthy(inner(f, st));
+      if (node.op === "-") return (f, st) => negate(inner(f, st));
+      return (f, st) => plus(inner(f, st));
     }
     case "and": {
-      const left = compileExpr(node.left, reg);
-      const right = compileExpr(node.right, reg);
-      return (vars, st) => {
-        const l = left(vars, st);
-        return truthy(l) ? right(vars, st) : l;
+      const left = compileExpr(node.left, cx);
+      const right = compileExpr(node.right, cx);
+      return (f, st) => {
+        const l = left(f, st);
+        return truthy(l) ? right(f, st) : l;
       };
     }
     case "or": {
-      const left = compileExpr(node.left, reg);
-      const right = compileExpr(node.right, reg);
-      return (vars, st) => {
-        const l = left(vars, st);
-        return truthy(l) ? l : right(vars, st);
+      const left = compileExpr(node.left, cx);
+      const right = compileExpr(node.right, cx);
+      return (f, st) => {
+        const l = left(f, st);
+        return truthy(l) ? l : right(f, st);
       };
     }
     case "compare":
-      return compileCompare(node.first, node.ops, reg);
+      return compileCompare(node.first, node.ops, cx);
     case "cond": {
-      const test = compileExpr(node.test, reg);
-      const whenTrue = compileExpr(node.whenTrue, reg);
-      const otherwise = node.otherwise ? compileExpr(node.otherwise, reg) : null;
+      const test = compileExpr(node.test, cx);
+      const whenTrue = compileExpr(node.whenTrue, cx);
+      const otherwise = node.otherwise ? compileExpr(node.otherwise, cx) : null;
       const missing = new Undefined(
         "the inline if-expression evaluated to false and no else section was defined.",
       );
-      return (vars, st) =>
-        truthy(test(vars, st)) ? whenTrue(vars, st) : otherwise ? otherwise(vars, st) : missing;
+      return (f, st) => (truthy(test(f, st)) ? whenTrue(f, st) : otherwise ? otherwise(f, st) : missing);
     }
   }
 }
 
-export function compileFilter(name: string, input: ExprFn, args: CallArgs, reg: Registries): ExprFn {
-  const filter = reg.filters[name]!;
+export function compileFilter(name: string, input: ExprFn, args: CallArgs, cx: CompileContext): ExprFn {
+  const filter = cx.reg.filters[name]!;
   if (args.args.length === 0 && args.kwargs.length === 0 && !args.dynArgs && !args.dynKwargs) {
-    return (vars, st) => filter(input(vars, st), NO_ARGS, null, st);
+    return (f, st) => filter(input(f, st), NO_ARGS, null, st);
   }
-  const compiled = compileArgs(args, reg);
-  return (vars, st) => {
-    const value = input(vars, st);
-    const [a, k] = compiled(vars, st);
+  const compiled = compileArgs(args, cx);
+  return (f, st) => {
+    const value = input(f, st);
+    const [a, k] = compiled(f, st);
     return filter(value, a, k, st);
   };
 }
 
-type ArgsFn = (vars: Scope, st: RenderState) => [unknown[], Kwargs | null];
+type ArgsFn = (f: Frame, st: RenderState) => [unknown[], Kwargs | null];
 
-export function compileArgs(node: CallArgs, reg: Registries): ArgsFn {
-  const positional = node.args.map((a) => compileExpr(a, reg));
-  const keywords = node.kwargs.map(([k, v]) => [k, compileExpr(v, reg)] as const);
-  const dynArgs = node.dynArgs ? compileExpr(node.dynArgs, reg) : null;
-  const dynKwargs = node.dynKwargs ? compileExpr(node.dynKwargs, reg) : null;
+export function compileArgs(node: CallArgs, cx: CompileContext): ArgsFn {
+  const positional = node.args.map((a) => compileExpr(a, cx));
+  const keywords = node.kwargs.map(([k, v]) => [k, compileExpr(v, cx)] as const);
+  const dynArgs = node.dynArgs ? compileExpr(node.dynArgs, cx) : null;
+  const dynKwargs = node.dynKwargs ? compileExpr(node.dynKwargs, cx) : null;
   if (keywords.length === 0 && !dynArgs && !dynKwargs) {
     if (positional.length === 0) return () => [NO_ARGS, null];
-    return (vars, st) => [positional.map((f) => f(vars, st)), null];
+    return (f, st) => [positional.map((fn) => fn(f, st)), null];
   }
-  return (vars, st) => {
-    const args = positional.map((f) => f(vars, st));
-    if (dynArgs) args.push(...iterate(dynArgs(vars, st)));
+  return (f, st) => {
+    const args = positional.map((fn) => fn(f, st));
+    if (dynArgs) args.push(...iterate(dynArgs(f, st)));
     let kwargs: Kwargs | null = null;
     if (keywords.length > 0 || dynKwargs) {
       kwargs = newDict();
-      for (const [k, f] of keywords) kwargs[k] = f(vars, st);
+      for (const [k, fn] of keywords) kwargs[k] = fn(f, st);
       if (dynKwargs) {
-        const extra = dynKwargs(vars, st);
+        const extra = dynKwargs(f, st);
         if (!isMapping(extra)) throw typeError("argument after ** must be a mapping");
         Object.assign(kwargs, extra);
       }
@@ -187,49 +183,49 @@ export function compileArgs(node: CallArgs, reg: Registries): ArgsFn {
   };
 }
 
-function compileCall(node: Extract<Expr, { kind: "call" }>, reg: Registries): ExprFn {
-  const args = compileArgs(node, reg);
+function compileCall(node: Extract<Expr, { kind: "call" }>, cx: CompileContext): ExprFn {
+  const args = compileArgs(node, cx);
   const callee = node.callee;
   if (callee.kind === "getattr") {
     // `x.method(...)`: call Python methods directly instead of allocating a bound method.
-    const obj = compileExpr(callee.obj, reg);
+    const obj = compileExpr(callee.obj, cx);
     const attr = callee.attr;
-    return (vars, st) => {
-      const self = obj(vars, st);
+    return (f, st) => {
+      const self = obj(f, st);
       const method = findMethod(self, attr);
-      const [a, k] = args(vars, st);
+      const [a, k] = args(f, st);
       if (method !== null) return method(self, a, k, st);
       return callValue(getAttr(self, attr), a, k, st);
     };
   }
-  const fn = compileExpr(callee, reg);
-  return (vars, st) => {
-    const f = fn(vars, st);
-    const [a, k] = args(vars, st);
-    return callValue(f, a, k, st);
+  const fn = compileExpr(callee, cx);
+  return (f, st) => {
+    const target = fn(f, st);
+    const [a, k] = args(f, st);
+    return callValue(target, a, k, st);
   };
 }
 
 function compileBinop(op: string, l: ExprFn, r: ExprFn): ExprFn {
   switch (op) {
     case "+":
-      return (vars, st) => add(l(vars, st), r(vars, st), st.limits);
+      return (f, st) => add(l(f, st), r(f, st), st.limits);
     case "-":
-      return (vars, st) => sub(l(vars, st), r(vars, st));
+      return (f, st) => sub(l(f, st), r(f, st));
     case "*":
-      return (vars, st) => mul(l(vars, st), r(vars, st), st.limits);
+      return (f, st) => mul(l(f, st), r(f, st), st.limits);
     case "/":
-      return (vars, st) => div(l(vars, st), r(vars, st));
+      return (f, st) => div(l(f, st), r(f, st));
     case "//":
-      return (vars, st) => floorDiv(l(vars, st), r(vars, st));
+      return (f, st) => floorDiv(l(f, st), r(f, st));
     case "%":
-      return (vars, st) => mod(l(vars, st), r(vars, st));
+      return (f, st) => mod(l(f, st), r(f, st));
     case "**":
-      return (vars, st) => pow(l(vars, st), r(vars, st));
+      return (f, st) => pow(l(f, st), r(f, st));
     default:
-      return (vars, st) => {
-        const a = l(vars, st);
-        const b = r(vars, st);
+      return (f, st) => {
+        const a = l(f, st);
+        const b = r(f, st);
         const text = (typeof a === "string" ? a : pyStr(a)) + (typeof b === "string" ? b : pyStr(b));
         if (text.length > st.limits.maxOutputLength) {
           throw new LimitExceededError("string exceeds the output limit");
@@ -260,19 +256,19 @@ function compareOnce(op: string, a: unknown, b: unknown): boolean {
   }
 }
 
-function compileCompare(first: Expr, ops: [string, Expr][], reg: Registries): ExprFn {
-  const head = compileExpr(first, reg);
-  const rest = ops.map(([op, e]) => [op, compileExpr(e, reg)] as const);
+function compileCompare(first: Expr, ops: [string, Expr][], cx: CompileContext): ExprFn {
+  const head = compileExpr(first, cx);
+  const rest = ops.map(([op, e]) => [op, compileExpr(e, cx)] as const);
   if (rest.length === 1) {
     const [op, right] = rest[0]!;
-    if (op === "==") return (vars, st) => eq(head(vars, st), right(vars, st));
-    if (op === "!=") return (vars, st) => !eq(head(vars, st), right(vars, st));
-    return (vars, st) => compareOnce(op, head(vars, st), right(vars, st));
+    if (op === "==") return (f, st) => eq(head(f, st), right(f, st));
+    if (op === "!=") return (f, st) => !eq(head(f, st), right(f, st));
+    return (f, st) => compareOnce(op, head(f, st), right(f, st));
   }
-  return (vars, st) => {
-    let left = head(vars, st);
-    for (const [op, f] of rest) {
-      const right = f(vars, st);
+  return (f, st) => {
+    let left = head(f, st);
+    for (const [op, fn] of rest) {
+      const right = fn(f, st);
       if (!compareOnce(op, left, right)) return false;
       left = right;
     }

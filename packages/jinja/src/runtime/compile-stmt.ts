@@ -1,9 +1,11 @@
-import type { MacroParam, Stmt, Target } from "../ast/nodes.js";
+import type { Expr, MacroParam, Stmt, Target } from "../ast/nodes.js";
 import { TemplateRuntimeError } from "../errors.js";
-import { compileExpr, compileFilter, type ExprFn, type Registries, type Scope } from "./compile-expr.js";
+import { callValue } from "../sandbox.js";
+import { type CompileContext, compileArgs, compileExpr, compileFilter, type ExprFn } from "./compile-expr.js";
 import { LoopContext } from "./loop.js";
 import { iterate, typeError } from "./operators.js";
 import { pyStr } from "./printing.js";
+import { compileLookup, declareAssigned, declareTarget, type Frame, newFrame, ScopeInfo } from "./scope.js";
 import type { RenderState } from "./state.js";
 import { type Kwargs, makeTuple, Namespace, newDict, PyCallable, truthy, Undefined } from "./values.js";
 
@@ -11,47 +13,74 @@ import { type Kwargs, makeTuple, Namespace, newDict, PyCallable, truthy, Undefin
 export const NORMAL = 0;
 export const BREAK = 1;
 export const CONTINUE = 2;
-export type StmtFn = (vars: Scope, st: RenderState) => number;
+export type StmtFn = (frame: Frame, st: RenderState) => number;
 
-export function compileBody(stmts: Stmt[], reg: Registries): StmtFn {
-  const fns = stmts.map((s) => compileStmt(s, reg));
+/** Compiles statements that run in `cx.scope` (whose assigned names must already be declared). */
+export function compileBody(stmts: Stmt[], cx: CompileContext): StmtFn {
+  const fns = stmts.map((s) => compileStmt(s, cx));
   if (fns.length === 0) return () => NORMAL;
   if (fns.length === 1) return fns[0]!;
-  return (vars, st) => {
+  return (frame, st) => {
     for (let i = 0; i < fns.length; i++) {
-      const signal = fns[i]!(vars, st);
+      const signal = fns[i]!(frame, st);
       if (signal !== NORMAL) return signal;
     }
     return NORMAL;
   };
 }
 
-function assign(vars: Scope, target: Target, value: unknown): void {
+/** A body with its own scope: returns the compiled body and the frame size it needs. */
+function compileScoped(
+  stmts: Stmt[],
+  cx: CompileContext,
+  declare: (scope: ScopeInfo) => void = () => {},
+): { body: StmtFn; scope: ScopeInfo; cx: CompileContext } {
+  const scope = new ScopeInfo(cx.scope);
+  declare(scope);
+  declareAssigned(stmts, scope);
+  const inner = { reg: cx.reg, scope };
+  return { body: compileBody(stmts, inner), scope, cx: inner };
+}
+
+type AssignFn = (frame: Frame, st: RenderState, value: unknown) => void;
+
+/** Compiles an assignment to a target declared in `cx.scope`. */
+function compileAssign(target: Target, cx: CompileContext): AssignFn {
   if (target.kind === "name") {
-    vars[target.name] = value;
-  } else if (target.kind === "tuple") {
-    const items = iterate(value);
-    const want = target.items.length;
-    if (items.length < want) {
-      throw new TemplateRuntimeError(
-        `not enough values to unpack (expected ${want}, got ${items.length})`,
-        "ValueError",
-      );
-    }
-    if (items.length > want) {
-      throw new TemplateRuntimeError(`too many values to unpack (expected ${want})`, "ValueError");
-    }
-    for (let i = 0; i < want; i++) assign(vars, target.items[i]!, items[i]);
-  } else {
-    const ns = vars[target.name];
+    const slot = cx.scope.declare(target.name);
+    return (frame, _st, value) => {
+      frame[slot] = value;
+    };
+  }
+  if (target.kind === "tuple") {
+    const parts = target.items.map((item) => compileAssign(item, cx));
+    const want = parts.length;
+    return (frame, st, value) => {
+      const items = iterate(value);
+      if (items.length < want) {
+        throw new TemplateRuntimeError(
+          `not enough values to unpack (expected ${want}, got ${items.length})`,
+          "ValueError",
+        );
+      }
+      if (items.length > want) {
+        throw new TemplateRuntimeError(`too many values to unpack (expected ${want})`, "ValueError");
+      }
+      for (let i = 0; i < want; i++) parts[i]!(frame, st, items[i]);
+    };
+  }
+  const lookup = compileLookup(target.name, cx.scope);
+  const attr = target.attr;
+  return (frame, st, value) => {
+    const ns = lookup(frame, st);
     if (!(ns instanceof Namespace)) {
       throw new TemplateRuntimeError(
         "cannot assign attribute on non-namespace object",
         "TemplateRuntimeError",
       );
     }
-    ns.attrs[target.attr] = value;
-  }
+    ns.attrs[attr] = value;
+  };
 }
 
 /** Names referenced anywhere in a subtree (to know whether a macro uses varargs/kwargs/caller). */
@@ -65,105 +94,106 @@ function referencedNames(node: unknown, into: Set<string>): Set<string> {
   return into;
 }
 
-function compileStmt(stmt: Stmt, reg: Registries): StmtFn {
+function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
   const line = stmt.line;
   switch (stmt.kind) {
     case "data": {
       const text = stmt.text;
-      return (_vars, st) => {
+      return (_frame, st) => {
         st.write(text);
         return NORMAL;
       };
     }
     case "print": {
-      const expr = compileExpr(stmt.expr, reg);
-      return (vars, st) => {
+      const expr = compileExpr(stmt.expr, cx);
+      return (frame, st) => {
         st.line = line;
-        const v = expr(vars, st);
+        const v = expr(frame, st);
         st.write(typeof v === "string" ? v : pyStr(v));
         return NORMAL;
       };
     }
     case "if": {
-      const test = compileExpr(stmt.test, reg);
-      const body = compileBody(stmt.body, reg);
-      const otherwise = compileBody(stmt.otherwise, reg);
-      return (vars, st) => {
+      const test = compileExpr(stmt.test, cx);
+      const body = compileBody(stmt.body, cx);
+      const otherwise = compileBody(stmt.otherwise, cx);
+      return (frame, st) => {
         st.line = line;
-        return truthy(test(vars, st)) ? body(vars, st) : otherwise(vars, st);
+        return truthy(test(frame, st)) ? body(frame, st) : otherwise(frame, st);
       };
     }
     case "for":
-      return compileFor(stmt, reg);
+      return compileFor(stmt, cx);
     case "set": {
-      const expr = compileExpr(stmt.expr, reg);
-      const target = stmt.target;
-      return (vars, st) => {
+      const expr = compileExpr(stmt.expr, cx);
+      const assign = compileAssign(stmt.target, cx);
+      return (frame, st) => {
         st.line = line;
-        assign(vars, target, expr(vars, st));
+        assign(frame, st, expr(frame, st));
         return NORMAL;
       };
     }
     case "setblock": {
-      const body = compileBody(stmt.body, reg);
-      const filter = stmt.filter ? compileFilterChain(stmt.filter, reg) : null;
-      const target = stmt.target;
-      return (vars, st) => {
+      const { body, scope } = compileScoped(stmt.body, cx);
+      const filter = stmt.filter ? compileFilterChain(stmt.filter, cx) : null;
+      const assign = compileAssign(stmt.target, cx);
+      return (frame, st) => {
         st.line = line;
-        let value: unknown = st.capture(() => body(vars, st));
-        if (filter) value = filter(value, vars, st);
-        assign(vars, target, value);
+        let value: unknown = st.capture(() => body(newFrame(frame, scope.size), st));
+        if (filter) value = filter(value, frame, st);
+        assign(frame, st, value);
         return NORMAL;
       };
     }
     case "macro": {
-      const name = stmt.name;
-      const make = compileMacro(name, stmt.params, stmt.body, reg);
-      return (vars, st) => {
-        vars[name] = make(vars, st);
+      const make = compileMacro(stmt.name, stmt.params, stmt.body, cx);
+      const slot = cx.scope.declare(stmt.name);
+      return (frame) => {
+        frame[slot] = make(frame);
         return NORMAL;
       };
     }
     case "callblock": {
-      const call = stmt.call as Extract<typeof stmt.call, { kind: "call" }>;
-      const makeCaller = compileMacro("caller", stmt.params, stmt.body, reg);
-      const invoke = compileExpr(
-        { ...call, kwargs: [...call.kwargs, ["caller", { kind: "name", name: "\u0000caller" }]] },
-        reg,
-      );
-      return (vars, st) => {
+      const call = stmt.call as Extract<Expr, { kind: "call" }>;
+      const makeCaller = compileMacro("caller", stmt.params, stmt.body, cx);
+      const callee = compileExpr(call.callee, cx);
+      const args = compileArgs(call, cx);
+      return (frame, st) => {
         st.line = line;
-        const scope: Scope = Object.create(vars);
-        scope["\u0000caller"] = makeCaller(vars, st);
-        const v = invoke(scope, st);
-        st.write(pyStr(v));
+        const fn = callee(frame, st);
+        const [a, k] = args(frame, st);
+        const kwargs: Kwargs = Object.assign(newDict(), k);
+        kwargs.caller = makeCaller(frame);
+        st.write(pyStr(callValue(fn, a, kwargs, st)));
         return NORMAL;
       };
     }
     case "filterblock": {
-      const body = compileBody(stmt.body, reg);
-      const filter = compileFilterChain(stmt.filter, reg);
-      return (vars, st) => {
+      const { body, scope } = compileScoped(stmt.body, cx);
+      const filter = compileFilterChain(stmt.filter, cx);
+      return (frame, st) => {
         st.line = line;
-        const text = st.capture(() => body(Object.create(vars), st));
-        st.write(pyStr(filter(text, vars, st)));
+        const text = st.capture(() => body(newFrame(frame, scope.size), st));
+        st.write(pyStr(filter(text, frame, st)));
         return NORMAL;
       };
     }
     case "with": {
-      const values = stmt.values.map((v) => compileExpr(v, reg));
-      const targets = stmt.targets;
-      const body = compileBody(stmt.body, reg);
-      return (vars, st) => {
+      const values = stmt.values.map((v) => compileExpr(v, cx));
+      const scoped = compileScoped(stmt.body, cx, (scope) => {
+        for (const t of stmt.targets) declareTarget(t, scope);
+      });
+      const assigns = stmt.targets.map((t) => compileAssign(t, scoped.cx));
+      return (frame, st) => {
         st.line = line;
-        const scope: Scope = Object.create(vars);
-        for (let i = 0; i < targets.length; i++) assign(scope, targets[i]!, values[i]!(vars, st));
-        return body(scope, st);
+        const inner = newFrame(frame, scoped.scope.size);
+        for (let i = 0; i < assigns.length; i++) assigns[i]!(inner, st, values[i]!(frame, st));
+        return scoped.body(inner, st);
       };
     }
     case "scope": {
-      const body = compileBody(stmt.body, reg);
-      return (vars, st) => body(Object.create(vars), st);
+      const { body, scope } = compileScoped(stmt.body, cx);
+      return (frame, st) => body(newFrame(frame, scope.size), st);
     }
     case "break":
       return () => BREAK;
@@ -172,22 +202,20 @@ function compileStmt(stmt: Stmt, reg: Registries): StmtFn {
   }
 }
 
-type ChainFn = (input: unknown, vars: Scope, st: RenderState) => unknown;
+type ChainFn = (input: unknown, frame: Frame, st: RenderState) => unknown;
 
 /** A `| f | g` chain applied to a captured block body (filter blocks, `{% set x | f %}`). */
-function compileFilterChain(expr: import("../ast/nodes.js").Expr, reg: Registries): ChainFn {
-  const INPUT = "\u0000input";
-  const rewrite = (e: import("../ast/nodes.js").Expr): import("../ast/nodes.js").Expr => {
+function compileFilterChain(expr: Expr, cx: CompileContext): ChainFn {
+  const rewrite = (e: Expr): Expr => {
     if (e.kind !== "filter") return e;
-    return { ...e, node: e.node ? rewrite(e.node) : { kind: "name", name: INPUT } };
+    return { ...e, node: e.node ? rewrite(e.node) : { kind: "input" } };
   };
   const rewritten = rewrite(expr);
   if (rewritten.kind !== "filter") return (input) => input;
-  const fn = compileFilter(rewritten.name, compileExpr(rewritten.node!, reg), rewritten, reg);
-  return (input, vars, st) => {
-    const scope: Scope = Object.create(vars);
-    scope[INPUT] = input;
-    return fn(scope, st);
+  const fn = compileFilter(rewritten.name, compileExpr(rewritten.node!, cx), rewritten, cx);
+  return (input, frame, st) => {
+    st.filterInput = input;
+    return fn(frame, st);
   };
 }
 
@@ -195,52 +223,62 @@ function compileMacro(
   name: string,
   params: MacroParam[],
   stmts: Stmt[],
-  reg: Registries,
-): (defScope: Scope, st: RenderState) => PyCallable {
-  const body = compileBody(stmts, reg);
-  const defaults: (ExprFn | null)[] = params.map((p) => (p.default ? compileExpr(p.default, reg) : null));
+  cx: CompileContext,
+): (defFrame: Frame) => PyCallable {
   const used = referencedNames(stmts, new Set());
   const takesVarargs = used.has("varargs");
   const takesKwargs = used.has("kwargs");
   const takesCaller = used.has("caller");
-  return (defScope) =>
+  const scope = new ScopeInfo(cx.scope);
+  const paramSlots = params.map((p) => scope.declare(p.name));
+  const varargsSlot = takesVarargs ? scope.declare("varargs") : 0;
+  const kwargsSlot = takesKwargs ? scope.declare("kwargs") : 0;
+  const callerSlot = takesCaller ? scope.declare("caller") : 0;
+  declareAssigned(stmts, scope);
+  const inner = { reg: cx.reg, scope };
+  const defaults: (ExprFn | null)[] = params.map((p) => (p.default ? compileExpr(p.default, inner) : null));
+  const body = compileBody(stmts, inner);
+  const size = scope.size;
+  return (defFrame) =>
     new PyCallable(
       name,
       (args: unknown[], kwargs: Kwargs | null, st: RenderState) => {
         st.enter();
         try {
-          const scope: Scope = Object.create(defScope);
+          const frame = newFrame(defFrame, size);
           const rest = kwargs === null ? null : Object.assign(newDict(), kwargs);
           for (let i = 0; i < params.length; i++) {
             const p = params[i]!;
+            const slot = paramSlots[i]!;
             if (i < args.length) {
               if (rest !== null && Object.hasOwn(rest, p.name)) {
                 throw typeError(`macro '${name}' got multiple values for argument '${p.name}'`);
               }
-              scope[p.name] = args[i];
+              frame[slot] = args[i];
             } else if (rest !== null && Object.hasOwn(rest, p.name)) {
-              scope[p.name] = rest[p.name];
+              frame[slot] = rest[p.name];
               delete rest[p.name];
             } else {
               const d = defaults[i];
-              scope[p.name] = d ? d(scope, st) : new Undefined(`parameter '${p.name}' was not provided`);
+              frame[slot] = d ? d(frame, st) : new Undefined(`parameter '${p.name}' was not provided`);
             }
           }
           if (rest !== null && Object.hasOwn(rest, "caller")) {
             if (!takesCaller) throw typeError(`macro '${name}' takes no keyword argument 'caller'`);
-            scope.caller = rest.caller;
+            frame[callerSlot] = rest.caller;
             delete rest.caller;
           }
           const extra = args.length > params.length ? args.slice(params.length) : [];
-          if (takesVarargs) scope.varargs = makeTuple(extra);
+          if (takesVarargs) frame[varargsSlot] = makeTuple(extra);
           else if (extra.length > 0) {
             throw typeError(`macro '${name}' takes not more than ${params.length} argument(s)`);
           }
           const restKeys = rest === null ? [] : Object.keys(rest);
-          if (takesKwargs) scope.kwargs = rest ?? newDict();
-          else if (restKeys.length > 0)
+          if (takesKwargs) frame[kwargsSlot] = rest ?? newDict();
+          else if (restKeys.length > 0) {
             throw typeError(`macro '${name}' takes no keyword argument '${restKeys[0]}'`);
-          return st.capture(() => body(scope, st));
+          }
+          return st.capture(() => body(frame, st));
         } finally {
           st.depth--;
         }
@@ -249,33 +287,38 @@ function compileMacro(
     );
 }
 
-function compileFor(stmt: Extract<Stmt, { kind: "for" }>, reg: Registries): StmtFn {
+function compileFor(stmt: Extract<Stmt, { kind: "for" }>, cx: CompileContext): StmtFn {
   const line = stmt.line;
-  const iter = compileExpr(stmt.iter, reg);
-  const filter = stmt.filter ? compileExpr(stmt.filter, reg) : null;
-  const body = compileBody(stmt.body, reg);
-  const otherwise = compileBody(stmt.otherwise, reg);
-  const target = stmt.target;
-  const simpleName = target.kind === "name" ? target.name : null;
+  const iter = compileExpr(stmt.iter, cx);
+  const otherwise = compileBody(stmt.otherwise, cx);
+  const scope = new ScopeInfo(cx.scope);
+  declareTarget(stmt.target, scope);
+  const loopSlot = scope.declare("loop");
+  declareAssigned(stmt.body, scope);
+  const inner = { reg: cx.reg, scope };
+  const assign = compileAssign(stmt.target, inner);
+  const filter = stmt.filter ? compileExpr(stmt.filter, inner) : null;
+  const body = compileBody(stmt.body, inner);
+  const size = scope.size;
 
-  const run = (source: unknown, vars: Scope, st: RenderState, depth0: number): number => {
+  const run = (source: unknown, frame: Frame, st: RenderState, depth0: number): number => {
     let items = iterate(source);
     if (filter) {
       const kept: unknown[] = [];
       for (const item of items) {
         st.tick();
-        const scope: Scope = Object.create(vars);
-        assign(scope, target, item);
-        if (truthy(filter(scope, st))) kept.push(item);
+        const itemFrame = newFrame(frame, size);
+        assign(itemFrame, st, item);
+        if (truthy(filter(itemFrame, st))) kept.push(item);
       }
       items = kept;
     }
-    if (items.length === 0) return otherwise(vars, st);
+    if (items.length === 0) return otherwise(frame, st);
     const recurse = stmt.recursive
       ? (next: unknown) => {
           st.enter();
           try {
-            return st.capture(() => run(next, vars, st, depth0 + 1));
+            return st.capture(() => run(next, frame, st, depth0 + 1));
           } finally {
             st.depth--;
           }
@@ -284,18 +327,17 @@ function compileFor(stmt: Extract<Stmt, { kind: "for" }>, reg: Registries): Stmt
     const loop = new LoopContext(items, depth0, recurse);
     for (let i = 0; i < items.length; i++) {
       st.tick();
-      const scope: Scope = Object.create(vars);
-      if (simpleName !== null) scope[simpleName] = items[i];
-      else assign(scope, target, items[i]);
+      const itemFrame = newFrame(frame, size);
+      assign(itemFrame, st, items[i]);
       loop.index0 = i;
-      scope.loop = loop;
-      if (body(scope, st) === BREAK) break;
+      itemFrame[loopSlot] = loop;
+      if (body(itemFrame, st) === BREAK) break;
     }
     return NORMAL;
   };
 
-  return (vars, st) => {
+  return (frame, st) => {
     st.line = line;
-    return run(iter(vars, st), vars, st, 0);
+    return run(iter(frame, st), frame, st, 0);
   };
 }

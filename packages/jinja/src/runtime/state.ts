@@ -9,10 +9,25 @@ export class RenderState {
   /** Line of the statement being executed, for runtime error locations. */
   line = 0;
 
+  /** Input of the filter chain being applied to a captured block (filter blocks, `set x | f`). */
+  filterInput: unknown = undefined;
+
   constructor(
     readonly limits: Limits,
     readonly now: () => Date,
+    /** The render context (user variables) and the template globals, searched after all frames. */
+    private readonly context: Record<string, unknown>,
+    private readonly globals: Record<string, unknown>,
   ) {}
+
+  lookupGlobal(name: string): unknown {
+    const ctx = this.context;
+    if (Object.hasOwn(ctx, name)) {
+      const v = ctx[name];
+      if (v !== undefined) return v;
+    }
+    return this.globals[name];
+  }
 
   write(text: string): void {
     this.out += text;

@@ -1,0 +1,107 @@
+import type { Stmt, Target } from "../ast/nodes.js";
+import type { RenderState } from "./state.js";
+import { Undefined } from "./values.js";
+
+/**
+ * Variables live in frames resolved at compile time: a frame is an array `[parentFrame, ...slots]`, one per
+ * scope (template, loop iteration, macro call, with/filter/set blocks). A slot holds NOT_SET until the
+ * template assigns it, in which case lookups continue outward and finally reach the render context and
+ * the globals, which is how Jinja2 resolves names. No prototype chains, no per-lookup hashing.
+ */
+export type Frame = unknown[];
+
+export const NOT_SET: unique symbol = Symbol("not set");
+
+export class ScopeInfo {
+  private readonly slots = new Map<string, number>();
+  constructor(readonly parent: ScopeInfo | null) {}
+
+  declare(name: string): number {
+    let slot = this.slots.get(name);
+    if (slot === undefined) {
+      slot = this.slots.size + 1;
+      this.slots.set(name, slot);
+    }
+    return slot;
+  }
+
+  slotOf(name: string): number | undefined {
+    return this.slots.get(name);
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+}
+
+export function newFrame(parent: Frame | null, size: number): Frame {
+  const frame: Frame = [parent];
+  for (let i = 0; i < size; i++) frame.push(NOT_SET);
+  return frame;
+}
+
+/** Declares the names a scope's own statements assign (not those of nested scopes). */
+export function declareAssigned(stmts: Stmt[], scope: ScopeInfo): void {
+  for (const stmt of stmts) {
+    switch (stmt.kind) {
+      case "set":
+      case "setblock":
+        declareTarget(stmt.target, scope);
+        break;
+      case "macro":
+        scope.declare(stmt.name);
+        break;
+      case "if":
+        declareAssigned(stmt.body, scope);
+        declareAssigned(stmt.otherwise, scope);
+        break;
+      case "for":
+        declareAssigned(stmt.otherwise, scope);
+        break;
+    }
+  }
+}
+
+export function declareTarget(target: Target, scope: ScopeInfo): void {
+  if (target.kind === "name") scope.declare(target.name);
+  else if (target.kind === "tuple") for (const item of target.items) declareTarget(item, scope);
+}
+
+export type LookupFn = (frame: Frame, st: RenderState) => unknown;
+
+/** Compiles a read of `name`: the enclosing scopes that may assign it, then context and globals. */
+export function compileLookup(name: string, scope: ScopeInfo): LookupFn {
+  const path: number[] = [];
+  let hops = 0;
+  for (let s: ScopeInfo | null = scope; s !== null; s = s.parent, hops++) {
+    const slot = s.slotOf(name);
+    if (slot !== undefined) path.push(hops, slot);
+  }
+  const missing = new Undefined(`'${name}' is undefined`);
+  const outer = (st: RenderState) => {
+    const v = st.lookupGlobal(name);
+    return v === undefined ? missing : v;
+  };
+  if (path.length === 0) return (_frame, st) => outer(st);
+  if (path.length === 2 && path[0] === 0) {
+    const slot = path[1]!;
+    return (frame, st) => {
+      const v = frame[slot];
+      return v !== NOT_SET ? v : outer(st);
+    };
+  }
+  return (frame, st) => {
+    let f = frame;
+    let at = 0;
+    for (let i = 0; i < path.length; i += 2) {
+      const want = path[i]!;
+      while (at < want) {
+        f = f[0] as Frame;
+        at++;
+      }
+      const v = f[path[i + 1]!];
+      if (v !== NOT_SET) return v;
+    }
+    return outer(st);
+  };
+}
