@@ -12,7 +12,9 @@ export interface WidgetScript {
   etag: string;
   /** UTF-8 size of `code`. */
   bytes: number;
-  /** Size of `code` gzipped at level 9, what a compressing server sends. */
+  /** `code` gzipped at level 9, served to clients that accept gzip. */
+  gzip: Uint8Array;
+  /** Size of `gzip`. */
   gzipBytes: number;
   /** The newest modification time of the sources that went into the bundle (whole seconds). */
   lastModified: Date;
@@ -79,7 +81,7 @@ async function bundleTopProductsScript(): Promise<WidgetScript> {
 
   const code = output.text;
   const bytes = new TextEncoder().encode(code).length;
-  const gzipBytes = zlib.gzipSync(code, { level: 9 }).length;
+  const gzip = new Uint8Array(zlib.gzipSync(code, { level: 9 }));
   const hash = crypto.createHash("sha256").update(code).digest("base64url").slice(0, 22);
   const newest = Object.keys(result.metafile?.inputs ?? {})
     .map((input) => fs.statSync(input.startsWith("/") ? input : `${workingDir}/${input}`).mtimeMs)
@@ -88,7 +90,8 @@ async function bundleTopProductsScript(): Promise<WidgetScript> {
     code,
     etag: `"tp${WIDGET_SCRIPT_VERSION}-${hash}"`,
     bytes,
-    gzipBytes,
+    gzip,
+    gzipBytes: gzip.length,
     lastModified: new Date(Math.floor(newest / 1000) * 1000),
   };
 }

@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { getTopProductsScript } from "@modelhub/widget";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
@@ -82,6 +83,33 @@ describe("GET /widget/top-products.js", () => {
     expect(await unknown.text()).toMatch(
       /^\/\* Modelhub widget: no script version "99"; versions: 1 \*\/\n$/,
     );
+  });
+
+  it("sends it gzipped, with its own validator, to clients that accept gzip", async () => {
+    const script = await getTopProductsScript();
+    const app = makeApp(ranked);
+    const response = await app.request("/widget/top-products.js", {
+      headers: { "Accept-Encoding": "gzip, br" },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    const gzipEtag = `${script.etag.slice(0, -1)}-gz"`;
+    expect(response.headers.get("etag")).toBe(gzipEtag);
+    const body = new Uint8Array(await response.arrayBuffer());
+    expect(body.length).toBe(script.gzipBytes);
+    expect(script.gzipBytes).toBeLessThanOrEqual(10 * 1024);
+    expect(gunzipSync(body).toString("utf8")).toBe(script.code);
+
+    const revalidated = await app.request("/widget/top-products.js", {
+      headers: { "Accept-Encoding": "gzip", "If-None-Match": gzipEtag },
+    });
+    expect(revalidated.status).toBe(304);
+    const refused = await app.request("/widget/top-products.js", {
+      headers: { "Accept-Encoding": "gzip;q=0" },
+    });
+    expect(refused.headers.get("content-encoding")).toBeNull();
+    expect(await refused.text()).toBe(script.code);
   });
 
   it("answers HEAD with the headers and no body", async () => {

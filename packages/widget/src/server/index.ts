@@ -1,4 +1,4 @@
-export { etagMatches, isNotModified } from "./conditional.js";
+export { acceptsGzip, etagMatches, isNotModified } from "./conditional.js";
 export {
   DATA_CACHE_CONTROL,
   LATEST_SCRIPT_CACHE_CONTROL,

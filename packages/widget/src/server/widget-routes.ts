@@ -19,7 +19,7 @@ import {
   WIDGET_SCRIPT_VERSIONS,
 } from "../data-api.js";
 import { getTopProductsScript } from "../script-bundle.js";
-import { isNotModified } from "./conditional.js";
+import { acceptsGzip, isNotModified } from "./conditional.js";
 
 export interface WidgetRoutesDeps {
   /** The hub's ranking: top models first, honouring `owner` and `ids` when given. */
@@ -77,14 +77,25 @@ export function widgetRoutes(deps: WidgetRoutesDeps): Hono {
       );
     }
     const script = await getTopProductsScript();
+    // Each encoding is its own representation, so it gets its own strong validator.
+    const gzipEtag = `${script.etag.slice(0, -1)}-gz"`;
+    const gzipped = acceptsGzip(c.req.header("accept-encoding") ?? null);
     const headers = {
       ...CROSS_ORIGIN_HEADERS,
-      ETag: script.etag,
+      ETag: gzipped ? gzipEtag : script.etag,
       "Last-Modified": script.lastModified.toUTCString(),
       "Cache-Control": version === undefined ? LATEST_SCRIPT_CACHE_CONTROL : PINNED_SCRIPT_CACHE_CONTROL,
+      Vary: "Accept-Encoding",
     };
-    if (isNotModified(c.req.raw.headers, script.etag, script.lastModified)) return c.body(null, 304, headers);
-    return c.body(script.code, 200, { ...headers, "Content-Type": JAVASCRIPT });
+    if (isNotModified(c.req.raw.headers, [script.etag, gzipEtag], script.lastModified)) {
+      return c.body(null, 304, headers);
+    }
+    if (!gzipped) return c.body(script.code, 200, { ...headers, "Content-Type": JAVASCRIPT });
+    return c.body(script.gzip as Uint8Array<ArrayBuffer>, 200, {
+      ...headers,
+      "Content-Type": JAVASCRIPT,
+      "Content-Encoding": "gzip",
+    });
   });
 
   app.options(WIDGET_DATA_PATH, (c) =>
