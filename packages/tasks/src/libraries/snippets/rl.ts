@@ -1,27 +1,49 @@
 import type { ModelData } from "../../model-data.js";
 import { modelName } from "../examples.js";
-import { py, sh } from "../quote.js";
+import { py, pythonIdentifier, pythonName, sh } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { pipInstall } from "./kit.js";
+import { pipInstall, repoFile } from "./kit.js";
 
 /** Reinforcement-learning libraries. */
 
 /** The agent archive: a .zip file of the repository when listed, else the RL Zoo's naming (<repo name>.zip). */
 function agentArchive(model: ModelData): string {
-  return (
-    model.siblings?.find((file) => file.rfilename.endsWith(".zip"))?.rfilename ?? `${modelName(model)}.zip`
-  );
+  return repoFile(model, [".zip"], `${modelName(model)}.zip`);
 }
 
+/** RL Zoo archives are named <algorithm>-<environment>.zip; the algorithm picks the class that loads it. */
+const SB3_ALGORITHMS: Readonly<Record<string, { module: string; cls: string }>> = {
+  a2c: { module: "stable_baselines3", cls: "A2C" },
+  ddpg: { module: "stable_baselines3", cls: "DDPG" },
+  dqn: { module: "stable_baselines3", cls: "DQN" },
+  ppo: { module: "stable_baselines3", cls: "PPO" },
+  sac: { module: "stable_baselines3", cls: "SAC" },
+  td3: { module: "stable_baselines3", cls: "TD3" },
+  ars: { module: "sb3_contrib", cls: "ARS" },
+  qrdqn: { module: "sb3_contrib", cls: "QRDQN" },
+  tqc: { module: "sb3_contrib", cls: "TQC" },
+  trpo: { module: "sb3_contrib", cls: "TRPO" },
+  ppo_lstm: { module: "sb3_contrib", cls: "RecurrentPPO" },
+};
+
 export function stableBaselines3Snippets(model: ModelData): LibrarySnippet[] {
+  const archive = agentArchive(model);
+  const prefix = /^([a-z0-9_]+?)-/.exec(archive.slice(archive.lastIndexOf("/") + 1).toLowerCase())?.[1];
+  const known = prefix !== undefined && Object.hasOwn(SB3_ALGORITHMS, prefix);
+  const { module, cls } = known ? SB3_ALGORITHMS[prefix]! : SB3_ALGORITHMS.ppo!;
+  const algorithm = pythonIdentifier(cls, "PPO");
   return [
-    pipInstall(["stable-baselines3", "huggingface-sb3"]),
+    pipInstall(
+      module === "sb3_contrib"
+        ? ["sb3-contrib", "huggingface-sb3"]
+        : ["stable-baselines3", "huggingface-sb3"],
+    ),
     snippet(
       py`from huggingface_sb3 import load_from_hub
-from stable_baselines3 import PPO  # use the algorithm the agent was trained with
+from ${pythonName(module)} import ${algorithm}${known ? py`` : py`  # use the algorithm the agent was trained with`}
 
-checkpoint = load_from_hub(repo_id=${model.id}, filename=${agentArchive(model)})
-model = PPO.load(checkpoint)`,
+checkpoint = load_from_hub(repo_id=${model.id}, filename=${archive})
+model = ${algorithm}.load(checkpoint)`,
       "Load the agent",
     ),
   ];

@@ -3,7 +3,7 @@ import { DEFAULT_IMAGE_LABELS, EXAMPLE_IMAGE_URL, modelName } from "../examples.
 import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, joinCode, py, pythonIdentifier, sh } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { pipInstall } from "./kit.js";
+import { pipInstall, repoFile } from "./kit.js";
 
 /** Image, video and 3D libraries. */
 
@@ -48,7 +48,7 @@ model = ${pythonIdentifier(`YOLOv${version.slice(5)}`, "YOLO")}.from_pretrained(
 from ultralytics import YOLO
 
 # No YOLO version tag on this repository: load its weights file directly.
-model = YOLO(hf_hub_download(${model.id}, ${`${modelName(model)}.pt`}))`;
+model = YOLO(hf_hub_download(${model.id}, ${repoFile(model, [".pt"], `${modelName(model)}.pt`)}))`;
   return [
     pipInstall(["ultralytics"]),
     snippet(py`${load}\nresults = model.predict(source=${EXAMPLE_IMAGE_URL}, save=True)`, "Load and predict"),
