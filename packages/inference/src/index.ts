@@ -20,4 +20,5 @@ export {
 } from "./routing/build-request.js";
 export * from "./tasks/all.js";
 export type { RunOptions } from "./tasks/run.js";
+export { FAL_AUDIO_CONTENT_TYPES } from "./tasks/validate-args.js";
 export * from "./types.js";

@@ -3,6 +3,7 @@ import {
   buildRequest,
   DEFAULT_HUB_URL,
   DEFAULT_ROUTER_URL,
+  FAL_AUDIO_CONTENT_TYPES,
   getProviderConfig,
   type InferenceProvider,
   type InferenceTask,
@@ -17,6 +18,7 @@ import {
   type PipelineType,
 } from "@modelhub/tasks";
 import { HUB_TOKEN_SENTINEL, PROVIDER_TOKEN_SENTINEL, type TokenSource } from "./access-token.js";
+import { hubClientSupports } from "./client-support.js";
 import { buildTemplateContext, type TemplateContext } from "./context.js";
 import { HF_JS_METHODS, HF_PYTHON_METHODS } from "./methods.js";
 import { binaryOutputFile, needsMethodName, selectTemplate } from "./select-template.js";
@@ -32,7 +34,21 @@ import {
 } from "./types.js";
 
 /** Marks where a local file's bytes go in a request built for a snippet (never sent anywhere). */
-const FILE_PLACEHOLDER = "<file bytes>";
+export const FILE_PLACEHOLDER = "<file bytes>";
+
+/** fal.ai transcribes only some audio types (the client's own rule): its snippets read a WAV sample. */
+const FAL_AUDIO_SAMPLE = { fileName: "sample1.wav", contentType: "audio/wav" };
+
+function sampleFileFor(provider: InferenceProvider, file: { fileName: string; contentType: string }) {
+  if (
+    provider === "fal-ai" &&
+    file.contentType.startsWith("audio/") &&
+    !FAL_AUDIO_CONTENT_TYPES.includes(file.contentType)
+  ) {
+    return FAL_AUDIO_SAMPLE;
+  }
+  return file;
+}
 
 interface Call {
   task: PipelineType | "conversational";
@@ -53,7 +69,11 @@ function chatArguments(messages: readonly ChatMessage[], options: SnippetOptions
   return args;
 }
 
-function describeCall(model: ModelData, options: SnippetOptions): Call | undefined {
+function describeCall(
+  model: ModelData,
+  provider: InferenceProvider,
+  options: SnippetOptions,
+): Call | undefined {
   const pipeline = model.pipeline_tag;
   if (!pipeline) return undefined;
   if (isConversational(model)) {
@@ -72,7 +92,7 @@ function describeCall(model: ModelData, options: SnippetOptions): Call | undefin
       inputKind: "file",
       args,
       chatArgs: {},
-      file: { fileName: example.fileName, contentType: example.contentType },
+      file: sampleFileFor(provider, { fileName: example.fileName, contentType: example.contentType }),
     };
   }
   const args: Record<string, unknown> = { inputs: options.inputs ?? example.inputs };
@@ -94,23 +114,28 @@ function providerBody(
   }
 }
 
-/**
- * Spec §1/§3: ready-to-paste snippets calling `model` through `provider`, in every language and client
- * that serves the call. `providerModelId` is the provider's id for the model (from the hub's mapping).
- * With no access token, snippets read it from the environment; a given token is written into the code
- * only with `options.inlineToken`.
- */
-export function getInferenceSnippets(
+/** The call every snippet of a request shows: the request as the client builds it, and its rendering. */
+export interface SnippetPlan {
+  request: BuiltRequest;
+  /** The JSON body the provider receives (what raw HTTP snippets send). */
+  providerBody: unknown;
+  /** The local file the snippets read, if any. */
+  fileName: string | undefined;
+  render(): InferenceSnippet[];
+}
+
+/** Plans the snippets of one call; undefined when the model's task has none or the provider does not serve it. */
+export function planSnippets(
   model: ModelData,
   accessToken: string | undefined,
   provider: InferenceProvider,
-  providerModelId?: string,
-  options: SnippetOptions = {},
-): InferenceSnippet[] {
-  const call = describeCall(model, options);
-  if (!call) return [];
+  providerModelId: string | undefined,
+  options: SnippetOptions,
+): SnippetPlan | undefined {
+  const call = describeCall(model, provider, options);
+  if (!call) return undefined;
   const task = call.task as InferenceTask;
-  if (!providerTaskSupported(provider, task)) return [];
+  if (!providerTaskSupported(provider, task)) return undefined;
 
   const direct =
     !options.endpointUrl &&
@@ -137,6 +162,7 @@ export function getInferenceSnippets(
     billTo: options.billTo,
     stream: streaming,
   });
+  const body = providerBody(request, call.args, options);
 
   const context = buildTemplateContext({
     modelId: model.id,
@@ -144,7 +170,7 @@ export function getInferenceSnippets(
     sentinel,
     token,
     args: call.args,
-    providerBody: providerBody(request, call.args, options),
+    providerBody: body,
     chatArgs: call.chatArgs,
     file: call.file,
     outputFile: binaryOutputFile(call.task),
@@ -154,14 +180,43 @@ export function getInferenceSnippets(
     customHub: hubUrl !== DEFAULT_HUB_URL || routerUrl !== DEFAULT_ROUTER_URL,
   });
 
-  const snippets: InferenceSnippet[] = [];
-  for (const language of SNIPPET_LANGUAGES) {
-    for (const client of SNIPPET_CLIENTS[language] as readonly SnippetClient[]) {
-      const snippet = renderSnippet(language, client, call, provider, streaming, direct, context);
-      if (snippet) snippets.push({ language, client, content: snippet, install: CLIENT_INSTALL[client] });
-    }
-  }
-  return snippets;
+  return {
+    request,
+    providerBody: body,
+    fileName: call.file?.fileName,
+    render: () => {
+      const snippets: InferenceSnippet[] = [];
+      for (const language of SNIPPET_LANGUAGES) {
+        for (const client of SNIPPET_CLIENTS[language] as readonly SnippetClient[]) {
+          const content = renderSnippet(language, client, call, provider, streaming, direct, context);
+          if (content) snippets.push({ language, client, content, install: CLIENT_INSTALL[client] });
+        }
+      }
+      return snippets;
+    },
+  };
+}
+
+/**
+ * Spec §1/§3: ready-to-paste snippets calling `model` through `provider`, in every language and client
+ * that serves the call. `providerModelId` is the provider's id for the model (from the hub's mapping).
+ * With no access token, snippets read it from the environment; a given token is written into the code
+ * only with `options.inlineToken`.
+ */
+export function getInferenceSnippets(
+  model: ModelData,
+  accessToken: string | undefined,
+  provider: InferenceProvider,
+  providerModelId?: string,
+  options: SnippetOptions = {},
+): InferenceSnippet[] {
+  return planSnippets(model, accessToken, provider, providerModelId, options)?.render() ?? [];
+}
+
+/** OpenAI-style image generation asked to answer `{data: [{b64_json}]}`. */
+function answersWithBase64Images(body: unknown): boolean {
+  const format = (body as { response_format?: unknown } | null)?.response_format;
+  return format === "b64_json" || format === "base64";
 }
 
 function renderSnippet(
@@ -173,14 +228,11 @@ function renderSnippet(
   direct: boolean,
   context: TemplateContext,
 ): string | undefined {
-  // The hub clients route through the hub (or call the provider with its key) on their own; with a
-  // provider key they reach the provider's real host, which only they know.
-  if (
-    (client === "huggingface_hub" || client === "huggingface.js") &&
-    direct &&
-    provider === "hf-inference"
-  ) {
-    return undefined;
+  if (client === "huggingface_hub" || client === "huggingface.js") {
+    // These clients build the provider's request themselves: only where they implement the call, and not
+    // with a provider key for hf-inference, which has no host of its own.
+    if (!hubClientSupports(client, provider, call.task)) return undefined;
+    if (direct && provider === "hf-inference") return undefined;
   }
   const name = selectTemplate({
     task: call.task,
@@ -189,6 +241,7 @@ function renderSnippet(
     streaming,
     inputKind: call.inputKind,
     hasParameters: context.parameters !== undefined,
+    imagesAsBase64: answersWithBase64Images(context.providerInputs.obj),
   });
   if (!name || !hasTemplate(language, client, name)) return undefined;
   let methodName: string | undefined;

@@ -11,6 +11,8 @@ export interface TemplateChoice {
   /** The example input: a JSON value, a local file, or a chat conversation. */
   inputKind: "json" | "file" | "chat";
   hasParameters: boolean;
+  /** The provider answers image generation with base64 JSON (`data[0].b64_json`). */
+  imagesAsBase64: boolean;
 }
 
 const FILE_TASKS = new Set<string>([
@@ -70,6 +72,9 @@ export function selectTemplate(choice: TemplateChoice): string | undefined {
   }
   // Raw HTTP: requests, fetch, curl.
   if (provider !== "hf-inference") {
+    if (task === "text-to-image") {
+      return choice.imagesAsBase64 && client !== "curl" ? "imagesB64Output" : undefined;
+    }
     // Other providers' non-chat answers are JSON only for text tasks; media needs their own client.
     return choice.inputKind === "json" && !BINARY_OUTPUT_FILE[task] && task !== "text-to-video"
       ? "basic"
