@@ -51,32 +51,32 @@ export async function waitForWidgets(page: Page, count = 1): Promise<void> {
 
 /** The state of the widget whose host element matches `hostSelector`. */
 export function readWidget(page: Page, hostSelector = "modelhub-top-products"): Promise<WidgetState> {
+  // No named helper functions inside: tsx (esbuild keepNames) would wrap them in a `__name` call that does
+  // not exist in the page.
   return page.evaluate((selector) => {
     const host = document.querySelector(selector) as HTMLElement;
     const root = host.shadowRoot!;
-    const all = (selector: string) => Array.from(root.querySelectorAll(selector));
-    const texts = (selector: string) => all(selector).map((node) => node.textContent ?? "");
     const box = root.querySelector(".mh") as HTMLElement;
     const title = root.querySelector(".title");
     const rootStyle = getComputedStyle(box);
     const creditsLink = root.querySelector(".credits a") as HTMLAnchorElement | null;
+    const [names, owners, tasks] = [".name", ".owner", ".task"].map((part) =>
+      Array.from(root.querySelectorAll(part), (node) => node.textContent ?? ""),
+    );
+    const cards = Array.from(root.querySelectorAll<HTMLAnchorElement>(".card"));
     return {
       scheme: box.dataset.scheme ?? null,
       classes: Array.from(box.classList),
       title: title?.textContent ?? null,
-      names: texts(".name"),
-      owners: texts(".owner"),
-      tasks: texts(".task"),
-      links: (all(".card") as HTMLAnchorElement[]).map((link) => ({
-        href: link.href,
-        target: link.target,
-        rel: link.rel,
-      })),
+      names: names ?? [],
+      owners: owners ?? [],
+      tasks: tasks ?? [],
+      links: cards.map((link) => ({ href: link.href, target: link.target, rel: link.rel })),
       credits: creditsLink
         ? { href: creditsLink.href, target: creditsLink.target, text: creditsLink.textContent ?? "" }
         : null,
       note: root.querySelector(".note")?.textContent ?? null,
-      cards: all(".card").map((card) => {
+      cards: cards.map((card) => {
         const rect = card.getBoundingClientRect();
         return { x: Math.round(rect.x), y: Math.round(rect.y), width: rect.width, height: rect.height };
       }),
@@ -90,7 +90,7 @@ export function readWidget(page: Page, hostSelector = "modelhub-top-products"): 
         titleColor: title ? getComputedStyle(title).color : null,
         titleFontSize: title ? getComputedStyle(title).fontSize : null,
       },
-      tags: all("*").map((node) => node.tagName.toLowerCase()),
+      tags: Array.from(root.querySelectorAll("*"), (node) => node.tagName.toLowerCase()),
     };
   }, hostSelector);
 }
