@@ -1,0 +1,72 @@
+/** Fresh-process measurements: bundles built with esbuild, each run a new `node` running cold-child.mjs. */
+import { execFileSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build, type Plugin } from "esbuild";
+
+export const benchDir = fileURLToPath(new URL("..", import.meta.url));
+export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+const childScript = fileURLToPath(new URL("./cold-child.mjs", import.meta.url));
+
+export type ColdMode = "ours" | "theirs" | "import" | "compile";
+
+export interface ColdResult {
+  importMs: number;
+  firstCallMs?: number;
+  totalMs?: number;
+  secondCallMs?: number;
+  snippets?: number;
+  templates?: number;
+  compileColdMs?: number;
+  compileWarmMs?: number;
+}
+
+/**
+ * Marks the modules of the named workspace packages side-effect free, as `"sideEffects": false` in their
+ * package.json would: a bundler may then drop the ones nothing uses.
+ */
+export function sideEffectFree(packageDirs: string[]): Plugin {
+  return {
+    name: "side-effect-free",
+    setup(builder) {
+      builder.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === "inner") return undefined;
+        const resolved = await builder.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: "inner",
+        });
+        const inPackage = packageDirs.some((dir) => resolved.path.includes(`/packages/${dir}/`));
+        return inPackage ? { ...resolved, sideEffects: false } : resolved;
+      });
+    },
+  };
+}
+
+/** Bundles `contents` (an ES module importing workspace packages by name) into one file for node. */
+export async function bundle(contents: string, outfile: string, plugins: Plugin[] = []): Promise<string> {
+  await build({
+    stdin: { contents, resolveDir: benchDir, loader: "ts" },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    conditions: ["source"],
+    outfile,
+    plugins,
+    logLevel: "silent",
+  });
+  return pathToFileURL(outfile).href;
+}
+
+export function fileKb(url: string): string {
+  return `${(statSync(fileURLToPath(url)).size / 1024).toFixed(0)} KB`;
+}
+
+export function coldRun(mode: ColdMode, specifier: string, args: unknown[] = []): ColdResult {
+  const out = execFileSync(process.execPath, [childScript, mode, specifier, JSON.stringify(args)], {
+    cwd: benchDir,
+    encoding: "utf8",
+  });
+  return JSON.parse(out) as ColdResult;
+}

@@ -1,0 +1,121 @@
+/**
+ * Where the cold first call of @modelhub/snippets goes: what the bundle is made of, the import time of each
+ * workspace dependency alone, template compilation, and the bundle with @modelhub/tasks marked side-effect
+ * free (what `"sideEffects": false` in its package.json would give every bundler).
+ * Run from bench/: node --conditions=source --import tsx snippets/profile.ts [--runs N]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build, type Plugin } from "esbuild";
+import { CASES, oursArgs } from "./cases.js";
+import {
+  benchDir,
+  bundle,
+  type ColdMode,
+  type ColdResult,
+  coldRun,
+  fileKb,
+  repoRoot,
+  sideEffectFree,
+} from "./cold.js";
+import { median } from "./measure.js";
+
+const runsIndex = process.argv.indexOf("--runs");
+const RUNS = runsIndex >= 0 ? Number(process.argv[runsIndex + 1]) : 7;
+const dir = mkdtempSync(join(tmpdir(), "snippets-profile-"));
+const firstCase = [...oursArgs(CASES[0]!)];
+const OURS = 'export * from "@modelhub/snippets";';
+
+/** Output bytes of a bundle of `contents`, per workspace package (tasks split by folder). */
+async function composition(contents: string, plugins: Plugin[] = []): Promise<Map<string, number>> {
+  const result = await build({
+    stdin: { contents, resolveDir: benchDir, loader: "ts" },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    conditions: ["source"],
+    plugins,
+    write: false,
+    metafile: true,
+    outdir: dir,
+    logLevel: "silent",
+  });
+  const bytes = new Map<string, number>();
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const [file, input] of Object.entries(output.inputs)) {
+      const match = file.match(/packages\/([^/]+)\/src\/(?:([^/]+)\/)?/);
+      const key = match ? (match[1] === "tasks" && match[2] ? `tasks/${match[2]}` : match[1]!) : "other";
+      bytes.set(key, (bytes.get(key) ?? 0) + input.bytesInOutput);
+    }
+  }
+  return bytes;
+}
+
+const variants: { label: string; mode: ColdMode; specifier: string; args?: unknown[] }[] = [
+  {
+    label: "snippets: import + 1st call (as shipped)",
+    mode: "ours",
+    specifier: await bundle(OURS, join(dir, "ours.mjs")),
+    args: firstCase,
+  },
+  {
+    label: "snippets: same, tasks side-effect free",
+    mode: "ours",
+    specifier: await bundle(OURS, join(dir, "ours-pure.mjs"), [sideEffectFree(["tasks"])]),
+    args: firstCase,
+  },
+  {
+    label: "import only: @modelhub/jinja",
+    mode: "import",
+    specifier: await bundle('export * from "@modelhub/jinja";', join(dir, "jinja.mjs")),
+  },
+  {
+    label: "import only: @modelhub/tasks",
+    mode: "import",
+    specifier: await bundle('export * from "@modelhub/tasks";', join(dir, "tasks.mjs")),
+  },
+  {
+    label: "import only: @modelhub/inference",
+    mode: "import",
+    specifier: await bundle('export * from "@modelhub/inference";', join(dir, "inference.mjs")),
+  },
+  {
+    label: "compile all snippet templates",
+    mode: "compile",
+    specifier: await bundle(
+      `export { Template } from "@modelhub/jinja";\nexport { TEMPLATES } from ${JSON.stringify(join(repoRoot, "packages/snippets/src/templates.generated.ts"))};`,
+      join(dir, "compile.mjs"),
+    ),
+  },
+];
+
+const results = new Map<string, ColdResult[]>(variants.map((v) => [v.label, []]));
+for (let run = 0; run < RUNS; run++) {
+  for (const v of variants) results.get(v.label)!.push(coldRun(v.mode, v.specifier, v.args));
+}
+
+const ms = (values: (number | undefined)[]) =>
+  values[0] === undefined ? "-" : median(values as number[]).toFixed(1);
+console.log(`cold start of @modelhub/snippets, fresh node process, median of ${RUNS} (ms)`);
+console.log("                                          bundle  import  1st call  2nd call   total");
+for (const v of variants) {
+  const r = results.get(v.label)!;
+  const firstCall = v.mode === "compile" ? r.map((x) => x.compileColdMs) : r.map((x) => x.firstCallMs);
+  const secondCall = v.mode === "compile" ? r.map((x) => x.compileWarmMs) : r.map((x) => x.secondCallMs);
+  console.log(
+    `${v.label.padEnd(40)} ${fileKb(v.specifier).padStart(7)}  ${ms(r.map((x) => x.importMs)).padStart(6)}  ${ms(firstCall).padStart(8)}  ${ms(secondCall).padStart(8)}  ${ms(r.map((x) => x.totalMs)).padStart(6)}`,
+  );
+}
+const templates = results.get("compile all snippet templates")![0]!.templates;
+console.log(`(compile rows: 1st = all ${templates} templates compiled cold, 2nd = compiled again)`);
+
+console.log("");
+console.log("bundle composition (KB of output)     as shipped  tasks side-effect free");
+const shipped = await composition(OURS);
+const pure = await composition(OURS, [sideEffectFree(["tasks"])]);
+const kb = (n: number | undefined) => (n === undefined ? "-" : ((n ?? 0) / 1024).toFixed(1));
+for (const key of [...shipped.keys()].sort((a, b) => shipped.get(b)! - shipped.get(a)!)) {
+  console.log(`${key.padEnd(36)} ${kb(shipped.get(key)).padStart(11)}  ${kb(pure.get(key)).padStart(22)}`);
+}
+rmSync(dir, { recursive: true, force: true });
