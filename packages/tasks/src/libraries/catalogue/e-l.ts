@@ -18,7 +18,12 @@ import {
   lightningIrSnippets,
 } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import { gaudiConfigSnippets, ipuConfigSnippets, lvfaceSnippets } from "../snippets/research.js";
+import {
+  gaudiConfigSnippets,
+  ipuConfigSnippets,
+  lerobotSnippets,
+  lvfaceSnippets,
+} from "../snippets/research.js";
 import {
   f5TtsSnippets,
   grokSnippets,
@@ -300,6 +305,7 @@ export const LIBRARIES_E_TO_L = {
   }),
   lerobot: researchRepo("LeRobot", "https://github.com/huggingface/lerobot", {
     docsUrl: "https://huggingface.co/docs/lerobot",
+    snippets: lerobotSnippets,
   }),
   "lightning-ir": {
     prettyLabel: "Lightning IR",

@@ -3,7 +3,12 @@ import { safetensorsSnippets } from "../snippets/formats.js";
 import { sapRptSnippets, scviToolsSnippets } from "../snippets/misc.js";
 import { spacySnippets, stanzaSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import { supertonicSnippets } from "../snippets/research.js";
+import {
+  sam3dBodySnippets,
+  sam3dObjectsSnippets,
+  sanaSnippets,
+  supertonicSnippets,
+} from "../snippets/research.js";
 import { sampleFactorySnippets, stableBaselines3Snippets } from "../snippets/rl.js";
 import { sentenceTransformersSnippets } from "../snippets/sentence-transformers.js";
 import { sklearnSnippets } from "../snippets/sklearn.js";
@@ -35,8 +40,12 @@ export const LIBRARIES_S = {
     filter: false,
     countDownloads: `path_extension:"pt"`,
   },
-  "sam-3d-body": researchRepo("SAM 3D Body", "https://github.com/facebookresearch/sam-3d-body"),
-  "sam-3d-objects": researchRepo("SAM 3D Objects", "https://github.com/facebookresearch/sam-3d-objects"),
+  "sam-3d-body": researchRepo("SAM 3D Body", "https://github.com/facebookresearch/sam-3d-body", {
+    snippets: sam3dBodySnippets,
+  }),
+  "sam-3d-objects": researchRepo("SAM 3D Objects", "https://github.com/facebookresearch/sam-3d-objects", {
+    snippets: sam3dObjectsSnippets,
+  }),
   "sample-factory": {
     prettyLabel: "sample-factory",
     repoName: "sample-factory",
@@ -49,6 +58,7 @@ export const LIBRARIES_S = {
   sana: researchRepo("Sana", "https://github.com/NVlabs/Sana", {
     docsUrl: "https://nvlabs.github.io/Sana/",
     countDownloads: `path_extension:"pth"`,
+    snippets: sanaSnippets,
   }),
   "sap-rpt-1-oss": {
     prettyLabel: "SAP RPT-1 OSS",

@@ -4,7 +4,13 @@ import { tfKerasSnippets } from "../snippets/keras.js";
 import { transformersJsSnippets, vllmSnippets } from "../snippets/llm.js";
 import { timesfmSnippets } from "../snippets/misc.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import { tabpfnSnippets, ticClipSnippets, videoprismSnippets, vuiSnippets } from "../snippets/research.js";
+import {
+  tabpfnSnippets,
+  threeDTopiaXlSnippets,
+  ticClipSnippets,
+  videoprismSnippets,
+  vuiSnippets,
+} from "../snippets/research.js";
 import { wan21Snippets, wan22Snippets } from "../snippets/research-scripts.js";
 import { transformersSnippets } from "../snippets/transformers.js";
 import { timmSnippets, ultralyticsSnippets, yolov10Snippets } from "../snippets/vision.js";
@@ -256,5 +262,6 @@ export const LIBRARIES_T_TO_Z = {
   },
   "3dtopia-xl": researchRepo("3DTopia-XL", "https://github.com/3DTopia/3DTopia-XL", {
     countDownloads: `path:"model_vae_fp16.pt"`,
+    snippets: threeDTopiaXlSnippets,
   }),
 } satisfies Record<string, ModelLibrary>;

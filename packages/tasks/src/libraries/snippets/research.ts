@@ -1,6 +1,6 @@
 import type { ModelData } from "../../model-data.js";
 import { exampleText } from "../examples.js";
-import { py, pythonIdentifier } from "../quote.js";
+import { py, pythonIdentifier, pythonName, sh } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { downloadWeights, pipInstall, repoFile } from "./kit.js";
 
@@ -341,6 +341,91 @@ from huggingface_hub import hf_hub_download
 checkpoint = hf_hub_download(${model.id}, ${repoFile(model, [".pt"], "checkpoints/2016.pt")})
 model, _, preprocess = open_clip.create_model_and_transforms("ViT-B-16", pretrained=checkpoint)`,
       "Load a checkpoint",
+    ),
+  ];
+}
+
+/** LeRobot policies: the policy type is a tag of the repository (act, diffusion, smolvla, pi0...). */
+const LEROBOT_POLICIES: Readonly<Record<string, string>> = {
+  act: "ACTPolicy",
+  diffusion: "DiffusionPolicy",
+  smolvla: "SmolVLAPolicy",
+  pi0: "PI0Policy",
+  pi05: "PI05Policy",
+  tdmpc: "TDMPCPolicy",
+  vqbet: "VQBeTPolicy",
+};
+
+export function lerobotSnippets(model: ModelData): LibrarySnippet[] {
+  const type = model.tags.find((tag) => Object.hasOwn(LEROBOT_POLICIES, tag));
+  const out: LibrarySnippet[] = [pipInstall(["lerobot"])];
+  if (type !== undefined) {
+    const cls = pythonIdentifier(LEROBOT_POLICIES[type], "ACTPolicy");
+    out.push(
+      snippet(
+        py`from ${pythonName(`lerobot.policies.${type}.modeling_${type}`)} import ${cls}
+
+policy = ${cls}.from_pretrained(${model.id})`,
+        "Load the policy",
+      ),
+    );
+  }
+  out.push(
+    snippet(
+      sh`lerobot-record --robot.type=so100_follower --dataset.repo_id=your-name/eval_dataset --policy.path=${model.id} --episodes=10`,
+      "Run the policy on a robot",
+    ),
+  );
+  return out;
+}
+
+export function sam3dObjectsSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from huggingface_hub import hf_hub_download
+from inference import Inference, load_image, load_single_mask  # from the sam-3d-objects repository
+
+inference = Inference(hf_hub_download(${model.id}, "pipeline.yaml"), compile=False)
+output = inference(load_image("image.png"), load_single_mask("mask.png", index=0))`,
+      "Reconstruct an object",
+    ),
+  ];
+}
+
+export function sam3dBodySnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from notebook.utils import setup_sam_3d_body  # from the sam-3d-body repository
+
+estimator = setup_sam_3d_body(${model.id})
+outputs = estimator.process_one_image("person.jpg")`,
+      "Estimate a body mesh",
+    ),
+  ];
+}
+
+export function threeDTopiaXlSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from threedtopia_xl.models import threedtopia_xl
+
+model = threedtopia_xl.from_pretrained(${model.id})
+model.generate(cond="image.png")`,
+      "Generate a 3D asset",
+    ),
+  ];
+}
+
+/** Sana checkpoints load into the pipeline of the Sana repository, configured by one of its YAML files. */
+export function sanaSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from app.sana_pipeline import SanaPipeline  # run from a clone of the Sana repository
+
+sana = SanaPipeline("configs/sana_config/1024ms/Sana_1600M_img1024.yaml")  # the config matching the checkpoint
+sana.from_pretrained(${`hf://${model.id}`})
+image = sana(prompt=${exampleText(model, "a cyberpunk cat with a neon sign")}, height=1024, width=1024)`,
+      "Generate an image",
     ),
   ];
 }
