@@ -1,5 +1,8 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { UpstreamError, UpstreamTimeoutError } from "../errors.js";
 import { redactSecrets } from "../logger.js";
+import { readUpstreamBody, sendUpstream } from "./upstream-http.js";
 import type { Upstream } from "./upstreams.js";
 
 export interface ForwardTimeouts {
@@ -72,9 +75,19 @@ export interface ForwardRequest {
   timeouts: ForwardTimeouts;
   /** Called exactly once, when the exchange is over (body fully sent, failed, or abandoned). */
   onDone(result: ForwardResult): void;
+  /** The caller's Node response, which a successful answer is piped into. */
+  outgoing: ServerResponse;
+  /** Headers the hub's middleware has set so far (request id, CORS), for the piped answer. */
+  responseHeaders: Headers;
 }
 
-function upstreamUrl(upstream: Upstream, pathAndQuery: string): string {
+/**
+ * Tells @hono/node-server that the response was written directly to the socket. A fresh instance per call:
+ * the app's middleware adds headers to whatever response it is given.
+ */
+const alreadySent = () => new Response(null, { headers: RESPONSE_ALREADY_SENT.headers });
+
+function upstreamUrl(upstream: Upstream, pathAndQuery: string): URL {
   const url = new URL(upstream.baseUrl + pathAndQuery);
   // On a shared host the client selects a provider sub-host (fal.ai's queue) with `_subdomain`; the real
   // provider wants the host itself. The simulator understands the parameter and keeps it.
@@ -83,36 +96,39 @@ function upstreamUrl(upstream: Upstream, pathAndQuery: string): string {
     url.searchParams.delete("_subdomain");
     url.hostname = `${subdomain}.${url.hostname}`;
   }
-  return url.toString();
+  return url;
 }
 
-function forwardedRequestHeaders(request: ForwardRequest): Headers {
-  const headers = new Headers();
+function forwardedRequestHeaders(request: ForwardRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     if (DROPPED_REQUEST_HEADERS.has(name) || name.startsWith("x-forwarded-")) return;
     if (name.startsWith("x-sim-") && request.upstream.target === "provider") return;
-    headers.set(name, value);
+    headers[name] = value;
   });
-  headers.set(request.upstream.authHeader.name, request.upstream.authHeader.value);
-  headers.set("x-request-id", request.requestId);
+  headers[request.upstream.authHeader.name.toLowerCase()] = request.upstream.authHeader.value;
+  headers["x-request-id"] = request.requestId;
   return headers;
 }
 
-function responseHeaders(upstream: Response): Headers {
+function responseHeaders(upstream: IncomingMessage): Headers {
   const headers = new Headers();
-  upstream.headers.forEach((value, name) => {
-    if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) return;
-    headers.set(name, value);
-  });
-  const providerRequestId = upstream.headers.get("x-request-id");
-  if (providerRequestId) headers.set("x-provider-request-id", providerRequestId);
+  for (const [name, value] of Object.entries(upstream.headers)) {
+    if (value === undefined || DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-"))
+      continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  const providerRequestId = upstream.headers["x-request-id"];
+  if (typeof providerRequestId === "string") headers.set("x-provider-request-id", providerRequestId);
   return headers;
 }
 
 /**
- * Sends one call to the provider and returns the provider's answer as it arrives: the body is a stream pulled
- * chunk by chunk as the caller reads (no buffering, so SSE events pass through at once). The upstream call is
- * aborted when the caller disconnects, when the headers take too long, or when the body stalls.
+ * Sends one call to the provider and passes the provider's answer on as it arrives (no buffering, so SSE
+ * events reach the caller at once). The upstream call is aborted when the caller disconnects, when the
+ * headers take too long, or when the body stalls. Error answers (4xx/5xx) are read whole, scrubbed of the
+ * hub's credential and returned as a Response; successful ones are piped to the caller's socket.
  */
 export async function forwardToProvider(request: ForwardRequest): Promise<Response> {
   const started = performance.now();
@@ -134,15 +150,14 @@ export async function forwardToProvider(request: ForwardRequest): Promise<Respon
     abort.abort(new Error("headers timeout"));
   }, request.timeouts.headersMs);
 
-  let upstream: Response;
+  let upstream: IncomingMessage;
   try {
-    upstream = await fetch(upstreamUrl(request.upstream, request.pathAndQuery), {
+    upstream = await sendUpstream({
+      url: upstreamUrl(request.upstream, request.pathAndQuery),
       method: request.method,
       headers: forwardedRequestHeaders(request),
-      body:
-        request.body && request.body.byteLength > 0 ? (request.body as Uint8Array<ArrayBuffer>) : undefined,
+      body: request.body,
       signal: abort.signal,
-      redirect: "manual",
     });
   } catch {
     clearTimeout(headersTimer);
@@ -157,69 +172,53 @@ export async function forwardToProvider(request: ForwardRequest): Promise<Respon
     throw error;
   }
   clearTimeout(headersTimer);
+  const status = upstream.statusCode ?? 502;
   const headers = responseHeaders(upstream);
 
-  if (upstream.status >= 400 || !upstream.body) {
+  if (status >= 400 || status === 204 || status === 304) {
     // Error bodies are small: read them whole and scrub any credential a provider might echo back.
-    const text = await readLimited(upstream, MAX_ERROR_BODY_BYTES).catch(() => "");
+    const text = await readUpstreamBody(upstream, MAX_ERROR_BODY_BYTES).catch(() => "");
     const scrubbed = redactSecrets(text, [request.upstream.secret]);
     responseBytes = Buffer.byteLength(scrubbed);
-    finish(upstream.status);
-    return new Response(upstream.status === 204 || upstream.status === 304 ? null : scrubbed, {
-      status: upstream.status,
-      headers,
-    });
+    finish(status);
+    return new Response(status === 204 || status === 304 ? null : scrubbed, { status, headers });
   }
 
-  const reader = upstream.body.getReader();
-  let idleTimer: ReturnType<typeof setTimeout> | undefined;
-  const stopIdle = () => clearTimeout(idleTimer);
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        idleTimer = setTimeout(() => abort.abort(new Error("idle timeout")), request.timeouts.idleMs);
-        try {
-          const { done, value } = await reader.read();
-          stopIdle();
-          if (done) {
-            controller.close();
-            finish(upstream.status);
-            return;
-          }
-          responseBytes += value.byteLength;
-          controller.enqueue(value);
-        } catch (error) {
-          stopIdle();
-          controller.error(error);
-          finish(request.callerSignal.aborted ? 499 : 502);
-        }
-      },
-      cancel() {
-        stopIdle();
-        abort.abort(new Error("caller disconnected"));
-        reader.cancel().catch(() => {});
-        finish(499);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new Response(body, { status: upstream.status, headers });
-}
+  // The answer is piped straight into the caller's socket: each chunk is written as soon as it is read (SSE
+  // events pass through one by one), and Node's pipe pauses the provider while the caller is slower.
+  const outgoing = request.outgoing;
+  request.responseHeaders.forEach((value, name) => {
+    if (!headers.has(name)) headers.set(name, value);
+  });
+  outgoing.writeHead(status, Object.fromEntries(headers));
+  outgoing.flushHeaders();
 
-async function readLimited(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      break;
+  // One timer, refreshed per chunk (cheaper than clearing and setting one each time).
+  const idleTimer = setTimeout(() => upstream.destroy(new Error("idle timeout")), request.timeouts.idleMs);
+  const armIdle = () => idleTimer.refresh();
+  upstream.on("data", (chunk: Buffer) => {
+    responseBytes += chunk.byteLength;
+    armIdle();
+  });
+  upstream.once("end", () => {
+    clearTimeout(idleTimer);
+    finish(status);
+  });
+  upstream.once("error", () => {
+    // A provider that fails or stalls mid-answer: cut the caller's connection so the answer is visibly
+    // incomplete rather than silently short.
+    clearTimeout(idleTimer);
+    outgoing.destroy();
+    finish(request.callerSignal.aborted ? 499 : 502);
+  });
+  outgoing.once("close", () => {
+    clearTimeout(idleTimer);
+    if (!upstream.complete) {
+      abort.abort(new Error("caller disconnected"));
+      upstream.destroy();
+      finish(499);
     }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  });
+  upstream.pipe(outgoing);
+  return alreadySent();
 }

@@ -134,6 +134,9 @@ describe("router streaming", () => {
     // A stream far too long to finish during the test: the first event can only arrive if nothing buffers.
     const response = await chat({ "x-sim-stream-chunks": "5000000" }, abort.signal);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     const reader = response.body!.getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toContain("data: ");
@@ -141,6 +144,15 @@ describe("router streaming", () => {
     abort.abort();
     await reader.cancel().catch(() => {});
     await expect.poll(() => sim.activeStreams, { timeout: 3000 }).toBe(0);
+  });
+
+  it("cuts the caller's connection when the provider drops the stream midway", async () => {
+    const response = await chat({ "x-sim-fault": "drop-stream:2" });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+    await expect
+      .poll(() => hub.store.usage.summary().some((row) => row.provider === "together" && row.errors > 0))
+      .toBe(true);
   });
 
   it("passes provider errors through with their status, and never leaks the hub's credential", async () => {

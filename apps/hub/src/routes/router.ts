@@ -1,3 +1,4 @@
+import type { HttpBindings } from "@hono/node-server";
 import { Hono } from "hono";
 import { authenticateHubToken } from "../auth/token-service.js";
 import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
@@ -61,6 +62,13 @@ function modelOf(body: Uint8Array | undefined, providerPath: string): string | n
   return match?.[1] ? decodeURIComponent(match[1]).slice(0, 200) : null;
 }
 
+/** The security headers of the app's middleware that matter for a piped (non-HTML) answer. */
+const PIPED_SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "cross-origin-resource-policy": "cross-origin",
+  "referrer-policy": "no-referrer",
+};
+
 /**
  * `POST|GET /router/{provider}/{provider path}`: the layout the inference client uses for its router URL.
  * Authenticates the hub token, then forwards to the provider with the hub's own credential for it.
@@ -82,10 +90,14 @@ export function routerRoutes(deps: RouterRoutesDeps) {
         `Provider ${provider} is not configured on this hub (set ${deps.upstreams.keyVariable(provider)}).`,
       );
     }
+    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    if (!outgoing) throw new UnavailableError("The router runs only on the hub's Node server.");
     const body = c.req.method === "POST" ? await readBodyBytes(c, deps.maxBodyBytes) : undefined;
     const model = modelOf(body, providerPath);
     const requestId = c.get("requestId");
-    deps.store.tokens.markUsed(token.id);
+    // last_used_at is for people ("used today?"): a minute of precision spares a write per call.
+    if (!token.lastUsedAt || Date.now() - Date.parse(token.lastUsedAt) > 60_000)
+      deps.store.tokens.markUsed(token.id);
 
     return forwardToProvider({
       upstream,
@@ -96,6 +108,8 @@ export function routerRoutes(deps: RouterRoutesDeps) {
       callerSignal: c.req.raw.signal,
       requestId,
       timeouts: deps.timeouts,
+      outgoing,
+      responseHeaders: new Headers({ ...Object.fromEntries(c.res.headers), ...PIPED_SECURITY_HEADERS }),
       onDone: (result) => {
         const fields = { requestId, tokenId: token.id, provider, model, target: upstream.target, ...result };
         try {
