@@ -4,6 +4,8 @@ import type { IncomingHttpHeaders } from "node:http";
 export interface RecordedRequest {
   /** Increasing from 1 for each sim. */
   seq: number;
+  /** Sent back as the `x-request-id` response header (`sim-{seq}`). */
+  requestId: string;
   method: string;
   /** The full path as received, with the query string (`/together/v1/chat/completions`). */
   path: string;
@@ -56,8 +58,9 @@ export class RequestLog {
 
   constructor(readonly limit: number) {}
 
-  add(entry: Omit<RecordedRequest, "seq">): RecordedRequest {
-    const recorded = { ...entry, seq: ++this.#seq };
+  add(entry: Omit<RecordedRequest, "seq" | "requestId">): RecordedRequest {
+    const seq = ++this.#seq;
+    const recorded = { ...entry, seq, requestId: `sim-${seq}` };
     this.#entries.push(recorded);
     if (this.#entries.length > this.limit) this.#entries.splice(0, this.#entries.length - this.limit);
     return recorded;

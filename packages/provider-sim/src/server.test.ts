@@ -17,6 +17,7 @@ describe("OpenAI-compatible chat", () => {
   it("answers a chat completion with the OpenAI shape", async () => {
     const response = await postJson(`${sim.url}/together/v1/chat/completions`, chatBody);
     expect(response.status).toBe(200);
+    expect(response.headers.get("x-request-id")).toMatch(/^sim-\d+$/);
     const body = await response.json();
     expect(body).toMatchObject({
       object: "chat.completion",
@@ -251,6 +252,7 @@ describe("request log", () => {
       json: chatBody,
     });
     expect(entry!.headers.authorization).toBe("[redacted]");
+    expect(entry!.requestId).toBe(`sim-${entry!.seq}`);
     expect(JSON.stringify(entry)).not.toContain("hf_secret");
 
     const viaAdmin = await (await fetch(`${sim.url}/__sim/requests`)).json();

@@ -119,7 +119,7 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
     const [, first = "", ...rest] = url.pathname.split("/");
     const area =
       first === "api" ? "hub" : first === "media" ? "media" : mounted.has(first) ? first : undefined;
-    log.add({
+    const entry = log.add({
       method: request.method,
       path: url.pathname + url.search,
       provider: area,
@@ -130,6 +130,8 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
       json: request.json,
       receivedAt: Date.now(),
     });
+    // Providers answer with a request id (clients put it in their errors); the sim's is the log sequence.
+    res.setHeader("x-request-id", entry.requestId);
     if (area === undefined) {
       sendJson(res, 404, {
         error: `Nothing is mounted at /${first}. Providers: ${[...mounted.keys()].join(", ")}`,
@@ -264,7 +266,8 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
       return;
     }
     const kind = mediaKindForPath(path);
-    sendText(res, 200, request.method === "HEAD" ? "" : mediaBytes(kind), {
+    // Node leaves the body out of HEAD replies itself; content-length stays the file's.
+    sendText(res, 200, mediaBytes(kind), {
       "content-type": MEDIA_CONTENT_TYPES[kind],
     });
   }

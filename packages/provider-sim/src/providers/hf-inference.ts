@@ -10,6 +10,7 @@ import {
   streamTokens,
 } from "../protocols/chat-reply.js";
 import { nextId } from "../protocols/json-body.js";
+import { openAiCompatibleRoutes } from "../protocols/openai-compatible.js";
 import { writeSse } from "../sse.js";
 import { BINARY_INPUT_TASKS, taskReply } from "./hf-task-outputs.js";
 
@@ -129,6 +130,20 @@ export const hfInference: ProviderDefinition = {
       path: "/models/*model/v1/chat/completions",
       handler: (request, res, context, params) => chat(request, res, context, params.model!),
     },
+    // Today's clients (huggingface_hub 2, @huggingface/inference 4) name the pipeline after the model, and
+    // @huggingface/inference sends text generation to the OpenAI-style completions route.
+    {
+      method: "POST",
+      path: "/models/*model/pipeline/:task",
+      handler: (request, res, context, params) => {
+        const entry = context.registry.get(params.model!);
+        if (!entry || entry.hfInference === false) return unknownModel(res, params.model!);
+        return runTask(request, res, context, params.task!, entry.id);
+      },
+    },
+    ...openAiCompatibleRoutes({ prefix: "/models/*model/v1", completions: true }).filter(
+      (route) => !route.path.endsWith("/chat/completions"),
+    ),
     {
       method: "POST",
       path: "/pipeline/:task/*model",

@@ -6,7 +6,8 @@ import { nextJobOutcome, simMediaUrl } from "./job-support.js";
 
 /**
  * Novita's asynchronous video API: `POST /v3/async/{model}` -> {task_id};
- * `GET /v3/async/task-result?task_id=...` -> {task: {task_id, status: TASK_STATUS_*, reason}, videos}.
+ * `GET /v3/async/task-result?task_id=...` -> {task: {task_id, status: TASK_STATUS_*, reason}, videos};
+ * and the synchronous `POST /v3/hf/{model}` -> {video: {video_url}}.
  */
 
 const STATUS: Record<JobState, string> = {
@@ -39,6 +40,20 @@ export const novitaVideoRoutes: Route[] = [
         videos:
           state === "COMPLETED" ? [{ video_url: job.result, video_url_ttl: "3600", video_type: "mp4" }] : [],
       });
+    },
+  },
+  // huggingface_hub's synchronous route: the video URL comes back in the reply.
+  {
+    method: "POST",
+    path: "/v3/hf/*model",
+    handler: (request, res, context) => {
+      const body = requireJsonObject(request, res, context);
+      if (!body) return;
+      if (typeof body.prompt !== "string" || body.prompt === "") {
+        sendJson(res, 400, { code: 400, reason: "INVALID_REQUEST_BODY", message: "prompt is required" });
+        return;
+      }
+      sendJson(res, 200, { video: { video_url: simMediaUrl(context, "mp4"), video_type: "mp4" } });
     },
   },
   {
