@@ -27,8 +27,15 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
-const full = new Intl.NumberFormat("en");
+/** Created per call, not at load: nothing at module level may throw into the host page. */
+function formatCount(value: number, compact: boolean): string {
+  try {
+    const style: Intl.NumberFormatOptions = compact ? { notation: "compact", maximumFractionDigits: 1 } : {};
+    return new Intl.NumberFormat("en", style).format(value);
+  } catch {
+    return String(value);
+  }
+}
 
 /** A stable avatar hue per owner (FNV-1a), so one owner's models share a colour across pages. */
 function hueOf(text: string): number {
@@ -149,8 +156,8 @@ function card(product: WidgetProduct, options: WidgetOptions): HTMLAnchorElement
 }
 
 function count(symbol: string, value: number, noun: string): HTMLSpanElement {
-  const node = element("span", noun, `${symbol} ${compact.format(value)}`);
-  node.title = `${full.format(value)} ${noun}`;
+  const node = element("span", noun, `${symbol} ${formatCount(value, true)}`);
+  node.title = `${formatCount(value, false)} ${noun}`;
   return node;
 }
 
