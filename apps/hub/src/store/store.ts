@@ -28,6 +28,7 @@ export function openStore(options: StoreOptions) {
   db.pragma("foreign_keys = ON");
   migrate(db);
   const now = options.now ?? (() => new Date());
+  const usage = createUsageTable(db, now);
   const getMeta = db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?");
   const setMeta = db.prepare<[string, string]>(
     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -36,7 +37,7 @@ export function openStore(options: StoreOptions) {
     models: createModelsTable(db, now),
     mappings: createMappingsTable(db),
     tokens: createTokensTable(db, now),
-    usage: createUsageTable(db, now),
+    usage,
     meta: {
       get: (key: string): string | undefined => getMeta.get(key)?.value,
       set: (key: string, value: string): void => void setMeta.run(key, value),
@@ -46,7 +47,9 @@ export function openStore(options: StoreOptions) {
       return db.transaction(work)();
     },
     close(): void {
-      if (db.open) db.close();
+      if (!db.open) return;
+      usage.flush();
+      db.close();
     },
   };
 }

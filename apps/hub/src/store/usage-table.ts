@@ -35,11 +35,28 @@ export function createUsageTable(db: Database.Database, now: () => Date) {
     GROUP BY token_id, provider, model ORDER BY token_id, provider, model
   `);
 
+  // Router calls are recorded in batches: one transaction per batch instead of one per call.
+  const pending: Array<UsageRecord & { createdAt: string }> = [];
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  const writeBatch = db.transaction((rows: typeof pending) => {
+    for (const row of rows) insert.run(row);
+  });
+  const flush = () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (pending.length > 0) writeBatch(pending.splice(0));
+  };
+
   return {
+    /** Queues a record; it is written within 50 ms, or at once by flush(), summary() or closing the store. */
     record(usage: UsageRecord): void {
-      insert.run({ ...usage, createdAt: now().toISOString() });
+      pending.push({ ...usage, createdAt: now().toISOString() });
+      if (pending.length >= 500) flush();
+      else flushTimer ??= setTimeout(flush, 50).unref();
     },
+    flush,
     summary(tokenId?: number): UsageSummary[] {
+      flush();
       return summary.all(tokenId ?? null, tokenId ?? null);
     },
   };
