@@ -129,7 +129,13 @@ describe("jsonEvents", () => {
     new Response(body, { headers: { "content-type": type } });
   const all = async (response: Response) => {
     const out: unknown[] = [];
-    for await (const value of jsonEvents(response, request, call(), (v) => v)) out.push(value);
+    for await (const value of jsonEvents(async () => ({
+      response,
+      request,
+      call: call(),
+      validate: (v: unknown) => v,
+    })))
+      out.push(value);
     return out;
   };
 

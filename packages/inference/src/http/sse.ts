@@ -51,19 +51,19 @@ export interface SseEvent {
 
 /** Assembles SSE events from lines: multi-line `data`, comments (":"), `event`/`id` fields, blank = dispatch. */
 export class EventAssembler {
-  private data: string[] = [];
+  private data: string | undefined;
   private event: string | undefined;
   private id: string | undefined;
 
   /** Returns a completed event when `line` is the blank line that ends one. */
   line(line: string): SseEvent | undefined {
     if (line === "") {
-      if (this.data.length === 0) {
+      if (this.data === undefined) {
         this.event = undefined;
         return undefined;
       }
-      const event = { event: this.event, data: this.data.join("\n"), id: this.id };
-      this.data = [];
+      const event = { event: this.event, data: this.data, id: this.id };
+      this.data = undefined;
       this.event = undefined;
       return event;
     }
@@ -72,7 +72,7 @@ export class EventAssembler {
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? "" : line.slice(colon + 1);
     if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === "data") this.data.push(value);
+    if (field === "data") this.data = this.data === undefined ? value : `${this.data}\n${value}`;
     else if (field === "event") this.event = value;
     else if (field === "id") this.id = value;
     return undefined;
@@ -84,43 +84,60 @@ export class EventAssembler {
   }
 }
 
+/** Bytes in, complete events out: decoding, line splitting and event assembly, all synchronous. */
+export class SseParser {
+  private readonly decoder = new TextDecoder();
+  private readonly lines = new LineDecoder();
+  private readonly events = new EventAssembler();
+
+  feed(bytes: Uint8Array): SseEvent[] {
+    return this.collect(this.lines.push(this.decoder.decode(bytes, { stream: true })));
+  }
+
+  /** End of input: flushes the decoder, a last unterminated line and a last undelimited event. */
+  end(): SseEvent[] {
+    const out = this.collect([...this.lines.push(this.decoder.decode()), ...this.lines.flush()]);
+    const last = this.events.finish();
+    if (last) out.push(last);
+    return out;
+  }
+
+  private collect(lines: string[]): SseEvent[] {
+    const out: SseEvent[] = [];
+    for (const line of lines) {
+      const event = this.events.line(line);
+      if (event) out.push(event);
+    }
+    return out;
+  }
+}
+
+async function readChunk(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch (cause) {
+    throw new StreamError(
+      `The stream ended unexpectedly: ${cause instanceof Error ? cause.message : cause}`,
+      { cause },
+    );
+  }
+}
+
 /** Raw SSE events from a byte stream. Cancels the body if the consumer stops early. */
 export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const lines = new LineDecoder();
-  const events = new EventAssembler();
+  const parser = new SseParser();
   let finished = false;
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch (cause) {
-        throw new StreamError(
-          `The stream ended unexpectedly: ${cause instanceof Error ? cause.message : cause}`,
-          {
-            cause,
-          },
-        );
-      }
+      const chunk = await readChunk(reader);
+      const events = chunk.done ? parser.end() : parser.feed(chunk.value);
+      for (const event of events) yield event;
       if (chunk.done) break;
-      for (const line of lines.push(decoder.decode(chunk.value, { stream: true }))) {
-        const event = events.line(line);
-        if (event) yield event;
-      }
     }
-    for (const line of lines.push(decoder.decode())) {
-      const event = events.line(line);
-      if (event) yield event;
-    }
-    for (const line of lines.flush()) {
-      const event = events.line(line);
-      if (event) yield event;
-    }
-    const last = events.finish();
     finished = true;
-    if (last) yield last;
   } finally {
     // Early stop (break / return / throw in the consumer) or an error: release the connection.
     if (!finished) await reader.cancel().catch(() => {});
@@ -128,56 +145,151 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
   }
 }
 
+/** An opened streaming call: what `jsonEvents` reads from. */
+export interface StreamSource<T> {
+  response: Response;
+  request: HttpRequest;
+  call: CallContext;
+  validate: (value: unknown) => T;
+}
+
 /**
- * JSON events of an OK streaming response: checks the content type, ends at `[DONE]`, forwards in-stream
- * errors as "Error forwarded from backend: ...", and turns aborts into the call's typed error.
+ * JSON events of a streaming call: opens the call lazily (first `next()`), checks the content type, ends at
+ * `[DONE]`, forwards in-stream errors as "Error forwarded from backend: ...", turns aborts into the call's
+ * typed error, cancels the body when the consumer stops early, and releases the call at the end.
+ *
+ * A hand-written iterator rather than an async generator: events parsed from one network chunk are handed
+ * out as already-resolved promises, without a generator's extra await per `yield` (a third of the cost of
+ * a 100k-event stream).
  */
-export async function* jsonEvents<T>(
-  response: Response,
-  request: HttpRequest,
-  call: CallContext,
-  validate: (value: unknown) => T,
-): AsyncGenerator<T> {
-  const contentType = response.headers.get("content-type") ?? "";
-  if (!contentType.startsWith("text/event-stream")) {
-    await response.body?.cancel().catch(() => {});
-    throw new ProviderOutputError(
-      `Server ${request.url} does not support event streaming: content type was "${contentType}", expected "text/event-stream"`,
-    );
+export function jsonEvents<T>(open: () => Promise<StreamSource<T>>): AsyncGenerator<T, void, undefined> {
+  return new JsonEventIterator(open);
+}
+
+class JsonEventIterator<T> implements AsyncGenerator<T, void, undefined> {
+  private source: StreamSource<T> | undefined;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private readonly parser = new SseParser();
+  private pending: SseEvent[] = [];
+  private index = 0;
+  private ended = false;
+  private closed = false;
+
+  constructor(private readonly open: () => Promise<StreamSource<T>>) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
-  if (!response.body) throw new ProviderOutputError("Streaming response has no body");
-  try {
-    for await (const event of sseEvents(response.body)) {
-      // Events already buffered must not outlive an abort.
-      if (call.signal.aborted) throw call.abortError();
-      if (event.data === "[DONE]") return;
-      let value: unknown;
+
+  next(): Promise<IteratorResult<T, void>> {
+    if (this.closed) return Promise.resolve({ done: true, value: undefined });
+    // Fast path: an event of the current chunk is ready.
+    if (this.index < this.pending.length) {
       try {
-        value = JSON.parse(event.data);
-      } catch (cause) {
-        throw new ProviderOutputError(`Malformed event in stream: ${event.data.slice(0, 200)}`, { cause });
+        return Promise.resolve(this.take());
+      } catch (error) {
+        return this.fail(error);
       }
-      if (event.event === "error" || (typeof value === "object" && value !== null && "error" in value)) {
-        const error = (value as { error?: unknown }).error ?? value;
-        const text =
-          typeof error === "string"
-            ? error
-            : typeof (error as { message?: unknown })?.message === "string"
-              ? (error as { message: string }).message
-              : JSON.stringify(error);
-        throw new ProviderApiError(`Error forwarded from backend: ${text}`, {
-          status: response.status,
-          provider: request.provider,
-          requestId: response.headers.get("x-request-id") ?? undefined,
-          request: redactRequest(request.url, request.method, request.headers),
-          retryable: false,
-          body: value,
-        });
-      }
-      yield validate(value);
     }
-  } catch (error) {
-    if (call.signal.aborted) throw call.abortError();
+    return this.fill()
+      .then(() => this.take())
+      .catch((error) => this.fail(error));
+  }
+
+  async return(): Promise<IteratorResult<T, void>> {
+    await this.close(true);
+    return { done: true, value: undefined };
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<T, void>> {
+    await this.close(true);
     throw error;
   }
+
+  /** Reads chunks until an event is ready or the stream ended. */
+  private async fill(): Promise<void> {
+    if (!this.source) await this.start();
+    const reader = this.reader!;
+    while (this.index >= this.pending.length && !this.ended) {
+      const chunk = await readChunk(reader);
+      if (chunk.done) this.ended = true;
+      this.pending = chunk.done ? this.parser.end() : this.parser.feed(chunk.value);
+      this.index = 0;
+    }
+  }
+
+  private async start(): Promise<void> {
+    this.source = await this.open();
+    const { response, request } = this.source;
+    const contentType = response.headers.get("content-type") ?? "";
+    if (!contentType.startsWith("text/event-stream")) {
+      throw new ProviderOutputError(
+        `Server ${request.url} does not support event streaming: content type was "${contentType}", expected "text/event-stream"`,
+      );
+    }
+    if (!response.body) throw new ProviderOutputError("Streaming response has no body");
+    this.reader = response.body.getReader();
+  }
+
+  /** Hands out the next ready event (synchronously), or ends the iteration. */
+  private take(): IteratorResult<T, void> {
+    const { call, response, request, validate } = this.source!;
+    if (call.signal.aborted) throw call.abortError();
+    if (this.index >= this.pending.length) {
+      void this.close(false);
+      return { done: true, value: undefined };
+    }
+    const event = this.pending[this.index++]!;
+    if (event.data === "[DONE]") {
+      void this.close(true);
+      return { done: true, value: undefined };
+    }
+    return { done: false, value: validate(parseEvent(event, response, request)) };
+  }
+
+  private async fail(error: unknown): Promise<never> {
+    const call = this.source?.call;
+    await this.close(true);
+    throw call?.signal.aborted ? call.abortError() : error;
+  }
+
+  /** Releases everything once; `cancel` also tells the server we stopped reading. */
+  private async close(cancel: boolean): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.reader) {
+      if (cancel && !this.ended) await this.reader.cancel().catch(() => {});
+      this.reader.releaseLock();
+    } else {
+      await this.source?.response.body?.cancel().catch(() => {});
+    }
+    this.source?.call.dispose();
+  }
+}
+
+function parseEvent(event: SseEvent, response: Response, request: HttpRequest): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(event.data);
+  } catch (cause) {
+    throw new ProviderOutputError(`Malformed event in stream: ${event.data.slice(0, 200)}`, { cause });
+  }
+  if (event.event === "error" || (typeof value === "object" && value !== null && "error" in value)) {
+    const error = (value as { error?: unknown }).error ?? value;
+    const text =
+      typeof error === "string"
+        ? error
+        : typeof (error as { message?: unknown })?.message === "string"
+          ? (error as { message: string }).message
+          : JSON.stringify(error);
+    throw new ProviderApiError(`Error forwarded from backend: ${text}`, {
+      status: response.status,
+      provider: request.provider,
+      requestId: response.headers.get("x-request-id") ?? undefined,
+      request: redactRequest(request.url, request.method, request.headers),
+      retryable: false,
+      body: value,
+    });
+  }
+  return value;
 }

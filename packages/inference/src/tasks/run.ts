@@ -175,20 +175,22 @@ export async function runTask<T>(
 }
 
 /** Runs one streaming task call; the generator yields validated events and ends at `[DONE]`. */
-export async function* runStreamTask<T>(
+export function runStreamTask<T>(
   task: InferenceTask,
   protocols: ProtocolTable,
   args: BaseArgs & JsonObject,
   options: RunOptions = {},
 ): AsyncGenerator<T> {
-  const { call, spec, request } = await prepare(task, protocols, args, options, true);
-  try {
-    const response = await sendRequest(call, request);
-    const validate = (spec.parseEvent ?? ((e: unknown) => e)) as (event: unknown) => T;
-    yield* jsonEvents(response, request, call, validate);
-  } catch (error) {
-    throw call.signal.aborted ? call.abortError() : error;
-  } finally {
-    call.dispose();
-  }
+  // One generator (jsonEvents) for the whole stream: it opens the call lazily, on the first next().
+  return jsonEvents<T>(async () => {
+    const { call, spec, request } = await prepare(task, protocols, args, options, true);
+    try {
+      const response = await sendRequest(call, request);
+      const validate = (spec.parseEvent ?? ((e: unknown) => e)) as (event: unknown) => T;
+      return { response, request, call, validate };
+    } catch (error) {
+      call.dispose();
+      throw call.signal.aborted ? call.abortError() : error;
+    }
+  });
 }

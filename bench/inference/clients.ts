@@ -1,0 +1,143 @@
+/**
+ * The four clients, each doing the same thing: one non-streamed chat completion, and one streamed one that
+ * counts the chunks. `chunks` travels as a header so every client sends the same request.
+ */
+
+import { InferenceClient as HfClient } from "@huggingface/inference";
+import { chatCompletion, chatCompletionStream } from "@modelhub/inference";
+import OpenAI from "openai";
+
+export interface BenchClient {
+  name: string;
+  chat(): Promise<string>;
+  stream(chunks: number): Promise<number>;
+}
+
+const MESSAGES = [{ role: "user" as const, content: "Hello" }];
+
+export function makeClients(base: string): BenchClient[] {
+  const url = `${base}/v1/chat/completions`;
+  const headers = (chunks?: number) => ({
+    "Content-Type": "application/json",
+    Authorization: "Bearer bench-key",
+    ...(chunks ? { "x-bench-chunks": String(chunks) } : {}),
+  });
+
+  const raw: BenchClient = {
+    name: "raw fetch",
+    async chat() {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: headers(),
+        body: JSON.stringify({ model: "bench-model", messages: MESSAGES, max_tokens: 16 }),
+      });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const json = (await res.json()) as { choices: Array<{ message: { content: string } }> };
+      return json.choices[0]!.message.content;
+    },
+    async stream(chunks) {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: headers(chunks),
+        body: JSON.stringify({ model: "bench-model", messages: MESSAGES, stream: true }),
+      });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      let count = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return count;
+        buffer += decoder.decode(value, { stream: true });
+        let end = buffer.indexOf("\n\n");
+        while (end !== -1) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event.slice(6);
+          if (data === "[DONE]") return count;
+          JSON.parse(data);
+          count++;
+          end = buffer.indexOf("\n\n");
+        }
+      }
+    },
+  };
+
+  const modelhub: BenchClient = {
+    name: "@modelhub/inference",
+    async chat() {
+      const out = await chatCompletion({
+        endpointUrl: base,
+        model: "bench-model",
+        accessToken: "bench-key",
+        messages: MESSAGES,
+        max_tokens: 16,
+      });
+      return out.choices[0]!.message.content ?? "";
+    },
+    async stream(chunks) {
+      let count = 0;
+      const events = chatCompletionStream(
+        { endpointUrl: base, model: "bench-model", accessToken: "bench-key", messages: MESSAGES },
+        {
+          fetch: (input, init) =>
+            fetch(input, {
+              ...init,
+              headers: { ...(init?.headers as object), "x-bench-chunks": String(chunks) },
+            }),
+        },
+      );
+      for await (const _event of events) count++;
+      return count;
+    },
+  };
+
+  const hf = new HfClient("bench-key").endpoint(base);
+  const huggingface: BenchClient = {
+    name: "@huggingface/inference",
+    async chat() {
+      const out = await hf.chatCompletion({ model: "bench-model", messages: MESSAGES, max_tokens: 16 });
+      return out.choices[0]!.message.content ?? "";
+    },
+    async stream(chunks) {
+      let count = 0;
+      const streamClient = new HfClient("bench-key", {
+        fetch: (input, init) =>
+          fetch(input, {
+            ...init,
+            headers: { ...(init?.headers as object), "x-bench-chunks": String(chunks) },
+          }),
+      }).endpoint(base);
+      for await (const _event of streamClient.chatCompletionStream({
+        model: "bench-model",
+        messages: MESSAGES,
+      }))
+        count++;
+      return count;
+    },
+  };
+
+  const oai = new OpenAI({ baseURL: `${base}/v1`, apiKey: "bench-key", maxRetries: 0 });
+  const openai: BenchClient = {
+    name: "openai",
+    async chat() {
+      const out = await oai.chat.completions.create({
+        model: "bench-model",
+        messages: MESSAGES,
+        max_tokens: 16,
+      });
+      return out.choices[0]!.message.content ?? "";
+    },
+    async stream(chunks) {
+      let count = 0;
+      const events = await oai.chat.completions.create(
+        { model: "bench-model", messages: MESSAGES, stream: true },
+        { headers: { "x-bench-chunks": String(chunks) } },
+      );
+      for await (const _event of events) count++;
+      return count;
+    },
+  };
+
+  return [raw, modelhub, huggingface, openai];
+}

@@ -1,0 +1,95 @@
+/**
+ * bench:inference — raw fetch, @modelhub/inference, @huggingface/inference and the openai client side by
+ * side in one run, against a minimal OpenAI-compatible server on loopback (its own process).
+ * Goals: chat within 1.05x raw fetch (sequential and 32 in flight), stream within 1.15x, memory flat over a
+ * 100k-chunk stream, chat-only bundle < 10 KB gzipped, import < 10 ms.
+ * Usage: npm run bench:inference -w bench [-- --quick]
+ */
+import { fork } from "node:child_process";
+import { makeClients } from "./clients.js";
+import { concurrent, interleaved, sequential, table } from "./measure.js";
+import { bundleSizes, importTimes } from "./size-and-import.js";
+
+const quick = process.argv.includes("--quick");
+const scale = quick ? 0.2 : 1;
+const n = (count: number) => Math.max(10, Math.round(count * scale));
+
+async function startServer(): Promise<{ base: string; stop: () => void }> {
+  const child = fork(new URL("./server.ts", import.meta.url).pathname, [], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("message", (m) => resolve((m as { port: number }).port));
+    child.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  return { base: `http://127.0.0.1:${port}`, stop: () => child.disconnect() };
+}
+
+function heapMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+}
+
+async function main(): Promise<void> {
+  const { base, stop } = await startServer();
+  try {
+    const clients = makeClients(base);
+    console.log(`bench:inference on ${base} (node ${process.version}${quick ? ", quick" : ""})`);
+    for (const client of clients) {
+      // Warm-up: JIT, connection pools, and a check that every client works.
+      for (let i = 0; i < 50; i++) await client.chat();
+      const events = await client.stream(10);
+      if (events < 10) throw new Error(`${client.name} streamed ${events} events`);
+    }
+
+    table(
+      `Non-streamed chat, sequential (${n(400)} requests x 5 rounds), per request`,
+      await interleaved(clients, 5, (c) => sequential(() => c.chat(), n(400))),
+    );
+    table(
+      `Non-streamed chat, 32 in flight (${n(2000)} requests x 5 rounds), wall clock per request`,
+      await interleaved(clients, 5, (c) => concurrent(() => c.chat(), n(2000), 32)),
+    );
+    table(
+      `Streamed chat (${n(40)} streams of 1000 chunks x 5 rounds), per stream`,
+      await interleaved(clients, 5, (c) => sequential(() => c.stream(1000), n(40))),
+    );
+
+    const chunks = 100_000;
+    console.log(`\nMemory over one ${chunks}-chunk stream (heap after GC, MB: before / during max / after)`);
+    for (const client of clients) {
+      const before = heapMb();
+      let peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().heapUsed / 1024 / 1024);
+      }, 20);
+      const start = performance.now();
+      const count = await client.stream(chunks);
+      const ms = performance.now() - start;
+      clearInterval(sampler);
+      const after = heapMb();
+      console.log(
+        `  ${client.name.padEnd(24)} ${before.toFixed(1)} / ${peak.toFixed(1)} / ${after.toFixed(1)}   (${count} events in ${ms.toFixed(0)} ms)`,
+      );
+    }
+  } finally {
+    stop();
+  }
+
+  console.log("\nChat-only bundle (esbuild bundle+minify, browser ESM)");
+  for (const [name, size] of await bundleSizes()) {
+    console.log(
+      `  ${name.padEnd(24)} ${(size.minified / 1024).toFixed(1)} KB min, ${(size.gzipped / 1024).toFixed(1)} KB gzipped`,
+    );
+  }
+  console.log("\nCold import time (fresh node process, median of 7; net = minus the empty module)");
+  const times = await importTimes();
+  const loader = [...times.values()][0]!;
+  for (const [name, ms] of times) {
+    const net = name.startsWith("(") ? "" : `   net ${(ms - loader).toFixed(1)} ms`;
+    console.log(`  ${name.padEnd(24)} ${ms.toFixed(1)} ms${net}`);
+  }
+}
+
+await main();

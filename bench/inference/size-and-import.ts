@@ -1,0 +1,79 @@
+/** Chat-only bundle size (esbuild bundle + minify, gzipped) and cold import time of each client. */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { median } from "./measure.js";
+
+const ENTRIES: Record<string, string> = {
+  "@modelhub/inference": `import { chatCompletion } from "@modelhub/inference";\nexport const run = (u) => chatCompletion({ endpointUrl: u, messages: [{ role: "user", content: "hi" }] });\n`,
+  "@huggingface/inference": `import { chatCompletion } from "@huggingface/inference";\nexport const run = (u) => chatCompletion({ endpointUrl: u, messages: [{ role: "user", content: "hi" }] });\n`,
+  openai: `import OpenAI from "openai";\nexport const run = (u) => new OpenAI({ baseURL: u, apiKey: "k", dangerouslyAllowBrowser: true }).chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }] });\n`,
+};
+
+const benchDir = new URL("..", import.meta.url).pathname;
+
+export async function bundleSizes(): Promise<Map<string, { minified: number; gzipped: number }>> {
+  const dir = mkdtempSync(join(tmpdir(), "inference-bench-"));
+  const sizes = new Map<string, { minified: number; gzipped: number }>();
+  for (const [name, source] of Object.entries(ENTRIES)) {
+    const entry = join(benchDir, `.entry-${name.replace(/[@/]/g, "_")}.mjs`);
+    writeFileSync(entry, source);
+    try {
+      const result = await build({
+        entryPoints: [entry],
+        bundle: true,
+        minify: true,
+        format: "esm",
+        platform: "browser",
+        conditions: ["source"],
+        write: false,
+        logLevel: "silent",
+        outdir: dir,
+      });
+      const code = result.outputFiles[0]!.contents;
+      sizes.set(name, { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length });
+    } finally {
+      execFileSync("rm", ["-f", entry]);
+    }
+  }
+  return sizes;
+}
+
+/**
+ * Cold import in a fresh node process, median of `runs`. Ours is imported as the bundle a build would
+ * publish (esbuild, all of src/index.ts, not minified); the peers from their installed packages.
+ */
+export async function importTimes(runs = 7): Promise<Map<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), "inference-bench-"));
+  const ours = join(dir, "modelhub-inference.mjs");
+  await build({
+    entryPoints: [join(benchDir, "../packages/inference/src/index.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    outfile: ours,
+    logLevel: "silent",
+  });
+  const empty = join(dir, "empty.mjs");
+  writeFileSync(empty, "export {};\n");
+  const specifiers: Record<string, string> = {
+    "(empty module: node's own ESM loader cost)": empty,
+    "@modelhub/inference": ours,
+    "@huggingface/inference": "@huggingface/inference",
+    openai: "openai",
+  };
+  const times = new Map<string, number>();
+  for (const [name, specifier] of Object.entries(specifiers)) {
+    const samples: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const script = `const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t);`;
+      const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: benchDir });
+      samples.push(Number(out.toString().trim()));
+    }
+    times.set(name, median(samples));
+  }
+  return times;
+}
