@@ -19,10 +19,11 @@ describe("OpenAI-compatible chat", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toMatch(/^sim-\d+$/);
     const body = await response.json();
+    // Built on Together's recorded reply: its `seed` and its `eos` finish reason included.
     expect(body).toMatchObject({
       object: "chat.completion",
       model: chatBody.model,
-      choices: [{ index: 0, message: { role: "assistant" }, finish_reason: "stop" }],
+      choices: [{ index: 0, message: { role: "assistant" }, finish_reason: "eos", seed: expect.any(Number) }],
       usage: { prompt_tokens: 2 },
     });
     expect(body.choices[0].message.content).toContain("Hi there");
@@ -46,6 +47,21 @@ describe("OpenAI-compatible chat", () => {
     );
     expect(chunks.at(-2).choices[0].finish_reason).toBe("stop");
     expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { completion_tokens: expect.any(Number) } });
+  });
+
+  it("streams in the provider's recorded chunk shapes", async () => {
+    const response = await postJson(`${sim.url}/novita/v3/openai/chat/completions`, {
+      ...chatBody,
+      stream: true,
+    });
+    const events = await readSseData(response);
+    const chunks = events.slice(0, -1).map((event) => JSON.parse(event));
+    expect(chunks.every((chunk) => chunk.choices[0].content_filter_results)).toBe(true);
+    expect(chunks.map((chunk) => chunk.choices[0].delta.content ?? "").join("")).toBe(
+      `This is a simulated reply from novita (${chatBody.model}) to: Hi there`,
+    );
+    expect(chunks.at(-1).choices[0].finish_reason).toBe("stop");
+    expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
   });
 
   it("streams as many chunks as x-sim-stream-chunks asks for", async () => {

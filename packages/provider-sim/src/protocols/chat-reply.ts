@@ -1,3 +1,5 @@
+import { type ChatShapes, firstChoice } from "./recorded-chat-shapes.js";
+
 /**
  * The assistant's side of a synthesized OpenAI-style chat: deterministic text (so tests can assert it), tool
  * calls when tools are offered, JSON when a JSON response format is asked for, and the stream chunks.
@@ -67,11 +69,15 @@ export function usageFor(body: ChatRequestBody, completionText: string) {
   return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
 }
 
-export function chatCompletion(body: ChatRequestBody, provider: string, id: string) {
+export function chatCompletion(body: ChatRequestBody, provider: string, id: string, shapes: ChatShapes = {}) {
   const answer = chatAnswer(body, provider);
   const toolCall = answer.kind === "tool-call";
+  const template = shapes.completion;
+  const templateChoice = template ? (firstChoice(template) ?? {}) : {};
+  const templateMessage = (templateChoice.message as Record<string, unknown> | undefined) ?? {};
   const message = toolCall
     ? {
+        ...templateMessage,
         role: "assistant",
         content: null,
         tool_calls: [
@@ -82,15 +88,29 @@ export function chatCompletion(body: ChatRequestBody, provider: string, id: stri
           },
         ],
       }
-    : { role: "assistant", content: answer.content };
+    : { ...templateMessage, role: "assistant", content: answer.content };
+  const usage = usageFor(body, toolCall ? answer.arguments : answer.content);
+  const finishReason = toolCall
+    ? "tool_calls"
+    : ((templateChoice.finish_reason as string | undefined) ?? "stop");
+  if (template) {
+    return {
+      ...template,
+      id,
+      created: CREATED,
+      model: body.model,
+      choices: [{ ...templateChoice, index: 0, message, finish_reason: finishReason }],
+      usage: { ...(template.usage as object | undefined), ...usage },
+    };
+  }
   return {
     id,
     object: "chat.completion",
     created: CREATED,
     model: body.model,
     system_fingerprint: "provider-sim",
-    choices: [{ index: 0, message, logprobs: null, finish_reason: toolCall ? "tool_calls" : "stop" }],
-    usage: usageFor(body, toolCall ? answer.arguments : answer.content),
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
+    usage,
   };
 }
 
@@ -99,21 +119,43 @@ export function streamTokens(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [text];
 }
 
+const TOKEN_MARK = "@@provider-sim-token@@";
+
+/** A chunk template as text around its content: `head + JSON.stringify(token) + tail` is one chunk. */
+function chunkFrame(template: Record<string, unknown>, id: string, model: string): string[] {
+  const chunk = structuredClone(template);
+  Object.assign(chunk, { id, model, created: CREATED });
+  const choice = firstChoice(chunk);
+  const delta = choice?.delta as Record<string, unknown> | undefined;
+  if (delta) delta.content = TOKEN_MARK;
+  if (choice && typeof choice.text === "string") choice.text = TOKEN_MARK;
+  return JSON.stringify(chunk).split(JSON.stringify(TOKEN_MARK));
+}
+
+function withContent(template: Record<string, unknown>, id: string, model: string, content: string) {
+  return chunkFrame(template, id, model).join(JSON.stringify(content));
+}
+
 /**
  * The `data:` payloads of a chat stream: a role chunk, `chunks` content chunks (the answer's words, cycled when
- * more are asked for), the finish chunk, and a usage chunk when `stream_options.include_usage` is set.
- * A generator so that a 100k-chunk stream is never held in memory.
+ * more are asked for), the finish chunk, and a usage chunk when `stream_options.include_usage` is set. Built on
+ * the provider's recorded chunks when it has some. A generator so that a 100k-chunk stream is never held in
+ * memory.
  */
 export function* chatStreamEvents(
   body: ChatRequestBody,
   provider: string,
   id: string,
   chunks: number | undefined,
+  shapes: ChatShapes = {},
 ): Generator<string> {
   const answer = chatAnswer(body, provider);
   const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${CREATED},"model":${JSON.stringify(body.model)},"choices":[{"index":0,"delta":`;
   const tail = `,"logprobs":null,"finish_reason":null}]}`;
-  yield `${head}{"role":"assistant","content":""}${tail}`;
+  const recorded = answer.kind === "text" && shapes.roleChunk && shapes.contentChunk && shapes.finishChunk;
+  yield recorded
+    ? withContent(shapes.roleChunk!, id, body.model, "")
+    : `${head}{"role":"assistant","content":""}${tail}`;
   let completionText: string;
   if (answer.kind === "tool-call") {
     completionText = answer.arguments;
@@ -128,13 +170,30 @@ export function* chatStreamEvents(
       yield `${head}${JSON.stringify({ tool_calls: [{ index: 0, function: { arguments: piece } }] })}${tail}`;
     }
   } else {
-    const tokens = streamTokens(answer.content).map((token) => `{"content":${JSON.stringify(token)}}`);
+    const tokens = streamTokens(answer.content).map((token) => JSON.stringify(token));
     const total = chunks ?? tokens.length;
-    for (let index = 0; index < total; index++) yield `${head}${tokens[index % tokens.length]}${tail}`;
+    if (recorded) {
+      const frame = chunkFrame(shapes.contentChunk!, id, body.model);
+      for (let index = 0; index < total; index++) yield frame.join(tokens[index % tokens.length]!);
+    } else {
+      for (let index = 0; index < total; index++)
+        yield `${head}{"content":${tokens[index % tokens.length]}}${tail}`;
+    }
     completionText = total === tokens.length ? answer.content : "x ".repeat(total);
   }
-  const finish = answer.kind === "tool-call" ? "tool_calls" : "stop";
-  yield `${head}{}${tail.replace('"finish_reason":null', `"finish_reason":"${finish}"`)}`;
+  if (recorded) {
+    const finish = JSON.parse(withContent(shapes.finishChunk!, id, body.model, "")) as Record<
+      string,
+      unknown
+    >;
+    if (finish.usage && typeof finish.usage === "object") {
+      finish.usage = { ...finish.usage, ...usageFor(body, completionText) };
+    }
+    yield JSON.stringify(finish);
+  } else {
+    const finish = answer.kind === "tool-call" ? "tool_calls" : "stop";
+    yield `${head}{}${tail.replace('"finish_reason":null', `"finish_reason":"${finish}"`)}`;
+  }
   if (body.stream_options?.include_usage) {
     const usage = JSON.stringify(usageFor(body, completionText));
     yield `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${CREATED},"model":${JSON.stringify(body.model)},"choices":[],"usage":${usage}}`;

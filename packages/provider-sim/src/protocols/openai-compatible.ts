@@ -14,6 +14,7 @@ import {
   usageFor,
 } from "./chat-reply.js";
 import { embeddingFor, nextId, requireJsonObject } from "./json-body.js";
+import { recordedChatShapes } from "./recorded-chat-shapes.js";
 
 /**
  * How a provider reports a missing required field (seen in the recording):
@@ -83,11 +84,21 @@ export function openAiCompatibleRoutes(options: OpenAiCompatibleOptions): Route[
           await writeSse(
             res,
             context,
-            chatStreamEvents(chat, context.provider.name, id, context.streamChunks),
+            chatStreamEvents(
+              chat,
+              context.provider.name,
+              id,
+              context.streamChunks,
+              recordedChatShapes(context.provider.name),
+            ),
           );
           return;
         }
-        sendJson(res, 200, chatCompletion(chat, context.provider.name, id));
+        sendJson(
+          res,
+          200,
+          chatCompletion(chat, context.provider.name, id, recordedChatShapes(context.provider.name)),
+        );
       },
     },
   ];

@@ -11,6 +11,7 @@ import {
 } from "../protocols/chat-reply.js";
 import { nextId } from "../protocols/json-body.js";
 import { openAiCompatibleRoutes } from "../protocols/openai-compatible.js";
+import { recordedChatShapes } from "../protocols/recorded-chat-shapes.js";
 import { writeSse } from "../sse.js";
 import { BINARY_INPUT_TASKS, taskReply } from "./hf-task-outputs.js";
 
@@ -49,10 +50,20 @@ async function chat(
   const chatBody = { ...body, model: entry.id } as unknown as ChatRequestBody;
   const id = nextId("");
   if (body.stream === true) {
-    await writeSse(res, context, chatStreamEvents(chatBody, "hf-inference", id, context.streamChunks));
+    await writeSse(
+      res,
+      context,
+      chatStreamEvents(
+        chatBody,
+        "hf-inference",
+        id,
+        context.streamChunks,
+        recordedChatShapes("hf-inference"),
+      ),
+    );
     return;
   }
-  sendJson(res, 200, chatCompletion(chatBody, "hf-inference", id));
+  sendJson(res, 200, chatCompletion(chatBody, "hf-inference", id, recordedChatShapes("hf-inference")));
 }
 
 /** TGI's token stream for text-generation with `stream: true`. */
