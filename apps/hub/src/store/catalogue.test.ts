@@ -68,6 +68,7 @@ describe("import files", () => {
       mappings: 1,
     });
     expect(store.mappings.forModel("google-t5/t5-small")["hf-inference"]?.task).toBe("translation");
+    expect(store.models.get("google-t5/t5-small")?.objectId).toBe(record._id);
   });
 
   it("reads {models, mappings} and the array form of inline mappings", () => {

@@ -15,7 +15,8 @@ export const BUILT_IN_CATALOGUE_DIR = fileURLToPath(new URL("../../catalogue/", 
 export type MappingsFile = Record<string, Record<string, unknown>>;
 
 export interface Catalogue {
-  models: ModelData[];
+  /** Each record, with the public `_id` it came with (kept as the stored model's `_id`). */
+  models: Array<ModelData & { _id?: string }>;
   mappings: Array<{ modelId: string; provider: string; mapping: ProviderMapping }>;
 }
 
@@ -65,7 +66,8 @@ export function parseCatalogue(
     }
     if (!model) return;
     ids.add(model.id.toLowerCase());
-    catalogue.models.push(model);
+    const objectId = isObject(record) && typeof record._id === "string" ? record._id : undefined;
+    catalogue.models.push(objectId ? { ...model, _id: objectId } : model);
     for (const [provider, mapping] of inlineMappings(record)) {
       try {
         catalogue.mappings.push({
@@ -99,7 +101,7 @@ export function parseCatalogue(
 /** Writes a parsed catalogue in one transaction. Mappings must name models in the catalogue or the store. */
 export function importCatalogue(store: Store, catalogue: Catalogue): { models: number; mappings: number } {
   return store.transaction(() => {
-    for (const model of catalogue.models) store.models.upsert(model);
+    for (const { _id, ...model } of catalogue.models) store.models.upsert(model, _id);
     for (const { modelId, provider, mapping } of catalogue.mappings) {
       if (!store.models.get(modelId)) {
         throw new InvalidInputError(`mappings["${modelId}"]: no such model in the catalogue or the hub.`);

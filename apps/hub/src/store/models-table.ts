@@ -140,15 +140,19 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
   );
 
   return {
-    /** Creates or replaces a model; returns the stored record. `createdAt` of an existing model is kept. */
-    upsert(model: ModelData): StoredModel {
+    /**
+     * Creates or replaces a model; returns the stored record. An existing model keeps its `createdAt` and
+     * `_id`; a new one takes `objectId` (the public record's `_id`) when given, else one derived from its id.
+     */
+    upsert(model: ModelData, objectId?: string): StoredModel {
       const stamp = now().toISOString();
       const existing = byId.get(model.id);
       // An existing row keeps its canonical id casing; the NOCASE primary key finds it either way.
       const id = existing?.id ?? model.id;
       upsert.run({
         id,
-        object_id: existing?.object_id ?? objectIdFor(id),
+        object_id:
+          existing?.object_id ?? (objectId && /^[0-9a-f]{24}$/.test(objectId) ? objectId : objectIdFor(id)),
         author: id.split("/")[0]!,
         pipeline_tag: model.pipeline_tag ?? null,
         library_name: model.library_name ?? null,
