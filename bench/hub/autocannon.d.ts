@@ -1,0 +1,28 @@
+// The part of autocannon's API this benchmark uses (the package ships no types).
+declare module "autocannon" {
+  namespace autocannon {
+    interface Options {
+      url: string;
+      method?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      connections?: number;
+      duration?: number;
+    }
+    interface Histogram {
+      average: number;
+      p50: number;
+      p99: number;
+      total: number;
+    }
+    interface Result {
+      latency: Histogram;
+      requests: Histogram;
+      errors: number;
+      timeouts: number;
+      non2xx: number;
+    }
+  }
+  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  export default autocannon;
+}

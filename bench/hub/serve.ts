@@ -1,0 +1,42 @@
+/**
+ * One server of the hub benchmark, in its own process so that the load generator does not share its event
+ * loop: `serve.ts sim` (provider-sim) or `serve.ts hub <simUrl> <adminToken>` (the hub, every provider sent
+ * to that provider-sim). Prints `{"url": ...}` on one line, then serves until SIGTERM.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startHub } from "@modelhub/hub";
+import { INFERENCE_PROVIDERS } from "@modelhub/inference";
+import { startProviderSim } from "@modelhub/provider-sim";
+
+const [role, simUrl, adminToken] = process.argv.slice(2);
+
+async function main(): Promise<() => Promise<void>> {
+  if (role === "sim") {
+    const sim = await startProviderSim({ requestLogLimit: 100 });
+    process.stdout.write(`${JSON.stringify({ url: sim.url })}\n`);
+    return () => sim.close();
+  }
+  if (role === "hub" && simUrl && adminToken) {
+    const dataDir = mkdtempSync(join(tmpdir(), "modelhub-bench-"));
+    const hub = await startHub({
+      dataDir,
+      adminToken,
+      providerBaseUrls: Object.fromEntries(
+        INFERENCE_PROVIDERS.map((provider) => [provider, `${simUrl}/${provider}`]),
+      ),
+    });
+    process.stdout.write(`${JSON.stringify({ url: hub.url })}\n`);
+    return async () => {
+      await hub.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+  }
+  throw new Error("usage: serve.ts sim | serve.ts hub <simUrl> <adminToken>");
+}
+
+const close = await main();
+process.once("SIGTERM", () => {
+  close().then(() => process.exit(0));
+});
