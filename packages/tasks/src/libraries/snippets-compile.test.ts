@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOSTILE_TEXTS } from "./__fixtures__/hostile-texts.js";
+import { COMBINED_HOSTILE_TEXTS } from "./__fixtures__/hostile-texts.js";
 import {
   HOSTILE_SUFFIX,
   type RecordCase,
@@ -49,7 +49,7 @@ for (const recordCase of cases) {
   const benign = render("benign", recordCase, recordCase.model);
   if (recordCase.name.endsWith("/plain") && benign.length === 0) emptyLibraries.push(recordCase.name);
   const hostile = render("hostile", recordCase, withHostileTexts(recordCase.model));
-  HOSTILE_TEXTS.filter((text) => !text.includes("\u0000")).forEach((text, t) => {
+  COMBINED_HOSTILE_TEXTS.forEach((text, t) => {
     render(`all-hostile-${t}`, recordCase, withEverythingHostile(recordCase.model, text));
   });
   if (!(recordCase.name in STRUCTURE_EXEMPT)) {

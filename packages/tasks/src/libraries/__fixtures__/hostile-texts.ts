@@ -15,3 +15,13 @@ export const HOSTILE_TEXTS: readonly string[] = [
   "\\",
   "",
 ];
+
+/**
+ * A few texts that together hold every hazard above, for checks that render every library with every
+ * field hostile (kept short: each text multiplies the number of snippets rendered).
+ */
+export const COMBINED_HOSTILE_TEXTS: readonly string[] = [
+  `a"b'c\\d$(touch /tmp/pwned)\`id\`\${HOME}\n# x\r\u2028\u0007\u001b[31m héllo 日本語 🤗 */ -->\\`,
+  "lone surrogate \ud800 and tab\t",
+  "",
+];
