@@ -2,7 +2,7 @@
 /**
  * Starts the provider simulator for offline development:
  *   node --conditions=source --import tsx packages/provider-sim/src/cli.ts --port 7070
- * Options: --host, --port, --latency-ms, --stream-chunks, --job-steps, --no-replay.
+ * Options: --host, --port, --latency-ms, --stream-chunks, --stream-interval-ms, --job-steps, --no-replay.
  * Prints the URL, then one line per request. Faults: POST {url}/__sim/faults.
  */
 import { parseArgs } from "node:util";
@@ -14,6 +14,7 @@ const { values } = parseArgs({
     port: { type: "string", default: "7070" },
     "latency-ms": { type: "string" },
     "stream-chunks": { type: "string" },
+    "stream-interval-ms": { type: "string" },
     "job-steps": { type: "string" },
     "no-replay": { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
@@ -23,7 +24,7 @@ const { values } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    "modelhub-provider-sim [--host 127.0.0.1] [--port 7070] [--latency-ms N] [--stream-chunks N] [--job-steps N] [--no-replay] [--quiet]\n",
+    "modelhub-provider-sim [--host 127.0.0.1] [--port 7070] [--latency-ms N] [--stream-chunks N] [--stream-interval-ms N] [--job-steps N] [--no-replay] [--quiet]\n",
   );
   process.exit(0);
 }
@@ -35,6 +36,7 @@ const sim = await startProviderSim({
   port: Number(values.port),
   latencyMs: optionalNumber(values["latency-ms"]),
   streamChunks: optionalNumber(values["stream-chunks"]),
+  streamIntervalMs: optionalNumber(values["stream-interval-ms"]),
   jobSteps: optionalNumber(values["job-steps"]),
   replay: !values["no-replay"],
   logger: {

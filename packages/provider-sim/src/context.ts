@@ -27,6 +27,8 @@ export interface SimContext {
   streamChunks: number | undefined;
   /** Coalesce stream events into writes of this many bytes: `x-sim-stream-batch-bytes`, else the option. */
   streamBatchBytes: number | undefined;
+  /** Pause between stream events, like a model producing tokens: `x-sim-stream-interval-ms`, else the option. */
+  streamIntervalMs: number | undefined;
   /** Steps a job takes from IN_QUEUE to COMPLETED (one per status poll). */
   jobSteps: number;
   /** Streams being written right now (shared by the whole sim). */

@@ -188,6 +188,27 @@ describe("stream cancellation", () => {
   });
 });
 
+describe("stream pacing", () => {
+  it("spaces events by x-sim-stream-interval-ms, each arriving on its own", async () => {
+    const response = await postJson(
+      chatUrl(),
+      { ...chat, stream: true },
+      jsonHeaders(undefined, { "x-sim-stream-chunks": "3", "x-sim-stream-interval-ms": "60" }),
+    );
+    const reader = response.body!.getReader();
+    const arrivals: number[] = [];
+    const started = performance.now();
+    for (;;) {
+      const { done } = await reader.read();
+      if (done) break;
+      arrivals.push(performance.now() - started);
+    }
+    // role + 3 content + finish chunks: four pauses of 60 ms.
+    expect(arrivals.at(-1)!).toBeGreaterThanOrEqual(220);
+    expect(arrivals.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
 describe("parseFaultHeader", () => {
   it("reads the short forms and JSON", () => {
     expect(parseFaultHeader("503")).toEqual({ kind: "status", status: 503 });

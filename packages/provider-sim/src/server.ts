@@ -41,6 +41,8 @@ export interface ProviderSimOptions extends AuthPolicy {
   streamChunks?: number;
   /** Coalesce stream events into writes of at least this many bytes (default 0: one write per event). */
   streamBatchBytes?: number;
+  /** Pause between stream events (a model's token pace, for demos); default 0. */
+  streamIntervalMs?: number;
   /** Status polls a job takes to complete: 0 = done at the first poll. Default 2. */
   jobSteps?: number;
   /** Replay recorded exchanges for identical requests (default true). */
@@ -197,6 +199,7 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
     }
     const chunksHeader = Number(headerValue(incoming.headers, "x-sim-stream-chunks"));
     const batchHeader = Number(headerValue(incoming.headers, "x-sim-stream-batch-bytes"));
+    const intervalHeader = Number(headerValue(incoming.headers, "x-sim-stream-interval-ms"));
     const context: SimContext = {
       simUrl,
       providerUrl: `${simUrl}/${area}`,
@@ -210,6 +213,7 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
           : options.streamChunks,
       streamBatchBytes:
         Number.isInteger(batchHeader) && batchHeader > 0 ? batchHeader : options.streamBatchBytes,
+      streamIntervalMs: intervalHeader >= 0 ? intervalHeader : options.streamIntervalMs,
       jobSteps: options.jobSteps ?? 2,
       streams,
       logger,

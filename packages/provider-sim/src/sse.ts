@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { SimContext } from "./context.js";
 import { streamErrorEvent } from "./errors.js";
 import { STREAM_FAULTS } from "./faults.js";
+import { sleep } from "./http.js";
 
 export interface SseOptions {
   /**
@@ -47,6 +48,7 @@ export async function writeSse(
   res.flushHeaders();
 
   const batchBytes = options.batchBytes ?? context.streamBatchBytes ?? 0;
+  const interval = context.streamIntervalMs ?? 0;
   let pending = "";
   let sent = 0;
   context.streams.active += 1;
@@ -68,6 +70,10 @@ export async function writeSse(
           return;
         }
         await write(res, `${prefix}{"choices":[{"delta":{"content":"broken\n\n`);
+      }
+      if (interval > 0 && sent > 0) {
+        await sleep(interval);
+        if (closed) return;
       }
       sent++;
       pending += `${prefix}${event}\n\n`;
