@@ -30,19 +30,26 @@ export async function readBodyBytes(c: Context, maxBytes: number): Promise<Uint8
   return Buffer.concat(chunks);
 }
 
-async function readNodeStream(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    total += chunk.byteLength;
-    if (total > maxBytes) {
-      // Stop reading; the 413 goes out and the connection is closed behind it.
-      incoming.pause();
-      throw new PayloadTooLargeError(maxBytes);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+function readNodeStream(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+  // Plain events rather than an async iterator: this runs on every router call.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        // Stop reading; the 413 goes out and the connection is closed behind it.
+        incoming.off("data", onData);
+        incoming.pause();
+        reject(new PayloadTooLargeError(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    incoming.on("data", onData);
+    incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    incoming.once("error", reject);
+  });
 }
 
 /** Reads and parses a JSON request body of at most `maxBytes`. */
