@@ -15,5 +15,7 @@ export default defineProject({
     maxWorkers: 1,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // Browser state settles asynchronously; a loaded CI machine needs more than the 1 s default.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
   },
 });

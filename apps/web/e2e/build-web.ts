@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -36,10 +38,18 @@ export function isDistStale(): boolean {
   return INPUTS.some((input) => newestMtime(input) > built);
 }
 
-/** Builds `apps/web/dist` with Vite unless it is newer than every input. */
-export async function buildWebIfStale(): Promise<boolean> {
+/**
+ * Builds `apps/web/dist` with Vite unless it is newer than every input. A child process with
+ * NODE_ENV=production: inside Vitest (NODE_ENV=test) Vite would bundle React's development build.
+ */
+export function buildWebIfStale(): boolean {
   if (!isDistStale()) return false;
-  const { build } = await import("vite");
-  await build({ root: WEB_ROOT, configFile: join(WEB_ROOT, "vite.config.ts"), logLevel: "warn" });
+  const vitePackage = createRequire(join(WEB_ROOT, "package.json")).resolve("vite/package.json");
+  const viteBin = join(dirname(vitePackage), "bin", "vite.js");
+  execFileSync(process.execPath, [viteBin, "build", "--logLevel", "warn"], {
+    cwd: WEB_ROOT,
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   return true;
 }

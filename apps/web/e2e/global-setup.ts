@@ -1,6 +1,6 @@
 import { buildWebIfStale } from "./build-web.js";
 
 /** The end-to-end tests run against the production build the hub serves; build it once if it is stale. */
-export default async function setup(): Promise<void> {
-  await buildWebIfStale();
+export default function setup(): void {
+  buildWebIfStale();
 }

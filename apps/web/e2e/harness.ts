@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningHub, startHub } from "@modelhub/hub";
+import { type RunningHub, type StartHubOptions, startHub } from "@modelhub/hub";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { WEB_DIST } from "./build-web.js";
 
@@ -32,9 +32,9 @@ export interface WebHarness {
 }
 
 /** A real hub on loopback (temp data dir, seeded catalogue, the built app) and a real Chromium. */
-export async function startWebHarness(): Promise<WebHarness> {
+export async function startWebHarness(hubOptions: Partial<StartHubOptions> = {}): Promise<WebHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), "modelhub-web-e2e-"));
-  const hub = await startHub({ port: 0, dataDir, webDist: WEB_DIST });
+  const hub = await startHub({ ...hubOptions, port: 0, dataDir, webDist: WEB_DIST });
   let browser: Browser;
   try {
     browser = await launchChromium();

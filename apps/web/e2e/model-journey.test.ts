@@ -20,9 +20,13 @@ describe("models list", () => {
     await page.goto("/models");
     await page.getByRole("searchbox", { name: "Search models" }).fill("llama");
     await page.waitForURL((url) => url.searchParams.get("search") === "llama");
-    await expect.poll(() => page.getByRole("link", { name: /llama/i }).count()).toBeGreaterThan(0);
-    for (const link of await page.locator("main ul a").allTextContents())
-      expect(link.toLowerCase()).toContain("llama");
+    const ids = () => page.locator("main ul a span.truncate").allTextContents();
+    await expect
+      .poll(
+        async () =>
+          (await ids()).length > 0 && (await ids()).every((id) => id.toLowerCase().includes("llama")),
+      )
+      .toBe(true);
 
     await page.getByRole("combobox", { name: "Task" }).click();
     await page.getByRole("option", { name: "Text Generation", exact: true }).click();
@@ -63,6 +67,7 @@ describe("from search to a library snippet", () => {
   it("opens the model page and copies the loading code the API gives", async () => {
     await page.goto("/models");
     await page.getByRole("searchbox", { name: "Search models" }).fill("Llama-3.1-8B-Instruct");
+    await page.waitForURL((url) => url.searchParams.get("search") === "Llama-3.1-8B-Instruct");
     await page
       .getByRole("link", { name: new RegExp(MODEL) })
       .first()
@@ -71,7 +76,7 @@ describe("from search to a library snippet", () => {
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(MODEL);
     await expect.poll(() => page.getByTestId("downloads").textContent()).toMatch(/\d/);
 
-    await page.getByText("Use this model").click();
+    await page.locator("summary", { hasText: "Use this model" }).click();
     await page
       .getByRole("navigation", { name: "Ways to use this model" })
       .getByRole("link", { name: "transformers" })
@@ -89,13 +94,13 @@ describe("from search to a library snippet", () => {
     const blocks = page.getByTestId("library-snippet");
     await expect.poll(() => blocks.count()).toBe(snippets.length);
     await page
-      .getByRole("button", { name: /^Copy transformers/ })
+      .getByRole("button", { name: /^Copy transformers/i })
       .first()
       .click();
     await expect
       .poll(() =>
         page
-          .getByRole("button", { name: /^Copy transformers/ })
+          .getByRole("button", { name: /^Copy transformers/i })
           .first()
           .textContent(),
       )

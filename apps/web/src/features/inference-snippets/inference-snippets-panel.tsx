@@ -93,8 +93,10 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
   const update = useCallback(
     (change: Partial<PanelState>) => {
       performance.mark(CHANGE_MARK);
+      // flushSync: a control's new state shows in the same frame as the input that changed it.
       setSearchParams((current) => writePanelState({ ...readPanelState(current), ...change }), {
         replace: true,
+        flushSync: true,
       });
     },
     [setSearchParams],

@@ -32,7 +32,7 @@ export function WidgetBuilder({ hubUrl }: { hubUrl: string }) {
   const embedCode = useMemo(() => buildEmbedCode(options, hubUrl), [options, hubUrl]);
 
   const change = <K extends Name>(name: K, value: WidgetOptions[K]) => {
-    setSearchParams(writeBuilderOptions({ ...options, [name]: value }), { replace: true });
+    setSearchParams(writeBuilderOptions({ ...options, [name]: value }), { replace: true, flushSync: true });
   };
 
   return (

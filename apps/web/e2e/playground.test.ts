@@ -1,0 +1,89 @@
+import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWebHarness, type WebHarness } from "./harness.js";
+
+const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
+const ADMIN_TOKEN = "e2e-admin-token-0123456789";
+const PROVIDER_KEY = "e2e-together-key";
+
+let sim: ProviderSim;
+let harness: WebHarness;
+let page: Page;
+let hubToken: string;
+
+beforeAll(async () => {
+  // A long synthesized stream (many events) so that there is time to press Stop in the middle of it.
+  sim = await startProviderSim({ streamChunks: 60_000, providerKeys: { together: [PROVIDER_KEY] } });
+  harness = await startWebHarness({
+    adminToken: ADMIN_TOKEN,
+    providerKeys: { together: PROVIDER_KEY },
+    providerBaseUrls: { together: sim.providerUrl("together") },
+  });
+  const created = await fetch(`${harness.hub.url}/api/admin/tokens`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "web-e2e" }),
+  });
+  expect(created.status).toBe(201);
+  hubToken = ((await created.json()) as { token: string }).token;
+  page = await harness.newPage();
+});
+afterAll(async () => {
+  await harness?.close();
+  await sim?.close();
+});
+
+const reply = () => page.getByTestId("assistant-turn").last().textContent();
+
+describe("playground", () => {
+  it("shows the client's error message when the router refuses the call", async () => {
+    await page.goto(`/${MODEL}/playground?provider=together`);
+    await page.getByRole("textbox", { name: "Your message" }).fill("Hello?");
+    await page.getByRole("button", { name: "Send" }).click();
+    const alert = page.getByTestId("playground-error");
+    await expect.poll(() => alert.textContent()).toMatch(/token/i);
+  });
+
+  it("streams a reply from provider-sim through the hub's router and stops on demand", async () => {
+    await page.goto(`/${MODEL}/playground?provider=together`);
+    await page.getByLabel(/Access token/).fill(hubToken);
+    await page.getByRole("textbox", { name: "Your message" }).fill("Tell me a long story.");
+    await page.getByRole("button", { name: "Send" }).click();
+    // Tokens arrive one after another: watch the reply grow, commit by commit, and press Stop after
+    // the fifth growth (the stream is far longer), from inside the page so no timing can race it.
+    const growths = await page.evaluate(
+      () =>
+        new Promise<number[]>((resolve, reject) => {
+          const lengths: number[] = [];
+          const timer = setTimeout(() => reject(new Error(`reply grew ${lengths.length} times`)), 20_000);
+          const observer = new MutationObserver(() => {
+            const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
+            const text = turns[turns.length - 1]?.textContent?.replace("…", "") ?? "";
+            if (text.length > (lengths.at(-1) ?? 0)) lengths.push(text.length);
+            if (lengths.length === 5) {
+              observer.disconnect();
+              clearTimeout(timer);
+              const stop = [...document.querySelectorAll("button")].find(
+                (button) => button.textContent === "Stop",
+              );
+              stop?.click();
+              resolve(lengths);
+            }
+          });
+          observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+        }),
+    );
+    expect(growths).toHaveLength(5);
+    expect(sim.requests.at(-1)?.path).toContain("/chat/completions");
+    expect(sim.requests.at(-1)?.json).toMatchObject({ stream: true });
+
+    await expect.poll(reply).toContain("(stopped)");
+    const stopped = await reply();
+    await page.waitForTimeout(400);
+    expect(await reply()).toBe(stopped);
+    await expect.poll(() => page.getByRole("button", { name: "Send" }).isVisible()).toBe(true);
+    // The hub cancelled its upstream request when the browser went away.
+    await expect.poll(() => sim.activeStreams, { timeout: 10_000 }).toBe(0);
+  });
+});
