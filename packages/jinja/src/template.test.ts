@@ -15,6 +15,11 @@ describe("Template", () => {
     expect(t.render({ name: "b" })).toBe("B");
   });
 
+  it("drops one trailing newline unless keepTrailingNewline is set (Jinja2's keep_trailing_newline)", () => {
+    expect(new Template("x\n").render()).toBe("x");
+    expect(new Template("x\n", { keepTrailingNewline: true }).render()).toBe("x\n");
+  });
+
   it("reports syntax errors with location, excerpt and the open block", () => {
     try {
       new Template("line one\n{% for x in y %}{{ x }}");

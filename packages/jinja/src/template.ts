@@ -22,6 +22,8 @@ export interface TemplateOptions {
   /** Jinja2's trim_blocks / lstrip_blocks (both on, as transformers configures chat templates). */
   trimBlocks?: boolean;
   lstripBlocks?: boolean;
+  /** Jinja2's keep_trailing_newline (off: one trailing newline of the source is dropped). */
+  keepTrailingNewline?: boolean;
 }
 
 const REGISTRIES: Registries = { filters: FILTERS, tests: TESTS };
@@ -42,7 +44,7 @@ export class Template {
     if (typeof source !== "string") throw new TemplateError("template source must be a string");
     let ast: Stmt[];
     try {
-      ast = parseTemplate(normalizeSource(source), NAME_REGISTRY, {
+      ast = parseTemplate(normalizeSource(source, options.keepTrailingNewline), NAME_REGISTRY, {
         trimBlocks: options.trimBlocks ?? true,
         lstripBlocks: options.lstripBlocks ?? true,
       });

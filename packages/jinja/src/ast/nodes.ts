@@ -35,6 +35,9 @@ export type Target =
   | { kind: "tuple"; items: Target[] }
   | { kind: "nsref"; name: string; attr: string };
 
+/** Which of `varargs`, `kwargs`, `caller` a macro body mentions (they change how it takes arguments). */
+export type MacroSpecialNames = Set<string>;
+
 export interface MacroParam {
   name: string;
   default: Expr | null;
@@ -55,8 +58,8 @@ export type Stmt = { line: number } & (
     }
   | { kind: "set"; target: Target; expr: Expr }
   | { kind: "setblock"; target: Target; filter: Expr | null; body: Stmt[] }
-  | { kind: "macro"; name: string; params: MacroParam[]; body: Stmt[] }
-  | { kind: "callblock"; call: Expr; params: MacroParam[]; body: Stmt[] }
+  | { kind: "macro"; name: string; params: MacroParam[]; body: Stmt[]; uses: MacroSpecialNames }
+  | { kind: "callblock"; call: Expr; params: MacroParam[]; body: Stmt[]; uses: MacroSpecialNames }
   | { kind: "filterblock"; filter: Expr; body: Stmt[] }
   | { kind: "with"; targets: Target[]; values: Expr[]; body: Stmt[] }
   | { kind: "scope"; body: Stmt[] }

@@ -12,40 +12,62 @@ const ONLY_WHITESPACE = /^\s+$/;
 const STRING = /'([^'\\]*(?:\\[\s\S][^'\\]*)*)'|"([^"\\]*(?:\\[\s\S][^"\\]*)*)"/y;
 const FLOAT = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?[eE][+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/y;
 const INTEGER = /(?:\d+_)*\d+/y;
-const NAME = /[a-zA-Z_][a-zA-Z0-9_]*/y;
-const OPERATORS = [
-  "//",
-  "**",
-  "==",
-  "!=",
-  "<=",
-  ">=",
-  "+",
-  "-",
-  "/",
-  "*",
-  "%",
-  "~",
-  "[",
-  "]",
-  "(",
-  ")",
-  "{",
-  "}",
-];
-const SINGLE_OPS = new Set("+-/*%~[](){}<>=.:|,;");
+/** Operator at `pos` as an interned literal (so later comparisons and lookups stay fast), or null. */
+function operatorAt(src: string, pos: number): string | null {
+  const c = src[pos];
+  const twice = src[pos + 1] === c;
+  switch (c) {
+    case "/":
+      return twice ? "//" : "/";
+    case "*":
+      return twice ? "**" : "*";
+    case "=":
+      return twice ? "==" : "=";
+    case "!":
+      return src[pos + 1] === "=" ? "!=" : null;
+    case "<":
+      return src[pos + 1] === "=" ? "<=" : "<";
+    case ">":
+      return src[pos + 1] === "=" ? ">=" : ">";
+    case "+":
+    case "-":
+    case "%":
+    case "~":
+    case "[":
+    case "]":
+    case "(":
+    case ")":
+    case "{":
+    case "}":
+    case ".":
+    case ":":
+    case "|":
+    case ",":
+    case ";":
+      return c;
+    default:
+      return null;
+  }
+}
 const RAW_BEGIN = /\{%([-+]?)\s*raw\s*(-?)%\}/y;
 const RAW_END = /\{%([-+]?)\s*endraw\s*([-+]?)%\}/g;
-const OPENERS: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
+
+const isNameStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+const isNamePart = (c: number) => isNameStart(c) || (c >= 48 && c <= 57);
+
+const isSpace = (text: string, i: number) => {
+  const c = text.charCodeAt(i);
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITESPACE.test(text[i]!));
+};
 
 function rstripWhitespace(text: string): string {
   let end = text.length;
-  while (end > 0 && WHITESPACE.test(text[end - 1]!)) end--;
+  while (end > 0 && isSpace(text, end - 1)) end--;
   return text.slice(0, end);
 }
 
 function skipWhitespace(text: string, pos: number): number {
-  while (pos < text.length && WHITESPACE.test(text[pos]!)) pos++;
+  while (pos < text.length && isSpace(text, pos)) pos++;
   return pos;
 }
 
@@ -162,23 +184,19 @@ export function tokenize(src: string, map: SourceMap, options: LexerOptions): To
         pos += n[0].length;
         continue;
       }
-      NAME.lastIndex = pos;
-      const name = NAME.exec(src);
-      if (name) {
-        push("name", name[0], pos);
-        pos += name[0].length;
+      const code = src.charCodeAt(pos);
+      if (isNameStart(code)) {
+        let end = pos + 1;
+        while (end < src.length && isNamePart(src.charCodeAt(end))) end++;
+        push("name", src.slice(pos, end), pos);
+        pos = end;
         continue;
       }
-      let op = "";
-      for (const candidate of OPERATORS) {
-        if (candidate.length === 2 && src.startsWith(candidate, pos)) {
-          op = candidate;
-          break;
-        }
-      }
-      if (!op && SINGLE_OPS.has(ch)) op = ch;
-      if (!op) throw map.error(`unexpected char ${JSON.stringify(ch)}`, pos);
-      if (OPENERS[op]) stack.push(OPENERS[op]!);
+      const op = operatorAt(src, pos);
+      if (op === null) throw map.error(`unexpected char ${JSON.stringify(ch)}`, pos);
+      if (op === "(") stack.push(")");
+      else if (op === "[") stack.push("]");
+      else if (op === "{") stack.push("}");
       else if (op === ")" || op === "]" || op === "}") {
         const expected = stack.pop();
         if (expected === undefined) throw map.error(`unexpected '${op}'`, pos);

@@ -6,9 +6,9 @@ import { TemplateSyntaxError } from "../errors.js";
  */
 const LINE_BREAKS = /\r\n|[\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
 
-export function normalizeSource(source: string): string {
+export function normalizeSource(source: string, keepTrailingNewline = false): string {
   const text = source.replace(LINE_BREAKS, "\n");
-  return text.endsWith("\n") ? text.slice(0, -1) : text;
+  return text.endsWith("\n") && !keepTrailingNewline ? text.slice(0, -1) : text;
 }
 
 /** Maps offsets to 1-based line/column and builds error excerpts. */
@@ -19,7 +19,7 @@ export class SourceMap {
   private starts(): number[] {
     if (this.lineStarts === null) {
       const starts = [0];
-      for (let i = 0; i < this.text.length; i++) if (this.text.charCodeAt(i) === 10) starts.push(i + 1);
+      for (let i = this.text.indexOf("\n"); i >= 0; i = this.text.indexOf("\n", i + 1)) starts.push(i + 1);
       this.lineStarts = starts;
     }
     return this.lineStarts;

@@ -13,6 +13,9 @@ const PRIMARY_START = new Set(["name", "string", "integer", "float"]);
 
 /** Recursive-descent expression parser mirroring jinja2.parser.Parser's precedence levels. */
 export class ExpressionParser {
+  /** One set per macro being parsed, collecting the special names its body mentions. */
+  protected readonly macroUses: Set<string>[] = [];
+
   constructor(
     protected readonly stream: TokenStream,
     private readonly registry: NameRegistry,
@@ -133,6 +136,9 @@ export class ExpressionParser {
           case "None":
             return { kind: "const", value: null };
           default:
+            if (t.value === "varargs" || t.value === "kwargs" || t.value === "caller") {
+              for (const uses of this.macroUses) uses.add(t.value);
+            }
             return { kind: "name", name: t.value };
         }
       }

@@ -209,9 +209,12 @@ class StatementParser extends ExpressionParser {
     const params = this.parseSignature();
     const saved = this.loopDepth;
     this.loopDepth = 0;
+    const uses = new Set<string>();
+    this.macroUses.push(uses);
     const body = this.parseStatements(["endmacro"], true);
+    this.macroUses.pop();
     this.loopDepth = saved;
-    return { kind: "macro", name, params, body, line };
+    return { kind: "macro", name, params, body, line, uses };
   }
 
   private parseCallBlock(line: number): Stmt {
@@ -222,9 +225,12 @@ class StatementParser extends ExpressionParser {
     if (call.kind !== "call") s.fail("expected call", undefined, pos);
     const saved = this.loopDepth;
     this.loopDepth = 0;
+    const uses = new Set<string>();
+    this.macroUses.push(uses);
     const body = this.parseStatements(["endcall"], true);
+    this.macroUses.pop();
     this.loopDepth = saved;
-    return { kind: "callblock", call, params, body, line };
+    return { kind: "callblock", call, params, body, line, uses };
   }
 
   private parseFilterBlock(line: number): Stmt {

@@ -1,4 +1,4 @@
-import type { Expr, MacroParam, Stmt, Target } from "../ast/nodes.js";
+import type { Expr, MacroParam, MacroSpecialNames, Stmt, Target } from "../ast/nodes.js";
 import { TemplateRuntimeError } from "../errors.js";
 import { callValue } from "../sandbox.js";
 import { type CompileContext, compileArgs, compileExpr, compileFilter, type ExprFn } from "./compile-expr.js";
@@ -83,17 +83,6 @@ function compileAssign(target: Target, cx: CompileContext): AssignFn {
   };
 }
 
-/** Names referenced anywhere in a subtree (to know whether a macro uses varargs/kwargs/caller). */
-function referencedNames(node: unknown, into: Set<string>): Set<string> {
-  if (Array.isArray(node)) for (const n of node) referencedNames(n, into);
-  else if (node !== null && typeof node === "object") {
-    const rec = node as Record<string, unknown>;
-    if (rec.kind === "name" && typeof rec.name === "string") into.add(rec.name);
-    for (const key in rec) if (key !== "kind") referencedNames(rec[key], into);
-  }
-  return into;
-}
-
 function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
   const line = stmt.line;
   switch (stmt.kind) {
@@ -146,7 +135,7 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
       };
     }
     case "macro": {
-      const make = compileMacro(stmt.name, stmt.params, stmt.body, cx);
+      const make = compileMacro(stmt.name, stmt.params, stmt.body, stmt.uses, cx);
       const slot = cx.scope.declare(stmt.name);
       return (frame) => {
         frame[slot] = make(frame);
@@ -155,7 +144,7 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
     }
     case "callblock": {
       const call = stmt.call as Extract<Expr, { kind: "call" }>;
-      const makeCaller = compileMacro("caller", stmt.params, stmt.body, cx);
+      const makeCaller = compileMacro("caller", stmt.params, stmt.body, stmt.uses, cx);
       const callee = compileExpr(call.callee, cx);
       const args = compileArgs(call, cx);
       return (frame, st) => {
@@ -223,9 +212,9 @@ function compileMacro(
   name: string,
   params: MacroParam[],
   stmts: Stmt[],
+  used: MacroSpecialNames,
   cx: CompileContext,
 ): (defFrame: Frame) => PyCallable {
-  const used = referencedNames(stmts, new Set());
   const takesVarargs = used.has("varargs");
   const takesKwargs = used.has("kwargs");
   const takesCaller = used.has("caller");
