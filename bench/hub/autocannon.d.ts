@@ -21,6 +21,7 @@ declare module "autocannon" {
       errors: number;
       timeouts: number;
       non2xx: number;
+      statusCodeStats: Record<string, { count: number }>;
     }
   }
   function autocannon(options: autocannon.Options): Promise<autocannon.Result>;

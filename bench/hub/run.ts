@@ -53,6 +53,11 @@ async function measure(
   // A short warm-up (JIT, SQLite page cache, keep-alive sockets), then the measured run.
   if (warmUp) await autocannon({ ...options, connections, duration: 2 });
   const result = await autocannon({ ...options, connections, duration: SECONDS });
+  if (result.errors + result.timeouts + result.non2xx > 0) {
+    process.stdout.write(
+      `  ${name}: ${result.errors} connection errors, ${result.timeouts} timeouts, statuses ${JSON.stringify(result.statusCodeStats)}\n`,
+    );
+  }
   return {
     name,
     p50: result.latency.p50,

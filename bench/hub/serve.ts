@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startHub } from "@modelhub/hub";
+import { createJsonLogger, startHub } from "@modelhub/hub";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { startProviderSim } from "@modelhub/provider-sim";
 
@@ -23,6 +23,8 @@ async function main(): Promise<() => Promise<void>> {
     const hub = await startHub({
       dataDir,
       adminToken,
+      // Failures only (a 5xx from the router, an unhandled error), on stderr, so that errors can be explained.
+      logger: createJsonLogger({ write: (line) => process.stderr.write(`${line}\n`), level: "warn" }),
       providerBaseUrls: Object.fromEntries(
         INFERENCE_PROVIDERS.map((provider) => [provider, `${simUrl}/${provider}`]),
       ),

@@ -126,7 +126,7 @@ export function routerRoutes(deps: RouterRoutesDeps) {
           // The store may already be closed when a stream ends during shutdown.
           deps.logger.log("warn", "usage not recorded", { ...fields, error });
         }
-        deps.logger.log("info", "router call", fields);
+        deps.logger.log(result.status >= 500 ? "warn" : "info", "router call", fields);
       },
     });
   });
