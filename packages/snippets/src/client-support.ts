@@ -180,10 +180,42 @@ export const HUB_CLIENT_SUPPORT: Record<
   },
 };
 
+/** Whether the client implements the call and can finish it as a pasted script. */
 export function hubClientSupports(
   client: keyof typeof HUB_CLIENT_SUPPORT,
   provider: string,
   task: string,
 ): boolean {
+  if (HUB_CLIENT_CANNOT_FINISH[client]?.[provider]?.includes(task)) return false;
   return HUB_CLIENT_SUPPORT[client][provider]?.includes(task) ?? false;
 }
+
+/**
+ * Calls a hub client implements but cannot finish as a pasted script, found by running the snippets.
+ * @huggingface/inference 4.13 waits between status polls with an unref'd timer, so a plain `node` script
+ * exits (code 13, unsettled top-level await) before the job completes; its polls also ignore the client's
+ * `fetch` option. Every task it polls for is affected.
+ */
+export const HUB_CLIENT_CANNOT_FINISH: Partial<
+  Record<keyof typeof HUB_CLIENT_SUPPORT, Record<string, readonly string[]>>
+> = {
+  "huggingface.js": {
+    "fal-ai": [
+      "image-text-to-image",
+      "image-text-to-video",
+      "image-to-image",
+      "image-to-video",
+      "text-to-image",
+      "text-to-video",
+    ],
+    novita: ["image-text-to-video", "text-to-video"],
+    wavespeed: [
+      "image-text-to-image",
+      "image-text-to-video",
+      "image-to-image",
+      "image-to-video",
+      "text-to-image",
+      "text-to-video",
+    ],
+  },
+};

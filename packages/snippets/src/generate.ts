@@ -189,7 +189,8 @@ export function planSnippets(
       for (const language of SNIPPET_LANGUAGES) {
         for (const client of SNIPPET_CLIENTS[language] as readonly SnippetClient[]) {
           const content = renderSnippet(language, client, call, provider, streaming, direct, context);
-          if (content) snippets.push({ language, client, content, install: CLIENT_INSTALL[client] });
+          if (content)
+            snippets.push({ language, client, content, install: installCommand(client, call.task) });
         }
       }
       return snippets;
@@ -211,6 +212,17 @@ export function getInferenceSnippets(
   options: SnippetOptions = {},
 ): InferenceSnippet[] {
   return planSnippets(model, accessToken, provider, providerModelId, options)?.render() ?? [];
+}
+
+const HUB_PYTHON_EXTRAS: Partial<Record<string, string>> = {
+  "feature-extraction": "numpy",
+  "text-to-image": "pillow",
+  "image-to-image": "pillow",
+};
+
+function installCommand(client: SnippetClient, task: string): string {
+  const extra = client === "huggingface_hub" ? HUB_PYTHON_EXTRAS[task] : undefined;
+  return extra ? `${CLIENT_INSTALL[client]} ${extra}` : CLIENT_INSTALL[client];
 }
 
 /** OpenAI-style image generation asked to answer `{data: [{b64_json}]}`. */

@@ -11,7 +11,10 @@ export const SNIPPET_CLIENTS = {
 } as const satisfies Record<SnippetLanguage, readonly string[]>;
 export type SnippetClient = (typeof SNIPPET_CLIENTS)[SnippetLanguage][number];
 
-/** What each client needs installed before its snippet runs (empty when nothing is needed). */
+/**
+ * What each client needs installed before its snippet runs (empty when nothing is needed). huggingface_hub
+ * returns numpy arrays for embeddings and PIL images for generated images: those tasks add their package.
+ */
 export const CLIENT_INSTALL: Record<SnippetClient, string> = {
   huggingface_hub: "pip install --upgrade huggingface_hub",
   requests: "pip install requests",

@@ -11,14 +11,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecCase } from "../__fixtures__/exec-cases.js";
 import { FILE_PLACEHOLDER, planSnippets } from "../generate.js";
 import type { InferenceSnippet, SnippetOptions } from "../types.js";
-import { HUB_TOKEN, makeWorkDir, OUTPUT_FILES, runSnippet, sampleBase64 } from "./run-snippet.js";
+import {
+  HUB_TOKEN,
+  makeWorkDir,
+  OUTPUT_FILES,
+  type RunResult,
+  runSnippet,
+  sampleBase64,
+} from "./run-snippet.js";
 
 export interface ExecSuiteOptions {
   title: string;
   cases: ExecCase[];
   options?: SnippetOptions;
   /** Extra checks of the request the provider received. */
-  check?: (request: RecordedRequest, snippet: InferenceSnippet, testCase: ExecCase) => void;
+  check?: (request: RecordedRequest, snippet: InferenceSnippet, testCase: ExecCase, run: RunResult) => void;
 }
 
 /** fal_client cannot be installed here: its snippets are compiled and checked in fal-client.test.ts. */
@@ -115,7 +122,7 @@ export function describeSnippetExecution({ title, cases, options = {}, check }: 
             (file) => existsSync(join(result.dir, file)) && statSync(join(result.dir, file)).size > 0,
           );
           expect(saved || result.stdout.trim().length > 0, `${where} printed or saved its result`).toBe(true);
-          check?.(first, snippet, testCase);
+          check?.(first, snippet, testCase, result);
         }
         expect(failures, failures.join("\n\n")).toEqual([]);
       });
