@@ -15,6 +15,7 @@ import {
   pythonStringLiteral,
   sh,
   shellWord,
+  TemplatePlacementError,
 } from "./quote.js";
 
 /** Hostile texts plus random Unicode strings (fixed seed: deterministic). */
@@ -159,4 +160,32 @@ describe("identifiers and comments", () => {
     },
     SLOW_TEST_MS,
   );
+});
+
+describe("interpolation placement", () => {
+  it("is refused inside strings and comments, where a value would not become a literal", () => {
+    const id = "x";
+    expect(() => py`f"{${id}}"`).toThrow(TemplatePlacementError);
+    expect(() => py`# load ${id}`).toThrow(TemplatePlacementError);
+    expect(() => py`"""doc ${id}"""`).toThrow(TemplatePlacementError);
+    expect(() => js`const a = \`${id}\`;`).toThrow(TemplatePlacementError);
+    expect(() => js`// ${id}`).toThrow(TemplatePlacementError);
+    expect(() => js`/* ${id} */`).toThrow(TemplatePlacementError);
+    expect(() => sh`echo "${id}"`).toThrow(TemplatePlacementError);
+    expect(() => sh`# ${id}`).toThrow(TemplatePlacementError);
+    expect(() => sh`echo '${id}'`).toThrow(TemplatePlacementError);
+  });
+
+  it("is accepted in code, after closed strings and comments", () => {
+    expect(py`x = "a#b"  # note\ny = ${"v"}`.text).toBe('x = "a#b"  # note\ny = "v"');
+    expect(sh`echo a#b ${"v w"}`.text).toBe("echo a#b 'v w'");
+    expect(js`const a = "it's"; // c\nconst b = ${"v"};`.text).toBe(
+      'const a = "it\'s"; // c\nconst b = "v";',
+    );
+    expect(py`${comment("python", "note")}\nx = ${"v"}`.text).toBe('# note\nx = "v"');
+  });
+
+  it("tracks state across interpolated fragments", () => {
+    expect(() => py`${comment("python", "note")} ${"v"}`).toThrow(TemplatePlacementError);
+  });
 });

@@ -9,6 +9,8 @@
  * unquoted text into generated code.
  */
 
+import { scan, startScanner } from "./lexical-context.js";
+
 export type CodeLanguage = "python" | "js" | "sh";
 
 const CODE_BRAND: unique symbol = Symbol("library-snippet-code");
@@ -136,11 +138,26 @@ function writeValue<L extends CodeLanguage>(language: L, value: Interpolated<L>)
   return LITERAL_WRITERS[language](value as Literal);
 }
 
+/** A template that places an interpolation inside a string or a comment of the generated code. */
+export class TemplatePlacementError extends TypeError {
+  constructor(language: CodeLanguage, index: number, state: string, before: string) {
+    super(
+      `Interpolation ${index} of a ${language} snippet template sits inside a ${state} (after ${JSON.stringify(before.slice(-40))}): ` +
+        "values may only be placed where code goes, so that they become literals.",
+    );
+    this.name = "TemplatePlacementError";
+  }
+}
+
 function tag<L extends CodeLanguage>(language: L) {
   return (strings: TemplateStringsArray, ...values: Interpolated<L>[]): Code<L> => {
     let text = strings[0] ?? "";
+    let scanner = scan(language, startScanner(), text);
     values.forEach((value, i) => {
-      text += writeValue(language, value) + (strings[i + 1] ?? "");
+      if (scanner.state !== "code") throw new TemplatePlacementError(language, i, scanner.state, text);
+      const piece = writeValue(language, value) + (strings[i + 1] ?? "");
+      scanner = scan(language, scanner, piece);
+      text += piece;
     });
     return makeCode(language, text);
   };

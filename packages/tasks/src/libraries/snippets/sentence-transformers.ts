@@ -1,6 +1,6 @@
 import type { ModelData } from "../../model-data.js";
 import { exampleSentences, exampleText } from "../examples.js";
-import { py } from "../quote.js";
+import { comment, py } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { CUSTOM_CODE_TAG } from "./transformers.js";
 
@@ -39,7 +39,7 @@ sentences = ${sentences}
 embeddings = model.encode(sentences)
 
 similarities = model.similarity(embeddings, embeddings)
-print(similarities.shape)  # (${sentences.length}, ${sentences.length})`,
+print(similarities.shape)  ${comment("python", `(${sentences.length}, ${sentences.length})`)}`,
       "Compute embeddings",
     ),
   ];
