@@ -153,5 +153,6 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  for (const child of children) child.kill("SIGTERM");
+  // The hub first, so that it does not report the simulator's disappearance as provider failures.
+  for (const child of children.reverse()) child.kill("SIGTERM");
 }
