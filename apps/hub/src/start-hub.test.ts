@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { InferenceClient } from "@modelhub/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "./__fixtures__/seeded-app.js";
 import { makeTempDir } from "./__fixtures__/temp-dir.js";
@@ -88,6 +89,32 @@ describe("startHub", () => {
       const api = await fetch(`${hub.url}/api/unknown`, { headers: html });
       expect(api.status).toBe(404);
       expect(api.headers.get("content-type")).toContain("application/json");
+    } finally {
+      await hub.close();
+    }
+  });
+
+  it("starts provider-sim in-process for providers without a key, and routes keyed ones to the provider", async () => {
+    const hub = await startHub({
+      dataDir: join(temp.dir, "data"),
+      adminToken: ADMIN_TOKEN,
+      catalogueDir: FIXTURE_CATALOGUE_DIR,
+      providerKeys: { cerebras: "csk-test-key-not-used" },
+    });
+    try {
+      expect(hub.providerSimUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(hub.routing.provider).toEqual(["cerebras"]);
+      expect(hub.routing["provider-sim"]).toContain("together");
+      const { token } = (await (
+        await fetch(`${hub.url}/api/admin/tokens`, { method: "POST", headers: admin, body: '{"name":"sim"}' })
+      ).json()) as { token: string };
+      const client = new InferenceClient(token, { hubUrl: hub.url, routerUrl: `${hub.url}/router` });
+      const output = await client.chatCompletion({
+        model: "Qwen/Qwen2.5-7B-Instruct",
+        provider: "together",
+        messages: [{ role: "user", content: "Hello" }],
+      });
+      expect(output.choices[0]?.message.content).toEqual(expect.any(String));
     } finally {
       await hub.close();
     }
