@@ -32,6 +32,7 @@ export async function readBodyBytes(c: Context, maxBytes: number): Promise<Uint8
 
 function readNodeStream(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
   // Plain events rather than an async iterator: this runs on every router call.
+  if (incoming.readableEnded) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;

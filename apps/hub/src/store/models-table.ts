@@ -135,6 +135,16 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
   const libraryCounts = db.prepare<[], { library: string; n: number }>(
     "SELECT library_name AS library, count(*) AS n FROM models WHERE library_name IS NOT NULL GROUP BY library_name",
   );
+  // Listing statements differ only by which filters are present: a handful of shapes, each prepared once.
+  const listStatements = new Map<string, Database.Statement<unknown[], ModelRow>>();
+  const prepared = (sql: string) => {
+    let statement = listStatements.get(sql);
+    if (!statement) {
+      statement = db.prepare<unknown[], ModelRow>(sql);
+      if (listStatements.size < 500) listStatements.set(sql, statement);
+    }
+    return statement;
+  };
   const pipelineCounts = db.prepare<[], { pipeline: string; n: number }>(
     "SELECT pipeline_tag AS pipeline, count(*) AS n FROM models WHERE pipeline_tag IS NOT NULL GROUP BY pipeline_tag",
   );
@@ -271,7 +281,7 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
       const sql = `SELECT * FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
         ORDER BY ${column} ${order}, id ASC LIMIT ?`;
       params.push(query.limit + 1);
-      const rows = db.prepare<unknown[], ModelRow>(sql).all(...params);
+      const rows = prepared(sql).all(...params);
       const hasMore = rows.length > query.limit;
       return { models: rows.slice(0, query.limit).map(fromRow), hasMore };
     },
