@@ -13,6 +13,8 @@ export {
   comment as libraryComment,
   jsStringLiteral,
   pythonStringLiteral,
+  SnippetTemplateError,
   shellWord,
+  TemplatePlacementError,
 } from "./quote.js";
 export type { LibrarySnippet, LibrarySnippetBuilder, ModelLibrary, SnippetLanguage } from "./types.js";

@@ -13,6 +13,7 @@ import {
   py,
   pythonIdentifier,
   pythonStringLiteral,
+  SnippetTemplateError,
   sh,
   shellWord,
   TemplatePlacementError,
@@ -120,7 +121,7 @@ describe("tagged templates", () => {
   it(
     "refuse to mix languages",
     () => {
-      expect(() => py`${js`x` as never}`).toThrow(TypeError);
+      expect(() => py`${js`x` as never}`).toThrow(SnippetTemplateError);
     },
     SLOW_TEST_MS,
   );

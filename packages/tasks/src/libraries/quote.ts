@@ -9,6 +9,7 @@
  * unquoted text into generated code.
  */
 
+import { TasksError } from "../errors.js";
 import { scan, startScanner } from "./lexical-context.js";
 
 export type CodeLanguage = "python" | "js" | "sh";
@@ -91,7 +92,7 @@ export type Literal = string | number | boolean | null | undefined;
 export type Interpolated<L extends CodeLanguage> = Literal | Code<L> | ReadonlyArray<Literal | Code<L>>;
 
 function numberLiteral(value: number): string {
-  if (!Number.isFinite(value)) throw new TypeError(`Cannot write ${value} as a code literal`);
+  if (!Number.isFinite(value)) throw new SnippetTemplateError(`Cannot write ${value} as a code literal`);
   return String(value);
 }
 
@@ -121,7 +122,7 @@ const LIST_WRITERS: Record<CodeLanguage, (items: string[]) => string> = {
 function writeValue<L extends CodeLanguage>(language: L, value: Interpolated<L>): string {
   if (isCode(value)) {
     if (value.language !== language) {
-      throw new TypeError(`A ${value.language} fragment cannot be inserted into ${language} code`);
+      throw new SnippetTemplateError(`A ${value.language} fragment cannot be inserted into ${language} code`);
     }
     return value.text;
   }
@@ -138,14 +139,16 @@ function writeValue<L extends CodeLanguage>(language: L, value: Interpolated<L>)
   return LITERAL_WRITERS[language](value as Literal);
 }
 
+/** A snippet template used in a way that could not produce safe code: a bug in the catalogue, not a record. */
+export class SnippetTemplateError extends TasksError {}
+
 /** A template that places an interpolation inside a string or a comment of the generated code. */
-export class TemplatePlacementError extends TypeError {
+export class TemplatePlacementError extends SnippetTemplateError {
   constructor(language: CodeLanguage, index: number, state: string, before: string) {
     super(
       `Interpolation ${index} of a ${language} snippet template sits inside a ${state} (after ${JSON.stringify(before.slice(-40))}): ` +
         "values may only be placed where code goes, so that they become literals.",
     );
-    this.name = "TemplatePlacementError";
   }
 }
 
@@ -193,7 +196,8 @@ const PYTHON_KEYWORDS = new Set(
 export function pythonIdentifier(name: string | undefined, fallback: string): Code<"python"> {
   const chosen =
     name !== undefined && PYTHON_IDENTIFIER.test(name) && !PYTHON_KEYWORDS.has(name) ? name : fallback;
-  if (!PYTHON_IDENTIFIER.test(chosen)) throw new TypeError(`Fallback ${fallback} is not a Python identifier`);
+  if (!PYTHON_IDENTIFIER.test(chosen))
+    throw new SnippetTemplateError(`Fallback ${fallback} is not a Python identifier`);
   return makeCode("python", chosen);
 }
 
@@ -207,7 +211,7 @@ const PYTHON_DOTTED_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/
 /** A dotted Python name of our own (module path or attribute chain), checked so it can only be a name. */
 export function pythonName(name: string): Code<"python"> {
   if (!PYTHON_DOTTED_NAME.test(name))
-    throw new TypeError(`${JSON.stringify(name)} is not a dotted Python name`);
+    throw new SnippetTemplateError(`${JSON.stringify(name)} is not a dotted Python name`);
   return makeCode("python", name);
 }
 
