@@ -30,6 +30,7 @@ import {
   SNIPPET_LANGUAGES,
   type SnippetClient,
   type SnippetLanguage,
+  type SnippetLogger,
   type SnippetOptions,
 } from "./types.js";
 
@@ -100,16 +101,17 @@ function describeCall(
   return { task: pipeline, inputKind: "json", args, chatArgs: {}, file: undefined };
 }
 
-function providerBody(
-  request: BuiltRequest,
+/** Spec §5: a provider body given as a string is parsed as JSON; if that fails, it is logged and the inputs are used. */
+export function parseProviderBody(
+  request: Pick<BuiltRequest, "body">,
   args: Record<string, unknown>,
-  options: SnippetOptions,
+  logger: SnippetLogger | undefined,
 ): unknown {
   if (typeof request.body !== "string") return request.body;
   try {
     return JSON.parse(request.body);
   } catch (error) {
-    options.logger?.error("Failed to parse body as JSON", error);
+    logger?.error("Failed to parse body as JSON", error);
     return args;
   }
 }
@@ -162,7 +164,7 @@ export function planSnippets(
     billTo: options.billTo,
     stream: streaming,
   });
-  const body = providerBody(request, call.args, options);
+  const body = parseProviderBody(request, call.args, options.logger);
 
   const context = buildTemplateContext({
     modelId: model.id,
