@@ -10,6 +10,11 @@ export interface CallContext {
   fetch: typeof fetch;
   /** Fires when the caller aborts or the overall deadline passes. */
   signal: AbortSignal;
+  /**
+   * Whether anything can fire `signal` (a caller signal or an overall timeout). When nothing can, no
+   * signal is handed to fetch: an AbortSignal costs undici listeners on every request.
+   */
+  abortable: boolean;
   /** Absolute time (ms since epoch) the whole call must finish by; Infinity when unbounded. */
   deadlineAt: number;
   timeoutMs: number | undefined;
@@ -34,16 +39,20 @@ export interface CallContextInit {
   logger?: Logger;
 }
 
+/** The signal of calls nothing can abort: creating an AbortController per call costs more than a request's JSON. */
+const NEVER_ABORTED = new AbortController().signal;
+
 export function createCallContext(init: CallContextInit): CallContext {
-  const controller = new AbortController();
+  const abortable = init.signal !== undefined || init.totalTimeoutMs !== undefined;
+  const controller = abortable ? new AbortController() : undefined;
   let timedOut = false;
-  const onCallerAbort = () => controller.abort(init.signal?.reason);
-  if (init.signal?.aborted) controller.abort(init.signal.reason);
+  const onCallerAbort = () => controller?.abort(init.signal?.reason);
+  if (init.signal?.aborted) controller?.abort(init.signal.reason);
   else init.signal?.addEventListener("abort", onCallerAbort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadlineAt =
     init.totalTimeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + init.totalTimeoutMs;
-  if (init.totalTimeoutMs !== undefined && !controller.signal.aborted) {
+  if (controller && init.totalTimeoutMs !== undefined && !controller.signal.aborted) {
     timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
@@ -51,7 +60,8 @@ export function createCallContext(init: CallContextInit): CallContext {
   }
   return {
     fetch: init.fetch ?? globalThis.fetch.bind(globalThis),
-    signal: controller.signal,
+    signal: controller?.signal ?? NEVER_ABORTED,
+    abortable,
     deadlineAt,
     timeoutMs: init.timeoutMs,
     jobDeadlineMs: init.jobDeadlineMs ?? 600_000,

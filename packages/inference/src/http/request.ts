@@ -56,21 +56,23 @@ async function attemptOnce(call: CallContext, request: HttpRequest): Promise<Att
   // call's own signal (caller abort and overall deadline), which stays attached to the fetch.
   let attemptTimedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let signal = call.signal;
+  let signal: AbortSignal | undefined = call.abortable ? call.signal : undefined;
   if (call.timeoutMs !== undefined) {
     const attemptController = new AbortController();
     timer = setTimeout(() => {
       attemptTimedOut = true;
       attemptController.abort();
     }, call.timeoutMs);
-    signal = AbortSignal.any([call.signal, attemptController.signal]);
+    signal = call.abortable
+      ? AbortSignal.any([call.signal, attemptController.signal])
+      : attemptController.signal;
   }
   const init: RequestInit = {
     method: request.method,
     headers: request.headers,
     body: request.body ?? null,
-    signal,
   };
+  if (signal) init.signal = signal;
   // Edge runtimes reject an explicit `credentials` field, so it is only present when asked for.
   if (call.includeCredentials) init.credentials = "include";
   try {

@@ -1,5 +1,5 @@
 import { dataUrlToBlob } from "../encoding.js";
-import { ProviderOutputError } from "../errors.js";
+import { NetworkError, ProviderOutputError } from "../errors.js";
 import { type CallContext, createCallContext } from "../http/call-context.js";
 import { pollJob } from "../http/poll-job.js";
 import { type HttpRequest, sendRequest } from "../http/request.js";
@@ -141,11 +141,15 @@ function followUp(call: CallContext, built: BuiltRequest): FollowUp {
 }
 
 async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
   try {
-    return JSON.parse(text);
+    return await response.json();
   } catch (cause) {
-    throw new ProviderOutputError(`Expected a JSON answer, got: ${text.slice(0, 200)}`, { cause });
+    if (cause instanceof SyntaxError) {
+      throw new ProviderOutputError(`Expected a JSON answer from ${response.url || "the server"}`, { cause });
+    }
+    throw new NetworkError(`The connection failed while reading the answer: ${(cause as Error).message}`, {
+      cause,
+    });
   }
 }
 
