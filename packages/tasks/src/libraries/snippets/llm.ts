@@ -106,13 +106,19 @@ export function vllmSnippets(model: ModelData): LibrarySnippet[] {
   ];
 }
 
+/** ctransformers takes an exact model_file (no pattern): named only when the repository lists its GGUF files. */
+function ggufFileArg(model: ModelData) {
+  const file = pickGgufFile(model);
+  return file.includes("*") ? py`` : py`, model_file=${file}`;
+}
+
 export function ctransformersSnippets(model: ModelData): LibrarySnippet[] {
   return [
     pipInstall(["ctransformers"]),
     snippet(
       py`from ctransformers import AutoModelForCausalLM
 
-llm = AutoModelForCausalLM.from_pretrained(${model.id}, model_file=${pickGgufFile(model)})
+llm = AutoModelForCausalLM.from_pretrained(${model.id}${ggufFileArg(model)})
 print(llm(${exampleText(model, "AI is going to")}))`,
       "Load and generate",
     ),

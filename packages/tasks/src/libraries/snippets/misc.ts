@@ -110,8 +110,7 @@ export function scviToolsSnippets(model: ModelData): LibrarySnippet[] {
       py`from scvi.hub import HubModel
 
 hub_model = HubModel.pull_from_huggingface_hub(repo_name=${model.id}, cache_dir="scvi_hub")
-model = hub_model.model  # the trained scvi-tools model, with its AnnData
-`,
+model = hub_model.model  # the trained scvi-tools model, with its AnnData`,
       "Load the model",
     ),
   ];
