@@ -12,12 +12,17 @@ export type ColdMode = "ours" | "theirs" | "import" | "compile";
 
 export interface ColdResult {
   importMs: number;
+  /** CPU time (user + system, all threads) of the import, and of import + first call. */
+  importCpuMs: number;
+  totalCpuMs?: number;
   firstCallMs?: number;
   totalMs?: number;
   secondCallMs?: number;
   snippets?: number;
   templates?: number;
   compileColdMs?: number;
+  /** CPU time of the cold compile alone. */
+  compileCpuMs?: number;
   compileWarmMs?: number;
 }
 

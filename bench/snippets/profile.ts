@@ -52,6 +52,23 @@ async function composition(contents: string, plugins: Plugin[] = []): Promise<Ma
   return bytes;
 }
 
+/** The templates the first case (non-streaming chat) renders, by key in TEMPLATES. */
+const FIRST_CALL_TEMPLATES = [
+  "python/huggingface_hub/importInferenceClient",
+  "python/huggingface_hub/conversational",
+  "python/requests/importRequests",
+  "python/requests/conversational",
+  "python/openai/conversational",
+  "js/huggingface.js/importInferenceClient",
+  "js/huggingface.js/conversational",
+  "js/openai/conversational",
+  "sh/curl/conversational",
+];
+const compileBundle = await bundle(
+  `export { Template } from "@modelhub/jinja";\nexport { TEMPLATES } from ${JSON.stringify(join(repoRoot, "packages/snippets/src/templates.generated.ts"))};`,
+  join(dir, "compile.mjs"),
+);
+
 const variants: { label: string; mode: ColdMode; specifier: string; args?: unknown[] }[] = [
   {
     label: "snippets: import + 1st call (as shipped)",
@@ -64,6 +81,11 @@ const variants: { label: string; mode: ColdMode; specifier: string; args?: unkno
     mode: "ours",
     specifier: await bundle(OURS, join(dir, "ours-pure.mjs"), [sideEffectFree(["tasks"])]),
     args: firstCase,
+  },
+  {
+    label: "import only: an empty module (baseline)",
+    mode: "import",
+    specifier: await bundle("export const empty = true;", join(dir, "empty.mjs")),
   },
   {
     label: "import only: @modelhub/jinja",
@@ -81,12 +103,15 @@ const variants: { label: string; mode: ColdMode; specifier: string; args?: unkno
     specifier: await bundle('export * from "@modelhub/inference";', join(dir, "inference.mjs")),
   },
   {
+    label: "compile the 1st call's templates",
+    mode: "compile",
+    specifier: compileBundle,
+    args: FIRST_CALL_TEMPLATES,
+  },
+  {
     label: "compile all snippet templates",
     mode: "compile",
-    specifier: await bundle(
-      `export { Template } from "@modelhub/jinja";\nexport { TEMPLATES } from ${JSON.stringify(join(repoRoot, "packages/snippets/src/templates.generated.ts"))};`,
-      join(dir, "compile.mjs"),
-    ),
+    specifier: compileBundle,
   },
 ];
 
@@ -95,20 +120,34 @@ for (let run = 0; run < RUNS; run++) {
   for (const v of variants) results.get(v.label)!.push(coldRun(v.mode, v.specifier, v.args));
 }
 
+/** CPU ms of the import and of the first call (or cold compile). */
+const cpuSplit = (runs: ColdResult[]) => {
+  const importCpu = median(runs.map((x) => x.importCpuMs));
+  const afterImport = runs.map((x) =>
+    x.totalCpuMs !== undefined ? x.totalCpuMs - x.importCpuMs : x.compileCpuMs,
+  );
+  return afterImport[0] === undefined
+    ? importCpu.toFixed(1)
+    : `${importCpu.toFixed(1)} + ${median(afterImport as number[]).toFixed(1)}`;
+};
 const ms = (values: (number | undefined)[]) =>
   values[0] === undefined ? "-" : median(values as number[]).toFixed(1);
 console.log(`cold start of @modelhub/snippets, fresh node process, median of ${RUNS} (ms)`);
-console.log("                                          bundle  import  1st call  2nd call   total");
+console.log(
+  "                                          bundle  import  1st call  2nd call   total  total CPU",
+);
 for (const v of variants) {
   const r = results.get(v.label)!;
   const firstCall = v.mode === "compile" ? r.map((x) => x.compileColdMs) : r.map((x) => x.firstCallMs);
   const secondCall = v.mode === "compile" ? r.map((x) => x.compileWarmMs) : r.map((x) => x.secondCallMs);
   console.log(
-    `${v.label.padEnd(40)} ${fileKb(v.specifier).padStart(7)}  ${ms(r.map((x) => x.importMs)).padStart(6)}  ${ms(firstCall).padStart(8)}  ${ms(secondCall).padStart(8)}  ${ms(r.map((x) => x.totalMs)).padStart(6)}`,
+    `${v.label.padEnd(40)} ${fileKb(v.specifier).padStart(7)}  ${ms(r.map((x) => x.importMs)).padStart(6)}  ${ms(firstCall).padStart(8)}  ${ms(secondCall).padStart(8)}  ${ms(r.map((x) => x.totalMs)).padStart(6)}  ${cpuSplit(r).padStart(22)}`,
   );
 }
 const templates = results.get("compile all snippet templates")![0]!.templates;
-console.log(`(compile rows: 1st = all ${templates} templates compiled cold, 2nd = compiled again)`);
+console.log(
+  `(compile rows: 1st call = the ${FIRST_CALL_TEMPLATES.length} templates of the first case, or all ${templates}, compiled cold; 2nd call = compiled again)`,
+);
 
 console.log("");
 console.log("bundle composition (KB of output)     as shipped  tasks side-effect free");
@@ -118,4 +157,5 @@ const kb = (n: number | undefined) => (n === undefined ? "-" : ((n ?? 0) / 1024)
 for (const key of [...shipped.keys()].sort((a, b) => shipped.get(b)! - shipped.get(a)!)) {
   console.log(`${key.padEnd(36)} ${kb(shipped.get(key)).padStart(11)}  ${kb(pure.get(key)).padStart(22)}`);
 }
+
 rmSync(dir, { recursive: true, force: true });
