@@ -17,7 +17,7 @@ export function ParameterSliders({ values, onChange }: ParameterSlidersProps) {
         const isSet = value !== undefined;
         const checkboxId = `param-${name}-set`;
         return (
-          <div key={name} className={`flex flex-col gap-1.5 ${isSet ? "" : "opacity-60"}`}>
+          <div key={name} className="flex flex-col gap-1.5">
             <div className="flex items-center justify-between gap-2 text-xs font-medium">
               <span className="flex items-center gap-1.5">
                 <input
@@ -33,16 +33,18 @@ export function ParameterSliders({ values, onChange }: ParameterSlidersProps) {
                 {isSet ? value : "unset"}
               </span>
             </div>
-            <Slider
-              label={spec.label}
-              value={value ?? spec.initial}
-              min={spec.min}
-              max={spec.max}
-              step={spec.step}
-              onValueChange={(next) => onChange(name, next)}
-              format={(current) => (isSet ? String(current) : "unset")}
-              testId={`param-${name}`}
-            />
+            <div className={isSet ? "" : "opacity-50"}>
+              <Slider
+                label={spec.label}
+                value={value ?? spec.initial}
+                min={spec.min}
+                max={spec.max}
+                step={spec.step}
+                onValueChange={(next) => onChange(name, next)}
+                format={(current) => (isSet ? String(current) : "unset")}
+                testId={`param-${name}`}
+              />
+            </div>
           </div>
         );
       })}
