@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { ModelData } from "../model-data.js";
 import { isPipelineType } from "../pipelines.js";
 import { LIBRARY_TASK_MAPPING } from "./library-to-tasks.js";
 import {
@@ -44,5 +46,51 @@ describe("MODEL_LIBRARIES", () => {
     expect(getLibrarySnippets({ id: "acme/x", tags: [], library_name: "no-such-library" })).toEqual([]);
     expect(getLibrarySnippets({ id: "acme/x", tags: [], library_name: "__proto__" })).toEqual([]);
     expect(getLibrarySnippets({ id: "acme/x", tags: [], library_name: "toString" })).toEqual([]);
+  });
+});
+
+describe("getLibrarySnippets on arbitrary records", () => {
+  it("never throws, whatever JSON the record's fields hold", () => {
+    const json = fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<never>;
+    const field = fc.oneof(json, fc.constant(undefined)) as fc.Arbitrary<never>;
+    const record = fc.record({
+      id: fc.oneof(fc.string(), json),
+      tags: fc.oneof(
+        fc.array(fc.oneof(fc.string(), fc.constantFrom("lora", "conversational", "skops"))),
+        json,
+      ),
+      pipeline_tag: fc.oneof(
+        fc.constantFrom("text-generation", "image-text-to-text", "text-to-image"),
+        field,
+      ),
+      config: fc.oneof(
+        field,
+        fc.record(
+          {
+            peft: json,
+            sklearn: json,
+            speechbrain: json,
+            keras_hub: fc.oneof(json, fc.record({ tasks: json })),
+            adapter_transformers: json,
+            architectures: json,
+          },
+          { requiredKeys: [] },
+        ),
+      ) as fc.Arbitrary<never>,
+      cardData: fc.oneof(field, fc.record({ base_model: json, instance_prompt: json })),
+      widgetData: fc.oneof(
+        field,
+        fc.array(fc.record({ text: json, sentences: json, source_sentence: json, context: json })),
+      ),
+      transformersInfo: field,
+      siblings: field,
+    }) as fc.Arbitrary<ModelData>;
+    fc.assert(
+      fc.property(record, fc.constantFrom(...ALL_MODEL_LIBRARY_KEYS), (model, library) => {
+        const snippets = getLibrarySnippets({ ...model, library_name: library });
+        return Array.isArray(snippets) && snippets.every((s) => typeof s.content === "string");
+      }),
+      { numRuns: 2000, seed: 3 },
+    );
   });
 });

@@ -41,5 +41,23 @@ export function getModelLibrary(name: string | undefined): ModelLibrary | undefi
  * unknown or has no snippets. Pure: reads only the record.
  */
 export function getLibrarySnippets(model: ModelData): LibrarySnippet[] {
-  return getModelLibrary(model.library_name)?.snippets?.(model) ?? [];
+  const builder = getModelLibrary(model.library_name)?.snippets;
+  return builder ? builder(normalizeRecord(model)) : [];
+}
+
+/** Records are JSON from users: list fields of another type are read as absent so no builder trips on them. */
+function normalizeRecord(model: ModelData): ModelData {
+  const list = <T>(value: T[] | undefined): T[] | undefined => (Array.isArray(value) ? value : undefined);
+  const object = <T>(value: T | undefined): T | undefined =>
+    typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
+  return {
+    ...model,
+    id: typeof model.id === "string" ? model.id : String(model.id),
+    tags: (list(model.tags) ?? []).filter((tag): tag is string => typeof tag === "string"),
+    widgetData: list(model.widgetData)?.filter((example) => object(example) !== undefined),
+    siblings: list(model.siblings)?.filter((file) => typeof object(file)?.rfilename === "string"),
+    config: object(model.config),
+    cardData: object(model.cardData),
+    transformersInfo: object(model.transformersInfo),
+  };
 }

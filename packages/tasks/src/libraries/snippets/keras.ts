@@ -58,7 +58,8 @@ image_classifier.predict(np.random.randint(0, 256, size=(1, 224, 224, 3)))`,
 /** keras-hub: one snippet per task listed in config keras_hub.tasks, then the bare backbone. */
 export function kerasHubSnippets(model: ModelData): LibrarySnippet[] {
   const preset = `hf://${model.id}`;
-  const tasks = (model.config?.keras_hub?.tasks ?? []).filter((t): t is string => typeof t === "string");
+  const declared: unknown = model.config?.keras_hub?.tasks;
+  const tasks = Array.isArray(declared) ? declared.filter((t): t is string => typeof t === "string") : [];
   const out: LibrarySnippet[] = [];
   for (const task of tasks) {
     const example = Object.hasOwn(KERAS_HUB_EXAMPLES, task) ? KERAS_HUB_EXAMPLES[task] : undefined;
