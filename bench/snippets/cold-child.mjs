@@ -2,8 +2,8 @@
 // argv: <mode> <module URL or package name> [JSON array of call arguments]
 //   ours | theirs: import, first getInferenceSnippets call, then a second identical call;
 //   import: import only;
-//   compile: the module exports { Template, TEMPLATES }: compile the templates named in the arguments (all
-//   when none are named) cold, then again warm.
+//   compile | parse: the module exports { Template, TEMPLATES } (and parseTemplate, normalizeSource):
+//   compile (or only parse) the templates named in the arguments (all when none are named) cold, then again.
 const [mode, specifier, argsJson = "[]"] = process.argv.slice(2);
 // JSON has no undefined: an absent argument travels as null.
 const args = JSON.parse(argsJson).map((value) => (value === null ? undefined : value));
@@ -33,13 +33,24 @@ if (mode === "ours" || mode === "theirs") {
     secondCallMs: second - first,
     snippets: snippets.length,
   });
-} else if (mode === "compile") {
+} else if (mode === "compile" || mode === "parse") {
   const sources = args.length > 0 ? args.map((key) => mod.TEMPLATES[key]) : Object.values(mod.TEMPLATES);
+  // parse: lexer + parser only (the module exports parseTemplate and normalizeSource from @modelhub/jinja's
+  // sources), as Template does before compiling the syntax tree to closures.
+  const names = { hasFilter: () => true, hasTest: () => true };
+  const compile =
+    mode === "compile"
+      ? (source) => new mod.Template(source)
+      : (source) =>
+          mod.parseTemplate(mod.normalizeSource(source, false), names, {
+            trimBlocks: true,
+            lstripBlocks: true,
+          });
   const cpuBefore = process.cpuUsage();
-  for (const source of sources) new mod.Template(source);
+  for (const source of sources) compile(source);
   const cold = performance.now();
   result.compileCpuMs = cpuMs(cpuBefore);
-  for (const source of sources) new mod.Template(source);
+  for (const source of sources) compile(source);
   const warm = performance.now();
   Object.assign(result, {
     templates: sources.length,

@@ -64,8 +64,14 @@ const FIRST_CALL_TEMPLATES = [
   "js/openai/conversational",
   "sh/curl/conversational",
 ];
+const jinjaSource = (file: string) => JSON.stringify(join(repoRoot, "packages/jinja/src", file));
 const compileBundle = await bundle(
-  `export { Template } from "@modelhub/jinja";\nexport { TEMPLATES } from ${JSON.stringify(join(repoRoot, "packages/snippets/src/templates.generated.ts"))};`,
+  [
+    'export { Template } from "@modelhub/jinja";',
+    `export { parseTemplate } from ${jinjaSource("parser/parser.ts")};`,
+    `export { normalizeSource } from ${jinjaSource("lexer/source.ts")};`,
+    `export { TEMPLATES } from ${JSON.stringify(join(repoRoot, "packages/snippets/src/templates.generated.ts"))};`,
+  ].join("\n"),
   join(dir, "compile.mjs"),
 );
 
@@ -109,6 +115,12 @@ const variants: { label: string; mode: ColdMode; specifier: string; args?: unkno
     args: FIRST_CALL_TEMPLATES,
   },
   {
+    label: "  of which lexing + parsing",
+    mode: "parse",
+    specifier: compileBundle,
+    args: FIRST_CALL_TEMPLATES,
+  },
+  {
     label: "compile all snippet templates",
     mode: "compile",
     specifier: compileBundle,
@@ -134,19 +146,20 @@ const ms = (values: (number | undefined)[]) =>
   values[0] === undefined ? "-" : median(values as number[]).toFixed(1);
 console.log(`cold start of @modelhub/snippets, fresh node process, median of ${RUNS} (ms)`);
 console.log(
-  "                                          bundle  import  1st call  2nd call   total  total CPU",
+  "                                          bundle  import  1st call  2nd call   total  CPU import + 1st call",
 );
 for (const v of variants) {
   const r = results.get(v.label)!;
-  const firstCall = v.mode === "compile" ? r.map((x) => x.compileColdMs) : r.map((x) => x.firstCallMs);
-  const secondCall = v.mode === "compile" ? r.map((x) => x.compileWarmMs) : r.map((x) => x.secondCallMs);
+  const templatesOnly = v.mode === "compile" || v.mode === "parse";
+  const firstCall = r.map((x) => (templatesOnly ? x.compileColdMs : x.firstCallMs));
+  const secondCall = r.map((x) => (templatesOnly ? x.compileWarmMs : x.secondCallMs));
   console.log(
     `${v.label.padEnd(40)} ${fileKb(v.specifier).padStart(7)}  ${ms(r.map((x) => x.importMs)).padStart(6)}  ${ms(firstCall).padStart(8)}  ${ms(secondCall).padStart(8)}  ${ms(r.map((x) => x.totalMs)).padStart(6)}  ${cpuSplit(r).padStart(22)}`,
   );
 }
 const templates = results.get("compile all snippet templates")![0]!.templates;
 console.log(
-  `(compile rows: 1st call = the ${FIRST_CALL_TEMPLATES.length} templates of the first case, or all ${templates}, compiled cold; 2nd call = compiled again)`,
+  `(template rows: "1st call" = the ${FIRST_CALL_TEMPLATES.length} templates of the first case, or all ${templates}, compiled (or parsed) cold; "2nd call" = again)`,
 );
 
 console.log("");
