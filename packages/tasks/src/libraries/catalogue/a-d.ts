@@ -16,9 +16,11 @@ import {
   acestepSnippets,
   birderSnippets,
   chatTtsSnippets,
+  contexttabSnippets,
   coquiSnippets,
   cosyvoiceSnippets,
   cotrackerSnippets,
+  cxrFoundationSnippets,
   depthAnythingV2Snippets,
   describeAnythingSnippets,
 } from "../snippets/research.js";
@@ -231,6 +233,7 @@ export const LIBRARIES_A_TO_D = {
   },
   contexttab: researchRepo("ConTextTab", "https://github.com/SAP-samples/contexttab", {
     countDownloads: `path_extension:"pt"`,
+    snippets: contexttabSnippets,
   }),
   coqui: researchRepo("Coqui TTS", "https://github.com/coqui-ai/TTS", {
     docsUrl: "https://docs.coqui.ai/en/latest/",
@@ -280,6 +283,7 @@ export const LIBRARIES_A_TO_D = {
     repoName: "cxr-foundation",
     docsUrl: "https://developers.google.com/health-ai-developer-foundations/cxr-foundation",
     countDownloads: `path:"precomputed_embeddings/embeddings.npz" OR path:"pax-elixr-b-text/saved_model.pb"`,
+    snippets: cxrFoundationSnippets,
   }),
   dduf: {
     prettyLabel: "DDUF",

@@ -9,11 +9,12 @@ import {
   medvaeSnippets,
   merlinSnippets,
   mindsporeSnippets,
+  outettsSnippets,
   paddlepaddleSnippets,
   pyFeatSnippets,
   refinersSnippets,
 } from "../snippets/research.js";
-import { openOasisSnippets } from "../snippets/research-scripts.js";
+import { openOasisSnippets, openSoraSnippets } from "../snippets/research-scripts.js";
 import { mlAgentsSnippets } from "../snippets/rl.js";
 import {
   mlxImageSnippets,
@@ -175,6 +176,7 @@ export const LIBRARIES_M_TO_R = {
   }),
   "open-sora": researchRepo("Open-Sora", "https://github.com/hpcaitech/Open-Sora", {
     countDownloads: `path:"Open_Sora_v2.safetensors"`,
+    snippets: openSoraSnippets,
   }),
   open_clip: {
     prettyLabel: "OpenCLIP",
@@ -194,7 +196,7 @@ export const LIBRARIES_M_TO_R = {
     filter: true,
     countDownloads: `path_extension:"xml"`,
   },
-  outetts: researchRepo("OuteTTS", "https://github.com/edwko/OuteTTS"),
+  outetts: researchRepo("OuteTTS", "https://github.com/edwko/OuteTTS", { snippets: outettsSnippets }),
   paddlenlp: {
     prettyLabel: "paddlenlp",
     repoName: "PaddleNLP",

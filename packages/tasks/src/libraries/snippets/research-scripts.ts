@@ -10,13 +10,18 @@ import { downloadWeights, repoFile } from "./kit.js";
  */
 
 /** Clone the code base, fetch the weights into the folder its scripts read, run its entry point. */
-function cloneDownloadRun(repoUrl: string, weightsDir: string, run: Code<"sh">): LibrarySnippetBuilder {
+function cloneDownloadRun(
+  repoUrl: string,
+  weightsDir: string,
+  run: Code<"sh">,
+  install: Code<"sh"> = sh`pip install -r requirements.txt`,
+): LibrarySnippetBuilder {
   const folder = repoUrl.slice(repoUrl.lastIndexOf("/") + 1);
   return (model) => [
     snippet(
       sh`git clone ${repoUrl}
 cd ${folder}
-pip install -r requirements.txt
+${install}
 hf download ${model.id} --local-dir ${weightsDir}
 ${run}`,
       "Download and run",
@@ -105,3 +110,10 @@ f5-tts_infer-cli --model F5TTS_v1_Base --ref_audio reference.wav --ref_text "Tex
     ),
   ];
 }
+
+export const openSoraSnippets = cloneDownloadRun(
+  "https://github.com/hpcaitech/Open-Sora",
+  "./ckpts",
+  sh`torchrun --nproc_per_node 1 --standalone scripts/diffusion/inference.py configs/diffusion/inference/t2i2v_256px.py --save-dir samples --prompt "raining, sea"`,
+  sh`pip install -v .`,
+);

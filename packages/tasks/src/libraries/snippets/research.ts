@@ -429,3 +429,50 @@ image = sana(prompt=${exampleText(model, "a cyberpunk cat with a neon sign")}, h
     ),
   ];
 }
+
+/** OuteTTS picks its checkpoint from a model enum; this is the 1.0 release through the transformers backend. */
+export function outettsSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["outetts"]),
+    snippet(
+      py`import outetts
+
+interface = outetts.Interface(
+    config=outetts.ModelConfig.auto_config(model=outetts.Models.VERSION_1_0_SIZE_1B, backend=outetts.Backend.HF)
+)
+speaker = interface.load_default_speaker("EN-FEMALE-1-NEUTRAL")
+output = interface.generate(config=outetts.GenerationConfig(text=${exampleText(model)}, speaker=speaker))
+output.save("output.wav")`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+/** ConTextTab's estimator fetches SAP's checkpoint from the Hub itself. */
+export function contexttabSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/SAP-samples/contexttab"]),
+    snippet(
+      py`from contexttab import ConTextTabClassifier
+
+clf = ConTextTabClassifier(bagging=1, max_context_size=2048)
+# clf.fit(X_train, y_train); clf.predict(X_test)`,
+      "Create a classifier",
+    ),
+  ];
+}
+
+/** CXR Foundation runs through Google's client, which fetches the model from the Hub. */
+export function cxrFoundationSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/Google-Health/cxr-foundation.git#subdirectory=python"]),
+    snippet(
+      py`from clientside.clients import make_hugging_face_client
+from PIL import Image
+
+cxr_client = make_hugging_face_client("cxr_model")
+embeddings = cxr_client.get_image_embeddings_from_images([Image.open("chest_xray.png").convert("L")])`,
+      "Embed a chest X-ray",
+    ),
+  ];
+}
