@@ -328,3 +328,26 @@ CASES += [
     ("{% set x = 1 if true else %}", {}),
     ("{% if x if y else z %}{% endif %}", {}),
 ]
+
+# Found by differential testing against Jinja2 with generated templates.
+CASES += [
+    ("{{ [msgs|last, true]|title }}|{{ 'hello wORLD 1st-class (x) [y] {z} <w>'|title }}|{{ \"it's o'neil\"|title }}", {"msgs": MSGS}),
+    ("{{ 'x' in {'x': 1} }}{{ [1] in {'x': 1} }}", {}),
+    ("{{ {'k': 1} in {'x': 1} }}", {}),
+    ("{{ '' % [1] }}|{{ 'abc' % {'a': 1} }}|{{ '%s' % [1, 2] }}|{{ 'x' % undefined_var }}", {}),
+    ("{{ 'x' % 5 }}", {}),
+    ("{{ undefined_var is callable }}{{ none is callable }}", {}),
+    ("{{ 0.5 is boolean not in [1] }}", {}),
+    ("{{ 1 is divisibleby }}", {}),
+    ("{{ d.keys()[1:] }}", {"d": {"a": 1}}),
+    ("{{ d.keys()[0] }}|{{ d.items()|list|first }}", {"d": {"a": 1}}),
+    ("{{ l|truncate(5) }}|{{ l|indent if false }}", {"l": [1, 2]}),
+    ("{{ 5|indent }}", {}),
+    ("{{ 5|urlencode }}|{{ none|urlencode }}|{{ [('a', 1)]|urlencode }}", {}),
+    ("{{ ['abc']|urlencode }}", {}),
+    ("{{ x|pprint }}", {"x": {"zeta": [1, 2, 3], "alpha": {"nested": "value " * 5, "list": list(range(12))}, "mid": "short"}}),
+    ("{{ [x, x]|pprint }}|{{ (1,)|pprint }}|{{ {'b': 1, 'a': 2}|pprint }}", {"x": {"k": "v" * 40}}),
+    ("{{ [1, 2] is sequence }}{{ undefined_var is sequence }}{{ 5 is sequence }}{{ [1] is lower }}{{ ['a'] is lower }}{{ {'A': 1} is upper }}", {}),
+    ("{% for x in [1, 2, 3] %}{% set blk %}{{ x }}{% if x == 2 %}{% break %}{% endif %}{% endset %}[{{ blk }}]{% endfor %}", {}),
+    ("{% for x in [1, 2, 3] %}{% filter upper %}a{{ x }}{% if x == 2 %}{% continue %}{% endif %}{% endfilter %}|{% endfor %}", {}),
+]

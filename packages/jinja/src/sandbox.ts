@@ -15,6 +15,7 @@ import {
   PyFloat,
   typeName,
   Undefined,
+  viewName,
 } from "./runtime/values.js";
 
 /**
@@ -130,6 +131,8 @@ export function getItem(obj: unknown, key: unknown): unknown {
     return new Undefined(`${objectLabel(obj)} has no element ${typeof key === "number" ? key : "?"}`);
   }
   if (Array.isArray(obj) || typeof obj === "string" || obj instanceof Markup) {
+    if (Array.isArray(obj) && viewName(obj) !== undefined)
+      return new Undefined(`'${viewName(obj)}' object has no element`);
     const index = indexOf(key);
     if (index !== null) {
       const seq = Array.isArray(obj) ? obj : codePoints(typeof obj === "string" ? obj : obj.text);
@@ -157,7 +160,12 @@ export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unkn
   failIfUndefined(obj);
   const text = typeof obj === "string" ? obj : obj instanceof Markup ? obj.text : null;
   const seq: ArrayLike<unknown> | null = text !== null ? codePoints(text) : Array.isArray(obj) ? obj : null;
-  if (seq === null) throw typeError(`'${typeName(obj)}' object is not subscriptable`);
+  if (seq === null || (Array.isArray(obj) && viewName(obj) !== undefined)) {
+    if (Array.isArray(obj)) throw typeError(`'${viewName(obj)}' object is not subscriptable`);
+    throw typeError(
+      isMapping(obj) ? "unhashable type: 'slice'" : `'${typeName(obj)}' object is not subscriptable`,
+    );
+  }
   const len = seq.length;
   const st = sliceIndex(step) ?? 1;
   if (st === 0) throw new TemplateRuntimeError("slice step cannot be zero", "ValueError");

@@ -9,7 +9,8 @@ import {
   add as pyAdd,
   typeError,
 } from "../runtime/operators.js";
-import { pyRepr, pyStr } from "../runtime/printing.js";
+import { pformat } from "../runtime/pretty.js";
+import { pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import {
   isMapping,
@@ -26,7 +27,7 @@ import {
 } from "../runtime/values.js";
 import { codePoints, getPythonAttr } from "../sandbox.js";
 import { arg, table } from "./args.js";
-import { capitalize, STR_METHODS, titleCase } from "./methods.js";
+import { capitalize, STR_METHODS } from "./methods.js";
 import { attrGetter, ignoreCase, sortBy } from "./sorting.js";
 import { type JsonOptions, toJson } from "./tojson.js";
 
@@ -123,6 +124,9 @@ function doRound(v: unknown, args: unknown[], k: Kwargs | null): unknown {
 }
 
 function indent(value: unknown, args: unknown[], k: Kwargs | null): string {
+  if (typeof value !== "string" && !(value instanceof Markup)) {
+    throw typeError(`unsupported operand type(s) for +=: '${typeName(value)}' and 'str'`);
+  }
   const width = arg(args, k, 0, "width", 4);
   const first = truthy(arg(args, k, 1, "first", false));
   const blank = truthy(arg(args, k, 2, "blank", false));
@@ -138,14 +142,15 @@ function indent(value: unknown, args: unknown[], k: Kwargs | null): string {
   return first ? pad + rv : rv;
 }
 
-function truncate(value: unknown, args: unknown[], k: Kwargs | null): string {
+function truncate(value: unknown, args: unknown[], k: Kwargs | null): unknown {
   const s = str(value);
   const len = num(arg(args, k, 0, "length", 255) as number);
   const killwords = truthy(arg(args, k, 1, "killwords", false));
   const end = str(arg(args, k, 2, "end", "..."));
   const leeway = num(arg(args, k, 3, "leeway", 5) as number);
   if (len < end.length) throw new TemplateRuntimeError(`expected length >= ${end.length}, got ${len}`);
-  if (s.length <= len + leeway) return s;
+  // jinja2 returns short values untouched (not even converted to str).
+  if (length(value) <= len + leeway) return value;
   if (killwords) return s.slice(0, len - end.length) + end;
   const head = s.slice(0, len - end.length);
   const cut = head.lastIndexOf(" ");
@@ -177,8 +182,22 @@ function urlQuote(s: string, safe: string): string {
 }
 
 function urlencode(v: unknown): string {
-  if (typeof v === "string" || v instanceof Markup) return urlQuote(str(v), "/");
-  const pairs = isMapping(v) ? Object.entries(v) : (iterate(v) as unknown[][]).map((p) => [p[0], p[1]]);
+  const iterable = Array.isArray(v) || isMapping(v) || isUndefined(v);
+  if (!iterable) return urlQuote(str(v), "/");
+  const pairs = isMapping(v)
+    ? Object.entries(v)
+    : iterate(v).map((p) => {
+        const kv = iterate(p);
+        if (kv.length !== 2) {
+          throw new TemplateRuntimeError(
+            kv.length < 2
+              ? `not enough values to unpack (expected 2, got ${kv.length})`
+              : "too many values to unpack (expected 2)",
+            "ValueError",
+          );
+        }
+        return kv;
+      });
   const quote = (x: unknown) => urlQuote(str(x), "").replace(/%20/g, "+");
   return pairs.map(([key, val]) => `${quote(key)}=${quote(val)}`).join("&");
 }
@@ -384,6 +403,19 @@ function mapFilter(value: unknown, args: unknown[], k: Kwargs | null, st: Render
   return items.map((item) => filter(item, rest, k, st));
 }
 
+/** jinja2's title filter: words start after whitespace, '-', '(', '{', '[' or '<' (unlike str.title). */
+function jinjaTitle(s: string): string {
+  return s
+    .split(/([-\s({[<]+)/)
+    .map((item) => (item ? capitalizeWord(item) : ""))
+    .join("");
+}
+
+function capitalizeWord(item: string): string {
+  const first = String.fromCodePoint(item.codePointAt(0)!);
+  return first.toUpperCase() + item.slice(first.length).toLowerCase();
+}
+
 function striptags(v: unknown): string {
   return str(v)
     .replace(/<!--[\s\S]*?-->|<\/?[a-zA-Z][^>]*>/g, "")
@@ -528,7 +560,7 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   map: mapFilter,
   max: (v, a, k) => minMax(v, a, k, true),
   min: (v, a, k) => minMax(v, a, k, false),
-  pprint: (v) => pyRepr(v),
+  pprint: (v) => pformat(v),
   random: (v) => {
     const items = iterate(v);
     return items[Math.floor(Math.random() * items.length)];
@@ -546,7 +578,7 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   string: (v) => (v instanceof Markup ? v : str(v)),
   striptags,
   sum,
-  title: (v) => titleCase(str(v)),
+  title: (v) => jinjaTitle(str(v)),
   tojson,
   trim: (v, a, k) => STR_METHODS.strip!(str(v), [arg(a, k, 0, "chars", null)], null, null as never),
   truncate,

@@ -1,6 +1,7 @@
 import type { TestFn } from "../runtime/compile-expr.js";
 import { LoopContext } from "../runtime/loop.js";
 import { compareValues, contains, eq, mod } from "../runtime/operators.js";
+import { pyStr } from "../runtime/printing.js";
 import { isMapping, isUndefined, Markup, PyCallable, PyFloat } from "../runtime/values.js";
 import { table } from "./args.js";
 import { FILTERS, TESTS_REF } from "./filters.js";
@@ -9,7 +10,9 @@ const text = (v: unknown): string | null => (typeof v === "string" ? v : v insta
 
 export const TESTS: Record<string, TestFn> = table<TestFn>({
   boolean: (v) => typeof v === "boolean",
-  callable: (v) => v instanceof PyCallable || (v instanceof LoopContext && v.recurse !== null),
+  // jinja2's Undefined defines __call__ (calling it raises), so it counts as callable.
+  callable: (v) =>
+    v instanceof PyCallable || (v instanceof LoopContext && v.recurse !== null) || isUndefined(v),
   defined: (v) => !isUndefined(v),
   undefined: (v) => isUndefined(v),
   divisibleby: (v, a) => eq(mod(v, a[0]), 0),
@@ -41,16 +44,17 @@ export const TESTS: Record<string, TestFn> = table<TestFn>({
   in: (v, a) => contains(a[0], v),
   iterable: (v) =>
     typeof v === "string" || Array.isArray(v) || isMapping(v) || isUndefined(v) || v instanceof Markup,
-  sequence: (v) => typeof v === "string" || Array.isArray(v) || isMapping(v) || v instanceof Markup,
+  sequence: (v) =>
+    typeof v === "string" || Array.isArray(v) || isMapping(v) || v instanceof Markup || isUndefined(v),
   mapping: (v) => isMapping(v),
   none: (v) => v === null,
   string: (v) => typeof v === "string" || v instanceof Markup,
   lower: (v) => {
-    const t = text(v) ?? "";
+    const t = text(v) ?? pyStr(v);
     return /\p{Ll}/u.test(t) && !/\p{Lu}|\p{Lt}/u.test(t);
   },
   upper: (v) => {
-    const t = text(v) ?? "";
+    const t = text(v) ?? pyStr(v);
     return /\p{Lu}/u.test(t) && !/\p{Ll}|\p{Lt}/u.test(t);
   },
   sameas: (v, a) => v === a[0] || (isUndefined(v) && isUndefined(a[0]) && v === a[0]),

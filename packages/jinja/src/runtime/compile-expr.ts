@@ -40,6 +40,43 @@ export interface CompileContext {
 
 const NO_ARGS: unknown[] = [];
 
+/** Tests that take an argument (`x is divisibleby 3`); all others take none, as in jinja2. */
+const ONE_ARG_TESTS = new Set([
+  "divisibleby",
+  "eq",
+  "equalto",
+  "==",
+  "ne",
+  "!=",
+  "lt",
+  "lessthan",
+  "<",
+  "le",
+  "<=",
+  "gt",
+  "greaterthan",
+  ">",
+  "ge",
+  ">=",
+  "in",
+  "sameas",
+]);
+
+/** The TypeError Python raises for a test called with the wrong number of arguments. */
+function testArityError(name: string, arity: number, given: number) {
+  const fn = /^\w+$/.test(name) ? `test_${name}()` : `test '${name}'`;
+  if (given > arity) {
+    const takes = `${arity + 1} positional argument${arity === 0 ? "" : "s"}`;
+    return typeError(`${fn} takes ${takes} but ${given + 1} were given`);
+  }
+  const param = name === "divisibleby" ? "num" : name === "in" ? "seq" : "other";
+  return typeError(`${fn} missing 1 required positional argument: '${param}'`);
+}
+
+function testArity(name: string): number {
+  return ONE_ARG_TESTS.has(name) ? 1 : 0;
+}
+
 /** Turns an expression tree into a closure; each node's work is decided once, here. */
 export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
   switch (node.kind) {
@@ -97,11 +134,16 @@ export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
     }
     case "test": {
       const test = cx.reg.tests[node.name]!;
+      const arity = testArity(node.name);
+      const name = node.name;
       const value = compileExpr(node.node, cx);
       const args = compileArgs(node, cx);
       return (f, st) => {
+        const v = value(f, st);
         const [a, k] = args(f, st);
-        return test(value(f, st), a, k, st);
+        const given = a.length + (k === null ? 0 : Object.keys(k).length);
+        if (given !== arity) throw testArityError(name, arity, given);
+        return test(v, a, k, st);
       };
     }
     case "binop":

@@ -128,7 +128,12 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
       const assign = compileAssign(stmt.target, cx);
       return (frame, st) => {
         st.line = line;
-        let value: unknown = st.capture(() => body(newFrame(frame, scope.size), st));
+        let signal = NORMAL;
+        let value: unknown = st.capture(() => {
+          signal = body(newFrame(frame, scope.size), st);
+        });
+        // `break`/`continue` inside the block leave the loop before the assignment, as in Jinja2.
+        if (signal !== NORMAL) return signal;
         if (filter) value = filter(value, frame, st);
         assign(frame, st, value);
         return NORMAL;
@@ -162,7 +167,11 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
       const filter = compileFilterChain(stmt.filter, cx);
       return (frame, st) => {
         st.line = line;
-        const text = st.capture(() => body(newFrame(frame, scope.size), st));
+        let signal = NORMAL;
+        const text = st.capture(() => {
+          signal = body(newFrame(frame, scope.size), st);
+        });
+        if (signal !== NORMAL) return signal;
         st.write(pyStr(filter(text, frame, st)));
         return NORMAL;
       };

@@ -255,6 +255,7 @@ export function contains(haystack: unknown, needle: unknown): boolean {
     return false;
   }
   if (isMapping(haystack)) {
+    if (Array.isArray(needle) || isMapping(needle)) throw typeError(`unhashable type: '${typeName(needle)}'`);
     const key = mappingKey(needle);
     return key !== null && Object.hasOwn(haystack, key);
   }
@@ -299,7 +300,9 @@ function percentFormat(format: string, args: unknown): string {
       return formatDirective(value, flags, width, precision, conv);
     },
   );
-  if (!isMapping(args) && index < values.length) {
+  // Python only complains about unused arguments for tuples and non-sequence values.
+  const sequenceLike = isMapping(args) || isUndefined(args) || (Array.isArray(args) && !isTuple(args));
+  if (!sequenceLike && index < values.length) {
     throw typeError("not all arguments converted during string formatting");
   }
   return out;

@@ -1,0 +1,50 @@
+import { pyRepr, reprString } from "./printing.js";
+import { isMapping, isTuple } from "./values.js";
+
+const WIDTH = 80;
+
+/** Python's repr() with dict keys sorted, as pprint's safe repr writes it. */
+function sortedRepr(v: unknown): string {
+  if (Array.isArray(v)) {
+    const inner = v.map(sortedRepr).join(", ");
+    if (!isTuple(v)) return `[${inner}]`;
+    return v.length === 1 ? `(${inner},)` : `(${inner})`;
+  }
+  if (isMapping(v)) {
+    const keys = Object.keys(v).sort();
+    return `{${keys.map((k) => `${reprString(k)}: ${sortedRepr(v[k])}`).join(", ")}}`;
+  }
+  return pyRepr(v);
+}
+
+/** Python's pprint.pformat(value) (width 80, sorted dicts, one item per line when too wide). */
+export function pformat(v: unknown, indent = 0, allowance = 0): string {
+  const rep = sortedRepr(v);
+  if (rep.length <= WIDTH - indent - allowance) return rep;
+  if (isMapping(v)) {
+    const keys = Object.keys(v).sort();
+    if (keys.length === 0) return rep;
+    const inner = indent + 1;
+    let out = "{";
+    keys.forEach((key, i) => {
+      const last = i === keys.length - 1;
+      const keyRep = reprString(key);
+      out += `${keyRep}: ${pformat(v[key], inner + keyRep.length + 2, last ? allowance + 1 : 1)}`;
+      if (!last) out += `,\n${" ".repeat(inner)}`;
+    });
+    return `${out}}`;
+  }
+  if (Array.isArray(v) && v.length > 0) {
+    const tuple = isTuple(v);
+    const inner = indent + 1;
+    let out = tuple ? "(" : "[";
+    v.forEach((item, i) => {
+      const last = i === v.length - 1;
+      out += pformat(item, inner, last ? allowance + 1 : 1);
+      if (!last) out += `,\n${" ".repeat(inner)}`;
+    });
+    if (tuple && v.length === 1) out += ",";
+    return out + (tuple ? ")" : "]");
+  }
+  return rep;
+}
