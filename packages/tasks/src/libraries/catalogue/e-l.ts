@@ -30,6 +30,7 @@ import {
   halloSnippets,
   hunyuanDitSnippets,
   livePortraitSnippets,
+  mochiSnippets,
 } from "../snippets/research-scripts.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";
@@ -113,6 +114,7 @@ export const LIBRARIES_E_TO_L = {
   }),
   genmo: researchRepo("Genmo", "https://github.com/genmoai/mochi", {
     countDownloads: `path:"vae_stats.json"`,
+    snippets: mochiSnippets,
   }),
   "geometry-crafter": researchRepo("GeometryCrafter", "https://github.com/TencentARC/GeometryCrafter", {
     countDownloads: `path:"point_map_vae/diffusion_pytorch_model.safetensors"`,

@@ -117,3 +117,10 @@ export const openSoraSnippets = cloneDownloadRun(
   sh`torchrun --nproc_per_node 1 --standalone scripts/diffusion/inference.py configs/diffusion/inference/t2i2v_256px.py --save-dir samples --prompt "raining, sea"`,
   sh`pip install -v .`,
 );
+
+export const mochiSnippets = cloneDownloadRun(
+  "https://github.com/genmoai/mochi",
+  "weights",
+  sh`python3 ./demos/cli.py --model_dir weights/ --cpu_offload`,
+  sh`pip install -e . --no-build-isolation`,
+);
