@@ -1,4 +1,5 @@
 import type { CallArgs, Expr } from "../ast/nodes.js";
+import { DICT_METHODS, UNSAFE_METHODS } from "../builtins/methods.js";
 import { LimitExceededError } from "../errors.js";
 import { callValue, findMethod, getAttr, getItem, getSlice } from "../sandbox.js";
 import {
@@ -111,10 +112,28 @@ export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
     case "getattr": {
       const obj = compileExpr(node.obj, cx);
       const attr = node.attr;
-      return (f, st) => getAttr(obj(f, st), attr);
+      if (Object.hasOwn(DICT_METHODS, attr) || UNSAFE_METHODS.has(attr)) {
+        return (f, st) => getAttr(obj(f, st), attr);
+      }
+      // The common `message.role`: a dict key that cannot be a dict method.
+      const missing = new Undefined(`'dict object' has no attribute '${attr}'`);
+      return (f, st) => {
+        const o = obj(f, st);
+        if (isMapping(o)) return Object.hasOwn(o, attr) ? o[attr] : missing;
+        return getAttr(o, attr);
+      };
     }
     case "getitem": {
       const obj = compileExpr(node.obj, cx);
+      if (node.key.kind === "const" && typeof node.key.value === "string") {
+        // `message['role']`: item first, then Python attribute, as jinja2's getitem.
+        const key = node.key.value;
+        return (f, st) => {
+          const o = obj(f, st);
+          if (isMapping(o) && Object.hasOwn(o, key)) return o[key];
+          return getItem(o, key);
+        };
+      }
       const key = compileExpr(node.key, cx);
       return (f, st) => getItem(obj(f, st), key(f, st));
     }
@@ -137,10 +156,11 @@ export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
       const arity = testArity(node.name);
       const name = node.name;
       const value = compileExpr(node.node, cx);
-      const args = compileArgs(node, cx);
+      const { pos, kw } = compileArgs(node, cx);
       return (f, st) => {
         const v = value(f, st);
-        const [a, k] = args(f, st);
+        const a = pos(f, st);
+        const k = kw === null ? null : kw(f, st);
         const given = a.length + (k === null ? 0 : Object.keys(k).length);
         if (given !== arity) throw testArityError(name, arity, given);
         return test(v, a, k, st);
@@ -186,47 +206,60 @@ export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
 
 export function compileFilter(name: string, input: ExprFn, args: CallArgs, cx: CompileContext): ExprFn {
   const filter = cx.reg.filters[name]!;
-  if (args.args.length === 0 && args.kwargs.length === 0 && !args.dynArgs && !args.dynKwargs) {
-    return (f, st) => filter(input(f, st), NO_ARGS, null, st);
+  const { pos, kw } = compileArgs(args, cx);
+  if (kw === null) {
+    if (args.args.length === 0 && !args.dynArgs) return (f, st) => filter(input(f, st), NO_ARGS, null, st);
+    return (f, st) => {
+      const value = input(f, st);
+      return filter(value, pos(f, st), null, st);
+    };
   }
-  const compiled = compileArgs(args, cx);
   return (f, st) => {
     const value = input(f, st);
-    const [a, k] = compiled(f, st);
-    return filter(value, a, k, st);
+    const a = pos(f, st);
+    return filter(value, a, kw(f, st), st);
   };
 }
 
-type ArgsFn = (f: Frame, st: RenderState) => [unknown[], Kwargs | null];
+/** Call arguments: positional values (with `*args`) and keyword values (with `**kwargs`, null if none). */
+export interface ArgsFns {
+  pos: (f: Frame, st: RenderState) => unknown[];
+  kw: ((f: Frame, st: RenderState) => Kwargs) | null;
+}
 
-export function compileArgs(node: CallArgs, cx: CompileContext): ArgsFn {
+export function compileArgs(node: CallArgs, cx: CompileContext): ArgsFns {
   const positional = node.args.map((a) => compileExpr(a, cx));
   const keywords = node.kwargs.map(([k, v]) => [k, compileExpr(v, cx)] as const);
   const dynArgs = node.dynArgs ? compileExpr(node.dynArgs, cx) : null;
   const dynKwargs = node.dynKwargs ? compileExpr(node.dynKwargs, cx) : null;
-  if (keywords.length === 0 && !dynArgs && !dynKwargs) {
-    if (positional.length === 0) return () => [NO_ARGS, null];
-    return (f, st) => [positional.map((fn) => fn(f, st)), null];
-  }
-  return (f, st) => {
-    const args = positional.map((fn) => fn(f, st));
-    if (dynArgs) args.push(...iterate(dynArgs(f, st)));
-    let kwargs: Kwargs | null = null;
-    if (keywords.length > 0 || dynKwargs) {
-      kwargs = newDict();
-      for (const [k, fn] of keywords) kwargs[k] = fn(f, st);
-      if (dynKwargs) {
-        const extra = dynKwargs(f, st);
-        if (!isMapping(extra)) throw typeError("argument after ** must be a mapping");
-        Object.assign(kwargs, extra);
-      }
+  let pos: ArgsFns["pos"];
+  if (dynArgs) {
+    pos = (f, st) => {
+      const args = positional.map((fn) => fn(f, st));
+      args.push(...iterate(dynArgs(f, st)));
+      return args;
+    };
+  } else if (positional.length === 0) pos = () => NO_ARGS;
+  else if (positional.length === 1) {
+    const only = positional[0]!;
+    pos = (f, st) => [only(f, st)];
+  } else pos = (f, st) => positional.map((fn) => fn(f, st));
+  if (keywords.length === 0 && !dynKwargs) return { pos, kw: null };
+  const kw = (f: Frame, st: RenderState): Kwargs => {
+    const kwargs = newDict();
+    for (const [k, fn] of keywords) kwargs[k] = fn(f, st);
+    if (dynKwargs) {
+      const extra = dynKwargs(f, st);
+      if (!isMapping(extra)) throw typeError("argument after ** must be a mapping");
+      Object.assign(kwargs, extra);
     }
-    return [args, kwargs];
+    return kwargs;
   };
+  return { pos, kw };
 }
 
 function compileCall(node: Extract<Expr, { kind: "call" }>, cx: CompileContext): ExprFn {
-  const args = compileArgs(node, cx);
+  const { pos, kw } = compileArgs(node, cx);
   const callee = node.callee;
   if (callee.kind === "getattr") {
     // `x.method(...)`: call Python methods directly instead of allocating a bound method.
@@ -235,7 +268,8 @@ function compileCall(node: Extract<Expr, { kind: "call" }>, cx: CompileContext):
     return (f, st) => {
       const self = obj(f, st);
       const method = findMethod(self, attr);
-      const [a, k] = args(f, st);
+      const a = pos(f, st);
+      const k = kw === null ? null : kw(f, st);
       if (method !== null) return method(self, a, k, st);
       return callValue(getAttr(self, attr), a, k, st);
     };
@@ -243,8 +277,8 @@ function compileCall(node: Extract<Expr, { kind: "call" }>, cx: CompileContext):
   const fn = compileExpr(callee, cx);
   return (f, st) => {
     const target = fn(f, st);
-    const [a, k] = args(f, st);
-    return callValue(target, a, k, st);
+    const a = pos(f, st);
+    return callValue(target, a, kw === null ? null : kw(f, st), st);
   };
 }
 

@@ -151,12 +151,12 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
       const call = stmt.call as Extract<Expr, { kind: "call" }>;
       const makeCaller = compileMacro("caller", stmt.params, stmt.body, stmt.uses, cx);
       const callee = compileExpr(call.callee, cx);
-      const args = compileArgs(call, cx);
+      const { pos, kw } = compileArgs(call, cx);
       return (frame, st) => {
         st.line = line;
         const fn = callee(frame, st);
-        const [a, k] = args(frame, st);
-        const kwargs: Kwargs = Object.assign(newDict(), k);
+        const a = pos(frame, st);
+        const kwargs: Kwargs = kw === null ? newDict() : kw(frame, st);
         kwargs.caller = makeCaller(frame);
         st.write(pyStr(callValue(fn, a, kwargs, st)));
         return NORMAL;
