@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
-import type { ProviderDefinition } from "./context.js";
 import { type FaultQueue, InvalidFaultError, parseFault } from "./faults.js";
 import { type SimRequest, sendJson, sendText } from "./http.js";
+import { simulatedProviders } from "./providers/index.js";
 import type { RequestLog } from "./request-log.js";
 
 export interface AdminState {
@@ -9,7 +9,6 @@ export interface AdminState {
   startedAt: number;
   log: RequestLog;
   faults: FaultQueue;
-  providers: readonly ProviderDefinition[];
 }
 
 /**
@@ -55,13 +54,7 @@ export function serveAdmin(request: SimRequest, res: ServerResponse, state: Admi
       sendJson(
         res,
         200,
-        state.providers.map((provider) => ({
-          name: provider.name,
-          url: `${state.simUrl}/${provider.name}`,
-          realBaseUrl: provider.realBaseUrl,
-          auth: provider.auth,
-          routes: provider.routes.map((entry) => `${entry.method} ${entry.path}`),
-        })),
+        simulatedProviders().map((provider) => ({ ...provider, url: `${state.simUrl}/${provider.name}` })),
       );
       return;
     default:

@@ -5,7 +5,7 @@ export { InvalidFaultError, parseFault, parseFaultHeader } from "./faults.js";
 export type { Job, JobState } from "./jobs.js";
 export { type MediaKind, mediaBytes, mediaDataUrl } from "./media.js";
 export { type MappingStatus, ModelRegistry, type ProviderMapping, type SimModel } from "./models.js";
-export { PROVIDER_NAMES } from "./providers/index.js";
+export { PROVIDER_NAMES, type SimulatedProvider, simulatedProviders } from "./providers/index.js";
 export type { RecordedExchange } from "./recorded-traffic.js";
 export { recordedExchanges } from "./recorded-traffic.js";
 export type { RecordedRequest } from "./request-log.js";

@@ -276,5 +276,11 @@ describe("request log", () => {
     await fetch(`${sim.url}/__sim/requests`, { method: "DELETE" });
     expect(sim.requests).toHaveLength(0);
     expect((await (await fetch(`${sim.url}/__sim/health`)).json()).status).toBe("ok");
+    const providers = await (await fetch(`${sim.url}/__sim/providers`)).json();
+    expect(providers.find((provider: { name: string }) => provider.name === "groq")).toMatchObject({
+      url: `${sim.url}/groq`,
+      realBaseUrl: "https://api.groq.com",
+      routes: ["POST /openai/v1/chat/completions"],
+    });
   });
 });

@@ -114,7 +114,7 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
     const rawBody = await readBody(incoming);
     const request = toSimRequest(incoming, url.pathname, url.searchParams, rawBody);
     if (url.pathname.startsWith("/__sim/")) {
-      serveAdmin(request, res, { simUrl, startedAt, log, faults, providers: PROVIDERS });
+      serveAdmin(request, res, { simUrl, startedAt, log, faults });
       return;
     }
 

@@ -17,3 +17,22 @@ export const PROVIDERS: readonly ProviderDefinition[] = [
 ];
 
 export const PROVIDER_NAMES: readonly string[] = PROVIDERS.map((provider) => provider.name);
+
+export interface SimulatedProvider {
+  name: string;
+  /** The provider's real API base URL: what `{simUrl}/{name}` stands in for. */
+  realBaseUrl: string;
+  auth: ProviderDefinition["auth"];
+  /** `METHOD path` of each route under the mount point. */
+  routes: string[];
+}
+
+/** What the sim serves, for routers and tools that map real base URLs onto the sim. */
+export function simulatedProviders(): SimulatedProvider[] {
+  return PROVIDERS.map((provider) => ({
+    name: provider.name,
+    realBaseUrl: provider.realBaseUrl,
+    auth: provider.auth,
+    routes: provider.routes.map((route) => `${route.method} ${route.path}`),
+  }));
+}
