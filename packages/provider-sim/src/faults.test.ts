@@ -39,6 +39,13 @@ describe("HTTP faults", () => {
     expect((await postJson(chatUrl(), chat)).status).toBe(200);
   });
 
+  it("hf-inference 503 says the model is loading", async () => {
+    sim.setFault({ kind: "status", status: 503, provider: "hf-inference" });
+    const response = await postJson(`${sim.url}/hf-inference/models/gpt2`, { inputs: "Hi" });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ error: "Model is currently loading", estimated_time: 20 });
+  });
+
   it("429 with Retry-After", async () => {
     sim.setFault({ kind: "rate-limit", retryAfterSeconds: 3 });
     const response = await postJson(chatUrl(), chat);

@@ -301,6 +301,11 @@ export class ModelRegistry {
     this.#models.set(model.id, model);
   }
 
+  /** Removes a model: the hub then answers 404 for it and hf-inference "does not exist". */
+  delete(id: string): boolean {
+    return this.#models.delete(id);
+  }
+
   get(id: string): SimModel | undefined {
     return this.#models.get(id);
   }

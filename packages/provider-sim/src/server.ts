@@ -182,6 +182,11 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
         return;
       }
       const status = fault.status ?? 503;
+      if (area === "hf-inference" && status === 503 && fault.message === undefined) {
+        // What hf-inference says while a cold model loads: clients retry after `estimated_time`.
+        sendJson(res, 503, { error: "Model is currently loading", estimated_time: 20 });
+        return;
+      }
       sendProviderError(res, errorStyle, status, fault.message ?? `Simulated ${status} from ${area}.`);
       return;
     }
