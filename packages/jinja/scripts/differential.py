@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Differential cases: randomly generated templates (expressions, then statements and whitespace
+control) rendered by Jinja2 with transformers' configuration. Deterministic for a given seed.
+
+Usage: differential.py SEED COUNT  ->  JSON {"expressions": {context, cases}, "statements": {context, cases}}
+"""
+
+import copy
+import importlib.util
+import json
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("make_goldens", os.path.join(HERE, "make-goldens.py"))
+make_goldens = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(make_goldens)
+env = make_goldens.make_environment()
+
+EXPR_CTX = {"s": "Hello World", "t": "  a,b ,c  ", "n": 7, "m": -3, "f": 2.5, "z": 0, "l": [3, 1, 2], "ls": ["b", "A", "c"],
+       "d": {"b": 2, "a": 1}, "none": None, "yes": True, "no": False, "e": "", "el": [], "u": "ünï😀",
+       "msgs": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo", "tool_calls": [{"function": {"name": "f", "arguments": {"x": 1}}}]}]}
+STMT_CTX = {"items": [1, 2, 3], "words": ["a", "bb", "ccc"], "msgs": [{"role": "system", "content": "S"}, {"role": "user", "content": "U1"}, {"role": "assistant", "content": "A1"}, {"role": "user", "content": "U2"}],
+       "d": {"x": 1, "y": [1, 2]}, "flag": True, "name": "N", "tree": [{"n": "a", "c": [{"n": "b", "c": []}]}, {"n": "d", "c": []}]}
+
+LITS = ["0", "1", "-1", "2", "3", "0.5", "1.0", "2.0", "1e3", "'a'", "'abc'", "''", "'A b'", "none", "true", "false", "[]", "[1, 2]", "['x', 'y']", "{}", "{'k': 1}", "(1, 2)", "(1,)"]
+VARS = [k for k in EXPR_CTX if k != "none"] + ["undef", "msgs[0]", "msgs[1].tool_calls[0].function", "d.a", "d['b']", "l[0]", "l[-1]", "s[1:3]", "s[::-1]", "l[::2]", "msgs|last", "msgs[0].content"]
+BIN = ["+", "-", "*", "/", "//", "%", "~", "==", "!=", "<", ">", "<=", ">=", "and", "or", "in", "not in", "**"]
+FILTERS = ["length", "upper", "lower", "title", "capitalize", "trim", "first", "last", "list", "string", "int", "float", "abs", "round", "tojson", "sort", "unique|list", "reverse|list", "join(',')", "join", "default('D')", "d(0, true)", "count", "sum", "min", "max", "items|list", "dictsort", "replace('a', 'b')", "center(9)", "indent(2)", "truncate(8)", "wordcount", "batch(2)|list", "slice(2)|list", "map('string')|list", "select|list", "reject|list", "tojson(indent=1)", "pprint", "e", "safe", "striptags", "urlencode", "format(1)", "attr('x')", "map(attribute='role')|list", "selectattr('role', 'eq', 'user')|list", "groupby('role')|list"]
+TESTS = ["defined", "undefined", "none", "string", "number", "integer", "float", "mapping", "iterable", "sequence", "boolean", "true", "false", "odd", "even", "divisibleby(2)", "eq(1)", "lt(3)", "in([1, 2])", "upper", "lower", "callable", "sameas(none)"]
+METHODS = ["upper()", "lower()", "strip()", "split()", "split(',')", "startswith('H')", "endswith('d')", "replace('o', '0')", "find('o')", "count('l')", "title()", "capitalize()", "lstrip('H')", "rstrip('d')", "isdigit()", "join(['1', '2'])", "format(1, 2)", "items()", "keys()", "values()", "get('a')", "get('zz', 5)", "index(1)", "splitlines()", "zfill(5)", "center(7, '*')", "partition(' ')"]
+
+def expr(depth=0):
+    r = random.random()
+    if depth > 2 or r < 0.25:
+        return random.choice(LITS + VARS + VARS)
+    if r < 0.45:
+        return f"{expr(depth+1)} {random.choice(BIN)} {expr(depth+1)}"
+    if r < 0.6:
+        return f"{expr(depth+1)}|{random.choice(FILTERS)}"
+    if r < 0.68:
+        return f"{expr(depth+1)} is {random.choice(['', 'not '])}{random.choice(TESTS)}"
+    if r < 0.76:
+        return f"({expr(depth+1)}).{random.choice(METHODS)}"
+    if r < 0.82:
+        return f"not {expr(depth+1)}"
+    if r < 0.88:
+        return f"{expr(depth+1)} if {expr(depth+1)} else {expr(depth+1)}"
+    if r < 0.94:
+        return f"[{expr(depth+1)}, {expr(depth+1)}]"
+    # Subscripts apply to variables only: Jinja2 constant-folds literal subscripts at compile time,
+    # turning errors into undefined values, which a renderer without an optimizer cannot mirror.
+    idx = random.choice(['0', '-1', '1:', ':2', "'a'", 'n'])
+    return f"{random.choice(VARS)}[{idx}]"
+
+def stmt():
+    r = random.random()
+    e = expr()
+    if r < 0.6:
+        return "{{ " + e + " }}"
+    if r < 0.75:
+        return "{% for x in " + e + " %}[{{ x }}{{ loop.index }}]{% else %}E{% endfor %}"
+    if r < 0.9:
+        return "{% if " + e + " %}T{% else %}F{% endif %}"
+    return "{% set v = " + e + " %}{{ v }}"
+
+
+
+def expr_template():
+    return " | ".join(stmt() for _ in range(random.randint(1, 2)))
+
+
+WS_OPEN = ["{%", "{%-", "{%+", "{%", "{%"]
+WS_CLOSE = ["%}", "-%}", "%}", "+%}"]
+VOPEN = ["{{", "{{-", "{{"]
+VCLOSE = ["}}", "-}}", "}}"]
+TEXT = ["", "x", " ", "\n", "  \n", "\n  ", "\t", "a b", " \n \n", "\n\n"]
+EXPRS = ["loop.index", "loop.first", "loop.last", "loop.length", "loop.revindex0", "loop.cycle('o', 'e')", "x", "m.role", "m['content']", "ns.c", "name", "i ~ '-'", "x * 2", "loop.depth", "loop.previtem", "loop.nextitem"]
+
+def text():
+    return random.choice(TEXT)
+
+def var(e=None):
+    return random.choice(VOPEN) + " " + (e or random.choice(EXPRS)) + " " + random.choice(VCLOSE)
+
+def tag(body):
+    return random.choice(WS_OPEN) + " " + body + " " + random.choice(WS_CLOSE)
+
+def block(depth):
+    parts = []
+    for _ in range(random.randint(1, 3)):
+        r = random.random()
+        if depth > 2 or r < 0.35:
+            parts.append(text() + var() + text())
+        elif r < 0.5:
+            parts.append(tag("for x in items") + block(depth + 1) + (tag("else") + text() if random.random() < 0.2 else "") + tag("endfor"))
+        elif r < 0.6:
+            parts.append(tag("for m in msgs" + random.choice(["", " if m.role != 'system'", " if loop is not defined"])) + block(depth + 1) + tag("endfor"))
+        elif r < 0.7:
+            parts.append(tag("if " + random.choice(["flag", "not flag", "x is defined and x > 1", "loop is defined and loop.last", "m is defined and m.role == 'user'"])) + block(depth + 1) + (tag("elif name") + text() if random.random() < 0.3 else "") + (tag("else") + block(depth + 1) if random.random() < 0.4 else "") + tag("endif"))
+        elif r < 0.78:
+            parts.append(tag("set ns.c = ns.c + 1") + text())
+        elif r < 0.84:
+            parts.append(tag("if x is defined and x == 2") + tag(random.choice(["break", "continue"])) + tag("endif") if depth > 0 else text())
+        elif r < 0.9:
+            parts.append(tag("macro mm(a, b='B')") + text() + var("a ~ b") + block(depth + 1) + tag("endmacro") + var("mm(" + random.choice(["1", "'q'", "name", "1, 2"]) + ")"))
+        elif r < 0.95:
+            parts.append(tag("set blk") + block(depth + 1) + tag("endset") + var("blk|length"))
+        else:
+            parts.append("{# c #}" + text() + "{#- c -#}" + text())
+    return "".join(parts)
+
+
+
+def stmt_template():
+    return "{% set ns = namespace(c=0) %}" + text() + block(0) + text() + var("ns.c")
+
+
+def render_cases(make, context, count):
+    cases = []
+    for _ in range(count):
+        src = make()
+        case = {"template": src}
+        try:
+            case["output"] = env.from_string(src).render(**copy.deepcopy(context))
+        except Exception as ex:  # noqa: BLE001 - any failure is an expectation
+            case["error"] = type(ex).__name__ + ": " + str(ex)
+        cases.append(case)
+    return {"context": context, "cases": cases}
+
+
+def main():
+    import warnings
+
+    warnings.simplefilter("ignore")
+    seed, count = int(sys.argv[1]), int(sys.argv[2])
+    random.seed(seed)
+    result = {
+        "expressions": render_cases(expr_template, EXPR_CTX, count),
+        "statements": render_cases(stmt_template, STMT_CTX, count // 2),
+    }
+    json.dump(result, sys.stdout, ensure_ascii=False)
+
+
+if __name__ == "__main__":
+    main()
