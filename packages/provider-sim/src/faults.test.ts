@@ -60,6 +60,17 @@ describe("HTTP faults", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
   });
 
+  it("an endless delay slows every request once, and combines with a failure", async () => {
+    sim.setFault({ kind: "delay", ms: 50, times: Number.POSITIVE_INFINITY });
+    sim.queueFault({ kind: "status", status: 500 });
+    const started = performance.now();
+    expect((await postJson(chatUrl(), chat)).status).toBe(500);
+    expect((await postJson(chatUrl(), chat)).status).toBe(200);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(95);
+    expect(elapsed).toBeLessThan(2000);
+  });
+
   it("dropped connections", async () => {
     sim.setFault({ kind: "drop-connection" });
     await expect(postJson(chatUrl(), chat)).rejects.toThrow();

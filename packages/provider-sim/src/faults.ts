@@ -36,7 +36,8 @@ export interface FaultBase {
 export type FaultKind = SimFault["kind"];
 export type FaultOf<K extends FaultKind> = Extract<SimFault, { kind: K }>;
 
-export const HTTP_FAULTS = ["status", "rate-limit", "delay", "drop-connection"] as const;
+export const FAILURE_FAULTS = ["status", "rate-limit", "drop-connection"] as const;
+export const HTTP_FAULTS = [...FAILURE_FAULTS, "delay"] as const;
 export const STREAM_FAULTS = ["drop-stream", "malformed-sse", "stream-error"] as const;
 export const JOB_FAULTS = ["job-fails", "job-never-finishes"] as const;
 const ALL_KINDS: readonly string[] = [...HTTP_FAULTS, ...STREAM_FAULTS, ...JOB_FAULTS];

@@ -6,10 +6,10 @@ import { checkAuth } from "./auth.js";
 import type { ProviderDefinition, SimContext, SimLogger } from "./context.js";
 import { sendProviderError } from "./errors.js";
 import {
+  FAILURE_FAULTS,
   type FaultKind,
   type FaultOf,
   FaultQueue,
-  HTTP_FAULTS,
   InvalidFaultError,
   parseFaultHeader,
   type SimFault,
@@ -165,11 +165,15 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
     if (options.latencyMs) await sleep(options.latencyMs);
     const definition = mounted.get(area)?.definition;
     const errorStyle = definition?.errors ?? "hf";
-    for (let fault = takeFault(HTTP_FAULTS); fault; fault = takeFault(HTTP_FAULTS)) {
-      if (fault.kind === "delay") {
-        await sleep(fault.ms);
-        continue;
-      }
+    // At most one delay, then at most one failure, per request (a fault with `times: Infinity` stays queued).
+    const delay = takeFault(["delay"] as const);
+    if (delay) {
+      await sleep(delay.ms);
+      // The client may have given up meanwhile (its timeout is what a delay usually tests).
+      if (!res.socket || res.socket.destroyed) return;
+    }
+    const fault = takeFault(FAILURE_FAULTS);
+    if (fault) {
       if (fault.kind === "drop-connection") {
         incoming.socket.destroy();
         return;
