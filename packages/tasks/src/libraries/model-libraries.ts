@@ -1,6 +1,8 @@
 import type { ModelData } from "../model-data.js";
-import { LIBRARIES_A_TO_D } from "./catalogue/a-d.js";
-import { LIBRARIES_E_TO_L } from "./catalogue/e-l.js";
+import { LIBRARIES_A_TO_C } from "./catalogue/a-c.js";
+import { LIBRARIES_D } from "./catalogue/d.js";
+import { LIBRARIES_E_TO_H } from "./catalogue/e-h.js";
+import { LIBRARIES_I_TO_L } from "./catalogue/i-l.js";
 import { LIBRARIES_M_TO_R } from "./catalogue/m-r.js";
 import { LIBRARIES_S } from "./catalogue/s.js";
 import { LIBRARIES_T_TO_Z } from "./catalogue/t-z.js";
@@ -11,8 +13,10 @@ import type { LibrarySnippet, ModelLibrary } from "./types.js";
  * The table is split alphabetically into catalogue/ files only to keep each file readable.
  */
 export const MODEL_LIBRARIES = {
-  ...LIBRARIES_A_TO_D,
-  ...LIBRARIES_E_TO_L,
+  ...LIBRARIES_A_TO_C,
+  ...LIBRARIES_D,
+  ...LIBRARIES_E_TO_H,
+  ...LIBRARIES_I_TO_L,
   ...LIBRARIES_M_TO_R,
   ...LIBRARIES_S,
   ...LIBRARIES_T_TO_Z,

@@ -1,5 +1,5 @@
 import { moshiSnippets, nemoSnippets, pyannoteSnippets } from "../snippets/audio.js";
-import { onnxSnippets, openvinoSnippets, pytorchSnippets } from "../snippets/formats.js";
+import { mitieSnippets, onnxSnippets, openvinoSnippets, pytorchSnippets } from "../snippets/formats.js";
 import { mlcLlmSnippets, mlxSnippets } from "../snippets/llm.js";
 import { paddlenlpSnippets } from "../snippets/nlp.js";
 import { peftSnippets } from "../snippets/peft.js";
@@ -14,6 +14,7 @@ import {
   pyFeatSnippets,
   refinersSnippets,
 } from "../snippets/research.js";
+import { mlSharpSnippets } from "../snippets/research-loaders.js";
 import { openOasisSnippets, openSoraSnippets } from "../snippets/research-scripts.js";
 import { mlAgentsSnippets } from "../snippets/rl.js";
 import {
@@ -42,6 +43,9 @@ export const LIBRARIES_M_TO_R = {
     snippets: P.mambaSsm,
     filter: false,
   },
+  "manas-1": researchRepo("MANAS-1", "https://github.com/NeurodxAI/manas-1", {
+    countDownloads: `path_extension:"pt"`,
+  }),
   "mars5-tts": {
     prettyLabel: "MARS5-TTS",
     repoName: "MARS5-TTS",
@@ -91,6 +95,7 @@ export const LIBRARIES_M_TO_R = {
     countDownloads: `path:"model_config.yaml"`,
   }),
   mitie: researchRepo("MITIE", "https://github.com/mit-nlp/MITIE", {
+    snippets: mitieSnippets,
     countDownloads: `path_filename:"total_word_feature_extractor"`,
   }),
   "ml-agents": {
@@ -101,6 +106,15 @@ export const LIBRARIES_M_TO_R = {
     snippets: mlAgentsSnippets,
     filter: true,
     countDownloads: `path_extension:"onnx"`,
+  },
+  "ml-sharp": {
+    prettyLabel: "Sharp",
+    repoName: "ml-sharp",
+    repoUrl: "https://github.com/apple/ml-sharp",
+    docsUrl: readme("https://github.com/apple/ml-sharp"),
+    snippets: mlSharpSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
   },
   "mlc-llm": {
     prettyLabel: "MLC-LLM",
@@ -161,6 +175,9 @@ export const LIBRARIES_M_TO_R = {
     filter: true,
     countDownloads: `path_extension:"nemo" OR path:"model_config.yaml"`,
   },
+  "nv-medtech": researchRepo("NV-MedTech", "https://github.com/nvidia-medtech", {
+    countDownloads: `path_extension:"pt" OR path_extension:"safetensors" OR path:"config.json"`,
+  }),
   onnx: {
     prettyLabel: "ONNX",
     repoName: "onnxruntime",
@@ -187,6 +204,10 @@ export const LIBRARIES_M_TO_R = {
     filter: true,
     countDownloads: `path:"open_clip_model.safetensors" OR path:"model.safetensors" OR path:"open_clip_pytorch_model.bin" OR path:"pytorch_model.bin"`,
   },
+  openpeerllm: researchRepo("OpenPeerLLM", "https://huggingface.co/OpenPeerAI/OpenPeerLLM", {
+    docsUrl: "https://huggingface.co/OpenPeerAI/OpenPeerLLM/blob/main/README.md",
+    countDownloads: `path:".meta-huggingface.json"`,
+  }),
   openvino: {
     prettyLabel: "OpenVINO",
     repoName: "openvino",
@@ -255,6 +276,14 @@ export const LIBRARIES_M_TO_R = {
     snippets: P.pruna,
     filter: false,
   },
+  "pruna-ai": {
+    prettyLabel: "Pruna AI",
+    repoName: "pruna",
+    repoUrl: "https://github.com/PrunaAI/pruna",
+    docsUrl: "https://docs.pruna.ai/",
+    snippets: P.pruna,
+    filter: false,
+  },
   "py-feat": researchRepo("Py-Feat", "https://github.com/cosanlab/py-feat", {
     docsUrl: "https://py-feat.org/",
     snippets: pyFeatSnippets,
@@ -308,7 +337,18 @@ export const LIBRARIES_M_TO_R = {
     snippets: P.pxia,
     filter: false,
   },
+  quantumpeer: researchRepo("QuantumPeer", "https://github.com/OpenPeer-AI/QuantumPeer", {
+    countDownloads: `path:"setup.py"`,
+  }),
   "qwen3-tts": {
+    prettyLabel: "Qwen3-TTS",
+    repoName: "Qwen3-TTS",
+    repoUrl: "https://github.com/QwenLM/Qwen3-TTS",
+    docsUrl: readme("https://github.com/QwenLM/Qwen3-TTS"),
+    snippets: P.qwen3Tts,
+    filter: false,
+  },
+  qwen3_tts: {
     prettyLabel: "Qwen3-TTS",
     repoName: "Qwen3-TTS",
     repoUrl: "https://github.com/QwenLM/Qwen3-TTS",
@@ -343,6 +383,9 @@ export const LIBRARIES_M_TO_R = {
   reverb: researchRepo("Reverb", "https://github.com/revdotcom/reverb"),
   rkllm: researchRepo("RKLLM", "https://github.com/airockchip/rknn-llm", {
     countDownloads: `path_extension:"rkllm"`,
+  }),
+  "robo-orchard-lab": researchRepo("RoboOrchardLab", "https://github.com/HorizonRobotics/RoboOrchardLab", {
+    countDownloads: `path_extension:"safetensors"`,
   }),
   rust: researchRepo("Rust", "https://github.com/huggingface/candle", {
     docsUrl: "https://huggingface.github.io/candle/",

@@ -9,6 +9,7 @@ import {
   sanaSnippets,
   supertonicSnippets,
 } from "../snippets/research.js";
+import { selfForcingSnippets } from "../snippets/research-loaders.js";
 import { sampleFactorySnippets, stableBaselines3Snippets } from "../snippets/rl.js";
 import { sentenceTransformersSnippets } from "../snippets/sentence-transformers.js";
 import { sklearnSnippets } from "../snippets/sklearn.js";
@@ -46,6 +47,9 @@ export const LIBRARIES_S = {
   "sam-3d-objects": researchRepo("SAM 3D Objects", "https://github.com/facebookresearch/sam-3d-objects", {
     snippets: sam3dObjectsSnippets,
   }),
+  same: researchRepo("SAME", "https://github.com/GengzeZhou/SAME", {
+    countDownloads: `path:"ckpt/SAME.pt" OR path:"pretrain/Attnq_pretrained_ckpt.pt"`,
+  }),
   "sample-factory": {
     prettyLabel: "sample-factory",
     repoName: "sample-factory",
@@ -70,6 +74,9 @@ export const LIBRARIES_S = {
   },
   sapiens: researchRepo("sapiens", "https://github.com/facebookresearch/sapiens", {
     countDownloads: `path_extension:"pt2" OR path_extension:"pth" OR path_extension:"onnx"`,
+  }),
+  sapiens2: researchRepo("sapiens2", "https://github.com/facebookresearch/sapiens2", {
+    countDownloads: `path_extension:"safetensors"`,
   }),
   seamless_communication: researchRepo(
     "Seamless Communication",
@@ -97,6 +104,15 @@ export const LIBRARIES_S = {
     snippets: P.segmentationModelsPytorch,
     filter: false,
   },
+  "self-forcing": {
+    prettyLabel: "Self-Forcing",
+    repoName: "Self-Forcing",
+    repoUrl: "https://github.com/guandeh17/Self-Forcing",
+    docsUrl: readme("https://github.com/guandeh17/Self-Forcing"),
+    snippets: selfForcingSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
+  },
   "sentence-transformers": {
     prettyLabel: "sentence-transformers",
     repoName: "sentence-transformers",
@@ -113,6 +129,9 @@ export const LIBRARIES_S = {
     snippets: P.setfit,
     filter: true,
   },
+  skala: researchRepo("Skala", "https://github.com/microsoft/skala", {
+    countDownloads: `path_extension:"fun"`,
+  }),
   sklearn: {
     prettyLabel: "Scikit-learn",
     repoName: "Scikit-learn",
@@ -195,4 +214,7 @@ export const LIBRARIES_S = {
     snippets: P.swarmformer,
     filter: false,
   },
+  "synthefy-migas": researchRepo("Migas", "https://github.com/Synthefy/synthefy-migas", {
+    countDownloads: `path:"model.pt"`,
+  }),
 } satisfies Record<string, ModelLibrary>;

@@ -1,5 +1,10 @@
 import { tensorflowttsSnippets, whisperkitSnippets } from "../snippets/audio.js";
-import { tensorboardSnippets, tensorflowSnippets, tfliteSnippets } from "../snippets/formats.js";
+import {
+  tensorboardSnippets,
+  tensorflowSnippets,
+  tensorrtSnippets,
+  tfliteSnippets,
+} from "../snippets/formats.js";
 import { tfKerasSnippets } from "../snippets/keras.js";
 import { transformersJsSnippets, vllmSnippets } from "../snippets/llm.js";
 import { timesfmSnippets } from "../snippets/misc.js";
@@ -46,6 +51,15 @@ export const LIBRARIES_T_TO_Z = {
     docsUrl: readme("https://github.com/TensorSpeech/TensorFlowTTS"),
     snippets: tensorflowttsSnippets,
     filter: false,
+  },
+  tensorrt: {
+    prettyLabel: "TensorRT",
+    repoName: "TensorRT",
+    repoUrl: "https://github.com/NVIDIA/TensorRT",
+    docsUrl: "https://docs.nvidia.com/deeplearning/tensorrt/",
+    snippets: tensorrtSnippets,
+    filter: false,
+    countDownloads: `path_extension:"onnx"`,
   },
   terratorch: researchRepo("TerraTorch", "https://github.com/IBM/terratorch", {
     docsUrl: "https://ibm.github.io/terratorch/",
@@ -138,6 +152,15 @@ export const LIBRARIES_T_TO_Z = {
     filter: false,
     countDownloads: `path_extension:"safetensors"`,
   },
+  trellis2: {
+    prettyLabel: "TRELLIS.2",
+    repoName: "TRELLIS.2",
+    repoUrl: "https://github.com/microsoft/TRELLIS.2",
+    docsUrl: readme("https://github.com/microsoft/TRELLIS.2"),
+    snippets: P.trellis2,
+    filter: false,
+    countDownloads: `path_extension:"safetensors"`,
+  },
   ultralytics: {
     prettyLabel: "ultralytics",
     repoName: "ultralytics",
@@ -192,6 +215,12 @@ export const LIBRARIES_T_TO_Z = {
   videoprism: researchRepo("VideoPrism", "https://github.com/google-deepmind/videoprism", {
     countDownloads: `path_extension:"npz"`,
     snippets: videoprismSnippets,
+  }),
+  videox_fun: researchRepo("VideoX Fun", "https://github.com/aigc-apps/VideoX-Fun", {
+    countDownloads: `path_extension:"safetensors"`,
+  }),
+  vismatch: researchRepo("VisMatch", "https://github.com/gmberton/vismatch", {
+    countDownloads: `path:"vismatch.yaml"`,
   }),
   vllm: {
     prettyLabel: "vLLM",
@@ -249,6 +278,15 @@ export const LIBRARIES_T_TO_Z = {
     repoUrl: "https://github.com/THU-MIG/yolov10",
     docsUrl: readme("https://github.com/THU-MIG/yolov10"),
     snippets: yolov10Snippets,
+    filter: false,
+    countDownloads: `path_extension:"pt" OR path_extension:"safetensors"`,
+  },
+  yolov26: {
+    prettyLabel: "YOLOv26",
+    repoName: "ultralytics",
+    repoUrl: "https://github.com/ultralytics/ultralytics",
+    docsUrl: "https://docs.ultralytics.com/models/yolo26/",
+    snippets: ultralyticsSnippets,
     filter: false,
     countDownloads: `path_extension:"pt" OR path_extension:"safetensors"`,
   },

@@ -222,3 +222,26 @@ model = ct.models.MLModel(model_dir + "/" + ${coremlPath(model)})`,
     ),
   ];
 }
+
+/** TensorRT builds an engine from an ONNX export with its `trtexec` tool. */
+export function tensorrtSnippets(model: ModelData): LibrarySnippet[] {
+  const file = repoFile(model, [".onnx"], "model.onnx");
+  return [
+    snippet(
+      sh`hf download ${model.id} ${file} --local-dir .
+trtexec --onnx=${file} --saveEngine=model.engine`,
+      "Build a TensorRT engine",
+    ),
+  ];
+}
+
+/** MITIE models are `.dat` files opened by the class of the same name. */
+export const mitieSnippets = loadFile(
+  "Load the word feature extractor",
+  (file) => py`from huggingface_hub import hf_hub_download
+from mitie import total_word_feature_extractor
+
+extractor = total_word_feature_extractor(${file})`,
+  ["total_word_feature_extractor.dat"],
+  "total_word_feature_extractor.dat",
+);

@@ -192,6 +192,12 @@ export const PRETRAINED_SNIPPETS = {
     variable: "pipeline",
     usage: py`pipeline.cuda()`,
   }),
+  trellis2: fromPretrained({
+    module: "trellis2.pipelines",
+    name: "Trellis2ImageTo3DPipeline",
+    variable: "pipeline",
+    usage: py`pipeline.cuda()`,
+  }),
   uni2ts: fromPretrained({
     pip: "uni2ts",
     module: "uni2ts.model.moirai",

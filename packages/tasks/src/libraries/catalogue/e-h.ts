@@ -1,42 +1,21 @@
-import { espnetSnippets, fairseqSnippets, indexTtsSnippets, kokoroSnippets } from "../snippets/audio.js";
-import {
-  executorchSnippets,
-  ggufSnippets,
-  jaxSnippets,
-  joblibSnippets,
-  kerasNlpSnippets,
-  llamafileSnippets,
-} from "../snippets/formats.js";
-import { kerasHubSnippets, kerasSnippets } from "../snippets/keras.js";
-import { llamaCppPythonSnippets } from "../snippets/llm.js";
+import { espnetSnippets, fairseqSnippets } from "../snippets/audio.js";
+import { executorchSnippets, ggufSnippets } from "../snippets/formats.js";
 import { fastaiSnippets } from "../snippets/misc.js";
-import {
-  edsnlpSnippets,
-  fasttextSnippets,
-  flairSnippets,
-  hezarSnippets,
-  lightningIrSnippets,
-} from "../snippets/nlp.js";
+import { edsnlpSnippets, fasttextSnippets, flairSnippets, hezarSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import {
-  gaudiConfigSnippets,
-  ipuConfigSnippets,
-  lerobotSnippets,
-  lvfaceSnippets,
-} from "../snippets/research.js";
+import { gaudiConfigSnippets, ipuConfigSnippets } from "../snippets/research.js";
 import {
   f5TtsSnippets,
   grokSnippets,
   halloSnippets,
   hunyuanDitSnippets,
-  livePortraitSnippets,
   mochiSnippets,
 } from "../snippets/research-scripts.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";
 
-/** Model libraries E-L, keyed by the `library_name` their models declare. */
-export const LIBRARIES_E_TO_L = {
+/** Model libraries E-H, keyed by the `library_name` their models declare. */
+export const LIBRARIES_E_TO_H = {
   edsnlp: {
     prettyLabel: "EDS-NLP",
     repoName: "edsnlp",
@@ -58,6 +37,9 @@ export const LIBRARIES_E_TO_L = {
     snippets: espnetSnippets,
     filter: true,
   },
+  eupe: researchRepo("EUPE", "https://github.com/facebookresearch/EUPE", {
+    countDownloads: `path_extension:"pt"`,
+  }),
   executorch: {
     prettyLabel: "ExecuTorch",
     repoName: "executorch",
@@ -87,6 +69,9 @@ export const LIBRARIES_E_TO_L = {
     snippets: fastaiSnippets,
     filter: true,
   },
+  fastprint: researchRepo("Fast Print", "https://huggingface.co/OpenPeerAI/FastPrint", {
+    countDownloads: `path_extension:"cs"`,
+  }),
   fasttext: {
     prettyLabel: "fastText",
     repoName: "fastText",
@@ -96,6 +81,9 @@ export const LIBRARIES_E_TO_L = {
     filter: true,
     countDownloads: `path_extension:"bin"`,
   },
+  fixer: researchRepo("Fixer", "https://github.com/nv-tlabs/Fixer", {
+    countDownloads: `path:"pretrained/pretrained_fixer.pkl"`,
+  }),
   flair: {
     prettyLabel: "Flair",
     repoName: "Flair",
@@ -145,8 +133,15 @@ export const LIBRARIES_E_TO_L = {
     snippets: P.gliner2,
     filter: false,
   },
+  "glm-tts": researchRepo("GLM-TTS", "https://github.com/zai-org/GLM-TTS", {
+    countDownloads: `path:"flow/flow.pt"`,
+  }),
   "glyph-byt5": researchRepo("Glyph-ByT5", "https://github.com/AIGText/Glyph-ByT5", {
     countDownloads: `path:"checkpoints/byt5_model.pt"`,
+  }),
+  "granite-library": researchRepo("Granite Library", "https://github.com/generative-computing/mellea", {
+    repoName: "mellea",
+    countDownloads: `path_filename:"adapter_config" AND path_extension:"json"`,
   }),
   "granite-tsfm": {
     prettyLabel: "Granite TSFM",
@@ -168,6 +163,9 @@ export const LIBRARIES_E_TO_L = {
     docsUrl: "https://huggingface.co/docs/optimum/habana/index",
     snippets: gaudiConfigSnippets,
   }),
+  "habibi-tts": researchRepo("Habibi-TTS", "https://github.com/SWivid/Habibi-TTS", {
+    countDownloads: `path_extension:"safetensors"`,
+  }),
   hallo: researchRepo("Hallo", "https://github.com/fudan-generative-vision/hallo", {
     countDownloads: `path:"hallo/net.pth"`,
     snippets: halloSnippets,
@@ -184,6 +182,9 @@ export const LIBRARIES_E_TO_L = {
     filter: false,
     countDownloads: `path:"model_config.yaml" OR path:"embedding/embedding_config.yaml"`,
   },
+  holomotion: researchRepo("HoloMotion", "https://github.com/HorizonRobotics/HoloMotion", {
+    countDownloads: `path_extension:"onnx"`,
+  }),
   htrflow: researchRepo("HTRflow", "https://github.com/AI-Riksarkivet/htrflow", {
     docsUrl: "https://ai-riksarkivet.github.io/htrflow",
   }),
@@ -204,154 +205,10 @@ export const LIBRARIES_E_TO_L = {
     "HunyuanWorld-Voyager",
     "https://github.com/Tencent-Hunyuan/HunyuanWorld-Voyager",
   ),
-  imstoucan: researchRepo("IMS Toucan", "https://github.com/DigitalPhonetics/IMS-Toucan", {
-    repoName: "IMS-Toucan",
-    countDownloads: `path:"embedding_gan.pt" OR path:"Vocoder.pt" OR path:"ToucanTTS.pt"`,
+  "hy-world-2": researchRepo("HY-World-2.0", "https://github.com/Tencent-Hunyuan/HY-World-2.0", {
+    countDownloads: `path_extension:"json"`,
   }),
-  "index-tts": {
-    prettyLabel: "IndexTTS",
-    repoName: "IndexTTS",
-    repoUrl: "https://github.com/index-tts/index-tts",
-    docsUrl: readme("https://github.com/index-tts/index-tts"),
-    snippets: indexTtsSnippets,
-    filter: false,
-  },
-  "infinite-you": researchRepo("InfiniteYou", "https://github.com/bytedance/InfiniteYou", {
-    countDownloads: `path:"infu_flux_v1.0/sim_stage1/image_proj_model.bin" OR path:"infu_flux_v1.0/aes_stage2/image_proj_model.bin"`,
-  }),
-  infinitetalk: researchRepo("InfiniteTalk", "https://github.com/MeiGen-AI/InfiniteTalk", {
-    countDownloads: `path_extension:"safetensors"`,
-  }),
-  jax: {
-    prettyLabel: "JAX",
-    repoName: "jax",
-    repoUrl: "https://github.com/jax-ml/jax",
-    docsUrl: "https://docs.jax.dev/en/latest/",
-    snippets: jaxSnippets,
-    filter: true,
-    countDownloads: `path_extension:"msgpack"`,
-  },
-  joblib: {
-    prettyLabel: "Joblib",
-    repoName: "joblib",
-    repoUrl: "https://github.com/joblib/joblib",
-    docsUrl: "https://joblib.readthedocs.io/en/stable/",
-    snippets: joblibSnippets,
-    filter: true,
-    countDownloads: `path_extension:"joblib"`,
-  },
-  k2: researchRepo("K2", "https://github.com/k2-fsa/k2", {
-    repoName: "k2",
-    docsUrl: "https://k2-fsa.github.io/k2/",
-  }),
-  keras: {
-    prettyLabel: "Keras",
-    repoName: "Keras",
-    repoUrl: "https://github.com/keras-team/keras",
-    docsUrl: "https://huggingface.co/docs/hub/keras",
-    snippets: kerasSnippets,
-    filter: true,
-    countDownloads: `path:"config.json" OR path_extension:"keras"`,
-  },
-  "keras-hub": {
-    prettyLabel: "KerasHub",
-    repoName: "KerasHub",
-    repoUrl: "https://github.com/keras-team/keras-hub",
-    docsUrl: "https://keras.io/keras_hub/",
-    snippets: kerasHubSnippets,
-    filter: true,
-  },
-  "keras-nlp": {
-    prettyLabel: "KerasNLP",
-    repoName: "KerasNLP",
-    repoUrl: "https://github.com/keras-team/keras-hub",
-    docsUrl: "https://keras.io/keras_hub/",
-    snippets: kerasNlpSnippets,
-    filter: false,
-  },
-  kernels: {
-    prettyLabel: "Kernels",
-    repoName: "kernels",
-    repoUrl: "https://github.com/huggingface/kernels",
-    docsUrl: readme("https://github.com/huggingface/kernels"),
-    snippets: P.kernels,
-    filter: false,
-  },
-  "kimi-audio": {
-    prettyLabel: "KimiAudio",
-    repoName: "KimiAudio",
-    repoUrl: "https://github.com/MoonshotAI/Kimi-Audio",
-    docsUrl: readme("https://github.com/MoonshotAI/Kimi-Audio"),
-    snippets: P.kimiAudio,
-    filter: false,
-  },
-  kittentts: {
-    prettyLabel: "KittenTTS",
-    repoName: "KittenTTS",
-    repoUrl: "https://github.com/KittenML/KittenTTS",
-    docsUrl: readme("https://github.com/KittenML/KittenTTS"),
-    snippets: P.kittentts,
-    filter: false,
-  },
-  kokoro: {
-    prettyLabel: "Kokoro",
-    repoName: "kokoro",
-    repoUrl: "https://github.com/hexgrad/kokoro",
-    docsUrl: readme("https://github.com/hexgrad/kokoro"),
-    snippets: kokoroSnippets,
-    filter: false,
-    countDownloads: `path_extension:"pth"`,
-  },
-  kronos: researchRepo("KRONOS", "https://github.com/mahmoodlab/KRONOS", {
-    countDownloads: `path_extension:"pt"`,
-  }),
-  lerobot: researchRepo("LeRobot", "https://github.com/huggingface/lerobot", {
-    docsUrl: "https://huggingface.co/docs/lerobot",
-    snippets: lerobotSnippets,
-  }),
-  "lightning-ir": {
-    prettyLabel: "Lightning IR",
-    repoName: "Lightning IR",
-    repoUrl: "https://github.com/webis-de/lightning-ir",
-    docsUrl: "https://webis-de.github.io/lightning-ir/",
-    snippets: lightningIrSnippets,
-    filter: false,
-  },
-  "litert-lm": researchRepo("LiteRT-LM", "https://github.com/google-ai-edge/LiteRT-LM", {
-    countDownloads: `path_extension:"litertlm"`,
-  }),
-  liveportrait: researchRepo("LivePortrait", "https://github.com/KwaiVGI/LivePortrait", {
-    countDownloads: `path:"liveportrait/landmark.onnx"`,
-    snippets: livePortraitSnippets,
-  }),
-  "llama.cpp": {
-    prettyLabel: "llama.cpp",
-    repoName: "llama.cpp",
-    repoUrl: "https://github.com/ggml-org/llama.cpp",
-    docsUrl: "https://huggingface.co/docs/hub/gguf-llamacpp",
-    snippets: ggufSnippets,
-    filter: false,
-    countDownloads: `path_extension:"gguf"`,
-  },
-  "llama-cpp-python": {
-    prettyLabel: "llama-cpp-python",
-    repoName: "llama-cpp-python",
-    repoUrl: "https://github.com/abetlen/llama-cpp-python",
-    docsUrl: "https://llama-cpp-python.readthedocs.io/en/latest/",
-    snippets: llamaCppPythonSnippets,
-    filter: false,
-  },
-  llamafile: {
-    prettyLabel: "llamafile",
-    repoName: "llamafile",
-    repoUrl: "https://github.com/Mozilla-Ocho/llamafile",
-    docsUrl: readme("https://github.com/Mozilla-Ocho/llamafile"),
-    snippets: llamafileSnippets,
-    filter: false,
-    countDownloads: `path_extension:"llamafile"`,
-  },
-  lvface: researchRepo("LVFace", "https://github.com/bytedance/LVFace", {
-    countDownloads: `path_extension:"pt" OR path_extension:"onnx"`,
-    snippets: lvfaceSnippets,
+  "hy-worldplay": researchRepo("HY-WorldPlay", "https://github.com/Tencent-Hunyuan/HY-WorldPlay", {
+    countDownloads: `path_extension:"json"`,
   }),
 } satisfies Record<string, ModelLibrary>;

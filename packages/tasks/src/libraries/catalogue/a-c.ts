@@ -1,14 +1,12 @@
 import { adaptersSnippets } from "../snippets/adapters.js";
 import { audiocraftSnippets, audiosealSnippets, chatterboxSnippets } from "../snippets/audio.js";
-import { diffusersSnippets } from "../snippets/diffusers.js";
-import { coremlSnippets, ctranslate2Snippets, dduf } from "../snippets/formats.js";
+import { coremlSnippets, ctranslate2Snippets } from "../snippets/formats.js";
 import { ctransformersSnippets } from "../snippets/llm.js";
 import {
   anemoiSnippets,
   cartesiaMlxSnippets,
   collectorVisionSnippets,
   cometSnippets,
-  savedModelKerasSnippets,
 } from "../snippets/misc.js";
 import { allennlpSnippets, bm25sSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
@@ -21,23 +19,15 @@ import {
   cosyvoiceSnippets,
   cotrackerSnippets,
   cxrFoundationSnippets,
-  depthAnythingV2Snippets,
-  describeAnythingSnippets,
 } from "../snippets/research.js";
-import { comfyCheckpointSnippets } from "../snippets/research-scripts.js";
+import { clipscopeSnippets } from "../snippets/research-loaders.js";
 import { cleanrlSnippets } from "../snippets/rl.js";
-import {
-  birefnetSnippets,
-  deepforestSnippets,
-  depthProSnippets,
-  diffusionkitSnippets,
-  doctrSnippets,
-} from "../snippets/vision.js";
+import { birefnetSnippets } from "../snippets/vision.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";
 
-/** Model libraries A-D, keyed by the `library_name` their models declare. */
-export const LIBRARIES_A_TO_D = {
+/** Model libraries A-C, keyed by the `library_name` their models declare. */
+export const LIBRARIES_A_TO_C = {
   acestep: researchRepo("ACE-Step", "https://github.com/ace-step/ACE-Step", {
     countDownloads: `path:"ace_step_transformer/config.json"`,
     snippets: acestepSnippets,
@@ -103,6 +93,15 @@ export const LIBRARIES_A_TO_D = {
     filter: false,
     countDownloads: `path_extension:"pth"`,
   },
+  "aviation-ner": {
+    prettyLabel: "Aviation NER",
+    repoName: "aviation_ner_sdr",
+    repoUrl: "https://github.com/Boeing/aviation_ner_sdr",
+    docsUrl: readme("https://github.com/Boeing/aviation_ner_sdr"),
+    snippets: P.gliner,
+    filter: false,
+    countDownloads: `path:"gliner_config.json"`,
+  },
   "bagel-mot": researchRepo("Bagel", "https://github.com/ByteDance-Seed/Bagel", {
     countDownloads: `path:"llm_config.json"`,
   }),
@@ -129,6 +128,10 @@ export const LIBRARIES_A_TO_D = {
     repoName: "big_vision",
     countDownloads: `path_extension:"npz"`,
   }),
+  bionemo: researchRepo("BioNeMo", "https://github.com/NVIDIA/bionemo-framework", {
+    docsUrl: "https://docs.nvidia.com/bionemo-framework/latest/",
+    countDownloads: `path_extension:"ckpt" OR path:"config.json"`,
+  }),
   birder: researchRepo("Birder", "https://gitlab.com/birder/birder", {
     docsUrl: "https://birder.gitlab.io/birder/",
     countDownloads: `path_extension:"pt"`,
@@ -151,6 +154,12 @@ export const LIBRARIES_A_TO_D = {
     filter: false,
     countDownloads: `path:"params.index.json"`,
   },
+  boltzgen: researchRepo("BoltzGen", "https://github.com/HannesStark/boltzgen", {
+    countDownloads: `path:"boltzgen1_diverse.ckpt"`,
+  }),
+  cancertathomev2: researchRepo("Cancer@HomeV2", "https://huggingface.co/OpenPeerAI/CancerAtHomeV2", {
+    countDownloads: `path:"run.py"`,
+  }),
   cartesia_mlx: {
     prettyLabel: "Cartesia MLX",
     repoName: "Cartesia MLX",
@@ -169,6 +178,9 @@ export const LIBRARIES_A_TO_D = {
   },
   champ: researchRepo("Champ", "https://github.com/fudan-generative-vision/champ", {
     countDownloads: `path:"champ/motion_module.pth"`,
+  }),
+  chaossim: researchRepo("ChaosSIM", "https://huggingface.co/OpenPeerAI/ChaosSIM", {
+    countDownloads: `path:"ChaosSim.nb"`,
   }),
   chat_tts: researchRepo("ChatTTS", "https://github.com/2noise/ChatTTS", {
     docsUrl: "https://2noise.com/",
@@ -192,7 +204,11 @@ export const LIBRARIES_A_TO_D = {
     snippets: P.chronos,
     filter: false,
   },
+  clara: researchRepo("Clara", "https://github.com/NVIDIA/clara", {
+    countDownloads: `path_extension:"ckpt" OR path:"config.json"`,
+  }),
   clipscope: researchRepo("clipscope", "https://github.com/Lewington-pitsos/clipscope", {
+    snippets: clipscopeSnippets,
     countDownloads: `path_extension:"pt"`,
   }),
   cleanrl: {
@@ -204,6 +220,12 @@ export const LIBRARIES_A_TO_D = {
     filter: false,
     countDownloads: `path_extension:"cleanrl_model"`,
   },
+  "cloud-agents": researchRepo("Cloud Agents", "https://huggingface.co/OpenPeerAI/Cloud-Agents", {
+    countDownloads: `path:"setup.py"`,
+  }),
+  colipri: researchRepo("COLIPRI", "https://huggingface.co/microsoft/colipri", {
+    countDownloads: `path_extension:"safetensors"`,
+  }),
   collectorvision: {
     prettyLabel: "CollectorVision",
     repoName: "CollectorVision",
@@ -285,109 +307,4 @@ export const LIBRARIES_A_TO_D = {
     countDownloads: `path:"precomputed_embeddings/embeddings.npz" OR path:"pax-elixr-b-text/saved_model.pb"`,
     snippets: cxrFoundationSnippets,
   }),
-  dduf: {
-    prettyLabel: "DDUF",
-    repoName: "DDUF",
-    repoUrl: "https://github.com/huggingface/diffusers",
-    docsUrl: "https://huggingface.co/docs/hub/dduf",
-    snippets: dduf,
-    filter: false,
-    countDownloads: `path_extension:"dduf"`,
-  },
-  deepforest: {
-    prettyLabel: "DeepForest",
-    repoName: "deepforest",
-    repoUrl: "https://github.com/weecology/DeepForest",
-    docsUrl: "https://deepforest.readthedocs.io/en/latest/",
-    snippets: deepforestSnippets,
-    filter: false,
-  },
-  "depth-anything-v2": researchRepo("DepthAnythingV2", "https://github.com/DepthAnything/Depth-Anything-V2", {
-    repoName: "Depth Anything V2",
-    countDownloads: `path_extension:"pth"`,
-    snippets: depthAnythingV2Snippets,
-  }),
-  "depth-pro": {
-    prettyLabel: "Depth Pro",
-    repoName: "Depth Pro",
-    repoUrl: "https://github.com/apple/ml-depth-pro",
-    docsUrl: readme("https://github.com/apple/ml-depth-pro"),
-    snippets: depthProSnippets,
-    filter: false,
-    countDownloads: `path_extension:"pt"`,
-  },
-  "derm-foundation": {
-    prettyLabel: "Derm Foundation",
-    repoName: "derm-foundation",
-    repoUrl: "https://github.com/Google-Health/derm-foundation",
-    docsUrl: "https://developers.google.com/health-ai-developer-foundations/derm-foundation",
-    snippets: savedModelKerasSnippets,
-    filter: false,
-    countDownloads: `path:"scin_dataset_precomputed_embeddings.npz" OR path:"saved_model.pb"`,
-  },
-  "describe-anything": researchRepo("Describe Anything", "https://github.com/NVlabs/describe-anything", {
-    snippets: describeAnythingSnippets,
-  }),
-  dia: {
-    prettyLabel: "Dia",
-    repoName: "Dia",
-    repoUrl: "https://github.com/nari-labs/dia",
-    docsUrl: readme("https://github.com/nari-labs/dia"),
-    snippets: P.dia,
-    filter: false,
-  },
-  "dia-tts": {
-    prettyLabel: "Dia",
-    repoName: "Dia",
-    repoUrl: "https://github.com/nari-labs/dia",
-    docsUrl: readme("https://github.com/nari-labs/dia"),
-    snippets: P.dia,
-    filter: false,
-  },
-  dia2: {
-    prettyLabel: "Dia2",
-    repoName: "Dia2",
-    repoUrl: "https://github.com/nari-labs/dia2",
-    docsUrl: readme("https://github.com/nari-labs/dia2"),
-    snippets: P.dia2,
-    filter: false,
-  },
-  diffree: researchRepo("Diffree", "https://github.com/OpenGVLab/Diffree", {
-    countDownloads: `path:"diffree-step=000010999.ckpt"`,
-  }),
-  diffusers: {
-    prettyLabel: "Diffusers",
-    repoName: "🤗/diffusers",
-    repoUrl: "https://github.com/huggingface/diffusers",
-    docsUrl: "https://huggingface.co/docs/diffusers",
-    snippets: diffusersSnippets,
-    filter: true,
-    // Downloads of diffusers models are counted by the hub's own, more complex rule.
-  },
-  "diffusion-single-file": researchRepo(
-    "Diffusion Single File",
-    "https://github.com/comfyanonymous/ComfyUI",
-    {
-      repoName: "diffusion-single-file",
-      docsUrl: "https://docs.comfy.org/",
-      countDownloads: `path_extension:"safetensors"`,
-      snippets: comfyCheckpointSnippets,
-    },
-  ),
-  diffusionkit: {
-    prettyLabel: "DiffusionKit",
-    repoName: "DiffusionKit",
-    repoUrl: "https://github.com/argmaxinc/DiffusionKit",
-    docsUrl: readme("https://github.com/argmaxinc/DiffusionKit"),
-    snippets: diffusionkitSnippets,
-    filter: false,
-  },
-  doctr: {
-    prettyLabel: "docTR",
-    repoName: "doctr",
-    repoUrl: "https://github.com/mindee/doctr",
-    docsUrl: "https://mindee.github.io/doctr/",
-    snippets: doctrSnippets,
-    filter: false,
-  },
 } satisfies Record<string, ModelLibrary>;
