@@ -13,6 +13,11 @@ export default defineConfig({
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: hubUrl, changeOrigin: true }])),
   },
   build: {
+    rolldownOptions: {
+      // Our workspace packages are plain modules without import-time side effects: let the bundler drop
+      // what a page does not use (the model page needs task names, not the whole catalogue).
+      treeshake: { moduleSideEffects: (id: string) => !/[\\/]packages[\\/][^\\/]+[\\/]src[\\/]/.test(id) },
+    },
     outDir: "dist",
     emptyOutDir: true,
     target: "es2022",

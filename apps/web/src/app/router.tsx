@@ -1,6 +1,22 @@
-import { createBrowserRouter, Navigate } from "react-router";
+import { createBrowserRouter, type LoaderFunctionArgs, Navigate } from "react-router";
+import { readListParams, toApiQuery } from "../features/models-list/list-params.js";
+import { modelListQuery, modelQuery } from "../lib/api/models.js";
+import { queryClient } from "../lib/query-client.js";
 import { AppLayout } from "./app-layout.js";
 import { RouteError } from "./route-error.js";
+
+// Loaders start a page's data request at once, in parallel with downloading its code; they do not wait
+// for it (the page shows its own loading state), so navigation is never blocked on the network.
+function prefetchModels({ request }: LoaderFunctionArgs) {
+  const params = readListParams(new URL(request.url).searchParams);
+  void queryClient.prefetchQuery(modelListQuery(toApiQuery(params)));
+  return null;
+}
+
+function prefetchModel({ params }: LoaderFunctionArgs) {
+  void queryClient.prefetchQuery(modelQuery(`${params.owner}/${params.name}`));
+  return null;
+}
 
 // Every page is its own chunk: the model page never downloads the playground or the widget builder.
 export const router = createBrowserRouter([
@@ -14,10 +30,15 @@ export const router = createBrowserRouter([
       { index: true, element: <Navigate to="/models" replace /> },
       {
         path: "models",
+        loader: prefetchModels,
         lazy: () => import("./pages/models-page.js").then((m) => ({ Component: m.ModelsPage })),
       },
       {
         path: ":owner/:name",
+        loader: prefetchModel,
+        // Only a different model needs its data; the sections' own query strings (panel state) do not.
+        shouldRevalidate: ({ currentParams, nextParams }) =>
+          currentParams.owner !== nextParams.owner || currentParams.name !== nextParams.name,
         lazy: () => import("./pages/model-layout.js").then((m) => ({ Component: m.ModelLayout })),
         children: [
           {

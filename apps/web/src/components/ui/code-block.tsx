@@ -40,6 +40,22 @@ function useSugarHigh(enabled: boolean): Highlighter | undefined {
   return enabled ? loaded : undefined;
 }
 
+// Switching back to a snippet seen before (another tab, another provider) reuses its highlighting.
+const highlighted = new Map<string, string>();
+const HIGHLIGHT_CACHE_SIZE = 64;
+
+function cachedHighlight(code: string, language: CodeLanguage, sugarHigh: Highlighter): string {
+  const key = `${language}\u0000${code}`;
+  let html = highlighted.get(key);
+  if (html === undefined) {
+    html = language === "python" ? restoreHashComments(sugarHigh(asSlashComments(code))) : sugarHigh(code);
+    if (highlighted.size >= HIGHLIGHT_CACHE_SIZE)
+      highlighted.delete(highlighted.keys().next().value as string);
+    highlighted.set(key, html);
+  }
+  return html;
+}
+
 interface CodeBlockProps {
   code: string;
   /** Accessible name of the block and of its copy button, e.g. "Python snippet". */
@@ -62,7 +78,7 @@ export const CodeBlock = memo(function CodeBlock({
   const html = useMemo(() => {
     if (language === "sh") return highlightShell(code);
     if (!sugarHigh) return null;
-    return language === "python" ? restoreHashComments(sugarHigh(asSlashComments(code))) : sugarHigh(code);
+    return cachedHighlight(code, language, sugarHigh);
   }, [code, language, sugarHigh]);
   return (
     <figure className="relative min-w-0 overflow-hidden rounded-lg border border-line bg-raised">

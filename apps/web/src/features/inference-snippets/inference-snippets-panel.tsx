@@ -1,13 +1,13 @@
 import { isInferenceProvider } from "@modelhub/inference";
-import { getInferenceSnippets, type InferenceSnippet } from "@modelhub/snippets";
+import { getInferenceSnippets, type InferenceSnippet, type SnippetOptions } from "@modelhub/snippets";
 import { isConversational } from "@modelhub/tasks";
 import { useCallback, useLayoutEffect, useMemo, useState } from "react";
-import { useSearchParams } from "react-router";
 import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
 import { Select, type SelectOption } from "../../components/ui/select.js";
 import { Tabs } from "../../components/ui/tabs.js";
 import type { ModelInfo, ProviderMapping } from "../../lib/api/models.js";
 import { providerLabel } from "../../lib/providers.js";
+import { useUrlSearchState } from "../../lib/use-url-search-state.js";
 import { AccessTokenField, type TokenMode } from "./access-token-field.js";
 import {
   LANGUAGES,
@@ -30,6 +30,15 @@ const stagingBadge = (
   <span className="rounded bg-warn-soft px-1.5 text-[11px] font-medium text-warn">staging</span>
 );
 
+interface Generated {
+  snippets: InferenceSnippet[];
+  error?: string;
+}
+
+// Going back to a provider or option set seen before costs a lookup, not a generation.
+const generatedCache = new Map<string, Generated>();
+const GENERATED_CACHE_SIZE = 48;
+
 function defaultProvider(mappings: ProviderMapping[]): ProviderMapping | undefined {
   return mappings.find((mapping) => mapping.status === "live") ?? mappings[0];
 }
@@ -42,8 +51,7 @@ interface PanelProps {
 
 /** Ready-to-paste code for calling the model through a provider, generated in the browser. */
 export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const state = readPanelState(searchParams);
+  const [state, setState] = useUrlSearchState(readPanelState, writePanelState);
   const [tokenMode, setTokenMode] = useState<TokenMode>("env");
   const [token, setToken] = useState("");
   const chat = isConversational(model);
@@ -55,29 +63,36 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
   const { temperature, max_tokens, top_p } = state.parameters;
   const generated = useMemo(() => {
     if (!mapping || !isInferenceProvider(mapping.provider)) return { snippets: [] as InferenceSnippet[] };
+    const options: SnippetOptions = {
+      streaming: chat && state.streaming,
+      ...(chat && temperature !== undefined ? { temperature } : {}),
+      ...(chat && max_tokens !== undefined ? { max_tokens } : {}),
+      ...(chat && top_p !== undefined ? { top_p } : {}),
+      hubUrl,
+      routerUrl: `${hubUrl}/router`,
+      inlineToken,
+    };
+    // Snippets that read the token from the environment are cached; an inlined token never is.
+    const key = inlineToken
+      ? undefined
+      : JSON.stringify([model.id, mapping.provider, mapping.providerId, options]);
+    const cached = key === undefined ? undefined : generatedCache.get(key);
+    if (cached) return cached;
+    let result: Generated;
     try {
-      const snippets = getInferenceSnippets(
-        model,
-        inlineToken ? token.trim() : "",
-        mapping.provider,
-        mapping.providerId,
-        {
-          streaming: chat && state.streaming,
-          ...(chat && temperature !== undefined ? { temperature } : {}),
-          ...(chat && max_tokens !== undefined ? { max_tokens } : {}),
-          ...(chat && top_p !== undefined ? { top_p } : {}),
-          hubUrl,
-          routerUrl: `${hubUrl}/router`,
-          inlineToken,
-        },
-      );
-      return { snippets };
-    } catch (error) {
-      return {
-        snippets: [] as InferenceSnippet[],
-        error: error instanceof Error ? error.message : String(error),
+      const accessToken = inlineToken ? token.trim() : "";
+      result = {
+        snippets: getInferenceSnippets(model, accessToken, mapping.provider, mapping.providerId, options),
       };
+    } catch (error) {
+      result = { snippets: [], error: error instanceof Error ? error.message : String(error) };
     }
+    if (key !== undefined) {
+      if (generatedCache.size >= GENERATED_CACHE_SIZE)
+        generatedCache.delete(generatedCache.keys().next().value as string);
+      generatedCache.set(key, result);
+    }
+    return result;
   }, [model, mapping, chat, state.streaming, temperature, max_tokens, top_p, hubUrl, inlineToken, token]);
 
   const languages = LANGUAGES.filter((language) =>
@@ -93,13 +108,9 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
   const update = useCallback(
     (change: Partial<PanelState>) => {
       performance.mark(CHANGE_MARK);
-      // flushSync: a control's new state shows in the same frame as the input that changed it.
-      setSearchParams((current) => writePanelState({ ...readPanelState(current), ...change }), {
-        replace: true,
-        flushSync: true,
-      });
+      setState((current) => ({ ...current, ...change }));
     },
-    [setSearchParams],
+    [setState],
   );
 
   // Time from a change to its commit on screen (render + DOM update), for the perf script.

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Link } from "react-router";
 import { CopyButton } from "../../components/ui/copy-button.js";
 import type { ModelInfo } from "../../lib/api/models.js";
@@ -7,7 +8,7 @@ import { UseThisModelMenu } from "./use-this-model-menu.js";
 
 const MAX_TAGS = 12;
 
-export function ModelHeader({ model }: { model: ModelInfo }) {
+export const ModelHeader = memo(function ModelHeader({ model }: { model: ModelInfo }) {
   const [owner, ...rest] = model.id.split("/");
   const name = rest.join("/");
   const tags = model.tags.filter((tag) => tag !== model.pipeline_tag && tag !== model.library_name);
@@ -77,4 +78,4 @@ export function ModelHeader({ model }: { model: ModelInfo }) {
       ) : null}
     </header>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { NavLink } from "react-router";
 import type { ModelInfo } from "../../lib/api/models.js";
 import { hasChatTemplate } from "../../lib/chat-template-source.js";
@@ -9,7 +10,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
   }`;
 
 /** Sections of a model page; each has its own URL. */
-export function ModelNav({ model }: { model: ModelInfo }) {
+export const ModelNav = memo(function ModelNav({ model }: { model: ModelInfo }) {
   const base = modelUrl(model.id);
   const hasProviders = model.inferenceProviderMapping.length > 0;
   return (
@@ -56,4 +57,4 @@ export function ModelNav({ model }: { model: ModelInfo }) {
       </ul>
     </nav>
   );
-}
+});
