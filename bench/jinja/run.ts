@@ -50,7 +50,7 @@ for (const entry of corpus) {
  * Ops/s of `a` and `b`, measured in alternating rounds (the machine is shared and its speed drifts), after a
  * warm-up; each side's best round counts.
  */
-function compare(a: () => number, b: () => number, rounds = 6, roundMs = 400): [number, number] {
+function compare(a: () => number, b: () => number, rounds = 10, roundMs = 300): [number, number] {
   const run = (fn: () => number, ms: number) => {
     let ops = 0;
     const start = performance.now();

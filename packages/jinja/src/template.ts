@@ -26,6 +26,7 @@ export interface TemplateOptions {
   keepTrailingNewline?: boolean;
 }
 
+const SHARED_GLOBALS = createGlobals();
 const REGISTRIES: Registries = { filters: FILTERS, tests: TESTS };
 const NAME_REGISTRY = {
   hasFilter: (name: string) => Object.hasOwn(FILTERS, name),
@@ -65,7 +66,8 @@ export class Template {
     }
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.now = options.now ?? (() => new Date());
-    this.globals = createGlobals();
+    // The globals hold no per-render state (cyclers and joiners are created by calls), so one set is shared.
+    this.globals = options.functions ? Object.assign(Object.create(null), SHARED_GLOBALS) : SHARED_GLOBALS;
     for (const [name, fn] of Object.entries(options.functions ?? {})) {
       this.globals[name] = new PyCallable(name, (args) => fn(...args));
     }
