@@ -20,7 +20,7 @@ import {
   cotrackerSnippets,
   cxrFoundationSnippets,
 } from "../snippets/research.js";
-import { clipscopeSnippets } from "../snippets/research-loaders.js";
+import { boltzgenSnippets, clipscopeSnippets, colipriSnippets } from "../snippets/research-loaders.js";
 import { cleanrlSnippets } from "../snippets/rl.js";
 import { birefnetSnippets } from "../snippets/vision.js";
 import type { ModelLibrary } from "../types.js";
@@ -155,6 +155,7 @@ export const LIBRARIES_A_TO_C = {
     countDownloads: `path:"params.index.json"`,
   },
   boltzgen: researchRepo("BoltzGen", "https://github.com/HannesStark/boltzgen", {
+    snippets: boltzgenSnippets,
     countDownloads: `path:"boltzgen1_diverse.ckpt"`,
   }),
   cancertathomev2: researchRepo("Cancer@HomeV2", "https://huggingface.co/OpenPeerAI/CancerAtHomeV2", {
@@ -224,6 +225,7 @@ export const LIBRARIES_A_TO_C = {
     countDownloads: `path:"setup.py"`,
   }),
   colipri: researchRepo("COLIPRI", "https://huggingface.co/microsoft/colipri", {
+    snippets: colipriSnippets,
     countDownloads: `path_extension:"safetensors"`,
   }),
   collectorvision: {

@@ -4,8 +4,10 @@ import { fastaiSnippets } from "../snippets/misc.js";
 import { edsnlpSnippets, fasttextSnippets, flairSnippets, hezarSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { gaudiConfigSnippets, ipuConfigSnippets } from "../snippets/research.js";
+import { fmeSnippets } from "../snippets/research-loaders.js";
 import {
   f5TtsSnippets,
+  glmTtsSnippets,
   grokSnippets,
   halloSnippets,
   hunyuanDitSnippets,
@@ -94,6 +96,7 @@ export const LIBRARIES_E_TO_H = {
     countDownloads: `path:"pytorch_model.bin"`,
   },
   fme: researchRepo("Full Model Emulation", "https://github.com/ai2cm/ace", {
+    snippets: fmeSnippets,
     docsUrl: "https://ai2-climate-emulator.readthedocs.io/en/latest/",
     countDownloads: `path_extension:"tar"`,
   }),
@@ -134,6 +137,7 @@ export const LIBRARIES_E_TO_H = {
     filter: false,
   },
   "glm-tts": researchRepo("GLM-TTS", "https://github.com/zai-org/GLM-TTS", {
+    snippets: glmTtsSnippets,
     countDownloads: `path:"flow/flow.pt"`,
   }),
   "glyph-byt5": researchRepo("Glyph-ByT5", "https://github.com/AIGText/Glyph-ByT5", {

@@ -12,6 +12,7 @@ import { llamaCppPythonSnippets } from "../snippets/llm.js";
 import { lightningIrSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { lerobotSnippets, lvfaceSnippets } from "../snippets/research.js";
+import { kronosSnippets } from "../snippets/research-loaders.js";
 import { livePortraitSnippets } from "../snippets/research-scripts.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";
@@ -131,6 +132,7 @@ export const LIBRARIES_I_TO_L = {
     countDownloads: `path_extension:"pth"`,
   },
   kronos: researchRepo("KRONOS", "https://github.com/mahmoodlab/KRONOS", {
+    snippets: kronosSnippets,
     countDownloads: `path_extension:"pt"`,
   }),
   lagernvs: researchRepo("LagerNVS", "https://github.com/facebookresearch/lagernvs", {

@@ -15,7 +15,12 @@ import {
   refinersSnippets,
 } from "../snippets/research.js";
 import { mlSharpSnippets } from "../snippets/research-loaders.js";
-import { openOasisSnippets, openSoraSnippets } from "../snippets/research-scripts.js";
+import {
+  monkeyocrSnippets,
+  openOasisSnippets,
+  openSoraSnippets,
+  phantomWanSnippets,
+} from "../snippets/research-scripts.js";
 import { mlAgentsSnippets } from "../snippets/rl.js";
 import {
   mlxImageSnippets,
@@ -151,6 +156,7 @@ export const LIBRARIES_M_TO_R = {
     filter: false,
   },
   monkeyocr: researchRepo("MonkeyOCR", "https://github.com/Yuliang-Liu/MonkeyOCR", {
+    snippets: monkeyocrSnippets,
     repoName: "monkeyocr",
     countDownloads: `path:"Recognition/config.json"`,
   }),
@@ -258,6 +264,7 @@ export const LIBRARIES_M_TO_R = {
     countDownloads: `path_extension:"pt"`,
   },
   "phantom-wan": researchRepo("Phantom", "https://github.com/Phantom-video/Phantom", {
+    snippets: phantomWanSnippets,
     countDownloads: `path_extension:"pth"`,
   }),
   "pocket-tts": {

@@ -10,6 +10,7 @@ import {
   supertonicSnippets,
 } from "../snippets/research.js";
 import { selfForcingSnippets } from "../snippets/research-loaders.js";
+import { seedvrSnippets } from "../snippets/research-scripts.js";
 import { sampleFactorySnippets, stableBaselines3Snippets } from "../snippets/rl.js";
 import { sentenceTransformersSnippets } from "../snippets/sentence-transformers.js";
 import { sklearnSnippets } from "../snippets/sklearn.js";
@@ -94,6 +95,7 @@ export const LIBRARIES_S = {
     countDownloads: `path:"cvlm_llama2_tokenizer/tokenizer.model"`,
   }),
   seedvr: researchRepo("SeedVR", "https://github.com/ByteDance-Seed/SeedVR", {
+    snippets: seedvrSnippets,
     countDownloads: `path_extension:"pth"`,
   }),
   "segmentation-models-pytorch": {

@@ -51,3 +51,60 @@ sharp predict -i images/ -o gaussians/ -c checkpoints/${checkpoint}`,
     ),
   ];
 }
+
+/** KRONOS loads its encoder through its own factory, from an `hf_hub:` reference. */
+export function kronosSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from kronos import create_model_from_pretrained
+
+model, precision, embedding_dim = create_model_from_pretrained(
+    checkpoint_path=${`hf_hub:${model.id}`},
+    cache_dir="./model_assets",
+    cfg={"model_type": "vits16", "token_overlap": False},
+)`,
+      "Load the encoder",
+    ),
+  ];
+}
+
+/** The colipri package builds its model and processor and fetches the published weights itself. */
+export function colipriSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["colipri"]),
+    snippet(
+      py`from colipri import get_model, get_processor
+
+model = get_model().eval()  # downloads the published COLIPRI weights
+processor = get_processor()`,
+      "Load the model",
+    ),
+  ];
+}
+
+/** FME runs ACE from an inference configuration that names the checkpoint and the forcing data. */
+export function fmeSnippets(model: ModelData): LibrarySnippet[] {
+  const config = repoFile(model, ["inference_config.yaml"], "inference_config.yaml");
+  return [
+    snippet(
+      sh`pip install fme
+hf download ${model.id} --local-dir ace
+# Point the configuration's checkpoint and forcing-data paths at your copies first
+python -m fme.ace.inference ace/${config}`,
+      "Run an inference",
+    ),
+  ];
+}
+
+/** BoltzGen fetches its checkpoints from the Hub on the first run of a design specification. */
+export function boltzgenSnippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/HannesStark/boltzgen
+cd boltzgen
+pip install -e .
+boltzgen run example/vanilla_protein/1g13prot.yaml --output designs --protocol protein-anything --num_designs 10`,
+      "Design a protein binder",
+    ),
+  ];
+}

@@ -124,3 +124,61 @@ export const mochiSnippets = cloneDownloadRun(
   sh`python3 ./demos/cli.py --model_dir weights/ --cpu_offload`,
   sh`pip install -e . --no-build-isolation`,
 );
+
+export const glmTtsSnippets = cloneDownloadRun(
+  "https://github.com/zai-org/GLM-TTS",
+  "ckpt",
+  sh`python glmtts_inference.py --data=example_zh --exp_name=_test --use_cache`,
+);
+
+/** Phantom conditions Wan2.1-T2V-1.3B on reference images; its generate.py reads both checkpoints. */
+export function phantomWanSnippets(model: ModelData): LibrarySnippet[] {
+  const checkpoint = repoFile(model, ["Phantom-Wan-1.3B.pth"], "Phantom-Wan-1.3B.pth");
+  return [
+    snippet(
+      sh`git clone https://github.com/Phantom-video/Phantom
+cd Phantom
+pip install -r requirements.txt
+hf download Wan-AI/Wan2.1-T2V-1.3B --local-dir ./Wan2.1-T2V-1.3B
+hf download ${model.id} --local-dir ./Phantom-Wan-Models
+python generate.py --task s2v-1.3B --size 832*480 --ckpt_dir ./Wan2.1-T2V-1.3B --phantom_ckpt ./Phantom-Wan-Models/${checkpoint} --ref_image "examples/ref1.png,examples/ref2.png" --prompt ${exampleText(model, "A girl and her dog play in a sunny meadow.")}`,
+      "Download and run",
+    ),
+  ];
+}
+
+/** SeedVR2 has one inference script per size (3B, 7B); they read the weights from ./ckpts. */
+export function seedvrSnippets(model: ModelData): LibrarySnippet[] {
+  const script = /SeedVR2-7B/i.test(model.id)
+    ? sh`projects/inference_seedvr2_7b.py`
+    : /SeedVR2-3B/i.test(model.id)
+      ? sh`projects/inference_seedvr2_3b.py`
+      : undefined;
+  if (script === undefined) return seedvrDownload(model);
+  return cloneDownloadRun(
+    "https://github.com/ByteDance-Seed/SeedVR",
+    "ckpts",
+    sh`torchrun --nproc-per-node=1 ${script} --video_path inputs/ --output_dir outputs/ --res_h 720 --res_w 1280 --sp_size 1`,
+  )(model);
+}
+
+const seedvrDownload = downloadWeights("https://github.com/ByteDance-Seed/SeedVR#readme");
+
+/** MonkeyOCR fetches its own model folders by name; the known names are the repository names. */
+const MONKEYOCR_MODELS = ["MonkeyOCR", "MonkeyOCR-pro-3B", "MonkeyOCR-pro-1.2B"];
+const monkeyocrDownload = downloadWeights("https://github.com/Yuliang-Liu/MonkeyOCR#readme");
+
+export function monkeyocrSnippets(model: ModelData): LibrarySnippet[] {
+  const name = MONKEYOCR_MODELS.find((known) => model.id.endsWith(`/${known}`));
+  if (name === undefined) return monkeyocrDownload(model);
+  return [
+    snippet(
+      sh`git clone https://github.com/Yuliang-Liu/MonkeyOCR
+cd MonkeyOCR
+pip install -e .
+python tools/download_model.py -n ${name}
+python parse.py document.pdf`,
+      "Download and parse a document",
+    ),
+  ];
+}
