@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
-import { adminOperations } from "./admin-operations.js";
+import { type AdminOperations, adminOperations } from "./admin-operations.js";
 import { HubError, NotFoundError, renderError } from "./errors.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
 import type { HubEnv } from "./http/hub-env.js";
@@ -11,6 +11,7 @@ import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
+import type { TokenCache } from "./router/token-cache.js";
 import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { adminRoutes } from "./routes/admin.js";
 import { librariesRoutes } from "./routes/libraries.js";
@@ -44,6 +45,8 @@ export interface AppDeps {
   /** Where the router sends each provider; by default nowhere (router calls answer 503). */
   upstreams?: Upstreams;
   routerTimeouts?: Partial<ForwardTimeouts>;
+  /** The router's cache of verified tokens (start-hub.ts): cleared whenever the admin API revokes a token. */
+  tokenCache?: TokenCache;
 }
 
 /** Builds the hub's HTTP application from its routes. Pure wiring: no environment, no listening socket. */
@@ -90,7 +93,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     "/api/admin",
     adminRoutes({
       store: deps.store,
-      operations: adminOperations(deps.store, deps.knownProviders ?? INFERENCE_PROVIDERS),
+      operations: withRevocationNotice(
+        adminOperations(deps.store, deps.knownProviders ?? INFERENCE_PROVIDERS),
+        deps.tokenCache,
+      ),
       adminToken: deps.adminToken,
       maxBodyBytes: limits.apiBodyBytes,
     }),
@@ -123,4 +129,22 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   });
 
   return app;
+}
+
+/** A revoked token must stop working at once: the router's token cache forgets everything it verified. */
+function withRevocationNotice(
+  operations: AdminOperations,
+  tokenCache: TokenCache | undefined,
+): AdminOperations {
+  if (!tokenCache) return operations;
+  return {
+    ...operations,
+    revokeToken(id) {
+      try {
+        return operations.revokeToken(id);
+      } finally {
+        tokenCache.invalidate();
+      }
+    },
+  };
 }

@@ -15,10 +15,10 @@ export interface ForwardTimeouts {
 export const DEFAULT_TIMEOUTS: ForwardTimeouts = { headersMs: 120_000, idleMs: 120_000 };
 
 /** Largest provider error body passed back (it is read whole to scrub credentials from it). */
-const MAX_ERROR_BODY_BYTES = 256 * 1024;
+export const MAX_ERROR_BODY_BYTES = 256 * 1024;
 
 /** Caller headers never forwarded: credentials, hop-by-hop headers, and what the hub sets itself. */
-const DROPPED_REQUEST_HEADERS = new Set([
+export const DROPPED_REQUEST_HEADERS = new Set([
   "authorization",
   "proxy-authorization",
   "cookie",
@@ -42,7 +42,7 @@ const DROPPED_REQUEST_HEADERS = new Set([
 ]);
 
 /** Provider headers never passed back: cookies, hop-by-hop, encodings undone by fetch, CORS (the hub's own). */
-const DROPPED_RESPONSE_HEADERS = new Set([
+export const DROPPED_RESPONSE_HEADERS = new Set([
   "set-cookie",
   "connection",
   "keep-alive",
@@ -87,7 +87,7 @@ export interface ForwardRequest {
  */
 const alreadySent = () => new Response(null, { headers: RESPONSE_ALREADY_SENT.headers });
 
-function upstreamUrl(upstream: Upstream, pathAndQuery: string): URL {
+export function upstreamUrl(upstream: Upstream, pathAndQuery: string): URL {
   const url = new URL(upstream.baseUrl + pathAndQuery);
   // On a shared host the client selects a provider sub-host (fal.ai's queue) with `_subdomain`; the real
   // provider wants the host itself. The simulator understands the parameter and keeps it.

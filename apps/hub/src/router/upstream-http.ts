@@ -1,4 +1,10 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 
 /**
@@ -7,6 +13,40 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
  */
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+
+/** Where one upstream's calls go, parsed once (no URL object per call). */
+export interface UpstreamTarget {
+  https: boolean;
+  hostname: string;
+  port: number;
+  /** The base URL's path, without a trailing slash; the provider path is appended to it. */
+  pathPrefix: string;
+}
+
+/**
+ * Starts a call on the keep-alive pool; the caller writes the body and ends it. Nagle is off on the upstream
+ * socket, so that the request (and any small body) leaves at once.
+ */
+export function startUpstreamRequest(
+  target: UpstreamTarget,
+  call: { method: string; path: string; headers: OutgoingHttpHeaders },
+  onResponse: (response: IncomingMessage) => void,
+): ClientRequest {
+  const send = target.https ? httpsRequest : httpRequest;
+  const request = send(
+    {
+      hostname: target.hostname,
+      port: target.port,
+      method: call.method,
+      path: call.path,
+      headers: call.headers,
+      agent: target.https ? httpsAgent : httpAgent,
+    },
+    onResponse,
+  );
+  request.setNoDelay(true);
+  return request;
+}
 
 export interface UpstreamCall {
   url: URL;

@@ -1,0 +1,212 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { authenticateHubToken } from "../auth/token-service.js";
+import {
+  errorBody,
+  HubError,
+  InvalidInputError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnavailableError,
+} from "../errors.js";
+import type { Logger } from "../logger.js";
+import { providerPathFrom } from "../routes/router.js";
+import type { Store } from "../store/store.js";
+import { modelOfCall } from "./call-model.js";
+import type { ForwardTimeouts } from "./forward.js";
+import { pipeToProvider } from "./pipe-forward.js";
+import { PIPED_SECURITY_HEADERS, ROUTER_CORS_HEADERS, ROUTER_SECURITY_HEADERS } from "./response-headers.js";
+import type { TokenCache } from "./token-cache.js";
+import type { Upstreams } from "./upstreams.js";
+
+export interface NodeRouterDeps {
+  store: Store;
+  upstreams: Upstreams;
+  logger: Logger;
+  timeouts: ForwardTimeouts;
+  maxBodyBytes: number;
+  /** Verified tokens, briefly remembered (see token-cache.ts); without it every call reads the store. */
+  tokenCache?: TokenCache;
+}
+
+/** A `.` or `..` path segment, literal or percent-encoded (as the app's dot-segment guard refuses them). */
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$|\?|#)/i;
+/**
+ * Request targets made only of characters that URL parsing leaves as they are. Anything else (quotes, spaces,
+ * backslashes, non-ASCII...) is left to the Hono route, whose URL normalisation then decides.
+ */
+const PLAIN_TARGET = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*$/;
+/** What hono/request-id accepts from a caller's X-Request-Id. */
+const CALLER_REQUEST_ID = /^[\w\-=]{1,255}$/;
+const PREFIX = "/router/";
+
+/**
+ * The router's hot path on plain node:http, in front of the Hono app: `GET|POST /router/{provider}/{path}`.
+ * The same checks in the same order as the Hono route (routes/router.ts) and its middleware (request id,
+ * request log, dot-segment guard, CORS and security headers, JSON errors), without building web
+ * Request/Response objects or running the middleware chain per call. Returns false for anything it does not
+ * handle (other paths and methods, CORS preflights, unusual targets): those go to the Hono app.
+ */
+export function createNodeRouter(deps: NodeRouterDeps) {
+  const authenticate = (header: string | undefined) =>
+    deps.tokenCache
+      ? deps.tokenCache.authenticate(header, "inference")
+      : authenticateHubToken(deps.store, header, "inference");
+
+  function logRequest(incoming: IncomingMessage, requestId: string, status: number, started: number) {
+    const target = incoming.url ?? "";
+    const queryAt = target.indexOf("?");
+    deps.logger.log(status >= 500 ? "error" : "info", "request", {
+      requestId,
+      method: incoming.method,
+      path: queryAt === -1 ? target : target.slice(0, queryAt),
+      status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  }
+
+  function sendError(outgoing: ServerResponse, requestId: string, error: unknown, path: string): void {
+    if (!HubError.isInstance(error)) {
+      deps.logger.log("error", "unhandled error", { requestId, path, error });
+    }
+    const hubError = HubError.isInstance(error)
+      ? error
+      : new HubError(500, "internal_error", "The hub failed to handle this request.");
+    const body = JSON.stringify(errorBody(hubError, requestId));
+    if (outgoing.headersSent) {
+      outgoing.destroy();
+      return;
+    }
+    outgoing.writeHead(hubError.status, {
+      "x-request-id": requestId,
+      ...ROUTER_CORS_HEADERS,
+      "x-error-code": hubError.code,
+      "cache-control": "no-store",
+      "content-type": "application/json",
+      ...ROUTER_SECURITY_HEADERS,
+      "content-length": Buffer.byteLength(body),
+      // A body refused midway is not read to its end: the connection cannot be reused.
+      ...(hubError instanceof PayloadTooLargeError ? { connection: "close" } : {}),
+    });
+    outgoing.end(body);
+  }
+
+  async function handle(
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    provider: string,
+    pathname: string,
+    search: string,
+    requestId: string,
+  ): Promise<void> {
+    if (DOT_SEGMENT.test(pathname)) {
+      throw new InvalidInputError('Request paths may not contain "." or ".." segments.');
+    }
+    if (!deps.upstreams.isKnown(provider)) {
+      throw new NotFoundError(`Unknown inference provider "${provider.slice(0, 60)}".`);
+    }
+    const token = authenticate(incoming.headers.authorization);
+    const providerPath = providerPathFrom(pathname, provider);
+    const upstream = deps.upstreams.get(provider);
+    if (!upstream) {
+      throw new UnavailableError(
+        `Provider ${provider} is not configured on this hub (set ${deps.upstreams.keyVariable(provider)}).`,
+      );
+    }
+    const body = incoming.method === "POST" ? await readBody(incoming, deps.maxBodyBytes) : undefined;
+    const model = modelOfCall(body, providerPath);
+    // last_used_at is for people ("used today?"): a minute of precision spares a write per call.
+    if (!token.lastUsedAt || Date.now() - Date.parse(token.lastUsedAt) > 60_000) {
+      deps.store.tokens.markUsed(token.id);
+      deps.tokenCache?.touched(token.id);
+    }
+
+    pipeToProvider({
+      upstream,
+      method: incoming.method ?? "GET",
+      pathAndQuery: providerPath + search,
+      headers: incoming.headers,
+      body,
+      requestId,
+      timeouts: deps.timeouts,
+      outgoing,
+      answerHeaders: { "x-request-id": requestId, ...ROUTER_CORS_HEADERS, ...PIPED_SECURITY_HEADERS },
+      sendError: (error) => sendError(outgoing, requestId, error, pathname),
+      onDone: (result) => {
+        const fields = { requestId, tokenId: token.id, provider, model, target: upstream.target, ...result };
+        try {
+          deps.store.usage.record({
+            tokenId: token.id,
+            provider,
+            model,
+            status: result.status,
+            requestBytes: body?.byteLength ?? 0,
+            responseBytes: result.responseBytes,
+            durationMs: result.durationMs,
+          });
+        } catch (error) {
+          // The store may already be closed when a stream ends during shutdown.
+          deps.logger.log("warn", "usage not recorded", { ...fields, error });
+        }
+        deps.logger.log(result.status >= 500 ? "warn" : "info", "router call", fields);
+      },
+    });
+  }
+
+  /** Handles the call and returns true, or returns false to leave it to the Hono app. */
+  return function routeFast(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
+    const target = incoming.url ?? "";
+    const method = incoming.method;
+    if (!target.startsWith(PREFIX) || (method !== "POST" && method !== "GET")) return false;
+    if (!PLAIN_TARGET.test(target)) return false;
+    const queryAt = target.indexOf("?");
+    const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
+    const providerEnd = pathname.indexOf("/", PREFIX.length);
+    // `/router/{provider}` alone, and encoded provider names, take the Hono route.
+    if (providerEnd <= PREFIX.length) return false;
+    const provider = pathname.slice(PREFIX.length, providerEnd);
+    if (provider.includes("%")) return false;
+
+    const started = performance.now();
+    const callerId = incoming.headers["x-request-id"];
+    const requestId =
+      typeof callerId === "string" && CALLER_REQUEST_ID.test(callerId) ? callerId : randomUUID();
+    outgoing.once("close", () => logRequest(incoming, requestId, outgoing.statusCode, started));
+    handle(
+      incoming,
+      outgoing,
+      provider,
+      pathname,
+      queryAt === -1 ? "" : target.slice(queryAt),
+      requestId,
+    ).catch((error: unknown) => sendError(outgoing, requestId, error, pathname));
+    return true;
+  };
+}
+
+/**
+ * Reads the request body, refusing it as soon as it passes `maxBytes` (Content-Length first, then while
+ * reading, so a lying or missing header cannot get past the limit).
+ */
+function readBody(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  if (Number(incoming.headers["content-length"] ?? "0") > maxBytes) {
+    return Promise.reject(new PayloadTooLargeError(maxBytes));
+  }
+  if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        incoming.off("data", onData);
+        reject(new PayloadTooLargeError(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    incoming.on("data", onData);
+    incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    incoming.once("error", reject);
+  });
+}

@@ -1,0 +1,200 @@
+import type {
+  ClientRequest,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  ServerResponse,
+} from "node:http";
+import { type HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
+import { redactSecrets } from "../logger.js";
+import {
+  DROPPED_REQUEST_HEADERS,
+  DROPPED_RESPONSE_HEADERS,
+  type ForwardResult,
+  type ForwardTimeouts,
+  MAX_ERROR_BODY_BYTES,
+  upstreamUrl,
+} from "./forward.js";
+import { readUpstreamBody, startUpstreamRequest, type UpstreamTarget } from "./upstream-http.js";
+import type { Upstream } from "./upstreams.js";
+
+export interface PipeForwardRequest {
+  upstream: Upstream;
+  method: string;
+  /** Path after `/router/{provider}`, with its query string, still URL-encoded. */
+  pathAndQuery: string;
+  /** The caller's headers (credentials and hop-by-hop headers are dropped here). */
+  headers: IncomingHttpHeaders;
+  body: Buffer | undefined;
+  requestId: string;
+  timeouts: ForwardTimeouts;
+  /** The caller's response: a successful answer is piped into it. */
+  outgoing: ServerResponse;
+  /** Headers every answer carries (request id, CORS, security headers), under the provider's own. */
+  answerHeaders: Readonly<Record<string, string>>;
+  /** Renders a hub error (unreachable provider, timeout) as the hub's JSON error. */
+  sendError(error: HubError): void;
+  /** Called exactly once, when the exchange is over (body fully sent, failed, or abandoned). */
+  onDone(result: ForwardResult): void;
+}
+
+/** Parsed once per upstream: the request options that do not change from call to call. */
+const targets = new WeakMap<Upstream, UpstreamTarget>();
+
+function targetOf(upstream: Upstream): UpstreamTarget {
+  let target = targets.get(upstream);
+  if (!target) {
+    const base = new URL(upstream.baseUrl);
+    target = {
+      https: base.protocol === "https:",
+      hostname: base.hostname.replace(/^\[|\]$/g, ""),
+      port: base.port ? Number(base.port) : base.protocol === "https:" ? 443 : 80,
+      pathPrefix: base.pathname.replace(/\/+$/, ""),
+    };
+    targets.set(upstream, target);
+  }
+  return target;
+}
+
+function forwardedHeaders(request: PipeForwardRequest): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  const dropSimHeaders = request.upstream.target === "provider";
+  for (const name in request.headers) {
+    if (DROPPED_REQUEST_HEADERS.has(name) || name.startsWith("x-forwarded-")) continue;
+    if (dropSimHeaders && name.startsWith("x-sim-")) continue;
+    headers[name] = request.headers[name];
+  }
+  headers[request.upstream.authHeader.name.toLowerCase()] = request.upstream.authHeader.value;
+  headers["x-request-id"] = request.requestId;
+  if (request.body) headers["content-length"] = request.body.byteLength;
+  return headers;
+}
+
+function answerHeaders(
+  upstream: IncomingMessage,
+  base: Readonly<Record<string, string>>,
+): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { ...base };
+  for (const name in upstream.headers) {
+    if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) continue;
+    const value = upstream.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  const providerRequestId = upstream.headers["x-request-id"];
+  if (typeof providerRequestId === "string") headers["x-provider-request-id"] = providerRequestId;
+  return headers;
+}
+
+/**
+ * Sends one call to the provider and passes its answer on as it arrives, chunk by chunk, into the caller's
+ * Node response (the node:http counterpart of forwardToProvider, without web Request/Response objects or
+ * AbortSignals). The upstream call is destroyed when the caller disconnects, when the headers take too long,
+ * or when the body stalls. Error answers (4xx/5xx) are read whole and scrubbed of the hub's credential.
+ */
+export function pipeToProvider(request: PipeForwardRequest): void {
+  const started = performance.now();
+  const { outgoing, upstream: route } = request;
+  let finished = false;
+  let responseBytes = 0;
+  const finish = (status: number) => {
+    if (finished) return;
+    finished = true;
+    request.onDone({ status, responseBytes, durationMs: Math.round(performance.now() - started) });
+  };
+
+  let target = targetOf(route);
+  let path = target.pathPrefix + request.pathAndQuery;
+  if (route.target === "provider" && request.pathAndQuery.includes("_subdomain=")) {
+    // The rare fal.ai queue call moves to a sub-host: take the general (URL-based) route for it.
+    const url = upstreamUrl(route, request.pathAndQuery);
+    target = { ...target, hostname: url.hostname };
+    path = url.pathname + url.search;
+  }
+
+  let timedOut = false;
+  let callerGone = false;
+  let upstreamRequest: ClientRequest | undefined;
+  let upstreamResponse: IncomingMessage | undefined;
+  const headersTimer = setTimeout(() => {
+    timedOut = true;
+    upstreamRequest?.destroy(new Error("headers timeout"));
+  }, request.timeouts.headersMs);
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  outgoing.once("close", () => {
+    if (outgoing.writableFinished) return;
+    // The caller left before the whole answer was written: stop the provider's work.
+    callerGone = true;
+    clearTimeout(headersTimer);
+    clearTimeout(idleTimer);
+    upstreamResponse?.destroy();
+    upstreamRequest?.destroy();
+    finish(499);
+  });
+
+  upstreamRequest = startUpstreamRequest(
+    target,
+    { method: request.method, path, headers: forwardedHeaders(request) },
+    (upstream) => {
+      upstreamResponse = upstream;
+      clearTimeout(headersTimer);
+      if (callerGone) {
+        upstream.destroy();
+        return;
+      }
+      const status = upstream.statusCode ?? 502;
+      const headers = answerHeaders(upstream, request.answerHeaders);
+      if (status >= 400 || status === 204 || status === 304) {
+        // Error bodies are small: read them whole and scrub any credential a provider might echo back.
+        readUpstreamBody(upstream, MAX_ERROR_BODY_BYTES)
+          .catch(() => "")
+          .then((text) => {
+            if (callerGone) return;
+            const bodyless = status === 204 || status === 304;
+            const scrubbed = bodyless ? "" : redactSecrets(text, [route.secret]);
+            responseBytes = Buffer.byteLength(scrubbed);
+            outgoing.writeHead(status, headers);
+            outgoing.end(bodyless ? undefined : scrubbed);
+            finish(status);
+          });
+        return;
+      }
+
+      // Each chunk goes to the caller as soon as it is read (SSE events pass through one by one); the
+      // provider is paused while the caller is slower (back-pressure, as pipe() does).
+      outgoing.writeHead(status, headers);
+      outgoing.flushHeaders();
+      idleTimer = setTimeout(() => upstream.destroy(new Error("idle timeout")), request.timeouts.idleMs);
+      const resume = () => upstream.resume();
+      outgoing.on("drain", resume);
+      upstream.on("data", (chunk: Buffer) => {
+        responseBytes += chunk.byteLength;
+        idleTimer?.refresh();
+        if (!outgoing.write(chunk)) upstream.pause();
+      });
+      upstream.once("end", () => {
+        clearTimeout(idleTimer);
+        outgoing.off("drain", resume);
+        outgoing.end();
+        finish(status);
+      });
+      upstream.once("error", () => {
+        // A provider that fails or stalls mid-answer: cut the caller's connection so the answer is visibly
+        // incomplete rather than silently short.
+        clearTimeout(idleTimer);
+        outgoing.destroy();
+        finish(callerGone ? 499 : 502);
+      });
+    },
+  );
+  upstreamRequest.once("error", () => {
+    clearTimeout(headersTimer);
+    if (callerGone || upstreamResponse) return;
+    const error = timedOut
+      ? new UpstreamTimeoutError(request.timeouts.headersMs)
+      : new UpstreamError(`Could not reach provider ${route.provider}.`);
+    request.sendError(error);
+    finish(error.status);
+  });
+  upstreamRequest.end(request.body && request.body.byteLength > 0 ? request.body : undefined);
+}
