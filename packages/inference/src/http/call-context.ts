@@ -39,8 +39,15 @@ export interface CallContextInit {
   logger?: Logger;
 }
 
-/** The signal of calls nothing can abort: creating an AbortController per call costs more than a request's JSON. */
-const NEVER_ABORTED = new AbortController().signal;
+/**
+ * The signal of calls nothing can abort: creating an AbortController per call costs more than a request's
+ * JSON. Made on first use: creating one at import time loads node's event-target internals (import cost).
+ */
+let neverAborted: AbortSignal | undefined;
+const NEVER_ABORTED = () => {
+  neverAborted ??= new AbortController().signal;
+  return neverAborted;
+};
 
 export function createCallContext(init: CallContextInit): CallContext {
   const abortable = init.signal !== undefined || init.totalTimeoutMs !== undefined;
@@ -60,7 +67,7 @@ export function createCallContext(init: CallContextInit): CallContext {
   }
   return {
     fetch: init.fetch ?? globalThis.fetch.bind(globalThis),
-    signal: controller?.signal ?? NEVER_ABORTED,
+    signal: controller?.signal ?? NEVER_ABORTED(),
     abortable,
     deadlineAt,
     timeoutMs: init.timeoutMs,

@@ -106,6 +106,36 @@ describe("buildRequest", () => {
     expect(req.body).toEqual({ ...chatArgs, stream: true, model: "tgi" });
   });
 
+  it("passes OpenAI chat features through: tools, tool results, response_format, stream usage", () => {
+    const args = {
+      messages: [
+        { role: "user", content: "Weather in Paris?" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "c1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } },
+          ],
+        },
+        { role: "tool", tool_call_id: "c1", content: "sunny" },
+      ],
+      tools: [{ type: "function", function: { name: "weather", parameters: { type: "object" } } }],
+      tool_choice: "auto",
+      response_format: { type: "json_schema", json_schema: { name: "w", schema: { type: "object" } } },
+      stream_options: { include_usage: true },
+    };
+    const req = buildRequest({
+      provider: "groq",
+      providerModelId: "llama",
+      task: "conversational",
+      args,
+      accessToken: "gsk_x",
+      stream: true,
+    });
+    expect(req.url).toBe("https://api.groq.com/openai/v1/chat/completions");
+    expect(req.body).toEqual({ ...args, stream: true, model: "llama" });
+  });
+
   it("classifies tokens", () => {
     expect(tokenKind(undefined)).toBe("none");
     expect(tokenKind("hf_x")).toBe("hub");
