@@ -193,6 +193,12 @@ describe("WaveSpeed and Novita video jobs", () => {
     await expectMedia(last!.data.outputs[0]!, "video/mp4");
   });
 
+  it("Novita: the synchronous /v3/hf route answers with the video URL", async () => {
+    const reply = await (await postJson(`${sim.url}/novita/v3/hf/wan-t2v`, { prompt: "waves" })).json();
+    await expectMedia(reply.video.video_url, "video/mp4");
+    expect((await postJson(`${sim.url}/novita/v3/hf/wan-t2v`, {})).status).toBe(400);
+  });
+
   it("Novita: task-result reaches TASK_STATUS_SUCCEED with a video", async () => {
     const { task_id } = await (
       await postJson(`${sim.url}/novita/v3/async/wan-t2v`, { prompt: "waves" })
