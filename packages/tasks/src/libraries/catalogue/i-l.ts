@@ -13,7 +13,11 @@ import { lightningIrSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { lerobotSnippets, lvfaceSnippets } from "../snippets/research.js";
 import { kronosSnippets } from "../snippets/research-loaders.js";
-import { livePortraitSnippets } from "../snippets/research-scripts.js";
+import {
+  infiniteYouSnippets,
+  intellifoldSnippets,
+  livePortraitSnippets,
+} from "../snippets/research-scripts.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";
 
@@ -39,12 +43,14 @@ export const LIBRARIES_I_TO_L = {
     filter: false,
   },
   "infinite-you": researchRepo("InfiniteYou", "https://github.com/bytedance/InfiniteYou", {
+    snippets: infiniteYouSnippets,
     countDownloads: `path:"infu_flux_v1.0/sim_stage1/image_proj_model.bin" OR path:"infu_flux_v1.0/aes_stage2/image_proj_model.bin"`,
   }),
   infinitetalk: researchRepo("InfiniteTalk", "https://github.com/MeiGen-AI/InfiniteTalk", {
     countDownloads: `path_extension:"safetensors"`,
   }),
   intellifold: researchRepo("IntelliFold", "https://github.com/IntelliGen-AI/IntelliFold", {
+    snippets: intellifoldSnippets,
     countDownloads: `path_extension:"pt"`,
   }),
   "ising-decoding": researchRepo("Ising Decoding", "https://github.com/NVIDIA/Ising-Decoding", {

@@ -16,6 +16,7 @@ import {
 } from "../snippets/research.js";
 import { mlSharpSnippets } from "../snippets/research-loaders.js";
 import {
+  magi1Snippets,
   monkeyocrSnippets,
   openOasisSnippets,
   openSoraSnippets,
@@ -38,6 +39,7 @@ export const LIBRARIES_M_TO_R = {
     snippets: magentaRealtimeSnippets,
   }),
   "magi-1": researchRepo("MAGI-1", "https://github.com/SandAI-org/MAGI-1", {
+    snippets: magi1Snippets,
     countDownloads: `path:"ckpt/vae/config.json"`,
   }),
   "mamba-ssm": {

@@ -9,7 +9,7 @@ import {
   sanaSnippets,
   supertonicSnippets,
 } from "../snippets/research.js";
-import { selfForcingSnippets } from "../snippets/research-loaders.js";
+import { selfForcingSnippets, skalaSnippets } from "../snippets/research-loaders.js";
 import { seedvrSnippets } from "../snippets/research-scripts.js";
 import { sampleFactorySnippets, stableBaselines3Snippets } from "../snippets/rl.js";
 import { sentenceTransformersSnippets } from "../snippets/sentence-transformers.js";
@@ -132,6 +132,7 @@ export const LIBRARIES_S = {
     filter: true,
   },
   skala: researchRepo("Skala", "https://github.com/microsoft/skala", {
+    snippets: skalaSnippets,
     countDownloads: `path_extension:"fun"`,
   }),
   sklearn: {

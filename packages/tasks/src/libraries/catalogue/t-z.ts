@@ -16,7 +16,7 @@ import {
   videoprismSnippets,
   vuiSnippets,
 } from "../snippets/research.js";
-import { wan21Snippets, wan22Snippets } from "../snippets/research-scripts.js";
+import { songGenerationSnippets, wan21Snippets, wan22Snippets } from "../snippets/research-scripts.js";
 import { transformersSnippets } from "../snippets/transformers.js";
 import { timmSnippets, ultralyticsSnippets, yolov10Snippets } from "../snippets/vision.js";
 import type { ModelLibrary } from "../types.js";
@@ -32,6 +32,7 @@ export const LIBRARIES_T_TO_Z = {
     "SongGeneration",
     "https://github.com/tencent-ailab/SongGeneration",
     {
+      snippets: songGenerationSnippets,
       countDownloads: `path:"ckpt/songgeneration_base/model.pt"`,
     },
   ),

@@ -108,3 +108,19 @@ boltzgen run example/vanilla_protein/1g13prot.yaml --output designs --protocol p
     ),
   ];
 }
+
+/** Skala is an exchange-correlation functional used through PySCF; `xc="skala"` fetches its weights. */
+export function skalaSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["microsoft-skala"]),
+    snippet(
+      py`from pyscf import gto
+from skala.pyscf import SkalaKS
+
+mol = gto.M(atom="H 0 0 0; H 0 0 1.4", basis="def2-tzvp")
+ks = SkalaKS(mol, xc="skala")
+energy = ks.kernel()`,
+      "Run a Kohn-Sham calculation",
+    ),
+  ];
+}

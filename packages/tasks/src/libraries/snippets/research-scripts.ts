@@ -182,3 +182,52 @@ python parse.py document.pdf`,
     ),
   ];
 }
+
+/** InfiniteYou's test script takes the model folder or Hub id with --model_dir. */
+export function infiniteYouSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/bytedance/InfiniteYou
+cd InfiniteYou
+pip install -r requirements.txt
+python test.py --model_dir ${model.id} --id_image ./assets/examples/man.jpg --prompt ${exampleText(model, "A man, portrait, cinematic")} --out_results_dir ./results`,
+      "Generate an image",
+    ),
+  ];
+}
+
+/** SongGeneration needs its shared runtime files (ckpt/, third_party/) beside the model folder it is given. */
+export function songGenerationSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/tencent-ailab/SongGeneration
+cd SongGeneration
+pip install -r requirements.txt
+hf download lglg666/SongGeneration-Runtime --local-dir .
+hf download ${model.id} --local-dir ./songgeneration_model
+sh generate.sh ./songgeneration_model sample/lyrics.jsonl sample/output`,
+      "Download and run",
+    ),
+  ];
+}
+
+/** MAGI-1 reads its checkpoint paths from a JSON configuration passed to its pipeline entry point. */
+export const magi1Snippets = cloneDownloadRun(
+  "https://github.com/SandAI-org/MAGI-1",
+  "./downloads",
+  sh`# Set the checkpoint paths in example/4.5B/4.5B_base_config.json to the files in ./downloads
+python3 inference/pipeline/entry.py --config_file example/4.5B/4.5B_base_config.json --mode t2v --prompt "A cat playing with a ball of yarn" --output_path output_video.mp4`,
+);
+
+/** IntelliFold's command fetches its weights from the Hub on the first prediction. */
+export function intellifoldSnippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/IntelliGen-AI/IntelliFold
+cd IntelliFold
+pip install intellifold
+intellifold predict ./examples/5S8I_A.yaml --out_dir ./output`,
+      "Predict a structure",
+    ),
+  ];
+}
