@@ -148,6 +148,28 @@ def conversations():
     yield "content-parts", {"messages": parts, "add_generation_prompt": True}
     yield "tricky-text", {"messages": tricky, "add_generation_prompt": True}
     yield "documents", {"messages": multi[:1], "documents": docs, "add_generation_prompt": True}
+    multi_calls = [
+        {"role": "user", "content": "Weather in Paris and the time in Tokyo?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "get_current_weather", "arguments": "{\"location\": \"Paris\"}"}},
+                {"id": "call_2", "type": "function", "function": {"name": "get_time", "arguments": "{\"timezone\": \"Asia/Tokyo\"}"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "name": "get_current_weather", "content": "18°C, cloudy"},
+        {"role": "tool", "tool_call_id": "call_2", "name": "get_time", "content": "21:04"},
+    ]
+    reasoning = [
+        {"role": "user", "content": "What is 17 * 3?"},
+        {"role": "assistant", "content": "<think>\n17 * 3 = 51\n</think>\n\nThe answer is 51.", "reasoning_content": "17 * 3 = 51"},
+        {"role": "user", "content": "And 17 * 4?"},
+    ]
+    yield "parallel-tool-calls-string-args", {"messages": system + multi_calls, "tools": [WEATHER_TOOL, TIME_TOOL], "add_generation_prompt": True}
+    yield "reasoning", {"messages": reasoning, "add_generation_prompt": True}
+    yield "system-only", {"messages": system, "add_generation_prompt": True}
+    yield "long-multi-turn", {"messages": system + multi + multi[1:] + multi[1:], "add_generation_prompt": False}
 
 
 def render_all(templates):

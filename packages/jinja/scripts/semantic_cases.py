@@ -351,3 +351,12 @@ CASES += [
     ("{% for x in [1, 2, 3] %}{% set blk %}{{ x }}{% if x == 2 %}{% break %}{% endif %}{% endset %}[{{ blk }}]{% endfor %}", {}),
     ("{% for x in [1, 2, 3] %}{% filter upper %}a{{ x }}{% if x == 2 %}{% continue %}{% endif %}{% endfilter %}|{% endfor %}", {}),
 ]
+
+# markupsafe: text marked safe escapes what it is combined with (functionary templates rely on this).
+CASES += [
+    ("{{ 'a \"b\"'|safe + ' & \"c\" <d>' }}|{{ '<x>' + 'y'|safe }}|{{ ('<'|safe) * 2 }}|{{ '<b>%s</b>'|safe % '<i>' }}", {}),
+    ("{{ (\"'\"|safe + t|tojson) }}", {"t": {"k": "v's \"q\""}}),
+    ("{{ ('<a>'|safe).upper() + '&' }}|{{ ('x'|safe).replace('x', '<') }}|{{ (','|safe).join(['<', '>']) }}|{{ ('a b'|safe).split() }}|{{ ('<p>'|safe)[1] + '>' }}", {}),
+    ("{{ '<a>'|e + '<b>' }}|{{ ('<x>'|e)|length }}|{{ 'a'|safe == 'a' }}|{{ ['<x>'|safe] }}", {}),
+    ("{{ 'x'|safe + 1 }}", {}),
+]

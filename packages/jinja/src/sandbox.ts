@@ -1,6 +1,13 @@
 import { DICT_METHODS, LIST_METHODS, type Method, STR_METHODS, UNSAFE_METHODS } from "./builtins/methods.js";
 import { SecurityError, TemplateRuntimeError } from "./errors.js";
 import { LoopContext } from "./runtime/loop.js";
+import {
+  escapeArg,
+  escapeHtml,
+  MARKUP_ESCAPING_METHODS,
+  MARKUP_SPLITTING_METHODS,
+  markResult,
+} from "./runtime/markup.js";
 import { failIfUndefined, typeError } from "./runtime/operators.js";
 import type { RenderState } from "./runtime/state.js";
 import {
@@ -66,7 +73,26 @@ export function findMethod(obj: unknown, name: string): Method | null {
   const method = table[name];
   if (method === undefined) return null;
   if (isTuple(obj) && name !== "index" && name !== "count") return null;
+  if (obj instanceof Markup) return markupMethod(name, method);
   return method;
+}
+
+/** Markup's versions of str methods: escaped arguments, results marked safe. */
+function markupMethod(name: string, method: Method): Method {
+  if (MARKUP_ESCAPING_METHODS.has(name)) {
+    return (self, args, kwargs, st) => {
+      const escaped = name === "join" ? [iterateForJoin(args[0])] : args.map(escapeArg);
+      return markResult(method(self, escaped, kwargs === null ? null : (escapeArg(kwargs) as Kwargs), st));
+    };
+  }
+  if (MARKUP_SPLITTING_METHODS.has(name))
+    return (self, args, kwargs, st) => markResult(method(self, args, kwargs, st));
+  return method;
+}
+
+function iterateForJoin(items: unknown): unknown[] {
+  if (!Array.isArray(items)) return [items];
+  return items.map((item) => (typeof item === "string" ? new Markup(escapeHtml(item)) : item));
 }
 
 /** `obj.name`: Python attribute first, then item (jinja2's Environment.getattr). */
@@ -137,7 +163,7 @@ export function getItem(obj: unknown, key: unknown): unknown {
     if (index !== null) {
       const seq = Array.isArray(obj) ? obj : codePoints(typeof obj === "string" ? obj : obj.text);
       const i = index < 0 ? index + seq.length : index;
-      if (i >= 0 && i < seq.length) return seq[i];
+      if (i >= 0 && i < seq.length) return obj instanceof Markup ? new Markup(seq[i] as string) : seq[i];
       return new Undefined(`${objectLabel(obj)} has no element ${index}`);
     }
     if (typeof key === "string") return getAttr(obj, key);
@@ -183,7 +209,7 @@ export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unkn
   const out: unknown[] = [];
   if (st > 0) for (let i = from; i < to; i += st) out.push(seq[i]);
   else for (let i = from; i > to; i += st) out.push(seq[i]);
-  if (text !== null) return out.join("");
+  if (text !== null) return obj instanceof Markup ? new Markup(out.join("")) : out.join("");
   return isTuple(obj) ? makeTuple(out) : out;
 }
 

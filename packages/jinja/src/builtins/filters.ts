@@ -1,5 +1,6 @@
 import { TemplateRuntimeError } from "../errors.js";
 import type { FilterFn, TestFn } from "../runtime/compile-expr.js";
+import { escapeHtml } from "../runtime/markup.js";
 import {
   checkPadding,
   eq,
@@ -157,17 +158,9 @@ function truncate(value: unknown, args: unknown[], k: Kwargs | null): unknown {
   return (cut < 0 ? head : head.slice(0, cut)) + end;
 }
 
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&#34;",
-  "'": "&#39;",
-};
-
-function escapeHtml(v: unknown): Markup {
+function escapeFilter(v: unknown): Markup {
   if (v instanceof Markup) return v;
-  return new Markup(str(v).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!));
+  return new Markup(escapeHtml(str(v)));
 }
 
 function urlQuote(s: string, safe: string): string {
@@ -531,12 +524,12 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   d: defaultFilter,
   default: defaultFilter,
   dictsort,
-  e: escapeHtml,
-  escape: escapeHtml,
+  e: escapeFilter,
+  escape: escapeFilter,
   filesizeformat,
   first,
   float: (v, a, k) => toFloat(v, arg(a, k, 0, "default", new PyFloat(0))),
-  forceescape: (v) => escapeHtml(str(v)),
+  forceescape: (v) => new Markup(escapeHtml(str(v))),
   format: (v, a, k) => mod(str(v), k !== null && a.length === 0 ? k : makeTuple(a)),
   groupby,
   indent,
@@ -591,7 +584,7 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
     if (!isMapping(v)) return "";
     const parts = Object.keys(v)
       .filter((key) => v[key] !== null && !isUndefined(v[key]))
-      .map((key) => `${key}="${escapeHtml(v[key]).text}"`);
+      .map((key) => `${key}="${escapeHtml(str(v[key]))}"`);
     return parts.length ? ` ${parts.join(" ")}` : "";
   },
 });

@@ -1,4 +1,5 @@
 import { LimitExceededError, TemplateRuntimeError, UndefinedError } from "../errors.js";
+import { escapeArg, escapedText } from "./markup.js";
 import { formatDirective } from "./percent-format.js";
 import {
   isMapping,
@@ -81,8 +82,14 @@ export function add(a: unknown, b: unknown, limit: SizeLimit): unknown {
   const ta = textOf(a);
   if (ta !== null) {
     const tb = textOf(b);
-    if (tb === null) throw typeError(`can only concatenate str (not "${typeName(b)}") to str`);
+    if (tb === null) {
+      if (a instanceof Markup) throw unsupported("+", a, b);
+      throw typeError(`can only concatenate str (not "${typeName(b)}") to str`);
+    }
     checkLength(ta.length + tb.length, limit);
+    if (a instanceof Markup || b instanceof Markup) {
+      return new Markup(escapedText(a as string | Markup) + escapedText(b as string | Markup));
+    }
     return ta + tb;
   }
   if (Array.isArray(a)) {
@@ -112,6 +119,11 @@ export function mul(a: unknown, b: unknown, limit: SizeLimit): unknown {
   failIfUndefined(a);
   failIfUndefined(b);
   if (isNumeric(a) && isNumeric(b)) return arith(num(a) * num(b), a, b);
+  if (a instanceof Markup || b instanceof Markup) {
+    const [m, n] = a instanceof Markup ? [a, b] : [b as Markup, a];
+    const repeated = mul(m.text, n, limit);
+    return typeof repeated === "string" ? new Markup(repeated) : repeated;
+  }
   let seq = a;
   let times = b;
   if (!(typeof a === "string" || Array.isArray(a))) {
@@ -156,8 +168,8 @@ export function floorDiv(a: unknown, b: unknown): unknown {
 
 export function mod(a: unknown, b: unknown): unknown {
   failIfUndefined(a);
-  const text = textOf(a);
-  if (text !== null) return percentFormat(text, b);
+  if (a instanceof Markup) return new Markup(percentFormat(a.text, escapeArg(b)));
+  if (typeof a === "string") return percentFormat(a, b);
   failIfUndefined(b);
   if (!isNumeric(a) || !isNumeric(b)) throw unsupported("%", a, b);
   const x = num(a);
