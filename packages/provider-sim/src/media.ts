@@ -206,7 +206,12 @@ export function mediaKindForContentType(contentType: string): MediaKind | undefi
 export function mediaKindForBase64(base64: string): MediaKind | undefined {
   if (base64.startsWith("/9j/")) return "jpeg";
   if (base64.startsWith("iVBOR")) return "png";
-  if (base64.startsWith("UklGR")) return base64.slice(8, 16).startsWith("V0VCU") ? "webp" : "wav";
+  if (base64.startsWith("UklGR")) {
+    // RIFF container: bytes 8-11 name the format (WEBP or WAVE).
+    return Buffer.from(base64.slice(0, 16), "base64").subarray(8, 12).toString("latin1") === "WEBP"
+      ? "webp"
+      : "wav";
+  }
   if (base64.startsWith("ZkxhQ")) return "flac";
   return undefined;
 }
