@@ -180,6 +180,12 @@ export const LIBRARY_VARIANTS: Readonly<Record<string, readonly Variant[]>> = {
   wan: [{ name: "t2v", id: "Wan-AI/Wan2.1-T2V-1.3B" }],
   "wan2.2": [{ name: "ti2v", id: "Wan-AI/Wan2.2-TI2V-5B" }],
   tabpfn: [{ name: "regressor", id: "Prior-Labs/TabPFN-v2-reg" }],
+  seamless_communication: [{ name: "m4t-v2", id: "facebook/seamless-m4t-v2-large" }],
+  seedvr: [{ name: "seedvr2-3b", id: "ByteDance-Seed/SeedVR2-3B" }],
+  monkeyocr: [
+    { name: "pro-1.2b", id: "echo840/MonkeyOCR-pro-1.2B" },
+    { name: "base", id: "echo840/MonkeyOCR" },
+  ],
   lerobot: [{ name: "act", pipeline_tag: "robotics", tags: ["lerobot", "act", "robotics"] }],
   coreml: [{ name: "package", siblings: [{ rfilename: "Model.mlpackage/Manifest.json" }] }],
   diffusionkit: [{ name: "flux", tags: ["diffusionkit", "flux"] }],

@@ -21,6 +21,7 @@ import {
   cxrFoundationSnippets,
 } from "../snippets/research.js";
 import { boltzgenSnippets, clipscopeSnippets, colipriSnippets } from "../snippets/research-loaders.js";
+import { champSnippets } from "../snippets/research-scripts.js";
 import { cleanrlSnippets } from "../snippets/rl.js";
 import { birefnetSnippets } from "../snippets/vision.js";
 import type { ModelLibrary } from "../types.js";
@@ -178,6 +179,7 @@ export const LIBRARIES_A_TO_C = {
     filter: false,
   },
   champ: researchRepo("Champ", "https://github.com/fudan-generative-vision/champ", {
+    snippets: champSnippets,
     countDownloads: `path:"champ/motion_module.pth"`,
   }),
   chaossim: researchRepo("ChaosSIM", "https://huggingface.co/OpenPeerAI/ChaosSIM", {

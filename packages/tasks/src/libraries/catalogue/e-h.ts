@@ -7,11 +7,13 @@ import { gaudiConfigSnippets, ipuConfigSnippets } from "../snippets/research.js"
 import { fmeSnippets } from "../snippets/research-loaders.js";
 import {
   f5TtsSnippets,
+  geometryCrafterSnippets,
   glmTtsSnippets,
   grokSnippets,
   halloSnippets,
   hunyuanDitSnippets,
   mochiSnippets,
+  voyagerSnippets,
 } from "../snippets/research-scripts.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";
@@ -108,6 +110,7 @@ export const LIBRARIES_E_TO_H = {
     snippets: mochiSnippets,
   }),
   "geometry-crafter": researchRepo("GeometryCrafter", "https://github.com/TencentARC/GeometryCrafter", {
+    snippets: geometryCrafterSnippets,
     countDownloads: `path:"point_map_vae/diffusion_pytorch_model.safetensors"`,
   }),
   gguf: {
@@ -210,6 +213,7 @@ export const LIBRARIES_E_TO_H = {
     "https://github.com/Tencent-Hunyuan/HunyuanWorld-Voyager",
   ),
   "hy-world-2": researchRepo("HY-World-2.0", "https://github.com/Tencent-Hunyuan/HY-World-2.0", {
+    snippets: voyagerSnippets,
     countDownloads: `path_extension:"json"`,
   }),
   "hy-worldplay": researchRepo("HY-WorldPlay", "https://github.com/Tencent-Hunyuan/HY-WorldPlay", {

@@ -12,8 +12,9 @@ import { llamaCppPythonSnippets } from "../snippets/llm.js";
 import { lightningIrSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { lerobotSnippets, lvfaceSnippets } from "../snippets/research.js";
-import { kronosSnippets } from "../snippets/research-loaders.js";
+import { imsToucanSnippets, kronosSnippets } from "../snippets/research-loaders.js";
 import {
+  infiniteTalkSnippets,
   infiniteYouSnippets,
   intellifoldSnippets,
   livePortraitSnippets,
@@ -31,6 +32,7 @@ export const LIBRARIES_I_TO_L = {
     },
   ),
   imstoucan: researchRepo("IMS Toucan", "https://github.com/DigitalPhonetics/IMS-Toucan", {
+    snippets: imsToucanSnippets,
     repoName: "IMS-Toucan",
     countDownloads: `path:"embedding_gan.pt" OR path:"Vocoder.pt" OR path:"ToucanTTS.pt"`,
   }),
@@ -47,6 +49,7 @@ export const LIBRARIES_I_TO_L = {
     countDownloads: `path:"infu_flux_v1.0/sim_stage1/image_proj_model.bin" OR path:"infu_flux_v1.0/aes_stage2/image_proj_model.bin"`,
   }),
   infinitetalk: researchRepo("InfiniteTalk", "https://github.com/MeiGen-AI/InfiniteTalk", {
+    snippets: infiniteTalkSnippets,
     countDownloads: `path_extension:"safetensors"`,
   }),
   intellifold: researchRepo("IntelliFold", "https://github.com/IntelliGen-AI/IntelliFold", {

@@ -9,7 +9,7 @@ import {
   sanaSnippets,
   supertonicSnippets,
 } from "../snippets/research.js";
-import { selfForcingSnippets, skalaSnippets } from "../snippets/research-loaders.js";
+import { seamlessSnippets, selfForcingSnippets, skalaSnippets } from "../snippets/research-loaders.js";
 import { seedvrSnippets } from "../snippets/research-scripts.js";
 import { sampleFactorySnippets, stableBaselines3Snippets } from "../snippets/rl.js";
 import { sentenceTransformersSnippets } from "../snippets/sentence-transformers.js";
@@ -82,6 +82,7 @@ export const LIBRARIES_S = {
   seamless_communication: researchRepo(
     "Seamless Communication",
     "https://github.com/facebookresearch/seamless_communication",
+    { snippets: seamlessSnippets },
   ),
   "scvi-tools": {
     prettyLabel: "scvi-tools",

@@ -1,7 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { comment, joinCode, py, sh } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { pipInstall, repoFile } from "./kit.js";
+import { downloadWeights, pipInstall, repoFile } from "./kit.js";
 
 /**
  * Research code bases added with the 2026 catalogue refresh: their checkpoints load with a documented
@@ -121,6 +121,48 @@ mol = gto.M(atom="H 0 0 0; H 0 0 1.4", basis="def2-tzvp")
 ks = SkalaKS(mol, xc="skala")
 energy = ks.kernel()`,
       "Run a Kohn-Sham calculation",
+    ),
+  ];
+}
+
+/** IMS Toucan speaks through its inference interface, run from a clone; it fetches its default model. */
+export function imsToucanSnippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      py`# Run from a clone of https://github.com/DigitalPhonetics/IMS-Toucan
+from InferenceInterfaces.ToucanTTSInterface import ToucanTTSInterface
+
+tts = ToucanTTSInterface(device="cpu")
+tts.set_language("eng")
+tts.read_to_file(text_list=["Hello, this is IMS Toucan."], file_location="speech.wav")`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+/** Seamless loads models by card name; the cards of the published M4T checkpoints and their vocoders. */
+const SEAMLESS_CARDS: ReadonlyArray<[string, string, string]> = [
+  ["facebook/seamless-m4t-v2-large", "seamlessM4T_v2_large", "vocoder_v2"],
+  ["facebook/seamless-m4t-large", "seamlessM4T_large", "vocoder_36langs"],
+  ["facebook/seamless-m4t-medium", "seamlessM4T_medium", "vocoder_36langs"],
+];
+const seamlessDownload = downloadWeights("https://github.com/facebookresearch/seamless_communication#readme");
+
+export function seamlessSnippets(model: ModelData): LibrarySnippet[] {
+  const card = SEAMLESS_CARDS.find(
+    ([id]) => model.id.startsWith(id) && !/^[\w.-]/.test(model.id.slice(id.length)),
+  );
+  if (card === undefined) return seamlessDownload(model);
+  const [, name, vocoder] = card;
+  return [
+    pipInstall(["git+https://github.com/facebookresearch/seamless_communication.git"]),
+    snippet(
+      py`import torch
+from seamless_communication.inference import Translator
+
+translator = Translator(${name}, ${vocoder}, torch.device("cuda:0"), dtype=torch.float16)
+text_output, speech_output = translator.predict("Hello, world!", "t2st", "fra", src_lang="eng")`,
+      "Translate",
     ),
   ];
 }

@@ -164,12 +164,16 @@ export function seedvrSnippets(model: ModelData): LibrarySnippet[] {
 
 const seedvrDownload = downloadWeights("https://github.com/ByteDance-Seed/SeedVR#readme");
 
-/** MonkeyOCR fetches its own model folders by name; the known names are the repository names. */
+/** MonkeyOCR's download tool fetches the echo840 repositories by name; other repositories are downloaded. */
 const MONKEYOCR_MODELS = ["MonkeyOCR", "MonkeyOCR-pro-3B", "MonkeyOCR-pro-1.2B"];
 const monkeyocrDownload = downloadWeights("https://github.com/Yuliang-Liu/MonkeyOCR#readme");
 
 export function monkeyocrSnippets(model: ModelData): LibrarySnippet[] {
-  const name = MONKEYOCR_MODELS.find((known) => model.id.endsWith(`/${known}`));
+  // The name must end the repository name: "MonkeyOCR" alone must not match "MonkeyOCR-pro-3B".
+  const name = MONKEYOCR_MODELS.find((known) => {
+    const at = model.id.startsWith("echo840/") ? model.id.indexOf(`/${known}`) : -1;
+    return at !== -1 && !/^[\w.-]/.test(model.id.slice(at + known.length + 1));
+  });
   if (name === undefined) return monkeyocrDownload(model);
   return [
     snippet(
@@ -228,6 +232,49 @@ cd IntelliFold
 pip install intellifold
 intellifold predict ./examples/5S8I_A.yaml --out_dir ./output`,
       "Predict a structure",
+    ),
+  ];
+}
+
+/** Voyager's sampler reads its weights from ./ckpts and a prepared input folder (the repository ships examples). */
+export const voyagerSnippets = cloneDownloadRun(
+  "https://github.com/Tencent-Hunyuan/HunyuanWorld-Voyager",
+  "./ckpts",
+  sh`python3 sample_image2video.py --model HYVideo-T/2 --input-path examples/case1 --prompt "An old-fashioned European village with thatched roofs on the houses." --i2v-stability --infer-steps 50 --flow-reverse --flow-shift 7.0 --seed 0 --embedded-cfg-scale 6.0 --use-cpu-offload --save-path ./results`,
+);
+
+/** InfiniteTalk drives Wan2.1-I2V-14B-480P with audio features from chinese-wav2vec2-base. */
+export function infiniteTalkSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/MeiGen-AI/InfiniteTalk
+cd InfiniteTalk
+pip install -r requirements.txt
+hf download Wan-AI/Wan2.1-I2V-14B-480P --local-dir weights/Wan2.1-I2V-14B-480P
+hf download TencentGameMate/chinese-wav2vec2-base --local-dir weights/chinese-wav2vec2-base
+hf download ${model.id} --local-dir weights/InfiniteTalk
+python generate_infinitetalk.py --ckpt_dir weights/Wan2.1-I2V-14B-480P --wav2vec_dir weights/chinese-wav2vec2-base --infinitetalk_dir weights/InfiniteTalk/single/infinitetalk.safetensors --input_json examples/single_example_image.json --size infinitetalk-480 --sample_steps 40 --mode streaming --motion_frame 9 --save_file infinitetalk_res`,
+      "Download and run",
+    ),
+  ];
+}
+
+/** Champ's inference configuration reads the models from ./pretrained_models. */
+export const champSnippets = cloneDownloadRun(
+  "https://github.com/fudan-generative-vision/champ",
+  "pretrained_models",
+  sh`python inference.py --config configs/inference/inference.yaml`,
+);
+
+/** GeometryCrafter's run.py fetches its diffusion weights from the Hub itself. */
+export function geometryCrafterSnippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone --recursive https://github.com/TencentARC/GeometryCrafter
+cd GeometryCrafter
+pip install -r requirements.txt
+python run.py --video_path video.mp4 --save_folder workspace/output`,
+      "Estimate point maps for a video",
     ),
   ];
 }
