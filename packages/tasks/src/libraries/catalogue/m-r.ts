@@ -14,7 +14,7 @@ import {
   pyFeatSnippets,
   refinersSnippets,
 } from "../snippets/research.js";
-import { mlSharpSnippets } from "../snippets/research-loaders.js";
+import { mlSharpSnippets, recurrentGemmaSnippets } from "../snippets/research-loaders.js";
 import {
   magi1Snippets,
   monkeyocrSnippets,
@@ -366,6 +366,7 @@ export const LIBRARIES_M_TO_R = {
     filter: false,
   },
   recurrentgemma: researchRepo("RecurrentGemma", "https://github.com/google-deepmind/recurrentgemma", {
+    snippets: recurrentGemmaSnippets,
     countDownloads: `path:"tokenizer.model"`,
   }),
   refiners: researchRepo("Refiners", "https://github.com/finegrain-ai/refiners", {

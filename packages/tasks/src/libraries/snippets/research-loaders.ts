@@ -166,3 +166,28 @@ text_output, speech_output = translator.predict("Hello, world!", "t2st", "fra", 
     ),
   ];
 }
+
+/** RecurrentGemma's PyTorch checkpoints (`.pt` files) build the Griffin network from their own parameters. */
+const recurrentGemmaDownload = downloadWeights("https://github.com/google-deepmind/recurrentgemma#readme");
+
+export function recurrentGemmaSnippets(model: ModelData): LibrarySnippet[] {
+  const checkpoint = model.siblings?.find((s) => s.rfilename.toLowerCase().endsWith(".pt"))?.rfilename;
+  if (checkpoint === undefined) return recurrentGemmaDownload(model);
+  return [
+    snippet(
+      py`import sentencepiece as spm
+import torch
+from huggingface_hub import hf_hub_download
+from recurrentgemma import torch as recurrentgemma
+
+params = torch.load(hf_hub_download(${model.id}, ${checkpoint}), map_location="cpu")
+model = recurrentgemma.Griffin(recurrentgemma.GriffinConfig.from_torch_params(params))
+model.load_state_dict(params)
+vocab = spm.SentencePieceProcessor()
+vocab.Load(hf_hub_download(${model.id}, "tokenizer.model"))
+sampler = recurrentgemma.Sampler(model=model, vocab=vocab)
+output = sampler(["Where is Paris?"], total_generation_steps=64)`,
+      "Load the model and sample",
+    ),
+  ];
+}
