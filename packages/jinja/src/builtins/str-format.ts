@@ -1,5 +1,6 @@
 import { TemplateRuntimeError } from "../errors.js";
 import { checkPadding, typeError } from "../runtime/operators.js";
+import { toFixed } from "../runtime/percent-format.js";
 import { formatFloat, pyRepr, pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import { isNumber, type Kwargs, num, PyFloat } from "../runtime/values.js";
@@ -76,10 +77,10 @@ export function formatSpec(value: unknown, spec: string): string {
         break;
       case "f":
       case "F":
-        body = abs.toFixed(precision ?? 6);
+        body = toFixed(abs, precision ?? 6);
         break;
       case "%":
-        body = `${(abs * 100).toFixed(precision ?? 6)}%`;
+        body = `${toFixed(abs * 100, precision ?? 6)}%`;
         break;
       case "e":
       case "E": {

@@ -163,7 +163,16 @@ export function floorDiv(a: unknown, b: unknown): unknown {
   if (!isNumeric(a) || !isNumeric(b)) throw unsupported("//", a, b);
   const y = num(b);
   if (y === 0) throw zeroDivision("integer division or modulo by zero");
-  return arith(Math.floor(num(a) / y), a, b);
+  const x = num(a);
+  if (!isFloaty(a) && !isFloaty(b)) return Math.floor(x / y);
+  // CPython's float floor division: derived from fmod, with the sign of zero kept.
+  const raw = x % y;
+  let div = (x - raw) / y;
+  if (raw !== 0 && y < 0 !== raw < 0) div -= 1;
+  if (div === 0) return pyFloat(Object.is(Math.sign(x / y), -0) || x / y < 0 ? -0 : 0);
+  let floor = Math.floor(div);
+  if (div - floor > 0.5) floor += 1;
+  return pyFloat(floor);
 }
 
 export function mod(a: unknown, b: unknown): unknown {
@@ -175,9 +184,23 @@ export function mod(a: unknown, b: unknown): unknown {
   const x = num(a);
   const y = num(b);
   if (y === 0) throw zeroDivision("integer modulo by zero");
-  let r = x % y;
-  if (r !== 0 && r < 0 !== y < 0) r += y;
-  return arith(r, a, b);
+  if (!isFloaty(a) && !isFloaty(b)) {
+    let r = x % y;
+    if (r !== 0 && r < 0 !== y < 0) r += y;
+    return r;
+  }
+  return pyFloat(pyFloatMod(x, y));
+}
+
+/** CPython's float modulo: fmod, moved to the divisor's sign; a zero result takes the divisor's sign. */
+function pyFloatMod(x: number, y: number): number {
+  let m = x % y;
+  if (m !== 0) {
+    if (y < 0 !== m < 0) m += y;
+  } else {
+    m = y < 0 ? -0 : 0;
+  }
+  return m;
 }
 
 export function pow(a: unknown, b: unknown): unknown {
@@ -187,9 +210,13 @@ export function pow(a: unknown, b: unknown): unknown {
   const x = num(a);
   const y = num(b);
   if (x === 0 && y < 0) throw zeroDivision("0.0 cannot be raised to a negative power");
-  const r = x ** y;
-  if (!isFloaty(a) && !isFloaty(b) && y >= 0) return r;
-  return pyFloat(r);
+  if (!isFloaty(a) && !isFloaty(b)) {
+    if (y >= 0) return x ** y;
+    // int ** -n: 1 / x**n is correctly rounded when x**n is exact (V8's pow can be off by one ulp).
+    const positive = x ** -y;
+    if (Math.abs(positive) <= Number.MAX_SAFE_INTEGER) return pyFloat(1 / positive);
+  }
+  return pyFloat(x ** y);
 }
 
 export function negate(v: unknown): unknown {

@@ -44,6 +44,22 @@ export function formatDirective(
   return body.padStart(w);
 }
 
+/** Number.toFixed without its switch to exponent notation at 1e21 (floats that large are integers). */
+export function toFixed(n: number, digits: number): string {
+  if (!Number.isFinite(n)) return Number.isNaN(n) ? "nan" : n > 0 ? "inf" : "-inf";
+  if (Math.abs(n) < 1e21) {
+    // toFixed rounds exact ties away from zero; C's printf (and so Python) rounds them to even.
+    const exact = Math.abs(n).toFixed(Math.min(100, digits + 25));
+    const dot = exact.indexOf(".");
+    if (/^50*$/.test(exact.slice(dot + 1 + digits))) {
+      const truncated = digits === 0 ? exact.slice(0, dot) : exact.slice(0, dot + 1 + digits);
+      if (Number(truncated[truncated.length - 1]) % 2 === 0) return (n < 0 ? "-" : "") + truncated;
+    }
+    return n.toFixed(digits);
+  }
+  return BigInt(n).toString() + (digits > 0 ? `.${"0".repeat(digits)}` : "");
+}
+
 function formatNumber(
   n: number,
   conv: string,
@@ -69,7 +85,7 @@ function formatNumber(
       break;
     case "f":
     case "F":
-      s = n.toFixed(prec ?? 6);
+      s = toFixed(n, prec ?? 6);
       break;
     case "e":
     case "E": {
