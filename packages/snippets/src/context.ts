@@ -1,6 +1,29 @@
 import type { BuiltRequest } from "@modelhub/inference";
 import { headerValueExpr, headerWord, type TokenSource, tokenExpr } from "./access-token.js";
-import { type CodeValue, codeValue } from "./literals/code-value.js";
+import { type CodeValue, codeValue as formatAll } from "./literals/code-value.js";
+import { TEMPLATES } from "./templates.generated.js";
+
+/**
+ * Which texts of which variable any template reads (`modelId.py`, `inputFields.question.py`): templates
+ * only read fields by name, so a value needs no other text. Scanned once, when the module loads.
+ */
+const FIELDS_READ = (() => {
+  const read = new Map<string, Set<string>>();
+  const pattern = /\b(inputFields\.)?([A-Za-z_]\w*)\.(py|ts|json|sh|curl|pyKwargs|tsEntries)\b/g;
+  for (const source of Object.values(TEMPLATES)) {
+    for (const [, inInputFields, name, field] of source.matchAll(pattern)) {
+      const key = inInputFields ? "inputFields" : name!;
+      const fields = read.get(key) ?? new Set<string>();
+      fields.add(field!);
+      read.set(key, fields);
+    }
+  }
+  return read;
+})();
+const NOTHING: ReadonlySet<string> = new Set();
+
+/** A variable's value with the texts some template reads. */
+const codeFor = (variable: string, value: unknown) => formatAll(value, FIELDS_READ.get(variable) ?? NOTHING);
 
 /** Everything a template may print (spec §3 template variables). */
 export interface TemplateContext {
@@ -36,6 +59,8 @@ export interface TemplateContext {
   methodName: string | undefined;
   billTo: CodeValue | undefined;
   customHub: boolean;
+  /** The token is read from the environment (Python snippets then import os). */
+  usesEnv: boolean;
   hubUrl: CodeValue;
   routerUrl: CodeValue;
   routerTemplate: CodeValue;
@@ -83,8 +108,9 @@ export function buildTemplateContext(input: ContextInput): TemplateContext {
     ...bill,
     ["Content-Type", input.file?.contentType ?? "application/octet-stream"],
   ];
-  const asCode = (entries: HeaderEntry[]) =>
-    codeValue(
+  const asCode = (variable: string, entries: HeaderEntry[]) =>
+    codeFor(
+      variable,
       Object.fromEntries(
         entries.map(([name, value]) => [
           name,
@@ -102,36 +128,42 @@ export function buildTemplateContext(input: ContextInput): TemplateContext {
   const routerTemplate = `${routerUrl.replace(/[{}]/g, (brace) => brace + brace)}/{provider}`;
 
   return {
-    provider: codeValue(request.provider),
-    modelId: codeValue(input.modelId),
-    providerModelId: codeValue(request.providerModelId),
-    accessToken: codeValue(tokenExpr(token)),
-    baseUrl: codeValue(request.url.replace(/\/chat\/completions$/, "")),
-    fullUrl: codeValue(request.url),
-    authorizationHeader: codeValue(auth ? headerValueExpr(auth[1], sentinel, token) : ""),
-    headers: asCode([...base, ...bill]),
-    headersJson: asCode(json),
-    headersFile: asCode(file),
+    provider: codeFor("provider", request.provider),
+    modelId: codeFor("modelId", input.modelId),
+    providerModelId: codeFor("providerModelId", request.providerModelId),
+    accessToken: codeFor("accessToken", tokenExpr(token)),
+    baseUrl: codeFor("baseUrl", request.url.replace(/\/chat\/completions$/, "")),
+    fullUrl: codeFor("fullUrl", request.url),
+    authorizationHeader: codeFor(
+      "authorizationHeader",
+      auth ? headerValueExpr(auth[1], sentinel, token) : "",
+    ),
+    headers: asCode("headers", [...base, ...bill]),
+    headersJson: asCode("headersJson", json),
+    headersFile: asCode("headersFile", file),
     headerWordsJson: asWords(json),
     headerWordsFile: asWords(file),
-    inputs: codeValue(args),
-    providerInputs: codeValue(input.providerBody),
-    mainInput: codeValue(mainInput),
-    parameters: isObject(args.parameters) ? codeValue(args.parameters) : undefined,
+    inputs: codeFor("inputs", args),
+    providerInputs: codeFor("providerInputs", input.providerBody),
+    mainInput: codeFor("mainInput", mainInput),
+    parameters: isObject(args.parameters) ? codeFor("parameters", args.parameters) : undefined,
     inputFields: isObject(mainInput)
-      ? Object.fromEntries(Object.entries(mainInput).map(([key, value]) => [key, codeValue(value)]))
+      ? Object.fromEntries(
+          Object.entries(mainInput).map(([key, value]) => [key, codeFor("inputFields", value)]),
+        )
       : {},
-    chatArgs: codeValue(input.chatArgs),
-    file: codeValue(input.file?.fileName ?? ""),
-    fileArg: codeValue(`@${input.file?.fileName ?? ""}`),
-    contentType: codeValue(input.file?.contentType ?? ""),
-    outputFile: codeValue(input.outputFile ?? ""),
+    chatArgs: codeFor("chatArgs", input.chatArgs),
+    file: codeFor("file", input.file?.fileName ?? ""),
+    fileArg: codeFor("fileArg", `@${input.file?.fileName ?? ""}`),
+    contentType: codeFor("contentType", input.file?.contentType ?? ""),
+    outputFile: codeFor("outputFile", input.outputFile ?? ""),
     outputVar: input.outputFile?.endsWith(".png") ? "image_bytes" : "audio_bytes",
     methodName: undefined,
-    billTo: input.billTo ? codeValue(input.billTo) : undefined,
+    billTo: input.billTo ? codeFor("billTo", input.billTo) : undefined,
     customHub: input.customHub,
-    hubUrl: codeValue(input.hubUrl),
-    routerUrl: codeValue(routerUrl),
-    routerTemplate: codeValue(routerTemplate),
+    usesEnv: token.kind === "env",
+    hubUrl: codeFor("hubUrl", input.hubUrl),
+    routerUrl: codeFor("routerUrl", routerUrl),
+    routerTemplate: codeFor("routerTemplate", routerTemplate),
   };
 }

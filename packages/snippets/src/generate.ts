@@ -192,7 +192,12 @@ export function planSnippets(
         for (const client of SNIPPET_CLIENTS[language] as readonly SnippetClient[]) {
           const content = renderSnippet(language, client, call, provider, streaming, direct, context);
           if (content)
-            snippets.push({ language, client, content, install: installCommand(client, call.task) });
+            snippets.push({
+              language,
+              client,
+              content,
+              install: installCommand(language, client, call.task),
+            });
         }
       }
       return snippets;
@@ -222,9 +227,10 @@ const HUB_PYTHON_EXTRAS: Partial<Record<string, string>> = {
   "image-to-image": "pillow",
 };
 
-function installCommand(client: SnippetClient, task: string): string {
+function installCommand(language: SnippetLanguage, client: SnippetClient, task: string): string {
+  const install = CLIENT_INSTALL[language][client] ?? "";
   const extra = client === "huggingface_hub" ? HUB_PYTHON_EXTRAS[task] : undefined;
-  return extra ? `${CLIENT_INSTALL[client]} ${extra}` : CLIENT_INSTALL[client];
+  return extra ? `${install} ${extra}` : install;
 }
 
 /** OpenAI-style image generation asked to answer `{data: [{b64_json}]}`. */
@@ -278,7 +284,7 @@ function renderSnippet(
     const head = loadTemplate(language, client, "importRequests")
       .render({ ...local, importBase64: body.includes("base64."), importJson: body.includes("json.") })
       .trim();
-    return `${head}\n\n${body}\n`;
+    return `${head}\n\n\n${body}\n`;
   }
   return `${body}\n`;
 }

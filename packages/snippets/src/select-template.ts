@@ -33,16 +33,26 @@ const BINARY_OUTPUT_FILE: Partial<Record<string, string>> = {
   "text-to-audio": "audio.flac",
 };
 
-const HF_CLIENT_TEMPLATES: Partial<Record<string, string>> = {
-  "question-answering": "questionAnswering",
-  "table-question-answering": "tableQuestionAnswering",
-  "visual-question-answering": "visualQuestionAnswering",
-  "document-question-answering": "documentQuestionAnswering",
-  "text-to-image": "textToImage",
-  "text-to-video": "textToVideo",
-  "text-to-speech": "textToSpeech",
-  "image-to-image": "imageToImage",
-  "image-to-video": "imageToVideo",
+/** Tasks whose hub-client call has its own template; other tasks use the basic templates. */
+const HUB_CLIENT_TEMPLATES: Record<"huggingface_hub" | "huggingface.js", Partial<Record<string, string>>> = {
+  huggingface_hub: {
+    "question-answering": "questionAnswering",
+    "table-question-answering": "tableQuestionAnswering",
+    "visual-question-answering": "visualQuestionAnswering",
+    "document-question-answering": "documentQuestionAnswering",
+    "sentence-similarity": "sentenceSimilarity",
+    "text-to-image": "textToImage",
+    "text-to-video": "textToVideo",
+    "text-to-speech": "textToSpeech",
+    "image-to-image": "imageToImage",
+    "image-to-video": "imageToVideo",
+  },
+  "huggingface.js": {
+    "text-to-image": "textToImage",
+    "text-to-video": "textToVideo",
+    "text-to-speech": "textToSpeech",
+    "image-to-image": "imageToImage",
+  },
 };
 
 /** The file a raw HTTP snippet saves a media answer to, when the task answers with media. */
@@ -65,9 +75,8 @@ export function selectTemplate(choice: TemplateChoice): string | undefined {
   if (client === "openai") return undefined;
   if (client === "fal_client") return task === "text-to-image" ? "textToImage" : undefined;
   if (client === "huggingface_hub" || client === "huggingface.js") {
-    const special = HF_CLIENT_TEMPLATES[task];
+    const special = HUB_CLIENT_TEMPLATES[client][task];
     if (special) return special;
-    if (task === "sentence-similarity" && client === "huggingface_hub") return "sentenceSimilarity";
     return choice.inputKind === "file" ? "basicFile" : "basic";
   }
   // Raw HTTP: requests, fetch, curl.

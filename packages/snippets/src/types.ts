@@ -15,14 +15,19 @@ export type SnippetClient = (typeof SNIPPET_CLIENTS)[SnippetLanguage][number];
  * What each client needs installed before its snippet runs (empty when nothing is needed). huggingface_hub
  * returns numpy arrays for embeddings and PIL images for generated images: those tasks add their package.
  */
-export const CLIENT_INSTALL: Record<SnippetClient, string> = {
-  huggingface_hub: "pip install --upgrade huggingface_hub",
-  requests: "pip install requests",
-  openai: "pip install openai",
-  fal_client: "pip install fal-client",
-  "huggingface.js": "npm install @huggingface/inference",
-  fetch: "",
-  curl: "",
+export const CLIENT_INSTALL: Record<SnippetLanguage, Partial<Record<SnippetClient, string>>> = {
+  python: {
+    huggingface_hub: "pip install --upgrade huggingface_hub",
+    requests: "pip install requests",
+    openai: "pip install openai",
+    fal_client: "pip install fal-client",
+  },
+  js: {
+    "huggingface.js": "npm install @huggingface/inference",
+    openai: "npm install openai",
+    fetch: "",
+  },
+  sh: { curl: "" },
 };
 
 /** Spec §3: one snippet of the result. */

@@ -25,21 +25,35 @@ export interface CodeValue {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof CodeExpr);
 
-export function codeValue(value: unknown): CodeValue {
+/** The texts a CodeValue carries besides the object itself. */
+export type CodeField = "py" | "ts" | "json" | "sh" | "curl" | "pyKwargs" | "tsEntries";
+
+/**
+ * `fields`: the texts some template reads (all when omitted). The others are left "" (and the optional
+ * ones absent) so every value keeps one shape; no template reads them, so output is the same.
+ */
+export function codeValue(value: unknown, fields?: ReadonlySet<string>): CodeValue {
+  const wants = (field: CodeField) => fields === undefined || fields.has(field);
   const sh =
-    value instanceof CodeExpr ? value.sh : typeof value === "string" ? shWord(value) : shJson(value ?? null);
+    wants("sh") || wants("curl")
+      ? value instanceof CodeExpr
+        ? value.sh
+        : typeof value === "string"
+          ? shWord(value)
+          : shJson(value ?? null)
+      : "";
   const out: CodeValue = {
     obj: value,
-    py: pyValue(value),
-    ts: jsValue(value),
-    json: value instanceof CodeExpr ? "" : JSON.stringify(value ?? null, null, 4),
+    py: wants("py") ? pyValue(value) : "",
+    ts: wants("ts") ? jsValue(value) : "",
+    json: wants("json") && !(value instanceof CodeExpr) ? JSON.stringify(value ?? null, null, 4) : "",
     sh,
     curl: sh,
   };
   if (isPlainObject(value)) {
     // Only objects whose keys are Python identifiers can become keyword arguments.
-    if (Object.keys(value).every(isPyIdentifier)) out.pyKwargs = pyKwargs(value, 1);
-    out.tsEntries = jsEntries(value, 1);
+    if (wants("pyKwargs") && Object.keys(value).every(isPyIdentifier)) out.pyKwargs = pyKwargs(value, 1);
+    if (wants("tsEntries")) out.tsEntries = jsEntries(value, 1);
   }
   return out;
 }

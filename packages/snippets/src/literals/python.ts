@@ -10,8 +10,13 @@ const PY_ESCAPES: Record<string, string> = {
   "\t": "\\t",
 };
 
+/** Characters pyString escapes: backslash, double quote, controls, line separators, lone surrogates. */
+const NEEDS_ESCAPE = /[\\"\u0000-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/;
+
 /** A double-quoted Python string literal that evaluates to exactly `text` (non-ASCII kept as is). */
 export function pyString(text: string): string {
+  // Most strings need no escape at all: one regular-expression test instead of a loop over characters.
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
   let out = '"';
   for (const char of text) {
     const escaped = PY_ESCAPES[char];
