@@ -181,6 +181,13 @@ export const LIBRARY_VARIANTS: Readonly<Record<string, readonly Variant[]>> = {
   "wan2.2": [{ name: "ti2v", id: "Wan-AI/Wan2.2-TI2V-5B" }],
   tabpfn: [{ name: "regressor", id: "Prior-Labs/TabPFN-v2-reg" }],
   seamless_communication: [{ name: "m4t-v2", id: "facebook/seamless-m4t-v2-large" }],
+  sapiens: [
+    {
+      name: "torchscript",
+      id: "facebook/sapiens-seg-1b-torchscript",
+      siblings: [{ rfilename: "sapiens_1b_seg_torchscript.pt2" }],
+    },
+  ],
   recurrentgemma: [{ name: "pytorch", siblings: [{ rfilename: "2b-it.pt" }, { rfilename: "tokenizer.model" }] }],
   seedvr: [{ name: "seedvr2-3b", id: "ByteDance-Seed/SeedVR2-3B" }],
   monkeyocr: [

@@ -12,7 +12,7 @@ import { llamaCppPythonSnippets } from "../snippets/llm.js";
 import { lightningIrSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { lerobotSnippets, lvfaceSnippets } from "../snippets/research.js";
-import { imsToucanSnippets, kronosSnippets } from "../snippets/research-loaders.js";
+import { imsToucanSnippets, kronosSnippets, litertLmSnippets } from "../snippets/research-loaders.js";
 import {
   infiniteTalkSnippets,
   infiniteYouSnippets,
@@ -172,6 +172,7 @@ export const LIBRARIES_I_TO_L = {
     countDownloads: `path_extension:"tflite"`,
   },
   "litert-lm": researchRepo("LiteRT-LM", "https://github.com/google-ai-edge/LiteRT-LM", {
+    snippets: litertLmSnippets,
     countDownloads: `path_extension:"litertlm"`,
   }),
   liveportrait: researchRepo("LivePortrait", "https://github.com/KwaiVGI/LivePortrait", {

@@ -9,7 +9,12 @@ import {
   sanaSnippets,
   supertonicSnippets,
 } from "../snippets/research.js";
-import { seamlessSnippets, selfForcingSnippets, skalaSnippets } from "../snippets/research-loaders.js";
+import {
+  sapiensSnippets,
+  seamlessSnippets,
+  selfForcingSnippets,
+  skalaSnippets,
+} from "../snippets/research-loaders.js";
 import { seedvrSnippets } from "../snippets/research-scripts.js";
 import { sampleFactorySnippets, stableBaselines3Snippets } from "../snippets/rl.js";
 import { sentenceTransformersSnippets } from "../snippets/sentence-transformers.js";
@@ -74,6 +79,7 @@ export const LIBRARIES_S = {
     filter: false,
   },
   sapiens: researchRepo("sapiens", "https://github.com/facebookresearch/sapiens", {
+    snippets: sapiensSnippets,
     countDownloads: `path_extension:"pt2" OR path_extension:"pth" OR path_extension:"onnx"`,
   }),
   sapiens2: researchRepo("sapiens2", "https://github.com/facebookresearch/sapiens2", {

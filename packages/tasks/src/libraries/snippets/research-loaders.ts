@@ -191,3 +191,36 @@ output = sampler(["Where is Paris?"], total_generation_steps=64)`,
     ),
   ];
 }
+
+/** LiteRT-LM runs `.litertlm` bundles with its command-line engine, built from the repository. */
+export function litertLmSnippets(model: ModelData): LibrarySnippet[] {
+  const file = repoFile(model, [".litertlm"], "model.litertlm");
+  return [
+    snippet(
+      sh`git clone https://github.com/google-ai-edge/LiteRT-LM
+cd LiteRT-LM
+bazel build //runtime/engine:litert_lm_main
+hf download ${model.id} ${file} --local-dir .
+bazel-bin/runtime/engine/litert_lm_main --backend=cpu --model_path=${file} --input_prompt="What is the tallest mountain?"`,
+      "Build the engine and chat",
+    ),
+  ];
+}
+
+/** Sapiens Lite publishes TorchScript exports (`.pt2`) that load without the training code. */
+const sapiensDownload = downloadWeights("https://github.com/facebookresearch/sapiens#readme");
+
+export function sapiensSnippets(model: ModelData): LibrarySnippet[] {
+  const file = model.siblings?.find((s) => s.rfilename.toLowerCase().endsWith(".pt2"))?.rfilename;
+  if (file === undefined || !/torchscript/i.test(model.id)) return sapiensDownload(model);
+  return [
+    snippet(
+      py`import torch
+from huggingface_hub import hf_hub_download
+
+model = torch.jit.load(hf_hub_download(${model.id}, ${file}), map_location="cpu")
+model.eval()`,
+      "Load the TorchScript model",
+    ),
+  ];
+}
