@@ -3,7 +3,8 @@ import { LIBRARIES_A_TO_C } from "./catalogue/a-c.js";
 import { LIBRARIES_D } from "./catalogue/d.js";
 import { LIBRARIES_E_TO_H } from "./catalogue/e-h.js";
 import { LIBRARIES_I_TO_L } from "./catalogue/i-l.js";
-import { LIBRARIES_M_TO_R } from "./catalogue/m-r.js";
+import { LIBRARIES_M_TO_O } from "./catalogue/m-o.js";
+import { LIBRARIES_P_TO_R } from "./catalogue/p-r.js";
 import { LIBRARIES_S } from "./catalogue/s.js";
 import { LIBRARIES_T_TO_Z } from "./catalogue/t-z.js";
 import type { LibrarySnippet, ModelLibrary } from "./types.js";
@@ -17,7 +18,8 @@ export const MODEL_LIBRARIES = {
   ...LIBRARIES_D,
   ...LIBRARIES_E_TO_H,
   ...LIBRARIES_I_TO_L,
-  ...LIBRARIES_M_TO_R,
+  ...LIBRARIES_M_TO_O,
+  ...LIBRARIES_P_TO_R,
   ...LIBRARIES_S,
   ...LIBRARIES_T_TO_Z,
 } satisfies Record<string, ModelLibrary>;

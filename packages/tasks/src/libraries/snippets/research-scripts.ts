@@ -278,3 +278,29 @@ python run.py --video_path video.mp4 --save_folder workspace/output`,
     ),
   ];
 }
+
+/** MeshAnything's main.py fetches its weights from the Hub and turns dense meshes into artist-style ones. */
+export function meshAnythingSnippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/buaacyw/MeshAnything
+cd MeshAnything
+pip install -r requirements.txt
+python main.py --input_dir examples --out_dir mesh_output --input_type mesh --mc`,
+      "Generate meshes",
+    ),
+  ];
+}
+
+/** Mini-Omni2's local test fetches the checkpoint into ./checkpoint and answers the bundled samples. */
+export function miniOmni2Snippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/gpt-omni/mini-omni2
+cd mini-omni2
+pip install -r requirements.txt
+python inference_vision.py`,
+      "Run the bundled samples",
+    ),
+  ];
+}
