@@ -1,106 +1,232 @@
 /**
- * Hub benchmark (npm run bench:hub -w bench): autocannon on loopback against a real hub and provider-sim, each
- * in its own process.
+ * Hub benchmark (npm run bench:hub -w bench): autocannon on loopback against a real hub, provider-sim and a
+ * minimal pipe proxy, each in its own process, all started once and kept running for the whole benchmark.
  *   1. model info with the provider mapping expanded, and the inference snippets endpoint (concurrency 64);
- *   2. a streamed chat through the hub's router to provider-sim, side by side with the same call made to
- *      provider-sim directly (goal: routed <= 1.2x direct, no errors).
- * BENCH_SECONDS (default 5) sets the length of each measured run, BENCH_ROUNDS (default 3) the number of
- * direct/routed rounds.
+ *   2. a streamed chat to one and the same provider-sim process: directly, through the bare pipe proxy (the
+ *      floor of any proxy hop), and through the hub's router (goal: router <= 1.2x direct, no errors). The
+ *      three alternate within each round, in a rotating order, so that all see the same machine load; the
+ *      figure is the median round, with the spread of the rounds beside it. CPU time per call of every
+ *      process (from /proc) is printed beside the wall time: on a shared machine it is the steadier figure.
+ * BENCH_SECONDS (default 4) sets the length of each measured run, BENCH_ROUNDS (default 5) the number of
+ * rounds, BENCH_SCENARIOS (e.g. "1,64,64+50") which streamed scenarios run, BENCH_API=0 skips part 1.
+ * BENCH_HUB_MODULE=<path to a hub src/index.ts> benchmarks another checkout of the hub (before/after).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WARM_UP_SECONDS = 2;
 const CONNECTIONS = 64;
 const ADMIN_TOKEN = `bench-admin-${Date.now()}-token`;
 const MODEL = "meta-llama/Llama-3.3-70B-Instruct";
 const STREAM_CHUNKS = "32";
 const serveScript = fileURLToPath(new URL("./serve.ts", import.meta.url));
-const children: ChildProcess[] = [];
 
-function startServer(args: string[]): Promise<string> {
+interface Server {
+  name: string;
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+const servers: Server[] = [];
+
+function startServer(name: string, args: string[]): Promise<Server> {
   const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", serveScript, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
-  children.push(child);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`${args[0]} exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once("line", (line) =>
-      resolve((JSON.parse(line) as { url: string }).url),
-    );
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once("line", (line) => {
+      const server: Server = {
+        name,
+        url: (JSON.parse(line) as { url: string }).url,
+        pid: child.pid!,
+        stop: () => {
+          child.kill("SIGTERM");
+          return exited;
+        },
+      };
+      servers.push(server);
+      resolve(server);
+    });
   });
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"]).toString()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system, every thread) a process has used so far, in ms. */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime); the slice starts at field 3.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+function cpuSnapshot(): Map<string, number> {
+  const snapshot = new Map<string, number>();
+  for (const server of servers) snapshot.set(server.name, processCpuMs(server.pid));
+  const own = process.cpuUsage();
+  snapshot.set("load generator", (own.user + own.system) / 1000);
+  return snapshot;
 }
 
 interface Run {
   name: string;
+  connections: number;
   p50: number;
   p99: number;
-  mean: number;
   rps: number;
   requests: number;
   errors: number;
+  /** Wall time per call at this concurrency, from the throughput: connections / rps. */
+  msPerCall: number;
+  /** CPU ms per call, by process. */
+  cpu: Map<string, number>;
 }
 
-async function measure(
-  name: string,
-  options: autocannon.Options,
-  connections = CONNECTIONS,
-  warmUp = true,
-): Promise<Run> {
-  // A short warm-up (JIT, SQLite page cache, keep-alive sockets), then the measured run.
-  if (warmUp) await autocannon({ ...options, connections, duration: 2 });
+async function measure(name: string, options: autocannon.Options, connections: number): Promise<Run> {
+  const before = cpuSnapshot();
   const result = await autocannon({ ...options, connections, duration: SECONDS });
-  if (result.errors + result.timeouts + result.non2xx > 0) {
+  const after = cpuSnapshot();
+  const errors = result.errors + result.timeouts + result.non2xx;
+  if (errors > 0) {
     process.stdout.write(
       `  ${name}: ${result.errors} connection errors, ${result.timeouts} timeouts, statuses ${JSON.stringify(result.statusCodeStats)}\n`,
     );
   }
+  const cpu = new Map<string, number>();
+  for (const [process, ms] of after)
+    cpu.set(process, (ms - (before.get(process) ?? 0)) / result.requests.total);
   return {
     name,
+    connections,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    mean: result.latency.average,
     rps: result.requests.average,
     requests: result.requests.total,
-    errors: result.errors + result.timeouts + result.non2xx,
+    errors,
+    msPerCall: (connections * 1000) / result.requests.average,
+    cpu,
   };
 }
 
-function table(runs: Run[]): string {
-  const header =
-    "| run | p50 ms | p99 ms | mean ms | req/s | requests | errors |\n|---|---|---|---|---|---|---|";
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const spread = (values: number[], digits = 2) =>
+  `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
+
+function apiTable(runs: Run[]): string {
   const rows = runs.map(
     (r) =>
-      `| ${r.name} | ${r.p50} | ${r.p99} | ${r.mean.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.requests} | ${r.errors} |`,
+      `| ${r.name} | ${r.p50} | ${r.p99} | ${r.rps.toFixed(0)} | ${r.requests} | ${r.errors} | ${r.cpu.get("hub")!.toFixed(3)} |`,
   );
-  return [header, ...rows].join("\n");
+  return [
+    "| endpoint | p50 ms | p99 ms | req/s | requests | errors | hub CPU ms/call |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
+}
+
+interface Target {
+  name: string;
+  /** The process doing the hop, whose CPU per call is shown ("" for the direct call). */
+  proxy: string;
+  call: autocannon.Options;
+}
+
+async function streamedScenario(targets: Target[], connections: number, delayMs: number): Promise<void> {
+  const delay: Record<string, string> = delayMs ? { "x-sim-fault": `delay:${delayMs}` } : {};
+  const withDelay = (call: autocannon.Options) => ({ ...call, headers: { ...call.headers, ...delay } });
+  // Warm every path (JIT, keep-alive sockets, SQLite pages) before anything is measured.
+  for (const target of targets) {
+    await autocannon({ ...withDelay(target.call), connections, duration: WARM_UP_SECONDS });
+  }
+  const runs = new Map<string, Run[]>(targets.map((target) => [target.name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // A rotating order, so that no target always runs first (or right after the same neighbour).
+    const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+    for (const target of order) {
+      runs.get(target.name)!.push(await measure(target.name, withDelay(target.call), connections));
+    }
+  }
+
+  const perCall = (name: string) => runs.get(name)!.map((run) => run.msPerCall);
+  const cpuOf = (name: string, process: string) =>
+    median(runs.get(name)!.map((run) => run.cpu.get(process) ?? 0));
+  const rows = targets.map((target) => {
+    const list = runs.get(target.name)!;
+    const proxyCpu = target.proxy ? cpuOf(target.name, target.proxy).toFixed(3) : "–";
+    return `| ${target.name} | ${median(perCall(target.name)).toFixed(3)} | ${spread(perCall(target.name), 3)} | ${median(list.map((r) => r.p50))} | ${median(list.map((r) => r.p99))} | ${proxyCpu} | ${cpuOf(target.name, "provider-sim").toFixed(3)} | ${cpuOf(target.name, "load generator").toFixed(3)} | ${list.reduce((n, r) => n + r.errors, 0)} |`;
+  });
+  const ratio = (a: string, b: string) => {
+    const ratios = perCall(a).map((value, round) => value / perCall(b)[round]!);
+    return `${median(ratios).toFixed(2)}× (rounds ${spread(ratios)})`;
+  };
+  process.stdout.write(
+    [
+      `streamed chat (${STREAM_CHUNKS} events), concurrency ${connections}, provider answers after ${delayMs} ms, ${ROUNDS} rounds of ${SECONDS}s`,
+      "| path | ms/call (median) | rounds | p50 ms | p99 ms | proxy CPU ms/call | sim CPU ms/call | load gen CPU ms/call | errors |",
+      "|---|---|---|---|---|---|---|---|---|",
+      ...rows,
+      `router / direct: ${ratio("router", "direct")}; goal <= 1.2x`,
+      `pipe proxy / direct (the floor of one hop): ${ratio("pipe proxy", "direct")}`,
+      `router / pipe proxy: ${ratio("router", "pipe proxy")}`,
+      "",
+      "",
+    ].join("\n"),
+  );
+}
+
+function scenarios(): Array<{ connections: number; delayMs: number }> {
+  const spec = process.env.BENCH_SCENARIOS ?? `1,${CONNECTIONS},${CONNECTIONS}+50`;
+  return spec.split(",").map((item) => {
+    const [connections, delayMs] = item.split("+");
+    return { connections: Number(connections), delayMs: Number(delayMs ?? 0) };
+  });
 }
 
 async function main(): Promise<void> {
-  const simUrl = await startServer(["sim"]);
-  const hubUrl = await startServer(["hub", simUrl, ADMIN_TOKEN]);
-  const issued = await fetch(`${hubUrl}/api/admin/tokens`, {
+  const sim = await startServer("provider-sim", ["sim"]);
+  const hub = await startServer("hub", ["hub", sim.url, ADMIN_TOKEN]);
+  const pipe = await startServer("pipe proxy", ["pipe", sim.url]);
+  const issued = await fetch(`${hub.url}/api/admin/tokens`, {
     method: "POST",
     headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
     body: JSON.stringify({ name: "bench" }),
   });
   const { token } = (await issued.json()) as { token: string };
   process.stdout.write(
-    `hub ${hubUrl}, provider-sim ${simUrl}, ${CONNECTIONS} connections, ${SECONDS}s per run\n\n`,
+    `hub ${hub.url}${process.env.BENCH_HUB_MODULE ? ` (${process.env.BENCH_HUB_MODULE})` : ""}, provider-sim ${sim.url}, pipe proxy ${pipe.url}; ${SECONDS}s per run\n\n`,
   );
 
-  const api = [
-    await measure("model info + expand[]=inferenceProviderMapping", {
-      url: `${hubUrl}/api/models/${MODEL}?expand[]=inferenceProviderMapping`,
-    }),
-    await measure("inference snippets (together)", {
-      url: `${hubUrl}/api/models/${MODEL}/snippets?provider=together`,
-    }),
-  ];
-  process.stdout.write(`${table(api)}\n\n`);
+  if (process.env.BENCH_API !== "0") {
+    const api: Run[] = [];
+    for (const [name, url] of [
+      [
+        "model info + expand[]=inferenceProviderMapping",
+        `${hub.url}/api/models/${MODEL}?expand[]=inferenceProviderMapping`,
+      ],
+      ["inference snippets (together)", `${hub.url}/api/models/${MODEL}/snippets?provider=together`],
+    ] as const) {
+      await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
+      api.push(await measure(name, { url }, CONNECTIONS));
+    }
+    process.stdout.write(`concurrency ${CONNECTIONS}\n${apiTable(api)}\n\n`);
+  }
 
   const chat = JSON.stringify({
     model: "meta-llama/Llama-3.3-70B-Instruct-Turbo",
@@ -108,51 +234,45 @@ async function main(): Promise<void> {
     stream: true,
   });
   const streamHeaders = { "Content-Type": "application/json", "x-sim-stream-chunks": STREAM_CHUNKS };
-  const directCall: autocannon.Options = {
-    url: `${simUrl}/together/v1/chat/completions`,
-    method: "POST",
-    headers: { ...streamHeaders, Authorization: "Bearer hf_benchDirectCaller" },
-    body: chat,
-  };
-  const routedCall: autocannon.Options = {
-    url: `${hubUrl}/router/together/v1/chat/completions`,
-    method: "POST",
-    headers: { ...streamHeaders, Authorization: `Bearer ${token}` },
-    body: chat,
-  };
-  // Direct and routed runs alternate, round after round, so that both see the same machine load; the ratio is
-  // taken per round (time per call, from the throughput at a fixed concurrency) and the median round is the
-  // figure. The last scenario adds 50 ms before the provider answers, as a real provider takes to start.
-  const scenarios = [
-    { connections: 1, delayMs: 0 },
-    { connections: CONNECTIONS, delayMs: 0 },
-    { connections: CONNECTIONS, delayMs: 50 },
+  const callerHeaders = { ...streamHeaders, Authorization: "Bearer hf_benchDirectCaller" };
+  const targets: Target[] = [
+    {
+      name: "direct",
+      proxy: "",
+      call: {
+        url: `${sim.url}/together/v1/chat/completions`,
+        method: "POST",
+        headers: callerHeaders,
+        body: chat,
+      },
+    },
+    {
+      name: "pipe proxy",
+      proxy: "pipe proxy",
+      call: {
+        url: `${pipe.url}/together/v1/chat/completions`,
+        method: "POST",
+        headers: callerHeaders,
+        body: chat,
+      },
+    },
+    {
+      name: "router",
+      proxy: "hub",
+      call: {
+        url: `${hub.url}/router/together/v1/chat/completions`,
+        method: "POST",
+        headers: { ...streamHeaders, Authorization: `Bearer ${token}` },
+        body: chat,
+      },
+    },
   ];
-  for (const { connections, delayMs } of scenarios) {
-    const delay: Record<string, string> = delayMs ? { "x-sim-fault": `delay:${delayMs}` } : {};
-    const runs: Run[] = [];
-    const ratios: number[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
-      const withDelay = (call: autocannon.Options) => ({ ...call, headers: { ...call.headers, ...delay } });
-      const direct = await measure(`direct #${round}`, withDelay(directCall), connections, round === 1);
-      const routed = await measure(`router #${round}`, withDelay(routedCall), connections, round === 1);
-      runs.push(direct, routed);
-      ratios.push(direct.rps / routed.rps);
-    }
-    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-    const errors = runs.reduce((sum, run) => sum + run.errors, 0);
-    process.stdout.write(
-      `streamed chat (${STREAM_CHUNKS} events), concurrency ${connections}, provider answers after ${delayMs} ms: provider-sim directly vs through the hub's router\n${table(runs)}\n`,
-    );
-    process.stdout.write(
-      `median time per call, router / direct: ${median.toFixed(2)}x (rounds: ${ratios.map((r) => r.toFixed(2)).join(", ")}; goal <= 1.2x); errors: ${errors}\n\n`,
-    );
-  }
+  for (const { connections, delayMs } of scenarios()) await streamedScenario(targets, connections, delayMs);
 }
 
 try {
   await main();
 } finally {
-  // The hub first, so that it does not report the simulator's disappearance as provider failures.
-  for (const child of children.reverse()) child.kill("SIGTERM");
+  // The proxies first, so that they do not report the simulator's disappearance as provider failures.
+  for (const server of servers.reverse()) await server.stop();
 }

@@ -5,6 +5,7 @@ import type {
   OutgoingHttpHeaders,
   ServerResponse,
 } from "node:http";
+import type { Socket } from "node:net";
 import { type HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
 import { redactSecrets } from "../logger.js";
 import {
@@ -163,18 +164,33 @@ export function pipeToProvider(request: PipeForwardRequest): void {
       // Each chunk goes to the caller as soon as it is read (SSE events pass through one by one); the
       // provider is paused while the caller is slower (back-pressure, as pipe() does).
       outgoing.writeHead(status, headers);
+      // The headers leave now, together with whatever the provider sent in the same read (see holdWrites).
+      if (outgoing.socket) holdWrites(outgoing.socket);
       outgoing.flushHeaders();
       idleTimer = setTimeout(() => upstream.destroy(new Error("idle timeout")), request.timeouts.idleMs);
+      // With chunked encoding and the headers out, each chunk is framed into one buffer and written to the
+      // socket itself: one write instead of four per chunk through the response (size line, CRLF, data,
+      // CRLF). The response still writes the final empty chunk on end(). Otherwise (HTTP/1.0 caller, pipelined
+      // request waiting for its turn) the response writes it.
+      const socket = outgoing.chunkedEncoding && outgoing.headersSent ? outgoing.socket : null;
+      const sink = socket ?? outgoing;
       const resume = () => upstream.resume();
-      outgoing.on("drain", resume);
+      sink.on("drain", resume);
       upstream.on("data", (chunk: Buffer) => {
         responseBytes += chunk.byteLength;
         idleTimer?.refresh();
-        if (!outgoing.write(chunk)) upstream.pause();
+        // An empty chunk would read as the end of the answer.
+        if (chunk.byteLength === 0) return;
+        let written: boolean;
+        if (socket) {
+          holdWrites(socket);
+          written = socket.write(frameChunk(chunk));
+        } else written = outgoing.write(chunk);
+        if (!written) upstream.pause();
       });
       upstream.once("end", () => {
         clearTimeout(idleTimer);
-        outgoing.off("drain", resume);
+        sink.off("drain", resume);
         outgoing.end();
         finish(status);
       });
@@ -197,4 +213,34 @@ export function pipeToProvider(request: PipeForwardRequest): void {
     finish(error.status);
   });
   upstreamRequest.end(request.body && request.body.byteLength > 0 ? request.body : undefined);
+}
+
+const CRLF = 0x0d0a;
+
+/**
+ * Corks the caller's socket until the current job's microtasks run: what one read from the provider produces
+ * (headers, every event in it, and the final empty chunk when the answer ends there) leaves in one write
+ * instead of one syscall each, and nothing waits for later I/O. (Node's response corks until the next tick,
+ * which comes before the provider stream's "end"; the end of the answer then costs a write of its own.)
+ */
+function holdWrites(socket: Socket): void {
+  if (held.has(socket)) return;
+  held.add(socket);
+  socket.cork();
+  queueMicrotask(() => {
+    held.delete(socket);
+    if (socket.writableCorked) socket.uncork();
+  });
+}
+const held = new WeakSet<Socket>();
+
+/** One HTTP/1.1 chunk (`<size in hex>\r\n<data>\r\n`) in a single buffer. */
+export function frameChunk(data: Buffer): Buffer {
+  const size = data.byteLength.toString(16);
+  const frame = Buffer.allocUnsafe(size.length + data.byteLength + 4);
+  frame.write(size, 0, "latin1");
+  frame.writeUInt16BE(CRLF, size.length);
+  data.copy(frame, size.length + 2);
+  frame.writeUInt16BE(CRLF, frame.byteLength - 2);
+  return frame;
 }
