@@ -16,6 +16,7 @@ import {
   videoprismSnippets,
   vuiSnippets,
 } from "../snippets/research.js";
+import { terratorchSnippets } from "../snippets/research-loaders.js";
 import { songGenerationSnippets, wan21Snippets, wan22Snippets } from "../snippets/research-scripts.js";
 import { transformersSnippets } from "../snippets/transformers.js";
 import { timmSnippets, ultralyticsSnippets, yolov10Snippets } from "../snippets/vision.js";
@@ -63,6 +64,7 @@ export const LIBRARIES_T_TO_Z = {
     countDownloads: `path_extension:"onnx"`,
   },
   terratorch: researchRepo("TerraTorch", "https://github.com/IBM/terratorch", {
+    snippets: terratorchSnippets,
     docsUrl: "https://ibm.github.io/terratorch/",
     countDownloads: `path_extension:"pt"`,
   }),

@@ -224,3 +224,30 @@ model.eval()`,
     ),
   ];
 }
+
+/** TerraTorch builds the Prithvi backbones by registry name, with IBM/NASA's published weights. */
+const TERRATORCH_BACKBONES: ReadonlyArray<[string, string]> = [
+  ["Prithvi-EO-2.0-300M-TL", "prithvi_eo_v2_300_tl"],
+  ["Prithvi-EO-2.0-300M", "prithvi_eo_v2_300"],
+  ["Prithvi-EO-2.0-600M-TL", "prithvi_eo_v2_600_tl"],
+  ["Prithvi-EO-2.0-600M", "prithvi_eo_v2_600"],
+  ["Prithvi-EO-1.0-100M", "prithvi_eo_v1_100"],
+];
+const terratorchDownload = downloadWeights("https://ibm.github.io/terratorch/");
+
+export function terratorchSnippets(model: ModelData): LibrarySnippet[] {
+  const backbone = TERRATORCH_BACKBONES.find(([repo]) => {
+    const prefix = `ibm-nasa-geospatial/${repo}`;
+    return model.id.startsWith(prefix) && !/^[\w.-]/.test(model.id.slice(prefix.length));
+  })?.[1];
+  if (backbone === undefined) return terratorchDownload(model);
+  return [
+    pipInstall(["terratorch"]),
+    snippet(
+      py`from terratorch.registry import BACKBONE_REGISTRY
+
+model = BACKBONE_REGISTRY.build(${backbone}, pretrained=True)`,
+      "Build the pretrained backbone",
+    ),
+  ];
+}
