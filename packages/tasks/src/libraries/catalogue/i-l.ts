@@ -12,7 +12,12 @@ import { llamaCppPythonSnippets } from "../snippets/llm.js";
 import { lightningIrSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { lerobotSnippets, lvfaceSnippets } from "../snippets/research.js";
-import { imsToucanSnippets, kronosSnippets, litertLmSnippets } from "../snippets/research-loaders.js";
+import {
+  imsToucanSnippets,
+  kronosSnippets,
+  lagerNvsSnippets,
+  litertLmSnippets,
+} from "../snippets/research-loaders.js";
 import {
   infiniteTalkSnippets,
   infiniteYouSnippets,
@@ -145,6 +150,7 @@ export const LIBRARIES_I_TO_L = {
     countDownloads: `path_extension:"pt"`,
   }),
   lagernvs: researchRepo("LagerNVS", "https://github.com/facebookresearch/lagernvs", {
+    snippets: lagerNvsSnippets,
     countDownloads: `path_extension:"pt"`,
   }),
   lerobot: researchRepo("LeRobot", "https://github.com/huggingface/lerobot", {

@@ -251,3 +251,21 @@ model = BACKBONE_REGISTRY.build(${backbone}, pretrained=True)`,
     ),
   ];
 }
+
+/** LagerNVS checkpoints share one architecture; the Re10k one was trained with full attention to features. */
+export function lagerNvsSnippets(model: ModelData): LibrarySnippet[] {
+  const attention = /re10k/i.test(model.id) ? "full_attention" : "bidirectional_cross_attention";
+  return [
+    snippet(
+      py`# Run from a clone of https://github.com/facebookresearch/lagernvs
+import torch
+from huggingface_hub import hf_hub_download
+from models.encoder_decoder import EncDec_VitB8
+
+model = EncDec_VitB8(pretrained_vggt=False, attention_to_features_type=${attention})
+model.load_state_dict(torch.load(hf_hub_download(${model.id}, filename="model.pt"))["model"])
+model.eval()`,
+      "Load the model",
+    ),
+  ];
+}
