@@ -36,6 +36,48 @@ afterAll(async () => {
 
 const reply = () => page.getByTestId("assistant-turn").last().textContent();
 
+/**
+ * Sends a message and records, inside the page, the reply's length at every commit that made it grow,
+ * until the stream ends (Send is back) or, with `stopAfter`, presses Stop after that many growths: from
+ * an observer callback, so no timing between the test and the page can race the stream.
+ */
+async function ask(message: string, { stopAfter }: { stopAfter?: number } = {}): Promise<number[]> {
+  await page.getByRole("textbox", { name: "Your message" }).fill(message);
+  const watching = page.evaluate(
+    (limit) =>
+      new Promise<number[]>((resolve, reject) => {
+        const lengths: number[] = [];
+        const timer = setTimeout(
+          () => reject(new Error(`no end of stream; grew ${lengths.length} times`)),
+          30_000,
+        );
+        const buttons = () => [...document.querySelectorAll("button")];
+        const finish = (observer: MutationObserver) => {
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(lengths);
+        };
+        const observer = new MutationObserver(() => {
+          const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
+          const text = turns[turns.length - 1]?.textContent?.replace("…", "") ?? "";
+          if (text.length > (lengths.at(-1) ?? 0)) lengths.push(text.length);
+          if (limit !== null && lengths.length >= limit) {
+            buttons()
+              .find((button) => button.textContent === "Stop")
+              ?.click();
+            finish(observer);
+          } else if (lengths.length > 0 && buttons().some((button) => button.textContent === "Send")) {
+            finish(observer);
+          }
+        });
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+      }),
+    stopAfter ?? null,
+  );
+  await page.getByRole("button", { name: "Send" }).click();
+  return watching;
+}
+
 describe("playground", () => {
   it("shows the client's error message when the router refuses the call", async () => {
     await page.goto(`/${MODEL}/playground?provider=together`);
@@ -45,43 +87,25 @@ describe("playground", () => {
     await expect.poll(() => alert.textContent()).toMatch(/token/i);
   });
 
-  it("streams a reply from provider-sim through the hub's router and stops on demand", async () => {
+  it("streams a reply from provider-sim through the hub's router, and stops on demand", async () => {
     await page.goto(`/${MODEL}/playground?provider=together`);
-    await page.getByLabel(/Access token/).fill(hubToken);
-    await page.getByRole("textbox", { name: "Your message" }).fill("Tell me a long story.");
-    await page.getByRole("button", { name: "Send" }).click();
-    // Tokens arrive one after another: watch the reply grow, commit by commit, and press Stop after
-    // the fifth growth (the stream is far longer), from inside the page so no timing can race it.
-    const growths = await page.evaluate(
-      () =>
-        new Promise<number[]>((resolve, reject) => {
-          const lengths: number[] = [];
-          const timer = setTimeout(() => reject(new Error(`reply grew ${lengths.length} times`)), 20_000);
-          const observer = new MutationObserver(() => {
-            const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
-            const text = turns[turns.length - 1]?.textContent?.replace("…", "") ?? "";
-            if (text.length > (lengths.at(-1) ?? 0)) lengths.push(text.length);
-            if (lengths.length === 5) {
-              observer.disconnect();
-              clearTimeout(timer);
-              const stop = [...document.querySelectorAll("button")].find(
-                (button) => button.textContent === "Stop",
-              );
-              stop?.click();
-              resolve(lengths);
-            }
-          });
-          observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-        }),
-    );
-    expect(growths).toHaveLength(5);
+    await page.getByLabel(/access token/i).fill(hubToken);
+
+    // A whole reply: it grows commit by commit while the events arrive, until the stream ends.
+    const whole = await ask("Tell me a long story.");
+    expect(whole.length).toBeGreaterThanOrEqual(2);
     expect(sim.requests.at(-1)?.path).toContain("/chat/completions");
     expect(sim.requests.at(-1)?.json).toMatchObject({ stream: true });
+    const full = whole.at(-1) ?? 0;
 
+    // Stop at the first token: the reply ends there, far short of the whole stream.
+    const stoppedAt = await ask("Tell it again.", { stopAfter: 1 });
+    expect(stoppedAt).toHaveLength(1);
     await expect.poll(reply).toContain("(stopped)");
     const stopped = await reply();
     await page.waitForTimeout(400);
     expect(await reply()).toBe(stopped);
+    expect((stopped ?? "").length).toBeLessThan(full);
     await expect.poll(() => page.getByRole("button", { name: "Send" }).isVisible()).toBe(true);
     // The hub cancelled its upstream request when the browser went away.
     await expect.poll(() => sim.activeStreams, { timeout: 10_000 }).toBe(0);

@@ -56,7 +56,7 @@ const SHOTS: Shot[] = [
     path: `/${CHAT_MODEL}/playground?provider=together`,
     ready: (page) => page.getByRole("textbox", { name: "Your message" }).waitFor(),
     act: async (page, hubToken) => {
-      await page.getByLabel(/Access token/).fill(hubToken);
+      await page.getByLabel(/access token/i).fill(hubToken);
       await page.getByRole("textbox", { name: "Your message" }).fill("What is the capital of France?");
       await page.getByRole("button", { name: "Send" }).click();
       await page.getByRole("button", { name: "Send" }).waitFor();

@@ -61,6 +61,8 @@ interface CodeBlockProps {
   /** Accessible name of the block and of its copy button, e.g. "Python snippet". */
   label: string;
   language?: CodeLanguage;
+  /** Wrap long lines (prompts, embed tags) instead of scrolling sideways. */
+  wrap?: boolean;
   testId?: string;
 }
 
@@ -72,6 +74,7 @@ export const CodeBlock = memo(function CodeBlock({
   code,
   label,
   language = "plain",
+  wrap = false,
   testId,
 }: CodeBlockProps) {
   const sugarHigh = useSugarHigh(language === "python" || language === "js");
@@ -90,7 +93,7 @@ export const CodeBlock = memo(function CodeBlock({
         data-testid={testId}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
         tabIndex={0}
-        className="overflow-x-auto p-4 pr-20 font-mono text-[13px] leading-relaxed"
+        className={`overflow-x-auto p-4 pr-20 font-mono text-[13px] leading-relaxed ${wrap ? "whitespace-pre-wrap break-all" : ""}`}
       >
         {html === null ? (
           <code>{code}</code>

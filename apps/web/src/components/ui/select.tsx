@@ -1,5 +1,6 @@
 import * as RadixSelect from "@radix-ui/react-select";
 import type { ReactNode } from "react";
+import { memo } from "react";
 
 export interface SelectOption {
   /** Never empty: Radix reserves "" for "no selection"; callers use sentinel values such as "any". */
@@ -21,7 +22,7 @@ interface SelectProps {
 }
 
 /** A labelled Radix select; the label is the trigger's accessible name. */
-export function Select({
+export const Select = memo(function Select({
   label,
   value,
   options,
@@ -84,4 +85,4 @@ export function Select({
       </RadixSelect.Root>
     </div>
   );
-}
+});

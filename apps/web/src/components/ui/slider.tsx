@@ -1,4 +1,5 @@
 import * as RadixSlider from "@radix-ui/react-slider";
+import { memo } from "react";
 
 interface SliderProps {
   label: string;
@@ -13,7 +14,7 @@ interface SliderProps {
 }
 
 /** A labelled Radix slider with its value shown; arrow keys, Page Up/Down, Home and End move it. */
-export function Slider({
+export const Slider = memo(function Slider({
   label,
   value,
   min,
@@ -43,4 +44,4 @@ export function Slider({
       />
     </RadixSlider.Root>
   );
-}
+});

@@ -141,7 +141,7 @@ export function ChatTemplateView({ model }: { model: ModelData }) {
           </p>
         ) : null}
         {output?.prompt !== undefined ? (
-          <CodeBlock code={output.prompt} label="Rendered prompt" testId="rendered-prompt" />
+          <CodeBlock code={output.prompt} label="Rendered prompt" wrap testId="rendered-prompt" />
         ) : null}
         <details className="rounded-lg border border-line bg-surface">
           <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Template source</summary>

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Popover } from "../../components/ui/popover.js";
 
 export type TokenMode = "env" | "inline";
@@ -13,7 +14,12 @@ interface AccessTokenFieldProps {
  * The token is kept in this component's memory only: never in the URL, never in storage, never sent
  * anywhere by the panel. It ends up only in the code the reader copies.
  */
-export function AccessTokenField({ mode, token, onModeChange, onTokenChange }: AccessTokenFieldProps) {
+export const AccessTokenField = memo(function AccessTokenField({
+  mode,
+  token,
+  onModeChange,
+  onTokenChange,
+}: AccessTokenFieldProps) {
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="flex items-center gap-1.5 text-xs font-medium text-muted">
@@ -76,4 +82,4 @@ export function AccessTokenField({ mode, token, onModeChange, onTokenChange }: A
       ) : null}
     </fieldset>
   );
-}
+});

@@ -99,9 +99,11 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
     generated.snippets.some((snippet) => snippet.language === language),
   );
   const language = pickAvailable(state.language, languages) ?? state.language;
-  const clients = generated.snippets
+  const clientList = generated.snippets
     .filter((snippet) => snippet.language === language)
-    .map((snippet) => snippet.client);
+    .map((snippet) => snippet.client)
+    .join(",");
+  const clients = useMemo(() => (clientList ? clientList.split(",") : []), [clientList]);
   const client = pickAvailable(state.client, clients);
   const snippet = generated.snippets.find((entry) => entry.language === language && entry.client === client);
 
@@ -111,6 +113,45 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
       setState((current) => ({ ...current, ...change }));
     },
     [setState],
+  );
+
+  // Stable props, so the controls that did not change skip their re-render.
+  const providerOptions = useMemo<SelectOption[]>(
+    () =>
+      mappings.map((entry) => ({
+        value: entry.provider,
+        label: providerLabel(entry.provider),
+        hint: entry.status === "staging" ? stagingBadge : undefined,
+      })),
+    [mappings],
+  );
+  const clientOptions = useMemo<SelectOption[]>(
+    () => clients.map((name) => ({ value: name, label: name })),
+    [clients],
+  );
+  const languageKey = languages.join(",");
+  const languageTabs = useMemo(
+    () =>
+      (languageKey ? (languageKey.split(",") as Language[]) : []).map((value) => ({
+        value,
+        label: LANGUAGE_LABELS[value],
+      })),
+    [languageKey],
+  );
+  const chooseProvider = useCallback((provider: string) => update({ provider }), [update]);
+  const chooseLanguage = useCallback(
+    (value: string) => update({ language: value as Language, client: undefined }),
+    [update],
+  );
+  const chooseClient = useCallback(
+    (value: string) => update({ language, client: value }),
+    [update, language],
+  );
+  const parameters = state.parameters;
+  const changeParameter = useCallback(
+    (name: ParameterName, value: number | undefined) =>
+      update({ parameters: { ...parameters, [name]: value } }),
+    [update, parameters],
   );
 
   // Time from a change to its commit on screen (render + DOM update), for the perf script.
@@ -126,13 +167,6 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
     return <p className="text-muted">No inference provider serves this model.</p>;
   }
 
-  const providerOptions: SelectOption[] = mappings.map((entry) => ({
-    value: entry.provider,
-    label: providerLabel(entry.provider),
-    hint: entry.status === "staging" ? stagingBadge : undefined,
-  }));
-  const clientOptions: SelectOption[] = clients.map((name) => ({ value: name, label: name }));
-
   return (
     <section
       aria-labelledby="snippets-heading"
@@ -146,7 +180,7 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
           label="Provider"
           value={mapping.provider}
           options={providerOptions}
-          onValueChange={(provider) => update({ provider })}
+          onValueChange={chooseProvider}
           className="w-56"
           testId="provider-select"
         />
@@ -167,14 +201,7 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
           {providerLabel(mapping.provider)} serves this model in staging: for testing only.
         </p>
       ) : null}
-      {chat ? (
-        <ParameterSliders
-          values={state.parameters}
-          onChange={(name: ParameterName, value) =>
-            update({ parameters: { ...state.parameters, [name]: value } })
-          }
-        />
-      ) : null}
+      {chat ? <ParameterSliders values={parameters} onChange={changeParameter} /> : null}
       <AccessTokenField mode={tokenMode} token={token} onModeChange={setTokenMode} onTokenChange={setToken} />
       {generated.error ? (
         <p role="alert" className="rounded-md bg-danger-soft p-3 text-sm text-danger">
@@ -185,19 +212,14 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
         <p className="text-muted">No snippet exists for this task and provider.</p>
       ) : null}
       {languages.length > 0 ? (
-        <Tabs
-          label="Language"
-          value={language}
-          tabs={languages.map((value) => ({ value, label: LANGUAGE_LABELS[value] }))}
-          onValueChange={(value) => update({ language: value as Language, client: undefined })}
-        >
+        <Tabs label="Language" value={language} tabs={languageTabs} onValueChange={chooseLanguage}>
           <div className="flex flex-col gap-3">
             {clientOptions.length > 0 && client ? (
               <Select
                 label="Client"
                 value={client}
                 options={clientOptions}
-                onValueChange={(value) => update({ language, client: value })}
+                onValueChange={chooseClient}
                 className="w-56"
                 testId="client-select"
               />

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Slider } from "../../components/ui/slider.js";
 import { PARAMETER_NAMES, PARAMETERS, type ParameterName } from "./panel-state.js";
 
@@ -7,7 +8,7 @@ interface ParameterSlidersProps {
 }
 
 /** A parameter is unset (absent from the code) until the reader moves its slider or switches it on. */
-export function ParameterSliders({ values, onChange }: ParameterSlidersProps) {
+export const ParameterSliders = memo(function ParameterSliders({ values, onChange }: ParameterSlidersProps) {
   return (
     <fieldset className="grid gap-4 sm:grid-cols-3">
       <legend className="sr-only">Generation parameters</legend>
@@ -50,4 +51,4 @@ export function ParameterSliders({ values, onChange }: ParameterSlidersProps) {
       })}
     </fieldset>
   );
-}
+});

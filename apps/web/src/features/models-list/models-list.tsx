@@ -1,11 +1,15 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useCallback } from "react";
+import { lazy, Suspense, useCallback } from "react";
 import { useSearchParams } from "react-router";
 import { modelListQuery } from "../../lib/api/models.js";
 import { type ListParams, readListParams, toApiQuery, writeListParams } from "./list-params.js";
 import { ModelRow } from "./model-row.js";
-import { ModelsFilters } from "./models-filters.js";
 import { Pagination } from "./pagination.js";
+
+// The filters (and the select primitive they use) load beside the list, not in front of it.
+const ModelsFilters = lazy(() =>
+  import("./models-filters.js").then((module) => ({ default: module.ModelsFilters })),
+);
 
 /** Search, filters, sort and pagination over the hub's models, all kept in the URL. */
 export function ModelsList() {
@@ -30,7 +34,9 @@ export function ModelsList() {
   const models = query.data?.models ?? [];
   return (
     <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
-      <ModelsFilters params={params} onChange={update} />
+      <Suspense fallback={<div aria-hidden="true" className="min-h-64 rounded-lg" />}>
+        <ModelsFilters params={params} onChange={update} />
+      </Suspense>
       <section aria-labelledby="models-heading" aria-busy={query.isFetching} className="min-w-0">
         <div className="mb-3 flex items-baseline justify-between gap-2">
           <h1 id="models-heading" className="text-xl font-semibold tracking-tight">

@@ -53,7 +53,7 @@ export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string
         />
         <label className="flex min-w-0 flex-1 flex-col gap-1">
           <span className="text-xs font-medium text-muted">
-            Access token (optional; only sent with your calls)
+            Hub access token (this hub’s router asks for one; sent only with your calls)
           </span>
           <input
             type="password"

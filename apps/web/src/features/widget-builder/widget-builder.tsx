@@ -78,7 +78,7 @@ export function WidgetBuilder({ hubUrl }: { hubUrl: string }) {
             Embed code
           </h2>
           <p className="text-sm text-muted">Paste this where the widget should appear on your page.</p>
-          <CodeBlock code={embedCode} label="Widget embed code" testId="embed-code" />
+          <CodeBlock code={embedCode} label="Widget embed code" wrap testId="embed-code" />
         </section>
       </div>
     </div>
