@@ -181,6 +181,7 @@ export const LIBRARY_VARIANTS: Readonly<Record<string, readonly Variant[]>> = {
   "wan2.2": [{ name: "ti2v", id: "Wan-AI/Wan2.2-TI2V-5B" }],
   tabpfn: [{ name: "regressor", id: "Prior-Labs/TabPFN-v2-reg" }],
   seamless_communication: [{ name: "m4t-v2", id: "facebook/seamless-m4t-v2-large" }],
+  videox_fun: [{ name: "wan2.1-fun", id: "alibaba-pai/Wan2.1-Fun-1.3B-InP" }],
   terratorch: [{ name: "prithvi", id: "ibm-nasa-geospatial/Prithvi-EO-2.0-300M-TL" }],
   sapiens: [
     {

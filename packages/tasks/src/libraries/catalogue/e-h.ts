@@ -7,6 +7,7 @@ import { gaudiConfigSnippets, ipuConfigSnippets } from "../snippets/research.js"
 import { fmeSnippets } from "../snippets/research-loaders.js";
 import {
   f5TtsSnippets,
+  fixerSnippets,
   geometryCrafterSnippets,
   glmTtsSnippets,
   grokSnippets,
@@ -86,6 +87,7 @@ export const LIBRARIES_E_TO_H = {
     countDownloads: `path_extension:"bin"`,
   },
   fixer: researchRepo("Fixer", "https://github.com/nv-tlabs/Fixer", {
+    snippets: fixerSnippets,
     countDownloads: `path:"pretrained/pretrained_fixer.pkl"`,
   }),
   flair: {

@@ -17,7 +17,12 @@ import {
   vuiSnippets,
 } from "../snippets/research.js";
 import { terratorchSnippets } from "../snippets/research-loaders.js";
-import { songGenerationSnippets, wan21Snippets, wan22Snippets } from "../snippets/research-scripts.js";
+import {
+  songGenerationSnippets,
+  videoxFunSnippets,
+  wan21Snippets,
+  wan22Snippets,
+} from "../snippets/research-scripts.js";
 import { transformersSnippets } from "../snippets/transformers.js";
 import { timmSnippets, ultralyticsSnippets, yolov10Snippets } from "../snippets/vision.js";
 import type { ModelLibrary } from "../types.js";
@@ -220,6 +225,7 @@ export const LIBRARIES_T_TO_Z = {
     snippets: videoprismSnippets,
   }),
   videox_fun: researchRepo("VideoX Fun", "https://github.com/aigc-apps/VideoX-Fun", {
+    snippets: videoxFunSnippets,
     countDownloads: `path_extension:"safetensors"`,
   }),
   vismatch: researchRepo("VisMatch", "https://github.com/gmberton/vismatch", {

@@ -1,5 +1,5 @@
 import type { ModelData } from "../../model-data.js";
-import { exampleText } from "../examples.js";
+import { exampleText, modelName } from "../examples.js";
 import { type Code, sh } from "../quote.js";
 import { type LibrarySnippet, type LibrarySnippetBuilder, snippet } from "../types.js";
 import { downloadWeights, repoFile } from "./kit.js";
@@ -301,6 +301,43 @@ cd mini-omni2
 pip install -r requirements.txt
 python inference_vision.py`,
       "Run the bundled samples",
+    ),
+  ];
+}
+
+/** Fixer runs in its Cosmos container and reads the checkpoint from models/pretrained/. */
+export function fixerSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/nv-tlabs/Fixer
+cd Fixer
+hf download ${model.id} --local-dir models
+docker build -t fixer-cosmos-env -f Dockerfile.cosmos .
+docker run --gpus=all -v "$PWD":/work fixer-cosmos-env python /work/src/inference_pretrained_model.py --model /work/models/pretrained/pretrained_fixer.pkl --input /work/examples --output /work/output --vae_skip_connection --timestep 250 --resolution 1024`,
+      "Repair rendered views",
+    ),
+  ];
+}
+
+/** VideoX-Fun has one folder of prediction scripts per model family; they read models/Diffusion_Transformer/. */
+const VIDEOX_FUN_SCRIPTS: ReadonlyArray<[RegExp, Code<"sh">]> = [
+  [/Wan2\.1-Fun/i, sh`examples/wan2.1_fun/predict_t2v.py`],
+  [/CogVideoX-Fun/i, sh`examples/cogvideox_fun/predict_t2v.py`],
+];
+const videoxFunDownload = downloadWeights("https://github.com/aigc-apps/VideoX-Fun#readme");
+
+export function videoxFunSnippets(model: ModelData): LibrarySnippet[] {
+  const script = VIDEOX_FUN_SCRIPTS.find(([pattern]) => pattern.test(model.id))?.[1];
+  if (script === undefined) return videoxFunDownload(model);
+  return [
+    snippet(
+      sh`git clone https://github.com/aigc-apps/VideoX-Fun
+cd VideoX-Fun
+pip install -r requirements.txt
+hf download ${model.id} --local-dir models/Diffusion_Transformer/${modelName(model)}
+# Set model_name (and the prompt) at the top of the script to the folder above, then run it
+python ${script}`,
+      "Download and generate a video",
     ),
   ];
 }
