@@ -4,7 +4,7 @@ import { fastaiSnippets } from "../snippets/misc.js";
 import { edsnlpSnippets, fasttextSnippets, flairSnippets, hezarSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { gaudiConfigSnippets, ipuConfigSnippets } from "../snippets/research.js";
-import { fmeSnippets } from "../snippets/research-loaders.js";
+import { fmeSnippets, habibiTtsSnippets } from "../snippets/research-loaders.js";
 import {
   f5TtsSnippets,
   fixerSnippets,
@@ -173,6 +173,7 @@ export const LIBRARIES_E_TO_H = {
     snippets: gaudiConfigSnippets,
   }),
   "habibi-tts": researchRepo("Habibi-TTS", "https://github.com/SWivid/Habibi-TTS", {
+    snippets: habibiTtsSnippets,
     countDownloads: `path_extension:"safetensors"`,
   }),
   hallo: researchRepo("Hallo", "https://github.com/fudan-generative-vision/hallo", {

@@ -1,4 +1,5 @@
 import type { ModelData } from "../../model-data.js";
+import { exampleText } from "../examples.js";
 import { comment, joinCode, py, sh } from "../quote.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { downloadWeights, pipInstall, repoFile } from "./kit.js";
@@ -266,6 +267,36 @@ model = EncDec_VitB8(pretrained_vggt=False, attention_to_features_type=${attenti
 model.load_state_dict(torch.load(hf_hub_download(${model.id}, filename="model.pt"))["model"])
 model.eval()`,
       "Load the model",
+    ),
+  ];
+}
+
+/** Habibi-TTS is F5-TTS with dialect conditioning: F5's loader, Habibi's inference with a dialect id. */
+export function habibiTtsSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["habibi-tts"]),
+    snippet(
+      py`from importlib.resources import files
+
+from f5_tts.infer.utils_infer import load_model, load_vocoder, preprocess_ref_audio_text
+from habibi_tts.infer.utils_infer import infer_process
+from habibi_tts.model.utils import dialect_id_map
+from huggingface_hub import hf_hub_download
+from hydra.utils import get_class
+from omegaconf import OmegaConf
+
+cfg = OmegaConf.load(str(files("f5_tts").joinpath("configs/F5TTS_v1_Base.yaml")))
+model = load_model(
+    get_class("f5_tts.model." + cfg.model.backbone),
+    cfg.model.arch,
+    hf_hub_download(${model.id}, "Unified/model_200000.safetensors"),
+    mel_spec_type="vocos",
+    vocab_file=hf_hub_download(${model.id}, "Unified/vocab.txt"),
+)
+vocoder = load_vocoder()
+ref_audio, ref_text = preprocess_ref_audio_text("reference.wav", "Transcript of the reference audio.")
+wav, sample_rate, _ = infer_process(ref_audio, ref_text, ${exampleText(model, "مرحبا بكم")}, model, vocoder, dialect_id=dialect_id_map["MSA"])`,
+      "Synthesize speech",
     ),
   ];
 }
