@@ -110,4 +110,15 @@ describe("playground", () => {
     // The hub cancelled its upstream request when the browser went away.
     await expect.poll(() => sim.activeStreams, { timeout: 10_000 }).toBe(0);
   });
+
+  it("shows a text-to-image result as an image", async () => {
+    await page.goto("/stabilityai/stable-diffusion-xl-base-1.0/playground");
+    await page.getByLabel(/access token/i).fill(hubToken);
+    await page.getByRole("button", { name: "Generate" }).click();
+    const image = page.getByTestId("generated-image");
+    await image.waitFor();
+    await expect
+      .poll(() => image.evaluate((node) => (node as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+  });
 });

@@ -107,7 +107,7 @@ export function MediaPlayground({ task, modelId, provider, hubUrl, accessToken }
         <img
           src={result.url}
           alt={`Generated from the prompt: ${prompt}`}
-          className="max-h-[32rem] w-fit rounded-lg border border-line"
+          className="max-h-[32rem] min-h-48 min-w-48 w-fit rounded-lg border border-line object-contain [image-rendering:pixelated]"
           data-testid="generated-image"
         />
       ) : null}
