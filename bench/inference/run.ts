@@ -44,16 +44,16 @@ async function main(): Promise<void> {
     }
 
     table(
-      `Non-streamed chat, sequential (${n(400)} requests x 5 rounds), per request`,
-      await interleaved(clients, 5, (c) => sequential(() => c.chat(), n(400))),
+      `Non-streamed chat, sequential (${n(250)} requests x 9 rounds), per request`,
+      await interleaved(clients, 9, (c) => sequential(() => c.chat(), n(250))),
     );
     table(
-      `Non-streamed chat, 32 in flight (${n(2000)} requests x 5 rounds), wall clock per request`,
-      await interleaved(clients, 5, (c) => concurrent(() => c.chat(), n(2000), 32)),
+      `Non-streamed chat, 32 in flight (${n(1500)} requests x 7 rounds), wall clock per request`,
+      await interleaved(clients, 7, (c) => concurrent(() => c.chat(), n(1500), 32)),
     );
     table(
-      `Streamed chat (${n(40)} streams of 1000 chunks x 5 rounds), per stream`,
-      await interleaved(clients, 5, (c) => sequential(() => c.stream(1000), n(40))),
+      `Streamed chat (${n(30)} streams of 1000 chunks x 7 rounds), per stream`,
+      await interleaved(clients, 7, (c) => sequential(() => c.stream(1000), n(30))),
     );
 
     const chunks = 100_000;
