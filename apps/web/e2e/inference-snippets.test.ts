@@ -101,6 +101,36 @@ describe("inference snippets panel", () => {
     expect(page.url()).not.toContain("hf_e2e");
   });
 
+  it("works with the keyboard alone: skip link, the Use this model menu, provider select, language tabs", async () => {
+    await page.goto(`/${MODEL}`);
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+
+    await page.locator("summary", { hasText: "Use this model" }).focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("transformers");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`**/${MODEL}/libraries/transformers`);
+
+    await page.goto(`/${MODEL}/inference?provider=together&language=python`);
+    const before = await changedFrom(null);
+    await page.getByRole("combobox", { name: "Provider" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("listbox").waitFor();
+    // Type-ahead moves to the first provider whose name starts with the letters typed.
+    await page.keyboard.type("Cer");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => params().get("provider")).toBe("cerebras");
+    const afterProvider = await changedFrom(before);
+
+    await page.getByRole("tab", { name: "Python" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => params().get("language")).toBe("js");
+    await changedFrom(afterProvider);
+  });
+
   it("marks staging providers", async () => {
     const staged = Object.entries(await stagingMappings()).at(0);
     if (!staged) throw new Error("the catalogue has no staging mapping to show");
