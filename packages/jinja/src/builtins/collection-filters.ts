@@ -1,0 +1,135 @@
+import { TemplateRuntimeError } from "../errors.js";
+import { eq, iterate, add as pyAdd, typeError } from "../runtime/operators.js";
+import type { RenderState } from "../runtime/state.js";
+import { isMapping, isUndefined, type Kwargs, makeTuple, num, truthy, Undefined } from "../runtime/values.js";
+import { arg } from "./args.js";
+import { attrGetter, ignoreCase, sortBy } from "./sorting.js";
+
+/** Filters that reorder, group, split or aggregate sequences (jinja2's sort, groupby, batch, sum...). */
+
+export function minMax(value: unknown, args: unknown[], k: Kwargs | null, wantMax: boolean): unknown {
+  const caseSensitive = truthy(arg(args, k, 0, "case_sensitive", false));
+  const attribute = arg(args, k, 1, "attribute", null);
+  const items = iterate(value);
+  if (items.length === 0) return new Undefined("No aggregated item, sequence was empty.");
+  const key = attribute === null ? (x: unknown) => x : attrGetter(attribute);
+  const cmpKey = (x: unknown) => (caseSensitive ? key(x) : ignoreCase(key(x)));
+  const sorted = sortBy(items, cmpKey, false);
+  if (!wantMax) return sorted[0];
+  // max() returns the first maximal item, sorting is stable so scan from the end for the first equal key.
+  const top = cmpKey(sorted[sorted.length - 1]);
+  return sorted.find((x) => eq(cmpKey(x), top));
+}
+
+export function batch(value: unknown, args: unknown[], k: Kwargs | null): unknown[][] {
+  const size = num(arg(args, k, 0, "linecount") as number);
+  const fill = arg(args, k, 1, "fill_with", null);
+  const out: unknown[][] = [];
+  let current: unknown[] = [];
+  for (const item of iterate(value)) {
+    if (current.length === size) {
+      out.push(current);
+      current = [];
+    }
+    current.push(item);
+  }
+  if (current.length > 0) {
+    if (fill !== null) while (current.length < size) current.push(fill);
+    out.push(current);
+  }
+  return out;
+}
+
+export function sliceFilter(value: unknown, args: unknown[], k: Kwargs | null): unknown[][] {
+  const seq = iterate(value).slice();
+  const slices = num(arg(args, k, 0, "slices") as number);
+  const fill = arg(args, k, 1, "fill_with", null);
+  const perSlice = Math.floor(seq.length / slices);
+  const withExtra = seq.length % slices;
+  const out: unknown[][] = [];
+  let offset = 0;
+  for (let i = 0; i < slices; i++) {
+    const start = offset + i * perSlice;
+    if (i < withExtra) offset++;
+    const end = offset + (i + 1) * perSlice;
+    const part = seq.slice(start, end);
+    if (fill !== null && i >= withExtra) part.push(fill);
+    out.push(part);
+  }
+  return out;
+}
+
+export function groupby(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
+  const attribute = arg(args, k, 0, "attribute");
+  const dflt = arg(args, k, 1, "default", null);
+  const caseSensitive = truthy(arg(args, k, 2, "case_sensitive", false));
+  const raw = attrGetter(attribute, (v) => (isUndefined(v) && dflt !== null ? dflt : v));
+  const key = (x: unknown) => (caseSensitive ? raw(x) : ignoreCase(raw(x)));
+  const sorted = sortBy(iterate(value), key, false);
+  const groups: unknown[] = [];
+  let current: { key: unknown; grouper: unknown; list: unknown[] } | null = null;
+  for (const item of sorted) {
+    const kv = key(item);
+    if (current === null || !eq(current.key, kv)) {
+      current = { key: kv, grouper: raw(item), list: [] };
+      groups.push(current);
+    }
+    current.list.push(item);
+  }
+  return groups.map((g) => {
+    const c = g as { grouper: unknown; list: unknown[] };
+    return namedGroup(c.grouper, c.list);
+  });
+}
+
+/** groupby's namedtuple(grouper, list): a tuple whose fields are also reachable by name. */
+function namedGroup(grouper: unknown, list: unknown[]): unknown[] {
+  const t = makeTuple([grouper, list]);
+  Object.defineProperty(t, "grouper", { value: grouper, enumerable: false });
+  Object.defineProperty(t, "list", { value: list, enumerable: false });
+  return t;
+}
+
+export function dictsort(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
+  if (!isMapping(value)) throw typeError("dictsort filter requires a mapping");
+  const caseSensitive = truthy(arg(args, k, 0, "case_sensitive", false));
+  const by = arg(args, k, 1, "by", "key");
+  const reverse = truthy(arg(args, k, 2, "reverse", false));
+  if (by !== "key" && by !== "value")
+    throw new TemplateRuntimeError("You can only sort by either 'key' or 'value'");
+  const pairs = Object.keys(value).map((key) => makeTuple([key, value[key]]));
+  const pos = by === "key" ? 0 : 1;
+  return sortBy(pairs, (p) => (caseSensitive ? p[pos] : ignoreCase(p[pos])), reverse);
+}
+
+export function sortFilter(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
+  const reverse = truthy(arg(args, k, 0, "reverse", false));
+  const caseSensitive = truthy(arg(args, k, 1, "case_sensitive", false));
+  const attribute = arg(args, k, 2, "attribute", null);
+  const getter = attribute === null ? (x: unknown) => x : attrGetter(attribute);
+  return sortBy(iterate(value).slice(), (x) => (caseSensitive ? getter(x) : ignoreCase(getter(x))), reverse);
+}
+
+export function unique(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
+  const caseSensitive = truthy(arg(args, k, 0, "case_sensitive", false));
+  const attribute = arg(args, k, 1, "attribute", null);
+  const getter = attribute === null ? (x: unknown) => x : attrGetter(attribute);
+  const seen: unknown[] = [];
+  const out: unknown[] = [];
+  for (const item of iterate(value)) {
+    const key = caseSensitive ? getter(item) : ignoreCase(getter(item));
+    if (!seen.some((s) => eq(s, key))) {
+      seen.push(key);
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+export function sum(value: unknown, args: unknown[], k: Kwargs | null, st: RenderState): unknown {
+  const attribute = arg(args, k, 0, "attribute", null);
+  let total = arg(args, k, 1, "start", 0);
+  const getter = attribute === null ? (x: unknown) => x : attrGetter(attribute);
+  for (const item of iterate(value)) total = pyAdd(total, getter(item), st.limits);
+  return total;
+}
