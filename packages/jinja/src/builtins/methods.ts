@@ -6,6 +6,7 @@ import { arg, table, valueError } from "./args.js";
 import { formatString } from "./str-format.js";
 
 /** A Python method: `self` is the receiver (str, list or dict). */
+// biome-ignore lint/suspicious/noExplicitAny: each table types its receiver (string, array or dict) itself
 export type Method = (self: any, args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown;
 
 const text = (self: unknown): string => (self instanceof Markup ? self.text : (self as string));
