@@ -172,6 +172,18 @@ async function streamedScenario(targets: Target[], connections: number, delayMs:
     const proxyCpu = target.proxy ? cpuOf(target.name, target.proxy).toFixed(3) : "–";
     return `| ${target.name} | ${median(perCall(target.name)).toFixed(3)} | ${spread(perCall(target.name), 3)} | ${median(list.map((r) => r.p50))} | ${median(list.map((r) => r.p99))} | ${proxyCpu} | ${cpuOf(target.name, "provider-sim").toFixed(3)} | ${cpuOf(target.name, "load generator").toFixed(3)} | ${list.reduce((n, r) => n + r.errors, 0)} |`;
   });
+  // Every process's CPU per call added up: on a saturated machine the wall-time ratio tends to this one.
+  const totalCpu = (name: string) =>
+    [...runs.get(name)![0]!.cpu.keys()]
+      .filter(
+        (process) =>
+          process === "provider-sim" ||
+          process === "load generator" ||
+          process === targets.find((t) => t.name === name)!.proxy,
+      )
+      .reduce((sum, process) => sum + cpuOf(name, process), 0);
+  const cpuRatio = (a: string, b: string) =>
+    `${(totalCpu(a) / totalCpu(b)).toFixed(2)}× (${totalCpu(a).toFixed(3)} / ${totalCpu(b).toFixed(3)} ms)`;
   const ratio = (a: string, b: string) => {
     const ratios = perCall(a).map((value, round) => value / perCall(b)[round]!);
     return `${median(ratios).toFixed(2)}× (rounds ${spread(ratios)})`;
@@ -185,6 +197,7 @@ async function streamedScenario(targets: Target[], connections: number, delayMs:
       `router / direct: ${ratio("router", "direct")}; goal <= 1.2x`,
       `pipe proxy / direct (the floor of one hop): ${ratio("pipe proxy", "direct")}`,
       `router / pipe proxy: ${ratio("router", "pipe proxy")}`,
+      `CPU per call of all processes (load generator + hop + provider-sim): router / direct ${cpuRatio("router", "direct")}, pipe proxy / direct ${cpuRatio("pipe proxy", "direct")}`,
       "",
       "",
     ].join("\n"),
