@@ -93,6 +93,20 @@ describe("the node:http router path", () => {
     expect(withoutRequestId(fast.body)).toEqual(withoutRequestId(await reference.text()));
   });
 
+  it("passes a provider's error through with the hub's headers over the provider's", async () => {
+    const response = await rawPost("/router/together/v1/chat/completions", {
+      Authorization: `Bearer ${token}`,
+      "Content-Type": "application/json",
+      "x-sim-fault": "rate-limit:7",
+    });
+    expect(response.status).toBe(429);
+    expect(response.headers["retry-after"]).toBe("7");
+    expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers["access-control-allow-origin"]).toBe("*");
+    expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(response.body).not.toMatch(/hf_sim/);
+  });
+
   it("keeps a well-formed caller request id and replaces a malformed one", async () => {
     const kept = await rawPost("/router/acme-ai/v1/x", { "X-Request-Id": "caller-id-1" });
     expect(kept.headers["x-request-id"]).toBe("caller-id-1");

@@ -73,6 +73,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       ? error
       : new HubError(500, "internal_error", "The hub failed to handle this request.");
     const body = JSON.stringify(errorBody(hubError, requestId));
+    if (outgoing.destroyed) return;
     if (outgoing.headersSent) {
       outgoing.destroy();
       return;

@@ -16,6 +16,7 @@ import {
   MAX_ERROR_BODY_BYTES,
   upstreamUrl,
 } from "./forward.js";
+import { ROUTER_SECURITY_HEADERS } from "./response-headers.js";
 import { readUpstreamBody, startUpstreamRequest, type UpstreamTarget } from "./upstream-http.js";
 import type { Upstream } from "./upstreams.js";
 
@@ -154,7 +155,8 @@ export function pipeToProvider(request: PipeForwardRequest): void {
             const bodyless = status === 204 || status === 304;
             const scrubbed = bodyless ? "" : redactSecrets(text, [route.secret]);
             responseBytes = Buffer.byteLength(scrubbed);
-            outgoing.writeHead(status, headers);
+            // As the app's middleware does for an answer it returns: its own headers over the provider's.
+            outgoing.writeHead(status, { ...headers, ...request.answerHeaders, ...ROUTER_SECURITY_HEADERS });
             outgoing.end(bodyless ? undefined : scrubbed);
             finish(status);
           });
