@@ -115,6 +115,13 @@ describe("startHub", () => {
         messages: [{ role: "user", content: "Hello" }],
       });
       expect(output.choices[0]?.message.content).toEqual(expect.any(String));
+      // The simulator knows the hub's own catalogue: hf-inference answers for a model only the hub has.
+      const entities = await client.tokenClassification({
+        model: "dslim/bert-base-NER",
+        provider: "hf-inference",
+        inputs: "My name is Clara and I live in Berkeley, California.",
+      });
+      expect(Array.isArray(entities)).toBe(true);
     } finally {
       await hub.close();
     }

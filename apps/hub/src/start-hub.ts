@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
-import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
+import { type ProviderSim, type SimModel, startProviderSim } from "@modelhub/provider-sim";
 import { createApp, DEFAULT_LIMITS } from "./app.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
@@ -10,6 +10,7 @@ import { createNodeRouter } from "./router/node-router.js";
 import { createTokenCache } from "./router/token-cache.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./store/catalogue.js";
+import type { ModelListQuery } from "./store/models-table.js";
 import { openStore, type Store } from "./store/store.js";
 
 export interface StartHubOptions {
@@ -47,6 +48,22 @@ export interface RunningHub {
   close(): Promise<void>;
 }
 
+/** Every stored model that declares a task, as the simulator's model registry takes it. */
+function catalogueForSim(store: Store): SimModel[] {
+  const models: SimModel[] = [];
+  let after: ModelListQuery["after"];
+  for (;;) {
+    const page = store.models.list({ sort: "createdAt", direction: 1, limit: 500, after });
+    for (const model of page.models) {
+      if (model.pipeline_tag)
+        models.push({ id: model.id, pipeline_tag: model.pipeline_tag, tags: model.tags });
+    }
+    const last = page.models.at(-1);
+    if (!page.hasMore || !last) return models;
+    after = { value: last.createdAt, id: last.id };
+  }
+}
+
 /** Opens the store (migrating and seeding it), builds the app and listens on loopback. */
 export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const logger = options.logger ?? silentLogger;
@@ -70,7 +87,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   let sim: ProviderSim | undefined;
   if (needsSim && options.providerSim !== false) {
     // The simulator accepts only the hub's own credential: a caller's token is never forwarded.
-    sim = await startProviderSim({ hubTokens: [simCredential] });
+    // It knows the catalogue's models, so hf-inference answers for each with its task's shape.
+    sim = await startProviderSim({ hubTokens: [simCredential], models: catalogueForSim(store) });
   }
   const upstreams = createUpstreams({
     providerKeys: options.providerKeys,
