@@ -19,6 +19,13 @@ export function tokenExpr(source: TokenSource): CodeExpr {
   return new CodeExpr(`os.environ[${pyString(name)}]`, `process.env.${name}`, shWordWithVariable("", name));
 }
 
+/** `prefix + expr + suffix` as code, with the literal parts quoted and left out when empty. */
+function concatExpr(prefix: string, suffix: string, quote: (text: string) => string, expr: string): string {
+  let code = prefix ? `${quote(prefix)} + ${expr}` : expr;
+  if (suffix) code += ` + ${quote(suffix)}`;
+  return code;
+}
+
 /**
  * A header value that contains the token (e.g. `Bearer <token>`, `Key <token>`) as an expression in each
  * language; `sentinel` marks where the token stands in `value`.
@@ -32,11 +39,9 @@ export function headerValueExpr(value: string, sentinel: string, source: TokenSo
     return new CodeExpr(pyString(text), jsString(text), shWord(text));
   }
   const token = tokenExpr(source);
-  const join = (quote: (s: string) => string, expr: string) =>
-    [prefix ? quote(prefix) : "", expr, suffix ? quote(suffix) : ""].filter(Boolean).join(" + ");
   return new CodeExpr(
-    join(pyString, token.py),
-    join(jsString, token.js),
+    concatExpr(prefix, suffix, pyString, token.py),
+    concatExpr(prefix, suffix, jsString, token.js),
     shWordWithVariable(prefix, source.variable, suffix),
   );
 }

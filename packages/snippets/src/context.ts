@@ -1,6 +1,7 @@
 import type { BuiltRequest } from "@modelhub/inference";
 import { headerValueExpr, headerWord, type TokenSource, tokenExpr } from "./access-token.js";
-import { type CodeValue, codeValue as formatAll } from "./literals/code-value.js";
+import { type CodeFieldFlags, type CodeValue, codeFieldFlags, codeValueWith } from "./literals/code-value.js";
+import type { CodeExpr } from "./literals/expr.js";
 import { TEMPLATES } from "./templates.generated.js";
 
 /**
@@ -18,15 +19,19 @@ const FIELDS_READ = (() => {
       read.set(key, fields);
     }
   }
-  return read;
+  const flags = new Map<string, CodeFieldFlags>();
+  for (const [variable, fields] of read) flags.set(variable, codeFieldFlags(fields));
+  return flags;
 })();
-const NOTHING: ReadonlySet<string> = new Set();
+const NOTHING = codeFieldFlags(new Set());
 
 /** A variable's value with the texts some template reads. */
-const codeFor = (variable: string, value: unknown) => formatAll(value, FIELDS_READ.get(variable) ?? NOTHING);
+const codeFor = (variable: string, value: unknown) =>
+  codeValueWith(value, FIELDS_READ.get(variable) ?? NOTHING);
 
 /** Everything a template may print (spec §3 template variables). */
-export interface TemplateContext {
+// A type alias, not an interface: the template engine takes it as a plain record of variables.
+export type TemplateContext = {
   provider: CodeValue;
   modelId: CodeValue;
   providerModelId: CodeValue;
@@ -68,7 +73,7 @@ export interface TemplateContext {
   importJson?: boolean;
   /** huggingface.js: the node:fs/promises functions the snippet uses. */
   fsImports?: string;
-}
+};
 
 export interface ContextInput {
   modelId: string;
@@ -88,39 +93,57 @@ export interface ContextInput {
   customHub: boolean;
 }
 
-type HeaderEntry = [name: string, value: string];
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The request's headers a snippet shows as they are: its content type and bill-to are written per form. */
+function isPassedOnHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower !== "content-type" && lower !== "x-hf-bill-to";
+}
+
+/** Headers as a value for templates (the token as code) and as `curl -H` words, built once per call. */
+class HeaderSet {
+  readonly values: Record<string, unknown> = {};
+  readonly words: string[] = [];
+  /** The first header value that carries the token. */
+  auth: CodeExpr | undefined;
+
+  constructor(
+    private readonly sentinel: string,
+    private readonly token: TokenSource,
+  ) {}
+
+  add(name: string, value: string): void {
+    if (value.includes(this.sentinel)) {
+      const expr = headerValueExpr(value, this.sentinel, this.token);
+      this.auth ??= expr;
+      this.values[name] = expr;
+    } else {
+      this.values[name] = value;
+    }
+    this.words.push(headerWord(name, value, this.sentinel, this.token));
+  }
+}
+
+/** `shown` followed by a content type. */
+function withContentType(shown: HeaderSet, contentType: string, sentinel: string, token: TokenSource) {
+  const typed = new HeaderSet(sentinel, token);
+  typed.add("Content-Type", contentType);
+  return { values: { ...shown.values, ...typed.values }, words: [...shown.words, ...typed.words] };
+}
+
 export function buildTemplateContext(input: ContextInput): TemplateContext {
   const { request, sentinel, token } = input;
-  const isContentType = (name: string) => name.toLowerCase() === "content-type";
-  const isBillTo = (name: string) => name.toLowerCase() === "x-hf-bill-to";
-  const base: HeaderEntry[] = Object.entries(request.headers).filter(
-    ([name]) => !isContentType(name) && !isBillTo(name),
-  );
-  const bill: HeaderEntry[] = input.billTo ? [["X-HF-Bill-To", input.billTo]] : [];
-  const json: HeaderEntry[] = [...base, ...bill, ["Content-Type", "application/json"]];
-  const file: HeaderEntry[] = [
-    ...base,
-    ...bill,
-    ["Content-Type", input.file?.contentType ?? "application/octet-stream"],
-  ];
-  const asCode = (variable: string, entries: HeaderEntry[]) =>
-    codeFor(
-      variable,
-      Object.fromEntries(
-        entries.map(([name, value]) => [
-          name,
-          value.includes(sentinel) ? headerValueExpr(value, sentinel, token) : value,
-        ]),
-      ),
-    );
-  const asWords = (entries: HeaderEntry[]) =>
-    entries.map(([name, value]) => headerWord(name, value, sentinel, token));
-  const auth = base.find(([, value]) => value.includes(sentinel));
+  const shown = new HeaderSet(sentinel, token);
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (isPassedOnHeader(name)) shown.add(name, value);
+  }
+  const auth = shown.auth;
+  if (input.billTo) shown.add("X-HF-Bill-To", input.billTo);
+  const json = withContentType(shown, "application/json", sentinel, token);
+  const file = withContentType(shown, input.file?.contentType ?? "application/octet-stream", sentinel, token);
   const args = input.args;
   const mainInput = args.inputs;
   const routerUrl = input.routerUrl.replace(/\/+$/, "");
@@ -134,15 +157,12 @@ export function buildTemplateContext(input: ContextInput): TemplateContext {
     accessToken: codeFor("accessToken", tokenExpr(token)),
     baseUrl: codeFor("baseUrl", request.url.replace(/\/chat\/completions$/, "")),
     fullUrl: codeFor("fullUrl", request.url),
-    authorizationHeader: codeFor(
-      "authorizationHeader",
-      auth ? headerValueExpr(auth[1], sentinel, token) : "",
-    ),
-    headers: asCode("headers", [...base, ...bill]),
-    headersJson: asCode("headersJson", json),
-    headersFile: asCode("headersFile", file),
-    headerWordsJson: asWords(json),
-    headerWordsFile: asWords(file),
+    authorizationHeader: codeFor("authorizationHeader", auth ?? ""),
+    headers: codeFor("headers", shown.values),
+    headersJson: codeFor("headersJson", json.values),
+    headersFile: codeFor("headersFile", file.values),
+    headerWordsJson: json.words,
+    headerWordsFile: file.words,
     inputs: codeFor("inputs", args),
     providerInputs: codeFor("providerInputs", input.providerBody),
     mainInput: codeFor("mainInput", mainInput),

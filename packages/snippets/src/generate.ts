@@ -22,7 +22,7 @@ import { hubClientSupports } from "./client-support.js";
 import { buildTemplateContext, type TemplateContext } from "./context.js";
 import { HF_JS_METHODS, HF_PYTHON_METHODS } from "./methods.js";
 import { binaryOutputFile, needsMethodName, selectTemplate } from "./select-template.js";
-import { hasTemplate, loadTemplate } from "./templates.js";
+import { findTemplate, loadTemplate } from "./templates.js";
 import {
   CLIENT_INSTALL,
   type InferenceSnippet,
@@ -126,6 +126,17 @@ export interface SnippetPlan {
   render(): InferenceSnippet[];
 }
 
+/** One call with everything its snippets read, before any is rendered. */
+interface PreparedCall {
+  call: Call;
+  provider: InferenceProvider;
+  streaming: boolean;
+  direct: boolean;
+  request: BuiltRequest;
+  body: unknown;
+  context: TemplateContext;
+}
+
 /** Plans the snippets of one call; undefined when the model's task has none or the provider does not serve it. */
 export function planSnippets(
   model: ModelData,
@@ -134,6 +145,23 @@ export function planSnippets(
   providerModelId: string | undefined,
   options: SnippetOptions,
 ): SnippetPlan | undefined {
+  const prepared = prepareCall(model, accessToken, provider, providerModelId, options);
+  if (!prepared) return undefined;
+  return {
+    request: prepared.request,
+    providerBody: prepared.body,
+    fileName: prepared.call.file?.fileName,
+    render: () => renderCall(prepared),
+  };
+}
+
+function prepareCall(
+  model: ModelData,
+  accessToken: string | undefined,
+  provider: InferenceProvider,
+  providerModelId: string | undefined,
+  options: SnippetOptions,
+): PreparedCall | undefined {
   const call = describeCall(model, provider, options);
   if (!call) return undefined;
   const task = call.task as InferenceTask;
@@ -182,27 +210,21 @@ export function planSnippets(
     customHub: hubUrl !== DEFAULT_HUB_URL || routerUrl !== DEFAULT_ROUTER_URL,
   });
 
-  return {
-    request,
-    providerBody: body,
-    fileName: call.file?.fileName,
-    render: () => {
-      const snippets: InferenceSnippet[] = [];
-      for (const language of SNIPPET_LANGUAGES) {
-        for (const client of SNIPPET_CLIENTS[language] as readonly SnippetClient[]) {
-          const content = renderSnippet(language, client, call, provider, streaming, direct, context);
-          if (content)
-            snippets.push({
-              language,
-              client,
-              content,
-              install: installCommand(language, client, call.task),
-            });
-        }
-      }
-      return snippets;
-    },
-  };
+  return { call, provider, streaming, direct, request, body, context };
+}
+
+/** Every snippet of a prepared call, in the order of languages and clients. */
+function renderCall(prepared: PreparedCall): InferenceSnippet[] {
+  const { call, provider, streaming, direct, context } = prepared;
+  const snippets: InferenceSnippet[] = [];
+  for (const language of SNIPPET_LANGUAGES) {
+    for (const client of SNIPPET_CLIENTS[language] as readonly SnippetClient[]) {
+      const content = renderSnippet(language, client, call, provider, streaming, direct, context);
+      if (content)
+        snippets.push({ language, client, content, install: installCommand(language, client, call.task) });
+    }
+  }
+  return snippets;
 }
 
 /**
@@ -218,7 +240,8 @@ export function getInferenceSnippets(
   providerModelId?: string,
   options: SnippetOptions = {},
 ): InferenceSnippet[] {
-  return planSnippets(model, accessToken, provider, providerModelId, options)?.render() ?? [];
+  const prepared = prepareCall(model, accessToken, provider, providerModelId, options);
+  return prepared ? renderCall(prepared) : [];
 }
 
 const HUB_PYTHON_EXTRAS: Partial<Record<string, string>> = {
@@ -237,6 +260,13 @@ function installCommand(language: SnippetLanguage, client: SnippetClient, task: 
 function answersWithBase64Images(body: unknown): boolean {
   const format = (body as { response_format?: unknown } | null)?.response_format;
   return format === "b64_json" || format === "base64";
+}
+
+/** huggingface.js: the node:fs/promises functions a snippet calls, as its import list. */
+function fsImportsOf(body: string): string {
+  const read = body.includes("readFile(");
+  const write = body.includes("writeFile(");
+  return read && write ? "readFile, writeFile" : read ? "readFile" : write ? "writeFile" : "";
 }
 
 function renderSnippet(
@@ -263,27 +293,29 @@ function renderSnippet(
     hasParameters: context.parameters !== undefined,
     imagesAsBase64: answersWithBase64Images(context.providerInputs.obj),
   });
-  if (!name || !hasTemplate(language, client, name)) return undefined;
+  if (!name) return undefined;
+  const template = findTemplate(language, client, name);
+  if (!template) return undefined;
   let methodName: string | undefined;
   if (needsMethodName(name) && (client === "huggingface_hub" || client === "huggingface.js")) {
     const methods = client === "huggingface_hub" ? HF_PYTHON_METHODS : HF_JS_METHODS;
     methodName = call.task === "conversational" ? undefined : methods[call.task];
     if (!methodName) return undefined;
   }
-  const local = { ...context, methodName };
-  const body = loadTemplate(language, client, name).render(local).trim();
+  // The per-snippet variables are set on the call's context rather than on a copy of it (copying its ~35
+  // keys per snippet was a visible share of a call); each is set before every template that reads it.
+  context.methodName = methodName;
+  const body = template.render(context).trim();
   if (!body) return undefined;
   if (client === "huggingface_hub" || client === "huggingface.js") {
-    const fsImports = ["readFile", "writeFile"].filter((name) => body.includes(`${name}(`)).join(", ");
-    const head = loadTemplate(language, client, "importInferenceClient")
-      .render({ ...local, fsImports })
-      .trim();
+    context.fsImports = fsImportsOf(body);
+    const head = loadTemplate(language, client, "importInferenceClient").render(context).trim();
     return `${head}\n\n${body}\n`;
   }
   if (client === "requests") {
-    const head = loadTemplate(language, client, "importRequests")
-      .render({ ...local, importBase64: body.includes("base64."), importJson: body.includes("json.") })
-      .trim();
+    context.importBase64 = body.includes("base64.");
+    context.importJson = body.includes("json.");
+    const head = loadTemplate(language, client, "importRequests").render(context).trim();
     return `${head}\n\n\n${body}\n`;
   }
   return `${body}\n`;

@@ -3,21 +3,43 @@ import { TemplateNotFoundError } from "./errors.js";
 import { TEMPLATES } from "./templates.generated.js";
 import type { SnippetClient, SnippetLanguage } from "./types.js";
 
-const compiled = new Map<string, Template>();
+/** Compiled templates by language, client and name: found without building a key string per lookup. */
+const compiled = new Map<string, Map<string, Map<string, Template>>>();
 
 export function hasTemplate(language: SnippetLanguage, client: SnippetClient, name: string): boolean {
   return Object.hasOwn(TEMPLATES, `${language}/${client}/${name}`);
 }
 
+/** The compiled template (parsed once, then cached), or undefined when there is none. */
+export function findTemplate(
+  language: SnippetLanguage,
+  client: SnippetClient,
+  name: string,
+): Template | undefined {
+  let byClient = compiled.get(language);
+  if (!byClient) {
+    byClient = new Map();
+    compiled.set(language, byClient);
+  }
+  let byName = byClient.get(client);
+  if (!byName) {
+    byName = new Map();
+    byClient.set(client, byName);
+  }
+  let template = byName.get(name);
+  if (!template) {
+    // Missing templates are not remembered: names may come from callers, and a miss costs one lookup.
+    const key = `${language}/${client}/${name}`;
+    if (!Object.hasOwn(TEMPLATES, key)) return undefined;
+    template = new Template(TEMPLATES[key]!);
+    byName.set(name, template);
+  }
+  return template;
+}
+
 /** The compiled template (parsed once, then cached), or TemplateNotFoundError. */
 export function loadTemplate(language: SnippetLanguage, client: SnippetClient, name: string): Template {
-  const key = `${language}/${client}/${name}`;
-  let template = compiled.get(key);
-  if (!template) {
-    const source = TEMPLATES[key];
-    if (source === undefined) throw new TemplateNotFoundError(language, client, name);
-    template = new Template(source);
-    compiled.set(key, template);
-  }
+  const template = findTemplate(language, client, name);
+  if (!template) throw new TemplateNotFoundError(language, client, name);
   return template;
 }

@@ -28,14 +28,45 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 /** The texts a CodeValue carries besides the object itself. */
 export type CodeField = "py" | "ts" | "json" | "sh" | "curl" | "pyKwargs" | "tsEntries";
 
+/** Which texts to build, one flag per text (a plain object: cheaper to read per value than a Set). */
+export type CodeFieldFlags = Readonly<Record<CodeField, boolean>>;
+
+const ALL_FIELDS: CodeFieldFlags = {
+  py: true,
+  ts: true,
+  json: true,
+  sh: true,
+  curl: true,
+  pyKwargs: true,
+  tsEntries: true,
+};
+
+/** The flags for a set of field names (all fields when omitted). */
+export function codeFieldFlags(fields?: ReadonlySet<string>): CodeFieldFlags {
+  if (fields === undefined) return ALL_FIELDS;
+  return {
+    py: fields.has("py"),
+    ts: fields.has("ts"),
+    json: fields.has("json"),
+    sh: fields.has("sh"),
+    curl: fields.has("curl"),
+    pyKwargs: fields.has("pyKwargs"),
+    tsEntries: fields.has("tsEntries"),
+  };
+}
+
 /**
  * `fields`: the texts some template reads (all when omitted). The others are left "" (and the optional
  * ones absent) so every value keeps one shape; no template reads them, so output is the same.
  */
 export function codeValue(value: unknown, fields?: ReadonlySet<string>): CodeValue {
-  const wants = (field: CodeField) => fields === undefined || fields.has(field);
+  return codeValueWith(value, codeFieldFlags(fields));
+}
+
+/** codeValue with the wanted texts given as flags (computed once per variable by the caller). */
+export function codeValueWith(value: unknown, wants: CodeFieldFlags): CodeValue {
   const sh =
-    wants("sh") || wants("curl")
+    wants.sh || wants.curl
       ? value instanceof CodeExpr
         ? value.sh
         : typeof value === "string"
@@ -44,16 +75,16 @@ export function codeValue(value: unknown, fields?: ReadonlySet<string>): CodeVal
       : "";
   const out: CodeValue = {
     obj: value,
-    py: wants("py") ? pyValue(value) : "",
-    ts: wants("ts") ? jsValue(value) : "",
-    json: wants("json") && !(value instanceof CodeExpr) ? JSON.stringify(value ?? null, null, 4) : "",
+    py: wants.py ? pyValue(value) : "",
+    ts: wants.ts ? jsValue(value) : "",
+    json: wants.json && !(value instanceof CodeExpr) ? JSON.stringify(value ?? null, null, 4) : "",
     sh,
     curl: sh,
   };
-  if (isPlainObject(value)) {
+  if ((wants.pyKwargs || wants.tsEntries) && isPlainObject(value)) {
     // Only objects whose keys are Python identifiers can become keyword arguments.
-    if (wants("pyKwargs") && Object.keys(value).every(isPyIdentifier)) out.pyKwargs = pyKwargs(value, 1);
-    if (wants("tsEntries")) out.tsEntries = jsEntries(value, 1);
+    if (wants.pyKwargs && Object.keys(value).every(isPyIdentifier)) out.pyKwargs = pyKwargs(value, 1);
+    if (wants.tsEntries) out.tsEntries = jsEntries(value, 1);
   }
   return out;
 }

@@ -2,12 +2,13 @@
 
 import { CodeExpr } from "./expr.js";
 
+const LINE_SEPARATORS = /[\u2028\u2029]/;
+
 /** A double-quoted JavaScript string literal that evaluates to exactly `text`. */
 export function jsString(text: string): string {
   // JSON string syntax is valid JavaScript; U+2028/2029 are escaped for older parsers and readability.
-  return JSON.stringify(text)
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  const json = JSON.stringify(text);
+  return LINE_SEPARATORS.test(json) ? json.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029") : json;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

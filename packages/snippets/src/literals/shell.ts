@@ -5,14 +5,19 @@ export function shWord(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** `text` escaped for a double-quoted shell word: only a variable reference added around it expands. */
+function escapeDoubleQuoted(text: string): string {
+  return text.replace(/[\\"$`]/g, "\\$&");
+}
+
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /**
  * A double-quoted shell word made of literal text and a reference to an environment variable, e.g.
  * `"Authorization: Bearer $HF_TOKEN"`. The literal parts are escaped so that only the variable expands.
  */
 export function shWordWithVariable(prefix: string, variable: string, suffix = ""): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable))
-    throw new TypeError(`"${variable}" is not a shell variable name.`);
-  const escapeDoubleQuoted = (text: string) => text.replace(/[\\"$`]/g, (char) => `\\${char}`);
+  if (!SHELL_NAME.test(variable)) throw new TypeError(`"${variable}" is not a shell variable name.`);
   return `"${escapeDoubleQuoted(prefix)}\${${variable}}${escapeDoubleQuoted(suffix)}"`;
 }
 
