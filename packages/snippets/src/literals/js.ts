@@ -2,13 +2,17 @@
 
 import { CodeExpr } from "./expr.js";
 
-const LINE_SEPARATORS = /[\u2028\u2029]/;
+/** Characters JSON.stringify (or this function) escapes: backslash, quote, controls, separators, surrogates. */
+const NEEDS_ESCAPE = /[\\"\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 
 /** A double-quoted JavaScript string literal that evaluates to exactly `text`. */
 export function jsString(text: string): string {
   // JSON string syntax is valid JavaScript; U+2028/2029 are escaped for older parsers and readability.
-  const json = JSON.stringify(text);
-  return LINE_SEPARATORS.test(json) ? json.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029") : json;
+  // Most strings need no escape at all: one regular-expression test instead of a stringify and two replaces.
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
+  return JSON.stringify(text)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -28,11 +32,18 @@ export function jsValue(value: unknown, level = 0): string {
   const closePad = "    ".repeat(level);
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    return `[\n${value.map((item) => `${pad}${jsValue(item, level + 1)},`).join("\n")}\n${closePad}]`;
+    let out = "[";
+    for (const item of value) out += `\n${pad}${jsValue(item, level + 1)},`;
+    return `${out}\n${closePad}]`;
   }
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return "{}";
-  return `{\n${entries.map(([k, v]) => `${pad}${jsKey(k)}: ${jsValue(v, level + 1)},`).join("\n")}\n${closePad}}`;
+  // Plain loops rather than entries/filter/map/join: this runs for every value of every call.
+  let out = "";
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (item !== undefined) out += `\n${pad}${jsKey(key)}: ${jsValue(item, level + 1)},`;
+  }
+  return out ? `{${out}\n${closePad}}` : "{}";
 }
 
 /** The entries of an object literal without its braces, one per line at `level`: `key: value,`. */

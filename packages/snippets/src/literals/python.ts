@@ -58,11 +58,18 @@ export function pyValue(value: unknown, level = 0): string {
   const closePad = "    ".repeat(level);
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    return `[\n${value.map((item) => `${pad}${pyValue(item, level + 1)},`).join("\n")}\n${closePad}]`;
+    let out = "[";
+    for (const item of value) out += `\n${pad}${pyValue(item, level + 1)},`;
+    return `${out}\n${closePad}]`;
   }
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return "{}";
-  return `{\n${entries.map(([k, v]) => `${pad}${pyString(k)}: ${pyValue(v, level + 1)},`).join("\n")}\n${closePad}}`;
+  // Plain loops rather than entries/filter/map/join: this runs for every value of every call.
+  let out = "";
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (item !== undefined) out += `\n${pad}${pyString(key)}: ${pyValue(item, level + 1)},`;
+  }
+  return out ? `{${out}\n${closePad}}` : "{}";
 }
 
 /**

@@ -5,9 +5,11 @@ export function shWord(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+const DOUBLE_QUOTED_SPECIAL = /[\\"$`]/;
+
 /** `text` escaped for a double-quoted shell word: only a variable reference added around it expands. */
 function escapeDoubleQuoted(text: string): string {
-  return text.replace(/[\\"$`]/g, "\\$&");
+  return DOUBLE_QUOTED_SPECIAL.test(text) ? text.replace(/[\\"$`]/g, "\\$&") : text;
 }
 
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
