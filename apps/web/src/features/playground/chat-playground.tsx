@@ -1,6 +1,7 @@
 import type { InferenceProvider } from "@modelhub/inference";
 import { useRef, useState } from "react";
 import { errorMessage, isAbort, playgroundClient } from "./playground-client.js";
+import { PlaygroundError } from "./playground-error.js";
 
 interface Turn {
   role: "user" | "assistant";
@@ -93,15 +94,7 @@ export function ChatPlayground({ modelId, provider, hubUrl, accessToken }: ChatP
       <p aria-live="polite" className="sr-only">
         {streaming ? "The model is replying." : ""}
       </p>
-      {error ? (
-        <p
-          role="alert"
-          className="rounded-md bg-danger-soft p-3 text-sm text-danger"
-          data-testid="playground-error"
-        >
-          {error}
-        </p>
-      ) : null}
+      <PlaygroundError message={error} />
       <form
         className="flex flex-col gap-2 sm:flex-row"
         onSubmit={(event) => {

@@ -1,6 +1,7 @@
 import type { InferenceProvider } from "@modelhub/inference";
 import { useEffect, useRef, useState } from "react";
 import { errorMessage, isAbort, playgroundClient } from "./playground-client.js";
+import { PlaygroundError } from "./playground-error.js";
 
 export type MediaTask = "text-to-image" | "text-to-speech" | "text-to-audio" | "text-to-video";
 export const MEDIA_TASKS: readonly string[] = [
@@ -94,15 +95,7 @@ export function MediaPlayground({ task, modelId, provider, hubUrl, accessToken }
       <p aria-live="polite" className="text-sm text-muted">
         {running ? "Generating…" : ""}
       </p>
-      {error ? (
-        <p
-          role="alert"
-          className="rounded-md bg-danger-soft p-3 text-sm text-danger"
-          data-testid="playground-error"
-        >
-          {error}
-        </p>
-      ) : null}
+      <PlaygroundError message={error} />
       {result && task === "text-to-image" ? (
         <img
           src={result.url}

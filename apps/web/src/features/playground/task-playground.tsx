@@ -2,6 +2,7 @@ import type { InferenceProvider, InferenceTask } from "@modelhub/inference";
 import { findModelInputExample, type ModelData } from "@modelhub/tasks";
 import { useMemo, useRef, useState } from "react";
 import { errorMessage, isAbort, playgroundClient } from "./playground-client.js";
+import { PlaygroundError } from "./playground-error.js";
 import { ReadableOutput } from "./readable-output.js";
 
 interface TaskPlaygroundProps {
@@ -125,15 +126,7 @@ export function TaskPlayground({ model, task, provider, hubUrl, accessToken }: T
       <p aria-live="polite" className="text-sm text-muted">
         {running ? "Running…" : ""}
       </p>
-      {error ? (
-        <p
-          role="alert"
-          className="rounded-md bg-danger-soft p-3 text-sm text-danger"
-          data-testid="playground-error"
-        >
-          {error}
-        </p>
-      ) : null}
+      <PlaygroundError message={error} />
       {output ? <ReadableOutput value={output.value} /> : null}
     </div>
   );
