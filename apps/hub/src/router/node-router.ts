@@ -15,6 +15,7 @@ import type { Store } from "../store/store.js";
 import { modelOfCall } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { pipeToProvider } from "./pipe-forward.js";
+import { recordRouterCall } from "./record-call.js";
 import { PIPED_SECURITY_HEADERS, ROUTER_CORS_HEADERS, ROUTER_SECURITY_HEADERS } from "./response-headers.js";
 import type { TokenCache } from "./token-cache.js";
 import type { Upstreams } from "./upstreams.js";
@@ -133,24 +134,19 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       outgoing,
       answerHeaders: { "x-request-id": requestId, ...ROUTER_CORS_HEADERS, ...PIPED_SECURITY_HEADERS },
       sendError: (error) => sendError(outgoing, requestId, error, pathname),
-      onDone: (result) => {
-        const fields = { requestId, tokenId: token.id, provider, model, target: upstream.target, ...result };
-        try {
-          deps.store.usage.record({
+      onDone: (result) =>
+        recordRouterCall(
+          deps,
+          {
+            requestId,
             tokenId: token.id,
             provider,
             model,
-            status: result.status,
+            target: upstream.target,
             requestBytes: body?.byteLength ?? 0,
-            responseBytes: result.responseBytes,
-            durationMs: result.durationMs,
-          });
-        } catch (error) {
-          // The store may already be closed when a stream ends during shutdown.
-          deps.logger.log("warn", "usage not recorded", { ...fields, error });
-        }
-        deps.logger.log(result.status >= 500 ? "warn" : "info", "router call", fields);
-      },
+          },
+          result,
+        ),
     });
   }
 

@@ -6,6 +6,7 @@ import { readBodyBytes } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Logger } from "../logger.js";
 import { type ForwardTimeouts, forwardToProvider } from "../router/forward.js";
+import { recordRouterCall } from "../router/record-call.js";
 import type { Upstreams } from "../router/upstreams.js";
 import type { Store } from "../store/store.js";
 
@@ -110,24 +111,19 @@ export function routerRoutes(deps: RouterRoutesDeps) {
       timeouts: deps.timeouts,
       outgoing,
       responseHeaders: new Headers({ ...Object.fromEntries(c.res.headers), ...PIPED_SECURITY_HEADERS }),
-      onDone: (result) => {
-        const fields = { requestId, tokenId: token.id, provider, model, target: upstream.target, ...result };
-        try {
-          deps.store.usage.record({
+      onDone: (result) =>
+        recordRouterCall(
+          deps,
+          {
+            requestId,
             tokenId: token.id,
             provider,
             model,
-            status: result.status,
+            target: upstream.target,
             requestBytes: body?.byteLength ?? 0,
-            responseBytes: result.responseBytes,
-            durationMs: result.durationMs,
-          });
-        } catch (error) {
-          // The store may already be closed when a stream ends during shutdown.
-          deps.logger.log("warn", "usage not recorded", { ...fields, error });
-        }
-        deps.logger.log(result.status >= 500 ? "warn" : "info", "router call", fields);
-      },
+          },
+          result,
+        ),
     });
   });
 
