@@ -5,6 +5,7 @@ import { ALL_PROTOCOLS } from "./protocols/index.js";
 import { providerTaskPairs, taskSpec } from "./providers/index.js";
 import * as tasks from "./tasks/all.js";
 import { request, streamingRequest } from "./tasks/request.js";
+import { TASK_FUNCTIONS } from "./testing/task-functions.js";
 import { pipelineOf, TASK_SAMPLES } from "./testing/task-samples.js";
 import type { InferenceProvider, InferenceTask } from "./types.js";
 
@@ -16,39 +17,6 @@ import type { InferenceProvider, InferenceTask } from "./types.js";
 
 /** Gaps of the simulator, each with its reason (a skip needs one). */
 const SKIPS: Record<string, string> = {};
-
-const FUNCTIONS: Partial<Record<InferenceTask, (args: never, options: never) => Promise<unknown>>> = {
-  conversational: tasks.chatCompletion,
-  "text-generation": tasks.textGeneration,
-  "text-classification": tasks.textClassification,
-  "token-classification": tasks.tokenClassification,
-  "fill-mask": tasks.fillMask,
-  "question-answering": tasks.questionAnswering,
-  "table-question-answering": tasks.tableQuestionAnswering,
-  summarization: tasks.summarization,
-  translation: tasks.translation,
-  "zero-shot-classification": tasks.zeroShotClassification,
-  "feature-extraction": tasks.featureExtraction,
-  "sentence-similarity": tasks.sentenceSimilarity,
-  "automatic-speech-recognition": tasks.automaticSpeechRecognition,
-  "audio-classification": tasks.audioClassification,
-  "audio-to-audio": tasks.audioToAudio,
-  "image-classification": tasks.imageClassification,
-  "image-segmentation": tasks.imageSegmentation,
-  "image-to-text": tasks.imageToText,
-  "object-detection": tasks.objectDetection,
-  "zero-shot-image-classification": tasks.zeroShotImageClassification,
-  "document-question-answering": tasks.documentQuestionAnswering,
-  "visual-question-answering": tasks.visualQuestionAnswering,
-  "tabular-classification": tasks.tabularClassification,
-  "tabular-regression": tasks.tabularRegression,
-  "text-to-image": tasks.textToImage,
-  "text-to-speech": tasks.textToSpeech,
-  "text-to-audio": tasks.textToAudio,
-  "image-to-image": tasks.imageToImage,
-  "text-to-video": tasks.textToVideo,
-  "image-to-video": tasks.imageToVideo,
-};
 
 const MEDIA_TASKS = new Set([
   "text-to-image",
@@ -140,7 +108,7 @@ describe.concurrent("contract: every provider x task, against provider-sim", () 
     const test = skip ? it.skip : it;
     test(skip ? `${name}: skipped, ${skip}` : name, async () => {
       const { args, options } = callArgs(provider, task, route);
-      const output = await FUNCTIONS[task]!(args as never, options as never);
+      const output = await TASK_FUNCTIONS[task]!(args as never, options as never);
       if (MEDIA_TASKS.has(task)) {
         expect(isBlob(output)).toBe(true);
         expect((output as Blob).size).toBeGreaterThan(0);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ProviderApiError, ProviderOutputError } from "./errors.js";
 import * as tasks from "./tasks/all.js";
 import { classify, type Exchange, type ReplayCall, recordedTraffic } from "./testing/recorded-traffic.js";
+import { TASK_FUNCTIONS } from "./testing/task-functions.js";
 import type { InferenceTask } from "./types.js";
 
 /**
@@ -13,37 +14,6 @@ const traffic = recordedTraffic();
 const classified = traffic.map((exchange) => classify(exchange, traffic));
 const calls = classified.flatMap((c) => (c.kind === "call" ? [c.call] : []));
 const skipped = classified.flatMap((c) => (c.kind === "skip" ? [c] : []));
-
-type TaskFn = (args: never, options: never) => Promise<unknown>;
-const TASK_FUNCTIONS: Partial<Record<InferenceTask, TaskFn>> = {
-  "text-classification": tasks.textClassification,
-  "token-classification": tasks.tokenClassification,
-  "fill-mask": tasks.fillMask,
-  "question-answering": tasks.questionAnswering,
-  "table-question-answering": tasks.tableQuestionAnswering,
-  summarization: tasks.summarization,
-  translation: tasks.translation,
-  "zero-shot-classification": tasks.zeroShotClassification,
-  "feature-extraction": tasks.featureExtraction,
-  "sentence-similarity": tasks.sentenceSimilarity,
-  "automatic-speech-recognition": tasks.automaticSpeechRecognition,
-  "audio-classification": tasks.audioClassification,
-  "audio-to-audio": tasks.audioToAudio,
-  "image-classification": tasks.imageClassification,
-  "image-segmentation": tasks.imageSegmentation,
-  "image-to-text": tasks.imageToText,
-  "object-detection": tasks.objectDetection,
-  "zero-shot-image-classification": tasks.zeroShotImageClassification,
-  "document-question-answering": tasks.documentQuestionAnswering,
-  "visual-question-answering": tasks.visualQuestionAnswering,
-  "tabular-classification": tasks.tabularClassification,
-  "tabular-regression": tasks.tabularRegression,
-  "text-generation": tasks.textGeneration,
-  conversational: tasks.chatCompletion,
-  "text-to-speech": tasks.textToSpeech,
-  "text-to-image": tasks.textToImage,
-  "image-to-image": tasks.imageToImage,
-};
 
 function recordedResponse(exchange: Exchange): Response {
   const type = exchange.responseHeaders["content-type"] ?? "application/json";
