@@ -10,4 +10,4 @@ export {
   UndefinedError,
 } from "./errors.js";
 export { DEFAULT_LIMITS, type Limits } from "./sandbox.js";
-export { Template, type TemplateOptions } from "./template.js";
+export { precompileTemplate, Template, type TemplateOptions } from "./template.js";

@@ -5,6 +5,7 @@ import { TESTS } from "./builtins/tests.js";
 import { LimitExceededError, TemplateError, TemplateRuntimeError, TemplateSyntaxError } from "./errors.js";
 import { normalizeSource } from "./lexer/source.js";
 import { parseTemplate } from "./parser/parser.js";
+import { decodeAst, encodeAst } from "./precompile.js";
 import type { Registries } from "./runtime/compile-expr.js";
 import { compileBody, type StmtFn } from "./runtime/compile-stmt.js";
 import { declareAssigned, newFrame, ScopeInfo } from "./runtime/scope.js";
@@ -33,37 +34,78 @@ const NAME_REGISTRY = {
   hasTest: (name: string) => Object.hasOwn(TESTS, name),
 };
 
+type ParseOptions = Pick<TemplateOptions, "trimBlocks" | "lstripBlocks" | "keepTrailingNewline">;
+
+function parseSource(source: string, options: ParseOptions): Stmt[] {
+  if (typeof source !== "string") throw new TemplateError("template source must be a string");
+  return parseTemplate(normalizeSource(source, options.keepTrailingNewline), NAME_REGISTRY, {
+    trimBlocks: options.trimBlocks ?? true,
+    lstripBlocks: options.lstripBlocks ?? true,
+  });
+}
+
+/** Runs a parse or compile step: only TemplateErrors leave it (a stack overflow is a nesting error). */
+function guarded<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof TemplateError) throw error;
+    if (error instanceof RangeError) {
+      throw new TemplateSyntaxError("template is nested too deeply", { line: 1, column: 1, excerpt: "" });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Parses a template (same normalisation and syntax errors as `new Template`) into a versioned JSON string
+ * that `Template.fromPrecompiled` compiles without lexing or parsing: for templates shipped with a program,
+ * whose parse cost should not be paid at start-up. The parse options are applied here, once.
+ */
+export function precompileTemplate(source: string, options: ParseOptions = {}): string {
+  return encodeAst(guarded(() => parseSource(source, options)));
+}
+
 /** A parsed, compiled template. Parse once, render many times; rendering is re-entrant. */
 export class Template {
-  private readonly body: StmtFn;
-  private readonly frameSize: number = 0;
-  private readonly globals: Record<string, unknown>;
-  private readonly limits: Limits;
-  private readonly now: () => Date;
+  private body!: StmtFn;
+  private frameSize!: number;
+  private globals!: Record<string, unknown>;
+  private limits!: Limits;
+  private now!: () => Date;
 
   constructor(source: string, options: TemplateOptions = {}) {
-    if (typeof source !== "string") throw new TemplateError("template source must be a string");
-    let ast: Stmt[];
+    this.init(
+      guarded(() => parseSource(source, options)),
+      options,
+    );
+  }
+
+  /**
+   * A template from `precompileTemplate`'s output, compiled without lexing or parsing. The parse options
+   * (`trimBlocks`, `lstripBlocks`, `keepTrailingNewline`) were applied when precompiling and are ignored
+   * here. Throws TemplateError for a string of another format version or not made by precompileTemplate.
+   * Precompiled strings are trusted like code: produce them with precompileTemplate, do not take them
+   * from untrusted sources (take the template source instead).
+   */
+  static fromPrecompiled(precompiled: string, options: TemplateOptions = {}): Template {
+    const template: Template = Object.create(Template.prototype);
     try {
-      ast = parseTemplate(normalizeSource(source, options.keepTrailingNewline), NAME_REGISTRY, {
-        trimBlocks: options.trimBlocks ?? true,
-        lstripBlocks: options.lstripBlocks ?? true,
-      });
-      const scope = new ScopeInfo(null);
-      declareAssigned(ast, scope);
-      this.body = compileBody(ast, { reg: REGISTRIES, scope });
-      this.frameSize = scope.size;
+      template.init(decodeAst(precompiled), options);
     } catch (error) {
       if (error instanceof TemplateError) throw error;
-      if (error instanceof RangeError) {
-        throw new TemplateSyntaxError("template is nested too deeply", {
-          line: 1,
-          column: 1,
-          excerpt: "",
-        });
-      }
-      throw error;
+      throw new TemplateError(`malformed precompiled template: ${(error as Error).message}`);
     }
+    return template;
+  }
+
+  private init(ast: Stmt[], options: TemplateOptions): void {
+    const scope = new ScopeInfo(null);
+    this.body = guarded(() => {
+      declareAssigned(ast, scope);
+      return compileBody(ast, { reg: REGISTRIES, scope });
+    });
+    this.frameSize = scope.size;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.now = options.now ?? (() => new Date());
     // The globals hold no per-render state (cyclers and joiners are created by calls), so one set is shared.
