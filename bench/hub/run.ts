@@ -8,7 +8,8 @@
  *      figure is the median round, with the spread of the rounds beside it. CPU time per call of every
  *      process (from /proc) is printed beside the wall time: on a shared machine it is the steadier figure.
  * BENCH_SECONDS (default 4) sets the length of each measured run, BENCH_ROUNDS (default 5) the number of
- * rounds, BENCH_SCENARIOS (e.g. "1,64,64+50") which streamed scenarios run, BENCH_API=0 skips part 1.
+ * rounds, BENCH_SCENARIOS (default "1,64,64+50,64+50~5": concurrency, `+` the provider's first-byte delay,
+ * `~` its ms between events) which streamed scenarios run, BENCH_API=0 skips part 1.
  * BENCH_HUB_MODULE=<path to a hub src/index.ts> benchmarks another checkout of the hub (before/after).
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -148,8 +149,19 @@ interface Target {
   call: autocannon.Options;
 }
 
-async function streamedScenario(targets: Target[], connections: number, delayMs: number): Promise<void> {
-  const delay: Record<string, string> = delayMs ? { "x-sim-fault": `delay:${delayMs}` } : {};
+interface Scenario {
+  connections: number;
+  /** The provider's time to its first byte. */
+  delayMs: number;
+  /** The provider's pause between events, like a model producing tokens (0: all at once). */
+  intervalMs: number;
+}
+
+async function streamedScenario(targets: Target[], { connections, delayMs, intervalMs }: Scenario) {
+  const delay: Record<string, string> = {
+    ...(delayMs ? { "x-sim-fault": `delay:${delayMs}` } : {}),
+    ...(intervalMs ? { "x-sim-stream-interval-ms": String(intervalMs) } : {}),
+  };
   const withDelay = (call: autocannon.Options) => ({ ...call, headers: { ...call.headers, ...delay } });
   // Warm every path (JIT, keep-alive sockets, SQLite pages) before anything is measured.
   for (const target of targets) {
@@ -190,7 +202,7 @@ async function streamedScenario(targets: Target[], connections: number, delayMs:
   };
   process.stdout.write(
     [
-      `streamed chat (${STREAM_CHUNKS} events), concurrency ${connections}, provider answers after ${delayMs} ms, ${ROUNDS} rounds of ${SECONDS}s`,
+      `streamed chat (${STREAM_CHUNKS} events), concurrency ${connections}, provider answers after ${delayMs} ms${intervalMs ? `, then an event every ${intervalMs} ms` : ""}, ${ROUNDS} rounds of ${SECONDS}s`,
       "| path | ms/call (median) | rounds | p50 ms | p99 ms | proxy CPU ms/call | sim CPU ms/call | load gen CPU ms/call | errors |",
       "|---|---|---|---|---|---|---|---|---|",
       ...rows,
@@ -204,11 +216,17 @@ async function streamedScenario(targets: Target[], connections: number, delayMs:
   );
 }
 
-function scenarios(): Array<{ connections: number; delayMs: number }> {
-  const spec = process.env.BENCH_SCENARIOS ?? `1,${CONNECTIONS},${CONNECTIONS}+50`;
+/** `BENCH_SCENARIOS`: comma-separated `concurrency[+first-byte delay ms][~ms between events]`. */
+function scenarios(): Scenario[] {
+  const spec = process.env.BENCH_SCENARIOS ?? `1,${CONNECTIONS},${CONNECTIONS}+50,${CONNECTIONS}+50~5`;
   return spec.split(",").map((item) => {
-    const [connections, delayMs] = item.split("+");
-    return { connections: Number(connections), delayMs: Number(delayMs ?? 0) };
+    const match = /^(\d+)(?:\+(\d+))?(?:~(\d+))?$/.exec(item.trim());
+    if (!match) throw new Error(`BENCH_SCENARIOS: "${item}" is not concurrency[+delay ms][~interval ms]`);
+    return {
+      connections: Number(match[1]),
+      delayMs: Number(match[2] ?? 0),
+      intervalMs: Number(match[3] ?? 0),
+    };
   });
 }
 
@@ -280,7 +298,7 @@ async function main(): Promise<void> {
       },
     },
   ];
-  for (const { connections, delayMs } of scenarios()) await streamedScenario(targets, connections, delayMs);
+  for (const scenario of scenarios()) await streamedScenario(targets, scenario);
 }
 
 try {
