@@ -1,399 +1,365 @@
-import type { CallArgs, CompareOperator, Expr, Target } from "../ast/nodes.js";
+import type { BinaryOperator, CallArgs, CompareOperator, Expr, Target } from "../ast/nodes.js";
 import { pyFloat } from "../runtime/values.js";
-import type { TokenStream } from "./token-stream.js";
-import { describe } from "./token-stream.js";
+import {
+  current as cur,
+  describe,
+  expectName,
+  expectOp,
+  fail,
+  isName,
+  isOp,
+  next,
+  peek,
+  skipName,
+  skipOp,
+} from "./cursor.js";
+
+/**
+ * Recursive-descent expression parser mirroring jinja2.parser.Parser's precedence levels. Like the cursor,
+ * its state (set by `startExpressions`) is module state: one parse runs at a time.
+ */
 
 export interface NameRegistry {
   hasFilter(name: string): boolean;
   hasTest(name: string): boolean;
 }
 
+let registry: NameRegistry;
+/** One set per macro being parsed, collecting the special names its body mentions. */
+export const macroUses: Set<string>[] = [];
+
+export function startExpressions(names: NameRegistry): void {
+  registry = names;
+  macroUses.length = 0;
+}
+
 const COMPARE_OPS = new Set(["==", "!=", "<", "<=", ">", ">="]);
 const PRIMARY_START = new Set(["name", "string", "integer", "float"]);
+/** Binary operators by precedence level, loosest first: jinja2's math1, concat, math2 and pow. */
+const BINARY_LEVEL: Record<string, number> = {
+  "+": 0,
+  "-": 0,
+  "~": 1,
+  "*": 2,
+  "/": 2,
+  "//": 2,
+  "%": 2,
+  "**": 3,
+};
+const UNARY_LEVEL = 4;
+const noArgs = (): CallArgs => ({ args: [], kwargs: [], dynArgs: null, dynKwargs: null });
 
-/** Recursive-descent expression parser mirroring jinja2.parser.Parser's precedence levels. */
-export class ExpressionParser {
-  /** One set per macro being parsed, collecting the special names its body mentions. */
-  protected readonly macroUses: Set<string>[] = [];
+export function parseExpression(withCondexpr = true): Expr {
+  return withCondexpr ? parseCondexpr() : parseOr();
+}
 
-  constructor(
-    protected readonly stream: TokenStream,
-    private readonly registry: NameRegistry,
-  ) {}
-
-  parseExpression(withCondexpr = true): Expr {
-    return withCondexpr ? this.parseCondexpr() : this.parseOr();
+function parseCondexpr(): Expr {
+  let expr = parseOr();
+  while (skipName("if")) {
+    const test = parseOr();
+    const otherwise = skipName("else") ? parseCondexpr() : null;
+    expr = { kind: "cond", test, whenTrue: expr, otherwise };
   }
+  return expr;
+}
 
-  private parseCondexpr(): Expr {
-    let expr = this.parseOr();
-    while (this.stream.skipName("if")) {
-      const test = this.parseOr();
-      const otherwise = this.stream.skipName("else") ? this.parseCondexpr() : null;
-      expr = { kind: "cond", test, whenTrue: expr, otherwise };
-    }
-    return expr;
+function parseOr(): Expr {
+  let left = parseAnd();
+  while (skipName("or")) left = { kind: "or", left, right: parseAnd() };
+  return left;
+}
+
+function parseAnd(): Expr {
+  let left = parseNot();
+  while (skipName("and")) left = { kind: "and", left, right: parseNot() };
+  return left;
+}
+
+function parseNot(): Expr {
+  if (skipName("not")) return { kind: "unary", op: "not", node: parseNot() };
+  return parseCompare();
+}
+
+function parseCompare(): Expr {
+  const first = parseBinary(0);
+  const ops: [CompareOperator, Expr][] = [];
+  for (;;) {
+    const t = cur;
+    if (t.type === "op" && COMPARE_OPS.has(t.value)) {
+      next();
+      ops.push([t.value as CompareOperator, parseBinary(0)]);
+    } else if (skipName("in")) {
+      ops.push(["in", parseBinary(0)]);
+    } else if (isName("not") && peek().type === "name" && peek().value === "in") {
+      next();
+      next();
+      ops.push(["notin", parseBinary(0)]);
+    } else break;
   }
+  return ops.length === 0 ? first : { kind: "compare", first, ops };
+}
 
-  private parseOr(): Expr {
-    let left = this.parseAnd();
-    while (this.stream.skipName("or")) left = { kind: "or", left, right: this.parseAnd() };
-    return left;
+/** Left-associative binary operators of `level` and tighter. */
+function parseBinary(level: number): Expr {
+  if (level === UNARY_LEVEL) return parseUnary();
+  let left = parseBinary(level + 1);
+  while (cur.type === "op" && BINARY_LEVEL[cur.value] === level) {
+    const op = next().value as BinaryOperator;
+    left = { kind: "binop", op, left, right: parseBinary(level + 1) };
   }
+  return left;
+}
 
-  private parseAnd(): Expr {
-    let left = this.parseNot();
-    while (this.stream.skipName("and")) left = { kind: "and", left, right: this.parseNot() };
-    return left;
+function parseUnary(withFilter = true): Expr {
+  let node: Expr;
+  if (isOp("-") || isOp("+")) {
+    const op = next().value as "-" | "+";
+    node = { kind: "unary", op, node: parseUnary(false) };
+  } else {
+    node = parsePrimary();
   }
+  node = parsePostfix(node);
+  return withFilter ? parseFilterExpr(node) : node;
+}
 
-  private parseNot(): Expr {
-    if (this.stream.skipName("not")) return { kind: "unary", op: "not", node: this.parseNot() };
-    return this.parseCompare();
-  }
+const NAMED_CONSTANTS: Record<string, boolean | null> = {
+  true: true,
+  True: true,
+  false: false,
+  False: false,
+  none: null,
+  None: null,
+};
 
-  private parseCompare(): Expr {
-    const first = this.parseMath1();
-    const ops: [CompareOperator, Expr][] = [];
-    const s = this.stream;
-    for (;;) {
-      const t = s.current;
-      if (t.type === "op" && COMPARE_OPS.has(t.value)) {
-        s.next();
-        ops.push([t.value as CompareOperator, this.parseMath1()]);
-      } else if (s.skipName("in")) {
-        ops.push(["in", this.parseMath1()]);
-      } else if (s.isName("not") && s.look().type === "name" && s.look().value === "in") {
-        s.next();
-        s.next();
-        ops.push(["notin", this.parseMath1()]);
-      } else break;
-    }
-    return ops.length === 0 ? first : { kind: "compare", first, ops };
-  }
-
-  private parseMath1(): Expr {
-    let left = this.parseConcat();
-    for (;;) {
-      const t = this.stream.current;
-      if (t.type !== "op" || (t.value !== "+" && t.value !== "-")) return left;
-      this.stream.next();
-      left = { kind: "binop", op: t.value, left, right: this.parseConcat() };
-    }
-  }
-
-  private parseConcat(): Expr {
-    let left = this.parseMath2();
-    while (this.stream.skipOp("~")) left = { kind: "binop", op: "~", left, right: this.parseMath2() };
-    return left;
-  }
-
-  private parseMath2(): Expr {
-    let left = this.parsePow();
-    for (;;) {
-      const t = this.stream.current;
-      if (t.type !== "op" || (t.value !== "*" && t.value !== "/" && t.value !== "//" && t.value !== "%")) {
-        return left;
+function parsePrimary(): Expr {
+  const t = cur;
+  switch (t.type) {
+    case "name":
+      next();
+      if (Object.hasOwn(NAMED_CONSTANTS, t.value)) return { kind: "const", value: NAMED_CONSTANTS[t.value] };
+      if (t.value === "varargs" || t.value === "kwargs" || t.value === "caller") {
+        for (const uses of macroUses) uses.add(t.value);
       }
-      this.stream.next();
-      left = { kind: "binop", op: t.value, left, right: this.parsePow() };
+      return { kind: "name", name: t.value };
+    case "string": {
+      let value = next().value;
+      while (cur.type === "string") value += next().value;
+      return { kind: "const", value };
     }
-  }
-
-  private parsePow(): Expr {
-    let left = this.parseUnary();
-    while (this.stream.skipOp("**")) left = { kind: "binop", op: "**", left, right: this.parseUnary() };
-    return left;
-  }
-
-  private parseUnary(withFilter = true): Expr {
-    const s = this.stream;
-    let node: Expr;
-    if (s.isOp("-") || s.isOp("+")) {
-      const op = s.next().value as "-" | "+";
-      node = { kind: "unary", op, node: this.parseUnary(false) };
-    } else {
-      node = this.parsePrimary();
-    }
-    node = this.parsePostfix(node);
-    return withFilter ? this.parseFilterExpr(node) : node;
-  }
-
-  parsePrimary(): Expr {
-    const s = this.stream;
-    const t = s.current;
-    switch (t.type) {
-      case "name": {
-        s.next();
-        switch (t.value) {
-          case "true":
-          case "True":
-            return { kind: "const", value: true };
-          case "false":
-          case "False":
-            return { kind: "const", value: false };
-          case "none":
-          case "None":
-            return { kind: "const", value: null };
-          default:
-            if (t.value === "varargs" || t.value === "kwargs" || t.value === "caller") {
-              for (const uses of this.macroUses) uses.add(t.value);
-            }
-            return { kind: "name", name: t.value };
-        }
+    case "integer":
+    case "float":
+      next();
+      return { kind: "const", value: t.type === "float" ? pyFloat(Number(t.value)) : Number(t.value) };
+    case "op":
+      if (t.value === "(") {
+        next();
+        const node = parseTuple({ explicitParentheses: true });
+        expectOp(")");
+        return node;
       }
-      case "string": {
-        let value = s.next().value;
-        while (s.current.type === "string") value += s.next().value;
-        return { kind: "const", value };
-      }
-      case "integer":
-        s.next();
-        return { kind: "const", value: Number(t.value) };
-      case "float":
-        s.next();
-        return { kind: "const", value: pyFloat(Number(t.value)) };
-      case "op":
-        if (t.value === "(") {
-          s.next();
-          const node = this.parseTuple({ explicitParentheses: true });
-          s.expectOp(")");
-          return node;
-        }
-        if (t.value === "[") return this.parseList();
-        if (t.value === "{") return this.parseDict();
-        break;
-    }
-    return s.fail(`unexpected ${describe(t)}`);
+      if (t.value === "[" || t.value === "{") return parseListOrDict(t.value === "{");
   }
+  return fail(`unexpected ${describe(t)}`);
+}
 
-  /** Comma-separated expressions; a single one without a comma is returned bare. */
-  parseTuple(
-    opts: {
-      simplified?: boolean;
-      withCondexpr?: boolean;
-      extraEnd?: string[];
-      explicitParentheses?: boolean;
-    } = {},
-  ): Expr {
-    const s = this.stream;
-    const parse = opts.simplified
-      ? () => this.parsePrimary()
-      : () => this.parseExpression(opts.withCondexpr !== false);
-    const items: Expr[] = [];
-    let isTuple = false;
-    for (;;) {
-      if (items.length > 0) s.expectOp(",");
-      if (this.isTupleEnd(opts.extraEnd)) break;
-      items.push(parse());
-      if (s.isOp(",")) isTuple = true;
-      else break;
-    }
-    if (!isTuple) {
-      if (items.length > 0) return items[0]!;
-      if (!opts.explicitParentheses)
-        s.fail(`Expected an expression, got ${describe(s.current)}`, "expression");
-    }
-    return { kind: "tuple", items };
+export interface TupleOptions {
+  /** Only primaries (assignment targets). */
+  simplified?: boolean;
+  withCondexpr?: boolean;
+  /** Names that end the tuple (`in` of a for loop). */
+  extraEnd?: string[];
+  explicitParentheses?: boolean;
+}
+
+/** Comma-separated expressions; a single one without a comma is returned bare. */
+export function parseTuple(opts: TupleOptions = {}): Expr {
+  const parse = opts.simplified ? parsePrimary : () => parseExpression(opts.withCondexpr !== false);
+  const items: Expr[] = [];
+  let isTuple = false;
+  for (;;) {
+    if (items.length > 0) expectOp(",");
+    if (isTupleEnd(opts.extraEnd)) break;
+    items.push(parse());
+    if (isOp(",")) isTuple = true;
+    else break;
   }
-
-  private isTupleEnd(extraEnd?: string[]): boolean {
-    const t = this.stream.current;
-    if (t.type === "var_end" || t.type === "block_end" || t.type === "eof") return true;
-    if (t.type === "op" && t.value === ")") return true;
-    return extraEnd !== undefined && t.type === "name" && extraEnd.includes(t.value);
+  if (!isTuple) {
+    if (items.length > 0) return items[0]!;
+    if (!opts.explicitParentheses) fail(`Expected an expression, got ${describe(cur)}`, "expression");
   }
+  return { kind: "tuple", items };
+}
 
-  private parseList(): Expr {
-    const s = this.stream;
-    s.expectOp("[");
-    const items: Expr[] = [];
-    while (!s.isOp("]")) {
-      if (items.length > 0) s.expectOp(",");
-      if (s.isOp("]")) break;
-      items.push(this.parseExpression());
-    }
-    s.expectOp("]");
-    return { kind: "list", items };
+function isTupleEnd(extraEnd?: string[]): boolean {
+  const t = cur;
+  if (t.type === "var_end" || t.type === "block_end" || t.type === "eof") return true;
+  if (t.type === "op" && t.value === ")") return true;
+  return extraEnd !== undefined && t.type === "name" && extraEnd.includes(t.value);
+}
+
+/** `[a, b]` or `{k: v, ...}`, trailing comma allowed. */
+function parseListOrDict(isDict: boolean): Expr {
+  const close = isDict ? "}" : "]";
+  next();
+  const items: Expr[] = [];
+  const pairs: [Expr, Expr][] = [];
+  while (!isOp(close)) {
+    if (items.length > 0 || pairs.length > 0) expectOp(",");
+    if (isOp(close)) break;
+    const item = parseExpression();
+    if (isDict) {
+      expectOp(":");
+      pairs.push([item, parseExpression()]);
+    } else items.push(item);
   }
+  expectOp(close);
+  return isDict ? { kind: "dict", pairs } : { kind: "list", items };
+}
 
-  private parseDict(): Expr {
-    const s = this.stream;
-    s.expectOp("{");
-    const pairs: [Expr, Expr][] = [];
-    while (!s.isOp("}")) {
-      if (pairs.length > 0) s.expectOp(",");
-      if (s.isOp("}")) break;
-      const key = this.parseExpression();
-      s.expectOp(":");
-      pairs.push([key, this.parseExpression()]);
-    }
-    s.expectOp("}");
-    return { kind: "dict", pairs };
-  }
-
-  private parsePostfix(node: Expr): Expr {
-    const s = this.stream;
-    for (;;) {
-      if (s.isOp(".") || s.isOp("[")) node = this.parseSubscript(node);
-      else if (s.isOp("(")) node = { kind: "call", callee: node, ...this.parseCallArgs() };
-      else return node;
-    }
-  }
-
-  private parseFilterExpr(node: Expr): Expr {
-    const s = this.stream;
-    for (;;) {
-      if (s.isOp("|")) node = this.parseFilter(node)!;
-      else if (s.isName("is")) node = this.parseTest(node);
-      else if (s.isOp("(")) node = { kind: "call", callee: node, ...this.parseCallArgs() };
-      else return node;
-    }
-  }
-
-  private parseSubscript(node: Expr): Expr {
-    const s = this.stream;
-    const t = s.next();
-    if (t.value === ".") {
-      const attr = s.next();
-      if (attr.type === "name") return { kind: "getattr", obj: node, attr: attr.value };
-      if (attr.type !== "integer") s.fail("expected name or number", "name or number", attr.pos);
-      return { kind: "getitem", obj: node, key: { kind: "const", value: Number(attr.value) } };
-    }
-    const keys: Expr[] = [];
-    while (!s.isOp("]")) {
-      if (keys.length > 0) s.expectOp(",");
-      keys.push(this.parseSubscribed(node));
-    }
-    s.expectOp("]");
-    if (keys.length === 1) {
-      const only = keys[0]!;
-      if (only.kind === "slice") return only;
-      return { kind: "getitem", obj: node, key: only };
-    }
-    return { kind: "getitem", obj: node, key: { kind: "tuple", items: keys } };
-  }
-
-  /** One subscript: an expression or a `start:stop:step` slice (marked by kind "slice" on `obj`). */
-  private parseSubscribed(obj: Expr): Expr {
-    const s = this.stream;
-    let start: Expr | null = null;
-    if (!s.isOp(":")) {
-      const node = this.parseExpression();
-      if (!s.isOp(":")) return node;
-      start = node;
-    }
-    s.next();
-    const atEnd = () => s.isOp("]") || s.isOp(",");
-    let stop: Expr | null = null;
-    if (!s.isOp(":") && !atEnd()) stop = this.parseExpression();
-    let step: Expr | null = null;
-    if (s.skipOp(":") && !atEnd()) step = this.parseExpression();
-    return { kind: "slice", obj, start, stop, step };
-  }
-
-  parseCallArgs(): CallArgs {
-    const s = this.stream;
-    s.expectOp("(");
-    const result: CallArgs = { args: [], kwargs: [], dynArgs: null, dynKwargs: null };
-    const ensure = (ok: boolean) => {
-      if (!ok) s.fail("invalid syntax for function call expression");
-    };
-    let requireComma = false;
-    while (!s.isOp(")")) {
-      if (requireComma) {
-        s.expectOp(",");
-        if (s.isOp(")")) break;
-      }
-      if (s.skipOp("*")) {
-        ensure(result.dynArgs === null && result.dynKwargs === null);
-        result.dynArgs = this.parseExpression();
-      } else if (s.skipOp("**")) {
-        ensure(result.dynKwargs === null);
-        result.dynKwargs = this.parseExpression();
-      } else if (s.current.type === "name" && s.look().type === "op" && s.look().value === "=") {
-        ensure(result.dynKwargs === null);
-        const key = s.next().value;
-        s.next();
-        result.kwargs.push([key, this.parseExpression()]);
-      } else {
-        ensure(result.dynArgs === null && result.dynKwargs === null && result.kwargs.length === 0);
-        result.args.push(this.parseExpression());
-      }
-      requireComma = true;
-    }
-    s.expectOp(")");
-    return result;
-  }
-
-  private dottedName(): { name: string; pos: number } {
-    const s = this.stream;
-    const first = s.expectName();
-    let name = first.value;
-    while (s.isOp(".")) {
-      s.next();
-      name += `.${s.expectName().value}`;
-    }
-    return { name, pos: first.pos };
-  }
-
-  /** `| name(args)` chains; `node` null means "the block body" (filter blocks, set blocks). */
-  parseFilter(node: Expr | null, startInline = false): Expr | null {
-    const s = this.stream;
-    while (s.isOp("|") || startInline) {
-      if (!startInline) s.next();
-      startInline = false;
-      const { name, pos } = this.dottedName();
-      if (!this.registry.hasFilter(name)) s.fail(`No filter named '${name}'.`, undefined, pos);
-      const args: CallArgs = s.isOp("(")
-        ? this.parseCallArgs()
-        : { args: [], kwargs: [], dynArgs: null, dynKwargs: null };
-      node = { kind: "filter", name, node, ...args };
-    }
-    return node;
-  }
-
-  private parseTest(node: Expr): Expr {
-    const s = this.stream;
-    s.next();
-    const negated = s.skipName("not");
-    const { name, pos } = this.dottedName();
-    if (!this.registry.hasTest(name)) s.fail(`No test named '${name}'.`, undefined, pos);
-    let args: CallArgs = { args: [], kwargs: [], dynArgs: null, dynKwargs: null };
-    const t = s.current;
-    if (s.isOp("(")) {
-      args = this.parseCallArgs();
-    } else if (
-      (PRIMARY_START.has(t.type) || (t.type === "op" && (t.value === "[" || t.value === "{"))) &&
-      !(t.type === "name" && (t.value === "else" || t.value === "or" || t.value === "and"))
-    ) {
-      if (t.type === "name" && t.value === "is") s.fail("You cannot chain multiple tests with is");
-      args.args.push(this.parsePostfix(this.parsePrimary()));
-    }
-    const test: Expr = { kind: "test", name, node, ...args };
-    return negated ? { kind: "unary", op: "not", node: test } : test;
-  }
-
-  /** Assignment targets: a name, a tuple of names, or (for `set`) `namespace.attr`. */
-  parseAssignTarget(opts: { extraEnd?: string[]; withNamespace?: boolean; nameOnly?: boolean } = {}): Target {
-    const s = this.stream;
-    if (opts.withNamespace && s.look().type === "op" && s.look().value === ".") {
-      const name = s.expectName().value;
-      s.next();
-      return { kind: "nsref", name, attr: s.expectName().value };
-    }
-    if (opts.nameOnly) return { kind: "name", name: s.expectName().value };
-    const start = s.current.pos;
-    const expr = this.parseTuple({ simplified: true, ...(opts.extraEnd ? { extraEnd: opts.extraEnd } : {}) });
-    return toTarget(expr, () => s.fail(`can't assign to '${expr.kind}'`, undefined, start));
+function parsePostfix(node: Expr): Expr {
+  for (;;) {
+    if (isOp(".") || isOp("[")) node = parseSubscript(node);
+    else if (isOp("(")) node = { kind: "call", callee: node, ...parseCallArgs() };
+    else return node;
   }
 }
 
-function toTarget(expr: Expr, fail: () => never): Target {
-  if (expr.kind === "name") {
-    if (["true", "false", "none", "True", "False", "None"].includes(expr.name)) fail();
-    return { kind: "name", name: expr.name };
+function parseFilterExpr(node: Expr): Expr {
+  for (;;) {
+    if (isOp("|")) node = parseFilter(node)!;
+    else if (isName("is")) node = parseTest(node);
+    else if (isOp("(")) node = { kind: "call", callee: node, ...parseCallArgs() };
+    else return node;
   }
-  if (expr.kind === "tuple") return { kind: "tuple", items: expr.items.map((item) => toTarget(item, fail)) };
-  return fail();
+}
+
+function parseSubscript(node: Expr): Expr {
+  const t = next();
+  if (t.value === ".") {
+    const attr = next();
+    if (attr.type === "name") return { kind: "getattr", obj: node, attr: attr.value };
+    if (attr.type !== "integer") fail("expected name or number", "name or number", attr.pos);
+    return { kind: "getitem", obj: node, key: { kind: "const", value: Number(attr.value) } };
+  }
+  const keys: Expr[] = [];
+  while (!isOp("]")) {
+    if (keys.length > 0) expectOp(",");
+    keys.push(parseSubscribed(node));
+  }
+  expectOp("]");
+  if (keys.length === 1) {
+    const only = keys[0]!;
+    if (only.kind === "slice") return only;
+    return { kind: "getitem", obj: node, key: only };
+  }
+  return { kind: "getitem", obj: node, key: { kind: "tuple", items: keys } };
+}
+
+/** One subscript: an expression or a `start:stop:step` slice (marked by kind "slice" on `obj`). */
+function parseSubscribed(obj: Expr): Expr {
+  let start: Expr | null = null;
+  if (!isOp(":")) {
+    const node = parseExpression();
+    if (!isOp(":")) return node;
+    start = node;
+  }
+  next();
+  const atEnd = () => isOp("]") || isOp(",");
+  let stop: Expr | null = null;
+  if (!isOp(":") && !atEnd()) stop = parseExpression();
+  let step: Expr | null = null;
+  if (skipOp(":") && !atEnd()) step = parseExpression();
+  return { kind: "slice", obj, start, stop, step };
+}
+
+function parseCallArgs(): CallArgs {
+  expectOp("(");
+  const result = noArgs();
+  const ensure = (ok: boolean) => {
+    if (!ok) fail("invalid syntax for function call expression");
+  };
+  let requireComma = false;
+  while (!isOp(")")) {
+    if (requireComma) {
+      expectOp(",");
+      if (isOp(")")) break;
+    }
+    if (skipOp("*")) {
+      ensure(result.dynArgs === null && result.dynKwargs === null);
+      result.dynArgs = parseExpression();
+    } else if (skipOp("**")) {
+      ensure(result.dynKwargs === null);
+      result.dynKwargs = parseExpression();
+    } else if (cur.type === "name" && peek().type === "op" && peek().value === "=") {
+      ensure(result.dynKwargs === null);
+      const key = next().value;
+      next();
+      result.kwargs.push([key, parseExpression()]);
+    } else {
+      ensure(result.dynArgs === null && result.dynKwargs === null && result.kwargs.length === 0);
+      result.args.push(parseExpression());
+    }
+    requireComma = true;
+  }
+  expectOp(")");
+  return result;
+}
+
+/** A filter or test name (`a.b` allowed, as in jinja2), failing unless the registry knows it. */
+function registeredName(what: "filter" | "test"): string {
+  const first = expectName();
+  let name = first.value;
+  while (skipOp(".")) name += `.${expectName().value}`;
+  if (!(what === "filter" ? registry.hasFilter(name) : registry.hasTest(name))) {
+    fail(`No ${what} named '${name}'.`, undefined, first.pos);
+  }
+  return name;
+}
+
+/** `| name(args)` chains; `node` null means "the block body" (filter blocks, set blocks). */
+export function parseFilter(node: Expr | null, startInline = false): Expr | null {
+  while (startInline || skipOp("|")) {
+    startInline = false;
+    const name = registeredName("filter");
+    node = { kind: "filter", name, node, ...(isOp("(") ? parseCallArgs() : noArgs()) };
+  }
+  return node;
+}
+
+function parseTest(node: Expr): Expr {
+  next();
+  const negated = skipName("not");
+  const name = registeredName("test");
+  let args = noArgs();
+  const t = cur;
+  if (isOp("(")) {
+    args = parseCallArgs();
+  } else if (
+    (PRIMARY_START.has(t.type) || (t.type === "op" && (t.value === "[" || t.value === "{"))) &&
+    !(t.type === "name" && (t.value === "else" || t.value === "or" || t.value === "and"))
+  ) {
+    if (t.type === "name" && t.value === "is") fail("You cannot chain multiple tests with is");
+    args.args.push(parsePostfix(parsePrimary()));
+  }
+  const test: Expr = { kind: "test", name, node, ...args };
+  return negated ? { kind: "unary", op: "not", node: test } : test;
+}
+
+/** Assignment targets: a name, a tuple of names, or (for `set`) `namespace.attr`. */
+export function parseAssignTarget(opts: { extraEnd?: string[]; withNamespace?: boolean } = {}): Target {
+  if (opts.withNamespace && peek().type === "op" && peek().value === ".") {
+    const name = expectName().value;
+    next();
+    return { kind: "nsref", name, attr: expectName().value };
+  }
+  const start = cur.pos;
+  const expr = parseTuple({ simplified: true, ...(opts.extraEnd ? { extraEnd: opts.extraEnd } : {}) });
+  return toTarget(expr, () => fail(`can't assign to '${expr.kind}'`, undefined, start));
+}
+
+function toTarget(expr: Expr, failure: () => never): Target {
+  if (expr.kind === "name") return { kind: "name", name: expr.name };
+  if (expr.kind === "tuple")
+    return { kind: "tuple", items: expr.items.map((item) => toTarget(item, failure)) };
+  return failure();
 }

@@ -1,20 +1,50 @@
 import type { Expr, MacroParam, Stmt, Target } from "../ast/nodes.js";
 import { tokenize } from "../lexer/lexer.js";
 import { SourceMap } from "../lexer/source.js";
-import { ExpressionParser, type NameRegistry } from "./expressions.js";
-import { TokenStream } from "./token-stream.js";
+import {
+  current as cur,
+  expectName,
+  expectOp,
+  expectType,
+  fail,
+  isOp,
+  lineOf,
+  next,
+  openBlocks,
+  skipName,
+  skipOp,
+  startCursor,
+} from "./cursor.js";
+import {
+  macroUses,
+  type NameRegistry,
+  parseAssignTarget,
+  parseExpression,
+  parseFilter,
+  parseTuple,
+  startExpressions,
+} from "./expressions.js";
 
 export interface ParseOptions {
   trimBlocks: boolean;
   lstripBlocks: boolean;
 }
 
+/** Tags we are looking for to end the current block (for "Jinja was looking for ..." messages). */
+const endTokenStack: string[][] = [];
+let loopDepth = 0;
+
 /** Parses a normalized template source into a statement list. Throws TemplateSyntaxError. */
 export function parseTemplate(source: string, registry: NameRegistry, options: ParseOptions): Stmt[] {
   const map = new SourceMap(source);
-  const stream = new TokenStream(tokenize(source, map, options), map);
-  return new StatementParser(stream, registry).parseTemplate();
+  startCursor(tokenize(source, map, options), map);
+  startExpressions(registry);
+  endTokenStack.length = 0;
+  loopDepth = 0;
+  return subparse(null);
 }
+
+const line = (): number => lineOf(cur);
 
 const KNOWN_TAGS = new Set([
   "for",
@@ -31,235 +61,206 @@ const KNOWN_TAGS = new Set([
   "generation",
 ]);
 
-class StatementParser extends ExpressionParser {
-  /** Tags we are looking for to end the current block (for "Jinja was looking for ..." messages). */
-  private endTokenStack: string[][] = [];
-  private loopDepth = 0;
-
-  parseTemplate(): Stmt[] {
-    const body = this.subparse(null);
-    return body;
-  }
-
-  private line(): number {
-    return this.stream.lineOf(this.stream.current);
-  }
-
-  private subparse(endTokens: string[] | null): Stmt[] {
-    const s = this.stream;
-    const body: Stmt[] = [];
-    if (endTokens) this.endTokenStack.push(endTokens);
-    try {
-      for (;;) {
-        const t = s.current;
-        if (t.type === "eof") return body;
-        if (t.type === "data") {
-          body.push({ kind: "data", text: t.value, line: this.line() });
-          s.next();
-        } else if (t.type === "var_begin") {
-          const line = this.line();
-          s.next();
-          body.push({ kind: "print", expr: this.parseTuple(), line });
-          s.expectType("var_end", "end of print statement");
-        } else if (t.type === "block_begin") {
-          s.next();
-          const tag = s.current;
-          if (endTokens && tag.type === "name" && endTokens.includes(tag.value)) return body;
-          const stmt = this.parseStatement();
-          if (stmt) body.push(stmt);
-          s.expectType("block_end", "end of statement block");
-        } else {
-          s.fail(`unexpected ${t.type}`);
-        }
+function subparse(endTokens: string[] | null): Stmt[] {
+  const body: Stmt[] = [];
+  if (endTokens) endTokenStack.push(endTokens);
+  try {
+    for (;;) {
+      const t = cur;
+      if (t.type === "eof") return body;
+      if (t.type === "data") {
+        body.push({ kind: "data", text: t.value, line: line() });
+        next();
+      } else if (t.type === "var_begin") {
+        const at = line();
+        next();
+        body.push({ kind: "print", expr: parseTuple(), line: at });
+        expectType("var_end", "end of print statement");
+      } else if (t.type === "block_begin") {
+        next();
+        const tag = cur;
+        if (endTokens && tag.type === "name" && endTokens.includes(tag.value)) return body;
+        const stmt = parseStatement();
+        if (stmt) body.push(stmt);
+        expectType("block_end", "end of statement block");
+      } else {
+        fail(`unexpected ${t.type}`);
       }
-    } finally {
-      if (endTokens) this.endTokenStack.pop();
     }
+  } finally {
+    if (endTokens) endTokenStack.pop();
   }
+}
 
-  private parseStatements(endTokens: string[], dropNeedle = false): Stmt[] {
-    const s = this.stream;
-    s.skipOp(":");
-    s.expectType("block_end", "end of statement block");
-    const body = this.subparse(endTokens);
-    if (s.current.type === "eof") this.failEof(endTokens);
-    if (dropNeedle) s.next();
-    return body;
-  }
+function parseStatements(endTokens: string[], dropNeedle = false): Stmt[] {
+  skipOp(":");
+  expectType("block_end", "end of statement block");
+  const body = subparse(endTokens);
+  if (cur.type === "eof") failEof(endTokens);
+  if (dropNeedle) next();
+  return body;
+}
 
-  private expectedList(tokens: string[]): string {
-    return tokens.map((t) => `'${t}'`).join(" or ");
-  }
+const expectedList = (tokens: string[]): string => tokens.map((t) => `'${t}'`).join(" or ");
 
-  private failEof(endTokens: string[]): never {
-    const open = this.stream.openBlocks[this.stream.openBlocks.length - 1];
-    let message = "Unexpected end of template.";
-    message += ` Jinja was looking for the following tags: ${this.expectedList(endTokens)}.`;
-    if (open) message += ` The innermost block that needs to be closed is '${open}'.`;
-    this.stream.fail(message, this.expectedList(endTokens));
-  }
+/** "Jinja was looking for ... The innermost block that needs to be closed is ..." */
+function lookingFor(endTokens: string[] | undefined): string {
+  const open = openBlocks[openBlocks.length - 1];
+  let message = endTokens ? ` Jinja was looking for the following tags: ${expectedList(endTokens)}.` : "";
+  if (open) message += ` The innermost block that needs to be closed is '${open}'.`;
+  return message;
+}
 
-  private failUnknownTag(name: string, pos: number): never {
-    let message = `Encountered unknown tag '${name}'.`;
-    const expected = this.endTokenStack[this.endTokenStack.length - 1];
-    if (expected) message += ` Jinja was looking for the following tags: ${this.expectedList(expected)}.`;
-    const open = this.stream.openBlocks[this.stream.openBlocks.length - 1];
-    if (open) message += ` The innermost block that needs to be closed is '${open}'.`;
-    this.stream.fail(message, expected ? this.expectedList(expected) : undefined, pos);
-  }
+function failEof(endTokens: string[]): never {
+  fail(`Unexpected end of template.${lookingFor(endTokens)}`, expectedList(endTokens));
+}
 
-  private parseStatement(): Stmt | null {
-    const s = this.stream;
-    const t = s.current;
-    if (t.type !== "name") s.fail("tag name expected", "tag name");
-    if (!KNOWN_TAGS.has(t.value)) this.failUnknownTag(t.value, t.pos);
-    const line = this.line();
-    s.openBlocks.push(t.value);
-    try {
-      s.next();
-      switch (t.value) {
-        case "for":
-          return this.parseFor(line);
-        case "if":
-          return this.parseIf(line);
-        case "set":
-          return this.parseSet(line);
-        case "macro":
-          return this.parseMacro(line);
-        case "call":
-          return this.parseCallBlock(line);
-        case "filter":
-          return this.parseFilterBlock(line);
-        case "with":
-          return this.parseWith(line);
-        case "print":
-          return { kind: "print", expr: this.parseTuple(), line };
-        case "block":
-          return this.parseBlock(line);
-        case "generation":
-          return { kind: "scope", body: this.parseStatements(["endgeneration"], true), line };
-        default:
-          if (this.loopDepth === 0) s.fail(`'${t.value}' outside of a loop`, undefined, t.pos);
-          return { kind: t.value as "break" | "continue", line };
-      }
-    } finally {
-      s.openBlocks.pop();
+function failUnknownTag(name: string, pos: number): never {
+  const expected = endTokenStack[endTokenStack.length - 1];
+  fail(
+    `Encountered unknown tag '${name}'.${lookingFor(expected)}`,
+    expected ? expectedList(expected) : undefined,
+    pos,
+  );
+}
+
+function parseStatement(): Stmt | null {
+  const t = cur;
+  if (t.type !== "name") fail("tag name expected", "tag name");
+  if (!KNOWN_TAGS.has(t.value)) failUnknownTag(t.value, t.pos);
+  const at = line();
+  openBlocks.push(t.value);
+  try {
+    next();
+    switch (t.value) {
+      case "for":
+        return parseFor(at);
+      case "if":
+        return parseIf(at);
+      case "set":
+        return parseSet(at);
+      case "macro":
+        return parseMacro(at);
+      case "call":
+        return parseCallBlock(at);
+      case "filter":
+        return parseFilterBlock(at);
+      case "with":
+        return parseWith(at);
+      case "print":
+        return { kind: "print", expr: parseTuple(), line: at };
+      case "block":
+        return parseBlock(at);
+      case "generation":
+        return { kind: "scope", body: parseStatements(["endgeneration"], true), line: at };
+      default:
+        if (loopDepth === 0) fail(`'${t.value}' outside of a loop`, undefined, t.pos);
+        return { kind: t.value as "break" | "continue", line: at };
     }
+  } finally {
+    openBlocks.pop();
   }
+}
 
-  private parseFor(line: number): Stmt {
-    const s = this.stream;
-    const target = this.parseAssignTarget({ extraEnd: ["in"] });
-    s.expectName("in");
-    const iter = this.parseTuple({ withCondexpr: false, extraEnd: ["recursive"] });
-    const filter = s.skipName("if") ? this.parseExpression() : null;
-    const recursive = s.skipName("recursive");
-    this.loopDepth++;
-    const body = this.parseStatements(["endfor", "else"]);
-    this.loopDepth--;
-    const otherwise = s.next().value === "endfor" ? [] : this.parseStatements(["endfor"], true);
-    return { kind: "for", target, iter, filter, recursive, body, otherwise, line };
-  }
+function parseFor(line: number): Stmt {
+  const target = parseAssignTarget({ extraEnd: ["in"] });
+  expectName("in");
+  const iter = parseTuple({ withCondexpr: false, extraEnd: ["recursive"] });
+  const filter = skipName("if") ? parseExpression() : null;
+  const recursive = skipName("recursive");
+  loopDepth++;
+  const body = parseStatements(["endfor", "else"]);
+  loopDepth--;
+  const otherwise = next().value === "endfor" ? [] : parseStatements(["endfor"], true);
+  return { kind: "for", target, iter, filter, recursive, body, otherwise, line };
+}
 
-  private parseIf(line: number): Stmt {
-    const s = this.stream;
-    const test = this.parseTuple({ withCondexpr: false });
-    const body = this.parseStatements(["elif", "else", "endif"]);
-    const next = s.next();
-    let otherwise: Stmt[] = [];
-    if (next.value === "elif") {
-      const elifLine = this.stream.lineOf(next);
-      otherwise = [this.parseIf(elifLine)];
-      return { kind: "if", test, body, otherwise, line };
-    }
-    if (next.value === "else") otherwise = this.parseStatements(["endif"], true);
-    return { kind: "if", test, body, otherwise, line };
-  }
+function parseIf(line: number): Stmt {
+  const test = parseTuple({ withCondexpr: false });
+  const body = parseStatements(["elif", "else", "endif"]);
+  const after = next();
+  let otherwise: Stmt[] = [];
+  if (after.value === "elif") otherwise = [parseIf(lineOf(after))];
+  else if (after.value === "else") otherwise = parseStatements(["endif"], true);
+  return { kind: "if", test, body, otherwise, line };
+}
 
-  private parseSet(line: number): Stmt {
-    const s = this.stream;
-    const target = this.parseAssignTarget({ withNamespace: true });
-    if (s.skipOp("=")) return { kind: "set", target, expr: this.parseTuple(), line };
-    const filter = this.parseFilter(null);
-    const body = this.parseStatements(["endset"], true);
-    return { kind: "setblock", target, filter, body, line };
-  }
+function parseSet(line: number): Stmt {
+  const target = parseAssignTarget({ withNamespace: true });
+  if (skipOp("=")) return { kind: "set", target, expr: parseTuple(), line };
+  const filter = parseFilter(null);
+  const body = parseStatements(["endset"], true);
+  return { kind: "setblock", target, filter, body, line };
+}
 
-  private parseSignature(): MacroParam[] {
-    const s = this.stream;
-    const params: MacroParam[] = [];
-    s.expectOp("(");
-    let sawDefault = false;
-    while (!s.isOp(")")) {
-      if (params.length > 0) s.expectOp(",");
-      const name = s.expectName().value;
-      let def: Expr | null = null;
-      if (s.skipOp("=")) {
-        def = this.parseExpression();
-        sawDefault = true;
-      } else if (sawDefault) s.fail("non-default argument follows default argument");
-      params.push({ name, default: def });
-    }
-    s.expectOp(")");
-    return params;
+function parseSignature(): MacroParam[] {
+  const params: MacroParam[] = [];
+  expectOp("(");
+  let sawDefault = false;
+  while (!isOp(")")) {
+    if (params.length > 0) expectOp(",");
+    const name = expectName().value;
+    let def: Expr | null = null;
+    if (skipOp("=")) {
+      def = parseExpression();
+      sawDefault = true;
+    } else if (sawDefault) fail("non-default argument follows default argument");
+    params.push({ name, default: def });
   }
+  expectOp(")");
+  return params;
+}
 
-  private parseMacro(line: number): Stmt {
-    const name = this.stream.expectName().value;
-    const params = this.parseSignature();
-    const saved = this.loopDepth;
-    this.loopDepth = 0;
-    const uses = new Set<string>();
-    this.macroUses.push(uses);
-    const body = this.parseStatements(["endmacro"], true);
-    this.macroUses.pop();
-    this.loopDepth = saved;
-    return { kind: "macro", name, params, body, line, uses };
-  }
+/** A macro or call-block body: loops outside do not count, and it records which special names it uses. */
+function parseMacroBody(endTag: string): { body: Stmt[]; uses: Set<string> } {
+  const saved = loopDepth;
+  loopDepth = 0;
+  const uses = new Set<string>();
+  macroUses.push(uses);
+  const body = parseStatements([endTag], true);
+  macroUses.pop();
+  loopDepth = saved;
+  return { body, uses };
+}
 
-  private parseCallBlock(line: number): Stmt {
-    const s = this.stream;
-    const params = s.isOp("(") ? this.parseSignature() : [];
-    const pos = s.current.pos;
-    const call = this.parseExpression();
-    if (call.kind !== "call") s.fail("expected call", undefined, pos);
-    const saved = this.loopDepth;
-    this.loopDepth = 0;
-    const uses = new Set<string>();
-    this.macroUses.push(uses);
-    const body = this.parseStatements(["endcall"], true);
-    this.macroUses.pop();
-    this.loopDepth = saved;
-    return { kind: "callblock", call, params, body, line, uses };
-  }
+function parseMacro(line: number): Stmt {
+  const name = expectName().value;
+  const params = parseSignature();
+  return { kind: "macro", name, params, line, ...parseMacroBody("endmacro") };
+}
 
-  private parseFilterBlock(line: number): Stmt {
-    const filter = this.parseFilter(null, true)!;
-    const body = this.parseStatements(["endfilter"], true);
-    return { kind: "filterblock", filter, body, line };
-  }
+function parseCallBlock(line: number): Stmt {
+  const params = isOp("(") ? parseSignature() : [];
+  const pos = cur.pos;
+  const call = parseExpression();
+  if (call.kind !== "call") fail("expected call", undefined, pos);
+  return { kind: "callblock", call, params, line, ...parseMacroBody("endcall") };
+}
 
-  private parseWith(line: number): Stmt {
-    const s = this.stream;
-    const targets: Target[] = [];
-    const values: Expr[] = [];
-    while (s.current.type !== "block_end") {
-      if (targets.length > 0) s.expectOp(",");
-      targets.push(this.parseAssignTarget());
-      s.expectOp("=");
-      values.push(this.parseExpression());
-    }
-    const body = this.parseStatements(["endwith"], true);
-    return { kind: "with", targets, values, body, line };
-  }
+function parseFilterBlock(line: number): Stmt {
+  const filter = parseFilter(null, true)!;
+  const body = parseStatements(["endfilter"], true);
+  return { kind: "filterblock", filter, body, line };
+}
 
-  private parseBlock(line: number): Stmt {
-    const s = this.stream;
-    const name = s.expectName().value;
-    s.skipName("scoped");
-    s.skipName("required");
-    const body = this.parseStatements(["endblock"], true);
-    if (s.current.type === "name") s.expectName(name);
-    return { kind: "scope", body, line };
+function parseWith(line: number): Stmt {
+  const targets: Target[] = [];
+  const values: Expr[] = [];
+  while (cur.type !== "block_end") {
+    if (targets.length > 0) expectOp(",");
+    targets.push(parseAssignTarget());
+    expectOp("=");
+    values.push(parseExpression());
   }
+  const body = parseStatements(["endwith"], true);
+  return { kind: "with", targets, values, body, line };
+}
+
+function parseBlock(line: number): Stmt {
+  const name = expectName().value;
+  skipName("scoped");
+  skipName("required");
+  const body = parseStatements(["endblock"], true);
+  if (cur.type === "name") expectName(name);
+  return { kind: "scope", body, line };
 }
