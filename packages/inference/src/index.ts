@@ -1,6 +1,6 @@
 export { type ClientDefaults, InferenceClient } from "./client.js";
 export * from "./errors.js";
-export { EventAssembler, LineDecoder, type SseEvent, sseEvents } from "./http/sse.js";
+export { type SseEvent, SseEventBatch, SseParser, sseEvents } from "./http/sse.js";
 export {
   getProviderConfig,
   INFERENCE_PROVIDERS,

@@ -2,8 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ProviderApiError, ProviderOutputError, StreamError } from "../errors.js";
 import { createCallContext } from "./call-context.js";
+import { jsonEvents } from "./json-events.js";
 import { retryPolicy } from "./retry-policy.js";
-import { EventAssembler, jsonEvents, LineDecoder, type SseEvent, sseEvents } from "./sse.js";
+import { type SseEvent, SseEventBatch, SseParser, sseEvents } from "./sse.js";
 
 const encoder = new TextEncoder();
 
@@ -40,21 +41,85 @@ function split(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
   return parts;
 }
 
-describe("LineDecoder", () => {
-  it("handles LF, CRLF and lone CR, including a CR at the end of a chunk", () => {
-    const decoder = new LineDecoder();
-    expect(decoder.push("a\nb\r")).toEqual(["a"]);
-    expect(decoder.push("\nc\rd")).toEqual(["b", "c"]);
-    expect(decoder.flush()).toEqual(["d"]);
-  });
-});
+/** The SSE algorithm written plainly over the whole text: what the incremental parser must agree with. */
+function referenceEvents(text: string): SseEvent[] {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  const events: SseEvent[] = [];
+  let data: string | undefined;
+  let event: string | undefined;
+  let id: string | undefined;
+  const dispatch = () => {
+    if (data !== undefined) events.push({ event, data, id });
+    data = undefined;
+    event = undefined;
+  };
+  for (const line of lines) {
+    if (line === "") dispatch();
+    else if (!line.startsWith(":")) {
+      const colon = line.indexOf(":");
+      const field = colon === -1 ? line : line.slice(0, colon);
+      const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
+      if (field === "data") data = data === undefined ? value : `${data}\n${value}`;
+      else if (field === "event") event = value;
+      else if (field === "id") id = value;
+    }
+  }
+  dispatch();
+  return events;
+}
 
-describe("EventAssembler", () => {
-  it("joins multi-line data, skips comments and reads event / id fields", () => {
-    const assembler = new EventAssembler();
-    const lines = [": keep-alive", "event: message", "id: 7", "data: line one", "data:line two", ""];
-    const events = lines.map((line) => assembler.line(line)).filter(Boolean);
-    expect(events).toEqual([{ event: "message", id: "7", data: "line one\nline two" }]);
+describe("SseParser", () => {
+  const parse = (chunks: string[]) => {
+    const parser = new SseParser();
+    const batch = new SseEventBatch();
+    for (const chunk of chunks) parser.feed(encoder.encode(chunk), batch);
+    parser.end(batch);
+    return batch.data.map((data, i) => ({ event: batch.event[i], data, id: batch.id[i] }));
+  };
+
+  it("handles LF, CRLF and lone CR, including a CR at the end of a chunk", () => {
+    expect(parse(["data: a\n\ndata: b\r", "\n\r\ndata: c\r\rdata: d"]).map((e) => e.data)).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+    ]);
+  });
+
+  it("joins multi-line data, skips comments, reads event / id fields and keeps the last id", () => {
+    const text = ": keep-alive\nevent: message\nid: 7\ndata: line one\ndata:line two\n\ndata: next\n\n";
+    expect(parse([text])).toEqual([
+      { event: "message", id: "7", data: "line one\nline two" },
+      { event: undefined, id: "7", data: "next" },
+    ]);
+  });
+
+  it("leaves the fast path for a data line whose blank line is in the next chunk", () => {
+    expect(parse(['data: {"a":1}\n', "data: 2\n\n", 'data: {"b":2}\n', "\n"]).map((e) => e.data)).toEqual([
+      '{"a":1}\n2',
+      '{"b":2}',
+    ]);
+  });
+
+  it("drops a leading byte order mark only", () => {
+    expect(parse(["\uFEFFdata: a\n\n", "\uFEFFdata: b\n\n"]).map((e) => e.data)).toEqual(["a"]);
+  });
+
+  it("agrees with the plain algorithm on any stream cut anywhere (property)", async () => {
+    const line = fc.oneof(
+      fc.constantFrom("", ": ping", "event: error", "event:update", "id: 3", "data", "retry: 10"),
+      fc.string({ maxLength: 12 }).map((s) => `data: ${s.replace(/[\r\n]/g, "")}`),
+      fc.string({ maxLength: 8 }).map((s) => `data:${s.replace(/[\r\n]/g, "")}`),
+      fc.constantFrom('data: {"n":1}', "data: héllo ✓", "data: [DONE]"),
+    );
+    const eol = fc.constantFrom("\n", "\n", "\n", "\r\n", "\r");
+    const stream = fc.array(fc.tuple(line, eol), { maxLength: 20 }).map((pairs) => pairs.flat().join(""));
+    await fc.assert(
+      fc.asyncProperty(stream, fc.array(fc.nat(400), { maxLength: 12 }), async (text, cuts) => {
+        expect(await collect(split(encoder.encode(text), cuts))).toEqual(referenceEvents(text));
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 

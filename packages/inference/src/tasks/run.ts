@@ -1,10 +1,10 @@
 import { dataUrlToBlob } from "../encoding.js";
 import { NetworkError, ProviderOutputError } from "../errors.js";
 import { type CallContext, createCallContext } from "../http/call-context.js";
+import { jsonEvents } from "../http/json-events.js";
 import { pollJob } from "../http/poll-job.js";
 import { type HttpRequest, sendRequest } from "../http/request.js";
 import { retryPolicy } from "../http/retry-policy.js";
-import { jsonEvents } from "../http/sse.js";
 import { taskSpec } from "../providers/index.js";
 import type { FollowUp, ProtocolTable, ResponseContext, TaskSpec } from "../providers/types.js";
 import { type BuiltRequest, buildRequestWith, DEFAULT_HUB_URL } from "../routing/request-builder.js";
