@@ -2,8 +2,7 @@
 // argv: <mode> <module URL or package name> [JSON array of call arguments]
 //   ours | theirs: import, first getInferenceSnippets call, then a second identical call;
 //   import: import only;
-//   compile | parse: the module exports { Template, TEMPLATES } (and parseTemplate, normalizeSource):
-//   compile (or only parse) the templates named in the arguments (all when none are named) cold, then again.
+//   compile | compile-source: compile templates cold, then again (see below).
 const [mode, specifier, argsJson = "[]"] = process.argv.slice(2);
 // JSON has no undefined: an absent argument travels as null.
 const args = JSON.parse(argsJson).map((value) => (value === null ? undefined : value));
@@ -33,27 +32,22 @@ if (mode === "ours" || mode === "theirs") {
     secondCallMs: second - first,
     snippets: snippets.length,
   });
-} else if (mode === "compile" || mode === "parse") {
-  const sources = args.length > 0 ? args.map((key) => mod.TEMPLATES[key]) : Object.values(mod.TEMPLATES);
-  // parse: lexer + parser only (the module exports parseTemplate and normalizeSource from @modelhub/jinja's
-  // sources), as Template does before compiling the syntax tree to closures.
-  const names = { hasFilter: () => true, hasTest: () => true };
+} else if (mode === "compile" || mode === "compile-source") {
+  // The module exports { Template, PRECOMPILED_TEMPLATES, SOURCES }: compile the templates named in the
+  // arguments (all when none are named) cold, then again: from their precompiled form (as the generator
+  // does) or from their source (lexing and parsing as well).
+  const table = mode === "compile" ? mod.PRECOMPILED_TEMPLATES : mod.SOURCES;
+  const keys = args.length > 0 ? args : Object.keys(table);
   const compile =
-    mode === "compile"
-      ? (source) => new mod.Template(source)
-      : (source) =>
-          mod.parseTemplate(mod.normalizeSource(source, false), names, {
-            trimBlocks: true,
-            lstripBlocks: true,
-          });
+    mode === "compile" ? (text) => mod.Template.fromPrecompiled(text) : (text) => new mod.Template(text);
   const cpuBefore = process.cpuUsage();
-  for (const source of sources) compile(source);
+  for (const key of keys) compile(table[key]);
   const cold = performance.now();
   result.compileCpuMs = cpuMs(cpuBefore);
-  for (const source of sources) compile(source);
+  for (const key of keys) compile(table[key]);
   const warm = performance.now();
   Object.assign(result, {
-    templates: sources.length,
+    templates: keys.length,
     compileColdMs: cold - imported,
     compileWarmMs: warm - cold,
   });

@@ -8,7 +8,7 @@ export const benchDir = fileURLToPath(new URL("..", import.meta.url));
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const childScript = fileURLToPath(new URL("./cold-child.mjs", import.meta.url));
 
-export type ColdMode = "ours" | "theirs" | "import" | "compile" | "parse";
+export type ColdMode = "ours" | "theirs" | "import" | "compile" | "compile-source";
 
 export interface ColdResult {
   importMs: number;

@@ -1,33 +1,15 @@
 import type { BuiltRequest } from "@modelhub/inference";
 import { headerValueExpr, headerWord, type TokenSource, tokenExpr } from "./access-token.js";
-import { type CodeFieldFlags, type CodeValue, codeFieldFlags, codeValueWith } from "./literals/code-value.js";
+import { type CodeValue, codeFieldFlags, codeValueWith } from "./literals/code-value.js";
 import type { CodeExpr } from "./literals/expr.js";
-import { TEMPLATES } from "./templates.generated.js";
+// Which texts of which variable any template reads (`modelId.py`): scanned from the templates at build time.
+import { FIELDS_READ } from "./templates.generated.js";
 
-/**
- * Which texts of which variable any template reads (`modelId.py`, `inputFields.question.py`): templates
- * only read fields by name, so a value needs no other text. Scanned once, when the module loads.
- */
-const FIELDS_READ = (() => {
-  const read = new Map<string, Set<string>>();
-  const pattern = /\b(inputFields\.)?([A-Za-z_]\w*)\.(py|ts|json|sh|curl|pyKwargs|tsEntries)\b/g;
-  for (const source of Object.values(TEMPLATES)) {
-    for (const [, inInputFields, name, field] of source.matchAll(pattern)) {
-      const key = inInputFields ? "inputFields" : name!;
-      const fields = read.get(key) ?? new Set<string>();
-      fields.add(field!);
-      read.set(key, fields);
-    }
-  }
-  const flags = new Map<string, CodeFieldFlags>();
-  for (const [variable, fields] of read) flags.set(variable, codeFieldFlags(fields));
-  return flags;
-})();
 const NOTHING = codeFieldFlags(new Set());
 
 /** A variable's value with the texts some template reads. */
 const codeFor = (variable: string, value: unknown) =>
-  codeValueWith(value, FIELDS_READ.get(variable) ?? NOTHING);
+  codeValueWith(value, Object.hasOwn(FIELDS_READ, variable) ? FIELDS_READ[variable]! : NOTHING);
 
 /** Everything a template may print (spec §3 template variables). */
 // A type alias, not an interface: the template engine takes it as a plain record of variables.

@@ -1,16 +1,19 @@
 import { Template } from "@modelhub/jinja";
 import { TemplateNotFoundError } from "./errors.js";
-import { TEMPLATES } from "./templates.generated.js";
+import { PRECOMPILED_TEMPLATES } from "./templates.generated.js";
 import type { SnippetClient, SnippetLanguage } from "./types.js";
 
 /** Compiled templates by language, client and name: found without building a key string per lookup. */
 const compiled = new Map<string, Map<string, Map<string, Template>>>();
 
 export function hasTemplate(language: SnippetLanguage, client: SnippetClient, name: string): boolean {
-  return Object.hasOwn(TEMPLATES, `${language}/${client}/${name}`);
+  return Object.hasOwn(PRECOMPILED_TEMPLATES, `${language}/${client}/${name}`);
 }
 
-/** The compiled template (parsed once, then cached), or undefined when there is none. */
+/**
+ * The compiled template (compiled once, then cached), or undefined when there is none. Templates ship
+ * precompiled (scripts/build-templates.ts): compiling one here needs no lexing or parsing.
+ */
 export function findTemplate(
   language: SnippetLanguage,
   client: SnippetClient,
@@ -30,14 +33,14 @@ export function findTemplate(
   if (!template) {
     // Missing templates are not remembered: names may come from callers, and a miss costs one lookup.
     const key = `${language}/${client}/${name}`;
-    if (!Object.hasOwn(TEMPLATES, key)) return undefined;
-    template = new Template(TEMPLATES[key]!);
+    if (!Object.hasOwn(PRECOMPILED_TEMPLATES, key)) return undefined;
+    template = Template.fromPrecompiled(PRECOMPILED_TEMPLATES[key]!);
     byName.set(name, template);
   }
   return template;
 }
 
-/** The compiled template (parsed once, then cached), or TemplateNotFoundError. */
+/** The compiled template (compiled once, then cached), or TemplateNotFoundError. */
 export function loadTemplate(language: SnippetLanguage, client: SnippetClient, name: string): Template {
   const template = findTemplate(language, client, name);
   if (!template) throw new TemplateNotFoundError(language, client, name);

@@ -26,7 +26,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof CodeExpr);
 
 /** The texts a CodeValue carries besides the object itself. */
-export type CodeField = "py" | "ts" | "json" | "sh" | "curl" | "pyKwargs" | "tsEntries";
+export const CODE_FIELDS = ["py", "ts", "json", "sh", "curl", "pyKwargs", "tsEntries"] as const;
+export type CodeField = (typeof CODE_FIELDS)[number];
 
 /** Which texts to build, one flag per text (a plain object: cheaper to read per value than a Set). */
 export type CodeFieldFlags = Readonly<Record<CodeField, boolean>>;
