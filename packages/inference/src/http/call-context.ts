@@ -49,42 +49,75 @@ const NEVER_ABORTED = () => {
   return neverAborted;
 };
 
+/** The global fetch, looked up at call time (tests and polyfills may replace it after import). */
+const globalFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+
 export function createCallContext(init: CallContextInit): CallContext {
-  const abortable = init.signal !== undefined || init.totalTimeoutMs !== undefined;
-  const controller = abortable ? new AbortController() : undefined;
-  let timedOut = false;
-  const onCallerAbort = () => controller?.abort(init.signal?.reason);
-  if (init.signal?.aborted) controller?.abort(init.signal.reason);
-  else init.signal?.addEventListener("abort", onCallerAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadlineAt =
-    init.totalTimeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + init.totalTimeoutMs;
-  if (controller && init.totalTimeoutMs !== undefined && !controller.signal.aborted) {
-    timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, init.totalTimeoutMs);
+  return new Call(init);
+}
+
+/**
+ * A class rather than an object of closures: a call is made per request, and its methods are then shared
+ * through the prototype instead of being created (and, under some transpilers, named) on every call.
+ */
+class Call implements CallContext {
+  readonly fetch: typeof fetch;
+  readonly signal: AbortSignal;
+  readonly abortable: boolean;
+  readonly deadlineAt: number;
+  readonly timeoutMs: number | undefined;
+  readonly jobDeadlineMs: number;
+  readonly retry: RetryPolicy;
+  readonly includeCredentials: boolean;
+  readonly logger: Logger | undefined;
+  private readonly totalTimeoutMs: number | undefined;
+  private readonly callerSignal: AbortSignal | undefined;
+  private onCallerAbort: (() => void) | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timedOut = false;
+
+  constructor(init: CallContextInit) {
+    this.fetch = init.fetch ?? globalFetch;
+    this.abortable = init.signal !== undefined || init.totalTimeoutMs !== undefined;
+    this.totalTimeoutMs = init.totalTimeoutMs;
+    this.deadlineAt =
+      init.totalTimeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + init.totalTimeoutMs;
+    this.timeoutMs = init.timeoutMs;
+    this.jobDeadlineMs = init.jobDeadlineMs ?? 600_000;
+    this.retry = init.retry;
+    this.includeCredentials = init.includeCredentials ?? false;
+    this.logger = init.logger;
+    if (!this.abortable) {
+      this.signal = NEVER_ABORTED();
+      return;
+    }
+    const controller = new AbortController();
+    this.signal = controller.signal;
+    const caller = init.signal;
+    if (caller?.aborted) controller.abort(caller.reason);
+    else if (caller) {
+      this.callerSignal = caller;
+      this.onCallerAbort = () => controller.abort(caller.reason);
+      caller.addEventListener("abort", this.onCallerAbort, { once: true });
+    }
+    if (init.totalTimeoutMs !== undefined && !controller.signal.aborted) {
+      this.timer = setTimeout(() => {
+        this.timedOut = true;
+        controller.abort();
+      }, init.totalTimeoutMs);
+    }
   }
-  return {
-    fetch: init.fetch ?? globalThis.fetch.bind(globalThis),
-    signal: controller?.signal ?? NEVER_ABORTED(),
-    abortable,
-    deadlineAt,
-    timeoutMs: init.timeoutMs,
-    jobDeadlineMs: init.jobDeadlineMs ?? 600_000,
-    retry: init.retry,
-    includeCredentials: init.includeCredentials ?? false,
-    logger: init.logger,
-    abortError() {
-      return timedOut
-        ? new TimeoutError(`Request exceeded the overall timeout of ${init.totalTimeoutMs} ms`)
-        : new AbortError("The request was aborted by the caller");
-    },
-    dispose() {
-      if (timer !== undefined) clearTimeout(timer);
-      init.signal?.removeEventListener("abort", onCallerAbort);
-    },
-  };
+
+  abortError(): AbortError | TimeoutError {
+    return this.timedOut
+      ? new TimeoutError(`Request exceeded the overall timeout of ${this.totalTimeoutMs} ms`)
+      : new AbortError("The request was aborted by the caller");
+  }
+
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.onCallerAbort) this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
+  }
 }
 
 /** A wait that ends early (rejecting with the typed error) when the call is aborted or times out. */

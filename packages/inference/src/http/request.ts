@@ -9,8 +9,12 @@ export interface HttpRequest {
   body?: BodyInit | null;
   /** Who answers: used in error messages and on ProviderApiError. */
   provider: string;
-  /** Rewrites the message of a non-OK answer (e.g. chat's "does not seem to support chat completion"). */
-  describeError?: (status: number, message: string) => string;
+  /**
+   * Rewrites the message of a non-OK answer (e.g. chat's "does not seem to support chat completion");
+   * `subject` is what the message names (a module-level function and a string: no closure per request).
+   */
+  describeError?: (status: number, message: string, subject: string) => string;
+  subject?: string;
 }
 
 /**
@@ -121,7 +125,9 @@ export async function apiError(
   } catch {
     message = "An error occurred while fetching the blob";
   }
-  const described = request.describeError ? request.describeError(response.status, message) : message;
+  const described = request.describeError
+    ? request.describeError(response.status, message, request.subject ?? request.url)
+    : message;
   return new ProviderApiError(described, {
     status: response.status,
     provider: request.provider,

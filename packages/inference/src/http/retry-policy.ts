@@ -9,7 +9,19 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
+/** The policies without options, shared: a policy is read, never changed. */
+const DEFAULT_POLICIES: Record<"on" | "off", RetryPolicy | undefined> = { on: undefined, off: undefined };
+
 export function retryPolicy(enabled: boolean, options: RetryOptions | undefined): RetryPolicy {
+  if (options === undefined) {
+    const key = enabled ? "on" : "off";
+    DEFAULT_POLICIES[key] ??= Object.freeze(makePolicy(enabled, undefined));
+    return DEFAULT_POLICIES[key];
+  }
+  return makePolicy(enabled, options);
+}
+
+function makePolicy(enabled: boolean, options: RetryOptions | undefined): RetryPolicy {
   return {
     maxAttempts: enabled ? Math.max(1, options?.maxAttempts ?? 3) : 1,
     baseDelayMs: options?.baseDelayMs ?? 250,

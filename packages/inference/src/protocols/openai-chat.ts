@@ -19,11 +19,13 @@ export const openAiChat: ProtocolFactory = (route): TaskSpec => {
   return {
     path: (ctx) => fillPath(path, ctx),
     streams: true,
-    body: ({ args, stream, providerModelId, endpoint }) => ({
-      ...args,
-      ...(stream ? { stream: true } : {}),
-      ...(modelOnlyForEndpoints && !endpoint ? {} : { model: providerModelId }),
-    }),
+    body: ({ args, stream, providerModelId, endpoint }) => {
+      // One copy of the caller's arguments, then assignments (not spreads of throwaway objects): per call.
+      const body: Record<string, unknown> = { ...args };
+      if (stream) body.stream = true;
+      if (!modelOnlyForEndpoints || endpoint) body.model = providerModelId;
+      return body;
+    },
     parse: (response) => validateChatCompletion(response),
     parseEvent: validateChatChunk,
   };

@@ -6,7 +6,7 @@ import { pollJob } from "../http/poll-job.js";
 import { type HttpRequest, sendRequest } from "../http/request.js";
 import { retryPolicy } from "../http/retry-policy.js";
 import { taskSpec } from "../providers/index.js";
-import type { FollowUp, ProtocolTable, ResponseContext, TaskSpec } from "../providers/types.js";
+import type { FollowUp, PollStep, ProtocolTable, ResponseContext, TaskSpec } from "../providers/types.js";
 import { type BuiltRequest, buildRequestWith, DEFAULT_HUB_URL } from "../routing/request-builder.js";
 import { resolveModel } from "../routing/resolve.js";
 import type { BaseArgs, ImageOutputType, InferenceTask, JsonObject, Options } from "../types.js";
@@ -18,6 +18,12 @@ export interface RunOptions extends Options {
 }
 
 const CHAT_UNSUPPORTED_STATUSES = new Set([400, 404, 422, 500]);
+
+function describeChatError(status: number, message: string, model: string): string {
+  return CHAT_UNSUPPORTED_STATUSES.has(status)
+    ? `Server ${model} does not seem to support chat completion. Error: ${message}`
+    : message;
+}
 
 interface Prepared {
   call: CallContext;
@@ -60,7 +66,8 @@ async function prepare(
       logger: options.logger,
     });
     const spec = taskSpec(resolved.provider, task, protocols);
-    const encoded = await encodeInputs(args, spec.inputEncoding?.(args));
+    // Most tasks (chat among them) carry no files: no async step for them.
+    const encoded = spec.inputEncoding ? await encodeInputs(args, spec.inputEncoding(args)) : args;
     const built = buildRequestWith(protocols, {
       provider: resolved.provider,
       model: resolved.model,
@@ -82,11 +89,8 @@ async function prepare(
       provider: built.provider,
     };
     if (task === "conversational") {
-      const name = resolved.model ?? endpointUrl ?? built.providerModelId;
-      request.describeError = (status, message) =>
-        CHAT_UNSUPPORTED_STATUSES.has(status)
-          ? `Server ${name} does not seem to support chat completion. Error: ${message}`
-          : message;
+      request.describeError = describeChatError;
+      request.subject = resolved.model ?? endpointUrl ?? built.providerModelId;
     }
     const ctx: ResponseContext = {
       task,
@@ -100,7 +104,7 @@ async function prepare(
       provider: built.provider,
       base: built.base,
       outputType: options.outputType,
-      followUp: followUp(call, built),
+      followUp: new CallFollowUp(call, built),
     };
     return { call, built, spec, request, ctx };
   } catch (error) {
@@ -109,35 +113,69 @@ async function prepare(
   }
 }
 
-/** Follow-up calls share the call's retry policy, signal and deadline. */
-function followUp(call: CallContext, built: BuiltRequest): FollowUp {
-  const { "Content-Type": _json, ...authHeaders } = built.headers;
-  const provider = built.provider;
-  return {
-    async getJson(url) {
-      const response = await sendRequest(call, { url, method: "GET", headers: authHeaders, provider });
-      return readJson(response);
-    },
-    async postJson(url, body) {
-      const headers = { ...authHeaders, "Content-Type": "application/json" };
-      const response = await sendRequest(call, {
-        url,
-        method: "POST",
-        headers,
-        body: JSON.stringify(body),
-        provider,
-      });
-      return readJson(response);
-    },
-    async getBlob(url) {
-      if (url.startsWith("data:")) return dataUrlToBlob(url);
-      // Media lives on CDNs: never send the provider key there.
-      const response = await sendRequest(call, { url, method: "GET", headers: {}, provider });
-      return response.blob();
-    },
-    poll: (step, schedule) => pollJob(call, step, { ...schedule, what: `${provider} job` }),
-    logger: call.logger,
-  };
+/**
+ * Follow-up calls share the call's retry policy, signal and deadline. A class: most calls (chat) never
+ * follow up, so nothing is prepared until a follow-up is made.
+ */
+class CallFollowUp implements FollowUp {
+  private auth: Record<string, string> | undefined;
+
+  constructor(
+    private readonly call: CallContext,
+    private readonly built: BuiltRequest,
+  ) {}
+
+  get logger() {
+    return this.call.logger;
+  }
+
+  /** The main request's headers without its content type: auth and provider headers. */
+  private authHeaders(): Record<string, string> {
+    if (!this.auth) {
+      const { "Content-Type": _json, ...auth } = this.built.headers;
+      this.auth = auth;
+    }
+    return this.auth;
+  }
+
+  async getJson(url: string): Promise<unknown> {
+    const { call, built } = this;
+    const response = await sendRequest(call, {
+      url,
+      method: "GET",
+      headers: this.authHeaders(),
+      provider: built.provider,
+    });
+    return readJson(response);
+  }
+
+  async postJson(url: string, body: unknown): Promise<unknown> {
+    const headers = { ...this.authHeaders(), "Content-Type": "application/json" };
+    const response = await sendRequest(this.call, {
+      url,
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+      provider: this.built.provider,
+    });
+    return readJson(response);
+  }
+
+  async getBlob(url: string): Promise<Blob> {
+    if (url.startsWith("data:")) return dataUrlToBlob(url);
+    // Media lives on CDNs: never send the provider key there.
+    const response = await sendRequest(this.call, {
+      url,
+      method: "GET",
+      headers: {},
+      provider: this.built.provider,
+    });
+    return response.blob();
+  }
+
+  poll<T>(step: PollStep<T>, schedule: { intervalMs: number; maxAttempts?: number }): Promise<T> {
+    return pollJob(this.call, step, { ...schedule, what: `${this.built.provider} job` });
+  }
 }
 
 async function readJson(response: Response): Promise<unknown> {

@@ -17,7 +17,7 @@ export interface ArgsToValidate {
 
 /** The client's input rules (spec §5), checked before any network call. */
 export function validateArgs(a: ArgsToValidate): void {
-  if (a.model && /^https?:\/\//.test(a.model)) {
+  if (a.model && (a.model.startsWith("https://") || a.model.startsWith("http://"))) {
     throw new InputError("Model URLs are not supported as model ids. Use the endpointUrl option instead.");
   }
   if (a.endpointUrl && a.provider !== "hf-inference" && a.provider !== "auto") {
