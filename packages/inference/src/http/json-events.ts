@@ -113,7 +113,7 @@ class JsonEventIterator<T> implements AsyncGenerator<T, void, undefined> {
       void this.close(true);
       return { done: true, value: undefined };
     }
-    return { done: false, value: source.validate(parseEvent(data, this.batch.event[index], source)) };
+    return { done: false, value: source.validate(parseEvent(data, this.batch.eventAt(index), source)) };
   }
 
   private async fail(error: unknown): Promise<never> {

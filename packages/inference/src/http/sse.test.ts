@@ -74,7 +74,7 @@ describe("SseParser", () => {
     const batch = new SseEventBatch();
     for (const chunk of chunks) parser.feed(encoder.encode(chunk), batch);
     parser.end(batch);
-    return batch.data.map((data, i) => ({ event: batch.event[i], data, id: batch.id[i] }));
+    return batch.data.map((data, i) => ({ event: batch.eventAt(i), data, id: batch.idAt(i) }));
   };
 
   it("handles LF, CRLF and lone CR, including a CR at the end of a chunk", () => {

@@ -14,22 +14,37 @@ export interface SseEvent {
 }
 
 /**
- * Parsed events as parallel arrays (data, event type, last event id) rather than one object per event:
- * a chat stream is tens of thousands of events, and the consumer only needs the data and the type.
+ * Parsed events as parallel arrays rather than one object per event: a chat stream is tens of thousands of
+ * events that are data only. Event types and ids are recorded only from the first event that has one.
  */
 export class SseEventBatch {
   readonly data: string[] = [];
-  readonly event: Array<string | undefined> = [];
-  readonly id: Array<string | undefined> = [];
+  /** event[i] and id[i] belong to data[i]; both are shorter than `data` while no event had a type or id. */
+  private readonly event: Array<string | undefined> = [];
+  private readonly id: Array<string | undefined> = [];
 
   get length(): number {
     return this.data.length;
   }
 
   push(data: string, event: string | undefined, id: string | undefined): void {
+    if (event !== undefined || id !== undefined) {
+      while (this.event.length < this.data.length) {
+        this.event.push(undefined);
+        this.id.push(undefined);
+      }
+      this.event.push(event);
+      this.id.push(id);
+    }
     this.data.push(data);
-    this.event.push(event);
-    this.id.push(id);
+  }
+
+  eventAt(index: number): string | undefined {
+    return index < this.event.length ? this.event[index] : undefined;
+  }
+
+  idAt(index: number): string | undefined {
+    return index < this.id.length ? this.id[index] : undefined;
   }
 
   clear(): void {
@@ -144,7 +159,9 @@ export class SseParser {
       const end = buffer.indexOf("\n", pos + DATA_PREFIX.length);
       // No blank line right after (or not yet seen): the general path takes this line.
       if (end === -1 || buffer.charCodeAt(end + 1) !== LF) return pos;
-      out.push(buffer.slice(pos + DATA_PREFIX.length, end), undefined, id);
+      const data = buffer.slice(pos + DATA_PREFIX.length, end);
+      if (id === undefined) out.data.push(data);
+      else out.push(data, undefined, id);
       pos = end + 2;
     }
   }
@@ -210,7 +227,7 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
       if (chunk.done) parser.end(batch);
       else parser.feed(chunk.value, batch);
       for (let i = 0; i < batch.length; i++) {
-        yield { event: batch.event[i], data: batch.data[i]!, id: batch.id[i] };
+        yield { event: batch.eventAt(i), data: batch.data[i]!, id: batch.idAt(i) };
       }
       if (chunk.done) break;
     }
