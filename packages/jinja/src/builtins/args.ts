@@ -21,3 +21,6 @@ export function table<T>(entries: Record<string, T>): Record<string, T> {
 export function valueError(message: string): TemplateRuntimeError {
   return new TemplateRuntimeError(message, "ValueError");
 }
+
+/** The shared empty argument list (callees never modify their arguments). */
+export const NO_ARGS: unknown[] = [];

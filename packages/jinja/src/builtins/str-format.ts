@@ -1,6 +1,6 @@
 import { TemplateRuntimeError } from "../errors.js";
 import { checkPadding, typeError } from "../runtime/operators.js";
-import { toFixed } from "../runtime/percent-format.js";
+import { formatDigits, toFixed } from "../runtime/percent-format.js";
 import { formatFloat, pyRepr, pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import { isNumber, type Kwargs, num, PyFloat } from "../runtime/values.js";
@@ -71,40 +71,11 @@ export function formatSpec(value: unknown, spec: string): string {
     const n = num(value);
     const isFloat = value instanceof PyFloat || !Number.isInteger(n);
     const abs = Math.abs(n);
-    switch (type) {
-      case "d":
-        body = String(Math.trunc(abs));
-        break;
-      case "f":
-      case "F":
-        body = toFixed(abs, precision ?? 6);
-        break;
-      case "%":
-        body = `${toFixed(abs * 100, precision ?? 6)}%`;
-        break;
-      case "e":
-      case "E": {
-        const [mant, exp] = abs.toExponential(precision ?? 6).split("e") as [string, string];
-        body = `${mant}e${exp[0] === "-" ? "-" : "+"}${exp.replace(/^[-+]/, "").padStart(2, "0")}`;
-        if (type === "E") body = body.toUpperCase();
-        break;
-      }
-      case "x":
-        body = Math.trunc(abs).toString(16);
-        break;
-      case "X":
-        body = Math.trunc(abs).toString(16).toUpperCase();
-        break;
-      case "b":
-        body = Math.trunc(abs).toString(2);
-        break;
-      case "o":
-        body = Math.trunc(abs).toString(8);
-        break;
-      default:
-        if (precision !== undefined) body = String(Number(abs.toPrecision(Math.max(1, precision))));
-        else body = isFloat ? formatFloat(abs) : String(abs);
-    }
+    const digits = formatDigits(abs, type, precision);
+    if (digits !== null) body = digits;
+    else if (type === "%") body = `${toFixed(abs * 100, precision ?? 6)}%`;
+    else if (precision !== undefined) body = String(Number(abs.toPrecision(Math.max(1, precision))));
+    else body = isFloat ? formatFloat(abs) : String(abs);
     if (grouping) {
       const [intPart = "", frac] = body.split(".");
       body = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, grouping) + (frac !== undefined ? `.${frac}` : "");

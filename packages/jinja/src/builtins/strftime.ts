@@ -25,102 +25,58 @@ function dayOfYear(d: Date): number {
   );
 }
 
+/** Numeric fields: value and zero-padded width. */
+const NUMERIC: Record<string, (d: Date) => [number, number]> = {
+  y: (d) => [d.getFullYear() % 100, 2],
+  m: (d) => [d.getMonth() + 1, 2],
+  d: (d) => [d.getDate(), 2],
+  H: (d) => [d.getHours(), 2],
+  I: (d) => [d.getHours() % 12 || 12, 2],
+  M: (d) => [d.getMinutes(), 2],
+  S: (d) => [d.getSeconds(), 2],
+  j: (d) => [dayOfYear(d), 3],
+};
+
+/** Fields that are text, or numbers never padded. */
+const TEXTUAL: Record<string, (d: Date) => string> = {
+  Y: (d) => String(d.getFullYear()),
+  e: (d) => pad(d.getDate(), 2, " "),
+  f: (d) => pad(d.getMilliseconds() * 1000, 6),
+  p: (d) => (d.getHours() < 12 ? "AM" : "PM"),
+  A: (d) => DAYS[d.getDay()]!,
+  a: (d) => DAYS[d.getDay()]!.slice(0, 3),
+  B: (d) => MONTHS[d.getMonth()]!,
+  b: (d) => MONTHS[d.getMonth()]!.slice(0, 3),
+  h: (d) => MONTHS[d.getMonth()]!.slice(0, 3),
+  w: (d) => String(d.getDay()),
+  u: (d) => String(d.getDay() || 7),
+  Z: () => "",
+  z: () => "",
+  "%": () => "%",
+};
+
+/** Fields that are shorthands for a format of other fields (in the C locale). */
+const COMPOSITE: Record<string, string> = {
+  D: "%m/%d/%y",
+  x: "%m/%d/%y",
+  F: "%Y-%m-%d",
+  T: "%H:%M:%S",
+  X: "%H:%M:%S",
+  R: "%H:%M",
+  c: "%a %b %e %H:%M:%S %Y",
+};
+
 /** C/Python strftime over a local-time Date (glibc's `%-d` style no-padding flag included). */
 export function strftime(format: string, d: Date): string {
   return format.replace(/%([-_0^#]?)([a-zA-Z%])/g, (whole, flag: string, code: string) => {
-    const num = (n: number, width = 2) =>
-      flag === "-" ? String(n) : flag === "_" ? pad(n, width, " ") : pad(n, width);
-    const hour12 = d.getHours() % 12 === 0 ? 12 : d.getHours() % 12;
     let out: string;
-    switch (code) {
-      case "Y":
-        out = String(d.getFullYear());
-        break;
-      case "y":
-        out = num(d.getFullYear() % 100);
-        break;
-      case "m":
-        out = num(d.getMonth() + 1);
-        break;
-      case "d":
-        out = num(d.getDate());
-        break;
-      case "e":
-        out = flag === "-" ? String(d.getDate()) : pad(d.getDate(), 2, " ");
-        break;
-      case "H":
-        out = num(d.getHours());
-        break;
-      case "I":
-        out = num(hour12);
-        break;
-      case "M":
-        out = num(d.getMinutes());
-        break;
-      case "S":
-        out = num(d.getSeconds());
-        break;
-      case "f":
-        out = pad(d.getMilliseconds() * 1000, 6);
-        break;
-      case "p":
-        out = d.getHours() < 12 ? "AM" : "PM";
-        break;
-      case "A":
-        out = DAYS[d.getDay()]!;
-        break;
-      case "a":
-        out = DAYS[d.getDay()]!.slice(0, 3);
-        break;
-      case "B":
-        out = MONTHS[d.getMonth()]!;
-        break;
-      case "b":
-      case "h":
-        out = MONTHS[d.getMonth()]!.slice(0, 3);
-        break;
-      case "j":
-        out = num(dayOfYear(d), 3);
-        break;
-      case "w":
-        out = String(d.getDay());
-        break;
-      case "u":
-        out = String(d.getDay() === 0 ? 7 : d.getDay());
-        break;
-      case "D":
-        out = `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${pad(d.getFullYear() % 100)}`;
-        break;
-      case "F":
-        out = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-        break;
-      case "T":
-        out = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-        break;
-      case "R":
-        out = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-        break;
-      case "c":
-        out = `${DAYS[d.getDay()]!.slice(0, 3)} ${MONTHS[d.getMonth()]!.slice(0, 3)} ${pad(d.getDate(), 2, " ")} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${d.getFullYear()}`;
-        break;
-      case "x":
-        out = `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${pad(d.getFullYear() % 100)}`;
-        break;
-      case "X":
-        out = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-        break;
-      case "Z":
-        out = "";
-        break;
-      case "z":
-        out = "";
-        break;
-      case "%":
-        out = "%";
-        break;
-      default:
-        return whole;
-    }
+    if (Object.hasOwn(NUMERIC, code)) {
+      const [n, width] = NUMERIC[code]!(d);
+      out = flag === "-" ? String(n) : pad(n, width, flag === "_" ? " " : "0");
+    } else if (code === "e" && flag === "-") out = String(d.getDate());
+    else if (Object.hasOwn(TEXTUAL, code)) out = TEXTUAL[code]!(d);
+    else if (Object.hasOwn(COMPOSITE, code)) out = strftime(COMPOSITE[code]!, d);
+    else return whole;
     return flag === "^" ? out.toUpperCase() : out;
   });
 }

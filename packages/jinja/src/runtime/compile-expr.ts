@@ -1,4 +1,5 @@
 import type { CallArgs, Expr } from "../ast/nodes.js";
+import { NO_ARGS } from "../builtins/args.js";
 import { DICT_METHODS, UNSAFE_METHODS } from "../builtins/methods.js";
 import { LimitExceededError } from "../errors.js";
 import { callValue, findMethod, getAttr, getItem, getSlice } from "../sandbox.js";
@@ -38,8 +39,6 @@ export interface CompileContext {
   reg: Registries;
   scope: ScopeInfo;
 }
-
-const NO_ARGS: unknown[] = [];
 
 /** Tests that take an argument (`x is divisibleby 3`); all others take none, as in jinja2. */
 const ONE_ARG_TESTS = new Set([

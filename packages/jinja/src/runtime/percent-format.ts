@@ -60,6 +60,38 @@ export function toFixed(n: number, digits: number): string {
   return BigInt(n).toString() + (digits > 0 ? `.${"0".repeat(digits)}` : "");
 }
 
+/**
+ * The digits of `n` for the integer, fixed and exponent conversions that printf-style `%` formatting and
+ * format specs share (`d`, `x`, `X`, `o`, `b`, `f`, `e`, ...); null for any other conversion.
+ */
+export function formatDigits(n: number, conv: string | undefined, prec: number | undefined): string | null {
+  switch (conv) {
+    case "d":
+    case "i":
+    case "u":
+      return String(Math.trunc(n));
+    case "x":
+      return Math.trunc(n).toString(16);
+    case "X":
+      return Math.trunc(n).toString(16).toUpperCase();
+    case "o":
+      return Math.trunc(n).toString(8);
+    case "b":
+      return Math.trunc(n).toString(2);
+    case "f":
+    case "F":
+      return toFixed(n, prec ?? 6);
+    case "e":
+    case "E": {
+      const [m, e] = n.toExponential(prec ?? 6).split("e") as [string, string];
+      const exp = Number(e);
+      const s = `${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+      return conv === "E" ? s.toUpperCase() : s;
+    }
+  }
+  return null;
+}
+
 function formatNumber(
   n: number,
   conv: string,
@@ -67,37 +99,7 @@ function formatNumber(
   flags: string,
   isFloat: boolean,
 ): string {
-  let s: string;
-  switch (conv) {
-    case "d":
-    case "i":
-    case "u":
-      s = String(Math.trunc(n));
-      break;
-    case "x":
-      s = Math.trunc(n).toString(16);
-      break;
-    case "X":
-      s = Math.trunc(n).toString(16).toUpperCase();
-      break;
-    case "o":
-      s = Math.trunc(n).toString(8);
-      break;
-    case "f":
-    case "F":
-      s = toFixed(n, prec ?? 6);
-      break;
-    case "e":
-    case "E": {
-      const [m, e] = n.toExponential(prec ?? 6).split("e") as [string, string];
-      const exp = Number(e);
-      s = `${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
-      if (conv === "E") s = s.toUpperCase();
-      break;
-    }
-    default:
-      s = isFloat ? formatFloat(n) : String(n);
-  }
+  let s = formatDigits(n, conv, prec) ?? (isFloat ? formatFloat(n) : String(n));
   if (n >= 0 && flags.includes("+")) s = `+${s}`;
   else if (n >= 0 && flags.includes(" ")) s = ` ${s}`;
   return s;
