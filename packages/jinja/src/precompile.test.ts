@@ -127,6 +127,15 @@ describe("precompileTemplate + Template.fromPrecompiled", () => {
     expect(Template.fromPrecompiled(precompileTemplate(source)).render()).toBe(expected);
   });
 
+  it("leaves template text that looks like an encoded value alone", () => {
+    const text = '{"$float": "1"} {"$set": []} ';
+    for (const source of [`${text}{{ x }}`, `${text}{% macro m() %}{{ varargs }}{% endmacro %}{{ m(1) }}`]) {
+      expect(Template.fromPrecompiled(precompileTemplate(source)).render({ x: 2 })).toBe(
+        new Template(source).render({ x: 2 }),
+      );
+    }
+  });
+
   it("applies the parse options when precompiling", () => {
     const source = "  {% if x %}\nyes\n{% endif %}\n";
     for (const options of [

@@ -50,7 +50,9 @@ export function decodeAst(precompiled: string): Stmt[] {
   }
   let decoded: unknown;
   try {
-    decoded = JSON.parse(precompiled, decodeValue);
+    // Tagged values serialize as `{"$...`, which JSON text can only contain as an object key (quotes inside
+    // strings are escaped): without one, the slow reviver has nothing to do (the usual case).
+    decoded = precompiled.includes('{"$') ? JSON.parse(precompiled, decodeValue) : JSON.parse(precompiled);
   } catch (error) {
     throw new TemplateError(`precompiled template is not valid JSON: ${(error as Error).message}`);
   }
