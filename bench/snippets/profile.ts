@@ -1,25 +1,17 @@
 /**
- * Where the cold first call of @modelhub/snippets goes: what the bundle is made of, the import time of each
- * workspace dependency alone, template compilation, and the bundle with @modelhub/tasks marked side-effect
- * free (what `"sideEffects": false` in its package.json would give every bundler).
+ * Where the cold first call of @modelhub/snippets goes: the bundle as shipped, what V8 spends only parsing
+ * each package's part of it (the code wrapped in a function that is never called: no module runs), the
+ * import time of each workspace dependency alone, template compilation, and the bundle's composition.
  * Run from bench/: node --conditions=source --import tsx snippets/profile.ts [--runs N]
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, type Plugin } from "esbuild";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import { readTemplateSources } from "../../packages/snippets/scripts/build-templates.js";
 import { CASES, oursArgs } from "./cases.js";
-import {
-  benchDir,
-  bundle,
-  type ColdMode,
-  type ColdResult,
-  coldRun,
-  fileKb,
-  repoRoot,
-  sideEffectFree,
-} from "./cold.js";
+import { benchDir, bundle, type ColdMode, type ColdResult, coldRun, fileKb, repoRoot } from "./cold.js";
 import { median } from "./measure.js";
 
 const runsIndex = process.argv.indexOf("--runs");
@@ -29,14 +21,13 @@ const firstCase = [...oursArgs(CASES[0]!)];
 const OURS = 'export * from "@modelhub/snippets";';
 
 /** Output bytes of a bundle of `contents`, per workspace package (tasks split by folder). */
-async function composition(contents: string, plugins: Plugin[] = []): Promise<Map<string, number>> {
+async function composition(contents: string): Promise<Map<string, number>> {
   const result = await build({
     stdin: { contents, resolveDir: benchDir, loader: "ts" },
     bundle: true,
     format: "esm",
     platform: "node",
     conditions: ["source"],
-    plugins,
     write: false,
     metafile: true,
     outdir: dir,
@@ -51,6 +42,23 @@ async function composition(contents: string, plugins: Plugin[] = []): Promise<Ma
     }
   }
   return bytes;
+}
+
+/**
+ * The shipped bundle's code from the packages whose source path matches `part` (esbuild marks each module
+ * with a `// <path>` comment), wrapped in a function that is never called: importing it costs V8's parse of
+ * that code and nothing else.
+ */
+function parseOnly(bundleUrl: string, part: RegExp, name: string): string {
+  const text = readFileSync(fileURLToPath(bundleUrl), "utf8");
+  const code = text.slice(0, text.lastIndexOf("\nexport {"));
+  const modules = code.split(/^(?=\/\/ \S+\.ts$)/m).filter((module) => part.test(module.split("\n", 1)[0]!));
+  // Top-level import declarations are not allowed in a function body (the bundle has none of its own;
+  // template text may hold some at a line start).
+  const body = modules.join("").replace(/^import /gm, "//import ");
+  const file = join(dir, `parse-${name}.mjs`);
+  writeFileSync(file, `export function neverCalled() {\n${body}\n}\n`);
+  return pathToFileURL(file).href;
 }
 
 /** The templates the first case (non-streaming chat) renders, by key in PRECOMPILED_TEMPLATES. */
@@ -76,19 +84,28 @@ const compileBundle = await bundle(
   join(dir, "compile.mjs"),
 );
 
+const shippedBundle = await bundle(OURS, join(dir, "ours.mjs"));
 const variants: { label: string; mode: ColdMode; specifier: string; args?: unknown[] }[] = [
   {
     label: "snippets: import + 1st call (as shipped)",
     mode: "ours",
-    specifier: await bundle(OURS, join(dir, "ours.mjs")),
+    specifier: shippedBundle,
     args: firstCase,
   },
-  {
-    label: "snippets: same, tasks side-effect free",
-    mode: "ours",
-    specifier: await bundle(OURS, join(dir, "ours-pure.mjs"), [sideEffectFree(["tasks"])]),
-    args: firstCase,
-  },
+  ...(
+    [
+      ["the whole bundle", /packages\//, "all"],
+      ["  @modelhub/jinja", /packages\/jinja\//, "jinja"],
+      ["  @modelhub/inference", /packages\/inference\//, "inference"],
+      ["  @modelhub/snippets code", /packages\/snippets\/(?!src\/templates\.generated)/, "snippets"],
+      ["  snippets templates", /packages\/snippets\/src\/templates\.generated/, "templates"],
+      ["  @modelhub/tasks", /packages\/tasks\//, "tasks"],
+    ] as const
+  ).map(([what, part, name]) => ({
+    label: `parse only: ${what}`,
+    mode: "import" as const,
+    specifier: parseOnly(shippedBundle, part, name),
+  })),
   {
     label: "import only: an empty module (baseline)",
     mode: "import",
@@ -164,12 +181,14 @@ console.log(
 );
 
 console.log("");
-console.log("bundle composition (KB of output)     as shipped  tasks side-effect free");
+console.log(
+  '("parse only": that part of the shipped bundle wrapped in a function that is never called, so V8 parses it and nothing runs; the empty module is the baseline of every import row)',
+);
+console.log("");
+console.log("bundle composition (KB of output)");
 const shipped = await composition(OURS);
-const pure = await composition(OURS, [sideEffectFree(["tasks"])]);
-const kb = (n: number | undefined) => (n === undefined ? "-" : ((n ?? 0) / 1024).toFixed(1));
 for (const key of [...shipped.keys()].sort((a, b) => shipped.get(b)! - shipped.get(a)!)) {
-  console.log(`${key.padEnd(36)} ${kb(shipped.get(key)).padStart(11)}  ${kb(pure.get(key)).padStart(22)}`);
+  console.log(`${key.padEnd(36)} ${(shipped.get(key)! / 1024).toFixed(1).padStart(6)}`);
 }
 
 rmSync(dir, { recursive: true, force: true });
