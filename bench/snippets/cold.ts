@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build, type Plugin } from "esbuild";
+import { build } from "esbuild";
 
 export const benchDir = fileURLToPath(new URL("..", import.meta.url));
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -26,31 +26,8 @@ export interface ColdResult {
   compileWarmMs?: number;
 }
 
-/**
- * Marks the modules of the named workspace packages side-effect free, as `"sideEffects": false` in their
- * package.json would: a bundler may then drop the ones nothing uses.
- */
-export function sideEffectFree(packageDirs: string[]): Plugin {
-  return {
-    name: "side-effect-free",
-    setup(builder) {
-      builder.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData === "inner") return undefined;
-        const resolved = await builder.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: "inner",
-        });
-        const inPackage = packageDirs.some((dir) => resolved.path.includes(`/packages/${dir}/`));
-        return inPackage ? { ...resolved, sideEffects: false } : resolved;
-      });
-    },
-  };
-}
-
 /** Bundles `contents` (an ES module importing workspace packages by name) into one file for node. */
-export async function bundle(contents: string, outfile: string, plugins: Plugin[] = []): Promise<string> {
+export async function bundle(contents: string, outfile: string): Promise<string> {
   await build({
     stdin: { contents, resolveDir: benchDir, loader: "ts" },
     bundle: true,
@@ -58,7 +35,6 @@ export async function bundle(contents: string, outfile: string, plugins: Plugin[
     platform: "node",
     conditions: ["source"],
     outfile,
-    plugins,
     logLevel: "silent",
   });
   return pathToFileURL(outfile).href;
