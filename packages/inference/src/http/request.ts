@@ -20,88 +20,86 @@ export interface HttpRequest {
 /**
  * Sends one request under the call's retry policy, per-attempt timeout, deadline and abort signal.
  * Resolves with an OK response (body unread); every failure is thrown as a typed InferenceError.
+ * One async function for the loop and the attempt: a chat call is a handful of awaits, not a dozen.
  */
 export async function sendRequest(call: CallContext, request: HttpRequest): Promise<Response> {
   const { retry } = call;
   for (let attempt = 1; ; attempt++) {
     if (call.signal.aborted) throw call.abortError();
-    const outcome = await attemptOnce(call, request);
     const canRetry = attempt < retry.maxAttempts;
-    if (outcome.kind === "response") {
-      const { response } = outcome;
-      if (response.ok) return response;
-      const retryable = shouldRetryResponse(response.status, response.headers);
-      const delay = retryable && canRetry ? retryDelayMs(retry, attempt, response.headers) : undefined;
+    let response: Response;
+    try {
+      response = await (call.timeoutMs === undefined
+        ? call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined))
+        : fetchWithAttemptTimeout(call, request, call.timeoutMs));
+    } catch (cause) {
+      if (call.signal.aborted) throw call.abortError();
+      // Network failure or per-attempt timeout: both may succeed on another try.
+      const error =
+        cause instanceof TimeoutError
+          ? cause
+          : new NetworkError(`${request.provider}: request failed: ${errorText(cause)}`, { cause });
+      const delay = canRetry ? retryDelayMs(retry, attempt, undefined) : undefined;
       if (delay !== undefined && Date.now() + delay < call.deadlineAt) {
-        await response.body?.cancel().catch(() => {});
-        call.logger?.debug?.(`${request.provider}: HTTP ${response.status}, retry ${attempt} in ${delay} ms`);
+        call.logger?.debug?.(`${request.provider}: ${error.message}, retry ${attempt} in ${delay} ms`);
         await sleep(delay, call);
         continue;
       }
-      throw await apiError(request, response, retryable);
+      throw error;
     }
-    // Network failure or per-attempt timeout: both may succeed on another try.
-    const delay = canRetry ? retryDelayMs(retry, attempt, undefined) : undefined;
+    if (response.ok) return response;
+    const retryable = shouldRetryResponse(response.status, response.headers);
+    const delay = retryable && canRetry ? retryDelayMs(retry, attempt, response.headers) : undefined;
     if (delay !== undefined && Date.now() + delay < call.deadlineAt) {
-      call.logger?.debug?.(`${request.provider}: ${outcome.error.message}, retry ${attempt} in ${delay} ms`);
+      await response.body?.cancel().catch(() => {});
+      call.logger?.debug?.(`${request.provider}: HTTP ${response.status}, retry ${attempt} in ${delay} ms`);
       await sleep(delay, call);
       continue;
     }
-    throw outcome.error;
+    throw await apiError(request, response, retryable);
   }
 }
 
-type Attempt =
-  | { kind: "response"; response: Response }
-  | { kind: "failed"; error: NetworkError | TimeoutError };
+const errorText = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
 
-async function attemptOnce(call: CallContext, request: HttpRequest): Promise<Attempt> {
-  // The per-attempt timeout only covers waiting for the response headers; the body is bounded by the
-  // call's own signal (caller abort and overall deadline), which stays attached to the fetch.
-  let attemptTimedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let signal: AbortSignal | undefined = call.abortable ? call.signal : undefined;
-  if (call.timeoutMs !== undefined) {
-    const attemptController = new AbortController();
-    timer = setTimeout(() => {
-      attemptTimedOut = true;
-      attemptController.abort();
-    }, call.timeoutMs);
-    signal = call.abortable
-      ? AbortSignal.any([call.signal, attemptController.signal])
-      : attemptController.signal;
-  }
-  const init: RequestInit = {
-    method: request.method,
-    headers: request.headers,
-    body: request.body ?? null,
-  };
+function fetchInit(call: CallContext, request: HttpRequest, signal: AbortSignal | undefined): RequestInit {
+  const init: RequestInit = { method: request.method, headers: request.headers, body: request.body ?? null };
+  // No signal at all when nothing can abort the call: an AbortSignal costs undici listeners per request.
   if (signal) init.signal = signal;
   // Edge runtimes reject an explicit `credentials` field, so it is only present when asked for.
   if (call.includeCredentials) init.credentials = "include";
+  return init;
+}
+
+/**
+ * One fetch under the per-attempt timeout, which only covers waiting for the response headers; the body
+ * is bounded by the call's own signal (caller abort and overall deadline), which stays attached.
+ */
+async function fetchWithAttemptTimeout(
+  call: CallContext,
+  request: HttpRequest,
+  timeoutMs: number,
+): Promise<Response> {
+  const attemptController = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    attemptController.abort();
+  }, timeoutMs);
+  const signal = call.abortable
+    ? AbortSignal.any([call.signal, attemptController.signal])
+    : attemptController.signal;
   try {
-    const response = await call.fetch(request.url, init);
-    return { kind: "response", response };
+    return await call.fetch(request.url, fetchInit(call, request, signal));
   } catch (cause) {
-    if (call.signal.aborted) throw call.abortError();
-    if (attemptTimedOut) {
-      return {
-        kind: "failed",
-        error: new TimeoutError(
-          `${request.provider}: no response within ${call.timeoutMs} ms (${request.url})`,
-          {
-            cause,
-          },
-        ),
-      };
+    if (timedOut && !call.signal.aborted) {
+      throw new TimeoutError(`${request.provider}: no response within ${timeoutMs} ms (${request.url})`, {
+        cause,
+      });
     }
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    return {
-      kind: "failed",
-      error: new NetworkError(`${request.provider}: request failed: ${reason}`, { cause }),
-    };
+    throw cause;
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clearTimeout(timer);
   }
 }
 

@@ -20,8 +20,9 @@ export const openAiChat: ProtocolFactory = (route): TaskSpec => {
     path: (ctx) => fillPath(path, ctx),
     streams: true,
     body: ({ args, stream, providerModelId, endpoint }) => {
-      // One copy of the caller's arguments, then assignments (not spreads of throwaway objects): per call.
-      const body: Record<string, unknown> = { ...args };
+      // One copy of the caller's arguments, then assignments. Object.assign rather than a spread: V8 copies
+      // an object made by rest destructuring (as `args` is) several times slower with a spread.
+      const body: Record<string, unknown> = Object.assign({}, args);
       if (stream) body.stream = true;
       if (!modelOnlyForEndpoints || endpoint) body.model = providerModelId;
       return body;

@@ -55,16 +55,20 @@ async function prepare(
   });
   try {
     validateArgs({ task, model, provider, endpointUrl, accessToken, inputs: args.inputs });
-    const resolved = await resolveModel(call, {
-      task,
-      model,
-      provider,
-      endpointUrl,
-      accessToken,
-      hubUrl: options.hubUrl ?? DEFAULT_HUB_URL,
-      mappingTtlMs: options.mappingTtlMs ?? 5 * 60_000,
-      logger: options.logger,
-    });
+    // An endpointUrl server is addressed hf-inference style with the caller's model id (as resolveModel
+    // does): no hub lookup, so nothing to wait for.
+    const resolved = endpointUrl
+      ? { provider: "hf-inference" as const, model, providerModelId: model }
+      : await resolveModel(call, {
+          task,
+          model,
+          provider,
+          endpointUrl,
+          accessToken,
+          hubUrl: options.hubUrl ?? DEFAULT_HUB_URL,
+          mappingTtlMs: options.mappingTtlMs ?? 5 * 60_000,
+          logger: options.logger,
+        });
     const spec = taskSpec(resolved.provider, task, protocols);
     // Most tasks (chat among them) carry no files: no async step for them.
     const encoded = spec.inputEncoding ? await encodeInputs(args, spec.inputEncoding(args)) : args;
@@ -178,20 +182,18 @@ class CallFollowUp implements FollowUp {
   }
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    return await response.json();
-  } catch (cause) {
+function readJson(response: Response): Promise<unknown> {
+  return response.json().catch((cause: unknown) => {
     if (cause instanceof SyntaxError) {
       throw new ProviderOutputError(`Expected a JSON answer from ${response.url || "the server"}`, { cause });
     }
     throw new NetworkError(`The connection failed while reading the answer: ${(cause as Error).message}`, {
       cause,
     });
-  }
+  });
 }
 
-async function readPayload(response: Response): Promise<unknown> {
+function readPayload(response: Response): Promise<unknown> {
   const type = response.headers.get("content-type") ?? "";
   return type.includes("json") ? readJson(response) : response.blob();
 }
@@ -208,7 +210,10 @@ export async function runTask<T>(
   try {
     const response = await sendRequest(call, request);
     const payload = await readPayload(response);
-    return (raw ? payload : await spec.parse(payload, ctx)) as T;
+    if (raw) return payload as T;
+    // Media outputs may download or poll (a promise); chat's parse is a synchronous check.
+    const output = spec.parse(payload, ctx);
+    return (output instanceof Promise ? await output : output) as T;
   } catch (error) {
     throw call.signal.aborted ? call.abortError() : error;
   } finally {
