@@ -110,7 +110,7 @@ class JsonEventIterator<T> implements AsyncGenerator<T, void, undefined> {
     this.index = index + 1;
     const data = this.batch.data[index]!;
     if (data === "[DONE]") {
-      void this.close(true);
+      void this.closeAfterDone();
       return { done: true, value: undefined };
     }
     return { done: false, value: source.validate(parseEvent(data, this.batch.eventAt(index), source)) };
@@ -122,16 +122,42 @@ class JsonEventIterator<T> implements AsyncGenerator<T, void, undefined> {
     throw call?.signal.aborted ? call.abortError() : error;
   }
 
-  /** Releases everything once; `cancel` also tells the server we stopped reading. */
+  /**
+   * Releases everything once; `cancel` also tells the server we stopped reading. The reader's lock is
+   * not released: nothing reads this body again, and releasing costs an error object (a stack trace).
+   */
   private async close(cancel: boolean): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.reader) {
       if (cancel && !this.ended) await this.reader.cancel().catch(() => {});
-      this.reader.releaseLock();
     } else {
       await this.source?.response.body?.cancel().catch(() => {});
     }
+    this.source?.call.dispose();
+  }
+
+  /**
+   * After `[DONE]` the body's end has usually arrived with it: one more read finds it, and the connection
+   * is free without a cancel (cancelling a fetch body costs undici ~0.1 ms, several percent of a
+   * 1000-event stream). A body that goes on, or has not ended by the next timer turn, is cancelled.
+   */
+  private async closeAfterDone(): Promise<void> {
+    const reader = this.reader;
+    if (this.closed || !reader || this.ended) return this.close(false);
+    this.closed = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ended = await Promise.race([
+      reader.read().then(
+        (chunk) => chunk.done,
+        () => true, // the body failed: nothing left to release
+      ),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(resolve, 0, false);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!ended) await reader.cancel().catch(() => {});
     this.source?.call.dispose();
   }
 }

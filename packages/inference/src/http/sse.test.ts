@@ -208,6 +208,35 @@ describe("jsonEvents", () => {
     expect(await all(sse('data: {"a":1}\n\ndata: [DONE]\n\ndata: {"a":2}\n\n'))).toEqual([{ a: 1 }]);
   });
 
+  it("after [DONE], cancels a body that goes on but not one that has ended", async () => {
+    const cancelled: boolean[] = [];
+    const bodyThen = (rest: string[], close: boolean) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode('data: {"a":1}\n\ndata: [DONE]\n\n'));
+          for (const part of rest) controller.enqueue(encoder.encode(part));
+          if (close) controller.close();
+        },
+        cancel() {
+          cancelled.push(true);
+        },
+      });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    const ended = new Response(bodyThen([], true), { headers: { "content-type": "text/event-stream" } });
+    expect(await all(ended)).toEqual([{ a: 1 }]);
+    await settle();
+    expect(cancelled).toEqual([]);
+    // Data after [DONE] on a body still open, and a body that stays open without a byte more.
+    for (const rest of [['data: {"late":1}\n\n'], []]) {
+      const response = new Response(bodyThen(rest, false), {
+        headers: { "content-type": "text/event-stream" },
+      });
+      expect(await all(response)).toEqual([{ a: 1 }]);
+      await settle();
+    }
+    expect(cancelled).toEqual([true, true]);
+  });
+
   it("rejects a response that is not an event stream", async () => {
     await expect(all(sse('{"a":1}', "application/json"))).rejects.toSatisfy(
       (e) => ProviderOutputError.isInstance(e) && String(e).includes("text/event-stream"),
