@@ -12,28 +12,34 @@ export interface ClientDefaults extends Options {
  * default options applied (per-call arguments and options win).
  */
 export class InferenceClient {
+  /** What every call's arguments start from (token, endpoint) and the default options: made once. */
+  private readonly baseArgs: { accessToken?: string; endpointUrl?: string };
+  private readonly baseOptions: RunOptions;
+
   constructor(
     private readonly accessToken?: string,
     private readonly defaults: ClientDefaults = {},
-  ) {}
+  ) {
+    const { endpointUrl, ...options } = defaults;
+    this.baseArgs = {};
+    if (accessToken) this.baseArgs.accessToken = accessToken;
+    if (endpointUrl) this.baseArgs.endpointUrl = endpointUrl;
+    this.baseOptions = options;
+  }
 
   /** A client whose calls all go to `endpointUrl` (a TGI, vLLM, llama.cpp, Ollama... server). */
   endpoint(endpointUrl: string): InferenceClient {
     return new InferenceClient(this.accessToken, { ...this.defaults, endpointUrl });
   }
 
+  /** Per-call arguments win over the client's token and endpoint. */
   private args<A extends object>(args: A): A & { accessToken?: string } {
-    const { endpointUrl } = this.defaults;
-    return {
-      ...(this.accessToken ? { accessToken: this.accessToken } : {}),
-      ...(endpointUrl ? { endpointUrl } : {}),
-      ...args,
-    };
+    return Object.assign({}, this.baseArgs, args);
   }
 
+  /** Per-call options win over the client's defaults; without any, the defaults as they are. */
   private options<O extends RunOptions | undefined>(options: O): RunOptions {
-    const { endpointUrl: _endpoint, ...defaults } = this.defaults;
-    return { ...defaults, ...options };
+    return options ? Object.assign({}, this.baseOptions, options) : this.baseOptions;
   }
 
   textClassification(args: tasks.TextClassificationArgs, options?: RunOptions) {
