@@ -275,13 +275,8 @@ function mapFilter(value: unknown, args: unknown[], k: Kwargs | null, st: Render
 function jinjaTitle(s: string): string {
   return s
     .split(/([-\s({[<]+)/)
-    .map((item) => (item ? capitalizeWord(item) : ""))
+    .map(capitalize)
     .join("");
-}
-
-function capitalizeWord(item: string): string {
-  const first = String.fromCodePoint(item.codePointAt(0)!);
-  return first.toUpperCase() + item.slice(first.length).toLowerCase();
 }
 
 function striptags(v: unknown): string {
