@@ -3,7 +3,7 @@ import { eq, iterate, add as pyAdd, typeError } from "../runtime/operators.js";
 import type { RenderState } from "../runtime/state.js";
 import { isMapping, isUndefined, type Kwargs, makeTuple, num, truthy, Undefined } from "../runtime/values.js";
 import { arg } from "./args.js";
-import { attrGetter, ignoreCase, sortBy } from "./sorting.js";
+import { attrGetter, ignoreCase, sortBy, sortKey } from "./sorting.js";
 
 /** Filters that reorder, group, split or aggregate sequences (jinja2's sort, groupby, batch, sum...). */
 
@@ -12,8 +12,7 @@ export function minMax(value: unknown, args: unknown[], k: Kwargs | null, wantMa
   const attribute = arg(args, k, 1, "attribute", null);
   const items = iterate(value);
   if (items.length === 0) return new Undefined("No aggregated item, sequence was empty.");
-  const key = attribute === null ? (x: unknown) => x : attrGetter(attribute);
-  const cmpKey = (x: unknown) => (caseSensitive ? key(x) : ignoreCase(key(x)));
+  const cmpKey = sortKey(attribute, caseSensitive);
   const sorted = sortBy(items, cmpKey, false);
   if (!wantMax) return sorted[0];
   // max() returns the first maximal item, sorting is stable so scan from the end for the first equal key.
@@ -106,18 +105,17 @@ export function sortFilter(value: unknown, args: unknown[], k: Kwargs | null): u
   const reverse = truthy(arg(args, k, 0, "reverse", false));
   const caseSensitive = truthy(arg(args, k, 1, "case_sensitive", false));
   const attribute = arg(args, k, 2, "attribute", null);
-  const getter = attribute === null ? (x: unknown) => x : attrGetter(attribute);
-  return sortBy(iterate(value).slice(), (x) => (caseSensitive ? getter(x) : ignoreCase(getter(x))), reverse);
+  return sortBy(iterate(value).slice(), sortKey(attribute, caseSensitive), reverse);
 }
 
 export function unique(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
   const caseSensitive = truthy(arg(args, k, 0, "case_sensitive", false));
   const attribute = arg(args, k, 1, "attribute", null);
-  const getter = attribute === null ? (x: unknown) => x : attrGetter(attribute);
+  const getKey = sortKey(attribute, caseSensitive);
   const seen: unknown[] = [];
   const out: unknown[] = [];
   for (const item of iterate(value)) {
-    const key = caseSensitive ? getter(item) : ignoreCase(getter(item));
+    const key = getKey(item);
     if (!seen.some((s) => eq(s, key))) {
       seen.push(key);
       out.push(item);

@@ -35,3 +35,9 @@ export function sortBy<T>(items: T[], key: (item: T) => unknown, reverse: boolea
   });
   return keyed.map((k) => k.item);
 }
+
+/** The comparison key of jinja2's sort/unique/min/max: an attribute (or the item itself), case-folded unless asked. */
+export function sortKey(attribute: unknown, caseSensitive: boolean): (item: unknown) => unknown {
+  const getter = attribute === null ? (x: unknown) => x : attrGetter(attribute);
+  return caseSensitive ? getter : (x) => ignoreCase(getter(x));
+}
