@@ -204,6 +204,9 @@ CASES = [
     ("{{ strftime_now('%Y-%m-%d %H:%M:%S') }}|{{ strftime_now('%d %B %Y') }}|{{ strftime_now('%b %-d, %A %a %j %I%p %y') }}", {}),
     ("{{ dict(a=1, b=2) }}{{ dict([('x', 1)]) }}{{ namespace(a=1).a }}", {}),
     ("{% set c = cycler('a', 'b') %}{{ c.next() }}{{ c.next() }}{{ c.next() }}{{ c.current }}", {}),
+    # reset() goes back to the first position, even when a later item equals the first one
+    ("{% set c = cycler('a', 'b', 'a') %}{{ c.next() }}{{ c.next() }}{{ c.next() }}{{ c.next() }}{{ c.reset() }}"
+     "{{ c.current }}{{ c.next() }}{{ c.next() }}", {}),
     ("{% set j = joiner(' | ') %}{% for x in l %}{{ j() }}{{ x }}{% endfor %}", DATA),
     # --- realistic chat-template idioms ---
     ("{% for message in messages %}{% if message['role'] == 'system' %}{{ message['content'] | trim }}\n\n{% elif message['role'] == 'user' %}[INST] {{ message['content'] }} [/INST]{% else %}{{ message['content'] + eos_token }}{% endif %}{% endfor %}", {"messages": MSGS, "eos_token": "</s>"}),

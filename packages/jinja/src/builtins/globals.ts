@@ -59,19 +59,6 @@ function buildDict(args: unknown[], kwargs: Kwargs | null): Record<string, unkno
   return out;
 }
 
-class Cycler {
-  private pos = 0;
-  constructor(readonly items: unknown[]) {}
-  get current(): unknown {
-    return this.items[this.pos];
-  }
-  next(): unknown {
-    const v = this.current;
-    this.pos = (this.pos + 1) % this.items.length;
-    return v;
-  }
-}
-
 export interface GlobalsOptions {
   now: () => Date;
 }
@@ -94,15 +81,20 @@ export function createGlobals(): Record<string, unknown> {
     if (typeof format !== "string") throw typeError("strftime() argument 1 must be str");
     return strftime(format, st.now());
   });
-  globals.cycler = new PyCallable("cycler", (args) => {
-    const cycler = new Cycler(args);
+  globals.cycler = new PyCallable("cycler", (items) => {
+    let pos = 0;
+    const next = () => {
+      const current = items[pos];
+      pos = (pos + 1) % items.length;
+      return current;
+    };
     const ns = new Namespace();
-    ns.attrs.next = new PyCallable("next", () => cycler.next());
+    ns.attrs.next = new PyCallable("next", next);
     ns.attrs.reset = new PyCallable("reset", () => {
-      while (cycler.current !== cycler.items[0]) cycler.next();
+      pos = 0;
       return null;
     });
-    Object.defineProperty(ns.attrs, "current", { get: () => cycler.current, enumerable: true });
+    Object.defineProperty(ns.attrs, "current", { get: () => items[pos], enumerable: true });
     return ns;
   });
   globals.joiner = new PyCallable("joiner", (args) => {
