@@ -15,6 +15,24 @@ export interface BenchClient {
 
 const MESSAGES = [{ role: "user" as const, content: "Hello" }];
 
+/**
+ * A fetch adding the `x-bench-chunks` header, for the clients that take no per-call headers: one per chunk
+ * count, made once, so the harness does not add a closure per stream to those clients' figures.
+ */
+function chunksFetch(): (chunks: number) => typeof fetch {
+  const made = new Map<number, typeof fetch>();
+  return (chunks) => {
+    let wrapped = made.get(chunks);
+    if (!wrapped) {
+      const value = String(chunks);
+      wrapped = (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as object), "x-bench-chunks": value } });
+      made.set(chunks, wrapped);
+    }
+    return wrapped;
+  };
+}
+
 export function makeClients(base: string): BenchClient[] {
   const url = `${base}/v1/chat/completions`;
   const headers = (chunks?: number) => ({
@@ -63,6 +81,7 @@ export function makeClients(base: string): BenchClient[] {
     },
   };
 
+  const modelhubFetch = chunksFetch();
   const modelhub: BenchClient = {
     name: "@modelhub/inference",
     async chat() {
@@ -79,13 +98,7 @@ export function makeClients(base: string): BenchClient[] {
       let count = 0;
       const events = chatCompletionStream(
         { endpointUrl: base, model: "bench-model", accessToken: "bench-key", messages: MESSAGES },
-        {
-          fetch: (input, init) =>
-            fetch(input, {
-              ...init,
-              headers: { ...(init?.headers as object), "x-bench-chunks": String(chunks) },
-            }),
-        },
+        { fetch: modelhubFetch(chunks) },
       );
       for await (const _event of events) count++;
       return count;
@@ -93,6 +106,7 @@ export function makeClients(base: string): BenchClient[] {
   };
 
   const hf = new HfClient("bench-key").endpoint(base);
+  const hfFetch = chunksFetch();
   const huggingface: BenchClient = {
     name: "@huggingface/inference",
     async chat() {
@@ -101,13 +115,7 @@ export function makeClients(base: string): BenchClient[] {
     },
     async stream(chunks) {
       let count = 0;
-      const streamClient = new HfClient("bench-key", {
-        fetch: (input, init) =>
-          fetch(input, {
-            ...init,
-            headers: { ...(init?.headers as object), "x-bench-chunks": String(chunks) },
-          }),
-      }).endpoint(base);
+      const streamClient = new HfClient("bench-key", { fetch: hfFetch(chunks) }).endpoint(base);
       for await (const _event of streamClient.chatCompletionStream({
         model: "bench-model",
         messages: MESSAGES,

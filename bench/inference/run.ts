@@ -9,6 +9,7 @@ import { fork } from "node:child_process";
 import { makeClients } from "./clients.js";
 import { concurrent, interleaved, sequential, table } from "./measure.js";
 import { bundleSizes, importTimes } from "./size-and-import.js";
+import { printStreamParseCost, streamParseCost } from "./stream-parse.js";
 
 const quick = process.argv.includes("--quick");
 const scale = quick ? 0.2 : 1;
@@ -52,9 +53,14 @@ async function main(): Promise<void> {
       await interleaved(clients, 7, (c) => concurrent(() => c.chat(), n(1500), 32)),
     );
     table(
-      `Streamed chat (${n(30)} streams of 1000 chunks x 7 rounds), per stream`,
-      await interleaved(clients, 7, (c) => sequential(() => c.stream(1000), n(30))),
+      `Streamed chat (${n(30)} streams of 1000 chunks x 11 rounds), per stream`,
+      await interleaved(clients, 11, (c) => sequential(() => c.stream(1000), n(30))),
     );
+    const parseEvents = n(20_000);
+    console.log(
+      `\nStream parsing in process, no socket (${parseEvents} events in chunks of 100 x 15 rounds), client CPU per event`,
+    );
+    printStreamParseCost(await streamParseCost(parseEvents, 100, 15));
 
     const chunks = 100_000;
     console.log(`\nMemory over one ${chunks}-chunk stream (heap after GC, MB: before / during max / after)`);

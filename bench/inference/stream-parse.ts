@@ -1,27 +1,21 @@
 /**
- * In-process stream parsing cost, no network: the same SSE bytes (a chat stream) through raw-fetch-style
- * parsing and through chatCompletionStream with a `fetch` answering from memory. Isolates what the client
- * adds per event from the socket and the server.
- * Usage: node --conditions=source --import tsx inference/stream-parse.ts [events] [eventsPerChunk] [rounds]
+ * In-process stream parsing cost, no socket and no server: the same SSE bytes (a chat stream, in chunks of
+ * the size undici hands out on loopback) through raw-fetch-style parsing and through chatCompletionStream
+ * with a `fetch` answering from memory. What the client adds per event, without the network's noise.
+ * Standalone: node --conditions=source --import tsx inference/stream-parse.ts [events] [eventsPerChunk] [rounds]
  */
 import { chatCompletionStream } from "@modelhub/inference";
 import { median } from "./measure.js";
 
-const events = Number(process.argv[2] ?? 100_000);
-const perChunk = Number(process.argv[3] ?? 16);
-const encoder = new TextEncoder();
-const event = `data: ${JSON.stringify({
+const EVENT = `data: ${JSON.stringify({
   id: "chatcmpl-bench",
   object: "chat.completion.chunk",
   created: 1_700_000_000,
   model: "bench-model",
   choices: [{ index: 0, delta: { content: "tok " }, finish_reason: null }],
 })}\n\n`;
-const chunks: Uint8Array[] = [];
-for (let sent = 0; sent < events; sent += perChunk) chunks.push(encoder.encode(event.repeat(perChunk)));
-chunks.push(encoder.encode("data: [DONE]\n\n"));
 
-function body(): ReadableStream<Uint8Array> {
+function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   let i = 0;
   return new ReadableStream({
     pull(controller) {
@@ -31,8 +25,9 @@ function body(): ReadableStream<Uint8Array> {
   });
 }
 
-async function raw(): Promise<number> {
-  const reader = body().getReader();
+/** The raw-fetch client's parsing (bench/inference/clients.ts), on a body from memory. */
+async function raw(body: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   let count = 0;
@@ -42,8 +37,9 @@ async function raw(): Promise<number> {
     buffer += decoder.decode(value, { stream: true });
     let end = buffer.indexOf("\n\n");
     while (end !== -1) {
-      const data = buffer.slice(6, end);
+      const event = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
+      const data = event.slice(6);
       if (data === "[DONE]") return count;
       JSON.parse(data);
       count++;
@@ -52,7 +48,7 @@ async function raw(): Promise<number> {
   }
 }
 
-async function modelhub(): Promise<number> {
+async function modelhub(body: ReadableStream<Uint8Array>): Promise<number> {
   let count = 0;
   const stream = chatCompletionStream(
     {
@@ -60,29 +56,46 @@ async function modelhub(): Promise<number> {
       model: "bench-model",
       messages: [{ role: "user", content: "Hi" }],
     },
-    { fetch: async () => new Response(body(), { headers: { "content-type": "text/event-stream" } }) },
+    { fetch: async () => new Response(body, { headers: { "content-type": "text/event-stream" } }) },
   );
   for await (const _ of stream) count++;
   return count;
 }
 
-const clients: Record<string, () => Promise<number>> = {
-  "raw fetch parsing": raw,
-  "@modelhub/inference": modelhub,
-};
-const rounds = Number(process.argv[4] ?? 15);
-const samples = new Map<string, number[]>(Object.keys(clients).map((name) => [name, []]));
-for (let round = 0; round < rounds; round++) {
-  for (const [name, run] of Object.entries(clients)) {
-    const cpu = process.cpuUsage();
-    const count = await run();
-    const used = process.cpuUsage(cpu);
-    samples.get(name)!.push(((used.user + used.system) * 1000) / count);
+/** CPU ns per event of each, median of `rounds` interleaved rounds. */
+export async function streamParseCost(
+  events: number,
+  perChunk: number,
+  rounds: number,
+): Promise<Map<string, number>> {
+  const encoder = new TextEncoder();
+  const chunks: Uint8Array[] = [];
+  for (let sent = 0; sent < events; sent += perChunk) chunks.push(encoder.encode(EVENT.repeat(perChunk)));
+  chunks.push(encoder.encode("data: [DONE]\n\n"));
+  const clients = { "raw fetch parsing": raw, "@modelhub/inference": modelhub };
+  const samples = new Map<string, number[]>(Object.keys(clients).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, run] of Object.entries(clients)) {
+      const cpu = process.cpuUsage();
+      const count = await run(streamOf(chunks));
+      const used = process.cpuUsage(cpu);
+      samples.get(name)!.push(((used.user + used.system) * 1000) / count);
+    }
+  }
+  return new Map([...samples].map(([name, values]) => [name, median(values)]));
+}
+
+export function printStreamParseCost(costs: Map<string, number>): void {
+  const baseline = costs.get("raw fetch parsing")!;
+  for (const [name, ns] of costs) {
+    console.log(`  ${name.padEnd(24)} ${ns.toFixed(0).padStart(6)} ns   ${(ns / baseline).toFixed(3)}x`);
   }
 }
-const baseline = median(samples.get("raw fetch parsing")!);
-console.log(`${events} events, ${perChunk} per chunk, CPU ns per event, median of ${rounds} rounds`);
-for (const [name, values] of samples) {
-  const ns = median(values);
-  console.log(`  ${name.padEnd(24)} ${ns.toFixed(0).padStart(6)} ns   ${(ns / baseline).toFixed(3)}x`);
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const events = Number(process.argv[2] ?? 100_000);
+  const perChunk = Number(process.argv[3] ?? 100);
+  const rounds = Number(process.argv[4] ?? 15);
+  console.log(`${events} events, ${perChunk} per chunk, CPU ns per event, median of ${rounds} rounds`);
+  printStreamParseCost(await streamParseCost(events, perChunk, rounds));
 }
