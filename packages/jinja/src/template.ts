@@ -8,7 +8,7 @@ import { parseTemplate } from "./parser/parser.js";
 import { decodeAst, encodeAst } from "./precompile.js";
 import type { Registries } from "./runtime/compile-expr.js";
 import { compileBody, type StmtFn } from "./runtime/compile-stmt.js";
-import { declareAssigned, newFrame, ScopeInfo } from "./runtime/scope.js";
+import { declareAssigned, newFrame, newScope } from "./runtime/scope.js";
 import { RenderState } from "./runtime/state.js";
 import { PyCallable } from "./runtime/values.js";
 import { DEFAULT_LIMITS, type Limits } from "./sandbox.js";
@@ -100,12 +100,12 @@ export class Template {
   }
 
   private init(ast: Stmt[], options: TemplateOptions): void {
-    const scope = new ScopeInfo(null);
+    const scope = newScope(null);
     this.body = guarded(() => {
       declareAssigned(ast, scope);
       return compileBody(ast, { reg: REGISTRIES, scope });
     });
-    this.frameSize = scope.size;
+    this.frameSize = scope.slots.size;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.now = options.now ?? (() => new Date());
     // The globals hold no per-render state (cyclers and joiners are created by calls), so one set is shared.

@@ -5,7 +5,16 @@ import { type CompileContext, compileArgs, compileExpr, compileFilter, type Expr
 import { LoopContext } from "./loop.js";
 import { iterate, typeError } from "./operators.js";
 import { pyStr } from "./printing.js";
-import { compileLookup, declareAssigned, declareTarget, type Frame, newFrame, ScopeInfo } from "./scope.js";
+import {
+  compileLookup,
+  declare,
+  declareAssigned,
+  declareTarget,
+  type Frame,
+  newFrame,
+  newScope,
+  type ScopeInfo,
+} from "./scope.js";
 import type { RenderState } from "./state.js";
 import { type Kwargs, makeTuple, Namespace, newDict, PyCallable, truthy, Undefined } from "./values.js";
 
@@ -33,10 +42,10 @@ export function compileBody(stmts: Stmt[], cx: CompileContext): StmtFn {
 function compileScoped(
   stmts: Stmt[],
   cx: CompileContext,
-  declare: (scope: ScopeInfo) => void = () => {},
+  declareFirst: (scope: ScopeInfo) => void = () => {},
 ): { body: StmtFn; scope: ScopeInfo; cx: CompileContext } {
-  const scope = new ScopeInfo(cx.scope);
-  declare(scope);
+  const scope = newScope(cx.scope);
+  declareFirst(scope);
   declareAssigned(stmts, scope);
   const inner = { reg: cx.reg, scope };
   return { body: compileBody(stmts, inner), scope, cx: inner };
@@ -47,7 +56,7 @@ type AssignFn = (frame: Frame, st: RenderState, value: unknown) => void;
 /** Compiles an assignment to a target declared in `cx.scope`. */
 function compileAssign(target: Target, cx: CompileContext): AssignFn {
   if (target.kind === "name") {
-    const slot = cx.scope.declare(target.name);
+    const slot = declare(cx.scope, target.name);
     return (frame, _st, value) => {
       frame[slot] = value;
     };
@@ -130,7 +139,7 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
         st.line = line;
         let signal = NORMAL;
         let value: unknown = st.capture(() => {
-          signal = body(newFrame(frame, scope.size), st);
+          signal = body(newFrame(frame, scope.slots.size), st);
         });
         // `break`/`continue` inside the block leave the loop before the assignment, as in Jinja2.
         if (signal !== NORMAL) return signal;
@@ -141,7 +150,7 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
     }
     case "macro": {
       const make = compileMacro(stmt.name, stmt.params, stmt.body, stmt.uses, cx);
-      const slot = cx.scope.declare(stmt.name);
+      const slot = declare(cx.scope, stmt.name);
       return (frame) => {
         frame[slot] = make(frame);
         return NORMAL;
@@ -169,7 +178,7 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
         st.line = line;
         let signal = NORMAL;
         const text = st.capture(() => {
-          signal = body(newFrame(frame, scope.size), st);
+          signal = body(newFrame(frame, scope.slots.size), st);
         });
         if (signal !== NORMAL) return signal;
         st.write(pyStr(filter(text, frame, st)));
@@ -184,14 +193,14 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
       const assigns = stmt.targets.map((t) => compileAssign(t, scoped.cx));
       return (frame, st) => {
         st.line = line;
-        const inner = newFrame(frame, scoped.scope.size);
+        const inner = newFrame(frame, scoped.scope.slots.size);
         for (let i = 0; i < assigns.length; i++) assigns[i]!(inner, st, values[i]!(frame, st));
         return scoped.body(inner, st);
       };
     }
     case "scope": {
       const { body, scope } = compileScoped(stmt.body, cx);
-      return (frame, st) => body(newFrame(frame, scope.size), st);
+      return (frame, st) => body(newFrame(frame, scope.slots.size), st);
     }
     case "break":
       return () => BREAK;
@@ -227,16 +236,16 @@ function compileMacro(
   const takesVarargs = used.has("varargs");
   const takesKwargs = used.has("kwargs");
   const takesCaller = used.has("caller");
-  const scope = new ScopeInfo(cx.scope);
-  const paramSlots = params.map((p) => scope.declare(p.name));
-  const varargsSlot = takesVarargs ? scope.declare("varargs") : 0;
-  const kwargsSlot = takesKwargs ? scope.declare("kwargs") : 0;
-  const callerSlot = takesCaller ? scope.declare("caller") : 0;
+  const scope = newScope(cx.scope);
+  const paramSlots = params.map((p) => declare(scope, p.name));
+  const varargsSlot = takesVarargs ? declare(scope, "varargs") : 0;
+  const kwargsSlot = takesKwargs ? declare(scope, "kwargs") : 0;
+  const callerSlot = takesCaller ? declare(scope, "caller") : 0;
   declareAssigned(stmts, scope);
   const inner = { reg: cx.reg, scope };
   const defaults: (ExprFn | null)[] = params.map((p) => (p.default ? compileExpr(p.default, inner) : null));
   const body = compileBody(stmts, inner);
-  const size = scope.size;
+  const size = scope.slots.size;
   return (defFrame) =>
     new PyCallable(
       name,
@@ -289,15 +298,15 @@ function compileFor(stmt: Extract<Stmt, { kind: "for" }>, cx: CompileContext): S
   const line = stmt.line;
   const iter = compileExpr(stmt.iter, cx);
   const otherwise = compileBody(stmt.otherwise, cx);
-  const scope = new ScopeInfo(cx.scope);
+  const scope = newScope(cx.scope);
   declareTarget(stmt.target, scope);
-  const loopSlot = scope.declare("loop");
+  const loopSlot = declare(scope, "loop");
   declareAssigned(stmt.body, scope);
   const inner = { reg: cx.reg, scope };
   const assign = compileAssign(stmt.target, inner);
   const filter = stmt.filter ? compileExpr(stmt.filter, inner) : null;
   const body = compileBody(stmt.body, inner);
-  const size = scope.size;
+  const size = scope.slots.size;
 
   const run = (source: unknown, frame: Frame, st: RenderState, depth0: number): number => {
     let items = iterate(source);

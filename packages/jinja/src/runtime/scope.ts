@@ -12,26 +12,22 @@ export type Frame = unknown[];
 
 export const NOT_SET: unique symbol = Symbol("not set");
 
-export class ScopeInfo {
-  private readonly slots = new Map<string, number>();
-  constructor(readonly parent: ScopeInfo | null) {}
+/** A compile-time scope: the slot of each name it declares (slot 0 of a frame is the parent frame). */
+export interface ScopeInfo {
+  readonly parent: ScopeInfo | null;
+  readonly slots: Map<string, number>;
+}
 
-  declare(name: string): number {
-    let slot = this.slots.get(name);
-    if (slot === undefined) {
-      slot = this.slots.size + 1;
-      this.slots.set(name, slot);
-    }
-    return slot;
-  }
+export const newScope = (parent: ScopeInfo | null): ScopeInfo => ({ parent, slots: new Map() });
 
-  slotOf(name: string): number | undefined {
-    return this.slots.get(name);
+/** The slot of `name` in `scope`, declaring it if new. */
+export function declare(scope: ScopeInfo, name: string): number {
+  let slot = scope.slots.get(name);
+  if (slot === undefined) {
+    slot = scope.slots.size + 1;
+    scope.slots.set(name, slot);
   }
-
-  get size(): number {
-    return this.slots.size;
-  }
+  return slot;
 }
 
 export function newFrame(parent: Frame | null, size: number): Frame {
@@ -49,7 +45,7 @@ export function declareAssigned(stmts: Stmt[], scope: ScopeInfo): void {
         declareTarget(stmt.target, scope);
         break;
       case "macro":
-        scope.declare(stmt.name);
+        declare(scope, stmt.name);
         break;
       case "if":
         declareAssigned(stmt.body, scope);
@@ -63,7 +59,7 @@ export function declareAssigned(stmts: Stmt[], scope: ScopeInfo): void {
 }
 
 export function declareTarget(target: Target, scope: ScopeInfo): void {
-  if (target.kind === "name") scope.declare(target.name);
+  if (target.kind === "name") declare(scope, target.name);
   else if (target.kind === "tuple") for (const item of target.items) declareTarget(item, scope);
 }
 
@@ -74,7 +70,7 @@ export function compileLookup(name: string, scope: ScopeInfo): LookupFn {
   const path: number[] = [];
   let hops = 0;
   for (let s: ScopeInfo | null = scope; s !== null; s = s.parent, hops++) {
-    const slot = s.slotOf(name);
+    const slot = s.slots.get(name);
     if (slot !== undefined) path.push(hops, slot);
   }
   const missing = new Undefined(`'${name}' is undefined`);
