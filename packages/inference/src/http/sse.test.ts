@@ -94,6 +94,11 @@ describe("SseParser", () => {
     ]);
   });
 
+  it("reads CRLF-framed events, and hands a data line with a lone CR to the general path", () => {
+    const chunks = ['data: {"a":1}\r\n\r\ndata: x\ry\r\n\r\ndata: 2\r\n\r', "\ndata: a\ndata: b\r\n\r\n"];
+    expect(parse(chunks).map((e) => e.data)).toEqual(['{"a":1}', "x", "2", "a\nb"]);
+  });
+
   it("leaves the fast path for a data line whose blank line is in the next chunk", () => {
     expect(parse(['data: {"a":1}\n', "data: 2\n\n", 'data: {"b":2}\n', "\n"]).map((e) => e.data)).toEqual([
       '{"a":1}\n2',
@@ -107,13 +112,21 @@ describe("SseParser", () => {
 
   it("agrees with the plain algorithm on any stream cut anywhere (property)", async () => {
     const line = fc.oneof(
-      fc.constantFrom("", ": ping", "event: error", "event:update", "id: 3", "data", "retry: 10"),
+      { arbitrary: fc.constant(""), weight: 2 },
+      fc.constantFrom(": ping", "event: error", "event:update", "id: 3", "data", "retry: 10"),
       fc.string({ maxLength: 12 }).map((s) => `data: ${s.replace(/[\r\n]/g, "")}`),
       fc.string({ maxLength: 8 }).map((s) => `data:${s.replace(/[\r\n]/g, "")}`),
       fc.constantFrom('data: {"n":1}', "data: héllo ✓", "data: [DONE]"),
     );
-    const eol = fc.constantFrom("\n", "\n", "\n", "\r\n", "\r");
-    const stream = fc.array(fc.tuple(line, eol), { maxLength: 20 }).map((pairs) => pairs.flat().join(""));
+    // Streams with mostly LF or mostly CRLF line ends: each fast path, and its hand-overs to the general path.
+    const lineEnds = [
+      fc.constantFrom("\n", "\n", "\n", "\r\n", "\r"),
+      fc.constantFrom("\r\n", "\r\n", "\n", "\r"),
+    ];
+    const stream = fc
+      .constantFrom(...lineEnds)
+      .chain((eol) => fc.array(fc.tuple(line, eol), { maxLength: 20 }))
+      .map((pairs) => pairs.flat().join(""));
     await fc.assert(
       fc.asyncProperty(stream, fc.array(fc.nat(400), { maxLength: 12 }), async (text, cuts) => {
         expect(await collect(split(encoder.encode(text), cuts))).toEqual(referenceEvents(text));

@@ -59,10 +59,10 @@ export class SseEventBatch {
  * line, multi-line `data` is joined with "\n", comments (":") are skipped, `event` and `id` are read, a
  * blank line dispatches, and a last event with no blank line is delivered at the end.
  *
- * The common framing - LF only, each event a single `data: ...` line then a blank line - is read by a fast
- * path that finds whole events with `indexOf` and copies nothing; anything else (CRLF or CR, comments,
- * other fields, multi-line data, an event cut by the chunk boundary) goes through the general line-by-line
- * path, and the fast path resumes at the next event boundary.
+ * The common framing - each event a single `data: ...` line then a blank line, with LF (or CRLF) line
+ * ends - is read by a fast path that finds whole events with `indexOf` and copies nothing; anything else
+ * (lone CR, mixed line ends, comments, other fields, multi-line data, an event cut by the chunk boundary)
+ * goes through the general line-by-line path, and the fast path resumes at the next event boundary.
  */
 export class SseParser {
   /**
@@ -120,8 +120,8 @@ export class SseParser {
     const lfOnly = buffer.indexOf("\r") === -1;
     let pos = 0;
     for (;;) {
-      if (lfOnly && this.data === undefined && this.eventType === undefined) {
-        pos = this.scanSimpleEvents(buffer, pos, out);
+      if (this.data === undefined && this.eventType === undefined) {
+        pos = lfOnly ? this.scanSimpleEvents(buffer, pos, out) : this.scanSimpleCrlfEvents(buffer, pos, out);
       }
       let end: number;
       let next: number;
@@ -163,6 +163,30 @@ export class SseParser {
       if (id === undefined) out.data.push(data);
       else out.push(data, undefined, id);
       pos = end + 2;
+    }
+  }
+
+  /**
+   * The fast path for servers that end lines with CRLF: `data: ...\r\n\r\n` events whose data holds no
+   * other "\r" or "\n"; returns where it stopped.
+   */
+  private scanSimpleCrlfEvents(buffer: string, pos: number, out: SseEventBatch): number {
+    const id = this.lastEventId;
+    for (;;) {
+      if (!buffer.startsWith(DATA_PREFIX, pos)) return pos;
+      const from = pos + DATA_PREFIX.length;
+      const end = buffer.indexOf("\r", from);
+      if (
+        end === -1 ||
+        !buffer.startsWith("\n\r\n", end + 1) ||
+        buffer.indexOf("\n", from) !== end + 1 // a line break inside: the general path
+      ) {
+        return pos;
+      }
+      const data = buffer.slice(from, end);
+      if (id === undefined) out.data.push(data);
+      else out.push(data, undefined, id);
+      pos = end + 4;
     }
   }
 
