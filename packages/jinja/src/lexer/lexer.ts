@@ -1,4 +1,4 @@
-import type { SourceMap } from "./source.js";
+import { syntaxError } from "./source.js";
 import type { Token, TokenType } from "./token.js";
 import { unescapePython } from "./unescape.js";
 
@@ -72,7 +72,7 @@ function skipWhitespace(text: string, pos: number): number {
 }
 
 /** Splits a normalized template source into tokens, applying Jinja2's whitespace control rules. */
-export function tokenize(src: string, map: SourceMap, options: LexerOptions): Token[] {
+export function tokenize(src: string, options: LexerOptions): Token[] {
   const tokens: Token[] = [];
   const push = (type: TokenType, value: string, pos: number) => tokens.push({ type, value, pos });
   let pos = 0;
@@ -115,7 +115,7 @@ export function tokenize(src: string, map: SourceMap, options: LexerOptions): To
 
     if (kind === "#") {
       const close = src.indexOf("#}", start + 2 + sign.length);
-      if (close < 0) throw map.error("Missing end of comment tag", start);
+      if (close < 0) throw syntaxError("Missing end of comment tag", start);
       const endSign = src[close - 1] === "-" || src[close - 1] === "+" ? src[close - 1]! : "";
       pos = afterTagEnd(close + 2, endSign, true);
       lineStarting = src[pos - 1] === "\n";
@@ -130,7 +130,7 @@ export function tokenize(src: string, map: SourceMap, options: LexerOptions): To
         if (raw[2] === "-") bodyStart = skipWhitespace(src, bodyStart);
         RAW_END.lastIndex = bodyStart;
         const end = RAW_END.exec(src);
-        if (!end) throw map.error("Missing end of raw directive", start, { openBlock: "raw" });
+        if (!end) throw syntaxError("Missing end of raw directive", start, { openBlock: "raw" });
         lineStarting = false;
         const body = leadingText(src.slice(bodyStart, end.index), end[1] ?? "", false);
         if (body) push("data", body, bodyStart);
@@ -165,7 +165,7 @@ export function tokenize(src: string, map: SourceMap, options: LexerOptions): To
       if (ch === "'" || ch === '"') {
         STRING.lastIndex = pos;
         const m = STRING.exec(src);
-        if (!m) throw map.error(`unexpected char ${JSON.stringify(ch)}`, pos);
+        if (!m) throw syntaxError(`unexpected char ${JSON.stringify(ch)}`, pos);
         push("string", unescapePython(m[1] ?? m[2] ?? ""), pos);
         pos += m[0].length;
         continue;
@@ -193,14 +193,14 @@ export function tokenize(src: string, map: SourceMap, options: LexerOptions): To
         continue;
       }
       const op = operatorAt(src, pos);
-      if (op === null) throw map.error(`unexpected char ${JSON.stringify(ch)}`, pos);
+      if (op === null) throw syntaxError(`unexpected char ${JSON.stringify(ch)}`, pos);
       if (op === "(") stack.push(")");
       else if (op === "[") stack.push("]");
       else if (op === "{") stack.push("}");
       else if (op === ")" || op === "]" || op === "}") {
         const expected = stack.pop();
-        if (expected === undefined) throw map.error(`unexpected '${op}'`, pos);
-        if (expected !== op) throw map.error(`unexpected '${op}', expected '${expected}'`, pos);
+        if (expected === undefined) throw syntaxError(`unexpected '${op}'`, pos);
+        if (expected !== op) throw syntaxError(`unexpected '${op}', expected '${expected}'`, pos);
       }
       push("op", op, pos);
       pos += op.length;

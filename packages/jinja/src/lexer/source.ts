@@ -11,44 +11,52 @@ export function normalizeSource(source: string, keepTrailingNewline = false): st
   return text.endsWith("\n") && !keepTrailingNewline ? text.slice(0, -1) : text;
 }
 
-/** Maps offsets to 1-based line/column and builds error excerpts. */
-export class SourceMap {
-  private lineStarts: number[] | null = null;
-  constructor(readonly text: string) {}
+/**
+ * The source being parsed, for line numbers and error excerpts. Like the token cursor, this is module state
+ * (set by `startSource`): parsing is synchronous and one parse runs at a time.
+ */
+let text = "";
+/** Offsets where lines start, computed on first use (most templates need them only for statement lines). */
+let lineStarts: number[] | null = null;
 
-  private starts(): number[] {
-    if (this.lineStarts === null) {
-      const starts = [0];
-      for (let i = this.text.indexOf("\n"); i >= 0; i = this.text.indexOf("\n", i + 1)) starts.push(i + 1);
-      this.lineStarts = starts;
-    }
-    return this.lineStarts;
-  }
+export function startSource(source: string): void {
+  text = source;
+  lineStarts = null;
+}
 
-  lineOf(pos: number): number {
-    const starts = this.starts();
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= pos) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+function starts(): number[] {
+  if (lineStarts === null) {
+    lineStarts = [0];
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
   }
+  return lineStarts;
+}
 
-  error(
-    reason: string,
-    pos: number,
-    extra: { expected?: string; openBlock?: string } = {},
-  ): TemplateSyntaxError {
-    const line = this.lineOf(pos);
-    const start = this.starts()[line - 1]!;
-    let end = this.text.indexOf("\n", start);
-    if (end < 0) end = this.text.length;
-    const column = pos - start + 1;
-    const lineText = this.text.slice(start, end);
-    const excerpt = `${line} | ${lineText}\n${" ".repeat(String(line).length)} | ${" ".repeat(Math.max(0, column - 1))}^`;
-    return new TemplateSyntaxError(reason, { line, column, excerpt, ...extra });
+/** 1-based line of an offset. */
+export function lineAt(pos: number): number {
+  const lines = starts();
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lines[mid]! <= pos) lo = mid;
+    else hi = mid - 1;
   }
+  return lo + 1;
+}
+
+/** A TemplateSyntaxError at an offset, with line, column and the source line with a caret. */
+export function syntaxError(
+  reason: string,
+  pos: number,
+  extra: { expected?: string; openBlock?: string } = {},
+): TemplateSyntaxError {
+  const line = lineAt(pos);
+  const start = starts()[line - 1]!;
+  let end = text.indexOf("\n", start);
+  if (end < 0) end = text.length;
+  const column = pos - start + 1;
+  const lineText = text.slice(start, end);
+  const excerpt = `${line} | ${lineText}\n${" ".repeat(String(line).length)} | ${" ".repeat(Math.max(0, column - 1))}^`;
+  return new TemplateSyntaxError(reason, { line, column, excerpt, ...extra });
 }

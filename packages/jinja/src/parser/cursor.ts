@@ -1,4 +1,4 @@
-import type { SourceMap } from "../lexer/source.js";
+import { lineAt, syntaxError } from "../lexer/source.js";
 import type { Token } from "../lexer/token.js";
 
 /**
@@ -11,15 +11,13 @@ import type { Token } from "../lexer/token.js";
 let tokens: Token[] = [];
 let index = 0;
 let last = 0;
-let map: SourceMap;
 /** The token under the cursor. */
 export let current: Token;
 /** Names of the blocks currently open, innermost last (for "which block is still open"). */
 export const openBlocks: string[] = [];
 
-export function startCursor(list: Token[], sourceMap: SourceMap): void {
+export function startCursor(list: Token[]): void {
   tokens = list;
-  map = sourceMap;
   index = 0;
   last = list.length - 1;
   current = list[0]!;
@@ -38,9 +36,13 @@ export function next(): Token {
   return token;
 }
 
-export const isOp = (value: string): boolean => current.type === "op" && current.value === value;
+export function isOp(value: string): boolean {
+  return current.type === "op" && current.value === value;
+}
 
-export const isName = (value: string): boolean => current.type === "name" && current.value === value;
+export function isName(value: string): boolean {
+  return current.type === "name" && current.value === value;
+}
 
 export function skipOp(value: string): boolean {
   if (!isOp(value)) return false;
@@ -74,13 +76,15 @@ export function expectType(type: Token["type"], what: string): Token {
 
 export function fail(reason: string, expected?: string, pos = current.pos): never {
   const openBlock = openBlocks[openBlocks.length - 1];
-  throw map.error(reason, pos, {
+  throw syntaxError(reason, pos, {
     ...(expected !== undefined ? { expected } : {}),
     ...(openBlock !== undefined ? { openBlock } : {}),
   });
 }
 
-export const lineOf = (token: Token): number => map.lineOf(token.pos);
+export function lineOf(token: Token): number {
+  return lineAt(token.pos);
+}
 
 const TOKEN_DESCRIPTIONS: Partial<Record<Token["type"], string>> = {
   eof: "end of template",

@@ -35,19 +35,28 @@ export function startExpressions(names: NameRegistry): void {
 
 const COMPARE_OPS = new Set(["==", "!=", "<", "<=", ">", ">="]);
 const PRIMARY_START = new Set(["name", "string", "integer", "float"]);
-/** Binary operators by precedence level, loosest first: jinja2's math1, concat, math2 and pow. */
-const BINARY_LEVEL: Record<string, number> = {
-  "+": 0,
-  "-": 0,
-  "~": 1,
-  "*": 2,
-  "/": 2,
-  "//": 2,
-  "%": 2,
-  "**": 3,
-};
-const UNARY_LEVEL = 4;
-const noArgs = (): CallArgs => ({ args: [], kwargs: [], dynArgs: null, dynKwargs: null });
+/** Precedence level of a binary operator, loosest first (jinja2's math1, concat, math2, pow); -1 if none. */
+function binaryLevel(op: string): number {
+  switch (op) {
+    case "+":
+    case "-":
+      return 0;
+    case "~":
+      return 1;
+    case "*":
+    case "/":
+    case "//":
+    case "%":
+      return 2;
+    case "**":
+      return 3;
+    default:
+      return -1;
+  }
+}
+function noArgs(): CallArgs {
+  return { args: [], kwargs: [], dynArgs: null, dynKwargs: null };
+}
 
 export function parseExpression(withCondexpr = true): Expr {
   return withCondexpr ? parseCondexpr() : parseOr();
@@ -99,15 +108,18 @@ function parseCompare(): Expr {
   return ops.length === 0 ? first : { kind: "compare", first, ops };
 }
 
-/** Left-associative binary operators of `level` and tighter. */
-function parseBinary(level: number): Expr {
-  if (level === UNARY_LEVEL) return parseUnary();
-  let left = parseBinary(level + 1);
-  while (cur.type === "op" && BINARY_LEVEL[cur.value] === level) {
+/**
+ * Left-associative binary operators of precedence `minLevel` and tighter, by precedence climbing: one call
+ * per operand instead of one per precedence level.
+ */
+function parseBinary(minLevel: number): Expr {
+  let left = parseUnary();
+  for (;;) {
+    const level = cur.type === "op" ? binaryLevel(cur.value) : -1;
+    if (level < minLevel) return left;
     const op = next().value as BinaryOperator;
     left = { kind: "binop", op, left, right: parseBinary(level + 1) };
   }
-  return left;
 }
 
 function parseUnary(withFilter = true): Expr {
@@ -122,21 +134,22 @@ function parseUnary(withFilter = true): Expr {
   return withFilter ? parseFilterExpr(node) : node;
 }
 
-const NAMED_CONSTANTS: Record<string, boolean | null> = {
-  true: true,
-  True: true,
-  false: false,
-  False: false,
-  none: null,
-  None: null,
-};
-
 function parsePrimary(): Expr {
   const t = cur;
   switch (t.type) {
     case "name":
       next();
-      if (Object.hasOwn(NAMED_CONSTANTS, t.value)) return { kind: "const", value: NAMED_CONSTANTS[t.value] };
+      switch (t.value) {
+        case "true":
+        case "True":
+          return { kind: "const", value: true };
+        case "false":
+        case "False":
+          return { kind: "const", value: false };
+        case "none":
+        case "None":
+          return { kind: "const", value: null };
+      }
       if (t.value === "varargs" || t.value === "kwargs" || t.value === "caller") {
         for (const uses of macroUses) uses.add(t.value);
       }
@@ -173,13 +186,12 @@ export interface TupleOptions {
 
 /** Comma-separated expressions; a single one without a comma is returned bare. */
 export function parseTuple(opts: TupleOptions = {}): Expr {
-  const parse = opts.simplified ? parsePrimary : () => parseExpression(opts.withCondexpr !== false);
   const items: Expr[] = [];
   let isTuple = false;
   for (;;) {
     if (items.length > 0) expectOp(",");
     if (isTupleEnd(opts.extraEnd)) break;
-    items.push(parse());
+    items.push(opts.simplified ? parsePrimary() : parseExpression(opts.withCondexpr !== false));
     if (isOp(",")) isTuple = true;
     else break;
   }
@@ -255,6 +267,10 @@ function parseSubscript(node: Expr): Expr {
   return { kind: "getitem", obj: node, key: { kind: "tuple", items: keys } };
 }
 
+function atSubscriptEnd(): boolean {
+  return isOp("]") || isOp(",");
+}
+
 /** One subscript: an expression or a `start:stop:step` slice (marked by kind "slice" on `obj`). */
 function parseSubscribed(obj: Expr): Expr {
   let start: Expr | null = null;
@@ -264,20 +280,20 @@ function parseSubscribed(obj: Expr): Expr {
     start = node;
   }
   next();
-  const atEnd = () => isOp("]") || isOp(",");
   let stop: Expr | null = null;
-  if (!isOp(":") && !atEnd()) stop = parseExpression();
+  if (!isOp(":") && !atSubscriptEnd()) stop = parseExpression();
   let step: Expr | null = null;
-  if (skipOp(":") && !atEnd()) step = parseExpression();
+  if (skipOp(":") && !atSubscriptEnd()) step = parseExpression();
   return { kind: "slice", obj, start, stop, step };
+}
+
+function ensureCallSyntax(ok: boolean): void {
+  if (!ok) fail("invalid syntax for function call expression");
 }
 
 function parseCallArgs(): CallArgs {
   expectOp("(");
   const result = noArgs();
-  const ensure = (ok: boolean) => {
-    if (!ok) fail("invalid syntax for function call expression");
-  };
   let requireComma = false;
   while (!isOp(")")) {
     if (requireComma) {
@@ -285,18 +301,18 @@ function parseCallArgs(): CallArgs {
       if (isOp(")")) break;
     }
     if (skipOp("*")) {
-      ensure(result.dynArgs === null && result.dynKwargs === null);
+      ensureCallSyntax(result.dynArgs === null && result.dynKwargs === null);
       result.dynArgs = parseExpression();
     } else if (skipOp("**")) {
-      ensure(result.dynKwargs === null);
+      ensureCallSyntax(result.dynKwargs === null);
       result.dynKwargs = parseExpression();
     } else if (cur.type === "name" && peek().type === "op" && peek().value === "=") {
-      ensure(result.dynKwargs === null);
+      ensureCallSyntax(result.dynKwargs === null);
       const key = next().value;
       next();
       result.kwargs.push([key, parseExpression()]);
     } else {
-      ensure(result.dynArgs === null && result.dynKwargs === null && result.kwargs.length === 0);
+      ensureCallSyntax(result.dynArgs === null && result.dynKwargs === null && result.kwargs.length === 0);
       result.args.push(parseExpression());
     }
     requireComma = true;

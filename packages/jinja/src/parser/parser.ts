@@ -1,6 +1,6 @@
 import type { Expr, MacroParam, Stmt, Target } from "../ast/nodes.js";
 import { tokenize } from "../lexer/lexer.js";
-import { SourceMap } from "../lexer/source.js";
+import { startSource } from "../lexer/source.js";
 import {
   current as cur,
   expectName,
@@ -36,15 +36,17 @@ let loopDepth = 0;
 
 /** Parses a normalized template source into a statement list. Throws TemplateSyntaxError. */
 export function parseTemplate(source: string, registry: NameRegistry, options: ParseOptions): Stmt[] {
-  const map = new SourceMap(source);
-  startCursor(tokenize(source, map, options), map);
+  startSource(source);
+  startCursor(tokenize(source, options));
   startExpressions(registry);
   endTokenStack.length = 0;
   loopDepth = 0;
   return subparse(null);
 }
 
-const line = (): number => lineOf(cur);
+function line(): number {
+  return lineOf(cur);
+}
 
 const KNOWN_TAGS = new Set([
   "for",
