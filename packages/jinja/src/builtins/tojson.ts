@@ -33,10 +33,6 @@ function jsonNumber(n: number, isFloat: boolean): string {
   return isFloat ? formatFloat(n) : String(n);
 }
 
-function jsonKey(key: string): string {
-  return key;
-}
-
 /** Python's json.dumps over the template value model. */
 export function toJson(value: unknown, opts: JsonOptions): string {
   const write = (v: unknown, level: number): string => {
@@ -61,7 +57,7 @@ export function toJson(value: unknown, opts: JsonOptions): string {
       if (opts.sortKeys) keys = keys.slice().sort();
       let out = "{";
       keys.forEach((k, i) => {
-        out += `${i > 0 ? opts.itemSeparator : ""}${nl}${jsonString(jsonKey(k), opts.ensureAscii)}${opts.keySeparator}${write(v[k], level + 1)}`;
+        out += `${i > 0 ? opts.itemSeparator : ""}${nl}${jsonString(k, opts.ensureAscii)}${opts.keySeparator}${write(v[k], level + 1)}`;
       });
       return `${out}${close}}`;
     }
