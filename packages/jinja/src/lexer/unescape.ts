@@ -12,46 +12,30 @@ const SIMPLE: Record<string, string> = {
   v: "\v",
 };
 
+/** The escapes Python's "unicode-escape" codec decodes: octal, \x, \u, \U and the one-character ones. */
+const ESCAPE = /\\([0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\n\\'"abfnrtv])/y;
+
 /** Decodes a string literal body the way Python's "unicode-escape" codec does (unknown escapes stay). */
 export function unescapePython(body: string): string {
-  if (body.indexOf("\\") < 0) return body;
+  let at = body.indexOf("\\");
+  if (at < 0) return body;
   let out = "";
-  let i = 0;
-  while (i < body.length) {
-    const ch = body[i]!;
-    if (ch !== "\\" || i + 1 >= body.length) {
-      out += ch;
-      i++;
-      continue;
-    }
-    const next = body[i + 1]!;
-    const simple = SIMPLE[next];
-    if (simple !== undefined && Object.hasOwn(SIMPLE, next)) {
-      out += simple;
-      i += 2;
-      continue;
-    }
-    if (next >= "0" && next <= "7") {
-      let j = i + 1;
-      while (j < body.length && j < i + 4 && body[j]! >= "0" && body[j]! <= "7") j++;
-      out += String.fromCodePoint(Number.parseInt(body.slice(i + 1, j), 8));
-      i = j;
-      continue;
-    }
-    const width = next === "x" ? 2 : next === "u" ? 4 : next === "U" ? 8 : 0;
-    if (width > 0) {
-      const hex = body.slice(i + 2, i + 2 + width);
-      if (hex.length === width && /^[0-9a-fA-F]+$/.test(hex)) {
-        const code = Number.parseInt(hex, 16);
-        if (code <= 0x10ffff) {
-          out += String.fromCodePoint(code);
-          i += 2 + width;
-          continue;
-        }
+  let from = 0;
+  while (at >= 0) {
+    ESCAPE.lastIndex = at;
+    const m = ESCAPE.exec(body);
+    if (m) {
+      const sequence = m[1]!;
+      let decoded = SIMPLE[sequence];
+      if (decoded === undefined) {
+        const code =
+          sequence[0]! <= "7" ? Number.parseInt(sequence, 8) : Number.parseInt(sequence.slice(1), 16);
+        decoded = code <= 0x10ffff ? String.fromCodePoint(code) : m[0];
       }
-    }
-    out += ch;
-    i++;
+      out += body.slice(from, at) + decoded;
+      from = at = ESCAPE.lastIndex;
+    } else at++;
+    at = body.indexOf("\\", at);
   }
-  return out;
+  return out + body.slice(from);
 }
