@@ -33,27 +33,25 @@ export function formatInt(n: number): string {
 }
 
 const PLAIN_ASCII = /^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/;
-const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+/** What repr() may escape: quotes, backslash, C0 controls and DEL, and Python's non-printable characters. */
+const REPR_SPECIAL = /['"\\\x00-\x1f\x7f]|[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/gu;
+const NAMED_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /** Python's repr() of a str, including its choice of quote and escapes. */
 export function reprString(s: string): string {
   if (PLAIN_ASCII.test(s)) return `'${s}'`;
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
+  const escaped = s.replace(REPR_SPECIAL, (ch) => {
+    if (ch === "'" || ch === '"') return ch === quote ? `\\${ch}` : ch;
+    if (ch === " ") return ch;
+    const named = NAMED_ESCAPES[ch];
+    if (named !== undefined) return named;
     const code = ch.codePointAt(0)!;
-    if (ch === quote || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else if (code > 0x7f && ch !== " " && NON_PRINTABLE.test(ch)) {
-      if (code < 0x100) out += `\\x${code.toString(16).padStart(2, "0")}`;
-      else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, "0")}`;
-      else out += `\\U${code.toString(16).padStart(8, "0")}`;
-    } else out += ch;
-  }
-  return out + quote;
+    const hex = code.toString(16);
+    if (code < 0x100) return `\\x${hex.padStart(2, "0")}`;
+    return code < 0x10000 ? `\\u${hex.padStart(4, "0")}` : `\\U${hex.padStart(8, "0")}`;
+  });
+  return quote + escaped + quote;
 }
 
 /** Python's repr(). */
