@@ -60,12 +60,6 @@ const isSpace = (text: string, i: number) => {
   return c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITESPACE.test(text[i]!));
 };
 
-function rstripWhitespace(text: string): string {
-  let end = text.length;
-  while (end > 0 && isSpace(text, end - 1)) end--;
-  return text.slice(0, end);
-}
-
 function skipWhitespace(text: string, pos: number): number {
   while (pos < text.length && isSpace(text, pos)) pos++;
   return pos;
@@ -80,7 +74,8 @@ export function tokenize(src: string, options: LexerOptions): Token[] {
 
   /** lstrip_blocks: drop indentation between the last newline and a block/comment tag. */
   const leadingText = (text: string, sign: string, isVariable: boolean): string => {
-    if (sign === "-") return rstripWhitespace(text);
+    // trimEnd strips exactly what isSpace accepts (JS whitespace and line terminators).
+    if (sign === "-") return text.trimEnd();
     if (sign === "+" || !options.lstripBlocks || isVariable) return text;
     const lineStart = text.lastIndexOf("\n") + 1;
     if ((lineStart > 0 || lineStarting) && ONLY_WHITESPACE.test(text.slice(lineStart))) {
