@@ -1,5 +1,6 @@
 import { TemplateRuntimeError } from "../errors.js";
-import type { Kwargs } from "../runtime/values.js";
+import { typeError } from "../runtime/operators.js";
+import { type Kwargs, typeName } from "../runtime/values.js";
 
 /** Python-style argument lookup: positional index, else keyword, else default. */
 export function arg(
@@ -24,3 +25,10 @@ export function valueError(message: string): TemplateRuntimeError {
 
 /** The shared empty argument list (callees never modify their arguments). */
 export const NO_ARGS: unknown[] = [];
+
+/** Python's operator.index(): ints and bools; anything else raises the TypeError Python raises. */
+export function pyIndex(v: unknown): number {
+  if (typeof v === "number" && Number.isInteger(v)) return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  throw typeError(`'${typeName(v)}' object cannot be interpreted as an integer`);
+}

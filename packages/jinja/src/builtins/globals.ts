@@ -2,16 +2,11 @@ import { TemplateRaisedError, TemplateRuntimeError } from "../errors.js";
 import { iterate, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import { isMapping, isUndefined, type Kwargs, Namespace, newDict, PyCallable } from "../runtime/values.js";
+import { pyIndex } from "./args.js";
 import { strftime } from "./strftime.js";
 
 /** jinja2.sandbox.MAX_RANGE: larger ranges raise OverflowError. */
 const MAX_RANGE = 100_000;
-
-function intArg(v: unknown): number {
-  if (typeof v === "number" && Number.isInteger(v)) return v;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  throw typeError(`'${v === null ? "NoneType" : typeof v}' object cannot be interpreted as an integer`);
-}
 
 function range(args: unknown[]): number[] {
   if (args.length === 0 || args.length > 3)
@@ -19,11 +14,11 @@ function range(args: unknown[]): number[] {
   let start = 0;
   let stop: number;
   let step = 1;
-  if (args.length === 1) stop = intArg(args[0]);
+  if (args.length === 1) stop = pyIndex(args[0]);
   else {
-    start = intArg(args[0]);
-    stop = intArg(args[1]);
-    if (args.length === 3) step = intArg(args[2]);
+    start = pyIndex(args[0]);
+    stop = pyIndex(args[1]);
+    if (args.length === 3) step = pyIndex(args[2]);
   }
   if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero", "ValueError");
   const count = Math.max(0, Math.ceil((stop - start) / step));

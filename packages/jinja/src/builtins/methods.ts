@@ -2,7 +2,7 @@ import { checkPadding, eq, failIfUndefined, iterate, mappingKey, typeError } fro
 import { pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import { isTuple, type Kwargs, Markup, makeTuple, makeView, newDict, typeName } from "../runtime/values.js";
-import { arg, table, valueError } from "./args.js";
+import { arg, pyIndex, table, valueError } from "./args.js";
 import { formatString } from "./str-format.js";
 
 /** A Python method: `self` is the receiver (str, list or dict). */
@@ -34,11 +34,9 @@ function strArg(v: unknown, what: string): string {
   throw typeError(`${what} must be str, not ${typeName(v)}`);
 }
 
+/** An optional integer argument (None or absent: the default). */
 function intArg(v: unknown, dflt: number): number {
-  if (v === undefined || v === null) return dflt;
-  if (typeof v === "number" && Number.isInteger(v)) return v;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  throw typeError(`'${typeName(v)}' object cannot be interpreted as an integer`);
+  return v === undefined || v === null ? dflt : pyIndex(v);
 }
 
 function splitWhitespace(s: string, maxsplit: number, fromRight: boolean): string[] {
