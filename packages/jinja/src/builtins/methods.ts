@@ -115,27 +115,11 @@ export function capitalize(s: string): string {
   return first.toUpperCase() + s.slice(first.length).toLowerCase();
 }
 
+/** Python's str.replace: the first `count` occurrences (all when negative); "" matches between code points. */
 function replace(s: string, old: string, rep: string, count: number): string {
-  if (count < 0) {
-    if (old === "") return rep + Array.from(s).join(rep) + (s === "" ? "" : rep);
-    return s.split(old).join(rep);
-  }
-  let out = "";
-  let pos = 0;
-  for (let n = 0; n < count; n++) {
-    const i = s.indexOf(old, pos);
-    if (i < 0 || (old === "" && i >= s.length && n > 0 && pos > s.length)) break;
-    out += s.slice(pos, i) + rep;
-    if (old === "") {
-      if (i >= s.length) {
-        pos = s.length + 1;
-        break;
-      }
-      out += s[i];
-      pos = i + 1;
-    } else pos = i + old.length;
-  }
-  return out + s.slice(pos);
+  const parts = old === "" ? ["", ...Array.from(s), ""] : s.split(old);
+  const n = count < 0 ? parts.length - 1 : Math.min(count, parts.length - 1);
+  return parts.slice(0, n + 1).join(rep) + (n < parts.length - 1 ? old : "") + parts.slice(n + 1).join(old);
 }
 
 function findIn(self: unknown, args: unknown[], fromRight: boolean): number {
