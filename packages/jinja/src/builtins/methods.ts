@@ -39,26 +39,20 @@ function intArg(v: unknown, dflt: number): number {
   return v === undefined || v === null ? dflt : pyIndex(v);
 }
 
+/**
+ * str.split()/rsplit() without a separator: the words between runs of whitespace, at most `maxsplit`
+ * splits; the unsplit remainder keeps its inner and outer spacing on the far side, as in Python.
+ */
 function splitWhitespace(s: string, maxsplit: number, fromRight: boolean): string[] {
-  const parts = s.split(/[\s\x1c-\x1f\x85]+/).filter((p) => p !== "");
-  if (maxsplit < 0 || parts.length <= maxsplit + 1) return parts;
-  // Re-split keeping the unsplit remainder intact, as Python does.
-  const out: string[] = [];
-  let rest = fromRight ? s.replace(/[\s]+$/, "") : s.replace(/^[\s]+/, "");
-  for (let i = 0; i < maxsplit; i++) {
-    const m = fromRight ? /^([\s\S]*?)\s+(\S+)$/.exec(rest) : /^(\S+)\s+([\s\S]*)$/.exec(rest);
-    if (!m) break;
-    if (fromRight) {
-      out.unshift(m[2]!);
-      rest = m[1]!;
-    } else {
-      out.push(m[1]!);
-      rest = m[2]!;
-    }
+  const words = Array.from(s.matchAll(/[^\s\x1c-\x1f\x85]+/g));
+  const texts = words.map((w) => w[0]);
+  if (maxsplit < 0 || words.length <= maxsplit) return texts;
+  if (fromRight) {
+    const split = words.length - maxsplit;
+    const last = words[split - 1]!;
+    return [s.slice(0, last.index + last[0].length), ...texts.slice(split)];
   }
-  if (fromRight) out.unshift(rest);
-  else out.push(rest);
-  return out;
+  return [...texts.slice(0, maxsplit), s.slice(words[maxsplit]!.index)];
 }
 
 function split(s: string, sepArg: unknown, maxArg: unknown, fromRight: boolean): string[] {
