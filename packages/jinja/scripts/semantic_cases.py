@@ -150,6 +150,7 @@ CASES = [
     ("{{ s.startswith('He') }}{{ s.endswith(('x', 'ld')) }}{{ s.startswith('World', 6) }}{{ s.upper() }}{{ s.lower() }}", DATA),
     ("{{ 'hello wORLD 1st' .title() }}|{{ 'hELLO'.capitalize() }}|{{ 'AbC'.swapcase() }}", {}),
     ("{{ s.replace('l', 'L') }}{{ s.replace('l', 'L', 2) }}{{ 'ab'.replace('', '-') }}", DATA),
+    ("{{ 'a\\tb\\n\\tc\\r12345\\td'.expandtabs(4) }}|{{ 'a\\tb'.expandtabs(0) }}|{{ '\\t'.expandtabs() }}|", {}),
     ("{{ 'a b  c\\n'.split(none, 2) }}|{{ '  a b  '.rsplit(none, 0) }}|{{ ' a  b '.split(none, 0) }}|{{ ' a b c '.rsplit(none, 1) }}", {}),
     ("{{ '😀é😀'.replace('', '-', 2) }}|{{ '😀é'.replace('', '-', 9) }}|{{ 'aaa'.replace('a', 'b', 0) }}", {}),
     ("{{ s.find('o') }}{{ s.rfind('o') }}{{ s.find('z') }}{{ s.count('l') }}{{ s.index('W') }}", DATA),

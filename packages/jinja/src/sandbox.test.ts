@@ -148,6 +148,7 @@ describe("sandbox", () => {
     expect(grow("{{ 'x'|center(900000000) }}")).toBeInstanceOf(LimitExceededError);
     expect(grow("{{ 'a\\nb'|indent(900000000) }}")).toBeInstanceOf(LimitExceededError);
     expect(grow("{{ [1]|tojson(indent=900000000) }}")).toBeInstanceOf(LimitExceededError);
+    expect(grow("{{ ('\\t' * 100000).expandtabs(100000) }}")).toBeInstanceOf(LimitExceededError);
     expect(grow("{{ '%900000000s' % 'x' }}")).toBeInstanceOf(LimitExceededError);
   });
 

@@ -1,4 +1,12 @@
-import { checkPadding, eq, failIfUndefined, iterate, mappingKey, typeError } from "../runtime/operators.js";
+import {
+  checkLength,
+  checkPadding,
+  eq,
+  failIfUndefined,
+  iterate,
+  mappingKey,
+  typeError,
+} from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import { isTuple, type Kwargs, Markup, makeTuple, makeView, newDict, typeName } from "../runtime/values.js";
@@ -271,10 +279,24 @@ export const STR_METHODS: Record<string, Method> = table<Method>({
     const p = strArg(a[0], "suffix");
     return p && str.endsWith(p) ? str.slice(0, -p.length) : str;
   },
-  expandtabs: (s, a) => {
+  expandtabs: (s, a, _k, st) => {
     const size = intArg(a[0], 8);
     checkPadding(size);
-    return text(s).replace(/\t/g, " ".repeat(Math.max(0, size)));
+    // A tab moves to the next multiple of `size` columns; a line break starts a new line.
+    let out = "";
+    let column = 0;
+    for (const ch of text(s)) {
+      if (ch === "\t") {
+        const spaces = size > 0 ? size - (column % size) : 0;
+        out += " ".repeat(spaces);
+        column += spaces;
+        checkLength(out.length, st.limits);
+      } else {
+        out += ch;
+        column = ch === "\n" || ch === "\r" ? 0 : column + 1;
+      }
+    }
+    return out;
   },
 });
 
