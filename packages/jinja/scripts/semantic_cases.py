@@ -150,6 +150,11 @@ CASES = [
     ("{{ s.startswith('He') }}{{ s.endswith(('x', 'ld')) }}{{ s.startswith('World', 6) }}{{ s.upper() }}{{ s.lower() }}", DATA),
     ("{{ 'hello wORLD 1st' .title() }}|{{ 'hELLO'.capitalize() }}|{{ 'AbC'.swapcase() }}", {}),
     ("{{ s.replace('l', 'L') }}{{ s.replace('l', 'L', 2) }}{{ 'ab'.replace('', '-') }}", DATA),
+    # search windows (Python's index adjustment, code points), title case, case folding, zfill width
+    ("{{ ''.find('', -4, -1) }} {{ 'a😀B'.find('', -1, 3) }} {{ 'abc'.find('', 5) }} {{ 'ab\\x1cİ'.count('', -3, -3) }}"
+     " {{ 'B1ab'.startswith('', 2, 1) }} {{ 'é'.endswith('', 2, -1) }} {{ 'a😀b'.rfind('b') }}", {}),
+    ("{{ 'aab-ǄǄ'.rsplit('-', 0) }} {{ '😀'.zfill(6) }} {{ 'ßǄé'.casefold() }} {{ 'ß😀'.title() }} {{ 'ǆb ß'.title() }}"
+     " {{ 'ß1B-'.capitalize() }} {{ 'Ǆ'.istitle() }} {{ 'ǅa'.istitle() }} {{ 'ßa ǆb'|title }}", {}),
     ("{{ 'a\\tb\\n\\tc\\r12345\\td'.expandtabs(4) }}|{{ 'a\\tb'.expandtabs(0) }}|{{ '\\t'.expandtabs() }}|", {}),
     ("{{ 'a b  c\\n'.split(none, 2) }}|{{ '  a b  '.rsplit(none, 0) }}|{{ ' a  b '.split(none, 0) }}|{{ ' a b c '.rsplit(none, 1) }}", {}),
     ("{{ '😀é😀'.replace('', '-', 2) }}|{{ '😀é'.replace('', '-', 9) }}|{{ 'aaa'.replace('a', 'b', 0) }}", {}),

@@ -11,6 +11,7 @@ import {
 import { failIfUndefined, typeError } from "./runtime/operators.js";
 import type { RenderState } from "./runtime/state.js";
 import {
+  codePoints,
   isMapping,
   isTuple,
   isUndefined,
@@ -136,13 +137,6 @@ function indexOf(key: unknown): number | null {
   if (typeof key === "number" && Number.isInteger(key)) return key;
   if (typeof key === "boolean") return key ? 1 : 0;
   return null;
-}
-
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-/** Python str as a sequence of code points (only split when astral characters are present). */
-export function codePoints(s: string): string | string[] {
-  return SURROGATE.test(s) ? Array.from(s) : s;
 }
 
 /** `obj[key]`: item first, then attribute (jinja2's Environment.getitem). */

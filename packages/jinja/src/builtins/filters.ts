@@ -6,6 +6,7 @@ import { pformat } from "../runtime/pretty.js";
 import { pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import {
+  codePoints,
   isMapping,
   isUndefined,
   type Kwargs,
@@ -18,7 +19,7 @@ import {
   typeName,
   Undefined,
 } from "../runtime/values.js";
-import { codePoints, getPythonAttr } from "../sandbox.js";
+import { getPythonAttr } from "../sandbox.js";
 import { arg, table } from "./args.js";
 import {
   batch,
@@ -275,8 +276,14 @@ function mapFilter(value: unknown, args: unknown[], k: Kwargs | null, st: Render
 function jinjaTitle(s: string): string {
   return s
     .split(/([-\s({[<]+)/)
-    .map(capitalize)
+    .map(upperFirst)
     .join("");
+}
+
+/** jinja2's `item[0].upper() + item[1:].lower()` (upper case, not title case: ß -> SS). */
+function upperFirst(item: string): string {
+  const first = item === "" ? "" : String.fromCodePoint(item.codePointAt(0)!);
+  return first.toUpperCase() + item.slice(first.length).toLowerCase();
 }
 
 function striptags(v: unknown): string {

@@ -9,7 +9,16 @@ import {
 } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
-import { isTuple, type Kwargs, Markup, makeTuple, makeView, newDict, typeName } from "../runtime/values.js";
+import {
+  codePoints,
+  isTuple,
+  type Kwargs,
+  Markup,
+  makeTuple,
+  makeView,
+  newDict,
+  typeName,
+} from "../runtime/values.js";
 import { arg, pyIndex, table, valueError } from "./args.js";
 import { formatString } from "./str-format.js";
 
@@ -70,15 +79,35 @@ function split(s: string, sepArg: unknown, maxArg: unknown, fromRight: boolean):
   if (sep === "") throw valueError("empty separator");
   const parts = s.split(sep);
   if (maxsplit < 0 || parts.length <= maxsplit + 1) return parts;
-  if (fromRight) return [parts.slice(0, parts.length - maxsplit).join(sep), ...parts.slice(-maxsplit)];
+  if (fromRight) {
+    const at = parts.length - maxsplit;
+    return [parts.slice(0, at).join(sep), ...parts.slice(at)];
+  }
   return [...parts.slice(0, maxsplit), parts.slice(maxsplit).join(sep)];
 }
 
+/**
+ * The `s[start:end]` a search method looks in (Python's ADJUST_INDICES over code points): its text, and
+ * its bounds, which may cross (start > end) when the arguments do.
+ */
+function searchWindow(
+  s: string,
+  startArg: unknown,
+  endArg: unknown,
+): [window: string, start: number, end: number] {
+  const chars = codePoints(s);
+  const len = chars.length;
+  let end = intArg(endArg, len);
+  end = end > len ? len : end < 0 ? Math.max(0, end + len) : end;
+  let start = intArg(startArg, 0);
+  if (start < 0) start = Math.max(0, start + len);
+  return [typeof chars === "string" ? s.slice(start, end) : chars.slice(start, end).join(""), start, end];
+}
+
+const codePointLength = (s: string): number => codePoints(s).length;
+
 function affixTest(self: unknown, args: unknown[], ends: boolean): boolean {
-  let s = text(self);
-  const start = intArg(args[1], 0);
-  const end = args[2] === undefined || args[2] === null ? s.length : intArg(args[2], s.length);
-  s = s.slice(start < 0 ? Math.max(0, s.length + start) : start, end < 0 ? s.length + end : end);
+  const [window, start, end] = searchWindow(text(self), args[1], args[2]);
   const affixes = args[0];
   const list = isTuple(affixes) ? affixes : [affixes];
   if (!isTuple(affixes) && typeof affixes !== "string" && !(affixes instanceof Markup)) {
@@ -88,7 +117,7 @@ function affixTest(self: unknown, args: unknown[], ends: boolean): boolean {
   }
   return list.some((a) => {
     const t = strArg(a, "affix");
-    return ends ? s.endsWith(t) : s.startsWith(t);
+    return end - start >= codePointLength(t) && (ends ? window.endsWith(t) : window.startsWith(t));
   });
 }
 
@@ -96,12 +125,36 @@ function isCased(ch: string): boolean {
   return ch.toLowerCase() !== ch.toUpperCase();
 }
 
+/** The digraphs whose title case is neither their upper nor their lower case. */
+const TITLE_DIGRAPHS: Record<string, string> = {
+  Ǆ: "ǅ",
+  ǅ: "ǅ",
+  ǆ: "ǅ",
+  Ǉ: "ǈ",
+  ǈ: "ǈ",
+  ǉ: "ǈ",
+  Ǌ: "ǋ",
+  ǋ: "ǋ",
+  ǌ: "ǋ",
+  Ǳ: "ǲ",
+  ǲ: "ǲ",
+  ǳ: "ǲ",
+};
+
+/** Title case of one character, as Python's str.title/capitalize use it (ß -> Ss, ǆ -> ǅ). */
+function titleChar(ch: string): string {
+  const digraph = TITLE_DIGRAPHS[ch];
+  if (digraph !== undefined) return digraph;
+  const [first = "", ...rest] = ch.toUpperCase();
+  return first + rest.join("").toLowerCase();
+}
+
 export function titleCase(s: string): string {
   let out = "";
   let prevCased = false;
   for (const ch of s) {
     if (isCased(ch)) {
-      out += prevCased ? ch.toLowerCase() : ch.toUpperCase();
+      out += prevCased ? ch.toLowerCase() : titleChar(ch);
       prevCased = true;
     } else {
       out += ch;
@@ -114,7 +167,7 @@ export function titleCase(s: string): string {
 export function capitalize(s: string): string {
   if (s === "") return s;
   const first = String.fromCodePoint(s.codePointAt(0)!);
-  return first.toUpperCase() + s.slice(first.length).toLowerCase();
+  return titleChar(first) + s.slice(first.length).toLowerCase();
 }
 
 /** Python's str.replace: the first `count` occurrences (all when negative); "" matches between code points. */
@@ -125,17 +178,11 @@ function replace(s: string, old: string, rep: string, count: number): string {
 }
 
 function findIn(self: unknown, args: unknown[], fromRight: boolean): number {
-  const s = text(self);
   const sub = strArg(args[0], "substring");
-  const start = intArg(args[1], 0);
-  const endArg = args[2];
-  const end = endArg === undefined || endArg === null ? s.length : intArg(endArg, s.length);
-  const from = start < 0 ? Math.max(0, s.length + start) : start;
-  const to = end < 0 ? s.length + end : Math.min(end, s.length);
-  if (to - from < sub.length) return -1;
-  const window = s.slice(from, to);
+  const [window, start, end] = searchWindow(text(self), args[1], args[2]);
+  if (end - start < codePointLength(sub)) return -1;
   const i = fromRight ? window.lastIndexOf(sub) : window.indexOf(sub);
-  return i < 0 ? -1 : i + from;
+  return i < 0 ? -1 : start + codePointLength(window.slice(0, i));
 }
 
 function pad(s: string, width: unknown, fill: unknown, mode: "center" | "left" | "right"): string {
@@ -180,7 +227,8 @@ export const STR_METHODS: Record<string, Method> = table<Method>({
   endswith: (s, a) => affixTest(s, a, true),
   upper: (s) => text(s).toUpperCase(),
   lower: (s) => text(s).toLowerCase(),
-  casefold: (s) => text(s).toLowerCase(),
+  // Full case folding maps ß to ss (toLowerCase keeps it): upper-casing first applies those expansions.
+  casefold: (s) => text(s).toUpperCase().toLowerCase(),
   swapcase: (s) =>
     Array.from(text(s))
       .map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()))
@@ -207,10 +255,10 @@ export const STR_METHODS: Record<string, Method> = table<Method>({
     return i;
   },
   count: (s, a) => {
-    const str = text(s);
     const sub = strArg(a[0], "substring");
-    if (sub === "") return Array.from(str).length + 1;
-    return str.split(sub).length - 1;
+    const [window, start, end] = searchWindow(text(s), a[1], a[2]);
+    if (end - start < codePointLength(sub)) return 0;
+    return sub === "" ? end - start + 1 : window.split(sub).length - 1;
   },
   format: (s, a, k, st) => formatString(text(s), a, k, st),
   join: (s, a) => {
@@ -240,9 +288,18 @@ export const STR_METHODS: Record<string, Method> = table<Method>({
     const str = text(s);
     return /\p{Lu}/u.test(str) && !/\p{Ll}|\p{Lt}/u.test(str);
   },
+  // Python's rule: upper/title case letters only after uncased characters, lower case only after cased.
   istitle: (s) => {
-    const str = text(s);
-    return /\p{Lu}|\p{Lt}/u.test(str) && titleCase(str) === str;
+    let cased = false;
+    let previousCased = false;
+    for (const ch of text(s)) {
+      const upper = /\p{Lu}|\p{Lt}/u.test(ch);
+      if (upper || /\p{Ll}/u.test(ch)) {
+        if (upper === previousCased) return false;
+        cased = previousCased = true;
+      } else previousCased = false;
+    }
+    return cased;
   },
   center: (s, a) => pad(text(s), a[0], a[1], "center"),
   ljust: (s, a) => pad(text(s), a[0], a[1], "left"),
@@ -251,9 +308,10 @@ export const STR_METHODS: Record<string, Method> = table<Method>({
     const str = text(s);
     const w = intArg(a[0], 0);
     checkPadding(w);
-    if (str.length >= w) return str;
+    const len = codePointLength(str);
+    if (len >= w) return str;
     const sign = str[0] === "-" || str[0] === "+" ? str[0] : "";
-    return sign + "0".repeat(w - str.length) + str.slice(sign.length);
+    return sign + "0".repeat(w - len) + str.slice(sign.length);
   },
   partition: (s, a) => {
     const str = text(s);

@@ -156,3 +156,10 @@ export function truthy(v: unknown): boolean {
 export function dictKeys(v: Record<string, unknown>): string[] {
   return Object.keys(v);
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Python str as a sequence of code points (only split when astral characters are present). */
+export function codePoints(s: string): string | string[] {
+  return SURROGATE.test(s) ? Array.from(s) : s;
+}
