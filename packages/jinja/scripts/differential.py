@@ -2,7 +2,7 @@
 """Differential cases: randomly generated templates (expressions, then statements and whitespace
 control) rendered by Jinja2 with transformers' configuration. Deterministic for a given seed.
 
-Usage: differential.py SEED COUNT  ->  JSON {"expressions": {context, cases}, "statements": {context, cases}}
+Usage: differential.py SEED COUNT  ->  JSON {"expressions", "statements", "strings": {context, cases}}
 """
 
 import copy
@@ -117,6 +117,63 @@ def stmt_template():
     return "{% set ns = namespace(c=0) %}" + text() + block(0) + text() + var("ns.c")
 
 
+# str methods called with random strings and arguments: Unicode (astral, ß, digraphs, Python-only
+# whitespace) and out-of-range or crossing start/end indices are where JS and Python differ.
+STR_PARTS = ["a", "B", "ab", " ", "\t", "\n", "\r\n", "-", "é", "ß", "😀", "1", "Ǆ", "\x1c", "İ"]
+
+
+def rand_str(n):
+    return "".join(random.choice(STR_PARTS) for _ in range(random.randint(0, n)))
+
+
+def rand_bounds():
+    return [random.randint(-5, 5) for _ in range(random.randint(0, 2))]
+
+
+STR_METHODS = {
+    "center": lambda: [random.randint(-1, 9)] + ([random.choice(["*", "é"])] if random.random() < 0.5 else []),
+    "ljust": lambda: [random.randint(-1, 9)],
+    "rjust": lambda: [random.randint(-1, 9), "0"],
+    "zfill": lambda: [random.randint(-1, 9)],
+    "find": lambda: [rand_str(2)] + rand_bounds(),
+    "rfind": lambda: [rand_str(2)] + rand_bounds(),
+    "count": lambda: [rand_str(2)] + rand_bounds(),
+    "startswith": lambda: [rand_str(2)] + rand_bounds(),
+    "endswith": lambda: [rand_str(2)] + rand_bounds(),
+    "strip": lambda: [] if random.random() < 0.5 else [rand_str(2)],
+    "lstrip": lambda: [] if random.random() < 0.5 else [rand_str(2)],
+    "rstrip": lambda: [] if random.random() < 0.5 else [rand_str(2)],
+    "split": lambda: [random.choice([None, "a", "-", "ab", " "]), random.randint(-1, 3)],
+    "rsplit": lambda: [random.choice([None, "a", "-", "ab", " "]), random.randint(-1, 3)],
+    "splitlines": lambda: [] if random.random() < 0.5 else [random.choice([True, False])],
+    "partition": lambda: [random.choice(["a", "-", "ab"])],
+    "rpartition": lambda: [random.choice(["a", "-", "ab"])],
+    "replace": lambda: [rand_str(2), random.choice(["", "X"]), random.choice([-1, 0, 1, 2, 9])],
+    "expandtabs": lambda: [random.choice([-1, 0, 1, 4, 8])],
+    "removeprefix": lambda: [rand_str(2)],
+    "removesuffix": lambda: [rand_str(2)],
+    **{name: lambda: [] for name in ["title", "capitalize", "swapcase", "upper", "lower", "casefold", "isupper",
+                                     "islower", "istitle", "isspace", "isalpha", "isdigit", "isalnum", "isnumeric",
+                                     "isdecimal"]},
+}
+
+
+def literal(v):
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def str_method_template():
+    name = random.choice(sorted(STR_METHODS))
+    args = ", ".join(literal(a) for a in STR_METHODS[name]())
+    return "{{ %s.%s(%s) }}" % (literal(rand_str(6)), name, args)
+
+
 def render_cases(make, context, count):
     cases = []
     for _ in range(count):
@@ -139,6 +196,7 @@ def main():
     result = {
         "expressions": render_cases(expr_template, EXPR_CTX, count),
         "statements": render_cases(stmt_template, STMT_CTX, count // 2),
+        "strings": render_cases(str_method_template, {}, count * 2),
     }
     json.dump(result, sys.stdout, ensure_ascii=False)
 

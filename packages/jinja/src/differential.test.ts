@@ -47,10 +47,15 @@ describe.skipIf(!hasJinja2)("differential against Jinja2 (skipped: python3 canno
   for (const seed of [11]) {
     it(`agrees on generated templates (seed ${seed})`, () => {
       const raw = execFileSync("python3", [script, String(seed), "500"], { maxBuffer: 64 * 1024 * 1024 });
-      const result = JSON.parse(raw.toString("utf8")) as { expressions: Suite; statements: Suite };
+      const result = JSON.parse(raw.toString("utf8")) as Record<
+        "expressions" | "statements" | "strings",
+        Suite
+      >;
       expect(result.expressions.cases.length).toBe(500);
+      expect(result.strings.cases.length).toBe(1000);
       expect(mismatches(result.expressions).slice(0, 10)).toEqual([]);
       expect(mismatches(result.statements).slice(0, 10)).toEqual([]);
+      expect(mismatches(result.strings).slice(0, 10)).toEqual([]);
     }, 60_000);
   }
 });
