@@ -117,7 +117,7 @@ def stmt_template():
     return "{% set ns = namespace(c=0) %}" + text() + block(0) + text() + var("ns.c")
 
 
-# str methods called with random strings and arguments: Unicode (astral, ß, digraphs, Python-only
+# str methods and string filters called with random strings and arguments: Unicode (astral, ß, digraphs, Python-only
 # whitespace) and out-of-range or crossing start/end indices are where JS and Python differ.
 STR_PARTS = ["a", "B", "ab", " ", "\t", "\n", "\r\n", "-", "é", "ß", "😀", "1", "Ǆ", "\x1c", "İ"]
 
@@ -158,6 +158,21 @@ STR_METHODS = {
 }
 
 
+# String filters with random arguments (wordwrap is left out: textwrap's rules are not reproduced).
+STR_FILTERS = {
+    "center": lambda: [random.randint(-2, 20)],
+    "indent": lambda: [random.choice([0, 2, "> "]), random.choice([True, False]), random.choice([True, False])],
+    "truncate": lambda: [random.randint(3, 12), random.choice([True, False]), random.choice(["...", "~"]),
+                         random.randint(0, 5)],
+    "trim": lambda: [] if random.random() < 0.5 else [rand_str(2)],
+    "replace": lambda: [rand_str(2), "X"] + ([random.randint(-1, 3)] if random.random() < 0.5 else []),
+    "filesizeformat": lambda: [random.choice([True, False])],
+    **{name: lambda: [] for name in ["title", "capitalize", "upper", "lower", "striptags", "wordcount",
+                                     "urlencode", "length", "escape", "first", "last", "int", "float"]},
+}
+NUMBER_TEXTS = ["12", " 3.5 ", "-0", "1e3", "0x1F", "1_000", "abc", "12345678", "-2.5e-3", "inf", "nan", "-inf"]
+
+
 def literal(v):
     if isinstance(v, str):
         return json.dumps(v, ensure_ascii=False)
@@ -169,6 +184,13 @@ def literal(v):
 
 
 def str_method_template():
+    if random.random() < 0.4:
+        name = random.choice(sorted(STR_FILTERS))
+        numeric = name in ("int", "float", "filesizeformat") and random.random() < 0.7
+        value = random.choice(NUMBER_TEXTS) if numeric else rand_str(6) + random.choice(["", "<b>", "&amp;", " x"])
+        args = STR_FILTERS[name]()
+        call = "%s(%s)" % (name, ", ".join(literal(a) for a in args)) if args else name
+        return "{{ %s|%s }}" % (literal(value), call)
     name = random.choice(sorted(STR_METHODS))
     args = ", ".join(literal(a) for a in STR_METHODS[name]())
     return "{{ %s.%s(%s) }}" % (literal(rand_str(6)), name, args)

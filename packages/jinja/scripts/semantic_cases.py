@@ -150,6 +150,9 @@ CASES = [
     ("{{ s.startswith('He') }}{{ s.endswith(('x', 'ld')) }}{{ s.startswith('World', 6) }}{{ s.upper() }}{{ s.lower() }}", DATA),
     ("{{ 'hello wORLD 1st' .title() }}|{{ 'hELLO'.capitalize() }}|{{ 'AbC'.swapcase() }}", {}),
     ("{{ s.replace('l', 'L') }}{{ s.replace('l', 'L', 2) }}{{ 'ab'.replace('', '-') }}", DATA),
+    ("{{ '😀😀😀😀😀😀😀😀😀😀😀'|truncate(4, true, '...', 0) }}|{{ 'a\\x1cb  c'|striptags }}|{{ 'x\\x1cyz'|title }}"
+     "|{{ 'nan'|filesizeformat }}|{{ '2.5'|filesizeformat }}", {}),
+    ("{{ 'abc'|filesizeformat }}", {}),
     # search windows (Python's index adjustment, code points), title case, case folding, zfill width
     ("{{ ''.find('', -4, -1) }} {{ 'a😀B'.find('', -1, 3) }} {{ 'abc'.find('', 5) }} {{ 'ab\\x1cİ'.count('', -3, -3) }}"
      " {{ 'B1ab'.startswith('', 2, 1) }} {{ 'é'.endswith('', 2, -1) }} {{ 'a😀b'.rfind('b') }}", {}),

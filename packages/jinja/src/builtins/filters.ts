@@ -2,8 +2,9 @@ import { TemplateRuntimeError } from "../errors.js";
 import type { FilterFn, TestFn } from "../runtime/compile-expr.js";
 import { escapeHtml } from "../runtime/markup.js";
 import { checkPadding, failIfUndefined, iterate, mod, typeError } from "../runtime/operators.js";
+import { toFixed } from "../runtime/percent-format.js";
 import { pformat } from "../runtime/pretty.js";
-import { pyStr } from "../runtime/printing.js";
+import { pyRepr, pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import {
   codePoints,
@@ -155,8 +156,11 @@ function truncate(value: unknown, args: unknown[], k: Kwargs | null): unknown {
   if (len < end.length) throw new TemplateRuntimeError(`expected length >= ${end.length}, got ${len}`);
   // jinja2 returns short values untouched (not even converted to str).
   if (length(value) <= len + leeway) return value;
-  if (killwords) return s.slice(0, len - end.length) + end;
-  const head = s.slice(0, len - end.length);
+  // Python slices code points: an astral character is never cut in half.
+  const head = Array.from(s)
+    .slice(0, len - end.length)
+    .join("");
+  if (killwords) return head + end;
   const cut = head.lastIndexOf(" ");
   return (cut < 0 ? head : head.slice(0, cut)) + end;
 }
@@ -275,7 +279,7 @@ function mapFilter(value: unknown, args: unknown[], k: Kwargs | null, st: Render
 /** jinja2's title filter: words start after whitespace, '-', '(', '{', '[' or '<' (unlike str.title). */
 function jinjaTitle(s: string): string {
   return s
-    .split(/([-\s({[<]+)/)
+    .split(/([-\s\x1c-\x1f\x85({[<]+)/)
     .map(upperFirst)
     .join("");
 }
@@ -287,14 +291,18 @@ function upperFirst(item: string): string {
 }
 
 function striptags(v: unknown): string {
-  return str(v)
-    .replace(/<!--[\s\S]*?-->|<\/?[a-zA-Z][^>]*>/g, "")
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(
-      /&(amp|lt|gt|quot|#34|#39|apos);/g,
-      (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#34": '"', "#39": "'", apos: "'" })[e]!,
-    );
+  return (
+    str(v)
+      .replace(/<!--[\s\S]*?-->|<\/?[a-zA-Z][^>]*>/g, "")
+      // Python's str.split(): its whitespace includes \x1c-\x1f and \x85.
+      .split(/[\s\x1c-\x1f\x85]+/)
+      .filter(Boolean)
+      .join(" ")
+      .replace(
+        /&(amp|lt|gt|quot|#34|#39|apos);/g,
+        (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#34": '"', "#39": "'", apos: "'" })[e]!,
+      )
+  );
 }
 
 function center(v: unknown, args: unknown[], k: Kwargs | null): string {
@@ -374,21 +382,33 @@ function wordwrap(v: unknown, args: unknown[], k: Kwargs | null): string {
 }
 
 function filesizeformat(v: unknown, args: unknown[], k: Kwargs | null): string {
-  const bytes = num(toFloat(v, 0) as number);
+  // jinja2 calls float(value): text that is not a number raises, as does anything but text and numbers.
+  const converted = toFloat(v, null);
+  if (converted === null) {
+    if (typeof v === "string" || v instanceof Markup) {
+      throw new TemplateRuntimeError(`could not convert string to float: ${pyRepr(str(v))}`, "ValueError");
+    }
+    throw typeError(`float() argument must be a string or a real number, not '${typeName(v)}'`);
+  }
+  const bytes = num(converted as number | PyFloat);
   const binary = truthy(arg(args, k, 0, "binary", false));
   const base = binary ? 1024 : 1000;
   const prefixes = binary
     ? ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"]
     : ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
   if (bytes === 1) return "1 Byte";
-  if (bytes < base) return `${Math.trunc(bytes)} Bytes`;
+  if (bytes < base) {
+    if (bytes === -Infinity)
+      throw new TemplateRuntimeError("cannot convert float infinity to integer", "OverflowError");
+    return `${Math.trunc(bytes)} Bytes`;
+  }
   let unit = base;
   let i = 0;
   for (; i < prefixes.length; i++) {
     unit = base ** (i + 2);
     if (bytes < unit) break;
   }
-  return `${((base * bytes) / unit).toFixed(1)} ${prefixes[Math.min(i, prefixes.length - 1)]}`;
+  return `${toFixed((base * bytes) / unit, 1)} ${prefixes[Math.min(i, prefixes.length - 1)]}`;
 }
 
 export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
