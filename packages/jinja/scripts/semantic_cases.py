@@ -150,6 +150,11 @@ CASES = [
     ("{{ s.startswith('He') }}{{ s.endswith(('x', 'ld')) }}{{ s.startswith('World', 6) }}{{ s.upper() }}{{ s.lower() }}", DATA),
     ("{{ 'hello wORLD 1st' .title() }}|{{ 'hELLO'.capitalize() }}|{{ 'AbC'.swapcase() }}", {}),
     ("{{ s.replace('l', 'L') }}{{ s.replace('l', 'L', 2) }}{{ 'ab'.replace('', '-') }}", DATA),
+    ("{{ [{}, {}]|sort|list }}|{{ [1, 'B']|sort(attribute='a')|list }}|{{ []|random }}|{{ [1]|random }}", {}),
+    ("{{ [[1], [1]]|unique|list }}", {}),
+    ("{{ {'a': 1}|random }}", {}),
+    ("{{ none|xmlattr }}", {}),
+    ("{{ [{'a': 1}, {'a': 2}]|sort|list }}", {}),
     ("{{ '😀😀😀😀😀😀😀😀😀😀😀'|truncate(4, true, '...', 0) }}|{{ 'a\\x1cb  c'|striptags }}|{{ 'x\\x1cyz'|title }}"
      "|{{ 'nan'|filesizeformat }}|{{ '2.5'|filesizeformat }}", {}),
     ("{{ 'abc'|filesizeformat }}", {}),

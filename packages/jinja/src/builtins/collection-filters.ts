@@ -1,7 +1,17 @@
 import { TemplateRuntimeError } from "../errors.js";
 import { eq, iterate, add as pyAdd, typeError } from "../runtime/operators.js";
 import type { RenderState } from "../runtime/state.js";
-import { isMapping, isUndefined, type Kwargs, makeTuple, num, truthy, Undefined } from "../runtime/values.js";
+import {
+  isMapping,
+  isTuple,
+  isUndefined,
+  type Kwargs,
+  makeTuple,
+  num,
+  truthy,
+  typeName,
+  Undefined,
+} from "../runtime/values.js";
 import { arg } from "./args.js";
 import { attrGetter, ignoreCase, sortBy, sortKey } from "./sorting.js";
 
@@ -105,7 +115,7 @@ export function sortFilter(value: unknown, args: unknown[], k: Kwargs | null): u
   const reverse = truthy(arg(args, k, 0, "reverse", false));
   const caseSensitive = truthy(arg(args, k, 1, "case_sensitive", false));
   const attribute = arg(args, k, 2, "attribute", null);
-  return sortBy(iterate(value).slice(), sortKey(attribute, caseSensitive), reverse);
+  return sortBy(iterate(value).slice(), sortKey(attribute, caseSensitive), reverse, true);
 }
 
 export function unique(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
@@ -116,6 +126,10 @@ export function unique(value: unknown, args: unknown[], k: Kwargs | null): unkno
   const out: unknown[] = [];
   for (const item of iterate(value)) {
     const key = getKey(item);
+    // The keys go in a Python set: lists and dicts are refused.
+    if ((Array.isArray(key) && !isTuple(key)) || isMapping(key)) {
+      throw typeError(`unhashable type: '${typeName(key)}'`);
+    }
     if (!seen.some((s) => eq(s, key))) {
       seen.push(key);
       out.push(item);

@@ -451,9 +451,13 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   max: (v, a, k) => minMax(v, a, k, true),
   min: (v, a, k) => minMax(v, a, k, false),
   pprint: (v) => pformat(v),
+  // Python's random.choice(seq): indexes the value, so a dict (string keys) raises KeyError.
   random: (v) => {
     const items = iterate(v);
-    return items[Math.floor(Math.random() * items.length)];
+    const i = Math.floor(Math.random() * items.length);
+    if (items.length === 0) return new Undefined("No random item, sequence was empty.");
+    if (isMapping(v)) throw new TemplateRuntimeError(String(i), "KeyError");
+    return items[i];
   },
   reject: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS_REF.tests, false, false),
   rejectattr: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS_REF.tests, true, false),
@@ -478,7 +482,10 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   wordcount: (v) => (str(v).match(/[\p{L}\p{N}_]+/gu) ?? []).length,
   wordwrap,
   xmlattr: (v) => {
-    if (!isMapping(v)) return "";
+    failIfUndefined(v);
+    if (!isMapping(v)) {
+      throw new TemplateRuntimeError(`'${typeName(v)}' object has no attribute 'items'`, "AttributeError");
+    }
     const parts = Object.keys(v)
       .filter((key) => v[key] !== null && !isUndefined(v[key]))
       .map((key) => `${key}="${escapeHtml(str(v[key]))}"`);

@@ -1,4 +1,4 @@
-import { compareValues } from "../runtime/operators.js";
+import { compareValues, eq } from "../runtime/operators.js";
 import { Markup } from "../runtime/values.js";
 import { getItem } from "../sandbox.js";
 
@@ -25,11 +25,14 @@ export function ignoreCase(v: unknown): unknown {
   return v;
 }
 
-/** Stable sort by a key, using Python ordering (raises TypeError on unorderable keys). */
-export function sortBy<T>(items: T[], key: (item: T) => unknown, reverse: boolean): T[] {
+/**
+ * Stable sort by a key, using Python ordering (raises TypeError on unorderable keys). `keysInLists`: the
+ * keys are compared as one-item lists, as jinja2's sort filter does, so equal keys never need ordering.
+ */
+export function sortBy<T>(items: T[], key: (item: T) => unknown, reverse: boolean, keysInLists = false): T[] {
   const keyed = items.map((item, index) => ({ item, index, key: key(item) }));
   keyed.sort((a, b) => {
-    const c = compareValues(a.key, b.key);
+    const c = keysInLists && eq(a.key, b.key) ? 0 : compareValues(a.key, b.key);
     if (c !== 0 && !Number.isNaN(c)) return reverse ? -c : c;
     return a.index - b.index;
   });
