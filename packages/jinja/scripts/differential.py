@@ -2,7 +2,7 @@
 """Differential cases: randomly generated templates (expressions, then statements and whitespace
 control) rendered by Jinja2 with transformers' configuration. Deterministic for a given seed.
 
-Usage: differential.py SEED COUNT  ->  JSON {"expressions", "statements", "strings": {context, cases}}
+Usage: differential.py SEED COUNT  ->  JSON {"expressions", "statements", "strings", "collections": {context, cases}}
 """
 
 import copy
@@ -196,6 +196,38 @@ def str_method_template():
     return "{{ %s.%s(%s) }}" % (literal(rand_str(6)), name, args)
 
 
+# Sequence and dict filters over random nested data (one shared context of values, indexed by the cases).
+def rand_value(depth=0):
+    r = random.random()
+    if depth > 1 or r < 0.5:
+        return random.choice([0, 1, -2, 3, "a", "B", "b", "", "é", None, True, False, 2.5])
+    if r < 0.75:
+        return [rand_value(depth + 1) for _ in range(random.randint(0, 4))]
+    return {random.choice(["a", "b", "role", "c", "B"]): rand_value(depth + 1) for _ in range(random.randint(0, 3))}
+
+
+COLLECTION_FILTERS = ["sort", "sort(reverse=true)", "sort(case_sensitive=true)", "sort(attribute='a')", "unique",
+                      "unique(case_sensitive=true)", "min", "max", "min(attribute='a')", "sum", "sum(start=10)",
+                      "join('-')", "join(',', attribute='a')", "first", "last", "length", "list", "reverse",
+                      "batch(2)", "batch(2, 'x')", "slice(2)", "slice(3, 0)", "map('string')", "map(attribute='a')",
+                      "map(attribute='a', default='D')", "select", "reject", "select('string')", "reject('none')",
+                      "selectattr('a')", "rejectattr('a', 'eq', 1)", "selectattr('role', 'equalto', 'a')",
+                      "groupby('a')", "dictsort", "dictsort(by='value')", "dictsort(true, 'value', true)", "items",
+                      "tojson", "tojson(indent=2)", "tojson(sort_keys=true)", "pprint", "string", "count",
+                      "xmlattr", "urlencode", "abs", "int", "float", "round", "default('x')", "trim", "wordcount"]
+LAZY = ("sort", "unique", "reverse", "batch", "slice", "map", "select", "reject", "selectattr", "rejectattr",
+        "groupby", "items", "dictsort")
+COLLECTION_CTX = {"vals": []}
+
+
+def collection_template():
+    if not COLLECTION_CTX["vals"]:
+        COLLECTION_CTX["vals"] = [rand_value() for _ in range(300)]
+    f = random.choice(COLLECTION_FILTERS)
+    lazy = "|list" if f.split("(")[0] in LAZY else ""
+    return "{{ vals[%d]|%s%s }}" % (random.randrange(len(COLLECTION_CTX["vals"])), f, lazy)
+
+
 def render_cases(make, context, count):
     cases = []
     for _ in range(count):
@@ -219,6 +251,7 @@ def main():
         "expressions": render_cases(expr_template, EXPR_CTX, count),
         "statements": render_cases(stmt_template, STMT_CTX, count // 2),
         "strings": render_cases(str_method_template, {}, count * 2),
+        "collections": render_cases(collection_template, COLLECTION_CTX, count * 2),
     }
     json.dump(result, sys.stdout, ensure_ascii=False)
 

@@ -48,7 +48,7 @@ describe.skipIf(!hasJinja2)("differential against Jinja2 (skipped: python3 canno
     it(`agrees on generated templates (seed ${seed})`, () => {
       const raw = execFileSync("python3", [script, String(seed), "500"], { maxBuffer: 64 * 1024 * 1024 });
       const result = JSON.parse(raw.toString("utf8")) as Record<
-        "expressions" | "statements" | "strings",
+        "expressions" | "statements" | "strings" | "collections",
         Suite
       >;
       expect(result.expressions.cases.length).toBe(500);
@@ -56,6 +56,8 @@ describe.skipIf(!hasJinja2)("differential against Jinja2 (skipped: python3 canno
       expect(mismatches(result.expressions).slice(0, 10)).toEqual([]);
       expect(mismatches(result.statements).slice(0, 10)).toEqual([]);
       expect(mismatches(result.strings).slice(0, 10)).toEqual([]);
+      expect(result.collections.cases.length).toBe(1000);
+      expect(mismatches(result.collections).slice(0, 10)).toEqual([]);
     }, 60_000);
   }
 });
