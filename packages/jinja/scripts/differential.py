@@ -117,7 +117,7 @@ def stmt_template():
     return "{% set ns = namespace(c=0) %}" + text() + block(0) + text() + var("ns.c")
 
 
-# str methods and string filters called with random strings and arguments: Unicode (astral, ß, digraphs, Python-only
+# str methods, string filters and number formatting called with random strings and arguments: Unicode (astral, ß, digraphs, Python-only
 # whitespace) and out-of-range or crossing start/end indices are where JS and Python differ.
 STR_PARTS = ["a", "B", "ab", " ", "\t", "\n", "\r\n", "-", "é", "ß", "😀", "1", "Ǆ", "\x1c", "İ"]
 
@@ -183,7 +183,24 @@ def literal(v):
     return str(v)
 
 
+FORMAT_VALUES = ["0", "-0.0", "1", "-1", "255", "-255", "1.5", "-1.5", "0.125", "2.5", "1e22", "-1e22", "123456.789",
+                 "-0.001", "1e-7", "true", "'abc'", "'é😀'", "none"]
+PERCENT_FLAGS = ["", "+", " ", "-", "0", "5", "-8", "08", ".3", "+.2", "#", "#08", "#.3", "-#8"]
+FORMAT_SPECS = ["", "d", "x", "X", "o", "b", "e", "E", "f", "F", ".2f", ".0f", "g", ".3", "10.2e", "+d", " f", ",",
+                "_d", "%", ".1%", "08.3f", "^10", "<5", "=+8d", "#x", "n", "*^9", "s", ".2", "+.3e", ",.2f", "G",
+                ".1g", "010", "#o", "#b", "#08x", "#g", "#.3g", "#010X", "=#10x", "_x", ",.3%", ".0%", "+#.0f"]
+
+
+def format_template():
+    value = random.choice(FORMAT_VALUES)
+    if random.random() < 0.5:
+        return "{{ '%%%s%s' %% %s }}" % (random.choice(PERCENT_FLAGS), random.choice("diouxXeEfFgGcrs"), value)
+    return "{{ '{:%s}'.format(%s) }}" % (random.choice(FORMAT_SPECS), value)
+
+
 def str_method_template():
+    if random.random() < 0.2:
+        return format_template()
     if random.random() < 0.4:
         name = random.choice(sorted(STR_FILTERS))
         numeric = name in ("int", "float", "filesizeformat") and random.random() < 0.7

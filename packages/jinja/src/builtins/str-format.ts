@@ -1,10 +1,11 @@
 import { TemplateRuntimeError } from "../errors.js";
 import { checkPadding, typeError } from "../runtime/operators.js";
 import { formatDigits, toFixed } from "../runtime/percent-format.js";
-import { formatFloat, pyRepr, pyStr } from "../runtime/printing.js";
+import { formatFloat, formatInt, pyRepr, pyStr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
-import { isNumber, type Kwargs, num, PyFloat } from "../runtime/values.js";
+import { isNumber, isUndefined, type Kwargs, Markup, num, PyFloat, typeName } from "../runtime/values.js";
 import { getAttr, getItem } from "../sandbox.js";
+import { valueError } from "./args.js";
 
 const FIELD = /^([^.[!:]*)((?:\.[^.[!:]+|\[[^\]]*\])*)(?:!([rsa]))?(?::([\s\S]*))?$/;
 const SPEC = /^(?:([\s\S])?([<>=^]))?([-+ ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$/;
@@ -51,39 +52,52 @@ export function formatString(
   });
 }
 
+const unknownCode = (type: string, value: unknown) =>
+  valueError(`Unknown format code '${type}' for object of type '${typeName(value)}'`);
+
 /** Python's format(value, spec) for str, int and float. */
 export function formatSpec(value: unknown, spec: string): string {
   if (spec === "") return pyStr(value);
   const m = SPEC.exec(spec);
   if (!m) throw new TemplateRuntimeError(`Invalid format specifier '${spec}'`, "ValueError");
-  const [, fill = " ", alignSpec, sign = "-", , zero, widthText, grouping, precText, type] = m;
+  const [, fill = " ", alignSpec, sign = "-", alternate, zero, widthText, grouping, precText, type] = m;
   const width = widthText === undefined ? 0 : Number(widthText);
   checkPadding(width);
   const precision = precText === undefined ? undefined : Number(precText);
   let body: string;
   let numeric = false;
-  if (typeof value === "string") {
-    if (type !== undefined && type !== "s")
-      throw typeError(`Unknown format code '${type}' for object of type 'str'`);
-    body = precision === undefined ? value : value.slice(0, precision);
+  const text = typeof value === "string" ? value : value instanceof Markup ? value.text : null;
+  if (text !== null) {
+    if (type !== undefined && type !== "s") throw unknownCode(type, value);
+    if (grouping) throw valueError(`Cannot specify '${grouping}' with 's'.`);
+    body = precision === undefined ? text : [...text].slice(0, precision).join("");
   } else if (isNumber(value) || typeof value === "boolean") {
     numeric = true;
     const n = num(value);
     const isFloat = value instanceof PyFloat || !Number.isInteger(n);
+    if (type === "s" || (isFloat && type !== undefined && "bcdoxX".includes(type)))
+      throw unknownCode(type!, value);
+    if (!isFloat && precision !== undefined && (type === undefined || "bcdoxXn".includes(type))) {
+      throw valueError("Precision not allowed in integer format specifier");
+    }
     const abs = Math.abs(n);
-    const digits = formatDigits(abs, type, precision);
+    const conv = type === "n" ? (isFloat ? "g" : "d") : type;
+    const noType = conv === undefined && precision !== undefined;
+    const digits = formatDigits(abs, conv, precision, noType, alternate !== undefined);
     if (digits !== null) body = digits;
-    else if (type === "%") body = `${toFixed(abs * 100, precision ?? 6)}%`;
-    else if (precision !== undefined) body = String(Number(abs.toPrecision(Math.max(1, precision))));
-    else body = isFloat ? formatFloat(abs) : String(abs);
+    else if (conv === "%") body = `${toFixed(abs * 100, precision ?? 6)}%`;
+    else if (conv === "c") body = String.fromCodePoint(abs);
+    else body = isFloat ? formatFloat(abs) : formatInt(abs);
     if (grouping) {
       const [intPart = "", frac] = body.split(".");
       body = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, grouping) + (frac !== undefined ? `.${frac}` : "");
     }
     const negative = n < 0 || Object.is(n, -0);
     body = (negative ? "-" : sign === "+" ? "+" : sign === " " ? " " : "") + body;
-  } else {
+  } else if (isUndefined(value)) {
     body = pyStr(value);
+  } else {
+    throw typeError(`unsupported format string passed to ${typeName(value)}.__format__`);
   }
   const align = alignSpec ?? (zero && numeric ? "=" : numeric ? ">" : "<");
   const padChar = alignSpec === undefined && zero ? "0" : fill;
@@ -100,8 +114,8 @@ export function formatSpec(value: unknown, spec: string): string {
       return padChar.repeat(left) + body + padChar.repeat(total - left);
     }
     default: {
-      const signChar = /^[-+ ]/.test(body) ? body[0]! : "";
-      return signChar + padChar.repeat(total) + body.slice(signChar.length);
+      const lead = /^[-+ ]?(?:0[xXob])?/.exec(body)![0];
+      return lead + padChar.repeat(total) + body.slice(lead.length);
     }
   }
 }
