@@ -59,25 +59,7 @@ export function makeClients(base: string): BenchClient[] {
         headers: headers(chunks),
         body: JSON.stringify({ model: "bench-model", messages: MESSAGES, stream: true }),
       });
-      const reader = res.body!.getReader();
-      const decoder = new TextDecoder();
-      let buffer = "";
-      let count = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return count;
-        buffer += decoder.decode(value, { stream: true });
-        let end = buffer.indexOf("\n\n");
-        while (end !== -1) {
-          const event = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = event.slice(6);
-          if (data === "[DONE]") return count;
-          JSON.parse(data);
-          count++;
-          end = buffer.indexOf("\n\n");
-        }
-      }
+      return countRawEvents(res.body!);
     },
   };
 
@@ -148,4 +130,30 @@ export function makeClients(base: string): BenchClient[] {
   };
 
   return [raw, modelhub, huggingface, openai];
+}
+
+/**
+ * What a developer writes by hand to read an OpenAI-style stream: split on blank lines, drop "data: ", parse.
+ * The raw-fetch baseline of the streaming figures (on the wire and in process).
+ */
+export async function countRawEvents(body: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let count = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return count;
+    buffer += decoder.decode(value, { stream: true });
+    let end = buffer.indexOf("\n\n");
+    while (end !== -1) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = event.slice(6);
+      if (data === "[DONE]") return count;
+      JSON.parse(data);
+      count++;
+      end = buffer.indexOf("\n\n");
+    }
+  }
 }

@@ -5,6 +5,7 @@
  * Standalone: node --conditions=source --import tsx inference/stream-parse.ts [events] [eventsPerChunk] [rounds]
  */
 import { chatCompletionStream } from "@modelhub/inference";
+import { countRawEvents } from "./clients.js";
 import { median } from "./measure.js";
 
 const EVENT = `data: ${JSON.stringify({
@@ -23,29 +24,6 @@ function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
       else controller.close();
     },
   });
-}
-
-/** The raw-fetch client's parsing (bench/inference/clients.ts), on a body from memory. */
-async function raw(body: ReadableStream<Uint8Array>): Promise<number> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let count = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return count;
-    buffer += decoder.decode(value, { stream: true });
-    let end = buffer.indexOf("\n\n");
-    while (end !== -1) {
-      const event = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = event.slice(6);
-      if (data === "[DONE]") return count;
-      JSON.parse(data);
-      count++;
-      end = buffer.indexOf("\n\n");
-    }
-  }
 }
 
 async function modelhub(body: ReadableStream<Uint8Array>): Promise<number> {
@@ -72,7 +50,7 @@ export async function streamParseCost(
   const chunks: Uint8Array[] = [];
   for (let sent = 0; sent < events; sent += perChunk) chunks.push(encoder.encode(EVENT.repeat(perChunk)));
   chunks.push(encoder.encode("data: [DONE]\n\n"));
-  const clients = { "raw fetch parsing": raw, "@modelhub/inference": modelhub };
+  const clients = { "raw fetch parsing": countRawEvents, "@modelhub/inference": modelhub };
   const samples = new Map<string, number[]>(Object.keys(clients).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, run] of Object.entries(clients)) {
