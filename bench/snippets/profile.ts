@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), "snippets-profile-"));
 const firstCase = [...oursArgs(CASES[0]!)];
 const OURS = 'export * from "@modelhub/snippets";';
 
-/** Output bytes of a bundle of `contents`, per workspace package (tasks split by folder). */
+/** Output bytes of a bundle of `contents`, per workspace package (tasks and jinja's lexer/parser by folder). */
 async function composition(contents: string): Promise<Map<string, number>> {
   const result = await build({
     stdin: { contents, resolveDir: benchDir, loader: "ts" },
@@ -37,7 +37,10 @@ async function composition(contents: string): Promise<Map<string, number>> {
   for (const output of Object.values(result.metafile.outputs)) {
     for (const [file, input] of Object.entries(output.inputs)) {
       const match = file.match(/packages\/([^/]+)\/src\/(?:([^/]+)\/)?/);
-      const key = match ? (match[1] === "tasks" && match[2] ? `tasks/${match[2]}` : match[1]!) : "other";
+      // jinja's lexer and parser get their own line: the shipped bundle should hold none of them.
+      const split =
+        match?.[1] === "tasks" || (match?.[1] === "jinja" && /^(lexer|parser)$/.test(match[2] ?? ""));
+      const key = match ? (split && match[2] ? `${match[1]}/${match[2]}` : match[1]!) : "other";
       bytes.set(key, (bytes.get(key) ?? 0) + input.bytesInOutput);
     }
   }
@@ -117,6 +120,14 @@ const variants: { label: string; mode: ColdMode; specifier: string; args?: unkno
     specifier: await bundle('export * from "@modelhub/jinja";', join(dir, "jinja.mjs")),
   },
   {
+    label: "import only: @modelhub/jinja/precompiled",
+    mode: "import",
+    specifier: await bundle(
+      'export * from "@modelhub/jinja/precompiled";',
+      join(dir, "jinja-precompiled.mjs"),
+    ),
+  },
+  {
     label: "import only: @modelhub/tasks",
     mode: "import",
     specifier: await bundle('export * from "@modelhub/tasks";', join(dir, "tasks.mjs")),
@@ -190,5 +201,7 @@ const shipped = await composition(OURS);
 for (const key of [...shipped.keys()].sort((a, b) => shipped.get(b)! - shipped.get(a)!)) {
   console.log(`${key.padEnd(36)} ${(shipped.get(key)! / 1024).toFixed(1).padStart(6)}`);
 }
+const lexerParser = (shipped.get("jinja/lexer") ?? 0) + (shipped.get("jinja/parser") ?? 0);
+console.log(`jinja lexer + parser in the shipped bundle: ${(lexerParser / 1024).toFixed(1)} KB`);
 
 rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
-import { Template, type TemplateOptions } from "./template.js";
+import type { CompiledTemplate, TemplateOptions } from "./compiled-template.js";
+import { Template } from "./template.js";
 
 export interface ChatTemplateInput {
   messages: unknown[];
@@ -18,7 +19,7 @@ export interface ChatTemplateInput {
  * and every extra key (special tokens, template kwargs) becomes a template variable.
  */
 export function renderChatTemplate(
-  template: string | Template,
+  template: string | CompiledTemplate,
   input: ChatTemplateInput,
   options?: TemplateOptions,
 ): string {

@@ -1,4 +1,5 @@
 export { type ChatTemplateInput, renderChatTemplate } from "./chat.js";
+export { CompiledTemplate } from "./compiled-template.js";
 export {
   LimitExceededError,
   SecurityError,

@@ -1,5 +1,6 @@
 import { TemplateRuntimeError } from "../errors.js";
 import type { FilterFn, TestFn } from "../runtime/compile-expr.js";
+import { lazyRegExp } from "../runtime/lazy-regexp.js";
 import { escapeHtml } from "../runtime/markup.js";
 import { checkPadding, failIfUndefined, iterate, mod, typeError } from "../runtime/operators.js";
 import { toFixed } from "../runtime/percent-format.js";
@@ -34,6 +35,12 @@ import {
 } from "./collection-filters.js";
 import { capitalize, STR_METHODS } from "./methods.js";
 import { attrGetter } from "./sorting.js";
+// A module cycle (the `filter` test looks filters up by name): both sides only use the other inside
+// calls, never while the modules load, so either may load first.
+import { TESTS } from "./tests.js";
+
+const WORD = lazyRegExp(String.raw`[\p{L}\p{N}_]+`, "gu");
+
 import { type JsonOptions, toJson } from "./tojson.js";
 
 const str = (v: unknown): string => (typeof v === "string" ? v : pyStr(v));
@@ -459,14 +466,14 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
     if (isMapping(v)) throw new TemplateRuntimeError(String(i), "KeyError");
     return items[i];
   },
-  reject: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS_REF.tests, false, false),
-  rejectattr: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS_REF.tests, true, false),
+  reject: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS, false, false),
+  rejectattr: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS, true, false),
   replace: replaceFilter,
   reverse,
   round: doRound,
   safe: (v) => new Markup(str(v)),
-  select: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS_REF.tests, false, true),
-  selectattr: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS_REF.tests, true, true),
+  select: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS, false, true),
+  selectattr: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS, true, true),
   slice: sliceFilter,
   sort: sortFilter,
   string: (v) => (v instanceof Markup ? v : str(v)),
@@ -479,7 +486,7 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   unique,
   upper: (v) => str(v).toUpperCase(),
   urlencode,
-  wordcount: (v) => (str(v).match(/[\p{L}\p{N}_]+/gu) ?? []).length,
+  wordcount: (v) => (str(v).match(WORD()) ?? []).length,
   wordwrap,
   xmlattr: (v) => {
     failIfUndefined(v);
@@ -492,6 +499,3 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
     return parts.length ? ` ${parts.join(" ")}` : "";
   },
 });
-
-/** Filled in by tests.ts to avoid a module cycle (select/reject look tests up by name). */
-export const TESTS_REF: { tests: Record<string, TestFn> } = { tests: Object.create(null) };

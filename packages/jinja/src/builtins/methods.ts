@@ -1,3 +1,4 @@
+import { lazyRegExp } from "../runtime/lazy-regexp.js";
 import {
   checkLength,
   checkPadding,
@@ -199,10 +200,17 @@ function pad(s: string, width: unknown, fill: unknown, mode: "center" | "left" |
   return f.repeat(left) + s + f.repeat(total - left);
 }
 
-const isAll = (re: RegExp) => (self: unknown) => {
+const isAll = (re: () => RegExp) => (self: unknown) => {
   const s = text(self);
-  return s.length > 0 && re.test(s);
+  return s.length > 0 && re().test(s);
 };
+
+const SPACE_ONLY = /^[\s\x1c-\x1f\x85]+$/;
+/** Python str.islower() and friends: whether a string has a cased letter of a kind (built on first use). */
+export const HAS_LOWER = lazyRegExp(String.raw`\p{Ll}`, "u");
+export const HAS_UPPER_OR_TITLE = lazyRegExp(String.raw`\p{Lu}|\p{Lt}`, "u");
+export const HAS_LOWER_OR_TITLE = lazyRegExp(String.raw`\p{Ll}|\p{Lt}`, "u");
+export const HAS_UPPER = lazyRegExp(String.raw`\p{Lu}`, "u");
 
 export const STR_METHODS: Record<string, Method> = table<Method>({
   strip: (s, a) => strip(text(s), charsArg(a[0], "strip"), true, true),
@@ -274,27 +282,27 @@ export const STR_METHODS: Record<string, Method> = table<Method>({
     }
     return out;
   },
-  isdigit: isAll(/^[\p{Nd}]+$/u),
-  isdecimal: isAll(/^[\p{Nd}]+$/u),
-  isnumeric: isAll(/^[\p{N}]+$/u),
-  isalpha: isAll(/^[\p{L}]+$/u),
-  isalnum: isAll(/^[\p{L}\p{N}]+$/u),
-  isspace: isAll(/^[\s\x1c-\x1f\x85]+$/),
+  isdigit: isAll(lazyRegExp(String.raw`^[\p{Nd}]+$`, "u")),
+  isdecimal: isAll(lazyRegExp(String.raw`^[\p{Nd}]+$`, "u")),
+  isnumeric: isAll(lazyRegExp(String.raw`^[\p{N}]+$`, "u")),
+  isalpha: isAll(lazyRegExp(String.raw`^[\p{L}]+$`, "u")),
+  isalnum: isAll(lazyRegExp(String.raw`^[\p{L}\p{N}]+$`, "u")),
+  isspace: isAll(() => SPACE_ONLY),
   islower: (s) => {
     const str = text(s);
-    return /\p{Ll}/u.test(str) && !/\p{Lu}|\p{Lt}/u.test(str);
+    return HAS_LOWER().test(str) && !HAS_UPPER_OR_TITLE().test(str);
   },
   isupper: (s) => {
     const str = text(s);
-    return /\p{Lu}/u.test(str) && !/\p{Ll}|\p{Lt}/u.test(str);
+    return HAS_UPPER().test(str) && !HAS_LOWER_OR_TITLE().test(str);
   },
   // Python's rule: upper/title case letters only after uncased characters, lower case only after cased.
   istitle: (s) => {
     let cased = false;
     let previousCased = false;
     for (const ch of text(s)) {
-      const upper = /\p{Lu}|\p{Lt}/u.test(ch);
-      if (upper || /\p{Ll}/u.test(ch)) {
+      const upper = HAS_UPPER_OR_TITLE().test(ch);
+      if (upper || HAS_LOWER().test(ch)) {
         if (upper === previousCased) return false;
         cased = previousCased = true;
       } else previousCased = false;

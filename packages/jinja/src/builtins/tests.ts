@@ -4,7 +4,8 @@ import { compareValues, contains, eq, mod } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import { isMapping, isUndefined, Markup, PyCallable, PyFloat } from "../runtime/values.js";
 import { table } from "./args.js";
-import { FILTERS, TESTS_REF } from "./filters.js";
+import { FILTERS } from "./filters.js";
+import { HAS_LOWER, HAS_LOWER_OR_TITLE, HAS_UPPER, HAS_UPPER_OR_TITLE } from "./methods.js";
 
 const text = (v: unknown): string | null => (typeof v === "string" ? v : v instanceof Markup ? v.text : null);
 
@@ -27,7 +28,7 @@ export const TESTS: Record<string, TestFn> = table<TestFn>({
   false: (v) => v === false,
   true: (v) => v === true,
   filter: (v) => typeof v === "string" && Object.hasOwn(FILTERS, v),
-  test: (v) => typeof v === "string" && Object.hasOwn(TESTS_REF.tests, v),
+  test: (v) => typeof v === "string" && Object.hasOwn(TESTS, v),
   float: (v) => v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v)),
   integer: (v) => typeof v === "number" && Number.isInteger(v),
   number: (v) => typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat,
@@ -51,13 +52,11 @@ export const TESTS: Record<string, TestFn> = table<TestFn>({
   string: (v) => typeof v === "string" || v instanceof Markup,
   lower: (v) => {
     const t = text(v) ?? pyStr(v);
-    return /\p{Ll}/u.test(t) && !/\p{Lu}|\p{Lt}/u.test(t);
+    return HAS_LOWER().test(t) && !HAS_UPPER_OR_TITLE().test(t);
   },
   upper: (v) => {
     const t = text(v) ?? pyStr(v);
-    return /\p{Lu}/u.test(t) && !/\p{Ll}|\p{Lt}/u.test(t);
+    return HAS_UPPER().test(t) && !HAS_LOWER_OR_TITLE().test(t);
   },
   sameas: (v, a) => v === a[0] || (isUndefined(v) && isUndefined(a[0]) && v === a[0]),
 });
-
-TESTS_REF.tests = TESTS;

@@ -1,3 +1,4 @@
+import { lazyRegExp } from "./lazy-regexp.js";
 import {
   isMapping,
   isTuple,
@@ -34,14 +35,17 @@ export function formatInt(n: number): string {
 
 const PLAIN_ASCII = /^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/;
 /** What repr() may escape: quotes, backslash, C0 controls and DEL, and Python's non-printable characters. */
-const REPR_SPECIAL = /['"\\\x00-\x1f\x7f]|[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/gu;
+const REPR_SPECIAL = lazyRegExp(
+  String.raw`['"\\\x00-\x1f\x7f]|[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]`,
+  "gu",
+);
 const NAMED_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /** Python's repr() of a str, including its choice of quote and escapes. */
 export function reprString(s: string): string {
   if (PLAIN_ASCII.test(s)) return `'${s}'`;
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  const escaped = s.replace(REPR_SPECIAL, (ch) => {
+  const escaped = s.replace(REPR_SPECIAL(), (ch) => {
     if (ch === "'" || ch === '"') return ch === quote ? `\\${ch}` : ch;
     if (ch === " ") return ch;
     const named = NAMED_ESCAPES[ch];
