@@ -1,4 +1,5 @@
 /** Timing helpers: interleaved rounds so machine noise hits every client alike. */
+import { PerformanceObserver } from "node:perf_hooks";
 
 export const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
@@ -15,25 +16,73 @@ export const median = (values: number[]) => {
 export interface Sample {
   wallMs: number;
   cpuMs: number;
+  /**
+   * Garbage collection pauses that started during the sample, ms per call. A young-generation collection
+   * here takes ~5-10 ms (undici keeps every response reachable from a FinalizationRegistry, so ~25 KB per
+   * request survives it) and comes every ~130 chats: it lands in about one round in three, in whichever
+   * client's round fills the young generation, while every client's garbage is in it.
+   */
+  gcMs: number;
+  /** Wall clock per call without those pauses. */
+  wallWithoutGcMs: number;
 }
 
-async function timed(count: number, body: () => Promise<void>): Promise<Sample> {
+interface Window {
+  start: number;
+  end: number;
+  count: number;
+}
+
+/** GC pauses (start, duration) observed since the first window was opened; node reports them after the fact. */
+const gcPauses: Array<{ start: number; duration: number }> = [];
+let gcObserver: PerformanceObserver | undefined;
+
+function observeGc(): void {
+  if (gcObserver) return;
+  gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      gcPauses.push({ start: entry.startTime, duration: entry.duration });
+  });
+  gcObserver.observe({ entryTypes: ["gc"] });
+}
+
+function gcMsIn(window: Window): number {
+  let total = 0;
+  for (const pause of gcPauses)
+    if (pause.start >= window.start && pause.start < window.end) total += pause.duration;
+  return total;
+}
+
+/** A sample's GC figures are filled in by `interleaved` once node has reported the pauses. */
+type TimedSample = Omit<Sample, "gcMs" | "wallWithoutGcMs"> & { window: Window };
+
+async function timed(count: number, body: () => Promise<void>): Promise<TimedSample> {
+  observeGc();
   const cpu = process.cpuUsage();
   const start = performance.now();
   await body();
   const used = process.cpuUsage(cpu);
-  return { wallMs: (performance.now() - start) / count, cpuMs: (used.user + used.system) / 1000 / count };
+  const end = performance.now();
+  return {
+    wallMs: (end - start) / count,
+    cpuMs: (used.user + used.system) / 1000 / count,
+    window: { start, end, count },
+  };
 }
 
 /** Runs `fn` `count` times one after another. */
-export function sequential(fn: () => Promise<unknown>, count: number): Promise<Sample> {
+export function sequential(fn: () => Promise<unknown>, count: number): Promise<TimedSample> {
   return timed(count, async () => {
     for (let i = 0; i < count; i++) await fn();
   });
 }
 
 /** Runs `count` calls with `inFlight` of them running at any time. */
-export function concurrent(fn: () => Promise<unknown>, count: number, inFlight: number): Promise<Sample> {
+export function concurrent(
+  fn: () => Promise<unknown>,
+  count: number,
+  inFlight: number,
+): Promise<TimedSample> {
   let next = 0;
   const worker = async () => {
     while (next < count) {
@@ -53,9 +102,9 @@ export function concurrent(fn: () => Promise<unknown>, count: number, inFlight: 
 export async function interleaved<C extends { name: string }>(
   clients: C[],
   rounds: number,
-  run: (client: C) => Promise<Sample>,
+  run: (client: C) => Promise<TimedSample>,
 ): Promise<Map<string, Sample>> {
-  const samples = new Map<string, Sample[]>(clients.map((c) => [c.name, []]));
+  const samples = new Map<string, TimedSample[]>(clients.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
     // Rotate the order each round so no client always runs right after the same neighbour.
     const order = clients.map((_, i) => clients[(i + round) % clients.length]!);
@@ -65,11 +114,21 @@ export async function interleaved<C extends { name: string }>(
   // CPU: the mean, as garbage collection pauses (several ms each) land in whichever round is running when
   // the young generation fills: a median then jumps between rounds with and without a pause, while the
   // mean charges each client for its own allocation.
+  // GC pauses are reported asynchronously: give node a moment to deliver the last ones.
+  await new Promise((resolve) => setTimeout(resolve, 50));
   return new Map(
-    [...samples].map(([name, values]) => [
-      name,
-      { wallMs: median(values.map((v) => v.wallMs)), cpuMs: mean(values.map((v) => v.cpuMs)) },
-    ]),
+    [...samples].map(([name, values]) => {
+      const gcMs = values.map((v) => gcMsIn(v.window) / v.window.count);
+      return [
+        name,
+        {
+          wallMs: median(values.map((v) => v.wallMs)),
+          cpuMs: mean(values.map((v) => v.cpuMs)),
+          gcMs: mean(gcMs),
+          wallWithoutGcMs: median(values.map((v, i) => v.wallMs - gcMs[i]!)),
+        },
+      ];
+    }),
   );
 }
 
@@ -77,11 +136,14 @@ export function table(title: string, results: Map<string, Sample>, baseline = "r
   const base = results.get(baseline)!;
   console.log(`\n${title}`);
   console.log(
-    `  ${"".padEnd(24)} ${"wall ms".padStart(9)} ${"ratio".padStart(7)}   ${"client CPU ms".padStart(13)} ${"ratio".padStart(7)}`,
+    `  ${"".padEnd(24)} ${"wall ms".padStart(9)} ${"ratio".padStart(7)}   ${"client CPU ms".padStart(13)} ${"ratio".padStart(7)}   ${"GC ms".padStart(6)}   ${"wall w/o GC".padStart(11)} ${"ratio".padStart(7)}`,
   );
-  for (const [name, { wallMs, cpuMs }] of results) {
-    const wall = `${wallMs.toFixed(3).padStart(9)} ${(wallMs / base.wallMs).toFixed(3).padStart(6)}x`;
-    const cpu = `${cpuMs.toFixed(3).padStart(13)} ${(cpuMs / base.cpuMs).toFixed(3).padStart(6)}x`;
-    console.log(`  ${name.padEnd(24)} ${wall}   ${cpu}`);
+  const ratio = (value: number, of: number) => `${(value / of).toFixed(3).padStart(6)}x`;
+  for (const [name, { wallMs, cpuMs, gcMs, wallWithoutGcMs }] of results) {
+    const wall = `${wallMs.toFixed(3).padStart(9)} ${ratio(wallMs, base.wallMs)}`;
+    const cpu = `${cpuMs.toFixed(3).padStart(13)} ${ratio(cpuMs, base.cpuMs)}`;
+    const gc = `${gcMs.toFixed(3).padStart(6)}`;
+    const noGc = `${wallWithoutGcMs.toFixed(3).padStart(11)} ${ratio(wallWithoutGcMs, base.wallWithoutGcMs)}`;
+    console.log(`  ${name.padEnd(24)} ${wall}   ${cpu}   ${gc}   ${noGc}`);
   }
 }

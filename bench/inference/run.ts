@@ -49,9 +49,12 @@ async function main(): Promise<void> {
 
     // Many short interleaved rounds rather than a few long ones: a burst of other work on a shared machine
     // then spoils a few samples of every client, and each client's median steps over them.
+    // A second raw fetch client, same code: how far apart identical code lands in this run (the noise floor
+    // of the sequential figures, ±3-5 % on a loaded 2-core machine).
+    const withControl = [...clients, { ...clients[0]!, name: "raw fetch (control)" }];
     table(
       `Non-streamed chat, sequential (${n(50)} requests x 45 rounds), per request`,
-      await interleaved(clients, 45, (c) => sequential(() => c.chat(), n(50))),
+      await interleaved(withControl, 45, (c) => sequential(() => c.chat(), n(50))),
     );
     table(
       `Non-streamed chat, 32 in flight (${n(500)} requests x 21 rounds), wall clock per request`,
