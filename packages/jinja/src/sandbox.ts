@@ -1,4 +1,4 @@
-import { DICT_METHODS, LIST_METHODS, type Method, STR_METHODS, UNSAFE_METHODS } from "./builtins/methods.js";
+import { DICT_METHODS, LIST_METHODS, type Method, strMethods, UNSAFE_METHODS } from "./builtins/methods.js";
 import { SecurityError, TemplateRuntimeError } from "./errors.js";
 import { LoopContext } from "./runtime/loop.js";
 import {
@@ -61,7 +61,7 @@ function bound(self: unknown, name: string, method: Method): PyCallable {
 }
 
 function methodTableFor(obj: unknown): Record<string, Method> | null {
-  if (typeof obj === "string" || obj instanceof Markup) return STR_METHODS;
+  if (typeof obj === "string" || obj instanceof Markup) return strMethods();
   if (Array.isArray(obj)) return LIST_METHODS;
   if (isMapping(obj)) return DICT_METHODS;
   return null;

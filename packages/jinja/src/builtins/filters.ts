@@ -33,7 +33,7 @@ import {
   sum,
   unique,
 } from "./collection-filters.js";
-import { capitalize, STR_METHODS } from "./methods.js";
+import { capitalize, splitLines, strMethods } from "./methods.js";
 import { attrGetter } from "./sorting.js";
 // A module cycle (the `filter` test looks filters up by name): both sides only use the other inside
 // calls, never while the modules load, so either may load first.
@@ -144,7 +144,7 @@ function indent(value: unknown, args: unknown[], k: Kwargs | null): string {
   const blank = truthy(arg(args, k, 2, "blank", false));
   if (typeof width !== "string") checkPadding(num(width as number));
   const pad = typeof width === "string" ? width : " ".repeat(Math.max(0, num(width as number)));
-  const lines = STR_METHODS.splitlines!(`${str(value)}\n`, [], null, null as never) as string[];
+  const lines = splitLines(`${str(value)}\n`, false);
   let rv: string;
   if (blank) rv = lines.join(`\n${pad}`);
   else {
@@ -313,7 +313,7 @@ function striptags(v: unknown): string {
 }
 
 function center(v: unknown, args: unknown[], k: Kwargs | null): string {
-  return STR_METHODS.center!(str(v), [arg(args, k, 0, "width", 80)], null, null as never) as string;
+  return strMethods().center!(str(v), [arg(args, k, 0, "width", 80)], null, null as never) as string;
 }
 
 function first(v: unknown): unknown {
@@ -349,7 +349,7 @@ function abs(v: unknown): unknown {
 
 function replaceFilter(v: unknown, args: unknown[], k: Kwargs | null): string {
   const count = arg(args, k, 2, "count", null);
-  return STR_METHODS.replace!(
+  return strMethods().replace!(
     str(v),
     [str(arg(args, k, 0, "old")), str(arg(args, k, 1, "new")), count === null ? -1 : count],
     null,
@@ -481,7 +481,7 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   sum,
   title: (v) => jinjaTitle(str(v)),
   tojson,
-  trim: (v, a, k) => STR_METHODS.strip!(str(v), [arg(a, k, 0, "chars", null)], null, null as never),
+  trim: (v, a, k) => strMethods().strip!(str(v), [arg(a, k, 0, "chars", null)], null, null as never),
   truncate,
   unique,
   upper: (v) => str(v).toUpperCase(),
