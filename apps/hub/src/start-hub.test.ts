@@ -79,6 +79,14 @@ describe("startHub", () => {
       const index = await fetch(`${hub.url}/meta-llama/Llama-3.1-8B-Instruct`, { headers: html });
       expect(index.status).toBe(200);
       expect(await index.text()).toContain("<title>Modelhub</title>");
+      // The root is the app even for a caller that accepts anything (curl's */*).
+      const root = await fetch(`${hub.url}/`, { headers: { Accept: "*/*" } });
+      expect(root.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(await root.text()).toContain("<title>Modelhub</title>");
+      const unknown = await fetch(`${hub.url}/meta-llama/Llama-3.1-8B-Instruct`, {
+        headers: { Accept: "*/*" },
+      });
+      expect(unknown.status).toBe(404);
       const asset = await fetch(`${hub.url}/assets/app-1234.js`);
       expect(asset.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
       expect(asset.headers.get("cache-control")).toContain("immutable");

@@ -47,8 +47,8 @@ export function createWebHandler(root: string) {
       if (statSync(candidate).isFile()) return file(candidate, c, relative.startsWith("/assets/"));
     }
     // Model ids contain dots ("Llama-3.1-8B"), so a page is recognised by what the browser accepts, not by
-    // the shape of its path.
-    const wantsHtml = (c.req.header("Accept") ?? "").includes("text/html");
+    // the shape of its path. The root is always the app, whatever the caller accepts (`curl localhost:...`).
+    const wantsHtml = relative === "/" || (c.req.header("Accept") ?? "").includes("text/html");
     if (wantsHtml && existsSync(indexPath)) return file(indexPath, c, false);
     return undefined;
   };
