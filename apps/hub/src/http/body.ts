@@ -11,7 +11,7 @@ export async function readBodyBytes(c: Context, maxBytes: number): Promise<Uint8
   if (declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
   // On Node, read the request stream itself: much cheaper than its web-stream wrapper.
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming && typeof incoming.on === "function") return readNodeStream(incoming, maxBytes);
+  if (incoming && typeof incoming.on === "function") return readNodeBody(incoming, maxBytes);
   const body = c.req.raw.body;
   if (!body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
@@ -30,9 +30,15 @@ export async function readBodyBytes(c: Context, maxBytes: number): Promise<Uint8
   return Buffer.concat(chunks);
 }
 
-function readNodeStream(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
-  // Plain events rather than an async iterator: this runs on every router call.
-  if (incoming.readableEnded) return Promise.resolve(new Uint8Array(0));
+/**
+ * Reads a node:http request body, refusing it as soon as it passes `maxBytes` (Content-Length first, then
+ * while reading). Plain events rather than an async iterator: this runs on every router call.
+ */
+export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  if (Number(incoming.headers["content-length"] ?? "0") > maxBytes) {
+    return Promise.reject(new PayloadTooLargeError(maxBytes));
+  }
+  if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;

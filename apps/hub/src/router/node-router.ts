@@ -9,6 +9,7 @@ import {
   PayloadTooLargeError,
   UnavailableError,
 } from "../errors.js";
+import { readNodeBody } from "../http/body.js";
 import type { Logger } from "../logger.js";
 import { providerPathFrom } from "../routes/router.js";
 import type { Store } from "../store/store.js";
@@ -115,7 +116,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
         `Provider ${provider} is not configured on this hub (set ${deps.upstreams.keyVariable(provider)}).`,
       );
     }
-    const body = incoming.method === "POST" ? await readBody(incoming, deps.maxBodyBytes) : undefined;
+    const body = incoming.method === "POST" ? await readNodeBody(incoming, deps.maxBodyBytes) : undefined;
     const model = modelOfCall(body, providerPath);
     // last_used_at is for people ("used today?"): a minute of precision spares a write per call.
     if (!token.lastUsedAt || Date.now() - Date.parse(token.lastUsedAt) > 60_000) {
@@ -179,31 +180,4 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     ).catch((error: unknown) => sendError(outgoing, requestId, error, pathname));
     return true;
   };
-}
-
-/**
- * Reads the request body, refusing it as soon as it passes `maxBytes` (Content-Length first, then while
- * reading, so a lying or missing header cannot get past the limit).
- */
-function readBody(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  if (Number(incoming.headers["content-length"] ?? "0") > maxBytes) {
-    return Promise.reject(new PayloadTooLargeError(maxBytes));
-  }
-  if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (chunk: Buffer) => {
-      total += chunk.byteLength;
-      if (total > maxBytes) {
-        incoming.off("data", onData);
-        reject(new PayloadTooLargeError(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    incoming.on("data", onData);
-    incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    incoming.once("error", reject);
-  });
 }
