@@ -7,8 +7,6 @@ import { normalizeSource } from "./lexer/source.js";
 import { parseTemplate } from "./parser/parser.js";
 import { encodeAst } from "./precompile.js";
 
-export type { TemplateOptions } from "./compiled-template.js";
-
 const NAME_REGISTRY = {
   hasFilter: (name: string) => Object.hasOwn(FILTERS, name),
   hasTest: (name: string) => Object.hasOwn(TESTS, name),
