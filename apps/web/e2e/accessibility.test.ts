@@ -2,57 +2,50 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
-
-const CHAT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
-const GGUF_MODEL = "bartowski/Llama-3.2-3B-Instruct-GGUF";
+import { CHAT_MODEL, GGUF_MODEL, PAGE_READY } from "./pages.js";
 
 /** Every page of the app, each waited for by something only its loaded state shows. */
 const PAGES: Array<{ name: string; path: string; ready: (page: Page) => Promise<unknown> }> = [
-  { name: "models", path: "/models", ready: (page) => page.locator("main ul a").first().waitFor() },
+  { name: "models", path: "/models", ready: PAGE_READY.models },
   {
     name: "model card",
     path: `/${CHAT_MODEL}`,
-    ready: (page) => page.getByRole("article", { name: "Model card" }).waitFor(),
+    ready: PAGE_READY.modelCard,
   },
   {
     name: "library",
     path: `/${CHAT_MODEL}/libraries/transformers`,
-    ready: (page) => page.getByTestId("library-snippet").first().waitFor(),
+    ready: PAGE_READY.library,
   },
   {
     name: "local apps",
     path: `/${GGUF_MODEL}/local-apps`,
-    ready: (page) => page.getByTestId("quant-select").waitFor(),
+    ready: PAGE_READY.localApps,
   },
   {
     name: "inference",
     path: `/${CHAT_MODEL}/inference?provider=together&streaming=true&temperature=0.5`,
-    ready: (page) => page.getByTestId("inference-snippet").waitFor(),
+    ready: PAGE_READY.inference,
   },
   {
     name: "playground",
     path: `/${CHAT_MODEL}/playground`,
-    ready: (page) => page.getByRole("textbox", { name: "Your message" }).waitFor(),
+    ready: PAGE_READY.playground,
   },
   {
     name: "chat template",
     path: `/${CHAT_MODEL}/chat-template`,
-    ready: (page) => page.getByTestId("rendered-prompt").waitFor(),
+    ready: PAGE_READY.chatTemplate,
   },
   {
     name: "widget builder",
     path: "/widget-builder",
-    ready: (page) =>
-      page
-        .frameLocator('iframe[title="Widget preview"]')
-        .locator("modelhub-top-products li.item")
-        .first()
-        .waitFor(),
+    ready: PAGE_READY.widgetBuilder,
   },
   {
     name: "not found",
     path: "/this/model/does-not-exist/at-all",
-    ready: (page) => page.getByRole("heading", { level: 1 }).waitFor(),
+    ready: PAGE_READY.notFound,
   },
 ];
 

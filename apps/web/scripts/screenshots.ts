@@ -7,10 +7,9 @@ import { join, resolve } from "node:path";
 import type { Page } from "playwright-core";
 import { buildWebIfStale, WEB_ROOT } from "../e2e/build-web.js";
 import { type ColorScheme, startWebHarness, type WebHarness } from "../e2e/harness.js";
+import { CHAT_MODEL, GGUF_MODEL, PAGE_READY } from "../e2e/pages.js";
 
 const OUT = resolve(WEB_ROOT, "../../docs/screenshots");
-const CHAT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
-const GGUF_MODEL = "bartowski/Llama-3.2-3B-Instruct-GGUF";
 const ADMIN_TOKEN = "screenshots-admin-token-0123";
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
@@ -28,33 +27,33 @@ const SHOTS: Shot[] = [
   {
     name: "models",
     path: "/models?task=text-generation&sort=likes",
-    ready: (page) => page.locator("main ul a").first().waitFor(),
+    ready: PAGE_READY.models,
   },
   {
     name: "model-card",
     path: `/${CHAT_MODEL}`,
-    ready: (page) => page.getByRole("article", { name: "Model card" }).waitFor(),
+    ready: PAGE_READY.modelCard,
   },
   {
     name: "library",
     path: `/${CHAT_MODEL}/libraries/transformers`,
-    ready: (page) => page.getByTestId("library-snippet").first().waitFor(),
+    ready: PAGE_READY.library,
   },
   {
     name: "local-apps",
     path: `/${GGUF_MODEL}/local-apps/llama.cpp?quant=Q4_K_M`,
-    ready: (page) => page.getByTestId("quant-select").waitFor(),
+    ready: PAGE_READY.localApps,
   },
   {
     name: "inference-snippets",
     path: `/${CHAT_MODEL}/inference?provider=together&language=python&client=openai&streaming=true&temperature=0.6`,
-    ready: (page) => page.getByTestId("inference-snippet").waitFor(),
+    ready: PAGE_READY.inference,
     phone: true,
   },
   {
     name: "playground",
     path: `/${CHAT_MODEL}/playground?provider=together`,
-    ready: (page) => page.getByRole("textbox", { name: "Your message" }).waitFor(),
+    ready: PAGE_READY.playground,
     act: async (page, hubToken) => {
       await page.getByLabel(/access token/i).fill(hubToken);
       await page.getByRole("textbox", { name: "Your message" }).fill("What is the capital of France?");
@@ -65,17 +64,12 @@ const SHOTS: Shot[] = [
   {
     name: "chat-template",
     path: `/${CHAT_MODEL}/chat-template`,
-    ready: (page) => page.getByTestId("rendered-prompt").waitFor(),
+    ready: PAGE_READY.chatTemplate,
   },
   {
     name: "widget-builder",
     path: "/widget-builder?maxProducts=4&maxColumns=2",
-    ready: (page) =>
-      page
-        .frameLocator('iframe[title="Widget preview"]')
-        .locator("modelhub-top-products li.item")
-        .first()
-        .waitFor(),
+    ready: PAGE_READY.widgetBuilder,
     phone: true,
   },
 ];
