@@ -1,6 +1,6 @@
 import { InputError } from "../errors.js";
 import { authHeader, providerConfig, taskSpec } from "../providers/index.js";
-import type { ProtocolTable, RequestContext } from "../providers/types.js";
+import type { ProtocolTable, RequestContext, TaskSpec } from "../providers/types.js";
 import type { InferenceProvider, InferenceTask, JsonObject } from "../types.js";
 
 export const DEFAULT_HUB_URL = "https://huggingface.co";
@@ -50,13 +50,17 @@ export function tokenKind(accessToken: string | undefined): TokenKind {
   return accessToken.startsWith("hf_") ? "hub" : "provider";
 }
 
-const trimSlash = (url: string) => url.replace(/\/+$/, "");
+// A regex only when there is a slash to trim: this runs before every request goes out.
+const trimSlash = (url: string) => (url.endsWith("/") ? url.replace(/\/+$/, "") : url);
 
 /** `buildRequest` with the protocols to use (task functions pass only theirs, for tree-shaking). */
-export function buildRequestWith(protocols: ProtocolTable, params: BuildRequestParams): BuiltRequest {
+export function buildRequestWith(
+  protocols: ProtocolTable,
+  params: BuildRequestParams,
+  spec: TaskSpec = taskSpec(params.provider, params.task, protocols),
+): BuiltRequest {
   const { provider, task, args, accessToken, endpointUrl } = params;
   const config = providerConfig(provider);
-  const spec = taskSpec(provider, task, protocols);
   const stream = params.stream ?? false;
   if (stream && !spec.streams) throw new InputError(`Provider ${provider} cannot stream ${task}`);
   let providerModelId = params.providerModelId ?? params.model;
@@ -99,7 +103,7 @@ export function buildRequestWith(protocols: ProtocolTable, params: BuildRequestP
   if (endpointUrl) {
     // A bare server URL gets the OpenAI chat route appended; a full route is used as is.
     url =
-      task === "conversational" && !/\/chat\/completions$/.test(base) ? `${base}/v1/chat/completions` : base;
+      task === "conversational" && !base.endsWith("/chat/completions") ? `${base}/v1/chat/completions` : base;
   } else {
     url = `${base}${spec.path(ctx)}`;
   }

@@ -1,0 +1,166 @@
+import { type CallContext, createCallContext } from "../http/call-context.js";
+import type { HttpRequest } from "../http/request.js";
+import { retryPolicy } from "../http/retry-policy.js";
+import { taskSpec } from "../providers/index.js";
+import type { ProtocolTable, ResponseContext, TaskSpec } from "../providers/types.js";
+import { type BuiltRequest, buildRequestWith, DEFAULT_HUB_URL } from "../routing/request-builder.js";
+import { type Resolved, resolveModel } from "../routing/resolve.js";
+import type {
+  BaseArgs,
+  ImageOutputType,
+  InferenceTask,
+  JsonObject,
+  Options,
+  ProviderChoice,
+} from "../types.js";
+import { encodeInputs } from "./encode-inputs.js";
+import { CallFollowUp } from "./follow-up.js";
+import { validateArgs } from "./validate-args.js";
+
+export interface RunOptions extends Options {
+  outputType?: ImageOutputType;
+}
+
+/** A call ready to send: its context (signal, retries), the request, and what its response transform sees. */
+export interface Prepared {
+  call: CallContext;
+  spec: TaskSpec;
+  request: HttpRequest;
+  ctx: ResponseContext;
+}
+
+/** What the caller asked for: the input of every preparation step. */
+interface Ask {
+  task: InferenceTask;
+  protocols: ProtocolTable;
+  /** The caller's task arguments without the routing fields (token, model, provider, endpoint). */
+  args: JsonObject;
+  accessToken: string | undefined;
+  model: string | undefined;
+  endpointUrl: string | undefined;
+  options: RunOptions;
+  stream: boolean;
+}
+
+const CHAT_UNSUPPORTED_STATUSES = new Set([400, 404, 422, 500]);
+
+function describeChatError(status: number, message: string, model: string): string {
+  return CHAT_UNSUPPORTED_STATUSES.has(status)
+    ? `Server ${model} does not seem to support chat completion. Error: ${message}`
+    : message;
+}
+
+/**
+ * validate -> resolve -> encode -> build: everything before the first byte goes out. Synchronous when no
+ * step needs the network or a file read (an endpointUrl call without files, e.g. chat against a local
+ * server): in a sequence of calls this work runs right after the previous call's network wait, with cold
+ * caches, so each async hop and each extra object shows in the call's latency.
+ */
+export function prepare(
+  task: InferenceTask,
+  protocols: ProtocolTable,
+  allArgs: BaseArgs & JsonObject,
+  options: RunOptions,
+  stream: boolean,
+): Prepared | Promise<Prepared> {
+  const { accessToken, model, provider: requested, endpointUrl, ...args } = allArgs;
+  const provider = requested ?? (endpointUrl ? "hf-inference" : "auto");
+  const call = createCallContext({
+    fetch: options.fetch,
+    signal: options.signal,
+    totalTimeoutMs: options.totalTimeoutMs,
+    timeoutMs: options.timeoutMs,
+    jobDeadlineMs: options.jobDeadlineMs,
+    retry: retryPolicy(options.retryOnError !== false, options.retry),
+    includeCredentials: options.includeCredentials,
+    logger: options.logger,
+  });
+  const ask: Ask = { task, protocols, args, accessToken, model, endpointUrl, options, stream };
+  try {
+    validateArgs({ task, model, provider, endpointUrl, accessToken, inputs: args.inputs });
+    if (endpointUrl) {
+      // An endpointUrl server is addressed hf-inference style with the caller's model id (as resolveModel
+      // does): no hub lookup.
+      const spec = taskSpec("hf-inference", task, protocols);
+      if (!spec.inputEncoding) return assemble(call, ask, spec, "hf-inference", model);
+    }
+  } catch (error) {
+    call.dispose();
+    throw error;
+  }
+  return resolveAndAssemble(call, ask, provider);
+}
+
+async function resolveAndAssemble(call: CallContext, ask: Ask, provider: ProviderChoice): Promise<Prepared> {
+  try {
+    const { task, args, options } = ask;
+    const resolved: Resolved = await resolveModel(call, {
+      task,
+      model: ask.model,
+      provider,
+      endpointUrl: ask.endpointUrl,
+      accessToken: ask.accessToken,
+      hubUrl: options.hubUrl ?? DEFAULT_HUB_URL,
+      mappingTtlMs: options.mappingTtlMs ?? 5 * 60_000,
+      logger: options.logger,
+    });
+    const spec = taskSpec(resolved.provider, task, ask.protocols);
+    if (spec.inputEncoding) ask.args = await encodeInputs(args, spec.inputEncoding(args));
+    return assemble(call, ask, spec, resolved.provider, resolved.model, resolved.providerModelId);
+  } catch (error) {
+    call.dispose();
+    throw error;
+  }
+}
+
+function assemble(
+  call: CallContext,
+  ask: Ask,
+  spec: TaskSpec,
+  provider: Resolved["provider"],
+  model: string | undefined,
+  providerModelId = model,
+): Prepared {
+  const { task, args, endpointUrl, options, stream } = ask;
+  const built: BuiltRequest = buildRequestWith(
+    ask.protocols,
+    {
+      provider,
+      model,
+      providerModelId,
+      task,
+      args,
+      accessToken: ask.accessToken,
+      endpointUrl,
+      routerUrl: options.routerUrl,
+      billTo: options.billTo,
+      stream,
+      providerBaseUrls: options.providerBaseUrls,
+    },
+    spec,
+  );
+  const request: HttpRequest = {
+    url: built.url,
+    method: built.method,
+    headers: built.headers,
+    body: built.bodyKind === "binary" ? (built.body as BodyInit) : JSON.stringify(built.body),
+    provider: built.provider,
+    describeError: task === "conversational" ? describeChatError : undefined,
+    subject: model ?? endpointUrl ?? built.providerModelId,
+  };
+  const ctx: ResponseContext = {
+    task,
+    providerModelId: built.providerModelId,
+    model,
+    args,
+    stream,
+    routed: !built.direct,
+    sharedHost: built.sharedHost,
+    endpoint: endpointUrl !== undefined,
+    provider: built.provider,
+    base: built.base,
+    outputType: options.outputType,
+    followUp: new CallFollowUp(call, built),
+  };
+  return { call, spec, request, ctx };
+}
