@@ -3,7 +3,6 @@ import { ProviderApiError, ProviderOutputError } from "./errors.js";
 import * as tasks from "./tasks/all.js";
 import { classify, type Exchange, type ReplayCall, recordedTraffic } from "./testing/recorded-traffic.js";
 import { TASK_FUNCTIONS } from "./testing/task-functions.js";
-import type { InferenceTask } from "./types.js";
 
 /**
  * Replay: every recorded request this client can issue is issued again through the public task functions
