@@ -157,6 +157,101 @@ export async function interleaved<C extends { name: string }>(
   );
 }
 
+/** One client's sequential calls, measured one by one. */
+export interface PerCallSample {
+  /** Wall clock of each call, ms. */
+  wallMs: Float64Array;
+  /** GC pauses that started during this client's calls, ms per call. */
+  gcMs: number;
+}
+
+/**
+ * Sequential calls, every call timed on its own. The clients take turns, in a fresh seeded shuffled order
+ * each cycle, each turn `run` calls in a row (a run of 1 interleaves single calls). Drift on a shared
+ * machine then reaches every client alike, and quantiles over thousands of single calls are stable to a
+ * fraction of a percent where a round's mean moves by several percent with one GC pause or one burst of
+ * foreign work. Runs longer than one call keep each client's own code warm between its calls, as in an
+ * application calling chat after chat; with runs of one, the other clients' code (openai's most) evicts
+ * it between calls, which costs a client with code of its own ~2 % more than raw fetch, whose code (undici)
+ * every client shares. GC pauses are charged to the call they interrupt: over many calls that is in
+ * proportion to what each client allocates.
+ */
+export async function perCallInterleaved<C extends { name: string }>(
+  clients: C[],
+  calls: number,
+  run: number,
+  call: (client: C) => Promise<unknown>,
+): Promise<Map<string, PerCallSample>> {
+  observeGc();
+  const turns = Math.ceil(calls / run);
+  const perClient = turns * run;
+  const wall = clients.map(() => new Float64Array(perClient));
+  // Every call's window in time order, to charge GC pauses to the call they started in.
+  const starts = new Float64Array(perClient * clients.length);
+  const ends = new Float64Array(perClient * clients.length);
+  const owners = new Uint16Array(perClient * clients.length);
+  const random = seededRandom(clients.length * 104_729 + calls);
+  const indexes = clients.map((_, i) => i);
+  const firstPause = gcPauses.length;
+  let slot = 0;
+  for (let turn = 0; turn < turns; turn++) {
+    for (const i of shuffled(indexes, random)) {
+      for (let k = 0; k < run; k++) {
+        const start = performance.now();
+        await call(clients[i]!);
+        const end = performance.now();
+        wall[i]![turn * run + k] = end - start;
+        starts[slot] = start;
+        ends[slot] = end;
+        owners[slot++] = i;
+      }
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const gcTotal = clients.map(() => 0);
+  for (const pause of gcPauses.slice(firstPause)) {
+    // The last window starting at or before the pause; it owns the pause if the pause began inside it.
+    let lo = 0;
+    let hi = slot - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= pause.start) lo = mid;
+      else hi = mid - 1;
+    }
+    if (starts[lo]! <= pause.start && pause.start < ends[lo]!) gcTotal[owners[lo]!]! += pause.duration;
+  }
+  return new Map(clients.map((c, i) => [c.name, { wallMs: wall[i]!, gcMs: gcTotal[i]! / perClient }]));
+}
+
+function quantile(sorted: Float64Array, q: number): number {
+  return sorted[Math.round(q * (sorted.length - 1))]!;
+}
+
+export function perCallTable(
+  title: string,
+  results: Map<string, PerCallSample>,
+  baseline = "raw fetch",
+): void {
+  const stats = new Map(
+    [...results].map(([name, { wallMs, gcMs }]) => {
+      const sorted = Float64Array.from(wallMs).sort();
+      const values = [0.25, 0.5, 0.75].map((q) => quantile(sorted, q));
+      values.push(mean(Array.from(wallMs)));
+      return [name, { values, gcMs }];
+    }),
+  );
+  const base = stats.get(baseline)!.values;
+  console.log(`\n${title}`);
+  const columns = ["p25", "median", "p75", "mean"].map((c) => `${c} ms`.padStart(10) + "ratio".padStart(8));
+  console.log(`  ${"".padEnd(24)} ${columns.join("  ")}  ${"GC ms".padStart(6)}`);
+  for (const [name, { values, gcMs }] of stats) {
+    const cells = values.map(
+      (v, i) => `${v.toFixed(3).padStart(10)}${`${(v / base[i]!).toFixed(3)}x`.padStart(8)}`,
+    );
+    console.log(`  ${name.padEnd(24)} ${cells.join("  ")}  ${gcMs.toFixed(3).padStart(6)}`);
+  }
+}
+
 export function table(title: string, results: Map<string, Sample>, baseline = "raw fetch"): void {
   const base = results.get(baseline)!;
   console.log(`\n${title}`);

@@ -7,7 +7,7 @@
  */
 import { fork } from "node:child_process";
 import { makeClients } from "./clients.js";
-import { concurrent, interleaved, sequential, table } from "./measure.js";
+import { concurrent, interleaved, perCallInterleaved, perCallTable, sequential, table } from "./measure.js";
 import { bundleSizes, importTimes } from "./size-and-import.js";
 import { printStreamParseCost, streamParseCost } from "./stream-parse.js";
 
@@ -47,15 +47,19 @@ async function main(): Promise<void> {
       }
     }
 
+    // Sequential chats: each client makes `run` calls in a row (as an application calling chat after chat
+    // does), the clients take turns in a fresh shuffled order, and every call is timed on its own; the
+    // quantiles over thousands of calls are the figures (see perCallInterleaved). A second raw fetch client,
+    // same code, shows how far apart identical code lands in this run: the noise floor.
+    const withControl = [...clients, { ...clients[0]!, name: "raw fetch (control)" }];
+    const calls = n(6000);
+    const run = Number(process.env.BENCH_RUN_LENGTH ?? 10);
+    perCallTable(
+      `Non-streamed chat, sequential (${calls} calls per client, in turns of ${run} calls), per call`,
+      await perCallInterleaved(withControl, calls, run, (c) => c.chat()),
+    );
     // Many short interleaved rounds rather than a few long ones: a burst of other work on a shared machine
     // then spoils a few samples of every client, and each client's median steps over them.
-    // A second raw fetch client, same code: how far apart identical code lands in this run (the noise floor
-    // of the sequential figures, ±3-5 % on a loaded 2-core machine).
-    const withControl = [...clients, { ...clients[0]!, name: "raw fetch (control)" }];
-    table(
-      `Non-streamed chat, sequential (${n(50)} requests x 45 rounds), per request`,
-      await interleaved(withControl, 45, (c) => sequential(() => c.chat(), n(50))),
-    );
     table(
       `Non-streamed chat, 32 in flight (${n(500)} requests x 21 rounds), wall clock per request`,
       await interleaved(clients, 21, (c) => concurrent(() => c.chat(), n(500), 32)),
