@@ -1,5 +1,5 @@
 import { AbortError, TimeoutError } from "../errors.js";
-import type { Logger } from "../types.js";
+import type { Logger, Options } from "../types.js";
 import type { RetryPolicy } from "./retry-policy.js";
 
 /**
@@ -28,16 +28,11 @@ export interface CallContext {
   dispose(): void;
 }
 
-export interface CallContextInit {
-  fetch?: typeof fetch;
-  signal?: AbortSignal;
-  totalTimeoutMs?: number;
-  timeoutMs?: number;
-  jobDeadlineMs?: number;
-  retry: RetryPolicy;
-  includeCredentials?: boolean;
-  logger?: Logger;
-}
+/** The options a call context reads (a task call passes its options object as it is). */
+export type CallContextInit = Pick<
+  Options,
+  "fetch" | "signal" | "totalTimeoutMs" | "timeoutMs" | "jobDeadlineMs" | "includeCredentials" | "logger"
+>;
 
 /**
  * The signal of calls nothing can abort: creating an AbortController per call costs more than a request's
@@ -52,8 +47,8 @@ const NEVER_ABORTED = () => {
 /** The global fetch, looked up at call time (tests and polyfills may replace it after import). */
 const globalFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
 
-export function createCallContext(init: CallContextInit): CallContext {
-  return new Call(init);
+export function createCallContext(init: CallContextInit, retry: RetryPolicy): CallContext {
+  return new Call(init, retry);
 }
 
 /**
@@ -76,7 +71,7 @@ class Call implements CallContext {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timedOut = false;
 
-  constructor(init: CallContextInit) {
+  constructor(init: CallContextInit, retry: RetryPolicy) {
     this.fetch = init.fetch ?? globalFetch;
     this.abortable = init.signal !== undefined || init.totalTimeoutMs !== undefined;
     this.totalTimeoutMs = init.totalTimeoutMs;
@@ -84,7 +79,7 @@ class Call implements CallContext {
       init.totalTimeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + init.totalTimeoutMs;
     this.timeoutMs = init.timeoutMs;
     this.jobDeadlineMs = init.jobDeadlineMs ?? 600_000;
-    this.retry = init.retry;
+    this.retry = retry;
     this.includeCredentials = init.includeCredentials ?? false;
     this.logger = init.logger;
     if (!this.abortable) {

@@ -202,7 +202,7 @@ describe("sseEvents", () => {
 
 describe("jsonEvents", () => {
   const request = { url: "http://x/v1/chat/completions", method: "POST", headers: {}, provider: "together" };
-  const call = () => createCallContext({ retry: retryPolicy(false, undefined) });
+  const call = () => createCallContext({}, retryPolicy(false, undefined));
   const sse = (body: string, type = "text/event-stream") =>
     new Response(body, { headers: { "content-type": type } });
   const all = async (response: Response) => {

@@ -65,16 +65,7 @@ export function prepare(
 ): Prepared | Promise<Prepared> {
   const { accessToken, model, provider: requested, endpointUrl, ...args } = allArgs;
   const provider = requested ?? (endpointUrl ? "hf-inference" : "auto");
-  const call = createCallContext({
-    fetch: options.fetch,
-    signal: options.signal,
-    totalTimeoutMs: options.totalTimeoutMs,
-    timeoutMs: options.timeoutMs,
-    jobDeadlineMs: options.jobDeadlineMs,
-    retry: retryPolicy(options.retryOnError !== false, options.retry),
-    includeCredentials: options.includeCredentials,
-    logger: options.logger,
-  });
+  const call = createCallContext(options, retryPolicy(options.retryOnError !== false, options.retry));
   const ask: Ask = { task, protocols, args, accessToken, model, endpointUrl, options, stream };
   try {
     validateArgs({ task, model, provider, endpointUrl, accessToken, inputs: args.inputs });
@@ -148,19 +139,56 @@ function assemble(
     describeError: task === "conversational" ? describeChatError : undefined,
     subject: model ?? endpointUrl ?? built.providerModelId,
   };
-  const ctx: ResponseContext = {
-    task,
-    providerModelId: built.providerModelId,
-    model,
-    args,
-    stream,
-    routed: !built.direct,
-    sharedHost: built.sharedHost,
-    endpoint: endpointUrl !== undefined,
-    provider: built.provider,
-    base: built.base,
-    outputType: options.outputType,
-    followUp: new CallFollowUp(call, built),
-  };
+  const ctx = new CallResponseContext(call, ask, built, model);
   return { call, spec, request, ctx };
+}
+
+/**
+ * What a response transform sees, read from the call's parts when asked: most transforms (chat's among
+ * them) never look, so a call does not copy a dozen fields into a context, nor make its follow-up helper.
+ */
+class CallResponseContext implements ResponseContext {
+  private followUpHelper: CallFollowUp | undefined;
+
+  constructor(
+    private readonly call: CallContext,
+    private readonly ask: Ask,
+    private readonly built: BuiltRequest,
+    readonly model: string | undefined,
+  ) {}
+
+  get task() {
+    return this.ask.task;
+  }
+  get args() {
+    return this.ask.args;
+  }
+  get stream() {
+    return this.ask.stream;
+  }
+  get endpoint() {
+    return this.ask.endpointUrl !== undefined;
+  }
+  get outputType() {
+    return this.ask.options.outputType;
+  }
+  get provider() {
+    return this.built.provider;
+  }
+  get providerModelId() {
+    return this.built.providerModelId;
+  }
+  get base() {
+    return this.built.base;
+  }
+  get routed() {
+    return !this.built.direct;
+  }
+  get sharedHost() {
+    return this.built.sharedHost;
+  }
+  get followUp(): CallFollowUp {
+    this.followUpHelper ??= new CallFollowUp(this.call, this.built);
+    return this.followUpHelper;
+  }
 }

@@ -7,12 +7,15 @@ import { prepare, type RunOptions } from "./prepare.js";
 
 export type { RunOptions } from "./prepare.js";
 
+/** A call without options shares this one (nothing writes to options): no object per call. */
+const NO_OPTIONS: RunOptions = Object.freeze({});
+
 /** Runs one task call: resolve, build, send (with retries), then the provider's response transform. */
 export async function runTask<T>(
   task: InferenceTask,
   protocols: ProtocolTable,
   args: BaseArgs & JsonObject,
-  options: RunOptions = {},
+  options: RunOptions = NO_OPTIONS,
   raw = false,
 ): Promise<T> {
   const prepared = prepare(task, protocols, args, options, false);
@@ -42,7 +45,7 @@ export function runStreamTask<T>(
   task: InferenceTask,
   protocols: ProtocolTable,
   args: BaseArgs & JsonObject,
-  options: RunOptions = {},
+  options: RunOptions = NO_OPTIONS,
 ): AsyncGenerator<T> {
   // One generator (jsonEvents) for the whole stream: it opens the call lazily, on the first next().
   return jsonEvents<T>(async () => {
