@@ -2,10 +2,11 @@
  * bench:inference — raw fetch, @modelhub/inference, @huggingface/inference and the openai client side by
  * side in one run, against a minimal OpenAI-compatible server on loopback (its own process).
  * Goals: chat within 1.05x raw fetch (sequential and 32 in flight), stream within 1.15x, memory flat over a
- * 100k-chunk stream, chat-only bundle < 10 KB gzipped, import < 10 ms.
+ * 100k-chunk stream, chat-only bundle < 10 KB gzipped, import < 10 ms. Also: what the client's own code
+ * allocates per chat call.
  * Usage: npm run bench:inference -w bench [-- --quick]
  */
-import { fork } from "node:child_process";
+import { execFileSync, fork } from "node:child_process";
 import { makeClients } from "./clients.js";
 import { concurrent, interleaved, perCallInterleaved, perCallTable, sequential, table } from "./measure.js";
 import { bundleSizes, importTimes } from "./size-and-import.js";
@@ -101,6 +102,12 @@ async function main(): Promise<void> {
       `  ${name.padEnd(24)} ${(size.minified / 1024).toFixed(1)} KB min, ${(size.gzipped / 1024).toFixed(1)} KB gzipped`,
     );
   }
+  console.log("\nClient JS allocated per non-streamed chat call (fetch answering from memory, own process)");
+  const allocationScript = new URL("./allocation.ts", import.meta.url).pathname;
+  const v8Flags = ["--expose-gc", "--max-semi-space-size=512", "--min-semi-space-size=256"];
+  const moduleFlags = ["--conditions=source", "--import", "tsx"];
+  const args = [...v8Flags, ...moduleFlags, allocationScript];
+  process.stdout.write(execFileSync(process.execPath, args, { encoding: "utf8" }));
   console.log("\nCold import time (fresh node process after node's ESM loader is up, median of 9)");
   for (const [name, ms] of await importTimes(9)) console.log(`  ${name.padEnd(24)} ${ms.toFixed(1)} ms`);
 }
