@@ -1,0 +1,71 @@
+import { getEventListeners } from "node:events";
+import { describe, expect, it } from "vitest";
+import { InputError } from "../errors.js";
+import { chatCompletion } from "./chat-completion.js";
+
+const COMPLETION = {
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  created: 1_700_000_000,
+  model: "local-model",
+  choices: [{ index: 0, message: { role: "assistant", content: "Hi" }, finish_reason: "stop" }],
+};
+const answer = () =>
+  new Response(JSON.stringify(COMPLETION), { headers: { "content-type": "application/json" } });
+const messages = [{ role: "user" as const, content: "Hello" }];
+
+describe("prepare", () => {
+  it("sends an endpointUrl chat within the call itself: nothing to wait for before fetch", async () => {
+    const urls: string[] = [];
+    const pending = chatCompletion(
+      { endpointUrl: "http://127.0.0.1:9/", model: "local-model", accessToken: "sk-local", messages },
+      {
+        fetch: async (input) => {
+          urls.push(String(input));
+          return answer();
+        },
+      },
+    );
+    // Synchronously, before any promise settles: the hot path of sequential calls has no hop here.
+    expect(urls).toEqual(["http://127.0.0.1:9/v1/chat/completions"]);
+    expect((await pending).choices[0]?.message.content).toBe("Hi");
+  });
+
+  it("a call that fails validation releases the caller's signal", async () => {
+    const controller = new AbortController();
+    const call = chatCompletion(
+      { endpointUrl: "http://127.0.0.1:9", model: "https://example.com/model", messages },
+      { signal: controller.signal, fetch: async () => answer() },
+    );
+    await expect(call).rejects.toBeInstanceOf(InputError);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("a call that needs the hub (no endpointUrl) still resolves the model first", async () => {
+    const urls: string[] = [];
+    const out = await chatCompletion(
+      { model: "org/model", provider: "together", accessToken: "together-key", messages },
+      {
+        hubUrl: "http://hub.test",
+        providerBaseUrls: { together: "http://together.test" },
+        fetch: async (input) => {
+          urls.push(String(input));
+          if (String(input).startsWith("http://hub.test")) {
+            return Response.json({
+              id: "org/model",
+              inferenceProviderMapping: {
+                together: { status: "live", providerId: "org/model-turbo", task: "conversational" },
+              },
+            });
+          }
+          return answer();
+        },
+      },
+    );
+    expect(urls).toEqual([
+      "http://hub.test/api/models/org/model?expand[]=inferenceProviderMapping",
+      "http://together.test/v1/chat/completions",
+    ]);
+    expect(out.id).toBe("chatcmpl-1");
+  });
+});
