@@ -103,7 +103,8 @@ process.stdout.write(
     `chat, 32 in flight:      ${fmt(parallel)} req/s (bare node:http: ${fmt(bareParallel)}, ratio ${(bareParallel / parallel).toFixed(2)})`,
     `100k-chunk stream:       ${fmt(perEvent.ms)} ms (${perEvent.mbPerS.toFixed(1)} MB/s), RSS growth ${perEvent.rssGrowthMb.toFixed(1)} MB`,
     `100k-chunk stream, 16 KB writes: ${fmt(batched.ms)} ms (${batched.mbPerS.toFixed(1)} MB/s)`,
-  ].join("\n") + "\n",
+    "",
+  ].join("\n"),
 );
 agent.destroy();
 bare.close();

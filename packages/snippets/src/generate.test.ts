@@ -1,4 +1,3 @@
-import type { BuiltRequest } from "@modelhub/inference";
 import type { ModelData } from "@modelhub/tasks";
 import { describe, expect, it, vi } from "vitest";
 import { TemplateNotFoundError, UnsupportedFormatError } from "./errors.js";

@@ -32,7 +32,7 @@ export const blackForestLabs: ProviderDefinition = {
       handler: (request, res, context) => {
         const id = request.query.get("id") ?? "";
         const job = context.jobs.get(id);
-        if (!job || job.provider !== "black-forest-labs") {
+        if (job?.provider !== "black-forest-labs") {
           sendJson(res, 200, { id, status: "Task not found", result: null, progress: null });
           return;
         }

@@ -136,7 +136,7 @@ function submit(request: SimRequest, res: ServerResponse, context: SimContext, m
 
 function findJob(res: ServerResponse, context: SimContext, id: string): Job | undefined {
   const job = context.jobs.get(id);
-  if (!job || job.provider !== "fal-ai") sendProviderError(res, "detail", 404, `Request ${id} not found`);
+  if (job?.provider !== "fal-ai") sendProviderError(res, "detail", 404, `Request ${id} not found`);
   return job;
 }
 

@@ -24,7 +24,7 @@ export const novitaVideoRoutes: Route[] = [
     handler: (request, res, context) => {
       const id = request.query.get("task_id") ?? "";
       const job = context.jobs.get(id);
-      if (!job || job.provider !== "novita") {
+      if (job?.provider !== "novita") {
         sendJson(res, 404, { code: 404, reason: "TASK_NOT_FOUND", message: `task ${id} not found` });
         return;
       }

@@ -138,7 +138,7 @@ function create(request: SimRequest, res: ServerResponse, context: SimContext, f
 
 function findJob(res: ServerResponse, context: SimContext, id: string): Job | undefined {
   const job = context.jobs.get(id);
-  if (!job || job.provider !== "replicate")
+  if (job?.provider !== "replicate")
     problem(res, 404, "Not found", "The requested resource could not be found.");
   return job;
 }

@@ -46,7 +46,7 @@ export const wavespeed: ProviderDefinition = {
       path: "/api/v3/predictions/:id/result",
       handler: (_request, res, context, params) => {
         const job = context.jobs.get(params.id!);
-        if (!job || job.provider !== "wavespeed") {
+        if (job?.provider !== "wavespeed") {
           sendJson(res, 404, { code: 404, message: "prediction not found", data: null });
           return;
         }

@@ -47,7 +47,7 @@ export const zaiImageRoutes: Route[] = [
     path: "/api/paas/v4/async-result/:id",
     handler: (_request, res, context, params) => {
       const job = context.jobs.get(params.id!);
-      if (!job || job.provider !== "zai-org") {
+      if (job?.provider !== "zai-org") {
         sendJson(res, 404, { error: { code: "1211", message: `Task ${params.id} not found` } });
         return;
       }
