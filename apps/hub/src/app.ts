@@ -7,6 +7,7 @@ import { type AdminOperations, adminOperations } from "./admin-operations.js";
 import { HubError, NotFoundError, renderError } from "./errors.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
 import type { HubEnv } from "./http/hub-env.js";
+import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./http/public-url.js";
 import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
 import { type Logger, silentLogger } from "./logger.js";
@@ -45,6 +46,11 @@ export interface AppDeps {
   /** Where the router sends each provider; by default nowhere (router calls answer 503). */
   upstreams?: Upstreams;
   routerTimeouts?: Partial<ForwardTimeouts>;
+  /**
+   * The hub's public URL: every URL the hub writes starts with it, never with the request's Host. Default
+   * DEFAULT_PUBLIC_URL; start-hub.ts passes PUBLIC_URL or the address it listens on.
+   */
+  publicUrl?: string;
   /** The router's cache of verified tokens (start-hub.ts): cleared whenever the admin API revokes a token. */
   tokenCache?: TokenCache;
 }
@@ -54,8 +60,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const logger = deps.logger ?? silentLogger;
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const app = new Hono<HubEnv>();
+  const hubPublicUrl = normalizePublicUrl(deps.publicUrl ?? DEFAULT_PUBLIC_URL);
 
   app.use("*", requestId());
+  app.use("*", publicUrlMiddleware(hubPublicUrl));
   app.use("*", requestLog(logger));
   app.use("*", dotSegmentGuard);
   app.use(
@@ -86,6 +94,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     "/",
     widgetRoutes({
       listTopModels: (query) => deps.store.models.top(query),
+      hubUrl: hubPublicUrl,
       onError: (error) => logger.log("error", "widget ranking failed", { error }),
     }),
   );

@@ -11,6 +11,7 @@ describe("parseConfig", () => {
     expect(parseConfig({}, options)).toEqual({
       port: DEFAULT_PORT,
       host: "127.0.0.1",
+      publicUrl: undefined,
       dataDir: "/repo/.data",
       adminToken: undefined,
       providerKeys: {},
@@ -42,5 +43,31 @@ describe("parseConfig", () => {
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/PORT[\s\S]*ADMIN_TOKEN[\s\S]*LOG_LEVEL/);
     expect(() => parseConfig({ PORT: "70000" }, options)).toThrow(/PORT/);
+  });
+
+  it("reads PUBLIC_URL without its trailing slash, and refuses what is not an absolute http(s) URL", () => {
+    expect(parseConfig({ PUBLIC_URL: "https://hub.example/models/" }, options).publicUrl).toBe(
+      "https://hub.example/models",
+    );
+    for (const bad of [
+      "hub.example",
+      "ftp://hub.example",
+      "https://u:p@hub.example",
+      "https://hub.example/?a=1",
+    ]) {
+      expect(() => parseConfig({ PUBLIC_URL: bad }, options), bad).toThrow(/PUBLIC_URL/);
+    }
+  });
+
+  it("refuses an ADMIN_TOKEN with whitespace: a bearer token carrying it could never match", () => {
+    for (const token of [
+      "a-long-enough admin-token",
+      " a-long-enough-admin-token",
+      "a-long-enough-admin-token\n",
+    ]) {
+      expect(() => parseConfig({ ADMIN_TOKEN: token }, options), JSON.stringify(token)).toThrow(
+        /ADMIN_TOKEN must not contain whitespace/,
+      );
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
+import { normalizePublicUrl, PublicUrlError } from "./http/public-url.js";
 
 /** The configuration problem, named precisely; the server prints it and exits. */
 export class ConfigError extends Error {
@@ -11,6 +12,8 @@ export class ConfigError extends Error {
 export interface HubConfig {
   port: number;
   host: string;
+  /** PUBLIC_URL: where users reach the hub; undefined means the listening address. */
+  publicUrl: string | undefined;
   dataDir: string;
   adminToken: string | undefined;
   /** Provider name -> API key, from the environment variables the provider registry names. */
@@ -41,9 +44,22 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
   const host = env.HOST || DEFAULT_HOST;
   const dataDirRaw = env.DATA_DIR || ".data";
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(options.repoRoot, dataDirRaw);
+  let publicUrl: string | undefined;
+  if (env.PUBLIC_URL) {
+    try {
+      publicUrl = normalizePublicUrl(env.PUBLIC_URL);
+    } catch (error) {
+      if (!(error instanceof PublicUrlError)) throw error;
+      problems.push(error.message);
+    }
+  }
   const adminToken = env.ADMIN_TOKEN || undefined;
   if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
     problems.push(`ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long.`);
+  }
+  // A bearer token is read up to the first whitespace: such a token would show as enabled and never match.
+  if (adminToken !== undefined && /[\s\p{Cc}]/u.test(adminToken)) {
+    problems.push("ADMIN_TOKEN must not contain whitespace or control characters.");
   }
   const logLevel = (env.LOG_LEVEL || "info") as HubConfig["logLevel"];
   if (!["debug", "info", "warn", "error"].includes(logLevel)) {
@@ -55,5 +71,5 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     if (key) providerKeys[provider] = key;
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
-  return { port, host, dataDir, adminToken, providerKeys, logLevel };
+  return { port, host, publicUrl, dataDir, adminToken, providerKeys, logLevel };
 }

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
   const hub = await startHub({
     port: config.port,
     host: config.host,
+    publicUrl: config.publicUrl,
     dataDir: config.dataDir,
     adminToken: config.adminToken,
     providerKeys: config.providerKeys,
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
   });
   logger.log("info", "hub started", {
     url: hub.url,
+    publicUrl: hub.publicUrl,
     dataDir: config.dataDir,
     models: hub.store.models.count(),
     adminApi: config.adminToken ? "enabled" : "disabled (set ADMIN_TOKEN)",

@@ -4,6 +4,7 @@ import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { type ProviderSim, type SimModel, startProviderSim } from "@modelhub/provider-sim";
 import { createApp, DEFAULT_LIMITS } from "./app.js";
+import { normalizePublicUrl } from "./http/public-url.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { createNodeRouter } from "./router/node-router.js";
@@ -18,6 +19,8 @@ export interface StartHubOptions {
   port?: number;
   /** Defaults to 127.0.0.1 (loopback only). */
   host?: string;
+  /** Where users reach the hub (a proxy's URL); every URL the hub writes starts with it. Default: `url`. */
+  publicUrl?: string;
   dataDir: string;
   adminToken?: string;
   /** Provider name -> API key. Providers without a key are served by provider-sim. */
@@ -39,7 +42,10 @@ export interface StartHubOptions {
 }
 
 export interface RunningHub {
+  /** The address the hub listens on. */
   url: string;
+  /** The configured public URL, or `url`. */
+  publicUrl: string;
   store: Store;
   /** URL of the in-process provider-sim, when one was started. */
   providerSimUrl: string | undefined;
@@ -98,15 +104,6 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   });
 
   const tokenCache = createTokenCache(store);
-  const app = createApp({
-    store,
-    logger,
-    adminToken: options.adminToken,
-    webDist: options.webDist,
-    upstreams,
-    routerTimeouts: options.routerTimeouts,
-    tokenCache,
-  });
   // Router calls are served by plain node:http in front of the Hono app (same checks, same answers, a
   // fraction of the CPU per call); everything else, and what the fast path does not take, goes to Hono.
   const routeFast = createNodeRouter({
@@ -118,9 +115,16 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     tokenCache,
   });
   const host = options.host ?? "127.0.0.1";
-  const honoListener = getRequestListener(app.fetch, { hostname: host });
+  // Checked before listening, so a bad URL leaves no socket open.
+  const configuredPublicUrl =
+    options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
+  // The app is built once the port is known (the default public URL is the listening address); nothing
+  // can reach the listener before then, as no I/O runs between `listen`'s callback and the assignment.
+  let honoListener: ReturnType<typeof getRequestListener> | undefined;
   const server = createServer((incoming, outgoing) => {
-    if (!routeFast(incoming, outgoing)) void honoListener(incoming, outgoing);
+    if (routeFast(incoming, outgoing)) return;
+    if (honoListener) void honoListener(incoming, outgoing);
+    else outgoing.writeHead(503).end();
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -131,6 +135,18 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const publicUrl = configuredPublicUrl ?? url;
+  const app = createApp({
+    store,
+    logger,
+    adminToken: options.adminToken,
+    webDist: options.webDist,
+    upstreams,
+    routerTimeouts: options.routerTimeouts,
+    tokenCache,
+    publicUrl,
+  });
+  honoListener = getRequestListener(app.fetch, { hostname: host });
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -148,5 +164,5 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     });
     return closing;
   };
-  return { url, store, close, providerSimUrl: sim?.url, routing: upstreams.summary() };
+  return { url, publicUrl, store, close, providerSimUrl: sim?.url, routing: upstreams.summary() };
 }

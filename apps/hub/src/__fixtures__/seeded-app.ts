@@ -11,13 +11,16 @@ export const FIXTURE_CATALOGUE_DIR = fileURLToPath(new URL("./catalogue/", impor
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 
 /** The real app over a real SQLite file in a temp dir, seeded with the built-in catalogue. */
-export function seededApp(options: { logger?: Logger; adminToken?: string | null } = {}) {
+export function seededApp(
+  options: { logger?: Logger; adminToken?: string | null; publicUrl?: string } = {},
+) {
   const temp = makeTempDir();
   const store: Store = openStore({ dataDir: temp.dir });
   seedOnFirstStart(store, FIXTURE_CATALOGUE_DIR, undefined);
   const app = createApp({
     store,
     logger: options.logger,
+    publicUrl: options.publicUrl ?? "http://hub.test",
     adminToken: options.adminToken === null ? undefined : (options.adminToken ?? ADMIN_TOKEN),
   });
   return {

@@ -8,9 +8,10 @@ import {
 import { Hono } from "hono";
 import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
+import { publicUrl } from "../http/public-url.js";
 import { queryOne } from "../http/query.js";
 import type { Store } from "../store/store.js";
-import { hubOrigin, modelFromRoute } from "./model-lookup.js";
+import { modelFromRoute } from "./model-lookup.js";
 
 /**
  * `GET /api/models/{owner}/{name}/library-snippets`: the model's library loading code, and the local apps
@@ -28,7 +29,7 @@ export function librarySnippetsRoutes({ store }: { store: Store }) {
       throw new InvalidInputError(`"quant" must be one of the model's GGUF files.`);
     }
     const library = getModelLibrary(model.library_name);
-    const localAppOptions = { hubUrl: hubOrigin(c) };
+    const localAppOptions = { hubUrl: publicUrl(c) };
     return c.json({
       id: model.id,
       library: model.library_name ?? null,

@@ -11,8 +11,3 @@ export function modelFromRoute(c: Context, store: Store): StoredModel {
   if (!model) throw new NotFoundError(`Model ${id} not found.`);
   return model;
 }
-
-/** This hub's own origin, as the caller reached it: generated code points its clients here. */
-export function hubOrigin(c: Context): string {
-  return new URL(c.req.url).origin;
-}

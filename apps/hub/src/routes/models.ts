@@ -4,6 +4,7 @@ import { decodeCursor, encodeCursor } from "../api/cursor.js";
 import { fieldsFor, modelView, needsMappings, parseExpand } from "../api/model-view.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
+import { publicUrlOfRequest } from "../http/public-url.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
 import { modelIdFromParts } from "../model-id.js";
 import { MODEL_SORTS, type ModelSort, sortValue } from "../store/models-table.js";
@@ -75,7 +76,7 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
       : undefined;
     const last = models[models.length - 1];
     if (hasMore && last) {
-      const next = new URL(c.req.url);
+      const next = publicUrlOfRequest(c);
       next.searchParams.set(
         "cursor",
         encodeCursor({ sort, direction, value: sortValue(last, sort), id: last.id }),

@@ -3,9 +3,10 @@ import { getInferenceSnippets, SNIPPET_CLIENTS, SNIPPET_LANGUAGES, SnippetError 
 import { Hono } from "hono";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
+import { publicUrl } from "../http/public-url.js";
 import { queryBoolean, queryInteger, queryNumber, queryOne } from "../http/query.js";
 import type { Store } from "../store/store.js";
-import { hubOrigin, modelFromRoute } from "./model-lookup.js";
+import { modelFromRoute } from "./model-lookup.js";
 
 const ALL_CLIENTS: readonly string[] = Object.values(SNIPPET_CLIENTS).flat();
 
@@ -47,8 +48,8 @@ export function snippetsRoutes({ store }: { store: Store }) {
       temperature: queryNumber(c, "temperature", { min: 0, max: 2 }),
       max_tokens: queryInteger(c, "max_tokens", { min: 1, max: 1_000_000 }),
       top_p: queryNumber(c, "top_p", { min: 0, max: 1 }),
-      hubUrl: hubOrigin(c),
-      routerUrl: `${hubOrigin(c)}/router`,
+      hubUrl: publicUrl(c),
+      routerUrl: `${publicUrl(c)}/router`,
     };
 
     let snippets: ReturnType<typeof getInferenceSnippets>;
