@@ -18,7 +18,9 @@ const models: CatalogueRecord[] = JSON.parse(readFileSync(`${BUILT_IN_CATALOGUE_
 /** The chat-template corpus (a copy of shared/corpus/chat-templates.json kept by the jinja package). */
 const corpus: Array<{ id: string; template: string }> = JSON.parse(
   readFileSync(
-    fileURLToPath(new URL("../../../../packages/jinja/src/__fixtures__/chat-templates.json", import.meta.url)),
+    fileURLToPath(
+      new URL("../../../../packages/jinja/src/__fixtures__/chat-templates.json", import.meta.url),
+    ),
     "utf8",
   ),
 );
