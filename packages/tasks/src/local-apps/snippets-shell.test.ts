@@ -13,7 +13,6 @@ const HOSTILE_IDS = [
   "evil/a'b\"c`touch pwned2`",
   "evil/x; touch pwned3 #",
   "evil/line\ntouch pwned4",
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal shell expansion is the point of this id
   "evil/back\\slash ${HOME} *",
   "évil/模型-ünï – 🚀",
   "evil/-rf --help",

@@ -1,8 +1,8 @@
 /**
  * Prints the catalogue figures for the README:
- *   node --conditions=source --import tsx packages/tasks/src/libraries/scripts/print-library-counts.ts
+ *   node --conditions=source --import tsx packages/tasks/scripts/print-library-counts.ts
  */
-import { computeLibraryCounts } from "../counts.js";
+import { computeLibraryCounts } from "../src/libraries/counts.js";
 
 const counts = computeLibraryCounts();
 const pct = (n: number) => `${((100 * n) / counts.libraries).toFixed(1)}%`;
