@@ -1,23 +1,34 @@
 import type { ModelData } from "../model-data.js";
+import { hermesAgentSnippets, openClawSnippets, piSnippets } from "./agents.js";
 import {
+  atomicChatLink,
+  backyardLink,
   diffusionBeeLink,
   drawThingsLink,
   invokeLink,
   janLink,
+  jellyboxLink,
+  joyFusionLink,
   lmStudioLink,
   mstyLink,
   recurseChatLink,
+  sanctumLink,
+  unslothLink,
 } from "./deeplinks.js";
 import {
   hasLlamafile,
   isDiffusersImageModel,
+  isDiffusersSafetensorsImageModel,
   isGgufModel,
+  isLocalToolCallingModel,
   isMlxModel,
+  isRyzenAiModel,
   isServableLlm,
   isTextGenerationLike,
 } from "./model-traits.js";
 import {
   dockerModelRunnerSnippets,
+  lemonadeSnippets,
   llamaCppSnippets,
   llamafileSnippets,
   localAiSnippets,
@@ -25,6 +36,7 @@ import {
   nodeLlamaCppSnippets,
   ollamaSnippets,
   sglangSnippets,
+  tgiSnippets,
   vllmSnippets,
 } from "./snippets.js";
 import type { LocalApp } from "./types.js";
@@ -177,6 +189,101 @@ export const LOCAL_APPS = {
     displayOnModelPage: (model) =>
       model.library_name === "diffusers" && model.pipeline_tag === "text-to-image",
     deeplink: invokeLink,
+  },
+  tgi: {
+    kind: "snippet",
+    prettyLabel: "TGI",
+    docsUrl: "https://huggingface.co/docs/text-generation-inference/",
+    mainTask: "text-generation",
+    // Repositories that declare TGI support carry its tag.
+    displayOnModelPage: (model) =>
+      model.tags.includes("text-generation-inference") && isTextGenerationLike(model),
+    snippet: tgiSnippets,
+  },
+  unsloth: {
+    kind: "deeplink",
+    prettyLabel: "Unsloth Desktop",
+    docsUrl: "https://docs.unsloth.ai",
+    mainTask: "text-generation",
+    displayOnModelPage: (model) => model.tags.includes("unsloth") || ggufChat(model),
+    deeplink: unslothLink,
+  },
+  lemonade: {
+    kind: "snippet",
+    prettyLabel: "Lemonade",
+    docsUrl: "https://lemonade-server.ai",
+    mainTask: "text-generation",
+    displayOnModelPage: (model) => ggufChat(model) || isRyzenAiModel(model),
+    snippet: lemonadeSnippets,
+  },
+  "atomic-chat": {
+    kind: "deeplink",
+    prettyLabel: "Atomic Chat",
+    docsUrl: "https://atomic.chat",
+    mainTask: "text-generation",
+    displayOnModelPage: (model) => (isGgufModel(model) || isMlxModel(model)) && isTextGenerationLike(model),
+    deeplink: atomicChatLink,
+  },
+  backyard: {
+    kind: "deeplink",
+    prettyLabel: "Backyard AI",
+    docsUrl: "https://backyard.ai",
+    mainTask: "text-generation",
+    displayOnModelPage: ggufChat,
+    deeplink: backyardLink,
+  },
+  sanctum: {
+    kind: "deeplink",
+    prettyLabel: "Sanctum",
+    docsUrl: "https://sanctum.ai",
+    mainTask: "text-generation",
+    displayOnModelPage: ggufChat,
+    deeplink: sanctumLink,
+  },
+  jellybox: {
+    kind: "deeplink",
+    prettyLabel: "Jellybox",
+    docsUrl: "https://jellybox.com",
+    mainTask: "text-generation",
+    displayOnModelPage: (model) => ggufChat(model) || isDiffusersSafetensorsImageModel(model),
+    deeplink: jellyboxLink,
+  },
+  joyfusion: {
+    kind: "deeplink",
+    prettyLabel: "JoyFusion",
+    docsUrl: "https://joyfusion.app",
+    mainTask: "text-to-image",
+    macOSOnly: true,
+    // Core ML conversions published for JoyFusion carry both tags.
+    displayOnModelPage: (model) =>
+      model.tags.includes("coreml") &&
+      model.tags.includes("joyfusion") &&
+      model.pipeline_tag === "text-to-image",
+    deeplink: joyFusionLink,
+  },
+  pi: {
+    kind: "snippet",
+    prettyLabel: "Pi",
+    docsUrl: "https://github.com/earendil-works/pi",
+    mainTask: "text-generation",
+    displayOnModelPage: isLocalToolCallingModel,
+    snippet: piSnippets,
+  },
+  "hermes-agent": {
+    kind: "snippet",
+    prettyLabel: "Hermes Agent",
+    docsUrl: "https://hermes-agent.nousresearch.com",
+    mainTask: "text-generation",
+    displayOnModelPage: isLocalToolCallingModel,
+    snippet: hermesAgentSnippets,
+  },
+  openclaw: {
+    kind: "snippet",
+    prettyLabel: "OpenClaw",
+    docsUrl: "https://github.com/openclaw/openclaw",
+    mainTask: "text-generation",
+    displayOnModelPage: isLocalToolCallingModel,
+    snippet: openClawSnippets,
   },
 } as const satisfies Record<string, LocalApp>;
 

@@ -25,7 +25,7 @@ const GGUF_ONLY = [
 
 describe("LOCAL_APPS", () => {
   it("lists the expected apps with labels, docs and a way to run the model", () => {
-    expect(LOCAL_APP_KEYS.length).toBeGreaterThanOrEqual(15);
+    expect(LOCAL_APP_KEYS.length).toBeGreaterThanOrEqual(27);
     for (const key of [
       "llama.cpp",
       "ollama",
@@ -36,6 +36,17 @@ describe("LOCAL_APPS", () => {
       "llamafile",
       "mlx-lm",
       "docker-model-runner",
+      "tgi",
+      "unsloth",
+      "lemonade",
+      "jellybox",
+      "backyard",
+      "sanctum",
+      "joyfusion",
+      "atomic-chat",
+      "pi",
+      "hermes-agent",
+      "openclaw",
     ]) {
       expect(LOCAL_APP_KEYS).toContain(key);
     }
@@ -76,7 +87,7 @@ describe("displayOnModelPage", () => {
   });
 
   it("shows MLX apps for MLX weights, flagged macOS only", () => {
-    expect(appsFor(models.mlx)).toEqual(["lmstudio", "mlx-lm"]);
+    expect(appsFor(models.mlx)).toEqual(["lmstudio", "mlx-lm", "atomic-chat"]);
     expect(LOCAL_APPS["mlx-lm"].macOSOnly).toBe(true);
   });
 
@@ -88,9 +99,54 @@ describe("displayOnModelPage", () => {
   });
 
   it("shows image apps for diffusers models; the macOS ones are flagged", () => {
-    expect(appsFor(models.diffusers)).toEqual(["drawthings", "diffusionbee", "invoke"]);
+    expect(appsFor(models.diffusers)).toEqual(["drawthings", "diffusionbee", "invoke", "jellybox"]);
     expect(appsFor(models.diffusersLora)).toEqual(["drawthings", "diffusionbee", "invoke"]);
     expect(LOCAL_APPS.drawthings.macOSOnly && LOCAL_APPS.diffusionbee.macOSOnly).toBe(true);
+  });
+
+  it("shows the GGUF chat apps added since, and the coding agents only with a tool-calling template", () => {
+    const apps = appsFor(models.ggufChat);
+    for (const key of ["unsloth", "lemonade", "atomic-chat", "backyard", "sanctum", "jellybox"])
+      expect(apps).toContain(key);
+    for (const key of ["pi", "hermes-agent", "openclaw"]) expect(apps).not.toContain(key);
+    const withTools: ModelData = {
+      ...models.ggufChat,
+      gguf: { total: 1, chat_template: "{%- if tools is not none %}{{ tools | tojson }}{%- endif %}" },
+    };
+    expect(appsFor(withTools)).toEqual(expect.arrayContaining(["pi", "hermes-agent", "openclaw"]));
+    const mlxWithTools: ModelData = {
+      ...models.mlx,
+      config: { tokenizer_config: { chat_template: [{ name: "default", template: "{{ tools }}" }] } },
+    };
+    expect(appsFor(mlxWithTools)).toEqual([
+      "lmstudio",
+      "mlx-lm",
+      "atomic-chat",
+      "pi",
+      "hermes-agent",
+      "openclaw",
+    ]);
+    for (const key of ["unsloth", "lemonade", "backyard", "sanctum", "jellybox"])
+      expect(appsFor(models.ggufEmbedding)).not.toContain(key);
+  });
+
+  it("shows TGI, Unsloth, Lemonade and JoyFusion from the tags their builds carry", () => {
+    expect(
+      appsFor({
+        ...models.transformersChat,
+        tags: [...models.transformersChat.tags, "text-generation-inference"],
+      }),
+    ).toEqual(["vllm", "sglang", "tgi"]);
+    expect(
+      appsFor({ ...models.transformersChat, tags: [...models.transformersChat.tags, "unsloth"] }),
+    ).toContain("unsloth");
+    expect(
+      appsFor({ id: "amd/x-onnx-ryzenai-hybrid", tags: ["ryzenai-hybrid"], pipeline_tag: "text-generation" }),
+    ).toEqual(["lemonade"]);
+    const joy: ModelData = { id: "a/b", tags: ["coreml", "joyfusion"], pipeline_tag: "text-to-image" };
+    expect(appsFor(joy)).toEqual(["joyfusion"]);
+    expect(LOCAL_APPS.joyfusion.macOSOnly).toBe(true);
+    expect(appsFor({ ...joy, tags: ["coreml"] })).toEqual([]);
   });
 
   it("shows llamafile for a repository of llamafiles", () => {
@@ -147,6 +203,28 @@ describe("snippets for the default and the picked quantization", () => {
     expect(docker?.content).toEqual(["docker model run hf.co/unsloth/DeepSeek-R1-GGUF:Q4_K_M"]);
   });
 
+  it("pulls Lemonade models by tag and runs them under the name Lemonade registers", () => {
+    const [lemonade] = LOCAL_APPS.lemonade.snippet(models.ggufChat, "Llama-3.2-1B-Instruct-Q8_0.gguf");
+    expect(lemonade?.content).toEqual([
+      "lemonade pull bartowski/Llama-3.2-1B-Instruct-GGUF:Q8_0\nlemonade run user.Llama-3.2-1B-Instruct-GGUF-Q8_0",
+    ]);
+  });
+
+  it("serves the model locally before pointing a coding agent at it", () => {
+    const [server, pi] = LOCAL_APPS.pi.snippet(models.ggufChat);
+    expect(server?.content).toEqual([
+      "llama-server -hf bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M --jinja --port 8080",
+    ]);
+    expect(pi?.content).toEqual([
+      "pi --provider llama-cpp --model bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M",
+    ]);
+    const config = JSON.parse(pi?.setup?.split("\n").at(-1)?.replace(/^# /, "") ?? "null");
+    expect(config.providers["llama-cpp"]).toMatchObject({
+      baseUrl: "http://127.0.0.1:8080/v1",
+      models: [{ id: "bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M" }],
+    });
+  });
+
   it("names the exact file when it announces no quantization", () => {
     const [brew] = LOCAL_APPS["llama.cpp"].snippet(models.ggufNoLabel);
     expect(brew?.content[0]).toContain("llama-server --hf-repo acme/tiny-gguf --hf-file model.gguf");
@@ -172,6 +250,26 @@ describe("snippets for the default and the picked quantization", () => {
     );
     expect(LOCAL_APPS.jan.deeplink(models.ggufChat).href).toBe(
       "jan://models/huggingface/bartowski/Llama-3.2-1B-Instruct-GGUF",
+    );
+    expect(
+      LOCAL_APPS.unsloth.deeplink(
+        models.ggufSplit,
+        "DeepSeek-R1-Q4_K_M/DeepSeek-R1-Q4_K_M-00002-of-00002.gguf",
+      ).href,
+    ).toBe(
+      "unsloth://open_from_hf?model=unsloth%2FDeepSeek-R1-GGUF&file=DeepSeek-R1-Q4_K_M%2FDeepSeek-R1-Q4_K_M-00001-of-00002.gguf",
+    );
+    expect(LOCAL_APPS.sanctum.deeplink(models.ggufChat).href).toBe(
+      "sanctum://open_from_hf?model=bartowski%2FLlama-3.2-1B-Instruct-GGUF",
+    );
+    expect(LOCAL_APPS.jellybox.deeplink(models.ggufChat).href).toBe(
+      "jellybox://llm/models/huggingface/LLM/bartowski/Llama-3.2-1B-Instruct-GGUF",
+    );
+    expect(LOCAL_APPS.jellybox.deeplink(models.diffusers).href).toBe(
+      "jellybox://image/models/huggingface/Image/stabilityai/stable-diffusion-xl-base-1.0",
+    );
+    expect(LOCAL_APPS.jellybox.deeplink(models.diffusersLora).href).toBe(
+      "jellybox://image/models/huggingface/ImageLora/nerijs/pixel-art-xl",
     );
     expect(LOCAL_APPS.drawthings.deeplink(models.diffusersLora).pathname).toBe(
       "/import/diffusers/pipeline.load_lora_weights",

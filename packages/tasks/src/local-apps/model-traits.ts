@@ -45,3 +45,33 @@ export function isServableLlm(model: ModelData): boolean {
 export const isDiffusersImageModel = (model: ModelData): boolean =>
   model.library_name === "diffusers" &&
   (model.pipeline_tag === "text-to-image" || model.tags.includes("lora"));
+
+/** Diffusers image weights in safetensors, which apps that import a diffusers folder read. */
+export const isDiffusersSafetensorsImageModel = (model: ModelData): boolean =>
+  isDiffusersImageModel(model) && model.tags.includes("safetensors");
+
+/** Models published to run on AMD Ryzen AI NPUs (ONNX, hybrid or NPU-only). */
+export const isRyzenAiModel = (model: ModelData): boolean =>
+  model.tags.includes("ryzenai-hybrid") || model.tags.includes("ryzenai-npu");
+
+/** The chat template, from the GGUF header or the tokenizer config (the first named one of a list). */
+export function chatTemplateOf(model: ModelData): string | undefined {
+  const fromGguf = model.gguf?.chat_template;
+  if (typeof fromGguf === "string") return fromGguf;
+  const fromTokenizer = model.config?.tokenizer_config?.chat_template;
+  if (typeof fromTokenizer === "string") return fromTokenizer;
+  if (Array.isArray(fromTokenizer)) {
+    const first = fromTokenizer[0]?.template;
+    return typeof first === "string" ? first : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A local chat model that coding agents can drive: GGUF or MLX weights served on this machine, a chat
+ * model, and a chat template that renders tool definitions (agents call tools on every turn).
+ */
+export const isLocalToolCallingModel = (model: ModelData): boolean =>
+  (isGgufModel(model) || isMlxModel(model)) &&
+  model.tags.includes("conversational") &&
+  (chatTemplateOf(model)?.includes("tools") ?? false);

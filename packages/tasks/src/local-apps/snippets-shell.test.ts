@@ -25,15 +25,24 @@ function hostileModels(id: string): ModelData[] {
       id,
       tags: ["gguf", "conversational"],
       pipeline_tag: "text-generation",
+      // A template that renders tools: coding agents show for it.
+      gguf: { total: 1, chat_template: "{% if tools %}{{ tools | tojson }}{% endif %}" },
       siblings: [{ rfilename: HOSTILE_FILE }, { rfilename: `${id.replaceAll("/", "_")}-Q8_0.gguf` }],
     },
     {
       id,
-      tags: ["transformers", "conversational"],
+      tags: ["transformers", "conversational", "text-generation-inference"],
       pipeline_tag: "text-generation",
       library_name: "transformers",
     },
-    { id, tags: ["mlx", "conversational"], pipeline_tag: "text-generation", library_name: "mlx" },
+    {
+      id,
+      tags: ["mlx", "conversational"],
+      pipeline_tag: "text-generation",
+      library_name: "mlx",
+      config: { tokenizer_config: { chat_template: "{% for tool in tools %}{{ tool }}{% endfor %}" } },
+    },
+    { id, tags: ["ryzenai-hybrid", "onnx"], pipeline_tag: "text-generation" },
     { id, tags: ["llamafile"], siblings: [{ rfilename: "x.llamafile" }] },
   ];
 }
@@ -95,6 +104,33 @@ describe("hostile model ids and file names stay single shell words", () => {
     expect(argsOf("vllm", "vllm")).toContainEqual(["serve", id]);
     expect(argsOf("llama.cpp", "llama-server")).toContainEqual(["-hf", `${id}:Q4_K_M`]);
     expect(argsOf("mlx-lm", "mlx_lm.chat")).toContainEqual(["--model", id]);
+    expect(argsOf("tgi", "docker").some((args) => args.at(-1) === id && args.at(-2) === "--model-id")).toBe(
+      true,
+    );
+    expect(argsOf("lemonade", "lemonade")).toContainEqual(["pull", `${id}:Q4_K_M`]);
+    expect(argsOf("lemonade", "lemonade")).toContainEqual(["pull", id]);
+    for (const agent of ["pi", "hermes-agent", "openclaw"]) {
+      expect(argsOf(agent, "llama-server")).toContainEqual([
+        "-hf",
+        `${id}:Q4_K_M`,
+        "--jinja",
+        "--port",
+        "8080",
+      ]);
+      expect(argsOf(agent, "mlx_lm.server")).toContainEqual(["--model", id, "--port", "8080"]);
+    }
+    expect(argsOf("pi", "pi")).toContainEqual(["--provider", "llama-cpp", "--model", `${id}:Q4_K_M`]);
+    expect(argsOf("pi", "pi")).toContainEqual(["--provider", "mlx-lm", "--model", id]);
+    expect(argsOf("hermes-agent", "hermes")).toContainEqual([
+      "config",
+      "set",
+      "model.default",
+      `${id}:Q4_K_M`,
+    ]);
+    const onboard = argsOf("openclaw", "openclaw").filter((args) => args[0] === "onboard");
+    const onboarded = onboard.map((args) => args[args.indexOf("--custom-model-id") + 1]);
+    expect(onboarded).toContain(`${id}:Q4_K_M`);
+    expect(onboarded).toContain(id);
     for (const args of argsOf("vllm", "curl")) {
       expect(JSON.parse(args[args.indexOf("--data") + 1] ?? "null")).toMatchObject({ model: id });
     }
@@ -134,7 +170,28 @@ describe("deep links keep hostile ids inside one encoded value", () => {
     const msty = LOCAL_APPS.msty.deeplink(model);
     expect([msty.protocol, msty.host, msty.search, msty.hash]).toEqual(["msty:", "models", "", ""]);
     expect(msty.pathname.split("/").slice(3).map(decodeURIComponent).join("/")).toBe(id);
+    for (const url of [
+      LOCAL_APPS.unsloth.deeplink(model, HOSTILE_FILE),
+      LOCAL_APPS.sanctum.deeplink(model, HOSTILE_FILE),
+    ]) {
+      expect([url.host, url.pathname, url.hash]).toEqual(["open_from_hf", "", ""]);
+      expect([...url.searchParams.entries()]).toEqual([
+        ["model", id],
+        ["file", HOSTILE_FILE],
+      ]);
+    }
+    const byPath = [
+      [LOCAL_APPS["atomic-chat"].deeplink(model), "atomic-chat://models/huggingface/"],
+      [LOCAL_APPS.backyard.deeplink(model), "https://backyard.ai/hf/model/"],
+      [LOCAL_APPS.jellybox.deeplink(model), "jellybox://llm/models/huggingface/LLM/"],
+    ] as const;
+    for (const [url, prefix] of byPath) {
+      expect(url.href.startsWith(prefix), url.href).toBe(true);
+      expect([url.search, url.hash]).toEqual(["", ""]);
+      expect(url.href.slice(prefix.length).split("/").map(decodeURIComponent).join("/")).toBe(id);
+    }
     const byQuery = [
+      [LOCAL_APPS.joyfusion.deeplink(model), "repo_id"],
       [LOCAL_APPS.recursechat.deeplink(model), "hf-model-id"],
       [LOCAL_APPS.drawthings.deeplink(model), "repo_id"],
       [LOCAL_APPS.diffusionbee.deeplink(model), "model_id"],

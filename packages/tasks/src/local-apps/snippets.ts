@@ -1,5 +1,7 @@
 import { type Code, joinCode, sh } from "../libraries/quote.js";
 import { isConversational, type ModelData } from "../model-data.js";
+import { hasGgufFiles } from "./gguf-files.js";
+import { isRyzenAiModel } from "./model-traits.js";
 import { chooseQuant, type QuantChoice } from "./quant-choice.js";
 import type { LocalAppOptions, LocalAppSnippet } from "./types.js";
 import { DEFAULT_HUB_URL, resolveUrl } from "./urls.js";
@@ -13,17 +15,17 @@ const CHAT_QUESTION = "What is the capital of France?";
 /** Release assets carry the version in their name, so the download is pinned. */
 const LLAMAFILE_VERSION = "0.9.3";
 
-function block(...lines: Code<"sh">[]): string {
+export function block(...lines: Code<"sh">[]): string {
   return joinCode("sh", lines).text;
 }
 
 /** `repo:label` when the file announces its quantization, which tools pull by tag. */
-function repoWithTag(model: ModelData, quant: QuantChoice): string {
+export function repoWithTag(model: ModelData, quant: QuantChoice): string {
   return quant.label === undefined ? model.id : `${model.id}:${quant.label}`;
 }
 
 /** Arguments that point llama.cpp at the model: `-hf repo:label`, or the exact file when it has no label. */
-function llamaCppSource(model: ModelData, quant: QuantChoice): Code<"sh"> {
+export function llamaCppSource(model: ModelData, quant: QuantChoice): Code<"sh"> {
   if (quant.label !== undefined || quant.file === undefined) return sh`-hf ${repoWithTag(model, quant)}`;
   return sh`--hf-repo ${model.id} --hf-file ${quant.file}`;
 }
@@ -250,6 +252,45 @@ export function mlxLmSnippets(model: ModelData): LocalAppSnippet[] {
           sh`mlx_lm.server --model ${model.id}`,
         ),
       ],
+    },
+  ];
+}
+
+export function tgiSnippets(model: ModelData): LocalAppSnippet[] {
+  return [
+    {
+      title: "Use the Docker image",
+      language: "sh",
+      setup: "docker pull ghcr.io/huggingface/text-generation-inference:latest",
+      content: [
+        block(
+          sh`# Start the server (gated models also need -e HF_TOKEN):`,
+          sh`docker run --gpus all --shm-size 1g -p 8080:80 \\`,
+          sh`  -v ~/.cache/huggingface:/data \\`,
+          sh`  ghcr.io/huggingface/text-generation-inference:latest --model-id ${model.id}`,
+        ),
+        chatRequest(8080, model.id).text,
+      ],
+    },
+  ];
+}
+
+/**
+ * Lemonade registers a pulled model as `user.<repository name>`, with `-<label>` for a GGUF quantization;
+ * Ryzen AI builds (ONNX for the NPU) have one variant and no label.
+ */
+export function lemonadeSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
+  const name = model.id.slice(model.id.indexOf("/") + 1);
+  const ryzen = isRyzenAiModel(model) && !hasGgufFiles(model);
+  const quant = ryzen ? undefined : chooseQuant(model, quantFilePath);
+  const pulled = quant === undefined ? model.id : repoWithTag(model, quant);
+  const registered = quant?.label === undefined ? `user.${name}` : `user.${name}-${quant.label}`;
+  return [
+    {
+      title: ryzen ? "Pull and chat (needs an XDNA 2 NPU)" : "Pull and chat",
+      language: "sh",
+      setup: "# Install Lemonade Server from https://lemonade-server.ai",
+      content: [block(sh`lemonade pull ${pulled}`, sh`lemonade run ${registered}`)],
     },
   ];
 }

@@ -12,7 +12,7 @@ import { join } from "node:path";
 /** Commands snippets call, stubbed on PATH or at the relative paths snippets use. */
 const STUBBED_COMMANDS = [
   "llama-server", "llama-cli", "ollama", "docker", "npx", "local-ai", "vllm", "python3", "curl", "chmod",
-  "mlx_lm.chat", "mlx_lm.generate", "mlx_lm.server",
+  "mlx_lm.chat", "mlx_lm.generate", "mlx_lm.server", "lemonade", "pi", "hermes", "openclaw",
 ];
 const STUBBED_PATHS = ["llama-server", "llama-cli", "llamafile", "build/bin/llama-server", "build/bin/llama-cli"];
 
