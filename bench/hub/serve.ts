@@ -34,6 +34,8 @@ async function main(): Promise<() => Promise<void>> {
       providerBaseUrls: Object.fromEntries(
         INFERENCE_PROVIDERS.map((provider) => [provider, `${simUrl}/${provider}`]),
       ),
+      // The benchmark paces provider-sim per request with x-sim-* headers (stream length, delays).
+      forwardSimHeaders: true,
     });
     process.stdout.write(`${JSON.stringify({ url: hub.url })}\n`);
     return async () => {

@@ -11,14 +11,11 @@ import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./h
 import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
 import { type Logger, silentLogger } from "./logger.js";
-import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import type { TokenCache } from "./router/token-cache.js";
-import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { adminRoutes } from "./routes/admin.js";
 import { librariesRoutes } from "./routes/libraries.js";
 import { librarySnippetsRoutes } from "./routes/library-snippets.js";
 import { modelsRoutes } from "./routes/models.js";
-import { routerRoutes } from "./routes/router.js";
 import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
 import { widgetRoutes } from "./routes/widget.js";
@@ -27,11 +24,12 @@ import type { Store } from "./store/store.js";
 export interface AppLimits {
   /** Largest JSON body the API accepts (admin writes). */
   apiBodyBytes: number;
-  /** Largest body the router forwards (inputs may carry base64 images or audio). */
-  routerBodyBytes: number;
 }
 
-export const DEFAULT_LIMITS: AppLimits = { apiBodyBytes: 1024 * 1024, routerBodyBytes: 32 * 1024 * 1024 };
+export const DEFAULT_LIMITS: AppLimits = { apiBodyBytes: 1024 * 1024 };
+
+/** Largest body the router forwards (inputs may carry base64 images or audio). */
+export const ROUTER_BODY_BYTES = 32 * 1024 * 1024;
 
 export interface AppDeps {
   store: Store;
@@ -43,9 +41,6 @@ export interface AppDeps {
   /** Directory of the built web app (index.html + assets), served at `/`. */
   webDist?: string;
   limits?: Partial<AppLimits>;
-  /** Where the router sends each provider; by default nowhere (router calls answer 503). */
-  upstreams?: Upstreams;
-  routerTimeouts?: Partial<ForwardTimeouts>;
   /**
    * The hub's public URL: every URL the hub writes starts with it, never with the request's Host. Default
    * DEFAULT_PUBLIC_URL; start-hub.ts passes PUBLIC_URL or the address it listens on.
@@ -111,16 +106,8 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     }),
   );
 
-  app.route(
-    "/router",
-    routerRoutes({
-      store: deps.store,
-      upstreams: deps.upstreams ?? createUpstreams({}),
-      logger,
-      timeouts: { ...DEFAULT_TIMEOUTS, ...deps.routerTimeouts },
-      maxBodyBytes: limits.routerBodyBytes,
-    }),
-  );
+  // Router calls (GET|POST /router/...) are answered by router/node-router.ts in front of this app; only
+  // their CORS preflights and other methods reach it (404 JSON below).
 
   const web = deps.webDist ? createWebHandler(deps.webDist) : undefined;
   app.notFound((c) => {

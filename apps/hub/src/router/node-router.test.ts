@@ -5,20 +5,16 @@ import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { createApp } from "../app.js";
 import { issueToken } from "../auth/token-service.js";
 import { type RunningHub, startHub } from "../start-hub.js";
-import { createUpstreams } from "./upstreams.js";
 
 /**
- * The node:http fast path answers router calls without Hono: its refusals must be the Hono route's, header for
- * header and field for field (only the request id differs). Dot segments are not compared: app.request()
- * normalises them away before Hono sees them (router.e2e.test.ts checks them on the real server).
+ * The router answers on plain node:http, in front of the Hono app: its refusals carry the hub's JSON error
+ * shape and the headers the app's middleware would set (request id, CORS, security headers).
  */
 let temp: ReturnType<typeof makeTempDir>;
 let sim: ProviderSim;
 let hub: RunningHub;
-let hono: ReturnType<typeof createApp>;
 let token: string;
 
 beforeAll(async () => {
@@ -30,10 +26,7 @@ beforeAll(async () => {
     adminToken: ADMIN_TOKEN,
     catalogueDir: FIXTURE_CATALOGUE_DIR,
     providerBaseUrls,
-  });
-  hono = createApp({
-    store: hub.store,
-    upstreams: createUpstreams({ providerBaseUrls, simCredential: "x".repeat(8) }),
+    forwardSimHeaders: true,
   });
   token = issueToken(hub.store, { name: "parity", scopes: ["inference"] }).token;
 });
@@ -64,33 +57,82 @@ function rawPost(path: string, headers: Record<string, string>) {
   );
 }
 
-const TRANSPORT = new Set(["content-length", "date", "connection", "keep-alive", "x-request-id"]);
-const comparable = (headers: Iterable<[string, unknown]>) =>
-  Object.fromEntries(
-    [...headers].filter(([name]) => !TRANSPORT.has(name)).sort(([a], [b]) => a.localeCompare(b)),
-  );
-const withoutRequestId = (body: string) => {
-  const { requestId, ...rest } = JSON.parse(body) as Record<string, unknown>;
-  expect(requestId).toEqual(expect.any(String));
-  return rest;
-};
-
-describe("the node:http router path", () => {
-  const cases: Array<[string, string, () => Record<string, string>]> = [
-    ["unknown provider", "/router/acme-ai/v1/chat/completions", () => ({ Authorization: `Bearer ${token}` })],
-    ["no token", "/router/together/v1/chat/completions", () => ({})],
-    ["not a hub token", "/router/together/v1/chat/completions", () => ({ Authorization: "Bearer sk-1" })],
-    ["unknown hub token", "/router/together/v1/x", () => ({ Authorization: `Bearer hf_${"x".repeat(34)}` })],
-    ["no provider path", "/router/together/", () => ({ Authorization: `Bearer ${token}` })],
-    ["encoded slash", "/router/together/v1%2Fx", () => ({ Authorization: `Bearer ${token}` })],
+describe("the node:http router", () => {
+  const cases: Array<[string, string, () => Record<string, string>, number, string]> = [
+    [
+      "unknown provider",
+      "/router/acme-ai/v1/chat/completions",
+      () => ({ Authorization: `Bearer ${token}` }),
+      404,
+      "not_found",
+    ],
+    [
+      "encoded provider",
+      "/router/to%67ether/v1/chat/completions",
+      () => ({ Authorization: `Bearer ${token}` }),
+      404,
+      "not_found",
+    ],
+    [
+      "provider alone",
+      "/router/together",
+      () => ({ Authorization: `Bearer ${token}` }),
+      400,
+      "invalid_input",
+    ],
+    ["no token", "/router/together/v1/chat/completions", () => ({}), 401, "unauthorized"],
+    [
+      "not a hub token",
+      "/router/together/v1/chat/completions",
+      () => ({ Authorization: "Bearer sk-1" }),
+      401,
+      "unauthorized",
+    ],
+    [
+      "unknown hub token",
+      "/router/together/v1/x",
+      () => ({ Authorization: `Bearer hf_${"x".repeat(34)}` }),
+      401,
+      "unauthorized",
+    ],
+    [
+      "no provider path",
+      "/router/together/",
+      () => ({ Authorization: `Bearer ${token}` }),
+      400,
+      "invalid_input",
+    ],
+    [
+      "encoded slash",
+      "/router/together/v1%2Fx",
+      () => ({ Authorization: `Bearer ${token}` }),
+      400,
+      "invalid_input",
+    ],
+    [
+      "unusual characters",
+      '/router/together/v1/"x"',
+      () => ({ Authorization: `Bearer ${token}` }),
+      400,
+      "invalid_input",
+    ],
   ];
-  it.each(cases)("refuses like the Hono route: %s", async (_name, path, headersOf) => {
-    const headers = { "Content-Type": "application/json", ...headersOf() };
-    const fast = await rawPost(path, headers);
-    const reference = await hono.request(path, { method: "POST", headers, body: "{}" });
-    expect(fast.status).toBe(reference.status);
-    expect(comparable(Object.entries(fast.headers))).toEqual(comparable(reference.headers.entries()));
-    expect(withoutRequestId(fast.body)).toEqual(withoutRequestId(await reference.text()));
+  it.each(cases)("refuses with the hub's JSON error: %s", async (_name, path, headersOf, status, code) => {
+    const response = await rawPost(path, { "Content-Type": "application/json", ...headersOf() });
+    expect(response.status).toBe(status);
+    const body = JSON.parse(response.body) as { code: string; error: string; requestId: string };
+    expect(body).toMatchObject({
+      code,
+      error: expect.any(String),
+      requestId: response.headers["x-request-id"],
+    });
+    expect(response.headers).toMatchObject({
+      "x-error-code": code,
+      "content-type": "application/json",
+      "access-control-allow-origin": "*",
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "SAMEORIGIN",
+    });
   });
 
   it("passes a provider's error through with the hub's headers over the provider's", async () => {
@@ -123,5 +165,44 @@ describe("the node:http router path", () => {
     expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
     const put = await fetch(`${hub.url}/router/together/v1/chat/completions`, { method: "PUT" });
     expect(put.status).toBe(404);
+  });
+});
+
+describe("a hub left to its defaults", () => {
+  let plain: RunningHub;
+  let plainToken: string;
+  beforeAll(async () => {
+    // Only together has somewhere to go; no simulator for the rest; callers' x-sim-* headers not forwarded.
+    plain = await startHub({
+      dataDir: join(temp.dir, "plain"),
+      catalogueDir: FIXTURE_CATALOGUE_DIR,
+      providerBaseUrls: { together: sim.providerUrl("together") },
+      providerSim: false,
+    });
+    plainToken = issueToken(plain.store, { name: "plain", scopes: ["inference"] }).token;
+  });
+  afterAll(() => plain?.close());
+
+  const chat = (provider: string, headers: Record<string, string> = {}) =>
+    fetch(`${plain.url}/router/${provider}/v1/chat/completions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${plainToken}`, "Content-Type": "application/json", ...headers },
+      body: JSON.stringify({ model: "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo", messages: [{ role: "user", content: "hi" }] }),
+    });
+
+  it("strips the simulator's x-sim-* headers from callers' requests", async () => {
+    sim.clearRequests();
+    const response = await chat("together", { "x-sim-fault": "503", "X-Sim-Stream-Chunks": "3" });
+    expect(response.status).toBe(200);
+    const forwarded = sim.requests.at(-1);
+    expect(Object.keys(forwarded?.headers ?? {}).filter((name) => name.startsWith("x-sim-"))).toEqual([]);
+  });
+
+  it("answers 503 naming the key to configure for a provider with nowhere to go", async () => {
+    const response = await chat("cerebras");
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { code: string; error: string };
+    expect(body.code).toBe("unavailable");
+    expect(body.error).toContain("CEREBRAS_API_KEY");
   });
 });

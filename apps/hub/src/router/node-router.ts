@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { authenticateHubToken } from "../auth/token-service.js";
 import {
   errorBody,
   HubError,
@@ -11,15 +10,15 @@ import {
 } from "../errors.js";
 import { readNodeBody } from "../http/body.js";
 import type { Logger } from "../logger.js";
-import { providerPathFrom } from "../routes/router.js";
 import type { Store } from "../store/store.js";
 import { modelOfCall } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { pipeToProvider } from "./pipe-forward.js";
+import { providerPathFrom } from "./provider-path.js";
 import { recordRouterCall } from "./record-call.js";
 import { PIPED_SECURITY_HEADERS, ROUTER_CORS_HEADERS, ROUTER_SECURITY_HEADERS } from "./response-headers.js";
-import type { TokenCache } from "./token-cache.js";
 import type { Upstreams } from "./upstreams.js";
+import type { VerifyCaller } from "./verify-caller.js";
 
 export interface NodeRouterDeps {
   store: Store;
@@ -27,15 +26,20 @@ export interface NodeRouterDeps {
   logger: Logger;
   timeouts: ForwardTimeouts;
   maxBodyBytes: number;
-  /** Verified tokens, briefly remembered (see token-cache.ts); without it every call reads the store. */
-  tokenCache?: TokenCache;
+  /** Who may call the router (see verify-caller.ts). */
+  verifyCaller: VerifyCaller;
+  /**
+   * Pass the simulator's `x-sim-*` fault-injection headers from callers to provider-sim (tests and the
+   * benchmark only). Off by default: a caller must not be able to make the hub's upstream misbehave.
+   */
+  forwardSimHeaders?: boolean;
 }
 
 /** A `.` or `..` path segment, literal or percent-encoded (as the app's dot-segment guard refuses them). */
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$|\?|#)/i;
 /**
  * Request targets made only of characters that URL parsing leaves as they are. Anything else (quotes, spaces,
- * backslashes, non-ASCII...) is left to the Hono route, whose URL normalisation then decides.
+ * backslashes, non-ASCII...) is refused rather than guessed at.
  */
 const PLAIN_TARGET = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*$/;
 /** What hono/request-id accepts from a caller's X-Request-Id. */
@@ -50,11 +54,6 @@ const PREFIX = "/router/";
  * handle (other paths and methods, CORS preflights, unusual targets): those go to the Hono app.
  */
 export function createNodeRouter(deps: NodeRouterDeps) {
-  const authenticate = (header: string | undefined) =>
-    deps.tokenCache
-      ? deps.tokenCache.authenticate(header, "inference")
-      : authenticateHubToken(deps.store, header, "inference");
-
   function logRequest(incoming: IncomingMessage, requestId: string, status: number, started: number) {
     const target = incoming.url ?? "";
     const queryAt = target.indexOf("?");
@@ -108,7 +107,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     if (!deps.upstreams.isKnown(provider)) {
       throw new NotFoundError(`Unknown inference provider "${provider.slice(0, 60)}".`);
     }
-    const token = authenticate(incoming.headers.authorization);
+    const caller = deps.verifyCaller(incoming.headers.authorization);
     const providerPath = providerPathFrom(pathname, provider);
     const upstream = deps.upstreams.get(provider);
     if (!upstream) {
@@ -118,17 +117,12 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     }
     const body = incoming.method === "POST" ? await readNodeBody(incoming, deps.maxBodyBytes) : undefined;
     const model = modelOfCall(body, providerPath);
-    // last_used_at is for people ("used today?"): a minute of precision spares a write per call.
-    if (!token.lastUsedAt || Date.now() - Date.parse(token.lastUsedAt) > 60_000) {
-      deps.store.tokens.markUsed(token.id);
-      deps.tokenCache?.touched(token.id);
-    }
-
     pipeToProvider({
       upstream,
       method: incoming.method ?? "GET",
       pathAndQuery: providerPath + search,
       headers: incoming.headers,
+      forwardSimHeaders: deps.forwardSimHeaders === true,
       body,
       requestId,
       timeouts: deps.timeouts,
@@ -140,7 +134,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
           deps,
           {
             requestId,
-            tokenId: token.id,
+            tokenId: caller.tokenId,
             provider,
             model,
             target: upstream.target,
@@ -151,33 +145,34 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     });
   }
 
-  /** Handles the call and returns true, or returns false to leave it to the Hono app. */
+  /** Handles `GET|POST /router/...` and returns true, or returns false to leave the request to the Hono app. */
   return function routeFast(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
     const target = incoming.url ?? "";
     const method = incoming.method;
     if (!target.startsWith(PREFIX) || (method !== "POST" && method !== "GET")) return false;
-    if (!PLAIN_TARGET.test(target)) return false;
     const queryAt = target.indexOf("?");
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
-    const providerEnd = pathname.indexOf("/", PREFIX.length);
-    // `/router/{provider}` alone, and encoded provider names, take the Hono route.
-    if (providerEnd <= PREFIX.length) return false;
-    const provider = pathname.slice(PREFIX.length, providerEnd);
-    if (provider.includes("%")) return false;
-
     const started = performance.now();
     const callerId = incoming.headers["x-request-id"];
     const requestId =
       typeof callerId === "string" && CALLER_REQUEST_ID.test(callerId) ? callerId : randomUUID();
     outgoing.once("close", () => logRequest(incoming, requestId, outgoing.statusCode, started));
-    handle(
-      incoming,
-      outgoing,
-      provider,
-      pathname,
-      queryAt === -1 ? "" : target.slice(queryAt),
-      requestId,
-    ).catch((error: unknown) => sendError(outgoing, requestId, error, pathname));
+    const answer = async () => {
+      if (!PLAIN_TARGET.test(target)) {
+        throw new InvalidInputError("The request path contains characters the router does not accept.");
+      }
+      const providerEnd = pathname.indexOf("/", PREFIX.length);
+      const provider = pathname.slice(PREFIX.length, providerEnd === -1 ? undefined : providerEnd);
+      await handle(
+        incoming,
+        outgoing,
+        provider,
+        pathname,
+        queryAt === -1 ? "" : target.slice(queryAt),
+        requestId,
+      );
+    };
+    answer().catch((error: unknown) => sendError(outgoing, requestId, error, pathname));
     return true;
   };
 }

@@ -27,6 +27,8 @@ export interface PipeForwardRequest {
   pathAndQuery: string;
   /** The caller's headers (credentials and hop-by-hop headers are dropped here). */
   headers: IncomingHttpHeaders;
+  /** Pass the caller's `x-sim-*` headers on (tests and benchmarks against provider-sim only). */
+  forwardSimHeaders: boolean;
   body: Buffer | undefined;
   requestId: string;
   timeouts: ForwardTimeouts;
@@ -60,7 +62,7 @@ function targetOf(upstream: Upstream): UpstreamTarget {
 
 function forwardedHeaders(request: PipeForwardRequest): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
-  const dropSimHeaders = request.upstream.target === "provider";
+  const dropSimHeaders = !request.forwardSimHeaders || request.upstream.target === "provider";
   for (const name in request.headers) {
     if (DROPPED_REQUEST_HEADERS.has(name) || name.startsWith("x-forwarded-")) continue;
     if (dropSimHeaders && name.startsWith("x-sim-")) continue;
@@ -89,8 +91,7 @@ function answerHeaders(
 
 /**
  * Sends one call to the provider and passes its answer on as it arrives, chunk by chunk, into the caller's
- * Node response (the node:http counterpart of forwardToProvider, without web Request/Response objects or
- * AbortSignals). The upstream call is destroyed when the caller disconnects, when the headers take too long,
+ * Node response (without web Request/Response objects or AbortSignals). The upstream call is destroyed when the caller disconnects, when the headers take too long,
  * or when the body stalls. Error answers (4xx/5xx) are read whole and scrubbed of the hub's credential.
  */
 export function pipeToProvider(request: PipeForwardRequest): void {

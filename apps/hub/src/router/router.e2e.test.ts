@@ -37,6 +37,7 @@ beforeAll(async () => {
     catalogueDir: FIXTURE_CATALOGUE_DIR,
     providerBaseUrls: Object.fromEntries(INFERENCE_PROVIDERS.map((p) => [p, sim.providerUrl(p)])),
     routerTimeouts: { headersMs: 1500 },
+    forwardSimHeaders: true,
     logger,
   });
   token = (await issue("e2e")).token;

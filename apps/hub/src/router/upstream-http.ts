@@ -48,36 +48,6 @@ export function startUpstreamRequest(
   return request;
 }
 
-export interface UpstreamCall {
-  url: URL;
-  method: string;
-  headers: Record<string, string>;
-  body: Uint8Array | undefined;
-  signal: AbortSignal;
-}
-
-/** Sends the request and resolves with the response once its headers have arrived. */
-export function sendUpstream(call: UpstreamCall): Promise<IncomingMessage> {
-  const send = call.url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const request = send(
-      call.url,
-      {
-        method: call.method,
-        headers: {
-          ...call.headers,
-          ...(call.body ? { "content-length": String(call.body.byteLength) } : {}),
-        },
-        agent: call.url.protocol === "https:" ? httpsAgent : httpAgent,
-        signal: call.signal,
-      },
-      resolve,
-    );
-    request.once("error", reject);
-    request.end(call.body && call.body.byteLength > 0 ? call.body : undefined);
-  });
-}
-
 /** Reads a whole (small) response body, stopping at `maxBytes`. */
 export async function readUpstreamBody(response: IncomingMessage, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
