@@ -5,7 +5,9 @@ export {
   getProviderConfig,
   INFERENCE_PROVIDERS,
   isInferenceProvider,
+  PROVIDER_DISPLAY_NAMES,
   type ProviderInfo,
+  providerDisplayName,
   providerTaskPairs,
   providerTaskSupported,
 } from "./providers/index.js";

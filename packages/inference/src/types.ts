@@ -1,32 +1,10 @@
 import type { PipelineType } from "@modelhub/tasks";
 
 /** Providers the client knows; the registry in providers/index.ts has one entry per id. */
-export const INFERENCE_PROVIDERS = [
-  "black-forest-labs",
-  "cerebras",
-  "cohere",
-  "fal-ai",
-  "fireworks-ai",
-  "hf-inference",
-  "hyperbolic",
-  "nebius",
-  "novita",
-  "openai",
-  "replicate",
-  "sambanova",
-  "together",
-  "groq",
-  "featherless-ai",
-  "nscale",
-  "ovhcloud",
-  "scaleway",
-  "deepinfra",
-  "baseten",
-  "wavespeed",
-  "zai-org",
-  "publicai",
-] as const;
-export type InferenceProvider = (typeof INFERENCE_PROVIDERS)[number];
+/** A provider id: a key of the provider registry (providers/index.ts), the only list of providers. */
+export type { InferenceProvider } from "./providers/index.js";
+
+import type { InferenceProvider } from "./providers/index.js";
 /** `"auto"`: the first live provider from the model's hub mapping. */
 export type ProviderChoice = InferenceProvider | "auto";
 

@@ -187,7 +187,10 @@ describe("a hub left to its defaults", () => {
     fetch(`${plain.url}/router/${provider}/v1/chat/completions`, {
       method: "POST",
       headers: { Authorization: `Bearer ${plainToken}`, "Content-Type": "application/json", ...headers },
-      body: JSON.stringify({ model: "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo", messages: [{ role: "user", content: "hi" }] }),
+      body: JSON.stringify({
+        model: "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo",
+        messages: [{ role: "user", content: "hi" }],
+      }),
     });
 
   it("strips the simulator's x-sim-* headers from callers' requests", async () => {

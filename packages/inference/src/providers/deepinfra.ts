@@ -3,6 +3,7 @@ import type { ProviderConfig } from "./types.js";
 /** DeepInfra serves its OpenAI-compatible API under /v1/openai. */
 export const deepinfra: ProviderConfig = {
   id: "deepinfra",
+  displayName: "DeepInfra",
   baseUrl: "https://api.deepinfra.com",
   apiKeyEnv: "DEEPINFRA_API_KEY",
   tasks: {

@@ -3,6 +3,7 @@ import type { ProviderConfig } from "./types.js";
 /** fal.ai: its own key as `Authorization: Key <key>`; video through its queue (queue.fal.run). */
 export const falAi: ProviderConfig = {
   id: "fal-ai",
+  displayName: "fal",
   baseUrl: "https://fal.run",
   apiKeyEnv: "FAL_KEY",
   auth: { header: "Authorization", scheme: "Key" },

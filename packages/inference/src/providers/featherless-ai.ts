@@ -2,6 +2,7 @@ import type { ProviderConfig } from "./types.js";
 
 export const featherlessAi: ProviderConfig = {
   id: "featherless-ai",
+  displayName: "Featherless AI",
   baseUrl: "https://api.featherless.ai",
   apiKeyEnv: "FEATHERLESS_API_KEY",
   tasks: {

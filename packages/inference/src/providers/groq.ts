@@ -2,6 +2,7 @@ import type { ProviderConfig } from "./types.js";
 
 export const groq: ProviderConfig = {
   id: "groq",
+  displayName: "Groq",
   baseUrl: "https://api.groq.com",
   apiKeyEnv: "GROQ_API_KEY",
   tasks: {

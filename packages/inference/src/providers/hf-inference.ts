@@ -46,6 +46,7 @@ tasks.conversational = {
 /** The hub's own serverless inference; reached through the router (it has no host of its own). */
 export const hfInference: ProviderConfig = {
   id: "hf-inference",
+  displayName: "HF Inference",
   baseUrl: "https://router.huggingface.co/hf-inference",
   apiKeyEnv: "HF_TOKEN",
   tasks,

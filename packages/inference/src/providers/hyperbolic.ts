@@ -3,6 +3,7 @@ import type { ProviderConfig } from "./types.js";
 /** Hyperbolic: text generation goes through chat; images want `model_name` and answer `images[].image`. */
 export const hyperbolic: ProviderConfig = {
   id: "hyperbolic",
+  displayName: "Hyperbolic",
   baseUrl: "https://api.hyperbolic.xyz",
   apiKeyEnv: "HYPERBOLIC_API_KEY",
   tasks: {

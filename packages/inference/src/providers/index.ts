@@ -1,5 +1,5 @@
 import { RoutingError } from "../errors.js";
-import { INFERENCE_PROVIDERS, type InferenceProvider, type InferenceTask } from "../types.js";
+import type { InferenceTask } from "../types.js";
 import { baseten } from "./baseten.js";
 import { blackForestLabs } from "./black-forest-labs.js";
 import { cerebras } from "./cerebras.js";
@@ -25,10 +25,13 @@ import type { ProtocolTable, ProviderConfig, TaskSpec } from "./types.js";
 import { wavespeed } from "./wavespeed.js";
 import { zaiOrg } from "./zai-org.js";
 
-export { INFERENCE_PROVIDERS };
-
-/** The registry: provider id -> base URL, auth, tasks served (with their body / response transforms). */
-export const PROVIDERS: Readonly<Record<InferenceProvider, ProviderConfig>> = {
+/**
+ * The registry, and the only list of providers: provider id -> display name, base URL, auth, tasks served
+ * (with their body / response transforms). The `InferenceProvider` type, `INFERENCE_PROVIDERS`, the hub's
+ * key variables, the snippets' tables and the web app's labels are all derived from it: adding a provider
+ * is its file plus one line here.
+ */
+const REGISTRY = {
   "black-forest-labs": blackForestLabs,
   cerebras,
   cohere,
@@ -52,7 +55,25 @@ export const PROVIDERS: Readonly<Record<InferenceProvider, ProviderConfig>> = {
   wavespeed,
   "zai-org": zaiOrg,
   publicai,
-};
+} as const satisfies Record<string, ProviderConfig>;
+
+export type InferenceProvider = keyof typeof REGISTRY;
+export const PROVIDERS: Readonly<Record<InferenceProvider, ProviderConfig>> = REGISTRY;
+/** Every provider id, in the registry's order (the hub's default order when a model has several). */
+export const INFERENCE_PROVIDERS = Object.freeze(Object.keys(REGISTRY)) as readonly InferenceProvider[];
+
+/** The name to show for a provider (its id when it is not one of the registry's). */
+export function providerDisplayName(provider: string): string {
+  return isInferenceProvider(provider) ? PROVIDERS[provider].displayName : provider;
+}
+
+/** Every provider's display name, by id. */
+export const PROVIDER_DISPLAY_NAMES: Readonly<Record<InferenceProvider, string>> = Object.freeze(
+  Object.fromEntries(INFERENCE_PROVIDERS.map((id) => [id, PROVIDERS[id].displayName])) as Record<
+    InferenceProvider,
+    string
+  >,
+);
 
 export function isInferenceProvider(value: unknown): value is InferenceProvider {
   return typeof value === "string" && Object.hasOwn(PROVIDERS, value);
@@ -61,6 +82,7 @@ export function isInferenceProvider(value: unknown): value is InferenceProvider 
 /** A provider's public description (no hooks): what snippets and UIs need. */
 export interface ProviderInfo {
   id: InferenceProvider;
+  displayName: string;
   baseUrl: string;
   apiKeyEnv: string;
   tasks: InferenceTask[];
@@ -73,6 +95,7 @@ export function getProviderConfig(provider: InferenceProvider): ProviderInfo {
   const [name, value] = authHeader(config, "<key>");
   return {
     id: config.id,
+    displayName: config.displayName,
     baseUrl: config.baseUrl,
     apiKeyEnv: config.apiKeyEnv,
     tasks: Object.keys(config.tasks) as InferenceTask[],

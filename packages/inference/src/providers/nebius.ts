@@ -2,6 +2,7 @@ import type { ProviderConfig } from "./types.js";
 
 export const nebius: ProviderConfig = {
   id: "nebius",
+  displayName: "Nebius AI Studio",
   baseUrl: "https://api.studio.nebius.ai",
   apiKeyEnv: "NEBIUS_API_KEY",
   tasks: {

@@ -3,6 +3,7 @@ import type { ProviderConfig } from "./types.js";
 /** Novita: OpenAI-compatible text under /v3/openai; video is an async task polled by id. */
 export const novita: ProviderConfig = {
   id: "novita",
+  displayName: "Novita",
   baseUrl: "https://api.novita.ai",
   apiKeyEnv: "NOVITA_API_KEY",
   tasks: {

@@ -2,6 +2,7 @@ import type { ProviderConfig } from "./types.js";
 
 export const replicate: ProviderConfig = {
   id: "replicate",
+  displayName: "Replicate",
   baseUrl: "https://api.replicate.com",
   apiKeyEnv: "REPLICATE_API_TOKEN",
   tasks: {

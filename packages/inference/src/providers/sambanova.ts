@@ -2,6 +2,7 @@ import type { ProviderConfig } from "./types.js";
 
 export const sambanova: ProviderConfig = {
   id: "sambanova",
+  displayName: "SambaNova",
   baseUrl: "https://api.sambanova.ai",
   apiKeyEnv: "SAMBANOVA_API_KEY",
   tasks: {

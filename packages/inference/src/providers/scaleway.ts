@@ -3,6 +3,7 @@ import type { ProviderConfig } from "./types.js";
 /** Scaleway Generative APIs: chat, completions and embeddings under /v1. */
 export const scaleway: ProviderConfig = {
   id: "scaleway",
+  displayName: "Scaleway",
   baseUrl: "https://api.scaleway.ai",
   apiKeyEnv: "SCW_SECRET_KEY",
   tasks: {

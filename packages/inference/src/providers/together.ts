@@ -3,6 +3,7 @@ import type { ProviderConfig } from "./types.js";
 /** Together names its base64 image format "base64" (not "b64_json") but answers in `b64_json`. */
 export const together: ProviderConfig = {
   id: "together",
+  displayName: "Together AI",
   baseUrl: "https://api.together.xyz",
   apiKeyEnv: "TOGETHER_API_KEY",
   tasks: {

@@ -87,6 +87,8 @@ export type ProtocolTable = Readonly<Record<string, ProtocolFactory>>;
 
 export interface ProviderConfig {
   id: InferenceProvider;
+  /** The provider's name as people know it, for every label a UI or a message shows. */
+  displayName: string;
   /** The provider's own API base, used for direct calls with the provider's key. */
   baseUrl: string;
   /** Environment variable that conventionally holds the provider's key (for snippets and docs only). */

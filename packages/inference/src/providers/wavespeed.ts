@@ -2,6 +2,7 @@ import type { ProviderConfig } from "./types.js";
 
 export const wavespeed: ProviderConfig = {
   id: "wavespeed",
+  displayName: "WaveSpeed",
   baseUrl: "https://api.wavespeed.ai",
   apiKeyEnv: "WAVESPEED_API_KEY",
   tasks: {

@@ -3,6 +3,7 @@ import type { ProviderConfig } from "./types.js";
 /** Z.ai: OpenAI-compatible chat under /api/paas/v4; asks callers to name their channel. */
 export const zaiOrg: ProviderConfig = {
   id: "zai-org",
+  displayName: "Z.ai",
   baseUrl: "https://api.z.ai",
   apiKeyEnv: "ZAI_API_KEY",
   headers: { "x-source-channel": "hugging_face", "accept-language": "en-US,en" },
