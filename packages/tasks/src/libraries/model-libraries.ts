@@ -7,11 +7,19 @@ import { LIBRARIES_M_TO_O } from "./catalogue/m-o.js";
 import { LIBRARIES_P_TO_R } from "./catalogue/p-r.js";
 import { LIBRARIES_S } from "./catalogue/s.js";
 import { LIBRARIES_T_TO_Z } from "./catalogue/t-z.js";
+import { IMAGE_AND_VIDEO_LIBRARIES } from "./families/image-and-video.js";
+import { LOCAL_RUNTIME_LIBRARIES } from "./families/local-runtimes.js";
+import { ROBOTICS_LIBRARIES } from "./families/robotics.js";
+import { SCIENCE_AND_HEALTH_LIBRARIES } from "./families/science-and-health.js";
+import { SPEECH_AND_MUSIC_LIBRARIES } from "./families/speech-and-music.js";
+import { TABULAR_AND_FORECASTING_LIBRARIES } from "./families/tabular-and-forecasting.js";
+import { TEXT_AND_EMBEDDING_LIBRARIES } from "./families/text-and-embeddings.js";
 import type { LibrarySnippet, ModelLibrary } from "./types.js";
 
 /**
  * Every model library the hub knows, keyed by the `library_name` value models declare.
- * The table is split alphabetically into catalogue/ files only to keep each file readable.
+ * The older part of the table is split alphabetically in catalogue/; libraries added since live in
+ * families/, one module per kind of library with its entries and loading code side by side.
  */
 export const MODEL_LIBRARIES = {
   ...LIBRARIES_A_TO_C,
@@ -22,6 +30,13 @@ export const MODEL_LIBRARIES = {
   ...LIBRARIES_P_TO_R,
   ...LIBRARIES_S,
   ...LIBRARIES_T_TO_Z,
+  ...IMAGE_AND_VIDEO_LIBRARIES,
+  ...LOCAL_RUNTIME_LIBRARIES,
+  ...ROBOTICS_LIBRARIES,
+  ...SCIENCE_AND_HEALTH_LIBRARIES,
+  ...SPEECH_AND_MUSIC_LIBRARIES,
+  ...TABULAR_AND_FORECASTING_LIBRARIES,
+  ...TEXT_AND_EMBEDDING_LIBRARIES,
 } satisfies Record<string, ModelLibrary>;
 
 export type ModelLibraryKey = keyof typeof MODEL_LIBRARIES;

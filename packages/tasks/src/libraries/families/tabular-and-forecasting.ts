@@ -1,0 +1,83 @@
+import type { ModelData } from "../../model-data.js";
+import { researchRepo } from "../catalogue/define.js";
+import { py } from "../quote.js";
+import { pipInstall } from "../snippets/kit.js";
+import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
+
+/** Tabular foundation models, forecasters and vehicle energy models added with the late-2026 catalogue. */
+
+/** FlexTab's estimators fetch their published weights themselves and follow the scikit-learn API. */
+function flexTabSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/SAP-samples/flextab"]),
+    snippet(
+      py`from sklearn.datasets import load_breast_cancer
+from sklearn.model_selection import train_test_split
+
+from flextab import FlexTabClassifier
+
+X, y = load_breast_cancer(return_X_y=True)
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.5, random_state=42)
+
+# A smaller context or fewer bagging rounds use less memory, at some cost in accuracy.
+classifier = FlexTabClassifier(max_context_size=8192, bagging=8)
+classifier.fit(X_train, y_train)
+predictions = classifier.predict(X_test)`,
+      "Classify a table (FlexTabRegressor and FlexTabMatcher work alike)",
+    ),
+  ];
+}
+
+/** A RouteE registry on the Hub holds many vehicle models; one is picked by its id from the query. */
+function routeePowertrainSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["routee.powertrain"]),
+    snippet(
+      py`import pandas as pd
+import routee.powertrain as pt
+from routee.powertrain.registry import HFRegistry
+
+registry = HFRegistry(repo_id=${model.id})
+print(pt.query_available_models(registry=registry))  # filter with make=, model=, year=...
+
+# Ids read "<make>/<vehicle>/<year>/<configuration>"; pick one from the list above.
+vehicle = pt.load_model("tesla/model_3_bev/2022/rf_c3326385", registry=registry)
+links = pd.DataFrame({"distance": [0.1, 0.2], "speed_mph": [30, 55], "grade_percent": [-2.0, 1.0]})
+energy = vehicle.predict(links)`,
+      "Predict the energy a trip uses",
+    ),
+  ];
+}
+
+export const TABULAR_AND_FORECASTING_LIBRARIES = {
+  causilo: researchRepo("Causilo", "https://github.com/nums-ai/causilo", {
+    countDownloads: `path:"classifier/config.json" OR path:"regressor/config.json"`,
+  }),
+  ccpfn: researchRepo("CCPFN", "https://huggingface.co/Layer6/CCPFN", {
+    countDownloads: `path_extension:"pt"`,
+  }),
+  flextab: {
+    prettyLabel: "FlexTab",
+    repoName: "FlexTab",
+    repoUrl: "https://github.com/SAP-samples/flextab",
+    docsUrl: "https://github.com/SAP-samples/flextab#readme",
+    snippets: flexTabSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
+  },
+  "routee-powertrain": {
+    prettyLabel: "RouteE-Powertrain",
+    repoName: "RouteE-Powertrain",
+    repoUrl: "https://github.com/NatLabRockies/routee-powertrain",
+    docsUrl: "https://natlabrockies.github.io/routee-powertrain/",
+    snippets: routeePowertrainSnippets,
+    filter: false,
+    countDownloads: `path_extension:"onnx" OR path_extension:"joblib"`,
+  },
+  "timee-ts": researchRepo("timee-ts", "https://github.com/liamsbhoo/timee", {
+    countDownloads: `path:"model.safetensors"`,
+  }),
+  "tirex-2": researchRepo("TiRex-2", "https://github.com/NX-AI/tirex-2", {
+    countDownloads: `path:"model-config.yaml"`,
+  }),
+} satisfies Record<string, ModelLibrary>;
