@@ -2,33 +2,55 @@ import { InvalidInputError } from "../errors.js";
 import type { ProviderMappings } from "../store/mapping-record.js";
 import type { StoredModel } from "../store/models-table.js";
 
-/** Fields a caller may ask for with `expand[]=`, as on the public hub (plus `cardText`, the model card). */
+/**
+ * Fields a caller may ask for with `expand[]=`: every one the public hub lists for models (plus `cardText`,
+ * the model card). A field this hub has no data for (`sha` before repositories, `evalResults`, `gitalyUid`,
+ * `resourceGroup`) is accepted and left out of the answer, as the public hub leaves out what a model lacks.
+ */
 export const EXPAND_FIELDS = [
   "author",
+  "baseModels",
   "cardData",
   "cardText",
+  "childrenModelCount",
   "config",
   "createdAt",
   "disabled",
   "downloads",
+  "downloadsAllTime",
+  "evalResults",
   "gated",
   "gguf",
+  "gitalyUid",
   "inference",
   "inferenceProviderMapping",
   "lastModified",
   "library_name",
   "likes",
+  "mask_token",
+  "model-index",
   "pipeline_tag",
   "private",
+  "resourceGroup",
   "safetensors",
+  "sha",
   "siblings",
+  "spaces",
   "tags",
   "transformersInfo",
   "trendingScore",
+  "usedStorage",
   "widgetData",
+  "xetEnabled",
 ] as const;
 export type ExpandField = (typeof EXPAND_FIELDS)[number];
-const EXPAND_SET: ReadonlySet<string> = new Set(EXPAND_FIELDS);
+
+/** Fields the public hub answers for one model only: a listing refuses them (400), as it does. */
+const DETAIL_ONLY_FIELDS: ReadonlySet<ExpandField> = new Set([
+  "baseModels",
+  "childrenModelCount",
+  "usedStorage",
+]);
 
 /** What a listing returns per model when neither `expand[]` nor `full` is given (as the public hub). */
 const LIST_FIELDS: readonly ExpandField[] = [
@@ -42,46 +64,126 @@ const LIST_FIELDS: readonly ExpandField[] = [
   "createdAt",
 ];
 
-/** What `GET /api/models/{id}` returns without `expand[]`. */
-const DETAIL_FIELDS: readonly ExpandField[] = EXPAND_FIELDS.filter(
-  (field) => field !== "inferenceProviderMapping",
+/**
+ * A listing's `full=true`: everything a listing may expand except `config`, which the public hub leaves
+ * out of `full` for its size (`config=true` adds it).
+ */
+const LIST_FULL_FIELDS: readonly ExpandField[] = EXPAND_FIELDS.filter(
+  (field) => !DETAIL_ONLY_FIELDS.has(field) && field !== "config",
 );
 
-export function parseExpand(values: readonly string[]): ExpandField[] {
+/** What `GET /api/models/{id}` returns without `expand[]`. */
+const DETAIL_FIELDS: readonly ExpandField[] = EXPAND_FIELDS.filter(
+  (field) => field !== "inferenceProviderMapping" && !DETAIL_ONLY_FIELDS.has(field),
+);
+
+export function parseExpand(values: readonly string[], kind: "list" | "detail"): ExpandField[] {
+  const allowed =
+    kind === "list" ? EXPAND_FIELDS.filter((field) => !DETAIL_ONLY_FIELDS.has(field)) : EXPAND_FIELDS;
   const fields = values.flatMap((value) => value.split(",")).filter((value) => value.length > 0);
   for (const field of fields) {
-    if (!EXPAND_SET.has(field)) {
+    if (!(allowed as readonly string[]).includes(field)) {
       throw new InvalidInputError(
-        `Invalid expand field ${JSON.stringify(field.slice(0, 60))}. Allowed: ${EXPAND_FIELDS.join(", ")}.`,
+        `Invalid expand field ${JSON.stringify(field.slice(0, 60))}${kind === "list" && EXPAND_FIELDS.includes(field as ExpandField) ? " in a listing (ask for one model)" : ""}. Allowed: ${allowed.join(", ")}.`,
       );
     }
   }
   return [...new Set(fields)] as ExpandField[];
 }
 
-function fieldValue(model: StoredModel, field: ExpandField, mappings: ProviderMappings | undefined): unknown {
+/** What the view needs besides the stored record: mappings, and counts only the store can make. */
+export interface ViewExtras {
+  mappings?: ProviderMappings;
+  childrenModelCount?: number;
+}
+
+function fieldValue(model: StoredModel, field: ExpandField, extras: ViewExtras): unknown {
   switch (field) {
     case "disabled":
       return false;
     case "inference":
       // The public hub says "warm" when some provider serves the model right now.
-      return Object.values(mappings ?? {}).some((mapping) => mapping.status === "live") ? "warm" : undefined;
+      return Object.values(extras.mappings ?? {}).some((mapping) => mapping.status === "live")
+        ? "warm"
+        : undefined;
     case "inferenceProviderMapping":
-      return mappings ?? {};
+      return extras.mappings ?? {};
+    case "downloadsAllTime":
+      // One download counter is kept: it is the all-time one.
+      return model.downloads;
+    case "spaces":
+      return []; // no Space on this hub uses a model
+    case "xetEnabled":
+      return false; // files are served by this hub, never through Xet storage
+    case "model-index":
+      return model.cardData?.["model-index"];
+    case "mask_token": {
+      const token = (model.config?.tokenizer_config as { mask_token?: unknown } | undefined)?.mask_token;
+      return typeof token === "string" ? token : undefined;
+    }
+    case "baseModels":
+      return baseModels(model);
+    case "childrenModelCount":
+      return extras.childrenModelCount;
+    case "usedStorage":
+      return usedStorage(model);
+    case "evalResults":
+    case "gitalyUid":
+    case "resourceGroup":
+    case "sha":
+      return undefined;
     default:
       return model[field];
   }
 }
 
-/** The fields a response carries: `expand[]` if given, else everything for `full`, else the default set. */
+const BASE_MODEL_RELATIONS = new Set(["adapter", "merge", "quantized", "finetune"]);
+
+/** The public hub's `baseModels`: the card's `base_model`, and how this model derives from it. */
+function baseModels(model: StoredModel): { relation: string; models: Array<{ id: string }> } | undefined {
+  const card = model.cardData as { base_model?: unknown; base_model_relation?: unknown } | undefined;
+  const ids = [card?.base_model].flat().filter((id): id is string => typeof id === "string");
+  if (ids.length === 0) return undefined;
+  const declared = card?.base_model_relation;
+  const relation =
+    typeof declared === "string" && BASE_MODEL_RELATIONS.has(declared)
+      ? declared
+      : ids.length > 1
+        ? "merge"
+        : model.library_name === "peft" || model.tags.includes("lora")
+          ? "adapter"
+          : model.tags.includes("gguf") || model.gguf !== undefined
+            ? "quantized"
+            : "finetune";
+  return { relation, models: ids.map((id) => ({ id })) };
+}
+
+/** Bytes of the model's files, when the file list gives their sizes. */
+function usedStorage(model: StoredModel): number | undefined {
+  const sizes = (model.siblings ?? []).map((file) => (file as { size?: unknown }).size);
+  if (sizes.length === 0 || !sizes.every((size) => typeof size === "number")) return undefined;
+  return (sizes as number[]).reduce((sum, size) => sum + size, 0);
+}
+
+/**
+ * The fields a response carries: `expand[]` if given, else everything for `full`, else the default set;
+ * `extra` (a listing's `config=true`, `cardData=true`) adds to the latter two.
+ */
 export function fieldsFor(
   kind: "list" | "detail",
   expand: ExpandField[],
   full: boolean,
+  extra: readonly ExpandField[] = [],
 ): readonly ExpandField[] {
   if (expand.length > 0) return expand;
-  if (full) return EXPAND_FIELDS;
-  return kind === "list" ? LIST_FIELDS : DETAIL_FIELDS;
+  const base = full
+    ? kind === "list"
+      ? LIST_FULL_FIELDS
+      : EXPAND_FIELDS
+    : kind === "list"
+      ? LIST_FIELDS
+      : DETAIL_FIELDS;
+  return [...new Set([...base, ...extra])];
 }
 
 export function needsMappings(fields: readonly ExpandField[]): boolean {
@@ -92,11 +194,11 @@ export function needsMappings(fields: readonly ExpandField[]): boolean {
 export function modelView(
   model: StoredModel,
   fields: readonly ExpandField[],
-  mappings: ProviderMappings | undefined,
+  extras: ViewExtras,
 ): Record<string, unknown> {
   const view: Record<string, unknown> = { _id: model.objectId, id: model.id, modelId: model.id };
   for (const field of fields) {
-    const value = fieldValue(model, field, mappings);
+    const value = fieldValue(model, field, extras);
     if (value !== undefined) view[field] = value;
   }
   return view;

@@ -62,10 +62,14 @@ export function queryNumber(
   return value;
 }
 
+/**
+ * A boolean as clients write it: `true`/`false` (any case: older Python clients send `True`), or `1`/`0`.
+ */
 export function queryBoolean(c: Context, name: string): boolean | undefined {
   const raw = queryOne(c, name);
   if (raw === undefined) return undefined;
-  if (raw === "true" || raw === "1") return true;
-  if (raw === "false" || raw === "0") return false;
+  const value = raw.toLowerCase();
+  if (value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
   throw new InvalidInputError(`Query parameter "${name}" must be true or false.`);
 }

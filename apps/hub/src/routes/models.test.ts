@@ -79,6 +79,53 @@ describe("GET /api/models", () => {
     }
   });
 
+  it("sorts by every public sort in both directions, ties by id, and pages through each", async () => {
+    const idOrder = (ids: string[]) => [...ids].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+    for (const sort of ["id", "likes30d", "trendingScore", "lastModified", "num_parameters", "mainSize"]) {
+      const desc = (await getJson(`/api/models?sort=${sort}&direction=-1`)).body.map((m: Json) => m.id);
+      const asc = (await getJson(`/api/models?sort=${sort}&direction=1`)).body.map((m: Json) => m.id);
+      expect(desc.length, sort).toBe(hub.store.models.count());
+      expect(new Set(asc), sort).toEqual(new Set(desc));
+      const paged: string[] = [];
+      let next: string | null = `/api/models?sort=${sort}&direction=1&limit=6`;
+      while (next) {
+        const response = await hub.app.request(next);
+        paged.push(...((await response.json()) as Json[]).map((m) => m.id));
+        next = /^<([^>]+)>/.exec(response.headers.get("Link") ?? "")?.[1] ?? null;
+      }
+      expect(paged, sort).toEqual(asc);
+    }
+    const byId = (await getJson("/api/models?sort=id&direction=1")).body.map((m: Json) => m.id);
+    expect(byId).toEqual(idOrder(byId));
+    // No model of the fixture lists file sizes: mainSize ties everywhere and falls back to the id.
+    const bySize = (await getJson("/api/models?sort=mainSize")).body.map((m: Json) => m.id);
+    expect(bySize).toEqual(idOrder(bySize));
+    const byCount = (await getJson("/api/models?sort=num_parameters&expand[]=safetensors,gguf")).body;
+    const counts = byCount.map((m: Json) => m.safetensors?.total ?? m.gguf?.total ?? 0);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+  });
+
+  it("accepts booleans as older clients spell them", async () => {
+    for (const spelling of ["true", "True", "TRUE", "1"]) {
+      const [model] = (await getJson(`/api/models?full=${spelling}&config=${spelling}&limit=1`)).body;
+      expect(Object.keys(model), spelling).toEqual(expect.arrayContaining(["siblings", "config", "gated"]));
+    }
+    const [plain] = (await getJson("/api/models?full=False&cardData=false&limit=1")).body;
+    expect(plain.siblings).toBeUndefined();
+  });
+
+  it("caps a page at 1000 models and never 400s a large limit", async () => {
+    const { response, body } = await getJson("/api/models?limit=5000");
+    expect(response.status).toBe(200);
+    expect(body.length).toBe(hub.store.models.count());
+  });
+
+  it("matches nothing for a task it does not know, rather than everything", async () => {
+    const { response, body } = await getJson("/api/models?pipeline_tag=not-a-task");
+    expect(response.status).toBe(200);
+    expect(body).toEqual([]);
+  });
+
   it("walks every model exactly once through the Link header's cursors", async () => {
     const seen: string[] = [];
     let next: string | undefined = "/api/models?sort=likes&limit=3&expand[]=likes";
@@ -126,10 +173,14 @@ describe("GET /api/models", () => {
       "sort=price",
       "direction=up",
       "limit=0",
-      "limit=100000",
+      "limit=-5",
       "limit=abc",
-      "pipeline_tag=not-a-task",
       "expand[]=password",
+      "expand[]=childrenModelCount",
+      "full=maybe",
+      "gated=yes",
+      "num_parameters=6B",
+      "inference=cold",
       "cursor=bm90LWEtY3Vyc29y",
       "cursor=%ZZ",
     ]) {
@@ -161,6 +212,23 @@ describe("GET /api/models/{owner}/{name}", () => {
     expect(body.tags).toContain("conversational");
     expect(body.inferenceProviderMapping).toBeUndefined();
     expect(body.cardText).toContain("Llama 3.1");
+  });
+
+  it("expands the fields only one model's page has: baseModels, childrenModelCount", async () => {
+    for (const name of ["bert-ner-a", "bert-ner-b"]) {
+      hub.store.models.upsert({
+        id: `someone/${name}`,
+        tags: [],
+        cardData: { base_model: "google-bert/BERT-base-uncased" },
+      });
+    }
+    const base = (await getJson("/api/models/google-bert/bert-base-uncased?expand[]=childrenModelCount"))
+      .body;
+    expect(base.childrenModelCount).toBe(2);
+    const child = (await getJson("/api/models/deepset/roberta-base-squad2?expand[]=baseModels")).body;
+    expect(child.baseModels).toEqual({ relation: "finetune", models: [{ id: "FacebookAI/roberta-base" }] });
+    const gguf = (await getJson("/api/models/bartowski/Llama-3.2-3B-Instruct-GGUF?expand[]=baseModels")).body;
+    expect(gguf.baseModels.relation).toBe("quantized");
   });
 
   it("finds a model whatever the case of its id, and answers with the canonical id", async () => {

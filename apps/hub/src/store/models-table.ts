@@ -1,6 +1,15 @@
 import { createHash } from "node:crypto";
 import type { ModelData, PipelineType } from "@modelhub/tasks";
 import type Database from "better-sqlite3";
+import {
+  type ModelFilters,
+  type ModelSort,
+  modelFilterSql,
+  registerModelFilterFunctions,
+  SORT_EXPRESSIONS,
+} from "./model-filters.js";
+
+export { MODEL_SORTS, type ModelSort } from "./model-filters.js";
 
 /** A stored model: the ModelData record plus the fields the hub derives for its API. */
 export interface StoredModel extends ModelData {
@@ -14,34 +23,21 @@ export interface StoredModel extends ModelData {
   lastModified: string;
 }
 
-export const MODEL_SORTS = ["downloads", "likes", "trendingScore", "createdAt", "lastModified"] as const;
-export type ModelSort = (typeof MODEL_SORTS)[number];
-
-const SORT_COLUMNS: Record<ModelSort, string> = {
-  downloads: "downloads",
-  likes: "likes",
-  trendingScore: "trending_score",
-  createdAt: "created_at",
-  lastModified: "last_modified",
-};
-
-export interface ModelListQuery {
-  /** Case-insensitive substring of the id. */
-  search?: string;
-  author?: string;
-  pipelineTag?: PipelineType;
-  /** Any of these libraries. */
-  libraries?: readonly string[];
-  /** Every one of these tags. */
-  tags?: readonly string[];
-  /** Served live by any of these providers; "all" = by any provider. */
-  providers?: readonly string[] | "all";
+export interface ModelListQuery extends ModelFilters {
   sort: ModelSort;
   /** -1 = descending (default on the public hub), 1 = ascending. */
   direction: 1 | -1;
   limit: number;
   /** Keyset position: the sort value and id of the last model of the previous page. */
   after?: { value: string | number; id: string };
+}
+
+/** One page of a listing, and where the next one starts when there is one. */
+export interface ModelListPage {
+  models: StoredModel[];
+  hasMore: boolean;
+  /** The sort value and id of the page's last model: the next page's `after`. */
+  last?: { value: string | number; id: string };
 }
 
 interface ModelRow {
@@ -66,6 +62,8 @@ interface ModelRow {
   created_at: string;
   last_modified: string;
   card_text: string | null;
+  /** Only in listings: the value the page is sorted by. */
+  sort_value?: string | number;
 }
 
 function json(value: unknown): string | null {
@@ -114,6 +112,7 @@ function fromRow(row: ModelRow): StoredModel {
 
 /** Queries over the models table. Every statement is prepared once and takes bound parameters only. */
 export function createModelsTable(db: Database.Database, now: () => Date) {
+  registerModelFilterFunctions(db);
   const upsert = db.prepare(`
     INSERT INTO models (id, object_id, author, pipeline_tag, library_name, tags, config, card_data, widget_data,
       transformers_info, siblings, gguf, safetensors, downloads, likes, trending_score, private, gated,
@@ -145,6 +144,10 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
     }
     return statement;
   };
+  const children = db.prepare<[string], { n: number }>(
+    `SELECT count(*) AS n FROM models WHERE EXISTS (
+       SELECT 1 FROM json_each(models.card_data, '$.base_model') AS b WHERE b.value = ? COLLATE NOCASE)`,
+  );
   const pipelineCounts = db.prepare<[], { pipeline: string; n: number }>(
     "SELECT pipeline_tag AS pipeline, count(*) AS n FROM models WHERE pipeline_tag IS NOT NULL GROUP BY pipeline_tag",
   );
@@ -199,6 +202,11 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
       return count.get()!.n;
     },
 
+    /** How many models name this one as their card's `base_model` (the public `childrenModelCount`). */
+    countChildren(id: string): number {
+      return children.get(id)!.n;
+    },
+
     countsByLibrary(): Map<string, number> {
       return new Map(libraryCounts.all().map((row) => [row.library, row.n]));
     },
@@ -238,59 +246,28 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
     },
 
     /** One page of models; fetches `limit + 1` rows so the caller knows whether another page exists. */
-    list(query: ModelListQuery): { models: StoredModel[]; hasMore: boolean } {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      if (query.search) {
-        where.push("instr(lower(id), lower(?)) > 0");
-        params.push(query.search);
-      }
-      if (query.author) {
-        where.push("author = ?");
-        params.push(query.author);
-      }
-      if (query.pipelineTag) {
-        where.push("pipeline_tag = ?");
-        params.push(query.pipelineTag);
-      }
-      if (query.libraries?.length) {
-        where.push(`library_name IN (${query.libraries.map(() => "?").join(", ")})`);
-        params.push(...query.libraries);
-      }
-      for (const tag of query.tags ?? []) {
-        where.push("EXISTS (SELECT 1 FROM json_each(models.tags) WHERE json_each.value = ?)");
-        params.push(tag);
-      }
-      if (query.providers === "all") {
-        where.push(
-          "EXISTS (SELECT 1 FROM provider_mappings p WHERE p.model_id = models.id AND p.status = 'live')",
-        );
-      } else if (query.providers?.length) {
-        where.push(
-          `EXISTS (SELECT 1 FROM provider_mappings p WHERE p.model_id = models.id AND p.status = 'live' AND p.provider IN (${query.providers.map(() => "?").join(", ")}))`,
-        );
-        params.push(...query.providers);
-      }
-      const column = SORT_COLUMNS[query.sort];
+    list(query: ModelListQuery): ModelListPage {
+      const { where, params } = modelFilterSql(query);
+      const sortBy = SORT_EXPRESSIONS[query.sort];
       const order = query.direction === -1 ? "DESC" : "ASC";
       if (query.after) {
         const comparison = query.direction === -1 ? "<" : ">";
-        where.push(`(${column} ${comparison} ? OR (${column} = ? AND id > ?))`);
+        where.push(`(${sortBy} ${comparison} ? OR (${sortBy} = ? AND id > ?))`);
         params.push(query.after.value, query.after.value, query.after.id);
       }
-      const sql = `SELECT * FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-        ORDER BY ${column} ${order}, id ASC LIMIT ?`;
+      const sql = `SELECT *, ${sortBy} AS sort_value FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+        ORDER BY ${sortBy} ${order}, id ASC LIMIT ?`;
       params.push(query.limit + 1);
       const rows = prepared(sql).all(...params);
-      const hasMore = rows.length > query.limit;
-      return { models: rows.slice(0, query.limit).map(fromRow), hasMore };
+      const page = rows.slice(0, query.limit);
+      const lastRow = page[page.length - 1];
+      return {
+        models: page.map(fromRow),
+        hasMore: rows.length > query.limit,
+        ...(lastRow ? { last: { value: lastRow.sort_value ?? 0, id: lastRow.id } } : {}),
+      };
     },
   };
-}
-
-/** The value a model is sorted by, for building the next page's cursor. */
-export function sortValue(model: StoredModel, sort: ModelSort): string | number {
-  return model[sort];
 }
 
 export type ModelsTable = ReturnType<typeof createModelsTable>;

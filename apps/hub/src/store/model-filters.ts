@@ -1,0 +1,170 @@
+import { LOCAL_APPS, type LocalApp, type ModelData, type PipelineType } from "@modelhub/tasks";
+import type Database from "better-sqlite3";
+
+/** Every sort the public hub accepts for model listings. */
+export const MODEL_SORTS = [
+  "trendingScore",
+  "likes30d",
+  "downloads",
+  "likes",
+  "createdAt",
+  "lastModified",
+  "id",
+  "num_parameters",
+  "mainSize",
+] as const;
+export type ModelSort = (typeof MODEL_SORTS)[number];
+
+/** The parameter count the safetensors or GGUF metadata reports (NULL when neither does). */
+const PARAMETER_COUNT = "coalesce(json_extract(safetensors, '$.total'), json_extract(gguf, '$.total'))";
+
+/**
+ * The SQL expression each sort orders by. It never yields NULL (keyset pages compare with it).
+ * - `likes30d`: this hub keeps no history of likes, so the likes a model has now stand for its last 30 days.
+ * - `num_parameters`: the parameter count the safetensors or GGUF metadata reports, 0 when neither does.
+ * - `mainSize`: the bytes of the model's files when the file list gives sizes, 0 when it does not.
+ */
+export const SORT_EXPRESSIONS: Record<ModelSort, string> = {
+  trendingScore: "trending_score",
+  likes30d: "likes",
+  downloads: "downloads",
+  likes: "likes",
+  createdAt: "created_at",
+  lastModified: "last_modified",
+  id: "id",
+  num_parameters: `coalesce(${PARAMETER_COUNT}, 0)`,
+  mainSize: "coalesce((SELECT sum(json_extract(f.value, '$.size')) FROM json_each(models.siblings) AS f), 0)",
+};
+
+/** What a model listing can be narrowed by; every field optional, all present ones must hold (AND). */
+export interface ModelFilters {
+  /** Case-insensitive substring of the id. */
+  search?: string;
+  author?: string;
+  pipelineTag?: PipelineType | string;
+  /** Any of these libraries. */
+  libraries?: readonly string[];
+  /** Every one of these tags. */
+  tags?: readonly string[];
+  /** Any of these languages (a tag, or the card's `language`). */
+  languages?: readonly string[];
+  /** Any of these licenses (a `license:` tag, or the card's `license`). */
+  licenses?: readonly string[];
+  /** true: gated models only; false: only models anyone can download. */
+  gated?: boolean;
+  /** Served live by any of these providers; "all" = by any provider. */
+  providers?: readonly string[] | "all";
+  /** Parameter count bounds, inclusive (models without a count never match). */
+  numParameters?: { min?: number; max?: number };
+  /** Runnable by any of these local apps, by the apps' own rules in @modelhub/tasks. */
+  apps?: readonly string[];
+}
+
+const APPS_FUNCTION = "hub_runs_in_local_app";
+
+/**
+ * Registers the SQL function the `apps` filter calls: whether any of the named local apps can run the row's
+ * model. The rules are functions of the record (files, tags, config) in @modelhub/tasks, so they run here,
+ * row by row, rather than being copied into SQL where they would drift from the catalogue's own.
+ */
+export function registerModelFilterFunctions(db: Database.Database): void {
+  db.function(
+    APPS_FUNCTION,
+    { deterministic: true },
+    (
+      wanted: unknown,
+      pipelineTag: unknown,
+      libraryName: unknown,
+      tags: unknown,
+      config: unknown,
+      siblings: unknown,
+      gguf: unknown,
+    ) => {
+      const model: ModelData = {
+        id: "",
+        tags: JSON.parse(String(tags)) as string[],
+        ...(typeof pipelineTag === "string" ? { pipeline_tag: pipelineTag as PipelineType } : {}),
+        ...(typeof libraryName === "string" ? { library_name: libraryName } : {}),
+        ...(typeof config === "string" ? { config: JSON.parse(config) } : {}),
+        ...(typeof siblings === "string" ? { siblings: JSON.parse(siblings) } : {}),
+        ...(typeof gguf === "string" ? { gguf: JSON.parse(gguf) } : {}),
+      };
+      const apps = LOCAL_APPS as Record<string, LocalApp>;
+      return String(wanted)
+        .split(",")
+        .some((key) => Object.hasOwn(apps, key) && apps[key]!.displayOnModelPage(model))
+        ? 1
+        : 0;
+    },
+  );
+}
+
+const placeholders = (values: readonly unknown[]) => values.map(() => "?").join(", ");
+
+/** The WHERE conditions (over `models`) and their bound parameters for the given filters. */
+export function modelFilterSql(filters: ModelFilters): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filters.search) {
+    where.push("instr(lower(id), lower(?)) > 0");
+    params.push(filters.search);
+  }
+  if (filters.author) {
+    where.push("author = ?");
+    params.push(filters.author);
+  }
+  if (filters.pipelineTag) {
+    where.push("pipeline_tag = ?");
+    params.push(filters.pipelineTag);
+  }
+  if (filters.libraries?.length) {
+    where.push(`library_name IN (${placeholders(filters.libraries)})`);
+    params.push(...filters.libraries);
+  }
+  for (const tag of filters.tags ?? []) {
+    where.push("EXISTS (SELECT 1 FROM json_each(models.tags) WHERE json_each.value = ?)");
+    params.push(tag);
+  }
+  if (filters.languages?.length) {
+    const list = placeholders(filters.languages);
+    where.push(
+      `(EXISTS (SELECT 1 FROM json_each(models.tags) WHERE json_each.value IN (${list}))
+        OR EXISTS (SELECT 1 FROM json_each(models.card_data, '$.language') WHERE json_each.value IN (${list})))`,
+    );
+    params.push(...filters.languages, ...filters.languages);
+  }
+  if (filters.licenses?.length) {
+    const list = placeholders(filters.licenses);
+    where.push(
+      `(EXISTS (SELECT 1 FROM json_each(models.tags) WHERE json_each.value IN (${list}))
+        OR EXISTS (SELECT 1 FROM json_each(models.card_data, '$.license') WHERE json_each.value IN (${list})))`,
+    );
+    params.push(...filters.licenses.map((license) => `license:${license}`), ...filters.licenses);
+  }
+  if (filters.gated !== undefined) where.push(filters.gated ? "gated IS NOT NULL" : "gated IS NULL");
+  if (filters.providers === "all") {
+    where.push(
+      "EXISTS (SELECT 1 FROM provider_mappings p WHERE p.model_id = models.id AND p.status = 'live')",
+    );
+  } else if (filters.providers?.length) {
+    where.push(
+      `EXISTS (SELECT 1 FROM provider_mappings p WHERE p.model_id = models.id AND p.status = 'live' AND p.provider IN (${placeholders(filters.providers)}))`,
+    );
+    params.push(...filters.providers);
+  }
+  if (filters.numParameters) {
+    if (filters.numParameters.min !== undefined) {
+      where.push(`${PARAMETER_COUNT} >= ?`);
+      params.push(filters.numParameters.min);
+    }
+    if (filters.numParameters.max !== undefined) {
+      where.push(`${PARAMETER_COUNT} <= ?`);
+      params.push(filters.numParameters.max);
+    }
+  }
+  if (filters.apps?.length) {
+    where.push(`${APPS_FUNCTION}(?, pipeline_tag, library_name, tags, config, siblings, gguf) = 1`);
+    params.push(filters.apps.join(","));
+  }
+  return { where, params };
+}
