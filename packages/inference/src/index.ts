@@ -9,6 +9,7 @@ export {
   type ProviderInfo,
   providerDisplayName,
   providerTaskPairs,
+  providerTaskProtocol,
   providerTaskSupported,
 } from "./providers/index.js";
 export {

@@ -1,4 +1,5 @@
-import { request as httpRequest } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
@@ -207,5 +208,46 @@ describe("a hub left to its defaults", () => {
     const body = (await response.json()) as { code: string; error: string };
     expect(body.code).toBe("unavailable");
     expect(body.error).toContain("CEREBRAS_API_KEY");
+  });
+});
+
+describe("the provider's key never comes back", () => {
+  const KEY = "sk-provider-key-0123456789";
+  let echo: Server;
+  let keyed: RunningHub;
+  let keyedToken: string;
+  beforeAll(async () => {
+    // A provider that echoes its key in a header and, split across two writes, in a successful body.
+    echo = createServer((request, response) => {
+      const auth = String(request.headers.authorization);
+      response.writeHead(200, { "content-type": "text/event-stream", "x-echo": auth });
+      response.write(`data: {"key":"${KEY.slice(0, 9)}`);
+      setTimeout(() => response.end(`${KEY.slice(9)}"}\n\ndata: [DONE]\n\n`), 20);
+    });
+    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+    keyed = await startHub({
+      dataDir: join(temp.dir, "keyed"),
+      catalogueDir: FIXTURE_CATALOGUE_DIR,
+      providerKeys: { together: KEY },
+      providerBaseUrls: { together: `http://127.0.0.1:${(echo.address() as AddressInfo).port}` },
+      providerSim: false,
+    });
+    keyedToken = issueToken(keyed.store, { name: "keyed", scopes: ["inference"] }).token;
+  });
+  afterAll(async () => {
+    await keyed?.close();
+    await new Promise((resolve) => echo?.close(resolve));
+  });
+
+  it("is scrubbed from the headers and the body of a successful answer", async () => {
+    const response = await fetch(`${keyed.url}/router/together/v1/chat/completions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${keyedToken}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-echo")).toBe("Bearer [redacted]");
+    const text = await response.text();
+    expect(text).toBe('data: {"key":"[redacted]"}\n\ndata: [DONE]\n\n');
   });
 });

@@ -13,8 +13,10 @@ import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import { modelOfCall } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
+import { createOpenAiApi } from "./openai-api.js";
 import { pipeToProvider } from "./pipe-forward.js";
 import { providerPathFrom } from "./provider-path.js";
+import { createProviderStats, type ProviderStats } from "./provider-stats.js";
 import { recordRouterCall } from "./record-call.js";
 import { PIPED_SECURITY_HEADERS, ROUTER_CORS_HEADERS, ROUTER_SECURITY_HEADERS } from "./response-headers.js";
 import type { Upstreams } from "./upstreams.js";
@@ -33,6 +35,8 @@ export interface NodeRouterDeps {
    * benchmark only). Off by default: a caller must not be able to make the hub's upstream misbehave.
    */
   forwardSimHeaders?: boolean;
+  /** Providers' measured speed (for `:fastest`); one per hub process by default. */
+  stats?: ProviderStats;
 }
 
 /** A `.` or `..` path segment, literal or percent-encoded (as the app's dot-segment guard refuses them). */
@@ -45,6 +49,9 @@ const PLAIN_TARGET = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*$/;
 /** What hono/request-id accepts from a caller's X-Request-Id. */
 const CALLER_REQUEST_ID = /^[\w\-=]{1,255}$/;
 const PREFIX = "/router/";
+/** The OpenAI-compatible API, at the root and under the router's prefix (`/router/v1/...`). */
+const API_PREFIX = "/v1/";
+const ROUTER_API_PREFIX = "/router/v1/";
 
 /**
  * The router's hot path on plain node:http, in front of the Hono app: `GET|POST /router/{provider}/{path}`.
@@ -54,6 +61,12 @@ const PREFIX = "/router/";
  * handle (other paths and methods, CORS preflights, unusual targets): those go to the Hono app.
  */
 export function createNodeRouter(deps: NodeRouterDeps) {
+  const api = createOpenAiApi({ ...deps, stats: deps.stats ?? createProviderStats() });
+  const baseHeaders = (requestId: string) => ({
+    "x-request-id": requestId,
+    ...ROUTER_CORS_HEADERS,
+    ...PIPED_SECURITY_HEADERS,
+  });
   function logRequest(incoming: IncomingMessage, requestId: string, status: number, started: number) {
     const target = incoming.url ?? "";
     const queryAt = target.indexOf("?");
@@ -127,7 +140,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       requestId,
       timeouts: deps.timeouts,
       outgoing,
-      answerHeaders: { "x-request-id": requestId, ...ROUTER_CORS_HEADERS, ...PIPED_SECURITY_HEADERS },
+      answerHeaders: baseHeaders(requestId),
       sendError: (error) => sendError(outgoing, requestId, error, pathname),
       onDone: (result) =>
         recordRouterCall(
@@ -145,11 +158,13 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     });
   }
 
-  /** Handles `GET|POST /router/...` and returns true, or returns false to leave the request to the Hono app. */
+  /** Handles router calls (`/router/...`, `/v1/...`) and returns true, or false to leave the request to Hono. */
   return function routeFast(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
     const target = incoming.url ?? "";
     const method = incoming.method;
-    if (!target.startsWith(PREFIX) || (method !== "POST" && method !== "GET")) return false;
+    if (method !== "POST" && method !== "GET") return false;
+    const isApi = target.startsWith(API_PREFIX) || target.startsWith(ROUTER_API_PREFIX);
+    if (!isApi && !target.startsWith(PREFIX)) return false;
     const queryAt = target.indexOf("?");
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
     const started = performance.now();
@@ -157,9 +172,22 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     const requestId =
       typeof callerId === "string" && CALLER_REQUEST_ID.test(callerId) ? callerId : randomUUID();
     outgoing.once("close", () => logRequest(incoming, requestId, outgoing.statusCode, started));
+    const fail = (error: unknown) => sendError(outgoing, requestId, error, pathname);
     const answer = async () => {
       if (!PLAIN_TARGET.test(target)) {
         throw new InvalidInputError("The request path contains characters the router does not accept.");
+      }
+      if (isApi) {
+        const path = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length - 1) : pathname;
+        await api.handle({
+          incoming,
+          outgoing,
+          path,
+          requestId,
+          baseHeaders: baseHeaders(requestId),
+          sendError: fail,
+        });
+        return;
       }
       const providerEnd = pathname.indexOf("/", PREFIX.length);
       const provider = pathname.slice(PREFIX.length, providerEnd === -1 ? undefined : providerEnd);
@@ -172,7 +200,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
         requestId,
       );
     };
-    answer().catch((error: unknown) => sendError(outgoing, requestId, error, pathname));
+    answer().catch(fail);
     return true;
   };
 }

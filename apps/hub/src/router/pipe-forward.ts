@@ -17,6 +17,7 @@ import {
   upstreamUrl,
 } from "./forward.js";
 import { ROUTER_SECURITY_HEADERS } from "./response-headers.js";
+import { createSecretScrubber, scrubHeaderValue } from "./secret-scrubber.js";
 import { readUpstreamBody, startUpstreamRequest, type UpstreamTarget } from "./upstream-http.js";
 import type { Upstream } from "./upstreams.js";
 
@@ -40,6 +41,18 @@ export interface PipeForwardRequest {
   sendError(error: HubError): void;
   /** Called exactly once, when the exchange is over (body fully sent, failed, or abandoned). */
   onDone(result: ForwardResult): void;
+  /** The provider's headers arrived this long after the call left (for `:fastest`). */
+  onHeaders?(ms: number): void;
+  /**
+   * Failover: when given, a failure that is safe to try elsewhere (the provider unreachable, or 5xx / 429
+   * before the first byte of an answer) calls this instead of answering the caller, who has received nothing.
+   */
+  onRetrySafeFailure?(status: number): void;
+}
+
+/** Whether a provider's answer may be retried at another provider: nothing of it has reached the caller. */
+export function isRetrySafeStatus(status: number): boolean {
+  return status === 429 || status >= 500;
 }
 
 /** Parsed once per upstream: the request options that do not change from call to call. */
@@ -77,12 +90,13 @@ function forwardedHeaders(request: PipeForwardRequest): OutgoingHttpHeaders {
 function answerHeaders(
   upstream: IncomingMessage,
   base: Readonly<Record<string, string>>,
+  secret: string,
 ): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = { ...base };
   for (const name in upstream.headers) {
     if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) continue;
     const value = upstream.headers[name];
-    if (value !== undefined) headers[name] = value;
+    if (value !== undefined) headers[name] = scrubHeaderValue(value, secret);
   }
   const providerRequestId = upstream.headers["x-request-id"];
   if (typeof providerRequestId === "string") headers["x-provider-request-id"] = providerRequestId;
@@ -124,7 +138,7 @@ export function pipeToProvider(request: PipeForwardRequest): void {
   }, request.timeouts.headersMs);
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-  outgoing.once("close", () => {
+  const onCallerClose = () => {
     if (outgoing.writableFinished) return;
     // The caller left before the whole answer was written: stop the provider's work.
     callerGone = true;
@@ -133,7 +147,14 @@ export function pipeToProvider(request: PipeForwardRequest): void {
     upstreamResponse?.destroy();
     upstreamRequest?.destroy();
     finish(499);
-  });
+  };
+  outgoing.once("close", onCallerClose);
+  /** Gives the caller's response over to the next provider: this attempt is over, nothing was written. */
+  const failOver = (status: number, failover: (status: number) => void) => {
+    outgoing.off("close", onCallerClose);
+    finish(status);
+    failover(status);
+  };
 
   upstreamRequest = startUpstreamRequest(
     target,
@@ -146,7 +167,13 @@ export function pipeToProvider(request: PipeForwardRequest): void {
         return;
       }
       const status = upstream.statusCode ?? 502;
-      const headers = answerHeaders(upstream, request.answerHeaders);
+      request.onHeaders?.(performance.now() - started);
+      if (request.onRetrySafeFailure && isRetrySafeStatus(status)) {
+        upstream.resume();
+        failOver(status, request.onRetrySafeFailure);
+        return;
+      }
+      const headers = answerHeaders(upstream, request.answerHeaders, route.secret);
       if (status >= 400 || status === 204 || status === 304) {
         // Error bodies are small: read them whole and scrub any credential a provider might echo back.
         readUpstreamBody(upstream, MAX_ERROR_BODY_BYTES)
@@ -179,9 +206,12 @@ export function pipeToProvider(request: PipeForwardRequest): void {
       const sink = socket ?? outgoing;
       const resume = () => upstream.resume();
       sink.on("drain", resume);
-      upstream.on("data", (chunk: Buffer) => {
-        responseBytes += chunk.byteLength;
+      // A provider may echo its key in a successful answer too (a debug field, a signed URL).
+      const scrubber = createSecretScrubber(route.secret);
+      upstream.on("data", (received: Buffer) => {
+        responseBytes += received.byteLength;
         idleTimer?.refresh();
+        const chunk = scrubber.push(received);
         // An empty chunk would read as the end of the answer.
         if (chunk.byteLength === 0) return;
         let written: boolean;
@@ -194,6 +224,8 @@ export function pipeToProvider(request: PipeForwardRequest): void {
       upstream.once("end", () => {
         clearTimeout(idleTimer);
         sink.off("drain", resume);
+        const rest = scrubber.end();
+        if (rest.byteLength > 0) outgoing.write(rest);
         outgoing.end();
         finish(status);
       });
@@ -209,6 +241,12 @@ export function pipeToProvider(request: PipeForwardRequest): void {
   upstreamRequest.once("error", () => {
     clearTimeout(headersTimer);
     if (callerGone || upstreamResponse) return;
+    // Unreachable (refused, reset before an answer): safe to try the next provider. A timeout is not: the
+    // provider may be doing the work.
+    if (request.onRetrySafeFailure && !timedOut) {
+      failOver(502, request.onRetrySafeFailure);
+      return;
+    }
     const error = timedOut
       ? new UpstreamTimeoutError(request.timeouts.headersMs)
       : new UpstreamError(`Could not reach provider ${route.provider}.`);

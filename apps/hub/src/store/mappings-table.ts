@@ -26,6 +26,9 @@ export function createMappingsTable(db: Database.Database) {
   const remove = db.prepare<[string, string]>(
     "DELETE FROM provider_mappings WHERE model_id = ? AND provider = ?",
   );
+  const byTask = db.prepare<[string], MappingRow>(
+    "SELECT * FROM provider_mappings WHERE task = ? ORDER BY model_id, provider",
+  );
   const providerCounts = db.prepare<[], { provider: string; n: number }>(
     "SELECT provider, count(*) AS n FROM provider_mappings WHERE status = 'live' GROUP BY provider",
   );
@@ -51,6 +54,17 @@ export function createMappingsTable(db: Database.Database) {
         const mappings = result.get(key) ?? {};
         mappings[row.provider] = toMapping(row);
         result.set(key, mappings);
+      }
+      return result;
+    },
+
+    /** Every mapping for one task, by model id (the router's `/v1/models` lists the chat ones). */
+    forTask(task: MappingTask): Map<string, ProviderMappings> {
+      const result = new Map<string, ProviderMappings>();
+      for (const row of byTask.all(task)) {
+        const mappings = result.get(row.model_id) ?? {};
+        mappings[row.provider] = toMapping(row);
+        result.set(row.model_id, mappings);
       }
       return result;
     },

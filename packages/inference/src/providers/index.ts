@@ -103,6 +103,11 @@ export function getProviderConfig(provider: InferenceProvider): ProviderInfo {
   };
 }
 
+/** The protocol a provider serves a task with (`openai-chat`, `fal-queue`...), or undefined. */
+export function providerTaskProtocol(provider: InferenceProvider, task: InferenceTask): string | undefined {
+  return isInferenceProvider(provider) ? PROVIDERS[provider].tasks[task]?.protocol : undefined;
+}
+
 export function providerTaskSupported(provider: InferenceProvider, task: InferenceTask): boolean {
   return isInferenceProvider(provider) && Object.hasOwn(PROVIDERS[provider].tasks, task);
 }

@@ -1,0 +1,39 @@
+import { isInferenceProvider } from "@modelhub/inference";
+import { InvalidInputError } from "../errors.js";
+
+/** How the router picks among a model's providers when the caller names none. */
+export type SelectionPolicy = "default" | "fastest" | "cheapest";
+
+/** The `model` of an OpenAI-style call: `owner/name`, `owner/name:provider` or `owner/name:fastest|cheapest`. */
+export type ModelRef =
+  | { model: string; provider: string; policy?: undefined }
+  | { model: string; provider?: undefined; policy: SelectionPolicy };
+
+const POLICIES: Readonly<Record<string, SelectionPolicy>> = {
+  auto: "default",
+  fastest: "fastest",
+  cheapest: "cheapest",
+};
+
+export function parseModelRef(value: unknown): ModelRef {
+  if (typeof value !== "string" || value.length === 0 || value.length > 300) {
+    throw new InvalidInputError('"model" must be a model id: "owner/name", optionally ":provider".');
+  }
+  const colon = value.lastIndexOf(":");
+  const model = colon === -1 ? value : value.slice(0, colon);
+  const suffix = colon === -1 ? "" : value.slice(colon + 1);
+  if (!/^[\w.-]+\/[\w.-]+$/.test(model)) {
+    throw new InvalidInputError(
+      `"model" must be "owner/name", optionally ":provider"; got ${JSON.stringify(value.slice(0, 100))}.`,
+    );
+  }
+  if (suffix === "") return { model, policy: "default" };
+  const policy = POLICIES[suffix];
+  if (policy) return { model, policy };
+  if (!isInferenceProvider(suffix)) {
+    throw new InvalidInputError(
+      `Unknown inference provider "${suffix.slice(0, 60)}" in "model" (or a policy: :fastest, :cheapest).`,
+    );
+  }
+  return { model, provider: suffix };
+}

@@ -1,0 +1,223 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { INFERENCE_PROVIDERS } from "@modelhub/inference";
+import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
+import OpenAI from "openai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
+import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { issueToken } from "../auth/token-service.js";
+import { type RunningHub, startHub } from "../start-hub.js";
+
+/**
+ * The OpenAI-compatible router as its users reach it: the real `openai` clients (npm, and Python from the
+ * project's virtualenv) pointed at the hub's `/v1`, provider-sim as every provider.
+ */
+const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
+const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+const PYTHON = join(REPO_ROOT, ".venv/bin/python");
+
+let temp: ReturnType<typeof makeTempDir>;
+let sim: ProviderSim;
+let hub: RunningHub;
+let token: string;
+let client: OpenAI;
+
+beforeAll(async () => {
+  temp = makeTempDir();
+  sim = await startProviderSim();
+  hub = await startHub({
+    dataDir: join(temp.dir, "data"),
+    adminToken: ADMIN_TOKEN,
+    catalogueDir: FIXTURE_CATALOGUE_DIR,
+    providerBaseUrls: Object.fromEntries(INFERENCE_PROVIDERS.map((p) => [p, sim.providerUrl(p)])),
+  });
+  token = issueToken(hub.store, { name: "openai", scopes: ["inference"] }).token;
+  client = new OpenAI({ baseURL: `${hub.url}/v1`, apiKey: token, maxRetries: 0 });
+});
+afterAll(async () => {
+  await hub?.close();
+  await sim?.close();
+  temp?.remove();
+});
+beforeEach(() => {
+  sim.clearRequests();
+  sim.setFault(null);
+  while (sim.pendingFaults().length) sim.setFault(null);
+});
+
+const providersCalled = () => sim.requests.map((request) => request.provider);
+const messages = [{ role: "user" as const, content: "What is the capital of France?" }];
+
+describe("the npm openai client against /v1", () => {
+  it("chats with owner/name: the hub's first provider answers, and says so", async () => {
+    const { data, response } = await client.chat.completions
+      .create({ model: MODEL, messages, max_tokens: 20 })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toEqual(expect.any(String));
+    expect(response.headers.get("x-inference-provider")).toBe(providersCalled()[0]);
+    expect(providersCalled()).toHaveLength(1);
+  });
+
+  it("chats with owner/name:provider, sending the mapping's provider id", async () => {
+    const { data, response } = await client.chat.completions
+      .create({ model: `${MODEL}:together`, messages })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toEqual(expect.any(String));
+    expect(response.headers.get("x-inference-provider")).toBe("together");
+    expect(sim.requests).toHaveLength(1);
+    expect(sim.requests[0]?.json).toMatchObject({ model: "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo" });
+    expect(JSON.stringify(sim.requests[0])).not.toContain(token);
+  });
+
+  it("chats with :fastest and :cheapest", async () => {
+    for (const policy of ["fastest", "cheapest"]) {
+      const { data, response } = await client.chat.completions
+        .create({ model: `${MODEL}:${policy}`, messages })
+        .withResponse();
+      expect(data.choices[0]?.message.content).toEqual(expect.any(String));
+      expect(response.headers.get("x-inference-provider")).toEqual(expect.any(String));
+    }
+  });
+
+  it("streams, event by event", async () => {
+    const stream = await client.chat.completions.create({
+      model: `${MODEL}:fireworks-ai`,
+      messages,
+      stream: true,
+    });
+    let text = "";
+    let chunks = 0;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? "";
+      chunks++;
+    }
+    expect(chunks).toBeGreaterThan(1);
+    expect(text.length).toBeGreaterThan(0);
+  });
+
+  it("lists the chat models with their live providers", async () => {
+    const ids: string[] = [];
+    for await (const model of client.models.list()) ids.push(model.id);
+    expect(ids).toContain(MODEL);
+    const listed = (await (await fetch(`${hub.url}/router/v1/models`)).json()) as {
+      data: Array<{ id: string; owned_by: string; providers: Array<{ provider: string; status: string }> }>;
+    };
+    const llama = listed.data.find((model) => model.id === MODEL);
+    expect(llama?.owned_by).toBe("meta-llama");
+    expect(llama?.providers.map((p) => p.provider)).toEqual(
+      expect.arrayContaining(["together", "cerebras", "fireworks-ai"]),
+    );
+  });
+
+  it("refuses unknown models and providers with clear errors", async () => {
+    await expect(client.chat.completions.create({ model: "nobody/nothing", messages })).rejects.toMatchObject(
+      {
+        status: 404,
+      },
+    );
+    await expect(client.chat.completions.create({ model: `${MODEL}:acme`, messages })).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(
+      new OpenAI({ baseURL: `${hub.url}/v1`, apiKey: "sk-nope", maxRetries: 0 }).chat.completions.create({
+        model: MODEL,
+        messages,
+      }),
+    ).rejects.toMatchObject({ status: 401 });
+    expect(sim.requests).toHaveLength(0);
+  });
+});
+
+describe("failover", () => {
+  it("moves on to the next provider when the first fails before its first byte (5xx, 429, refused)", async () => {
+    const first = (
+      await client.chat.completions.create({ model: MODEL, messages }).withResponse()
+    ).response.headers.get("x-inference-provider")!;
+    for (const fault of [
+      { kind: "status" as const, status: 503 },
+      { kind: "rate-limit" as const, retryAfterSeconds: 1 },
+      { kind: "drop-connection" as const },
+    ]) {
+      sim.clearRequests();
+      sim.queueFault({ ...fault, provider: first });
+      const { data, response } = await client.chat.completions
+        .create({ model: MODEL, messages })
+        .withResponse();
+      expect(data.choices[0]?.message.content).toEqual(expect.any(String));
+      const answered = response.headers.get("x-inference-provider");
+      expect(answered).not.toBe(first);
+      expect(providersCalled()).toEqual([first, answered]);
+    }
+  });
+
+  it("passes a refusal (4xx other than 429) on without trying another provider", async () => {
+    sim.queueFault({ kind: "status", status: 400, provider: "together" });
+    sim.queueFault({ kind: "status", status: 422, times: 10 });
+    await expect(client.chat.completions.create({ model: MODEL, messages })).rejects.toMatchObject({
+      status: 422,
+    });
+    expect(providersCalled()).toHaveLength(1);
+  });
+
+  it("never retries once the first byte has gone out: a stream cut midway stays cut", async () => {
+    const first = (
+      await client.chat.completions.create({ model: MODEL, messages }).withResponse()
+    ).response.headers.get("x-inference-provider")!;
+    sim.clearRequests();
+    sim.queueFault({ kind: "drop-stream", afterChunks: 2, provider: first });
+    const stream = await client.chat.completions.create({ model: MODEL, messages, stream: true });
+    let chunks = 0;
+    await expect(
+      (async () => {
+        for await (const _chunk of stream) chunks++;
+      })(),
+    ).rejects.toThrow();
+    expect(chunks).toBeGreaterThan(0);
+    expect(providersCalled()).toEqual([first]);
+  });
+
+  it("passes on the last provider's failure when every provider fails", async () => {
+    sim.queueFault({ kind: "status", status: 503, times: 50 });
+    await expect(client.chat.completions.create({ model: MODEL, messages })).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(providersCalled().length).toBeGreaterThan(1);
+    expect(new Set(providersCalled()).size).toBe(providersCalled().length);
+  });
+});
+
+describe.skipIf(!existsSync(PYTHON))("the Python openai client against /v1", () => {
+  it("chats with each model form, streams and lists models", async () => {
+    const script = `
+import os, json
+from openai import OpenAI
+client = OpenAI(base_url=os.environ["HUB"] + "/v1", api_key=os.environ["TOKEN"], max_retries=0)
+out = {}
+for model in ["${MODEL}", "${MODEL}:together", "${MODEL}:fastest", "${MODEL}:cheapest"]:
+    raw = client.chat.completions.with_raw_response.create(model=model, messages=[{"role": "user", "content": "Hi"}])
+    out[model] = [raw.parse().choices[0].message.content, raw.headers.get("x-inference-provider")]
+text = ""
+for chunk in client.chat.completions.create(model="${MODEL}:cerebras", messages=[{"role": "user", "content": "Hi"}], stream=True):
+    if chunk.choices and chunk.choices[0].delta.content:
+        text += chunk.choices[0].delta.content
+out["stream"] = text
+out["models"] = [m.id for m in client.models.list()]
+print(json.dumps(out))
+`;
+    const { stdout } = await promisify(execFile)(PYTHON, ["-c", script], {
+      env: { ...process.env, HUB: hub.url, TOKEN: token },
+    });
+    const out = JSON.parse(stdout) as Record<string, unknown>;
+    for (const suffix of ["", ":together", ":fastest", ":cheapest"]) {
+      const [content, provider] = out[`${MODEL}${suffix}`] as [string, string];
+      expect(content.length).toBeGreaterThan(0);
+      expect(provider).toEqual(suffix === ":together" ? "together" : expect.any(String));
+    }
+    expect((out.stream as string).length).toBeGreaterThan(0);
+    expect(out.models).toContain(MODEL);
+  });
+});

@@ -1,0 +1,233 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { buildRequest, type InferenceProvider, type InferenceTask } from "@modelhub/inference";
+import {
+  type HubError,
+  InvalidInputError,
+  InvalidJsonError,
+  NotFoundError,
+  UnavailableError,
+} from "../errors.js";
+import { readNodeBody } from "../http/body.js";
+import type { Logger } from "../logger.js";
+import type { MappingTask } from "../store/mapping-record.js";
+import type { Store } from "../store/store.js";
+import type { ForwardTimeouts } from "./forward.js";
+import { parseModelRef } from "./model-ref.js";
+import { pipeToProvider } from "./pipe-forward.js";
+import type { ProviderStats } from "./provider-stats.js";
+import { recordRouterCall } from "./record-call.js";
+import { type Candidate, selectProviders } from "./select-providers.js";
+import type { Upstreams } from "./upstreams.js";
+import type { VerifyCaller } from "./verify-caller.js";
+
+/** The response header naming the provider that answered (the public router's name for it). */
+export const PROVIDER_HEADER = "x-inference-provider";
+
+/** An OpenAI-style endpoint: the task its models are mapped for, and the protocols that speak its format. */
+interface Endpoint {
+  task: MappingTask & InferenceTask;
+  protocols: ReadonlySet<string>;
+}
+
+const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
+  "/v1/chat/completions": { task: "conversational", protocols: new Set(["openai-chat"]) },
+  "/v1/embeddings": { task: "feature-extraction", protocols: new Set(["openai-embeddings"]) },
+  "/v1/images/generations": { task: "text-to-image", protocols: new Set(["openai-images"]) },
+};
+
+export interface OpenAiApiDeps {
+  store: Store;
+  upstreams: Upstreams;
+  logger: Logger;
+  timeouts: ForwardTimeouts;
+  maxBodyBytes: number;
+  verifyCaller: VerifyCaller;
+  stats: ProviderStats;
+  forwardSimHeaders?: boolean;
+}
+
+export interface ApiCall {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+  /** `/v1/...`, with the `/router` alias prefix removed and without the query string. */
+  path: string;
+  requestId: string;
+  /** Headers every answer carries (request id, CORS, security). */
+  baseHeaders: Readonly<Record<string, string>>;
+  sendError(error: unknown): void;
+}
+
+/** A provider path for (provider, task, provider model id), computed once by the client's routing rules. */
+const providerPaths = new Map<string, string>();
+function providerPath(candidate: Candidate, task: InferenceTask): string {
+  const key = `${candidate.provider}\u0000${task}\u0000${candidate.providerId}`;
+  let path = providerPaths.get(key);
+  if (path === undefined) {
+    const prefix = `http://router/${candidate.provider}`;
+    const built = buildRequest({
+      provider: candidate.provider,
+      task,
+      providerModelId: candidate.providerId,
+      args: { inputs: "" },
+      routerUrl: "http://router",
+    });
+    path = built.url.slice(prefix.length);
+    if (providerPaths.size > 10_000) providerPaths.clear();
+    providerPaths.set(key, path);
+  }
+  return path;
+}
+
+/** The body sent to one provider: the caller's, with the provider's own model id. */
+function providerBody(call: Record<string, unknown>, candidate: Candidate, task: InferenceTask): Buffer {
+  if (task === "conversational") {
+    // The client's chat rules (e.g. servers that take the model from the path), one copy of them.
+    const { body } = buildRequest({
+      provider: candidate.provider,
+      task,
+      providerModelId: candidate.providerId,
+      args: call as never,
+      routerUrl: "http://router",
+      stream: call.stream === true,
+    });
+    return Buffer.from(JSON.stringify(body));
+  }
+  return Buffer.from(JSON.stringify({ ...call, model: candidate.providerId }));
+}
+
+/**
+ * The OpenAI-compatible router: `POST /v1/chat/completions`, `/v1/embeddings`, `/v1/images/generations` with
+ * `model` as `owner/name[:provider|:fastest|:cheapest]`, and `GET /v1/models`. Without a named provider the
+ * call goes to the first provider of the selection and, on a failure safe to retry (unreachable, 5xx or 429
+ * before the first byte), to the next; the `x-inference-provider` header says which one answered.
+ */
+export function createOpenAiApi(deps: OpenAiApiDeps) {
+  function listModels(): unknown {
+    const data = [];
+    for (const [modelId, mappings] of deps.store.mappings.forTask("conversational")) {
+      const providers = Object.entries(mappings)
+        .filter(([provider, mapping]) => mapping.status === "live" && deps.upstreams.isKnown(provider))
+        .map(([provider, mapping]) => ({ provider, status: mapping.status, providerId: mapping.providerId }));
+      if (providers.length === 0) continue;
+      const model = deps.store.models.get(modelId);
+      if (!model) continue;
+      data.push({
+        id: model.id,
+        object: "model",
+        created: Math.floor(Date.parse(model.createdAt) / 1000),
+        owned_by: model.author,
+        providers,
+      });
+    }
+    return { object: "list", data };
+  }
+
+  function sendJson(call: ApiCall, status: number, value: unknown): void {
+    const body = JSON.stringify(value);
+    call.outgoing.writeHead(status, {
+      ...call.baseHeaders,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+    });
+    call.outgoing.end(body);
+  }
+
+  async function complete(call: ApiCall, endpoint: Endpoint): Promise<void> {
+    const caller = deps.verifyCaller(call.incoming.headers.authorization);
+    const raw = await readNodeBody(call.incoming, deps.maxBodyBytes);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString("utf8"));
+    } catch {
+      throw new InvalidJsonError();
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new InvalidInputError("The request body must be a JSON object.");
+    }
+    const body = parsed as Record<string, unknown>;
+    const ref = parseModelRef(body.model);
+    const model = deps.store.models.get(ref.model);
+    if (!model) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
+    const candidates = selectProviders({
+      ref,
+      mappings: deps.store.mappings.forModel(model.id),
+      task: endpoint.task,
+      protocols: endpoint.protocols,
+      preferredProviders: caller.preferredProviders,
+      stats: deps.stats,
+    }).filter((candidate) => deps.upstreams.get(candidate.provider));
+    if (candidates.length === 0) {
+      throw new UnavailableError(`No provider of ${model.id} is configured on this hub.`);
+    }
+
+    const attempt = (index: number): void => {
+      const candidate = candidates[index]!;
+      const upstream = deps.upstreams.get(candidate.provider)!;
+      const upstreamBody = providerBody(body, candidate, endpoint.task);
+      const isLast = index === candidates.length - 1;
+      pipeToProvider({
+        upstream,
+        method: "POST",
+        pathAndQuery: providerPath(candidate, endpoint.task),
+        headers: call.incoming.headers,
+        forwardSimHeaders: deps.forwardSimHeaders === true,
+        body: upstreamBody,
+        requestId: call.requestId,
+        timeouts: deps.timeouts,
+        outgoing: call.outgoing,
+        answerHeaders: { ...call.baseHeaders, [PROVIDER_HEADER]: candidate.provider },
+        sendError: (error: HubError) => call.sendError(error),
+        onHeaders: (ms) => deps.stats.record(candidate.provider, ms),
+        onRetrySafeFailure: isLast
+          ? undefined
+          : (status) => {
+              deps.logger.log("warn", "router failover", {
+                requestId: call.requestId,
+                provider: candidate.provider,
+                status,
+                next: candidates[index + 1]!.provider,
+              });
+              start(index + 1);
+            },
+        onDone: (result) =>
+          recordRouterCall(
+            deps,
+            {
+              requestId: call.requestId,
+              tokenId: caller.tokenId,
+              provider: candidate.provider as InferenceProvider,
+              model: model.id,
+              target: upstream.target,
+              requestBytes: upstreamBody.byteLength,
+            },
+            result,
+          ),
+      });
+    };
+    const start = (index: number) => {
+      try {
+        attempt(index);
+      } catch (error) {
+        call.sendError(error);
+      }
+    };
+    start(0);
+  }
+
+  return {
+    /** Whether `path` (after the `/router` alias prefix) is one of this API's. */
+    handles(path: string): boolean {
+      return path.startsWith("/v1/");
+    },
+
+    async handle(call: ApiCall): Promise<void> {
+      const method = call.incoming.method;
+      if (call.path === "/v1/models" && method === "GET") return sendJson(call, 200, listModels());
+      const endpoint = ENDPOINTS[call.path];
+      if (endpoint && method === "POST") return complete(call, endpoint);
+      throw new NotFoundError(
+        `No route for ${method} ${call.path}: the router offers POST ${Object.keys(ENDPOINTS).join(", ")} and GET /v1/models.`,
+      );
+    },
+  };
+}
