@@ -1,7 +1,5 @@
+import { jsStringLiteral, pythonStringLiteral, shellWord, shellWordWithVariable } from "@modelhub/tasks";
 import { CodeExpr } from "./literals/expr.js";
-import { jsString } from "./literals/js.js";
-import { pyString } from "./literals/python.js";
-import { shWord, shWordWithVariable } from "./literals/shell.js";
 
 /** Stands in for the token while the request is built; replaced by code that reads or holds the token. */
 export const HUB_TOKEN_SENTINEL = "hf_MODELHUB_SNIPPET_TOKEN";
@@ -13,10 +11,18 @@ export type TokenSource = { kind: "env"; variable: string } | { kind: "inline"; 
 /** The token itself as an expression in each language. */
 export function tokenExpr(source: TokenSource): CodeExpr {
   if (source.kind === "inline") {
-    return new CodeExpr(pyString(source.token), jsString(source.token), shWord(source.token));
+    return new CodeExpr(
+      pythonStringLiteral(source.token),
+      jsStringLiteral(source.token),
+      shellWord(source.token),
+    );
   }
   const name = source.variable;
-  return new CodeExpr(`os.environ[${pyString(name)}]`, `process.env.${name}`, shWordWithVariable("", name));
+  return new CodeExpr(
+    `os.environ[${pythonStringLiteral(name)}]`,
+    `process.env.${name}`,
+    shellWordWithVariable("", name),
+  );
 }
 
 /** `prefix + expr + suffix` as code, with the literal parts quoted and left out when empty. */
@@ -36,23 +42,23 @@ export function headerValueExpr(value: string, sentinel: string, source: TokenSo
   const suffix = value.slice(at + sentinel.length);
   if (source.kind === "inline") {
     const text = prefix + source.token + suffix;
-    return new CodeExpr(pyString(text), jsString(text), shWord(text));
+    return new CodeExpr(pythonStringLiteral(text), jsStringLiteral(text), shellWord(text));
   }
   const token = tokenExpr(source);
   return new CodeExpr(
-    concatExpr(prefix, suffix, pyString, token.py),
-    concatExpr(prefix, suffix, jsString, token.js),
-    shWordWithVariable(prefix, source.variable, suffix),
+    concatExpr(prefix, suffix, pythonStringLiteral, token.py),
+    concatExpr(prefix, suffix, jsStringLiteral, token.js),
+    shellWordWithVariable(prefix, source.variable, suffix),
   );
 }
 
 /** A whole `Name: value` header as one shell word (for `curl -H`). */
 export function headerWord(name: string, value: unknown, sentinel: string, source: TokenSource): string {
   const text = String(value);
-  if (!text.includes(sentinel)) return shWord(`${name}: ${text}`);
+  if (!text.includes(sentinel)) return shellWord(`${name}: ${text}`);
   const at = text.indexOf(sentinel);
   const prefix = `${name}: ${text.slice(0, at)}`;
   const suffix = text.slice(at + sentinel.length);
-  if (source.kind === "inline") return shWord(prefix + source.token + suffix);
-  return shWordWithVariable(prefix, source.variable, suffix);
+  if (source.kind === "inline") return shellWord(prefix + source.token + suffix);
+  return shellWordWithVariable(prefix, source.variable, suffix);
 }

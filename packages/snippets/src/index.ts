@@ -1,9 +1,8 @@
 export { SnippetError, TemplateNotFoundError, UnsupportedFormatError } from "./errors.js";
 export { getInferenceSnippets } from "./generate.js";
 export { type CodeValue, codeValue, formatValue, type TextFormat } from "./literals/code-value.js";
-export { jsString, jsValue } from "./literals/js.js";
-export { pyString, pyValue } from "./literals/python.js";
-export { shWord } from "./literals/shell.js";
+export { jsValue } from "./literals/js.js";
+export { pyValue } from "./literals/python.js";
 export { HF_JS_METHODS, HF_PYTHON_METHODS } from "./methods.js";
 export {
   CLIENT_INSTALL,

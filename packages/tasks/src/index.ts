@@ -5,4 +5,5 @@ export * from "./libraries/index.js";
 export * from "./local-apps/index.js";
 export * from "./model-data.js";
 export * from "./pipelines.js";
+export * from "./quoting/index.js";
 export * from "./tasks/index.js";

@@ -1,8 +1,9 @@
+import { isPythonIdentifier, shellWord } from "@modelhub/tasks";
 import { UnsupportedFormatError } from "../errors.js";
 import { CodeExpr } from "./expr.js";
 import { jsEntries, jsValue } from "./js.js";
-import { isPyIdentifier, pyKwargs, pyValue } from "./python.js";
-import { shJson, shWord } from "./shell.js";
+import { pyKwargs, pyValue } from "./python.js";
+import { shJson } from "./shell.js";
 
 /**
  * A value as templates see it (spec §3): the object itself and its text in each target language. Templates
@@ -71,7 +72,7 @@ export function codeValueWith(value: unknown, wants: CodeFieldFlags): CodeValue 
       ? value instanceof CodeExpr
         ? value.sh
         : typeof value === "string"
-          ? shWord(value)
+          ? shellWord(value)
           : shJson(value ?? null)
       : "";
   const out: CodeValue = {
@@ -84,7 +85,7 @@ export function codeValueWith(value: unknown, wants: CodeFieldFlags): CodeValue 
   };
   if ((wants.pyKwargs || wants.tsEntries) && isPlainObject(value)) {
     // Only objects whose keys are Python identifiers can become keyword arguments.
-    if (wants.pyKwargs && Object.keys(value).every(isPyIdentifier)) out.pyKwargs = pyKwargs(value, 1);
+    if (wants.pyKwargs && Object.keys(value).every(isPythonIdentifier)) out.pyKwargs = pyKwargs(value, 1);
     if (wants.tsEntries) out.tsEntries = jsEntries(value, 1);
   }
   return out;

@@ -1,24 +1,15 @@
-/** JavaScript source literals. Every value a snippet shows in JavaScript goes through here. */
+/**
+ * JavaScript values for snippets (object literals, entries), written with the one JavaScript quoting module
+ * of @modelhub/tasks.
+ */
 
+import { jsStringLiteral } from "@modelhub/tasks";
 import { CodeExpr } from "./expr.js";
-
-/** Characters JSON.stringify (or this function) escapes: backslash, quote, controls, separators, surrogates. */
-const NEEDS_ESCAPE = /[\\"\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
-
-/** A double-quoted JavaScript string literal that evaluates to exactly `text`. */
-export function jsString(text: string): string {
-  // JSON string syntax is valid JavaScript; U+2028/2029 are escaped for older parsers and readability.
-  // Most strings need no escape at all: one regular-expression test instead of a stringify and two replaces.
-  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
-  return JSON.stringify(text)
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-}
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 function jsKey(key: string): string {
-  return IDENTIFIER.test(key) ? key : jsString(key);
+  return IDENTIFIER.test(key) ? key : jsStringLiteral(key);
 }
 
 /** A JavaScript literal for a JSON value, pretty-printed with 4-space indentation starting at `level`. */
@@ -27,7 +18,7 @@ export function jsValue(value: unknown, level = 0): string {
   if (value === null || value === undefined) return "null";
   if (typeof value === "boolean") return String(value);
   if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "null";
-  if (typeof value === "string") return jsString(value);
+  if (typeof value === "string") return jsStringLiteral(value);
   const pad = "    ".repeat(level + 1);
   const closePad = "    ".repeat(level);
   if (Array.isArray(value)) {

@@ -11,10 +11,7 @@ export {
 } from "./model-libraries.js";
 export {
   comment as libraryComment,
-  jsStringLiteral,
-  pythonStringLiteral,
   SnippetTemplateError,
-  shellWord,
   TemplatePlacementError,
 } from "./quote.js";
 export type { LibrarySnippet, LibrarySnippetBuilder, ModelLibrary, SnippetLanguage } from "./types.js";

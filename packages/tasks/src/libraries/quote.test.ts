@@ -1,21 +1,15 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HOSTILE_TEXTS } from "./__fixtures__/hostile-texts.js";
+import { HOSTILE_TEXTS } from "../quoting/__fixtures__/hostile-texts.js";
 import {
   comment,
   isCode,
   js,
-  jsStringLiteral,
   py,
   pythonIdentifier,
   pythonStringLiteral,
   SnippetTemplateError,
   sh,
-  shellWord,
   TemplatePlacementError,
 } from "./quote.js";
 
@@ -28,79 +22,6 @@ const SAMPLES: string[] = [
 
 /** These tests start interpreters on a shared machine: allow for load. */
 const SLOW_TEST_MS = 60_000;
-
-describe("pythonStringLiteral", () => {
-  it(
-    "evaluates back to exactly the original text in Python (ast.literal_eval, one process)",
-    () => {
-      const literals = SAMPLES.map(pythonStringLiteral);
-      const script =
-        "import ast, json, sys\n" +
-        "lits = json.loads(sys.stdin.read())\n" +
-        "print(json.dumps([ast.literal_eval(l) for l in lits], ensure_ascii=True))\n";
-      const out = execFileSync("python3", ["-c", script], {
-        input: JSON.stringify(literals),
-        encoding: "utf8",
-      });
-      expect(JSON.parse(out)).toEqual(SAMPLES);
-    },
-    SLOW_TEST_MS,
-  );
-
-  it(
-    "is a single line of printable characters",
-    () => {
-      for (const text of SAMPLES) expect(pythonStringLiteral(text)).not.toMatch(/[\p{C}\p{Zl}\p{Zp}]/u);
-    },
-    SLOW_TEST_MS,
-  );
-});
-
-describe("jsStringLiteral", () => {
-  it(
-    "evaluates back to exactly the original text in Node (one process)",
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), "js-literals-"));
-      try {
-        const file = join(dir, "literals.mjs");
-        writeFileSync(
-          file,
-          `process.stdout.write(JSON.stringify([\n${SAMPLES.map(jsStringLiteral).join(",\n")}\n]));\n`,
-        );
-        const out = execFileSync(process.execPath, [file], { encoding: "utf8" });
-        expect(JSON.parse(out)).toEqual(SAMPLES);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-    SLOW_TEST_MS,
-  );
-});
-
-describe("shellWord", () => {
-  it(
-    "reaches a command as exactly one argument equal to the text (NUL excepted: argv cannot hold it)",
-    () => {
-      const texts = SAMPLES.filter((t) => !t.includes("\u0000") && !/\p{Cs}/u.test(t));
-      const script = `printf '%s\\0' ${texts.map(shellWord).join(" ")}`;
-      const out = execFileSync("bash", ["-c", script], { encoding: "utf8" });
-      expect(out.split("\u0000").slice(0, -1)).toEqual(texts);
-    },
-    SLOW_TEST_MS,
-  );
-
-  it(
-    "leaves inert words bare and quotes everything else",
-    () => {
-      expect(shellWord("acme/model-7b_v1.2")).toBe("acme/model-7b_v1.2");
-      expect(shellWord("a b")).toBe("'a b'");
-      expect(shellWord("it's")).toBe("'it'\\''s'");
-      expect(shellWord("~root")).toBe("'~root'");
-      expect(shellWord("")).toBe("''");
-    },
-    SLOW_TEST_MS,
-  );
-});
 
 describe("tagged templates", () => {
   it(

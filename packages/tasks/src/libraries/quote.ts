@@ -1,5 +1,5 @@
 /**
- * The ONE quoting helper per target language for library snippets, and tagged templates that apply it.
+ * Tagged templates for library snippets, built on the one quoting module per language (../quoting/).
  *
  * Every value that comes from a model record (id, example texts, class names, file names) is untrusted:
  * it may hold quotes, backslashes, `$(...)`, backticks, newlines or any Unicode. Snippet code is written
@@ -10,7 +10,10 @@
  */
 
 import { TasksError } from "../errors.js";
+import { isPythonIdentifier, jsStringLiteral, pythonStringLiteral, shellWord } from "../quoting/index.js";
 import { scan, startScanner } from "./lexical-context.js";
+
+export { isPythonIdentifier, jsStringLiteral, pythonStringLiteral, shellWord };
 
 export type CodeLanguage = "python" | "js" | "sh";
 
@@ -31,60 +34,6 @@ export function isCode(value: unknown): value is Code {
   return (
     typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[CODE_BRAND] === true
   );
-}
-
-/** Characters no literal may carry raw: controls, format characters, surrogates, line/paragraph separators. */
-const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
-
-function hex(codePoint: number, width: number): string {
-  return codePoint.toString(16).padStart(width, "0");
-}
-
-/** A Python 3 string literal (double-quoted) whose value is exactly `value`. */
-export function pythonStringLiteral(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    if (ch === "\\") out += "\\\\";
-    else if (ch === '"') out += '\\"';
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (UNPRINTABLE.test(ch)) {
-      const cp = ch.codePointAt(0)!;
-      out += cp <= 0xff ? `\\x${hex(cp, 2)}` : cp <= 0xffff ? `\\u${hex(cp, 4)}` : `\\U${hex(cp, 8)}`;
-    } else out += ch;
-  }
-  return `${out}"`;
-}
-
-/** A JavaScript string literal (double-quoted) whose value is exactly `value`. */
-export function jsStringLiteral(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    if (ch === "\\") out += "\\\\";
-    else if (ch === '"') out += '\\"';
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (UNPRINTABLE.test(ch)) {
-      const cp = ch.codePointAt(0)!;
-      out += cp <= 0xffff ? `\\u${hex(cp, 4)}` : `\\u{${cp.toString(16)}}`;
-    } else out += ch;
-  }
-  return `${out}"`;
-}
-
-/** Words the shell passes through unchanged: no expansion, globbing, splitting or tilde. */
-const SHELL_SAFE_WORD = /^[A-Za-z0-9_./:@%+,=-]+$/;
-
-/**
- * A POSIX shell word whose value is exactly `value`: bare when it only holds inert characters, otherwise
- * single-quoted (inside single quotes nothing is special; a quote itself is written `'\''`).
- * A NUL character cannot be passed to a command at all and is the one value that does not survive.
- */
-export function shellWord(value: string): string {
-  if (SHELL_SAFE_WORD.test(value)) return value;
-  return `'${value.replaceAll("'", "'\\''")}'`;
 }
 
 /** Values a template may interpolate: plain values become literals; Code is inserted as is. */
@@ -182,28 +131,15 @@ export function joinCode<L extends CodeLanguage>(
   return makeCode(language, parts.map((part) => writeValue(language, part)).join(separator));
 }
 
-const PYTHON_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PYTHON_KEYWORDS = new Set(
-  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
-    " ",
-  ),
-);
-
 /**
  * A Python identifier taken from a model record (e.g. an auto class name), inserted as code only when it is
  * a plain ASCII identifier; anything else falls back to `fallback`, which is our own constant.
  */
 export function pythonIdentifier(name: string | undefined, fallback: string): Code<"python"> {
-  const chosen =
-    name !== undefined && PYTHON_IDENTIFIER.test(name) && !PYTHON_KEYWORDS.has(name) ? name : fallback;
-  if (!PYTHON_IDENTIFIER.test(chosen))
+  const chosen = isPythonIdentifier(name) ? name : fallback;
+  if (!isPythonIdentifier(chosen))
     throw new SnippetTemplateError(`Fallback ${fallback} is not a Python identifier`);
   return makeCode("python", chosen);
-}
-
-/** Whether a value from a record may be written as a bare Python identifier. */
-export function isPythonIdentifier(name: string | undefined): name is string {
-  return name !== undefined && PYTHON_IDENTIFIER.test(name) && !PYTHON_KEYWORDS.has(name);
 }
 
 const PYTHON_DOTTED_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMBINED_HOSTILE_TEXTS } from "./__fixtures__/hostile-texts.js";
+import { COMBINED_HOSTILE_TEXTS } from "../quoting/__fixtures__/hostile-texts.js";
 import {
   HOSTILE_SUFFIX,
   type RecordCase,

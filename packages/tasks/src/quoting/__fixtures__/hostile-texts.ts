@@ -1,4 +1,8 @@
-/** Texts a hostile or careless model record could carry into generated code. */
+/**
+ * The one hostile-input corpus: texts a hostile or careless model record, widget example or request could
+ * carry into generated code in any language. Every quoting function is run on these through the real
+ * interpreters (python3, node, bash).
+ */
 export const HOSTILE_TEXTS: readonly string[] = [
   `acme/model"; import os; os.system("echo pwned") #`,
   `acme/model'); __import__('os').system('id'); ('`,
@@ -10,6 +14,11 @@ export const HOSTILE_TEXTS: readonly string[] = [
   "non-ASCII: héllo wörld 日本語 🤗 \u200b zero-width \ufeff bom",
   "lone surrogate \ud800 end",
   "</script><!-- --> */ // # comment",
+  "'; rm -rf / #",
+  "$HOME ${HOME} $(id) `id` ~root *.gguf {a,b} [x]",
+  "{braces} {{double}} %s %(x)s",
+  "bidi \u202e override \u2066 isolate, astral format \u{e0001} and private use \u{f0000}",
+  "C1 \u0085 next line and \u009b CSI",
   "'",
   '"',
   "\\",
