@@ -176,7 +176,9 @@ describe("tokens and routing", () => {
       endpointUrl: "http://127.0.0.1:8000",
     });
     // An URL of inert characters is a bare shell word (the one shell quoting module leaves those bare).
-    expect(pick(endpoint, "curl")).toMatch(/^curl -sS --fail-with-body http:\/\/127\.0\.0\.1:8000\/v1\/chat\/completions \\$/m);
+    expect(pick(endpoint, "curl")).toMatch(
+      /^curl -sS --fail-with-body http:\/\/127\.0\.0\.1:8000\/v1\/chat\/completions \\$/m,
+    );
   });
 
   it("bills an organisation when asked", () => {
