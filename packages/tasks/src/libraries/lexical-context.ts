@@ -1,4 +1,4 @@
-import type { CodeLanguage } from "./quote.js";
+import type { CodeLanguage } from "../quoting/index.js";
 
 /**
  * Where a snippet template's static text leaves the reader: in plain code, or inside a string or comment.

@@ -1,11 +1,13 @@
 import type { PipelineType } from "../pipelines.js";
-import type { ModelLibraryKey } from "./model-libraries.js";
 
 /**
  * The pipeline tasks each library serves through the hub's inference: which (library, task) pairs the
  * hub may run and the snippets may offer a pipeline call for. Libraries missing here serve none.
+ * Keyed by library name as a plain string: the catalogue's snippets read this table, so typing the keys
+ * with the catalogue's key type would make the two import each other; model-libraries.test.ts checks
+ * every key is a catalogue library.
  */
-export const LIBRARY_TASK_MAPPING: Partial<Record<ModelLibraryKey, readonly PipelineType[]>> = {
+export const LIBRARY_TASK_MAPPING: Readonly<Record<string, readonly PipelineType[]>> = {
   "adapter-transformers": ["question-answering", "text-classification", "token-classification"],
   allennlp: ["question-answering"],
   asteroid: ["audio-to-audio"],
@@ -68,6 +70,7 @@ export const LIBRARY_TASK_MAPPING: Partial<Record<ModelLibraryKey, readonly Pipe
 /** Whether `library` serves `task` (see LIBRARY_TASK_MAPPING). */
 export function libraryServesTask(library: string, task: PipelineType | undefined): boolean {
   if (task === undefined) return false;
-  const tasks = (LIBRARY_TASK_MAPPING as Record<string, readonly PipelineType[] | undefined>)[library];
-  return tasks?.includes(task) ?? false;
+  return (
+    Object.hasOwn(LIBRARY_TASK_MAPPING, library) && (LIBRARY_TASK_MAPPING[library]?.includes(task) ?? false)
+  );
 }

@@ -10,12 +10,16 @@
  */
 
 import { TasksError } from "../errors.js";
-import { isPythonIdentifier, jsStringLiteral, pythonStringLiteral, shellWord } from "../quoting/index.js";
+import {
+  type CodeLanguage,
+  isPythonIdentifier,
+  jsStringLiteral,
+  pythonStringLiteral,
+  shellWord,
+} from "../quoting/index.js";
 import { scan, startScanner } from "./lexical-context.js";
 
-export { isPythonIdentifier, jsStringLiteral, pythonStringLiteral, shellWord };
-
-export type CodeLanguage = "python" | "js" | "sh";
+export { type CodeLanguage, isPythonIdentifier, jsStringLiteral, pythonStringLiteral, shellWord };
 
 const CODE_BRAND: unique symbol = Symbol("library-snippet-code");
 

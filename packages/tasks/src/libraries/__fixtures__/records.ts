@@ -209,7 +209,7 @@ function slug(library: string): string {
 
 /** The plain record of a library: its own tag, its first served task, a short example text. */
 export function baseRecord(library: string): ModelData {
-  const task = (LIBRARY_TASK_MAPPING as Record<string, readonly string[] | undefined>)[library]?.[0];
+  const task = LIBRARY_TASK_MAPPING[library]?.[0];
   return {
     id: `acme/${slug(library)}-demo`,
     tags: [library],
