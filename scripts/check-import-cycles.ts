@@ -6,8 +6,8 @@
  *
  *   node --import tsx scripts/check-import-cycles.ts        (part of `npm run lint`)
  *
- * Exits 1 on a cycle that is not listed in KNOWN_CYCLES, and on a listed cycle that is gone (so the list
- * only shrinks).
+ * Exits 1 on a cycle that is not listed in KNOWN_CYCLES; a listed cycle that is gone is reported so its
+ * entry can be removed (not a failure: whoever breaks a cycle need not touch this file the same day).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -19,8 +19,8 @@ const SCANNED = ["packages", "apps", "bench", "scripts"];
 const SKIPPED_DIRS = new Set(["node_modules", "dist", ".venv", "coverage", "test-results", ".data", "data"]);
 
 /**
- * Cycles known today, by their smallest module path, with who owns breaking them. Remove an entry with
- * the change that breaks the cycle; the check fails while a listed cycle no longer exists.
+ * Cycles known today, by their smallest module path, with who owns breaking them. Remove an entry once
+ * the cycle is broken.
  */
 const KNOWN_CYCLES: Record<string, string> = {
   // Jinja's runtime and builtins import each other (issue 18): the jinja engineer is breaking these.
@@ -145,7 +145,6 @@ function main(): void {
   for (const key of Object.keys(KNOWN_CYCLES)) {
     if (!keys.has(key)) {
       process.stdout.write(`listed cycle is gone, remove it from KNOWN_CYCLES: ${key}\n`);
-      failed = true;
     }
   }
   if (!failed) process.stdout.write(`import graph: no new cycle (${found.length} known)\n`);
