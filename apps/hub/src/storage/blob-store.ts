@@ -1,0 +1,76 @@
+import type { Readable } from "node:stream";
+
+/**
+ * Content-addressed storage of file bytes, keyed by the SHA-256 of the content (64 lowercase hex digits).
+ * Metadata (which repository, path or commit holds a blob) never lives here: the store only keeps bytes, one
+ * copy per content. Every method is async so that a remote driver (S3) fits behind the same interface.
+ */
+export interface BlobStore {
+  /**
+   * Streams `source` into the store while hashing it. The blob becomes visible only once complete and
+   * verified: when `expected.sha256` or `expected.size` is given and the bytes do not match, nothing is kept
+   * and BlobMismatchError is thrown. Putting content that is already stored is cheap and keeps one copy.
+   */
+  put(source: AsyncIterable<Uint8Array>, expected?: ExpectedBlob): Promise<BlobInfo>;
+  /** The bytes of a blob, or of `range` (inclusive offsets, as HTTP ranges), as a stream. */
+  get(sha256: string, range?: ByteRange): Promise<Readable>;
+  /** Reads a byte range into memory (small reads: headers of safetensors and GGUF files). */
+  read(sha256: string, range: ByteRange): Promise<Buffer>;
+  head(sha256: string): Promise<BlobInfo | undefined>;
+  /** Removes a blob; removing a missing blob is not an error. */
+  delete(sha256: string): Promise<void>;
+  /** Every stored blob's key (for garbage collection). */
+  list(): AsyncIterable<string>;
+}
+
+export interface ExpectedBlob {
+  sha256?: string;
+  size?: number;
+}
+
+export interface BlobInfo {
+  sha256: string;
+  size: number;
+}
+
+/** Inclusive byte offsets: `{start: 0, end: 9}` is the first ten bytes. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+export function isSha256(value: unknown): value is string {
+  return typeof value === "string" && SHA256_HEX.test(value);
+}
+
+/** The uploaded bytes are not what the caller announced (hash or size); nothing was stored. */
+export class BlobMismatchError extends Error {
+  constructor(
+    readonly expected: ExpectedBlob,
+    readonly actual: BlobInfo,
+  ) {
+    super(
+      expected.sha256 && expected.sha256 !== actual.sha256
+        ? `The uploaded content hashes to sha256:${actual.sha256}, not the announced sha256:${expected.sha256}.`
+        : `The uploaded content is ${actual.size} bytes, not the announced ${expected.size}.`,
+    );
+    this.name = "BlobMismatchError";
+  }
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly sha256: string) {
+    super(`Blob sha256:${sha256} is not in the store.`);
+    this.name = "BlobNotFoundError";
+  }
+}
+
+/** The disk (or bucket) refused the write for lack of space; nothing was stored. */
+export class StorageFullError extends Error {
+  constructor() {
+    super("The hub's storage is full: the upload was not stored.");
+    this.name = "StorageFullError";
+  }
+}

@@ -1,0 +1,69 @@
+import { createHash } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { BlobMismatchError, BlobNotFoundError, type BlobStore } from "./blob-store.js";
+import { createFsBlobStore } from "./fs-blob-store.js";
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+const chunks = (...parts: string[]) => Readable.from(parts.map((part) => Buffer.from(part)));
+async function text(stream: AsyncIterable<Buffer>) {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part);
+  return Buffer.concat(parts).toString();
+}
+
+let temp: ReturnType<typeof makeTempDir>;
+let store: BlobStore;
+beforeEach(async () => {
+  temp = makeTempDir();
+  store = await createFsBlobStore(temp.dir);
+});
+afterEach(() => temp.remove());
+
+describe("fs blob store", () => {
+  it("stores streamed content under its sha256 and reads it back whole or by range", async () => {
+    const info = await store.put(chunks("hello ", "world"));
+    expect(info).toEqual({ sha256: sha256(Buffer.from("hello world")), size: 11 });
+    expect(await text(await store.get(info.sha256))).toBe("hello world");
+    expect(await text(await store.get(info.sha256, { start: 6, end: 10 }))).toBe("world");
+    expect((await store.read(info.sha256, { start: 0, end: 4 })).toString()).toBe("hello");
+    expect(await store.head(info.sha256)).toEqual(info);
+  });
+
+  it("keeps one copy of the same content", async () => {
+    await store.put(chunks("same"));
+    await store.put(chunks("sa", "me"));
+    const listed: string[] = [];
+    for await (const key of store.list()) listed.push(key);
+    expect(listed).toEqual([sha256(Buffer.from("same"))]);
+  });
+
+  it("refuses content whose hash or size differs from the announced one and keeps nothing", async () => {
+    const wrongHash = "0".repeat(64);
+    await expect(store.put(chunks("abc"), { sha256: wrongHash })).rejects.toBeInstanceOf(BlobMismatchError);
+    await expect(store.put(chunks("abc"), { size: 2 })).rejects.toBeInstanceOf(BlobMismatchError);
+    await expect(store.put(chunks("abc"), { size: 4 })).rejects.toBeInstanceOf(BlobMismatchError);
+    expect(await store.head(sha256(Buffer.from("abc")))).toBeUndefined();
+    expect(readdirSync(join(temp.dir, "tmp"))).toEqual([]);
+  });
+
+  it("answers missing blobs with BlobNotFoundError, and delete is idempotent", async () => {
+    const missing = "a".repeat(64);
+    await expect(store.get(missing)).rejects.toBeInstanceOf(BlobNotFoundError);
+    await expect(store.read(missing, { start: 0, end: 1 })).rejects.toBeInstanceOf(BlobNotFoundError);
+    const info = await store.put(chunks("gone"));
+    await store.delete(info.sha256);
+    await store.delete(info.sha256);
+    expect(await store.head(info.sha256)).toBeUndefined();
+  });
+
+  it("removes half-written temporary files left by a crash when opened again", async () => {
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(temp.dir, "tmp", "torn"), "partial");
+    await createFsBlobStore(temp.dir);
+    expect(readdirSync(join(temp.dir, "tmp"))).toEqual([]);
+  });
+});

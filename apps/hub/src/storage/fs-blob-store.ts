@@ -1,0 +1,134 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import {
+  type BlobInfo,
+  BlobMismatchError,
+  BlobNotFoundError,
+  type BlobStore,
+  type ByteRange,
+  type ExpectedBlob,
+  isSha256,
+  StorageFullError,
+} from "./blob-store.js";
+
+/**
+ * The local-filesystem driver: `<root>/sha256/ab/cd/<sha256>`. A put streams into `<root>/tmp/`, fsyncs, then
+ * renames into place, so a crash at any point leaves either no blob or a complete one (never a torn file
+ * under its final name); leftovers in tmp/ are removed on open.
+ */
+export async function createFsBlobStore(root: string): Promise<BlobStore> {
+  const tmpDir = join(root, "tmp");
+  const objectsDir = join(root, "sha256");
+  await rm(tmpDir, { recursive: true, force: true });
+  await mkdir(tmpDir, { recursive: true });
+  await mkdir(objectsDir, { recursive: true });
+
+  const pathOf = (sha256: string) => {
+    if (!isSha256(sha256)) throw new BlobNotFoundError(String(sha256).slice(0, 80));
+    return join(objectsDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  };
+
+  async function head(sha256: string): Promise<BlobInfo | undefined> {
+    try {
+      const info = await stat(pathOf(sha256));
+      return { sha256, size: info.size };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+  }
+
+  return {
+    async put(source: AsyncIterable<Uint8Array>, expected: ExpectedBlob = {}): Promise<BlobInfo> {
+      const tmp = join(tmpDir, randomBytes(12).toString("hex"));
+      const hash = createHash("sha256");
+      let size = 0;
+      try {
+        await pipeline(
+          source,
+          async function* (chunks: AsyncIterable<Uint8Array>) {
+            for await (const chunk of chunks) {
+              hash.update(chunk);
+              size += chunk.byteLength;
+              // Stop early on an over-long body: no need to write what will be refused.
+              if (expected.size !== undefined && size > expected.size) break;
+              yield chunk;
+            }
+          },
+          createWriteStream(tmp, { highWaterMark: 1 << 20 }),
+        );
+        // The bytes must be on disk before the rename makes them visible under their final name.
+        const handle = await open(tmp, "r+");
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        const actual = { sha256: hash.digest("hex"), size };
+        if (
+          (expected.sha256 !== undefined && expected.sha256 !== actual.sha256) ||
+          (expected.size !== undefined && expected.size !== actual.size)
+        ) {
+          throw new BlobMismatchError(expected, actual);
+        }
+        const final = pathOf(actual.sha256);
+        if (await head(actual.sha256)) {
+          await rm(tmp, { force: true });
+          return actual;
+        }
+        await mkdir(join(final, ".."), { recursive: true });
+        await rename(tmp, final);
+        return actual;
+      } catch (error) {
+        await rm(tmp, { force: true });
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOSPC" || code === "EDQUOT") throw new StorageFullError();
+        throw error;
+      }
+    },
+
+    async get(sha256: string, range?: ByteRange): Promise<Readable> {
+      const path = pathOf(sha256);
+      if (!(await head(sha256))) throw new BlobNotFoundError(sha256);
+      return createReadStream(path, {
+        highWaterMark: 1 << 20,
+        ...(range ? { start: range.start, end: range.end } : {}),
+      });
+    },
+
+    async read(sha256: string, range: ByteRange): Promise<Buffer> {
+      let handle: Awaited<ReturnType<typeof open>>;
+      try {
+        handle = await open(pathOf(sha256), "r");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new BlobNotFoundError(sha256);
+        throw error;
+      }
+      try {
+        const buffer = Buffer.alloc(Math.max(0, range.end - range.start + 1));
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, range.start);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await handle.close();
+      }
+    },
+
+    head,
+
+    async delete(sha256: string): Promise<void> {
+      await rm(pathOf(sha256), { force: true });
+    },
+
+    async *list(): AsyncIterable<string> {
+      for (const a of await readdir(objectsDir)) {
+        for (const b of await readdir(join(objectsDir, a))) {
+          for (const name of await readdir(join(objectsDir, a, b))) if (isSha256(name)) yield name;
+        }
+      }
+    },
+  };
+}
