@@ -11,14 +11,22 @@ import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./h
 import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
 import { type Logger, silentLogger } from "./logger.js";
+import { type RepoAccess, tokenRepoAccess } from "./repos/repo-access.js";
+import { createRepoService } from "./repos/repo-service.js";
 import type { TokenCache } from "./router/token-cache.js";
 import { adminRoutes } from "./routes/admin.js";
 import { librariesRoutes } from "./routes/libraries.js";
 import { librarySnippetsRoutes } from "./routes/library-snippets.js";
+import { lfsRoutes } from "./routes/lfs.js";
 import { modelsRoutes } from "./routes/models.js";
+import { repoAdminRoutes, validateYamlRoute } from "./routes/repo-admin.js";
+import { repoApiRoutes } from "./routes/repo-api.js";
+import type { RepoReadDeps } from "./routes/repo-read.js";
+import { resolveRoutes } from "./routes/resolve.js";
 import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
 import { widgetRoutes } from "./routes/widget.js";
+import type { BlobStore } from "./storage/blob-store.js";
 import type { Store } from "./store/store.js";
 
 export interface AppLimits {
@@ -48,6 +56,10 @@ export interface AppDeps {
   publicUrl?: string;
   /** The router's cache of verified tokens (start-hub.ts): cleared whenever the admin API revokes a token. */
   tokenCache?: TokenCache;
+  /** Where repository files are kept; without it the repository API is off (catalogue-only hub). */
+  blobs?: BlobStore;
+  /** Who may do what with repositories; defaults to the hub's tokens. */
+  repoAccess?: RepoAccess;
 }
 
 /** Builds the hub's HTTP application from its routes. Pure wiring: no environment, no listening socket. */
@@ -78,6 +90,8 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   });
   app.use("/api/*", apiCors);
   app.use("/router/*", apiCors);
+
+  if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl);
 
   app.route("/api/models", snippetsRoutes({ store: deps.store }));
   app.route("/api/models", librarySnippetsRoutes({ store: deps.store }));
@@ -120,11 +134,30 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     if (!HubError.isInstance(error)) {
       logger.log("error", "unhandled error", { requestId: c.get("requestId"), path: c.req.path, error });
     }
-    if (HubError.isInstance(error)) c.header("X-Error-Code", error.code);
+    if (HubError.isInstance(error)) {
+      c.header("X-Error-Code", error.code);
+      // huggingface_hub reads the message from this header on HEAD requests, which have no body.
+      c.header("X-Error-Message", error.message.replace(/[^\x20-\x7e]/g, " ").slice(0, 500));
+    }
     return renderError(c, error);
   });
 
   return app;
+}
+
+/** The repository API: file downloads, LFS, the /api/{type}s/{id}/... calls and /api/repos/*. */
+function mountRepositories(app: Hono<HubEnv>, deps: AppDeps & { blobs: BlobStore }, publicUrl: string): void {
+  const repoDeps: RepoReadDeps = {
+    store: deps.store,
+    repos: createRepoService({ store: deps.store, blobs: deps.blobs }),
+    access: deps.repoAccess ?? tokenRepoAccess(deps.store),
+    publicUrl,
+  };
+  app.use("*", resolveRoutes(repoDeps));
+  app.use("*", lfsRoutes(repoDeps));
+  app.use("/api/*", repoApiRoutes(repoDeps));
+  app.route("/api/repos", repoAdminRoutes(repoDeps));
+  app.route("/api/validate-yaml", validateYamlRoute());
 }
 
 /** A revoked token must stop working at once: the router's token cache forgets everything it verified. */

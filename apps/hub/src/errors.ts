@@ -94,6 +94,57 @@ export class UpstreamTimeoutError extends HubError {
 }
 
 /**
+ * Repository errors carry the public hub's `X-Error-Code` values, which huggingface_hub and @huggingface/hub
+ * turn into their typed errors (RepositoryNotFoundError, RevisionNotFoundError, EntryNotFoundError,
+ * GatedRepoError). A private repository the caller may not see answers exactly as a missing one.
+ */
+export class RepoNotFoundError extends HubError {
+  constructor(id: string) {
+    super(404, "RepoNotFound", `Repository not found: ${id}.`);
+  }
+}
+
+export class RevisionNotFoundError extends HubError {
+  constructor(revision: string) {
+    super(404, "RevisionNotFound", `Invalid rev id: ${revision.slice(0, 200)}`);
+  }
+}
+
+export class EntryNotFoundError extends HubError {
+  constructor(path: string) {
+    super(404, "EntryNotFound", `Entry not found: ${path.slice(0, 300)}`);
+  }
+}
+
+export class GatedRepoError extends HubError {
+  constructor(id: string, signedIn: boolean) {
+    super(
+      signedIn ? 403 : 401,
+      "GatedRepo",
+      `Access to repository ${id} is restricted: you must have access to it and be authenticated to access it.`,
+    );
+  }
+}
+
+/** A commit built on a parent that is no longer the branch's head. */
+export class StaleParentError extends HubError {
+  constructor(parent: string, head: string) {
+    super(
+      409,
+      "conflict",
+      `A commit has happened since. Please refresh and try again. (parentCommit ${parent.slice(0, 40)} is not the head ${head})`,
+    );
+  }
+}
+
+/** Storage is full: nothing was written. */
+export class InsufficientStorageError extends HubError {
+  constructor(message: string) {
+    super(507, "insufficient_storage", message);
+  }
+}
+
+/**
  * The JSON body of every error response. It keeps RFC 9457 problem fields (title, status, detail) and the
  * `error` field that Hugging Face clients read from hub error bodies, so both kinds of caller understand it.
  */
@@ -119,6 +170,7 @@ const TITLES: Record<number, string> = {
   502: "Bad Gateway",
   503: "Service Unavailable",
   504: "Gateway Timeout",
+  507: "Insufficient Storage",
 };
 
 export function errorBody(error: HubError, requestId?: string): ErrorBody {

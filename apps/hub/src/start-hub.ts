@@ -1,4 +1,5 @@
 import { createServer } from "node:http";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
@@ -11,6 +12,7 @@ import { createNodeRouter } from "./router/node-router.js";
 import { createTokenCache } from "./router/token-cache.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
 import { hubTokenVerifier } from "./router/verify-caller.js";
+import { createFsBlobStore } from "./storage/fs-blob-store.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./store/catalogue.js";
 import type { ModelListQuery } from "./store/models-table.js";
 import { openStore, type Store } from "./store/store.js";
@@ -118,6 +120,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     verifyCaller: hubTokenVerifier(store, tokenCache),
     forwardSimHeaders: options.forwardSimHeaders,
   });
+  const blobs = await createFsBlobStore(join(options.dataDir, "blobs"));
   const host = options.host ?? "127.0.0.1";
   // Checked before listening, so a bad URL leaves no socket open.
   const configuredPublicUrl =
@@ -147,6 +150,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     webDist: options.webDist,
     tokenCache,
     publicUrl,
+    blobs,
   });
   honoListener = getRequestListener(app.fetch, { hostname: host });
 

@@ -73,6 +73,87 @@ export const MIGRATIONS: readonly string[] = [
 
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
+  // Repositories (models, datasets, spaces) with git-shaped history. A model repository and its `models` row
+  // share one id: the row is what listings show, the repository holds its files.
+  `
+  CREATE TABLE repos (
+    id INTEGER PRIMARY KEY,
+    type TEXT NOT NULL CHECK (type IN ('model', 'dataset', 'space')),
+    name TEXT NOT NULL COLLATE NOCASE,
+    owner TEXT NOT NULL COLLATE NOCASE,
+    private INTEGER NOT NULL DEFAULT 0,
+    gated TEXT CHECK (gated IN ('auto', 'manual')),
+    created_at TEXT NOT NULL,
+    last_modified TEXT NOT NULL,
+    UNIQUE (type, name)
+  );
+  CREATE INDEX repos_by_owner ON repos (owner);
+  CREATE TABLE repo_redirects (
+    type TEXT NOT NULL,
+    from_name TEXT NOT NULL COLLATE NOCASE,
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    PRIMARY KEY (type, from_name)
+  );
+  CREATE TABLE git_blobs (
+    oid TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    lfs INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX git_blobs_by_sha256 ON git_blobs (sha256);
+  CREATE TABLE commits (
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    oid TEXT NOT NULL,
+    tree TEXT NOT NULL,
+    parents TEXT NOT NULL,
+    author TEXT NOT NULL,
+    title TEXT NOT NULL,
+    message TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (repo_id, oid)
+  );
+  CREATE TABLE commit_files (
+    repo_id INTEGER NOT NULL,
+    commit_oid TEXT NOT NULL,
+    path TEXT NOT NULL,
+    blob_oid TEXT NOT NULL REFERENCES git_blobs (oid),
+    PRIMARY KEY (repo_id, commit_oid, path),
+    FOREIGN KEY (repo_id, commit_oid) REFERENCES commits (repo_id, oid) ON DELETE CASCADE
+  ) WITHOUT ROWID;
+  CREATE TABLE commit_trees (
+    repo_id INTEGER NOT NULL,
+    commit_oid TEXT NOT NULL,
+    path TEXT NOT NULL,
+    tree_oid TEXT NOT NULL,
+    PRIMARY KEY (repo_id, commit_oid, path),
+    FOREIGN KEY (repo_id, commit_oid) REFERENCES commits (repo_id, oid) ON DELETE CASCADE
+  ) WITHOUT ROWID;
+  CREATE TABLE refs (
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    commit_oid TEXT NOT NULL,
+    PRIMARY KEY (repo_id, name)
+  ) WITHOUT ROWID;
+  CREATE TABLE lfs_objects (
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (repo_id, sha256)
+  ) WITHOUT ROWID;
+  CREATE INDEX lfs_objects_by_sha256 ON lfs_objects (sha256);
+  CREATE TABLE pull_requests (
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    num INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    description TEXT NOT NULL,
+    author TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'closed', 'merged')),
+    target_ref TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (repo_id, num)
+  );
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { createMappingsTable } from "./mappings-table.js";
 import { migrate } from "./migrations.js";
 import { createModelsTable } from "./models-table.js";
+import { createReposTable } from "./repos-table.js";
 import { createTokensTable } from "./tokens-table.js";
 import { createUsageTable } from "./usage-table.js";
 
@@ -36,6 +37,7 @@ export function openStore(options: StoreOptions) {
   return {
     models: createModelsTable(db, now),
     mappings: createMappingsTable(db),
+    repos: createReposTable(db),
     tokens: createTokensTable(db, now),
     usage,
     meta: {
@@ -45,6 +47,13 @@ export function openStore(options: StoreOptions) {
     /** Runs `work` in one transaction: all of its writes land, or none. */
     transaction<T>(work: () => T): T {
       return db.transaction(work)();
+    },
+    /**
+     * Runs `work` in one transaction that takes the write lock at its start (BEGIN IMMEDIATE): for
+     * read-then-write work such as a commit, so two writers (even in two processes) never interleave.
+     */
+    writeTransaction<T>(work: () => T): T {
+      return db.transaction(work).immediate();
     },
     close(): void {
       if (!db.open) return;

@@ -1,0 +1,175 @@
+import {
+  ConflictError,
+  EntryNotFoundError,
+  InvalidInputError,
+  RevisionNotFoundError,
+  StaleParentError,
+} from "../errors.js";
+import type { CommitRecord, FileRecord, RepoRecord } from "../store/repos-table.js";
+import type { Store } from "../store/store.js";
+import { buildTreeIds, gitCommitId } from "./git-objects.js";
+import { branchRef, prRef } from "./revision.js";
+
+/** One change of a commit, its content already in the blob store (puts) or known to the hub (LFS refs). */
+export type CommitOperation =
+  | { kind: "put"; path: string; file: Omit<FileRecord, "path"> }
+  | { kind: "deleteFile"; path: string }
+  | { kind: "deleteFolder"; path: string };
+
+export interface CommitRequest {
+  /** `refs/heads/<branch>` or `refs/pr/<n>`. */
+  ref: string;
+  /** The head the caller built on; when given and no longer the head: 409. */
+  parentCommit?: string;
+  title: string;
+  description: string;
+  author: string;
+  operations: readonly CommitOperation[];
+  /** Open a pull request: commit to a new `refs/pr/<n>` started at `ref`'s head. */
+  createPr?: boolean;
+  now: Date;
+}
+
+export interface CommitResult {
+  commit: CommitRecord;
+  ref: string;
+  pullRequest?: number;
+}
+
+export function authorEmail(author: string): string {
+  return `${author}@users.noreply.modelhub`;
+}
+
+/**
+ * The commit engine. Everything asynchronous (receiving bytes, writing blobs) happens before; this runs as one
+ * synchronous write transaction: read the branch head, apply the operations to its snapshot, hash the trees
+ * and the commit as git does, write the commit, its snapshot and the moved ref. A crash before the transaction
+ * commits leaves the branch where it was; after, at a commit whose files all exist. Two commits to one branch
+ * (from any process) serialize on the database's write lock, and each sees the other's result.
+ */
+export function applyCommit(store: Store, repo: RepoRecord, request: CommitRequest): CommitResult {
+  return store.writeTransaction(() => {
+    const repos = store.repos;
+    const head = repos.ref(repo.key, request.ref);
+    if (!head) throw new RevisionNotFoundError(request.ref.replace(/^refs\/heads\//, ""));
+    if (request.parentCommit && request.parentCommit !== head) {
+      throw new StaleParentError(request.parentCommit, head);
+    }
+    const snapshot = new Map(repos.files(repo.key, head).map((file) => [file.path, file]));
+    for (const operation of request.operations) applyOperation(snapshot, operation);
+
+    const trees = buildTreeIds(new Map([...snapshot].map(([path, file]) => [path, file.blobOid])));
+    const message = request.description.trim()
+      ? `${request.title}\n\n${request.description.trim()}`
+      : request.title;
+    const time = Math.floor(request.now.getTime() / 1000);
+    const commit: CommitRecord = {
+      oid: gitCommitId({
+        tree: trees.get("")!,
+        parents: [head],
+        author: { name: request.author, email: authorEmail(request.author) },
+        time,
+        message,
+      }),
+      tree: trees.get("")!,
+      parents: [head],
+      author: request.author,
+      title: request.title,
+      message: request.description.trim(),
+      createdAt: new Date(time * 1000).toISOString(),
+    };
+    repos.insertCommit(repo.key, commit);
+    repos.insertSnapshot(repo.key, commit.oid, snapshot.values(), trees);
+
+    let ref = request.ref;
+    let pullRequest: number | undefined;
+    if (request.createPr) {
+      pullRequest = repos.openPullRequest({
+        repo: repo.key,
+        title: request.title,
+        description: request.description,
+        author: request.author,
+        target: request.ref,
+        createdAt: commit.createdAt,
+      });
+      ref = prRef(pullRequest);
+    }
+    repos.setRef(repo.key, ref, commit.oid);
+    if (ref === branchRef("main") || ref.startsWith("refs/heads/")) {
+      const now = request.now.toISOString();
+      repos.touch(repo.key, now);
+      repos.syncModelRow({ ...repo, lastModified: now });
+    }
+    return { commit, ref, pullRequest };
+  });
+}
+
+function applyOperation(snapshot: Map<string, FileRecord>, operation: CommitOperation): void {
+  const { path } = operation;
+  switch (operation.kind) {
+    case "put": {
+      const prefix = `${path}/`;
+      for (const existing of snapshot.keys()) {
+        if (existing.startsWith(prefix)) {
+          throw new ConflictError(`Cannot write the file ${path}: a folder of that name exists.`);
+        }
+      }
+      for (let cut = path.indexOf("/"); cut >= 0; cut = path.indexOf("/", cut + 1)) {
+        if (snapshot.has(path.slice(0, cut))) {
+          throw new ConflictError(`Cannot write ${path}: ${path.slice(0, cut)} is a file.`);
+        }
+      }
+      snapshot.set(path, { path, ...operation.file });
+      return;
+    }
+    case "deleteFile":
+      if (!snapshot.delete(path)) throw new EntryNotFoundError(path);
+      return;
+    case "deleteFolder": {
+      const prefix = `${path}/`;
+      let removed = 0;
+      for (const existing of [...snapshot.keys()]) {
+        if (existing.startsWith(prefix)) {
+          snapshot.delete(existing);
+          removed++;
+        }
+      }
+      if (removed === 0) throw new EntryNotFoundError(path);
+      return;
+    }
+    default:
+      throw new InvalidInputError("Unknown commit operation.");
+  }
+}
+
+/** The first commit of a new repository: its initial files on a new `main`. */
+export function initialCommit(
+  store: Store,
+  repo: RepoRecord,
+  files: readonly FileRecord[],
+  author: string,
+  now: Date,
+): CommitRecord {
+  const trees = buildTreeIds(new Map(files.map((file) => [file.path, file.blobOid])));
+  const time = Math.floor(now.getTime() / 1000);
+  const title = "initial commit";
+  const commit: CommitRecord = {
+    oid: gitCommitId({
+      tree: trees.get("")!,
+      parents: [],
+      author: { name: author, email: authorEmail(author) },
+      time,
+      message: title,
+    }),
+    tree: trees.get("")!,
+    parents: [],
+    author,
+    title,
+    message: "",
+    createdAt: new Date(time * 1000).toISOString(),
+  };
+  store.repos.insertCommit(repo.key, commit);
+  store.repos.insertSnapshot(repo.key, commit.oid, files, trees);
+  store.repos.setRef(repo.key, branchRef("main"), commit.oid);
+  return commit;
+}

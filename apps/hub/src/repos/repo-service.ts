@@ -1,0 +1,236 @@
+import { Readable } from "node:stream";
+import {
+  ConflictError,
+  EntryNotFoundError,
+  InsufficientStorageError,
+  InvalidInputError,
+  NotFoundError,
+  RevisionNotFoundError,
+} from "../errors.js";
+import { isValidIdPart } from "../model-id.js";
+import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
+import type { FileRecord, Gated, RepoRecord, RepoType } from "../store/repos-table.js";
+import type { Store } from "../store/store.js";
+import { applyCommit, type CommitOperation, type CommitResult, initialCommit } from "./commit-engine.js";
+import { gitBlobId } from "./git-objects.js";
+import { DEFAULT_GITATTRIBUTES, lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
+import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
+import { branchRef, COMMIT_ID, parseRefName, refCandidates, tagRef } from "./revision.js";
+
+export interface RepoServiceDeps {
+  store: Store;
+  blobs: BlobStore;
+  now?: () => Date;
+}
+
+/** A revision resolved to a commit; `ref` is the full ref name when the revision named one. */
+export interface ResolvedRevision {
+  commitOid: string;
+  ref?: string;
+}
+
+/** Validates `owner/name` (or a single-segment legacy id for existing repositories). */
+export function parseRepoId(id: unknown): { id: string; owner: string; name: string } {
+  if (typeof id !== "string") throw new InvalidInputError("A repository id is required.");
+  const parts = id.split("/");
+  if (parts.length !== 2 || !parts.every(isValidIdPart)) {
+    throw new InvalidInputError(
+      `Invalid repository id ${JSON.stringify(id.slice(0, 200))}: expected "owner/name" with letters, digits, "-", "_" and "." (no "..", at most 96 characters each).`,
+    );
+  }
+  return { id, owner: parts[0]!, name: parts[1]! };
+}
+
+/** Repositories: creation, lookup, revisions, files and commits, over the store and the blob store. */
+export function createRepoService({ store, blobs, now = () => new Date() }: RepoServiceDeps) {
+  /** Stores small content (inline commit files, initial files) and describes it as a regular git blob. */
+  async function putRegular(path: string, content: Uint8Array): Promise<FileRecord> {
+    const info = await putBlob(Readable.from([content]), { size: content.byteLength });
+    return { path, blobOid: gitBlobId(content), sha256: info.sha256, size: info.size, lfs: false };
+  }
+
+  async function putBlob(source: AsyncIterable<Uint8Array>, expected: { sha256?: string; size?: number }) {
+    try {
+      return await blobs.put(source, expected);
+    } catch (error) {
+      if (error instanceof StorageFullError) throw new InsufficientStorageError(error.message);
+      throw error;
+    }
+  }
+
+  function lfsFile(path: string, sha256: string, size: number): FileRecord {
+    return { path, blobOid: gitBlobId(Buffer.from(lfsPointerText(sha256, size))), sha256, size, lfs: true };
+  }
+
+  const service = {
+    blobs,
+    putRegular,
+    putBlob,
+    lfsFile,
+
+    /** The repository, or the one a former id now redirects to (`moved`), or undefined. */
+    find(type: RepoType, id: string): { repo: RepoRecord; moved: boolean } | undefined {
+      const repo = store.repos.get(type, id);
+      if (repo) return { repo, moved: false };
+      const moved = store.repos.redirected(type, id);
+      return moved ? { repo: moved, moved: true } : undefined;
+    },
+
+    async create(request: {
+      type: RepoType;
+      id: string;
+      private: boolean;
+      gated?: Gated;
+      author: string;
+      /** Files of the initial commit besides .gitattributes (a space's README). */
+      files?: { path: string; content: string }[];
+    }): Promise<RepoRecord> {
+      const { id, owner } = parseRepoId(request.id);
+      const files = [
+        await putRegular(".gitattributes", Buffer.from(DEFAULT_GITATTRIBUTES)),
+        ...(await Promise.all(
+          (request.files ?? []).map((file) => putRegular(file.path, Buffer.from(file.content))),
+        )),
+      ];
+      const stamp = now();
+      return store.writeTransaction(() => {
+        if (store.repos.get(request.type, id)) {
+          throw new ConflictError(`You already created this ${request.type} repo: ${id}.`);
+        }
+        if (request.type === "model" && store.models.get(id)) {
+          throw new ConflictError(`You already created this model repo: ${id}.`);
+        }
+        const repo = store.repos.insert({
+          type: request.type,
+          id,
+          owner,
+          private: request.private,
+          gated: request.gated ?? false,
+          now: stamp.toISOString(),
+        });
+        if (repo.type === "model") {
+          store.models.upsert({
+            id,
+            tags: [],
+            private: repo.private,
+            gated: repo.gated,
+            createdAt: repo.createdAt,
+            lastModified: repo.lastModified,
+          });
+        }
+        initialCommit(store, repo, files, request.author, stamp);
+        return repo;
+      });
+    },
+
+    delete(repo: RepoRecord): void {
+      store.writeTransaction(() => {
+        store.repos.delete(repo.key);
+        if (repo.type === "model") store.models.delete(repo.id);
+      });
+    },
+
+    move(repo: RepoRecord, to: string): RepoRecord {
+      const target = parseRepoId(to);
+      return store.writeTransaction(() => {
+        if (store.repos.get(repo.type, target.id) || (repo.type === "model" && store.models.get(target.id))) {
+          throw new ConflictError(`A ${repo.type} repository ${target.id} already exists.`);
+        }
+        store.repos.move(repo, target);
+        if (repo.type === "model") store.repos.renameModelRow(repo.id, target.id);
+        return store.repos.byKey(repo.key)!;
+      });
+    },
+
+    updateSettings(repo: RepoRecord, settings: { private?: boolean; gated?: Gated }): RepoRecord {
+      return store.writeTransaction(() => {
+        const next = {
+          private: settings.private ?? repo.private,
+          gated: settings.gated ?? repo.gated,
+        };
+        store.repos.setSettings(repo.key, next);
+        const updated = store.repos.byKey(repo.key)!;
+        store.repos.syncModelRow(updated);
+        return updated;
+      });
+    },
+
+    /** A branch, tag, `refs/...` name or full commit id, resolved to a commit; undefined when unknown. */
+    resolve(repo: RepoRecord, revision: string): ResolvedRevision | undefined {
+      for (const ref of refCandidates(revision)) {
+        const commitOid = store.repos.ref(repo.key, ref);
+        if (commitOid) return { commitOid, ref };
+      }
+      if (COMMIT_ID.test(revision) && store.repos.commit(repo.key, revision)) return { commitOid: revision };
+      return undefined;
+    },
+
+    resolveOrThrow(repo: RepoRecord, revision: string): ResolvedRevision {
+      const resolved = service.resolve(repo, revision);
+      if (!resolved) throw new RevisionNotFoundError(revision);
+      return resolved;
+    },
+
+    file(repo: RepoRecord, commitOid: string, path: string): FileRecord {
+      const file = store.repos.file(repo.key, commitOid, path);
+      if (!file) throw new EntryNotFoundError(path);
+      return file;
+    },
+
+    /** The LFS patterns of a commit's .gitattributes. */
+    async lfsPatternsAt(repo: RepoRecord, commitOid: string): Promise<string[]> {
+      const attributes = store.repos.file(repo.key, commitOid, ".gitattributes");
+      if (!attributes || attributes.lfs || attributes.size > 1024 * 1024) return [];
+      const text = await blobs.read(attributes.sha256, { start: 0, end: attributes.size - 1 });
+      return lfsPatterns(text.toString("utf8"));
+    },
+
+    /** Whether a file goes to LFS: large ones, binary ones (a NUL in the sample), and those .gitattributes names. */
+    isLfsPath(path: string, size: number, sample: Uint8Array, patterns: readonly string[]): boolean {
+      return size > LFS_SIZE_THRESHOLD || sample.includes(0) || matchesLfsPattern(path, patterns);
+    },
+
+    commit(
+      repo: RepoRecord,
+      request: Omit<Parameters<typeof applyCommit>[2], "now" | "operations"> & {
+        operations: readonly CommitOperation[];
+      },
+    ): CommitResult {
+      return applyCommit(store, repo, { ...request, now: now() });
+    },
+
+    createBranch(repo: RepoRecord, name: string, startingPoint?: string): void {
+      const branch = parseRefName(name, "branch");
+      const from = service.resolveOrThrow(repo, startingPoint ?? "main");
+      store.writeTransaction(() => {
+        if (store.repos.ref(repo.key, branchRef(branch))) {
+          throw new ConflictError(`Reference already exists: ${branchRef(branch)}`);
+        }
+        store.repos.setRef(repo.key, branchRef(branch), from.commitOid);
+      });
+    },
+
+    deleteBranch(repo: RepoRecord, name: string): void {
+      if (name === "main") throw new InvalidInputError("The main branch cannot be deleted.");
+      if (!store.repos.deleteRef(repo.key, branchRef(name))) throw new RevisionNotFoundError(name);
+    },
+
+    createTag(repo: RepoRecord, name: string, revision: string): void {
+      const tag = parseRefName(name, "tag");
+      const from = service.resolveOrThrow(repo, revision);
+      store.writeTransaction(() => {
+        if (store.repos.ref(repo.key, tagRef(tag))) {
+          throw new ConflictError(`Reference already exists: ${tagRef(tag)}`);
+        }
+        store.repos.setRef(repo.key, tagRef(tag), from.commitOid);
+      });
+    },
+
+    deleteTag(repo: RepoRecord, name: string): void {
+      if (!store.repos.deleteRef(repo.key, tagRef(name))) throw new NotFoundError(`Tag ${name} not found.`);
+    },
+  };
+  return service;
+}
+
+export type RepoService = ReturnType<typeof createRepoService>;

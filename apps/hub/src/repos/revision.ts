@@ -1,0 +1,24 @@
+import { InvalidInputError } from "../errors.js";
+
+/** A branch or tag name as git allows it (a subset: no "..", no control characters, no "~^:?*[\\"). */
+const REF_NAME =
+  /^(?!.*\.\.)(?!.*\/\/)(?!.*@\{)(?!\/)(?!.*\/$)(?!.*\.lock$)[^\s~^:?*[\\\u0000-\u001f\u007f]{1,200}$/;
+
+export function parseRefName(name: unknown, what: "branch" | "tag"): string {
+  if (typeof name !== "string" || !REF_NAME.test(name) || name.startsWith("refs/") || name.startsWith("-")) {
+    throw new InvalidInputError(`Invalid ${what} name ${JSON.stringify(String(name).slice(0, 100))}.`);
+  }
+  return name;
+}
+
+export const branchRef = (name: string) => `refs/heads/${name}`;
+export const tagRef = (name: string) => `refs/tags/${name}`;
+export const prRef = (num: number) => `refs/pr/${num}`;
+
+export const COMMIT_ID = /^[0-9a-f]{40}$/;
+
+/** The full ref names a revision may mean, in the order the public hub tries them. */
+export function refCandidates(revision: string): string[] {
+  if (revision.startsWith("refs/")) return [revision];
+  return [branchRef(revision), tagRef(revision)];
+}

@@ -1,0 +1,97 @@
+import type { FileRecord, RepoRecord } from "../store/repos-table.js";
+import type { Store } from "../store/store.js";
+import { lfsPointerSize } from "./lfs-pointer.js";
+
+/** One entry of a tree listing or paths-info answer, in the public hub's shape. */
+export interface TreeEntryView {
+  type: "file" | "directory";
+  oid: string;
+  size: number;
+  path: string;
+  lfs?: { oid: string; size: number; pointerSize: number };
+  lastCommit?: { id: string; title: string; date: string };
+  securityFileStatus?: { status: "safe" };
+}
+
+export function fileView(file: FileRecord): TreeEntryView {
+  return {
+    type: "file",
+    oid: file.blobOid,
+    size: file.size,
+    path: file.path,
+    ...(file.lfs
+      ? { lfs: { oid: file.sha256, size: file.size, pointerSize: lfsPointerSize(file.sha256, file.size) } }
+      : {}),
+  };
+}
+
+export function directoryView(path: string, treeOid: string): TreeEntryView {
+  return { type: "directory", oid: treeOid, size: 0, path };
+}
+
+/** Entries under a directory ("" = root): direct children, or every descendant when recursive. */
+export function listTree(
+  store: Store,
+  repo: RepoRecord,
+  commitOid: string,
+  dir: string,
+  recursive: boolean,
+): TreeEntryView[] | undefined {
+  if (dir !== "" && !store.repos.tree(repo.key, commitOid, dir)) return undefined;
+  const depth = dir === "" ? 0 : dir.split("/").length;
+  const direct = (path: string) => recursive || path.split("/").length === depth + 1;
+  const entries: TreeEntryView[] = [];
+  for (const [path, oid] of store.repos.treesUnder(repo.key, commitOid, dir)) {
+    if (path !== "" && direct(path)) entries.push(directoryView(path, oid));
+  }
+  for (const file of store.repos.files(repo.key, commitOid, dir || undefined)) {
+    if (direct(file.path)) entries.push(fileView(file));
+  }
+  // Directories first, then files, each by path, as the public hub lists a tree.
+  return entries.sort((a, b) =>
+    a.type === b.type ? (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) : a.type === "directory" ? -1 : 1,
+  );
+}
+
+/** The entry at a path (file or directory), or undefined. */
+export function entryAt(
+  store: Store,
+  repo: RepoRecord,
+  commitOid: string,
+  path: string,
+): TreeEntryView | undefined {
+  const file = store.repos.file(repo.key, commitOid, path);
+  if (file) return fileView(file);
+  const tree = store.repos.tree(repo.key, commitOid, path);
+  return tree ? directoryView(path, tree) : undefined;
+}
+
+/**
+ * Adds `lastCommit` (the newest commit on the first-parent line that changed each entry) and the security
+ * status to a page of entries. Walks history once for the whole page; stops when every entry is placed.
+ */
+export function expandEntries(
+  store: Store,
+  repo: RepoRecord,
+  commitOid: string,
+  entries: TreeEntryView[],
+): TreeEntryView[] {
+  const oidAt = (commit: string, entry: TreeEntryView) =>
+    entry.type === "file"
+      ? store.repos.file(repo.key, commit, entry.path)?.blobOid
+      : store.repos.tree(repo.key, commit, entry.path);
+  const pending = new Set(entries.filter((entry) => entry.path !== ""));
+  let current = store.repos.commit(repo.key, commitOid);
+  while (current && pending.size > 0) {
+    const parentOid = current.parents[0];
+    for (const entry of [...pending]) {
+      if (!parentOid || oidAt(parentOid, entry) !== entry.oid) {
+        entry.lastCommit = { id: current.oid, title: current.title, date: current.createdAt };
+        pending.delete(entry);
+      }
+    }
+    current = parentOid ? store.repos.commit(repo.key, parentOid) : undefined;
+  }
+  for (const entry of entries) if (entry.type === "file") entry.securityFileStatus = { status: "safe" };
+  return entries;
+}

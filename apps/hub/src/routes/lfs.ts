@@ -1,0 +1,157 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Context, MiddlewareHandler } from "hono";
+import { HubError, InsufficientStorageError, InvalidInputError, UnauthorizedError } from "../errors.js";
+import { readJsonBody } from "../http/body.js";
+import { requestStream } from "../http/request-stream.js";
+import { BlobMismatchError, isSha256 } from "../storage/blob-store.js";
+import type { RepoType } from "../store/repos-table.js";
+import type { Store } from "../store/store.js";
+import type { RepoReadDeps } from "./repo-read.js";
+import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
+
+/** `/{id}.git/info/lfs/objects/batch` and `/verify`, with the dataset and space forms. */
+const LFS_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\.git\/info\/lfs\/objects\/(batch|verify)$/;
+/** Where a granted upload is PUT: a signed, expiring URL (the LFS client sends no credentials there). */
+const UPLOAD_URL = /^\/api\/lfs-upload\/([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
+const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+const SECRET_KEY = "lfs-upload-secret";
+
+interface UploadGrant {
+  repo: number;
+  oid: string;
+  size: number;
+  expires: number;
+}
+
+export interface LfsDeps extends RepoReadDeps {
+  now?: () => number;
+}
+
+/**
+ * The signing key of upload URLs: kept in the database so that every replica (and a restarted hub) accepts
+ * the URLs another one handed out.
+ */
+function uploadSecret(store: Store): Buffer {
+  let secret = store.meta.get(SECRET_KEY);
+  if (!secret) {
+    store.meta.set(SECRET_KEY, randomBytes(32).toString("hex"));
+    secret = store.meta.get(SECRET_KEY)!;
+  }
+  return Buffer.from(secret, "hex");
+}
+
+function sign(secret: Buffer, payload: string): string {
+  return createHmac("sha256", secret).update(payload).digest("base64url");
+}
+
+/**
+ * The Git LFS batch API (basic transfer): objects already stored are answered without actions (the client
+ * skips them); others get an upload URL and a verify URL. The upload streams into the blob store, checking
+ * the sha256 and size as it goes: an object whose bytes do not match is refused and nothing is kept.
+ */
+export function lfsRoutes(deps: LfsDeps): MiddlewareHandler {
+  const now = deps.now ?? Date.now;
+  return async (c, next) => {
+    const path = new URL(c.req.url).pathname;
+    if (c.req.method === "PUT") {
+      const upload = UPLOAD_URL.exec(path);
+      return upload ? receiveUpload(deps, c, upload[1]!, upload[2]!, now()) : next();
+    }
+    const match = c.req.method === "POST" ? LFS_URL.exec(path) : null;
+    if (!match) return next();
+    const type = TYPE_SEGMENTS[match[1] ?? "models"]!;
+    const id = decodeSegment(match[2]!);
+    c.header("Content-Type", "application/vnd.git-lfs+json");
+    return match[3] === "batch" ? batch(deps, c, type, id, now()) : verify(deps, c, type, id);
+  };
+}
+
+async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now: number): Promise<Response> {
+  const body = (await readJsonBody(c, 16 * 1024 * 1024)) as Record<string, unknown>;
+  const operation = body?.operation;
+  const { repo } = findRepo(deps, c, type, id, operation === "download" ? "read-files" : "write");
+  if (!Array.isArray(body.objects)) throw new InvalidInputError('"objects" must be an array.');
+  if (body.objects.length > 1000) throw new InvalidInputError("At most 1000 objects per batch.");
+  const secret = uploadSecret(deps.store);
+  const base = `${deps.publicUrl}/${URL_PREFIX[type]}${repo.id}.git/info/lfs/objects`;
+  const authorization = c.req.header("Authorization");
+  const objects = await Promise.all(
+    body.objects.map(async (object: unknown) => {
+      const { oid, size } = (object ?? {}) as { oid?: unknown; size?: unknown };
+      if (!isSha256(oid) || typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) {
+        return { oid: String(oid), size, error: { code: 422, message: "Invalid oid or size." } };
+      }
+      const stored = await deps.repos.blobs.head(oid);
+      if (operation !== "upload") {
+        return {
+          oid,
+          size,
+          error: { code: 422, message: "Only uploads: files are downloaded through /resolve." },
+        };
+      }
+      if (stored && stored.size === size) {
+        // Already here: attach it to this repository so a commit may reference it, and skip the upload.
+        deps.store.repos.addLfsObject(repo.key, oid, size, new Date(now).toISOString());
+        return { oid, size };
+      }
+      const grant: UploadGrant = { repo: repo.key, oid, size, expires: now + UPLOAD_TTL_MS };
+      const payload = Buffer.from(JSON.stringify(grant)).toString("base64url");
+      return {
+        oid,
+        size,
+        authenticated: true,
+        actions: {
+          upload: {
+            href: `${deps.publicUrl}/api/lfs-upload/${payload}.${sign(secret, payload)}`,
+            expires_in: UPLOAD_TTL_MS / 1000,
+          },
+          verify: {
+            href: `${base}/verify`,
+            ...(authorization ? { header: { Authorization: authorization } } : {}),
+          },
+        },
+      };
+    }),
+  );
+  return c.json({ transfer: "basic", objects, hash_algo: "sha256" });
+}
+
+async function receiveUpload(
+  deps: LfsDeps,
+  c: Context,
+  payload: string,
+  signature: string,
+  now: number,
+): Promise<Response> {
+  const expected = Buffer.from(sign(uploadSecret(deps.store), payload));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw new UnauthorizedError("Invalid upload URL: ask the LFS batch API for a new one.");
+  }
+  const grant = JSON.parse(Buffer.from(payload, "base64url").toString()) as UploadGrant;
+  if (grant.expires < now) throw new UnauthorizedError("This upload URL has expired: ask for a new one.");
+  const declared = c.req.header("Content-Length");
+  if (declared !== undefined && Number(declared) !== grant.size) {
+    throw new InvalidInputError(`The upload is ${declared} bytes, not the announced ${grant.size}.`);
+  }
+  try {
+    await deps.repos.putBlob(requestStream(c), { sha256: grant.oid, size: grant.size });
+  } catch (error) {
+    if (error instanceof BlobMismatchError) throw new HubError(400, "invalid_input", error.message);
+    if (error instanceof InsufficientStorageError) throw error;
+    throw error;
+  }
+  deps.store.repos.addLfsObject(grant.repo, grant.oid, grant.size, new Date(now).toISOString());
+  return c.body(null, 200);
+}
+
+async function verify(deps: LfsDeps, c: Context, type: RepoType, id: string): Promise<Response> {
+  const { repo } = findRepo(deps, c, type, id, "write");
+  const body = (await readJsonBody(c, 1024 * 1024)) as { oid?: unknown; size?: unknown };
+  if (!isSha256(body?.oid)) throw new InvalidInputError("Invalid oid.");
+  const stored = await deps.repos.blobs.head(body.oid);
+  if (!stored || stored.size !== body.size || !deps.store.repos.lfsObject(repo.key, body.oid)) {
+    throw new HubError(404, "not_found", `Object ${body.oid} was not uploaded (or has another size).`);
+  }
+  return c.json({ success: true });
+}

@@ -1,0 +1,95 @@
+import { type Context, Hono } from "hono";
+import { InvalidInputError, RepoNotFoundError } from "../errors.js";
+import { readJsonBody } from "../http/body.js";
+import type { HubEnv } from "../http/hub-env.js";
+import { parseRepoId } from "../repos/repo-service.js";
+import { REPO_TYPES, type RepoType } from "../store/repos-table.js";
+import { type RepoReadDeps, repoUrl } from "./repo-read.js";
+import { actorName, findRepo } from "./repo-target.js";
+
+const JSON_LIMIT = 1024 * 1024;
+type JsonObject = Record<string, unknown>;
+
+function parseType(value: unknown): RepoType {
+  if (value === undefined || value === null) return "model";
+  if (!REPO_TYPES.includes(value as RepoType)) {
+    throw new InvalidInputError(`"type" must be one of ${REPO_TYPES.join(", ")}.`);
+  }
+  return value as RepoType;
+}
+
+/** `{name, organization}` as clients send it, or a full `owner/name` in `name`. */
+function fullId(body: JsonObject): string {
+  const name = typeof body.name === "string" ? body.name : "";
+  const organization = typeof body.organization === "string" ? body.organization : undefined;
+  return organization && !name.includes("/") ? `${organization}/${name}` : name;
+}
+
+async function objectBody(c: Context): Promise<JsonObject> {
+  const body = await readJsonBody(c, JSON_LIMIT);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new InvalidInputError("Expected a JSON object.");
+  }
+  return body as JsonObject;
+}
+
+/** POST /api/repos/create, DELETE /api/repos/delete, POST /api/repos/move, in the public hub's shapes. */
+export function repoAdminRoutes(deps: RepoReadDeps) {
+  const app = new Hono<HubEnv>();
+
+  app.post("/create", async (c) => {
+    const body = await objectBody(c);
+    const type = parseType(body.type);
+    const { id, owner } = parseRepoId(fullId(body));
+    const actor = deps.access.actor(c);
+    deps.access.authorizeCreate(actor, type, owner);
+    if (
+      body.visibility !== undefined &&
+      !["public", "private", "protected"].includes(String(body.visibility))
+    ) {
+      throw new InvalidInputError('"visibility" must be "public" or "private".');
+    }
+    const isPrivate = body.visibility !== undefined ? body.visibility !== "public" : body.private === true;
+    const repo = await deps.repos.create({
+      type,
+      id,
+      private: isPrivate,
+      author: actorName(actor),
+      files:
+        type === "space"
+          ? [
+              {
+                path: "README.md",
+                content: `---\ntitle: ${id.split("/")[1]}\nsdk: ${typeof body.sdk === "string" ? body.sdk : "static"}\npinned: false\n---\n`,
+              },
+            ]
+          : [],
+    });
+    return c.json({ url: repoUrl(deps.publicUrl, repo), name: repo.id, id: repo.id });
+  });
+
+  app.delete("/delete", async (c) => {
+    const body = await objectBody(c);
+    const type = parseType(body.type);
+    const id = fullId(body);
+    const { repo } = findRepo(deps, c, type, id, "admin");
+    if (repo.id.toLowerCase() !== id.toLowerCase()) throw new RepoNotFoundError(id);
+    deps.repos.delete(repo);
+    return c.json({ success: true });
+  });
+
+  app.post("/move", async (c) => {
+    const body = await objectBody(c);
+    const type = parseType(body.type);
+    if (typeof body.fromRepo !== "string" || typeof body.toRepo !== "string") {
+      throw new InvalidInputError('"fromRepo" and "toRepo" are required.');
+    }
+    const { repo } = findRepo(deps, c, type, body.fromRepo, "admin");
+    const target = parseRepoId(body.toRepo);
+    deps.access.authorizeCreate(deps.access.actor(c), type, target.owner);
+    const moved = deps.repos.move(repo, target.id);
+    return c.json({ url: repoUrl(deps.publicUrl, moved) });
+  });
+
+  return app;
+}

@@ -1,0 +1,49 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { parseRepoApiPath, type RepoApiPath } from "./repo-api-path.js";
+import { type RepoReadDeps, repoCommits, repoInfo, repoPathsInfo, repoRefs, repoTree } from "./repo-read.js";
+import {
+  repoBranch,
+  repoCommit,
+  repoPreupload,
+  repoSettings,
+  repoTag,
+  xetUnavailable,
+} from "./repo-write.js";
+
+type Handler = (deps: RepoReadDeps, c: Context, target: RepoApiPath) => Response | Promise<Response>;
+
+/** Method and action -> handler; "" is the repository itself. */
+const HANDLERS: Record<string, Handler> = {
+  "GET ": repoInfo,
+  "GET revision": repoInfo,
+  "GET tree": repoTree,
+  "POST paths-info": repoPathsInfo,
+  "GET commits": repoCommits,
+  "GET refs": repoRefs,
+  "POST preupload": repoPreupload,
+  "POST commit": repoCommit,
+  "PUT settings": repoSettings,
+  "POST branch": repoBranch,
+  "DELETE branch": repoBranch,
+  "POST tag": repoTag,
+  "DELETE tag": repoTag,
+  "GET xet-write-token": xetUnavailable,
+  "GET xet-read-token": xetUnavailable,
+};
+
+/**
+ * `/api/{models|datasets|spaces}/{id}[/{action}/...]`: the repository API. Paths are split here rather than
+ * by route patterns because ids have one or two segments and revisions may hold encoded slashes. A model
+ * that is only a catalogue record (no repository) falls through to the models routes.
+ */
+export function repoApiRoutes(deps: RepoReadDeps): MiddlewareHandler {
+  return async (c, next) => {
+    const target = parseRepoApiPath(new URL(c.req.url).pathname);
+    if (!target) return next();
+    const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+    const handler = HANDLERS[`${method} ${target.action ?? ""}`];
+    if (!handler) return next();
+    if (target.type === "model" && !deps.repos.find("model", target.id) && !target.action) return next();
+    return handler(deps, c, target);
+  };
+}

@@ -1,0 +1,191 @@
+import type { Context } from "hono";
+import { type ExpandField, fieldsFor, modelView, needsMappings } from "../api/model-view.js";
+import { EntryNotFoundError, InvalidInputError } from "../errors.js";
+import { readBodyBytes } from "../http/body.js";
+import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
+import { lfsPointerSize } from "../repos/lfs-pointer.js";
+import { parseFolderPath, parseRepoPath } from "../repos/repo-path.js";
+import { entryAt, expandEntries, listTree, type TreeEntryView } from "../repos/tree-listing.js";
+import type { RepoRecord } from "../store/repos-table.js";
+import type { Store } from "../store/store.js";
+import type { RepoApiPath } from "./repo-api-path.js";
+import { findRepo, type RepoTargetDeps } from "./repo-target.js";
+
+export interface RepoReadDeps extends RepoTargetDeps {
+  store: Store;
+  publicUrl: string;
+}
+
+/** Fields only a repository has (on top of a model record's), accepted by `expand[]`. */
+const REPO_EXPAND_FIELDS = [
+  "sha",
+  "usedStorage",
+  "siblings",
+  "lastModified",
+  "createdAt",
+  "private",
+  "gated",
+];
+
+function nextLink(c: Context, publicUrl: string, param: string, value: string): void {
+  const url = new URL(c.req.url);
+  const next = new URL(url.pathname + url.search, publicUrl);
+  next.searchParams.set(param, value);
+  c.header("Link", `<${next.toString()}>; rel="next"`);
+}
+
+/** GET /api/{type}s/{id} and /revision/{rev}: the model record (for models) merged with the repository's. */
+export function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): Response {
+  const { repo } = findRepo(deps, c, target.type, target.id, "read");
+  const revision = target.action === "revision" ? target.rest.join("/") : "main";
+  const { commitOid } = deps.repos.resolveOrThrow(repo, revision);
+  const withBlobs = queryBoolean(c, "blobs") ?? false;
+  const files = deps.store.repos.files(repo.key, commitOid);
+  const siblings = files.map((file) =>
+    withBlobs
+      ? {
+          rfilename: file.path,
+          size: file.size,
+          blobId: file.blobOid,
+          ...(file.lfs
+            ? {
+                lfs: {
+                  sha256: file.sha256,
+                  size: file.size,
+                  pointerSize: lfsPointerSize(file.sha256, file.size),
+                },
+              }
+            : {}),
+        }
+      : { rfilename: file.path },
+  );
+  const repoFields: Record<string, unknown> = {
+    author: repo.owner,
+    sha: commitOid,
+    lastModified: repo.lastModified,
+    createdAt: repo.createdAt,
+    private: repo.private,
+    gated: repo.gated,
+    disabled: false,
+    siblings,
+    usedStorage: deps.store.repos.usedStorage(repo.key),
+  };
+  const expand = queryList(c, "expand");
+  let view: Record<string, unknown>;
+  if (repo.type === "model") {
+    const model = deps.store.models.get(repo.id);
+    const modelExpand = expand.filter((field) => !REPO_EXPAND_FIELDS.includes(field)) as ExpandField[];
+    const fields = fieldsFor("detail", modelExpand, queryBoolean(c, "full") ?? false);
+    const mappings = model && needsMappings(fields) ? deps.store.mappings.forModel(model.id) : undefined;
+    view = model
+      ? modelView(model, expand.length ? modelExpand : fields, mappings)
+      : { id: repo.id, modelId: repo.id };
+  } else {
+    view = { _id: repo.key.toString(16).padStart(24, "0"), id: repo.id, tags: [], likes: 0, downloads: 0 };
+    if (repo.type === "space") view.sdk = "static";
+  }
+  for (const [field, value] of Object.entries(repoFields)) {
+    if (expand.length === 0 || expand.includes(field)) view[field] = value;
+  }
+  return c.json(view);
+}
+
+/** GET /api/{type}s/{id}/tree/{rev}/{path}: `recursive`, `expand`, cursor pagination through `Link`. */
+export function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPath): Response {
+  const { repo } = findRepo(deps, c, target.type, target.id, "read");
+  const [revision, ...pathParts] = target.rest;
+  if (!revision) throw new InvalidInputError("A revision is required: /tree/{revision}/{path}.");
+  const dir = pathParts.length ? parseFolderPath(pathParts.join("/")) : "";
+  const { commitOid } = deps.repos.resolveOrThrow(repo, revision);
+  const entries = listTree(deps.store, repo, commitOid, dir, queryBoolean(c, "recursive") ?? false);
+  if (!entries) throw new EntryNotFoundError(dir);
+  const expand = queryBoolean(c, "expand") ?? false;
+  const limit = queryInteger(c, "limit", { min: 1, max: expand ? 1000 : 10_000 }) ?? (expand ? 50 : 1000);
+  const cursor = queryOne(c, "cursor");
+  const start = cursor ? Number(Buffer.from(cursor, "base64url").toString()) : 0;
+  if (!Number.isInteger(start) || start < 0) throw new InvalidInputError("Invalid cursor.");
+  const page = entries.slice(start, start + limit);
+  if (start + limit < entries.length) {
+    nextLink(c, deps.publicUrl, "cursor", Buffer.from(String(start + limit)).toString("base64url"));
+  }
+  return c.json(expand ? expandEntries(deps.store, repo, commitOid, page) : page);
+}
+
+/** POST /api/{type}s/{id}/paths-info/{rev}: form (`paths=a&paths=b&expand=true`) or JSON `{paths, expand}`. */
+export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo } = findRepo(deps, c, target.type, target.id, "read");
+  const revision = target.rest.join("/");
+  const { commitOid } = deps.repos.resolveOrThrow(repo, revision || "main");
+  const body = (await readBodyBytes(c, 1024 * 1024)).toString();
+  let paths: unknown[] = [];
+  let expand = false;
+  if ((c.req.header("Content-Type") ?? "").includes("json")) {
+    const parsed = JSON.parse(body || "{}") as { paths?: unknown; expand?: unknown };
+    paths = Array.isArray(parsed.paths) ? parsed.paths : [parsed.paths];
+    expand = parsed.expand === true || parsed.expand === "true";
+  } else {
+    const form = new URLSearchParams(body);
+    paths = [...form.getAll("paths"), ...form.getAll("paths[]")];
+    expand = form.get("expand") === "true" || form.get("expand") === "True";
+  }
+  if (paths.length > 1000) throw new InvalidInputError("At most 1000 paths per call.");
+  const entries: TreeEntryView[] = [];
+  for (const path of paths) {
+    const clean = typeof path === "string" ? path.replace(/\/+$/, "") : path;
+    const entry = entryAt(deps.store, repo, commitOid, parseRepoPath(clean));
+    if (entry) entries.push(entry);
+  }
+  return c.json(expand ? expandEntries(deps.store, repo, commitOid, entries) : entries);
+}
+
+/** GET /api/{type}s/{id}/commits/{rev}: first-parent history, newest first, paged by `p` and `limit`. */
+export function repoCommits(deps: RepoReadDeps, c: Context, target: RepoApiPath): Response {
+  const { repo } = findRepo(deps, c, target.type, target.id, "read");
+  const { commitOid } = deps.repos.resolveOrThrow(repo, target.rest.join("/") || "main");
+  const limit = queryInteger(c, "limit", { min: 1, max: 1000 }) ?? 50;
+  const page = queryInteger(c, "p", { min: 0, max: 1_000_000 }) ?? 0;
+  const commits = [];
+  let oid: string | undefined = commitOid;
+  let index = 0;
+  while (oid && commits.length <= limit) {
+    const commit = deps.store.repos.commit(repo.key, oid);
+    if (!commit) break;
+    if (index >= page * limit) {
+      commits.push({
+        id: commit.oid,
+        title: commit.title,
+        message: commit.message,
+        authors: [{ user: commit.author }],
+        date: commit.createdAt,
+      });
+    }
+    index++;
+    oid = commit.parents[0];
+  }
+  if (commits.length > limit) {
+    commits.pop();
+    nextLink(c, deps.publicUrl, "p", String(page + 1));
+  }
+  return c.json(commits);
+}
+
+/** GET /api/{type}s/{id}/refs: branches, tags, and with `include_prs=1` pull-request refs. */
+export function repoRefs(deps: RepoReadDeps, c: Context, target: RepoApiPath): Response {
+  const { repo } = findRepo(deps, c, target.type, target.id, "read");
+  const refs = deps.store.repos.refs(repo.key);
+  const view = (prefix: string) =>
+    refs
+      .filter((ref) => ref.name.startsWith(prefix))
+      .map((ref) => ({ name: ref.name.slice(prefix.length), ref: ref.name, targetCommit: ref.commitOid }));
+  return c.json({
+    branches: view("refs/heads/"),
+    converts: [],
+    tags: view("refs/tags/"),
+    ...(queryBoolean(c, "include_prs") ? { pullRequests: view("refs/pr/") } : {}),
+  });
+}
+
+export function repoUrl(publicUrl: string, repo: RepoRecord): string {
+  const prefix = repo.type === "model" ? "" : `${repo.type}s/`;
+  return `${publicUrl}/${prefix}${repo.id}`;
+}

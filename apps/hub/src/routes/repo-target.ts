@@ -1,0 +1,48 @@
+import type { Context } from "hono";
+import { RepoNotFoundError } from "../errors.js";
+import type { RepoAccess, RepoAction, RepoActor } from "../repos/repo-access.js";
+import type { RepoService } from "../repos/repo-service.js";
+import type { RepoRecord, RepoType } from "../store/repos-table.js";
+
+/** URL segment of each repository type in the public hub's layout: `/api/{segment}/...`, `/{prefix}{id}`. */
+export const TYPE_SEGMENTS: Record<string, RepoType> = {
+  models: "model",
+  datasets: "dataset",
+  spaces: "space",
+};
+export const URL_PREFIX: Record<RepoType, string> = { model: "", dataset: "datasets/", space: "spaces/" };
+
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export interface RepoTargetDeps {
+  repos: RepoService;
+  access: RepoAccess;
+}
+
+/**
+ * The repository a request names, after the access check. A missing repository and a private one the caller
+ * may not see answer alike (RepoNotFound). A moved repository is found under its former id.
+ */
+export function findRepo(
+  deps: RepoTargetDeps,
+  c: Context,
+  type: RepoType,
+  id: string,
+  action: RepoAction,
+): { repo: RepoRecord; actor: RepoActor; moved: boolean } {
+  const found = deps.repos.find(type, id);
+  const actor = deps.access.actor(c);
+  if (!found) throw new RepoNotFoundError(id);
+  deps.access.authorize(actor, action, found.repo);
+  return { repo: found.repo, actor, moved: found.moved };
+}
+
+export function actorName(actor: RepoActor): string {
+  return actor.kind === "user" ? actor.name : "anonymous";
+}

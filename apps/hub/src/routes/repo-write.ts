@@ -1,0 +1,266 @@
+import type { Context } from "hono";
+import { HubError, InvalidInputError } from "../errors.js";
+import { readJsonBody } from "../http/body.js";
+import { queryBoolean } from "../http/query.js";
+import { ndjsonValues, requestStream } from "../http/request-stream.js";
+import type { CommitOperation } from "../repos/commit-engine.js";
+import { lfsPatterns, matchesLfsPattern } from "../repos/gitattributes.js";
+import { LFS_SIZE_THRESHOLD } from "../repos/lfs-pointer.js";
+import { parseFolderPath, parseRepoPath } from "../repos/repo-path.js";
+import { isSha256 } from "../storage/blob-store.js";
+import type { Gated, RepoRecord } from "../store/repos-table.js";
+import type { RepoApiPath } from "./repo-api-path.js";
+import { type RepoReadDeps, repoUrl } from "./repo-read.js";
+import { actorName, findRepo } from "./repo-target.js";
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const JSON_LIMIT = 1024 * 1024;
+/** An inline (base64) file of a commit: what is not LFS, with base64's overhead. */
+const MAX_NDJSON_LINE = Math.ceil((LFS_SIZE_THRESHOLD * 4) / 3) + 64 * 1024;
+const MAX_OPERATIONS = 25_000;
+
+/** The ref a commit writes to: a branch name, `refs/heads/x`, or a pull request's `refs/pr/N`. */
+function commitRef(revision: string): string {
+  if (revision.startsWith("refs/heads/") || /^refs\/pr\/\d+$/.test(revision)) return revision;
+  if (revision.startsWith("refs/")) throw new InvalidInputError(`Cannot commit to ${revision}.`);
+  return `refs/heads/${revision}`;
+}
+
+/** PUT /api/{type}s/{id}/settings: `private`, `gated` (false | "auto" | "manual"). */
+export async function repoSettings(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo } = findRepo(deps, c, target.type, target.id, "admin");
+  const body = await readJsonBody(c, JSON_LIMIT);
+  if (!isObject(body)) throw new InvalidInputError("Expected a JSON object.");
+  const settings: { private?: boolean; gated?: Gated } = {};
+  if (body.private !== undefined) {
+    if (typeof body.private !== "boolean") throw new InvalidInputError('"private" must be a boolean.');
+    settings.private = body.private;
+  }
+  if (body.visibility !== undefined) {
+    if (body.visibility !== "private" && body.visibility !== "public") {
+      throw new InvalidInputError('"visibility" must be "private" or "public".');
+    }
+    settings.private = body.visibility === "private";
+  }
+  if (body.gated !== undefined) {
+    if (body.gated !== false && body.gated !== "auto" && body.gated !== "manual") {
+      throw new InvalidInputError('"gated" must be false, "auto" or "manual".');
+    }
+    settings.gated = body.gated;
+  }
+  const updated = deps.repos.updateSettings(repo, settings);
+  return c.json({ private: updated.private, gated: updated.gated });
+}
+
+/** POST|DELETE /api/{type}s/{id}/branch/{branch} (body `{startingPoint}`). */
+export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo } = findRepo(deps, c, target.type, target.id, "write");
+  const name = target.rest.join("/");
+  if (c.req.method === "DELETE") {
+    deps.repos.deleteBranch(repo, name);
+    return c.json({ success: true });
+  }
+  const text = await c.req.text();
+  const body = text ? (JSON.parse(text) as JsonObject) : {};
+  if (body.emptyBranch) throw new InvalidInputError("Empty branches are not supported by this hub.");
+  const start = body.startingPoint;
+  if (start !== undefined && start !== null && typeof start !== "string") {
+    throw new InvalidInputError('"startingPoint" must be a revision.');
+  }
+  deps.repos.createBranch(repo, name, start ?? undefined);
+  return c.json({ success: true });
+}
+
+/** POST /api/{type}s/{id}/tag/{revision} (body `{tag, message}`); DELETE /api/{type}s/{id}/tag/{tag}. */
+export async function repoTag(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo } = findRepo(deps, c, target.type, target.id, "write");
+  const name = target.rest.join("/");
+  if (c.req.method === "DELETE") {
+    deps.repos.deleteTag(repo, name);
+    return c.json({ success: true });
+  }
+  const body = await readJsonBody(c, JSON_LIMIT);
+  if (!isObject(body) || typeof body.tag !== "string") throw new InvalidInputError('"tag" is required.');
+  deps.repos.createTag(repo, body.tag, name || "main");
+  return c.json({ success: true });
+}
+
+/** POST /api/{type}s/{id}/preupload/{rev}: which files go to LFS, which are ignored, what is there now. */
+export async function repoPreupload(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo } = findRepo(deps, c, target.type, target.id, "write");
+  const body = await readJsonBody(c, 16 * JSON_LIMIT);
+  if (!isObject(body) || !Array.isArray(body.files)) throw new InvalidInputError('"files" must be an array.');
+  if (body.files.length > 1000) throw new InvalidInputError("At most 1000 files per preupload call.");
+  const revision = target.rest.join("/") || "main";
+  const head = deps.repos.resolve(repo, revision);
+  const patterns =
+    typeof body.gitAttributes === "string"
+      ? lfsPatterns(body.gitAttributes)
+      : head
+        ? await deps.repos.lfsPatternsAt(repo, head.commitOid)
+        : [];
+  const ignored =
+    typeof body.gitIgnore === "string"
+      ? body.gitIgnore
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .filter((line) => line && !line.startsWith("#") && !line.startsWith("!"))
+      : [];
+  const files = body.files.map((entry: unknown) => {
+    if (!isObject(entry)) throw new InvalidInputError("Each file must be {path, size, sample}.");
+    const path = parseRepoPath(entry.path);
+    const size = Number(entry.size);
+    if (!Number.isSafeInteger(size) || size < 0) throw new InvalidInputError(`Invalid size for ${path}.`);
+    const sample = Buffer.from(typeof entry.sample === "string" ? entry.sample : "", "base64");
+    const lfs = deps.repos.isLfsPath(path, size, sample, patterns);
+    const existing = head ? deps.store.repos.file(repo.key, head.commitOid, path) : undefined;
+    return {
+      path,
+      uploadMode: lfs ? "lfs" : "regular",
+      shouldIgnore: matchesLfsPattern(path, ignored),
+      ...(existing ? { oid: existing.lfs ? existing.sha256 : existing.blobOid } : {}),
+    };
+  });
+  return c.json({ files, ...(head ? { commitOid: head.commitOid } : {}) });
+}
+
+/**
+ * POST /api/{type}s/{id}/commit/{rev}: NDJSON (`header`, `file`, `lfsFile`, `deletedFile`, `deletedFolder`)
+ * read line by line; inline files are stored as they arrive, LFS files must have been uploaded (and verified)
+ * before. Nothing reaches the branch unless every operation is valid: the commit itself is one transaction.
+ */
+export async function repoCommit(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo, actor } = findRepo(deps, c, target.type, target.id, "write");
+  const ref = commitRef(target.rest.join("/") || "main");
+  const createPr = queryBoolean(c, "create_pr") ?? false;
+  const operations: CommitOperation[] = [];
+  let header: JsonObject | undefined;
+  const items = (c.req.header("Content-Type") ?? "").includes("application/json")
+    ? legacyJsonItems(await readJsonBody(c, 64 * JSON_LIMIT))
+    : ndjsonValues(requestStream(c), MAX_NDJSON_LINE);
+  for await (const item of items) {
+    if (!isObject(item) || typeof item.key !== "string" || !isObject(item.value)) {
+      throw new InvalidInputError('Each commit line must be {"key": ..., "value": {...}}.');
+    }
+    if (operations.length >= MAX_OPERATIONS) {
+      throw new InvalidInputError(`At most ${MAX_OPERATIONS} operations per commit.`);
+    }
+    const value = item.value;
+    switch (item.key) {
+      case "header":
+        header = value;
+        break;
+      case "file":
+        operations.push(await inlineFile(deps, value));
+        break;
+      case "lfsFile":
+        operations.push(await lfsFile(deps, repo, value));
+        break;
+      case "deletedFile":
+        operations.push({ kind: "deleteFile", path: parseRepoPath(value.path) });
+        break;
+      case "deletedFolder":
+        operations.push({ kind: "deleteFolder", path: parseFolderPath(value.path) });
+        break;
+      default:
+        throw new InvalidInputError(`Unknown commit operation "${String(item.key).slice(0, 40)}".`);
+    }
+  }
+  if (!header) throw new InvalidInputError("The commit has no header line.");
+  const title = typeof header.summary === "string" ? header.summary.trim() : "";
+  if (!title) throw new InvalidInputError("A commit summary is required.");
+  const parentCommit = header.parentCommit;
+  if (parentCommit !== undefined && parentCommit !== null && typeof parentCommit !== "string") {
+    throw new InvalidInputError('"parentCommit" must be a commit id.');
+  }
+  const result = deps.repos.commit(repo, {
+    ref,
+    parentCommit: parentCommit ?? undefined,
+    title: title.slice(0, 1000),
+    description: typeof header.description === "string" ? header.description : "",
+    author: actorName(actor),
+    operations,
+    createPr,
+  });
+  const url = repoUrl(deps.publicUrl, repo);
+  return c.json({
+    success: true,
+    commitOid: result.commit.oid,
+    commitUrl: `${url}/commit/${result.commit.oid}`,
+    ...(result.pullRequest ? { pullRequestUrl: `${url}/discussions/${result.pullRequest}` } : {}),
+  });
+}
+
+async function inlineFile(deps: RepoReadDeps, value: JsonObject): Promise<CommitOperation> {
+  const path = parseRepoPath(value.path);
+  if (typeof value.content !== "string") throw new InvalidInputError(`No content for ${path}.`);
+  const encoding = value.encoding ?? "utf-8";
+  const content =
+    encoding === "base64"
+      ? Buffer.from(value.content, "base64")
+      : encoding === "utf-8" || encoding === "utf8"
+        ? Buffer.from(value.content)
+        : undefined;
+  if (!content) throw new InvalidInputError(`Unknown encoding for ${path}: use "base64" or "utf-8".`);
+  if (content.byteLength > LFS_SIZE_THRESHOLD) {
+    throw new InvalidInputError(
+      `${path} is larger than 10 MB: upload it through LFS (preupload says so) instead of inline.`,
+    );
+  }
+  const { path: _, ...file } = await deps.repos.putRegular(path, content);
+  return { kind: "put", path, file };
+}
+
+async function lfsFile(deps: RepoReadDeps, repo: RepoRecord, value: JsonObject): Promise<CommitOperation> {
+  const path = parseRepoPath(value.path);
+  const oid = value.oid;
+  if ((value.algo ?? "sha256") !== "sha256" || !isSha256(oid)) {
+    throw new InvalidInputError(`Invalid LFS oid for ${path}: expected a sha256.`);
+  }
+  // The object must have been uploaded to this repository, or be in its history (a copy).
+  const attached =
+    deps.store.repos.lfsObject(repo.key, oid) !== undefined ||
+    deps.store.repos.repoHoldsContent(repo.key, oid);
+  const stored = attached ? await deps.repos.blobs.head(oid) : undefined;
+  if (!stored) throw new LfsObjectMissingError(path, oid);
+  if (value.size !== undefined && Number(value.size) !== stored.size) {
+    throw new InvalidInputError(`The LFS object of ${path} is ${stored.size} bytes, not ${value.size}.`);
+  }
+  return { kind: "put", path, file: deps.repos.lfsFile(path, oid, stored.size) };
+}
+
+class LfsObjectMissingError extends HubError {
+  constructor(path: string, oid: string) {
+    super(
+      400,
+      "invalid_input",
+      `Your push was rejected because an LFS pointer pointed to a file that does not exist. For instance, this can happen if you used git push --no-verify to push your changes. Offending file: - ${path} (sha256:${oid})`,
+    );
+  }
+}
+
+/** The older JSON commit body (`{summary, description, files, lfsFiles, deletedFiles}`) as NDJSON items. */
+function* legacyJsonItems(body: unknown): Generator<unknown> {
+  if (!isObject(body)) throw new InvalidInputError("Expected a JSON object.");
+  yield {
+    key: "header",
+    value: { summary: body.summary, description: body.description, parentCommit: body.parentCommit },
+  };
+  const list = (field: string) => (Array.isArray(body[field]) ? (body[field] as unknown[]) : []);
+  for (const value of list("files")) yield { key: "file", value };
+  for (const value of list("lfsFiles")) yield { key: "lfsFile", value };
+  for (const value of list("deletedFiles")) yield { key: "deletedFile", value };
+  for (const value of list("deletedFolders")) yield { key: "deletedFolder", value };
+}
+
+/** The Xet token endpoints: this hub speaks Git LFS only for now. */
+export function xetUnavailable(): never {
+  throw new HubError(
+    501,
+    "XetNotSupported",
+    "This hub does not support the Xet storage protocol yet: set HF_HUB_DISABLE_XET=1 so that huggingface_hub uploads and downloads through Git LFS.",
+  );
+}

@@ -1,0 +1,110 @@
+import { Readable } from "node:stream";
+import type { MiddlewareHandler } from "hono";
+import { parseRange } from "../http/byte-range.js";
+import { lfsPointerText } from "../repos/lfs-pointer.js";
+import { parseRepoPath } from "../repos/repo-path.js";
+import type { FileRecord } from "../store/repos-table.js";
+import { decodeSegment, findRepo, type RepoTargetDeps, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
+
+/** `/{id}/resolve/{rev}/{path}`, `/datasets/{id}/raw/{rev}/{path}`...: the id has one or two segments. */
+const FILE_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\/(resolve|raw)\/([^/]+)\/(.+)$/;
+
+const CONTENT_TYPES: Record<string, string> = {
+  json: "application/json",
+  md: "text/markdown; charset=utf-8",
+  txt: "text/plain; charset=utf-8",
+  jinja: "text/plain; charset=utf-8",
+  py: "text/x-python; charset=utf-8",
+  yaml: "text/yaml; charset=utf-8",
+  yml: "text/yaml; charset=utf-8",
+  html: "text/plain; charset=utf-8",
+  gitattributes: "text/plain; charset=utf-8",
+};
+
+function contentType(path: string, lfs: boolean): string {
+  if (lfs) return "application/octet-stream";
+  const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
+  return CONTENT_TYPES[extension] ?? "application/octet-stream";
+}
+
+function contentDisposition(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `inline; filename*=UTF-8''${encodeURIComponent(name)}; filename="${ascii}";`;
+}
+
+/**
+ * GET and HEAD of a file at a revision, with the headers huggingface_hub, transformers and @huggingface/hub
+ * read: X-Repo-Commit, ETag (git blob id; sha256 for LFS files), X-Linked-Etag and X-Linked-Size (LFS),
+ * ranges (206/416) and If-None-Match (304). `/resolve/` gives an LFS file's content, `/raw/` its pointer.
+ * A moved repository answers a relative 307 to its new id, which the clients follow.
+ */
+export function resolveRoutes(deps: RepoTargetDeps): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
+    const rawPath = new URL(c.req.url).pathname;
+    const match = FILE_URL.exec(rawPath);
+    if (!match || match[2]!.startsWith("api/") || match[2] === "api") return next();
+    const [, typeSegment, rawId, mode, rawRevision, rawFilePath] = match;
+    const type = TYPE_SEGMENTS[typeSegment ?? "models"]!;
+    const id = decodeSegment(rawId!);
+    const revision = decodeSegment(rawRevision!);
+    const path = parseRepoPath(rawFilePath!.split("/").map(decodeSegment).join("/"));
+
+    const { repo, moved } = findRepo(deps, c, type, id, "read-files");
+    if (moved) {
+      const target = `/${URL_PREFIX[type]}${repo.id}/${mode}/${rawRevision}/${rawFilePath}`;
+      c.header("Location", target);
+      return c.body(null, 307);
+    }
+    const { commitOid } = deps.repos.resolveOrThrow(repo, revision);
+    const file = deps.repos.file(repo, commitOid, path);
+    return serveFile(c, deps, file, commitOid, mode === "raw" && file.lfs);
+  };
+}
+
+async function serveFile(
+  c: Parameters<MiddlewareHandler>[0],
+  deps: RepoTargetDeps,
+  file: FileRecord,
+  commitOid: string,
+  pointerOnly: boolean,
+): Promise<Response> {
+  const etag = `"${file.lfs && !pointerOnly ? file.sha256 : file.blobOid}"`;
+  const headers: Record<string, string> = {
+    "X-Repo-Commit": commitOid,
+    ETag: etag,
+    "Accept-Ranges": "bytes",
+    "Content-Disposition": contentDisposition(file.path),
+    "Content-Type": contentType(file.path, file.lfs && !pointerOnly),
+    "Cache-Control": "private, max-age=0, must-revalidate",
+    "Access-Control-Expose-Headers":
+      "X-Repo-Commit, ETag, X-Linked-Etag, X-Linked-Size, Content-Range, Content-Length, Accept-Ranges, X-Error-Code, X-Error-Message, X-Request-Id",
+  };
+  if (file.lfs && !pointerOnly) {
+    headers["X-Linked-Etag"] = etag;
+    headers["X-Linked-Size"] = String(file.size);
+  }
+  const ifNoneMatch = c.req.header("If-None-Match");
+  if (ifNoneMatch?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  if (pointerOnly) {
+    const pointer = Buffer.from(lfsPointerText(file.sha256, file.size));
+    headers["Content-Length"] = String(pointer.byteLength);
+    return new Response(c.req.method === "HEAD" ? null : pointer, { status: 200, headers });
+  }
+  const range = parseRange(c.req.header("Range"), file.size);
+  if (range.kind === "unsatisfiable") {
+    headers["Content-Range"] = `bytes */${file.size}`;
+    return new Response(null, { status: 416, headers });
+  }
+  const status = range.kind === "range" ? 206 : 200;
+  const start = range.kind === "range" ? range.start : 0;
+  const end = range.kind === "range" ? range.end : file.size - 1;
+  headers["Content-Length"] = String(Math.max(0, end - start + 1));
+  if (range.kind === "range") headers["Content-Range"] = `bytes ${start}-${end}/${file.size}`;
+  if (c.req.method === "HEAD" || file.size === 0) return new Response(null, { status, headers });
+  const stream = await deps.repos.blobs.get(file.sha256, { start, end });
+  return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
+}
