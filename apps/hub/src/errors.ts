@@ -126,6 +126,16 @@ export class GatedRepoError extends HubError {
   }
 }
 
+/** The repository exists already; the body carries its `url`, which huggingface_hub reads with exist_ok. */
+export class RepoExistsError extends HubError {
+  constructor(
+    message: string,
+    readonly url: string,
+  ) {
+    super(409, "conflict", message);
+  }
+}
+
 /** A commit built on a parent that is no longer the branch's head. */
 export class StaleParentError extends HubError {
   constructor(parent: string, head: string) {
@@ -155,6 +165,7 @@ export interface ErrorBody {
   title: string;
   detail: string;
   requestId?: string;
+  url?: string;
 }
 
 const TITLES: Record<number, string> = {
@@ -181,6 +192,7 @@ export function errorBody(error: HubError, requestId?: string): ErrorBody {
     title: TITLES[error.status] ?? "Error",
     detail: error.message,
     ...(requestId ? { requestId } : {}),
+    ...(error instanceof RepoExistsError ? { url: error.url } : {}),
   };
 }
 

@@ -17,6 +17,17 @@ import { DEFAULT_GITATTRIBUTES, lfsPatterns, matchesLfsPattern } from "./gitattr
 import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
 import { branchRef, COMMIT_ID, parseRefName, refCandidates, tagRef } from "./revision.js";
 
+/** Thrown by create(); the route turns it into the public hub's 409 with the existing repository's URL. */
+export class RepoExistsError extends Error {
+  constructor(
+    readonly type: RepoType,
+    readonly id: string,
+  ) {
+    super(`You already created this ${type} repo: ${id}.`);
+    this.name = "RepoExistsError";
+  }
+}
+
 export interface RepoServiceDeps {
   store: Store;
   blobs: BlobStore;
@@ -94,12 +105,10 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       ];
       const stamp = now();
       return store.writeTransaction(() => {
-        if (store.repos.get(request.type, id)) {
-          throw new ConflictError(`You already created this ${request.type} repo: ${id}.`);
-        }
-        if (request.type === "model" && store.models.get(id)) {
-          throw new ConflictError(`You already created this model repo: ${id}.`);
-        }
+        const existing =
+          store.repos.get(request.type, id)?.id ??
+          (request.type === "model" ? store.models.get(id)?.id : undefined);
+        if (existing) throw new RepoExistsError(request.type, existing);
         const repo = store.repos.insert({
           type: request.type,
           id,

@@ -1,8 +1,9 @@
 import { type Context, Hono } from "hono";
-import { InvalidInputError, RepoNotFoundError } from "../errors.js";
+import { parseFrontMatter } from "../derive/front-matter.js";
+import { RepoExistsError as HubRepoExistsError, InvalidInputError, RepoNotFoundError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
-import { parseRepoId } from "../repos/repo-service.js";
+import { parseRepoId, RepoExistsError } from "../repos/repo-service.js";
 import { REPO_TYPES, type RepoType } from "../store/repos-table.js";
 import { type RepoReadDeps, repoUrl } from "./repo-read.js";
 import { actorName, findRepo } from "./repo-target.js";
@@ -50,21 +51,28 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
       throw new InvalidInputError('"visibility" must be "public" or "private".');
     }
     const isPrivate = body.visibility !== undefined ? body.visibility !== "public" : body.private === true;
-    const repo = await deps.repos.create({
-      type,
-      id,
-      private: isPrivate,
-      author: actorName(actor),
-      files:
-        type === "space"
-          ? [
-              {
-                path: "README.md",
-                content: `---\ntitle: ${id.split("/")[1]}\nsdk: ${typeof body.sdk === "string" ? body.sdk : "static"}\npinned: false\n---\n`,
-              },
-            ]
-          : [],
-    });
+    const repo = await deps.repos
+      .create({
+        type,
+        id,
+        private: isPrivate,
+        author: actorName(actor),
+        files:
+          type === "space"
+            ? [
+                {
+                  path: "README.md",
+                  content: `---\ntitle: ${id.split("/")[1]}\nsdk: ${typeof body.sdk === "string" ? body.sdk : "static"}\npinned: false\n---\n`,
+                },
+              ]
+            : [],
+      })
+      .catch((error: unknown) => {
+        if (error instanceof RepoExistsError) {
+          throw new HubRepoExistsError(error.message, repoUrl(deps.publicUrl, { type, id: error.id }));
+        }
+        throw error;
+      });
     return c.json({ url: repoUrl(deps.publicUrl, repo), name: repo.id, id: repo.id });
   });
 
@@ -91,5 +99,24 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
     return c.json({ url: repoUrl(deps.publicUrl, moved) });
   });
 
+  return app;
+}
+
+/** POST /api/validate-yaml `{content, repoType}`: checks a card's metadata before a commit touches README.md. */
+export function validateYamlRoute() {
+  const app = new Hono<HubEnv>();
+  app.post("/", async (c) => {
+    const body = await objectBody(c);
+    if (typeof body.content !== "string") throw new InvalidInputError('"content" must be a string.');
+    const { data, errors } = parseFrontMatter(body.content);
+    const warnings = data ? [] : [{ message: "empty or missing yaml metadata in repo card" }];
+    if (errors.length) {
+      return c.json(
+        { error: errors.join(" "), errors: errors.map((message) => ({ message })), warnings },
+        400,
+      );
+    }
+    return c.json({ errors: [], warnings });
+  });
   return app;
 }

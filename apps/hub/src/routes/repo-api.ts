@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { RepoNotFoundError } from "../errors.js";
 import { parseRepoApiPath, type RepoApiPath } from "./repo-api-path.js";
 import { type RepoReadDeps, repoCommits, repoInfo, repoPathsInfo, repoRefs, repoTree } from "./repo-read.js";
 import {
@@ -43,7 +44,12 @@ export function repoApiRoutes(deps: RepoReadDeps): MiddlewareHandler {
     const method = c.req.method === "HEAD" ? "GET" : c.req.method;
     const handler = HANDLERS[`${method} ${target.action ?? ""}`];
     if (!handler) return next();
-    if (target.type === "model" && !deps.repos.find("model", target.id) && !target.action) return next();
+    if (target.type === "model" && !target.action && !deps.repos.find("model", target.id)) {
+      // A catalogue record without files is still answered by the models routes; nothing at all is the
+      // public hub's RepoNotFound, which clients turn into RepositoryNotFoundError.
+      if (deps.store.models.get(target.id)) return next();
+      throw new RepoNotFoundError(target.id);
+    }
     return handler(deps, c, target);
   };
 }

@@ -185,7 +185,7 @@ export function repoRefs(deps: RepoReadDeps, c: Context, target: RepoApiPath): R
   });
 }
 
-export function repoUrl(publicUrl: string, repo: RepoRecord): string {
+export function repoUrl(publicUrl: string, repo: Pick<RepoRecord, "type" | "id">): string {
   const prefix = repo.type === "model" ? "" : `${repo.type}s/`;
   return `${publicUrl}/${prefix}${repo.id}`;
 }

@@ -1,0 +1,56 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
+import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { issueToken } from "../auth/token-service.js";
+import { type RunningHub, startHub } from "../start-hub.js";
+
+const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
+const VENV_PYTHON = join(REPO_DIR, ".venv", "bin", "python");
+const SUITE = fileURLToPath(new URL("./__fixtures__/hf_hub_client_suite.py", import.meta.url));
+
+let hub: RunningHub;
+let temp: ReturnType<typeof makeTempDir>;
+let token: string;
+beforeAll(async () => {
+  temp = makeTempDir();
+  hub = await startHub({
+    dataDir: join(temp.dir, "data"),
+    providerSim: false,
+    catalogueDir: FIXTURE_CATALOGUE_DIR,
+  });
+  token = issueToken(hub.store, { name: "alice", scopes: ["read"] }).token;
+});
+afterAll(async () => {
+  await hub.close();
+  temp.remove();
+});
+
+function runPython(script: string, env: Record<string, string>) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      VENV_PYTHON,
+      [script],
+      { env: { PATH: process.env.PATH ?? "", ...env }, maxBuffer: 16 * 1024 * 1024, timeout: 170_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe("huggingface_hub against the hub (HF_ENDPOINT on loopback, Git LFS path)", () => {
+  it("runs the client suite: create, upload, download, snapshot, commits, refs, trees, access", async () => {
+    const result = await runPython(SUITE, {
+      HF_ENDPOINT: hub.url,
+      HF_TOKEN: token,
+      HF_HUB_DISABLE_XET: "1",
+      HF_HOME: join(temp.dir, "hf-home"),
+      HF_HUB_DISABLE_TELEMETRY: "1",
+      HF_HUB_DISABLE_PROGRESS_BARS: "1",
+    });
+    const summary = result.stdout.trim().split("\n").at(-1) ?? "";
+    expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
+    expect(JSON.parse(summary).steps).toHaveLength(18);
+  }, 180_000);
+});
