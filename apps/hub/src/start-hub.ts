@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
-import { join } from "node:path";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { type ProviderSim, type SimModel, startProviderSim } from "@modelhub/provider-sim";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { type ExpandField, fieldsFor, modelView, needsMappings } from "../api/model-view.js";
+import { fieldsFor, modelView, needsMappings, parseExpand } from "../api/model-view.js";
 import { EntryNotFoundError, InvalidInputError } from "../errors.js";
 import { readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
@@ -70,15 +70,24 @@ export function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): R
     siblings,
     usedStorage: deps.store.repos.usedStorage(repo.key),
   };
-  const expand = queryList(c, "expand");
+  const expand = queryList(c, "expand")
+    .flatMap((value) => value.split(","))
+    .filter(Boolean);
   let view: Record<string, unknown>;
   if (repo.type === "model") {
     const model = deps.store.models.get(repo.id);
-    const modelExpand = expand.filter((field) => !REPO_EXPAND_FIELDS.includes(field)) as ExpandField[];
+    const modelExpand = parseExpand(
+      expand.filter((field) => !REPO_EXPAND_FIELDS.includes(field)),
+      "detail",
+    );
     const fields = fieldsFor("detail", modelExpand, queryBoolean(c, "full") ?? false);
-    const mappings = model && needsMappings(fields) ? deps.store.mappings.forModel(model.id) : undefined;
     view = model
-      ? modelView(model, expand.length ? modelExpand : fields, mappings)
+      ? modelView(model, expand.length ? modelExpand : fields, {
+          mappings: needsMappings(fields) ? deps.store.mappings.forModel(model.id) : undefined,
+          childrenModelCount: fields.includes("childrenModelCount")
+            ? deps.store.models.countChildren(model.id)
+            : undefined,
+        })
       : { id: repo.id, modelId: repo.id };
   } else {
     view = { _id: repo.key.toString(16).padStart(24, "0"), id: repo.id, tags: [], likes: 0, downloads: 0 };
