@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { SANA_DEFAULT_STEPS } from "../inputs/constants.js";
 import type { ModelData } from "../model-data.js";
 import { isPipelineType } from "../pipelines.js";
 import { LIBRARY_TASK_MAPPING } from "./library-to-tasks.js";
@@ -46,6 +47,19 @@ describe("MODEL_LIBRARIES", () => {
     expect(getLibrarySnippets({ id: "acme/x", tags: [], library_name: "no-such-library" })).toEqual([]);
     expect(getLibrarySnippets({ id: "acme/x", tags: [], library_name: "__proto__" })).toEqual([]);
     expect(getLibrarySnippets({ id: "acme/x", tags: [], library_name: "toString" })).toEqual([]);
+  });
+});
+
+describe("the Sana snippet", () => {
+  it("renders the specification's 1024x1024 in 18 steps, from the constants the diffusion defaults use", () => {
+    const [snippet] = getLibrarySnippets({
+      id: "Efficient-Large-Model/Sana_1600M_1024px",
+      tags: [],
+      library_name: "sana",
+    });
+    expect(SANA_DEFAULT_STEPS).toBe(18);
+    expect(snippet!.content).toContain(`num_inference_steps=${SANA_DEFAULT_STEPS},`);
+    expect(snippet!.content).toContain("height=1024,\n    width=1024,");
   });
 });
 

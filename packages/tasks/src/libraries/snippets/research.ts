@@ -1,3 +1,4 @@
+import { SANA_DEFAULT_SIZE, SANA_DEFAULT_STEPS } from "../../inputs/constants.js";
 import type { ModelData } from "../../model-data.js";
 import { exampleText } from "../examples.js";
 import { py, pythonIdentifier, pythonName, sh } from "../quote.js";
@@ -416,7 +417,13 @@ model.generate(cond="image.png")`,
   ];
 }
 
-/** Sana checkpoints load into the pipeline of the Sana repository, configured by one of its YAML files. */
+/**
+ * Sana checkpoints load into the pipeline of the Sana repository, configured by one of its YAML files; the
+ * call shows the specification's 1024x1024 in 18 steps (§9) with the repository's guidance settings.
+ */
+const SANA_GUIDANCE_SCALE = 5;
+const SANA_PAG_GUIDANCE_SCALE = 2;
+
 export function sanaSnippets(model: ModelData): LibrarySnippet[] {
   return [
     snippet(
@@ -424,7 +431,14 @@ export function sanaSnippets(model: ModelData): LibrarySnippet[] {
 
 sana = SanaPipeline("configs/sana_config/1024ms/Sana_1600M_img1024.yaml")  # the config matching the checkpoint
 sana.from_pretrained(${`hf://${model.id}`})
-image = sana(prompt=${exampleText(model, "a cyberpunk cat with a neon sign")}, height=1024, width=1024)`,
+image = sana(
+    prompt=${exampleText(model, "a cyberpunk cat with a neon sign")},
+    height=${SANA_DEFAULT_SIZE.height},
+    width=${SANA_DEFAULT_SIZE.width},
+    guidance_scale=${SANA_GUIDANCE_SCALE},
+    pag_guidance_scale=${SANA_PAG_GUIDANCE_SCALE},
+    num_inference_steps=${SANA_DEFAULT_STEPS},
+)`,
       "Generate an image",
     ),
   ];
