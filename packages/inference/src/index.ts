@@ -1,6 +1,7 @@
 export { type ClientDefaults, InferenceClient } from "./client.js";
 export * from "./errors.js";
 export { type SseEvent, SseEventBatch, SseParser, sseEvents } from "./http/sse.js";
+export { defaultLogger } from "./logger.js";
 export {
   getProviderConfig,
   INFERENCE_PROVIDERS,

@@ -14,6 +14,7 @@ export type InferenceTask = PipelineType | "conversational";
 export interface Logger {
   debug?(message: string): void;
   warn(message: string): void;
+  error?(message: string, detail?: unknown): void;
 }
 
 export interface RetryOptions {

@@ -1,4 +1,5 @@
-import type { ModelData } from "@modelhub/tasks";
+import { defaultLogger, INFERENCE_PROVIDERS, providerTaskSupported } from "@modelhub/inference";
+import { type ModelData, PIPELINE_TYPES } from "@modelhub/tasks";
 import { describe, expect, it, vi } from "vitest";
 import { TemplateNotFoundError, UnsupportedFormatError } from "./errors.js";
 import { getInferenceSnippets, parseProviderBody } from "./generate.js";
@@ -205,14 +206,56 @@ describe("errors and logging (spec §5, §8)", () => {
   it("parses a provider body given as a string, and logs and falls back to the inputs when it is not JSON", () => {
     const args = { inputs: "hello" };
     const logger = { error: vi.fn() };
-    expect(parseProviderBody({ body: '{"inputs":"hello","extra":1}' }, args, logger)).toEqual({
+    const json = { bodyKind: "json" } as const;
+    expect(parseProviderBody({ ...json, body: '{"inputs":"hello","extra":1}' }, args, logger)).toEqual({
       inputs: "hello",
       extra: 1,
     });
     expect(logger.error).not.toHaveBeenCalled();
-    expect(parseProviderBody({ body: "not json {" }, args, logger)).toBe(args);
+    expect(parseProviderBody({ ...json, body: "not json {" }, args, logger)).toBe(args);
     expect(logger.error).toHaveBeenCalledWith("Failed to parse body as JSON", expect.any(SyntaxError));
     const objectBody = { inputs: "x" };
-    expect(parseProviderBody({ body: objectBody }, args, logger)).toBe(objectBody);
+    expect(parseProviderBody({ ...json, body: objectBody }, args, logger)).toBe(objectBody);
+    // A binary body is the file's bytes: never JSON, never parsed, nothing logged.
+    logger.error.mockClear();
+    expect(parseProviderBody({ bodyKind: "binary", body: "<file bytes>" }, args, logger)).toBe(args);
+    expect(logger.error).not.toHaveBeenCalled();
+  });
+
+  it("logs a failed parse through @modelhub/inference's default logger when none is given", () => {
+    const error = vi.spyOn(defaultLogger, "error").mockImplementation(() => {});
+    try {
+      parseProviderBody({ bodyKind: "json", body: "{" }, {}, undefined);
+      expect(error).toHaveBeenCalledWith("Failed to parse body as JSON", expect.any(SyntaxError));
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  it("never reaches the parse from getInferenceSnippets: every provider and task builds its JSON body as an object", () => {
+    const logger = { error: vi.fn() };
+    let generated = 0;
+    let binary = 0;
+    for (const task of [...PIPELINE_TYPES, "conversational" as const]) {
+      const model: ModelData =
+        task === "conversational"
+          ? { id: "acme/chat", tags: ["conversational"], pipeline_tag: "text-generation" }
+          : { id: "acme/model", tags: [], pipeline_tag: task };
+      for (const provider of INFERENCE_PROVIDERS) {
+        if (!providerTaskSupported(provider, task)) continue;
+        const snippets = getInferenceSnippets(model, "hf_token", provider, undefined, { logger });
+        if (snippets.length === 0) continue;
+        generated++;
+        if (
+          snippets.some(
+            (snippet) => snippet.content.includes("data=data") || snippet.content.includes("--data-binary"),
+          )
+        )
+          binary++;
+      }
+    }
+    expect(generated).toBeGreaterThan(40);
+    expect(binary).toBeGreaterThan(0);
+    expect(logger.error).not.toHaveBeenCalled();
   });
 });

@@ -3,6 +3,7 @@ import {
   buildRequest,
   DEFAULT_HUB_URL,
   DEFAULT_ROUTER_URL,
+  defaultLogger,
   FAL_AUDIO_CONTENT_TYPES,
   getProviderConfig,
   type InferenceProvider,
@@ -101,17 +102,25 @@ function describeCall(
   return { task: pipeline, inputKind: "json", args, chatArgs: {}, file: undefined };
 }
 
-/** Spec §5: a provider body given as a string is parsed as JSON; if that fails, it is logged and the inputs are used. */
+/**
+ * Spec §5: a provider body given as a string is parsed as JSON; if that fails, "Failed to parse body as JSON"
+ * is logged (through `logger`, else @modelhub/inference's default logger) and the inputs are used.
+ *
+ * From getInferenceSnippets a JSON body never arrives as text: @modelhub/inference builds JSON bodies as
+ * objects for every provider and task (generate.test.ts checks them all), and a binary body is the file's
+ * bytes, which are not JSON and are never parsed. The text path stays for a request built elsewhere.
+ */
 export function parseProviderBody(
-  request: Pick<BuiltRequest, "body">,
+  request: Pick<BuiltRequest, "body" | "bodyKind">,
   args: Record<string, unknown>,
   logger: SnippetLogger | undefined,
 ): unknown {
+  if (request.bodyKind === "binary") return args;
   if (typeof request.body !== "string") return request.body;
   try {
     return JSON.parse(request.body);
   } catch (error) {
-    logger?.error("Failed to parse body as JSON", error);
+    (logger ?? defaultLogger).error("Failed to parse body as JSON", error);
     return args;
   }
 }

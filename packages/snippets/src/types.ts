@@ -68,6 +68,6 @@ export interface SnippetOptions {
   inlineToken?: boolean;
   /** Call the provider directly with its own key rather than through the router. */
   directRequest?: boolean;
-  /** Where "Failed to parse body as JSON" goes (default: nowhere). */
+  /** Where "Failed to parse body as JSON" goes (default: @modelhub/inference's default logger, the console). */
   logger?: SnippetLogger;
 }

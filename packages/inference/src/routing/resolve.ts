@@ -1,5 +1,6 @@
 import { RoutingError } from "../errors.js";
 import type { CallContext } from "../http/call-context.js";
+import { defaultLogger } from "../logger.js";
 import { isInferenceProvider, providerTaskSupported } from "../providers/index.js";
 import type { InferenceProvider, InferenceTask, Logger, ProviderChoice } from "../types.js";
 import { tokenKind } from "./build-request.js";
@@ -68,7 +69,7 @@ export async function resolveModel(call: CallContext, params: ResolveParams): Pr
     );
   }
   if (mapping.status === "staging") {
-    params.logger?.warn(
+    (params.logger ?? defaultLogger).warn(
       `Model ${model} is in staging mode for provider ${provider}. Meant for test purposes only.`,
     );
   }

@@ -1,5 +1,5 @@
 import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { InferenceClient } from "../client.js";
 import { InputError, ProviderApiError, RoutingError } from "../errors.js";
 import { automaticSpeechRecognition } from "../tasks/automatic-speech-recognition.js";
@@ -69,6 +69,27 @@ describe("model mapping", () => {
         (r) => r.path === "/cerebras/v1/chat/completions" && r.bodyText.includes("routing-staging"),
       ),
     ).toBe(true);
+  });
+
+  it("warns about a staging mapping through the default logger (the console) when none is injected", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      await chatCompletion(
+        { model: "routing/chat", provider: "cerebras", accessToken: "hf_x", messages },
+        options({ mappingTtlMs: 0 }),
+      );
+      expect(warn).toHaveBeenCalledWith(
+        "Model routing/chat is in staging mode for provider cerebras. Meant for test purposes only.",
+      );
+      warn.mockClear();
+      await chatCompletion(
+        { model: "routing/chat", provider: "together", accessToken: "hf_x", messages },
+        options({ mappingTtlMs: 0 }),
+      );
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('"auto" picks the first live provider the client supports', async () => {
