@@ -20,5 +20,7 @@ export const COMMIT_ID = /^[0-9a-f]{40}$/;
 /** The full ref names a revision may mean, in the order the public hub tries them. */
 export function refCandidates(revision: string): string[] {
   if (revision.startsWith("refs/")) return [revision];
+  // HEAD is the default branch, as in git (@huggingface/hub asks for /revision/HEAD).
+  if (revision === "HEAD") return [branchRef("main")];
   return [branchRef(revision), tagRef(revision)];
 }

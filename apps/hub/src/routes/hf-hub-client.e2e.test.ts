@@ -10,6 +10,7 @@ import { type RunningHub, startHub } from "../start-hub.js";
 const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
 const VENV_PYTHON = join(REPO_DIR, ".venv", "bin", "python");
 const SUITE = fileURLToPath(new URL("./__fixtures__/hf_hub_client_suite.py", import.meta.url));
+const TRANSFORMERS_SUITE = fileURLToPath(new URL("./__fixtures__/transformers_suite.py", import.meta.url));
 
 let hub: RunningHub;
 let temp: ReturnType<typeof makeTempDir>;
@@ -28,6 +29,17 @@ afterAll(async () => {
   temp.remove();
 });
 
+function clientEnv(): Record<string, string> {
+  return {
+    HF_ENDPOINT: hub.url,
+    HF_TOKEN: token,
+    HF_HUB_DISABLE_XET: "1",
+    HF_HOME: join(temp.dir, "hf-home"),
+    HF_HUB_DISABLE_TELEMETRY: "1",
+    HF_HUB_DISABLE_PROGRESS_BARS: "1",
+  };
+}
+
 function runPython(script: string, env: Record<string, string>) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
@@ -41,16 +53,18 @@ function runPython(script: string, env: Record<string, string>) {
 
 describe("huggingface_hub against the hub (HF_ENDPOINT on loopback, Git LFS path)", () => {
   it("runs the client suite: create, upload, download, snapshot, commits, refs, trees, access", async () => {
-    const result = await runPython(SUITE, {
-      HF_ENDPOINT: hub.url,
-      HF_TOKEN: token,
-      HF_HUB_DISABLE_XET: "1",
-      HF_HOME: join(temp.dir, "hf-home"),
-      HF_HUB_DISABLE_TELEMETRY: "1",
-      HF_HUB_DISABLE_PROGRESS_BARS: "1",
-    });
+    const result = await runPython(SUITE, clientEnv());
     const summary = result.stdout.trim().split("\n").at(-1) ?? "";
     expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
-    expect(JSON.parse(summary).steps).toHaveLength(18);
+    expect(JSON.parse(summary).steps).toHaveLength(19);
   }, 180_000);
+
+  it("transformers loads AutoConfig and AutoTokenizer of a repository uploaded to it (no torch)", async () => {
+    const result = await runPython(TRANSFORMERS_SUITE, clientEnv());
+    expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
+    expect(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "")).toEqual({
+      ok: true,
+      model_type: "bert",
+    });
+  }, 120_000);
 });

@@ -245,4 +245,19 @@ assert api.dataset_info("alice/data").sha
 api.create_repo("alice/demo", repo_type="space", space_sdk="static")
 assert "README.md" in api.list_repo_files("alice/demo", repo_type="space")
 
+step("the hf CLI: upload a file, then download it")
+import subprocess  # noqa: E402
+
+hf = os.path.join(os.path.dirname(sys.executable), "hf")
+cli_file = os.path.join(work, "cli.txt")
+with open(cli_file, "w") as f:
+    f.write("from the CLI\n")
+subprocess.run([hf, "upload", REPO, cli_file, "cli/cli.txt", "--commit-message", "hf upload"], check=True, capture_output=True)
+out = subprocess.run(
+    [hf, "download", REPO, "cli/cli.txt", "--cache-dir", os.path.join(work, "cli-cache")],
+    check=True, capture_output=True, text=True,
+).stdout.strip().splitlines()[-1].split("path:")[-1].strip()
+assert open(out).read() == "from the CLI\n", out
+assert api.list_repo_commits(REPO)[0].title == "hf upload"
+
 print(json.dumps({"ok": True, "steps": steps}))

@@ -1,0 +1,81 @@
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import {
+  createRepo,
+  downloadFile,
+  fileDownloadInfo,
+  listFiles,
+  modelInfo,
+  uploadFiles,
+} from "@huggingface/hub";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
+import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { issueToken } from "../auth/token-service.js";
+import { gitBlobId } from "../repos/git-objects.js";
+import { type RunningHub, startHub } from "../start-hub.js";
+
+let hub: RunningHub;
+let temp: ReturnType<typeof makeTempDir>;
+let accessToken: string;
+beforeAll(async () => {
+  temp = makeTempDir();
+  hub = await startHub({
+    dataDir: join(temp.dir, "data"),
+    providerSim: false,
+    catalogueDir: FIXTURE_CATALOGUE_DIR,
+  });
+  accessToken = issueToken(hub.store, { name: "alice", scopes: ["read"] }).token;
+});
+afterAll(async () => {
+  await hub.close();
+  temp.remove();
+});
+
+describe("@huggingface/hub against the hub (hubUrl on loopback, Git LFS path)", () => {
+  it("creates a repository, uploads regular and LFS files, lists, downloads and describes them", async () => {
+    const hubUrl = hub.url;
+    const repo = { type: "model" as const, name: "alice/js-client" };
+    const created = await createRepo({ repo, accessToken, hubUrl });
+    expect(created.repoUrl).toBe(`${hub.url}/alice/js-client`);
+
+    const weights = randomBytes(64 * 1024);
+    const readme = "---\nlicense: mit\n---\n# JS\n";
+    const commit = await uploadFiles({
+      repo,
+      accessToken,
+      hubUrl,
+      useXet: false,
+      files: [
+        { path: "README.md", content: new Blob([readme]) },
+        { path: "config.json", content: new Blob(['{"model_type":"gpt2"}']) },
+        { path: "model.safetensors", content: new Blob([weights]) },
+      ],
+    });
+    expect(commit?.commit.oid).toMatch(/^[0-9a-f]{40}$/);
+
+    const files = [];
+    for await (const file of listFiles({ repo, hubUrl, recursive: true })) files.push(file);
+    const byPath = Object.fromEntries(files.map((file) => [file.path, file]));
+    expect(Object.keys(byPath).sort()).toEqual([
+      ".gitattributes",
+      "README.md",
+      "config.json",
+      "model.safetensors",
+    ]);
+    expect(byPath["model.safetensors"]?.lfs?.size).toBe(weights.byteLength);
+    expect(byPath["README.md"]?.oid).toBe(gitBlobId(Buffer.from(readme)));
+
+    const downloaded = await downloadFile({ repo, path: "model.safetensors", hubUrl });
+    expect(Buffer.from(await downloaded!.arrayBuffer()).equals(weights)).toBe(true);
+    expect(await downloadFile({ repo, path: "missing.txt", hubUrl })).toBeNull();
+
+    const info = await fileDownloadInfo({ repo, path: "model.safetensors", hubUrl });
+    expect(info?.size).toBe(weights.byteLength);
+    expect(info?.etag).toMatch(/^"[0-9a-f]{64}"$/);
+
+    const model = await modelInfo({ name: repo.name, hubUrl, additionalFields: ["sha", "siblings"] });
+    expect(model.name).toBe(repo.name);
+    expect((model as unknown as { sha: string }).sha).toBe(commit?.commit.oid);
+  });
+});
