@@ -1,0 +1,169 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { issueToken } from "../auth/token-service.js";
+import { openStore } from "../store/store.js";
+
+const HUB_DIR = fileURLToPath(new URL("../..", import.meta.url));
+let temp: ReturnType<typeof makeTempDir>;
+let token: string;
+
+/** The real server (`npm start`'s entry) in its own process, so that it can be killed with SIGKILL. */
+async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/server.ts"], {
+    cwd: HUB_DIR,
+    env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "error" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`the hub did not start: ${output}`)), 60_000);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once("exit", () => reject(new Error(`the hub exited: ${output}`)));
+  });
+  return { child, url };
+}
+
+function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
+beforeAll(() => {
+  temp = makeTempDir();
+  const store = openStore({ dataDir: join(temp.dir, "data") });
+  token = issueToken(store, { name: "alice", scopes: ["read"] }).token;
+  store.close();
+});
+afterAll(() => temp.remove());
+
+const json = { "Content-Type": "application/json" };
+
+describe("kill -9 during uploads and commits", () => {
+  it("leaves every branch at a commit whose files all exist, and the hub usable after restart", async () => {
+    const dataDir = join(temp.dir, "data");
+    const auth = { Authorization: `Bearer ${token}` };
+    let { child, url } = await startServer(dataDir);
+    const created = await fetch(`${url}/api/repos/create`, {
+      method: "POST",
+      headers: { ...auth, ...json },
+      body: JSON.stringify({ name: "alice/crash" }),
+    });
+    expect(created.status).toBe(200);
+
+    // A large LFS upload that is still streaming when the process dies.
+    const big = randomBytes(8 * 1024 * 1024);
+    const bigOid = createHash("sha256").update(big).digest("hex");
+    const batch = await fetch(`${url}/alice/crash.git/info/lfs/objects/batch`, {
+      method: "POST",
+      headers: { ...auth, ...json },
+      body: JSON.stringify({ operation: "upload", objects: [{ oid: bigOid, size: big.byteLength }] }),
+    });
+    const href = ((await batch.json()) as { objects: { actions: { upload: { href: string } } }[] })
+      .objects[0]!.actions.upload.href;
+    let sent = 0;
+    const slowBody = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        controller.enqueue(big.subarray(sent, sent + 64 * 1024));
+        sent += 64 * 1024;
+        if (sent >= big.byteLength) controller.close();
+      },
+    });
+    const upload = fetch(href, {
+      method: "PUT",
+      body: slowBody,
+      headers: { "Content-Length": String(big.byteLength) },
+      duplex: "half",
+    } as RequestInit).catch(() => undefined);
+
+    // Commits in a tight loop, from four writers at once, until the process dies under them.
+    let stop = false;
+    let landed = 0;
+    const writer = async (id: number) => {
+      for (let i = 0; !stop; i++) {
+        const content = randomBytes(2048).toString("base64");
+        const body = [
+          { key: "header", value: { summary: `writer ${id} commit ${i}` } },
+          { key: "file", value: { path: `w${id}/${i}.txt`, content, encoding: "base64" } },
+          ...(i > 0 ? [{ key: "deletedFile", value: { path: `w${id}/${i - 1}.txt` } }] : []),
+        ]
+          .map((line) => JSON.stringify(line))
+          .join("\n");
+        const response = await fetch(`${url}/api/models/alice/crash/commit/main`, {
+          method: "POST",
+          headers: { ...auth, "Content-Type": "application/x-ndjson" },
+          body,
+        }).catch(() => undefined);
+        if (!response) return;
+        if (response.ok) landed++;
+        else if (response.status !== 404) throw new Error(`commit failed: ${response.status}`);
+      }
+    };
+    const writers = [0, 1, 2, 3].map(writer);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await killHard(child);
+    stop = true;
+    await Promise.all([...writers, upload]);
+    expect(landed).toBeGreaterThan(5);
+    expect(sent).toBeLessThan(big.byteLength);
+
+    ({ child, url } = await startServer(dataDir));
+    try {
+      const refs = (await (await fetch(`${url}/api/models/alice/crash/refs`, { headers: auth })).json()) as {
+        branches: { name: string; targetCommit: string }[];
+      };
+      for (const branch of refs.branches) {
+        const tree = (await (
+          await fetch(`${url}/api/models/alice/crash/tree/${branch.targetCommit}?recursive=true`, {
+            headers: auth,
+          })
+        ).json()) as { path: string; type: string; size: number; oid: string }[];
+        const files = tree.filter((entry) => entry.type === "file");
+        expect(files.length).toBeGreaterThan(1);
+        for (const file of files) {
+          const response = await fetch(`${url}/alice/crash/resolve/${branch.targetCommit}/${file.path}`, {
+            headers: auth,
+          });
+          expect(response.status, file.path).toBe(200);
+          const bytes = Buffer.from(await response.arrayBuffer());
+          expect(bytes.byteLength).toBe(file.size);
+          const gitId = createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
+          expect(gitId).toBe(file.oid);
+        }
+      }
+      // The interrupted upload left nothing behind: the object is still to be uploaded.
+      const again = await fetch(`${url}/alice/crash.git/info/lfs/objects/batch`, {
+        method: "POST",
+        headers: { ...auth, ...json },
+        body: JSON.stringify({ operation: "upload", objects: [{ oid: bigOid, size: big.byteLength }] }),
+      });
+      const object = ((await again.json()) as { objects: { actions?: unknown }[] }).objects[0]!;
+      expect(object.actions).toBeDefined();
+      // And the branch takes new commits.
+      const after = await fetch(`${url}/api/models/alice/crash/commit/main`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/x-ndjson" },
+        body: JSON.stringify({ key: "header", value: { summary: "after the crash" } }),
+      });
+      expect(after.status).toBe(200);
+    } finally {
+      await killHard(child);
+    }
+  }, 120_000);
+});
