@@ -74,8 +74,14 @@ describe("@huggingface/hub against the hub (hubUrl on loopback, Git LFS path)", 
     expect(info?.size).toBe(weights.byteLength);
     expect(info?.etag).toMatch(/^"[0-9a-f]{64}"$/);
 
-    const model = await modelInfo({ name: repo.name, hubUrl, additionalFields: ["sha", "siblings"] });
+    const model = await modelInfo({ name: repo.name, hubUrl, additionalFields: ["sha", "filePaths"] });
     expect(model.name).toBe(repo.name);
-    expect((model as unknown as { sha: string }).sha).toBe(commit?.commit.oid);
+    expect(model.sha).toBe(commit?.commit.oid);
+    expect(model.filePaths.sort()).toEqual([
+      ".gitattributes",
+      "README.md",
+      "config.json",
+      "model.safetensors",
+    ]);
   });
 });
