@@ -1,17 +1,18 @@
 /**
- * Copies the exchanges the simulator replays out of the shared recording into
- * src/__fixtures__/recorded-traffic.json, so nothing reads ../shared at run time.
+ * The one extraction of the shared provider recording into the repository: every exchange goes to
+ * src/__fixtures__/recorded-traffic.json, so nothing reads ../shared at run time. The simulator serves from
+ * it, and @modelhub/inference's replay test issues its requests again from the same file.
  *
- *   node --import tsx packages/provider-sim/scripts/extract-recorded-traffic.ts \
- *     /work/shared/data/provider-traffic-2025-03.json
+ *   npm run extract-fixtures -w packages/provider-sim   [-- /work/shared/data/provider-traffic-2025-03.json]
  *
- * What it changes on the way: URLs become provider-relative paths; hosts that serve media or job status
- * become `{{SIM_URL}}/...` placeholders (filled with the sim's own URL when served); long base64 (truncated
- * in the recording) becomes a small valid file of the same kind.
+ * What it records beside the original URL: the provider (from the one host-to-provider table below) and
+ * the provider-relative path; the content types and the few response headers clients read. What it changes:
+ * long base64 (truncated in the recording) becomes a small valid file of the same kind, and a request URL
+ * that is a data: URL is shortened. Rewriting media and job URLs to the simulator is done when it loads.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { mediaBytes, mediaKindForBase64, mediaKindForContentType } from "../src/media.js";
-import type { RecordedExchange } from "../src/recorded-traffic.js";
+import type { RecordingEntry } from "../src/recorded-traffic.js";
 
 interface RawExchange {
   url: string;
@@ -34,7 +35,6 @@ const PROVIDER_HOSTS: Record<string, string> = {
   "fal.run": "fal-ai",
 };
 
-const MEDIA_HOSTS = ["fal.media", "v2.fal.media", "replicate.delivery", "delivery-us1.bfl.ai"];
 const KEPT_RESPONSE_HEADERS = ["retry-after", "preference-applied", "x-request-id"];
 
 function locate(url: URL): { provider: string; path: string } | undefined {
@@ -49,19 +49,7 @@ function locate(url: URL): { provider: string; path: string } | undefined {
   }
   if (url.host === "huggingface.co") return { provider: "hub", path };
   const provider = PROVIDER_HOSTS[url.host];
-  // A bare host (no route) is a recording of a misconfigured client, not of the provider's API.
-  if (!provider || url.pathname === "/") return undefined;
-  if (provider === "black-forest-labs" && url.pathname.includes("get_result")) return undefined;
-  return { provider, path };
-}
-
-function pointAtSim(text: string): string {
-  let result = text;
-  for (const host of MEDIA_HOSTS)
-    result = result.replaceAll(`https://${host}/`, `{{SIM_URL}}/media/${host}/`);
-  result = result.replaceAll("https://api.replicate.com/", "{{SIM_URL}}/replicate/");
-  result = result.replaceAll("https://stream.replicate.com/", "{{SIM_URL}}/replicate/stream/");
-  return result.replaceAll("https://api.us1.bfl.ai/", "{{SIM_URL}}/black-forest-labs/");
+  return provider ? { provider, path } : undefined;
 }
 
 /** Replaces truncated base64 (raw or in a data URL) with a valid small file of the same kind. */
@@ -83,27 +71,25 @@ function repairBase64(value: unknown): unknown {
 }
 
 function cleanBody(body: string, contentType: string): string {
-  if (!contentType.includes("json") || body === "") return pointAtSim(body);
+  if (!contentType.includes("json") || body === "") return body;
   try {
-    return pointAtSim(JSON.stringify(repairBase64(JSON.parse(body))));
+    return JSON.stringify(repairBase64(JSON.parse(body)));
   } catch {
-    return pointAtSim(body);
+    return body;
   }
+}
+
+/** data: URLs carry a whole file in the recording; 256 characters keep the type and a valid base64 prefix. */
+function shortenDataUrl(url: string): string {
+  if (!url.startsWith("data:") || url.length <= 256) return url;
+  const keep = 256 - (url.indexOf(",") + 1);
+  return url.slice(0, url.indexOf(",") + 1 + keep - (keep % 4));
 }
 
 const sourcePath = process.argv[2] ?? "/work/shared/data/provider-traffic-2025-03.json";
 const raw = JSON.parse(readFileSync(sourcePath, "utf8")) as Record<string, RawExchange>;
-const seen = new Set<string>();
-const exchanges: RecordedExchange[] = [];
-for (const [id, exchange] of Object.entries(raw)) {
-  if (!exchange.url.startsWith("https://")) continue;
-  const place = locate(new URL(exchange.url));
-  if (!place) continue;
-  const method = exchange.init.method ?? "GET";
-  const requestBody = exchange.init.body ? exchange.init.body : null;
-  const key = `${place.provider} ${method} ${place.path} ${requestBody}`;
-  if (seen.has(key)) continue;
-  seen.add(key);
+const exchanges: RecordingEntry[] = Object.entries(raw).map(([id, exchange]) => {
+  const place = exchange.url.startsWith("https://") ? locate(new URL(exchange.url)) : undefined;
   const responseContentType = exchange.response.headers["content-type"] ?? "";
   const responseHeaders = Object.fromEntries(
     KEPT_RESPONSE_HEADERS.flatMap((name) => {
@@ -111,19 +97,20 @@ for (const [id, exchange] of Object.entries(raw)) {
       return value === undefined ? [] : [[name, value]];
     }),
   );
-  exchanges.push({
+  return {
     id,
-    provider: place.provider,
-    method,
-    path: place.path,
+    url: shortenDataUrl(exchange.url),
+    provider: place?.provider ?? null,
+    method: exchange.init.method ?? "GET",
+    path: place?.path ?? null,
     requestContentType: exchange.init.headers?.["Content-Type"] ?? null,
-    requestBody,
+    requestBody: exchange.init.body ? exchange.init.body : null,
     status: exchange.response.status,
     responseContentType,
     responseHeaders,
     responseBody: cleanBody(exchange.response.body ?? "", responseContentType),
-  });
-}
+  };
+});
 const target = new URL("../src/__fixtures__/recorded-traffic.json", import.meta.url);
 writeFileSync(target, `${JSON.stringify(exchanges, null, 1)}\n`);
 process.stdout.write(`${exchanges.length} exchanges -> ${target.pathname}\n`);

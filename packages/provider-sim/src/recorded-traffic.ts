@@ -1,31 +1,82 @@
 import { readFileSync } from "node:fs";
 
-/** One real exchange from the March 2025 recording, rewritten to be served by the sim (see scripts/). */
-export interface RecordedExchange {
+/**
+ * One exchange of the March 2025 recording as extracted (scripts/extract-recorded-traffic.ts): the one
+ * copy of the recorded traffic in the repository, also read by @modelhub/inference's replay test.
+ */
+export interface RecordingEntry {
   id: string;
-  /** Provider name as in the router layout, or "hub" for the hub's own API. */
-  provider: string;
+  /** The URL as recorded (a data: URL shortened). */
+  url: string;
+  /** Provider name as in the router layout, "hub" for the hub's own API; null for hosts of no provider. */
+  provider: string | null;
   method: string;
-  /** Path under the provider's own base URL, with its query string. */
-  path: string;
+  /** Path under the provider's own base URL, with its query string; null when `provider` is. */
+  path: string | null;
   requestContentType: string | null;
   /** The JSON or text body sent; null for binary uploads (the recording kept none). */
   requestBody: string | null;
   status: number;
   responseContentType: string;
+  /** The response headers clients read: retry-after, preference-applied, x-request-id. */
   responseHeaders: Record<string, string>;
-  /** `{{SIM_URL}}` stands for the sim's own base URL; empty for binary replies. */
+  /** Empty for binary replies; long base64 replaced by a small valid file of the same kind. */
+  responseBody: string;
+}
+
+/** An exchange the sim serves: one per distinct request, media and job URLs pointing at the sim. */
+export interface RecordedExchange extends Omit<RecordingEntry, "url" | "provider" | "path"> {
+  provider: string;
+  path: string;
+  /** `{{SIM_URL}}` stands for the sim's own base URL. */
   responseBody: string;
 }
 
 export const SIM_URL_PLACEHOLDER = "{{SIM_URL}}";
 
+const RECORDING_FILE = new URL("./__fixtures__/recorded-traffic.json", import.meta.url);
+const MEDIA_HOSTS = ["fal.media", "v2.fal.media", "replicate.delivery", "delivery-us1.bfl.ai"];
+
+/** Media, job status and stream hosts become the sim's own URL, so clients follow them back to it. */
+function pointAtSim(text: string): string {
+  if (!text.includes("https://")) return text;
+  let result = text;
+  for (const host of MEDIA_HOSTS)
+    result = result.replaceAll(`https://${host}/`, `${SIM_URL_PLACEHOLDER}/media/${host}/`);
+  result = result.replaceAll("https://api.replicate.com/", `${SIM_URL_PLACEHOLDER}/replicate/`);
+  result = result.replaceAll("https://stream.replicate.com/", `${SIM_URL_PLACEHOLDER}/replicate/stream/`);
+  return result.replaceAll("https://api.us1.bfl.ai/", `${SIM_URL_PLACEHOLDER}/black-forest-labs/`);
+}
+
+/** What the sim leaves out: a bare host is a misconfigured client, and it answers BFL polls itself. */
+function served(entry: RecordingEntry): entry is RecordingEntry & { provider: string; path: string } {
+  if (entry.provider === null || entry.path === null) return false;
+  if (entry.path === "/" || entry.path.startsWith("/?")) return false;
+  return !(entry.provider === "black-forest-labs" && entry.path.includes("get_result"));
+}
+
 let loaded: readonly RecordedExchange[] | undefined;
 
 export function recordedExchanges(): readonly RecordedExchange[] {
-  loaded ??= JSON.parse(
-    readFileSync(new URL("./__fixtures__/recorded-traffic.json", import.meta.url), "utf8"),
-  ) as RecordedExchange[];
+  if (!loaded) {
+    const entries = JSON.parse(readFileSync(RECORDING_FILE, "utf8")) as RecordingEntry[];
+    const seen = new Set<string>();
+    const exchanges: RecordedExchange[] = [];
+    for (const entry of entries) {
+      if (!served(entry)) continue;
+      const key = `${entry.provider} ${entry.method} ${entry.path} ${entry.requestBody}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const { url: _url, ...rest } = entry;
+      exchanges.push({
+        ...rest,
+        provider: entry.provider,
+        path: entry.path,
+        responseBody: pointAtSim(entry.responseBody),
+      });
+    }
+    loaded = exchanges;
+  }
   return loaded;
 }
 

@@ -1,40 +1,59 @@
 import { readFileSync } from "node:fs";
 import type { InferenceProvider, InferenceTask } from "../types.js";
 
-/** One exchange of the March 2025 recording (see scripts/extract-traffic-fixture.mjs). */
+/**
+ * The recorded provider traffic (March 2025), read from the one extraction in the repository: the
+ * provider simulator's fixture (packages/provider-sim/scripts/extract-recorded-traffic.ts), which also
+ * names each exchange's provider from the one host-to-provider table.
+ */
+const RECORDING_FILE = new URL(
+  "../../../provider-sim/src/__fixtures__/recorded-traffic.json",
+  import.meta.url,
+);
+
+/** One exchange as the replay test reads it. */
 export interface Exchange {
   id: string;
   url: string;
+  /** The provider whose API the URL is (router paths name theirs); null for other hosts. */
+  provider: string | null;
   method: string;
-  requestHeaders: Record<string, string>;
+  /** "" when the recording kept no body (binary upload). */
   requestBody: string;
   status: number;
+  /** content-type and the few headers clients read (x-request-id, retry-after). */
+  responseHeaders: Record<string, string>;
+  responseBody: string;
+}
+
+interface RecordingEntry {
+  id: string;
+  url: string;
+  provider: string | null;
+  method: string;
+  requestBody: string | null;
+  status: number;
+  responseContentType: string;
   responseHeaders: Record<string, string>;
   responseBody: string;
 }
 
 let cache: Exchange[] | undefined;
 export function recordedTraffic(): Exchange[] {
-  cache ??= JSON.parse(
-    readFileSync(new URL("../__fixtures__/provider-traffic.json", import.meta.url), "utf8"),
-  ) as Exchange[];
+  cache ??= (JSON.parse(readFileSync(RECORDING_FILE, "utf8")) as RecordingEntry[]).map((entry) => ({
+    id: entry.id,
+    url: entry.url,
+    provider: entry.provider,
+    method: entry.method,
+    requestBody: entry.requestBody ?? "",
+    status: entry.status,
+    responseHeaders: { "content-type": entry.responseContentType, ...entry.responseHeaders },
+    responseBody: entry.responseBody,
+  }));
   return cache;
 }
 
-const HOSTS: Record<string, InferenceProvider> = {
-  "api.together.xyz": "together",
-  "api.replicate.com": "replicate",
-  "fal.run": "fal-ai",
-  "api.hyperbolic.xyz": "hyperbolic",
-  "api.openai.com": "openai",
-  "api.sambanova.ai": "sambanova",
-  "api.studio.nebius.ai": "nebius",
-  "api.novita.ai": "novita",
-  "api.us1.bfl.ai": "black-forest-labs",
-  "api.fireworks.ai": "fireworks-ai",
-  "api.cohere.com": "cohere",
-  "api.cerebras.ai": "cerebras",
-};
+const HUB_HOSTS = new Set(["huggingface.co", "router.huggingface.co"]);
 
 /** The pipeline of each hf-inference model in the recording (read off its answers). */
 export const HF_MODEL_TASKS: Record<string, InferenceTask> = {
@@ -121,7 +140,9 @@ export function classify(exchange: Exchange, all: Exchange[]): Classified {
   if (body && "provider" in body) return skip("legacy: provider name leaked into the body (older client)");
 
   const router = url.host === "router.huggingface.co" && url.pathname.startsWith("/hf-inference/");
-  const provider: InferenceProvider | undefined = router ? "hf-inference" : HOSTS[url.host];
+  // A provider's own API host; through the hub, only hf-inference's router paths are this client's.
+  const direct = HUB_HOSTS.has(url.host) ? undefined : (exchange.provider as InferenceProvider | null);
+  const provider: InferenceProvider | undefined = router ? "hf-inference" : (direct ?? undefined);
   if (!provider) return skip(`unknown host ${url.host}`);
   const accessToken = provider === "hf-inference" ? "hf_replay" : "replay-provider-key";
   const base = {
