@@ -1,6 +1,5 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HOSTILE_TEXTS } from "../quoting/__fixtures__/hostile-texts.js";
+import { QUOTING_SAMPLES } from "../quoting/__fixtures__/hostile-texts.js";
 import {
   comment,
   isCode,
@@ -13,12 +12,7 @@ import {
   TemplatePlacementError,
 } from "./quote.js";
 
-/** Hostile texts plus random Unicode strings (fixed seed: deterministic). */
-const SAMPLES: string[] = [
-  ...HOSTILE_TEXTS,
-  ...fc.sample(fc.string({ unit: "binary", maxLength: 40 }), { numRuns: 300, seed: 42 }),
-  ...fc.sample(fc.string({ unit: "grapheme-composite", maxLength: 20 }), { numRuns: 100, seed: 7 }),
-];
+const SAMPLES = QUOTING_SAMPLES;
 
 /** These tests start interpreters on a shared machine: allow for load. */
 const SLOW_TEST_MS = 60_000;

@@ -5,6 +5,29 @@
  */
 export const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 
+/** What a double-quoted string literal cannot hold raw: the quote, the backslash, and unprintable characters. */
+const NEEDS_ESCAPE = /["\\\p{C}\p{Zl}\p{Zp}]/u;
+
 export function hex(codePoint: number, width: number): string {
   return codePoint.toString(16).padStart(width, "0");
+}
+
+/**
+ * A double-quoted string literal of a C-like language (Python, JavaScript): quote, backslash, \n, \r and
+ * \t escaped the way both write them, other unprintable characters by `escapeCodePoint`.
+ */
+export function doubleQuotedLiteral(value: string, escapeCodePoint: (codePoint: number) => string): string {
+  // Most texts need no escape: one test instead of a walk over the characters.
+  if (!NEEDS_ESCAPE.test(value)) return `"${value}"`;
+  let out = '"';
+  for (const ch of value) {
+    if (ch === "\\") out += "\\\\";
+    else if (ch === '"') out += '\\"';
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (UNPRINTABLE.test(ch)) out += escapeCodePoint(ch.codePointAt(0)!);
+    else out += ch;
+  }
+  return `${out}"`;
 }

@@ -1,3 +1,5 @@
+import fc from "fast-check";
+
 /**
  * The one hostile-input corpus: texts a hostile or careless model record, widget example or request could
  * carry into generated code in any language. Every quoting function is run on these through the real
@@ -33,4 +35,11 @@ export const COMBINED_HOSTILE_TEXTS: readonly string[] = [
   `a"b'c\\d$(touch /tmp/pwned)\`id\`\${HOME}\n# x\r\u2028\u0007\u001b[31m héllo 日本語 🤗 */ -->\\`,
   "lone surrogate \ud800 and tab\t",
   "",
+];
+
+/** The corpus plus random strings (fixed seeds: deterministic), for checks that run every text. */
+export const QUOTING_SAMPLES: readonly string[] = [
+  ...HOSTILE_TEXTS,
+  ...fc.sample(fc.string({ unit: "binary", maxLength: 40 }), { numRuns: 300, seed: 42 }),
+  ...fc.sample(fc.string({ unit: "grapheme-composite", maxLength: 20 }), { numRuns: 100, seed: 7 }),
 ];
