@@ -1,6 +1,7 @@
 import { type IssuedToken, issueToken, parseTokenRequest } from "./auth/token-service.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "./errors.js";
 import { parseModelId } from "./model-id.js";
+import { isServedMapping } from "./router/served.js";
 import { type ProviderMapping, parseProviderMapping, parseProviderName } from "./store/mapping-record.js";
 import { parseModelRecord } from "./store/model-record.js";
 import type { StoredModel } from "./store/models-table.js";
@@ -37,6 +38,9 @@ export function adminOperations(store: Store, knownProviders: readonly string[] 
     setMapping(modelId: string, provider: string, input: unknown): ProviderMapping {
       const name = parseProviderName(provider, knownProviders);
       const mapping = parseProviderMapping(input);
+      if (knownProviders && !isServedMapping(name, mapping.task)) {
+        throw new InvalidInputError(`Provider ${name} does not serve ${mapping.task} on this hub.`);
+      }
       const model = store.models.get(parseModelId(modelId));
       if (!model) throw new NotFoundError(`Model ${modelId} not found.`);
       store.mappings.set(model.id, name, mapping);

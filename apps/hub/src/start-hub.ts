@@ -9,6 +9,7 @@ import { normalizePublicUrl } from "./http/public-url.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { createNodeRouter } from "./router/node-router.js";
+import { isServedMapping } from "./router/served.js";
 import { createTokenCache } from "./router/token-cache.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
 import { hubTokenVerifier } from "./router/verify-caller.js";
@@ -84,6 +85,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
       store,
       options.catalogueDir ?? BUILT_IN_CATALOGUE_DIR,
       INFERENCE_PROVIDERS,
+      undefined,
+      isServedMapping,
     );
     if (seeded) logger.log("info", "catalogue loaded", seeded);
   } catch (error) {
@@ -111,7 +114,10 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const tokenCache = createTokenCache(store);
   // Router calls are served by plain node:http in front of the Hono app (a fraction of the CPU per call of
   // a Hono route); everything else goes to Hono.
+  // Known once listening (the default public URL is the listening address); no call arrives before.
+  let publicUrl = "";
   const routeFast = createNodeRouter({
+    publicUrl: () => publicUrl,
     store,
     upstreams,
     logger,
@@ -142,7 +148,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  const publicUrl = configuredPublicUrl ?? url;
+  publicUrl = configuredPublicUrl ?? url;
   const app = createApp({
     store,
     logger,

@@ -53,6 +53,7 @@ export type TemplateContext = {
   routerTemplate: CodeValue;
   importBase64?: boolean;
   importJson?: boolean;
+  importTime?: boolean;
   /** huggingface.js: the node:fs/promises functions the snippet uses. */
   fsImports?: string;
 };

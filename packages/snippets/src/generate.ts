@@ -8,6 +8,7 @@ import {
   getProviderConfig,
   type InferenceProvider,
   type InferenceTask,
+  providerTaskProtocol,
   providerTaskSupported,
 } from "@modelhub/inference";
 import {
@@ -301,6 +302,7 @@ function renderSnippet(
     inputKind: call.inputKind,
     hasParameters: context.parameters !== undefined,
     imagesAsBase64: answersWithBase64Images(context.providerInputs.obj),
+    protocol: providerTaskProtocol(provider, call.task as InferenceTask),
   });
   if (!name) return undefined;
   const template = findTemplate(language, client, name);
@@ -324,6 +326,7 @@ function renderSnippet(
   if (client === "requests") {
     context.importBase64 = body.includes("base64.");
     context.importJson = body.includes("json.");
+    context.importTime = body.includes("time.sleep(");
     const head = loadTemplate(language, client, "importRequests").render(context).trim();
     return `${head}\n\n\n${body}\n`;
   }

@@ -13,7 +13,15 @@ export interface TemplateChoice {
   hasParameters: boolean;
   /** The provider answers image generation with base64 JSON (`data[0].b64_json`). */
   imagesAsBase64: boolean;
+  /** The registry's protocol for the provider and task (`openai-images`, `bfl-job`...). */
+  protocol?: string | undefined;
 }
+
+/** Raw HTTP (requests, fetch) templates for protocols whose answer needs more than one request or a shape of its own. */
+const RAW_PROTOCOL_TEMPLATES: Partial<Record<string, string>> = {
+  "bfl-job": "bflJob",
+  "hyperbolic-images": "imagesListB64Output",
+};
 
 const FILE_TASKS = new Set<string>([
   "audio-classification",
@@ -81,6 +89,8 @@ export function selectTemplate(choice: TemplateChoice): string | undefined {
   }
   // Raw HTTP: requests, fetch, curl.
   if (provider !== "hf-inference") {
+    const special = choice.protocol ? RAW_PROTOCOL_TEMPLATES[choice.protocol] : undefined;
+    if (special) return client === "curl" ? undefined : special;
     if (task === "text-to-image") {
       return choice.imagesAsBase64 && client !== "curl" ? "imagesB64Output" : undefined;
     }

@@ -28,6 +28,8 @@ export interface NodeRouterDeps {
   logger: Logger;
   timeouts: ForwardTimeouts;
   maxBodyBytes: number;
+  /** The hub's public URL (http/public-url.ts), read per call: provider URLs in answers are moved onto it. */
+  publicUrl: () => string;
   /** Who may call the router (see verify-caller.ts). */
   verifyCaller: VerifyCaller;
   /**
@@ -134,6 +136,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       upstream,
       method: incoming.method ?? "GET",
       pathAndQuery: providerPath + search,
+      publicBase: `${deps.publicUrl()}/router/${provider}`,
       headers: incoming.headers,
       forwardSimHeaders: deps.forwardSimHeaders === true,
       body,

@@ -42,6 +42,7 @@ export interface OpenAiApiDeps {
   timeouts: ForwardTimeouts;
   maxBodyBytes: number;
   verifyCaller: VerifyCaller;
+  publicUrl: () => string;
   stats: ProviderStats;
   forwardSimHeaders?: boolean;
 }
@@ -169,6 +170,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         upstream,
         method: "POST",
         pathAndQuery: providerPath(candidate, endpoint.task),
+        publicBase: `${deps.publicUrl()}/router/${candidate.provider}`,
         headers: call.incoming.headers,
         forwardSimHeaders: deps.forwardSimHeaders === true,
         body: upstreamBody,

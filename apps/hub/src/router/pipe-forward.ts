@@ -7,7 +7,6 @@ import type {
 } from "node:http";
 import type { Socket } from "node:net";
 import { type HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
-import { redactSecrets } from "../logger.js";
 import {
   DROPPED_REQUEST_HEADERS,
   DROPPED_RESPONSE_HEADERS,
@@ -17,7 +16,14 @@ import {
   upstreamUrl,
 } from "./forward.js";
 import { ROUTER_SECURITY_HEADERS } from "./response-headers.js";
-import { createSecretScrubber, scrubHeaderValue } from "./secret-scrubber.js";
+import {
+  type CompiledRewrites,
+  compileRewrites,
+  createStreamRewriter,
+  redact,
+  rewriteHeaderValue,
+  rewriteText,
+} from "./stream-rewriter.js";
 import { readUpstreamBody, startUpstreamRequest, type UpstreamTarget } from "./upstream-http.js";
 import type { Upstream } from "./upstreams.js";
 
@@ -37,6 +43,12 @@ export interface PipeForwardRequest {
   outgoing: ServerResponse;
   /** Headers every answer carries (request id, CORS, security headers), under the provider's own. */
   answerHeaders: Readonly<Record<string, string>>;
+  /**
+   * The provider's base URL as callers must see it: `{public URL}/router/{provider}`. Job status and result
+   * URLs a provider answers with on its own base are moved there, so that they never show the provider's
+   * (or the simulator's internal) address and the caller polls through the router with its hub token.
+   */
+  publicBase: string;
   /** Renders a hub error (unreachable provider, timeout) as the hub's JSON error. */
   sendError(error: HubError): void;
   /** Called exactly once, when the exchange is over (body fully sent, failed, or abandoned). */
@@ -53,6 +65,23 @@ export interface PipeForwardRequest {
 /** Whether a provider's answer may be retried at another provider: nothing of it has reached the caller. */
 export function isRetrySafeStatus(status: number): boolean {
   return status === 429 || status >= 500;
+}
+
+/** Per upstream and public base: the provider's key redacted, its base URL moved onto the hub's. */
+const rewritesByUpstream = new WeakMap<Upstream, Map<string, CompiledRewrites>>();
+
+function rewritesOf(upstream: Upstream, publicBase: string): CompiledRewrites {
+  let byBase = rewritesByUpstream.get(upstream);
+  if (!byBase) {
+    byBase = new Map();
+    rewritesByUpstream.set(upstream, byBase);
+  }
+  let compiled = byBase.get(publicBase);
+  if (!compiled) {
+    compiled = compileRewrites([redact(upstream.secret), { find: upstream.baseUrl, replace: publicBase }]);
+    byBase.set(publicBase, compiled);
+  }
+  return compiled;
 }
 
 /** Parsed once per upstream: the request options that do not change from call to call. */
@@ -90,13 +119,13 @@ function forwardedHeaders(request: PipeForwardRequest): OutgoingHttpHeaders {
 function answerHeaders(
   upstream: IncomingMessage,
   base: Readonly<Record<string, string>>,
-  secret: string,
+  rewrites: CompiledRewrites,
 ): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = { ...base };
   for (const name in upstream.headers) {
     if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) continue;
     const value = upstream.headers[name];
-    if (value !== undefined) headers[name] = scrubHeaderValue(value, secret);
+    if (value !== undefined) headers[name] = rewriteHeaderValue(value, rewrites.rewrites);
   }
   const providerRequestId = upstream.headers["x-request-id"];
   if (typeof providerRequestId === "string") headers["x-provider-request-id"] = providerRequestId;
@@ -111,6 +140,7 @@ function answerHeaders(
 export function pipeToProvider(request: PipeForwardRequest): void {
   const started = performance.now();
   const { outgoing, upstream: route } = request;
+  const rewrites = rewritesOf(route, request.publicBase);
   let finished = false;
   let responseBytes = 0;
   const finish = (status: number) => {
@@ -173,7 +203,7 @@ export function pipeToProvider(request: PipeForwardRequest): void {
         failOver(status, request.onRetrySafeFailure);
         return;
       }
-      const headers = answerHeaders(upstream, request.answerHeaders, route.secret);
+      const headers = answerHeaders(upstream, request.answerHeaders, rewrites);
       if (status >= 400 || status === 204 || status === 304) {
         // Error bodies are small: read them whole and scrub any credential a provider might echo back.
         readUpstreamBody(upstream, MAX_ERROR_BODY_BYTES)
@@ -181,7 +211,7 @@ export function pipeToProvider(request: PipeForwardRequest): void {
           .then((text) => {
             if (callerGone) return;
             const bodyless = status === 204 || status === 304;
-            const scrubbed = bodyless ? "" : redactSecrets(text, [route.secret]);
+            const scrubbed = bodyless ? "" : rewriteText(text, rewrites.rewrites);
             responseBytes = Buffer.byteLength(scrubbed);
             // As the app's middleware does for an answer it returns: its own headers over the provider's.
             outgoing.writeHead(status, { ...headers, ...request.answerHeaders, ...ROUTER_SECURITY_HEADERS });
@@ -206,8 +236,9 @@ export function pipeToProvider(request: PipeForwardRequest): void {
       const sink = socket ?? outgoing;
       const resume = () => upstream.resume();
       sink.on("drain", resume);
-      // A provider may echo its key in a successful answer too (a debug field, a signed URL).
-      const scrubber = createSecretScrubber(route.secret);
+      // A provider may echo its key in a successful answer too (a debug field, a signed URL), and job
+      // submissions answer with status URLs on the provider's own base.
+      const scrubber = createStreamRewriter(rewrites);
       upstream.on("data", (received: Buffer) => {
         responseBytes += received.byteLength;
         idleTimer?.refresh();

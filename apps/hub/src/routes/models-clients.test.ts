@@ -11,6 +11,7 @@ import { listModels } from "@huggingface/hub";
 import { LOCAL_APPS, type LocalApp, type ModelData } from "@modelhub/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { isServedMapping } from "../router/served.js";
 import { type RunningHub, startHub } from "../start-hub.js";
 import { BUILT_IN_CATALOGUE_DIR } from "../store/catalogue.js";
 
@@ -27,7 +28,7 @@ interface CatalogueModel extends ModelData {
   lastModified: string;
   gated: false | "auto" | "manual";
 }
-type Mappings = Record<string, Record<string, { status: string }>>;
+type Mappings = Record<string, Record<string, { status: string; task: string }>>;
 
 const catalogue = JSON.parse(
   readFileSync(`${BUILT_IN_CATALOGUE_DIR}/models.json`, "utf8"),
@@ -39,7 +40,11 @@ const lower = (id: string) => id.toLowerCase();
 const byId = (a: string, b: string) => (lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0);
 const servedLive = (model: CatalogueModel, providers?: string[]) =>
   Object.entries(mappings[model.id] ?? {}).some(
-    ([provider, mapping]) => mapping.status === "live" && (!providers || providers.includes(provider)),
+    ([provider, mapping]) =>
+      mapping.status === "live" &&
+      // The hub does not offer the mappings it cannot serve (router/served.ts).
+      isServedMapping(provider, mapping.task) &&
+      (!providers || providers.includes(provider)),
   );
 const parameterCount = (model: CatalogueModel) => model.safetensors?.total ?? model.gguf?.total;
 const asList = (value: string | string[] | undefined) => (value === undefined ? [] : [value].flat());

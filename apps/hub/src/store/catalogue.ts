@@ -156,9 +156,15 @@ export function seedOnFirstStart(
   dir: string,
   knownProviders: readonly string[] | undefined,
   now: () => Date = () => new Date(),
+  /** Mappings the hub can serve end to end; the others are not offered (not stored). Default: all. */
+  offered: (provider: string, task: string) => boolean = () => true,
 ): { models: number; mappings: number } | undefined {
   if (store.meta.get(SEEDED_KEY)) return undefined;
-  const catalogue = readCatalogueDir(dir, knownProviders);
+  const read = readCatalogueDir(dir, knownProviders);
+  const catalogue = {
+    ...read,
+    mappings: read.mappings.filter(({ provider, mapping }) => offered(provider, mapping.task)),
+  };
   return store.transaction(() => {
     const counts = importCatalogue(store, catalogue);
     store.meta.set(SEEDED_KEY, now().toISOString());

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { createSecretScrubber, scrubHeaderValue } from "./secret-scrubber.js";
+import { createStreamRewriter, redact, rewriteHeaderValue } from "./stream-rewriter.js";
 
 const SECRET = "hf_simSECRET123";
 
 function run(chunks: string[]): { out: string; emitted: string[] } {
-  const scrubber = createSecretScrubber(SECRET);
+  const scrubber = createStreamRewriter([redact(SECRET)]);
   const emitted = chunks.map((chunk) => scrubber.push(Buffer.from(chunk)).toString());
   const out = emitted.join("") + scrubber.end().toString();
   return { out, emitted };
 }
 
-describe("the secret scrubber", () => {
+describe("the stream rewriter", () => {
   it("passes chunks on untouched and at once when they hold no part of the secret", () => {
     const { out, emitted } = run(['data: {"a":1}\n\n', "data: [DONE]\n\n"]);
     expect(emitted).toEqual(['data: {"a":1}\n\n', "data: [DONE]\n\n"]);
@@ -37,8 +37,21 @@ describe("the secret scrubber", () => {
   });
 
   it("scrubs header values", () => {
-    expect(scrubHeaderValue(`Bearer ${SECRET}`, SECRET)).toBe("Bearer [redacted]");
-    expect(scrubHeaderValue([`a=${SECRET}`, "b"], SECRET)).toEqual(["a=[redacted]", "b"]);
-    expect(scrubHeaderValue("plain", SECRET)).toBe("plain");
+    expect(rewriteHeaderValue(`Bearer ${SECRET}`, [redact(SECRET)])).toBe("Bearer [redacted]");
+    expect(rewriteHeaderValue([`a=${SECRET}`, "b"], [redact(SECRET)])).toEqual(["a=[redacted]", "b"]);
+    expect(rewriteHeaderValue("plain", [redact(SECRET)])).toBe("plain");
+  });
+
+  it("moves the provider's own URLs onto the hub's, split or not", () => {
+    const rewriter = createStreamRewriter([
+      redact(SECRET),
+      { find: "http://10.0.0.5:9000/bfl", replace: "https://hub.example/router/black-forest-labs" },
+    ]);
+    const out = [
+      rewriter.push(Buffer.from('{"polling_url":"http://10.0.0.')),
+      rewriter.push(Buffer.from('5:9000/bfl/v1/get_result?id=1"}')),
+      rewriter.end(),
+    ].join("");
+    expect(out).toBe('{"polling_url":"https://hub.example/router/black-forest-labs/v1/get_result?id=1"}');
   });
 });

@@ -1,0 +1,99 @@
+/** One text to replace in a provider's answer, and what replaces it. */
+export interface Rewrite {
+  find: string;
+  replace: string;
+}
+
+/** The hub's credential for a provider, as it must never come back. */
+export const redact = (secret: string): Rewrite => ({ find: secret, replace: "[redacted]" });
+
+/**
+ * Replaces texts in a body passed on chunk by chunk (the provider's key, the provider's internal base URL),
+ * including a text split across two chunks, without holding anything back in the usual case: only a chunk
+ * that ends with the first bytes of a text keeps those bytes until the next chunk (or the end) shows whether
+ * the text follows. SSE events end with a blank line, so they pass at once.
+ */
+export function createStreamRewriter(rewrites: readonly Rewrite[] | CompiledRewrites) {
+  const pairs = Array.isArray(rewrites)
+    ? compileRewrites(rewrites).pairs
+    : (rewrites as CompiledRewrites).pairs;
+  let pending: Buffer | undefined;
+
+  return {
+    /** The part of the body that can go out now. */
+    push(chunk: Buffer): Buffer {
+      let data = pending ? Buffer.concat([pending, chunk]) : chunk;
+      pending = undefined;
+      let held = 0;
+      for (const pair of pairs) {
+        if (data.indexOf(pair.find) !== -1) data = replaceAll(data, pair.find, pair.replace);
+      }
+      for (const pair of pairs) held = Math.max(held, partialAtEnd(data, pair.find));
+      if (held === 0) return data;
+      pending = Buffer.from(data.subarray(data.byteLength - held));
+      return data.subarray(0, data.byteLength - held);
+    },
+    /** What was held back, at the end of the body. */
+    end(): Buffer {
+      const rest = pending ?? Buffer.alloc(0);
+      pending = undefined;
+      return rest;
+    },
+  };
+}
+
+/** Rewrites as buffers, prepared once for many bodies. */
+export interface CompiledRewrites {
+  readonly rewrites: readonly Rewrite[];
+  readonly pairs: ReadonlyArray<{ find: Buffer; replace: Buffer }>;
+}
+
+export function compileRewrites(rewrites: readonly Rewrite[]): CompiledRewrites {
+  const usable = rewrites.filter((rewrite) => rewrite.find.length > 0);
+  return {
+    rewrites: usable,
+    pairs: usable.map((rewrite) => ({
+      find: Buffer.from(rewrite.find),
+      replace: Buffer.from(rewrite.replace),
+    })),
+  };
+}
+
+/** Rewrites a whole (small) body at once. */
+export function rewriteText(text: string, rewrites: readonly Rewrite[]): string {
+  let result = text;
+  for (const { find, replace } of rewrites)
+    if (find && result.includes(find)) result = result.replaceAll(find, replace);
+  return result;
+}
+
+/** How many bytes at the end of `data` are the start of `needle` (at most its length - 1). */
+function partialAtEnd(data: Buffer, needle: Buffer): number {
+  const longest = Math.min(needle.byteLength - 1, data.byteLength);
+  for (let length = longest; length > 0; length--) {
+    if (data[data.byteLength - length] !== needle[0]) continue;
+    if (data.subarray(data.byteLength - length).equals(needle.subarray(0, length))) return length;
+  }
+  return 0;
+}
+
+function replaceAll(data: Buffer, find: Buffer, replace: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = data.indexOf(find); at !== -1; at = data.indexOf(find, from)) {
+    parts.push(data.subarray(from, at), replace);
+    from = at + find.byteLength;
+  }
+  parts.push(data.subarray(from));
+  return Buffer.concat(parts);
+}
+
+/** A header value with the rewrites applied (a provider may echo its key, or point at its own host). */
+export function rewriteHeaderValue<T extends string | string[] | number>(
+  value: T,
+  rewrites: readonly Rewrite[],
+): T {
+  if (typeof value === "string") return rewriteText(value, rewrites) as T;
+  if (Array.isArray(value)) return value.map((item) => rewriteText(item, rewrites)) as T;
+  return value;
+}
