@@ -7,7 +7,7 @@ import { decodeAst } from "./precompile.js";
 import type { Registries } from "./runtime/compile-expr.js";
 import { compileBody, type StmtFn } from "./runtime/compile-stmt.js";
 import { declareAssigned, newFrame, newScope } from "./runtime/scope.js";
-import { RenderState } from "./runtime/state.js";
+import { RenderState, withActiveRender } from "./runtime/state.js";
 import { PyCallable } from "./runtime/values.js";
 import { DEFAULT_LIMITS, type Limits } from "./sandbox.js";
 
@@ -102,7 +102,7 @@ export class CompiledTemplate {
   render(context: Record<string, unknown> = {}): string {
     const st = new RenderState(this.limits, this.now, context, this.globals);
     try {
-      this.body(newFrame(null, this.frameSize), st);
+      withActiveRender(st, () => this.body(newFrame(null, this.frameSize), st));
       return st.out;
     } catch (error) {
       if (error instanceof TemplateRuntimeError) throw error.withLine(st.line);

@@ -40,12 +40,20 @@ export interface Limits {
   maxLoopIterations: number;
   /** Maximum nesting of macro calls and recursive loops. */
   maxRecursionDepth: number;
+  /**
+   * Total work of one render: every call (macro, filter, method, function), loop iteration and write
+   * counts one step, and filters and methods count one more per 16 items/characters of their input.
+   */
+  maxSteps: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
   maxOutputLength: 10_000_000,
   maxLoopIterations: 1_000_000,
   maxRecursionDepth: 200,
+  // Keeps the most expensive render under ~1 s here (exponential macro fan-out stops after 0.15-0.4 s on
+  // a shared core); every corpus template renders each golden conversation in under 2,000 steps.
+  maxSteps: 2_000_000,
 };
 
 function objectLabel(obj: unknown): string {

@@ -1,13 +1,15 @@
 import { TemplateRuntimeError } from "../errors.js";
 import { eq, iterate, add as pyAdd, typeError } from "../runtime/operators.js";
-import type { RenderState } from "../runtime/state.js";
+import { checkSizeCap, type RenderState } from "../runtime/state.js";
 import {
   isMapping,
   isTuple,
   isUndefined,
   type Kwargs,
+  Markup,
   makeTuple,
   num,
+  PyFloat,
   truthy,
   typeName,
   Undefined,
@@ -33,6 +35,8 @@ export function minMax(value: unknown, args: unknown[], k: Kwargs | null, wantMa
 export function batch(value: unknown, args: unknown[], k: Kwargs | null): unknown[][] {
   const size = num(arg(args, k, 0, "linecount") as number);
   const fill = arg(args, k, 1, "fill_with", null);
+  // The fill is at most `size - 1` items: checked before any is made.
+  if (fill !== null) checkSizeCap(size);
   const out: unknown[][] = [];
   let current: unknown[] = [];
   for (const item of iterate(value)) {
@@ -49,10 +53,13 @@ export function batch(value: unknown, args: unknown[], k: Kwargs | null): unknow
   return out;
 }
 
-export function sliceFilter(value: unknown, args: unknown[], k: Kwargs | null): unknown[][] {
+export function sliceFilter(value: unknown, args: unknown[], k: Kwargs | null, st: RenderState): unknown[][] {
   const seq = iterate(value).slice();
   const slices = num(arg(args, k, 0, "slices") as number);
   const fill = arg(args, k, 1, "fill_with", null);
+  // One list per slice: counted (size and work) before any is made.
+  st.checkSize(slices);
+  st.step(slices);
   const perSlice = Math.floor(seq.length / slices);
   const withExtra = seq.length % slices;
   const out: unknown[][] = [];
@@ -122,7 +129,10 @@ export function unique(value: unknown, args: unknown[], k: Kwargs | null): unkno
   const caseSensitive = truthy(arg(args, k, 0, "case_sensitive", false));
   const attribute = arg(args, k, 1, "attribute", null);
   const getKey = sortKey(attribute, caseSensitive);
-  const seen: unknown[] = [];
+  // A Python set in linear time: strings and numbers by a hash key (1 == 1.0 == True as in Python),
+  // other hashable keys (tuples, None...) compared one by one.
+  const hashed = new Set<string>();
+  const others: unknown[] = [];
   const out: unknown[] = [];
   for (const item of iterate(value)) {
     const key = getKey(item);
@@ -130,12 +140,25 @@ export function unique(value: unknown, args: unknown[], k: Kwargs | null): unkno
     if ((Array.isArray(key) && !isTuple(key)) || isMapping(key)) {
       throw typeError(`unhashable type: '${typeName(key)}'`);
     }
-    if (!seen.some((s) => eq(s, key))) {
-      seen.push(key);
+    const hash = hashKey(key);
+    const seen = hash === null ? others.some((s) => eq(s, key)) : hashed.has(hash);
+    if (!seen) {
+      if (hash === null) others.push(key);
+      else hashed.add(hash);
       out.push(item);
     }
   }
   return out;
+}
+
+function hashKey(key: unknown): string | null {
+  if (typeof key === "string") return `s${key}`;
+  if (key instanceof Markup) return `s${key.text}`;
+  if (typeof key === "number" || typeof key === "boolean" || key instanceof PyFloat) {
+    const n = num(key);
+    return Number.isNaN(n) ? null : `n${n}`;
+  }
+  return null;
 }
 
 export function sum(value: unknown, args: unknown[], k: Kwargs | null, st: RenderState): unknown {

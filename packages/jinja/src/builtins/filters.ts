@@ -6,7 +6,7 @@ import { checkPadding, failIfUndefined, iterate, mod, typeError } from "../runti
 import { toFixed } from "../runtime/percent-format.js";
 import { pformat } from "../runtime/pretty.js";
 import { pyRepr, pyStr } from "../runtime/printing.js";
-import type { RenderState } from "../runtime/state.js";
+import { checkSizeCap, type RenderState } from "../runtime/state.js";
 import {
   codePoints,
   isMapping,
@@ -35,6 +35,7 @@ import {
 } from "./collection-filters.js";
 import { capitalize, splitLines, strMethods } from "./methods.js";
 import { attrGetter } from "./sorting.js";
+import { stripTags } from "./striptags.js";
 // A module cycle (the `filter` test looks filters up by name): both sides only use the other inside
 // calls, never while the modules load, so either may load first.
 import { TESTS } from "./tests.js";
@@ -145,6 +146,8 @@ function indent(value: unknown, args: unknown[], k: Kwargs | null): string {
   if (typeof width !== "string") checkPadding(num(width as number));
   const pad = typeof width === "string" ? width : " ".repeat(Math.max(0, num(width as number)));
   const lines = splitLines(`${str(value)}\n`, false);
+  // Every line but the first may gain the padding: checked before the lines are padded.
+  checkSizeCap(str(value).length + 1 + lines.length * (pad.length + 1));
   let rv: string;
   if (blank) rv = lines.join(`\n${pad}`);
   else {
@@ -177,15 +180,32 @@ function escapeFilter(v: unknown): Markup {
   return new Markup(escapeHtml(str(v)));
 }
 
+const URL_SAFE = /[A-Za-z0-9_.\-~]/;
+
+/** Python's urllib.parse.quote; the output (up to 3 characters a byte) is checked before it is built. */
 function urlQuote(s: string, safe: string): string {
   const bytes = new TextEncoder().encode(s);
+  let kept = 0;
+  for (const b of bytes) {
+    const c = String.fromCharCode(b);
+    if (URL_SAFE.test(c) || safe.includes(c)) kept++;
+  }
+  checkSizeCap(kept + 3 * (bytes.length - kept));
   let out = "";
   for (const b of bytes) {
     const c = String.fromCharCode(b);
-    if (/[A-Za-z0-9_.\-~]/.test(c) || safe.includes(c)) out += c;
+    if (URL_SAFE.test(c) || safe.includes(c)) out += c;
     else out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
   }
   return out;
+}
+
+/** `parts.join(sep)`, its length checked against the size cap before the joined string is made. */
+function joinChecked(parts: string[], sep: string): string {
+  let total = parts.length > 0 ? sep.length * (parts.length - 1) : 0;
+  for (const part of parts) total += part.length;
+  checkSizeCap(total);
+  return parts.join(sep);
 }
 
 function urlencode(v: unknown): string {
@@ -206,7 +226,10 @@ function urlencode(v: unknown): string {
         return kv;
       });
   const quote = (x: unknown) => urlQuote(str(x), "").replace(/%20/g, "+");
-  return pairs.map(([key, val]) => `${quote(key)}=${quote(val)}`).join("&");
+  return joinChecked(
+    pairs.map(([key, val]) => `${quote(key)}=${quote(val)}`),
+    "&",
+  );
 }
 
 /** select/reject/selectattr/rejectattr share this: a test by name, or truthiness. */
@@ -297,21 +320,6 @@ function upperFirst(item: string): string {
   return first.toUpperCase() + item.slice(first.length).toLowerCase();
 }
 
-function striptags(v: unknown): string {
-  return (
-    str(v)
-      .replace(/<!--[\s\S]*?-->|<\/?[a-zA-Z][^>]*>/g, "")
-      // Python's str.split(): its whitespace includes \x1c-\x1f and \x85.
-      .split(/[\s\x1c-\x1f\x85]+/)
-      .filter(Boolean)
-      .join(" ")
-      .replace(
-        /&(amp|lt|gt|quot|#34|#39|apos);/g,
-        (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#34": '"', "#39": "'", apos: "'" })[e]!,
-      )
-  );
-}
-
 function center(v: unknown, args: unknown[], k: Kwargs | null): string {
   return strMethods().center!(str(v), [arg(args, k, 0, "width", 80)], null, null as never) as string;
 }
@@ -361,7 +369,8 @@ function wordwrap(v: unknown, args: unknown[], k: Kwargs | null): string {
   const width = num(arg(args, k, 0, "width", 79) as number);
   const breakLong = truthy(arg(args, k, 1, "break_long_words", true));
   const wrapstring = str(arg(args, k, 2, "wrapstring", "\n"));
-  return str(v)
+  if (width <= 0) throw new TemplateRuntimeError(`invalid width ${width} (must be > 0)`, "ValueError");
+  const paragraphs = str(v)
     .split("\n")
     .map((para) => {
       const lines: string[] = [];
@@ -383,9 +392,9 @@ function wordwrap(v: unknown, args: unknown[], k: Kwargs | null): string {
         }
       }
       if (line) lines.push(line);
-      return lines.join(wrapstring);
-    })
-    .join(wrapstring);
+      return joinChecked(lines, wrapstring);
+    });
+  return joinChecked(paragraphs, wrapstring);
 }
 
 function filesizeformat(v: unknown, args: unknown[], k: Kwargs | null): string {
@@ -448,7 +457,7 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
     const attribute = arg(a, k, 1, "attribute", null);
     let items = iterate(v);
     if (attribute !== null) items = items.map(attrGetter(attribute));
-    return items.map(str).join(sep);
+    return joinChecked(items.map(str), sep);
   },
   last,
   length,
@@ -477,7 +486,7 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   slice: sliceFilter,
   sort: sortFilter,
   string: (v) => (v instanceof Markup ? v : str(v)),
-  striptags,
+  striptags: (v) => stripTags(str(v)),
   sum,
   title: (v) => jinjaTitle(str(v)),
   tojson,

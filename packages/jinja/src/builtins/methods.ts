@@ -9,7 +9,7 @@ import {
   typeError,
 } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
-import type { RenderState } from "../runtime/state.js";
+import { checkSizeCap, type RenderState } from "../runtime/state.js";
 import {
   codePoints,
   isTuple,
@@ -171,11 +171,33 @@ export function capitalize(s: string): string {
   return titleChar(first) + s.slice(first.length).toLowerCase();
 }
 
-/** Python's str.replace: the first `count` occurrences (all when negative); "" matches between code points. */
-function replace(s: string, old: string, rep: string, count: number): string {
-  const parts = old === "" ? ["", ...Array.from(s), ""] : s.split(old);
-  const n = count < 0 ? parts.length - 1 : Math.min(count, parts.length - 1);
-  return parts.slice(0, n + 1).join(rep) + (n < parts.length - 1 ? old : "") + parts.slice(n + 1).join(old);
+/**
+ * Python's str.replace: the first `count` occurrences (all when negative); "" matches between code points.
+ * The result's length is known from the number of matches, and checked before the result is built.
+ */
+export function replace(s: string, old: string, rep: string, count: number): string {
+  if (count === 0) return s;
+  if (old === "") {
+    const chars = Array.from(s);
+    const n = count < 0 ? chars.length + 1 : Math.min(count, chars.length + 1);
+    checkSizeCap(s.length + n * rep.length);
+    let out = "";
+    for (let i = 0; i < chars.length; i++) out += (i < n ? rep : "") + chars[i];
+    return n > chars.length ? out + rep : out;
+  }
+  let matches = 0;
+  for (let i = s.indexOf(old); i >= 0 && (count < 0 || matches < count); i = s.indexOf(old, i + old.length))
+    matches++;
+  checkSizeCap(s.length + matches * (rep.length - old.length));
+  if (count < 0 || matches < count) return s.split(old).join(rep);
+  let out = "";
+  let from = 0;
+  for (let k = 0; k < matches; k++) {
+    const i = s.indexOf(old, from);
+    out += s.slice(from, i) + rep;
+    from = i + old.length;
+  }
+  return out + s.slice(from);
 }
 
 function findIn(self: unknown, args: unknown[], fromRight: boolean): number {
@@ -291,7 +313,9 @@ const createStrMethods = (): Record<string, Method> =>
         if (typeof item !== "string" && !(item instanceof Markup)) {
           throw typeError(`sequence item ${i}: expected str instance, ${typeName(item)} found`);
         }
-        out += (i > 0 ? sep : "") + pyStr(item);
+        const piece = pyStr(item);
+        checkSizeCap(out.length + (i > 0 ? sep.length : 0) + piece.length);
+        out += (i > 0 ? sep : "") + piece;
       }
       return out;
     },

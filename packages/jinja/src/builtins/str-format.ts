@@ -2,7 +2,7 @@ import { TemplateRuntimeError } from "../errors.js";
 import { checkPadding, typeError } from "../runtime/operators.js";
 import { formatDigits, toFixed } from "../runtime/percent-format.js";
 import { formatFloat, formatInt, pyRepr, pyStr } from "../runtime/printing.js";
-import type { RenderState } from "../runtime/state.js";
+import { checkSizeCap, type RenderState } from "../runtime/state.js";
 import { isNumber, isUndefined, type Kwargs, Markup, num, PyFloat, typeName } from "../runtime/values.js";
 import { getAttr, getItem } from "../sandbox.js";
 import { valueError } from "./args.js";
@@ -18,6 +18,8 @@ export function formatString(
   _st: RenderState,
 ): string {
   let auto = 0;
+  // The pieces are counted as they are made: the joined result is checked before it is allocated.
+  let produced = format.length;
   return format.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (whole, field: string | undefined) => {
     if (whole === "{{") return "{";
     if (whole === "}}") return "}";
@@ -48,7 +50,10 @@ export function formatString(
     }
     if (conversion === "r" || conversion === "a") value = pyRepr(value);
     else if (conversion === "s") value = pyStr(value);
-    return formatSpec(value, spec);
+    const piece = formatSpec(value, spec);
+    produced += piece.length;
+    checkSizeCap(produced);
+    return piece;
   });
 }
 
@@ -64,6 +69,7 @@ export function formatSpec(value: unknown, spec: string): string {
   const width = widthText === undefined ? 0 : Number(widthText);
   checkPadding(width);
   const precision = precText === undefined ? undefined : Number(precText);
+  if (precision !== undefined) checkPadding(precision);
   let body: string;
   let numeric = false;
   const text = typeof value === "string" ? value : value instanceof Markup ? value.text : null;

@@ -1,5 +1,6 @@
 import { TemplateRuntimeError } from "../errors.js";
 import { formatFloat } from "../runtime/printing.js";
+import { chargeConversion, checkSizeCap, sizeCap } from "../runtime/state.js";
 import { isMapping, isUndefined, Markup, PyFloat, typeName } from "../runtime/values.js";
 
 export interface JsonOptions {
@@ -33,8 +34,19 @@ function jsonNumber(n: number, isFloat: boolean): string {
   return isFloat ? formatFloat(n) : String(n);
 }
 
-/** Python's json.dumps over the template value model. */
+/**
+ * Python's json.dumps over the template value model; within a render, bounded by its size cap while it is
+ * built (a large indent is checked before it is repeated) and charged to its steps.
+ */
 export function toJson(value: unknown, opts: JsonOptions): string {
+  const cap = sizeCap();
+  const grown = (length: number) => {
+    if (length > cap) checkSizeCap(length);
+  };
+  const indentBy = (level: number) => {
+    grown(opts.indent!.length * level);
+    return opts.indent!.repeat(level);
+  };
   const write = (v: unknown, level: number): string => {
     if (typeof v === "string") return jsonString(v, opts.ensureAscii);
     if (typeof v === "number") return jsonNumber(v, !Number.isInteger(v));
@@ -42,13 +54,15 @@ export function toJson(value: unknown, opts: JsonOptions): string {
     if (v === null) return "null";
     if (v instanceof PyFloat) return jsonNumber(v.value, true);
     if (v instanceof Markup) return jsonString(v.text, opts.ensureAscii);
-    const nl = opts.indent === null ? "" : `\n${opts.indent.repeat(level + 1)}`;
-    const close = opts.indent === null ? "" : `\n${opts.indent.repeat(level)}`;
+    const nl = opts.indent === null ? "" : `\n${indentBy(level + 1)}`;
+    const close = opts.indent === null ? "" : `\n${indentBy(level)}`;
     if (Array.isArray(v)) {
       if (v.length === 0) return "[]";
       let out = "[";
-      for (let i = 0; i < v.length; i++)
+      for (let i = 0; i < v.length; i++) {
         out += (i > 0 ? opts.itemSeparator : "") + nl + write(v[i], level + 1);
+        grown(out.length);
+      }
       return `${out}${close}]`;
     }
     if (isMapping(v)) {
@@ -58,11 +72,14 @@ export function toJson(value: unknown, opts: JsonOptions): string {
       let out = "{";
       keys.forEach((k, i) => {
         out += `${i > 0 ? opts.itemSeparator : ""}${nl}${jsonString(k, opts.ensureAscii)}${opts.keySeparator}${write(v[k], level + 1)}`;
+        grown(out.length);
       });
       return `${out}${close}}`;
     }
     const type = isUndefined(v) ? "Undefined" : typeName(v);
     throw new TemplateRuntimeError(`Object of type ${type} is not JSON serializable`, "TypeError");
   };
-  return write(value, 0);
+  const text = write(value, 0);
+  chargeConversion(text.length);
+  return text;
 }

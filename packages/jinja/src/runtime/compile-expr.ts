@@ -207,14 +207,21 @@ export function compileFilter(name: string, input: ExprFn, args: CallArgs, cx: C
   const filter = cx.reg.filters[name]!;
   const { pos, kw } = compileArgs(args, cx);
   if (kw === null) {
-    if (args.args.length === 0 && !args.dynArgs) return (f, st) => filter(input(f, st), NO_ARGS, null, st);
+    if (args.args.length === 0 && !args.dynArgs)
+      return (f, st) => {
+        const value = input(f, st);
+        st.stepOver(value);
+        return filter(value, NO_ARGS, null, st);
+      };
     return (f, st) => {
       const value = input(f, st);
+      st.stepOver(value);
       return filter(value, pos(f, st), null, st);
     };
   }
   return (f, st) => {
     const value = input(f, st);
+    st.stepOver(value);
     const a = pos(f, st);
     return filter(value, a, kw(f, st), st);
   };
@@ -266,6 +273,7 @@ function compileCall(node: Extract<Expr, { kind: "call" }>, cx: CompileContext):
     const attr = callee.attr;
     return (f, st) => {
       const self = obj(f, st);
+      st.stepOver(self);
       const method = findMethod(self, attr);
       const a = pos(f, st);
       const k = kw === null ? null : kw(f, st);
@@ -276,6 +284,7 @@ function compileCall(node: Extract<Expr, { kind: "call" }>, cx: CompileContext):
   const fn = compileExpr(callee, cx);
   return (f, st) => {
     const target = fn(f, st);
+    st.step();
     const a = pos(f, st);
     return callValue(target, a, kw === null ? null : kw(f, st), st);
   };

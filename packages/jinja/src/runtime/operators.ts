@@ -1,6 +1,7 @@
 import { LimitExceededError, TemplateRuntimeError, UndefinedError } from "../errors.js";
 import { escapeArg, escapedText } from "./markup.js";
 import { formatDirective } from "./percent-format.js";
+import { chargeWork, checkSizeCap } from "./state.js";
 import {
   isMapping,
   isTuple,
@@ -98,6 +99,7 @@ export function add(a: unknown, b: unknown, limit: SizeLimit): unknown {
       throw typeError(`can only concatenate ${kind} (not "${typeName(b)}") to ${kind}`);
     }
     checkLength(a.length + b.length, limit);
+    chargeWork((a.length + b.length) / 16);
     const r = a.concat(b);
     return isTuple(a) ? makeTuple(r) : r;
   }
@@ -136,6 +138,7 @@ export function mul(a: unknown, b: unknown, limit: SizeLimit): unknown {
     }
     const n = Math.max(0, num(times));
     checkLength(seq.length * n, limit);
+    if (Array.isArray(seq)) chargeWork((seq.length * n) / 16);
     if (typeof seq === "string") return seq.repeat(n);
     const out: unknown[] = [];
     for (let i = 0; i < n; i++) for (const item of seq) out.push(item);
@@ -324,6 +327,8 @@ export function iterate(v: unknown): unknown[] {
 function percentFormat(format: string, args: unknown): string {
   const values = isTuple(args) ? args : [args];
   let index = 0;
+  // The pieces are counted as they are made: the joined result is checked before it is allocated.
+  let produced = format.length;
   const out = format.replace(
     /%(?:\(([^)]*)\))?([-+ #0]*)(\d+|\*)?(?:\.(\d+))?([diouxXeEfFgGcrsa%])/g,
     (_m, key: string | undefined, flags: string, width: string | undefined, precision, conv: string) => {
@@ -336,7 +341,10 @@ function percentFormat(format: string, args: unknown): string {
         if (index >= values.length) throw typeError("not enough arguments for format string");
         value = values[index++];
       }
-      return formatDirective(value, flags, width, precision, conv);
+      const piece = formatDirective(value, flags, width, precision, conv);
+      produced += piece.length;
+      checkSizeCap(produced);
+      return piece;
     },
   );
   // Python only complains about unused arguments for tuples and non-sequence values.

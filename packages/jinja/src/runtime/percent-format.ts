@@ -13,6 +13,7 @@ export function formatDirective(
 ): string {
   let body: string;
   const prec = precision === undefined ? undefined : Number(precision);
+  if (prec !== undefined) checkPadding(prec);
   switch (conv) {
     case "s":
       body = pyStr(value);

@@ -1,18 +1,36 @@
 import { pyRepr, reprString } from "./printing.js";
+import { chargeConversion, checkSizeCap, sizeCap } from "./state.js";
 import { isMapping, isTuple } from "./values.js";
 
 const WIDTH = 80;
 
-/** Python's repr() with dict keys sorted, as pprint's safe repr writes it. */
+/**
+ * Python's repr() with dict keys sorted, as pprint's safe repr writes it; checked against the render's
+ * size cap as it grows, and charged to its steps (pformat repeats it at every level).
+ */
 function sortedRepr(v: unknown): string {
+  const text = sortedReprWithin(v, sizeCap());
+  chargeConversion(text.length);
+  return text;
+}
+
+function sortedReprWithin(v: unknown, cap: number): string {
   if (Array.isArray(v)) {
-    const inner = v.map(sortedRepr).join(", ");
+    let inner = "";
+    for (let i = 0; i < v.length; i++) {
+      inner += (i > 0 ? ", " : "") + sortedReprWithin(v[i], cap);
+      if (inner.length > cap) checkSizeCap(inner.length);
+    }
     if (!isTuple(v)) return `[${inner}]`;
     return v.length === 1 ? `(${inner},)` : `(${inner})`;
   }
   if (isMapping(v)) {
-    const keys = Object.keys(v).sort();
-    return `{${keys.map((k) => `${reprString(k)}: ${sortedRepr(v[k])}`).join(", ")}}`;
+    let inner = "";
+    for (const k of Object.keys(v).sort()) {
+      inner += `${inner === "" ? "" : ", "}${reprString(k)}: ${sortedReprWithin(v[k], cap)}`;
+      if (inner.length > cap) checkSizeCap(inner.length);
+    }
+    return `{${inner}}`;
   }
   return pyRepr(v);
 }

@@ -1,4 +1,5 @@
 import { lazyRegExp } from "./lazy-regexp.js";
+import { chargeConversion, checkSizeCap, sizeCap } from "./state.js";
 import {
   isMapping,
   isTuple,
@@ -58,29 +59,47 @@ export function reprString(s: string): string {
   return quote + escaped + quote;
 }
 
-/** Python's repr(). */
+/** Python's repr(); within a render, bounded by its size cap while it is built, and charged to its steps. */
 export function pyRepr(v: unknown): string {
+  if (typeof v === "string") return reprString(v);
+  if (!Array.isArray(v) && !isMapping(v) && !(v instanceof Namespace)) return reprValue(v, sizeCap());
+  const text = reprValue(v, sizeCap());
+  chargeConversion(text.length);
+  return text;
+}
+
+/** Throws the size-limit error as soon as a container's text passes `cap`, before it grows further. */
+function checkGrowth(length: number, cap: number): void {
+  if (length > cap) checkSizeCap(length);
+}
+
+function reprValue(v: unknown, cap: number): string {
   if (typeof v === "string") return reprString(v);
   if (Array.isArray(v)) {
     const view = viewName(v);
-    if (view !== undefined) return `${view}(${pyRepr(v.slice())})`;
+    if (view !== undefined) return `${view}(${reprValue(v.slice(), cap)})`;
     let out = isTuple(v) ? "(" : "[";
-    for (let i = 0; i < v.length; i++) out += (i > 0 ? ", " : "") + pyRepr(v[i]);
+    for (let i = 0; i < v.length; i++) {
+      out += (i > 0 ? ", " : "") + reprValue(v[i], cap);
+      checkGrowth(out.length, cap);
+    }
     if (isTuple(v)) return out + (v.length === 1 ? ",)" : ")");
     return `${out}]`;
   }
-  if (isMapping(v)) return reprDict(v);
+  if (isMapping(v)) return reprDict(v, cap);
   if (isUndefined(v)) return "Undefined";
   if (v instanceof Markup) return `Markup(${reprString(v.text)})`;
+  if (v instanceof Namespace) return `<Namespace ${reprDict(v.attrs, cap)}>`;
   return pyStr(v);
 }
 
-function reprDict(v: Record<string, unknown>): string {
+function reprDict(v: Record<string, unknown>, cap: number): string {
   let out = "{";
   let first = true;
   for (const key in v) {
     if (!Object.hasOwn(v, key)) continue;
-    out += `${first ? "" : ", "}${reprString(key)}: ${pyRepr(v[key])}`;
+    out += `${first ? "" : ", "}${reprString(key)}: ${reprValue(v[key], cap)}`;
+    checkGrowth(out.length, cap);
     first = false;
   }
   return `${out}}`;
@@ -104,8 +123,7 @@ export function pyStr(v: unknown): string {
   if (v instanceof PyFloat) return formatFloat(v.value);
   if (isUndefined(v)) return "";
   if (v instanceof Markup) return v.text;
-  if (Array.isArray(v) || isMapping(v)) return pyRepr(v);
-  if (v instanceof Namespace) return `<Namespace ${reprDict(v.attrs)}>`;
+  if (Array.isArray(v) || isMapping(v) || v instanceof Namespace) return pyRepr(v);
   if (v instanceof PyCallable)
     return v.kind === "macro" ? `<Macro '${v.name}'>` : `<built-in method ${v.name}>`;
   return "<object>";
