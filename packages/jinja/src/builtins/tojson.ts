@@ -48,33 +48,39 @@ export function toJson(value: unknown, opts: JsonOptions): string {
     return opts.indent!.repeat(level);
   };
   const write = (v: unknown, level: number): string => {
-    if (typeof v === "string") return jsonString(v, opts.ensureAscii);
     if (typeof v === "number") return jsonNumber(v, !Number.isInteger(v));
+    if (typeof v === "string") return jsonString(v, opts.ensureAscii);
     if (typeof v === "boolean") return v ? "true" : "false";
     if (v === null) return "null";
     if (v instanceof PyFloat) return jsonNumber(v.value, true);
     if (v instanceof Markup) return jsonString(v.text, opts.ensureAscii);
     const nl = opts.indent === null ? "" : `\n${indentBy(level + 1)}`;
     const close = opts.indent === null ? "" : `\n${indentBy(level)}`;
+    // Parts joined once (far less garbage than a growing string), their total checked as they come.
     if (Array.isArray(v)) {
       if (v.length === 0) return "[]";
-      let out = "[";
+      const parts: string[] = new Array(v.length);
+      let length = 0;
       for (let i = 0; i < v.length; i++) {
-        out += (i > 0 ? opts.itemSeparator : "") + nl + write(v[i], level + 1);
-        grown(out.length);
+        parts[i] = nl + write(v[i], level + 1);
+        length += parts[i]!.length + opts.itemSeparator.length;
+        grown(length);
       }
-      return `${out}${close}]`;
+      return `[${parts.join(opts.itemSeparator)}${close}]`;
     }
     if (isMapping(v)) {
       let keys = Object.keys(v);
       if (keys.length === 0) return "{}";
       if (opts.sortKeys) keys = keys.slice().sort();
-      let out = "{";
-      keys.forEach((k, i) => {
-        out += `${i > 0 ? opts.itemSeparator : ""}${nl}${jsonString(k, opts.ensureAscii)}${opts.keySeparator}${write(v[k], level + 1)}`;
-        grown(out.length);
-      });
-      return `${out}${close}}`;
+      const parts: string[] = new Array(keys.length);
+      let length = 0;
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        parts[i] = `${nl}${jsonString(k, opts.ensureAscii)}${opts.keySeparator}${write(v[k], level + 1)}`;
+        length += parts[i]!.length + opts.itemSeparator.length;
+        grown(length);
+      }
+      return `{${parts.join(opts.itemSeparator)}${close}}`;
     }
     const type = isUndefined(v) ? "Undefined" : typeName(v);
     throw new TemplateRuntimeError(`Object of type ${type} is not JSON serializable`, "TypeError");

@@ -16,21 +16,27 @@ function sortedRepr(v: unknown): string {
 
 function sortedReprWithin(v: unknown, cap: number): string {
   if (Array.isArray(v)) {
-    let inner = "";
+    const parts: string[] = new Array(v.length);
+    let length = 2;
     for (let i = 0; i < v.length; i++) {
-      inner += (i > 0 ? ", " : "") + sortedReprWithin(v[i], cap);
-      if (inner.length > cap) checkSizeCap(inner.length);
+      parts[i] = sortedReprWithin(v[i], cap);
+      length += parts[i]!.length + 2;
+      if (length > cap) checkSizeCap(length);
     }
+    const inner = parts.join(", ");
     if (!isTuple(v)) return `[${inner}]`;
     return v.length === 1 ? `(${inner},)` : `(${inner})`;
   }
   if (isMapping(v)) {
-    let inner = "";
-    for (const k of Object.keys(v).sort()) {
-      inner += `${inner === "" ? "" : ", "}${reprString(k)}: ${sortedReprWithin(v[k], cap)}`;
-      if (inner.length > cap) checkSizeCap(inner.length);
+    const keys = Object.keys(v).sort();
+    const parts: string[] = new Array(keys.length);
+    let length = 2;
+    for (let i = 0; i < keys.length; i++) {
+      parts[i] = `${reprString(keys[i]!)}: ${sortedReprWithin(v[keys[i]!], cap)}`;
+      length += parts[i]!.length + 2;
+      if (length > cap) checkSizeCap(length);
     }
-    return `{${inner}}`;
+    return `{${parts.join(", ")}}`;
   }
   return pyRepr(v);
 }

@@ -74,17 +74,25 @@ function checkGrowth(length: number, cap: number): void {
 }
 
 function reprValue(v: unknown, cap: number): string {
+  // Scalars first: they are most of what a large container holds.
+  if (typeof v === "number") return Number.isInteger(v) ? formatInt(v) : formatFloat(v);
   if (typeof v === "string") return reprString(v);
   if (Array.isArray(v)) {
     const view = viewName(v);
     if (view !== undefined) return `${view}(${reprValue(v.slice(), cap)})`;
-    let out = isTuple(v) ? "(" : "[";
+    const tuple = isTuple(v);
+    // Parts joined once (far less garbage than a growing string), their total checked as they come.
+    const parts: string[] = new Array(v.length);
+    let length = 2;
     for (let i = 0; i < v.length; i++) {
-      out += (i > 0 ? ", " : "") + reprValue(v[i], cap);
-      checkGrowth(out.length, cap);
+      const part = reprValue(v[i], cap);
+      parts[i] = part;
+      length += part.length + 2;
+      checkGrowth(length, cap);
     }
-    if (isTuple(v)) return out + (v.length === 1 ? ",)" : ")");
-    return `${out}]`;
+    const inner = parts.join(", ");
+    if (tuple) return v.length === 1 ? `(${inner},)` : `(${inner})`;
+    return `[${inner}]`;
   }
   if (isMapping(v)) return reprDict(v, cap);
   if (isUndefined(v)) return "Undefined";
@@ -94,15 +102,16 @@ function reprValue(v: unknown, cap: number): string {
 }
 
 function reprDict(v: Record<string, unknown>, cap: number): string {
-  let out = "{";
-  let first = true;
+  const parts: string[] = [];
+  let length = 2;
   for (const key in v) {
     if (!Object.hasOwn(v, key)) continue;
-    out += `${first ? "" : ", "}${reprString(key)}: ${reprValue(v[key], cap)}`;
-    checkGrowth(out.length, cap);
-    first = false;
+    const part = `${reprString(key)}: ${reprValue(v[key], cap)}`;
+    parts.push(part);
+    length += part.length + 2;
+    checkGrowth(length, cap);
   }
-  return `${out}}`;
+  return `{${parts.join(", ")}}`;
 }
 
 /** Python's str(), as `{{ value }}` prints it. Undefined prints as the empty string. */
