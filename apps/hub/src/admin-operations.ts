@@ -1,4 +1,3 @@
-import { type IssuedToken, issueToken, parseTokenRequest } from "./auth/token-service.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "./errors.js";
 import { parseModelId } from "./model-id.js";
 import { isServedMapping } from "./router/served.js";
@@ -6,7 +5,6 @@ import { type ProviderMapping, parseProviderMapping, parseProviderName } from ".
 import { parseModelRecord } from "./store/model-record.js";
 import type { StoredModel } from "./store/models-table.js";
 import type { Store } from "./store/store.js";
-import type { TokenInfo } from "./store/tokens-table.js";
 
 /**
  * The admin tasks, shared by the admin API and the admin CLI so both validate exactly alike. Each one
@@ -52,21 +50,6 @@ export function adminOperations(store: Store, knownProviders: readonly string[] 
       if (!model || !store.mappings.delete(model.id, parseProviderName(provider, undefined))) {
         throw new NotFoundError(`No ${provider} mapping for model ${modelId}.`);
       }
-    },
-
-    createToken(input: unknown): IssuedToken {
-      return issueToken(store, parseTokenRequest(input));
-    },
-
-    listTokens(): TokenInfo[] {
-      return store.tokens.list();
-    },
-
-    revokeToken(id: number): TokenInfo {
-      const token = store.tokens.get(id);
-      if (!token) throw new NotFoundError(`Token ${id} not found.`);
-      store.tokens.revoke(id);
-      return store.tokens.get(id)!;
     },
   };
 }

@@ -3,7 +3,11 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
-import { type AdminOperations, adminOperations } from "./admin-operations.js";
+import { accountsService } from "./accounts/accounts-service.js";
+import { adminOperations } from "./admin-operations.js";
+import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
+import { type Authorizer, createAuthorizer } from "./auth/authorize.js";
+import { actorMiddleware } from "./auth/middleware.js";
 import { HubError, NotFoundError, renderError } from "./errors.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
 import type { HubEnv } from "./http/hub-env.js";
@@ -11,10 +15,10 @@ import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./h
 import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
 import { type Logger, silentLogger } from "./logger.js";
-import { type RepoAccess, tokenRepoAccess } from "./repos/repo-access.js";
+import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import { createRepoService } from "./repos/repo-service.js";
-import type { TokenCache } from "./router/token-cache.js";
 import { adminRoutes } from "./routes/admin.js";
+import { avatarsRoutes } from "./routes/avatars.js";
 import { lfsRoutes } from "./routes/lfs.js";
 import { librariesRoutes } from "./routes/libraries.js";
 import { librarySnippetsRoutes } from "./routes/library-snippets.js";
@@ -25,6 +29,7 @@ import type { RepoReadDeps } from "./routes/repo-read.js";
 import { resolveRoutes } from "./routes/resolve.js";
 import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
+import { whoamiRoutes } from "./routes/whoami.js";
 import { widgetRoutes } from "./routes/widget.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import type { Store } from "./store/store.js";
@@ -54,12 +59,16 @@ export interface AppDeps {
    * DEFAULT_PUBLIC_URL; start-hub.ts passes PUBLIC_URL or the address it listens on.
    */
   publicUrl?: string;
-  /** The router's cache of verified tokens (start-hub.ts): cleared whenever the admin API revokes a token. */
-  tokenCache?: TokenCache;
   /** Where repository files are kept; without it the repository API is off (catalogue-only hub). */
   blobs?: BlobStore;
-  /** Who may do what with repositories; defaults to the hub's tokens. */
+  /** Who may do what with repositories; defaults to the accounts' authorize(). */
   repoAccess?: RepoAccess;
+  /**
+   * Turns credentials into actors; shared with the node:http router (start-hub.ts) so that a revocation
+   * through the API clears the one token cache at once. Made from the store when not given.
+   */
+  actorResolver?: ActorResolver;
+  authorizer?: Authorizer;
 }
 
 /** Builds the hub's HTTP application from its routes. Pure wiring: no environment, no listening socket. */
@@ -68,6 +77,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const app = new Hono<HubEnv>();
   const hubPublicUrl = normalizePublicUrl(deps.publicUrl ?? DEFAULT_PUBLIC_URL);
+  const accounts = deps.store.accounts;
+  const resolver = deps.actorResolver ?? createActorResolver({ accounts, adminToken: deps.adminToken });
+  const authorizer = deps.authorizer ?? createAuthorizer({ accounts });
 
   app.use("*", requestId());
   app.use("*", publicUrlMiddleware(hubPublicUrl));
@@ -84,20 +96,24 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const apiCors = cors({
     origin: "*",
     allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
-    allowHeaders: ["Authorization", "Content-Type", "X-Request-Id"],
-    exposeHeaders: ["Link", "X-Request-Id", "X-Error-Code"],
+    allowHeaders: ["Authorization", "Content-Type", "X-Request-Id", "X-HF-Bill-To"],
+    exposeHeaders: ["Link", "X-Request-Id", "X-Error-Code", "X-Error-Message"],
     maxAge: 600,
   });
   app.use("/api/*", apiCors);
   app.use("/router/*", apiCors);
+  // Every request, not only /api: file downloads (/{id}/resolve/...) and LFS calls are authorized too.
+  app.use("*", actorMiddleware(resolver));
 
-  if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl);
+  if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl, authorizer);
 
   app.route("/api/models", snippetsRoutes({ store: deps.store }));
   app.route("/api/models", librarySnippetsRoutes({ store: deps.store }));
   app.route("/api/models", modelsRoutes({ store: deps.store }));
   app.route("/api/tasks", tasksRoutes({ store: deps.store }));
   app.route("/api/libraries", librariesRoutes({ store: deps.store }));
+  app.route("/api", whoamiRoutes());
+  app.route("/api/avatars", avatarsRoutes());
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(
     "/",
@@ -111,11 +127,11 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     "/api/admin",
     adminRoutes({
       store: deps.store,
-      operations: withRevocationNotice(
-        adminOperations(deps.store, deps.knownProviders ?? INFERENCE_PROVIDERS),
-        deps.tokenCache,
-      ),
-      adminToken: deps.adminToken,
+      operations: adminOperations(deps.store, deps.knownProviders ?? INFERENCE_PROVIDERS),
+      accounts: accountsService(accounts),
+      authorizer,
+      // A revoked token, a disabled user or a changed membership must take effect at once.
+      onAccountsChanged: () => resolver.invalidate(),
       maxBodyBytes: limits.apiBodyBytes,
     }),
   );
@@ -146,11 +162,16 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
 }
 
 /** The repository API: file downloads, LFS, the /api/{type}s/{id}/... calls and /api/repos/*. */
-function mountRepositories(app: Hono<HubEnv>, deps: AppDeps & { blobs: BlobStore }, publicUrl: string): void {
+function mountRepositories(
+  app: Hono<HubEnv>,
+  deps: AppDeps & { blobs: BlobStore },
+  publicUrl: string,
+  authorizer: Authorizer,
+): void {
   const repoDeps: RepoReadDeps = {
     store: deps.store,
     repos: createRepoService({ store: deps.store, blobs: deps.blobs }),
-    access: deps.repoAccess ?? tokenRepoAccess(deps.store),
+    access: deps.repoAccess ?? accountsRepoAccess(authorizer),
     publicUrl,
   };
   app.use("*", resolveRoutes(repoDeps));
@@ -158,22 +179,4 @@ function mountRepositories(app: Hono<HubEnv>, deps: AppDeps & { blobs: BlobStore
   app.use("/api/*", repoApiRoutes(repoDeps));
   app.route("/api/repos", repoAdminRoutes(repoDeps));
   app.route("/api/validate-yaml", validateYamlRoute());
-}
-
-/** A revoked token must stop working at once: the router's token cache forgets everything it verified. */
-function withRevocationNotice(
-  operations: AdminOperations,
-  tokenCache: TokenCache | undefined,
-): AdminOperations {
-  if (!tokenCache) return operations;
-  return {
-    ...operations,
-    revokeToken(id) {
-      try {
-        return operations.revokeToken(id);
-      } finally {
-        tokenCache.invalidate();
-      }
-    },
-  };
 }

@@ -11,12 +11,18 @@ export class HubError extends Error {
   readonly [HUB_ERROR_MARKER] = true;
   readonly status: ContentfulStatusCode;
   readonly code: string;
+  /**
+   * Also send the message as `X-Error-Message`: huggingface_hub reads that header to tell errors apart
+   * (e.g. "Invalid credentials in Authorization header"). Only for fixed ASCII messages.
+   */
+  readonly messageHeader: boolean;
 
-  constructor(status: ContentfulStatusCode, code: string, message: string) {
+  constructor(status: ContentfulStatusCode, code: string, message: string, messageHeader = false) {
     super(message);
     this.name = new.target.name;
     this.status = status;
     this.code = code;
+    this.messageHeader = messageHeader;
   }
 
   static isInstance(value: unknown): value is HubError {
@@ -99,8 +105,13 @@ export class UpstreamTimeoutError extends HubError {
  * GatedRepoError). A private repository the caller may not see answers exactly as a missing one.
  */
 export class RepoNotFoundError extends HubError {
-  constructor(id: string) {
-    super(404, "RepoNotFound", `Repository not found: ${id}.`);
+  /**
+   * The public hub answers 401 to anonymous callers (they might see the repository once signed in) and 404
+   * to everyone else; `X-Error-Message` too, as huggingface_hub reads it. Use `repoNotFound(actor)`
+   * (auth/authorize.ts), which picks the status from the caller.
+   */
+  constructor(id: string, anonymous = false) {
+    super(anonymous ? 401 : 404, "RepoNotFound", `Repository not found: ${id}.`, true);
   }
 }
 
@@ -117,11 +128,16 @@ export class EntryNotFoundError extends HubError {
 }
 
 export class GatedRepoError extends HubError {
-  constructor(id: string, signedIn: boolean) {
+  /** `requestUrl`: where a signed-in user asks for access (named in the message, as the public hub does). */
+  constructor(id: string, signedIn: boolean, requestUrl?: string) {
     super(
       signedIn ? 403 : 401,
       "GatedRepo",
-      `Access to repository ${id} is restricted: you must have access to it and be authenticated to access it.`,
+      signedIn
+        ? `Access to repository ${id} is restricted and you are not in the authorized list.${requestUrl ? ` Visit ${requestUrl} to ask for access.` : ""}`
+        : `Access to repository ${id} is restricted. You must have access to it and be authenticated to access it. Please log in.`,
+      // Repository ids and the hub's URLs are ASCII by their own rules.
+      true,
     );
   }
 }
@@ -203,5 +219,6 @@ export function renderError(c: Context, error: unknown): Response {
     ? error
     : new HubError(500, "internal_error", "The hub failed to handle this request.");
   c.header("Cache-Control", "no-store");
+  if (hubError.messageHeader) c.header("X-Error-Message", hubError.message);
   return c.json(errorBody(hubError, requestId), hubError.status);
 }

@@ -1,5 +1,9 @@
+export { type AccountsService, accountsService } from "./accounts/accounts-service.js";
+export type { AccountsStore } from "./accounts/accounts-store.js";
+export type * from "./accounts/types.js";
 export { type AppDeps, type AppLimits, createApp } from "./app.js";
-export { type IssuedToken, issueToken } from "./auth/token-service.js";
+export { type Action, type Authorizer, createAuthorizer, type Resource } from "./auth/authorize.js";
+export { type IssuedToken, issueUserToken, parseTokenRequest } from "./auth/token-service.js";
 export { ConfigError, type HubConfig, parseConfig } from "./config.js";
 export * from "./errors.js";
 export { createJsonLogger, createMemoryLogger, type Logger, type LogLevel, silentLogger } from "./logger.js";
@@ -8,4 +12,3 @@ export { type RunningHub, type StartHubOptions, startHub } from "./start-hub.js"
 export type { ProviderMapping, ProviderMappings } from "./store/mapping-record.js";
 export type { StoredModel } from "./store/models-table.js";
 export { openStore, type Store } from "./store/store.js";
-export type { TokenInfo, TokenScope } from "./store/tokens-table.js";

@@ -56,7 +56,7 @@ describe("startHub", () => {
       ).json()) as Record<string, unknown>;
       expect(served).toMatchObject({ likes: 3, inferenceProviderMapping: { together: mapping } });
       expect((await fetch(`${again.url}/api/models/dslim/bert-base-NER`)).status).toBe(404);
-      expect(again.store.tokens.get(token.id)?.revokedAt).toEqual(expect.any(String));
+      expect((await again.store.accounts.tokens.byId(token.id))?.revokedAt).toEqual(expect.any(String));
       expect(again.store.models.count()).toBe(20);
     } finally {
       await again.close();

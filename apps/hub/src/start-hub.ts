@@ -5,14 +5,15 @@ import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { type ProviderSim, type SimModel, startProviderSim } from "@modelhub/provider-sim";
 import { createApp, ROUTER_BODY_BYTES } from "./app.js";
+import { createActorResolver } from "./auth/actor-resolver.js";
+import { createAuthorizer } from "./auth/authorize.js";
 import { normalizePublicUrl } from "./http/public-url.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { createNodeRouter } from "./router/node-router.js";
 import { isServedMapping } from "./router/served.js";
-import { createTokenCache } from "./router/token-cache.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
-import { hubTokenVerifier } from "./router/verify-caller.js";
+import { userTokenVerifier } from "./router/verify-caller.js";
 import { createFsBlobStore } from "./storage/fs-blob-store.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./store/catalogue.js";
 import type { ModelListQuery } from "./store/models-table.js";
@@ -111,7 +112,9 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     simCredential,
   });
 
-  const tokenCache = createTokenCache(store);
+  // One resolver (and its token cache) for the API and the router: a revocation clears it for both.
+  const actorResolver = createActorResolver({ accounts: store.accounts, adminToken: options.adminToken });
+  const authorizer = createAuthorizer({ accounts: store.accounts });
   // Router calls are served by plain node:http in front of the Hono app (a fraction of the CPU per call of
   // a Hono route); everything else goes to Hono.
   // Known once listening (the default public URL is the listening address); no call arrives before.
@@ -123,7 +126,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     logger,
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.routerTimeouts },
     maxBodyBytes: ROUTER_BODY_BYTES,
-    verifyCaller: hubTokenVerifier(store, tokenCache),
+    verifyCaller: userTokenVerifier(actorResolver, authorizer),
     forwardSimHeaders: options.forwardSimHeaders,
   });
   const blobs = await createFsBlobStore(join(options.dataDir, "blobs"));
@@ -154,7 +157,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     logger,
     adminToken: options.adminToken,
     webDist: options.webDist,
-    tokenCache,
+    actorResolver,
+    authorizer,
     publicUrl,
     blobs,
   });

@@ -24,22 +24,78 @@ afterEach(() => {
   temp.remove();
 });
 
-const run = (...args: string[]) => runAdminCommand(args, store, INFERENCE_PROVIDERS) as Json;
+async function run(...args: string[]): Promise<Json> {
+  const output = await runAdminCommand(args, store, INFERENCE_PROVIDERS, { readStdin: async () => stdin });
+  return "text" in output ? output.text : output.json;
+}
+let stdin = "";
 
 describe("admin CLI", () => {
-  it("creates, lists and revokes tokens", () => {
-    const created = run("tokens:create", "--name", "laptop", "--scopes", "inference,read");
-    expect(created.token).toMatch(/^hf_/);
-    expect(created.scopes).toEqual(["inference", "read"]);
-    expect(JSON.stringify(run("tokens:list"))).not.toContain(created.token);
-    expect(run("tokens:revoke", "--id", String(created.id)).revokedAt).toEqual(expect.any(String));
+  it("creates users, organizations, members and tokens, printing only the token", async () => {
+    stdin = "correct horse battery\n";
+    const admin = await run(
+      "users:create",
+      "alice",
+      "--admin",
+      "--password-stdin",
+      "--email",
+      "a@example.com",
+    );
+    expect(admin).toMatchObject({ name: "alice", isAdmin: true, hasPassword: true, email: "a@example.com" });
+    expect(JSON.stringify(admin)).not.toContain("horse");
+    const hash = (await store.accounts.users.passwordHash(admin.id)) as string;
+    expect(hash).toMatch(/^scrypt\$/);
+    await run("users:create", "bob");
+    expect(await run("orgs:create", "acme", "--owner", "alice")).toMatchObject({ kind: "org", name: "acme" });
+    expect(await run("orgs:add-member", "acme", "bob", "--role", "write")).toEqual({
+      org: "acme",
+      user: "bob",
+      role: "write",
+    });
+    expect(await run("orgs:members", "acme")).toMatchObject([
+      { user: "alice", role: "admin" },
+      { user: "bob", role: "write" },
+    ]);
+
+    const token = await run("tokens:create", "--user", "bob", "--role", "read", "--name", "laptop");
+    expect(token).toMatch(/^hf_[A-Za-z0-9]{34}$/);
+    const listed = await run("tokens:list", "--user", "bob");
+    expect(listed).toMatchObject([{ name: "laptop", role: "read", revokedAt: null }]);
+    expect(JSON.stringify(listed)).not.toContain(token);
+    expect((await run("tokens:revoke", "--id", String(listed[0].id))).revokedAt).toEqual(expect.any(String));
+
+    const disabled = await run("users:disable", "bob");
+    expect(disabled.disabled).toBe(true);
   });
 
-  it("puts models, sets and deletes mappings, imports files", () => {
+  it("refuses bad account input with a clear error", async () => {
+    await run("users:create", "alice");
+    await expect(run("users:create", "alice")).rejects.toThrow(/already taken/);
+    await expect(run("users:create", "ALICE")).rejects.toThrow(/already taken/);
+    await expect(run("users:create", "bad--name")).rejects.toThrow(/Invalid user name/);
+    await expect(run("users:create", "settings")).rejects.toThrow(/reserved/);
+    await expect(run("users:create")).rejects.toThrow(/Missing <name>/);
+    stdin = "short\n";
+    await expect(run("users:create", "carol", "--password-stdin")).rejects.toThrow(/at least 8/);
+    await expect(run("orgs:create", "acme", "--owner", "nobody")).rejects.toThrow(/No user named "nobody"/);
+    await run("orgs:create", "acme", "--owner", "alice");
+    await expect(run("orgs:create", "alice", "--owner", "alice")).rejects.toThrow(/already taken/);
+    await expect(run("orgs:add-member", "acme", "alice", "--role", "owner")).rejects.toThrow(
+      /read, write, admin/,
+    );
+    await expect(run("orgs:add-member", "acme", "alice", "--role", "read")).rejects.toThrow(/last admin/);
+    await expect(run("tokens:create", "--user", "alice", "--role", "admin")).rejects.toThrow(/read or write/);
+    await expect(run("tokens:create", "--user", "nobody", "--role", "read")).rejects.toThrow(/No user/);
+    await expect(run("tokens:create", "--role", "read")).rejects.toThrow(/Missing --user/);
+    await expect(run("tokens:revoke", "--id", "999")).rejects.toThrow(/not found/);
+    await expect(run("users:disable", "nobody")).rejects.toThrow(/No user/);
+  });
+
+  it("puts models, sets and deletes mappings, imports files", async () => {
     const file = join(temp.dir, "model.json");
     writeFileSync(file, JSON.stringify({ id: "acme/m1", tags: [], pipeline_tag: "fill-mask" }));
-    expect(run("models:put", "--file", file)).toEqual({ id: "acme/m1", created: true });
-    run(
+    expect(await run("models:put", "--file", file)).toEqual({ id: "acme/m1", created: true });
+    await run(
       "mappings:set",
       "--model",
       "acme/m1",
@@ -55,18 +111,18 @@ describe("admin CLI", () => {
     expect(store.mappings.forModel("acme/m1")).toEqual({
       "hf-inference": { status: "live", providerId: "acme/m1", task: "fill-mask" },
     });
-    run("mappings:delete", "--model", "acme/m1", "--provider", "hf-inference");
-    run("models:delete", "--id", "acme/m1");
+    await run("mappings:delete", "--model", "acme/m1", "--provider", "hf-inference");
+    await run("models:delete", "--id", "acme/m1");
     expect(store.models.get("acme/m1")).toBeUndefined();
     writeFileSync(file, JSON.stringify([{ id: "acme/m2", tags: ["x"] }]));
-    expect(run("import", "--file", file)).toEqual({ models: 1, mappings: 0 });
+    expect(await run("import", "--file", file)).toEqual({ models: 1, mappings: 0 });
   });
 
-  it("explains unknown commands, unknown options and missing values", () => {
-    expect(() => run("tokens:explode")).toThrow(/Unknown command "tokens:explode"/);
-    expect(() => run("tokens:create")).toThrow(/Missing --name/);
-    expect(() => run("tokens:create", "--nam", "x")).toThrow(InvalidInputError);
-    expect(() =>
+  it("explains unknown commands, unknown options and missing values", async () => {
+    await expect(run("tokens:explode")).rejects.toThrow(/Unknown command "tokens:explode"/);
+    await expect(run("tokens:create")).rejects.toThrow(/Missing --role/);
+    await expect(run("tokens:create", "--nam", "x")).rejects.toThrow(InvalidInputError);
+    await expect(
       run(
         "mappings:set",
         "--model",
@@ -80,6 +136,6 @@ describe("admin CLI", () => {
         "--provider-id",
         "x",
       ),
-    ).toThrow(/Unknown provider/);
+    ).rejects.toThrow(/Unknown provider/);
   });
 });

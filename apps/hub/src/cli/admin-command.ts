@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { accountsService } from "../accounts/accounts-service.js";
 import { adminOperations } from "../admin-operations.js";
 import { HubError, InvalidInputError } from "../errors.js";
 import { importCatalogue, readImportFile } from "../store/catalogue.js";
@@ -7,20 +8,32 @@ import type { Store } from "../store/store.js";
 
 export const ADMIN_USAGE = `Usage: npm run admin -w apps/hub -- <command> [options]
 
-  tokens:create --name <name> [--scopes inference,read]   issue a hub token (printed once)
-  tokens:list                                              list tokens (never the tokens themselves)
-  tokens:revoke --id <id>                                  revoke a token
-  models:put --file <record.json>                          create or replace a model (public API format)
-  models:delete --id <owner/name>                          delete a model and its mappings
+Accounts
+  users:create <name> [--admin] [--password-stdin] [--fullname <text>] [--email <address>]
+  users:list                                   list users (never passwords)
+  users:disable <name> | users:enable <name>   a disabled user's sessions and tokens stop working
+  users:set-admin <name> [--revoke]            make (or unmake) a site administrator
+  users:set-password <name> --password-stdin   set a password (signs the user out everywhere)
+  orgs:create <name> --owner <user> [--fullname <text>]
+  orgs:add-member <org> <user> --role read|write|admin    add a member or change their role
+  orgs:remove-member <org> <user>
+  orgs:members <org>
+  tokens:create --user <name> --role read|write [--name <label>] [--expires-at <ISO date>]
+                                               prints only the hf_ token (shown this once)
+  tokens:list [--user <name>]                  list tokens (never the tokens themselves)
+  tokens:revoke --id <id>                      revoke a token
+
+Catalogue
+  models:put --file <record.json>              create or replace a model (public API format)
+  models:delete --id <owner/name>              delete a model and its mappings
   mappings:set --model <owner/name> --provider <p> --task <t> --status live|staging --provider-id <id>
   mappings:delete --model <owner/name> --provider <p>
-  import --file <file.json>                                import records (see apps/hub/README.md)
-  usage [--token-id <id>]                                  router usage per token, provider and model
+  import --file <file.json>                    import records (see apps/hub/README.md)
+  usage [--token-id <id>]                      router usage per token, provider and model
 `;
 
 const OPTIONS = {
   name: { type: "string" },
-  scopes: { type: "string" },
   id: { type: "string" },
   file: { type: "string" },
   model: { type: "string" },
@@ -29,12 +42,29 @@ const OPTIONS = {
   status: { type: "string" },
   "provider-id": { type: "string" },
   "token-id": { type: "string" },
+  user: { type: "string" },
+  role: { type: "string" },
+  owner: { type: "string" },
+  fullname: { type: "string" },
+  email: { type: "string" },
+  "expires-at": { type: "string" },
+  admin: { type: "boolean" },
+  revoke: { type: "boolean" },
+  "password-stdin": { type: "boolean" },
 } as const;
 
-function required(values: Record<string, string | undefined>, name: string): string {
+type Values = Record<string, string | boolean | undefined>;
+
+function required(values: Values, name: string): string {
   const value = values[name];
-  if (value === undefined || value === "")
+  if (typeof value !== "string" || value === "")
     throw new InvalidInputError(`Missing --${name}.\n\n${ADMIN_USAGE}`);
+  return value;
+}
+
+function positional(positionals: string[], index: number, what: string): string {
+  const value = positionals[index];
+  if (!value) throw new InvalidInputError(`Missing <${what}>.\n\n${ADMIN_USAGE}`);
   return value;
 }
 
@@ -43,34 +73,113 @@ function integer(raw: string, name: string): number {
   return Number(raw);
 }
 
+/** What a command prints: plain text as it is (a token, for scripts), anything else as JSON. */
+export type AdminOutput = { text: string } | { json: unknown };
+
+export interface AdminIo {
+  /** Standard input, read whole (for --password-stdin). */
+  readStdin(): Promise<string>;
+}
+
 /**
- * Runs one admin command against the store and returns what to print (JSON-serialisable). The same
- * operations, with the same validation, as the admin API.
+ * Runs one admin command against the store. The same operations, with the same validation, as the admin
+ * API. Throws a HubError with a message for the person at the terminal on any bad input.
  */
-export function runAdminCommand(
+export async function runAdminCommand(
   args: readonly string[],
   store: Store,
   knownProviders: readonly string[],
-): unknown {
+  io: AdminIo = { readStdin: async () => "" },
+): Promise<AdminOutput> {
   const [command, ...rest] = args;
-  let values: Record<string, string | undefined>;
+  let values: Values;
+  let positionals: string[];
   try {
-    values = parseArgs({ args: [...rest], options: OPTIONS, strict: true }).values;
+    ({ values, positionals } = parseArgs({
+      args: [...rest],
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: true,
+    }));
   } catch (error) {
     throw new InvalidInputError(
       `${error instanceof Error ? error.message : String(error)}\n\n${ADMIN_USAGE}`,
     );
   }
   const operations = adminOperations(store, knownProviders);
+  const accounts = accountsService(store.accounts);
+  const json = (value: unknown): AdminOutput => ({ json: value });
+  const password = async () => {
+    if (!values["password-stdin"]) return undefined;
+    // One line: a trailing newline from `echo` or a here-string is not part of the password.
+    return (await io.readStdin()).replace(/\r?\n$/, "");
+  };
+
   switch (command) {
+    case "users:create": {
+      const user = await accounts.createUser({
+        name: positional(positionals, 0, "name"),
+        fullname: values.fullname,
+        email: values.email,
+        password: await password(),
+        isAdmin: values.admin === true,
+      });
+      return json(user);
+    }
+    case "users:list":
+      return json(await store.accounts.users.list());
+    case "users:disable":
+    case "users:enable":
+      return json(
+        await accounts.setDisabled(positional(positionals, 0, "name"), command === "users:disable"),
+      );
+    case "users:set-admin":
+      return json(await accounts.setAdmin(positional(positionals, 0, "name"), values.revoke !== true));
+    case "users:set-password": {
+      const secret = await password();
+      if (secret === undefined)
+        throw new InvalidInputError("Give the password on standard input with --password-stdin.");
+      await accounts.setPassword(positional(positionals, 0, "name"), secret);
+      return json({ name: positionals[0], passwordChanged: true });
+    }
+    case "orgs:create":
+      return json(
+        await accounts.createOrg({
+          name: positional(positionals, 0, "name"),
+          fullname: values.fullname,
+          owner: required(values, "owner"),
+        }),
+      );
+    case "orgs:add-member": {
+      const { org, user, role } = await accounts.setMember(
+        positional(positionals, 0, "org"),
+        positional(positionals, 1, "user"),
+        required(values, "role"),
+      );
+      return json({ org: org.name, user: user.name, role });
+    }
+    case "orgs:remove-member":
+      await accounts.removeMember(positional(positionals, 0, "org"), positional(positionals, 1, "user"));
+      return json({ org: positionals[0], user: positionals[1], removed: true });
+    case "orgs:members": {
+      const org = await accounts.org(positional(positionals, 0, "org"));
+      const members = await store.accounts.orgs.members(org.id);
+      return json(members.map((m) => ({ user: m.user.name, role: m.role, since: m.since })));
+    }
     case "tokens:create": {
-      const scopes = values.scopes?.split(",").map((scope) => scope.trim());
-      return operations.createToken({ name: required(values, "name"), ...(scopes ? { scopes } : {}) });
+      const role = required(values, "role");
+      if (role !== "read" && role !== "write") throw new InvalidInputError("--role must be read or write.");
+      const issued = await accounts.createToken(required(values, "user"), {
+        name: typeof values.name === "string" ? values.name : "cli",
+        role,
+        expiresAt: values["expires-at"],
+      });
+      return { text: issued.token };
     }
     case "tokens:list":
-      return operations.listTokens();
+      return json(await accounts.listTokens(typeof values.user === "string" ? values.user : undefined));
     case "tokens:revoke":
-      return operations.revokeToken(integer(required(values, "id"), "id"));
+      return json(await accounts.revokeToken(integer(required(values, "id"), "id")));
     case "models:put": {
       let record: unknown;
       try {
@@ -80,24 +189,30 @@ export function runAdminCommand(
         throw new InvalidInputError(`Cannot read ${values.file}: ${(error as Error).message}`);
       }
       const { model, created } = operations.putModel(record, "upsert");
-      return { id: model.id, created };
+      return json({ id: model.id, created });
     }
     case "models:delete":
       operations.deleteModel(required(values, "id"));
-      return { id: values.id, deleted: true };
+      return json({ id: values.id, deleted: true });
     case "mappings:set":
-      return operations.setMapping(required(values, "model"), required(values, "provider"), {
-        task: required(values, "task"),
-        status: required(values, "status"),
-        providerId: required(values, "provider-id"),
-      });
+      return json(
+        operations.setMapping(required(values, "model"), required(values, "provider"), {
+          task: required(values, "task"),
+          status: required(values, "status"),
+          providerId: required(values, "provider-id"),
+        }),
+      );
     case "mappings:delete":
       operations.deleteMapping(required(values, "model"), required(values, "provider"));
-      return { model: values.model, provider: values.provider, deleted: true };
+      return json({ model: values.model, provider: values.provider, deleted: true });
     case "import":
-      return importCatalogue(store, readImportFile(required(values, "file"), knownProviders));
+      return json(importCatalogue(store, readImportFile(required(values, "file"), knownProviders)));
     case "usage":
-      return store.usage.summary(values["token-id"] ? integer(values["token-id"], "token-id") : undefined);
+      return json(
+        store.usage.summary(
+          values["token-id"] ? integer(required(values, "token-id"), "token-id") : undefined,
+        ),
+      );
     default:
       throw new InvalidInputError(
         `${command ? `Unknown command "${command}".` : "No command given."}\n\n${ADMIN_USAGE}`,

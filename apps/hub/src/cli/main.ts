@@ -3,13 +3,14 @@
  * store of the configured DATA_DIR (the server may be running: SQLite's WAL mode lets both write).
  */
 import { resolve } from "node:path";
+import { text } from "node:stream/consumers";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { HubError } from "../errors.js";
 import { invocationDirectory, loadConfigFromEnvironment } from "../server.js";
 import { openStore } from "../store/store.js";
 import { runAdminCommand } from "./admin-command.js";
 
-function main(): number {
+async function main(): Promise<number> {
   const args = process.argv.slice(2);
   // `npm run import -- file.json` is short for `admin import --file file.json`.
   const command = args[0] === "--import" ? ["import", "--file", ...args.slice(1)] : args;
@@ -20,8 +21,10 @@ function main(): number {
   const config = loadConfigFromEnvironment();
   const store = openStore({ dataDir: config.dataDir });
   try {
-    const result = runAdminCommand(command, store, INFERENCE_PROVIDERS);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    const output = await runAdminCommand(command, store, INFERENCE_PROVIDERS, {
+      readStdin: () => text(process.stdin),
+    });
+    process.stdout.write("text" in output ? `${output.text}\n` : `${JSON.stringify(output.json, null, 2)}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`${HubError.isInstance(error) ? error.message : String(error)}\n`);
@@ -31,4 +34,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+process.exitCode = await main();

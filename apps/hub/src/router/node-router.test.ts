@@ -6,7 +6,7 @@ import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { issueToken } from "../auth/token-service.js";
+import { accountsService } from "../accounts/accounts-service.js";
 import { type RunningHub, startHub } from "../start-hub.js";
 
 /**
@@ -29,7 +29,12 @@ beforeAll(async () => {
     providerBaseUrls,
     forwardSimHeaders: true,
   });
-  token = issueToken(hub.store, { name: "parity", scopes: ["inference"] }).token;
+  token = (
+    await accountsService(hub.store.accounts).createToken(undefined, {
+      name: "parity",
+      scopes: ["inference"],
+    })
+  ).token;
 });
 afterAll(async () => {
   await hub?.close();
@@ -180,7 +185,12 @@ describe("a hub left to its defaults", () => {
       providerBaseUrls: { together: sim.providerUrl("together") },
       providerSim: false,
     });
-    plainToken = issueToken(plain.store, { name: "plain", scopes: ["inference"] }).token;
+    plainToken = (
+      await accountsService(plain.store.accounts).createToken(undefined, {
+        name: "plain",
+        scopes: ["inference"],
+      })
+    ).token;
   });
   afterAll(() => plain?.close());
 

@@ -98,6 +98,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       "x-request-id": requestId,
       ...ROUTER_CORS_HEADERS,
       "x-error-code": hubError.code,
+      ...(hubError.messageHeader ? { "x-error-message": hubError.message } : {}),
       "cache-control": "no-store",
       "content-type": "application/json",
       ...ROUTER_SECURITY_HEADERS,
@@ -122,7 +123,11 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     if (!deps.upstreams.isKnown(provider)) {
       throw new NotFoundError(`Unknown inference provider "${provider.slice(0, 60)}".`);
     }
-    const caller = deps.verifyCaller(incoming.headers.authorization);
+    const billTo = incoming.headers["x-hf-bill-to"];
+    const caller = await deps.verifyCaller(
+      incoming.headers.authorization,
+      typeof billTo === "string" ? billTo : undefined,
+    );
     const providerPath = providerPathFrom(pathname, provider);
     const upstream = deps.upstreams.get(provider);
     if (!upstream) {
@@ -151,6 +156,8 @@ export function createNodeRouter(deps: NodeRouterDeps) {
           {
             requestId,
             tokenId: caller.tokenId,
+            userId: caller.userId,
+            billToId: caller.billToId,
             provider,
             model,
             target: upstream.target,

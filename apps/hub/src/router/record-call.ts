@@ -5,6 +5,9 @@ import type { ForwardResult } from "./forward.js";
 export interface RouterCall {
   requestId: string;
   tokenId: number;
+  userId: number;
+  /** The organization paying (`X-HF-Bill-To`), or null. */
+  billToId: number | null;
   provider: string;
   model: string | null;
   /** Where the call went (provider, provider-sim...), for the log only. */
@@ -23,6 +26,8 @@ export function recordRouterCall(
   try {
     deps.store.usage.record({
       tokenId: call.tokenId,
+      userId: call.userId,
+      billToId: call.billToId,
       provider: call.provider,
       model: call.model,
       status: result.status,

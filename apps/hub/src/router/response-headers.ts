@@ -7,7 +7,7 @@
 /** CORS headers of a non-preflight `/router/*` answer (`cors({ origin: "*", exposeHeaders })` in app.ts). */
 export const ROUTER_CORS_HEADERS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
-  "access-control-expose-headers": "Link,X-Request-Id,X-Error-Code,X-Inference-Provider",
+  "access-control-expose-headers": "Link,X-Request-Id,X-Error-Code,X-Error-Message,X-Inference-Provider",
 };
 
 /** The headers of `secureHeaders({ crossOriginResourcePolicy: "cross-origin", crossOriginEmbedderPolicy: false })`. */

@@ -1,11 +1,14 @@
-import { authenticateHubToken } from "../auth/token-service.js";
-import type { Store } from "../store/store.js";
-import type { TokenCache } from "./token-cache.js";
+import type { ActorResolver } from "../auth/actor-resolver.js";
+import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
+import type { Authorizer } from "../auth/authorize.js";
 
-/** Who a router call is made for, as usage records and provider selection need it. */
+/** Who a router call is made for and who pays for it, as usage records and provider selection need it. */
 export interface RouterCaller {
-  /** The hub token the call was made with (usage is recorded against it). */
+  /** The user access token the call was made with (usage is recorded against it). */
   tokenId: number;
+  userId: number;
+  /** The organization the call is billed to (`X-HF-Bill-To`), or null for the user. */
+  billToId: number | null;
   /** Providers in the caller's order of preference (from their settings); empty: the hub's default order. */
   preferredProviders: readonly string[];
 }
@@ -15,19 +18,33 @@ export interface RouterCaller {
  * The one place the router decides whether a credential may run inference: swap this function to change
  * what credentials the router accepts.
  */
-export type VerifyCaller = (authorization: string | undefined) => RouterCaller;
+export type VerifyCaller = (
+  authorization: string | undefined,
+  billTo: string | undefined,
+) => Promise<RouterCaller>;
 
-/** Hub tokens with the `inference` scope, through the short-lived cache when there is one. */
-export function hubTokenVerifier(store: Store, tokenCache?: TokenCache): VerifyCaller {
-  return (authorization) => {
-    const token = tokenCache
-      ? tokenCache.authenticate(authorization, "inference")
-      : authenticateHubToken(store, authorization, "inference");
-    // last_used_at is for people ("used today?"): a minute of precision spares a write per call.
-    if (!token.lastUsedAt || Date.now() - Date.parse(token.lastUsedAt) > 60_000) {
-      store.tokens.markUsed(token.id);
-      tokenCache?.touched(token.id);
+/**
+ * User access tokens allowed to run inference (`authorize(actor, "inference", namespace)`), billed to the
+ * user, or to the organization named by `X-HF-Bill-To` when the user is a member of it. Tokens are
+ * resolved through the actor resolver's short-lived cache, shared with the API (a revocation clears both).
+ */
+export function userTokenVerifier(resolver: ActorResolver, authorizer: Authorizer): VerifyCaller {
+  return async (authorization, billTo) => {
+    if (!authorization) {
+      throw new AuthenticationRequiredError('A hub token is required: send "Authorization: Bearer hf_...".');
     }
-    return { tokenId: token.id, preferredProviders: [] };
+    const actor = await resolver.resolve({ authorization });
+    if (actor.kind !== "user" || actor.credential.kind !== "token") {
+      throw new PermissionDeniedError("The router takes user access tokens (hf_...).");
+    }
+    const namespace = billTo?.trim() || actor.user.name;
+    await authorizer.authorize(actor, "inference", { kind: "namespace", name: namespace });
+    const org = actor.memberships.find((m) => m.org.name.toLowerCase() === namespace.toLowerCase())?.org;
+    return {
+      tokenId: actor.credential.token.id,
+      userId: actor.user.id,
+      billToId: org?.id ?? null,
+      preferredProviders: [],
+    };
   };
 }

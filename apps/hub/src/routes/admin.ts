@@ -1,7 +1,8 @@
 import { Hono, type MiddlewareHandler } from "hono";
+import type { AccountsService } from "../accounts/accounts-service.js";
 import type { AdminOperations } from "../admin-operations.js";
-import { bearerToken, secretsEqual } from "../auth/hub-tokens.js";
-import { ForbiddenError, InvalidInputError, UnauthorizedError } from "../errors.js";
+import type { Authorizer } from "../auth/authorize.js";
+import { InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { modelIdFromParts } from "../model-id.js";
@@ -10,19 +11,17 @@ import type { Store } from "../store/store.js";
 export interface AdminRoutesDeps {
   store: Store;
   operations: AdminOperations;
-  /** Undefined disables the admin API (every call gets 403). */
-  adminToken: string | undefined;
+  accounts: AccountsService;
+  authorizer: Authorizer;
+  /** Called after a change that cached credentials must not outlive (token revoked, user disabled). */
+  onAccountsChanged: () => void;
   maxBodyBytes: number;
 }
 
-function requireAdmin(adminToken: string | undefined): MiddlewareHandler<HubEnv> {
-  return async (_c, next) => {
-    const credential = bearerToken(_c.req.header("Authorization"));
-    if (adminToken === undefined)
-      throw new ForbiddenError("The admin API is disabled: start the hub with ADMIN_TOKEN.");
-    if (!credential)
-      throw new UnauthorizedError('The admin API needs "Authorization: Bearer <ADMIN_TOKEN>".');
-    if (!secretsEqual(credential, adminToken)) throw new UnauthorizedError("Invalid admin token.");
+/** The operator (ADMIN_TOKEN) or a site administrator: `authorize(actor, "manage", site)`. */
+function requireSiteAdmin(authorizer: Authorizer): MiddlewareHandler<HubEnv> {
+  return async (c, next) => {
+    await authorizer.authorize(c.get("actor"), "manage", { kind: "site" });
     await next();
   };
 }
@@ -32,10 +31,11 @@ function tokenId(raw: string): number {
   return Number(raw);
 }
 
-/** Admin writes under `/api/admin`, behind `Authorization: Bearer <ADMIN_TOKEN>`. */
-export function adminRoutes({ store, operations, adminToken, maxBodyBytes }: AdminRoutesDeps) {
+/** Site administration under `/api/admin`: the operator's ADMIN_TOKEN, or a site admin's session or token. */
+export function adminRoutes(deps: AdminRoutesDeps) {
+  const { store, operations, accounts, maxBodyBytes } = deps;
   const app = new Hono<HubEnv>();
-  app.use("*", requireAdmin(adminToken));
+  app.use("*", requireSiteAdmin(deps.authorizer));
 
   app.post("/models", async (c) => {
     const { model } = operations.putModel(await readJsonBody(c, maxBodyBytes), "create");
@@ -71,9 +71,19 @@ export function adminRoutes({ store, operations, adminToken, maxBodyBytes }: Adm
     return c.json({ id, provider: c.req.param("provider"), deleted: true });
   });
 
-  app.post("/tokens", async (c) => c.json(operations.createToken(await readJsonBody(c, maxBodyBytes)), 201));
-  app.get("/tokens", (c) => c.json(operations.listTokens()));
-  app.delete("/tokens/:id", (c) => c.json(operations.revokeToken(tokenId(c.req.param("id")))));
+  app.post("/tokens", async (c) => {
+    const body = await readJsonBody(c, maxBodyBytes);
+    const user = (body as { user?: unknown } | null)?.user;
+    if (user !== undefined && typeof user !== "string")
+      throw new InvalidInputError('"user" must be a user name.');
+    return c.json(await accounts.createToken(user, body), 201);
+  });
+  app.get("/tokens", async (c) => c.json(await accounts.listTokens(c.req.query("user"))));
+  app.delete("/tokens/:id", async (c) => {
+    const revoked = await accounts.revokeToken(tokenId(c.req.param("id")));
+    deps.onAccountsChanged();
+    return c.json(revoked);
+  });
 
   app.get("/usage", (c) => {
     const raw = c.req.query("tokenId");

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { issueToken } from "../auth/token-service.js";
+import { accountsService } from "../accounts/accounts-service.js";
 import { type RunningHub, startHub } from "../start-hub.js";
 
 const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -22,7 +22,9 @@ beforeAll(async () => {
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,
   });
-  token = issueToken(hub.store, { name: "alice", scopes: ["read"] }).token;
+  const accounts = accountsService(hub.store.accounts);
+  await accounts.createUser({ name: "alice" });
+  token = (await accounts.createToken("alice", { name: "alice", role: "write" })).token;
 });
 afterAll(async () => {
   await hub.close();

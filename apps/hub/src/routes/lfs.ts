@@ -69,7 +69,7 @@ export function lfsRoutes(deps: LfsDeps): MiddlewareHandler {
 async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now: number): Promise<Response> {
   const body = (await readJsonBody(c, 16 * 1024 * 1024)) as Record<string, unknown>;
   const operation = body?.operation;
-  const { repo } = findRepo(deps, c, type, id, operation === "download" ? "read-files" : "write");
+  const { repo } = await findRepo(deps, c, type, id, operation === "download" ? "read-files" : "write");
   if (!Array.isArray(body.objects)) throw new InvalidInputError('"objects" must be an array.');
   if (body.objects.length > 1000) throw new InvalidInputError("At most 1000 objects per batch.");
   const secret = uploadSecret(deps.store);
@@ -146,7 +146,7 @@ async function receiveUpload(
 }
 
 async function verify(deps: LfsDeps, c: Context, type: RepoType, id: string): Promise<Response> {
-  const { repo } = findRepo(deps, c, type, id, "write");
+  const { repo } = await findRepo(deps, c, type, id, "write");
   const body = (await readJsonBody(c, 1024 * 1024)) as { oid?: unknown; size?: unknown };
   if (!isSha256(body?.oid)) throw new InvalidInputError("Invalid oid.");
   const stored = await deps.repos.blobs.head(body.oid);

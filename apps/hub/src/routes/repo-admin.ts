@@ -43,7 +43,7 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
     const type = parseType(body.type);
     const { id, owner } = parseRepoId(fullId(body));
     const actor = deps.access.actor(c);
-    deps.access.authorizeCreate(actor, type, owner);
+    await deps.access.authorizeCreate(actor, type, owner);
     if (
       body.visibility !== undefined &&
       !["public", "private", "protected"].includes(String(body.visibility))
@@ -80,7 +80,7 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
     const body = await objectBody(c);
     const type = parseType(body.type);
     const id = fullId(body);
-    const { repo } = findRepo(deps, c, type, id, "admin");
+    const { repo } = await findRepo(deps, c, type, id, "admin");
     if (repo.id.toLowerCase() !== id.toLowerCase()) throw new RepoNotFoundError(id);
     deps.repos.delete(repo);
     return c.json({ success: true });
@@ -92,9 +92,9 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
     if (typeof body.fromRepo !== "string" || typeof body.toRepo !== "string") {
       throw new InvalidInputError('"fromRepo" and "toRepo" are required.');
     }
-    const { repo } = findRepo(deps, c, type, body.fromRepo, "admin");
+    const { repo } = await findRepo(deps, c, type, body.fromRepo, "admin");
     const target = parseRepoId(body.toRepo);
-    deps.access.authorizeCreate(deps.access.actor(c), type, target.owner);
+    await deps.access.authorizeCreate(deps.access.actor(c), type, target.owner);
     const moved = deps.repos.move(repo, target.id);
     return c.json({ url: repoUrl(deps.publicUrl, moved) });
   });

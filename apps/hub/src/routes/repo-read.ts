@@ -35,8 +35,8 @@ function nextLink(c: Context, publicUrl: string, param: string, value: string): 
 }
 
 /** GET /api/{type}s/{id} and /revision/{rev}: the model record (for models) merged with the repository's. */
-export function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): Response {
-  const { repo } = findRepo(deps, c, target.type, target.id, "read");
+export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo } = await findRepo(deps, c, target.type, target.id, "read");
   const revision = target.action === "revision" ? target.rest.join("/") : "main";
   const { commitOid } = deps.repos.resolveOrThrow(repo, revision);
   const withBlobs = queryBoolean(c, "blobs") ?? false;
@@ -100,8 +100,8 @@ export function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): R
 }
 
 /** GET /api/{type}s/{id}/tree/{rev}/{path}: `recursive`, `expand`, cursor pagination through `Link`. */
-export function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPath): Response {
-  const { repo } = findRepo(deps, c, target.type, target.id, "read");
+export async function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo } = await findRepo(deps, c, target.type, target.id, "read");
   const [revision, ...pathParts] = target.rest;
   if (!revision) throw new InvalidInputError("A revision is required: /tree/{revision}/{path}.");
   const dir = pathParts.length ? parseFolderPath(pathParts.join("/")) : "";
@@ -122,7 +122,7 @@ export function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPath): R
 
 /** POST /api/{type}s/{id}/paths-info/{rev}: form (`paths=a&paths=b&expand=true`) or JSON `{paths, expand}`. */
 export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = findRepo(deps, c, target.type, target.id, "read");
+  const { repo } = await findRepo(deps, c, target.type, target.id, "read");
   const revision = target.rest.join("/");
   const { commitOid } = deps.repos.resolveOrThrow(repo, revision || "main");
   const body = (await readBodyBytes(c, 1024 * 1024)).toString();
@@ -148,8 +148,8 @@ export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: Repo
 }
 
 /** GET /api/{type}s/{id}/commits/{rev}: first-parent history, newest first, paged by `p` and `limit`. */
-export function repoCommits(deps: RepoReadDeps, c: Context, target: RepoApiPath): Response {
-  const { repo } = findRepo(deps, c, target.type, target.id, "read");
+export async function repoCommits(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo } = await findRepo(deps, c, target.type, target.id, "read");
   const { commitOid } = deps.repos.resolveOrThrow(repo, target.rest.join("/") || "main");
   const limit = queryInteger(c, "limit", { min: 1, max: 1000 }) ?? 50;
   const page = queryInteger(c, "p", { min: 0, max: 1_000_000 }) ?? 0;
@@ -179,8 +179,8 @@ export function repoCommits(deps: RepoReadDeps, c: Context, target: RepoApiPath)
 }
 
 /** GET /api/{type}s/{id}/refs: branches, tags, and with `include_prs=1` pull-request refs. */
-export function repoRefs(deps: RepoReadDeps, c: Context, target: RepoApiPath): Response {
-  const { repo } = findRepo(deps, c, target.type, target.id, "read");
+export async function repoRefs(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo } = await findRepo(deps, c, target.type, target.id, "read");
   const refs = deps.store.repos.refs(repo.key);
   const view = (prefix: string) =>
     refs

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { RepoNotFoundError } from "../errors.js";
+import { repoNotFound } from "../auth/authorize.js";
 import type { RepoAccess, RepoAction, RepoActor } from "../repos/repo-access.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { RepoRecord, RepoType } from "../store/repos-table.js";
@@ -29,20 +29,20 @@ export interface RepoTargetDeps {
  * The repository a request names, after the access check. A missing repository and a private one the caller
  * may not see answer alike (RepoNotFound). A moved repository is found under its former id.
  */
-export function findRepo(
+export async function findRepo(
   deps: RepoTargetDeps,
   c: Context,
   type: RepoType,
   id: string,
   action: RepoAction,
-): { repo: RepoRecord; actor: RepoActor; moved: boolean } {
+): Promise<{ repo: RepoRecord; actor: RepoActor; moved: boolean }> {
   const found = deps.repos.find(type, id);
   const actor = deps.access.actor(c);
-  if (!found) throw new RepoNotFoundError(id);
-  deps.access.authorize(actor, action, found.repo);
+  if (!found) throw repoNotFound(actor, id);
+  await deps.access.authorize(actor, action, found.repo);
   return { repo: found.repo, actor, moved: found.moved };
 }
 
 export function actorName(actor: RepoActor): string {
-  return actor.kind === "user" ? actor.name : "anonymous";
+  return actor.kind === "user" ? actor.user.name : actor.kind;
 }

@@ -31,7 +31,7 @@ function commitRef(revision: string): string {
 
 /** PUT /api/{type}s/{id}/settings: `private`, `gated` (false | "auto" | "manual"). */
 export async function repoSettings(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = findRepo(deps, c, target.type, target.id, "admin");
+  const { repo } = await findRepo(deps, c, target.type, target.id, "admin");
   const body = await readJsonBody(c, JSON_LIMIT);
   if (!isObject(body)) throw new InvalidInputError("Expected a JSON object.");
   const settings: { private?: boolean; gated?: Gated } = {};
@@ -57,7 +57,7 @@ export async function repoSettings(deps: RepoReadDeps, c: Context, target: RepoA
 
 /** POST|DELETE /api/{type}s/{id}/branch/{branch} (body `{startingPoint}`). */
 export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = findRepo(deps, c, target.type, target.id, "write");
+  const { repo } = await findRepo(deps, c, target.type, target.id, "write");
   const name = target.rest.join("/");
   if (c.req.method === "DELETE") {
     deps.repos.deleteBranch(repo, name);
@@ -76,7 +76,7 @@ export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApi
 
 /** POST /api/{type}s/{id}/tag/{revision} (body `{tag, message}`); DELETE /api/{type}s/{id}/tag/{tag}. */
 export async function repoTag(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = findRepo(deps, c, target.type, target.id, "write");
+  const { repo } = await findRepo(deps, c, target.type, target.id, "write");
   const name = target.rest.join("/");
   if (c.req.method === "DELETE") {
     deps.repos.deleteTag(repo, name);
@@ -90,7 +90,7 @@ export async function repoTag(deps: RepoReadDeps, c: Context, target: RepoApiPat
 
 /** POST /api/{type}s/{id}/preupload/{rev}: which files go to LFS, which are ignored, what is there now. */
 export async function repoPreupload(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = findRepo(deps, c, target.type, target.id, "write");
+  const { repo } = await findRepo(deps, c, target.type, target.id, "write");
   const body = await readJsonBody(c, 16 * JSON_LIMIT);
   if (!isObject(body) || !Array.isArray(body.files)) throw new InvalidInputError('"files" must be an array.');
   if (body.files.length > 1000) throw new InvalidInputError("At most 1000 files per preupload call.");
@@ -133,7 +133,7 @@ export async function repoPreupload(deps: RepoReadDeps, c: Context, target: Repo
  * before. Nothing reaches the branch unless every operation is valid: the commit itself is one transaction.
  */
 export async function repoCommit(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo, actor } = findRepo(deps, c, target.type, target.id, "write");
+  const { repo, actor } = await findRepo(deps, c, target.type, target.id, "write");
   const ref = commitRef(target.rest.join("/") || "main");
   const createPr = queryBoolean(c, "create_pr") ?? false;
   const operations: CommitOperation[] = [];

@@ -51,7 +51,7 @@ export function resolveRoutes(deps: RepoTargetDeps): MiddlewareHandler {
     const revision = decodeSegment(rawRevision!);
     const path = parseRepoPath(rawFilePath!.split("/").map(decodeSegment).join("/"));
 
-    const { repo, moved } = findRepo(deps, c, type, id, "read-files");
+    const { repo, moved } = await findRepo(deps, c, type, id, "read-files");
     if (moved) {
       const target = `/${URL_PREFIX[type]}${repo.id}/${mode}/${rawRevision}/${rawFilePath}`;
       c.header("Location", target);

@@ -154,6 +154,93 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (repo_id, num)
   );
   `,
+  // 3: accounts. Users and organizations share one table because they share one namespace (a repository
+  // owner is either); tokens become user access tokens; usage says who made each call and who paid.
+  `
+  CREATE TABLE accounts (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('user', 'org')),
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    fullname TEXT NOT NULL DEFAULT '',
+    email TEXT COLLATE NOCASE,
+    password_hash TEXT,
+    is_admin INTEGER NOT NULL DEFAULT 0,
+    disabled_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX accounts_by_email ON accounts (email) WHERE email IS NOT NULL;
+
+  CREATE TABLE memberships (
+    org_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    role TEXT NOT NULL CHECK (role IN ('read', 'write', 'admin')),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (org_id, user_id)
+  );
+  CREATE INDEX memberships_by_user ON memberships (user_id);
+
+  ALTER TABLE tokens ADD COLUMN user_id INTEGER REFERENCES accounts (id) ON DELETE CASCADE;
+  ALTER TABLE tokens ADD COLUMN role TEXT NOT NULL DEFAULT 'read';
+  ALTER TABLE tokens ADD COLUMN fine_grained TEXT;
+  ALTER TABLE tokens ADD COLUMN expires_at TEXT;
+  CREATE INDEX tokens_by_user ON tokens (user_id);
+
+  -- Tokens made before accounts existed belong to a machine user; their scopes become the nearest role:
+  -- "read" (which a read token also allows inference with), or inference alone as a fine-grained token.
+  INSERT INTO accounts (kind, name, fullname, created_at)
+    SELECT 'user', 'legacy-tokens', 'Tokens made before accounts', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    WHERE EXISTS (SELECT 1 FROM tokens);
+  UPDATE tokens SET
+    user_id = (SELECT id FROM accounts WHERE name = 'legacy-tokens'),
+    role = CASE WHEN scopes LIKE '%"read"%' THEN 'read' ELSE 'fineGrained' END,
+    fine_grained = CASE WHEN scopes LIKE '%"read"%' THEN NULL
+      ELSE '{"canReadGatedRepos":false,"global":["inference.serverless.write"],"scoped":[]}' END;
+
+  ALTER TABLE usage ADD COLUMN user_id INTEGER;
+  ALTER TABLE usage ADD COLUMN bill_to_id INTEGER;
+  CREATE INDEX usage_by_user ON usage (user_id, created_at);
+  CREATE INDEX usage_by_bill_to ON usage (bill_to_id, created_at);
+
+  CREATE TABLE sessions (
+    id_hash TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    csrf_token TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE INDEX sessions_by_user ON sessions (user_id);
+
+  CREATE TABLE access_requests (
+    repo_type TEXT NOT NULL CHECK (repo_type IN ('model', 'dataset', 'space')),
+    repo_id TEXT NOT NULL COLLATE NOCASE,
+    user_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'rejected')),
+    fields TEXT,
+    created_at TEXT NOT NULL,
+    decided_at TEXT,
+    decided_by INTEGER REFERENCES accounts (id) ON DELETE SET NULL,
+    PRIMARY KEY (repo_type, repo_id, user_id)
+  );
+
+  CREATE TABLE invites (
+    code_hash TEXT PRIMARY KEY,
+    created_by INTEGER REFERENCES accounts (id) ON DELETE SET NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT,
+    used_by INTEGER REFERENCES accounts (id) ON DELETE SET NULL
+  );
+
+  -- Failed sign-ins per key (user name, client address) in fixed windows: the rate limit every replica sees.
+  CREATE TABLE sign_in_failures (
+    key TEXT NOT NULL,
+    window_start INTEGER NOT NULL,
+    failures INTEGER NOT NULL,
+    PRIMARY KEY (key, window_start)
+  );
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

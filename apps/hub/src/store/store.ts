@@ -1,11 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { createSqliteAccountsStore } from "../accounts/sqlite-accounts-store.js";
 import { createMappingsTable } from "./mappings-table.js";
 import { migrate } from "./migrations.js";
 import { createModelsTable } from "./models-table.js";
 import { createReposTable } from "./repos-table.js";
-import { createTokensTable } from "./tokens-table.js";
 import { createUsageTable } from "./usage-table.js";
 
 export const DATABASE_FILE = "hub.sqlite";
@@ -38,7 +38,8 @@ export function openStore(options: StoreOptions) {
     models: createModelsTable(db, now),
     mappings: createMappingsTable(db),
     repos: createReposTable(db),
-    tokens: createTokensTable(db, now),
+    /** Users, organizations, tokens, sessions, access requests: asynchronous (see accounts-store.ts). */
+    accounts: createSqliteAccountsStore(db, now),
     usage,
     meta: {
       get: (key: string): string | undefined => getMeta.get(key)?.value,

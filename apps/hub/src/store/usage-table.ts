@@ -2,6 +2,10 @@ import type Database from "better-sqlite3";
 
 export interface UsageRecord {
   tokenId: number;
+  /** The user who made the call (the token's owner). */
+  userId?: number | null;
+  /** The organization the call was billed to (`X-HF-Bill-To`), if any. */
+  billToId?: number | null;
   provider: string;
   model: string | null;
   /** HTTP status the caller received (0 when the caller went away before an answer). */
@@ -24,8 +28,10 @@ export interface UsageSummary {
 
 export function createUsageTable(db: Database.Database, now: () => Date) {
   const insert = db.prepare(`
-    INSERT INTO usage (token_id, provider, model, status, request_bytes, response_bytes, duration_ms, created_at)
-    VALUES (@tokenId, @provider, @model, @status, @requestBytes, @responseBytes, @durationMs, @createdAt)
+    INSERT INTO usage (token_id, user_id, bill_to_id, provider, model, status, request_bytes, response_bytes,
+      duration_ms, created_at)
+    VALUES (@tokenId, @userId, @billToId, @provider, @model, @status, @requestBytes, @responseBytes, @durationMs,
+      @createdAt)
   `);
   const summary = db.prepare<[number | null, number | null], UsageSummary>(`
     SELECT token_id AS tokenId, provider, model, count(*) AS requests,
@@ -50,7 +56,7 @@ export function createUsageTable(db: Database.Database, now: () => Date) {
   return {
     /** Queues a record; it is written within 50 ms, or at once by flush(), summary() or closing the store. */
     record(usage: UsageRecord): void {
-      pending.push({ ...usage, createdAt: now().toISOString() });
+      pending.push({ userId: null, billToId: null, ...usage, createdAt: now().toISOString() });
       if (pending.length >= 500) flush();
       else flushTimer ??= setTimeout(flush, 50).unref();
     },

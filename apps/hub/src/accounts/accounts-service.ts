@@ -1,0 +1,154 @@
+import { hashToken } from "../auth/hub-tokens.js";
+import { type IssuedToken, issueUserToken, parseTokenRequest } from "../auth/token-service.js";
+import { InvalidInputError, NotFoundError } from "../errors.js";
+import type { AccountsStore } from "./accounts-store.js";
+import { parseAccountName, parseEmail, parseFullname } from "./names.js";
+import { checkPasswordStrength, hashPassword } from "./password.js";
+import { type AccessToken, ORG_ROLES, type Org, type OrgRole, type User } from "./types.js";
+
+/** The machine user that owns tokens made before accounts, and admin-API tokens made without a user. */
+export const LEGACY_TOKENS_USER = "legacy-tokens";
+
+export function parseOrgRole(raw: unknown): OrgRole {
+  if (!ORG_ROLES.includes(raw as OrgRole))
+    throw new InvalidInputError(`A role is one of: ${ORG_ROLES.join(", ")}.`);
+  return raw as OrgRole;
+}
+
+/**
+ * Account operations with their validation, shared by the admin CLI, the admin API and the settings API so
+ * that every path checks alike. Each validates everything before it writes anything. Who may call them is
+ * decided by the caller's route with authorize(); these only check that the request makes sense.
+ */
+export function accountsService(accounts: AccountsStore) {
+  async function user(name: string): Promise<User> {
+    const found = await accounts.users.byName(name);
+    if (!found) throw new NotFoundError(`No user named ${JSON.stringify(name.slice(0, 60))}.`);
+    return found;
+  }
+  async function org(name: string): Promise<Org> {
+    const found = await accounts.orgs.byName(name);
+    if (!found) throw new NotFoundError(`No organization named ${JSON.stringify(name.slice(0, 60))}.`);
+    return found;
+  }
+
+  return {
+    user,
+    org,
+
+    async createUser(input: {
+      name: unknown;
+      fullname?: unknown;
+      email?: unknown;
+      password?: unknown;
+      isAdmin?: boolean;
+      inviteCode?: string;
+    }): Promise<User> {
+      const name = parseAccountName(input.name, "user name");
+      const fullname = parseFullname(input.fullname, name);
+      const email = parseEmail(input.email);
+      const passwordHash =
+        input.password === undefined ? null : await hashPassword(checkPasswordStrength(input.password));
+      return accounts.users.create({
+        name,
+        fullname,
+        email,
+        passwordHash,
+        isAdmin: input.isAdmin ?? false,
+        ...(input.inviteCode !== undefined ? { inviteCodeHash: hashToken(input.inviteCode) } : {}),
+      });
+    },
+
+    async setPassword(userName: string, password: unknown): Promise<void> {
+      const target = await user(userName);
+      await accounts.users.setPassword(target.id, await hashPassword(checkPasswordStrength(password)));
+      // A new password signs the user out everywhere else.
+      await accounts.sessions.revokeAllOf(target.id);
+    },
+
+    async setDisabled(userName: string, disabled: boolean): Promise<User> {
+      const target = await user(userName);
+      await accounts.users.setDisabled(target.id, disabled);
+      if (disabled) await accounts.sessions.revokeAllOf(target.id);
+      return (await accounts.users.byId(target.id))!;
+    },
+
+    async setAdmin(userName: string, isAdmin: boolean): Promise<User> {
+      const target = await user(userName);
+      await accounts.users.setAdmin(target.id, isAdmin);
+      return (await accounts.users.byId(target.id))!;
+    },
+
+    async createOrg(input: { name: unknown; fullname?: unknown; owner: string }): Promise<Org> {
+      const name = parseAccountName(input.name, "organization name");
+      const fullname = parseFullname(input.fullname, name);
+      const owner = await user(input.owner);
+      return accounts.orgs.create({ name, fullname, ownerId: owner.id });
+    },
+
+    async setMember(
+      orgName: string,
+      userName: string,
+      role: unknown,
+    ): Promise<{ org: Org; user: User; role: OrgRole }> {
+      const parsedRole = parseOrgRole(role);
+      const [target, member] = [await org(orgName), await user(userName)];
+      if (parsedRole !== "admin") await keepOneAdmin(target, member);
+      await accounts.orgs.setMember(target.id, member.id, parsedRole);
+      return { org: target, user: member, role: parsedRole };
+    },
+
+    async removeMember(orgName: string, userName: string): Promise<void> {
+      const [target, member] = [await org(orgName), await user(userName)];
+      await keepOneAdmin(target, member);
+      if (!(await accounts.orgs.removeMember(target.id, member.id))) {
+        throw new NotFoundError(`${member.name} is not a member of ${target.name}.`);
+      }
+    },
+
+    /** Issues a token for `userName` (the legacy machine user when omitted, created on first use). */
+    async createToken(userName: string | undefined, input: unknown): Promise<IssuedToken> {
+      const request = parseTokenRequest(input);
+      const owner = userName === undefined ? await legacyUser() : await user(userName);
+      return issueUserToken(accounts, owner.id, request);
+    },
+
+    async listTokens(userName?: string): Promise<AccessToken[]> {
+      return accounts.tokens.list(userName === undefined ? undefined : (await user(userName)).id);
+    },
+
+    /** Revokes token `id`; with `ownerId`, only one of that user's (anyone else's is "not found"). */
+    async revokeToken(id: number, ownerId?: number): Promise<AccessToken> {
+      const token = await accounts.tokens.byId(id);
+      if (!token || (ownerId !== undefined && token.userId !== ownerId))
+        throw new NotFoundError(`Token ${id} not found.`);
+      await accounts.tokens.revoke(id);
+      return (await accounts.tokens.byId(id))!;
+    },
+  };
+
+  /** An organization never loses its last admin (nobody could manage it any more). */
+  async function keepOneAdmin(target: Org, member: User): Promise<void> {
+    const members = await accounts.orgs.members(target.id);
+    const admins = members.filter((m) => m.role === "admin");
+    if (admins.length === 1 && admins[0]!.user.id === member.id) {
+      throw new InvalidInputError(
+        `${member.name} is the last admin of ${target.name}: make someone else admin first.`,
+      );
+    }
+  }
+
+  async function legacyUser(): Promise<User> {
+    const existing = await accounts.users.byName(LEGACY_TOKENS_USER);
+    if (existing) return existing;
+    return accounts.users.create({
+      name: LEGACY_TOKENS_USER,
+      fullname: "Tokens made before accounts",
+      email: null,
+      passwordHash: null,
+      isAdmin: false,
+    });
+  }
+}
+
+export type AccountsService = ReturnType<typeof accountsService>;
