@@ -79,6 +79,14 @@ async function main(): Promise<void> {
     process.stdout.write(`Router: real providers (key configured): ${hub.routing.provider.join(", ")}\n`);
   }
   process.stdout.write(`Modelhub is running at ${hub.url}\n`);
+  if ((await hub.store.accounts.users.count()) === 0) {
+    process.stdout.write(
+      "No accounts yet: anonymous visitors read the public catalogue. Make the first administrator with\n" +
+        "  npm run admin -w apps/hub -- users:create NAME --admin --password-stdin\n" +
+        "then a token for the API and the router with\n" +
+        "  npm run admin -w apps/hub -- tokens:create --user NAME --role write\n",
+    );
+  }
 
   const shutdown = (signal: string) => {
     logger.log("info", "shutting down", { signal });
