@@ -242,7 +242,12 @@ describe("the provider's key never comes back", () => {
       providerBaseUrls: { together: `http://127.0.0.1:${(echo.address() as AddressInfo).port}` },
       providerSim: false,
     });
-    keyedToken = issueToken(keyed.store, { name: "keyed", scopes: ["inference"] }).token;
+    keyedToken = (
+      await accountsService(keyed.store.accounts).createToken(undefined, {
+        name: "keyed",
+        scopes: ["inference"],
+      })
+    ).token;
   });
   afterAll(async () => {
     await keyed?.close();

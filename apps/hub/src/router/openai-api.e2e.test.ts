@@ -9,7 +9,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { issueToken } from "../auth/token-service.js";
+import { accountsService } from "../accounts/accounts-service.js";
 import { type RunningHub, startHub } from "../start-hub.js";
 
 /**
@@ -35,7 +35,12 @@ beforeAll(async () => {
     catalogueDir: FIXTURE_CATALOGUE_DIR,
     providerBaseUrls: Object.fromEntries(INFERENCE_PROVIDERS.map((p) => [p, sim.providerUrl(p)])),
   });
-  token = issueToken(hub.store, { name: "openai", scopes: ["inference"] }).token;
+  token = (
+    await accountsService(hub.store.accounts).createToken(undefined, {
+      name: "openai",
+      scopes: ["inference"],
+    })
+  ).token;
   client = new OpenAI({ baseURL: `${hub.url}/v1`, apiKey: token, maxRetries: 0 });
 });
 afterAll(async () => {

@@ -134,7 +134,11 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
   }
 
   async function complete(call: ApiCall, endpoint: Endpoint): Promise<void> {
-    const caller = deps.verifyCaller(call.incoming.headers.authorization);
+    const billTo = call.incoming.headers["x-hf-bill-to"];
+    const caller = await deps.verifyCaller(
+      call.incoming.headers.authorization,
+      typeof billTo === "string" ? billTo : undefined,
+    );
     const raw = await readNodeBody(call.incoming, deps.maxBodyBytes);
     let parsed: unknown;
     try {
@@ -197,6 +201,8 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
             {
               requestId: call.requestId,
               tokenId: caller.tokenId,
+              userId: caller.userId,
+              billToId: caller.billToId,
               provider: candidate.provider as InferenceProvider,
               model: model.id,
               target: upstream.target,
