@@ -50,3 +50,10 @@ export async function seedAccounts(store: Store) {
   tokens.wesExpired = (await issueUserToken(store.accounts, wes.id, { name: "expired", role: "write", fineGrained: null, expiresAt })).token;
   return { service, tokens };
 }
+
+/** A user named `name` (created if missing) and a new access token of theirs: for tests that need one caller. */
+export async function userToken(store: Store, name: string, role: "read" | "write" = "write"): Promise<string> {
+  const service = accountsService(store.accounts);
+  if (!(await store.accounts.users.byName(name))) await service.createUser({ name });
+  return (await service.createToken(name, { name: `${name}-${role}`, role })).token;
+}

@@ -3,8 +3,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userToken } from "../__fixtures__/accounts.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { issueToken } from "../auth/token-service.js";
 import { openStore } from "../store/store.js";
 
 const HUB_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -44,10 +44,10 @@ function killHard(child: ChildProcess): Promise<void> {
   });
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = makeTempDir();
   const store = openStore({ dataDir: join(temp.dir, "data") });
-  token = issueToken(store, { name: "alice", scopes: ["read"] }).token;
+  token = await userToken(store, "alice");
   store.close();
 });
 afterAll(() => temp.remove());

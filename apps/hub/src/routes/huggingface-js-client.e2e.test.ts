@@ -9,9 +9,9 @@ import {
   uploadFiles,
 } from "@huggingface/hub";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userToken } from "../__fixtures__/accounts.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { issueToken } from "../auth/token-service.js";
 import { gitBlobId } from "../repos/git-objects.js";
 import { type RunningHub, startHub } from "../start-hub.js";
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,
   });
-  accessToken = issueToken(hub.store, { name: "alice", scopes: ["read"] }).token;
+  accessToken = await userToken(hub.store, "alice");
 });
 afterAll(async () => {
   await hub.close();

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { userToken } from "../__fixtures__/accounts.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { createApp } from "../app.js";
-import { issueToken } from "../auth/token-service.js";
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
 import { openStore, type Store } from "../store/store.js";
@@ -27,7 +27,7 @@ beforeEach(async () => {
   };
   failPuts = false;
   app = createApp({ store, blobs, publicUrl: PUBLIC_URL });
-  auth = { Authorization: `Bearer ${issueToken(store, { name: "alice", scopes: ["read"] }).token}` };
+  auth = { Authorization: `Bearer ${await userToken(store, "alice")}` };
   const created = await app.request("/api/repos/create", {
     method: "POST",
     headers: { ...auth, "Content-Type": "application/json" },
