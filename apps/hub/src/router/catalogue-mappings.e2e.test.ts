@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { type InferenceProvider, type InferenceTask, providerTaskSupported } from "@modelhub/inference";
 import { TASK_FUNCTIONS, TASK_SAMPLES, type TaskFunction } from "@modelhub/inference/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userToken } from "../__fixtures__/accounts.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { issueToken } from "../auth/token-service.js";
 import { type RunningHub, startHub } from "../start-hub.js";
 import type { ProviderMapping } from "../store/mapping-record.js";
 
@@ -21,7 +21,7 @@ const offered: Array<{ model: string; provider: string; mapping: ProviderMapping
 beforeAll(async () => {
   temp = makeTempDir();
   hub = await startHub({ dataDir: join(temp.dir, "data") });
-  token = issueToken(hub.store, { name: "walk", scopes: ["inference"] }).token;
+  token = await userToken(hub.store, "walk", "read");
   let cursor: string | null = `${hub.url}/api/models?expand[]=inferenceProviderMapping&limit=1000`;
   while (cursor) {
     const response: Response = await fetch(cursor);
