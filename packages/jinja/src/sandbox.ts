@@ -116,6 +116,8 @@ export function getAttr(obj: unknown, name: string): unknown {
   if (obj instanceof LoopContext) return obj.attr(name);
   if (obj instanceof Namespace)
     return Object.hasOwn(obj.attrs, name) ? obj.attrs[name] : missingAttr(obj, name);
+  if (obj instanceof PyCallable && obj.attrs !== null && Object.hasOwn(obj.attrs, name))
+    return obj.attrs[name];
   const method = findMethod(obj, name);
   if (method !== null) return bound(obj, name, method);
   // groupby's namedtuple fields (defined by the groupby filter itself, never taken from input data).

@@ -3,6 +3,7 @@ import { iterate, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import { isMapping, isUndefined, type Kwargs, Namespace, newDict, PyCallable } from "../runtime/values.js";
 import { pyIndex } from "./args.js";
+import { DICT_METHODS } from "./methods.js";
 import { strftime } from "./strftime.js";
 
 /** jinja2.sandbox.MAX_RANGE: larger ranges raise OverflowError. */
@@ -62,7 +63,11 @@ export interface GlobalsOptions {
 export function createGlobals(): Record<string, unknown> {
   const globals: Record<string, unknown> = Object.create(null);
   globals.range = new PyCallable("range", (args) => range(args));
-  globals.dict = new PyCallable("dict", (args, kwargs) => buildDict(args, kwargs));
+  globals.dict = new PyCallable("dict", (args, kwargs) => buildDict(args, kwargs), "function", {
+    fromkeys: new PyCallable("fromkeys", (args, kwargs, st) =>
+      DICT_METHODS.fromkeys!(newDict(), args, kwargs, st),
+    ),
+  });
   globals.namespace = new PyCallable("namespace", (args, kwargs) => {
     const ns = new Namespace();
     Object.assign(ns.attrs, buildDict(args, kwargs));

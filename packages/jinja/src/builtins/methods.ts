@@ -12,6 +12,7 @@ import { pyStr } from "../runtime/printing.js";
 import { checkSizeCap, type RenderState } from "../runtime/state.js";
 import {
   codePoints,
+  isMapping,
   isTuple,
   type Kwargs,
   Markup,
@@ -22,6 +23,7 @@ import {
 } from "../runtime/values.js";
 import { arg, pyIndex, table, valueError } from "./args.js";
 import { formatString } from "./str-format.js";
+import { TITLE_EXCEPTIONS_JSON } from "./title-case.js";
 
 /** A Python method: `self` is the receiver (str, list or dict). */
 // biome-ignore lint/suspicious/noExplicitAny: each table types its receiver (string, array or dict) itself
@@ -126,26 +128,13 @@ function isCased(ch: string): boolean {
   return ch.toLowerCase() !== ch.toUpperCase();
 }
 
-/** The digraphs whose title case is neither their upper nor their lower case. */
-const TITLE_DIGRAPHS: Record<string, string> = {
-  Ǆ: "ǅ",
-  ǅ: "ǅ",
-  ǆ: "ǅ",
-  Ǉ: "ǈ",
-  ǈ: "ǈ",
-  ǉ: "ǈ",
-  Ǌ: "ǋ",
-  ǋ: "ǋ",
-  ǌ: "ǋ",
-  Ǳ: "ǲ",
-  ǲ: "ǲ",
-  ǳ: "ǲ",
-};
+let titleExceptions: Record<string, string> | undefined;
 
-/** Title case of one character, as Python's str.title/capitalize use it (ß -> Ss, ǆ -> ǅ). */
+/** Title case of one character, as Python's str.title/capitalize use it (ß -> Ss, ǆ -> ǅ, ŉ -> ʼN). */
 function titleChar(ch: string): string {
-  const digraph = TITLE_DIGRAPHS[ch];
-  if (digraph !== undefined) return digraph;
+  titleExceptions ??= JSON.parse(TITLE_EXCEPTIONS_JSON) as Record<string, string>;
+  const exception = titleExceptions[ch];
+  if (exception !== undefined) return exception;
   const [first = "", ...rest] = ch.toUpperCase();
   return first + rest.join("").toLowerCase();
 }
@@ -247,6 +236,52 @@ export function splitLines(str: string, keepends: boolean): string[] {
   return out;
 }
 
+const IDENTIFIER = lazyRegExp(String.raw`^[\p{XID_Start}_][\p{XID_Continue}]*$`, "u");
+const NON_PRINTABLE = lazyRegExp(String.raw`[^\P{C}]|[^\P{Z} ]`, "u");
+
+/** str.maketrans(x[, y[, z]]): a dict from code points (as keys) to code points, strings or None. */
+function makeTranslation(args: unknown[]): Record<string, unknown> {
+  const table = newDict();
+  if (args.length === 1) {
+    const map = args[0];
+    if (!isMapping(map)) throw typeError("if you give only one argument to maketrans it must be a dict");
+    for (const [key, value] of Object.entries(map)) {
+      const chars = Array.from(key);
+      if (chars.length !== 1 && !/^-?\d+$/.test(key))
+        throw valueError("string keys in translate table must be of length 1");
+      table[chars.length === 1 && !/^\d$/.test(key) ? String(key.codePointAt(0)) : key] = value;
+    }
+    return table;
+  }
+  const from = Array.from(strArg(args[0], "maketrans() argument 1"));
+  const to = Array.from(strArg(args[1], "maketrans() argument 2"));
+  if (from.length !== to.length) throw valueError("the first two maketrans arguments must have equal length");
+  from.forEach((ch, i) => {
+    table[String(ch.codePointAt(0))] = to[i]!.codePointAt(0);
+  });
+  if (args.length > 2) {
+    for (const ch of strArg(args[2], "maketrans() argument 3")) table[String(ch.codePointAt(0))] = null;
+  }
+  return table;
+}
+
+/** str.translate(table): each character looked up by code point; None deletes, a number is a code point. */
+function translate(s: string, table: unknown): string {
+  let out = "";
+  for (const ch of s) {
+    const key = String(ch.codePointAt(0));
+    const mapped = isMapping(table) && Object.hasOwn(table, key) ? table[key] : undefined;
+    if (mapped === undefined) out += ch;
+    else if (mapped === null) continue;
+    else if (typeof mapped === "number") out += String.fromCodePoint(mapped);
+    else if (typeof mapped === "string") {
+      checkSizeCap(out.length + mapped.length);
+      out += mapped;
+    } else throw typeError("character mapping must return integer, None or str");
+  }
+  return out;
+}
+
 let strMethodTable: Record<string, Method> | undefined;
 
 /**
@@ -325,6 +360,16 @@ const createStrMethods = (): Record<string, Method> =>
     isalpha: isAll(lazyRegExp(String.raw`^[\p{L}]+$`, "u")),
     isalnum: isAll(lazyRegExp(String.raw`^[\p{L}\p{N}]+$`, "u")),
     isspace: isAll(() => SPACE_ONLY),
+    isascii: (s) => /^[\x00-\x7f]*$/.test(text(s)),
+    isidentifier: (s) => IDENTIFIER().test(text(s)),
+    // Python's printable: everything but the "Other" and "Separator" categories, space excepted.
+    isprintable: (s) => !NON_PRINTABLE().test(text(s)),
+    format_map: (s, a, _k, st) => {
+      if (!isMapping(a[0])) throw typeError(`'${typeName(a[0])}' object is not subscriptable`);
+      return formatString(text(s), [], a[0], st);
+    },
+    maketrans: (_s, a) => makeTranslation(a),
+    translate: (s, a) => translate(text(s), a[0]),
     islower: (s) => {
       const str = text(s);
       return HAS_LOWER().test(str) && !HAS_UPPER_OR_TITLE().test(str);
@@ -432,6 +477,18 @@ export const DICT_METHODS: Record<string, Method> = table<Method>({
     return a.length > 1 ? a[1] : null;
   },
   copy: (self: Record<string, unknown>) => Object.assign(newDict(), self),
+  // A classmethod: `{}.fromkeys(...)` and `dict.fromkeys(...)` make a new dict, ignoring the receiver.
+  fromkeys: (_self: Record<string, unknown>, a, _k, st) => {
+    const keys = iterate(a[0]);
+    st.checkSize(keys.length);
+    const out = newDict();
+    for (const key of keys) {
+      const name = mappingKey(key);
+      if (name === null) throw typeError(`unhashable type: '${typeName(key)}'`);
+      out[name] = a.length > 1 ? a[1] : null;
+    }
+    return out;
+  },
 });
 
 /** Methods that mutate their receiver: ImmutableSandboxedEnvironment refuses them. */

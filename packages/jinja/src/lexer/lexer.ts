@@ -11,7 +11,8 @@ const WHITESPACE = /\s/;
 const ONLY_WHITESPACE = /^\s+$/;
 const STRING = /'([^'\\]*(?:\\[\s\S][^'\\]*)*)'|"([^"\\]*(?:\\[\s\S][^"\\]*)*)"/y;
 const FLOAT = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?[eE][+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/y;
-const INTEGER = /(?:\d+_)*\d+/y;
+/** Jinja's integer_re: binary, octal and hex prefixes; no leading zeros on a decimal. */
+const INTEGER = /0[bB](?:_?[01])+|0[oO](?:_?[0-7])+|0[xX](?:_?[\da-fA-F])+|[1-9](?:_?\d)*|0(?:_?0)*/y;
 /** Operator at `pos` as an interned literal (so later comparisons and lookups stay fast), or null. */
 function operatorAt(src: string, pos: number): string | null {
   const c = src[pos];
@@ -167,7 +168,8 @@ export function tokenize(src: string, options: LexerOptions): Token[] {
       }
       if (ch >= "0" && ch <= "9") {
         FLOAT.lastIndex = pos;
-        const f = FLOAT.exec(src);
+        // Jinja's float rule never starts right after a dot: `m.0.1` is two item lookups, not `m` `.` `0.1`.
+        const f = src[pos - 1] === "." ? null : FLOAT.exec(src);
         if (f) {
           push("float", f[0].replace(/_/g, ""), pos);
           pos += f[0].length;

@@ -246,6 +246,14 @@ function compileMacro(
   const defaults: (ExprFn | null)[] = params.map((p) => (p.default ? compileExpr(p.default, inner) : null));
   const body = compileBody(stmts, inner);
   const size = scope.slots.size;
+  // Jinja2's Macro attributes.
+  const attrs = {
+    name,
+    arguments: makeTuple(params.map((p) => p.name)),
+    catch_varargs: takesVarargs,
+    catch_kwargs: takesKwargs,
+    caller: takesCaller,
+  };
   return (defFrame) =>
     new PyCallable(
       name,
@@ -291,6 +299,7 @@ function compileMacro(
         }
       },
       "macro",
+      attrs,
     );
 }
 
@@ -332,15 +341,20 @@ function compileFor(stmt: Extract<Stmt, { kind: "for" }>, cx: CompileContext): S
         }
       : null;
     const loop = new LoopContext(items, depth0, recurse);
+    let completed = false;
     for (let i = 0; i < items.length; i++) {
       st.tick();
       const itemFrame = newFrame(frame, size);
       assign(itemFrame, st, items[i]);
       loop.index0 = i;
       itemFrame[loopSlot] = loop;
-      if (body(itemFrame, st) === BREAK) break;
+      const signal = body(itemFrame, st);
+      if (signal === BREAK) break;
+      if (signal === NORMAL) completed = true;
     }
-    return NORMAL;
+    // Jinja2 marks the loop as iterated at the end of a body that ran through: after `break` or
+    // `continue` in every iteration, the else block runs.
+    return completed ? NORMAL : otherwise(frame, st);
   };
 
   return (frame, st) => {

@@ -72,6 +72,8 @@ export class PyCallable extends RuntimeObject {
     readonly name: string,
     readonly call: (args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown,
     readonly kind: "function" | "method" | "macro" = "function",
+    /** Attributes a template may read (a macro's `name`, `arguments`...; `dict.fromkeys`). */
+    readonly attrs: Readonly<Record<string, unknown>> | null = null,
   ) {
     super();
   }

@@ -1,0 +1,142 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { differences, hasJinja2, type OracleCase } from "./jinja2-oracle.js";
+
+/**
+ * Property tests against Python's Jinja2 for the semantics the engine once got wrong: templates sampled
+ * by fast-check (fixed seeds, so a failure reproduces), rendered by both, compared output for output.
+ */
+
+const SEED = 17;
+const sample = <T>(arbitrary: fc.Arbitrary<T>, numRuns: number): T[] =>
+  fc.sample(arbitrary, { seed: SEED, numRuns });
+
+/** Text with what trips tag, entity and case handling up. */
+const tricky = (pieces: string[], maxLength = 12) =>
+  fc.array(fc.constantFrom(...pieces), { maxLength }).map((parts) => parts.join(""));
+
+describe.skipIf(!hasJinja2)("Jinja2 differences (skipped: python3 cannot import jinja2)", () => {
+  it("for-else runs unless an iteration ran through its body (break and continue skip the mark)", () => {
+    const loop = fc.record({
+      items: fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 5 }),
+      breakAt: fc.integer({ min: -1, max: 5 }),
+      continueAt: fc.integer({ min: -1, max: 5 }),
+      filter: fc.boolean(),
+    });
+    const cases: OracleCase[] = sample(loop, 150).map(({ items, breakAt, continueAt, filter }) => ({
+      template:
+        `{% for x in items${filter ? " if x != 2" : ""} %}` +
+        `{% if x == ${continueAt} %}{% continue %}{% endif %}{{ x }}` +
+        `{% if x == ${breakAt} %}{% break %}{% endif %}{% else %}E{% endfor %}`,
+      context: { items },
+    }));
+    expect(differences(cases)).toEqual([]);
+  });
+
+  it("reads `m.0.1` and friends as attribute chains, not floats", () => {
+    const path = fc.array(fc.constantFrom("0", "1", "2", "a", "10", "1e2", "0x1"), {
+      minLength: 1,
+      maxLength: 4,
+    });
+    const cases = sample(path, 120).map((parts) => ({
+      template: `{{ m.${parts.join(".")} }}`,
+      context: { m: [[1, [2, 3]], { a: [4, 5] }, "xyz"] },
+    }));
+    expect(differences(cases)).toEqual([]);
+  });
+
+  it("striptags removes tag-like text and unescapes every HTML entity", () => {
+    const text = tricky(
+      [
+        "<",
+        ">",
+        "<!--",
+        "-->",
+        "!",
+        "-",
+        "&",
+        ";",
+        "#",
+        "x",
+        "3",
+        "9",
+        "a",
+        "b",
+        " ",
+        "\n",
+        "amp",
+        "eacute",
+        "lt",
+        "notin",
+        "&#x",
+        "<a ",
+        "</b>",
+      ],
+      16,
+    );
+    const cases = sample(text, 300).map((s) => ({ template: "{{ s|striptags }}", context: { s } }));
+    expect(differences(cases)).toEqual([]);
+  });
+
+  it("strftime_now knows the week, ISO and C99 codes", () => {
+    const codes = fc.array(fc.constantFrom(..."aAbBcCdDeFgGhHIjklmMnprRsStTuUVwWxXyY%".split("")), {
+      minLength: 1,
+      maxLength: 6,
+    });
+    const flags = fc.constantFrom("", "-");
+    const cases = sample(fc.tuple(codes, flags), 150).map(([list, flag]) => ({
+      template: `{{ strftime_now(${JSON.stringify(list.map((c) => `%${c === "%" ? "" : flag}${c}`).join("|"))}) }}`,
+    }));
+    expect(differences(cases)).toEqual([]);
+  });
+
+  it("capitalize and title follow Python's title case (ŉ, digraphs, Georgian, Greek with iota)", () => {
+    const text = tricky(["ŉ", "ǆ", "ǈ", "ß", "ﬀ", "ა", "ᾳ", "ῲ", "a", "B", " ", "-", "'", "İ", "ǰ"], 6);
+    const cases = sample(text, 200).map((s) => ({
+      template: "{{ s.capitalize() }}|{{ s.title() }}|{{ s|capitalize }}",
+      context: { s },
+    }));
+    expect(differences(cases)).toEqual([]);
+  });
+
+  it("has isascii, isidentifier, isprintable, format_map, maketrans and translate", () => {
+    const text = tricky(
+      ["a", "Z", "_", "1", " ", "é", "\t", "\u200b", "\u00a0", "😀", "{", "}", "x", "\u0301"],
+      6,
+    );
+    const methods = fc.constantFrom(
+      "s.isascii()",
+      "s.isidentifier()",
+      "s.isprintable()",
+      "'<{x}>'.format_map({'x': s})",
+      "s.translate(''.maketrans('a_1', 'b-2', 'x'))",
+      "s.translate({97: 'AA', 95: none})",
+      "s.translate(''.maketrans({'a': 'Q', 'Z': none}))",
+    );
+    const cases = sample(fc.tuple(text, methods), 200).map(([s, method]) => ({
+      template: `{{ ${method} }}`,
+      context: { s },
+    }));
+    expect(differences(cases)).toEqual([]);
+  });
+
+  it("gives macros Jinja2's attributes and dicts fromkeys", () => {
+    const macro = fc.record({
+      params: fc.uniqueArray(fc.constantFrom("a", "b", "c"), { maxLength: 3 }),
+      varargs: fc.boolean(),
+      kwargs: fc.boolean(),
+      caller: fc.boolean(),
+    });
+    const cases: OracleCase[] = sample(macro, 60).map(({ params, varargs, kwargs, caller }) => ({
+      template:
+        `{% macro m(${params.join(", ")}) %}${varargs ? "{{ varargs }}" : ""}${kwargs ? "{{ kwargs }}" : ""}` +
+        `${caller ? "{{ caller() }}" : ""}{% endmacro %}` +
+        "{{ m.name }}|{{ m.arguments }}|{{ m.catch_varargs }}|{{ m.catch_kwargs }}|{{ m.caller }}",
+    }));
+    cases.push(
+      { template: "{{ dict.fromkeys(['a', 'b']) }}|{{ {}.fromkeys('xy', 0) }}|{{ dict.fromkeys([]) }}" },
+      { template: "{{ dict.fromkeys([[1]]) }}" },
+    );
+    expect(differences(cases)).toEqual([]);
+  });
+});
