@@ -1,27 +1,30 @@
+import {
+  birderSnippets,
+  champSnippets,
+  collectorVisionSnippets,
+  cotrackerSnippets,
+} from "../families/image-and-video.js";
+import { cartesiaMlxSnippets } from "../families/language-models.js";
+import {
+  anemoiSnippets,
+  boltzgenSnippets,
+  colipriSnippets,
+  cxrFoundationSnippets,
+} from "../families/science-and-health.js";
+import {
+  acestepSnippets,
+  chatTtsSnippets,
+  coquiSnippets,
+  cosyvoiceSnippets,
+} from "../families/speech-and-music.js";
+import { contexttabSnippets } from "../families/tabular-and-forecasting.js";
+import { clipscopeSnippets, cometSnippets } from "../families/text-and-embeddings.js";
 import { adaptersSnippets } from "../snippets/adapters.js";
 import { audiocraftSnippets, audiosealSnippets, chatterboxSnippets } from "../snippets/audio.js";
 import { coremlSnippets, ctranslate2Snippets } from "../snippets/formats.js";
 import { ctransformersSnippets } from "../snippets/llm.js";
-import {
-  anemoiSnippets,
-  cartesiaMlxSnippets,
-  collectorVisionSnippets,
-  cometSnippets,
-} from "../snippets/misc.js";
 import { allennlpSnippets, bm25sSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import {
-  acestepSnippets,
-  birderSnippets,
-  chatTtsSnippets,
-  contexttabSnippets,
-  coquiSnippets,
-  cosyvoiceSnippets,
-  cotrackerSnippets,
-  cxrFoundationSnippets,
-} from "../snippets/research.js";
-import { boltzgenSnippets, clipscopeSnippets, colipriSnippets } from "../snippets/research-loaders.js";
-import { champSnippets } from "../snippets/research-scripts.js";
 import { cleanrlSnippets } from "../snippets/rl.js";
 import { birefnetSnippets } from "../snippets/vision.js";
 import type { ModelLibrary } from "../types.js";

@@ -1,9 +1,12 @@
+import {
+  comfyCheckpointSnippets,
+  depthAnythingV2Snippets,
+  describeAnythingSnippets,
+} from "../families/image-and-video.js";
+import { savedModelKerasSnippets } from "../families/science-and-health.js";
 import { diffusersSnippets } from "../snippets/diffusers.js";
 import { dduf } from "../snippets/formats.js";
-import { savedModelKerasSnippets } from "../snippets/misc.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import { depthAnythingV2Snippets, describeAnythingSnippets } from "../snippets/research.js";
-import { comfyCheckpointSnippets } from "../snippets/research-scripts.js";
 import {
   deepforestSnippets,
   depthProSnippets,

@@ -1,21 +1,23 @@
-import { espnetSnippets, fairseqSnippets } from "../snippets/audio.js";
-import { executorchSnippets, ggufSnippets } from "../snippets/formats.js";
-import { fastaiSnippets } from "../snippets/misc.js";
-import { edsnlpSnippets, fasttextSnippets, flairSnippets, hezarSnippets } from "../snippets/nlp.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import { gaudiConfigSnippets, ipuConfigSnippets } from "../snippets/research.js";
-import { fmeSnippets, habibiTtsSnippets } from "../snippets/research-loaders.js";
 import {
-  f5TtsSnippets,
+  fastaiSnippets,
+  gaudiConfigSnippets,
+  ipuConfigSnippets,
+} from "../families/frameworks-and-hardware.js";
+import {
   fixerSnippets,
   geometryCrafterSnippets,
-  glmTtsSnippets,
-  grokSnippets,
   halloSnippets,
   hunyuanDitSnippets,
   mochiSnippets,
   voyagerSnippets,
-} from "../snippets/research-scripts.js";
+} from "../families/image-and-video.js";
+import { grokSnippets } from "../families/language-models.js";
+import { fmeSnippets } from "../families/science-and-health.js";
+import { f5TtsSnippets, glmTtsSnippets, habibiTtsSnippets } from "../families/speech-and-music.js";
+import { espnetSnippets, fairseqSnippets } from "../snippets/audio.js";
+import { executorchSnippets, ggufSnippets } from "../snippets/formats.js";
+import { edsnlpSnippets, fasttextSnippets, flairSnippets, hezarSnippets } from "../snippets/nlp.js";
+import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";
 

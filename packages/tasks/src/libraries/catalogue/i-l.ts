@@ -1,3 +1,14 @@
+import {
+  infiniteTalkSnippets,
+  infiniteYouSnippets,
+  lagerNvsSnippets,
+  livePortraitSnippets,
+  lvfaceSnippets,
+} from "../families/image-and-video.js";
+import { litertLmSnippets } from "../families/language-models.js";
+import { lerobotSnippets } from "../families/robotics.js";
+import { intellifoldSnippets, kronosSnippets } from "../families/science-and-health.js";
+import { imsToucanSnippets } from "../families/speech-and-music.js";
 import { indexTtsSnippets, kokoroSnippets } from "../snippets/audio.js";
 import {
   ggufSnippets,
@@ -11,19 +22,6 @@ import { kerasHubSnippets, kerasSnippets } from "../snippets/keras.js";
 import { llamaCppPythonSnippets } from "../snippets/llm.js";
 import { lightningIrSnippets } from "../snippets/nlp.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import { lerobotSnippets, lvfaceSnippets } from "../snippets/research.js";
-import {
-  imsToucanSnippets,
-  kronosSnippets,
-  lagerNvsSnippets,
-  litertLmSnippets,
-} from "../snippets/research-loaders.js";
-import {
-  infiniteTalkSnippets,
-  infiniteYouSnippets,
-  intellifoldSnippets,
-  livePortraitSnippets,
-} from "../snippets/research-scripts.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";
 

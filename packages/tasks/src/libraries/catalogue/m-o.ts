@@ -1,23 +1,18 @@
+import { mindsporeSnippets } from "../families/frameworks-and-hardware.js";
+import {
+  magi1Snippets,
+  meshAnythingSnippets,
+  mlSharpSnippets,
+  monkeyocrSnippets,
+  openOasisSnippets,
+  openSoraSnippets,
+} from "../families/image-and-video.js";
+import { medvaeSnippets, merlinSnippets } from "../families/science-and-health.js";
+import { magentaRealtimeSnippets, miniOmni2Snippets, outettsSnippets } from "../families/speech-and-music.js";
 import { moshiSnippets, nemoSnippets } from "../snippets/audio.js";
 import { mitieSnippets, onnxSnippets, openvinoSnippets } from "../snippets/formats.js";
 import { mlcLlmSnippets, mlxSnippets } from "../snippets/llm.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import {
-  magentaRealtimeSnippets,
-  medvaeSnippets,
-  merlinSnippets,
-  mindsporeSnippets,
-  outettsSnippets,
-} from "../snippets/research.js";
-import { mlSharpSnippets } from "../snippets/research-loaders.js";
-import {
-  magi1Snippets,
-  meshAnythingSnippets,
-  miniOmni2Snippets,
-  monkeyocrSnippets,
-  openOasisSnippets,
-  openSoraSnippets,
-} from "../snippets/research-scripts.js";
 import { mlAgentsSnippets } from "../snippets/rl.js";
 import { mlxImageSnippets, openClipSnippets } from "../snippets/vision.js";
 import type { ModelLibrary } from "../types.js";

@@ -1,11 +1,11 @@
+import { paddlepaddleSnippets } from "../families/frameworks-and-hardware.js";
+import { phantomWanSnippets, pyFeatSnippets, refinersSnippets } from "../families/image-and-video.js";
+import { recurrentGemmaSnippets } from "../families/language-models.js";
 import { pyannoteSnippets } from "../snippets/audio.js";
 import { pytorchSnippets } from "../snippets/formats.js";
 import { paddlenlpSnippets } from "../snippets/nlp.js";
 import { peftSnippets } from "../snippets/peft.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import { paddlepaddleSnippets, pyFeatSnippets, refinersSnippets } from "../snippets/research.js";
-import { recurrentGemmaSnippets } from "../snippets/research-loaders.js";
-import { phantomWanSnippets } from "../snippets/research-scripts.js";
 import { paddleocrSnippets, perceptionEncoderSnippets } from "../snippets/vision.js";
 import type { ModelLibrary } from "../types.js";
 import { readme, researchRepo } from "./define.js";

@@ -1,21 +1,18 @@
-import { stableAudioToolsSnippets } from "../snippets/audio.js";
-import { safetensorsSnippets } from "../snippets/formats.js";
-import { sapRptSnippets, scviToolsSnippets } from "../snippets/misc.js";
-import { spacySnippets, stanzaSnippets } from "../snippets/nlp.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import {
   sam3dBodySnippets,
   sam3dObjectsSnippets,
   sanaSnippets,
-  supertonicSnippets,
-} from "../snippets/research.js";
-import {
   sapiensSnippets,
-  seamlessSnippets,
+  seedvrSnippets,
   selfForcingSnippets,
-  skalaSnippets,
-} from "../snippets/research-loaders.js";
-import { seedvrSnippets } from "../snippets/research-scripts.js";
+} from "../families/image-and-video.js";
+import { scviToolsSnippets, skalaSnippets } from "../families/science-and-health.js";
+import { seamlessSnippets, supertonicSnippets } from "../families/speech-and-music.js";
+import { sapRptSnippets } from "../families/tabular-and-forecasting.js";
+import { stableAudioToolsSnippets } from "../snippets/audio.js";
+import { safetensorsSnippets } from "../snippets/formats.js";
+import { spacySnippets, stanzaSnippets } from "../snippets/nlp.js";
+import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { sampleFactorySnippets, stableBaselines3Snippets } from "../snippets/rl.js";
 import { sentenceTransformersSnippets } from "../snippets/sentence-transformers.js";
 import { sklearnSnippets } from "../snippets/sklearn.js";

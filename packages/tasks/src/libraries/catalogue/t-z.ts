@@ -1,3 +1,14 @@
+import {
+  threeDTopiaXlSnippets,
+  ticClipSnippets,
+  videoprismSnippets,
+  videoxFunSnippets,
+  wan21Snippets,
+  wan22Snippets,
+} from "../families/image-and-video.js";
+import { terratorchSnippets } from "../families/science-and-health.js";
+import { songGenerationSnippets, vuiSnippets } from "../families/speech-and-music.js";
+import { tabpfnSnippets, timesfmSnippets } from "../families/tabular-and-forecasting.js";
 import { tensorflowttsSnippets, whisperkitSnippets } from "../snippets/audio.js";
 import {
   tensorboardSnippets,
@@ -7,22 +18,7 @@ import {
 } from "../snippets/formats.js";
 import { tfKerasSnippets } from "../snippets/keras.js";
 import { transformersJsSnippets, vllmSnippets } from "../snippets/llm.js";
-import { timesfmSnippets } from "../snippets/misc.js";
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
-import {
-  tabpfnSnippets,
-  threeDTopiaXlSnippets,
-  ticClipSnippets,
-  videoprismSnippets,
-  vuiSnippets,
-} from "../snippets/research.js";
-import { terratorchSnippets } from "../snippets/research-loaders.js";
-import {
-  songGenerationSnippets,
-  videoxFunSnippets,
-  wan21Snippets,
-  wan22Snippets,
-} from "../snippets/research-scripts.js";
 import { transformersSnippets } from "../snippets/transformers.js";
 import { timmSnippets, ultralyticsSnippets, yolov10Snippets } from "../snippets/vision.js";
 import type { ModelLibrary } from "../types.js";

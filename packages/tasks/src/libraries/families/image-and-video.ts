@@ -1,11 +1,12 @@
+import { SANA_DEFAULT_SIZE, SANA_DEFAULT_STEPS } from "../../inputs/constants.js";
 import type { ModelData } from "../../model-data.js";
 import { researchRepo } from "../catalogue/define.js";
-import { modelName } from "../examples.js";
-import { joinCode, py, sh } from "../quote.js";
-import { fromPretrained, pipInstall } from "../snippets/kit.js";
-import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
+import { exampleText, modelName } from "../examples.js";
+import { type Code, joinCode, py, sh } from "../quote.js";
+import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
+import { type LibrarySnippet, type LibrarySnippetBuilder, type ModelLibrary, snippet } from "../types.js";
 
-/** Image, video and 3D generation and editing libraries added with the late-2026 catalogue. */
+/** Image, video and 3D generation and editing libraries. */
 
 /** The repository file whose name matches `pattern`, else a placeholder the user replaces. */
 function fileMatching(model: ModelData, pattern: RegExp, placeholder: string): string {
@@ -110,3 +111,549 @@ export const IMAGE_AND_VIDEO_LIBRARIES = {
     countDownloads: `path:"model/1/fsdp2_rank_0000_checkpoint.pt"`,
   }),
 } satisfies Record<string, ModelLibrary>;
+
+export function collectorVisionSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/HanClinto/CollectorVision", "huggingface_hub"]),
+    snippet(
+      py`import collector_vision as cvg
+from huggingface_hub import hf_hub_download
+
+checkpoint = hf_hub_download(repo_id=${model.id}, filename="model.onnx")
+embedder = cvg.NeuralEmbedder(checkpoint)  # or cvg.NeuralCornerDetector(checkpoint) for detector models`,
+      "Load the model",
+    ),
+  ];
+}
+
+const DEPTH_ANYTHING_V2_CONFIGS: Record<
+  string,
+  { encoder: string; features: number; outChannels: number[] }
+> = {
+  Small: { encoder: "vits", features: 64, outChannels: [48, 96, 192, 384] },
+  Base: { encoder: "vitb", features: 128, outChannels: [96, 192, 384, 768] },
+  Large: { encoder: "vitl", features: 256, outChannels: [256, 512, 1024, 1024] },
+};
+
+/** Depth Anything V2 builds the network from its size, named in the repository id (…-Small, -Base, -Large). */
+const depthAnythingDownload = downloadWeights("https://github.com/DepthAnything/Depth-Anything-V2#readme");
+
+export function depthAnythingV2Snippets(model: ModelData): LibrarySnippet[] {
+  const size = Object.keys(DEPTH_ANYTHING_V2_CONFIGS).find((s) => model.id.includes(s));
+  if (size === undefined) return depthAnythingDownload(model);
+  const { encoder, features, outChannels } = DEPTH_ANYTHING_V2_CONFIGS[size]!;
+  return [
+    snippet(
+      py`import cv2
+import torch
+from depth_anything_v2.dpt import DepthAnythingV2
+from huggingface_hub import hf_hub_download
+
+model = DepthAnythingV2(encoder=${encoder}, features=${features}, out_channels=${outChannels})
+path = hf_hub_download(repo_id=${model.id}, filename=${`depth_anything_v2_${encoder}.pth`})
+model.load_state_dict(torch.load(path, map_location="cpu"))
+model.eval()
+
+depth = model.infer_image(cv2.imread("image.jpg"))  # HxW depth map`,
+      "Estimate depth",
+    ),
+  ];
+}
+
+export function cotrackerSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from cotracker.predictor import CoTrackerPredictor
+from huggingface_hub import hf_hub_download
+
+model = CoTrackerPredictor(checkpoint=hf_hub_download(${model.id}, ${repoFile(model, [".pth"], "scaled_offline.pth")}))
+# pred_tracks, pred_visibility = model(video, grid_size=10)  # video: (B, T, 3, H, W) float tensor`,
+      "Load the tracker",
+    ),
+  ];
+}
+
+export function describeAnythingSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/NVlabs/describe-anything"]),
+    snippet(
+      py`from dam import DescribeAnythingModel
+from huggingface_hub import snapshot_download
+
+dam = DescribeAnythingModel(
+    model_path=snapshot_download(repo_id=${model.id}),
+    conv_mode="v1",
+    prompt_mode="focal_prompt",
+)`,
+      "Load the model",
+    ),
+  ];
+}
+
+export function pyFeatSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["py-feat"]),
+    snippet(
+      py`from feat import Detector
+
+# Downloads the face, landmark, action-unit and emotion models it uses from the Hub
+detector = Detector()
+result = detector.detect_image("face.jpg")`,
+      "Detect faces and expressions",
+    ),
+  ];
+}
+
+export function refinersSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["refiners"]),
+    snippet(
+      py`from huggingface_hub import hf_hub_download
+from refiners.fluxion.utils import load_from_safetensors
+
+weights = load_from_safetensors(hf_hub_download(${model.id}, ${repoFile(model, [".safetensors"], "model.safetensors")}))`,
+      "Load the weights",
+    ),
+  ];
+}
+
+export function lvfaceSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from huggingface_hub import hf_hub_download
+from inference_onnx import LVFaceONNXInferencer  # from the LVFace repository
+
+inferencer = LVFaceONNXInferencer(hf_hub_download(${model.id}, ${repoFile(model, [".onnx"], "LVFace-B_Glint360K.onnx")}), use_gpu=True)
+embedding = inferencer.infer_from_image("face.jpg")`,
+      "Embed a face",
+    ),
+  ];
+}
+
+/** VideoPrism's loader takes a model name; the repository name tells which (base or large, with or without text). */
+export function videoprismSnippets(model: ModelData): LibrarySnippet[] {
+  const size = /large/i.test(model.id) ? "large" : "base";
+  const name = /lvt/i.test(model.id) ? `videoprism_lvt_public_v1_${size}` : `videoprism_public_v1_${size}`;
+  return [
+    pipInstall(["git+https://github.com/google-deepmind/videoprism.git"]),
+    snippet(
+      py`from videoprism import models as vp
+
+flax_model = vp.get_model(${name})
+loaded_state = vp.load_pretrained_weights(${name})`,
+      "Load the model",
+    ),
+  ];
+}
+
+/** Birder publishes each weight set under its own name, which is what its loader takes. */
+export function birderSnippets(model: ModelData): LibrarySnippet[] {
+  const weights = model.id.slice(model.id.indexOf("/") + 1);
+  return [
+    pipInstall(["birder"]),
+    snippet(
+      py`import birder
+
+net, model_info = birder.load_pretrained_model(${weights}, inference=True)`,
+      "Load the model",
+    ),
+  ];
+}
+
+export function ticClipSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`import open_clip
+from huggingface_hub import hf_hub_download
+
+checkpoint = hf_hub_download(${model.id}, ${repoFile(model, [".pt"], "checkpoints/2016.pt")})
+model, _, preprocess = open_clip.create_model_and_transforms("ViT-B-16", pretrained=checkpoint)`,
+      "Load a checkpoint",
+    ),
+  ];
+}
+
+export function sam3dObjectsSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from huggingface_hub import hf_hub_download
+from inference import Inference, load_image, load_single_mask  # from the sam-3d-objects repository
+
+inference = Inference(hf_hub_download(${model.id}, "pipeline.yaml"), compile=False)
+output = inference(load_image("image.png"), load_single_mask("mask.png", index=0))`,
+      "Reconstruct an object",
+    ),
+  ];
+}
+
+export function sam3dBodySnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from notebook.utils import setup_sam_3d_body  # from the sam-3d-body repository
+
+estimator = setup_sam_3d_body(${model.id})
+outputs = estimator.process_one_image("person.jpg")`,
+      "Estimate a body mesh",
+    ),
+  ];
+}
+
+export function threeDTopiaXlSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from threedtopia_xl.models import threedtopia_xl
+
+model = threedtopia_xl.from_pretrained(${model.id})
+model.generate(cond="image.png")`,
+      "Generate a 3D asset",
+    ),
+  ];
+}
+
+/**
+ * Sana checkpoints load into the pipeline of the Sana repository, configured by one of its YAML files; the
+ * call shows the specification's 1024x1024 in 18 steps (§9) with the repository's guidance settings.
+ */
+const SANA_GUIDANCE_SCALE = 5;
+
+const SANA_PAG_GUIDANCE_SCALE = 2;
+
+export function sanaSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from app.sana_pipeline import SanaPipeline  # run from a clone of the Sana repository
+
+sana = SanaPipeline("configs/sana_config/1024ms/Sana_1600M_img1024.yaml")  # the config matching the checkpoint
+sana.from_pretrained(${`hf://${model.id}`})
+image = sana(
+    prompt=${exampleText(model, "a cyberpunk cat with a neon sign")},
+    height=${SANA_DEFAULT_SIZE.height},
+    width=${SANA_DEFAULT_SIZE.width},
+    guidance_scale=${SANA_GUIDANCE_SCALE},
+    pag_guidance_scale=${SANA_PAG_GUIDANCE_SCALE},
+    num_inference_steps=${SANA_DEFAULT_STEPS},
+)`,
+      "Generate an image",
+    ),
+  ];
+}
+
+/** Self-Forcing distils Wan2.1-T2V-1.3B: its inference script reads the base model from wan_models/. */
+export function selfForcingSnippets(model: ModelData): LibrarySnippet[] {
+  const checkpoint = repoFile(model, ["self_forcing_dmd.pt"], "checkpoints/self_forcing_dmd.pt");
+  return [
+    snippet(
+      sh`git clone https://github.com/guandeh17/Self-Forcing
+cd Self-Forcing
+pip install -r requirements.txt
+hf download Wan-AI/Wan2.1-T2V-1.3B --local-dir wan_models/Wan2.1-T2V-1.3B
+hf download ${model.id} ${checkpoint} --local-dir .
+python inference.py --config_path configs/self_forcing_dmd.yaml --checkpoint_path ${checkpoint} --data_path prompts/MovieGenVideoBench_extended.txt --output_folder videos --use_ema`,
+      "Download and run",
+    ),
+  ];
+}
+
+/** Apple's SHARP predicts 3D Gaussians from images with its `sharp` command; `-c` names a local checkpoint. */
+export function mlSharpSnippets(model: ModelData): LibrarySnippet[] {
+  const checkpoint = repoFile(model, [".pt"], "sharp_2572gikvuh.pt");
+  return [
+    snippet(
+      sh`git clone https://github.com/apple/ml-sharp
+cd ml-sharp
+pip install -r requirements.txt
+hf download ${model.id} ${checkpoint} --local-dir checkpoints
+sharp predict -i images/ -o gaussians/ -c checkpoints/${checkpoint}`,
+      "Predict Gaussians from images",
+    ),
+  ];
+}
+
+/** Sapiens Lite publishes TorchScript exports (`.pt2`) that load without the training code. */
+const sapiensDownload = downloadWeights("https://github.com/facebookresearch/sapiens#readme");
+
+export function sapiensSnippets(model: ModelData): LibrarySnippet[] {
+  const file = model.siblings?.find((s) => s.rfilename.toLowerCase().endsWith(".pt2"))?.rfilename;
+  if (file === undefined || !/torchscript/i.test(model.id)) return sapiensDownload(model);
+  return [
+    snippet(
+      py`import torch
+from huggingface_hub import hf_hub_download
+
+model = torch.jit.load(hf_hub_download(${model.id}, ${file}), map_location="cpu")
+model.eval()`,
+      "Load the TorchScript model",
+    ),
+  ];
+}
+
+/** LagerNVS checkpoints share one architecture; the Re10k one was trained with full attention to features. */
+export function lagerNvsSnippets(model: ModelData): LibrarySnippet[] {
+  const attention = /re10k/i.test(model.id) ? "full_attention" : "bidirectional_cross_attention";
+  return [
+    snippet(
+      py`# Run from a clone of https://github.com/facebookresearch/lagernvs
+import torch
+from huggingface_hub import hf_hub_download
+from models.encoder_decoder import EncDec_VitB8
+
+model = EncDec_VitB8(pretrained_vggt=False, attention_to_features_type=${attention})
+model.load_state_dict(torch.load(hf_hub_download(${model.id}, filename="model.pt"))["model"])
+model.eval()`,
+      "Load the model",
+    ),
+  ];
+}
+
+export const halloSnippets = cloneDownloadRun(
+  "https://github.com/fudan-generative-vision/hallo",
+  "pretrained_models",
+  sh`python scripts/inference.py --source_image examples/reference_images/1.jpg --driving_audio examples/driving_audios/1.wav`,
+);
+
+export const livePortraitSnippets = cloneDownloadRun(
+  "https://github.com/KwaiVGI/LivePortrait",
+  "pretrained_weights",
+  sh`python inference.py -s assets/examples/source/s6.jpg -d assets/examples/driving/d0.mp4`,
+);
+
+export const hunyuanDitSnippets = cloneDownloadRun(
+  "https://github.com/Tencent/HunyuanDiT",
+  "ckpts",
+  sh`python sample_t2i.py --infer-mode fa --prompt "a cute cat" --no-enhance`,
+);
+
+export const openOasisSnippets = cloneDownloadRun(
+  "https://github.com/etched-ai/open-oasis",
+  ".",
+  sh`python generate.py --oasis-ckpt oasis500m.safetensors --vae-ckpt vit-l-20.safetensors`,
+);
+
+/** Wan's generate.py takes the task of the checkpoint, which its repository name tells. */
+const WAN_TASKS: ReadonlyArray<[RegExp, string]> = [
+  [/TI2V-5B/i, "ti2v-5B"],
+  [/T2V-A14B/i, "t2v-A14B"],
+  [/I2V-A14B/i, "i2v-A14B"],
+  [/S2V-14B/i, "s2v-14B"],
+  [/Animate-14B/i, "animate-14B"],
+  [/FLF2V-14B/i, "flf2v-14B"],
+  [/VACE-14B/i, "vace-14B"],
+  [/VACE-1\.3B/i, "vace-1.3B"],
+  [/T2V-14B/i, "t2v-14B"],
+  [/T2V-1\.3B/i, "t2v-1.3B"],
+  [/I2V-14B/i, "i2v-14B"],
+];
+
+function wanSnippets(repoUrl: string): LibrarySnippetBuilder {
+  const fallback = downloadWeights(`${repoUrl}#readme`);
+  return (model) => {
+    const task = WAN_TASKS.find(([pattern]) => pattern.test(model.id))?.[1];
+    if (task === undefined) return fallback(model);
+    return cloneDownloadRun(
+      repoUrl,
+      "./checkpoint",
+      sh`python generate.py --task ${task} --ckpt_dir ./checkpoint --prompt ${exampleText(model, "Two cats boxing on a stage.")}`,
+    )(model);
+  };
+}
+
+export const wan21Snippets = wanSnippets("https://github.com/Wan-Video/Wan2.1");
+
+export const wan22Snippets = wanSnippets("https://github.com/Wan-Video/Wan2.2");
+
+/** ComfyUI loads single-file checkpoints from its models/checkpoints folder. */
+export function comfyCheckpointSnippets(model: ModelData): LibrarySnippet[] {
+  const file = repoFile(model, [".safetensors", ".ckpt"], "model.safetensors");
+  return [
+    snippet(
+      sh`hf download ${model.id} ${file} --local-dir ComfyUI/models/checkpoints`,
+      "Put the checkpoint in ComfyUI",
+    ),
+  ];
+}
+
+export const openSoraSnippets = cloneDownloadRun(
+  "https://github.com/hpcaitech/Open-Sora",
+  "./ckpts",
+  sh`torchrun --nproc_per_node 1 --standalone scripts/diffusion/inference.py configs/diffusion/inference/t2i2v_256px.py --save-dir samples --prompt "raining, sea"`,
+  sh`pip install -v .`,
+);
+
+export const mochiSnippets = cloneDownloadRun(
+  "https://github.com/genmoai/mochi",
+  "weights",
+  sh`python3 ./demos/cli.py --model_dir weights/ --cpu_offload`,
+  sh`pip install -e . --no-build-isolation`,
+);
+
+/** Phantom conditions Wan2.1-T2V-1.3B on reference images; its generate.py reads both checkpoints. */
+export function phantomWanSnippets(model: ModelData): LibrarySnippet[] {
+  const checkpoint = repoFile(model, ["Phantom-Wan-1.3B.pth"], "Phantom-Wan-1.3B.pth");
+  return [
+    snippet(
+      sh`git clone https://github.com/Phantom-video/Phantom
+cd Phantom
+pip install -r requirements.txt
+hf download Wan-AI/Wan2.1-T2V-1.3B --local-dir ./Wan2.1-T2V-1.3B
+hf download ${model.id} --local-dir ./Phantom-Wan-Models
+python generate.py --task s2v-1.3B --size 832*480 --ckpt_dir ./Wan2.1-T2V-1.3B --phantom_ckpt ./Phantom-Wan-Models/${checkpoint} --ref_image "examples/ref1.png,examples/ref2.png" --prompt ${exampleText(model, "A girl and her dog play in a sunny meadow.")}`,
+      "Download and run",
+    ),
+  ];
+}
+
+/** SeedVR2 has one inference script per size (3B, 7B); they read the weights from ./ckpts. */
+export function seedvrSnippets(model: ModelData): LibrarySnippet[] {
+  const script = /SeedVR2-7B/i.test(model.id)
+    ? sh`projects/inference_seedvr2_7b.py`
+    : /SeedVR2-3B/i.test(model.id)
+      ? sh`projects/inference_seedvr2_3b.py`
+      : undefined;
+  if (script === undefined) return seedvrDownload(model);
+  return cloneDownloadRun(
+    "https://github.com/ByteDance-Seed/SeedVR",
+    "ckpts",
+    sh`torchrun --nproc-per-node=1 ${script} --video_path inputs/ --output_dir outputs/ --res_h 720 --res_w 1280 --sp_size 1`,
+  )(model);
+}
+
+const seedvrDownload = downloadWeights("https://github.com/ByteDance-Seed/SeedVR#readme");
+
+/** MonkeyOCR's download tool fetches the echo840 repositories by name; other repositories are downloaded. */
+const MONKEYOCR_MODELS = ["MonkeyOCR", "MonkeyOCR-pro-3B", "MonkeyOCR-pro-1.2B"];
+
+const monkeyocrDownload = downloadWeights("https://github.com/Yuliang-Liu/MonkeyOCR#readme");
+
+export function monkeyocrSnippets(model: ModelData): LibrarySnippet[] {
+  // The name must end the repository name: "MonkeyOCR" alone must not match "MonkeyOCR-pro-3B".
+  const name = MONKEYOCR_MODELS.find((known) => {
+    const at = model.id.startsWith("echo840/") ? model.id.indexOf(`/${known}`) : -1;
+    return at !== -1 && !/^[\w.-]/.test(model.id.slice(at + known.length + 1));
+  });
+  if (name === undefined) return monkeyocrDownload(model);
+  return [
+    snippet(
+      sh`git clone https://github.com/Yuliang-Liu/MonkeyOCR
+cd MonkeyOCR
+pip install -e .
+python tools/download_model.py -n ${name}
+python parse.py document.pdf`,
+      "Download and parse a document",
+    ),
+  ];
+}
+
+/** InfiniteYou's test script takes the model folder or Hub id with --model_dir. */
+export function infiniteYouSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/bytedance/InfiniteYou
+cd InfiniteYou
+pip install -r requirements.txt
+python test.py --model_dir ${model.id} --id_image ./assets/examples/man.jpg --prompt ${exampleText(model, "A man, portrait, cinematic")} --out_results_dir ./results`,
+      "Generate an image",
+    ),
+  ];
+}
+
+/** MAGI-1 reads its checkpoint paths from a JSON configuration passed to its pipeline entry point. */
+export const magi1Snippets = cloneDownloadRun(
+  "https://github.com/SandAI-org/MAGI-1",
+  "./downloads",
+  sh`# Set the checkpoint paths in example/4.5B/4.5B_base_config.json to the files in ./downloads
+python3 inference/pipeline/entry.py --config_file example/4.5B/4.5B_base_config.json --mode t2v --prompt "A cat playing with a ball of yarn" --output_path output_video.mp4`,
+);
+
+/** Voyager's sampler reads its weights from ./ckpts and a prepared input folder (the repository ships examples). */
+export const voyagerSnippets = cloneDownloadRun(
+  "https://github.com/Tencent-Hunyuan/HunyuanWorld-Voyager",
+  "./ckpts",
+  sh`python3 sample_image2video.py --model HYVideo-T/2 --input-path examples/case1 --prompt "An old-fashioned European village with thatched roofs on the houses." --i2v-stability --infer-steps 50 --flow-reverse --flow-shift 7.0 --seed 0 --embedded-cfg-scale 6.0 --use-cpu-offload --save-path ./results`,
+);
+
+/** InfiniteTalk drives Wan2.1-I2V-14B-480P with audio features from chinese-wav2vec2-base. */
+export function infiniteTalkSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/MeiGen-AI/InfiniteTalk
+cd InfiniteTalk
+pip install -r requirements.txt
+hf download Wan-AI/Wan2.1-I2V-14B-480P --local-dir weights/Wan2.1-I2V-14B-480P
+hf download TencentGameMate/chinese-wav2vec2-base --local-dir weights/chinese-wav2vec2-base
+hf download ${model.id} --local-dir weights/InfiniteTalk
+python generate_infinitetalk.py --ckpt_dir weights/Wan2.1-I2V-14B-480P --wav2vec_dir weights/chinese-wav2vec2-base --infinitetalk_dir weights/InfiniteTalk/single/infinitetalk.safetensors --input_json examples/single_example_image.json --size infinitetalk-480 --sample_steps 40 --mode streaming --motion_frame 9 --save_file infinitetalk_res`,
+      "Download and run",
+    ),
+  ];
+}
+
+/** Champ's inference configuration reads the models from ./pretrained_models. */
+export const champSnippets = cloneDownloadRun(
+  "https://github.com/fudan-generative-vision/champ",
+  "pretrained_models",
+  sh`python inference.py --config configs/inference/inference.yaml`,
+);
+
+/** GeometryCrafter's run.py fetches its diffusion weights from the Hub itself. */
+export function geometryCrafterSnippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone --recursive https://github.com/TencentARC/GeometryCrafter
+cd GeometryCrafter
+pip install -r requirements.txt
+python run.py --video_path video.mp4 --save_folder workspace/output`,
+      "Estimate point maps for a video",
+    ),
+  ];
+}
+
+/** MeshAnything's main.py fetches its weights from the Hub and turns dense meshes into artist-style ones. */
+export function meshAnythingSnippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/buaacyw/MeshAnything
+cd MeshAnything
+pip install -r requirements.txt
+python main.py --input_dir examples --out_dir mesh_output --input_type mesh --mc`,
+      "Generate meshes",
+    ),
+  ];
+}
+
+/** Fixer runs in its Cosmos container and reads the checkpoint from models/pretrained/. */
+export function fixerSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/nv-tlabs/Fixer
+cd Fixer
+hf download ${model.id} --local-dir models
+docker build -t fixer-cosmos-env -f Dockerfile.cosmos .
+docker run --gpus=all -v "$PWD":/work fixer-cosmos-env python /work/src/inference_pretrained_model.py --model /work/models/pretrained/pretrained_fixer.pkl --input /work/examples --output /work/output --vae_skip_connection --timestep 250 --resolution 1024`,
+      "Repair rendered views",
+    ),
+  ];
+}
+
+/** VideoX-Fun has one folder of prediction scripts per model family; they read models/Diffusion_Transformer/. */
+const VIDEOX_FUN_SCRIPTS: ReadonlyArray<[RegExp, Code<"sh">]> = [
+  [/Wan2\.1-Fun/i, sh`examples/wan2.1_fun/predict_t2v.py`],
+  [/CogVideoX-Fun/i, sh`examples/cogvideox_fun/predict_t2v.py`],
+];
+
+const videoxFunDownload = downloadWeights("https://github.com/aigc-apps/VideoX-Fun#readme");
+
+export function videoxFunSnippets(model: ModelData): LibrarySnippet[] {
+  const script = VIDEOX_FUN_SCRIPTS.find(([pattern]) => pattern.test(model.id))?.[1];
+  if (script === undefined) return videoxFunDownload(model);
+  return [
+    snippet(
+      sh`git clone https://github.com/aigc-apps/VideoX-Fun
+cd VideoX-Fun
+pip install -r requirements.txt
+hf download ${model.id} --local-dir models/Diffusion_Transformer/${modelName(model)}
+# Set model_name (and the prompt) at the top of the script to the folder above, then run it
+python ${script}`,
+      "Download and generate a video",
+    ),
+  ];
+}

@@ -5,7 +5,7 @@ import { pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /**
- * Runtimes with their own weight format or command line, added with the late-2026 catalogue: the model is
+ * Runtimes with their own weight format or command line,: the model is
  * fetched from the hub and run by the runtime on this machine.
  */
 

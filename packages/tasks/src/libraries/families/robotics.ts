@@ -1,7 +1,11 @@
+import type { ModelData } from "../../model-data.js";
 import { researchRepo } from "../catalogue/define.js";
+import { py, pythonIdentifier, pythonName, sh } from "../quote.js";
+import { pipInstall } from "../snippets/kit.js";
 import type { ModelLibrary } from "../types.js";
+import { type LibrarySnippet, snippet } from "../types.js";
 
-/** Robot policies and reinforcement-learning agents added with the late-2026 catalogue. */
+/** Robot policies and reinforcement-learning agents. */
 export const ROBOTICS_LIBRARIES = {
   laya: researchRepo("Laya", "https://github.com/NandhaKishorM/laya", {
     countDownloads: `path:"rl_agent_config.json"`,
@@ -12,3 +16,37 @@ export const ROBOTICS_LIBRARIES = {
     countDownloads: `path_extension:"onnx"`,
   }),
 } satisfies Record<string, ModelLibrary>;
+
+/** LeRobot policies: the policy type is a tag of the repository (act, diffusion, smolvla, pi0...). */
+const LEROBOT_POLICIES: Readonly<Record<string, string>> = {
+  act: "ACTPolicy",
+  diffusion: "DiffusionPolicy",
+  smolvla: "SmolVLAPolicy",
+  pi0: "PI0Policy",
+  pi05: "PI05Policy",
+  tdmpc: "TDMPCPolicy",
+  vqbet: "VQBeTPolicy",
+};
+
+export function lerobotSnippets(model: ModelData): LibrarySnippet[] {
+  const type = model.tags.find((tag) => Object.hasOwn(LEROBOT_POLICIES, tag));
+  const out: LibrarySnippet[] = [pipInstall(["lerobot"])];
+  if (type !== undefined) {
+    const cls = pythonIdentifier(LEROBOT_POLICIES[type], "ACTPolicy");
+    out.push(
+      snippet(
+        py`from ${pythonName(`lerobot.policies.${type}.modeling_${type}`)} import ${cls}
+
+policy = ${cls}.from_pretrained(${model.id})`,
+        "Load the policy",
+      ),
+    );
+  }
+  out.push(
+    snippet(
+      sh`lerobot-record --robot.type=so100_follower --dataset.repo_id=your-name/eval_dataset --policy.path=${model.id} --episodes=10`,
+      "Run the policy on a robot",
+    ),
+  );
+  return out;
+}

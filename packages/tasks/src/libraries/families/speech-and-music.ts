@@ -1,10 +1,11 @@
 import type { ModelData } from "../../model-data.js";
 import { researchRepo } from "../catalogue/define.js";
-import { comment, joinCode, py } from "../quote.js";
-import { pipInstall } from "../snippets/kit.js";
+import { exampleText } from "../examples.js";
+import { comment, joinCode, py, pythonIdentifier, sh } from "../quote.js";
+import { cloneDownloadRun, downloadWeights, pipInstall } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
-/** Speech synthesis, alignment, recognition and music libraries added with the late-2026 catalogue. */
+/** Speech synthesis, alignment, recognition and music libraries. */
 
 /**
  * A Piper voice is an ONNX file with its JSON config beside it (`<voice>.onnx.json`); voice collections hold
@@ -71,3 +72,242 @@ export const SPEECH_AND_MUSIC_LIBRARIES = {
     countDownloads: `path_extension:"pt"`,
   }),
 } satisfies Record<string, ModelLibrary>;
+
+/** CosyVoice 2 and 3 checkpoints load with their own class; the generation is in the repository name. */
+export function cosyvoiceSnippets(model: ModelData): LibrarySnippet[] {
+  const cls = pythonIdentifier(/CosyVoice2/i.test(model.id) ? "CosyVoice2" : "CosyVoice", "CosyVoice");
+  return [
+    snippet(
+      py`import sys
+
+sys.path.append("third_party/Matcha-TTS")  # run from a clone of the CosyVoice repository
+from cosyvoice.cli.cosyvoice import ${cls}
+from huggingface_hub import snapshot_download
+
+cosyvoice = ${cls}(snapshot_download(repo_id=${model.id}))`,
+      "Load the model",
+    ),
+  ];
+}
+
+/** Libraries whose loader fetches their one official checkpoint by itself. */
+export function chatTtsSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["ChatTTS"]),
+    snippet(
+      py`import ChatTTS
+
+chat = ChatTTS.Chat()
+chat.load(compile=False)  # downloads the checkpoint from the Hub
+wavs = chat.infer(["Hello from ChatTTS."])`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+export function supertonicSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["supertonic"]),
+    snippet(
+      py`from supertonic import TTS
+
+tts = TTS(auto_download=True)
+style = tts.get_voice_style(voice_name="M1")
+wav, duration = tts.synthesize(${exampleText(model)}, voice_style=style)
+tts.save_audio(wav, "output.wav")`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+export function coquiSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["coqui-tts"]),
+    snippet(
+      py`from huggingface_hub import snapshot_download
+from TTS.api import TTS
+
+model_dir = snapshot_download(repo_id=${model.id})
+tts = TTS(model_path=model_dir, config_path=model_dir + "/config.json")
+tts.tts_to_file(text=${exampleText(model)}, speaker_wav="reference.wav", language="en", file_path="output.wav")`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+export function acestepSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/ace-step/ACE-Step.git"]),
+    snippet(
+      py`from acestep.pipeline_ace_step import ACEStepPipeline
+from huggingface_hub import snapshot_download
+
+pipeline = ACEStepPipeline(checkpoint_dir=snapshot_download(repo_id=${model.id}), dtype="bfloat16")`,
+      "Load the pipeline",
+    ),
+  ];
+}
+
+export function vuiSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/fluxions-ai/vui"]),
+    snippet(
+      py`import torchaudio
+from vui.inference import render
+from vui.model import Vui
+
+model = Vui.from_pretrained().cuda()
+waveform = render(model, ${exampleText(model)})
+torchaudio.save("out.opus", waveform[0], 22050)`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+export function magentaRealtimeSnippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      py`from magenta_rt import system
+
+mrt = system.MagentaRT()  # fetches its checkpoints from the Hub
+style = system.embed_style("funk")
+chunk, state = mrt.generate_chunk(state=None, style=style)`,
+      "Generate music",
+    ),
+  ];
+}
+
+/** OuteTTS picks its checkpoint from a model enum; this is the 1.0 release through the transformers backend. */
+export function outettsSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["outetts"]),
+    snippet(
+      py`import outetts
+
+interface = outetts.Interface(
+    config=outetts.ModelConfig.auto_config(model=outetts.Models.VERSION_1_0_SIZE_1B, backend=outetts.Backend.HF)
+)
+speaker = interface.load_default_speaker("EN-FEMALE-1-NEUTRAL")
+output = interface.generate(config=outetts.GenerationConfig(text=${exampleText(model)}, speaker=speaker))
+output.save("output.wav")`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+/** IMS Toucan speaks through its inference interface, run from a clone; it fetches its default model. */
+export function imsToucanSnippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      py`# Run from a clone of https://github.com/DigitalPhonetics/IMS-Toucan
+from InferenceInterfaces.ToucanTTSInterface import ToucanTTSInterface
+
+tts = ToucanTTSInterface(device="cpu")
+tts.set_language("eng")
+tts.read_to_file(text_list=["Hello, this is IMS Toucan."], file_location="speech.wav")`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+/** Seamless loads models by card name; the cards of the published M4T checkpoints and their vocoders. */
+const SEAMLESS_CARDS: ReadonlyArray<[string, string, string]> = [
+  ["facebook/seamless-m4t-v2-large", "seamlessM4T_v2_large", "vocoder_v2"],
+  ["facebook/seamless-m4t-large", "seamlessM4T_large", "vocoder_36langs"],
+  ["facebook/seamless-m4t-medium", "seamlessM4T_medium", "vocoder_36langs"],
+];
+
+const seamlessDownload = downloadWeights("https://github.com/facebookresearch/seamless_communication#readme");
+
+export function seamlessSnippets(model: ModelData): LibrarySnippet[] {
+  const card = SEAMLESS_CARDS.find(
+    ([id]) => model.id.startsWith(id) && !/^[\w.-]/.test(model.id.slice(id.length)),
+  );
+  if (card === undefined) return seamlessDownload(model);
+  const [, name, vocoder] = card;
+  return [
+    pipInstall(["git+https://github.com/facebookresearch/seamless_communication.git"]),
+    snippet(
+      py`import torch
+from seamless_communication.inference import Translator
+
+translator = Translator(${name}, ${vocoder}, torch.device("cuda:0"), dtype=torch.float16)
+text_output, speech_output = translator.predict("Hello, world!", "t2st", "fra", src_lang="eng")`,
+      "Translate",
+    ),
+  ];
+}
+
+/** Habibi-TTS is F5-TTS with dialect conditioning: F5's loader, Habibi's inference with a dialect id. */
+export function habibiTtsSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["habibi-tts"]),
+    snippet(
+      py`from importlib.resources import files
+
+from f5_tts.infer.utils_infer import load_model, load_vocoder, preprocess_ref_audio_text
+from habibi_tts.infer.utils_infer import infer_process
+from habibi_tts.model.utils import dialect_id_map
+from huggingface_hub import hf_hub_download
+from hydra.utils import get_class
+from omegaconf import OmegaConf
+
+cfg = OmegaConf.load(str(files("f5_tts").joinpath("configs/F5TTS_v1_Base.yaml")))
+model = load_model(
+    get_class("f5_tts.model." + cfg.model.backbone),
+    cfg.model.arch,
+    hf_hub_download(${model.id}, "Unified/model_200000.safetensors"),
+    mel_spec_type="vocos",
+    vocab_file=hf_hub_download(${model.id}, "Unified/vocab.txt"),
+)
+vocoder = load_vocoder()
+ref_audio, ref_text = preprocess_ref_audio_text("reference.wav", "Transcript of the reference audio.")
+wav, sample_rate, _ = infer_process(ref_audio, ref_text, ${exampleText(model, "مرحبا بكم")}, model, vocoder, dialect_id=dialect_id_map["MSA"])`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+export function f5TtsSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`pip install f5-tts
+f5-tts_infer-cli --model F5TTS_v1_Base --ref_audio reference.wav --ref_text "Text spoken in the reference." --gen_text ${exampleText(model)}`,
+      "Synthesize speech",
+    ),
+  ];
+}
+
+export const glmTtsSnippets = cloneDownloadRun(
+  "https://github.com/zai-org/GLM-TTS",
+  "ckpt",
+  sh`python glmtts_inference.py --data=example_zh --exp_name=_test --use_cache`,
+);
+
+/** SongGeneration needs its shared runtime files (ckpt/, third_party/) beside the model folder it is given. */
+export function songGenerationSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/tencent-ailab/SongGeneration
+cd SongGeneration
+pip install -r requirements.txt
+hf download lglg666/SongGeneration-Runtime --local-dir .
+hf download ${model.id} --local-dir ./songgeneration_model
+sh generate.sh ./songgeneration_model sample/lyrics.jsonl sample/output`,
+      "Download and run",
+    ),
+  ];
+}
+
+/** Mini-Omni2's local test fetches the checkpoint into ./checkpoint and answers the bundled samples. */
+export function miniOmni2Snippets(): LibrarySnippet[] {
+  return [
+    snippet(
+      sh`git clone https://github.com/gpt-omni/mini-omni2
+cd mini-omni2
+pip install -r requirements.txt
+python inference_vision.py`,
+      "Run the bundled samples",
+    ),
+  ];
+}

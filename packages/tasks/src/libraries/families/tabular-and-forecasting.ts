@@ -1,10 +1,10 @@
 import type { ModelData } from "../../model-data.js";
 import { researchRepo } from "../catalogue/define.js";
-import { py } from "../quote.js";
-import { pipInstall } from "../snippets/kit.js";
+import { py, pythonIdentifier } from "../quote.js";
+import { pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
-/** Tabular foundation models, forecasters and vehicle energy models added with the late-2026 catalogue. */
+/** Tabular foundation models, forecasters and vehicle energy models. */
 
 /** FlexTab's estimators fetch their published weights themselves and follow the scikit-learn API. */
 function flexTabSnippets(): LibrarySnippet[] {
@@ -81,3 +81,63 @@ export const TABULAR_AND_FORECASTING_LIBRARIES = {
     countDownloads: `path:"model-config.yaml"`,
   }),
 } satisfies Record<string, ModelLibrary>;
+
+export function timesfmSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["timesfm"]),
+    snippet(
+      py`import timesfm
+
+tfm = timesfm.TimesFm(
+    hparams=timesfm.TimesFmHparams(backend="cpu", per_core_batch_size=32, horizon_len=128),
+    checkpoint=timesfm.TimesFmCheckpoint(huggingface_repo_id=${model.id}),
+)
+point_forecast, quantile_forecast = tfm.forecast([[0.0, 1.0, 2.0, 3.0]], freq=[0])`,
+      "Forecast",
+    ),
+  ];
+}
+
+/** SAP's tabular foundation model: its estimators fetch the checkpoint from the Hub themselves. */
+export function sapRptSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/SAP-samples/sap-rpt-1-oss"]),
+    snippet(
+      py`from sap_rpt_oss import SAP_RPT_OSS_Classifier
+
+clf = SAP_RPT_OSS_Classifier(max_context_size=8192, bagging=8)
+# clf.fit(X_train, y_train); clf.predict(X_test)`,
+      "Create a classifier",
+    ),
+  ];
+}
+
+export function tabpfnSnippets(model: ModelData): LibrarySnippet[] {
+  const regressor = /regress/i.test(model.id);
+  const cls = pythonIdentifier(regressor ? "TabPFNRegressor" : "TabPFNClassifier", "TabPFNClassifier");
+  return [
+    pipInstall(["tabpfn"]),
+    snippet(
+      py`from huggingface_hub import hf_hub_download
+from tabpfn import ${cls}
+
+model = ${cls}(model_path=hf_hub_download(${model.id}, ${repoFile(model, [".ckpt"], "model.ckpt")}))
+# model.fit(X_train, y_train); model.predict(X_test)`,
+      "Load the model",
+    ),
+  ];
+}
+
+/** ConTextTab's estimator fetches SAP's checkpoint from the Hub itself. */
+export function contexttabSnippets(): LibrarySnippet[] {
+  return [
+    pipInstall(["git+https://github.com/SAP-samples/contexttab"]),
+    snippet(
+      py`from contexttab import ConTextTabClassifier
+
+clf = ConTextTabClassifier(bagging=1, max_context_size=2048)
+# clf.fit(X_train, y_train); clf.predict(X_test)`,
+      "Create a classifier",
+    ),
+  ];
+}

@@ -1,11 +1,11 @@
 import type { ModelData } from "../../model-data.js";
 import { researchRepo } from "../catalogue/define.js";
 import { exampleText } from "../examples.js";
-import { py } from "../quote.js";
+import { comment, joinCode, py } from "../quote.js";
 import { fromPretrained, pipInstall } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
-/** Text encoders and text classifiers added with the late-2026 catalogue: entries and loading code. */
+/** Text encoders and text classifiers: entries and loading code. */
 
 /** jev-style answers typed questions about a text: each question is declared with a helper of the library. */
 function jevStyleSnippets(model: ModelData): LibrarySnippet[] {
@@ -68,3 +68,29 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     countDownloads: `path:"model.weights.h5" OR path:"model.weights.json"`,
   },
 } satisfies Record<string, ModelLibrary>;
+
+export function cometSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["unbabel-comet"]),
+    snippet(
+      py`from comet import download_model, load_from_checkpoint
+
+model = load_from_checkpoint(download_model(${model.id}))
+data = [{"src": "Dem Feuer konnte Einhalt geboten werden", "mt": "The fire could be stopped", "ref": "They were able to control the fire."}]
+output = model.predict(data, batch_size=8, gpus=1)`,
+      "Score translations",
+    ),
+  ];
+}
+
+/** clipscope sparse autoencoders are single `.pt` files inside a repository; the loader takes both names. */
+export function clipscopeSnippets(model: ModelData): LibrarySnippet[] {
+  const file = model.siblings?.find((s) => s.rfilename.toLowerCase().endsWith(".pt"))?.rfilename;
+  const lines = [py`from clipscope import TopKSAE`, py``];
+  if (file === undefined)
+    lines.push(comment("python", "Name one of the repository's .pt checkpoints as filename"));
+  lines.push(
+    py`sae = TopKSAE.from_pretrained(repo_id=${model.id}, filename=${file ?? "checkpoint.pt"}, device="cpu")`,
+  );
+  return [pipInstall(["clipscope"]), snippet(joinCode("python", lines), "Load the sparse autoencoder")];
+}

@@ -101,3 +101,23 @@ const DOWNLOAD_ONLY = new WeakSet<LibrarySnippetBuilder>();
 export function isDownloadOnly(builder: LibrarySnippetBuilder): boolean {
   return DOWNLOAD_ONLY.has(builder);
 }
+
+/** Clone the code base, fetch the weights into the folder its scripts read, run its entry point. */
+export function cloneDownloadRun(
+  repoUrl: string,
+  weightsDir: string,
+  run: Code<"sh">,
+  install: Code<"sh"> = sh`pip install -r requirements.txt`,
+): LibrarySnippetBuilder {
+  const folder = repoUrl.slice(repoUrl.lastIndexOf("/") + 1);
+  return (model) => [
+    snippet(
+      sh`git clone ${repoUrl}
+cd ${folder}
+${install}
+hf download ${model.id} --local-dir ${weightsDir}
+${run}`,
+      "Download and run",
+    ),
+  ];
+}
