@@ -5,13 +5,13 @@
 # configured local package index.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -x .venv/bin/python ] && .venv/bin/python -c 'import requests, huggingface_hub, openai, PIL, numpy, transformers, tokenizers' 2>/dev/null; then
+if [ -x .venv/bin/python ] && .venv/bin/python -c 'import requests, huggingface_hub, hf_xet, openai, PIL, numpy, transformers, tokenizers' 2>/dev/null; then
   exit 0
 fi
 python3 -m venv .venv
 index=$(pip config get global.extra-index-url 2>/dev/null | cut -d' ' -f1 || true)
 if [ -n "$index" ]; then
-  .venv/bin/pip install --quiet --index-url "$index" requests huggingface_hub openai pillow numpy transformers tokenizers 2> >(grep -v "is ignored" >&2)
+  .venv/bin/pip install --quiet --index-url "$index" requests huggingface_hub hf_xet openai pillow numpy transformers tokenizers 2> >(grep -v "is ignored" >&2)
 else
-  .venv/bin/pip install --quiet requests huggingface_hub openai pillow numpy transformers tokenizers
+  .venv/bin/pip install --quiet requests huggingface_hub hf_xet openai pillow numpy transformers tokenizers
 fi
