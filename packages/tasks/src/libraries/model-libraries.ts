@@ -1,42 +1,58 @@
 import type { ModelData } from "../model-data.js";
-import { LIBRARIES_A_TO_C } from "./catalogue/a-c.js";
-import { LIBRARIES_D } from "./catalogue/d.js";
-import { LIBRARIES_E_TO_H } from "./catalogue/e-h.js";
-import { LIBRARIES_I_TO_L } from "./catalogue/i-l.js";
-import { LIBRARIES_M_TO_O } from "./catalogue/m-o.js";
-import { LIBRARIES_P_TO_R } from "./catalogue/p-r.js";
-import { LIBRARIES_S } from "./catalogue/s.js";
-import { LIBRARIES_T_TO_Z } from "./catalogue/t-z.js";
+import { FRAMEWORKS_AND_HARDWARE_LIBRARIES } from "./families/frameworks-and-hardware.js";
 import { IMAGE_AND_VIDEO_LIBRARIES } from "./families/image-and-video.js";
+import { LANGUAGE_MODELS_LIBRARIES } from "./families/language-models.js";
 import { LOCAL_RUNTIME_LIBRARIES } from "./families/local-runtimes.js";
 import { ROBOTICS_LIBRARIES } from "./families/robotics.js";
 import { SCIENCE_AND_HEALTH_LIBRARIES } from "./families/science-and-health.js";
 import { SPEECH_AND_MUSIC_LIBRARIES } from "./families/speech-and-music.js";
 import { TABULAR_AND_FORECASTING_LIBRARIES } from "./families/tabular-and-forecasting.js";
 import { TEXT_AND_EMBEDDING_LIBRARIES } from "./families/text-and-embeddings.js";
+import { ADAPTERS_LIBRARIES } from "./snippets/adapters.js";
+import { AUDIO_LIBRARIES } from "./snippets/audio.js";
+import { DIFFUSERS_LIBRARIES } from "./snippets/diffusers.js";
+import { FORMATS_LIBRARIES } from "./snippets/formats.js";
+import { KERAS_LIBRARIES } from "./snippets/keras.js";
+import { LLM_LIBRARIES } from "./snippets/llm.js";
+import { NLP_LIBRARIES } from "./snippets/nlp.js";
+import { PEFT_LIBRARIES } from "./snippets/peft.js";
+import { RL_LIBRARIES } from "./snippets/rl.js";
+import { SENTENCE_TRANSFORMERS_LIBRARIES } from "./snippets/sentence-transformers.js";
+import { SKLEARN_LIBRARIES } from "./snippets/sklearn.js";
+import { SPEECHBRAIN_LIBRARIES } from "./snippets/speechbrain.js";
+import { TRANSFORMERS_LIBRARIES } from "./snippets/transformers.js";
+import { VISION_LIBRARIES } from "./snippets/vision.js";
 import type { LibrarySnippet, ModelLibrary } from "./types.js";
 
 /**
- * Every model library the hub knows, keyed by the `library_name` value models declare.
- * The older part of the table is split alphabetically in catalogue/; libraries added since live in
- * families/, one module per kind of library with its entries and loading code side by side.
+ * Every model library the hub knows, keyed by the `library_name` value models declare. Each family module
+ * holds its libraries' entries beside their loading code: snippets/ for families that share code
+ * (transformers, diffusers, audio, vision...), families/ for research code bases and the rest, by domain.
  */
 export const MODEL_LIBRARIES = {
-  ...LIBRARIES_A_TO_C,
-  ...LIBRARIES_D,
-  ...LIBRARIES_E_TO_H,
-  ...LIBRARIES_I_TO_L,
-  ...LIBRARIES_M_TO_O,
-  ...LIBRARIES_P_TO_R,
-  ...LIBRARIES_S,
-  ...LIBRARIES_T_TO_Z,
+  ...FRAMEWORKS_AND_HARDWARE_LIBRARIES,
   ...IMAGE_AND_VIDEO_LIBRARIES,
+  ...LANGUAGE_MODELS_LIBRARIES,
   ...LOCAL_RUNTIME_LIBRARIES,
   ...ROBOTICS_LIBRARIES,
   ...SCIENCE_AND_HEALTH_LIBRARIES,
   ...SPEECH_AND_MUSIC_LIBRARIES,
   ...TABULAR_AND_FORECASTING_LIBRARIES,
   ...TEXT_AND_EMBEDDING_LIBRARIES,
+  ...ADAPTERS_LIBRARIES,
+  ...AUDIO_LIBRARIES,
+  ...DIFFUSERS_LIBRARIES,
+  ...FORMATS_LIBRARIES,
+  ...KERAS_LIBRARIES,
+  ...LLM_LIBRARIES,
+  ...NLP_LIBRARIES,
+  ...PEFT_LIBRARIES,
+  ...RL_LIBRARIES,
+  ...SENTENCE_TRANSFORMERS_LIBRARIES,
+  ...SKLEARN_LIBRARIES,
+  ...SPEECHBRAIN_LIBRARIES,
+  ...TRANSFORMERS_LIBRARIES,
+  ...VISION_LIBRARIES,
 } satisfies Record<string, ModelLibrary>;
 
 export type ModelLibraryKey = keyof typeof MODEL_LIBRARIES;

@@ -1,6 +1,9 @@
 import type { ModelData } from "../../model-data.js";
+import { readme, researchRepo } from "../define.js";
 import { py } from "../quote.js";
 import { pipInstall, repoFile } from "../snippets/kit.js";
+import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
 /** Training and inference frameworks and accelerator configurations: their own formats and loaders. */
@@ -60,3 +63,70 @@ param_dict = ms.load_checkpoint(hf_hub_download(${model.id}, ${repoFile(model, [
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const FRAMEWORKS_AND_HARDWARE_LIBRARIES = {
+  fastai: {
+    prettyLabel: "fastai",
+    repoName: "fastai",
+    repoUrl: "https://github.com/fastai/fastai",
+    docsUrl: "https://huggingface.co/docs/hub/fastai",
+    snippets: fastaiSnippets,
+    filter: true,
+  },
+  fastprint: researchRepo("Fast Print", "https://huggingface.co/OpenPeerAI/FastPrint", {
+    countDownloads: `path_extension:"cs"`,
+  }),
+  graphcore: researchRepo("Graphcore", "https://github.com/huggingface/optimum-graphcore", {
+    docsUrl: "https://huggingface.co/docs/optimum/graphcore/index",
+    snippets: ipuConfigSnippets,
+  }),
+  habana: researchRepo("Habana", "https://github.com/huggingface/optimum-habana", {
+    docsUrl: "https://huggingface.co/docs/optimum/habana/index",
+    snippets: gaudiConfigSnippets,
+  }),
+  kernels: {
+    prettyLabel: "Kernels",
+    repoName: "kernels",
+    repoUrl: "https://github.com/huggingface/kernels",
+    docsUrl: readme("https://github.com/huggingface/kernels"),
+    snippets: P.kernels,
+    filter: false,
+  },
+  mindspore: researchRepo("MindSpore", "https://github.com/mindspore-ai/mindspore", {
+    repoName: "mindspore",
+    docsUrl: "https://www.mindspore.cn/docs/en/master/index.html",
+    snippets: mindsporeSnippets,
+  }),
+  paddlepaddle: researchRepo("PaddlePaddle", "https://github.com/PaddlePaddle/Paddle", {
+    docsUrl: "https://www.paddlepaddle.org.cn/documentation/docs/en/guides/index_en.html",
+    snippets: paddlepaddleSnippets,
+  }),
+  pruna: {
+    prettyLabel: "Pruna",
+    repoName: "pruna",
+    repoUrl: "https://github.com/PrunaAI/pruna",
+    docsUrl: "https://docs.pruna.ai/",
+    snippets: P.pruna,
+    filter: false,
+  },
+  "pruna-ai": {
+    prettyLabel: "Pruna AI",
+    repoName: "pruna",
+    repoUrl: "https://github.com/PrunaAI/pruna",
+    docsUrl: "https://docs.pruna.ai/",
+    snippets: P.pruna,
+    filter: false,
+  },
+  pxia: {
+    prettyLabel: "pxia",
+    repoName: "pxia",
+    repoUrl: "https://github.com/not-lain/pxia",
+    docsUrl: readme("https://github.com/not-lain/pxia"),
+    snippets: P.pxia,
+    filter: false,
+  },
+  rust: researchRepo("Rust", "https://github.com/huggingface/candle", {
+    docsUrl: "https://huggingface.github.io/candle/",
+  }),
+} satisfies Record<string, ModelLibrary>;

@@ -1,9 +1,10 @@
 import { SANA_DEFAULT_SIZE, SANA_DEFAULT_STEPS } from "../../inputs/constants.js";
 import type { ModelData } from "../../model-data.js";
-import { researchRepo } from "../catalogue/define.js";
+import { readme, researchRepo } from "../define.js";
 import { exampleText, modelName } from "../examples.js";
 import { type Code, joinCode, py, sh } from "../quote.js";
 import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
+import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { type LibrarySnippet, type LibrarySnippetBuilder, type ModelLibrary, snippet } from "../types.js";
 
 /** Image, video and 3D generation and editing libraries. */
@@ -65,52 +66,6 @@ cutout = model.predict(processor, "image.jpg")`,
     ),
   ];
 }
-
-export const IMAGE_AND_VIDEO_LIBRARIES = {
-  gaussianformer: {
-    prettyLabel: "GaussianFormer",
-    repoName: "GaussianFormer",
-    repoUrl: "https://github.com/SVLwoof/gaussianformer",
-    docsUrl: "https://github.com/SVLwoof/gaussianformer#readme",
-    // Installed from a clone of the repository (see its README).
-    snippets: fromPretrained({
-      module: "gaussianformer.pipelines.rendering_pipeline",
-      name: "GaussianFormerRenderingPipeline",
-      variable: "pipeline",
-    }),
-    filter: false,
-    countDownloads: `path:"config.json"`,
-  },
-  "longcat-video-avatar-1.5": researchRepo(
-    "LongCat-Video-Avatar 1.5",
-    "https://github.com/meituan-longcat/LongCat-Video",
-  ),
-  ltx: {
-    prettyLabel: "LTX-2",
-    repoName: "LTX-2",
-    repoUrl: "https://github.com/Lightricks/LTX-2",
-    docsUrl: "https://github.com/Lightricks/LTX-2#readme",
-    snippets: ltxSnippets,
-    filter: false,
-    countDownloads: `path_extension:"safetensors"`,
-  },
-  "minimax-h3": researchRepo("MiniMax H3", "https://github.com/MiniMax-AI/MiniMax-H3", {
-    repoName: "MiniMax-H3",
-    docsUrl: "https://huggingface.co/MiniMaxAI/MiniMax-H3",
-    countDownloads: `path_extension:"safetensors" OR path_filename:"model_index" OR path_filename:"config" OR path:"modular_model_index.json"`,
-  }),
-  nobg: {
-    prettyLabel: "nobg",
-    repoName: "nobg",
-    repoUrl: "https://github.com/feyninc/nobg",
-    docsUrl: "https://github.com/feyninc/nobg#readme",
-    snippets: nobgSnippets,
-    filter: false,
-  },
-  "scail-2": researchRepo("SCAIL-2", "https://github.com/zai-org/SCAIL-2", {
-    countDownloads: `path:"model/1/fsdp2_rank_0000_checkpoint.pt"`,
-  }),
-} satisfies Record<string, ModelLibrary>;
 
 export function collectorVisionSnippets(model: ModelData): LibrarySnippet[] {
   return [
@@ -657,3 +612,382 @@ python ${script}`,
     ),
   ];
 }
+
+export const IMAGE_AND_VIDEO_LIBRARIES = {
+  gaussianformer: {
+    prettyLabel: "GaussianFormer",
+    repoName: "GaussianFormer",
+    repoUrl: "https://github.com/SVLwoof/gaussianformer",
+    docsUrl: "https://github.com/SVLwoof/gaussianformer#readme",
+    // Installed from a clone of the repository (see its README).
+    snippets: fromPretrained({
+      module: "gaussianformer.pipelines.rendering_pipeline",
+      name: "GaussianFormerRenderingPipeline",
+      variable: "pipeline",
+    }),
+    filter: false,
+    countDownloads: `path:"config.json"`,
+  },
+  "longcat-video-avatar-1.5": researchRepo(
+    "LongCat-Video-Avatar 1.5",
+    "https://github.com/meituan-longcat/LongCat-Video",
+  ),
+  ltx: {
+    prettyLabel: "LTX-2",
+    repoName: "LTX-2",
+    repoUrl: "https://github.com/Lightricks/LTX-2",
+    docsUrl: "https://github.com/Lightricks/LTX-2#readme",
+    snippets: ltxSnippets,
+    filter: false,
+    countDownloads: `path_extension:"safetensors"`,
+  },
+  "minimax-h3": researchRepo("MiniMax H3", "https://github.com/MiniMax-AI/MiniMax-H3", {
+    repoName: "MiniMax-H3",
+    docsUrl: "https://huggingface.co/MiniMaxAI/MiniMax-H3",
+    countDownloads: `path_extension:"safetensors" OR path_filename:"model_index" OR path_filename:"config" OR path:"modular_model_index.json"`,
+  }),
+  nobg: {
+    prettyLabel: "nobg",
+    repoName: "nobg",
+    repoUrl: "https://github.com/feyninc/nobg",
+    docsUrl: "https://github.com/feyninc/nobg#readme",
+    snippets: nobgSnippets,
+    filter: false,
+  },
+  "scail-2": researchRepo("SCAIL-2", "https://github.com/zai-org/SCAIL-2", {
+    countDownloads: `path:"model/1/fsdp2_rank_0000_checkpoint.pt"`,
+  }),
+  araclip: {
+    prettyLabel: "AraClip",
+    repoName: "AraClip",
+    repoUrl: "https://github.com/Arabic-Clip/Araclip",
+    docsUrl: readme("https://github.com/Arabic-Clip/Araclip"),
+    snippets: P.araclip,
+    filter: false,
+  },
+  "bagel-mot": researchRepo("Bagel", "https://github.com/ByteDance-Seed/Bagel", {
+    countDownloads: `path:"llm_config.json"`,
+  }),
+  bboxmaskpose: researchRepo("BBoxMaskPose", "https://github.com/MiraPurkrabek/BBoxMaskPose", {
+    countDownloads: `path_extension:"pth"`,
+  }),
+  ben2: {
+    prettyLabel: "BEN2",
+    repoName: "BEN2",
+    repoUrl: "https://github.com/PramaLLC/BEN2",
+    docsUrl: readme("https://github.com/PramaLLC/BEN2"),
+    snippets: P.ben2,
+    filter: false,
+  },
+  big_vision: researchRepo("Big Vision", "https://github.com/google-research/big_vision", {
+    repoName: "big_vision",
+    countDownloads: `path_extension:"npz"`,
+  }),
+  birder: researchRepo("Birder", "https://gitlab.com/birder/birder", {
+    docsUrl: "https://birder.gitlab.io/birder/",
+    countDownloads: `path_extension:"pt"`,
+    snippets: birderSnippets,
+  }),
+  champ: researchRepo("Champ", "https://github.com/fudan-generative-vision/champ", {
+    snippets: champSnippets,
+    countDownloads: `path:"champ/motion_module.pth"`,
+  }),
+  collectorvision: {
+    prettyLabel: "CollectorVision",
+    repoName: "CollectorVision",
+    repoUrl: "https://github.com/HanClinto/CollectorVision",
+    docsUrl: readme("https://github.com/HanClinto/CollectorVision"),
+    snippets: collectorVisionSnippets,
+    filter: false,
+    countDownloads: `path_extension:"onnx"`,
+  },
+  cosmos: researchRepo("Cosmos", "https://github.com/nvidia-cosmos", {
+    docsUrl: "https://docs.nvidia.com/cosmos/latest/",
+    countDownloads: `path:"config.json" OR path_extension:"pt"`,
+  }),
+  cotracker: researchRepo("CoTracker", "https://github.com/facebookresearch/co-tracker", {
+    docsUrl: "https://co-tracker.github.io/",
+    countDownloads: `path_extension:"pth"`,
+    snippets: cotrackerSnippets,
+  }),
+  "depth-anything-v2": researchRepo("DepthAnythingV2", "https://github.com/DepthAnything/Depth-Anything-V2", {
+    repoName: "Depth Anything V2",
+    countDownloads: `path_extension:"pth"`,
+    snippets: depthAnythingV2Snippets,
+  }),
+  "describe-anything": researchRepo("Describe Anything", "https://github.com/NVlabs/describe-anything", {
+    snippets: describeAnythingSnippets,
+  }),
+  diffree: researchRepo("Diffree", "https://github.com/OpenGVLab/Diffree", {
+    countDownloads: `path:"diffree-step=000010999.ckpt"`,
+  }),
+  "diffusion-single-file": researchRepo(
+    "Diffusion Single File",
+    "https://github.com/comfyanonymous/ComfyUI",
+    {
+      repoName: "diffusion-single-file",
+      docsUrl: "https://docs.comfy.org/",
+      countDownloads: `path_extension:"safetensors"`,
+      snippets: comfyCheckpointSnippets,
+    },
+  ),
+  eupe: researchRepo("EUPE", "https://github.com/facebookresearch/EUPE", {
+    countDownloads: `path_extension:"pt"`,
+  }),
+  fixer: researchRepo("Fixer", "https://github.com/nv-tlabs/Fixer", {
+    snippets: fixerSnippets,
+    countDownloads: `path:"pretrained/pretrained_fixer.pkl"`,
+  }),
+  genmo: researchRepo("Genmo", "https://github.com/genmoai/mochi", {
+    countDownloads: `path:"vae_stats.json"`,
+    snippets: mochiSnippets,
+  }),
+  "geometry-crafter": researchRepo("GeometryCrafter", "https://github.com/TencentARC/GeometryCrafter", {
+    snippets: geometryCrafterSnippets,
+    countDownloads: `path:"point_map_vae/diffusion_pytorch_model.safetensors"`,
+  }),
+  "glyph-byt5": researchRepo("Glyph-ByT5", "https://github.com/AIGText/Glyph-ByT5", {
+    countDownloads: `path:"checkpoints/byt5_model.pt"`,
+  }),
+  hallo: researchRepo("Hallo", "https://github.com/fudan-generative-vision/hallo", {
+    countDownloads: `path:"hallo/net.pth"`,
+    snippets: halloSnippets,
+  }),
+  "hunyuan-dit": researchRepo("HunyuanDiT", "https://github.com/Tencent/HunyuanDiT", {
+    countDownloads: `path:"pytorch_model_ema.pt" OR path:"pytorch_model_distill.pt"`,
+    snippets: hunyuanDitSnippets,
+  }),
+  "hunyuan3d-2": {
+    prettyLabel: "Hunyuan3D-2",
+    repoName: "Hunyuan3D-2",
+    repoUrl: "https://github.com/Tencent/Hunyuan3D-2",
+    docsUrl: readme("https://github.com/Tencent/Hunyuan3D-2"),
+    snippets: P.hunyuan3d,
+    filter: false,
+    countDownloads: `path_filename:"model_index" OR path_filename:"config"`,
+  },
+  "hunyuanworld-voyager": researchRepo(
+    "HunyuanWorld-Voyager",
+    "https://github.com/Tencent-Hunyuan/HunyuanWorld-Voyager",
+  ),
+  "hy-world-2": researchRepo("HY-World-2.0", "https://github.com/Tencent-Hunyuan/HY-World-2.0", {
+    snippets: voyagerSnippets,
+    countDownloads: `path_extension:"json"`,
+  }),
+  "hy-worldplay": researchRepo("HY-WorldPlay", "https://github.com/Tencent-Hunyuan/HY-WorldPlay", {
+    countDownloads: `path_extension:"json"`,
+  }),
+  "image-matching-models": researchRepo(
+    "Image Matching Models",
+    "https://github.com/alexstoken/image-matching-models",
+    {
+      countDownloads: `path_extension:"safetensors"`,
+    },
+  ),
+  "infinite-you": researchRepo("InfiniteYou", "https://github.com/bytedance/InfiniteYou", {
+    snippets: infiniteYouSnippets,
+    countDownloads: `path:"infu_flux_v1.0/sim_stage1/image_proj_model.bin" OR path:"infu_flux_v1.0/aes_stage2/image_proj_model.bin"`,
+  }),
+  infinitetalk: researchRepo("InfiniteTalk", "https://github.com/MeiGen-AI/InfiniteTalk", {
+    snippets: infiniteTalkSnippets,
+    countDownloads: `path_extension:"safetensors"`,
+  }),
+  lagernvs: researchRepo("LagerNVS", "https://github.com/facebookresearch/lagernvs", {
+    snippets: lagerNvsSnippets,
+    countDownloads: `path_extension:"pt"`,
+  }),
+  lightglue: researchRepo("LightGlue", "https://github.com/cvg/LightGlue", {
+    countDownloads: `path_extension:"pth" OR path:"config.json"`,
+  }),
+  liveportrait: researchRepo("LivePortrait", "https://github.com/KwaiVGI/LivePortrait", {
+    countDownloads: `path:"liveportrait/landmark.onnx"`,
+    snippets: livePortraitSnippets,
+  }),
+  lvface: researchRepo("LVFace", "https://github.com/bytedance/LVFace", {
+    countDownloads: `path_extension:"pt" OR path_extension:"onnx"`,
+    snippets: lvfaceSnippets,
+  }),
+  "lyra-2.0": researchRepo("Lyra-2.0", "https://github.com/nv-tlabs/lyra", {
+    countDownloads: `path:"checkpoints/image_encoder/model.pth"`,
+  }),
+  "magi-1": researchRepo("MAGI-1", "https://github.com/SandAI-org/MAGI-1", {
+    snippets: magi1Snippets,
+    countDownloads: `path:"ckpt/vae/config.json"`,
+  }),
+  matanyone: {
+    prettyLabel: "MatAnyone",
+    repoName: "MatAnyone",
+    repoUrl: "https://github.com/pq-yang/MatAnyone",
+    docsUrl: readme("https://github.com/pq-yang/MatAnyone"),
+    snippets: P.matanyone,
+    filter: false,
+  },
+  "mesh-anything": researchRepo("MeshAnything", "https://github.com/buaacyw/MeshAnything", {
+    snippets: meshAnythingSnippets,
+    countDownloads: `path:"MeshAnything_350m.pth"`,
+  }),
+  "ml-sharp": {
+    prettyLabel: "Sharp",
+    repoName: "ml-sharp",
+    repoUrl: "https://github.com/apple/ml-sharp",
+    docsUrl: readme("https://github.com/apple/ml-sharp"),
+    snippets: mlSharpSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
+  },
+  monkeyocr: researchRepo("MonkeyOCR", "https://github.com/Yuliang-Liu/MonkeyOCR", {
+    snippets: monkeyocrSnippets,
+    repoName: "monkeyocr",
+    countDownloads: `path:"Recognition/config.json"`,
+  }),
+  mtvcraft: researchRepo("MTVCraft", "https://github.com/baaivision/MTVCraft", {
+    countDownloads: `path:"vae/3d-vae.pt"`,
+  }),
+  "open-oasis": researchRepo("open-oasis", "https://github.com/etched-ai/open-oasis", {
+    countDownloads: `path:"oasis500m.safetensors"`,
+    snippets: openOasisSnippets,
+  }),
+  "open-sora": researchRepo("Open-Sora", "https://github.com/hpcaitech/Open-Sora", {
+    countDownloads: `path:"Open_Sora_v2.safetensors"`,
+    snippets: openSoraSnippets,
+  }),
+  "phantom-wan": researchRepo("Phantom", "https://github.com/Phantom-video/Phantom", {
+    snippets: phantomWanSnippets,
+    countDownloads: `path_extension:"pth"`,
+  }),
+  "py-feat": researchRepo("Py-Feat", "https://github.com/cosanlab/py-feat", {
+    docsUrl: "https://py-feat.org/",
+    snippets: pyFeatSnippets,
+  }),
+  pythae: {
+    prettyLabel: "pythae",
+    repoName: "pythae",
+    repoUrl: "https://github.com/clementchadebec/benchmark_VAE",
+    docsUrl: "https://pythae.readthedocs.io/en/latest/",
+    snippets: P.pythae,
+    filter: false,
+  },
+  refiners: researchRepo("Refiners", "https://github.com/finegrain-ai/refiners", {
+    docsUrl: "https://refine.rs/",
+    countDownloads: `path:"model.safetensors"`,
+    snippets: refinersSnippets,
+  }),
+  renderformer: {
+    prettyLabel: "RenderFormer",
+    repoName: "RenderFormer",
+    repoUrl: "https://github.com/microsoft/renderformer",
+    docsUrl: readme("https://github.com/microsoft/renderformer"),
+    snippets: P.renderformer,
+    filter: false,
+  },
+  "sam-3d-body": researchRepo("SAM 3D Body", "https://github.com/facebookresearch/sam-3d-body", {
+    snippets: sam3dBodySnippets,
+  }),
+  "sam-3d-objects": researchRepo("SAM 3D Objects", "https://github.com/facebookresearch/sam-3d-objects", {
+    snippets: sam3dObjectsSnippets,
+  }),
+  sana: researchRepo("Sana", "https://github.com/NVlabs/Sana", {
+    docsUrl: "https://nvlabs.github.io/Sana/",
+    countDownloads: `path_extension:"pth"`,
+    snippets: sanaSnippets,
+  }),
+  sapiens: researchRepo("sapiens", "https://github.com/facebookresearch/sapiens", {
+    snippets: sapiensSnippets,
+    countDownloads: `path_extension:"pt2" OR path_extension:"pth" OR path_extension:"onnx"`,
+  }),
+  sapiens2: researchRepo("sapiens2", "https://github.com/facebookresearch/sapiens2", {
+    countDownloads: `path_extension:"safetensors"`,
+  }),
+  "seed-story": researchRepo("SEED-Story", "https://github.com/TencentARC/SEED-Story", {
+    countDownloads: `path:"cvlm_llama2_tokenizer/tokenizer.model"`,
+  }),
+  seedvr: researchRepo("SeedVR", "https://github.com/ByteDance-Seed/SeedVR", {
+    snippets: seedvrSnippets,
+    countDownloads: `path_extension:"pth"`,
+  }),
+  "segmentation-models-pytorch": {
+    prettyLabel: "Segmentation Models",
+    repoName: "segmentation_models.pytorch",
+    repoUrl: "https://github.com/qubvel-org/segmentation_models.pytorch",
+    docsUrl: "https://smp.readthedocs.io/en/latest/",
+    snippets: P.segmentationModelsPytorch,
+    filter: false,
+  },
+  "self-forcing": {
+    prettyLabel: "Self-Forcing",
+    repoName: "Self-Forcing",
+    repoUrl: "https://github.com/guandeh17/Self-Forcing",
+    docsUrl: readme("https://github.com/guandeh17/Self-Forcing"),
+    snippets: selfForcingSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
+  },
+  "tic-clip": researchRepo("TiC-CLIP", "https://github.com/apple/ml-tic-clip", {
+    countDownloads: `path_extension:"pt" AND path_prefix:"checkpoints/"`,
+    snippets: ticClipSnippets,
+  }),
+  trellis: {
+    prettyLabel: "Trellis",
+    repoName: "Trellis",
+    repoUrl: "https://github.com/microsoft/TRELLIS",
+    docsUrl: readme("https://github.com/microsoft/TRELLIS"),
+    snippets: P.trellis,
+    filter: false,
+    countDownloads: `path_extension:"safetensors"`,
+  },
+  trellis2: {
+    prettyLabel: "TRELLIS.2",
+    repoName: "TRELLIS.2",
+    repoUrl: "https://github.com/microsoft/TRELLIS.2",
+    docsUrl: readme("https://github.com/microsoft/TRELLIS.2"),
+    snippets: P.trellis2,
+    filter: false,
+    countDownloads: `path_extension:"safetensors"`,
+  },
+  univa: {
+    prettyLabel: "univa",
+    repoName: "univa",
+    repoUrl: "https://github.com/PKU-YuanGroup/UniWorld-V1",
+    docsUrl: readme("https://github.com/PKU-YuanGroup/UniWorld-V1"),
+    snippets: P.univa,
+    filter: true,
+    countDownloads: `path:"config.json"`,
+  },
+  "vfi-mamba": {
+    prettyLabel: "VFIMamba",
+    repoName: "VFIMamba",
+    repoUrl: "https://github.com/MCG-NJU/VFIMamba",
+    docsUrl: readme("https://github.com/MCG-NJU/VFIMamba"),
+    snippets: P.vfiMamba,
+    filter: false,
+    countDownloads: `path_extension:"pkl"`,
+  },
+  videoprism: researchRepo("VideoPrism", "https://github.com/google-deepmind/videoprism", {
+    countDownloads: `path_extension:"npz"`,
+    snippets: videoprismSnippets,
+  }),
+  videox_fun: researchRepo("VideoX Fun", "https://github.com/aigc-apps/VideoX-Fun", {
+    snippets: videoxFunSnippets,
+    countDownloads: `path_extension:"safetensors"`,
+  }),
+  vismatch: researchRepo("VisMatch", "https://github.com/gmberton/vismatch", {
+    countDownloads: `path:"vismatch.yaml"`,
+  }),
+  wan: researchRepo("Wan", "https://github.com/Wan-Video/Wan2.1", {
+    countDownloads: `path_filename:"config" AND path_extension:"json"`,
+    snippets: wan21Snippets,
+  }),
+  "wan2.2": researchRepo("Wan2.2", "https://github.com/Wan-Video/Wan2.2", {
+    countDownloads: `path_filename:"config" AND path_extension:"json"`,
+    snippets: wan22Snippets,
+  }),
+  wham: researchRepo("WHAM", "https://huggingface.co/microsoft/wham", {
+    repoName: "wham",
+    docsUrl: "https://huggingface.co/microsoft/wham/blob/main/README.md",
+    countDownloads: `path_extension:"ckpt"`,
+  }),
+  "3dtopia-xl": researchRepo("3DTopia-XL", "https://github.com/3DTopia/3DTopia-XL", {
+    countDownloads: `path:"model_vae_fp16.pt"`,
+    snippets: threeDTopiaXlSnippets,
+  }),
+} satisfies Record<string, ModelLibrary>;

@@ -1,7 +1,10 @@
 import type { ModelData } from "../../model-data.js";
+import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
 import { py, sh } from "../quote.js";
 import { cloneDownloadRun, downloadWeights, repoFile } from "../snippets/kit.js";
+import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
 /** Language-model code bases and on-device runtimes with their own loaders or scripts. */
@@ -66,3 +69,71 @@ export const grokSnippets = cloneDownloadRun(
   "checkpoints",
   sh`python run.py`,
 );
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const LANGUAGE_MODELS_LIBRARIES = {
+  cartesia_mlx: {
+    prettyLabel: "Cartesia MLX",
+    repoName: "Cartesia MLX",
+    repoUrl: "https://github.com/cartesia-ai/edge",
+    docsUrl: readme("https://github.com/cartesia-ai/edge"),
+    snippets: cartesiaMlxSnippets,
+    filter: false,
+  },
+  cartesia_pytorch: {
+    prettyLabel: "Cartesia Pytorch",
+    repoName: "Cartesia Pytorch",
+    repoUrl: "https://github.com/cartesia-ai/cartesia_pytorch",
+    docsUrl: readme("https://github.com/cartesia-ai/cartesia_pytorch"),
+    snippets: P.cartesiaPytorch,
+    filter: false,
+  },
+  "cloud-agents": researchRepo("Cloud Agents", "https://huggingface.co/OpenPeerAI/Cloud-Agents", {
+    countDownloads: `path:"setup.py"`,
+  }),
+  "diff-interpretation-tuning": researchRepo(
+    "Diff Interpretation Tuning",
+    "https://github.com/Aviously/diff-interpretation-tuning",
+    {
+      countDownloads: `path_extension:"pt"`,
+    },
+  ),
+  elm: researchRepo("ELM", "https://github.com/slicex-ai/elm", {
+    repoName: "elm",
+    countDownloads: `path_filename:"slicex_elm_config" AND path_extension:"json"`,
+  }),
+  "gemma.cpp": researchRepo("gemma.cpp", "https://github.com/google/gemma.cpp", {
+    countDownloads: `path_extension:"sbs"`,
+  }),
+  "granite-library": researchRepo("Granite Library", "https://github.com/generative-computing/mellea", {
+    repoName: "mellea",
+    countDownloads: `path_filename:"adapter_config" AND path_extension:"json"`,
+  }),
+  grok: researchRepo("Grok", "https://github.com/xai-org/grok-1", {
+    countDownloads: `path:"ckpt/tensor00000_000" OR path:"ckpt-0/tensor00000_000"`,
+    snippets: grokSnippets,
+  }),
+  "litert-lm": researchRepo("LiteRT-LM", "https://github.com/google-ai-edge/LiteRT-LM", {
+    snippets: litertLmSnippets,
+    countDownloads: `path_extension:"litertlm"`,
+  }),
+  "mamba-ssm": {
+    prettyLabel: "MambaSSM",
+    repoName: "MambaSSM",
+    repoUrl: "https://github.com/state-spaces/mamba",
+    docsUrl: readme("https://github.com/state-spaces/mamba"),
+    snippets: P.mambaSsm,
+    filter: false,
+  },
+  openpeerllm: researchRepo("OpenPeerLLM", "https://huggingface.co/OpenPeerAI/OpenPeerLLM", {
+    docsUrl: "https://huggingface.co/OpenPeerAI/OpenPeerLLM/blob/main/README.md",
+    countDownloads: `path:".meta-huggingface.json"`,
+  }),
+  recurrentgemma: researchRepo("RecurrentGemma", "https://github.com/google-deepmind/recurrentgemma", {
+    snippets: recurrentGemmaSnippets,
+    countDownloads: `path:"tokenizer.model"`,
+  }),
+  saelens: researchRepo("SAELens", "https://github.com/jbloomAus/SAELens", {
+    docsUrl: "https://jbloomaus.github.io/SAELens/",
+  }),
+} satisfies Record<string, ModelLibrary>;

@@ -1,5 +1,5 @@
 import type { ModelData } from "../../model-data.js";
-import { researchRepo } from "../catalogue/define.js";
+import { researchRepo } from "../define.js";
 import { joinCode, py, sh } from "../quote.js";
 import { pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
@@ -129,4 +129,12 @@ export const LOCAL_RUNTIME_LIBRARIES = {
       countDownloads: `path_extension:"vqw"`,
     },
   ),
+  rkllm: researchRepo("RKLLM", "https://github.com/airockchip/rknn-llm", {
+    countDownloads: `path_extension:"rkllm"`,
+  }),
+  "unity-sentis": researchRepo("unity-sentis", "https://github.com/Unity-Technologies/sentis-samples", {
+    docsUrl: "https://docs.unity3d.com/Packages/com.unity.sentis@latest",
+    filter: true,
+    countDownloads: `path_extension:"sentis"`,
+  }),
 } satisfies Record<string, ModelLibrary>;

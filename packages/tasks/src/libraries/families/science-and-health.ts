@@ -1,5 +1,5 @@
 import type { ModelData } from "../../model-data.js";
-import { researchRepo } from "../catalogue/define.js";
+import { researchRepo } from "../define.js";
 import { joinCode, py, sh } from "../quote.js";
 import { downloadWeights, fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
@@ -33,45 +33,6 @@ function multimoleculeSnippets(model: ModelData): LibrarySnippet[] {
     ),
   ];
 }
-
-export const SCIENCE_AND_HEALTH_LIBRARIES = {
-  chexmix: researchRepo("CheXmix", "https://github.com/StanfordMIMI/CheXmix", {
-    countDownloads: `path_extension:"safetensors"`,
-  }),
-  flexray: {
-    prettyLabel: "FleXray",
-    repoName: "FleXray",
-    repoUrl: "https://github.com/VictorButoi/FleXray",
-    docsUrl: "https://github.com/VictorButoi/FleXray#readme",
-    snippets: fromPretrained({
-      pip: "flexray",
-      module: "fxr.inference",
-      name: "FleXraySegmenter",
-      variable: "segmenter",
-      usage: py`prediction = segmenter.predict("image.png", threshold=0.5)
-masks = prediction.masks`,
-    }),
-    filter: false,
-    countDownloads: `path_extension:"safetensors" OR path_extension:"onnx"`,
-  },
-  multimolecule: {
-    prettyLabel: "MultiMolecule",
-    repoName: "MultiMolecule",
-    repoUrl: "https://github.com/MultiMolecule/multimolecule",
-    docsUrl: "https://multimolecule.danling.org",
-    snippets: multimoleculeSnippets,
-    filter: false,
-  },
-  opendde: {
-    prettyLabel: "OpenDDE",
-    repoName: "OpenDDE",
-    repoUrl: "https://github.com/aurekaresearch/OpenDDE",
-    docsUrl: "https://huggingface.co/aurekaresearch/OpenDDE/blob/main/docs/inference_instructions.md",
-    snippets: openDdeSnippets,
-    filter: false,
-    countDownloads: `path_extension:"pt"`,
-  },
-} satisfies Record<string, ModelLibrary>;
 
 export function anemoiSnippets(model: ModelData): LibrarySnippet[] {
   return [
@@ -265,3 +226,148 @@ intellifold predict ./examples/5S8I_A.yaml --out_dir ./output`,
     ),
   ];
 }
+
+export const SCIENCE_AND_HEALTH_LIBRARIES = {
+  chexmix: researchRepo("CheXmix", "https://github.com/StanfordMIMI/CheXmix", {
+    countDownloads: `path_extension:"safetensors"`,
+  }),
+  flexray: {
+    prettyLabel: "FleXray",
+    repoName: "FleXray",
+    repoUrl: "https://github.com/VictorButoi/FleXray",
+    docsUrl: "https://github.com/VictorButoi/FleXray#readme",
+    snippets: fromPretrained({
+      pip: "flexray",
+      module: "fxr.inference",
+      name: "FleXraySegmenter",
+      variable: "segmenter",
+      usage: py`prediction = segmenter.predict("image.png", threshold=0.5)
+masks = prediction.masks`,
+    }),
+    filter: false,
+    countDownloads: `path_extension:"safetensors" OR path_extension:"onnx"`,
+  },
+  multimolecule: {
+    prettyLabel: "MultiMolecule",
+    repoName: "MultiMolecule",
+    repoUrl: "https://github.com/MultiMolecule/multimolecule",
+    docsUrl: "https://multimolecule.danling.org",
+    snippets: multimoleculeSnippets,
+    filter: false,
+  },
+  opendde: {
+    prettyLabel: "OpenDDE",
+    repoName: "OpenDDE",
+    repoUrl: "https://github.com/aurekaresearch/OpenDDE",
+    docsUrl: "https://huggingface.co/aurekaresearch/OpenDDE/blob/main/docs/inference_instructions.md",
+    snippets: openDdeSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
+  },
+  anemoi: {
+    prettyLabel: "Anemoi",
+    repoName: "anemoi-inference",
+    repoUrl: "https://github.com/ecmwf/anemoi-inference",
+    docsUrl: "https://anemoi.readthedocs.io/en/latest/",
+    snippets: anemoiSnippets,
+    filter: false,
+    countDownloads: `path_extension:"ckpt"`,
+  },
+  bionemo: researchRepo("BioNeMo", "https://github.com/NVIDIA/bionemo-framework", {
+    docsUrl: "https://docs.nvidia.com/bionemo-framework/latest/",
+    countDownloads: `path_extension:"ckpt" OR path:"config.json"`,
+  }),
+  boltzgen: researchRepo("BoltzGen", "https://github.com/HannesStark/boltzgen", {
+    snippets: boltzgenSnippets,
+    countDownloads: `path:"boltzgen1_diverse.ckpt"`,
+  }),
+  cancertathomev2: researchRepo("Cancer@HomeV2", "https://huggingface.co/OpenPeerAI/CancerAtHomeV2", {
+    countDownloads: `path:"run.py"`,
+  }),
+  chaossim: researchRepo("ChaosSIM", "https://huggingface.co/OpenPeerAI/ChaosSIM", {
+    countDownloads: `path:"ChaosSim.nb"`,
+  }),
+  clara: researchRepo("Clara", "https://github.com/NVIDIA/clara", {
+    countDownloads: `path_extension:"ckpt" OR path:"config.json"`,
+  }),
+  colipri: researchRepo("COLIPRI", "https://huggingface.co/microsoft/colipri", {
+    snippets: colipriSnippets,
+    countDownloads: `path_extension:"safetensors"`,
+  }),
+  "cxr-foundation": researchRepo("CXR Foundation", "https://github.com/Google-Health/cxr-foundation", {
+    repoName: "cxr-foundation",
+    docsUrl: "https://developers.google.com/health-ai-developer-foundations/cxr-foundation",
+    countDownloads: `path:"precomputed_embeddings/embeddings.npz" OR path:"pax-elixr-b-text/saved_model.pb"`,
+    snippets: cxrFoundationSnippets,
+  }),
+  "derm-foundation": {
+    prettyLabel: "Derm Foundation",
+    repoName: "derm-foundation",
+    repoUrl: "https://github.com/Google-Health/derm-foundation",
+    docsUrl: "https://developers.google.com/health-ai-developer-foundations/derm-foundation",
+    snippets: savedModelKerasSnippets,
+    filter: false,
+    countDownloads: `path:"scin_dataset_precomputed_embeddings.npz" OR path:"saved_model.pb"`,
+  },
+  "docking-at-home": researchRepo("Docking@Home", "https://huggingface.co/OpenPeerAI/DockingAtHOME", {
+    countDownloads: `path:"setup.py"`,
+  }),
+  fme: researchRepo("Full Model Emulation", "https://github.com/ai2cm/ace", {
+    snippets: fmeSnippets,
+    docsUrl: "https://ai2-climate-emulator.readthedocs.io/en/latest/",
+    countDownloads: `path_extension:"tar"`,
+  }),
+  intellifold: researchRepo("IntelliFold", "https://github.com/IntelliGen-AI/IntelliFold", {
+    snippets: intellifoldSnippets,
+    countDownloads: `path_extension:"pt"`,
+  }),
+  "ising-decoding": researchRepo("Ising Decoding", "https://github.com/NVIDIA/Ising-Decoding", {
+    repoName: "Ising-Decoding",
+    countDownloads: `path_extension:"safetensors"`,
+  }),
+  kronos: researchRepo("KRONOS", "https://github.com/mahmoodlab/KRONOS", {
+    snippets: kronosSnippets,
+    countDownloads: `path_extension:"pt"`,
+  }),
+  "manas-1": researchRepo("MANAS-1", "https://github.com/NeurodxAI/manas-1", {
+    countDownloads: `path_extension:"pt"`,
+  }),
+  medvae: researchRepo("MedVAE", "https://github.com/StanfordMIMI/MedVAE", {
+    countDownloads: `path_extension:"ckpt"`,
+    snippets: medvaeSnippets,
+  }),
+  merlin: researchRepo("Merlin", "https://github.com/StanfordMIMI/Merlin", {
+    countDownloads: `path_extension:"pt"`,
+    snippets: merlinSnippets,
+  }),
+  "nv-medtech": researchRepo("NV-MedTech", "https://github.com/nvidia-medtech", {
+    countDownloads: `path_extension:"pt" OR path_extension:"safetensors" OR path:"config.json"`,
+  }),
+  quantumpeer: researchRepo("QuantumPeer", "https://github.com/OpenPeer-AI/QuantumPeer", {
+    countDownloads: `path:"setup.py"`,
+  }),
+  "scvi-tools": {
+    prettyLabel: "scvi-tools",
+    repoName: "scvi-tools",
+    repoUrl: "https://github.com/scverse/scvi-tools",
+    docsUrl: "https://docs.scvi-tools.org/en/stable/",
+    snippets: scviToolsSnippets,
+    filter: false,
+  },
+  skala: researchRepo("Skala", "https://github.com/microsoft/skala", {
+    snippets: skalaSnippets,
+    countDownloads: `path_extension:"fun"`,
+  }),
+  terratorch: researchRepo("TerraTorch", "https://github.com/IBM/terratorch", {
+    snippets: terratorchSnippets,
+    docsUrl: "https://ibm.github.io/terratorch/",
+    countDownloads: `path_extension:"pt"`,
+  }),
+  torchgeo: researchRepo("TorchGeo", "https://github.com/microsoft/torchgeo", {
+    docsUrl: "https://torchgeo.readthedocs.io/",
+    countDownloads: `path_extension:"pt" OR path_extension:"pth"`,
+  }),
+  "uni-3dar": researchRepo("Uni-3DAR", "https://github.com/dptech-corp/Uni-3DAR", {
+    countDownloads: `path_extension:"pt"`,
+  }),
+} satisfies Record<string, ModelLibrary>;

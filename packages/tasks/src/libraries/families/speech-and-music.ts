@@ -1,8 +1,9 @@
 import type { ModelData } from "../../model-data.js";
-import { researchRepo } from "../catalogue/define.js";
+import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
 import { comment, joinCode, py, pythonIdentifier, sh } from "../quote.js";
 import { cloneDownloadRun, downloadWeights, pipInstall } from "../snippets/kit.js";
+import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Speech synthesis, alignment, recognition and music libraries. */
@@ -34,44 +35,6 @@ function piperSnippets(model: ModelData): LibrarySnippet[] {
     ),
   ];
 }
-
-export const SPEECH_AND_MUSIC_LIBRARIES = {
-  "magenta-realtime-2": researchRepo("Magenta RT 2", "https://github.com/magenta/magenta-realtime", {
-    countDownloads: `path:"models/mrt2_base/mrt2_base.mlxfn" OR path:"models/mrt2_small/mrt2_small.mlxfn" OR path:"checkpoints/mrt2_base.safetensors" OR path:"checkpoints/mrt2_small.safetensors"`,
-  }),
-  mect: researchRepo("MECT", "https://github.com/ant-research/AntSpeaker", {
-    repoName: "AntSpeaker",
-    countDownloads: `path_extension:"pt"`,
-  }),
-  "montreal-forced-aligner": researchRepo(
-    "Montreal Forced Aligner",
-    "https://github.com/MontrealCorpusTools/Montreal-Forced-Aligner",
-    {
-      docsUrl: "https://montreal-forced-aligner.readthedocs.io",
-      countDownloads: `path:"acoustic/final.mdl" OR path_extension:"zip"`,
-    },
-  ),
-  openasr: researchRepo("OpenASR", "https://github.com/QuintinShaw/openasr", {
-    docsUrl: "https://github.com/QuintinShaw/openasr/blob/main/docs/DOCS_INDEX.md",
-    countDownloads: `path_extension:"oasr"`,
-  }),
-  piper: {
-    prettyLabel: "Piper",
-    repoName: "Piper",
-    repoUrl: "https://github.com/OHF-Voice/piper1-gpl",
-    docsUrl: "https://github.com/OHF-Voice/piper1-gpl#readme",
-    snippets: piperSnippets,
-    filter: false,
-    countDownloads: `path_extension:"onnx" OR path_extension:"ckpt"`,
-  },
-  "stable-audio-3": researchRepo("Stable Audio 3", "https://github.com/Stability-AI/stable-audio-3", {
-    repoName: "stable-audio-3",
-    countDownloads: `path:"model_config.json"`,
-  }),
-  tunejury: researchRepo("TuneJury", "https://github.com/yonghyunk1m/TuneJury", {
-    countDownloads: `path_extension:"pt"`,
-  }),
-} satisfies Record<string, ModelLibrary>;
 
 /** CosyVoice 2 and 3 checkpoints load with their own class; the generation is in the repository name. */
 export function cosyvoiceSnippets(model: ModelData): LibrarySnippet[] {
@@ -311,3 +274,250 @@ python inference_vision.py`,
     ),
   ];
 }
+
+export const SPEECH_AND_MUSIC_LIBRARIES = {
+  "magenta-realtime-2": researchRepo("Magenta RT 2", "https://github.com/magenta/magenta-realtime", {
+    countDownloads: `path:"models/mrt2_base/mrt2_base.mlxfn" OR path:"models/mrt2_small/mrt2_small.mlxfn" OR path:"checkpoints/mrt2_base.safetensors" OR path:"checkpoints/mrt2_small.safetensors"`,
+  }),
+  mect: researchRepo("MECT", "https://github.com/ant-research/AntSpeaker", {
+    repoName: "AntSpeaker",
+    countDownloads: `path_extension:"pt"`,
+  }),
+  "montreal-forced-aligner": researchRepo(
+    "Montreal Forced Aligner",
+    "https://github.com/MontrealCorpusTools/Montreal-Forced-Aligner",
+    {
+      docsUrl: "https://montreal-forced-aligner.readthedocs.io",
+      countDownloads: `path:"acoustic/final.mdl" OR path_extension:"zip"`,
+    },
+  ),
+  openasr: researchRepo("OpenASR", "https://github.com/QuintinShaw/openasr", {
+    docsUrl: "https://github.com/QuintinShaw/openasr/blob/main/docs/DOCS_INDEX.md",
+    countDownloads: `path_extension:"oasr"`,
+  }),
+  piper: {
+    prettyLabel: "Piper",
+    repoName: "Piper",
+    repoUrl: "https://github.com/OHF-Voice/piper1-gpl",
+    docsUrl: "https://github.com/OHF-Voice/piper1-gpl#readme",
+    snippets: piperSnippets,
+    filter: false,
+    countDownloads: `path_extension:"onnx" OR path_extension:"ckpt"`,
+  },
+  "stable-audio-3": researchRepo("Stable Audio 3", "https://github.com/Stability-AI/stable-audio-3", {
+    repoName: "stable-audio-3",
+    countDownloads: `path:"model_config.json"`,
+  }),
+  tunejury: researchRepo("TuneJury", "https://github.com/yonghyunk1m/TuneJury", {
+    countDownloads: `path_extension:"pt"`,
+  }),
+  acestep: researchRepo("ACE-Step", "https://github.com/ace-step/ACE-Step", {
+    countDownloads: `path:"ace_step_transformer/config.json"`,
+    snippets: acestepSnippets,
+  }),
+  asteroid: {
+    prettyLabel: "Asteroid",
+    repoName: "Asteroid",
+    repoUrl: "https://github.com/asteroid-team/asteroid",
+    docsUrl: "https://asteroid-team.github.io/asteroid/",
+    snippets: P.asteroid,
+    filter: true,
+    countDownloads: `path:"pytorch_model.bin"`,
+  },
+  chat_tts: researchRepo("ChatTTS", "https://github.com/2noise/ChatTTS", {
+    docsUrl: "https://2noise.com/",
+    countDownloads: `path:"asset/GPT.pt"`,
+    snippets: chatTtsSnippets,
+  }),
+  coqui: researchRepo("Coqui TTS", "https://github.com/coqui-ai/TTS", {
+    docsUrl: "https://docs.coqui.ai/en/latest/",
+    countDownloads: `path:"model.pth"`,
+    snippets: coquiSnippets,
+  }),
+  cosyvoice: researchRepo("CosyVoice", "https://github.com/FunAudioLLM/CosyVoice", {
+    countDownloads: `path_extension:"onnx" OR path_extension:"pt"`,
+    snippets: cosyvoiceSnippets,
+  }),
+  dia: {
+    prettyLabel: "Dia",
+    repoName: "Dia",
+    repoUrl: "https://github.com/nari-labs/dia",
+    docsUrl: readme("https://github.com/nari-labs/dia"),
+    snippets: P.dia,
+    filter: false,
+  },
+  "dia-tts": {
+    prettyLabel: "Dia",
+    repoName: "Dia",
+    repoUrl: "https://github.com/nari-labs/dia",
+    docsUrl: readme("https://github.com/nari-labs/dia"),
+    snippets: P.dia,
+    filter: false,
+  },
+  dia2: {
+    prettyLabel: "Dia2",
+    repoName: "Dia2",
+    repoUrl: "https://github.com/nari-labs/dia2",
+    docsUrl: readme("https://github.com/nari-labs/dia2"),
+    snippets: P.dia2,
+    filter: false,
+  },
+  "f5-tts": researchRepo("F5-TTS", "https://github.com/SWivid/F5-TTS", {
+    countDownloads: `path_extension:"safetensors" OR path_extension:"pt"`,
+    snippets: f5TtsSnippets,
+  }),
+  "glm-tts": researchRepo("GLM-TTS", "https://github.com/zai-org/GLM-TTS", {
+    snippets: glmTtsSnippets,
+    countDownloads: `path:"flow/flow.pt"`,
+  }),
+  "habibi-tts": researchRepo("Habibi-TTS", "https://github.com/SWivid/Habibi-TTS", {
+    snippets: habibiTtsSnippets,
+    countDownloads: `path_extension:"safetensors"`,
+  }),
+  imstoucan: researchRepo("IMS Toucan", "https://github.com/DigitalPhonetics/IMS-Toucan", {
+    snippets: imsToucanSnippets,
+    repoName: "IMS-Toucan",
+    countDownloads: `path:"embedding_gan.pt" OR path:"Vocoder.pt" OR path:"ToucanTTS.pt"`,
+  }),
+  k2: researchRepo("K2", "https://github.com/k2-fsa/k2", {
+    repoName: "k2",
+    docsUrl: "https://k2-fsa.github.io/k2/",
+  }),
+  "kimi-audio": {
+    prettyLabel: "KimiAudio",
+    repoName: "KimiAudio",
+    repoUrl: "https://github.com/MoonshotAI/Kimi-Audio",
+    docsUrl: readme("https://github.com/MoonshotAI/Kimi-Audio"),
+    snippets: P.kimiAudio,
+    filter: false,
+  },
+  kittentts: {
+    prettyLabel: "KittenTTS",
+    repoName: "KittenTTS",
+    repoUrl: "https://github.com/KittenML/KittenTTS",
+    docsUrl: readme("https://github.com/KittenML/KittenTTS"),
+    snippets: P.kittentts,
+    filter: false,
+  },
+  "magenta-realtime": researchRepo("Magenta RT", "https://github.com/magenta/magenta-realtime", {
+    countDownloads: `path:"checkpoints/llm_base_x4286_c1860k.tar" OR path:"checkpoints/llm_large_x3047_c1860k.tar"`,
+    snippets: magentaRealtimeSnippets,
+  }),
+  "mars5-tts": {
+    prettyLabel: "MARS5-TTS",
+    repoName: "MARS5-TTS",
+    repoUrl: "https://github.com/Camb-ai/MARS5-TTS",
+    docsUrl: readme("https://github.com/Camb-ai/MARS5-TTS"),
+    snippets: P.mars5,
+    filter: false,
+    countDownloads: `path:"mars5_ar.safetensors"`,
+  },
+  miditok: {
+    prettyLabel: "MidiTok",
+    repoName: "MidiTok",
+    repoUrl: "https://github.com/Natooz/MidiTok",
+    docsUrl: "https://miditok.readthedocs.io/en/latest/",
+    snippets: P.miditok,
+    filter: false,
+    countDownloads: `path:"tokenizer.json"`,
+  },
+  "mini-omni2": researchRepo("Mini-Omni2", "https://github.com/gpt-omni/mini-omni2", {
+    snippets: miniOmni2Snippets,
+    countDownloads: `path:"model_config.yaml"`,
+  }),
+  outetts: researchRepo("OuteTTS", "https://github.com/edwko/OuteTTS", { snippets: outettsSnippets }),
+  "pocket-tts": {
+    prettyLabel: "Pocket TTS",
+    repoName: "pocket-tts",
+    repoUrl: "https://github.com/kyutai-labs/pocket-tts",
+    docsUrl: readme("https://github.com/kyutai-labs/pocket-tts"),
+    snippets: P.pocketTts,
+    filter: false,
+  },
+  pyctcdecode: {
+    prettyLabel: "pyctcdecode",
+    repoName: "pyctcdecode",
+    repoUrl: "https://github.com/kensho-technologies/pyctcdecode",
+    docsUrl: readme("https://github.com/kensho-technologies/pyctcdecode"),
+    snippets: P.pyctcdecode,
+    filter: false,
+  },
+  "qwen3-tts": {
+    prettyLabel: "Qwen3-TTS",
+    repoName: "Qwen3-TTS",
+    repoUrl: "https://github.com/QwenLM/Qwen3-TTS",
+    docsUrl: readme("https://github.com/QwenLM/Qwen3-TTS"),
+    snippets: P.qwen3Tts,
+    filter: false,
+  },
+  qwen3_tts: {
+    prettyLabel: "Qwen3-TTS",
+    repoName: "Qwen3-TTS",
+    repoUrl: "https://github.com/QwenLM/Qwen3-TTS",
+    docsUrl: readme("https://github.com/QwenLM/Qwen3-TTS"),
+    snippets: P.qwen3Tts,
+    filter: false,
+  },
+  reverb: researchRepo("Reverb", "https://github.com/revdotcom/reverb"),
+  seamless_communication: researchRepo(
+    "Seamless Communication",
+    "https://github.com/facebookresearch/seamless_communication",
+    { snippets: seamlessSnippets },
+  ),
+  soloaudio: researchRepo("SoloAudio", "https://github.com/WangHelin1997/SoloAudio", {
+    countDownloads: `path:"soloaudio_v2.pt"`,
+  }),
+  songbloom: researchRepo("SongBloom", "https://github.com/Cypress-Yang/SongBloom", {
+    countDownloads: `path_extension:"pt"`,
+  }),
+  "ssr-speech": researchRepo("SSR-Speech", "https://github.com/WangHelin1997/SSR-Speech", {
+    countDownloads: `path_extension:"pth"`,
+  }),
+  supertonic: researchRepo("Supertonic", "https://github.com/supertone-inc/supertonic", {
+    snippets: supertonicSnippets,
+  }),
+  "tencent-song-generation": researchRepo(
+    "SongGeneration",
+    "https://github.com/tencent-ailab/SongGeneration",
+    {
+      snippets: songGenerationSnippets,
+      countDownloads: `path:"ckpt/songgeneration_base/model.pt"`,
+    },
+  ),
+  vibevoice: {
+    prettyLabel: "VibeVoice",
+    repoName: "VibeVoice",
+    repoUrl: "https://github.com/microsoft/VibeVoice",
+    docsUrl: readme("https://github.com/microsoft/VibeVoice"),
+    snippets: P.vibevoice,
+    filter: false,
+  },
+  voicecraft: {
+    prettyLabel: "VoiceCraft",
+    repoName: "VoiceCraft",
+    repoUrl: "https://github.com/jasonppy/VoiceCraft",
+    docsUrl: readme("https://github.com/jasonppy/VoiceCraft"),
+    snippets: P.voicecraft,
+    filter: false,
+  },
+  voxcpm: {
+    prettyLabel: "VoxCPM",
+    repoName: "VoxCPM",
+    repoUrl: "https://github.com/OpenBMB/VoxCPM",
+    docsUrl: readme("https://github.com/OpenBMB/VoxCPM"),
+    snippets: P.voxcpm,
+    filter: false,
+  },
+  vui: researchRepo("Vui", "https://github.com/fluxions-ai/vui", {
+    countDownloads: `path_extension:"pt"`,
+    snippets: vuiSnippets,
+  }),
+  zonos: {
+    prettyLabel: "Zonos",
+    repoName: "Zonos",
+    repoUrl: "https://github.com/Zyphra/Zonos",
+    docsUrl: readme("https://github.com/Zyphra/Zonos"),
+    snippets: P.zonos,
+    filter: false,
+  },
+} satisfies Record<string, ModelLibrary>;

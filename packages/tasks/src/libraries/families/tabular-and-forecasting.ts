@@ -1,7 +1,8 @@
 import type { ModelData } from "../../model-data.js";
-import { researchRepo } from "../catalogue/define.js";
+import { readme, researchRepo } from "../define.js";
 import { py, pythonIdentifier } from "../quote.js";
 import { pipInstall, repoFile } from "../snippets/kit.js";
+import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Tabular foundation models, forecasters and vehicle energy models. */
@@ -48,39 +49,6 @@ energy = vehicle.predict(links)`,
     ),
   ];
 }
-
-export const TABULAR_AND_FORECASTING_LIBRARIES = {
-  causilo: researchRepo("Causilo", "https://github.com/nums-ai/causilo", {
-    countDownloads: `path:"classifier/config.json" OR path:"regressor/config.json"`,
-  }),
-  ccpfn: researchRepo("CCPFN", "https://huggingface.co/Layer6/CCPFN", {
-    countDownloads: `path_extension:"pt"`,
-  }),
-  flextab: {
-    prettyLabel: "FlexTab",
-    repoName: "FlexTab",
-    repoUrl: "https://github.com/SAP-samples/flextab",
-    docsUrl: "https://github.com/SAP-samples/flextab#readme",
-    snippets: flexTabSnippets,
-    filter: false,
-    countDownloads: `path_extension:"pt"`,
-  },
-  "routee-powertrain": {
-    prettyLabel: "RouteE-Powertrain",
-    repoName: "RouteE-Powertrain",
-    repoUrl: "https://github.com/NatLabRockies/routee-powertrain",
-    docsUrl: "https://natlabrockies.github.io/routee-powertrain/",
-    snippets: routeePowertrainSnippets,
-    filter: false,
-    countDownloads: `path_extension:"onnx" OR path_extension:"joblib"`,
-  },
-  "timee-ts": researchRepo("timee-ts", "https://github.com/liamsbhoo/timee", {
-    countDownloads: `path:"model.safetensors"`,
-  }),
-  "tirex-2": researchRepo("TiRex-2", "https://github.com/NX-AI/tirex-2", {
-    countDownloads: `path:"model-config.yaml"`,
-  }),
-} satisfies Record<string, ModelLibrary>;
 
 export function timesfmSnippets(model: ModelData): LibrarySnippet[] {
   return [
@@ -141,3 +109,97 @@ clf = ConTextTabClassifier(bagging=1, max_context_size=2048)
     ),
   ];
 }
+
+export const TABULAR_AND_FORECASTING_LIBRARIES = {
+  causilo: researchRepo("Causilo", "https://github.com/nums-ai/causilo", {
+    countDownloads: `path:"classifier/config.json" OR path:"regressor/config.json"`,
+  }),
+  ccpfn: researchRepo("CCPFN", "https://huggingface.co/Layer6/CCPFN", {
+    countDownloads: `path_extension:"pt"`,
+  }),
+  flextab: {
+    prettyLabel: "FlexTab",
+    repoName: "FlexTab",
+    repoUrl: "https://github.com/SAP-samples/flextab",
+    docsUrl: "https://github.com/SAP-samples/flextab#readme",
+    snippets: flexTabSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
+  },
+  "routee-powertrain": {
+    prettyLabel: "RouteE-Powertrain",
+    repoName: "RouteE-Powertrain",
+    repoUrl: "https://github.com/NatLabRockies/routee-powertrain",
+    docsUrl: "https://natlabrockies.github.io/routee-powertrain/",
+    snippets: routeePowertrainSnippets,
+    filter: false,
+    countDownloads: `path_extension:"onnx" OR path_extension:"joblib"`,
+  },
+  "timee-ts": researchRepo("timee-ts", "https://github.com/liamsbhoo/timee", {
+    countDownloads: `path:"model.safetensors"`,
+  }),
+  "tirex-2": researchRepo("TiRex-2", "https://github.com/NX-AI/tirex-2", {
+    countDownloads: `path:"model-config.yaml"`,
+  }),
+  "chronos-forecasting": {
+    prettyLabel: "Chronos",
+    repoName: "chronos-forecasting",
+    repoUrl: "https://github.com/amazon-science/chronos-forecasting",
+    docsUrl: readme("https://github.com/amazon-science/chronos-forecasting"),
+    snippets: P.chronos,
+    filter: false,
+  },
+  contexttab: researchRepo("ConTextTab", "https://github.com/SAP-samples/contexttab", {
+    countDownloads: `path_extension:"pt"`,
+    snippets: contexttabSnippets,
+  }),
+  "granite-tsfm": {
+    prettyLabel: "Granite TSFM",
+    repoName: "granite-tsfm",
+    repoUrl: "https://github.com/ibm-granite/granite-tsfm",
+    docsUrl: readme("https://github.com/ibm-granite/granite-tsfm"),
+    snippets: P.tinyTimeMixer,
+    filter: false,
+  },
+  "sap-rpt-1-oss": {
+    prettyLabel: "SAP RPT-1 OSS",
+    repoName: "sap-rpt-1-oss",
+    repoUrl: "https://github.com/SAP-samples/sap-rpt-1-oss",
+    docsUrl: readme("https://github.com/SAP-samples/sap-rpt-1-oss"),
+    snippets: sapRptSnippets,
+    filter: false,
+  },
+  "synthefy-migas": researchRepo("Migas", "https://github.com/Synthefy/synthefy-migas", {
+    countDownloads: `path:"model.pt"`,
+  }),
+  tabpfn: researchRepo("TabPFN", "https://github.com/PriorLabs/TabPFN", {
+    docsUrl: "https://priorlabs.ai/docs",
+    snippets: tabpfnSnippets,
+  }),
+  timesfm: {
+    prettyLabel: "TimesFM",
+    repoName: "timesfm",
+    repoUrl: "https://github.com/google-research/timesfm",
+    docsUrl: readme("https://github.com/google-research/timesfm"),
+    snippets: timesfmSnippets,
+    filter: false,
+    countDownloads: `path:"checkpoints/checkpoint_1100000/state/checkpoint" OR path:"checkpoints/checkpoint_2150000/state/checkpoint" OR path_extension:"ckpt"`,
+  },
+  tirex: {
+    prettyLabel: "TiRex",
+    repoName: "TiRex",
+    repoUrl: "https://github.com/NX-AI/tirex",
+    docsUrl: readme("https://github.com/NX-AI/tirex"),
+    snippets: P.tirex,
+    filter: false,
+    countDownloads: `path_extension:"ckpt"`,
+  },
+  uni2ts: {
+    prettyLabel: "Uni2TS",
+    repoName: "uni2ts",
+    repoUrl: "https://github.com/SalesforceAIResearch/uni2ts",
+    docsUrl: readme("https://github.com/SalesforceAIResearch/uni2ts"),
+    snippets: P.uni2ts,
+    filter: false,
+  },
+} satisfies Record<string, ModelLibrary>;

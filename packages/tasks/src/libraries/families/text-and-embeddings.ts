@@ -1,8 +1,9 @@
 import type { ModelData } from "../../model-data.js";
-import { researchRepo } from "../catalogue/define.js";
+import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
 import { comment, joinCode, py } from "../quote.js";
 import { fromPretrained, pipInstall } from "../snippets/kit.js";
+import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Text encoders and text classifiers: entries and loading code. */
@@ -23,6 +24,32 @@ print(out["answers"]["team"]["choice"])`,
       "Ask questions about a text",
     ),
   ];
+}
+
+export function cometSnippets(model: ModelData): LibrarySnippet[] {
+  return [
+    pipInstall(["unbabel-comet"]),
+    snippet(
+      py`from comet import download_model, load_from_checkpoint
+
+model = load_from_checkpoint(download_model(${model.id}))
+data = [{"src": "Dem Feuer konnte Einhalt geboten werden", "mt": "The fire could be stopped", "ref": "They were able to control the fire."}]
+output = model.predict(data, batch_size=8, gpus=1)`,
+      "Score translations",
+    ),
+  ];
+}
+
+/** clipscope sparse autoencoders are single `.pt` files inside a repository; the loader takes both names. */
+export function clipscopeSnippets(model: ModelData): LibrarySnippet[] {
+  const file = model.siblings?.find((s) => s.rfilename.toLowerCase().endsWith(".pt"))?.rfilename;
+  const lines = [py`from clipscope import TopKSAE`, py``];
+  if (file === undefined)
+    lines.push(comment("python", "Name one of the repository's .pt checkpoints as filename"));
+  lines.push(
+    py`sae = TopKSAE.from_pretrained(repo_id=${model.id}, filename=${file ?? "checkpoint.pt"}, device="cpu")`,
+  );
+  return [pipInstall(["clipscope"]), snippet(joinCode("python", lines), "Load the sparse autoencoder")];
 }
 
 export const TEXT_AND_EMBEDDING_LIBRARIES = {
@@ -67,30 +94,111 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     filter: false,
     countDownloads: `path:"model.weights.h5" OR path:"model.weights.json"`,
   },
+  "aviation-ner": {
+    prettyLabel: "Aviation NER",
+    repoName: "aviation_ner_sdr",
+    repoUrl: "https://github.com/Boeing/aviation_ner_sdr",
+    docsUrl: readme("https://github.com/Boeing/aviation_ner_sdr"),
+    snippets: P.gliner,
+    filter: false,
+    countDownloads: `path:"gliner_config.json"`,
+  },
+  bertopic: {
+    prettyLabel: "BERTopic",
+    repoName: "BERTopic",
+    repoUrl: "https://github.com/MaartenGr/BERTopic",
+    docsUrl: "https://maartengr.github.io/BERTopic/",
+    snippets: P.bertopic,
+    filter: true,
+  },
+  clipscope: researchRepo("clipscope", "https://github.com/Lewington-pitsos/clipscope", {
+    snippets: clipscopeSnippets,
+    countDownloads: `path_extension:"pt"`,
+  }),
+  colpali: {
+    prettyLabel: "ColPali",
+    repoName: "ColPali",
+    repoUrl: "https://github.com/illuin-tech/colpali",
+    docsUrl: readme("https://github.com/illuin-tech/colpali"),
+    snippets: P.colpali,
+    filter: false,
+    countDownloads: `path:"adapter_config.json"`,
+  },
+  comet: {
+    prettyLabel: "COMET",
+    repoName: "COMET",
+    repoUrl: "https://github.com/Unbabel/COMET",
+    docsUrl: "https://unbabel.github.io/COMET/html/index.html",
+    snippets: cometSnippets,
+    filter: false,
+    countDownloads: `path:"hparams.yaml"`,
+  },
+  gliner: {
+    prettyLabel: "GLiNER",
+    repoName: "GLiNER",
+    repoUrl: "https://github.com/urchade/GLiNER",
+    docsUrl: readme("https://github.com/urchade/GLiNER"),
+    snippets: P.gliner,
+    filter: false,
+    countDownloads: `path:"gliner_config.json"`,
+  },
+  gliner2: {
+    prettyLabel: "GLiNER2",
+    repoName: "GLiNER2",
+    repoUrl: "https://github.com/fastino-ai/GLiNER2",
+    docsUrl: readme("https://github.com/fastino-ai/GLiNER2"),
+    snippets: P.gliner2,
+    filter: false,
+  },
+  htrflow: researchRepo("HTRflow", "https://github.com/AI-Riksarkivet/htrflow", {
+    docsUrl: "https://ai-riksarkivet.github.io/htrflow",
+  }),
+  model2vec: {
+    prettyLabel: "Model2Vec",
+    repoName: "model2vec",
+    repoUrl: "https://github.com/MinishLab/model2vec",
+    docsUrl: readme("https://github.com/MinishLab/model2vec"),
+    snippets: P.model2vec,
+    filter: false,
+  },
+  PyLate: {
+    prettyLabel: "PyLate",
+    repoName: "PyLate",
+    repoUrl: "https://github.com/lightonai/pylate",
+    docsUrl: "https://lightonai.github.io/pylate/",
+    snippets: P.pylate,
+    filter: false,
+  },
+  relik: {
+    prettyLabel: "Relik",
+    repoName: "Relik",
+    repoUrl: "https://github.com/SapienzaNLP/relik",
+    docsUrl: readme("https://github.com/SapienzaNLP/relik"),
+    snippets: P.relik,
+    filter: false,
+  },
+  setfit: {
+    prettyLabel: "setfit",
+    repoName: "setfit",
+    repoUrl: "https://github.com/huggingface/setfit",
+    docsUrl: "https://huggingface.co/docs/setfit",
+    snippets: P.setfit,
+    filter: true,
+  },
+  "span-marker": {
+    prettyLabel: "SpanMarker",
+    repoName: "SpanMarkerNER",
+    repoUrl: "https://github.com/tomaarsen/SpanMarkerNER",
+    docsUrl: "https://huggingface.co/docs/hub/span_marker",
+    snippets: P.spanMarker,
+    filter: true,
+  },
+  swarmformer: {
+    prettyLabel: "SwarmFormer",
+    repoName: "SwarmFormer",
+    repoUrl: "https://github.com/takara-ai/SwarmFormer",
+    docsUrl: readme("https://github.com/takara-ai/SwarmFormer"),
+    snippets: P.swarmformer,
+    filter: false,
+  },
 } satisfies Record<string, ModelLibrary>;
-
-export function cometSnippets(model: ModelData): LibrarySnippet[] {
-  return [
-    pipInstall(["unbabel-comet"]),
-    snippet(
-      py`from comet import download_model, load_from_checkpoint
-
-model = load_from_checkpoint(download_model(${model.id}))
-data = [{"src": "Dem Feuer konnte Einhalt geboten werden", "mt": "The fire could be stopped", "ref": "They were able to control the fire."}]
-output = model.predict(data, batch_size=8, gpus=1)`,
-      "Score translations",
-    ),
-  ];
-}
-
-/** clipscope sparse autoencoders are single `.pt` files inside a repository; the loader takes both names. */
-export function clipscopeSnippets(model: ModelData): LibrarySnippet[] {
-  const file = model.siblings?.find((s) => s.rfilename.toLowerCase().endsWith(".pt"))?.rfilename;
-  const lines = [py`from clipscope import TopKSAE`, py``];
-  if (file === undefined)
-    lines.push(comment("python", "Name one of the repository's .pt checkpoints as filename"));
-  lines.push(
-    py`sae = TopKSAE.from_pretrained(repo_id=${model.id}, filename=${file ?? "checkpoint.pt"}, device="cpu")`,
-  );
-  return [pipInstall(["clipscope"]), snippet(joinCode("python", lines), "Load the sparse autoencoder")];
-}

@@ -1,6 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, py } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall } from "./kit.js";
 
@@ -19,3 +20,16 @@ model.load_adapter(${model.id}, set_active=True)`,
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const ADAPTERS_LIBRARIES = {
+  "adapter-transformers": {
+    prettyLabel: "Adapters",
+    repoName: "adapters",
+    repoUrl: "https://github.com/adapter-hub/adapters",
+    docsUrl: "https://docs.adapterhub.ml/",
+    snippets: adaptersSnippets,
+    filter: true,
+    countDownloads: `path:"adapter_config.json"`,
+  },
+} satisfies Record<string, ModelLibrary>;

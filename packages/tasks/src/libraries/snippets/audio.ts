@@ -1,7 +1,9 @@
 import type { ModelData } from "../../model-data.js";
+import { readme } from "../define.js";
 import { EXAMPLE_AUDIO_FILE, exampleText } from "../examples.js";
 import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, py, sh } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall } from "./kit.js";
 
@@ -247,3 +249,119 @@ for i, (graphemes, phonemes, audio) in enumerate(pipeline(${exampleText(model)},
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const AUDIO_LIBRARIES = {
+  audiocraft: {
+    prettyLabel: "Audiocraft",
+    repoName: "audiocraft",
+    repoUrl: "https://github.com/facebookresearch/audiocraft",
+    docsUrl: "https://facebookresearch.github.io/audiocraft/api_docs/audiocraft/index.html",
+    snippets: audiocraftSnippets,
+    filter: false,
+    countDownloads: `path:"state_dict.bin"`,
+  },
+  audioseal: {
+    prettyLabel: "AudioSeal",
+    repoName: "audioseal",
+    repoUrl: "https://github.com/facebookresearch/audioseal",
+    docsUrl: readme("https://github.com/facebookresearch/audioseal"),
+    snippets: audiosealSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pth"`,
+  },
+  chatterbox: {
+    prettyLabel: "Chatterbox",
+    repoName: "Chatterbox",
+    repoUrl: "https://github.com/resemble-ai/chatterbox",
+    docsUrl: readme("https://github.com/resemble-ai/chatterbox"),
+    snippets: chatterboxSnippets,
+    filter: false,
+    countDownloads: `path:"tokenizer.json"`,
+  },
+  espnet: {
+    prettyLabel: "ESPnet",
+    repoName: "ESPnet",
+    repoUrl: "https://github.com/espnet/espnet",
+    docsUrl: "https://espnet.github.io/espnet/",
+    snippets: espnetSnippets,
+    filter: true,
+  },
+  fairseq: {
+    prettyLabel: "Fairseq",
+    repoName: "fairseq",
+    repoUrl: "https://github.com/facebookresearch/fairseq",
+    docsUrl: "https://fairseq.readthedocs.io/en/latest/",
+    snippets: fairseqSnippets,
+    filter: true,
+  },
+  "index-tts": {
+    prettyLabel: "IndexTTS",
+    repoName: "IndexTTS",
+    repoUrl: "https://github.com/index-tts/index-tts",
+    docsUrl: readme("https://github.com/index-tts/index-tts"),
+    snippets: indexTtsSnippets,
+    filter: false,
+  },
+  kokoro: {
+    prettyLabel: "Kokoro",
+    repoName: "kokoro",
+    repoUrl: "https://github.com/hexgrad/kokoro",
+    docsUrl: readme("https://github.com/hexgrad/kokoro"),
+    snippets: kokoroSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pth"`,
+  },
+  moshi: {
+    prettyLabel: "Moshi",
+    repoName: "Moshi",
+    repoUrl: "https://github.com/kyutai-labs/moshi",
+    docsUrl: readme("https://github.com/kyutai-labs/moshi"),
+    snippets: moshiSnippets,
+    filter: false,
+    countDownloads: `path:"tokenizer-e351c8d8-checkpoint125.safetensors"`,
+  },
+  nemo: {
+    prettyLabel: "NeMo",
+    repoName: "NeMo",
+    repoUrl: "https://github.com/NVIDIA/NeMo",
+    docsUrl: "https://docs.nvidia.com/nemo-framework/user-guide/latest/overview.html",
+    snippets: nemoSnippets,
+    filter: true,
+    countDownloads: `path_extension:"nemo" OR path:"model_config.yaml"`,
+  },
+  "pyannote-audio": {
+    prettyLabel: "pyannote.audio",
+    repoName: "pyannote-audio",
+    repoUrl: "https://github.com/pyannote/pyannote-audio",
+    docsUrl: readme("https://github.com/pyannote/pyannote-audio"),
+    snippets: pyannoteSnippets,
+    filter: true,
+  },
+  "stable-audio-tools": {
+    prettyLabel: "Stable Audio Tools",
+    repoName: "stable-audio-tools",
+    repoUrl: "https://github.com/Stability-AI/stable-audio-tools",
+    docsUrl: readme("https://github.com/Stability-AI/stable-audio-tools"),
+    snippets: stableAudioToolsSnippets,
+    filter: false,
+    countDownloads: `path:"model.safetensors"`,
+  },
+  tensorflowtts: {
+    prettyLabel: "TensorFlowTTS",
+    repoName: "TensorFlowTTS",
+    repoUrl: "https://github.com/TensorSpeech/TensorFlowTTS",
+    docsUrl: readme("https://github.com/TensorSpeech/TensorFlowTTS"),
+    snippets: tensorflowttsSnippets,
+    filter: false,
+  },
+  whisperkit: {
+    prettyLabel: "WhisperKit",
+    repoName: "WhisperKit",
+    repoUrl: "https://github.com/argmaxinc/WhisperKit",
+    docsUrl: readme("https://github.com/argmaxinc/WhisperKit"),
+    snippets: whisperkitSnippets,
+    filter: false,
+    countDownloads: `path_filename:"model" AND path_extension:"mil" AND _exists_:"path_prefix"`,
+  },
+} satisfies Record<string, ModelLibrary>;

@@ -1,6 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { baseModel, DEFAULT_IMAGE_PROMPT } from "../examples.js";
 import { type Code, joinCode, py } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall } from "./kit.js";
 
@@ -102,3 +103,16 @@ pipe.load_textual_inversion(${model.id})`;
   }
   return [pipInstall(["-U", "diffusers", "transformers", "accelerate"]), snippet(body, title)];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const DIFFUSERS_LIBRARIES = {
+  diffusers: {
+    prettyLabel: "Diffusers",
+    repoName: "🤗/diffusers",
+    repoUrl: "https://github.com/huggingface/diffusers",
+    docsUrl: "https://huggingface.co/docs/diffusers",
+    snippets: diffusersSnippets,
+    filter: true,
+    // Downloads of diffusers models are counted by the hub's own, more complex rule.
+  },
+} satisfies Record<string, ModelLibrary>;

@@ -1,6 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { DEFAULT_IMAGE_PROMPT, exampleText } from "../examples.js";
 import { type Code, comment, isPythonIdentifier, joinCode, py, pythonIdentifier } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
 /** keras (Keras 3): models saved as .keras load from the hub with an hf:// path. */
@@ -91,3 +92,33 @@ backbone = keras_hub.models.Backbone.from_preset(${preset})`,
   );
   return out;
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const KERAS_LIBRARIES = {
+  keras: {
+    prettyLabel: "Keras",
+    repoName: "Keras",
+    repoUrl: "https://github.com/keras-team/keras",
+    docsUrl: "https://huggingface.co/docs/hub/keras",
+    snippets: kerasSnippets,
+    filter: true,
+    countDownloads: `path:"config.json" OR path_extension:"keras"`,
+  },
+  "keras-hub": {
+    prettyLabel: "KerasHub",
+    repoName: "KerasHub",
+    repoUrl: "https://github.com/keras-team/keras-hub",
+    docsUrl: "https://keras.io/keras_hub/",
+    snippets: kerasHubSnippets,
+    filter: true,
+  },
+  "tf-keras": {
+    prettyLabel: "TF-Keras",
+    repoName: "TF-Keras",
+    repoUrl: "https://github.com/keras-team/tf-keras",
+    docsUrl: "https://huggingface.co/docs/hub/tf-keras",
+    snippets: tfKerasSnippets,
+    filter: true,
+    countDownloads: `path:"saved_model.pb"`,
+  },
+} satisfies Record<string, ModelLibrary>;

@@ -2,6 +2,7 @@ import { isConversational, type ModelData } from "../../model-data.js";
 import { DEFAULT_CHAT_PROMPT, exampleText, modelName } from "../examples.js";
 import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, js, py, sh } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall } from "./kit.js";
 
@@ -124,3 +125,56 @@ print(llm(${exampleText(model, "AI is going to")}))`,
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const LLM_LIBRARIES = {
+  ctransformers: {
+    prettyLabel: "CTransformers",
+    repoName: "ctransformers",
+    repoUrl: "https://github.com/marella/ctransformers",
+    docsUrl: "https://huggingface.co/docs/hub/ctransformers",
+    snippets: ctransformersSnippets,
+    filter: false,
+  },
+  "llama-cpp-python": {
+    prettyLabel: "llama-cpp-python",
+    repoName: "llama-cpp-python",
+    repoUrl: "https://github.com/abetlen/llama-cpp-python",
+    docsUrl: "https://llama-cpp-python.readthedocs.io/en/latest/",
+    snippets: llamaCppPythonSnippets,
+    filter: false,
+  },
+  "mlc-llm": {
+    prettyLabel: "MLC-LLM",
+    repoName: "MLC-LLM",
+    repoUrl: "https://github.com/mlc-ai/mlc-llm",
+    docsUrl: "https://llm.mlc.ai/docs/",
+    snippets: mlcLlmSnippets,
+    filter: false,
+    countDownloads: `path:"mlc-chat-config.json"`,
+  },
+  mlx: {
+    prettyLabel: "MLX",
+    repoName: "MLX",
+    repoUrl: "https://github.com/ml-explore/mlx",
+    docsUrl: "https://huggingface.co/docs/hub/mlx",
+    snippets: mlxSnippets,
+    filter: true,
+  },
+  "transformers.js": {
+    prettyLabel: "Transformers.js",
+    repoName: "transformers.js",
+    repoUrl: "https://github.com/huggingface/transformers.js",
+    docsUrl: "https://huggingface.co/docs/transformers.js",
+    snippets: transformersJsSnippets,
+    filter: true,
+  },
+  vllm: {
+    prettyLabel: "vLLM",
+    repoName: "vllm",
+    repoUrl: "https://github.com/vllm-project/vllm",
+    docsUrl: "https://docs.vllm.ai/en/latest/",
+    snippets: vllmSnippets,
+    filter: false,
+  },
+} satisfies Record<string, ModelLibrary>;

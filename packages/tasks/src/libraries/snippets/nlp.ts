@@ -2,6 +2,7 @@ import type { ModelData } from "../../model-data.js";
 import { exampleText, modelName } from "../examples.js";
 import { UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, isPythonIdentifier, py, pythonIdentifier, sh } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall } from "./kit.js";
 
@@ -154,3 +155,95 @@ results, scores = retriever.retrieve(bm25s.tokenize(${exampleText(model, "a cat 
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const NLP_LIBRARIES = {
+  allennlp: {
+    prettyLabel: "AllenNLP",
+    repoName: "AllenNLP",
+    repoUrl: "https://github.com/allenai/allennlp",
+    docsUrl: "https://huggingface.co/docs/hub/allennlp",
+    snippets: allennlpSnippets,
+    filter: true,
+  },
+  bm25s: {
+    prettyLabel: "BM25S",
+    repoName: "bm25s",
+    repoUrl: "https://github.com/xhluca/bm25s",
+    docsUrl: "https://bm25s.github.io/",
+    snippets: bm25sSnippets,
+    filter: false,
+    countDownloads: `path:"params.index.json"`,
+  },
+  edsnlp: {
+    prettyLabel: "EDS-NLP",
+    repoName: "edsnlp",
+    repoUrl: "https://github.com/aphp/edsnlp",
+    docsUrl: "https://aphp.github.io/edsnlp/latest/",
+    snippets: edsnlpSnippets,
+    filter: false,
+    countDownloads: `path_filename:"config" AND path_extension:"cfg"`,
+  },
+  fasttext: {
+    prettyLabel: "fastText",
+    repoName: "fastText",
+    repoUrl: "https://github.com/facebookresearch/fastText",
+    docsUrl: "https://fasttext.cc/docs/en/python-module.html",
+    snippets: fasttextSnippets,
+    filter: true,
+    countDownloads: `path_extension:"bin"`,
+  },
+  flair: {
+    prettyLabel: "Flair",
+    repoName: "Flair",
+    repoUrl: "https://github.com/flairNLP/flair",
+    docsUrl: "https://flairnlp.github.io/docs/intro",
+    snippets: flairSnippets,
+    filter: true,
+    countDownloads: `path:"pytorch_model.bin"`,
+  },
+  hezar: {
+    prettyLabel: "Hezar",
+    repoName: "Hezar",
+    repoUrl: "https://github.com/hezarai/hezar",
+    docsUrl: "https://hezarai.github.io/hezar",
+    snippets: hezarSnippets,
+    filter: false,
+    countDownloads: `path:"model_config.yaml" OR path:"embedding/embedding_config.yaml"`,
+  },
+  "lightning-ir": {
+    prettyLabel: "Lightning IR",
+    repoName: "Lightning IR",
+    repoUrl: "https://github.com/webis-de/lightning-ir",
+    docsUrl: "https://webis-de.github.io/lightning-ir/",
+    snippets: lightningIrSnippets,
+    filter: false,
+  },
+  paddlenlp: {
+    prettyLabel: "paddlenlp",
+    repoName: "PaddleNLP",
+    repoUrl: "https://github.com/PaddlePaddle/PaddleNLP",
+    docsUrl: "https://huggingface.co/docs/hub/paddlenlp",
+    snippets: paddlenlpSnippets,
+    filter: true,
+    countDownloads: `path:"model_config.json"`,
+  },
+  spacy: {
+    prettyLabel: "spaCy",
+    repoName: "spaCy",
+    repoUrl: "https://github.com/explosion/spaCy",
+    docsUrl: "https://huggingface.co/docs/hub/spacy",
+    snippets: spacySnippets,
+    filter: true,
+    countDownloads: `path_extension:"whl"`,
+  },
+  stanza: {
+    prettyLabel: "Stanza",
+    repoName: "stanza",
+    repoUrl: "https://github.com/stanfordnlp/stanza",
+    docsUrl: "https://stanfordnlp.github.io/stanza/",
+    snippets: stanzaSnippets,
+    filter: true,
+    countDownloads: `path:"models/default.zip"`,
+  },
+} satisfies Record<string, ModelLibrary>;

@@ -1,6 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { MESSAGE_TITLE, PEFT_BASE_MODEL_NOT_FOUND, PEFT_INVALID_TASK_TYPE } from "../messages.js";
 import { comment, py, pythonIdentifier } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
 /** peft task types (spec §3) and the transformers auto class that loads their base model. */
@@ -32,3 +33,16 @@ model = PeftModel.from_pretrained(base_model, ${model.id})`,
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const PEFT_LIBRARIES = {
+  peft: {
+    prettyLabel: "PEFT",
+    repoName: "PEFT",
+    repoUrl: "https://github.com/huggingface/peft",
+    docsUrl: "https://huggingface.co/docs/peft",
+    snippets: peftSnippets,
+    filter: true,
+    countDownloads: `path:"adapter_config.json"`,
+  },
+} satisfies Record<string, ModelLibrary>;

@@ -1,6 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { modelName } from "../examples.js";
 import { py, pythonIdentifier, pythonName, sh } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall, repoFile } from "./kit.js";
 
@@ -80,3 +81,43 @@ python -m cleanrl_utils.enjoy --exp-name ${experiment} --env-id ${envId} --hf-en
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const RL_LIBRARIES = {
+  cleanrl: {
+    prettyLabel: "CleanRL",
+    repoName: "CleanRL",
+    repoUrl: "https://github.com/vwxyzjn/cleanrl",
+    docsUrl: "https://docs.cleanrl.dev/",
+    snippets: cleanrlSnippets,
+    filter: false,
+    countDownloads: `path_extension:"cleanrl_model"`,
+  },
+  "ml-agents": {
+    prettyLabel: "ml-agents",
+    repoName: "ml-agents",
+    repoUrl: "https://github.com/Unity-Technologies/ml-agents",
+    docsUrl: "https://huggingface.co/docs/hub/ml-agents",
+    snippets: mlAgentsSnippets,
+    filter: true,
+    countDownloads: `path_extension:"onnx"`,
+  },
+  "sample-factory": {
+    prettyLabel: "sample-factory",
+    repoName: "sample-factory",
+    repoUrl: "https://github.com/alex-petrenko/sample-factory",
+    docsUrl: "https://huggingface.co/docs/hub/sample-factory",
+    snippets: sampleFactorySnippets,
+    filter: true,
+    countDownloads: `path:"cfg.json"`,
+  },
+  "stable-baselines3": {
+    prettyLabel: "stable-baselines3",
+    repoName: "stable-baselines3",
+    repoUrl: "https://github.com/huggingface/huggingface_sb3",
+    docsUrl: "https://huggingface.co/docs/hub/stable-baselines3",
+    snippets: stableBaselines3Snippets,
+    filter: true,
+    countDownloads: `path_extension:"zip"`,
+  },
+} satisfies Record<string, ModelLibrary>;

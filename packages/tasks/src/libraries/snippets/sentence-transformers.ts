@@ -1,6 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { exampleSentences, exampleText } from "../examples.js";
 import { comment, py } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { CUSTOM_CODE_TAG } from "./transformers.js";
 
@@ -44,3 +45,15 @@ print(similarities.shape)  ${comment("python", `(${sentences.length}, ${sentence
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const SENTENCE_TRANSFORMERS_LIBRARIES = {
+  "sentence-transformers": {
+    prettyLabel: "sentence-transformers",
+    repoName: "sentence-transformers",
+    repoUrl: "https://github.com/UKPLab/sentence-transformers",
+    docsUrl: "https://sbert.net/",
+    snippets: sentenceTransformersSnippets,
+    filter: true,
+  },
+} satisfies Record<string, ModelLibrary>;

@@ -1,6 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { MESSAGE_TITLE, SKLEARN_MODEL_FILE_MISSING } from "../messages.js";
 import { comment, py } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
 /** The file a plain (non-skops) scikit-learn repository holds its estimator in. */
@@ -53,3 +54,16 @@ model = load(path, trusted=unknown_types)`,
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const SKLEARN_LIBRARIES = {
+  sklearn: {
+    prettyLabel: "Scikit-learn",
+    repoName: "Scikit-learn",
+    repoUrl: "https://github.com/scikit-learn/scikit-learn",
+    docsUrl: "https://skops.readthedocs.io/en/stable/",
+    snippets: sklearnSnippets,
+    filter: true,
+    countDownloads: `path:"sklearn_model.joblib"`,
+  },
+} satisfies Record<string, ModelLibrary>;

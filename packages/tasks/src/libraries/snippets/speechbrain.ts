@@ -1,6 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { MESSAGE_TITLE, SPEECHBRAIN_INTERFACE_MISSING, SPEECHBRAIN_INTERFACE_UNKNOWN } from "../messages.js";
 import { comment, py, pythonIdentifier } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
 /** SpeechBrain interfaces and the method that runs each on an audio file. */
@@ -36,3 +37,16 @@ ${call}`,
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const SPEECHBRAIN_LIBRARIES = {
+  speechbrain: {
+    prettyLabel: "speechbrain",
+    repoName: "speechbrain",
+    repoUrl: "https://github.com/speechbrain/speechbrain",
+    docsUrl: "https://speechbrain.readthedocs.io/en/latest/",
+    snippets: speechbrainSnippets,
+    filter: true,
+    countDownloads: `path:"hyperparams.yaml"`,
+  },
+} satisfies Record<string, ModelLibrary>;

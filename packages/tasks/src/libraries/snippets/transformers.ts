@@ -11,6 +11,7 @@ import {
 import { libraryServesTask } from "../library-to-tasks.js";
 import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { type Code, comment, joinCode, py, pythonIdentifier } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
 /** The tag a repository carries when its modeling code lives in the repository itself. */
@@ -174,3 +175,15 @@ export function transformersSnippets(model: ModelData): LibrarySnippet[] {
   out.push(directLoadSnippet(model));
   return out;
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const TRANSFORMERS_LIBRARIES = {
+  transformers: {
+    prettyLabel: "Transformers",
+    repoName: "🤗/transformers",
+    repoUrl: "https://github.com/huggingface/transformers",
+    docsUrl: "https://huggingface.co/docs/transformers",
+    snippets: transformersSnippets,
+    filter: true,
+  },
+} satisfies Record<string, ModelLibrary>;

@@ -1,7 +1,9 @@
 import type { ModelData } from "../../model-data.js";
+import { readme } from "../define.js";
 import { DEFAULT_IMAGE_LABELS, EXAMPLE_IMAGE_URL, modelName } from "../examples.js";
 import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, joinCode, py, pythonIdentifier, sh } from "../quote.js";
+import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 import { pipInstall, repoFile } from "./kit.js";
 
@@ -224,3 +226,128 @@ image, _ = pipeline.generate_image("a photo of a cat", cfg_weight=${flux ? 0 : 5
     ),
   ];
 }
+
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const VISION_LIBRARIES = {
+  birefnet: {
+    prettyLabel: "BiRefNet",
+    repoName: "BiRefNet",
+    repoUrl: "https://github.com/ZhengPeng7/BiRefNet",
+    docsUrl: readme("https://github.com/ZhengPeng7/BiRefNet"),
+    snippets: birefnetSnippets,
+    filter: false,
+  },
+  deepforest: {
+    prettyLabel: "DeepForest",
+    repoName: "deepforest",
+    repoUrl: "https://github.com/weecology/DeepForest",
+    docsUrl: "https://deepforest.readthedocs.io/en/latest/",
+    snippets: deepforestSnippets,
+    filter: false,
+  },
+  "depth-pro": {
+    prettyLabel: "Depth Pro",
+    repoName: "Depth Pro",
+    repoUrl: "https://github.com/apple/ml-depth-pro",
+    docsUrl: readme("https://github.com/apple/ml-depth-pro"),
+    snippets: depthProSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
+  },
+  diffusionkit: {
+    prettyLabel: "DiffusionKit",
+    repoName: "DiffusionKit",
+    repoUrl: "https://github.com/argmaxinc/DiffusionKit",
+    docsUrl: readme("https://github.com/argmaxinc/DiffusionKit"),
+    snippets: diffusionkitSnippets,
+    filter: false,
+  },
+  doctr: {
+    prettyLabel: "docTR",
+    repoName: "doctr",
+    repoUrl: "https://github.com/mindee/doctr",
+    docsUrl: "https://mindee.github.io/doctr/",
+    snippets: doctrSnippets,
+    filter: false,
+  },
+  "mlx-image": {
+    prettyLabel: "mlx-image",
+    repoName: "mlx-image",
+    repoUrl: "https://github.com/riccardomusmeci/mlx-image",
+    docsUrl: "https://huggingface.co/docs/hub/mlx-image",
+    snippets: mlxImageSnippets,
+    filter: false,
+    countDownloads: `path:"model.safetensors"`,
+  },
+  open_clip: {
+    prettyLabel: "OpenCLIP",
+    repoName: "OpenCLIP",
+    repoUrl: "https://github.com/mlfoundations/open_clip",
+    docsUrl: "https://huggingface.co/docs/hub/open_clip",
+    snippets: openClipSnippets,
+    filter: true,
+    countDownloads: `path:"open_clip_model.safetensors" OR path:"model.safetensors" OR path:"open_clip_pytorch_model.bin" OR path:"pytorch_model.bin"`,
+  },
+  PaddleOCR: {
+    prettyLabel: "PaddleOCR",
+    repoName: "PaddleOCR",
+    repoUrl: "https://github.com/PaddlePaddle/PaddleOCR",
+    docsUrl: "https://paddlepaddle.github.io/PaddleOCR/latest/en/index.html",
+    snippets: paddleocrSnippets,
+    filter: true,
+  },
+  "perception-encoder": {
+    prettyLabel: "PerceptionEncoder",
+    repoName: "PerceptionModels",
+    repoUrl: "https://github.com/facebookresearch/perception_models",
+    docsUrl: readme("https://github.com/facebookresearch/perception_models"),
+    snippets: perceptionEncoderSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
+  },
+  sam2: {
+    prettyLabel: "sam2",
+    repoName: "sam2",
+    repoUrl: "https://github.com/facebookresearch/sam2",
+    docsUrl: readme("https://github.com/facebookresearch/sam2"),
+    snippets: sam2Snippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
+  },
+  timm: {
+    prettyLabel: "timm",
+    repoName: "pytorch-image-models",
+    repoUrl: "https://github.com/huggingface/pytorch-image-models",
+    docsUrl: "https://huggingface.co/docs/timm",
+    snippets: timmSnippets,
+    filter: true,
+    countDownloads: `path:"pytorch_model.bin" OR path:"model.safetensors"`,
+  },
+  ultralytics: {
+    prettyLabel: "ultralytics",
+    repoName: "ultralytics",
+    repoUrl: "https://github.com/ultralytics/ultralytics",
+    docsUrl: "https://docs.ultralytics.com/",
+    snippets: ultralyticsSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt"`,
+  },
+  yolov10: {
+    prettyLabel: "YOLOv10",
+    repoName: "YOLOv10",
+    repoUrl: "https://github.com/THU-MIG/yolov10",
+    docsUrl: readme("https://github.com/THU-MIG/yolov10"),
+    snippets: yolov10Snippets,
+    filter: false,
+    countDownloads: `path_extension:"pt" OR path_extension:"safetensors"`,
+  },
+  yolov26: {
+    prettyLabel: "YOLOv26",
+    repoName: "ultralytics",
+    repoUrl: "https://github.com/ultralytics/ultralytics",
+    docsUrl: "https://docs.ultralytics.com/models/yolo26/",
+    snippets: ultralyticsSnippets,
+    filter: false,
+    countDownloads: `path_extension:"pt" OR path_extension:"safetensors"`,
+  },
+} satisfies Record<string, ModelLibrary>;

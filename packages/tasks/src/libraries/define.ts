@@ -1,5 +1,5 @@
-import { downloadWeights } from "../snippets/kit.js";
-import type { ModelLibrary } from "../types.js";
+import { downloadWeights } from "./snippets/kit.js";
+import type { ModelLibrary } from "./types.js";
 
 /** A repository README used as the documentation link, for projects whose README is their manual. */
 export function readme(repoUrl: string): string {
