@@ -37,6 +37,16 @@ export class InvalidInputError extends HubError {
   }
 }
 
+/**
+ * The client went away before sending its whole body: nothing to answer and nothing wrong with the hub,
+ * so it is logged as a request, not as an error.
+ */
+export class ClientAbortedError extends HubError {
+  constructor() {
+    super(400, "client_aborted", "The client closed the connection before sending the whole request body.");
+  }
+}
+
 export class InvalidJsonError extends HubError {
   constructor(message = "The request body is not valid JSON.") {
     super(400, "invalid_json", message);

@@ -7,6 +7,7 @@ import { type ProviderSim, type SimModel, startProviderSim } from "@modelhub/pro
 import { createApp, ROUTER_BODY_BYTES } from "./app.js";
 import { createActorResolver } from "./auth/actor-resolver.js";
 import { createAuthorizer } from "./auth/authorize.js";
+import { answerMissingHost, answerParserError } from "./http/parser-errors.js";
 import { normalizePublicUrl } from "./http/public-url.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
@@ -137,11 +138,14 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   // The app is built once the port is known (the default public URL is the listening address); nothing
   // can reach the listener before then, as no I/O runs between `listen`'s callback and the assignment.
   let honoListener: ReturnType<typeof getRequestListener> | undefined;
-  const server = createServer((incoming, outgoing) => {
+  // node:http's own Host check and parser errors answer with a bare status: the hub answers them in JSON.
+  const server = createServer({ requireHostHeader: false }, (incoming, outgoing) => {
+    if (answerMissingHost(incoming, outgoing)) return;
     if (routeFast(incoming, outgoing)) return;
     if (honoListener) void honoListener(incoming, outgoing);
     else outgoing.writeHead(503).end();
   });
+  server.on("clientError", answerParserError);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {

@@ -1,6 +1,11 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
-import { InvalidJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from "../errors.js";
+import {
+  ClientAbortedError,
+  InvalidJsonError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from "../errors.js";
 
 /**
  * Reads the request body into memory, refusing it as soon as it passes `maxBytes` (checked against
@@ -18,7 +23,9 @@ export async function readBodyBytes(c: Context, maxBytes: number): Promise<Uint8
   let total = 0;
   const reader = body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw new ClientAbortedError();
+    });
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
@@ -55,8 +62,56 @@ export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promi
     };
     incoming.on("data", onData);
     incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    incoming.once("error", reject);
+    // A client that disconnects mid-body makes the stream fail ("aborted") or close before its end.
+    incoming.once("error", () => reject(new ClientAbortedError()));
+    incoming.once("close", () => {
+      if (!incoming.readableEnded) reject(new ClientAbortedError());
+    });
   });
+}
+
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. Real requests (chat messages, tool schemas)
+ * stay far below it; code that walks a parsed body recursively can then never overflow the stack.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** The deepest nesting of `[`/`{` in JSON text, stopping as soon as it passes `limit` (strings skipped). */
+function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+/** Parses a JSON request body: InvalidJsonError (400) when malformed, not UTF-8, or nested too deeply. */
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new InvalidJsonError("The request body is not valid UTF-8.");
+  }
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new InvalidJsonError(
+      `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidJsonError();
+  }
 }
 
 /** Reads and parses a JSON request body of at most `maxBytes`. */
@@ -65,10 +120,5 @@ export async function readJsonBody(c: Context, maxBytes: number): Promise<unknow
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new UnsupportedMediaTypeError('The request body must be JSON ("Content-Type: application/json").');
   }
-  const bytes = await readBodyBytes(c, maxBytes);
-  try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw new InvalidJsonError();
-  }
+  return parseJsonBody(await readBodyBytes(c, maxBytes));
 }

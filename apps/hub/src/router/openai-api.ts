@@ -1,13 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { buildRequest, type InferenceProvider, type InferenceTask } from "@modelhub/inference";
-import {
-  type HubError,
-  InvalidInputError,
-  InvalidJsonError,
-  NotFoundError,
-  UnavailableError,
-} from "../errors.js";
-import { readNodeBody } from "../http/body.js";
+import { type HubError, InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
+import { parseJsonBody, readNodeBody } from "../http/body.js";
 import type { Logger } from "../logger.js";
 import type { MappingTask } from "../store/mapping-record.js";
 import type { Store } from "../store/store.js";
@@ -140,12 +134,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       typeof billTo === "string" ? billTo : undefined,
     );
     const raw = await readNodeBody(call.incoming, deps.maxBodyBytes);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw.toString("utf8"));
-    } catch {
-      throw new InvalidJsonError();
-    }
+    const parsed = parseJsonBody(raw);
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new InvalidInputError("The request body must be a JSON object.");
     }

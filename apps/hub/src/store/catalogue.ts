@@ -165,7 +165,10 @@ export function seedOnFirstStart(
     ...read,
     mappings: read.mappings.filter(({ provider, mapping }) => offered(provider, mapping.task)),
   };
-  return store.transaction(() => {
+  // Two hubs started at once on an empty data dir both get here: the write lock taken at the start and
+  // the second look at the marker make exactly one of them load the catalogue.
+  return store.writeTransaction(() => {
+    if (store.meta.get(SEEDED_KEY)) return undefined;
     const counts = importCatalogue(store, catalogue);
     store.meta.set(SEEDED_KEY, now().toISOString());
     return counts;

@@ -244,12 +244,16 @@ export const MIGRATIONS: readonly string[] = [
 ];
 
 export function migrate(db: Database.Database): number {
-  const current = db.pragma("user_version", { simple: true }) as number;
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
+  // Each step takes the write lock first (BEGIN IMMEDIATE, which waits out busy_timeout) and reads the
+  // version under it: processes opening the same file at once apply each migration exactly once.
+  const step = db.transaction((): boolean => {
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version >= MIGRATIONS.length) return false;
+    db.exec(MIGRATIONS[version]!);
+    db.pragma(`user_version = ${version + 1}`);
+    return true;
+  });
+  let more = true;
+  while (more) more = step.immediate();
   return MIGRATIONS.length;
 }

@@ -20,12 +20,14 @@ export interface StoreOptions {
 export function openStore(options: StoreOptions) {
   mkdirSync(options.dataDir, { recursive: true });
   const db = new Database(join(options.dataDir, DATABASE_FILE));
+  // First, so that every later step waits for a lock rather than failing: two hubs opening a new file at
+  // once both switch it to WAL and migrate it (migrations.ts serializes the steps).
+  db.pragma("busy_timeout = 5000");
   // WAL lets the admin CLI write while the server reads; the timeout covers that brief lock.
   db.pragma("journal_mode = WAL");
   // In WAL mode NORMAL keeps the database consistent after any crash and durable after a process crash; it
   // only skips the fsync per commit, which otherwise caps router calls (two writes each) at ~100/s.
   db.pragma("synchronous = NORMAL");
-  db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
   migrate(db);
   const now = options.now ?? (() => new Date());
