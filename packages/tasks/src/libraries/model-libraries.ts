@@ -1,13 +1,16 @@
 import type { ModelData } from "../model-data.js";
 import { FRAMEWORKS_AND_HARDWARE_LIBRARIES } from "./families/frameworks-and-hardware.js";
-import { IMAGE_AND_VIDEO_LIBRARIES } from "./families/image-and-video.js";
+import { IMAGE_LIBRARIES } from "./families/image.js";
 import { LANGUAGE_MODELS_LIBRARIES } from "./families/language-models.js";
 import { LOCAL_RUNTIME_LIBRARIES } from "./families/local-runtimes.js";
+import { MUSIC_AND_SOUND_LIBRARIES } from "./families/music-and-sound.js";
 import { ROBOTICS_LIBRARIES } from "./families/robotics.js";
 import { SCIENCE_AND_HEALTH_LIBRARIES } from "./families/science-and-health.js";
-import { SPEECH_AND_MUSIC_LIBRARIES } from "./families/speech-and-music.js";
+import { SPEECH_LIBRARIES } from "./families/speech.js";
 import { TABULAR_AND_FORECASTING_LIBRARIES } from "./families/tabular-and-forecasting.js";
 import { TEXT_AND_EMBEDDING_LIBRARIES } from "./families/text-and-embeddings.js";
+import { THREE_D_LIBRARIES } from "./families/three-d.js";
+import { VIDEO_LIBRARIES } from "./families/video.js";
 import { ADAPTERS_LIBRARIES } from "./snippets/adapters.js";
 import { AUDIO_LIBRARIES } from "./snippets/audio.js";
 import { DIFFUSERS_LIBRARIES } from "./snippets/diffusers.js";
@@ -31,12 +34,15 @@ import type { LibrarySnippet, ModelLibrary } from "./types.js";
  */
 export const MODEL_LIBRARIES = {
   ...FRAMEWORKS_AND_HARDWARE_LIBRARIES,
-  ...IMAGE_AND_VIDEO_LIBRARIES,
+  ...IMAGE_LIBRARIES,
+  ...THREE_D_LIBRARIES,
+  ...VIDEO_LIBRARIES,
   ...LANGUAGE_MODELS_LIBRARIES,
   ...LOCAL_RUNTIME_LIBRARIES,
   ...ROBOTICS_LIBRARIES,
   ...SCIENCE_AND_HEALTH_LIBRARIES,
-  ...SPEECH_AND_MUSIC_LIBRARIES,
+  ...MUSIC_AND_SOUND_LIBRARIES,
+  ...SPEECH_LIBRARIES,
   ...TABULAR_AND_FORECASTING_LIBRARIES,
   ...TEXT_AND_EMBEDDING_LIBRARIES,
   ...ADAPTERS_LIBRARIES,

@@ -6,7 +6,7 @@ import { cloneDownloadRun, downloadWeights, pipInstall } from "../snippets/kit.j
 import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
-/** Speech synthesis, alignment, recognition and music libraries. */
+/** Speech libraries: text to speech and voice cloning, recognition and alignment, spoken dialogue. */
 
 /**
  * A Piper voice is an ONNX file with its JSON config beside it (`<voice>.onnx.json`); voice collections hold
@@ -98,19 +98,6 @@ tts.tts_to_file(text=${exampleText(model)}, speaker_wav="reference.wav", languag
   ];
 }
 
-export function acestepSnippets(model: ModelData): LibrarySnippet[] {
-  return [
-    pipInstall(["git+https://github.com/ace-step/ACE-Step.git"]),
-    snippet(
-      py`from acestep.pipeline_ace_step import ACEStepPipeline
-from huggingface_hub import snapshot_download
-
-pipeline = ACEStepPipeline(checkpoint_dir=snapshot_download(repo_id=${model.id}), dtype="bfloat16")`,
-      "Load the pipeline",
-    ),
-  ];
-}
-
 export function vuiSnippets(model: ModelData): LibrarySnippet[] {
   return [
     pipInstall(["git+https://github.com/fluxions-ai/vui"]),
@@ -123,19 +110,6 @@ model = Vui.from_pretrained().cuda()
 waveform = render(model, ${exampleText(model)})
 torchaudio.save("out.opus", waveform[0], 22050)`,
       "Synthesize speech",
-    ),
-  ];
-}
-
-export function magentaRealtimeSnippets(): LibrarySnippet[] {
-  return [
-    snippet(
-      py`from magenta_rt import system
-
-mrt = system.MagentaRT()  # fetches its checkpoints from the Hub
-style = system.embed_style("funk")
-chunk, state = mrt.generate_chunk(state=None, style=style)`,
-      "Generate music",
     ),
   ];
 }
@@ -247,21 +221,6 @@ export const glmTtsSnippets = cloneDownloadRun(
   sh`python glmtts_inference.py --data=example_zh --exp_name=_test --use_cache`,
 );
 
-/** SongGeneration needs its shared runtime files (ckpt/, third_party/) beside the model folder it is given. */
-export function songGenerationSnippets(model: ModelData): LibrarySnippet[] {
-  return [
-    snippet(
-      sh`git clone https://github.com/tencent-ailab/SongGeneration
-cd SongGeneration
-pip install -r requirements.txt
-hf download lglg666/SongGeneration-Runtime --local-dir .
-hf download ${model.id} --local-dir ./songgeneration_model
-sh generate.sh ./songgeneration_model sample/lyrics.jsonl sample/output`,
-      "Download and run",
-    ),
-  ];
-}
-
 /** Mini-Omni2's local test fetches the checkpoint into ./checkpoint and answers the bundled samples. */
 export function miniOmni2Snippets(): LibrarySnippet[] {
   return [
@@ -275,10 +234,8 @@ python inference_vision.py`,
   ];
 }
 
-export const SPEECH_AND_MUSIC_LIBRARIES = {
-  "magenta-realtime-2": researchRepo("Magenta RT 2", "https://github.com/magenta/magenta-realtime", {
-    countDownloads: `path:"models/mrt2_base/mrt2_base.mlxfn" OR path:"models/mrt2_small/mrt2_small.mlxfn" OR path:"checkpoints/mrt2_base.safetensors" OR path:"checkpoints/mrt2_small.safetensors"`,
-  }),
+/** The libraries of this family, keyed by the `library_name` their models declare. */
+export const SPEECH_LIBRARIES = {
   mect: researchRepo("MECT", "https://github.com/ant-research/AntSpeaker", {
     repoName: "AntSpeaker",
     countDownloads: `path_extension:"pt"`,
@@ -304,17 +261,6 @@ export const SPEECH_AND_MUSIC_LIBRARIES = {
     filter: false,
     countDownloads: `path_extension:"onnx" OR path_extension:"ckpt"`,
   },
-  "stable-audio-3": researchRepo("Stable Audio 3", "https://github.com/Stability-AI/stable-audio-3", {
-    repoName: "stable-audio-3",
-    countDownloads: `path:"model_config.json"`,
-  }),
-  tunejury: researchRepo("TuneJury", "https://github.com/yonghyunk1m/TuneJury", {
-    countDownloads: `path_extension:"pt"`,
-  }),
-  acestep: researchRepo("ACE-Step", "https://github.com/ace-step/ACE-Step", {
-    countDownloads: `path:"ace_step_transformer/config.json"`,
-    snippets: acestepSnippets,
-  }),
   asteroid: {
     prettyLabel: "Asteroid",
     repoName: "Asteroid",
@@ -399,10 +345,6 @@ export const SPEECH_AND_MUSIC_LIBRARIES = {
     snippets: P.kittentts,
     filter: false,
   },
-  "magenta-realtime": researchRepo("Magenta RT", "https://github.com/magenta/magenta-realtime", {
-    countDownloads: `path:"checkpoints/llm_base_x4286_c1860k.tar" OR path:"checkpoints/llm_large_x3047_c1860k.tar"`,
-    snippets: magentaRealtimeSnippets,
-  }),
   "mars5-tts": {
     prettyLabel: "MARS5-TTS",
     repoName: "MARS5-TTS",
@@ -411,15 +353,6 @@ export const SPEECH_AND_MUSIC_LIBRARIES = {
     snippets: P.mars5,
     filter: false,
     countDownloads: `path:"mars5_ar.safetensors"`,
-  },
-  miditok: {
-    prettyLabel: "MidiTok",
-    repoName: "MidiTok",
-    repoUrl: "https://github.com/Natooz/MidiTok",
-    docsUrl: "https://miditok.readthedocs.io/en/latest/",
-    snippets: P.miditok,
-    filter: false,
-    countDownloads: `path:"tokenizer.json"`,
   },
   "mini-omni2": researchRepo("Mini-Omni2", "https://github.com/gpt-omni/mini-omni2", {
     snippets: miniOmni2Snippets,
@@ -464,26 +397,12 @@ export const SPEECH_AND_MUSIC_LIBRARIES = {
     "https://github.com/facebookresearch/seamless_communication",
     { snippets: seamlessSnippets },
   ),
-  soloaudio: researchRepo("SoloAudio", "https://github.com/WangHelin1997/SoloAudio", {
-    countDownloads: `path:"soloaudio_v2.pt"`,
-  }),
-  songbloom: researchRepo("SongBloom", "https://github.com/Cypress-Yang/SongBloom", {
-    countDownloads: `path_extension:"pt"`,
-  }),
   "ssr-speech": researchRepo("SSR-Speech", "https://github.com/WangHelin1997/SSR-Speech", {
     countDownloads: `path_extension:"pth"`,
   }),
   supertonic: researchRepo("Supertonic", "https://github.com/supertone-inc/supertonic", {
     snippets: supertonicSnippets,
   }),
-  "tencent-song-generation": researchRepo(
-    "SongGeneration",
-    "https://github.com/tencent-ailab/SongGeneration",
-    {
-      snippets: songGenerationSnippets,
-      countDownloads: `path:"ckpt/songgeneration_base/model.pt"`,
-    },
-  ),
   vibevoice: {
     prettyLabel: "VibeVoice",
     repoName: "VibeVoice",
