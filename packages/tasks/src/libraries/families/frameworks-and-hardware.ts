@@ -1,8 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { py } from "../quote.js";
-import { pipInstall, repoFile } from "../snippets/kit.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import { fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
@@ -64,6 +63,9 @@ param_dict = ms.load_checkpoint(hf_hub_download(${model.id}, ${repoFile(model, [
   ];
 }
 
+/** One loader, two library names. */
+const prunaLoader = fromPretrained({ pip: "pruna", module: "pruna", name: "PrunaModel" });
+
 /** The libraries of this family, keyed by the `library_name` their models declare. */
 export const FRAMEWORKS_AND_HARDWARE_LIBRARIES = {
   fastai: {
@@ -90,7 +92,13 @@ export const FRAMEWORKS_AND_HARDWARE_LIBRARIES = {
     repoName: "kernels",
     repoUrl: "https://github.com/huggingface/kernels",
     docsUrl: readme("https://github.com/huggingface/kernels"),
-    snippets: P.kernels,
+    snippets: fromPretrained({
+      pip: "kernels",
+      module: "kernels",
+      name: "get_kernel",
+      method: null,
+      variable: "kernel",
+    }),
     filter: false,
   },
   mindspore: researchRepo("MindSpore", "https://github.com/mindspore-ai/mindspore", {
@@ -107,7 +115,7 @@ export const FRAMEWORKS_AND_HARDWARE_LIBRARIES = {
     repoName: "pruna",
     repoUrl: "https://github.com/PrunaAI/pruna",
     docsUrl: "https://docs.pruna.ai/",
-    snippets: P.pruna,
+    snippets: prunaLoader,
     filter: false,
   },
   "pruna-ai": {
@@ -115,7 +123,7 @@ export const FRAMEWORKS_AND_HARDWARE_LIBRARIES = {
     repoName: "pruna",
     repoUrl: "https://github.com/PrunaAI/pruna",
     docsUrl: "https://docs.pruna.ai/",
-    snippets: P.pruna,
+    snippets: prunaLoader,
     filter: false,
   },
   pxia: {
@@ -123,7 +131,7 @@ export const FRAMEWORKS_AND_HARDWARE_LIBRARIES = {
     repoName: "pxia",
     repoUrl: "https://github.com/not-lain/pxia",
     docsUrl: readme("https://github.com/not-lain/pxia"),
-    snippets: P.pxia,
+    snippets: fromPretrained({ pip: "pxia", module: "pxia", name: "AutoModel" }),
     filter: false,
   },
   rust: researchRepo("Rust", "https://github.com/huggingface/candle", {

@@ -3,8 +3,7 @@ import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
 import { py, sh } from "../quote.js";
-import { cloneDownloadRun, downloadWeights, pipInstall, repoFile } from "../snippets/kit.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Image libraries: generation and editing, segmentation and matting, vision encoders, faces, OCR. */
@@ -290,7 +289,11 @@ export const IMAGE_LIBRARIES = {
     repoName: "AraClip",
     repoUrl: "https://github.com/Arabic-Clip/Araclip",
     docsUrl: readme("https://github.com/Arabic-Clip/Araclip"),
-    snippets: P.araclip,
+    snippets: fromPretrained({
+      pip: "git+https://github.com/Arabic-Clip/Araclip.git",
+      module: "araclip",
+      name: "AraClip",
+    }),
     filter: false,
   },
   "bagel-mot": researchRepo("Bagel", "https://github.com/ByteDance-Seed/Bagel", {
@@ -304,7 +307,12 @@ export const IMAGE_LIBRARIES = {
     repoName: "BEN2",
     repoUrl: "https://github.com/PramaLLC/BEN2",
     docsUrl: readme("https://github.com/PramaLLC/BEN2"),
-    snippets: P.ben2,
+    snippets: fromPretrained({
+      pip: "git+https://github.com/PramaLLC/BEN2.git",
+      module: "ben2",
+      name: "BEN_Base",
+      usage: py`model.to("cuda").eval()`,
+    }),
     filter: false,
   },
   big_vision: researchRepo("Big Vision", "https://github.com/google-research/big_vision", {
@@ -392,7 +400,12 @@ export const IMAGE_LIBRARIES = {
     repoName: "pythae",
     repoUrl: "https://github.com/clementchadebec/benchmark_VAE",
     docsUrl: "https://pythae.readthedocs.io/en/latest/",
-    snippets: P.pythae,
+    snippets: fromPretrained({
+      pip: "pythae",
+      module: "pythae.models",
+      name: "AutoModel",
+      method: "load_from_hf_hub",
+    }),
     filter: false,
   },
   refiners: researchRepo("Refiners", "https://github.com/finegrain-ai/refiners", {
@@ -420,7 +433,12 @@ export const IMAGE_LIBRARIES = {
     repoName: "segmentation_models.pytorch",
     repoUrl: "https://github.com/qubvel-org/segmentation_models.pytorch",
     docsUrl: "https://smp.readthedocs.io/en/latest/",
-    snippets: P.segmentationModelsPytorch,
+    snippets: fromPretrained({
+      pip: "segmentation-models-pytorch",
+      module: "segmentation_models_pytorch",
+      name: "from_pretrained",
+      method: null,
+    }),
     filter: false,
   },
   "tic-clip": researchRepo("TiC-CLIP", "https://github.com/apple/ml-tic-clip", {
@@ -432,7 +450,10 @@ export const IMAGE_LIBRARIES = {
     repoName: "univa",
     repoUrl: "https://github.com/PKU-YuanGroup/UniWorld-V1",
     docsUrl: readme("https://github.com/PKU-YuanGroup/UniWorld-V1"),
-    snippets: P.univa,
+    snippets: fromPretrained({
+      module: "univa.models.qwen2p5vl.modeling_univa_qwen2p5vl",
+      name: "UnivaQwen2p5VLForConditionalGeneration",
+    }),
     filter: true,
     countDownloads: `path:"config.json"`,
   },

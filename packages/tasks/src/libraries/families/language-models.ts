@@ -2,8 +2,7 @@ import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
 import { py, sh } from "../quote.js";
-import { cloneDownloadRun, downloadWeights, repoFile } from "../snippets/kit.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import { cloneDownloadRun, downloadWeights, fromPretrained, repoFile } from "../snippets/kit.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 
@@ -85,7 +84,11 @@ export const LANGUAGE_MODELS_LIBRARIES = {
     repoName: "Cartesia Pytorch",
     repoUrl: "https://github.com/cartesia-ai/cartesia_pytorch",
     docsUrl: readme("https://github.com/cartesia-ai/cartesia_pytorch"),
-    snippets: P.cartesiaPytorch,
+    snippets: fromPretrained({
+      pip: ["--no-binary", ":all:", "cartesia-pytorch"],
+      module: "cartesia_pytorch",
+      name: "ReneLMHeadModel",
+    }),
     filter: false,
   },
   "cloud-agents": researchRepo("Cloud Agents", "https://huggingface.co/OpenPeerAI/Cloud-Agents", {
@@ -122,7 +125,11 @@ export const LANGUAGE_MODELS_LIBRARIES = {
     repoName: "MambaSSM",
     repoUrl: "https://github.com/state-spaces/mamba",
     docsUrl: readme("https://github.com/state-spaces/mamba"),
-    snippets: P.mambaSsm,
+    snippets: fromPretrained({
+      pip: "mamba-ssm",
+      module: "mamba_ssm.models.mixer_seq_simple",
+      name: "MambaLMHeadModel",
+    }),
     filter: false,
   },
   openpeerllm: researchRepo("OpenPeerLLM", "https://huggingface.co/OpenPeerAI/OpenPeerLLM", {

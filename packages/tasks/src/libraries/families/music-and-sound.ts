@@ -1,8 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { researchRepo } from "../define.js";
 import { py, sh } from "../quote.js";
-import { pipInstall } from "../snippets/kit.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import { fromPretrained, pipInstall } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Music and sound libraries: song and music generation, real-time music, MIDI, sound extraction. */
@@ -73,7 +72,13 @@ export const MUSIC_AND_SOUND_LIBRARIES = {
     repoName: "MidiTok",
     repoUrl: "https://github.com/Natooz/MidiTok",
     docsUrl: "https://miditok.readthedocs.io/en/latest/",
-    snippets: P.miditok,
+    snippets: fromPretrained({
+      pip: "miditok",
+      module: "miditok",
+      // Load with the tokenizer class the repository was saved with; REMI is the most common one.
+      name: "REMI",
+      variable: "tokenizer",
+    }),
     filter: false,
     countDownloads: `path:"tokenizer.json"`,
   },

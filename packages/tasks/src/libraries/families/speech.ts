@@ -2,8 +2,7 @@ import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
 import { comment, joinCode, py, pythonIdentifier, sh } from "../quote.js";
-import { cloneDownloadRun, downloadWeights, pipInstall } from "../snippets/kit.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Speech libraries: text to speech and voice cloning, recognition and alignment, spoken dialogue. */
@@ -234,6 +233,22 @@ python inference_vision.py`,
   ];
 }
 
+/** One loader, two library names. */
+const diaLoader = fromPretrained({
+  pip: "git+https://github.com/nari-labs/dia.git",
+  module: "dia.model",
+  name: "Dia",
+  usage: py`output = model.generate("[S1] Hello from Dia. [S2] Hi there!")`,
+});
+
+/** One loader, two library names. */
+const qwen3TtsLoader = fromPretrained({
+  pip: "qwen-tts",
+  module: "qwen_tts",
+  name: "Qwen3TTSModel",
+  extraArgs: py`device_map="cuda:0"`,
+});
+
 /** The libraries of this family, keyed by the `library_name` their models declare. */
 export const SPEECH_LIBRARIES = {
   mect: researchRepo("MECT", "https://github.com/ant-research/AntSpeaker", {
@@ -266,7 +281,7 @@ export const SPEECH_LIBRARIES = {
     repoName: "Asteroid",
     repoUrl: "https://github.com/asteroid-team/asteroid",
     docsUrl: "https://asteroid-team.github.io/asteroid/",
-    snippets: P.asteroid,
+    snippets: fromPretrained({ pip: "asteroid", module: "asteroid.models", name: "BaseModel" }),
     filter: true,
     countDownloads: `path:"pytorch_model.bin"`,
   },
@@ -289,7 +304,7 @@ export const SPEECH_LIBRARIES = {
     repoName: "Dia",
     repoUrl: "https://github.com/nari-labs/dia",
     docsUrl: readme("https://github.com/nari-labs/dia"),
-    snippets: P.dia,
+    snippets: diaLoader,
     filter: false,
   },
   "dia-tts": {
@@ -297,7 +312,7 @@ export const SPEECH_LIBRARIES = {
     repoName: "Dia",
     repoUrl: "https://github.com/nari-labs/dia",
     docsUrl: readme("https://github.com/nari-labs/dia"),
-    snippets: P.dia,
+    snippets: diaLoader,
     filter: false,
   },
   dia2: {
@@ -305,7 +320,13 @@ export const SPEECH_LIBRARIES = {
     repoName: "Dia2",
     repoUrl: "https://github.com/nari-labs/dia2",
     docsUrl: readme("https://github.com/nari-labs/dia2"),
-    snippets: P.dia2,
+    snippets: fromPretrained({
+      pip: "git+https://github.com/nari-labs/dia2.git",
+      module: "dia2",
+      name: "Dia2",
+      method: "from_repo",
+      extraArgs: py`device="cuda"`,
+    }),
     filter: false,
   },
   "f5-tts": researchRepo("F5-TTS", "https://github.com/SWivid/F5-TTS", {
@@ -334,7 +355,14 @@ export const SPEECH_LIBRARIES = {
     repoName: "KimiAudio",
     repoUrl: "https://github.com/MoonshotAI/Kimi-Audio",
     docsUrl: readme("https://github.com/MoonshotAI/Kimi-Audio"),
-    snippets: P.kimiAudio,
+    snippets: fromPretrained({
+      pip: "git+https://github.com/MoonshotAI/Kimi-Audio.git",
+      module: "kimia_infer.api.kimia",
+      name: "KimiAudio",
+      method: null,
+      idKeyword: "model_path",
+      extraArgs: py`load_detokenizer=True`,
+    }),
     filter: false,
   },
   kittentts: {
@@ -342,7 +370,13 @@ export const SPEECH_LIBRARIES = {
     repoName: "KittenTTS",
     repoUrl: "https://github.com/KittenML/KittenTTS",
     docsUrl: readme("https://github.com/KittenML/KittenTTS"),
-    snippets: P.kittentts,
+    snippets: fromPretrained({
+      pip: "kittentts",
+      module: "kittentts",
+      name: "KittenTTS",
+      method: null,
+      usage: py`audio = model.generate("This text is spoken without a GPU.")`,
+    }),
     filter: false,
   },
   "mars5-tts": {
@@ -350,7 +384,7 @@ export const SPEECH_LIBRARIES = {
     repoName: "MARS5-TTS",
     repoUrl: "https://github.com/Camb-ai/MARS5-TTS",
     docsUrl: readme("https://github.com/Camb-ai/MARS5-TTS"),
-    snippets: P.mars5,
+    snippets: fromPretrained({ module: "inference", name: "Mars5TTS", variable: "mars5" }),
     filter: false,
     countDownloads: `path:"mars5_ar.safetensors"`,
   },
@@ -364,7 +398,13 @@ export const SPEECH_LIBRARIES = {
     repoName: "pocket-tts",
     repoUrl: "https://github.com/kyutai-labs/pocket-tts",
     docsUrl: readme("https://github.com/kyutai-labs/pocket-tts"),
-    snippets: P.pocketTts,
+    snippets: fromPretrained({
+      pip: "pocket-tts",
+      module: "pocket_tts",
+      name: "TTSModel",
+      method: "load_model",
+      variable: "tts_model",
+    }),
     filter: false,
   },
   pyctcdecode: {
@@ -372,7 +412,13 @@ export const SPEECH_LIBRARIES = {
     repoName: "pyctcdecode",
     repoUrl: "https://github.com/kensho-technologies/pyctcdecode",
     docsUrl: readme("https://github.com/kensho-technologies/pyctcdecode"),
-    snippets: P.pyctcdecode,
+    snippets: fromPretrained({
+      pip: "pyctcdecode",
+      module: "pyctcdecode",
+      name: "BeamSearchDecoderCTC",
+      method: "load_from_hf_hub",
+      variable: "decoder",
+    }),
     filter: false,
   },
   "qwen3-tts": {
@@ -380,7 +426,7 @@ export const SPEECH_LIBRARIES = {
     repoName: "Qwen3-TTS",
     repoUrl: "https://github.com/QwenLM/Qwen3-TTS",
     docsUrl: readme("https://github.com/QwenLM/Qwen3-TTS"),
-    snippets: P.qwen3Tts,
+    snippets: qwen3TtsLoader,
     filter: false,
   },
   qwen3_tts: {
@@ -388,7 +434,7 @@ export const SPEECH_LIBRARIES = {
     repoName: "Qwen3-TTS",
     repoUrl: "https://github.com/QwenLM/Qwen3-TTS",
     docsUrl: readme("https://github.com/QwenLM/Qwen3-TTS"),
-    snippets: P.qwen3Tts,
+    snippets: qwen3TtsLoader,
     filter: false,
   },
   reverb: researchRepo("Reverb", "https://github.com/revdotcom/reverb"),
@@ -408,7 +454,11 @@ export const SPEECH_LIBRARIES = {
     repoName: "VibeVoice",
     repoUrl: "https://github.com/microsoft/VibeVoice",
     docsUrl: readme("https://github.com/microsoft/VibeVoice"),
-    snippets: P.vibevoice,
+    snippets: fromPretrained({
+      pip: "git+https://github.com/microsoft/VibeVoice.git",
+      module: "vibevoice.modular.modeling_vibevoice_inference",
+      name: "VibeVoiceForConditionalGenerationInference",
+    }),
     filter: false,
   },
   voicecraft: {
@@ -416,7 +466,7 @@ export const SPEECH_LIBRARIES = {
     repoName: "VoiceCraft",
     repoUrl: "https://github.com/jasonppy/VoiceCraft",
     docsUrl: readme("https://github.com/jasonppy/VoiceCraft"),
-    snippets: P.voicecraft,
+    snippets: fromPretrained({ module: "models.voicecraft", name: "VoiceCraft" }),
     filter: false,
   },
   voxcpm: {
@@ -424,7 +474,12 @@ export const SPEECH_LIBRARIES = {
     repoName: "VoxCPM",
     repoUrl: "https://github.com/OpenBMB/VoxCPM",
     docsUrl: readme("https://github.com/OpenBMB/VoxCPM"),
-    snippets: P.voxcpm,
+    snippets: fromPretrained({
+      pip: "voxcpm",
+      module: "voxcpm",
+      name: "VoxCPM",
+      usage: py`wav = model.generate(text="VoxCPM turns this sentence into speech.")`,
+    }),
     filter: false,
   },
   vui: researchRepo("Vui", "https://github.com/fluxions-ai/vui", {
@@ -436,7 +491,12 @@ export const SPEECH_LIBRARIES = {
     repoName: "Zonos",
     repoUrl: "https://github.com/Zyphra/Zonos",
     docsUrl: readme("https://github.com/Zyphra/Zonos"),
-    snippets: P.zonos,
+    snippets: fromPretrained({
+      pip: "git+https://github.com/Zyphra/Zonos.git",
+      module: "zonos.model",
+      name: "Zonos",
+      extraArgs: py`device="cuda"`,
+    }),
     filter: false,
   },
 } satisfies Record<string, ModelLibrary>;

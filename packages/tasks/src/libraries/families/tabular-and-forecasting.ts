@@ -1,8 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { py, pythonIdentifier } from "../quote.js";
-import { pipInstall, repoFile } from "../snippets/kit.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import { fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Tabular foundation models, forecasters and vehicle energy models. */
@@ -146,7 +145,13 @@ export const TABULAR_AND_FORECASTING_LIBRARIES = {
     repoName: "chronos-forecasting",
     repoUrl: "https://github.com/amazon-science/chronos-forecasting",
     docsUrl: readme("https://github.com/amazon-science/chronos-forecasting"),
-    snippets: P.chronos,
+    snippets: fromPretrained({
+      pip: "chronos-forecasting",
+      module: "chronos",
+      name: "BaseChronosPipeline",
+      variable: "pipeline",
+      extraArgs: py`device_map="cpu"`,
+    }),
     filter: false,
   },
   contexttab: researchRepo("ConTextTab", "https://github.com/SAP-samples/contexttab", {
@@ -158,7 +163,11 @@ export const TABULAR_AND_FORECASTING_LIBRARIES = {
     repoName: "granite-tsfm",
     repoUrl: "https://github.com/ibm-granite/granite-tsfm",
     docsUrl: readme("https://github.com/ibm-granite/granite-tsfm"),
-    snippets: P.tinyTimeMixer,
+    snippets: fromPretrained({
+      pip: "granite-tsfm",
+      module: "tsfm_public",
+      name: "TinyTimeMixerForPrediction",
+    }),
     filter: false,
   },
   "sap-rpt-1-oss": {
@@ -190,7 +199,7 @@ export const TABULAR_AND_FORECASTING_LIBRARIES = {
     repoName: "TiRex",
     repoUrl: "https://github.com/NX-AI/tirex",
     docsUrl: readme("https://github.com/NX-AI/tirex"),
-    snippets: P.tirex,
+    snippets: fromPretrained({ pip: "tirex-ts", module: "tirex", name: "load_model", method: null }),
     filter: false,
     countDownloads: `path_extension:"ckpt"`,
   },
@@ -199,7 +208,12 @@ export const TABULAR_AND_FORECASTING_LIBRARIES = {
     repoName: "uni2ts",
     repoUrl: "https://github.com/SalesforceAIResearch/uni2ts",
     docsUrl: readme("https://github.com/SalesforceAIResearch/uni2ts"),
-    snippets: P.uni2ts,
+    snippets: fromPretrained({
+      pip: "uni2ts",
+      module: "uni2ts.model.moirai",
+      name: "MoiraiModule",
+      variable: "module",
+    }),
     filter: false,
   },
 } satisfies Record<string, ModelLibrary>;

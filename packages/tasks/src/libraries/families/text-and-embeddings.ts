@@ -3,7 +3,6 @@ import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
 import { comment, joinCode, py } from "../quote.js";
 import { fromPretrained, pipInstall } from "../snippets/kit.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Text encoders and text classifiers: entries and loading code. */
@@ -52,6 +51,14 @@ export function clipscopeSnippets(model: ModelData): LibrarySnippet[] {
   return [pipInstall(["clipscope"]), snippet(joinCode("python", lines), "Load the sparse autoencoder")];
 }
 
+/** One loader, two library names. */
+const glinerLoader = fromPretrained({
+  pip: "gliner",
+  module: "gliner",
+  name: "GLiNER",
+  usage: py`entities = model.predict_entities("Apple was founded by Steve Jobs in Cupertino.", ["person", "organization", "location"])`,
+});
+
 export const TEXT_AND_EMBEDDING_LIBRARIES = {
   aneforge: {
     prettyLabel: "ANEForge",
@@ -99,7 +106,7 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "aviation_ner_sdr",
     repoUrl: "https://github.com/Boeing/aviation_ner_sdr",
     docsUrl: readme("https://github.com/Boeing/aviation_ner_sdr"),
-    snippets: P.gliner,
+    snippets: glinerLoader,
     filter: false,
     countDownloads: `path:"gliner_config.json"`,
   },
@@ -108,7 +115,13 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "BERTopic",
     repoUrl: "https://github.com/MaartenGr/BERTopic",
     docsUrl: "https://maartengr.github.io/BERTopic/",
-    snippets: P.bertopic,
+    snippets: fromPretrained({
+      pip: "bertopic",
+      module: "bertopic",
+      name: "BERTopic",
+      method: "load",
+      variable: "topic_model",
+    }),
     filter: true,
   },
   clipscope: researchRepo("clipscope", "https://github.com/Lewington-pitsos/clipscope", {
@@ -120,7 +133,7 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "ColPali",
     repoUrl: "https://github.com/illuin-tech/colpali",
     docsUrl: readme("https://github.com/illuin-tech/colpali"),
-    snippets: P.colpali,
+    snippets: fromPretrained({ pip: "colpali-engine", module: "colpali_engine.models", name: "ColPali" }),
     filter: false,
     countDownloads: `path:"adapter_config.json"`,
   },
@@ -138,7 +151,7 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "GLiNER",
     repoUrl: "https://github.com/urchade/GLiNER",
     docsUrl: readme("https://github.com/urchade/GLiNER"),
-    snippets: P.gliner,
+    snippets: glinerLoader,
     filter: false,
     countDownloads: `path:"gliner_config.json"`,
   },
@@ -147,7 +160,7 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "GLiNER2",
     repoUrl: "https://github.com/fastino-ai/GLiNER2",
     docsUrl: readme("https://github.com/fastino-ai/GLiNER2"),
-    snippets: P.gliner2,
+    snippets: fromPretrained({ pip: "gliner2", module: "gliner2", name: "GLiNER2" }),
     filter: false,
   },
   htrflow: researchRepo("HTRflow", "https://github.com/AI-Riksarkivet/htrflow", {
@@ -158,7 +171,12 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "model2vec",
     repoUrl: "https://github.com/MinishLab/model2vec",
     docsUrl: readme("https://github.com/MinishLab/model2vec"),
-    snippets: P.model2vec,
+    snippets: fromPretrained({
+      pip: "model2vec",
+      module: "model2vec",
+      name: "StaticModel",
+      usage: py`embeddings = model.encode(["It's dangerous to go alone!", "It's a secret to everybody."])`,
+    }),
     filter: false,
   },
   PyLate: {
@@ -166,7 +184,14 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "PyLate",
     repoUrl: "https://github.com/lightonai/pylate",
     docsUrl: "https://lightonai.github.io/pylate/",
-    snippets: P.pylate,
+    snippets: fromPretrained({
+      pip: "pylate",
+      module: "pylate.models",
+      name: "ColBERT",
+      method: null,
+      idKeyword: "model_name_or_path",
+      usage: py`queries_embeddings = model.encode(["What is a ColBERT model?"], is_query=True)`,
+    }),
     filter: false,
   },
   relik: {
@@ -174,7 +199,13 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "Relik",
     repoUrl: "https://github.com/SapienzaNLP/relik",
     docsUrl: readme("https://github.com/SapienzaNLP/relik"),
-    snippets: P.relik,
+    snippets: fromPretrained({
+      pip: "relik",
+      module: "relik",
+      name: "Relik",
+      variable: "relik",
+      usage: py`output = relik("Michael Jordan was one of the best players in the NBA.")`,
+    }),
     filter: false,
   },
   setfit: {
@@ -182,7 +213,12 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "setfit",
     repoUrl: "https://github.com/huggingface/setfit",
     docsUrl: "https://huggingface.co/docs/setfit",
-    snippets: P.setfit,
+    snippets: fromPretrained({
+      pip: "setfit",
+      module: "setfit",
+      name: "SetFitModel",
+      usage: py`predictions = model.predict(["I loved the spiderman movie!", "Pineapple on pizza is the worst."])`,
+    }),
     filter: true,
   },
   "span-marker": {
@@ -190,7 +226,12 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "SpanMarkerNER",
     repoUrl: "https://github.com/tomaarsen/SpanMarkerNER",
     docsUrl: "https://huggingface.co/docs/hub/span_marker",
-    snippets: P.spanMarker,
+    snippets: fromPretrained({
+      pip: "span_marker",
+      module: "span_marker",
+      name: "SpanMarkerModel",
+      usage: py`entities = model.predict("Amelia Earhart flew her single engine Lockheed Vega 5B across the Atlantic to Paris.")`,
+    }),
     filter: true,
   },
   swarmformer: {
@@ -198,7 +239,7 @@ export const TEXT_AND_EMBEDDING_LIBRARIES = {
     repoName: "SwarmFormer",
     repoUrl: "https://github.com/takara-ai/SwarmFormer",
     docsUrl: readme("https://github.com/takara-ai/SwarmFormer"),
-    snippets: P.swarmformer,
+    snippets: fromPretrained({ pip: "swarmformer", module: "swarmformer", name: "SwarmFormerModel" }),
     filter: false,
   },
 } satisfies Record<string, ModelLibrary>;

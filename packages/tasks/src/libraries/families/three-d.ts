@@ -2,7 +2,6 @@ import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { py, sh } from "../quote.js";
 import { fromPretrained, repoFile } from "../snippets/kit.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** 3D libraries: shapes, scenes and Gaussians from images or text, meshes, rendering, human bodies. */
@@ -128,7 +127,13 @@ export const THREE_D_LIBRARIES = {
     repoName: "Hunyuan3D-2",
     repoUrl: "https://github.com/Tencent/Hunyuan3D-2",
     docsUrl: readme("https://github.com/Tencent/Hunyuan3D-2"),
-    snippets: P.hunyuan3d,
+    snippets: fromPretrained({
+      pip: "git+https://github.com/Tencent/Hunyuan3D-2.git",
+      module: "hy3dgen.shapegen",
+      name: "Hunyuan3DDiTFlowMatchingPipeline",
+      variable: "pipeline",
+      usage: py`mesh = pipeline(image="image.png")[0]`,
+    }),
     filter: false,
     countDownloads: `path_filename:"model_index" OR path_filename:"config"`,
   },
@@ -157,7 +162,11 @@ export const THREE_D_LIBRARIES = {
     repoName: "RenderFormer",
     repoUrl: "https://github.com/microsoft/renderformer",
     docsUrl: readme("https://github.com/microsoft/renderformer"),
-    snippets: P.renderformer,
+    snippets: fromPretrained({
+      module: "renderformer",
+      name: "RenderFormerRenderingPipeline",
+      variable: "pipeline",
+    }),
     filter: false,
   },
   "sam-3d-body": researchRepo("SAM 3D Body", "https://github.com/facebookresearch/sam-3d-body", {
@@ -171,7 +180,12 @@ export const THREE_D_LIBRARIES = {
     repoName: "Trellis",
     repoUrl: "https://github.com/microsoft/TRELLIS",
     docsUrl: readme("https://github.com/microsoft/TRELLIS"),
-    snippets: P.trellis,
+    snippets: fromPretrained({
+      module: "trellis.pipelines",
+      name: "TrellisImageTo3DPipeline",
+      variable: "pipeline",
+      usage: py`pipeline.cuda()`,
+    }),
     filter: false,
     countDownloads: `path_extension:"safetensors"`,
   },
@@ -180,7 +194,12 @@ export const THREE_D_LIBRARIES = {
     repoName: "TRELLIS.2",
     repoUrl: "https://github.com/microsoft/TRELLIS.2",
     docsUrl: readme("https://github.com/microsoft/TRELLIS.2"),
-    snippets: P.trellis2,
+    snippets: fromPretrained({
+      module: "trellis2.pipelines",
+      name: "Trellis2ImageTo3DPipeline",
+      variable: "pipeline",
+      usage: py`pipeline.cuda()`,
+    }),
     filter: false,
     countDownloads: `path_extension:"safetensors"`,
   },

@@ -2,8 +2,7 @@ import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { exampleText, modelName } from "../examples.js";
 import { type Code, joinCode, py, sh } from "../quote.js";
-import { cloneDownloadRun, downloadWeights, pipInstall, repoFile } from "../snippets/kit.js";
-import { PRETRAINED_SNIPPETS as P } from "../snippets/pretrained-loaders.js";
+import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type LibrarySnippetBuilder, type ModelLibrary, snippet } from "../types.js";
 
 /** Video libraries: generation, animation and talking heads, world models, restoration, tracking. */
@@ -322,7 +321,13 @@ export const VIDEO_LIBRARIES = {
     repoName: "MatAnyone",
     repoUrl: "https://github.com/pq-yang/MatAnyone",
     docsUrl: readme("https://github.com/pq-yang/MatAnyone"),
-    snippets: P.matanyone,
+    snippets: fromPretrained({
+      pip: "git+https://github.com/pq-yang/MatAnyone.git",
+      module: "matanyone",
+      name: "InferenceCore",
+      method: null,
+      variable: "processor",
+    }),
     filter: false,
   },
   mtvcraft: researchRepo("MTVCraft", "https://github.com/baaivision/MTVCraft", {
@@ -358,7 +363,7 @@ export const VIDEO_LIBRARIES = {
     repoName: "VFIMamba",
     repoUrl: "https://github.com/MCG-NJU/VFIMamba",
     docsUrl: readme("https://github.com/MCG-NJU/VFIMamba"),
-    snippets: P.vfiMamba,
+    snippets: fromPretrained({ module: "Trainer_finetune", name: "Model" }),
     filter: false,
     countDownloads: `path_extension:"pkl"`,
   },
