@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { deriveModel } from "../derive/derive-model.js";
 import {
   ConflictError,
   EntryNotFoundError,
@@ -199,13 +200,30 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       return size > LFS_SIZE_THRESHOLD || sample.includes(0) || matchesLfsPattern(path, patterns);
     },
 
-    commit(
+    /**
+     * Commits, then (for a model's main branch) derives the model page's data from the new files. The
+     * derivation runs after the commit is durable: should it fail or the process die, the commit stands and
+     * the next commit derives again.
+     */
+    async commit(
       repo: RepoRecord,
       request: Omit<Parameters<typeof applyCommit>[2], "now" | "operations"> & {
         operations: readonly CommitOperation[];
       },
-    ): CommitResult {
-      return applyCommit(store, repo, { ...request, now: now() });
+    ): Promise<CommitResult> {
+      const result = applyCommit(store, repo, { ...request, now: now() });
+      if (repo.type === "model" && result.ref === branchRef("main"))
+        await service.derive(repo, result.commit.oid);
+      return result;
+    },
+
+    async derive(repo: RepoRecord, commitOid: string): Promise<void> {
+      const derived = await deriveModel(blobs, store.repos.files(repo.key, commitOid));
+      // Only if main still points there: a newer commit derives its own.
+      store.writeTransaction(() => {
+        if (store.repos.ref(repo.key, branchRef("main")) === commitOid)
+          store.repos.setDerivedModelFields(repo.id, derived);
+      });
     },
 
     createBranch(repo: RepoRecord, name: string, startingPoint?: string): void {

@@ -1,44 +1,28 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { userToken } from "../__fixtures__/accounts.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { createApp } from "../app.js";
+import { repoApp } from "../__fixtures__/repo-app.js";
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
-import { createFsBlobStore } from "../storage/fs-blob-store.js";
-import { openStore, type Store } from "../store/store.js";
 
-const PUBLIC_URL = "http://hub.test";
-let temp: ReturnType<typeof makeTempDir>;
-let store: Store;
+let hub: Awaited<ReturnType<typeof repoApp>>;
+let app: Awaited<ReturnType<typeof repoApp>>["app"];
 let blobs: BlobStore;
-let app: ReturnType<typeof createApp>;
 let auth: Record<string, string>;
 let failPuts = false;
 
 beforeEach(async () => {
-  temp = makeTempDir();
-  store = openStore({ dataDir: temp.dir });
-  const fsBlobs = await createFsBlobStore(`${temp.dir}/blobs`);
-  // The disk "fills up" when a test says so: the driver's own error, as a full disk gives it.
-  blobs = {
-    ...fsBlobs,
-    put: (source, expected) =>
-      failPuts ? Promise.reject(new StorageFullError()) : fsBlobs.put(source, expected),
-  };
   failPuts = false;
-  app = createApp({ store, blobs, publicUrl: PUBLIC_URL });
-  auth = { Authorization: `Bearer ${await userToken(store, "alice")}` };
-  const created = await app.request("/api/repos/create", {
-    method: "POST",
-    headers: { ...auth, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "alice/faults" }),
+  // The disk "fills up" when a test says so: the driver's own error, as a full disk gives it.
+  hub = await repoApp({
+    wrapBlobs: (fsBlobs) => ({
+      ...fsBlobs,
+      put: (source, expected) =>
+        failPuts ? Promise.reject(new StorageFullError()) : fsBlobs.put(source, expected),
+    }),
   });
-  expect(created.status).toBe(200);
+  ({ app, blobs, auth } = hub);
+  await hub.createRepo("alice/faults");
 });
-afterEach(() => {
-  store.close();
-  temp.remove();
-});
+afterEach(() => hub.cleanup());
 
 const ndjson = (...lines: unknown[]) => lines.map((line) => JSON.stringify(line)).join("\n");
 const header = { key: "header", value: { summary: "test" } };

@@ -176,7 +176,7 @@ export async function repoCommit(deps: RepoReadDeps, c: Context, target: RepoApi
   if (parentCommit !== undefined && parentCommit !== null && typeof parentCommit !== "string") {
     throw new InvalidInputError('"parentCommit" must be a commit id.');
   }
-  const result = deps.repos.commit(repo, {
+  const result = await deps.repos.commit(repo, {
     ref,
     parentCommit: parentCommit ?? undefined,
     title: title.slice(0, 1000),

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { DerivedModel } from "../derive/derive-model.js";
 
 export const REPO_TYPES = ["model", "dataset", "space"] as const;
 export type RepoType = (typeof REPO_TYPES)[number];
@@ -193,6 +194,12 @@ export function createReposTable(db: Database.Database) {
   const syncModel = db.prepare<[number, string | null, string, string]>(
     "UPDATE models SET private = ?, gated = ?, last_modified = ? WHERE id = ?",
   );
+  const deriveModel = db.prepare(
+    `UPDATE models SET card_data = @cardData, card_text = @cardText, config = @config, tags = @tags,
+       pipeline_tag = @pipelineTag, library_name = @libraryName, siblings = @siblings,
+       safetensors = coalesce(@safetensors, safetensors), gguf = coalesce(@gguf, gguf)
+     WHERE id = @id`,
+  );
   const renameModel = db.prepare<[string, string, string]>(
     "UPDATE models SET id = ?, author = ? WHERE id = ?",
   );
@@ -340,6 +347,25 @@ export function createReposTable(db: Database.Database) {
     syncModelRow(repo: RepoRecord): void {
       if (repo.type !== "model") return;
       syncModel.run(repo.private ? 1 : 0, repo.gated || null, repo.lastModified, repo.id);
+    },
+    /**
+     * Writes what a commit's files say onto the model's row. Safetensors and GGUF summaries are only replaced
+     * when the files give new ones (a catalogue record keeps its original model's figures).
+     */
+    setDerivedModelFields(id: string, derived: DerivedModel): void {
+      const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+      deriveModel.run({
+        id,
+        cardData: text(derived.cardData),
+        cardText: derived.cardText ?? null,
+        config: text(derived.config),
+        tags: JSON.stringify(derived.tags),
+        pipelineTag: derived.pipeline_tag ?? null,
+        libraryName: derived.library_name ?? null,
+        siblings: JSON.stringify(derived.siblings),
+        safetensors: text(derived.safetensors),
+        gguf: text(derived.gguf),
+      });
     },
     renameModelRow(from: string, to: string): void {
       renameModel.run(to, to.includes("/") ? to.split("/")[0]! : to, from);

@@ -1,0 +1,118 @@
+import { isPipelineType } from "@modelhub/tasks";
+import type { BlobStore } from "../storage/blob-store.js";
+import type { FileRecord } from "../store/repos-table.js";
+import { parseFrontMatter } from "./front-matter.js";
+import { type GgufSummary, readGgufSummary } from "./gguf.js";
+import { readSafetensorsSummary, type SafetensorsSummary } from "./safetensors.js";
+
+/** What the model pages show, read from a commit's files. Undefined fields: the files do not say. */
+export interface DerivedModel {
+  cardData?: Record<string, unknown>;
+  cardText?: string;
+  tags: string[];
+  pipeline_tag?: string;
+  library_name?: string;
+  config?: Record<string, unknown>;
+  siblings: { rfilename: string }[];
+  safetensors?: SafetensorsSummary;
+  gguf?: GgufSummary;
+}
+
+/** Small text files only: a card or a config larger than this is not read. */
+const MAX_TEXT_BYTES = 5 * 1024 * 1024;
+const MAX_SAFETENSORS_FILES = 64;
+const TOKENIZER_FIELDS = ["chat_template", "bos_token", "eos_token", "pad_token", "unk_token"];
+
+const stringList = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string");
+
+/**
+ * Derives a model's page data from its files: card metadata and text from README.md, `config` from
+ * config.json with the tokenizer's chat template (tokenizer_config.json, or chat_template.jinja), parameter
+ * counts from safetensors headers and GGUF metadata from the first GGUF file, each header read with byte
+ * ranges. A file that cannot be parsed contributes nothing (the commit stands; its page shows less).
+ */
+export async function deriveModel(blobs: BlobStore, files: readonly FileRecord[]): Promise<DerivedModel> {
+  const byPath = new Map(files.map((file) => [file.path, file]));
+  const text = async (path: string): Promise<string | undefined> => {
+    const file = byPath.get(path);
+    if (!file || file.size > MAX_TEXT_BYTES || file.size === 0) return file?.size === 0 ? "" : undefined;
+    return (await blobs.read(file.sha256, { start: 0, end: file.size - 1 })).toString("utf8");
+  };
+  const jsonObject = async (path: string): Promise<Record<string, unknown> | undefined> => {
+    try {
+      const value = JSON.parse((await text(path)) ?? "null") as unknown;
+      return value && typeof value === "object" && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const derived: DerivedModel = { tags: [], siblings: files.map((file) => ({ rfilename: file.path })) };
+
+  const readme = await text("README.md");
+  if (readme !== undefined) {
+    const { data, body } = parseFrontMatter(readme);
+    derived.cardText = body;
+    if (data) {
+      derived.cardData = data;
+      derived.tags.push(...stringList(data.tags));
+      if (isPipelineType(data.pipeline_tag)) derived.pipeline_tag = data.pipeline_tag;
+      if (typeof data.library_name === "string") derived.library_name = data.library_name;
+      for (const license of stringList(data.license)) derived.tags.push(`license:${license}`);
+    }
+  }
+
+  const config = await jsonObject("config.json");
+  const tokenizerConfig = await jsonObject("tokenizer_config.json");
+  const chatTemplateFile = await text("chat_template.jinja");
+  if (config || tokenizerConfig || chatTemplateFile !== undefined) {
+    const view: Record<string, unknown> = {};
+    for (const key of ["architectures", "model_type", "auto_map", "quantization_config"]) {
+      if (config?.[key] !== undefined) view[key] = config[key];
+    }
+    const tokenizer: Record<string, unknown> = {};
+    for (const key of TOKENIZER_FIELDS)
+      if (tokenizerConfig?.[key] !== undefined) tokenizer[key] = tokenizerConfig[key];
+    if (chatTemplateFile !== undefined) tokenizer.chat_template = chatTemplateFile;
+    if (Object.keys(tokenizer).length) view.tokenizer_config = tokenizer;
+    derived.config = view;
+    if (config && !derived.library_name && Array.isArray(config.architectures))
+      derived.library_name = "transformers";
+  }
+
+  const reader = (file: FileRecord) => (start: number, end: number) =>
+    blobs.read(file.sha256, { start, end });
+  const safetensors = files
+    .filter((file) => file.path.endsWith(".safetensors"))
+    .slice(0, MAX_SAFETENSORS_FILES);
+  if (safetensors.length) {
+    const total: SafetensorsSummary = { parameters: {}, total: 0 };
+    for (const file of safetensors) {
+      try {
+        const summary = await readSafetensorsSummary(reader(file), file.size);
+        for (const [dtype, count] of Object.entries(summary.parameters)) {
+          total.parameters[dtype] = (total.parameters[dtype] ?? 0) + count;
+        }
+        total.total += summary.total;
+      } catch {
+        // Not a readable safetensors file: it counts for nothing.
+      }
+    }
+    if (total.total > 0) derived.safetensors = total;
+    derived.tags.push("safetensors");
+  }
+  const gguf = files.find((file) => file.path.endsWith(".gguf"));
+  if (gguf) {
+    try {
+      derived.gguf = await readGgufSummary(reader(gguf), gguf.size);
+    } catch {
+      // An unreadable GGUF header: no gguf field.
+    }
+    derived.tags.push("gguf");
+  }
+  if (derived.library_name) derived.tags.unshift(derived.library_name);
+  derived.tags = [...new Set(derived.tags)];
+  return derived;
+}
