@@ -10,11 +10,14 @@ import { createAuthorizer } from "./auth/authorize.js";
 import { answerMissingHost, answerParserError } from "./http/parser-errors.js";
 import { normalizePublicUrl } from "./http/public-url.js";
 import { type Logger, silentLogger } from "./logger.js";
+import { createRepoService } from "./repos/repo-service.js";
+import { seedRepositories } from "./repos/seed-repositories.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { createNodeRouter } from "./router/node-router.js";
 import { isServedMapping } from "./router/served.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
 import { userTokenVerifier } from "./router/verify-caller.js";
+import type { BlobStore } from "./storage/blob-store.js";
 import { createFsBlobStore } from "./storage/fs-blob-store.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./store/catalogue.js";
 import type { ModelListQuery } from "./store/models-table.js";
@@ -95,6 +98,19 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     store.close();
     throw error;
   }
+  let blobs: BlobStore;
+  try {
+    blobs = await createFsBlobStore(join(options.dataDir, "blobs"));
+    // Catalogue models without files become repositories (their demo copies), once.
+    const started = Date.now();
+    const repositories = await seedRepositories(store, createRepoService({ store, blobs }));
+    if (repositories) {
+      logger.log("info", "catalogue repositories created", { repositories, ms: Date.now() - started });
+    }
+  } catch (error) {
+    store.close();
+    throw error;
+  }
 
   const simCredential = generateSimCredential();
   const needsSim = INFERENCE_PROVIDERS.some(
@@ -130,7 +146,6 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     verifyCaller: userTokenVerifier(actorResolver, authorizer),
     forwardSimHeaders: options.forwardSimHeaders,
   });
-  const blobs = await createFsBlobStore(join(options.dataDir, "blobs"));
   const host = options.host ?? "127.0.0.1";
   // Checked before listening, so a bad URL leaves no socket open.
   const configuredPublicUrl =

@@ -149,10 +149,11 @@ export function initialCommit(
   files: readonly FileRecord[],
   author: string,
   now: Date,
+  options: { title?: string } = {},
 ): CommitRecord {
   const trees = buildTreeIds(new Map(files.map((file) => [file.path, file.blobOid])));
   const time = Math.floor(now.getTime() / 1000);
-  const title = "initial commit";
+  const title = options.title ?? "initial commit";
   const commit: CommitRecord = {
     oid: gitCommitId({
       tree: trees.get("")!,

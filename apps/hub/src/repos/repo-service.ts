@@ -133,6 +133,44 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       });
     },
 
+    /**
+     * Gives an existing catalogue model (a `models` row without files) its repository: one commit holding
+     * `.gitattributes` and the given files. The row keeps the catalogue's facts (no derivation).
+     */
+    async adoptModel(
+      modelId: string,
+      files: { path: string; content: Uint8Array }[],
+      options: { private: boolean; gated: Gated; createdAt: string; title: string },
+    ): Promise<RepoRecord | undefined> {
+      const { id, owner } = parseRepoId(modelId);
+      const stored = [
+        await putRegular(".gitattributes", Buffer.from(DEFAULT_GITATTRIBUTES)),
+        ...(await Promise.all(
+          files.map(async (file) => {
+            if (file.content.byteLength <= LFS_SIZE_THRESHOLD && !file.path.endsWith(".gguf")) {
+              return putRegular(file.path, file.content);
+            }
+            const info = await putBlob(Readable.from([file.content]), { size: file.content.byteLength });
+            return lfsFile(file.path, info.sha256, info.size);
+          }),
+        )),
+      ];
+      const created = new Date(options.createdAt);
+      return store.writeTransaction(() => {
+        if (store.repos.get("model", id) || !store.models.get(id)) return undefined;
+        const repo = store.repos.insert({
+          type: "model",
+          id: store.models.get(id)!.id,
+          owner,
+          private: options.private,
+          gated: options.gated,
+          now: created.toISOString(),
+        });
+        initialCommit(store, repo, stored, owner, created, { title: options.title });
+        return repo;
+      });
+    },
+
     delete(repo: RepoRecord): void {
       store.writeTransaction(() => {
         store.repos.delete(repo.key);

@@ -240,6 +240,13 @@ export const MIGRATIONS: readonly string[] = [
     failures INTEGER NOT NULL,
     PRIMARY KEY (key, window_start)
   );
+  // A model repository and its `models` row are one entity: removing the row (admin API, CLI) removes the
+  // repository with it.
+  `
+  CREATE TRIGGER models_delete_repository AFTER DELETE ON models
+  BEGIN
+    DELETE FROM repos WHERE type = 'model' AND name = old.id;
+  END;
   `,
 ];
 

@@ -1,0 +1,105 @@
+import { stringify as toYaml } from "yaml";
+import { writeTinyGguf } from "../derive/gguf.js";
+import type { ModelListQuery, StoredModel } from "../store/models-table.js";
+import type { Store } from "../store/store.js";
+import type { RepoService } from "./repo-service.js";
+
+const PUBLIC_HUB = "https://huggingface.co";
+/** Keys of a record's `config` that come from config.json (the rest are per-library summaries). */
+const CONFIG_JSON_KEYS = ["architectures", "model_type", "auto_map", "quantization_config"];
+
+/** The demo copy's card: the original's metadata, plain facts, where the original is, what this copy holds. */
+export function demoCard(model: StoredModel, hasGguf: boolean): string {
+  const metadata =
+    model.cardData && Object.keys(model.cardData).length ? toYaml(model.cardData).trimEnd() : "";
+  const facts = [
+    model.pipeline_tag ? `- Task: ${model.pipeline_tag}` : "",
+    model.library_name ? `- Library: ${model.library_name}` : "",
+    model.cardData?.license ? `- License: ${[model.cardData.license].flat().join(", ")}` : "",
+    model.safetensors?.total ? `- Parameters: ${model.safetensors.total.toLocaleString("en-US")}` : "",
+    `- Original: [${model.id}](${PUBLIC_HUB}/${model.id})`,
+  ].filter(Boolean);
+  const holds = [
+    "its model card metadata",
+    model.config
+      ? "its configuration and tokenizer configuration (with the chat template) as the public hub reports them"
+      : "",
+    hasGguf
+      ? "tiny GGUF files that carry the original's metadata (architecture, context length, chat template) but no weights"
+      : "",
+  ].filter(Boolean);
+  return [
+    metadata ? `---\n${metadata}\n---\n` : "",
+    `# ${model.id.split("/").pop()}\n`,
+    `> **Demo copy.** This repository on a self-hosted Modelhub is a small demo copy of [${model.id}](${PUBLIC_HUB}/${model.id}). It holds ${holds.join("; ")}. The weights are not here: get them from the original's page.\n`,
+    `${facts.join("\n")}\n`,
+    model.cardText ? `## Original model card\n\n${model.cardText.trim()}\n` : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+/** The files of a catalogue model's demo repository, built from its record (nothing is downloaded). */
+export function demoFiles(model: StoredModel): { path: string; content: Uint8Array }[] {
+  const files: { path: string; content: Uint8Array }[] = [];
+  const config = (model.config ?? {}) as Record<string, unknown>;
+  const configJson = Object.fromEntries(
+    CONFIG_JSON_KEYS.filter((key) => config[key] !== undefined).map((key) => [key, config[key]]),
+  );
+  if (Object.keys(configJson).length) {
+    files.push({ path: "config.json", content: Buffer.from(`${JSON.stringify(configJson, null, 2)}\n`) });
+  }
+  const tokenizerConfig = config.tokenizer_config;
+  if (tokenizerConfig && typeof tokenizerConfig === "object") {
+    files.push({
+      path: "tokenizer_config.json",
+      content: Buffer.from(`${JSON.stringify(tokenizerConfig, null, 2)}\n`),
+    });
+  }
+  const ggufFiles = (model.siblings ?? [])
+    .map((file) => file.rfilename)
+    .filter((path) => path.endsWith(".gguf"));
+  const gguf = model.gguf as
+    | { architecture?: string; context_length?: number; chat_template?: string }
+    | undefined;
+  for (const path of ggufFiles) {
+    const architecture = gguf?.architecture ?? "llama";
+    files.push({
+      path,
+      content: writeTinyGguf({
+        "general.architecture": architecture,
+        "general.name": model.id,
+        "general.description": `Modelhub demo copy of ${model.id}: metadata only, no tensors.`,
+        ...(gguf?.context_length ? { [`${architecture}.context_length`]: gguf.context_length } : {}),
+        ...(gguf?.chat_template ? { "tokenizer.chat_template": gguf.chat_template } : {}),
+      }),
+    });
+  }
+  files.push({ path: "README.md", content: Buffer.from(demoCard(model, ggufFiles.length > 0)) });
+  return files;
+}
+
+/**
+ * Makes every catalogue model that has no repository yet into one (its demo copy). Idempotent: a model that
+ * already has its repository is left alone. Returns how many were created.
+ */
+export async function seedRepositories(store: Store, repos: RepoService): Promise<number> {
+  let created = 0;
+  let after: ModelListQuery["after"];
+  for (;;) {
+    const page = store.models.list({ sort: "createdAt", direction: 1, limit: 200, after });
+    for (const model of page.models) {
+      if (store.repos.get("model", model.id)) continue;
+      const repo = await repos.adoptModel(model.id, demoFiles(model), {
+        private: model.private ?? false,
+        gated: model.gated ?? false,
+        createdAt: model.createdAt,
+        title: `Demo copy of ${model.id}`,
+      });
+      if (repo) created++;
+    }
+    const last = page.models.at(-1);
+    if (!page.hasMore || !last) return created;
+    after = { value: last.createdAt, id: last.id };
+  }
+}
