@@ -240,7 +240,8 @@ export const MIGRATIONS: readonly string[] = [
     failures INTEGER NOT NULL,
     PRIMARY KEY (key, window_start)
   );
-  // A model repository and its `models` row are one entity: removing the row (admin API, CLI) removes the
+  `,
+  // 4: a model repository and its `models` row are one entity: removing the row (admin API, CLI) removes the
   // repository with it.
   `
   CREATE TRIGGER models_delete_repository AFTER DELETE ON models
