@@ -15,6 +15,7 @@ const TRANSFORMERS_SUITE = fileURLToPath(new URL("./__fixtures__/transformers_su
 let hub: RunningHub;
 let temp: ReturnType<typeof makeTempDir>;
 let token: string;
+let bobToken: string;
 beforeAll(async () => {
   temp = makeTempDir();
   hub = await startHub({
@@ -25,6 +26,8 @@ beforeAll(async () => {
   const accounts = accountsService(hub.store.accounts);
   await accounts.createUser({ name: "alice" });
   token = (await accounts.createToken("alice", { name: "alice", role: "write" })).token;
+  await accounts.createUser({ name: "bob" });
+  bobToken = (await accounts.createToken("bob", { name: "bob", role: "write" })).token;
 });
 afterAll(async () => {
   await hub.close();
@@ -35,6 +38,7 @@ function clientEnv(): Record<string, string> {
   return {
     HF_ENDPOINT: hub.url,
     HF_TOKEN: token,
+    BOB_TOKEN: bobToken,
     HF_HUB_DISABLE_XET: "1",
     HF_HOME: join(temp.dir, "hf-home"),
     HF_HUB_DISABLE_TELEMETRY: "1",
@@ -58,7 +62,7 @@ describe("huggingface_hub against the hub (HF_ENDPOINT on loopback, Git LFS path
     const result = await runPython(SUITE, clientEnv());
     const summary = result.stdout.trim().split("\n").at(-1) ?? "";
     expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
-    expect(JSON.parse(summary).steps).toHaveLength(19);
+    expect(JSON.parse(summary).steps).toHaveLength(20);
   }, 180_000);
 
   it("transformers loads AutoConfig and AutoTokenizer of a repository uploaded to it (no torch)", async () => {

@@ -14,6 +14,8 @@ export const REPO_API_ACTIONS = [
   "tag",
   "xet-write-token",
   "xet-read-token",
+  "ask-access",
+  "user-access-request",
 ] as const;
 export type RepoApiAction = (typeof REPO_API_ACTIONS)[number];
 

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { RepoNotFoundError } from "../errors.js";
+import { askAccess, userAccessRequests } from "./repo-access-requests.js";
 import { parseRepoApiPath, type RepoApiPath } from "./repo-api-path.js";
 import { type RepoReadDeps, repoCommits, repoInfo, repoPathsInfo, repoRefs, repoTree } from "./repo-read.js";
 import {
@@ -28,6 +29,9 @@ const HANDLERS: Record<string, Handler> = {
   "DELETE branch": repoBranch,
   "POST tag": repoTag,
   "DELETE tag": repoTag,
+  "POST ask-access": askAccess,
+  "GET user-access-request": userAccessRequests,
+  "POST user-access-request": userAccessRequests,
   "GET xet-write-token": xetUnavailable,
   "GET xet-read-token": xetUnavailable,
 };

@@ -30,6 +30,8 @@ ENDPOINT = os.environ["HF_ENDPOINT"]
 TOKEN = os.environ["HF_TOKEN"]
 api = HfApi()
 anonymous = HfApi(token=False)
+BOB_TOKEN = os.environ["BOB_TOKEN"]  # another user, with no rights on alice's repositories
+bob = HfApi(token=BOB_TOKEN)
 REPO = "alice/suite"
 BIG = 10 * 1024 * 1024 + 4096  # just over the LFS threshold
 steps = []
@@ -213,23 +215,44 @@ assert httpx.get(resolve, headers={"If-None-Match": etag}).status_code == 304
 raw = httpx.get(f"{ENDPOINT}/{REPO}/raw/main/weights.bin")
 assert raw.text.startswith("version https://git-lfs.github.com/spec/v1\noid sha256:")
 
-step("private repository: refused without a token (as if missing), readable with one")
+step("private repository: refused to others (as if missing), readable by its owner")
 api.create_repo("alice/secret", private=True)
 api.upload_file(path_or_fileobj=b"secret", path_in_repo="s.txt", repo_id="alice/secret")
 expect_raises(RepositoryNotFoundError, lambda: anonymous.model_info("alice/secret"))
+expect_raises(RepositoryNotFoundError, lambda: bob.model_info("alice/secret"))
 expect_raises(
-    RepositoryNotFoundError, lambda: hf_hub_download("alice/secret", "s.txt", token=False, cache_dir=cache)
+    RepositoryNotFoundError, lambda: hf_hub_download("alice/secret", "s.txt", token=BOB_TOKEN, cache_dir=cache)
 )
 assert api.model_info("alice/secret").private is True
 assert open(hf_hub_download("alice/secret", "s.txt", cache_dir=cache)).read() == "secret"
 
-step("gated repository: metadata public, files refused without access, granted with it")
+step("gated repository: metadata public, files refused until access is granted")
 api.create_repo("alice/gated")
 api.upload_file(path_or_fileobj=b"gated", path_in_repo="g.txt", repo_id="alice/gated")
-api.update_repo_settings("alice/gated", gated="auto")
-assert anonymous.model_info("alice/gated").gated == "auto"
+api.update_repo_settings("alice/gated", gated="manual")
+assert anonymous.model_info("alice/gated").gated == "manual"
 expect_raises(GatedRepoError, lambda: hf_hub_download("alice/gated", "g.txt", token=False, cache_dir=cache))
+expect_raises(GatedRepoError, lambda: hf_hub_download("alice/gated", "g.txt", token=BOB_TOKEN, cache_dir=cache))
+asked = httpx.post(f"{ENDPOINT}/api/models/alice/gated/ask-access", headers={"Authorization": f"Bearer {BOB_TOKEN}"}, json={"reason": "research"})
+assert asked.status_code == 200 and asked.json()["status"] == "pending", asked.text
+assert [r.username for r in api.list_pending_access_requests("alice/gated")] == ["bob"]
+expect_raises(GatedRepoError, lambda: hf_hub_download("alice/gated", "g.txt", token=BOB_TOKEN, cache_dir=cache))
+api.accept_access_request("alice/gated", "bob")
+assert [r.username for r in api.list_accepted_access_requests("alice/gated")] == ["bob"]
+bob_cache = os.path.join(work, "bob")
+assert open(hf_hub_download("alice/gated", "g.txt", token=BOB_TOKEN, cache_dir=bob_cache)).read() == "gated"
+api.reject_access_request("alice/gated", "bob", rejection_reason="test")
+expect_raises(GatedRepoError, lambda: hf_hub_download("alice/gated", "g.txt", token=BOB_TOKEN, cache_dir=os.path.join(work, "bob2")))
+api.grant_access("alice/gated", "bob")
+assert open(hf_hub_download("alice/gated", "g.txt", token=BOB_TOKEN, cache_dir=os.path.join(work, "bob3"))).read() == "gated"
 assert open(hf_hub_download("alice/gated", "g.txt", cache_dir=cache)).read() == "gated"
+
+step("writes by another user are refused")
+try:
+    bob.upload_file(path_or_fileobj=b"x", path_in_repo="intruder.txt", repo_id=REPO)
+    raise AssertionError("bob wrote to alice's repository")
+except Exception as error:
+    assert getattr(error, "response", None) is not None and error.response.status_code == 403, error
 
 step("move_repo: the old id redirects, delete_repo removes it")
 api.move_repo("alice/gated", "alice/gated-moved")

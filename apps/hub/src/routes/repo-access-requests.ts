@@ -1,0 +1,114 @@
+import type { Context } from "hono";
+import { ACCESS_REQUEST_STATUSES, type AccessRequest, type AccessRequestStatus } from "../accounts/types.js";
+import { InvalidInputError, NotFoundError, UnauthorizedError } from "../errors.js";
+import { readBodyBytes } from "../http/body.js";
+import type { RepoApiPath } from "./repo-api-path.js";
+import type { RepoReadDeps } from "./repo-read.js";
+import { findRepo } from "./repo-target.js";
+
+type JsonObject = Record<string, unknown>;
+
+/** A request as huggingface_hub's list_*_access_requests reads it. */
+function requestView(request: AccessRequest) {
+  return {
+    user: {
+      user: request.user.name,
+      fullname: request.user.fullname,
+      email: request.user.email ?? undefined,
+    },
+    status: request.status,
+    timestamp: request.createdAt,
+    fields: request.fields,
+  };
+}
+
+async function jsonOrFormBody(c: Context): Promise<JsonObject> {
+  const text = (await readBodyBytes(c, 64 * 1024)).toString();
+  if (!text) return {};
+  if ((c.req.header("Content-Type") ?? "").includes("json")) {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new InvalidInputError("Expected a JSON object.");
+    }
+    return value as JsonObject;
+  }
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+/**
+ * POST /api/{type}s/{id}/ask-access: the caller asks for a gated repository's files. `gated: "auto"` accepts
+ * at once; `"manual"` leaves the request pending until the owner decides.
+ */
+export async function askAccess(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const { repo, actor } = await findRepo(deps, c, target.type, target.id, "read");
+  if (actor.kind !== "user") throw new UnauthorizedError("Sign in (or send a token) to ask for access.");
+  if (!repo.gated)
+    throw new InvalidInputError(`${repo.id} is not gated: its files are open to all who can see it.`);
+  const fields = Object.fromEntries(
+    Object.entries(await jsonOrFormBody(c))
+      .filter(([, value]) => typeof value === "string")
+      .slice(0, 50)
+      .map(([key, value]) => [key.slice(0, 100), String(value).slice(0, 2000)]),
+  );
+  const request = await deps.store.accounts.accessRequests.request({
+    repoType: repo.type,
+    repoId: repo.id,
+    userId: actor.user.id,
+    status: repo.gated === "auto" ? "accepted" : "pending",
+    fields,
+  });
+  return c.json(requestView(request));
+}
+
+/**
+ * `/api/{type}s/{id}/user-access-request/...` for the repository's administrators: GET `{status}` lists
+ * requests, POST `handle` `{user, status}` decides one, POST `grant` `{user}` gives access outright.
+ */
+export async function userAccessRequests(
+  deps: RepoReadDeps,
+  c: Context,
+  target: RepoApiPath,
+): Promise<Response> {
+  const { repo, actor } = await findRepo(deps, c, target.type, target.id, "admin");
+  const [what] = target.rest;
+  if (c.req.method === "GET") {
+    if (!ACCESS_REQUEST_STATUSES.includes(what as AccessRequestStatus)) {
+      throw new NotFoundError(`Use /user-access-request/${ACCESS_REQUEST_STATUSES.join("|")}.`);
+    }
+    const requests = await deps.store.accounts.accessRequests.list(
+      repo.type,
+      repo.id,
+      what as AccessRequestStatus,
+    );
+    return c.json(requests.map(requestView));
+  }
+  if (what !== "handle" && what !== "grant")
+    throw new NotFoundError("Use /user-access-request/handle or /grant.");
+  const body = await jsonOrFormBody(c);
+  const user = typeof body.user === "string" ? await deps.store.accounts.users.byName(body.user) : undefined;
+  if (!user)
+    throw new NotFoundError(`No user named ${JSON.stringify(String(body.user ?? "").slice(0, 100))}.`);
+  const status = what === "grant" ? "accepted" : body.status;
+  if (!ACCESS_REQUEST_STATUSES.includes(status as AccessRequestStatus)) {
+    throw new InvalidInputError(`"status" must be one of ${ACCESS_REQUEST_STATUSES.join(", ")}.`);
+  }
+  const existing = await deps.store.accounts.accessRequests.get(repo.type, repo.id, user.id);
+  if (!existing) {
+    if (what === "handle") throw new NotFoundError(`${user.name} has not asked for access to ${repo.id}.`);
+    await deps.store.accounts.accessRequests.request({
+      repoType: repo.type,
+      repoId: repo.id,
+      userId: user.id,
+      status: "pending",
+      fields: {},
+    });
+  }
+  await deps.store.accounts.accessRequests.decide({
+    repoType: repo.type,
+    repoId: repo.id,
+    userId: user.id,
+    status: status as AccessRequestStatus,
+    decidedBy: actor.kind === "user" ? actor.user.id : 0,
+  });
+  return c.json({ success: true });
+}
