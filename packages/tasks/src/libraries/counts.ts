@@ -1,5 +1,5 @@
+import { isDownloadOnly } from "./kit.js";
 import { ALL_MODEL_LIBRARY_KEYS, MODEL_LIBRARIES } from "./model-libraries.js";
-import { isDownloadOnly } from "./snippets/kit.js";
 import type { ModelLibrary } from "./types.js";
 
 export interface LibraryCatalogueCounts {

@@ -1,4 +1,4 @@
-import { downloadWeights } from "./snippets/kit.js";
+import { downloadWeights } from "./kit.js";
 import type { ModelLibrary } from "./types.js";
 
 /** A repository README used as the documentation link, for projects whose README is their manual. */

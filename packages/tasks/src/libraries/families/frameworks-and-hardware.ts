@@ -1,7 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
+import { fromPretrained, pipInstall, repoFile } from "../kit.js";
 import { py } from "../quote.js";
-import { fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 

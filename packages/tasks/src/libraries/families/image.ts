@@ -2,8 +2,8 @@ import { SANA_DEFAULT_SIZE, SANA_DEFAULT_STEPS } from "../../inputs/constants.js
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
+import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall, repoFile } from "../kit.js";
 import { py, sh } from "../quote.js";
-import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Image libraries: generation and editing, segmentation and matting, vision encoders, faces, OCR. */

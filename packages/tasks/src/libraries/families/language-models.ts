@@ -1,8 +1,8 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
+import { cloneDownloadRun, downloadWeights, fromPretrained, repoFile } from "../kit.js";
 import { py, sh } from "../quote.js";
-import { cloneDownloadRun, downloadWeights, fromPretrained, repoFile } from "../snippets/kit.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 

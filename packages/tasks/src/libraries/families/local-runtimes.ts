@@ -1,7 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { researchRepo } from "../define.js";
+import { pipInstall, repoFile } from "../kit.js";
 import { joinCode, py, sh } from "../quote.js";
-import { pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /**

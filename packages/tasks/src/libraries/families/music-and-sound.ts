@@ -1,7 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { researchRepo } from "../define.js";
+import { fromPretrained, pipInstall } from "../kit.js";
 import { py, sh } from "../quote.js";
-import { fromPretrained, pipInstall } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Music and sound libraries: song and music generation, real-time music, MIDI, sound extraction. */

@@ -1,7 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { researchRepo } from "../define.js";
+import { pipInstall } from "../kit.js";
 import { py, pythonIdentifier, pythonName, sh } from "../quote.js";
-import { pipInstall } from "../snippets/kit.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
 

@@ -1,8 +1,8 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
+import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall } from "../kit.js";
 import { comment, joinCode, py, pythonIdentifier, sh } from "../quote.js";
-import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Speech libraries: text to speech and voice cloning, recognition and alignment, spoken dialogue. */

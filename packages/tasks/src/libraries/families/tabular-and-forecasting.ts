@@ -1,7 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
+import { fromPretrained, pipInstall, repoFile } from "../kit.js";
 import { py, pythonIdentifier } from "../quote.js";
-import { fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Tabular foundation models, forecasters and vehicle energy models. */

@@ -1,8 +1,8 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
+import { fromPretrained, pipInstall } from "../kit.js";
 import { comment, joinCode, py } from "../quote.js";
-import { fromPretrained, pipInstall } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** Text encoders and text classifiers: entries and loading code. */

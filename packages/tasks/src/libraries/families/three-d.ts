@@ -1,7 +1,7 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
+import { fromPretrained, repoFile } from "../kit.js";
 import { py, sh } from "../quote.js";
-import { fromPretrained, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
 /** 3D libraries: shapes, scenes and Gaussians from images or text, meshes, rendering, human bodies. */

@@ -1,8 +1,8 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { exampleText, modelName } from "../examples.js";
+import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall, repoFile } from "../kit.js";
 import { type Code, joinCode, py, sh } from "../quote.js";
-import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall, repoFile } from "../snippets/kit.js";
 import { type LibrarySnippet, type LibrarySnippetBuilder, type ModelLibrary, snippet } from "../types.js";
 
 /** Video libraries: generation, animation and talking heads, world models, restoration, tracking. */

@@ -1,11 +1,11 @@
 import type { ModelData } from "../../model-data.js";
 import { readme } from "../define.js";
 import { EXAMPLE_AUDIO_FILE, exampleText } from "../examples.js";
+import { pipInstall } from "../kit.js";
 import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, py, sh } from "../quote.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { pipInstall } from "./kit.js";
 
 /** Speech and audio libraries. */
 

@@ -1,9 +1,9 @@
 import type { ModelData } from "../../model-data.js";
 import { modelName } from "../examples.js";
+import { pipInstall, repoFile } from "../kit.js";
 import { py, pythonIdentifier, pythonName, sh } from "../quote.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { pipInstall, repoFile } from "./kit.js";
 
 /** Reinforcement-learning libraries. */
 

@@ -1,7 +1,7 @@
-import type { ModelData } from "../../model-data.js";
-import { modelName } from "../examples.js";
-import { type Code, comment, joinCode, py, pythonIdentifier, pythonName, sh } from "../quote.js";
-import { type LibrarySnippet, type LibrarySnippetBuilder, snippet } from "../types.js";
+import type { ModelData } from "../model-data.js";
+import { modelName } from "./examples.js";
+import { type Code, comment, joinCode, py, pythonIdentifier, pythonName, sh } from "./quote.js";
+import { type LibrarySnippet, type LibrarySnippetBuilder, snippet } from "./types.js";
 
 /**
  * Builders shared by many libraries. Most libraries load a model the same way (import a class, call a

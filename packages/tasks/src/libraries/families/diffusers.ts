@@ -1,9 +1,9 @@
 import type { ModelData } from "../../model-data.js";
 import { baseModel, DEFAULT_IMAGE_PROMPT } from "../examples.js";
+import { pipInstall } from "../kit.js";
 import { type Code, joinCode, py } from "../quote.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { pipInstall } from "./kit.js";
 
 const IMAGE_TO_IMAGE_PROMPT = "Turn this cat into a dog";
 const VIDEO_PROMPT = "A man with short gray hair plays a red electric guitar.";

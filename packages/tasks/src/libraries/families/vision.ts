@@ -1,11 +1,11 @@
 import type { ModelData } from "../../model-data.js";
 import { readme } from "../define.js";
 import { DEFAULT_IMAGE_LABELS, EXAMPLE_IMAGE_URL, modelName } from "../examples.js";
+import { pipInstall, repoFile } from "../kit.js";
 import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, joinCode, py, pythonIdentifier, sh } from "../quote.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { pipInstall, repoFile } from "./kit.js";
 
 /** Image, video and 3D libraries. */
 

@@ -1,10 +1,10 @@
 import { isConversational, type ModelData } from "../../model-data.js";
 import { DEFAULT_CHAT_PROMPT, exampleText, modelName } from "../examples.js";
+import { pipInstall } from "../kit.js";
 import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, js, py, sh } from "../quote.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { pipInstall } from "./kit.js";
 
 /** Local LLM runtimes and the JavaScript transformers port. */
 

@@ -1,10 +1,10 @@
 import type { ModelData } from "../../model-data.js";
 import { exampleText, modelName } from "../examples.js";
+import { pipInstall } from "../kit.js";
 import { UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, isPythonIdentifier, py, pythonIdentifier, sh } from "../quote.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { pipInstall } from "./kit.js";
 
 /** Text-processing libraries whose loading differs from a plain `Class.from_pretrained(id)`. */
 

@@ -1,9 +1,9 @@
 import type { ModelData } from "../../model-data.js";
+import { pipInstall } from "../kit.js";
 import { MESSAGE_TITLE, UNKNOWN_MODEL_TYPE } from "../messages.js";
 import { comment, py } from "../quote.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { pipInstall } from "./kit.js";
 
 /** adapter-transformers (Adapters): load the base model named in the config, then activate the adapter. */
 export function adaptersSnippets(model: ModelData): LibrarySnippet[] {

@@ -1,10 +1,10 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { modelName } from "../examples.js";
+import { repoFile } from "../kit.js";
 import { type Code, py, sh } from "../quote.js";
 import type { ModelLibrary } from "../types.js";
 import { type LibrarySnippet, snippet } from "../types.js";
-import { repoFile } from "./kit.js";
 import { llamaCppPythonSnippets, pickGgufFile } from "./llm.js";
 
 /**
