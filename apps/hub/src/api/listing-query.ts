@@ -13,6 +13,12 @@ import { parseNumParameters } from "./num-parameters.js";
 export const DEFAULT_PAGE_SIZE = 50;
 /** The public hub's largest page: a larger `limit` gets pages of this size and a `Link` to the next one. */
 export const MAX_PAGE_SIZE = 1000;
+/**
+ * The largest page when a listing asks for more than the default fields (`full=true`, `expand[]`): a full
+ * model is ~1.5 KB of JSON, so 32 clients asking for 1000 of them at once held ~1.9 GB; clients page on
+ * through `Link` (huggingface_hub and @huggingface/hub do) and get the same models in the same order.
+ */
+export const MAX_DETAILED_PAGE_SIZE = 100;
 
 /** Sorts as the clients spell them: huggingface_hub before 0.24 sent snake_case, the web UI short names. */
 const SORT_ALIASES: Record<string, string> = {
@@ -45,12 +51,12 @@ export function parseDirection(raw: string | undefined): 1 | -1 {
 }
 
 /** A positive integer; above MAX_PAGE_SIZE the page is MAX_PAGE_SIZE long (clients page on through `Link`). */
-export function parseLimit(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PAGE_SIZE;
+export function parseLimit(raw: string | undefined, max = MAX_PAGE_SIZE): number {
+  if (raw === undefined) return Math.min(DEFAULT_PAGE_SIZE, max);
   if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
     throw new InvalidInputError('Query parameter "limit" must be a positive integer.');
   }
-  return Math.min(Number(raw), MAX_PAGE_SIZE);
+  return Math.min(Number(raw), max);
 }
 
 /** Filters every repository listing takes: `search`, `author`, `filter` (tags, all of), `gated`. */

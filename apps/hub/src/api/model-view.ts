@@ -65,6 +65,14 @@ const LIST_FIELDS: readonly ExpandField[] = [
 ];
 
 /**
+ * Whether a listing asks for more per model than the default fields (`full`, `expand[]`, `config`...):
+ * such pages are shorter (listing-query.ts MAX_DETAILED_PAGE_SIZE).
+ */
+export function isDetailedListing(fields: readonly ExpandField[]): boolean {
+  return fields.some((field) => !LIST_FIELDS.includes(field));
+}
+
+/**
  * A listing's `full=true`: everything a listing may expand except `config`, which the public hub leaves
  * out of `full` for its size (`config=true` adds it).
  */

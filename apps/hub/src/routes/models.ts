@@ -1,9 +1,24 @@
 import { Hono } from "hono";
 import { decodeCursor, encodeCursor } from "../api/cursor.js";
-import { parseDirection, parseLimit, parseModelFilters, parseSort } from "../api/listing-query.js";
-import { type ExpandField, fieldsFor, modelView, needsMappings, parseExpand } from "../api/model-view.js";
+import {
+  MAX_DETAILED_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  parseDirection,
+  parseLimit,
+  parseModelFilters,
+  parseSort,
+} from "../api/listing-query.js";
+import {
+  type ExpandField,
+  fieldsFor,
+  isDetailedListing,
+  modelView,
+  needsMappings,
+  parseExpand,
+} from "../api/model-view.js";
 import { NotFoundError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
+import { streamJsonArray } from "../http/json-stream.js";
 import { publicUrlOfRequest } from "../http/public-url.js";
 import { queryBoolean, queryList, queryOne } from "../http/query.js";
 import { modelIdFromParts } from "../model-id.js";
@@ -21,7 +36,6 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
   app.get("/", (c) => {
     const sort = parseSort(queryOne(c, "sort"), MODEL_SORTS, "trendingScore");
     const direction = parseDirection(queryOne(c, "direction"));
-    const limit = parseLimit(queryOne(c, "limit"));
     const filters = parseModelFilters(c);
     const cursorText = queryOne(c, "cursor");
     // `config=true` and `cardData=true` add those fields to the default or `full` set (older clients).
@@ -33,6 +47,10 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
       parseExpand(queryList(c, "expand"), "list"),
       queryBoolean(c, "full") ?? false,
       extra,
+    );
+    const limit = parseLimit(
+      queryOne(c, "limit"),
+      isDetailedListing(fields) ? MAX_DETAILED_PAGE_SIZE : MAX_PAGE_SIZE,
     );
 
     const { models, hasMore, last } = store.models.list({
@@ -51,10 +69,8 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
       next.searchParams.set("cursor", encodeCursor({ sort, direction, ...last }));
       c.header("Link", `<${next.toString()}>; rel="next"`);
     }
-    return c.json(
-      models.map((model) =>
-        modelView(model, fields, { mappings: mappings?.get(model.id.toLowerCase()) ?? {} }),
-      ),
+    return streamJsonArray(c, models, (model) =>
+      modelView(model, fields, { mappings: mappings?.get(model.id.toLowerCase()) ?? {} }),
     );
   });
 
