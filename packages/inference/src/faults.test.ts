@@ -1,5 +1,5 @@
 import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   AbortError,
   InferenceError,
@@ -10,6 +10,7 @@ import {
   StreamError,
   TimeoutError,
 } from "./errors.js";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "./http/call-context.js";
 import { chatCompletion, chatCompletionStream } from "./tasks/chat-completion.js";
 import { textToImage } from "./tasks/text-to-image.js";
 import { textToVideo } from "./tasks/text-to-video.js";
@@ -167,6 +168,31 @@ describe("timeouts", () => {
     );
     expect(TimeoutError.isInstance(error)).toBe(true);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("without a timeout of its own, each attempt still has the default one", async () => {
+    vi.useFakeTimers();
+    try {
+      // A provider that never answers (the fetch ends only when its signal aborts).
+      const hung: typeof fetch = (_url, init) =>
+        new Promise((_resolve, reject) =>
+          init?.signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true }),
+        );
+      const call = chatCompletion(
+        { ...chatArgs, accessToken: "sk-provider-key" },
+        { fetch: hung, retryOnError: false },
+      );
+      const settled = call.then(
+        () => "answered",
+        (error: unknown) => error,
+      );
+      await vi.advanceTimersByTimeAsync(DEFAULT_ATTEMPT_TIMEOUT_MS - 1);
+      expect(await Promise.race([settled, Promise.resolve("pending")])).toBe("pending");
+      await vi.advanceTimersByTimeAsync(2);
+      expect(TimeoutError.isInstance(await settled)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a slow first attempt is retried and the second succeeds", async () => {

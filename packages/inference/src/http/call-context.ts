@@ -55,6 +55,9 @@ export function createCallContext(init: CallContextInit, retry: RetryPolicy): Ca
  * A class rather than an object of closures: a call is made per request, and its methods are then shared
  * through the prototype instead of being created (and, under some transpilers, named) on every call.
  */
+/** Default per-attempt wait for a provider's response headers (the hub's router waits as long). */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 120_000;
+
 class Call implements CallContext {
   readonly fetch: typeof fetch;
   readonly signal: AbortSignal;
@@ -77,7 +80,14 @@ class Call implements CallContext {
     this.totalTimeoutMs = init.totalTimeoutMs;
     this.deadlineAt =
       init.totalTimeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + init.totalTimeoutMs;
-    this.timeoutMs = init.timeoutMs;
+    // A hung provider must not be waited on forever, three times over: each attempt has a deadline for its
+    // response headers unless the caller turns it off with 0.
+    this.timeoutMs =
+      init.timeoutMs === undefined
+        ? DEFAULT_ATTEMPT_TIMEOUT_MS
+        : init.timeoutMs > 0
+          ? init.timeoutMs
+          : undefined;
     this.jobDeadlineMs = init.jobDeadlineMs ?? 600_000;
     this.retry = retry;
     this.includeCredentials = init.includeCredentials ?? false;

@@ -106,6 +106,16 @@ describe("buildRequest", () => {
     expect(req.body).toEqual({ ...chatArgs, stream: true, model: "tgi" });
   });
 
+  it("takes an OpenAI-style base ending in /v1, and a full chat route, as they are", () => {
+    const url = (endpointUrl: string) =>
+      buildRequest({ provider: "hf-inference", task: "conversational", args: chatArgs, endpointUrl }).url;
+    expect(url("http://localhost:8080/v1")).toBe("http://localhost:8080/v1/chat/completions");
+    expect(url("http://localhost:8080/v1/")).toBe("http://localhost:8080/v1/chat/completions");
+    expect(url("http://localhost:8080/v1/chat/completions")).toBe(
+      "http://localhost:8080/v1/chat/completions",
+    );
+  });
+
   it("passes OpenAI chat features through: tools, tool results, response_format, stream usage", () => {
     const args = {
       messages: [

@@ -101,9 +101,14 @@ export function buildRequestWith(
 
   let url: string;
   if (endpointUrl) {
-    // A bare server URL gets the OpenAI chat route appended; a full route is used as is.
+    // A bare server URL gets the OpenAI chat route appended, an OpenAI-style base (`.../v1`) its chat path
+    // (as the public client and its snippets take it); a full route is used as is.
     url =
-      task === "conversational" && !base.endsWith("/chat/completions") ? `${base}/v1/chat/completions` : base;
+      task !== "conversational" || base.endsWith("/chat/completions")
+        ? base
+        : base.endsWith("/v1")
+          ? `${base}/chat/completions`
+          : `${base}/v1/chat/completions`;
   } else {
     url = `${base}${spec.path(ctx)}`;
   }
