@@ -24,6 +24,7 @@ import { findRecording } from "./recorded-traffic.js";
 import { replayExchange } from "./replay.js";
 import { describeAuthScheme, type RecordedRequest, RequestLog, redactHeaders } from "./request-log.js";
 import { RouteTable } from "./route-match.js";
+import { resolveRouterChat } from "./router-v1.js";
 
 export interface ProviderSimOptions extends AuthPolicy {
   /** Default 127.0.0.1 (loopback only). */
@@ -118,7 +119,23 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
       return;
     }
 
-    const [, first = "", ...rest] = url.pathname.split("/");
+    // The public router's OpenAI-compatible chat (`{router}/v1/chat/completions`, `model` as `id:provider`):
+    // served by the chosen provider's own route, logged with the body the caller sent.
+    let routed: { provider: string; path: string; request: SimRequest } | undefined;
+    if (url.pathname === "/v1/chat/completions" && request.method === "POST") {
+      const resolved = resolveRouterChat(request.json, registry, mounted);
+      if (typeof resolved === "string") {
+        sendJson(res, 400, { error: resolved });
+        return;
+      }
+      const path = `/${resolved.provider}${resolved.path}`;
+      routed = {
+        provider: resolved.provider,
+        path,
+        request: toSimRequest(incoming, path, url.searchParams, resolved.body),
+      };
+    }
+    const [, first = "", ...rest] = (routed?.path ?? url.pathname).split("/");
     const area =
       first === "api" ? "hub" : first === "media" ? "media" : mounted.has(first) ? first : undefined;
     const entry = log.add({
@@ -227,7 +244,7 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
       streams,
       logger,
     };
-    const providerRequest: SimRequest = { ...request, path: providerPath };
+    const providerRequest: SimRequest = { ...(routed?.request ?? request), path: providerPath };
 
     if (
       options.replay !== false &&
@@ -238,8 +255,8 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
         provider: area,
         method: request.method,
         path: providerPath + url.search,
-        bodyText: request.bodyText,
-        isJson: request.isJson,
+        bodyText: providerRequest.bodyText,
+        isJson: providerRequest.isJson,
       });
       if (recording) return replayExchange(recording, res, context);
     }

@@ -73,6 +73,8 @@ export interface ContextInput {
   billTo: string | undefined;
   hubUrl: string;
   routerUrl: string;
+  /** The `auto` provider: the hub clients get `provider="auto"`. */
+  autoProvider?: boolean;
   customHub: boolean;
 }
 
@@ -134,7 +136,7 @@ export function buildTemplateContext(input: ContextInput): TemplateContext {
   const routerTemplate = `${routerUrl.replace(/[{}]/g, (brace) => brace + brace)}/{provider}`;
 
   return {
-    provider: codeFor("provider", request.provider),
+    provider: codeFor("provider", input.autoProvider ? "auto" : request.provider),
     modelId: codeFor("modelId", input.modelId),
     providerModelId: codeFor("providerModelId", request.providerModelId),
     accessToken: codeFor("accessToken", tokenExpr(token)),

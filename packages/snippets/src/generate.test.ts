@@ -146,7 +146,9 @@ describe("tokens and routing", () => {
     expect(pick(snippets, "requests")).toContain('os.environ["HF_TOKEN"]');
     expect(pick(snippets, "huggingface.js")).toContain("process.env.HF_TOKEN");
     expect(pick(snippets, "curl")).toContain('"Authorization: Bearer ${HF_TOKEN}"');
-    expect(pick(snippets, "curl")).toContain("https://router.huggingface.co/together/v1/chat/completions");
+    // Chat through the router: its OpenAI-compatible /v1, the provider in `model` (today's public snippets).
+    expect(pick(snippets, "curl")).toContain("https://router.huggingface.co/v1/chat/completions");
+    expect(pick(snippets, "curl")).toContain('"model": "meta-llama/Llama-3.1-8B-Instruct:together"');
   });
 
   it("never writes a given token into the code unless asked to", () => {
@@ -169,7 +171,7 @@ describe("tokens and routing", () => {
       hubUrl: "http://localhost:8080",
       routerUrl: "http://localhost:8080/router",
     });
-    expect(pick(hub, "openai")).toContain('base_url="http://localhost:8080/router/together/v1"');
+    expect(pick(hub, "openai")).toContain('base_url="http://localhost:8080/router/v1"');
     expect(pick(hub, "huggingface_hub")).toContain(
       'constants.INFERENCE_PROXY_TEMPLATE = "http://localhost:8080/router/{provider}"',
     );

@@ -126,6 +126,25 @@ export function parseProviderBody(
   }
 }
 
+/** The router's OpenAI-compatible form of a chat request: `{router}/v1/chat/completions`, `model` as `id[:provider]`. */
+function viaRouterV1(
+  request: BuiltRequest,
+  modelId: string,
+  provider: InferenceProvider | undefined,
+  routerUrl: string,
+  logger: SnippetLogger | undefined,
+): BuiltRequest {
+  const routerModel = provider ? `${modelId}:${provider}` : modelId;
+  const parsed = parseProviderBody(request, {}, logger);
+  const { model: _providerModel, ...rest } = (parsed ?? {}) as Record<string, unknown>;
+  return {
+    ...request,
+    url: `${routerUrl}/v1/chat/completions`,
+    providerModelId: routerModel,
+    body: { ...rest, model: routerModel },
+  };
+}
+
 /** The call every snippet of a request shows: the request as the client builds it, and its rendering. */
 export interface SnippetPlan {
   request: BuiltRequest;
@@ -190,7 +209,7 @@ function prepareCall(
   const hubUrl = (options.hubUrl ?? DEFAULT_HUB_URL).replace(/\/+$/, "");
   const routerUrl = (options.routerUrl ?? DEFAULT_ROUTER_URL).replace(/\/+$/, "");
 
-  const request = buildRequest({
+  const built = buildRequest({
     provider,
     model: model.id,
     providerModelId: providerModelId ?? model.id,
@@ -202,6 +221,12 @@ function prepareCall(
     billTo: options.billTo,
     stream: streaming,
   });
+  // Chat through the router speaks OpenAI at `{router}/v1`, the provider named in `model`, as today's public
+  // snippets do (and the router picks one when `auto`).
+  const request =
+    task === "conversational" && !direct && !options.endpointUrl
+      ? viaRouterV1(built, model.id, options.autoProvider ? undefined : provider, routerUrl, options.logger)
+      : built;
   const body = parseProviderBody(request, call.args, options.logger);
 
   const context = buildTemplateContext({
@@ -218,6 +243,11 @@ function prepareCall(
     hubUrl,
     routerUrl,
     customHub: hubUrl !== DEFAULT_HUB_URL || routerUrl !== DEFAULT_ROUTER_URL,
+    // The hub clients route `auto` chat to the public router's address, whatever hub they are pointed at
+    // (huggingface_hub's AutoRouterConversationalTask): on another hub they name the provider auto picks.
+    autoProvider:
+      options.autoProvider === true &&
+      (task !== "conversational" || (hubUrl === DEFAULT_HUB_URL && routerUrl === DEFAULT_ROUTER_URL)),
   });
 
   return { call, provider, streaming, direct, request, body, context };

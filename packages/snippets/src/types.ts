@@ -68,6 +68,12 @@ export interface SnippetOptions {
   inlineToken?: boolean;
   /** Call the provider directly with its own key rather than through the router. */
   directRequest?: boolean;
+  /**
+   * The `auto` provider: where a client chooses the provider itself, the snippets let it (`provider="auto"`
+   * for the hub clients, the bare `owner/name` for the router's `/v1`); the provider given is what `auto`
+   * picks today, for the snippets that must name one.
+   */
+  autoProvider?: boolean;
   /** Where "Failed to parse body as JSON" goes (default: @modelhub/inference's default logger, the console). */
   logger?: SnippetLogger;
 }

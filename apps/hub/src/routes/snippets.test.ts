@@ -35,8 +35,26 @@ describe("GET /api/models/{id}/snippets", () => {
     });
     const languages = new Set(body.snippets.map((s) => s.language));
     expect([...languages].sort()).toEqual(["js", "python", "sh"]);
+    // Chat goes to the router's OpenAI-compatible /v1 with the provider in `model`, as today's public snippets.
     const curl = body.snippets.find((s) => s.client === "curl")!;
-    expect(curl.content).toContain("http://hub.test/router/together");
+    expect(curl.content).toContain("http://hub.test/router/v1/chat/completions");
+    expect(curl.content).toContain('"model": "meta-llama/Llama-3.1-8B-Instruct:together"');
+    const openai = body.snippets.find((s) => s.client === "openai" && s.language === "python")!;
+    expect(openai.content).toContain('base_url="http://hub.test/router/v1"');
+  });
+
+  it("renders the auto provider: the router or the client picks", async () => {
+    const { response, body } = await get(
+      "/api/models/meta-llama/Llama-3.1-8B-Instruct/snippets?provider=auto",
+    );
+    expect(response.status).toBe(200);
+    expect(body).toMatchObject({ provider: "auto", autoProvider: expect.any(String) });
+    const autoBody = body as unknown as { autoProvider: string };
+    const openai = body.snippets.find((s) => s.client === "openai" && s.language === "python")!;
+    expect(openai.content).toContain('model="meta-llama/Llama-3.1-8B-Instruct",');
+    // huggingface_hub sends `auto` chat to the public router whatever hub it is given: it names the provider.
+    const hubClient = body.snippets.find((s) => s.client === "huggingface_hub")!;
+    expect(hubClient.content).toContain(`provider="${autoBody.autoProvider}"`);
   });
 
   it("filters by language and client, and applies streaming and parameters", async () => {

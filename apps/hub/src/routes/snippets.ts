@@ -21,11 +21,16 @@ export function snippetsRoutes({ store }: { store: Store }) {
     const mappings = store.mappings.forModel(model.id);
 
     const requested = queryOne(c, "provider");
-    if (requested !== undefined && !isInferenceProvider(requested)) {
+    if (requested !== undefined && requested !== "auto" && !isInferenceProvider(requested)) {
       throw new InvalidInputError(`Unknown provider "${requested.slice(0, 60)}".`);
     }
+    // `auto`: the provider the router picks today (the first live one in the hub's order), named only in the
+    // snippets that must name one; the others let the client or the router choose.
+    const auto = requested === "auto";
     const provider: InferenceProvider | undefined =
-      requested ?? INFERENCE_PROVIDERS.find((name) => mappings[name]?.status === "live");
+      requested && !auto
+        ? (requested as InferenceProvider)
+        : INFERENCE_PROVIDERS.find((name) => mappings[name]?.status === "live");
     const mapping = provider ? mappings[provider] : undefined;
     if (!provider || !mapping) {
       const served = Object.keys(mappings);
@@ -50,6 +55,7 @@ export function snippetsRoutes({ store }: { store: Store }) {
       top_p: queryNumber(c, "top_p", { min: 0, max: 1 }),
       hubUrl: publicUrl(c),
       routerUrl: `${publicUrl(c)}/router`,
+      autoProvider: auto,
     };
 
     let snippets: ReturnType<typeof getInferenceSnippets>;
@@ -62,7 +68,8 @@ export function snippetsRoutes({ store }: { store: Store }) {
     }
     return c.json({
       id: model.id,
-      provider,
+      provider: auto ? "auto" : provider,
+      ...(auto ? { autoProvider: provider } : {}),
       providerModelId: mapping.providerId,
       task: mapping.task,
       status: mapping.status,
