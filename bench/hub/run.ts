@@ -147,6 +147,8 @@ interface Target {
   /** The process doing the hop, whose CPU per call is shown ("" for the direct call). */
   proxy: string;
   call: autocannon.Options;
+  /** The chat body, streamed or not. */
+  body(stream: boolean): string;
 }
 
 interface Scenario {
@@ -155,14 +157,21 @@ interface Scenario {
   delayMs: number;
   /** The provider's pause between events, like a model producing tokens (0: all at once). */
   intervalMs: number;
+  /** A streamed chat (SSE) or one JSON answer. */
+  stream: boolean;
 }
 
-async function streamedScenario(targets: Target[], { connections, delayMs, intervalMs }: Scenario) {
+async function streamedScenario(targets: Target[], { connections, delayMs, intervalMs, stream }: Scenario) {
   const delay: Record<string, string> = {
     ...(delayMs ? { "x-sim-fault": `delay:${delayMs}` } : {}),
     ...(intervalMs ? { "x-sim-stream-interval-ms": String(intervalMs) } : {}),
   };
-  const withDelay = (call: autocannon.Options) => ({ ...call, headers: { ...call.headers, ...delay } });
+  const bodies = new Map(targets.map((target) => [target.call, target.body(stream)]));
+  const withDelay = (call: autocannon.Options) => ({
+    ...call,
+    body: bodies.get(call),
+    headers: { ...call.headers, ...delay },
+  });
   // Warm every path (JIT, keep-alive sockets, SQLite pages) before anything is measured.
   for (const target of targets) {
     await autocannon({ ...withDelay(target.call), connections, duration: WARM_UP_SECONDS });
@@ -202,13 +211,14 @@ async function streamedScenario(targets: Target[], { connections, delayMs, inter
   };
   process.stdout.write(
     [
-      `streamed chat (${STREAM_CHUNKS} events), concurrency ${connections}, provider answers after ${delayMs} ms${intervalMs ? `, then an event every ${intervalMs} ms` : ""}, ${ROUNDS} rounds of ${SECONDS}s`,
+      `${stream ? `streamed chat (${STREAM_CHUNKS} events)` : "chat (one JSON answer)"}, concurrency ${connections}, provider answers after ${delayMs} ms${intervalMs ? `, then an event every ${intervalMs} ms` : ""}, ${ROUNDS} rounds of ${SECONDS}s`,
       "| path | ms/call (median) | rounds | p50 ms | p99 ms | proxy CPU ms/call | sim CPU ms/call | load gen CPU ms/call | errors |",
       "|---|---|---|---|---|---|---|---|---|",
       ...rows,
       `router / direct: ${ratio("router", "direct")}; goal <= 1.2x`,
       `pipe proxy / direct (the floor of one hop): ${ratio("pipe proxy", "direct")}`,
-      `router / pipe proxy: ${ratio("router", "pipe proxy")}`,
+      `router / pipe proxy: ${ratio("router", "pipe proxy")}; goal <= 1.1x`,
+      `router /v1 / pipe proxy: ${ratio("router /v1", "pipe proxy")}; goal <= 1.1x`,
       `CPU per call of all processes (load generator + hop + provider-sim): router / direct ${cpuRatio("router", "direct")}, pipe proxy / direct ${cpuRatio("pipe proxy", "direct")}`,
       "",
       "",
@@ -216,16 +226,22 @@ async function streamedScenario(targets: Target[], { connections, delayMs, inter
   );
 }
 
-/** `BENCH_SCENARIOS`: comma-separated `concurrency[+first-byte delay ms][~ms between events]`. */
+/**
+ * `BENCH_SCENARIOS`: comma-separated `concurrency[+first-byte delay ms][~ms between events][n]`, `n` for a
+ * chat answered in one JSON body rather than streamed.
+ */
 function scenarios(): Scenario[] {
-  const spec = process.env.BENCH_SCENARIOS ?? `1,${CONNECTIONS},${CONNECTIONS}+50,${CONNECTIONS}+50~5`;
+  const spec =
+    process.env.BENCH_SCENARIOS ??
+    `1n,${CONNECTIONS}n,1,${CONNECTIONS},${CONNECTIONS}+50,${CONNECTIONS}+50~5`;
   return spec.split(",").map((item) => {
-    const match = /^(\d+)(?:\+(\d+))?(?:~(\d+))?$/.exec(item.trim());
-    if (!match) throw new Error(`BENCH_SCENARIOS: "${item}" is not concurrency[+delay ms][~interval ms]`);
+    const match = /^(\d+)(?:\+(\d+))?(?:~(\d+))?(n?)$/.exec(item.trim());
+    if (!match) throw new Error(`BENCH_SCENARIOS: "${item}" is not concurrency[+delay ms][~interval ms][n]`);
     return {
       connections: Number(match[1]),
       delayMs: Number(match[2] ?? 0),
       intervalMs: Number(match[3] ?? 0),
+      stream: match[4] !== "n",
     };
   });
 }
@@ -259,43 +275,39 @@ async function main(): Promise<void> {
     process.stdout.write(`concurrency ${CONNECTIONS}\n${apiTable(api)}\n\n`);
   }
 
-  const chat = JSON.stringify({
-    model: "meta-llama/Llama-3.3-70B-Instruct-Turbo",
-    messages: [{ role: "user", content: "What is the capital of France?" }],
-    stream: true,
-  });
+  const messages = [{ role: "user", content: "What is the capital of France?" }];
+  // The provider's own model id (direct, pipe proxy, /router/together) or the hub's with the provider (/v1).
+  const providerChat = (stream: boolean) =>
+    JSON.stringify({ model: "meta-llama/Llama-3.3-70B-Instruct-Turbo", messages, stream });
+  const hubChat = (stream: boolean) =>
+    JSON.stringify({ model: "meta-llama/Llama-3.3-70B-Instruct:together", messages, stream });
   const streamHeaders = { "Content-Type": "application/json", "x-sim-stream-chunks": STREAM_CHUNKS };
   const callerHeaders = { ...streamHeaders, Authorization: "Bearer hf_benchDirectCaller" };
+  const hubHeaders = { ...streamHeaders, Authorization: `Bearer ${token}` };
   const targets: Target[] = [
     {
       name: "direct",
       proxy: "",
-      call: {
-        url: `${sim.url}/together/v1/chat/completions`,
-        method: "POST",
-        headers: callerHeaders,
-        body: chat,
-      },
+      call: { url: `${sim.url}/together/v1/chat/completions`, method: "POST", headers: callerHeaders },
+      body: providerChat,
     },
     {
       name: "pipe proxy",
       proxy: "pipe proxy",
-      call: {
-        url: `${pipe.url}/together/v1/chat/completions`,
-        method: "POST",
-        headers: callerHeaders,
-        body: chat,
-      },
+      call: { url: `${pipe.url}/together/v1/chat/completions`, method: "POST", headers: callerHeaders },
+      body: providerChat,
     },
     {
       name: "router",
       proxy: "hub",
-      call: {
-        url: `${hub.url}/router/together/v1/chat/completions`,
-        method: "POST",
-        headers: { ...streamHeaders, Authorization: `Bearer ${token}` },
-        body: chat,
-      },
+      call: { url: `${hub.url}/router/together/v1/chat/completions`, method: "POST", headers: hubHeaders },
+      body: providerChat,
+    },
+    {
+      name: "router /v1",
+      proxy: "hub",
+      call: { url: `${hub.url}/v1/chat/completions`, method: "POST", headers: hubHeaders },
+      body: hubChat,
     },
   ];
   for (const scenario of scenarios()) await streamedScenario(targets, scenario);
