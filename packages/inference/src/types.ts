@@ -195,10 +195,10 @@ export type TextClassificationOutput = ClassificationOutputElement[];
 export type AudioClassificationOutput = ClassificationOutputElement[];
 export type ImageClassificationOutput = ClassificationOutputElement[];
 export type ZeroShotImageClassificationOutput = ClassificationOutputElement[];
+/** One candidate label and its score, best first (today's API shape). */
 export interface ZeroShotClassificationOutputElement {
-  sequence: string;
-  labels: string[];
-  scores: number[];
+  label: string;
+  score: number;
 }
 export type ZeroShotClassificationOutput = ZeroShotClassificationOutputElement[];
 export interface TokenClassificationOutputElement {

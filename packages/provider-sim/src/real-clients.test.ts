@@ -125,6 +125,18 @@ describe("@huggingface/inference client", () => {
       options,
     );
     expect(generated.generated_text).toContain("Hello");
+    // Zero-shot classification in today's shape, which the client checks and passes on.
+    const zeroShot = await client.zeroShotClassification(
+      {
+        provider: "hf-inference",
+        model: "facebook/bart-large-mnli",
+        inputs: "I want my money back",
+        parameters: { candidate_labels: ["refund", "legal", "faq"] },
+      },
+      options,
+    );
+    expect(zeroShot.map((entry) => entry.label)).toEqual(["refund", "legal", "faq"]);
+    expect(zeroShot[0]?.score).toEqual(expect.any(Number));
   });
 
   it("gets an image from a Replicate prediction", async () => {

@@ -109,9 +109,10 @@ describe("hf-inference", () => {
       inputs: "I want my money back",
       parameters: { candidate_labels: ["refund", "legal", "faq"] },
     });
-    const [result] = await response.json();
-    expect(result.labels).toEqual(["refund", "legal", "faq"]);
-    expect(result.scores.reduce((a: number, b: number) => a + b, 0)).toBeCloseTo(1);
+    // Today's shape: one {label, score} per candidate, best first.
+    const result = (await response.json()) as Array<{ label: string; score: number }>;
+    expect(result.map((entry) => entry.label)).toEqual(["refund", "legal", "faq"]);
+    expect(result.reduce((sum, entry) => sum + entry.score, 0)).toBeCloseTo(1);
   });
 
   it("runs a named task on /pipeline/{task}/{model}", async () => {

@@ -194,11 +194,15 @@ export function hubClientSupports(
  * Calls a hub client implements but cannot finish as a pasted script, found by running the snippets.
  * @huggingface/inference 4.13 waits between status polls with an unref'd timer, so a plain `node` script
  * exits (code 13, unsettled top-level await) before the job completes; its polls also ignore the client's
- * `fetch` option. Every task it polls for is affected.
+ * `fetch` option. Every task it polls for is affected. huggingface_hub 2.0 sends tabular inputs as
+ * `{"table": ...}`, which the API refuses (it reads `inputs`): its tabular snippets would never run.
  */
 export const HUB_CLIENT_CANNOT_FINISH: Partial<
   Record<keyof typeof HUB_CLIENT_SUPPORT, Record<string, readonly string[]>>
 > = {
+  huggingface_hub: {
+    "hf-inference": ["tabular-classification", "tabular-regression"],
+  },
   "huggingface.js": {
     "fal-ai": [
       "image-text-to-image",

@@ -68,9 +68,15 @@ describe("template selection (spec §5)", () => {
       pipeline_tag: "tabular-classification",
     };
     const snippets = getInferenceSnippets(tabular, undefined, "hf-inference");
-    expect(pick(snippets, "huggingface_hub")).toContain("client.tabular_classification(");
+    // huggingface_hub sends tabular inputs as `table`, which the API refuses: no snippet that cannot run.
+    expect(snippets.some((s) => s.client === "huggingface_hub")).toBe(false);
+    expect(pick(snippets, "requests")).toContain('"inputs"');
     // @huggingface/inference's method map (about 13 tasks) has no tabular classification.
     expect(snippets.some((s) => s.client === "huggingface.js")).toBe(false);
+    const text: ModelData = { id: "dslim/bert-base-NER", tags: [], pipeline_tag: "token-classification" };
+    expect(pick(getInferenceSnippets(text, undefined, "hf-inference"), "huggingface_hub")).toContain(
+      "client.token_classification(",
+    );
   });
 
   it("shows fal_client only for text-to-image on fal-ai", () => {

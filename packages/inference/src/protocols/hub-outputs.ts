@@ -60,11 +60,17 @@ export const HUB_OUTPUT_PARSERS: Partial<Record<InferenceTask, Parser>> = {
   "image-classification": labelScores("image-classification"),
   "zero-shot-image-classification": labelScores("zero-shot-image-classification"),
   "zero-shot-classification": (value) => {
-    const ok = isArrayOf(
+    // Older servers answer [{sequence, labels, scores}]: read as today's [{label, score}].
+    if (isArrayOf(value, (x) => isObject(x) && Array.isArray(x.labels) && Array.isArray(x.scores))) {
+      const [first] = value as Array<{ labels: unknown[]; scores: unknown[] }>;
+      value = (first?.labels ?? []).map((label, index) => ({ label, score: first?.scores[index] }));
+    }
+    return expectShape(
       value,
-      (x) => isLabelScore(x) || (isObject(x) && Array.isArray(x.labels) && Array.isArray(x.scores)),
+      isArrayOf(value, isLabelScore),
+      "zero-shot-classification",
+      "Array<{label, score}>",
     );
-    return expectShape(value, ok, "zero-shot-classification", "Array<{sequence, labels, scores}>");
   },
   "token-classification": objectList(
     "token-classification",

@@ -100,16 +100,9 @@ export function taskReply(task: string, inputs: unknown, parameters: Record<stri
       if (!Array.isArray(labels) || labels.length === 0) {
         return requireField("Error in `parameters`: `candidate_labels` is required");
       }
-      const sequences = Array.isArray(inputs) ? inputs.map(String) : [text(inputs)];
-      const scores = scored(labels.map((label) => ({ label: String(label) })));
-      return {
-        kind: "json",
-        body: sequences.map((sequence) => ({
-          sequence,
-          labels: scores.map((entry) => entry.label),
-          scores: scores.map((entry) => entry.score),
-        })),
-      };
+      // Today's API: one {label, score} per candidate label, best first (what huggingface_hub and
+      // @huggingface/inference parse; the older {sequence, labels, scores} reads as None in them).
+      return { kind: "json", body: scored(labels.map((label) => ({ label: String(label) }))) };
     }
     case "feature-extraction":
       return {
