@@ -74,7 +74,7 @@ describe("URLs the hub writes", () => {
       expect(hub.publicUrl).toBe(hub.url);
       const { body } = await getWithHost(hub, PATHS[0]!, "evil.example");
       expect(body).not.toContain("evil.example");
-      expect(body).toContain(`${hub.url}/router/together`);
+      expect(body).toContain(`${hub.url}/router/v1/chat/completions`);
     } finally {
       await hub.close();
     }
