@@ -224,5 +224,5 @@ print(json.dumps(out))
     }
     expect((out.stream as string).length).toBeGreaterThan(0);
     expect(out.models).toContain(MODEL);
-  });
+  }, 30_000);
 });
