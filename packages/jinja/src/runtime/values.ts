@@ -154,11 +154,6 @@ export function truthy(v: unknown): boolean {
   return true;
 }
 
-/** Own enumerable keys of a mapping, in insertion order. */
-export function dictKeys(v: Record<string, unknown>): string[] {
-  return Object.keys(v);
-}
-
 const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** Python str as a sequence of code points (only split when astral characters are present). */
