@@ -70,7 +70,7 @@ export class CompiledTemplate {
    * from untrusted sources (take the template source instead).
    */
   static fromPrecompiled(precompiled: string, options: TemplateOptions = {}): CompiledTemplate {
-    // `this.prototype`: called on a subclass (Template.fromPrecompiled), the result is of that subclass.
+    // biome-ignore lint/complexity/noThisInStatic: called on a subclass (Template.fromPrecompiled), the result is of that subclass.
     const template: CompiledTemplate = Object.create(this.prototype);
     try {
       template.compile(decodeAst(precompiled), options);

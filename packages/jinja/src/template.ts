@@ -43,6 +43,7 @@ export class Template extends CompiledTemplate {
 
   /** `CompiledTemplate.fromPrecompiled`, typed as a Template (it renders exactly like one from source). */
   static override fromPrecompiled(precompiled: string, options: TemplateOptions = {}): Template {
+    // biome-ignore lint/complexity/noThisInStatic: the parent's factory builds an instance of this class.
     return super.fromPrecompiled(precompiled, options) as Template;
   }
 }
