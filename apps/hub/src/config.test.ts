@@ -16,6 +16,7 @@ describe("parseConfig", () => {
       adminToken: undefined,
       providerKeys: {},
       logLevel: "info",
+      usageRetentionDays: 30,
     });
   });
 

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { normalizePublicUrl, PublicUrlError } from "./http/public-url.js";
+import { DEFAULT_USAGE_RETENTION_DAYS } from "./store/usage-table.js";
 
 /** The configuration problem, named precisely; the server prints it and exits. */
 export class ConfigError extends Error {
@@ -19,6 +20,8 @@ export interface HubConfig {
   /** Provider name -> API key, from the environment variables the provider registry names. */
   providerKeys: Record<string, string>;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** USAGE_RETENTION_DAYS: days per-call usage rows are kept (daily totals are kept for ever). */
+  usageRetentionDays: number;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -61,6 +64,14 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
   if (adminToken !== undefined && /[\s\p{Cc}]/u.test(adminToken)) {
     problems.push("ADMIN_TOKEN must not contain whitespace or control characters.");
   }
+  let usageRetentionDays = DEFAULT_USAGE_RETENTION_DAYS;
+  if (env.USAGE_RETENTION_DAYS) {
+    usageRetentionDays = Number(env.USAGE_RETENTION_DAYS);
+    if (!/^\d{1,5}$/.test(env.USAGE_RETENTION_DAYS) || usageRetentionDays < 1)
+      problems.push(
+        `USAGE_RETENTION_DAYS must be a whole number of days >= 1, got "${env.USAGE_RETENTION_DAYS}".`,
+      );
+  }
   const logLevel = (env.LOG_LEVEL || "info") as HubConfig["logLevel"];
   if (!["debug", "info", "warn", "error"].includes(logLevel)) {
     problems.push("LOG_LEVEL must be one of debug, info, warn, error.");
@@ -71,5 +82,5 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     if (key) providerKeys[provider] = key;
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
-  return { port, host, publicUrl, dataDir, adminToken, providerKeys, logLevel };
+  return { port, host, publicUrl, dataDir, adminToken, providerKeys, logLevel, usageRetentionDays };
 }

@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     host: config.host,
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
+    usageRetentionDays: config.usageRetentionDays,
     adminToken: config.adminToken,
     providerKeys: config.providerKeys,
     webDist: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : undefined,

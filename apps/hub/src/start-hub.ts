@@ -31,6 +31,8 @@ export interface StartHubOptions {
   /** Where users reach the hub (a proxy's URL); every URL the hub writes starts with it. Default: `url`. */
   publicUrl?: string;
   dataDir: string;
+  /** Days per-call usage rows are kept (store/usage-table.ts); default 30. */
+  usageRetentionDays?: number;
   adminToken?: string;
   /** Provider name -> API key. Providers without a key are served by provider-sim. */
   providerKeys?: Record<string, string>;
@@ -84,7 +86,7 @@ function catalogueForSim(store: Store): SimModel[] {
 /** Opens the store (migrating and seeding it), builds the app and listens on loopback. */
 export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const logger = options.logger ?? silentLogger;
-  const store = openStore({ dataDir: options.dataDir });
+  const store = openStore({ dataDir: options.dataDir, usageRetentionDays: options.usageRetentionDays });
   try {
     const seeded = seedOnFirstStart(
       store,

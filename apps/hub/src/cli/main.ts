@@ -19,7 +19,7 @@ async function main(): Promise<number> {
     if (command[i] === "--file") command[i + 1] = resolve(invocationDirectory(), command[i + 1]!);
   }
   const config = loadConfigFromEnvironment();
-  const store = openStore({ dataDir: config.dataDir });
+  const store = openStore({ dataDir: config.dataDir, usageRetentionDays: config.usageRetentionDays });
   try {
     const output = await runAdminCommand(command, store, INFERENCE_PROVIDERS, {
       readStdin: () => text(process.stdin),

@@ -249,6 +249,28 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM repos WHERE type = 'model' AND name = old.id;
   END;
   `,
+  // 5: usage by day, kept as router calls are recorded: the admin pages read it, and the per-call rows it
+  // summarizes can be pruned (USAGE_RETENTION_DAYS) without losing the totals. `model` is '' for none.
+  `
+  CREATE TABLE usage_daily (
+    day TEXT NOT NULL,
+    token_id INTEGER NOT NULL,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    requests INTEGER NOT NULL,
+    errors INTEGER NOT NULL,
+    request_bytes INTEGER NOT NULL,
+    response_bytes INTEGER NOT NULL,
+    total_ms INTEGER NOT NULL,
+    PRIMARY KEY (day, token_id, provider, model)
+  );
+  INSERT INTO usage_daily
+    SELECT substr(created_at, 1, 10), token_id, provider, ifnull(model, ''), count(*),
+      sum(CASE WHEN status >= 400 OR status = 0 THEN 1 ELSE 0 END), sum(request_bytes), sum(response_bytes),
+      sum(duration_ms)
+    FROM usage GROUP BY 1, 2, 3, 4;
+  CREATE INDEX usage_by_time ON usage (created_at);
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

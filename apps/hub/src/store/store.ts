@@ -13,6 +13,8 @@ export const DATABASE_FILE = "hub.sqlite";
 export interface StoreOptions {
   /** Directory holding the database file; created if missing. */
   dataDir: string;
+  /** Days per-call usage rows are kept (daily totals are kept for ever); default 30. */
+  usageRetentionDays?: number;
   now?: () => Date;
 }
 
@@ -31,7 +33,7 @@ export function openStore(options: StoreOptions) {
   db.pragma("foreign_keys = ON");
   migrate(db);
   const now = options.now ?? (() => new Date());
-  const usage = createUsageTable(db, now);
+  const usage = createUsageTable(db, now, options.usageRetentionDays);
   const getMeta = db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?");
   const setMeta = db.prepare<[string, string]>(
     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
