@@ -31,8 +31,11 @@ import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
 import { whoamiRoutes } from "./routes/whoami.js";
 import { widgetRoutes } from "./routes/widget.js";
+import { CAS_PATH, xetCasRoutes } from "./routes/xet-cas.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import type { Store } from "./store/store.js";
+import { createCasService } from "./xet/cas-service.js";
+import { XetSigner } from "./xet/xet-tokens.js";
 
 export interface AppLimits {
   /** Largest JSON body the API accepts (admin writes). */
@@ -103,7 +106,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.use("/api/*", apiCors);
   app.use("/router/*", apiCors);
   // Every request, not only /api: file downloads (/{id}/resolve/...) and LFS calls are authorized too.
-  app.use("*", actorMiddleware(resolver));
+  // The Xet CAS API carries its own bearer tokens (signed Xet tokens, not hub credentials).
+  const actors = actorMiddleware(resolver);
+  app.use("*", (c, next) => (c.req.path.startsWith(`${CAS_PATH}/`) ? next() : actors(c, next)));
 
   if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl, authorizer);
 
@@ -168,12 +173,22 @@ function mountRepositories(
   publicUrl: string,
   authorizer: Authorizer,
 ): void {
+  const xetSigner = XetSigner.fromMeta(deps.store.meta);
+  const cas = createCasService({
+    xet: deps.store.xet,
+    blobs: deps.blobs,
+    signer: xetSigner,
+    casUrl: `${publicUrl}${CAS_PATH}`,
+  });
   const repoDeps: RepoReadDeps = {
     store: deps.store,
     repos: createRepoService({ store: deps.store, blobs: deps.blobs }),
     access: deps.repoAccess ?? accountsRepoAccess(authorizer),
     publicUrl,
+    xetSigner,
+    cas,
   };
+  app.route(CAS_PATH, xetCasRoutes({ cas, xet: deps.store.xet, blobs: deps.blobs, signer: xetSigner }));
   app.use("*", resolveRoutes(repoDeps));
   app.use("*", lfsRoutes(repoDeps));
   app.use("/api/*", repoApiRoutes(repoDeps));

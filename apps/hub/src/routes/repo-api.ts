@@ -3,14 +3,8 @@ import { RepoNotFoundError } from "../errors.js";
 import { askAccess, userAccessRequests } from "./repo-access-requests.js";
 import { parseRepoApiPath, type RepoApiPath } from "./repo-api-path.js";
 import { type RepoReadDeps, repoCommits, repoInfo, repoPathsInfo, repoRefs, repoTree } from "./repo-read.js";
-import {
-  repoBranch,
-  repoCommit,
-  repoPreupload,
-  repoSettings,
-  repoTag,
-  xetUnavailable,
-} from "./repo-write.js";
+import { repoBranch, repoCommit, repoPreupload, repoSettings, repoTag } from "./repo-write.js";
+import { xetTokenHandler } from "./xet-token.js";
 
 type Handler = (deps: RepoReadDeps, c: Context, target: RepoApiPath) => Response | Promise<Response>;
 
@@ -32,8 +26,8 @@ const HANDLERS: Record<string, Handler> = {
   "POST ask-access": askAccess,
   "GET user-access-request": userAccessRequests,
   "POST user-access-request": userAccessRequests,
-  "GET xet-write-token": xetUnavailable,
-  "GET xet-read-token": xetUnavailable,
+  "GET xet-write-token": xetTokenHandler("write"),
+  "GET xet-read-token": xetTokenHandler("read"),
 };
 
 /**

@@ -8,12 +8,18 @@ import { parseFolderPath, parseRepoPath } from "../repos/repo-path.js";
 import { entryAt, expandEntries, listTree, type TreeEntryView } from "../repos/tree-listing.js";
 import type { RepoRecord } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
+import type { CasService } from "../xet/cas-service.js";
+import type { XetSigner } from "../xet/xet-tokens.js";
 import type { RepoApiPath } from "./repo-api-path.js";
 import { findRepo, type RepoTargetDeps } from "./repo-target.js";
 
 export interface RepoReadDeps extends RepoTargetDeps {
   store: Store;
   publicUrl: string;
+  /** Signs Xet tokens; without it the Xet token endpoints answer that Xet is unavailable. */
+  xetSigner?: XetSigner;
+  /** Reads Xet-stored files for /resolve. */
+  cas?: CasService;
 }
 
 /** Fields only a repository has (on top of a model record's), accepted by `expand[]`. */

@@ -224,7 +224,13 @@ async function lfsFile(deps: RepoReadDeps, repo: RepoRecord, value: JsonObject):
   const attached =
     deps.store.repos.lfsObject(repo.key, oid) !== undefined ||
     deps.store.repos.repoHoldsContent(repo.key, oid);
-  const stored = attached ? await deps.repos.blobs.head(oid) : undefined;
+  // Or its content was uploaded through Xet to this repository (a shard registered a file with this sha256).
+  const xetFile = attached ? undefined : deps.store.xet.fileOfShaInRepo(oid, repo.key);
+  const stored = attached
+    ? await deps.repos.blobs.head(oid)
+    : xetFile
+      ? { size: deps.store.xet.file(xetFile)?.size ?? 0 }
+      : undefined;
   if (!stored) throw new LfsObjectMissingError(path, oid);
   if (value.size !== undefined && Number(value.size) !== stored.size) {
     throw new InvalidInputError(`The LFS object of ${path} is ${stored.size} bytes, not ${value.size}.`);
@@ -256,7 +262,7 @@ function* legacyJsonItems(body: unknown): Generator<unknown> {
   for (const value of list("deletedFolders")) yield { key: "deletedFolder", value };
 }
 
-/** The Xet token endpoints: this hub speaks Git LFS only for now. */
+/** The Xet token endpoints when the hub runs without Xet storage (no signer configured). */
 export function xetUnavailable(): never {
   throw new HubError(
     501,

@@ -4,7 +4,9 @@ import { parseRange } from "../http/byte-range.js";
 import { lfsPointerText } from "../repos/lfs-pointer.js";
 import { parseRepoPath } from "../repos/repo-path.js";
 import type { FileRecord } from "../store/repos-table.js";
-import { decodeSegment, findRepo, type RepoTargetDeps, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
+import type { XetFileRow } from "../store/xet-table.js";
+import type { RepoReadDeps } from "./repo-read.js";
+import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
 
 /** `/{id}/resolve/{rev}/{path}`, `/datasets/{id}/raw/{rev}/{path}`...: the id has one or two segments. */
 const FILE_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\/(resolve|raw)\/([^/]+)\/(.+)$/;
@@ -39,7 +41,7 @@ function contentDisposition(path: string): string {
  * ranges (206/416) and If-None-Match (304). `/resolve/` gives an LFS file's content, `/raw/` its pointer.
  * A moved repository answers a relative 307 to its new id, which the clients follow.
  */
-export function resolveRoutes(deps: RepoTargetDeps): MiddlewareHandler {
+export function resolveRoutes(deps: RepoReadDeps): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
     const rawPath = new URL(c.req.url).pathname;
@@ -59,16 +61,28 @@ export function resolveRoutes(deps: RepoTargetDeps): MiddlewareHandler {
     }
     const { commitOid } = deps.repos.resolveOrThrow(repo, revision);
     const file = deps.repos.file(repo, commitOid, path);
-    return serveFile(c, deps, file, commitOid, mode === "raw" && file.lfs);
+    // An LFS file whose content this repository uploaded through Xet: Xet-capable clients are told its file
+    // hash and where to get a read token; everyone else gets the bytes, reconstructed here.
+    const xetHash = file.lfs && deps.cas ? deps.store.xet.fileOfShaInRepo(file.sha256, repo.key) : undefined;
+    const xetFile = xetHash ? deps.store.xet.file(xetHash) : undefined;
+    const xetHeaders: Record<string, string> = {};
+    if (xetFile && mode === "resolve") {
+      const tokenUrl = `${deps.publicUrl}/api/${type}s/${repo.id}/xet-read-token/${commitOid}`;
+      xetHeaders["X-Xet-Hash"] = xetFile.hash;
+      xetHeaders.Link = `<${tokenUrl}>; rel="xet-auth"`;
+    }
+    return serveFile(c, deps, file, commitOid, mode === "raw" && file.lfs, xetFile, xetHeaders);
   };
 }
 
 async function serveFile(
   c: Parameters<MiddlewareHandler>[0],
-  deps: RepoTargetDeps,
+  deps: RepoReadDeps,
   file: FileRecord,
   commitOid: string,
   pointerOnly: boolean,
+  xetFile?: XetFileRow,
+  xetHeaders: Record<string, string> = {},
 ): Promise<Response> {
   const etag = `"${file.lfs && !pointerOnly ? file.sha256 : file.blobOid}"`;
   const headers: Record<string, string> = {
@@ -79,7 +93,8 @@ async function serveFile(
     "Content-Type": contentType(file.path, file.lfs && !pointerOnly),
     "Cache-Control": "private, max-age=0, must-revalidate",
     "Access-Control-Expose-Headers":
-      "X-Repo-Commit, ETag, X-Linked-Etag, X-Linked-Size, Content-Range, Content-Length, Accept-Ranges, X-Error-Code, X-Error-Message, X-Request-Id",
+      "X-Repo-Commit, ETag, X-Linked-Etag, X-Linked-Size, Content-Range, Content-Length, Accept-Ranges, X-Error-Code, X-Error-Message, X-Request-Id, X-Xet-Hash, Link",
+    ...xetHeaders,
   };
   if (file.lfs && !pointerOnly) {
     headers["X-Linked-Etag"] = etag;
@@ -105,6 +120,12 @@ async function serveFile(
   headers["Content-Length"] = String(Math.max(0, end - start + 1));
   if (range.kind === "range") headers["Content-Range"] = `bytes ${start}-${end}/${file.size}`;
   if (c.req.method === "HEAD" || file.size === 0) return new Response(null, { status, headers });
+  if (xetFile && deps.cas && !(await deps.repos.blobs.head(file.sha256))) {
+    return new Response(Readable.toWeb(Readable.from(deps.cas.read(xetFile, start, end))) as ReadableStream, {
+      status,
+      headers,
+    });
+  }
   const stream = await deps.repos.blobs.get(file.sha256, { start, end });
   return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
 }

@@ -271,6 +271,41 @@ export const MIGRATIONS: readonly string[] = [
     FROM usage GROUP BY 1, 2, 3, 4;
   CREATE INDEX usage_by_time ON usage (created_at);
   `,
+  // 6: Xet storage: xorbs (kept in the blob store under their sha256), their chunks (for dedup queries and
+  // reconstructions), files registered by shard uploads, and which repository registered each file (a Xet
+  // token reads only its own repository's files).
+  `
+  CREATE TABLE xet_xorbs (
+    hash TEXT PRIMARY KEY,
+    blob_sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    chunk_count INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE xet_chunks (
+    xorb_hash TEXT NOT NULL REFERENCES xet_xorbs (hash) ON DELETE CASCADE,
+    chunk_index INTEGER NOT NULL,
+    chunk_hash TEXT NOT NULL,
+    byte_start INTEGER NOT NULL,
+    byte_end INTEGER NOT NULL,
+    unpacked_size INTEGER NOT NULL,
+    PRIMARY KEY (xorb_hash, chunk_index)
+  ) WITHOUT ROWID;
+  CREATE INDEX xet_chunks_by_hash ON xet_chunks (chunk_hash);
+  CREATE TABLE xet_files (
+    hash TEXT PRIMARY KEY,
+    sha256 TEXT,
+    size INTEGER NOT NULL,
+    terms TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX xet_files_by_sha256 ON xet_files (sha256);
+  CREATE TABLE xet_file_repos (
+    file_hash TEXT NOT NULL REFERENCES xet_files (hash) ON DELETE CASCADE,
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    PRIMARY KEY (file_hash, repo_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

@@ -7,6 +7,7 @@ import { migrate } from "./migrations.js";
 import { createModelsTable } from "./models-table.js";
 import { createReposTable } from "./repos-table.js";
 import { createUsageTable } from "./usage-table.js";
+import { createXetTable } from "./xet-table.js";
 
 export const DATABASE_FILE = "hub.sqlite";
 
@@ -42,6 +43,8 @@ export function openStore(options: StoreOptions) {
     models: createModelsTable(db, now),
     mappings: createMappingsTable(db),
     repos: createReposTable(db),
+    /** Xet storage: xorbs, chunks and file reconstructions. */
+    xet: createXetTable(db, now),
     /** Users, organizations, tokens, sessions, access requests: asynchronous (see accounts-store.ts). */
     accounts: createSqliteAccountsStore(db, now),
     usage,

@@ -1,0 +1,67 @@
+"""huggingface_hub with hf_xet, unchanged, against the hub on HF_ENDPOINT: uploads through Xet and downloads
+back (through Xet, or through plain HTTP when HF_HUB_DISABLE_XET=1). argv[1]: "upload" or "download";
+argv[2]: a work directory shared by both runs. Prints one JSON line of results."""
+
+import hashlib
+import json
+import os
+import random
+import sys
+
+from huggingface_hub import CommitOperationAdd, HfApi, hf_hub_download, snapshot_download
+
+mode, work = sys.argv[1], sys.argv[2]
+api = HfApi()
+user = api.whoami()["name"]
+repo = f"{user}/xet-suite"
+src = os.path.join(work, "src")
+
+
+def sha(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def write_random(path, size, seed):
+    rng = random.Random(seed)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(rng.randbytes(size))
+
+
+steps = []
+if mode == "upload":
+    api.create_repo(repo, exist_ok=True)
+    write_random(os.path.join(src, "big.bin"), 12_000_000, 1)
+    api.upload_file(path_or_fileobj=os.path.join(src, "big.bin"), path_in_repo="big.bin", repo_id=repo)
+    steps.append("upload_file")
+    write_random(os.path.join(src, "folder", "weights.safetensors"), 3_000_000, 2)
+    with open(os.path.join(src, "folder", "README.md"), "w") as f:
+        f.write("# xet suite\n")
+    api.upload_folder(folder_path=os.path.join(src, "folder"), path_in_repo="folder", repo_id=repo)
+    steps.append("upload_folder")
+    rng = random.Random(3)
+    blob = rng.randbytes(5_000_000)
+    with open(os.path.join(src, "commit.bin"), "wb") as f:
+        f.write(blob)
+    api.create_commit(repo_id=repo, operations=[CommitOperationAdd("commit.bin", blob)], commit_message="bytes")
+    steps.append("create_commit")
+    infos = {i.path: i for i in api.get_paths_info(repo, ["big.bin", "commit.bin"])}
+    assert infos["big.bin"].lfs is not None and infos["big.bin"].lfs.sha256 == sha(os.path.join(src, "big.bin"))
+    steps.append("paths_info")
+else:
+    expected = {
+        "big.bin": sha(os.path.join(src, "big.bin")),
+        "folder/weights.safetensors": sha(os.path.join(src, "folder", "weights.safetensors")),
+        "folder/README.md": sha(os.path.join(src, "folder", "README.md")),
+        "commit.bin": sha(os.path.join(src, "commit.bin")),
+    }
+    path = hf_hub_download(repo, "big.bin")
+    assert sha(path) == expected["big.bin"], "hf_hub_download bytes differ"
+    steps.append("hf_hub_download")
+    snap = snapshot_download(repo)
+    for name, digest in expected.items():
+        assert sha(os.path.join(snap, name)) == digest, f"snapshot {name} differs"
+    steps.append("snapshot_download")
+
+print(json.dumps({"ok": True, "mode": mode, "xet_disabled": os.environ.get("HF_HUB_DISABLE_XET") == "1", "steps": steps}))

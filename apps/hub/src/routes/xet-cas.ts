@@ -1,0 +1,131 @@
+import { Readable } from "node:stream";
+import { type Context, Hono } from "hono";
+import { ForbiddenError, HubError, InvalidInputError, NotFoundError, UnauthorizedError } from "../errors.js";
+import { readBodyBytes } from "../http/body.js";
+import { parseRange } from "../http/byte-range.js";
+import type { HubEnv } from "../http/hub-env.js";
+import type { BlobStore } from "../storage/blob-store.js";
+import type { XetTable } from "../store/xet-table.js";
+import { CasRejectedError, type CasService } from "../xet/cas-service.js";
+import { isHashHex } from "../xet/hashes.js";
+import { type XetGrant, type XetSigner, XetTokenError } from "../xet/xet-tokens.js";
+import { MAX_XORB_BYTES } from "../xet/xorb.js";
+
+/** Where the CAS API sits under the hub's public URL; the token endpoints hand out `${publicUrl}${CAS_PATH}`. */
+export const CAS_PATH = "/xet-cas";
+const MAX_SHARD_BYTES = 64 * 1024 * 1024;
+
+export interface XetCasDeps {
+  cas: CasService;
+  xet: XetTable;
+  blobs: BlobStore;
+  signer: XetSigner;
+}
+
+class CasBadRequestError extends HubError {
+  constructor(message: string) {
+    super(400, "bad_request", message);
+  }
+}
+
+function grantOf(c: Context, deps: XetCasDeps, scope: "read" | "write"): XetGrant {
+  const header = c.req.header("Authorization") ?? "";
+  const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
+  if (!token) throw new UnauthorizedError("A Xet access token is required (Authorization: Bearer).");
+  let grant: XetGrant;
+  try {
+    grant = deps.signer.verify(token);
+  } catch (error) {
+    if (error instanceof XetTokenError) throw new UnauthorizedError(error.message);
+    throw error;
+  }
+  if (scope === "write" && grant.scope !== "write") {
+    throw new ForbiddenError("This Xet token has read scope: uploads need a write token.");
+  }
+  return grant;
+}
+
+function hashParam(c: Context, name: string): string {
+  const value = c.req.param(name) ?? "";
+  if (!isHashHex(value))
+    throw new InvalidInputError(`"${value.slice(0, 80)}" is not a hash (64 lowercase hex digits).`);
+  return value;
+}
+
+async function rejected<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof CasRejectedError) throw new CasBadRequestError(error.message);
+    throw error;
+  }
+}
+
+/** The CAS API of the Xet protocol (specification: api), served by the hub itself. */
+export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
+  const app = new Hono<HubEnv>();
+
+  app.post("/v1/xorbs/:prefix/:hash", async (c) => {
+    grantOf(c, deps, "write");
+    if (c.req.param("prefix") !== "default")
+      throw new InvalidInputError("The xorb prefix must be 'default'.");
+    const hash = hashParam(c, "hash");
+    const body = await readBodyBytes(c, MAX_XORB_BYTES);
+    return c.json({ was_inserted: await rejected(() => deps.cas.uploadXorb(hash, body)) });
+  });
+
+  app.post("/v1/shards", async (c) => {
+    const grant = grantOf(c, deps, "write");
+    const body = await readBodyBytes(c, MAX_SHARD_BYTES);
+    await rejected(() => deps.cas.uploadShard(body, grant.repoKey));
+    return c.json({ result: 1 });
+  });
+
+  app.get("/v1/chunks/:prefix/:hash", async (c) => {
+    grantOf(c, deps, "read");
+    if (c.req.param("prefix") !== "default-merkledb") {
+      throw new InvalidInputError("The chunk prefix must be 'default-merkledb'.");
+    }
+    const shard = await deps.cas.dedupShard(hashParam(c, "hash"));
+    if (!shard) throw new NotFoundError("This chunk is not known to the CAS.");
+    return c.body(shard as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/octet-stream" });
+  });
+
+  app.get("/v1/reconstructions/:file", (c) => {
+    const grant = grantOf(c, deps, "read");
+    const hash = hashParam(c, "file");
+    const file = deps.xet.file(hash);
+    if (!file || !deps.xet.fileInRepo(hash, grant.repoKey))
+      throw new NotFoundError(`File ${hash} is not in this repository.`);
+    const range = parseRange(c.req.header("Range"), file.size);
+    if (range.kind === "unsatisfiable") {
+      return c.json({ error: "The requested range starts past the end of the file." }, 416);
+    }
+    const [from, to] = range.kind === "range" ? [range.start, range.end] : [0, file.size - 1];
+    return c.json(deps.cas.reconstruction(file, from, to));
+  });
+
+  // Presigned ranges of xorbs, as the reconstruction's fetch_info URLs point to (no bearer token: the
+  // signature in the query is the authorization, and a Range header is required).
+  app.get("/v1/fetch/:hash", async (c) => {
+    const hash = hashParam(c, "hash");
+    if (!deps.signer.verifyFetch(hash, c.req.query("e"), c.req.query("s"))) {
+      throw new ForbiddenError("This xorb URL is invalid or has expired: query the reconstruction again.");
+    }
+    const xorb = deps.xet.xorb(hash);
+    if (!xorb) throw new NotFoundError(`Xorb ${hash} is not stored.`);
+    const range = parseRange(c.req.header("Range"), xorb.size);
+    if (range.kind !== "range") throw new InvalidInputError("A Range header within the xorb is required.");
+    const stream = await deps.blobs.get(xorb.blobSha256, { start: range.start, end: range.end });
+    return new Response(Readable.toWeb(stream) as ReadableStream, {
+      status: 206,
+      headers: {
+        "Content-Type": "application/octet-stream",
+        "Content-Length": String(range.end - range.start + 1),
+        "Content-Range": `bytes ${range.start}-${range.end}/${xorb.size}`,
+      },
+    });
+  });
+
+  return app;
+}

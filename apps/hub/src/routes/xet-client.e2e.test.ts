@@ -1,0 +1,113 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userToken } from "../__fixtures__/accounts.js";
+import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
+import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import type { Logger } from "../logger.js";
+import { type RunningHub, startHub } from "../start-hub.js";
+
+const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
+const VENV_PYTHON = join(REPO_DIR, ".venv", "bin", "python");
+const SUITE = fileURLToPath(new URL("./__fixtures__/xet_client_suite.py", import.meta.url));
+
+let hub: RunningHub;
+let temp: ReturnType<typeof makeTempDir>;
+let token: string;
+const requests: Array<{ method: string; path: string; status: number }> = [];
+const logger: Logger = {
+  log(_level, message, fields) {
+    if (message === "request" && fields) requests.push(fields as (typeof requests)[number]);
+  },
+};
+
+beforeAll(async () => {
+  temp = makeTempDir();
+  hub = await startHub({
+    dataDir: join(temp.dir, "data"),
+    providerSim: false,
+    catalogueDir: FIXTURE_CATALOGUE_DIR,
+    logger,
+  });
+  token = await userToken(hub.store, "alice");
+});
+afterAll(async () => {
+  await hub.close();
+  temp.remove();
+});
+
+function runSuite(mode: "upload" | "download", extraEnv: Record<string, string> = {}) {
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HF_ENDPOINT: hub.url,
+    HF_TOKEN: token,
+    HF_HOME: join(temp.dir, `hf-home-${mode}-${Object.keys(extraEnv).length}`),
+    HF_HUB_DISABLE_TELEMETRY: "1",
+    HF_HUB_DISABLE_PROGRESS_BARS: "1",
+    ...extraEnv,
+  };
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      VENV_PYTHON,
+      [SUITE, mode, temp.dir],
+      { env, maxBuffer: 16 * 1024 * 1024, timeout: 170_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const casCalls = (pattern: RegExp) =>
+  requests.filter((r) => pattern.test(`${r.method} ${r.path}`) && r.status < 300).length;
+
+describe("huggingface_hub with hf_xet (default install) against the hub", () => {
+  it("uploads through Xet: upload_file, upload_folder, create_commit", async () => {
+    const result = await runSuite("upload");
+    expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
+    expect(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "").steps).toHaveLength(4);
+    expect(casCalls(/^POST \/xet-cas\/v1\/xorbs\/default\//)).toBeGreaterThan(0);
+    expect(casCalls(/^POST \/xet-cas\/v1\/shards$/)).toBeGreaterThanOrEqual(3);
+    // Nothing went through the LFS batch API.
+    expect(casCalls(/objects\/batch/)).toBe(0);
+  }, 180_000);
+
+  it("downloads back through Xet (reconstruction + xorb ranges), byte-identical", async () => {
+    const before = casCalls(/^GET \/xet-cas\/v1\/reconstructions\//);
+    const result = await runSuite("download");
+    expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
+    expect(casCalls(/^GET \/xet-cas\/v1\/reconstructions\//)).toBeGreaterThan(before);
+    expect(casCalls(/^GET \/xet-cas\/v1\/fetch\//)).toBeGreaterThan(0);
+  }, 180_000);
+
+  it("downloads back through plain HTTP with HF_HUB_DISABLE_XET=1 (the hub reconstructs), byte-identical", async () => {
+    const before = casCalls(/^GET \/xet-cas\/v1\/reconstructions\//);
+    const result = await runSuite("download", { HF_HUB_DISABLE_XET: "1" });
+    expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
+    expect(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "").xet_disabled).toBe(true);
+    expect(casCalls(/^GET \/xet-cas\/v1\/reconstructions\//)).toBe(before);
+  }, 180_000);
+
+  it("serves byte ranges of a Xet-stored file to plain HTTP clients, with the Xet headers", async () => {
+    const url = `${hub.url}/alice/xet-suite/resolve/main/big.bin`;
+    const head = await fetch(url, { method: "HEAD", headers: { Authorization: `Bearer ${token}` } });
+    expect(head.headers.get("x-xet-hash")).toMatch(/^[0-9a-f]{64}$/);
+    expect(head.headers.get("link")).toMatch(/xet-read-token\/[0-9a-f]{40}>; rel="xet-auth"/);
+    const whole = Buffer.from(
+      await (await fetch(url, { headers: { Authorization: `Bearer ${token}` } })).arrayBuffer(),
+    );
+    expect(whole.length).toBe(12_000_000);
+    for (const [start, end] of [
+      [0, 0],
+      [65_530, 200_000],
+      [5_000_000, 5_000_099],
+      [11_999_000, 11_999_999],
+    ] as const) {
+      const response = await fetch(url, {
+        headers: { Authorization: `Bearer ${token}`, Range: `bytes=${start}-${end}` },
+      });
+      expect(response.status).toBe(206);
+      expect(response.headers.get("content-range")).toBe(`bytes ${start}-${end}/12000000`);
+      expect(Buffer.from(await response.arrayBuffer()).equals(whole.subarray(start, end + 1))).toBe(true);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,274 @@
+import { randomBytes } from "node:crypto";
+import { createBLAKE3 } from "hash-wasm";
+import type { BlobStore } from "../storage/blob-store.js";
+import type { XetChunkRow, XetFileRow, XetTable, XetTermRow } from "../store/xet-table.js";
+import { hashesEqual, hashToHex, hexToHash, loadXetHashing, type XetHashing } from "./hashes.js";
+import { parseShard, type ShardFileInfo, serializeShard } from "./shard.js";
+import { FETCH_URL_SECONDS, type XetSigner } from "./xet-tokens.js";
+import { decodeChunk, parseXorbChunks, verifyXorb } from "./xorb.js";
+
+/** A shard or xorb the CAS refuses (400): malformed, not matching its hash, or naming what is not stored. */
+export class CasRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CasRejectedError";
+  }
+}
+
+export interface CasDeps {
+  xet: XetTable;
+  blobs: BlobStore;
+  signer: XetSigner;
+  /** Base URL of the CAS API (the `casUrl` handed out with tokens). */
+  casUrl: string;
+}
+
+export interface ReconstructionTerm {
+  hash: string;
+  unpacked_length: number;
+  range: { start: number; end: number };
+}
+
+export interface FetchInfo {
+  range: { start: number; end: number };
+  url: string;
+  url_range: { start: number; end: number };
+}
+
+export interface Reconstruction {
+  offset_into_first_range: number;
+  terms: ReconstructionTerm[];
+  fetch_info: Record<string, FetchInfo[]>;
+}
+
+/** One piece of a file: chunks [start, end) of a xorb, and the bytes of it the range keeps. */
+interface Segment {
+  xorb: string;
+  chunks: XetChunkRow[];
+  start: number;
+  end: number;
+}
+
+export function createCasService(deps: CasDeps) {
+  const chunkCache = new Map<string, XetChunkRow[]>();
+  function chunksOf(xorb: string): XetChunkRow[] {
+    let rows = chunkCache.get(xorb);
+    if (!rows) {
+      rows = deps.xet.chunks(xorb);
+      if (chunkCache.size > 1024) chunkCache.clear();
+      chunkCache.set(xorb, rows);
+    }
+    return rows;
+  }
+
+  /** The terms of `file` cut to the byte range `[from, to]` (inclusive), at chunk granularity. */
+  function segments(file: XetFileRow, from: number, to: number): { segments: Segment[]; offset: number } {
+    const out: Segment[] = [];
+    let position = 0;
+    let offset = 0;
+    for (const term of file.terms) {
+      const rows = chunksOf(term.xorb).slice(term.start, term.end);
+      let first = -1;
+      let last = -1;
+      for (const [i, row] of rows.entries()) {
+        const chunkStart = position;
+        position += row.unpackedSize;
+        if (position <= from || chunkStart > to) continue;
+        if (first < 0) {
+          first = i;
+          if (out.length === 0) offset = from - chunkStart;
+        }
+        last = i;
+      }
+      if (first >= 0)
+        out.push({ xorb: term.xorb, chunks: rows, start: term.start + first, end: term.start + last + 1 });
+      if (position > to) break;
+    }
+    return { segments: out, offset };
+  }
+
+  return {
+    /** Verifies and stores a xorb; false when it was already stored. */
+    async uploadXorb(hashHex: string, body: Uint8Array): Promise<boolean> {
+      if (deps.xet.xorb(hashHex)) return false;
+      let verified: ReturnType<typeof verifyXorb>;
+      try {
+        verified = verifyXorb(body, hexToHash(hashHex), await loadXetHashing());
+      } catch (error) {
+        throw new CasRejectedError((error as Error).message);
+      }
+      const stored = await deps.blobs.put(
+        (async function* () {
+          yield body;
+        })(),
+      );
+      return deps.xet.addXorb(
+        { hash: hashHex, blobSha256: stored.sha256, size: body.length, chunkCount: verified.length },
+        verified.map((c) => ({
+          index: c.index,
+          hash: hashToHex(c.hash),
+          byteStart: c.start,
+          byteEnd: c.end,
+          unpackedSize: c.uncompressedSize,
+        })),
+      );
+    },
+
+    /**
+     * Parses a shard, checks every file against the stored xorbs (ranges, sizes, verification hashes and
+     * the file hash recomputed from the chunk hashes) and every listed xorb exists, then registers the files
+     * for `repoKey`. Nothing is registered unless everything checks out.
+     */
+    async uploadShard(body: Uint8Array, repoKey: number): Promise<number> {
+      const hashing = await loadXetHashing();
+      let shard: ReturnType<typeof parseShard>;
+      try {
+        shard = parseShard(body);
+      } catch (error) {
+        throw new CasRejectedError((error as Error).message);
+      }
+      for (const xorb of shard.xorbs) {
+        const hex = hashToHex(xorb.xorbHash);
+        if (!deps.xet.xorb(hex))
+          throw new CasRejectedError(`The shard lists xorb ${hex}, which was not uploaded.`);
+      }
+      const files = shard.files.map((file) => checkFile(file, hashing));
+      for (const file of files) deps.xet.addFile(file, repoKey);
+      return files.length;
+    },
+
+    /** A shard listing a xorb that holds `chunkHex`, its chunk hashes keyed so only holders can match them. */
+    async dedupShard(chunkHex: string): Promise<Uint8Array | undefined> {
+      const xorb = deps.xet.xorbOfChunk(chunkHex);
+      if (!xorb) return undefined;
+      const key = randomBytes(32);
+      const keyed = await createBLAKE3(256, key);
+      const rows = chunksOf(xorb);
+      const stored = deps.xet.xorb(xorb);
+      const chunks = rows.map((row) => {
+        keyed.init();
+        keyed.update(hexToHash(row.hash));
+        return { hash: keyed.digest("binary"), byteStart: row.byteStart, unpackedBytes: row.unpackedSize };
+      });
+      const bytesInXorb = rows.reduce((n, r) => n + r.unpackedSize, 0);
+      return serializeShard(
+        {
+          files: [],
+          xorbs: [{ xorbHash: hexToHash(xorb), bytesInXorb, bytesOnDisk: stored?.size ?? 0, chunks }],
+        },
+        { hmacKey: key, keyExpiry: BigInt(Math.floor(Date.now() / 1000) + 7 * 24 * 3600) },
+      );
+    },
+
+    /** The reconstruction of bytes `[from, to]` of a file (to clamped to its end). */
+    reconstruction(file: XetFileRow, from: number, to: number): Reconstruction {
+      const { segments: parts, offset } = segments(file, from, Math.min(to, file.size - 1));
+      const expiresAt = Math.floor(Date.now() / 1000) + FETCH_URL_SECONDS;
+      const terms: ReconstructionTerm[] = [];
+      const fetchInfo: Record<string, FetchInfo[]> = {};
+      for (const part of parts) {
+        const rows = chunksOf(part.xorb).slice(part.start, part.end);
+        terms.push({
+          hash: part.xorb,
+          unpacked_length: rows.reduce((n, r) => n + r.unpackedSize, 0),
+          range: { start: part.start, end: part.end },
+        });
+        const list = fetchInfo[part.xorb] ?? [];
+        fetchInfo[part.xorb] = list;
+        if (list.some((f) => f.range.start <= part.start && f.range.end >= part.end)) continue;
+        list.push({
+          range: { start: part.start, end: part.end },
+          url: `${deps.casUrl}/v1/fetch/${part.xorb}?${deps.signer.fetchQuery(part.xorb, expiresAt)}`,
+          url_range: {
+            start: (rows[0] as XetChunkRow).byteStart,
+            end: (rows.at(-1) as XetChunkRow).byteEnd - 1,
+          },
+        });
+      }
+      return { offset_into_first_range: offset, terms, fetch_info: fetchInfo };
+    },
+
+    /** The bytes `[from, to]` of a file, decoded from its xorbs a few MiB at a time. */
+    async *read(file: XetFileRow, from: number, to: number): AsyncGenerator<Uint8Array> {
+      const { segments: parts, offset } = segments(file, from, to);
+      let skip = offset;
+      let remaining = to - from + 1;
+      for (const part of parts) {
+        const stored = deps.xet.xorb(part.xorb);
+        if (!stored) throw new Error(`Xorb ${part.xorb} of file ${file.hash} is missing from the store.`);
+        const rows = chunksOf(part.xorb);
+        let index = part.start;
+        while (index < part.end && remaining > 0) {
+          // A batch of chunks of at most ~4 MiB stored bytes keeps memory flat whatever the file size.
+          let last = index;
+          const batchStart = (rows[index] as XetChunkRow).byteStart;
+          while (
+            last + 1 < part.end &&
+            (rows[last + 1] as XetChunkRow).byteEnd - batchStart <= 4 * 1024 * 1024
+          )
+            last++;
+          const batchEnd = (rows[last] as XetChunkRow).byteEnd;
+          const bytes = await deps.blobs.read(stored.blobSha256, { start: batchStart, end: batchEnd - 1 });
+          for (const chunk of parseXorbChunks(bytes).chunks) {
+            let data = decodeChunk(bytes, chunk);
+            if (skip > 0) {
+              const cut = Math.min(skip, data.length);
+              data = data.subarray(cut);
+              skip -= cut;
+            }
+            if (data.length > remaining) data = data.subarray(0, remaining);
+            remaining -= data.length;
+            if (data.length > 0) yield data;
+          }
+          index = last + 1;
+        }
+      }
+    },
+  };
+
+  function checkFile(file: ShardFileInfo, hashing: XetHashing): XetFileRow {
+    const fileHex = hashToHex(file.fileHash);
+    const leaves: Array<{ hash: Uint8Array; size: number }> = [];
+    const terms: XetTermRow[] = [];
+    for (const [i, term] of file.terms.entries()) {
+      const xorb = hashToHex(term.xorbHash);
+      if (!deps.xet.xorb(xorb)) {
+        throw new CasRejectedError(`File ${fileHex} references xorb ${xorb}, which was not uploaded.`);
+      }
+      const rows = chunksOf(xorb);
+      if (term.chunkEnd > rows.length) {
+        throw new CasRejectedError(`File ${fileHex} references chunks past the end of xorb ${xorb}.`);
+      }
+      const range = rows.slice(term.chunkStart, term.chunkEnd);
+      const size = range.reduce((n, r) => n + r.unpackedSize, 0);
+      if (size !== term.unpackedBytes) {
+        throw new CasRejectedError(
+          `File ${fileHex}: term ${i} claims ${term.unpackedBytes} bytes; its chunks hold ${size}.`,
+        );
+      }
+      const hashes = range.map((r) => hexToHash(r.hash));
+      const verification = file.verification?.[i];
+      if (verification && !hashesEqual(verification, hashing.rangeVerificationHash(hashes))) {
+        throw new CasRejectedError(
+          `File ${fileHex}: the verification hash of term ${i} does not match its chunks.`,
+        );
+      }
+      for (const [j, row] of range.entries())
+        leaves.push({ hash: hashes[j] as Uint8Array, size: row.unpackedSize });
+      terms.push({ xorb, start: term.chunkStart, end: term.chunkEnd, size });
+    }
+    if (!hashesEqual(hashing.fileHash(leaves), file.fileHash)) {
+      throw new CasRejectedError(`File ${fileHex}: its chunks do not hash to the file hash.`);
+    }
+    return {
+      hash: fileHex,
+      // The client stores the sha256 as it stores every hash (u64 words, little-endian): its string form is
+      // the plain hex digest.
+      sha256: file.sha256 ? hashToHex(file.sha256) : undefined,
+      size: terms.reduce((n, t) => n + t.size, 0),
+      terms,
+    };
+  }
+}
+
+export type CasService = ReturnType<typeof createCasService>;

@@ -1,0 +1,81 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** What a Xet access token allows: one repository, read or write, until `expiresAt` (unix seconds). */
+export interface XetGrant {
+  repoKey: number;
+  scope: "read" | "write";
+  expiresAt: number;
+}
+
+export const XET_TOKEN_SECONDS = 3600;
+/** Lifetime of the presigned xorb range URLs a reconstruction hands out. */
+export const FETCH_URL_SECONDS = 900;
+
+export class XetTokenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "XetTokenError";
+  }
+}
+
+/**
+ * Signs and checks the CAS's bearer tokens and presigned fetch URLs with one HMAC key. The key lives in the
+ * hub's database (`meta`), so tokens outlive a restart; nothing else is stored per token.
+ */
+export class XetSigner {
+  constructor(private readonly key: Buffer) {}
+
+  static fromMeta(meta: {
+    get(key: string): string | undefined;
+    set(key: string, value: string): void;
+  }): XetSigner {
+    let hex = meta.get("xet_signing_key");
+    if (!hex) {
+      hex = randomBytes(32).toString("hex");
+      meta.set("xet_signing_key", hex);
+    }
+    return new XetSigner(Buffer.from(hex, "hex"));
+  }
+
+  issue(grant: XetGrant): string {
+    const payload = Buffer.from(JSON.stringify([grant.repoKey, grant.scope, grant.expiresAt])).toString(
+      "base64url",
+    );
+    return `xet_${payload}.${this.mac(`token:${payload}`)}`;
+  }
+
+  /** The grant of a token; throws XetTokenError when it is forged, malformed or expired. */
+  verify(token: string, nowSeconds = Math.floor(Date.now() / 1000)): XetGrant {
+    const match = /^xet_([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(token);
+    if (!match || !this.sameMac(`token:${match[1]}`, match[2] as string)) {
+      throw new XetTokenError("Invalid Xet access token.");
+    }
+    const [repoKey, scope, expiresAt] = JSON.parse(
+      Buffer.from(match[1] as string, "base64url").toString(),
+    ) as [number, "read" | "write", number];
+    if (expiresAt <= nowSeconds)
+      throw new XetTokenError("The Xet access token has expired: request a new one.");
+    return { repoKey, scope, expiresAt };
+  }
+
+  /** Query string that lets anyone holding it read byte ranges of one xorb until `expiresAt`. */
+  fetchQuery(xorbHash: string, expiresAt: number): string {
+    return `e=${expiresAt}&s=${this.mac(`fetch:${xorbHash}:${expiresAt}`)}`;
+  }
+
+  verifyFetch(xorbHash: string, expires: string | undefined, signature: string | undefined): boolean {
+    const expiresAt = Number(expires);
+    if (!Number.isInteger(expiresAt) || expiresAt <= Date.now() / 1000 || !signature) return false;
+    return this.sameMac(`fetch:${xorbHash}:${expiresAt}`, signature);
+  }
+
+  private mac(text: string): string {
+    return createHmac("sha256", this.key).update(text).digest("base64url");
+  }
+
+  private sameMac(text: string, signature: string): boolean {
+    const expected = Buffer.from(this.mac(text));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+}
