@@ -1,0 +1,205 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userToken } from "../__fixtures__/accounts.js";
+import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
+import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { type RunningHub, startHub } from "../start-hub.js";
+import { pseudoRandomBytes } from "../xet/__fixtures__/bytes.js";
+import { chunkRanges } from "../xet/chunker.js";
+import { hashToHex, loadXetHashing, type XetHash } from "../xet/hashes.js";
+import { type ShardFileInfo, serializeShard } from "../xet/shard.js";
+import { Compression, serializeXorb } from "../xet/xorb.js";
+
+let hub: RunningHub;
+let temp: ReturnType<typeof makeTempDir>;
+const hubTokens: Record<string, string> = {};
+
+async function createRepo(token: string, name: string) {
+  // name is the full `owner/name`.
+  const response = await fetch(`${hub.url}/api/repos/create`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ name, type: "model" }),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function xetToken(hubToken: string, repo: string, scope: "read" | "write") {
+  const response = await fetch(`${hub.url}/api/models/${repo}/xet-${scope}-token/main`, {
+    headers: { Authorization: `Bearer ${hubToken}` },
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { accessToken: string; casUrl: string; exp: number },
+  };
+}
+
+beforeAll(async () => {
+  temp = makeTempDir();
+  hub = await startHub({
+    dataDir: join(temp.dir, "data"),
+    providerSim: false,
+    catalogueDir: FIXTURE_CATALOGUE_DIR,
+  });
+  hubTokens.alice = await userToken(hub.store, "alice");
+  hubTokens.bob = await userToken(hub.store, "bob");
+  await createRepo(hubTokens.alice, "alice/model-a");
+  await createRepo(hubTokens.bob, "bob/model-b");
+});
+afterAll(async () => {
+  await hub.close();
+  temp.remove();
+});
+
+/** A file as a client uploads it: chunks, one xorb, a shard with verification and sha256. */
+async function sampleUpload(seed: number) {
+  const hashing = await loadXetHashing();
+  const data = pseudoRandomBytes(700_000, seed);
+  const chunks = chunkRanges(data).map((r) => data.subarray(r.start, r.end));
+  const chunkHashes = chunks.map((c) => hashing.chunkHash(c));
+  const leaves = chunks.map((c, i) => ({ hash: chunkHashes[i] as XetHash, size: c.length }));
+  const xorbHash = hashing.xorbHash(leaves);
+  const xorb = serializeXorb(chunks, Compression.Lz4);
+  const fileHash = hashing.fileHash(leaves);
+  const file: ShardFileInfo = {
+    fileHash,
+    terms: [{ xorbHash, unpackedBytes: data.length, chunkStart: 0, chunkEnd: chunks.length }],
+    verification: [hashing.rangeVerificationHash(chunkHashes)],
+    sha256: new Uint8Array(32),
+  };
+  return { data, xorb, xorbHex: hashToHex(xorbHash), fileHex: hashToHex(fileHash), file, chunkHashes };
+}
+
+async function cas(method: string, path: string, token: string | undefined, body?: Uint8Array, headers = {}) {
+  return fetch(`${hub.url}/xet-cas${path}`, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
+    body: body as BodyInit | undefined,
+  });
+}
+
+describe("Xet tokens", () => {
+  it("are handed out with the CAS address after the repository permission check", async () => {
+    const write = await xetToken(hubTokens.alice as string, "alice/model-a", "write");
+    expect(write.status).toBe(200);
+    expect(write.body.casUrl).toBe(`${hub.url}/xet-cas`);
+    expect(write.body.exp).toBeGreaterThan(Date.now() / 1000);
+    // bob may read alice's public repository, not write to it.
+    expect((await xetToken(hubTokens.bob as string, "alice/model-a", "read")).status).toBe(200);
+    expect((await xetToken(hubTokens.bob as string, "alice/model-a", "write")).status).toBe(403);
+    expect((await xetToken(hubTokens.alice as string, "alice/missing", "read")).status).toBe(404);
+  });
+});
+
+describe("the CAS API refuses bad input and registers nothing", () => {
+  it("xorbs: no token, a forged token, a read token, a forged hash, a truncated body", async () => {
+    const { xorb, xorbHex } = await sampleUpload(1);
+    const write = (await xetToken(hubTokens.alice as string, "alice/model-a", "write")).body.accessToken;
+    const read = (await xetToken(hubTokens.alice as string, "alice/model-a", "read")).body.accessToken;
+    const path = `/v1/xorbs/default/${xorbHex}`;
+    expect((await cas("POST", path, undefined, xorb)).status).toBe(401);
+    expect((await cas("POST", path, `${write.slice(0, -3)}abc`, xorb)).status).toBe(401);
+    expect((await cas("POST", path, read, xorb)).status).toBe(403);
+    const otherHash = (await sampleUpload(2)).xorbHex;
+    expect((await cas("POST", `/v1/xorbs/default/${otherHash}`, write, xorb)).status).toBe(400);
+    expect((await cas("POST", path, write, xorb.subarray(0, xorb.length - 10))).status).toBe(400);
+    const flipped = xorb.slice();
+    flipped[xorb.length - 100] = (flipped[xorb.length - 100] as number) ^ 1;
+    expect((await cas("POST", path, write, flipped)).status).toBe(400);
+    expect((await cas("POST", "/v1/xorbs/default/XYZ", write, xorb)).status).toBe(400);
+    expect(hub.store.xet.xorb(xorbHex)).toBeUndefined();
+    expect(hub.store.xet.xorb(otherHash)).toBeUndefined();
+
+    const ok = await cas("POST", path, write, xorb);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ was_inserted: true });
+    expect(await (await cas("POST", path, write, xorb)).json()).toEqual({ was_inserted: false });
+  });
+
+  it("shards: missing xorb, forged file hash, forged verification, truncation, read token", async () => {
+    const upload = await sampleUpload(3);
+    const write = (await xetToken(hubTokens.alice as string, "alice/model-a", "write")).body.accessToken;
+    const read = (await xetToken(hubTokens.alice as string, "alice/model-a", "read")).body.accessToken;
+    const shard = serializeShard({ files: [upload.file], xorbs: [] });
+    // The xorb was never uploaded.
+    expect((await cas("POST", "/v1/shards", write, shard)).status).toBe(400);
+    expect((await cas("POST", `/v1/xorbs/default/${upload.xorbHex}`, write, upload.xorb)).status).toBe(200);
+    const forgedFile = serializeShard({
+      files: [{ ...upload.file, fileHash: new Uint8Array(32).fill(7) }],
+      xorbs: [],
+    });
+    expect((await cas("POST", "/v1/shards", write, forgedFile)).status).toBe(400);
+    const forgedCheck = serializeShard({
+      files: [{ ...upload.file, verification: [new Uint8Array(32)] }],
+      xorbs: [],
+    });
+    expect((await cas("POST", "/v1/shards", write, forgedCheck)).status).toBe(400);
+    const wrongSize = {
+      ...upload.file,
+      terms: [{ ...(upload.file.terms[0] as ShardFileInfo["terms"][0]), unpackedBytes: 5 }],
+    };
+    expect(
+      (await cas("POST", "/v1/shards", write, serializeShard({ files: [wrongSize], xorbs: [] }))).status,
+    ).toBe(400);
+    expect((await cas("POST", "/v1/shards", write, shard.subarray(0, 120))).status).toBe(400);
+    expect((await cas("POST", "/v1/shards", read, shard)).status).toBe(403);
+    expect(hub.store.xet.file(upload.fileHex)).toBeUndefined();
+
+    expect((await cas("POST", "/v1/shards", write, shard)).status).toBe(200);
+    expect(hub.store.xet.file(upload.fileHex)?.size).toBe(upload.data.length);
+  });
+
+  it("reconstructions: only for the repository that registered the file; ranges; presigned fetches", async () => {
+    const upload = await sampleUpload(3);
+    const aliceRead = (await xetToken(hubTokens.alice as string, "alice/model-a", "read")).body.accessToken;
+    const bobRead = (await xetToken(hubTokens.bob as string, "bob/model-b", "read")).body.accessToken;
+    expect((await cas("GET", `/v1/reconstructions/${upload.fileHex}`, bobRead)).status).toBe(404);
+    const ranged = await cas("GET", `/v1/reconstructions/${upload.fileHex}`, aliceRead, undefined, {
+      Range: "bytes=100000-100009",
+    });
+    expect(ranged.status).toBe(200);
+    const plan = (await ranged.json()) as {
+      offset_into_first_range: number;
+      terms: Array<{ hash: string; range: { start: number; end: number } }>;
+      fetch_info: Record<string, Array<{ url: string; url_range: { start: number; end: number } }>>;
+    };
+    expect(plan.terms).toHaveLength(1);
+    expect(plan.terms[0]?.range.end).toBe((plan.terms[0]?.range.start ?? 0) + 1);
+    const info = plan.fetch_info[upload.xorbHex]?.[0];
+    expect(info).toBeDefined();
+    const { start, end } = info?.url_range ?? { start: 0, end: 0 };
+    const fetched = await fetch(info?.url ?? "", { headers: { Range: `bytes=${start}-${end}` } });
+    expect(fetched.status).toBe(206);
+    expect((await fetched.arrayBuffer()).byteLength).toBe(end - start + 1);
+    const tampered = (info?.url ?? "").replace(/s=[^&]+/, "s=forged");
+    expect((await fetch(tampered, { headers: { Range: `bytes=${start}-${end}` } })).status).toBe(403);
+    expect(
+      (
+        await cas("GET", `/v1/reconstructions/${upload.fileHex}`, aliceRead, undefined, {
+          Range: "bytes=900000-900001",
+        })
+      ).status,
+    ).toBe(416);
+  });
+
+  it("dedup queries answer a shard with keyed chunk hashes for known chunks, 404 for others", async () => {
+    const upload = await sampleUpload(3);
+    const bobRead = (await xetToken(hubTokens.bob as string, "bob/model-b", "read")).body.accessToken;
+    const known = await cas(
+      "GET",
+      `/v1/chunks/default-merkledb/${hashToHex(upload.chunkHashes[0] as XetHash)}`,
+      bobRead,
+    );
+    expect(known.status).toBe(200);
+    const bytes = new Uint8Array(await known.arrayBuffer());
+    const { parseShard } = await import("../xet/shard.js");
+    const shard = parseShard(bytes);
+    expect(shard.xorbs.map((x) => hashToHex(x.xorbHash))).toEqual([upload.xorbHex]);
+    expect(shard.hmacKey).toBeDefined();
+    // Keyed: the raw chunk hashes are not given away.
+    expect(shard.xorbs[0]?.chunks.map((c) => hashToHex(c.hash))).not.toContain(
+      hashToHex(upload.chunkHashes[0] as XetHash),
+    );
+    expect((await cas("GET", `/v1/chunks/default-merkledb/${"ab".repeat(32)}`, bobRead)).status).toBe(404);
+  });
+});
