@@ -9,7 +9,7 @@ const parametersOf = (args: Record<string, unknown>) => (isObject(args.parameter
 const BFL_FAILURES = new Set(["Error", "Content Moderated", "Request Moderated", "Task not found"]);
 
 /** Black Forest Labs: POST /v1/{model}, then poll `polling_url` every 1 s, at most 5 times, until Ready. */
-export const bflJob: ProtocolFactory = (): TaskSpec => ({
+export const bflJob: ProtocolFactory<"bfl-job"> = (): TaskSpec => ({
   path: ({ providerModelId }) => `/v1/${providerModelId}`,
   body: ({ args }) => ({ ...parametersOf(args), prompt: args.inputs }),
   parse: async (submit, ctx) => {
@@ -37,7 +37,7 @@ const novitaTask = (s: Record<string, unknown>): NovitaTask =>
   isObject(s.task) ? (s.task as NovitaTask) : {};
 
 /** Novita video: POST /v3/async/{model} -> {task_id}; poll /v3/async/task-result until SUCCEED. */
-export const novitaVideo: ProtocolFactory = (): TaskSpec => ({
+export const novitaVideo: ProtocolFactory<"novita-video"> = (): TaskSpec => ({
   path: ({ providerModelId }) => `/v3/async/${providerModelId}`,
   body: ({ args }) => ({ ...parametersOf(args), prompt: args.inputs }),
   parse: async (submit, ctx) => {
@@ -65,7 +65,7 @@ const wavespeedData = (s: Record<string, unknown>) => (isObject(s.data) ? s.data
  * WaveSpeedAI: POST /api/v3/{model} -> poll `data.urls.get` until completed -> `data.outputs[0]`.
  * Route option `imageInput: true` sends `inputs` (base64) as `image` instead of `prompt`.
  */
-export const wavespeedJob: ProtocolFactory = (route): TaskSpec => {
+export const wavespeedJob: ProtocolFactory<"wavespeed-job"> = (route): TaskSpec => {
   const imageInput = route.imageInput === true;
   return {
     path: ({ providerModelId }) => `/api/v3/${providerModelId}`,

@@ -1,4 +1,4 @@
-import type { ProtocolFactory, ResponseContext, TaskSpec } from "../providers/types.js";
+import type { ProtocolFactory, ResponseContext, RouteOf, TaskSpec } from "../providers/types.js";
 import { expectShape, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
 import { HUB_OUTPUT_PARSERS } from "./hub-outputs.js";
@@ -8,17 +8,17 @@ import { option } from "./route-options.js";
 const parametersOf = (args: Record<string, unknown>) => (isObject(args.parameters) ? args.parameters : {});
 
 /** The input field the route names (`prompt`, `image_url`, `audio_url`) carries `inputs`. */
-function falBody(route: Parameters<ProtocolFactory>[0]): TaskSpec["body"] {
+function falBody(route: RouteOf<"fal-sync"> | RouteOf<"fal-queue">): TaskSpec["body"] {
   const input = option(route, "input", "prompt");
   return ({ args }) => ({
     ...parametersOf(args),
-    ...(route.syncMode ? { sync_mode: true } : {}),
+    ...("syncMode" in route && route.syncMode ? { sync_mode: true } : {}),
     [input]: args.inputs,
   });
 }
 
 /** Files travel as data URLs inside fal's JSON. */
-const fileInput = (route: Parameters<ProtocolFactory>[0]) =>
+const fileInput = (route: RouteOf<"fal-sync"> | RouteOf<"fal-queue">) =>
   option(route, "input", "prompt").endsWith("_url");
 
 function mediaUrl(response: unknown, key: string, task: string): string {
@@ -35,7 +35,7 @@ async function falOutput(result: unknown, output: string, ctx: ResponseContext):
 }
 
 /** fal.run: POST /{model} answers at once. Route options: `input`, `output`, `syncMode`. */
-export const falSync: ProtocolFactory = (route): TaskSpec => ({
+export const falSync: ProtocolFactory<"fal-sync"> = (route): TaskSpec => ({
   path: ({ providerModelId }) => `/${providerModelId}`,
   body: falBody(route),
   ...(fileInput(route) ? { inputEncoding: () => "data-url" as const } : {}),
@@ -45,7 +45,7 @@ export const falSync: ProtocolFactory = (route): TaskSpec => ({
 const FAILURE_STATUSES = new Set(["FAILED", "ERROR", "CANCELLED"]);
 
 /** Queue: submit -> GET {response_url}/status every 500 ms until COMPLETED -> GET {response_url}. */
-export const falQueue: ProtocolFactory = (route): TaskSpec => ({
+export const falQueue: ProtocolFactory<"fal-queue"> = (route): TaskSpec => ({
   directBaseUrl: "https://queue.fal.run",
   // On a shared host (router, simulator) the queue is selected by a query parameter instead of a host.
   path: ({ providerModelId, sharedHost }) => `/${providerModelId}${sharedHost ? "?_subdomain=queue" : ""}`,

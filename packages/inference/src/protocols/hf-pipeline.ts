@@ -10,7 +10,7 @@ const PIPELINE_ROUTED = new Set<InferenceTask>(["feature-extraction", "sentence-
  * The hub's pipeline protocol (hf-inference, TGI-style servers): `{inputs, parameters}` as JSON, or the
  * file as raw bytes, to `/models/{model}` (`/pipeline/{task}/{model}` for embeddings and similarity).
  */
-export const hfPipeline: ProtocolFactory = (_route, task): TaskSpec => {
+export const hfPipeline: ProtocolFactory<"hf-pipeline"> = (_route, task): TaskSpec => {
   const parse = HUB_OUTPUT_PARSERS[task];
   if (!parse) throw new Error(`hf-pipeline has no output parser for ${task}`);
   const spec: TaskSpec = {

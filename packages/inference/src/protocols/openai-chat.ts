@@ -13,7 +13,7 @@ import { fillPath, option } from "./route-options.js";
  * provider's model id last so caller arguments cannot override it. Route options: `path`, and
  * `modelInBody: "endpoint-only"` for servers that take the model from the path (hf-inference).
  */
-export const openAiChat: ProtocolFactory = (route): TaskSpec => {
+export const openAiChat: ProtocolFactory<"openai-chat"> = (route): TaskSpec => {
   const path = option(route, "path", "/v1/chat/completions");
   const modelOnlyForEndpoints = route.modelInBody === "endpoint-only";
   return {
@@ -45,7 +45,7 @@ function completionParameters(parameters: unknown): Record<string, unknown> {
 }
 
 /** OpenAI-compatible text completion: `{prompt, model, ...parameters}` -> `choices[0].text`. */
-export const openAiCompletions: ProtocolFactory = (route): TaskSpec => {
+export const openAiCompletions: ProtocolFactory<"openai-completions"> = (route): TaskSpec => {
   const path = option(route, "path", "/v1/completions");
   return {
     path: (ctx) => fillPath(path, ctx),
@@ -80,7 +80,7 @@ export const openAiCompletions: ProtocolFactory = (route): TaskSpec => {
 };
 
 /** Text generation through a chat endpoint (providers with no completions route): one user message. */
-export const textGenerationViaChat: ProtocolFactory = (route): TaskSpec => {
+export const textGenerationViaChat: ProtocolFactory<"chat-text-generation"> = (route): TaskSpec => {
   const path = option(route, "path", "/v1/chat/completions");
   return {
     path: (ctx) => fillPath(path, ctx),

@@ -7,7 +7,7 @@ import { fillPath, option } from "./route-options.js";
 const parametersOf = (args: Record<string, unknown>) => (isObject(args.parameters) ? args.parameters : {});
 
 /** OpenAI-style embeddings: `{input, model}` -> `data[].embedding`. Route option: `path`. */
-export const openAiEmbeddings: ProtocolFactory = (route): TaskSpec => {
+export const openAiEmbeddings: ProtocolFactory<"openai-embeddings"> = (route): TaskSpec => {
   const path = option(route, "path", "/v1/embeddings");
   return {
     path: (ctx) => fillPath(path, ctx),
@@ -28,7 +28,7 @@ export const openAiEmbeddings: ProtocolFactory = (route): TaskSpec => {
  * OpenAI-style image generation returning base64: `{...parameters, response_format, prompt, model}`
  * -> `data[0].b64_json`. Route options: `path`, `responseFormat` (Together says "base64").
  */
-export const openAiImages: ProtocolFactory = (route): TaskSpec => {
+export const openAiImages: ProtocolFactory<"openai-images"> = (route): TaskSpec => {
   const path = option(route, "path", "/v1/images/generations");
   const responseFormat = option(route, "responseFormat", "b64_json");
   return {
@@ -54,7 +54,7 @@ export const openAiImages: ProtocolFactory = (route): TaskSpec => {
 };
 
 /** Hyperbolic's images: the model goes in `model_name`; the answer is `images[].image` (base64). */
-export const hyperbolicImages: ProtocolFactory = (route): TaskSpec => {
+export const hyperbolicImages: ProtocolFactory<"hyperbolic-images"> = (route): TaskSpec => {
   const path = option(route, "path", "/v1/images/generations");
   return {
     path: (ctx) => fillPath(path, ctx),

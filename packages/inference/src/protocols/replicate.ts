@@ -9,7 +9,7 @@ import { option } from "./route-options.js";
  * "owner/name" posts to the model's own predictions route. `Prefer: wait` usually returns the output at
  * once; otherwise `urls.get` is polled until succeeded / failed / canceled. Route option: `input`.
  */
-export const replicatePrediction: ProtocolFactory = (route): TaskSpec => {
+export const replicatePrediction: ProtocolFactory<"replicate-prediction"> = (route): TaskSpec => {
   const inputKey = option(route, "input", "prompt");
   return {
     path: ({ providerModelId }) =>

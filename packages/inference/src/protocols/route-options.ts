@@ -1,7 +1,11 @@
 import type { RequestContext, TaskRoute } from "../providers/types.js";
 
 /** A string option of a task route, or its default. */
-export function option(route: TaskRoute, name: string, fallback: string): string {
+export function option<R extends TaskRoute>(
+  route: R,
+  name: Exclude<keyof R, "protocol">,
+  fallback: string,
+): string {
   const value = route[name];
   return typeof value === "string" ? value : fallback;
 }

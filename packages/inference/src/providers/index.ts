@@ -21,7 +21,7 @@ import { replicate } from "./replicate.js";
 import { sambanova } from "./sambanova.js";
 import { scaleway } from "./scaleway.js";
 import { together } from "./together.js";
-import type { ProtocolTable, ProviderConfig, TaskSpec } from "./types.js";
+import type { ProtocolFactory, ProtocolTable, ProviderConfig, TaskSpec } from "./types.js";
 import { wavespeed } from "./wavespeed.js";
 import { zaiOrg } from "./zai-org.js";
 
@@ -152,9 +152,10 @@ export function taskSpec(
   }
   const cached = specCache.get(route);
   if (cached) return cached;
-  const factory = protocols[route.protocol];
+  // The table maps each protocol to its own factory, so the route fits the factory found for it.
+  const factory = protocols[route.protocol] as ProtocolFactory | undefined;
   if (!factory) throw new RoutingError(`Protocol ${route.protocol} is not available for task ${task}`);
-  const spec = factory(route, task);
+  const spec = factory(route as never, task);
   specCache.set(route, spec);
   return spec;
 }

@@ -72,18 +72,41 @@ export interface TaskSpec {
   parse(response: unknown, ctx: ResponseContext): Promise<unknown> | unknown;
 }
 
-/**
- * How a provider serves one task, as data: which protocol (a reusable adapter from protocols/) and that
- * protocol's options. Paths may contain `{model}` (the provider's model id).
- */
-export interface TaskRoute {
-  protocol: string;
-  [option: string]: unknown;
+/** Where a route's path is on the provider (`{model}` stands for the provider's model id). */
+interface PathOption {
+  path?: string;
 }
 
+/**
+ * How a provider serves one task, as data: which protocol (a reusable adapter from protocols/) and that
+ * protocol's own options, typed per protocol. Paths may contain `{model}` (the provider's model id).
+ */
+export type TaskRoute =
+  | ({ protocol: "openai-chat"; modelInBody?: "endpoint-only" } & PathOption)
+  | ({ protocol: "openai-completions" } & PathOption)
+  | ({ protocol: "chat-text-generation" } & PathOption)
+  | ({ protocol: "openai-embeddings" } & PathOption)
+  | ({ protocol: "openai-images"; responseFormat?: "b64_json" | "base64" } & PathOption)
+  | ({ protocol: "hyperbolic-images" } & PathOption)
+  | { protocol: "hf-pipeline" }
+  /** `input`: the body field carrying `inputs`; `output`: the answer's media field, or "text". */
+  | { protocol: "fal-sync"; input?: string; output?: string; syncMode?: boolean }
+  | { protocol: "fal-queue"; input?: string; output?: string }
+  | { protocol: "replicate-prediction"; input?: string }
+  | { protocol: "bfl-job" }
+  | { protocol: "novita-video" }
+  /** `imageInput`: the base64 `inputs` go as `image` rather than `prompt`. */
+  | { protocol: "wavespeed-job"; imageInput?: boolean };
+
+export type Protocol = TaskRoute["protocol"];
+export type RouteOf<P extends Protocol> = Extract<TaskRoute, { protocol: P }>;
+
 /** Builds the hooks of a task route. Task functions pass only the factories they need (tree-shaking). */
-export type ProtocolFactory = (route: TaskRoute, task: InferenceTask) => TaskSpec;
-export type ProtocolTable = Readonly<Record<string, ProtocolFactory>>;
+export type ProtocolFactory<P extends Protocol = Protocol> = (
+  route: RouteOf<P>,
+  task: InferenceTask,
+) => TaskSpec;
+export type ProtocolTable = Readonly<{ [P in Protocol]?: ProtocolFactory<P> }>;
 
 export interface ProviderConfig {
   id: InferenceProvider;
