@@ -107,7 +107,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.use("/router/*", apiCors);
   // Every request, not only /api: file downloads (/{id}/resolve/...) and LFS calls are authorized too.
   // The Xet CAS API carries its own bearer tokens (signed Xet tokens, not hub credentials).
-  const actors = actorMiddleware(resolver);
+  const actors = actorMiddleware(resolver, authorizer);
   app.use("*", (c, next) => (c.req.path.startsWith(`${CAS_PATH}/`) ? next() : actors(c, next)));
 
   if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl, authorizer);

@@ -72,7 +72,13 @@ function catalogueForSim(store: Store): SimModel[] {
   const models: SimModel[] = [];
   let after: ModelListQuery["after"];
   for (;;) {
-    const page = store.models.list({ sort: "createdAt", direction: 1, limit: 500, after });
+    const page = store.models.list({
+      sort: "createdAt",
+      direction: 1,
+      limit: 500,
+      after,
+      visibleTo: { all: true },
+    });
     for (const model of page.models) {
       if (model.pipeline_tag)
         models.push({ id: model.id, pipeline_tag: model.pipeline_tag, tags: model.tags });

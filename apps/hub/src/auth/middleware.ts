@@ -2,18 +2,19 @@ import type { MiddlewareHandler } from "hono";
 import type { HubEnv } from "../http/hub-env.js";
 import type { ActorResolver } from "./actor-resolver.js";
 import { PermissionDeniedError } from "./auth-errors.js";
+import type { Authorizer } from "./authorize.js";
 import { secretsEqual } from "./hub-tokens.js";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export const CSRF_HEADER = "X-CSRF-Token";
 
 /**
- * Resolves the caller once per request into `c.get("actor")` (see auth/authorize.ts for what routes do with
- * it). Requests authenticated by the session cookie, which a browser attaches on its own, must prove they
+ * Resolves the caller once per request into `c.get("actor")`, next to the one `c.get("authorizer")` that
+ * routes hand it to (see auth/authorize.ts). Requests authenticated by the session cookie, which a browser attaches on its own, must prove they
  * come from this hub's pages on every state-changing method: the session's CSRF token in `X-CSRF-Token`
  * (a header no other origin can set without CORS allowing it, and the API does not allow credentials).
  */
-export function actorMiddleware(resolver: ActorResolver): MiddlewareHandler<HubEnv> {
+export function actorMiddleware(resolver: ActorResolver, authorizer: Authorizer): MiddlewareHandler<HubEnv> {
   return async (c, next) => {
     const actor = await resolver.resolve({
       authorization: c.req.header("Authorization"),
@@ -28,6 +29,7 @@ export function actorMiddleware(resolver: ActorResolver): MiddlewareHandler<HubE
       }
     }
     c.set("actor", actor);
+    c.set("authorizer", authorizer);
     await next();
   };
 }

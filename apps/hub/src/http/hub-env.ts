@@ -1,5 +1,6 @@
 import type { RequestIdVariables } from "hono/request-id";
 import type { Actor } from "../auth/actor.js";
+import type { Authorizer } from "../auth/authorize.js";
 
 /** Variables the hub's middleware puts on every request context. */
 export type HubEnv = {
@@ -8,5 +9,6 @@ export type HubEnv = {
     publicUrl: string;
     /** Who is calling (auth/middleware.ts): what routes hand to authorize(). */
     actor: Actor;
+    authorizer: Authorizer;
   };
 };

@@ -105,7 +105,8 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         .map(([provider, mapping]) => ({ provider, status: mapping.status, providerId: mapping.providerId }));
       if (providers.length === 0) continue;
       const model = deps.store.models.get(modelId);
-      if (!model) continue;
+      // Listed without credentials: private models never appear.
+      if (!model || model.private) continue;
       data.push({
         id: model.id,
         object: "model",
@@ -140,7 +141,9 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     }
     const body = parsed as Record<string, unknown>;
     const ref = parseModelRef(body.model);
-    const model = deps.store.models.get(ref.model);
+    const found = deps.store.models.get(ref.model);
+    // A private model the caller may not see answers exactly as a missing one.
+    const model = found && (await caller.maySee(found)) ? found : undefined;
     if (!model) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
     const candidates = selectProviders({
       ref,

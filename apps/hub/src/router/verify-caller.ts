@@ -1,6 +1,8 @@
 import type { ActorResolver } from "../auth/actor-resolver.js";
 import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
 import type { Authorizer } from "../auth/authorize.js";
+import { modelResource } from "../routes/model-lookup.js";
+import type { StoredModel } from "../store/models-table.js";
 
 /** Who a router call is made for and who pays for it, as usage records and provider selection need it. */
 export interface RouterCaller {
@@ -11,6 +13,8 @@ export interface RouterCaller {
   billToId: number | null;
   /** Providers in the caller's order of preference (from their settings); empty: the hub's default order. */
   preferredProviders: readonly string[];
+  /** Whether the caller may see this model (a private one only its owner's members): authorize "read". */
+  maySee(model: Pick<StoredModel, "id" | "private" | "gated">): Promise<boolean>;
 }
 
 /**
@@ -45,6 +49,7 @@ export function userTokenVerifier(resolver: ActorResolver, authorizer: Authorize
       userId: actor.user.id,
       billToId: org?.id ?? null,
       preferredProviders: [],
+      maySee: (model) => authorizer.can(actor, "read", modelResource(model)),
     };
   };
 }

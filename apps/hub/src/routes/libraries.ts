@@ -2,12 +2,13 @@ import { ALL_MODEL_LIBRARY_KEYS, MODEL_LIBRARIES, type ModelLibrary } from "@mod
 import { Hono } from "hono";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
+import { visibleModels } from "./model-lookup.js";
 
 /** `GET /api/libraries`: every model library the hub knows, with how many of this hub's models use it. */
 export function librariesRoutes({ store }: { store: Store }) {
   const app = new Hono<HubEnv>();
   app.get("/", (c) => {
-    const counts = store.models.countsByLibrary();
+    const counts = store.models.countsByLibrary(visibleModels(c));
     const libraries = ALL_MODEL_LIBRARY_KEYS.map((id) => {
       const library: ModelLibrary = MODEL_LIBRARIES[id];
       return {

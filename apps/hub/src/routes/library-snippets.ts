@@ -19,8 +19,8 @@ import { modelFromRoute } from "./model-lookup.js";
  */
 export function librarySnippetsRoutes({ store }: { store: Store }) {
   const app = new Hono<HubEnv>();
-  app.get("/:owner/:name/library-snippets", (c) => {
-    const model = modelFromRoute(c, store);
+  app.get("/:owner/:name/library-snippets", async (c) => {
+    const model = await modelFromRoute(c, store);
     const quant = queryOne(c, "quant");
     if (
       quant !== undefined &&

@@ -1,13 +1,48 @@
 import type { Context } from "hono";
-import { NotFoundError } from "../errors.js";
+import type { Actor } from "../auth/actor.js";
+import { type Action, type RepoResource, repoNotFound, visibility } from "../auth/authorize.js";
+import type { HubEnv } from "../http/hub-env.js";
 import { modelIdFromParts } from "../model-id.js";
+import type { VisibleModels } from "../store/model-filters.js";
 import type { StoredModel } from "../store/models-table.js";
 import type { Store } from "../store/store.js";
 
-/** The model named by the `:owner/:name` of the route, or a 404. */
-export function modelFromRoute(c: Context, store: Store): StoredModel {
-  const id = modelIdFromParts(c.req.param("owner") ?? "", c.req.param("name") ?? "");
+/** A catalogue model as a resource for authorize(). */
+export function modelResource(model: Pick<StoredModel, "id" | "private" | "gated">): RepoResource {
+  const [owner = "", name = ""] = model.id.split("/");
+  return {
+    kind: "repo",
+    type: "model",
+    owner,
+    name,
+    private: model.private ?? false,
+    gated: model.gated ?? false,
+  };
+}
+
+/**
+ * The model `id` if the caller may `action` it; a missing model and a hidden one are refused alike
+ * (RepoNotFound, as the public hub answers).
+ */
+export async function authorizedModel(
+  c: Context<HubEnv>,
+  store: Store,
+  id: string,
+  action: Action = "read",
+): Promise<StoredModel> {
+  const actor: Actor = c.get("actor");
   const model = store.models.get(id);
-  if (!model) throw new NotFoundError(`Model ${id} not found.`);
+  if (!model) throw repoNotFound(actor, id);
+  await c.get("authorizer").authorize(actor, action, modelResource(model));
   return model;
+}
+
+/** The model named by the `:owner/:name` of the route, when the caller may see it. */
+export function modelFromRoute(c: Context<HubEnv>, store: Store): Promise<StoredModel> {
+  return authorizedModel(c, store, modelIdFromParts(c.req.param("owner") ?? "", c.req.param("name") ?? ""));
+}
+
+/** Which private models listings and counts may include for this caller. */
+export function visibleModels(c: Context<HubEnv>): VisibleModels {
+  return visibility(c.get("actor"), "model");
 }

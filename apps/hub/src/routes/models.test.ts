@@ -249,10 +249,11 @@ describe("GET /api/models/{owner}/{name}", () => {
     expect(Object.keys(expanded).sort()).toEqual(["_id", "id", "inferenceProviderMapping", "modelId"]);
   });
 
-  it("answers 404 JSON for a model that does not exist", async () => {
+  it("answers a missing model as the public hub does (401 RepoNotFound when anonymous)", async () => {
     const { response, body } = await getJson("/api/models/nobody/nothing");
-    expect(response.status).toBe(404);
-    expect(body).toMatchObject({ code: "not_found", status: 404, error: "Model nobody/nothing not found." });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("X-Error-Code")).toBe("RepoNotFound");
+    expect(body).toMatchObject({ code: "RepoNotFound", status: 401, error: "Repository not found: nobody/nothing." });
     expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -16,14 +16,13 @@ import {
   needsMappings,
   parseExpand,
 } from "../api/model-view.js";
-import { NotFoundError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { streamJsonArray } from "../http/json-stream.js";
 import { publicUrlOfRequest } from "../http/public-url.js";
 import { queryBoolean, queryList, queryOne } from "../http/query.js";
-import { modelIdFromParts } from "../model-id.js";
 import { MODEL_SORTS } from "../store/model-filters.js";
 import type { Store } from "../store/store.js";
+import { modelFromRoute, visibleModels } from "./model-lookup.js";
 
 export interface ModelsRoutesDeps {
   store: Store;
@@ -55,6 +54,7 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
 
     const { models, hasMore, last } = store.models.list({
       ...filters,
+      visibleTo: visibleModels(c),
       sort,
       direction,
       limit,
@@ -74,10 +74,8 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
     );
   });
 
-  app.get("/:owner/:name", (c) => {
-    const id = modelIdFromParts(c.req.param("owner"), c.req.param("name"));
-    const model = store.models.get(id);
-    if (!model) throw new NotFoundError(`Model ${id} not found.`);
+  app.get("/:owner/:name", async (c) => {
+    const model = await modelFromRoute(c, store);
     const fields = fieldsFor(
       "detail",
       parseExpand(queryList(c, "expand"), "detail"),
@@ -87,7 +85,7 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
       modelView(model, fields, {
         mappings: needsMappings(fields) ? store.mappings.forModel(model.id) : undefined,
         childrenModelCount: fields.includes("childrenModelCount")
-          ? store.models.countChildren(model.id)
+          ? store.models.countChildren(model.id, visibleModels(c))
           : undefined,
       }),
     );

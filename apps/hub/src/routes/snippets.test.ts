@@ -87,7 +87,7 @@ describe("GET /api/models/{id}/snippets", () => {
       ["/api/models/meta-llama/Llama-3.1-8B-Instruct/snippets?temperature=9", 400],
       ["/api/models/meta-llama/Llama-3.1-8B-Instruct/snippets?max_tokens=-1", 400],
       ["/api/models/meta-llama/Llama-3.1-8B-Instruct/snippets?streaming=maybe", 400],
-      ["/api/models/nobody/nothing/snippets", 404],
+      ["/api/models/nobody/nothing/snippets", 401],
       ["/api/models/bad..id/x/snippets", 400],
     ];
     for (const [path, status] of cases) {

@@ -16,8 +16,8 @@ const ALL_CLIENTS: readonly string[] = Object.values(SNIPPET_CLIENTS).flat();
  */
 export function snippetsRoutes({ store }: { store: Store }) {
   const app = new Hono<HubEnv>();
-  app.get("/:owner/:name/snippets", (c) => {
-    const model = modelFromRoute(c, store);
+  app.get("/:owner/:name/snippets", async (c) => {
+    const model = await modelFromRoute(c, store);
     const mappings = store.mappings.forModel(model.id);
 
     const requested = queryOne(c, "provider");

@@ -2,6 +2,7 @@ import { PIPELINE_DATA, PIPELINE_TYPES, type PipelineData, TASKS_DATA } from "@m
 import { Hono } from "hono";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
+import { visibleModels } from "./model-lookup.js";
 
 /**
  * `GET /api/tasks`: every pipeline task keyed by id, as the public hub's endpoint (TASKS_DATA), plus its
@@ -10,7 +11,7 @@ import type { Store } from "../store/store.js";
 export function tasksRoutes({ store }: { store: Store }) {
   const app = new Hono<HubEnv>();
   app.get("/", (c) => {
-    const counts = store.models.countsByPipeline();
+    const counts = store.models.countsByPipeline(visibleModels(c));
     const tasks: Record<string, unknown> = {};
     for (const id of PIPELINE_TYPES) {
       const pipeline: PipelineData = PIPELINE_DATA[id];

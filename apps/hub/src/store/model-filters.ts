@@ -36,8 +36,38 @@ export const SORT_EXPRESSIONS: Record<ModelSort, string> = {
   mainSize: "coalesce((SELECT sum(json_extract(f.value, '$.size')) FROM json_each(models.siblings) AS f), 0)",
 };
 
+/**
+ * Which private models a query may return (auth/authorize.ts `visibility(actor)`): every one, or those of
+ * these owners and ids. Public models are always visible.
+ */
+export type VisibleModels =
+  | { all: true }
+  | { all: false; owners: readonly string[]; repoIds: readonly string[] };
+
+/** Public models only: what anonymous callers see, and the default of every query. */
+export const PUBLIC_ONLY: VisibleModels = { all: false, owners: [], repoIds: [] };
+
+/** The condition (over `models`) keeping only what `visible` allows; undefined means public models only. */
+export function visibilitySql(visible: VisibleModels | undefined): { where: string; params: unknown[] } {
+  const v = visible ?? PUBLIC_ONLY;
+  if (v.all) return { where: "1", params: [] };
+  const parts = ["private = 0"];
+  const params: unknown[] = [];
+  if (v.owners.length > 0) {
+    parts.push(`author IN (${placeholders(v.owners)})`);
+    params.push(...v.owners);
+  }
+  if (v.repoIds.length > 0) {
+    parts.push(`id IN (${placeholders(v.repoIds)})`);
+    params.push(...v.repoIds);
+  }
+  return { where: `(${parts.join(" OR ")})`, params };
+}
+
 /** What a model listing can be narrowed by; every field optional, all present ones must hold (AND). */
 export interface ModelFilters {
+  /** Private models the caller may see; undefined: public models only (fail closed). */
+  visibleTo?: VisibleModels;
   /** Case-insensitive substring of the id. */
   search?: string;
   author?: string;
@@ -103,8 +133,9 @@ const placeholders = (values: readonly unknown[]) => values.map(() => "?").join(
 
 /** The WHERE conditions (over `models`) and their bound parameters for the given filters. */
 export function modelFilterSql(filters: ModelFilters): { where: string[]; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
+  const visibility = visibilitySql(filters.visibleTo);
+  const where: string[] = [visibility.where];
+  const params: unknown[] = [...visibility.params];
   if (filters.search) {
     where.push("instr(lower(id), lower(?)) > 0");
     params.push(filters.search);

@@ -7,6 +7,8 @@ import {
   modelFilterSql,
   registerModelFilterFunctions,
   SORT_EXPRESSIONS,
+  type VisibleModels,
+  visibilitySql,
 } from "./model-filters.js";
 
 export { MODEL_SORTS, type ModelSort } from "./model-filters.js";
@@ -131,9 +133,6 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
   const byId = db.prepare<[string], ModelRow>("SELECT * FROM models WHERE id = ?");
   const remove = db.prepare<[string]>("DELETE FROM models WHERE id = ?");
   const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM models");
-  const libraryCounts = db.prepare<[], { library: string; n: number }>(
-    "SELECT library_name AS library, count(*) AS n FROM models WHERE library_name IS NOT NULL GROUP BY library_name",
-  );
   // Listing statements differ only by which filters are present: a handful of shapes, each prepared once.
   const listStatements = new Map<string, Database.Statement<unknown[], ModelRow>>();
   const prepared = (sql: string) => {
@@ -144,13 +143,16 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
     }
     return statement;
   };
-  const children = db.prepare<[string], { n: number }>(
-    `SELECT count(*) AS n FROM models WHERE EXISTS (
-       SELECT 1 FROM json_each(models.card_data, '$.base_model') AS b WHERE b.value = ? COLLATE NOCASE)`,
-  );
-  const pipelineCounts = db.prepare<[], { pipeline: string; n: number }>(
-    "SELECT pipeline_tag AS pipeline, count(*) AS n FROM models WHERE pipeline_tag IS NOT NULL GROUP BY pipeline_tag",
-  );
+  // Counts see only the models the caller may see (private ones of theirs included): a count must not
+  // reveal that hidden models exist.
+  const countRows = <T>(
+    sql: (visible: string) => string,
+    visible: VisibleModels | undefined,
+    ...params: unknown[]
+  ) => {
+    const condition = visibilitySql(visible);
+    return prepared(sql(condition.where)).all(...params, ...condition.params) as unknown as T[];
+  };
 
   return {
     /**
@@ -203,16 +205,33 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
     },
 
     /** How many models name this one as their card's `base_model` (the public `childrenModelCount`). */
-    countChildren(id: string): number {
-      return children.get(id)!.n;
+    countChildren(id: string, visible?: VisibleModels): number {
+      const rows = countRows<{ n: number }>(
+        (where) => `SELECT count(*) AS n FROM models WHERE EXISTS (
+          SELECT 1 FROM json_each(models.card_data, '$.base_model') AS b WHERE b.value = ? COLLATE NOCASE)
+          AND ${where}`,
+        visible,
+        id,
+      );
+      return rows[0]!.n;
     },
 
-    countsByLibrary(): Map<string, number> {
-      return new Map(libraryCounts.all().map((row) => [row.library, row.n]));
+    countsByLibrary(visible?: VisibleModels): Map<string, number> {
+      const rows = countRows<{ library: string; n: number }>(
+        (where) =>
+          `SELECT library_name AS library, count(*) AS n FROM models WHERE library_name IS NOT NULL AND ${where} GROUP BY library_name`,
+        visible,
+      );
+      return new Map(rows.map((row) => [row.library, row.n]));
     },
 
-    countsByPipeline(): Map<string, number> {
-      return new Map(pipelineCounts.all().map((row) => [row.pipeline, row.n]));
+    countsByPipeline(visible?: VisibleModels): Map<string, number> {
+      const rows = countRows<{ pipeline: string; n: number }>(
+        (where) =>
+          `SELECT pipeline_tag AS pipeline, count(*) AS n FROM models WHERE pipeline_tag IS NOT NULL AND ${where} GROUP BY pipeline_tag`,
+        visible,
+      );
+      return new Map(rows.map((row) => [row.pipeline, row.n]));
     },
 
     /**
