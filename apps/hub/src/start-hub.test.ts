@@ -55,7 +55,8 @@ describe("startHub", () => {
         )
       ).json()) as Record<string, unknown>;
       expect(served).toMatchObject({ likes: 3, inferenceProviderMapping: { together: mapping } });
-      expect((await fetch(`${again.url}/api/models/dslim/bert-base-NER`)).status).toBe(404);
+      // Deleted: RepoNotFound, 401 for an anonymous caller as on the public hub.
+      expect((await fetch(`${again.url}/api/models/dslim/bert-base-NER`)).status).toBe(401);
       expect((await again.store.accounts.tokens.byId(token.id))?.revokedAt).toEqual(expect.any(String));
       expect(again.store.models.count()).toBe(20);
     } finally {

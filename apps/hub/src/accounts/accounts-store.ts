@@ -100,7 +100,8 @@ export interface AccountsStore {
       repoId: string;
       userId: number;
       status: AccessRequestStatus;
-      decidedBy: number;
+      /** The user who decided; null for the operator (ADMIN_TOKEN). */
+      decidedBy: number | null;
     }): Promise<AccessRequest | undefined>;
   };
   invites: {

@@ -253,7 +253,11 @@ describe("GET /api/models/{owner}/{name}", () => {
     const { response, body } = await getJson("/api/models/nobody/nothing");
     expect(response.status).toBe(401);
     expect(response.headers.get("X-Error-Code")).toBe("RepoNotFound");
-    expect(body).toMatchObject({ code: "RepoNotFound", status: 401, error: "Repository not found: nobody/nothing." });
+    expect(body).toMatchObject({
+      code: "RepoNotFound",
+      status: 401,
+      error: "Repository not found: nobody/nothing.",
+    });
     expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -108,7 +108,7 @@ export async function userAccessRequests(
     repoId: repo.id,
     userId: user.id,
     status: status as AccessRequestStatus,
-    decidedBy: actor.kind === "user" ? actor.user.id : 0,
+    decidedBy: actor.kind === "user" ? actor.user.id : null,
   });
   return c.json({ success: true });
 }

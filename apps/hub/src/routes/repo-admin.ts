@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
+import { repoNotFound } from "../auth/authorize.js";
 import { parseFrontMatter } from "../derive/front-matter.js";
-import { RepoExistsError as HubRepoExistsError, InvalidInputError, RepoNotFoundError } from "../errors.js";
+import { RepoExistsError as HubRepoExistsError, InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { parseRepoId, RepoExistsError } from "../repos/repo-service.js";
@@ -81,7 +82,7 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
     const type = parseType(body.type);
     const id = fullId(body);
     const { repo } = await findRepo(deps, c, type, id, "admin");
-    if (repo.id.toLowerCase() !== id.toLowerCase()) throw new RepoNotFoundError(id);
+    if (repo.id.toLowerCase() !== id.toLowerCase()) throw repoNotFound(deps.access.actor(c), id);
     deps.repos.delete(repo);
     return c.json({ success: true });
   });

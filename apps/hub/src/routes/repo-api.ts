@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { RepoNotFoundError } from "../errors.js";
+import { repoNotFound } from "../auth/authorize.js";
 import { askAccess, userAccessRequests } from "./repo-access-requests.js";
 import { parseRepoApiPath, type RepoApiPath } from "./repo-api-path.js";
 import { type RepoReadDeps, repoCommits, repoInfo, repoPathsInfo, repoRefs, repoTree } from "./repo-read.js";
@@ -46,7 +46,7 @@ export function repoApiRoutes(deps: RepoReadDeps): MiddlewareHandler {
       // A catalogue record without files is still answered by the models routes; nothing at all is the
       // public hub's RepoNotFound, which clients turn into RepositoryNotFoundError.
       if (deps.store.models.get(target.id)) return next();
-      throw new RepoNotFoundError(target.id);
+      throw repoNotFound(deps.access.actor(c), target.id);
     }
     return handler(deps, c, target);
   };
