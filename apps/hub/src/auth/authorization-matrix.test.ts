@@ -49,10 +49,11 @@ const listsPrivate = (response: Response, body: unknown) =>
     : (body as Array<{ id: string }>).some((m) => m.id === PRIVATE)
       ? "listed"
       : "hidden";
+/** The private model is a summarization model: counted when the summarization count includes it. */
 const countsPrivate = (response: Response, body: unknown) =>
   response.status !== 200
     ? String(response.status)
-    : (body as Record<string, { modelCount: number }>).summarization!.modelCount === 3
+    : (body as Record<string, { modelCount: number }>)["summarization"]!.modelCount === publicSummarizers + 1
       ? "counted"
       : "not counted";
 
@@ -305,6 +306,7 @@ let temp: ReturnType<typeof makeTempDir>;
 let hub: RunningHub;
 let db: Database.Database;
 let tokenOf: Record<Caller, string | undefined>;
+let publicSummarizers = 0;
 
 beforeAll(async () => {
   temp = makeTempDir();
@@ -322,6 +324,7 @@ beforeAll(async () => {
     fineGrainedOutOfScope: tokens.wesScopedToSelf,
   };
   const summarizer = hub.store.models.get("facebook/bart-large-cnn")!;
+  publicSummarizers = hub.store.models.countsByPipeline().get("summarization") ?? 0;
   hub.store.models.upsert({ ...summarizer, id: PRIVATE, private: true, gated: false });
   hub.store.mappings.set(PRIVATE, "together", {
     status: "live",
