@@ -1,6 +1,5 @@
-import { renderChatTemplate, Template, TemplateError } from "@modelhub/jinja";
 import type { ModelData } from "@modelhub/tasks";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { CodeBlock } from "../../components/ui/code-block.js";
 import { Select } from "../../components/ui/select.js";
 import { chatTemplatesOf, tokenText } from "../../lib/chat-template-source.js";
@@ -12,16 +11,8 @@ import {
   type Role,
   starterConversation,
 } from "./conversation.js";
-
-type Compiled = { template: Template } | { error: string };
-
-function compile(source: string): Compiled {
-  try {
-    return { template: new Template(source) };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-}
+import { createTemplateRenderer, type TemplateRenderer } from "./render-in-worker.js";
+import type { RenderOutcome } from "./render-protocol.js";
 
 /** The model's chat template, rendered by our Jinja engine for a conversation the reader edits. */
 export function ChatTemplateView({ model }: { model: ModelData }) {
@@ -31,26 +22,34 @@ export function ChatTemplateView({ model }: { model: ModelData }) {
   const [addGenerationPrompt, setAddGenerationPrompt] = useState(true);
 
   const source = templates.find((entry) => entry.name === templateName)?.template ?? templates[0]?.template;
-  const compiled = useMemo(() => (source === undefined ? undefined : compile(source)), [source]);
   const tokenizer = model.config?.tokenizer_config;
   const bosToken = tokenText(tokenizer?.bos_token) || model.gguf?.bos_token || "";
   const eosToken = tokenText(tokenizer?.eos_token) || model.gguf?.eos_token || "";
 
-  const output = useMemo(() => {
-    if (!compiled || "error" in compiled) return undefined;
-    try {
-      const prompt = renderChatTemplate(compiled.template, {
-        messages: messages.map(({ role, content }) => ({ role, content })),
-        add_generation_prompt: addGenerationPrompt,
-        bos_token: bosToken,
-        eos_token: eosToken,
-      });
-      return { prompt };
-    } catch (error) {
-      const text = error instanceof TemplateError || error instanceof Error ? error.message : String(error);
-      return { error: text };
-    }
-  }, [compiled, messages, addGenerationPrompt, bosToken, eosToken]);
+  // Rendering happens in a worker with a hard time limit (render-in-worker.ts), never on this thread.
+  const [renderer, setRenderer] = useState<TemplateRenderer>();
+  useEffect(() => {
+    const created = createTemplateRenderer();
+    setRenderer(created);
+    return () => created.dispose();
+  }, []);
+  const [output, setOutput] = useState<RenderOutcome>();
+  useEffect(() => {
+    if (!renderer || source === undefined) return;
+    let current = true;
+    const context = {
+      messages: messages.map(({ role, content }) => ({ role, content })),
+      add_generation_prompt: addGenerationPrompt,
+      bos_token: bosToken,
+      eos_token: eosToken,
+    };
+    void renderer.render(source, context).then((outcome) => {
+      if (current && outcome) setOutput(outcome);
+    });
+    return () => {
+      current = false;
+    };
+  }, [renderer, source, messages, addGenerationPrompt, bosToken, eosToken]);
 
   if (!source) {
     return <p className="text-muted">This model declares no chat template.</p>;
@@ -130,17 +129,12 @@ export function ChatTemplateView({ model }: { model: ModelData }) {
         <h2 id="prompt-heading" className="text-lg font-semibold">
           Prompt the model sees
         </h2>
-        {compiled && "error" in compiled ? (
+        {output && "error" in output ? (
           <p role="alert" className="rounded-md bg-danger-soft p-3 text-sm text-danger">
-            The template does not parse: {compiled.error}
+            {output.phase === "parse" ? `The template does not parse: ${output.error}` : output.error}
           </p>
         ) : null}
-        {output?.error ? (
-          <p role="alert" className="rounded-md bg-danger-soft p-3 text-sm text-danger">
-            {output.error}
-          </p>
-        ) : null}
-        {output?.prompt !== undefined ? (
+        {output && "prompt" in output ? (
           <CodeBlock code={output.prompt} label="Rendered prompt" wrap testId="rendered-prompt" />
         ) : null}
         <details className="rounded-lg border border-line bg-surface">
