@@ -25,7 +25,11 @@ for (const streaming of [false, true]) {
       const where = `${snippet.language}/${snippet.client}`;
       const body = request.json as { messages: Array<{ content: string }>; model?: string };
       expect(body.messages[0]?.content, where).toBe(HOSTILE);
-      if (testCase.provider === "together") expect(body.model, where).toBe(HOSTILE_PROVIDER_ID);
+      // Hub clients resolve the provider's own (hostile) id from the mapping and send it; OpenAI-style
+      // snippets call the router's /v1 with the hub id and the provider (`id:provider`).
+      const hubClient = snippet.client === "huggingface_hub" || snippet.client === "huggingface.js";
+      if (testCase.provider === "together")
+        expect(body.model, where).toBe(hubClient ? HOSTILE_PROVIDER_ID : `${CHAT_MODEL.id}:together`);
       for (const canary of ["pwned-subshell", "pwned-backtick", "pwned-quote", "pwned-model"]) {
         expect(existsSync(join(run.dir, canary)), `${where} ran ${canary}`).toBe(false);
       }
