@@ -1,0 +1,293 @@
+/**
+ * The repository benchmark, side by side in one run (bench/README.md): a large file downloaded through
+ * `/resolve` against a bare node:http server piping the same file, uploaded through the LFS path against a
+ * bare upload to disk, the hub's peak RSS above idle during each, `snapshot_download` of a 1,000-file
+ * repository, and 64 concurrent `HEAD /resolve`. BENCH_FILE_MB (default 1024) sets the large file's size.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const REPO_DIR = join(HERE, "..", "..");
+const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 1024);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+interface Server {
+  child: ChildProcess;
+  info: Record<string, string>;
+}
+
+function serve(...args: string[]): Promise<Server> {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=source", "--import", "tsx", join(HERE, "serve.ts"), ...args],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout!.once("data", (chunk: Buffer) => resolve({ child, info: JSON.parse(chunk.toString()) }));
+    child.once("exit", (code) => reject(new Error(`serve.ts ${args[0]} exited with ${code}`)));
+  });
+}
+
+/** A process's resident memory now (MiB). */
+function rss(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+}
+
+/** Samples a process's resident memory every 20 ms; `stop()` gives the peak (MiB). */
+function rssSampler(pid: number) {
+  let peak = rss(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rss(pid));
+  }, 20);
+  return { stop: () => (clearInterval(timer), peak) };
+}
+
+/** `concurrency` loops of HEAD requests for `seconds`: latency percentiles (ms) and requests per second. */
+async function headLoad(url: string, headers: Record<string, string>, concurrency: number, seconds: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = Date.now() + seconds * 1000;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const start = process.hrtime.bigint();
+      request(url, { method: "HEAD", headers, agent }, (response) => {
+        response.resume();
+        response.on("end", () => {
+          if (response.statusCode === 200) latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+          else errors++;
+          resolve();
+        });
+      })
+        .on("error", () => {
+          errors++;
+          resolve();
+        })
+        .end();
+    });
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) await one();
+    }),
+  );
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Number(latencies[Math.floor(q * (latencies.length - 1))]!.toFixed(1));
+  return { p50ms: at(0.5), p99ms: at(0.99), reqPerSec: Math.round(latencies.length / seconds), errors };
+}
+
+/** GETs a URL and discards the body; resolves with the byte count. */
+function download(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      let bytes = 0;
+      response.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      response.on("end", () =>
+        response.statusCode === 200 ? resolve(bytes) : reject(new Error(`GET ${response.statusCode}`)),
+      );
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+function upload(url: string, file: string, headers: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const put = request(
+      url,
+      { method: "PUT", headers: { ...headers, "Content-Length": statSync(file).size } },
+      (response) => {
+        response.resume();
+        response.on("end", () =>
+          response.statusCode === 200 ? resolve() : reject(new Error(`PUT ${response.statusCode}`)),
+        );
+      },
+    );
+    put.on("error", reject);
+    createReadStream(file, { highWaterMark: 1 << 20 }).pipe(put);
+  });
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), "modelhub-bench-files-"));
+  const hub = await serve("hub");
+  const pipe = await serve("pipe");
+  const sink = await serve("sink", work);
+  const { url, token } = hub.info as { url: string; token: string };
+  const auth = { Authorization: `Bearer ${token}` };
+  const api = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${url}${path}`, { ...init, headers: { ...auth, ...(init.headers ?? {}) } });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response;
+  };
+  try {
+    // The large file: pseudo-random bytes (a 1 MiB random block, varied per MiB), hashed as it is written.
+    const big = join(work, "big.bin");
+    const hash = createHash("sha256");
+    const out = createWriteStream(big);
+    const block = randomBytes(1 << 20);
+    for (let i = 0; i < FILE_MB; i++) {
+      block.writeUInt32LE(i, 0);
+      hash.update(block);
+      if (!out.write(block)) await new Promise((resolve) => out.once("drain", resolve));
+    }
+    await new Promise((resolve) => out.end(resolve));
+    const oid = hash.digest("hex");
+    const size = FILE_MB << 20;
+
+    await api("/api/repos/create", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"name":"bench/big"}',
+    });
+    const idle = rss(hub.child.pid!);
+
+    // Upload: the LFS PUT against a bare upload to disk (first round stores it; later ones re-verify it).
+    const uploadTimes = { hub: [] as number[], bare: [] as number[] };
+    let uploadPeak = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const batch = (await (
+        await api("/bench/big.git/info/lfs/objects/batch", {
+          method: "POST",
+          headers: { "Content-Type": "application/vnd.git-lfs+json" },
+          body: JSON.stringify({
+            operation: "upload",
+            objects: [{ oid: round === 0 ? oid : "0".repeat(63) + round, size }],
+          }),
+        })
+      ).json()) as { objects: { actions?: { upload: { href: string } } }[] };
+      const href = batch.objects[0]!.actions?.upload.href;
+      const sampler = rssSampler(hub.child.pid!);
+      // Rounds after the first upload the same bytes under another oid: the hub reads, hashes and refuses them
+      // at the end (a 400), which costs what a fresh upload costs without keeping a second copy.
+      const hubTime = await timed(() =>
+        upload(href!, big).catch((error) => {
+          if (round === 0) throw error;
+        }),
+      );
+      uploadPeak = Math.max(uploadPeak, sampler.stop());
+      uploadTimes.hub.push(hubTime);
+      uploadTimes.bare.push(await timed(() => upload(`${sink.info.url}/`, big)));
+    }
+    const commitLine = (summary: string, lines: unknown[]) =>
+      [{ key: "header", value: { summary } }, ...lines].map((line) => JSON.stringify(line)).join("\n");
+    await api("/api/models/bench/big/commit/main", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-ndjson" },
+      body: commitLine("big", [{ key: "lfsFile", value: { path: "big.bin", algo: "sha256", oid, size } }]),
+    });
+    const stored = join(hub.info.dataDir!, "blobs", "sha256", oid.slice(0, 2), oid.slice(2, 4), oid);
+
+    // Download: /resolve against the bare pipe of the very same file on disk.
+    const downloadTimes = { hub: [] as number[], bare: [] as number[] };
+    let downloadPeak = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const sampler = rssSampler(hub.child.pid!);
+      downloadTimes.hub.push(await timed(() => download(`${url}/bench/big/resolve/main/big.bin`, auth)));
+      downloadPeak = Math.max(downloadPeak, sampler.stop());
+      downloadTimes.bare.push(
+        await timed(() => download(`${pipe.info.url}/?path=${encodeURIComponent(stored)}`)),
+      );
+    }
+
+    // 64 concurrent HEAD /resolve of a small file.
+    await api("/api/models/bench/big/commit/main", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-ndjson" },
+      body: commitLine("config", [
+        {
+          key: "file",
+          value: { path: "config.json", content: Buffer.from("{}").toString("base64"), encoding: "base64" },
+        },
+      ]),
+    });
+    const head64 = await headLoad(`${url}/bench/big/resolve/main/config.json`, auth, 64, 5);
+
+    // snapshot_download of a 1,000-file repository, fresh cache.
+    await api("/api/repos/create", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"name":"bench/many"}',
+    });
+    const files = Array.from({ length: 1000 }, (_, i) => ({
+      key: "file",
+      value: {
+        path: `files/${String(i).padStart(4, "0")}.txt`,
+        content: Buffer.from(`file ${i}\n`).toString("base64"),
+        encoding: "base64",
+      },
+    }));
+    await api("/api/models/bench/many/commit/main", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-ndjson" },
+      body: commitLine("many", files),
+    });
+    const python = join(REPO_DIR, ".venv", "bin", "python");
+    const script = `import time\nfrom huggingface_hub import snapshot_download\nt=time.time()\nsnapshot_download("bench/many", cache_dir=${JSON.stringify(join(work, "hf-cache"))})\nprint(time.time()-t)`;
+    const snapshotSeconds = await new Promise<number>((resolve, reject) =>
+      execFile(
+        python,
+        ["-c", script],
+        {
+          env: {
+            ...process.env,
+            HF_ENDPOINT: url,
+            HF_TOKEN: token,
+            HF_HUB_DISABLE_XET: "1",
+            HF_HUB_DISABLE_PROGRESS_BARS: "1",
+          },
+        },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(stderr)) : resolve(Number(stdout.trim().split("\n").at(-1))),
+      ),
+    );
+
+    const mibps = (seconds: number) => size / (1 << 20) / seconds;
+    const result = {
+      fileMiB: FILE_MB,
+      rounds: ROUNDS,
+      download: {
+        hubMiBps: Math.round(mibps(median(downloadTimes.hub))),
+        bareMiBps: Math.round(mibps(median(downloadTimes.bare))),
+        ratio: Number((median(downloadTimes.bare) / median(downloadTimes.hub)).toFixed(2)),
+        hubPeakRssAboveIdleMiB: Math.round(downloadPeak - idle),
+      },
+      upload: {
+        hubMiBps: Math.round(mibps(median(uploadTimes.hub))),
+        bareMiBps: Math.round(mibps(median(uploadTimes.bare))),
+        ratio: Number((median(uploadTimes.bare) / median(uploadTimes.hub)).toFixed(2)),
+        hubPeakRssAboveIdleMiB: Math.round(uploadPeak - idle),
+      },
+      idleRssMiB: Math.round(idle),
+      head64,
+      snapshot1000: {
+        seconds: Number(snapshotSeconds.toFixed(2)),
+        filesPerSecond: Math.round(1000 / snapshotSeconds),
+      },
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    for (const server of [hub, pipe, sink]) server.child.kill("SIGTERM");
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+void main();
