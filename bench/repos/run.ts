@@ -47,7 +47,12 @@ function rssSampler(pid: number) {
   const timer = setInterval(() => {
     peak = Math.max(peak, rss(pid));
   }, 20);
-  return { stop: () => (clearInterval(timer), peak) };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
 }
 
 /** `concurrency` loops of HEAD requests for `seconds`: latency percentiles (ms) and requests per second. */
