@@ -1,4 +1,7 @@
+import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { MiddlewareHandler } from "hono";
 import { parseRange } from "../http/byte-range.js";
 import { lfsPointerText } from "../repos/lfs-pointer.js";
@@ -127,5 +130,18 @@ async function serveFile(
     });
   }
   const stream = await deps.repos.blobs.get(file.sha256, { start, end });
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  if (outgoing) {
+    // On Node the file is piped straight into the socket: no web-stream wrapping of every chunk. The headers
+    // the middleware adds after a handler are set here, since this response bypasses them.
+    outgoing.writeHead(status, {
+      ...headers,
+      "X-Request-Id": c.get("requestId") ?? "",
+      "X-Content-Type-Options": "nosniff",
+      "Cross-Origin-Resource-Policy": "cross-origin",
+    });
+    pipeline(stream, outgoing).catch(() => stream.destroy());
+    return RESPONSE_ALREADY_SENT;
+  }
   return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
 }
