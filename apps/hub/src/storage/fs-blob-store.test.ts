@@ -47,7 +47,9 @@ describe("fs blob store", () => {
     await expect(store.put(chunks("abc"), { size: 2 })).rejects.toBeInstanceOf(BlobMismatchError);
     await expect(store.put(chunks("abc"), { size: 4 })).rejects.toBeInstanceOf(BlobMismatchError);
     expect(await store.head(sha256(Buffer.from("abc")))).toBeUndefined();
-    expect(readdirSync(join(temp.dir, "tmp"))).toEqual([]);
+    expect(
+      readdirSync(join(temp.dir, "tmp")).flatMap((dir) => readdirSync(join(temp.dir, "tmp", dir))),
+    ).toEqual([]);
   });
 
   it("answers missing blobs with BlobNotFoundError, and delete is idempotent", async () => {
@@ -60,10 +62,17 @@ describe("fs blob store", () => {
     expect(await store.head(info.sha256)).toBeUndefined();
   });
 
-  it("removes half-written temporary files left by a crash when opened again", async () => {
-    const { writeFileSync } = await import("node:fs");
-    writeFileSync(join(temp.dir, "tmp", "torn"), "partial");
+  it("removes a crashed writer's temporary files once stale, and never a live one's", async () => {
+    const { mkdirSync, utimesSync, writeFileSync } = await import("node:fs");
+    const crashed = join(temp.dir, "tmp", "crashed");
+    mkdirSync(crashed);
+    writeFileSync(join(crashed, "torn"), "partial");
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(crashed, old, old);
+    const live = readdirSync(join(temp.dir, "tmp")).filter((dir) => dir !== "crashed");
     await createFsBlobStore(temp.dir);
-    expect(readdirSync(join(temp.dir, "tmp"))).toEqual([]);
+    const left = readdirSync(join(temp.dir, "tmp"));
+    expect(left).not.toContain("crashed");
+    expect(left).toEqual(expect.arrayContaining(live));
   });
 });
