@@ -139,4 +139,37 @@ describe.skipIf(!hasJinja2)("Jinja2 differences (skipped: python3 cannot import 
     );
     expect(differences(cases)).toEqual([]);
   });
+
+  it("makes select, reject, selectattr, rejectattr and map generators: truthy, no len(), consumed once", () => {
+    const producer = fc.constantFrom(
+      "l|select('even')",
+      "l|reject('odd')",
+      "l|select",
+      "msgs|selectattr('role', 'eq', 'user')",
+      "msgs|rejectattr('role', 'eq', 'user')",
+      "l|map('string')",
+      "msgs|map(attribute='role')",
+      "[]|select",
+    );
+    const use = fc.constantFrom(
+      "{% if g %}y{% else %}n{% endif %}",
+      "{{ g|length }}",
+      "{{ g|list }}{{ g|list }}",
+      "{{ g == g|list }}|{{ g|list == g|list }}",
+      "{{ g|first }}|{{ g|list }}",
+      "{{ g|last }}",
+      "{{ g|tojson }}",
+      "{{ g|join(',') }}",
+      "{{ g is iterable }}{{ g is sequence }}{{ g is mapping }}",
+      "{% for x in g %}{{ loop.length }}{% else %}E{% endfor %}{% for x in g %}{{ x }}{% else %}E{% endfor %}",
+      "{{ 2 in g }}{{ g|list }}",
+      "{{ g|sort|list }}{{ g|count }}",
+      "{{ (g|list)[0] }}",
+    );
+    const cases = sample(fc.tuple(producer, use), 150).map(([made, body]) => ({
+      template: `{% set g = ${made} %}${body}`,
+      context: { l: [1, 2, 3], msgs: [{ role: "user" }, { role: "assistant" }] },
+    }));
+    expect(differences(cases)).toEqual([]);
+  });
 });

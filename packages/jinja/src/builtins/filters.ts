@@ -16,6 +16,7 @@ import {
   makeTuple,
   num,
   PyFloat,
+  PyGenerator,
   pyFloat,
   truthy,
   typeName,
@@ -45,6 +46,9 @@ const WORD = lazyRegExp(String.raw`[\p{L}\p{N}_]+`, "gu");
 import { type JsonOptions, toJson } from "./tojson.js";
 
 const str = (v: unknown): string => (typeof v === "string" ? v : pyStr(v));
+
+/** Jinja2's select/reject/map results are generators (computed here at once, yielded once). */
+const generator = (items: unknown[], producer: string) => new PyGenerator(items, producer);
 
 function length(v: unknown): number {
   if (typeof v === "string") return codePoints(v).length;
@@ -325,11 +329,16 @@ function center(v: unknown, args: unknown[], k: Kwargs | null): string {
 }
 
 function first(v: unknown): unknown {
+  if (v instanceof PyGenerator) {
+    const item = v.next();
+    return item === null ? new Undefined("No first item, sequence was empty.") : item.value;
+  }
   const items = iterate(v);
   return items.length > 0 ? items[0] : new Undefined("No first item, sequence was empty.");
 }
 
 function last(v: unknown): unknown {
+  if (v instanceof PyGenerator) throw typeError("'generator' object is not reversible");
   const items = iterate(v);
   return items.length > 0 ? items[items.length - 1] : new Undefined("No last item, sequence was empty.");
 }
@@ -463,7 +472,7 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   length,
   list: (v) => iterate(v).slice(),
   lower: (v) => str(v).toLowerCase(),
-  map: mapFilter,
+  map: (v, a, k, st) => generator(mapFilter(v, a, k, st), "sync_do_map"),
   max: (v, a, k) => minMax(v, a, k, true),
   min: (v, a, k) => minMax(v, a, k, false),
   pprint: (v) => pformat(v),
@@ -475,14 +484,14 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
     if (isMapping(v)) throw new TemplateRuntimeError(String(i), "KeyError");
     return items[i];
   },
-  reject: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS, false, false),
-  rejectattr: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS, true, false),
+  reject: (v, a, k, st) => generator(selectOrReject(v, a, k, st, TESTS, false, false), "select_or_reject"),
+  rejectattr: (v, a, k, st) => generator(selectOrReject(v, a, k, st, TESTS, true, false), "select_or_reject"),
   replace: replaceFilter,
   reverse,
   round: doRound,
   safe: (v) => new Markup(str(v)),
-  select: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS, false, true),
-  selectattr: (v, a, k, st) => selectOrReject(v, a, k, st, TESTS, true, true),
+  select: (v, a, k, st) => generator(selectOrReject(v, a, k, st, TESTS, false, true), "select_or_reject"),
+  selectattr: (v, a, k, st) => generator(selectOrReject(v, a, k, st, TESTS, true, true), "select_or_reject"),
   slice: sliceFilter,
   sort: sortFilter,
   string: (v) => (v instanceof Markup ? v : str(v)),

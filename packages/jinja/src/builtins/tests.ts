@@ -2,7 +2,7 @@ import type { TestFn } from "../runtime/compile-expr.js";
 import { LoopContext } from "../runtime/loop.js";
 import { compareValues, contains, eq, mod } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
-import { isMapping, isUndefined, Markup, PyCallable, PyFloat } from "../runtime/values.js";
+import { isMapping, isUndefined, Markup, PyCallable, PyFloat, PyGenerator } from "../runtime/values.js";
 import { table } from "./args.js";
 import { FILTERS } from "./filters.js";
 import { HAS_LOWER, HAS_LOWER_OR_TITLE, HAS_UPPER, HAS_UPPER_OR_TITLE } from "./methods.js";
@@ -44,7 +44,12 @@ export const TESTS: Record<string, TestFn> = table<TestFn>({
   lessthan: (v, a) => compareValues(v, a[0], "lt") < 0,
   in: (v, a) => contains(a[0], v),
   iterable: (v) =>
-    typeof v === "string" || Array.isArray(v) || isMapping(v) || isUndefined(v) || v instanceof Markup,
+    typeof v === "string" ||
+    Array.isArray(v) ||
+    isMapping(v) ||
+    isUndefined(v) ||
+    v instanceof Markup ||
+    v instanceof PyGenerator,
   sequence: (v) =>
     typeof v === "string" || Array.isArray(v) || isMapping(v) || v instanceof Markup || isUndefined(v),
   mapping: (v) => isMapping(v),

@@ -10,6 +10,7 @@ import {
   makeTuple,
   num,
   PyFloat,
+  PyGenerator,
   pyFloat,
   typeName,
   Undefined,
@@ -296,6 +297,12 @@ export function contains(haystack: unknown, needle: unknown): boolean {
     for (const item of haystack) if (eq(item, needle)) return true;
     return false;
   }
+  // Python consumes a generator up to the first match.
+  if (haystack instanceof PyGenerator) {
+    for (let item = haystack.next(); item !== null; item = haystack.next())
+      if (eq(item.value, needle)) return true;
+    return false;
+  }
   if (isMapping(haystack)) {
     if (Array.isArray(needle) || isMapping(needle)) throw typeError(`unhashable type: '${typeName(needle)}'`);
     const key = mappingKey(needle);
@@ -317,6 +324,7 @@ export function mappingKey(key: unknown): string | null {
 /** Python's iter() for `for` loops and filters: a fresh or shared array of items. */
 export function iterate(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
+  if (v instanceof PyGenerator) return v.take();
   if (typeof v === "string") return Array.from(v);
   if (isMapping(v)) return Object.keys(v);
   if (isUndefined(v)) return [];

@@ -8,6 +8,7 @@ import {
   Namespace,
   PyCallable,
   PyFloat,
+  PyGenerator,
   viewName,
 } from "./values.js";
 
@@ -133,6 +134,8 @@ export function pyStr(v: unknown): string {
   if (isUndefined(v)) return "";
   if (v instanceof Markup) return v.text;
   if (Array.isArray(v) || isMapping(v) || v instanceof Namespace) return pyRepr(v);
+  // Python prints the generator's address; a fixed one keeps output deterministic.
+  if (v instanceof PyGenerator) return `<generator object ${v.producer} at 0x7f0000000000>`;
   if (v instanceof PyCallable)
     return v.kind === "macro" ? `<Macro '${v.name}'>` : `<built-in method ${v.name}>`;
   return "<object>";

@@ -79,6 +79,33 @@ export class PyCallable extends RuntimeObject {
   }
 }
 
+/**
+ * What Jinja2's select, reject, selectattr, rejectattr and map return: a generator. It is truthy even when
+ * empty, has no len(), equals only itself, and yields its items once (a second pass sees nothing).
+ */
+export class PyGenerator extends RuntimeObject {
+  private position = 0;
+  constructor(
+    private readonly items: unknown[],
+    /** The Python function that made it, as its repr names it. */
+    readonly producer: string,
+  ) {
+    super();
+  }
+
+  /** The items not yet consumed, consuming them. */
+  take(): unknown[] {
+    const rest = this.position === 0 ? this.items : this.items.slice(this.position);
+    this.position = this.items.length;
+    return rest;
+  }
+
+  /** Python's next(): the next item, or null when none is left. */
+  next(): { value: unknown } | null {
+    return this.position < this.items.length ? { value: this.items[this.position++] } : null;
+  }
+}
+
 /** Output of `|safe`/`|escape`: plain text that reports `is escaped` (autoescape is off). */
 export class Markup extends RuntimeObject {
   constructor(readonly text: string) {
@@ -132,6 +159,7 @@ export function typeName(v: unknown): string {
   if (v instanceof PyFloat) return "float";
   if (Array.isArray(v)) return isTuple(v) ? "tuple" : "list";
   if (v instanceof Namespace) return "Namespace";
+  if (v instanceof PyGenerator) return "generator";
   if (v instanceof PyCallable) return v.kind === "macro" ? "Macro" : "builtin_function_or_method";
   if (v instanceof Markup) return "Markup";
   if (isMapping(v)) return "dict";
