@@ -27,6 +27,7 @@ import { repoAdminRoutes, validateYamlRoute } from "./routes/repo-admin.js";
 import { repoApiRoutes } from "./routes/repo-api.js";
 import type { RepoReadDeps } from "./routes/repo-read.js";
 import { resolveRoutes } from "./routes/resolve.js";
+import { type SignupPolicy, sessionRoutes } from "./routes/sessions.js";
 import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
 import { whoamiRoutes } from "./routes/whoami.js";
@@ -71,6 +72,8 @@ export interface AppDeps {
    * through the API clears the one token cache at once. Made from the store when not given.
    */
   actorResolver?: ActorResolver;
+  /** Who may create an account through the API (default "closed": admins create users). */
+  signupPolicy?: SignupPolicy;
   authorizer?: Authorizer;
 }
 
@@ -118,6 +121,15 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/tasks", tasksRoutes({ store: deps.store }));
   app.route("/api/libraries", librariesRoutes({ store: deps.store }));
   app.route("/api", whoamiRoutes());
+  app.route(
+    "/api/auth",
+    sessionRoutes({
+      store: deps.store,
+      maxBodyBytes: limits.apiBodyBytes,
+      signupPolicy: deps.signupPolicy ?? "closed",
+      secureCookies: hubPublicUrl.startsWith("https:"),
+    }),
+  );
   app.route("/api/avatars", avatarsRoutes());
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(

@@ -20,6 +20,8 @@ export interface HubConfig {
   /** Provider name -> API key, from the environment variables the provider registry names. */
   providerKeys: Record<string, string>;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** SIGNUP_POLICY: who may create an account through the API (`closed` by default: admins do). */
+  signupPolicy: "open" | "invite" | "closed";
   /** USAGE_RETENTION_DAYS: days per-call usage rows are kept (daily totals are kept for ever). */
   usageRetentionDays: number;
 }
@@ -81,6 +83,20 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     const key = env[variable]?.trim();
     if (key) providerKeys[provider] = key;
   }
+  const signupPolicy = (env.SIGNUP_POLICY || "closed") as HubConfig["signupPolicy"];
+  if (!["open", "invite", "closed"].includes(signupPolicy)) {
+    problems.push("SIGNUP_POLICY must be one of open, invite, closed.");
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
-  return { port, host, publicUrl, dataDir, adminToken, providerKeys, logLevel, usageRetentionDays };
+  return {
+    port,
+    host,
+    publicUrl,
+    dataDir,
+    adminToken,
+    providerKeys,
+    logLevel,
+    usageRetentionDays,
+    signupPolicy,
+  };
 }

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     usageRetentionDays: config.usageRetentionDays,
     adminToken: config.adminToken,
+    signupPolicy: config.signupPolicy,
     providerKeys: config.providerKeys,
     webDist: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : undefined,
     logger,

@@ -50,6 +50,8 @@ export interface StartHubOptions {
    */
   providerSim?: boolean;
   routerTimeouts?: Partial<ForwardTimeouts>;
+  /** Who may create an account through the API (default "closed"). */
+  signupPolicy?: "open" | "invite" | "closed";
   /** Let callers' `x-sim-*` headers reach provider-sim (tests and the benchmark only; default false). */
   forwardSimHeaders?: boolean;
 }
@@ -186,6 +188,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     webDist: options.webDist,
     actorResolver,
     authorizer,
+    signupPolicy: options.signupPolicy,
     publicUrl,
     blobs,
   });

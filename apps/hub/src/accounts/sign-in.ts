@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import { hashToken } from "../auth/hub-tokens.js";
+import { HubError, InvalidInputError } from "../errors.js";
+import type { AccountsStore } from "./accounts-store.js";
+import { burnVerification, verifyPassword } from "./password.js";
+import type { User } from "./types.js";
+
+/** The one answer to every failed sign-in, whatever failed (no user enumeration). */
+export const SIGN_IN_FAILED = "Invalid username or password.";
+
+export class SignInFailedError extends HubError {
+  constructor() {
+    super(401, "unauthorized", SIGN_IN_FAILED);
+  }
+}
+
+export class SignInRateLimitedError extends HubError {
+  constructor() {
+    super(429, "rate_limited", "Too many failed sign-ins for this account: try again in a few minutes.");
+  }
+}
+
+export interface SignInLimits {
+  /** Failed attempts allowed per account name within one window. */
+  maxFailures: number;
+  windowMs: number;
+  sessionMs: number;
+}
+
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+  maxFailures: 5,
+  windowMs: 15 * 60_000,
+  sessionMs: 30 * 24 * 3600_000,
+};
+
+/**
+ * Password sign-in and server-side sessions. Failures are counted per account name (existing or not) in the
+ * database, so the limit holds across replicas and cannot tell which names exist; the session id leaves
+ * only in the cookie and is stored hashed.
+ */
+export function signInService(
+  accounts: AccountsStore,
+  limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
+  now = Date.now,
+) {
+  return {
+    async signIn(input: {
+      name: unknown;
+      password: unknown;
+    }): Promise<{ user: User; sessionId: string; csrfToken: string; expiresAt: string }> {
+      if (typeof input.name !== "string" || typeof input.password !== "string" || input.name.length > 254) {
+        throw new InvalidInputError('Expected {"name", "password"}.');
+      }
+      const key = `name:${input.name.toLowerCase()}`;
+      const window = Math.floor(now() / limits.windowMs) * limits.windowMs;
+      if ((await accounts.signInFailures.count(key, window)) >= limits.maxFailures)
+        throw new SignInRateLimitedError();
+      const user = input.name.includes("@")
+        ? await accounts.users.byEmail(input.name)
+        : await accounts.users.byName(input.name);
+      const hash = user && !user.disabled ? await accounts.users.passwordHash(user.id) : null;
+      const ok = hash
+        ? await verifyPassword(input.password, hash)
+        : (await burnVerification(input.password), false);
+      if (!ok || !user) {
+        await accounts.signInFailures.add(key, window);
+        throw new SignInFailedError();
+      }
+      await accounts.signInFailures.clear(key);
+      const sessionId = randomBytes(32).toString("base64url");
+      const csrfToken = randomBytes(24).toString("base64url");
+      const expiresAt = new Date(now() + limits.sessionMs).toISOString();
+      await accounts.sessions.create({ idHash: hashToken(sessionId), userId: user.id, csrfToken, expiresAt });
+      return { user, sessionId, csrfToken, expiresAt };
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { type Context, Hono } from "hono";
+import { accountsService } from "../accounts/accounts-service.js";
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits, signInService } from "../accounts/sign-in.js";
+import { SESSION_COOKIE } from "../auth/actor-resolver.js";
+import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
+import { InvalidInputError } from "../errors.js";
+import { readJsonBody } from "../http/body.js";
+import type { HubEnv } from "../http/hub-env.js";
+import type { Store } from "../store/store.js";
+
+export const SIGNUP_POLICIES = ["open", "invite", "closed"] as const;
+export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
+
+export interface SessionRoutesDeps {
+  store: Store;
+  maxBodyBytes: number;
+  signupPolicy: SignupPolicy;
+  /** `https:` public URLs get Secure cookies. */
+  secureCookies: boolean;
+  limits?: SignInLimits;
+}
+
+/**
+ * Web sessions: `POST /api/auth/signin {name, password}` sets an HttpOnly, SameSite=Lax cookie (Secure
+ * behind HTTPS) and answers the CSRF token the pages send back as `X-CSRF-Token`; `GET /api/auth/session`;
+ * `POST /api/auth/signout` revokes the session server-side; `POST /api/auth/signup {name, password, email?,
+ * invite?}` as the sign-up policy allows (`open`, `invite`: with an admin's invite code, `closed`).
+ */
+export function sessionRoutes(deps: SessionRoutesDeps) {
+  const accounts = deps.store.accounts;
+  const signIn = signInService(accounts, deps.limits ?? DEFAULT_SIGN_IN_LIMITS);
+  const app = new Hono<HubEnv>();
+
+  const cookie = (value: string, maxAgeSeconds: number) =>
+    `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${deps.secureCookies ? "; Secure" : ""}`;
+
+  async function body(c: Context<HubEnv>) {
+    const value = await readJsonBody(c, deps.maxBodyBytes);
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw new InvalidInputError("Expected a JSON object.");
+    return value as Record<string, unknown>;
+  }
+
+  app.post("/signin", async (c) => {
+    const input = await body(c);
+    const session = await signIn.signIn({ name: input.name, password: input.password });
+    c.header(
+      "Set-Cookie",
+      cookie(session.sessionId, Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000)),
+    );
+    c.header("Cache-Control", "no-store");
+    return c.json({ name: session.user.name, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
+  });
+
+  app.get("/session", (c) => {
+    const actor = c.get("actor");
+    if (actor.kind !== "user" || actor.credential.kind !== "session")
+      throw new AuthenticationRequiredError("Not signed in.");
+    c.header("Cache-Control", "no-store");
+    return c.json({
+      name: actor.user.name,
+      isAdmin: actor.user.isAdmin,
+      csrfToken: actor.credential.csrfToken,
+    });
+  });
+
+  app.post("/signout", async (c) => {
+    const actor = c.get("actor");
+    // The actor middleware has checked the CSRF token of this cookie-authenticated request.
+    if (actor.kind === "user" && actor.credential.kind === "session")
+      await accounts.sessions.revoke(actor.credential.idHash);
+    c.header("Set-Cookie", cookie("", 0));
+    return c.json({ signedOut: true });
+  });
+
+  app.post("/signup", async (c) => {
+    if (deps.signupPolicy === "closed")
+      throw new PermissionDeniedError("Sign-up is closed on this hub: ask an administrator for an account.");
+    const input = await body(c);
+    if (deps.signupPolicy === "invite" && typeof input.invite !== "string") {
+      throw new PermissionDeniedError("Sign-up needs an invite on this hub.");
+    }
+    const user = await accountsService(accounts).createUser({
+      name: input.name,
+      email: input.email,
+      fullname: input.fullname,
+      password: input.password,
+      ...(deps.signupPolicy === "invite" ? { inviteCode: input.invite as string } : {}),
+    });
+    return c.json({ name: user.name }, 201);
+  });
+
+  return app;
+}
