@@ -17,6 +17,7 @@ describe("parseConfig", () => {
       providerKeys: {},
       logLevel: "info",
       usageRetentionDays: 30,
+      signupPolicy: "closed",
     });
   });
 
