@@ -1,3 +1,4 @@
+/// <reference path="./lz4js.d.ts" />
 import lz4 from "lz4js";
 
 /**
