@@ -19,6 +19,7 @@ import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { adminRoutes } from "./routes/admin.js";
 import { avatarsRoutes } from "./routes/avatars.js";
+import { healthRoutes } from "./routes/health.js";
 import { lfsRoutes } from "./routes/lfs.js";
 import { librariesRoutes } from "./routes/libraries.js";
 import { librarySnippetsRoutes } from "./routes/library-snippets.js";
@@ -75,6 +76,8 @@ export interface AppDeps {
   /** Who may create an account through the API (default "closed": admins create users). */
   signupPolicy?: SignupPolicy;
   authorizer?: Authorizer;
+  /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
+  draining?: () => boolean;
 }
 
 /** Builds the hub's HTTP application from its routes. Pure wiring: no environment, no listening socket. */
@@ -115,6 +118,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
 
   if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl, authorizer);
 
+  app.route("/", healthRoutes({ store: deps.store, blobs: deps.blobs, draining: deps.draining }));
   app.route("/api/models", snippetsRoutes({ store: deps.store }));
   app.route("/api/models", librarySnippetsRoutes({ store: deps.store }));
   app.route("/api/models", modelsRoutes({ store: deps.store }));

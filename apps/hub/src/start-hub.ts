@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
-import { type ProviderSim, type SimModel, startProviderSim } from "@modelhub/provider-sim";
+import type { ProviderSim, SimModel } from "@modelhub/provider-sim";
 import { createApp, ROUTER_BODY_BYTES } from "./app.js";
 import { createActorResolver } from "./auth/actor-resolver.js";
 import { createAuthorizer } from "./auth/authorize.js";
@@ -130,6 +130,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   if (needsSim && options.providerSim !== false) {
     // The simulator accepts only the hub's own credential: a caller's token is never forwarded.
     // It knows the catalogue's models, so hf-inference answers for each with its task's shape.
+    // Loaded only here: the simulator and its recorded fixtures cost nothing when every provider has a key.
+    const { startProviderSim } = await import("@modelhub/provider-sim");
     sim = await startProviderSim({ hubTokens: [simCredential], models: catalogueForSim(store) });
   }
   const upstreams = createUpstreams({
@@ -191,9 +193,11 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     signupPolicy: options.signupPolicy,
     publicUrl,
     blobs,
+    draining: () => closing !== undefined,
   });
   honoListener = getRequestListener(app.fetch, { hostname: host });
 
+  // Set by close(): from then on /readyz answers 503 while requests in flight finish.
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {

@@ -1,7 +1,9 @@
 /**
- * Builds the embeddable script from its TypeScript sources with esbuild, once per process, so the hub
- * serves it without a prior build step. Server-side only; esbuild and node:* are imported lazily so that
- * browser bundles importing this package's options never pull them in.
+ * The embeddable script, bundled from its TypeScript sources with esbuild. The package's build writes it
+ * next to the compiled modules (`dist/top-products.js`, see `writeTopProductsScript`), so a release serves
+ * it with no esbuild installed; from the sources (tests, `npm run dev`) it is bundled once per process.
+ * Server-side only; esbuild and node:* are imported lazily so that browser bundles importing this package's
+ * options never pull them in.
  */
 import { WIDGET_SCRIPT_VERSION } from "./data-api.js";
 
@@ -24,29 +26,81 @@ export class WidgetScriptBuildError extends Error {
   override readonly name = "WidgetScriptBuildError";
 }
 
-type Esbuild = typeof import("esbuild");
+/**
+ * The part of esbuild's API used here, written out so that the published types do not import esbuild: it is
+ * a build tool (a devDependency), loaded only when the script is bundled from the sources.
+ */
+interface Esbuild {
+  build(options: Record<string, unknown>): Promise<{
+    outputFiles?: Array<{ text: string }>;
+    metafile?: { inputs: Record<string, unknown> };
+  }>;
+}
 
 /** Node-only modules, loaded through a variable so bundlers (Vite) never pull them into browser code. */
 const loadNodeModule = <T>(specifier: string): Promise<T> => import(/* @vite-ignore */ specifier);
 const SOURCE_EXTENSIONS = [".ts", ".js"];
 
+/** Where the build writes the bundled script, beside the compiled modules. */
+const PREBUILT_NAME = "top-products.js";
+
 let pending: Promise<WidgetScript> | undefined;
 
-/** The script, bundled and minified on first call and kept in memory; a failed build is retried next call. */
+/**
+ * The script, read from the build's output when there is one, else bundled and minified on first call; kept
+ * in memory. A failed build is retried next call.
+ */
 export function getTopProductsScript(): Promise<WidgetScript> {
-  pending ??= bundleTopProductsScript().catch((error: unknown) => {
+  pending ??= loadTopProductsScript().catch((error: unknown) => {
     pending = undefined;
     throw error;
   });
   return pending;
 }
 
-async function bundleTopProductsScript(): Promise<WidgetScript> {
-  const [esbuild, fs, zlib, crypto] = await Promise.all([
-    loadNodeModule<Esbuild>("esbuild"),
-    loadNodeModule<typeof import("node:fs")>("node:fs"),
+async function loadTopProductsScript(): Promise<WidgetScript> {
+  const fs = await loadNodeModule<typeof import("node:fs")>("node:fs");
+  const prebuilt = decodeURIComponent(new URL(`./${PREBUILT_NAME}`, import.meta.url).pathname);
+  if (fs.existsSync(prebuilt)) {
+    return scriptFrom(fs.readFileSync(prebuilt, "utf8"), fs.statSync(prebuilt).mtimeMs);
+  }
+  const { code, newestInputMs } = await bundleTopProductsScript();
+  return scriptFrom(code, newestInputMs);
+}
+
+/** Bundles the script (the build calls this) and writes it beside the compiled modules; returns its path. */
+export async function writeTopProductsScript(): Promise<string> {
+  const fs = await loadNodeModule<typeof import("node:fs")>("node:fs");
+  const { code, newestInputMs } = await bundleTopProductsScript();
+  const target = decodeURIComponent(new URL(`./${PREBUILT_NAME}`, import.meta.url).pathname);
+  fs.writeFileSync(target, code);
+  // The file's time stands for its sources' (Last-Modified), as when bundling in process.
+  fs.utimesSync(target, newestInputMs / 1000, newestInputMs / 1000);
+  return target;
+}
+
+async function scriptFrom(code: string, modifiedMs: number): Promise<WidgetScript> {
+  const [zlib, crypto] = await Promise.all([
     loadNodeModule<typeof import("node:zlib")>("node:zlib"),
     loadNodeModule<typeof import("node:crypto")>("node:crypto"),
+  ]);
+  const bytes = new TextEncoder().encode(code).length;
+  const gzip = new Uint8Array(zlib.gzipSync(code, { level: 9 }));
+  const hash = crypto.createHash("sha256").update(code).digest("base64url").slice(0, 22);
+  return {
+    code,
+    etag: `"tp${WIDGET_SCRIPT_VERSION}-${hash}"`,
+    bytes,
+    gzip,
+    gzipBytes: gzip.length,
+    lastModified: new Date(Math.floor(modifiedMs / 1000) * 1000),
+  };
+}
+
+async function bundleTopProductsScript(): Promise<{ code: string; newestInputMs: number }> {
+  const [esbuild, fs] = await Promise.all([
+    loadNodeModule<Esbuild>("esbuild"),
+    loadNodeModule<typeof import("node:fs")>("node:fs"),
   ]);
   // From src/ (tests, `npm start`) the entry is main.ts; from dist/ it is the compiled main.js.
   const entry = SOURCE_EXTENSIONS.map((extension) =>
@@ -79,19 +133,8 @@ async function bundleTopProductsScript(): Promise<WidgetScript> {
   const output = result.outputFiles?.[0];
   if (!output) throw new WidgetScriptBuildError("esbuild produced no output for the widget script");
 
-  const code = output.text;
-  const bytes = new TextEncoder().encode(code).length;
-  const gzip = new Uint8Array(zlib.gzipSync(code, { level: 9 }));
-  const hash = crypto.createHash("sha256").update(code).digest("base64url").slice(0, 22);
-  const newest = Object.keys(result.metafile?.inputs ?? {})
+  const newestInputMs = Object.keys(result.metafile?.inputs ?? {})
     .map((input) => fs.statSync(input.startsWith("/") ? input : `${workingDir}/${input}`).mtimeMs)
     .reduce((a, b) => Math.max(a, b), 0);
-  return {
-    code,
-    etag: `"tp${WIDGET_SCRIPT_VERSION}-${hash}"`,
-    bytes,
-    gzip,
-    gzipBytes: gzip.length,
-    lastModified: new Date(Math.floor(newest / 1000) * 1000),
-  };
+  return { code: output.text, newestInputMs };
 }

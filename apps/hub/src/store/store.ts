@@ -3,7 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createSqliteAccountsStore } from "../accounts/sqlite-accounts-store.js";
 import { createMappingsTable } from "./mappings-table.js";
-import { migrate } from "./migrations.js";
+import { MIGRATIONS, migrate } from "./migrations.js";
 import { createModelsTable } from "./models-table.js";
 import { createReposTable } from "./repos-table.js";
 import { createUsageTable } from "./usage-table.js";
@@ -51,6 +51,10 @@ export function openStore(options: StoreOptions) {
     meta: {
       get: (key: string): string | undefined => getMeta.get(key)?.value,
       set: (key: string, value: string): void => void setMeta.run(key, value),
+    },
+    /** The schema version the database is at and the one this code knows (readiness: equal once migrated). */
+    schema(): { applied: number; known: number } {
+      return { applied: db.pragma("user_version", { simple: true }) as number, known: MIGRATIONS.length };
     },
     /** Runs `work` in one transaction: all of its writes land, or none. */
     transaction<T>(work: () => T): T {
