@@ -69,5 +69,6 @@ check "/api/models/meta-llama/Llama-3.1-8B-Instruct/snippets?provider=together" 
 check "/widget/top-products.js" "attachShadow"
 check "/healthz" '"ok"'
 check "/readyz" '"ready"'
+check "/metrics" "hub_http_requests_total"
 check "/" "<html"
 echo "release: node apps/hub/dist/server.js answers with production dependencies only"

@@ -11,6 +11,7 @@ import { actorMiddleware } from "./auth/middleware.js";
 import { HubError, NotFoundError, renderError } from "./errors.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
 import type { HubEnv } from "./http/hub-env.js";
+import { createMetrics, type HubMetrics } from "./http/metrics.js";
 import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./http/public-url.js";
 import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
@@ -78,6 +79,8 @@ export interface AppDeps {
   authorizer?: Authorizer;
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
+  /** Prometheus metrics served at `/metrics`; start-hub.ts shares them with the router. */
+  metrics?: HubMetrics;
 }
 
 /** Builds the hub's HTTP application from its routes. Pure wiring: no environment, no listening socket. */
@@ -90,7 +93,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const resolver = deps.actorResolver ?? createActorResolver({ accounts, adminToken: deps.adminToken });
   const authorizer = deps.authorizer ?? createAuthorizer({ accounts });
 
+  const metrics = deps.metrics ?? createMetrics();
   app.use("*", requestId());
+  app.use("*", metrics.middleware);
   app.use("*", publicUrlMiddleware(hubPublicUrl));
   app.use("*", requestLog(logger));
   app.use("*", dotSegmentGuard);
@@ -119,6 +124,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl, authorizer);
 
   app.route("/", healthRoutes({ store: deps.store, blobs: deps.blobs, draining: deps.draining }));
+  app.get("/metrics", async (c) => {
+    c.header("Content-Type", metrics.registry.contentType);
+    return c.body(await metrics.registry.metrics());
+  });
   app.route("/api/models", snippetsRoutes({ store: deps.store }));
   app.route("/api/models", librarySnippetsRoutes({ store: deps.store }));
   app.route("/api/models", modelsRoutes({ store: deps.store }));

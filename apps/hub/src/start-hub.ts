@@ -7,6 +7,7 @@ import type { ProviderSim, SimModel } from "@modelhub/provider-sim";
 import { createApp, ROUTER_BODY_BYTES } from "./app.js";
 import { createActorResolver } from "./auth/actor-resolver.js";
 import { createAuthorizer } from "./auth/authorize.js";
+import { createMetrics } from "./http/metrics.js";
 import { answerMissingHost, answerParserError } from "./http/parser-errors.js";
 import { normalizePublicUrl } from "./http/public-url.js";
 import { type Logger, silentLogger } from "./logger.js";
@@ -148,7 +149,9 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   // a Hono route); everything else goes to Hono.
   // Known once listening (the default public URL is the listening address); no call arrives before.
   let publicUrl = "";
+  const metrics = createMetrics({ processMetrics: true });
   const routeFast = createNodeRouter({
+    metrics,
     publicUrl: () => publicUrl,
     store,
     upstreams,
@@ -194,6 +197,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     publicUrl,
     blobs,
     draining: () => closing !== undefined,
+    metrics,
   });
   honoListener = getRequestListener(app.fetch, { hostname: host });
 

@@ -9,6 +9,7 @@ import {
   UnavailableError,
 } from "../errors.js";
 import { readNodeBody } from "../http/body.js";
+import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import { modelOfCall } from "./call-model.js";
@@ -39,6 +40,8 @@ export interface NodeRouterDeps {
   forwardSimHeaders?: boolean;
   /** Providers' measured speed (for `:fastest`); one per hub process by default. */
   stats?: ProviderStats;
+  /** Counts each finished call (per provider and status) for `/metrics`. */
+  metrics?: HubMetrics;
 }
 
 /** A `.` or `..` path segment, literal or percent-encoded (as the app's dot-segment guard refuses them). */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { buildRequest, type InferenceProvider, type InferenceTask } from "@modelhub/inference";
 import { type HubError, InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import { parseJsonBody, readNodeBody } from "../http/body.js";
+import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import type { MappingTask } from "../store/mapping-record.js";
 import type { Store } from "../store/store.js";
@@ -39,6 +40,7 @@ export interface OpenAiApiDeps {
   publicUrl: () => string;
   stats: ProviderStats;
   forwardSimHeaders?: boolean;
+  metrics?: HubMetrics;
 }
 
 export interface ApiCall {

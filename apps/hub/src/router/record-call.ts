@@ -1,3 +1,4 @@
+import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import type { ForwardResult } from "./forward.js";
@@ -17,7 +18,7 @@ export interface RouterCall {
 
 /** Records one finished router call: usage for its token, and one log line (warn for upstream 5xx). */
 export function recordRouterCall(
-  deps: { store: Store; logger: Logger },
+  deps: { store: Store; logger: Logger; metrics?: HubMetrics },
   call: RouterCall,
   result: ForwardResult,
 ) {
@@ -39,5 +40,6 @@ export function recordRouterCall(
     // The store may already be closed when a stream ends during shutdown.
     deps.logger.log("warn", "usage not recorded", { ...fields, error });
   }
+  deps.metrics?.observeRouterCall({ provider: call.provider, requestBytes, ...result });
   deps.logger.log(result.status >= 500 ? "warn" : "info", "router call", fields);
 }

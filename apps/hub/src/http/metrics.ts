@@ -1,0 +1,83 @@
+import type { MiddlewareHandler } from "hono";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+/** Latency buckets in seconds: loopback API answers take milliseconds, streamed router calls seconds. */
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
+
+/**
+ * The hub's Prometheus metrics (prom-client), one registry per hub: request counts and latencies per route
+ * (the route's pattern, never the raw path, so ids do not explode the label set), router calls per provider
+ * and status, and the bytes uploaded and downloaded. `processMetrics` adds Node's own (CPU, memory, event
+ * loop, handles): on for a running hub, off for an app built in a test.
+ *
+ * The database has no pool to report: SQLite is one connection inside the process.
+ */
+export function createMetrics(options: { processMetrics?: boolean } = {}) {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const requests = new Counter({
+    name: "hub_http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status.",
+    labelNames: ["method", "route", "status"] as const,
+    registers,
+  });
+  const requestSeconds = new Histogram({
+    name: "hub_http_request_duration_seconds",
+    help: "Time until the answer's headers, by method and route pattern.",
+    labelNames: ["method", "route"] as const,
+    buckets: BUCKETS,
+    registers,
+  });
+  const routerCalls = new Counter({
+    name: "hub_router_calls_total",
+    help: "Inference router calls, by provider and the status answered (499: the caller left first).",
+    labelNames: ["provider", "status"] as const,
+    registers,
+  });
+  const routerSeconds = new Histogram({
+    name: "hub_router_call_duration_seconds",
+    help: "Router calls from request to the end of the provider's answer, by provider.",
+    labelNames: ["provider"] as const,
+    buckets: BUCKETS,
+    registers,
+  });
+  const bytes = new Counter({
+    name: "hub_transfer_bytes_total",
+    help: "Bytes received (upload) and sent (download): request and response bodies of known length.",
+    labelNames: ["direction", "kind"] as const,
+    registers,
+  });
+
+  return {
+    registry,
+    /** Hono middleware counting every request the app answers. */
+    middleware: ((): MiddlewareHandler => async (c, next) => {
+      const started = performance.now();
+      await next();
+      const route = c.req.routePath === "/*" || !c.req.routePath ? "unmatched" : c.req.routePath;
+      const method = c.req.method;
+      requests.inc({ method, route, status: String(c.res.status) });
+      requestSeconds.observe({ method, route }, (performance.now() - started) / 1000);
+      const kind = /\/(resolve|info\/lfs|upload|preupload|commit)\b/.test(c.req.path) ? "files" : "api";
+      const uploaded = Number(c.req.header("content-length") ?? 0);
+      if (uploaded > 0) bytes.inc({ direction: "upload", kind }, uploaded);
+      const downloaded = Number(c.res.headers.get("content-length") ?? 0);
+      if (downloaded > 0 && method !== "HEAD") bytes.inc({ direction: "download", kind }, downloaded);
+    })(),
+    observeRouterCall(call: {
+      provider: string;
+      status: number;
+      durationMs: number;
+      requestBytes: number;
+      responseBytes: number;
+    }) {
+      routerCalls.inc({ provider: call.provider, status: String(call.status) });
+      routerSeconds.observe({ provider: call.provider }, call.durationMs / 1000);
+      bytes.inc({ direction: "upload", kind: "router" }, call.requestBytes);
+      bytes.inc({ direction: "download", kind: "router" }, call.responseBytes);
+    },
+  };
+}
+
+export type HubMetrics = ReturnType<typeof createMetrics>;
