@@ -1,22 +1,13 @@
-/** Inference providers a model may be mapped to (spec §3), with the names the UI shows. */
-export const PROVIDER_LABELS: Record<string, string> = {
-  "black-forest-labs": "Black Forest Labs",
-  cerebras: "Cerebras",
-  cohere: "Cohere",
-  "fal-ai": "fal",
-  "fireworks-ai": "Fireworks",
-  "hf-inference": "HF Inference",
-  hyperbolic: "Hyperbolic",
-  nebius: "Nebius AI Studio",
-  novita: "Novita",
-  openai: "OpenAI",
-  replicate: "Replicate",
-  sambanova: "SambaNova",
-  together: "Together AI",
-};
+import { INFERENCE_PROVIDERS, PROVIDER_DISPLAY_NAMES, providerDisplayName } from "@modelhub/inference";
 
-export const PROVIDER_IDS = Object.keys(PROVIDER_LABELS);
+/**
+ * Inference providers a model may be mapped to, with the names the UI shows: both come from the inference
+ * provider registry, the one list of providers (a provider added there appears here, filters included).
+ */
+export const PROVIDER_LABELS: Readonly<Record<string, string>> = PROVIDER_DISPLAY_NAMES;
+
+export const PROVIDER_IDS: readonly string[] = INFERENCE_PROVIDERS;
 
 export function providerLabel(provider: string): string {
-  return PROVIDER_LABELS[provider] ?? provider;
+  return providerDisplayName(provider);
 }
