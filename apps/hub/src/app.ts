@@ -30,6 +30,7 @@ import { repoApiRoutes } from "./routes/repo-api.js";
 import type { RepoReadDeps } from "./routes/repo-read.js";
 import { resolveRoutes } from "./routes/resolve.js";
 import { type SignupPolicy, sessionRoutes } from "./routes/sessions.js";
+import { settingsTokensRoutes } from "./routes/settings-tokens.js";
 import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
 import { whoamiRoutes } from "./routes/whoami.js";
@@ -134,6 +135,14 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/tasks", tasksRoutes({ store: deps.store }));
   app.route("/api/libraries", librariesRoutes({ store: deps.store }));
   app.route("/api", whoamiRoutes());
+  app.route(
+    "/api/settings/tokens",
+    settingsTokensRoutes({
+      store: deps.store,
+      maxBodyBytes: limits.apiBodyBytes,
+      onRevoked: () => resolver.invalidate(),
+    }),
+  );
   app.route(
     "/api/auth",
     sessionRoutes({

@@ -133,4 +133,34 @@ describe("web sessions", () => {
       expect(log).not.toContain(secret);
     }
   });
+
+  it("manages the user's own tokens from the session: shown once, revoked at once", async () => {
+    const { body, session } = await signIn();
+    const headers = { Cookie: session, "X-CSRF-Token": body.csrfToken };
+    const created = await hub.app.request(
+      "/api/settings/tokens",
+      json({ name: "laptop", role: "write" }, headers),
+    );
+    expect(created.status).toBe(201);
+    const issued = (await created.json()) as Json;
+    expect(issued.token).toMatch(/^hf_/);
+    const listed = await hub.app.request("/api/settings/tokens", { headers: { Cookie: session } });
+    expect(JSON.stringify(await listed.json())).not.toContain(issued.token);
+    const bearer = { Authorization: `Bearer ${issued.token}` };
+    expect((await hub.app.request("/api/whoami-v2", { headers: bearer })).status).toBe(200);
+    // Without the CSRF token nothing is revoked.
+    expect(
+      (
+        await hub.app.request(`/api/settings/tokens/${issued.id}`, {
+          method: "DELETE",
+          headers: { Cookie: session },
+        })
+      ).status,
+    ).toBe(403);
+    const revoked = await hub.app.request(`/api/settings/tokens/${issued.id}`, { method: "DELETE", headers });
+    expect(revoked.status).toBe(200);
+    expect((await hub.app.request("/api/whoami-v2", { headers: bearer })).status).toBe(401);
+    // Another user's token id is "not found"; anonymous callers are refused.
+    expect((await hub.app.request("/api/settings/tokens")).status).toBe(401);
+  });
 });
