@@ -152,7 +152,8 @@ describe("widget builder", () => {
     await page.getByRole("checkbox", { name: "Debug logging" }).check();
     await expect.poll(() => consoleLines.some((line) => line.includes("[modelhub-widget]"))).toBe(true);
 
-    // devMode with the hub option: data and links come from that hub (here: this one, under another name).
+    // devMode with the hub option: data comes from that hub (here: this one, under another name), and its
+    // links from that hub's configured public URL, never from the name it was reached by.
     const altHub = harness.hub.url.replace("127.0.0.1", "localhost");
     await page.getByRole("checkbox", { name: "Development mode" }).check();
     await setText("Development hub URL", altHub);
@@ -160,6 +161,6 @@ describe("widget builder", () => {
     expect(await embedCode()).toMatch(/[?;]devMode&amp;hub=http%3A\/\/localhost%3A\d+(&amp;|")/);
     await expect
       .poll(() => preview.locator("modelhub-top-products a.card").first().getAttribute("href"))
-      .toMatch(new RegExp(`^${altHub}/`));
+      .toMatch(new RegExp(`^${harness.hub.publicUrl}/`));
   });
 });
