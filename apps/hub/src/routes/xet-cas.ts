@@ -83,8 +83,9 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
 
   app.get("/v1/chunks/:prefix/:hash", async (c) => {
     grantOf(c, deps, "read");
-    if (c.req.param("prefix") !== "default-merkledb") {
-      throw new InvalidInputError("The chunk prefix must be 'default-merkledb'.");
+    // The specification names `default-merkledb`; hf_xet 1.6 sends `default`.
+    if (!["default-merkledb", "default"].includes(c.req.param("prefix"))) {
+      throw new InvalidInputError("The chunk prefix must be 'default-merkledb' (or 'default').");
     }
     const shard = await deps.cas.dedupShard(hashParam(c, "hash"));
     if (!shard) throw new NotFoundError("This chunk is not known to the CAS.");

@@ -73,6 +73,7 @@ export function createXetTable(db: Database.Database, now: () => Date) {
     `SELECT f.hash FROM xet_files f JOIN xet_file_repos r ON r.file_hash = f.hash
      WHERE f.sha256 = ? AND r.repo_id = ? LIMIT 1`,
   );
+  const totalXorbs = db.prepare<[], { total: number | null }>("SELECT sum(size) AS total FROM xet_xorbs");
   const toFile = (row: { hash: string; sha256: string | null; size: number; terms: string }): XetFileRow => ({
     hash: row.hash,
     sha256: row.sha256 ?? undefined,
@@ -113,6 +114,10 @@ export function createXetTable(db: Database.Database, now: () => Date) {
     /** A xorb holding this chunk, for global deduplication. */
     xorbOfChunk(chunkHash: string): string | undefined {
       return chunkHome.get(chunkHash)?.xorb_hash;
+    },
+    /** Bytes of every stored xorb (what Xet storage holds on disk). */
+    totalXorbBytes(): number {
+      return totalXorbs.get()?.total ?? 0;
     },
     /** Registers a file (first registration wins: the same hash is the same content) for a repository. */
     addFile(file: XetFileRow, repoKey: number): void {

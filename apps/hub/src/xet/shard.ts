@@ -163,20 +163,26 @@ export function parseShard(data: Uint8Array): Shard {
   }
 
   const shard: Shard = { files, xorbs };
-  // The footer may be omitted on upload; when present it must be whole and of the known version.
+  // The footer may be omitted on upload. When present it ends the shard; lookup tables (truncated hashes to
+  // entry indices, which the client builds for its own cache) may sit between the sections and it.
   if (r.remaining > 0) {
-    if (r.remaining !== Number(footerSize) || r.remaining !== FOOTER_BYTES) {
+    if (footerSize !== BigInt(FOOTER_BYTES) || r.remaining < FOOTER_BYTES) {
       throw new MalformedShardError(
         `${r.remaining} trailing bytes where a ${footerSize}-byte footer belongs`,
       );
     }
-    const footerVersion = r.u64();
+    const footerAt = data.length - FOOTER_BYTES;
+    const footer = new Reader(data);
+    footer.at = footerAt;
+    const footerVersion = footer.u64();
     if (footerVersion !== BigInt(FOOTER_VERSION))
       throw new MalformedShardError(`footer version ${footerVersion}`);
-    r.skip(16 + 48);
-    const key = r.hash();
-    r.u64();
-    const expiry = r.u64();
+    footer.skip(16 + 48);
+    const key = footer.hash();
+    footer.u64();
+    const expiry = footer.u64();
+    footer.skip(72);
+    if (footer.u64() !== BigInt(footerAt)) throw new MalformedShardError("the footer offset does not match");
     if (key.some((b) => b !== 0)) shard.hmacKey = key;
     shard.keyExpiry = expiry;
   }
@@ -209,6 +215,10 @@ class Writer {
 }
 
 const BOOKEND = new Uint8Array(HASH_BYTES).fill(0xff);
+
+function truncated(hash: XetHash): bigint {
+  return new DataView(hash.buffer, hash.byteOffset, 8).getBigUint64(0, true);
+}
 
 export interface SerializeShardOptions {
   hmacKey?: XetHash;
@@ -252,7 +262,21 @@ export function serializeShard(
   w.bytes(BOOKEND);
   w.zeros(16);
   const casInfoOffset = w.length;
+  // Lookup tables: the first u64 of each hash (little-endian) -> the entry's row (48-byte units) in its
+  // section; the client's shard reader relies on them.
+  const fileLookup: Array<[bigint, number]> = [];
+  let row = 0;
+  for (const file of shard.files) {
+    fileLookup.push([truncated(file.fileHash), row]);
+    row += 1 + file.terms.length * (file.verification ? 2 : 1) + (file.sha256 ? 1 : 0);
+  }
+  const casLookup: Array<[bigint, number]> = [];
+  const chunkLookup: Array<[bigint, number, number]> = [];
+  row = 0;
   for (const xorb of shard.xorbs) {
+    casLookup.push([truncated(xorb.xorbHash), row]);
+    for (const [i, chunk] of xorb.chunks.entries()) chunkLookup.push([truncated(chunk.hash), row, i]);
+    row += 1 + xorb.chunks.length;
     w.bytes(xorb.xorbHash);
     w.u32(0);
     w.u32(xorb.chunks.length);
@@ -267,15 +291,44 @@ export function serializeShard(
   }
   w.bytes(BOOKEND);
   w.zeros(16);
+  const byKey = (a: [bigint, ...number[]], b: [bigint, ...number[]]) =>
+    a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+  const fileLookupOffset = w.length;
+  for (const [key, index] of fileLookup.sort(byKey)) {
+    w.u64(key);
+    w.u32(index);
+  }
+  const casLookupOffset = w.length;
+  for (const [key, index] of casLookup.sort(byKey)) {
+    w.u64(key);
+    w.u32(index);
+  }
+  const chunkLookupOffset = w.length;
+  for (const [key, casRow, index] of chunkLookup.sort(byKey)) {
+    w.u64(key);
+    w.u32(casRow);
+    w.u32(index);
+  }
   const footerOffset = w.length;
+  const storedBytes = shard.xorbs.reduce((n, x) => n + x.bytesInXorb, 0);
+  const onDisk = shard.xorbs.reduce((n, x) => n + x.bytesOnDisk, 0);
+  const materialized = shard.files.reduce((n, f) => n + f.terms.reduce((m, t) => m + t.unpackedBytes, 0), 0);
   w.u64(FOOTER_VERSION);
   w.u64(fileInfoOffset);
   w.u64(casInfoOffset);
-  w.zeros(48);
+  w.u64(fileLookupOffset);
+  w.u64(fileLookup.length);
+  w.u64(casLookupOffset);
+  w.u64(casLookup.length);
+  w.u64(chunkLookupOffset);
+  w.u64(chunkLookup.length);
   w.bytes(options.hmacKey ?? new Uint8Array(HASH_BYTES));
   w.u64(options.createdAt ?? Math.floor(Date.now() / 1000));
   w.u64(options.keyExpiry ?? 0xffffffffffffffffn);
-  w.zeros(72);
+  w.zeros(48);
+  w.u64(onDisk);
+  w.u64(materialized);
+  w.u64(storedBytes);
   w.u64(footerOffset);
   return w.result();
 }
