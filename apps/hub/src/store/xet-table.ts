@@ -73,6 +73,9 @@ export function createXetTable(db: Database.Database, now: () => Date) {
     `SELECT f.hash FROM xet_files f JOIN xet_file_repos r ON r.file_hash = f.hash
      WHERE f.sha256 = ? AND r.repo_id = ? LIMIT 1`,
   );
+  const filesWithXorb = db.prepare<[string], { terms: string }>(
+    "SELECT terms FROM xet_files WHERE instr(terms, ?) > 0 LIMIT 16",
+  );
   const totalXorbs = db.prepare<[], { total: number | null }>("SELECT sum(size) AS total FROM xet_xorbs");
   const toFile = (row: { hash: string; sha256: string | null; size: number; terms: string }): XetFileRow => ({
     hash: row.hash,
@@ -114,6 +117,20 @@ export function createXetTable(db: Database.Database, now: () => Date) {
     /** A xorb holding this chunk, for global deduplication. */
     xorbOfChunk(chunkHash: string): string | undefined {
       return chunkHome.get(chunkHash)?.xorb_hash;
+    },
+    /**
+     * Xorbs that files using `xorbHash` also use (that xorb first, at most `limit`): a dedup answer worth
+     * more than the one xorb, since a file that shares one xorb's chunks likely shares its neighbours'.
+     */
+    relatedXorbs(xorbHash: string, limit: number): string[] {
+      const out = new Set<string>([xorbHash]);
+      for (const row of filesWithXorb.all(`"${xorbHash}"`)) {
+        for (const term of JSON.parse(row.terms) as XetTermRow[]) {
+          if (out.size >= limit) return [...out];
+          out.add(term.xorb);
+        }
+      }
+      return [...out];
     },
     /** Bytes of every stored xorb (what Xet storage holds on disk). */
     totalXorbBytes(): number {

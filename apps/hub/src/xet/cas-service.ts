@@ -137,25 +137,32 @@ export function createCasService(deps: CasDeps) {
       return files.length;
     },
 
-    /** A shard listing a xorb that holds `chunkHex`, its chunk hashes keyed so only holders can match them. */
+    /**
+     * A shard listing the xorb that holds `chunkHex` and the xorbs files using it also use (so one query
+     * dedupes a whole file's worth), chunk hashes keyed so that only holders of the data can match them.
+     */
     async dedupShard(chunkHex: string): Promise<Uint8Array | undefined> {
-      const xorb = deps.xet.xorbOfChunk(chunkHex);
-      if (!xorb) return undefined;
+      const home = deps.xet.xorbOfChunk(chunkHex);
+      if (!home) return undefined;
       const key = randomBytes(32);
       const keyed = await createBLAKE3(256, key);
-      const rows = chunksOf(xorb);
-      const stored = deps.xet.xorb(xorb);
-      const chunks = rows.map((row) => {
-        keyed.init();
-        keyed.update(hexToHash(row.hash));
-        return { hash: keyed.digest("binary"), byteStart: row.byteStart, unpackedBytes: row.unpackedSize };
+      const xorbs = deps.xet.relatedXorbs(home, 64).map((xorb) => {
+        const rows = chunksOf(xorb);
+        const chunks = rows.map((row) => {
+          keyed.init();
+          keyed.update(hexToHash(row.hash));
+          return { hash: keyed.digest("binary"), byteStart: row.byteStart, unpackedBytes: row.unpackedSize };
+        });
+        const bytesInXorb = rows.reduce((n, r) => n + r.unpackedSize, 0);
+        return {
+          xorbHash: hexToHash(xorb),
+          bytesInXorb,
+          bytesOnDisk: deps.xet.xorb(xorb)?.size ?? 0,
+          chunks,
+        };
       });
-      const bytesInXorb = rows.reduce((n, r) => n + r.unpackedSize, 0);
       return serializeShard(
-        {
-          files: [],
-          xorbs: [{ xorbHash: hexToHash(xorb), bytesInXorb, bytesOnDisk: stored?.size ?? 0, chunks }],
-        },
+        { files: [], xorbs },
         { hmacKey: key, keyExpiry: BigInt(Math.floor(Date.now() / 1000) + 7 * 24 * 3600) },
       );
     },
