@@ -15,6 +15,7 @@ import { createMetrics, type HubMetrics } from "./http/metrics.js";
 import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./http/public-url.js";
 import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
+import { isAppPage } from "./http/web-pages.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import { createRepoService } from "./repos/repo-service.js";
@@ -178,7 +179,11 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   // Router calls (GET|POST /router/...) are answered by router/node-router.ts in front of this app; only
   // their CORS preflights and other methods reach it (404 JSON below).
 
-  const web = deps.webDist ? createWebHandler(deps.webDist) : undefined;
+  const web = deps.webDist
+    ? createWebHandler(deps.webDist, (path) =>
+        isAppPage(path, (id) => deps.store.models.get(id) !== undefined),
+      )
+    : undefined;
   app.notFound((c) => {
     const isApi = /^\/(api|router|widget)(\/|$)/.test(c.req.path);
     const page = !isApi && web ? web(c) : undefined;

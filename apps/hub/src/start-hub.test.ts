@@ -64,7 +64,7 @@ describe("startHub", () => {
     }
   });
 
-  it("serves the web app with client-side routes falling back to index.html", async () => {
+  it("serves the web app: its pages 200, any other path 404 with the app (its not-found page)", async () => {
     const webDist = join(temp.dir, "dist");
     mkdirSync(join(webDist, "assets"), { recursive: true });
     writeFileSync(join(webDist, "index.html"), "<!doctype html><title>Modelhub</title>");
@@ -84,10 +84,30 @@ describe("startHub", () => {
       const root = await fetch(`${hub.url}/`, { headers: { Accept: "*/*" } });
       expect(root.headers.get("content-type")).toBe("text/html; charset=utf-8");
       expect(await root.text()).toContain("<title>Modelhub</title>");
-      const unknown = await fetch(`${hub.url}/meta-llama/Llama-3.1-8B-Instruct`, {
-        headers: { Accept: "*/*" },
-      });
-      expect(unknown.status).toBe(404);
+      // Known pages are the app whatever the caller accepts (`curl /models`); unknown ones a 404 page.
+      for (const accept of ["*/*", "application/json", "text/html"]) {
+        for (const path of [
+          "/models",
+          "/widget-builder",
+          "/meta-llama/Llama-3.1-8B-Instruct",
+          "/meta-llama/Llama-3.1-8B-Instruct/playground",
+          "/meta-llama/Llama-3.1-8B-Instruct/libraries/transformers",
+          "/meta-llama/Llama-3.1-8B-Instruct/local-apps/llama.cpp",
+        ]) {
+          const page = await fetch(`${hub.url}${path}`, { headers: { Accept: accept } });
+          expect(page.status, `${path} ${accept}`).toBe(200);
+          expect(await page.text()).toContain("<title>Modelhub</title>");
+        }
+        for (const path of ["/nobody/no-such-model", "/meta-llama/Llama-3.1-8B-Instruct/nope", "/a/b/c/d"]) {
+          const page = await fetch(`${hub.url}${path}`, { headers: { Accept: accept } });
+          expect(page.status, `${path} ${accept}`).toBe(404);
+          expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+          expect(await page.text()).toContain("<title>Modelhub</title>");
+        }
+      }
+      expect((await fetch(`${hub.url}/assets/missing-1234.js`)).headers.get("content-type")).toContain(
+        "application/json",
+      );
       const asset = await fetch(`${hub.url}/assets/app-1234.js`);
       expect(asset.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
       expect(asset.headers.get("cache-control")).toContain("immutable");

@@ -19,18 +19,19 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * Serves the built web app from `root`: files as they are, and `index.html` for any other GET that asks for
- * HTML (client-side routes). Returns undefined when the request is not the web app's to answer.
+ * Serves the built web app from `root`: files as they are; `index.html` with 200 for the app's pages
+ * (`isPage`) and with 404 for any other path, where the app shows its not-found page. Returns undefined
+ * when the request is not the web app's to answer (not a GET, a missing asset, no build).
  */
-export function createWebHandler(root: string) {
+export function createWebHandler(root: string, isPage: (path: string) => boolean) {
   const base = resolve(root);
   const indexPath = join(base, "index.html");
 
-  function file(path: string, c: Context, immutable: boolean): Response {
+  function file(path: string, c: Context, immutable: boolean, status: 200 | 404 = 200): Response {
     const type = CONTENT_TYPES[extname(path)] ?? "application/octet-stream";
     c.header("Content-Type", type);
     c.header("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
-    return c.body(readFileSync(path));
+    return c.body(readFileSync(path), status);
   }
 
   return (c: Context): Response | undefined => {
@@ -46,10 +47,8 @@ export function createWebHandler(root: string) {
     if (candidate.startsWith(base + sep) && !relative.includes("\0") && existsSync(candidate)) {
       if (statSync(candidate).isFile()) return file(candidate, c, relative.startsWith("/assets/"));
     }
-    // Model ids contain dots ("Llama-3.1-8B"), so a page is recognised by what the browser accepts, not by
-    // the shape of its path. The root is always the app, whatever the caller accepts (`curl localhost:...`).
-    const wantsHtml = relative === "/" || (c.req.header("Accept") ?? "").includes("text/html");
-    if (wantsHtml && existsSync(indexPath)) return file(indexPath, c, false);
-    return undefined;
+    // A missing hashed asset stays a plain 404: a script tag must not receive a page.
+    if (relative.startsWith("/assets/") || !existsSync(indexPath)) return undefined;
+    return file(indexPath, c, false, isPage(relative) ? 200 : 404);
   };
 }

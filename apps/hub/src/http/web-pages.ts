@@ -1,0 +1,23 @@
+import { modelIdFromParts } from "../model-id.js";
+
+/** Pages of the web app that are not about one model. The web app's router (apps/web) lists the same. */
+export const APP_PAGES: readonly string[] = ["/", "/models", "/widget-builder"];
+
+/** What may follow `/{owner}/{name}` on a model's pages: the card, then each section of the model page. */
+const MODEL_SECTION =
+  /^(?:\/|\/libraries\/[^/]+\/?|\/local-apps(?:\/[^/]+)?\/?|\/inference\/?|\/playground\/?|\/chat-template\/?)?$/;
+
+/**
+ * Whether `path` is a page the web app shows: one of APP_PAGES, or a section of a model the hub has.
+ * Decided by the path, never by the Accept header, so `curl /models` and a browser get the same status.
+ */
+export function isAppPage(path: string, modelExists: (id: string) => boolean): boolean {
+  if (APP_PAGES.includes(path) || APP_PAGES.includes(path.replace(/\/$/, ""))) return true;
+  const match = /^\/([^/]+)\/([^/]+)(.*)$/.exec(path);
+  if (!match || !MODEL_SECTION.test(match[3] ?? "")) return false;
+  try {
+    return modelExists(modelIdFromParts(match[1] ?? "", match[2] ?? ""));
+  } catch {
+    return false;
+  }
+}
