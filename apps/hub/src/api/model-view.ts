@@ -1,49 +1,10 @@
 import { InvalidInputError } from "../errors.js";
 import type { ProviderMappings } from "../store/mapping-record.js";
 import type { StoredModel } from "../store/models-table.js";
+import { EXPAND_FIELDS, type ExpandField } from "./types.js";
 
-/**
- * Fields a caller may ask for with `expand[]=`: every one the public hub lists for models (plus `cardText`,
- * the model card). A field this hub has no data for (`sha` before repositories, `evalResults`, `gitalyUid`,
- * `resourceGroup`) is accepted and left out of the answer, as the public hub leaves out what a model lacks.
- */
-export const EXPAND_FIELDS = [
-  "author",
-  "baseModels",
-  "cardData",
-  "cardText",
-  "childrenModelCount",
-  "config",
-  "createdAt",
-  "disabled",
-  "downloads",
-  "downloadsAllTime",
-  "evalResults",
-  "gated",
-  "gguf",
-  "gitalyUid",
-  "inference",
-  "inferenceProviderMapping",
-  "lastModified",
-  "library_name",
-  "likes",
-  "mask_token",
-  "model-index",
-  "pipeline_tag",
-  "private",
-  "resourceGroup",
-  "safetensors",
-  "sha",
-  "siblings",
-  "spaces",
-  "tags",
-  "transformersInfo",
-  "trendingScore",
-  "usedStorage",
-  "widgetData",
-  "xetEnabled",
-] as const;
-export type ExpandField = (typeof EXPAND_FIELDS)[number];
+export { EXPAND_FIELDS, type ExpandField };
+
 
 /** Fields the public hub answers for one model only: a listing refuses them (400), as it does. */
 const DETAIL_ONLY_FIELDS: ReadonlySet<ExpandField> = new Set([

@@ -1,5 +1,6 @@
 import { ALL_MODEL_LIBRARY_KEYS, MODEL_LIBRARIES, type ModelLibrary } from "@modelhub/tasks";
 import { Hono } from "hono";
+import type { LibraryView } from "../api/types.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
 import { visibleModels } from "./model-lookup.js";
@@ -9,7 +10,7 @@ export function librariesRoutes({ store }: { store: Store }) {
   const app = new Hono<HubEnv>();
   app.get("/", (c) => {
     const counts = store.models.countsByLibrary(visibleModels(c));
-    const libraries = ALL_MODEL_LIBRARY_KEYS.map((id) => {
+    const libraries = ALL_MODEL_LIBRARY_KEYS.map((id): LibraryView => {
       const library: ModelLibrary = MODEL_LIBRARIES[id];
       return {
         id,

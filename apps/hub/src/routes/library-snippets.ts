@@ -6,6 +6,7 @@ import {
   listGgufQuantizations,
 } from "@modelhub/tasks";
 import { Hono } from "hono";
+import type { LibrarySnippetsView, LocalAppView } from "../api/types.js";
 import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { publicUrl } from "../http/public-url.js";
@@ -30,25 +31,27 @@ export function librarySnippetsRoutes({ store }: { store: Store }) {
     }
     const library = getModelLibrary(model.library_name);
     const localAppOptions = { hubUrl: publicUrl(c) };
-    return c.json({
+    const view: LibrarySnippetsView = {
       id: model.id,
       library: model.library_name ?? null,
       libraryLabel: library?.prettyLabel ?? null,
       docsUrl: library?.docsUrl ?? null,
       snippets: getLibrarySnippets(model),
       ggufQuantizations: listGgufQuantizations(model),
-      localApps: getLocalAppsForModel(model).map(({ key, app }) => ({
-        key,
-        prettyLabel: app.prettyLabel,
-        docsUrl: app.docsUrl,
-        mainTask: app.mainTask,
-        macOSOnly: app.macOSOnly ?? false,
-        kind: app.kind,
-        ...(app.kind === "snippet"
-          ? { snippets: app.snippet(model, quant, localAppOptions) }
-          : { deeplink: app.deeplink(model, quant).toString() }),
-      })),
-    });
+      localApps: getLocalAppsForModel(model).map(({ key, app }): LocalAppView => {
+        const common = {
+          key,
+          prettyLabel: app.prettyLabel,
+          docsUrl: app.docsUrl,
+          mainTask: app.mainTask,
+          macOSOnly: app.macOSOnly ?? false,
+        };
+        return app.kind === "snippet"
+          ? { ...common, kind: "snippet", snippets: app.snippet(model, quant, localAppOptions) }
+          : { ...common, kind: "deeplink", deeplink: app.deeplink(model, quant).toString() };
+      }),
+    };
+    return c.json(view);
   });
   return app;
 }

@@ -36,7 +36,7 @@ export function ModelsFilters({ params, onChange }: ModelsFiltersProps) {
   const libraryOptions = useMemo<SelectOption[]>(() => {
     const listed = (libraries.data ?? []).filter((library) => library.filter);
     const options = listed
-      .map((library) => ({ value: library.id, label: library.prettyLabel }))
+      .map((library): SelectOption => ({ value: library.id, label: library.prettyLabel }))
       .sort((a, b) => a.label.localeCompare(b.label));
     // Keep a library from the URL selectable even before (or without) the catalogue.
     if (params.library !== ANY && !options.some((option) => option.value === params.library)) {

@@ -1,3 +1,4 @@
+import { EXPAND_FIELDS, type ProviderMappingView } from "@modelhub/hub/api";
 import type { ModelData, PipelineType } from "@modelhub/tasks";
 import { queryOptions } from "@tanstack/react-query";
 import { hubGet, modelPath } from "./hub-fetch.js";
@@ -65,63 +66,30 @@ export const modelListQuery = (query: ModelListQuery) =>
     staleTime: 30_000,
   });
 
-/** How a provider serves a model: `GET /api/models/{id}?expand[]=inferenceProviderMapping`. */
-export interface ProviderMapping {
+/** How a provider serves a model, with the provider's name (the hub keys the mapping by provider). */
+export interface ProviderMapping extends ProviderMappingView {
   provider: string;
-  status: "live" | "staging";
-  providerId: string;
-  task: string;
 }
 
 export interface ModelInfo extends ModelData {
   inferenceProviderMapping: ProviderMapping[];
 }
 
-type RawMapping = Omit<ProviderMapping, "provider"> & { provider?: string };
-
-/** Accepts the mapping both as an object keyed by provider and as an array (the public API has used both). */
-export function normalizeMapping(raw: unknown): ProviderMapping[] {
-  if (Array.isArray(raw)) return (raw as ProviderMapping[]).filter((entry) => entry?.provider);
-  if (raw && typeof raw === "object") {
-    return Object.entries(raw as Record<string, RawMapping>).map(([provider, entry]) => ({
-      ...entry,
-      provider,
-    }));
-  }
-  return [];
-}
-
-/** What the model page reads; `expand[]` names them (the public hub's way), the mapping included. */
-const MODEL_PAGE_FIELDS = [
-  "author",
-  "cardData",
-  "cardText",
-  "config",
-  "createdAt",
-  "downloads",
-  "gated",
-  "gguf",
-  "inferenceProviderMapping",
-  "lastModified",
-  "library_name",
-  "likes",
-  "pipeline_tag",
-  "private",
-  "safetensors",
-  "siblings",
-  "tags",
-  "transformersInfo",
-  "widgetData",
-];
-
 /** Model info with everything the model page shows, including the provider mapping. */
 export const modelQuery = (modelId: string) =>
   queryOptions({
     queryKey: ["model", modelId],
     queryFn: async ({ signal }): Promise<ModelInfo> => {
-      const url = `/api/models/${modelPath(modelId)}?${MODEL_PAGE_FIELDS.map((field) => `expand[]=${field}`).join("&")}`;
-      const { data } = await hubGet<ModelData & { inferenceProviderMapping?: unknown }>(url, signal);
-      return { ...data, inferenceProviderMapping: normalizeMapping(data.inferenceProviderMapping) };
+      // Every field the hub has, the provider mapping included (it is left out unless named).
+      const url = `/api/models/${modelPath(modelId)}?${EXPAND_FIELDS.map((field) => `expand[]=${field}`).join("&")}`;
+      const { data } = await hubGet<
+        ModelData & { inferenceProviderMapping?: Record<string, ProviderMappingView> }
+      >(url, signal);
+      const mapping = Object.entries(data.inferenceProviderMapping ?? {}).map(([provider, entry]) => ({
+        ...entry,
+        provider,
+      }));
+      return { ...data, inferenceProviderMapping: mapping };
     },
     staleTime: 60_000,
   });

@@ -1,0 +1,88 @@
+/**
+ * The hub's own API response shapes, for its clients (the web app imports them as `@modelhub/hub/api`).
+ * Pure declarations and constants only: importing this module pulls no server code into a bundle.
+ */
+import type { GgufQuantization, LibrarySnippet, LocalAppSnippet, ModelLibraryKey } from "@modelhub/tasks";
+
+/**
+ * Fields a caller may ask for with `expand[]=`: every one the public hub lists for models (plus `cardText`,
+ * the model card). A field this hub has no data for (`sha` before repositories, `evalResults`, `gitalyUid`,
+ * `resourceGroup`) is accepted and left out of the answer, as the public hub leaves out what a model lacks.
+ */
+export const EXPAND_FIELDS = [
+  "author",
+  "baseModels",
+  "cardData",
+  "cardText",
+  "childrenModelCount",
+  "config",
+  "createdAt",
+  "disabled",
+  "downloads",
+  "downloadsAllTime",
+  "evalResults",
+  "gated",
+  "gguf",
+  "gitalyUid",
+  "inference",
+  "inferenceProviderMapping",
+  "lastModified",
+  "library_name",
+  "likes",
+  "mask_token",
+  "model-index",
+  "pipeline_tag",
+  "private",
+  "resourceGroup",
+  "safetensors",
+  "sha",
+  "siblings",
+  "spaces",
+  "tags",
+  "transformersInfo",
+  "trendingScore",
+  "usedStorage",
+  "widgetData",
+  "xetEnabled",
+] as const;
+export type ExpandField = (typeof EXPAND_FIELDS)[number];
+
+/** One entry of `inferenceProviderMapping` in `GET /api/models/{id}?expand[]=inferenceProviderMapping`. */
+export interface ProviderMappingView {
+  status: "live" | "staging";
+  providerId: string;
+  task: string;
+}
+
+/** `GET /api/libraries`: one entry per library, most used first. */
+export interface LibraryView {
+  id: ModelLibraryKey;
+  prettyLabel: string;
+  repoName: string;
+  repoUrl: string;
+  docsUrl: string | null;
+  filter: boolean;
+  countDownloads: string | null;
+  hasSnippets: boolean;
+  modelCount: number;
+}
+
+/** A local app that runs the model: its commands, or a link that opens it. */
+export type LocalAppView = {
+  key: string;
+  prettyLabel: string;
+  docsUrl: string;
+  mainTask: string;
+  macOSOnly: boolean;
+} & ({ kind: "snippet"; snippets: LocalAppSnippet[] } | { kind: "deeplink"; deeplink: string });
+
+/** `GET /api/models/{id}/library-snippets`. */
+export interface LibrarySnippetsView {
+  id: string;
+  library: string | null;
+  libraryLabel: string | null;
+  docsUrl: string | null;
+  snippets: LibrarySnippet[];
+  ggufQuantizations: GgufQuantization[];
+  localApps: LocalAppView[];
+}
