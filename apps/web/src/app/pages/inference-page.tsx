@@ -1,6 +1,13 @@
+import { PageTitle } from "../../components/ui/page-title.js";
 import { InferenceSnippetsPanel } from "../../features/inference-snippets/index.js";
 import { useRouteModel } from "../../lib/route-model.js";
 
 export function InferencePage() {
-  return <InferenceSnippetsPanel model={useRouteModel()} hubUrl={window.location.origin} />;
+  const model = useRouteModel();
+  return (
+    <>
+      <PageTitle>{`Inference for ${model.id}`}</PageTitle>
+      <InferenceSnippetsPanel model={model} hubUrl={window.location.origin} />
+    </>
+  );
 }

@@ -1,7 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Outlet, useParams } from "react-router";
 import { ModelHeader, ModelNav } from "../../features/model-page/index.js";
+import { HubApiError } from "../../lib/api/hub-fetch.js";
 import { modelQuery } from "../../lib/api/models.js";
+import { NotFoundPage } from "./not-found-page.js";
 
 export function ModelLayout() {
   const { owner = "", name = "" } = useParams();
@@ -14,6 +16,8 @@ export function ModelLayout() {
     );
   }
   if (model.isError) {
+    // The hub answered this address with 404 already; the page says the same.
+    if (model.error instanceof HubApiError && model.error.status === 404) return <NotFoundPage />;
     return (
       <section className="mx-auto max-w-xl py-12 text-center">
         <h1 className="text-xl font-semibold">

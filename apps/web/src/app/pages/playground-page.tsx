@@ -1,6 +1,13 @@
+import { PageTitle } from "../../components/ui/page-title.js";
 import { Playground } from "../../features/playground/index.js";
 import { useRouteModel } from "../../lib/route-model.js";
 
 export function PlaygroundPage() {
-  return <Playground model={useRouteModel()} hubUrl={window.location.origin} />;
+  const model = useRouteModel();
+  return (
+    <>
+      <PageTitle>{`Playground for ${model.id}`}</PageTitle>
+      <Playground model={model} hubUrl={window.location.origin} />
+    </>
+  );
 }

@@ -1,8 +1,10 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback } from "react";
 import { useSearchParams } from "react-router";
+import { PageTitle } from "../../components/ui/page-title.js";
 import { modelListQuery } from "../../lib/api/models.js";
-import { type ListParams, readListParams, toApiQuery, writeListParams } from "./list-params.js";
+import { taskLabel } from "../../lib/task-labels.js";
+import { ANY, type ListParams, readListParams, toApiQuery, writeListParams } from "./list-params.js";
 import { ModelRow } from "./model-row.js";
 import { Pagination } from "./pagination.js";
 
@@ -34,6 +36,7 @@ export function ModelsList() {
   const models = query.data?.models ?? [];
   return (
     <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
+      <PageTitle>{params.task === ANY ? "Models" : `${taskLabel(params.task)} models`}</PageTitle>
       <Suspense fallback={<div aria-hidden="true" className="min-h-64 rounded-lg" />}>
         <ModelsFilters params={params} onChange={update} />
       </Suspense>
