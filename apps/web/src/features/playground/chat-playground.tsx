@@ -1,14 +1,11 @@
 import type { InferenceProvider } from "@modelhub/inference";
-import { useRef, useState } from "react";
-import { errorMessage, isAbort, playgroundClient } from "./playground-client.js";
+import { useEffect, useRef, useState } from "react";
+import { CopyButton } from "../../components/ui/copy-button.js";
+import { type Exchange, messagesFor } from "./chat-history.js";
+import { type ChatSettings, ChatSettingsFields, DEFAULT_CHAT_SETTINGS } from "./chat-settings.js";
+import { playgroundClient } from "./playground-client.js";
 import { PlaygroundError } from "./playground-error.js";
-
-interface Turn {
-  role: "user" | "assistant";
-  content: string;
-  /** The reader stopped this reply before it finished. */
-  stopped?: boolean;
-}
+import { useRun } from "./use-run.js";
 
 interface ChatPlaygroundProps {
   modelId: string;
@@ -19,87 +16,90 @@ interface ChatPlaygroundProps {
 
 /** A chat whose replies stream in token by token; Stop aborts the request mid-stream. */
 export function ChatPlayground({ modelId, provider, hubUrl, accessToken }: ChatPlaygroundProps) {
-  const [turns, setTurns] = useState<Turn[]>([]);
+  const [exchanges, setExchanges] = useState<Exchange[]>([]);
   const [draft, setDraft] = useState("");
-  const [error, setError] = useState<string>();
-  const [streaming, setStreaming] = useState(false);
-  const controller = useRef<AbortController | null>(null);
+  const [settings, setSettings] = useState<ChatSettings>(DEFAULT_CHAT_SETTINGS);
+  const { running, run, stop } = useRun();
+  const nextId = useRef(1);
+  const log = useRef<HTMLOListElement>(null);
 
-  const appendToReply = (text: string, stopped?: boolean) =>
-    setTurns((current) => {
-      const last = current[current.length - 1];
-      if (last?.role !== "assistant") return current;
-      return [
-        ...current.slice(0, -1),
-        { ...last, content: last.content + text, ...(stopped ? { stopped } : {}) },
-      ];
-    });
+  // The conversation scrolls inside its own box; each new token keeps the newest text in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever the conversation changes.
+  useEffect(() => {
+    const box = log.current;
+    if (box) box.scrollTop = box.scrollHeight;
+  }, [exchanges]);
 
-  const send = async () => {
-    const content = draft.trim();
-    if (!content || streaming) return;
-    const history: Turn[] = [...turns, { role: "user", content }];
-    setTurns([...history, { role: "assistant", content: "" }]);
-    setDraft("");
-    setError(undefined);
-    setStreaming(true);
-    const abort = new AbortController();
-    controller.current = abort;
-    try {
-      const client = playgroundClient(hubUrl, accessToken);
-      const stream = client.chatCompletionStream(
+  const update = (id: number, change: (exchange: Exchange) => Partial<Exchange>) =>
+    setExchanges((current) =>
+      current.map((exchange) => (exchange.id === id ? { ...exchange, ...change(exchange) } : exchange)),
+    );
+
+  const ask = async (question: string, earlier: Exchange[]) => {
+    const id = nextId.current++;
+    setExchanges([...earlier, { id, user: question, reply: "", status: "streaming" }]);
+    const outcome = await run(async (signal) => {
+      const stream = playgroundClient(hubUrl, accessToken).chatCompletionStream(
         {
           model: modelId,
           provider,
-          messages: history.map(({ role, content }) => ({ role, content })),
-          max_tokens: 500,
+          messages: messagesFor(settings.systemPrompt, earlier, question),
+          temperature: settings.temperature,
+          max_tokens: settings.maxTokens,
+          top_p: settings.topP,
         },
-        { signal: abort.signal },
+        { signal },
       );
       for await (const chunk of stream) {
         const delta = chunk.choices?.[0]?.delta?.content;
-        if (delta) appendToReply(delta);
+        if (delta) update(id, (exchange) => ({ reply: exchange.reply + delta }));
       }
-    } catch (caught) {
-      if (abort.signal.aborted || isAbort(caught)) appendToReply("", true);
-      else setError(errorMessage(caught));
-    } finally {
-      controller.current = null;
-      setStreaming(false);
-    }
+    });
+    if (outcome.status === "failed") update(id, () => ({ status: "failed", error: outcome.error }));
+    else update(id, () => ({ status: outcome.status === "stopped" ? "stopped" : "done" }));
+  };
+
+  const send = () => {
+    const question = draft.trim();
+    if (!question || running) return;
+    setDraft("");
+    void ask(question, exchanges);
+  };
+
+  const retry = (exchange: Exchange) => {
+    if (running) return;
+    const index = exchanges.findIndex((candidate) => candidate.id === exchange.id);
+    void ask(exchange.user, exchanges.slice(0, index));
   };
 
   return (
-    <div className="flex flex-col gap-3">
+    <div className="flex min-w-0 flex-col gap-3">
+      <ChatSettingsFields settings={settings} onChange={setSettings} />
       <ol
+        ref={log}
         aria-label="Conversation"
-        className="flex min-h-40 flex-col gap-3 rounded-lg border border-line bg-surface p-3"
+        data-testid="conversation"
+        className="flex max-h-[min(60vh,36rem)] min-h-40 min-w-0 flex-col gap-3 overflow-y-auto rounded-lg border border-line bg-surface p-3"
       >
-        {turns.length === 0 ? <li className="m-auto text-sm text-muted">Send a message to start.</li> : null}
-        {turns.map((turn, index) => (
-          <li
-            // biome-ignore lint/suspicious/noArrayIndexKey: turns are only appended.
-            key={index}
-            className={`max-w-[85%] whitespace-pre-wrap rounded-lg px-3 py-2 text-sm ${
-              turn.role === "user" ? "self-end bg-accent text-accent-ink" : "self-start bg-raised"
-            }`}
-            data-testid={turn.role === "assistant" ? "assistant-turn" : "user-turn"}
-          >
-            <span className="sr-only">{turn.role === "user" ? "You:" : "Model:"} </span>
-            {turn.content || (streaming && index === turns.length - 1 ? "…" : "")}
-            {turn.stopped ? <em className="ml-1 text-xs text-muted">(stopped)</em> : null}
-          </li>
+        {exchanges.length === 0 ? (
+          <li className="m-auto text-sm text-muted">Send a message to start.</li>
+        ) : null}
+        {exchanges.map((exchange) => (
+          <ExchangeItems
+            key={exchange.id}
+            exchange={exchange}
+            onRetry={running ? undefined : () => retry(exchange)}
+          />
         ))}
       </ol>
       <p aria-live="polite" className="sr-only">
-        {streaming ? "The model is replying." : ""}
+        {running ? "The model is replying." : ""}
       </p>
-      <PlaygroundError message={error} />
       <form
         className="flex flex-col gap-2 sm:flex-row"
         onSubmit={(event) => {
           event.preventDefault();
-          void send();
+          send();
         }}
       >
         <textarea
@@ -108,32 +108,86 @@ export function ChatPlayground({ modelId, provider, hubUrl, accessToken }: ChatP
           onKeyDown={(event) => {
             if (event.key === "Enter" && !event.shiftKey) {
               event.preventDefault();
-              void send();
+              send();
             }
           }}
           aria-label="Your message"
           placeholder="Ask something…"
           rows={2}
-          className="min-h-11 flex-1 resize-y rounded-md border border-line bg-surface p-2 text-sm focus:border-accent"
+          className="min-h-11 min-w-0 flex-1 resize-y rounded-md border border-line bg-surface p-2 text-sm focus:border-accent"
         />
-        {streaming ? (
+        <div className="flex gap-2">
+          {running ? (
+            <button
+              type="button"
+              onClick={stop}
+              className="h-11 flex-1 rounded-md border border-danger px-4 text-sm font-medium text-danger"
+            >
+              Stop
+            </button>
+          ) : (
+            <button
+              type="submit"
+              disabled={!draft.trim()}
+              className="h-11 flex-1 rounded-md bg-accent px-4 text-sm font-medium text-accent-ink disabled:opacity-50"
+            >
+              Send
+            </button>
+          )}
           <button
             type="button"
-            onClick={() => controller.current?.abort()}
-            className="h-11 rounded-md border border-danger px-4 text-sm font-medium text-danger"
+            onClick={() => setExchanges([])}
+            disabled={running || exchanges.length === 0}
+            className="h-11 rounded-md border border-line px-3 text-sm font-medium text-muted hover:text-ink disabled:opacity-50"
           >
-            Stop
+            Clear
           </button>
-        ) : (
-          <button
-            type="submit"
-            disabled={!draft.trim()}
-            className="h-11 rounded-md bg-accent px-4 text-sm font-medium text-accent-ink disabled:opacity-50"
-          >
-            Send
-          </button>
-        )}
+        </div>
       </form>
     </div>
+  );
+}
+
+/** The reader's question and the model's answer, as two list items; a failed answer says why. */
+function ExchangeItems({ exchange, onRetry }: { exchange: Exchange; onRetry?: () => void }) {
+  const bubble =
+    "max-w-[85%] min-w-0 whitespace-pre-wrap break-words [overflow-wrap:anywhere] rounded-lg px-3 py-2 text-sm";
+  return (
+    <>
+      <li className={`${bubble} self-end bg-accent text-accent-ink`} data-testid="user-turn">
+        <span className="sr-only">You: </span>
+        {exchange.user}
+      </li>
+      <li
+        className={`${bubble} self-start ${exchange.status === "failed" ? "border border-danger bg-danger-soft" : "bg-raised"}`}
+        data-testid="assistant-turn"
+        data-status={exchange.status}
+      >
+        <span className="sr-only">Model: </span>
+        {exchange.status === "failed" ? (
+          <span className="flex flex-col gap-2">
+            <span className="font-medium text-danger">Failed: not sent as history.</span>
+            <PlaygroundError message={exchange.error ?? "The call failed."} />
+          </span>
+        ) : (
+          exchange.reply || (exchange.status === "streaming" ? "…" : "")
+        )}
+        {exchange.status === "stopped" ? <em className="ml-1 text-xs text-muted">(stopped)</em> : null}
+        {exchange.status !== "streaming" ? (
+          <span className="mt-2 flex gap-2">
+            {exchange.reply ? <CopyButton text={exchange.reply} what="reply" /> : null}
+            {onRetry ? (
+              <button
+                type="button"
+                onClick={onRetry}
+                className="inline-flex h-7 items-center rounded-md border border-line bg-surface px-2 text-xs font-medium text-muted hover:text-ink"
+              >
+                Retry
+              </button>
+            ) : null}
+          </span>
+        ) : null}
+      </li>
+    </>
   );
 }

@@ -1,9 +1,9 @@
 import { type InferenceProvider, isInferenceProvider } from "@modelhub/inference";
-import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { Select } from "../../components/ui/select.js";
 import type { ModelInfo, ProviderMapping } from "../../lib/api/models.js";
 import { providerLabel } from "../../lib/providers.js";
+import { tokenProblem, useAccessToken } from "./access-token.js";
 import { ChatPlayground } from "./chat-playground.js";
 import { MEDIA_TASKS, MediaPlayground, type MediaTask } from "./media-playground.js";
 import { TaskPlayground } from "./task-playground.js";
@@ -13,7 +13,8 @@ type UsableMapping = ProviderMapping & { provider: InferenceProvider };
 /** Try the model here: calls go from this browser through the hub's router to the provider. */
 export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string }) {
   const [searchParams, setSearchParams] = useSearchParams();
-  const [accessToken, setAccessToken] = useState("");
+  const [accessToken, setAccessToken] = useAccessToken();
+  const problem = tokenProblem(accessToken);
   const mappings = model.inferenceProviderMapping.filter((mapping): mapping is UsableMapping =>
     isInferenceProvider(mapping.provider),
   );
@@ -48,13 +49,11 @@ export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string
               ) : undefined,
           }))}
           onValueChange={(provider) => setSearchParams({ provider }, { replace: true })}
-          className="w-56"
+          className="w-full sm:w-56"
           testId="playground-provider"
         />
-        <label className="flex min-w-0 flex-1 flex-col gap-1">
-          <span className="text-xs font-medium text-muted">
-            Hub access token (this hub’s router asks for one; sent only with your calls)
-          </span>
+        <label className="flex w-full min-w-0 flex-col gap-1 sm:w-auto sm:flex-1">
+          <span className="text-xs font-medium text-muted">Hub access token</span>
           <input
             type="password"
             value={accessToken}
@@ -62,16 +61,28 @@ export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string
             placeholder="hf_…"
             autoComplete="off"
             spellCheck={false}
-            className="h-9 max-w-sm rounded-md border border-line bg-canvas px-3 font-mono text-sm focus:border-accent"
+            aria-describedby="token-help"
+            aria-invalid={problem ? true : undefined}
+            className="h-9 w-full min-w-0 max-w-sm rounded-md border border-line bg-canvas px-3 font-mono text-sm focus:border-accent"
           />
+          <span id="token-help" className="text-xs text-muted">
+            This hub’s router asks for one; it is sent only with your calls and kept in this page until you
+            reload it.
+          </span>
         </label>
       </div>
+      {problem ? (
+        <p role="alert" className="rounded-md bg-warn-soft p-3 text-sm text-warn" data-testid="token-problem">
+          {problem}
+        </p>
+      ) : null}
       {task === "conversational" ? (
         <ChatPlayground key={mapping.provider} modelId={model.id} {...common} />
       ) : MEDIA_TASKS.includes(task) ? (
         <MediaPlayground key={mapping.provider} task={task as MediaTask} modelId={model.id} {...common} />
       ) : (
-        <TaskPlayground key={mapping.provider} model={model} task={task} {...common} />
+        // Not keyed by provider: the reader's request and chosen file stay when the provider changes.
+        <TaskPlayground key={task} model={model} task={task} {...common} />
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { CodeBlock } from "../../components/ui/code-block.js";
+import { SimulatorBadge } from "./simulator-badge.js";
 
 interface LabelScore {
   label: string;
@@ -17,13 +18,22 @@ function isLabelScores(value: unknown): value is LabelScore[] {
 function BlobOutput({ blob }: { blob: Blob }) {
   const [url] = useState(() => URL.createObjectURL(blob));
   useEffect(() => () => URL.revokeObjectURL(url), [url]);
-  if (blob.type.startsWith("image/"))
-    return <img src={url} alt="Result" className="max-h-[32rem] w-fit rounded-lg" />;
-  // biome-ignore lint/a11y/useMediaCaption: generated audio has no caption track.
-  if (blob.type.startsWith("audio/")) return <audio controls src={url} aria-label="Result audio" />;
-  if (blob.type.startsWith("video/")) {
+  const media = blob.type.startsWith("image/") ? (
+    <img src={url} alt="Result" className="h-auto max-h-[32rem] w-full max-w-lg rounded-lg object-contain" />
+  ) : blob.type.startsWith("audio/") ? (
+    // biome-ignore lint/a11y/useMediaCaption: generated audio has no caption track.
+    <audio controls src={url} aria-label="Result audio" />
+  ) : blob.type.startsWith("video/") ? (
     // biome-ignore lint/a11y/useMediaCaption: generated video has no caption track.
-    return <video controls src={url} aria-label="Result video" className="max-h-[32rem]" />;
+    <video controls src={url} aria-label="Result video" className="h-auto max-h-[32rem] w-full max-w-lg" />
+  ) : undefined;
+  if (media) {
+    return (
+      <figure className="flex min-w-0 flex-col gap-2">
+        <SimulatorBadge blob={blob} />
+        {media}
+      </figure>
+    );
   }
   return (
     <a href={url} download="result" className="text-accent underline">

@@ -1,9 +1,12 @@
-import type { InferenceProvider, InferenceTask } from "@modelhub/inference";
+import { FAL_AUDIO_CONTENT_TYPES, type InferenceProvider, type InferenceTask } from "@modelhub/inference";
 import { findModelInputExample, type ModelData } from "@modelhub/tasks";
-import { useMemo, useRef, useState } from "react";
-import { errorMessage, isAbort, playgroundClient } from "./playground-client.js";
+import { useMemo, useState } from "react";
+import { errorMessage, playgroundClient } from "./playground-client.js";
 import { PlaygroundError } from "./playground-error.js";
 import { ReadableOutput } from "./readable-output.js";
+import { formFields, readField, writeField } from "./request-form.js";
+import { RunButton } from "./run-button.js";
+import { useRun } from "./use-run.js";
 
 interface TaskPlaygroundProps {
   model: ModelData;
@@ -13,114 +16,133 @@ interface TaskPlaygroundProps {
   accessToken: string;
 }
 
+/** The file types a provider takes for a task: fal-ai's speech recognition names its own list. */
+export function acceptedFileTypes(provider: string, task: string, exampleType: string): string[] {
+  if (provider === "fal-ai" && task === "automatic-speech-recognition") return FAL_AUDIO_CONTENT_TYPES;
+  const family = exampleType.split("/")[0];
+  return family ? [`${family}/*`] : [];
+}
+
 /**
- * Every other task: its example request as editable JSON (or a file to upload for tasks that take one),
- * sent through the client, the answer shown readably.
+ * Every other task: a form made from its example request (JSON still one click away), or a file for the
+ * tasks that take one; the answer shown readably. The reader's input outlives a change of provider.
  */
 export function TaskPlayground({ model, task, provider, hubUrl, accessToken }: TaskPlaygroundProps) {
   const example = useMemo(() => findModelInputExample(model), [model]);
-  const initial = useMemo(() => {
-    if (example?.kind === "json") {
-      return JSON.stringify(
-        { inputs: example.inputs, ...(example.parameters ? { parameters: example.parameters } : {}) },
-        null,
-        2,
-      );
-    }
-    return JSON.stringify({ inputs: "" }, null, 2);
-  }, [example]);
+  const initial = useMemo(
+    () =>
+      example?.kind === "json"
+        ? { inputs: example.inputs, ...(example.parameters ? { parameters: example.parameters } : {}) }
+        : { inputs: "" },
+    [example],
+  );
   const takesFile = example?.kind === "file";
-  const [body, setBody] = useState(initial);
+  const [request, setRequest] = useState<Record<string, unknown>>(initial);
+  const [json, setJson] = useState<string>();
   const [file, setFile] = useState<File>();
   const [output, setOutput] = useState<{ value: unknown }>();
-  const [error, setError] = useState<string>();
-  const [running, setRunning] = useState(false);
-  const controller = useRef<AbortController | null>(null);
+  const { running, error, run, stop, setError } = useRun();
+  const fields = formFields(request);
+  const accepted = acceptedFileTypes(provider, task, example?.kind === "file" ? example.contentType : "");
 
-  const run = async () => {
-    setError(undefined);
+  const compute = async () => {
     setOutput(undefined);
-    let args: Record<string, unknown>;
+    let args: Record<string, unknown> = request;
     if (takesFile) {
-      if (!file) {
-        setError("Choose a file first.");
-        return;
+      if (!file) return setError("Choose a file first.");
+      if (provider === "fal-ai" && task === "automatic-speech-recognition" && !accepted.includes(file.type)) {
+        return setError(
+          `fal-ai takes ${accepted.join(", ")}; this file is ${file.type || "of an unknown type"}.`,
+        );
       }
       args = {
         inputs: file,
         ...(example?.kind === "file" && example.parameters ? { parameters: example.parameters } : {}),
       };
-    } else {
+    } else if (json !== undefined) {
       try {
-        args = JSON.parse(body) as Record<string, unknown>;
+        args = JSON.parse(json) as Record<string, unknown>;
       } catch (caught) {
-        setError(`The request is not valid JSON: ${errorMessage(caught)}`);
-        return;
+        return setError(`The request is not valid JSON: ${errorMessage(caught)}`);
       }
     }
-    setRunning(true);
-    const abort = new AbortController();
-    controller.current = abort;
-    try {
-      const client = playgroundClient(hubUrl, accessToken);
-      const value = await client.request(
+    await run(async (signal) => {
+      const value = await playgroundClient(hubUrl, accessToken).request(
         { ...args, model: model.id, provider, task: task as InferenceTask },
-        { signal: abort.signal },
+        { signal },
       );
       setOutput({ value });
+    });
+  };
+
+  const toggleJson = () => {
+    if (json === undefined) return setJson(JSON.stringify(request, null, 2));
+    try {
+      setRequest(JSON.parse(json) as Record<string, unknown>);
+      setJson(undefined);
     } catch (caught) {
-      if (!isAbort(caught)) setError(errorMessage(caught));
-    } finally {
-      controller.current = null;
-      setRunning(false);
+      setError(`The request is not valid JSON: ${errorMessage(caught)}`);
     }
   };
 
   return (
-    <div className="flex flex-col gap-3">
+    <div className="flex min-w-0 flex-col gap-3">
       <form
-        className="flex flex-col gap-2"
+        className="flex flex-col gap-3"
         onSubmit={(event) => {
           event.preventDefault();
-          void run();
+          void compute();
         }}
       >
         {takesFile ? (
           <label className="flex flex-col gap-1 text-sm">
             <span className="text-xs font-medium text-muted">
-              Input file ({example?.kind === "file" ? example.contentType : "any"})
+              Input file ({provider === "fal-ai" ? `${provider} accepts ` : "any "}
+              {accepted.join(", ")})
             </span>
-            <input type="file" onChange={(event) => setFile(event.target.files?.[0])} className="text-sm" />
+            <input
+              type="file"
+              accept={accepted.join(",")}
+              onChange={(event) => setFile(event.target.files?.[0])}
+              className="min-w-0 text-sm"
+            />
+            {file ? <span className="text-xs text-muted">Chosen: {file.name}</span> : null}
           </label>
+        ) : json === undefined && fields.length > 0 ? (
+          fields.map((field) => (
+            <label key={field.path.join(".")} className="flex flex-col gap-1">
+              <span className="text-xs font-medium text-muted">{field.label}</span>
+              <textarea
+                value={readField(request, field)}
+                onChange={(event) => setRequest(writeField(request, field, event.target.value))}
+                rows={field.kind === "list" ? 1 : 3}
+                className="min-w-0 rounded-md border border-line bg-surface p-2 text-sm focus:border-accent"
+              />
+            </label>
+          ))
         ) : (
           <label className="flex flex-col gap-1">
             <span className="text-xs font-medium text-muted">Request (JSON)</span>
             <textarea
-              value={body}
-              onChange={(event) => setBody(event.target.value)}
+              value={json ?? JSON.stringify(request, null, 2)}
+              onChange={(event) => setJson(event.target.value)}
               rows={8}
               spellCheck={false}
-              className="rounded-md border border-line bg-surface p-2 font-mono text-[13px] focus:border-accent"
+              className="min-w-0 rounded-md border border-line bg-surface p-2 font-mono text-[13px] focus:border-accent"
             />
           </label>
         )}
-        <div className="flex gap-2">
-          {running ? (
+        <div className="flex flex-wrap gap-2">
+          <RunButton running={running} onStop={stop} label="Compute" />
+          {!takesFile && fields.length > 0 ? (
             <button
               type="button"
-              onClick={() => controller.current?.abort()}
-              className="h-10 rounded-md border border-danger px-4 text-sm font-medium text-danger"
+              onClick={toggleJson}
+              className="h-10 rounded-md border border-line px-3 text-sm font-medium text-muted hover:text-ink"
             >
-              Stop
+              {json === undefined ? "Edit as JSON" : "Back to the form"}
             </button>
-          ) : (
-            <button
-              type="submit"
-              className="h-10 rounded-md bg-accent px-4 text-sm font-medium text-accent-ink"
-            >
-              Compute
-            </button>
-          )}
+          ) : null}
         </div>
       </form>
       <p aria-live="polite" className="text-sm text-muted">
