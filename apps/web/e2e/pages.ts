@@ -21,3 +21,77 @@ export const PAGE_READY = {
       .waitFor(),
   notFound: (page: Page) => page.getByRole("heading", { level: 1 }).waitFor(),
 } satisfies Record<string, (page: Page) => Promise<unknown>>;
+
+/** Every page of the app: where it is, what shows it loaded, the tab title it must have, its status. */
+export const ALL_PAGES: Array<{
+  name: string;
+  path: string;
+  ready: (page: Page) => Promise<unknown>;
+  title: string;
+  status: 200 | 404;
+}> = [
+  { name: "models", path: "/models", ready: PAGE_READY.models, title: "Models · Modelhub", status: 200 },
+  {
+    name: "model card",
+    path: `/${CHAT_MODEL}`,
+    ready: PAGE_READY.modelCard,
+    title: `${CHAT_MODEL} · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "library",
+    path: `/${CHAT_MODEL}/libraries/transformers`,
+    ready: PAGE_READY.library,
+    title: `${CHAT_MODEL} with transformers · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "local apps",
+    path: `/${GGUF_MODEL}/local-apps`,
+    ready: PAGE_READY.localApps,
+    title: `Run ${GGUF_MODEL} locally · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "inference",
+    path: `/${CHAT_MODEL}/inference?provider=together&streaming=true&temperature=0.5`,
+    ready: PAGE_READY.inference,
+    title: `Inference for ${CHAT_MODEL} · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "playground",
+    path: `/${CHAT_MODEL}/playground`,
+    ready: PAGE_READY.playground,
+    title: `Playground for ${CHAT_MODEL} · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "chat template",
+    path: `/${CHAT_MODEL}/chat-template`,
+    ready: PAGE_READY.chatTemplate,
+    title: `Chat template of ${CHAT_MODEL} · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "widget builder",
+    path: "/widget-builder",
+    ready: PAGE_READY.widgetBuilder,
+    title: "Widget builder · Modelhub",
+    status: 200,
+  },
+  {
+    name: "not found",
+    path: "/this/model/does-not-exist/at-all",
+    ready: PAGE_READY.notFound,
+    title: "Page not found · Modelhub",
+    status: 404,
+  },
+  {
+    name: "unknown model",
+    path: "/nobody/no-such-model",
+    ready: PAGE_READY.notFound,
+    title: "Page not found · Modelhub",
+    status: 404,
+  },
+];

@@ -29,22 +29,45 @@ export function DisclosureMenu({ summary, children, className }: DisclosureMenuP
       const choseLink = target instanceof Element && target.closest("a") && details.contains(target);
       if (!details.contains(target) || choseLink) details.open = false;
     };
+    // Anchored to the button's right edge, the panel can start left of the screen on a phone (the button
+    // sits at the left): on opening, shift it back inside the viewport with an 8 px margin.
+    const place = () => {
+      const panel = details.querySelector<HTMLElement>("[data-menu-panel]");
+      if (!panel || !details.open) return;
+      panel.style.transform = "";
+      const rect = panel.getBoundingClientRect();
+      const margin = 8;
+      const shift =
+        rect.left < margin
+          ? margin - rect.left
+          : rect.right > window.innerWidth - margin
+            ? window.innerWidth - margin - rect.right
+            : 0;
+      if (shift !== 0) panel.style.transform = `translateX(${shift}px)`;
+    };
+    details.addEventListener("toggle", place);
+    window.addEventListener("resize", place);
     document.addEventListener("keydown", close);
     document.addEventListener("click", close);
     return () => {
+      details.removeEventListener("toggle", place);
+      window.removeEventListener("resize", place);
       document.removeEventListener("keydown", close);
       document.removeEventListener("click", close);
     };
   }, []);
   return (
-    <details ref={ref} className={`group relative ${className ?? ""}`}>
+    <details ref={ref} data-menu className={`group relative ${className ?? ""}`}>
       <summary className="inline-flex h-9 cursor-pointer list-none items-center gap-1.5 rounded-md bg-accent px-3 text-sm font-medium text-accent-ink hover:opacity-90 [&::-webkit-details-marker]:hidden">
         {summary}
         <span aria-hidden="true" className="transition-transform group-open:rotate-180">
           ▾
         </span>
       </summary>
-      <div className="absolute right-0 z-40 mt-1.5 max-h-[70vh] w-72 max-w-[calc(100vw-2rem)] overflow-auto rounded-lg border border-line bg-surface p-2 text-ink shadow-xl">
+      <div
+        data-menu-panel
+        className="absolute right-0 z-40 mt-1.5 max-h-[70vh] w-72 max-w-[calc(100vw-1rem)] overflow-auto rounded-lg border border-line bg-surface p-2 text-ink shadow-xl"
+      >
         {children}
       </div>
     </details>

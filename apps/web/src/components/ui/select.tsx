@@ -66,7 +66,8 @@ export const Select = memo(function Select({
           <RadixSelect.Content
             position="popper"
             sideOffset={4}
-            className="z-50 max-h-(--radix-select-content-available-height) min-w-(--radix-select-trigger-width) overflow-hidden rounded-md border border-line bg-surface text-ink shadow-lg"
+            collisionPadding={8}
+            className="z-50 max-h-(--radix-select-content-available-height) min-w-(--radix-select-trigger-width) max-w-[calc(100vw-1rem)] overflow-hidden rounded-md border border-line bg-surface text-ink shadow-lg"
           >
             <RadixSelect.Viewport className="p-1">
               {options.map((option) => (

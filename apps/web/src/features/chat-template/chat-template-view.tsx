@@ -59,7 +59,7 @@ export function ChatTemplateView({ model }: { model: ModelData }) {
     setMessages((current) => current.map((entry) => (entry.key === key ? { ...entry, ...change } : entry)));
 
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <section aria-labelledby="conversation-heading" className="flex min-w-0 flex-col gap-3">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <h2 id="conversation-heading" className="text-lg font-semibold">

@@ -10,7 +10,7 @@ interface ParameterSlidersProps {
 /** A parameter is unset (absent from the code) until the reader moves its slider or switches it on. */
 export const ParameterSliders = memo(function ParameterSliders({ values, onChange }: ParameterSlidersProps) {
   return (
-    <fieldset className="grid gap-4 sm:grid-cols-3">
+    <fieldset className="grid grid-cols-1 gap-4 sm:grid-cols-3">
       <legend className="sr-only">Generation parameters</legend>
       {PARAMETER_NAMES.map((name) => {
         const spec = PARAMETERS[name];

@@ -56,7 +56,7 @@ export function LocalApps({ model, appKey, hubUrl }: { model: ModelInfo; appKey?
   const base = modelUrl(model.id, "local-apps");
   const query = quant ? `?quant=${encodeURIComponent(quant.label)}` : "";
   return (
-    <div className="grid gap-6 md:grid-cols-[14rem_1fr]">
+    <div className="grid grid-cols-1 gap-6 md:grid-cols-[14rem_1fr]">
       <nav aria-label="Local apps">
         <ul className="flex flex-wrap gap-1 md:flex-col">
           {apps.map(({ key, app }) => (

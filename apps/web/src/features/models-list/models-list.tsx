@@ -35,7 +35,7 @@ export function ModelsList() {
 
   const models = query.data?.models ?? [];
   return (
-    <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[16rem_1fr]">
       <PageTitle>{params.task === ANY ? "Models" : `${taskLabel(params.task)} models`}</PageTitle>
       <Suspense fallback={<div aria-hidden="true" className="min-h-64 rounded-lg" />}>
         <ModelsFilters params={params} onChange={update} />
@@ -59,7 +59,7 @@ export function ModelsList() {
             No model matches these filters.
           </p>
         ) : null}
-        <ul className={`grid gap-2 sm:grid-cols-2 ${query.isPlaceholderData ? "opacity-60" : ""}`}>
+        <ul className={`grid grid-cols-1 gap-2 sm:grid-cols-2 ${query.isPlaceholderData ? "opacity-60" : ""}`}>
           {models.map((model) => (
             <li key={model.id}>
               <ModelRow model={model} />

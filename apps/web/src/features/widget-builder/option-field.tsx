@@ -1,4 +1,5 @@
 import { WIDGET_OPTIONS, type WidgetOptions } from "@modelhub/widget";
+import { useState } from "react";
 import { Select } from "../../components/ui/select.js";
 import { Slider } from "../../components/ui/slider.js";
 
@@ -103,7 +104,7 @@ export function OptionField<K extends Name>({ name, value, onChange }: OptionFie
         </div>
       );
     default: {
-      const text = Array.isArray(value) ? value.join(", ") : String(value);
+      const text = textOf(value);
       return (
         <div className="flex flex-col gap-1">
           <label htmlFor={id} className="text-xs font-medium text-muted">
@@ -117,9 +118,21 @@ export function OptionField<K extends Name>({ name, value, onChange }: OptionFie
   }
 }
 
+/** What a text option's raw text means: a list of ids for `modelIds`, the trimmed text otherwise. */
+function parseText(kind: string, raw: string): unknown {
+  if (kind !== "modelIds") return raw.trim();
+  return raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+const textOf = (value: unknown) => (Array.isArray(value) ? value.join(", ") : String(value));
+
 /**
- * Text options are validated by the widget's parser; an invalid draft stays in the field (marked)
- * and the last valid value keeps driving the preview.
+ * Text options apply as the reader types. The field keeps the reader's own text (a trailing comma, a
+ * space, a URL the widget's parser rejects, shown by its warning); it is replaced only when the option
+ * changes from elsewhere (a link, Back).
  */
 function TextOption({
   id,
@@ -134,34 +147,29 @@ function TextOption({
   text: string;
   onCommit: (value: unknown) => void;
 }) {
+  const [draft, setDraft] = useState(text);
+  const [seen, setSeen] = useState(text);
+  if (text !== seen) {
+    setSeen(text);
+    // The option changed: from this field's own typing (keep the reader's text), or from elsewhere.
+    if (textOf(parseText(kind, draft)) !== text) setDraft(text);
+  }
   const placeholder =
     kind === "modelIds" ? "owner/name, owner/name" : kind === "url" ? "http://localhost:5173" : undefined;
   return (
     <input
       id={id}
       type={kind === "url" ? "url" : "text"}
-      defaultValue={text}
-      key={text}
+      value={draft}
       placeholder={placeholder}
       aria-describedby={describedBy}
-      onBlur={(event) => commit(event.currentTarget.value)}
-      onKeyDown={(event) => {
-        if (event.key === "Enter") commit(event.currentTarget.value);
+      onChange={(event) => {
+        const raw = event.currentTarget.value;
+        const value = parseText(kind, raw);
+        setDraft(raw);
+        onCommit(value);
       }}
       className={inputClass}
     />
   );
-
-  function commit(raw: string) {
-    if (kind === "modelIds") {
-      onCommit(
-        raw
-          .split(",")
-          .map((part) => part.trim())
-          .filter(Boolean),
-      );
-    } else {
-      onCommit(raw.trim());
-    }
-  }
 }

@@ -31,12 +31,17 @@ export function WidgetBuilder({ hubUrl }: { hubUrl: string }) {
   const { options, warnings } = useMemo(() => parseWidgetOptions(searchParams), [searchParams]);
   const embedCode = useMemo(() => buildEmbedCode(options, hubUrl), [options, hubUrl]);
 
+  // Each change starts from the URL as it is now, not as this render saw it: two changes in one event
+  // loop turn (a text field's last keystroke, then a checkbox click) both land.
   const change = <K extends Name>(name: K, value: WidgetOptions[K]) => {
-    setSearchParams(writeBuilderOptions({ ...options, [name]: value }), { replace: true, flushSync: true });
+    setSearchParams(
+      (current) => writeBuilderOptions({ ...parseWidgetOptions(current).options, [name]: value }),
+      { replace: true },
+    );
   };
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[22rem_1fr]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_1fr]">
       <form
         aria-label="Widget options"
         className="flex flex-col gap-5"

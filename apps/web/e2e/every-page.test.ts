@@ -1,0 +1,73 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
+import { horizontalOverflow, popoversOutsideViewport, watchPage } from "./page-checks.js";
+import { ALL_PAGES } from "./pages.js";
+
+/**
+ * Every page at a desktop and a phone width, in both themes: no sideways scroll, every popover, menu and
+ * select inside the viewport, no console error, no failed request, its own title, and no serious or
+ * critical axe finding (all rules in the light theme; the colour rules in the dark one, as the themes
+ * share one DOM).
+ */
+const VIEWPORTS = [
+  { name: "desktop", width: 1366, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+];
+
+let harness: WebHarness;
+let browser: Browser;
+beforeAll(async () => {
+  harness = await startWebHarness();
+  browser = harness.browser;
+});
+afterAll(() => harness?.close());
+
+describe.each(VIEWPORTS)("every page on a $name ($width px)", (viewport) => {
+  describe.each<ColorScheme>(["light", "dark"])("in the %s theme", (colorScheme) => {
+    it.each(ALL_PAGES)("$name", async ({ path, ready, title, status }) => {
+      const context = await browser.newContext({
+        baseURL: harness.hub.url,
+        colorScheme,
+        viewport: { width: viewport.width, height: viewport.height },
+      });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(15_000);
+        const problems = watchPage(page, { expectedStatus: status });
+        const response = await page.goto(path);
+        expect(response?.status()).toBe(status);
+        await ready(page);
+        expect(await page.title()).toBe(title);
+        expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(
+          colorScheme === "dark",
+        );
+        expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+        if (colorScheme === "light") expect(await popoversOutsideViewport(page)).toEqual([]);
+        const builder = new AxeBuilder({ page });
+        const results = await (colorScheme === "light"
+          ? builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+          : builder.withRules(["color-contrast", "link-in-text-block"])
+        ).analyze();
+        const severe = results.violations
+          .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+          .map(
+            (violation) =>
+              `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+          );
+        expect(severe).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+});
+
+describe("titles", () => {
+  it("differ from page to page (two addresses of the not-found page share one)", () => {
+    const titles = new Set(ALL_PAGES.map((page) => page.title));
+    expect(titles.size).toBe(ALL_PAGES.length - 1);
+  });
+});

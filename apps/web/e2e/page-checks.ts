@@ -1,0 +1,70 @@
+import type { Page } from "playwright-core";
+
+/** Console errors, uncaught exceptions and failed requests of a page, from the moment this is called. */
+export function watchPage(page: Page, { expectedStatus }: { expectedStatus: number }) {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    // The document of a not-found page answers 404 on purpose: Chromium logs that as a console error.
+    if (expectedStatus === 404 && /status of 404/.test(message.text())) return;
+    problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`exception: ${error.message}`));
+  page.on("requestfailed", (request) => {
+    const failure = request.failure()?.errorText ?? "";
+    // A navigation away cancels what the previous page still loaded; that is not a failure.
+    if (failure === "net::ERR_ABORTED") return;
+    problems.push(`request failed: ${request.url()} ${failure}`);
+  });
+  page.on("response", (response) => {
+    if (response.status() < 400) return;
+    if (response.request().isNavigationRequest() && response.status() === expectedStatus) return;
+    // On a not-found model page the app's lookup of the model is what finds that it does not exist.
+    if (expectedStatus === 404 && response.status() === 404 && response.url().includes("/api/models/")) return;
+    problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  return problems;
+}
+
+/** How far the page reaches past the viewport's right edge (0: nothing scrolls sideways). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** Elements that open a popover, a menu or a select, visible on the page now. */
+const TRIGGERS = '[aria-haspopup]:not([aria-haspopup="false"]), [role="combobox"], details[data-menu] > summary';
+
+/** What an open trigger shows: Radix content in its portal, or the panel of an open <details> menu. */
+const OPEN_CONTENT = "[data-radix-popper-content-wrapper] > *, details[data-menu][open] > [data-menu-panel]";
+
+/**
+ * Opens every popover, menu and select of the page in turn and returns those whose open content is not
+ * wholly inside the viewport horizontally (or starts above it), with where it was.
+ */
+export async function popoversOutsideViewport(page: Page): Promise<string[]> {
+  const outside: string[] = [];
+  const triggers = page.locator(TRIGGERS);
+  const count = await triggers.count();
+  for (let index = 0; index < count; index++) {
+    const trigger = triggers.nth(index);
+    if (!(await trigger.isVisible())) continue;
+    const name =
+      (await trigger.getAttribute("aria-label")) ?? (await trigger.textContent())?.trim() ?? `#${index}`;
+    await trigger.scrollIntoViewIfNeeded();
+    await trigger.click();
+    const content = page.locator(OPEN_CONTENT).first();
+    await content.waitFor({ state: "visible" });
+    // Radix positions its content in the frame after it mounts.
+    await page.waitForTimeout(50);
+    const box = await content.evaluate((element) => {
+      const rect = element.getBoundingClientRect();
+      return { left: rect.left, right: rect.right, top: rect.top, width: window.innerWidth };
+    });
+    if (box.left < 0 || box.right > box.width || box.top < 0) {
+      outside.push(`${name}: left ${Math.round(box.left)}, right ${Math.round(box.right)} of ${box.width}`);
+    }
+    await page.keyboard.press("Escape");
+    await content.waitFor({ state: "hidden" });
+  }
+  return outside;
+}
