@@ -20,7 +20,8 @@ export function watchPage(page: Page, { expectedStatus }: { expectedStatus: numb
     if (response.status() < 400) return;
     if (response.request().isNavigationRequest() && response.status() === expectedStatus) return;
     // On a not-found model page the app's lookup of the model is what finds that it does not exist.
-    if (expectedStatus === 404 && response.status() === 404 && response.url().includes("/api/models/")) return;
+    if (expectedStatus === 404 && response.status() === 404 && response.url().includes("/api/models/"))
+      return;
     problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
   return problems;
@@ -32,7 +33,8 @@ export function horizontalOverflow(page: Page): Promise<number> {
 }
 
 /** Elements that open a popover, a menu or a select, visible on the page now. */
-const TRIGGERS = '[aria-haspopup]:not([aria-haspopup="false"]), [role="combobox"], details[data-menu] > summary';
+const TRIGGERS =
+  '[aria-haspopup]:not([aria-haspopup="false"]), [role="combobox"], details[data-menu] > summary';
 
 /** What an open trigger shows: Radix content in its portal, or the panel of an open <details> menu. */
 const OPEN_CONTENT = "[data-radix-popper-content-wrapper] > *, details[data-menu][open] > [data-menu-panel]";

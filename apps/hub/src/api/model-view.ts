@@ -5,7 +5,6 @@ import { EXPAND_FIELDS, type ExpandField } from "./types.js";
 
 export { EXPAND_FIELDS, type ExpandField };
 
-
 /** Fields the public hub answers for one model only: a listing refuses them (400), as it does. */
 const DETAIL_ONLY_FIELDS: ReadonlySet<ExpandField> = new Set([
   "baseModels",

@@ -59,7 +59,9 @@ export function ModelsList() {
             No model matches these filters.
           </p>
         ) : null}
-        <ul className={`grid grid-cols-1 gap-2 sm:grid-cols-2 ${query.isPlaceholderData ? "opacity-60" : ""}`}>
+        <ul
+          className={`grid grid-cols-1 gap-2 sm:grid-cols-2 ${query.isPlaceholderData ? "opacity-60" : ""}`}
+        >
           {models.map((model) => (
             <li key={model.id}>
               <ModelRow model={model} />
