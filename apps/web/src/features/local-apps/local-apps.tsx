@@ -11,26 +11,7 @@ import { CodeBlock } from "../../components/ui/code-block.js";
 import { Select } from "../../components/ui/select.js";
 import type { ModelInfo } from "../../lib/api/models.js";
 import { modelUrl } from "../../lib/model-url.js";
-
-function formatBytes(bytes: number | undefined): string | undefined {
-  if (bytes === undefined) return undefined;
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value.toFixed(value >= 100 || unit === 0 ? 0 : 1)} ${units[unit]}`;
-}
-
-function quantLabel(quant: GgufQuantization): string {
-  const parts = [quant.label];
-  if (quant.bitsPerWeight !== undefined) parts.push(`${quant.bitsPerWeight.toFixed(2)} bpw`);
-  const size = formatBytes(quant.size);
-  if (size) parts.push(size);
-  return parts.join(" · ");
-}
+import { quantOptionLabel } from "./quant-label.js";
 
 /**
  * Apps that run this model on the reader's machine; `/{id}/local-apps/{app}?quant={label}` names the app
@@ -99,7 +80,7 @@ export function LocalApps({ model, appKey, hubUrl }: { model: ModelInfo; appKey?
                 value={quant.label}
                 options={quantizations.map((candidate) => ({
                   value: candidate.label,
-                  label: quantLabel(candidate),
+                  label: quantOptionLabel(candidate, model.gguf?.total),
                 }))}
                 onValueChange={(label) =>
                   setSearchParams(
