@@ -71,3 +71,23 @@ describe("titles", () => {
     expect(titles.size).toBe(ALL_PAGES.length - 1);
   });
 });
+
+describe("the models list", () => {
+  it("says how many models match, not how many are shown", async () => {
+    const page = await harness.newPage();
+    for (const query of ["", "?task=text-to-image", "?search=llama"]) {
+      const api = new URLSearchParams(query);
+      const task = api.get("task");
+      const answer = await fetch(
+        `${harness.hub.url}/api/models?limit=1${task ? `&pipeline_tag=${task}` : ""}${api.get("search") ? `&search=${api.get("search")}` : ""}`,
+      );
+      const total = Number(answer.headers.get("x-total-count"));
+      expect(total).toBeGreaterThan(0);
+      await page.goto(`/models${query}`);
+      await expect
+        .poll(() => page.getByText(/^[\d,]+ models?$/).textContent())
+        .toBe(`${total.toLocaleString("en")} ${total === 1 ? "model" : "models"}`);
+    }
+    await page.context().close();
+  });
+});

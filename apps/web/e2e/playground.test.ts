@@ -8,6 +8,9 @@ const ADMIN_TOKEN = "e2e-admin-token-0123456789";
 const PROVIDER_KEY = "e2e-together-key";
 
 let sim: ProviderSim;
+/** A second simulator with short replies, behind fireworks-ai, for tests that chat many times. */
+let quickSim: ProviderSim;
+const QUICK_KEY = "e2e-fireworks-key";
 let harness: WebHarness;
 let page: Page;
 let hubToken: string;
@@ -15,10 +18,14 @@ let hubToken: string;
 beforeAll(async () => {
   // A long synthesized stream (many events) so that there is time to press Stop in the middle of it.
   sim = await startProviderSim({ streamChunks: 60_000, providerKeys: { together: [PROVIDER_KEY] } });
+  quickSim = await startProviderSim({ providerKeys: { "fireworks-ai": [QUICK_KEY] } });
   harness = await startWebHarness({
     adminToken: ADMIN_TOKEN,
-    providerKeys: { together: PROVIDER_KEY },
-    providerBaseUrls: { together: sim.providerUrl("together") },
+    providerKeys: { together: PROVIDER_KEY, "fireworks-ai": QUICK_KEY },
+    providerBaseUrls: {
+      together: sim.providerUrl("together"),
+      "fireworks-ai": quickSim.providerUrl("fireworks-ai"),
+    },
   });
   const created = await fetch(`${harness.hub.url}/api/admin/tokens`, {
     method: "POST",
@@ -32,9 +39,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness?.close();
   await sim?.close();
+  await quickSim?.close();
 });
 
 const reply = () => page.getByTestId("assistant-turn").last().textContent();
+/** The last reply's own text, without the screen-reader prefix and the buttons under it. */
+const assistantText = () =>
+  page.evaluate(() => {
+    const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
+    const turn = turns[turns.length - 1]?.cloneNode(true) as HTMLElement | undefined;
+    for (const extra of turn?.querySelectorAll(".sr-only, button") ?? []) extra.remove();
+    return turn?.textContent?.trim() ?? "";
+  });
 
 /**
  * Sends a message and records, inside the page, the reply's length at every commit that made it grow,
@@ -111,14 +127,131 @@ describe("playground", () => {
     await expect.poll(() => sim.activeStreams, { timeout: 10_000 }).toBe(0);
   });
 
-  it("shows a text-to-image result as an image", async () => {
-    await page.goto("/stabilityai/stable-diffusion-xl-base-1.0/playground");
+  it("shows a simulated text-to-image result as a real picture, badged as the simulator's", async () => {
+    await page.goto("/stabilityai/stable-diffusion-xl-base-1.0/playground?provider=hf-inference");
     await page.getByLabel(/access token/i).fill(hubToken);
     await page.getByRole("button", { name: "Generate" }).click();
     const image = page.getByTestId("generated-image");
     await image.waitFor();
-    await expect
-      .poll(() => image.evaluate((node) => (node as HTMLImageElement).naturalWidth))
-      .toBeGreaterThan(0);
+    await expect.poll(() => image.evaluate((node) => (node as HTMLImageElement).naturalWidth)).toBe(512);
+    await expect.poll(() => page.getByTestId("simulator-badge").textContent()).toContain("simulator");
+  });
+
+  it("marks a failed turn as failed with Retry, and never sends it (or an empty reply) as history", async () => {
+    await page.goto(`/${MODEL}/playground?provider=fireworks-ai`);
+    await page.getByLabel(/access token/i).fill("");
+    await page.getByRole("textbox", { name: "Your message" }).fill("First, without a token");
+    await page.getByRole("button", { name: "Send" }).click();
+    const failed = page.locator('[data-testid="assistant-turn"][data-status="failed"]');
+    await failed.waitFor();
+    expect(await failed.getByTestId("playground-error").textContent()).toMatch(/token/i);
+    await expect.poll(() => failed.getByRole("button", { name: "Retry" }).isVisible()).toBe(true);
+
+    await page.getByLabel(/access token/i).fill(hubToken);
+    const before = quickSim.requests.length;
+    await ask("Second, with a token");
+    const sent = quickSim.requests
+      .slice(before)
+      .find((request) => request.path.includes("/chat/completions"));
+    const messages = (sent?.json as { messages: Array<{ role: string; content: string }> }).messages;
+    expect(messages.filter((message) => message.role !== "system")).toEqual([
+      { role: "user", content: "Second, with a token" },
+    ]);
+
+    // Retry resends the failed question, now with a token: the turn is answered in place.
+    await failed.getByRole("button", { name: "Retry" }).click();
+    await expect.poll(() => page.locator('[data-status="failed"]').count()).toBe(0);
+    await expect.poll(() => page.locator('[data-status="done"]').count()).toBe(2);
+  });
+
+  it("sends the system prompt and the parameters, and copies a reply", async () => {
+    await page.goto(`/${MODEL}/playground?provider=fireworks-ai`);
+    await page.getByLabel(/access token/i).fill(hubToken);
+    await page.getByText("Settings").click();
+    await page.getByLabel("System prompt").fill("Answer in French.");
+    await page.getByLabel("Temperature").fill("0.2");
+    await page.getByLabel("Max tokens").fill("64");
+    await page.getByLabel("Top-p").fill("0.5");
+    const before = quickSim.requests.length;
+    await ask("Hello");
+    const sent = quickSim.requests
+      .slice(before)
+      .find((request) => request.path.includes("/chat/completions"));
+    expect(sent?.json).toMatchObject({
+      messages: [
+        { role: "system", content: "Answer in French." },
+        { role: "user", content: "Hello" },
+      ],
+      temperature: 0.2,
+      max_tokens: 64,
+      top_p: 0.5,
+    });
+    await page.getByRole("button", { name: "Copy reply" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await assistantText());
+    await page.getByRole("button", { name: "Clear" }).click();
+    expect(await page.getByTestId("assistant-turn").count()).toBe(0);
+  });
+
+  it("wraps a 3,000-character word and scrolls a long chat inside itself, the input in view", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`/${MODEL}/playground?provider=fireworks-ai`);
+      await page.getByLabel(/access token/i).fill(hubToken);
+      await ask("x".repeat(3000));
+      for (let turn = 0; turn < 6; turn++) await ask(`Question ${turn}: ${"long text ".repeat(40)}`);
+      const sizes = await page.evaluate(() => {
+        const box = document.querySelector('[data-testid="conversation"]') as HTMLElement;
+        return {
+          overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          boxScrolls: box.scrollHeight > box.clientHeight,
+          boxHeight: box.clientHeight,
+        };
+      });
+      expect(await page.locator('[data-status="done"]').count()).toBe(7);
+      expect(sizes.overflow).toBeLessThanOrEqual(0);
+      expect(sizes.boxScrolls).toBe(true);
+      expect(sizes.boxHeight).toBeLessThanOrEqual(844 * 0.6 + 1);
+      await page.getByRole("textbox", { name: "Your message" }).scrollIntoViewIfNeeded();
+      expect(await page.getByRole("textbox", { name: "Your message" }).isVisible()).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it("explains a token that is not a hub token instead of calling the provider with it", async () => {
+    await page.goto(`/${MODEL}/playground?provider=cerebras`);
+    await page.getByLabel(/access token/i).fill("csk-not-a-hub-token");
+    await expect.poll(() => page.getByTestId("token-problem").textContent()).toMatch(/hf_/);
+    await page.getByRole("textbox", { name: "Your message" }).fill("Hello?");
+    await page.getByRole("button", { name: "Send" }).click();
+    const error = page.getByTestId("playground-error").last();
+    await expect.poll(() => error.textContent()).toMatch(/not a hub token/);
+    expect(await error.textContent()).not.toMatch(/Failed to fetch/);
+  });
+
+  it("keeps the token across the model's tabs, and the chosen audio file across a provider change", async () => {
+    await page.goto(`/${MODEL}/playground?provider=fireworks-ai`);
+    await page.getByLabel(/access token/i).fill(hubToken);
+    await page.getByRole("link", { name: "Model card" }).click();
+    await page.getByRole("article", { name: "Model card" }).waitFor();
+    await page.getByRole("link", { name: "Playground" }).click();
+    await expect.poll(() => page.getByLabel(/access token/i).inputValue()).toBe(hubToken);
+
+    await page.goto("/openai/whisper-large-v3/playground?provider=hf-inference");
+    await page.locator('input[type="file"]').setInputFiles({
+      name: "speech.wav",
+      mimeType: "audio/wav",
+      buffer: Buffer.from("RIFF....WAVEfmt "),
+    });
+    await page.getByTestId("playground-provider").click();
+    await page.getByRole("option", { name: /^fal/ }).click();
+    await expect.poll(() => page.url()).toContain("provider=fal-ai");
+    expect(await page.getByText("Chosen: speech.wav").isVisible()).toBe(true);
+    expect(
+      await page.locator('input[type="file"]').evaluate((input) => (input as HTMLInputElement).files?.length),
+    ).toBe(1);
+    expect(
+      await page.getByText(/fal-ai accepts audio\/mpeg, audio\/mp4, audio\/wav, audio\/x-wav/).count(),
+    ).toBe(1);
   });
 });

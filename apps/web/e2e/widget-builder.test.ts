@@ -159,8 +159,26 @@ describe("widget builder", () => {
     await setText("Development hub URL", altHub);
     await expect.poll(() => new URL(page.url()).searchParams.get("hub")).toBe(altHub);
     expect(await embedCode()).toMatch(/[?;]devMode&amp;hub=http%3A\/\/localhost%3A\d+(&amp;|")/);
+    // The data comes from that hub, whose answers name model pages with its public URL (PUBLIC_URL, never
+    // the Host a caller used), as every URL the hub writes does.
     await expect
       .poll(() => preview.locator("modelhub-top-products a.card").first().getAttribute("href"))
       .toMatch(new RegExp(`^${harness.hub.publicUrl}/`));
+  });
+
+  it("applies text options as the reader types, and a click right after typing is not lost", async () => {
+    await open();
+    const owned = page.getByLabel("Owned by", { exact: true });
+    await owned.click();
+    await owned.pressSequentially("meta-llama", { delay: 5 });
+    // No Enter, no blur first: the checkbox click comes straight after the last keystroke.
+    await page.getByRole("checkbox", { name: "No credits" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("owned")).toBe("meta-llama");
+    expect(new URL(page.url()).searchParams.has("noCredits")).toBe(true);
+    expect(await page.getByRole("checkbox", { name: "No credits" }).isChecked()).toBe(true);
+    await expect.poll(embedCode).toContain("owned=meta-llama");
+
+    await page.getByLabel("Title", { exact: true }).fill("Typed, not committed");
+    await expect.poll(embedCode).toContain("Typed");
   });
 });

@@ -59,6 +59,16 @@ describe("GET /api/models", () => {
     ]);
   });
 
+  it("says in X-Total-Count how many models match the filters, whatever the page size", async () => {
+    const all = await getJson("/api/models?limit=2");
+    expect(all.body.length).toBe(2);
+    expect(all.response.headers.get("x-total-count")).toBe(String(hub.store.models.count()));
+    const images = await getJson("/api/models?pipeline_tag=text-to-image&limit=1");
+    expect(images.response.headers.get("x-total-count")).toBe("2");
+    const none = await getJson("/api/models?search=no-such-model-anywhere");
+    expect(none.response.headers.get("x-total-count")).toBe("0");
+  });
+
   it("only counts live mappings for the provider filter", async () => {
     // Qwen2.5-VL is staging on nebius: not served there yet.
     const nebius = (await getJson("/api/models?inference_provider=nebius")).body.map((m: Json) => m.id);

@@ -264,6 +264,13 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
         }));
     },
 
+    /** How many models match the filters, whatever the page: what a listing's `X-Total-Count` says. */
+    countMatching(filters: ModelFilters): number {
+      const { where, params } = modelFilterSql(filters);
+      const sql = `SELECT count(*) AS n FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`;
+      return (prepared(sql).get(...params) as unknown as { n: number }).n;
+    },
+
     /** One page of models; fetches `limit + 1` rows so the caller knows whether another page exists. */
     list(query: ModelListQuery): ModelListPage {
       const { where, params } = modelFilterSql(query);

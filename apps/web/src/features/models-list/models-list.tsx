@@ -13,6 +13,12 @@ const ModelsFilters = lazy(() =>
   import("./models-filters.js").then((module) => ({ default: module.ModelsFilters })),
 );
 
+/** "235 models", "1 model": how many match, from the hub's count (the page's length when it gives none). */
+export function matchCount(total: number | undefined, shown: number): string {
+  const count = total ?? shown;
+  return `${count.toLocaleString("en")} ${count === 1 ? "model" : "models"}`;
+}
+
 /** Search, filters, sort and pagination over the hub's models, all kept in the URL. */
 export function ModelsList() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -46,7 +52,7 @@ export function ModelsList() {
             Models
           </h1>
           <p className="text-sm text-muted" aria-live="polite">
-            {query.isPending ? "Loading…" : `${models.length}${query.data?.nextCursor ? "+" : ""} shown`}
+            {query.isPending ? "Loading…" : matchCount(query.data?.total, models.length)}
           </p>
         </div>
         {query.isError ? (

@@ -66,10 +66,14 @@ export function ChatPlayground({ modelId, provider, hubUrl, accessToken }: ChatP
     void ask(question, exchanges);
   };
 
+  // The failed question is asked again at the end of the conversation, with every answered exchange as
+  // history; nothing the reader had is dropped.
   const retry = (exchange: Exchange) => {
     if (running) return;
-    const index = exchanges.findIndex((candidate) => candidate.id === exchange.id);
-    void ask(exchange.user, exchanges.slice(0, index));
+    void ask(
+      exchange.user,
+      exchanges.filter((candidate) => candidate.id !== exchange.id),
+    );
   };
 
   return (

@@ -36,7 +36,8 @@ export function WidgetBuilder({ hubUrl }: { hubUrl: string }) {
   const change = <K extends Name>(name: K, value: WidgetOptions[K]) => {
     setSearchParams(
       (current) => writeBuilderOptions({ ...parseWidgetOptions(current).options, [name]: value }),
-      { replace: true },
+      // Synchronous: a slider's next key step reads the value this one wrote.
+      { replace: true, flushSync: true },
     );
   };
 

@@ -41,6 +41,8 @@ export interface ModelListQuery {
 export interface ModelListPage {
   models: ModelSummary[];
   nextCursor?: string;
+  /** How many models match the query (the hub's `X-Total-Count`), when it says. */
+  total?: number;
 }
 
 export function modelListUrl(query: ModelListQuery): string {
@@ -61,7 +63,12 @@ export const modelListQuery = (query: ModelListQuery) =>
     queryKey: ["models", query],
     queryFn: async ({ signal }): Promise<ModelListPage> => {
       const { data, headers } = await hubGet<ModelSummary[]>(modelListUrl(query), signal);
-      return { models: data, nextCursor: cursorFrom(nextLinkFrom(headers.get("link"))) };
+      const total = Number.parseInt(headers.get("x-total-count") ?? "", 10);
+      return {
+        models: data,
+        nextCursor: cursorFrom(nextLinkFrom(headers.get("link"))),
+        ...(Number.isFinite(total) ? { total } : {}),
+      };
     },
     staleTime: 30_000,
   });
