@@ -28,11 +28,19 @@ const SHOTS: Shot[] = [
     name: "models",
     path: "/models?task=text-generation&sort=likes",
     ready: PAGE_READY.models,
+    phone: true,
   },
   {
     name: "model-card",
     path: `/${CHAT_MODEL}`,
     ready: PAGE_READY.modelCard,
+  },
+  {
+    name: "use-this-model",
+    path: `/${CHAT_MODEL}`,
+    ready: PAGE_READY.modelCard,
+    act: (page) => page.locator("details[data-menu] > summary").click(),
+    phone: true,
   },
   {
     name: "library",
@@ -59,6 +67,18 @@ const SHOTS: Shot[] = [
       await page.getByRole("textbox", { name: "Your message" }).fill("What is the capital of France?");
       await page.getByRole("button", { name: "Send" }).click();
       await page.getByRole("button", { name: "Send" }).waitFor();
+    },
+    phone: true,
+  },
+  {
+    name: "playground-image",
+    path: "/black-forest-labs/FLUX.1-schnell/playground?provider=hf-inference",
+    ready: (page) => page.getByRole("button", { name: "Generate" }).waitFor(),
+    act: async (page, hubToken) => {
+      await page.getByLabel(/access token/i).fill(hubToken);
+      await page.getByRole("button", { name: "Generate" }).click();
+      await page.getByTestId("simulator-badge").waitFor();
+      await page.getByTestId("generated-image").scrollIntoViewIfNeeded();
     },
   },
   {
