@@ -153,7 +153,8 @@ describe("playground", () => {
     const sent = quickSim.requests
       .slice(before)
       .find((request) => request.path.includes("/chat/completions"));
-    const messages = (sent?.json as { messages: Array<{ role: string; content: string }> }).messages;
+    const messages =
+      (sent?.json as { messages: Array<{ role: string; content: string }> } | undefined)?.messages ?? [];
     expect(messages.filter((message) => message.role !== "system")).toEqual([
       { role: "user", content: "Second, with a token" },
     ]);

@@ -1,6 +1,5 @@
 import {
   defaultGgufQuantization,
-  type GgufQuantization,
   getLocalAppsForModel,
   type LocalApp,
   listGgufQuantizations,
