@@ -65,7 +65,10 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
       ? store.mappings.forModels(models.map((model) => model.id))
       : undefined;
     // Not on the public hub: how many models match, for a page that says so (the web app's list).
-    c.header("X-Total-Count", String(store.models.countMatching(filters)));
+    c.header(
+      "X-Total-Count",
+      String(store.models.countMatching({ ...filters, visibleTo: visibleModels(c) })),
+    );
     if (hasMore && last) {
       const next = publicUrlOfRequest(c);
       next.searchParams.set("cursor", encodeCursor({ sort, direction, ...last }));
