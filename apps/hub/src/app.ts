@@ -1,5 +1,5 @@
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
@@ -25,6 +25,7 @@ import { healthRoutes } from "./routes/health.js";
 import { lfsRoutes } from "./routes/lfs.js";
 import { librariesRoutes } from "./routes/libraries.js";
 import { librarySnippetsRoutes } from "./routes/library-snippets.js";
+import { visibleModels } from "./routes/model-lookup.js";
 import { modelsRoutes } from "./routes/models.js";
 import { repoAdminRoutes, validateYamlRoute } from "./routes/repo-admin.js";
 import { repoApiRoutes } from "./routes/repo-api.js";
@@ -180,8 +181,20 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   // their CORS preflights and other methods reach it (404 JSON below).
 
   const web = deps.webDist
-    ? createWebHandler(deps.webDist, (path) =>
-        isAppPage(path, (id) => deps.store.models.get(id) !== undefined),
+    ? createWebHandler(deps.webDist, (path, c) =>
+        // A private model the caller may not see is "not found", as the API answers it.
+        isAppPage(path, (id) => {
+          const model = deps.store.models.get(id);
+          if (!model) return false;
+          if (!model.private) return true;
+          const visible = visibleModels(c as Context<HubEnv>);
+          const lower = model.id.toLowerCase();
+          return (
+            visible.all ||
+            visible.owners.some((owner) => lower.startsWith(`${owner.toLowerCase()}/`)) ||
+            visible.repoIds.some((repoId) => repoId.toLowerCase() === lower)
+          );
+        }),
       )
     : undefined;
   app.notFound((c) => {

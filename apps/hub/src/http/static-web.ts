@@ -23,7 +23,7 @@ const CONTENT_TYPES: Record<string, string> = {
  * (`isPage`) and with 404 for any other path, where the app shows its not-found page. Returns undefined
  * when the request is not the web app's to answer (not a GET, a missing asset, no build).
  */
-export function createWebHandler(root: string, isPage: (path: string) => boolean) {
+export function createWebHandler(root: string, isPage: (path: string, c: Context) => boolean) {
   const base = resolve(root);
   const indexPath = join(base, "index.html");
 
@@ -49,6 +49,6 @@ export function createWebHandler(root: string, isPage: (path: string) => boolean
     }
     // A missing hashed asset stays a plain 404: a script tag must not receive a page.
     if (relative.startsWith("/assets/") || !existsSync(indexPath)) return undefined;
-    return file(indexPath, c, false, isPage(relative) ? 200 : 404);
+    return file(indexPath, c, false, isPage(relative, c) ? 200 : 404);
   };
 }

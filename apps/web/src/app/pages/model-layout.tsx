@@ -17,7 +17,9 @@ export function ModelLayout() {
   }
   if (model.isError) {
     // The hub answered this address with 404 already; the page says the same.
-    if (model.error instanceof HubApiError && model.error.status === 404) return <NotFoundPage />;
+    // (Anonymous callers get 401 for a missing or hidden repository, as on the public hub.)
+    if (model.error instanceof HubApiError && [401, 404].includes(model.error.status))
+      return <NotFoundPage />;
     return (
       <section className="mx-auto max-w-xl py-12 text-center">
         <h1 className="text-xl font-semibold">
