@@ -159,8 +159,6 @@ describe("widget builder", () => {
     await setText("Development hub URL", altHub);
     await expect.poll(() => new URL(page.url()).searchParams.get("hub")).toBe(altHub);
     expect(await embedCode()).toMatch(/[?;]devMode&amp;hub=http%3A\/\/localhost%3A\d+(&amp;|")/);
-    // The data comes from that hub, whose answers name model pages with its public URL (PUBLIC_URL, never
-    // the Host a caller used), as every URL the hub writes does.
     await expect
       .poll(() => preview.locator("modelhub-top-products a.card").first().getAttribute("href"))
       .toMatch(new RegExp(`^${harness.hub.publicUrl}/`));
