@@ -26,8 +26,8 @@ export function openStore(options: StoreOptions) {
   // First, so that every later step waits for a lock rather than failing: two hubs opening a new file at
   // once both switch it to WAL and migrate it (migrations.ts serializes the steps).
   db.pragma("busy_timeout = 5000");
-  // WAL lets the admin CLI write while the server reads; the timeout covers that brief lock.
-  db.pragma("journal_mode = WAL");
+  // WAL lets the admin CLI write while the server reads.
+  switchToWal(db);
   // In WAL mode NORMAL keeps the database consistent after any crash and durable after a process crash; it
   // only skips the fsync per commit, which otherwise caps router calls (two writes each) at ~100/s.
   db.pragma("synchronous = NORMAL");
@@ -76,3 +76,25 @@ export function openStore(options: StoreOptions) {
 }
 
 export type Store = ReturnType<typeof openStore>;
+
+const WAL_SWITCH_WAIT_MS = 5000;
+
+/**
+ * Switching a file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once instead of calling
+ * the busy handler while another connection (a second hub opening the same new file) holds one: so wait and
+ * retry here, for as long as busy_timeout would have waited.
+ */
+function switchToWal(db: Database.Database): void {
+  const deadline = Date.now() + WAL_SWITCH_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      const busy = (error as { code?: string }).code?.startsWith("SQLITE_BUSY");
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
+}
