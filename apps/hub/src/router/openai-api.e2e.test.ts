@@ -3,14 +3,12 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { INFERENCE_PROVIDERS } from "@modelhub/inference";
-import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
+import type { ProviderSim } from "@modelhub/provider-sim";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { type SimHub, startHubOnSim } from "../__fixtures__/sim-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import type { RunningHub } from "../start-hub.js";
 
 /**
  * The OpenAI-compatible router as its users reach it: the real `openai` clients (npm, and Python from the
@@ -20,21 +18,15 @@ const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const PYTHON = join(REPO_ROOT, ".venv/bin/python");
 
-let temp: ReturnType<typeof makeTempDir>;
+let setup: SimHub | undefined;
 let sim: ProviderSim;
 let hub: RunningHub;
 let token: string;
 let client: OpenAI;
 
 beforeAll(async () => {
-  temp = makeTempDir();
-  sim = await startProviderSim();
-  hub = await startHub({
-    dataDir: join(temp.dir, "data"),
-    adminToken: ADMIN_TOKEN,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-    providerBaseUrls: Object.fromEntries(INFERENCE_PROVIDERS.map((p) => [p, sim.providerUrl(p)])),
-  });
+  setup = await startHubOnSim();
+  ({ hub, sim } = setup);
   token = (
     await accountsService(hub.store.accounts).createToken(undefined, {
       name: "openai",
@@ -44,9 +36,7 @@ beforeAll(async () => {
   client = new OpenAI({ baseURL: `${hub.url}/v1`, apiKey: token, maxRetries: 0 });
 });
 afterAll(async () => {
-  await hub?.close();
-  await sim?.close();
-  temp?.remove();
+  await setup?.close();
 });
 beforeEach(() => {
   sim.clearRequests();

@@ -1,18 +1,17 @@
 import { request as httpRequest } from "node:http";
-import { join } from "node:path";
-import { INFERENCE_PROVIDERS, InferenceClient } from "@modelhub/inference";
-import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
+import { InferenceClient } from "@modelhub/inference";
+import type { ProviderSim } from "@modelhub/provider-sim";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { ADMIN_TOKEN } from "../__fixtures__/seeded-app.js";
+import { type SimHub, startHubOnSim } from "../__fixtures__/sim-hub.js";
 import { createMemoryLogger } from "../logger.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import type { RunningHub } from "../start-hub.js";
 
 /**
  * End to end: a real hub on loopback (real SQLite file), provider-sim as every provider, and the inference
  * client resolving mappings from the hub and calling through the hub's router.
  */
-let temp: ReturnType<typeof makeTempDir>;
+let setup: SimHub | undefined;
 let sim: ProviderSim;
 let hub: RunningHub;
 let token: string;
@@ -29,17 +28,12 @@ async function issue(name: string): Promise<{ id: number; token: string }> {
 }
 
 beforeAll(async () => {
-  temp = makeTempDir();
-  sim = await startProviderSim();
-  hub = await startHub({
-    dataDir: join(temp.dir, "data"),
-    adminToken: ADMIN_TOKEN,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-    providerBaseUrls: Object.fromEntries(INFERENCE_PROVIDERS.map((p) => [p, sim.providerUrl(p)])),
+  setup = await startHubOnSim({
     routerTimeouts: { headersMs: 1500 },
     forwardSimHeaders: true,
     logger,
   });
+  ({ hub, sim } = setup);
   token = (await issue("e2e")).token;
   const revoked = await issue("revoked");
   revokedToken = revoked.token;
@@ -50,9 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await hub?.close();
-  await sim?.close();
-  temp?.remove();
+  await setup?.close();
 });
 
 beforeEach(() => sim.clearRequests());
