@@ -1,9 +1,9 @@
-import { isPipelineType } from "@modelhub/tasks";
+import { type GgufInfo, isPipelineType, type SafetensorsInfo } from "@modelhub/tasks";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { FileRecord } from "../store/repos-table.js";
 import { parseFrontMatter } from "./front-matter.js";
-import { type GgufSummary, readGgufSummary } from "./gguf.js";
-import { readSafetensorsSummary, type SafetensorsSummary } from "./safetensors.js";
+import { readGgufSummary } from "./gguf.js";
+import { readSafetensorsSummary } from "./safetensors.js";
 
 /** What the model pages show, read from a commit's files. Undefined fields: the files do not say. */
 export interface DerivedModel {
@@ -14,8 +14,8 @@ export interface DerivedModel {
   library_name?: string;
   config?: Record<string, unknown>;
   siblings: { rfilename: string }[];
-  safetensors?: SafetensorsSummary;
-  gguf?: GgufSummary;
+  safetensors?: SafetensorsInfo;
+  gguf?: GgufInfo;
 }
 
 /** Small text files only: a card or a config larger than this is not read. */
@@ -88,7 +88,7 @@ export async function deriveModel(blobs: BlobStore, files: readonly FileRecord[]
     .filter((file) => file.path.endsWith(".safetensors"))
     .slice(0, MAX_SAFETENSORS_FILES);
   if (safetensors.length) {
-    const total: SafetensorsSummary = { parameters: {}, total: 0 };
+    const total: SafetensorsInfo = { parameters: {}, total: 0 };
     for (const file of safetensors) {
       try {
         const summary = await readSafetensorsSummary(reader(file), file.size);

@@ -3,6 +3,8 @@
  * "GGUF", version (u32), tensor count (u64), metadata count (u64), metadata key/values, tensor infos.
  */
 
+import type { GgufInfo } from "@modelhub/tasks";
+
 export type RangeReader = (start: number, end: number) => Promise<Buffer>;
 
 const TYPE = {
@@ -119,22 +121,8 @@ async function readValue(cursor: Cursor, type: number, keepArrays: boolean): Pro
   }
 }
 
-export interface GgufSummary {
-  /** Parameters, from the tensor infos. */
-  total: number;
-  architecture?: string;
-  context_length?: number;
-  chat_template?: string;
-  bos_token?: string;
-  eos_token?: string;
-}
-
 /** Reads a GGUF file's metadata and tensor infos (at most `limit` bytes) into the public hub's `gguf` field. */
-export async function readGgufSummary(
-  read: RangeReader,
-  size: number,
-  limit = 64 << 20,
-): Promise<GgufSummary> {
+export async function readGgufSummary(read: RangeReader, size: number, limit = 64 << 20): Promise<GgufInfo> {
   const cursor = new Cursor(read, size, limit);
   if ((await cursor.take(4)).toString("latin1") !== "GGUF") throw new GgufError("Not a GGUF file.");
   const version = await cursor.u32();
@@ -158,7 +146,7 @@ export async function readGgufSummary(
   }
   const architecture =
     typeof metadata["general.architecture"] === "string" ? metadata["general.architecture"] : undefined;
-  const summary: GgufSummary = { total };
+  const summary: GgufInfo = { total };
   if (architecture) summary.architecture = architecture;
   const context = architecture ? metadata[`${architecture}.context_length`] : undefined;
   if (typeof context === "number") summary.context_length = context;

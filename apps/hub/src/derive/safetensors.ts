@@ -1,16 +1,11 @@
+import type { SafetensorsInfo } from "@modelhub/tasks";
 import type { RangeReader } from "./gguf.js";
 
 /** The largest safetensors header this hub reads (the format allows 100 MB; real ones are far smaller). */
 const MAX_HEADER_BYTES = 25 * 1024 * 1024;
 
-export interface SafetensorsSummary {
-  /** Parameters per dtype, and in total: the public hub's `safetensors` field. */
-  parameters: Record<string, number>;
-  total: number;
-}
-
 /** Reads a safetensors file's header (8-byte length, then JSON) with two ranged reads and counts parameters. */
-export async function readSafetensorsSummary(read: RangeReader, size: number): Promise<SafetensorsSummary> {
+export async function readSafetensorsSummary(read: RangeReader, size: number): Promise<SafetensorsInfo> {
   if (size < 8) throw new Error("Not a safetensors file: shorter than its header length.");
   const length = Number((await read(0, 7)).readBigUInt64LE(0));
   if (length > MAX_HEADER_BYTES || 8 + length > size) throw new Error("Invalid safetensors header length.");
