@@ -26,12 +26,6 @@ const KNOWN_CYCLES: Record<string, string> = {
   // Jinja's runtime and builtins import each other (issue 18): the jinja engineer is breaking these.
   "packages/jinja/src/builtins/args.ts": "jinja runtime <-> builtins, 11 modules",
   "packages/jinja/src/builtins/filters.ts": "jinja filters <-> tests",
-  // Types only: InferenceProvider is derived from the registry, which imports every provider file, whose
-  // config type reads InferenceProvider back. Owned by the provider-registry work (issue 16).
-  "packages/inference/src/providers/baseten.ts": "inference provider registry <-> provider types",
-  // Types only, landed with the hub's derive/ work (commit 11480f5): FileRecord and DerivedModel name each
-  // other's module; one shared types module would break it.
-  "apps/hub/src/derive/derive-model.ts": "hub derive <-> store repos-table",
 };
 
 function listModules(dir: string, out: string[] = []): string[] {

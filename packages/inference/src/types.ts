@@ -1,5 +1,3 @@
-import type { PipelineType } from "@modelhub/tasks";
-
 /** Providers the client knows; the registry in providers/index.ts has one entry per id. */
 /** A provider id: a key of the provider registry (providers/index.ts), the only list of providers. */
 export type { InferenceProvider } from "./providers/index.js";
@@ -8,14 +6,9 @@ import type { InferenceProvider } from "./providers/index.js";
 /** `"auto"`: the first live provider from the model's hub mapping. */
 export type ProviderChoice = InferenceProvider | "auto";
 
-/** Task ids are the hub's pipeline tags, plus `"conversational"` (chat), as in provider mappings. */
-export type InferenceTask = PipelineType | "conversational";
+export type { ImageOutputType, InferenceTask, JsonObject, Logger } from "./base-types.js";
 
-export interface Logger {
-  debug?(message: string): void;
-  warn(message: string): void;
-  error?(message: string, detail?: unknown): void;
-}
+import type { JsonObject, Logger } from "./base-types.js";
 
 export interface RetryOptions {
   /** Total attempts including the first (default 3). 1 disables retries. */
@@ -59,8 +52,6 @@ export interface BaseArgs {
   provider?: ProviderChoice;
   endpointUrl?: string;
 }
-
-export type JsonObject = Record<string, unknown>;
 
 // ---------- chat (OpenAI chat/completions) ----------
 
@@ -276,6 +267,3 @@ export interface VisualQuestionAnsweringOutputElement {
 }
 export type VisualQuestionAnsweringOutput = VisualQuestionAnsweringOutputElement[];
 export type TabularOutput = number[];
-
-/** How text-to-image returns its picture. */
-export type ImageOutputType = "blob" | "url" | "dataUrl" | "json";

@@ -1,11 +1,17 @@
 import { type GgufInfo, isPipelineType, type SafetensorsInfo } from "@modelhub/tasks";
 import type { BlobStore } from "../storage/blob-store.js";
-import type { FileRecord } from "../store/repos-table.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { readGgufSummary } from "./gguf.js";
 import { readSafetensorsSummary } from "./safetensors.js";
 
 /** What the model pages show, read from a commit's files. Undefined fields: the files do not say. */
+/** What deriving reads of a committed file: the store's file records fit it. */
+export interface DerivableFile {
+  path: string;
+  sha256: string;
+  size: number;
+}
+
 export interface DerivedModel {
   cardData?: Record<string, unknown>;
   cardText?: string;
@@ -32,7 +38,7 @@ const stringList = (value: unknown): string[] =>
  * counts from safetensors headers and GGUF metadata from the first GGUF file, each header read with byte
  * ranges. A file that cannot be parsed contributes nothing (the commit stands; its page shows less).
  */
-export async function deriveModel(blobs: BlobStore, files: readonly FileRecord[]): Promise<DerivedModel> {
+export async function deriveModel(blobs: BlobStore, files: readonly DerivableFile[]): Promise<DerivedModel> {
   const byPath = new Map(files.map((file) => [file.path, file]));
   const text = async (path: string): Promise<string | undefined> => {
     const file = byPath.get(path);
@@ -82,7 +88,7 @@ export async function deriveModel(blobs: BlobStore, files: readonly FileRecord[]
       derived.library_name = "transformers";
   }
 
-  const reader = (file: FileRecord) => (start: number, end: number) =>
+  const reader = (file: DerivableFile) => (start: number, end: number) =>
     blobs.read(file.sha256, { start, end });
   const safetensors = files
     .filter((file) => file.path.endsWith(".safetensors"))

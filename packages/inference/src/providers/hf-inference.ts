@@ -1,4 +1,4 @@
-import type { InferenceTask } from "../types.js";
+import type { InferenceTask } from "../base-types.js";
 import type { ProviderConfig, TaskRoute } from "./types.js";
 
 /** Pipelines served on the hub's pipeline protocol (outputs checked per task in protocols/hub-outputs). */

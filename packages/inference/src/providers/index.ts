@@ -1,5 +1,5 @@
+import type { InferenceTask } from "../base-types.js";
 import { RoutingError } from "../errors.js";
-import type { InferenceTask } from "../types.js";
 import { baseten } from "./baseten.js";
 import { blackForestLabs } from "./black-forest-labs.js";
 import { cerebras } from "./cerebras.js";
@@ -94,7 +94,7 @@ export function getProviderConfig(provider: InferenceProvider): ProviderInfo {
   const config = providerConfig(provider);
   const [name, value] = authHeader(config, "<key>");
   return {
-    id: config.id,
+    id: provider,
     displayName: config.displayName,
     baseUrl: config.baseUrl,
     apiKeyEnv: config.apiKeyEnv,

@@ -1,4 +1,4 @@
-import type { ImageOutputType, InferenceProvider, InferenceTask, JsonObject, Logger } from "../types.js";
+import type { ImageOutputType, InferenceTask, JsonObject, Logger } from "../base-types.js";
 
 /** What a provider's task hooks see when building a request. Pure data; no I/O. */
 export interface RequestContext {
@@ -38,7 +38,8 @@ export interface FollowUp {
 export type PollStep<T> = (attempt: number) => Promise<{ done: true; value: T } | { done: false }>;
 
 export interface ResponseContext extends RequestContext {
-  provider: InferenceProvider;
+  /** A registry id (`InferenceProvider`; typed as a string so that this file need not import the registry). */
+  provider: string;
   /** Base that follow-up URLs are rebased onto: the router prefix or the provider's base URL. */
   base: string;
   /** Requested shape for media outputs (text-to-image etc.). */
@@ -109,7 +110,8 @@ export type ProtocolFactory<P extends Protocol = Protocol> = (
 export type ProtocolTable = Readonly<{ [P in Protocol]?: ProtocolFactory<P> }>;
 
 export interface ProviderConfig {
-  id: InferenceProvider;
+  /** The registry key this entry is filed under (registry.test.ts checks that the two agree). */
+  id: string;
   /** The provider's name as people know it, for every label a UI or a message shows. */
   displayName: string;
   /** The provider's own API base, used for direct calls with the provider's key. */

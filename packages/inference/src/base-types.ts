@@ -1,0 +1,18 @@
+import type { PipelineType } from "@modelhub/tasks";
+
+// The types the provider registry's own files need. They live apart from types.ts because types.ts
+// derives `InferenceProvider` from the registry: importing it from a provider file would close a cycle.
+
+/** Task ids are the hub's pipeline tags, plus `"conversational"` (chat), as in provider mappings. */
+export type InferenceTask = PipelineType | "conversational";
+
+export type JsonObject = Record<string, unknown>;
+
+export interface Logger {
+  debug?(message: string): void;
+  warn(message: string): void;
+  error?(message: string, detail?: unknown): void;
+}
+
+/** How text-to-image returns its picture. */
+export type ImageOutputType = "blob" | "url" | "dataUrl" | "json";
