@@ -18,8 +18,7 @@ export async function runTask<T>(
   options: RunOptions = NO_OPTIONS,
   raw = false,
 ): Promise<T> {
-  const prepared = prepare(task, protocols, args, options, false);
-  const { call, spec, request, ctx } = prepared instanceof Promise ? await prepared : prepared;
+  const { call, spec, request, ctx } = await prepare(task, protocols, args, options, false);
   try {
     const response = await sendRequest(call, request);
     // Read here rather than in an async helper: its frame and promise were ~380 of the bytes a chat call
@@ -32,8 +31,7 @@ export async function runTask<T>(
     }
     if (raw) return payload as T;
     // Media outputs may download or poll (a promise); chat's parse is a synchronous check.
-    const output = spec.parse(payload, ctx);
-    return (output instanceof Promise ? await output : output) as T;
+    return (await spec.parse(payload, ctx)) as T;
   } catch (error) {
     throw call.signal.aborted ? call.abortError() : error;
   } finally {
