@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
@@ -70,6 +71,14 @@ async function sampleUpload(seed: number) {
   return { data, xorb, xorbHex: hashToHex(xorbHash), fileHex: hashToHex(fileHash), file, chunkHashes };
 }
 
+/** Every file under the hub's blob directory (blobs and temporary files). */
+function storedFiles(): string[] {
+  const root = join(temp.dir, "data", "blobs");
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
+}
+
 async function cas(method: string, path: string, token: string | undefined, body?: Uint8Array, headers = {}) {
   return fetch(`${hub.url}/xet-cas${path}`, {
     method,
@@ -94,6 +103,7 @@ describe("Xet tokens", () => {
 describe("the CAS API refuses bad input and registers nothing", () => {
   it("xorbs: no token, a forged token, a read token, a forged hash, a truncated body", async () => {
     const { xorb, xorbHex } = await sampleUpload(1);
+    const before = storedFiles();
     const write = (await xetToken(hubTokens.alice as string, "alice/model-a", "write")).body.accessToken;
     const read = (await xetToken(hubTokens.alice as string, "alice/model-a", "read")).body.accessToken;
     const path = `/v1/xorbs/default/${xorbHex}`;
@@ -109,6 +119,8 @@ describe("the CAS API refuses bad input and registers nothing", () => {
     expect((await cas("POST", "/v1/xorbs/default/XYZ", write, xorb)).status).toBe(400);
     expect(hub.store.xet.xorb(xorbHex)).toBeUndefined();
     expect(hub.store.xet.xorb(otherHash)).toBeUndefined();
+    // The refused bodies were streamed to the blob store and dropped there: no blob, no temporary file.
+    expect(storedFiles()).toEqual(before);
 
     const ok = await cas("POST", path, write, xorb);
     expect(ok.status).toBe(200);

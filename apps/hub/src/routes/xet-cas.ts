@@ -1,9 +1,17 @@
 import { Readable } from "node:stream";
 import { type Context, Hono } from "hono";
-import { ForbiddenError, HubError, InvalidInputError, NotFoundError, UnauthorizedError } from "../errors.js";
+import {
+  ForbiddenError,
+  HubError,
+  InvalidInputError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+} from "../errors.js";
 import { readBodyBytes } from "../http/body.js";
 import { parseRange } from "../http/byte-range.js";
 import type { HubEnv } from "../http/hub-env.js";
+import { requestStream } from "../http/request-stream.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { XetTable } from "../store/xet-table.js";
 import { CasRejectedError, type CasService } from "../xet/cas-service.js";
@@ -70,8 +78,9 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
     if (c.req.param("prefix") !== "default")
       throw new InvalidInputError("The xorb prefix must be 'default'.");
     const hash = hashParam(c, "hash");
-    const body = await readBodyBytes(c, MAX_XORB_BYTES);
-    return c.json({ was_inserted: await rejected(() => deps.cas.uploadXorb(hash, body)) });
+    if (Number(c.req.header("Content-Length") ?? "0") > MAX_XORB_BYTES)
+      throw new PayloadTooLargeError(MAX_XORB_BYTES);
+    return c.json({ was_inserted: await rejected(() => deps.cas.uploadXorb(hash, requestStream(c))) });
   });
 
   app.post("/v1/shards", async (c) => {

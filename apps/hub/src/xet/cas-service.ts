@@ -5,7 +5,14 @@ import type { XetChunkRow, XetFileRow, XetTable, XetTermRow } from "../store/xet
 import { hashesEqual, hashToHex, hexToHash, loadXetHashing, type XetHashing } from "./hashes.js";
 import { parseShard, type ShardFileInfo, serializeShard } from "./shard.js";
 import { FETCH_URL_SECONDS, type XetSigner } from "./xet-tokens.js";
-import { decodeChunk, parseXorbChunks, verifyXorb } from "./xorb.js";
+import {
+  decodeChunk,
+  MalformedXorbError,
+  parseXorbChunks,
+  type VerifiedChunk,
+  XorbHashMismatchError,
+} from "./xorb.js";
+import { XorbStreamVerifier } from "./xorb-stream.js";
 
 /** A shard or xorb the CAS refuses (400): malformed, not matching its hash, or naming what is not stored. */
 export class CasRejectedError extends Error {
@@ -88,22 +95,34 @@ export function createCasService(deps: CasDeps) {
   }
 
   return {
-    /** Verifies and stores a xorb; false when it was already stored. */
-    async uploadXorb(hashHex: string, body: Uint8Array): Promise<boolean> {
+    /**
+     * Streams a xorb into the blob store while verifying it chunk by chunk (memory stays at one chunk): a
+     * xorb that is malformed or does not hash to `hashHex` makes the blob store drop it, so nothing is kept.
+     * False when it was already stored (the body is then not read).
+     */
+    async uploadXorb(hashHex: string, body: AsyncIterable<Uint8Array>): Promise<boolean> {
       if (deps.xet.xorb(hashHex)) return false;
-      let verified: ReturnType<typeof verifyXorb>;
+      const verifier = new XorbStreamVerifier(await loadXetHashing());
+      let verified: VerifiedChunk[] = [];
+      const checked = async function* () {
+        for await (const piece of body) {
+          verifier.push(piece);
+          yield piece;
+        }
+        // Throwing before the source ends makes the blob store discard what it wrote.
+        verified = verifier.finish(hexToHash(hashHex));
+      };
+      let stored: Awaited<ReturnType<BlobStore["put"]>>;
       try {
-        verified = verifyXorb(body, hexToHash(hashHex), await loadXetHashing());
+        stored = await deps.blobs.put(checked());
       } catch (error) {
-        throw new CasRejectedError((error as Error).message);
+        if (error instanceof MalformedXorbError || error instanceof XorbHashMismatchError) {
+          throw new CasRejectedError(error.message);
+        }
+        throw error;
       }
-      const stored = await deps.blobs.put(
-        (async function* () {
-          yield body;
-        })(),
-      );
       return deps.xet.addXorb(
-        { hash: hashHex, blobSha256: stored.sha256, size: body.length, chunkCount: verified.length },
+        { hash: hashHex, blobSha256: stored.sha256, size: stored.size, chunkCount: verified.length },
         verified.map((c) => ({
           index: c.index,
           hash: hashToHex(c.hash),

@@ -10,9 +10,9 @@ import {
   parseXorbChunks,
   serializeXorb,
   ungroupBytes4,
-  verifyXorb,
   XorbHashMismatchError,
 } from "./xorb.js";
+import { verifyXorb, XorbStreamVerifier } from "./xorb-stream.js";
 
 async function sampleXorb(compression: Compression) {
   const hashing = await loadXetHashing();
@@ -68,5 +68,23 @@ describe("xorbs", () => {
     const flipped = xorb.slice();
     for (let i = 20; i < 60; i++) flipped[i] = (flipped[i] as number) ^ 0x5a;
     expect(() => verifyXorb(flipped, hash, hashing)).toThrow(Error);
+  });
+
+  it("verifies a xorb streamed in pieces of any size, footer included, as it does in one piece", async () => {
+    const { hashing, hash, xorb } = await sampleXorb(Compression.Lz4);
+    const footer = new TextEncoder().encode("XETBLOB and whatever the client writes after it");
+    const withFooter = new Uint8Array(xorb.length + footer.length);
+    withFooter.set(xorb);
+    withFooter.set(footer, xorb.length);
+    const whole = verifyXorb(withFooter, hash, hashing);
+    for (const step of [1, 3, 1000, 65_536]) {
+      const verifier = new XorbStreamVerifier(hashing);
+      for (let at = 0; at < withFooter.length; at += step) verifier.push(withFooter.subarray(at, at + step));
+      expect(verifier.size).toBe(withFooter.length);
+      expect(verifier.finish(hash)).toEqual(whole);
+    }
+    const cut = new XorbStreamVerifier(hashing);
+    cut.push(xorb.subarray(0, xorb.length - 3));
+    expect(() => cut.finish(hash)).toThrow(MalformedXorbError);
   });
 });

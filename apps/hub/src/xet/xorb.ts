@@ -1,4 +1,4 @@
-import type { SizedHash, XetHash, XetHashing } from "./hashes.js";
+import type { XetHash } from "./hashes.js";
 import { compressLz4Frame, decompressLz4Frame } from "./lz4-frame.js";
 
 /**
@@ -7,7 +7,7 @@ import { compressLz4Frame, decompressLz4Frame } from "./lz4-frame.js";
  * incompressible data gives xorbs slightly over 64 MiB: a 1 MiB allowance covers that.
  */
 export const MAX_XORB_BYTES = 65 * 1024 * 1024;
-const CHUNK_HEADER_BYTES = 8;
+export const CHUNK_HEADER_BYTES = 8;
 const MAX_CHUNK_BYTES = 128 * 1024;
 /** Some clients append an info footer after the chunks; it starts with these bytes and is not chunk data. */
 const FOOTER_IDENT = new TextEncoder().encode("XETBLOB");
@@ -38,30 +38,58 @@ export interface VerifiedChunk extends XorbChunk {
   hash: XetHash;
 }
 
+/**
+ * Reads the header of the chunk at `at`: the chunk (header and data within `data`), "footer" when the client's
+ * info footer starts there (no more chunks), or "incomplete" when `data` ends before the chunk does.
+ */
+export function readChunkHeader(
+  data: Uint8Array,
+  at: number,
+  index: number,
+): XorbChunk | "footer" | "incomplete" {
+  if (startsWith(data, at, FOOTER_IDENT)) return "footer";
+  // Fewer bytes than a header (which also covers a partly received footer ident): wait for more.
+  if (at + CHUNK_HEADER_BYTES > data.length) return "incomplete";
+  const version = data[at] as number;
+  if (version !== 0) throw new MalformedXorbError(`chunk ${index} has version ${version}, not 0`);
+  const compression = data[at + 4] as number;
+  const uncompressedSize = readU24(data, at + 5);
+  if (!(compression in Compression)) {
+    throw new MalformedXorbError(`chunk ${index} has unknown compression scheme ${compression}`);
+  }
+  if (uncompressedSize === 0 || uncompressedSize > MAX_CHUNK_BYTES) {
+    throw new MalformedXorbError(`chunk ${index} announces ${uncompressedSize} bytes`);
+  }
+  // LZ4 may grow incompressible data a little, never by kilobytes: a larger claim is not a real chunk.
+  if (chunkLength(data, at) > CHUNK_HEADER_BYTES + MAX_CHUNK_BYTES + 4096) {
+    throw new MalformedXorbError(`chunk ${index} announces ${chunkLength(data, at)} stored bytes`);
+  }
+  const end = at + chunkLength(data, at);
+  if (end > data.length) return "incomplete";
+  return { index, start: at, end, compression, uncompressedSize };
+}
+
+/** Header and data bytes of the chunk whose (complete) header starts at `at`. */
+export function chunkLength(data: Uint8Array, at: number): number {
+  return CHUNK_HEADER_BYTES + readU24(data, at + 1);
+}
+
 /** Walks the chunk headers of a serialized xorb (or of a byte range of one that starts on a chunk). */
 export function parseXorbChunks(data: Uint8Array): { chunks: XorbChunk[]; chunkBytes: number } {
   const chunks: XorbChunk[] = [];
   let at = 0;
   while (at < data.length) {
-    if (startsWith(data, at, FOOTER_IDENT)) break;
-    if (at + CHUNK_HEADER_BYTES > data.length)
-      throw new MalformedXorbError(`truncated chunk header at byte ${at}`);
-    const version = data[at] as number;
-    if (version !== 0) throw new MalformedXorbError(`chunk ${chunks.length} has version ${version}, not 0`);
-    const compressedSize = readU24(data, at + 1);
-    const compression = data[at + 4] as number;
-    const uncompressedSize = readU24(data, at + 5);
-    if (!(compression in Compression)) {
-      throw new MalformedXorbError(`chunk ${chunks.length} has unknown compression scheme ${compression}`);
+    const chunk = readChunkHeader(data, at, chunks.length);
+    if (chunk === "footer") break;
+    if (chunk === "incomplete") {
+      throw new MalformedXorbError(
+        at + CHUNK_HEADER_BYTES > data.length
+          ? `truncated chunk header at byte ${at}`
+          : `chunk ${chunks.length} runs past the end of the xorb`,
+      );
     }
-    if (uncompressedSize === 0 || uncompressedSize > MAX_CHUNK_BYTES) {
-      throw new MalformedXorbError(`chunk ${chunks.length} announces ${uncompressedSize} bytes`);
-    }
-    const end = at + CHUNK_HEADER_BYTES + compressedSize;
-    if (end > data.length)
-      throw new MalformedXorbError(`chunk ${chunks.length} runs past the end of the xorb`);
-    chunks.push({ index: chunks.length, start: at, end, compression, uncompressedSize });
-    at = end;
+    chunks.push(chunk);
+    at = chunk.end;
   }
   if (chunks.length === 0) throw new MalformedXorbError("no chunks");
   return { chunks, chunkBytes: at };
@@ -84,21 +112,6 @@ export function decodeChunk(data: Uint8Array, chunk: XorbChunk): Uint8Array {
   } catch (error) {
     throw new MalformedXorbError(`chunk ${chunk.index}: ${(error as Error).message}`);
   }
-}
-
-/**
- * Decodes every chunk and checks that the xorb hash (the merkle root of the chunk hashes) is `expected`.
- * Returns the chunks with their hashes, for the dedup index and reconstructions.
- */
-export function verifyXorb(data: Uint8Array, expected: XetHash, hashing: XetHashing): VerifiedChunk[] {
-  if (data.length > MAX_XORB_BYTES) throw new MalformedXorbError(`${data.length} bytes is above the limit`);
-  const { chunks } = parseXorbChunks(data);
-  const verified = chunks.map((chunk) => ({ ...chunk, hash: hashing.chunkHash(decodeChunk(data, chunk)) }));
-  const actual = hashing.xorbHash(
-    verified.map((c): SizedHash => ({ hash: c.hash, size: c.uncompressedSize })),
-  );
-  if (!equalBytes(actual, expected)) throw new XorbHashMismatchError();
-  return verified;
 }
 
 export class XorbHashMismatchError extends Error {
@@ -170,10 +183,6 @@ function startsWith(data: Uint8Array, at: number, prefix: Uint8Array): boolean {
   if (at + prefix.length > data.length) return false;
   for (let i = 0; i < prefix.length; i++) if (data[at + i] !== prefix[i]) return false;
   return true;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 export function concat(parts: readonly Uint8Array[]): Uint8Array {
