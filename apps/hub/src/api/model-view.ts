@@ -82,7 +82,7 @@ function fieldValue(model: StoredModel, field: ExpandField, extras: ViewExtras):
     case "spaces":
       return []; // no Space on this hub uses a model
     case "xetEnabled":
-      return false; // files are served by this hub, never through Xet storage
+      return true; // every repository on this hub takes Xet uploads: the hub serves the Xet CAS API itself
     case "model-index":
       return model.cardData?.["model-index"];
     case "mask_token": {

@@ -9,6 +9,8 @@ export interface TreeEntryView {
   size: number;
   path: string;
   lfs?: { oid: string; size: number; pointerSize: number };
+  /** The Xet file hash, for content uploaded to this repository through Xet (the public hub's field). */
+  xetHash?: string;
   lastCommit?: { id: string; title: string; date: string };
   securityFileStatus?: { status: "unscanned"; avScan: null; pickleImportScan: null };
 }
@@ -23,6 +25,27 @@ export function fileView(file: FileRecord): TreeEntryView {
       ? { lfs: { oid: file.sha256, size: file.size, pointerSize: lfsPointerSize(file.sha256, file.size) } }
       : {}),
   };
+}
+
+/**
+ * Adds `xetHash` to the LFS files of `entries` whose content this repository stored through Xet. Clients
+ * download those through Xet straight from a listing (snapshot_download skips its HEAD calls for them).
+ */
+export async function addXetHashes(
+  store: Store,
+  repo: RepoRecord,
+  entries: TreeEntryView[],
+): Promise<TreeEntryView[]> {
+  const lfsOids = entries.flatMap((entry) => (entry.lfs ? [entry.lfs.oid] : []));
+  if (lfsOids.length === 0) return entries;
+  const hashes = await store.xet.fileHashesOfShas(repo.key, lfsOids);
+  return entries.map((entry) => {
+    const xetHash = entry.lfs && hashes.get(entry.lfs.oid);
+    if (!xetHash) return entry;
+    // The public hub's key order: type, oid, size, lfs, xetHash, path.
+    const { path, ...rest } = entry;
+    return { ...rest, xetHash, path };
+  });
 }
 
 export function directoryView(path: string, treeOid: string): TreeEntryView {

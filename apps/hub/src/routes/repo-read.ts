@@ -5,7 +5,7 @@ import { readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
 import { lfsPointerSize } from "../repos/lfs-pointer.js";
 import { parseFolderPath, parseRepoPath } from "../repos/repo-path.js";
-import { entryAt, expandEntries, listTree, type TreeEntryView } from "../repos/tree-listing.js";
+import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "../repos/tree-listing.js";
 import type { RepoRecord } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
 import type { CasService } from "../xet/cas-service.js";
@@ -119,7 +119,7 @@ export async function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPa
   const cursor = queryOne(c, "cursor");
   const start = cursor ? Number(Buffer.from(cursor, "base64url").toString()) : 0;
   if (!Number.isInteger(start) || start < 0) throw new InvalidInputError("Invalid cursor.");
-  const page = entries.slice(start, start + limit);
+  const page = await addXetHashes(deps.store, repo, entries.slice(start, start + limit));
   if (start + limit < entries.length) {
     nextLink(c, deps.publicUrl, "cursor", Buffer.from(String(start + limit)).toString("base64url"));
   }
@@ -150,7 +150,8 @@ export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: Repo
     const entry = entryAt(deps.store, repo, commitOid, parseRepoPath(clean));
     if (entry) entries.push(entry);
   }
-  return c.json(expand ? expandEntries(deps.store, repo, commitOid, entries) : entries);
+  const withXet = await addXetHashes(deps.store, repo, entries);
+  return c.json(expand ? expandEntries(deps.store, repo, commitOid, withXet) : withXet);
 }
 
 /** GET /api/{type}s/{id}/commits/{rev}: first-parent history, newest first, paged by `p` and `limit`. */

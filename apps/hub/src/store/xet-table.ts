@@ -161,6 +161,26 @@ export function createXetTable(db: Database.Database, now: () => Date) {
     fileInRepo(hash: string, repoKey: number): boolean {
       return (granted.get(hash, repoKey)?.n ?? 0) > 0;
     },
+    /**
+     * The Xet file hash of each of these sha256s that this repository registered (through a shard), for
+     * the `xetHash` of tree and paths-info entries. Looked up in batches of 500 (bound parameters).
+     */
+    async fileHashesOfShas(repoKey: number, sha256s: readonly string[]): Promise<Map<string, string>> {
+      const found = new Map<string, string>();
+      const unique = [...new Set(sha256s)];
+      for (let at = 0; at < unique.length; at += 500) {
+        const batch = unique.slice(at, at + 500);
+        const rows = db
+          .prepare<unknown[], { sha256: string; hash: string }>(
+            `SELECT f.sha256 AS sha256, f.hash AS hash FROM xet_files f
+             JOIN xet_file_repos r ON r.file_hash = f.hash
+             WHERE r.repo_id = ? AND f.sha256 IN (${batch.map(() => "?").join(", ")})`,
+          )
+          .all(repoKey, ...batch);
+        for (const row of rows) if (!found.has(row.sha256)) found.set(row.sha256, row.hash);
+      }
+      return found;
+    },
     /** The file hash of the content with this sha256 that this repository registered, if any. */
     fileOfShaInRepo(sha256: string, repoKey: number): string | undefined {
       return grantedSha.get(sha256, repoKey)?.hash;

@@ -6,8 +6,10 @@ import hashlib
 import json
 import os
 import random
+import subprocess
 import sys
 
+import hf_xet
 from huggingface_hub import CommitOperationAdd, HfApi, hf_hub_download, snapshot_download
 
 mode, work = sys.argv[1], sys.argv[2]
@@ -20,6 +22,16 @@ src = os.path.join(work, "src")
 def sha(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
+
+
+def xet_hash(path):
+    return hf_xet.hash_files([path])[0].hash
+
+
+def hf_cli(*args):
+    """The `hf` CLI of the same virtualenv, as a user runs it (same environment: HF_ENDPOINT, HF_TOKEN)."""
+    cli = os.path.join(os.path.dirname(sys.executable), "hf")
+    subprocess.run([cli, *args], check=True, capture_output=True, timeout=120)
 
 
 def write_random(path, size, seed):
@@ -46,15 +58,25 @@ if mode == "upload":
         f.write(blob)
     api.create_commit(repo_id=repo, operations=[CommitOperationAdd("commit.bin", blob)], commit_message="bytes")
     steps.append("create_commit")
-    infos = {i.path: i for i in api.get_paths_info(repo, ["big.bin", "commit.bin"])}
+    write_random(os.path.join(src, "cli.bin"), 2_000_000, 4)
+    hf_cli("upload", repo, os.path.join(src, "cli.bin"), "cli.bin")
+    steps.append("hf upload")
+    infos = {i.path: i for i in api.get_paths_info(repo, ["big.bin", "commit.bin", "cli.bin"])}
     assert infos["big.bin"].lfs is not None and infos["big.bin"].lfs.sha256 == sha(os.path.join(src, "big.bin"))
-    steps.append("paths_info")
+    # xetHash, as huggingface_hub reads it, is the Xet file hash hf_xet computes locally.
+    for name in ("big.bin", "commit.bin", "cli.bin"):
+        assert infos[name].xet_hash == xet_hash(os.path.join(src, name)), f"paths-info xetHash of {name}"
+    tree = {f.path: f for f in api.list_repo_tree(repo, recursive=True) if hasattr(f, "xet_hash")}
+    assert tree["folder/weights.safetensors"].xet_hash == xet_hash(os.path.join(src, "folder", "weights.safetensors"))
+    assert tree["folder/README.md"].xet_hash is None, "a small git file has no xetHash"
+    steps.append("xetHash")
 else:
     expected = {
         "big.bin": sha(os.path.join(src, "big.bin")),
         "folder/weights.safetensors": sha(os.path.join(src, "folder", "weights.safetensors")),
         "folder/README.md": sha(os.path.join(src, "folder", "README.md")),
         "commit.bin": sha(os.path.join(src, "commit.bin")),
+        "cli.bin": sha(os.path.join(src, "cli.bin")),
     }
     path = hf_hub_download(repo, "big.bin")
     assert sha(path) == expected["big.bin"], "hf_hub_download bytes differ"
@@ -63,5 +85,9 @@ else:
     for name, digest in expected.items():
         assert sha(os.path.join(snap, name)) == digest, f"snapshot {name} differs"
     steps.append("snapshot_download")
+    out = os.path.join(work, f"cli-out-{os.environ.get('HF_HUB_DISABLE_XET', '0')}")
+    hf_cli("download", repo, "cli.bin", "--local-dir", out)
+    assert sha(os.path.join(out, "cli.bin")) == expected["cli.bin"], "hf download bytes differ"
+    steps.append("hf download")
 
 print(json.dumps({"ok": True, "mode": mode, "xet_disabled": os.environ.get("HF_HUB_DISABLE_XET") == "1", "steps": steps}))
