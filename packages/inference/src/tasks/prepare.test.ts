@@ -15,7 +15,7 @@ const answer = () =>
 const messages = [{ role: "user" as const, content: "Hello" }];
 
 describe("prepare", () => {
-  it("sends an endpointUrl chat within the call itself: nothing to wait for before fetch", async () => {
+  it("sends an endpointUrl chat straight to the endpoint: no hub lookup first", async () => {
     const urls: string[] = [];
     const pending = chatCompletion(
       { endpointUrl: "http://127.0.0.1:9/", model: "local-model", accessToken: "sk-local", messages },
@@ -26,9 +26,8 @@ describe("prepare", () => {
         },
       },
     );
-    // Synchronously, before any promise settles: the hot path of sequential calls has no hop here.
-    expect(urls).toEqual(["http://127.0.0.1:9/v1/chat/completions"]);
     expect((await pending).choices[0]?.message.content).toBe("Hi");
+    expect(urls).toEqual(["http://127.0.0.1:9/v1/chat/completions"]);
   });
 
   it("a call that fails validation releases the caller's signal", async () => {

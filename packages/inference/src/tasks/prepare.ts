@@ -51,18 +51,16 @@ function describeChatError(status: number, message: string, model: string): stri
 }
 
 /**
- * validate -> resolve -> encode -> build: everything before the first byte goes out. Synchronous when no
- * step needs the network or a file read (an endpointUrl call without files, e.g. chat against a local
- * server): in a sequence of calls this work runs right after the previous call's network wait, with cold
- * caches, so each async hop and each extra object shows in the call's latency.
+ * validate -> resolve -> encode -> build: everything before the first byte goes out. An endpointUrl call
+ * without files (e.g. chat against a local server) needs no hub lookup and is assembled at once.
  */
-export function prepare(
+export async function prepare(
   task: InferenceTask,
   protocols: ProtocolTable,
   allArgs: BaseArgs & JsonObject,
   options: RunOptions,
   stream: boolean,
-): Prepared | Promise<Prepared> {
+): Promise<Prepared> {
   const { accessToken, model, provider: requested, endpointUrl, ...args } = allArgs;
   const provider = requested ?? (endpointUrl ? "hf-inference" : "auto");
   const call = createCallContext(options, retryPolicy(options.retryOnError !== false, options.retry));
