@@ -197,9 +197,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
         }),
       )
     : undefined;
-  app.notFound((c) => {
+  app.notFound(async (c) => {
     const isApi = /^\/(api|router|widget)(\/|$)/.test(c.req.path);
-    const page = !isApi && web ? web(c) : undefined;
+    const page = !isApi && web ? await web(c) : undefined;
     return page ?? renderError(c, new NotFoundError(`No route for ${c.req.method} ${c.req.path}.`));
   });
 

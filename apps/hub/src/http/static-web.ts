@@ -1,54 +1,48 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { extname, join, resolve, sep } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import { serveStatic } from "@hono/node-server/serve-static";
 import type { Context } from "hono";
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".ico": "image/x-icon",
-  ".webp": "image/webp",
-  ".woff2": "font/woff2",
-  ".txt": "text/plain; charset=utf-8",
-  ".map": "application/json; charset=utf-8",
-};
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const nothingNext = async (): Promise<void> => {};
 
 /**
- * Serves the built web app from `root`: files as they are; `index.html` with 200 for the app's pages
- * (`isPage`) and with 404 for any other path, where the app shows its not-found page. Returns undefined
- * when the request is not the web app's to answer (not a GET, a missing asset, no build).
+ * Serves the built web app from `root` through Hono's serve-static: files as they are (hashed assets
+ * cached for good, everything else revalidated); `index.html` with 200 for the app's pages (`isPage`) and
+ * with 404 for any other path, where the app shows its not-found page. Resolves to undefined when the
+ * request is not the web app's to answer (not a GET or HEAD, a missing asset, no build).
  */
-export function createWebHandler(root: string, isPage: (path: string, c: Context) => boolean) {
+export function createWebHandler(
+  root: string,
+  isPage: (path: string, c: Context) => boolean | Promise<boolean>,
+) {
   const base = resolve(root);
+  const assets = join(base, "assets") + sep;
   const indexPath = join(base, "index.html");
+  const files = serveStatic({
+    root: base,
+    onFound: (path, c) => c.header("Cache-Control", path.startsWith(assets) ? IMMUTABLE : "no-cache"),
+  });
+  const index = serveStatic({
+    path: indexPath,
+    onFound: (_path, c) => c.header("Cache-Control", "no-cache"),
+  });
 
-  function file(path: string, c: Context, immutable: boolean, status: 200 | 404 = 200): Response {
-    const type = CONTENT_TYPES[extname(path)] ?? "application/octet-stream";
-    c.header("Content-Type", type);
-    c.header("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
-    return c.body(readFileSync(path), status);
-  }
-
-  return (c: Context): Response | undefined => {
-    if (c.req.method !== "GET" && c.req.method !== "HEAD") return undefined;
-    let relative: string;
-    try {
-      relative = decodeURIComponent(c.req.path);
-    } catch {
-      return undefined;
-    }
-    const candidate = resolve(base, `.${relative}`);
-    // Only files inside the dist directory; `..` and encoded tricks resolve outside it and fall through.
-    if (candidate.startsWith(base + sep) && !relative.includes("\0") && existsSync(candidate)) {
-      if (statSync(candidate).isFile()) return file(candidate, c, relative.startsWith("/assets/"));
-    }
+  return async (c: Context): Promise<Response | undefined> => {
+    const file = await files(c, nothingNext);
+    if (file) return file;
     // A missing hashed asset stays a plain 404: a script tag must not receive a page.
-    if (relative.startsWith("/assets/") || !existsSync(indexPath)) return undefined;
-    return file(indexPath, c, false, isPage(relative, c) ? 200 : 404);
+    if (c.req.path.startsWith("/assets/") || !existsSync(indexPath)) return undefined;
+    const page = await index(c, nothingNext);
+    if (!page || (await isPage(safeDecode(c.req.path), c))) return page ?? undefined;
+    return new Response(page.body, { status: 404, headers: page.headers });
   };
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
