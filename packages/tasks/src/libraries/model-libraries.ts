@@ -4,7 +4,8 @@ import { AUDIO_LIBRARIES } from "./families/audio.js";
 import { DIFFUSERS_LIBRARIES } from "./families/diffusers.js";
 import { FORMATS_LIBRARIES } from "./families/formats.js";
 import { FRAMEWORKS_AND_HARDWARE_LIBRARIES } from "./families/frameworks-and-hardware.js";
-import { IMAGE_LIBRARIES } from "./families/image.js";
+import { IMAGE_ANALYSIS_LIBRARIES } from "./families/image-analysis.js";
+import { IMAGE_GENERATION_LIBRARIES } from "./families/image-generation.js";
 import { KERAS_LIBRARIES } from "./families/keras.js";
 import { LANGUAGE_MODELS_LIBRARIES } from "./families/language-models.js";
 import { LLM_LIBRARIES } from "./families/llm.js";
@@ -17,10 +18,11 @@ import { ROBOTICS_LIBRARIES } from "./families/robotics.js";
 import { SCIENCE_AND_HEALTH_LIBRARIES } from "./families/science-and-health.js";
 import { SENTENCE_TRANSFORMERS_LIBRARIES } from "./families/sentence-transformers.js";
 import { SKLEARN_LIBRARIES } from "./families/sklearn.js";
-import { SPEECH_LIBRARIES } from "./families/speech.js";
+import { SPEECH_UNDERSTANDING_LIBRARIES } from "./families/speech-understanding.js";
 import { SPEECHBRAIN_LIBRARIES } from "./families/speechbrain.js";
 import { TABULAR_AND_FORECASTING_LIBRARIES } from "./families/tabular-and-forecasting.js";
 import { TEXT_AND_EMBEDDING_LIBRARIES } from "./families/text-and-embeddings.js";
+import { TEXT_TO_SPEECH_LIBRARIES } from "./families/text-to-speech.js";
 import { THREE_D_LIBRARIES } from "./families/three-d.js";
 import { TRANSFORMERS_LIBRARIES } from "./families/transformers.js";
 import { VIDEO_LIBRARIES } from "./families/video.js";
@@ -34,7 +36,8 @@ import type { LibrarySnippet, ModelLibrary } from "./types.js";
  */
 export const MODEL_LIBRARIES = {
   ...FRAMEWORKS_AND_HARDWARE_LIBRARIES,
-  ...IMAGE_LIBRARIES,
+  ...IMAGE_GENERATION_LIBRARIES,
+  ...IMAGE_ANALYSIS_LIBRARIES,
   ...THREE_D_LIBRARIES,
   ...VIDEO_LIBRARIES,
   ...LANGUAGE_MODELS_LIBRARIES,
@@ -42,7 +45,8 @@ export const MODEL_LIBRARIES = {
   ...ROBOTICS_LIBRARIES,
   ...SCIENCE_AND_HEALTH_LIBRARIES,
   ...MUSIC_AND_SOUND_LIBRARIES,
-  ...SPEECH_LIBRARIES,
+  ...TEXT_TO_SPEECH_LIBRARIES,
+  ...SPEECH_UNDERSTANDING_LIBRARIES,
   ...TABULAR_AND_FORECASTING_LIBRARIES,
   ...TEXT_AND_EMBEDDING_LIBRARIES,
   ...ADAPTERS_LIBRARIES,

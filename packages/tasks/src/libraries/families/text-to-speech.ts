@@ -1,11 +1,11 @@
 import type { ModelData } from "../../model-data.js";
 import { readme, researchRepo } from "../define.js";
 import { exampleText } from "../examples.js";
-import { cloneDownloadRun, downloadWeights, fromPretrained, pipInstall } from "../kit.js";
+import { cloneDownloadRun, fromPretrained, pipInstall } from "../kit.js";
 import { comment, joinCode, py, pythonIdentifier, sh } from "../quote.js";
 import { type LibrarySnippet, type ModelLibrary, snippet } from "../types.js";
 
-/** Speech libraries: text to speech and voice cloning, recognition and alignment, spoken dialogue. */
+/** Text-to-speech and voice-cloning libraries. */
 
 /**
  * A Piper voice is an ONNX file with its JSON config beside it (`<voice>.onnx.json`); voice collections hold
@@ -147,32 +147,6 @@ tts.read_to_file(text_list=["Hello, this is IMS Toucan."], file_location="speech
 }
 
 /** Seamless loads models by card name; the cards of the published M4T checkpoints and their vocoders. */
-const SEAMLESS_CARDS: ReadonlyArray<[string, string, string]> = [
-  ["facebook/seamless-m4t-v2-large", "seamlessM4T_v2_large", "vocoder_v2"],
-  ["facebook/seamless-m4t-large", "seamlessM4T_large", "vocoder_36langs"],
-  ["facebook/seamless-m4t-medium", "seamlessM4T_medium", "vocoder_36langs"],
-];
-
-const seamlessDownload = downloadWeights("https://github.com/facebookresearch/seamless_communication#readme");
-
-export function seamlessSnippets(model: ModelData): LibrarySnippet[] {
-  const card = SEAMLESS_CARDS.find(
-    ([id]) => model.id.startsWith(id) && !/^[\w.-]/.test(model.id.slice(id.length)),
-  );
-  if (card === undefined) return seamlessDownload(model);
-  const [, name, vocoder] = card;
-  return [
-    pipInstall(["git+https://github.com/facebookresearch/seamless_communication.git"]),
-    snippet(
-      py`import torch
-from seamless_communication.inference import Translator
-
-translator = Translator(${name}, ${vocoder}, torch.device("cuda:0"), dtype=torch.float16)
-text_output, speech_output = translator.predict("Hello, world!", "t2st", "fra", src_lang="eng")`,
-      "Translate",
-    ),
-  ];
-}
 
 /** Habibi-TTS is F5-TTS with dialect conditioning: F5's loader, Habibi's inference with a dialect id. */
 export function habibiTtsSnippets(model: ModelData): LibrarySnippet[] {
@@ -221,17 +195,6 @@ export const glmTtsSnippets = cloneDownloadRun(
 );
 
 /** Mini-Omni2's local test fetches the checkpoint into ./checkpoint and answers the bundled samples. */
-export function miniOmni2Snippets(): LibrarySnippet[] {
-  return [
-    snippet(
-      sh`git clone https://github.com/gpt-omni/mini-omni2
-cd mini-omni2
-pip install -r requirements.txt
-python inference_vision.py`,
-      "Run the bundled samples",
-    ),
-  ];
-}
 
 /** One loader, two library names. */
 const diaLoader = fromPretrained({
@@ -250,23 +213,8 @@ const qwen3TtsLoader = fromPretrained({
 });
 
 /** The libraries of this family, keyed by the `library_name` their models declare. */
-export const SPEECH_LIBRARIES = {
-  mect: researchRepo("MECT", "https://github.com/ant-research/AntSpeaker", {
-    repoName: "AntSpeaker",
-    countDownloads: `path_extension:"pt"`,
-  }),
-  "montreal-forced-aligner": researchRepo(
-    "Montreal Forced Aligner",
-    "https://github.com/MontrealCorpusTools/Montreal-Forced-Aligner",
-    {
-      docsUrl: "https://montreal-forced-aligner.readthedocs.io",
-      countDownloads: `path:"acoustic/final.mdl" OR path_extension:"zip"`,
-    },
-  ),
-  openasr: researchRepo("OpenASR", "https://github.com/QuintinShaw/openasr", {
-    docsUrl: "https://github.com/QuintinShaw/openasr/blob/main/docs/DOCS_INDEX.md",
-    countDownloads: `path_extension:"oasr"`,
-  }),
+
+export const TEXT_TO_SPEECH_LIBRARIES = {
   piper: {
     prettyLabel: "Piper",
     repoName: "Piper",
@@ -275,15 +223,6 @@ export const SPEECH_LIBRARIES = {
     snippets: piperSnippets,
     filter: false,
     countDownloads: `path_extension:"onnx" OR path_extension:"ckpt"`,
-  },
-  asteroid: {
-    prettyLabel: "Asteroid",
-    repoName: "Asteroid",
-    repoUrl: "https://github.com/asteroid-team/asteroid",
-    docsUrl: "https://asteroid-team.github.io/asteroid/",
-    snippets: fromPretrained({ pip: "asteroid", module: "asteroid.models", name: "BaseModel" }),
-    filter: true,
-    countDownloads: `path:"pytorch_model.bin"`,
   },
   chat_tts: researchRepo("ChatTTS", "https://github.com/2noise/ChatTTS", {
     docsUrl: "https://2noise.com/",
@@ -346,25 +285,6 @@ export const SPEECH_LIBRARIES = {
     repoName: "IMS-Toucan",
     countDownloads: `path:"embedding_gan.pt" OR path:"Vocoder.pt" OR path:"ToucanTTS.pt"`,
   }),
-  k2: researchRepo("K2", "https://github.com/k2-fsa/k2", {
-    repoName: "k2",
-    docsUrl: "https://k2-fsa.github.io/k2/",
-  }),
-  "kimi-audio": {
-    prettyLabel: "KimiAudio",
-    repoName: "KimiAudio",
-    repoUrl: "https://github.com/MoonshotAI/Kimi-Audio",
-    docsUrl: readme("https://github.com/MoonshotAI/Kimi-Audio"),
-    snippets: fromPretrained({
-      pip: "git+https://github.com/MoonshotAI/Kimi-Audio.git",
-      module: "kimia_infer.api.kimia",
-      name: "KimiAudio",
-      method: null,
-      idKeyword: "model_path",
-      extraArgs: py`load_detokenizer=True`,
-    }),
-    filter: false,
-  },
   kittentts: {
     prettyLabel: "KittenTTS",
     repoName: "KittenTTS",
@@ -388,10 +308,6 @@ export const SPEECH_LIBRARIES = {
     filter: false,
     countDownloads: `path:"mars5_ar.safetensors"`,
   },
-  "mini-omni2": researchRepo("Mini-Omni2", "https://github.com/gpt-omni/mini-omni2", {
-    snippets: miniOmni2Snippets,
-    countDownloads: `path:"model_config.yaml"`,
-  }),
   outetts: researchRepo("OuteTTS", "https://github.com/edwko/OuteTTS", { snippets: outettsSnippets }),
   "pocket-tts": {
     prettyLabel: "Pocket TTS",
@@ -404,20 +320,6 @@ export const SPEECH_LIBRARIES = {
       name: "TTSModel",
       method: "load_model",
       variable: "tts_model",
-    }),
-    filter: false,
-  },
-  pyctcdecode: {
-    prettyLabel: "pyctcdecode",
-    repoName: "pyctcdecode",
-    repoUrl: "https://github.com/kensho-technologies/pyctcdecode",
-    docsUrl: readme("https://github.com/kensho-technologies/pyctcdecode"),
-    snippets: fromPretrained({
-      pip: "pyctcdecode",
-      module: "pyctcdecode",
-      name: "BeamSearchDecoderCTC",
-      method: "load_from_hf_hub",
-      variable: "decoder",
     }),
     filter: false,
   },
@@ -437,15 +339,6 @@ export const SPEECH_LIBRARIES = {
     snippets: qwen3TtsLoader,
     filter: false,
   },
-  reverb: researchRepo("Reverb", "https://github.com/revdotcom/reverb"),
-  seamless_communication: researchRepo(
-    "Seamless Communication",
-    "https://github.com/facebookresearch/seamless_communication",
-    { snippets: seamlessSnippets },
-  ),
-  "ssr-speech": researchRepo("SSR-Speech", "https://github.com/WangHelin1997/SSR-Speech", {
-    countDownloads: `path_extension:"pth"`,
-  }),
   supertonic: researchRepo("Supertonic", "https://github.com/supertone-inc/supertonic", {
     snippets: supertonicSnippets,
   }),
