@@ -1,15 +1,14 @@
 import type { Stmt } from "./ast/nodes.js";
-import { FILTERS } from "./builtins/filters.js";
 import { createGlobals } from "./builtins/globals.js";
-import { TESTS } from "./builtins/tests.js";
+import { FILTERS, TESTS } from "./builtins/registries.js";
+import type { Registries } from "./compile/compile-expr.js";
+import { compileBody, type StmtFn } from "./compile/compile-stmt.js";
 import { LimitExceededError, TemplateError, TemplateRuntimeError, TemplateSyntaxError } from "./errors.js";
 import { decodeAst } from "./precompile.js";
-import type { Registries } from "./runtime/compile-expr.js";
-import { compileBody, type StmtFn } from "./runtime/compile-stmt.js";
+import { DEFAULT_LIMITS, type Limits } from "./runtime/limits.js";
 import { declareAssigned, newFrame, newScope } from "./runtime/scope.js";
 import { RenderState, withActiveRender } from "./runtime/state.js";
 import { PyCallable } from "./runtime/values.js";
-import { DEFAULT_LIMITS, type Limits } from "./sandbox.js";
 
 /*
  * The one compile-and-render core of every template. This module must not import the lexer or the parser:

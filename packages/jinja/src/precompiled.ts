@@ -14,4 +14,4 @@ export {
   TemplateSyntaxError,
   UndefinedError,
 } from "./errors.js";
-export { DEFAULT_LIMITS, type Limits } from "./sandbox.js";
+export { DEFAULT_LIMITS, type Limits } from "./runtime/limits.js";

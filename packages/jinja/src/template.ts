@@ -1,6 +1,5 @@
 import type { Stmt } from "./ast/nodes.js";
-import { FILTERS } from "./builtins/filters.js";
-import { TESTS } from "./builtins/tests.js";
+import { FILTERS, TESTS } from "./builtins/registries.js";
 import { CompiledTemplate, guarded, type TemplateOptions } from "./compiled-template.js";
 import { TemplateError } from "./errors.js";
 import { normalizeSource } from "./lexer/source.js";

@@ -1,6 +1,11 @@
 import { TemplateRuntimeError } from "../errors.js";
 import { typeError } from "../runtime/operators.js";
+import type { RenderState } from "../runtime/state.js";
 import { type Kwargs, typeName } from "../runtime/values.js";
+
+/** How every filter and test is called: the value, then the template's arguments. */
+export type FilterFn = (value: unknown, args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown;
+export type TestFn = (value: unknown, args: unknown[], kwargs: Kwargs | null, st: RenderState) => boolean;
 
 /** Python-style argument lookup: positional index, else keyword, else default. */
 export function arg(

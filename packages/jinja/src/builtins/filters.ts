@@ -1,12 +1,12 @@
 import { TemplateRuntimeError } from "../errors.js";
-import type { FilterFn, TestFn } from "../runtime/compile-expr.js";
 import { lazyRegExp } from "../runtime/lazy-regexp.js";
+import { checkPadding } from "../runtime/limits.js";
 import { escapeHtml } from "../runtime/markup.js";
-import { checkPadding, failIfUndefined, iterate, mod, typeError } from "../runtime/operators.js";
+import { failIfUndefined, iterate, mod, typeError } from "../runtime/operators.js";
 import { toFixed } from "../runtime/percent-format.js";
 import { pformat } from "../runtime/pretty.js";
 import { pyRepr, pyStr } from "../runtime/printing.js";
-import { checkSizeCap, type RenderState } from "../runtime/state.js";
+import { checkSizeCap } from "../runtime/state.js";
 import {
   codePoints,
   isMapping,
@@ -22,8 +22,7 @@ import {
   typeName,
   Undefined,
 } from "../runtime/values.js";
-import { getPythonAttr } from "../sandbox.js";
-import { arg, table } from "./args.js";
+import { arg, type FilterFn, table } from "./args.js";
 import {
   batch,
   dictsort,
@@ -35,20 +34,15 @@ import {
   unique,
 } from "./collection-filters.js";
 import { capitalize, splitLines, strMethods } from "./methods.js";
+import { getPythonAttr } from "./sandbox.js";
 import { attrGetter } from "./sorting.js";
 import { stripTags } from "./striptags.js";
-// A module cycle (the `filter` test looks filters up by name): both sides only use the other inside
-// calls, never while the modules load, so either may load first.
-import { TESTS } from "./tests.js";
 
 const WORD = lazyRegExp(String.raw`[\p{L}\p{N}_]+`, "gu");
 
 import { type JsonOptions, toJson } from "./tojson.js";
 
 const str = (v: unknown): string => (typeof v === "string" ? v : pyStr(v));
-
-/** Jinja2's select/reject/map results are generators (computed here at once, yielded once). */
-const generator = (items: unknown[], producer: string) => new PyGenerator(items, producer);
 
 function length(v: unknown): number {
   if (typeof v === "string") return codePoints(v).length;
@@ -236,36 +230,6 @@ function urlencode(v: unknown): string {
   );
 }
 
-/** select/reject/selectattr/rejectattr share this: a test by name, or truthiness. */
-function selectOrReject(
-  value: unknown,
-  args: unknown[],
-  k: Kwargs | null,
-  st: RenderState,
-  tests: Record<string, TestFn>,
-  byAttribute: boolean,
-  keep: boolean,
-): unknown[] {
-  let rest = args;
-  let getter = (x: unknown) => x;
-  if (byAttribute) {
-    getter = attrGetter(rest[0]);
-    rest = rest.slice(1);
-  }
-  let check: (x: unknown) => boolean = truthy;
-  if (rest.length > 0) {
-    const name = str(rest[0]);
-    const test = tests[name];
-    if (test === undefined)
-      throw new TemplateRuntimeError(`No test named '${name}'.`, "TemplateRuntimeError");
-    const testArgs = rest.slice(1);
-    check = (x) => test(x, testArgs, k, st);
-  }
-  // jinja2 only iterates a truthy value: `none | select(...)` is empty.
-  if (!truthy(value)) return [];
-  return iterate(value).filter((item) => check(getter(item)) === keep);
-}
-
 function tojson(value: unknown, args: unknown[], k: Kwargs | null): string {
   const ensureAscii = truthy(arg(args, k, 0, "ensure_ascii", false));
   const indentArg = arg(args, k, 1, "indent", null);
@@ -293,21 +257,6 @@ function tojson(value: unknown, args: unknown[], k: Kwargs | null): string {
     sortKeys,
   };
   return toJson(value, opts);
-}
-
-function mapFilter(value: unknown, args: unknown[], k: Kwargs | null, st: RenderState): unknown[] {
-  const items = truthy(value) ? iterate(value) : [];
-  if (args.length === 0 && k !== null && Object.hasOwn(k, "attribute")) {
-    const dflt = Object.hasOwn(k, "default") ? k.default : undefined;
-    const getter = attrGetter(k.attribute, (v) => (isUndefined(v) && dflt !== undefined ? dflt : v));
-    return items.map(getter);
-  }
-  const name = str(args[0]);
-  const filter = FILTERS[name];
-  if (filter === undefined)
-    throw new TemplateRuntimeError(`No filter named '${name}'.`, "TemplateRuntimeError");
-  const rest = args.slice(1);
-  return items.map((item) => filter(item, rest, k, st));
 }
 
 /** jinja2's title filter: words start after whitespace, '-', '(', '{', '[' or '<' (unlike str.title). */
@@ -436,7 +385,8 @@ function filesizeformat(v: unknown, args: unknown[], k: Kwargs | null): string {
   return `${toFixed((base * bytes) / unit, 1)} ${prefixes[Math.min(i, prefixes.length - 1)]}`;
 }
 
-export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
+/** Every filter but the ones that look other filters or tests up by name (builtins/registries.ts adds them). */
+export const PLAIN_FILTERS: Record<string, FilterFn> = table<FilterFn>({
   abs,
   attr: (v, a) => getPythonAttr(v, str(a[0])),
   batch,
@@ -472,7 +422,6 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
   length,
   list: (v) => iterate(v).slice(),
   lower: (v) => str(v).toLowerCase(),
-  map: (v, a, k, st) => generator(mapFilter(v, a, k, st), "sync_do_map"),
   max: (v, a, k) => minMax(v, a, k, true),
   min: (v, a, k) => minMax(v, a, k, false),
   pprint: (v) => pformat(v),
@@ -484,14 +433,10 @@ export const FILTERS: Record<string, FilterFn> = table<FilterFn>({
     if (isMapping(v)) throw new TemplateRuntimeError(String(i), "KeyError");
     return items[i];
   },
-  reject: (v, a, k, st) => generator(selectOrReject(v, a, k, st, TESTS, false, false), "select_or_reject"),
-  rejectattr: (v, a, k, st) => generator(selectOrReject(v, a, k, st, TESTS, true, false), "select_or_reject"),
   replace: replaceFilter,
   reverse,
   round: doRound,
   safe: (v) => new Markup(str(v)),
-  select: (v, a, k, st) => generator(selectOrReject(v, a, k, st, TESTS, false, true), "select_or_reject"),
-  selectattr: (v, a, k, st) => generator(selectOrReject(v, a, k, st, TESTS, true, true), "select_or_reject"),
   slice: sliceFilter,
   sort: sortFilter,
   string: (v) => (v instanceof Markup ? v : str(v)),

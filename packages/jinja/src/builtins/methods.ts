@@ -1,13 +1,6 @@
 import { lazyRegExp } from "../runtime/lazy-regexp.js";
-import {
-  checkLength,
-  checkPadding,
-  eq,
-  failIfUndefined,
-  iterate,
-  mappingKey,
-  typeError,
-} from "../runtime/operators.js";
+import { checkPadding } from "../runtime/limits.js";
+import { checkLength, eq, failIfUndefined, iterate, mappingKey, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import { checkSizeCap, type RenderState } from "../runtime/state.js";
 import {
@@ -22,7 +15,6 @@ import {
   typeName,
 } from "../runtime/values.js";
 import { arg, pyIndex, table, valueError } from "./args.js";
-import { formatString } from "./str-format.js";
 import { TITLE_EXCEPTIONS_JSON } from "./title-case.js";
 
 /** A Python method: `self` is the receiver (str, list or dict). */
@@ -285,7 +277,8 @@ function translate(s: string, table: unknown): string {
 let strMethodTable: Record<string, Method> | undefined;
 
 /**
- * Python's str methods, by name. Built on first use rather than at module load (~0.2 ms in a fresh
+ * Python's str methods, by name, but `format` and `format_map` (their fields read attributes: sandbox.ts
+ * adds them). Built on first use rather than at module load (~0.2 ms in a fresh
  * process): templates that call no str method, such as the generated snippets', never pay for it.
  */
 export function strMethods(): Record<string, Method> {
@@ -338,7 +331,6 @@ const createStrMethods = (): Record<string, Method> =>
       if (end - start < codePointLength(sub)) return 0;
       return sub === "" ? end - start + 1 : window.split(sub).length - 1;
     },
-    format: (s, a, k, st) => formatString(text(s), a, k, st),
     join: (s, a) => {
       const items = iterate(a[0]);
       const sep = text(s);
@@ -364,10 +356,6 @@ const createStrMethods = (): Record<string, Method> =>
     isidentifier: (s) => IDENTIFIER().test(text(s)),
     // Python's printable: everything but the "Other" and "Separator" categories, space excepted.
     isprintable: (s) => !NON_PRINTABLE().test(text(s)),
-    format_map: (s, a, _k, st) => {
-      if (!isMapping(a[0])) throw typeError(`'${typeName(a[0])}' object is not subscriptable`);
-      return formatString(text(s), [], a[0], st);
-    },
     maketrans: (_s, a) => makeTranslation(a),
     translate: (s, a) => translate(text(s), a[0]),
     islower: (s) => {

@@ -1,7 +1,7 @@
 import { compareValues, eq } from "../runtime/operators.js";
 import { chargeWork } from "../runtime/state.js";
 import { Markup } from "../runtime/values.js";
-import { getItem } from "../sandbox.js";
+import { getItem } from "./sandbox.js";
 
 /** jinja2's make_attrgetter: "a.b.0" walks attributes/items; integer parts index. */
 export function attrGetter(

@@ -1,22 +1,45 @@
 import { TemplateRuntimeError } from "../errors.js";
-import { checkPadding, typeError } from "../runtime/operators.js";
+import { checkPadding } from "../runtime/limits.js";
+import { typeError } from "../runtime/operators.js";
 import { formatDigits, toFixed } from "../runtime/percent-format.js";
 import { formatFloat, formatInt, pyRepr, pyStr } from "../runtime/printing.js";
-import { checkSizeCap, type RenderState } from "../runtime/state.js";
-import { isNumber, isUndefined, type Kwargs, Markup, num, PyFloat, typeName } from "../runtime/values.js";
-import { getAttr, getItem } from "../sandbox.js";
-import { valueError } from "./args.js";
+import { checkSizeCap } from "../runtime/state.js";
+import {
+  isMapping,
+  isNumber,
+  isUndefined,
+  type Kwargs,
+  Markup,
+  num,
+  PyFloat,
+  typeName,
+} from "../runtime/values.js";
+import { table, valueError } from "./args.js";
+import type { Method } from "./methods.js";
 
 const FIELD = /^([^.[!:]*)((?:\.[^.[!:]+|\[[^\]]*\])*)(?:!([rsa]))?(?::([\s\S]*))?$/;
 const SPEC = /^(?:([\s\S])?([<>=^]))?([-+ ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$/;
 
+/** How a format field reads `.name` and `[key]`: the sandbox's own attribute and item access. */
+export interface FieldAccess {
+  getAttr(obj: unknown, name: string): unknown;
+  getItem(obj: unknown, key: unknown): unknown;
+}
+
+/** str.format and str.format_map, reading fields through `access`. */
+export function formatMethods(access: FieldAccess): Record<string, Method> {
+  const text = (self: unknown): string => (self instanceof Markup ? self.text : (self as string));
+  return table<Method>({
+    format: (s, a, k) => formatString(text(s), a, k, access),
+    format_map: (s, a) => {
+      if (!isMapping(a[0])) throw typeError(`'${typeName(a[0])}' object is not subscriptable`);
+      return formatString(text(s), [], a[0], access);
+    },
+  });
+}
+
 /** Python's str.format (as jinja2's SandboxedFormatter allows it: attribute access goes through the sandbox). */
-export function formatString(
-  format: string,
-  args: unknown[],
-  kwargs: Kwargs | null,
-  _st: RenderState,
-): string {
+function formatString(format: string, args: unknown[], kwargs: Kwargs | null, access: FieldAccess): string {
   let auto = 0;
   // The pieces are counted as they are made: the joined result is checked before it is allocated.
   let produced = format.length;
@@ -42,10 +65,10 @@ export function formatString(
       value = kwargs[name];
     }
     for (const part of accessors.match(/\.[^.[]+|\[[^\]]*\]/g) ?? []) {
-      if (part[0] === ".") value = getAttr(value, part.slice(1));
+      if (part[0] === ".") value = access.getAttr(value, part.slice(1));
       else {
         const key = part.slice(1, -1);
-        value = getItem(value, /^\d+$/.test(key) ? Number(key) : key);
+        value = access.getItem(value, /^\d+$/.test(key) ? Number(key) : key);
       }
     }
     if (conversion === "r" || conversion === "a") value = pyRepr(value);

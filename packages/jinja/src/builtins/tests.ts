@@ -1,15 +1,14 @@
-import type { TestFn } from "../runtime/compile-expr.js";
 import { LoopContext } from "../runtime/loop.js";
 import { compareValues, contains, eq, mod } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import { isMapping, isUndefined, Markup, PyCallable, PyFloat, PyGenerator } from "../runtime/values.js";
-import { table } from "./args.js";
-import { FILTERS } from "./filters.js";
+import { type TestFn, table } from "./args.js";
 import { HAS_LOWER, HAS_LOWER_OR_TITLE, HAS_UPPER, HAS_UPPER_OR_TITLE } from "./methods.js";
 
 const text = (v: unknown): string | null => (typeof v === "string" ? v : v instanceof Markup ? v.text : null);
 
-export const TESTS: Record<string, TestFn> = table<TestFn>({
+/** Every test but `filter` and `test`, which look names up (builtins/registries.ts adds them). */
+export const PLAIN_TESTS: Record<string, TestFn> = table<TestFn>({
   boolean: (v) => typeof v === "boolean",
   // jinja2's Undefined defines __call__ (calling it raises), so it counts as callable.
   callable: (v) =>
@@ -27,8 +26,6 @@ export const TESTS: Record<string, TestFn> = table<TestFn>({
   odd: (v) => eq(mod(v, 2), 1),
   false: (v) => v === false,
   true: (v) => v === true,
-  filter: (v) => typeof v === "string" && Object.hasOwn(FILTERS, v),
-  test: (v) => typeof v === "string" && Object.hasOwn(TESTS, v),
   float: (v) => v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v)),
   integer: (v) => typeof v === "number" && Number.isInteger(v),
   number: (v) => typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat,

@@ -60,15 +60,6 @@ function textOf(v: unknown): string | null {
   return typeof v === "string" ? v : v instanceof Markup ? v.text : null;
 }
 
-/** Widest padding a template may ask for (format widths, center/ljust/zfill, indent, tojson indent). */
-export const MAX_PADDING = 100_000;
-
-export function checkPadding(width: number): void {
-  if (width > MAX_PADDING) {
-    throw new LimitExceededError(`padding width ${width} exceeds the limit of ${MAX_PADDING}`);
-  }
-}
-
 export function add(a: unknown, b: unknown, limit: SizeLimit): unknown {
   if (typeof a === "string" && typeof b === "string") {
     if (a.length + b.length > limit.maxOutputLength) checkLength(a.length + b.length, limit);

@@ -1,5 +1,5 @@
 import { TemplateRuntimeError } from "../errors.js";
-import { checkPadding } from "./operators.js";
+import { checkPadding } from "./limits.js";
 import { formatFloat, formatInt, pyRepr, pyStr } from "./printing.js";
 import { isNumber, num, PyFloat, typeName } from "./values.js";
 

@@ -1,5 +1,5 @@
 import { LimitExceededError } from "../errors.js";
-import type { Limits } from "../sandbox.js";
+import type { Limits } from "./limits.js";
 
 /**
  * The render running now. Rendering is synchronous, so conversions deep in the value model (repr, str,

@@ -1,8 +1,8 @@
 import type { CallArgs, Expr } from "../ast/nodes.js";
-import { NO_ARGS } from "../builtins/args.js";
+import { type FilterFn, NO_ARGS, type TestFn } from "../builtins/args.js";
 import { DICT_METHODS, UNSAFE_METHODS } from "../builtins/methods.js";
+import { callValue, findMethod, getAttr, getItem, getSlice } from "../builtins/sandbox.js";
 import { LimitExceededError } from "../errors.js";
-import { callValue, findMethod, getAttr, getItem, getSlice } from "../sandbox.js";
 import {
   add,
   compareValues,
@@ -19,15 +19,13 @@ import {
   pow,
   sub,
   typeError,
-} from "./operators.js";
-import { pyStr } from "./printing.js";
-import { compileLookup, type Frame, type ScopeInfo } from "./scope.js";
-import type { RenderState } from "./state.js";
-import { isMapping, type Kwargs, makeTuple, newDict, truthy, Undefined } from "./values.js";
+} from "../runtime/operators.js";
+import { pyStr } from "../runtime/printing.js";
+import { compileLookup, type Frame, type ScopeInfo } from "../runtime/scope.js";
+import type { RenderState } from "../runtime/state.js";
+import { isMapping, type Kwargs, makeTuple, newDict, truthy, Undefined } from "../runtime/values.js";
 
 export type ExprFn = (frame: Frame, st: RenderState) => unknown;
-export type FilterFn = (value: unknown, args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown;
-export type TestFn = (value: unknown, args: unknown[], kwargs: Kwargs | null, st: RenderState) => boolean;
 
 export interface Registries {
   filters: Record<string, FilterFn>;

@@ -1,10 +1,9 @@
 import type { Expr, MacroParam, MacroSpecialNames, Stmt, Target } from "../ast/nodes.js";
+import { callValue } from "../builtins/sandbox.js";
 import { TemplateRuntimeError } from "../errors.js";
-import { callValue } from "../sandbox.js";
-import { type CompileContext, compileArgs, compileExpr, compileFilter, type ExprFn } from "./compile-expr.js";
-import { LoopContext } from "./loop.js";
-import { iterate, typeError } from "./operators.js";
-import { pyStr } from "./printing.js";
+import { LoopContext } from "../runtime/loop.js";
+import { iterate, typeError } from "../runtime/operators.js";
+import { pyStr } from "../runtime/printing.js";
 import {
   compileLookup,
   declare,
@@ -14,9 +13,18 @@ import {
   newFrame,
   newScope,
   type ScopeInfo,
-} from "./scope.js";
-import type { RenderState } from "./state.js";
-import { type Kwargs, makeTuple, Namespace, newDict, PyCallable, truthy, Undefined } from "./values.js";
+} from "../runtime/scope.js";
+import type { RenderState } from "../runtime/state.js";
+import {
+  type Kwargs,
+  makeTuple,
+  Namespace,
+  newDict,
+  PyCallable,
+  truthy,
+  Undefined,
+} from "../runtime/values.js";
+import { type CompileContext, compileArgs, compileExpr, compileFilter, type ExprFn } from "./compile-expr.js";
 
 /** Statement closures return a control signal so `break`/`continue` need no exceptions. */
 export const NORMAL = 0;

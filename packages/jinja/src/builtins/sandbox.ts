@@ -1,15 +1,14 @@
-import { DICT_METHODS, LIST_METHODS, type Method, strMethods, UNSAFE_METHODS } from "./builtins/methods.js";
-import { SecurityError, TemplateRuntimeError } from "./errors.js";
-import { LoopContext } from "./runtime/loop.js";
+import { SecurityError, TemplateRuntimeError } from "../errors.js";
+import { LoopContext } from "../runtime/loop.js";
 import {
   escapeArg,
   escapeHtml,
   MARKUP_ESCAPING_METHODS,
   MARKUP_SPLITTING_METHODS,
   markResult,
-} from "./runtime/markup.js";
-import { failIfUndefined, typeError } from "./runtime/operators.js";
-import type { RenderState } from "./runtime/state.js";
+} from "../runtime/markup.js";
+import { failIfUndefined, typeError } from "../runtime/operators.js";
+import type { RenderState } from "../runtime/state.js";
 import {
   codePoints,
   isMapping,
@@ -24,7 +23,10 @@ import {
   typeName,
   Undefined,
   viewName,
-} from "./runtime/values.js";
+} from "../runtime/values.js";
+import { table } from "./args.js";
+import { DICT_METHODS, LIST_METHODS, type Method, strMethods, UNSAFE_METHODS } from "./methods.js";
+import { formatMethods } from "./str-format.js";
 
 /**
  * What a template may touch. Every attribute, item and call in a template goes through here:
@@ -32,29 +34,6 @@ import {
  * - no prototype, constructor or JS function is ever returned; raw JS functions are never callable;
  * - Python's mutating methods (append, update, ...) are refused as ImmutableSandboxedEnvironment does.
  */
-
-export interface Limits {
-  /** Maximum characters of output (also caps any single string or list a template builds). */
-  maxOutputLength: number;
-  /** Maximum loop iterations in one render, over all loops. */
-  maxLoopIterations: number;
-  /** Maximum nesting of macro calls and recursive loops. */
-  maxRecursionDepth: number;
-  /**
-   * Total work of one render: every call (macro, filter, method, function), loop iteration and write
-   * counts one step, and filters and methods count one more per 16 items/characters of their input.
-   */
-  maxSteps: number;
-}
-
-export const DEFAULT_LIMITS: Limits = {
-  maxOutputLength: 10_000_000,
-  maxLoopIterations: 1_000_000,
-  maxRecursionDepth: 200,
-  // Keeps the most expensive render under ~1 s here (exponential macro fan-out stops after 0.15-0.4 s on
-  // a shared core); every corpus template renders each golden conversation in under 2,000 steps.
-  maxSteps: 2_000_000,
-};
 
 function objectLabel(obj: unknown): string {
   return obj === null ? "'None'" : `'${typeName(obj)} object'`;
@@ -68,8 +47,16 @@ function bound(self: unknown, name: string, method: Method): PyCallable {
   return new PyCallable(name, (args, kwargs, st) => method(self, args, kwargs, st!), "method");
 }
 
+let strMethodTable: Record<string, Method> | undefined;
+
+/** str's methods: builtins/methods.ts's, plus format and format_map, whose fields read through getAttr/getItem. */
+function strMethodsWithFormat(): Record<string, Method> {
+  strMethodTable ??= table<Method>({ ...strMethods(), ...formatMethods({ getAttr, getItem }) });
+  return strMethodTable;
+}
+
 function methodTableFor(obj: unknown): Record<string, Method> | null {
-  if (typeof obj === "string" || obj instanceof Markup) return strMethods();
+  if (typeof obj === "string" || obj instanceof Markup) return strMethodsWithFormat();
   if (Array.isArray(obj)) return LIST_METHODS;
   if (isMapping(obj)) return DICT_METHODS;
   return null;
