@@ -4,10 +4,13 @@ import { HubError, InsufficientStorageError, InvalidInputError, UnauthorizedErro
 import { readJsonBody } from "../http/body.js";
 import { requestStream } from "../http/request-stream.js";
 import { BlobMismatchError, isSha256 } from "../storage/blob-store.js";
-import type { RepoType } from "../store/repos-table.js";
+import type { RepoRecord, RepoType } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
+import { XET_TOKEN_SECONDS } from "../xet/xet-tokens.js";
 import type { RepoReadDeps } from "./repo-read.js";
 import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
+import { commitRef } from "./repo-write.js";
+import { issueXetToken, xetConnectionHeaders } from "./xet-token.js";
 
 /** `/{id}.git/info/lfs/objects/batch` and `/verify`, with the dataset and space forms. */
 const LFS_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\.git\/info\/lfs\/objects\/(batch|verify)$/;
@@ -75,6 +78,7 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
   const secret = uploadSecret(deps.store);
   const base = `${deps.publicUrl}/${URL_PREFIX[type]}${repo.id}.git/info/lfs/objects`;
   const authorization = c.req.header("Authorization");
+  const xet = operation === "upload" ? xetTransfer(deps, repo, body) : undefined;
   const objects = await Promise.all(
     body.objects.map(async (object: unknown) => {
       const { oid, size } = (object ?? {}) as { oid?: unknown; size?: unknown };
@@ -94,6 +98,8 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
         deps.store.repos.addLfsObject(repo.key, oid, size, new Date(now).toISOString());
         return { oid, size };
       }
+      if (xet)
+        return deps.store.xet.fileOfShaInRepo(oid, repo.key) ? { oid, size } : { oid, size, ...xet.action };
       const grant: UploadGrant = { repo: repo.key, oid, size, expires: now + UPLOAD_TTL_MS };
       const payload = Buffer.from(JSON.stringify(grant)).toString("base64url");
       return {
@@ -113,7 +119,26 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
       };
     }),
   );
-  return c.json({ transfer: "basic", objects, hash_algo: "sha256" });
+  return c.json({ transfer: xet ? "xet" : "basic", objects, hash_algo: "sha256" });
+}
+
+/**
+ * When the client offers the `xet` transfer (@huggingface/hub does by default), objects are uploaded to the
+ * CAS instead: each upload action carries a write token for the branch, and its href is where to refresh it.
+ */
+function xetTransfer(deps: LfsDeps, repo: RepoRecord, body: Record<string, unknown>) {
+  const transfers = Array.isArray(body.transfers) ? body.transfers : [];
+  if (!transfers.includes("xet") || !deps.xetSigner) return undefined;
+  const refName = (body.ref as { name?: unknown } | undefined)?.name;
+  const branch = typeof refName === "string" && refName ? refName : "main";
+  const connection = issueXetToken(deps, repo, "write", commitRef(branch));
+  const href = `${deps.publicUrl}/api/${repo.type}s/${repo.id}/xet-write-token/${encodeURIComponent(branch)}`;
+  return {
+    action: {
+      authenticated: true,
+      actions: { upload: { href, header: xetConnectionHeaders(connection), expires_in: XET_TOKEN_SECONDS } },
+    },
+  };
 }
 
 async function receiveUpload(

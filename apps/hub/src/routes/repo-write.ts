@@ -23,7 +23,7 @@ const MAX_NDJSON_LINE = Math.ceil((LFS_SIZE_THRESHOLD * 4) / 3) + 64 * 1024;
 const MAX_OPERATIONS = 25_000;
 
 /** The ref a commit writes to: a branch name, `refs/heads/x`, or a pull request's `refs/pr/N`. */
-function commitRef(revision: string): string {
+export function commitRef(revision: string): string {
   if (revision.startsWith("refs/heads/") || /^refs\/pr\/\d+$/.test(revision)) return revision;
   if (revision.startsWith("refs/")) throw new InvalidInputError(`Cannot commit to ${revision}.`);
   return `refs/heads/${revision}`;

@@ -10,6 +10,10 @@ import type { FileRecord } from "../store/repos-table.js";
 import type { XetFileRow } from "../store/xet-table.js";
 import type { RepoReadDeps } from "./repo-read.js";
 import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
+import { CAS_PATH } from "./xet-cas.js";
+
+/** The media type of a Xet file's download information, answered instead of its bytes when asked for. */
+const XET_FILE_INFO = "application/vnd.xet-fileinfo+json";
 
 /** `/{id}/resolve/{rev}/{path}`, `/datasets/{id}/raw/{rev}/{path}`...: the id has one or two segments. */
 const FILE_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\/(resolve|raw)\/([^/]+)\/(.+)$/;
@@ -70,9 +74,35 @@ export function resolveRoutes(deps: RepoReadDeps): MiddlewareHandler {
     const xetFile = xetHash ? deps.store.xet.file(xetHash) : undefined;
     const xetHeaders: Record<string, string> = {};
     if (xetFile && mode === "resolve") {
-      const tokenUrl = `${deps.publicUrl}/api/${type}s/${repo.id}/xet-read-token/${commitOid}`;
+      const refreshUrl = `${deps.publicUrl}/api/${type}s/${repo.id}/xet-read-token/${commitOid}`;
+      const reconstructionUrl = `${deps.publicUrl}${CAS_PATH}/v1/reconstructions/${xetFile.hash}`;
       xetHeaders["X-Xet-Hash"] = xetFile.hash;
-      xetHeaders.Link = `<${tokenUrl}>; rel="xet-auth"`;
+      xetHeaders.Link = `<${refreshUrl}>; rel="xet-auth", <${reconstructionUrl}>; rel="xet-reconstruction-info"`;
+      // @huggingface/hub asks for the Xet file info instead of the bytes (then downloads through the CAS).
+      if ((c.req.header("Accept") ?? "").includes(XET_FILE_INFO)) {
+        return c.json(
+          {
+            casUrl: `${deps.publicUrl}${CAS_PATH}`,
+            hash: xetFile.hash,
+            refreshUrl,
+            reconstructionUrl,
+            etag: file.sha256,
+            size: file.size,
+          },
+          200,
+          {
+            ...xetHeaders,
+            "Content-Type": XET_FILE_INFO,
+            "X-Repo-Commit": commitOid,
+            ETag: `"${file.sha256}"`,
+            "X-Linked-Etag": `"${file.sha256}"`,
+            "X-Linked-Size": String(file.size),
+            Vary: "Accept",
+            "Access-Control-Expose-Headers":
+              "X-Repo-Commit, ETag, X-Linked-Etag, X-Linked-Size, X-Xet-Hash, Link, X-Request-Id",
+          },
+        );
+      }
     }
     return serveFile(c, deps, file, commitOid, mode === "raw" && file.lfs, xetFile, xetHeaders);
   };

@@ -98,6 +98,56 @@ describe("Xet tokens", () => {
     expect((await xetToken(hubTokens.bob as string, "alice/model-a", "write")).status).toBe(403);
     expect((await xetToken(hubTokens.alice as string, "alice/missing", "read")).status).toBe(404);
   });
+
+  it("are scoped to a revision that exists, and a write token to one a commit may target", async () => {
+    const alice = hubTokens.alice as string;
+    const get = (scope: "read" | "write", revision: string) =>
+      fetch(`${hub.url}/api/models/alice/model-a/xet-${scope}-token/${revision}`, {
+        headers: { Authorization: `Bearer ${alice}` },
+      });
+    const revisionOf = async (response: Response) => {
+      const { accessToken } = (await response.json()) as { accessToken: string };
+      const payload = accessToken.slice("xet_".length, accessToken.indexOf("."));
+      return (JSON.parse(Buffer.from(payload, "base64url").toString()) as unknown[])[3];
+    };
+    const tag = await fetch(`${hub.url}/api/models/alice/model-a/tag/main`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${alice}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ tag: "v1" }),
+    });
+    expect(tag.status).toBeLessThan(300);
+    const info = await fetch(`${hub.url}/api/models/alice/model-a`, {
+      headers: { Authorization: `Bearer ${alice}` },
+    });
+    const head = ((await info.json()) as { sha: string }).sha;
+    expect(head).toMatch(/^[0-9a-f]{40}$/);
+    const expanded = await fetch(`${hub.url}/api/models/alice/model-a?expand[]=xetEnabled`, {
+      headers: { Authorization: `Bearer ${alice}` },
+    });
+    expect(((await expanded.json()) as { xetEnabled?: boolean }).xetEnabled).toBe(true);
+
+    expect(await revisionOf(await get("read", "main"))).toBe("refs/heads/main");
+    expect(await revisionOf(await get("read", "v1"))).toBe("refs/tags/v1");
+    expect(await revisionOf(await get("read", head))).toBe(head);
+    const missing = await get("read", "no-such-branch");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-error-code")).toBe("RevisionNotFound");
+
+    expect(await revisionOf(await get("write", "main"))).toBe("refs/heads/main");
+    // A tag, a commit id or a missing branch cannot take a commit: no write token for them.
+    expect((await get("write", "v1")).status).toBe(404);
+    expect((await get("write", head)).status).toBe(404);
+    expect((await get("write", "no-such-branch")).status).toBe(404);
+    // huggingface_hub's create_pr=True asks for `None?create_pr=1`: a token for the pull request to come.
+    expect(await revisionOf(await get("write", "None?create_pr=1"))).toBe("refs/pr/*");
+    // Reading someone else's public repository at a revision is fine; writing to it is not, at any revision.
+    const bob = (scope: "read" | "write", revision: string) =>
+      fetch(`${hub.url}/api/models/alice/model-a/xet-${scope}-token/${revision}`, {
+        headers: { Authorization: `Bearer ${hubTokens.bob}` },
+      });
+    expect((await bob("read", "v1")).status).toBe(200);
+    expect((await bob("write", "None?create_pr=1")).status).toBe(403);
+  });
 });
 
 describe("the CAS API refuses bad input and registers nothing", () => {

@@ -14,7 +14,7 @@ import type { HubEnv } from "../http/hub-env.js";
 import { requestStream } from "../http/request-stream.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { XetTable } from "../store/xet-table.js";
-import { CasRejectedError, type CasService } from "../xet/cas-service.js";
+import { CasRejectedError, type CasService, toReconstructionV2 } from "../xet/cas-service.js";
 import { isHashHex } from "../xet/hashes.js";
 import { type XetGrant, type XetSigner, XetTokenError } from "../xet/xet-tokens.js";
 import { MAX_XORB_BYTES } from "../xet/xorb.js";
@@ -101,19 +101,23 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
     return c.body(shard as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/octet-stream" });
   });
 
-  app.get("/v1/reconstructions/:file", (c) => {
-    const grant = grantOf(c, deps, "read");
-    const hash = hashParam(c, "file");
-    const file = deps.xet.file(hash);
-    if (!file || !deps.xet.fileInRepo(hash, grant.repoKey))
-      throw new NotFoundError(`File ${hash} is not in this repository.`);
-    const range = parseRange(c.req.header("Range"), file.size);
-    if (range.kind === "unsatisfiable") {
-      return c.json({ error: "The requested range starts past the end of the file." }, 416);
-    }
-    const [from, to] = range.kind === "range" ? [range.start, range.end] : [0, file.size - 1];
-    return c.json(deps.cas.reconstruction(file, from, to));
-  });
+  // Version 1 answers `fetch_info` (hf_xet); version 2 groups the fetches per xorb (@huggingface/hub).
+  for (const version of ["v1", "v2"] as const) {
+    app.get(`/${version}/reconstructions/:file`, (c) => {
+      const grant = grantOf(c, deps, "read");
+      const hash = hashParam(c, "file");
+      const file = deps.xet.file(hash);
+      if (!file || !deps.xet.fileInRepo(hash, grant.repoKey))
+        throw new NotFoundError(`File ${hash} is not in this repository.`);
+      const range = parseRange(c.req.header("Range"), file.size);
+      if (range.kind === "unsatisfiable") {
+        return c.json({ error: "The requested range starts past the end of the file." }, 416);
+      }
+      const [from, to] = range.kind === "range" ? [range.start, range.end] : [0, file.size - 1];
+      const plan = deps.cas.reconstruction(file, from, to);
+      return c.json(version === "v1" ? plan : toReconstructionV2(plan));
+    });
+  }
 
   // Presigned ranges of xorbs, as the reconstruction's fetch_info URLs point to (no bearer token: the
   // signature in the query is the authorization, and a Range header is required).

@@ -78,19 +78,19 @@ describe("huggingface_hub with hf_xet (default install) against the hub", () => 
   }, 180_000);
 
   it("downloads back through Xet (reconstruction + xorb ranges), byte-identical", async () => {
-    const before = casCalls(/^GET \/xet-cas\/v1\/reconstructions\//);
+    const before = casCalls(/^GET \/xet-cas\/v[12]\/reconstructions\//);
     const result = await runSuite("download");
     expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
-    expect(casCalls(/^GET \/xet-cas\/v1\/reconstructions\//)).toBeGreaterThan(before);
+    expect(casCalls(/^GET \/xet-cas\/v[12]\/reconstructions\//)).toBeGreaterThan(before);
     expect(casCalls(/^GET \/xet-cas\/v1\/fetch\//)).toBeGreaterThan(0);
   }, 180_000);
 
   it("downloads back through plain HTTP with HF_HUB_DISABLE_XET=1 (the hub reconstructs), byte-identical", async () => {
-    const before = casCalls(/^GET \/xet-cas\/v1\/reconstructions\//);
+    const before = casCalls(/^GET \/xet-cas\/v[12]\/reconstructions\//);
     const result = await runSuite("download", { HF_HUB_DISABLE_XET: "1" });
     expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
     expect(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "").xet_disabled).toBe(true);
-    expect(casCalls(/^GET \/xet-cas\/v1\/reconstructions\//)).toBe(before);
+    expect(casCalls(/^GET \/xet-cas\/v[12]\/reconstructions\//)).toBe(before);
   }, 180_000);
 
   it("serves byte ranges of a Xet-stored file to plain HTTP clients, with the Xet headers", async () => {

@@ -48,6 +48,28 @@ export interface Reconstruction {
   fetch_info: Record<string, FetchInfo[]>;
 }
 
+/** Version 2 of the answer (what @huggingface/hub asks for): fetches grouped per xorb, one range per URL here. */
+export interface ReconstructionV2 {
+  offset_into_first_range: number;
+  terms: ReconstructionTerm[];
+  xorbs: Record<
+    string,
+    Array<{
+      url: string;
+      ranges: Array<{ chunks: { start: number; end: number }; bytes: { start: number; end: number } }>;
+    }>
+  >;
+}
+
+/** The version 2 form of a reconstruction: the same fetches, each as a URL with its one signed range. */
+export function toReconstructionV2(plan: Reconstruction): ReconstructionV2 {
+  const xorbs: ReconstructionV2["xorbs"] = {};
+  for (const [hash, fetches] of Object.entries(plan.fetch_info)) {
+    xorbs[hash] = fetches.map((f) => ({ url: f.url, ranges: [{ chunks: f.range, bytes: f.url_range }] }));
+  }
+  return { offset_into_first_range: plan.offset_into_first_range, terms: plan.terms, xorbs };
+}
+
 /** One piece of a file: chunks [start, end) of a xorb, and the bytes of it the range keeps. */
 interface Segment {
   xorb: string;

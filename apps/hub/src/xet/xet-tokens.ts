@@ -1,10 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
-/** What a Xet access token allows: one repository, read or write, until `expiresAt` (unix seconds). */
+/**
+ * What a Xet access token allows: one repository, read or write, until `expiresAt` (unix seconds). The
+ * revision it was asked for (a ref, a commit id, or `refs/pr/*` for a pull request to come) was checked when
+ * the token was issued; the CAS is content-addressed, so it is carried for the record, not re-checked there.
+ */
 export interface XetGrant {
   repoKey: number;
   scope: "read" | "write";
   expiresAt: number;
+  revision?: string;
 }
 
 export const XET_TOKEN_SECONDS = 3600;
@@ -38,9 +43,9 @@ export class XetSigner {
   }
 
   issue(grant: XetGrant): string {
-    const payload = Buffer.from(JSON.stringify([grant.repoKey, grant.scope, grant.expiresAt])).toString(
-      "base64url",
-    );
+    const payload = Buffer.from(
+      JSON.stringify([grant.repoKey, grant.scope, grant.expiresAt, grant.revision ?? null]),
+    ).toString("base64url");
     return `xet_${payload}.${this.mac(`token:${payload}`)}`;
   }
 
@@ -50,12 +55,12 @@ export class XetSigner {
     if (!match || !this.sameMac(`token:${match[1]}`, match[2] as string)) {
       throw new XetTokenError("Invalid Xet access token.");
     }
-    const [repoKey, scope, expiresAt] = JSON.parse(
+    const [repoKey, scope, expiresAt, revision] = JSON.parse(
       Buffer.from(match[1] as string, "base64url").toString(),
-    ) as [number, "read" | "write", number];
+    ) as [number, "read" | "write", number, string | null | undefined];
     if (expiresAt <= nowSeconds)
       throw new XetTokenError("The Xet access token has expired: request a new one.");
-    return { repoKey, scope, expiresAt };
+    return { repoKey, scope, expiresAt, ...(revision ? { revision } : {}) };
   }
 
   /** Query string that lets anyone holding it read byte ranges of one xorb until `expiresAt`. */
