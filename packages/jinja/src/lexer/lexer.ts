@@ -1,4 +1,4 @@
-import { syntaxError } from "./source.js";
+import type { SourceText } from "./source.js";
 import type { Token, TokenType } from "./token.js";
 import { unescapePython } from "./unescape.js";
 
@@ -67,7 +67,8 @@ function skipWhitespace(text: string, pos: number): number {
 }
 
 /** Splits a normalized template source into tokens, applying Jinja2's whitespace control rules. */
-export function tokenize(src: string, options: LexerOptions): Token[] {
+export function tokenize(source: SourceText, options: LexerOptions): Token[] {
+  const src = source.text;
   const tokens: Token[] = [];
   const push = (type: TokenType, value: string, pos: number) => tokens.push({ type, value, pos });
   let pos = 0;
@@ -111,7 +112,7 @@ export function tokenize(src: string, options: LexerOptions): Token[] {
 
     if (kind === "#") {
       const close = src.indexOf("#}", start + 2 + sign.length);
-      if (close < 0) throw syntaxError("Missing end of comment tag", start);
+      if (close < 0) throw source.syntaxError("Missing end of comment tag", start);
       const endSign = src[close - 1] === "-" || src[close - 1] === "+" ? src[close - 1]! : "";
       pos = afterTagEnd(close + 2, endSign, true);
       lineStarting = src[pos - 1] === "\n";
@@ -126,7 +127,7 @@ export function tokenize(src: string, options: LexerOptions): Token[] {
         if (raw[2] === "-") bodyStart = skipWhitespace(src, bodyStart);
         RAW_END.lastIndex = bodyStart;
         const end = RAW_END.exec(src);
-        if (!end) throw syntaxError("Missing end of raw directive", start, { openBlock: "raw" });
+        if (!end) throw source.syntaxError("Missing end of raw directive", start, { openBlock: "raw" });
         lineStarting = false;
         const body = leadingText(src.slice(bodyStart, end.index), end[1] ?? "", false);
         if (body) push("data", body, bodyStart);
@@ -161,7 +162,7 @@ export function tokenize(src: string, options: LexerOptions): Token[] {
       if (ch === "'" || ch === '"') {
         STRING.lastIndex = pos;
         const m = STRING.exec(src);
-        if (!m) throw syntaxError(`unexpected char ${JSON.stringify(ch)}`, pos);
+        if (!m) throw source.syntaxError(`unexpected char ${JSON.stringify(ch)}`, pos);
         push("string", unescapePython(m[1] ?? m[2] ?? ""), pos);
         pos += m[0].length;
         continue;
@@ -190,14 +191,14 @@ export function tokenize(src: string, options: LexerOptions): Token[] {
         continue;
       }
       const op = operatorAt(src, pos);
-      if (op === null) throw syntaxError(`unexpected char ${JSON.stringify(ch)}`, pos);
+      if (op === null) throw source.syntaxError(`unexpected char ${JSON.stringify(ch)}`, pos);
       if (op === "(") stack.push(")");
       else if (op === "[") stack.push("]");
       else if (op === "{") stack.push("}");
       else if (op === ")" || op === "]" || op === "}") {
         const expected = stack.pop();
-        if (expected === undefined) throw syntaxError(`unexpected '${op}'`, pos);
-        if (expected !== op) throw syntaxError(`unexpected '${op}', expected '${expected}'`, pos);
+        if (expected === undefined) throw source.syntaxError(`unexpected '${op}'`, pos);
+        if (expected !== op) throw source.syntaxError(`unexpected '${op}', expected '${expected}'`, pos);
       }
       push("op", op, pos);
       pos += op.length;

@@ -11,52 +11,50 @@ export function normalizeSource(source: string, keepTrailingNewline = false): st
   return text.endsWith("\n") && !keepTrailingNewline ? text.slice(0, -1) : text;
 }
 
-/**
- * The source being parsed, for line numbers and error excerpts. Like the token cursor, this is module state
- * (set by `startSource`): parsing is synchronous and one parse runs at a time.
- */
-let text = "";
-/** Offsets where lines start, computed on first use (most templates need them only for statement lines). */
-let lineStarts: number[] | null = null;
+/** The normalized source of one parse: line numbers and syntax errors with an excerpt of the line. */
+export class SourceText {
+  /** Offsets where lines start, computed on first use (most templates need them only for statement lines). */
+  private lineStarts: number[] | null = null;
 
-export function startSource(source: string): void {
-  text = source;
-  lineStarts = null;
-}
+  constructor(readonly text: string) {}
 
-function starts(): number[] {
-  if (lineStarts === null) {
-    lineStarts = [0];
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+  private starts(): number[] {
+    if (this.lineStarts === null) {
+      const text = this.text;
+      const starts = [0];
+      for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+      this.lineStarts = starts;
+    }
+    return this.lineStarts;
   }
-  return lineStarts;
-}
 
-/** 1-based line of an offset. */
-export function lineAt(pos: number): number {
-  const lines = starts();
-  let lo = 0;
-  let hi = lines.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lines[mid]! <= pos) lo = mid;
-    else hi = mid - 1;
+  /** 1-based line of an offset. */
+  lineAt(pos: number): number {
+    const lines = this.starts();
+    let lo = 0;
+    let hi = lines.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lines[mid]! <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
   }
-  return lo + 1;
-}
 
-/** A TemplateSyntaxError at an offset, with line, column and the source line with a caret. */
-export function syntaxError(
-  reason: string,
-  pos: number,
-  extra: { expected?: string; openBlock?: string } = {},
-): TemplateSyntaxError {
-  const line = lineAt(pos);
-  const start = starts()[line - 1]!;
-  let end = text.indexOf("\n", start);
-  if (end < 0) end = text.length;
-  const column = pos - start + 1;
-  const lineText = text.slice(start, end);
-  const excerpt = `${line} | ${lineText}\n${" ".repeat(String(line).length)} | ${" ".repeat(Math.max(0, column - 1))}^`;
-  return new TemplateSyntaxError(reason, { line, column, excerpt, ...extra });
+  /** A TemplateSyntaxError at an offset, with line, column and the source line with a caret. */
+  syntaxError(
+    reason: string,
+    pos: number,
+    extra: { expected?: string; openBlock?: string } = {},
+  ): TemplateSyntaxError {
+    const text = this.text;
+    const line = this.lineAt(pos);
+    const start = this.starts()[line - 1]!;
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const column = pos - start + 1;
+    const lineText = text.slice(start, end);
+    const excerpt = `${line} | ${lineText}\n${" ".repeat(String(line).length)} | ${" ".repeat(Math.max(0, column - 1))}^`;
+    return new TemplateSyntaxError(reason, { line, column, excerpt, ...extra });
+  }
 }

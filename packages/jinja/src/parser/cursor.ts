@@ -1,89 +1,86 @@
-import { lineAt, syntaxError } from "../lexer/source.js";
+import type { SourceText } from "../lexer/source.js";
 import type { Token } from "../lexer/token.js";
 
-/**
- * The token cursor of the parse in progress, with Jinja2-style error reporting.
- *
- * Parsing is synchronous and never re-enters itself, so the cursor is module state reset by `startCursor`
- * rather than an object threaded through every call: plain functions and variables that a bundler can
- * shorten, where methods and properties keep their full names in a minified bundle.
- */
-let tokens: Token[] = [];
-let index = 0;
-let last = 0;
-/** The token under the cursor. */
-export let current: Token;
-/** Names of the blocks currently open, innermost last (for "which block is still open"). */
-export const openBlocks: string[] = [];
+/** The token cursor of one parse, with Jinja2-style error reporting; the parsers extend it. */
+export class Cursor {
+  private index = 0;
+  private readonly last: number;
+  /** The token under the cursor. */
+  current: Token;
+  /** Names of the blocks currently open, innermost last (for "which block is still open"). */
+  readonly openBlocks: string[] = [];
 
-export function startCursor(list: Token[]): void {
-  tokens = list;
-  index = 0;
-  last = list.length - 1;
-  current = list[0]!;
-  openBlocks.length = 0;
-}
-
-/** The token `offset` places ahead (the final eof token past the end). */
-export function peek(offset = 1): Token {
-  return tokens[Math.min(index + offset, last)]!;
-}
-
-/** Moves past the current token and returns it (stays on the final eof token). */
-export function next(): Token {
-  const token = current;
-  if (index < last) current = tokens[++index]!;
-  return token;
-}
-
-export function isOp(value: string): boolean {
-  return current.type === "op" && current.value === value;
-}
-
-export function isName(value: string): boolean {
-  return current.type === "name" && current.value === value;
-}
-
-export function skipOp(value: string): boolean {
-  if (!isOp(value)) return false;
-  next();
-  return true;
-}
-
-export function skipName(value: string): boolean {
-  if (!isName(value)) return false;
-  next();
-  return true;
-}
-
-export function expectOp(value: string): Token {
-  if (!isOp(value)) fail(`expected token '${value}', got ${describe(current)}`, `'${value}'`);
-  return next();
-}
-
-export function expectName(value?: string): Token {
-  if (current.type !== "name" || (value !== undefined && current.value !== value)) {
-    const what = value === undefined ? "name" : `'${value}'`;
-    fail(`expected ${what}, got ${describe(current)}`, what);
+  constructor(
+    private readonly tokens: Token[],
+    private readonly source: SourceText,
+  ) {
+    this.last = tokens.length - 1;
+    this.current = tokens[0]!;
   }
-  return next();
-}
 
-export function expectType(type: Token["type"], what: string): Token {
-  if (current.type !== type) fail(`expected ${what}, got ${describe(current)}`, what);
-  return next();
-}
+  /** The token `offset` places ahead (the final eof token past the end). */
+  peek(offset = 1): Token {
+    return this.tokens[Math.min(this.index + offset, this.last)]!;
+  }
 
-export function fail(reason: string, expected?: string, pos = current.pos): never {
-  const openBlock = openBlocks[openBlocks.length - 1];
-  throw syntaxError(reason, pos, {
-    ...(expected !== undefined ? { expected } : {}),
-    ...(openBlock !== undefined ? { openBlock } : {}),
-  });
-}
+  /** Moves past the current token and returns it (stays on the final eof token). */
+  next(): Token {
+    const token = this.current;
+    if (this.index < this.last) this.current = this.tokens[++this.index]!;
+    return token;
+  }
 
-export function lineOf(token: Token): number {
-  return lineAt(token.pos);
+  isOp(value: string): boolean {
+    return this.current.type === "op" && this.current.value === value;
+  }
+
+  isName(value: string): boolean {
+    return this.current.type === "name" && this.current.value === value;
+  }
+
+  skipOp(value: string): boolean {
+    if (!this.isOp(value)) return false;
+    this.next();
+    return true;
+  }
+
+  skipName(value: string): boolean {
+    if (!this.isName(value)) return false;
+    this.next();
+    return true;
+  }
+
+  expectOp(value: string): Token {
+    if (!this.isOp(value))
+      this.fail(`expected token '${value}', got ${describe(this.current)}`, `'${value}'`);
+    return this.next();
+  }
+
+  expectName(value?: string): Token {
+    const t = this.current;
+    if (t.type !== "name" || (value !== undefined && t.value !== value)) {
+      const what = value === undefined ? "name" : `'${value}'`;
+      this.fail(`expected ${what}, got ${describe(t)}`, what);
+    }
+    return this.next();
+  }
+
+  expectType(type: Token["type"], what: string): Token {
+    if (this.current.type !== type) this.fail(`expected ${what}, got ${describe(this.current)}`, what);
+    return this.next();
+  }
+
+  fail(reason: string, expected?: string, pos = this.current.pos): never {
+    const openBlock = this.openBlocks[this.openBlocks.length - 1];
+    throw this.source.syntaxError(reason, pos, {
+      ...(expected !== undefined ? { expected } : {}),
+      ...(openBlock !== undefined ? { openBlock } : {}),
+    });
+  }
+
+  lineOf(token: Token): number {
+    return this.source.lineAt(token.pos);
+  }
 }
 
 const TOKEN_DESCRIPTIONS: Partial<Record<Token["type"], string>> = {

@@ -1,51 +1,12 @@
 import type { Expr, MacroParam, Stmt, Target } from "../ast/nodes.js";
 import { tokenize } from "../lexer/lexer.js";
-import { startSource } from "../lexer/source.js";
-import {
-  current as cur,
-  expectName,
-  expectOp,
-  expectType,
-  fail,
-  isOp,
-  lineOf,
-  next,
-  openBlocks,
-  skipName,
-  skipOp,
-  startCursor,
-} from "./cursor.js";
-import {
-  macroUses,
-  type NameRegistry,
-  parseAssignTarget,
-  parseExpression,
-  parseFilter,
-  parseTuple,
-  startExpressions,
-} from "./expressions.js";
+import { SourceText } from "../lexer/source.js";
+import type { Token } from "../lexer/token.js";
+import { ExpressionParser, type NameRegistry } from "./expressions.js";
 
 export interface ParseOptions {
   trimBlocks: boolean;
   lstripBlocks: boolean;
-}
-
-/** Tags we are looking for to end the current block (for "Jinja was looking for ..." messages). */
-const endTokenStack: string[][] = [];
-let loopDepth = 0;
-
-/** Parses a normalized template source into a statement list. Throws TemplateSyntaxError. */
-export function parseTemplate(source: string, registry: NameRegistry, options: ParseOptions): Stmt[] {
-  startSource(source);
-  startCursor(tokenize(source, options));
-  startExpressions(registry);
-  endTokenStack.length = 0;
-  loopDepth = 0;
-  return subparse(null);
-}
-
-function line(): number {
-  return lineOf(cur);
 }
 
 const KNOWN_TAGS = new Set([
@@ -63,206 +24,231 @@ const KNOWN_TAGS = new Set([
   "generation",
 ]);
 
-function subparse(endTokens: string[] | null): Stmt[] {
-  const body: Stmt[] = [];
-  if (endTokens) endTokenStack.push(endTokens);
-  try {
-    for (;;) {
-      const t = cur;
-      if (t.type === "eof") return body;
-      if (t.type === "data") {
-        body.push({ kind: "data", text: t.value, line: line() });
-        next();
-      } else if (t.type === "var_begin") {
-        const at = line();
-        next();
-        body.push({ kind: "print", expr: parseTuple(), line: at });
-        expectType("var_end", "end of print statement");
-      } else if (t.type === "block_begin") {
-        next();
-        const tag = cur;
-        if (endTokens && tag.type === "name" && endTokens.includes(tag.value)) return body;
-        const stmt = parseStatement();
-        if (stmt) body.push(stmt);
-        expectType("block_end", "end of statement block");
-      } else {
-        fail(`unexpected ${t.type}`);
-      }
-    }
-  } finally {
-    if (endTokens) endTokenStack.pop();
-  }
-}
-
-function parseStatements(endTokens: string[], dropNeedle = false): Stmt[] {
-  skipOp(":");
-  expectType("block_end", "end of statement block");
-  const body = subparse(endTokens);
-  if (cur.type === "eof") failEof(endTokens);
-  if (dropNeedle) next();
-  return body;
-}
-
 const expectedList = (tokens: string[]): string => tokens.map((t) => `'${t}'`).join(" or ");
 
-/** "Jinja was looking for ... The innermost block that needs to be closed is ..." */
-function lookingFor(endTokens: string[] | undefined): string {
-  const open = openBlocks[openBlocks.length - 1];
-  let message = endTokens ? ` Jinja was looking for the following tags: ${expectedList(endTokens)}.` : "";
-  if (open) message += ` The innermost block that needs to be closed is '${open}'.`;
-  return message;
+/** Parses a normalized template source into a statement list. Throws TemplateSyntaxError. */
+export function parseTemplate(source: string, registry: NameRegistry, options: ParseOptions): Stmt[] {
+  const text = new SourceText(source);
+  return new TemplateParser(tokenize(text, options), text, registry).parseAll();
 }
 
-function failEof(endTokens: string[]): never {
-  fail(`Unexpected end of template.${lookingFor(endTokens)}`, expectedList(endTokens));
-}
+/** Statements, mirroring jinja2.parser.Parser; expressions come from ExpressionParser. */
+class TemplateParser extends ExpressionParser {
+  /** Tags we are looking for to end the current block (for "Jinja was looking for ..." messages). */
+  private readonly endTokenStack: string[][] = [];
+  private loopDepth = 0;
 
-function failUnknownTag(name: string, pos: number): never {
-  const expected = endTokenStack[endTokenStack.length - 1];
-  fail(
-    `Encountered unknown tag '${name}'.${lookingFor(expected)}`,
-    expected ? expectedList(expected) : undefined,
-    pos,
-  );
-}
+  constructor(tokens: Token[], source: SourceText, registry: NameRegistry) {
+    super(tokens, source, registry);
+  }
 
-function parseStatement(): Stmt | null {
-  const t = cur;
-  if (t.type !== "name") fail("tag name expected", "tag name");
-  if (!KNOWN_TAGS.has(t.value)) failUnknownTag(t.value, t.pos);
-  const at = line();
-  openBlocks.push(t.value);
-  try {
-    next();
-    switch (t.value) {
-      case "for":
-        return parseFor(at);
-      case "if":
-        return parseIf(at);
-      case "set":
-        return parseSet(at);
-      case "macro":
-        return parseMacro(at);
-      case "call":
-        return parseCallBlock(at);
-      case "filter":
-        return parseFilterBlock(at);
-      case "with":
-        return parseWith(at);
-      case "print":
-        return { kind: "print", expr: parseTuple(), line: at };
-      case "block":
-        return parseBlock(at);
-      case "generation":
-        return { kind: "scope", body: parseStatements(["endgeneration"], true), line: at };
-      default:
-        if (loopDepth === 0) fail(`'${t.value}' outside of a loop`, undefined, t.pos);
-        return { kind: t.value as "break" | "continue", line: at };
+  parseAll(): Stmt[] {
+    return this.subparse(null);
+  }
+
+  line(): number {
+    return this.lineOf(this.current);
+  }
+
+  subparse(endTokens: string[] | null): Stmt[] {
+    const body: Stmt[] = [];
+    if (endTokens) this.endTokenStack.push(endTokens);
+    try {
+      for (;;) {
+        const t = this.current;
+        if (t.type === "eof") return body;
+        if (t.type === "data") {
+          body.push({ kind: "data", text: t.value, line: this.line() });
+          this.next();
+        } else if (t.type === "var_begin") {
+          const at = this.line();
+          this.next();
+          body.push({ kind: "print", expr: this.parseTuple(), line: at });
+          this.expectType("var_end", "end of print statement");
+        } else if (t.type === "block_begin") {
+          this.next();
+          const tag = this.current;
+          if (endTokens && tag.type === "name" && endTokens.includes(tag.value)) return body;
+          const stmt = this.parseStatement();
+          if (stmt) body.push(stmt);
+          this.expectType("block_end", "end of statement block");
+        } else {
+          this.fail(`unexpected ${t.type}`);
+        }
+      }
+    } finally {
+      if (endTokens) this.endTokenStack.pop();
     }
-  } finally {
-    openBlocks.pop();
   }
-}
 
-function parseFor(line: number): Stmt {
-  const target = parseAssignTarget({ extraEnd: ["in"] });
-  expectName("in");
-  const iter = parseTuple({ withCondexpr: false, extraEnd: ["recursive"] });
-  const filter = skipName("if") ? parseExpression() : null;
-  const recursive = skipName("recursive");
-  loopDepth++;
-  const body = parseStatements(["endfor", "else"]);
-  loopDepth--;
-  const otherwise = next().value === "endfor" ? [] : parseStatements(["endfor"], true);
-  return { kind: "for", target, iter, filter, recursive, body, otherwise, line };
-}
-
-function parseIf(line: number): Stmt {
-  const test = parseTuple({ withCondexpr: false });
-  const body = parseStatements(["elif", "else", "endif"]);
-  const after = next();
-  let otherwise: Stmt[] = [];
-  if (after.value === "elif") otherwise = [parseIf(lineOf(after))];
-  else if (after.value === "else") otherwise = parseStatements(["endif"], true);
-  return { kind: "if", test, body, otherwise, line };
-}
-
-function parseSet(line: number): Stmt {
-  const target = parseAssignTarget({ withNamespace: true });
-  if (skipOp("=")) return { kind: "set", target, expr: parseTuple(), line };
-  const filter = parseFilter(null);
-  const body = parseStatements(["endset"], true);
-  return { kind: "setblock", target, filter, body, line };
-}
-
-function parseSignature(): MacroParam[] {
-  const params: MacroParam[] = [];
-  expectOp("(");
-  let sawDefault = false;
-  while (!isOp(")")) {
-    if (params.length > 0) expectOp(",");
-    const name = expectName().value;
-    let def: Expr | null = null;
-    if (skipOp("=")) {
-      def = parseExpression();
-      sawDefault = true;
-    } else if (sawDefault) fail("non-default argument follows default argument");
-    params.push({ name, default: def });
+  parseStatements(endTokens: string[], dropNeedle = false): Stmt[] {
+    this.skipOp(":");
+    this.expectType("block_end", "end of statement block");
+    const body = this.subparse(endTokens);
+    if (this.current.type === "eof") this.failEof(endTokens);
+    if (dropNeedle) this.next();
+    return body;
   }
-  expectOp(")");
-  return params;
-}
 
-/** A macro or call-block body: loops outside do not count, and it records which special names it uses. */
-function parseMacroBody(endTag: string): { body: Stmt[]; uses: Set<string> } {
-  const saved = loopDepth;
-  loopDepth = 0;
-  const uses = new Set<string>();
-  macroUses.push(uses);
-  const body = parseStatements([endTag], true);
-  macroUses.pop();
-  loopDepth = saved;
-  return { body, uses };
-}
-
-function parseMacro(line: number): Stmt {
-  const name = expectName().value;
-  const params = parseSignature();
-  return { kind: "macro", name, params, line, ...parseMacroBody("endmacro") };
-}
-
-function parseCallBlock(line: number): Stmt {
-  const params = isOp("(") ? parseSignature() : [];
-  const pos = cur.pos;
-  const call = parseExpression();
-  if (call.kind !== "call") fail("expected call", undefined, pos);
-  return { kind: "callblock", call, params, line, ...parseMacroBody("endcall") };
-}
-
-function parseFilterBlock(line: number): Stmt {
-  const filter = parseFilter(null, true)!;
-  const body = parseStatements(["endfilter"], true);
-  return { kind: "filterblock", filter, body, line };
-}
-
-function parseWith(line: number): Stmt {
-  const targets: Target[] = [];
-  const values: Expr[] = [];
-  while (cur.type !== "block_end") {
-    if (targets.length > 0) expectOp(",");
-    targets.push(parseAssignTarget());
-    expectOp("=");
-    values.push(parseExpression());
+  /** "Jinja was looking for ... The innermost block that needs to be closed is ..." */
+  lookingFor(endTokens: string[] | undefined): string {
+    const open = this.openBlocks[this.openBlocks.length - 1];
+    let message = endTokens ? ` Jinja was looking for the following tags: ${expectedList(endTokens)}.` : "";
+    if (open) message += ` The innermost block that needs to be closed is '${open}'.`;
+    return message;
   }
-  const body = parseStatements(["endwith"], true);
-  return { kind: "with", targets, values, body, line };
-}
 
-function parseBlock(line: number): Stmt {
-  const name = expectName().value;
-  skipName("scoped");
-  skipName("required");
-  const body = parseStatements(["endblock"], true);
-  if (cur.type === "name") expectName(name);
-  return { kind: "scope", body, line };
+  failEof(endTokens: string[]): never {
+    this.fail(`Unexpected end of template.${this.lookingFor(endTokens)}`, expectedList(endTokens));
+  }
+
+  failUnknownTag(name: string, pos: number): never {
+    const expected = this.endTokenStack[this.endTokenStack.length - 1];
+    this.fail(
+      `Encountered unknown tag '${name}'.${this.lookingFor(expected)}`,
+      expected ? expectedList(expected) : undefined,
+      pos,
+    );
+  }
+
+  parseStatement(): Stmt | null {
+    const t = this.current;
+    if (t.type !== "name") this.fail("tag name expected", "tag name");
+    if (!KNOWN_TAGS.has(t.value)) this.failUnknownTag(t.value, t.pos);
+    const at = this.line();
+    this.openBlocks.push(t.value);
+    try {
+      this.next();
+      switch (t.value) {
+        case "for":
+          return this.parseFor(at);
+        case "if":
+          return this.parseIf(at);
+        case "set":
+          return this.parseSet(at);
+        case "macro":
+          return this.parseMacro(at);
+        case "call":
+          return this.parseCallBlock(at);
+        case "filter":
+          return this.parseFilterBlock(at);
+        case "with":
+          return this.parseWith(at);
+        case "print":
+          return { kind: "print", expr: this.parseTuple(), line: at };
+        case "block":
+          return this.parseBlock(at);
+        case "generation":
+          return { kind: "scope", body: this.parseStatements(["endgeneration"], true), line: at };
+        default:
+          if (this.loopDepth === 0) this.fail(`'${t.value}' outside of a loop`, undefined, t.pos);
+          return { kind: t.value as "break" | "continue", line: at };
+      }
+    } finally {
+      this.openBlocks.pop();
+    }
+  }
+
+  parseFor(line: number): Stmt {
+    const target = this.parseAssignTarget({ extraEnd: ["in"] });
+    this.expectName("in");
+    const iter = this.parseTuple({ withCondexpr: false, extraEnd: ["recursive"] });
+    const filter = this.skipName("if") ? this.parseExpression() : null;
+    const recursive = this.skipName("recursive");
+    this.loopDepth++;
+    const body = this.parseStatements(["endfor", "else"]);
+    this.loopDepth--;
+    const otherwise = this.next().value === "endfor" ? [] : this.parseStatements(["endfor"], true);
+    return { kind: "for", target, iter, filter, recursive, body, otherwise, line };
+  }
+
+  parseIf(line: number): Stmt {
+    const test = this.parseTuple({ withCondexpr: false });
+    const body = this.parseStatements(["elif", "else", "endif"]);
+    const after = this.next();
+    let otherwise: Stmt[] = [];
+    if (after.value === "elif") otherwise = [this.parseIf(this.lineOf(after))];
+    else if (after.value === "else") otherwise = this.parseStatements(["endif"], true);
+    return { kind: "if", test, body, otherwise, line };
+  }
+
+  parseSet(line: number): Stmt {
+    const target = this.parseAssignTarget({ withNamespace: true });
+    if (this.skipOp("=")) return { kind: "set", target, expr: this.parseTuple(), line };
+    const filter = this.parseFilter(null);
+    const body = this.parseStatements(["endset"], true);
+    return { kind: "setblock", target, filter, body, line };
+  }
+
+  parseSignature(): MacroParam[] {
+    const params: MacroParam[] = [];
+    this.expectOp("(");
+    let sawDefault = false;
+    while (!this.isOp(")")) {
+      if (params.length > 0) this.expectOp(",");
+      const name = this.expectName().value;
+      let def: Expr | null = null;
+      if (this.skipOp("=")) {
+        def = this.parseExpression();
+        sawDefault = true;
+      } else if (sawDefault) this.fail("non-default argument follows default argument");
+      params.push({ name, default: def });
+    }
+    this.expectOp(")");
+    return params;
+  }
+
+  /** A macro or call-block body: loops outside do not count, and it records which special names it uses. */
+  parseMacroBody(endTag: string): { body: Stmt[]; uses: Set<string> } {
+    const saved = this.loopDepth;
+    this.loopDepth = 0;
+    const uses = new Set<string>();
+    this.macroUses.push(uses);
+    const body = this.parseStatements([endTag], true);
+    this.macroUses.pop();
+    this.loopDepth = saved;
+    return { body, uses };
+  }
+
+  parseMacro(line: number): Stmt {
+    const name = this.expectName().value;
+    const params = this.parseSignature();
+    return { kind: "macro", name, params, line, ...this.parseMacroBody("endmacro") };
+  }
+
+  parseCallBlock(line: number): Stmt {
+    const params = this.isOp("(") ? this.parseSignature() : [];
+    const pos = this.current.pos;
+    const call = this.parseExpression();
+    if (call.kind !== "call") this.fail("expected call", undefined, pos);
+    return { kind: "callblock", call, params, line, ...this.parseMacroBody("endcall") };
+  }
+
+  parseFilterBlock(line: number): Stmt {
+    const filter = this.parseFilter(null, true)!;
+    const body = this.parseStatements(["endfilter"], true);
+    return { kind: "filterblock", filter, body, line };
+  }
+
+  parseWith(line: number): Stmt {
+    const targets: Target[] = [];
+    const values: Expr[] = [];
+    while (this.current.type !== "block_end") {
+      if (targets.length > 0) this.expectOp(",");
+      targets.push(this.parseAssignTarget());
+      this.expectOp("=");
+      values.push(this.parseExpression());
+    }
+    const body = this.parseStatements(["endwith"], true);
+    return { kind: "with", targets, values, body, line };
+  }
+
+  parseBlock(line: number): Stmt {
+    const name = this.expectName().value;
+    this.skipName("scoped");
+    this.skipName("required");
+    const body = this.parseStatements(["endblock"], true);
+    if (this.current.type === "name") this.expectName(name);
+    return { kind: "scope", body, line };
+  }
 }
