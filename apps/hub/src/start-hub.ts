@@ -83,8 +83,15 @@ function catalogueForSim(store: Store): SimModel[] {
       visibleTo: { all: true },
     });
     for (const model of page.models) {
+      // With the hub's mappings: a provider's answer depends on the model it was asked for (a Replicate
+      // version hash names a video model, and the simulator would otherwise guess an image from it).
       if (model.pipeline_tag)
-        models.push({ id: model.id, pipeline_tag: model.pipeline_tag, tags: model.tags });
+        models.push({
+          id: model.id,
+          pipeline_tag: model.pipeline_tag,
+          tags: model.tags,
+          inferenceProviderMapping: store.mappings.forModel(model.id),
+        });
     }
     const last = page.models.at(-1);
     if (!page.hasMore || !last) return models;

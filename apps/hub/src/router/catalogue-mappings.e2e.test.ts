@@ -42,6 +42,16 @@ afterAll(async () => {
   temp?.remove();
 });
 
+/** The kind of media a generation task answers with (a video task answered with an image is a failure). */
+const MEDIA_OF_TASK: Partial<Record<string, string>> = {
+  "text-to-image": "image",
+  "image-to-image": "image",
+  "text-to-video": "video",
+  "image-to-video": "video",
+  "text-to-speech": "audio",
+  "text-to-audio": "audio",
+};
+
 /** Runs `work` over `items`, `limit` at a time. */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
   let next = 0;
@@ -84,6 +94,12 @@ describe("every mapping of the built-in catalogue", () => {
           { hubUrl: hub.url, routerUrl: `${hub.url}/router`, retryOnError: false } as never,
         );
         if (output === undefined || output === null) failures.push(`${label}: empty output`);
+        const media = MEDIA_OF_TASK[mapping.task];
+        if (media && !(output instanceof Blob && output.type.startsWith(`${media}/`))) {
+          failures.push(
+            `${label}: expected ${media}, got ${output instanceof Blob ? output.type : typeof output}`,
+          );
+        }
       } catch (error) {
         failures.push(`${label}: ${(error as Error).message.slice(0, 200)}`);
       }
