@@ -8,6 +8,7 @@ import type { MappingTask } from "../store/mapping-record.js";
 import type { Store } from "../store/store.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { parseModelRef } from "./model-ref.js";
+import { createModelRoutes } from "./model-routes.js";
 import { pipeToProvider } from "./pipe-forward.js";
 import type { ProviderStats } from "./provider-stats.js";
 import { recordRouterCall } from "./record-call.js";
@@ -99,6 +100,7 @@ function providerBody(call: Record<string, unknown>, candidate: Candidate, task:
  * before the first byte), to the next; the `x-inference-provider` header says which one answered.
  */
 export function createOpenAiApi(deps: OpenAiApiDeps) {
+  const modelRoute = createModelRoutes(deps.store);
   function listModels(): unknown {
     const data = [];
     for (const [modelId, mappings] of deps.store.mappings.forTask("conversational")) {
@@ -143,13 +145,13 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     }
     const body = parsed as Record<string, unknown>;
     const ref = parseModelRef(body.model);
-    const found = deps.store.models.get(ref.model);
+    const route = await modelRoute(ref.model);
     // A private model the caller may not see answers exactly as a missing one.
-    const model = found && (await caller.maySee(found)) ? found : undefined;
-    if (!model) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
+    const model = route && (await caller.maySee(route.model)) ? route.model : undefined;
+    if (!route || !model) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
     const candidates = selectProviders({
       ref,
-      mappings: deps.store.mappings.forModel(model.id),
+      mappings: route.mappings,
       task: endpoint.task,
       protocols: endpoint.protocols,
       preferredProviders: caller.preferredProviders,
