@@ -13,6 +13,8 @@
  * Resources and actions:
  * | resource                                  | read                  | read-files                 | write                       | manage                          | inference                    |
  * | repo {type, owner, name, private, gated}  | public, or owner/member/site admin (else RepoNotFound) | read + gated: owner, member, site admin or an accepted access request (else GatedRepo) | read + owner or org write/admin (else 403; anonymous 401) | read + owner or org admin (else 403) | —        |
+ * (repo, `discuss`: open discussions and pull requests, comment: read + any signed-in user whose credential may
+ * write (a read token may not; anonymous 401). What a discussion's author may do beyond is the route's rule.)
  * | namespace {name} (user or org)            | —                     | —                          | create a repository there: the user, or org write/admin | —                   | bill calls to it: the user, or any org member |
  * | org {name}                                | anyone                | —                          | = manage                    | org admin (members, settings)    | —                            |
  * | user {name}                               | anyone                | —                          | = manage                    | that user (profile, password, tokens) | —                       |
@@ -35,7 +37,7 @@ import { GatedRepoError, RepoNotFoundError } from "../errors.js";
 import { type Actor, roleIn } from "./actor.js";
 import { AuthenticationRequiredError, PermissionDeniedError } from "./auth-errors.js";
 
-export const ACTIONS = ["read", "read-files", "write", "manage", "inference"] as const;
+export const ACTIONS = ["read", "read-files", "discuss", "write", "manage", "inference"] as const;
 export type Action = (typeof ACTIONS)[number];
 
 export interface RepoResource {
@@ -183,6 +185,13 @@ export function createAuthorizer(options: AuthorizeOptions): Authorizer {
         const request = await options.accounts.accessRequests.get(repo.type, repoId(repo), actor.user.id);
         return request?.status === "accepted" ? undefined : gated;
       }
+      case "discuss":
+        // Any signed-in user who can see the repository may open discussions and pull requests on it (a pull
+        // request lands on refs/pr/N, never on a branch); the credential must be able to write, though.
+        if (actor.kind === "anonymous") return new AuthenticationRequiredError();
+        return isSiteAdmin(actor) || credentialAllows(actor, "repo.write", target)
+          ? undefined
+          : refuse(actor, "This token cannot open discussions or pull requests: use a write token.");
       case "write":
         if (!(atLeast(role, "write") || isSiteAdmin(actor))) {
           return refuse(actor, `You don't have write access to ${repoId(repo)}.`);

@@ -27,6 +27,8 @@ export interface CommitRequest {
   operations: readonly CommitOperation[];
   /** Open a pull request: commit to a new `refs/pr/<n>` started at `ref`'s head. */
   createPr?: boolean;
+  /** This commit merges pull request `num` into `ref`: it is marked merged in the same transaction. */
+  merges?: { num: number; comment?: string };
   now: Date;
 }
 
@@ -34,6 +36,12 @@ export interface CommitResult {
   commit: CommitRecord;
   ref: string;
   pullRequest?: number;
+}
+
+/** N of a `refs/pr/N` ref. */
+export function pullRequestNumber(ref: string): number | undefined {
+  const match = /^refs\/pr\/(\d+)$/.exec(ref);
+  return match ? Number(match[1]) : undefined;
 }
 
 export function authorEmail(author: string): string {
@@ -52,6 +60,11 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
     const repos = store.repos;
     const head = repos.ref(repo.key, request.ref);
     if (!head) throw new RevisionNotFoundError(request.ref.replace(/^refs\/heads\//, ""));
+    const prNum = pullRequestNumber(request.ref);
+    if (prNum !== undefined) {
+      const pr = store.discussions.inCommit.get(repo.key, prNum);
+      if (pr?.status === "merged") throw new ConflictError(`Pull request #${prNum} is already merged.`);
+    }
     if (request.parentCommit && request.parentCommit !== head) {
       throw new StaleParentError(request.parentCommit, head);
     }
@@ -83,16 +96,30 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
 
     let ref = request.ref;
     let pullRequest: number | undefined;
+    const discussions = store.discussions.inCommit;
     if (request.createPr) {
-      pullRequest = repos.openPullRequest({
-        repo: repo.key,
+      pullRequest = discussions.openPullRequest({
+        repoKey: repo.key,
         title: request.title,
-        description: request.description,
         author: request.author,
-        target: request.ref,
-        createdAt: commit.createdAt,
+        description: request.description,
+        targetRef: request.ref,
+        baseOid: head,
+        now: commit.createdAt,
       });
       ref = prRef(pullRequest);
+    } else if (prNum !== undefined) {
+      discussions.pullRequestCommitted(repo.key, prNum);
+    }
+    if (request.merges) {
+      const merged = discussions.markMerged(repo.key, request.merges.num, {
+        commitOid: commit.oid,
+        author: request.author,
+        comment: request.merges.comment,
+        // The merge's events come after everything before it (a commit's own time is only to the second).
+        now: request.now.toISOString(),
+      });
+      if (!merged) throw new ConflictError(`Pull request #${request.merges.num} is not open.`);
     }
     repos.setRef(repo.key, ref, commit.oid);
     if (ref === branchRef("main") || ref.startsWith("refs/heads/")) {

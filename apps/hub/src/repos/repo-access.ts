@@ -8,15 +8,18 @@ export type RepoActor = Actor;
 
 /**
  * What a caller wants to do with a repository: see its metadata, read its files (gated repositories need
- * granted access), write (commits, branches, uploads), or administer it (settings, move, delete).
+ * granted access), discuss (open discussions and pull requests), write (commits, branches, uploads), or
+ * administer it (settings, move, delete).
  */
-export type RepoAction = "read" | "read-files" | "write" | "admin";
+export type RepoAction = "read" | "read-files" | "discuss" | "write" | "admin";
 
 /** The seam between repository routes and the accounts module: routes never decide access themselves. */
 export interface RepoAccess {
   actor(c: Context): RepoActor;
   /** Throws the error the public hub answers with; a private repository the actor may not see is a 404. */
   authorize(actor: RepoActor, action: RepoAction, repo: RepoRecord): Promise<void>;
+  /** The same decision as a boolean. */
+  can(actor: RepoActor, action: RepoAction, repo: RepoRecord): Promise<boolean>;
   /** Whether the actor may create a repository of this type in this namespace. */
   authorizeCreate(actor: RepoActor, type: RepoType, owner: string): Promise<void>;
 }
@@ -39,6 +42,8 @@ export function accountsRepoAccess(authorizer: Authorizer): RepoAccess {
     actor: (c) => (c.get("actor") as Actor | undefined) ?? ANONYMOUS,
     authorize: (actor, action, repo) =>
       authorizer.authorize(actor, action === "admin" ? "manage" : action, repoResource(repo)),
+    can: (actor, action, repo) =>
+      authorizer.can(actor, action === "admin" ? "manage" : action, repoResource(repo)),
     authorizeCreate: (actor, _type, owner) =>
       authorizer.authorize(actor, "write", { kind: "namespace", name: owner }),
   };

@@ -24,3 +24,14 @@ export function refCandidates(revision: string): string[] {
   if (revision === "HEAD") return [branchRef("main")];
   return [branchRef(revision), tagRef(revision)];
 }
+
+/**
+ * Splits path segments that begin with a revision: `refs/pr/N` and `refs/convert/X` may come unencoded (as
+ * @huggingface/hub's listFiles sends them), so they take three segments; any other revision takes one.
+ */
+export function splitRevision(segments: readonly string[]): { revision?: string; rest: string[] } {
+  if (segments[0] === "refs" && (segments[1] === "pr" || segments[1] === "convert") && segments.length >= 3) {
+    return { revision: segments.slice(0, 3).join("/"), rest: segments.slice(3) };
+  }
+  return { revision: segments[0], rest: segments.slice(1) };
+}

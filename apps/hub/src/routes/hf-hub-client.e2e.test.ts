@@ -1,14 +1,12 @@
-import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import { type RunningHub, startHub } from "../start-hub.js";
 
-const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
-const VENV_PYTHON = join(REPO_DIR, ".venv", "bin", "python");
 const SUITE = fileURLToPath(new URL("./__fixtures__/hf_hub_client_suite.py", import.meta.url));
 const TRANSFORMERS_SUITE = fileURLToPath(new URL("./__fixtures__/transformers_suite.py", import.meta.url));
 
@@ -35,38 +33,19 @@ afterAll(async () => {
 });
 
 function clientEnv(): Record<string, string> {
-  return {
-    HF_ENDPOINT: hub.url,
-    HF_TOKEN: token,
-    BOB_TOKEN: bobToken,
-    HF_HUB_DISABLE_XET: "1",
-    HF_HOME: join(temp.dir, "hf-home"),
-    HF_HUB_DISABLE_TELEMETRY: "1",
-    HF_HUB_DISABLE_PROGRESS_BARS: "1",
-  };
-}
-
-function runPython(script: string, env: Record<string, string>) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      VENV_PYTHON,
-      [script],
-      { env: { PATH: process.env.PATH ?? "", ...env }, maxBuffer: 16 * 1024 * 1024, timeout: 170_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return hfClientEnv(hub.url, join(temp.dir, "hf-home"), { HF_TOKEN: token, BOB_TOKEN: bobToken });
 }
 
 describe("huggingface_hub against the hub (HF_ENDPOINT on loopback, Git LFS path)", () => {
   it("runs the client suite: create, upload, download, snapshot, commits, refs, trees, access", async () => {
-    const result = await runPython(SUITE, clientEnv());
+    const result = await runPython([SUITE], clientEnv());
     const summary = result.stdout.trim().split("\n").at(-1) ?? "";
     expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
     expect(JSON.parse(summary).steps).toHaveLength(20);
   }, 180_000);
 
   it("transformers loads AutoConfig and AutoTokenizer of a repository uploaded to it (no torch)", async () => {
-    const result = await runPython(TRANSFORMERS_SUITE, clientEnv());
+    const result = await runPython([TRANSFORMERS_SUITE], clientEnv(), 120_000);
     expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
     expect(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "")).toEqual({
       ok: true,

@@ -72,7 +72,9 @@ export function lfsRoutes(deps: LfsDeps): MiddlewareHandler {
 async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now: number): Promise<Response> {
   const body = (await readJsonBody(c, 16 * 1024 * 1024)) as Record<string, unknown>;
   const operation = body?.operation;
-  const { repo } = await findRepo(deps, c, type, id, operation === "download" ? "read-files" : "write");
+  // Uploads come from writers and from anyone opening a pull request (the batch cannot tell which: objects
+  // only reach a branch through a commit, which checks write access).
+  const { repo } = await findRepo(deps, c, type, id, operation === "download" ? "read-files" : "discuss");
   if (!Array.isArray(body.objects)) throw new InvalidInputError('"objects" must be an array.');
   if (body.objects.length > 1000) throw new InvalidInputError("At most 1000 objects per batch.");
   const secret = uploadSecret(deps.store);
@@ -171,7 +173,7 @@ async function receiveUpload(
 }
 
 async function verify(deps: LfsDeps, c: Context, type: RepoType, id: string): Promise<Response> {
-  const { repo } = await findRepo(deps, c, type, id, "write");
+  const { repo } = await findRepo(deps, c, type, id, "discuss");
   const body = (await readJsonBody(c, 1024 * 1024)) as { oid?: unknown; size?: unknown };
   if (!isSha256(body?.oid)) throw new InvalidInputError("Invalid oid.");
   const stored = await deps.repos.blobs.head(body.oid);

@@ -16,6 +16,8 @@ export const REPO_API_ACTIONS = [
   "xet-read-token",
   "ask-access",
   "user-access-request",
+  "discussions",
+  "compare",
 ] as const;
 export type RepoApiAction = (typeof REPO_API_ACTIONS)[number];
 

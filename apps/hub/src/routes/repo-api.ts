@@ -2,6 +2,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { repoNotFound } from "../auth/authorize.js";
 import { askAccess, userAccessRequests } from "./repo-access-requests.js";
 import { parseRepoApiPath, type RepoApiPath } from "./repo-api-path.js";
+import { repoCompare } from "./repo-compare.js";
+import { repoDiscussions } from "./repo-discussions.js";
 import { type RepoReadDeps, repoCommits, repoInfo, repoPathsInfo, repoRefs, repoTree } from "./repo-read.js";
 import { repoBranch, repoCommit, repoPreupload, repoSettings, repoTag } from "./repo-write.js";
 import { xetTokenHandler } from "./xet-token.js";
@@ -26,6 +28,9 @@ const HANDLERS: Record<string, Handler> = {
   "POST ask-access": askAccess,
   "GET user-access-request": userAccessRequests,
   "POST user-access-request": userAccessRequests,
+  "GET discussions": repoDiscussions,
+  "POST discussions": repoDiscussions,
+  "GET compare": repoCompare,
   "GET xet-write-token": xetTokenHandler("write"),
   "GET xet-read-token": xetTokenHandler("read"),
 };

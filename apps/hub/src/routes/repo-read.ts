@@ -5,6 +5,7 @@ import { readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
 import { lfsPointerSize } from "../repos/lfs-pointer.js";
 import { parseFolderPath, parseRepoPath } from "../repos/repo-path.js";
+import { splitRevision } from "../repos/revision.js";
 import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "../repos/tree-listing.js";
 import type { RepoRecord } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
@@ -108,7 +109,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
 /** GET /api/{type}s/{id}/tree/{rev}/{path}: `recursive`, `expand`, cursor pagination through `Link`. */
 export async function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
   const { repo } = await findRepo(deps, c, target.type, target.id, "read");
-  const [revision, ...pathParts] = target.rest;
+  const { revision, rest: pathParts } = splitRevision(target.rest);
   if (!revision) throw new InvalidInputError("A revision is required: /tree/{revision}/{path}.");
   const dir = pathParts.length ? parseFolderPath(pathParts.join("/")) : "";
   const { commitOid } = deps.repos.resolveOrThrow(repo, revision);

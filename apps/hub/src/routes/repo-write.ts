@@ -1,11 +1,12 @@
 import type { Context } from "hono";
-import { HubError, InvalidInputError } from "../errors.js";
+import { HubError, InvalidInputError, RevisionNotFoundError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import { queryBoolean } from "../http/query.js";
 import { ndjsonValues, requestStream } from "../http/request-stream.js";
-import type { CommitOperation } from "../repos/commit-engine.js";
+import { type CommitOperation, pullRequestNumber } from "../repos/commit-engine.js";
 import { lfsPatterns, matchesLfsPattern } from "../repos/gitattributes.js";
 import { LFS_SIZE_THRESHOLD } from "../repos/lfs-pointer.js";
+import type { RepoActor } from "../repos/repo-access.js";
 import { parseFolderPath, parseRepoPath } from "../repos/repo-path.js";
 import { isSha256 } from "../storage/blob-store.js";
 import type { Gated, RepoRecord } from "../store/repos-table.js";
@@ -90,11 +91,12 @@ export async function repoTag(deps: RepoReadDeps, c: Context, target: RepoApiPat
 
 /** POST /api/{type}s/{id}/preupload/{rev}: which files go to LFS, which are ignored, what is there now. */
 export async function repoPreupload(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = await findRepo(deps, c, target.type, target.id, "write");
+  const revision = target.rest.join("/") || "main";
+  const forPullRequest = (queryBoolean(c, "create_pr") ?? false) || pullRequestNumber(revision) !== undefined;
+  const { repo } = await findRepo(deps, c, target.type, target.id, forPullRequest ? "discuss" : "write");
   const body = await readJsonBody(c, 16 * JSON_LIMIT);
   if (!isObject(body) || !Array.isArray(body.files)) throw new InvalidInputError('"files" must be an array.');
   if (body.files.length > 1000) throw new InvalidInputError("At most 1000 files per preupload call.");
-  const revision = target.rest.join("/") || "main";
   const head = deps.repos.resolve(repo, revision);
   const patterns =
     typeof body.gitAttributes === "string"
@@ -133,9 +135,18 @@ export async function repoPreupload(deps: RepoReadDeps, c: Context, target: Repo
  * before. Nothing reaches the branch unless every operation is valid: the commit itself is one transaction.
  */
 export async function repoCommit(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo, actor } = await findRepo(deps, c, target.type, target.id, "write");
   const ref = commitRef(target.rest.join("/") || "main");
   const createPr = queryBoolean(c, "create_pr") ?? false;
+  const prNum = pullRequestNumber(ref);
+  // Anyone who may discuss the repository may open a pull request, and add commits to their own.
+  const { repo, actor } = await findRepo(
+    deps,
+    c,
+    target.type,
+    target.id,
+    createPr || prNum ? "discuss" : "write",
+  );
+  if (prNum !== undefined && !createPr) await requirePullRequestPusher(deps, repo, actor, prNum);
   const operations: CommitOperation[] = [];
   let header: JsonObject | undefined;
   const items = (c.req.header("Content-Type") ?? "").includes("application/json")
@@ -192,6 +203,19 @@ export async function repoCommit(deps: RepoReadDeps, c: Context, target: RepoApi
     commitUrl: `${url}/commit/${result.commit.oid}`,
     ...(result.pullRequest ? { pullRequestUrl: `${url}/discussions/${result.pullRequest}` } : {}),
   });
+}
+
+/** Commits to `refs/pr/N` come from the pull request's author or a repository writer. */
+async function requirePullRequestPusher(
+  deps: RepoReadDeps,
+  repo: RepoRecord,
+  actor: RepoActor,
+  num: number,
+): Promise<void> {
+  const pr = await deps.store.discussions.get(repo.key, num);
+  if (!pr?.isPullRequest) throw new RevisionNotFoundError(`refs/pr/${num}`);
+  if (actor.kind === "user" && actor.user.name.toLowerCase() === pr.author.toLowerCase()) return;
+  await deps.access.authorize(actor, "write", repo);
 }
 
 async function inlineFile(deps: RepoReadDeps, value: JsonObject): Promise<CommitOperation> {

@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from "hono";
 import { parseRange } from "../http/byte-range.js";
 import { lfsPointerText } from "../repos/lfs-pointer.js";
 import { parseRepoPath } from "../repos/repo-path.js";
+import { splitRevision } from "../repos/revision.js";
 import type { FileRecord } from "../store/repos-table.js";
 import type { XetFileRow } from "../store/xet-table.js";
 import type { RepoReadDeps } from "./repo-read.js";
@@ -57,8 +58,9 @@ export function resolveRoutes(deps: RepoReadDeps): MiddlewareHandler {
     const [, typeSegment, rawId, mode, rawRevision, rawFilePath] = match;
     const type = TYPE_SEGMENTS[typeSegment ?? "models"]!;
     const id = decodeSegment(rawId!);
-    const revision = decodeSegment(rawRevision!);
-    const path = parseRepoPath(rawFilePath!.split("/").map(decodeSegment).join("/"));
+    const split = splitRevision([rawRevision!, ...rawFilePath!.split("/")].map(decodeSegment));
+    const revision = split.revision!;
+    const path = parseRepoPath(split.rest.join("/"));
 
     const { repo, moved } = await findRepo(deps, c, type, id, "read-files");
     if (moved) {

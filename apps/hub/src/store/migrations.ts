@@ -306,6 +306,46 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (file_hash, repo_id)
   ) WITHOUT ROWID;
   `,
+  // 7: discussions and pull requests share one numbering per repository (as on the public hub), so the
+  // pull_requests table becomes `discussions`. A pull request keeps the branch it targets and the commit it
+  // started from (the base of its diff); its commits are read from `refs/pr/N`, not stored as events.
+  // Events hold what is not in git: comments (`body`; `edits`: JSON list of earlier versions, newest first),
+  // status changes (`body` = the new status) and title changes (`previous` -> `body`).
+  `
+  CREATE TABLE discussions (
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    num INTEGER NOT NULL,
+    is_pull_request INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    author TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('draft', 'open', 'closed', 'merged')),
+    target_ref TEXT,
+    base_oid TEXT,
+    merge_commit_oid TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (repo_id, num)
+  );
+  CREATE TABLE discussion_events (
+    id TEXT PRIMARY KEY,
+    repo_id INTEGER NOT NULL,
+    num INTEGER NOT NULL,
+    type TEXT NOT NULL CHECK (type IN ('comment', 'status-change', 'title-change')),
+    author TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    body TEXT NOT NULL,
+    previous TEXT,
+    hidden INTEGER NOT NULL DEFAULT 0,
+    edits TEXT NOT NULL DEFAULT '[]',
+    FOREIGN KEY (repo_id, num) REFERENCES discussions (repo_id, num) ON DELETE CASCADE
+  );
+  CREATE INDEX discussion_events_by_discussion ON discussion_events (repo_id, num, created_at);
+  INSERT INTO discussions (repo_id, num, is_pull_request, title, author, status, target_ref, created_at)
+    SELECT repo_id, num, 1, title, author, status, target_ref, created_at FROM pull_requests;
+  INSERT INTO discussion_events (id, repo_id, num, type, author, created_at, body)
+    SELECT 'pr' || repo_id || 'n' || num, repo_id, num, 'comment', author, created_at, description
+    FROM pull_requests WHERE description <> '';
+  DROP TABLE pull_requests;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

@@ -208,14 +208,6 @@ export function createReposTable(db: Database.Database) {
     `SELECT 1 AS n FROM commit_files f JOIN git_blobs b ON b.oid = f.blob_oid
      WHERE f.repo_id = ? AND b.sha256 = ? LIMIT 1`,
   );
-  const nextPr = db.prepare<[number], { n: number }>(
-    "SELECT coalesce(max(num), 0) + 1 AS n FROM pull_requests WHERE repo_id = ?",
-  );
-  const insertPr = db.prepare(
-    `INSERT INTO pull_requests (repo_id, num, title, description, author, status, target_ref, created_at)
-     VALUES (@repo, @num, @title, @description, @author, 'open', @target, @createdAt)`,
-  );
-
   const range = (prefix: string): [string, string] => [`${prefix}/`, `${prefix}0`];
 
   return {
@@ -369,19 +361,6 @@ export function createReposTable(db: Database.Database) {
     },
     renameModelRow(from: string, to: string): void {
       renameModel.run(to, to.includes("/") ? to.split("/")[0]! : to, from);
-    },
-
-    openPullRequest(pr: {
-      repo: number;
-      title: string;
-      description: string;
-      author: string;
-      target: string;
-      createdAt: string;
-    }): number {
-      const num = nextPr.get(pr.repo)!.n;
-      insertPr.run({ ...pr, num });
-      return num;
     },
   };
 }

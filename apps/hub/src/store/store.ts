@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createSqliteAccountsStore } from "../accounts/sqlite-accounts-store.js";
+import { createDiscussionsTable } from "./discussions-table.js";
 import { createMappingsTable } from "./mappings-table.js";
 import { MIGRATIONS, migrate } from "./migrations.js";
 import { createModelsTable } from "./models-table.js";
@@ -43,6 +44,8 @@ export function openStore(options: StoreOptions) {
     models: createModelsTable(db, now),
     mappings: createMappingsTable(db),
     repos: createReposTable(db),
+    /** Discussions and pull requests: asynchronous (see discussions-table.ts). */
+    discussions: createDiscussionsTable(db),
     /** Xet storage: xorbs, chunks and file reconstructions. */
     xet: createXetTable(db, now),
     /** Users, organizations, tokens, sessions, access requests: asynchronous (see accounts-store.ts). */
