@@ -120,6 +120,12 @@ export class InferenceClient {
   textToAudio(args: tasks.TextToAudioArgs, options?: RunOptions) {
     return tasks.textToAudio(this.args(args), this.options(options));
   }
+  imageTextToImage(args: tasks.ImageTextToImageArgs, options?: RunOptions) {
+    return tasks.imageTextToImage(this.args(args), this.options(options));
+  }
+  imageTextToVideo(args: tasks.ImageTextToVideoArgs, options?: RunOptions) {
+    return tasks.imageTextToVideo(this.args(args), this.options(options));
+  }
   imageToImage(args: tasks.ImageToImageArgs, options?: RunOptions) {
     return tasks.imageToImage(this.args(args), this.options(options));
   }

@@ -22,6 +22,8 @@ const MEDIA_TASKS = new Set([
   "image-to-image",
   "text-to-video",
   "image-to-video",
+  "image-text-to-image",
+  "image-text-to-video",
 ]);
 
 type Route = "router" | "direct";

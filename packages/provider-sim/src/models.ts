@@ -11,6 +11,10 @@ export interface ProviderMapping {
   providerId: string;
   /** The hub task the mapping serves (`conversational` for chat). */
   task: string;
+  /** `"lora"`: the model is an adapter applied to a base model (fal-ai). */
+  adapter?: string;
+  /** The adapter's weights file in the model's repository. */
+  adapterWeightsPath?: string;
 }
 
 export interface SimModel {

@@ -7,14 +7,29 @@ import { option } from "./route-options.js";
 
 const parametersOf = (args: Record<string, unknown>) => (isObject(args.parameters) ? args.parameters : {});
 
-/** The input field the route names (`prompt`, `image_url`, `audio_url`) carries `inputs`. */
+/** fal runs an SDXL base for its generic LoRA app (as the public client asks it to). */
+const FAL_LORA_BASE_MODEL = "stabilityai/stable-diffusion-xl-base-1.0";
+
+/**
+ * The input field the route names (`prompt`, `image_url`, `audio_url`) carries `inputs` (and the route's
+ * `inputList` field too, as a list). A LoRA adapter model adds its weights as `loras`.
+ */
 function falBody(route: RouteOf<"fal-sync"> | RouteOf<"fal-queue">): TaskSpec["body"] {
   const input = option(route, "input", "prompt");
-  return ({ args }) => ({
-    ...parametersOf(args),
-    ...("syncMode" in route && route.syncMode ? { sync_mode: true } : {}),
-    [input]: args.inputs,
-  });
+  const inputList = "inputList" in route ? route.inputList : undefined;
+  return ({ args, loraWeightsUrl, providerModelId }) => {
+    const body: Record<string, unknown> = {
+      ...parametersOf(args),
+      ...("syncMode" in route && route.syncMode ? { sync_mode: true } : {}),
+      [input]: args.inputs,
+    };
+    if (inputList && args.inputs !== undefined) body[inputList] = [args.inputs];
+    if (loraWeightsUrl) {
+      body.loras = [{ path: loraWeightsUrl, scale: 1 }];
+      if (providerModelId === "fal-ai/lora") body.model_name = FAL_LORA_BASE_MODEL;
+    }
+    return body;
+  };
 }
 
 /** Files travel as data URLs inside fal's JSON. */

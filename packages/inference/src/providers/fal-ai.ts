@@ -14,5 +14,13 @@ export const falAi: ProviderConfig = {
     "text-to-speech": { protocol: "fal-sync", input: "prompt", output: "audio" },
     "text-to-video": { protocol: "fal-queue", input: "prompt", output: "video" },
     "image-to-video": { protocol: "fal-queue", input: "image_url", output: "video" },
+    // The prompt travels in `parameters`; the image (optional for some models) as `image_url(s)`.
+    "image-text-to-image": {
+      protocol: "fal-queue",
+      input: "image_url",
+      inputList: "image_urls",
+      output: "images",
+    },
+    "image-text-to-video": { protocol: "fal-queue", input: "image_url", output: "video" },
   },
 };

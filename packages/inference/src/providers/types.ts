@@ -19,6 +19,11 @@ export interface RequestContext {
   sharedHost: boolean;
   /** True when the call targets a caller-given endpointUrl (TGI, vLLM, llama.cpp...). */
   endpoint: boolean;
+  /**
+   * The model is a LoRA adapter (its hub mapping says `adapter: "lora"`): the URL of its weights on the hub,
+   * for providers that apply the adapter to the base model they run (fal-ai's `loras`).
+   */
+  loraWeightsUrl?: string;
 }
 
 /** I/O a response hook may need for follow-up calls (status polling, result and media downloads). */
@@ -92,7 +97,8 @@ export type TaskRoute =
   | { protocol: "hf-pipeline" }
   /** `input`: the body field carrying `inputs`; `output`: the answer's media field, or "text". */
   | { protocol: "fal-sync"; input?: string; output?: string; syncMode?: boolean }
-  | { protocol: "fal-queue"; input?: string; output?: string }
+  /** `inputList`: a body field that also carries `inputs`, as a one-item list (`image_urls`). */
+  | { protocol: "fal-queue"; input?: string; inputList?: string; output?: string }
   | { protocol: "replicate-prediction"; input?: string }
   | { protocol: "bfl-job" }
   | { protocol: "novita-video" }

@@ -11,6 +11,10 @@ export interface ProviderMapping {
   providerId: string;
   status: string;
   task: string;
+  /** `"lora"` when the model is an adapter the provider applies to a base model. */
+  adapter?: string;
+  /** The adapter's weights file in the model's repository. */
+  adapterWeightsPath?: string;
 }
 
 export interface HubAccess {
@@ -78,6 +82,8 @@ export async function fetchProviderMappings(
       providerId: m.providerId,
       status: String(m.status ?? "live"),
       task: m.task,
+      ...(isString(m.adapter) ? { adapter: m.adapter } : {}),
+      ...(isString(m.adapterWeightsPath) ? { adapterWeightsPath: m.adapterWeightsPath } : {}),
     }));
   mappingCache.set(key, mappings, ttlMs);
   return mappings;

@@ -23,6 +23,8 @@ export interface BuildRequestParams {
   stream?: boolean;
   /** Per-provider replacement of the provider's own base URL (direct calls only). */
   providerBaseUrls?: Partial<Record<InferenceProvider, string>>;
+  /** The model is a LoRA adapter: its weights' URL on the hub (see RequestContext.loraWeightsUrl). */
+  loraWeightsUrl?: string;
 }
 
 export interface BuiltRequest {
@@ -98,6 +100,7 @@ export function buildRequestWith(
     sharedHost,
     endpoint: endpointUrl !== undefined,
   };
+  if (params.loraWeightsUrl) ctx.loraWeightsUrl = params.loraWeightsUrl;
 
   let url: string;
   if (endpointUrl) {

@@ -10,6 +10,8 @@ export interface Resolved {
   provider: InferenceProvider;
   model: string | undefined;
   providerModelId: string | undefined;
+  /** The mapping names a LoRA adapter: where its weights are on the hub. */
+  loraWeightsUrl?: string;
 }
 
 export interface ResolveParams {
@@ -73,5 +75,15 @@ export async function resolveModel(call: CallContext, params: ResolveParams): Pr
       `Model ${model} is in staging mode for provider ${provider}. Meant for test purposes only.`,
     );
   }
-  return { provider, model, providerModelId: mapping.providerId };
+  const resolved: Resolved = { provider, model, providerModelId: mapping.providerId };
+  if (mapping.adapter === "lora" && mapping.adapterWeightsPath) {
+    resolved.loraWeightsUrl = loraWeightsUrl(params.hubUrl, model, mapping.adapterWeightsPath);
+  }
+  return resolved;
+}
+
+/** `{hub}/{model}/resolve/main/{path}`: a file of the adapter's repository, as providers download it. */
+export function loraWeightsUrl(hubUrl: string, model: string, weightsPath: string): string {
+  const path = weightsPath.split("/").map(encodeURIComponent).join("/");
+  return `${hubUrl.replace(/\/+$/, "")}/${model}/resolve/main/${path}`;
 }

@@ -7,6 +7,8 @@ export * from "./feature-extraction.js";
 export * from "./fill-mask.js";
 export * from "./image-classification.js";
 export * from "./image-segmentation.js";
+export * from "./image-text-to-image.js";
+export * from "./image-text-to-video.js";
 export * from "./image-to-image.js";
 export * from "./image-to-text.js";
 export * from "./image-to-video.js";

@@ -95,7 +95,15 @@ async function resolveAndAssemble(call: CallContext, ask: Ask, provider: Provide
     });
     const spec = taskSpec(resolved.provider, task, ask.protocols);
     if (spec.inputEncoding) ask.args = await encodeInputs(args, spec.inputEncoding(args));
-    return assemble(call, ask, spec, resolved.provider, resolved.model, resolved.providerModelId);
+    return assemble(
+      call,
+      ask,
+      spec,
+      resolved.provider,
+      resolved.model,
+      resolved.providerModelId,
+      resolved.loraWeightsUrl,
+    );
   } catch (error) {
     call.dispose();
     throw error;
@@ -109,6 +117,7 @@ function assemble(
   provider: Resolved["provider"],
   model: string | undefined,
   providerModelId = model,
+  loraWeightsUrl?: string,
 ): Prepared {
   const { task, args, endpointUrl, options, stream } = ask;
   const built: BuiltRequest = buildRequestWith(
@@ -125,6 +134,7 @@ function assemble(
       billTo: options.billTo,
       stream,
       providerBaseUrls: options.providerBaseUrls,
+      loraWeightsUrl,
     },
     spec,
   );

@@ -35,4 +35,6 @@ export const TASK_FUNCTIONS: Partial<Record<InferenceTask, TaskFunction>> = {
   "image-to-image": tasks.imageToImage,
   "text-to-video": tasks.textToVideo,
   "image-to-video": tasks.imageToVideo,
+  "image-text-to-image": tasks.imageTextToImage,
+  "image-text-to-video": tasks.imageTextToVideo,
 };

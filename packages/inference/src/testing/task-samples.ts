@@ -64,6 +64,8 @@ export const TASK_SAMPLES: Record<string, () => Record<string, unknown>> = {
   "image-to-image": () => ({ inputs: png(), parameters: { prompt: "make it blue" } }),
   "text-to-video": () => ({ inputs: "A cat playing piano" }),
   "image-to-video": () => ({ inputs: png(), parameters: { prompt: "the cat walks" } }),
+  "image-text-to-image": () => ({ inputs: png(), parameters: { prompt: "make the cat blue" } }),
+  "image-text-to-video": () => ({ inputs: png(), parameters: { prompt: "the cat walks away" } }),
 };
 
 /** The hub pipeline tag a sim model needs to serve a task (chat is a conversational text-generation model). */

@@ -50,6 +50,7 @@ function resultFor(context: SimContext, task: string, body: Body): unknown {
       };
     case "text-to-video":
     case "image-to-video":
+    case "image-text-to-video":
       return {
         video: { url: simMediaUrl(context, "mp4"), content_type: "video/mp4", file_name: "video.mp4" },
         seed: 42,
@@ -74,6 +75,21 @@ function resultFor(context: SimContext, task: string, body: Body): unknown {
   }
 }
 
+/** fal's LoRA list: weights to download (an http(s) URL) and how strongly to apply them. */
+function validLoras(loras: unknown): boolean {
+  return (
+    Array.isArray(loras) &&
+    loras.every(
+      (lora) =>
+        typeof lora === "object" &&
+        lora !== null &&
+        typeof (lora as Body).path === "string" &&
+        /^https?:\/\//.test((lora as Body).path as string) &&
+        typeof ((lora as Body).scale ?? 1) === "number",
+    )
+  );
+}
+
 /** Checks the body for the model's task; replies and returns undefined when it does not fit. */
 function acceptInput(
   request: SimRequest,
@@ -89,6 +105,10 @@ function acceptInput(
   );
   if (missing.length > 0) {
     missingFields(res, missing);
+    return undefined;
+  }
+  if (body.loras !== undefined && !validLoras(body.loras)) {
+    sendProviderError(res, "detail", 422, "loras must be a list of {path: URL, scale: number}");
     return undefined;
   }
   const audio = body.audio_url;

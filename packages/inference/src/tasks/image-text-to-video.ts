@@ -1,0 +1,18 @@
+import { falQueue } from "../protocols/fal.js";
+import type { ProtocolTable } from "../providers/types.js";
+import type { BaseArgs, JsonObject } from "../types.js";
+import { type RunOptions, runTask } from "./run.js";
+
+/** The protocols the providers of this task speak. */
+const PROTOCOLS: ProtocolTable = { "fal-queue": falQueue };
+
+/** An image (optional: some models also generate from the prompt alone) and a prompt in `parameters`. */
+export type ImageTextToVideoArgs = BaseArgs & {
+  inputs?: Blob;
+  parameters: { prompt: string; [key: string]: unknown };
+};
+
+/** image-text-to-video: animates an image as the prompt says. */
+export function imageTextToVideo(args: ImageTextToVideoArgs, options?: RunOptions): Promise<Blob> {
+  return runTask("image-text-to-video", PROTOCOLS, args as ImageTextToVideoArgs & JsonObject, options);
+}
