@@ -52,6 +52,10 @@ export interface ProviderMappingView {
   status: "live" | "staging";
   providerId: string;
   task: string;
+  /** `"lora"` when the model is an adapter the provider applies to a base model. */
+  adapter?: "lora";
+  /** The adapter's weights file in the model's repository. */
+  adapterWeightsPath?: string;
 }
 
 /** `GET /api/libraries`: one entry per library, most used first. */

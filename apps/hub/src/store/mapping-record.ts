@@ -10,7 +10,14 @@ export interface ProviderMapping {
   providerId: string;
   /** A pipeline task, or "conversational" for chat completion (as the public hub's mappings say). */
   task: MappingTask;
+  /** `"lora"`: the model is a LoRA adapter the provider applies to a base model it runs (fal-ai). */
+  adapter?: MappingAdapter;
+  /** The adapter's weights file in the model's repository (`adapter` only). */
+  adapterWeightsPath?: string;
 }
+
+export const MAPPING_ADAPTERS = ["lora"] as const;
+export type MappingAdapter = (typeof MAPPING_ADAPTERS)[number];
 
 export type MappingTask = PipelineType | "conversational";
 
@@ -22,6 +29,9 @@ export function isMappingTask(value: unknown): value is MappingTask {
 export type ProviderMappings = Record<string, ProviderMapping>;
 
 const PROVIDER_NAME = /^[a-z0-9][a-z0-9-]{0,49}$/;
+/** A relative file path inside a repository: no absolute path, no `..` segment, no backslash. */
+const REPO_FILE_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[^\\\u0000-\u001f]{1,1000}$/;
+
 /** Provider-side model ids look like repo ids, paths or versioned names ("owner/name:tag", "fal-ai/flux/dev"). */
 const PROVIDER_MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,255}$/;
 
@@ -41,7 +51,7 @@ export function parseProviderMapping(input: unknown): ProviderMapping {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new InvalidInputError("Invalid provider mapping: expected an object {status, providerId, task}.");
   }
-  const { status, providerId, task } = input as Record<string, unknown>;
+  const { status, providerId, task, adapter, adapterWeightsPath } = input as Record<string, unknown>;
   if (status !== "live" && status !== "staging") {
     throw new InvalidInputError('Invalid provider mapping: "status" must be "live" or "staging".');
   }
@@ -53,5 +63,14 @@ export function parseProviderMapping(input: unknown): ProviderMapping {
       'Invalid provider mapping: "task" must be a pipeline task or "conversational".',
     );
   }
-  return { status, providerId, task };
+  if (adapter === undefined && adapterWeightsPath === undefined) return { status, providerId, task };
+  if (adapter !== "lora") {
+    throw new InvalidInputError('Invalid provider mapping: "adapter" must be "lora".');
+  }
+  if (typeof adapterWeightsPath !== "string" || !REPO_FILE_PATH.test(adapterWeightsPath)) {
+    throw new InvalidInputError(
+      'Invalid provider mapping: a LoRA adapter needs "adapterWeightsPath", a file path in the repository.',
+    );
+  }
+  return { status, providerId, task, adapter, adapterWeightsPath };
 }

@@ -1,5 +1,11 @@
 import type Database from "better-sqlite3";
-import type { MappingStatus, MappingTask, ProviderMapping, ProviderMappings } from "./mapping-record.js";
+import type {
+  MappingAdapter,
+  MappingStatus,
+  MappingTask,
+  ProviderMapping,
+  ProviderMappings,
+} from "./mapping-record.js";
 
 interface MappingRow {
   model_id: string;
@@ -7,10 +13,21 @@ interface MappingRow {
   task: string;
   status: string;
   provider_id: string;
+  adapter: string | null;
+  adapter_weights_path: string | null;
 }
 
 function toMapping(row: MappingRow): ProviderMapping {
-  return { status: row.status as MappingStatus, providerId: row.provider_id, task: row.task as MappingTask };
+  const mapping: ProviderMapping = {
+    status: row.status as MappingStatus,
+    providerId: row.provider_id,
+    task: row.task as MappingTask,
+  };
+  if (row.adapter && row.adapter_weights_path) {
+    mapping.adapter = row.adapter as MappingAdapter;
+    mapping.adapterWeightsPath = row.adapter_weights_path;
+  }
+  return mapping;
 }
 
 export function createMappingsTable(db: Database.Database) {
@@ -18,10 +35,11 @@ export function createMappingsTable(db: Database.Database) {
     "SELECT * FROM provider_mappings WHERE model_id = ? ORDER BY provider",
   );
   const upsert = db.prepare(`
-    INSERT INTO provider_mappings (model_id, provider, task, status, provider_id)
-    VALUES (@model_id, @provider, @task, @status, @provider_id)
+    INSERT INTO provider_mappings (model_id, provider, task, status, provider_id, adapter, adapter_weights_path)
+    VALUES (@model_id, @provider, @task, @status, @provider_id, @adapter, @adapter_weights_path)
     ON CONFLICT (model_id, provider) DO UPDATE SET
-      task = excluded.task, status = excluded.status, provider_id = excluded.provider_id
+      task = excluded.task, status = excluded.status, provider_id = excluded.provider_id,
+      adapter = excluded.adapter, adapter_weights_path = excluded.adapter_weights_path
   `);
   const remove = db.prepare<[string, string]>(
     "DELETE FROM provider_mappings WHERE model_id = ? AND provider = ?",
@@ -76,6 +94,8 @@ export function createMappingsTable(db: Database.Database) {
         task: mapping.task,
         status: mapping.status,
         provider_id: mapping.providerId,
+        adapter: mapping.adapter ?? null,
+        adapter_weights_path: mapping.adapterWeightsPath ?? null,
       });
     },
 

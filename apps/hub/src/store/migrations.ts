@@ -346,6 +346,11 @@ export const MIGRATIONS: readonly string[] = [
     FROM pull_requests WHERE description <> '';
   DROP TABLE pull_requests;
   `,
+  // 8: LoRA adapters in provider mappings (the public hub's `adapter`, `adapterWeightsPath`).
+  `
+  ALTER TABLE provider_mappings ADD COLUMN adapter TEXT;
+  ALTER TABLE provider_mappings ADD COLUMN adapter_weights_path TEXT;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {
