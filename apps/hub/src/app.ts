@@ -70,6 +70,8 @@ export interface AppDeps {
   publicUrl?: string;
   /** Where repository files are kept; without it the repository API is off (catalogue-only hub). */
   blobs?: BlobStore;
+  /** Part size of LFS multipart uploads (larger objects use them); default 1 GiB. */
+  lfsMultipartChunkBytes?: number;
   /** Who may do what with repositories; defaults to the accounts' authorize(). */
   repoAccess?: RepoAccess;
   /**
@@ -242,7 +244,7 @@ function mountRepositories(
   };
   app.route(CAS_PATH, xetCasRoutes({ cas, xet: deps.store.xet, blobs: deps.blobs, signer: xetSigner }));
   app.use("*", resolveRoutes(repoDeps));
-  app.use("*", lfsRoutes(repoDeps));
+  app.use("*", lfsRoutes({ ...repoDeps, multipartChunk: deps.lfsMultipartChunkBytes }));
   app.use("/api/*", repoApiRoutes(repoDeps));
   app.route("/api/repos", repoAdminRoutes(repoDeps));
   app.route("/api/validate-yaml", validateYamlRoute());

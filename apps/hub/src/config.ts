@@ -24,6 +24,8 @@ export interface HubConfig {
   signupPolicy: "open" | "invite" | "closed";
   /** USAGE_RETENTION_DAYS: days per-call usage rows are kept (daily totals are kept for ever). */
   usageRetentionDays: number;
+  /** LFS_MULTIPART_CHUNK_MB: LFS objects larger than this are uploaded in parts of this size (multipart). */
+  lfsMultipartChunkBytes: number | undefined;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -74,6 +76,13 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
         `USAGE_RETENTION_DAYS must be a whole number of days >= 1, got "${env.USAGE_RETENTION_DAYS}".`,
       );
   }
+  let lfsMultipartChunkBytes: number | undefined;
+  if (env.LFS_MULTIPART_CHUNK_MB) {
+    const mb = Number(env.LFS_MULTIPART_CHUNK_MB);
+    if (!/^\d{1,6}$/.test(env.LFS_MULTIPART_CHUNK_MB) || mb < 1) {
+      problems.push(`LFS_MULTIPART_CHUNK_MB must be a whole number of MiB >= 1, got "${env.LFS_MULTIPART_CHUNK_MB}".`);
+    } else lfsMultipartChunkBytes = mb * 1024 * 1024;
+  }
   const logLevel = (env.LOG_LEVEL || "info") as HubConfig["logLevel"];
   if (!["debug", "info", "warn", "error"].includes(logLevel)) {
     problems.push("LOG_LEVEL must be one of debug, info, warn, error.");
@@ -98,5 +107,6 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     logLevel,
     usageRetentionDays,
     signupPolicy,
+    lfsMultipartChunkBytes,
   };
 }

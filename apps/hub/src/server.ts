@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     usageRetentionDays: config.usageRetentionDays,
     adminToken: config.adminToken,
     signupPolicy: config.signupPolicy,
+    lfsMultipartChunkBytes: config.lfsMultipartChunkBytes,
     providerKeys: config.providerKeys,
     webDist: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : undefined,
     logger,

@@ -53,6 +53,8 @@ export interface StartHubOptions {
   routerTimeouts?: Partial<ForwardTimeouts>;
   /** Who may create an account through the API (default "closed"). */
   signupPolicy?: "open" | "invite" | "closed";
+  /** Part size of LFS multipart uploads (larger objects use them); default 1 GiB (routes/lfs.ts). */
+  lfsMultipartChunkBytes?: number;
   /** Let callers' `x-sim-*` headers reach provider-sim (tests and the benchmark only; default false). */
   forwardSimHeaders?: boolean;
 }
@@ -203,6 +205,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     signupPolicy: options.signupPolicy,
     publicUrl,
     blobs,
+    lfsMultipartChunkBytes: options.lfsMultipartChunkBytes,
     draining: () => closing !== undefined,
     metrics,
   });

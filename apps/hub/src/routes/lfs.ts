@@ -1,12 +1,12 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { HubError, InsufficientStorageError, InvalidInputError, UnauthorizedError } from "../errors.js";
+import { HubError, InsufficientStorageError, InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import { requestStream } from "../http/request-stream.js";
 import { BlobMismatchError, isSha256 } from "../storage/blob-store.js";
 import type { RepoRecord, RepoType } from "../store/repos-table.js";
-import type { Store } from "../store/store.js";
 import { XET_TOKEN_SECONDS } from "../xet/xet-tokens.js";
+import { openGrant, signGrant, UPLOAD_TTL_MS, type UploadGrant } from "./lfs-grants.js";
+import { completeMultipart, multipartUploadAction, receivePart } from "./lfs-multipart.js";
 import type { RepoReadDeps } from "./repo-read.js";
 import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
 import { commitRef } from "./repo-write.js";
@@ -16,40 +16,20 @@ import { issueXetToken, xetConnectionHeaders } from "./xet-token.js";
 const LFS_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\.git\/info\/lfs\/objects\/(batch|verify)$/;
 /** Where a granted upload is PUT: a signed, expiring URL (the LFS client sends no credentials there). */
 const UPLOAD_URL = /^\/api\/lfs-upload\/([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
-const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
-const SECRET_KEY = "lfs-upload-secret";
-
-interface UploadGrant {
-  repo: number;
-  oid: string;
-  size: number;
-  expires: number;
-}
+/** Where a multipart upload is completed (signed as well). */
+const COMPLETE_URL = /^\/api\/lfs-complete\/([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
+/** Objects larger than this go through the multipart transfer when the client offers it. */
+export const DEFAULT_MULTIPART_CHUNK = 1024 * 1024 * 1024;
 
 export interface LfsDeps extends RepoReadDeps {
   now?: () => number;
+  /** Part size of multipart transfers (objects larger than it use them); default DEFAULT_MULTIPART_CHUNK. */
+  multipartChunk?: number;
 }
 
 /**
- * The signing key of upload URLs: kept in the database so that every replica (and a restarted hub) accepts
- * the URLs another one handed out.
- */
-function uploadSecret(store: Store): Buffer {
-  let secret = store.meta.get(SECRET_KEY);
-  if (!secret) {
-    store.meta.set(SECRET_KEY, randomBytes(32).toString("hex"));
-    secret = store.meta.get(SECRET_KEY)!;
-  }
-  return Buffer.from(secret, "hex");
-}
-
-function sign(secret: Buffer, payload: string): string {
-  return createHmac("sha256", secret).update(payload).digest("base64url");
-}
-
-/**
- * The Git LFS batch API (basic transfer): objects already stored are answered without actions (the client
- * skips them); others get an upload URL and a verify URL. The upload streams into the blob store, checking
+ * The Git LFS batch API (basic and multipart transfers, lfs-multipart.ts): objects already stored are answered
+ * without actions (the client skips them); others get an upload URL (or part URLs) and a verify URL. The upload streams into the blob store, checking
  * the sha256 and size as it goes: an object whose bytes do not match is refused and nothing is kept.
  */
 export function lfsRoutes(deps: LfsDeps): MiddlewareHandler {
@@ -59,6 +39,12 @@ export function lfsRoutes(deps: LfsDeps): MiddlewareHandler {
     if (c.req.method === "PUT") {
       const upload = UPLOAD_URL.exec(path);
       return upload ? receiveUpload(deps, c, upload[1]!, upload[2]!, now()) : next();
+    }
+    const complete = c.req.method === "POST" ? COMPLETE_URL.exec(path) : null;
+    if (complete) {
+      const grant = openGrant(deps.store, complete[1]!, complete[2]!, now());
+      if (!grant.chunk || grant.part) throw new InvalidInputError("Not a multipart completion URL.");
+      return completeMultipart(deps, c, grant, now());
     }
     const match = c.req.method === "POST" ? LFS_URL.exec(path) : null;
     if (!match) return next();
@@ -77,10 +63,12 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
   const { repo } = await findRepo(deps, c, type, id, operation === "download" ? "read-files" : "discuss");
   if (!Array.isArray(body.objects)) throw new InvalidInputError('"objects" must be an array.');
   if (body.objects.length > 1000) throw new InvalidInputError("At most 1000 objects per batch.");
-  const secret = uploadSecret(deps.store);
   const base = `${deps.publicUrl}/${URL_PREFIX[type]}${repo.id}.git/info/lfs/objects`;
   const authorization = c.req.header("Authorization");
   const xet = operation === "upload" ? xetTransfer(deps, repo, body) : undefined;
+  const transfers = Array.isArray(body.transfers) ? body.transfers : [];
+  const chunk = deps.multipartChunk ?? DEFAULT_MULTIPART_CHUNK;
+  let multipart = false;
   const objects = await Promise.all(
     body.objects.map(async (object: unknown) => {
       const { oid, size } = (object ?? {}) as { oid?: unknown; size?: unknown };
@@ -103,14 +91,17 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
       if (xet)
         return deps.store.xet.fileOfShaInRepo(oid, repo.key) ? { oid, size } : { oid, size, ...xet.action };
       const grant: UploadGrant = { repo: repo.key, oid, size, expires: now + UPLOAD_TTL_MS };
-      const payload = Buffer.from(JSON.stringify(grant)).toString("base64url");
+      const useMultipart = size > chunk && transfers.includes("multipart");
+      multipart ||= useMultipart;
       return {
         oid,
         size,
         authenticated: true,
         actions: {
           upload: {
-            href: `${deps.publicUrl}/api/lfs-upload/${payload}.${sign(secret, payload)}`,
+            ...(useMultipart
+              ? multipartUploadAction(deps, grant, chunk)
+              : { href: `${deps.publicUrl}/api/lfs-upload/${signGrant(deps.store, grant)}` }),
             expires_in: UPLOAD_TTL_MS / 1000,
           },
           verify: {
@@ -121,7 +112,7 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
       };
     }),
   );
-  return c.json({ transfer: xet ? "xet" : "basic", objects, hash_algo: "sha256" });
+  return c.json({ transfer: xet ? "xet" : multipart ? "multipart" : "basic", objects, hash_algo: "sha256" });
 }
 
 /**
@@ -150,13 +141,8 @@ async function receiveUpload(
   signature: string,
   now: number,
 ): Promise<Response> {
-  const expected = Buffer.from(sign(uploadSecret(deps.store), payload));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new UnauthorizedError("Invalid upload URL: ask the LFS batch API for a new one.");
-  }
-  const grant = JSON.parse(Buffer.from(payload, "base64url").toString()) as UploadGrant;
-  if (grant.expires < now) throw new UnauthorizedError("This upload URL has expired: ask for a new one.");
+  const grant = openGrant(deps.store, payload, signature, now);
+  if (grant.part) return receivePart(deps, c, grant);
   const declared = c.req.header("Content-Length");
   if (declared !== undefined && Number(declared) !== grant.size) {
     throw new InvalidInputError(`The upload is ${declared} bytes, not the announced ${grant.size}.`);
