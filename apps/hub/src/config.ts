@@ -80,7 +80,9 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
   if (env.LFS_MULTIPART_CHUNK_MB) {
     const mb = Number(env.LFS_MULTIPART_CHUNK_MB);
     if (!/^\d{1,6}$/.test(env.LFS_MULTIPART_CHUNK_MB) || mb < 1) {
-      problems.push(`LFS_MULTIPART_CHUNK_MB must be a whole number of MiB >= 1, got "${env.LFS_MULTIPART_CHUNK_MB}".`);
+      problems.push(
+        `LFS_MULTIPART_CHUNK_MB must be a whole number of MiB >= 1, got "${env.LFS_MULTIPART_CHUNK_MB}".`,
+      );
     } else lfsMultipartChunkBytes = mb * 1024 * 1024;
   }
   const logLevel = (env.LOG_LEVEL || "info") as HubConfig["logLevel"];
