@@ -21,7 +21,7 @@ import { createProviderStats, type ProviderStats } from "./provider-stats.js";
 import { recordRouterCall } from "./record-call.js";
 import { PIPED_SECURITY_HEADERS, ROUTER_CORS_HEADERS, ROUTER_SECURITY_HEADERS } from "./response-headers.js";
 import type { Upstreams } from "./upstreams.js";
-import type { VerifyCaller } from "./verify-caller.js";
+import type { RouterCaller, VerifyCaller } from "./verify-caller.js";
 
 export interface NodeRouterDeps {
   store: Store;
@@ -112,6 +112,22 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     outgoing.end(body);
   }
 
+  /**
+   * A private model named in a per-provider call (by its hub id, or by the provider's id for it) answers as
+   * a missing one to a caller who may not read it: nothing is forwarded or recorded.
+   */
+  async function refuseHiddenModel(caller: RouterCaller, provider: string, model: string | null) {
+    if (model === null) return;
+    const ids = new Set(await deps.store.mappings.modelsServedAs(provider, model));
+    ids.add(model);
+    for (const id of ids) {
+      const found = await deps.store.models.get(id);
+      if (found?.private && !(await caller.maySee(found))) {
+        throw new NotFoundError(`Model ${model} does not exist on this hub.`);
+      }
+    }
+  }
+
   async function handle(
     incoming: IncomingMessage,
     outgoing: ServerResponse,
@@ -140,6 +156,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     }
     const body = incoming.method === "POST" ? await readNodeBody(incoming, deps.maxBodyBytes) : undefined;
     const model = modelOfCall(body, providerPath);
+    await refuseHiddenModel(caller, provider, model);
     pipeToProvider({
       upstream,
       method: incoming.method ?? "GET",

@@ -47,6 +47,9 @@ export function createMappingsTable(db: Database.Database) {
   const byTask = db.prepare<[string], MappingRow>(
     "SELECT * FROM provider_mappings WHERE task = ? ORDER BY model_id, provider",
   );
+  const servedAs = db.prepare<[string, string], { model_id: string }>(
+    "SELECT model_id FROM provider_mappings WHERE provider = ? AND provider_id = ? ORDER BY model_id",
+  );
   const providerCounts = db.prepare<[], { provider: string; n: number }>(
     "SELECT provider, count(*) AS n FROM provider_mappings WHERE status = 'live' GROUP BY provider",
   );
@@ -101,6 +104,11 @@ export function createMappingsTable(db: Database.Database) {
 
     delete(modelId: string, provider: string): boolean {
       return remove.run(modelId, provider).changes > 0;
+    },
+
+    /** Hub models that `provider` serves under its own id `providerId` (a mapping read backwards). */
+    async modelsServedAs(provider: string, providerId: string): Promise<string[]> {
+      return servedAs.all(provider, providerId).map((row) => row.model_id);
     },
 
     liveCountsByProvider(): Map<string, number> {
