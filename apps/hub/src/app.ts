@@ -27,11 +27,13 @@ import { librariesRoutes } from "./routes/libraries.js";
 import { librarySnippetsRoutes } from "./routes/library-snippets.js";
 import { visibleModels } from "./routes/model-lookup.js";
 import { modelsRoutes } from "./routes/models.js";
+import { organizationsRoutes } from "./routes/organizations.js";
 import { repoAdminRoutes, validateYamlRoute } from "./routes/repo-admin.js";
 import { repoApiRoutes } from "./routes/repo-api.js";
 import type { RepoReadDeps } from "./routes/repo-read.js";
 import { resolveRoutes } from "./routes/resolve.js";
 import { type SignupPolicy, sessionRoutes } from "./routes/sessions.js";
+import { settingsAccountRoutes } from "./routes/settings-account.js";
 import { settingsTokensRoutes } from "./routes/settings-tokens.js";
 import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
@@ -148,6 +150,23 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     }),
   );
   app.route(
+    "/api/settings",
+    settingsAccountRoutes({
+      store: deps.store,
+      maxBodyBytes: limits.apiBodyBytes,
+      onChanged: () => resolver.invalidate(),
+    }),
+  );
+  app.route(
+    "/api/organizations",
+    organizationsRoutes({
+      store: deps.store,
+      maxBodyBytes: limits.apiBodyBytes,
+      publicUrl: () => hubPublicUrl,
+      onMembershipChanged: () => resolver.invalidate(),
+    }),
+  );
+  app.route(
     "/api/auth",
     sessionRoutes({
       store: deps.store,
@@ -176,6 +195,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       // A revoked token, a disabled user or a changed membership must take effect at once.
       onAccountsChanged: () => resolver.invalidate(),
       maxBodyBytes: limits.apiBodyBytes,
+      publicUrl: () => hubPublicUrl,
     }),
   );
 

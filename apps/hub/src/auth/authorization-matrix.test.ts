@@ -31,7 +31,7 @@ const CHAT = "meta-llama/Llama-3.1-8B-Instruct";
 
 interface Row {
   name: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT";
   path: string;
   /** A JSON body; a function gets the caller's name (to keep created names unique). */
   body?: unknown | ((caller: Caller) => unknown);
@@ -56,6 +56,19 @@ const countsPrivate = (response: Response, body: unknown) =>
     : (body as Record<string, { modelCount: number }>)["summarization"]!.modelCount === publicSummarizers + 1
       ? "counted"
       : "not counted";
+
+const ORG_ADMIN_ONLY: Row["expected"] = {
+  anonymous: 401,
+  reader: 403,
+  writer: 403,
+  orgAdmin: 200,
+  otherUser: 403,
+  revokedToken: 401,
+  expiredToken: 401,
+  readTokenOnWrite: 403,
+  fineGrainedOutOfScope: 403,
+};
+const ORG_ADMIN_ONLY_201: Row["expected"] = { ...ORG_ADMIN_ONLY, orgAdmin: 201 };
 
 // Statuses: 401 anonymous or invalid credentials, 403 known caller without the right, 404 hidden repository.
 const TABLE: Row[] = [
@@ -299,6 +312,70 @@ const TABLE: Row[] = [
       readTokenOnWrite: 200,
       fineGrainedOutOfScope: 403,
     },
+  },
+  {
+    name: "per-provider router call naming the private model",
+    method: "POST",
+    path: "/router/together/v1/chat/completions",
+    body: { model: "acme/private", messages: [{ role: "user", content: "hi" }], max_tokens: 4 },
+    writes: true,
+    outcome: (response, body) =>
+      response.status === 404 && JSON.stringify(body).includes("does not exist on this hub")
+        ? "hidden"
+        : response.status >= 400 && response.status !== 404
+          ? String(response.status)
+          : "forwarded",
+    expected: {
+      anonymous: "401",
+      reader: "forwarded",
+      writer: "forwarded",
+      orgAdmin: "forwarded",
+      otherUser: "hidden",
+      revokedToken: "401",
+      expiredToken: "401",
+      readTokenOnWrite: "forwarded",
+      fineGrainedOutOfScope: "403",
+    },
+  },
+  {
+    name: "create an organization",
+    method: "POST",
+    path: "/api/organizations",
+    body: (caller: Caller) => ({ name: `org-of-${caller}` }),
+    writes: true,
+    expected: {
+      anonymous: 401,
+      reader: 403,
+      writer: 201,
+      orgAdmin: 201,
+      otherUser: 201,
+      revokedToken: 401,
+      expiredToken: 401,
+      readTokenOnWrite: 403,
+      fineGrainedOutOfScope: 403,
+    },
+  },
+  {
+    name: "invite to the organization",
+    method: "POST",
+    path: "/api/organizations/acme/invites",
+    body: { role: "read" },
+    writes: true,
+    expected: ORG_ADMIN_ONLY_201,
+  },
+  {
+    name: "change a member's role",
+    method: "PUT",
+    path: "/api/organizations/acme/members/rae",
+    body: { role: "read" },
+    writes: true,
+    expected: ORG_ADMIN_ONLY,
+  },
+  {
+    name: "usage billed to the organization",
+    method: "GET",
+    path: "/api/organizations/acme/usage",
+    expected: ORG_ADMIN_ONLY,
   },
 ];
 

@@ -138,4 +138,21 @@ describe("admin CLI", () => {
       ),
     ).rejects.toThrow(/Unknown provider/);
   });
+
+  it("prints a single-use sign-up invite link, and usage per user", async () => {
+    const link = await runAdminCommand(["invites:create", "--days", "2"], store, INFERENCE_PROVIDERS, {
+      readStdin: async () => "",
+      publicUrl: "https://hub.example.com",
+    });
+    expect("text" in link && link.text).toMatch(/^https:\/\/hub\.example\.com\/join\?invite=[\w-]{32}$/);
+    const code = new URL((link as { text: string }).text).searchParams.get("invite")!;
+    const { accountsService } = await import("../accounts/accounts-service.js");
+    await accountsService(store.accounts).createUser({ name: "invited", inviteCode: code });
+    await expect(
+      accountsService(store.accounts).createUser({ name: "second", inviteCode: code }),
+    ).rejects.toThrow(/invalid, used or expired/);
+    await expect(run("invites:create", "--days", "365")).rejects.toThrow(/from 1 to 90/);
+    expect(await run("usage", "--by", "user")).toMatchObject({ by: "user", usage: [] });
+    await expect(run("usage", "--by", "team")).rejects.toThrow(/--by must be user or org/);
+  });
 });

@@ -1,10 +1,13 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { accountsService } from "../accounts/accounts-service.js";
+import { createSignupInvite } from "../accounts/invites.js";
 import { adminOperations } from "../admin-operations.js";
 import { HubError, InvalidInputError } from "../errors.js";
+import { usageSince } from "../routes/usage-query.js";
 import { importCatalogue, readImportFile } from "../store/catalogue.js";
 import type { Store } from "../store/store.js";
+import { usageByAccount } from "../store/usage-by-account.js";
 
 export const ADMIN_USAGE = `Usage: npm run admin -w apps/hub -- <command> [options]
 
@@ -22,6 +25,7 @@ Accounts
                                                prints only the hf_ token (shown this once)
   tokens:list [--user <name>]                  list tokens (never the tokens themselves)
   tokens:revoke --id <id>                      revoke a token
+  invites:create [--days <1-90>]               prints a sign-up invite link (SIGNUP_POLICY=invite), single use
 
 Catalogue
   models:put --file <record.json>              create or replace a model (public API format)
@@ -29,7 +33,8 @@ Catalogue
   mappings:set --model <owner/name> --provider <p> --task <t> --status live|staging --provider-id <id>
   mappings:delete --model <owner/name> --provider <p>
   import --file <file.json>                    import records (see apps/hub/README.md)
-  usage [--token-id <id>]                      router usage per token, provider and model
+  usage [--token-id <id>] [--by user|org] [--since <ISO date>]
+                                               router usage per token, provider and model; or per user/org
 `;
 
 const OPTIONS = {
@@ -48,6 +53,9 @@ const OPTIONS = {
   fullname: { type: "string" },
   email: { type: "string" },
   "expires-at": { type: "string" },
+  days: { type: "string" },
+  by: { type: "string" },
+  since: { type: "string" },
   admin: { type: "boolean" },
   revoke: { type: "boolean" },
   "password-stdin": { type: "boolean" },
@@ -79,6 +87,8 @@ export type AdminOutput = { text: string } | { json: unknown };
 export interface AdminIo {
   /** Standard input, read whole (for --password-stdin). */
   readStdin(): Promise<string>;
+  /** Where users reach the hub, for the links commands print (PUBLIC_URL, or the listening address). */
+  publicUrl?: string;
 }
 
 /**
@@ -207,7 +217,23 @@ export async function runAdminCommand(
       return json({ model: values.model, provider: values.provider, deleted: true });
     case "import":
       return json(importCatalogue(store, readImportFile(required(values, "file"), knownProviders)));
+    case "invites:create": {
+      const days = typeof values.days === "string" ? integer(values.days, "days") : undefined;
+      const invite = await createSignupInvite(store.accounts, null, days);
+      return { text: `${io.publicUrl ?? ""}${invite.path}` };
+    }
     case "usage":
+      if (values.by !== undefined) {
+        if (values.by !== "user" && values.by !== "org")
+          throw new InvalidInputError("--by must be user or org.");
+        return json(
+          await usageByAccount(
+            store,
+            values.by,
+            usageSince(typeof values.since === "string" ? values.since : undefined),
+          ),
+        );
+      }
       return json(
         store.usage.summary(
           values["token-id"] ? integer(required(values, "token-id"), "token-id") : undefined,

@@ -23,6 +23,7 @@ async function main(): Promise<number> {
   try {
     const output = await runAdminCommand(command, store, INFERENCE_PROVIDERS, {
       readStdin: () => text(process.stdin),
+      publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     });
     process.stdout.write("text" in output ? `${output.text}\n` : `${JSON.stringify(output.json, null, 2)}\n`);
     return 0;

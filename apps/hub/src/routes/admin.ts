@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AccountsService } from "../accounts/accounts-service.js";
+import { createSignupInvite } from "../accounts/invites.js";
 import type { AdminOperations } from "../admin-operations.js";
 import type { Authorizer } from "../auth/authorize.js";
 import { InvalidInputError } from "../errors.js";
@@ -7,6 +8,8 @@ import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { modelIdFromParts } from "../model-id.js";
 import type { Store } from "../store/store.js";
+import { usageByAccount } from "../store/usage-by-account.js";
+import { usageSince } from "./usage-query.js";
 
 export interface AdminRoutesDeps {
   store: Store;
@@ -16,6 +19,8 @@ export interface AdminRoutesDeps {
   /** Called after a change that cached credentials must not outlive (token revoked, user disabled). */
   onAccountsChanged: () => void;
   maxBodyBytes: number;
+  /** The hub's public URL, for invite links. */
+  publicUrl: () => string;
 }
 
 /** The operator (ADMIN_TOKEN) or a site administrator: `authorize(actor, "manage", site)`. */
@@ -24,6 +29,12 @@ function requireSiteAdmin(authorizer: Authorizer): MiddlewareHandler<HubEnv> {
     await authorizer.authorize(c.get("actor"), "manage", { kind: "site" });
     await next();
   };
+}
+
+function objectBody(value: unknown): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new InvalidInputError("Expected a JSON object.");
+  return value as Record<string, unknown>;
 }
 
 function tokenId(raw: string): number {
@@ -85,7 +96,76 @@ export function adminRoutes(deps: AdminRoutesDeps) {
     return c.json(revoked);
   });
 
-  app.get("/usage", (c) => {
+  // Sign-up invites (SIGNUP_POLICY=invite): a single-use link.
+  app.post("/invites", async (c) => {
+    const input = objectBody(await readJsonBody(c, maxBodyBytes));
+    const actor = c.get("actor");
+    const invite = await createSignupInvite(
+      store.accounts,
+      actor.kind === "user" ? actor.user.id : null,
+      input.expiresInDays,
+    );
+    c.header("Cache-Control", "no-store");
+    return c.json({ ...invite, url: `${deps.publicUrl()}${invite.path}` }, 201);
+  });
+
+  // Users: list, create, and change (disable, make admin, reset password).
+  app.get("/users", async (c) => c.json(await store.accounts.users.list()));
+  app.post("/users", async (c) => {
+    const input = objectBody(await readJsonBody(c, maxBodyBytes));
+    const user = await accounts.createUser({
+      name: input.name,
+      fullname: input.fullname,
+      email: input.email,
+      password: input.password,
+      isAdmin: input.isAdmin === true,
+    });
+    return c.json(user, 201);
+  });
+  app.patch("/users/:name", async (c) => {
+    const name = c.req.param("name");
+    const input = objectBody(await readJsonBody(c, maxBodyBytes));
+    for (const key of Object.keys(input)) {
+      if (!["disabled", "isAdmin", "password"].includes(key))
+        throw new InvalidInputError(
+          `Unknown field "${key.slice(0, 40)}": expected disabled, isAdmin, password.`,
+        );
+    }
+    if (input.disabled !== undefined && typeof input.disabled !== "boolean")
+      throw new InvalidInputError('"disabled" must be true or false.');
+    if (input.isAdmin !== undefined && typeof input.isAdmin !== "boolean")
+      throw new InvalidInputError('"isAdmin" must be true or false.');
+    let user = await accounts.user(name);
+    if (input.password !== undefined) await accounts.setPassword(name, input.password);
+    if (typeof input.disabled === "boolean") user = await accounts.setDisabled(name, input.disabled);
+    if (typeof input.isAdmin === "boolean") user = await accounts.setAdmin(name, input.isAdmin);
+    deps.onAccountsChanged();
+    return c.json(user);
+  });
+
+  // Every organization; members are changed through /api/organizations (site admins pass its checks).
+  app.get("/orgs", async (c) => {
+    const orgs = await store.accounts.orgs.list();
+    return c.json(
+      await Promise.all(
+        orgs.map(async (org) => ({ ...org, members: (await store.accounts.orgs.members(org.id)).length })),
+      ),
+    );
+  });
+  app.post("/orgs", async (c) => {
+    const input = objectBody(await readJsonBody(c, maxBodyBytes));
+    if (typeof input.owner !== "string") throw new InvalidInputError('"owner" must be a user name.');
+    const org = await accounts.createOrg({ name: input.name, fullname: input.fullname, owner: input.owner });
+    deps.onAccountsChanged();
+    return c.json(org, 201);
+  });
+
+  app.get("/usage", async (c) => {
+    const by = c.req.query("by");
+    if (by !== undefined) {
+      if (by !== "user" && by !== "org") throw new InvalidInputError('"by" must be user or org.');
+      return c.json(await usageByAccount(store, by, usageSince(c.req.query("since"))));
+    }
     const raw = c.req.query("tokenId");
     return c.json(store.usage.summary(raw === undefined ? undefined : tokenId(raw)));
   });

@@ -41,6 +41,9 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
     return value as Record<string, unknown>;
   }
 
+  // What the sign-in and sign-up pages offer.
+  app.get("/options", (c) => c.json({ signupPolicy: deps.signupPolicy }));
+
   app.post("/signin", async (c) => {
     const input = await body(c);
     const session = await signIn.signIn({ name: input.name, password: input.password });

@@ -351,6 +351,20 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE provider_mappings ADD COLUMN adapter TEXT;
   ALTER TABLE provider_mappings ADD COLUMN adapter_weights_path TEXT;
   `,
+  // 9: organization invitations: a single-use link an org admin hands to someone, joining them with a role.
+  `
+  CREATE TABLE org_invites (
+    code_hash TEXT PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    role TEXT NOT NULL CHECK (role IN ('read', 'write', 'admin')),
+    created_by INTEGER REFERENCES accounts (id) ON DELETE SET NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT,
+    used_by INTEGER REFERENCES accounts (id) ON DELETE SET NULL
+  );
+  CREATE INDEX org_invites_by_org ON org_invites (org_id);
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

@@ -1,12 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { createOrgInvitesTable } from "../accounts/org-invites-table.js";
 import { createSqliteAccountsStore } from "../accounts/sqlite-accounts-store.js";
 import { createDiscussionsTable } from "./discussions-table.js";
 import { createMappingsTable } from "./mappings-table.js";
 import { MIGRATIONS, migrate } from "./migrations.js";
 import { createModelsTable } from "./models-table.js";
 import { createReposTable } from "./repos-table.js";
+import { createUsageReports } from "./usage-reports.js";
 import { createUsageTable } from "./usage-table.js";
 import { createXetTable } from "./xet-table.js";
 
@@ -50,7 +52,11 @@ export function openStore(options: StoreOptions) {
     xet: createXetTable(db, now),
     /** Users, organizations, tokens, sessions, access requests: asynchronous (see accounts-store.ts). */
     accounts: createSqliteAccountsStore(db, now),
+    /** Organization invitations (asynchronous). */
+    orgInvites: createOrgInvitesTable(db, now),
     usage,
+    /** Usage per user and per organization (asynchronous). */
+    usageReports: createUsageReports(db, () => usage.flush()),
     meta: {
       get: (key: string): string | undefined => getMeta.get(key)?.value,
       set: (key: string, value: string): void => void setMeta.run(key, value),
