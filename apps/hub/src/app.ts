@@ -250,6 +250,7 @@ function mountRepositories(
   const xetSigner = XetSigner.fromMeta(deps.store.meta);
   const cas = createCasService({
     xet: deps.store.xet,
+    gc: deps.store.xetGc,
     blobs: deps.blobs,
     signer: xetSigner,
     casUrl: `${publicUrl}${CAS_PATH}`,

@@ -23,6 +23,7 @@ import { createFsBlobStore } from "./storage/fs-blob-store.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./store/catalogue.js";
 import type { ModelListQuery } from "./store/models-table.js";
 import { openStore, type Store } from "./store/store.js";
+import { collectXetGarbage } from "./xet/xet-gc.js";
 
 export interface StartHubOptions {
   /** 0 (the default) picks a free port. */
@@ -45,6 +46,8 @@ export interface StartHubOptions {
   catalogueDir?: string;
   /** How long close() waits for in-flight requests before cutting connections. */
   shutdownGraceMs?: number;
+  /** How often Xet garbage collection runs (xet/xet-gc.ts); default hourly, 0 turns it off. */
+  xetGcIntervalMs?: number;
   /**
    * Start provider-sim in this process for the providers that have neither a key nor a base URL (default
    * true), so the router works offline.
@@ -211,6 +214,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   });
   honoListener = getRequestListener(app.fetch, { hostname: host });
 
+  const xetGc = startXetGc(store, blobs, logger, options.xetGcIntervalMs ?? 60 * 60 * 1000);
+
   // Set by close(): from then on /readyz answers 503 while requests in flight finish.
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -221,6 +226,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
       server.close(() => {
         clearTimeout(grace);
         clearInterval(sweep);
+        clearInterval(xetGc);
         store.close();
         (sim ? sim.close() : Promise.resolve()).then(resolve, resolve);
       });
@@ -229,4 +235,24 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     return closing;
   };
   return { url, publicUrl, store, close, providerSimUrl: sim?.url, routing: upstreams.summary() };
+}
+
+/** Runs Xet garbage collection every `intervalMs` (not at start: a restart loop must not turn into a GC loop). */
+function startXetGc(store: Store, blobs: BlobStore, logger: Logger, intervalMs: number) {
+  const timer = setInterval(
+    () => {
+      collectXetGarbage({ gc: store.xetGc, blobs }).then(
+        (report) => {
+          if (report.filesDeleted || report.xorbsMarked || report.xorbsDeleted) {
+            logger.log("info", "xet garbage collection", { ...report });
+          }
+        },
+        (error: unknown) => logger.log("warn", "xet garbage collection failed", { error: String(error) }),
+      );
+    },
+    intervalMs || 2 ** 31 - 1,
+  );
+  if (!intervalMs) clearInterval(timer);
+  timer.unref();
+  return timer;
 }

@@ -5,11 +5,9 @@ import { userToken } from "../__fixtures__/accounts.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { type RunningHub, startHub } from "../start-hub.js";
-import { pseudoRandomBytes } from "../xet/__fixtures__/bytes.js";
-import { chunkRanges } from "../xet/chunker.js";
-import { hashToHex, loadXetHashing, type XetHash } from "../xet/hashes.js";
+import { casRequest, sampleUpload, xetTokenFor } from "../xet/__fixtures__/xet-upload.js";
+import { hashToHex, type XetHash } from "../xet/hashes.js";
 import { type ShardFileInfo, serializeShard } from "../xet/shard.js";
-import { Compression, serializeXorb } from "../xet/xorb.js";
 
 let hub: RunningHub;
 let temp: ReturnType<typeof makeTempDir>;
@@ -25,15 +23,8 @@ async function createRepo(token: string, name: string) {
   expect(response.status).toBe(200);
 }
 
-async function xetToken(hubToken: string, repo: string, scope: "read" | "write") {
-  const response = await fetch(`${hub.url}/api/models/${repo}/xet-${scope}-token/main`, {
-    headers: { Authorization: `Bearer ${hubToken}` },
-  });
-  return {
-    status: response.status,
-    body: (await response.json()) as { accessToken: string; casUrl: string; exp: number },
-  };
-}
+const xetToken = (hubToken: string, repo: string, scope: "read" | "write") =>
+  xetTokenFor(hub.url, hubToken, repo, scope);
 
 beforeAll(async () => {
   temp = makeTempDir();
@@ -52,25 +43,6 @@ afterAll(async () => {
   temp.remove();
 });
 
-/** A file as a client uploads it: chunks, one xorb, a shard with verification and sha256. */
-async function sampleUpload(seed: number) {
-  const hashing = await loadXetHashing();
-  const data = pseudoRandomBytes(700_000, seed);
-  const chunks = chunkRanges(data).map((r) => data.subarray(r.start, r.end));
-  const chunkHashes = chunks.map((c) => hashing.chunkHash(c));
-  const leaves = chunks.map((c, i) => ({ hash: chunkHashes[i] as XetHash, size: c.length }));
-  const xorbHash = hashing.xorbHash(leaves);
-  const xorb = serializeXorb(chunks, Compression.Lz4);
-  const fileHash = hashing.fileHash(leaves);
-  const file: ShardFileInfo = {
-    fileHash,
-    terms: [{ xorbHash, unpackedBytes: data.length, chunkStart: 0, chunkEnd: chunks.length }],
-    verification: [hashing.rangeVerificationHash(chunkHashes)],
-    sha256: new Uint8Array(32),
-  };
-  return { data, xorb, xorbHex: hashToHex(xorbHash), fileHex: hashToHex(fileHash), file, chunkHashes };
-}
-
 /** Every file under the hub's blob directory (blobs and temporary files). */
 function storedFiles(): string[] {
   const root = join(temp.dir, "data", "blobs");
@@ -79,13 +51,8 @@ function storedFiles(): string[] {
     .map((entry) => entry.name);
 }
 
-async function cas(method: string, path: string, token: string | undefined, body?: Uint8Array, headers = {}) {
-  return fetch(`${hub.url}/xet-cas${path}`, {
-    method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
-    body: body as BodyInit | undefined,
-  });
-}
+const cas = (method: string, path: string, token: string | undefined, body?: Uint8Array, headers = {}) =>
+  casRequest(hub.url, method, path, token, body, headers);
 
 describe("Xet tokens", () => {
   it("are handed out with the CAS address after the repository permission check", async () => {

@@ -14,7 +14,7 @@ import type { HubEnv } from "../http/hub-env.js";
 import { requestStream } from "../http/request-stream.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { XetTable } from "../store/xet-table.js";
-import { CasRejectedError, type CasService, toReconstructionV2 } from "../xet/cas-service.js";
+import { CasBusyError, CasRejectedError, type CasService, toReconstructionV2 } from "../xet/cas-service.js";
 import { isHashHex } from "../xet/hashes.js";
 import { type XetGrant, type XetSigner, XetTokenError } from "../xet/xet-tokens.js";
 import { MAX_XORB_BYTES } from "../xet/xorb.js";
@@ -60,11 +60,18 @@ function hashParam(c: Context, name: string): string {
   return value;
 }
 
+class CasUnavailableError extends HubError {
+  constructor(message: string) {
+    super(503, "service_unavailable", message);
+  }
+}
+
 async function rejected<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof CasRejectedError) throw new CasBadRequestError(error.message);
+    if (error instanceof CasBusyError) throw new CasUnavailableError(error.message);
     throw error;
   }
 }

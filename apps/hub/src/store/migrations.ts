@@ -365,6 +365,14 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX org_invites_by_org ON org_invites (org_id);
   `,
+  // 10: Xet garbage collection. A xorb no file uses is first marked (`deleting_since` = when); a later run
+  // claims it (the time prefixed with "~", which sorts after every timestamp) and only then deletes its blob
+  // and row. An upload or a shard that needs a marked xorb clears the mark; a claimed one is gone.
+  `
+  ALTER TABLE xet_xorbs ADD COLUMN deleting_since TEXT;
+  CREATE INDEX xet_xorbs_by_deleting ON xet_xorbs (deleting_since);
+  CREATE INDEX xet_xorbs_by_blob ON xet_xorbs (blob_sha256);
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

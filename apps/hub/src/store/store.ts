@@ -10,6 +10,7 @@ import { createModelsTable } from "./models-table.js";
 import { createReposTable } from "./repos-table.js";
 import { createUsageReports } from "./usage-reports.js";
 import { createUsageTable } from "./usage-table.js";
+import { createXetGcTable } from "./xet-gc-table.js";
 import { createXetTable } from "./xet-table.js";
 
 export const DATABASE_FILE = "hub.sqlite";
@@ -50,6 +51,8 @@ export function openStore(options: StoreOptions) {
     discussions: createDiscussionsTable(db),
     /** Xet storage: xorbs, chunks and file reconstructions. */
     xet: createXetTable(db, now),
+    /** Xet garbage collection, and the upload steps that must not race it: asynchronous. */
+    xetGc: createXetGcTable(db, now),
     /** Users, organizations, tokens, sessions, access requests: asynchronous (see accounts-store.ts). */
     accounts: createSqliteAccountsStore(db, now),
     /** Organization invitations (asynchronous). */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createBLAKE3 } from "hash-wasm";
 import type { BlobStore } from "../storage/blob-store.js";
+import { type XetGcTable, XorbNotStoredError } from "../store/xet-gc-table.js";
 import type { XetChunkRow, XetFileRow, XetTable, XetTermRow } from "../store/xet-table.js";
 import { hashesEqual, hashToHex, hexToHash, loadXetHashing, type XetHashing } from "./hashes.js";
 import { parseShard, type ShardFileInfo, serializeShard } from "./shard.js";
@@ -22,8 +23,17 @@ export class CasRejectedError extends Error {
   }
 }
 
+/** The xorb is being garbage-collected right now (503): once it is gone, the same upload succeeds. */
+export class CasBusyError extends Error {
+  constructor(xorb: string) {
+    super(`Xorb ${xorb} is being removed by garbage collection: retry the upload in a few seconds.`);
+    this.name = "CasBusyError";
+  }
+}
+
 export interface CasDeps {
   xet: XetTable;
+  gc: XetGcTable;
   blobs: BlobStore;
   signer: XetSigner;
   /** Base URL of the CAS API (the `casUrl` handed out with tokens). */
@@ -123,7 +133,10 @@ export function createCasService(deps: CasDeps) {
      * False when it was already stored (the body is then not read).
      */
     async uploadXorb(hashHex: string, body: AsyncIterable<Uint8Array>): Promise<boolean> {
-      if (deps.xet.xorb(hashHex)) return false;
+      // Stored already: nothing to do, unless collection marked it (then it is kept again) or claimed it.
+      const state = await deps.gc.xorbState(hashHex);
+      if (state === "kept" || (state === "marked" && (await deps.gc.keepXorb(hashHex)))) return false;
+      if (state !== undefined) throw new CasBusyError(hashHex);
       const verifier = new XorbStreamVerifier(await loadXetHashing());
       let verified: VerifiedChunk[] = [];
       const checked = async function* () {
@@ -174,7 +187,12 @@ export function createCasService(deps: CasDeps) {
           throw new CasRejectedError(`The shard lists xorb ${hex}, which was not uploaded.`);
       }
       const files = shard.files.map((file) => checkFile(file, hashing));
-      for (const file of files) deps.xet.addFile(file, repoKey);
+      try {
+        await deps.gc.registerFiles(files, repoKey);
+      } catch (error) {
+        if (error instanceof XorbNotStoredError) throw new CasRejectedError(error.message);
+        throw error;
+      }
       return files.length;
     },
 
@@ -184,7 +202,8 @@ export function createCasService(deps: CasDeps) {
      */
     async dedupShard(chunkHex: string): Promise<Uint8Array | undefined> {
       const home = deps.xet.xorbOfChunk(chunkHex);
-      if (!home) return undefined;
+      // A claimed xorb is about to go: a client deduplicating against it could not register its file.
+      if (!home || (await deps.gc.xorbState(home)) === "claimed") return undefined;
       const key = randomBytes(32);
       const keyed = await createBLAKE3(256, key);
       const xorbs = deps.xet.relatedXorbs(home, 64).map((xorb) => {
