@@ -263,7 +263,7 @@ function mountRepositories(
     xetSigner,
     cas,
   };
-  app.route(CAS_PATH, xetCasRoutes({ cas, xet: deps.store.xet, blobs: deps.blobs, signer: xetSigner }));
+  app.route(CAS_PATH, xetCasRoutes({ cas, xet: deps.store.xet, signer: xetSigner }));
   app.use("*", resolveRoutes(repoDeps));
   app.use("*", lfsRoutes({ ...repoDeps, multipartChunk: deps.lfsMultipartChunkBytes }));
   app.use("/api/*", repoApiRoutes(repoDeps));

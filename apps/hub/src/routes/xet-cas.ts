@@ -12,7 +12,6 @@ import { readBodyBytes } from "../http/body.js";
 import { parseRange } from "../http/byte-range.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { requestStream } from "../http/request-stream.js";
-import type { BlobStore } from "../storage/blob-store.js";
 import type { XetTable } from "../store/xet-table.js";
 import { CasBusyError, CasRejectedError, type CasService, toReconstructionV2 } from "../xet/cas-service.js";
 import { isHashHex } from "../xet/hashes.js";
@@ -26,7 +25,6 @@ const MAX_SHARD_BYTES = 64 * 1024 * 1024;
 export interface XetCasDeps {
   cas: CasService;
   xet: XetTable;
-  blobs: BlobStore;
   signer: XetSigner;
 }
 
@@ -137,7 +135,7 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
     if (!xorb) throw new NotFoundError(`Xorb ${hash} is not stored.`);
     const range = parseRange(c.req.header("Range"), xorb.size);
     if (range.kind !== "range") throw new InvalidInputError("A Range header within the xorb is required.");
-    const stream = await deps.blobs.get(xorb.blobSha256, { start: range.start, end: range.end });
+    const stream = await deps.cas.xorbRange(xorb, range.start, range.end);
     return new Response(Readable.toWeb(stream) as ReadableStream, {
       status: 206,
       headers: {

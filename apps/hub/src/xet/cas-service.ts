@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Readable } from "node:stream";
 import { createBLAKE3 } from "hash-wasm";
 import type { BlobStore } from "../storage/blob-store.js";
 import { type XetGcTable, XorbNotStoredError } from "../store/xet-gc-table.js";
@@ -253,6 +254,11 @@ export function createCasService(deps: CasDeps) {
         });
       }
       return { offset_into_first_range: offset, terms, fetch_info: fetchInfo };
+    },
+
+    /** Bytes `[start, end]` of a stored xorb, as stored (what a presigned fetch URL serves). */
+    async xorbRange(xorb: { blobSha256: string }, start: number, end: number): Promise<Readable> {
+      return deps.blobs.get(xorb.blobSha256, { start, end });
     },
 
     /** The bytes `[from, to]` of a file, decoded from its xorbs a few MiB at a time. */
