@@ -62,6 +62,34 @@ export const router = createBrowserRouter([
             lazy: () => import("./pages/playground-page.js").then((m) => ({ Component: m.PlaygroundPage })),
           },
           {
+            path: "tree/:rev/*",
+            lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.FilesPage })),
+          },
+          {
+            path: "blob/:rev/*",
+            lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.FilePage })),
+          },
+          {
+            path: "commits/:rev/*",
+            lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.CommitsPage })),
+          },
+          {
+            path: "commit/:oid",
+            lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.CommitPage })),
+          },
+          {
+            path: "upload/:rev/*",
+            lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.UploadPage })),
+          },
+          {
+            path: "new/:rev/*",
+            lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.NewFilePage })),
+          },
+          {
+            path: "edit/:rev/*",
+            lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.EditFilePage })),
+          },
+          {
             path: "chat-template",
             lazy: () =>
               import("./pages/chat-template-page.js").then((m) => ({ Component: m.ChatTemplatePage })),

@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { NavLink } from "react-router";
+import { NavLink, useLocation } from "react-router";
 import type { ModelInfo } from "../../lib/api/models.js";
 import { hasChatTemplate } from "../../lib/chat-template-source.js";
 import { modelUrl } from "../../lib/model-url.js";
@@ -9,9 +9,13 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? "border-accent text-ink" : "border-transparent text-muted hover:text-ink"
   }`;
 
+// The files tab stays current on every files view: a file, a folder, the history, a commit.
+const FILES_SECTION = /\/(tree|blob|commits|commit|upload|new|edit)\//;
+
 /** Sections of a model page; each has its own URL. */
 export const ModelNav = memo(function ModelNav({ model }: { model: ModelInfo }) {
   const base = modelUrl(model.id);
+  const inFiles = FILES_SECTION.test(useLocation().pathname);
   const hasProviders = model.inferenceProviderMapping.length > 0;
   return (
     <nav aria-label="Model sections" className="overflow-x-auto">
@@ -19,6 +23,14 @@ export const ModelNav = memo(function ModelNav({ model }: { model: ModelInfo }) 
         <li>
           <NavLink end to={base} className={tabClass}>
             Model card
+          </NavLink>
+        </li>
+        <li>
+          <NavLink
+            to={`${base}/tree/main`}
+            className={({ isActive }) => tabClass({ isActive: isActive || inFiles })}
+          >
+            Files and versions
           </NavLink>
         </li>
         {model.library_name ? (

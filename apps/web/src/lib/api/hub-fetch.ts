@@ -48,3 +48,34 @@ export async function hubGet<T>(path: string, signal?: AbortSignal): Promise<Hub
 export function modelPath(modelId: string): string {
   return modelId.split("/").map(encodeURIComponent).join("/");
 }
+
+/** The error a failed response carries, as HubApiError. */
+export async function hubError(response: Response, url: string): Promise<HubApiError> {
+  return new HubApiError(await readErrorMessage(response), response.status, url);
+}
+
+/**
+ * Sends a state-changing request as the signed-in user: the session cookie goes with it and the session's
+ * CSRF token in `X-CSRF-Token` (the hub refuses a cookie-authenticated write without it).
+ */
+export async function hubSend<T>(
+  method: "POST" | "PUT" | "DELETE" | "PATCH",
+  path: string,
+  csrfToken: string,
+  body?: { json: unknown } | { ndjson: unknown[] },
+  signal?: AbortSignal,
+): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json", "X-CSRF-Token": csrfToken };
+  let payload: string | undefined;
+  if (body && "json" in body) {
+    headers["content-type"] = "application/json";
+    payload = JSON.stringify(body.json);
+  } else if (body) {
+    headers["content-type"] = "application/x-ndjson";
+    payload = body.ndjson.map((line) => JSON.stringify(line)).join("\n");
+  }
+  const response = await fetch(path, { method, headers, body: payload, signal });
+  if (!response.ok) throw await hubError(response, path);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : {}) as T;
+}

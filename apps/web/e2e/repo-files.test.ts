@@ -1,0 +1,96 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWebHarness, type WebHarness } from "./harness.js";
+import { watchPage } from "./page-checks.js";
+import { createRepo, signIn, signUp } from "./repo-users.js";
+
+// One hub and one browser for the file: alice owns alice/demo.
+let harness: WebHarness;
+let page: Page;
+let scratch: string;
+let folder: string;
+const LARGE_BYTES = 24 * 1024 * 1024;
+
+beforeAll(async () => {
+  harness = await startWebHarness({ signupPolicy: "open" });
+  await signUp(harness, "alice");
+  page = await harness.newPage({ viewport: { width: 1366, height: 900 } });
+  const csrf = await signIn(page, "alice");
+  await createRepo(page, csrf, "alice", "demo");
+  // A folder pick names each file from the picked folder down: upload/weights/model.bin.
+  scratch = mkdtempSync(join(tmpdir(), "modelhub-upload-"));
+  folder = join(scratch, "upload");
+  mkdirSync(join(folder, "weights"), { recursive: true });
+  writeFileSync(join(folder, "weights", "model.bin"), randomBytes(LARGE_BYTES));
+  writeFileSync(join(folder, "weights", "config.json"), `${JSON.stringify({ hidden_size: 64 }, null, 2)}\n`);
+  writeFileSync(join(folder, "notes.py"), 'print("hello from the page")\n');
+});
+afterAll(async () => {
+  await harness?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("files and versions", () => {
+  it("uploads a folder with a large file from the page, then shows it in the tree", async () => {
+    const problems = watchPage(page, { expectedStatus: 200 });
+    await page.goto("/alice/demo/tree/main");
+    await page.getByText("This folder is empty.").or(page.getByTestId("file-tree")).waitFor();
+    await page.locator("details[data-menu] > summary", { hasText: "Add file" }).click();
+    await page.getByRole("link", { name: "Upload files" }).click();
+    await page.waitForURL("**/alice/demo/upload/main");
+    await page.getByTestId("folder-input").setInputFiles(folder);
+    const list = page.getByRole("list", { name: "Files to upload" });
+    await expect.poll(() => list.getByRole("listitem").count()).toBe(3);
+    await page.getByLabel("Commit title").fill("Add weights from the browser");
+    await page.getByLabel("Description (optional)").fill("A folder with a 24 MB file.");
+    await page.getByRole("button", { name: "Commit changes" }).click();
+    await page.waitForURL("**/alice/demo/tree/main", { timeout: 60_000 });
+
+    const tree = page.getByTestId("file-tree");
+    await tree.getByRole("link", { name: "upload (folder)" }).click();
+    const weights = tree.getByRole("row", { name: /weights/ });
+    await weights.getByRole("link", { name: "weights (folder)" }).click();
+    const model = tree.getByRole("row", { name: /model\.bin/ });
+    await expect.poll(() => model.textContent()).toContain("LFS");
+    await expect.poll(() => model.textContent()).toContain("25.2 MB");
+    await expect.poll(() => model.textContent()).toContain("Add weights from the browser");
+
+    // The hub holds exactly the bytes that were picked (sha256 as the LFS pointer says).
+    const info = await page.request.post("/api/models/alice/demo/paths-info/main", {
+      data: { paths: ["upload/weights/model.bin"] },
+      headers: { "X-CSRF-Token": await csrfOf(page) },
+    });
+    const [entry] = (await info.json()) as Array<{ size: number; lfs?: { oid: string } }>;
+    expect(entry?.size).toBe(LARGE_BYTES);
+    expect(entry?.lfs?.oid).toMatch(/^[0-9a-f]{64}$/);
+    expect(problems).toEqual([]);
+  });
+
+  it("opens a text file with its facts and actions, and an LFS file with its sha256", async () => {
+    await page.goto("/alice/demo/blob/main/upload/notes.py");
+    await expect.poll(() => page.getByTestId("file-content").textContent()).toContain("hello from the page");
+    await page.getByRole("link", { name: "Raw" }).waitFor();
+    await page.getByRole("link", { name: "Download" }).waitFor();
+    await page.goto("/alice/demo/blob/main/upload/weights/model.bin");
+    await expect.poll(() => page.getByTestId("lfs-sha256").textContent()).toMatch(/^[0-9a-f]{64}$/);
+    await page.getByText("too large to show here").waitFor();
+  });
+
+  it("lists the history and opens a commit", async () => {
+    await page.goto("/alice/demo/commits/main");
+    const history = page.getByTestId("commit-list");
+    await history.getByRole("link", { name: "Add weights from the browser" }).click();
+    await page.waitForURL(/\/alice\/demo\/commit\/[0-9a-f]{40}$/);
+    await page.getByRole("heading", { name: "Add weights from the browser" }).waitFor();
+    await page.getByText("A folder with a 24 MB file.").waitFor();
+  });
+});
+
+async function csrfOf(page: Page): Promise<string> {
+  const response = await page.request.get("/api/auth/session");
+  return ((await response.json()) as { csrfToken: string }).csrfToken;
+}

@@ -1,0 +1,77 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link, useSearchParams } from "react-router";
+import { commitsQuery } from "../../lib/api/repo-files.js";
+import { formatAgo } from "../../lib/format.js";
+import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
+import { RevisionSwitcher } from "./revision-switcher.js";
+
+const pageLink = "rounded-md border border-line px-3 py-1.5 text-sm font-medium hover:border-accent";
+
+/** First-parent history at a revision, 50 commits a page (`?p=` in the URL). */
+export function CommitList({ repo, revision }: { repo: RepoRef; revision: string }) {
+  const [params] = useSearchParams();
+  const page = Math.max(0, Number.parseInt(params.get("p") ?? "0", 10) || 0);
+  const commits = useQuery(commitsQuery(repo, revision, page));
+  return (
+    <section aria-labelledby="history-heading" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center gap-2">
+        <RevisionSwitcher repo={repo} revision={revision} urlFor={(rev) => filesUrls.commits(repo, rev)} />
+        <h2 id="history-heading" className="text-lg font-semibold">
+          Commit history
+        </h2>
+      </div>
+      {commits.isPending ? (
+        <p className="text-muted">Loading commits…</p>
+      ) : commits.isError ? (
+        <p role="alert" className="text-danger">
+          {commits.error.message}
+        </p>
+      ) : (
+        <>
+          <ol className="overflow-hidden rounded-lg border border-line" data-testid="commit-list">
+            {commits.data.commits.map((commit) => (
+              <li
+                key={commit.id}
+                className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line px-3 py-2 last:border-b-0"
+              >
+                <Link
+                  to={filesUrls.commit(repo, commit.id)}
+                  className="min-w-0 flex-1 font-medium hover:text-accent hover:underline"
+                >
+                  {commit.title}
+                </Link>
+                <span className="text-sm text-muted">
+                  {commit.authors.map((author) => author.user).join(", ")} ·{" "}
+                  <time dateTime={commit.date}>{formatAgo(commit.date)}</time>
+                </span>
+                <Link
+                  to={filesUrls.commit(repo, commit.id)}
+                  className="font-mono text-xs text-muted hover:text-accent"
+                >
+                  <span className="sr-only">Commit </span>
+                  {commit.id.slice(0, 7)}
+                </Link>
+                <Link to={filesUrls.tree(repo, commit.id)} className="text-xs text-accent hover:underline">
+                  Browse files<span className="sr-only"> at {commit.id.slice(0, 7)}</span>
+                </Link>
+              </li>
+            ))}
+          </ol>
+          <nav aria-label="Pages of history" className="flex items-center justify-center gap-2">
+            {page > 0 ? (
+              <Link to={`?p=${page - 1}`} className={pageLink}>
+                Newer
+              </Link>
+            ) : null}
+            <span className="text-sm text-muted">Page {page + 1}</span>
+            {commits.data.hasNext ? (
+              <Link to={`?p=${page + 1}`} className={pageLink}>
+                Older
+              </Link>
+            ) : null}
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}

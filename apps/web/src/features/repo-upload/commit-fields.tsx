@@ -1,0 +1,99 @@
+import { useId, useState } from "react";
+
+export interface CommitChoice {
+  title: string;
+  description: string;
+  asPullRequest: boolean;
+}
+
+/**
+ * Title, description, and where the change goes: straight to the branch (writers) or as a pull request
+ * (offered to everyone, the only choice for those who may not write).
+ */
+export function CommitFields({
+  canCommitDirectly,
+  revision,
+  defaultTitle,
+  disabled,
+  submitLabel,
+  onSubmit,
+}: {
+  canCommitDirectly: boolean;
+  revision: string;
+  defaultTitle: string;
+  disabled: boolean;
+  submitLabel: string;
+  onSubmit: (choice: CommitChoice) => void;
+}) {
+  const id = useId();
+  const [title, setTitle] = useState("");
+  const [description, setDescription] = useState("");
+  const [asPullRequest, setAsPullRequest] = useState(!canCommitDirectly);
+  const pullRequest = asPullRequest || !canCommitDirectly;
+  return (
+    <form
+      className="flex flex-col gap-3 rounded-lg border border-line bg-surface p-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit({ title: title.trim() || defaultTitle, description, asPullRequest: pullRequest });
+      }}
+    >
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-title`} className="text-sm font-medium">
+          Commit title
+        </label>
+        <input
+          id={`${id}-title`}
+          value={title}
+          placeholder={defaultTitle}
+          onChange={(event) => setTitle(event.target.value)}
+          className="h-9 rounded-md border border-line bg-surface px-3 text-sm"
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-description`} className="text-sm font-medium">
+          Description (optional)
+        </label>
+        <textarea
+          id={`${id}-description`}
+          value={description}
+          rows={3}
+          onChange={(event) => setDescription(event.target.value)}
+          className="rounded-md border border-line bg-surface px-3 py-2 text-sm"
+        />
+      </div>
+      <fieldset className="flex flex-col gap-1 text-sm">
+        <legend className="mb-1 font-medium">Where the change goes</legend>
+        {canCommitDirectly ? (
+          <label className="flex items-center gap-2">
+            <input
+              type="radio"
+              name={`${id}-target`}
+              checked={!pullRequest}
+              onChange={() => setAsPullRequest(false)}
+            />
+            Commit directly to <span className="font-mono">{revision}</span>
+          </label>
+        ) : (
+          <p className="text-muted">You cannot write to this repository: your change opens a pull request.</p>
+        )}
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name={`${id}-target`}
+            checked={pullRequest}
+            onChange={() => setAsPullRequest(true)}
+          />
+          Open a pull request
+        </label>
+      </fieldset>
+      <button
+        type="submit"
+        disabled={disabled}
+        className="self-start rounded-md bg-accent px-4 py-2 text-sm font-medium text-accent-ink disabled:opacity-60"
+      >
+        {submitLabel}
+      </button>
+    </form>
+  );
+}

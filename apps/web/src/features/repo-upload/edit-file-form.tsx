@@ -1,0 +1,148 @@
+import { useQuery } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { hubError } from "../../lib/api/hub-fetch.js";
+import { canWrite, viewerQuery } from "../../lib/api/session.js";
+import { queryClient } from "../../lib/query-client.js";
+import { filesUrls, type RepoRef, resolveUrl } from "../../lib/repo-ref.js";
+import { type CommitChoice, CommitFields } from "./commit-fields.js";
+import { commitFiles } from "./commit-files.js";
+import { pullRequestPath } from "./pull-request-path.js";
+
+/**
+ * Create a text file in a folder (`existing` undefined) or edit one, committed with a title and
+ * description, directly or as a pull request.
+ */
+export function EditFileForm({
+  repo,
+  revision,
+  dir = "",
+  existing,
+  initialName = "",
+}: {
+  repo: RepoRef;
+  revision: string;
+  dir?: string;
+  existing?: string;
+  initialName?: string;
+}) {
+  const id = useId();
+  const viewer = useQuery(viewerQuery());
+  const navigate = useNavigate();
+  const [name, setName] = useState(initialName);
+  const [edited, setEdited] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const [running, setRunning] = useState(false);
+  const original = useQuery({
+    queryKey: ["file-text-edit", repo.type, repo.id, revision, existing],
+    enabled: existing !== undefined,
+    queryFn: async ({ signal }) => {
+      const url = resolveUrl(repo, revision, existing ?? "");
+      const response = await fetch(url, { signal, cache: "no-store" });
+      if (!response.ok) throw await hubError(response, url);
+      return response.text();
+    },
+  });
+  const content = edited ?? original.data ?? "";
+
+  if (viewer.isPending || (existing !== undefined && original.isPending))
+    return <p className="text-muted">Loading…</p>;
+  if (!viewer.data) {
+    return (
+      <p className="rounded-lg border border-dashed border-line p-6 text-center">
+        <Link to="/login" className="text-accent underline">
+          Sign in
+        </Link>{" "}
+        to {existing ? "edit files" : "create files"}.
+      </p>
+    );
+  }
+  if (original.isError) {
+    return (
+      <p role="alert" className="text-danger">
+        {original.error.message}
+      </p>
+    );
+  }
+  const path = existing ?? `${dir ? `${dir}/` : ""}${name.trim()}`;
+
+  const submit = async (choice: CommitChoice) => {
+    if (!existing && !name.trim()) return setError("Name the file first.");
+    setRunning(true);
+    setError(null);
+    try {
+      const result = await commitFiles(
+        {
+          repo,
+          revision,
+          ...choice,
+          files: [{ path, file: new Blob([content], { type: "text/plain" }) }],
+          csrfToken: viewer.data?.csrfToken ?? "",
+        },
+        () => {},
+        new AbortController().signal,
+      );
+      await queryClient.invalidateQueries({ queryKey: ["tree", repo.type, repo.id] });
+      await queryClient.invalidateQueries({ queryKey: ["path-info", repo.type, repo.id] });
+      await queryClient.invalidateQueries({ queryKey: ["file-text", repo.type, repo.id] });
+      await queryClient.invalidateQueries({ queryKey: ["model"] });
+      navigate(
+        result.pullRequestUrl
+          ? pullRequestPath(repo, result.pullRequestUrl)
+          : filesUrls.blob(repo, revision, path),
+      );
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-4">
+      <h2 id={`${id}-heading`} className="text-lg font-semibold break-all">
+        {existing ? `Edit ${existing}` : `New file${dir ? ` in ${dir}/` : ""}`}
+      </h2>
+      {existing ? null : (
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-name`} className="text-sm font-medium">
+            File name
+          </label>
+          <input
+            id={`${id}-name`}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="README.md"
+            className="h-9 rounded-md border border-line bg-surface px-3 font-mono text-sm"
+          />
+        </div>
+      )}
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-content`} className="text-sm font-medium">
+          Content
+        </label>
+        <textarea
+          id={`${id}-content`}
+          value={content}
+          rows={18}
+          spellCheck={false}
+          onChange={(event) => setEdited(event.target.value)}
+          className="rounded-md border border-line bg-surface px-3 py-2 font-mono text-[13px]"
+        />
+      </div>
+      <CommitFields
+        canCommitDirectly={canWrite(viewer.data, repo.id)}
+        revision={revision}
+        defaultTitle={existing ? `Update ${existing}` : `Create ${path || "a file"}`}
+        disabled={running}
+        submitLabel={running ? "Committing…" : "Commit changes"}
+        onSubmit={submit}
+      />
+      {error ? (
+        <p role="alert" className="text-danger">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { queryClient } from "../query-client.js";
+import { filePath, type RepoRef, repoApiUrl } from "../repo-ref.js";
+import { hubGet, hubSend } from "./hub-fetch.js";
+import { nextLinkFrom } from "./link-header.js";
+import { viewerQuery } from "./session.js";
+
+/** One entry of `GET /api/{type}s/{id}/tree/{rev}/{path}?expand=true` (the public hub's shape). */
+export interface TreeEntry {
+  type: "file" | "directory";
+  oid: string;
+  size: number;
+  path: string;
+  lfs?: { oid: string; size: number; pointerSize: number };
+  lastCommit?: { id: string; title: string; date: string };
+}
+
+export interface CommitSummary {
+  id: string;
+  title: string;
+  message: string;
+  authors: Array<{ user: string }>;
+  date: string;
+}
+
+export interface RepoRefs {
+  branches: Array<{ name: string; ref: string; targetCommit: string }>;
+  tags: Array<{ name: string; ref: string; targetCommit: string }>;
+}
+
+/** Entries per page of the tree: the hub walks history once per page for the last commits. */
+export const TREE_PAGE_SIZE = 100;
+export const COMMITS_PAGE_SIZE = 50;
+
+/** A directory's entries with their last commit, a page at a time (the hub's `Link: rel="next"`). */
+export const treeQuery = (repo: RepoRef, revision: string, dir: string) =>
+  infiniteQueryOptions({
+    queryKey: ["tree", repo.type, repo.id, revision, dir],
+    initialPageParam: "",
+    queryFn: async ({ pageParam, signal }) => {
+      const base = repoApiUrl(repo, `tree/${encodeURIComponent(revision)}${dir ? `/${filePath(dir)}` : ""}`);
+      const url = pageParam || `${base}?expand=true&limit=${TREE_PAGE_SIZE}`;
+      const { data, headers } = await hubGet<TreeEntry[]>(url, signal);
+      const next = nextLinkFrom(headers.get("link"));
+      // The hub answers absolute URLs on its public origin; the page calls its own origin.
+      return { entries: data, next: next ? relativeUrl(next) : undefined };
+    },
+    getNextPageParam: (page) => page.next,
+    staleTime: 30_000,
+  });
+
+function relativeUrl(url: string): string {
+  const parsed = new URL(url, window.location.origin);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+export const refsQuery = (repo: RepoRef) =>
+  queryOptions({
+    queryKey: ["refs", repo.type, repo.id],
+    queryFn: async ({ signal }) => (await hubGet<RepoRefs>(repoApiUrl(repo, "refs"), signal)).data,
+    staleTime: 30_000,
+  });
+
+/** One page of first-parent history at a revision; `hasNext` from the hub's `Link` header. */
+export const commitsQuery = (repo: RepoRef, revision: string, page: number) =>
+  queryOptions({
+    queryKey: ["commits", repo.type, repo.id, revision, page],
+    queryFn: async ({ signal }) => {
+      const url = repoApiUrl(
+        repo,
+        `commits/${encodeURIComponent(revision)}?p=${page}&limit=${COMMITS_PAGE_SIZE}`,
+      );
+      const { data, headers } = await hubGet<CommitSummary[]>(url, signal);
+      return { commits: data, hasNext: Boolean(nextLinkFrom(headers.get("link"))) };
+    },
+    staleTime: 30_000,
+  });
+
+/** The entry at a path (file or folder) with its last commit, or null when nothing is there. */
+export const pathInfoQuery = (repo: RepoRef, revision: string, path: string) =>
+  queryOptions({
+    queryKey: ["path-info", repo.type, repo.id, revision, path],
+    queryFn: async ({ signal }): Promise<TreeEntry | null> => {
+      // A POST: a signed-in viewer's session needs its CSRF token even for this read.
+      const viewer = await queryClient.ensureQueryData(viewerQuery());
+      const url = repoApiUrl(repo, `paths-info/${encodeURIComponent(revision)}`);
+      const entries = await hubSend<TreeEntry[]>(
+        "POST",
+        url,
+        viewer?.csrfToken ?? "",
+        {
+          json: { paths: [path], expand: true },
+        },
+        signal,
+      );
+      return entries[0] ?? null;
+    },
+    staleTime: 30_000,
+  });
+
+/** Files shown as text up to this size; larger ones offer the download only. */
+export const MAX_TEXT_BYTES = 1024 * 1024;
