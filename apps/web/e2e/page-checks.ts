@@ -1,5 +1,9 @@
 import type { Page } from "playwright-core";
 
+function isAnonymousSessionCheck(url: string, text: string): boolean {
+  return /\/api\/auth\/session$/.test(url) && /status of 401/.test(text);
+}
+
 /** Console errors, uncaught exceptions and failed requests of a page, from the moment this is called. */
 export function watchPage(page: Page, { expectedStatus }: { expectedStatus: number }) {
   const problems: string[] = [];
@@ -7,6 +11,8 @@ export function watchPage(page: Page, { expectedStatus }: { expectedStatus: numb
     if (message.type() !== "error") return;
     // The document of a not-found page answers 404 on purpose: Chromium logs that as a console error.
     if (expectedStatus === 404 && /status of 40[14]/.test(message.text())) return;
+    // An anonymous visitor's "who is signed in?" is answered 401: that is how the page learns it.
+    if (isAnonymousSessionCheck(message.location().url, message.text())) return;
     problems.push(`console: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`exception: ${error.message}`));
@@ -18,6 +24,7 @@ export function watchPage(page: Page, { expectedStatus }: { expectedStatus: numb
   });
   page.on("response", (response) => {
     if (response.status() < 400) return;
+    if (isAnonymousSessionCheck(response.url(), `status of ${response.status()}`)) return;
     if (response.request().isNavigationRequest() && response.status() === expectedStatus) return;
     // On a not-found model page the app's lookup of the model is what finds that it does not exist.
     // (401 for an anonymous caller, as the public hub answers a missing repository.)

@@ -19,6 +19,9 @@ export const PAGE_READY = {
       .locator("modelhub-top-products li.item")
       .first()
       .waitFor(),
+  files: (page: Page) => page.getByTestId("file-tree").waitFor(),
+  file: (page: Page) => page.getByTestId("file-content").waitFor(),
+  history: (page: Page) => page.getByTestId("commit-list").waitFor(),
   notFound: (page: Page) => page.getByRole("heading", { level: 1 }).waitFor(),
 } satisfies Record<string, (page: Page) => Promise<unknown>>;
 
@@ -71,6 +74,27 @@ export const ALL_PAGES: Array<{
     path: `/${CHAT_MODEL}/chat-template`,
     ready: PAGE_READY.chatTemplate,
     title: `Chat template of ${CHAT_MODEL} · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "files",
+    path: `/${GGUF_MODEL}/tree/main`,
+    ready: PAGE_READY.files,
+    title: `Files of ${GGUF_MODEL} at main · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "file",
+    path: `/${GGUF_MODEL}/blob/main/README.md`,
+    ready: PAGE_READY.file,
+    title: `README.md · ${GGUF_MODEL} at main · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "history",
+    path: `/${GGUF_MODEL}/commits/main`,
+    ready: PAGE_READY.history,
+    title: `History of ${GGUF_MODEL} at main · Modelhub`,
     status: 200,
   },
   {
