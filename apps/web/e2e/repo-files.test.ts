@@ -87,6 +87,14 @@ describe("files and versions", () => {
     await page.waitForURL(/\/alice\/demo\/commit\/[0-9a-f]{40}$/);
     await page.getByRole("heading", { name: "Add weights from the browser" }).waitFor();
     await page.getByText("A folder with a 24 MB file.").waitFor();
+    // The changed files with a text diff; the LFS file said to be LFS.
+    const diff = page.getByTestId("diff");
+    await diff
+      .getByRole("region", { name: "Diff of upload/notes.py" })
+      .getByText('+print("hello from the page")')
+      .waitFor();
+    await diff.getByText("Stored with Git LFS (25.2 MB).").waitFor();
+    await page.getByText("3 changed files").waitFor();
   });
 });
 

@@ -38,20 +38,27 @@ export const DiffView = memo(function DiffView({ files }: { files: FileDiff[] })
 });
 
 function FilePatch({ file }: { file: FileDiff }) {
+  const size = file.newSize ?? file.oldSize;
+  const sizeText = size !== undefined ? ` (${formatBytes(size)})` : "";
+  // An LFS file's diff is its pointer: say what it is, then show the pointer change when there is one.
+  const note = file.lfs ? (
+    <p className="px-3 py-2 text-sm text-muted">Stored with Git LFS{sizeText}.</p>
+  ) : null;
   if (!file.patch) {
-    const why = file.lfs ? "Stored with Git LFS" : file.binary ? "Binary file" : "Diff too large to show";
-    const size = file.newSize ?? file.oldSize;
     return (
-      <p className="px-3 py-3 text-sm text-muted">
-        {why}
-        {size !== undefined ? ` (${formatBytes(size)})` : ""}.
-      </p>
+      note ?? (
+        <p className="px-3 py-3 text-sm text-muted">
+          {file.binary ? "Binary file" : "Diff too large to show"}
+          {sizeText}.
+        </p>
+      )
     );
   }
   const lines = file.patch.split("\n");
   const shown = lines.slice(0, MAX_PATCH_LINES);
   return (
     <>
+      {note}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard. */}
       {/* biome-ignore lint/a11y/useSemanticElements: a div region is what wraps a scrolling block. */}
       <div role="region" aria-label={`Diff of ${file.path}`} tabIndex={0} className="overflow-x-auto">
