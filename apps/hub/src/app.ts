@@ -41,6 +41,7 @@ import { whoamiRoutes } from "./routes/whoami.js";
 import { widgetRoutes } from "./routes/widget.js";
 import { CAS_PATH, xetCasRoutes } from "./routes/xet-cas.js";
 import type { BlobStore } from "./storage/blob-store.js";
+import type { BlobDownloadMode } from "./storage/blob-store-config.js";
 import type { Store } from "./store/store.js";
 import { createCasService } from "./xet/cas-service.js";
 import { XetSigner } from "./xet/xet-tokens.js";
@@ -74,6 +75,8 @@ export interface AppDeps {
   blobs?: BlobStore;
   /** Part size of LFS multipart uploads (larger objects use them); default 1 GiB. */
   lfsMultipartChunkBytes?: number;
+  /** "redirect": `/resolve` of an LFS file answers 302 to the store's presigned URL (default "proxy"). */
+  blobDownload?: BlobDownloadMode;
   /** Who may do what with repositories; defaults to the accounts' authorize(). */
   repoAccess?: RepoAccess;
   /**
@@ -262,6 +265,7 @@ function mountRepositories(
     publicUrl,
     xetSigner,
     cas,
+    redirectDownloads: deps.blobDownload === "redirect",
   };
   app.route(CAS_PATH, xetCasRoutes({ cas, xet: deps.store.xet, signer: xetSigner }));
   app.use("*", resolveRoutes(repoDeps));

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { normalizePublicUrl, PublicUrlError } from "./http/public-url.js";
+import { type BlobSettings, parseBlobSettings } from "./storage/blob-store-config.js";
 import { DEFAULT_USAGE_RETENTION_DAYS } from "./store/usage-table.js";
 
 /** The configuration problem, named precisely; the server prints it and exits. */
@@ -10,7 +11,7 @@ export class ConfigError extends Error {
   }
 }
 
-export interface HubConfig {
+export interface HubConfig extends BlobSettings {
   port: number;
   host: string;
   /** PUBLIC_URL: where users reach the hub; undefined means the listening address. */
@@ -98,6 +99,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
   if (!["open", "invite", "closed"].includes(signupPolicy)) {
     problems.push("SIGNUP_POLICY must be one of open, invite, closed.");
   }
+  const blobSettings = parseBlobSettings(env, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
   return {
     port,
@@ -110,5 +112,6 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     usageRetentionDays,
     signupPolicy,
     lfsMultipartChunkBytes,
+    ...blobSettings,
   };
 }

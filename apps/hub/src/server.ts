@@ -41,7 +41,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const secrets = [config.adminToken, ...Object.values(config.providerKeys)].filter((s): s is string => !!s);
+  const s3Credentials = config.blobStore.kind === "s3" ? config.blobStore.credentials : undefined;
+  const secrets = [
+    config.adminToken,
+    ...Object.values(config.providerKeys),
+    s3Credentials?.secretAccessKey,
+    s3Credentials?.sessionToken,
+  ].filter((s): s is string => !!s);
   const logger = createJsonLogger({
     write: (line) => process.stderr.write(`${line}\n`),
     level: config.logLevel,
@@ -57,6 +63,8 @@ async function main(): Promise<void> {
     signupPolicy: config.signupPolicy,
     lfsMultipartChunkBytes: config.lfsMultipartChunkBytes,
     providerKeys: config.providerKeys,
+    blobStore: config.blobStore,
+    blobDownload: config.blobDownload,
     webDist: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : undefined,
     logger,
   });
@@ -64,6 +72,10 @@ async function main(): Promise<void> {
     url: hub.url,
     publicUrl: hub.publicUrl,
     dataDir: config.dataDir,
+    blobStore:
+      config.blobStore.kind === "s3"
+        ? `s3://${config.blobStore.bucket}/${config.blobStore.prefix} (downloads: ${config.blobDownload})`
+        : "data directory",
     models: hub.store.models.count(),
     adminApi: config.adminToken ? "enabled" : "disabled (set ADMIN_TOKEN)",
     web: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : "not built",

@@ -1,6 +1,5 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import type { ProviderSim, SimModel } from "@modelhub/provider-sim";
@@ -19,7 +18,7 @@ import { isServedMapping } from "./router/served.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
 import { userTokenVerifier } from "./router/verify-caller.js";
 import type { BlobStore } from "./storage/blob-store.js";
-import { createFsBlobStore } from "./storage/fs-blob-store.js";
+import { type BlobDownloadMode, type BlobStoreSetting, openBlobStore } from "./storage/blob-store-config.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./store/catalogue.js";
 import type { ModelListQuery } from "./store/models-table.js";
 import { openStore, type Store } from "./store/store.js";
@@ -33,6 +32,10 @@ export interface StartHubOptions {
   /** Where users reach the hub (a proxy's URL); every URL the hub writes starts with it. Default: `url`. */
   publicUrl?: string;
   dataDir: string;
+  /** Where file bytes are kept (default: `dataDir/blobs`). */
+  blobStore?: BlobStoreSetting;
+  /** "redirect": downloads of LFS files go to the object store's presigned URLs (default "proxy"). */
+  blobDownload?: BlobDownloadMode;
   /** Days per-call usage rows are kept (store/usage-table.ts); default 30. */
   usageRetentionDays?: number;
   adminToken?: string;
@@ -121,9 +124,14 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     store.close();
     throw error;
   }
+  const metrics = createMetrics({ processMetrics: true });
   let blobs: BlobStore;
   try {
-    blobs = await createFsBlobStore(join(options.dataDir, "blobs"));
+    blobs = await openBlobStore(
+      options.blobStore ?? { kind: "fs" },
+      options.dataDir,
+      metrics.observeBlobCall,
+    );
     // Catalogue models without files become repositories (their demo copies), once.
     const started = Date.now();
     const repositories = await seedRepositories(store, createRepoService({ store, blobs }));
@@ -161,7 +169,6 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   // a Hono route); everything else goes to Hono.
   // Known once listening (the default public URL is the listening address); no call arrives before.
   let publicUrl = "";
-  const metrics = createMetrics({ processMetrics: true });
   const routeFast = createNodeRouter({
     metrics,
     publicUrl: () => publicUrl,
@@ -209,6 +216,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     publicUrl,
     blobs,
     lfsMultipartChunkBytes: options.lfsMultipartChunkBytes,
+    blobDownload: options.blobDownload,
     draining: () => closing !== undefined,
     metrics,
   });

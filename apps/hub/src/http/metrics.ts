@@ -48,6 +48,19 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     labelNames: ["direction", "kind"] as const,
     registers,
   });
+  const blobCalls = new Counter({
+    name: "hub_blob_store_calls_total",
+    help: "Calls the hub made to its object store, by operation and HTTP status (0: no answer).",
+    labelNames: ["operation", "status"] as const,
+    registers,
+  });
+  const blobSeconds = new Histogram({
+    name: "hub_blob_store_call_duration_seconds",
+    help: "Object store calls until the answer's headers (a whole part for uploads), by operation.",
+    labelNames: ["operation"] as const,
+    buckets: BUCKETS,
+    registers,
+  });
 
   return {
     registry,
@@ -76,6 +89,11 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       routerSeconds.observe({ provider: call.provider }, call.durationMs / 1000);
       bytes.inc({ direction: "upload", kind: "router" }, call.requestBytes);
       bytes.inc({ direction: "download", kind: "router" }, call.responseBytes);
+    },
+    /** One call of the S3 driver (storage/s3-blob-store.ts). */
+    observeBlobCall(call: { operation: string; status: number; seconds: number }) {
+      blobCalls.inc({ operation: call.operation, status: String(call.status) });
+      blobSeconds.observe({ operation: call.operation }, call.seconds);
     },
   };
 }

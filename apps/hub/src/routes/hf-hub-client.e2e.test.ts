@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
+import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { accountsService } from "../accounts/accounts-service.js";
@@ -12,11 +13,14 @@ const TRANSFORMERS_SUITE = fileURLToPath(new URL("./__fixtures__/transformers_su
 
 let hub: RunningHub;
 let temp: ReturnType<typeof makeTempDir>;
+let blobStore: Awaited<ReturnType<typeof blobStoreUnderTest>>;
 let token: string;
 let bobToken: string;
 beforeAll(async () => {
   temp = makeTempDir();
+  blobStore = await blobStoreUnderTest();
   hub = await startHub({
+    ...blobStore.options,
     dataDir: join(temp.dir, "data"),
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,
@@ -29,6 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await hub.close();
+  await blobStore.close();
   temp.remove();
 });
 

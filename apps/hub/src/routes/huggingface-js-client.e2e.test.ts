@@ -10,6 +10,7 @@ import {
 } from "@huggingface/hub";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
+import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { gitBlobId } from "../repos/git-objects.js";
@@ -17,10 +18,13 @@ import { type RunningHub, startHub } from "../start-hub.js";
 
 let hub: RunningHub;
 let temp: ReturnType<typeof makeTempDir>;
+let blobStore: Awaited<ReturnType<typeof blobStoreUnderTest>>;
 let accessToken: string;
 beforeAll(async () => {
   temp = makeTempDir();
+  blobStore = await blobStoreUnderTest();
   hub = await startHub({
+    ...blobStore.options,
     dataDir: join(temp.dir, "data"),
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,
@@ -29,6 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await hub.close();
+  await blobStore.close();
   temp.remove();
 });
 

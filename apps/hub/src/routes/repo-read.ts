@@ -21,6 +21,8 @@ export interface RepoReadDeps extends RepoTargetDeps {
   xetSigner?: XetSigner;
   /** Reads Xet-stored files for /resolve. */
   cas?: CasService;
+  /** `/resolve` of an LFS file answers 302 to the blob store's presigned URL, when the store has one. */
+  redirectDownloads?: boolean;
 }
 
 /** Fields only a repository has (on top of a model record's), accepted by `expand[]`. */

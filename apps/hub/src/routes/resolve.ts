@@ -31,6 +31,9 @@ const CONTENT_TYPES: Record<string, string> = {
   gitattributes: "text/plain; charset=utf-8",
 };
 
+/** How long a presigned download URL stays valid: a large download must be able to start (and resume). */
+const REDIRECT_URL_SECONDS = 60 * 60;
+
 function contentType(path: string, lfs: boolean): string {
   if (lfs) return "application/octet-stream";
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
@@ -143,6 +146,17 @@ async function serveFile(
     const pointer = Buffer.from(lfsPointerText(file.sha256, file.size));
     headers["Content-Length"] = String(pointer.byteLength);
     return new Response(c.req.method === "HEAD" ? null : pointer, { status: 200, headers });
+  }
+  // An object store serves LFS content itself: the 302 carries the file's metadata (as the public hub's
+  // redirect to its CDN does), and the client follows it without the hub's Authorization header.
+  const blobs = deps.repos.blobs;
+  if (deps.redirectDownloads && blobs.downloadUrl && file.lfs && !xetFile && file.size > 0) {
+    headers.Location = await blobs.downloadUrl(file.sha256, {
+      contentDisposition: headers["Content-Disposition"]!,
+      contentType: headers["Content-Type"]!,
+      expiresInSeconds: REDIRECT_URL_SECONDS,
+    });
+    return new Response(null, { status: 302, headers });
   }
   const range = parseRange(c.req.header("Range"), file.size);
   if (range.kind === "unsatisfiable") {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
+import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import type { Logger } from "../logger.js";
@@ -14,6 +15,7 @@ const SUITE = fileURLToPath(new URL("./__fixtures__/xet_client_suite.py", import
 
 let hub: RunningHub;
 let temp: ReturnType<typeof makeTempDir>;
+let blobStore: Awaited<ReturnType<typeof blobStoreUnderTest>>;
 let token: string;
 const requests: Array<{ method: string; path: string; status: number }> = [];
 const logger: Logger = {
@@ -24,7 +26,9 @@ const logger: Logger = {
 
 beforeAll(async () => {
   temp = makeTempDir();
+  blobStore = await blobStoreUnderTest();
   hub = await startHub({
+    ...blobStore.options,
     dataDir: join(temp.dir, "data"),
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,
@@ -34,6 +38,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await hub.close();
+  await blobStore.close();
   temp.remove();
 });
 

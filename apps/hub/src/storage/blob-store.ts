@@ -21,6 +21,18 @@ export interface BlobStore {
   delete(sha256: string): Promise<void>;
   /** Every stored blob's key (for garbage collection). */
   list(): AsyncIterable<string>;
+  /**
+   * A URL the client may GET the blob from directly, without the hub (an object store's presigned URL);
+   * only drivers whose storage clients can reach have it.
+   */
+  downloadUrl?(sha256: string, options: DownloadUrlOptions): Promise<string>;
+}
+
+export interface DownloadUrlOptions {
+  /** Content-Disposition and Content-Type the storage answers with (the file's name, not its hash). */
+  contentDisposition: string;
+  contentType: string;
+  expiresInSeconds: number;
 }
 
 export interface ExpectedBlob {
