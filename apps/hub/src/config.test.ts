@@ -18,6 +18,8 @@ describe("parseConfig", () => {
       logLevel: "info",
       usageRetentionDays: 30,
       signupPolicy: "closed",
+      blobStore: { kind: "fs" },
+      blobDownload: "proxy",
     });
   });
 
