@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -6,13 +5,12 @@ import { fileURLToPath } from "node:url";
 import { downloadFile } from "@huggingface/hub";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
+import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { startTestS3Server, TEST_BUCKET, type TestS3Server } from "../__fixtures__/s3-server.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { type RunningHub, startHub } from "../start-hub.js";
 
-const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
-const VENV_PYTHON = join(REPO_DIR, ".venv", "bin", "python");
 const SUITE = fileURLToPath(new URL("./__fixtures__/s3_redirect_suite.py", import.meta.url));
 
 let hub: RunningHub;
@@ -38,23 +36,10 @@ afterAll(async () => {
 });
 
 function runSuite(mode: "lfs" | "xet") {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "",
-    HF_ENDPOINT: hub.url,
-    HF_TOKEN: token,
-    HF_HOME: join(temp.dir, `hf-home-${mode}`),
-    HF_HUB_DISABLE_TELEMETRY: "1",
-    HF_HUB_DISABLE_PROGRESS_BARS: "1",
-    ...(mode === "lfs" ? { HF_HUB_DISABLE_XET: "1" } : {}),
-  };
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      VENV_PYTHON,
-      [SUITE, mode, temp.dir],
-      { env, maxBuffer: 16 * 1024 * 1024, timeout: 120_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  const env = hfClientEnv(hub.url, join(temp.dir, `hf-home-${mode}`), { HF_TOKEN: token });
+  // The Xet run uses hf_xet, as the default install does.
+  if (mode === "xet") delete env.HF_HUB_DISABLE_XET;
+  return runPython([SUITE, mode, temp.dir], env, 120_000);
 }
 
 /** Objects under the hub's prefix in s3rver's directory. */
