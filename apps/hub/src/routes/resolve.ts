@@ -187,6 +187,7 @@ async function serveFile(
       "Cross-Origin-Resource-Policy": "cross-origin",
     });
     pipeline(stream, outgoing).catch(() => stream.destroy());
+    c.set("sentDirectly", { status, bytes: end - start + 1 });
     return RESPONSE_ALREADY_SENT;
   }
   return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
