@@ -172,4 +172,44 @@ describe.skipIf(!hasJinja2)("Jinja2 differences (skipped: python3 cannot import 
     }));
     expect(differences(cases)).toEqual([]);
   });
+
+  it("keeps range() a range: prints as range(0, 3), slices to a range, mixes with no list", () => {
+    const bound = fc.integer({ min: -6, max: 6 });
+    const made = fc.oneof(
+      bound.map((stop) => `range(${stop})`),
+      fc.tuple(bound, bound).map(([start, stop]) => `range(${start}, ${stop})`),
+      fc
+        .tuple(
+          bound,
+          bound,
+          bound.filter((step) => step !== 0),
+        )
+        .map(([start, stop, step]) => `range(${start}, ${stop}, ${step})`),
+    );
+    const index = fc.option(bound, { nil: undefined }).map((i) => (i === undefined ? "" : String(i)));
+    const slice = fc
+      .tuple(index, index, fc.constantFrom("", "1", "2", "-1", "-2", "3"))
+      .map(([a, b, c]) => `[${a}:${b}${c === "" ? "" : `:${c}`}]`);
+    const use = fc.constantFrom(
+      "{{ r }}",
+      "{{ r|list }}",
+      "{{ [r, (r,)] }}|{{ {'k': r} }}",
+      "{{ r ~ '' }}|{{ r|string }}|{{ r|pprint }}",
+      "{{ r == r|list }}|{{ r == range(0) }}|{{ r == r }}",
+      "{{ r.start }} {{ r.stop }} {{ r.step }}",
+      "{{ r|length }}{{ r|first }}{{ r|last }}",
+      "{{ r + [1] }}",
+      "{{ [1] + r }}",
+      "{{ r * 2 }}",
+      "{{ r|tojson }}",
+      "{{ r < r }}",
+      "{{ r.index(0) }}",
+      "{{ r.count(1) }}|{{ r.append }}",
+      "{{ r|sort }}|{{ r|sum }}",
+    );
+    const cases = sample(fc.tuple(made, fc.option(slice, { nil: undefined }), use), 250).map(
+      ([range, sliced, body]) => ({ template: `{% set r = ${range}${sliced ?? ""} %}${body}` }),
+    );
+    expect(differences(cases, { sameErrors: true })).toEqual([]);
+  });
 });

@@ -1,7 +1,15 @@
 import { TemplateRaisedError, TemplateRuntimeError } from "../errors.js";
 import { iterate, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
-import { isMapping, isUndefined, type Kwargs, Namespace, newDict, PyCallable } from "../runtime/values.js";
+import {
+  isMapping,
+  isUndefined,
+  type Kwargs,
+  makeRange,
+  Namespace,
+  newDict,
+  PyCallable,
+} from "../runtime/values.js";
 import { pyIndex } from "./args.js";
 import { DICT_METHODS } from "./methods.js";
 import { strftime } from "./strftime.js";
@@ -31,7 +39,7 @@ function range(args: unknown[]): number[] {
   }
   const out = new Array<number>(count);
   for (let i = 0; i < count; i++) out[i] = start + i * step;
-  return out;
+  return makeRange(out, start, stop, step);
 }
 
 /** dict(mapping_or_pairs, **kwargs), also used by namespace(). */

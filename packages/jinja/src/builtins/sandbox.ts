@@ -16,10 +16,12 @@ import {
   isUndefined,
   type Kwargs,
   Markup,
+  makeRange,
   makeTuple,
   Namespace,
   PyCallable,
   PyFloat,
+  rangeBounds,
   typeName,
   Undefined,
   viewName,
@@ -68,7 +70,7 @@ export function findMethod(obj: unknown, name: string): Method | null {
   if (table === null) return null;
   const method = table[name];
   if (method === undefined) return null;
-  if (isTuple(obj) && name !== "index" && name !== "count") return null;
+  if ((isTuple(obj) || rangeBounds(obj) !== undefined) && name !== "index" && name !== "count") return null;
   if (obj instanceof Markup) return markupMethod(name, method);
   return method;
 }
@@ -105,6 +107,11 @@ export function getAttr(obj: unknown, name: string): unknown {
     return Object.hasOwn(obj.attrs, name) ? obj.attrs[name] : missingAttr(obj, name);
   if (obj instanceof PyCallable && obj.attrs !== null && Object.hasOwn(obj.attrs, name))
     return obj.attrs[name];
+  const range = rangeBounds(obj);
+  if (range !== undefined) {
+    const at = RANGE_ATTRIBUTES.indexOf(name);
+    if (at >= 0) return range[at];
+  }
   const method = findMethod(obj, name);
   if (method !== null) return bound(obj, name, method);
   // groupby's namedtuple fields (defined by the groupby filter itself, never taken from input data).
@@ -172,7 +179,9 @@ function sliceIndex(v: unknown): number | null {
   return i;
 }
 
-/** Python's `seq[start:stop:step]`. */
+const RANGE_ATTRIBUTES = ["start", "stop", "step"];
+
+/** Python's `seq[start:stop:step]` (a range sliced is a range). */
 export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unknown): unknown {
   failIfUndefined(obj);
   const text = typeof obj === "string" ? obj : obj instanceof Markup ? obj.text : null;
@@ -201,6 +210,11 @@ export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unkn
   if (st > 0) for (let i = from; i < to; i += st) out.push(seq[i]);
   else for (let i = from; i > to; i += st) out.push(seq[i]);
   if (text !== null) return obj instanceof Markup ? new Markup(out.join("")) : out.join("");
+  const range = rangeBounds(obj);
+  if (range !== undefined) {
+    const [first, , by] = range;
+    return makeRange(out as number[], first + from * by, first + to * by, by * st);
+  }
   return isTuple(obj) ? makeTuple(out) : out;
 }
 

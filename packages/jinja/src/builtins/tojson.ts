@@ -1,7 +1,7 @@
 import { TemplateRuntimeError } from "../errors.js";
 import { formatFloat } from "../runtime/printing.js";
 import { chargeConversion, checkSizeCap, sizeCap } from "../runtime/state.js";
-import { isMapping, isUndefined, Markup, PyFloat, typeName } from "../runtime/values.js";
+import { isMapping, isUndefined, Markup, PyFloat, rangeBounds, typeName } from "../runtime/values.js";
 
 export interface JsonOptions {
   ensureAscii: boolean;
@@ -57,7 +57,7 @@ export function toJson(value: unknown, opts: JsonOptions): string {
     const nl = opts.indent === null ? "" : `\n${indentBy(level + 1)}`;
     const close = opts.indent === null ? "" : `\n${indentBy(level)}`;
     // Parts joined once (far less garbage than a growing string), their total checked as they come.
-    if (Array.isArray(v)) {
+    if (Array.isArray(v) && rangeBounds(v) === undefined) {
       if (v.length === 0) return "[]";
       const parts: string[] = new Array(v.length);
       let length = 0;

@@ -12,6 +12,8 @@ import {
   PyFloat,
   PyGenerator,
   pyFloat,
+  rangeBounds,
+  sequenceType,
   typeName,
   Undefined,
 } from "./values.js";
@@ -85,9 +87,9 @@ export function add(a: unknown, b: unknown, limit: SizeLimit): unknown {
     }
     return ta + tb;
   }
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || isTuple(a) !== isTuple(b)) {
-      const kind = isTuple(a) ? "tuple" : "list";
+  if (Array.isArray(a) && sequenceType(a) !== "range") {
+    if (!Array.isArray(b) || sequenceType(a) !== sequenceType(b)) {
+      const kind = sequenceType(a);
       throw typeError(`can only concatenate ${kind} (not "${typeName(b)}") to ${kind}`);
     }
     checkLength(a.length + b.length, limit);
@@ -124,7 +126,7 @@ export function mul(a: unknown, b: unknown, limit: SizeLimit): unknown {
     seq = b;
     times = a;
   }
-  if (typeof seq === "string" || Array.isArray(seq)) {
+  if (typeof seq === "string" || (Array.isArray(seq) && sequenceType(seq) !== "range")) {
     if (!(typeof times === "number" && Number.isInteger(times)) && typeof times !== "boolean") {
       throw typeError(`can't multiply sequence by non-int of type '${typeName(times)}'`);
     }
@@ -236,7 +238,7 @@ export function eq(a: unknown, b: unknown): boolean {
   if (a instanceof Markup) return textOf(b) === a.text;
   if (isUndefined(a)) return isUndefined(b);
   if (Array.isArray(a)) {
-    if (!Array.isArray(b) || isTuple(a) !== isTuple(b) || a.length !== b.length) return false;
+    if (!Array.isArray(b) || sequenceType(a) !== sequenceType(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!eq(a[i], b[i])) return false;
     return true;
   }
@@ -264,7 +266,12 @@ export function compareValues(a: unknown, b: unknown, op: keyof typeof OP_NAMES 
   const ta = textOf(a);
   const tb = textOf(b);
   if (ta !== null && tb !== null) return ta < tb ? -1 : ta > tb ? 1 : 0;
-  if (Array.isArray(a) && Array.isArray(b) && isTuple(a) === isTuple(b)) {
+  if (
+    Array.isArray(a) &&
+    Array.isArray(b) &&
+    sequenceType(a) === sequenceType(b) &&
+    rangeBounds(a) === undefined
+  ) {
     const n = Math.min(a.length, b.length);
     for (let i = 0; i < n; i++) {
       if (!eq(a[i], b[i])) return compareValues(a[i], b[i], op);

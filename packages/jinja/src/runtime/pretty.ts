@@ -1,6 +1,6 @@
 import { pyRepr, reprString } from "./printing.js";
 import { chargeConversion, checkSizeCap, sizeCap } from "./state.js";
-import { isMapping, isTuple } from "./values.js";
+import { isMapping, isTuple, rangeBounds } from "./values.js";
 
 const WIDTH = 80;
 
@@ -15,7 +15,7 @@ function sortedRepr(v: unknown): string {
 }
 
 function sortedReprWithin(v: unknown, cap: number): string {
-  if (Array.isArray(v)) {
+  if (Array.isArray(v) && rangeBounds(v) === undefined) {
     const parts: string[] = new Array(v.length);
     let length = 2;
     for (let i = 0; i < v.length; i++) {
@@ -58,7 +58,7 @@ export function pformat(v: unknown, indent = 0, allowance = 0): string {
     });
     return `${out}}`;
   }
-  if (Array.isArray(v) && v.length > 0) {
+  if (Array.isArray(v) && v.length > 0 && rangeBounds(v) === undefined) {
     const tuple = isTuple(v);
     const inner = indent + 1;
     let out = tuple ? "(" : "[";

@@ -9,6 +9,7 @@ import {
   PyCallable,
   PyFloat,
   PyGenerator,
+  rangeBounds,
   viewName,
 } from "./values.js";
 
@@ -69,6 +70,11 @@ export function pyRepr(v: unknown): string {
   return text;
 }
 
+/** `range(0, 3)`, `range(1, 10, 2)`. */
+export function rangeRepr([start, stop, step]: readonly [number, number, number]): string {
+  return step === 1 ? `range(${start}, ${stop})` : `range(${start}, ${stop}, ${step})`;
+}
+
 /** Throws the size-limit error as soon as a container's text passes `cap`, before it grows further. */
 function checkGrowth(length: number, cap: number): void {
   if (length > cap) checkSizeCap(length);
@@ -79,6 +85,8 @@ function reprValue(v: unknown, cap: number): string {
   if (typeof v === "number") return Number.isInteger(v) ? formatInt(v) : formatFloat(v);
   if (typeof v === "string") return reprString(v);
   if (Array.isArray(v)) {
+    const range = rangeBounds(v);
+    if (range !== undefined) return rangeRepr(range);
     const view = viewName(v);
     if (view !== undefined) return `${view}(${reprValue(v.slice(), cap)})`;
     const tuple = isTuple(v);

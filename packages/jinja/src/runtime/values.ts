@@ -59,6 +59,26 @@ export function viewName(v: unknown[]): string | undefined {
   return (v as unknown as Record<symbol, string | undefined>)[VIEW];
 }
 
+const RANGE = Symbol("range");
+
+/** Python's range(start, stop, step): its items, tagged with the bounds it prints as (`range(0, 3)`). */
+export function makeRange(items: number[], start: number, stop: number, step: number): number[] {
+  (items as unknown as Record<symbol, unknown>)[RANGE] = [start, stop, step];
+  return items;
+}
+
+/** The bounds of a range, or undefined for any other value. */
+export function rangeBounds(v: unknown): readonly [number, number, number] | undefined {
+  return Array.isArray(v)
+    ? (v as unknown as Record<symbol, [number, number, number] | undefined>)[RANGE]
+    : undefined;
+}
+
+/** Python's type of an array: a list, a tuple or a range (lists and tuples never mix, ranges mix with nothing). */
+export function sequenceType(v: unknown[]): "list" | "tuple" | "range" {
+  return isTuple(v) ? "tuple" : rangeBounds(v) !== undefined ? "range" : "list";
+}
+
 /** jinja2's `namespace(...)`: the only object templates may assign attributes on. */
 export class Namespace extends RuntimeObject {
   readonly attrs: Record<string, unknown> = Object.create(null);
@@ -157,7 +177,7 @@ export function typeName(v: unknown): string {
       return "function";
   }
   if (v instanceof PyFloat) return "float";
-  if (Array.isArray(v)) return isTuple(v) ? "tuple" : "list";
+  if (Array.isArray(v)) return sequenceType(v);
   if (v instanceof Namespace) return "Namespace";
   if (v instanceof PyGenerator) return "generator";
   if (v instanceof PyCallable) return v.kind === "macro" ? "Macro" : "builtin_function_or_method";
