@@ -212,4 +212,34 @@ describe.skipIf(!hasJinja2)("Jinja2 differences (skipped: python3 cannot import 
     );
     expect(differences(cases, { sameErrors: true })).toEqual([]);
   });
+
+  it("keeps a dict's insertion order with integer-like keys, through every way of listing it", () => {
+    const key = fc.constantFrom("0", "1", "2", "10", "07", "-1", "a", "b", "1a", "4294967295");
+    const entries = fc.array(fc.tuple(key, fc.integer({ min: 0, max: 9 })), { maxLength: 6 });
+    const made = entries.chain((pairs) => {
+      const literal = `{${pairs.map(([k, v]) => `'${k}': ${v}`).join(", ")}}`;
+      return fc.constantFrom(
+        literal,
+        `dict(${literal}, z=1)`,
+        `dict.fromkeys([${pairs.map(([k]) => `'${k}'`).join(", ")}], 0)`,
+        `${literal}.copy()`,
+      );
+    });
+    const use = fc.constantFrom(
+      "{{ d }}",
+      "{{ d|tojson }}",
+      "{{ d|tojson(sort_keys=true) }}",
+      "{{ d|list }}|{{ d.keys() }}|{{ d.values() }}",
+      "{{ d.items()|list }}|{{ d|items|list }}",
+      "{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}",
+      "{{ d|dictsort(by='value') }}",
+      "{{ d|urlencode }}|{{ d|xmlattr }}",
+      "{{ d|first }}|{{ d|pprint }}",
+      "{% macro m() %}{{ kwargs }}{% endmacro %}{{ m(**d) }}",
+    );
+    const cases = sample(fc.tuple(made, use), 200).map(([dict, body]) => ({
+      template: `{% set d = ${dict} %}${body}`,
+    }));
+    expect(differences(cases)).toEqual([]);
+  });
 });

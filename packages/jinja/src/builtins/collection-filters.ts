@@ -2,6 +2,7 @@ import { TemplateRuntimeError } from "../errors.js";
 import { eq, iterate, add as pyAdd, typeError } from "../runtime/operators.js";
 import { checkSizeCap, type RenderState } from "../runtime/state.js";
 import {
+  dictKeys,
   isMapping,
   isTuple,
   isUndefined,
@@ -113,7 +114,7 @@ export function dictsort(value: unknown, args: unknown[], k: Kwargs | null): unk
   const reverse = truthy(arg(args, k, 2, "reverse", false));
   if (by !== "key" && by !== "value")
     throw new TemplateRuntimeError("You can only sort by either 'key' or 'value'");
-  const pairs = Object.keys(value).map((key) => makeTuple([key, value[key]]));
+  const pairs = dictKeys(value).map((key) => makeTuple([key, value[key]]));
   const pos = by === "key" ? 0 : 1;
   return sortBy(pairs, (p) => (caseSensitive ? p[pos] : ignoreCase(p[pos])), reverse);
 }

@@ -9,6 +9,7 @@ import { pyRepr, pyStr } from "../runtime/printing.js";
 import { checkSizeCap } from "../runtime/state.js";
 import {
   codePoints,
+  dictKeys,
   isMapping,
   isUndefined,
   type Kwargs,
@@ -210,7 +211,7 @@ function urlencode(v: unknown): string {
   const iterable = Array.isArray(v) || isMapping(v) || isUndefined(v);
   if (!iterable) return urlQuote(str(v), "/");
   const pairs = isMapping(v)
-    ? Object.entries(v)
+    ? dictKeys(v).map((key) => [key, v[key]])
     : iterate(v).map((p) => {
         const kv = iterate(p);
         if (kv.length !== 2) {
@@ -409,7 +410,7 @@ export const PLAIN_FILTERS: Record<string, FilterFn> = table<FilterFn>({
   items: (v) => {
     if (isUndefined(v)) return [];
     if (!isMapping(v)) throw typeError(`Can only get item pairs from a mapping.`);
-    return Object.keys(v).map((key) => makeTuple([key, v[key]]));
+    return dictKeys(v).map((key) => makeTuple([key, v[key]]));
   },
   join: (v, a, k) => {
     const sep = str(arg(a, k, 0, "d", ""));
@@ -456,7 +457,7 @@ export const PLAIN_FILTERS: Record<string, FilterFn> = table<FilterFn>({
     if (!isMapping(v)) {
       throw new TemplateRuntimeError(`'${typeName(v)}' object has no attribute 'items'`, "AttributeError");
     }
-    const parts = Object.keys(v)
+    const parts = dictKeys(v)
       .filter((key) => v[key] !== null && !isUndefined(v[key]))
       .map((key) => `${key}="${escapeHtml(str(v[key]))}"`);
     return parts.length ? ` ${parts.join(" ")}` : "";

@@ -2,6 +2,8 @@ import { TemplateRaisedError, TemplateRuntimeError } from "../errors.js";
 import { iterate, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import {
+  dictSet,
+  dictUpdate,
   isMapping,
   isUndefined,
   type Kwargs,
@@ -48,18 +50,18 @@ function buildDict(args: unknown[], kwargs: Kwargs | null): Record<string, unkno
   if (args.length > 1) throw typeError(`dict expected at most 1 argument, got ${args.length}`);
   if (args.length === 1) {
     const src = args[0];
-    if (isMapping(src)) Object.assign(out, src);
-    else if (src instanceof Namespace) Object.assign(out, src.attrs);
+    if (isMapping(src)) dictUpdate(out, src);
+    else if (src instanceof Namespace) dictUpdate(out, src.attrs);
     else {
       for (const pair of iterate(src)) {
         const kv = iterate(pair);
         if (kv.length !== 2)
           throw new TemplateRuntimeError("dictionary update sequence element has wrong length", "ValueError");
-        out[pyStr(kv[0])] = kv[1];
+        dictSet(out, pyStr(kv[0]), kv[1]);
       }
     }
   }
-  if (kwargs !== null) Object.assign(out, kwargs);
+  if (kwargs !== null) dictUpdate(out, kwargs);
   return out;
 }
 
@@ -78,7 +80,7 @@ export function createGlobals(): Record<string, unknown> {
   });
   globals.namespace = new PyCallable("namespace", (args, kwargs) => {
     const ns = new Namespace();
-    Object.assign(ns.attrs, buildDict(args, kwargs));
+    dictUpdate(ns.attrs, buildDict(args, kwargs));
     return ns;
   });
   globals.raise_exception = new PyCallable("raise_exception", (args) => {

@@ -5,6 +5,9 @@ import { pyStr } from "../runtime/printing.js";
 import { checkSizeCap, type RenderState } from "../runtime/state.js";
 import {
   codePoints,
+  dictKeys,
+  dictSet,
+  dictUpdate,
   isMapping,
   isTuple,
   type Kwargs,
@@ -449,13 +452,13 @@ export const LIST_METHODS: Record<string, Method> = table<Method>({
 export const DICT_METHODS: Record<string, Method> = table<Method>({
   items: (self: Record<string, unknown>) =>
     makeView(
-      Object.keys(self).map((k) => makeTuple([k, self[k]])),
+      dictKeys(self).map((k) => makeTuple([k, self[k]])),
       "dict_items",
     ),
-  keys: (self: Record<string, unknown>) => makeView(Object.keys(self), "dict_keys"),
+  keys: (self: Record<string, unknown>) => makeView(dictKeys(self), "dict_keys"),
   values: (self: Record<string, unknown>) =>
     makeView(
-      Object.keys(self).map((k) => self[k]),
+      dictKeys(self).map((k) => self[k]),
       "dict_values",
     ),
   get: (self: Record<string, unknown>, a) => {
@@ -464,7 +467,7 @@ export const DICT_METHODS: Record<string, Method> = table<Method>({
     if (key !== null && Object.hasOwn(self, key)) return self[key];
     return a.length > 1 ? a[1] : null;
   },
-  copy: (self: Record<string, unknown>) => Object.assign(newDict(), self),
+  copy: (self: Record<string, unknown>) => dictUpdate(newDict(), self),
   // A classmethod: `{}.fromkeys(...)` and `dict.fromkeys(...)` make a new dict, ignoring the receiver.
   fromkeys: (_self: Record<string, unknown>, a, _k, st) => {
     const keys = iterate(a[0]);
@@ -473,7 +476,7 @@ export const DICT_METHODS: Record<string, Method> = table<Method>({
     for (const key of keys) {
       const name = mappingKey(key);
       if (name === null) throw typeError(`unhashable type: '${typeName(key)}'`);
-      out[name] = a.length > 1 ? a[1] : null;
+      dictSet(out, name, a.length > 1 ? a[1] : null);
     }
     return out;
   },

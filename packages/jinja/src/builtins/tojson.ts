@@ -1,7 +1,15 @@
 import { TemplateRuntimeError } from "../errors.js";
 import { formatFloat } from "../runtime/printing.js";
 import { chargeConversion, checkSizeCap, sizeCap } from "../runtime/state.js";
-import { isMapping, isUndefined, Markup, PyFloat, rangeBounds, typeName } from "../runtime/values.js";
+import {
+  dictKeys,
+  isMapping,
+  isUndefined,
+  Markup,
+  PyFloat,
+  rangeBounds,
+  typeName,
+} from "../runtime/values.js";
 
 export interface JsonOptions {
   ensureAscii: boolean;
@@ -69,7 +77,7 @@ export function toJson(value: unknown, opts: JsonOptions): string {
       return `[${parts.join(opts.itemSeparator)}${close}]`;
     }
     if (isMapping(v)) {
-      let keys = Object.keys(v);
+      let keys = dictKeys(v);
       if (keys.length === 0) return "{}";
       if (opts.sortKeys) keys = keys.slice().sort();
       const parts: string[] = new Array(keys.length);

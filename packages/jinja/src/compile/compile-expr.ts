@@ -23,7 +23,16 @@ import {
 import { pyStr } from "../runtime/printing.js";
 import { compileLookup, type Frame, type ScopeInfo } from "../runtime/scope.js";
 import type { RenderState } from "../runtime/state.js";
-import { isMapping, type Kwargs, makeTuple, newDict, truthy, Undefined } from "../runtime/values.js";
+import {
+  dictSet,
+  dictUpdate,
+  isMapping,
+  type Kwargs,
+  makeTuple,
+  newDict,
+  truthy,
+  Undefined,
+} from "../runtime/values.js";
 
 export type ExprFn = (frame: Frame, st: RenderState) => unknown;
 
@@ -101,7 +110,7 @@ export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
         for (const [k, v] of pairs) {
           const key = k(f, st);
           const name = mappingKey(key) ?? pyStr(key);
-          out[name] = v(f, st);
+          dictSet(out, name, v(f, st));
         }
         return out;
       };
@@ -255,7 +264,7 @@ export function compileArgs(node: CallArgs, cx: CompileContext): ArgsFns {
     if (dynKwargs) {
       const extra = dynKwargs(f, st);
       if (!isMapping(extra)) throw typeError("argument after ** must be a mapping");
-      Object.assign(kwargs, extra);
+      dictUpdate(kwargs, extra);
     }
     return kwargs;
   };

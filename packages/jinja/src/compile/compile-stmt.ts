@@ -16,6 +16,10 @@ import {
 } from "../runtime/scope.js";
 import type { RenderState } from "../runtime/state.js";
 import {
+  dictDelete,
+  dictKeys,
+  dictSet,
+  dictUpdate,
   type Kwargs,
   makeTuple,
   Namespace,
@@ -96,7 +100,7 @@ function compileAssign(target: Target, cx: CompileContext): AssignFn {
         "TemplateRuntimeError",
       );
     }
-    ns.attrs[attr] = value;
+    dictSet(ns.attrs, attr, value);
   };
 }
 
@@ -269,7 +273,7 @@ function compileMacro(
         st.enter();
         try {
           const frame = newFrame(defFrame, size);
-          const rest = kwargs === null ? null : Object.assign(newDict(), kwargs);
+          const rest = kwargs === null ? null : dictUpdate(newDict(), kwargs);
           for (let i = 0; i < params.length; i++) {
             const p = params[i]!;
             const slot = paramSlots[i]!;
@@ -280,7 +284,7 @@ function compileMacro(
               frame[slot] = args[i];
             } else if (rest !== null && Object.hasOwn(rest, p.name)) {
               frame[slot] = rest[p.name];
-              delete rest[p.name];
+              dictDelete(rest, p.name);
             } else {
               const d = defaults[i];
               frame[slot] = d ? d(frame, st) : new Undefined(`parameter '${p.name}' was not provided`);
@@ -289,14 +293,14 @@ function compileMacro(
           if (rest !== null && Object.hasOwn(rest, "caller")) {
             if (!takesCaller) throw typeError(`macro '${name}' takes no keyword argument 'caller'`);
             frame[callerSlot] = rest.caller;
-            delete rest.caller;
+            dictDelete(rest, "caller");
           }
           const extra = args.length > params.length ? args.slice(params.length) : [];
           if (takesVarargs) frame[varargsSlot] = makeTuple(extra);
           else if (extra.length > 0) {
             throw typeError(`macro '${name}' takes not more than ${params.length} argument(s)`);
           }
-          const restKeys = rest === null ? [] : Object.keys(rest);
+          const restKeys = rest === null ? [] : dictKeys(rest);
           if (takesKwargs) frame[kwargsSlot] = rest ?? newDict();
           else if (restKeys.length > 0) {
             throw typeError(`macro '${name}' takes no keyword argument '${restKeys[0]}'`);

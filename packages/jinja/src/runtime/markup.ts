@@ -1,4 +1,4 @@
-import { isMapping, isTuple, Markup, makeTuple } from "./values.js";
+import { dictKeys, dictSet, isMapping, isTuple, Markup, makeTuple, newDict } from "./values.js";
 
 /**
  * markupsafe semantics for text marked safe (`|safe`, `|escape`): combining it with plain strings escapes
@@ -28,8 +28,8 @@ export function escapeArg(v: unknown): unknown {
   if (typeof v === "string") return new Markup(escapeHtml(v));
   if (isTuple(v)) return makeTuple(v.map(escapeArg));
   if (isMapping(v)) {
-    const out: Record<string, unknown> = Object.create(null);
-    for (const key of Object.keys(v)) out[key] = escapeArg(v[key]);
+    const out = newDict();
+    for (const key of dictKeys(v)) dictSet(out, key, escapeArg(v[key]));
     return out;
   }
   return v;

@@ -3,6 +3,7 @@ import { escapeArg, escapedText } from "./markup.js";
 import { formatDirective } from "./percent-format.js";
 import { chargeWork, checkSizeCap } from "./state.js";
 import {
+  dictKeys,
   isMapping,
   isTuple,
   isUndefined,
@@ -324,7 +325,7 @@ export function iterate(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
   if (v instanceof PyGenerator) return v.take();
   if (typeof v === "string") return Array.from(v);
-  if (isMapping(v)) return Object.keys(v);
+  if (isMapping(v)) return dictKeys(v);
   if (isUndefined(v)) return [];
   if (v instanceof Markup) return Array.from(v.text);
   throw typeError(`'${typeName(v)}' object is not iterable`);

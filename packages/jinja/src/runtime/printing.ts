@@ -1,6 +1,7 @@
 import { lazyRegExp } from "./lazy-regexp.js";
 import { chargeConversion, checkSizeCap, sizeCap } from "./state.js";
 import {
+  dictKeys,
   isMapping,
   isTuple,
   isUndefined,
@@ -113,8 +114,7 @@ function reprValue(v: unknown, cap: number): string {
 function reprDict(v: Record<string, unknown>, cap: number): string {
   const parts: string[] = [];
   let length = 2;
-  for (const key in v) {
-    if (!Object.hasOwn(v, key)) continue;
+  for (const key of dictKeys(v)) {
     const part = `${reprString(key)}: ${reprValue(v[key], cap)}`;
     parts.push(part);
     length += part.length + 2;

@@ -162,6 +162,50 @@ export function newDict(): Record<string, unknown> {
   return Object.create(null);
 }
 
+const KEY_ORDER = Symbol("key order");
+type OrderedDict = Record<string, unknown> & { [KEY_ORDER]?: string[] };
+
+/*
+ * Python dicts keep insertion order; JS objects list integer-like keys ("2", "10") first, in numeric order.
+ * A dict the template builds with a key starting with a digit therefore records its key order (all keys)
+ * under KEY_ORDER, and everything that lists a dict's keys reads them through dictKeys. Dicts are immutable
+ * in the sandbox, so only the builders (literals, dict(), fromkeys, copies, keyword arguments) write it.
+ */
+
+/** A dict's keys in Python's order. */
+export function dictKeys(d: Record<string, unknown>): string[] {
+  return (d as OrderedDict)[KEY_ORDER]?.slice() ?? Object.keys(d);
+}
+
+/** `d[key] = value`, keeping `key`'s insertion position. */
+export function dictSet(d: Record<string, unknown>, key: string, value: unknown): void {
+  const order = (d as OrderedDict)[KEY_ORDER];
+  if (order !== undefined) {
+    if (!Object.hasOwn(d, key)) order.push(key);
+  } else {
+    const first = key.charCodeAt(0);
+    if (first >= 48 && first <= 57 && !Object.hasOwn(d, key))
+      (d as OrderedDict)[KEY_ORDER] = [...Object.keys(d), key];
+  }
+  d[key] = value;
+}
+
+/** `del d[key]`. */
+export function dictDelete(d: Record<string, unknown>, key: string): void {
+  const order = (d as OrderedDict)[KEY_ORDER];
+  if (order !== undefined && Object.hasOwn(d, key)) order.splice(order.indexOf(key), 1);
+  delete d[key];
+}
+
+/** `d.update(src)`: src's keys in its own order. */
+export function dictUpdate(
+  d: Record<string, unknown>,
+  src: Record<string, unknown>,
+): Record<string, unknown> {
+  for (const key of dictKeys(src)) dictSet(d, key, src[key]);
+  return d;
+}
+
 /** Python's type(x).__name__, for error messages. */
 export function typeName(v: unknown): string {
   if (v === null) return "NoneType";
