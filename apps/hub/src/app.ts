@@ -34,6 +34,7 @@ import type { RepoReadDeps } from "./routes/repo-read.js";
 import { resolveRoutes } from "./routes/resolve.js";
 import { type SignupPolicy, sessionRoutes } from "./routes/sessions.js";
 import { settingsAccountRoutes } from "./routes/settings-account.js";
+import { settingsInferenceProvidersRoutes } from "./routes/settings-inference-providers.js";
 import { settingsTokensRoutes } from "./routes/settings-tokens.js";
 import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
@@ -168,6 +169,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       publicUrl: () => hubPublicUrl,
       onMembershipChanged: () => resolver.invalidate(),
     }),
+  );
+  app.route(
+    "/api/settings/inference-providers",
+    settingsInferenceProvidersRoutes({ store: deps.store, maxBodyBytes: limits.apiBodyBytes }),
   );
   app.route(
     "/api/auth",

@@ -177,7 +177,9 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     logger,
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.routerTimeouts },
     maxBodyBytes: ROUTER_BODY_BYTES,
-    verifyCaller: userTokenVerifier(actorResolver, authorizer),
+    verifyCaller: userTokenVerifier(actorResolver, authorizer, (userId) =>
+      store.providerPreferences.get(userId),
+    ),
     forwardSimHeaders: options.forwardSimHeaders,
   });
   const host = options.host ?? "127.0.0.1";

@@ -32,7 +32,12 @@ export type VerifyCaller = (
  * user, or to the organization named by `X-HF-Bill-To` when the user is a member of it. Tokens are
  * resolved through the actor resolver's short-lived cache, shared with the API (a revocation clears both).
  */
-export function userTokenVerifier(resolver: ActorResolver, authorizer: Authorizer): VerifyCaller {
+export function userTokenVerifier(
+  resolver: ActorResolver,
+  authorizer: Authorizer,
+  /** The user's order of providers (Settings > Inference Providers), read on every call: keep it cached. */
+  preferredProviders: (userId: number) => Promise<readonly string[]> = async () => [],
+): VerifyCaller {
   return async (authorization, billTo) => {
     if (!authorization) {
       throw new AuthenticationRequiredError('A hub token is required: send "Authorization: Bearer hf_...".');
@@ -48,7 +53,7 @@ export function userTokenVerifier(resolver: ActorResolver, authorizer: Authorize
       tokenId: actor.credential.token.id,
       userId: actor.user.id,
       billToId: org?.id ?? null,
-      preferredProviders: [],
+      preferredProviders: await preferredProviders(actor.user.id),
       maySee: (model) => authorizer.can(actor, "read", modelResource(model)),
     };
   };

@@ -3,6 +3,7 @@ import type { Actor } from "../auth/actor.js";
 import { type Action, type RepoResource, repoNotFound, visibility } from "../auth/authorize.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { modelIdFromParts } from "../model-id.js";
+import { inPreferredOrder, type ProviderMappings } from "../store/mapping-record.js";
 import type { VisibleModels } from "../store/model-filters.js";
 import type { StoredModel } from "../store/models-table.js";
 import type { Store } from "../store/store.js";
@@ -45,4 +46,18 @@ export function modelFromRoute(c: Context<HubEnv>, store: Store): Promise<Stored
 /** Which private models listings and counts may include for this caller. */
 export function visibleModels(c: Context<HubEnv>): VisibleModels {
   return visibility(c.get("actor"), "model");
+}
+
+/**
+ * A model's provider mappings as the caller should see them: a signed-in user's preferred providers first
+ * (Settings > Inference Providers), since clients choosing `provider="auto"` take the first live one.
+ */
+export async function mappingsForCaller(
+  c: Context,
+  store: Store,
+  modelId: string,
+): Promise<ProviderMappings> {
+  const actor = c.get("actor") as Actor | undefined;
+  const preferred = actor?.kind === "user" ? await store.providerPreferences.get(actor.user.id) : [];
+  return inPreferredOrder(store.mappings.forModel(modelId), preferred);
 }

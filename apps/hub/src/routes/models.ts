@@ -22,7 +22,7 @@ import { publicUrlOfRequest } from "../http/public-url.js";
 import { queryBoolean, queryList, queryOne } from "../http/query.js";
 import { MODEL_SORTS } from "../store/model-filters.js";
 import type { Store } from "../store/store.js";
-import { modelFromRoute, visibleModels } from "./model-lookup.js";
+import { mappingsForCaller, modelFromRoute, visibleModels } from "./model-lookup.js";
 
 export interface ModelsRoutesDeps {
   store: Store;
@@ -86,9 +86,10 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
       parseExpand(queryList(c, "expand"), "detail"),
       queryBoolean(c, "full") ?? false,
     );
+    const mappings = needsMappings(fields) ? await mappingsForCaller(c, store, model.id) : undefined;
     return c.json(
       modelView(model, fields, {
-        mappings: needsMappings(fields) ? store.mappings.forModel(model.id) : undefined,
+        mappings,
         childrenModelCount: fields.includes("childrenModelCount")
           ? store.models.countChildren(model.id, visibleModels(c))
           : undefined,

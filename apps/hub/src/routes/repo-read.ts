@@ -11,6 +11,7 @@ import type { RepoRecord } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
 import type { CasService } from "../xet/cas-service.js";
 import type { XetSigner } from "../xet/xet-tokens.js";
+import { mappingsForCaller } from "./model-lookup.js";
 import type { RepoApiPath } from "./repo-api-path.js";
 import { findRepo, type RepoTargetDeps } from "./repo-target.js";
 
@@ -90,9 +91,11 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
       "detail",
     );
     const fields = fieldsFor("detail", modelExpand, queryBoolean(c, "full") ?? false);
+    const mappings =
+      model && needsMappings(fields) ? await mappingsForCaller(c, deps.store, model.id) : undefined;
     view = model
       ? modelView(model, expand.length ? modelExpand : fields, {
-          mappings: needsMappings(fields) ? deps.store.mappings.forModel(model.id) : undefined,
+          mappings,
           childrenModelCount: fields.includes("childrenModelCount")
             ? deps.store.models.countChildren(model.id)
             : undefined,

@@ -28,6 +28,18 @@ export function isMappingTask(value: unknown): value is MappingTask {
 /** `{ [provider]: mapping }`, as `expand[]=inferenceProviderMapping` returns it. */
 export type ProviderMappings = Record<string, ProviderMapping>;
 
+/**
+ * The mappings with the user's preferred providers first, in their order (the others keep theirs): clients
+ * that pick `provider="auto"` take the first live mapping of the model API's answer, as on the public hub.
+ */
+export function inPreferredOrder(mappings: ProviderMappings, preferred: readonly string[]): ProviderMappings {
+  if (preferred.length === 0) return mappings;
+  const ordered: ProviderMappings = {};
+  for (const provider of preferred) if (mappings[provider]) ordered[provider] = mappings[provider];
+  for (const [provider, mapping] of Object.entries(mappings)) ordered[provider] ??= mapping;
+  return ordered;
+}
+
 const PROVIDER_NAME = /^[a-z0-9][a-z0-9-]{0,49}$/;
 /** A relative file path inside a repository: no absolute path, no `..` segment, no backslash. */
 const REPO_FILE_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[^\\\u0000-\u001f]{1,1000}$/;

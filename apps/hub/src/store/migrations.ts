@@ -373,6 +373,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX xet_xorbs_by_deleting ON xet_xorbs (deleting_since);
   CREATE INDEX xet_xorbs_by_blob ON xet_xorbs (blob_sha256);
   `,
+  // 11: each user's order of inference providers (Settings > Inference Providers; the router's `auto`).
+  `
+  CREATE TABLE provider_preferences (
+    user_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    provider TEXT NOT NULL,
+    PRIMARY KEY (user_id, position)
+  );
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

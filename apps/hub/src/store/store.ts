@@ -7,6 +7,7 @@ import { createDiscussionsTable } from "./discussions-table.js";
 import { createMappingsTable } from "./mappings-table.js";
 import { MIGRATIONS, migrate } from "./migrations.js";
 import { createModelsTable } from "./models-table.js";
+import { createProviderPreferencesTable } from "./provider-preferences-table.js";
 import { createReposTable } from "./repos-table.js";
 import { createUsageReports } from "./usage-reports.js";
 import { createUsageTable } from "./usage-table.js";
@@ -60,6 +61,8 @@ export function openStore(options: StoreOptions) {
     usage,
     /** Usage per user and per organization (asynchronous). */
     usageReports: createUsageReports(db, () => usage.flush()),
+    /** Each user's order of inference providers: asynchronous. */
+    providerPreferences: createProviderPreferencesTable(db),
     meta: {
       get: (key: string): string | undefined => getMeta.get(key)?.value,
       set: (key: string, value: string): void => void setMeta.run(key, value),
