@@ -1,17 +1,19 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
+import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { type RunningHub, startHub } from "../start-hub.js";
 import type { BlobStore } from "../storage/blob-store.js";
-import { createFsBlobStore } from "../storage/fs-blob-store.js";
+import { openBlobStore } from "../storage/blob-store-config.js";
 import { casRequest, sampleUpload, xetTokenFor } from "./__fixtures__/xet-upload.js";
 import { serializeShard } from "./shard.js";
 import { collectXetGarbage } from "./xet-gc.js";
 
 let hub: RunningHub;
 let temp: ReturnType<typeof makeTempDir>;
+let blobStore: Awaited<ReturnType<typeof blobStoreUnderTest>>;
 let blobs: BlobStore;
 let hubToken: string;
 let write: string;
@@ -20,13 +22,16 @@ const REPO = "alice/gc";
 
 beforeAll(async () => {
   temp = makeTempDir();
+  blobStore = await blobStoreUnderTest();
+  const dataDir = join(temp.dir, "data");
   hub = await startHub({
-    dataDir: join(temp.dir, "data"),
+    ...blobStore.options,
+    dataDir,
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,
   });
-  // A second handle on the hub's blob directory, as another process (or replica) would open it.
-  blobs = await createFsBlobStore(join(temp.dir, "data", "blobs"));
+  // A second handle on the hub's blobs (its directory or bucket), as another replica would open it.
+  blobs = await openBlobStore(blobStore.options.blobStore ?? { kind: "fs" }, dataDir);
   hubToken = await userToken(hub.store, "alice");
   const created = await fetch(`${hub.url}/api/repos/create`, {
     method: "POST",
@@ -38,6 +43,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await hub.close();
+  await blobStore.close();
   temp.remove();
 });
 
