@@ -82,3 +82,16 @@ export async function popoversOutsideViewport(page: Page): Promise<string[]> {
   }
   return outside;
 }
+
+/** Serious and critical axe findings of the page as it is now (all WCAG 2.2 AA rules + best practices). */
+export async function severeAxeFindings(page: Page): Promise<string[]> {
+  const { AxeBuilder } = await import("@axe-core/playwright");
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
+}

@@ -22,6 +22,7 @@ export const PAGE_READY = {
   files: (page: Page) => page.getByTestId("file-tree").waitFor(),
   file: (page: Page) => page.getByTestId("file-content").waitFor(),
   history: (page: Page) => page.getByTestId("commit-list").waitFor(),
+  community: (page: Page) => page.getByRole("heading", { name: "Community" }).waitFor(),
   notFound: (page: Page) => page.getByRole("heading", { level: 1 }).waitFor(),
 } satisfies Record<string, (page: Page) => Promise<unknown>>;
 
@@ -95,6 +96,13 @@ export const ALL_PAGES: Array<{
     path: `/${GGUF_MODEL}/commits/main`,
     ready: PAGE_READY.history,
     title: `History of ${GGUF_MODEL} at main · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "community",
+    path: `/${GGUF_MODEL}/discussions`,
+    ready: PAGE_READY.community,
+    title: `Community of ${GGUF_MODEL} · Modelhub`,
     status: 200,
   },
   {

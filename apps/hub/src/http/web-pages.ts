@@ -5,7 +5,7 @@ export const APP_PAGES: readonly string[] = ["/", "/models", "/widget-builder"];
 
 /** What may follow `/{owner}/{name}` on a model's pages: the card, then each section of the model page. */
 const MODEL_SECTION =
-  /^(?:\/|\/libraries\/[^/]+\/?|\/local-apps(?:\/[^/]+)?\/?|\/inference\/?|\/playground\/?|\/chat-template\/?|\/(?:tree|blob|commits|upload|new|edit)\/[^/]+(?:\/.*)?|\/commit\/[0-9a-f]{7,40}\/?)?$/;
+  /^(?:\/|\/libraries\/[^/]+\/?|\/local-apps(?:\/[^/]+)?\/?|\/inference\/?|\/playground\/?|\/chat-template\/?|\/(?:tree|blob|commits|upload|new|edit)\/[^/]+(?:\/.*)?|\/commit\/[0-9a-f]{7,40}\/?|\/discussions(?:\/\d+)?\/?|\/settings\/?)?$/;
 
 /**
  * Whether `path` is a page the web app shows: one of APP_PAGES, or a section of a model the hub has.

@@ -90,6 +90,18 @@ export const router = createBrowserRouter([
             lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.EditFilePage })),
           },
           {
+            path: "discussions",
+            lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.CommunityPage })),
+          },
+          {
+            path: "discussions/:num",
+            lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.DiscussionPage })),
+          },
+          {
+            path: "settings",
+            lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.SettingsPage })),
+          },
+          {
             path: "chat-template",
             lazy: () =>
               import("./pages/chat-template-page.js").then((m) => ({ Component: m.ChatTemplatePage })),

@@ -1,6 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
 import { memo } from "react";
 import { NavLink, useLocation } from "react-router";
 import type { ModelInfo } from "../../lib/api/models.js";
+import { canWrite, viewerQuery } from "../../lib/api/session.js";
 import { hasChatTemplate } from "../../lib/chat-template-source.js";
 import { modelUrl } from "../../lib/model-url.js";
 
@@ -16,6 +18,7 @@ const FILES_SECTION = /\/(tree|blob|commits|commit|upload|new|edit)\//;
 export const ModelNav = memo(function ModelNav({ model }: { model: ModelInfo }) {
   const base = modelUrl(model.id);
   const inFiles = FILES_SECTION.test(useLocation().pathname);
+  const viewer = useQuery(viewerQuery());
   const hasProviders = model.inferenceProviderMapping.length > 0;
   return (
     <nav aria-label="Model sections" className="overflow-x-auto">
@@ -31,6 +34,11 @@ export const ModelNav = memo(function ModelNav({ model }: { model: ModelInfo }) 
             className={({ isActive }) => tabClass({ isActive: isActive || inFiles })}
           >
             Files and versions
+          </NavLink>
+        </li>
+        <li>
+          <NavLink to={`${base}/discussions`} className={tabClass}>
+            Community
           </NavLink>
         </li>
         {model.library_name ? (
@@ -63,6 +71,13 @@ export const ModelNav = memo(function ModelNav({ model }: { model: ModelInfo }) 
           <li>
             <NavLink to={`${base}/chat-template`} className={tabClass}>
               Chat template
+            </NavLink>
+          </li>
+        ) : null}
+        {canWrite(viewer.data, model.id) ? (
+          <li>
+            <NavLink to={`${base}/settings`} className={tabClass}>
+              Settings
             </NavLink>
           </li>
         ) : null}

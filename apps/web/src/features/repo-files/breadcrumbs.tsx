@@ -9,7 +9,7 @@ export function Breadcrumbs({ repo, revision, path }: { repo: RepoRef; revision:
     <nav aria-label="Path" className="min-w-0 text-sm">
       <ol className="flex flex-wrap items-center gap-1">
         <li>
-          <Link to={filesUrls.tree(repo, revision)} className="font-medium text-accent hover:underline">
+          <Link to={filesUrls.tree(repo, revision)} className="font-medium text-accent underline">
             {name}
           </Link>
         </li>
@@ -28,7 +28,7 @@ export function Breadcrumbs({ repo, revision, path }: { repo: RepoRef; revision:
               ) : (
                 <Link
                   to={filesUrls.tree(repo, revision, here)}
-                  className="break-all text-accent hover:underline"
+                  className="break-all text-accent underline"
                 >
                   {part}
                 </Link>

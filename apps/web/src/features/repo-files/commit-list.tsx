@@ -36,7 +36,7 @@ export function CommitList({ repo, revision }: { repo: RepoRef; revision: string
               >
                 <Link
                   to={filesUrls.commit(repo, commit.id)}
-                  className="min-w-0 flex-1 font-medium hover:text-accent hover:underline"
+                  className="min-w-0 flex-1 font-medium hover:text-accent underline"
                 >
                   {commit.title}
                 </Link>
@@ -51,7 +51,7 @@ export function CommitList({ repo, revision }: { repo: RepoRef; revision: string
                   <span className="sr-only">Commit </span>
                   {commit.id.slice(0, 7)}
                 </Link>
-                <Link to={filesUrls.tree(repo, commit.id)} className="text-xs text-accent hover:underline">
+                <Link to={filesUrls.tree(repo, commit.id)} className="text-xs text-accent underline">
                   Browse files<span className="sr-only"> at {commit.id.slice(0, 7)}</span>
                 </Link>
               </li>

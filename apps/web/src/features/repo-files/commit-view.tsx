@@ -44,7 +44,7 @@ export function CommitView({ repo, oid }: { repo: RepoRef; oid: string }) {
                 </Link>
               </span>
             ) : null}
-            <Link to={filesUrls.tree(repo, oid)} className="text-accent hover:underline">
+            <Link to={filesUrls.tree(repo, oid)} className="text-accent underline">
               Browse files
             </Link>
           </p>

@@ -110,7 +110,7 @@ function EntryRow({ repo, revision, entry }: { repo: RepoRef; revision: string; 
             to={
               isDir ? filesUrls.tree(repo, revision, entry.path) : filesUrls.blob(repo, revision, entry.path)
             }
-            className="min-w-0 truncate text-ink hover:text-accent hover:underline"
+            className="min-w-0 truncate text-ink hover:text-accent underline"
           >
             {name}
             {isDir ? <span className="sr-only"> (folder)</span> : null}
@@ -133,7 +133,7 @@ function EntryRow({ repo, revision, entry }: { repo: RepoRef; revision: string; 
           <span className="flex min-w-0 items-center gap-2">
             <Link
               to={filesUrls.commit(repo, entry.lastCommit.id)}
-              className="min-w-0 truncate hover:text-accent hover:underline"
+              className="min-w-0 truncate hover:text-accent underline"
             >
               {entry.lastCommit.title}
             </Link>

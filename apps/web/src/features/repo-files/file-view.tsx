@@ -94,7 +94,7 @@ function FileFacts({ repo, entry }: { repo: RepoRef; entry: TreeEntry }) {
         <>
           <dt className="text-muted">Last commit</dt>
           <dd className="min-w-0">
-            <Link to={filesUrls.commit(repo, entry.lastCommit.id)} className="text-accent hover:underline">
+            <Link to={filesUrls.commit(repo, entry.lastCommit.id)} className="text-accent underline">
               {entry.lastCommit.title}
             </Link>{" "}
             <time dateTime={entry.lastCommit.date} className="text-muted">

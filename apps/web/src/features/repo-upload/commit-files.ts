@@ -89,7 +89,7 @@ export async function commitFiles(
     );
     const answer = await hubSend<PreuploadAnswer>(
       "POST",
-      repoApiUrl(repo, `preupload/${revision}`),
+      `${repoApiUrl(repo, `preupload/${revision}`)}${request.asPullRequest ? "?create_pr=1" : ""}`,
       csrfToken,
       { json: { files } },
       signal,

@@ -1,0 +1,2 @@
+export { DiscussionList } from "./discussion-list.js";
+export { DiscussionView } from "./discussion-view.js";

@@ -1,0 +1,75 @@
+import { useId, useState } from "react";
+import { useNavigate } from "react-router";
+import { hubSend } from "../../lib/api/hub-fetch.js";
+import { queryClient } from "../../lib/query-client.js";
+import { type RepoRef, repoApiUrl, repoPageUrl } from "../../lib/repo-ref.js";
+
+/** Start a discussion (title + first comment). Pull requests start from "Add file" as a PR. */
+export function NewDiscussionForm({ repo, csrfToken }: { repo: RepoRef; csrfToken: string }) {
+  const id = useId();
+  const navigate = useNavigate();
+  const [title, setTitle] = useState("");
+  const [description, setDescription] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      aria-labelledby={`${id}-heading`}
+      className="flex flex-col gap-2 rounded-lg border border-line bg-surface p-4"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setBusy(true);
+        setError(null);
+        try {
+          const created = await hubSend<{ num: number }>("POST", repoApiUrl(repo, "discussions"), csrfToken, {
+            json: { title, description },
+          });
+          await queryClient.invalidateQueries({ queryKey: ["discussions", repo.type, repo.id] });
+          navigate(repoPageUrl(repo, `discussions/${created.num}`));
+        } catch (caught) {
+          setError(caught instanceof Error ? caught.message : String(caught));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <h3 id={`${id}-heading`} className="font-semibold">
+        Start a discussion
+      </h3>
+      <label htmlFor={`${id}-title`} className="text-sm font-medium">
+        Title
+      </label>
+      <input
+        id={`${id}-title`}
+        required
+        minLength={3}
+        maxLength={200}
+        value={title}
+        onChange={(event) => setTitle(event.target.value)}
+        className="h-9 rounded-md border border-line bg-surface px-3 text-sm"
+      />
+      <label htmlFor={`${id}-body`} className="text-sm font-medium">
+        Message
+      </label>
+      <textarea
+        id={`${id}-body`}
+        rows={3}
+        value={description}
+        onChange={(event) => setDescription(event.target.value)}
+        className="rounded-md border border-line bg-surface px-3 py-2 text-sm"
+      />
+      <button
+        type="submit"
+        disabled={busy}
+        className="self-start rounded-md bg-accent px-4 py-2 text-sm font-medium text-accent-ink disabled:opacity-60"
+      >
+        Open discussion
+      </button>
+      {error ? (
+        <p role="alert" className="text-danger">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,81 @@
+import { useQuery } from "@tanstack/react-query";
+import { hubGet, hubSend } from "../../lib/api/hub-fetch.js";
+import { formatAgo } from "../../lib/format.js";
+import { queryClient } from "../../lib/query-client.js";
+import { type RepoRef, repoApiUrl } from "../../lib/repo-ref.js";
+import { useRepoAction } from "./use-repo-action.js";
+
+interface AccessRequest {
+  user: { user: string; fullname?: string };
+  status: "pending" | "accepted" | "rejected";
+  timestamp: string;
+}
+
+/** The queue of pending access requests of a gated repository, each accepted or rejected here. */
+export function AccessRequests({ repo, csrfToken }: { repo: RepoRef; csrfToken: string }) {
+  const key = ["access-requests", repo.type, repo.id];
+  const pending = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) =>
+      (await hubGet<AccessRequest[]>(repoApiUrl(repo, "user-access-request/pending"), signal)).data,
+  });
+  const { busy, message, run } = useRepoAction();
+  const decide = (user: string, status: "accepted" | "rejected") =>
+    run(async () => {
+      await hubSend("POST", repoApiUrl(repo, "user-access-request/handle"), csrfToken, {
+        json: { user, status },
+      });
+      await queryClient.invalidateQueries({ queryKey: key });
+    }, `${user}: ${status}.`);
+  return (
+    <section
+      aria-labelledby="requests-heading"
+      className="flex flex-col gap-3 rounded-lg border border-line bg-surface p-4"
+    >
+      <h3 id="requests-heading" className="font-semibold">
+        Pending access requests
+      </h3>
+      {pending.isPending ? (
+        <p className="text-muted">Loading…</p>
+      ) : pending.isError ? (
+        <p role="alert" className="text-danger">
+          {pending.error.message}
+        </p>
+      ) : pending.data.length === 0 ? (
+        <p className="text-sm text-muted">No one is waiting.</p>
+      ) : (
+        <ul className="flex flex-col divide-y divide-line">
+          {pending.data.map((request) => (
+            <li key={request.user.user} className="flex flex-wrap items-center gap-2 py-2 text-sm">
+              <span className="min-w-0 flex-1 font-medium">{request.user.user}</span>
+              <time dateTime={request.timestamp} className="text-muted">
+                {formatAgo(request.timestamp)}
+              </time>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => decide(request.user.user, "accepted")}
+                className="rounded-md border border-ok px-2.5 py-1 text-ok"
+              >
+                Accept<span className="sr-only"> {request.user.user}</span>
+              </button>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => decide(request.user.user, "rejected")}
+                className="rounded-md border border-danger px-2.5 py-1 text-danger"
+              >
+                Reject<span className="sr-only"> {request.user.user}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {message ? (
+        <p role={message.kind === "ok" ? "status" : "alert"} className="text-sm">
+          {message.text}
+        </p>
+      ) : null}
+    </section>
+  );
+}
