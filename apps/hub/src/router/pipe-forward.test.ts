@@ -1,5 +1,8 @@
+import { createServer } from "node:http";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { frameChunk } from "./pipe-forward.js";
+import { frameChunk, pipeToProvider } from "./pipe-forward.js";
+import type { Upstream } from "./upstreams.js";
 
 describe("frameChunk", () => {
   it("frames data as one HTTP/1.1 chunk: hex size, CRLF, data, CRLF", () => {
@@ -9,5 +12,65 @@ describe("frameChunk", () => {
     expect(framed.subarray(0, 5).toString("latin1")).toBe(`${event.byteLength.toString(16)}\r\n`);
     expect(framed.subarray(5, 5 + event.byteLength).equals(event)).toBe(true);
     expect(framed.subarray(-2).toString("latin1")).toBe("\r\n");
+  });
+});
+
+describe("pipeToProvider on a pooled connection the provider closed", () => {
+  it("sends the call once more on a new connection when the reused one is reset before any answer", async () => {
+    // A provider that answers the first request of each connection and resets the connection on the second,
+    // as one does when it closes an idle keep-alive connection just as the router reuses it.
+    let connections = 0;
+    const provider = createNetServer((socket) => {
+      connections++;
+      let requests = 0;
+      socket.on("data", (data) => {
+        if (!data.toString("latin1").includes("\r\n\r\n")) return;
+        requests++;
+        if (requests === 1) {
+          socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok");
+        } else socket.resetAndDestroy();
+      });
+    });
+    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
+    const upstream: Upstream = {
+      provider: "together",
+      baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
+      authHeader: { name: "authorization", value: "Bearer sk-test" },
+      target: "override",
+      secret: "sk-test",
+    };
+    const results: number[] = [];
+    const hub = createServer((incoming, outgoing) => {
+      pipeToProvider({
+        upstream,
+        method: "POST",
+        pathAndQuery: "/v1/chat/completions",
+        headers: incoming.headers,
+        forwardSimHeaders: false,
+        body: Buffer.from("{}"),
+        requestId: "r",
+        timeouts: { headersMs: 5000, idleMs: 5000 },
+        outgoing,
+        answerHeaders: {},
+        publicBase: "http://hub/router/together",
+        sendError: (error) => outgoing.writeHead(error.status).end(error.message),
+        onDone: (result) => results.push(result.status),
+      });
+    });
+    await new Promise<void>((resolve) => hub.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(hub.address() as AddressInfo).port}/`;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const answer = await fetch(url, { method: "POST", body: "{}" });
+        expect(answer.status).toBe(200);
+        expect(await answer.text()).toBe("ok");
+      }
+      expect(results).toEqual([200, 200, 200]);
+      // Each reset connection was replaced by a new one.
+      expect(connections).toBe(3);
+    } finally {
+      hub.close();
+      provider.close();
+    }
   });
 });

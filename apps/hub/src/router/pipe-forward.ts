@@ -186,105 +186,116 @@ export function pipeToProvider(request: PipeForwardRequest): void {
     failover(status);
   };
 
-  upstreamRequest = startUpstreamRequest(
-    target,
-    { method: request.method, path, headers: forwardedHeaders(request) },
-    (upstream) => {
-      upstreamResponse = upstream;
-      clearTimeout(headersTimer);
-      if (callerGone) {
-        upstream.destroy();
-        return;
-      }
-      const status = upstream.statusCode ?? 502;
-      request.onHeaders?.(performance.now() - started);
-      if (request.onRetrySafeFailure && isRetrySafeStatus(status)) {
-        upstream.resume();
-        failOver(status, request.onRetrySafeFailure);
-        return;
-      }
-      const headers = answerHeaders(upstream, request.answerHeaders, rewrites);
-      if (status >= 400 || status === 204 || status === 304) {
-        // Error bodies are small: read them whole and scrub any credential a provider might echo back.
-        readUpstreamBody(upstream, MAX_ERROR_BODY_BYTES)
-          .catch(() => "")
-          .then((text) => {
-            if (callerGone) return;
-            const bodyless = status === 204 || status === 304;
-            const scrubbed = bodyless ? "" : rewriteText(text, rewrites.rewrites);
-            responseBytes = Buffer.byteLength(scrubbed);
-            // As the app's middleware does for an answer it returns: its own headers over the provider's.
-            outgoing.writeHead(status, { ...headers, ...request.answerHeaders, ...ROUTER_SECURITY_HEADERS });
-            outgoing.end(bodyless ? undefined : scrubbed);
-            finish(status);
-          });
-        return;
-      }
-
-      // Each chunk goes to the caller as soon as it is read (SSE events pass through one by one); the
-      // provider is paused while the caller is slower (back-pressure, as pipe() does).
-      outgoing.writeHead(status, headers);
-      // The headers leave now, together with whatever the provider sent in the same read (see holdWrites).
-      if (outgoing.socket) holdWrites(outgoing.socket);
-      outgoing.flushHeaders();
-      idleTimer = setTimeout(() => upstream.destroy(new Error("idle timeout")), request.timeouts.idleMs);
-      // With chunked encoding and the headers out, each chunk is framed into one buffer and written to the
-      // socket itself: one write instead of four per chunk through the response (size line, CRLF, data,
-      // CRLF). The response still writes the final empty chunk on end(). Otherwise (HTTP/1.0 caller, pipelined
-      // request waiting for its turn) the response writes it.
-      const socket = outgoing.chunkedEncoding && outgoing.headersSent ? outgoing.socket : null;
-      const sink = socket ?? outgoing;
-      const resume = () => upstream.resume();
-      sink.on("drain", resume);
-      // A provider may echo its key in a successful answer too (a debug field, a signed URL), and job
-      // submissions answer with status URLs on the provider's own base.
-      const scrubber = createStreamRewriter(rewrites);
-      upstream.on("data", (received: Buffer) => {
-        responseBytes += received.byteLength;
-        idleTimer?.refresh();
-        const chunk = scrubber.push(received);
-        // An empty chunk would read as the end of the answer.
-        if (chunk.byteLength === 0) return;
-        let written: boolean;
-        if (socket) {
-          holdWrites(socket);
-          written = socket.write(frameChunk(chunk));
-        } else written = outgoing.write(chunk);
-        if (!written) upstream.pause();
-      });
-      upstream.once("end", () => {
-        clearTimeout(idleTimer);
-        sink.off("drain", resume);
-        const rest = scrubber.end();
-        if (rest.byteLength > 0) outgoing.write(rest);
-        outgoing.end();
-        finish(status);
-      });
-      upstream.once("error", () => {
-        // A provider that fails or stalls mid-answer: cut the caller's connection so the answer is visibly
-        // incomplete rather than silently short.
-        clearTimeout(idleTimer);
-        outgoing.destroy();
-        finish(callerGone ? 499 : 502);
-      });
-    },
-  );
-  upstreamRequest.once("error", () => {
+  const onUpstreamResponse = (upstream: IncomingMessage) => {
+    upstreamResponse = upstream;
     clearTimeout(headersTimer);
+    if (callerGone) {
+      upstream.destroy();
+      return;
+    }
+    const status = upstream.statusCode ?? 502;
+    request.onHeaders?.(performance.now() - started);
+    if (request.onRetrySafeFailure && isRetrySafeStatus(status)) {
+      upstream.resume();
+      failOver(status, request.onRetrySafeFailure);
+      return;
+    }
+    const headers = answerHeaders(upstream, request.answerHeaders, rewrites);
+    if (status >= 400 || status === 204 || status === 304) {
+      // Error bodies are small: read them whole and scrub any credential a provider might echo back.
+      readUpstreamBody(upstream, MAX_ERROR_BODY_BYTES)
+        .catch(() => "")
+        .then((text) => {
+          if (callerGone) return;
+          const bodyless = status === 204 || status === 304;
+          const scrubbed = bodyless ? "" : rewriteText(text, rewrites.rewrites);
+          responseBytes = Buffer.byteLength(scrubbed);
+          // As the app's middleware does for an answer it returns: its own headers over the provider's.
+          outgoing.writeHead(status, { ...headers, ...request.answerHeaders, ...ROUTER_SECURITY_HEADERS });
+          outgoing.end(bodyless ? undefined : scrubbed);
+          finish(status);
+        });
+      return;
+    }
+
+    // Each chunk goes to the caller as soon as it is read (SSE events pass through one by one); the
+    // provider is paused while the caller is slower (back-pressure, as pipe() does).
+    outgoing.writeHead(status, headers);
+    // The headers leave now, together with whatever the provider sent in the same read (see holdWrites).
+    if (outgoing.socket) holdWrites(outgoing.socket);
+    outgoing.flushHeaders();
+    idleTimer = setTimeout(() => upstream.destroy(new Error("idle timeout")), request.timeouts.idleMs);
+    // With chunked encoding and the headers out, each chunk is framed into one buffer and written to the
+    // socket itself: one write instead of four per chunk through the response (size line, CRLF, data,
+    // CRLF). The response still writes the final empty chunk on end(). Otherwise (HTTP/1.0 caller, pipelined
+    // request waiting for its turn) the response writes it.
+    const socket = outgoing.chunkedEncoding && outgoing.headersSent ? outgoing.socket : null;
+    const sink = socket ?? outgoing;
+    const resume = () => upstream.resume();
+    sink.on("drain", resume);
+    // A provider may echo its key in a successful answer too (a debug field, a signed URL), and job
+    // submissions answer with status URLs on the provider's own base.
+    const scrubber = createStreamRewriter(rewrites);
+    upstream.on("data", (received: Buffer) => {
+      responseBytes += received.byteLength;
+      idleTimer?.refresh();
+      const chunk = scrubber.push(received);
+      // An empty chunk would read as the end of the answer.
+      if (chunk.byteLength === 0) return;
+      let written: boolean;
+      if (socket) {
+        holdWrites(socket);
+        written = socket.write(frameChunk(chunk));
+      } else written = outgoing.write(chunk);
+      if (!written) upstream.pause();
+    });
+    upstream.once("end", () => {
+      clearTimeout(idleTimer);
+      sink.off("drain", resume);
+      const rest = scrubber.end();
+      if (rest.byteLength > 0) outgoing.write(rest);
+      outgoing.end();
+      finish(status);
+    });
+    upstream.once("error", () => {
+      // A provider that fails or stalls mid-answer: cut the caller's connection so the answer is visibly
+      // incomplete rather than silently short.
+      clearTimeout(idleTimer);
+      outgoing.destroy();
+      finish(callerGone ? 499 : 502);
+    });
+  };
+  const headers = forwardedHeaders(request);
+  let resent = false;
+  const send = () => {
+    const sent = startUpstreamRequest(target, { method: request.method, path, headers }, onUpstreamResponse);
+    upstreamRequest = sent;
+    sent.once("error", (error: NodeJS.ErrnoException) => onUpstreamError(sent, error));
+    sent.end(request.body && request.body.byteLength > 0 ? request.body : undefined);
+  };
+  const onUpstreamError = (sent: ClientRequest, error: NodeJS.ErrnoException) => {
     if (callerGone || upstreamResponse) return;
+    // A pooled keep-alive connection the provider closed while it sat idle fails as soon as it is reused,
+    // before the provider saw the request: send it once more on a new connection (as Node's docs advise).
+    if (sent.reusedSocket && error.code === "ECONNRESET" && !resent && !timedOut) {
+      resent = true;
+      send();
+      return;
+    }
+    clearTimeout(headersTimer);
     // Unreachable (refused, reset before an answer): safe to try the next provider. A timeout is not: the
     // provider may be doing the work.
     if (request.onRetrySafeFailure && !timedOut) {
       failOver(502, request.onRetrySafeFailure);
       return;
     }
-    const error = timedOut
+    const failure = timedOut
       ? new UpstreamTimeoutError(request.timeouts.headersMs)
       : new UpstreamError(`Could not reach provider ${route.provider}.`);
-    request.sendError(error);
-    finish(error.status);
-  });
-  upstreamRequest.end(request.body && request.body.byteLength > 0 ? request.body : undefined);
+    request.sendError(failure);
+    finish(failure.status);
+  };
+  send();
 }
 
 const CRLF = 0x0d0a;
