@@ -276,8 +276,10 @@ export function pipeToProvider(request: PipeForwardRequest): void {
   const onUpstreamError = (sent: ClientRequest, error: NodeJS.ErrnoException) => {
     if (callerGone || upstreamResponse) return;
     // A pooled keep-alive connection the provider closed while it sat idle fails as soon as it is reused,
-    // before the provider saw the request: send it once more on a new connection (as Node's docs advise).
-    if (sent.reusedSocket && error.code === "ECONNRESET" && !resent && !timedOut) {
+    // before the provider saw the request: send it once more on a new connection (as Node's docs advise),
+    // unless another provider can take the call (failover treats a reset as unreachable, below).
+    const canFailOver = request.onRetrySafeFailure !== undefined;
+    if (sent.reusedSocket && error.code === "ECONNRESET" && !resent && !timedOut && !canFailOver) {
       resent = true;
       send();
       return;
