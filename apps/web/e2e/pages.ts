@@ -24,6 +24,9 @@ export const PAGE_READY = {
   history: (page: Page) => page.getByTestId("commit-list").waitFor(),
   community: (page: Page) => page.getByRole("heading", { name: "Community" }).waitFor(),
   notFound: (page: Page) => page.getByRole("heading", { level: 1 }).waitFor(),
+  signIn: (page: Page) => page.getByRole("form", { name: "Sign in" }).waitFor(),
+  /** The harness's hub keeps the default sign-up policy (closed): the page says so. */
+  signUp: (page: Page) => page.getByText("Sign-up is closed on this hub").waitFor(),
 } satisfies Record<string, (page: Page) => Promise<unknown>>;
 
 /** Every page of the app: where it is, what shows it loaded, the tab title it must have, its status. */
@@ -112,6 +115,8 @@ export const ALL_PAGES: Array<{
     title: "Widget builder · Modelhub",
     status: 200,
   },
+  { name: "sign in", path: "/login", ready: PAGE_READY.signIn, title: "Sign in · Modelhub", status: 200 },
+  { name: "sign up", path: "/join", ready: PAGE_READY.signUp, title: "Sign up · Modelhub", status: 200 },
   {
     name: "not found",
     path: "/this/model/does-not-exist/at-all",

@@ -1,7 +1,23 @@
 import { modelIdFromParts } from "../model-id.js";
 
 /** Pages of the web app that are not about one model. The web app's router (apps/web) lists the same. */
-export const APP_PAGES: readonly string[] = ["/", "/models", "/widget-builder"];
+export const APP_PAGES: readonly string[] = [
+  "/",
+  "/models",
+  "/widget-builder",
+  "/login",
+  "/join",
+  "/settings",
+  "/settings/profile",
+  "/settings/tokens",
+  "/settings/organizations",
+];
+
+/**
+ * Account pages with a name in the path: an organization's page and an invite link. Any well-formed name is
+ * a page (the page itself says when the organization does not exist; organizations are public).
+ */
+const ACCOUNT_PAGES = [/^\/organizations\/invites\/[\w-]{1,100}\/?$/, /^\/organizations\/[\w.-]{1,96}\/?$/];
 
 /** What may follow `/{owner}/{name}` on a model's pages: the card, then each section of the model page. */
 const MODEL_SECTION =
@@ -13,6 +29,7 @@ const MODEL_SECTION =
  */
 export function isAppPage(path: string, modelExists: (id: string) => boolean): boolean {
   if (APP_PAGES.includes(path) || APP_PAGES.includes(path.replace(/\/$/, ""))) return true;
+  if (ACCOUNT_PAGES.some((page) => page.test(path))) return true;
   const match = /^\/([^/]+)\/([^/]+)(.*)$/.exec(path);
   if (!match || !MODEL_SECTION.test(match[3] ?? "")) return false;
   try {

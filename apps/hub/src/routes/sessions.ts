@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { accountsService } from "../accounts/accounts-service.js";
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits, signInService } from "../accounts/sign-in.js";
 import { SESSION_COOKIE } from "../auth/actor-resolver.js";
-import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
+import { PermissionDeniedError } from "../auth/auth-errors.js";
 import { InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
@@ -22,7 +22,7 @@ export interface SessionRoutesDeps {
 
 /**
  * Web sessions: `POST /api/auth/signin {name, password}` sets an HttpOnly, SameSite=Lax cookie (Secure
- * behind HTTPS) and answers the CSRF token the pages send back as `X-CSRF-Token`; `GET /api/auth/session`;
+ * behind HTTPS) and answers the CSRF token the pages send back as `X-CSRF-Token`; `GET /api/auth/session` (`{signedIn: false}` or `{signedIn, name, isAdmin, csrfToken}`);
  * `POST /api/auth/signout` revokes the session server-side; `POST /api/auth/signup {name, password, email?,
  * invite?}` as the sign-up policy allows (`open`, `invite`: with an admin's invite code, `closed`).
  */
@@ -55,12 +55,13 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
     return c.json({ name: session.user.name, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
   });
 
+  // 200 either way: every page asks on load, and a reader who is not signed in is not an error.
   app.get("/session", (c) => {
     const actor = c.get("actor");
-    if (actor.kind !== "user" || actor.credential.kind !== "session")
-      throw new AuthenticationRequiredError("Not signed in.");
     c.header("Cache-Control", "no-store");
+    if (actor.kind !== "user" || actor.credential.kind !== "session") return c.json({ signedIn: false });
     return c.json({
+      signedIn: true,
       name: actor.user.name,
       isAdmin: actor.user.isAdmin,
       csrfToken: actor.credential.csrfToken,

@@ -1,4 +1,5 @@
 import { NavLink, Outlet, ScrollRestoration } from "react-router";
+import { UserMenu } from "../features/account/user-menu.js";
 import { ThemeSwitcher } from "../features/theme/index.js";
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
@@ -34,8 +35,9 @@ export function AppLayout() {
               Widget
             </NavLink>
           </nav>
-          <div className="ml-auto">
+          <div className="ml-auto flex items-center gap-2">
             <ThemeSwitcher />
+            <UserMenu />
           </div>
         </div>
       </header>

@@ -114,6 +114,27 @@ export const router = createBrowserRouter([
           import("./pages/widget-builder-page.js").then((m) => ({ Component: m.WidgetBuilderPage })),
       },
       {
+        path: "login",
+        lazy: () => import("./pages/sign-in-page.js").then((m) => ({ Component: m.SignInPage })),
+      },
+      {
+        path: "join",
+        lazy: () => import("./pages/sign-up-page.js").then((m) => ({ Component: m.SignUpPage })),
+      },
+      {
+        path: "settings/:section",
+        lazy: () => import("./pages/settings-page.js").then((m) => ({ Component: m.SettingsPage })),
+      },
+      { path: "settings", element: <Navigate to="/settings/profile" replace /> },
+      {
+        path: "organizations/invites/:code",
+        lazy: () => import("./pages/org-invite-page.js").then((m) => ({ Component: m.OrgInvitePage })),
+      },
+      {
+        path: "organizations/:org",
+        lazy: () => import("./pages/organization-page.js").then((m) => ({ Component: m.OrganizationPage })),
+      },
+      {
         path: "*",
         lazy: () => import("./pages/not-found-page.js").then((m) => ({ Component: m.NotFoundPage })),
       },

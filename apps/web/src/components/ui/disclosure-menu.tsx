@@ -5,6 +5,10 @@ interface DisclosureMenuProps {
   summary: ReactNode;
   children: ReactNode;
   className?: string;
+  /** Replaces the button's look (the default is the accent-coloured button). */
+  summaryClassName?: string;
+  /** Hides the ▾ after the summary. */
+  hideCaret?: boolean;
 }
 
 /**
@@ -12,7 +16,16 @@ interface DisclosureMenuProps {
  * no script download, which keeps the model page light. Escape and a click outside close it; so does
  * choosing a link inside.
  */
-export function DisclosureMenu({ summary, children, className }: DisclosureMenuProps) {
+const SUMMARY_CLASS =
+  "inline-flex h-9 cursor-pointer list-none items-center gap-1.5 rounded-md bg-accent px-3 text-sm font-medium text-accent-ink hover:opacity-90";
+
+export function DisclosureMenu({
+  summary,
+  children,
+  className,
+  summaryClassName,
+  hideCaret,
+}: DisclosureMenuProps) {
   const ref = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     const details = ref.current;
@@ -58,11 +71,13 @@ export function DisclosureMenu({ summary, children, className }: DisclosureMenuP
   }, []);
   return (
     <details ref={ref} data-menu className={`group relative ${className ?? ""}`}>
-      <summary className="inline-flex h-9 cursor-pointer list-none items-center gap-1.5 rounded-md bg-accent px-3 text-sm font-medium text-accent-ink hover:opacity-90 [&::-webkit-details-marker]:hidden">
+      <summary className={`${summaryClassName ?? SUMMARY_CLASS} [&::-webkit-details-marker]:hidden`}>
         {summary}
-        <span aria-hidden="true" className="transition-transform group-open:rotate-180">
-          ▾
-        </span>
+        {hideCaret ? null : (
+          <span aria-hidden="true" className="transition-transform group-open:rotate-180">
+            ▾
+          </span>
+        )}
       </summary>
       <div
         data-menu-panel

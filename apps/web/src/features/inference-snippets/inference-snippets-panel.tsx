@@ -8,6 +8,7 @@ import { Tabs } from "../../components/ui/tabs.js";
 import type { ModelInfo, ProviderMapping } from "../../lib/api/models.js";
 import { providerLabel } from "../../lib/providers.js";
 import { useUrlSearchState } from "../../lib/use-url-search-state.js";
+import { CreateTokenForMe } from "../account/create-token-for-me.js";
 import { AccessTokenField, type TokenMode } from "./access-token-field.js";
 import {
   LANGUAGES,
@@ -203,6 +204,15 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
       ) : null}
       {chat ? <ParameterSliders values={parameters} onChange={changeParameter} /> : null}
       <AccessTokenField mode={tokenMode} token={token} onModeChange={setTokenMode} onTokenChange={setToken} />
+      <CreateTokenForMe
+        modelId={model.id}
+        where="snippet"
+        onToken={(made) => {
+          // Written into the code, so that what the reader copies runs as it is.
+          setToken(made);
+          setTokenMode("inline");
+        }}
+      />
       {generated.error ? (
         <p role="alert" className="rounded-md bg-danger-soft p-3 text-sm text-danger">
           {generated.error}

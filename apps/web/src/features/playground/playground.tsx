@@ -3,6 +3,7 @@ import { useSearchParams } from "react-router";
 import { Select } from "../../components/ui/select.js";
 import type { ModelInfo, ProviderMapping } from "../../lib/api/models.js";
 import { providerLabel } from "../../lib/providers.js";
+import { CreateTokenForMe } from "../account/create-token-for-me.js";
 import { tokenProblem, useAccessToken } from "./access-token.js";
 import { ChatPlayground } from "./chat-playground.js";
 import { MEDIA_TASKS, MediaPlayground, type MediaTask } from "./media-playground.js";
@@ -71,6 +72,7 @@ export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string
           </span>
         </label>
       </div>
+      <CreateTokenForMe modelId={model.id} where="playground" onToken={setAccessToken} />
       {problem ? (
         <p role="alert" className="rounded-md bg-warn-soft p-3 text-sm text-warn" data-testid="token-problem">
           {problem}

@@ -1,0 +1,147 @@
+import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { accountQuery, accountSend, type SignupPolicy, safeNext, signIn } from "./account-api.js";
+import { buttonClass, errorText, FormMessage, TextField } from "./form-parts.js";
+
+export const authOptionsQuery = accountQuery<{ signupPolicy: SignupPolicy }>(
+  ["auth-options"],
+  "/api/auth/options",
+);
+
+/** Sign in with a user name (or email) and password; back to `?next=` afterwards. */
+export function SignInForm() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const options = useQuery(authOptionsQuery);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const next = safeNext(params.get("next"));
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(String(form.get("name")), String(form.get("password")));
+      navigate(next, { replace: true });
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" aria-label="Sign in">
+      <TextField label="User name or email" name="name" autoComplete="username" required autoFocus />
+      <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+      <FormMessage error={error} />
+      <button type="submit" className={buttonClass} disabled={busy}>
+        {busy ? "Signing in…" : "Sign in"}
+      </button>
+      {options.data && options.data.signupPolicy !== "closed" ? (
+        <p className="text-sm text-muted">
+          No account yet?{" "}
+          <Link
+            to={`/join${next !== "/models" ? `?next=${encodeURIComponent(next)}` : ""}`}
+            className="text-accent underline"
+          >
+            Sign up
+          </Link>
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** Sign up as the hub's policy allows: open, with an invite link, or not at all (admins create users). */
+export function SignUpForm() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const options = useQuery(authOptionsQuery);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const invite = params.get("invite") ?? "";
+  const next = safeNext(params.get("next"));
+
+  if (options.isPending) return <p className="text-sm text-muted">Loading…</p>;
+  if (options.isError) return <FormMessage error={errorText(options.error)} />;
+  const policy = options.data.signupPolicy;
+  if (policy === "closed")
+    return (
+      <p className="text-sm">
+        Sign-up is closed on this hub: an administrator creates accounts. Already have one?{" "}
+        <Link to="/login" className="text-accent underline">
+          Sign in
+        </Link>
+      </p>
+    );
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const name = String(form.get("name"));
+    const password = String(form.get("password"));
+    setBusy(true);
+    setError(null);
+    try {
+      await accountSend("POST", "/api/auth/signup", {
+        name,
+        password,
+        fullname: String(form.get("fullname") ?? "") || undefined,
+        email: String(form.get("email") ?? "") || undefined,
+        ...(policy === "invite" ? { invite: String(form.get("invite")) } : {}),
+      });
+      await signIn(name, password);
+      navigate(next, { replace: true });
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" aria-label="Sign up">
+      {policy === "invite" ? (
+        <TextField
+          label="Invite code"
+          name="invite"
+          defaultValue={invite}
+          required
+          hint="Sign-up on this hub takes an invite link from an administrator."
+        />
+      ) : null}
+      <TextField
+        label="User name"
+        name="name"
+        autoComplete="username"
+        required
+        hint="Letters, digits, “-”, “_” and “.”; it names your models (you/model)."
+      />
+      <TextField label="Full name" name="fullname" autoComplete="name" />
+      <TextField label="Email" name="email" type="email" autoComplete="email" />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        hint="At least 8 characters."
+      />
+      <FormMessage error={error} />
+      <button type="submit" className={buttonClass} disabled={busy}>
+        {busy ? "Creating your account…" : "Create account"}
+      </button>
+      <p className="text-sm text-muted">
+        Already have an account?{" "}
+        <Link to="/login" className="text-accent underline">
+          Sign in
+        </Link>
+      </p>
+    </form>
+  );
+}
