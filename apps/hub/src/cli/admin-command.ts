@@ -5,6 +5,8 @@ import { createSignupInvite } from "../accounts/invites.js";
 import { adminOperations } from "../admin-operations.js";
 import { HubError, InvalidInputError } from "../errors.js";
 import { usageSince } from "../routes/usage-query.js";
+import { collectBlobGarbage } from "../repos/blob-gc.js";
+import type { BlobStore } from "../storage/blob-store.js";
 import { importCatalogue, readImportFile } from "../store/catalogue.js";
 import type { Store } from "../store/store.js";
 import { usageByAccount } from "../store/usage-by-account.js";
@@ -35,6 +37,11 @@ Catalogue
   import --file <file.json>                    import records (see apps/hub/README.md)
   usage [--token-id <id>] [--by user|org] [--since <ISO date>]
                                                router usage per token, provider and model; or per user/org
+
+Storage
+  blobs:gc [--dry-run] [--grace-hours <n>]     remove blobs no commit or upload needs any more (deleted
+                                               repositories, abandoned uploads); blobs stored in the last
+                                               <n> hours (default 25, longer than an upload URL lives) stay
 `;
 
 const OPTIONS = {
@@ -59,6 +66,8 @@ const OPTIONS = {
   admin: { type: "boolean" },
   revoke: { type: "boolean" },
   "password-stdin": { type: "boolean" },
+  "dry-run": { type: "boolean" },
+  "grace-hours": { type: "string" },
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -89,6 +98,8 @@ export interface AdminIo {
   readStdin(): Promise<string>;
   /** Where users reach the hub, for the links commands print (PUBLIC_URL, or the listening address). */
   publicUrl?: string;
+  /** The hub's blob store (for blobs:gc). */
+  openBlobs?(): Promise<BlobStore>;
 }
 
 /**
@@ -239,6 +250,18 @@ export async function runAdminCommand(
           values["token-id"] ? integer(required(values, "token-id"), "token-id") : undefined,
         ),
       );
+    case "blobs:gc": {
+      if (!io.openBlobs) throw new InvalidInputError("This hub has no blob store.");
+      const hours = values["grace-hours"];
+      return json(
+        await collectBlobGarbage({
+          store,
+          blobs: await io.openBlobs(),
+          dryRun: values["dry-run"] === true,
+          ...(typeof hours === "string" ? { graceMs: integer(hours, "grace-hours") * 3_600_000 } : {}),
+        }),
+      );
+    }
     default:
       throw new InvalidInputError(
         `${command ? `Unknown command "${command}".` : "No command given."}\n\n${ADMIN_USAGE}`,

@@ -12,7 +12,16 @@ import { branchRef, prRef } from "./revision.js";
 
 /** One change of a commit, its content already in the blob store (puts) or known to the hub (LFS refs). */
 export type CommitOperation =
-  | { kind: "put"; path: string; file: Omit<FileRecord, "path"> }
+  | {
+      kind: "put";
+      path: string;
+      file: Omit<FileRecord, "path">;
+      /**
+       * The content is an LFS upload attached to the repository: checked again in the transaction, since blob
+       * GC prunes uploads abandoned for longer than its grace period.
+       */
+      uploaded?: boolean;
+    }
   | { kind: "deleteFile"; path: string }
   | { kind: "deleteFolder"; path: string };
 
@@ -67,6 +76,15 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
     }
     if (request.parentCommit && request.parentCommit !== head) {
       throw new StaleParentError(request.parentCommit, head);
+    }
+    for (const operation of request.operations) {
+      if (operation.kind !== "put" || !operation.uploaded) continue;
+      const { sha256 } = operation.file;
+      if (!repos.lfsObject(repo.key, sha256) && !repos.repoHoldsContent(repo.key, sha256)) {
+        throw new InvalidInputError(
+          `The LFS object of ${operation.path} (sha256:${sha256}) is no longer uploaded: upload it again.`,
+        );
+      }
     }
     const snapshot = new Map(repos.files(repo.key, head).map((file) => [file.path, file]));
     for (const operation of request.operations) applyOperation(snapshot, operation);

@@ -259,7 +259,7 @@ async function lfsFile(deps: RepoReadDeps, repo: RepoRecord, value: JsonObject):
   if (value.size !== undefined && Number(value.size) !== stored.size) {
     throw new InvalidInputError(`The LFS object of ${path} is ${stored.size} bytes, not ${value.size}.`);
   }
-  return { kind: "put", path, file: deps.repos.lfsFile(path, oid, stored.size) };
+  return { kind: "put", path, file: deps.repos.lfsFile(path, oid, stored.size), uploaded: attached };
 }
 
 class LfsObjectMissingError extends HubError {

@@ -17,8 +17,12 @@ export interface BlobStore {
   /** Reads a byte range into memory (small reads: headers of safetensors and GGUF files). */
   read(sha256: string, range: ByteRange): Promise<Buffer>;
   head(sha256: string): Promise<BlobInfo | undefined>;
-  /** Removes a blob; removing a missing blob is not an error. */
-  delete(sha256: string): Promise<void>;
+  /**
+   * Removes a blob; removing a missing blob is not an error. With `unlessModifiedSince`, a blob stored (or
+   * stored again) at or after that time is kept: garbage collection passes it so that content an upload is
+   * putting again right now is never lost (drivers make the check and the removal as atomic as they can).
+   */
+  delete(sha256: string, options?: { unlessModifiedSince?: number }): Promise<void>;
   /** Every stored blob's key (for garbage collection). */
   list(): AsyncIterable<string>;
   /**
@@ -43,6 +47,11 @@ export interface ExpectedBlob {
 export interface BlobInfo {
   sha256: string;
   size: number;
+  /**
+   * When the blob was last stored, in ms since the epoch: a put of content already there refreshes it.
+   * Drivers that cannot tell leave it out (garbage collection then never removes the blob).
+   */
+  modifiedAt?: number;
 }
 
 /** Inclusive byte offsets: `{start: 0, end: 9}` is the first ten bytes. */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -44,7 +44,7 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
   async function head(sha256: string): Promise<BlobInfo | undefined> {
     try {
       const info = await stat(pathOf(sha256));
-      return { sha256, size: info.size };
+      return { sha256, size: info.size, modifiedAt: info.mtimeMs };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
@@ -85,9 +85,19 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
           throw new BlobMismatchError(expected, actual);
         }
         const final = pathOf(actual.sha256);
+        // Content already stored: refresh its time instead of writing it again, so that garbage collection
+        // (which spares recent blobs) cannot take it while the caller is about to reference it. Gone meanwhile
+        // (collected between the two calls): store this copy.
         if (await head(actual.sha256)) {
-          await rm(tmp, { force: true });
-          return actual;
+          const now = new Date();
+          const refreshed = await utimes(final, now, now).then(
+            () => true,
+            () => false,
+          );
+          if (refreshed) {
+            await rm(tmp, { force: true });
+            return actual;
+          }
         }
         await mkdir(join(final, ".."), { recursive: true });
         await rename(tmp, final);
@@ -128,8 +138,24 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
 
     head,
 
-    async delete(sha256: string): Promise<void> {
-      await rm(pathOf(sha256), { force: true });
+    async delete(sha256: string, options: { unlessModifiedSince?: number } = {}): Promise<void> {
+      const path = pathOf(sha256);
+      if (options.unlessModifiedSince === undefined) {
+        await rm(path, { force: true });
+        return;
+      }
+      // Move it aside first (atomic): a put from now on stores a fresh copy; one that refreshed it before
+      // shows in its time, and then it goes back (unless such a fresh copy is there already).
+      const aside = join(tmpDir, `gc-${sha256}`);
+      try {
+        await rename(path, aside);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
+      const { mtimeMs } = await stat(aside);
+      if (mtimeMs >= options.unlessModifiedSince && !(await head(sha256))) await rename(aside, path);
+      else await rm(aside, { force: true });
     },
 
     async *list(): AsyncIterable<string> {

@@ -382,6 +382,10 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (user_id, position)
   );
   `,
+  // 12: blob garbage collection asks which commits still hold a git blob.
+  `
+  CREATE INDEX commit_files_by_blob ON commit_files (blob_oid);
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createOrgInvitesTable } from "../accounts/org-invites-table.js";
 import { createSqliteAccountsStore } from "../accounts/sqlite-accounts-store.js";
+import { createBlobReferences } from "./blob-references.js";
 import { createDiscussionsTable } from "./discussions-table.js";
 import { createMappingsTable } from "./mappings-table.js";
 import { MIGRATIONS, migrate } from "./migrations.js";
@@ -48,6 +49,8 @@ export function openStore(options: StoreOptions) {
     models: createModelsTable(db, now),
     mappings: createMappingsTable(db),
     repos: createReposTable(db),
+    /** What still needs each blob (garbage collection): asynchronous. */
+    blobReferences: createBlobReferences(db),
     /** Discussions and pull requests: asynchronous (see discussions-table.ts). */
     discussions: createDiscussionsTable(db),
     /** Xet storage: xorbs, chunks and file reconstructions. */
