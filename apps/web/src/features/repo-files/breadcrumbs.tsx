@@ -26,10 +26,7 @@ export function Breadcrumbs({ repo, revision, path }: { repo: RepoRef; revision:
                   {part}
                 </span>
               ) : (
-                <Link
-                  to={filesUrls.tree(repo, revision, here)}
-                  className="break-all text-accent underline"
-                >
+                <Link to={filesUrls.tree(repo, revision, here)} className="break-all text-accent underline">
                   {part}
                 </Link>
               )}
