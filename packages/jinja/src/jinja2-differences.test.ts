@@ -242,4 +242,31 @@ describe.skipIf(!hasJinja2)("Jinja2 differences (skipped: python3 cannot import 
     }));
     expect(differences(cases)).toEqual([]);
   });
+
+  it("encodes str to bytes and back: repr, codecs, error handlers, bytes as a sequence", () => {
+    const text = tricky(["a", "'", '"', "\\", "\n", "\t", "é", "ÿ", "€", "😀", "\x00", "\x7f"], 6);
+    const codec = fc.constantFrom("", "'utf-8'", "'UTF8'", "'ascii'", "'latin-1'", "'iso-8859-1'", "'l1'");
+    const handler = fc.constantFrom(
+      "",
+      "'strict'",
+      "'ignore'",
+      "'replace'",
+      "'backslashreplace'",
+      "'xmlcharrefreplace'",
+    );
+    const use = fc.constantFrom(
+      "{{ b }}",
+      "{{ b|length }}|{{ b|list }}|{{ b[0] }}|{{ b[1:] }}|{{ b[::-1] }}",
+      "{{ b.decode() }}",
+      "{{ b.decode('utf-8', 'replace') }}|{{ b.decode('latin-1') }}|{{ b.decode('ascii', 'ignore') }}",
+      "{{ b[:3].decode('utf-8', 'backslashreplace') }}|{{ b.hex() }}",
+      "{{ b == b }}|{{ b + b }}|{{ b * 2 }}|{{ 97 in b }}|{{ [b] }}|{% if b %}y{% endif %}",
+      "{{ b|tojson }}",
+    );
+    const cases = sample(fc.tuple(text, codec, handler, use), 250).map(([t, c, h, body]) => ({
+      template: `{% set b = s.encode(${c}${c && h ? `, ${h}` : ""}) %}${body}`,
+      context: { s: t },
+    }));
+    expect(differences(cases, { sameErrors: true })).toEqual([]);
+  });
 });

@@ -16,6 +16,7 @@ import {
   Markup,
   makeTuple,
   num,
+  PyBytes,
   PyFloat,
   PyGenerator,
   pyFloat,
@@ -48,6 +49,7 @@ const str = (v: unknown): string => (typeof v === "string" ? v : pyStr(v));
 function length(v: unknown): number {
   if (typeof v === "string") return codePoints(v).length;
   if (Array.isArray(v)) return v.length;
+  if (v instanceof PyBytes) return v.bytes.length;
   if (isMapping(v)) return Object.keys(v).length;
   if (isUndefined(v)) return 0;
   if (v instanceof Markup) return codePoints(v.text).length;

@@ -18,6 +18,7 @@ import {
   typeName,
 } from "../runtime/values.js";
 import { arg, pyIndex, table, valueError } from "./args.js";
+import { encode } from "./codecs.js";
 import { TITLE_EXCEPTIONS_JSON } from "./title-case.js";
 
 /** A Python method: `self` is the receiver (str, list or dict). */
@@ -359,6 +360,7 @@ const createStrMethods = (): Record<string, Method> =>
     isidentifier: (s) => IDENTIFIER().test(text(s)),
     // Python's printable: everything but the "Other" and "Separator" categories, space excepted.
     isprintable: (s) => !NON_PRINTABLE().test(text(s)),
+    encode: (s, a, k) => encode(text(s), arg(a, k, 0, "encoding", "utf-8"), arg(a, k, 1, "errors", "strict")),
     maketrans: (_s, a) => makeTranslation(a),
     translate: (s, a) => translate(text(s), a[0]),
     islower: (s) => {

@@ -19,6 +19,7 @@ import {
   makeRange,
   makeTuple,
   Namespace,
+  PyBytes,
   PyCallable,
   PyFloat,
   rangeBounds,
@@ -27,6 +28,7 @@ import {
   viewName,
 } from "../runtime/values.js";
 import { table } from "./args.js";
+import { BYTES_METHODS } from "./codecs.js";
 import { DICT_METHODS, LIST_METHODS, type Method, strMethods, UNSAFE_METHODS } from "./methods.js";
 import { formatMethods } from "./str-format.js";
 
@@ -60,6 +62,7 @@ function strMethodsWithFormat(): Record<string, Method> {
 function methodTableFor(obj: unknown): Record<string, Method> | null {
   if (typeof obj === "string" || obj instanceof Markup) return strMethodsWithFormat();
   if (Array.isArray(obj)) return LIST_METHODS;
+  if (obj instanceof PyBytes) return BYTES_METHODS;
   if (isMapping(obj)) return DICT_METHODS;
   return null;
 }
@@ -154,6 +157,17 @@ export function getItem(obj: unknown, key: unknown): unknown {
     if (k !== null && Object.hasOwn(obj, k)) return obj[k];
     return new Undefined(`${objectLabel(obj)} has no element ${typeof key === "number" ? key : "?"}`);
   }
+  if (obj instanceof PyBytes) {
+    const index = indexOf(key);
+    if (index === null)
+      return typeof key === "string"
+        ? getAttr(obj, key)
+        : new Undefined(`${objectLabel(obj)} has no element`);
+    const i = index < 0 ? index + obj.bytes.length : index;
+    return i >= 0 && i < obj.bytes.length
+      ? obj.bytes[i]
+      : new Undefined(`${objectLabel(obj)} has no element ${index}`);
+  }
   if (Array.isArray(obj) || typeof obj === "string" || obj instanceof Markup) {
     if (Array.isArray(obj) && viewName(obj) !== undefined)
       return new Undefined(`'${viewName(obj)}' object has no element`);
@@ -185,7 +199,8 @@ const RANGE_ATTRIBUTES = ["start", "stop", "step"];
 export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unknown): unknown {
   failIfUndefined(obj);
   const text = typeof obj === "string" ? obj : obj instanceof Markup ? obj.text : null;
-  const seq: ArrayLike<unknown> | null = text !== null ? codePoints(text) : Array.isArray(obj) ? obj : null;
+  const seq: ArrayLike<unknown> | null =
+    text !== null ? codePoints(text) : Array.isArray(obj) ? obj : obj instanceof PyBytes ? obj.bytes : null;
   if (seq === null || (Array.isArray(obj) && viewName(obj) !== undefined)) {
     if (Array.isArray(obj)) throw typeError(`'${viewName(obj)}' object is not subscriptable`);
     throw typeError(
@@ -210,6 +225,7 @@ export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unkn
   if (st > 0) for (let i = from; i < to; i += st) out.push(seq[i]);
   else for (let i = from; i > to; i += st) out.push(seq[i]);
   if (text !== null) return obj instanceof Markup ? new Markup(out.join("")) : out.join("");
+  if (obj instanceof PyBytes) return new PyBytes(Uint8Array.from(out as number[]));
   const range = rangeBounds(obj);
   if (range !== undefined) {
     const [first, , by] = range;

@@ -1,7 +1,15 @@
 import { LoopContext } from "../runtime/loop.js";
 import { compareValues, contains, eq, mod } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
-import { isMapping, isUndefined, Markup, PyCallable, PyFloat, PyGenerator } from "../runtime/values.js";
+import {
+  isMapping,
+  isUndefined,
+  Markup,
+  PyBytes,
+  PyCallable,
+  PyFloat,
+  PyGenerator,
+} from "../runtime/values.js";
 import { type TestFn, table } from "./args.js";
 import { HAS_LOWER, HAS_LOWER_OR_TITLE, HAS_UPPER, HAS_UPPER_OR_TITLE } from "./methods.js";
 
@@ -46,9 +54,15 @@ export const PLAIN_TESTS: Record<string, TestFn> = table<TestFn>({
     isMapping(v) ||
     isUndefined(v) ||
     v instanceof Markup ||
+    v instanceof PyBytes ||
     v instanceof PyGenerator,
   sequence: (v) =>
-    typeof v === "string" || Array.isArray(v) || isMapping(v) || v instanceof Markup || isUndefined(v),
+    typeof v === "string" ||
+    Array.isArray(v) ||
+    isMapping(v) ||
+    v instanceof Markup ||
+    v instanceof PyBytes ||
+    isUndefined(v),
   mapping: (v) => isMapping(v),
   none: (v) => v === null,
   string: (v) => typeof v === "string" || v instanceof Markup,

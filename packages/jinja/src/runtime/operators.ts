@@ -10,6 +10,7 @@ import {
   Markup,
   makeTuple,
   num,
+  PyBytes,
   PyFloat,
   PyGenerator,
   pyFloat,
@@ -88,6 +89,10 @@ export function add(a: unknown, b: unknown, limit: SizeLimit): unknown {
     }
     return ta + tb;
   }
+  if (a instanceof PyBytes) {
+    if (!(b instanceof PyBytes)) throw typeError(`can't concat ${typeName(b)} to bytes`);
+    return concatBytes([a.bytes, b.bytes], limit);
+  }
   if (Array.isArray(a) && sequenceType(a) !== "range") {
     if (!Array.isArray(b) || sequenceType(a) !== sequenceType(b)) {
       const kind = sequenceType(a);
@@ -123,9 +128,17 @@ export function mul(a: unknown, b: unknown, limit: SizeLimit): unknown {
   }
   let seq = a;
   let times = b;
-  if (!(typeof a === "string" || Array.isArray(a))) {
+  if (!(typeof a === "string" || Array.isArray(a) || a instanceof PyBytes)) {
     seq = b;
     times = a;
+  }
+  if (
+    seq instanceof PyBytes &&
+    ((typeof times === "number" && Number.isInteger(times)) || typeof times === "boolean")
+  ) {
+    const n = Math.max(0, num(times));
+    checkLength(seq.bytes.length * n, limit);
+    return concatBytes(new Array<Uint8Array>(n).fill(seq.bytes), limit);
   }
   if (typeof seq === "string" || (Array.isArray(seq) && sequenceType(seq) !== "range")) {
     if (!(typeof times === "number" && Number.isInteger(times)) && typeof times !== "boolean") {
@@ -231,6 +244,25 @@ export function plus(v: unknown): unknown {
   throw typeError(`bad operand type for unary +: '${typeName(v)}'`);
 }
 
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+function concatBytes(parts: Uint8Array[], limit: SizeLimit): PyBytes {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  checkLength(length, limit);
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return new PyBytes(out);
+}
+
 /** Python `==`. */
 export function eq(a: unknown, b: unknown): boolean {
   if (a === b) return typeof a !== "number" || !Number.isNaN(a);
@@ -238,6 +270,7 @@ export function eq(a: unknown, b: unknown): boolean {
   if (typeof a === "string") return b instanceof Markup && b.text === a;
   if (a instanceof Markup) return textOf(b) === a.text;
   if (isUndefined(a)) return isUndefined(b);
+  if (a instanceof PyBytes) return b instanceof PyBytes && compareBytes(a.bytes, b.bytes) === 0;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || sequenceType(a) !== sequenceType(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!eq(a[i], b[i])) return false;
@@ -267,6 +300,7 @@ export function compareValues(a: unknown, b: unknown, op: keyof typeof OP_NAMES 
   const ta = textOf(a);
   const tb = textOf(b);
   if (ta !== null && tb !== null) return ta < tb ? -1 : ta > tb ? 1 : 0;
+  if (a instanceof PyBytes && b instanceof PyBytes) return compareBytes(a.bytes, b.bytes);
   if (
     Array.isArray(a) &&
     Array.isArray(b) &&
@@ -285,6 +319,23 @@ export function compareValues(a: unknown, b: unknown, op: keyof typeof OP_NAMES 
 }
 
 /** Python `needle in haystack`. */
+function bytesContain(haystack: Uint8Array, needle: unknown): boolean {
+  if (needle instanceof PyBytes) {
+    const n = needle.bytes;
+    outer: for (let i = 0; i + n.length <= haystack.length; i++) {
+      for (let j = 0; j < n.length; j++) if (haystack[i + j] !== n[j]) continue outer;
+      return true;
+    }
+    return false;
+  }
+  if (typeof needle === "boolean" || (typeof needle === "number" && Number.isInteger(needle))) {
+    const byte = num(needle);
+    if (byte < 0 || byte > 255) throw new TemplateRuntimeError("byte must be in range(0, 256)", "ValueError");
+    return haystack.includes(byte);
+  }
+  throw typeError(`a bytes-like object is required, not '${typeName(needle)}'`);
+}
+
 export function contains(haystack: unknown, needle: unknown): boolean {
   const text = textOf(haystack);
   if (text !== null) {
@@ -296,6 +347,7 @@ export function contains(haystack: unknown, needle: unknown): boolean {
     for (const item of haystack) if (eq(item, needle)) return true;
     return false;
   }
+  if (haystack instanceof PyBytes) return bytesContain(haystack.bytes, needle);
   // Python consumes a generator up to the first match.
   if (haystack instanceof PyGenerator) {
     for (let item = haystack.next(); item !== null; item = haystack.next())
@@ -328,6 +380,7 @@ export function iterate(v: unknown): unknown[] {
   if (isMapping(v)) return dictKeys(v);
   if (isUndefined(v)) return [];
   if (v instanceof Markup) return Array.from(v.text);
+  if (v instanceof PyBytes) return Array.from(v.bytes);
   throw typeError(`'${typeName(v)}' object is not iterable`);
 }
 

@@ -7,6 +7,7 @@ import {
   isUndefined,
   Markup,
   Namespace,
+  PyBytes,
   PyCallable,
   PyFloat,
   PyGenerator,
@@ -69,6 +70,39 @@ export function pyRepr(v: unknown): string {
   const text = reprValue(v, sizeCap());
   chargeConversion(text.length);
   return text;
+}
+
+let byteReprs: string[] | undefined;
+
+/** Python's bytes repr: `b'a\\x00'`, double quotes when only those avoid escaping a `'`. */
+export function reprBytes(bytes: Uint8Array): string {
+  byteReprs ??= Array.from({ length: 256 }, (_, b) =>
+    b === 92
+      ? "\\\\"
+      : b === 9
+        ? "\\t"
+        : b === 10
+          ? "\\n"
+          : b === 13
+            ? "\\r"
+            : b < 32 || b >= 127
+              ? `\\x${b.toString(16).padStart(2, "0")}`
+              : String.fromCharCode(b),
+  );
+  const table = byteReprs;
+  const doubleQuoted = bytes.includes(39) && !bytes.includes(34);
+  const quote = doubleQuoted ? '"' : "'";
+  const cap = sizeCap();
+  const parts: string[] = [];
+  let length = 3;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    const part = b === 39 && !doubleQuoted ? "\\'" : table[b]!;
+    parts.push(part);
+    length += part.length;
+    if (length > cap) checkSizeCap(length);
+  }
+  return `b${quote}${parts.join("")}${quote}`;
 }
 
 /** `range(0, 3)`, `range(1, 10, 2)`. */
@@ -142,6 +176,7 @@ export function pyStr(v: unknown): string {
   if (isUndefined(v)) return "";
   if (v instanceof Markup) return v.text;
   if (Array.isArray(v) || isMapping(v) || v instanceof Namespace) return pyRepr(v);
+  if (v instanceof PyBytes) return reprBytes(v.bytes);
   // Python prints the generator's address; a fixed one keeps output deterministic.
   if (v instanceof PyGenerator) return `<generator object ${v.producer} at 0x7f0000000000>`;
   if (v instanceof PyCallable)

@@ -103,6 +103,13 @@ export class PyCallable extends RuntimeObject {
  * What Jinja2's select, reject, selectattr, rejectattr and map return: a generator. It is truthy even when
  * empty, has no len(), equals only itself, and yields its items once (a second pass sees nothing).
  */
+/** Python bytes (what str.encode returns). */
+export class PyBytes extends RuntimeObject {
+  constructor(readonly bytes: Uint8Array) {
+    super();
+  }
+}
+
 export class PyGenerator extends RuntimeObject {
   private position = 0;
   constructor(
@@ -226,6 +233,7 @@ export function typeName(v: unknown): string {
   if (v instanceof PyGenerator) return "generator";
   if (v instanceof PyCallable) return v.kind === "macro" ? "Macro" : "builtin_function_or_method";
   if (v instanceof Markup) return "Markup";
+  if (v instanceof PyBytes) return "bytes";
   if (isMapping(v)) return "dict";
   return "object";
 }
@@ -239,6 +247,7 @@ export function truthy(v: unknown): boolean {
   if (Array.isArray(v)) return v.length > 0;
   if (v instanceof PyFloat) return v.value !== 0;
   if (v instanceof Markup) return v.text.length > 0;
+  if (v instanceof PyBytes) return v.bytes.length > 0;
   if (isMapping(v)) {
     for (const key in v) if (Object.hasOwn(v, key)) return true;
     return false;

@@ -38,6 +38,9 @@ export const NAMED_CASES: HostileCase[] = [
   { name: "replace method", template: "{{ ('x'*5000000).replace('x', 'yyyy') }}", limit: true },
   { name: "replace of the empty string", template: "{{ ('x'*5000000).replace('', 'yy') }}", limit: true },
   { name: "urlencode", template: "{{ ('é'*4000000)|urlencode }}", limit: true },
+  { name: "encode to character references", template: "{{ ('😀'*2000000).encode('ascii', 'xmlcharrefreplace') }}", limit: true },
+  { name: "bytes repr", template: "{{ ('é'*3000000).encode() }}", limit: true },
+  { name: "bytes hex", template: "{{ ('é'*3000000).encode().hex() }}", limit: true },
   { name: "urlencode of a dict", template: "{{ {'k': 'é'*4000000}|urlencode }}", limit: true },
   { name: "tojson indent", template: "{{ [[[[[[1]*20]*20]*20]*20]*20]|tojson(indent=100) }}", limit: true },
   { name: "tojson deep indent", template: "{{ ([[[[[[[[1]]]]]]]]*30000)|tojson(indent=99999) }}", limit: true },
@@ -112,6 +115,8 @@ const STRING_METHODS = [
   "count('')", "format()", "join(['a', 'b'])", "isdigit()", "isalpha()", "isalnum()", "isspace()", "islower()",
   "isupper()", "istitle()", "center(1000)", "ljust(1000)", "zfill(1000)", "partition('-')",
   "rpartition('<')", "removeprefix('<')", "removesuffix('-')", "expandtabs(8)", "index('<') if '<' in s else 0",
+  "encode()", "encode('ascii', 'xmlcharrefreplace')", "encode('latin-1', 'backslashreplace')",
+  "encode().decode()", "encode()[1:].decode('utf-8', 'backslashreplace')", "encode().hex()",
 ];
 
 export function generatedCases(): HostileCase[] {
