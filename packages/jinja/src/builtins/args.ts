@@ -6,6 +6,9 @@ import { type Kwargs, typeName } from "../runtime/values.js";
 /** How every filter and test is called: the value, then the template's arguments. */
 export type FilterFn = (value: unknown, args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown;
 export type TestFn = (value: unknown, args: unknown[], kwargs: Kwargs | null, st: RenderState) => boolean;
+/** A Python method: `self` is the receiver (str, list, dict or bytes). */
+// biome-ignore lint/suspicious/noExplicitAny: each table types its receiver (string, array, dict or bytes) itself
+export type Method = (self: any, args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown;
 
 /** Python-style argument lookup: positional index, else keyword, else default. */
 export function arg(

@@ -2,8 +2,7 @@ import { TemplateRuntimeError } from "../errors.js";
 import { typeError } from "../runtime/operators.js";
 import { checkSizeCap, sizeCap } from "../runtime/state.js";
 import { PyBytes, typeName } from "../runtime/values.js";
-import { arg, table } from "./args.js";
-import type { Method } from "./methods.js";
+import { arg, type Method, table } from "./args.js";
 
 /*
  * str.encode and bytes.decode for the codecs a template can name: UTF-8, ASCII and Latin-1 (with Python's

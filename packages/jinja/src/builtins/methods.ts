@@ -2,7 +2,7 @@ import { lazyRegExp } from "../runtime/lazy-regexp.js";
 import { checkPadding } from "../runtime/limits.js";
 import { checkLength, eq, failIfUndefined, iterate, mappingKey, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
-import { checkSizeCap, type RenderState } from "../runtime/state.js";
+import { checkSizeCap } from "../runtime/state.js";
 import {
   codePoints,
   dictKeys,
@@ -10,20 +10,15 @@ import {
   dictUpdate,
   isMapping,
   isTuple,
-  type Kwargs,
   Markup,
   makeTuple,
   makeView,
   newDict,
   typeName,
 } from "../runtime/values.js";
-import { arg, pyIndex, table, valueError } from "./args.js";
+import { arg, type Method, pyIndex, table, valueError } from "./args.js";
 import { encode } from "./codecs.js";
 import { TITLE_EXCEPTIONS_JSON } from "./title-case.js";
-
-/** A Python method: `self` is the receiver (str, list or dict). */
-// biome-ignore lint/suspicious/noExplicitAny: each table types its receiver (string, array or dict) itself
-export type Method = (self: any, args: unknown[], kwargs: Kwargs | null, st: RenderState) => unknown;
 
 const text = (self: unknown): string => (self instanceof Markup ? self.text : (self as string));
 

@@ -27,9 +27,9 @@ import {
   Undefined,
   viewName,
 } from "../runtime/values.js";
-import { table } from "./args.js";
+import { type Method, table } from "./args.js";
 import { BYTES_METHODS } from "./codecs.js";
-import { DICT_METHODS, LIST_METHODS, type Method, strMethods, UNSAFE_METHODS } from "./methods.js";
+import { DICT_METHODS, LIST_METHODS, strMethods, UNSAFE_METHODS } from "./methods.js";
 import { formatMethods } from "./str-format.js";
 
 /**

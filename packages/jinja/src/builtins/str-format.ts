@@ -14,8 +14,7 @@ import {
   PyFloat,
   typeName,
 } from "../runtime/values.js";
-import { table, valueError } from "./args.js";
-import type { Method } from "./methods.js";
+import { type Method, table, valueError } from "./args.js";
 
 const FIELD = /^([^.[!:]*)((?:\.[^.[!:]+|\[[^\]]*\])*)(?:!([rsa]))?(?::([\s\S]*))?$/;
 const SPEC = /^(?:([\s\S])?([<>=^]))?([-+ ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$/;
