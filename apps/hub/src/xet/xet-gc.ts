@@ -36,9 +36,10 @@ export async function collectXetGarbage(
   const xorbsMarked = (await deps.gc.markUnusedXorbs(before, now)).length;
   let bytesFreed = 0;
   for (const xorb of claimed) {
-    if (!(await deps.gc.blobUsedElsewhere(xorb.blobSha256, xorb.hash)))
-      // The driver keeps a blob stored again since the cutoff (the same bytes put by some other upload).
+    // The driver keeps a blob stored again since the cutoff (the same bytes put by some other upload).
+    if (!(await deps.gc.blobUsedElsewhere(xorb.blobSha256, xorb.hash))) {
       await deps.blobs.delete(xorb.blobSha256, { unlessModifiedSince: before.getTime() });
+    }
     await deps.gc.deleteClaimedXorb(xorb.hash);
     bytesFreed += xorb.size;
   }
