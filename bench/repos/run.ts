@@ -4,56 +4,19 @@
  * bare upload to disk, the hub's peak RSS above idle during each, `snapshot_download` of a 1,000-file
  * repository, and 64 concurrent `HEAD /resolve`. BENCH_FILE_MB (default 1024) sets the large file's size.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { download, median, rss, rssSampler, serveChild, timed, upload } from "./measure.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const REPO_DIR = join(HERE, "..", "..");
 const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 1024);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-interface Server {
-  child: ChildProcess;
-  info: Record<string, string>;
-}
-
-function serve(...args: string[]): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=source", "--import", "tsx", join(HERE, "serve.ts"), ...args],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    child.stdout!.once("data", (chunk: Buffer) => resolve({ child, info: JSON.parse(chunk.toString()) }));
-    child.once("exit", (code) => reject(new Error(`serve.ts ${args[0]} exited with ${code}`)));
-  });
-}
-
-/** A process's resident memory now (MiB). */
-function rss(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-}
-
-/** Samples a process's resident memory every 20 ms; `stop()` gives the peak (MiB). */
-function rssSampler(pid: number) {
-  let peak = rss(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rss(pid));
-  }, 20);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return peak;
-    },
-  };
-}
 
 /** `concurrency` loops of HEAD requests for `seconds`: latency percentiles (ms) and requests per second. */
 async function headLoad(url: string, headers: Record<string, string>, concurrency: number, seconds: number) {
@@ -89,53 +52,11 @@ async function headLoad(url: string, headers: Record<string, string>, concurrenc
   return { p50ms: at(0.5), p99ms: at(0.99), reqPerSec: Math.round(latencies.length / seconds), errors };
 }
 
-/** GETs a URL and discards the body; resolves with the byte count. */
-function download(url: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers }, (response) => {
-      let bytes = 0;
-      response.on("data", (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
-      response.on("end", () =>
-        response.statusCode === 200 ? resolve(bytes) : reject(new Error(`GET ${response.statusCode}`)),
-      );
-    })
-      .on("error", reject)
-      .end();
-  });
-}
-
-function upload(url: string, file: string, headers: Record<string, string> = {}): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const put = request(
-      url,
-      { method: "PUT", headers: { ...headers, "Content-Length": statSync(file).size } },
-      (response) => {
-        response.resume();
-        response.on("end", () =>
-          response.statusCode === 200 ? resolve() : reject(new Error(`PUT ${response.statusCode}`)),
-        );
-      },
-    );
-    put.on("error", reject);
-    createReadStream(file, { highWaterMark: 1 << 20 }).pipe(put);
-  });
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await work();
-  return Number(process.hrtime.bigint() - start) / 1e9;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 async function main() {
   const work = mkdtempSync(join(tmpdir(), "modelhub-bench-files-"));
-  const hub = await serve("hub");
-  const pipe = await serve("pipe");
-  const sink = await serve("sink", work);
+  const hub = await serveChild(join(HERE, "serve.ts"), "hub");
+  const pipe = await serveChild(join(HERE, "serve.ts"), "pipe");
+  const sink = await serveChild(join(HERE, "serve.ts"), "sink", work);
   const { url, token } = hub.info as { url: string; token: string };
   const auth = { Authorization: `Bearer ${token}` };
   const api = async (path: string, init: RequestInit = {}) => {

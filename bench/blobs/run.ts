@@ -1,0 +1,148 @@
+/**
+ * The blob-store benchmark, side by side in one run (bench/README.md): a large file (BENCH_FILE_MB, default
+ * 1024) uploaded through the LFS path and downloaded through `/resolve` on a hub whose blobs are on local disk
+ * (fs driver) and on a hub whose blobs are in an S3-compatible bucket (S3 driver, s3rver on loopback,
+ * downloads proxied), with each hub's peak RSS above idle during each transfer (the S3 upload is streamed in
+ * multipart parts, never buffered whole). BENCH_ROUNDS (default 2) rounds; medians.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  download,
+  median,
+  rss,
+  rssSampler,
+  type Server,
+  serveChild,
+  timed,
+  upload,
+} from "../repos/measure.js";
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 1024);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const SERVE = join(HERE, "serve.ts");
+
+/** Writes FILE_MB MiB of pseudo-random bytes; resolves with the sha256. */
+async function makeFile(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  const out = createWriteStream(path);
+  const block = randomBytes(1 << 20);
+  for (let i = 0; i < FILE_MB; i++) {
+    block.writeUInt32LE(i, 0);
+    hash.update(block);
+    if (!out.write(block)) await new Promise((resolve) => out.once("drain", resolve));
+  }
+  await new Promise((resolve) => out.end(resolve));
+  return hash.digest("hex");
+}
+
+/** Uploads and downloads the file through one hub, ROUNDS times each: seconds and peak RSS above idle. */
+async function measureHub(hub: Server, file: string, oid: string, others: Server[]) {
+  const { url, token } = hub.info as { url: string; token: string };
+  const auth = { Authorization: `Bearer ${token}` };
+  const api = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${url}${path}`, { ...init, headers: { ...auth, ...(init.headers ?? {}) } });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response;
+  };
+  const size = FILE_MB << 20;
+  await api("/api/repos/create", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: '{"name":"bench/big"}',
+  });
+  const idle = rss(hub.child.pid!);
+  const uploads: number[] = [];
+  let uploadPeak = 0;
+  const otherPeaks = others.map(() => 0);
+  for (let round = 0; round < ROUNDS; round++) {
+    // Rounds after the first send the same bytes under another oid: the hub streams them to the store,
+    // hashing, and refuses them at the end, which costs what a fresh upload costs.
+    const batch = (await (
+      await api("/bench/big.git/info/lfs/objects/batch", {
+        method: "POST",
+        headers: { "Content-Type": "application/vnd.git-lfs+json" },
+        body: JSON.stringify({
+          operation: "upload",
+          objects: [{ oid: round === 0 ? oid : "0".repeat(63) + round, size }],
+        }),
+      })
+    ).json()) as { objects: { actions?: { upload: { href: string } } }[] };
+    const href = batch.objects[0]!.actions!.upload.href;
+    const sampler = rssSampler(hub.child.pid!);
+    const otherSamplers = others.map((other) => rssSampler(other.child.pid!));
+    uploads.push(
+      await timed(() =>
+        upload(href, file).catch((error) => {
+          if (round === 0) throw error;
+        }),
+      ),
+    );
+    uploadPeak = Math.max(uploadPeak, sampler.stop());
+    otherSamplers.forEach((s, i) => (otherPeaks[i] = Math.max(otherPeaks[i]!, s.stop())));
+  }
+  const line = (value: unknown) => JSON.stringify(value);
+  await api("/api/models/bench/big/commit/main", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-ndjson" },
+    body: [
+      line({ key: "header", value: { summary: "big" } }),
+      line({ key: "lfsFile", value: { path: "big.bin", algo: "sha256", oid, size } }),
+    ].join("\n"),
+  });
+  const downloads: number[] = [];
+  let downloadPeak = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const sampler = rssSampler(hub.child.pid!);
+    downloads.push(await timed(() => download(`${url}/bench/big/resolve/main/big.bin`, auth)));
+    downloadPeak = Math.max(downloadPeak, sampler.stop());
+  }
+  const mibps = (seconds: number) => Math.round(FILE_MB / seconds);
+  return {
+    uploadMiBps: mibps(median(uploads)),
+    downloadMiBps: mibps(median(downloads)),
+    uploadSeconds: uploads.map((s) => Number(s.toFixed(2))),
+    downloadSeconds: downloads.map((s) => Number(s.toFixed(2))),
+    idleRssMiB: Math.round(idle),
+    uploadPeakRssAboveIdleMiB: Math.round(uploadPeak - idle),
+    downloadPeakRssAboveIdleMiB: Math.round(downloadPeak - idle),
+    otherPeakRssMiB: otherPeaks.map(Math.round),
+  };
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), "modelhub-bench-blobs-"));
+  const servers: Server[] = [];
+  try {
+    const file = join(work, "big.bin");
+    const oid = await makeFile(file);
+    const s3 = await serveChild(SERVE, "s3");
+    servers.push(s3);
+    const fsHub = await serveChild(SERVE, "hub", "fs");
+    servers.push(fsHub);
+    const s3Hub = await serveChild(SERVE, "hub", "s3", s3.info.endpoint!);
+    servers.push(s3Hub);
+    const fsResult = await measureHub(fsHub, file, oid, []);
+    const s3Result = await measureHub(s3Hub, file, oid, [s3]);
+    const result = {
+      fileMiB: FILE_MB,
+      rounds: ROUNDS,
+      fs: fsResult,
+      s3: { ...s3Result, s3rverPeakRssMiB: s3Result.otherPeakRssMiB[0], otherPeakRssMiB: undefined },
+      ratios: {
+        uploadS3OverFs: Number((s3Result.uploadMiBps / fsResult.uploadMiBps).toFixed(2)),
+        downloadS3OverFs: Number((s3Result.downloadMiBps / fsResult.downloadMiBps).toFixed(2)),
+      },
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    for (const server of servers) server.child.kill("SIGTERM");
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+void main();

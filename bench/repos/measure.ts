@@ -1,0 +1,82 @@
+/** Measuring helpers of the file benchmarks (bench/repos, bench/blobs): memory of a process, timed transfers. */
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { createReadStream, readFileSync, statSync } from "node:fs";
+import { request } from "node:http";
+
+/** A process's resident memory now (MiB). */
+export function rss(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+}
+
+/** Samples a process's resident memory every 20 ms; `stop()` gives the peak (MiB). */
+export function rssSampler(pid: number) {
+  let peak = rss(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rss(pid));
+  }, 20);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+/** GETs a URL and discards the body; resolves with the byte count. */
+export function download(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      let bytes = 0;
+      response.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      response.on("end", () =>
+        response.statusCode === 200 ? resolve(bytes) : reject(new Error(`GET ${response.statusCode}`)),
+      );
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+export function upload(url: string, file: string, headers: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const put = request(
+      url,
+      { method: "PUT", headers: { ...headers, "Content-Length": statSync(file).size } },
+      (response) => {
+        response.resume();
+        response.on("end", () =>
+          response.statusCode === 200 ? resolve() : reject(new Error(`PUT ${response.statusCode}`)),
+        );
+      },
+    );
+    put.on("error", reject);
+    createReadStream(file, { highWaterMark: 1 << 20 }).pipe(put);
+  });
+}
+
+export async function timed<T>(work: () => Promise<T>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export interface Server {
+  child: ChildProcess;
+  info: Record<string, string>;
+}
+
+/** Starts `script` (TypeScript, through tsx) in a child process; resolves with the JSON line it prints first. */
+export function serveChild(script: string, ...args: string[]): Promise<Server> {
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once("data", (chunk: Buffer) => resolve({ child, info: JSON.parse(chunk.toString()) }));
+    child.once("exit", (code) => reject(new Error(`serve.ts ${args[0]} exited with ${code}`)));
+  });
+}
