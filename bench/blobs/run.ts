@@ -83,7 +83,7 @@ async function measureHub(hub: Server, file: string, oid: string, others: Server
       ),
     );
     uploadPeak = Math.max(uploadPeak, sampler.stop());
-    otherSamplers.forEach((s, i) => (otherPeaks[i] = Math.max(otherPeaks[i]!, s.stop())));
+    for (const [i, other] of otherSamplers.entries()) otherPeaks[i] = Math.max(otherPeaks[i]!, other.stop());
   }
   const line = (value: unknown) => JSON.stringify(value);
   await api("/api/models/bench/big/commit/main", {
