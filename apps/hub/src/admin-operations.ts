@@ -13,41 +13,41 @@ import type { Store } from "./store/store.js";
 export function adminOperations(store: Store, knownProviders: readonly string[] | undefined) {
   return {
     /** `mode: "create"` refuses an existing id; `"upsert"` creates or replaces. */
-    putModel(
+    async putModel(
       input: unknown,
       mode: "create" | "upsert",
       expectedId?: string,
-    ): { model: StoredModel; created: boolean } {
+    ): Promise<{ model: StoredModel; created: boolean }> {
       const record = parseModelRecord(input);
       if (expectedId !== undefined && record.id.toLowerCase() !== expectedId.toLowerCase()) {
         throw new InvalidInputError(
           `The record's id "${record.id}" does not match the URL's "${expectedId}".`,
         );
       }
-      const existed = store.models.get(record.id) !== undefined;
+      const existed = (await store.models.get(record.id)) !== undefined;
       if (existed && mode === "create") throw new ConflictError(`Model ${record.id} already exists.`);
-      return { model: store.models.upsert(record), created: !existed };
+      return { model: await store.models.upsert(record), created: !existed };
     },
 
-    deleteModel(id: string): void {
-      if (!store.models.delete(parseModelId(id))) throw new NotFoundError(`Model ${id} not found.`);
+    async deleteModel(id: string): Promise<void> {
+      if (!(await store.models.delete(parseModelId(id)))) throw new NotFoundError(`Model ${id} not found.`);
     },
 
-    setMapping(modelId: string, provider: string, input: unknown): ProviderMapping {
+    async setMapping(modelId: string, provider: string, input: unknown): Promise<ProviderMapping> {
       const name = parseProviderName(provider, knownProviders);
       const mapping = parseProviderMapping(input);
       if (knownProviders && !isServedMapping(name, mapping.task)) {
         throw new InvalidInputError(`Provider ${name} does not serve ${mapping.task} on this hub.`);
       }
-      const model = store.models.get(parseModelId(modelId));
+      const model = await store.models.get(parseModelId(modelId));
       if (!model) throw new NotFoundError(`Model ${modelId} not found.`);
-      store.mappings.set(model.id, name, mapping);
+      await store.mappings.set(model.id, name, mapping);
       return mapping;
     },
 
-    deleteMapping(modelId: string, provider: string): void {
-      const model = store.models.get(parseModelId(modelId));
-      if (!model || !store.mappings.delete(model.id, parseProviderName(provider, undefined))) {
+    async deleteMapping(modelId: string, provider: string): Promise<void> {
+      const model = await store.models.get(parseModelId(modelId));
+      if (!model || !(await store.mappings.delete(model.id, parseProviderName(provider, undefined)))) {
         throw new NotFoundError(`No ${provider} mapping for model ${modelId}.`);
       }
     },

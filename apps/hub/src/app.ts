@@ -213,8 +213,8 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const web = deps.webDist
     ? createWebHandler(deps.webDist, (path, c) =>
         // A private model the caller may not see is "not found", as the API answers it.
-        isAppPage(path, (id) => {
-          const model = deps.store.models.get(id);
+        isAppPage(path, async (id) => {
+          const model = await deps.store.models.get(id);
           if (!model) return false;
           if (!model.private) return true;
           const visible = visibleModels(c as Context<HubEnv>);
@@ -255,7 +255,17 @@ function mountRepositories(
   publicUrl: string,
   authorizer: Authorizer,
 ): void {
-  const xetSigner = XetSigner.fromMeta(deps.store.meta);
+  const { signer: xetSigner, ready: xetSignerReady } = XetSigner.fromMeta(deps.store.meta);
+  // The signing key comes from the database: requests wait for it (once, at start) before any route uses it.
+  let xetSignerLoaded = false;
+  const xetSignerLoading = xetSignerReady.then(() => {
+    xetSignerLoaded = true;
+  });
+  xetSignerLoading.catch(() => {});
+  app.use(async (_c, next) => {
+    if (!xetSignerLoaded) await xetSignerLoading;
+    await next();
+  });
   const cas = createCasService({
     xet: deps.store.xet,
     gc: deps.store.xetGc,

@@ -76,7 +76,7 @@ async function main(): Promise<void> {
       config.blobStore.kind === "s3"
         ? `s3://${config.blobStore.bucket}/${config.blobStore.prefix} (downloads: ${config.blobDownload})`
         : "data directory",
-    models: hub.store.models.count(),
+    models: await hub.store.models.count(),
     adminApi: config.adminToken ? "enabled" : "disabled (set ADMIN_TOKEN)",
     web: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : "not built",
   });

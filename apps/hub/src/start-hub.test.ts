@@ -58,7 +58,7 @@ describe("startHub", () => {
       // Deleted: RepoNotFound, 401 for an anonymous caller as on the public hub.
       expect((await fetch(`${again.url}/api/models/dslim/bert-base-NER`)).status).toBe(401);
       expect((await again.store.accounts.tokens.byId(token.id))?.revokedAt).toEqual(expect.any(String));
-      expect(again.store.models.count()).toBe(20);
+      expect(await again.store.models.count()).toBe(20);
     } finally {
       await again.close();
     }

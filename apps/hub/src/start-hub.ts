@@ -79,11 +79,11 @@ export interface RunningHub {
 }
 
 /** Every stored model that declares a task, as the simulator's model registry takes it. */
-function catalogueForSim(store: Store): SimModel[] {
+async function catalogueForSim(store: Store): Promise<SimModel[]> {
   const models: SimModel[] = [];
   let after: ModelListQuery["after"];
   for (;;) {
-    const page = store.models.list({
+    const page = await store.models.list({
       sort: "createdAt",
       direction: 1,
       limit: 500,
@@ -98,7 +98,7 @@ function catalogueForSim(store: Store): SimModel[] {
           id: model.id,
           pipeline_tag: model.pipeline_tag,
           tags: model.tags,
-          inferenceProviderMapping: store.mappings.forModel(model.id),
+          inferenceProviderMapping: await store.mappings.forModel(model.id),
         });
     }
     const last = page.models.at(-1);
@@ -110,9 +110,12 @@ function catalogueForSim(store: Store): SimModel[] {
 /** Opens the store (migrating and seeding it), builds the app and listens on loopback. */
 export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const logger = options.logger ?? silentLogger;
-  const store = openStore({ dataDir: options.dataDir, usageRetentionDays: options.usageRetentionDays });
+  const store = await openStore({
+    dataDir: options.dataDir,
+    usageRetentionDays: options.usageRetentionDays,
+  });
   try {
-    const seeded = seedOnFirstStart(
+    const seeded = await seedOnFirstStart(
       store,
       options.catalogueDir ?? BUILT_IN_CATALOGUE_DIR,
       INFERENCE_PROVIDERS,
@@ -121,7 +124,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     );
     if (seeded) logger.log("info", "catalogue loaded", seeded);
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
   const metrics = createMetrics({ processMetrics: true });
@@ -139,7 +142,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
       logger.log("info", "catalogue repositories created", { repositories, ms: Date.now() - started });
     }
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
 
@@ -153,7 +156,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     // It knows the catalogue's models, so hf-inference answers for each with its task's shape.
     // Loaded only here: the simulator and its recorded fixtures cost nothing when every provider has a key.
     const { startProviderSim } = await import("@modelhub/provider-sim");
-    sim = await startProviderSim({ hubTokens: [simCredential], models: catalogueForSim(store) });
+    sim = await startProviderSim({ hubTokens: [simCredential], models: await catalogueForSim(store) });
   }
   const upstreams = createUpstreams({
     providerKeys: options.providerKeys,
@@ -237,8 +240,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         clearTimeout(grace);
         clearInterval(sweep);
         clearInterval(xetGc);
-        store.close();
-        (sim ? sim.close() : Promise.resolve()).then(resolve, resolve);
+        Promise.all([store.close(), sim?.close()]).then(() => resolve(), resolve);
       });
       server.closeIdleConnections();
     });

@@ -1,16 +1,16 @@
 import { createApp } from "../app.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
-import { openStore } from "../store/store.js";
 import { userToken } from "./accounts.js";
 import { makeTempDir } from "./temp-dir.js";
+import { openTestStore } from "./test-store.js";
 
 export const REPO_PUBLIC_URL = "http://hub.test";
 
 /** The real app with repositories on, over a temp data dir, and a token of "alice" to write with. */
 export async function repoApp(options: { wrapBlobs?: (blobs: BlobStore) => BlobStore } = {}) {
   const temp = makeTempDir();
-  const store = openStore({ dataDir: temp.dir });
+  const store = await openTestStore({ dataDir: temp.dir });
   const fsBlobs = await createFsBlobStore(`${temp.dir}/blobs`);
   const blobs = options.wrapBlobs ? options.wrapBlobs(fsBlobs) : fsBlobs;
   const app = createApp({ store, blobs, publicUrl: REPO_PUBLIC_URL });
@@ -44,8 +44,8 @@ export async function repoApp(options: { wrapBlobs?: (blobs: BlobStore) => BlobS
       });
     },
     ndjson,
-    cleanup() {
-      store.close();
+    async cleanup() {
+      await store.close();
       temp.remove();
     },
   };

@@ -8,7 +8,7 @@ const [dataDir, catalogueDir] = process.argv.slice(2) as [string, string];
 process.once("message", async () => {
   try {
     const hub = await startHub({ dataDir, catalogueDir, providerSim: false });
-    const models = hub.store.models.count();
+    const models = await hub.store.models.count();
     await hub.close();
     process.send!(`started ${models}`, () => process.exit(0));
   } catch (error) {

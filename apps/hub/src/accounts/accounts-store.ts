@@ -16,10 +16,9 @@ import type {
 } from "./types.js";
 
 /**
- * Everything the hub keeps about identity, behind one asynchronous interface: the embedded default is
- * SQLite (sqlite-accounts-store.ts, synchronous underneath), and a PostgreSQL implementation can take its
- * place without touching callers. Secrets never pass through here in the clear: tokens and session ids
- * arrive hashed, passwords as scrypt hashes.
+ * Everything the hub keeps about identity, behind one asynchronous interface (sql-accounts-store.ts, on
+ * SQLite or PostgreSQL). Secrets never pass through here in the clear: tokens and session ids arrive
+ * hashed, passwords as scrypt hashes.
  */
 export interface AccountsStore {
   users: {

@@ -1,4 +1,4 @@
-import type Database from "better-sqlite3";
+import type { Queryable } from "../store/database.js";
 import type { OrgRole } from "./types.js";
 
 export interface OrgInvite {
@@ -32,23 +32,11 @@ const toInvite = (row: OrgInviteRow): OrgInvite => ({
  * Organization invitations, stored by the SHA-256 of their code (the code itself exists only in the link).
  * Asynchronous and in SQL that runs on SQLite and PostgreSQL alike (see accounts-store.ts).
  */
-export function createOrgInvitesTable(db: Database.Database, now: () => Date) {
-  const insert = db.prepare<[string, number, string, number | null, string, string]>(
-    "INSERT INTO org_invites (code_hash, org_id, role, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  const byHash = db.prepare<[string], OrgInviteRow>(
-    "SELECT org_id, role, created_by, created_at, expires_at, used_at FROM org_invites WHERE code_hash = ?",
-  );
-  // One statement marks it used only if it still can be: two people racing for one link, one wins.
-  const consume = db.prepare<[string, number, string, string], OrgInviteRow>(
-    `UPDATE org_invites SET used_at = ?, used_by = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?
-     RETURNING org_id, role, created_by, created_at, expires_at, used_at`,
-  );
-  const pendingOf = db.prepare<[number, string], OrgInviteRow>(
-    `SELECT org_id, role, created_by, created_at, expires_at, used_at FROM org_invites
-     WHERE org_id = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at`,
-  );
+const INVITE_COLUMNS = "org_id, role, created_by, created_at, expires_at, used_at";
 
+export function createOrgInvitesTable(q: Queryable, now: () => Date) {
+  const byHash = async (codeHash: string) =>
+    q.get<OrgInviteRow>(`SELECT ${INVITE_COLUMNS} FROM org_invites WHERE code_hash = ?`, [codeHash]);
   return {
     async create(input: {
       codeHash: string;
@@ -58,22 +46,35 @@ export function createOrgInvitesTable(db: Database.Database, now: () => Date) {
       expiresAt: string;
     }): Promise<OrgInvite> {
       const createdAt = now().toISOString();
-      insert.run(input.codeHash, input.orgId, input.role, input.createdBy, createdAt, input.expiresAt);
-      return toInvite(byHash.get(input.codeHash)!);
+      await q.run(
+        "INSERT INTO org_invites (code_hash, org_id, role, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+        [input.codeHash, input.orgId, input.role, input.createdBy, createdAt, input.expiresAt],
+      );
+      return toInvite((await byHash(input.codeHash))!);
     },
     async get(codeHash: string): Promise<OrgInvite | undefined> {
-      const row = byHash.get(codeHash);
+      const row = await byHash(codeHash);
       return row && toInvite(row);
     },
     /** Marks the invite used by `userId`; undefined when it does not exist, was used or expired. */
     async consume(codeHash: string, userId: number): Promise<OrgInvite | undefined> {
       const at = now().toISOString();
-      const row = consume.get(at, userId, codeHash, at);
+      // One statement marks it used only if it still can be: two people racing for one link, one wins.
+      const row = await q.get<OrgInviteRow>(
+        `UPDATE org_invites SET used_at = ?, used_by = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?
+         RETURNING ${INVITE_COLUMNS}`,
+        [at, userId, codeHash, at],
+      );
       return row && toInvite(row);
     },
     /** Invites of an organization that can still be used. */
     async pending(orgId: number): Promise<OrgInvite[]> {
-      return pendingOf.all(orgId, now().toISOString()).map(toInvite);
+      const rows = await q.all<OrgInviteRow>(
+        `SELECT ${INVITE_COLUMNS} FROM org_invites WHERE org_id = ? AND used_at IS NULL AND expires_at > ?
+         ORDER BY created_at`,
+        [orgId, now().toISOString()],
+      );
+      return rows.map(toInvite);
     },
   };
 }

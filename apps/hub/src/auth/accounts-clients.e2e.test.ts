@@ -24,7 +24,12 @@ beforeAll(async () => {
     providerSim: false,
   });
   ({ tokens } = await seedAccounts(hub.store));
-  hub.store.models.upsert({ id: PRIVATE, tags: ["transformers"], pipeline_tag: "fill-mask", private: true });
+  await hub.store.models.upsert({
+    id: PRIVATE,
+    tags: ["transformers"],
+    pipeline_tag: "fill-mask",
+    private: true,
+  });
 });
 afterAll(async () => {
   await hub?.close();

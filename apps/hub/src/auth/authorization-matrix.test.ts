@@ -400,10 +400,10 @@ beforeAll(async () => {
     readTokenOnWrite: tokens.wesRead,
     fineGrainedOutOfScope: tokens.wesScopedToSelf,
   };
-  const summarizer = hub.store.models.get("facebook/bart-large-cnn")!;
-  publicSummarizers = hub.store.models.countsByPipeline().get("summarization") ?? 0;
-  hub.store.models.upsert({ ...summarizer, id: PRIVATE, private: true, gated: false });
-  hub.store.mappings.set(PRIVATE, "together", {
+  const summarizer = (await hub.store.models.get("facebook/bart-large-cnn"))!;
+  publicSummarizers = (await hub.store.models.countsByPipeline()).get("summarization") ?? 0;
+  await hub.store.models.upsert({ ...summarizer, id: PRIVATE, private: true, gated: false });
+  await hub.store.mappings.set(PRIVATE, "together", {
     status: "live",
     providerId: "acme/private",
     task: "summarization",
@@ -437,8 +437,8 @@ afterAll(async () => {
 });
 
 /** Every table's row count and content digest: what "nothing written" compares. */
-function databaseState(): string {
-  hub.store.usage.flush();
+async function databaseState(): Promise<string> {
+  await hub.store.usage.flush();
   const tables = db
     .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     .all()
@@ -480,16 +480,16 @@ describe("authorization matrix", () => {
     it(`${row.method} ${row.path} (${row.name})`, async () => {
       const outcomes: Record<string, number | string> = {};
       for (const caller of CALLERS) {
-        const before = databaseState();
+        const before = await databaseState();
         const { response, body, text } = await call(row, caller);
         outcomes[caller] = row.outcome ? row.outcome(response, body) : response.status;
         if (response.status >= 400) {
-          expect(databaseState(), `${caller} was refused but something was written`).toBe(before);
+          expect(await databaseState(), `${caller} was refused but something was written`).toBe(before);
           // A refusal never echoes a credential.
           const token = tokenOf[caller];
           if (token) expect(text).not.toContain(token);
         } else if (!row.writes) {
-          expect(databaseState(), `${caller}: a read wrote something`).toBe(before);
+          expect(await databaseState(), `${caller}: a read wrote something`).toBe(before);
         }
       }
       expect(outcomes).toEqual(row.expected);

@@ -4,9 +4,10 @@ import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { openTestStore } from "../__fixtures__/test-store.js";
 import { InvalidInputError } from "../errors.js";
 import { seedOnFirstStart } from "../store/catalogue.js";
-import { openStore, type Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
 import { runAdminCommand } from "./admin-command.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
@@ -14,13 +15,13 @@ type Json = any;
 
 let temp: ReturnType<typeof makeTempDir>;
 let store: Store;
-beforeEach(() => {
+beforeEach(async () => {
   temp = makeTempDir();
-  store = openStore({ dataDir: temp.dir });
-  seedOnFirstStart(store, FIXTURE_CATALOGUE_DIR, INFERENCE_PROVIDERS);
+  store = await openTestStore({ dataDir: temp.dir });
+  await seedOnFirstStart(store, FIXTURE_CATALOGUE_DIR, INFERENCE_PROVIDERS);
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   temp.remove();
 });
 
@@ -108,12 +109,12 @@ describe("admin CLI", () => {
       "--provider-id",
       "acme/m1",
     );
-    expect(store.mappings.forModel("acme/m1")).toEqual({
+    expect(await store.mappings.forModel("acme/m1")).toEqual({
       "hf-inference": { status: "live", providerId: "acme/m1", task: "fill-mask" },
     });
     await run("mappings:delete", "--model", "acme/m1", "--provider", "hf-inference");
     await run("models:delete", "--id", "acme/m1");
-    expect(store.models.get("acme/m1")).toBeUndefined();
+    expect(await store.models.get("acme/m1")).toBeUndefined();
     writeFileSync(file, JSON.stringify([{ id: "acme/m2", tags: ["x"] }]));
     expect(await run("import", "--file", file)).toEqual({ models: 1, mappings: 0 });
   });

@@ -209,25 +209,25 @@ export async function runAdminCommand(
         if (HubError.isInstance(error)) throw error;
         throw new InvalidInputError(`Cannot read ${values.file}: ${(error as Error).message}`);
       }
-      const { model, created } = operations.putModel(record, "upsert");
+      const { model, created } = await operations.putModel(record, "upsert");
       return json({ id: model.id, created });
     }
     case "models:delete":
-      operations.deleteModel(required(values, "id"));
+      await operations.deleteModel(required(values, "id"));
       return json({ id: values.id, deleted: true });
     case "mappings:set":
       return json(
-        operations.setMapping(required(values, "model"), required(values, "provider"), {
+        await operations.setMapping(required(values, "model"), required(values, "provider"), {
           task: required(values, "task"),
           status: required(values, "status"),
           providerId: required(values, "provider-id"),
         }),
       );
     case "mappings:delete":
-      operations.deleteMapping(required(values, "model"), required(values, "provider"));
+      await operations.deleteMapping(required(values, "model"), required(values, "provider"));
       return json({ model: values.model, provider: values.provider, deleted: true });
     case "import":
-      return json(importCatalogue(store, readImportFile(required(values, "file"), knownProviders)));
+      return json(await importCatalogue(store, readImportFile(required(values, "file"), knownProviders)));
     case "invites:create": {
       const days = typeof values.days === "string" ? integer(values.days, "days") : undefined;
       const invite = await createSignupInvite(store.accounts, null, days);
@@ -246,7 +246,7 @@ export async function runAdminCommand(
         );
       }
       return json(
-        store.usage.summary(
+        await store.usage.summary(
           values["token-id"] ? integer(required(values, "token-id"), "token-id") : undefined,
         ),
       );

@@ -20,7 +20,7 @@ async function main(): Promise<number> {
     if (command[i] === "--file") command[i + 1] = resolve(invocationDirectory(), command[i + 1]!);
   }
   const config = loadConfigFromEnvironment();
-  const store = openStore({ dataDir: config.dataDir, usageRetentionDays: config.usageRetentionDays });
+  const store = await openStore({ dataDir: config.dataDir, usageRetentionDays: config.usageRetentionDays });
   try {
     const output = await runAdminCommand(command, store, INFERENCE_PROVIDERS, {
       readStdin: () => text(process.stdin),
@@ -33,7 +33,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${HubError.isInstance(error) ? error.message : String(error)}\n`);
     return 1;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

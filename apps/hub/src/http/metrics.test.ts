@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seededApp } from "../__fixtures__/seeded-app.js";
+import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 import { createMetrics } from "./metrics.js";
 
-let hub: ReturnType<typeof seededApp>;
-beforeEach(() => {
-  hub = seededApp();
+let hub: SeededApp;
+beforeEach(async () => {
+  hub = await seededApp();
 });
 afterEach(() => hub.cleanup());
 

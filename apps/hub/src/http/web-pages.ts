@@ -27,14 +27,19 @@ const MODEL_SECTION =
  * Whether `path` is a page the web app shows: one of APP_PAGES, or a section of a model the hub has.
  * Decided by the path, never by the Accept header, so `curl /models` and a browser get the same status.
  */
-export function isAppPage(path: string, modelExists: (id: string) => boolean): boolean {
+export async function isAppPage(
+  path: string,
+  modelExists: (id: string) => boolean | Promise<boolean>,
+): Promise<boolean> {
   if (APP_PAGES.includes(path) || APP_PAGES.includes(path.replace(/\/$/, ""))) return true;
   if (ACCOUNT_PAGES.some((page) => page.test(path))) return true;
   const match = /^\/([^/]+)\/([^/]+)(.*)$/.exec(path);
   if (!match || !MODEL_SECTION.test(match[3] ?? "")) return false;
+  let id: string;
   try {
-    return modelExists(modelIdFromParts(match[1] ?? "", match[2] ?? ""));
+    id = modelIdFromParts(match[1] ?? "", match[2] ?? "");
   } catch {
     return false;
   }
+  return modelExists(id);
 }

@@ -125,7 +125,7 @@ describe("blob garbage collection (admin blobs:gc)", () => {
     const repos = createRepoService({ store: hub.store, blobs });
     const target = { type: "model" as const, name: "alice/new" };
     await createRepo({ repo: target, accessToken, hubUrl: hub.url });
-    const record = hub.store.repos.get("model", "alice/new")!;
+    const record = (await hub.store.repos.get("model", "alice/new"))!;
     const writers = contents.map(async (content, i) => {
       const file = await repos.putRegular(`f${i}.txt`, content);
       await new Promise((resolve) => setTimeout(resolve, i % 5));

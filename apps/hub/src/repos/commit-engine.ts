@@ -5,8 +5,8 @@ import {
   RevisionNotFoundError,
   StaleParentError,
 } from "../errors.js";
-import type { CommitRecord, FileRecord, RepoRecord } from "../store/repos-table.js";
-import type { Store } from "../store/store.js";
+import { type CommitRecord, type FileRecord, type RepoRecord, repoLock } from "../store/repos-table.js";
+import type { Store, StoreTables } from "../store/store.js";
 import { buildTreeIds, gitCommitId } from "./git-objects.js";
 import { branchRef, prRef } from "./revision.js";
 
@@ -53,25 +53,29 @@ export function pullRequestNumber(ref: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+export { repoLock };
+
 export function authorEmail(author: string): string {
   return `${author}@users.noreply.modelhub`;
 }
 
 /**
- * The commit engine. Everything asynchronous (receiving bytes, writing blobs) happens before; this runs as one
- * synchronous write transaction: read the branch head, apply the operations to its snapshot, hash the trees
+ * The commit engine. Everything slow (receiving bytes, writing blobs) happens before; this runs as one write
+ * transaction that only talks to the database: read the branch head, apply the operations to its snapshot, hash the trees
  * and the commit as git does, write the commit, its snapshot and the moved ref. A crash before the transaction
- * commits leaves the branch where it was; after, at a commit whose files all exist. Two commits to one branch
- * (from any process) serialize on the database's write lock, and each sees the other's result.
+ * commits leaves the branch where it was; after, at a commit whose files all exist. Two commits to one
+ * repository (from any process or replica) serialize on the repository's lock (SQLite's write lock;
+ * PostgreSQL's advisory lock), and each sees the other's result.
  */
-export function applyCommit(store: Store, repo: RepoRecord, request: CommitRequest): CommitResult {
-  return store.writeTransaction(() => {
-    const repos = store.repos;
-    const head = repos.ref(repo.key, request.ref);
+export function applyCommit(store: Store, repo: RepoRecord, request: CommitRequest): Promise<CommitResult> {
+  return store.writeTransaction(async (tx) => {
+    await tx.lock(repoLock(repo.key));
+    const repos = tx.repos;
+    const head = await repos.ref(repo.key, request.ref);
     if (!head) throw new RevisionNotFoundError(request.ref.replace(/^refs\/heads\//, ""));
     const prNum = pullRequestNumber(request.ref);
     if (prNum !== undefined) {
-      const pr = store.discussions.inCommit.get(repo.key, prNum);
+      const pr = await tx.discussions.inCommit.get(repo.key, prNum);
       if (pr?.status === "merged") throw new ConflictError(`Pull request #${prNum} is already merged.`);
     }
     if (request.parentCommit && request.parentCommit !== head) {
@@ -80,13 +84,13 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
     for (const operation of request.operations) {
       if (operation.kind !== "put" || !operation.uploaded) continue;
       const { sha256 } = operation.file;
-      if (!repos.lfsObject(repo.key, sha256) && !repos.repoHoldsContent(repo.key, sha256)) {
+      if (!(await repos.lfsObject(repo.key, sha256)) && !(await repos.repoHoldsContent(repo.key, sha256))) {
         throw new InvalidInputError(
           `The LFS object of ${operation.path} (sha256:${sha256}) is no longer uploaded: upload it again.`,
         );
       }
     }
-    const snapshot = new Map(repos.files(repo.key, head).map((file) => [file.path, file]));
+    const snapshot = new Map((await repos.files(repo.key, head)).map((file) => [file.path, file]));
     for (const operation of request.operations) applyOperation(snapshot, operation);
 
     const trees = buildTreeIds(new Map([...snapshot].map(([path, file]) => [path, file.blobOid])));
@@ -109,14 +113,14 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
       message: request.description.trim(),
       createdAt: new Date(time * 1000).toISOString(),
     };
-    repos.insertCommit(repo.key, commit);
-    repos.insertSnapshot(repo.key, commit.oid, snapshot.values(), trees);
+    await repos.insertCommit(repo.key, commit);
+    await repos.insertSnapshot(repo.key, commit.oid, snapshot.values(), trees);
 
     let ref = request.ref;
     let pullRequest: number | undefined;
-    const discussions = store.discussions.inCommit;
+    const discussions = tx.discussions.inCommit;
     if (request.createPr) {
-      pullRequest = discussions.openPullRequest({
+      pullRequest = await discussions.openPullRequest({
         repoKey: repo.key,
         title: request.title,
         author: request.author,
@@ -127,10 +131,10 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
       });
       ref = prRef(pullRequest);
     } else if (prNum !== undefined) {
-      discussions.pullRequestCommitted(repo.key, prNum);
+      await discussions.pullRequestCommitted(repo.key, prNum);
     }
     if (request.merges) {
-      const merged = discussions.markMerged(repo.key, request.merges.num, {
+      const merged = await discussions.markMerged(repo.key, request.merges.num, {
         commitOid: commit.oid,
         author: request.author,
         comment: request.merges.comment,
@@ -139,11 +143,11 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
       });
       if (!merged) throw new ConflictError(`Pull request #${request.merges.num} is not open.`);
     }
-    repos.setRef(repo.key, ref, commit.oid);
+    await repos.setRef(repo.key, ref, commit.oid);
     if (ref === branchRef("main") || ref.startsWith("refs/heads/")) {
       const now = request.now.toISOString();
-      repos.touch(repo.key, now);
-      repos.syncModelRow({ ...repo, lastModified: now });
+      await repos.touch(repo.key, now);
+      await repos.syncModelRow({ ...repo, lastModified: now });
     }
     return { commit, ref, pullRequest };
   });
@@ -188,14 +192,14 @@ function applyOperation(snapshot: Map<string, FileRecord>, operation: CommitOper
 }
 
 /** The first commit of a new repository: its initial files on a new `main`. */
-export function initialCommit(
-  store: Store,
+export async function initialCommit(
+  tables: StoreTables,
   repo: RepoRecord,
   files: readonly FileRecord[],
   author: string,
   now: Date,
   options: { title?: string } = {},
-): CommitRecord {
+): Promise<CommitRecord> {
   const trees = buildTreeIds(new Map(files.map((file) => [file.path, file.blobOid])));
   const time = Math.floor(now.getTime() / 1000);
   const title = options.title ?? "initial commit";
@@ -214,8 +218,8 @@ export function initialCommit(
     message: "",
     createdAt: new Date(time * 1000).toISOString(),
   };
-  store.repos.insertCommit(repo.key, commit);
-  store.repos.insertSnapshot(repo.key, commit.oid, files, trees);
-  store.repos.setRef(repo.key, branchRef("main"), commit.oid);
+  await tables.repos.insertCommit(repo.key, commit);
+  await tables.repos.insertSnapshot(repo.key, commit.oid, files, trees);
+  await tables.repos.setRef(repo.key, branchRef("main"), commit.oid);
   return commit;
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { openStore } from "../store/store.js";
+import { openTestStore } from "../__fixtures__/test-store.js";
 
 const HUB_DIR = fileURLToPath(new URL("../..", import.meta.url));
 let temp: ReturnType<typeof makeTempDir>;
@@ -46,9 +46,9 @@ function killHard(child: ChildProcess): Promise<void> {
 
 beforeAll(async () => {
   temp = makeTempDir();
-  const store = openStore({ dataDir: join(temp.dir, "data") });
+  const store = await openTestStore({ dataDir: join(temp.dir, "data") });
   token = await userToken(store, "alice");
-  store.close();
+  await store.close();
 });
 afterAll(() => temp.remove());
 

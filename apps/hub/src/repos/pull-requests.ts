@@ -33,16 +33,16 @@ export interface RevisionDiff {
  * the public hub does: `title (#N)`).
  */
 export function createPullRequests(store: Store, repos: RepoService) {
-  function filesAt(repo: RepoRecord, oid: string | undefined): FileRecord[] {
+  async function filesAt(repo: RepoRecord, oid: string | undefined): Promise<FileRecord[]> {
     return oid ? store.repos.files(repo.key, oid) : [];
   }
 
   /** First-parent history from `oid`, newest first, stopping before `stop`. */
-  function firstParentChain(repo: RepoRecord, oid: string, stop?: string): CommitRecord[] {
+  async function firstParentChain(repo: RepoRecord, oid: string, stop?: string): Promise<CommitRecord[]> {
     const chain: CommitRecord[] = [];
     let next: string | undefined = oid;
     while (next && next !== stop && chain.length < MAX_WALK) {
-      const commit = store.repos.commit(repo.key, next);
+      const commit = await store.repos.commit(repo.key, next);
       if (!commit) break;
       chain.push(commit);
       next = commit.parents[0];
@@ -51,17 +51,17 @@ export function createPullRequests(store: Store, repos: RepoService) {
   }
 
   /** The commit a pull request started from (recorded when opened; else the nearest common ancestor). */
-  function baseOf(repo: RepoRecord, pr: DiscussionRecord): string | undefined {
+  async function baseOf(repo: RepoRecord, pr: DiscussionRecord): Promise<string | undefined> {
     if (pr.baseOid) return pr.baseOid;
-    const target = store.repos.ref(repo.key, pr.targetRef ?? branchRef("main"));
-    const head = store.repos.ref(repo.key, prRef(pr.num));
+    const target = await store.repos.ref(repo.key, pr.targetRef ?? branchRef("main"));
+    const head = await store.repos.ref(repo.key, prRef(pr.num));
     if (!target || !head) return undefined;
-    const onTarget = new Set(firstParentChain(repo, target).map((commit) => commit.oid));
-    return firstParentChain(repo, head).find((commit) => onTarget.has(commit.oid))?.oid;
+    const onTarget = new Set((await firstParentChain(repo, target)).map((commit) => commit.oid));
+    return (await firstParentChain(repo, head)).find((commit) => onTarget.has(commit.oid))?.oid;
   }
 
   async function diffBetween(repo: RepoRecord, from: string | undefined, to: string): Promise<RevisionDiff> {
-    const changes = changedFiles(filesAt(repo, from), filesAt(repo, to));
+    const changes = changedFiles(await filesAt(repo, from), await filesAt(repo, to));
     const shown = changes.slice(0, MAX_DIFF_FILES);
     const files: FileDiff[] = [];
     for (const change of shown) files.push(await diffFile(repos.blobs, change));
@@ -69,12 +69,12 @@ export function createPullRequests(store: Store, repos: RepoService) {
   }
 
   /** What the pull request changes (base → head), and which of those paths the target changed otherwise. */
-  function pendingChanges(repo: RepoRecord, pr: DiscussionRecord) {
-    const head = store.repos.ref(repo.key, prRef(pr.num));
-    const targetHead = store.repos.ref(repo.key, pr.targetRef ?? branchRef("main"));
-    const base = baseOf(repo, pr);
-    const changes = head ? changedFiles(filesAt(repo, base), filesAt(repo, head)) : [];
-    const target = new Map(filesAt(repo, targetHead).map((file) => [file.path, file.blobOid]));
+  async function pendingChanges(repo: RepoRecord, pr: DiscussionRecord) {
+    const head = await store.repos.ref(repo.key, prRef(pr.num));
+    const targetHead = await store.repos.ref(repo.key, pr.targetRef ?? branchRef("main"));
+    const base = await baseOf(repo, pr);
+    const changes = head ? changedFiles(await filesAt(repo, base), await filesAt(repo, head)) : [];
+    const target = new Map((await filesAt(repo, targetHead)).map((file) => [file.path, file.blobOid]));
     const conflicts: string[] = [];
     const toApply: FileChange[] = [];
     for (const change of changes) {
@@ -90,21 +90,21 @@ export function createPullRequests(store: Store, repos: RepoService) {
     baseOf,
 
     /** The commits on `refs/pr/N` since its base, oldest first. */
-    commits(repo: RepoRecord, pr: DiscussionRecord): CommitRecord[] {
-      const head = store.repos.ref(repo.key, prRef(pr.num));
-      return head ? firstParentChain(repo, head, baseOf(repo, pr)).reverse() : [];
+    async commits(repo: RepoRecord, pr: DiscussionRecord): Promise<CommitRecord[]> {
+      const head = await store.repos.ref(repo.key, prRef(pr.num));
+      return head ? (await firstParentChain(repo, head, await baseOf(repo, pr))).reverse() : [];
     },
 
     /** Files the pull request changes that the target branch has changed differently since the base. */
-    conflicts(repo: RepoRecord, pr: DiscussionRecord): string[] {
-      return pr.status === "merged" ? [] : pendingChanges(repo, pr).conflicts;
+    async conflicts(repo: RepoRecord, pr: DiscussionRecord): Promise<string[]> {
+      return pr.status === "merged" ? [] : (await pendingChanges(repo, pr)).conflicts;
     },
 
     /** The pull request's diff: its base to its head. */
     async diff(repo: RepoRecord, pr: DiscussionRecord): Promise<RevisionDiff> {
-      const head = store.repos.ref(repo.key, prRef(pr.num));
+      const head = await store.repos.ref(repo.key, prRef(pr.num));
       if (!head) return { files: [], truncated: false };
-      return diffBetween(repo, baseOf(repo, pr), head);
+      return diffBetween(repo, await baseOf(repo, pr), head);
     },
 
     /** `git diff from to` (no `from`: everything in `to` is added). */
@@ -133,7 +133,7 @@ export function createPullRequests(store: Store, repos: RepoService) {
         );
       }
       for (let attempt = 0; ; attempt++) {
-        const pending = pendingChanges(repo, pr);
+        const pending = await pendingChanges(repo, pr);
         if (pending.conflicts.length) throw new MergeConflictError(pending.conflicts);
         const operations: CommitOperation[] = pending.toApply.map((change) =>
           change.after

@@ -12,7 +12,13 @@ import { isValidIdPart } from "../model-id.js";
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
 import type { FileRecord, Gated, RepoRecord, RepoType } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
-import { applyCommit, type CommitOperation, type CommitResult, initialCommit } from "./commit-engine.js";
+import {
+  applyCommit,
+  type CommitOperation,
+  type CommitResult,
+  initialCommit,
+  repoLock,
+} from "./commit-engine.js";
 import { gitBlobId } from "./git-objects.js";
 import { DEFAULT_GITATTRIBUTES, lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
 import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
@@ -81,10 +87,10 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
     lfsFile,
 
     /** The repository, or the one a former id now redirects to (`moved`), or undefined. */
-    find(type: RepoType, id: string): { repo: RepoRecord; moved: boolean } | undefined {
-      const repo = store.repos.get(type, id);
+    async find(type: RepoType, id: string): Promise<{ repo: RepoRecord; moved: boolean } | undefined> {
+      const repo = await store.repos.get(type, id);
       if (repo) return { repo, moved: false };
-      const moved = store.repos.redirected(type, id);
+      const moved = await store.repos.redirected(type, id);
       return moved ? { repo: moved, moved: true } : undefined;
     },
 
@@ -105,12 +111,12 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         )),
       ];
       const stamp = now();
-      return store.writeTransaction(() => {
+      return store.writeTransaction(async (tx) => {
         const existing =
-          store.repos.get(request.type, id)?.id ??
-          (request.type === "model" ? store.models.get(id)?.id : undefined);
+          (await tx.repos.get(request.type, id))?.id ??
+          (request.type === "model" ? (await tx.models.get(id))?.id : undefined);
         if (existing) throw new RepoExistsError(request.type, existing);
-        const repo = store.repos.insert({
+        const repo = await tx.repos.insert({
           type: request.type,
           id,
           owner,
@@ -119,7 +125,7 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
           now: stamp.toISOString(),
         });
         if (repo.type === "model") {
-          store.models.upsert({
+          await tx.models.upsert({
             id,
             tags: [],
             private: repo.private,
@@ -128,7 +134,7 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
             lastModified: repo.lastModified,
           });
         }
-        initialCommit(store, repo, files, request.author, stamp);
+        await initialCommit(tx, repo, files, request.author, stamp);
         return repo;
       });
     },
@@ -156,78 +162,89 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         )),
       ];
       const created = new Date(options.createdAt);
-      return store.writeTransaction(() => {
-        if (store.repos.get("model", id) || !store.models.get(id)) return undefined;
-        const repo = store.repos.insert({
+      return store.writeTransaction(async (tx) => {
+        const model = await tx.models.get(id);
+        if ((await tx.repos.get("model", id)) || !model) return undefined;
+        const repo = await tx.repos.insert({
           type: "model",
-          id: store.models.get(id)!.id,
+          id: model.id,
           owner,
           private: options.private,
           gated: options.gated,
           now: created.toISOString(),
         });
-        initialCommit(store, repo, stored, owner, created, { title: options.title });
+        await initialCommit(tx, repo, stored, owner, created, { title: options.title });
         return repo;
       });
     },
 
-    delete(repo: RepoRecord): void {
-      store.writeTransaction(() => {
-        store.repos.delete(repo.key);
-        if (repo.type === "model") store.models.delete(repo.id);
+    async delete(repo: RepoRecord): Promise<void> {
+      await store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        await tx.repos.delete(repo.key);
+        if (repo.type === "model") await tx.models.delete(repo.id);
       });
     },
 
-    move(repo: RepoRecord, to: string): RepoRecord {
+    async move(repo: RepoRecord, to: string): Promise<RepoRecord> {
       const target = parseRepoId(to);
-      return store.writeTransaction(() => {
-        if (store.repos.get(repo.type, target.id) || (repo.type === "model" && store.models.get(target.id))) {
+      return store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        if (
+          (await tx.repos.get(repo.type, target.id)) ||
+          (repo.type === "model" && (await tx.models.get(target.id)))
+        ) {
           throw new ConflictError(`A ${repo.type} repository ${target.id} already exists.`);
         }
-        store.repos.move(repo, target);
-        if (repo.type === "model") store.repos.renameModelRow(repo.id, target.id);
-        return store.repos.byKey(repo.key)!;
+        await tx.repos.move(repo, target);
+        if (repo.type === "model") await tx.repos.renameModelRow(repo.id, target.id);
+        return (await tx.repos.byKey(repo.key))!;
       });
     },
 
-    updateSettings(repo: RepoRecord, settings: { private?: boolean; gated?: Gated }): RepoRecord {
-      return store.writeTransaction(() => {
+    async updateSettings(
+      repo: RepoRecord,
+      settings: { private?: boolean; gated?: Gated },
+    ): Promise<RepoRecord> {
+      return store.writeTransaction(async (tx) => {
         const next = {
           private: settings.private ?? repo.private,
           gated: settings.gated ?? repo.gated,
         };
-        store.repos.setSettings(repo.key, next);
-        const updated = store.repos.byKey(repo.key)!;
-        store.repos.syncModelRow(updated);
+        await tx.repos.setSettings(repo.key, next);
+        const updated = (await tx.repos.byKey(repo.key))!;
+        await tx.repos.syncModelRow(updated);
         return updated;
       });
     },
 
     /** A branch, tag, `refs/...` name or full commit id, resolved to a commit; undefined when unknown. */
-    resolve(repo: RepoRecord, revision: string): ResolvedRevision | undefined {
+    async resolve(repo: RepoRecord, revision: string): Promise<ResolvedRevision | undefined> {
       for (const ref of refCandidates(revision)) {
-        const commitOid = store.repos.ref(repo.key, ref);
+        const commitOid = await store.repos.ref(repo.key, ref);
         if (commitOid) return { commitOid, ref };
       }
-      if (COMMIT_ID.test(revision) && store.repos.commit(repo.key, revision)) return { commitOid: revision };
+      if (COMMIT_ID.test(revision) && (await store.repos.commit(repo.key, revision))) {
+        return { commitOid: revision };
+      }
       return undefined;
     },
 
-    resolveOrThrow(repo: RepoRecord, revision: string): ResolvedRevision {
-      const resolved = service.resolve(repo, revision);
+    async resolveOrThrow(repo: RepoRecord, revision: string): Promise<ResolvedRevision> {
+      const resolved = await service.resolve(repo, revision);
       if (!resolved) throw new RevisionNotFoundError(revision);
       return resolved;
     },
 
-    file(repo: RepoRecord, commitOid: string, path: string): FileRecord {
-      const file = store.repos.file(repo.key, commitOid, path);
+    async file(repo: RepoRecord, commitOid: string, path: string): Promise<FileRecord> {
+      const file = await store.repos.file(repo.key, commitOid, path);
       if (!file) throw new EntryNotFoundError(path);
       return file;
     },
 
     /** The LFS patterns of a commit's .gitattributes. */
     async lfsPatternsAt(repo: RepoRecord, commitOid: string): Promise<string[]> {
-      const attributes = store.repos.file(repo.key, commitOid, ".gitattributes");
+      const attributes = await store.repos.file(repo.key, commitOid, ".gitattributes");
       if (!attributes || attributes.lfs || attributes.size > 1024 * 1024) return [];
       const text = await blobs.read(attributes.sha256, { start: 0, end: attributes.size - 1 });
       return lfsPatterns(text.toString("utf8"));
@@ -249,50 +266,55 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         operations: readonly CommitOperation[];
       },
     ): Promise<CommitResult> {
-      const result = applyCommit(store, repo, { ...request, now: now() });
+      const result = await applyCommit(store, repo, { ...request, now: now() });
       if (repo.type === "model" && result.ref === branchRef("main"))
         await service.derive(repo, result.commit.oid);
       return result;
     },
 
     async derive(repo: RepoRecord, commitOid: string): Promise<void> {
-      const derived = await deriveModel(blobs, store.repos.files(repo.key, commitOid));
+      const derived = await deriveModel(blobs, await store.repos.files(repo.key, commitOid));
       // Only if main still points there: a newer commit derives its own.
-      store.writeTransaction(() => {
-        if (store.repos.ref(repo.key, branchRef("main")) === commitOid)
-          store.repos.setDerivedModelFields(repo.id, derived);
+      await store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        if ((await tx.repos.ref(repo.key, branchRef("main"))) === commitOid)
+          await tx.repos.setDerivedModelFields(repo.id, derived);
       });
     },
 
-    createBranch(repo: RepoRecord, name: string, startingPoint?: string): void {
+    async createBranch(repo: RepoRecord, name: string, startingPoint?: string): Promise<void> {
       const branch = parseRefName(name, "branch");
-      const from = service.resolveOrThrow(repo, startingPoint ?? "main");
-      store.writeTransaction(() => {
-        if (store.repos.ref(repo.key, branchRef(branch))) {
+      const from = await service.resolveOrThrow(repo, startingPoint ?? "main");
+      await store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        if (await tx.repos.ref(repo.key, branchRef(branch))) {
           throw new ConflictError(`Reference already exists: ${branchRef(branch)}`);
         }
-        store.repos.setRef(repo.key, branchRef(branch), from.commitOid);
+        await tx.repos.setRef(repo.key, branchRef(branch), from.commitOid);
       });
     },
 
-    deleteBranch(repo: RepoRecord, name: string): void {
+    async deleteBranch(repo: RepoRecord, name: string): Promise<void> {
       if (name === "main") throw new InvalidInputError("The main branch cannot be deleted.");
-      if (!store.repos.deleteRef(repo.key, branchRef(name))) throw new RevisionNotFoundError(name);
+      if (!(await store.repos.deleteRef(repo.key, branchRef(name)))) throw new RevisionNotFoundError(name);
     },
 
-    createTag(repo: RepoRecord, name: string, revision: string): void {
+    async createTag(repo: RepoRecord, name: string, revision: string): Promise<void> {
       const tag = parseRefName(name, "tag");
-      const from = service.resolveOrThrow(repo, revision);
-      store.writeTransaction(() => {
-        if (store.repos.ref(repo.key, tagRef(tag))) {
+      const from = await service.resolveOrThrow(repo, revision);
+      await store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        if (await tx.repos.ref(repo.key, tagRef(tag))) {
           throw new ConflictError(`Reference already exists: ${tagRef(tag)}`);
         }
-        store.repos.setRef(repo.key, tagRef(tag), from.commitOid);
+        await tx.repos.setRef(repo.key, tagRef(tag), from.commitOid);
       });
     },
 
-    deleteTag(repo: RepoRecord, name: string): void {
-      if (!store.repos.deleteRef(repo.key, tagRef(name))) throw new NotFoundError(`Tag ${name} not found.`);
+    async deleteTag(repo: RepoRecord, name: string): Promise<void> {
+      if (!(await store.repos.deleteRef(repo.key, tagRef(name)))) {
+        throw new NotFoundError(`Tag ${name} not found.`);
+      }
     },
   };
   return service;

@@ -18,9 +18,9 @@ describe("the catalogue as repositories", () => {
   it("gives every catalogue model a demo repository with an honest card, its config and tiny GGUFs", async () => {
     const hub = await start();
     try {
-      expect(hub.store.models.count()).toBe(20);
+      expect(await hub.store.models.count()).toBe(20);
       const qwen = "Qwen/Qwen2.5-7B-Instruct";
-      const record = hub.store.models.get(qwen)!;
+      const record = (await hub.store.models.get(qwen))!;
       const files = (await (await fetch(`${hub.url}/api/models/${qwen}/tree/main`)).json()) as {
         path: string;
       }[];
@@ -38,7 +38,7 @@ describe("the catalogue as repositories", () => {
 
       // Every GGUF file the record lists exists, tiny, with the original's metadata in its header.
       const ggufId = "bartowski/Llama-3.2-3B-Instruct-GGUF";
-      const ggufRecord = hub.store.models.get(ggufId)!;
+      const ggufRecord = (await hub.store.models.get(ggufId))!;
       const listed = (ggufRecord.siblings ?? [])
         .map((file) => file.rfilename)
         .filter((p) => p.endsWith(".gguf"));

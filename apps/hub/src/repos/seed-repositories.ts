@@ -87,9 +87,9 @@ export async function seedRepositories(store: Store, repos: RepoService): Promis
   let created = 0;
   let after: ModelListQuery["after"];
   for (;;) {
-    const page = store.models.list({ sort: "createdAt", direction: 1, limit: 200, after });
+    const page = await store.models.list({ sort: "createdAt", direction: 1, limit: 200, after });
     for (const model of page.models) {
-      if (store.repos.get("model", model.id)) continue;
+      if (await store.repos.get("model", model.id)) continue;
       const repo = await repos.adoptModel(model.id, demoFiles(model), {
         private: model.private ?? false,
         gated: model.gated ?? false,

@@ -53,21 +53,21 @@ export function directoryView(path: string, treeOid: string): TreeEntryView {
 }
 
 /** Entries under a directory ("" = root): direct children, or every descendant when recursive. */
-export function listTree(
+export async function listTree(
   store: Store,
   repo: RepoRecord,
   commitOid: string,
   dir: string,
   recursive: boolean,
-): TreeEntryView[] | undefined {
-  if (dir !== "" && !store.repos.tree(repo.key, commitOid, dir)) return undefined;
+): Promise<TreeEntryView[] | undefined> {
+  if (dir !== "" && !(await store.repos.tree(repo.key, commitOid, dir))) return undefined;
   const depth = dir === "" ? 0 : dir.split("/").length;
   const direct = (path: string) => recursive || path.split("/").length === depth + 1;
   const entries: TreeEntryView[] = [];
-  for (const [path, oid] of store.repos.treesUnder(repo.key, commitOid, dir)) {
+  for (const [path, oid] of await store.repos.treesUnder(repo.key, commitOid, dir)) {
     if (path !== "" && direct(path)) entries.push(directoryView(path, oid));
   }
-  for (const file of store.repos.files(repo.key, commitOid, dir || undefined)) {
+  for (const file of await store.repos.files(repo.key, commitOid, dir || undefined)) {
     if (direct(file.path)) entries.push(fileView(file));
   }
   // Directories first, then files, each by path, as the public hub lists a tree.
@@ -77,15 +77,15 @@ export function listTree(
 }
 
 /** The entry at a path (file or directory), or undefined. */
-export function entryAt(
+export async function entryAt(
   store: Store,
   repo: RepoRecord,
   commitOid: string,
   path: string,
-): TreeEntryView | undefined {
-  const file = store.repos.file(repo.key, commitOid, path);
+): Promise<TreeEntryView | undefined> {
+  const file = await store.repos.file(repo.key, commitOid, path);
   if (file) return fileView(file);
-  const tree = store.repos.tree(repo.key, commitOid, path);
+  const tree = await store.repos.tree(repo.key, commitOid, path);
   return tree ? directoryView(path, tree) : undefined;
 }
 
@@ -93,27 +93,27 @@ export function entryAt(
  * Adds `lastCommit` (the newest commit on the first-parent line that changed each entry) and the security
  * field (`unscanned`) to a page of entries. Walks history once for the whole page; stops when every entry is placed.
  */
-export function expandEntries(
+export async function expandEntries(
   store: Store,
   repo: RepoRecord,
   commitOid: string,
   entries: TreeEntryView[],
-): TreeEntryView[] {
-  const oidAt = (commit: string, entry: TreeEntryView) =>
+): Promise<TreeEntryView[]> {
+  const oidAt = async (commit: string, entry: TreeEntryView) =>
     entry.type === "file"
-      ? store.repos.file(repo.key, commit, entry.path)?.blobOid
-      : store.repos.tree(repo.key, commit, entry.path);
+      ? (await store.repos.file(repo.key, commit, entry.path))?.blobOid
+      : await store.repos.tree(repo.key, commit, entry.path);
   const pending = new Set(entries.filter((entry) => entry.path !== ""));
-  let current = store.repos.commit(repo.key, commitOid);
+  let current = await store.repos.commit(repo.key, commitOid);
   while (current && pending.size > 0) {
     const parentOid = current.parents[0];
     for (const entry of [...pending]) {
-      if (!parentOid || oidAt(parentOid, entry) !== entry.oid) {
+      if (!parentOid || (await oidAt(parentOid, entry)) !== entry.oid) {
         entry.lastCommit = { id: current.oid, title: current.title, date: current.createdAt };
         pending.delete(entry);
       }
     }
-    current = parentOid ? store.repos.commit(repo.key, parentOid) : undefined;
+    current = parentOid ? await store.repos.commit(repo.key, parentOid) : undefined;
   }
   // This hub runs no malware or pickle scanner: it says so rather than calling files safe.
   for (const entry of entries) {

@@ -101,14 +101,14 @@ function providerBody(call: Record<string, unknown>, candidate: Candidate, task:
  */
 export function createOpenAiApi(deps: OpenAiApiDeps) {
   const modelRoute = createModelRoutes(deps.store);
-  function listModels(): unknown {
+  async function listModels(): Promise<unknown> {
     const data = [];
-    for (const [modelId, mappings] of deps.store.mappings.forTask("conversational")) {
+    for (const [modelId, mappings] of await deps.store.mappings.forTask("conversational")) {
       const providers = Object.entries(mappings)
         .filter(([provider, mapping]) => mapping.status === "live" && deps.upstreams.isKnown(provider))
         .map(([provider, mapping]) => ({ provider, status: mapping.status, providerId: mapping.providerId }));
       if (providers.length === 0) continue;
-      const model = deps.store.models.get(modelId);
+      const model = await deps.store.models.get(modelId);
       // Listed without credentials: private models never appear.
       if (!model || model.private) continue;
       data.push({
@@ -226,7 +226,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
 
     async handle(call: ApiCall): Promise<void> {
       const method = call.incoming.method;
-      if (call.path === "/v1/models" && method === "GET") return sendJson(call, 200, listModels());
+      if (call.path === "/v1/models" && method === "GET") return sendJson(call, 200, await listModels());
       const endpoint = ENDPOINTS[call.path];
       if (endpoint && method === "POST") return complete(call, endpoint);
       throw new NotFoundError(

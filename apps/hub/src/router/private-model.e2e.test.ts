@@ -20,9 +20,9 @@ beforeAll(async () => {
   setup = await startHubOnSim();
   ({ hub, sim } = setup);
   ({ tokens } = await seedAccounts(hub.store));
-  const base = hub.store.models.get("meta-llama/Llama-3.1-8B-Instruct")!;
-  hub.store.models.upsert({ ...base, id: PRIVATE, private: true, gated: false });
-  hub.store.mappings.set(PRIVATE, "together", {
+  const base = (await hub.store.models.get("meta-llama/Llama-3.1-8B-Instruct"))!;
+  await hub.store.models.upsert({ ...base, id: PRIVATE, private: true, gated: false });
+  await hub.store.mappings.set(PRIVATE, "together", {
     status: "live",
     providerId: PROVIDER_ID,
     task: "conversational",
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 beforeEach(() => sim.clearRequests());
 
-const requests = () => hub.store.usage.summary().reduce((n, row) => n + row.requests, 0);
+const requests = async () => (await hub.store.usage.summary()).reduce((n, row) => n + row.requests, 0);
 
 async function chat(token: string, model: string) {
   const response = await fetch(`${hub.url}/router/together/v1/chat/completions`, {
@@ -51,19 +51,19 @@ describe("/router/{provider} and private models", () => {
     ["the provider's id", PROVIDER_ID],
     ["the hub id", PRIVATE],
   ])("refuses an outsider naming the private model by %s as a missing model", async (_how, model) => {
-    const before = requests();
+    const before = await requests();
     const refused = await chat(tokens.ottoWrite, model);
     expect(refused.status).toBe(404);
     expect(JSON.parse(refused.body)).toMatchObject({ error: `Model ${model} does not exist on this hub.` });
     expect(sim.requests).toHaveLength(0);
-    expect(requests()).toBe(before);
+    expect(await requests()).toBe(before);
   });
 
   it("lets a member of the owning organization call it", async () => {
-    const before = requests();
+    const before = await requests();
     const answered = await chat(tokens.raeRead, PROVIDER_ID);
     expect(answered.status).toBe(200);
     expect(sim.requests.length).toBeGreaterThan(0);
-    await expect.poll(() => requests() - before).toBe(1);
+    await expect.poll(async () => (await requests()) - before).toBe(1);
   });
 });

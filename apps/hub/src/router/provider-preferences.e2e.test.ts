@@ -58,7 +58,7 @@ describe("the user's provider order", () => {
   });
 
   it("decides which provider the router calls when none is named", async () => {
-    const mappings = setup.hub.store.mappings.forModel(MODEL);
+    const mappings = await setup.hub.store.mappings.forModel(MODEL);
     const live = Object.keys(mappings).filter(
       (p) => mappings[p]!.status === "live" && mappings[p]!.task === "conversational",
     );

@@ -144,7 +144,9 @@ describe("router streaming", () => {
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow();
     await expect
-      .poll(() => hub.store.usage.summary().some((row) => row.provider === "together" && row.errors > 0))
+      .poll(async () =>
+        (await hub.store.usage.summary()).some((row) => row.provider === "together" && row.errors > 0),
+      )
       .toBe(true);
   });
 
@@ -216,7 +218,7 @@ describe("router refusals: clear 4xx JSON, nothing forwarded, nothing recorded",
     ["no provider path", "/router/together/", { Authorization: "VALID" }, 400, "invalid_input"],
   ];
   it.each(cases)("%s", async (_name, path, headers, status, code) => {
-    const usageBefore = hub.store.usage.summary().reduce((n, row) => n + row.requests, 0);
+    const usageBefore = (await hub.store.usage.summary()).reduce((n, row) => n + row.requests, 0);
     const authorization =
       headers.Authorization === "VALID"
         ? `Bearer ${token}`
@@ -233,7 +235,7 @@ describe("router refusals: clear 4xx JSON, nothing forwarded, nothing recorded",
     expect(body.code).toBe(code);
     expect(body.error).not.toContain(token);
     expect(sim.requests).toHaveLength(0);
-    expect(hub.store.usage.summary().reduce((n, row) => n + row.requests, 0)).toBe(usageBefore);
+    expect((await hub.store.usage.summary()).reduce((n, row) => n + row.requests, 0)).toBe(usageBefore);
   });
 
   it("refuses a body over the router limit with 413 before calling the provider", async () => {

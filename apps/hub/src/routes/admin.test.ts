@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, adminHeaders, seededApp } from "../__fixtures__/seeded-app.js";
+import { ADMIN_TOKEN, adminHeaders, type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 import { createMemoryLogger } from "../logger.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
 type Json = any;
 
-let hub: ReturnType<typeof seededApp>;
+let hub: SeededApp;
 let logger: ReturnType<typeof createMemoryLogger>;
-beforeEach(() => {
+beforeEach(async () => {
   logger = createMemoryLogger();
-  hub = seededApp({ logger });
+  hub = await seededApp({ logger });
 });
 afterEach(() => hub.cleanup());
 
@@ -40,8 +40,8 @@ async function send(
 /** Everything the store holds, to prove that refused requests wrote nothing. */
 async function snapshot() {
   return JSON.stringify({
-    models: hub.store.models.list({ sort: "downloads", direction: -1, limit: 1000 }),
-    mappings: [...hub.store.mappings.forModels(["meta-llama/Llama-3.1-8B-Instruct"])],
+    models: await hub.store.models.list({ sort: "downloads", direction: -1, limit: 1000 }),
+    mappings: [...(await hub.store.mappings.forModels(["meta-llama/Llama-3.1-8B-Instruct"]))],
     tokens: await hub.store.accounts.tokens.list(),
   });
 }
@@ -60,7 +60,7 @@ describe("admin authentication", () => {
     );
     expect(wrong.response.status).toBe(401);
     expect(wrong.body.code).toBe("unauthorized");
-    const disabled = seededApp({ adminToken: null });
+    const disabled = await seededApp({ adminToken: null });
     try {
       // Without ADMIN_TOKEN there is no operator: the credential is just an invalid one.
       const response = await disabled.app.request("/api/admin/tokens", { headers: adminHeaders() });
@@ -68,7 +68,7 @@ describe("admin authentication", () => {
     } finally {
       disabled.cleanup();
     }
-    expect(hub.store.models.get(NEW_MODEL.id)).toBeUndefined();
+    expect(await hub.store.models.get(NEW_MODEL.id)).toBeUndefined();
   });
 
   it("does not accept the token of a user who is not a site admin", async () => {
@@ -89,14 +89,14 @@ describe("model writes", () => {
   });
 
   it("replaces a model with PUT and keeps its creation date", async () => {
-    const before = hub.store.models.get("dslim/bert-base-NER")!;
+    const before = (await hub.store.models.get("dslim/bert-base-NER"))!;
     const { response } = await send("PUT", "/api/admin/models/dslim/bert-base-NER", {
       tags: ["transformers", "token-classification"],
       pipeline_tag: "token-classification",
       likes: 9999,
     });
     expect(response.status).toBe(200);
-    const after = hub.store.models.get("dslim/bert-base-NER")!;
+    const after = (await hub.store.models.get("dslim/bert-base-NER"))!;
     expect(after.likes).toBe(9999);
     expect(after.createdAt).toBe(before.createdAt);
   });
@@ -110,17 +110,17 @@ describe("model writes", () => {
     await send("POST", "/api/admin/models", NEW_MODEL);
     const set = await send("PUT", `/api/admin/models/${NEW_MODEL.id}/mappings/together`, mapping);
     expect(set.response.status).toBe(200);
-    expect(hub.store.mappings.forModel(NEW_MODEL.id)).toEqual({ together: mapping });
+    expect(await hub.store.mappings.forModel(NEW_MODEL.id)).toEqual({ together: mapping });
     const removed = await send("DELETE", `/api/admin/models/${NEW_MODEL.id}/mappings/together`);
     expect(removed.response.status).toBe(200);
-    expect(hub.store.mappings.forModel(NEW_MODEL.id)).toEqual({});
+    expect(await hub.store.mappings.forModel(NEW_MODEL.id)).toEqual({});
   });
 
   it("deletes a model with its mappings", async () => {
     const { response } = await send("DELETE", "/api/admin/models/openai/whisper-large-v3");
     expect(response.status).toBe(200);
-    expect(hub.store.models.get("openai/whisper-large-v3")).toBeUndefined();
-    expect(hub.store.mappings.forModel("openai/whisper-large-v3")).toEqual({});
+    expect(await hub.store.models.get("openai/whisper-large-v3")).toBeUndefined();
+    expect(await hub.store.mappings.forModel("openai/whisper-large-v3")).toEqual({});
   });
 });
 

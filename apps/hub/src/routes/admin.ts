@@ -49,7 +49,7 @@ export function adminRoutes(deps: AdminRoutesDeps) {
   app.use("*", requireSiteAdmin(deps.authorizer));
 
   app.post("/models", async (c) => {
-    const { model } = operations.putModel(await readJsonBody(c, maxBodyBytes), "create");
+    const { model } = await operations.putModel(await readJsonBody(c, maxBodyBytes), "create");
     return c.json({ id: model.id, created: true }, 201);
   });
 
@@ -60,25 +60,29 @@ export function adminRoutes(deps: AdminRoutesDeps) {
       typeof body === "object" && body !== null && !Array.isArray(body)
         ? { ...body, id: body.id ?? id }
         : body;
-    const { model, created } = operations.putModel(record, "upsert", id);
+    const { model, created } = await operations.putModel(record, "upsert", id);
     return c.json({ id: model.id, created }, created ? 201 : 200);
   });
 
-  app.delete("/models/:owner/:name", (c) => {
+  app.delete("/models/:owner/:name", async (c) => {
     const id = modelIdFromParts(c.req.param("owner"), c.req.param("name"));
-    operations.deleteModel(id);
+    await operations.deleteModel(id);
     return c.json({ id, deleted: true });
   });
 
   app.put("/models/:owner/:name/mappings/:provider", async (c) => {
     const id = modelIdFromParts(c.req.param("owner"), c.req.param("name"));
-    const mapping = operations.setMapping(id, c.req.param("provider"), await readJsonBody(c, maxBodyBytes));
+    const mapping = await operations.setMapping(
+      id,
+      c.req.param("provider"),
+      await readJsonBody(c, maxBodyBytes),
+    );
     return c.json({ [c.req.param("provider")]: mapping });
   });
 
-  app.delete("/models/:owner/:name/mappings/:provider", (c) => {
+  app.delete("/models/:owner/:name/mappings/:provider", async (c) => {
     const id = modelIdFromParts(c.req.param("owner"), c.req.param("name"));
-    operations.deleteMapping(id, c.req.param("provider"));
+    await operations.deleteMapping(id, c.req.param("provider"));
     return c.json({ id, provider: c.req.param("provider"), deleted: true });
   });
 
@@ -167,7 +171,7 @@ export function adminRoutes(deps: AdminRoutesDeps) {
       return c.json(await usageByAccount(store, by, usageSince(c.req.query("since"))));
     }
     const raw = c.req.query("tokenId");
-    return c.json(store.usage.summary(raw === undefined ? undefined : tokenId(raw)));
+    return c.json(await store.usage.summary(raw === undefined ? undefined : tokenId(raw)));
   });
 
   return app;

@@ -1,10 +1,10 @@
 import { PIPELINE_TYPES } from "@modelhub/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededApp } from "../__fixtures__/seeded-app.js";
+import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 
-let hub: ReturnType<typeof seededApp>;
-beforeAll(() => {
-  hub = seededApp();
+let hub: SeededApp;
+beforeAll(async () => {
+  hub = await seededApp();
 });
 afterAll(() => hub.cleanup());
 

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seededApp } from "../__fixtures__/seeded-app.js";
+import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 import { createApp } from "../app.js";
 import type { BlobStore } from "../storage/blob-store.js";
 
-let hub: ReturnType<typeof seededApp>;
-beforeEach(() => {
-  hub = seededApp();
+let hub: SeededApp;
+beforeEach(async () => {
+  hub = await seededApp();
 });
 afterEach(() => hub.cleanup());
 
@@ -22,7 +22,7 @@ describe("health", () => {
   });
 
   it("/readyz is 503 when migrations are missing, the blob store fails, or the hub is shutting down", async () => {
-    const behind = { ...hub.store, schema: () => ({ applied: 1, known: 3 }) };
+    const behind = { ...hub.store, schema: async () => ({ applied: 1, known: 3 }) };
     const failing: Pick<BlobStore, "head"> = { head: () => Promise.reject(new Error("EACCES")) };
     for (const [name, app] of [
       ["migrations", createApp({ store: behind })],

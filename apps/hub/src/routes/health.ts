@@ -29,7 +29,7 @@ export function healthRoutes({ store, blobs, draining }: HealthDeps) {
       ready = false;
     };
     try {
-      const { applied, known } = store.schema();
+      const { applied, known } = await store.schema();
       if (applied === known) checks.database = `ok (schema ${applied})`;
       else fail("database", `schema ${applied} of ${known}: migrations not applied`);
     } catch (error) {

@@ -22,12 +22,8 @@ export interface UploadGrant {
  * The signing key of upload URLs: kept in the database so that every replica (and a restarted hub) accepts
  * the URLs another one handed out.
  */
-function uploadSecret(store: Store): Buffer {
-  let secret = store.meta.get(SECRET_KEY);
-  if (!secret) {
-    store.meta.set(SECRET_KEY, randomBytes(32).toString("hex"));
-    secret = store.meta.get(SECRET_KEY)!;
-  }
+async function uploadSecret(store: Store): Promise<Buffer> {
+  const secret = await store.meta.getOrCreate(SECRET_KEY, randomBytes(32).toString("hex"));
   return Buffer.from(secret, "hex");
 }
 
@@ -35,14 +31,19 @@ const hmac = (secret: Buffer, payload: string) =>
   createHmac("sha256", secret).update(payload).digest("base64url");
 
 /** `payload.signature`, for a URL path segment (the LFS client sends no credentials to these URLs). */
-export function signGrant(store: Store, grant: UploadGrant): string {
+export async function signGrant(store: Store, grant: UploadGrant): Promise<string> {
   const payload = Buffer.from(JSON.stringify(grant)).toString("base64url");
-  return `${payload}.${hmac(uploadSecret(store), payload)}`;
+  return `${payload}.${hmac(await uploadSecret(store), payload)}`;
 }
 
 /** The grant a signed token carries; 401 when forged or expired. */
-export function openGrant(store: Store, payload: string, signature: string, now: number): UploadGrant {
-  const expected = Buffer.from(hmac(uploadSecret(store), payload));
+export async function openGrant(
+  store: Store,
+  payload: string,
+  signature: string,
+  now: number,
+): Promise<UploadGrant> {
+  const expected = Buffer.from(hmac(await uploadSecret(store), payload));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     throw new UnauthorizedError("Invalid upload URL: ask the LFS batch API for a new one.");

@@ -23,14 +23,14 @@ function partSize(grant: UploadGrant, part: number): number {
 }
 
 /** The upload action of a multipart transfer for one object. */
-export function multipartUploadAction(deps: RepoReadDeps, grant: UploadGrant, chunk: number) {
+export async function multipartUploadAction(deps: RepoReadDeps, grant: UploadGrant, chunk: number) {
   const header: Record<string, string> = { chunk_size: String(chunk) };
   for (let part = 1; part <= partCount(grant.size, chunk); part++) {
     header[String(part).padStart(5, "0")] =
-      `${deps.publicUrl}/api/lfs-upload/${signGrant(deps.store, { ...grant, chunk, part })}`;
+      `${deps.publicUrl}/api/lfs-upload/${await signGrant(deps.store, { ...grant, chunk, part })}`;
   }
   return {
-    href: `${deps.publicUrl}/api/lfs-complete/${signGrant(deps.store, { ...grant, chunk })}`,
+    href: `${deps.publicUrl}/api/lfs-complete/${await signGrant(deps.store, { ...grant, chunk })}`,
     header,
   };
 }
@@ -91,7 +91,7 @@ export async function completeMultipart(
     if (error instanceof BlobMismatchError) throw new HubError(400, "invalid_input", error.message);
     throw error;
   }
-  deps.store.repos.addLfsObject(grant.repo, grant.oid, grant.size, new Date(now).toISOString());
+  await deps.store.repos.addLfsObject(grant.repo, grant.oid, grant.size, new Date(now).toISOString());
   for (const sha256 of new Set(parts)) {
     if (sha256 !== grant.oid && !deps.store.repos.isReferenced(sha256)) await blobs.delete(sha256);
   }

@@ -42,7 +42,7 @@ export function lfsRoutes(deps: LfsDeps): MiddlewareHandler {
     }
     const complete = c.req.method === "POST" ? COMPLETE_URL.exec(path) : null;
     if (complete) {
-      const grant = openGrant(deps.store, complete[1]!, complete[2]!, now());
+      const grant = await openGrant(deps.store, complete[1]!, complete[2]!, now());
       if (!grant.chunk || grant.part) throw new InvalidInputError("Not a multipart completion URL.");
       return completeMultipart(deps, c, grant, now());
     }
@@ -85,11 +85,13 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
       }
       if (stored && stored.size === size) {
         // Already here: attach it to this repository so a commit may reference it, and skip the upload.
-        deps.store.repos.addLfsObject(repo.key, oid, size, new Date(now).toISOString());
+        await deps.store.repos.addLfsObject(repo.key, oid, size, new Date(now).toISOString());
         return { oid, size };
       }
       if (xet)
-        return deps.store.xet.fileOfShaInRepo(oid, repo.key) ? { oid, size } : { oid, size, ...xet.action };
+        return (await deps.store.xet.fileOfShaInRepo(oid, repo.key))
+          ? { oid, size }
+          : { oid, size, ...xet.action };
       const grant: UploadGrant = { repo: repo.key, oid, size, expires: now + UPLOAD_TTL_MS };
       const useMultipart = size > chunk && transfers.includes("multipart");
       multipart ||= useMultipart;
@@ -100,8 +102,8 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
         actions: {
           upload: {
             ...(useMultipart
-              ? multipartUploadAction(deps, grant, chunk)
-              : { href: `${deps.publicUrl}/api/lfs-upload/${signGrant(deps.store, grant)}` }),
+              ? await multipartUploadAction(deps, grant, chunk)
+              : { href: `${deps.publicUrl}/api/lfs-upload/${await signGrant(deps.store, grant)}` }),
             expires_in: UPLOAD_TTL_MS / 1000,
           },
           verify: {
@@ -141,7 +143,7 @@ async function receiveUpload(
   signature: string,
   now: number,
 ): Promise<Response> {
-  const grant = openGrant(deps.store, payload, signature, now);
+  const grant = await openGrant(deps.store, payload, signature, now);
   if (grant.part) return receivePart(deps, c, grant);
   const declared = c.req.header("Content-Length");
   if (declared !== undefined && Number(declared) !== grant.size) {
@@ -154,7 +156,7 @@ async function receiveUpload(
     if (error instanceof InsufficientStorageError) throw error;
     throw error;
   }
-  deps.store.repos.addLfsObject(grant.repo, grant.oid, grant.size, new Date(now).toISOString());
+  await deps.store.repos.addLfsObject(grant.repo, grant.oid, grant.size, new Date(now).toISOString());
   return c.body(null, 200);
 }
 
@@ -163,7 +165,7 @@ async function verify(deps: LfsDeps, c: Context, type: RepoType, id: string): Pr
   const body = (await readJsonBody(c, 1024 * 1024)) as { oid?: unknown; size?: unknown };
   if (!isSha256(body?.oid)) throw new InvalidInputError("Invalid oid.");
   const stored = await deps.repos.blobs.head(body.oid);
-  if (!stored || stored.size !== body.size || !deps.store.repos.lfsObject(repo.key, body.oid)) {
+  if (!stored || stored.size !== body.size || !(await deps.store.repos.lfsObject(repo.key, body.oid))) {
     throw new HubError(404, "not_found", `Object ${body.oid} was not uploaded (or has another size).`);
   }
   return c.json({ success: true });

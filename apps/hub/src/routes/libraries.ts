@@ -8,8 +8,8 @@ import { visibleModels } from "./model-lookup.js";
 /** `GET /api/libraries`: every model library the hub knows, with how many of this hub's models use it. */
 export function librariesRoutes({ store }: { store: Store }) {
   const app = new Hono<HubEnv>();
-  app.get("/", (c) => {
-    const counts = store.models.countsByLibrary(visibleModels(c));
+  app.get("/", async (c) => {
+    const counts = await store.models.countsByLibrary(visibleModels(c));
     const libraries = ALL_MODEL_LIBRARY_KEYS.map((id): LibraryView => {
       const library: ModelLibrary = MODEL_LIBRARIES[id];
       return {

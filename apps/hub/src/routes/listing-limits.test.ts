@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededApp } from "../__fixtures__/seeded-app.js";
+import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 import { MAX_DETAILED_PAGE_SIZE } from "../api/listing-query.js";
 
 /**
@@ -8,12 +8,12 @@ import { MAX_DETAILED_PAGE_SIZE } from "../api/listing-query.js";
  */
 
 const MODELS = 250;
-let hub: ReturnType<typeof seededApp>;
-beforeAll(() => {
-  hub = seededApp();
-  hub.store.transaction(() => {
+let hub: SeededApp;
+beforeAll(async () => {
+  hub = await seededApp();
+  await hub.store.transaction(async (tx) => {
     for (let i = 0; i < MODELS; i++) {
-      hub.store.models.upsert({
+      await tx.models.upsert({
         id: `bulk/model-${String(i).padStart(3, "0")}`,
         tags: ["text-generation"],
         pipeline_tag: "text-generation",
@@ -42,7 +42,7 @@ async function walk(firstPath: string): Promise<{ pages: number[]; ids: string[]
 
 describe("GET /api/models bounds", () => {
   it("serves full=true in pages of at most MAX_DETAILED_PAGE_SIZE, linked to the end", async () => {
-    const total = hub.store.models.count();
+    const total = await hub.store.models.count();
     const full = await walk("/api/models?limit=1000&full=true&sort=likes");
     expect(Math.max(...full.pages)).toBe(MAX_DETAILED_PAGE_SIZE);
     expect(full.ids).toHaveLength(total);

@@ -32,7 +32,7 @@ export async function authorizedModel(
   action: Action = "read",
 ): Promise<StoredModel> {
   const actor: Actor = c.get("actor");
-  const model = store.models.get(id);
+  const model = await store.models.get(id);
   if (!model) throw repoNotFound(actor, id);
   await c.get("authorizer").authorize(actor, action, modelResource(model));
   return model;
@@ -59,5 +59,5 @@ export async function mappingsForCaller(
 ): Promise<ProviderMappings> {
   const actor = c.get("actor") as Actor | undefined;
   const preferred = actor?.kind === "user" ? await store.providerPreferences.get(actor.user.id) : [];
-  return inPreferredOrder(store.mappings.forModel(modelId), preferred);
+  return inPreferredOrder(await store.mappings.forModel(modelId), preferred);
 }

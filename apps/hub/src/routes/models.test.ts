@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seededApp } from "../__fixtures__/seeded-app.js";
+import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
 type Json = any;
 
-let hub: ReturnType<typeof seededApp>;
-beforeEach(() => {
-  hub = seededApp();
+let hub: SeededApp;
+beforeEach(async () => {
+  hub = await seededApp();
 });
 afterEach(() => hub.cleanup());
 
@@ -19,7 +19,7 @@ describe("GET /api/models", () => {
   it("lists models in the public hub's list shape, most trending first by default", async () => {
     const { response, body } = await getJson("/api/models");
     expect(response.status).toBe(200);
-    expect(body.length).toBe(hub.store.models.count());
+    expect(body.length).toBe(await hub.store.models.count());
     expect(Object.keys(body[0]).sort()).toEqual(
       [
         "_id",
@@ -62,7 +62,7 @@ describe("GET /api/models", () => {
   it("says in X-Total-Count how many models match the filters, whatever the page size", async () => {
     const all = await getJson("/api/models?limit=2");
     expect(all.body.length).toBe(2);
-    expect(all.response.headers.get("x-total-count")).toBe(String(hub.store.models.count()));
+    expect(all.response.headers.get("x-total-count")).toBe(String(await hub.store.models.count()));
     const images = await getJson("/api/models?pipeline_tag=text-to-image&limit=1");
     expect(images.response.headers.get("x-total-count")).toBe("2");
     const none = await getJson("/api/models?search=no-such-model-anywhere");
@@ -94,7 +94,7 @@ describe("GET /api/models", () => {
     for (const sort of ["id", "likes30d", "trendingScore", "lastModified", "num_parameters", "mainSize"]) {
       const desc = (await getJson(`/api/models?sort=${sort}&direction=-1`)).body.map((m: Json) => m.id);
       const asc = (await getJson(`/api/models?sort=${sort}&direction=1`)).body.map((m: Json) => m.id);
-      expect(desc.length, sort).toBe(hub.store.models.count());
+      expect(desc.length, sort).toBe(await hub.store.models.count());
       expect(new Set(asc), sort).toEqual(new Set(desc));
       const paged: string[] = [];
       let next: string | null = `/api/models?sort=${sort}&direction=1&limit=6`;
@@ -127,7 +127,7 @@ describe("GET /api/models", () => {
   it("caps a page at 1000 models and never 400s a large limit", async () => {
     const { response, body } = await getJson("/api/models?limit=5000");
     expect(response.status).toBe(200);
-    expect(body.length).toBe(hub.store.models.count());
+    expect(body.length).toBe(await hub.store.models.count());
   });
 
   it("matches nothing for a task it does not know, rather than everything", async () => {
@@ -152,8 +152,8 @@ describe("GET /api/models", () => {
         : undefined;
       pages++;
     }
-    expect(pages).toBe(Math.ceil(hub.store.models.count() / 3));
-    expect(new Set(seen).size).toBe(hub.store.models.count());
+    expect(pages).toBe(Math.ceil((await hub.store.models.count()) / 3));
+    expect(new Set(seen).size).toBe(await hub.store.models.count());
   });
 
   it("returns only the expanded fields, mappings keyed by provider", async () => {
@@ -207,7 +207,7 @@ describe("GET /api/models", () => {
       expect(response.status).toBe(200);
       expect(body).toEqual([]);
     }
-    expect(hub.store.models.count()).toBe(20);
+    expect(await hub.store.models.count()).toBe(20);
   });
 });
 
@@ -226,7 +226,7 @@ describe("GET /api/models/{owner}/{name}", () => {
 
   it("expands the fields only one model's page has: baseModels, childrenModelCount", async () => {
     for (const name of ["bert-ner-a", "bert-ner-b"]) {
-      hub.store.models.upsert({
+      await hub.store.models.upsert({
         id: `someone/${name}`,
         tags: [],
         cardData: { base_model: "google-bert/BERT-base-uncased" },

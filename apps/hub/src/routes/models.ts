@@ -32,7 +32,7 @@ export interface ModelsRoutesDeps {
 export function modelsRoutes({ store }: ModelsRoutesDeps) {
   const app = new Hono<HubEnv>();
 
-  app.get("/", (c) => {
+  app.get("/", async (c) => {
     const sort = parseSort(queryOne(c, "sort"), MODEL_SORTS, "trendingScore");
     const direction = parseDirection(queryOne(c, "direction"));
     const filters = parseModelFilters(c);
@@ -52,7 +52,7 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
       isDetailedListing(fields) ? MAX_DETAILED_PAGE_SIZE : MAX_PAGE_SIZE,
     );
 
-    const { models, hasMore, last } = store.models.list({
+    const { models, hasMore, last } = await store.models.list({
       ...filters,
       visibleTo: visibleModels(c),
       sort,
@@ -62,12 +62,12 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
     });
 
     const mappings = needsMappings(fields)
-      ? store.mappings.forModels(models.map((model) => model.id))
+      ? await store.mappings.forModels(models.map((model) => model.id))
       : undefined;
     // Not on the public hub: how many models match, for a page that says so (the web app's list).
     c.header(
       "X-Total-Count",
-      String(store.models.countMatching({ ...filters, visibleTo: visibleModels(c) })),
+      String(await store.models.countMatching({ ...filters, visibleTo: visibleModels(c) })),
     );
     if (hasMore && last) {
       const next = publicUrlOfRequest(c);
@@ -91,7 +91,7 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
       modelView(model, fields, {
         mappings,
         childrenModelCount: fields.includes("childrenModelCount")
-          ? store.models.countChildren(model.id, visibleModels(c))
+          ? await store.models.countChildren(model.id, visibleModels(c))
           : undefined,
       }),
     );

@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedAccounts } from "../__fixtures__/accounts.js";
-import { ADMIN_TOKEN, adminHeaders, seededApp } from "../__fixtures__/seeded-app.js";
+import { ADMIN_TOKEN, adminHeaders, seededApp, type SeededApp } from "../__fixtures__/seeded-app.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import { createApp } from "../app.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
 type Json = any;
 
-let hub: ReturnType<typeof seededApp>;
+let hub: SeededApp;
 let tokens: Awaited<ReturnType<typeof seedAccounts>>["tokens"];
 beforeEach(async () => {
-  hub = seededApp();
+  hub = await seededApp();
   ({ tokens } = await seedAccounts(hub.store));
 });
 afterEach(() => hub.cleanup());

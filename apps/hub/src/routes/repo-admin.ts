@@ -83,7 +83,7 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
     const id = fullId(body);
     const { repo } = await findRepo(deps, c, type, id, "admin");
     if (repo.id.toLowerCase() !== id.toLowerCase()) throw repoNotFound(deps.access.actor(c), id);
-    deps.repos.delete(repo);
+    await deps.repos.delete(repo);
     return c.json({ success: true });
   });
 
@@ -96,7 +96,7 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
     const { repo } = await findRepo(deps, c, type, body.fromRepo, "admin");
     const target = parseRepoId(body.toRepo);
     await deps.access.authorizeCreate(deps.access.actor(c), type, target.owner);
-    const moved = deps.repos.move(repo, target.id);
+    const moved = await deps.repos.move(repo, target.id);
     return c.json({ url: repoUrl(deps.publicUrl, moved) });
   });
 

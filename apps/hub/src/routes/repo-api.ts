@@ -47,10 +47,10 @@ export function repoApiRoutes(deps: RepoReadDeps): MiddlewareHandler {
     const method = c.req.method === "HEAD" ? "GET" : c.req.method;
     const handler = HANDLERS[`${method} ${target.action ?? ""}`];
     if (!handler) return next();
-    if (target.type === "model" && !target.action && !deps.repos.find("model", target.id)) {
+    if (target.type === "model" && !target.action && !(await deps.repos.find("model", target.id))) {
       // A catalogue record without files is still answered by the models routes; nothing at all is the
       // public hub's RepoNotFound, which clients turn into RepositoryNotFoundError.
-      if (deps.store.models.get(target.id)) return next();
+      if (await deps.store.models.get(target.id)) return next();
       throw repoNotFound(deps.access.actor(c), target.id);
     }
     return handler(deps, c, target);

@@ -22,14 +22,14 @@ export async function repoCompare(deps: RepoReadDeps, c: Context, target: RepoAp
   let base: { revision: string; oid: string } | null;
   let head: { revision: string; oid: string };
   if (cut === -1) {
-    head = { revision: spec, oid: deps.repos.resolveOrThrow(repo, spec).commitOid };
-    const parent = deps.store.repos.commit(repo.key, head.oid)?.parents[0];
+    head = { revision: spec, oid: (await deps.repos.resolveOrThrow(repo, spec)).commitOid };
+    const parent = (await deps.store.repos.commit(repo.key, head.oid))?.parents[0];
     base = parent ? { revision: parent, oid: parent } : null;
   } else {
     const [from, to] = [spec.slice(0, cut), spec.slice(cut + 2)];
     if (!from || !to || to.startsWith(".")) throw new InvalidInputError("Expected compare/{base}..{head}.");
-    base = { revision: from, oid: deps.repos.resolveOrThrow(repo, from).commitOid };
-    head = { revision: to, oid: deps.repos.resolveOrThrow(repo, to).commitOid };
+    base = { revision: from, oid: (await deps.repos.resolveOrThrow(repo, from)).commitOid };
+    head = { revision: to, oid: (await deps.repos.resolveOrThrow(repo, to)).commitOid };
   }
   const prs = createPullRequests(deps.store, deps.repos);
   const diff = await prs.diffBetween(repo, base?.oid, head.oid);

@@ -300,7 +300,9 @@ async function openDiscussion(
     title,
     author: actorName(actor),
     description,
-    ...(isPullRequest ? { targetRef, baseOid: deps.repos.resolveOrThrow(repo, "main").commitOid } : {}),
+    ...(isPullRequest
+      ? { targetRef, baseOid: (await deps.repos.resolveOrThrow(repo, "main")).commitOid }
+      : {}),
     now: new Date().toISOString(),
   });
   return c.json(await views.summary(discussion));
@@ -315,7 +317,7 @@ async function discussionDetails(
   prs: PullRequests,
 ): Promise<Response> {
   const stored = await deps.store.discussions.events(repo.key, discussion.num);
-  const commits = discussion.isPullRequest ? prs.commits(repo, discussion) : [];
+  const commits = discussion.isPullRequest ? await prs.commits(repo, discussion) : [];
   const events = [
     ...(await Promise.all(stored.map(views.event))),
     ...(await Promise.all(commits.map(views.commitEvent))),
@@ -325,10 +327,10 @@ async function discussionDetails(
     details.changes = {
       base: discussion.targetRef ?? branchRef("main"),
       ...(discussion.mergeCommitOid ? { mergeCommitId: discussion.mergeCommitOid } : {}),
-      baseOid: prs.baseOf(repo, discussion) ?? null,
-      headOid: deps.store.repos.ref(repo.key, `refs/pr/${discussion.num}`) ?? null,
+      baseOid: (await prs.baseOf(repo, discussion)) ?? null,
+      headOid: (await deps.store.repos.ref(repo.key, `refs/pr/${discussion.num}`)) ?? null,
     };
-    details.filesWithConflicts = prs.conflicts(repo, discussion);
+    details.filesWithConflicts = await prs.conflicts(repo, discussion);
     if (queryBoolean(c, "diff")) details.diff = prs.gitDiffText(await prs.diff(repo, discussion));
   }
   return c.json(details);

@@ -48,9 +48,9 @@ function nextLink(c: Context, publicUrl: string, param: string, value: string): 
 export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
   const { repo } = await findRepo(deps, c, target.type, target.id, "read");
   const revision = target.action === "revision" ? target.rest.join("/") : "main";
-  const { commitOid } = deps.repos.resolveOrThrow(repo, revision);
+  const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
   const withBlobs = queryBoolean(c, "blobs") ?? false;
-  const files = deps.store.repos.files(repo.key, commitOid);
+  const files = await deps.store.repos.files(repo.key, commitOid);
   const siblings = files.map((file) =>
     withBlobs
       ? {
@@ -78,14 +78,14 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
     gated: repo.gated,
     disabled: false,
     siblings,
-    usedStorage: deps.store.repos.usedStorage(repo.key),
+    usedStorage: await deps.store.repos.usedStorage(repo.key),
   };
   const expand = queryList(c, "expand")
     .flatMap((value) => value.split(","))
     .filter(Boolean);
   let view: Record<string, unknown>;
   if (repo.type === "model") {
-    const model = deps.store.models.get(repo.id);
+    const model = await deps.store.models.get(repo.id);
     const modelExpand = parseExpand(
       expand.filter((field) => !REPO_EXPAND_FIELDS.includes(field)),
       "detail",
@@ -97,7 +97,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
       ? modelView(model, expand.length ? modelExpand : fields, {
           mappings,
           childrenModelCount: fields.includes("childrenModelCount")
-            ? deps.store.models.countChildren(model.id)
+            ? await deps.store.models.countChildren(model.id)
             : undefined,
         })
       : { id: repo.id, modelId: repo.id };
@@ -117,8 +117,8 @@ export async function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPa
   const { revision, rest: pathParts } = splitRevision(target.rest);
   if (!revision) throw new InvalidInputError("A revision is required: /tree/{revision}/{path}.");
   const dir = pathParts.length ? parseFolderPath(pathParts.join("/")) : "";
-  const { commitOid } = deps.repos.resolveOrThrow(repo, revision);
-  const entries = listTree(deps.store, repo, commitOid, dir, queryBoolean(c, "recursive") ?? false);
+  const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
+  const entries = await listTree(deps.store, repo, commitOid, dir, queryBoolean(c, "recursive") ?? false);
   if (!entries) throw new EntryNotFoundError(dir);
   const expand = queryBoolean(c, "expand") ?? false;
   const limit = queryInteger(c, "limit", { min: 1, max: expand ? 1000 : 10_000 }) ?? (expand ? 50 : 1000);
@@ -129,14 +129,14 @@ export async function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPa
   if (start + limit < entries.length) {
     nextLink(c, deps.publicUrl, "cursor", Buffer.from(String(start + limit)).toString("base64url"));
   }
-  return c.json(expand ? expandEntries(deps.store, repo, commitOid, page) : page);
+  return c.json(expand ? await expandEntries(deps.store, repo, commitOid, page) : page);
 }
 
 /** POST /api/{type}s/{id}/paths-info/{rev}: form (`paths=a&paths=b&expand=true`) or JSON `{paths, expand}`. */
 export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
   const { repo } = await findRepo(deps, c, target.type, target.id, "read");
   const revision = target.rest.join("/");
-  const { commitOid } = deps.repos.resolveOrThrow(repo, revision || "main");
+  const { commitOid } = await deps.repos.resolveOrThrow(repo, revision || "main");
   const body = (await readBodyBytes(c, 1024 * 1024)).toString();
   let paths: unknown[] = [];
   let expand = false;
@@ -153,24 +153,24 @@ export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: Repo
   const entries: TreeEntryView[] = [];
   for (const path of paths) {
     const clean = typeof path === "string" ? path.replace(/\/+$/, "") : path;
-    const entry = entryAt(deps.store, repo, commitOid, parseRepoPath(clean));
+    const entry = await entryAt(deps.store, repo, commitOid, parseRepoPath(clean));
     if (entry) entries.push(entry);
   }
   const withXet = await addXetHashes(deps.store, repo, entries);
-  return c.json(expand ? expandEntries(deps.store, repo, commitOid, withXet) : withXet);
+  return c.json(expand ? await expandEntries(deps.store, repo, commitOid, withXet) : withXet);
 }
 
 /** GET /api/{type}s/{id}/commits/{rev}: first-parent history, newest first, paged by `p` and `limit`. */
 export async function repoCommits(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
   const { repo } = await findRepo(deps, c, target.type, target.id, "read");
-  const { commitOid } = deps.repos.resolveOrThrow(repo, target.rest.join("/") || "main");
+  const { commitOid } = await deps.repos.resolveOrThrow(repo, target.rest.join("/") || "main");
   const limit = queryInteger(c, "limit", { min: 1, max: 1000 }) ?? 50;
   const page = queryInteger(c, "p", { min: 0, max: 1_000_000 }) ?? 0;
   const commits = [];
   let oid: string | undefined = commitOid;
   let index = 0;
   while (oid && commits.length <= limit) {
-    const commit = deps.store.repos.commit(repo.key, oid);
+    const commit = await deps.store.repos.commit(repo.key, oid);
     if (!commit) break;
     if (index >= page * limit) {
       commits.push({
@@ -194,7 +194,7 @@ export async function repoCommits(deps: RepoReadDeps, c: Context, target: RepoAp
 /** GET /api/{type}s/{id}/refs: branches, tags, and with `include_prs=1` pull-request refs. */
 export async function repoRefs(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
   const { repo } = await findRepo(deps, c, target.type, target.id, "read");
-  const refs = deps.store.repos.refs(repo.key);
+  const refs = await deps.store.repos.refs(repo.key);
   const view = (prefix: string) =>
     refs
       .filter((ref) => ref.name.startsWith(prefix))

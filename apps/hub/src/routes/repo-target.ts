@@ -36,7 +36,7 @@ export async function findRepo(
   id: string,
   action: RepoAction,
 ): Promise<{ repo: RepoRecord; actor: RepoActor; moved: boolean }> {
-  const found = deps.repos.find(type, id);
+  const found = await deps.repos.find(type, id);
   const actor = deps.access.actor(c);
   if (!found) throw repoNotFound(actor, id);
   await deps.access.authorize(actor, action, found.repo);

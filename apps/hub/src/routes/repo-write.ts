@@ -52,7 +52,7 @@ export async function repoSettings(deps: RepoReadDeps, c: Context, target: RepoA
     }
     settings.gated = body.gated;
   }
-  const updated = deps.repos.updateSettings(repo, settings);
+  const updated = await deps.repos.updateSettings(repo, settings);
   return c.json({ private: updated.private, gated: updated.gated });
 }
 
@@ -61,7 +61,7 @@ export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApi
   const { repo } = await findRepo(deps, c, target.type, target.id, "write");
   const name = target.rest.join("/");
   if (c.req.method === "DELETE") {
-    deps.repos.deleteBranch(repo, name);
+    await deps.repos.deleteBranch(repo, name);
     return c.json({ success: true });
   }
   const text = await c.req.text();
@@ -71,7 +71,7 @@ export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApi
   if (start !== undefined && start !== null && typeof start !== "string") {
     throw new InvalidInputError('"startingPoint" must be a revision.');
   }
-  deps.repos.createBranch(repo, name, start ?? undefined);
+  await deps.repos.createBranch(repo, name, start ?? undefined);
   return c.json({ success: true });
 }
 
@@ -80,12 +80,12 @@ export async function repoTag(deps: RepoReadDeps, c: Context, target: RepoApiPat
   const { repo } = await findRepo(deps, c, target.type, target.id, "write");
   const name = target.rest.join("/");
   if (c.req.method === "DELETE") {
-    deps.repos.deleteTag(repo, name);
+    await deps.repos.deleteTag(repo, name);
     return c.json({ success: true });
   }
   const body = await readJsonBody(c, JSON_LIMIT);
   if (!isObject(body) || typeof body.tag !== "string") throw new InvalidInputError('"tag" is required.');
-  deps.repos.createTag(repo, body.tag, name || "main");
+  await deps.repos.createTag(repo, body.tag, name || "main");
   return c.json({ success: true });
 }
 
@@ -97,7 +97,7 @@ export async function repoPreupload(deps: RepoReadDeps, c: Context, target: Repo
   const body = await readJsonBody(c, 16 * JSON_LIMIT);
   if (!isObject(body) || !Array.isArray(body.files)) throw new InvalidInputError('"files" must be an array.');
   if (body.files.length > 1000) throw new InvalidInputError("At most 1000 files per preupload call.");
-  const head = deps.repos.resolve(repo, revision);
+  const head = await deps.repos.resolve(repo, revision);
   const patterns =
     typeof body.gitAttributes === "string"
       ? lfsPatterns(body.gitAttributes)
@@ -111,21 +111,22 @@ export async function repoPreupload(deps: RepoReadDeps, c: Context, target: Repo
           .map((line) => line.trim())
           .filter((line) => line && !line.startsWith("#") && !line.startsWith("!"))
       : [];
-  const files = body.files.map((entry: unknown) => {
+  const files = [];
+  for (const entry of body.files as unknown[]) {
     if (!isObject(entry)) throw new InvalidInputError("Each file must be {path, size, sample}.");
     const path = parseRepoPath(entry.path);
     const size = Number(entry.size);
     if (!Number.isSafeInteger(size) || size < 0) throw new InvalidInputError(`Invalid size for ${path}.`);
     const sample = Buffer.from(typeof entry.sample === "string" ? entry.sample : "", "base64");
     const lfs = deps.repos.isLfsPath(path, size, sample, patterns);
-    const existing = head ? deps.store.repos.file(repo.key, head.commitOid, path) : undefined;
-    return {
+    const existing = head ? await deps.store.repos.file(repo.key, head.commitOid, path) : undefined;
+    files.push({
       path,
       uploadMode: lfs ? "lfs" : "regular",
       shouldIgnore: matchesLfsPattern(path, ignored),
       ...(existing ? { oid: existing.lfs ? existing.sha256 : existing.blobOid } : {}),
-    };
-  });
+    });
+  }
   return c.json({ files, ...(head ? { commitOid: head.commitOid } : {}) });
 }
 
@@ -246,14 +247,14 @@ async function lfsFile(deps: RepoReadDeps, repo: RepoRecord, value: JsonObject):
   }
   // The object must have been uploaded to this repository, or be in its history (a copy).
   const attached =
-    deps.store.repos.lfsObject(repo.key, oid) !== undefined ||
-    deps.store.repos.repoHoldsContent(repo.key, oid);
+    (await deps.store.repos.lfsObject(repo.key, oid)) !== undefined ||
+    (await deps.store.repos.repoHoldsContent(repo.key, oid));
   // Or its content was uploaded through Xet to this repository (a shard registered a file with this sha256).
-  const xetFile = attached ? undefined : deps.store.xet.fileOfShaInRepo(oid, repo.key);
+  const xetFile = attached ? undefined : await deps.store.xet.fileOfShaInRepo(oid, repo.key);
   const stored = attached
     ? await deps.repos.blobs.head(oid)
     : xetFile
-      ? { size: deps.store.xet.file(xetFile)?.size ?? 0 }
+      ? { size: (await deps.store.xet.file(xetFile))?.size ?? 0 }
       : undefined;
   if (!stored) throw new LfsObjectMissingError(path, oid);
   if (value.size !== undefined && Number(value.size) !== stored.size) {

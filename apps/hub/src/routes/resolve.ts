@@ -71,12 +71,13 @@ export function resolveRoutes(deps: RepoReadDeps): MiddlewareHandler {
       c.header("Location", target);
       return c.body(null, 307);
     }
-    const { commitOid } = deps.repos.resolveOrThrow(repo, revision);
-    const file = deps.repos.file(repo, commitOid, path);
+    const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
+    const file = await deps.repos.file(repo, commitOid, path);
     // An LFS file whose content this repository uploaded through Xet: Xet-capable clients are told its file
     // hash and where to get a read token; everyone else gets the bytes, reconstructed here.
-    const xetHash = file.lfs && deps.cas ? deps.store.xet.fileOfShaInRepo(file.sha256, repo.key) : undefined;
-    const xetFile = xetHash ? deps.store.xet.file(xetHash) : undefined;
+    const xetHash =
+      file.lfs && deps.cas ? await deps.store.xet.fileOfShaInRepo(file.sha256, repo.key) : undefined;
+    const xetFile = xetHash ? await deps.store.xet.file(xetHash) : undefined;
     const xetHeaders: Record<string, string> = {};
     if (xetFile && mode === "resolve") {
       const refreshUrl = `${deps.publicUrl}/api/${type}s/${repo.id}/xet-read-token/${commitOid}`;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seededApp } from "../__fixtures__/seeded-app.js";
+import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import { createApp } from "../app.js";
 import { createMemoryLogger } from "../logger.js";
@@ -8,11 +8,11 @@ import { createMemoryLogger } from "../logger.js";
 type Json = any;
 
 const PASSWORD = "correct horse battery staple";
-let hub: ReturnType<typeof seededApp>;
+let hub: SeededApp;
 let logger: ReturnType<typeof createMemoryLogger>;
 beforeEach(async () => {
   logger = createMemoryLogger();
-  hub = seededApp({ logger });
+  hub = await seededApp({ logger });
   await accountsService(hub.store.accounts).createUser({
     name: "wes",
     email: "wes@example.com",

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededApp } from "../__fixtures__/seeded-app.js";
+import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 
-let hub: ReturnType<typeof seededApp>;
-beforeAll(() => {
-  hub = seededApp();
+let hub: SeededApp;
+beforeAll(async () => {
+  hub = await seededApp();
 });
 afterAll(() => hub.cleanup());
 

@@ -18,7 +18,7 @@ export function snippetsRoutes({ store }: { store: Store }) {
   const app = new Hono<HubEnv>();
   app.get("/:owner/:name/snippets", async (c) => {
     const model = await modelFromRoute(c, store);
-    const mappings = store.mappings.forModel(model.id);
+    const mappings = await store.mappings.forModel(model.id);
 
     const requested = queryOne(c, "provider");
     if (requested !== undefined && requested !== "auto" && !isInferenceProvider(requested)) {

@@ -10,8 +10,8 @@ import { visibleModels } from "./model-lookup.js";
  */
 export function tasksRoutes({ store }: { store: Store }) {
   const app = new Hono<HubEnv>();
-  app.get("/", (c) => {
-    const counts = store.models.countsByPipeline(visibleModels(c));
+  app.get("/", async (c) => {
+    const counts = await store.models.countsByPipeline(visibleModels(c));
     const tasks: Record<string, unknown> = {};
     for (const id of PIPELINE_TYPES) {
       const pipeline: PipelineData = PIPELINE_DATA[id];

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedAccounts } from "../__fixtures__/accounts.js";
-import { seededApp } from "../__fixtures__/seeded-app.js";
+import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
 type Json = any;
 
-let hub: ReturnType<typeof seededApp>;
+let hub: SeededApp;
 let tokens: Awaited<ReturnType<typeof seedAccounts>>["tokens"];
 beforeEach(async () => {
-  hub = seededApp();
+  hub = await seededApp();
   ({ tokens } = await seedAccounts(hub.store));
 });
 afterEach(() => hub.cleanup());

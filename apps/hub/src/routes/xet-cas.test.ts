@@ -134,8 +134,8 @@ describe("the CAS API refuses bad input and registers nothing", () => {
     flipped[xorb.length - 100] = (flipped[xorb.length - 100] as number) ^ 1;
     expect((await cas("POST", path, write, flipped)).status).toBe(400);
     expect((await cas("POST", "/v1/xorbs/default/XYZ", write, xorb)).status).toBe(400);
-    expect(hub.store.xet.xorb(xorbHex)).toBeUndefined();
-    expect(hub.store.xet.xorb(otherHash)).toBeUndefined();
+    expect(await hub.store.xet.xorb(xorbHex)).toBeUndefined();
+    expect(await hub.store.xet.xorb(otherHash)).toBeUndefined();
     // The refused bodies were streamed to the blob store and dropped there: no blob, no temporary file.
     expect(storedFiles()).toEqual(before);
 
@@ -172,10 +172,10 @@ describe("the CAS API refuses bad input and registers nothing", () => {
     ).toBe(400);
     expect((await cas("POST", "/v1/shards", write, shard.subarray(0, 120))).status).toBe(400);
     expect((await cas("POST", "/v1/shards", read, shard)).status).toBe(403);
-    expect(hub.store.xet.file(upload.fileHex)).toBeUndefined();
+    expect(await hub.store.xet.file(upload.fileHex)).toBeUndefined();
 
     expect((await cas("POST", "/v1/shards", write, shard)).status).toBe(200);
-    expect(hub.store.xet.file(upload.fileHex)?.size).toBe(upload.data.length);
+    expect((await hub.store.xet.file(upload.fileHex))?.size).toBe(upload.data.length);
   });
 
   it("reconstructions: only for the repository that registered the file; ranges; presigned fetches", async () => {

@@ -108,18 +108,18 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
 
   // Version 1 answers `fetch_info` (hf_xet); version 2 groups the fetches per xorb (@huggingface/hub).
   for (const version of ["v1", "v2"] as const) {
-    app.get(`/${version}/reconstructions/:file`, (c) => {
+    app.get(`/${version}/reconstructions/:file`, async (c) => {
       const grant = grantOf(c, deps, "read");
       const hash = hashParam(c, "file");
-      const file = deps.xet.file(hash);
-      if (!file || !deps.xet.fileInRepo(hash, grant.repoKey))
+      const file = await deps.xet.file(hash);
+      if (!file || !(await deps.xet.fileInRepo(hash, grant.repoKey)))
         throw new NotFoundError(`File ${hash} is not in this repository.`);
       const range = parseRange(c.req.header("Range"), file.size);
       if (range.kind === "unsatisfiable") {
         return c.json({ error: "The requested range starts past the end of the file." }, 416);
       }
       const [from, to] = range.kind === "range" ? [range.start, range.end] : [0, file.size - 1];
-      const plan = deps.cas.reconstruction(file, from, to);
+      const plan = await deps.cas.reconstruction(file, from, to);
       return c.json(version === "v1" ? plan : toReconstructionV2(plan));
     });
   }
@@ -131,7 +131,7 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
     if (!deps.signer.verifyFetch(hash, c.req.query("e"), c.req.query("s"))) {
       throw new ForbiddenError("This xorb URL is invalid or has expired: query the reconstruction again.");
     }
-    const xorb = deps.xet.xorb(hash);
+    const xorb = await deps.xet.xorb(hash);
     if (!xorb) throw new NotFoundError(`Xorb ${hash} is not stored.`);
     const range = parseRange(c.req.header("Range"), xorb.size);
     if (range.kind !== "range") throw new InvalidInputError("A Range header within the xorb is required.");

@@ -64,7 +64,7 @@ describe("@huggingface/hub with its defaults (Xet) against the hub", () => {
     // hf_xet's hash of the same bytes: @huggingface/hub 2.17 cut this streamed file into chunks elsewhere
     // (42 chunks where hf_xet and the specification's chunker make 41), and any valid chunking is accepted.
     expect(model?.xetHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(hub.store.xet.file(model?.xetHash ?? "")?.size).toBe(weights.byteLength);
+    expect((await hub.store.xet.file(model?.xetHash ?? ""))?.size).toBe(weights.byteLength);
     expect(files.find((file) => file.path === "config.json")?.xetHash).toBeUndefined();
   }, 60_000);
 

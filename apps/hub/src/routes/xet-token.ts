@@ -59,13 +59,13 @@ export function xetTokenHandler(scope: "read" | "write") {
     const revision = target.rest.join("/") || "main";
     let granted: string;
     if (scope === "read") {
-      const resolved = deps.repos.resolveOrThrow(repo, revision);
+      const resolved = await deps.repos.resolveOrThrow(repo, revision);
       granted = resolved.ref ?? resolved.commitOid;
     } else if (queryBoolean(c, "create_pr")) {
       granted = "refs/pr/*";
     } else {
       granted = commitRef(revision);
-      if (!deps.store.repos.ref(repo.key, granted)) throw new RevisionNotFoundError(revision);
+      if (!(await deps.store.repos.ref(repo.key, granted))) throw new RevisionNotFoundError(revision);
     }
     const connection = issueXetToken(deps, repo, scope, granted);
     for (const [name, value] of Object.entries(xetConnectionHeaders(connection))) c.header(name, value);

@@ -4,6 +4,7 @@ import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { isPipelineType } from "@modelhub/tasks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { openTestStore } from "../__fixtures__/test-store.js";
 import { InvalidInputError } from "../errors.js";
 import {
   BUILT_IN_CATALOGUE_DIR,
@@ -12,16 +13,16 @@ import {
   readImportFile,
   seedOnFirstStart,
 } from "./catalogue.js";
-import { openStore, type Store } from "./store.js";
+import type { Store } from "./store.js";
 
 let temp: ReturnType<typeof makeTempDir>;
 let store: Store;
-beforeEach(() => {
+beforeEach(async () => {
   temp = makeTempDir();
-  store = openStore({ dataDir: join(temp.dir, "data") });
+  store = await openTestStore({ dataDir: join(temp.dir, "data") });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   temp.remove();
 });
 
@@ -37,13 +38,13 @@ describe("the built-in catalogue", () => {
     }
   });
 
-  it("is loaded on the first start only: later starts keep the store's own state", () => {
-    const first = seedOnFirstStart(store, BUILT_IN_CATALOGUE_DIR, INFERENCE_PROVIDERS);
-    expect(first?.models).toBe(store.models.count());
-    const someId = store.models.list({ sort: "downloads", direction: -1, limit: 1 }).models[0]!.id;
-    store.models.delete(someId);
-    expect(seedOnFirstStart(store, BUILT_IN_CATALOGUE_DIR, INFERENCE_PROVIDERS)).toBeUndefined();
-    expect(store.models.get(someId)).toBeUndefined();
+  it("is loaded on the first start only: later starts keep the store's own state", async () => {
+    const first = await seedOnFirstStart(store, BUILT_IN_CATALOGUE_DIR, INFERENCE_PROVIDERS);
+    expect(first?.models).toBe(await store.models.count());
+    const someId = (await store.models.list({ sort: "downloads", direction: -1, limit: 1 })).models[0]!.id;
+    await store.models.delete(someId);
+    expect(await seedOnFirstStart(store, BUILT_IN_CATALOGUE_DIR, INFERENCE_PROVIDERS)).toBeUndefined();
+    expect(await store.models.get(someId)).toBeUndefined();
   });
 });
 
@@ -60,18 +61,18 @@ describe("import files", () => {
     },
   };
 
-  it("reads an array of public API records with inline mappings", () => {
+  it("reads an array of public API records with inline mappings", async () => {
     const path = join(temp.dir, "models.json");
     writeFileSync(path, JSON.stringify([record]));
-    expect(importCatalogue(store, readImportFile(path, INFERENCE_PROVIDERS))).toEqual({
+    expect(await importCatalogue(store, readImportFile(path, INFERENCE_PROVIDERS))).toEqual({
       models: 1,
       mappings: 1,
     });
-    expect(store.mappings.forModel("google-t5/t5-small")["hf-inference"]?.task).toBe("translation");
-    expect(store.models.get("google-t5/t5-small")?.objectId).toBe(record._id);
+    expect((await store.mappings.forModel("google-t5/t5-small"))["hf-inference"]?.task).toBe("translation");
+    expect((await store.models.get("google-t5/t5-small"))?.objectId).toBe(record._id);
   });
 
-  it("reads {models, mappings} and the array form of inline mappings", () => {
+  it("reads {models, mappings} and the array form of inline mappings", async () => {
     const path = join(temp.dir, "catalogue.json");
     const arrayForm = {
       ...record,
@@ -88,14 +89,14 @@ describe("import files", () => {
         },
       }),
     );
-    importCatalogue(store, readImportFile(path, INFERENCE_PROVIDERS));
-    expect(Object.keys(store.mappings.forModel("google-t5/t5-small")).sort()).toEqual([
+    await importCatalogue(store, readImportFile(path, INFERENCE_PROVIDERS));
+    expect(Object.keys(await store.mappings.forModel("google-t5/t5-small")).sort()).toEqual([
       "hf-inference",
       "replicate",
     ]);
   });
 
-  it("refuses the whole file when one entry is bad, naming it, and writes nothing", () => {
+  it("refuses the whole file when one entry is bad, naming it, and writes nothing", async () => {
     const path = join(temp.dir, "bad.json");
     writeFileSync(path, JSON.stringify([record, { ...record, id: "second/model", downloads: -1 }]));
     expect(() => readImportFile(path, INFERENCE_PROVIDERS)).toThrow(/models\[1\].*downloads/);
@@ -107,10 +108,10 @@ describe("import files", () => {
     expect(() => readImportFile(path, INFERENCE_PROVIDERS)).toThrow(InvalidInputError);
     writeFileSync(path, "{ nope");
     expect(() => readImportFile(path, INFERENCE_PROVIDERS)).toThrow(/Cannot read/);
-    expect(store.models.count()).toBe(0);
+    expect(await store.models.count()).toBe(0);
   });
 
-  it("rolls back every write when a mapping names a model that does not exist", () => {
+  it("rolls back every write when a mapping names a model that does not exist", async () => {
     const path = join(temp.dir, "orphan.json");
     writeFileSync(
       path,
@@ -121,9 +122,9 @@ describe("import files", () => {
         },
       }),
     );
-    expect(() => importCatalogue(store, readImportFile(path, INFERENCE_PROVIDERS))).toThrow(
+    await expect(await importCatalogue(store, readImportFile(path, INFERENCE_PROVIDERS))).rejects.toThrow(
       /nobody\/nothing/,
     );
-    expect(store.models.count()).toBe(0);
+    expect(await store.models.count()).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { InvalidInputError } from "../errors.js";
 import { parseModelId } from "../model-id.js";
 import { type ProviderMapping, parseProviderMapping, parseProviderName } from "./mapping-record.js";
 import { parseModelRecord } from "./model-record.js";
-import type { Store } from "./store.js";
+import type { Store, StoreTables } from "./store.js";
 
 /** The built-in catalogue shipped with the hub (apps/hub/catalogue). */
 export const BUILT_IN_CATALOGUE_DIR = fileURLToPath(new URL("../../catalogue/", import.meta.url));
@@ -99,17 +99,26 @@ export function parseCatalogue(
 }
 
 /** Writes a parsed catalogue in one transaction. Mappings must name models in the catalogue or the store. */
-export function importCatalogue(store: Store, catalogue: Catalogue): { models: number; mappings: number } {
-  return store.transaction(() => {
-    for (const { _id, ...model } of catalogue.models) store.models.upsert(model, _id);
-    for (const { modelId, provider, mapping } of catalogue.mappings) {
-      if (!store.models.get(modelId)) {
-        throw new InvalidInputError(`mappings["${modelId}"]: no such model in the catalogue or the hub.`);
-      }
-      store.mappings.set(modelId, provider, mapping);
+export function importCatalogue(
+  store: Store,
+  catalogue: Catalogue,
+): Promise<{ models: number; mappings: number }> {
+  return store.transaction((tx) => writeCatalogue(tx, catalogue));
+}
+
+/** Writes a parsed catalogue through `tables` (inside the caller's transaction). */
+async function writeCatalogue(
+  tables: StoreTables,
+  catalogue: Catalogue,
+): Promise<{ models: number; mappings: number }> {
+  for (const { _id, ...model } of catalogue.models) await tables.models.upsert(model, _id);
+  for (const { modelId, provider, mapping } of catalogue.mappings) {
+    if (!(await tables.models.get(modelId))) {
+      throw new InvalidInputError(`mappings["${modelId}"]: no such model in the catalogue or the hub.`);
     }
-    return { models: catalogue.models.length, mappings: catalogue.mappings.length };
-  });
+    await tables.mappings.set(modelId, provider, mapping);
+  }
+  return { models: catalogue.models.length, mappings: catalogue.mappings.length };
 }
 
 function readJson(path: string): unknown {
@@ -151,15 +160,15 @@ const SEEDED_KEY = "catalogue_seeded_at";
  * Loads the catalogue on the first start of a data directory only; later starts keep whatever the store
  * holds (including deletions). Returns the counts written, or undefined when the store was already seeded.
  */
-export function seedOnFirstStart(
+export async function seedOnFirstStart(
   store: Store,
   dir: string,
   knownProviders: readonly string[] | undefined,
   now: () => Date = () => new Date(),
   /** Mappings the hub can serve end to end; the others are not offered (not stored). Default: all. */
   offered: (provider: string, task: string) => boolean = () => true,
-): { models: number; mappings: number } | undefined {
-  if (store.meta.get(SEEDED_KEY)) return undefined;
+): Promise<{ models: number; mappings: number } | undefined> {
+  if (await store.meta.get(SEEDED_KEY)) return undefined;
   const read = readCatalogueDir(dir, knownProviders);
   const catalogue = {
     ...read,
@@ -167,10 +176,11 @@ export function seedOnFirstStart(
   };
   // Two hubs started at once on an empty data dir both get here: the write lock taken at the start and
   // the second look at the marker make exactly one of them load the catalogue.
-  return store.writeTransaction(() => {
-    if (store.meta.get(SEEDED_KEY)) return undefined;
-    const counts = importCatalogue(store, catalogue);
-    store.meta.set(SEEDED_KEY, now().toISOString());
+  return store.writeTransaction(async (tx) => {
+    await tx.lock(SEEDED_KEY);
+    if (await tx.meta.get(SEEDED_KEY)) return undefined;
+    const counts = await writeCatalogue(tx, catalogue);
+    await tx.meta.set(SEEDED_KEY, now().toISOString());
     return counts;
   });
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type Database from "better-sqlite3";
+import type { Queryable, Transaction } from "./database.js";
+import { repoLock } from "./repos-table.js";
 
 export type DiscussionStatus = "draft" | "open" | "closed" | "merged";
 export type DiscussionEventType = "comment" | "status-change" | "title-change";
@@ -142,84 +143,57 @@ const SELECT_DISCUSSION = `SELECT d.*, (SELECT count(*) FROM discussion_events e
     WHERE e.repo_id = d.repo_id AND e.num = d.num AND e.type = 'comment') AS num_comments
   FROM discussions d`;
 
-/**
- * Discussions and pull requests, and their events. Asynchronous (the store rule: a PostgreSQL store can take
- * its place); each method is one transaction. `inCommit` holds the writes the commit engine makes inside its
- * own synchronous commit transaction (opening a pull request with its first commit, marking one merged), so
- * that a commit and what it means for a pull request land together.
- */
-export function createDiscussionsTable(db: Database.Database) {
-  const nextNum = db.prepare<[number], { n: number }>(
-    "SELECT coalesce(max(num), 0) + 1 AS n FROM discussions WHERE repo_id = ?",
-  );
-  const insertDiscussion = db.prepare(
-    `INSERT INTO discussions (repo_id, num, is_pull_request, title, author, status, target_ref, base_oid, created_at)
-     VALUES (@repo, @num, @isPullRequest, @title, @author, @status, @targetRef, @baseOid, @createdAt)`,
-  );
-  const insertEvent = db.prepare(
-    `INSERT INTO discussion_events (id, repo_id, num, type, author, created_at, body, previous)
-     VALUES (@id, @repo, @num, @type, @author, @createdAt, @body, @previous)`,
-  );
-  const byNum = db.prepare<[number, number], DiscussionRow>(
-    `${SELECT_DISCUSSION} WHERE d.repo_id = ? AND d.num = ?`,
-  );
-  const eventsOf = db.prepare<[number, number], EventRow>(
-    "SELECT * FROM discussion_events WHERE repo_id = ? AND num = ? ORDER BY created_at, id",
-  );
-  const eventById = db.prepare<[number, number, string], EventRow>(
-    "SELECT * FROM discussion_events WHERE repo_id = ? AND num = ? AND id = ?",
-  );
-  const setStatus = db.prepare<[DiscussionStatus, number, number]>(
-    "UPDATE discussions SET status = ? WHERE repo_id = ? AND num = ?",
-  );
-  const setTitle = db.prepare<[string, number, number]>(
-    "UPDATE discussions SET title = ? WHERE repo_id = ? AND num = ?",
-  );
-  const updateComment = db.prepare<[string, number, string, string]>(
-    "UPDATE discussion_events SET body = ?, hidden = ?, edits = ? WHERE id = ?",
-  );
-  const setRef = db.prepare<[number, string, string]>(
-    `INSERT INTO refs (repo_id, name, commit_oid) VALUES (?, ?, ?)
-     ON CONFLICT (repo_id, name) DO UPDATE SET commit_oid = excluded.commit_oid`,
-  );
-  const markMerged = db.prepare<[string, number, number]>(
-    `UPDATE discussions SET status = 'merged', merge_commit_oid = ?
-     WHERE repo_id = ? AND num = ? AND is_pull_request = 1 AND status IN ('open', 'draft')`,
-  );
-  const markCommitted = db.prepare<[number, number]>(
-    "UPDATE discussions SET status = 'open' WHERE repo_id = ? AND num = ? AND status = 'draft'",
-  );
+const INSERT_EVENT = `INSERT INTO discussion_events (id, repo_id, num, type, author, created_at, body, previous)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+const EVENT_BY_ID = "SELECT * FROM discussion_events WHERE repo_id = ? AND num = ? AND id = ?";
+const DISCUSSION_BY_NUM = `${SELECT_DISCUSSION} WHERE d.repo_id = ? AND d.num = ?`;
+const UPDATE_COMMENT = "UPDATE discussion_events SET body = ?, hidden = ?, edits = ? WHERE id = ?";
 
-  function addEvent(repo: number, num: number, event: NewEvent): DiscussionEventRecord {
+/**
+ * Discussions and pull requests, and their events. Each write method is one transaction that holds the
+ * repository's lock (numbers are taken as max + 1). `inCommit` holds the writes the commit engine makes inside
+ * its own commit transaction (opening a pull request with its first commit, marking one merged), so that a
+ * commit and what it means for a pull request land together: call them on `tx.discussions`.
+ */
+export function createDiscussionsTable(q: Queryable) {
+  async function addEvent(tx: Queryable, repo: number, num: number, event: NewEvent) {
     const id = newEventId();
-    insertEvent.run({
+    await tx.run(INSERT_EVENT, [
       id,
       repo,
       num,
-      type: event.type,
-      author: event.author,
-      createdAt: event.now,
-      body: event.body,
-      previous: event.previous ?? null,
-    });
-    return eventFromRow(eventById.get(repo, num, id)!);
+      event.type,
+      event.author,
+      event.now,
+      event.body,
+      event.previous ?? null,
+    ]);
+    return eventFromRow((await tx.get<EventRow>(EVENT_BY_ID, [repo, num, id]))!);
   }
 
-  function open(input: NewDiscussion & { status: DiscussionStatus }): number {
-    const num = nextNum.get(input.repoKey)!.n;
-    insertDiscussion.run({
-      repo: input.repoKey,
-      num,
-      isPullRequest: input.isPullRequest ? 1 : 0,
-      title: input.title,
-      author: input.author,
-      status: input.status,
-      targetRef: input.targetRef ?? null,
-      baseOid: input.baseOid ?? null,
-      createdAt: input.now,
-    });
+  async function open(tx: Queryable, input: NewDiscussion & { status: DiscussionStatus }): Promise<number> {
+    const num = (await tx.get<{ n: number }>(
+      "SELECT coalesce(max(num), 0) + 1 AS n FROM discussions WHERE repo_id = ?",
+      [input.repoKey],
+    ))!.n;
+    await tx.run(
+      `INSERT INTO discussions (repo_id, num, is_pull_request, title, author, status, target_ref, base_oid,
+         created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        input.repoKey,
+        num,
+        input.isPullRequest ? 1 : 0,
+        input.title,
+        input.author,
+        input.status,
+        input.targetRef ?? null,
+        input.baseOid ?? null,
+        input.now,
+      ],
+    );
     if (input.description) {
-      addEvent(input.repoKey, num, {
+      await addEvent(tx, input.repoKey, num, {
         type: "comment",
         author: input.author,
         body: input.description,
@@ -229,7 +203,20 @@ export function createDiscussionsTable(db: Database.Database) {
     return num;
   }
 
-  const immediate = <T>(work: () => T): T => db.transaction(work).immediate();
+  /** A write transaction holding the repository's lock (see repos-table.ts repoLock). */
+  const locked = <T>(repoKey: number, work: (tx: Transaction) => Promise<T>): Promise<T> =>
+    q.transaction(
+      async (tx) => {
+        await tx.lock(repoLock(repoKey));
+        return work(tx);
+      },
+      { immediate: true },
+    );
+
+  const discussion = async (tx: Queryable, repoKey: number, num: number) => {
+    const row = await tx.get<DiscussionRow>(DISCUSSION_BY_NUM, [repoKey, num]);
+    return row ? discussionFromRow(row) : undefined;
+  };
 
   return {
     /**
@@ -237,16 +224,21 @@ export function createDiscussionsTable(db: Database.Database) {
      * commit). The description is its first comment.
      */
     async open(input: NewDiscussion): Promise<DiscussionRecord> {
-      return immediate(() => {
-        const num = open({ ...input, status: input.isPullRequest ? "draft" : "open" });
-        if (input.isPullRequest) setRef.run(input.repoKey, `refs/pr/${num}`, input.baseOid!);
-        return discussionFromRow(byNum.get(input.repoKey, num)!);
+      return locked(input.repoKey, async (tx) => {
+        const num = await open(tx, { ...input, status: input.isPullRequest ? "draft" : "open" });
+        if (input.isPullRequest) {
+          await tx.run(
+            `INSERT INTO refs (repo_id, name, commit_oid) VALUES (?, ?, ?)
+             ON CONFLICT (repo_id, name) DO UPDATE SET commit_oid = excluded.commit_oid`,
+            [input.repoKey, `refs/pr/${num}`, input.baseOid!],
+          );
+        }
+        return (await discussion(tx, input.repoKey, num))!;
       });
     },
 
-    async get(repoKey: number, num: number): Promise<DiscussionRecord | undefined> {
-      const row = byNum.get(repoKey, num);
-      return row ? discussionFromRow(row) : undefined;
+    get(repoKey: number, num: number): Promise<DiscussionRecord | undefined> {
+      return discussion(q, repoKey, num);
     },
 
     /** Newest first; `total` counts all matches, `closed` the closed (or merged) ones among them. */
@@ -270,39 +262,38 @@ export function createDiscussionsTable(db: Database.Database) {
         params.push(`%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       }
       const closedSql = "d.status IN ('closed', 'merged')";
-      const counts = db
-        .prepare<unknown[], { total: number; closed: number | null }>(
-          `SELECT count(*) AS total, sum(CASE WHEN ${closedSql} THEN 1 ELSE 0 END) AS closed
-           FROM discussions d WHERE ${where.join(" AND ")}`,
-        )
-        .get(...params)!;
+      const counts = (await q.get<{ total: number; closed: number | null }>(
+        `SELECT count(*) AS total, sum(CASE WHEN ${closedSql} THEN 1 ELSE 0 END) AS closed
+         FROM discussions d WHERE ${where.join(" AND ")}`,
+        params,
+      ))!;
       if (filter.status) where.push(filter.status === "closed" ? closedSql : `NOT (${closedSql})`);
       const matching = filter.status
-        ? db
-            .prepare<unknown[], { n: number }>(
-              `SELECT count(*) AS n FROM discussions d WHERE ${where.join(" AND ")}`,
-            )
-            .get(...params)!.n
+        ? (await q.get<{ n: number }>(`SELECT count(*) AS n FROM discussions d WHERE ${where.join(" AND ")}`, params))!
+            .n
         : counts.total;
-      const rows = db
-        .prepare<unknown[], DiscussionRow>(
-          `${SELECT_DISCUSSION} WHERE ${where.join(" AND ")} ORDER BY d.num DESC LIMIT ? OFFSET ?`,
-        )
-        .all(...params, page.limit, page.offset);
+      const rows = await q.all<DiscussionRow>(
+        `${SELECT_DISCUSSION} WHERE ${where.join(" AND ")} ORDER BY d.num DESC LIMIT ? OFFSET ?`,
+        [...params, page.limit, page.offset],
+      );
       return { items: rows.map(discussionFromRow), total: matching, closed: counts.closed ?? 0 };
     },
 
     async events(repoKey: number, num: number): Promise<DiscussionEventRecord[]> {
-      return eventsOf.all(repoKey, num).map(eventFromRow);
+      const rows = await q.all<EventRow>(
+        "SELECT * FROM discussion_events WHERE repo_id = ? AND num = ? ORDER BY created_at, id",
+        [repoKey, num],
+      );
+      return rows.map(eventFromRow);
     },
 
     async event(repoKey: number, num: number, id: string): Promise<DiscussionEventRecord | undefined> {
-      const row = eventById.get(repoKey, num, id);
+      const row = await q.get<EventRow>(EVENT_BY_ID, [repoKey, num, id]);
       return row ? eventFromRow(row) : undefined;
     },
 
     async comment(repoKey: number, num: number, author: string, body: string, now: string) {
-      return immediate(() => addEvent(repoKey, num, { type: "comment", author, body, now }));
+      return locked(repoKey, (tx) => addEvent(tx, repoKey, num, { type: "comment", author, body, now }));
     },
 
     /** Changes the status (open/closed) with its event, and an optional comment posted with it. */
@@ -311,17 +302,21 @@ export function createDiscussionsTable(db: Database.Database) {
       num: number,
       change: { status: "open" | "closed"; author: string; comment?: string; now: string },
     ): Promise<DiscussionEventRecord> {
-      return immediate(() => {
+      return locked(repoKey, async (tx) => {
         if (change.comment) {
-          addEvent(repoKey, num, {
+          await addEvent(tx, repoKey, num, {
             type: "comment",
             author: change.author,
             body: change.comment,
             now: change.now,
           });
         }
-        setStatus.run(change.status, repoKey, num);
-        return addEvent(repoKey, num, {
+        await tx.run("UPDATE discussions SET status = ? WHERE repo_id = ? AND num = ?", [
+          change.status,
+          repoKey,
+          num,
+        ]);
+        return addEvent(tx, repoKey, num, {
           type: "status-change",
           author: change.author,
           body: change.status,
@@ -331,10 +326,14 @@ export function createDiscussionsTable(db: Database.Database) {
     },
 
     async rename(repoKey: number, num: number, change: { title: string; author: string; now: string }) {
-      return immediate(() => {
-        const previous = byNum.get(repoKey, num)!.title;
-        setTitle.run(change.title, repoKey, num);
-        return addEvent(repoKey, num, {
+      return locked(repoKey, async (tx) => {
+        const previous = (await discussion(tx, repoKey, num))!.title;
+        await tx.run("UPDATE discussions SET title = ? WHERE repo_id = ? AND num = ?", [
+          change.title,
+          repoKey,
+          num,
+        ]);
+        return addEvent(tx, repoKey, num, {
           type: "title-change",
           author: change.author,
           body: change.title,
@@ -351,8 +350,8 @@ export function createDiscussionsTable(db: Database.Database) {
       id: string,
       edit: { body: string; author: string; now: string },
     ): Promise<DiscussionEventRecord | undefined> {
-      return immediate(() => {
-        const row = eventById.get(repoKey, num, id);
+      return locked(repoKey, async (tx) => {
+        const row = await tx.get<EventRow>(EVENT_BY_ID, [repoKey, num, id]);
         if (row?.type !== "comment") return undefined;
         const current = eventFromRow(row);
         // Every version with who wrote it and when, newest first (the original joins at the first edit).
@@ -360,22 +359,25 @@ export function createDiscussionsTable(db: Database.Database) {
           ? current.edits
           : [{ body: current.body, author: current.author, at: current.createdAt }];
         const edits = [{ body: edit.body, author: edit.author, at: edit.now }, ...earlier];
-        updateComment.run(edit.body, 0, JSON.stringify(edits), id);
-        return eventFromRow(eventById.get(repoKey, num, id)!);
+        await tx.run(UPDATE_COMMENT, [edit.body, 0, JSON.stringify(edits), id]);
+        return eventFromRow((await tx.get<EventRow>(EVENT_BY_ID, [repoKey, num, id]))!);
       });
     },
 
     /** Hides a comment for good: its text and history are erased. */
     async hideComment(repoKey: number, num: number, id: string): Promise<DiscussionEventRecord | undefined> {
-      return immediate(() => {
-        const row = eventById.get(repoKey, num, id);
+      return locked(repoKey, async (tx) => {
+        const row = await tx.get<EventRow>(EVENT_BY_ID, [repoKey, num, id]);
         if (row?.type !== "comment") return undefined;
-        updateComment.run("", 1, "[]", id);
-        return eventFromRow(eventById.get(repoKey, num, id)!);
+        await tx.run(UPDATE_COMMENT, ["", 1, "[]", id]);
+        return eventFromRow((await tx.get<EventRow>(EVENT_BY_ID, [repoKey, num, id]))!);
       });
     },
 
-    /** Writes made inside the commit engine's transaction (synchronous, like the rest of that transaction). */
+    /**
+     * Writes made inside the commit engine's transaction: call them on `tx.discussions` there, so they land
+     * with the commit (the commit engine already holds the repository's lock).
+     */
     inCommit: {
       /** A pull request opened by its first commit (`create_pr=1`): open at once. */
       openPullRequest(input: {
@@ -386,29 +388,37 @@ export function createDiscussionsTable(db: Database.Database) {
         targetRef: string;
         baseOid: string;
         now: string;
-      }): number {
-        return open({ ...input, isPullRequest: true, status: "open" });
+      }): Promise<number> {
+        return open(q, { ...input, isPullRequest: true, status: "open" });
       },
       /** A commit landed on `refs/pr/N`: a draft pull request becomes open. */
-      pullRequestCommitted(repoKey: number, num: number): void {
-        markCommitted.run(repoKey, num);
+      async pullRequestCommitted(repoKey: number, num: number): Promise<void> {
+        await q.run("UPDATE discussions SET status = 'open' WHERE repo_id = ? AND num = ? AND status = 'draft'", [
+          repoKey,
+          num,
+        ]);
       },
       /** False when the pull request is no longer open (someone merged or closed it meanwhile). */
-      markMerged(
+      async markMerged(
         repoKey: number,
         num: number,
         merge: { commitOid: string; author: string; comment?: string; now: string },
-      ): boolean {
-        if (markMerged.run(merge.commitOid, repoKey, num).changes === 0) return false;
+      ): Promise<boolean> {
+        const changed = await q.run(
+          `UPDATE discussions SET status = 'merged', merge_commit_oid = ?
+           WHERE repo_id = ? AND num = ? AND is_pull_request = 1 AND status IN ('open', 'draft')`,
+          [merge.commitOid, repoKey, num],
+        );
+        if (changed === 0) return false;
         if (merge.comment) {
-          addEvent(repoKey, num, {
+          await addEvent(q, repoKey, num, {
             type: "comment",
             author: merge.author,
             body: merge.comment,
             now: merge.now,
           });
         }
-        addEvent(repoKey, num, {
+        await addEvent(q, repoKey, num, {
           type: "status-change",
           author: merge.author,
           body: "merged",
@@ -416,9 +426,8 @@ export function createDiscussionsTable(db: Database.Database) {
         });
         return true;
       },
-      get(repoKey: number, num: number): DiscussionRecord | undefined {
-        const row = byNum.get(repoKey, num);
-        return row ? discussionFromRow(row) : undefined;
+      get(repoKey: number, num: number): Promise<DiscussionRecord | undefined> {
+        return discussion(q, repoKey, num);
       },
     },
   };

@@ -1,4 +1,4 @@
-import type Database from "better-sqlite3";
+import { placeholders, type Queryable } from "./database.js";
 import type {
   MappingAdapter,
   MappingStatus,
@@ -30,46 +30,26 @@ function toMapping(row: MappingRow): ProviderMapping {
   return mapping;
 }
 
-export function createMappingsTable(db: Database.Database) {
-  const forModel = db.prepare<[string], MappingRow>(
-    "SELECT * FROM provider_mappings WHERE model_id = ? ORDER BY provider",
-  );
-  const upsert = db.prepare(`
-    INSERT INTO provider_mappings (model_id, provider, task, status, provider_id, adapter, adapter_weights_path)
-    VALUES (@model_id, @provider, @task, @status, @provider_id, @adapter, @adapter_weights_path)
-    ON CONFLICT (model_id, provider) DO UPDATE SET
-      task = excluded.task, status = excluded.status, provider_id = excluded.provider_id,
-      adapter = excluded.adapter, adapter_weights_path = excluded.adapter_weights_path
-  `);
-  const remove = db.prepare<[string, string]>(
-    "DELETE FROM provider_mappings WHERE model_id = ? AND provider = ?",
-  );
-  const byTask = db.prepare<[string], MappingRow>(
-    "SELECT * FROM provider_mappings WHERE task = ? ORDER BY model_id, provider",
-  );
-  const servedAs = db.prepare<[string, string], { model_id: string }>(
-    "SELECT model_id FROM provider_mappings WHERE provider = ? AND provider_id = ? ORDER BY model_id",
-  );
-  const providerCounts = db.prepare<[], { provider: string; n: number }>(
-    "SELECT provider, count(*) AS n FROM provider_mappings WHERE status = 'live' GROUP BY provider",
-  );
-
+export function createMappingsTable(q: Queryable) {
   return {
-    forModel(modelId: string): ProviderMappings {
+    async forModel(modelId: string): Promise<ProviderMappings> {
       const result: ProviderMappings = {};
-      for (const row of forModel.all(modelId)) result[row.provider] = toMapping(row);
+      const rows = await q.all<MappingRow>(
+        "SELECT * FROM provider_mappings WHERE model_id = ? ORDER BY provider",
+        [modelId],
+      );
+      for (const row of rows) result[row.provider] = toMapping(row);
       return result;
     },
 
     /** Mappings of many models in one statement (for listings with `expand[]=inferenceProviderMapping`). */
-    forModels(modelIds: readonly string[]): Map<string, ProviderMappings> {
+    async forModels(modelIds: readonly string[]): Promise<Map<string, ProviderMappings>> {
       const result = new Map<string, ProviderMappings>();
       if (modelIds.length === 0) return result;
-      const rows = db
-        .prepare<string[], MappingRow>(
-          `SELECT * FROM provider_mappings WHERE model_id IN (${modelIds.map(() => "?").join(", ")}) ORDER BY provider`,
-        )
-        .all(...modelIds);
+      const rows = await q.all<MappingRow>(
+        `SELECT * FROM provider_mappings WHERE model_id IN (${placeholders(modelIds)}) ORDER BY provider`,
+        modelIds,
+      );
       for (const row of rows) {
         const key = row.model_id.toLowerCase();
         const mappings = result.get(key) ?? {};
@@ -80,9 +60,13 @@ export function createMappingsTable(db: Database.Database) {
     },
 
     /** Every mapping for one task, by model id (the router's `/v1/models` lists the chat ones). */
-    forTask(task: MappingTask): Map<string, ProviderMappings> {
+    async forTask(task: MappingTask): Promise<Map<string, ProviderMappings>> {
       const result = new Map<string, ProviderMappings>();
-      for (const row of byTask.all(task)) {
+      const rows = await q.all<MappingRow>(
+        "SELECT * FROM provider_mappings WHERE task = ? ORDER BY model_id, provider",
+        [task],
+      );
+      for (const row of rows) {
         const mappings = result.get(row.model_id) ?? {};
         mappings[row.provider] = toMapping(row);
         result.set(row.model_id, mappings);
@@ -90,29 +74,48 @@ export function createMappingsTable(db: Database.Database) {
       return result;
     },
 
-    set(modelId: string, provider: string, mapping: ProviderMapping): void {
-      upsert.run({
-        model_id: modelId,
-        provider,
-        task: mapping.task,
-        status: mapping.status,
-        provider_id: mapping.providerId,
-        adapter: mapping.adapter ?? null,
-        adapter_weights_path: mapping.adapterWeightsPath ?? null,
-      });
+    async set(modelId: string, provider: string, mapping: ProviderMapping): Promise<void> {
+      await q.run(
+        `INSERT INTO provider_mappings (model_id, provider, task, status, provider_id, adapter, adapter_weights_path)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (model_id, provider) DO UPDATE SET
+           task = excluded.task, status = excluded.status, provider_id = excluded.provider_id,
+           adapter = excluded.adapter, adapter_weights_path = excluded.adapter_weights_path`,
+        [
+          modelId,
+          provider,
+          mapping.task,
+          mapping.status,
+          mapping.providerId,
+          mapping.adapter ?? null,
+          mapping.adapterWeightsPath ?? null,
+        ],
+      );
     },
 
-    delete(modelId: string, provider: string): boolean {
-      return remove.run(modelId, provider).changes > 0;
+    async delete(modelId: string, provider: string): Promise<boolean> {
+      return (
+        (await q.run("DELETE FROM provider_mappings WHERE model_id = ? AND provider = ?", [
+          modelId,
+          provider,
+        ])) > 0
+      );
     },
 
     /** Hub models that `provider` serves under its own id `providerId` (a mapping read backwards). */
     async modelsServedAs(provider: string, providerId: string): Promise<string[]> {
-      return servedAs.all(provider, providerId).map((row) => row.model_id);
+      const rows = await q.all<{ model_id: string }>(
+        "SELECT model_id FROM provider_mappings WHERE provider = ? AND provider_id = ? ORDER BY model_id",
+        [provider, providerId],
+      );
+      return rows.map((row) => row.model_id);
     },
 
-    liveCountsByProvider(): Map<string, number> {
-      return new Map(providerCounts.all().map((row) => [row.provider, row.n]));
+    async liveCountsByProvider(): Promise<Map<string, number>> {
+      const rows = await q.all<{ provider: string; n: number }>(
+        "SELECT provider, count(*) AS n FROM provider_mappings WHERE status = 'live' GROUP BY provider",
+      );
+      return new Map(rows.map((row) => [row.provider, row.n]));
     },
   };
 }

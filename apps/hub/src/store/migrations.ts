@@ -1,10 +1,13 @@
-import type Database from "better-sqlite3";
+import type { Database, Dialect, Queryable } from "./database.js";
+
+/** A migration's SQL: one text for both databases, or one per dialect where they differ. */
+export type Migration = string | { readonly sqlite: string; readonly postgres: string };
 
 /**
- * Schema migrations, applied in order on start. `PRAGMA user_version` records the last one applied.
- * Never edit a released migration: append a new one.
+ * Schema migrations, applied in order on start. SQLite records the last one applied in `PRAGMA
+ * user_version`, PostgreSQL in the `schema_version` table. Never edit a released migration: append a new one.
  */
-export const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE models (
     id TEXT PRIMARY KEY COLLATE NOCASE,
@@ -388,17 +391,50 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-export function migrate(db: Database.Database): number {
-  // Each step takes the write lock first (BEGIN IMMEDIATE, which waits out busy_timeout) and reads the
-  // version under it: processes opening the same file at once apply each migration exactly once.
-  const step = db.transaction((): boolean => {
-    const version = db.pragma("user_version", { simple: true }) as number;
-    if (version >= MIGRATIONS.length) return false;
-    db.exec(MIGRATIONS[version]!);
-    db.pragma(`user_version = ${version + 1}`);
-    return true;
-  });
+const sqlOf = (migration: Migration, dialect: Dialect): string =>
+  typeof migration === "string" ? migration : migration[dialect];
+
+/** The number of migrations this database has applied. */
+export async function appliedVersion(q: Queryable): Promise<number> {
+  if (q.dialect === "sqlite") {
+    return (await q.get<{ user_version: number }>("PRAGMA user_version"))!.user_version;
+  }
+  const table = await q.get<{ name: string | null }>("SELECT to_regclass('schema_version')::text AS name");
+  if (!table?.name) return 0;
+  return (await q.get<{ version: number }>("SELECT version FROM schema_version"))?.version ?? 0;
+}
+
+async function recordVersion(q: Queryable, version: number): Promise<void> {
+  if (q.dialect === "sqlite") {
+    await q.exec(`PRAGMA user_version = ${version}`);
+    return;
+  }
+  await q.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+  if ((await q.run("UPDATE schema_version SET version = ?", [version])) === 0) {
+    await q.run("INSERT INTO schema_version (version) VALUES (?)", [version]);
+  }
+}
+
+/** The lock every migrating process takes, so only one of several starting replicas applies each step. */
+export const MIGRATION_LOCK = "modelhub:migrations";
+
+export async function migrate(db: Database): Promise<number> {
+  // Each step takes the write lock first (SQLite: BEGIN IMMEDIATE, which waits out busy_timeout;
+  // PostgreSQL: an advisory lock) and reads the version under it: processes opening the same database at
+  // once apply each migration exactly once.
   let more = true;
-  while (more) more = step.immediate();
+  while (more) {
+    more = await db.transaction(
+      async (tx) => {
+        await tx.lock(MIGRATION_LOCK);
+        const version = await appliedVersion(tx);
+        if (version >= MIGRATIONS.length) return false;
+        await tx.exec(sqlOf(MIGRATIONS[version]!, tx.dialect));
+        await recordVersion(tx, version + 1);
+        return true;
+      },
+      { immediate: true },
+    );
+  }
   return MIGRATIONS.length;
 }

@@ -1,5 +1,6 @@
 import { LOCAL_APPS, type LocalApp, type ModelData, type PipelineType } from "@modelhub/tasks";
 import type Database from "better-sqlite3";
+import { type Dialect, placeholders } from "./database.js";
 
 /** Every sort the public hub accepts for model listings. */
 export const MODEL_SORTS = [
@@ -16,7 +17,11 @@ export const MODEL_SORTS = [
 export type ModelSort = (typeof MODEL_SORTS)[number];
 
 /** The parameter count the safetensors or GGUF metadata reports (NULL when neither does). */
-const PARAMETER_COUNT = "coalesce(json_extract(safetensors, '$.total'), json_extract(gguf, '$.total'))";
+function parameterCount(dialect: Dialect): string {
+  return dialect === "sqlite"
+    ? "coalesce(json_extract(safetensors, '$.total'), json_extract(gguf, '$.total'))"
+    : "coalesce((safetensors::jsonb ->> 'total')::double precision, (gguf::jsonb ->> 'total')::double precision)";
+}
 
 /**
  * The SQL expression each sort orders by. It never yields NULL (keyset pages compare with it).
@@ -24,17 +29,54 @@ const PARAMETER_COUNT = "coalesce(json_extract(safetensors, '$.total'), json_ext
  * - `num_parameters`: the parameter count the safetensors or GGUF metadata reports, 0 when neither does.
  * - `mainSize`: the bytes of the model's files when the file list gives sizes, 0 when it does not.
  */
-export const SORT_EXPRESSIONS: Record<ModelSort, string> = {
-  trendingScore: "trending_score",
-  likes30d: "likes",
-  downloads: "downloads",
-  likes: "likes",
-  createdAt: "created_at",
-  lastModified: "last_modified",
-  id: "id",
-  num_parameters: `coalesce(${PARAMETER_COUNT}, 0)`,
-  mainSize: "coalesce((SELECT sum(json_extract(f.value, '$.size')) FROM json_each(models.siblings) AS f), 0)",
-};
+export function sortExpression(dialect: Dialect, sort: ModelSort): string {
+  switch (sort) {
+    case "trendingScore":
+      return "trending_score";
+    case "likes30d":
+    case "likes":
+      return "likes";
+    case "downloads":
+      return "downloads";
+    case "createdAt":
+      return "created_at";
+    case "lastModified":
+      return "last_modified";
+    case "id":
+      return "id";
+    case "num_parameters":
+      return `coalesce(${parameterCount(dialect)}, 0)`;
+    case "mainSize":
+      return dialect === "sqlite"
+        ? "coalesce((SELECT sum(json_extract(f.value, '$.size')) FROM json_each(models.siblings) AS f), 0)"
+        : `coalesce((SELECT sum((f.value ->> 'size')::double precision)
+             FROM jsonb_array_elements(models.siblings::jsonb) AS f(value)), 0)`;
+  }
+}
+
+/**
+ * A condition true when the JSON text in `column` (at `key` of its object when given: a string or a list of
+ * strings there) holds one of the next `count` bound parameters; `nocase` compares without case.
+ */
+export function jsonListContains(
+  dialect: Dialect,
+  column: string,
+  key: string | undefined,
+  nocase = false,
+  count = 1,
+): string {
+  const list = count === 1 ? "= ?" : `IN (${placeholders(new Array(count).fill(0))})`;
+  if (dialect === "sqlite") {
+    const source = key ? `json_each(${column}, '$.${key}')` : `json_each(${column})`;
+    return `EXISTS (SELECT 1 FROM ${source} AS j WHERE j.value ${nocase ? `COLLATE NOCASE ${list}` : list})`;
+  }
+  const value = key ? `(${column}::jsonb -> '${key}')` : `${column}::jsonb`;
+  const elements = `jsonb_array_elements_text(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value}
+    WHEN 'string' THEN jsonb_build_array(${value}) ELSE '[]'::jsonb END)`;
+  const element = nocase ? "lower(j.value)" : "j.value";
+  const compared = nocase ? list.replaceAll("?", "lower(?)") : list;
+  return `EXISTS (SELECT 1 FROM ${elements} AS j(value) WHERE ${element} ${compared})`;
+}
 
 /**
  * Which private models a query may return (auth/authorize.ts `visibility(actor)`): every one, or those of
@@ -50,7 +92,7 @@ export const PUBLIC_ONLY: VisibleModels = { all: false, owners: [], repoIds: [] 
 /** The condition (over `models`) keeping only what `visible` allows; undefined means public models only. */
 export function visibilitySql(visible: VisibleModels | undefined): { where: string; params: unknown[] } {
   const v = visible ?? PUBLIC_ONLY;
-  if (v.all) return { where: "1", params: [] };
+  if (v.all) return { where: "1 = 1", params: [] };
   const parts = ["private = 0"];
   const params: unknown[] = [];
   if (v.owners.length > 0) {
@@ -129,15 +171,16 @@ export function registerModelFilterFunctions(db: Database.Database): void {
   );
 }
 
-const placeholders = (values: readonly unknown[]) => values.map(() => "?").join(", ");
-
 /** The WHERE conditions (over `models`) and their bound parameters for the given filters. */
-export function modelFilterSql(filters: ModelFilters): { where: string[]; params: unknown[] } {
+export function modelFilterSql(
+  dialect: Dialect,
+  filters: ModelFilters,
+): { where: string[]; params: unknown[] } {
   const visibility = visibilitySql(filters.visibleTo);
   const where: string[] = [visibility.where];
   const params: unknown[] = [...visibility.params];
   if (filters.search) {
-    where.push("instr(lower(id), lower(?)) > 0");
+    where.push(dialect === "sqlite" ? "instr(lower(id), lower(?)) > 0" : "strpos(lower(id), lower(?)) > 0");
     params.push(filters.search);
   }
   if (filters.author) {
@@ -153,22 +196,22 @@ export function modelFilterSql(filters: ModelFilters): { where: string[]; params
     params.push(...filters.libraries);
   }
   for (const tag of filters.tags ?? []) {
-    where.push("EXISTS (SELECT 1 FROM json_each(models.tags) WHERE json_each.value = ?)");
+    where.push(jsonListContains(dialect, "models.tags", undefined));
     params.push(tag);
   }
   if (filters.languages?.length) {
-    const list = placeholders(filters.languages);
+    const n = filters.languages.length;
     where.push(
-      `(EXISTS (SELECT 1 FROM json_each(models.tags) WHERE json_each.value IN (${list}))
-        OR EXISTS (SELECT 1 FROM json_each(models.card_data, '$.language') WHERE json_each.value IN (${list})))`,
+      `(${jsonListContains(dialect, "models.tags", undefined, false, n)}
+        OR ${jsonListContains(dialect, "models.card_data", "language", false, n)})`,
     );
     params.push(...filters.languages, ...filters.languages);
   }
   if (filters.licenses?.length) {
-    const list = placeholders(filters.licenses);
+    const n = filters.licenses.length;
     where.push(
-      `(EXISTS (SELECT 1 FROM json_each(models.tags) WHERE json_each.value IN (${list}))
-        OR EXISTS (SELECT 1 FROM json_each(models.card_data, '$.license') WHERE json_each.value IN (${list})))`,
+      `(${jsonListContains(dialect, "models.tags", undefined, false, n)}
+        OR ${jsonListContains(dialect, "models.card_data", "license", false, n)})`,
     );
     params.push(...filters.licenses.map((license) => `license:${license}`), ...filters.licenses);
   }
@@ -185,11 +228,11 @@ export function modelFilterSql(filters: ModelFilters): { where: string[]; params
   }
   if (filters.numParameters) {
     if (filters.numParameters.min !== undefined) {
-      where.push(`${PARAMETER_COUNT} >= ?`);
+      where.push(`${parameterCount(dialect)} >= ?`);
       params.push(filters.numParameters.min);
     }
     if (filters.numParameters.max !== undefined) {
-      where.push(`${PARAMETER_COUNT} <= ?`);
+      where.push(`${parameterCount(dialect)} <= ?`);
       params.push(filters.numParameters.max);
     }
   }

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import type { ModelData, PipelineType } from "@modelhub/tasks";
-import type Database from "better-sqlite3";
+import { placeholders, type Queryable } from "./database.js";
 import {
+  jsonListContains,
   type ModelFilters,
   type ModelSort,
   modelFilterSql,
-  registerModelFilterFunctions,
-  SORT_EXPRESSIONS,
+  sortExpression,
   type VisibleModels,
   visibilitySql,
 } from "./model-filters.js";
@@ -112,37 +112,22 @@ function fromRow(row: ModelRow): StoredModel {
   return model;
 }
 
-/** Queries over the models table. Every statement is prepared once and takes bound parameters only. */
-export function createModelsTable(db: Database.Database, now: () => Date) {
-  registerModelFilterFunctions(db);
-  const upsert = db.prepare(`
-    INSERT INTO models (id, object_id, author, pipeline_tag, library_name, tags, config, card_data, widget_data,
-      transformers_info, siblings, gguf, safetensors, downloads, likes, trending_score, private, gated,
-      created_at, last_modified, card_text)
-    VALUES (@id, @object_id, @author, @pipeline_tag, @library_name, @tags, @config, @card_data, @widget_data,
-      @transformers_info, @siblings, @gguf, @safetensors, @downloads, @likes, @trending_score, @private, @gated,
-      @created_at, @last_modified, @card_text)
-    ON CONFLICT (id) DO UPDATE SET
-      pipeline_tag = excluded.pipeline_tag, library_name = excluded.library_name, tags = excluded.tags,
-      config = excluded.config, card_data = excluded.card_data, widget_data = excluded.widget_data,
-      transformers_info = excluded.transformers_info, siblings = excluded.siblings, gguf = excluded.gguf,
-      safetensors = excluded.safetensors, downloads = excluded.downloads, likes = excluded.likes,
-      trending_score = excluded.trending_score, private = excluded.private, gated = excluded.gated,
-      created_at = models.created_at, last_modified = excluded.last_modified, card_text = excluded.card_text
-  `);
-  const byId = db.prepare<[string], ModelRow>("SELECT * FROM models WHERE id = ?");
-  const remove = db.prepare<[string]>("DELETE FROM models WHERE id = ?");
-  const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM models");
-  // Listing statements differ only by which filters are present: a handful of shapes, each prepared once.
-  const listStatements = new Map<string, Database.Statement<unknown[], ModelRow>>();
-  const prepared = (sql: string) => {
-    let statement = listStatements.get(sql);
-    if (!statement) {
-      statement = db.prepare<unknown[], ModelRow>(sql);
-      if (listStatements.size < 500) listStatements.set(sql, statement);
-    }
-    return statement;
-  };
+const UPSERT_MODEL = `
+  INSERT INTO models (id, object_id, author, pipeline_tag, library_name, tags, config, card_data, widget_data,
+    transformers_info, siblings, gguf, safetensors, downloads, likes, trending_score, private, gated,
+    created_at, last_modified, card_text)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (id) DO UPDATE SET
+    pipeline_tag = excluded.pipeline_tag, library_name = excluded.library_name, tags = excluded.tags,
+    config = excluded.config, card_data = excluded.card_data, widget_data = excluded.widget_data,
+    transformers_info = excluded.transformers_info, siblings = excluded.siblings, gguf = excluded.gguf,
+    safetensors = excluded.safetensors, downloads = excluded.downloads, likes = excluded.likes,
+    trending_score = excluded.trending_score, private = excluded.private, gated = excluded.gated,
+    created_at = models.created_at, last_modified = excluded.last_modified, card_text = excluded.card_text`;
+const MODEL_BY_ID = "SELECT * FROM models WHERE id = ?";
+
+/** Queries over the models table. Bound parameters only. */
+export function createModelsTable(q: Queryable, now: () => Date) {
   // Counts see only the models the caller may see (private ones of theirs included): a count must not
   // reveal that hidden models exist.
   const countRows = <T>(
@@ -151,7 +136,7 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
     ...params: unknown[]
   ) => {
     const condition = visibilitySql(visible);
-    return prepared(sql(condition.where)).all(...params, ...condition.params) as unknown as T[];
+    return q.all<T>(sql(condition.where), [...params, ...condition.params]);
   };
 
   return {
@@ -159,56 +144,56 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
      * Creates or replaces a model; returns the stored record. An existing model keeps its `createdAt` and
      * `_id`; a new one takes `objectId` (the public record's `_id`) when given, else one derived from its id.
      */
-    upsert(model: ModelData, objectId?: string): StoredModel {
+    async upsert(model: ModelData, objectId?: string): Promise<StoredModel> {
       const stamp = now().toISOString();
-      const existing = byId.get(model.id);
-      // An existing row keeps its canonical id casing; the NOCASE primary key finds it either way.
+      const existing = await q.get<ModelRow>(MODEL_BY_ID, [model.id]);
+      // An existing row keeps its canonical id casing; the case-insensitive primary key finds it either way.
       const id = existing?.id ?? model.id;
-      upsert.run({
+      await q.run(UPSERT_MODEL, [
         id,
-        object_id:
-          existing?.object_id ?? (objectId && /^[0-9a-f]{24}$/.test(objectId) ? objectId : objectIdFor(id)),
-        author: id.split("/")[0]!,
-        pipeline_tag: model.pipeline_tag ?? null,
-        library_name: model.library_name ?? null,
-        tags: JSON.stringify(model.tags),
-        config: json(model.config),
-        card_data: json(model.cardData),
-        widget_data: json(model.widgetData),
-        transformers_info: json(model.transformersInfo),
-        siblings: json(model.siblings),
-        gguf: json(model.gguf),
-        safetensors: json(model.safetensors),
-        downloads: Math.round(model.downloads ?? 0),
-        likes: Math.round(model.likes ?? 0),
-        trending_score: model.trendingScore ?? 0,
-        private: model.private ? 1 : 0,
-        gated: model.gated || null,
-        created_at: model.createdAt ?? stamp,
-        last_modified: model.lastModified ?? stamp,
-        card_text: model.cardText ?? null,
-      });
-      return fromRow(byId.get(id)!);
+        existing?.object_id ?? (objectId && /^[0-9a-f]{24}$/.test(objectId) ? objectId : objectIdFor(id)),
+        id.split("/")[0]!,
+        model.pipeline_tag ?? null,
+        model.library_name ?? null,
+        JSON.stringify(model.tags),
+        json(model.config),
+        json(model.cardData),
+        json(model.widgetData),
+        json(model.transformersInfo),
+        json(model.siblings),
+        json(model.gguf),
+        json(model.safetensors),
+        Math.round(model.downloads ?? 0),
+        Math.round(model.likes ?? 0),
+        model.trendingScore ?? 0,
+        model.private ? 1 : 0,
+        model.gated || null,
+        model.createdAt ?? stamp,
+        model.lastModified ?? stamp,
+        model.cardText ?? null,
+      ]);
+      return fromRow((await q.get<ModelRow>(MODEL_BY_ID, [id]))!);
     },
 
-    get(id: string): StoredModel | undefined {
-      const row = byId.get(id);
+    async get(id: string): Promise<StoredModel | undefined> {
+      const row = await q.get<ModelRow>(MODEL_BY_ID, [id]);
       return row ? fromRow(row) : undefined;
     },
 
-    delete(id: string): boolean {
-      return remove.run(id).changes > 0;
+    async delete(id: string): Promise<boolean> {
+      return (await q.run("DELETE FROM models WHERE id = ?", [id])) > 0;
     },
 
-    count(): number {
-      return count.get()!.n;
+    async count(): Promise<number> {
+      return (await q.get<{ n: number }>("SELECT count(*) AS n FROM models"))!.n;
     },
 
     /** How many models name this one as their card's `base_model` (the public `childrenModelCount`). */
-    countChildren(id: string, visible?: VisibleModels): number {
-      const rows = countRows<{ n: number }>(
-        (where) => `SELECT count(*) AS n FROM models WHERE EXISTS (
-          SELECT 1 FROM json_each(models.card_data, '$.base_model') AS b WHERE b.value = ? COLLATE NOCASE)
+    async countChildren(id: string, visible?: VisibleModels): Promise<number> {
+      const rows = await countRows<{ n: number }>(
+        (
+          where,
+        ) => `SELECT count(*) AS n FROM models WHERE ${jsonListContains(q.dialect, "models.card_data", "base_model", true)}
           AND ${where}`,
         visible,
         id,
@@ -216,8 +201,8 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
       return rows[0]!.n;
     },
 
-    countsByLibrary(visible?: VisibleModels): Map<string, number> {
-      const rows = countRows<{ library: string; n: number }>(
+    async countsByLibrary(visible?: VisibleModels): Promise<Map<string, number>> {
+      const rows = await countRows<{ library: string; n: number }>(
         (where) =>
           `SELECT library_name AS library, count(*) AS n FROM models WHERE library_name IS NOT NULL AND ${where} GROUP BY library_name`,
         visible,
@@ -225,8 +210,8 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
       return new Map(rows.map((row) => [row.library, row.n]));
     },
 
-    countsByPipeline(visible?: VisibleModels): Map<string, number> {
-      const rows = countRows<{ pipeline: string; n: number }>(
+    async countsByPipeline(visible?: VisibleModels): Promise<Map<string, number>> {
+      const rows = await countRows<{ pipeline: string; n: number }>(
         (where) =>
           `SELECT pipeline_tag AS pipeline, count(*) AS n FROM models WHERE pipeline_tag IS NOT NULL AND ${where} GROUP BY pipeline_tag`,
         visible,
@@ -238,7 +223,7 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
      * The widget's ranking: most downloaded first, optionally one owner's or exactly the given ids. Bound
      * parameters only; ids that do not exist are skipped.
      */
-    top(query: { limit: number; owner?: string; ids?: readonly string[] }) {
+    async top(query: { limit: number; owner?: string; ids?: readonly string[] }) {
       const where: string[] = ["private = 0"];
       const params: unknown[] = [];
       if (query.owner) {
@@ -246,35 +231,34 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
         params.push(query.owner);
       }
       if (query.ids?.length) {
-        where.push(`id IN (${query.ids.map(() => "?").join(", ")})`);
+        where.push(`id IN (${placeholders(query.ids)})`);
         params.push(...query.ids);
       }
       params.push(query.limit);
-      return db
-        .prepare<unknown[], Pick<ModelRow, "id" | "pipeline_tag" | "downloads" | "likes">>(
-          `SELECT id, pipeline_tag, downloads, likes FROM models WHERE ${where.join(" AND ")}
+      const rows = await q.all<Pick<ModelRow, "id" | "pipeline_tag" | "downloads" | "likes">>(
+        `SELECT id, pipeline_tag, downloads, likes FROM models WHERE ${where.join(" AND ")}
            ORDER BY downloads DESC, id ASC LIMIT ?`,
-        )
-        .all(...params)
-        .map((row) => ({
-          id: row.id,
-          downloads: row.downloads,
-          likes: row.likes,
-          ...(row.pipeline_tag ? { pipeline_tag: row.pipeline_tag } : {}),
-        }));
+        params,
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        downloads: row.downloads,
+        likes: row.likes,
+        ...(row.pipeline_tag ? { pipeline_tag: row.pipeline_tag } : {}),
+      }));
     },
 
     /** How many models match the filters, whatever the page: what a listing's `X-Total-Count` says. */
-    countMatching(filters: ModelFilters): number {
-      const { where, params } = modelFilterSql(filters);
+    async countMatching(filters: ModelFilters): Promise<number> {
+      const { where, params } = modelFilterSql(q.dialect, filters);
       const sql = `SELECT count(*) AS n FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`;
-      return (prepared(sql).get(...params) as unknown as { n: number }).n;
+      return (await q.get<{ n: number }>(sql, params))!.n;
     },
 
     /** One page of models; fetches `limit + 1` rows so the caller knows whether another page exists. */
-    list(query: ModelListQuery): ModelListPage {
-      const { where, params } = modelFilterSql(query);
-      const sortBy = SORT_EXPRESSIONS[query.sort];
+    async list(query: ModelListQuery): Promise<ModelListPage> {
+      const { where, params } = modelFilterSql(q.dialect, query);
+      const sortBy = sortExpression(q.dialect, query.sort);
       const order = query.direction === -1 ? "DESC" : "ASC";
       if (query.after) {
         const comparison = query.direction === -1 ? "<" : ">";
@@ -284,7 +268,7 @@ export function createModelsTable(db: Database.Database, now: () => Date) {
       const sql = `SELECT *, ${sortBy} AS sort_value FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
         ORDER BY ${sortBy} ${order}, id ASC LIMIT ?`;
       params.push(query.limit + 1);
-      const rows = prepared(sql).all(...params);
+      const rows = await q.all<ModelRow>(sql, params);
       const page = rows.slice(0, query.limit);
       const lastRow = page[page.length - 1];
       return {

@@ -1,4 +1,4 @@
-import type Database from "better-sqlite3";
+import type { Queryable } from "./database.js";
 
 /** How long a user's order is reused on the router's hot path (other hub processes see a change this late). */
 export const PREFERENCES_TTL_MS = 2000;
@@ -10,18 +10,7 @@ const MAX_CACHED = 10_000;
  * every new store method (PostgreSQL). Reads are cached briefly per user, as the router reads the order on
  * every call; a write here clears its user's entry at once.
  */
-export function createProviderPreferencesTable(db: Database.Database, now = () => performance.now()) {
-  const select = db.prepare<[number], { provider: string }>(
-    "SELECT provider FROM provider_preferences WHERE user_id = ? ORDER BY position",
-  );
-  const clear = db.prepare<[number]>("DELETE FROM provider_preferences WHERE user_id = ?");
-  const insert = db.prepare<[number, number, string]>(
-    "INSERT INTO provider_preferences (user_id, position, provider) VALUES (?, ?, ?)",
-  );
-  const replace = db.transaction((userId: number, providers: readonly string[]) => {
-    clear.run(userId);
-    for (const [position, provider] of providers.entries()) insert.run(userId, position, provider);
-  });
+export function createProviderPreferencesTable(db: Queryable, now = () => performance.now()) {
   const cache = new Map<number, { providers: readonly string[]; expires: number }>();
 
   return {
@@ -30,7 +19,11 @@ export function createProviderPreferencesTable(db: Database.Database, now = () =
       const at = now();
       const cached = cache.get(userId);
       if (cached && cached.expires > at) return cached.providers;
-      const providers = Object.freeze(select.all(userId).map((row) => row.provider));
+      const rows = await db.all<{ provider: string }>(
+        "SELECT provider FROM provider_preferences WHERE user_id = ? ORDER BY position",
+        [userId],
+      );
+      const providers = Object.freeze(rows.map((row) => row.provider));
       if (cache.size >= MAX_CACHED) cache.clear();
       cache.set(userId, { providers, expires: at + PREFERENCES_TTL_MS });
       return providers;
@@ -38,7 +31,16 @@ export function createProviderPreferencesTable(db: Database.Database, now = () =
 
     /** Replaces the user's order (an empty list: back to the hub's default order). */
     async set(userId: number, providers: readonly string[]): Promise<void> {
-      replace(userId, providers);
+      await db.transaction(async (tx) => {
+        await tx.run("DELETE FROM provider_preferences WHERE user_id = ?", [userId]);
+        for (const [position, provider] of providers.entries()) {
+          await tx.run("INSERT INTO provider_preferences (user_id, position, provider) VALUES (?, ?, ?)", [
+            userId,
+            position,
+            provider,
+          ]);
+        }
+      });
       cache.delete(userId);
     },
   };

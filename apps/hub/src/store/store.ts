@@ -1,15 +1,17 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { createOrgInvitesTable } from "../accounts/org-invites-table.js";
-import { createSqliteAccountsStore } from "../accounts/sqlite-accounts-store.js";
+import { createSqlAccountsStore } from "../accounts/sql-accounts-store.js";
 import { createBlobReferences } from "./blob-references.js";
+import type { Database, Queryable, TransactionOptions } from "./database.js";
 import { createDiscussionsTable } from "./discussions-table.js";
 import { createMappingsTable } from "./mappings-table.js";
-import { MIGRATIONS, migrate } from "./migrations.js";
+import { createMetaTable } from "./meta-table.js";
+import { appliedVersion, MIGRATIONS, migrate } from "./migrations.js";
+import { registerModelFilterFunctions } from "./model-filters.js";
 import { createModelsTable } from "./models-table.js";
 import { createProviderPreferencesTable } from "./provider-preferences-table.js";
 import { createReposTable } from "./repos-table.js";
+import { openSqliteDatabase } from "./sqlite-database.js";
 import { createUsageReports } from "./usage-reports.js";
 import { createUsageTable } from "./usage-table.js";
 import { createXetGcTable } from "./xet-gc-table.js";
@@ -18,101 +20,96 @@ import { createXetTable } from "./xet-table.js";
 export const DATABASE_FILE = "hub.sqlite";
 
 export interface StoreOptions {
-  /** Directory holding the database file; created if missing. */
+  /** Directory holding the SQLite database file; created if missing. */
   dataDir: string;
   /** Days per-call usage rows are kept (daily totals are kept for ever); default 30. */
   usageRetentionDays?: number;
   now?: () => Date;
 }
 
-/** The hub's embedded database: one SQLite file, migrated on open, reached only through these tables. */
-export function openStore(options: StoreOptions) {
-  mkdirSync(options.dataDir, { recursive: true });
-  const db = new Database(join(options.dataDir, DATABASE_FILE));
-  // First, so that every later step waits for a lock rather than failing: two hubs opening a new file at
-  // once both switch it to WAL and migrate it (migrations.ts serializes the steps).
-  db.pragma("busy_timeout = 5000");
-  // WAL lets the admin CLI write while the server reads.
-  switchToWal(db);
-  // In WAL mode NORMAL keeps the database consistent after any crash and durable after a process crash; it
-  // only skips the fsync per commit, which otherwise caps router calls (two writes each) at ~100/s.
-  db.pragma("synchronous = NORMAL");
-  db.pragma("foreign_keys = ON");
-  migrate(db);
+/** Every table, each querying through `q`: the database itself, or one transaction on it. */
+function bindTables(q: Queryable, now: () => Date) {
+  return {
+    models: createModelsTable(q, now),
+    mappings: createMappingsTable(q),
+    repos: createReposTable(q),
+    /** What still needs each blob (garbage collection). */
+    blobReferences: createBlobReferences(q),
+    /** Discussions and pull requests (see discussions-table.ts). */
+    discussions: createDiscussionsTable(q),
+    /** Xet storage: xorbs, chunks and file reconstructions. */
+    xet: createXetTable(q, now),
+    /** Xet garbage collection, and the upload steps that must not race it. */
+    xetGc: createXetGcTable(q, now),
+    /** Users, organizations, tokens, sessions, access requests (see accounts-store.ts). */
+    accounts: createSqlAccountsStore(q, now),
+    /** Organization invitations. */
+    orgInvites: createOrgInvitesTable(q, now),
+    meta: createMetaTable(q),
+  };
+}
+
+export type StoreTables = ReturnType<typeof bindTables>;
+
+/** The tables inside one transaction, and the lock that serializes work across processes and replicas. */
+export interface StoreTransaction extends StoreTables {
+  /** Holds the named lock until the transaction ends (see database.ts Transaction.lock). */
+  lock(key: string): Promise<void>;
+}
+
+/** The hub's database, reached only through these tables. Open with openStore. */
+export function createStore(db: Database, options: Omit<StoreOptions, "dataDir"> = {}) {
   const now = options.now ?? (() => new Date());
   const usage = createUsageTable(db, now, options.usageRetentionDays);
-  const getMeta = db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?");
-  const setMeta = db.prepare<[string, string]>(
-    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-  );
+  const inTransaction = <T>(
+    work: (tx: StoreTransaction) => Promise<T>,
+    transactionOptions?: TransactionOptions,
+  ): Promise<T> =>
+    db.transaction((tx) => work({ ...bindTables(tx, now), lock: (key) => tx.lock(key) }), transactionOptions);
   return {
-    models: createModelsTable(db, now),
-    mappings: createMappingsTable(db),
-    repos: createReposTable(db),
-    /** What still needs each blob (garbage collection): asynchronous. */
-    blobReferences: createBlobReferences(db),
-    /** Discussions and pull requests: asynchronous (see discussions-table.ts). */
-    discussions: createDiscussionsTable(db),
-    /** Xet storage: xorbs, chunks and file reconstructions. */
-    xet: createXetTable(db, now),
-    /** Xet garbage collection, and the upload steps that must not race it: asynchronous. */
-    xetGc: createXetGcTable(db, now),
-    /** Users, organizations, tokens, sessions, access requests: asynchronous (see accounts-store.ts). */
-    accounts: createSqliteAccountsStore(db, now),
-    /** Organization invitations (asynchronous). */
-    orgInvites: createOrgInvitesTable(db, now),
+    ...bindTables(db, now),
+    /** Router calls, recorded in batches (usage-table.ts). */
     usage,
-    /** Usage per user and per organization (asynchronous). */
+    /** Usage per user and per organization. */
     usageReports: createUsageReports(db, () => usage.flush()),
-    /** Each user's order of inference providers: asynchronous. */
+    /** Each user's order of inference providers (cached briefly: provider-preferences-table.ts). */
     providerPreferences: createProviderPreferencesTable(db),
-    meta: {
-      get: (key: string): string | undefined => getMeta.get(key)?.value,
-      set: (key: string, value: string): void => void setMeta.run(key, value),
-    },
+    /** The driver underneath, for what no table covers (readiness, the copy command, tests). */
+    db,
     /** The schema version the database is at and the one this code knows (readiness: equal once migrated). */
-    schema(): { applied: number; known: number } {
-      return { applied: db.pragma("user_version", { simple: true }) as number, known: MIGRATIONS.length };
+    async schema(): Promise<{ applied: number; known: number }> {
+      return { applied: await appliedVersion(db), known: MIGRATIONS.length };
     },
-    /** Runs `work` in one transaction: all of its writes land, or none. */
-    transaction<T>(work: () => T): T {
-      return db.transaction(work)();
+    /** Runs `work` in one transaction: all of its writes land, or none. Query only through `tx` inside. */
+    transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+      return inTransaction(work);
     },
     /**
-     * Runs `work` in one transaction that takes the write lock at its start (BEGIN IMMEDIATE): for
-     * read-then-write work such as a commit, so two writers (even in two processes) never interleave.
+     * Runs `work` in one transaction that takes the write lock at its start (SQLite: BEGIN IMMEDIATE): for
+     * read-then-write work. On PostgreSQL, also call `tx.lock(key)` first with a key naming what must not
+     * change underneath (a branch: see commit-engine.ts), so writers on other replicas wait.
      */
-    writeTransaction<T>(work: () => T): T {
-      return db.transaction(work).immediate();
+    writeTransaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+      return inTransaction(work, { immediate: true });
     },
-    close(): void {
-      if (!db.open) return;
-      usage.flush();
-      db.close();
+    async close(): Promise<void> {
+      await usage.flush();
+      await db.close();
     },
   };
 }
 
-export type Store = ReturnType<typeof openStore>;
+export type Store = ReturnType<typeof createStore>;
 
-const WAL_SWITCH_WAIT_MS = 5000;
-
-/**
- * Switching a file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once instead of calling
- * the busy handler while another connection (a second hub opening the same new file) holds one: so wait and
- * retry here, for as long as busy_timeout would have waited.
- */
-function switchToWal(db: Database.Database): void {
-  const deadline = Date.now() + WAL_SWITCH_WAIT_MS;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (;;) {
-    try {
-      db.pragma("journal_mode = WAL");
-      return;
-    } catch (error) {
-      const busy = (error as { code?: string }).code?.startsWith("SQLITE_BUSY");
-      if (!busy || Date.now() >= deadline) throw error;
-      Atomics.wait(pause, 0, 0, 10);
-    }
+/** Opens (creating and migrating as needed) the hub's database: SQLite in `dataDir`. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const sqlite = openSqliteDatabase(join(options.dataDir, DATABASE_FILE));
+  registerModelFilterFunctions(sqlite.raw);
+  try {
+    await migrate(sqlite);
+  } catch (error) {
+    await sqlite.close();
+    throw error;
   }
+  return createStore(sqlite, options);
 }

@@ -1,22 +1,23 @@
-import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { migrate } from "./migrations.js";
+import { openTestStore } from "../__fixtures__/test-store.js";
+import type { Database } from "./database.js";
+import type { Store } from "./store.js";
 import { createUsageTable, type UsageRecord } from "./usage-table.js";
 
 let temp: ReturnType<typeof makeTempDir>;
-let db: Database.Database;
-beforeEach(() => {
+let store: Store;
+let db: Database;
+beforeEach(async () => {
   temp = makeTempDir();
-  db = new Database(join(temp.dir, "usage.sqlite"));
-  migrate(db);
-  db.prepare(
+  store = await openTestStore({ dataDir: temp.dir });
+  db = store.db;
+  await db.run(
     "INSERT INTO tokens (id, name, token_hash, token_hint, scopes, created_at) VALUES (1, 't', 'h', 'hf_', 'inference', '2026-01-01')",
-  ).run();
+  );
 });
-afterEach(() => {
-  db.close();
+afterEach(async () => {
+  await store.close();
   temp.remove();
 });
 
@@ -31,25 +32,25 @@ const call = (overrides: Partial<UsageRecord> = {}): UsageRecord => ({
   ...overrides,
 });
 
-const rawRows = () => (db.prepare("SELECT count(*) AS n FROM usage").get() as { n: number }).n;
+const rawRows = async () => (await db.get<{ n: number }>("SELECT count(*) AS n FROM usage"))!.n;
 
 describe("usage records", () => {
-  it("keep daily totals that outlive the per-call rows pruned after the retention", () => {
+  it("keep daily totals that outlive the per-call rows pruned after the retention", async () => {
     let clock = new Date("2026-01-01T10:00:00Z");
     const usage = createUsageTable(db, () => clock, 7);
     usage.record(call());
     usage.record(call({ status: 502, model: null }));
-    usage.flush();
+    await usage.flush();
     clock = new Date("2026-01-05T10:00:00Z");
     usage.record(call({ requestBytes: 1 }));
-    usage.flush();
-    expect(rawRows()).toBe(3);
+    await usage.flush();
+    expect(await rawRows()).toBe(3);
 
     // Ten days later the first day's rows are past the 7-day retention; their totals stay.
     clock = new Date("2026-01-11T10:00:00Z");
-    expect(usage.prune()).toBe(2);
-    expect(rawRows()).toBe(1);
-    expect(usage.summary()).toEqual([
+    expect(await usage.prune()).toBe(2);
+    expect(await rawRows()).toBe(1);
+    expect(await usage.summary()).toEqual([
       {
         tokenId: 1,
         provider: "together",
@@ -71,7 +72,7 @@ describe("usage records", () => {
         totalMs: 10,
       },
     ]);
-    const days = db.prepare("SELECT day, requests FROM usage_daily ORDER BY day, model").all();
+    const days = await db.all("SELECT day, requests FROM usage_daily ORDER BY day, model");
     expect(days).toEqual([
       { day: "2026-01-01", requests: 1 },
       { day: "2026-01-01", requests: 1 },
@@ -79,15 +80,15 @@ describe("usage records", () => {
     ]);
   });
 
-  it("prune as records are flushed, at most once an hour", () => {
+  it("prune as records are flushed, at most once an hour", async () => {
     let clock = new Date("2026-01-01T00:00:00Z");
     const usage = createUsageTable(db, () => clock, 1);
     for (let i = 0; i < 20; i++) usage.record(call());
-    usage.flush();
+    await usage.flush();
     clock = new Date("2026-01-03T00:00:00Z");
     usage.record(call());
-    usage.flush();
-    expect(rawRows()).toBe(1);
-    expect(usage.summary()[0]!.requests).toBe(21);
+    await usage.flush();
+    expect(await rawRows()).toBe(1);
+    expect((await usage.summary())[0]!.requests).toBe(21);
   });
 });

@@ -1,4 +1,4 @@
-import type Database from "better-sqlite3";
+import type { Database } from "./database.js";
 
 export interface UsageRecord {
   tokenId: number;
@@ -32,81 +32,115 @@ export const DEFAULT_USAGE_RETENTION_DAYS = 30;
 const PRUNE_BATCH = 5000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
+const INSERT_USAGE = `
+  INSERT INTO usage (token_id, user_id, bill_to_id, provider, model, status, request_bytes, response_bytes,
+    duration_ms, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const ADD_TO_DAY = `
+  INSERT INTO usage_daily (day, token_id, provider, model, requests, errors, request_bytes, response_bytes,
+    total_ms)
+  VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)
+  ON CONFLICT (day, token_id, provider, model) DO UPDATE SET
+    requests = usage_daily.requests + 1, errors = usage_daily.errors + excluded.errors,
+    request_bytes = usage_daily.request_bytes + excluded.request_bytes,
+    response_bytes = usage_daily.response_bytes + excluded.response_bytes,
+    total_ms = usage_daily.total_ms + excluded.total_ms`;
+// Totals come from the daily table: their cost does not grow with the number of calls, and they outlive
+// the per-call rows.
+const SUMMARY = `
+  SELECT token_id AS "tokenId", provider, nullif(model, '') AS model, sum(requests) AS requests,
+    sum(errors) AS errors, sum(request_bytes) AS "requestBytes", sum(response_bytes) AS "responseBytes",
+    sum(total_ms) AS "totalMs"
+  FROM usage_daily WHERE (CAST(? AS INTEGER) IS NULL OR token_id = ?)
+  GROUP BY token_id, provider, model ORDER BY token_id, provider, nullif(model, '')`;
+
+type PendingUsage = UsageRecord & { createdAt: string };
+
 export function createUsageTable(
-  db: Database.Database,
+  db: Database,
   now: () => Date,
   retentionDays: number = DEFAULT_USAGE_RETENTION_DAYS,
 ) {
-  const insert = db.prepare(`
-    INSERT INTO usage (token_id, user_id, bill_to_id, provider, model, status, request_bytes, response_bytes,
-      duration_ms, created_at)
-    VALUES (@tokenId, @userId, @billToId, @provider, @model, @status, @requestBytes, @responseBytes, @durationMs,
-      @createdAt)
-  `);
-  const addToDay = db.prepare(`
-    INSERT INTO usage_daily (day, token_id, provider, model, requests, errors, request_bytes, response_bytes,
-      total_ms)
-    VALUES (substr(@createdAt, 1, 10), @tokenId, @provider, ifnull(@model, ''), 1,
-      CASE WHEN @status >= 400 OR @status = 0 THEN 1 ELSE 0 END, @requestBytes, @responseBytes, @durationMs)
-    ON CONFLICT (day, token_id, provider, model) DO UPDATE SET
-      requests = requests + 1, errors = errors + excluded.errors,
-      request_bytes = request_bytes + excluded.request_bytes,
-      response_bytes = response_bytes + excluded.response_bytes, total_ms = total_ms + excluded.total_ms
-  `);
-  // Totals come from the daily table: their cost does not grow with the number of calls, and they outlive
-  // the per-call rows.
-  const summary = db.prepare<[number | null, number | null], UsageSummary>(`
-    SELECT token_id AS tokenId, provider, nullif(model, '') AS model, sum(requests) AS requests,
-      sum(errors) AS errors, sum(request_bytes) AS requestBytes, sum(response_bytes) AS responseBytes,
-      sum(total_ms) AS totalMs
-    FROM usage_daily WHERE (? IS NULL OR token_id = ?)
-    GROUP BY token_id, provider, model ORDER BY token_id, provider, nullif(model, '')
-  `);
-  const pruneBatch = db.prepare<[string, number]>(
-    "DELETE FROM usage WHERE id IN (SELECT id FROM usage WHERE created_at < ? LIMIT ?)",
-  );
   let lastPrune = 0;
 
   // Router calls are recorded in batches: one transaction per batch instead of one per call.
-  const pending: Array<UsageRecord & { createdAt: string }> = [];
+  const pending: PendingUsage[] = [];
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
-  const writeBatch = db.transaction((rows: typeof pending) => {
-    for (const row of rows) {
-      insert.run(row);
-      addToDay.run(row);
-    }
-  });
+  const writeBatch = (rows: readonly PendingUsage[]) =>
+    db.transaction(async (tx) => {
+      for (const row of rows) {
+        await tx.run(INSERT_USAGE, [
+          row.tokenId,
+          row.userId ?? null,
+          row.billToId ?? null,
+          row.provider,
+          row.model,
+          row.status,
+          row.requestBytes,
+          row.responseBytes,
+          row.durationMs,
+          row.createdAt,
+        ]);
+        await tx.run(ADD_TO_DAY, [
+          row.createdAt.slice(0, 10),
+          row.tokenId,
+          row.provider,
+          row.model ?? "",
+          row.status >= 400 || row.status === 0 ? 1 : 0,
+          row.requestBytes,
+          row.responseBytes,
+          row.durationMs,
+        ]);
+      }
+    });
   /** Deletes per-call rows older than the retention, a batch at a time; returns how many went. */
-  const prune = (): number => {
+  const prune = async (): Promise<number> => {
     lastPrune = now().getTime();
     const cutoff = new Date(lastPrune - retentionDays * 86_400_000).toISOString();
     let deleted = 0;
     for (;;) {
-      const { changes } = pruneBatch.run(cutoff, PRUNE_BATCH);
+      const changes = await db.run(
+        "DELETE FROM usage WHERE id IN (SELECT id FROM usage WHERE created_at < ? LIMIT ?)",
+        [cutoff, PRUNE_BATCH],
+      );
       deleted += changes;
       if (changes < PRUNE_BATCH) return deleted;
     }
   };
-  const flush = () => {
+  const flush = async (): Promise<void> => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
-    if (pending.length > 0) writeBatch(pending.splice(0));
-    if (now().getTime() - lastPrune >= PRUNE_EVERY_MS) prune();
+    if (pending.length > 0) {
+      const rows = pending.splice(0);
+      try {
+        await writeBatch(rows);
+      } catch (error) {
+        // Keep the records for the next flush rather than lose them (a database restart, a lock timeout).
+        pending.unshift(...rows);
+        throw error;
+      }
+    }
+    if (now().getTime() - lastPrune >= PRUNE_EVERY_MS) await prune();
   };
+  const flushInBackground = () =>
+    flush().catch((error: unknown) => {
+      console.error("Writing usage records failed; retrying:", error);
+      flushTimer ??= setTimeout(flushInBackground, 1000).unref();
+    });
 
   return {
     /** Queues a record; it is written within 50 ms, or at once by flush(), summary() or closing the store. */
     record(usage: UsageRecord): void {
       pending.push({ userId: null, billToId: null, ...usage, createdAt: now().toISOString() });
-      if (pending.length >= 500) flush();
-      else flushTimer ??= setTimeout(flush, 50).unref();
+      if (pending.length >= 500) void flushInBackground();
+      else flushTimer ??= setTimeout(flushInBackground, 50).unref();
     },
     flush,
     /** Drops per-call rows older than the retention now (it also happens within the hour as calls come). */
     prune,
-    summary(tokenId?: number): UsageSummary[] {
-      flush();
-      return summary.all(tokenId ?? null, tokenId ?? null);
+    async summary(tokenId?: number): Promise<UsageSummary[]> {
+      await flush();
+      return db.all<UsageSummary>(SUMMARY, [tokenId ?? null, tokenId ?? null]);
     },
   };
 }

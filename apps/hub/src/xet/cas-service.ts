@@ -91,10 +91,10 @@ interface Segment {
 
 export function createCasService(deps: CasDeps) {
   const chunkCache = new Map<string, XetChunkRow[]>();
-  function chunksOf(xorb: string): XetChunkRow[] {
+  async function chunksOf(xorb: string): Promise<XetChunkRow[]> {
     let rows = chunkCache.get(xorb);
     if (!rows) {
-      rows = deps.xet.chunks(xorb);
+      rows = await deps.xet.chunks(xorb);
       if (chunkCache.size > 1024) chunkCache.clear();
       chunkCache.set(xorb, rows);
     }
@@ -102,12 +102,16 @@ export function createCasService(deps: CasDeps) {
   }
 
   /** The terms of `file` cut to the byte range `[from, to]` (inclusive), at chunk granularity. */
-  function segments(file: XetFileRow, from: number, to: number): { segments: Segment[]; offset: number } {
+  async function segments(
+    file: XetFileRow,
+    from: number,
+    to: number,
+  ): Promise<{ segments: Segment[]; offset: number }> {
     const out: Segment[] = [];
     let position = 0;
     let offset = 0;
     for (const term of file.terms) {
-      const rows = chunksOf(term.xorb).slice(term.start, term.end);
+      const rows = (await chunksOf(term.xorb)).slice(term.start, term.end);
       let first = -1;
       let last = -1;
       for (const [i, row] of rows.entries()) {
@@ -184,10 +188,11 @@ export function createCasService(deps: CasDeps) {
       }
       for (const xorb of shard.xorbs) {
         const hex = hashToHex(xorb.xorbHash);
-        if (!deps.xet.xorb(hex))
+        if (!(await deps.xet.xorb(hex)))
           throw new CasRejectedError(`The shard lists xorb ${hex}, which was not uploaded.`);
       }
-      const files = shard.files.map((file) => checkFile(file, hashing));
+      const files = [];
+      for (const file of shard.files) files.push(await checkFile(file, hashing));
       try {
         await deps.gc.registerFiles(files, repoKey);
       } catch (error) {
@@ -202,26 +207,27 @@ export function createCasService(deps: CasDeps) {
      * dedupes a whole file's worth), chunk hashes keyed so that only holders of the data can match them.
      */
     async dedupShard(chunkHex: string): Promise<Uint8Array | undefined> {
-      const home = deps.xet.xorbOfChunk(chunkHex);
+      const home = await deps.xet.xorbOfChunk(chunkHex);
       // A claimed xorb is about to go: a client deduplicating against it could not register its file.
       if (!home || (await deps.gc.xorbState(home)) === "claimed") return undefined;
       const key = randomBytes(32);
       const keyed = await createBLAKE3(256, key);
-      const xorbs = deps.xet.relatedXorbs(home, 64).map((xorb) => {
-        const rows = chunksOf(xorb);
+      const xorbs = [];
+      for (const xorb of await deps.xet.relatedXorbs(home, 64)) {
+        const rows = await chunksOf(xorb);
         const chunks = rows.map((row) => {
           keyed.init();
           keyed.update(hexToHash(row.hash));
           return { hash: keyed.digest("binary"), byteStart: row.byteStart, unpackedBytes: row.unpackedSize };
         });
         const bytesInXorb = rows.reduce((n, r) => n + r.unpackedSize, 0);
-        return {
+        xorbs.push({
           xorbHash: hexToHash(xorb),
           bytesInXorb,
-          bytesOnDisk: deps.xet.xorb(xorb)?.size ?? 0,
+          bytesOnDisk: (await deps.xet.xorb(xorb))?.size ?? 0,
           chunks,
-        };
-      });
+        });
+      }
       return serializeShard(
         { files: [], xorbs },
         { hmacKey: key, keyExpiry: BigInt(Math.floor(Date.now() / 1000) + 7 * 24 * 3600) },
@@ -229,13 +235,13 @@ export function createCasService(deps: CasDeps) {
     },
 
     /** The reconstruction of bytes `[from, to]` of a file (to clamped to its end). */
-    reconstruction(file: XetFileRow, from: number, to: number): Reconstruction {
-      const { segments: parts, offset } = segments(file, from, Math.min(to, file.size - 1));
+    async reconstruction(file: XetFileRow, from: number, to: number): Promise<Reconstruction> {
+      const { segments: parts, offset } = await segments(file, from, Math.min(to, file.size - 1));
       const expiresAt = Math.floor(Date.now() / 1000) + FETCH_URL_SECONDS;
       const terms: ReconstructionTerm[] = [];
       const fetchInfo: Record<string, FetchInfo[]> = {};
       for (const part of parts) {
-        const rows = chunksOf(part.xorb).slice(part.start, part.end);
+        const rows = (await chunksOf(part.xorb)).slice(part.start, part.end);
         terms.push({
           hash: part.xorb,
           unpacked_length: rows.reduce((n, r) => n + r.unpackedSize, 0),
@@ -263,13 +269,13 @@ export function createCasService(deps: CasDeps) {
 
     /** The bytes `[from, to]` of a file, decoded from its xorbs a few MiB at a time. */
     async *read(file: XetFileRow, from: number, to: number): AsyncGenerator<Uint8Array> {
-      const { segments: parts, offset } = segments(file, from, to);
+      const { segments: parts, offset } = await segments(file, from, to);
       let skip = offset;
       let remaining = to - from + 1;
       for (const part of parts) {
-        const stored = deps.xet.xorb(part.xorb);
+        const stored = await deps.xet.xorb(part.xorb);
         if (!stored) throw new Error(`Xorb ${part.xorb} of file ${file.hash} is missing from the store.`);
-        const rows = chunksOf(part.xorb);
+        const rows = await chunksOf(part.xorb);
         let index = part.start;
         while (index < part.end && remaining > 0) {
           // A batch of chunks of at most ~4 MiB stored bytes keeps memory flat whatever the file size.
@@ -299,16 +305,16 @@ export function createCasService(deps: CasDeps) {
     },
   };
 
-  function checkFile(file: ShardFileInfo, hashing: XetHashing): XetFileRow {
+  async function checkFile(file: ShardFileInfo, hashing: XetHashing): Promise<XetFileRow> {
     const fileHex = hashToHex(file.fileHash);
     const leaves: Array<{ hash: Uint8Array; size: number }> = [];
     const terms: XetTermRow[] = [];
     for (const [i, term] of file.terms.entries()) {
       const xorb = hashToHex(term.xorbHash);
-      if (!deps.xet.xorb(xorb)) {
+      if (!(await deps.xet.xorb(xorb))) {
         throw new CasRejectedError(`File ${fileHex} references xorb ${xorb}, which was not uploaded.`);
       }
-      const rows = chunksOf(xorb);
+      const rows = await chunksOf(xorb);
       if (term.chunkEnd > rows.length) {
         throw new CasRejectedError(`File ${fileHex} references chunks past the end of xorb ${xorb}.`);
       }

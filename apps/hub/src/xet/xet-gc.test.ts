@@ -65,7 +65,7 @@ async function commitLfs(path: string, upload: Awaited<ReturnType<typeof sampleU
   expect(response.status).toBe(200);
 }
 
-const blobOf = (xorb: string) => hub.store.xet.xorb(xorb)?.blobSha256 as string;
+const blobOf = async (xorb: string) => (await hub.store.xet.xorb(xorb))?.blobSha256 as string;
 const gcAt = (hoursFromNow: number) =>
   collectXetGarbage(
     { gc: hub.store.xetGc, blobs },
@@ -81,9 +81,9 @@ describe("Xet garbage collection", () => {
     for (const upload of [committed, uncommitted]) expect((await postShard(upload)).status).toBe(200);
     await commitLfs("weights.bin", committed);
     const blobs0 = {
-      committed: blobOf(committed.xorbHex),
-      uncommitted: blobOf(uncommitted.xorbHex),
-      orphan: blobOf(orphan.xorbHex),
+      committed: (await blobOf(committed.xorbHex)),
+      uncommitted: (await blobOf(uncommitted.xorbHex)),
+      orphan: (await blobOf(orphan.xorbHex)),
     };
 
     // Within the grace period every upload is in flight (a shard or commit may still come): nothing goes.
@@ -91,7 +91,7 @@ describe("Xet garbage collection", () => {
 
     // After it: the uncommitted file goes, and the xorbs no file uses are marked, not yet deleted.
     expect(await gcAt(2)).toMatchObject({ filesDeleted: 1, xorbsMarked: 2, xorbsDeleted: 0 });
-    expect(hub.store.xet.file(uncommitted.fileHex)).toBeUndefined();
+    expect(await hub.store.xet.file(uncommitted.fileHex)).toBeUndefined();
     expect(await hub.store.xetGc.xorbState(orphan.xorbHex)).toBe("marked");
     expect(await blobs.head(blobs0.orphan)).toBeDefined();
 
@@ -102,8 +102,8 @@ describe("Xet garbage collection", () => {
     // A grace period after marking, the still-unused xorb is deleted: blob first, then its rows.
     const report = await gcAt(4);
     expect(report).toMatchObject({ xorbsDeleted: 1, bytesFreed: uncommitted.xorb.length });
-    expect(hub.store.xet.xorb(uncommitted.xorbHex)).toBeUndefined();
-    expect(hub.store.xet.chunks(uncommitted.xorbHex)).toEqual([]);
+    expect(await hub.store.xet.xorb(uncommitted.xorbHex)).toBeUndefined();
+    expect(await hub.store.xet.chunks(uncommitted.xorbHex)).toEqual([]);
     expect(await blobs.head(blobs0.uncommitted)).toBeUndefined();
     // The kept xorb was marked again by that run (still unused), and is still stored.
     expect(await hub.store.xetGc.xorbState(orphan.xorbHex)).toBe("marked");
@@ -134,9 +134,9 @@ describe("Xet garbage collection", () => {
     expect(claimed.map((x) => x.hash)).toContain(upload.xorbHex);
     expect((await postXorb(upload)).status).toBe(503);
     expect((await postShard(upload)).status).toBe(400);
-    await blobs.delete(blobOf(upload.xorbHex));
+    await blobs.delete((await blobOf(upload.xorbHex)));
     await hub.store.xetGc.deleteClaimedXorb(upload.xorbHex);
     expect((await postXorb(upload)).status).toBe(200);
-    expect(await blobs.head(blobOf(upload.xorbHex))).toBeDefined();
+    expect(await blobs.head((await blobOf(upload.xorbHex)))).toBeDefined();
   });
 });

@@ -28,18 +28,25 @@ export class XetTokenError extends Error {
  * hub's database (`meta`), so tokens outlive a restart; nothing else is stored per token.
  */
 export class XetSigner {
-  constructor(private readonly key: Buffer) {}
+  private key: Buffer | undefined;
 
-  static fromMeta(meta: {
-    get(key: string): string | undefined;
-    set(key: string, value: string): void;
-  }): XetSigner {
-    let hex = meta.get("xet_signing_key");
-    if (!hex) {
-      hex = randomBytes(32).toString("hex");
-      meta.set("xet_signing_key", hex);
-    }
-    return new XetSigner(Buffer.from(hex, "hex"));
+  constructor(key?: Buffer) {
+    this.key = key;
+  }
+
+  /**
+   * A signer whose key is read from (or, the first time, stored in) the database: usable once `ready`
+   * resolves. Every replica reads the same key, so each accepts the tokens another one issued.
+   */
+  static fromMeta(meta: { getOrCreate(key: string, value: string): Promise<string> }): {
+    signer: XetSigner;
+    ready: Promise<void>;
+  } {
+    const signer = new XetSigner();
+    const ready = meta.getOrCreate("xet_signing_key", randomBytes(32).toString("hex")).then((hex) => {
+      signer.key = Buffer.from(hex, "hex");
+    });
+    return { signer, ready };
   }
 
   issue(grant: XetGrant): string {
@@ -75,6 +82,7 @@ export class XetSigner {
   }
 
   private mac(text: string): string {
+    if (!this.key) throw new Error("The Xet signing key is not loaded yet.");
     return createHmac("sha256", this.key).update(text).digest("base64url");
   }
 
