@@ -269,8 +269,10 @@ export function createDiscussionsTable(q: Queryable) {
       ))!;
       if (filter.status) where.push(filter.status === "closed" ? closedSql : `NOT (${closedSql})`);
       const matching = filter.status
-        ? (await q.get<{ n: number }>(`SELECT count(*) AS n FROM discussions d WHERE ${where.join(" AND ")}`, params))!
-            .n
+        ? (await q.get<{ n: number }>(
+            `SELECT count(*) AS n FROM discussions d WHERE ${where.join(" AND ")}`,
+            params,
+          ))!.n
         : counts.total;
       const rows = await q.all<DiscussionRow>(
         `${SELECT_DISCUSSION} WHERE ${where.join(" AND ")} ORDER BY d.num DESC LIMIT ? OFFSET ?`,
@@ -393,10 +395,10 @@ export function createDiscussionsTable(q: Queryable) {
       },
       /** A commit landed on `refs/pr/N`: a draft pull request becomes open. */
       async pullRequestCommitted(repoKey: number, num: number): Promise<void> {
-        await q.run("UPDATE discussions SET status = 'open' WHERE repo_id = ? AND num = ? AND status = 'draft'", [
-          repoKey,
-          num,
-        ]);
+        await q.run(
+          "UPDATE discussions SET status = 'open' WHERE repo_id = ? AND num = ? AND status = 'draft'",
+          [repoKey, num],
+        );
       },
       /** False when the pull request is no longer open (someone merged or closed it meanwhile). */
       async markMerged(

@@ -375,7 +375,6 @@ export function createReposTable(q: Queryable) {
         from,
       ]);
     },
-
   };
 }
 
