@@ -45,6 +45,12 @@ export interface Transaction extends Queryable {
 }
 
 export interface Database extends Queryable {
+  /**
+   * Runs `handler` for every `notify` on `channel`: from every process on this database (PostgreSQL's
+   * LISTEN/NOTIFY), or from this process only (SQLite). Resolves once listening; the result stops it.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
   /** Where the data lives, for logs (never holds a password). */
   readonly description: string;
   close(): Promise<void>;

@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
@@ -102,9 +103,19 @@ export function openSqliteDatabase(file: string): Database & { readonly raw: Bet
     }
   };
 
+  // One process per SQLite file serves requests (the admin CLI writes, it does not serve): notifications stay
+  // in this process.
+  const channels = new EventEmitter();
+  channels.setMaxListeners(0);
+
   return {
     ...queries,
     raw,
+    listen: async (channel, handler) => {
+      channels.on(channel, handler);
+      return async () => void channels.off(channel, handler);
+    },
+    notify: async (channel, payload) => void channels.emit(channel, payload),
     description: `sqlite:${file}`,
     transaction,
     close: async () => {
