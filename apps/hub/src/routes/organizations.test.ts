@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedAccounts } from "../__fixtures__/accounts.js";
-import { ADMIN_TOKEN, adminHeaders, seededApp, type SeededApp } from "../__fixtures__/seeded-app.js";
+import { ADMIN_TOKEN, adminHeaders, type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import { createApp } from "../app.js";
 

@@ -71,17 +71,18 @@ export function createXetGcTable(q: Queryable, now: () => Date) {
         for (const file of files) {
           for (const term of file.terms) {
             await unmark(tx, term.xorb);
-            if ((await state(tx, term.xorb))?.deleting_since !== null) throw new XorbNotStoredError(term.xorb);
+            if ((await state(tx, term.xorb))?.deleting_since !== null)
+              throw new XorbNotStoredError(term.xorb);
           }
           await tx.run(
             `INSERT INTO xet_files (hash, sha256, size, terms, created_at) VALUES (?, ?, ?, ?, ?)
              ON CONFLICT (hash) DO NOTHING`,
             [file.hash, file.sha256 ?? null, file.size, JSON.stringify(file.terms), createdAt],
           );
-          await tx.run("INSERT INTO xet_file_repos (file_hash, repo_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [
-            file.hash,
-            repoKey,
-          ]);
+          await tx.run(
+            "INSERT INTO xet_file_repos (file_hash, repo_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [file.hash, repoKey],
+          );
         }
       });
     },

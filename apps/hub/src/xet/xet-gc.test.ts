@@ -81,9 +81,9 @@ describe("Xet garbage collection", () => {
     for (const upload of [committed, uncommitted]) expect((await postShard(upload)).status).toBe(200);
     await commitLfs("weights.bin", committed);
     const blobs0 = {
-      committed: (await blobOf(committed.xorbHex)),
-      uncommitted: (await blobOf(uncommitted.xorbHex)),
-      orphan: (await blobOf(orphan.xorbHex)),
+      committed: await blobOf(committed.xorbHex),
+      uncommitted: await blobOf(uncommitted.xorbHex),
+      orphan: await blobOf(orphan.xorbHex),
     };
 
     // Within the grace period every upload is in flight (a shard or commit may still come): nothing goes.
@@ -134,9 +134,9 @@ describe("Xet garbage collection", () => {
     expect(claimed.map((x) => x.hash)).toContain(upload.xorbHex);
     expect((await postXorb(upload)).status).toBe(503);
     expect((await postShard(upload)).status).toBe(400);
-    await blobs.delete((await blobOf(upload.xorbHex)));
+    await blobs.delete(await blobOf(upload.xorbHex));
     await hub.store.xetGc.deleteClaimedXorb(upload.xorbHex);
     expect((await postXorb(upload)).status).toBe(200);
-    expect(await blobs.head((await blobOf(upload.xorbHex)))).toBeDefined();
+    expect(await blobs.head(await blobOf(upload.xorbHex))).toBeDefined();
   });
 });
