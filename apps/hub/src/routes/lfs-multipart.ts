@@ -93,7 +93,7 @@ export async function completeMultipart(
   }
   await deps.store.repos.addLfsObject(grant.repo, grant.oid, grant.size, new Date(now).toISOString());
   for (const sha256 of new Set(parts)) {
-    if (sha256 !== grant.oid && !deps.store.repos.isReferenced(sha256)) await blobs.delete(sha256);
+    if (sha256 !== grant.oid && !(await deps.store.repos.isReferenced(sha256))) await blobs.delete(sha256);
   }
   return c.json({ success: true });
 }

@@ -122,7 +122,7 @@ describe("import files", () => {
         },
       }),
     );
-    await expect(await importCatalogue(store, readImportFile(path, INFERENCE_PROVIDERS))).rejects.toThrow(
+    await expect(importCatalogue(store, readImportFile(path, INFERENCE_PROVIDERS))).rejects.toThrow(
       /nobody\/nothing/,
     );
     expect(await store.models.count()).toBe(0);
