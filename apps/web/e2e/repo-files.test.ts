@@ -98,6 +98,26 @@ describe("files and versions", () => {
   });
 });
 
+describe("model page layout", () => {
+  it("offers to create a missing README and shows the last commit in the sidebar", async () => {
+    await page.goto("/alice/demo");
+    const sidebar = page.getByRole("complementary", { name: "About this model" });
+    await sidebar.getByRole("link", { name: "Add weights from the browser" }).waitFor();
+    await page.getByRole("link", { name: "Create one" }).click();
+    await page.waitForURL("**/alice/demo/new/main?filename=README.md");
+    await expect.poll(() => page.getByLabel("File name").inputValue()).toBe("README.md");
+  });
+
+  it("lists a GGUF repository's quantizations with their real file sizes", async () => {
+    await page.goto("/bartowski/Llama-3.2-3B-Instruct-GGUF");
+    const files = page.getByTestId("gguf-files").getByRole("listitem");
+    await files.first().waitFor();
+    const rows = await files.allTextContents();
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows) expect(row).toMatch(/\d(\.\d+)? (B|kB|MB|GB)$/);
+  });
+});
+
 async function csrfOf(page: Page): Promise<string> {
   const response = await page.request.get("/api/auth/session");
   return ((await response.json()) as { csrfToken: string }).csrfToken;

@@ -1,0 +1,140 @@
+import type { ModelData } from "@modelhub/tasks";
+import { listGgufQuantizations } from "@modelhub/tasks";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "react-router";
+import { hubGet } from "../../lib/api/hub-fetch.js";
+import type { ModelInfo } from "../../lib/api/models.js";
+import { commitsQuery } from "../../lib/api/repo-files.js";
+import { formatAgo, formatBytes, formatCount } from "../../lib/format.js";
+import { providerLabel } from "../../lib/providers.js";
+import { filesUrls, type RepoRef, repoApiUrl } from "../../lib/repo-ref.js";
+
+/** The repository's own record with file sizes (`blobs=true`): what the files say. */
+const repoFilesInfoQuery = (repo: RepoRef) => ({
+  queryKey: ["repo-info-blobs", repo.type, repo.id],
+  queryFn: async ({ signal }: { signal: AbortSignal }) =>
+    (
+      await hubGet<ModelData & { private?: boolean; gated?: false | string }>(
+        `${repoApiUrl(repo)}?blobs=true`,
+        signal,
+      )
+    ).data,
+  staleTime: 30_000,
+});
+
+function list(value: string | string[] | undefined): string[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** Facts the files give (license, base model, datasets, parameters, GGUF files, languages), the providers, the last commit. */
+export function ModelSidebar({ model }: { model: ModelInfo }) {
+  const repo: RepoRef = { type: "model", id: model.id };
+  const info = useQuery(repoFilesInfoQuery(repo));
+  const last = useQuery({ ...commitsQuery(repo, "main", 0), select: (data) => data.commits[0] });
+  const card = info.data?.cardData ?? model.cardData ?? {};
+  const quantizations = info.data ? listGgufQuantizations(info.data) : [];
+  const parameters = info.data?.safetensors?.total ?? model.safetensors?.total;
+  return (
+    <aside aria-label="About this model" className="flex min-w-0 flex-col gap-4 text-sm">
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 rounded-lg border border-line bg-surface p-4">
+        {info.data?.private ? (
+          <>
+            <dt className="text-muted">Visibility</dt>
+            <dd data-testid="private-badge">Private</dd>
+          </>
+        ) : null}
+        {info.data?.gated ? (
+          <>
+            <dt className="text-muted">Access</dt>
+            <dd data-testid="gated-badge">Gated ({info.data.gated})</dd>
+          </>
+        ) : null}
+        {typeof card.license === "string" ? (
+          <>
+            <dt className="text-muted">License</dt>
+            <dd data-testid="license">{card.license}</dd>
+          </>
+        ) : null}
+        {parameters ? (
+          <>
+            <dt className="text-muted">Parameters</dt>
+            <dd data-testid="parameters">{formatCount(parameters)} (safetensors)</dd>
+          </>
+        ) : null}
+        {list(card.base_model).length ? (
+          <>
+            <dt className="text-muted">Base model</dt>
+            <dd className="flex flex-col">
+              {list(card.base_model).map((base) => (
+                <Link key={base} to={`/${base}`} className="break-all text-accent underline">
+                  {base}
+                </Link>
+              ))}
+            </dd>
+          </>
+        ) : null}
+        {list(card.datasets).length ? (
+          <>
+            <dt className="text-muted">Datasets</dt>
+            <dd className="break-all">{list(card.datasets).join(", ")}</dd>
+          </>
+        ) : null}
+        {list(card.language).length ? (
+          <>
+            <dt className="text-muted">Languages</dt>
+            <dd>{list(card.language).join(", ")}</dd>
+          </>
+        ) : null}
+        {last.data ? (
+          <>
+            <dt className="text-muted">Last commit</dt>
+            <dd>
+              <Link to={filesUrls.commit(repo, last.data.id)} className="text-accent underline">
+                {last.data.title}
+              </Link>{" "}
+              <time dateTime={last.data.date} className="text-muted">
+                {formatAgo(last.data.date)}
+              </time>
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {quantizations.length > 0 ? (
+        <section aria-labelledby="gguf-heading" className="rounded-lg border border-line bg-surface p-4">
+          <h2 id="gguf-heading" className="mb-2 font-semibold">
+            GGUF quantizations
+          </h2>
+          <ul className="flex flex-col gap-1" data-testid="gguf-files">
+            {quantizations.map((quant) => (
+              <li key={quant.label} className="flex justify-between gap-2">
+                <Link
+                  to={filesUrls.blob(repo, "main", quant.files[0] ?? "")}
+                  className="font-mono text-accent underline"
+                >
+                  {quant.label}
+                </Link>
+                <span className="tabular-nums text-muted">
+                  {quant.size !== undefined ? formatBytes(quant.size) : ""}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {model.inferenceProviderMapping.length > 0 ? (
+        <section aria-labelledby="providers-heading" className="rounded-lg border border-line bg-surface p-4">
+          <h2 id="providers-heading" className="mb-2 font-semibold">
+            Inference providers
+          </h2>
+          <ul className="flex flex-wrap gap-1.5">
+            {model.inferenceProviderMapping.map((mapping) => (
+              <li key={mapping.provider} className="rounded border border-line px-1.5 py-0.5 text-xs">
+                {providerLabel(mapping.provider)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </aside>
+  );
+}
