@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { DisclosureMenu } from "../../components/ui/disclosure-menu.js";
-import { type TreeEntry, treeQuery } from "../../lib/api/repo-files.js";
+import { lastCommitsQuery, type TreeEntry, treeQuery } from "../../lib/api/repo-files.js";
 import { viewerQuery } from "../../lib/api/session.js";
 import { formatAgo, formatBytes } from "../../lib/format.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
@@ -74,11 +74,14 @@ export function FileTree({ repo, revision, dir }: { repo: RepoRef; revision: str
                 <th scope="col">Last commit</th>
               </tr>
             </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <EntryRow key={entry.path} repo={repo} revision={revision} entry={entry} />
-              ))}
-            </tbody>
+            {tree.data?.pages.map((treePage) => (
+              <TreePage
+                key={treePage.entries[0]?.path ?? "empty"}
+                repo={repo}
+                revision={revision}
+                entries={treePage.entries}
+              />
+            ))}
           </table>
         </div>
       )}
@@ -93,6 +96,29 @@ export function FileTree({ repo, revision, dir }: { repo: RepoRef; revision: str
         </button>
       ) : null}
     </section>
+  );
+}
+
+/** One page of entries; their last commits arrive in a second request and fill in. */
+function TreePage({ repo, revision, entries }: { repo: RepoRef; revision: string; entries: TreeEntry[] }) {
+  const lastCommits = useQuery(
+    lastCommitsQuery(
+      repo,
+      revision,
+      entries.map((entry) => entry.path),
+    ),
+  );
+  return (
+    <tbody>
+      {entries.map((entry) => (
+        <EntryRow
+          key={entry.path}
+          repo={repo}
+          revision={revision}
+          entry={{ ...entry, lastCommit: lastCommits.data?.get(entry.path) ?? entry.lastCommit }}
+        />
+      ))}
+    </tbody>
   );
 }
 

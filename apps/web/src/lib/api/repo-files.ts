@@ -32,14 +32,17 @@ export interface RepoRefs {
 export const TREE_PAGE_SIZE = 100;
 export const COMMITS_PAGE_SIZE = 50;
 
-/** A directory's entries with their last commit, a page at a time (the hub's `Link: rel="next"`). */
+/**
+ * A directory's entries, a page at a time (the hub's `Link: rel="next"`). Without their last commits: those
+ * cost the hub a walk through history, so the page asks for them after the names are on screen.
+ */
 export const treeQuery = (repo: RepoRef, revision: string, dir: string) =>
   infiniteQueryOptions({
     queryKey: ["tree", repo.type, repo.id, revision, dir],
     initialPageParam: "",
     queryFn: async ({ pageParam, signal }) => {
       const base = repoApiUrl(repo, `tree/${encodeURIComponent(revision)}${dir ? `/${filePath(dir)}` : ""}`);
-      const url = pageParam || `${base}?expand=true&limit=${TREE_PAGE_SIZE}`;
+      const url = pageParam || `${base}?limit=${TREE_PAGE_SIZE}`;
       const { data, headers } = await hubGet<TreeEntry[]>(url, signal);
       const next = nextLinkFrom(headers.get("link"));
       // The hub answers absolute URLs on its public origin; the page calls its own origin.
@@ -94,6 +97,25 @@ export const pathInfoQuery = (repo: RepoRef, revision: string, path: string) =>
         signal,
       );
       return entries[0] ?? null;
+    },
+    staleTime: 30_000,
+  });
+
+/** The last commit of each of a page's paths (one `paths-info` call with `expand`). */
+export const lastCommitsQuery = (repo: RepoRef, revision: string, paths: string[]) =>
+  queryOptions({
+    queryKey: ["last-commits", repo.type, repo.id, revision, paths],
+    queryFn: async ({ signal }) => {
+      const viewer = await queryClient.ensureQueryData(viewerQuery());
+      const url = repoApiUrl(repo, `paths-info/${encodeURIComponent(revision)}`);
+      const entries = await hubSend<TreeEntry[]>(
+        "POST",
+        url,
+        viewer?.csrfToken ?? "",
+        { json: { paths, expand: true } },
+        signal,
+      );
+      return new Map(entries.map((entry) => [entry.path, entry.lastCommit]));
     },
     staleTime: 30_000,
   });
