@@ -15,8 +15,8 @@ describe("isAppPage", () => {
     "/alice/demo/upload/main",
     "/alice/demo/new/main/docs",
     "/alice/demo/edit/main/README.md",
-  ])("serves the repository page %s", (path) => {
-    expect(isAppPage(path, exists)).toBe(true);
+  ])("serves the repository page %s", async (path) => {
+    expect(await isAppPage(path, exists)).toBe(true);
   });
 
   it.each([
@@ -24,7 +24,7 @@ describe("isAppPage", () => {
     "/alice/demo/commit/not-a-commit",
     "/alice/demo/elsewhere",
     "/bob/other/tree/main",
-  ])("answers 404 for %s", (path) => {
-    expect(isAppPage(path, exists)).toBe(false);
+  ])("answers 404 for %s", async (path) => {
+    expect(await isAppPage(path, exists)).toBe(false);
   });
 });
