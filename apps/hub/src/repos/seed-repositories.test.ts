@@ -25,7 +25,7 @@ describe("the catalogue as repositories", () => {
         path: string;
       }[];
       expect(files.map((file) => file.path).sort()).toEqual(
-        [".gitattributes", "README.md", "config.json", "tokenizer_config.json"].sort(),
+        [".gitattributes", "README.md", "config.json", "tokenizer.json", "tokenizer_config.json"].sort(),
       );
       const card = await (await fetch(`${hub.url}/${qwen}/resolve/main/README.md`)).text();
       expect(card).toContain("**Demo copy.**");

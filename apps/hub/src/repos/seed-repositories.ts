@@ -3,6 +3,7 @@ import { writeTinyGguf } from "../derive/gguf.js";
 import type { ModelListQuery, StoredModel } from "../store/models-table.js";
 import type { Store } from "../store/store.js";
 import type { RepoService } from "./repo-service.js";
+import { specialTokenText, tinyTokenizerJson } from "./tiny-tokenizer.js";
 
 const PUBLIC_HUB = "https://huggingface.co";
 /** Keys of a record's `config` that come from config.json (the rest are per-library summaries). */
@@ -24,6 +25,9 @@ export function demoCard(model: StoredModel, hasGguf: boolean): string {
     model.config
       ? "its configuration and tokenizer configuration (with the chat template) as the public hub reports them"
       : "",
+    hasTinyTokenizer(model)
+      ? "a tiny byte-level tokenizer (tokenizer.json) that `AutoTokenizer` loads, with the original's special tokens but not its vocabulary"
+      : "",
     hasGguf
       ? "tiny GGUF files that carry the original's metadata (architecture, context length, chat template) but no weights"
       : "",
@@ -39,6 +43,14 @@ export function demoCard(model: StoredModel, hasGguf: boolean): string {
     .join("\n");
 }
 
+const SPECIAL_TOKEN_KEYS = ["bos_token", "eos_token", "unk_token", "pad_token"];
+
+/** A tiny tokenizer goes with a tokenizer configuration when config.json says which model type loads it. */
+function hasTinyTokenizer(model: StoredModel): boolean {
+  const config = (model.config ?? {}) as Record<string, unknown>;
+  return Boolean(config.tokenizer_config && typeof config.tokenizer_config === "object" && config.model_type);
+}
+
 /** The files of a catalogue model's demo repository, built from its record (nothing is downloaded). */
 export function demoFiles(model: StoredModel): { path: string; content: Uint8Array }[] {
   const files: { path: string; content: Uint8Array }[] = [];
@@ -51,10 +63,23 @@ export function demoFiles(model: StoredModel): { path: string; content: Uint8Arr
   }
   const tokenizerConfig = config.tokenizer_config;
   if (tokenizerConfig && typeof tokenizerConfig === "object") {
+    // The public API gives special tokens as `{content}`; transformers reads a plain string (or an AddedToken).
+    const written = Object.fromEntries(
+      Object.entries(tokenizerConfig).map(([key, value]) => [
+        key,
+        SPECIAL_TOKEN_KEYS.includes(key) ? (specialTokenText(value) ?? value) : value,
+      ]),
+    );
     files.push({
       path: "tokenizer_config.json",
-      content: Buffer.from(`${JSON.stringify(tokenizerConfig, null, 2)}\n`),
+      content: Buffer.from(`${JSON.stringify(written, null, 2)}\n`),
     });
+    if (hasTinyTokenizer(model)) {
+      const special = SPECIAL_TOKEN_KEYS.map((key) => specialTokenText(written[key])).filter(
+        (token): token is string => token !== undefined,
+      );
+      files.push({ path: "tokenizer.json", content: Buffer.from(tinyTokenizerJson(special)) });
+    }
   }
   const ggufFiles = (model.siblings ?? [])
     .map((file) => file.rfilename)

@@ -42,4 +42,12 @@ assert config.model_type == "bert" and config.hidden_size == 16, config
 loaded = AutoTokenizer.from_pretrained(REPO)
 assert loaded("hello world hub")["input_ids"] == [5, 6, 7], loaded("hello world hub")
 assert loaded("hello unknown")["input_ids"] == [5, 1]
+# The catalogue's demo copies carry a tiny byte-level tokenizer: AutoTokenizer loads it and round-trips text.
+for demo in ["Qwen/Qwen2.5-7B-Instruct", "deepseek-ai/DeepSeek-R1"]:
+    demo_tokenizer = AutoTokenizer.from_pretrained(demo)
+    text = "Hello, wörld! 你好"
+    ids = demo_tokenizer(text)["input_ids"]
+    assert demo_tokenizer.decode(ids) == text, (demo, ids)
+    assert demo_tokenizer.eos_token in demo_tokenizer.get_vocab(), demo
+
 print(json.dumps({"ok": True, "model_type": config.model_type}))
