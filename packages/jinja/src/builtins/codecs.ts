@@ -129,10 +129,11 @@ export function encode(text: string, encoding: unknown = "utf-8", errors: unknow
     else if (handler === "backslashreplace") replace = (c) => charRepr(c).slice(1, -1);
     else if (handler === "xmlcharrefreplace") replace = (c) => `&#${c};`;
     else throw unknownHandler(handler);
-    for (let j = i; j < end; j++) {
-      for (const c of replace(cps[j]!)) out.push(c.charCodeAt(0));
-      if (out.length > cap) checkSizeCap(out.length);
-    }
+    // The replacements' total size is checked before any is made (a run can be millions of characters).
+    let size = out.length;
+    for (let j = i; j < end; j++) size += replace(cps[j]!).length;
+    checkSizeCap(size);
+    for (let j = i; j < end; j++) for (const c of replace(cps[j]!)) out.push(c.charCodeAt(0));
     i = end - 1;
   }
   return new PyBytes(Uint8Array.from(out));
