@@ -1,4 +1,4 @@
-import { HTML5_ENTITIES_JSON, INVALID_CHARREFS, INVALID_CODEPOINTS } from "./html-entities.js";
+import { HTML5_ENTITIES, INVALID_CHARREFS, INVALID_CODEPOINTS } from "./html-entities.js";
 
 /**
  * markupsafe's Markup.striptags (the `striptags` filter), in linear time. markupsafe removes the first
@@ -56,12 +56,28 @@ function removeSpans(text: string, open: string, close: string): string {
 }
 
 let entities: Map<string, string> | undefined;
+
+/** HTML5_ENTITIES's front-coded records (scripts/make-html-entities.py) to name -> text, `;` included. */
+function decodeEntities(): Map<string, string> {
+  const table = new Map<string, string>();
+  let previous = "";
+  for (const record of HTML5_ENTITIES.split("~")) {
+    let end = 1;
+    while (record[end] !== " " && record[end] !== "!") end++;
+    const name = previous.slice(0, record.charCodeAt(0) - 48) + record.slice(1, end);
+    const value = record.slice(end + 1);
+    table.set(`${name};`, value);
+    if (record[end] === "!") table.set(name, value);
+    previous = name;
+  }
+  return table;
+}
 const CHARREF = /&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)/g;
 
 /** Python's html.unescape: every HTML5 named reference (longest prefix for legacy ones) and numeric one. */
 export function htmlUnescape(s: string): string {
   if (!s.includes("&")) return s;
-  entities ??= new Map(Object.entries(JSON.parse(HTML5_ENTITIES_JSON) as Record<string, string>));
+  entities ??= decodeEntities();
   const table = entities;
   return s.replace(CHARREF, (whole, ref: string) => {
     if (ref[0] === "#") {
