@@ -48,6 +48,9 @@ export async function startTestS3Server(): Promise<TestS3Server> {
       region: "us-east-1",
       forcePathStyle: true,
       credentials: S3RVER_KEYS,
+      // s3rver removes a "directory" when its last object is deleted, racing with puts under it (ENOENT ->
+      // 500 InternalError, seen when tests run side by side); S3 and MinIO have no such race. More retries.
+      maxAttempts: 10,
     }),
     async close() {
       server.httpServer.closeAllConnections();

@@ -38,7 +38,11 @@ afterAll(async () => {
 });
 
 function clientEnv(): Record<string, string> {
-  return hfClientEnv(hub.url, join(temp.dir, "hf-home"), { HF_TOKEN: token, BOB_TOKEN: bobToken });
+  return hfClientEnv(hub.url, join(temp.dir, "hf-home"), {
+    HF_TOKEN: token,
+    BOB_TOKEN: bobToken,
+    HUB_TEST_BLOB_DOWNLOAD: blobStore.options.blobDownload ?? "proxy",
+  });
 }
 
 describe("huggingface_hub against the hub (HF_ENDPOINT on loopback, Git LFS path)", () => {

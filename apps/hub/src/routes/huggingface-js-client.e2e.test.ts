@@ -77,7 +77,9 @@ describe("@huggingface/hub against the hub (hubUrl on loopback, Git LFS path)", 
 
     const info = await fileDownloadInfo({ repo, path: "model.safetensors", hubUrl });
     expect(info?.size).toBe(weights.byteLength);
-    expect(info?.etag).toMatch(/^"[0-9a-f]{64}"$/);
+    // Through a redirect to a bucket (BLOB_DOWNLOAD=redirect) the client reads the bucket's ETag, as it does
+    // against the public hub's CDN.
+    if (blobStore.options.blobDownload !== "redirect") expect(info?.etag).toMatch(/^"[0-9a-f]{64}"$/);
 
     const model = await modelInfo({ name: repo.name, hubUrl, additionalFields: ["sha", "filePaths"] });
     expect(model.name).toBe(repo.name);

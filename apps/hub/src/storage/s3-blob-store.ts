@@ -39,6 +39,8 @@ export interface S3BlobStoreOptions {
   /** Bytes per multipart part (default 8 MiB); with `queueSize` parts in flight this bounds memory. */
   partSize?: number;
   queueSize?: number;
+  /** Attempts per S3 call, retries of throttling and 5xx answers included (the SDK's default: 3). */
+  maxAttempts?: number;
   /** Told about every S3 call: its command name, HTTP status (0: no answer) and duration. */
   observe?: (call: { operation: string; status: number; seconds: number }) => void;
 }
@@ -61,6 +63,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
     endpoint: options.endpoint,
     forcePathStyle: options.forcePathStyle,
     credentials: options.credentials,
+    maxAttempts: options.maxAttempts,
     // The SDK's default CRC32 trailers (aws-chunked bodies) are not understood by many S3-compatible
     // servers; the hub verifies content by sha256 itself.
     requestChecksumCalculation: "WHEN_REQUIRED",

@@ -206,9 +206,11 @@ with fs.open(f"{REPO}/weights.bin", "rb") as f:
 step("ranges, conditional requests and headers on /resolve")
 resolve = f"{ENDPOINT}/{REPO}/resolve/main/weights.bin"
 head = httpx.head(resolve)
-assert head.status_code == 200 and head.headers["x-linked-size"] == str(BIG)
+# A hub with BLOB_DOWNLOAD=redirect answers an LFS file with a 302 to its bucket, the metadata on the 302.
+redirected = os.environ.get("HUB_TEST_BLOB_DOWNLOAD") == "redirect"
+assert head.status_code == (302 if redirected else 200) and head.headers["x-linked-size"] == str(BIG)
 etag = head.headers["etag"]
-partial = httpx.get(resolve, headers={"Range": "bytes=10-19"})
+partial = httpx.get(resolve, headers={"Range": "bytes=10-19"}, follow_redirects=redirected)
 assert partial.status_code == 206 and partial.content == big_bytes[10:20]
 assert partial.headers["content-range"] == f"bytes 10-19/{BIG}"
 assert httpx.get(resolve, headers={"If-None-Match": etag}).status_code == 304
