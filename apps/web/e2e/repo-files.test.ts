@@ -98,6 +98,22 @@ describe("files and versions", () => {
   });
 });
 
+describe("cancelling an upload", () => {
+  it("stops a large upload on Cancel and commits nothing", async () => {
+    const big = join(scratch, "huge.bin");
+    writeFileSync(big, Buffer.alloc(256 * 1024 * 1024));
+    const before = await page.request.get("/api/models/alice/demo/commits/main");
+    const commitsBefore = ((await before.json()) as unknown[]).length;
+    await page.goto("/alice/demo/upload/main");
+    await page.getByTestId("files-input").setInputFiles(big);
+    await page.getByRole("button", { name: "Commit changes" }).click();
+    await page.getByRole("button", { name: "Cancel upload" }).click();
+    await page.getByRole("status").getByText("Upload cancelled: nothing was committed.").waitFor();
+    const after = await page.request.get("/api/models/alice/demo/commits/main");
+    expect(((await after.json()) as unknown[]).length).toBe(commitsBefore);
+  });
+});
+
 describe("model page layout", () => {
   it("offers to create a missing README and shows the last commit in the sidebar", async () => {
     await page.goto("/alice/demo");
