@@ -25,7 +25,9 @@ export const viewerQuery = () =>
     queryKey: ["viewer"],
     queryFn: async ({ signal }): Promise<Viewer | null> => {
       try {
-        const { data: session } = await hubGet<Session>("/api/auth/session", signal);
+        // `{signedIn: false}` for an anonymous visitor (older hubs answered 401, handled below).
+        const { data: session } = await hubGet<Session & { signedIn?: boolean }>("/api/auth/session", signal);
+        if (session.signedIn === false || !session.name) return null;
         const { data: whoami } = await hubGet<WhoAmI>("/api/whoami-v2", signal);
         const orgs = (whoami.orgs ?? [])
           .filter((org) => org.roleInOrg === "write" || org.roleInOrg === "admin")
