@@ -4,6 +4,7 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { accountsService } from "./accounts/accounts-service.js";
+import { type OidcSettings, oidcService } from "./accounts/oidc.js";
 import { adminOperations } from "./admin-operations.js";
 import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
 import { type Authorizer, createAuthorizer } from "./auth/authorize.js";
@@ -87,6 +88,8 @@ export interface AppDeps {
   actorResolver?: ActorResolver;
   /** Who may create an account through the API (default "closed": admins create users). */
   signupPolicy?: SignupPolicy;
+  /** Single sign-on through an OpenID Connect provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET). */
+  oidc?: OidcSettings;
   authorizer?: Authorizer;
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
@@ -181,6 +184,20 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       maxBodyBytes: limits.apiBodyBytes,
       signupPolicy: deps.signupPolicy ?? "closed",
       secureCookies: hubPublicUrl.startsWith("https:"),
+      ...(deps.oidc
+        ? {
+            oidc: oidcService({
+              settings: deps.oidc,
+              accounts,
+              identities: deps.store.oidcIdentities,
+              callbackUrl: () => `${hubPublicUrl}/api/auth/oidc/callback`,
+            }),
+            onSsoFailure: (error: unknown) =>
+              logger.log("warn", "single sign-on failed", {
+                reason: error instanceof Error ? error.message : String(error),
+              }),
+          }
+        : {}),
     }),
   );
   app.route("/api/avatars", avatarsRoutes());

@@ -7,6 +7,23 @@ const options = {
 };
 
 describe("parseConfig", () => {
+  it("reads single sign-on settings: all three, or a clear error", () => {
+    const oidc = {
+      OIDC_ISSUER: "https://sso.example.com/realm",
+      OIDC_CLIENT_ID: "hub",
+      OIDC_CLIENT_SECRET: "s3cret",
+    };
+    expect(parseConfig(oidc, options).oidc).toEqual({
+      issuer: "https://sso.example.com/realm",
+      clientId: "hub",
+      clientSecret: "s3cret",
+    });
+    expect(() => parseConfig({ OIDC_ISSUER: "https://sso.example.com" }, options)).toThrow(
+      /needs all of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET/,
+    );
+    expect(() => parseConfig({ ...oidc, OIDC_ISSUER: "ftp://x" }, options)).toThrow(/OIDC_ISSUER must be/);
+  });
+
   it("applies the defaults", () => {
     expect(parseConfig({}, options)).toEqual({
       port: DEFAULT_PORT,
@@ -18,6 +35,7 @@ describe("parseConfig", () => {
       logLevel: "info",
       usageRetentionDays: 30,
       signupPolicy: "closed",
+      oidc: undefined,
       blobStore: { kind: "fs" },
       blobDownload: "proxy",
     });

@@ -23,6 +23,8 @@ export interface HubConfig extends BlobSettings {
   logLevel: "debug" | "info" | "warn" | "error";
   /** SIGNUP_POLICY: who may create an account through the API (`closed` by default: admins do). */
   signupPolicy: "open" | "invite" | "closed";
+  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: single sign-on (all three, or none). */
+  oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
   /** USAGE_RETENTION_DAYS: days per-call usage rows are kept (daily totals are kept for ever). */
   usageRetentionDays: number;
   /** LFS_MULTIPART_CHUNK_MB: LFS objects larger than this are uploaded in parts of this size (multipart). */
@@ -99,6 +101,16 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
   if (!["open", "invite", "closed"].includes(signupPolicy)) {
     problems.push("SIGNUP_POLICY must be one of open, invite, closed.");
   }
+  let oidc: HubConfig["oidc"];
+  const oidcValues = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET].map((v) => v || undefined);
+  if (oidcValues.every((v) => v !== undefined)) {
+    const [issuer, clientId, clientSecret] = oidcValues as [string, string, string];
+    if (!URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol))
+      problems.push("OIDC_ISSUER must be the provider's http(s) URL.");
+    else oidc = { issuer, clientId, clientSecret };
+  } else if (oidcValues.some((v) => v !== undefined)) {
+    problems.push("Single sign-on needs all of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.");
+  }
   const blobSettings = parseBlobSettings(env, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
   return {
@@ -111,6 +123,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     logLevel,
     usageRetentionDays,
     signupPolicy,
+    oidc,
     lfsMultipartChunkBytes,
     ...blobSettings,
   };

@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     usageRetentionDays: config.usageRetentionDays,
     adminToken: config.adminToken,
     signupPolicy: config.signupPolicy,
+    oidc: config.oidc,
     lfsMultipartChunkBytes: config.lfsMultipartChunkBytes,
     providerKeys: config.providerKeys,
     blobStore: config.blobStore,

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import type { ProviderSim, SimModel } from "@modelhub/provider-sim";
+import type { OidcSettings } from "./accounts/oidc.js";
 import { createApp, ROUTER_BODY_BYTES } from "./app.js";
 import { createActorResolver } from "./auth/actor-resolver.js";
 import { createAuthorizer } from "./auth/authorize.js";
@@ -59,6 +60,8 @@ export interface StartHubOptions {
   routerTimeouts?: Partial<ForwardTimeouts>;
   /** Who may create an account through the API (default "closed"). */
   signupPolicy?: "open" | "invite" | "closed";
+  /** Single sign-on through an OpenID Connect provider. */
+  oidc?: OidcSettings;
   /** Part size of LFS multipart uploads (larger objects use them); default 1 GiB (routes/lfs.ts). */
   lfsMultipartChunkBytes?: number;
   /** Let callers' `x-sim-*` headers reach provider-sim (tests and the benchmark only; default false). */
@@ -218,6 +221,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     actorResolver,
     authorizer,
     signupPolicy: options.signupPolicy,
+    oidc: options.oidc,
     publicUrl,
     blobs,
     lfsMultipartChunkBytes: options.lfsMultipartChunkBytes,

@@ -33,6 +33,20 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   sessionMs: 30 * 24 * 3600_000,
 };
 
+/** A new server-side session for a user who proved who they are (password, single sign-on). */
+export async function openSession(
+  accounts: AccountsStore,
+  userId: number,
+  sessionMs: number = DEFAULT_SIGN_IN_LIMITS.sessionMs,
+  now = Date.now,
+): Promise<{ sessionId: string; csrfToken: string; expiresAt: string }> {
+  const sessionId = randomBytes(32).toString("base64url");
+  const csrfToken = randomBytes(24).toString("base64url");
+  const expiresAt = new Date(now() + sessionMs).toISOString();
+  await accounts.sessions.create({ idHash: hashToken(sessionId), userId, csrfToken, expiresAt });
+  return { sessionId, csrfToken, expiresAt };
+}
+
 /**
  * Password sign-in and server-side sessions. Failures are counted per account name (existing or not) in the
  * database, so the limit holds across replicas and cannot tell which names exist; the session id leaves
@@ -67,11 +81,7 @@ export function signInService(
         throw new SignInFailedError();
       }
       await accounts.signInFailures.clear(key);
-      const sessionId = randomBytes(32).toString("base64url");
-      const csrfToken = randomBytes(24).toString("base64url");
-      const expiresAt = new Date(now() + limits.sessionMs).toISOString();
-      await accounts.sessions.create({ idHash: hashToken(sessionId), userId: user.id, csrfToken, expiresAt });
-      return { user, sessionId, csrfToken, expiresAt };
+      return { user, ...(await openSession(accounts, user.id, limits.sessionMs, now)) };
     },
   };
 }

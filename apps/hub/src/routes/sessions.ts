@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { accountsService } from "../accounts/accounts-service.js";
+import type { OidcService } from "../accounts/oidc.js";
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits, signInService } from "../accounts/sign-in.js";
 import { SESSION_COOKIE } from "../auth/actor-resolver.js";
 import { PermissionDeniedError } from "../auth/auth-errors.js";
@@ -7,6 +8,7 @@ import { InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
+import { oidcRoutes } from "./oidc.js";
 
 export const SIGNUP_POLICIES = ["open", "invite", "closed"] as const;
 export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
@@ -18,6 +20,10 @@ export interface SessionRoutesDeps {
   /** `https:` public URLs get Secure cookies. */
   secureCookies: boolean;
   limits?: SignInLimits;
+  /** Single sign-on through OpenID Connect, when configured. */
+  oidc?: OidcService;
+  /** Why a single sign-on failed (for the log: the browser only learns that it failed). */
+  onSsoFailure?: (error: unknown) => void;
 }
 
 /**
@@ -42,7 +48,20 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
   }
 
   // What the sign-in and sign-up pages offer.
-  app.get("/options", (c) => c.json({ signupPolicy: deps.signupPolicy }));
+  app.get("/options", (c) => c.json({ signupPolicy: deps.signupPolicy, sso: deps.oidc !== undefined }));
+
+  if (deps.oidc) {
+    app.route(
+      "/oidc",
+      oidcRoutes({
+        oidc: deps.oidc,
+        accounts,
+        sessionCookie: cookie,
+        secureCookies: deps.secureCookies,
+        onFailure: deps.onSsoFailure ?? (() => {}),
+      }),
+    );
+  }
 
   app.post("/signin", async (c) => {
     const input = await body(c);

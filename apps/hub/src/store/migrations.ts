@@ -368,6 +368,16 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX org_invites_by_org ON org_invites (org_id);
   `,
+  // 10: single sign-on: which account an OpenID Connect identity (issuer + subject) signs in to.
+  `
+  CREATE TABLE oidc_identities (
+    issuer TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    user_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (issuer, subject)
+  );
+  `,
   // 10: Xet garbage collection. A xorb no file uses is first marked (`deleting_since` = when); a later run
   // claims it (the time prefixed with "~", which sorts after every timestamp) and only then deletes its blob
   // and row. An upload or a shard that needs a marked xorb clears the mark; a claimed one is gone.

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { createOidcIdentitiesTable } from "../accounts/oidc-identities-table.js";
 import { createOrgInvitesTable } from "../accounts/org-invites-table.js";
 import { createSqlAccountsStore } from "../accounts/sql-accounts-store.js";
 import { createBlobReferences } from "./blob-references.js";
@@ -45,6 +46,8 @@ function bindTables(q: Queryable, now: () => Date) {
     accounts: createSqlAccountsStore(q, now),
     /** Organization invitations. */
     orgInvites: createOrgInvitesTable(q, now),
+    /** Single sign-on identities linked to accounts. */
+    oidcIdentities: createOidcIdentitiesTable(q, now),
     meta: createMetaTable(q),
   };
 }

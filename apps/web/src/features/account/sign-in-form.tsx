@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { accountQuery, accountSend, type SignupPolicy, safeNext, signIn } from "./account-api.js";
 import { buttonClass, errorText, FormMessage, TextField } from "./form-parts.js";
 
-export const authOptionsQuery = accountQuery<{ signupPolicy: SignupPolicy }>(
+export const authOptionsQuery = accountQuery<{ signupPolicy: SignupPolicy; sso: boolean }>(
   ["auth-options"],
   "/api/auth/options",
 );
@@ -14,7 +14,11 @@ export function SignInForm() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const options = useQuery(authOptionsQuery);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(
+    params.get("sso") === "failed"
+      ? "Single sign-on did not complete. Try again, or sign in with your password."
+      : null,
+  );
   const [busy, setBusy] = useState(false);
   const next = safeNext(params.get("next"));
 
@@ -41,6 +45,14 @@ export function SignInForm() {
       <button type="submit" className={buttonClass} disabled={busy}>
         {busy ? "Signing in…" : "Sign in"}
       </button>
+      {options.data?.sso ? (
+        <a
+          href={`/api/auth/oidc/start?next=${encodeURIComponent(next)}`}
+          className="inline-flex h-9 items-center justify-center rounded-md border border-line px-4 text-sm font-medium hover:border-accent"
+        >
+          Sign in with single sign-on
+        </a>
+      ) : null}
       {options.data && options.data.signupPolicy !== "closed" ? (
         <p className="text-sm text-muted">
           No account yet?{" "}
