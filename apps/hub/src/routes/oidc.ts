@@ -10,7 +10,7 @@ const PENDING_COOKIE = "modelhub_oidc";
 const PENDING_SECONDS = 600;
 
 const safeNext = (raw: string | undefined) =>
-  raw && raw.startsWith("/") && !raw.startsWith("//") && !raw.startsWith("/\\") ? raw : "/models";
+  raw?.startsWith("/") && !raw.startsWith("//") && !raw.startsWith("/\\") ? raw : "/models";
 
 /**
  * `GET /api/auth/oidc/start?next=/path` sends the browser to the provider, keeping state, nonce and the

@@ -142,5 +142,5 @@ export async function signOut(): Promise<void> {
 
 /** `next` from the query string, only when it is a path of this site (never another origin). */
 export function safeNext(raw: string | null, fallback = "/models"): string {
-  return raw && raw.startsWith("/") && !raw.startsWith("//") ? raw : fallback;
+  return raw?.startsWith("/") && !raw.startsWith("//") && !raw.startsWith("/\\") ? raw : fallback;
 }
