@@ -2,12 +2,12 @@
  * Entry of `npm run admin -w apps/hub -- <command>` and `npm run import -w apps/hub -- <file>`: opens the
  * store of the configured DATA_DIR (the server may be running: SQLite's WAL mode lets both write).
  */
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { text } from "node:stream/consumers";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { HubError } from "../errors.js";
 import { invocationDirectory, loadConfigFromEnvironment } from "../server.js";
-import { createFsBlobStore } from "../storage/fs-blob-store.js";
+import { openBlobStore } from "../storage/blob-store-config.js";
 import { openStore } from "../store/store.js";
 import { runAdminCommand } from "./admin-command.js";
 
@@ -25,7 +25,7 @@ async function main(): Promise<number> {
     const output = await runAdminCommand(command, store, INFERENCE_PROVIDERS, {
       readStdin: () => text(process.stdin),
       publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
-      openBlobs: () => createFsBlobStore(join(config.dataDir, "blobs")),
+      openBlobs: () => openBlobStore(config.blobStore, config.dataDir),
     });
     process.stdout.write("text" in output ? `${output.text}\n` : `${JSON.stringify(output.json, null, 2)}\n`);
     return 0;
