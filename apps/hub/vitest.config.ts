@@ -4,5 +4,10 @@ export default defineProject({
   resolve: { conditions: ["source"] },
   // Tests run in Vite's SSR environment, which takes its resolve conditions from here.
   ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
-  test: { name: "hub", include: ["src/**/*.test.ts"] },
+  test: {
+    name: "hub",
+    include: ["src/**/*.test.ts"],
+    // HUB_TEST_DATABASE=postgres: one PostgreSQL server for the run, every test on it (test-store.ts).
+    globalSetup: ["src/__fixtures__/postgres-global-setup.ts"],
+  },
 });

@@ -97,6 +97,9 @@ export interface AppDeps {
   metrics?: HubMetrics;
 }
 
+/** The channel on which a hub announces that cached credentials are stale (see invalidateActors). */
+export const ACCOUNTS_CHANGED = "modelhub_accounts_changed";
+
 /** Builds the hub's HTTP application from its routes. Pure wiring: no environment, no listening socket. */
 export function createApp(deps: AppDeps): Hono<HubEnv> {
   const logger = deps.logger ?? silentLogger;
@@ -105,6 +108,19 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const hubPublicUrl = normalizePublicUrl(deps.publicUrl ?? DEFAULT_PUBLIC_URL);
   const accounts = deps.store.accounts;
   const resolver = deps.actorResolver ?? createActorResolver({ accounts, adminToken: deps.adminToken });
+  // A revoked token, a disabled user or a changed membership takes effect at once on every replica: the
+  // change is announced on the database (PostgreSQL NOTIFY) and each hub drops its cached credentials.
+  const invalidateActors = () => {
+    resolver.invalidate();
+    deps.store.db.notify(ACCOUNTS_CHANGED, "").catch((error: unknown) => {
+      logger.log("error", "announcing an accounts change failed", { error });
+    });
+  };
+  deps.store.db
+    .listen(ACCOUNTS_CHANGED, () => resolver.invalidate())
+    .catch((error: unknown) => {
+      logger.log("error", "listening for accounts changes failed", { error });
+    });
   const authorizer = deps.authorizer ?? createAuthorizer({ accounts });
 
   const metrics = deps.metrics ?? createMetrics();
@@ -153,7 +169,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     settingsTokensRoutes({
       store: deps.store,
       maxBodyBytes: limits.apiBodyBytes,
-      onRevoked: () => resolver.invalidate(),
+      onRevoked: invalidateActors,
     }),
   );
   app.route(
@@ -161,7 +177,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     settingsAccountRoutes({
       store: deps.store,
       maxBodyBytes: limits.apiBodyBytes,
-      onChanged: () => resolver.invalidate(),
+      onChanged: invalidateActors,
     }),
   );
   app.route(
@@ -170,7 +186,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       store: deps.store,
       maxBodyBytes: limits.apiBodyBytes,
       publicUrl: () => hubPublicUrl,
-      onMembershipChanged: () => resolver.invalidate(),
+      onMembershipChanged: invalidateActors,
     }),
   );
   app.route(
@@ -218,7 +234,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       accounts: accountsService(accounts),
       authorizer,
       // A revoked token, a disabled user or a changed membership must take effect at once.
-      onAccountsChanged: () => resolver.invalidate(),
+      onAccountsChanged: invalidateActors,
       maxBodyBytes: limits.apiBodyBytes,
       publicUrl: () => hubPublicUrl,
     }),

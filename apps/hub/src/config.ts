@@ -17,6 +17,8 @@ export interface HubConfig extends BlobSettings {
   /** PUBLIC_URL: where users reach the hub; undefined means the listening address. */
   publicUrl: string | undefined;
   dataDir: string;
+  /** DATABASE_URL: `postgres://...` selects PostgreSQL; unset keeps SQLite in DATA_DIR. */
+  databaseUrl: string | undefined;
   adminToken: string | undefined;
   /** Provider name -> API key, from the environment variables the provider registry names. */
   providerKeys: Record<string, string>;
@@ -54,6 +56,11 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
   const host = env.HOST || DEFAULT_HOST;
   const dataDirRaw = env.DATA_DIR || ".data";
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(options.repoRoot, dataDirRaw);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/[^/]/.test(databaseUrl)) {
+    // Never echo the value: it may hold a password.
+    problems.push("DATABASE_URL must be a postgres:// URL (leave it unset for SQLite in DATA_DIR).");
+  }
   let publicUrl: string | undefined;
   if (env.PUBLIC_URL) {
     try {
@@ -118,6 +125,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     host,
     publicUrl,
     dataDir,
+    databaseUrl,
     adminToken,
     providerKeys,
     logLevel,

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "./__fixtures__/accounts.js";
 import { FIXTURE_CATALOGUE_DIR } from "./__fixtures__/seeded-app.js";
 import { makeTempDir } from "./__fixtures__/temp-dir.js";
-import { type RunningHub, startHub } from "./start-hub.js";
+import { startTestHub } from "./__fixtures__/test-hub.js";
+import type { RunningHub } from "./start-hub.js";
 
 const FILE_BYTES = 24 * 1024 * 1024;
 const GRACE_MS = 2500;
@@ -19,7 +20,7 @@ let token: string;
 const content = randomBytes(FILE_BYTES);
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({
+  hub = await startTestHub({
     dataDir: join(temp.dir, "data"),
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,

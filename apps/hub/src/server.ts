@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     host: config.host,
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
     usageRetentionDays: config.usageRetentionDays,
     adminToken: config.adminToken,
     signupPolicy: config.signupPolicy,
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     url: hub.url,
     publicUrl: hub.publicUrl,
     dataDir: config.dataDir,
+    database: hub.store.db.description,
     blobStore:
       config.blobStore.kind === "s3"
         ? `s3://${config.blobStore.bucket}/${config.blobStore.prefix} (downloads: ${config.blobDownload})`

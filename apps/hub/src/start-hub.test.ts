@@ -4,7 +4,7 @@ import { InferenceClient } from "@modelhub/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "./__fixtures__/seeded-app.js";
 import { makeTempDir } from "./__fixtures__/temp-dir.js";
-import { startHub } from "./start-hub.js";
+import { startTestHub } from "./__fixtures__/test-hub.js";
 
 let temp: ReturnType<typeof makeTempDir>;
 beforeEach(() => {
@@ -13,7 +13,11 @@ beforeEach(() => {
 afterEach(() => temp.remove());
 
 const start = () =>
-  startHub({ dataDir: join(temp.dir, "data"), adminToken: ADMIN_TOKEN, catalogueDir: FIXTURE_CATALOGUE_DIR });
+  startTestHub({
+    dataDir: join(temp.dir, "data"),
+    adminToken: ADMIN_TOKEN,
+    catalogueDir: FIXTURE_CATALOGUE_DIR,
+  });
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" };
 
 describe("startHub", () => {
@@ -70,7 +74,7 @@ describe("startHub", () => {
     writeFileSync(join(webDist, "index.html"), "<!doctype html><title>Modelhub</title>");
     writeFileSync(join(webDist, "assets", "app-1234.js"), "console.log(1)");
     writeFileSync(join(temp.dir, "secret.txt"), "do not serve");
-    const hub = await startHub({
+    const hub = await startTestHub({
       dataDir: join(temp.dir, "data"),
       catalogueDir: FIXTURE_CATALOGUE_DIR,
       webDist,
@@ -124,7 +128,7 @@ describe("startHub", () => {
   });
 
   it("starts provider-sim in-process for providers without a key, and routes keyed ones to the provider", async () => {
-    const hub = await startHub({
+    const hub = await startTestHub({
       dataDir: join(temp.dir, "data"),
       adminToken: ADMIN_TOKEN,
       catalogueDir: FIXTURE_CATALOGUE_DIR,

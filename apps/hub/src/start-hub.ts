@@ -33,6 +33,8 @@ export interface StartHubOptions {
   /** Where users reach the hub (a proxy's URL); every URL the hub writes starts with it. Default: `url`. */
   publicUrl?: string;
   dataDir: string;
+  /** `postgres://...` (DATABASE_URL) selects PostgreSQL; unset keeps SQLite in `dataDir`. */
+  databaseUrl?: string;
   /** Where file bytes are kept (default: `dataDir/blobs`). */
   blobStore?: BlobStoreSetting;
   /** "redirect": downloads of LFS files go to the object store's presigned URLs (default "proxy"). */
@@ -115,6 +117,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const logger = options.logger ?? silentLogger;
   const store = await openStore({
     dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
     usageRetentionDays: options.usageRetentionDays,
   });
   try {

@@ -1,9 +1,35 @@
+import { createHash } from "node:crypto";
+import pg from "pg";
 import { openStore, type Store, type StoreOptions } from "../store/store.js";
 
 /**
- * The store a test runs on: SQLite in `dataDir` by default. Every test that needs a store opens it here, so
- * that the whole suite can run on another database by changing this one place.
+ * The database the hub's tests run on: SQLite in each test's data dir by default; with
+ * HUB_TEST_DATABASE=postgres, the PostgreSQL server vitest's global setup started (postgres-global-setup.ts),
+ * one schema per data dir. Every test that opens a store or starts a hub goes through here, so the whole
+ * suite runs on either database unchanged.
  */
-export function openTestStore(options: StoreOptions): Promise<Store> {
-  return openStore(options);
+export async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
+  if (process.env.HUB_TEST_DATABASE !== "postgres") return undefined;
+  const base = process.env.HUB_TEST_POSTGRES_URL;
+  if (!base) throw new Error("HUB_TEST_DATABASE=postgres but no server: run through vitest (global setup).");
+  // The same data dir is the same schema: a test that restarts a hub finds its data again.
+  return schemaUrl(base, `t_${createHash("sha256").update(dataDir).digest("hex").slice(0, 16)}`);
+}
+
+/** A URL whose connections work in `schema` (created if missing), with `public` (citext) behind it. */
+export async function schemaUrl(base: string, schema: string): Promise<string> {
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(base);
+  url.searchParams.set("options", `-c search_path=${schema},public`);
+  return url.toString();
+}
+
+export async function openTestStore(options: StoreOptions): Promise<Store> {
+  return openStore({ ...options, databaseUrl: options.databaseUrl ?? (await testDatabaseUrl(options.dataDir)) });
 }

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccounts } from "../__fixtures__/accounts.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
+import type { RunningHub } from "../start-hub.js";
 
 const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
 const VENV_BIN = join(REPO_DIR, ".venv", "bin");
@@ -18,7 +19,7 @@ let hub: RunningHub;
 let tokens: Awaited<ReturnType<typeof seedAccounts>>["tokens"];
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({
+  hub = await startTestHub({
     dataDir: join(temp.dir, "data"),
     catalogueDir: FIXTURE_CATALOGUE_DIR,
     providerSim: false,

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccounts } from "../__fixtures__/accounts.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
+import type { RunningHub } from "../start-hub.js";
 import { DATABASE_FILE } from "../store/store.js";
 
 const CALLERS = [
@@ -387,7 +388,7 @@ let publicSummarizers = 0;
 
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({ dataDir: join(temp.dir, "data"), catalogueDir: FIXTURE_CATALOGUE_DIR });
+  hub = await startTestHub({ dataDir: join(temp.dir, "data"), catalogueDir: FIXTURE_CATALOGUE_DIR });
   const { tokens } = await seedAccounts(hub.store);
   tokenOf = {
     anonymous: undefined,

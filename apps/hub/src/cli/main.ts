@@ -20,7 +20,11 @@ async function main(): Promise<number> {
     if (command[i] === "--file") command[i + 1] = resolve(invocationDirectory(), command[i + 1]!);
   }
   const config = loadConfigFromEnvironment();
-  const store = await openStore({ dataDir: config.dataDir, usageRetentionDays: config.usageRetentionDays });
+  const store = await openStore({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    usageRetentionDays: config.usageRetentionDays,
+  });
   try {
     const output = await runAdminCommand(command, store, INFERENCE_PROVIDERS, {
       readStdin: () => text(process.stdin),

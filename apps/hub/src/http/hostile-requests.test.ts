@@ -5,8 +5,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
 import type { LogFields, LogLevel } from "../logger.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import type { RunningHub } from "../start-hub.js";
 import { MAX_JSON_DEPTH } from "./body.js";
 
 /** Requests a hostile or broken client sends, against a real hub on loopback. */
@@ -16,7 +17,7 @@ let hub: RunningHub;
 const logged: { level: LogLevel; message: string; fields?: LogFields }[] = [];
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({
+  hub = await startTestHub({
     dataDir: join(temp.dir, "data"),
     catalogueDir: FIXTURE_CATALOGUE_DIR,
     adminToken: ADMIN_TOKEN,

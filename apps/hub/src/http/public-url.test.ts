@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
+import type { RunningHub } from "../start-hub.js";
 import { normalizePublicUrl } from "./public-url.js";
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -40,7 +41,7 @@ const PATHS = [
 
 describe("URLs the hub writes", () => {
   it("start with the configured public URL, whatever Host the request carries", async () => {
-    const hub = await startHub({
+    const hub = await startTestHub({
       dataDir: join(temp.dir, "data"),
       catalogueDir: FIXTURE_CATALOGUE_DIR,
       providerSim: false,
@@ -65,7 +66,7 @@ describe("URLs the hub writes", () => {
   });
 
   it("default to the address the hub listens on", async () => {
-    const hub = await startHub({
+    const hub = await startTestHub({
       dataDir: join(temp.dir, "data"),
       catalogueDir: FIXTURE_CATALOGUE_DIR,
       providerSim: false,
@@ -82,7 +83,7 @@ describe("URLs the hub writes", () => {
 
   it("refuses a public URL that is not an absolute http(s) URL before listening", async () => {
     await expect(
-      startHub({
+      startTestHub({
         dataDir: join(temp.dir, "data"),
         catalogueDir: FIXTURE_CATALOGUE_DIR,
         publicUrl: "hub.example",

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
 import { runAdminCommand } from "../cli/admin-command.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import type { RunningHub } from "../start-hub.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
 import { createRepoService } from "./repo-service.js";
@@ -20,7 +21,7 @@ let blobs: BlobStore;
 let blobRoot: string;
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({
+  hub = await startTestHub({
     dataDir: join(temp.dir, "data"),
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,

@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
 import { readGgufSummary } from "../derive/gguf.js";
-import { startHub } from "../start-hub.js";
 
 let temp: ReturnType<typeof makeTempDir>;
 beforeEach(() => {
@@ -12,7 +12,7 @@ beforeEach(() => {
 afterEach(() => temp.remove());
 
 const start = () =>
-  startHub({ dataDir: join(temp.dir, "data"), catalogueDir: FIXTURE_CATALOGUE_DIR, providerSim: false });
+  startTestHub({ dataDir: join(temp.dir, "data"), catalogueDir: FIXTURE_CATALOGUE_DIR, providerSim: false });
 
 describe("the catalogue as repositories", () => {
   it("gives every catalogue model a demo repository with an honest card, its config and tiny GGUFs", async () => {

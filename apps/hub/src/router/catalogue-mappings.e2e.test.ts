@@ -4,7 +4,8 @@ import { TASK_FUNCTIONS, TASK_SAMPLES, type TaskFunction } from "@modelhub/infer
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
+import type { RunningHub } from "../start-hub.js";
 import type { ProviderMapping } from "../store/mapping-record.js";
 
 /**
@@ -20,7 +21,7 @@ const offered: Array<{ model: string; provider: string; mapping: ProviderMapping
 
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({ dataDir: join(temp.dir, "data") });
+  hub = await startTestHub({ dataDir: join(temp.dir, "data") });
   token = await userToken(hub.store, "walk", "read");
   let cursor: string | null = `${hub.url}/api/models?expand[]=inferenceProviderMapping&limit=1000`;
   while (cursor) {

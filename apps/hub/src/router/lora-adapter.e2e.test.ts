@@ -3,7 +3,8 @@ import { InferenceClient } from "@modelhub/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
+import type { RunningHub } from "../start-hub.js";
 
 /**
  * A LoRA adapter mapping (`adapter: "lora"`, `adapterWeightsPath`) from the admin API to fal-ai: the hub
@@ -25,7 +26,7 @@ const admin = (method: string, path: string, body: unknown) =>
 
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({ dataDir: join(temp.dir, "data"), adminToken: ADMIN_TOKEN });
+  hub = await startTestHub({ dataDir: join(temp.dir, "data"), adminToken: ADMIN_TOKEN });
   token = await userToken(hub.store, "lora-user", "read");
   const created = await admin("POST", "/api/admin/models", {
     id: LORA,

@@ -6,8 +6,9 @@ import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import type { RunningHub } from "../start-hub.js";
 
 /**
  * The router answers on plain node:http, in front of the Hono app: its refusals carry the hub's JSON error
@@ -22,7 +23,7 @@ beforeAll(async () => {
   temp = makeTempDir();
   sim = await startProviderSim();
   const providerBaseUrls = Object.fromEntries(INFERENCE_PROVIDERS.map((p) => [p, sim.providerUrl(p)]));
-  hub = await startHub({
+  hub = await startTestHub({
     dataDir: join(temp.dir, "data"),
     adminToken: ADMIN_TOKEN,
     catalogueDir: FIXTURE_CATALOGUE_DIR,
@@ -179,7 +180,7 @@ describe("a hub left to its defaults", () => {
   let plainToken: string;
   beforeAll(async () => {
     // Only together has somewhere to go; no simulator for the rest; callers' x-sim-* headers not forwarded.
-    plain = await startHub({
+    plain = await startTestHub({
       dataDir: join(temp.dir, "plain"),
       catalogueDir: FIXTURE_CATALOGUE_DIR,
       providerBaseUrls: { together: sim.providerUrl("together") },
@@ -235,7 +236,7 @@ describe("the provider's key never comes back", () => {
       setTimeout(() => response.end(`${KEY.slice(9)}"}\n\ndata: [DONE]\n\n`), 20);
     });
     await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
-    keyed = await startHub({
+    keyed = await startTestHub({
       dataDir: join(temp.dir, "keyed"),
       catalogueDir: FIXTURE_CATALOGUE_DIR,
       providerKeys: { together: KEY },

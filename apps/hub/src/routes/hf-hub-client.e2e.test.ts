@@ -5,8 +5,9 @@ import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import type { RunningHub } from "../start-hub.js";
 
 const SUITE = fileURLToPath(new URL("./__fixtures__/hf_hub_client_suite.py", import.meta.url));
 const TRANSFORMERS_SUITE = fileURLToPath(new URL("./__fixtures__/transformers_suite.py", import.meta.url));
@@ -19,7 +20,7 @@ let bobToken: string;
 beforeAll(async () => {
   temp = makeTempDir();
   blobStore = await blobStoreUnderTest();
-  hub = await startHub({
+  hub = await startTestHub({
     ...blobStore.options,
     dataDir: join(temp.dir, "data"),
     providerSim: false,

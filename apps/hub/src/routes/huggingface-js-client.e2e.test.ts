@@ -13,8 +13,9 @@ import { userToken } from "../__fixtures__/accounts.js";
 import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
 import { gitBlobId } from "../repos/git-objects.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import type { RunningHub } from "../start-hub.js";
 
 let hub: RunningHub;
 let temp: ReturnType<typeof makeTempDir>;
@@ -23,7 +24,7 @@ let accessToken: string;
 beforeAll(async () => {
   temp = makeTempDir();
   blobStore = await blobStoreUnderTest();
-  hub = await startHub({
+  hub = await startTestHub({
     ...blobStore.options,
     dataDir: join(temp.dir, "data"),
     providerSim: false,

@@ -7,7 +7,8 @@ import { userToken } from "../__fixtures__/accounts.js";
 import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
+import type { RunningHub } from "../start-hub.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
 
@@ -21,7 +22,7 @@ let alice: string;
 let blobs: BlobStore;
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({
+  hub = await startTestHub({
     dataDir: join(temp.dir, "data"),
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,

@@ -11,8 +11,9 @@ import { listModels } from "@huggingface/hub";
 import { LOCAL_APPS, type LocalApp, type ModelData } from "@modelhub/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
 import { isServedMapping } from "../router/served.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import type { RunningHub } from "../start-hub.js";
 import { BUILT_IN_CATALOGUE_DIR } from "../store/catalogue.js";
 
 const VENV_PYTHON = fileURLToPath(new URL("../../../../.venv/bin/python", import.meta.url));
@@ -175,7 +176,7 @@ function runPython(input: string): Promise<string> {
 
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({ dataDir: temp.dir, providerSim: false });
+  hub = await startTestHub({ dataDir: temp.dir, providerSim: false });
   // Asynchronously: the hub answers from this very process.
   python = JSON.parse(await runPython(JSON.stringify(PYTHON_CALLS))) as Record<string, PythonAnswer>;
 }, 90_000);

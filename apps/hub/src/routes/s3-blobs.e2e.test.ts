@@ -9,7 +9,8 @@ import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { startTestS3Server, TEST_BUCKET, type TestS3Server } from "../__fixtures__/s3-server.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
+import type { RunningHub } from "../start-hub.js";
 
 const SUITE = fileURLToPath(new URL("./__fixtures__/s3_redirect_suite.py", import.meta.url));
 
@@ -20,7 +21,7 @@ let token: string;
 beforeAll(async () => {
   temp = makeTempDir();
   s3 = await startTestS3Server();
-  hub = await startHub({
+  hub = await startTestHub({
     dataDir: join(temp.dir, "data"),
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,

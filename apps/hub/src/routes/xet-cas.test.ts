@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
+import type { RunningHub } from "../start-hub.js";
 import { casRequest, sampleUpload, xetTokenFor } from "../xet/__fixtures__/xet-upload.js";
 import { hashToHex, type XetHash } from "../xet/hashes.js";
 import { type ShardFileInfo, serializeShard } from "../xet/shard.js";
@@ -28,7 +29,7 @@ const xetToken = (hubToken: string, repo: string, scope: "read" | "write") =>
 
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({
+  hub = await startTestHub({
     dataDir: join(temp.dir, "data"),
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,

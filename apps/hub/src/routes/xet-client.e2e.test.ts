@@ -6,8 +6,9 @@ import { userToken } from "../__fixtures__/accounts.js";
 import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
 import type { Logger } from "../logger.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import type { RunningHub } from "../start-hub.js";
 
 const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
 const VENV_PYTHON = join(REPO_DIR, ".venv", "bin", "python");
@@ -27,7 +28,7 @@ const logger: Logger = {
 beforeAll(async () => {
   temp = makeTempDir();
   blobStore = await blobStoreUnderTest();
-  hub = await startHub({
+  hub = await startTestHub({
     ...blobStore.options,
     dataDir: join(temp.dir, "data"),
     providerSim: false,

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
 import type { Logger } from "../logger.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import type { RunningHub } from "../start-hub.js";
 
 let hub: RunningHub;
 let temp: ReturnType<typeof makeTempDir>;
@@ -22,7 +23,7 @@ const calls = (pattern: RegExp) =>
 
 beforeAll(async () => {
   temp = makeTempDir();
-  hub = await startHub({
+  hub = await startTestHub({
     dataDir: join(temp.dir, "data"),
     providerSim: false,
     catalogueDir: FIXTURE_CATALOGUE_DIR,

@@ -1,4 +1,5 @@
 import type { Database, Dialect, Queryable } from "./database.js";
+import { POSTGRES_BASELINE, POSTGRES_BASELINE_VERSION } from "./postgres-schema.js";
 
 /** A migration's SQL: one text for both databases, or one per dialect where they differ. */
 export type Migration = string | { readonly sqlite: string; readonly postgres: string };
@@ -6,6 +7,8 @@ export type Migration = string | { readonly sqlite: string; readonly postgres: s
 /**
  * Schema migrations, applied in order on start. SQLite records the last one applied in `PRAGMA
  * user_version`, PostgreSQL in the `schema_version` table. Never edit a released migration: append a new one.
+ * A new PostgreSQL database starts from postgres-schema.ts (the schema at migration 7); later migrations run
+ * on both databases (give the object form when the SQL differs).
  */
 export const MIGRATIONS: readonly Migration[] = [
   `
@@ -399,6 +402,12 @@ export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE INDEX commit_files_by_blob ON commit_files (blob_oid);
   `,
+  // 13: the local apps that can run each model, computed from the record by @modelhub/tasks' rules when the
+  // row is written (`,app1,app2,`): the `apps` filter is then a LIKE that runs on SQLite and PostgreSQL.
+  // Existing rows are filled on open (local-apps.ts).
+  `
+  ALTER TABLE models ADD COLUMN local_apps TEXT;
+  `,
 ];
 
 const sqlOf = (migration: Migration, dialect: Dialect): string =>
@@ -439,6 +448,12 @@ export async function migrate(db: Database): Promise<number> {
         await tx.lock(MIGRATION_LOCK);
         const version = await appliedVersion(tx);
         if (version >= MIGRATIONS.length) return false;
+        if (tx.dialect === "postgres" && version < POSTGRES_BASELINE_VERSION) {
+          // A new PostgreSQL database starts at the baseline: the schema SQLite reached by then, at once.
+          await tx.exec(POSTGRES_BASELINE);
+          await recordVersion(tx, POSTGRES_BASELINE_VERSION);
+          return true;
+        }
         await tx.exec(sqlOf(MIGRATIONS[version]!, tx.dialect));
         await recordVersion(tx, version + 1);
         return true;

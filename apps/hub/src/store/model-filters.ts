@@ -1,5 +1,5 @@
+import { createHash } from "node:crypto";
 import { LOCAL_APPS, type LocalApp, type ModelData, type PipelineType } from "@modelhub/tasks";
-import type Database from "better-sqlite3";
 import { type Dialect, placeholders } from "./database.js";
 
 /** Every sort the public hub accepts for model listings. */
@@ -132,43 +132,44 @@ export interface ModelFilters {
   apps?: readonly string[];
 }
 
-const APPS_FUNCTION = "hub_runs_in_local_app";
+/** The record fields the local apps' rules read, as stored in a `models` row (JSON text). */
+export interface LocalAppsInput {
+  pipeline_tag: string | null;
+  library_name: string | null;
+  tags: string;
+  config: string | null;
+  siblings: string | null;
+  gguf: string | null;
+}
 
 /**
- * Registers the SQL function the `apps` filter calls: whether any of the named local apps can run the row's
- * model. The rules are functions of the record (files, tags, config) in @modelhub/tasks, so they run here,
- * row by row, rather than being copied into SQL where they would drift from the catalogue's own.
+ * The local apps that can run a model, by the apps' own rules in @modelhub/tasks (functions of the record:
+ * files, tags, config), as `,app1,app2,` (`,` for none). Stored in `models.local_apps` whenever a row's
+ * fields change, so the `apps` filter is a plain `LIKE` on both databases instead of code run row by row.
  */
-export function registerModelFilterFunctions(db: Database.Database): void {
-  db.function(
-    APPS_FUNCTION,
-    { deterministic: true },
-    (
-      wanted: unknown,
-      pipelineTag: unknown,
-      libraryName: unknown,
-      tags: unknown,
-      config: unknown,
-      siblings: unknown,
-      gguf: unknown,
-    ) => {
-      const model: ModelData = {
-        id: "",
-        tags: JSON.parse(String(tags)) as string[],
-        ...(typeof pipelineTag === "string" ? { pipeline_tag: pipelineTag as PipelineType } : {}),
-        ...(typeof libraryName === "string" ? { library_name: libraryName } : {}),
-        ...(typeof config === "string" ? { config: JSON.parse(config) } : {}),
-        ...(typeof siblings === "string" ? { siblings: JSON.parse(siblings) } : {}),
-        ...(typeof gguf === "string" ? { gguf: JSON.parse(gguf) } : {}),
-      };
-      const apps = LOCAL_APPS as Record<string, LocalApp>;
-      return String(wanted)
-        .split(",")
-        .some((key) => Object.hasOwn(apps, key) && apps[key]!.displayOnModelPage(model))
-        ? 1
-        : 0;
-    },
-  );
+export function localAppsOf(row: LocalAppsInput): string {
+  const model: ModelData = {
+    id: "",
+    tags: JSON.parse(row.tags) as string[],
+    ...(row.pipeline_tag !== null ? { pipeline_tag: row.pipeline_tag as PipelineType } : {}),
+    ...(row.library_name !== null ? { library_name: row.library_name } : {}),
+    ...(row.config !== null ? { config: JSON.parse(row.config) } : {}),
+    ...(row.siblings !== null ? { siblings: JSON.parse(row.siblings) } : {}),
+    ...(row.gguf !== null ? { gguf: JSON.parse(row.gguf) } : {}),
+  };
+  const apps = LOCAL_APPS as Record<string, LocalApp>;
+  const runs = Object.keys(apps).filter((key) => apps[key]!.displayOnModelPage(model));
+  return `,${runs.join(",")},`;
+}
+
+/** Changes when the apps or their rules change (a new @modelhub/tasks): stored rows are then recomputed. */
+export function localAppsRulesVersion(): string {
+  const apps = LOCAL_APPS as Record<string, LocalApp>;
+  const text = Object.keys(apps)
+    .sort()
+    .map((key) => `${key}:${apps[key]!.displayOnModelPage.toString()}`)
+    .join("\n");
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
 }
 
 /** The WHERE conditions (over `models`) and their bound parameters for the given filters. */
@@ -237,8 +238,8 @@ export function modelFilterSql(
     }
   }
   if (filters.apps?.length) {
-    where.push(`${APPS_FUNCTION}(?, pipeline_tag, library_name, tags, config, siblings, gguf) = 1`);
-    params.push(filters.apps.join(","));
+    where.push(`(${filters.apps.map(() => "local_apps LIKE ? ESCAPE '\\'").join(" OR ")})`);
+    params.push(...filters.apps.map((app) => `%,${app.replace(/[\\%_]/g, (c) => `\\${c}`)},%`));
   }
   return { where, params };
 }

@@ -3,6 +3,7 @@ import type { ModelData, PipelineType } from "@modelhub/tasks";
 import { placeholders, type Queryable } from "./database.js";
 import {
   jsonListContains,
+  localAppsOf,
   type ModelFilters,
   type ModelSort,
   modelFilterSql,
@@ -115,15 +116,16 @@ function fromRow(row: ModelRow): StoredModel {
 const UPSERT_MODEL = `
   INSERT INTO models (id, object_id, author, pipeline_tag, library_name, tags, config, card_data, widget_data,
     transformers_info, siblings, gguf, safetensors, downloads, likes, trending_score, private, gated,
-    created_at, last_modified, card_text)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    created_at, last_modified, card_text, local_apps)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (id) DO UPDATE SET
     pipeline_tag = excluded.pipeline_tag, library_name = excluded.library_name, tags = excluded.tags,
     config = excluded.config, card_data = excluded.card_data, widget_data = excluded.widget_data,
     transformers_info = excluded.transformers_info, siblings = excluded.siblings, gguf = excluded.gguf,
     safetensors = excluded.safetensors, downloads = excluded.downloads, likes = excluded.likes,
     trending_score = excluded.trending_score, private = excluded.private, gated = excluded.gated,
-    created_at = models.created_at, last_modified = excluded.last_modified, card_text = excluded.card_text`;
+    created_at = models.created_at, last_modified = excluded.last_modified, card_text = excluded.card_text,
+    local_apps = excluded.local_apps`;
 const MODEL_BY_ID = "SELECT * FROM models WHERE id = ?";
 
 /** Queries over the models table. Bound parameters only. */
@@ -149,19 +151,27 @@ export function createModelsTable(q: Queryable, now: () => Date) {
       const existing = await q.get<ModelRow>(MODEL_BY_ID, [model.id]);
       // An existing row keeps its canonical id casing; the case-insensitive primary key finds it either way.
       const id = existing?.id ?? model.id;
+      const fields = {
+        pipeline_tag: model.pipeline_tag ?? null,
+        library_name: model.library_name ?? null,
+        tags: JSON.stringify(model.tags),
+        config: json(model.config),
+        siblings: json(model.siblings),
+        gguf: json(model.gguf),
+      };
       await q.run(UPSERT_MODEL, [
         id,
         existing?.object_id ?? (objectId && /^[0-9a-f]{24}$/.test(objectId) ? objectId : objectIdFor(id)),
         id.split("/")[0]!,
-        model.pipeline_tag ?? null,
-        model.library_name ?? null,
-        JSON.stringify(model.tags),
-        json(model.config),
+        fields.pipeline_tag,
+        fields.library_name,
+        fields.tags,
+        fields.config,
         json(model.cardData),
         json(model.widgetData),
         json(model.transformersInfo),
-        json(model.siblings),
-        json(model.gguf),
+        fields.siblings,
+        fields.gguf,
         json(model.safetensors),
         Math.round(model.downloads ?? 0),
         Math.round(model.likes ?? 0),
@@ -171,6 +181,7 @@ export function createModelsTable(q: Queryable, now: () => Date) {
         model.createdAt ?? stamp,
         model.lastModified ?? stamp,
         model.cardText ?? null,
+        localAppsOf(fields),
       ]);
       return fromRow((await q.get<ModelRow>(MODEL_BY_ID, [id]))!);
     },

@@ -1,5 +1,6 @@
 import type { DerivedModel } from "../derive/derive-model.js";
 import type { Queryable } from "./database.js";
+import { refreshLocalAppsOf } from "./local-apps.js";
 
 export const REPO_TYPES = ["model", "dataset", "space"] as const;
 export type RepoType = (typeof REPO_TYPES)[number];
@@ -367,6 +368,7 @@ export function createReposTable(q: Queryable) {
           id,
         ],
       );
+      await refreshLocalAppsOf(q, id);
     },
     async renameModelRow(from: string, to: string): Promise<void> {
       await q.run("UPDATE models SET id = ?, author = ? WHERE id = ?", [

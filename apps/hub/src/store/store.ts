@@ -5,11 +5,12 @@ import { createSqlAccountsStore } from "../accounts/sql-accounts-store.js";
 import { createBlobReferences } from "./blob-references.js";
 import type { Database, Queryable, TransactionOptions } from "./database.js";
 import { createDiscussionsTable } from "./discussions-table.js";
+import { refreshLocalApps } from "./local-apps.js";
 import { createMappingsTable } from "./mappings-table.js";
 import { createMetaTable } from "./meta-table.js";
 import { appliedVersion, MIGRATIONS, migrate } from "./migrations.js";
-import { registerModelFilterFunctions } from "./model-filters.js";
 import { createModelsTable } from "./models-table.js";
+import { openPostgresDatabase } from "./postgres-database.js";
 import { createProviderPreferencesTable } from "./provider-preferences-table.js";
 import { createReposTable } from "./repos-table.js";
 import { openSqliteDatabase } from "./sqlite-database.js";
@@ -21,8 +22,12 @@ import { createXetTable } from "./xet-table.js";
 export const DATABASE_FILE = "hub.sqlite";
 
 export interface StoreOptions {
-  /** Directory holding the SQLite database file; created if missing. */
+  /** Directory holding the SQLite database file; created if missing (unused with `databaseUrl`). */
   dataDir: string;
+  /** `postgres://...` selects PostgreSQL (DATABASE_URL); unset keeps SQLite in `dataDir`. */
+  databaseUrl?: string;
+  /** Connections in the PostgreSQL pool (default 10). */
+  databasePoolSize?: number;
   /** Days per-call usage rows are kept (daily totals are kept for ever); default 30. */
   usageRetentionDays?: number;
   now?: () => Date;
@@ -104,15 +109,25 @@ export function createStore(db: Database, options: Omit<StoreOptions, "dataDir">
 
 export type Store = ReturnType<typeof createStore>;
 
-/** Opens (creating and migrating as needed) the hub's database: SQLite in `dataDir`. */
+/** Whether a DATABASE_URL names PostgreSQL (the only other database the hub speaks). */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//.test(url);
+}
+
+/**
+ * Opens (creating and migrating as needed) the hub's database: PostgreSQL when `databaseUrl` names it,
+ * else SQLite in `dataDir`. Several hubs may open one database at once: only one migrates at a time.
+ */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  const sqlite = openSqliteDatabase(join(options.dataDir, DATABASE_FILE));
-  registerModelFilterFunctions(sqlite.raw);
+  const db = isPostgresUrl(options.databaseUrl)
+    ? openPostgresDatabase({ url: options.databaseUrl, max: options.databasePoolSize })
+    : openSqliteDatabase(join(options.dataDir, DATABASE_FILE));
   try {
-    await migrate(sqlite);
+    await migrate(db);
+    await refreshLocalApps(db);
   } catch (error) {
-    await sqlite.close();
+    await db.close();
     throw error;
   }
-  return createStore(sqlite, options);
+  return createStore(db, options);
 }

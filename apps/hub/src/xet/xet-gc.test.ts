@@ -4,7 +4,8 @@ import { userToken } from "../__fixtures__/accounts.js";
 import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { type RunningHub, startHub } from "../start-hub.js";
+import { startTestHub } from "../__fixtures__/test-hub.js";
+import type { RunningHub } from "../start-hub.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { openBlobStore } from "../storage/blob-store-config.js";
 import { casRequest, sampleUpload, xetTokenFor } from "./__fixtures__/xet-upload.js";
@@ -24,7 +25,7 @@ beforeAll(async () => {
   temp = makeTempDir();
   blobStore = await blobStoreUnderTest();
   const dataDir = join(temp.dir, "data");
-  hub = await startHub({
+  hub = await startTestHub({
     ...blobStore.options,
     dataDir,
     providerSim: false,
