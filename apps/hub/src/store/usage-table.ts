@@ -52,7 +52,7 @@ const SUMMARY = `
     sum(errors) AS errors, sum(request_bytes) AS "requestBytes", sum(response_bytes) AS "responseBytes",
     sum(total_ms) AS "totalMs"
   FROM usage_daily WHERE (CAST(? AS INTEGER) IS NULL OR token_id = ?)
-  GROUP BY token_id, provider, model ORDER BY token_id, provider, model`;
+  GROUP BY token_id, provider, model ORDER BY token_id, provider, usage_daily.model`;
 
 type PendingUsage = UsageRecord & { createdAt: string };
 
