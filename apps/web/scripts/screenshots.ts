@@ -87,6 +87,28 @@ const SHOTS: Shot[] = [
     ready: PAGE_READY.chatTemplate,
   },
   {
+    name: "files",
+    path: `/${GGUF_MODEL}/tree/main`,
+    ready: PAGE_READY.files,
+    phone: true,
+  },
+  {
+    name: "file",
+    path: `/${GGUF_MODEL}/blob/main/README.md`,
+    ready: PAGE_READY.file,
+  },
+  {
+    name: "commits",
+    path: `/${GGUF_MODEL}/commits/main`,
+    ready: PAGE_READY.history,
+  },
+  {
+    name: "sign-in",
+    path: "/login",
+    ready: PAGE_READY.signIn,
+    phone: true,
+  },
+  {
     name: "widget-builder",
     path: "/widget-builder?maxProducts=4&maxColumns=2",
     ready: PAGE_READY.widgetBuilder,

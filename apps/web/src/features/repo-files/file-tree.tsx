@@ -136,7 +136,7 @@ function EntryRow({ repo, revision, entry }: { repo: RepoRef; revision: string; 
             to={
               isDir ? filesUrls.tree(repo, revision, entry.path) : filesUrls.blob(repo, revision, entry.path)
             }
-            className="min-w-0 truncate text-ink hover:text-accent underline"
+            className="min-w-0 break-all text-ink underline hover:text-accent sm:truncate sm:break-normal"
           >
             {name}
             {isDir ? <span className="sr-only"> (folder)</span> : null}

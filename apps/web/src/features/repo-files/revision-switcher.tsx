@@ -20,9 +20,13 @@ export function RevisionSwitcher({
     ...(refs.data?.branches ?? []).map((branch) => ({
       value: branch.name,
       label: branch.name,
-      hint: "branch",
+      hint: <RefKind kind="branch" />,
     })),
-    ...(refs.data?.tags ?? []).map((tag) => ({ value: `tag:${tag.name}`, label: tag.name, hint: "tag" })),
+    ...(refs.data?.tags ?? []).map((tag) => ({
+      value: `tag:${tag.name}`,
+      label: tag.name,
+      hint: <RefKind kind="tag" />,
+    })),
   ];
   const isTag = refs.data?.tags.some((tag) => tag.name === revision) ?? false;
   const value = isTag ? `tag:${revision}` : revision;
@@ -39,4 +43,8 @@ export function RevisionSwitcher({
       onValueChange={(next) => navigate(urlFor(next.replace(/^tag:/, "")))}
     />
   );
+}
+
+function RefKind({ kind }: { kind: "branch" | "tag" }) {
+  return <span className="rounded border border-line px-1 text-[11px] font-medium text-muted">{kind}</span>;
 }
