@@ -71,6 +71,22 @@ const ORG_ADMIN_ONLY: Row["expected"] = {
 };
 const ORG_ADMIN_ONLY_201: Row["expected"] = { ...ORG_ADMIN_ONLY, orgAdmin: 201 };
 
+// The private repository belongs to acme: its members read it, writers write, admins manage; to anyone
+// else it does not exist (404, or 401 without credentials, as for a missing one).
+const READ_PRIVATE_REPO: Row["expected"] = {
+  anonymous: 401,
+  reader: 200,
+  writer: 200,
+  orgAdmin: 200,
+  otherUser: 404,
+  revokedToken: 401,
+  expiredToken: 401,
+  readTokenOnWrite: 200,
+  fineGrainedOutOfScope: 404,
+};
+const WRITE_PRIVATE_REPO: Row["expected"] = { ...READ_PRIVATE_REPO, reader: 403, readTokenOnWrite: 403 };
+const MANAGE_PRIVATE_REPO: Row["expected"] = { ...WRITE_PRIVATE_REPO, writer: 403 };
+
 // Statuses: 401 anonymous or invalid credentials, 403 known caller without the right, 404 hidden repository.
 const TABLE: Row[] = [
   {
@@ -187,6 +203,14 @@ const TABLE: Row[] = [
       readTokenOnWrite: 200,
       fineGrainedOutOfScope: 200,
     },
+  },
+  {
+    name: "download a file of a gated repository nobody granted",
+    method: "GET",
+    path: `/${GATED}/resolve/main/.gitattributes`,
+    // Members pass the gate; another user is refused with GatedRepo (403); a fine-grained token reads any
+    // repository it can see, and acme's members can see this one.
+    expected: { ...READ_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 200 },
   },
   {
     name: "ask for access to a gated model",
@@ -377,6 +401,53 @@ const TABLE: Row[] = [
     method: "GET",
     path: "/api/organizations/acme/usage",
     expected: ORG_ADMIN_ONLY,
+  },
+  {
+    name: "download a file of a private repository",
+    method: "GET",
+    path: `/${PRIVATE_REPO}/resolve/main/.gitattributes`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    name: "list a private repository's files",
+    method: "GET",
+    path: `/api/models/${PRIVATE_REPO}/tree/main`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    name: "list a private repository's commits",
+    method: "GET",
+    path: `/api/models/${PRIVATE_REPO}/commits/main`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    name: "ask which files of a commit go to LFS",
+    method: "POST",
+    path: `/api/models/${PRIVATE_REPO}/preupload/main`,
+    body: { files: [{ path: "weights.bin", size: 20_000_000, sample: "" }] },
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    name: "a Xet write token for a private repository",
+    method: "GET",
+    path: `/api/models/${PRIVATE_REPO}/xet-write-token/main`,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    name: "open a discussion on a private repository",
+    method: "POST",
+    path: `/api/models/${PRIVATE_REPO}/discussions`,
+    body: (caller: Caller) => ({ title: `From ${caller}`, description: "Hello", pullRequest: false }),
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    name: "change a private repository's settings",
+    method: "PUT",
+    path: `/api/models/${PRIVATE_REPO}/settings`,
+    body: { private: true },
+    writes: true,
+    expected: MANAGE_PRIVATE_REPO,
   },
 ];
 
