@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   download,
+  hubApi,
+  lfsUploadUrl,
   median,
   rss,
   rssSampler,
@@ -44,11 +46,7 @@ async function makeFile(path: string): Promise<string> {
 async function measureHub(hub: Server, file: string, oid: string, others: Server[]) {
   const { url, token } = hub.info as { url: string; token: string };
   const auth = { Authorization: `Bearer ${token}` };
-  const api = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${url}${path}`, { ...init, headers: { ...auth, ...(init.headers ?? {}) } });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return response;
-  };
+  const api = hubApi(url, token);
   const size = FILE_MB << 20;
   await api("/api/repos/create", {
     method: "POST",
@@ -62,17 +60,7 @@ async function measureHub(hub: Server, file: string, oid: string, others: Server
   for (let round = 0; round < ROUNDS; round++) {
     // Rounds after the first send the same bytes under another oid: the hub streams them to the store,
     // hashing, and refuses them at the end, which costs what a fresh upload costs.
-    const batch = (await (
-      await api("/bench/big.git/info/lfs/objects/batch", {
-        method: "POST",
-        headers: { "Content-Type": "application/vnd.git-lfs+json" },
-        body: JSON.stringify({
-          operation: "upload",
-          objects: [{ oid: round === 0 ? oid : "0".repeat(63) + round, size }],
-        }),
-      })
-    ).json()) as { objects: { actions?: { upload: { href: string } } }[] };
-    const href = batch.objects[0]!.actions!.upload.href;
+    const href = await lfsUploadUrl(api, "bench/big", oid, size, round);
     const sampler = rssSampler(hub.child.pid!);
     const otherSamplers = others.map((other) => rssSampler(other.child.pid!));
     uploads.push(

@@ -80,3 +80,35 @@ export function serveChild(script: string, ...args: string[]): Promise<Server> {
     child.once("exit", (code) => reject(new Error(`serve.ts ${args[0]} exited with ${code}`)));
   });
 }
+
+export type HubApi = (path: string, init?: RequestInit) => Promise<Response>;
+
+/** Calls the hub's API with the bench token; any answer but 2xx stops the bench with its body. */
+export function hubApi(url: string, token: string): HubApi {
+  return async (path, init = {}) => {
+    const headers = { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) };
+    const response = await fetch(`${url}${path}`, { ...init, headers });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response;
+  };
+}
+
+/**
+ * The LFS upload URL for round `round` of an upload bench. Rounds after the first announce the same bytes
+ * under another oid, so the hub streams and hashes them again (and refuses them at the end) instead of
+ * answering that the object is already stored: each round costs what a fresh upload costs.
+ */
+export async function lfsUploadUrl(api: HubApi, repo: string, oid: string, size: number, round: number) {
+  const response = await api(`/${repo}.git/info/lfs/objects/batch`, {
+    method: "POST",
+    headers: { "Content-Type": "application/vnd.git-lfs+json" },
+    body: JSON.stringify({
+      operation: "upload",
+      objects: [{ oid: round === 0 ? oid : "0".repeat(63) + round, size }],
+    }),
+  });
+  const batch = (await response.json()) as { objects: { actions?: { upload: { href: string } } }[] };
+  const href = batch.objects[0]?.actions?.upload.href;
+  if (!href) throw new Error(`round ${round}: the hub offered no upload URL for ${repo}`);
+  return href;
+}

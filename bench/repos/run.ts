@@ -11,7 +11,17 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { download, median, rss, rssSampler, serveChild, timed, upload } from "./measure.js";
+import {
+  download,
+  hubApi,
+  lfsUploadUrl,
+  median,
+  rss,
+  rssSampler,
+  serveChild,
+  timed,
+  upload,
+} from "./measure.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const REPO_DIR = join(HERE, "..", "..");
@@ -59,11 +69,7 @@ async function main() {
   const sink = await serveChild(join(HERE, "serve.ts"), "sink", work);
   const { url, token } = hub.info as { url: string; token: string };
   const auth = { Authorization: `Bearer ${token}` };
-  const api = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${url}${path}`, { ...init, headers: { ...auth, ...(init.headers ?? {}) } });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return response;
-  };
+  const api = hubApi(url, token);
   try {
     // The large file: pseudo-random bytes (a 1 MiB random block, varied per MiB), hashed as it is written.
     const big = join(work, "big.bin");
@@ -90,22 +96,12 @@ async function main() {
     const uploadTimes = { hub: [] as number[], bare: [] as number[] };
     let uploadPeak = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const batch = (await (
-        await api("/bench/big.git/info/lfs/objects/batch", {
-          method: "POST",
-          headers: { "Content-Type": "application/vnd.git-lfs+json" },
-          body: JSON.stringify({
-            operation: "upload",
-            objects: [{ oid: round === 0 ? oid : "0".repeat(63) + round, size }],
-          }),
-        })
-      ).json()) as { objects: { actions?: { upload: { href: string } } }[] };
-      const href = batch.objects[0]!.actions?.upload.href;
+      const href = await lfsUploadUrl(api, "bench/big", oid, size, round);
       const sampler = rssSampler(hub.child.pid!);
       // Rounds after the first upload the same bytes under another oid: the hub reads, hashes and refuses them
       // at the end (a 400), which costs what a fresh upload costs without keeping a second copy.
       const hubTime = await timed(() =>
-        upload(href!, big).catch((error) => {
+        upload(href, big).catch((error) => {
           if (round === 0) throw error;
         }),
       );
