@@ -30,12 +30,17 @@ export class HubError extends Error {
   }
 }
 
-/** The request is malformed: bad id, bad query parameter, invalid field in a body. */
-export class InvalidInputError extends HubError {
-  constructor(message: string) {
-    super(400, "invalid_input", message);
-  }
+/** A HubError class whose one argument is the message: `class X extends withStatus(404, "not_found") {}`. */
+function withStatus(status: ContentfulStatusCode, code: string) {
+  return class extends HubError {
+    constructor(message: string) {
+      super(status, code, message);
+    }
+  };
 }
+
+/** The request is malformed: bad id, bad query parameter, invalid field in a body. */
+export class InvalidInputError extends withStatus(400, "invalid_input") {}
 
 /**
  * The client went away before sending its whole body: nothing to answer and nothing wrong with the hub,
@@ -59,49 +64,21 @@ export class PayloadTooLargeError extends HubError {
   }
 }
 
-export class UnauthorizedError extends HubError {
-  constructor(message: string) {
-    super(401, "unauthorized", message);
-  }
-}
+export class UnauthorizedError extends withStatus(401, "unauthorized") {}
 
-export class ForbiddenError extends HubError {
-  constructor(message: string) {
-    super(403, "forbidden", message);
-  }
-}
+export class ForbiddenError extends withStatus(403, "forbidden") {}
 
-export class NotFoundError extends HubError {
-  constructor(message: string) {
-    super(404, "not_found", message);
-  }
-}
+export class NotFoundError extends withStatus(404, "not_found") {}
 
-export class ConflictError extends HubError {
-  constructor(message: string) {
-    super(409, "conflict", message);
-  }
-}
+export class ConflictError extends withStatus(409, "conflict") {}
 
-export class UnsupportedMediaTypeError extends HubError {
-  constructor(message: string) {
-    super(415, "unsupported_media_type", message);
-  }
-}
+export class UnsupportedMediaTypeError extends withStatus(415, "unsupported_media_type") {}
 
 /** A dependency the hub needs is not available (e.g. a package not built yet, a disabled feature). */
-export class UnavailableError extends HubError {
-  constructor(message: string) {
-    super(503, "unavailable", message);
-  }
-}
+export class UnavailableError extends withStatus(503, "unavailable") {}
 
 /** The provider behind the router could not be reached or failed before answering. */
-export class UpstreamError extends HubError {
-  constructor(message: string) {
-    super(502, "upstream_error", message);
-  }
-}
+export class UpstreamError extends withStatus(502, "upstream_error") {}
 
 export class UpstreamTimeoutError extends HubError {
   constructor(timeoutMs: number) {
@@ -174,11 +151,7 @@ export class StaleParentError extends HubError {
 }
 
 /** Storage is full: nothing was written. */
-export class InsufficientStorageError extends HubError {
-  constructor(message: string) {
-    super(507, "insufficient_storage", message);
-  }
-}
+export class InsufficientStorageError extends withStatus(507, "insufficient_storage") {}
 
 /**
  * The JSON body of every error response. It keeps RFC 9457 problem fields (title, status, detail) and the
