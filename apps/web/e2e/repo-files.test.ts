@@ -134,6 +134,51 @@ describe("model page layout", () => {
   });
 });
 
+describe("history of one file", () => {
+  it("the file view's History lists only the commits that changed that file", async () => {
+    const csrf = await csrfOf(page);
+    const commit = async (summary: string, path: string, content: string) => {
+      const lines = [
+        { key: "header", value: { summary } },
+        {
+          key: "file",
+          value: { path, content: Buffer.from(content).toString("base64"), encoding: "base64" },
+        },
+      ];
+      const response = await page.request.post("/api/models/alice/demo/commit/main", {
+        data: lines.map((line) => JSON.stringify(line)).join("\n"),
+        headers: { "X-CSRF-Token": csrf, "Content-Type": "application/x-ndjson" },
+      });
+      expect(response.status(), await response.text()).toBe(200);
+    };
+    await commit("Edit notes", "upload/notes.py", 'print("edited")\n');
+    await commit("Tune config", "upload/weights/config.json", '{"hidden_size": 128}\n');
+
+    const problems = watchPage(page, { expectedStatus: 200 });
+    await page.goto("/alice/demo/blob/main/upload/notes.py");
+    await page.getByRole("link", { name: "History" }).click();
+    await page.waitForURL("**/alice/demo/commits/main/upload/notes.py");
+    await page.getByRole("heading", { name: "History of upload/notes.py" }).waitFor();
+    const history = page.getByTestId("commit-list");
+    await history.getByRole("listitem").first().waitFor();
+    const titles = await history.getByRole("listitem").getByRole("link").allTextContents();
+    expect(titles.filter((title) => !/^(Commit|Browse)/.test(title))).toEqual([
+      "Edit notes",
+      "Add weights from the browser",
+    ]);
+    // A folder's History (from the tree) covers what changed under it.
+    await page.goto("/alice/demo/tree/main/upload/weights");
+    await page.getByRole("link", { name: "History" }).click();
+    await page.waitForURL("**/alice/demo/commits/main/upload/weights");
+    await history.getByRole("link", { name: "Tune config" }).waitFor();
+    expect(await history.getByRole("link", { name: "Edit notes" }).count()).toBe(0);
+    await page.getByRole("link", { name: "Whole history" }).click();
+    await page.waitForURL("**/alice/demo/commits/main");
+    await history.getByRole("link", { name: "Edit notes" }).waitFor();
+    expect(problems).toEqual([]);
+  });
+});
+
 async function csrfOf(page: Page): Promise<string> {
   const response = await page.request.get("/api/auth/session");
   return ((await response.json()) as { csrfToken: string }).csrfToken;

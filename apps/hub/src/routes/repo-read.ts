@@ -3,6 +3,7 @@ import { fieldsFor, modelView, needsMappings, parseExpand } from "../api/model-v
 import { EntryNotFoundError, InvalidInputError } from "../errors.js";
 import { readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
+import { historyPage } from "../repos/commit-history.js";
 import { lfsPointerSize } from "../repos/lfs-pointer.js";
 import { parseFolderPath, parseRepoPath } from "../repos/repo-path.js";
 import { splitRevision } from "../repos/revision.js";
@@ -160,35 +161,47 @@ export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: Repo
   return c.json(expand ? await expandEntries(deps.store, repo, commitOid, withXet) : withXet);
 }
 
-/** GET /api/{type}s/{id}/commits/{rev}: first-parent history, newest first, paged by `p` and `limit`. */
+/**
+ * GET /api/{type}s/{id}/commits/{rev}[/{path}]: first-parent history, newest first, paged by `p` and `limit`.
+ * A path after the revision (as the public hub's `/{id}/commits/{rev}/{path}` page has it) keeps only the
+ * commits that changed it. A revision with unencoded slashes (`feature/x`) still means that branch, as before.
+ */
 export async function repoCommits(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
   const { repo } = await findRepo(deps, c, target.type, target.id, "read");
-  const { commitOid } = await deps.repos.resolveOrThrow(repo, target.rest.join("/") || "main");
+  const { commitOid, path } = await commitsTarget(deps, repo, target.rest);
   const limit = queryInteger(c, "limit", { min: 1, max: 1000 }) ?? 50;
   const page = queryInteger(c, "p", { min: 0, max: 1_000_000 }) ?? 0;
-  const commits = [];
-  let oid: string | undefined = commitOid;
-  let index = 0;
-  while (oid && commits.length <= limit) {
-    const commit = await deps.store.repos.commit(repo.key, oid);
-    if (!commit) break;
-    if (index >= page * limit) {
-      commits.push({
-        id: commit.oid,
-        title: commit.title,
-        message: commit.message,
-        authors: [{ user: commit.author }],
-        date: commit.createdAt,
-      });
-    }
-    index++;
-    oid = commit.parents[0];
+  const history = await historyPage(deps.store, repo, commitOid, { page, limit, path });
+  if (history.hasNext) nextLink(c, deps.publicUrl, "p", String(page + 1));
+  return c.json(
+    history.commits.map((commit) => ({
+      id: commit.oid,
+      title: commit.title,
+      message: commit.message,
+      authors: [{ user: commit.author }],
+      date: commit.createdAt,
+    })),
+  );
+}
+
+/** The revision and optional path of a commits call; the path must exist (file or folder) at the revision. */
+async function commitsTarget(
+  deps: RepoReadDeps,
+  repo: RepoRecord,
+  rest: string[],
+): Promise<{ commitOid: string; path?: string }> {
+  const whole = rest.join("/") || "main";
+  const asRevision = rest.length > 1 ? await deps.repos.resolve(repo, whole) : undefined;
+  if (asRevision || rest.length <= 1) {
+    return { commitOid: (asRevision ?? (await deps.repos.resolveOrThrow(repo, whole))).commitOid };
   }
-  if (commits.length > limit) {
-    commits.pop();
-    nextLink(c, deps.publicUrl, "p", String(page + 1));
-  }
-  return c.json(commits);
+  const { revision, rest: pathParts } = splitRevision(rest);
+  const { commitOid } = await deps.repos.resolveOrThrow(repo, revision ?? "main");
+  const pathText = pathParts.join("/").replace(/\/+$/, "");
+  if (pathText === "") return { commitOid };
+  const path = parseRepoPath(pathText);
+  if (!(await entryAt(deps.store, repo, commitOid, path))) throw new EntryNotFoundError(path);
+  return { commitOid, path };
 }
 
 /** GET /api/{type}s/{id}/refs: branches, tags, and with `include_prs=1` pull-request refs. */

@@ -27,11 +27,11 @@ export function FilePage() {
 
 export function CommitsPage() {
   const repo = useRouteRepo();
-  const { revision } = useRevisionPath();
+  const { revision, path } = useRevisionPath();
   return (
     <>
-      <PageTitle>{`History of ${repo.id} at ${revision}`}</PageTitle>
-      <CommitList repo={repo} revision={revision} />
+      <PageTitle>{`History of ${repo.id}${path ? `/${path}` : ""} at ${revision}`}</PageTitle>
+      <CommitList key={path} repo={repo} revision={revision} path={path} />
     </>
   );
 }

@@ -3,22 +3,50 @@ import { Link, useSearchParams } from "react-router";
 import { commitsQuery } from "../../lib/api/repo-files.js";
 import { formatAgo } from "../../lib/format.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
+import { Breadcrumbs } from "./breadcrumbs.js";
 import { RevisionSwitcher } from "./revision-switcher.js";
 
 const pageLink = "rounded-md border border-line px-3 py-1.5 text-sm font-medium hover:border-accent";
 
-/** First-parent history at a revision, 50 commits a page (`?p=` in the URL). */
-export function CommitList({ repo, revision }: { repo: RepoRef; revision: string }) {
+/**
+ * First-parent history at a revision, or the history of one file or folder (`path`), 50 commits a page
+ * (`?p=` in the URL).
+ */
+export function CommitList({
+  repo,
+  revision,
+  path = "",
+}: {
+  repo: RepoRef;
+  revision: string;
+  path?: string;
+}) {
   const [params] = useSearchParams();
   const page = Math.max(0, Number.parseInt(params.get("p") ?? "0", 10) || 0);
-  const commits = useQuery(commitsQuery(repo, revision, page));
+  const commits = useQuery(commitsQuery(repo, revision, page, path));
   return (
     <section aria-labelledby="history-heading" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-2">
-        <RevisionSwitcher repo={repo} revision={revision} urlFor={(rev) => filesUrls.commits(repo, rev)} />
+        <RevisionSwitcher
+          repo={repo}
+          revision={revision}
+          urlFor={(rev) => filesUrls.commits(repo, rev, path)}
+        />
+        {path ? <Breadcrumbs repo={repo} revision={revision} path={path} /> : null}
         <h2 id="history-heading" className="text-lg font-semibold">
-          Commit history
+          {path ? (
+            <>
+              History of <span className="break-all font-mono text-base">{path}</span>
+            </>
+          ) : (
+            "Commit history"
+          )}
         </h2>
+        {path ? (
+          <Link to={filesUrls.commits(repo, revision)} className="ml-auto text-sm text-accent underline">
+            Whole history
+          </Link>
+        ) : null}
       </div>
       {commits.isPending ? (
         <p className="text-muted">Loading commits…</p>
@@ -28,7 +56,15 @@ export function CommitList({ repo, revision }: { repo: RepoRef; revision: string
         </p>
       ) : (
         <>
-          <ol className="overflow-hidden rounded-lg border border-line" data-testid="commit-list">
+          {commits.data.commits.length === 0 ? (
+            <p className="rounded-lg border border-dashed border-line p-6 text-center text-muted">
+              No commits on this page.
+            </p>
+          ) : null}
+          <ol
+            className="overflow-hidden rounded-lg border border-line empty:hidden"
+            data-testid="commit-list"
+          >
             {commits.data.commits.map((commit) => (
               <li
                 key={commit.id}

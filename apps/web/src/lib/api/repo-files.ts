@@ -64,14 +64,17 @@ export const refsQuery = (repo: RepoRef) =>
     staleTime: 30_000,
   });
 
-/** One page of first-parent history at a revision; `hasNext` from the hub's `Link` header. */
-export const commitsQuery = (repo: RepoRef, revision: string, page: number) =>
+/**
+ * One page of first-parent history at a revision, or of the commits that changed `path` (the hub's
+ * `commits/{rev}/{path}`); `hasNext` from the hub's `Link` header.
+ */
+export const commitsQuery = (repo: RepoRef, revision: string, page: number, path = "") =>
   queryOptions({
-    queryKey: ["commits", repo.type, repo.id, revision, page],
+    queryKey: ["commits", repo.type, repo.id, revision, path, page],
     queryFn: async ({ signal }) => {
       const url = repoApiUrl(
         repo,
-        `commits/${encodeURIComponent(revision)}?p=${page}&limit=${COMMITS_PAGE_SIZE}`,
+        `commits/${encodeURIComponent(revision)}${path ? `/${filePath(path)}` : ""}?p=${page}&limit=${COMMITS_PAGE_SIZE}`,
       );
       const { data, headers } = await hubGet<CommitSummary[]>(url, signal);
       return { commits: data, hasNext: Boolean(nextLinkFrom(headers.get("link"))) };
