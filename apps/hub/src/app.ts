@@ -7,7 +7,7 @@ import { accountsService } from "./accounts/accounts-service.js";
 import { type OidcSettings, oidcService } from "./accounts/oidc.js";
 import { adminOperations } from "./admin-operations.js";
 import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
-import { type Authorizer, createAuthorizer } from "./auth/authorize.js";
+import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
 import { actorMiddleware } from "./auth/middleware.js";
 import { HubError, NotFoundError, renderError } from "./errors.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
@@ -26,11 +26,11 @@ import { healthRoutes } from "./routes/health.js";
 import { lfsRoutes } from "./routes/lfs.js";
 import { librariesRoutes } from "./routes/libraries.js";
 import { librarySnippetsRoutes } from "./routes/library-snippets.js";
-import { visibleModels } from "./routes/model-lookup.js";
 import { modelsRoutes } from "./routes/models.js";
 import { organizationsRoutes } from "./routes/organizations.js";
 import { repoAdminRoutes, validateYamlRoute } from "./routes/repo-admin.js";
 import { repoApiRoutes } from "./routes/repo-api.js";
+import { repoListingRoutes } from "./routes/repo-listing.js";
 import type { RepoReadDeps } from "./routes/repo-read.js";
 import { resolveRoutes } from "./routes/resolve.js";
 import { type SignupPolicy, sessionRoutes } from "./routes/sessions.js";
@@ -39,6 +39,7 @@ import { settingsInferenceProvidersRoutes } from "./routes/settings-inference-pr
 import { settingsTokensRoutes } from "./routes/settings-tokens.js";
 import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
+import { usersRoutes } from "./routes/users.js";
 import { whoamiRoutes } from "./routes/whoami.js";
 import { widgetRoutes } from "./routes/widget.js";
 import { CAS_PATH, xetCasRoutes } from "./routes/xet-cas.js";
@@ -217,6 +218,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     }),
   );
   app.route("/api/avatars", avatarsRoutes());
+  app.route("/api/users", usersRoutes(deps.store));
+  app.route("/api/datasets", repoListingRoutes(deps.store, "dataset"));
+  app.route("/api/spaces", repoListingRoutes(deps.store, "space"));
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(
     "/",
@@ -246,17 +250,26 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const web = deps.webDist
     ? createWebHandler(deps.webDist, (path, c) =>
         // A private model the caller may not see is "not found", as the API answers it.
-        isAppPage(path, async (id) => {
-          const model = await deps.store.models.get(id);
-          if (!model) return false;
-          if (!model.private) return true;
-          const visible = visibleModels(c as Context<HubEnv>);
-          const lower = model.id.toLowerCase();
-          return (
-            visible.all ||
-            visible.owners.some((owner) => lower.startsWith(`${owner.toLowerCase()}/`)) ||
-            visible.repoIds.some((repoId) => repoId.toLowerCase() === lower)
-          );
+        isAppPage(path, {
+          repoExists: async (type, id) => {
+            const found =
+              type === "model"
+                ? await deps.store.models.get(id)
+                : ((await deps.store.repos.get(type, id)) ?? (await deps.store.repos.redirected(type, id)));
+            if (!found) return false;
+            if (!found.private) return true;
+            const visible = visibility((c as Context<HubEnv>).get("actor"), type);
+            const lower = found.id.toLowerCase();
+            return (
+              visible.all ||
+              visible.owners.some((owner) => lower.startsWith(`${owner.toLowerCase()}/`)) ||
+              visible.repoIds.some((repoId) => repoId.toLowerCase() === lower)
+            );
+          },
+          accountExists: async (name) => {
+            const account = await deps.store.accounts.namespace(name);
+            return account !== undefined && !(account.kind === "user" && account.disabled);
+          },
         }),
       )
     : undefined;

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { isAppPage } from "./web-pages.js";
 
-const exists = (id: string) => id === "alice/demo";
+const exists = {
+  repoExists: (type: string, id: string) =>
+    (type === "model" && id === "alice/demo") ||
+    (type === "dataset" && id === "alice/data") ||
+    (type === "space" && id === "alice/app"),
+  accountExists: (name: string) => name === "alice" || name === "acme",
+};
 
 describe("isAppPage", () => {
   it.each([
@@ -15,6 +21,21 @@ describe("isAppPage", () => {
     "/alice/demo/upload/main",
     "/alice/demo/new/main/docs",
     "/alice/demo/edit/main/README.md",
+    "/datasets",
+    "/spaces",
+    "/new",
+    "/new-dataset",
+    "/new-space",
+    "/alice",
+    "/acme/",
+    "/datasets/alice/data",
+    "/datasets/alice/data/tree/main/train",
+    "/datasets/alice/data/blob/main/train.csv",
+    "/datasets/alice/data/commit/0123456",
+    "/datasets/alice/data/discussions/3",
+    "/datasets/alice/data/settings",
+    "/spaces/alice/app",
+    "/spaces/alice/app/commits/main",
   ])("serves the repository page %s", async (path) => {
     expect(await isAppPage(path, exists)).toBe(true);
   });
@@ -24,6 +45,13 @@ describe("isAppPage", () => {
     "/alice/demo/commit/not-a-commit",
     "/alice/demo/elsewhere",
     "/bob/other/tree/main",
+    "/bob",
+    "/datasets/alice",
+    "/datasets/alice/demo",
+    "/datasets/alice/data/playground",
+    "/datasets/alice/data/libraries/transformers",
+    "/spaces/alice/data",
+    "/models/alice/app",
   ])("answers 404 for %s", async (path) => {
     expect(await isAppPage(path, exists)).toBe(false);
   });

@@ -1,9 +1,15 @@
 import { modelIdFromParts } from "../model-id.js";
+import type { RepoType } from "../store/repos-table.js";
 
 /** Pages of the web app that are not about one model. The web app's router (apps/web) lists the same. */
 export const APP_PAGES: readonly string[] = [
   "/",
   "/models",
+  "/datasets",
+  "/spaces",
+  "/new",
+  "/new-dataset",
+  "/new-space",
   "/widget-builder",
   "/login",
   "/join",
@@ -23,23 +29,40 @@ const ACCOUNT_PAGES = [/^\/organizations\/invites\/[\w-]{1,100}\/?$/, /^\/organi
 const MODEL_SECTION =
   /^(?:\/|\/libraries\/[^/]+\/?|\/local-apps(?:\/[^/]+)?\/?|\/inference\/?|\/playground\/?|\/chat-template\/?|\/(?:tree|blob|commits|upload|new|edit)\/[^/]+(?:\/.*)?|\/commit\/[0-9a-f]{7,40}\/?|\/discussions(?:\/\d+)?\/?|\/settings\/?)?$/;
 
+/** What may follow `/datasets/{owner}/{name}` and `/spaces/{owner}/{name}`: the card, files, community, settings. */
+const REPO_SECTION =
+  /^(?:\/|\/(?:tree|blob|commits|upload|new|edit)\/[^/]+(?:\/.*)?|\/commit\/[0-9a-f]{7,40}\/?|\/discussions(?:\/\d+)?\/?|\/settings\/?)?$/;
+
+/** A user's or an organization's page, `/{name}` as on the public hub (names as accounts/names.ts allows). */
+const ACCOUNT_NAME = /^\/([\w.-]{1,96})\/?$/;
+
+/** What the hub knows that decides whether a page exists for the caller. */
+export interface PageLookups {
+  /** Whether a repository exists and the caller may see it (a private one they may not see: false). */
+  repoExists(type: RepoType, id: string): boolean | Promise<boolean>;
+  /** Whether a user or an organization has this name. */
+  accountExists(name: string): boolean | Promise<boolean>;
+}
+
 /**
- * Whether `path` is a page the web app shows: one of APP_PAGES, or a section of a model the hub has.
- * Decided by the path, never by the Accept header, so `curl /models` and a browser get the same status.
+ * Whether `path` is a page the web app shows: one of APP_PAGES, an account's page, or a section of a
+ * model, dataset or space the hub has. Decided by the path, never by the Accept header, so `curl /models`
+ * and a browser get the same status.
  */
-export async function isAppPage(
-  path: string,
-  modelExists: (id: string) => boolean | Promise<boolean>,
-): Promise<boolean> {
+export async function isAppPage(path: string, lookups: PageLookups): Promise<boolean> {
   if (APP_PAGES.includes(path) || APP_PAGES.includes(path.replace(/\/$/, ""))) return true;
   if (ACCOUNT_PAGES.some((page) => page.test(path))) return true;
-  const match = /^\/([^/]+)\/([^/]+)(.*)$/.exec(path);
-  if (!match || !MODEL_SECTION.test(match[3] ?? "")) return false;
+  const account = ACCOUNT_NAME.exec(path);
+  if (account) return lookups.accountExists(account[1] ?? "");
+  const prefixed = /^\/(datasets|spaces)(\/.*)$/.exec(path);
+  const type: RepoType = prefixed?.[1] === "datasets" ? "dataset" : prefixed ? "space" : "model";
+  const match = /^\/([^/]+)\/([^/]+)(.*)$/.exec(prefixed?.[2] ?? path);
+  if (!match || !(type === "model" ? MODEL_SECTION : REPO_SECTION).test(match[3] ?? "")) return false;
   let id: string;
   try {
     id = modelIdFromParts(match[1] ?? "", match[2] ?? "");
   } catch {
     return false;
   }
-  return modelExists(id);
+  return lookups.repoExists(type, id);
 }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { fieldsFor, modelView, needsMappings, parseExpand } from "../api/model-view.js";
+import { parseFrontMatter } from "../derive/front-matter.js";
 import { EntryNotFoundError, InvalidInputError } from "../errors.js";
 import { readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
@@ -8,7 +9,7 @@ import { lfsPointerSize } from "../repos/lfs-pointer.js";
 import { parseFolderPath, parseRepoPath } from "../repos/repo-path.js";
 import { splitRevision } from "../repos/revision.js";
 import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "../repos/tree-listing.js";
-import type { RepoRecord } from "../store/repos-table.js";
+import type { FileRecord, RepoRecord } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
 import type { CasService } from "../xet/cas-service.js";
 import type { XetSigner } from "../xet/xet-tokens.js";
@@ -43,6 +44,38 @@ function nextLink(c: Context, publicUrl: string, param: string, value: string): 
   const next = new URL(url.pathname + url.search, publicUrl);
   next.searchParams.set(param, value);
   c.header("Link", `<${next.toString()}>; rel="next"`);
+}
+
+/** A card larger than this is not read for the repository's info (its page links to the file instead). */
+const MAX_CARD_BYTES = 1024 * 1024;
+
+/** A dataset's or space's README.md: its front matter (`cardData`) and text (`cardText`), when readable. */
+async function readCard(
+  deps: RepoReadDeps,
+  files: readonly FileRecord[],
+): Promise<{ cardData?: Record<string, unknown>; cardText?: string }> {
+  const readme = files.find((file) => file.path === "README.md");
+  if (!readme || readme.size > MAX_CARD_BYTES) return {};
+  if (readme.size === 0) return { cardText: "" };
+  if (!(await deps.repos.blobs.head(readme.sha256))) return {};
+  const text = (await deps.repos.blobs.read(readme.sha256, { start: 0, end: readme.size - 1 })).toString(
+    "utf8",
+  );
+  const { data, body } = parseFrontMatter(text);
+  return { ...(data ? { cardData: data } : {}), cardText: body };
+}
+
+const strings = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string");
+
+/** The tags the public hub gives a dataset or space from its card: its `tags`, `license:`, `language:`. */
+function cardTags(card: Record<string, unknown> | undefined): string[] {
+  if (!card) return [];
+  return [
+    ...strings(card.tags),
+    ...strings(card.license).map((license) => `license:${license}`),
+    ...strings(card.language).map((language) => `language:${language}`),
+  ];
 }
 
 /** GET /api/{type}s/{id} and /revision/{rev}: the model record (for models) merged with the repository's. */
@@ -103,8 +136,18 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
         })
       : { id: repo.id, modelId: repo.id };
   } else {
-    view = { _id: repo.key.toString(16).padStart(24, "0"), id: repo.id, tags: [], likes: 0, downloads: 0 };
-    if (repo.type === "space") view.sdk = "static";
+    const card = await readCard(deps, files);
+    view = {
+      _id: repo.key.toString(16).padStart(24, "0"),
+      id: repo.id,
+      tags: cardTags(card.cardData),
+      likes: 0,
+      downloads: 0,
+      ...card,
+    };
+    if (repo.type === "space") {
+      view.sdk = typeof card.cardData?.sdk === "string" ? card.cardData.sdk : "static";
+    }
   }
   for (const [field, value] of Object.entries(repoFields)) {
     if (expand.length === 0 || expand.includes(field)) view[field] = value;

@@ -12,6 +12,7 @@ import { appliedVersion, MIGRATIONS, migrate } from "./migrations.js";
 import { createModelsTable } from "./models-table.js";
 import { openPostgresDatabase } from "./postgres-database.js";
 import { createProviderPreferencesTable } from "./provider-preferences-table.js";
+import { createReposListing } from "./repos-listing.js";
 import { createReposTable } from "./repos-table.js";
 import { openSqliteDatabase } from "./sqlite-database.js";
 import { createUsageReports } from "./usage-reports.js";
@@ -39,6 +40,8 @@ function bindTables(q: Queryable, now: () => Date) {
     models: createModelsTable(q, now),
     mappings: createMappingsTable(q),
     repos: createReposTable(q),
+    /** Dataset and space listings (`GET /api/datasets`, `/api/spaces`). */
+    reposListing: createReposListing(q),
     /** What still needs each blob (garbage collection). */
     blobReferences: createBlobReferences(q),
     /** Discussions and pull requests (see discussions-table.ts). */

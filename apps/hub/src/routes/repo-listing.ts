@@ -1,0 +1,115 @@
+import { Hono } from "hono";
+import { parseDirection, parseLimit, parseSort } from "../api/listing-query.js";
+import { visibility } from "../auth/authorize.js";
+import { InvalidInputError } from "../errors.js";
+import type { HubEnv } from "../http/hub-env.js";
+import { publicUrlOfRequest } from "../http/public-url.js";
+import { queryList, queryOne } from "../http/query.js";
+import { REPO_LIST_SORTS, type RepoListRow, type RepoListSort } from "../store/repos-listing.js";
+import type { RepoType } from "../store/repos-table.js";
+import type { Store } from "../store/store.js";
+
+/**
+ * Sorts the public hub offers that mean nothing here yet: datasets and spaces have no likes, downloads or
+ * trending score on this hub (all 0), so these order by id, as a tie among equals does.
+ */
+const ZERO_SORTS = ["trendingScore", "trending", "likes", "likes30d", "downloads"];
+
+/** Listing parameters of `/api/models` this hub cannot apply to datasets and spaces (no card index). */
+const UNSUPPORTED = ["filter", "language", "license", "gated"];
+
+function readSort(raw: string | undefined): RepoListSort {
+  if (raw !== undefined && ZERO_SORTS.includes(raw)) return "id";
+  return parseSort(raw, REPO_LIST_SORTS, "lastModified");
+}
+
+function encodeCursor(parts: [RepoListSort, 1 | -1, string, string]): string {
+  return Buffer.from(JSON.stringify(parts)).toString("base64url");
+}
+
+function decodeCursor(text: string, sort: RepoListSort, direction: 1 | -1): { value: string; id: string } {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+  } catch {
+    parts = undefined;
+  }
+  if (
+    !Array.isArray(parts) ||
+    parts.length !== 4 ||
+    parts[0] !== sort ||
+    parts[1] !== direction ||
+    typeof parts[2] !== "string" ||
+    typeof parts[3] !== "string"
+  ) {
+    throw new InvalidInputError("Invalid cursor for this sort: use the Link header of the previous page.");
+  }
+  return { value: parts[2], id: parts[3] };
+}
+
+function sortValue(row: RepoListRow, sort: RepoListSort): string {
+  return sort === "lastModified" ? row.lastModified : sort === "createdAt" ? row.createdAt : row.id;
+}
+
+/** One row as the public hub lists datasets and spaces (`DatasetInfo` / `SpaceInfo` of the clients). */
+function rowView(row: RepoListRow) {
+  return {
+    _id: row.id,
+    id: row.id,
+    author: row.owner,
+    private: row.private,
+    gated: row.gated,
+    disabled: false,
+    likes: 0,
+    downloads: 0,
+    trendingScore: 0,
+    tags: [],
+    createdAt: row.createdAt,
+    lastModified: row.lastModified,
+  };
+}
+
+/**
+ * `GET /api/datasets` and `GET /api/spaces`: `search` (id contains, any case), `author`, `sort`
+ * (`lastModified` default, `createdAt`, `id`), `direction`, `limit`, cursor pages through `Link`, and
+ * `X-Total-Count`. Private repositories only for those who may see them, as in the models listing.
+ */
+export function repoListingRoutes(store: Store, type: Exclude<RepoType, "model">) {
+  const app = new Hono<HubEnv>();
+  app.get("/", async (c) => {
+    for (const name of UNSUPPORTED) {
+      if (queryList(c, name).length) {
+        throw new InvalidInputError(`Query parameter "${name}" is not supported for ${type} listings.`);
+      }
+    }
+    const rawSort = queryOne(c, "sort");
+    const sort = readSort(rawSort);
+    // A sort where every value is 0 is id order, ascending, whatever the direction asked.
+    const direction =
+      rawSort !== undefined && ZERO_SORTS.includes(rawSort) ? 1 : parseDirection(queryOne(c, "direction"));
+    const limit = parseLimit(queryOne(c, "limit"));
+    const cursor = queryOne(c, "cursor");
+    const filters = {
+      type,
+      search: queryOne(c, "search"),
+      author: queryOne(c, "author"),
+      visibleTo: visibility(c.get("actor"), type),
+    };
+    const { rows, hasMore } = await store.reposListing.list({
+      ...filters,
+      sort,
+      direction,
+      limit,
+      after: cursor ? decodeCursor(cursor, sort, direction) : undefined,
+    });
+    c.header("X-Total-Count", String(await store.reposListing.count(filters)));
+    const last = rows[rows.length - 1];
+    if (hasMore && last) {
+      const next = publicUrlOfRequest(c);
+      next.searchParams.set("cursor", encodeCursor([sort, direction, sortValue(last, sort), last.id]));
+      c.header("Link", `<${next.toString()}>; rel="next"`);
+    }
+    return c.json(rows.map(rowView));
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+import { Hono } from "hono";
+import { accountObjectId, avatarPath } from "../accounts/public-shapes.js";
+import { NotFoundError } from "../errors.js";
+import type { HubEnv } from "../http/hub-env.js";
+import type { Store } from "../store/store.js";
+
+/**
+ * `GET /api/users/{name}/overview`: a user's public profile, in the shape of the public hub's (name,
+ * full name, avatar, organizations). A disabled or unknown user is a 404, as is an organization's name
+ * (its page is `/api/organizations/{name}`).
+ */
+export function usersRoutes(store: Store) {
+  const app = new Hono<HubEnv>();
+  app.get("/:name/overview", async (c) => {
+    const user = await store.accounts.users.byName(c.req.param("name"));
+    if (!user || user.disabled)
+      throw new NotFoundError(`User ${c.req.param("name").slice(0, 100)} not found.`);
+    const memberships = await store.accounts.orgs.membershipsOf(user.id);
+    return c.json({
+      _id: accountObjectId(user),
+      type: "user",
+      user: user.name,
+      fullname: user.fullname,
+      avatarUrl: avatarPath(user.name),
+      isPro: false,
+      createdAt: user.createdAt,
+      orgs: memberships.map(({ org }) => ({
+        name: org.name,
+        fullname: org.fullname,
+        avatarUrl: avatarPath(org.name),
+      })),
+    });
+  });
+  return app;
+}

@@ -1,0 +1,123 @@
+import { placeholders, type Queryable } from "./database.js";
+import type { VisibleModels } from "./model-filters.js";
+import type { Gated, RepoType } from "./repos-table.js";
+
+/** Orders a dataset or space listing can take (they have no likes, downloads or trending score here). */
+export const REPO_LIST_SORTS = ["lastModified", "createdAt", "id"] as const;
+export type RepoListSort = (typeof REPO_LIST_SORTS)[number];
+
+const SORT_COLUMNS: Record<RepoListSort, string> = {
+  lastModified: "last_modified",
+  createdAt: "created_at",
+  id: "name",
+};
+
+export interface RepoListQuery {
+  type: RepoType;
+  search?: string;
+  author?: string;
+  /** Which private repositories the caller may see (auth/authorize.ts `visibility`). */
+  visibleTo: VisibleModels;
+  sort: RepoListSort;
+  direction: 1 | -1;
+  limit: number;
+  /** Keyset position after the previous page's last row: its sort value and its id. */
+  after?: { value: string; id: string };
+}
+
+export interface RepoListRow {
+  id: string;
+  owner: string;
+  private: boolean;
+  gated: Gated;
+  createdAt: string;
+  lastModified: string;
+}
+
+interface Row {
+  name: string;
+  owner: string;
+  private: number;
+  gated: "auto" | "manual" | null;
+  created_at: string;
+  last_modified: string;
+}
+
+/** The WHERE clause of a listing: type, visibility, search and author (names compare without case). */
+function filterSql(query: Omit<RepoListQuery, "sort" | "direction" | "limit" | "after">) {
+  const where = ["type = ?"];
+  const params: unknown[] = [query.type];
+  const visible = query.visibleTo;
+  if (!visible.all) {
+    const parts = ["private = 0"];
+    if (visible.owners.length) {
+      parts.push(`owner IN (${placeholders(visible.owners)})`);
+      params.push(...visible.owners);
+    }
+    if (visible.repoIds.length) {
+      parts.push(`name IN (${placeholders(visible.repoIds)})`);
+      params.push(...visible.repoIds);
+    }
+    where.push(`(${parts.join(" OR ")})`);
+  }
+  if (query.search) {
+    where.push("lower(name) LIKE ? ESCAPE '\\'");
+    params.push(`%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (query.author) {
+    where.push("owner = ?");
+    params.push(query.author);
+  }
+  return { where, params };
+}
+
+/**
+ * `GET /api/datasets` and `/api/spaces` over the repos table: keyset pages ordered by the sort column, ties
+ * by id (ids are unique per type without regard to case, so the order is total and pages never overlap).
+ */
+export function createReposListing(q: Queryable) {
+  return {
+    async list(query: RepoListQuery): Promise<{ rows: RepoListRow[]; hasMore: boolean }> {
+      const { where, params } = filterSql(query);
+      const column = SORT_COLUMNS[query.sort];
+      const order = query.direction === 1 ? "ASC" : "DESC";
+      if (query.after) {
+        const past = query.direction === 1 ? ">" : "<";
+        if (column === "name") {
+          where.push(`name ${past} ?`);
+          params.push(query.after.id);
+        } else {
+          where.push(`(${column} ${past} ? OR (${column} = ? AND name > ?))`);
+          params.push(query.after.value, query.after.value, query.after.id);
+        }
+      }
+      const tie = column === "name" ? "" : ", name ASC";
+      const rows = await q.all<Row>(
+        `SELECT name, owner, private, gated, created_at, last_modified FROM repos
+         WHERE ${where.join(" AND ")} ORDER BY ${column} ${order}${tie} LIMIT ?`,
+        [...params, query.limit + 1],
+      );
+      return {
+        rows: rows.slice(0, query.limit).map((row) => ({
+          id: row.name,
+          owner: row.owner,
+          private: row.private === 1,
+          gated: row.gated ?? false,
+          createdAt: row.created_at,
+          lastModified: row.last_modified,
+        })),
+        hasMore: rows.length > query.limit,
+      };
+    },
+
+    /** How many repositories match the filters (whatever the page), for `X-Total-Count`. */
+    async count(query: Omit<RepoListQuery, "sort" | "direction" | "limit" | "after">): Promise<number> {
+      const { where, params } = filterSql(query);
+      const row = await q.get<{ n: number | string }>(
+        `SELECT count(*) AS n FROM repos WHERE ${where.join(" AND ")}`,
+        params,
+      );
+      return Number(row?.n ?? 0);
+    },
+  };
+}
