@@ -1,31 +1,19 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type IncomingMessage, request } from "node:http";
-import { join } from "node:path";
 import { createRepo, uploadFile } from "@huggingface/hub";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "./__fixtures__/accounts.js";
-import { FIXTURE_CATALOGUE_DIR } from "./__fixtures__/seeded-app.js";
-import { makeTempDir } from "./__fixtures__/temp-dir.js";
-import { startTestHub } from "./__fixtures__/test-hub.js";
-import type { RunningHub } from "./start-hub.js";
+import { useTestHub } from "./__fixtures__/test-hub.js";
 
 const FILE_BYTES = 24 * 1024 * 1024;
 const GRACE_MS = 2500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-let temp: ReturnType<typeof makeTempDir>;
-let hub: RunningHub;
 let token: string;
 const content = randomBytes(FILE_BYTES);
+const hub = useTestHub({ shutdownGraceMs: GRACE_MS });
 beforeAll(async () => {
-  temp = makeTempDir();
-  hub = await startTestHub({
-    dataDir: join(temp.dir, "data"),
-    providerSim: false,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-    shutdownGraceMs: GRACE_MS,
-  });
   token = await userToken(hub.store, "alice");
   const client = { accessToken: token, hubUrl: hub.url };
   await createRepo({ repo: "alice/drain", ...client });
@@ -36,10 +24,6 @@ beforeAll(async () => {
     ...client,
   });
 }, 60_000);
-afterAll(async () => {
-  await hub.close();
-  temp.remove();
-});
 
 /** A GET whose body the caller reads at its own pace. */
 function openDownload(path: string): Promise<IncomingMessage> {

@@ -2,32 +2,18 @@ import { fork } from "node:child_process";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { startTestHub } from "../__fixtures__/test-hub.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
 import type { LogFields, LogLevel } from "../logger.js";
-import type { RunningHub } from "../start-hub.js";
 import { MAX_JSON_DEPTH } from "./body.js";
 
 /** Requests a hostile or broken client sends, against a real hub on loopback. */
 
-let temp: ReturnType<typeof makeTempDir>;
-let hub: RunningHub;
 const logged: { level: LogLevel; message: string; fields?: LogFields }[] = [];
-beforeAll(async () => {
-  temp = makeTempDir();
-  hub = await startTestHub({
-    dataDir: join(temp.dir, "data"),
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-    adminToken: ADMIN_TOKEN,
-    providerSim: false,
-    logger: { log: (level, message, fields) => logged.push({ level, message, fields }) },
-  });
-});
-afterAll(async () => {
-  await hub.close();
-  temp.remove();
+const hub = useTestHub({
+  adminToken: ADMIN_TOKEN,
+  logger: { log: (level, message, fields) => logged.push({ level, message, fields }) },
 });
 
 /** Sends raw bytes and returns everything the server wrote back before closing. */
@@ -116,7 +102,7 @@ describe("two hubs started at once on an empty data dir", () => {
 
   it("both start (no 'database is locked'), and the catalogue is loaded once", async () => {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const dataDir = join(temp.dir, `race-${attempt}`);
+      const dataDir = join(hub.dir, `race-${attempt}`);
       const children = [0, 1].map(() =>
         fork(RUNNER, [dataDir, FIXTURE_CATALOGUE_DIR], {
           execArgv: ["--conditions=source", "--import", "tsx"],

@@ -2,37 +2,23 @@ import { createHash, randomBytes } from "node:crypto";
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { createRepo, deleteRepo, downloadFile, uploadFiles } from "@huggingface/hub";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
-import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { startTestHub } from "../__fixtures__/test-hub.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
 import { runAdminCommand } from "../cli/admin-command.js";
-import type { RunningHub } from "../start-hub.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
 import { createRepoService } from "./repo-service.js";
 
-let hub: RunningHub;
-let temp: ReturnType<typeof makeTempDir>;
 let accessToken: string;
 /** The hub's blob directory, opened as the admin CLI opens it. */
 let blobs: BlobStore;
 let blobRoot: string;
+const hub = useTestHub();
 beforeAll(async () => {
-  temp = makeTempDir();
-  hub = await startTestHub({
-    dataDir: join(temp.dir, "data"),
-    providerSim: false,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-  });
   accessToken = await userToken(hub.store, "alice");
-  blobRoot = join(temp.dir, "data", "blobs");
+  blobRoot = join(hub.dataDir, "blobs");
   blobs = await createFsBlobStore(blobRoot);
-});
-afterAll(async () => {
-  await hub.close();
-  temp.remove();
 });
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");

@@ -1,48 +1,29 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
-import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
-import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { startTestHub } from "../__fixtures__/test-hub.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
-import type { RunningHub } from "../start-hub.js";
 
 const SUITE = fileURLToPath(new URL("./__fixtures__/hf_hub_client_suite.py", import.meta.url));
 const TRANSFORMERS_SUITE = fileURLToPath(new URL("./__fixtures__/transformers_suite.py", import.meta.url));
 
-let hub: RunningHub;
-let temp: ReturnType<typeof makeTempDir>;
-let blobStore: Awaited<ReturnType<typeof blobStoreUnderTest>>;
 let token: string;
 let bobToken: string;
+const hub = useTestHub({ blobStoreUnderTest: true });
 beforeAll(async () => {
-  temp = makeTempDir();
-  blobStore = await blobStoreUnderTest();
-  hub = await startTestHub({
-    ...blobStore.options,
-    dataDir: join(temp.dir, "data"),
-    providerSim: false,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-  });
   const accounts = accountsService(hub.store.accounts);
   await accounts.createUser({ name: "alice" });
   token = (await accounts.createToken("alice", { name: "alice", role: "write" })).token;
   await accounts.createUser({ name: "bob" });
   bobToken = (await accounts.createToken("bob", { name: "bob", role: "write" })).token;
 });
-afterAll(async () => {
-  await hub.close();
-  await blobStore.close();
-  temp.remove();
-});
 
 function clientEnv(): Record<string, string> {
-  return hfClientEnv(hub.url, join(temp.dir, "hf-home"), {
+  return hfClientEnv(hub.url, join(hub.dir, "hf-home"), {
     HF_TOKEN: token,
     BOB_TOKEN: bobToken,
-    HUB_TEST_BLOB_DOWNLOAD: blobStore.options.blobDownload ?? "proxy",
+    HUB_TEST_BLOB_DOWNLOAD: hub.blobOptions.blobDownload ?? "proxy",
   });
 }
 

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import {
   createRepo,
   downloadFile,
@@ -8,34 +7,15 @@ import {
   modelInfo,
   uploadFiles,
 } from "@huggingface/hub";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
-import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
-import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { startTestHub } from "../__fixtures__/test-hub.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
 import { gitBlobId } from "../repos/git-objects.js";
-import type { RunningHub } from "../start-hub.js";
 
-let hub: RunningHub;
-let temp: ReturnType<typeof makeTempDir>;
-let blobStore: Awaited<ReturnType<typeof blobStoreUnderTest>>;
 let accessToken: string;
+const hub = useTestHub({ blobStoreUnderTest: true });
 beforeAll(async () => {
-  temp = makeTempDir();
-  blobStore = await blobStoreUnderTest();
-  hub = await startTestHub({
-    ...blobStore.options,
-    dataDir: join(temp.dir, "data"),
-    providerSim: false,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-  });
   accessToken = await userToken(hub.store, "alice");
-});
-afterAll(async () => {
-  await hub.close();
-  await blobStore.close();
-  temp.remove();
 });
 
 describe("@huggingface/hub against the hub (hubUrl on loopback, Git LFS path)", () => {
@@ -80,7 +60,7 @@ describe("@huggingface/hub against the hub (hubUrl on loopback, Git LFS path)", 
     expect(info?.size).toBe(weights.byteLength);
     // Through a redirect to a bucket (BLOB_DOWNLOAD=redirect) the client reads the bucket's ETag, as it does
     // against the public hub's CDN.
-    if (blobStore.options.blobDownload !== "redirect") expect(info?.etag).toMatch(/^"[0-9a-f]{64}"$/);
+    if (hub.blobOptions.blobDownload !== "redirect") expect(info?.etag).toMatch(/^"[0-9a-f]{64}"$/);
 
     const model = await modelInfo({ name: repo.name, hubUrl, additionalFields: ["sha", "filePaths"] });
     expect(model.name).toBe(repo.name);

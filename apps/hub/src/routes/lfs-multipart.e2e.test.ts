@@ -2,38 +2,23 @@ import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRepo, downloadFile, uploadFiles } from "@huggingface/hub";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
-import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { startTestHub } from "../__fixtures__/test-hub.js";
-import type { RunningHub } from "../start-hub.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
 
 const SUITE = fileURLToPath(new URL("./__fixtures__/hf_hub_multipart_suite.py", import.meta.url));
 const CHUNK = 1024 * 1024;
 
-let hub: RunningHub;
-let temp: ReturnType<typeof makeTempDir>;
 let alice: string;
 /** The hub's blob directory, read directly. */
 let blobs: BlobStore;
+const hub = useTestHub({ lfsMultipartChunkBytes: CHUNK });
 beforeAll(async () => {
-  temp = makeTempDir();
-  hub = await startTestHub({
-    dataDir: join(temp.dir, "data"),
-    providerSim: false,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-    lfsMultipartChunkBytes: CHUNK,
-  });
   alice = await userToken(hub.store, "alice");
-  blobs = await createFsBlobStore(join(temp.dir, "data", "blobs"));
-});
-afterAll(async () => {
-  await hub.close();
-  temp.remove();
+  blobs = await createFsBlobStore(join(hub.dataDir, "blobs"));
 });
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -48,7 +33,7 @@ async function storedBlobs(): Promise<Set<string>> {
 
 describe("LFS multipart transfer (parts of 1 MiB)", () => {
   it("huggingface_hub's upload_file and `hf upload` go through parts, and the files come back whole", async () => {
-    const env = hfClientEnv(hub.url, join(temp.dir, "hf-home"), { HF_TOKEN: alice });
+    const env = hfClientEnv(hub.url, join(hub.dir, "hf-home"), { HF_TOKEN: alice });
     const result = await runPython([SUITE], env);
     expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
     const { transfers } = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "");

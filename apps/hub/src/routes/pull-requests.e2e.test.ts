@@ -1,38 +1,24 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commit, createRepo, downloadFile, listFiles } from "@huggingface/hub";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
-import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { startTestHub } from "../__fixtures__/test-hub.js";
-import type { RunningHub } from "../start-hub.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
 
 const PR_SUITE = fileURLToPath(new URL("./__fixtures__/hf_hub_pr_suite.py", import.meta.url));
 
-let hub: RunningHub;
-let temp: ReturnType<typeof makeTempDir>;
 let alice: string;
 let bob: string;
+const hub = useTestHub();
 beforeAll(async () => {
-  temp = makeTempDir();
-  hub = await startTestHub({
-    dataDir: join(temp.dir, "data"),
-    providerSim: false,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-  });
   alice = await userToken(hub.store, "alice");
   bob = await userToken(hub.store, "bob");
-});
-afterAll(async () => {
-  await hub.close();
-  temp.remove();
 });
 
 describe("pull requests and discussions", () => {
   it("huggingface_hub: discussions, comments, create_pr commits, diffs, merges, conflicts, refusals", async () => {
-    const env = hfClientEnv(hub.url, join(temp.dir, "hf-home"), { HF_TOKEN: alice, BOB_TOKEN: bob });
+    const env = hfClientEnv(hub.url, join(hub.dir, "hf-home"), { HF_TOKEN: alice, BOB_TOKEN: bob });
     const result = await runPython([PR_SUITE], env);
     expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
     expect(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "").steps).toHaveLength(11);

@@ -1,17 +1,12 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
-import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { startTestHub } from "../__fixtures__/test-hub.js";
-import type { RunningHub } from "../start-hub.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
 import { casRequest, sampleUpload, xetTokenFor } from "../xet/__fixtures__/xet-upload.js";
 import { hashToHex, type XetHash } from "../xet/hashes.js";
 import { type ShardFileInfo, serializeShard } from "../xet/shard.js";
 
-let hub: RunningHub;
-let temp: ReturnType<typeof makeTempDir>;
 const hubTokens: Record<string, string> = {};
 
 async function createRepo(token: string, name: string) {
@@ -27,26 +22,17 @@ async function createRepo(token: string, name: string) {
 const xetToken = (hubToken: string, repo: string, scope: "read" | "write") =>
   xetTokenFor(hub.url, hubToken, repo, scope);
 
+const hub = useTestHub();
 beforeAll(async () => {
-  temp = makeTempDir();
-  hub = await startTestHub({
-    dataDir: join(temp.dir, "data"),
-    providerSim: false,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-  });
   hubTokens.alice = await userToken(hub.store, "alice");
   hubTokens.bob = await userToken(hub.store, "bob");
   await createRepo(hubTokens.alice, "alice/model-a");
   await createRepo(hubTokens.bob, "bob/model-b");
 });
-afterAll(async () => {
-  await hub.close();
-  temp.remove();
-});
 
 /** Every file under the hub's blob directory (blobs and temporary files). */
 function storedFiles(): string[] {
-  const root = join(temp.dir, "data", "blobs");
+  const root = join(hub.dataDir, "blobs");
   return readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => entry.name);

@@ -1,22 +1,15 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
-import { blobStoreUnderTest } from "../__fixtures__/s3-server.js";
-import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { startTestHub } from "../__fixtures__/test-hub.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
 import type { Logger } from "../logger.js";
-import type { RunningHub } from "../start-hub.js";
 
 const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
 const VENV_PYTHON = join(REPO_DIR, ".venv", "bin", "python");
 const SUITE = fileURLToPath(new URL("./__fixtures__/xet_client_suite.py", import.meta.url));
 
-let hub: RunningHub;
-let temp: ReturnType<typeof makeTempDir>;
-let blobStore: Awaited<ReturnType<typeof blobStoreUnderTest>>;
 let token: string;
 const requests: Array<{ method: string; path: string; status: number }> = [];
 const logger: Logger = {
@@ -25,22 +18,9 @@ const logger: Logger = {
   },
 };
 
+const hub = useTestHub({ blobStoreUnderTest: true, logger });
 beforeAll(async () => {
-  temp = makeTempDir();
-  blobStore = await blobStoreUnderTest();
-  hub = await startTestHub({
-    ...blobStore.options,
-    dataDir: join(temp.dir, "data"),
-    providerSim: false,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-    logger,
-  });
   token = await userToken(hub.store, "alice");
-});
-afterAll(async () => {
-  await hub.close();
-  await blobStore.close();
-  temp.remove();
 });
 
 function runSuite(mode: "upload" | "download", extraEnv: Record<string, string> = {}) {
@@ -48,7 +28,7 @@ function runSuite(mode: "upload" | "download", extraEnv: Record<string, string> 
     PATH: process.env.PATH ?? "",
     HF_ENDPOINT: hub.url,
     HF_TOKEN: token,
-    HF_HOME: join(temp.dir, `hf-home-${mode}-${Object.keys(extraEnv).length}`),
+    HF_HOME: join(hub.dir, `hf-home-${mode}-${Object.keys(extraEnv).length}`),
     HF_HUB_DISABLE_TELEMETRY: "1",
     HF_HUB_DISABLE_PROGRESS_BARS: "1",
     ...extraEnv,
@@ -56,7 +36,7 @@ function runSuite(mode: "upload" | "download", extraEnv: Record<string, string> 
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       VENV_PYTHON,
-      [SUITE, mode, temp.dir],
+      [SUITE, mode, hub.dir],
       { env, maxBuffer: 16 * 1024 * 1024, timeout: 170_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

@@ -1,16 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { createRepo, downloadFile, listFiles, uploadFiles } from "@huggingface/hub";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
-import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { startTestHub } from "../__fixtures__/test-hub.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
 import type { Logger } from "../logger.js";
-import type { RunningHub } from "../start-hub.js";
 
-let hub: RunningHub;
-let temp: ReturnType<typeof makeTempDir>;
 let accessToken: string;
 const requests: Array<{ method: string; path: string; status: number }> = [];
 const logger: Logger = {
@@ -21,19 +15,9 @@ const logger: Logger = {
 const calls = (pattern: RegExp) =>
   requests.filter((r) => pattern.test(`${r.method} ${r.path}`) && r.status < 300).length;
 
+const hub = useTestHub({ logger });
 beforeAll(async () => {
-  temp = makeTempDir();
-  hub = await startTestHub({
-    dataDir: join(temp.dir, "data"),
-    providerSim: false,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-    logger,
-  });
   accessToken = await userToken(hub.store, "alice");
-});
-afterAll(async () => {
-  await hub.close();
-  temp.remove();
 });
 
 describe("@huggingface/hub with its defaults (Xet) against the hub", () => {
