@@ -90,3 +90,29 @@ export interface LibrarySnippetsView {
   ggufQuantizations: GgufQuantization[];
   localApps: LocalAppView[];
 }
+
+/** One file of a diff, as `GET /api/{type}s/{id}/compare/{rev}?format=json` answers it. */
+export interface FileDiff {
+  path: string;
+  status: "added" | "modified" | "deleted";
+  lfs: boolean;
+  oldOid?: string;
+  newOid?: string;
+  oldSize?: number;
+  newSize?: number;
+  /** Not shown as text: binary content, or larger than the hub's text diff limit (1 MiB). */
+  binary: boolean;
+  additions: number;
+  deletions: number;
+  /** Unified diff hunks (`@@ ... @@` and the lines), without file headers; absent for binary files. */
+  patch?: string;
+}
+
+/** `GET /api/{type}s/{id}/compare/{base}..{head}?format=json` (or `compare/{rev}`: base is its first parent). */
+export interface ComparisonView {
+  base: { revision: string; oid: string } | null;
+  head: { revision: string; oid: string };
+  files: FileDiff[];
+  /** More files changed than the hub diffs at once. */
+  truncated: boolean;
+}

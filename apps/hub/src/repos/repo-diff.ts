@@ -1,7 +1,10 @@
 import { structuredPatch } from "diff";
+import type { FileDiff } from "../api/types.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { FileRecord } from "../store/repos-table.js";
 import { lfsPointerText } from "./lfs-pointer.js";
+
+export type { FileDiff };
 
 /** A path whose content differs between two snapshots. */
 export interface FileChange {
@@ -9,23 +12,6 @@ export interface FileChange {
   status: "added" | "modified" | "deleted";
   before?: FileRecord;
   after?: FileRecord;
-}
-
-/** One file of a diff, as the compare API answers it (see /work/notes/api-prs.md, FileDiff). */
-export interface FileDiff {
-  path: string;
-  status: FileChange["status"];
-  lfs: boolean;
-  oldOid?: string;
-  newOid?: string;
-  oldSize?: number;
-  newSize?: number;
-  /** Not shown as text: binary content, or larger than TEXT_DIFF_LIMIT. */
-  binary: boolean;
-  additions: number;
-  deletions: number;
-  /** Unified diff hunks (`@@ ... @@` and the lines), without file headers; absent for binary files. */
-  patch?: string;
 }
 
 /** Text files larger than this are listed but not diffed line by line. */

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { ComparisonView } from "../api/types.js";
 import { InvalidInputError } from "../errors.js";
 import { queryOne } from "../http/query.js";
 import { createPullRequests } from "../repos/pull-requests.js";
@@ -19,8 +20,8 @@ export async function repoCompare(deps: RepoReadDeps, c: Context, target: RepoAp
   const format = queryOne(c, "format") ?? "text";
   if (format !== "text" && format !== "json") throw new InvalidInputError('"format" must be text or json.');
   const cut = spec.indexOf("..");
-  let base: { revision: string; oid: string } | null;
-  let head: { revision: string; oid: string };
+  let base: ComparisonView["base"];
+  let head: ComparisonView["head"];
   if (cut === -1) {
     head = { revision: spec, oid: (await deps.repos.resolveOrThrow(repo, spec)).commitOid };
     const parent = (await deps.store.repos.commit(repo.key, head.oid))?.parents[0];
@@ -33,7 +34,8 @@ export async function repoCompare(deps: RepoReadDeps, c: Context, target: RepoAp
   }
   const prs = createPullRequests(deps.store, deps.repos);
   const diff = await prs.diffBetween(repo, base?.oid, head.oid);
-  if (format === "json") return c.json({ base, head, files: diff.files, truncated: diff.truncated });
+  if (format === "json")
+    return c.json({ base, head, files: diff.files, truncated: diff.truncated } satisfies ComparisonView);
   c.header("Content-Type", "text/plain; charset=utf-8");
   return c.body(prs.gitDiffText(diff));
 }

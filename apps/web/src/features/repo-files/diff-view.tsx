@@ -16,15 +16,10 @@ export const DiffView = memo(function DiffView({ files }: { files: FileDiff[] })
   return (
     <ul className="flex flex-col gap-4" data-testid="diff">
       {files.map((file) => (
-        <li
-          key={`${file.oldPath ?? ""}:${file.path}`}
-          className="overflow-hidden rounded-lg border border-line"
-        >
+        <li key={file.path} className="overflow-hidden rounded-lg border border-line">
           <h3 className="flex flex-wrap items-center gap-2 border-b border-line bg-raised px-3 py-2 text-sm">
             <span className="rounded bg-surface px-1.5 text-xs font-medium text-muted">{file.status}</span>
-            <span className="min-w-0 font-mono break-all">
-              {file.oldPath && file.oldPath !== file.path ? `${file.oldPath} → ${file.path}` : file.path}
-            </span>
+            <span className="min-w-0 font-mono break-all">{file.path}</span>
             <span className="ml-auto text-xs">
               <span className="text-ok">+{file.additions}</span>{" "}
               <span className="text-danger">−{file.deletions}</span>
