@@ -34,16 +34,10 @@ export function queryInteger(
   name: string,
   options: { min: number; max: number },
 ): number | undefined {
-  const raw = queryOne(c, name);
-  if (raw === undefined) return undefined;
-  if (!/^-?\d{1,9}$/.test(raw)) throw new InvalidInputError(`Query parameter "${name}" must be an integer.`);
-  const value = Number(raw);
-  if (value < options.min || value > options.max) {
-    throw new InvalidInputError(
-      `Query parameter "${name}" must be between ${options.min} and ${options.max}.`,
-    );
-  }
-  return value;
+  return queryBounded(c, name, options, /^-?\d{1,9}$/, {
+    format: `Query parameter "${name}" must be an integer.`,
+    range: `Query parameter "${name}" must be between ${options.min} and ${options.max}.`,
+  });
 }
 
 export function queryNumber(
@@ -51,14 +45,23 @@ export function queryNumber(
   name: string,
   options: { min: number; max: number },
 ): number | undefined {
+  const message = `Query parameter "${name}" must be a number between ${options.min} and ${options.max}.`;
+  return queryBounded(c, name, options, /^-?\d+(\.\d+)?$/, { format: message, range: message });
+}
+
+/** The parameter as a number in [min, max] spelled as `spelling` allows, or undefined when absent. */
+function queryBounded(
+  c: Context,
+  name: string,
+  { min, max }: { min: number; max: number },
+  spelling: RegExp,
+  messages: { format: string; range: string },
+): number | undefined {
   const raw = queryOne(c, name);
   if (raw === undefined) return undefined;
+  if (!spelling.test(raw)) throw new InvalidInputError(messages.format);
   const value = Number(raw);
-  if (!/^-?\d+(\.\d+)?$/.test(raw) || value < options.min || value > options.max) {
-    throw new InvalidInputError(
-      `Query parameter "${name}" must be a number between ${options.min} and ${options.max}.`,
-    );
-  }
+  if (value < min || value > max) throw new InvalidInputError(messages.range);
   return value;
 }
 
