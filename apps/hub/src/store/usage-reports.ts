@@ -1,24 +1,15 @@
 import type { Queryable } from "./database.js";
+import type { UsageTotals } from "./usage-table.js";
 
 /** Router calls of one user or organization, per provider and model, since a date. */
-export interface AccountUsage {
+export interface AccountUsage extends UsageTotals {
   provider: string;
   model: string | null;
-  requests: number;
-  errors: number;
-  requestBytes: number;
-  responseBytes: number;
-  totalMs: number;
 }
 
 /** Router calls per user or per organization billed, since a date (for the admin's overview). */
-export interface UsageByAccount {
+export interface UsageByAccount extends UsageTotals {
   accountId: number;
-  requests: number;
-  errors: number;
-  requestBytes: number;
-  responseBytes: number;
-  totalMs: number;
 }
 
 const TOTALS = `count(*) AS requests,

@@ -15,15 +15,19 @@ export interface UsageRecord {
   durationMs: number;
 }
 
-export interface UsageSummary {
-  tokenId: number;
-  provider: string;
-  model: string | null;
+/** Router calls added up: how many, how many failed, the bytes each way and the time spent. */
+export interface UsageTotals {
   requests: number;
   errors: number;
   requestBytes: number;
   responseBytes: number;
   totalMs: number;
+}
+
+export interface UsageSummary extends UsageTotals {
+  tokenId: number;
+  provider: string;
+  model: string | null;
 }
 
 /** How long per-call usage rows are kept by default; the daily totals (usage_daily) are kept for ever. */
