@@ -4,13 +4,5 @@ export { type CodeValue, codeValue, formatValue, type TextFormat } from "./liter
 export { jsValue } from "./literals/js.js";
 export { pyValue } from "./literals/python.js";
 export { HF_JS_METHODS, HF_PYTHON_METHODS } from "./methods.js";
-export {
-  CLIENT_INSTALL,
-  type InferenceSnippet,
-  SNIPPET_CLIENTS,
-  SNIPPET_LANGUAGES,
-  type SnippetClient,
-  type SnippetLanguage,
-  type SnippetLogger,
-  type SnippetOptions,
-} from "./types.js";
+// The public types and tables are all of types.ts.
+export * from "./types.js";
