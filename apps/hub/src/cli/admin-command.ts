@@ -5,9 +5,12 @@ import { createSignupInvite } from "../accounts/invites.js";
 import { adminOperations } from "../admin-operations.js";
 import { HubError, InvalidInputError } from "../errors.js";
 import { collectBlobGarbage } from "../repos/blob-gc.js";
+import { createRepoService } from "../repos/repo-service.js";
+import { repoUrl } from "../routes/repo-read.js";
 import { usageSince } from "../routes/usage-query.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { importCatalogue, readImportFile } from "../store/catalogue.js";
+import { REPO_TYPES, type RepoType } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
 import { usageByAccount } from "../store/usage-by-account.js";
 
@@ -37,6 +40,11 @@ Catalogue
   import --file <file.json>                    import records (see apps/hub/README.md)
   usage [--token-id <id>] [--by user|org] [--since <ISO date>]
                                                router usage per token, provider and model; or per user/org
+
+Repositories
+  repos:create <id> [--type model|dataset|space] [--private]
+                                               create a repository as the site; a model may have a
+                                               single-segment legacy id (gpt2) that users cannot create
 
 Storage
   blobs:gc [--dry-run] [--grace-hours <n>]     remove blobs no commit or upload needs any more (deleted
@@ -68,6 +76,8 @@ const OPTIONS = {
   "password-stdin": { type: "boolean" },
   "dry-run": { type: "boolean" },
   "grace-hours": { type: "string" },
+  type: { type: "string" },
+  private: { type: "boolean" },
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -250,6 +260,22 @@ export async function runAdminCommand(
           values["token-id"] ? integer(required(values, "token-id"), "token-id") : undefined,
         ),
       );
+    case "repos:create": {
+      if (!io.openBlobs) throw new InvalidInputError("This hub has no blob store.");
+      const type = typeof values.type === "string" ? values.type : "model";
+      if (!REPO_TYPES.includes(type as RepoType)) {
+        throw new InvalidInputError(`--type must be one of ${REPO_TYPES.join(", ")}.`);
+      }
+      const repos = createRepoService({ store, blobs: await io.openBlobs() });
+      const repo = await repos.create({
+        type: type as RepoType,
+        id: positional(positionals, 0, "id"),
+        private: values.private === true,
+        author: "admin",
+        legacy: true,
+      });
+      return json({ id: repo.id, type: repo.type, url: repoUrl(io.publicUrl ?? "", repo) });
+    }
     case "blobs:gc": {
       if (!io.openBlobs) throw new InvalidInputError("This hub has no blob store.");
       const hours = values["grace-hours"];

@@ -77,7 +77,7 @@ async function uploadLfs(content: Buffer): Promise<{ oid: string; status: number
   });
   const href = ((await batch.json()) as { objects: { actions: { upload: { href: string } } }[] }).objects[0]!
     .actions.upload.href;
-  const response = await fetch(href, { method: "PUT", body: content });
+  const response = await fetch(href, { method: "PUT", body: new Uint8Array(content) });
   return { oid, status: response.status, body: await response.text() };
 }
 

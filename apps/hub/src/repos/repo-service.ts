@@ -47,10 +47,18 @@ export interface ResolvedRevision {
   ref?: string;
 }
 
-/** Validates `owner/name` (or a single-segment legacy id for existing repositories). */
-export function parseRepoId(id: unknown): { id: string; owner: string; name: string } {
+/**
+ * Validates `owner/name`. With `legacy`, a single-segment id (`gpt2`) is accepted too: the public hub's
+ * canonical models from before namespaces, which only the site creates (the admin command); its owner is "",
+ * so only site administrators may write to it.
+ */
+export function parseRepoId(
+  id: unknown,
+  options: { legacy?: boolean } = {},
+): { id: string; owner: string; name: string } {
   if (typeof id !== "string") throw new InvalidInputError("A repository id is required.");
   const parts = id.split("/");
+  if (options.legacy && parts.length === 1 && isValidIdPart(parts[0]!)) return { id, owner: "", name: id };
   if (parts.length !== 2 || !parts.every(isValidIdPart)) {
     throw new InvalidInputError(
       `Invalid repository id ${JSON.stringify(id.slice(0, 200))}: expected "owner/name" with letters, digits, "-", "_" and "." (no "..", at most 96 characters each).`,
@@ -102,8 +110,10 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       author: string;
       /** Files of the initial commit besides .gitattributes (a space's README). */
       files?: { path: string; content: string }[];
+      /** A single-segment legacy model id (`gpt2`) is allowed: the admin command creates those. */
+      legacy?: boolean;
     }): Promise<RepoRecord> {
-      const { id, owner } = parseRepoId(request.id);
+      const { id, owner } = parseRepoId(request.id, { legacy: request.legacy && request.type === "model" });
       const files = [
         await putRegular(".gitattributes", Buffer.from(DEFAULT_GITATTRIBUTES)),
         ...(await Promise.all(

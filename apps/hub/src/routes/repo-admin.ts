@@ -20,11 +20,17 @@ function parseType(value: unknown): RepoType {
   return value as RepoType;
 }
 
-/** `{name, organization}` as clients send it, or a full `owner/name` in `name`. */
-function fullId(body: JsonObject): string {
+/**
+ * `{name, organization}` as clients send it, or a full `owner/name` in `name`. A name with neither an
+ * organization nor an owner is in the caller's own namespace (`create_repo("model")` makes `alice/model`, as
+ * on the public hub), when the caller is a user.
+ */
+function fullId(body: JsonObject, callerName?: string): string {
   const name = typeof body.name === "string" ? body.name : "";
   const organization = typeof body.organization === "string" ? body.organization : undefined;
-  return organization && !name.includes("/") ? `${organization}/${name}` : name;
+  if (name.includes("/")) return name;
+  if (organization) return `${organization}/${name}`;
+  return callerName && name ? `${callerName}/${name}` : name;
 }
 
 async function objectBody(c: Context): Promise<JsonObject> {
@@ -42,8 +48,8 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
   app.post("/create", async (c) => {
     const body = await objectBody(c);
     const type = parseType(body.type);
-    const { id, owner } = parseRepoId(fullId(body));
     const actor = deps.access.actor(c);
+    const { id, owner } = parseRepoId(fullId(body, actor.kind === "user" ? actor.user.name : undefined));
     await deps.access.authorizeCreate(actor, type, owner);
     if (
       body.visibility !== undefined &&
@@ -80,7 +86,8 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
   app.delete("/delete", async (c) => {
     const body = await objectBody(c);
     const type = parseType(body.type);
-    const id = fullId(body);
+    const actor = deps.access.actor(c);
+    const id = fullId(body, actor.kind === "user" ? actor.user.name : undefined);
     const { repo } = await findRepo(deps, c, type, id, "admin");
     if (repo.id.toLowerCase() !== id.toLowerCase()) throw repoNotFound(deps.access.actor(c), id);
     await deps.repos.delete(repo);
