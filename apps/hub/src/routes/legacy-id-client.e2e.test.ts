@@ -1,39 +1,25 @@
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
-import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
-import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { startTestHub } from "../__fixtures__/test-hub.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import { runAdminCommand } from "../cli/admin-command.js";
-import type { RunningHub } from "../start-hub.js";
 import { openBlobStore } from "../storage/blob-store-config.js";
 
 const SUITE = fileURLToPath(new URL("./__fixtures__/legacy_id_suite.py", import.meta.url));
 
-let hub: RunningHub;
-let temp: ReturnType<typeof makeTempDir>;
 let adminToken: string;
 let aliceToken: string;
+const hub = useTestHub();
 beforeAll(async () => {
-  temp = makeTempDir();
-  hub = await startTestHub({
-    dataDir: join(temp.dir, "data"),
-    providerSim: false,
-    catalogueDir: FIXTURE_CATALOGUE_DIR,
-  });
   const accounts = accountsService(hub.store.accounts);
   await accounts.createUser({ name: "root", isAdmin: true });
   adminToken = (await accounts.createToken("root", { name: "root", role: "write" })).token;
   await accounts.createOrg({ name: "openai-community", owner: "root" });
   await accounts.createUser({ name: "alice" });
   aliceToken = (await accounts.createToken("alice", { name: "alice", role: "write" })).token;
-});
-afterAll(async () => {
-  await hub.close();
-  temp.remove();
 });
 
 const WEIGHTS = randomBytes(64 * 1024);
@@ -84,7 +70,7 @@ describe("single-segment legacy model ids (gpt2)", () => {
     const io = {
       readStdin: async () => "",
       publicUrl: hub.url,
-      openBlobs: () => openBlobStore({ kind: "fs" }, join(temp.dir, "data")),
+      openBlobs: () => openBlobStore({ kind: "fs" }, hub.dataDir),
     };
     await expect(runAdminCommand(["repos:create", "gpt2"], hub.store, [], io)).resolves.toEqual({
       json: { id: "gpt2", type: "model", url: `${hub.url}/gpt2` },
@@ -102,7 +88,7 @@ describe("single-segment legacy model ids (gpt2)", () => {
 
   it("resolve, list and download through huggingface_hub and transformers, and after a move", async () => {
     const sha = await commitGpt2();
-    const env = hfClientEnv(hub.url, join(temp.dir, "hf-home"), {
+    const env = hfClientEnv(hub.url, join(hub.dir, "hf-home"), {
       HF_TOKEN: adminToken,
       ALICE_TOKEN: aliceToken,
       GPT2_SHA: sha,
