@@ -1,8 +1,10 @@
+import { afterEach, beforeEach } from "vitest";
 import { createApp } from "../app.js";
 import type { Logger } from "../logger.js";
 import { fileURLToPath } from "node:url";
 import { seedOnFirstStart } from "../store/catalogue.js";
 import type { Store } from "../store/store.js";
+import { seedAccounts } from "./accounts.js";
 import { makeTempDir } from "./temp-dir.js";
 import { openTestStore } from "./test-store.js";
 
@@ -36,6 +38,38 @@ export async function seededApp(
 }
 
 export type SeededApp = Awaited<ReturnType<typeof seededApp>>;
+type AccountTokens = Awaited<ReturnType<typeof seedAccounts>>["tokens"];
+
+/**
+ * A fresh seeded app with seedAccounts' cast for each test of the file (beforeEach / afterEach). `hub` reads
+ * the current test's app; `tokens` is refilled with its tokens.
+ */
+export function seededAccountsPerTest(): { hub: SeededApp; tokens: AccountTokens } {
+  let current: SeededApp | undefined;
+  const tokens = {} as AccountTokens;
+  beforeEach(async () => {
+    current = await seededApp();
+    Object.assign(tokens, (await seedAccounts(current.store)).tokens);
+  });
+  afterEach(() => current?.cleanup());
+  const app = () => {
+    if (!current) throw new Error("The seeded app exists inside a test (beforeEach).");
+    return current;
+  };
+  const hub: SeededApp = {
+    get app() {
+      return app().app;
+    },
+    get store() {
+      return app().store;
+    },
+    get dataDir() {
+      return app().dataDir;
+    },
+    cleanup: () => app().cleanup(),
+  };
+  return { hub, tokens };
+}
 
 export const adminHeaders = (token = ADMIN_TOKEN) => ({
   Authorization: `Bearer ${token}`,

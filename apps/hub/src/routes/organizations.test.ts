@@ -1,19 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedAccounts } from "../__fixtures__/accounts.js";
-import { ADMIN_TOKEN, adminHeaders, type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
+import { describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, adminHeaders, seededAccountsPerTest } from "../__fixtures__/seeded-app.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import { createApp } from "../app.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
 type Json = any;
 
-let hub: SeededApp;
-let tokens: Awaited<ReturnType<typeof seedAccounts>>["tokens"];
-beforeEach(async () => {
-  hub = await seededApp();
-  ({ tokens } = await seedAccounts(hub.store));
-});
-afterEach(() => hub.cleanup());
+const { hub, tokens } = seededAccountsPerTest();
 
 async function call(method: string, path: string, token: string | undefined, body?: unknown) {
   const response = await hub.app.request(path, {

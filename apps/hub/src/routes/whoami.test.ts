@@ -1,17 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedAccounts } from "../__fixtures__/accounts.js";
-import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
+import { describe, expect, it } from "vitest";
+import { seededAccountsPerTest } from "../__fixtures__/seeded-app.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
 type Json = any;
 
-let hub: SeededApp;
-let tokens: Awaited<ReturnType<typeof seedAccounts>>["tokens"];
-beforeEach(async () => {
-  hub = await seededApp();
-  ({ tokens } = await seedAccounts(hub.store));
-});
-afterEach(() => hub.cleanup());
+const { hub, tokens } = seededAccountsPerTest();
 
 const whoami = (authorization?: string) =>
   hub.app.request("/api/whoami-v2", { headers: authorization ? { Authorization: authorization } : {} });
