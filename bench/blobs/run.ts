@@ -1,12 +1,4 @@
-/**
- * The blob-store benchmark, side by side in one run (bench/README.md): a large file (BENCH_FILE_MB, default
- * 1024) uploaded through the LFS path and downloaded through `/resolve` on a hub whose blobs are on local disk
- * (fs driver) and on a hub whose blobs are in an S3-compatible bucket (S3 driver, s3rver on loopback,
- * downloads proxied), with each hub's peak RSS above idle during each transfer (the S3 upload is streamed in
- * multipart parts, never buffered whole). BENCH_ROUNDS (default 2) rounds; medians.
- */
-import { createHash, randomBytes } from "node:crypto";
-import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,26 +13,13 @@ import {
   serveChild,
   timed,
   upload,
+  writeRandomFile,
 } from "../repos/measure.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 1024);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SERVE = join(HERE, "serve.ts");
-
-/** Writes FILE_MB MiB of pseudo-random bytes; resolves with the sha256. */
-async function makeFile(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  const out = createWriteStream(path);
-  const block = randomBytes(1 << 20);
-  for (let i = 0; i < FILE_MB; i++) {
-    block.writeUInt32LE(i, 0);
-    hash.update(block);
-    if (!out.write(block)) await new Promise((resolve) => out.once("drain", resolve));
-  }
-  await new Promise((resolve) => out.end(resolve));
-  return hash.digest("hex");
-}
 
 /** Uploads and downloads the file through one hub, ROUNDS times each: seconds and peak RSS above idle. */
 async function measureHub(hub: Server, file: string, oid: string, others: Server[]) {
@@ -107,7 +86,7 @@ async function main() {
   const servers: Server[] = [];
   try {
     const file = join(work, "big.bin");
-    const oid = await makeFile(file);
+    const oid = await writeRandomFile(file, FILE_MB);
     const s3 = await serveChild(SERVE, "s3");
     servers.push(s3);
     const fsHub = await serveChild(SERVE, "hub", "fs");

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { accountsService, createJsonLogger, type StartHubOptions, startHub } from "@modelhub/hub";
 import S3rver from "s3rver";
+import { serveUntilTerm } from "../repos/measure.js";
 
 const [role, driver, endpoint] = process.argv.slice(2);
 const BUCKET = "bench";
@@ -63,12 +64,4 @@ async function main(): Promise<() => Promise<void>> {
   };
 }
 
-main().then(
-  (close) => {
-    process.once("SIGTERM", () => void close().then(() => process.exit(0)));
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exit(1);
-  },
-);
+serveUntilTerm(main);

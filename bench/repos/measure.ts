@@ -1,7 +1,8 @@
 /** Measuring helpers of the file benchmarks (bench/repos, bench/blobs): memory of a process, timed transfers. */
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream, readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
 
 /** A process's resident memory now (MiB). */
@@ -111,4 +112,34 @@ export async function lfsUploadUrl(api: HubApi, repo: string, oid: string, size:
   const href = batch.objects[0]?.actions?.upload.href;
   if (!href) throw new Error(`round ${round}: the hub offered no upload URL for ${repo}`);
   return href;
+}
+
+/** Writes `mib` MiB of pseudo-random bytes (a 1 MiB random block, varied per MiB); resolves with the sha256. */
+export async function writeRandomFile(path: string, mib: number): Promise<string> {
+  const hash = createHash("sha256");
+  const out = createWriteStream(path);
+  const block = randomBytes(1 << 20);
+  for (let i = 0; i < mib; i++) {
+    block.writeUInt32LE(i, 0);
+    hash.update(block);
+    if (!out.write(block)) await new Promise((resolve) => out.once("drain", resolve));
+  }
+  await new Promise((resolve) => out.end(resolve));
+  return hash.digest("hex");
+}
+
+/**
+ * The end of a benchmark server's script (serve.ts): runs `start`, which prints the server's JSON line and
+ * returns its close; serves until SIGTERM. A failed start prints the error and exits 1.
+ */
+export function serveUntilTerm(start: () => Promise<() => Promise<void>>): void {
+  start().then(
+    (close) => {
+      process.once("SIGTERM", () => void close().then(() => process.exit(0)));
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }

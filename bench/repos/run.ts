@@ -5,8 +5,7 @@
  * repository, and 64 concurrent `HEAD /resolve`. BENCH_FILE_MB (default 1024) sets the large file's size.
  */
 import { execFile } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
-import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +20,7 @@ import {
   serveChild,
   timed,
   upload,
+  writeRandomFile,
 } from "./measure.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
@@ -71,18 +71,8 @@ async function main() {
   const auth = { Authorization: `Bearer ${token}` };
   const api = hubApi(url, token);
   try {
-    // The large file: pseudo-random bytes (a 1 MiB random block, varied per MiB), hashed as it is written.
     const big = join(work, "big.bin");
-    const hash = createHash("sha256");
-    const out = createWriteStream(big);
-    const block = randomBytes(1 << 20);
-    for (let i = 0; i < FILE_MB; i++) {
-      block.writeUInt32LE(i, 0);
-      hash.update(block);
-      if (!out.write(block)) await new Promise((resolve) => out.once("drain", resolve));
-    }
-    await new Promise((resolve) => out.end(resolve));
-    const oid = hash.digest("hex");
+    const oid = await writeRandomFile(big, FILE_MB);
     const size = FILE_MB << 20;
 
     await api("/api/repos/create", {

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { accountsService, createJsonLogger, startHub } from "@modelhub/hub";
+import { serveUntilTerm } from "./measure.js";
 
 const [role, dir] = process.argv.slice(2);
 
@@ -60,12 +61,4 @@ async function main(): Promise<() => Promise<void>> {
   return () => new Promise((resolve) => server.close(() => resolve()));
 }
 
-main().then(
-  (close) => {
-    process.once("SIGTERM", () => void close().then(() => process.exit(0)));
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exit(1);
-  },
-);
+serveUntilTerm(main);
