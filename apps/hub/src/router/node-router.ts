@@ -54,6 +54,8 @@ const PLAIN_TARGET = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*$/;
 /** What hono/request-id accepts from a caller's X-Request-Id. */
 const CALLER_REQUEST_ID = /^[\w\-=]{1,255}$/;
 const PREFIX = "/router/";
+/** The per-provider routes, as the route inventory names them. */
+export const PROVIDER_ROUTES = ["GET /router/{provider}/{path}", "POST /router/{provider}/{path}"] as const;
 /** The OpenAI-compatible API, at the root and under the router's prefix (`/router/v1/...`). */
 const API_PREFIX = "/v1/";
 const ROUTER_API_PREFIX = "/router/v1/";

@@ -31,6 +31,12 @@ const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
   "/v1/images/generations": { task: "text-to-image", protocols: new Set(["openai-images"]) },
 };
 
+/** What the OpenAI-compatible API answers, as the route inventory names it (`/router/v1/...` is an alias). */
+export const OPENAI_API_ROUTES: readonly string[] = [
+  ...Object.keys(ENDPOINTS).map((path) => `POST ${path}`),
+  "GET /v1/models",
+];
+
 export interface OpenAiApiDeps {
   store: Store;
   upstreams: Upstreams;

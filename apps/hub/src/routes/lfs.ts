@@ -18,6 +18,13 @@ const LFS_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\.git\/info\/lfs\
 const UPLOAD_URL = /^\/api\/lfs-upload\/([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
 /** Where a multipart upload is completed (signed as well). */
 const COMPLETE_URL = /^\/api\/lfs-complete\/([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
+/** What the URLs above answer, as the route inventory names it. */
+export const LFS_ROUTES = [
+  "POST /{id}.git/info/lfs/objects/batch",
+  "POST /{id}.git/info/lfs/objects/verify",
+  "PUT /api/lfs-upload/{grant}",
+  "POST /api/lfs-complete/{grant}",
+] as const;
 /** Objects larger than this go through the multipart transfer when the client offers it. */
 export const DEFAULT_MULTIPART_CHUNK = 1024 * 1024 * 1024;
 
@@ -64,7 +71,6 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
   if (!Array.isArray(body.objects)) throw new InvalidInputError('"objects" must be an array.');
   if (body.objects.length > 1000) throw new InvalidInputError("At most 1000 objects per batch.");
   const base = `${deps.publicUrl}/${URL_PREFIX[type]}${repo.id}.git/info/lfs/objects`;
-  const authorization = c.req.header("Authorization");
   const xet = operation === "upload" ? xetTransfer(deps, repo, body) : undefined;
   const transfers = Array.isArray(body.transfers) ? body.transfers : [];
   const chunk = deps.multipartChunk ?? DEFAULT_MULTIPART_CHUNK;
@@ -106,10 +112,9 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
               : { href: `${deps.publicUrl}/api/lfs-upload/${await signGrant(deps.store, grant)}` }),
             expires_in: UPLOAD_TTL_MS / 1000,
           },
-          verify: {
-            href: `${base}/verify`,
-            ...(authorization ? { header: { Authorization: authorization } } : {}),
-          },
+          // No header here: an answer never echoes the caller's credential (huggingface_hub sends its own
+          // token to the verify URL; git-lfs its credential helper's).
+          verify: { href: `${base}/verify` },
         },
       };
     }),

@@ -35,6 +35,12 @@ const HANDLERS: Record<string, Handler> = {
   "GET xet-read-token": xetTokenHandler("read"),
 };
 
+/** The routes this dispatcher answers, as "METHOD /api/{type}s/{id}[/action]" (the route inventory's names). */
+export const REPO_API_ROUTES: readonly string[] = Object.keys(HANDLERS).map((key) => {
+  const [method, action] = key.split(" ");
+  return `${method} /api/{type}s/{id}${action ? `/${action}` : ""}`;
+});
+
 /**
  * `/api/{models|datasets|spaces}/{id}[/{action}/...]`: the repository API. Paths are split here rather than
  * by route patterns because ids have one or two segments and revisions may hold encoded slashes. A model

@@ -17,6 +17,11 @@ import { CAS_PATH } from "./xet-cas.js";
 const XET_FILE_INFO = "application/vnd.xet-fileinfo+json";
 
 /** `/{id}/resolve/{rev}/{path}`, `/datasets/{id}/raw/{rev}/{path}`...: the id has one or two segments. */
+/** What FILE_URL answers, as the route inventory names it (HEAD as GET). */
+export const FILE_ROUTES = [
+  "GET /{id}/resolve/{revision}/{path}",
+  "GET /{id}/raw/{revision}/{path}",
+] as const;
 const FILE_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\/(resolve|raw)\/([^/]+)\/(.+)$/;
 
 const CONTENT_TYPES: Record<string, string> = {

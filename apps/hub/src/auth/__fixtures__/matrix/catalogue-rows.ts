@@ -1,0 +1,241 @@
+import { type Expected, everyone, PUBLIC, READ_PRIVATE_REPO, type Row, SIGNED_IN, succeedsWith } from "./callers.js";
+import { CHAT, fixture, PRIVATE } from "./fixture.js";
+
+const listsPrivate = (response: Response, body: unknown) =>
+  response.status !== 200
+    ? String(response.status)
+    : (body as Array<{ id: string }>).some((m) => m.id === PRIVATE)
+      ? "listed"
+      : "hidden";
+/** The private model is a summarization model: counted when the summarization count includes it. */
+const countsPrivate = (response: Response, body: unknown) =>
+  response.status !== 200
+    ? String(response.status)
+    : (body as Record<string, { modelCount: number }>)["summarization"]!.modelCount ===
+        fixture.publicSummarizers + 1
+      ? "counted"
+      : "not counted";
+const mentionsPrivate = (response: Response, body: unknown) =>
+  response.status >= 400
+    ? String(response.status)
+    : JSON.stringify(body).includes(PRIVATE)
+      ? "listed"
+      : "hidden";
+
+const SEES_PRIVATE = {
+  anonymous: "hidden",
+  reader: "listed",
+  writer: "listed",
+  orgAdmin: "listed",
+  otherUser: "hidden",
+  revokedToken: "401",
+  expiredToken: "401",
+  readTokenOnWrite: "listed",
+  fineGrainedOutOfScope: "hidden",
+  siteAdmin: "listed",
+};
+
+/** A router call: any valid credential with the inference permission (a token scoped elsewhere has not). */
+const SIGNED_IN_INFERENCE = { ...SIGNED_IN, fineGrainedOutOfScope: 403 };
+
+/** The model catalogue, the widget, health and metrics, and the inference router. */
+export const CATALOGUE_ROWS: Row[] = [
+  {
+    route: "GET /api/models/:owner/:name",
+    name: "model info of a private model",
+    method: "GET",
+    path: `/api/models/${PRIVATE}`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/models/:owner/:name/snippets",
+    name: "snippets of a private model",
+    method: "GET",
+    path: `/api/models/${PRIVATE}/snippets?provider=together`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/models/:owner/:name/library-snippets",
+    name: "library snippets of a private model",
+    method: "GET",
+    path: `/api/models/${PRIVATE}/library-snippets`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/models",
+    name: "listing of acme's models",
+    method: "GET",
+    path: "/api/models?author=acme&limit=100",
+    outcome: listsPrivate,
+    expected: SEES_PRIVATE,
+  },
+  {
+    route: "GET /api/models",
+    name: "search for the private model",
+    method: "GET",
+    path: "/api/models?search=private-model",
+    outcome: listsPrivate,
+    expected: SEES_PRIVATE,
+  },
+  {
+    route: "GET /api/tasks",
+    name: "task counts",
+    method: "GET",
+    path: "/api/tasks",
+    outcome: countsPrivate,
+    expected: {
+      ...SEES_PRIVATE,
+      anonymous: "not counted",
+      reader: "counted",
+      writer: "counted",
+      orgAdmin: "counted",
+      otherUser: "not counted",
+      readTokenOnWrite: "counted",
+      fineGrainedOutOfScope: "not counted",
+      siteAdmin: "counted",
+    },
+  },
+  {
+    route: "GET /api/libraries",
+    name: "library counts",
+    method: "GET",
+    path: "/api/libraries",
+    expected: PUBLIC,
+  },
+  {
+    route: "GET /api/widget/top-products",
+    name: "the widget's ranking",
+    method: "GET",
+    path: "/api/widget/top-products",
+    outcome: mentionsPrivate,
+    expected: { ...SEES_PRIVATE, reader: "hidden", writer: "hidden", orgAdmin: "hidden", readTokenOnWrite: "hidden", siteAdmin: "hidden" },
+  },
+  {
+    route: "OPTIONS /api/widget/top-products",
+    name: "the widget's CORS preflight",
+    method: "OPTIONS",
+    path: "/api/widget/top-products",
+    // Preflights carry no credentials (browsers never send them): CORS answers before the actor is resolved.
+    expected: everyone(204),
+  },
+  {
+    route: "GET /widget/top-products.js",
+    name: "the widget's script",
+    method: "GET",
+    path: "/widget/top-products.js",
+    expected: PUBLIC,
+  },
+  {
+    route: "GET /api/avatars/:name",
+    name: "an avatar",
+    method: "GET",
+    path: "/api/avatars/ada",
+    expected: PUBLIC,
+  },
+  {
+    route: "POST /api/validate-yaml",
+    name: "validate a model card",
+    method: "POST",
+    path: "/api/validate-yaml",
+    body: { content: "---\nlicense: mit\n---\n# Card" },
+    expected: PUBLIC,
+  },
+  { route: "GET /healthz", name: "liveness", method: "GET", path: "/healthz", expected: PUBLIC },
+  { route: "GET /readyz", name: "readiness", method: "GET", path: "/readyz", expected: PUBLIC },
+  { route: "GET /metrics", name: "metrics", method: "GET", path: "/metrics", expected: PUBLIC },
+  {
+    route: "POST /v1/chat/completions",
+    name: "router call billed to the organization",
+    method: "POST",
+    path: "/router/v1/chat/completions",
+    headers: { "X-HF-Bill-To": "acme" },
+    body: { model: `${CHAT}:together`, messages: [{ role: "user", content: "hi" }], max_tokens: 4 },
+    writes: true,
+    expected: {
+      anonymous: 401,
+      reader: 200,
+      writer: 200,
+      orgAdmin: 200,
+      otherUser: 403,
+      revokedToken: 401,
+      expiredToken: 401,
+      readTokenOnWrite: 200,
+      fineGrainedOutOfScope: 403,
+      // Billing goes to members only: a site admin outside acme may not spend its money.
+      siteAdmin: 403,
+    },
+  },
+  {
+    route: "POST /v1/chat/completions",
+    name: "router call naming the private model",
+    method: "POST",
+    path: "/v1/chat/completions",
+    body: { model: `${PRIVATE}:together`, messages: [{ role: "user", content: "hi" }], max_tokens: 4 },
+    // It is a summarization model: those who may see it learn that it cannot chat (400), others that it
+    // does not exist (404, as for a missing model).
+    expected: succeedsWith({ ...READ_PRIVATE_REPO, fineGrainedOutOfScope: 403 }, 400),
+  },
+  {
+    route: "POST /v1/embeddings",
+    name: "embeddings of a model that does not exist",
+    method: "POST",
+    path: "/v1/embeddings",
+    body: { model: "acme/no-such-model", input: "hi" },
+    expected: { ...everyone(404), anonymous: 401, revokedToken: 401, expiredToken: 401, fineGrainedOutOfScope: 403 },
+  },
+  {
+    route: "POST /v1/images/generations",
+    name: "images from a model that does not exist",
+    method: "POST",
+    path: "/v1/images/generations",
+    body: { model: "acme/no-such-model", prompt: "a cat" },
+    expected: { ...everyone(404), anonymous: 401, revokedToken: 401, expiredToken: 401, fineGrainedOutOfScope: 403 },
+  },
+  {
+    route: "GET /v1/models",
+    name: "the router's model list",
+    method: "GET",
+    path: "/v1/models",
+    outcome: mentionsPrivate,
+    // The public router's model list: public models only, for everyone (it reads no credential).
+    expected: everyone("hidden"),
+  },
+  {
+    route: "POST /router/{provider}/{path}",
+    name: "per-provider router call naming the private model",
+    method: "POST",
+    path: "/router/together/v1/chat/completions",
+    body: { model: "acme/private", messages: [{ role: "user", content: "hi" }], max_tokens: 4 },
+    writes: true,
+    outcome: (response, body) =>
+      response.status === 404 && JSON.stringify(body).includes("does not exist on this hub")
+        ? "hidden"
+        : response.status >= 400 && response.status !== 404
+          ? String(response.status)
+          : "forwarded",
+    expected: {
+      anonymous: "401",
+      reader: "forwarded",
+      writer: "forwarded",
+      orgAdmin: "forwarded",
+      otherUser: "hidden",
+      revokedToken: "401",
+      expiredToken: "401",
+      readTokenOnWrite: "forwarded",
+      fineGrainedOutOfScope: "403",
+      siteAdmin: "forwarded",
+    },
+  },
+  {
+    route: "GET /router/{provider}/{path}",
+    name: "per-provider GET through the router",
+    method: "GET",
+    path: "/router/together/v1/models",
+    forwarded: true,
+    // The provider's own answer (the simulator has no such GET) comes back as it is.
+    outcome: (response) => ([401, 403].includes(response.status) ? String(response.status) : "forwarded"),
+    expected: Object.fromEntries(
+      Object.entries(SIGNED_IN_INFERENCE).map(([caller, status]) => [caller, status === 200 ? "forwarded" : String(status)]),
+    ) as Expected,
+  },
+];

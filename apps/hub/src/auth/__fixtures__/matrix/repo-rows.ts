@@ -1,0 +1,336 @@
+import {
+  everyone,
+  MANAGE_PRIVATE_REPO,
+  READ_PRIVATE_REPO,
+  type Row,
+  SIGNED_IN,
+  WRITE_PRIVATE_REPO,
+} from "./callers.js";
+import { GATED, PRIVATE_REPO } from "./fixture.js";
+
+const API = `/api/models/${PRIVATE_REPO}`;
+const LFS = `/${PRIVATE_REPO}.git/info/lfs/objects`;
+const LFS_JSON = { Accept: "application/vnd.git-lfs+json" };
+const SHA = "a".repeat(64);
+
+/** Repositories with files: the repository API, file downloads, Git LFS, Xet tokens, and access requests. */
+export const REPO_ROWS: Row[] = [
+  {
+    route: "GET /api/{type}s/{id}",
+    name: "a private repository's info",
+    method: "GET",
+    path: API,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/{type}s/{id}/revision",
+    name: "a private repository's info at a revision",
+    method: "GET",
+    path: `${API}/revision/main`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/{type}s/{id}/tree",
+    name: "list a private repository's files",
+    method: "GET",
+    path: `${API}/tree/main`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "POST /api/{type}s/{id}/paths-info",
+    name: "information on paths of a private repository",
+    method: "POST",
+    path: `${API}/paths-info/main`,
+    body: { paths: [".gitattributes"] },
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/{type}s/{id}/commits",
+    name: "list a private repository's commits",
+    method: "GET",
+    path: `${API}/commits/main`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/{type}s/{id}/refs",
+    name: "list a private repository's branches and tags",
+    method: "GET",
+    path: `${API}/refs`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/{type}s/{id}/compare",
+    name: "compare two revisions of a private repository",
+    method: "GET",
+    path: `${API}/compare/main..main`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /{id}/resolve/{revision}/{path}",
+    name: "download a file of a private repository",
+    method: "GET",
+    path: `/${PRIVATE_REPO}/resolve/main/.gitattributes`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /{id}/raw/{revision}/{path}",
+    name: "a private repository's raw file",
+    method: "GET",
+    path: `/${PRIVATE_REPO}/raw/main/.gitattributes`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /{id}/resolve/{revision}/{path}",
+    name: "download a file of a gated repository nobody granted",
+    method: "GET",
+    path: `/${GATED}/resolve/main/.gitattributes`,
+    // Members pass the gate; another user is refused with GatedRepo (403); a fine-grained token reads any
+    // repository it can see, and acme's members can see this one.
+    expected: { ...READ_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 200 },
+  },
+  {
+    route: "GET /api/{type}s/{id}/xet-read-token",
+    name: "a Xet read token for a private repository",
+    method: "GET",
+    path: `${API}/xet-read-token/main`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/{type}s/{id}/xet-write-token",
+    name: "a Xet write token for a private repository",
+    method: "GET",
+    path: `${API}/xet-write-token/main`,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "POST /{id}.git/info/lfs/objects/batch",
+    name: "LFS download batch of a private repository",
+    method: "POST",
+    path: `${LFS}/batch`,
+    headers: LFS_JSON,
+    body: { operation: "download", transfers: ["basic"], objects: [{ oid: SHA, size: 1 }] },
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "POST /{id}.git/info/lfs/objects/batch",
+    name: "LFS upload batch to a private repository",
+    method: "POST",
+    path: `${LFS}/batch`,
+    headers: LFS_JSON,
+    body: { operation: "upload", transfers: ["basic"], objects: [{ oid: SHA, size: 1 }] },
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "POST /{id}.git/info/lfs/objects/verify",
+    name: "LFS verify of an object never uploaded",
+    method: "POST",
+    path: `${LFS}/verify`,
+    headers: LFS_JSON,
+    body: { oid: SHA, size: 1 },
+    expected: { ...WRITE_PRIVATE_REPO, writer: 404, orgAdmin: 404, siteAdmin: 404 },
+  },
+  {
+    // Signed URLs: the grant, not the caller's credential, allows the upload; a forged one opens nothing.
+    route: "PUT /api/lfs-upload/{grant}",
+    name: "LFS upload with a forged grant",
+    method: "PUT",
+    path: "/api/lfs-upload/forged.signature",
+    rawBody: { contentType: "application/octet-stream", text: () => "x" },
+    expected: everyone(401),
+  },
+  {
+    route: "POST /api/lfs-complete/{grant}",
+    name: "LFS multipart completion with a forged grant",
+    method: "POST",
+    path: "/api/lfs-complete/forged.signature",
+    body: { oid: SHA, parts: [] },
+    expected: everyone(401),
+  },
+  {
+    route: "POST /api/{type}s/{id}/preupload",
+    name: "ask which files of a commit go to LFS",
+    method: "POST",
+    path: `${API}/preupload/main`,
+    body: { files: [{ path: "weights.bin", size: 20_000_000, sample: "" }] },
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "POST /api/{type}s/{id}/commit",
+    name: "commit a file to a private repository",
+    method: "POST",
+    path: `${API}/commit/main`,
+    rawBody: {
+      contentType: "application/x-ndjson",
+      text: (caller) =>
+        [
+          { key: "header", value: { summary: `From ${caller}` } },
+          {
+            key: "file",
+            value: { path: `from-${caller}.txt`, content: Buffer.from(caller).toString("base64"), encoding: "base64" },
+          },
+        ]
+          .map((line) => JSON.stringify(line))
+          .join("\n"),
+    },
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "POST /api/{type}s/{id}/branch",
+    name: "create a branch",
+    method: "POST",
+    path: (caller) => `${API}/branch/made-by-${caller}`,
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "DELETE /api/{type}s/{id}/branch",
+    name: "delete a branch",
+    method: "DELETE",
+    path: (caller) => `${API}/branch/doomed-${caller}`,
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "POST /api/{type}s/{id}/tag",
+    name: "tag a revision",
+    method: "POST",
+    path: `${API}/tag/main`,
+    body: (caller) => ({ tag: `made-by-${caller}` }),
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "DELETE /api/{type}s/{id}/tag",
+    name: "delete a tag",
+    method: "DELETE",
+    path: (caller) => `${API}/tag/doomed-${caller}`,
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/{type}s/{id}/discussions",
+    name: "list a private repository's discussions",
+    method: "GET",
+    path: `${API}/discussions`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "POST /api/{type}s/{id}/discussions",
+    name: "open a discussion on a private repository",
+    method: "POST",
+    path: `${API}/discussions`,
+    body: (caller) => ({ title: `From ${caller}`, description: "Hello", pullRequest: false }),
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "POST /api/{type}s/{id}/discussions",
+    name: "comment on a discussion of a private repository",
+    method: "POST",
+    path: `${API}/discussions/1/comment`,
+    body: (caller) => ({ comment: `A comment from ${caller}` }),
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "POST /api/{type}s/{id}/discussions",
+    name: "close someone else's discussion",
+    method: "POST",
+    path: `${API}/discussions/1/status`,
+    body: { status: "open" },
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "PUT /api/{type}s/{id}/settings",
+    name: "change a private repository's settings",
+    method: "PUT",
+    path: `${API}/settings`,
+    body: { private: true },
+    writes: true,
+    expected: MANAGE_PRIVATE_REPO,
+  },
+  {
+    route: "POST /api/{type}s/{id}/ask-access",
+    name: "ask for access to a gated model",
+    method: "POST",
+    path: `/api/models/${GATED}/ask-access`,
+    body: { fields: { purpose: "research" } },
+    writes: true,
+    expected: SIGNED_IN,
+  },
+  {
+    route: "GET /api/{type}s/{id}/user-access-request",
+    name: "list a gated model's pending requests",
+    method: "GET",
+    path: `/api/models/${GATED}/user-access-request/pending`,
+    expected: { ...MANAGE_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 403 },
+  },
+  {
+    route: "POST /api/{type}s/{id}/user-access-request",
+    name: "grant access to a gated model",
+    method: "POST",
+    path: `/api/models/${GATED}/user-access-request/grant`,
+    body: { user: "otto" },
+    writes: true,
+    expected: { ...MANAGE_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 403 },
+  },
+  {
+    route: "GET /api/{type}s/{id}/user-access-request",
+    name: "list a private model's requests (hidden first)",
+    method: "GET",
+    path: `${API}/user-access-request/pending`,
+    expected: MANAGE_PRIVATE_REPO,
+  },
+  {
+    route: "POST /api/repos/create",
+    name: "create a repository in the organization",
+    method: "POST",
+    path: "/api/repos/create",
+    body: (caller) => ({ type: "model", name: `made-by-${caller}`, organization: "acme", private: true }),
+    writes: true,
+    expected: { ...WRITE_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 403 },
+  },
+  {
+    route: "POST /api/repos/move",
+    name: "move a private repository",
+    method: "POST",
+    path: "/api/repos/move",
+    body: (caller) => ({ type: "model", fromRepo: `acme/move-me-${caller}`, toRepo: `acme/moved-${caller}` }),
+    writes: true,
+    expected: MANAGE_PRIVATE_REPO,
+  },
+  {
+    route: "DELETE /api/repos/delete",
+    name: "delete a private repository",
+    method: "DELETE",
+    path: "/api/repos/delete",
+    body: (caller) => ({ type: "model", name: `delete-me-${caller}`, organization: "acme" }),
+    writes: true,
+    expected: MANAGE_PRIVATE_REPO,
+  },
+];
+
+/**
+ * The Xet CAS API answers signed Xet tokens (issued by the xet-*-token rows), never hub credentials: every
+ * caller's hub token, valid or not, is refused (401), and nothing is written.
+ */
+export const XET_CAS_ROWS: Row[] = (
+  [
+  ["POST", "/xet-cas/v1/xorbs/:prefix/:hash", `/xet-cas/v1/xorbs/default/${SHA}`],
+  ["POST", "/xet-cas/v1/shards", "/xet-cas/v1/shards"],
+  ["GET", "/xet-cas/v1/chunks/:prefix/:hash", `/xet-cas/v1/chunks/default-merkledb/${SHA}`],
+  ["GET", "/xet-cas/v1/reconstructions/:file", `/xet-cas/v1/reconstructions/${SHA}`],
+  ["GET", "/xet-cas/v2/reconstructions/:file", `/xet-cas/v2/reconstructions/${SHA}`],
+  // A term's presigned URL: refused without its signature, whoever calls.
+  ["GET", "/xet-cas/v1/fetch/:hash", `/xet-cas/v1/fetch/${SHA}`, 403],
+  ] as Array<[Row["method"], string, string, number?]>
+).map(([method, route, path, status]) => ({
+  route: `${method} ${route}`,
+  name: "Xet CAS with a hub credential",
+  method,
+  path,
+  ...(method === "POST" ? { rawBody: { contentType: "application/octet-stream", text: () => "x" } } : {}),
+  expected: everyone(status ?? 401),
+}));
