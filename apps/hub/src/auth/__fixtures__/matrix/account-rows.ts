@@ -21,6 +21,13 @@ export const ACCOUNT_ROWS: Row[] = [
     path: "/api/whoami-v2",
     expected: SIGNED_IN,
   },
+  {
+    route: "GET /api/users/:name/overview",
+    name: "a user's public profile",
+    method: "GET",
+    path: "/api/users/rae/overview",
+    expected: PUBLIC,
+  },
   // Sessions: the pages' own calls. A request bearing an invalid token is refused before anything else.
   {
     route: "GET /api/auth/options",

@@ -119,6 +119,10 @@ export async function seedMatrix(hub: RunningHub): Promise<void> {
     await api("POST", "/api/repos/create", { type: "model", name, organization });
     await api("PUT", `/api/models/${id}/settings`, settings);
   }
+  // A private dataset and space, for the listings of those types.
+  for (const type of ["dataset", "space"]) {
+    await api("POST", "/api/repos/create", { type, name: "private-repo", organization: "acme", private: true, sdk: "static" });
+  }
   for (const caller of CALLERS) {
     await api("POST", `/api/models/${PRIVATE_REPO}/branch/doomed-${caller}`);
     await api("POST", `/api/models/${PRIVATE_REPO}/tag/main`, { tag: `doomed-${caller}` });

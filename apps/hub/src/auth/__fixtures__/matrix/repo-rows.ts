@@ -13,8 +13,43 @@ const LFS = `/${PRIVATE_REPO}.git/info/lfs/objects`;
 const LFS_JSON = { Accept: "application/vnd.git-lfs+json" };
 const SHA = "a".repeat(64);
 
+const listsPrivateRepo = (response: Response, body: unknown) =>
+  response.status !== 200
+    ? String(response.status)
+    : (body as Array<{ id: string }>).some((repo) => repo.id === PRIVATE_REPO)
+      ? "listed"
+      : "hidden";
+const SEES_PRIVATE_REPO = {
+  anonymous: "hidden",
+  reader: "listed",
+  writer: "listed",
+  orgAdmin: "listed",
+  otherUser: "hidden",
+  revokedToken: "401",
+  expiredToken: "401",
+  readTokenOnWrite: "listed",
+  fineGrainedOutOfScope: "hidden",
+  siteAdmin: "listed",
+};
+
 /** Repositories with files: the repository API, file downloads, Git LFS, Xet tokens, and access requests. */
 export const REPO_ROWS: Row[] = [
+  {
+    route: "GET /api/datasets",
+    name: "listing of acme's datasets",
+    method: "GET",
+    path: "/api/datasets?author=acme",
+    outcome: listsPrivateRepo,
+    expected: SEES_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/spaces",
+    name: "search for acme's private space",
+    method: "GET",
+    path: "/api/spaces?search=private-repo",
+    outcome: listsPrivateRepo,
+    expected: SEES_PRIVATE_REPO,
+  },
   {
     route: "GET /api/{type}s/{id}",
     name: "a private repository's info",
