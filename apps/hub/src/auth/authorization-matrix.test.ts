@@ -5,13 +5,12 @@
  * The rows are in __fixtures__/matrix/*-rows.ts; the callers and shared expectations in callers.ts.
  */
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { startTestHub } from "../__fixtures__/test-hub.js";
 import type { RunningHub } from "../start-hub.js";
-import { DATABASE_FILE } from "../store/store.js";
+import { listTables, tableRows } from "../store/schema-tables.js";
 import { ACCOUNT_ROWS } from "./__fixtures__/matrix/account-rows.js";
 import { CALLERS, type Caller, type Row } from "./__fixtures__/matrix/callers.js";
 import { CATALOGUE_ROWS } from "./__fixtures__/matrix/catalogue-rows.js";
@@ -23,7 +22,6 @@ const TABLE: Row[] = [...CATALOGUE_ROWS, ...ACCOUNT_ROWS, ...REPO_ROWS, ...XET_C
 
 let temp: ReturnType<typeof makeTempDir>;
 let hub: RunningHub;
-let db: Database.Database;
 
 beforeAll(async () => {
   temp = makeTempDir();
@@ -34,30 +32,27 @@ beforeAll(async () => {
     oidc: { issuer: "http://127.0.0.1:9", clientId: "matrix", clientSecret: "matrix-secret" },
   });
   await seedMatrix(hub);
-  db = new Database(join(temp.dir, "data", DATABASE_FILE), { readonly: true });
 }, 60_000);
 afterAll(async () => {
-  db?.close();
   await hub?.close();
   temp?.remove();
 });
 
-/** Every table's rows: what "nothing written" compares. */
+/** Every table's rows, on whichever database the hub runs: what "nothing written" compares. */
 async function databaseState(): Promise<string> {
   await hub.store.usage.flush();
-  const tables = db
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-    .all()
-    .map((t) => t.name)
-    // A failed sign-in is counted (the rate limit): that is the refusal's purpose, not a write it allowed.
-    .filter((name) => name !== "sign_in_failures");
-  return tables
-    .map((name) => {
-      const rows = db.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>;
-      // last_used_at and a session's last_seen_at move on reads: they are not writes a caller asked for.
-      return `${name}:${JSON.stringify(rows.map(({ last_used_at: _u, last_seen_at: _s, ...rest }) => rest))}`;
-    })
-    .join("\n");
+  const db = hub.store.db;
+  // A failed sign-in is counted (the rate limit): that is the refusal's purpose, not a write it allowed.
+  const tables = (await listTables(db)).filter((name) => name !== "sign_in_failures");
+  const dumps: string[] = [];
+  for (const name of tables) {
+    // last_used_at and a session's last_seen_at move on reads: they are not writes a caller asked for.
+    const rows = (await tableRows(db, name)).map(({ last_used_at: _u, last_seen_at: _s, ...rest }) =>
+      JSON.stringify(rest),
+    );
+    dumps.push(`${name}:${rows.sort().join(",")}`);
+  }
+  return dumps.join("\n");
 }
 
 async function call(row: Row, caller: Caller) {
