@@ -1,47 +1,27 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
+import { type HubProcess, startHubProcess } from "../__fixtures__/hub-process.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { openTestStore } from "../__fixtures__/test-store.js";
+import { openTestStore, testDatabaseUrl } from "../__fixtures__/test-store.js";
 
-const HUB_DIR = fileURLToPath(new URL("../..", import.meta.url));
 let temp: ReturnType<typeof makeTempDir>;
 let token: string;
 
 /** The real server (`npm start`'s entry) in its own process, so that it can be killed with SIGKILL. */
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/server.ts"], {
-    cwd: HUB_DIR,
-    env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "error" },
-    stdio: ["ignore", "pipe", "pipe"],
+async function startServer(dataDir: string): Promise<{ child: HubProcess; url: string }> {
+  // On the database the suite runs on (HUB_TEST_DATABASE): the data dir's own PostgreSQL schema, or SQLite.
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  const child = await startHubProcess({
+    DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`the hub did not start: ${output}`)), 60_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.stderr!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once("exit", () => reject(new Error(`the hub exited: ${output}`)));
-  });
-  return { child, url };
+  return { child, url: child.url };
 }
 
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
+async function killHard(child: HubProcess): Promise<void> {
+  await child.stop("SIGKILL");
 }
 
 beforeAll(async () => {
