@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import pg from "pg";
 import { openStore, type Store, type StoreOptions } from "../store/store.js";
+import { type PostgresServer, startPostgres } from "./postgres-server.js";
 
 /**
  * The database the hub's tests run on: SQLite in each test's data dir by default; with
@@ -32,4 +33,23 @@ export async function schemaUrl(base: string, schema: string): Promise<string> {
 
 export async function openTestStore(options: StoreOptions): Promise<Store> {
   return openStore({ ...options, databaseUrl: options.databaseUrl ?? (await testDatabaseUrl(options.dataDir)) });
+}
+
+/**
+ * A PostgreSQL database of its own for a test that needs one whatever HUB_TEST_DATABASE says: a new schema
+ * on the run's shared server (PostgreSQL run), or on a server this test starts. stop() stops only the latter.
+ */
+export async function ownPostgresUrl(prefix: string): Promise<{ url: string; stop(): void }> {
+  let server: PostgresServer | undefined;
+  let base = process.env.HUB_TEST_POSTGRES_URL;
+  if (!base) {
+    server = await startPostgres();
+    base = server.url;
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    await client.query("CREATE EXTENSION IF NOT EXISTS citext SCHEMA public");
+    await client.end();
+  }
+  const url = await schemaUrl(base, `${prefix}_${randomBytes(4).toString("hex")}`);
+  return { url, stop: () => server?.stop() };
 }

@@ -10,8 +10,9 @@ import { repoUrl } from "../routes/repo-read.js";
 import { usageSince } from "../routes/usage-query.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { importCatalogue, readImportFile } from "../store/catalogue.js";
+import { copyDatabase } from "../store/database-copy.js";
 import { REPO_TYPES, type RepoType } from "../store/repos-table.js";
-import type { Store } from "../store/store.js";
+import { isPostgresUrl, openStore, type Store } from "../store/store.js";
 import { usageByAccount } from "../store/usage-by-account.js";
 
 export const ADMIN_USAGE = `Usage: npm run admin -w apps/hub -- <command> [options]
@@ -50,6 +51,11 @@ Storage
   blobs:gc [--dry-run] [--grace-hours <n>]     remove blobs no commit or upload needs any more (deleted
                                                repositories, abandoned uploads); blobs stored in the last
                                                <n> hours (default 25, longer than an upload URL lives) stay
+
+Database
+  db:copy --to <postgres://...>                copy every row of this hub's database (SQLite in DATA_DIR) into
+                                               a new, empty PostgreSQL database; then start the hub with
+                                               DATABASE_URL set to it
 `;
 
 const OPTIONS = {
@@ -78,6 +84,7 @@ const OPTIONS = {
   "grace-hours": { type: "string" },
   type: { type: "string" },
   private: { type: "boolean" },
+  to: { type: "string" },
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -287,6 +294,18 @@ export async function runAdminCommand(
           ...(typeof hours === "string" ? { graceMs: integer(hours, "grace-hours") * 3_600_000 } : {}),
         }),
       );
+    }
+    case "db:copy": {
+      const to = required(values, "to");
+      // Never echo the URL: it holds the database password.
+      if (!isPostgresUrl(to)) throw new InvalidInputError("--to must be a postgres:// URL.");
+      const target = await openStore({ dataDir: "", databaseUrl: to });
+      try {
+        const tables = await copyDatabase(store.db, target.db);
+        return json({ from: store.db.description, to: target.db.description, tables });
+      } finally {
+        await target.close();
+      }
     }
     default:
       throw new InvalidInputError(

@@ -1,0 +1,260 @@
+import { createHash, randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedAccounts } from "../__fixtures__/accounts.js";
+import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
+import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import { ownPostgresUrl } from "../__fixtures__/test-store.js";
+import { runAdminCommand } from "../cli/admin-command.js";
+import { type RunningHub, startHub } from "../start-hub.js";
+import type { Queryable } from "./database.js";
+import { listTables, tableRows } from "./schema-tables.js";
+import { openStore, type Store } from "./store.js";
+
+/**
+ * `db:copy`: a SQLite hub with rows in every table of its schema, copied into a new PostgreSQL database, reads
+ * back the same row for row; a hub started on the copy serves it and adds rows with fresh ids. The tables are
+ * read from SQLite's schema, so a table added by a later migration fails this test until it gets rows here.
+ */
+let temp: ReturnType<typeof makeTempDir>;
+let postgres: { url: string; stop(): void };
+let source: RunningHub;
+
+const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+const hex64 = () => randomBytes(32).toString("hex");
+
+/** Rows with their keys in one order, sorted: what two databases holding the same rows both read as. */
+async function contentOf(q: Queryable, table: string): Promise<string[]> {
+  const rows = await tableRows(q, table);
+  return rows
+    .map((row) =>
+      JSON.stringify(Object.fromEntries(Object.entries(row).sort(([a], [b]) => (a < b ? -1 : 1)))),
+    )
+    .sort();
+}
+
+/** Rows in every table, through the hub's API where a caller makes them and its tables where the hub does. */
+async function fillEveryTable(hub: RunningHub): Promise<void> {
+  const store = hub.store;
+  const { service, tokens } = await seedAccounts(store);
+  const ada = await service.user("ada");
+  const acme = (await store.accounts.orgs.byName("acme"))!;
+  const api = (path: string, init: RequestInit & { token?: string } = {}) =>
+    fetch(`${hub.url}${path}`, {
+      ...init,
+      headers: {
+        Authorization: `Bearer ${init.token ?? tokens.adaWrite}`,
+        "Content-Type": "application/json",
+        ...(init.headers as Record<string, string> | undefined),
+      },
+    });
+
+  // Repositories, commits, files, trees, refs, a rename, a discussion with a comment, a pull request.
+  expect(
+    (await api("/api/repos/create", { method: "POST", body: JSON.stringify({ name: "ada/copied" }) })).status,
+  ).toBe(200);
+  const commit = (summary: string, path: string, content: string, branch = "main") =>
+    api(`/api/models/ada/copied/commit/${branch}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-ndjson" },
+      body: [
+        { key: "header", value: { summary } },
+        {
+          key: "file",
+          value: { path, content: Buffer.from(content).toString("base64"), encoding: "base64" },
+        },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join("\n"),
+    });
+  expect((await commit("first", "dir/a.txt", "alpha")).status).toBe(200);
+  expect((await commit("second", "b.txt", "beta")).status).toBe(200);
+  const discussion = await api("/api/models/ada/copied/discussions", {
+    method: "POST",
+    body: JSON.stringify({ title: "Question", description: "Hello", pullRequest: false }),
+  });
+  expect(discussion.status).toBe(200);
+  const { num } = (await discussion.json()) as { num: number };
+  expect(
+    (
+      await api(`/api/models/ada/copied/discussions/${num}/comment`, {
+        method: "POST",
+        body: JSON.stringify({ comment: "Reply" }),
+      })
+    ).status,
+  ).toBe(200);
+  const pr = await api("/api/models/ada/copied/discussions", {
+    method: "POST",
+    body: JSON.stringify({ title: "Change", description: "A pull request", pullRequest: true }),
+  });
+  expect(pr.status).toBe(200);
+  expect(
+    (await commit("in the PR", "c.txt", "gamma", `refs%2Fpr%2F${((await pr.json()) as { num: number }).num}`))
+      .status,
+  ).toBe(200);
+  expect(
+    (
+      await api("/api/repos/move", {
+        method: "POST",
+        body: JSON.stringify({ fromRepo: "ada/copied", toRepo: "acme/copied", type: "model" }),
+      })
+    ).status,
+  ).toBe(200);
+  const repo = (await store.repos.get("model", "acme/copied"))!;
+  const lfs = Buffer.from("large file content");
+  await store.repos.addLfsObject(repo.key, sha256(lfs), lfs.byteLength, new Date().toISOString());
+
+  // Xet: a xorb with its chunks, a file made of it, registered for the repository.
+  const xorb = hex64();
+  await store.xet.addXorb({ hash: xorb, blobSha256: hex64(), size: 100, chunkCount: 1 }, [
+    { index: 0, hash: hex64(), byteStart: 0, byteEnd: 100, unpackedSize: 120 },
+  ]);
+  await store.xetGc.registerFiles(
+    [{ hash: hex64(), sha256: hex64(), size: 120, terms: [{ xorb, start: 0, end: 1, size: 120 }] }],
+    repo.key,
+  );
+
+  // Accounts: a session, a gated-access request, invites, a single sign-on identity, failed sign-ins,
+  // provider preferences.
+  await store.accounts.sessions.create({
+    idHash: hex64(),
+    userId: ada.id,
+    csrfToken: "csrf",
+    expiresAt: "2999-01-01T00:00:00.000Z",
+  });
+  await store.accounts.accessRequests.request({
+    repoType: "model",
+    repoId: "acme/copied",
+    userId: ada.id,
+    status: "pending",
+    fields: { why: "research" },
+  });
+  await store.accounts.invites.create({
+    codeHash: hex64(),
+    createdBy: ada.id,
+    expiresAt: "2999-01-01T00:00:00.000Z",
+  });
+  await store.orgInvites.create({
+    codeHash: hex64(),
+    orgId: acme.id,
+    role: "read",
+    createdBy: ada.id,
+    expiresAt: "2999-01-01T00:00:00.000Z",
+  });
+  await store.oidcIdentities.link("https://issuer.test", "subject-1", ada.id);
+  await store.accounts.signInFailures.add("ada", 1_700_000_000_000);
+  await store.providerPreferences.set(ada.id, ["together", "groq"]);
+  await store.meta.set("copied", "yes");
+
+  // Router usage: per call and the daily totals.
+  const [token] = await store.accounts.tokens.list(ada.id);
+  store.usage.record({
+    tokenId: token!.id,
+    userId: ada.id,
+    billToId: acme.id,
+    provider: "together",
+    model: "m",
+    status: 200,
+    requestBytes: 10,
+    responseBytes: 20,
+    durationMs: 5,
+  });
+  await store.usage.flush();
+}
+
+beforeAll(async () => {
+  temp = makeTempDir();
+  postgres = await ownPostgresUrl("copy");
+  // The source is SQLite whichever database the suite runs on: that is what the command copies from.
+  source = await startHub({
+    dataDir: join(temp.dir, "sqlite"),
+    catalogueDir: FIXTURE_CATALOGUE_DIR,
+    providerSim: false,
+  });
+  await fillEveryTable(source);
+}, 60_000);
+
+afterAll(async () => {
+  await source?.close();
+  postgres?.stop();
+  temp?.remove();
+});
+
+describe("db:copy from SQLite to PostgreSQL", () => {
+  let target: Store;
+
+  it("copies every row of every table, and the copy reads back the same", async () => {
+    const tables = await listTables(source.store.db);
+    const empty: string[] = [];
+    for (const table of tables) if ((await tableRows(source.store.db, table)).length === 0) empty.push(table);
+    expect(empty, "tables this test leaves empty: give them rows in fillEveryTable").toEqual([]);
+
+    const output = await runAdminCommand(["db:copy", "--to", postgres.url], source.store, []);
+    const report = (
+      output as { json: { from: string; to: string; tables: { table: string; rows: number }[] } }
+    ).json;
+    expect(report.tables.map((t) => t.table).sort()).toEqual([...tables].sort());
+    expect(report.from).toMatch(/^sqlite:/);
+
+    target = await openStore({ dataDir: temp.dir, databaseUrl: postgres.url });
+    expect((await listTables(target.db)).sort()).toEqual([...tables].sort());
+    for (const table of tables) {
+      const copied = report.tables.find((t) => t.table === table)!.rows;
+      const rows = await contentOf(source.store.db, table);
+      expect(copied, table).toBe(rows.length);
+      expect(await contentOf(target.db, table), table).toEqual(rows);
+    }
+  }, 60_000);
+
+  it("refuses to copy into a database that already holds data", async () => {
+    await expect(runAdminCommand(["db:copy", "--to", postgres.url], source.store, [])).rejects.toThrow(
+      /already holds data/,
+    );
+  });
+
+  it("a hub on the copy serves the copied data and gives new rows fresh ids", async () => {
+    await target.close();
+    const hub = await startHub({
+      // The same DATA_DIR: the copy moves the database; the blobs stay where they are.
+      dataDir: join(temp.dir, "sqlite"),
+      databaseUrl: postgres.url,
+      catalogueDir: FIXTURE_CATALOGUE_DIR,
+      providerSim: false,
+    });
+    try {
+      const ada = (await hub.store.accounts.users.byName("ada"))!;
+      const maxAccount = Math.max(...(await hub.store.accounts.users.list()).map((user) => user.id));
+      const maxToken = Math.max(...(await hub.store.accounts.tokens.list()).map((token) => token.id));
+      // A new token (a generated key) for a copied user; with it, the copied repository, its files and its
+      // old name's redirect.
+      const issued = await runAdminCommand(
+        ["tokens:create", "--user", "ada", "--role", "write"],
+        hub.store,
+        [],
+      );
+      const headers = { Authorization: `Bearer ${(issued as { text: string }).text}` };
+      const newToken = (await hub.store.accounts.tokens.list(ada.id)).find((token) => token.id > maxToken);
+      expect(newToken, "a new token with an id after the copied ones").toBeDefined();
+      expect((await fetch(`${hub.url}/api/models/acme/copied`, { headers })).status).toBe(200);
+      expect(
+        (await fetch(`${hub.url}/api/models/ada/copied`, { headers, redirect: "manual" })).status,
+      ).toBeLessThan(400);
+      expect(await (await fetch(`${hub.url}/acme/copied/resolve/main/dir/a.txt`, { headers })).text()).toBe(
+        "alpha",
+      );
+      await runAdminCommand(["users:create", "newcomer"], hub.store, []);
+      expect((await hub.store.accounts.users.byName("newcomer"))!.id).toBeGreaterThan(maxAccount);
+      expect(
+        (
+          await fetch(`${hub.url}/api/repos/create`, {
+            method: "POST",
+            headers: { ...headers, "Content-Type": "application/json" },
+            body: JSON.stringify({ name: "ada/after-copy" }),
+          })
+        ).status,
+      ).toBe(200);
+    } finally {
+      await hub.close();
+    }
+  }, 60_000);
+});
