@@ -173,6 +173,9 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       ];
       const created = new Date(options.createdAt);
       return store.writeTransaction(async (tx) => {
+        // Replicas starting at once on one PostgreSQL all seed: the lock makes the second wait and then see
+        // the first one's repository (SQLite's write lock already does this).
+        await tx.lock(`adopt:model:${id.toLowerCase()}`);
         const model = await tx.models.get(id);
         if ((await tx.repos.get("model", id)) || !model) return undefined;
         const repo = await tx.repos.insert({

@@ -1,87 +1,117 @@
-import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
-import { type PostgresServer, startPostgres } from "../__fixtures__/postgres-server.js";
+import { type HubProcess, startHubProcess } from "../__fixtures__/hub-process.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
-import { schemaUrl } from "../__fixtures__/test-store.js";
-import { createApp } from "../app.js";
-import { createFsBlobStore } from "../storage/fs-blob-store.js";
-import { appliedVersion, MIGRATIONS } from "./migrations.js";
+import { ownPostgresUrl } from "../__fixtures__/test-store.js";
+import { accountsService } from "../accounts/accounts-service.js";
+import { MIGRATIONS } from "./migrations.js";
 import { openStore, type Store } from "./store.js";
 
 /**
- * Two hub instances (each with its own connection pool) on one PostgreSQL database and one blob directory:
- * what replicas behind a load balancer are. The shared server of the PostgreSQL run, or one of this file's.
+ * Replicas: two hub processes (the real server entry, each with its own connection pool and caches) on one
+ * PostgreSQL database and one blob directory (DATA_DIR shared, as a network mount would be), what a load
+ * balancer spreads requests over. The test itself reaches the database only as the admin CLI does (tokens).
  */
-let server: PostgresServer | undefined;
-let url: string;
+let postgres: { url: string; stop(): void };
 let temp: ReturnType<typeof makeTempDir>;
-const stores: Store[] = [];
+let admin: Store;
+let a: HubProcess;
+let b: HubProcess;
+const started: HubProcess[] = [];
 
-async function replica() {
-  const store = await openStore({ dataDir: temp.dir, databaseUrl: url, databasePoolSize: 4 });
-  stores.push(store);
-  const blobs = await createFsBlobStore(`${temp.dir}/blobs`);
-  return { store, app: createApp({ store, blobs, publicUrl: "http://hub.test" }) };
+async function replica(): Promise<HubProcess> {
+  const hub = await startHubProcess({ DATABASE_URL: postgres.url, DATA_DIR: join(temp.dir, "shared") });
+  started.push(hub);
+  return hub;
 }
 
-let a: Awaited<ReturnType<typeof replica>>;
-let b: Awaited<ReturnType<typeof replica>>;
-
 beforeAll(async () => {
-  let base = process.env.HUB_TEST_POSTGRES_URL;
-  if (!base) {
-    server = await startPostgres();
-    base = server.url;
-  }
-  url = await schemaUrl(base, `replicas_${randomBytes(4).toString("hex")}`);
+  postgres = await ownPostgresUrl("replicas");
   temp = makeTempDir();
-  // Both start at once on an empty database: one migrates, the other waits for it (advisory lock).
+  // Both start at once on an empty database: one migrates, the other waits for it (an advisory lock).
   [a, b] = await Promise.all([replica(), replica()]);
-}, 60_000);
+  admin = await openStore({ dataDir: temp.dir, databaseUrl: postgres.url, databasePoolSize: 2 });
+}, 120_000);
 
 afterAll(async () => {
-  for (const store of stores) await store.close();
-  server?.stop();
+  await Promise.all(started.map((hub) => hub.stop("SIGKILL")));
+  await admin?.close();
+  postgres?.stop();
   temp?.remove();
 });
 
-const json = (token: string, body?: unknown, method = "POST") => ({
-  method,
-  headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-});
+const call = (hub: HubProcess, path: string, token?: string, init: RequestInit = {}) =>
+  fetch(`${hub.url}${path}`, {
+    ...init,
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(init.body ? { "Content-Type": "application/json" } : {}),
+      ...(init.headers as Record<string, string> | undefined),
+    },
+  });
 
-describe("two replicas on one PostgreSQL", () => {
-  it("migrate once, each starting at the same time", async () => {
-    expect(await appliedVersion(a.store.db)).toBe(MIGRATIONS.length);
-    expect(await b.store.schema()).toEqual({ applied: MIGRATIONS.length, known: MIGRATIONS.length });
+describe("two hub processes on one PostgreSQL and one blob store", () => {
+  it("both start at once and the schema is migrated once", async () => {
+    // A second run of a migration would have failed that process's start (its tables exist already).
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      const versions = await client.query("SELECT version FROM schema_version");
+      expect(versions.rows).toEqual([{ version: MIGRATIONS.length }]);
+    } finally {
+      await client.end();
+    }
+    for (const hub of [a, b]) expect((await call(hub, "/readyz")).status).toBe(200);
   });
 
   it("a write through one is read through the other at once; a commit through one is in the other's listings", async () => {
-    const token = await userToken(a.store, "alice");
-    const created = await a.app.request(
-      "/api/repos/create",
-      json(token, { name: "alice/replicated", type: "model" }),
-    );
-    expect(created.status).toBe(200);
-    const info = await b.app.request("/api/models/alice/replicated", {
-      headers: { Authorization: `Bearer ${token}` },
+    const token = await userToken(admin, "alice");
+    const created = await call(a, "/api/repos/create", token, {
+      method: "POST",
+      body: JSON.stringify({ name: "alice/replicated", type: "model" }),
     });
-    expect(info.status).toBe(200);
-    const listed = (await (await b.app.request("/api/models?author=alice")).json()) as Array<{ id: string }>;
+    expect(created.status).toBe(200);
+    expect((await call(b, "/api/models/alice/replicated", token)).status).toBe(200);
+    const committed = await call(a, "/api/models/alice/replicated/commit/main", token, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-ndjson" },
+      body: [
+        { key: "header", value: { summary: "through a" } },
+        {
+          key: "file",
+          value: { path: "hello.txt", content: Buffer.from("hi").toString("base64"), encoding: "base64" },
+        },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join("\n"),
+    });
+    expect(committed.status).toBe(200);
+    const listed = (await (await call(b, "/api/models?author=alice")).json()) as Array<{ id: string }>;
     expect(listed.map((model) => model.id)).toContain("alice/replicated");
+    const tree = (await (await call(b, "/api/models/alice/replicated/tree/main", token)).json()) as Array<{
+      path: string;
+    }>;
+    expect(tree.map((entry) => entry.path)).toContain("hello.txt");
+    // The file's bytes, written by a into the shared blob store, served by b.
+    expect(await (await call(b, "/alice/replicated/resolve/main/hello.txt", token)).text()).toBe("hi");
   });
 
-  it("commits to one branch from both replicas at once serialize: every one lands, in one line of history", async () => {
-    const token = await userToken(a.store, "carol");
+  it("commits to one branch from both at once serialize: every one lands, in one line of history", async () => {
+    const token = await userToken(admin, "carol");
     expect(
-      (await a.app.request("/api/repos/create", json(token, { name: "carol/busy", type: "model" }))).status,
+      (
+        await call(a, "/api/repos/create", token, {
+          method: "POST",
+          body: JSON.stringify({ name: "carol/busy" }),
+        })
+      ).status,
     ).toBe(200);
-    const commit = (app: typeof a.app, i: number) =>
-      app.request("/api/models/carol/busy/commit/main", {
+    const commit = (hub: HubProcess, i: number) =>
+      call(hub, "/api/models/carol/busy/commit/main", token, {
         method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/x-ndjson" },
+        headers: { "Content-Type": "application/x-ndjson" },
         body: [
           { key: "header", value: { summary: `commit ${i}` } },
           {
@@ -92,39 +122,28 @@ describe("two replicas on one PostgreSQL", () => {
           .map((line) => JSON.stringify(line))
           .join("\n"),
       });
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => commit(i % 2 ? a.app : b.app, i)));
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => commit(i % 2 ? a : b, i)));
     expect(results.map((response) => response.status)).toEqual(Array(12).fill(200));
     const history = (await (
-      await b.app.request("/api/models/carol/busy/commits/main?limit=100", {
-        headers: { Authorization: `Bearer ${token}` },
-      })
-    ).json()) as Array<{ title: string }>;
+      await call(b, "/api/models/carol/busy/commits/main?limit=100", token)
+    ).json()) as unknown[];
     // 12 commits on top of the initial one, none lost to a concurrent head update.
     expect(history).toHaveLength(13);
-    const tree = (await (
-      await a.app.request("/api/models/carol/busy/tree/main", {
-        headers: { Authorization: `Bearer ${token}` },
-      })
-    ).json()) as Array<{ path: string }>;
+    const tree = (await (await call(a, "/api/models/carol/busy/tree/main", token)).json()) as Array<{
+      path: string;
+    }>;
     expect(tree.filter((entry) => entry.path.startsWith("f"))).toHaveLength(12);
   });
 
   it("a token revoked through one is refused by the other within 100 ms", async () => {
-    const token = await userToken(a.store, "dave");
-    const whoami = () => b.app.request("/api/whoami-v2", { headers: { Authorization: `Bearer ${token}` } });
+    const token = await userToken(admin, "dave");
+    const whoami = () => call(b, "/api/whoami-v2", token);
     // b has verified (and cached) the token.
     expect((await whoami()).status).toBe(200);
-    const listed = (await (
-      await a.app.request("/api/settings/tokens", json(token, undefined, "GET"))
-    ).json()) as Array<{
-      id: number;
-    }>;
-    const revoke = await a.app.request(
-      `/api/settings/tokens/${listed[0]!.id}`,
-      json(token, undefined, "DELETE"),
-    );
+    const listed = (await (await call(a, "/api/settings/tokens", token)).json()) as Array<{ id: number }>;
+    const revoke = await call(a, `/api/settings/tokens/${listed[0]!.id}`, token, { method: "DELETE" });
     expect(revoke.status).toBeLessThan(300);
-    // From the revocation's answer (it is stored then) to the other replica's first refusal.
+    // From the revocation's answer (it is stored then) to the other process's first refusal.
     const revokedAt = performance.now();
     let delay = 0;
     for (;;) {
@@ -134,25 +153,44 @@ describe("two replicas on one PostgreSQL", () => {
       if (delay > 2000) throw new Error(`still accepted ${Math.round(delay)} ms after the revocation`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    console.log(`replicas: revocation through one refused by the other after ${delay.toFixed(1)} ms`);
+    console.log(`replicas: revocation through one process refused by the other after ${delay.toFixed(1)} ms`);
     expect(delay).toBeLessThan(100);
   });
 
   it("sign-in failures count on both: the rate limit is shared", async () => {
-    const service = await import("../accounts/accounts-service.js");
-    await service
-      .accountsService(a.store.accounts)
-      .createUser({ name: "erin", password: "a-long-password-1" });
-    const signIn = (app: typeof a.app) =>
-      app.request("/api/auth/signin", {
+    await accountsService(admin.accounts).createUser({ name: "erin", password: "a-long-password-1" });
+    const signIn = (hub: HubProcess) =>
+      call(hub, "/api/auth/signin", undefined, {
         method: "POST",
-        headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ name: "erin", password: "wrong-password-000" }),
       });
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await signIn(i % 2 ? a.app : b.app)).status);
+    for (let i = 0; i < 12; i++) statuses.push((await signIn(i % 2 ? a : b)).status);
     // Refused as wrong at first, then limited (429) whichever replica is asked.
     expect(statuses[0]).toBe(401);
     expect(statuses.slice(-2)).toEqual([429, 429]);
-  }, 60_000);
+  });
+
+  it("a third starts and one stops while the other serves, which answers every request meanwhile", async () => {
+    const token = await userToken(admin, "frank");
+    let serving = true;
+    const statuses: number[] = [];
+    const load = (async () => {
+      while (serving) {
+        const response = await call(b, "/api/models?author=alice", token).catch(() => undefined);
+        statuses.push(response?.status ?? 0);
+        await response?.arrayBuffer();
+      }
+    })();
+    const c = await replica();
+    expect((await call(c, "/api/models/alice/replicated", token)).status).toBe(200);
+    // a stops gracefully (SIGTERM): its exit code says it closed its pool and listeners cleanly.
+    expect(await a.stop()).toBe(0);
+    expect(await c.stop()).toBe(0);
+    serving = false;
+    await load;
+    expect(statuses.length).toBeGreaterThan(5);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect((await call(b, "/api/whoami-v2", token)).status).toBe(200);
+  }, 120_000);
 });
