@@ -29,11 +29,12 @@ beforeAll(async () => {
     blobDownload: "redirect",
   });
   token = await userToken(hub.store, "alice");
-});
+  // An S3 server and a hub (with the AWS SDK) to start: more than the default 10 s on a loaded machine.
+}, 60_000);
 afterAll(async () => {
-  await hub.close();
-  await s3.close();
-  temp.remove();
+  await hub?.close();
+  await s3?.close();
+  temp?.remove();
 });
 
 function runSuite(mode: "lfs" | "xet") {
