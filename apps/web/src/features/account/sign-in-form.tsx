@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { usePendingAction } from "../../lib/use-pending-action.js";
 import { accountQuery, accountSend, type SignupPolicy, safeNext, signIn } from "./account-api.js";
 import { buttonClass, errorText, FormMessage, TextField } from "./form-parts.js";
 
@@ -14,27 +15,20 @@ export function SignInForm() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const options = useQuery(authOptionsQuery);
-  const [error, setError] = useState<string | null>(
+  const { busy, error, run } = usePendingAction(
     params.get("sso") === "failed"
       ? "Single sign-on did not complete. Try again, or sign in with your password."
       : null,
   );
-  const [busy, setBusy] = useState(false);
   const next = safeNext(params.get("next"));
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await signIn(String(form.get("name")), String(form.get("password")));
       navigate(next, { replace: true });
-    } catch (failure) {
-      setError(errorText(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -73,8 +67,7 @@ export function SignUpForm() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const options = useQuery(authOptionsQuery);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = usePendingAction();
   const invite = params.get("invite") ?? "";
   const next = safeNext(params.get("next"));
 
@@ -96,9 +89,7 @@ export function SignUpForm() {
     const form = new FormData(event.currentTarget);
     const name = String(form.get("name"));
     const password = String(form.get("password"));
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await accountSend("POST", "/api/auth/signup", {
         name,
         password,
@@ -108,11 +99,7 @@ export function SignUpForm() {
       });
       await signIn(name, password);
       navigate(next, { replace: true });
-    } catch (failure) {
-      setError(errorText(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -9,6 +9,7 @@ import { canWrite, type Viewer, viewerQuery } from "../../lib/api/session.js";
 import { formatAgo } from "../../lib/format.js";
 import { queryClient } from "../../lib/query-client.js";
 import { filesUrls, type RepoRef, repoApiUrl, repoPageUrl } from "../../lib/repo-ref.js";
+import { usePendingAction } from "../../lib/use-pending-action.js";
 import { Markdown } from "../model-page/markdown.js";
 import { DiffView } from "../repo-files/diff-view.js";
 import { StatusBadge } from "./status-badge.js";
@@ -148,26 +149,19 @@ function Actions({
 }) {
   const id = useId();
   const [comment, setComment] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const pending = usePendingAction();
+  const { busy, error } = pending;
   const writer = canWrite(viewer, repo.id);
   const mayClose = writer || discussion.author.name === viewer.name;
   const base = repoApiUrl(repo, `discussions/${discussion.num}`);
-  const run = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const run = (action: () => Promise<unknown>) =>
+    pending.run(async () => {
       await action();
       await queryClient.invalidateQueries({ queryKey: ["discussion", repo.type, repo.id, discussion.num] });
       await queryClient.invalidateQueries({ queryKey: ["discussions", repo.type, repo.id] });
       await queryClient.invalidateQueries({ queryKey: ["tree", repo.type, repo.id] });
       await queryClient.invalidateQueries({ queryKey: ["commits", repo.type, repo.id] });
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const isOpen = discussion.status === "open" || discussion.status === "draft";
   return (
     <section

@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 import { hubSend } from "../../lib/api/hub-fetch.js";
 import { queryClient } from "../../lib/query-client.js";
 import { type RepoRef, repoApiUrl, repoPageUrl } from "../../lib/repo-ref.js";
+import { usePendingAction } from "../../lib/use-pending-action.js";
 
 /** Start a discussion (title + first comment). Pull requests start from "Add file" as a PR. */
 export function NewDiscussionForm({ repo, csrfToken }: { repo: RepoRef; csrfToken: string }) {
@@ -10,27 +11,20 @@ export function NewDiscussionForm({ repo, csrfToken }: { repo: RepoRef; csrfToke
   const navigate = useNavigate();
   const [title, setTitle] = useState("");
   const [description, setDescription] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = usePendingAction();
   return (
     <form
       aria-labelledby={`${id}-heading`}
       className="flex flex-col gap-2 rounded-lg border border-line bg-surface p-4"
       onSubmit={async (event) => {
         event.preventDefault();
-        setBusy(true);
-        setError(null);
-        try {
+        await run(async () => {
           const created = await hubSend<{ num: number }>("POST", repoApiUrl(repo, "discussions"), csrfToken, {
             json: { title, description },
           });
           await queryClient.invalidateQueries({ queryKey: ["discussions", repo.type, repo.id] });
           navigate(repoPageUrl(repo, `discussions/${created.num}`));
-        } catch (caught) {
-          setError(caught instanceof Error ? caught.message : String(caught));
-        } finally {
-          setBusy(false);
-        }
+        });
       }}
     >
       <h3 id={`${id}-heading`} className="font-semibold">
