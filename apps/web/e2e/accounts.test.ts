@@ -62,6 +62,21 @@ async function signUp(page: Page, name: string) {
   await page.getByRole("button", { name: "Create account" }).click();
 }
 
+/** The token works: a chat call through the hub's router, as a user would make it with @huggingface/inference. */
+async function expectTokenChats(token: string) {
+  const client = new InferenceClient(token, {
+    hubUrl: harness.hub.url,
+    routerUrl: `${harness.hub.url}/router`,
+  });
+  const answer = await client.chatCompletion({
+    model: CHAT_MODEL,
+    provider: "together",
+    messages: [{ role: "user", content: "Hello" }],
+    max_tokens: 16,
+  });
+  expect(answer.choices[0]?.message.content).toEqual(expect.any(String));
+}
+
 const accountMenu = (page: Page, name: string) =>
   page.locator("details[data-menu] > summary").filter({ hasText: `Account menu of ${name}` });
 
@@ -131,17 +146,7 @@ describe("access tokens", () => {
     const token = await ada.getByTestId("new-token").inputValue();
     const list = ada.getByRole("list", { name: "Access tokens" });
     await list.getByText(`Fine-grained: inference, read on ${CHAT_MODEL}`).waitFor();
-    const client = new InferenceClient(token, {
-      hubUrl: harness.hub.url,
-      routerUrl: `${harness.hub.url}/router`,
-    });
-    const answer = await client.chatCompletion({
-      model: CHAT_MODEL,
-      provider: "together",
-      messages: [{ role: "user", content: "Hello" }],
-      max_tokens: 16,
-    });
-    expect(answer.choices[0]?.message.content).toEqual(expect.any(String));
+    await expectTokenChats(token);
   });
 });
 
@@ -212,17 +217,7 @@ describe("a token for the signed-in user in the snippets panel and the playgroun
     const snippet = await ada.getByTestId("inference-snippet").textContent();
     const token = /hf_\w{34}/.exec(snippet ?? "")?.[0];
     expect(token).toBeDefined();
-    const client = new InferenceClient(token!, {
-      hubUrl: harness.hub.url,
-      routerUrl: `${harness.hub.url}/router`,
-    });
-    const answer = await client.chatCompletion({
-      model: CHAT_MODEL,
-      provider: "together",
-      messages: [{ role: "user", content: "Hello" }],
-      max_tokens: 16,
-    });
-    expect(answer.choices[0]?.message.content).toEqual(expect.any(String));
+    await expectTokenChats(token!);
     await expectAccessible(ada);
   });
 
