@@ -82,25 +82,26 @@ export const commitsQuery = (repo: RepoRef, revision: string, page: number, path
     staleTime: 30_000,
   });
 
+/** `paths-info` of some paths, each with its last commit (`expand`). */
+async function pathsInfo(repo: RepoRef, revision: string, paths: string[], signal: AbortSignal) {
+  // A POST: a signed-in viewer's session needs its CSRF token even for this read.
+  const viewer = await queryClient.ensureQueryData(viewerQuery());
+  const url = repoApiUrl(repo, `paths-info/${encodeURIComponent(revision)}`);
+  return hubSend<TreeEntry[]>(
+    "POST",
+    url,
+    viewer?.csrfToken ?? "",
+    { json: { paths, expand: true } },
+    signal,
+  );
+}
+
 /** The entry at a path (file or folder) with its last commit, or null when nothing is there. */
 export const pathInfoQuery = (repo: RepoRef, revision: string, path: string) =>
   queryOptions({
     queryKey: ["path-info", repo.type, repo.id, revision, path],
-    queryFn: async ({ signal }): Promise<TreeEntry | null> => {
-      // A POST: a signed-in viewer's session needs its CSRF token even for this read.
-      const viewer = await queryClient.ensureQueryData(viewerQuery());
-      const url = repoApiUrl(repo, `paths-info/${encodeURIComponent(revision)}`);
-      const entries = await hubSend<TreeEntry[]>(
-        "POST",
-        url,
-        viewer?.csrfToken ?? "",
-        {
-          json: { paths: [path], expand: true },
-        },
-        signal,
-      );
-      return entries[0] ?? null;
-    },
+    queryFn: async ({ signal }): Promise<TreeEntry | null> =>
+      (await pathsInfo(repo, revision, [path], signal))[0] ?? null,
     staleTime: 30_000,
   });
 
@@ -109,15 +110,7 @@ export const lastCommitsQuery = (repo: RepoRef, revision: string, paths: string[
   queryOptions({
     queryKey: ["last-commits", repo.type, repo.id, revision, paths],
     queryFn: async ({ signal }) => {
-      const viewer = await queryClient.ensureQueryData(viewerQuery());
-      const url = repoApiUrl(repo, `paths-info/${encodeURIComponent(revision)}`);
-      const entries = await hubSend<TreeEntry[]>(
-        "POST",
-        url,
-        viewer?.csrfToken ?? "",
-        { json: { paths, expand: true } },
-        signal,
-      );
+      const entries = await pathsInfo(repo, revision, paths, signal);
       return new Map(entries.map((entry) => [entry.path, entry.lastCommit]));
     },
     staleTime: 30_000,
