@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { hubError } from "../../lib/api/hub-fetch.js";
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
 import { queryClient } from "../../lib/query-client.js";
@@ -8,6 +8,7 @@ import { filesUrls, type RepoRef, resolveUrl } from "../../lib/repo-ref.js";
 import { type CommitChoice, CommitFields } from "./commit-fields.js";
 import { commitFiles } from "./commit-files.js";
 import { pullRequestPath } from "./pull-request-path.js";
+import { SignInTo } from "./sign-in-to.js";
 
 /**
  * Create a text file in a folder (`existing` undefined) or edit one, committed with a title and
@@ -47,16 +48,7 @@ export function EditFileForm({
 
   if (viewer.isPending || (existing !== undefined && original.isPending))
     return <p className="text-muted">Loading…</p>;
-  if (!viewer.data) {
-    return (
-      <p className="rounded-lg border border-dashed border-line p-6 text-center">
-        <Link to="/login" className="text-accent underline">
-          Sign in
-        </Link>{" "}
-        to {existing ? "edit files" : "create files"}.
-      </p>
-    );
-  }
+  if (!viewer.data) return <SignInTo what={existing ? "edit files" : "create files"} />;
   if (original.isError) {
     return (
       <p role="alert" className="text-danger">

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
 import { formatBytes } from "../../lib/format.js";
 import { queryClient } from "../../lib/query-client.js";
@@ -10,6 +10,7 @@ import { commitFiles, type FileProgress, type PendingFile } from "./commit-files
 import { filesFromDrop, filesFromInput } from "./dropped-files.js";
 import { pullRequestPath } from "./pull-request-path.js";
 import { UploadCancelledError } from "./sha256.js";
+import { SignInTo } from "./sign-in-to.js";
 
 type Status =
   | { kind: "idle" }
@@ -29,16 +30,7 @@ export function UploadForm({ repo, revision, dir }: { repo: RepoRef; revision: s
   const writer = canWrite(viewer.data, repo.id);
 
   if (viewer.isPending) return <p className="text-muted">Loading…</p>;
-  if (!viewer.data) {
-    return (
-      <p className="rounded-lg border border-dashed border-line p-6 text-center">
-        <Link to="/login" className="text-accent underline">
-          Sign in
-        </Link>{" "}
-        to upload files.
-      </p>
-    );
-  }
+  if (!viewer.data) return <SignInTo what={"upload files"} />;
 
   const add = (more: PendingFile[]) => {
     const prefix = dir ? `${dir}/` : "";
