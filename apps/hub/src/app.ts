@@ -5,6 +5,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { accountsService } from "./accounts/accounts-service.js";
 import { type OidcSettings, oidcService } from "./accounts/oidc.js";
+import { type SignupPolicy, siteSettingsService } from "./accounts/site-settings.js";
 import { adminOperations } from "./admin-operations.js";
 import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
 import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
@@ -33,10 +34,11 @@ import { repoApiRoutes } from "./routes/repo-api.js";
 import { repoListingRoutes } from "./routes/repo-listing.js";
 import type { RepoReadDeps } from "./routes/repo-read.js";
 import { resolveRoutes } from "./routes/resolve.js";
-import { type SignupPolicy, sessionRoutes } from "./routes/sessions.js";
+import { sessionRoutes } from "./routes/sessions.js";
 import { settingsAccountRoutes } from "./routes/settings-account.js";
 import { settingsInferenceProvidersRoutes } from "./routes/settings-inference-providers.js";
 import { settingsTokensRoutes } from "./routes/settings-tokens.js";
+import { siteRoutes } from "./routes/site.js";
 import { snippetsRoutes } from "./routes/snippets.js";
 import { tasksRoutes } from "./routes/tasks.js";
 import { usersRoutes } from "./routes/users.js";
@@ -123,6 +125,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       logger.log("error", "listening for accounts changes failed", { error });
     });
   const authorizer = deps.authorizer ?? createAuthorizer({ accounts });
+  const site = siteSettingsService(deps.store.meta, deps.signupPolicy ?? "closed");
 
   const metrics = deps.metrics ?? createMetrics();
   app.use("*", requestId());
@@ -199,7 +202,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     sessionRoutes({
       store: deps.store,
       maxBodyBytes: limits.apiBodyBytes,
-      signupPolicy: deps.signupPolicy ?? "closed",
+      site,
       secureCookies: hubPublicUrl.startsWith("https:"),
       ...(deps.oidc
         ? {
@@ -208,6 +211,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
               accounts,
               identities: deps.store.oidcIdentities,
               callbackUrl: () => `${hubPublicUrl}/api/auth/oidc/callback`,
+              signupPolicy: site.signupPolicy,
             }),
             onSsoFailure: (error: unknown) =>
               logger.log("warn", "single sign-on failed", {
@@ -241,8 +245,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       onAccountsChanged: invalidateActors,
       maxBodyBytes: limits.apiBodyBytes,
       publicUrl: () => hubPublicUrl,
+      site,
     }),
   );
+  app.route("/api/site", siteRoutes(site));
 
   // Router calls (GET|POST /router/...) are answered by router/node-router.ts in front of this app; only
   // their CORS preflights and other methods reach it (404 JSON below).

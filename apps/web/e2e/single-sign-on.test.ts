@@ -7,10 +7,12 @@ import { startWebHarness, type WebHarness } from "./harness.js";
 
 /**
  * Single sign-on against a real OpenID Connect provider (oidc-provider) on 127.0.0.1, through the sign-in
- * page in Chromium: the first sign-in creates the account, a verified email links an existing one, and the
- * hub refuses an answer whose state does not match the one it sent.
+ * page in Chromium: the first sign-in creates the account as the sign-up policy allows (open: always;
+ * invite: with an invite link, used once; closed: never, while a verified email still links an existing
+ * account), and the hub refuses an answer whose state or nonce is not the one it sent.
  */
 const CLIENT_ID = "modelhub";
+const ADMIN_TOKEN = "sso-test-operator-token-0123456789";
 const CLIENT_SECRET = "a-client-secret-long-enough-for-hs256";
 const PEOPLE: Record<string, Record<string, unknown>> = {
   grace: {
@@ -26,6 +28,8 @@ const PEOPLE: Record<string, Record<string, unknown>> = {
     name: "Linus T",
     preferred_username: "linus-sso",
   },
+  hedy: { email: "hedy@example.com", email_verified: true, name: "Hedy Lamarr", preferred_username: "hedy" },
+  alan: { email: "alan@example.com", email_verified: true, name: "Alan Turing", preferred_username: "alan" },
 };
 
 let harness: WebHarness;
@@ -38,7 +42,10 @@ beforeAll(async () => {
   issuerServer = createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => issuerServer.listen(0, "127.0.0.1", resolve));
   issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
-  harness = await startWebHarness({ oidc: { issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } });
+  harness = await startWebHarness({
+    oidc: { issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+    adminToken: ADMIN_TOKEN,
+  });
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -63,12 +70,33 @@ beforeAll(async () => {
     headers: { "content-type": "application/json" },
     body: "{}",
   });
-  expect(response.status).toBe(403); // Sign-up is closed: only SSO and admins make accounts here.
+  expect(response.status).toBe(403); // SIGNUP_POLICY is closed by default; tests change it at run time.
 });
 afterAll(async () => {
   await harness?.close();
   await new Promise((resolve) => issuerServer?.close(resolve));
 });
+
+/** Sets the sign-up policy as a site admin does (site settings), for what follows. */
+async function setSignupPolicy(policy: "open" | "invite" | "closed") {
+  const response = await fetch(`${harness.hub.url}/api/admin/settings`, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ signupPolicy: policy }),
+  });
+  expect(response.status).toBe(200);
+}
+
+const userNamed = async (name: string) => harness.hub.store.accounts.users.byName(name);
+const sessionOf = (page: Page) => page.evaluate(() => fetch("/api/auth/session").then((r) => r.json()));
+
+/** Through the provider's login and consent pages after the hub sent the browser there. */
+async function atProvider(page: Page, login: string) {
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill("anything");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+}
 
 /** Signs in through the provider's own login and consent pages, as `login`. */
 async function signInWithSso(page: Page, login: string, next = "/settings/profile") {
@@ -81,7 +109,8 @@ async function signInWithSso(page: Page, login: string, next = "/settings/profil
 }
 
 describe("single sign-on through OpenID Connect", () => {
-  it("creates the account on the first sign-in and opens a session", async () => {
+  it("creates the account on the first sign-in and opens a session (open sign-up)", async () => {
+    await setSignupPolicy("open");
     const page = await harness.newPage();
     await signInWithSso(page, "grace");
     await page.waitForURL(`${harness.hub.url}/settings/profile`);
@@ -98,7 +127,8 @@ describe("single sign-on through OpenID Connect", () => {
     await page.context().close();
   });
 
-  it("links an existing account with the same verified email", async () => {
+  it("links an existing account with the same verified email, even with sign-up closed", async () => {
+    await setSignupPolicy("closed");
     await harness.hub.store.accounts.users.create({
       name: "linus",
       fullname: "Linus",
@@ -146,5 +176,74 @@ describe("single sign-on through OpenID Connect", () => {
     expect(bare.headers.get("location")).toBe("/login?sso=failed");
     expect(bare.headers.get("set-cookie")).not.toContain("modelhub_session=");
     await page.context().close();
+  });
+
+  it("creates no account for a new person while sign-up is closed", async () => {
+    await setSignupPolicy("closed");
+    const page = await harness.newPage();
+    await signInWithSso(page, "hedy");
+    await page.waitForURL(`${harness.hub.url}/login?sso=failed`);
+    expect(await sessionOf(page)).toEqual({ signedIn: false });
+    expect(await userNamed("hedy")).toBeUndefined();
+    await page.context().close();
+  });
+
+  it("with invite-only sign-up, needs an invite link and uses it up", async () => {
+    await setSignupPolicy("invite");
+    // Without an invite: refused, nothing created.
+    const uninvited = await harness.newPage();
+    await signInWithSso(uninvited, "hedy");
+    await uninvited.waitForURL(`${harness.hub.url}/login?sso=failed`);
+    expect(await userNamed("hedy")).toBeUndefined();
+    await uninvited.context().close();
+
+    const made = await fetch(`${harness.hub.url}/api/admin/invites`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(made.status).toBe(201);
+    const { path } = (await made.json()) as { path: string };
+    // The invite link's page offers single sign-on, carrying the invite along.
+    const invited = await harness.newPage();
+    await invited.goto(path);
+    await invited.getByRole("link", { name: "Sign up with single sign-on" }).click();
+    await atProvider(invited, "hedy");
+    await invited.waitForURL(`${harness.hub.url}/models`);
+    expect(await sessionOf(invited)).toMatchObject({ signedIn: true, name: "hedy" });
+    await invited.context().close();
+
+    // The same link a second time: used, so no account for alan.
+    const second = await harness.newPage();
+    await second.goto(path);
+    await second.getByRole("link", { name: "Sign up with single sign-on" }).click();
+    await atProvider(second, "alan");
+    await second.waitForURL(`${harness.hub.url}/login?sso=failed`);
+    expect(await sessionOf(second)).toEqual({ signedIn: false });
+    expect(await userNamed("alan")).toBeUndefined();
+    await second.context().close();
+  });
+
+  it("refuses an ID token whose nonce is not the one the hub sent", async () => {
+    await setSignupPolicy("open");
+    const page = await harness.newPage();
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Sign in with single sign-on" }).click();
+    // The hub keeps its nonce in the pending cookie: swap it for another, as a replayed ID token would
+    // carry one the hub never sent. The provider signs the token with the nonce it was given.
+    const context = page.context();
+    const pending = (await context.cookies()).find((cookie) => cookie.name === "modelhub_oidc");
+    expect(pending).toBeDefined();
+    const state = JSON.parse(Buffer.from(pending!.value, "base64url").toString("utf8"));
+    expect(typeof state.nonce).toBe("string");
+    const forged = Buffer.from(JSON.stringify({ ...state, nonce: "not-the-nonce-that-was-sent" })).toString(
+      "base64url",
+    );
+    await context.addCookies([{ ...pending!, value: forged }]);
+    await atProvider(page, "alan");
+    await page.waitForURL(`${harness.hub.url}/login?sso=failed`);
+    expect(await sessionOf(page)).toEqual({ signedIn: false });
+    expect(await userNamed("alan")).toBeUndefined();
+    await context.close();
   });
 });

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import * as client from "openid-client";
+import { hashToken } from "../auth/hub-tokens.js";
 import { HubError } from "../errors.js";
 import type { AccountsStore } from "./accounts-store.js";
 import { parseAccountName } from "./names.js";
 import type { OidcIdentitiesTable } from "./oidc-identities-table.js";
+import type { SignupPolicy } from "./site-settings.js";
 import type { User } from "./types.js";
 
 /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: single sign-on through one OpenID Connect provider. */
@@ -25,6 +27,8 @@ export interface PendingSignIn {
   nonce: string;
   verifier: string;
   next: string;
+  /** A sign-up invite code the person came with (SIGNUP_POLICY=invite). */
+  invite?: string;
 }
 
 const isLoopback = (url: URL) => ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
@@ -32,7 +36,9 @@ const isLoopback = (url: URL) => ["127.0.0.1", "localhost", "[::1]"].includes(ur
 /**
  * Single sign-on with openid-client: the authorization code flow with PKCE, `state` and `nonce` checked,
  * the ID token verified against the provider's keys. The first sign-in of an identity links it to the
- * account with the same verified email, or creates an account named after the person.
+ * account with the same verified email, or creates an account named after the person, as the sign-up policy
+ * allows: `open` always, `invite` with an unused invite (consumed), `closed` never (an admin makes the
+ * account first, with the email the provider vouches for).
  */
 export function oidcService(deps: {
   settings: OidcSettings;
@@ -40,6 +46,8 @@ export function oidcService(deps: {
   identities: OidcIdentitiesTable;
   /** Where the provider sends the browser back: `{PUBLIC_URL}/api/auth/oidc/callback`. */
   callbackUrl: () => string;
+  /** The sign-up policy in force (SIGNUP_POLICY or the site settings' override). */
+  signupPolicy: () => Promise<SignupPolicy>;
 }) {
   let configuration: Promise<client.Configuration> | undefined;
   const configure = () => {
@@ -62,7 +70,7 @@ export function oidcService(deps: {
     return configuration;
   };
 
-  async function accountFor(claims: client.IDToken, issuer: string): Promise<User> {
+  async function accountFor(claims: client.IDToken, issuer: string, invite?: string): Promise<User> {
     const linked = await deps.identities.userIdOf(issuer, claims.sub);
     if (linked !== undefined) {
       const user = await deps.accounts.users.byId(linked);
@@ -78,12 +86,21 @@ export function oidcService(deps: {
       await deps.identities.link(issuer, claims.sub, byEmail.id);
       return byEmail;
     }
-    const user = await createNamedAfter(claims, email);
+    const policy = await deps.signupPolicy();
+    if (policy === "closed")
+      throw new SingleSignOnError("sign-up is closed on this hub: ask an administrator for an account.");
+    if (policy === "invite" && !invite)
+      throw new SingleSignOnError("sign-up needs an invite on this hub: open your invite link first.");
+    const user = await createNamedAfter(claims, email, policy === "invite" ? invite : undefined);
     await deps.identities.link(issuer, claims.sub, user.id);
     return user;
   }
 
-  async function createNamedAfter(claims: client.IDToken, email: string | null): Promise<User> {
+  async function createNamedAfter(
+    claims: client.IDToken,
+    email: string | null,
+    invite?: string,
+  ): Promise<User> {
     const wanted = String(claims.preferred_username ?? email?.split("@")[0] ?? "user")
       .replace(/[^\w.-]+/g, "-")
       .replace(/([-.])\1+/g, "$1")
@@ -106,6 +123,8 @@ export function oidcService(deps: {
         email: email && !(await deps.accounts.users.byEmail(email)) ? email : null,
         passwordHash: null,
         isAdmin: false,
+        // Consumed with the account, in one transaction: a used or expired invite creates nothing.
+        ...(invite !== undefined ? { inviteCodeHash: hashToken(invite) } : {}),
       });
     }
     throw new SingleSignOnError("could not choose a user name.");
@@ -113,10 +132,16 @@ export function oidcService(deps: {
 
   return {
     /** The provider's sign-in address, and what to keep until the browser comes back. */
-    async start(next: string): Promise<{ url: URL; pending: PendingSignIn }> {
+    async start(next: string, invite?: string): Promise<{ url: URL; pending: PendingSignIn }> {
       const config = await configure();
       const verifier = client.randomPKCECodeVerifier();
-      const pending = { state: client.randomState(), nonce: client.randomNonce(), verifier, next };
+      const pending: PendingSignIn = {
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        verifier,
+        next,
+        ...(invite ? { invite } : {}),
+      };
       const url = client.buildAuthorizationUrl(config, {
         redirect_uri: deps.callbackUrl(),
         scope: "openid email profile",
@@ -155,7 +180,7 @@ export function oidcService(deps: {
         if (error instanceof SingleSignOnError) throw error;
         throw new SingleSignOnError(error instanceof Error ? error.message : String(error));
       }
-      return accountFor(claims, config.serverMetadata().issuer);
+      return accountFor(claims, config.serverMetadata().issuer, pending.invite);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AccountsService } from "../accounts/accounts-service.js";
 import { createSignupInvite } from "../accounts/invites.js";
+import type { SiteSettingsService } from "../accounts/site-settings.js";
 import type { AdminOperations } from "../admin-operations.js";
 import type { Authorizer } from "../auth/authorize.js";
 import { InvalidInputError } from "../errors.js";
@@ -21,6 +22,7 @@ export interface AdminRoutesDeps {
   maxBodyBytes: number;
   /** The hub's public URL, for invite links. */
   publicUrl: () => string;
+  site: SiteSettingsService;
 }
 
 /** The operator (ADMIN_TOKEN) or a site administrator: `authorize(actor, "manage", site)`. */
@@ -162,6 +164,18 @@ export function adminRoutes(deps: AdminRoutesDeps) {
     const org = await accounts.createOrg({ name: input.name, fullname: input.fullname, owner: input.owner });
     deps.onAccountsChanged();
     return c.json(org, 201);
+  });
+
+  // Site settings: name, notice, and the sign-up policy's override (null follows SIGNUP_POLICY).
+  const settingsView = async () => ({
+    ...(await deps.site.get()),
+    configuredSignupPolicy: deps.site.configuredSignupPolicy,
+    effectiveSignupPolicy: await deps.site.signupPolicy(),
+  });
+  app.get("/settings", async (c) => c.json(await settingsView()));
+  app.put("/settings", async (c) => {
+    await deps.site.update(await readJsonBody(c, maxBodyBytes));
+    return c.json(await settingsView());
   });
 
   app.get("/usage", async (c) => {

@@ -13,7 +13,7 @@ const safeNext = (raw: string | undefined) =>
   raw?.startsWith("/") && !raw.startsWith("//") && !raw.startsWith("/\\") ? raw : "/models";
 
 /**
- * `GET /api/auth/oidc/start?next=/path` sends the browser to the provider, keeping state, nonce and the
+ * `GET /api/auth/oidc/start?next=/path[&invite=CODE]` sends the browser to the provider, keeping state, nonce and the
  * PKCE verifier in a short-lived HttpOnly cookie scoped to these routes; `GET /api/auth/oidc/callback`
  * checks the answer, opens a session (the same cookie as a password sign-in) and goes on to `next`. A
  * failure goes back to the sign-in page with `?sso=failed` (the reason is logged, never shown in the URL).
@@ -30,7 +30,11 @@ export function oidcRoutes(deps: {
     `${PENDING_COOKIE}=${value}; Path=/api/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${deps.secureCookies ? "; Secure" : ""}`;
 
   app.get("/start", async (c) => {
-    const { url, pending } = await deps.oidc.start(safeNext(c.req.query("next")));
+    const invite = c.req.query("invite");
+    const { url, pending } = await deps.oidc.start(
+      safeNext(c.req.query("next")),
+      invite && invite.length <= 200 ? invite : undefined,
+    );
     c.header(
       "Set-Cookie",
       pendingCookie(Buffer.from(JSON.stringify(pending)).toString("base64url"), PENDING_SECONDS),

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { accountsService } from "../accounts/accounts-service.js";
 import type { OidcService } from "../accounts/oidc.js";
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits, signInService } from "../accounts/sign-in.js";
+import type { SiteSettingsService } from "../accounts/site-settings.js";
 import { SESSION_COOKIE } from "../auth/actor-resolver.js";
 import { PermissionDeniedError } from "../auth/auth-errors.js";
 import { InvalidInputError } from "../errors.js";
@@ -10,13 +11,13 @@ import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
 import { oidcRoutes } from "./oidc.js";
 
-export const SIGNUP_POLICIES = ["open", "invite", "closed"] as const;
-export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
+export { SIGNUP_POLICIES, type SignupPolicy } from "../accounts/site-settings.js";
 
 export interface SessionRoutesDeps {
   store: Store;
   maxBodyBytes: number;
-  signupPolicy: SignupPolicy;
+  /** The sign-up policy in force: SIGNUP_POLICY, or a site admin's override (site settings). */
+  site: Pick<SiteSettingsService, "signupPolicy">;
   /** `https:` public URLs get Secure cookies. */
   secureCookies: boolean;
   limits?: SignInLimits;
@@ -48,7 +49,9 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
   }
 
   // What the sign-in and sign-up pages offer.
-  app.get("/options", (c) => c.json({ signupPolicy: deps.signupPolicy, sso: deps.oidc !== undefined }));
+  app.get("/options", async (c) =>
+    c.json({ signupPolicy: await deps.site.signupPolicy(), sso: deps.oidc !== undefined }),
+  );
 
   if (deps.oidc) {
     app.route(
@@ -97,10 +100,11 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
   });
 
   app.post("/signup", async (c) => {
-    if (deps.signupPolicy === "closed")
+    const policy = await deps.site.signupPolicy();
+    if (policy === "closed")
       throw new PermissionDeniedError("Sign-up is closed on this hub: ask an administrator for an account.");
     const input = await body(c);
-    if (deps.signupPolicy === "invite" && typeof input.invite !== "string") {
+    if (policy === "invite" && typeof input.invite !== "string") {
       throw new PermissionDeniedError("Sign-up needs an invite on this hub.");
     }
     const user = await accountsService(accounts).createUser({
@@ -108,7 +112,7 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
       email: input.email,
       fullname: input.fullname,
       password: input.password,
-      ...(deps.signupPolicy === "invite" ? { inviteCode: input.invite as string } : {}),
+      ...(policy === "invite" ? { inviteCode: input.invite as string } : {}),
     });
     return c.json({ name: user.name }, 201);
   });

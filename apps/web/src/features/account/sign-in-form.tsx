@@ -135,6 +135,15 @@ export function SignUpForm() {
       <button type="submit" className={buttonClass} disabled={busy}>
         {busy ? "Creating your account…" : "Create account"}
       </button>
+      {options.data.sso && (policy === "open" || invite) ? (
+        // The invite goes along: the hub creates the account on the way back from the provider.
+        <a
+          href={`/api/auth/oidc/start?next=${encodeURIComponent(next)}${policy === "invite" ? `&invite=${encodeURIComponent(invite)}` : ""}`}
+          className="inline-flex h-9 items-center justify-center rounded-md border border-line px-4 text-sm font-medium hover:border-accent"
+        >
+          Sign up with single sign-on
+        </a>
+      ) : null}
       <p className="text-sm text-muted">
         Already have an account?{" "}
         <Link to="/login" className="text-accent underline">
