@@ -117,13 +117,13 @@ describe("precompileTemplate + Template.fromPrecompiled", () => {
     }
   });
 
-  it("keeps values JSON cannot hold: integral floats, infinities, -0, macro special names", () => {
+  it("keeps values JSON cannot hold: integral floats, infinities, -0, ints past 2**53, macro special names", () => {
     const source =
-      "{{ 1.0 }} {{ 2.50 }} {{ 1e400 }} {{ -1e400 }} {{ 0.0 }} {{ -0.0 }} {{ [1.0, 2] }}" +
+      "{{ 1.0 }} {{ 2.50 }} {{ 1e400 }} {{ -1e400 }} {{ 0.0 }} {{ -0.0 }} {{ [1.0, 2] }} {{ 9007199254740993 }}" +
       "{% macro m() %}{{ varargs }}{{ kwargs }}{{ caller() }}{% endmacro %}" +
       "{% call m(1, 2, k=3) %}inner{% endcall %}";
     const expected = new Template(source).render();
-    expect(expected).toBe("1.0 2.5 inf -inf 0.0 -0.0 [1.0, 2](1, 2){'k': 3}inner");
+    expect(expected).toBe("1.0 2.5 inf -inf 0.0 -0.0 [1.0, 2] 9007199254740993(1, 2){'k': 3}inner");
     expect(Template.fromPrecompiled(precompileTemplate(source)).render()).toBe(expected);
   });
 

@@ -7,7 +7,8 @@ import { PyFloat } from "./runtime/values.js";
  * whenever the AST (ast/nodes.ts) changes shape, so a string precompiled by another engine version is
  * rejected instead of being compiled into something that renders differently.
  *
- * JSON has no sets, no integral floats (`1.0` must stay a float), no Infinity/NaN/-0 and no undefined, so
+ * JSON has no sets, no integral floats (`1.0` must stay a float), no Infinity/NaN/-0, no ints past 2**53
+ * (bigints) and no undefined, so
  * those values are written as one-key objects (`{"$float":"1"}`). The AST's own objects never have such
  * keys (user text only ever appears as string values), so the tags cannot be confused with template data.
  */
@@ -21,6 +22,7 @@ function encodeValue(_key: string, value: unknown): unknown {
     return { $number: String(value) };
   }
   if (value === undefined) return { $undefined: 1 };
+  if (typeof value === "bigint") return { $int: value.toString() };
   return value;
 }
 
@@ -31,6 +33,7 @@ function decodeValue(_key: string, value: unknown): unknown {
   if ("$float" in tagged) return new PyFloat(Number(tagged.$float));
   if ("$number" in tagged) return Number(tagged.$number);
   if ("$undefined" in tagged) return undefined;
+  if ("$int" in tagged) return BigInt(tagged.$int as string);
   return value;
 }
 

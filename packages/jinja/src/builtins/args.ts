@@ -38,5 +38,16 @@ export const NO_ARGS: unknown[] = [];
 export function pyIndex(v: unknown): number {
   if (typeof v === "number" && Number.isInteger(v)) return v;
   if (typeof v === "boolean") return v ? 1 : 0;
+  // Past 2**53 no index fits anything a template can build; Python's own limit is 2**63.
+  if (typeof v === "bigint") {
+    if (v >= 2n ** 63n || v < -(2n ** 63n))
+      throw new TemplateRuntimeError("cannot fit 'int' into an index-sized integer", "OverflowError");
+    return Number(v);
+  }
   throw typeError(`'${typeName(v)}' object cannot be interpreted as an integer`);
+}
+
+/** An int argument at full precision (a bigint past 2**53). */
+export function pyInt(v: unknown): number | bigint {
+  return typeof v === "bigint" ? v : pyIndex(v);
 }

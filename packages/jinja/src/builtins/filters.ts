@@ -1,11 +1,20 @@
 import { TemplateRuntimeError } from "../errors.js";
+import { checkStrDigits, intToFloat } from "../runtime/integers.js";
 import { lazyRegExp } from "../runtime/lazy-regexp.js";
 import { checkPadding } from "../runtime/limits.js";
 import { escapeHtml } from "../runtime/markup.js";
-import { failIfUndefined, iterate, mod, typeError } from "../runtime/operators.js";
+import {
+  failIfUndefined,
+  iterate,
+  mod,
+  mul as multiply,
+  pow,
+  div as trueDivide,
+  typeError,
+} from "../runtime/operators.js";
 import { toFixed } from "../runtime/percent-format.js";
 import { pformat } from "../runtime/pretty.js";
-import { pyRepr, pyStr } from "../runtime/printing.js";
+import { formatInt, pyRepr, pyStr } from "../runtime/printing.js";
 import { checkSizeCap } from "../runtime/state.js";
 import {
   codePoints,
@@ -15,6 +24,7 @@ import {
   type Kwargs,
   Markup,
   makeTuple,
+  normInt,
   num,
   PyBytes,
   PyFloat,
@@ -56,25 +66,58 @@ function length(v: unknown): number {
   throw typeError(`object of type '${typeName(v)}' has no len()`);
 }
 
+/** Python's int(float): exact (a bigint past 2**53); OverflowError/ValueError for inf/nan, as Python. */
+function truncFloat(f: number): number | bigint {
+  if (!Number.isFinite(f)) {
+    if (Number.isNaN(f)) throw new TemplateRuntimeError("cannot convert float NaN to integer", "ValueError");
+    throw new TemplateRuntimeError("cannot convert float infinity to integer", "OverflowError");
+  }
+  const t = Math.trunc(f) + 0;
+  return Number.isSafeInteger(t) ? t : normInt(BigInt(t));
+}
+
+/** int(digits, base) of text already checked to be digits of that base; exact past 2**53. */
+function parseIntText(sign: string, digits: string, base: number): number | bigint {
+  const n = Number.parseInt(digits, base);
+  if (Number.isSafeInteger(n)) return sign === "-" ? -n : n;
+  let big: bigint;
+  if (base === 16 || base === 8 || base === 2) big = BigInt(`0${{ 16: "x", 8: "o", 2: "b" }[base]}${digits}`);
+  else {
+    // Python's 4,300-digit limit holds for every base that is not a power of two.
+    checkStrDigits(digits.length);
+    if (base === 10) big = BigInt(digits);
+    else {
+      big = 0n;
+      const b = BigInt(base);
+      for (const ch of digits.toLowerCase()) big = big * b + BigInt(Number.parseInt(ch, base));
+    }
+  }
+  return normInt(sign === "-" ? -big : big);
+}
+
 function toInt(v: unknown, dflt: unknown, base: number): unknown {
   failIfUndefined(v);
   if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "number") return Number.isFinite(v) ? Math.trunc(v) : dflt;
-  if (v instanceof PyFloat) return Number.isFinite(v.value) ? Math.trunc(v.value) : dflt;
+  if (typeof v === "bigint") return v;
+  // jinja2's do_int catches TypeError and ValueError from int(value): int(inf) is an OverflowError.
+  if (typeof v === "number" || v instanceof PyFloat) {
+    const f = num(v);
+    return Number.isNaN(f) ? dflt : truncFloat(f);
+  }
   if (typeof v === "string" || v instanceof Markup) {
     const s = str(v).trim().replace(/_/g, "");
     const prefixed = /^([-+]?)0([xob])([0-9a-f]+)$/i.exec(s);
     if (prefixed && (base === 16 || base === 8 || base === 2 || base === 0)) {
-      const n = Number.parseInt(prefixed[3]!, { x: 16, o: 8, b: 2 }[prefixed[2]!.toLowerCase()]!);
-      return prefixed[1] === "-" ? -n : n;
+      return parseIntText(prefixed[1]!, prefixed[3]!, { x: 16, o: 8, b: 2 }[prefixed[2]!.toLowerCase()]!);
     }
-    const digits = base === 10 ? /^[-+]?\d+$/ : /^[-+]?[0-9a-z]+$/i;
-    if (digits.test(s)) {
-      const n = Number.parseInt(s, base);
-      if (!Number.isNaN(n)) return n;
+    const digits = base === 10 ? /^([-+]?)(\d+)$/.exec(s) : /^([-+]?)([0-9a-z]+)$/i.exec(s);
+    if (digits !== null && !Number.isNaN(Number.parseInt(digits[2]!, base))) {
+      const valid = [...digits[2]!.toLowerCase()].every((ch) => Number.parseInt(ch, 36) < base);
+      if (valid) return parseIntText(digits[1]!, digits[2]!, base);
     }
+    // The fallback int(float(text)) catches OverflowError too: "inf" gives the default.
     const f = parseFloatStrict(s);
-    if (f !== null && Number.isFinite(f)) return Math.trunc(f);
+    if (f !== null && Number.isFinite(f)) return truncFloat(f);
   }
   return dflt;
 }
@@ -90,6 +133,7 @@ function parseFloatStrict(s: string): number | null {
 function toFloat(v: unknown, dflt: unknown): unknown {
   failIfUndefined(v);
   if (typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat) return pyFloat(num(v));
+  if (typeof v === "bigint") return pyFloat(intToFloat(v));
   if (typeof v === "string" || v instanceof Markup) {
     const f = parseFloatStrict(str(v).replace(/_/g, ""));
     if (f !== null) return pyFloat(f);
@@ -123,6 +167,8 @@ function doRound(v: unknown, args: unknown[], k: Kwargs | null): unknown {
     throw new TemplateRuntimeError("method must be common, ceil or floor");
   }
   failIfUndefined(v);
+  if (typeof v === "bigint")
+    return method === "common" ? roundBig(v, precision) : roundFloat(v, method, precision);
   if (typeof v !== "number" && typeof v !== "boolean" && !(v instanceof PyFloat)) {
     throw typeError(`type ${typeName(v)} doesn't define __round__ method`);
   }
@@ -132,9 +178,39 @@ function doRound(v: unknown, args: unknown[], k: Kwargs | null): unknown {
     const r = pyRound(x, precision);
     return isInt ? r : pyFloat(r);
   }
+  return roundFloat(isInt ? x : v, method, precision);
+}
+
+/**
+ * jinja2's ceil/floor rounding: math.ceil(value * 10**precision) / 10**precision, a float. For an int and
+ * a precision >= 0 that is int arithmetic (exact) and one int true division, as in Python.
+ */
+function roundFloat(v: unknown, method: "ceil" | "floor", precision: number): unknown {
+  if ((typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint") {
+    if (precision >= 0) {
+      const m = pow(10, precision);
+      return trueDivide(multiply(v, m, NO_SIZE_LIMIT), m);
+    }
+  }
+  const x = typeof v === "bigint" ? intToFloat(v) : num(v as number | PyFloat);
   const m = 10 ** precision;
-  const r = method === "ceil" ? Math.ceil(x * m) / m : Math.floor(x * m) / m;
-  return pyFloat(r);
+  // math.ceil/floor return ints: inf and nan cannot become one.
+  truncFloat(x * m);
+  return pyFloat(method === "ceil" ? Math.ceil(x * m) / m : Math.floor(x * m) / m);
+}
+
+/** Int arithmetic never builds text: no size limit applies. */
+const NO_SIZE_LIMIT = { maxOutputLength: Number.POSITIVE_INFINITY };
+
+/** round(int, n): the int itself for n >= 0, else rounded to 10**-n with ties to even, exactly. */
+function roundBig(v: bigint, precision: number): number | bigint {
+  if (precision >= 0) return v;
+  const m = 10n ** BigInt(-precision);
+  let q = v / m;
+  const r = v % m;
+  const twice = (r < 0n ? -r : r) * 2n;
+  if (twice > m || (twice === m && q % 2n !== 0n)) q += v < 0n ? -1n : 1n;
+  return normInt(q * m);
 }
 
 function indent(value: unknown, args: unknown[], k: Kwargs | null): string {
@@ -311,6 +387,7 @@ function reverse(v: unknown): unknown {
 function abs(v: unknown): unknown {
   failIfUndefined(v);
   if (typeof v === "number") return Math.abs(v);
+  if (typeof v === "bigint") return v < 0n ? -v : v;
   if (typeof v === "boolean") return v ? 1 : 0;
   if (v instanceof PyFloat) return pyFloat(Math.abs(v.value));
   throw typeError(`bad operand type for abs(): '${typeName(v)}'`);
@@ -377,7 +454,7 @@ function filesizeformat(v: unknown, args: unknown[], k: Kwargs | null): string {
   if (bytes < base) {
     if (bytes === -Infinity)
       throw new TemplateRuntimeError("cannot convert float infinity to integer", "OverflowError");
-    return `${Math.trunc(bytes)} Bytes`;
+    return `${formatInt(Math.trunc(bytes))} Bytes`;
   }
   let unit = base;
   let i = 0;

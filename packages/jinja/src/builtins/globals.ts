@@ -2,6 +2,7 @@ import { TemplateRaisedError, TemplateRuntimeError } from "../errors.js";
 import { iterate, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import {
+  bigOf,
   dictSet,
   dictUpdate,
   isMapping,
@@ -10,38 +11,56 @@ import {
   makeRange,
   Namespace,
   newDict,
+  normInt,
   PyCallable,
 } from "../runtime/values.js";
-import { pyIndex } from "./args.js";
+import { pyInt } from "./args.js";
 import { DICT_METHODS } from "./methods.js";
 import { strftime } from "./strftime.js";
 
 /** jinja2.sandbox.MAX_RANGE: larger ranges raise OverflowError. */
 const MAX_RANGE = 100_000;
 
-function range(args: unknown[]): number[] {
+function range(args: unknown[]): unknown[] {
   if (args.length === 0 || args.length > 3)
     throw typeError(`range expected at most 3 arguments, got ${args.length}`);
-  let start = 0;
-  let stop: number;
-  let step = 1;
-  if (args.length === 1) stop = pyIndex(args[0]);
+  let start: number | bigint = 0;
+  let stop: number | bigint;
+  let step: number | bigint = 1;
+  if (args.length === 1) stop = pyInt(args[0]);
   else {
-    start = pyIndex(args[0]);
-    stop = pyIndex(args[1]);
-    if (args.length === 3) step = pyIndex(args[2]);
+    start = pyInt(args[0]);
+    stop = pyInt(args[1]);
+    if (args.length === 3) step = pyInt(args[2]);
   }
   if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero", "ValueError");
+  if (typeof start !== "number" || typeof stop !== "number" || typeof step !== "number")
+    return bigRange(bigOf(start), bigOf(stop), bigOf(step));
   const count = Math.max(0, Math.ceil((stop - start) / step));
+  checkRange(count);
+  const out = new Array<number>(count);
+  for (let i = 0; i < count; i++) out[i] = start + i * step;
+  return makeRange(out, start, stop, step);
+}
+
+function checkRange(count: number | bigint): void {
   if (count > MAX_RANGE) {
     throw new TemplateRuntimeError(
       `Range too big. The sandbox blocks ranges larger than MAX_RANGE (${MAX_RANGE}).`,
       "OverflowError",
     );
   }
-  const out = new Array<number>(count);
-  for (let i = 0; i < count; i++) out[i] = start + i * step;
-  return makeRange(out, start, stop, step);
+}
+
+/** A range with a bound past 2**53: its items are ints (numbers where safe), its bounds bigints. */
+function bigRange(start: bigint, stop: bigint, step: bigint): unknown[] {
+  const span = step > 0n ? stop - start : start - stop;
+  const by = step > 0n ? step : -step;
+  const count = span <= 0n ? 0n : (span + by - 1n) / by;
+  checkRange(count);
+  const out: unknown[] = [];
+  for (let i = 0n; i < count; i++) out.push(normInt(start + i * step));
+  return makeRange(out as bigint[], start, stop, step);
 }
 
 /** dict(mapping_or_pairs, **kwargs), also used by namespace(). */

@@ -228,7 +228,12 @@ export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unkn
   if (obj instanceof PyBytes) return new PyBytes(Uint8Array.from(out as number[]));
   const range = rangeBounds(obj);
   if (range !== undefined) {
-    const [first, , by] = range;
+    if (typeof range[0] === "bigint") {
+      const [first, , by] = range as readonly [bigint, bigint, bigint];
+      const bound = (i: number) => first + BigInt(i) * by;
+      return makeRange(out as bigint[], bound(from), bound(to), by * BigInt(st));
+    }
+    const [first, , by] = range as readonly [number, number, number];
     return makeRange(out as number[], first + from * by, first + to * by, by * st);
   }
   return isTuple(obj) ? makeTuple(out) : out;

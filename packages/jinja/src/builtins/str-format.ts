@@ -1,4 +1,5 @@
 import { TemplateRuntimeError } from "../errors.js";
+import { intToFloat } from "../runtime/integers.js";
 import { checkPadding } from "../runtime/limits.js";
 import { typeError } from "../runtime/operators.js";
 import { formatDigits, toFixed } from "../runtime/percent-format.js";
@@ -101,26 +102,35 @@ export function formatSpec(value: unknown, spec: string): string {
     body = precision === undefined ? text : [...text].slice(0, precision).join("");
   } else if (isNumber(value) || typeof value === "boolean") {
     numeric = true;
-    const n = num(value);
+    // An int past 2**53 stays a bigint: exact digits for the integer types, float(n) for the float ones.
+    const exact =
+      typeof value === "bigint" && (type === undefined || "bcdoxXn".includes(type)) ? value : null;
+    if (typeof value === "bigint" && type === "c")
+      throw new TemplateRuntimeError("%c arg not in range(0x110000)", "OverflowError");
+    const n = typeof value === "bigint" ? (exact !== null ? 0 : intToFloat(value)) : num(value);
     const isFloat = value instanceof PyFloat || !Number.isInteger(n);
     if (type === "s" || (isFloat && type !== undefined && "bcdoxX".includes(type)))
       throw unknownCode(type!, value);
     if (!isFloat && precision !== undefined && (type === undefined || "bcdoxXn".includes(type))) {
       throw valueError("Precision not allowed in integer format specifier");
     }
-    const abs = Math.abs(n);
+    const abs = exact !== null ? (exact < 0n ? -exact : exact) : Math.abs(n);
     const conv = type === "n" ? (isFloat ? "g" : "d") : type;
     const noType = conv === undefined && precision !== undefined;
     const digits = formatDigits(abs, conv, precision, noType, alternate !== undefined);
     if (digits !== null) body = digits;
+    else if (typeof abs === "bigint") body = formatInt(abs);
     else if (conv === "%") body = `${toFixed(abs * 100, precision ?? 6)}%`;
     else if (conv === "c") body = String.fromCodePoint(abs);
     else body = isFloat ? formatFloat(abs) : formatInt(abs);
     if (grouping) {
       const [intPart = "", frac] = body.split(".");
-      body = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, grouping) + (frac !== undefined ? `.${frac}` : "");
+      // `_` groups binary, octal and hex digits by four.
+      const byFour = grouping === "_" && conv !== undefined && "boxX".includes(conv);
+      const group = byFour ? /\B(?=([0-9a-fA-F]{4})+(?![0-9a-fA-F]))/g : /\B(?=(\d{3})+(?!\d))/g;
+      body = intPart.replace(group, grouping) + (frac !== undefined ? `.${frac}` : "");
     }
-    const negative = n < 0 || Object.is(n, -0);
+    const negative = exact !== null ? exact < 0n : n < 0 || Object.is(n, -0);
     body = (negative ? "-" : sign === "+" ? "+" : sign === " " ? " " : "") + body;
   } else if (isUndefined(value)) {
     body = pyStr(value);

@@ -35,8 +35,9 @@ export const PLAIN_TESTS: Record<string, TestFn> = table<TestFn>({
   false: (v) => v === false,
   true: (v) => v === true,
   float: (v) => v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v)),
-  integer: (v) => typeof v === "number" && Number.isInteger(v),
-  number: (v) => typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat,
+  integer: (v) => (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint",
+  number: (v) =>
+    typeof v === "number" || typeof v === "boolean" || typeof v === "bigint" || v instanceof PyFloat,
   ge: (v, a) => compareValues(v, a[0], "ge") >= 0,
   ">=": (v, a) => compareValues(v, a[0], "ge") >= 0,
   gt: (v, a) => compareValues(v, a[0], "gt") > 0,

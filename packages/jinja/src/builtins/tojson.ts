@@ -1,5 +1,5 @@
 import { TemplateRuntimeError } from "../errors.js";
-import { formatFloat } from "../runtime/printing.js";
+import { formatFloat, formatInt } from "../runtime/printing.js";
 import { chargeConversion, checkSizeCap, sizeCap } from "../runtime/state.js";
 import {
   dictKeys,
@@ -39,7 +39,7 @@ export function jsonString(s: string, ensureAscii: boolean): string {
 function jsonNumber(n: number, isFloat: boolean): string {
   if (Number.isNaN(n)) return "NaN";
   if (!Number.isFinite(n)) return n > 0 ? "Infinity" : "-Infinity";
-  return isFloat ? formatFloat(n) : String(n);
+  return isFloat ? formatFloat(n) : formatInt(n);
 }
 
 /**
@@ -60,6 +60,7 @@ export function toJson(value: unknown, opts: JsonOptions): string {
     if (typeof v === "string") return jsonString(v, opts.ensureAscii);
     if (typeof v === "boolean") return v ? "true" : "false";
     if (v === null) return "null";
+    if (typeof v === "bigint") return formatInt(v);
     if (v instanceof PyFloat) return jsonNumber(v.value, true);
     if (v instanceof Markup) return jsonString(v.text, opts.ensureAscii);
     const nl = opts.indent === null ? "" : `\n${indentBy(level + 1)}`;

@@ -1,7 +1,8 @@
 import type { BinaryOperator, CallArgs, CompareOperator, Expr, Target } from "../ast/nodes.js";
 import type { SourceText } from "../lexer/source.js";
 import type { Token } from "../lexer/token.js";
-import { pyFloat } from "../runtime/values.js";
+import { MAX_STR_DIGITS } from "../runtime/integers.js";
+import { normInt, pyFloat } from "../runtime/values.js";
 import { Cursor, describe } from "./cursor.js";
 
 export interface NameRegistry {
@@ -169,7 +170,7 @@ export class ExpressionParser extends Cursor {
       case "integer":
       case "float":
         this.next();
-        return { kind: "const", value: t.type === "float" ? pyFloat(Number(t.value)) : Number(t.value) };
+        return { kind: "const", value: t.type === "float" ? pyFloat(Number(t.value)) : this.integer(t) };
       case "op":
         if (t.value === "(") {
           this.next();
@@ -242,6 +243,16 @@ export class ExpressionParser extends Cursor {
       else if (this.isOp("(")) node = { kind: "call", callee: node, ...this.parseCallArgs() };
       else return node;
     }
+  }
+
+  /** An integer literal: exact past 2**53 (a bigint), as Python's ints are. */
+  integer(t: Token): number | bigint {
+    const n = Number(t.value);
+    if (Number.isSafeInteger(n)) return n;
+    // Python refuses to read more than 4,300 decimal digits; a hex/octal/binary literal is bounded by bits.
+    if (t.value.length > MAX_STR_DIGITS)
+      this.fail(`integer literal of ${t.value.length} digits is too long`, undefined, t.pos);
+    return normInt(BigInt(t.value));
   }
 
   parseSubscript(node: Expr): Expr {

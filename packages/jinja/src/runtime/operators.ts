@@ -1,4 +1,5 @@
 import { LimitExceededError, TemplateRuntimeError, UndefinedError } from "../errors.js";
+import { bigArith, bigFloorDiv, bigMod, bigPow, bigTrueDiv, type IntValue, intToFloat } from "./integers.js";
 import { escapeArg, escapedText } from "./markup.js";
 import { formatDirective } from "./percent-format.js";
 import { chargeWork, checkSizeCap } from "./state.js";
@@ -40,8 +41,20 @@ export function failIfUndefined(v: unknown): void {
   }
 }
 
-function isNumeric(v: unknown): v is number | PyFloat | boolean {
-  return typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat;
+function isNumeric(v: unknown): v is number | bigint | PyFloat | boolean {
+  return typeof v === "number" || typeof v === "boolean" || typeof v === "bigint" || v instanceof PyFloat;
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** A numeric operand of a float operation as a JS number (an int past 1.8e308 is an OverflowError). */
+function floatOf(v: number | bigint | PyFloat | boolean): number {
+  return typeof v === "bigint" ? intToFloat(v) : num(v);
+}
+
+/** An int operand (bools are ints) as a number or bigint; floats are never passed here. */
+function intOf(v: number | bigint | PyFloat | boolean): IntValue {
+  return v as IntValue;
 }
 
 function isFloaty(v: unknown): boolean {
@@ -71,11 +84,13 @@ export function add(a: unknown, b: unknown, limit: SizeLimit): unknown {
   }
   if (typeof a === "number" && typeof b === "number") {
     const r = a + b;
-    return Number.isInteger(r) && (!Number.isInteger(a) || !Number.isInteger(b)) ? pyFloat(r) : r;
+    if (!Number.isInteger(r)) return r;
+    if (!Number.isInteger(a) || !Number.isInteger(b)) return pyFloat(r);
+    return r <= MAX_SAFE && r >= -MAX_SAFE ? r : bigArith("+", a, b);
   }
   failIfUndefined(a);
   failIfUndefined(b);
-  if (isNumeric(a) && isNumeric(b)) return arith(num(a) + num(b), a, b);
+  if (isNumeric(a) && isNumeric(b)) return arith("+", a, b);
   const ta = textOf(a);
   if (ta !== null) {
     const tb = textOf(b);
@@ -106,21 +121,41 @@ export function add(a: unknown, b: unknown, limit: SizeLimit): unknown {
   throw unsupported("+", a, b);
 }
 
-function arith(r: number, a: unknown, b: unknown): number | PyFloat {
-  return isFloaty(a) || isFloaty(b) ? pyFloat(r) : r;
+/**
+ * `+`, `-`, `*` of two numbers as Python does them: float if either is a float (an int operand converted,
+ * OverflowError past 1.8e308), else an exact int: the double result when it is safe (IEEE operations are
+ * correctly rounded, so a result within 2**53 is exact), the bigint one otherwise.
+ */
+function arith(
+  op: "+" | "-" | "*",
+  a: number | bigint | PyFloat | boolean,
+  b: number | bigint | PyFloat | boolean,
+): number | bigint | PyFloat {
+  if (isFloaty(a) || isFloaty(b)) {
+    const x = floatOf(a);
+    const y = floatOf(b);
+    return pyFloat(op === "+" ? x + y : op === "-" ? x - y : x * y);
+  }
+  if (typeof a !== "bigint" && typeof b !== "bigint") {
+    const x = num(a);
+    const y = num(b);
+    const r = op === "+" ? x + y : op === "-" ? x - y : x * y;
+    if (r <= MAX_SAFE && r >= -MAX_SAFE) return r + 0;
+  }
+  return bigArith(op, intOf(a), intOf(b));
 }
 
 export function sub(a: unknown, b: unknown): unknown {
   failIfUndefined(a);
   failIfUndefined(b);
-  if (isNumeric(a) && isNumeric(b)) return arith(num(a) - num(b), a, b);
+  if (isNumeric(a) && isNumeric(b)) return arith("-", a, b);
   throw unsupported("-", a, b);
 }
 
 export function mul(a: unknown, b: unknown, limit: SizeLimit): unknown {
   failIfUndefined(a);
   failIfUndefined(b);
-  if (isNumeric(a) && isNumeric(b)) return arith(num(a) * num(b), a, b);
+  if (isNumeric(a) && isNumeric(b)) return arith("*", a, b);
   if (a instanceof Markup || b instanceof Markup) {
     const [m, n] = a instanceof Markup ? [a, b] : [b as Markup, a];
     const repeated = mul(m.text, n, limit);
@@ -131,6 +166,15 @@ export function mul(a: unknown, b: unknown, limit: SizeLimit): unknown {
   if (!(typeof a === "string" || Array.isArray(a) || a instanceof PyBytes)) {
     seq = b;
     times = a;
+  }
+  if (
+    typeof times === "bigint" &&
+    (typeof seq === "string" || Array.isArray(seq) || seq instanceof PyBytes)
+  ) {
+    if (times >= 2n ** 63n || times < -(2n ** 63n))
+      throw new TemplateRuntimeError("cannot fit 'int' into an index-sized integer", "OverflowError");
+    if (times < 0n) return mul(seq, 0, limit);
+    checkLength(Number(times), limit);
   }
   if (
     seq instanceof PyBytes &&
@@ -163,19 +207,35 @@ export function div(a: unknown, b: unknown): unknown {
   failIfUndefined(a);
   failIfUndefined(b);
   if (!isNumeric(a) || !isNumeric(b)) throw unsupported("/", a, b);
+  if (isZero(b)) throw zeroDivision("division by zero");
+  if (isFloaty(a) || isFloaty(b)) return pyFloat(floatOf(a) / floatOf(b));
+  const x = num(a);
   const y = num(b);
-  if (y === 0) throw zeroDivision("division by zero");
-  return pyFloat(num(a) / y);
+  // Within 2**53 both are exact doubles and one division rounds once, as Python's does.
+  if (typeof a !== "bigint" && typeof b !== "bigint" && Math.abs(x) <= MAX_SAFE && Math.abs(y) <= MAX_SAFE)
+    return pyFloat(x / y);
+  return pyFloat(bigTrueDiv(intOf(a), intOf(b)));
 }
 
 export function floorDiv(a: unknown, b: unknown): unknown {
   failIfUndefined(a);
   failIfUndefined(b);
   if (!isNumeric(a) || !isNumeric(b)) throw unsupported("//", a, b);
-  const y = num(b);
-  if (y === 0) throw zeroDivision("integer division or modulo by zero");
-  const x = num(a);
-  if (!isFloaty(a) && !isFloaty(b)) return Math.floor(x / y);
+  if (isZero(b)) throw zeroDivision("integer division or modulo by zero");
+  if (!isFloaty(a) && !isFloaty(b)) {
+    if (typeof a !== "bigint" && typeof b !== "bigint") {
+      const x = num(a);
+      const y = num(b);
+      if (Math.abs(x) <= MAX_SAFE && Math.abs(y) <= MAX_SAFE) {
+        // fmod is exact, so is the division of the multiple it leaves (Math.floor(x / y) can round up).
+        const r = x % y;
+        return (x - r) / y - (r !== 0 && r < 0 !== y < 0 ? 1 : 0) + 0;
+      }
+    }
+    return bigFloorDiv(intOf(a), intOf(b));
+  }
+  const x = floatOf(a);
+  const y = floatOf(b);
   // CPython's float floor division: derived from fmod, with the sign of zero kept.
   const raw = x % y;
   let div = (x - raw) / y;
@@ -192,15 +252,20 @@ export function mod(a: unknown, b: unknown): unknown {
   if (typeof a === "string") return percentFormat(a, b);
   failIfUndefined(b);
   if (!isNumeric(a) || !isNumeric(b)) throw unsupported("%", a, b);
-  const x = num(a);
-  const y = num(b);
-  if (y === 0) throw zeroDivision("integer modulo by zero");
+  if (isZero(b)) throw zeroDivision("integer modulo by zero");
   if (!isFloaty(a) && !isFloaty(b)) {
-    let r = x % y;
-    if (r !== 0 && r < 0 !== y < 0) r += y;
-    return r;
+    if (typeof a !== "bigint" && typeof b !== "bigint") {
+      const x = num(a);
+      const y = num(b);
+      if (Math.abs(x) <= MAX_SAFE && Math.abs(y) <= MAX_SAFE) {
+        let r = x % y;
+        if (r !== 0 && r < 0 !== y < 0) r += y;
+        return r + 0;
+      }
+    }
+    return bigMod(intOf(a), intOf(b));
   }
-  return pyFloat(pyFloatMod(x, y));
+  return pyFloat(pyFloatMod(floatOf(a), floatOf(b)));
 }
 
 /** CPython's float modulo: fmod, moved to the divisor's sign; a zero result takes the divisor's sign. */
@@ -218,21 +283,39 @@ export function pow(a: unknown, b: unknown): unknown {
   failIfUndefined(a);
   failIfUndefined(b);
   if (!isNumeric(a) || !isNumeric(b)) throw unsupported("** or pow()", a, b);
-  const x = num(a);
-  const y = num(b);
-  if (x === 0 && y < 0) throw zeroDivision("0.0 cannot be raised to a negative power");
+  if (isZero(a) && (typeof b === "bigint" ? b < 0n : num(b) < 0))
+    throw zeroDivision("0.0 cannot be raised to a negative power");
   if (!isFloaty(a) && !isFloaty(b)) {
-    if (y >= 0) return x ** y;
+    if (typeof b === "bigint" ? b >= 0n : num(b) >= 0) {
+      if (typeof a !== "bigint" && typeof b !== "bigint") {
+        const r = num(a) ** num(b);
+        if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+      }
+      return bigPow(intOf(a), intOf(b));
+    }
     // int ** -n: 1 / x**n is correctly rounded when x**n is exact (V8's pow can be off by one ulp).
-    const positive = x ** -y;
-    if (Math.abs(positive) <= Number.MAX_SAFE_INTEGER) return pyFloat(1 / positive);
+    if (typeof a !== "bigint" && typeof b !== "bigint") {
+      const positive = num(a) ** -num(b);
+      if (Math.abs(positive) <= MAX_SAFE) return pyFloat(1 / positive);
+    }
   }
-  return pyFloat(x ** y);
+  const x = floatOf(a);
+  const y = floatOf(b);
+  const r = x ** y;
+  // Python's float pow reports overflow (float * float just gives inf).
+  if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y))
+    throw new TemplateRuntimeError("(34, 'Numerical result out of range')", "OverflowError");
+  return pyFloat(r);
+}
+
+function isZero(v: number | bigint | PyFloat | boolean): boolean {
+  return typeof v !== "bigint" && num(v) === 0;
 }
 
 export function negate(v: unknown): unknown {
   failIfUndefined(v);
   if (typeof v === "number") return -v;
+  if (typeof v === "bigint") return -v;
   if (typeof v === "boolean") return v ? -1 : 0;
   if (v instanceof PyFloat) return pyFloat(-v.value);
   throw typeError(`bad operand type for unary -: '${typeName(v)}'`);
@@ -263,10 +346,23 @@ function concatBytes(parts: Uint8Array[], limit: SizeLimit): PyBytes {
   return new PyBytes(out);
 }
 
+/** A number's exact value for comparisons: bigints stay bigints. */
+function numericValue(v: number | bigint | PyFloat | boolean): number | bigint {
+  return typeof v === "bigint" ? v : num(v);
+}
+
+function sameNumber(x: number | bigint, y: number | bigint): boolean {
+  if (typeof x === typeof y) return x === y;
+  // A bigint and a number: neither is NaN-aware, so rule NaN out, then the exact mixed comparisons decide.
+  if (Number.isNaN(x) || Number.isNaN(y)) return false;
+  return !(x < y) && !(x > y);
+}
+
 /** Python `==`. */
 export function eq(a: unknown, b: unknown): boolean {
   if (a === b) return typeof a !== "number" || !Number.isNaN(a);
-  if (isNumeric(a)) return isNumeric(b) && num(a) === num(b);
+  if (typeof a === "number" && typeof b === "number") return false;
+  if (isNumeric(a)) return isNumeric(b) && sameNumber(numericValue(a), numericValue(b));
   if (typeof a === "string") return b instanceof Markup && b.text === a;
   if (a instanceof Markup) return textOf(b) === a.text;
   if (isUndefined(a)) return isUndefined(b);
@@ -290,12 +386,15 @@ const OP_NAMES = { lt: "<", le: "<=", gt: ">", ge: ">=" } as const;
 
 /** Python ordering: returns <0, 0, >0; raises TypeError for unorderable operands. */
 export function compareValues(a: unknown, b: unknown, op: keyof typeof OP_NAMES = "lt"): number {
+  if (typeof a === "number" && typeof b === "number")
+    return a < b ? -1 : a > b ? 1 : a === b ? 0 : Number.NaN;
   failIfUndefined(a);
   failIfUndefined(b);
   if (isNumeric(a) && isNumeric(b)) {
-    const x = num(a);
-    const y = num(b);
-    return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN;
+    // Mixed bigint/number comparisons are exact in JS, as int/float ones are in Python.
+    const x = numericValue(a);
+    const y = numericValue(b);
+    return x < y ? -1 : x > y ? 1 : sameNumber(x, y) ? 0 : Number.NaN;
   }
   const ta = textOf(a);
   const tb = textOf(b);

@@ -1,4 +1,5 @@
 import { TemplateRuntimeError } from "../errors.js";
+import { intToFloat } from "./integers.js";
 import { checkPadding } from "./limits.js";
 import { formatFloat, formatInt, pyRepr, pyStr } from "./printing.js";
 import { isNumber, num, PyFloat, typeName } from "./values.js";
@@ -26,6 +27,8 @@ export function formatDirective(
       break;
     case "c":
       if (typeof value === "string" && [...value].length === 1) body = value;
+      else if (typeof value === "bigint")
+        throw new TemplateRuntimeError("%c arg not in range(0x110000)", "OverflowError");
       else if (Number.isInteger(value) || typeof value === "boolean")
         body = String.fromCodePoint(Number(value));
       else throw new TemplateRuntimeError("%c requires int or char");
@@ -33,6 +36,10 @@ export function formatDirective(
     default: {
       if (!isNumber(value) && typeof value !== "boolean") {
         throw new TemplateRuntimeError(`%${conv} format: a real number is required, not ${typeName(value)}`);
+      }
+      if (typeof value === "bigint") {
+        body = formatBigInt(value, conv, prec, flags);
+        break;
       }
       const n = num(value);
       body = formatNumber(n, conv, prec, flags, value instanceof PyFloat || !Number.isInteger(n));
@@ -75,7 +82,7 @@ const INTEGER_CONVERSIONS: Record<string, number> = { d: 10, i: 10, u: 10, x: 16
  * spec without a type); null for any other conversion.
  */
 export function formatDigits(
-  n: number,
+  n: number | bigint,
   conv: string | undefined,
   prec: number | undefined,
   generalNone = false,
@@ -83,6 +90,16 @@ export function formatDigits(
 ): string | null {
   const upper = conv === "X" || conv === "E" || conv === "F" || conv === "G";
   const base = INTEGER_CONVERSIONS[conv ?? ""];
+  if (typeof n === "bigint") {
+    // An int past 2**53: exact digits for the integer conversions, float(n) for the others.
+    if (base !== undefined) {
+      const digits = base === 10 ? formatInt(n) : n.toString(base);
+      const prefix = alternate && base !== 10 ? `0${conv === "X" ? "X" : conv}` : "";
+      return prefix + (upper ? digits.toUpperCase() : digits);
+    }
+    if (!generalNone && (conv === undefined || !"eEfFgG".includes(conv))) return null;
+    n = intToFloat(n);
+  }
   if (base !== undefined) {
     if (!Number.isFinite(n)) {
       const nan = Number.isNaN(n);
@@ -131,6 +148,18 @@ function general(n: number, precision: number, noType: boolean, keepZeros: boole
   // The alternate form always shows the point; a spec without a type shows one decimal.
   if (fixed.includes(".")) return fixed;
   return keepZeros ? `${fixed}.` : noType ? `${fixed}.0` : fixed;
+}
+
+/** `%d`, `%x`... of an int past 2**53: exact digits; the float conversions take float(n) as Python does. */
+function formatBigInt(n: bigint, conv: string, prec: number | undefined, flags: string): string {
+  if (INTEGER_CONVERSIONS[conv] === undefined) return formatNumber(intToFloat(n), conv, prec, flags, false);
+  const abs = n < 0n ? -n : n;
+  let s = formatDigits(abs, conv, prec, false, flags.includes("#"))!;
+  if (prec !== undefined) {
+    const prefix = flags.includes("#") && conv !== "d" && conv !== "i" && conv !== "u" ? 2 : 0;
+    s = s.slice(0, prefix) + s.slice(prefix).padStart(prec, "0");
+  }
+  return (n < 0n ? "-" : flags.includes("+") ? "+" : flags.includes(" ") ? " " : "") + s;
 }
 
 function formatNumber(

@@ -1,3 +1,4 @@
+import { bigToString } from "./integers.js";
 import { lazyRegExp } from "./lazy-regexp.js";
 import { chargeConversion, checkSizeCap, sizeCap } from "./state.js";
 import {
@@ -11,6 +12,7 @@ import {
   PyCallable,
   PyFloat,
   PyGenerator,
+  type RangeBounds,
   rangeBounds,
   viewName,
 } from "./values.js";
@@ -33,8 +35,9 @@ export function formatFloat(n: number): string {
   return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
 }
 
-/** Python's str() of an int (exact digits, no exponent). */
-export function formatInt(n: number): string {
+/** Python's str() of an int (exact digits, no exponent; ValueError past 4,300 digits as in Python). */
+export function formatInt(n: number | bigint): string {
+  if (typeof n === "bigint") return bigToString(n);
   return Math.abs(n) <= Number.MAX_SAFE_INTEGER ? String(n) : BigInt(n).toString();
 }
 
@@ -106,8 +109,8 @@ export function reprBytes(bytes: Uint8Array): string {
 }
 
 /** `range(0, 3)`, `range(1, 10, 2)`. */
-export function rangeRepr([start, stop, step]: readonly [number, number, number]): string {
-  return step === 1 ? `range(${start}, ${stop})` : `range(${start}, ${stop}, ${step})`;
+export function rangeRepr([start, stop, step]: RangeBounds): string {
+  return step === 1 || step === 1n ? `range(${start}, ${stop})` : `range(${start}, ${stop}, ${step})`;
 }
 
 /** Throws the size-limit error as soon as a container's text passes `cap`, before it grows further. */
@@ -119,6 +122,7 @@ function reprValue(v: unknown, cap: number): string {
   // Scalars first: they are most of what a large container holds.
   if (typeof v === "number") return Number.isInteger(v) ? formatInt(v) : formatFloat(v);
   if (typeof v === "string") return reprString(v);
+  if (typeof v === "bigint") return bigToString(v);
   if (Array.isArray(v)) {
     const range = rangeBounds(v);
     if (range !== undefined) return rangeRepr(range);
@@ -166,6 +170,8 @@ export function pyStr(v: unknown): string {
       return Number.isInteger(v) ? formatInt(v) : formatFloat(v);
     case "boolean":
       return v ? "True" : "False";
+    case "bigint":
+      return bigToString(v);
     case "undefined":
       return "";
     case "function":

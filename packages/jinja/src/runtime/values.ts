@@ -1,7 +1,8 @@
 /**
  * The Python value model on top of JS values:
  * - str -> string, None -> null, bool -> boolean, list -> Array, dict -> plain object (own keys only);
- * - int -> integral number; float -> non-integral number, or PyFloat when the float is integral (1.0);
+ * - int -> integral number while it is safe (|n| < 2**53), bigint beyond (Python ints are exact); float ->
+ *   non-integral number, or PyFloat when the float is integral (1.0);
  * - tuple -> Array tagged with TUPLE; jinja2's Undefined -> JS undefined or an Undefined (with a hint).
  */
 
@@ -61,17 +62,18 @@ export function viewName(v: unknown[]): string | undefined {
 
 const RANGE = Symbol("range");
 
+/** start, stop, step: numbers, or bigints when one passes 2**53. */
+export type RangeBounds = readonly [number, number, number] | readonly [bigint, bigint, bigint];
+
 /** Python's range(start, stop, step): its items, tagged with the bounds it prints as (`range(0, 3)`). */
-export function makeRange(items: number[], start: number, stop: number, step: number): number[] {
+export function makeRange<T extends number | bigint>(items: T[], start: T, stop: T, step: T): T[] {
   (items as unknown as Record<symbol, unknown>)[RANGE] = [start, stop, step];
   return items;
 }
 
 /** The bounds of a range, or undefined for any other value. */
-export function rangeBounds(v: unknown): readonly [number, number, number] | undefined {
-  return Array.isArray(v)
-    ? (v as unknown as Record<symbol, [number, number, number] | undefined>)[RANGE]
-    : undefined;
+export function rangeBounds(v: unknown): RangeBounds | undefined {
+  return Array.isArray(v) ? (v as unknown as Record<symbol, RangeBounds | undefined>)[RANGE] : undefined;
 }
 
 /** Python's type of an array: a list, a tuple or a range (lists and tuples never mix, ranges mix with nothing). */
@@ -143,21 +145,41 @@ export class Markup extends RuntimeObject {
   }
 }
 
-export function isNumber(v: unknown): v is number | PyFloat {
-  return typeof v === "number" || v instanceof PyFloat;
+export function isNumber(v: unknown): v is number | bigint | PyFloat {
+  return typeof v === "number" || typeof v === "bigint" || v instanceof PyFloat;
 }
 
-/** int, float or bool (Python's bool is an int) as a JS number. */
-export function num(v: number | PyFloat | boolean): number {
-  return typeof v === "number" ? v : typeof v === "boolean" ? (v ? 1 : 0) : v.value;
+/** int, float or bool (Python's bool is an int) as a JS number (a bigint beyond 2**1024 becomes Infinity). */
+export function num(v: number | bigint | PyFloat | boolean): number {
+  return typeof v === "number"
+    ? v
+    : typeof v === "boolean"
+      ? v
+        ? 1
+        : 0
+      : typeof v === "bigint"
+        ? Number(v)
+        : v.value;
 }
 
 export function isFloat(v: unknown): boolean {
   return v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v));
 }
 
-export function isInt(v: unknown): v is number {
-  return typeof v === "number" && Number.isInteger(v);
+export function isInt(v: unknown): v is number | bigint {
+  return (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint";
+}
+
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An int result in its canonical form: a JS number while it is safe, a bigint beyond. */
+export function normInt(n: bigint): number | bigint {
+  return n <= MAX_SAFE_BIG && n >= -MAX_SAFE_BIG ? Number(n) : n;
+}
+
+/** The exact value of an int (or bool) as a bigint; integral JS numbers beyond 2**53 are taken as they are. */
+export function bigOf(v: number | bigint | boolean): bigint {
+  return typeof v === "bigint" ? v : BigInt(typeof v === "boolean" ? (v ? 1 : 0) : v);
 }
 
 /** A mapping as Python sees it: any JS object that is not an array or one of the runtime's own values. */
@@ -224,6 +246,8 @@ export function typeName(v: unknown): string {
       return "bool";
     case "number":
       return Number.isInteger(v) ? "int" : "float";
+    case "bigint":
+      return "int";
     case "function":
       return "function";
   }
@@ -243,6 +267,7 @@ export function truthy(v: unknown): boolean {
   if (typeof v === "boolean") return v;
   if (typeof v === "string") return v.length > 0;
   if (typeof v === "number") return v !== 0;
+  if (typeof v === "bigint") return v !== 0n;
   if (v === null || v === undefined || v instanceof Undefined) return false;
   if (Array.isArray(v)) return v.length > 0;
   if (v instanceof PyFloat) return v.value !== 0;
