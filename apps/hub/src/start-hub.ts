@@ -134,6 +134,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     throw error;
   }
   const metrics = createMetrics({ processMetrics: true });
+  if (store.db.poolState) metrics.watchDatabasePool(store.db.poolState);
   let blobs: BlobStore;
   try {
     blobs = await openBlobStore(

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { PoolState } from "../store/database.js";
 
 /** Latency buckets in seconds: loopback API answers take milliseconds, streamed router calls seconds. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
@@ -9,8 +10,7 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 12
  * (the route's pattern, never the raw path, so ids do not explode the label set), router calls per provider
  * and status, and the bytes uploaded and downloaded. `processMetrics` adds Node's own (CPU, memory, event
  * loop, handles): on for a running hub, off for an app built in a test.
- *
- * The database has no pool to report: SQLite is one connection inside the process.
+ * On PostgreSQL, the connection pool's use too (watchDatabasePool); SQLite is one connection in the process.
  */
 export function createMetrics(options: { processMetrics?: boolean } = {}) {
   const registry = new Registry();
@@ -93,6 +93,21 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       routerSeconds.observe({ provider: call.provider }, call.durationMs / 1000);
       bytes.inc({ direction: "upload", kind: "router" }, call.requestBytes);
       bytes.inc({ direction: "download", kind: "router" }, call.responseBytes);
+    },
+    /** Reports the database pool's connections (total, idle) and waiting queries at every scrape. */
+    watchDatabasePool(state: () => PoolState) {
+      new Gauge({
+        name: "hub_database_pool_connections",
+        help: "PostgreSQL pool: connections open (total), not in use (idle), and queries waiting for one (waiting).",
+        labelNames: ["state"] as const,
+        registers,
+        collect() {
+          const now = state();
+          this.set({ state: "total" }, now.total);
+          this.set({ state: "idle" }, now.idle);
+          this.set({ state: "waiting" }, now.waiting);
+        },
+      });
     },
     /** One call of the S3 driver (storage/s3-blob-store.ts). */
     observeBlobCall(call: { operation: string; status: number; seconds: number }) {

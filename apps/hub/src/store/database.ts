@@ -51,9 +51,20 @@ export interface Database extends Queryable {
    */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+  /** The connection pool's state now (PostgreSQL; SQLite is one connection in the process: undefined). */
+  poolState?(): PoolState;
   /** Where the data lives, for logs (never holds a password). */
   readonly description: string;
   close(): Promise<void>;
+}
+
+export interface PoolState {
+  /** Connections open. */
+  total: number;
+  /** Of those, not lent to a query or transaction. */
+  idle: number;
+  /** Queries and transactions waiting for a connection. */
+  waiting: number;
 }
 
 export class NestedTransactionError extends Error {

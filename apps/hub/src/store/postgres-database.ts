@@ -122,6 +122,7 @@ export function openPostgresDatabase(options: PostgresOptions): Database & { rea
     ...queries(pool),
     pool,
     description: describe(options.url),
+    poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction(work) {
       if (activeTransaction.getStore()) throw new NestedTransactionError();
       const client = await pool.connect();

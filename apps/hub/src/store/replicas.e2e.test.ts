@@ -64,6 +64,12 @@ describe("two hub processes on one PostgreSQL and one blob store", () => {
       await client.end();
     }
     for (const hub of [a, b]) expect((await call(hub, "/readyz")).status).toBe(200);
+    // Each reports its own connection pool.
+    const metrics = await (await call(a, "/metrics")).text();
+    expect(Number(/hub_database_pool_connections\{state="total"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThan(
+      0,
+    );
+    expect(metrics).toMatch(/hub_database_pool_connections\{state="waiting"\} \d+/);
   });
 
   it("a write through one is read through the other at once; a commit through one is in the other's listings", async () => {
