@@ -1,3 +1,4 @@
+import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { isPipelineType, type PipelineType } from "@modelhub/tasks";
 import { InvalidInputError } from "../errors.js";
 
@@ -28,16 +29,24 @@ export function isMappingTask(value: unknown): value is MappingTask {
 /** `{ [provider]: mapping }`, as `expand[]=inferenceProviderMapping` returns it. */
 export type ProviderMappings = Record<string, ProviderMapping>;
 
+const REGISTRY_RANK = new Map<string, number>(
+  INFERENCE_PROVIDERS.map((provider, index) => [provider, index]),
+);
+
 /**
- * The mappings with the user's preferred providers first, in their order (the others keep theirs): clients
- * that pick `provider="auto"` take the first live mapping of the model API's answer, as on the public hub.
+ * The mappings in the order the router tries them for this user: live before staging, then the user's
+ * preferred providers in their order, then the hub's default (the provider registry's) order. Clients that
+ * pick `provider="auto"` take the first mapping of the model API's answer (@huggingface/inference whatever
+ * its status), so this is what makes their choice the router's.
  */
 export function inPreferredOrder(mappings: ProviderMappings, preferred: readonly string[]): ProviderMappings {
-  if (preferred.length === 0) return mappings;
-  const ordered: ProviderMappings = {};
-  for (const provider of preferred) if (mappings[provider]) ordered[provider] = mappings[provider];
-  for (const [provider, mapping] of Object.entries(mappings)) ordered[provider] ??= mapping;
-  return ordered;
+  const preference = new Map(preferred.map((provider, index) => [provider, index]));
+  const rank = (provider: string, mapping: ProviderMapping) =>
+    (mapping.status === "live" ? 0 : 1e6) +
+    (preference.get(provider) ?? preference.size + (REGISTRY_RANK.get(provider) ?? REGISTRY_RANK.size));
+  return Object.fromEntries(
+    Object.entries(mappings).sort(([a, left], [b, right]) => rank(a, left) - rank(b, right)),
+  );
 }
 
 const PROVIDER_NAME = /^[a-z0-9][a-z0-9-]{0,49}$/;

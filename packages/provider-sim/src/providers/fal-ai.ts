@@ -29,10 +29,14 @@ function missingFields(res: ServerResponse, fields: string[]): void {
   });
 }
 
-function requiredFields(task: string): string[] {
-  if (task === "automatic-speech-recognition") return ["audio_url"];
-  if (task === "image-to-image" || task === "image-to-video") return ["image_url"];
-  return ["prompt"];
+/** Each entry: one of these fields must be given (a non-empty string). */
+function requiredFields(task: string): string[][] {
+  if (task === "automatic-speech-recognition") return [["audio_url"]];
+  if (task === "image-to-image" || task === "image-to-video") return [["image_url"]];
+  // fal's speech models differ: Kokoro reads `prompt`, Dia, Orpheus and Chatterbox read `text` (what
+  // huggingface_hub and @huggingface/inference send).
+  if (task === "text-to-speech") return [["prompt", "text"]];
+  return [["prompt"]];
 }
 
 /** The result a fal model returns for its task, media URLs pointing at the sim (data URLs in sync mode). */
@@ -100,11 +104,13 @@ function acceptInput(
   const body = requireJsonObject(request, res, context);
   if (!body) return undefined;
   const task = taskOfProviderModel(context, model);
-  const missing = requiredFields(task).filter(
-    (field) => typeof body[field] !== "string" || body[field] === "",
-  );
+  const given = (field: string) => typeof body[field] === "string" && body[field] !== "";
+  const missing = requiredFields(task).filter((fields) => !fields.some(given));
   if (missing.length > 0) {
-    missingFields(res, missing);
+    missingFields(
+      res,
+      missing.map((fields) => fields[0]!),
+    );
     return undefined;
   }
   if (body.loras !== undefined && !validLoras(body.loras)) {

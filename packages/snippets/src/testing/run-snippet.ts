@@ -11,7 +11,7 @@ export const VENV_PYTHON = join(REPO_DIR, ".venv", "bin", "python");
 export const HUB_TOKEN = "hf_exec_test_token_0123456789";
 
 /** The local files example inputs name (packages/tasks), as small valid media. */
-const SAMPLE_FILES: Array<[string, MediaKind]> = [
+export const SAMPLE_FILES: Array<[string, MediaKind]> = [
   ["sample1.flac", "flac"],
   ["sample1.wav", "wav"],
   ["cats.jpg", "jpeg"],
