@@ -80,7 +80,7 @@ beforeAll(async () => {
     }
   };
   await Promise.all(Array.from({ length: 8 }, fetchSnippets));
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await hub?.close();
@@ -125,5 +125,5 @@ describe("every snippet of the built-in catalogue", () => {
       failures.length,
       `${failures.length} snippets failed; the first 20:\n\n${failures.slice(0, 20).join("\n\n")}`,
     ).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });
