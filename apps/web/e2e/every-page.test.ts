@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
 import { horizontalOverflow, popoversOutsideViewport, watchPage } from "./page-checks.js";
 import { ALL_PAGES } from "./pages.js";
+import { SEED_ADMIN_TOKEN, seedRepoPages } from "./repo-seed.js";
 
 /**
  * Every page at a desktop and a phone width, in both themes: no sideways scroll, every popover, menu and
@@ -19,8 +20,10 @@ const VIEWPORTS = [
 let harness: WebHarness;
 let browser: Browser;
 beforeAll(async () => {
-  harness = await startWebHarness();
+  harness = await startWebHarness({ adminToken: SEED_ADMIN_TOKEN });
   browser = harness.browser;
+  // The dataset, space and user pages need a dataset, a space and a user.
+  await seedRepoPages(harness);
 });
 afterAll(() => harness?.close());
 

@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { SEEDED } from "./repo-seed.js";
 
 /** Models of the built-in catalogue that the browser tests and the screenshots open. */
 export const CHAT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
@@ -23,6 +24,15 @@ export const PAGE_READY = {
   file: (page: Page) => page.getByTestId("file-content").waitFor(),
   history: (page: Page) => page.getByTestId("commit-list").waitFor(),
   community: (page: Page) => page.getByRole("heading", { name: "Community" }).waitFor(),
+  repoList: (page: Page) => page.locator("main ul a").first().waitFor(),
+  datasetCard: (page: Page) => page.getByRole("article", { name: "Dataset card" }).waitFor(),
+  spaceCard: (page: Page) => page.getByRole("article", { name: "Space card" }).waitFor(),
+  newRepo: (page: Page) =>
+    page
+      .getByText(/to create a (model|dataset|space)\.$|^Create (model|dataset|space)$/)
+      .first()
+      .waitFor(),
+  owner: (page: Page) => page.getByTestId("owner-datasets").locator("li a").first().waitFor(),
   notFound: (page: Page) => page.getByRole("heading", { level: 1 }).waitFor(),
   signIn: (page: Page) => page.getByRole("form", { name: "Sign in" }).waitFor(),
   /** The harness's hub keeps the default sign-up policy (closed): the page says so. */
@@ -113,6 +123,48 @@ export const ALL_PAGES: Array<{
     path: "/widget-builder",
     ready: PAGE_READY.widgetBuilder,
     title: "Widget builder · Modelhub",
+    status: 200,
+  },
+  {
+    name: "datasets",
+    path: "/datasets",
+    ready: PAGE_READY.repoList,
+    title: "Datasets · Modelhub",
+    status: 200,
+  },
+  {
+    name: "spaces",
+    path: "/spaces?sort=name",
+    ready: PAGE_READY.repoList,
+    title: "Spaces · Modelhub",
+    status: 200,
+  },
+  {
+    name: "dataset card",
+    path: `/datasets/${SEEDED.dataset}`,
+    ready: PAGE_READY.datasetCard,
+    title: `Dataset ${SEEDED.dataset} · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "space card",
+    path: `/spaces/${SEEDED.space}`,
+    ready: PAGE_READY.spaceCard,
+    title: `Space ${SEEDED.space} · Modelhub`,
+    status: 200,
+  },
+  {
+    name: "new dataset",
+    path: "/new-dataset",
+    ready: PAGE_READY.newRepo,
+    title: "Create a new dataset · Modelhub",
+    status: 200,
+  },
+  {
+    name: "user",
+    path: `/${SEEDED.user}`,
+    ready: PAGE_READY.owner,
+    title: `${SEEDED.user} (Ada Lovelace) · Modelhub`,
     status: 200,
   },
   { name: "sign in", path: "/login", ready: PAGE_READY.signIn, title: "Sign in · Modelhub", status: 200 },

@@ -115,10 +115,12 @@ describe("cancelling an upload", () => {
 });
 
 describe("model page layout", () => {
-  it("offers to create a missing README and shows the last commit in the sidebar", async () => {
+  it("offers to create a missing README and shows the last commit in the header", async () => {
     await page.goto("/alice/demo");
-    const sidebar = page.getByRole("complementary", { name: "About this model" });
-    await sidebar.getByRole("link", { name: "Add weights from the browser" }).waitFor();
+    await page
+      .getByTestId("last-commit")
+      .getByRole("link", { name: "Add weights from the browser" })
+      .waitFor();
     await page.getByRole("link", { name: "Create one" }).click();
     await page.waitForURL("**/alice/demo/new/main?filename=README.md");
     await expect.poll(() => page.getByLabel("File name").inputValue()).toBe("README.md");

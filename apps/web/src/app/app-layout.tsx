@@ -27,15 +27,21 @@ export function AppLayout() {
             </svg>
             <span className="hidden sm:inline">Modelhub</span>
           </NavLink>
-          <nav aria-label="Main" className="flex items-center gap-1">
+          <nav aria-label="Main" className="flex min-w-0 items-center gap-1 overflow-x-auto">
             <NavLink to="/models" className={navLinkClass}>
               Models
+            </NavLink>
+            <NavLink to="/datasets" className={navLinkClass}>
+              Datasets
+            </NavLink>
+            <NavLink to="/spaces" className={navLinkClass}>
+              Spaces
             </NavLink>
             <NavLink to="/widget-builder" className={navLinkClass}>
               Widget
             </NavLink>
           </nav>
-          <div className="ml-auto flex items-center gap-2">
+          <div className="ml-auto flex shrink-0 items-center gap-2">
             <ThemeSwitcher />
             <UserMenu />
           </div>

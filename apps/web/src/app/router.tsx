@@ -1,4 +1,4 @@
-import { createBrowserRouter, type LoaderFunctionArgs, Navigate } from "react-router";
+import { createBrowserRouter, type LoaderFunctionArgs, Navigate, type RouteObject } from "react-router";
 import { readListParams, toApiQuery } from "../features/models-list/list-params.js";
 import { modelListQuery, modelQuery } from "../lib/api/models.js";
 import { queryClient } from "../lib/query-client.js";
@@ -18,6 +18,56 @@ function prefetchModel({ params }: LoaderFunctionArgs) {
   return null;
 }
 
+// Only a different repository needs its data; the sections' own query strings (panel state) do not.
+const sameRepo: RouteObject["shouldRevalidate"] = ({ currentParams, nextParams }) =>
+  currentParams.owner !== nextParams.owner || currentParams.name !== nextParams.name;
+
+const repoCardPage = () => import("./pages/repo-card-page.js").then((m) => ({ Component: m.RepoCardPage }));
+
+/** The sections every repository page has (files, history, uploads, community, settings), under its id. */
+const REPO_SECTIONS: RouteObject[] = [
+  {
+    path: "tree/:rev/*",
+    lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.FilesPage })),
+  },
+  {
+    path: "blob/:rev/*",
+    lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.FilePage })),
+  },
+  {
+    path: "commits/:rev/*",
+    lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.CommitsPage })),
+  },
+  {
+    path: "commit/:oid",
+    lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.CommitPage })),
+  },
+  {
+    path: "upload/:rev/*",
+    lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.UploadPage })),
+  },
+  {
+    path: "new/:rev/*",
+    lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.NewFilePage })),
+  },
+  {
+    path: "edit/:rev/*",
+    lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.EditFilePage })),
+  },
+  {
+    path: "discussions",
+    lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.CommunityPage })),
+  },
+  {
+    path: "discussions/:num",
+    lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.DiscussionPage })),
+  },
+  {
+    path: "settings",
+    lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.SettingsPage })),
+  },
+];
+
 // Every page is its own chunk: the model page never downloads the playground or the widget builder.
 export const router = createBrowserRouter([
   {
@@ -36,9 +86,7 @@ export const router = createBrowserRouter([
       {
         path: ":owner/:name",
         loader: prefetchModel,
-        // Only a different model needs its data; the sections' own query strings (panel state) do not.
-        shouldRevalidate: ({ currentParams, nextParams }) =>
-          currentParams.owner !== nextParams.owner || currentParams.name !== nextParams.name,
+        shouldRevalidate: sameRepo,
         lazy: () => import("./pages/model-layout.js").then((m) => ({ Component: m.ModelLayout })),
         children: [
           {
@@ -61,52 +109,49 @@ export const router = createBrowserRouter([
             path: "playground",
             lazy: () => import("./pages/playground-page.js").then((m) => ({ Component: m.PlaygroundPage })),
           },
-          {
-            path: "tree/:rev/*",
-            lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.FilesPage })),
-          },
-          {
-            path: "blob/:rev/*",
-            lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.FilePage })),
-          },
-          {
-            path: "commits/:rev/*",
-            lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.CommitsPage })),
-          },
-          {
-            path: "commit/:oid",
-            lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.CommitPage })),
-          },
-          {
-            path: "upload/:rev/*",
-            lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.UploadPage })),
-          },
-          {
-            path: "new/:rev/*",
-            lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.NewFilePage })),
-          },
-          {
-            path: "edit/:rev/*",
-            lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.EditFilePage })),
-          },
-          {
-            path: "discussions",
-            lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.CommunityPage })),
-          },
-          {
-            path: "discussions/:num",
-            lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.DiscussionPage })),
-          },
-          {
-            path: "settings",
-            lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.SettingsPage })),
-          },
+          ...REPO_SECTIONS,
           {
             path: "chat-template",
             lazy: () =>
               import("./pages/chat-template-page.js").then((m) => ({ Component: m.ChatTemplatePage })),
           },
         ],
+      },
+      {
+        path: "datasets",
+        lazy: () => import("./pages/repo-lists-pages.js").then((m) => ({ Component: m.DatasetsPage })),
+      },
+      {
+        path: "spaces",
+        lazy: () => import("./pages/repo-lists-pages.js").then((m) => ({ Component: m.SpacesPage })),
+      },
+      {
+        path: "datasets/:owner/:name",
+        shouldRevalidate: sameRepo,
+        lazy: () => import("./pages/repo-layout.js").then((m) => ({ Component: m.DatasetLayout })),
+        children: [{ index: true, lazy: repoCardPage }, ...REPO_SECTIONS],
+      },
+      {
+        path: "spaces/:owner/:name",
+        shouldRevalidate: sameRepo,
+        lazy: () => import("./pages/repo-layout.js").then((m) => ({ Component: m.SpaceLayout })),
+        children: [{ index: true, lazy: repoCardPage }, ...REPO_SECTIONS],
+      },
+      {
+        path: "new",
+        lazy: () => import("./pages/new-repo-pages.js").then((m) => ({ Component: m.NewModelPage })),
+      },
+      {
+        path: "new-dataset",
+        lazy: () => import("./pages/new-repo-pages.js").then((m) => ({ Component: m.NewDatasetPage })),
+      },
+      {
+        path: "new-space",
+        lazy: () => import("./pages/new-repo-pages.js").then((m) => ({ Component: m.NewSpacePage })),
+      },
+      {
+        path: ":owner",
+        lazy: () => import("./pages/user-page.js").then((m) => ({ Component: m.UserPage })),
       },
       {
         path: "widget-builder",

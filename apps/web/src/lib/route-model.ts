@@ -1,16 +1,33 @@
 import { useOutletContext, useParams } from "react-router";
 import type { ModelInfo } from "./api/models.js";
+import type { RepoInfo } from "./api/repos.js";
 import type { RepoRef } from "./repo-ref.js";
 
-/** The model page layout hands the loaded model to its section pages through the outlet context. */
-export function useRouteModel(): ModelInfo {
-  return useOutletContext<ModelInfo>();
+/**
+ * What a repository layout (model, dataset or space) hands its section pages through the outlet context:
+ * the repository, its info, and for a model the model record the model-only sections need.
+ */
+export interface RepoRouteContext {
+  repo: RepoRef;
+  info: RepoInfo;
+  model?: ModelInfo;
 }
 
-/** The repository a section page is about (the model layout's model, for now). */
+/** The model of a model page's section (only the model layout renders those sections). */
+export function useRouteModel(): ModelInfo {
+  const { model, repo } = useOutletContext<RepoRouteContext>();
+  if (!model) throw new Error(`${repo.id} is a ${repo.type}: this section is for models only.`);
+  return model;
+}
+
+/** The repository a section page is about: a model, a dataset or a space. */
 export function useRouteRepo(): RepoRef {
-  const model = useRouteModel();
-  return { type: "model", id: model.id };
+  return useOutletContext<RepoRouteContext>().repo;
+}
+
+/** The repository's info, as its layout loaded it. */
+export function useRouteRepoInfo(): RepoInfo {
+  return useOutletContext<RepoRouteContext>().info;
 }
 
 /** The `:rev` and the splat path of a files URL (`tree/:rev/*`), decoded. */

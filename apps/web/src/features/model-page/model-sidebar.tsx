@@ -4,8 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { hubGet } from "../../lib/api/hub-fetch.js";
 import type { ModelInfo } from "../../lib/api/models.js";
-import { commitsQuery } from "../../lib/api/repo-files.js";
-import { formatAgo, formatBytes, formatCount } from "../../lib/format.js";
+import { formatBytes, formatCount } from "../../lib/format.js";
 import { providerLabel } from "../../lib/providers.js";
 import { filesUrls, type RepoRef, repoApiUrl } from "../../lib/repo-ref.js";
 
@@ -13,12 +12,7 @@ import { filesUrls, type RepoRef, repoApiUrl } from "../../lib/repo-ref.js";
 const repoFilesInfoQuery = (repo: RepoRef) => ({
   queryKey: ["repo-info-blobs", repo.type, repo.id],
   queryFn: async ({ signal }: { signal: AbortSignal }) =>
-    (
-      await hubGet<ModelData & { private?: boolean; gated?: false | string }>(
-        `${repoApiUrl(repo)}?blobs=true`,
-        signal,
-      )
-    ).data,
+    (await hubGet<ModelData>(`${repoApiUrl(repo)}?blobs=true`, signal)).data,
   staleTime: 30_000,
 });
 
@@ -26,29 +20,16 @@ function list(value: string | string[] | undefined): string[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-/** Facts the files give (license, base model, datasets, parameters, GGUF files, languages), the providers, the last commit. */
+/** Facts the files give (license, base model, datasets, parameters, GGUF files, languages) and the providers. */
 export function ModelSidebar({ model }: { model: ModelInfo }) {
   const repo: RepoRef = { type: "model", id: model.id };
   const info = useQuery(repoFilesInfoQuery(repo));
-  const last = useQuery({ ...commitsQuery(repo, "main", 0), select: (data) => data.commits[0] });
   const card = info.data?.cardData ?? model.cardData ?? {};
   const quantizations = info.data ? listGgufQuantizations(info.data) : [];
   const parameters = info.data?.safetensors?.total ?? model.safetensors?.total;
   return (
     <aside aria-label="About this model" className="flex min-w-0 flex-col gap-4 text-sm">
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 rounded-lg border border-line bg-surface p-4">
-        {info.data?.private ? (
-          <>
-            <dt className="text-muted">Visibility</dt>
-            <dd data-testid="private-badge">Private</dd>
-          </>
-        ) : null}
-        {info.data?.gated ? (
-          <>
-            <dt className="text-muted">Access</dt>
-            <dd data-testid="gated-badge">Gated ({info.data.gated})</dd>
-          </>
-        ) : null}
         {typeof card.license === "string" ? (
           <>
             <dt className="text-muted">License</dt>
@@ -83,19 +64,6 @@ export function ModelSidebar({ model }: { model: ModelInfo }) {
           <>
             <dt className="text-muted">Languages</dt>
             <dd>{list(card.language).join(", ")}</dd>
-          </>
-        ) : null}
-        {last.data ? (
-          <>
-            <dt className="text-muted">Last commit</dt>
-            <dd>
-              <Link to={filesUrls.commit(repo, last.data.id)} className="text-accent underline">
-                {last.data.title}
-              </Link>{" "}
-              <time dateTime={last.data.date} className="text-muted">
-                {formatAgo(last.data.date)}
-              </time>
-            </dd>
           </>
         ) : null}
       </dl>

@@ -1,13 +1,14 @@
+import { LOCAL_APPS } from "@modelhub/tasks";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo } from "react";
+import { SearchField } from "../../components/ui/search-field.js";
 import { Select, type SelectOption } from "../../components/ui/select.js";
 import { librariesQuery } from "../../lib/api/libraries.js";
 import type { ModelSort } from "../../lib/api/models.js";
+import { LICENSES } from "../../lib/licenses.js";
 import { PROVIDER_IDS, providerLabel } from "../../lib/providers.js";
 import { FILTERABLE_TASKS, taskLabel } from "../../lib/task-labels.js";
-import { ANY, type ListParams } from "./list-params.js";
-
-const SEARCH_DEBOUNCE_MS = 250;
+import { ANY, type ListParams, PARAMETER_SIZES } from "./list-params.js";
 
 const SORT_OPTIONS: SelectOption[] = [
   { value: "trending", label: "Trending" },
@@ -25,6 +26,39 @@ const PROVIDER_OPTIONS: SelectOption[] = [
   { value: ANY, label: "Any provider" },
   ...PROVIDER_IDS.map((provider) => ({ value: provider, label: providerLabel(provider) })),
 ];
+
+/** Languages by ISO 639-1 code, as cards list them. */
+const LANGUAGES: Array<[string, string]> = [
+  ["en", "English"],
+  ["zh", "Chinese"],
+  ["fr", "French"],
+  ["de", "German"],
+  ["es", "Spanish"],
+  ["ja", "Japanese"],
+  ["ko", "Korean"],
+  ["ru", "Russian"],
+  ["pt", "Portuguese"],
+  ["it", "Italian"],
+  ["ar", "Arabic"],
+  ["hi", "Hindi"],
+  ["multilingual", "Multilingual"],
+];
+
+/** Options from a fixed list, with a value from the URL kept selectable when the list lacks it. */
+function optionsOf(any: string, entries: Array<[string, string]>, current: string): SelectOption[] {
+  const options = entries.map(([value, label]) => ({ value, label }));
+  if (current !== ANY && !options.some((option) => option.value === current)) {
+    options.unshift({ value: current, label: current });
+  }
+  return [{ value: ANY, label: any }, ...options];
+}
+
+const SIZE_OPTIONS: SelectOption[] = [
+  { value: ANY, label: "Any size" },
+  ...Object.entries(PARAMETER_SIZES).map(([value, size]) => ({ value, label: size.label })),
+];
+
+const APP_ENTRIES = Object.entries(LOCAL_APPS).map(([key, app]): [string, string] => [key, app.prettyLabel]);
 
 interface ModelsFiltersProps {
   params: ListParams;
@@ -47,7 +81,13 @@ export function ModelsFilters({ params, onChange }: ModelsFiltersProps) {
 
   return (
     <aside aria-label="Filters" className="flex flex-col gap-4">
-      <SearchField value={params.search} onSearch={(search) => onChange({ search }, { replace: true })} />
+      <SearchField
+        id="model-search"
+        label="Search models"
+        placeholder="e.g. llama, bert, whisper"
+        value={params.search}
+        onSearch={(search) => onChange({ search }, { replace: true })}
+      />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-1">
         <Select
           label="Sort"
@@ -73,45 +113,31 @@ export function ModelsFilters({ params, onChange }: ModelsFiltersProps) {
           options={PROVIDER_OPTIONS}
           onValueChange={(provider) => onChange({ provider })}
         />
+        <Select
+          label="License"
+          value={params.license}
+          options={optionsOf("Any license", LICENSES, params.license)}
+          onValueChange={(license) => onChange({ license })}
+        />
+        <Select
+          label="Language"
+          value={params.language}
+          options={optionsOf("Any language", LANGUAGES, params.language)}
+          onValueChange={(language) => onChange({ language })}
+        />
+        <Select
+          label="Parameters"
+          value={params.params}
+          options={SIZE_OPTIONS}
+          onValueChange={(size) => onChange({ params: size })}
+        />
+        <Select
+          label="Runs in app"
+          value={params.app}
+          options={optionsOf("Any app", APP_ENTRIES, params.app)}
+          onValueChange={(app) => onChange({ app })}
+        />
       </div>
     </aside>
-  );
-}
-
-/** Types freely; the URL (and the request) follows after a short pause. */
-function SearchField({ value, onSearch }: { value: string; onSearch: (search: string) => void }) {
-  const [draft, setDraft] = useState(value);
-
-  // The URL wins when it changes from outside (Back button, a link).
-  useEffect(() => setDraft(value), [value]);
-
-  useEffect(() => {
-    if (draft === value) return;
-    const timer = setTimeout(() => onSearch(draft), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [draft, value, onSearch]);
-
-  return (
-    <search>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          onSearch(draft);
-        }}
-      >
-        <label htmlFor="model-search" className="text-xs font-medium text-muted">
-          Search models
-        </label>
-        <input
-          id="model-search"
-          type="search"
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
-          placeholder="e.g. llama, bert, whisper"
-          autoComplete="off"
-          className="mt-1 h-9 w-full rounded-md border border-line bg-surface px-3 text-sm placeholder:text-muted/70 focus:border-accent"
-        />
-      </form>
-    </search>
   );
 }

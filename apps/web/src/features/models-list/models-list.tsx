@@ -2,11 +2,11 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback } from "react";
 import { useSearchParams } from "react-router";
 import { PageTitle } from "../../components/ui/page-title.js";
+import { Pagination } from "../../components/ui/pagination.js";
 import { modelListQuery } from "../../lib/api/models.js";
 import { taskLabel } from "../../lib/task-labels.js";
 import { ANY, type ListParams, readListParams, toApiQuery, writeListParams } from "./list-params.js";
 import { ModelRow } from "./model-row.js";
-import { Pagination } from "./pagination.js";
 
 // The filters (and the select primitive they use) load beside the list, not in front of it.
 const ModelsFilters = lazy(() =>

@@ -14,6 +14,7 @@ export interface ModelSummary {
   likes?: number;
   trendingScore?: number;
   lastModified?: string;
+  private?: boolean;
   createdAt?: string;
 }
 
@@ -30,9 +31,16 @@ const SORT_KEYS: Record<ModelSort, string> = {
 
 export interface ModelListQuery {
   search?: string;
+  author?: string;
   pipelineTag?: string;
   library?: string;
   provider?: string;
+  license?: string;
+  language?: string;
+  /** The hub's `num_parameters` bounds, `min:3B,max:8B`. */
+  numParameters?: string;
+  /** A local app's key: models it can run. */
+  app?: string;
   sort: ModelSort;
   cursor?: string;
   limit: number;
@@ -51,6 +59,11 @@ export function modelListUrl(query: ModelListQuery): string {
   if (query.pipelineTag) params.set("pipeline_tag", query.pipelineTag);
   if (query.library) params.set("library", query.library);
   if (query.provider) params.set("inference_provider", query.provider);
+  if (query.author) params.set("author", query.author);
+  if (query.license) params.set("license", query.license);
+  if (query.language) params.set("language", query.language);
+  if (query.numParameters) params.set("num_parameters", query.numParameters);
+  if (query.app) params.set("apps", query.app);
   params.set("sort", SORT_KEYS[query.sort]);
   params.set("direction", "-1");
   params.set("limit", String(query.limit));

@@ -1,0 +1,229 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
+import { horizontalOverflow, popoversOutsideViewport, watchPage } from "./page-checks.js";
+import { SEED_ADMIN_TOKEN, SEEDED, seedRepoPages } from "./repo-seed.js";
+import { signIn } from "./repo-users.js";
+
+/**
+ * Dataset and space pages, the new-repository pages, the owners' pages and the lists, in Chromium against a
+ * real hub: ada creates a private dataset at desktop width in the light theme and a space for her
+ * organization on a phone in the dark theme; a second user and an anonymous visitor see what they may.
+ */
+let harness: WebHarness;
+
+beforeAll(async () => {
+  harness = await startWebHarness({ adminToken: SEED_ADMIN_TOKEN });
+  await seedRepoPages(harness);
+  const response = await fetch(`${harness.hub.url}/api/admin/users`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${SEED_ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "bob", password: "correct horse battery" }),
+  });
+  expect(response.status).toBe(201);
+});
+afterAll(() => harness?.close());
+
+const DESKTOP = { width: 1366, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+async function ids(page: Page, list: string): Promise<string[]> {
+  return page.getByRole("list", { name: list }).locator("a span.truncate").allTextContents();
+}
+
+async function apiIds(path: string): Promise<string[]> {
+  const response = await fetch(`${harness.hub.url}${path}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as Array<{ id: string }>).map((row) => row.id);
+}
+
+/** No sideways scroll, popovers inside the viewport, no serious or critical axe finding. */
+async function checkLayout(page: Page, colorScheme: ColorScheme) {
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  expect(await popoversOutsideViewport(page)).toEqual([]);
+  const builder = new AxeBuilder({ page });
+  const results = await (colorScheme === "light"
+    ? builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    : builder.withRules(["color-contrast", "link-in-text-block"])
+  ).analyze();
+  const severe = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
+  expect(severe).toEqual([]);
+}
+
+describe("new repository pages", () => {
+  it("creates a private dataset with a license and lands on it (1366 px, light)", async () => {
+    const page = await harness.newPage({ viewport: DESKTOP, colorScheme: "light" });
+    const problems = watchPage(page, { expectedStatus: 200 });
+    await signIn(page, SEEDED.user);
+    await page.goto("/new-dataset");
+    const form = page.getByRole("form", { name: "New dataset" });
+    await form.waitFor();
+    // The owner picker offers ada and the organization she may write to.
+    await page.getByRole("combobox", { name: "Owner" }).click();
+    expect(await page.getByRole("option").allTextContents()).toEqual([SEEDED.user, SEEDED.org]);
+    await page.keyboard.press("Escape");
+    await page.getByLabel("Dataset name").fill("rain-gauges");
+    await page.getByRole("radio", { name: /^Private/ }).check();
+    await page.getByRole("combobox", { name: "License" }).click();
+    await page.getByRole("option", { name: "MIT", exact: true }).click();
+    await checkLayout(page, "light");
+    await page.getByRole("button", { name: "Create dataset" }).click();
+
+    await page.waitForURL("**/datasets/ada/rain-gauges");
+    await page.getByTestId("private-badge").waitFor();
+    await expect.poll(() => page.getByTestId("license").textContent()).toBe("mit");
+    await page.getByText("This dataset has no dataset card yet.").waitFor();
+    expect(await page.title()).toBe("Dataset ada/rain-gauges · Modelhub");
+    const info = await page.request.get("/api/datasets/ada/rain-gauges");
+    expect(await info.json()).toMatchObject({ private: true, cardData: { license: "mit" } });
+    await checkLayout(page, "light");
+
+    // Files and versions work for a dataset as for a model: the README the form committed is there.
+    await page.getByRole("link", { name: "Files and versions" }).click();
+    await page.waitForURL("**/datasets/ada/rain-gauges/tree/main");
+    await page.getByTestId("file-tree").getByRole("link", { name: "README.md", exact: true }).waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("creates a space for an organization with its SDK on a phone (390 px, dark)", async () => {
+    const page = await harness.newPage({ viewport: PHONE, colorScheme: "dark" });
+    const problems = watchPage(page, { expectedStatus: 200 });
+    await signIn(page, SEEDED.user);
+    await page.goto("/new-space");
+    await page.getByRole("form", { name: "New space" }).waitFor();
+    await page.getByRole("combobox", { name: "Owner" }).click();
+    await page.getByRole("option", { name: SEEDED.org }).click();
+    await page.getByLabel("Space name").fill("radar-viewer");
+    // The SDK is required, as on the public hub.
+    await page.getByRole("button", { name: "Create space" }).click();
+    expect(page.url()).toContain("/new-space");
+    await page.getByRole("radio", { name: /^Streamlit/ }).check();
+    await checkLayout(page, "dark");
+    await page.getByRole("button", { name: "Create space" }).click();
+
+    await page.waitForURL("**/spaces/acme/radar-viewer");
+    await page.getByText("streamlit", { exact: true }).first().waitFor();
+    await expect.poll(() => page.getByTestId("sdk").textContent()).toBe("streamlit");
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await checkLayout(page, "dark");
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe("owners' pages and the lists", () => {
+  it("lists an owner's repositories, private ones only to those who may see them", async () => {
+    const ada = await harness.newPage({ viewport: DESKTOP });
+    await signIn(ada, SEEDED.user);
+    await ada.goto(`/${SEEDED.user}`);
+    const datasets = ada.getByTestId("owner-datasets");
+    await expect
+      .poll(() => datasets.locator("a span.truncate").allTextContents())
+      .toEqual(expect.arrayContaining(["ada/rain-gauges", SEEDED.dataset]));
+    await datasets.getByText("Private").waitFor();
+    await ada.getByRole("link", { name: SEEDED.orgFullname }).waitFor();
+
+    const bob = await harness.newPage({ viewport: PHONE, colorScheme: "dark" });
+    await signIn(bob, "bob");
+    await bob.goto(`/${SEEDED.user}`);
+    await expect
+      .poll(() => bob.getByTestId("owner-datasets").locator("a span.truncate").allTextContents())
+      .toEqual([SEEDED.dataset]);
+    await checkLayout(bob, "dark");
+
+    // The organization's page lists its spaces for anyone.
+    const anonymous = await harness.newPage({ viewport: PHONE });
+    await anonymous.goto(`/${SEEDED.org}`);
+    await anonymous.waitForURL(`**/organizations/${SEEDED.org}`);
+    await expect
+      .poll(() => anonymous.getByTestId("owner-spaces").locator("a span.truncate").allTextContents())
+      .toEqual(await apiIds(`/api/spaces?author=${SEEDED.org}&sort=lastModified&direction=-1`));
+    expect((await apiIds(`/api/spaces?author=${SEEDED.org}`)).sort()).toEqual([
+      SEEDED.space,
+      "acme/radar-viewer",
+    ]);
+    await checkLayout(anonymous, "light");
+    await Promise.all([ada, bob, anonymous].map((page) => page.context().close()));
+  });
+
+  it("searches and sorts datasets and spaces through the URL, as the API answers", async () => {
+    const page = await harness.newPage({ viewport: DESKTOP });
+    await signIn(page, SEEDED.user);
+    await page.goto("/datasets");
+    // ada sees her private dataset too.
+    await expect.poll(() => ids(page, "Datasets")).toEqual(["ada/rain-gauges", SEEDED.dataset]);
+    await page.getByRole("searchbox", { name: "Search datasets" }).fill("weather");
+    await page.waitForURL((url) => url.searchParams.get("search") === "weather");
+    await expect.poll(() => ids(page, "Datasets")).toEqual([SEEDED.dataset]);
+    await page.getByText("1 dataset", { exact: true }).waitFor();
+
+    await page.goto("/spaces");
+    await page.getByRole("combobox", { name: "Sort" }).click();
+    await page.getByRole("option", { name: "Name" }).click();
+    await page.waitForURL((url) => url.searchParams.get("sort") === "name");
+    const expected = await apiIds("/api/spaces?sort=id&direction=1");
+    expect(expected).toEqual(["acme/forecast-demo", "acme/radar-viewer"]);
+    await expect.poll(() => ids(page, "Spaces")).toEqual(expected);
+    await page.reload();
+    await expect.poll(() => ids(page, "Spaces")).toEqual(expected);
+
+    // Anonymous visitors never see the private dataset.
+    const anonymous = await harness.newPage({ viewport: PHONE, colorScheme: "dark" });
+    await anonymous.goto("/datasets");
+    await expect.poll(() => ids(anonymous, "Datasets")).toEqual([SEEDED.dataset]);
+    const hidden = await anonymous.goto("/datasets/ada/rain-gauges");
+    expect(hidden?.status()).toBe(404);
+    await anonymous.getByRole("heading", { name: "Page not found" }).waitFor();
+    await Promise.all([page, anonymous].map((each) => each.context().close()));
+  });
+});
+
+describe("the models list's file-derived filters", () => {
+  it("filters by license, language, parameter size and app, in the URL, as the API answers", async () => {
+    const page = await harness.newPage({ viewport: DESKTOP });
+    const problems = watchPage(page, { expectedStatus: 200 });
+    await page.goto("/models");
+    const shown = () => page.locator("main ul a span.truncate").allTextContents();
+    await page.locator("main ul a").first().waitFor();
+
+    expect(await popoversOutsideViewport(page)).toEqual([]);
+    const choose = async (combobox: string, option: string) => {
+      await page.getByRole("combobox", { name: combobox }).click();
+      await page.getByRole("option", { name: option, exact: true }).click();
+    };
+    await choose("License", "Apache 2.0");
+    await page.waitForURL((url) => url.searchParams.get("license") === "apache-2.0");
+    const apache = await apiIds("/api/models?license=apache-2.0&sort=trendingScore&direction=-1&limit=30");
+    expect(apache.length).toBeGreaterThan(0);
+    await expect.poll(shown).toEqual(apache);
+
+    await choose("License", "Any license");
+    await choose("Parameters", "3B to 8B");
+    await choose("Runs in app", "Ollama");
+    await page.waitForURL(
+      (url) => url.searchParams.get("params") === "3b-8b" && url.searchParams.get("app") === "ollama",
+    );
+    const midSized = await apiIds(
+      "/api/models?num_parameters=min%3A3B%2Cmax%3A8B&apps=ollama&sort=trendingScore&direction=-1&limit=30",
+    );
+    expect(midSized.length).toBeGreaterThan(0);
+    await expect.poll(shown).toEqual(midSized);
+
+    await choose("Language", "French");
+    await page.waitForURL((url) => url.searchParams.get("language") === "fr");
+    const french = await apiIds(
+      "/api/models?language=fr&num_parameters=min%3A3B%2Cmax%3A8B&apps=ollama&sort=trendingScore&direction=-1&limit=30",
+    );
+    await expect.poll(shown).toEqual(french);
+    await page.reload();
+    await expect.poll(shown).toEqual(french);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,52 @@
+import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { Outlet, useParams } from "react-router";
+import { RepoHeader } from "../../components/repo/repo-header.js";
+import { RepoTabs } from "../../components/repo/repo-tabs.js";
+import { repoInfoQuery } from "../../lib/api/repos.js";
+import type { RepoRef } from "../../lib/repo-ref.js";
+import type { RepoRouteContext } from "../../lib/route-model.js";
+import { RepoPageStatus } from "./repo-page-status.js";
+
+/** A dataset's or a space's pages: the header and tabs model pages share, then the section. */
+function RepoLayout({ type }: { type: "dataset" | "space" }) {
+  const { owner = "", name = "" } = useParams();
+  const info = useQuery(repoInfoQuery({ type, id: `${owner}/${name}` }));
+  const context = useMemo<RepoRouteContext | undefined>(() => {
+    if (!info.data) return undefined;
+    const repo: RepoRef = { type, id: info.data.id };
+    return { repo, info: info.data };
+  }, [info.data, type]);
+  if (!info.data || !context) return <RepoPageStatus id={`${owner}/${name}`} error={info.error} />;
+  return (
+    <div className="flex flex-col gap-4">
+      <RepoHeader
+        repo={context.repo}
+        private={info.data.private}
+        gated={info.data.gated}
+        likes={info.data.likes}
+        downloads={info.data.downloads}
+        facts={
+          info.data.sdk ? (
+            <div className="flex items-center gap-1">
+              <dt className="sr-only">SDK</dt>
+              <dd className="rounded-full bg-accent-soft px-2.5 py-0.5 text-xs font-medium text-accent">
+                {info.data.sdk}
+              </dd>
+            </div>
+          ) : null
+        }
+      />
+      <RepoTabs repo={context.repo} />
+      <Outlet context={context} />
+    </div>
+  );
+}
+
+export function DatasetLayout() {
+  return <RepoLayout type="dataset" />;
+}
+
+export function SpaceLayout() {
+  return <RepoLayout type="space" />;
+}

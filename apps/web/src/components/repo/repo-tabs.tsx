@@ -1,0 +1,74 @@
+import { useQuery } from "@tanstack/react-query";
+import { memo } from "react";
+import { NavLink, useLocation } from "react-router";
+import { canWrite, viewerQuery } from "../../lib/api/session.js";
+import { type RepoRef, repoPageUrl } from "../../lib/repo-ref.js";
+
+const tabClass = ({ isActive }: { isActive: boolean }) =>
+  `-mb-px block whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium ${
+    isActive ? "border-accent text-ink" : "border-transparent text-muted hover:text-ink"
+  }`;
+
+// The files tab stays current on every files view: a file, a folder, the history, a commit.
+const FILES_SECTION = /\/(tree|blob|commits|commit|upload|new|edit)\//;
+
+const CARD_LABEL: Record<RepoRef["type"], string> = {
+  model: "Model card",
+  dataset: "Dataset card",
+  space: "Space card",
+};
+
+/** A tab of a repository page beyond the shared ones: its label and its section path. */
+export interface ExtraTab {
+  label: string;
+  section: string;
+}
+
+/**
+ * The tabs every repository page shares (card, files and versions, community, and settings for those who
+ * may write), with a model's own sections (`extra`) between community and settings.
+ */
+export const RepoTabs = memo(function RepoTabs({ repo, extra = [] }: { repo: RepoRef; extra?: ExtraTab[] }) {
+  const base = repoPageUrl(repo);
+  const inFiles = FILES_SECTION.test(useLocation().pathname);
+  const viewer = useQuery(viewerQuery());
+  const label = `${repo.type[0]?.toUpperCase()}${repo.type.slice(1)} sections`;
+  return (
+    <nav aria-label={label} className="overflow-x-auto">
+      <ul className="flex border-b border-line">
+        <li>
+          <NavLink end to={base} className={tabClass}>
+            {CARD_LABEL[repo.type]}
+          </NavLink>
+        </li>
+        <li>
+          <NavLink
+            to={`${base}/tree/main`}
+            className={({ isActive }) => tabClass({ isActive: isActive || inFiles })}
+          >
+            Files and versions
+          </NavLink>
+        </li>
+        <li>
+          <NavLink to={`${base}/discussions`} className={tabClass}>
+            Community
+          </NavLink>
+        </li>
+        {extra.map((tab) => (
+          <li key={tab.section}>
+            <NavLink to={`${base}/${tab.section}`} className={tabClass}>
+              {tab.label}
+            </NavLink>
+          </li>
+        ))}
+        {canWrite(viewer.data, repo.id) ? (
+          <li>
+            <NavLink to={`${base}/settings`} className={tabClass}>
+              Settings
+            </NavLink>
+          </li>
+        ) : null}
+      </ul>
+    </nav>
+  );
+});

@@ -1,0 +1,1 @@
+export { NewRepoForm } from "./new-repo-form.js";

@@ -1,0 +1,135 @@
+import { queryOptions } from "@tanstack/react-query";
+import { type RepoRef, repoApiUrl } from "../repo-ref.js";
+import { hubGet, hubSend } from "./hub-fetch.js";
+import { cursorFrom, nextLinkFrom } from "./link-header.js";
+
+/** `GET /api/{datasets|spaces}/{id}`: the repository and what its README's front matter says. */
+export interface RepoInfo {
+  id: string;
+  author?: string;
+  sha?: string;
+  private?: boolean;
+  gated?: false | "auto" | "manual";
+  likes?: number;
+  downloads?: number;
+  tags?: string[];
+  lastModified?: string;
+  createdAt?: string;
+  cardData?: Record<string, unknown>;
+  cardText?: string;
+  /** A space's SDK (gradio, streamlit, docker, static). */
+  sdk?: string;
+  siblings?: Array<{ rfilename: string }>;
+}
+
+export const repoInfoQuery = (repo: RepoRef) =>
+  queryOptions({
+    queryKey: ["repo-info", repo.type, repo.id],
+    queryFn: async ({ signal }) => (await hubGet<RepoInfo>(repoApiUrl(repo), signal)).data,
+    staleTime: 30_000,
+  });
+
+/** One row of `GET /api/datasets` or `GET /api/spaces`. */
+export interface RepoSummary {
+  id: string;
+  author: string;
+  private: boolean;
+  gated: false | "auto" | "manual";
+  likes: number;
+  downloads: number;
+  createdAt: string;
+  lastModified: string;
+}
+
+export const REPO_SORTS = ["updated", "created", "name"] as const;
+export type RepoSort = (typeof REPO_SORTS)[number];
+
+/** The hub's sort and direction for each sort the dataset and space lists offer. */
+const REPO_SORT_KEYS: Record<RepoSort, [string, string]> = {
+  updated: ["lastModified", "-1"],
+  created: ["createdAt", "-1"],
+  name: ["id", "1"],
+};
+
+export interface RepoListQuery {
+  type: "dataset" | "space";
+  search?: string;
+  author?: string;
+  sort: RepoSort;
+  cursor?: string;
+  limit: number;
+}
+
+export interface RepoListPage {
+  repos: RepoSummary[];
+  nextCursor?: string;
+  /** How many match (the hub's `X-Total-Count`). */
+  total?: number;
+}
+
+export function repoListUrl(query: RepoListQuery): string {
+  const params = new URLSearchParams();
+  if (query.search) params.set("search", query.search);
+  if (query.author) params.set("author", query.author);
+  const [sort, direction] = REPO_SORT_KEYS[query.sort];
+  params.set("sort", sort);
+  params.set("direction", direction);
+  params.set("limit", String(query.limit));
+  if (query.cursor) params.set("cursor", query.cursor);
+  return `/api/${query.type}s?${params}`;
+}
+
+export const repoListQuery = (query: RepoListQuery) =>
+  queryOptions({
+    queryKey: ["repos", query],
+    queryFn: async ({ signal }): Promise<RepoListPage> => {
+      const { data, headers } = await hubGet<RepoSummary[]>(repoListUrl(query), signal);
+      const total = Number.parseInt(headers.get("x-total-count") ?? "", 10);
+      return {
+        repos: data,
+        nextCursor: cursorFrom(nextLinkFrom(headers.get("link"))),
+        ...(Number.isFinite(total) ? { total } : {}),
+      };
+    },
+    staleTime: 30_000,
+  });
+
+/** What a new repository is made with: `POST /api/repos/create` (a space's SDK goes in its README). */
+export interface NewRepo {
+  type: RepoRef["type"];
+  owner: string;
+  name: string;
+  private: boolean;
+  sdk?: string;
+}
+
+export async function createRepo(repo: NewRepo, csrfToken: string): Promise<RepoRef> {
+  const answer = await hubSend<{ id?: string; name?: string }>("POST", "/api/repos/create", csrfToken, {
+    json: {
+      type: repo.type,
+      name: repo.name,
+      organization: repo.owner,
+      private: repo.private,
+      ...(repo.sdk ? { sdk: repo.sdk } : {}),
+    },
+  });
+  return { type: repo.type, id: answer.id ?? answer.name ?? `${repo.owner}/${repo.name}` };
+}
+
+/** `GET /api/users/{name}/overview`: a user's public profile. */
+export interface UserOverview {
+  user: string;
+  fullname: string;
+  avatarUrl: string;
+  createdAt?: string;
+  orgs: Array<{ name: string; fullname: string; avatarUrl: string }>;
+}
+
+export const userOverviewQuery = (name: string) =>
+  queryOptions({
+    queryKey: ["user-overview", name.toLowerCase()],
+    queryFn: async ({ signal }) =>
+      (await hubGet<UserOverview>(`/api/users/${encodeURIComponent(name)}/overview`, signal)).data,
+    staleTime: 60_000,
+    retry: false,
+  });
