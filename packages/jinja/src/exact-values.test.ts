@@ -118,6 +118,69 @@ const intExpression = fc.oneof(
   ),
 );
 
+/** Dict keys of every hashable kind, colliding as Python's do (1, True, 1.0; '1' apart). */
+const KEYS = [
+  "1",
+  "'1'",
+  "true",
+  "1.0",
+  "0",
+  "false",
+  "2.5",
+  "none",
+  "'a'",
+  "(1, 'x')",
+  "(1,)",
+  "2**70",
+  "-3",
+  "''",
+];
+const DICT_USES = [
+  "",
+  "|tojson",
+  "|tojson(sort_keys=true)",
+  "|pprint",
+  "|dictsort",
+  "|dictsort(by='value')",
+  "|items|list",
+  "|list",
+  "|length",
+  ".keys()",
+  ".values()|list",
+  ".items()",
+  "|xmlattr",
+  "|urlencode",
+  "|first",
+  "|sort",
+  "|string",
+];
+const dictLiteral = fc
+  .array(fc.tuple(fc.constantFrom(...KEYS), fc.constantFrom("'v'", "2", "none", "[1]")), { maxLength: 4 })
+  .map((pairs) => `{${pairs.map(([k, v]) => `${k}: ${v}`).join(", ")}}`);
+const dictExpression = fc.oneof(
+  fc.tuple(dictLiteral, fc.constantFrom(...DICT_USES)).map(([d, use]) => `${d}${use}`),
+  fc.tuple(dictLiteral, fc.constantFrom(...KEYS)).map(([d, k]) => `${d}[${k}]`),
+  fc.tuple(dictLiteral, fc.constantFrom(...KEYS)).map(([d, k]) => `${d}.get(${k}, 'missing')`),
+  fc.tuple(dictLiteral, fc.constantFrom(...KEYS)).map(([d, k]) => `${k} in ${d}`),
+  fc.tuple(dictLiteral, dictLiteral).map(([a, b]) => `${a} == ${b}`),
+  fc.tuple(dictLiteral, fc.constantFrom(...KEYS)).map(([d, k]) => `dict(${d}, x=1)[${k}] is defined`),
+  fc
+    .array(fc.constantFrom(...KEYS), { maxLength: 4 })
+    .map((keys) => `dict.fromkeys([${keys.join(", ")}], 0)`),
+  fc
+    .array(fc.constantFrom(...KEYS), { maxLength: 3 })
+    .map((keys) => `dict([${keys.map((k) => `(${k}, 1)`).join(", ")}])`),
+  fc.constantFrom(
+    "''.maketrans('ab', 'xy')",
+    "'abc'.translate(''.maketrans('ab', 'xy', 'c'))",
+    "'abc'.translate({97: 'A', 98: none})",
+    "'abc'.translate(''.maketrans({'a': 'Z', 99: 100}))",
+    "{[1]: 2}",
+    "{{}: 2}",
+    "{1: 2}[[1]]",
+  ),
+);
+
 // Each case batch runs python3 once: seconds on a loaded machine, hence the timeout.
 describe.skipIf(!hasJinja2)(
   "exact values against Jinja2 (skipped: python3 cannot import jinja2)",
@@ -125,6 +188,16 @@ describe.skipIf(!hasJinja2)(
   () => {
     it("keeps ints exact past 2**53 through operators, filters, formatting and ranges", () => {
       const cases: OracleCase[] = sample(intExpression, 600).map((e) => ({ template: `{{ ${e} }}` }));
+      expect(differences(cases, { sameErrors: true })).toEqual([]);
+    });
+
+    it("keeps dict keys Python values: ints, floats, bools, None and tuples, colliding as in Python", () => {
+      const cases: OracleCase[] = sample(dictExpression, 600).map((e) => ({ template: `{{ ${e} }}` }));
+      cases.push({
+        template: "{% for k, v in d|dictsort %}{{ k }}={{ v }};{% endfor %}",
+        context: { d: { 2: "a", 1: "b" } },
+      });
+      cases.push({ template: "{{ d[1] }}|{{ d['1'] }}|{{ d.items()|list }}", context: { d: { 1: "a" } } });
       expect(differences(cases, { sameErrors: true })).toEqual([]);
     });
   },

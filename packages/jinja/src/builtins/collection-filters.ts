@@ -11,6 +11,7 @@ import {
   makeTuple,
   num,
   PyFloat,
+  pythonKey,
   truthy,
   typeName,
   Undefined,
@@ -114,7 +115,7 @@ export function dictsort(value: unknown, args: unknown[], k: Kwargs | null): unk
   const reverse = truthy(arg(args, k, 2, "reverse", false));
   if (by !== "key" && by !== "value")
     throw new TemplateRuntimeError("You can only sort by either 'key' or 'value'");
-  const pairs = dictKeys(value).map((key) => makeTuple([key, value[key]]));
+  const pairs = dictKeys(value).map((key) => makeTuple([pythonKey(value, key), value[key]]));
   const pos = by === "key" ? 0 : 1;
   return sortBy(pairs, (p) => (caseSensitive ? p[pos] : ignoreCase(p[pos])), reverse);
 }

@@ -30,6 +30,7 @@ import {
   PyFloat,
   PyGenerator,
   pyFloat,
+  pythonKey,
   truthy,
   typeName,
   Undefined,
@@ -289,7 +290,7 @@ function urlencode(v: unknown): string {
   const iterable = Array.isArray(v) || isMapping(v) || isUndefined(v);
   if (!iterable) return urlQuote(str(v), "/");
   const pairs = isMapping(v)
-    ? dictKeys(v).map((key) => [key, v[key]])
+    ? dictKeys(v).map((key) => [pythonKey(v, key), v[key]])
     : iterate(v).map((p) => {
         const kv = iterate(p);
         if (kv.length !== 2) {
@@ -489,7 +490,7 @@ export const PLAIN_FILTERS: Record<string, FilterFn> = table<FilterFn>({
   items: (v) => {
     if (isUndefined(v)) return [];
     if (!isMapping(v)) throw typeError(`Can only get item pairs from a mapping.`);
-    return dictKeys(v).map((key) => makeTuple([key, v[key]]));
+    return dictKeys(v).map((key) => makeTuple([pythonKey(v, key), v[key]]));
   },
   join: (v, a, k) => {
     const sep = str(arg(a, k, 0, "d", ""));
@@ -538,7 +539,13 @@ export const PLAIN_FILTERS: Record<string, FilterFn> = table<FilterFn>({
     }
     const parts = dictKeys(v)
       .filter((key) => v[key] !== null && !isUndefined(v[key]))
-      .map((key) => `${key}="${escapeHtml(str(v[key]))}"`);
+      .map((key) => {
+        // jinja2 checks each key with a regular expression: a key that is not a str is a TypeError.
+        const name = pythonKey(v, key);
+        if (typeof name !== "string")
+          throw typeError(`expected string or bytes-like object, got '${typeName(name)}'`);
+        return `${name}="${escapeHtml(str(v[key]))}"`;
+      });
     return parts.length ? ` ${parts.join(" ")}` : "";
   },
 });

@@ -3,7 +3,7 @@ import { iterate, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import {
   bigOf,
-  dictSet,
+  dictSetKey,
   dictUpdate,
   isMapping,
   isUndefined,
@@ -76,7 +76,7 @@ function buildDict(args: unknown[], kwargs: Kwargs | null): Record<string, unkno
         const kv = iterate(pair);
         if (kv.length !== 2)
           throw new TemplateRuntimeError("dictionary update sequence element has wrong length", "ValueError");
-        dictSet(out, pyStr(kv[0]), kv[1]);
+        dictSetKey(out, kv[0], kv[1]);
       }
     }
   }

@@ -1,19 +1,22 @@
 import { lazyRegExp } from "../runtime/lazy-regexp.js";
 import { checkPadding } from "../runtime/limits.js";
-import { checkLength, eq, failIfUndefined, iterate, mappingKey, typeError } from "../runtime/operators.js";
+import { checkLength, eq, failIfUndefined, iterate, typeError } from "../runtime/operators.js";
 import { pyStr } from "../runtime/printing.js";
 import { checkSizeCap } from "../runtime/state.js";
 import {
   codePoints,
   dictKeys,
-  dictSet,
+  dictPythonKeys,
+  dictSetKey,
   dictUpdate,
+  hashableKey,
   isMapping,
   isTuple,
   Markup,
   makeTuple,
   makeView,
   newDict,
+  pythonKey,
   typeName,
 } from "../runtime/values.js";
 import { arg, type Method, pyIndex, table, valueError } from "./args.js";
@@ -236,11 +239,15 @@ function makeTranslation(args: unknown[]): Record<string, unknown> {
   if (args.length === 1) {
     const map = args[0];
     if (!isMapping(map)) throw typeError("if you give only one argument to maketrans it must be a dict");
-    for (const [key, value] of Object.entries(map)) {
-      const chars = Array.from(key);
-      if (chars.length !== 1 && !/^-?\d+$/.test(key))
-        throw valueError("string keys in translate table must be of length 1");
-      table[chars.length === 1 && !/^\d$/.test(key) ? String(key.codePointAt(0)) : key] = value;
+    for (const stored of dictKeys(map)) {
+      const key = pythonKey(map, stored);
+      if (typeof key === "string") {
+        const chars = Array.from(key);
+        if (chars.length !== 1) throw valueError("string keys in translate table must be of length 1");
+        dictSetKey(table, key.codePointAt(0), map[stored]);
+      } else if (typeof key === "number" || typeof key === "bigint" || typeof key === "boolean") {
+        dictSetKey(table, key, map[stored]);
+      } else throw typeError("keys in translate table must be strings or integers");
     }
     return table;
   }
@@ -248,10 +255,10 @@ function makeTranslation(args: unknown[]): Record<string, unknown> {
   const to = Array.from(strArg(args[1], "maketrans() argument 2"));
   if (from.length !== to.length) throw valueError("the first two maketrans arguments must have equal length");
   from.forEach((ch, i) => {
-    table[String(ch.codePointAt(0))] = to[i]!.codePointAt(0);
+    dictSetKey(table, ch.codePointAt(0), to[i]!.codePointAt(0));
   });
   if (args.length > 2) {
-    for (const ch of strArg(args[2], "maketrans() argument 3")) table[String(ch.codePointAt(0))] = null;
+    for (const ch of strArg(args[2], "maketrans() argument 3")) dictSetKey(table, ch.codePointAt(0), null);
   }
   return table;
 }
@@ -260,7 +267,7 @@ function makeTranslation(args: unknown[]): Record<string, unknown> {
 function translate(s: string, table: unknown): string {
   let out = "";
   for (const ch of s) {
-    const key = String(ch.codePointAt(0));
+    const key = hashableKey(ch.codePointAt(0));
     const mapped = isMapping(table) && Object.hasOwn(table, key) ? table[key] : undefined;
     if (mapped === undefined) out += ch;
     else if (mapped === null) continue;
@@ -449,10 +456,10 @@ export const LIST_METHODS: Record<string, Method> = table<Method>({
 export const DICT_METHODS: Record<string, Method> = table<Method>({
   items: (self: Record<string, unknown>) =>
     makeView(
-      dictKeys(self).map((k) => makeTuple([k, self[k]])),
+      dictKeys(self).map((k) => makeTuple([pythonKey(self, k), self[k]])),
       "dict_items",
     ),
-  keys: (self: Record<string, unknown>) => makeView(dictKeys(self), "dict_keys"),
+  keys: (self: Record<string, unknown>) => makeView(dictPythonKeys(self), "dict_keys"),
   values: (self: Record<string, unknown>) =>
     makeView(
       dictKeys(self).map((k) => self[k]),
@@ -460,8 +467,8 @@ export const DICT_METHODS: Record<string, Method> = table<Method>({
     ),
   get: (self: Record<string, unknown>, a) => {
     failIfUndefined(a[0]);
-    const key = mappingKey(a[0]);
-    if (key !== null && Object.hasOwn(self, key)) return self[key];
+    const key = hashableKey(a[0]);
+    if (Object.hasOwn(self, key)) return self[key];
     return a.length > 1 ? a[1] : null;
   },
   copy: (self: Record<string, unknown>) => dictUpdate(newDict(), self),
@@ -470,11 +477,7 @@ export const DICT_METHODS: Record<string, Method> = table<Method>({
     const keys = iterate(a[0]);
     st.checkSize(keys.length);
     const out = newDict();
-    for (const key of keys) {
-      const name = mappingKey(key);
-      if (name === null) throw typeError(`unhashable type: '${typeName(key)}'`);
-      dictSet(out, name, a.length > 1 ? a[1] : null);
-    }
+    for (const key of keys) dictSetKey(out, key, a.length > 1 ? a[1] : null);
     return out;
   },
 });

@@ -8,6 +8,7 @@ import {
   markResult,
 } from "../runtime/markup.js";
 import { failIfUndefined, typeError } from "../runtime/operators.js";
+import { pyRepr } from "../runtime/printing.js";
 import type { RenderState } from "../runtime/state.js";
 import {
   codePoints,
@@ -21,8 +22,8 @@ import {
   Namespace,
   PyBytes,
   PyCallable,
-  PyFloat,
   rangeBounds,
+  storageKey,
   typeName,
   Undefined,
   viewName,
@@ -150,12 +151,15 @@ function indexOf(key: unknown): number | null {
 export function getItem(obj: unknown, key: unknown): unknown {
   if (isMapping(obj)) {
     if (typeof key === "string") {
-      if (Object.hasOwn(obj, key)) return obj[key];
+      if (key.charCodeAt(0) !== 0 && Object.hasOwn(obj, key)) return obj[key];
+      const stored = storageKey(key)!;
+      if (Object.hasOwn(obj, stored)) return obj[stored];
       return getAttr(obj, key);
     }
-    const k = typeof key === "number" ? String(key) : key instanceof PyFloat ? String(key.value) : null;
-    if (k !== null && Object.hasOwn(obj, k)) return obj[k];
-    return new Undefined(`${objectLabel(obj)} has no element ${typeof key === "number" ? key : "?"}`);
+    // Jinja2's getitem turns the TypeError of an unhashable key into undefined.
+    const stored = storageKey(key);
+    if (stored !== null && Object.hasOwn(obj, stored)) return obj[stored];
+    return new Undefined(`${objectLabel(obj)} has no element ${pyRepr(key)}`);
   }
   if (obj instanceof PyBytes) {
     const index = indexOf(key);

@@ -1,4 +1,5 @@
 import { TemplateRuntimeError } from "../errors.js";
+import { compareValues } from "../runtime/operators.js";
 import { formatFloat, formatInt } from "../runtime/printing.js";
 import { chargeConversion, checkSizeCap, sizeCap } from "../runtime/state.js";
 import {
@@ -7,6 +8,7 @@ import {
   isUndefined,
   Markup,
   PyFloat,
+  pythonKey,
   rangeBounds,
   typeName,
 } from "../runtime/values.js";
@@ -40,6 +42,26 @@ function jsonNumber(n: number, isFloat: boolean): string {
   if (Number.isNaN(n)) return "NaN";
   if (!Number.isFinite(n)) return n > 0 ? "Infinity" : "-Infinity";
   return isFloat ? formatFloat(n) : formatInt(n);
+}
+
+/** json.dumps' text for a dict key that is not a str: ints, floats, bools and None; TypeError otherwise. */
+function jsonKey(key: unknown): string {
+  if (typeof key === "string") return key;
+  if (typeof key === "boolean") return key ? "true" : "false";
+  if (key === null) return "null";
+  if (typeof key === "bigint") return formatInt(key);
+  if (typeof key === "number") return jsonNumber(key, !Number.isInteger(key));
+  if (key instanceof PyFloat) return jsonNumber(key.value, true);
+  throw new TemplateRuntimeError(
+    `keys must be str, int, float, bool or None, not ${typeName(key)}`,
+    "TypeError",
+  );
+}
+
+/** sort_keys: sorted(d.items()), so keys of types that do not order raise TypeError as in Python. */
+function sortKeys(d: Record<string, unknown>, keys: string[]): string[] {
+  if (!keys.some((k) => k.charCodeAt(0) === 0)) return keys.slice().sort();
+  return keys.slice().sort((a, b) => compareValues(pythonKey(d, a), pythonKey(d, b)));
 }
 
 /**
@@ -80,12 +102,13 @@ export function toJson(value: unknown, opts: JsonOptions): string {
     if (isMapping(v)) {
       let keys = dictKeys(v);
       if (keys.length === 0) return "{}";
-      if (opts.sortKeys) keys = keys.slice().sort();
+      if (opts.sortKeys) keys = sortKeys(v, keys);
       const parts: string[] = new Array(keys.length);
       let length = 0;
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i]!;
-        parts[i] = `${nl}${jsonString(k, opts.ensureAscii)}${opts.keySeparator}${write(v[k], level + 1)}`;
+        const name = jsonString(k.charCodeAt(0) === 0 ? jsonKey(pythonKey(v, k)) : k, opts.ensureAscii);
+        parts[i] = `${nl}${name}${opts.keySeparator}${write(v[k], level + 1)}`;
         length += parts[i]!.length + opts.itemSeparator.length;
         grown(length);
       }

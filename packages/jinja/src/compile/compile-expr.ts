@@ -11,7 +11,6 @@ import {
   eq,
   floorDiv,
   iterate,
-  mappingKey,
   mod,
   mul,
   negate,
@@ -24,7 +23,7 @@ import { pyStr } from "../runtime/printing.js";
 import { compileLookup, type Frame, type ScopeInfo } from "../runtime/scope.js";
 import type { RenderState } from "../runtime/state.js";
 import {
-  dictSet,
+  dictSetKey,
   dictUpdate,
   isMapping,
   type Kwargs,
@@ -109,8 +108,7 @@ export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
         const out = newDict();
         for (const [k, v] of pairs) {
           const key = k(f, st);
-          const name = mappingKey(key) ?? pyStr(key);
-          dictSet(out, name, v(f, st));
+          dictSetKey(out, key, v(f, st));
         }
         return out;
       };
@@ -134,6 +132,8 @@ export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
       if (node.key.kind === "const" && typeof node.key.value === "string") {
         // `message['role']`: item first, then Python attribute, as jinja2's getitem.
         const key = node.key.value;
+        // A key starting with NUL is stored escaped (values.ts storageKey): the general path finds it.
+        if (key.charCodeAt(0) === 0) return (f, st) => getItem(obj(f, st), key);
         return (f, st) => {
           const o = obj(f, st);
           if (isMapping(o) && Object.hasOwn(o, key)) return o[key];

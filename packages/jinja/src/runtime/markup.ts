@@ -1,4 +1,4 @@
-import { dictKeys, dictSet, isMapping, isTuple, Markup, makeTuple, newDict } from "./values.js";
+import { dictKeys, dictSetKey, isMapping, isTuple, Markup, makeTuple, newDict, pythonKey } from "./values.js";
 
 /**
  * markupsafe semantics for text marked safe (`|safe`, `|escape`): combining it with plain strings escapes
@@ -29,7 +29,7 @@ export function escapeArg(v: unknown): unknown {
   if (isTuple(v)) return makeTuple(v.map(escapeArg));
   if (isMapping(v)) {
     const out = newDict();
-    for (const key of dictKeys(v)) dictSet(out, key, escapeArg(v[key]));
+    for (const key of dictKeys(v)) dictSetKey(out, pythonKey(v, key), escapeArg(v[key]));
     return out;
   }
   return v;

@@ -4,7 +4,8 @@ import { escapeArg, escapedText } from "./markup.js";
 import { formatDirective } from "./percent-format.js";
 import { chargeWork, checkSizeCap } from "./state.js";
 import {
-  dictKeys,
+  dictPythonKeys,
+  hashableKey,
   isMapping,
   isTuple,
   isUndefined,
@@ -453,22 +454,9 @@ export function contains(haystack: unknown, needle: unknown): boolean {
       if (eq(item.value, needle)) return true;
     return false;
   }
-  if (isMapping(haystack)) {
-    if (Array.isArray(needle) || isMapping(needle)) throw typeError(`unhashable type: '${typeName(needle)}'`);
-    const key = mappingKey(needle);
-    return key !== null && Object.hasOwn(haystack, key);
-  }
+  if (isMapping(haystack)) return Object.hasOwn(haystack, hashableKey(needle));
   if (isUndefined(haystack)) return false;
   throw typeError(`argument of type '${typeName(haystack)}' is not iterable`);
-}
-
-/** How a Python key maps onto a JS object key (dicts here have string keys). */
-export function mappingKey(key: unknown): string | null {
-  if (typeof key === "string") return key;
-  if (typeof key === "number") return String(key);
-  if (key instanceof PyFloat) return String(key.value);
-  if (key instanceof Markup) return key.text;
-  return null;
 }
 
 /** Python's iter() for `for` loops and filters: a fresh or shared array of items. */
@@ -476,7 +464,7 @@ export function iterate(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
   if (v instanceof PyGenerator) return v.take();
   if (typeof v === "string") return Array.from(v);
-  if (isMapping(v)) return dictKeys(v);
+  if (isMapping(v)) return dictPythonKeys(v);
   if (isUndefined(v)) return [];
   if (v instanceof Markup) return Array.from(v.text);
   if (v instanceof PyBytes) return Array.from(v.bytes);

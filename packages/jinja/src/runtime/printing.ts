@@ -12,6 +12,7 @@ import {
   PyCallable,
   PyFloat,
   PyGenerator,
+  pythonKey,
   type RangeBounds,
   rangeBounds,
   viewName,
@@ -153,7 +154,8 @@ function reprDict(v: Record<string, unknown>, cap: number): string {
   const parts: string[] = [];
   let length = 2;
   for (const key of dictKeys(v)) {
-    const part = `${reprString(key)}: ${reprValue(v[key], cap)}`;
+    const name = key.charCodeAt(0) === 0 ? reprValue(pythonKey(v, key), cap) : reprString(key);
+    const part = `${name}: ${reprValue(v[key], cap)}`;
     parts.push(part);
     length += part.length + 2;
     checkGrowth(length, cap);

@@ -6,6 +6,7 @@
  * - tuple -> Array tagged with TUPLE; jinja2's Undefined -> JS undefined or an Undefined (with a hint).
  */
 
+import { TemplateRuntimeError } from "../errors.js";
 import type { RenderState } from "./state.js";
 
 /** Base of the runtime's own value classes, so that they are never mistaken for user dicts. */
@@ -223,6 +224,7 @@ export function dictSet(d: Record<string, unknown>, key: string, value: unknown)
 export function dictDelete(d: Record<string, unknown>, key: string): void {
   const order = (d as OrderedDict)[KEY_ORDER];
   if (order !== undefined && Object.hasOwn(d, key)) order.splice(order.indexOf(key), 1);
+  (d as KeyedDict)[PY_KEYS]?.delete(key);
   delete d[key];
 }
 
@@ -231,8 +233,87 @@ export function dictUpdate(
   d: Record<string, unknown>,
   src: Record<string, unknown>,
 ): Record<string, unknown> {
-  for (const key of dictKeys(src)) dictSet(d, key, src[key]);
+  const keys = (src as KeyedDict)[PY_KEYS];
+  for (const key of dictKeys(src)) {
+    if (keys !== undefined && !Object.hasOwn(d, key)) rememberKey(d, key, keys.get(key) ?? key);
+    dictSet(d, key, src[key]);
+  }
   return d;
+}
+
+/*
+ * Python dict keys are any hashable value; JS object keys are strings. A string key is stored as itself;
+ * any other key under a canonical string that no string key can take: "\0" and a type tag ("\0i1" for
+ * 1, True and 1.0, which Python also takes as one key; "\0f1.5", "\0n" for None, "\0t[...]" for tuples).
+ * A string key that itself starts with "\0" is stored with one more "\0" in front. A dict that holds
+ * such a key remembers, under PY_KEYS, the Python key first inserted under each stored one (Python keeps
+ * the first key object: `{1: 'a', True: 'b'}` is `{1: 'b'}`). Equal keys get equal stored strings, so
+ * lookups, `in` and `==` between dicts compare stored strings as before.
+ */
+const PY_KEYS = Symbol("python keys");
+type KeyedDict = Record<string, unknown> & { [PY_KEYS]?: Map<string, unknown> };
+
+function intKey(n: number | bigint): string {
+  return `\0i${typeof n === "bigint" || Number.isSafeInteger(n) ? String(n) : BigInt(n).toString()}`;
+}
+
+/** The string a Python key is stored under; null for an unhashable key (a list, a dict). */
+export function storageKey(key: unknown): string | null {
+  if (typeof key === "string") return key.charCodeAt(0) === 0 ? `\0${key}` : key;
+  if (typeof key === "number") return Number.isInteger(key) ? intKey(key + 0) : `\0f${key}`;
+  if (typeof key === "boolean") return key ? "\0i1" : "\0i0";
+  if (typeof key === "bigint") return intKey(key);
+  if (key === null) return "\0n";
+  if (key instanceof PyFloat) return storageKey(key.value);
+  if (key instanceof Markup) return storageKey(key.text);
+  if (isTuple(key)) {
+    const parts: string[] = [];
+    for (const item of key) {
+      const part = storageKey(item);
+      if (part === null) return null;
+      parts.push(part);
+    }
+    return `\0t${JSON.stringify(parts)}`;
+  }
+  if (key instanceof PyBytes) return `\0b${key.bytes.join(",")}`;
+  if (isUndefined(key)) return "\0u";
+  return null;
+}
+
+/** The stored string of a key that must be hashable (TypeError otherwise, as Python). */
+export function hashableKey(key: unknown): string {
+  const stored = storageKey(key);
+  if (stored === null) throw new TemplateRuntimeError(`unhashable type: '${typeName(key)}'`, "TypeError");
+  return stored;
+}
+
+function rememberKey(d: Record<string, unknown>, stored: string, key: unknown): void {
+  if (stored.charCodeAt(0) !== 0) return;
+  (d as KeyedDict)[PY_KEYS] ??= new Map();
+  (d as KeyedDict)[PY_KEYS]!.set(stored, key);
+}
+
+/** `d[key] = value` for any hashable Python key. */
+export function dictSetKey(d: Record<string, unknown>, key: unknown, value: unknown): void {
+  const stored = hashableKey(key);
+  if (stored.charCodeAt(0) === 0 && !Object.hasOwn(d, stored)) rememberKey(d, stored, key);
+  dictSet(d, stored, value);
+}
+
+/** The Python key stored under `stored` (a key of the dict). */
+export function pythonKey(d: Record<string, unknown>, stored: string): unknown {
+  if (stored.charCodeAt(0) !== 0) return stored;
+  const keys = (d as KeyedDict)[PY_KEYS];
+  // Context objects never have PY_KEYS: their keys are what they are.
+  if (keys === undefined) return stored;
+  return keys.has(stored) ? keys.get(stored) : stored.slice(1);
+}
+
+/** A dict's Python keys in Python's order. */
+export function dictPythonKeys(d: Record<string, unknown>): unknown[] {
+  const keys = dictKeys(d);
+  if ((d as KeyedDict)[PY_KEYS] === undefined) return keys;
+  return keys.map((k) => pythonKey(d, k));
 }
 
 /** Python's type(x).__name__, for error messages. */
