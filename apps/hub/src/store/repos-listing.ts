@@ -1,6 +1,6 @@
 import { placeholders, type Queryable } from "./database.js";
 import type { VisibleModels } from "./model-filters.js";
-import type { Gated, RepoType } from "./repos-table.js";
+import { type RepoRecord, type RepoRow, type RepoType, repoFromRow } from "./repos-table.js";
 
 /** Orders a dataset or space listing can take (they have no likes, downloads or trending score here). */
 export const REPO_LIST_SORTS = ["lastModified", "createdAt", "id"] as const;
@@ -25,23 +25,8 @@ export interface RepoListQuery {
   after?: { value: string; id: string };
 }
 
-export interface RepoListRow {
-  id: string;
-  owner: string;
-  private: boolean;
-  gated: Gated;
-  createdAt: string;
-  lastModified: string;
-}
-
-interface Row {
-  name: string;
-  owner: string;
-  private: number;
-  gated: "auto" | "manual" | null;
-  created_at: string;
-  last_modified: string;
-}
+/** A listed repository: its whole record (repos-table.ts). */
+export type RepoListRow = RepoRecord;
 
 /** The WHERE clause of a listing: type, visibility, search and author (names compare without case). */
 function filterSql(query: Omit<RepoListQuery, "sort" | "direction" | "limit" | "after">) {
@@ -92,20 +77,13 @@ export function createReposListing(q: Queryable) {
         }
       }
       const tie = column === "name" ? "" : ", name ASC";
-      const rows = await q.all<Row>(
-        `SELECT name, owner, private, gated, created_at, last_modified FROM repos
+      const rows = await q.all<RepoRow>(
+        `SELECT id, type, name, owner, private, gated, created_at, last_modified FROM repos
          WHERE ${where.join(" AND ")} ORDER BY ${column} ${order}${tie} LIMIT ?`,
         [...params, query.limit + 1],
       );
       return {
-        rows: rows.slice(0, query.limit).map((row) => ({
-          id: row.name,
-          owner: row.owner,
-          private: row.private === 1,
-          gated: row.gated ?? false,
-          createdAt: row.created_at,
-          lastModified: row.last_modified,
-        })),
+        rows: rows.slice(0, query.limit).map(repoFromRow),
         hasMore: rows.length > query.limit,
       };
     },

@@ -38,7 +38,8 @@ export interface FileRecord {
   lfs: boolean;
 }
 
-interface RepoRow {
+/** A `repos` row as SQL returns it. */
+export interface RepoRow {
   id: number;
   type: RepoType;
   name: string;
@@ -67,7 +68,7 @@ interface FileRow {
   lfs: number;
 }
 
-const repoFromRow = (row: RepoRow): RepoRecord => ({
+export const repoFromRow = (row: RepoRow): RepoRecord => ({
   key: row.id,
   type: row.type,
   id: row.name,
