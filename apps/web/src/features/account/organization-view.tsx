@@ -15,6 +15,13 @@ import {
 } from "./organizations.js";
 import { TokenReveal } from "./token-reveal.js";
 
+/** The choices of an organization role select (a member's role, an invite's role). */
+const ROLE_OPTIONS = ORG_ROLES.map((role) => (
+  <option key={role} value={role}>
+    {role}
+  </option>
+));
+
 /** An organization: its members and their roles; its admins change roles, remove members and invite. */
 export function OrganizationView({ name }: { name: string }) {
   const org = useQuery(organizationQuery(name));
@@ -104,11 +111,7 @@ export function OrganizationView({ name }: { name: string }) {
                     }
                     className={`${inputClass} w-auto`}
                   >
-                    {ORG_ROLES.map((role) => (
-                      <option key={role} value={role}>
-                        {role}
-                      </option>
-                    ))}
+                    {ROLE_OPTIONS}
                   </select>
                   <button
                     type="button"
@@ -142,11 +145,7 @@ export function OrganizationView({ name }: { name: string }) {
                 defaultValue="read"
                 className={`${inputClass} w-auto`}
               >
-                {ORG_ROLES.map((role) => (
-                  <option key={role} value={role}>
-                    {role}
-                  </option>
-                ))}
+                {ROLE_OPTIONS}
               </select>
             </div>
             <button type="submit" className={buttonClass}>
