@@ -95,3 +95,22 @@ export async function severeAxeFindings(page: Page): Promise<string[]> {
       (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
     );
 }
+
+/** Largest Contentful Paint of a page's load, in ms, read once `ready` says the page shows its content. */
+export async function largestContentfulPaint(
+  page: Page,
+  path: string,
+  ready: () => Promise<unknown>,
+): Promise<number> {
+  await page.goto(path);
+  await ready();
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries();
+          resolve(entries[entries.length - 1]?.startTime ?? Number.NaN);
+        }).observe({ type: "largest-contentful-paint", buffered: true });
+      }),
+  );
+}

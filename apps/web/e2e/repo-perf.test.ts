@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebHarness, type WebHarness } from "./harness.js";
+import { largestContentfulPaint } from "./page-checks.js";
 import { createRepo, signIn, signUp } from "./repo-users.js";
 
 // A 10,000-file repository with 1,000 commits: the tree and the history load a page at a time.
@@ -55,26 +56,11 @@ afterAll(async () => {
   await harness?.close();
 });
 
-/** Largest Contentful Paint of the page's load, in ms, once the page shows `ready`. */
-async function lcpOf(page: Page, path: string, ready: () => Promise<unknown>): Promise<number> {
-  await page.goto(path);
-  await ready();
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        new PerformanceObserver((list) => {
-          const entries = list.getEntries();
-          resolve(entries[entries.length - 1]?.startTime ?? Number.NaN);
-        }).observe({ type: "largest-contentful-paint", buffered: true });
-      }),
-  );
-}
-
 // Seeding takes minutes on a loaded 2-core machine (the hub commits 1,000 files in ~10 s): run on demand with
 // MODELHUB_PERF=1 npx vitest run apps/web/e2e/repo-perf.test.ts
 describe.skipIf(!process.env.MODELHUB_PERF)("large repositories", () => {
   it("shows the first page of a 10,000-file folder with last commits in under 1 s (LCP)", async () => {
-    const lcp = await lcpOf(page, "/alice/wide/tree/main/data", () =>
+    const lcp = await largestContentfulPaint(page, "/alice/wide/tree/main/data", () =>
       page.getByTestId("file-tree").locator("tbody tr").nth(99).waitFor(),
     );
     console.log(`tree of ${FILES} files: LCP ${Math.round(lcp)} ms`);
@@ -85,12 +71,12 @@ describe.skipIf(!process.env.MODELHUB_PERF)("large repositories", () => {
   });
 
   it("shows a page of a 1,000-commit history in under 1 s (LCP) and pages to the oldest", async () => {
-    const lcp = await lcpOf(page, "/alice/deep/commits/main", () =>
+    const lcp = await largestContentfulPaint(page, "/alice/deep/commits/main", () =>
       page.getByTestId("commit-list").getByRole("listitem").nth(49).waitFor(),
     );
     console.log(`history of ${COMMITS} commits: LCP ${Math.round(lcp)} ms`);
     expect(lcp).toBeLessThan(1000);
-    const last = await lcpOf(page, "/alice/deep/commits/main?p=19", () =>
+    const last = await largestContentfulPaint(page, "/alice/deep/commits/main?p=19", () =>
       page.getByTestId("commit-list").getByText("Update counter to 0", { exact: true }).waitFor(),
     );
     console.log(`history page 20 (oldest): LCP ${Math.round(last)} ms`);

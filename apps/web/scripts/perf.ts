@@ -12,6 +12,7 @@ import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { buildWebIfStale, WEB_DIST } from "../e2e/build-web.js";
 import { startWebHarness } from "../e2e/harness.js";
+import { largestContentfulPaint } from "../e2e/page-checks.js";
 
 const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 const COLD_LOADS = 7;
@@ -36,20 +37,6 @@ async function scriptsOf(page: Page, path: string): Promise<string[]> {
 
 function gzippedSize(assetPath: string): number {
   return gzipSync(readFileSync(join(WEB_DIST, assetPath))).byteLength;
-}
-
-async function largestContentfulPaint(page: Page, path: string, ready: string): Promise<number> {
-  await page.goto(path);
-  await page.locator(ready).first().waitFor();
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        new PerformanceObserver((list) => {
-          const entries = list.getEntries();
-          resolve(entries[entries.length - 1]?.startTime ?? Number.NaN);
-        }).observe({ type: "largest-contentful-paint", buffered: true });
-      }),
-  );
 }
 
 async function switchTimings(page: Page): Promise<{ provider: number[]; language: number[] }> {
@@ -102,7 +89,7 @@ try {
     const paints: number[] = [];
     for (let run = 0; run < COLD_LOADS; run++) {
       const cold = await harness.newPage();
-      paints.push(await largestContentfulPaint(cold, path, ready));
+      paints.push(await largestContentfulPaint(cold, path, () => cold.locator(ready).first().waitFor()));
       await cold.context().close();
     }
     console.log(
