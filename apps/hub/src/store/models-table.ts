@@ -140,6 +140,15 @@ export function createModelsTable(q: Queryable, now: () => Date) {
     const condition = visibilitySql(visible);
     return q.all<T>(sql(condition.where), [...params, ...condition.params]);
   };
+  /** Visible models per value of a column (models without a value are not counted). */
+  const countsBy = async (column: "library_name" | "pipeline_tag", visible: VisibleModels | undefined) => {
+    const rows = await countRows<{ grouped: string; n: number }>(
+      (where) =>
+        `SELECT ${column} AS grouped, count(*) AS n FROM models WHERE ${column} IS NOT NULL AND ${where} GROUP BY ${column}`,
+      visible,
+    );
+    return new Map(rows.map((row) => [row.grouped, row.n]));
+  };
 
   return {
     /**
@@ -212,23 +221,9 @@ export function createModelsTable(q: Queryable, now: () => Date) {
       return rows[0]!.n;
     },
 
-    async countsByLibrary(visible?: VisibleModels): Promise<Map<string, number>> {
-      const rows = await countRows<{ library: string; n: number }>(
-        (where) =>
-          `SELECT library_name AS library, count(*) AS n FROM models WHERE library_name IS NOT NULL AND ${where} GROUP BY library_name`,
-        visible,
-      );
-      return new Map(rows.map((row) => [row.library, row.n]));
-    },
+    countsByLibrary: (visible?: VisibleModels) => countsBy("library_name", visible),
 
-    async countsByPipeline(visible?: VisibleModels): Promise<Map<string, number>> {
-      const rows = await countRows<{ pipeline: string; n: number }>(
-        (where) =>
-          `SELECT pipeline_tag AS pipeline, count(*) AS n FROM models WHERE pipeline_tag IS NOT NULL AND ${where} GROUP BY pipeline_tag`,
-        visible,
-      );
-      return new Map(rows.map((row) => [row.pipeline, row.n]));
-    },
+    countsByPipeline: (visible?: VisibleModels) => countsBy("pipeline_tag", visible),
 
     /**
      * The widget's ranking: most downloaded first, optionally one owner's or exactly the given ids. Bound
