@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  createRepo,
   download,
   hubApi,
   lfsUploadUrl,
@@ -27,11 +28,7 @@ async function measureHub(hub: Server, file: string, oid: string, others: Server
   const auth = { Authorization: `Bearer ${token}` };
   const api = hubApi(url, token);
   const size = FILE_MB << 20;
-  await api("/api/repos/create", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: '{"name":"bench/big"}',
-  });
+  await createRepo(api, "bench/big");
   const idle = rss(hub.child.pid!);
   const uploads: number[] = [];
   let uploadPeak = 0;

@@ -94,6 +94,15 @@ export function hubApi(url: string, token: string): HubApi {
   };
 }
 
+/** Creates the model repository `name` (owner/name) on the hub. */
+export async function createRepo(api: HubApi, name: string): Promise<void> {
+  await api("/api/repos/create", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
+}
+
 /**
  * The LFS upload URL for round `round` of an upload bench. Rounds after the first announce the same bytes
  * under another oid, so the hub streams and hashes them again (and refuses them at the end) instead of

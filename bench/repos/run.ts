@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  createRepo,
   download,
   hubApi,
   lfsUploadUrl,
@@ -75,11 +76,7 @@ async function main() {
     const oid = await writeRandomFile(big, FILE_MB);
     const size = FILE_MB << 20;
 
-    await api("/api/repos/create", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: '{"name":"bench/big"}',
-    });
+    await createRepo(api, "bench/big");
     const idle = rss(hub.child.pid!);
 
     // Upload: the LFS PUT against a bare upload to disk (first round stores it; later ones re-verify it).
@@ -134,11 +131,7 @@ async function main() {
     const head64 = await headLoad(`${url}/bench/big/resolve/main/config.json`, auth, 64, 5);
 
     // snapshot_download of a 1,000-file repository, fresh cache.
-    await api("/api/repos/create", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: '{"name":"bench/many"}',
-    });
+    await createRepo(api, "bench/many");
     const files = Array.from({ length: 1000 }, (_, i) => ({
       key: "file",
       value: {
