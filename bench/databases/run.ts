@@ -15,12 +15,11 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startPostgres } from "../../apps/hub/src/__fixtures__/postgres-server.js";
-import { median } from "../repos/measure.js";
+import { httpLoad, type LoadCall, median } from "../repos/measure.js";
 
 const HUB_DIR = fileURLToPath(new URL("../../apps/hub", import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -119,60 +118,22 @@ interface Run {
   dbCpu: number;
 }
 
-interface Call {
-  method: string;
-  path: string;
-}
-
-/**
- * CONNECTIONS loops, each sending `calls` in turn over a keep-alive connection for SECONDS; loop i talks to
- * hub i % hubs (a load balancer's round robin). node:http rather than autocannon: HEAD answers carry a
- * Content-Length but no body, which autocannon's parser waits for.
- */
-async function load(hubs: Hub[], calls: Call[], seconds: number) {
-  const agents = hubs.map(() => new Agent({ keepAlive: true, maxSockets: CONNECTIONS }));
-  const latencies: number[] = [];
-  let errors = 0;
-  const end = Date.now() + seconds * 1000;
-  const one = (hub: number, call: Call) =>
-    new Promise<void>((resolve) => {
-      const start = process.hrtime.bigint();
-      request(`${hubs[hub]!.url}${call.path}`, { method: call.method, agent: agents[hub] }, (response) => {
-        response.resume();
-        response.on("end", () => {
-          if (response.statusCode === 200) latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
-          else errors++;
-          resolve();
-        });
-      })
-        .on("error", () => {
-          errors++;
-          resolve();
-        })
-        .end();
-    });
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async (_, loop) => {
-      for (let i = loop; Date.now() < end; i++) await one(loop % hubs.length, calls[i % calls.length]!);
-    }),
-  );
-  for (const agent of agents) agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => Number((latencies[Math.floor(q * (latencies.length - 1))] ?? 0).toFixed(1));
-  return { requests: latencies.length, errors, p50: at(0.5), p99: at(0.99) };
-}
-
-async function measure(setup: Setup, calls: Call[], postmaster: number): Promise<Run> {
+async function measure(setup: Setup, calls: LoadCall[], postmaster: number): Promise<Run> {
   const hubCpu = () => setup.hubs.reduce((sum, hub) => sum + (stat(hub.pid)?.cpuMs ?? 0), 0);
   const [hubBefore, dbBefore] = [hubCpu(), postgresCpuMs(postmaster)];
-  const result = await load(setup.hubs, calls, SECONDS);
+  const result = await httpLoad(
+    setup.hubs.map((hub) => hub.url),
+    calls,
+    CONNECTIONS,
+    SECONDS,
+  );
   const [hubAfter, dbAfter] = [hubCpu(), postgresCpuMs(postmaster)];
   if (result.errors > 0) process.stdout.write(`  ${setup.name}: ${result.errors} errors\n`);
   const total = Math.max(1, result.requests);
   return {
     rps: result.requests / SECONDS,
-    p50: result.p50,
-    p99: result.p99,
+    p50: result.p50ms,
+    p99: result.p99ms,
     errors: result.errors,
     hubCpu: (hubAfter - hubBefore) / total,
     dbCpu: setup.database ? (dbAfter - dbBefore) / total : 0,
@@ -205,7 +166,7 @@ async function main() {
       id: string;
     }>;
     const ids = listed.map((model) => model.id);
-    const endpoints: Record<string, Call[]> = {
+    const endpoints: Record<string, LoadCall[]> = {
       "model info": ids.map((id) => ({ method: "GET", path: `/api/models/${id}` })),
       listing: [{ method: "GET", path: "/api/models?limit=20" }],
       "HEAD /resolve": ids.map((id) => ({ method: "HEAD", path: `/${id}/resolve/main/README.md` })),
@@ -222,7 +183,13 @@ async function main() {
     );
     for (const [endpoint, calls] of Object.entries(endpoints)) {
       // Warm-up: every connection of every pool opened, every path's code compiled.
-      for (const setup of setups) await load(setup.hubs, calls, 2);
+      for (const setup of setups)
+        await httpLoad(
+          setup.hubs.map((hub) => hub.url),
+          calls,
+          CONNECTIONS,
+          2,
+        );
       const runs = new Map<string, Run[]>(setups.map((setup) => [setup.name, []]));
       for (let round = 0; round < ROUNDS; round++) {
         const order = setups.map((_, i) => setups[(i + round) % setups.length]!);

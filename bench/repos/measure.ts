@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream, readFileSync, statSync } from "node:fs";
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 
 /** A process's resident memory now (MiB). */
 export function rss(pid: number): number {
@@ -151,4 +151,57 @@ export function serveUntilTerm(start: () => Promise<() => Promise<void>>): void 
       process.exit(1);
     },
   );
+}
+
+export interface LoadCall {
+  method: string;
+  /** Appended to the base URL. */
+  path: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * `concurrency` loops of requests over keep-alive connections for `seconds`: loop i talks to `bases[i %
+ * bases.length]` (a load balancer's round robin) and sends `calls` in turn. node:http rather than autocannon:
+ * HEAD answers carry a Content-Length but no body, which autocannon's parser waits for. Latencies of the 200
+ * answers (ms); anything else counts as an error.
+ */
+export async function httpLoad(bases: string[], calls: LoadCall[], concurrency: number, seconds: number) {
+  const agents = bases.map(() => new Agent({ keepAlive: true, maxSockets: concurrency }));
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = Date.now() + seconds * 1000;
+  const one = (target: number, call: LoadCall) =>
+    new Promise<void>((resolve) => {
+      const start = process.hrtime.bigint();
+      const options = { method: call.method, headers: call.headers, agent: agents[target] };
+      request(`${bases[target]}${call.path}`, options, (response) => {
+        response.resume();
+        response.on("end", () => {
+          if (response.statusCode === 200) latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+          else errors++;
+          resolve();
+        });
+      })
+        .on("error", () => {
+          errors++;
+          resolve();
+        })
+        .end();
+    });
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, loop) => {
+      for (let i = loop; Date.now() < end; i++) await one(loop % bases.length, calls[i % calls.length]!);
+    }),
+  );
+  for (const agent of agents) agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Number((latencies[Math.floor(q * (latencies.length - 1))] ?? 0).toFixed(1));
+  return {
+    requests: latencies.length,
+    errors,
+    p50ms: at(0.5),
+    p99ms: at(0.99),
+    reqPerSec: Math.round(latencies.length / seconds),
+  };
 }

@@ -6,13 +6,13 @@
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   createRepo,
   download,
+  httpLoad,
   hubApi,
   lfsUploadUrl,
   median,
@@ -28,40 +28,6 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
 const REPO_DIR = join(HERE, "..", "..");
 const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 1024);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-/** `concurrency` loops of HEAD requests for `seconds`: latency percentiles (ms) and requests per second. */
-async function headLoad(url: string, headers: Record<string, string>, concurrency: number, seconds: number) {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const latencies: number[] = [];
-  let errors = 0;
-  const end = Date.now() + seconds * 1000;
-  const one = () =>
-    new Promise<void>((resolve) => {
-      const start = process.hrtime.bigint();
-      request(url, { method: "HEAD", headers, agent }, (response) => {
-        response.resume();
-        response.on("end", () => {
-          if (response.statusCode === 200) latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
-          else errors++;
-          resolve();
-        });
-      })
-        .on("error", () => {
-          errors++;
-          resolve();
-        })
-        .end();
-    });
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (Date.now() < end) await one();
-    }),
-  );
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => Number(latencies[Math.floor(q * (latencies.length - 1))]!.toFixed(1));
-  return { p50ms: at(0.5), p99ms: at(0.99), reqPerSec: Math.round(latencies.length / seconds), errors };
-}
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), "modelhub-bench-files-"));
@@ -128,7 +94,12 @@ async function main() {
         },
       ]),
     });
-    const head64 = await headLoad(`${url}/bench/big/resolve/main/config.json`, auth, 64, 5);
+    const head64 = await httpLoad(
+      [url],
+      [{ method: "HEAD", path: "/bench/big/resolve/main/config.json", headers: auth }],
+      64,
+      5,
+    );
 
     // snapshot_download of a 1,000-file repository, fresh cache.
     await createRepo(api, "bench/many");
