@@ -87,6 +87,17 @@ describe("new repository pages", () => {
     await page.getByRole("link", { name: "Files and versions" }).click();
     await page.waitForURL("**/datasets/ada/rain-gauges/tree/main");
     await page.getByTestId("file-tree").getByRole("link", { name: "README.md", exact: true }).waitFor();
+
+    // Settings work for a dataset as for a model: made public, the header's badge goes.
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Make public" }).click();
+    await page.getByRole("status").getByText("The repository is now public.").waitFor();
+    await page.getByRole("link", { name: "Dataset card" }).click();
+    await page.getByText("This dataset has no dataset card yet.").waitFor();
+    await page.getByTestId("private-badge").waitFor({ state: "detached" });
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Make private" }).click();
+    await page.getByRole("status").getByText("The repository is now private.").waitFor();
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -114,6 +125,43 @@ describe("new repository pages", () => {
     await checkLayout(page, "dark");
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+});
+
+describe("the hub's answers for these pages", () => {
+  it("serves the app with 200 for known repositories and owners, 404 otherwise, whatever Accept", async () => {
+    const statuses: Record<string, number[]> = {};
+    for (const path of [
+      `/datasets/${SEEDED.dataset}`,
+      `/datasets/${SEEDED.dataset}/tree/main`,
+      `/spaces/${SEEDED.space}/discussions`,
+      "/datasets",
+      "/new-space",
+      `/${SEEDED.user}`,
+      "/datasets/ada/no-such-set",
+      `/spaces/${SEEDED.dataset}`,
+      `/datasets/${SEEDED.dataset}/playground`,
+      "/no-such-owner",
+    ]) {
+      statuses[path] = [];
+      for (const accept of ["text/html", "application/json", "*/*"]) {
+        const response = await fetch(`${harness.hub.url}${path}`, { headers: { accept } });
+        expect(response.headers.get("content-type")).toContain("text/html");
+        statuses[path].push(response.status);
+      }
+    }
+    expect(statuses).toEqual({
+      [`/datasets/${SEEDED.dataset}`]: [200, 200, 200],
+      [`/datasets/${SEEDED.dataset}/tree/main`]: [200, 200, 200],
+      [`/spaces/${SEEDED.space}/discussions`]: [200, 200, 200],
+      "/datasets": [200, 200, 200],
+      "/new-space": [200, 200, 200],
+      [`/${SEEDED.user}`]: [200, 200, 200],
+      "/datasets/ada/no-such-set": [404, 404, 404],
+      [`/spaces/${SEEDED.dataset}`]: [404, 404, 404],
+      [`/datasets/${SEEDED.dataset}/playground`]: [404, 404, 404],
+      "/no-such-owner": [404, 404, 404],
+    });
   });
 });
 

@@ -54,6 +54,8 @@ export function RepoSettings({ repo }: { repo: RepoRef }) {
 async function refresh(repo: RepoRef) {
   await queryClient.invalidateQueries({ queryKey: ["repo-state", repo.type, repo.id] });
   await queryClient.invalidateQueries({ queryKey: ["model", repo.id] });
+  // A dataset's or space's header and card read the repository's info.
+  await queryClient.invalidateQueries({ queryKey: ["repo-info", repo.type, repo.id] });
 }
 
 function Status({ message }: { message: { kind: "ok" | "error"; text: string } | null }) {

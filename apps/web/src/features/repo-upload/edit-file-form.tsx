@@ -78,6 +78,7 @@ export function EditFileForm({
       await queryClient.invalidateQueries({ queryKey: ["path-info", repo.type, repo.id] });
       await queryClient.invalidateQueries({ queryKey: ["file-text", repo.type, repo.id] });
       await queryClient.invalidateQueries({ queryKey: ["model"] });
+      await queryClient.invalidateQueries({ queryKey: ["repo-info", repo.type, repo.id] });
       navigate(
         result.pullRequestUrl
           ? pullRequestPath(repo, result.pullRequestUrl)

@@ -54,6 +54,7 @@ export function UploadForm({ repo, revision, dir }: { repo: RepoRef; revision: s
       );
       await queryClient.invalidateQueries({ queryKey: ["tree", repo.type, repo.id] });
       await queryClient.invalidateQueries({ queryKey: ["commits", repo.type, repo.id] });
+      await queryClient.invalidateQueries({ queryKey: ["repo-info", repo.type, repo.id] });
       navigate(
         result.pullRequestUrl
           ? pullRequestPath(repo, result.pullRequestUrl)
