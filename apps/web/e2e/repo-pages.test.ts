@@ -102,21 +102,34 @@ describe("new repository pages", () => {
     await page.context().close();
   });
 
-  it("creates a space for an organization with its SDK on a phone (390 px, dark)", async () => {
+  it("creates a space for an organization with its SDK on a phone, keyboard only (390 px, dark)", async () => {
     const page = await harness.newPage({ viewport: PHONE, colorScheme: "dark" });
     const problems = watchPage(page, { expectedStatus: 200 });
     await signIn(page, SEEDED.user);
     await page.goto("/new-space");
     await page.getByRole("form", { name: "New space" }).waitFor();
-    await page.getByRole("combobox", { name: "Owner" }).click();
-    await page.getByRole("option", { name: SEEDED.org }).click();
-    await page.getByLabel("Space name").fill("radar-viewer");
-    // The SDK is required, as on the public hub.
-    await page.getByRole("button", { name: "Create space" }).click();
+    const owner = page.getByRole("combobox", { name: "Owner" });
+    await owner.focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("option", { name: SEEDED.org }).waitFor();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => owner.textContent()).toContain(SEEDED.org);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("radar-viewer");
+    // The SDK is required, as on the public hub: submitting without one stays and focuses the choice.
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value))
+      .toBe("gradio");
     expect(page.url()).toContain("/new-space");
-    await page.getByRole("radio", { name: /^Streamlit/ }).check();
+    await page.keyboard.press("ArrowDown");
+    expect(await page.getByRole("radio", { name: /^Streamlit/ }).isChecked()).toBe(true);
     await checkLayout(page, "dark");
-    await page.getByRole("button", { name: "Create space" }).click();
+    await page.getByRole("radio", { name: /^Streamlit/ }).focus();
+    await page.keyboard.press("Tab"); // the license select
+    await page.keyboard.press("Tab"); // the button
+    await page.keyboard.press("Enter");
 
     await page.waitForURL("**/spaces/acme/radar-viewer");
     await page.getByText("streamlit", { exact: true }).first().waitFor();

@@ -20,6 +20,8 @@ interface RepoHeaderProps {
   actions?: ReactNode;
   /** Below the counts (a model's tags). */
   children?: ReactNode;
+  /** Whether there are commits to show (a model that is only a catalogue record has none). */
+  hasCommits?: boolean;
 }
 
 /**
@@ -30,7 +32,11 @@ export const RepoHeader = memo(function RepoHeader(props: RepoHeaderProps) {
   const { repo } = props;
   const [owner = "", ...rest] = repo.id.split("/");
   const name = rest.join("/");
-  const last = useQuery({ ...commitsQuery(repo, "main", 0), select: (data) => data.commits[0] });
+  const last = useQuery({
+    ...commitsQuery(repo, "main", 0),
+    select: (data) => data.commits[0],
+    enabled: props.hasCommits ?? true,
+  });
   return (
     <header className="flex flex-col gap-3 border-b border-line pb-4">
       <div className="flex flex-wrap items-start justify-between gap-3">

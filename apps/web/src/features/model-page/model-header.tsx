@@ -18,6 +18,7 @@ export const ModelHeader = memo(function ModelHeader({ model }: { model: ModelIn
       gated={model.gated}
       downloads={model.downloads}
       likes={model.likes}
+      hasCommits={Boolean(model.sha)}
       actions={<UseThisModelMenu model={model} />}
       facts={
         <>

@@ -93,6 +93,8 @@ export interface ProviderMapping extends ProviderMappingView {
 
 export interface ModelInfo extends ModelData {
   inferenceProviderMapping: ProviderMapping[];
+  /** The main branch's commit, for a model with a repository (a catalogue record alone has none). */
+  sha?: string;
 }
 
 /** Model info with everything the model page shows, including the provider mapping. */
