@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { repoApp } from "../__fixtures__/repo-app.js";
+import { MAX_CARD_BYTES } from "./derive-model.js";
 import { writeTinyGguf } from "./gguf.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
@@ -90,5 +92,35 @@ describe("derived model data", () => {
     expect(model.cardData).toBeUndefined();
     expect(model.safetensors).toBeUndefined();
     expect(model.siblings.map((s: Json) => s.rfilename)).toContain("model.safetensors");
+  });
+
+  it("reads a huge README's first 512 KiB: front matter, and more text than the page shows", async () => {
+    const line = `${"Ünïcode line of a very long card. ".repeat(3)}\n`;
+    const body = line.repeat(Math.ceil((10 * 1024 * 1024) / Buffer.byteLength(line)));
+    // 10 MB goes through LFS, as a client sends a README that large.
+    const readme = Buffer.from(`---\nlicense: mit\n---\n${body}`);
+    const oid = createHash("sha256").update(readme).digest("hex");
+    const batch = await hub.app.request("/alice/derived.git/info/lfs/objects/batch", {
+      method: "POST",
+      headers: { ...hub.auth, "Content-Type": "application/vnd.git-lfs+json" },
+      body: JSON.stringify({ operation: "upload", objects: [{ oid, size: readme.byteLength }] }),
+    });
+    const { objects } = (await batch.json()) as { objects: { actions: { upload: { href: string } } }[] };
+    const upload = new URL(objects[0]!.actions.upload.href).pathname;
+    expect((await hub.app.request(upload, { method: "PUT", body: readme })).status).toBe(200);
+    const lfsFile = { path: "README.md", algo: "sha256", oid, size: readme.byteLength };
+    const response = await hub.app.request("/api/models/alice/derived/commit/main", {
+      method: "POST",
+      headers: { ...hub.auth, "Content-Type": "application/x-ndjson" },
+      body: hub.ndjson("A 10 MB card", { key: "lfsFile", value: lfsFile }),
+    });
+    expect(response.status).toBe(200);
+    const model: Json = await (
+      await hub.app.request("/api/models/alice/derived?expand[]=cardText&expand[]=cardData")
+    ).json();
+    expect(model.cardData).toEqual({ license: "mit" });
+    expect(Buffer.byteLength(model.cardText)).toBeLessThanOrEqual(MAX_CARD_BYTES);
+    expect(model.cardText.length).toBeGreaterThan(100_000);
+    expect(body.startsWith(model.cardText)).toBe(true);
   });
 });

@@ -26,6 +26,12 @@ export interface DerivedModel {
 
 /** Small text files only: a card or a config larger than this is not read. */
 const MAX_TEXT_BYTES = 5 * 1024 * 1024;
+/**
+ * A README is read up to this many bytes, whatever its size: the page shows a card's first 100,000
+ * characters (at least that many UTF-16 units fit in 512 KiB of UTF-8) and links to the raw file for the
+ * rest, so a 10 MB README costs neither the database nor every model page view 10 MB.
+ */
+export const MAX_CARD_BYTES = 512 * 1024;
 const MAX_SAFETENSORS_FILES = 64;
 const TOKENIZER_FIELDS = ["chat_template", "bos_token", "eos_token", "pad_token", "unk_token"];
 
@@ -57,7 +63,7 @@ export async function deriveModel(blobs: BlobStore, files: readonly DerivableFil
   };
   const derived: DerivedModel = { tags: [], siblings: files.map((file) => ({ rfilename: file.path })) };
 
-  const readme = await text("README.md");
+  const readme = await cardSource(blobs, byPath.get("README.md"));
   if (readme !== undefined) {
     const { data, body } = parseFrontMatter(readme);
     derived.cardText = body;
@@ -121,4 +127,13 @@ export async function deriveModel(blobs: BlobStore, files: readonly DerivableFil
   if (derived.library_name) derived.tags.unshift(derived.library_name);
   derived.tags = [...new Set(derived.tags)];
   return derived;
+}
+
+/** The README's text up to MAX_CARD_BYTES (a character cut in two at the end is dropped). */
+async function cardSource(blobs: BlobStore, file: DerivableFile | undefined): Promise<string | undefined> {
+  if (!file) return undefined;
+  if (file.size === 0) return "";
+  const end = Math.min(file.size, MAX_CARD_BYTES) - 1;
+  const text = (await blobs.read(file.sha256, { start: 0, end })).toString("utf8");
+  return file.size > MAX_CARD_BYTES ? text.replace(/\uFFFD+$/, "") : text;
 }

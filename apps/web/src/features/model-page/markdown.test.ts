@@ -1,9 +1,15 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { MAX_CARD_CHARACTERS, Markdown } from "./markdown.js";
+import { cardToTree, MAX_CARD_CHARACTERS } from "./card-markdown.js";
+import { cutLongTables, MAX_TABLE_ROWS } from "./limit-table-rows.js";
+import { MarkdownTree } from "./markdown.js";
 
-const render = (source: string) => renderToStaticMarkup(createElement(Markdown, { source }));
+// The pipeline the card worker runs, rendered as the page renders its answer.
+const render = (source: string, wholeUrl?: string) =>
+  renderToStaticMarkup(
+    createElement(MarkdownTree, { card: cardToTree(source), wholeUrl, progressive: false }),
+  );
 
 describe("the model card's Markdown", () => {
   it("renders CommonMark and GFM: headings one level below the page's, lists, tables, code, strikethrough", () => {
@@ -48,6 +54,42 @@ describe("the model card's Markdown", () => {
     const html = render([header, rule, ...rows].join("\n"));
     expect(html).toMatch(/^<div[^>]*><div class="[^"]*overflow-x-auto[^"]*"[^>]*><table/);
     expect(html.match(/<tr>/g)?.length).toBe(101);
+  });
+
+  it("renders a table's first MAX_TABLE_ROWS rows and says the rest is cut", () => {
+    const rows = Array.from({ length: MAX_TABLE_ROWS + 500 }, (_, r) => `| ${r} | row ${r} |`);
+    const html = render(["| n | text |", "|---|---|", ...rows, "", "after the table"].join("\n"));
+    expect(html.match(/<tr>/g)?.length).toBe(MAX_TABLE_ROWS + 1);
+    expect(html).toContain(`row ${MAX_TABLE_ROWS - 1}<`);
+    expect(html).not.toContain(`row ${MAX_TABLE_ROWS}<`);
+    expect(html).toContain(`Only the first ${MAX_TABLE_ROWS} rows of this table are shown.`);
+    expect(html).toContain("after the table");
+    expect(render("| a |\n|---|\n| 1 |")).not.toContain("rows of this table");
+  });
+
+  it("links to the whole file when a card is cut", () => {
+    const html = render("word ".repeat(MAX_CARD_CHARACTERS / 4), "/a/b/resolve/main/README.md");
+    expect(html).toContain(
+      '<a href="/a/b/resolve/main/README.md" class="font-medium underline">Read the whole README.md</a>',
+    );
+  });
+
+  it("cuts a long table in the source too, fenced code left whole", () => {
+    const rows = (count: number) => Array.from({ length: count }, (_, r) => `| ${r} | x |`);
+    const table = ["| n | x |", "|---|---|", ...rows(MAX_TABLE_ROWS + 100)];
+    const fenced = ["```", "| a | b |", "|---|---|", ...rows(MAX_TABLE_ROWS + 100), "```"];
+    const cut = cutLongTables([...table, "", "after", ...fenced].join("\n")).split("\n");
+    expect(cut.slice(0, MAX_TABLE_ROWS + 3)).toEqual(table.slice(0, MAX_TABLE_ROWS + 3));
+    expect(cut.slice(MAX_TABLE_ROWS + 3)).toEqual(["", "after", ...fenced]);
+    expect(render(table.join("\n"))).toContain("Only the first 500 rows of this table are shown.");
+  });
+
+  it("shows Markdown nested past the parser's stack as plain text, escaped", () => {
+    const source = `${"*".repeat(5000)}x${"*".repeat(5000)} <script>alert(1)</script>`;
+    const html = render(source);
+    expect(html).toContain("shown as plain text");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).not.toContain("<script");
   });
 
   it("shows a card up to MAX_CARD_CHARACTERS and says the rest is cut", () => {

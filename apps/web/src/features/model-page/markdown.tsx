@@ -1,14 +1,18 @@
-import { type ComponentProps, isValidElement, memo, type ReactNode } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
-import rehypeSanitize from "rehype-sanitize";
-import remarkGfm from "remark-gfm";
+import type { Root } from "hast";
+import { type Components, toJsxRuntime } from "hast-util-to-jsx-runtime";
+import {
+  type ComponentProps,
+  isValidElement,
+  memo,
+  type ReactNode,
+  startTransition,
+  useEffect,
+  useState,
+} from "react";
+import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
-
-/**
- * Rendering costs about a millisecond per table cell in a browser: a card is shown up to this length, so
- * a hostile one cannot hold the page for long.
- */
-export const MAX_CARD_CHARACTERS = 100_000;
+import { cardTreeInWorker } from "./card-in-worker.js";
+import { type CardTree, MAX_CARD_CHARACTERS } from "./card-markdown.js";
 
 const HEADING_CLASSES = ["text-2xl", "text-xl", "text-lg", "text-base", "text-base", "text-sm"];
 
@@ -36,7 +40,12 @@ const COMPONENTS: Components = {
   h4: heading(4),
   h5: heading(5),
   h6: heading(6),
-  p: ({ children }) => <p className="my-3 leading-relaxed">{children}</p>,
+  p: ({ children, node }) =>
+    node?.properties.dataTableCut !== undefined ? (
+      <p className="my-3 rounded-md bg-warn-soft p-2 text-sm text-warn">{children}</p>
+    ) : (
+      <p className="my-3 leading-relaxed">{children}</p>
+    ),
   a: ({ href, children }) => (
     <a
       href={href}
@@ -89,29 +98,115 @@ const COMPONENTS: Components = {
     typeof src === "string" ? <img src={src} alt={alt ?? ""} className="my-3 inline max-w-full" /> : null,
 };
 
+/** Top-level blocks (paragraphs, tables, lists...) added to the page per slice. */
+const BLOCKS_PER_SLICE = 40;
+
+/** Blocks `start` to `end` of a card as React elements: a slice, once rendered, is never rendered again. */
+const CardSlice = memo(function CardSlice({ tree, start, end }: { tree: Root; start: number; end: number }) {
+  return toJsxRuntime(
+    { type: "root", children: tree.children.slice(start, end) },
+    {
+      Fragment,
+      jsx,
+      jsxs,
+      components: COMPONENTS,
+      ignoreInvalidStyle: true,
+      passKeys: true,
+      passNode: true,
+    },
+  );
+});
+
 /**
- * A model card's Markdown (CommonMark + GitHub's tables, task lists, strikethrough, autolinks) as React
- * elements. Cards are user-written: raw HTML is not rendered, and the tree is sanitized with GitHub's
- * schema (no script, no event handler, no `javascript:` or `data:` URL) before it becomes elements.
+ * A card's sanitized tree (cardToTree) as React elements; with a note when the card was cut, and `wholeUrl`
+ * (the raw file) offered for the rest.
  */
-export const Markdown = memo(function Markdown({ source }: { source: string }) {
-  const cut = source.length > MAX_CARD_CHARACTERS;
+export const MarkdownTree = memo(function MarkdownTree({
+  card,
+  wholeUrl,
+  progressive = true,
+}: {
+  card: CardTree;
+  wholeUrl?: string;
+  /** Add the card's blocks a slice at a time (each slice its own small commit and layout); off for tests. */
+  progressive?: boolean;
+}) {
+  const total = card.tree.children.length;
+  const [shown, setShown] = useState(progressive ? Math.min(total, BLOCKS_PER_SLICE) : total);
+  useEffect(() => {
+    if (shown >= total) return;
+    const timer = setTimeout(() =>
+      startTransition(() => setShown((count) => Math.min(total, count + BLOCKS_PER_SLICE))),
+    );
+    return () => clearTimeout(timer);
+  }, [shown, total]);
+  const slices: number[] = [];
+  for (let start = 0; start < shown; start += BLOCKS_PER_SLICE) slices.push(start);
   return (
     <div className="min-w-0 text-[15px] text-ink [overflow-wrap:anywhere]">
-      <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
-        rehypePlugins={[rehypeSanitize]}
-        skipHtml
-        components={COMPONENTS}
-      >
-        {cut ? source.slice(0, MAX_CARD_CHARACTERS) : source}
-      </ReactMarkdown>
-      {cut ? (
+      {slices.map((start) => (
+        <CardSlice
+          key={start}
+          tree={card.tree}
+          start={start}
+          end={Math.min(shown, start + BLOCKS_PER_SLICE)}
+        />
+      ))}
+      {card.plainText !== undefined ? (
+        <>
+          <p className="mb-3 rounded-md bg-warn-soft p-3 text-sm text-warn">
+            This card nests too deeply to be read as Markdown; it is shown as plain text.
+          </p>
+          <div className="whitespace-pre-wrap font-mono text-sm">{card.plainText}</div>
+        </>
+      ) : null}
+      {card.cut && shown >= total ? (
         <p className="mt-6 rounded-md bg-warn-soft p-3 text-sm text-warn">
           This card is longer than {MAX_CARD_CHARACTERS.toLocaleString("en")} characters; the rest is not
           shown.
+          {wholeUrl ? (
+            <>
+              {" "}
+              <a href={wholeUrl} className="font-medium underline">
+                Read the whole README.md
+              </a>
+            </>
+          ) : null}
         </p>
       ) : null}
     </div>
+  );
+});
+
+/**
+ * User-written Markdown (model cards, discussion comments), parsed and sanitized in a worker so that a huge
+ * or hostile card never holds the page's thread: the page renders only the bounded, sanitized tree.
+ */
+export const Markdown = memo(function Markdown({ source, wholeUrl }: { source: string; wholeUrl?: string }) {
+  const [state, setState] = useState<{ source: string; card?: CardTree; error?: string }>({ source });
+  useEffect(() => {
+    let current = true;
+    // A transition: React renders a big card in slices, yielding to input between them (only the DOM
+    // commit is one task).
+    cardTreeInWorker(source).then(
+      (card) => current && startTransition(() => setState({ source, card })),
+      (error: Error) => current && setState({ source, error: error.message }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [source]);
+  if (state.source === source && state.card) return <MarkdownTree card={state.card} wholeUrl={wholeUrl} />;
+  if (state.source === source && state.error) {
+    return (
+      <p role="alert" className="text-danger">
+        {state.error}
+      </p>
+    );
+  }
+  return (
+    <p className="text-muted" aria-busy="true">
+      Rendering…
+    </p>
   );
 });

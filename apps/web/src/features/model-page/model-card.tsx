@@ -1,6 +1,6 @@
 import type { ModelData } from "@modelhub/tasks";
 import { Link } from "react-router";
-import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
+import { filesUrls, type RepoRef, resolveUrl } from "../../lib/repo-ref.js";
 import { Markdown } from "./markdown.js";
 
 const KIND: Record<RepoRef["type"], string> = { model: "model", dataset: "dataset", space: "space" };
@@ -22,7 +22,7 @@ export function RepoCard({ repo, cardText }: { repo: RepoRef; cardText: string |
       aria-label={`${KIND[repo.type][0]?.toUpperCase()}${KIND[repo.type].slice(1)} card`}
       className="rounded-lg border border-line bg-surface p-4 sm:p-6"
     >
-      <Markdown source={cardText} />
+      <Markdown source={cardText} wholeUrl={resolveUrl(repo, "main", "README.md")} />
     </article>
   );
 }

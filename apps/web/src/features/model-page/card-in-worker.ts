@@ -1,0 +1,88 @@
+import { type CardTree, MAX_CARD_CHARACTERS } from "./card-markdown.js";
+import type { CardReply, CardRequest } from "./card-protocol.js";
+
+/**
+ * How long the worker may spend on one card. Some inputs take the parser minutes (tens of thousands of
+ * nested emphasis marks): past this the worker is stopped and the card is shown as plain text.
+ */
+export const CARD_TIME_LIMIT_MS = 3000;
+
+interface Waiting {
+  source: string;
+  resolve: (tree: CardTree) => void;
+  reject: (error: Error) => void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+let worker: Worker | undefined;
+let nextId = 0;
+const pending = new Map<number, Waiting>();
+
+const plainText = (source: string): CardTree => ({
+  tree: { type: "root", children: [] },
+  cut: source.length > MAX_CARD_CHARACTERS,
+  plainText: source.slice(0, MAX_CARD_CHARACTERS),
+});
+
+function stopWorker(): void {
+  worker?.terminate();
+  worker = undefined;
+}
+
+function cardWorker(): Worker {
+  if (worker) return worker;
+  worker = new Worker(new URL("./card-worker.ts", import.meta.url), { type: "module", name: "model-card" });
+  worker.onmessage = (event: MessageEvent<CardReply>) => {
+    const reply = event.data;
+    const waiting = pending.get(reply.id);
+    if (!waiting) return;
+    pending.delete(reply.id);
+    clearTimeout(waiting.timer);
+    if ("error" in reply) waiting.reject(new Error(`The card could not be rendered: ${reply.error}`));
+    else waiting.resolve({ tree: reply.tree, cut: reply.cut, plainText: reply.plainText });
+  };
+  worker.onerror = (event) => {
+    // A worker that failed to start or crashed answers nothing more: fail what waits, start afresh next time.
+    for (const waiting of pending.values()) {
+      clearTimeout(waiting.timer);
+      waiting.reject(new Error(`The card could not be rendered: ${event.message}`));
+    }
+    pending.clear();
+    stopWorker();
+  };
+  return worker;
+}
+
+function send(id: number, waiting: Waiting): void {
+  // The clock starts when the worker is free to take this card (it answers in order).
+  const request: CardRequest = { id, source: waiting.source };
+  cardWorker().postMessage(request);
+}
+
+/** Starts the time limit of the oldest waiting card: the one the worker is parsing now. */
+function armOldest(): void {
+  const [id, oldest] = pending.entries().next().value ?? [];
+  if (id === undefined || !oldest || oldest.timer) return;
+  oldest.timer = setTimeout(() => {
+    pending.delete(id);
+    stopWorker();
+    oldest.resolve(plainText(oldest.source));
+    // The cards queued behind it go to a fresh worker.
+    for (const [otherId, other] of pending) send(otherId, other);
+    armOldest();
+  }, CARD_TIME_LIMIT_MS);
+}
+
+/**
+ * The card's sanitized tree, parsed in a shared worker (cards answered in turn). A card the parser cannot
+ * finish within CARD_TIME_LIMIT_MS comes back as plain text, and the worker is replaced.
+ */
+export function cardTreeInWorker(source: string): Promise<CardTree> {
+  const id = ++nextId;
+  return new Promise<CardTree>((resolve, reject) => {
+    const waiting: Waiting = { source, resolve, reject };
+    pending.set(id, waiting);
+    send(id, waiting);
+    armOldest();
+  }).finally(armOldest);
+}
