@@ -56,30 +56,61 @@ afterAll(async () => {
   await harness?.close();
 });
 
+const ROUNDS = 5;
+
+/** LCP of `ROUNDS` first visits (each a fresh browser context: nothing cached), sorted. */
+async function coldLcps(path: string, ready: (page: Page) => Promise<unknown>): Promise<number[]> {
+  const figures: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const fresh = await harness.newPage({ viewport: { width: 1366, height: 900 } });
+    figures.push(Math.round(await largestContentfulPaint(fresh, path, () => ready(fresh))));
+    await fresh.context().close();
+  }
+  return figures.sort((a, b) => a - b);
+}
+
+const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)]!;
+
 // Seeding takes minutes on a loaded 2-core machine (the hub commits 1,000 files in ~10 s): run on demand with
 // MODELHUB_PERF=1 npx vitest run apps/web/e2e/repo-perf.test.ts
 describe.skipIf(!process.env.MODELHUB_PERF)("large repositories", () => {
-  it("shows the first page of a 10,000-file folder with last commits in under 1 s (LCP)", async () => {
-    const lcp = await largestContentfulPaint(page, "/alice/wide/tree/main/data", () =>
+  it("shows the first page of a 10,000-file folder in under 1 s (LCP, median of 5 first visits)", async () => {
+    const lcps = await coldLcps("/alice/wide/tree/main/data", (page) =>
       page.getByTestId("file-tree").locator("tbody tr").nth(99).waitFor(),
     );
-    console.log(`tree of ${FILES} files: LCP ${Math.round(lcp)} ms`);
-    expect(lcp).toBeLessThan(1000);
-    expect(await page.getByTestId("file-tree").locator("tbody tr").count()).toBe(100);
+    console.log(`tree of ${FILES} files, first visits: LCP ${lcps.join(", ")} ms (median ${median(lcps)})`);
+    expect(median(lcps)).toBeLessThan(1000);
+    await page.goto("/alice/wide/tree/main/data");
+    const rows = page.getByTestId("file-tree").locator("tbody tr");
+    await rows.nth(99).waitFor();
+    expect(await rows.count()).toBe(100);
+    // The last commits arrive in a second call and fill in.
+    await expect.poll(() => rows.nth(0).textContent()).toContain("10,000 files");
     await page.getByRole("button", { name: "Show more files" }).click();
-    await expect.poll(() => page.getByTestId("file-tree").locator("tbody tr").count()).toBe(200);
+    await expect.poll(() => rows.count()).toBe(200);
   });
 
   it("shows a page of a 1,000-commit history in under 1 s (LCP) and pages to the oldest", async () => {
-    const lcp = await largestContentfulPaint(page, "/alice/deep/commits/main", () =>
+    const lcps = await coldLcps("/alice/deep/commits/main", (page) =>
       page.getByTestId("commit-list").getByRole("listitem").nth(49).waitFor(),
     );
-    console.log(`history of ${COMMITS} commits: LCP ${Math.round(lcp)} ms`);
-    expect(lcp).toBeLessThan(1000);
-    const last = await largestContentfulPaint(page, "/alice/deep/commits/main?p=19", () =>
+    console.log(
+      `history of ${COMMITS} commits, first visits: LCP ${lcps.join(", ")} ms (median ${median(lcps)})`,
+    );
+    expect(median(lcps)).toBeLessThan(1000);
+    const oldest = await coldLcps("/alice/deep/commits/main?p=19", (page) =>
       page.getByTestId("commit-list").getByText("Update counter to 0", { exact: true }).waitFor(),
     );
-    console.log(`history page 20 (oldest): LCP ${Math.round(last)} ms`);
-    expect(last).toBeLessThan(1000);
+    console.log(
+      `history page 20 (oldest), first visits: LCP ${oldest.join(", ")} ms (median ${median(oldest)})`,
+    );
+    expect(median(oldest)).toBeLessThan(1000);
+    const file = await coldLcps("/alice/deep/commits/main/counter.txt?p=19", (page) =>
+      page.getByTestId("commit-list").getByText("Update counter to 0", { exact: true }).waitFor(),
+    );
+    console.log(
+      `history of one file, page 20, first visits: LCP ${file.join(", ")} ms (median ${median(file)})`,
+    );
+    expect(median(file)).toBeLessThan(1000);
   });
 });

@@ -84,7 +84,13 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
   const revision = target.action === "revision" ? target.rest.join("/") : "main";
   const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
   const withBlobs = queryBoolean(c, "blobs") ?? false;
-  const files = await deps.store.repos.files(repo.key, commitOid);
+  const expand = queryList(c, "expand")
+    .flatMap((value) => value.split(","))
+    .filter(Boolean);
+  // The file list and the storage sum cost a query over every file (of every commit, for the sum): a caller
+  // that names its fields without them (the web app's model page) does not pay for them.
+  const wants = (field: string) => expand.length === 0 || expand.includes(field);
+  const files = wants("siblings") ? await deps.store.repos.files(repo.key, commitOid) : [];
   const siblings = files.map((file) =>
     withBlobs
       ? {
@@ -112,11 +118,8 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
     gated: repo.gated,
     disabled: false,
     siblings,
-    usedStorage: await deps.store.repos.usedStorage(repo.key),
+    usedStorage: wants("usedStorage") ? await deps.store.repos.usedStorage(repo.key) : undefined,
   };
-  const expand = queryList(c, "expand")
-    .flatMap((value) => value.split(","))
-    .filter(Boolean);
   let view: Record<string, unknown>;
   if (repo.type === "model") {
     const model = await deps.store.models.get(repo.id);

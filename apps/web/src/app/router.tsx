@@ -1,6 +1,7 @@
 import { createBrowserRouter, type LoaderFunctionArgs, Navigate, type RouteObject } from "react-router";
 import { readListParams, toApiQuery } from "../features/models-list/list-params.js";
 import { modelListQuery, modelQuery } from "../lib/api/models.js";
+import { commitsQuery, historyPageParam, treeQuery } from "../lib/api/repo-files.js";
 import { queryClient } from "../lib/query-client.js";
 import { AppLayout } from "./app-layout.js";
 import { RouteError } from "./route-error.js";
@@ -24,10 +25,39 @@ const sameRepo: RouteObject["shouldRevalidate"] = ({ currentParams, nextParams }
 
 const repoCardPage = () => import("./pages/repo-card-page.js").then((m) => ({ Component: m.RepoCardPage }));
 
+/** The repository, revision and path of a files route (`tree/:rev/*`, `commits/:rev/*`), as its page reads them. */
+function filesRoute({ params, request }: LoaderFunctionArgs) {
+  const kind = /^\/(datasets|spaces)\//.exec(new URL(request.url).pathname)?.[1];
+  return {
+    repo: {
+      type: kind === "datasets" ? "dataset" : kind === "spaces" ? "space" : "model",
+      id: `${params.owner}/${params.name}`,
+    } as const,
+    revision: params.rev ?? "main",
+    path: (params["*"] ?? "").replace(/\/+$/, ""),
+  };
+}
+
+// A folder's first page and a page of history are asked for beside the repository and the page's code, not
+// after them.
+function prefetchTree(args: LoaderFunctionArgs) {
+  const { repo, revision, path } = filesRoute(args);
+  void queryClient.prefetchInfiniteQuery(treeQuery(repo, revision, path));
+  return null;
+}
+
+function prefetchCommits(args: LoaderFunctionArgs) {
+  const { repo, revision, path } = filesRoute(args);
+  const page = historyPageParam(new URL(args.request.url).searchParams);
+  void queryClient.prefetchQuery(commitsQuery(repo, revision, page, path));
+  return null;
+}
+
 /** The sections every repository page has (files, history, uploads, community, settings), under its id. */
 const REPO_SECTIONS: RouteObject[] = [
   {
     path: "tree/:rev/*",
+    loader: prefetchTree,
     lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.FilesPage })),
   },
   {
@@ -36,6 +66,7 @@ const REPO_SECTIONS: RouteObject[] = [
   },
   {
     path: "commits/:rev/*",
+    loader: prefetchCommits,
     lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.CommitsPage })),
   },
   {

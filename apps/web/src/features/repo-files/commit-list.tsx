@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
-import { commitsQuery } from "../../lib/api/repo-files.js";
+import { commitsQuery, historyPageParam } from "../../lib/api/repo-files.js";
 import { formatAgo } from "../../lib/format.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
 import { Breadcrumbs } from "./breadcrumbs.js";
@@ -22,7 +22,7 @@ export function CommitList({
   path?: string;
 }) {
   const [params] = useSearchParams();
-  const page = Math.max(0, Number.parseInt(params.get("p") ?? "0", 10) || 0);
+  const page = historyPageParam(params);
   const commits = useQuery(commitsQuery(repo, revision, page, path));
   return (
     <section aria-labelledby="history-heading" className="flex flex-col gap-3">

@@ -102,8 +102,10 @@ export const modelQuery = (modelId: string) =>
   queryOptions({
     queryKey: ["model", modelId],
     queryFn: async ({ signal }): Promise<ModelInfo> => {
-      // Every field the hub has, the provider mapping included (it is left out unless named).
-      const url = `/api/models/${modelPath(modelId)}?${EXPAND_FIELDS.map((field) => `expand[]=${field}`).join("&")}`;
+      // Every field the hub has, the provider mapping included (it is left out unless named), but the
+      // repository's storage sum: no page shows it, and the hub sums every file of every commit for it.
+      const fields = EXPAND_FIELDS.filter((field) => field !== "usedStorage");
+      const url = `/api/models/${modelPath(modelId)}?${fields.map((field) => `expand[]=${field}`).join("&")}`;
       const { data } = await hubGet<
         ModelData & { inferenceProviderMapping?: Record<string, ProviderMappingView> }
       >(url, signal);

@@ -64,6 +64,11 @@ export const refsQuery = (repo: RepoRef) =>
     staleTime: 30_000,
   });
 
+/** The history page a URL asks for (`?p=`, from 0). */
+export function historyPageParam(params: URLSearchParams): number {
+  return Math.max(0, Number.parseInt(params.get("p") ?? "0", 10) || 0);
+}
+
 /**
  * One page of first-parent history at a revision, or of the commits that changed `path` (the hub's
  * `commits/{rev}/{path}`); `hasNext` from the hub's `Link` header.
