@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { differences, hasJinja2, type OracleCase } from "./jinja2-oracle.js";
@@ -181,6 +182,62 @@ const dictExpression = fc.oneof(
   ),
 );
 
+/** The Unicode name of Hangul syllable U+AC00 + i (Unicode 3.12), written out independently of the engine. */
+function hangulName(i: number): string {
+  const l = [
+    "G",
+    "GG",
+    "N",
+    "D",
+    "DD",
+    "R",
+    "M",
+    "B",
+    "BB",
+    "S",
+    "SS",
+    "",
+    "J",
+    "JJ",
+    "C",
+    "K",
+    "T",
+    "P",
+    "H",
+  ];
+  const v = "A AE YA YAE EO E YEO YE O WA WAE OE YO U WEO WE WI YU EU YI I".split(" ");
+  const t = ["", ..."G GG GS N NJ NH D L LG LM LB LS LT LP LH M B BS S SS NG J C K T P H".split(" ")];
+  return l[Math.floor(i / 588)]! + v[Math.floor((i % 588) / 28)]! + t[i % 28]!;
+}
+
+/** Every name in the table, and names that must not be found (wrong case where case matters, typos). */
+const TABLE_NAMES = (
+  JSON.parse(readFileSync(new URL("./lexer/unicode-names.json", import.meta.url), "utf8")) as {
+    names: string;
+  }
+).names
+  .split("\n")
+  .map((line) => line.slice(line.indexOf(":") + 1));
+const unicodeName = fc.oneof(
+  fc.constantFrom(...TABLE_NAMES),
+  fc.constantFrom(...TABLE_NAMES).map((name) => name.toLowerCase()),
+  fc.constantFrom(...TABLE_NAMES).map((name) => `${name}X`),
+  fc.integer({ min: 0, max: 11171 }).map((i) => `HANGUL SYLLABLE ${hangulName(i)}`),
+  fc
+    .tuple(
+      fc.constantFrom(0x3400, 0x4e00, 0x9fff, 0xa000, 0x20000, 0x2a6e0, 0x3134a, 0x3134b),
+      fc.integer({ min: -2, max: 2 }),
+    )
+    .map(([cp, d]) => `CJK UNIFIED IDEOGRAPH-${(cp + d).toString(16).toUpperCase()}`),
+  fc.constantFrom(
+    "",
+    "HANGUL SYLLABLE GAG",
+    "HANGUL SYLLABLE gag",
+    "HANGUL SYLLABLE GAGX",
+    "cjk unified ideograph-4E00",
+  ),
+);
+
 // Each case batch runs python3 once: seconds on a loaded machine, hence the timeout.
 describe.skipIf(!hasJinja2)(
   "exact values against Jinja2 (skipped: python3 cannot import jinja2)",
@@ -198,6 +255,14 @@ describe.skipIf(!hasJinja2)(
         context: { d: { 2: "a", 1: "b" } },
       });
       cases.push({ template: "{{ d[1] }}|{{ d['1'] }}|{{ d.items()|list }}", context: { d: { 1: "a" } } });
+      expect(differences(cases, { sameErrors: true })).toEqual([]);
+    });
+
+    it("decodes \\N{...} escapes by Unicode name, aliases included, and refuses unknown names as Jinja2", () => {
+      const cases: OracleCase[] = sample(fc.array(unicodeName, { minLength: 1, maxLength: 3 }), 800).map(
+        (names) => ({ template: `{{ "${names.map((n) => `\\N{${n}}`).join("")}" }}` }),
+      );
+      cases.push({ template: '{{ "\\N" }}' }, { template: '{{ "\\N{LATIN SMALL LETTER A" }}' });
       expect(differences(cases, { sameErrors: true })).toEqual([]);
     });
   },

@@ -58,3 +58,16 @@ describe('the "./precompiled" entry point', () => {
     expect(() => CompiledTemplate.fromPrecompiled("{{ 1 + 1 }}")).toThrow(TemplateError);
   });
 });
+
+describe("the Unicode name table of \\N{...} escapes", () => {
+  it("is never bundled with the engine: only the ./unicode-names entry carries it", async () => {
+    expect((await bundledFiles("./index.ts")).filter((file) => file.endsWith(".json"))).toEqual([]);
+    expect(await bundledFiles("./unicode-names.ts")).toContain("src/lexer/unicode-names.json");
+  });
+
+  it("is installed by the entry, and the engine finds names through it", async () => {
+    const { installUnicodeNames } = await import("./unicode-names.js");
+    installUnicodeNames();
+    expect(new Template('{{ "\\N{EM DASH}\\N{HANGUL SYLLABLE GAG}" }}').render()).toBe("—각");
+  });
+});

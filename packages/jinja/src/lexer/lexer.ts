@@ -1,6 +1,6 @@
 import type { SourceText } from "./source.js";
 import type { Token, TokenType } from "./token.js";
-import { unescapePython } from "./unescape.js";
+import { EscapeError, unescapePython } from "./unescape.js";
 
 export interface LexerOptions {
   trimBlocks: boolean;
@@ -163,7 +163,15 @@ export function tokenize(source: SourceText, options: LexerOptions): Token[] {
         STRING.lastIndex = pos;
         const m = STRING.exec(src);
         if (!m) throw source.syntaxError(`unexpected char ${JSON.stringify(ch)}`, pos);
-        push("string", unescapePython(m[1] ?? m[2] ?? ""), pos);
+        let text: string;
+        try {
+          text = unescapePython(m[1] ?? m[2] ?? "");
+        } catch (error) {
+          // Jinja2 reports what Python's codec says after its last colon ("unknown Unicode character name").
+          if (!(error instanceof EscapeError)) throw error;
+          throw source.syntaxError(error.message, pos);
+        }
+        push("string", text, pos);
         pos += m[0].length;
         continue;
       }

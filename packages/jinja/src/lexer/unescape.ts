@@ -1,3 +1,7 @@
+import { EscapeError, lookupUnicodeName } from "./unicode-names.js";
+
+export { EscapeError };
+
 const SIMPLE: Record<string, string> = {
   "\n": "",
   "\\": "\\",
@@ -12,8 +16,9 @@ const SIMPLE: Record<string, string> = {
   v: "\v",
 };
 
-/** The escapes Python's "unicode-escape" codec decodes: octal, \x, \u, \U and the one-character ones. */
-const ESCAPE = /\\([0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\n\\'"abfnrtv])/y;
+/** The escapes Python's "unicode-escape" codec decodes: octal, \x, \u, \U, \N{...} and the one-character ones. */
+const ESCAPE =
+  /\\([0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N(?:\{[^}]+\})?|[\n\\'"abfnrtv])/y;
 
 /** Decodes a string literal body the way Python's "unicode-escape" codec does (unknown escapes stay). */
 export function unescapePython(body: string): string {
@@ -27,7 +32,11 @@ export function unescapePython(body: string): string {
     if (m) {
       const sequence = m[1]!;
       let decoded = SIMPLE[sequence];
-      if (decoded === undefined) {
+      if (sequence[0] === "N") {
+        if (sequence.length === 1) throw new EscapeError("malformed \\N character escape");
+        decoded = lookupUnicodeName(sequence.slice(2, -1));
+        if (decoded === undefined) throw new EscapeError("unknown Unicode character name");
+      } else if (decoded === undefined) {
         const code =
           sequence[0]! <= "7" ? Number.parseInt(sequence, 8) : Number.parseInt(sequence.slice(1), 16);
         decoded = code <= 0x10ffff ? String.fromCodePoint(code) : m[0];
