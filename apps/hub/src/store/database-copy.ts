@@ -2,6 +2,7 @@ import { ConflictError } from "../errors.js";
 import type { Database, Queryable } from "./database.js";
 import { appliedVersion } from "./migrations.js";
 import {
+  listTables,
   primaryKeyColumns,
   quoteIdentifier,
   tableColumns,
@@ -57,7 +58,7 @@ export async function copyDatabase(source: Database, target: Database): Promise<
 }
 
 async function checkSameTables(source: Queryable, target: Queryable, tables: string[]): Promise<void> {
-  const targetTables = new Set(await tablesInDependencyOrder(target));
+  const targetTables = new Set(await listTables(target));
   const missing = tables.filter((table) => !targetTables.has(table));
   if (missing.length > 0) throw new ConflictError(`The target database has no table ${missing.join(", ")}.`);
   for (const table of tables) {
