@@ -238,6 +238,49 @@ const unicodeName = fc.oneof(
   ),
 );
 
+const CODECS = [
+  "utf-16",
+  "UTF16",
+  "u16",
+  "utf-16-le",
+  "utf_16be",
+  "utf-32",
+  "utf-32-le",
+  "UTF-32BE",
+  "cp1252",
+  "windows-1252",
+];
+const HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "xmlcharrefreplace"];
+/** Text pieces as template literals: ASCII, Latin-1, Windows-1252's own, astral and lone surrogates. */
+// A high surrogate is always followed by "-": JS strings would pair it with a low one (Python's never do).
+const TEXT_PIECES = ["a", "Z", "é", "€", "Ā", "😀", "\\ud800-", "\\udc00", "\\x81", "ÿ", " "];
+/** Byte pieces (as Latin-1 text): BOMs, surrogate halves, odd lengths, cp1252's holes. */
+const BYTE_PIECES = ["a", "\\x00", "\\xff", "\\xfe", "\\xd8", "\\xdc", "\\x3d", "\\x81", "\\x80", "\\x11"];
+const codecExpression = fc.oneof(
+  fc
+    .tuple(
+      fc.array(fc.constantFrom(...TEXT_PIECES), { maxLength: 6 }),
+      fc.constantFrom(...CODECS),
+      fc.constantFrom(...HANDLERS),
+    )
+    .map(([text, codec, handler]) => `'${text.join("")}'.encode('${codec}', '${handler}')`),
+  fc
+    .tuple(
+      fc.array(fc.constantFrom(...TEXT_PIECES.slice(0, 6)), { maxLength: 6 }),
+      fc.constantFrom(...CODECS),
+    )
+    .map(([text, codec]) => `'${text.join("")}'.encode('${codec}').decode('${codec}')`),
+  fc
+    .tuple(
+      fc.array(fc.constantFrom(...BYTE_PIECES), { maxLength: 9 }),
+      fc.constantFrom(...CODECS),
+      fc.constantFrom(...HANDLERS.slice(0, 4)),
+    )
+    .map(
+      ([bytes, codec, handler]) => `'${bytes.join("")}'.encode('latin-1').decode('${codec}', '${handler}')`,
+    ),
+);
+
 // Each case batch runs python3 once: seconds on a loaded machine, hence the timeout.
 describe.skipIf(!hasJinja2)(
   "exact values against Jinja2 (skipped: python3 cannot import jinja2)",
@@ -263,6 +306,11 @@ describe.skipIf(!hasJinja2)(
         (names) => ({ template: `{{ "${names.map((n) => `\\N{${n}}`).join("")}" }}` }),
       );
       cases.push({ template: '{{ "\\N" }}' }, { template: '{{ "\\N{LATIN SMALL LETTER A" }}' });
+      expect(differences(cases, { sameErrors: true })).toEqual([]);
+    });
+
+    it("encodes and decodes UTF-16, UTF-32 and Windows-1252 with Python's BOMs, error handlers and messages", () => {
+      const cases: OracleCase[] = sample(codecExpression, 800).map((e) => ({ template: `{{ ${e} }}` }));
       expect(differences(cases, { sameErrors: true })).toEqual([]);
     });
   },

@@ -3,11 +3,21 @@ import { typeError } from "../runtime/operators.js";
 import { checkSizeCap, sizeCap } from "../runtime/state.js";
 import { PyBytes, typeName } from "../runtime/values.js";
 import { arg, type Method, table } from "./args.js";
+import {
+  byteOrderMark,
+  decodeWide,
+  encodeReason,
+  encodeWide,
+  readByteOrder,
+  type WideCodec,
+  wideCodec,
+} from "./wide-codecs.js";
 
 /*
- * str.encode and bytes.decode for the codecs a template can name: UTF-8, ASCII and Latin-1 (with Python's
- * aliases), and the error handlers strict, ignore, replace, backslashreplace and xmlcharrefreplace
- * (encoding only). Any other codec raises LookupError, as an unknown one does in Python.
+ * str.encode and bytes.decode for the codecs a template can name: UTF-8, ASCII and Latin-1 here, UTF-16,
+ * UTF-32 and Windows-1252 in wide-codecs.ts (with Python's aliases), and the error handlers strict, ignore,
+ * replace, backslashreplace and xmlcharrefreplace (encoding only). Any other codec raises LookupError, as
+ * an unknown one does in Python.
  */
 
 type Codec = "utf-8" | "ascii" | "latin-1";
@@ -15,7 +25,7 @@ type Codec = "utf-8" | "ascii" | "latin-1";
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Python's codec lookup: case and punctuation insensitive, with the aliases of encodings/aliases.py. */
-function lookupCodec(name: unknown): Codec {
+function lookupCodec(name: unknown): Codec | WideCodec {
   if (typeof name !== "string")
     throw typeError(`encode() argument 'encoding' must be str, not ${typeName(name)}`);
   const key = name
@@ -58,6 +68,8 @@ function lookupCodec(name: unknown): Codec {
     ].includes(key)
   )
     return "latin-1";
+  const wide = wideCodec(key);
+  if (wide !== undefined) return wide;
   throw new TemplateRuntimeError(`unknown encoding: ${name}`, "LookupError");
 }
 
@@ -83,8 +95,10 @@ function pushUtf8(out: number[], cp: number): void {
 
 /** Python's str.encode(encoding, errors). */
 export function encode(text: string, encoding: unknown = "utf-8", errors: unknown = "strict"): PyBytes {
-  const codec = lookupCodec(encoding);
+  const found = lookupCodec(encoding);
   const handler = String(errors);
+  if (typeof found !== "string") return encodeWideText(text, found, handler);
+  const codec = found;
   const limit = limitOf(codec);
   // Text every code point of which encodes (nearly all): the platform's encoder, or one byte per unit.
   if (codec === "utf-8" && !LONE_SURROGATE.test(text)) {
@@ -139,6 +153,82 @@ export function encode(text: string, encoding: unknown = "utf-8", errors: unknow
   return new PyBytes(Uint8Array.from(out));
 }
 
+/** The replacement text an encoding error handler gives for one refused code point. */
+function encodeReplacement(handler: string): (cp: number) => string {
+  if (handler === "ignore") return () => "";
+  if (handler === "replace") return () => "?";
+  if (handler === "backslashreplace") return (c) => charRepr(c).slice(1, -1);
+  if (handler === "xmlcharrefreplace") return (c) => `&#${c};`;
+  throw unknownHandler(handler);
+}
+
+function encodeError(
+  codec: string,
+  cps: number[],
+  from: number,
+  to: number,
+  reason: string,
+): TemplateRuntimeError {
+  const where =
+    to - from === 1
+      ? `character ${charRepr(cps[from]!)} in position ${from}`
+      : `characters in position ${from}-${to - 1}`;
+  return new TemplateRuntimeError(`'${codec}' codec can't encode ${where}: ${reason}`, "UnicodeEncodeError");
+}
+
+/** str.encode for UTF-16, UTF-32 and Windows-1252: the charmap codec reports runs, the UTF ones each character. */
+function encodeWideText(text: string, codec: WideCodec, handler: string): PyBytes {
+  const cps = Array.from(text, (c) => c.codePointAt(0)!);
+  const out: number[] = codec.bom ? byteOrderMark(codec) : [];
+  const cap = sizeCap();
+  for (let i = 0; i < cps.length; i++) {
+    if (out.length > cap) checkSizeCap(out.length);
+    if (encodeWide(codec, cps[i]!, out)) continue;
+    let end = i + 1;
+    if (codec.unit === 1) {
+      while (end < cps.length && !encodeWide(codec, cps[end]!, [])) end++;
+    }
+    if (handler === "strict") throw encodeError(codec.name, cps, i, end, encodeReason(codec));
+    const replace = encodeReplacement(handler);
+    let size = out.length;
+    for (let j = i; j < end; j++) size += replace(cps[j]!).length * codec.unit;
+    checkSizeCap(size);
+    for (let j = i; j < end; j++) for (const c of replace(cps[j]!)) encodeWide(codec, c.charCodeAt(0), out);
+    i = end - 1;
+  }
+  return new PyBytes(Uint8Array.from(out));
+}
+
+/** bytes.decode for UTF-16, UTF-32 and Windows-1252. */
+function decodeWideBytes(bytes: Uint8Array, codec: WideCodec, handler: string): string {
+  const order = codec.bom ? readByteOrder(codec, bytes) : { littleEndian: codec.littleEndian, skip: 0 };
+  let out = "";
+  for (let i = order.skip; i < bytes.length; ) {
+    const step = decodeWide(codec, bytes, i, order.littleEndian);
+    if ("cp" in step) {
+      out += String.fromCodePoint(step.cp);
+      i += step.length;
+      continue;
+    }
+    if (handler === "strict") {
+      const where =
+        step.bad === 1
+          ? `byte 0x${bytes[i]!.toString(16).padStart(2, "0")} in position ${i}`
+          : `bytes in position ${i}-${i + step.bad - 1}`;
+      throw new TemplateRuntimeError(
+        `'${codec.name}' codec can't decode ${where}: ${step.reason}`,
+        "UnicodeDecodeError",
+      );
+    }
+    if (handler === "replace") out += "\ufffd";
+    else if (handler === "backslashreplace") {
+      for (const b of bytes.subarray(i, i + step.bad)) out += `\\x${b.toString(16).padStart(2, "0")}`;
+    } else if (handler !== "ignore") throw unknownHandler(handler);
+    i += step.bad;
+  }
+  return out;
+}
+
 /** Length of the valid UTF-8 sequence at `i` (CPython's rules), or the negated length of the bad prefix. */
 function utf8Sequence(
   bytes: Uint8Array,
@@ -172,9 +262,11 @@ function utf8Sequence(
 
 /** Python's bytes.decode(encoding, errors). */
 export function decode(bytes: Uint8Array, encoding: unknown = "utf-8", errors: unknown = "strict"): string {
-  const codec = lookupCodec(encoding);
+  const found = lookupCodec(encoding);
   const handler = String(errors);
   checkSizeCap(bytes.length);
+  if (typeof found !== "string") return decodeWideBytes(bytes, found, handler);
+  const codec = found;
   let out = "";
   for (let i = 0; i < bytes.length; ) {
     let bad: number;
