@@ -1,8 +1,7 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
-import { horizontalOverflow, popoversOutsideViewport, watchPage } from "./page-checks.js";
+import { horizontalOverflow, popoversOutsideViewport, severeAxeFindings, watchPage } from "./page-checks.js";
 import { ALL_PAGES } from "./pages.js";
 import { SEED_ADMIN_TOKEN, seedRepoPages } from "./repo-seed.js";
 
@@ -48,17 +47,7 @@ describe.each(VIEWPORTS)("every page on a $name ($width px)", (viewport) => {
         );
         expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
         if (colorScheme === "light") expect(await popoversOutsideViewport(page)).toEqual([]);
-        const builder = new AxeBuilder({ page });
-        const results = await (colorScheme === "light"
-          ? builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-          : builder.withRules(["color-contrast", "link-in-text-block"])
-        ).analyze();
-        const severe = results.violations
-          .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-          .map(
-            (violation) =>
-              `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
-          );
+        const severe = await severeAxeFindings(page, colorScheme);
         expect(severe).toEqual([]);
         expect(problems).toEqual([]);
       } finally {

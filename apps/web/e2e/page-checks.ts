@@ -83,16 +83,25 @@ export async function popoversOutsideViewport(page: Page): Promise<string[]> {
   return outside;
 }
 
-/** Serious and critical axe findings of the page as it is now (all WCAG 2.2 AA rules + best practices). */
-export async function severeAxeFindings(page: Page): Promise<string[]> {
+/**
+ * Serious and critical axe findings of the page as it is now: in the light theme every WCAG 2.2 AA rule and
+ * the best practices; in the dark one (the same DOM, other colours) the colour rules.
+ */
+export async function severeAxeFindings(
+  page: Page,
+  colorScheme: "light" | "dark" = "light",
+): Promise<string[]> {
   const { AxeBuilder } = await import("@axe-core/playwright");
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
+  const builder = new AxeBuilder({ page });
+  const results = await (colorScheme === "light"
+    ? builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    : builder.withRules(["color-contrast", "link-in-text-block"])
+  ).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
     );
 }
 

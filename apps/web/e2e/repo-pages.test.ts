@@ -1,8 +1,7 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
-import { horizontalOverflow, popoversOutsideViewport, watchPage } from "./page-checks.js";
+import { horizontalOverflow, popoversOutsideViewport, severeAxeFindings, watchPage } from "./page-checks.js";
 import { SEED_ADMIN_TOKEN, SEEDED, seedRepoPages } from "./repo-seed.js";
 import { signIn } from "./repo-users.js";
 
@@ -42,17 +41,7 @@ async function apiIds(path: string): Promise<string[]> {
 async function checkLayout(page: Page, colorScheme: ColorScheme) {
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   expect(await popoversOutsideViewport(page)).toEqual([]);
-  const builder = new AxeBuilder({ page });
-  const results = await (colorScheme === "light"
-    ? builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    : builder.withRules(["color-contrast", "link-in-text-block"])
-  ).analyze();
-  const severe = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    );
-  expect(severe).toEqual([]);
+  expect(await severeAxeFindings(page, colorScheme)).toEqual([]);
 }
 
 describe("new repository pages", () => {

@@ -2,7 +2,7 @@ import { EXPAND_FIELDS, type ProviderMappingView } from "@modelhub/hub/api";
 import type { ModelData, PipelineType } from "@modelhub/tasks";
 import { queryOptions } from "@tanstack/react-query";
 import { hubGet, modelPath } from "./hub-fetch.js";
-import { cursorFrom, nextLinkFrom } from "./link-header.js";
+import { hubGetListPage } from "./list-page.js";
 
 /** One row of `GET /api/models` (the public hub's list shape). */
 export interface ModelSummary {
@@ -75,13 +75,8 @@ export const modelListQuery = (query: ModelListQuery) =>
   queryOptions({
     queryKey: ["models", query],
     queryFn: async ({ signal }): Promise<ModelListPage> => {
-      const { data, headers } = await hubGet<ModelSummary[]>(modelListUrl(query), signal);
-      const total = Number.parseInt(headers.get("x-total-count") ?? "", 10);
-      return {
-        models: data,
-        nextCursor: cursorFrom(nextLinkFrom(headers.get("link"))),
-        ...(Number.isFinite(total) ? { total } : {}),
-      };
+      const { items, ...page } = await hubGetListPage<ModelSummary>(modelListUrl(query), signal);
+      return { models: items, ...page };
     },
     staleTime: 30_000,
   });

@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { type RepoRef, repoApiUrl } from "../repo-ref.js";
 import { hubGet, hubSend } from "./hub-fetch.js";
-import { cursorFrom, nextLinkFrom } from "./link-header.js";
+import { hubGetListPage } from "./list-page.js";
 
 /** `GET /api/{datasets|spaces}/{id}`: the repository and what its README's front matter says. */
 export interface RepoInfo {
@@ -83,13 +83,8 @@ export const repoListQuery = (query: RepoListQuery) =>
   queryOptions({
     queryKey: ["repos", query],
     queryFn: async ({ signal }): Promise<RepoListPage> => {
-      const { data, headers } = await hubGet<RepoSummary[]>(repoListUrl(query), signal);
-      const total = Number.parseInt(headers.get("x-total-count") ?? "", 10);
-      return {
-        repos: data,
-        nextCursor: cursorFrom(nextLinkFrom(headers.get("link"))),
-        ...(Number.isFinite(total) ? { total } : {}),
-      };
+      const { items, ...page } = await hubGetListPage<RepoSummary>(repoListUrl(query), signal);
+      return { repos: items, ...page };
     },
     staleTime: 30_000,
   });
