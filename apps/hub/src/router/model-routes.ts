@@ -37,3 +37,30 @@ export function createModelRoutes(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now 
     return route;
   };
 }
+
+/**
+ * The same short-lived cache for `/router/{provider}` calls: the hub models a provider's model id stands for
+ * (the id itself, and every model mapped to the provider under that id), as records a visibility check
+ * needs. Two or more SQLite reads per call without it (`modelsServedAs`, then each model), read at most once
+ * a second per (provider, id) with it: a model made private shows here as late as in `modelRoute`.
+ */
+export function createServedModels(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now = () => performance.now()) {
+  const entries = new Map<string, { models: ModelRoute["model"][]; expires: number }>();
+  return async function servedModels(provider: string, model: string): Promise<ModelRoute["model"][]> {
+    const key = `${provider}\u0000${model}`;
+    const at = now();
+    const cached = entries.get(key);
+    if (cached && cached.expires > at) return cached.models;
+    const ids = new Set(await store.mappings.modelsServedAs(provider, model));
+    ids.add(model);
+    const models: ModelRoute["model"][] = [];
+    for (const id of ids) {
+      const found = await store.models.get(id);
+      if (found)
+        models.push({ id: found.id, private: found.private, gated: found.gated, author: found.author });
+    }
+    if (entries.size >= MAX_ENTRIES) entries.clear();
+    entries.set(key, { models, expires: at + ttlMs });
+    return models;
+  };
+}

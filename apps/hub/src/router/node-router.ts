@@ -14,6 +14,7 @@ import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import { modelOfCall } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
+import { createServedModels } from "./model-routes.js";
 import { createOpenAiApi } from "./openai-api.js";
 import { pipeToProvider } from "./pipe-forward.js";
 import { providerPathFrom } from "./provider-path.js";
@@ -69,6 +70,7 @@ const ROUTER_API_PREFIX = "/router/v1/";
  */
 export function createNodeRouter(deps: NodeRouterDeps) {
   const api = createOpenAiApi({ ...deps, stats: deps.stats ?? createProviderStats() });
+  const servedModels = createServedModels(deps.store);
   const baseHeaders = (requestId: string) => ({
     "x-request-id": requestId,
     ...ROUTER_CORS_HEADERS,
@@ -120,11 +122,8 @@ export function createNodeRouter(deps: NodeRouterDeps) {
    */
   async function refuseHiddenModel(caller: RouterCaller, provider: string, model: string | null) {
     if (model === null) return;
-    const ids = new Set(await deps.store.mappings.modelsServedAs(provider, model));
-    ids.add(model);
-    for (const id of ids) {
-      const found = await deps.store.models.get(id);
-      if (found?.private && !(await caller.maySee(found))) {
+    for (const found of await servedModels(provider, model)) {
+      if (found.private && !(await caller.maySee(found))) {
         throw new NotFoundError(`Model ${model} does not exist on this hub.`);
       }
     }

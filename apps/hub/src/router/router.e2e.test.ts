@@ -256,3 +256,30 @@ describe("router refusals: clear 4xx JSON, nothing forwarded, nothing recorded",
     expect(logs).not.toContain("hf_sim");
   });
 });
+
+describe("a token revoked while in use", () => {
+  it("is refused on its very next call, through /router/{provider} and /v1", async () => {
+    const { id, token: used } = await issue("revoked-in-use");
+    const call = (path: string, model: string) =>
+      fetch(`${hub.url}${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${used}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ model, messages, max_tokens: 5 }),
+      });
+    const perProvider = () =>
+      call("/router/together/v1/chat/completions", "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo");
+    const openAi = () => call("/v1/chat/completions", "meta-llama/Llama-3.1-8B-Instruct:together");
+    // Verified and authorized once, then reused from the caches (token, verdict, model routes).
+    for (let i = 0; i < 3; i++) {
+      expect((await perProvider()).status).toBe(200);
+      expect((await openAi()).status).toBe(200);
+    }
+    const revoked = await fetch(`${hub.url}/api/admin/tokens/${id}`, {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(revoked.ok).toBe(true);
+    expect((await perProvider()).status).toBe(401);
+    expect((await openAi()).status).toBe(401);
+  });
+});

@@ -1,3 +1,4 @@
+import type { Actor } from "../auth/actor.js";
 import type { ActorResolver } from "../auth/actor-resolver.js";
 import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
 import type { Authorizer } from "../auth/authorize.js";
@@ -31,6 +32,12 @@ export type VerifyCaller = (
  * User access tokens allowed to run inference (`authorize(actor, "inference", namespace)`), billed to the
  * user, or to the organization named by `X-HF-Bill-To` when the user is a member of it. Tokens are
  * resolved through the actor resolver's short-lived cache, shared with the API (a revocation clears both).
+ *
+ * The verdict is kept with the actor it was reached for: while the resolver hands out the same cached
+ * actor (at most its token cache's lifetime, 1 s), a call with the same `X-HF-Bill-To` reuses the
+ * authorization instead of deciding again. A revocation, a disabled user or a
+ * changed membership clears the resolver's cache (on every replica, through the store's accounts-changed
+ * notification), the next call gets a new actor, and so a fresh decision: nothing outlives the token cache.
  */
 export function userTokenVerifier(
   resolver: ActorResolver,
@@ -38,6 +45,21 @@ export function userTokenVerifier(
   /** The user's order of providers (Settings > Inference Providers), read on every call: keep it cached. */
   preferredProviders: (userId: number) => Promise<readonly string[]> = async () => [],
 ): VerifyCaller {
+  type Verdict = Omit<RouterCaller, "preferredProviders">;
+  const verdicts = new WeakMap<object, Map<string, Promise<Verdict>>>();
+
+  async function decide(actor: Actor & { kind: "user" }, billTo: string | undefined): Promise<Verdict> {
+    const namespace = billTo?.trim() || actor.user.name;
+    await authorizer.authorize(actor, "inference", { kind: "namespace", name: namespace });
+    const org = actor.memberships.find((m) => m.org.name.toLowerCase() === namespace.toLowerCase())?.org;
+    return {
+      tokenId: (actor.credential as { token: { id: number } }).token.id,
+      userId: actor.user.id,
+      billToId: org?.id ?? null,
+      maySee: (model) => authorizer.can(actor, "read", modelResource(model)),
+    };
+  }
+
   return async (authorization, billTo) => {
     if (!authorization) {
       throw new AuthenticationRequiredError('A hub token is required: send "Authorization: Bearer hf_...".');
@@ -46,15 +68,22 @@ export function userTokenVerifier(
     if (actor.kind !== "user" || actor.credential.kind !== "token") {
       throw new PermissionDeniedError("The router takes user access tokens (hf_...).");
     }
-    const namespace = billTo?.trim() || actor.user.name;
-    await authorizer.authorize(actor, "inference", { kind: "namespace", name: namespace });
-    const org = actor.memberships.find((m) => m.org.name.toLowerCase() === namespace.toLowerCase())?.org;
-    return {
-      tokenId: actor.credential.token.id,
-      userId: actor.user.id,
-      billToId: org?.id ?? null,
-      preferredProviders: await preferredProviders(actor.user.id),
-      maySee: (model) => authorizer.can(actor, "read", modelResource(model)),
-    };
+    let byBillTo = verdicts.get(actor);
+    if (!byBillTo) {
+      byBillTo = new Map();
+      verdicts.set(actor, byBillTo);
+    }
+    const key = billTo ?? "";
+    let verdict = byBillTo.get(key);
+    if (!verdict) {
+      verdict = decide(actor, billTo);
+      // A refusal is not kept: the error is thrown to this caller, and the next call decides again.
+      verdict.catch(() => byBillTo.delete(key));
+      if (byBillTo.size >= 16) byBillTo.clear();
+      byBillTo.set(key, verdict);
+    }
+    // Read per call (the table caches it, and forgets a user's order when they change it): a new order
+    // applies to the next call.
+    return { ...(await verdict), preferredProviders: await preferredProviders(actor.user.id) };
   };
 }
