@@ -70,6 +70,11 @@ export const NAMED_CASES: HostileCase[] = [
   { name: "list doubling", template: "{% set s = namespace(v=[1]) %}{% for i in range(64) %}{% set s.v = s.v + s.v %}{% endfor %}", limit: true },
   { name: "multiplied string", template: "{{ 'x' * 10**10 }}", limit: true },
   { name: "center width", template: "{{ 'x'|center(10**9) }}", limit: true },
+  { name: "huge int power", template: "{{ 10 ** (10**7) }}", limit: true },
+  { name: "int squaring", template: "{% set s = namespace(v=3) %}{% for i in range(64) %}{% set s.v = s.v * s.v %}{% endfor %}", limit: true },
+  { name: "int multiplying in a loop", template: "{% set s = namespace(v=1) %}{% for i in range(100000) %}{% set s.v = s.v * 7**1000 %}{% endfor %}", limit: true },
+  { name: "int of many digits", template: "{{ ('9' * 1000000)|int }}" },
+  { name: "many big-int formats", template: "{% for i in range(100000) %}{% set x = '%d' % 7**4000 %}{% endfor %}", limit: true },
   { name: "sort in a loop", template: "{% for i in range(100000) %}{% set x = big|sort %}{% endfor %}", context: { big: Array.from({ length: 20000 }, (_, i) => (i * 7919) % 20000) }, limit: true },
   {
     name: "unique of many distinct items",
