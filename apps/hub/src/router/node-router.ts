@@ -162,7 +162,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       upstream,
       method: incoming.method ?? "GET",
       pathAndQuery: providerPath + search,
-      publicBase: `${deps.publicUrl()}/router/${provider}`,
+      publicUrl: deps.publicUrl(),
       headers: incoming.headers,
       forwardSimHeaders: deps.forwardSimHeaders === true,
       body,

@@ -176,7 +176,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         upstream,
         method: "POST",
         pathAndQuery: providerPath(candidate, endpoint.task),
-        publicBase: `${deps.publicUrl()}/router/${candidate.provider}`,
+        publicUrl: deps.publicUrl(),
         headers: call.incoming.headers,
         forwardSimHeaders: deps.forwardSimHeaders === true,
         body: upstreamBody,

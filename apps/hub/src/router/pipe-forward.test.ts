@@ -52,7 +52,7 @@ describe("pipeToProvider on a pooled connection the provider closed", () => {
         timeouts: { headersMs: 5000, idleMs: 5000 },
         outgoing,
         answerHeaders: {},
-        publicBase: "http://hub/router/together",
+        publicUrl: "http://hub",
         sendError: (error) => outgoing.writeHead(error.status).end(error.message),
         onDone: (result) => results.push(result.status),
       });
