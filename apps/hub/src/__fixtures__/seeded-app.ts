@@ -71,6 +71,29 @@ export function seededAccountsPerTest(): { hub: SeededApp; tokens: AccountTokens
   return { hub, tokens };
 }
 
+/**
+ * A request to `app` as the holder of `token` (none: anonymous), with `body` as JSON when given: the status
+ * and the parsed JSON answer (typed loosely: tests check it field by field).
+ */
+export async function requestJson(
+  app: SeededApp["app"],
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+) {
+  const response = await app.request(path, {
+    method,
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
+  return { status: response.status, body: (await response.json()) as any };
+}
+
 export const adminHeaders = (token = ADMIN_TOKEN) => ({
   Authorization: `Bearer ${token}`,
   "Content-Type": "application/json",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, adminHeaders, seededAccountsPerTest } from "../__fixtures__/seeded-app.js";
+import { ADMIN_TOKEN, adminHeaders, requestJson, seededAccountsPerTest } from "../__fixtures__/seeded-app.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import { createApp } from "../app.js";
 
@@ -8,17 +8,8 @@ type Json = any;
 
 const { hub, tokens } = seededAccountsPerTest();
 
-async function call(method: string, path: string, token: string | undefined, body?: unknown) {
-  const response = await hub.app.request(path, {
-    method,
-    headers: {
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
+  requestJson(hub.app, method, path, token, body);
 
 const members = async (org: string) =>
   Object.fromEntries(

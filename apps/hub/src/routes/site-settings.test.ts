@@ -1,23 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { seededAccountsPerTest } from "../__fixtures__/seeded-app.js";
+import { requestJson, seededAccountsPerTest } from "../__fixtures__/seeded-app.js";
 import { createApp } from "../app.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
-type Json = any;
 
 const { hub, tokens } = seededAccountsPerTest();
 
-async function call(method: string, path: string, token: string | undefined, body?: unknown, app = hub.app) {
-  const response = await app.request(path, {
-    method,
-    headers: {
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const call = (method: string, path: string, token: string | undefined, body?: unknown, app = hub.app) =>
+  requestJson(app, method, path, token, body);
 
 describe("site settings", () => {
   it("starts from the configuration and the defaults", async () => {
