@@ -1,12 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  renderChatTemplate,
-  Template,
-  TemplateError,
-  TemplateRaisedError,
-  TemplateSyntaxError,
-} from "./index.js";
+import { expectJinja2Error, thrownBy } from "./__fixtures__/jinja2-errors.js";
+import { renderChatTemplate, Template, TemplateError, TemplateSyntaxError } from "./index.js";
 
 /**
  * Every corpus template x every conversation, against the outputs (or errors) Python's Jinja2 produced
@@ -80,19 +75,7 @@ describe("conformance with Jinja2 over the chat-template corpus", () => {
               eos_token: entry.eos_token ?? goldens.defaultEosToken,
             });
           if (golden.error) {
-            let thrown: unknown;
-            try {
-              render();
-            } catch (error) {
-              thrown = error;
-            }
-            expect(thrown, `Jinja2 raised ${golden.error.type}: ${golden.error.message}`).toBeInstanceOf(
-              TemplateError,
-            );
-            if (golden.error.type === "TemplateError") {
-              expect(thrown).toBeInstanceOf(TemplateRaisedError);
-              expect((thrown as Error).message).toBe(golden.error.message);
-            }
+            expectJinja2Error(thrownBy(render), golden.error);
             return;
           }
           expect(render()).toBe(golden.output);

@@ -1,12 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  Template,
-  TemplateError,
-  TemplateRaisedError,
-  TemplateRuntimeError,
-  TemplateSyntaxError,
-} from "./index.js";
+import { expectJinja2Error, thrownBy } from "./__fixtures__/jinja2-errors.js";
+import { Template, TemplateRuntimeError, TemplateSyntaxError } from "./index.js";
 
 /**
  * Small templates covering each feature (scripts/semantic_cases.py), with the output or error Python's
@@ -40,19 +35,9 @@ describe("Jinja2 semantics", () => {
       expect(template.render(golden.context)).toBe(golden.output);
       return;
     }
-    let thrown: unknown;
-    try {
-      template.render(golden.context);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown, `Jinja2 raised ${golden.error.type}: ${golden.error.message}`).toBeInstanceOf(
-      TemplateError,
-    );
-    if (golden.error.type === "TemplateError") {
-      expect(thrown).toBeInstanceOf(TemplateRaisedError);
-      expect((thrown as Error).message).toBe(golden.error.message);
-    } else if (thrown instanceof TemplateRuntimeError) {
+    const thrown = thrownBy(() => template.render(golden.context));
+    expectJinja2Error(thrown, golden.error);
+    if (golden.error.type !== "TemplateError" && thrown instanceof TemplateRuntimeError) {
       expect(thrown.pythonType).toBe(golden.error.type);
       expect(thrown.reason).toBe(golden.error.message);
     }
