@@ -1,11 +1,10 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import { whoAmI } from "@huggingface/hub";
 import { InferenceClient } from "@modelhub/inference";
 import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebHarness, type WebHarness } from "./harness.js";
-import { horizontalOverflow, watchPage } from "./page-checks.js";
+import { horizontalOverflow, severeAxeFindings, watchPage } from "./page-checks.js";
 import { CHAT_MODEL } from "./pages.js";
 
 /**
@@ -42,15 +41,7 @@ afterAll(async () => {
 /** No sideways scroll, no serious or critical axe finding. */
 async function expectAccessible(page: Page) {
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  const severe = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    );
-  expect(severe).toEqual([]);
+  expect(await severeAxeFindings(page)).toEqual([]);
 }
 
 async function signUp(page: Page, name: string) {
