@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
@@ -14,6 +14,10 @@ import {
   isSha256,
   StorageFullError,
 } from "./blob-store.js";
+import { inThreadHash, offThreadHash } from "./off-thread-hash.js";
+
+/** Uploads at least this large are hashed on a worker thread, beside the socket reads and disk writes. */
+const OFF_THREAD_HASH_BYTES = 8 * 1024 * 1024;
 
 /** A temporary directory this old belongs to no live upload (its writer died). */
 const STALE_TMP_MS = 60 * 60 * 1000;
@@ -54,14 +58,15 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
   return {
     async put(source: AsyncIterable<Uint8Array>, expected: ExpectedBlob = {}): Promise<BlobInfo> {
       const tmp = join(tmpDir, randomBytes(12).toString("hex"));
-      const hash = createHash("sha256");
+      const hash = (expected.size ?? 0) >= OFF_THREAD_HASH_BYTES ? offThreadHash() : inThreadHash();
       let size = 0;
       try {
         await pipeline(
           source,
           async function* (chunks: AsyncIterable<Uint8Array>) {
             for await (const chunk of chunks) {
-              hash.update(chunk);
+              const behind = hash.update(chunk);
+              if (behind) await behind;
               size += chunk.byteLength;
               // Stop early on an over-long body: no need to write what will be refused.
               if (expected.size !== undefined && size > expected.size) break;
@@ -70,6 +75,9 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
           },
           createWriteStream(tmp, { highWaterMark: 1 << 20 }),
         );
+        // The worker finishes the hash while the file is synced.
+        const digesting = hash.digest();
+        digesting.catch(() => {});
         // The bytes must be on disk before the rename makes them visible under their final name.
         const handle = await open(tmp, "r+");
         try {
@@ -77,7 +85,7 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         } finally {
           await handle.close();
         }
-        const actual = { sha256: hash.digest("hex"), size };
+        const actual = { sha256: await digesting, size };
         if (
           (expected.sha256 !== undefined && expected.sha256 !== actual.sha256) ||
           (expected.size !== undefined && expected.size !== actual.size)
@@ -103,6 +111,7 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         await rename(tmp, final);
         return actual;
       } catch (error) {
+        hash.abandon();
         await rm(tmp, { force: true });
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOSPC" || code === "EDQUOT") throw new StorageFullError();

@@ -1,0 +1,157 @@
+import { createHash } from "node:crypto";
+import { Worker } from "node:worker_threads";
+
+/**
+ * SHA-256 of a stream computed on a worker thread, so that hashing a large upload runs beside the socket
+ * reads and disk writes of the main thread instead of between them (it is most of the hub's own CPU time
+ * in an LFS upload). Chunks are gathered into 1 MiB batches, each copied once and transferred to the worker;
+ * at most MAX_IN_FLIGHT bytes wait there (update() then returns a promise to await).
+ */
+export interface StreamHash {
+  /** Adds a chunk; when it returns a promise, await it before adding more (the worker is behind). */
+  update(chunk: Uint8Array): Promise<void> | undefined;
+  /** The hex digest of everything added. */
+  digest(): Promise<string>;
+  /** Drops the hash without a digest (the upload failed); harmless after digest(). */
+  abandon(): void;
+}
+
+const BATCH_BYTES = 1 << 20;
+const MAX_IN_FLIGHT = 16 << 20;
+
+/** The worker: one hash per stream id; acknowledges each batch, answers the digest at the end. */
+const WORKER_SOURCE = `
+const { parentPort } = require("node:worker_threads");
+const { createHash } = require("node:crypto");
+const hashes = new Map();
+parentPort.on("message", ({ id, batch, end }) => {
+  let hash = hashes.get(id);
+  if (!hash) hashes.set(id, (hash = createHash("sha256")));
+  if (batch) hash.update(new Uint8Array(batch));
+  if (end) {
+    hashes.delete(id);
+    parentPort.postMessage({ id, digest: hash.digest("hex") });
+  } else parentPort.postMessage({ id, hashed: batch.byteLength });
+});
+`;
+
+interface Pending {
+  acked(bytes: number): void;
+  done(digest: string): void;
+  failed(error: Error): void;
+}
+
+let worker: Worker | undefined;
+const streams = new Map<number, Pending>();
+let nextId = 0;
+
+function hashWorker(): Worker {
+  if (worker) return worker;
+  const started = new Worker(WORKER_SOURCE, { eval: true });
+  // The worker never keeps the process alive on its own; a stream being hashed keeps it busy anyway.
+  started.unref();
+  started.on("message", (message: { id: number; hashed?: number; digest?: string }) => {
+    const pending = streams.get(message.id);
+    if (!pending) return;
+    if (message.digest !== undefined) {
+      streams.delete(message.id);
+      pending.done(message.digest);
+    } else pending.acked(message.hashed ?? 0);
+  });
+  const fail = (error: Error) => {
+    worker = undefined;
+    for (const pending of streams.values()) pending.failed(error);
+    streams.clear();
+  };
+  started.on("error", fail);
+  started.on("exit", (code) => fail(new Error(`The hashing worker exited (${code}).`)));
+  worker = started;
+  return started;
+}
+
+/** Hashes on the calling thread (small content: a worker round trip costs more than the hash). */
+export function inThreadHash(): StreamHash {
+  const hash = createHash("sha256");
+  return {
+    update(chunk) {
+      hash.update(chunk);
+      return undefined;
+    },
+    digest: async () => hash.digest("hex"),
+    abandon() {},
+  };
+}
+
+/** Hashes on the shared worker thread (large uploads). */
+export function offThreadHash(): StreamHash {
+  const target = hashWorker();
+  const id = nextId++;
+  let gathered: Uint8Array[] = [];
+  let gatheredBytes = 0;
+  let inFlight = 0;
+  let error: Error | undefined;
+  let wakeUp: (() => void) | undefined;
+  let finish: { resolve(digest: string): void; reject(error: Error): void } | undefined;
+  streams.set(id, {
+    acked(bytes) {
+      inFlight -= bytes;
+      if (inFlight <= MAX_IN_FLIGHT / 2 && wakeUp) {
+        const resume = wakeUp;
+        wakeUp = undefined;
+        resume();
+      }
+    },
+    done: (digest) => finish?.resolve(digest),
+    failed(reason) {
+      error = reason;
+      wakeUp?.();
+      finish?.reject(reason);
+    },
+  });
+
+  const send = (end: boolean) => {
+    // One copy into a buffer of its own, whose memory then moves to the worker without another copy.
+    const batch = new ArrayBuffer(gatheredBytes);
+    const view = new Uint8Array(batch);
+    let offset = 0;
+    for (const chunk of gathered) {
+      view.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    inFlight += gatheredBytes;
+    gathered = [];
+    gatheredBytes = 0;
+    target.postMessage({ id, batch, end }, [batch]);
+  };
+
+  return {
+    update(chunk) {
+      if (error) throw error;
+      gathered.push(chunk);
+      gatheredBytes += chunk.byteLength;
+      if (gatheredBytes < BATCH_BYTES) return undefined;
+      send(false);
+      if (inFlight <= MAX_IN_FLIGHT) return undefined;
+      return new Promise<void>((resolve) => {
+        wakeUp = resolve;
+      }).then(() => {
+        if (error) throw error;
+      });
+    },
+    digest() {
+      if (error) return Promise.reject(error);
+      return new Promise<string>((resolve, reject) => {
+        finish = { resolve, reject };
+        send(true);
+      });
+    },
+    abandon() {
+      if (finish || error || !streams.has(id)) return;
+      // The worker forgets the stream once it ends; nobody waits for this digest.
+      finish = { resolve: () => {}, reject: () => {} };
+      gathered = [];
+      gatheredBytes = 0;
+      send(true);
+    },
+  };
+}
