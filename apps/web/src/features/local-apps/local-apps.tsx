@@ -4,11 +4,13 @@ import {
   type LocalApp,
   listGgufQuantizations,
 } from "@modelhub/tasks";
+import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { Link, useSearchParams } from "react-router";
 import { CodeBlock } from "../../components/ui/code-block.js";
 import { Select } from "../../components/ui/select.js";
 import type { ModelInfo } from "../../lib/api/models.js";
+import { repoFilesInfoQuery } from "../../lib/api/repo-files.js";
 import { modelUrl } from "../../lib/model-url.js";
 import { quantOptionLabel } from "./quant-label.js";
 
@@ -19,7 +21,10 @@ import { quantOptionLabel } from "./quant-label.js";
 export function LocalApps({ model, appKey, hubUrl }: { model: ModelInfo; appKey?: string; hubUrl: string }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const apps = useMemo(() => getLocalAppsForModel(model), [model]);
-  const quantizations = useMemo(() => listGgufQuantizations(model), [model]);
+  // The repository's files with their sizes (the model record lists names only): each option then shows
+  // its files' real size and bits per weight; until they arrive, the names alone.
+  const files = useQuery(repoFilesInfoQuery({ type: "model", id: model.id }));
+  const quantizations = useMemo(() => listGgufQuantizations(files.data ?? model), [files.data, model]);
   const selected = apps.find((entry) => entry.key === appKey) ?? apps[0];
   const quant =
     quantizations.find((candidate) => candidate.label === searchParams.get("quant")) ??

@@ -27,4 +27,9 @@ describe("quantOptionLabel", () => {
       "Q4_K_M · 4.50 bpw nominal",
     );
   });
+
+  it("does not derive bits per weight from files too small to hold the weights (a demo copy)", () => {
+    const stub = { label: "Q4_K_M", parsed: true, files: ["m.gguf"], size: 2_048, bitsPerWeight: 4.5 };
+    expect(quantOptionLabel(stub, 3_212_749_824)).toBe("Q4_K_M · 4.50 bpw nominal · 2.0 KB");
+  });
 });

@@ -1,20 +1,11 @@
-import type { ModelData } from "@modelhub/tasks";
 import { listGgufQuantizations } from "@modelhub/tasks";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { hubGet } from "../../lib/api/hub-fetch.js";
 import type { ModelInfo } from "../../lib/api/models.js";
+import { repoFilesInfoQuery } from "../../lib/api/repo-files.js";
 import { formatBytes, formatCount } from "../../lib/format.js";
 import { providerLabel } from "../../lib/providers.js";
-import { filesUrls, type RepoRef, repoApiUrl } from "../../lib/repo-ref.js";
-
-/** The repository's own record with file sizes (`blobs=true`): what the files say. */
-const repoFilesInfoQuery = (repo: RepoRef) => ({
-  queryKey: ["repo-info-blobs", repo.type, repo.id],
-  queryFn: async ({ signal }: { signal: AbortSignal }) =>
-    (await hubGet<ModelData>(`${repoApiUrl(repo)}?blobs=true`, signal)).data,
-  staleTime: 30_000,
-});
+import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
 
 function list(value: string | string[] | undefined): string[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];

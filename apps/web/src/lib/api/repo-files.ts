@@ -1,3 +1,4 @@
+import type { ModelData } from "@modelhub/tasks";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { queryClient } from "../query-client.js";
 import { filePath, type RepoRef, repoApiUrl } from "../repo-ref.js";
@@ -22,6 +23,22 @@ export interface CommitSummary {
   authors: Array<{ user: string }>;
   date: string;
 }
+
+/**
+ * The repository's own record with file sizes (`blobs=true`): what the files say. The model sidebar and the
+ * local-apps quantization pick share it (one request, one cache entry).
+ */
+export const repoFilesInfoQuery = (repo: RepoRef) => ({
+  queryKey: ["repo-info-blobs", repo.type, repo.id],
+  queryFn: async ({ signal }: { signal: AbortSignal }) =>
+    (
+      await hubGet<ModelData & { private?: boolean; gated?: false | string }>(
+        `${repoApiUrl(repo)}?blobs=true`,
+        signal,
+      )
+    ).data,
+  staleTime: 30_000,
+});
 
 export interface RepoRefs {
   branches: Array<{ name: string; ref: string; targetCommit: string }>;
