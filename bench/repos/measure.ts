@@ -10,6 +10,22 @@ export function rss(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 }
 
+/** CPU time a process has used so far (user + system, seconds; its threads included). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Runs `work` and reports its wall time and the CPU time `pid` spent meanwhile (seconds). */
+export async function timedWithCpu(
+  pid: number,
+  work: () => Promise<unknown>,
+): Promise<{ wall: number; cpu: number }> {
+  const before = cpuSeconds(pid);
+  const wall = await timed(work);
+  return { wall, cpu: cpuSeconds(pid) - before };
+}
+
 /** Samples a process's resident memory every 20 ms; `stop()` gives the peak (MiB). */
 export function rssSampler(pid: number) {
   let peak = rss(pid);

@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -19,7 +19,7 @@ import {
   rss,
   rssSampler,
   serveChild,
-  timed,
+  timedWithCpu,
   upload,
   writeRandomFile,
 } from "./measure.js";
@@ -46,21 +46,29 @@ async function main() {
     const idle = rss(hub.child.pid!);
 
     // Upload: the LFS PUT against a bare upload to disk (first round stores it; later ones re-verify it).
-    const uploadTimes = { hub: [] as number[], bare: [] as number[] };
+    const uploadTimes = {
+      hub: [] as number[],
+      bare: [] as number[],
+      hubCpu: [] as number[],
+      bareCpu: [] as number[],
+    };
     let uploadPeak = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const href = await lfsUploadUrl(api, "bench/big", oid, size, round);
       const sampler = rssSampler(hub.child.pid!);
       // Rounds after the first upload the same bytes under another oid: the hub reads, hashes and refuses them
       // at the end (a 400), which costs what a fresh upload costs without keeping a second copy.
-      const hubTime = await timed(() =>
+      const hubRun = await timedWithCpu(hub.child.pid!, () =>
         upload(href, big).catch((error) => {
           if (round === 0) throw error;
         }),
       );
       uploadPeak = Math.max(uploadPeak, sampler.stop());
-      uploadTimes.hub.push(hubTime);
-      uploadTimes.bare.push(await timed(() => upload(`${sink.info.url}/`, big)));
+      uploadTimes.hub.push(hubRun.wall);
+      uploadTimes.hubCpu.push(hubRun.cpu);
+      const bareRun = await timedWithCpu(sink.child.pid!, () => upload(`${sink.info.url}/`, big));
+      uploadTimes.bare.push(bareRun.wall);
+      uploadTimes.bareCpu.push(bareRun.cpu);
     }
     const commitLine = (summary: string, lines: unknown[]) =>
       [{ key: "header", value: { summary } }, ...lines].map((line) => JSON.stringify(line)).join("\n");
@@ -72,15 +80,26 @@ async function main() {
     const stored = join(hub.info.dataDir!, "blobs", "sha256", oid.slice(0, 2), oid.slice(2, 4), oid);
 
     // Download: /resolve against the bare pipe of the very same file on disk.
-    const downloadTimes = { hub: [] as number[], bare: [] as number[] };
+    const downloadTimes = {
+      hub: [] as number[],
+      bare: [] as number[],
+      hubCpu: [] as number[],
+      bareCpu: [] as number[],
+    };
     let downloadPeak = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const sampler = rssSampler(hub.child.pid!);
-      downloadTimes.hub.push(await timed(() => download(`${url}/bench/big/resolve/main/big.bin`, auth)));
-      downloadPeak = Math.max(downloadPeak, sampler.stop());
-      downloadTimes.bare.push(
-        await timed(() => download(`${pipe.info.url}/?path=${encodeURIComponent(stored)}`)),
+      const hubRun = await timedWithCpu(hub.child.pid!, () =>
+        download(`${url}/bench/big/resolve/main/big.bin`, auth),
       );
+      downloadPeak = Math.max(downloadPeak, sampler.stop());
+      downloadTimes.hub.push(hubRun.wall);
+      downloadTimes.hubCpu.push(hubRun.cpu);
+      const bareRun = await timedWithCpu(pipe.child.pid!, () =>
+        download(`${pipe.info.url}/?path=${encodeURIComponent(stored)}`),
+      );
+      downloadTimes.bare.push(bareRun.wall);
+      downloadTimes.bareCpu.push(bareRun.cpu);
     }
 
     // 64 concurrent HEAD /resolve of a small file.
@@ -137,19 +156,26 @@ async function main() {
     );
 
     const mibps = (seconds: number) => size / (1 << 20) / seconds;
+    // CPU seconds per GiB moved: steadier than wall time on a shared machine (the hub's worker included).
+    const cpuPerGiB = (seconds: number[]) => Number((median(seconds) / (size / 2 ** 30)).toFixed(2));
     const result = {
+      loadAverage: loadavg().map((load) => Number(load.toFixed(2))),
       fileMiB: FILE_MB,
       rounds: ROUNDS,
       download: {
         hubMiBps: Math.round(mibps(median(downloadTimes.hub))),
         bareMiBps: Math.round(mibps(median(downloadTimes.bare))),
         ratio: Number((median(downloadTimes.bare) / median(downloadTimes.hub)).toFixed(2)),
+        hubCpuSecondsPerGiB: cpuPerGiB(downloadTimes.hubCpu),
+        bareCpuSecondsPerGiB: cpuPerGiB(downloadTimes.bareCpu),
         hubPeakRssAboveIdleMiB: Math.round(downloadPeak - idle),
       },
       upload: {
         hubMiBps: Math.round(mibps(median(uploadTimes.hub))),
         bareMiBps: Math.round(mibps(median(uploadTimes.bare))),
         ratio: Number((median(uploadTimes.bare) / median(uploadTimes.hub)).toFixed(2)),
+        hubCpuSecondsPerGiB: cpuPerGiB(uploadTimes.hubCpu),
+        bareCpuSecondsPerGiB: cpuPerGiB(uploadTimes.bareCpu),
         hubPeakRssAboveIdleMiB: Math.round(uploadPeak - idle),
       },
       idleRssMiB: Math.round(idle),

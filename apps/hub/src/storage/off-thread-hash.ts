@@ -17,7 +17,7 @@ export interface StreamHash {
 }
 
 const BATCH_BYTES = 1 << 20;
-const MAX_IN_FLIGHT = 16 << 20;
+const MAX_IN_FLIGHT = 4 << 20;
 
 /** The worker: one hash per stream id; acknowledges each batch, answers the digest at the end. */
 const WORKER_SOURCE = `
