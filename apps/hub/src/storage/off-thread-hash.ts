@@ -19,21 +19,33 @@ export interface StreamHash {
 const BATCH_BYTES = 1 << 20;
 const MAX_IN_FLIGHT = 4 << 20;
 
-/** The worker: one hash per stream id; acknowledges each batch, answers the digest at the end. */
+/**
+ * The worker: one hash per stream id; acknowledges each batch by handing its buffer back (the main thread
+ * reuses it: no garbage of transferred buffers piles up in the worker), answers the digest at the end.
+ */
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
 const hashes = new Map();
-parentPort.on("message", ({ id, batch, end }) => {
+parentPort.on("message", ({ id, batch, length, end }) => {
   let hash = hashes.get(id);
   if (!hash) hashes.set(id, (hash = createHash("sha256")));
-  if (batch) hash.update(new Uint8Array(batch));
+  hash.update(new Uint8Array(batch, 0, length));
   if (end) {
     hashes.delete(id);
     parentPort.postMessage({ id, digest: hash.digest("hex") });
-  } else parentPort.postMessage({ id, hashed: batch.byteLength });
+  } else parentPort.postMessage({ id, hashed: length, batch }, [batch]);
 });
 `;
+
+/** Batch buffers back from the worker, reused (a few: MAX_IN_FLIGHT / BATCH_BYTES are in flight at most). */
+const BUFFER_BYTES = 2 * BATCH_BYTES;
+const spareBuffers: ArrayBuffer[] = [];
+
+function batchBuffer(bytes: number): ArrayBuffer {
+  if (bytes > BUFFER_BYTES) return new ArrayBuffer(bytes);
+  return spareBuffers.pop() ?? new ArrayBuffer(BUFFER_BYTES);
+}
 
 interface Pending {
   acked(bytes: number): void;
@@ -50,7 +62,9 @@ function hashWorker(): Worker {
   const started = new Worker(WORKER_SOURCE, { eval: true });
   // The worker never keeps the process alive on its own; a stream being hashed keeps it busy anyway.
   started.unref();
-  started.on("message", (message: { id: number; hashed?: number; digest?: string }) => {
+  started.on("message", (message: { id: number; hashed?: number; digest?: string; batch?: ArrayBuffer }) => {
+    if (message.batch?.byteLength === BUFFER_BYTES && spareBuffers.length < 8)
+      spareBuffers.push(message.batch);
     const pending = streams.get(message.id);
     if (!pending) return;
     if (message.digest !== undefined) {
@@ -111,17 +125,18 @@ export function offThreadHash(): StreamHash {
 
   const send = (end: boolean) => {
     // One copy into a buffer of its own, whose memory then moves to the worker without another copy.
-    const batch = new ArrayBuffer(gatheredBytes);
+    const length = gatheredBytes;
+    const batch = batchBuffer(length);
     const view = new Uint8Array(batch);
     let offset = 0;
     for (const chunk of gathered) {
       view.set(chunk, offset);
       offset += chunk.byteLength;
     }
-    inFlight += gatheredBytes;
+    inFlight += length;
     gathered = [];
     gatheredBytes = 0;
-    target.postMessage({ id, batch, end }, [batch]);
+    target.postMessage({ id, batch, length, end }, [batch]);
   };
 
   return {
