@@ -25,8 +25,9 @@ interface CatalogueModel extends ModelData {
   downloads: number;
   likes: number;
   trendingScore: number;
-  createdAt: string;
-  lastModified: string;
+  /** Left out where no public source gives it (catalogue/sources.json): the hub then dates it at seeding. */
+  createdAt?: string;
+  lastModified?: string;
   gated: false | "auto" | "manual";
 }
 type Mappings = Record<string, Record<string, { status: string; task: string }>>;
@@ -55,8 +56,9 @@ const SORT_KEYS: Record<string, (model: CatalogueModel) => number | string> = {
   likes30d: (m) => m.likes, // no like history is kept: the likes a model has now
   downloads: (m) => m.downloads,
   likes: (m) => m.likes,
-  createdAt: (m) => m.createdAt,
-  lastModified: (m) => m.lastModified,
+  // The catalogue's own date, or (left out there) the one the hub gave the model when it seeded it.
+  createdAt: (m) => m.createdAt ?? seededDates.get(m.id)!.createdAt,
+  lastModified: (m) => m.lastModified ?? seededDates.get(m.id)!.lastModified,
   id: (m) => lower(m.id),
   num_parameters: (m) => parameterCount(m) ?? 0,
   mainSize: () => 0, // the catalogue's file lists carry no sizes
@@ -84,6 +86,8 @@ let hub: RunningHub;
 let temp: ReturnType<typeof makeTempDir>;
 type PythonAnswer = { models?: Array<Record<string, unknown> & { id: string }>; error?: string };
 let python: Record<string, PythonAnswer>;
+/** The dates the hub stored for each catalogue model (for models the catalogue leaves undated). */
+const seededDates = new Map<string, { createdAt: string; lastModified: string }>();
 
 /** Every Python call, run in one interpreter (a start per call would cost a second each). */
 const PYTHON_CALLS: Array<{ name: string } & ({ list_models: object } | { requests: object })> = [
@@ -177,6 +181,10 @@ function runPython(input: string): Promise<string> {
 beforeAll(async () => {
   temp = makeTempDir();
   hub = await startTestHub({ dataDir: temp.dir, providerSim: false });
+  for (const model of catalogue) {
+    const stored = await hub.store.models.get(model.id);
+    seededDates.set(model.id, { createdAt: stored!.createdAt, lastModified: stored!.lastModified });
+  }
   // Asynchronously: the hub answers from this very process.
   python = JSON.parse(await runPython(JSON.stringify(PYTHON_CALLS))) as Record<string, PythonAnswer>;
 }, 90_000);
@@ -257,6 +265,12 @@ describe("huggingface_hub list_models against the hub", () => {
 
   it("limit", () => {
     expect(pythonIds("limit")).toEqual(expected(() => true, "downloads").slice(0, 7));
+  });
+
+  it("keeps the catalogue's sourced creation dates", () => {
+    for (const model of catalogue.filter((m) => m.createdAt !== undefined)) {
+      expect(Date.parse(seededDates.get(model.id)!.createdAt), model.id).toBe(Date.parse(model.createdAt!));
+    }
   });
 
   it("every sort huggingface_hub sends (descending, as the public hub)", () => {

@@ -15,6 +15,99 @@ interface CatalogueRecord {
 
 const models: CatalogueRecord[] = JSON.parse(readFileSync(`${BUILT_IN_CATALOGUE_DIR}models.json`, "utf8"));
 
+/** Where each licence and date comes from (`source` null: set from knowledge of the card, not yet checked). */
+interface SourcedFact {
+  value: string;
+  source: string | null;
+}
+const sources: { models: Record<string, { license?: SourcedFact; createdAt?: SourcedFact }> } = JSON.parse(
+  readFileSync(`${BUILT_IN_CATALOGUE_DIR}sources.json`, "utf8"),
+);
+
+/** The public hub's licence identifiers (https://huggingface.co/docs/hub/repositories-licenses). */
+const KNOWN_LICENSES = [
+  "apache-2.0",
+  "mit",
+  "openrail",
+  "bigscience-openrail-m",
+  "creativeml-openrail-m",
+  "bigscience-bloom-rail-1.0",
+  "bigcode-openrail-m",
+  "afl-3.0",
+  "artistic-2.0",
+  "bsl-1.0",
+  "bsd",
+  "bsd-2-clause",
+  "bsd-3-clause",
+  "bsd-3-clause-clear",
+  "c-uda",
+  "cc",
+  "cc0-1.0",
+  "cc-by-2.0",
+  "cc-by-2.5",
+  "cc-by-3.0",
+  "cc-by-4.0",
+  "cc-by-sa-3.0",
+  "cc-by-sa-4.0",
+  "cc-by-nc-2.0",
+  "cc-by-nc-3.0",
+  "cc-by-nc-4.0",
+  "cc-by-nd-4.0",
+  "cc-by-nc-nd-3.0",
+  "cc-by-nc-nd-4.0",
+  "cc-by-nc-sa-2.0",
+  "cc-by-nc-sa-3.0",
+  "cc-by-nc-sa-4.0",
+  "cdla-sharing-1.0",
+  "cdla-permissive-1.0",
+  "cdla-permissive-2.0",
+  "wtfpl",
+  "ecl-2.0",
+  "epl-1.0",
+  "epl-2.0",
+  "etalab-2.0",
+  "eupl-1.1",
+  "eupl-1.2",
+  "agpl-3.0",
+  "gfdl",
+  "gpl",
+  "gpl-2.0",
+  "gpl-3.0",
+  "lgpl",
+  "lgpl-2.1",
+  "lgpl-3.0",
+  "isc",
+  "h-research",
+  "intel-research",
+  "lppl-1.3c",
+  "ms-pl",
+  "apple-ascl",
+  "apple-amlr",
+  "mpl-2.0",
+  "odc-by",
+  "odbl",
+  "openrail++",
+  "osl-3.0",
+  "postgresql",
+  "ofl-1.1",
+  "ncsa",
+  "unlicense",
+  "zlib",
+  "pddl",
+  "lgpl-lr",
+  "deepfloyd-if-license",
+  "fair-noncommercial-research-license",
+  "llama2",
+  "llama3",
+  "llama3.1",
+  "llama3.2",
+  "llama3.3",
+  "llama4",
+  "gemma",
+  "unknown",
+  "other",
+];
+
 /** The chat-template corpus (a copy of shared/corpus/chat-templates.json kept by the jinja package). */
 const corpus: Array<{ id: string; template: string }> = JSON.parse(
   readFileSync(
@@ -86,15 +179,43 @@ describe("the built-in catalogue's facts", () => {
     }
   });
 
-  it("has no model modified before it was created, nor created before the hub's records began", () => {
+  it("dates a model only from a source: no invented dates, none before the hub's records began", () => {
     for (const model of models) {
-      const created = Date.parse(model.createdAt ?? "");
-      const modified = Date.parse(model.lastModified ?? "");
-      expect(Number.isFinite(created) && Number.isFinite(modified), model.id).toBe(true);
-      expect(modified, model.id).toBeGreaterThanOrEqual(created);
+      // A last modification is the hub's own (the demo copy's commit); the catalogue cannot know it.
+      expect(model.lastModified, model.id).toBeUndefined();
+      if (model.createdAt === undefined) continue;
+      const created = Date.parse(model.createdAt);
+      expect(Number.isFinite(created), model.id).toBe(true);
       // The public hub dates every repository older than its 2022 migration at 2022-03-02.
       expect(created, model.id).toBeGreaterThanOrEqual(Date.parse("2022-03-02T00:00:00Z"));
+      expect(sources.models[model.id]?.createdAt?.value, model.id).toBe(model.createdAt.slice(0, 10));
     }
+  });
+
+  it("has a sources entry for every licence and date it states, from the public hub's licence list", () => {
+    const byId = new Map(models.map((model) => [model.id, model]));
+    for (const model of models) {
+      const license = model.cardData?.license;
+      if (license === undefined) continue;
+      expect(KNOWN_LICENSES, `${model.id}: ${license}`).toContain(license);
+      expect(sources.models[model.id]?.license?.value, model.id).toBe(license);
+    }
+    for (const [id, entry] of Object.entries(sources.models)) {
+      const model = byId.get(id);
+      expect(model, id).toBeDefined();
+      if (entry.license) expect(model?.cardData?.license, id).toBe(entry.license.value);
+      if (entry.createdAt) expect(model?.createdAt?.slice(0, 10), id).toBe(entry.createdAt.value);
+      for (const fact of [entry.license, entry.createdAt]) {
+        if (fact?.source !== undefined && fact.source !== null)
+          expect(fact.source, id).toMatch(/^https:\/\//);
+      }
+    }
+    const checked = (id: string) => sources.models[id]?.license?.source;
+    expect(checked("black-forest-labs/FLUX.1-schnell")).toMatch(/^https:/);
+    expect(sources.models["microsoft/phi-4"]?.createdAt).toEqual({
+      value: "2024-12-11",
+      source: "https://huggingface.co/microsoft/phi-4/commits/refs%2Fpr%2F1",
+    });
   });
 
   it("states one license per model, the same in its tags and its card, or none", () => {
