@@ -19,7 +19,7 @@ const BUILTINS = new Set(builtinModules);
 
 interface Manifest {
   name: string;
-  exports?: Record<string, { source?: string }>;
+  exports?: Record<string, { source?: string; import?: string; default?: string }>;
   bin?: Record<string, string>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -68,7 +68,11 @@ for (const workspace of workspaces.filter((w) => !UNCHECKED.has(w))) {
   const dir = join(ROOT, workspace);
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
   const entries = [
-    ...Object.values(manifest.exports ?? {}).map((entry) => entry.source),
+    // An export with only a `source` condition (e.g. `./testing`, for this repository's own tests) resolves
+    // nowhere once installed: it is not published code.
+    ...Object.values(manifest.exports ?? {})
+      .filter((entry) => entry.import !== undefined || entry.default !== undefined)
+      .map((entry) => entry.source),
     ...Object.values(manifest.bin ?? {}).map((bin) =>
       bin.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts"),
     ),
