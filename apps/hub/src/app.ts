@@ -17,7 +17,7 @@ import { createMetrics, type HubMetrics } from "./http/metrics.js";
 import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./http/public-url.js";
 import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
-import { isAppPage } from "./http/web-pages.js";
+import { isAdminPage, isAppPage } from "./http/web-pages.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import { createRepoService } from "./repos/repo-service.js";
@@ -255,28 +255,35 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
 
   const web = deps.webDist
     ? createWebHandler(deps.webDist, (path, c) =>
-        // A private model the caller may not see is "not found", as the API answers it.
-        isAppPage(path, {
-          repoExists: async (type, id) => {
-            const found =
-              type === "model"
-                ? await deps.store.models.get(id)
-                : ((await deps.store.repos.get(type, id)) ?? (await deps.store.repos.redirected(type, id)));
-            if (!found) return false;
-            if (!found.private) return true;
-            const visible = visibility((c as Context<HubEnv>).get("actor"), type);
-            const lower = found.id.toLowerCase();
-            return (
-              visible.all ||
-              visible.owners.some((owner) => lower.startsWith(`${owner.toLowerCase()}/`)) ||
-              visible.repoIds.some((repoId) => repoId.toLowerCase() === lower)
-            );
-          },
-          accountExists: async (name) => {
-            const account = await deps.store.accounts.namespace(name);
-            return account !== undefined && !(account.kind === "user" && account.disabled);
-          },
-        }),
+        isAdminPage(path)
+          ? // Administration pages exist for site admins only (the one authorization function decides).
+            authorizer.authorize((c as Context<HubEnv>).get("actor"), "manage", { kind: "site" }).then(
+              () => true,
+              () => false,
+            )
+          : // A private model the caller may not see is "not found", as the API answers it.
+            isAppPage(path, {
+              repoExists: async (type, id) => {
+                const found =
+                  type === "model"
+                    ? await deps.store.models.get(id)
+                    : ((await deps.store.repos.get(type, id)) ??
+                      (await deps.store.repos.redirected(type, id)));
+                if (!found) return false;
+                if (!found.private) return true;
+                const visible = visibility((c as Context<HubEnv>).get("actor"), type);
+                const lower = found.id.toLowerCase();
+                return (
+                  visible.all ||
+                  visible.owners.some((owner) => lower.startsWith(`${owner.toLowerCase()}/`)) ||
+                  visible.repoIds.some((repoId) => repoId.toLowerCase() === lower)
+                );
+              },
+              accountExists: async (name) => {
+                const account = await deps.store.accounts.namespace(name);
+                return account !== undefined && !(account.kind === "user" && account.disabled);
+              },
+            }),
       )
     : undefined;
   app.notFound(async (c) => {

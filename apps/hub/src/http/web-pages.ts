@@ -19,6 +19,17 @@ export const APP_PAGES: readonly string[] = [
   "/settings/organizations",
 ];
 
+/** Site administration pages: pages for site admins only (anyone else gets the not-found page, 404). */
+export const ADMIN_PAGES: readonly string[] = [
+  "/admin",
+  "/admin/settings",
+  "/admin/users",
+  "/admin/organizations",
+  "/admin/usage",
+];
+
+export const isAdminPage = (path: string): boolean => ADMIN_PAGES.includes(path.replace(/(.)\/$/, "$1"));
+
 /**
  * Account pages with a name in the path: an organization's page and an invite link. Any well-formed name is
  * a page (the page itself says when the organization does not exist; organizations are public).

@@ -1,9 +1,43 @@
+import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { NavLink, Outlet, ScrollRestoration } from "react-router";
 import { UserMenu } from "../features/account/user-menu.js";
+import { siteQuery } from "../features/admin/admin-api.js";
 import { ThemeSwitcher } from "../features/theme/index.js";
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-2.5 py-1.5 text-sm font-medium ${isActive ? "bg-accent-soft text-accent" : "text-muted hover:text-ink"}`;
+
+/** The site's name (site settings); the default until it arrives. */
+function useSiteName(): string {
+  return useQuery(siteQuery).data?.siteName ?? "Modelhub";
+}
+
+function SiteName() {
+  return <span className="hidden sm:inline">{useSiteName()}</span>;
+}
+
+function HomeLink({ children }: { children: ReactNode }) {
+  return (
+    <NavLink
+      to="/models"
+      className="flex items-center gap-2 font-semibold tracking-tight"
+      aria-label={`${useSiteName()} home`}
+    >
+      {children}
+    </NavLink>
+  );
+}
+
+/** The site's notice above every page (site settings), when there is one. */
+function SiteNotice() {
+  const notice = useQuery(siteQuery).data?.notice;
+  return notice ? (
+    <p role="note" className="border-b border-line bg-accent-soft px-4 py-2 text-center text-sm">
+      {notice}
+    </p>
+  ) : null;
+}
 
 export function AppLayout() {
   return (
@@ -16,17 +50,13 @@ export function AppLayout() {
       </a>
       <header className="sticky top-0 z-30 border-b border-line bg-surface/90 backdrop-blur">
         <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4">
-          <NavLink
-            to="/models"
-            className="flex items-center gap-2 font-semibold tracking-tight"
-            aria-label="Modelhub home"
-          >
+          <HomeLink>
             <svg aria-hidden="true" viewBox="0 0 32 32" className="size-7">
               <rect width="32" height="32" rx="8" className="fill-accent" />
               <path d="M9 22V10l7 7 7-7v12" className="stroke-accent-ink" strokeWidth="3" fill="none" />
             </svg>
-            <span className="hidden sm:inline">Modelhub</span>
-          </NavLink>
+            <SiteName />
+          </HomeLink>
           <nav aria-label="Main" className="flex min-w-0 items-center gap-1 overflow-x-auto">
             <NavLink to="/models" className={navLinkClass}>
               Models
@@ -47,6 +77,7 @@ export function AppLayout() {
           </div>
         </div>
       </header>
+      <SiteNotice />
       <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
         <Outlet />
       </main>

@@ -203,6 +203,11 @@ export const router = createBrowserRouter([
       },
       { path: "settings", element: <Navigate to="/settings/profile" replace /> },
       {
+        path: "admin/:section",
+        lazy: () => import("./pages/admin-page.js").then((m) => ({ Component: m.AdminPage })),
+      },
+      { path: "admin", element: <Navigate to="/admin/settings" replace /> },
+      {
         path: "organizations/invites/:code",
         lazy: () => import("./pages/org-invite-page.js").then((m) => ({ Component: m.OrgInvitePage })),
       },

@@ -6,7 +6,7 @@ const itemClass = "block w-full rounded px-2 py-1.5 text-left text-sm hover:bg-a
 
 /**
  * The header's account corner: "Sign in" for a reader, or the signed-in user's avatar opening a menu
- * (profile, access tokens, organizations, sign out). A <details> menu: keyboard and screen readers work
+ * (profile, access tokens, organizations, site administration for admins, sign out). A <details> menu: keyboard and screen readers work
  * without script.
  */
 export function UserMenu() {
@@ -68,6 +68,13 @@ export function UserMenu() {
               Organizations
             </Link>
           </li>
+          {session.isAdmin ? (
+            <li>
+              <Link to="/admin/settings" className={itemClass}>
+                Site administration
+              </Link>
+            </li>
+          ) : null}
           <li className="mt-1 border-t border-line pt-1">
             <button type="button" onClick={out} className={itemClass}>
               Sign out

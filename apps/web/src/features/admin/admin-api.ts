@@ -1,0 +1,75 @@
+import { queryOptions } from "@tanstack/react-query";
+import { hubGet } from "../../lib/api/hub-fetch.js";
+import { queryClient } from "../../lib/query-client.js";
+import { accountSend, type SignupPolicy } from "../account/account-api.js";
+
+/** `/api/admin/settings`: what a site admin changes at run time, and the policy in force. */
+export interface SiteSettings {
+  siteName: string;
+  notice: string;
+  /** null: follow SIGNUP_POLICY (configuredSignupPolicy). */
+  signupPolicy: SignupPolicy | null;
+  configuredSignupPolicy: SignupPolicy;
+  effectiveSignupPolicy: SignupPolicy;
+}
+
+export interface AdminUser {
+  id: number;
+  name: string;
+  fullname: string;
+  email: string | null;
+  isAdmin: boolean;
+  disabled: boolean;
+  hasPassword: boolean;
+  createdAt: string;
+}
+
+export interface AdminOrg {
+  id: number;
+  name: string;
+  fullname: string;
+  createdAt: string;
+  members: number;
+}
+
+export interface UsageRow {
+  user?: string | null;
+  org?: string | null;
+  requests: number;
+  errors: number;
+  requestBytes: number;
+  responseBytes: number;
+  totalMs: number;
+}
+
+const adminQuery = <T>(key: string, path: string) =>
+  queryOptions({
+    queryKey: ["admin", key],
+    queryFn: async ({ signal }) => (await hubGet<T>(path, signal)).data,
+  });
+
+export const siteSettingsQuery = adminQuery<SiteSettings>("settings", "/api/admin/settings");
+export const adminUsersQuery = adminQuery<AdminUser[]>("users", "/api/admin/users");
+export const adminOrgsQuery = adminQuery<AdminOrg[]>("orgs", "/api/admin/orgs");
+export const adminUsageQuery = (by: "user" | "org") =>
+  adminQuery<{ by: string; since: string; usage: UsageRow[] }>(`usage-${by}`, `/api/admin/usage?by=${by}`);
+
+/** `/api/site`: the name and notice every page shows (anyone may read them). */
+export const siteQuery = queryOptions({
+  queryKey: ["site"],
+  queryFn: async ({ signal }) =>
+    (await hubGet<{ siteName: string; notice: string }>("/api/site", signal)).data,
+  staleTime: 5 * 60_000,
+});
+
+/** A change through the admin API, then the lists it touches are read again. */
+export async function adminSend<T>(
+  method: "POST" | "PUT" | "PATCH",
+  path: string,
+  body: unknown,
+  refresh: readonly string[],
+): Promise<T> {
+  const answer = await accountSend<T>(method, path, body);
+  await Promise.all(refresh.map((key) => queryClient.invalidateQueries({ queryKey: [key] })));
+  return answer;
+}

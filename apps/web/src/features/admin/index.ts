@@ -1,0 +1,5 @@
+export { siteQuery } from "./admin-api.js";
+export { OrgsAdmin } from "./orgs-admin.js";
+export { SiteSettingsForm } from "./site-settings-form.js";
+export { UsageAdmin } from "./usage-admin.js";
+export { UsersAdmin } from "./users-admin.js";

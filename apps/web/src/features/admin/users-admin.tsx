@@ -1,0 +1,209 @@
+import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import {
+  buttonClass,
+  errorText,
+  FormMessage,
+  secondaryButtonClass,
+  TextField,
+} from "../account/form-parts.js";
+import { TokenReveal } from "../account/token-reveal.js";
+import { type AdminUser, adminSend, adminUsersQuery } from "./admin-api.js";
+
+/** Every user, with disable / make admin / reset password; a form to create one; sign-up invite links. */
+export function UsersAdmin({ self }: { self: string }) {
+  const users = useQuery(adminUsersQuery);
+  const [message, setMessage] = useState<{ error?: string; success?: string }>({});
+  const [resetting, setResetting] = useState<string | null>(null);
+
+  const change = async (user: AdminUser, patch: Record<string, unknown>, done: string) => {
+    setMessage({});
+    try {
+      await adminSend("PATCH", `/api/admin/users/${encodeURIComponent(user.name)}`, patch, ["admin"]);
+      setMessage({ success: done });
+    } catch (failure) {
+      setMessage({ error: errorText(failure) });
+    }
+  };
+
+  const resetPassword = async (event: FormEvent<HTMLFormElement>, user: AdminUser) => {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get("password"));
+    await change(user, { password }, `${user.name}'s password was reset; their sessions were signed out.`);
+    setResetting(null);
+  };
+
+  return (
+    <div className="flex flex-col gap-8">
+      <section aria-labelledby="users-heading" className="flex flex-col gap-3">
+        <h2 id="users-heading" className="text-lg font-semibold">
+          Users
+        </h2>
+        <FormMessage error={message.error} success={message.success} />
+        {users.isPending ? <p className="text-sm text-muted">Loading…</p> : null}
+        {users.isError ? <FormMessage error={errorText(users.error)} /> : null}
+        {users.data ? (
+          <ul className="flex flex-col divide-y divide-line rounded-md border border-line">
+            {users.data.map((user) => (
+              <li key={user.id} className="flex flex-col gap-2 p-3">
+                <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+                  <span className="font-medium">{user.name}</span>
+                  <span className="text-sm text-muted">{user.email ?? "no email"}</span>
+                  {user.isAdmin ? <span className="text-xs font-medium text-accent">Admin</span> : null}
+                  {user.disabled ? <span className="text-xs font-medium text-danger">Disabled</span> : null}
+                </div>
+                <div className="flex flex-wrap gap-2">
+                  <button
+                    type="button"
+                    className={secondaryButtonClass}
+                    disabled={user.name === self}
+                    onClick={() =>
+                      change(
+                        user,
+                        { disabled: !user.disabled },
+                        `${user.name} is ${user.disabled ? "enabled" : "disabled"}.`,
+                      )
+                    }
+                  >
+                    {user.disabled ? "Enable" : "Disable"}
+                    <span className="sr-only"> {user.name}</span>
+                  </button>
+                  <button
+                    type="button"
+                    className={secondaryButtonClass}
+                    disabled={user.name === self}
+                    onClick={() =>
+                      change(
+                        user,
+                        { isAdmin: !user.isAdmin },
+                        `${user.name} is ${user.isAdmin ? "no longer" : "now"} an administrator.`,
+                      )
+                    }
+                  >
+                    {user.isAdmin ? "Remove admin" : "Make admin"}
+                    <span className="sr-only"> {user.name}</span>
+                  </button>
+                  <button
+                    type="button"
+                    className={secondaryButtonClass}
+                    aria-expanded={resetting === user.name}
+                    onClick={() => setResetting(resetting === user.name ? null : user.name)}
+                  >
+                    Reset password<span className="sr-only"> of {user.name}</span>
+                  </button>
+                </div>
+                {resetting === user.name ? (
+                  <form
+                    onSubmit={(event) => resetPassword(event, user)}
+                    aria-label={`New password for ${user.name}`}
+                    className="flex flex-wrap items-end gap-2"
+                  >
+                    <TextField
+                      label={`New password for ${user.name}`}
+                      name="password"
+                      type="password"
+                      autoComplete="new-password"
+                      minLength={8}
+                      required
+                      autoFocus
+                    />
+                    <button type="submit" className={buttonClass}>
+                      Set password
+                    </button>
+                  </form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+      <CreateUserForm />
+      <SignupInvite />
+    </div>
+  );
+}
+
+function CreateUserForm() {
+  const [message, setMessage] = useState<{ error?: string; success?: string }>({});
+  const create = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    setMessage({});
+    try {
+      const user = await adminSend<AdminUser>(
+        "POST",
+        "/api/admin/users",
+        {
+          name: String(form.get("name")),
+          email: String(form.get("email") ?? "") || undefined,
+          password: String(form.get("password") ?? "") || undefined,
+          isAdmin: form.get("isAdmin") === "on",
+        },
+        ["admin"],
+      );
+      formElement.reset();
+      setMessage({ success: `Created ${user.name}.` });
+    } catch (failure) {
+      setMessage({ error: errorText(failure) });
+    }
+  };
+  return (
+    <section aria-labelledby="create-user-heading" className="flex max-w-xl flex-col gap-3">
+      <h2 id="create-user-heading" className="text-lg font-semibold">
+        Create a user
+      </h2>
+      <form onSubmit={create} aria-label="Create a user" className="flex flex-col gap-3">
+        <TextField label="User name" name="name" required autoComplete="off" />
+        <TextField label="Email" name="email" type="email" autoComplete="off" />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          hint="Optional: without one, the user signs in through single sign-on or after a reset."
+        />
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="isAdmin" /> Site administrator
+        </label>
+        <FormMessage error={message.error} success={message.success} />
+        <button type="submit" className={`${buttonClass} self-start`}>
+          Create user
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function SignupInvite() {
+  const [invite, setInvite] = useState<{ url: string; expiresAt: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const make = async () => {
+    setError(null);
+    try {
+      setInvite(await adminSend("POST", "/api/admin/invites", {}, []));
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  };
+  return (
+    <section aria-labelledby="invite-heading" className="flex max-w-xl flex-col gap-3">
+      <h2 id="invite-heading" className="text-lg font-semibold">
+        Sign-up invites
+      </h2>
+      <p className="text-sm text-muted">A link that creates one account, for a week (invite-only sign-up).</p>
+      <button type="button" className={`${secondaryButtonClass} self-start`} onClick={make}>
+        Make an invite link
+      </button>
+      <FormMessage error={error} />
+      {invite ? (
+        <TokenReveal
+          token={invite.url}
+          name={`until ${new Date(invite.expiresAt).toLocaleDateString()}`}
+          label="Invite link"
+        />
+      ) : null}
+    </section>
+  );
+}
