@@ -1,5 +1,4 @@
-import { type CardTree, MAX_CARD_CHARACTERS } from "./card-markdown.js";
-import type { CardReply, CardRequest } from "./card-protocol.js";
+import { type CardReply, type CardRequest, type CardTree, MAX_CARD_CHARACTERS } from "./card-protocol.js";
 
 /**
  * How long the worker may spend on one card. Some inputs take the parser minutes (tens of thousands of

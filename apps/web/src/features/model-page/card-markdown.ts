@@ -4,18 +4,10 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
+import { type CardTree, MAX_CARD_CHARACTERS } from "./card-protocol.js";
 import { cutLongTables, rehypeLimitTableRows } from "./limit-table-rows.js";
 
-/** A card is shown up to this length: parsing costs milliseconds per kilobyte, tables far more. */
-export const MAX_CARD_CHARACTERS = 100_000;
-
-export interface CardTree {
-  tree: Root;
-  /** The source was longer than MAX_CARD_CHARACTERS and only its beginning is in `tree`. */
-  cut: boolean;
-  /** The Markdown could not be parsed (nested too deeply for the parser's stack): its text, shown as is. */
-  plainText?: string;
-}
+export { type CardTree, MAX_CARD_CHARACTERS } from "./card-protocol.js";
 
 const processor = unified()
   .use(remarkParse)

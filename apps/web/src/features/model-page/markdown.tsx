@@ -12,7 +12,7 @@ import {
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
 import { cardTreeInWorker } from "./card-in-worker.js";
-import { type CardTree, MAX_CARD_CHARACTERS } from "./card-markdown.js";
+import { type CardTree, MAX_CARD_CHARACTERS } from "./card-protocol.js";
 
 const HEADING_CLASSES = ["text-2xl", "text-xl", "text-lg", "text-base", "text-base", "text-sm"];
 
