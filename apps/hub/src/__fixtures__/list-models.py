@@ -1,7 +1,8 @@
 """Runs listing calls against HF_ENDPOINT as real Python clients make them; prints one JSON answer per call.
 
 stdin: [{"name": ..., "list_models": {kwargs}} | {"name": ..., "requests": {params}}]
-- list_models: huggingface_hub's HfApi().list_models(**kwargs), exactly as a user would call it.
+- list_models: huggingface_hub's HfApi().list_models(**kwargs), exactly as a user would call it;
+  `"expand": "every value list_models documents"` sends the expand values its docstring lists.
 - requests: a plain requests.get of /api/models with these params (how older clients, huggingface_hub
   before its httpx port included, serialised booleans: full=True).
 stdout: {name: {"models": [{...}]} | {"error": "..."}}
@@ -9,10 +10,23 @@ stdout: {name: {"models": [{...}]} | {"error": "..."}}
 
 import json
 import os
+import re
 import sys
 
 import requests
 from huggingface_hub import HfApi
+
+EVERY_DOCUMENTED_EXPAND = "every value list_models documents"
+
+
+def documented_expand_values():
+    """The values list_models' docstring gives for `expand` ("Possible values are `"author"`, ...")."""
+    doc = HfApi.list_models.__doc__ or ""
+    found = re.search(r"expand \(`list\[ExpandModelProperty_T\]`.*?Possible values are (.*?)\.\n", doc, re.S)
+    values = re.findall(r'`"([^"`]+)"`', found.group(1)) if found else []
+    if len(values) < 10:
+        raise RuntimeError(f"list_models' docstring no longer lists the expand values: {values}")
+    return values
 
 
 def summary(model):
@@ -34,7 +48,10 @@ def main():
     for call in json.load(sys.stdin):
         try:
             if "list_models" in call:
-                models = [summary(model) for model in api.list_models(**call["list_models"])]
+                kwargs = dict(call["list_models"])
+                if kwargs.get("expand") == EVERY_DOCUMENTED_EXPAND:
+                    kwargs["expand"] = documented_expand_values()
+                models = [summary(model) for model in api.list_models(**kwargs)]
             else:
                 response = requests.get(f"{os.environ['HF_ENDPOINT']}/api/models", params=call["requests"], timeout=30)
                 if response.status_code != 200:
