@@ -305,7 +305,13 @@ describe.skipIf(!hasJinja2)(
       const cases: OracleCase[] = sample(fc.array(unicodeName, { minLength: 1, maxLength: 3 }), 800).map(
         (names) => ({ template: `{{ "${names.map((n) => `\\N{${n}}`).join("")}" }}` }),
       );
-      cases.push({ template: '{{ "\\N" }}' }, { template: '{{ "\\N{LATIN SMALL LETTER A" }}' });
+      cases.push(
+        { template: '{{ "\\N" }}' },
+        { template: '{{ "\\N{LATIN SMALL LETTER A" }}' },
+        ...["\\x4g", "\\x", "\\u12g4", "\\U0011", "\\U00110000", "\\q\\8\\777\\400"].map((body) => ({
+          template: `{{ "${body}" }}`,
+        })),
+      );
       expect(differences(cases, { sameErrors: true })).toEqual([]);
     });
 

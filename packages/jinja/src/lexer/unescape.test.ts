@@ -12,8 +12,17 @@ describe("unescapePython", () => {
     expect(unescapePython("line\\\ncontinued")).toBe("linecontinued");
   });
 
-  it("keeps escapes it cannot decode as written", () => {
-    expect(unescapePython("\\q\\8\\x4g\\u12\\U00110000 \\")).toBe("\\q\\8\\x4g\\u12\\U00110000 \\");
+  it("keeps unknown escapes as written", () => {
+    expect(unescapePython("\\q\\8 \\")).toBe("\\q\\8 \\");
     expect(unescapePython("no escapes")).toBe("no escapes");
+  });
+
+  it("refuses truncated \\x, \\u, \\U escapes and code points past U+10FFFF, as Python's codec does", () => {
+    expect(() => unescapePython("\\x4g")).toThrow("truncated \\xXX escape");
+    expect(() => unescapePython("a\\x")).toThrow("truncated \\xXX escape");
+    expect(() => unescapePython("\\u12")).toThrow("truncated \\uXXXX escape");
+    expect(() => unescapePython("\\U0011")).toThrow("truncated \\UXXXXXXXX escape");
+    expect(() => unescapePython("\\U00110000")).toThrow("illegal Unicode character");
+    expect(unescapePython("\\\\x4g")).toBe("\\x4g");
   });
 });

@@ -20,6 +20,12 @@ const SIMPLE: Record<string, string> = {
 const ESCAPE =
   /\\([0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N(?:\{[^}]+\})?|[\n\\'"abfnrtv])/y;
 
+const TRUNCATED: Record<string, string> = {
+  x: "truncated \\xXX escape",
+  u: "truncated \\uXXXX escape",
+  U: "truncated \\UXXXXXXXX escape",
+};
+
 /** Decodes a string literal body the way Python's "unicode-escape" codec does (unknown escapes stay). */
 export function unescapePython(body: string): string {
   let at = body.indexOf("\\");
@@ -39,11 +45,17 @@ export function unescapePython(body: string): string {
       } else if (decoded === undefined) {
         const code =
           sequence[0]! <= "7" ? Number.parseInt(sequence, 8) : Number.parseInt(sequence.slice(1), 16);
-        decoded = code <= 0x10ffff ? String.fromCodePoint(code) : m[0];
+        if (code > 0x10ffff) throw new EscapeError("illegal Unicode character");
+        decoded = String.fromCodePoint(code);
       }
       out += body.slice(from, at) + decoded;
       from = at = ESCAPE.lastIndex;
-    } else at++;
+    } else {
+      // \x, \u and \U need all their hex digits (Python's codec refuses the literal, Jinja2 with it).
+      const truncated = TRUNCATED[body[at + 1] ?? ""];
+      if (truncated !== undefined) throw new EscapeError(truncated);
+      at++;
+    }
     at = body.indexOf("\\", at);
   }
   return out + body.slice(from);
