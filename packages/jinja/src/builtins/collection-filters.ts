@@ -7,11 +7,11 @@ import {
   isTuple,
   isUndefined,
   type Kwargs,
-  Markup,
   makeTuple,
   num,
   PyFloat,
   pythonKey,
+  storageKey,
   truthy,
   typeName,
   Undefined,
@@ -131,8 +131,8 @@ export function unique(value: unknown, args: unknown[], k: Kwargs | null): unkno
   const caseSensitive = truthy(arg(args, k, 0, "case_sensitive", false));
   const attribute = arg(args, k, 1, "attribute", null);
   const getKey = sortKey(attribute, caseSensitive);
-  // A Python set in linear time: strings and numbers by a hash key (1 == 1.0 == True as in Python),
-  // other hashable keys (tuples, None...) compared one by one.
+  // A Python set in linear time: every hashable key by its dict storage key (1 == 1.0 == True as in
+  // Python, ints past 2**53, tuples, None), NaN compared one by one.
   const hashed = new Set<string>();
   const others: unknown[] = [];
   const out: unknown[] = [];
@@ -153,14 +153,11 @@ export function unique(value: unknown, args: unknown[], k: Kwargs | null): unkno
   return out;
 }
 
+/** A Python set's hash key: the dict storage key (1, True and 1.0 are one), none for NaN (never equal). */
 function hashKey(key: unknown): string | null {
-  if (typeof key === "string") return `s${key}`;
-  if (key instanceof Markup) return `s${key.text}`;
-  if (typeof key === "number" || typeof key === "boolean" || key instanceof PyFloat) {
-    const n = num(key);
-    return Number.isNaN(n) ? null : `n${n}`;
-  }
-  return null;
+  if (typeof key === "number" && Number.isNaN(key)) return null;
+  if (key instanceof PyFloat && Number.isNaN(key.value)) return null;
+  return storageKey(key);
 }
 
 export function sum(value: unknown, args: unknown[], k: Kwargs | null, st: RenderState): unknown {
