@@ -56,7 +56,10 @@ describe("a fresh clone's first start", () => {
   it("serves the catalogue to anonymous readers and says how to make the first admin, as the README does", async () => {
     expect(README).toContain("npm install && npm start");
     expect(README).toContain("npm run admin -w apps/hub -- users:create");
-    expect(hub.output()).toContain("No accounts yet: anonymous visitors read the public catalogue.");
+    // Printed just after the address (once the hub has counted its users).
+    await expect
+      .poll(() => hub.output(), { timeout: 15_000 })
+      .toContain("No accounts yet: anonymous visitors read the public catalogue.");
     expect(hub.output()).toContain("npm run admin -w apps/hub -- users:create NAME --admin --password-stdin");
 
     const models = await fetch(`${hub.url}/api/models?limit=5`);

@@ -107,7 +107,9 @@ describe("authorization matrix", () => {
   });
 
   for (const row of TABLE) {
-    it(`${row.method} ${typeof row.path === "string" ? row.path : row.route} (${row.name})`, async () => {
+    it(`${row.method} ${typeof row.path === "string" ? row.path : row.route} (${row.name})`, {
+      timeout: 30_000,
+    }, async () => {
       const outcomes: Record<string, number | string> = {};
       // One snapshot per call: the state after one caller is the state before the next.
       let before = await databaseState();
