@@ -130,7 +130,10 @@ export async function deriveModel(blobs: BlobStore, files: readonly DerivableFil
 }
 
 /** The README's text up to MAX_CARD_BYTES (a character cut in two at the end is dropped). */
-async function cardSource(blobs: BlobStore, file: DerivableFile | undefined): Promise<string | undefined> {
+export async function cardSource(
+  blobs: BlobStore,
+  file: DerivableFile | undefined,
+): Promise<string | undefined> {
   if (!file) return undefined;
   if (file.size === 0) return "";
   const end = Math.min(file.size, MAX_CARD_BYTES) - 1;

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { deriveModel } from "../derive/derive-model.js";
+import { deriveRepoCard } from "../derive/derive-repo-card.js";
 import {
   ConflictError,
   EntryNotFoundError,
@@ -11,7 +12,7 @@ import {
 import { isValidIdPart } from "../model-id.js";
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
 import type { FileRecord, Gated, RepoRecord, RepoType } from "../store/repos-table.js";
-import type { Store } from "../store/store.js";
+import type { Store, StoreTransaction } from "../store/store.js";
 import {
   applyCommit,
   type CommitOperation,
@@ -121,7 +122,7 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         )),
       ];
       const stamp = now();
-      return store.writeTransaction(async (tx) => {
+      const repo = await store.writeTransaction(async (tx) => {
         const existing =
           (await tx.repos.get(request.type, id))?.id ??
           (request.type === "model" ? (await tx.models.get(id))?.id : undefined);
@@ -147,6 +148,12 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         await initialCommit(tx, repo, files, request.author, stamp);
         return repo;
       });
+      // A space's card (its SDK) is indexed from the start; a model's row keeps its catalogue facts.
+      if (repo.type !== "model") {
+        const main = await store.repos.ref(repo.key, branchRef("main"));
+        if (main) await service.derive(repo, main);
+      }
+      return repo;
     },
 
     /**
@@ -280,18 +287,25 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       },
     ): Promise<CommitResult> {
       const result = await applyCommit(store, repo, { ...request, now: now() });
-      if (repo.type === "model" && result.ref === branchRef("main"))
-        await service.derive(repo, result.commit.oid);
+      if (result.ref === branchRef("main")) await service.derive(repo, result.commit.oid);
       return result;
     },
 
+    /** A model's page data, or a dataset's or space's card index (tags, SDK), from a commit's files. */
     async derive(repo: RepoRecord, commitOid: string): Promise<void> {
-      const derived = await deriveModel(blobs, await store.repos.files(repo.key, commitOid));
+      const files = await store.repos.files(repo.key, commitOid);
+      let write: (tx: StoreTransaction) => Promise<void>;
+      if (repo.type === "model") {
+        const derived = await deriveModel(blobs, files);
+        write = (tx) => tx.repos.setDerivedModelFields(repo.id, derived);
+      } else {
+        const derived = await deriveRepoCard(blobs, repo.type, files);
+        write = (tx) => tx.repos.setDerivedCard(repo.key, derived);
+      }
       // Only if main still points there: a newer commit derives its own.
       await store.writeTransaction(async (tx) => {
         await tx.lock(repoLock(repo.key));
-        if ((await tx.repos.ref(repo.key, branchRef("main"))) === commitOid)
-          await tx.repos.setDerivedModelFields(repo.id, derived);
+        if ((await tx.repos.ref(repo.key, branchRef("main"))) === commitOid) await write(tx);
       });
     },
 

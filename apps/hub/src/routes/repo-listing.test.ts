@@ -85,7 +85,7 @@ describe("GET /api/datasets and /api/spaces", () => {
   });
 
   it("refuses what it cannot apply instead of ignoring it", async () => {
-    for (const query of ["filter=csv", "license=mit", "sort=nope", "cursor=bogus"]) {
+    for (const query of ["gated=maybe", "sort=nope", "cursor=bogus"]) {
       const response = await hub.app.request(`/api/datasets?${query}`);
       expect(response.status, query).toBe(400);
     }
@@ -120,6 +120,88 @@ describe("dataset and space info", () => {
     >;
     expect(space.sdk).toBe("gradio");
     expect(space.cardData).toMatchObject({ sdk: "gradio", title: "demo-app" });
+  });
+});
+
+async function commitCard(token: string, repo: string, readme: string, revision = "main") {
+  const response = await hub.app.request(`/api/${repo}/commit/${revision}`, {
+    method: "POST",
+    headers: { ...bearer(token), "Content-Type": "application/x-ndjson" },
+    body: hub.ndjson("card", {
+      key: "file",
+      value: { path: "README.md", content: Buffer.from(readme).toString("base64"), encoding: "base64" },
+    }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+describe("listing datasets and spaces by what their cards say", () => {
+  beforeAll(async () => {
+    // ada/alpha-set has tabular, license:mit, language:en and language:fr from the test above.
+    await commitCard(
+      tokens.adaWrite,
+      "datasets/ada/beta-set",
+      "---\nlicense: apache-2.0\nlanguage: de\ntask_categories: [text-classification]\ntags: [tabular]\n---\n",
+    );
+    await commitCard(tokens.adaWrite, "datasets/ada/gamma-set", "---\nlicense: mit\nlanguage: [en]\n---\n");
+    await commitCard(tokens.adaWrite, "datasets/acme/secret-set", "---\ntags: [tabular]\n---\n");
+  });
+
+  const sortedIds = async (path: string, token?: string) => {
+    const answer = await list(path, token);
+    expect(answer.total, path).toBe(String(answer.ids.length));
+    return [...answer.ids].sort();
+  };
+
+  it("filters by tags, language and license, each combined with AND, and counts what matches", async () => {
+    expect(await sortedIds("/api/datasets?filter=tabular")).toEqual(["ada/alpha-set", "ada/beta-set"]);
+    expect(await sortedIds("/api/datasets?license=mit")).toEqual(["ada/alpha-set", "ada/gamma-set"]);
+    expect(await sortedIds("/api/datasets?language=fr")).toEqual(["ada/alpha-set"]);
+    expect(await sortedIds("/api/datasets?filter=language:de")).toEqual(["ada/beta-set"]);
+    expect(await sortedIds("/api/datasets?filter=task_categories:text-classification")).toEqual([
+      "ada/beta-set",
+    ]);
+    expect(await sortedIds("/api/datasets?filter=tabular&filter=license:mit")).toEqual(["ada/alpha-set"]);
+    expect(await sortedIds("/api/datasets?filter=tabular,language:de")).toEqual(["ada/beta-set"]);
+    expect(await sortedIds("/api/datasets?license=mit&language=de")).toEqual([]);
+    expect(await sortedIds("/api/datasets?filter=nothing-has-this")).toEqual([]);
+    // A private dataset matches only for those who may see it.
+    expect(await sortedIds("/api/datasets?filter=tabular", tokens.raeRead)).toEqual([
+      "acme/secret-set",
+      "ada/alpha-set",
+      "ada/beta-set",
+    ]);
+    expect(await sortedIds("/api/datasets?gated=true")).toEqual([]);
+    expect((await sortedIds("/api/datasets?gated=false")).length).toBe(3);
+  });
+
+  it("rows carry the card's tags, and a space its SDK", async () => {
+    const rows = (await list("/api/datasets?filter=language:de")).rows as unknown as { tags: string[] }[];
+    expect(rows[0]?.tags).toEqual([
+      "tabular",
+      "license:apache-2.0",
+      "language:de",
+      "task_categories:text-classification",
+    ]);
+    const spaces = (await list("/api/spaces?filter=gradio")).rows as unknown as { id: string; sdk: string }[];
+    expect(spaces.map((space) => [space.id, space.sdk])).toEqual([["wes/demo-app", "gradio"]]);
+    expect((await list("/api/spaces?filter=streamlit")).ids).toEqual([]);
+  });
+
+  it("follows every commit to main, and only to main", async () => {
+    await commitCard(tokens.adaWrite, "datasets/ada/gamma-set", "---\nlicense: cc-by-4.0\n---\n");
+    expect(await sortedIds("/api/datasets?license=mit")).toEqual(["ada/alpha-set"]);
+    expect(await sortedIds("/api/datasets?license=cc-by-4.0")).toEqual(["ada/gamma-set"]);
+    const branch = await hub.app.request("/api/datasets/ada/gamma-set/branch/draft", {
+      method: "POST",
+      headers: bearer(tokens.adaWrite),
+    });
+    expect(branch.status).toBe(200);
+    await commitCard(tokens.adaWrite, "datasets/ada/gamma-set", "---\nlicense: mit\n---\n", "draft");
+    expect(await sortedIds("/api/datasets?license=cc-by-4.0")).toEqual(["ada/gamma-set"]);
+    await commitCard(tokens.wesWrite, "spaces/wes/demo-app", "---\nsdk: streamlit\n---\n");
+    expect((await list("/api/spaces?filter=streamlit")).ids).toEqual(["wes/demo-app"]);
+    expect((await list("/api/spaces?filter=gradio")).ids).toEqual([]);
   });
 });
 

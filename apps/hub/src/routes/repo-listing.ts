@@ -1,10 +1,10 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { parseDirection, parseLimit, parseSort } from "../api/listing-query.js";
 import { visibility } from "../auth/authorize.js";
 import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { publicUrlOfRequest } from "../http/public-url.js";
-import { queryList, queryOne } from "../http/query.js";
+import { queryBoolean, queryList, queryOne } from "../http/query.js";
 import { REPO_LIST_SORTS, type RepoListRow, type RepoListSort } from "../store/repos-listing.js";
 import type { RepoType } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
@@ -15,8 +15,24 @@ import type { Store } from "../store/store.js";
  */
 const ZERO_SORTS = ["trendingScore", "trending", "likes", "likes30d", "downloads"];
 
-/** Listing parameters of `/api/models` this hub cannot apply to datasets and spaces (no card index). */
-const UNSUPPORTED = ["filter", "language", "license", "gated"];
+/**
+ * The tags a listing must carry: every `filter` value (huggingface_hub sends `list_datasets(language="en")`
+ * as `filter=language:en`), and `language` / `license` as the `/api/models` parameters name them.
+ */
+function requiredTags(c: Context<HubEnv>): string[] {
+  const values = (name: string) =>
+    queryList(c, name)
+      .flatMap((value) => value.split(","))
+      .map((value) => value.trim())
+      .filter(Boolean);
+  return [
+    ...new Set([
+      ...values("filter"),
+      ...values("language").map((language) => `language:${language}`),
+      ...values("license").map((license) => `license:${license}`),
+    ]),
+  ];
+}
 
 function readSort(raw: string | undefined): RepoListSort {
   if (raw !== undefined && ZERO_SORTS.includes(raw)) return "id";
@@ -63,25 +79,22 @@ function rowView(row: RepoListRow) {
     likes: 0,
     downloads: 0,
     trendingScore: 0,
-    tags: [],
+    tags: row.tags,
+    ...(row.type === "space" ? { sdk: row.sdk ?? "static" } : {}),
     createdAt: row.createdAt,
     lastModified: row.lastModified,
   };
 }
 
 /**
- * `GET /api/datasets` and `GET /api/spaces`: `search` (id contains, any case), `author`, `sort`
+ * `GET /api/datasets` and `GET /api/spaces`: `search` (id contains, any case), `author`, `filter` (card
+ * tags, all required), `language`, `license`, `gated`, `sort`
  * (`lastModified` default, `createdAt`, `id`), `direction`, `limit`, cursor pages through `Link`, and
  * `X-Total-Count`. Private repositories only for those who may see them, as in the models listing.
  */
 export function repoListingRoutes(store: Store, type: Exclude<RepoType, "model">) {
   const app = new Hono<HubEnv>();
   app.get("/", async (c) => {
-    for (const name of UNSUPPORTED) {
-      if (queryList(c, name).length) {
-        throw new InvalidInputError(`Query parameter "${name}" is not supported for ${type} listings.`);
-      }
-    }
     const rawSort = queryOne(c, "sort");
     const sort = readSort(rawSort);
     // A sort where every value is 0 is id order, ascending, whatever the direction asked.
@@ -94,6 +107,8 @@ export function repoListingRoutes(store: Store, type: Exclude<RepoType, "model">
       search: queryOne(c, "search"),
       author: queryOne(c, "author"),
       visibleTo: visibility(c.get("actor"), type),
+      tags: requiredTags(c),
+      gated: queryBoolean(c, "gated"),
     };
     const { rows, hasMore } = await store.reposListing.list({
       ...filters,

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { fieldsFor, modelView, needsMappings, parseExpand } from "../api/model-view.js";
+import { repoCardTags, spaceSdk } from "../derive/derive-repo-card.js";
 import { parseFrontMatter } from "../derive/front-matter.js";
 import { EntryNotFoundError, InvalidInputError } from "../errors.js";
 import { readBodyBytes } from "../http/body.js";
@@ -63,19 +64,6 @@ async function readCard(
   );
   const { data, body } = parseFrontMatter(text);
   return { ...(data ? { cardData: data } : {}), cardText: body };
-}
-
-const strings = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string");
-
-/** The tags the public hub gives a dataset or space from its card: its `tags`, `license:`, `language:`. */
-function cardTags(card: Record<string, unknown> | undefined): string[] {
-  if (!card) return [];
-  return [
-    ...strings(card.tags),
-    ...strings(card.license).map((license) => `license:${license}`),
-    ...strings(card.language).map((language) => `language:${language}`),
-  ];
 }
 
 /** GET /api/{type}s/{id} and /revision/{rev}: the model record (for models) merged with the repository's. */
@@ -143,13 +131,13 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
     view = {
       _id: repo.key.toString(16).padStart(24, "0"),
       id: repo.id,
-      tags: cardTags(card.cardData),
+      tags: repoCardTags(repo.type, card.cardData),
       likes: 0,
       downloads: 0,
       ...card,
     };
     if (repo.type === "space") {
-      view.sdk = typeof card.cardData?.sdk === "string" ? card.cardData.sdk : "static";
+      view.sdk = spaceSdk(card.cardData);
     }
   }
   for (const [field, value] of Object.entries(repoFields)) {

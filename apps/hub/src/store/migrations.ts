@@ -408,6 +408,14 @@ export const MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE models ADD COLUMN local_apps TEXT;
   `,
+  // 14: what a dataset's or space's card says, written on every commit to main (derive-repo-card.ts): the
+  // front matter, the tags the listings filter on (`license:mit`, `language:en`, a space's SDK...), and a
+  // space's SDK for its list row. Repositories committed before this read as untagged until their next commit.
+  `
+  ALTER TABLE repos ADD COLUMN card_data TEXT;
+  ALTER TABLE repos ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE repos ADD COLUMN sdk TEXT;
+  `,
 ];
 
 const sqlOf = (migration: Migration, dialect: Dialect): string =>

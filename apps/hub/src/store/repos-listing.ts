@@ -1,5 +1,5 @@
-import { placeholders, type Queryable } from "./database.js";
-import type { VisibleModels } from "./model-filters.js";
+import { type Dialect, placeholders, type Queryable } from "./database.js";
+import { jsonListContains, type VisibleModels } from "./model-filters.js";
 import { type RepoRecord, type RepoRow, type RepoType, repoFromRow } from "./repos-table.js";
 
 /** Orders a dataset or space listing can take (they have no likes, downloads or trending score here). */
@@ -18,6 +18,10 @@ export interface RepoListQuery {
   author?: string;
   /** Which private repositories the caller may see (auth/authorize.ts `visibility`). */
   visibleTo: VisibleModels;
+  /** Every one of these card tags (`tabular`, `license:mit`, `language:en`, a space's SDK...). */
+  tags?: readonly string[];
+  /** Gated repositories only (true) or ungated only (false). */
+  gated?: boolean;
   sort: RepoListSort;
   direction: 1 | -1;
   limit: number;
@@ -25,11 +29,13 @@ export interface RepoListQuery {
   after?: { value: string; id: string };
 }
 
-/** A listed repository: its whole record (repos-table.ts). */
-export type RepoListRow = RepoRecord;
+/** A listed repository: its whole record (repos-table.ts), with its card's tags and a space's SDK. */
+export type RepoListRow = RepoRecord & { tags: string[]; sdk?: string };
 
-/** The WHERE clause of a listing: type, visibility, search and author (names compare without case). */
-function filterSql(query: Omit<RepoListQuery, "sort" | "direction" | "limit" | "after">) {
+type ListedRow = RepoRow & { tags: string; sdk: string | null };
+
+/** The WHERE clause of a listing: type, visibility, search, author (names compare without case), tags, gating. */
+function filterSql(dialect: Dialect, query: Omit<RepoListQuery, "sort" | "direction" | "limit" | "after">) {
   const where = ["type = ?"];
   const params: unknown[] = [query.type];
   const visible = query.visibleTo;
@@ -53,6 +59,11 @@ function filterSql(query: Omit<RepoListQuery, "sort" | "direction" | "limit" | "
     where.push("owner = ?");
     params.push(query.author);
   }
+  for (const tag of query.tags ?? []) {
+    where.push(jsonListContains(dialect, "repos.tags", undefined));
+    params.push(tag);
+  }
+  if (query.gated !== undefined) where.push(query.gated ? "gated IS NOT NULL" : "gated IS NULL");
   return { where, params };
 }
 
@@ -63,7 +74,7 @@ function filterSql(query: Omit<RepoListQuery, "sort" | "direction" | "limit" | "
 export function createReposListing(q: Queryable) {
   return {
     async list(query: RepoListQuery): Promise<{ rows: RepoListRow[]; hasMore: boolean }> {
-      const { where, params } = filterSql(query);
+      const { where, params } = filterSql(q.dialect, query);
       const column = SORT_COLUMNS[query.sort];
       const order = query.direction === 1 ? "ASC" : "DESC";
       if (query.after) {
@@ -77,20 +88,24 @@ export function createReposListing(q: Queryable) {
         }
       }
       const tie = column === "name" ? "" : ", name ASC";
-      const rows = await q.all<RepoRow>(
-        `SELECT id, type, name, owner, private, gated, created_at, last_modified FROM repos
+      const rows = await q.all<ListedRow>(
+        `SELECT id, type, name, owner, private, gated, created_at, last_modified, tags, sdk FROM repos
          WHERE ${where.join(" AND ")} ORDER BY ${column} ${order}${tie} LIMIT ?`,
         [...params, query.limit + 1],
       );
       return {
-        rows: rows.slice(0, query.limit).map(repoFromRow),
+        rows: rows.slice(0, query.limit).map((row) => ({
+          ...repoFromRow(row),
+          tags: JSON.parse(row.tags) as string[],
+          ...(row.sdk ? { sdk: row.sdk } : {}),
+        })),
         hasMore: rows.length > query.limit,
       };
     },
 
     /** How many repositories match the filters (whatever the page), for `X-Total-Count`. */
     async count(query: Omit<RepoListQuery, "sort" | "direction" | "limit" | "after">): Promise<number> {
-      const { where, params } = filterSql(query);
+      const { where, params } = filterSql(q.dialect, query);
       const row = await q.get<{ n: number | string }>(
         `SELECT count(*) AS n FROM repos WHERE ${where.join(" AND ")}`,
         params,

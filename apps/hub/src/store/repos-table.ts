@@ -1,4 +1,5 @@
 import type { DerivedModel } from "../derive/derive-model.js";
+import type { DerivedRepoCard } from "../derive/derive-repo-card.js";
 import type { Queryable } from "./database.js";
 import { refreshLocalAppsOf } from "./local-apps.js";
 
@@ -370,6 +371,15 @@ export function createReposTable(q: Queryable) {
         ],
       );
       await refreshLocalAppsOf(q, id);
+    },
+    /** Writes what a dataset's or space's card says onto its row, for the listings' columns and filters. */
+    async setDerivedCard(key: number, derived: DerivedRepoCard): Promise<void> {
+      await q.run("UPDATE repos SET card_data = ?, tags = ?, sdk = ? WHERE id = ?", [
+        derived.cardData ? JSON.stringify(derived.cardData) : null,
+        JSON.stringify(derived.tags),
+        derived.sdk ?? null,
+        key,
+      ]);
     },
     async renameModelRow(from: string, to: string): Promise<void> {
       await q.run("UPDATE models SET id = ?, author = ? WHERE id = ?", [

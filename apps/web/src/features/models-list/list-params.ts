@@ -1,7 +1,8 @@
 import { MODEL_SORTS, type ModelListQuery, type ModelSort } from "../../lib/api/models.js";
+import { ANY } from "../../lib/card-filters.js";
 
-/** Select value meaning "no filter": select items may not carry an empty string. */
-export const ANY = "any";
+export { ANY };
+
 export const PAGE_SIZE = 30;
 
 /** Parameter-size buckets of the filter, as the hub's `num_parameters` bounds. */

@@ -5,6 +5,7 @@ import { SearchField } from "../../components/ui/search-field.js";
 import { Select, type SelectOption } from "../../components/ui/select.js";
 import { librariesQuery } from "../../lib/api/libraries.js";
 import type { ModelSort } from "../../lib/api/models.js";
+import { CARD_LANGUAGES, optionsOf } from "../../lib/card-filters.js";
 import { LICENSES } from "../../lib/licenses.js";
 import { PROVIDER_IDS, providerLabel } from "../../lib/providers.js";
 import { FILTERABLE_TASKS, taskLabel } from "../../lib/task-labels.js";
@@ -26,32 +27,6 @@ const PROVIDER_OPTIONS: SelectOption[] = [
   { value: ANY, label: "Any provider" },
   ...PROVIDER_IDS.map((provider) => ({ value: provider, label: providerLabel(provider) })),
 ];
-
-/** Languages by ISO 639-1 code, as cards list them. */
-const LANGUAGES: Array<[string, string]> = [
-  ["en", "English"],
-  ["zh", "Chinese"],
-  ["fr", "French"],
-  ["de", "German"],
-  ["es", "Spanish"],
-  ["ja", "Japanese"],
-  ["ko", "Korean"],
-  ["ru", "Russian"],
-  ["pt", "Portuguese"],
-  ["it", "Italian"],
-  ["ar", "Arabic"],
-  ["hi", "Hindi"],
-  ["multilingual", "Multilingual"],
-];
-
-/** Options from a fixed list, with a value from the URL kept selectable when the list lacks it. */
-function optionsOf(any: string, entries: Array<[string, string]>, current: string): SelectOption[] {
-  const options = entries.map(([value, label]) => ({ value, label }));
-  if (current !== ANY && !options.some((option) => option.value === current)) {
-    options.unshift({ value: current, label: current });
-  }
-  return [{ value: ANY, label: any }, ...options];
-}
 
 const SIZE_OPTIONS: SelectOption[] = [
   { value: ANY, label: "Any size" },
@@ -122,7 +97,7 @@ export function ModelsFilters({ params, onChange }: ModelsFiltersProps) {
         <Select
           label="Language"
           value={params.language}
-          options={optionsOf("Any language", LANGUAGES, params.language)}
+          options={optionsOf("Any language", CARD_LANGUAGES, params.language)}
           onValueChange={(language) => onChange({ language })}
         />
         <Select

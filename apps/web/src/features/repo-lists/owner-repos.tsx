@@ -31,6 +31,7 @@ function useOwnerModels(owner: string) {
           downloads: model.downloads ?? 0,
           createdAt: model.createdAt ?? "",
           lastModified: model.lastModified ?? model.createdAt ?? "",
+          tags: model.pipeline_tag ? [model.pipeline_tag] : [],
         }),
       ),
     }),

@@ -5,6 +5,8 @@ import { Pagination } from "../../components/ui/pagination.js";
 import { SearchField } from "../../components/ui/search-field.js";
 import { Select, type SelectOption } from "../../components/ui/select.js";
 import { type RepoSort, repoListQuery } from "../../lib/api/repos.js";
+import { CARD_LANGUAGES, optionsOf } from "../../lib/card-filters.js";
+import { LICENSES } from "../../lib/licenses.js";
 import {
   type RepoListParams,
   readRepoListParams,
@@ -19,6 +21,14 @@ const SORT_OPTIONS: SelectOption[] = [
   { value: "name", label: "Name" },
 ];
 
+/** The SDKs a space's card names (`sdk:`), as the public hub offers them. */
+const SDKS: Array<[string, string]> = [
+  ["gradio", "Gradio"],
+  ["streamlit", "Streamlit"],
+  ["docker", "Docker"],
+  ["static", "Static"],
+];
+
 const WORDS = {
   dataset: {
     one: "dataset",
@@ -30,7 +40,10 @@ const WORDS = {
   space: { one: "space", many: "spaces", title: "Spaces", example: "e.g. chat, demo", create: "/new-space" },
 };
 
-/** Search, sort and pages over the hub's datasets or spaces, all kept in the URL as the models list does. */
+/**
+ * Search, sort, card filters (license, language, a space's SDK) and pages over the hub's datasets or spaces,
+ * all kept in the URL as the models list does.
+ */
 export function ReposList({ type }: { type: "dataset" | "space" }) {
   const words = WORDS[type];
   const [searchParams, setSearchParams] = useSearchParams();
@@ -68,6 +81,26 @@ export function ReposList({ type }: { type: "dataset" | "space" }) {
           value={params.sort}
           options={SORT_OPTIONS}
           onValueChange={(sort) => update({ sort: sort as RepoSort })}
+        />
+        {type === "space" ? (
+          <Select
+            label="SDK"
+            value={params.sdk}
+            options={optionsOf("Any SDK", SDKS, params.sdk)}
+            onValueChange={(sdk) => update({ sdk })}
+          />
+        ) : null}
+        <Select
+          label="License"
+          value={params.license}
+          options={optionsOf("Any license", LICENSES, params.license)}
+          onValueChange={(license) => update({ license })}
+        />
+        <Select
+          label="Language"
+          value={params.language}
+          options={optionsOf("Any language", CARD_LANGUAGES, params.language)}
+          onValueChange={(language) => update({ language })}
         />
         {params.author ? (
           <p className="text-sm text-muted">

@@ -39,6 +39,10 @@ export interface RepoSummary {
   downloads: number;
   createdAt: string;
   lastModified: string;
+  /** What the card says: its tags, `license:...`, `language:...`, a space's SDK. */
+  tags: string[];
+  /** A space's SDK (`gradio`, `static`...). */
+  sdk?: string;
 }
 
 export const REPO_SORTS = ["updated", "created", "name"] as const;
@@ -55,6 +59,10 @@ export interface RepoListQuery {
   type: "dataset" | "space";
   search?: string;
   author?: string;
+  license?: string;
+  language?: string;
+  /** Card tags every row must carry (a space's SDK is one). */
+  tags?: string[];
   sort: RepoSort;
   cursor?: string;
   limit: number;
@@ -71,6 +79,9 @@ export function repoListUrl(query: RepoListQuery): string {
   const params = new URLSearchParams();
   if (query.search) params.set("search", query.search);
   if (query.author) params.set("author", query.author);
+  for (const tag of query.tags ?? []) params.append("filter", tag);
+  if (query.license) params.set("license", query.license);
+  if (query.language) params.set("language", query.language);
   const [sort, direction] = REPO_SORT_KEYS[query.sort];
   params.set("sort", sort);
   params.set("direction", direction);
