@@ -12,6 +12,8 @@ export default defineConfig({
   server: {
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: hubUrl, changeOrigin: true }])),
   },
+  // ES module workers may load chunks of their own (the chat-template worker's Unicode name table).
+  worker: { format: "es" },
   build: {
     rolldownOptions: {
       // Our workspace packages are plain modules without import-time side effects: let the bundler drop

@@ -10,20 +10,28 @@ const HOSTILE_MODEL = "acme/hostile-template";
 const HOSTILE_TEMPLATE =
   "{% macro r(n) %}{% for i in range(9) %}{% if n<12 %}{{ r(n+1) }}{% endif %}{% endfor %}{% endmacro %}{{ r(0) }}";
 
+/** A `\N{...}` escape needs the Unicode name table, a chunk the worker loads only for such a template. */
+const NAMED_CHARACTER_MODEL = "acme/named-character-template";
+const NAMED_CHARACTER_TEMPLATE = "{% for m in messages %}{{ '\\N{BULLET} ' + m.content }}{% endfor %}";
+
 let harness: WebHarness;
-beforeAll(async () => {
-  harness = await startWebHarness({ adminToken: ADMIN_TOKEN });
+async function addChatModel(id: string, chatTemplate: string): Promise<void> {
   const response = await fetch(`${harness.hub.url}/api/admin/models`, {
     method: "POST",
     headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
     body: JSON.stringify({
-      id: HOSTILE_MODEL,
+      id,
       tags: ["text-generation", "conversational"],
       pipeline_tag: "text-generation",
-      config: { tokenizer_config: { chat_template: HOSTILE_TEMPLATE } },
+      config: { tokenizer_config: { chat_template: chatTemplate } },
     }),
   });
   expect(response.status).toBeLessThan(300);
+}
+beforeAll(async () => {
+  harness = await startWebHarness({ adminToken: ADMIN_TOKEN });
+  await addChatModel(HOSTILE_MODEL, HOSTILE_TEMPLATE);
+  await addChatModel(NAMED_CHARACTER_MODEL, NAMED_CHARACTER_TEMPLATE);
 });
 afterAll(() => harness?.close());
 
@@ -38,6 +46,13 @@ describe("chat template view", () => {
       .poll(() => page.getByTestId("rendered-prompt").textContent())
       .toContain("<|start_header_id|>user");
     expect(workers.some((url) => /render-worker/.test(url))).toBe(true);
+  });
+
+  it("renders a template's \\N{...} escape with the name table loaded on demand", async () => {
+    const page = await harness.newPage();
+    await page.goto(`/${NAMED_CHARACTER_MODEL}/chat-template`);
+    await PAGE_READY.chatTemplate(page);
+    await expect.poll(() => page.getByTestId("rendered-prompt").textContent()).toMatch(/^\u2022 /);
   });
 
   it("shows the engine's limit error for a hostile template while the page stays responsive", async () => {

@@ -6,9 +6,18 @@
 import { renderChatTemplate, Template, TemplateSyntaxError } from "@modelhub/jinja";
 import type { RenderReply, RenderRequest } from "./render-protocol.js";
 
+// The Unicode name table that `\N{...}` escapes need is a chunk of its own, fetched only by a template
+// that uses one (no chat template in the corpus does).
+let unicodeNames: Promise<void> | undefined;
+function loadUnicodeNames(): Promise<void> {
+  unicodeNames ??= import("@modelhub/jinja/unicode-names").then((names) => names.installUnicodeNames());
+  return unicodeNames;
+}
+
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-scope.onmessage = (event: MessageEvent<RenderRequest>) => {
+scope.onmessage = async (event: MessageEvent<RenderRequest>) => {
   const { id, source, context } = event.data;
+  if (source.includes("\\N{")) await loadUnicodeNames().catch(() => undefined);
   let reply: RenderReply;
   try {
     reply = { id, prompt: renderChatTemplate(new Template(source), context) };
