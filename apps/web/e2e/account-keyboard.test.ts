@@ -169,7 +169,9 @@ describe("the account pages by keyboard", () => {
     await page.keyboard.press("ArrowDown");
     await press(page, form.getByRole("button", { name: "Save settings" }));
     await expect.poll(() => form.getByRole("status").textContent()).toContain("Sign-up is now open.");
-    // Every page shows the new name and the notice (from the next page load).
+    // The header shows the new name and the notice at once, and so does every page loaded afterwards.
+    await page.getByRole("note").getByText("Maintenance on Sunday.").waitFor();
+    await page.getByRole("link", { name: "Acme Models home" }).waitFor();
     await page.goto("/models");
     await page.getByRole("note").getByText("Maintenance on Sunday.").waitFor();
     await page.getByRole("link", { name: "Acme Models home" }).waitFor();

@@ -123,20 +123,28 @@ export async function accountSend<T>(
   return parsed as T;
 }
 
+/**
+ * Drops what was read as the previous user, except the site's name and notice (the same for everyone): the
+ * header shows them from a query that stays mounted, and a removed query would leave it watching nothing.
+ */
+function forgetCachedData(): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== "site" });
+}
+
 export async function signIn(name: string, password: string): Promise<Session> {
   const signedIn = await accountSend<{ name: string; csrfToken: string }>("POST", "/api/auth/signin", {
     name,
     password,
   });
   // The full session (isAdmin) comes from the hub; everything cached for the anonymous reader goes.
-  queryClient.clear();
+  forgetCachedData();
   const session = await queryClient.fetchQuery(sessionQuery);
   return session ?? { name: signedIn.name, isAdmin: false, csrfToken: signedIn.csrfToken };
 }
 
 export async function signOut(): Promise<void> {
   await accountSend("POST", "/api/auth/signout");
-  queryClient.clear();
+  forgetCachedData();
   queryClient.setQueryData(sessionQuery.queryKey, null);
 }
 
