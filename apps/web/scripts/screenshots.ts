@@ -1,5 +1,5 @@
 /**
- * Screenshots of every page in light and dark (and two at phone width) for the READMEs' tour, taken from
+ * Screenshots of every page in light and dark (and some at phone width) for the READMEs' tour, taken from
  * the production build served by a real hub. Run: npm run screenshots -w apps/web
  */
 import { mkdirSync } from "node:fs";
@@ -8,9 +8,10 @@ import type { Page } from "playwright-core";
 import { buildWebIfStale, WEB_ROOT } from "../e2e/build-web.js";
 import { type ColorScheme, startWebHarness, type WebHarness } from "../e2e/harness.js";
 import { CHAT_MODEL, GGUF_MODEL, PAGE_READY } from "../e2e/pages.js";
+import { SEED_ADMIN_TOKEN, SEEDED, seedRepoPages } from "../e2e/repo-seed.js";
+import { signIn } from "../e2e/repo-users.js";
 
 const OUT = resolve(WEB_ROOT, "../../docs/screenshots");
-const ADMIN_TOKEN = "screenshots-admin-token-0123";
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
@@ -18,6 +19,8 @@ interface Shot {
   name: string;
   path: string;
   ready: (page: Page) => Promise<unknown>;
+  /** Before loading, e.g. signing in. */
+  before?: (page: Page) => Promise<unknown>;
   /** Interactions after loading, e.g. sending a chat message. */
   act?: (page: Page, hubToken: string) => Promise<unknown>;
   phone?: boolean;
@@ -103,6 +106,35 @@ const SHOTS: Shot[] = [
     ready: PAGE_READY.history,
   },
   {
+    name: "datasets",
+    path: "/datasets?language=en",
+    ready: PAGE_READY.repoList,
+    phone: true,
+  },
+  {
+    name: "dataset",
+    path: `/datasets/${SEEDED.dataset}`,
+    ready: PAGE_READY.datasetCard,
+    phone: true,
+  },
+  {
+    name: "spaces",
+    path: "/spaces",
+    ready: PAGE_READY.repoList,
+  },
+  {
+    name: "new-dataset",
+    path: "/new-dataset",
+    before: (page) => signIn(page, SEEDED.user),
+    ready: PAGE_READY.newRepo,
+  },
+  {
+    name: "owner",
+    path: `/${SEEDED.user}`,
+    ready: PAGE_READY.owner,
+    phone: true,
+  },
+  {
     name: "sign-in",
     path: "/login",
     ready: PAGE_READY.signIn,
@@ -118,6 +150,7 @@ const SHOTS: Shot[] = [
 
 async function take(harness: WebHarness, shot: Shot, scheme: ColorScheme, phone: boolean, hubToken: string) {
   const page = await harness.newPage({ colorScheme: scheme, viewport: phone ? PHONE : DESKTOP });
+  await shot.before?.(page);
   await page.goto(shot.path);
   await shot.ready(page);
   await shot.act?.(page, hubToken);
@@ -130,11 +163,63 @@ async function take(harness: WebHarness, shot: Shot, scheme: ColorScheme, phone:
 
 buildWebIfStale();
 mkdirSync(OUT, { recursive: true });
-const harness = await startWebHarness({ adminToken: ADMIN_TOKEN });
+/** A few more datasets and spaces with cards, so the lists show their tags, SDKs and filters at work. */
+const MORE_REPOS: Array<{ type: "dataset" | "space"; id: string; card: string }> = [
+  {
+    type: "dataset",
+    id: "ada/city-names",
+    card: "---\nlicense: mit\nlanguage: [en, de]\ntask_categories: [token-classification]\ntags: [tabular]\n---\n",
+  },
+  {
+    type: "dataset",
+    id: "acme/radar-frames",
+    card: "---\nlicense: apache-2.0\ntask_categories: [image-classification]\nsize_categories: [10K<n<100K]\n---\n",
+  },
+  {
+    type: "dataset",
+    id: "ada/station-notes",
+    card: "---\nlicense: cc-by-4.0\nlanguage: [en]\ntask_categories: [summarization]\n---\n",
+  },
+  {
+    type: "space",
+    id: "ada/rain-dashboard",
+    card: "---\ntitle: Rain dashboard\nsdk: streamlit\nlicense: mit\n---\n",
+  },
+  { type: "space", id: "acme/forecast-api", card: "---\ntitle: Forecast API\nsdk: docker\n---\n" },
+];
+
+async function seedMoreRepos(hubUrl: string, token: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  for (const repo of MORE_REPOS) {
+    const created = await fetch(`${hubUrl}/api/repos/create`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ type: repo.type, name: repo.id }),
+    });
+    if (!created.ok) throw new Error(`create ${repo.id}: ${created.status} ${await created.text()}`);
+    const lines = [
+      { key: "header", value: { summary: "Add the card" } },
+      {
+        key: "file",
+        value: { path: "README.md", content: Buffer.from(repo.card).toString("base64"), encoding: "base64" },
+      },
+    ];
+    const committed = await fetch(`${hubUrl}/api/${repo.type}s/${repo.id}/commit/main`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/x-ndjson" },
+      body: lines.map((line) => JSON.stringify(line)).join("\n"),
+    });
+    if (!committed.ok) throw new Error(`commit ${repo.id}: ${committed.status} ${await committed.text()}`);
+  }
+}
+
+const harness = await startWebHarness({ adminToken: SEED_ADMIN_TOKEN });
 try {
+  const seeded = await seedRepoPages(harness);
+  await seedMoreRepos(harness.hub.url, seeded.token);
   const created = await fetch(`${harness.hub.url}/api/admin/tokens`, {
     method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${SEED_ADMIN_TOKEN}`, "content-type": "application/json" },
     body: JSON.stringify({ name: "screenshots" }),
   });
   const { token } = (await created.json()) as { token: string };
