@@ -73,9 +73,10 @@ export function signInService(
         ? await accounts.users.byEmail(input.name)
         : await accounts.users.byName(input.name);
       const hash = user && !user.disabled ? await accounts.users.passwordHash(user.id) : null;
-      const ok = hash
-        ? await verifyPassword(input.password, hash)
-        : (await burnVerification(input.password), false);
+      // Without a usable hash, spend the same time on a dummy one: the answer's timing names no user.
+      let ok = false;
+      if (hash) ok = await verifyPassword(input.password, hash);
+      else await burnVerification(input.password);
       if (!ok || !user) {
         await accounts.signInFailures.add(key, window);
         throw new SignInFailedError();
