@@ -234,6 +234,47 @@ describe("owners' pages and the lists", () => {
   });
 });
 
+describe("the dataset and space lists' card filters", () => {
+  it("filters datasets by language and license and spaces by SDK, in the URL, as the API answers", async () => {
+    const page = await harness.newPage({ viewport: PHONE, colorScheme: "dark" });
+    const problems = watchPage(page, { expectedStatus: 200 });
+    const choose = async (combobox: string, option: string) => {
+      await page.getByRole("combobox", { name: combobox }).click();
+      await page.getByRole("option", { name: option, exact: true }).click();
+    };
+    await page.goto("/datasets");
+    await page.locator("main ul a").first().waitFor();
+    await choose("Language", "French");
+    await page.waitForURL((url) => url.searchParams.get("language") === "fr");
+    const french = await apiIds("/api/datasets?language=fr");
+    expect(french).toEqual([SEEDED.dataset]);
+    await expect.poll(() => ids(page, "Datasets")).toEqual(french);
+    // The row shows what the card says.
+    const tags = page.getByRole("list", { name: "Datasets" }).getByRole("list", { name: "Tags" });
+    expect(await tags.getByRole("listitem").allTextContents()).toEqual([
+      "cc-by-4.0",
+      "en",
+      "fr",
+      "time-series-forecasting",
+    ]);
+    await choose("License", "MIT");
+    await page.waitForURL((url) => url.searchParams.get("license") === "mit");
+    expect(await apiIds("/api/datasets?language=fr&license=mit")).toEqual([]);
+    await page.getByText("No dataset matches.").waitFor();
+
+    await page.goto("/spaces?sdk=gradio");
+    const gradio = await apiIds("/api/spaces?filter=gradio");
+    expect(gradio).toEqual([SEEDED.space]);
+    await expect.poll(() => ids(page, "Spaces")).toEqual(gradio);
+    await choose("SDK", "Streamlit");
+    await page.waitForURL((url) => url.searchParams.get("sdk") === "streamlit");
+    await expect.poll(() => ids(page, "Spaces")).toEqual(["acme/radar-viewer"]);
+    await checkLayout(page, "dark");
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe("the models list's file-derived filters", () => {
   it("filters by license, language, parameter size and app, in the URL, as the API answers", async () => {
     const page = await harness.newPage({ viewport: DESKTOP });
