@@ -244,6 +244,12 @@ describe("the dataset and space lists' card filters", () => {
     };
     await page.goto("/datasets");
     await page.locator("main ul a").first().waitFor();
+    // Every main link is on screen at 390 px (the nav once scrolled, hiding Spaces and Widget).
+    const links = page.getByRole("navigation", { name: "Main" }).getByRole("link");
+    expect(await links.count()).toBe(4);
+    for (const box of await Promise.all((await links.all()).map((link) => link.boundingBox()))) {
+      expect(box && box.x >= 0 && box.x + box.width <= PHONE.width, JSON.stringify(box)).toBe(true);
+    }
     await choose("Language", "French");
     await page.waitForURL((url) => url.searchParams.get("language") === "fr");
     const french = await apiIds("/api/datasets?language=fr");

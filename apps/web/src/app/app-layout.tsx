@@ -49,7 +49,8 @@ export function AppLayout() {
         Skip to content
       </a>
       <header className="sticky top-0 z-30 border-b border-line bg-surface/90 backdrop-blur">
-        <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4">
+        {/* On a phone the nav gets its own row: in one row it scrolled, hiding Spaces and Widget off screen. */}
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 sm:h-14 sm:flex-nowrap sm:py-0">
           <HomeLink>
             <svg aria-hidden="true" viewBox="0 0 32 32" className="size-7">
               <rect width="32" height="32" rx="8" className="fill-accent" />
@@ -57,7 +58,10 @@ export function AppLayout() {
             </svg>
             <SiteName />
           </HomeLink>
-          <nav aria-label="Main" className="flex min-w-0 items-center gap-1 overflow-x-auto">
+          <nav
+            aria-label="Main"
+            className="order-last flex w-full min-w-0 items-center gap-1 overflow-x-auto sm:order-none sm:w-auto"
+          >
             <NavLink to="/models" className={navLinkClass}>
               Models
             </NavLink>
