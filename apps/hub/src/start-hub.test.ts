@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { InferenceClient } from "@modelhub/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -162,10 +163,26 @@ describe("startHub", () => {
 
   it("closes gracefully: an in-flight request completes, then the port is released", async () => {
     const hub = await start();
-    const inFlight = fetch(`${hub.url}/api/models?limit=5`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The request's body is held back until close() has begun, so the request is in flight when the hub
+    // starts closing, however slowly this machine accepts the connection.
+    const body = JSON.stringify({ repoType: "model", content: "---\nlicense: mit\n---\n" });
+    const request = httpRequest(`${hub.url}/api/validate-yaml`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Content-Length": String(body.length) },
+    });
+    const answered = new Promise<number | undefined>((resolve, reject) => {
+      request.on("response", (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode));
+      });
+      request.on("error", reject);
+    });
+    request.write(body.slice(0, 1));
+    await new Promise((resolve) => request.once("socket", (socket) => socket.once("connect", resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const closed = hub.close();
-    expect((await inFlight).status).toBe(200);
+    request.end(body.slice(1));
+    expect(await answered).toBe(200);
     await closed;
     await expect(fetch(`${hub.url}/api/models`)).rejects.toThrow();
   });
