@@ -101,7 +101,14 @@ describe("new repository pages", () => {
     await owner.focus();
     await page.keyboard.press("Enter");
     await page.getByRole("option", { name: SEEDED.org }).waitFor();
+    // The open list takes focus a frame after it appears: a key pressed before that is lost.
+    const focusedOption = () =>
+      page.evaluate(() =>
+        document.activeElement?.getAttribute("role") === "option" ? document.activeElement.textContent : null,
+      );
+    await expect.poll(focusedOption).not.toBeNull();
     await page.keyboard.press("ArrowDown");
+    await expect.poll(focusedOption).toContain(SEEDED.org);
     await page.keyboard.press("Enter");
     await expect.poll(() => owner.textContent()).toContain(SEEDED.org);
     await page.keyboard.press("Tab");
