@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebHarness, type WebHarness } from "./harness.js";
+import { focusedOption } from "./page-checks.js";
 
 const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
@@ -119,8 +120,10 @@ describe("inference snippets panel", () => {
     await page.getByRole("combobox", { name: "Provider" }).focus();
     await page.keyboard.press("Enter");
     await page.getByRole("listbox").waitFor();
+    await expect.poll(() => focusedOption(page)).not.toBeNull();
     // Type-ahead moves to the first provider whose name starts with the letters typed.
     await page.keyboard.type("Cer");
+    await expect.poll(() => focusedOption(page)).toMatch(/^Cerebras/);
     await page.keyboard.press("Enter");
     await expect.poll(() => params().get("provider")).toBe("cerebras");
     const afterProvider = await changedFrom(before);

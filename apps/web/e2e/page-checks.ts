@@ -123,3 +123,13 @@ export async function largestContentfulPaint(
       }),
   );
 }
+
+/**
+ * The text of the option that has keyboard focus in an open list, or null: Radix moves focus into a list a
+ * frame after it appears, and a key pressed before that is lost, so keyboard tests wait for it.
+ */
+export function focusedOption(page: Page): Promise<string | null> {
+  return page.evaluate(() =>
+    document.activeElement?.getAttribute("role") === "option" ? document.activeElement.textContent : null,
+  );
+}

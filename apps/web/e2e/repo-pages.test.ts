@@ -1,7 +1,13 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
-import { horizontalOverflow, popoversOutsideViewport, severeAxeFindings, watchPage } from "./page-checks.js";
+import {
+  focusedOption,
+  horizontalOverflow,
+  popoversOutsideViewport,
+  severeAxeFindings,
+  watchPage,
+} from "./page-checks.js";
 import { SEED_ADMIN_TOKEN, SEEDED, seedRepoPages } from "./repo-seed.js";
 import { signIn } from "./repo-users.js";
 
@@ -101,14 +107,9 @@ describe("new repository pages", () => {
     await owner.focus();
     await page.keyboard.press("Enter");
     await page.getByRole("option", { name: SEEDED.org }).waitFor();
-    // The open list takes focus a frame after it appears: a key pressed before that is lost.
-    const focusedOption = () =>
-      page.evaluate(() =>
-        document.activeElement?.getAttribute("role") === "option" ? document.activeElement.textContent : null,
-      );
-    await expect.poll(focusedOption).not.toBeNull();
+    await expect.poll(() => focusedOption(page)).not.toBeNull();
     await page.keyboard.press("ArrowDown");
-    await expect.poll(focusedOption).toContain(SEEDED.org);
+    await expect.poll(() => focusedOption(page)).toContain(SEEDED.org);
     await page.keyboard.press("Enter");
     await expect.poll(() => owner.textContent()).toContain(SEEDED.org);
     await page.keyboard.press("Tab");
