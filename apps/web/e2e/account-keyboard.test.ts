@@ -190,6 +190,33 @@ describe("the account pages by keyboard", () => {
     await expect
       .poll(async () => (await harness.hub.store.accounts.users.byName("bob"))?.disabled)
       .toBe(false);
+
+    // Creating a user confirms; creating the same name again shows the hub's refusal.
+    const createUser = page.getByRole("form", { name: "Create a user" });
+    for (const expected of [
+      { role: "status", text: "Created carol." },
+      { role: "alert", text: "already taken" },
+    ] as const) {
+      await typeInto(page, createUser.getByLabel("User name"), "carol");
+      await press(page, createUser.getByRole("button", { name: "Create user" }));
+      await expect
+        .poll(() => createUser.locator("..").getByRole(expected.role).textContent())
+        .toContain(expected.text);
+    }
+    expect(await harness.hub.store.accounts.users.byName("carol")).toBeTruthy();
+
+    await press(
+      page,
+      page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Organizations" }),
+    );
+    await page.waitForURL("**/admin/organizations");
+    const createOrg = page.getByRole("form", { name: "Create an organization" });
+    await typeInto(page, createOrg.getByLabel("Organization name"), "keyboard-lab");
+    await typeInto(page, createOrg.getByLabel("Owner (user name)"), "bob");
+    await press(page, createOrg.getByRole("button", { name: "Create organization" }));
+    await expect
+      .poll(() => page.getByRole("status").first().textContent())
+      .toContain("Created keyboard-lab.");
     await page.context().close();
   });
 });

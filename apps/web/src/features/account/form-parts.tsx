@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, useId } from "react";
+import { type InputHTMLAttributes, type ReactNode, useId, useState } from "react";
 
 export const inputClass =
   "h-9 w-full rounded-md border border-line bg-surface px-3 text-sm placeholder:text-muted/70 focus:border-accent";
@@ -44,6 +44,23 @@ export function FormMessage({ error, success }: { error?: string | null; success
       </p>
     );
   return null;
+}
+
+/**
+ * The outcome a <FormMessage> shows, and `attempt`, which clears it, runs an action and shows the action's
+ * confirmation or its error.
+ */
+export function useFormOutcome() {
+  const [message, setMessage] = useState<{ error?: string; success?: string }>({});
+  const attempt = async (action: () => Promise<string>) => {
+    setMessage({});
+    try {
+      setMessage({ success: await action() });
+    } catch (failure) {
+      setMessage({ error: errorText(failure) });
+    }
+  };
+  return { message, attempt };
 }
 
 export function errorText(error: unknown): string {

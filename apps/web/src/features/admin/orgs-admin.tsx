@@ -1,19 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { Link } from "react-router";
-import { buttonClass, errorText, FormMessage, TextField } from "../account/form-parts.js";
+import { buttonClass, errorText, FormMessage, TextField, useFormOutcome } from "../account/form-parts.js";
 import { type AdminOrg, adminOrgsQuery, adminSend } from "./admin-api.js";
 
 /** Every organization (members are managed on its page, where site admins pass its checks). */
 export function OrgsAdmin() {
   const orgs = useQuery(adminOrgsQuery);
-  const [message, setMessage] = useState<{ error?: string; success?: string }>({});
-  const create = async (event: FormEvent<HTMLFormElement>) => {
+  const { message, attempt } = useFormOutcome();
+  const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    setMessage({});
-    try {
+    return attempt(async () => {
       const org = await adminSend<AdminOrg>(
         "POST",
         "/api/admin/orgs",
@@ -25,10 +24,8 @@ export function OrgsAdmin() {
         ["admin"],
       );
       formElement.reset();
-      setMessage({ success: `Created ${org.name}.` });
-    } catch (failure) {
-      setMessage({ error: errorText(failure) });
-    }
+      return `Created ${org.name}.`;
+    });
   };
   return (
     <div className="flex flex-col gap-8">

@@ -6,6 +6,7 @@ import {
   FormMessage,
   secondaryButtonClass,
   TextField,
+  useFormOutcome,
 } from "../account/form-parts.js";
 import { TokenReveal } from "../account/token-reveal.js";
 import { type AdminUser, adminSend, adminUsersQuery } from "./admin-api.js";
@@ -13,18 +14,14 @@ import { type AdminUser, adminSend, adminUsersQuery } from "./admin-api.js";
 /** Every user, with disable / make admin / reset password; a form to create one; sign-up invite links. */
 export function UsersAdmin({ self }: { self: string }) {
   const users = useQuery(adminUsersQuery);
-  const [message, setMessage] = useState<{ error?: string; success?: string }>({});
+  const { message, attempt } = useFormOutcome();
   const [resetting, setResetting] = useState<string | null>(null);
 
-  const change = async (user: AdminUser, patch: Record<string, unknown>, done: string) => {
-    setMessage({});
-    try {
+  const change = (user: AdminUser, patch: Record<string, unknown>, done: string) =>
+    attempt(async () => {
       await adminSend("PATCH", `/api/admin/users/${encodeURIComponent(user.name)}`, patch, ["admin"]);
-      setMessage({ success: done });
-    } catch (failure) {
-      setMessage({ error: errorText(failure) });
-    }
-  };
+      return done;
+    });
 
   const resetPassword = async (event: FormEvent<HTMLFormElement>, user: AdminUser) => {
     event.preventDefault();
@@ -124,13 +121,12 @@ export function UsersAdmin({ self }: { self: string }) {
 }
 
 function CreateUserForm() {
-  const [message, setMessage] = useState<{ error?: string; success?: string }>({});
-  const create = async (event: FormEvent<HTMLFormElement>) => {
+  const { message, attempt } = useFormOutcome();
+  const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    setMessage({});
-    try {
+    return attempt(async () => {
       const user = await adminSend<AdminUser>(
         "POST",
         "/api/admin/users",
@@ -143,10 +139,8 @@ function CreateUserForm() {
         ["admin"],
       );
       formElement.reset();
-      setMessage({ success: `Created ${user.name}.` });
-    } catch (failure) {
-      setMessage({ error: errorText(failure) });
-    }
+      return `Created ${user.name}.`;
+    });
   };
   return (
     <section aria-labelledby="create-user-heading" className="flex max-w-xl flex-col gap-3">
