@@ -3,6 +3,7 @@
  * Pure declarations and constants only: importing this module pulls no server code into a bundle.
  */
 import type { GgufQuantization, LibrarySnippet, LocalAppSnippet, ModelLibraryKey } from "@modelhub/tasks";
+import type { Org, User } from "../accounts/types.js";
 
 /**
  * Fields a caller may ask for with `expand[]=`: every one the public hub lists for models (plus `cardText`,
@@ -115,4 +116,12 @@ export interface ComparisonView {
   files: FileDiff[];
   /** More files changed than the hub diffs at once. */
   truncated: boolean;
+}
+
+/** `GET /api/admin/users`: every user, as the accounts store keeps them (no secret is part of it). */
+export type AdminUser = User;
+
+/** `GET /api/admin/orgs`: every organization, with how many members it has. */
+export interface AdminOrg extends Org {
+  members: number;
 }

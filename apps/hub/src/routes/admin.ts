@@ -3,6 +3,7 @@ import type { AccountsService } from "../accounts/accounts-service.js";
 import { createSignupInvite } from "../accounts/invites.js";
 import type { SiteSettingsService } from "../accounts/site-settings.js";
 import type { AdminOperations } from "../admin-operations.js";
+import type { AdminOrg } from "../api/types.js";
 import type { Authorizer } from "../auth/authorize.js";
 import { InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
@@ -152,11 +153,10 @@ export function adminRoutes(deps: AdminRoutesDeps) {
   // Every organization; members are changed through /api/organizations (site admins pass its checks).
   app.get("/orgs", async (c) => {
     const orgs = await store.accounts.orgs.list();
-    return c.json(
-      await Promise.all(
-        orgs.map(async (org) => ({ ...org, members: (await store.accounts.orgs.members(org.id)).length })),
-      ),
+    const view: AdminOrg[] = await Promise.all(
+      orgs.map(async (org) => ({ ...org, members: (await store.accounts.orgs.members(org.id)).length })),
     );
+    return c.json(view);
   });
   app.post("/orgs", async (c) => {
     const input = objectBody(await readJsonBody(c, maxBodyBytes));

@@ -1,3 +1,4 @@
+import type { AdminOrg, AdminUser } from "@modelhub/hub/api";
 import { queryOptions } from "@tanstack/react-query";
 import { hubGet } from "../../lib/api/hub-fetch.js";
 import { queryClient } from "../../lib/query-client.js";
@@ -11,25 +12,6 @@ export interface SiteSettings {
   signupPolicy: SignupPolicy | null;
   configuredSignupPolicy: SignupPolicy;
   effectiveSignupPolicy: SignupPolicy;
-}
-
-export interface AdminUser {
-  id: number;
-  name: string;
-  fullname: string;
-  email: string | null;
-  isAdmin: boolean;
-  disabled: boolean;
-  hasPassword: boolean;
-  createdAt: string;
-}
-
-export interface AdminOrg {
-  id: number;
-  name: string;
-  fullname: string;
-  createdAt: string;
-  members: number;
 }
 
 export interface UsageRow {

@@ -1,8 +1,9 @@
+import type { AdminOrg } from "@modelhub/hub/api";
 import { useQuery } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 import { buttonClass, errorText, FormMessage, TextField, useFormOutcome } from "../account/form-parts.js";
-import { type AdminOrg, adminOrgsQuery, adminSend } from "./admin-api.js";
+import { adminOrgsQuery, adminSend } from "./admin-api.js";
 
 /** Every organization (members are managed on its page, where site admins pass its checks). */
 export function OrgsAdmin() {

@@ -1,3 +1,4 @@
+import type { AdminUser } from "@modelhub/hub/api";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import {
@@ -9,7 +10,7 @@ import {
   useFormOutcome,
 } from "../account/form-parts.js";
 import { TokenReveal } from "../account/token-reveal.js";
-import { type AdminUser, adminSend, adminUsersQuery } from "./admin-api.js";
+import { adminSend, adminUsersQuery } from "./admin-api.js";
 
 /** Every user, with disable / make admin / reset password; a form to create one; sign-up invite links. */
 export function UsersAdmin({ self }: { self: string }) {
