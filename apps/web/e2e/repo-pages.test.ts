@@ -112,6 +112,8 @@ describe("new repository pages", () => {
     await expect.poll(() => focusedOption(page)).toContain(SEEDED.org);
     await page.keyboard.press("Enter");
     await expect.poll(() => owner.textContent()).toContain(SEEDED.org);
+    // Closing, the list hands focus back to its button a frame later: Tab from there, not from the list.
+    await expect.poll(() => owner.evaluate((element) => element === document.activeElement)).toBe(true);
     await page.keyboard.press("Tab");
     await page.keyboard.type("radar-viewer");
     // The SDK is required, as on the public hub: submitting without one stays and focuses the choice.
