@@ -95,3 +95,27 @@ export const succeedsWith = (expected: Expected, status: number): Expected =>
   Object.fromEntries(
     Object.entries(expected).map(([caller, value]) => [caller, value === 200 ? status : value]),
   ) as Expected;
+
+/** A listing's outcome for one private id: "listed" or "hidden" when it answers 200, else its status. */
+export const listsPrivateId =
+  (id: string) =>
+  (response: Response, body: unknown): string =>
+    response.status !== 200
+      ? String(response.status)
+      : (body as Array<{ id: string }>).some((item) => item.id === id)
+        ? "listed"
+        : "hidden";
+
+/** Who finds a private item in a listing: acme's members and the site admin; a scoped token sees public ones. */
+export const SEES_PRIVATE: Expected = {
+  anonymous: "hidden",
+  reader: "listed",
+  writer: "listed",
+  orgAdmin: "listed",
+  otherUser: "hidden",
+  revokedToken: "401",
+  expiredToken: "401",
+  readTokenOnWrite: "listed",
+  fineGrainedOutOfScope: "hidden",
+  siteAdmin: "listed",
+};

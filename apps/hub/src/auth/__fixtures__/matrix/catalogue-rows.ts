@@ -1,12 +1,17 @@
-import { type Expected, everyone, PUBLIC, READ_PRIVATE_REPO, type Row, SIGNED_IN, succeedsWith } from "./callers.js";
+import {
+  type Expected,
+  everyone,
+  listsPrivateId,
+  PUBLIC,
+  READ_PRIVATE_REPO,
+  type Row,
+  SEES_PRIVATE,
+  SIGNED_IN,
+  succeedsWith,
+} from "./callers.js";
 import { CHAT, fixture, PRIVATE } from "./fixture.js";
 
-const listsPrivate = (response: Response, body: unknown) =>
-  response.status !== 200
-    ? String(response.status)
-    : (body as Array<{ id: string }>).some((m) => m.id === PRIVATE)
-      ? "listed"
-      : "hidden";
+const listsPrivate = listsPrivateId(PRIVATE);
 /** The private model is a summarization model: counted when the summarization count includes it. */
 const countsPrivate = (response: Response, body: unknown) =>
   response.status !== 200
@@ -21,19 +26,6 @@ const mentionsPrivate = (response: Response, body: unknown) =>
     : JSON.stringify(body).includes(PRIVATE)
       ? "listed"
       : "hidden";
-
-const SEES_PRIVATE = {
-  anonymous: "hidden",
-  reader: "listed",
-  writer: "listed",
-  orgAdmin: "listed",
-  otherUser: "hidden",
-  revokedToken: "401",
-  expiredToken: "401",
-  readTokenOnWrite: "listed",
-  fineGrainedOutOfScope: "hidden",
-  siteAdmin: "listed",
-};
 
 /** A router call: any valid credential with the inference permission (a token scoped elsewhere has not). */
 const SIGNED_IN_INFERENCE = { ...SIGNED_IN, fineGrainedOutOfScope: 403 };

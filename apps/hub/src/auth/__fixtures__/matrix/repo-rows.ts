@@ -1,8 +1,10 @@
 import {
   everyone,
+  listsPrivateId,
   MANAGE_PRIVATE_REPO,
   READ_PRIVATE_REPO,
   type Row,
+  SEES_PRIVATE,
   SIGNED_IN,
   WRITE_PRIVATE_REPO,
 } from "./callers.js";
@@ -13,24 +15,7 @@ const LFS = `/${PRIVATE_REPO}.git/info/lfs/objects`;
 const LFS_JSON = { Accept: "application/vnd.git-lfs+json" };
 const SHA = "a".repeat(64);
 
-const listsPrivateRepo = (response: Response, body: unknown) =>
-  response.status !== 200
-    ? String(response.status)
-    : (body as Array<{ id: string }>).some((repo) => repo.id === PRIVATE_REPO)
-      ? "listed"
-      : "hidden";
-const SEES_PRIVATE_REPO = {
-  anonymous: "hidden",
-  reader: "listed",
-  writer: "listed",
-  orgAdmin: "listed",
-  otherUser: "hidden",
-  revokedToken: "401",
-  expiredToken: "401",
-  readTokenOnWrite: "listed",
-  fineGrainedOutOfScope: "hidden",
-  siteAdmin: "listed",
-};
+const listsPrivateRepo = listsPrivateId(PRIVATE_REPO);
 
 /** Repositories with files: the repository API, file downloads, Git LFS, Xet tokens, and access requests. */
 export const REPO_ROWS: Row[] = [
@@ -40,7 +25,7 @@ export const REPO_ROWS: Row[] = [
     method: "GET",
     path: "/api/datasets?author=acme",
     outcome: listsPrivateRepo,
-    expected: SEES_PRIVATE_REPO,
+    expected: SEES_PRIVATE,
   },
   {
     route: "GET /api/spaces",
@@ -48,7 +33,7 @@ export const REPO_ROWS: Row[] = [
     method: "GET",
     path: "/api/spaces?search=private-repo",
     outcome: listsPrivateRepo,
-    expected: SEES_PRIVATE_REPO,
+    expected: SEES_PRIVATE,
   },
   {
     route: "GET /api/{type}s/{id}",
