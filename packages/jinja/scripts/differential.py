@@ -31,24 +31,25 @@ FILTERS = ["length", "upper", "lower", "title", "capitalize", "trim", "first", "
 TESTS = ["defined", "undefined", "none", "string", "number", "integer", "float", "mapping", "iterable", "sequence", "boolean", "true", "false", "odd", "even", "divisibleby(2)", "eq(1)", "lt(3)", "in([1, 2])", "upper", "lower", "callable", "sameas(none)"]
 METHODS = ["upper()", "lower()", "strip()", "split()", "split(',')", "startswith('H')", "endswith('d')", "replace('o', '0')", "find('o')", "count('l')", "title()", "capitalize()", "lstrip('H')", "rstrip('d')", "isdigit()", "join(['1', '2'])", "format(1, 2)", "items()", "keys()", "values()", "get('a')", "get('zz', 5)", "index(1)", "splitlines()", "zfill(5)", "center(7, '*')", "partition(' ')"]
 
+# Compound expressions, drawn by one random number against these cumulative bounds; each form builds its
+# operands one level deeper.
+EXPR_FORMS = [
+    (0.45, lambda d: f"{expr(d)} {random.choice(BIN)} {expr(d)}"),
+    (0.6, lambda d: f"{expr(d)}|{random.choice(FILTERS)}"),
+    (0.68, lambda d: f"{expr(d)} is {random.choice(['', 'not '])}{random.choice(TESTS)}"),
+    (0.76, lambda d: f"({expr(d)}).{random.choice(METHODS)}"),
+    (0.82, lambda d: f"not {expr(d)}"),
+    (0.88, lambda d: f"{expr(d)} if {expr(d)} else {expr(d)}"),
+    (0.94, lambda d: f"[{expr(d)}, {expr(d)}]"),
+]
+
 def expr(depth=0):
     r = random.random()
     if depth > 2 or r < 0.25:
         return random.choice(LITS + VARS + VARS)
-    if r < 0.45:
-        return f"{expr(depth+1)} {random.choice(BIN)} {expr(depth+1)}"
-    if r < 0.6:
-        return f"{expr(depth+1)}|{random.choice(FILTERS)}"
-    if r < 0.68:
-        return f"{expr(depth+1)} is {random.choice(['', 'not '])}{random.choice(TESTS)}"
-    if r < 0.76:
-        return f"({expr(depth+1)}).{random.choice(METHODS)}"
-    if r < 0.82:
-        return f"not {expr(depth+1)}"
-    if r < 0.88:
-        return f"{expr(depth+1)} if {expr(depth+1)} else {expr(depth+1)}"
-    if r < 0.94:
-        return f"[{expr(depth+1)}, {expr(depth+1)}]"
+    for bound, form in EXPR_FORMS:
+        if r < bound:
+            return form(depth + 1)
     # Subscripts apply to variables only: Jinja2 constant-folds literal subscripts at compile time,
     # turning errors into undefined values, which a renderer without an optimizer cannot mirror.
     idx = random.choice(['0', '-1', '1:', ':2', "'a'", 'n'])

@@ -62,29 +62,27 @@ export class TemplateRuntimeError extends TemplateError {
   }
 }
 
-/** An undefined value was used in a way Jinja2's default `Undefined` refuses (attribute, call, arithmetic). */
-export class UndefinedError extends TemplateRuntimeError {
-  override name = "UndefinedError";
-  constructor(reason: string) {
-    super(reason, "UndefinedError");
-  }
+/**
+ * A runtime error Jinja2 raises under the same class name: `name` and `pythonType` are that name. (A literal,
+ * not the class's own name, which a bundler may shorten.)
+ */
+function jinjaRuntimeError(errorName: string) {
+  return class extends TemplateRuntimeError {
+    override name = errorName;
+    constructor(reason: string) {
+      super(reason, errorName);
+    }
+  };
 }
+
+/** An undefined value was used in a way Jinja2's default `Undefined` refuses (attribute, call, arithmetic). */
+export class UndefinedError extends jinjaRuntimeError("UndefinedError") {}
 
 /** The template tried to reach something outside the sandbox (JS internals, mutating methods). */
-export class SecurityError extends TemplateRuntimeError {
-  override name = "SecurityError";
-  constructor(reason: string) {
-    super(reason, "SecurityError");
-  }
-}
+export class SecurityError extends jinjaRuntimeError("SecurityError") {}
 
 /** A configured limit (output size, loop iterations, recursion depth) was exceeded. */
-export class LimitExceededError extends TemplateRuntimeError {
-  override name = "LimitExceededError";
-  constructor(reason: string) {
-    super(reason, "LimitExceededError");
-  }
-}
+export class LimitExceededError extends jinjaRuntimeError("LimitExceededError") {}
 
 /** Raised by the template itself through `raise_exception(message)`; `message` is the template's, verbatim. */
 export class TemplateRaisedError extends TemplateError {
