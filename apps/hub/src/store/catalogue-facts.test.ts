@@ -15,10 +15,10 @@ interface CatalogueRecord {
 
 const models: CatalogueRecord[] = JSON.parse(readFileSync(`${BUILT_IN_CATALOGUE_DIR}models.json`, "utf8"));
 
-/** Where each licence and date comes from (`source` null: set from knowledge of the card, not yet checked). */
+/** Where each licence and date comes from: the public page that shows it. */
 interface SourcedFact {
   value: string;
-  source: string | null;
+  source: string;
 }
 const sources: { models: Record<string, { license?: SourcedFact; createdAt?: SourcedFact }> } = JSON.parse(
   readFileSync(`${BUILT_IN_CATALOGUE_DIR}sources.json`, "utf8"),
@@ -206,8 +206,7 @@ describe("the built-in catalogue's facts", () => {
       if (entry.license) expect(model?.cardData?.license, id).toBe(entry.license.value);
       if (entry.createdAt) expect(model?.createdAt?.slice(0, 10), id).toBe(entry.createdAt.value);
       for (const fact of [entry.license, entry.createdAt]) {
-        if (fact?.source !== undefined && fact.source !== null)
-          expect(fact.source, id).toMatch(/^https:\/\//);
+        if (fact !== undefined) expect(fact.source, id).toMatch(/^https:\/\//);
       }
     }
     const checked = (id: string) => sources.models[id]?.license?.source;
@@ -216,6 +215,20 @@ describe("the built-in catalogue's facts", () => {
       value: "2024-12-11",
       source: "https://huggingface.co/microsoft/phi-4/commits/refs%2Fpr%2F1",
     });
+  });
+
+  it("states no fact without a source: every licence and date has the page that shows it", () => {
+    const unsourced = Object.entries(sources.models).flatMap(([id, entry]) =>
+      (["license", "createdAt"] as const)
+        .filter((kind) => entry[kind] !== undefined && typeof entry[kind]?.source !== "string")
+        .map((kind) => `${id}: ${kind} ${entry[kind]?.value}`),
+    );
+    expect(
+      unsourced,
+      "Each of these facts needs the https URL of a public page that shows it in sources.json " +
+        "(apps/hub/catalogue/README.md says how to find one), or to be removed from models.json " +
+        "(cardData.license and its license: tag, or createdAt) and from sources.json",
+    ).toEqual([]);
   });
 
   it("states one license per model, the same in its tags and its card, or none", () => {
