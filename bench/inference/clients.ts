@@ -33,6 +33,13 @@ function chunksFetch(): (chunks: number) => typeof fetch {
   };
 }
 
+/** The chunks of a client's stream, read to the end: the same loop for every client. */
+async function countEvents(events: AsyncIterable<unknown>): Promise<number> {
+  let count = 0;
+  for await (const _event of events) count++;
+  return count;
+}
+
 export function makeClients(base: string): BenchClient[] {
   const url = `${base}/v1/chat/completions`;
   const headers = (chunks?: number) => ({
@@ -76,15 +83,13 @@ export function makeClients(base: string): BenchClient[] {
       });
       return out.choices[0]!.message.content ?? "";
     },
-    async stream(chunks) {
-      let count = 0;
-      const events = chatCompletionStream(
-        { endpointUrl: base, model: "bench-model", accessToken: "bench-key", messages: MESSAGES },
-        { fetch: modelhubFetch(chunks) },
-      );
-      for await (const _event of events) count++;
-      return count;
-    },
+    stream: (chunks) =>
+      countEvents(
+        chatCompletionStream(
+          { endpointUrl: base, model: "bench-model", accessToken: "bench-key", messages: MESSAGES },
+          { fetch: modelhubFetch(chunks) },
+        ),
+      ),
   };
 
   const hf = new HfClient("bench-key").endpoint(base);
@@ -95,15 +100,9 @@ export function makeClients(base: string): BenchClient[] {
       const out = await hf.chatCompletion({ model: "bench-model", messages: MESSAGES, max_tokens: 16 });
       return out.choices[0]!.message.content ?? "";
     },
-    async stream(chunks) {
-      let count = 0;
+    stream(chunks) {
       const streamClient = new HfClient("bench-key", { fetch: hfFetch(chunks) }).endpoint(base);
-      for await (const _event of streamClient.chatCompletionStream({
-        model: "bench-model",
-        messages: MESSAGES,
-      }))
-        count++;
-      return count;
+      return countEvents(streamClient.chatCompletionStream({ model: "bench-model", messages: MESSAGES }));
     },
   };
 
@@ -119,13 +118,12 @@ export function makeClients(base: string): BenchClient[] {
       return out.choices[0]!.message.content ?? "";
     },
     async stream(chunks) {
-      let count = 0;
-      const events = await oai.chat.completions.create(
-        { model: "bench-model", messages: MESSAGES, stream: true },
-        { headers: { "x-bench-chunks": String(chunks) } },
+      return countEvents(
+        await oai.chat.completions.create(
+          { model: "bench-model", messages: MESSAGES, stream: true },
+          { headers: { "x-bench-chunks": String(chunks) } },
+        ),
       );
-      for await (const _event of events) count++;
-      return count;
     },
   };
 

@@ -29,6 +29,40 @@ const REPO_DIR = join(HERE, "..", "..");
 const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 1024);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
+/** Wall and CPU seconds of each round through the hub and through the bare server, and the hub's peak RSS. */
+interface Rounds {
+  hub: number[];
+  bare: number[];
+  hubCpu: number[];
+  bareCpu: number[];
+  peak: number;
+}
+
+/**
+ * ROUNDS rounds of one transfer, through the hub then through the bare server. `prepareHub` runs before the
+ * hub's sampling and timing start (e.g. asking for an upload URL) and returns the call to measure.
+ */
+async function hubBesideBare(
+  hubPid: number,
+  prepareHub: (round: number) => Promise<() => Promise<unknown>>,
+  barePid: number,
+  bareCall: () => Promise<unknown>,
+): Promise<Rounds> {
+  const rounds: Rounds = { hub: [], bare: [], hubCpu: [], bareCpu: [], peak: 0 };
+  for (let round = 0; round < ROUNDS; round++) {
+    const hubCall = await prepareHub(round);
+    const sampler = rssSampler(hubPid);
+    const hubRun = await timedWithCpu(hubPid, hubCall);
+    rounds.peak = Math.max(rounds.peak, sampler.stop());
+    rounds.hub.push(hubRun.wall);
+    rounds.hubCpu.push(hubRun.cpu);
+    const bareRun = await timedWithCpu(barePid, bareCall);
+    rounds.bare.push(bareRun.wall);
+    rounds.bareCpu.push(bareRun.cpu);
+  }
+  return rounds;
+}
+
 async function main() {
   const work = mkdtempSync(join(tmpdir(), "modelhub-bench-files-"));
   const hub = await serveChild(join(HERE, "serve.ts"), "hub");
@@ -46,30 +80,20 @@ async function main() {
     const idle = rss(hub.child.pid!);
 
     // Upload: the LFS PUT against a bare upload to disk (first round stores it; later ones re-verify it).
-    const uploadTimes = {
-      hub: [] as number[],
-      bare: [] as number[],
-      hubCpu: [] as number[],
-      bareCpu: [] as number[],
-    };
-    let uploadPeak = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      const href = await lfsUploadUrl(api, "bench/big", oid, size, round);
-      const sampler = rssSampler(hub.child.pid!);
-      // Rounds after the first upload the same bytes under another oid: the hub reads, hashes and refuses them
-      // at the end (a 400), which costs what a fresh upload costs without keeping a second copy.
-      const hubRun = await timedWithCpu(hub.child.pid!, () =>
-        upload(href, big).catch((error) => {
-          if (round === 0) throw error;
-        }),
-      );
-      uploadPeak = Math.max(uploadPeak, sampler.stop());
-      uploadTimes.hub.push(hubRun.wall);
-      uploadTimes.hubCpu.push(hubRun.cpu);
-      const bareRun = await timedWithCpu(sink.child.pid!, () => upload(`${sink.info.url}/`, big));
-      uploadTimes.bare.push(bareRun.wall);
-      uploadTimes.bareCpu.push(bareRun.cpu);
-    }
+    const uploads = await hubBesideBare(
+      hub.child.pid!,
+      async (round) => {
+        const href = await lfsUploadUrl(api, "bench/big", oid, size, round);
+        // Rounds after the first upload the same bytes under another oid: the hub reads, hashes and refuses
+        // them at the end (a 400), which costs what a fresh upload costs without keeping a second copy.
+        return () =>
+          upload(href, big).catch((error) => {
+            if (round === 0) throw error;
+          });
+      },
+      sink.child.pid!,
+      () => upload(`${sink.info.url}/`, big),
+    );
     const commitLine = (summary: string, lines: unknown[]) =>
       [{ key: "header", value: { summary } }, ...lines].map((line) => JSON.stringify(line)).join("\n");
     await api("/api/models/bench/big/commit/main", {
@@ -80,27 +104,12 @@ async function main() {
     const stored = join(hub.info.dataDir!, "blobs", "sha256", oid.slice(0, 2), oid.slice(2, 4), oid);
 
     // Download: /resolve against the bare pipe of the very same file on disk.
-    const downloadTimes = {
-      hub: [] as number[],
-      bare: [] as number[],
-      hubCpu: [] as number[],
-      bareCpu: [] as number[],
-    };
-    let downloadPeak = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      const sampler = rssSampler(hub.child.pid!);
-      const hubRun = await timedWithCpu(hub.child.pid!, () =>
-        download(`${url}/bench/big/resolve/main/big.bin`, auth),
-      );
-      downloadPeak = Math.max(downloadPeak, sampler.stop());
-      downloadTimes.hub.push(hubRun.wall);
-      downloadTimes.hubCpu.push(hubRun.cpu);
-      const bareRun = await timedWithCpu(pipe.child.pid!, () =>
-        download(`${pipe.info.url}/?path=${encodeURIComponent(stored)}`),
-      );
-      downloadTimes.bare.push(bareRun.wall);
-      downloadTimes.bareCpu.push(bareRun.cpu);
-    }
+    const downloads = await hubBesideBare(
+      hub.child.pid!,
+      async () => () => download(`${url}/bench/big/resolve/main/big.bin`, auth),
+      pipe.child.pid!,
+      () => download(`${pipe.info.url}/?path=${encodeURIComponent(stored)}`),
+    );
 
     // 64 concurrent HEAD /resolve of a small file.
     await api("/api/models/bench/big/commit/main", {
@@ -158,26 +167,20 @@ async function main() {
     const mibps = (seconds: number) => size / (1 << 20) / seconds;
     // CPU seconds per GiB moved: steadier than wall time on a shared machine (the hub's worker included).
     const cpuPerGiB = (seconds: number[]) => Number((median(seconds) / (size / 2 ** 30)).toFixed(2));
+    const summary = (rounds: Rounds) => ({
+      hubMiBps: Math.round(mibps(median(rounds.hub))),
+      bareMiBps: Math.round(mibps(median(rounds.bare))),
+      ratio: Number((median(rounds.bare) / median(rounds.hub)).toFixed(2)),
+      hubCpuSecondsPerGiB: cpuPerGiB(rounds.hubCpu),
+      bareCpuSecondsPerGiB: cpuPerGiB(rounds.bareCpu),
+      hubPeakRssAboveIdleMiB: Math.round(rounds.peak - idle),
+    });
     const result = {
       loadAverage: loadavg().map((load) => Number(load.toFixed(2))),
       fileMiB: FILE_MB,
       rounds: ROUNDS,
-      download: {
-        hubMiBps: Math.round(mibps(median(downloadTimes.hub))),
-        bareMiBps: Math.round(mibps(median(downloadTimes.bare))),
-        ratio: Number((median(downloadTimes.bare) / median(downloadTimes.hub)).toFixed(2)),
-        hubCpuSecondsPerGiB: cpuPerGiB(downloadTimes.hubCpu),
-        bareCpuSecondsPerGiB: cpuPerGiB(downloadTimes.bareCpu),
-        hubPeakRssAboveIdleMiB: Math.round(downloadPeak - idle),
-      },
-      upload: {
-        hubMiBps: Math.round(mibps(median(uploadTimes.hub))),
-        bareMiBps: Math.round(mibps(median(uploadTimes.bare))),
-        ratio: Number((median(uploadTimes.bare) / median(uploadTimes.hub)).toFixed(2)),
-        hubCpuSecondsPerGiB: cpuPerGiB(uploadTimes.hubCpu),
-        bareCpuSecondsPerGiB: cpuPerGiB(uploadTimes.bareCpu),
-        hubPeakRssAboveIdleMiB: Math.round(uploadPeak - idle),
-      },
+      download: summary(downloads),
+      upload: summary(uploads),
       idleRssMiB: Math.round(idle),
       head64,
       snapshot1000: {

@@ -88,7 +88,23 @@ const compileBundle = await bundle(
 );
 
 const shippedBundle = await bundle(OURS, join(dir, "ours.mjs"));
-const variants: { label: string; mode: ColdMode; specifier: string; args?: unknown[] }[] = [
+type Variant = { label: string; mode: ColdMode; specifier: string; args?: unknown[] };
+/** Importing one package alone (a bundle of it), beside an empty module's import as the baseline. */
+const importOnly: Variant[] = [];
+for (const [what, source, file] of [
+  ["an empty module (baseline)", "export const empty = true;", "empty.mjs"],
+  ["@modelhub/jinja", 'export * from "@modelhub/jinja";', "jinja.mjs"],
+  ["@modelhub/jinja/precompiled", 'export * from "@modelhub/jinja/precompiled";', "jinja-precompiled.mjs"],
+  ["@modelhub/tasks", 'export * from "@modelhub/tasks";', "tasks.mjs"],
+  ["@modelhub/inference", 'export * from "@modelhub/inference";', "inference.mjs"],
+] as const) {
+  importOnly.push({
+    label: `import only: ${what}`,
+    mode: "import",
+    specifier: await bundle(source, join(dir, file)),
+  });
+}
+const variants: Variant[] = [
   {
     label: "snippets: import + 1st call (as shipped)",
     mode: "ours",
@@ -109,34 +125,7 @@ const variants: { label: string; mode: ColdMode; specifier: string; args?: unkno
     mode: "import" as const,
     specifier: parseOnly(shippedBundle, part, name),
   })),
-  {
-    label: "import only: an empty module (baseline)",
-    mode: "import",
-    specifier: await bundle("export const empty = true;", join(dir, "empty.mjs")),
-  },
-  {
-    label: "import only: @modelhub/jinja",
-    mode: "import",
-    specifier: await bundle('export * from "@modelhub/jinja";', join(dir, "jinja.mjs")),
-  },
-  {
-    label: "import only: @modelhub/jinja/precompiled",
-    mode: "import",
-    specifier: await bundle(
-      'export * from "@modelhub/jinja/precompiled";',
-      join(dir, "jinja-precompiled.mjs"),
-    ),
-  },
-  {
-    label: "import only: @modelhub/tasks",
-    mode: "import",
-    specifier: await bundle('export * from "@modelhub/tasks";', join(dir, "tasks.mjs")),
-  },
-  {
-    label: "import only: @modelhub/inference",
-    mode: "import",
-    specifier: await bundle('export * from "@modelhub/inference";', join(dir, "inference.mjs")),
-  },
+  ...importOnly,
   {
     label: "compile the 1st call's templates",
     mode: "compile",
