@@ -171,6 +171,18 @@ export function createDiscussionsTable(q: Queryable) {
     return eventFromRow((await tx.get<EventRow>(EVENT_BY_ID, [repo, num, id]))!);
   }
 
+  /** A status change's events: the comment posted with it (when there is one), then the change itself. */
+  async function recordStatusChange(
+    tx: Queryable,
+    repo: number,
+    num: number,
+    change: { status: DiscussionStatus; author: string; comment?: string; now: string },
+  ) {
+    const { author, now } = change;
+    if (change.comment) await addEvent(tx, repo, num, { type: "comment", author, body: change.comment, now });
+    return addEvent(tx, repo, num, { type: "status-change", author, body: change.status, now });
+  }
+
   async function open(tx: Queryable, input: NewDiscussion & { status: DiscussionStatus }): Promise<number> {
     const num = (await tx.get<{ n: number }>(
       "SELECT coalesce(max(num), 0) + 1 AS n FROM discussions WHERE repo_id = ?",
@@ -305,25 +317,12 @@ export function createDiscussionsTable(q: Queryable) {
       change: { status: "open" | "closed"; author: string; comment?: string; now: string },
     ): Promise<DiscussionEventRecord> {
       return locked(repoKey, async (tx) => {
-        if (change.comment) {
-          await addEvent(tx, repoKey, num, {
-            type: "comment",
-            author: change.author,
-            body: change.comment,
-            now: change.now,
-          });
-        }
         await tx.run("UPDATE discussions SET status = ? WHERE repo_id = ? AND num = ?", [
           change.status,
           repoKey,
           num,
         ]);
-        return addEvent(tx, repoKey, num, {
-          type: "status-change",
-          author: change.author,
-          body: change.status,
-          now: change.now,
-        });
+        return recordStatusChange(tx, repoKey, num, change);
       });
     },
 
@@ -412,20 +411,7 @@ export function createDiscussionsTable(q: Queryable) {
           [merge.commitOid, repoKey, num],
         );
         if (changed === 0) return false;
-        if (merge.comment) {
-          await addEvent(q, repoKey, num, {
-            type: "comment",
-            author: merge.author,
-            body: merge.comment,
-            now: merge.now,
-          });
-        }
-        await addEvent(q, repoKey, num, {
-          type: "status-change",
-          author: merge.author,
-          body: "merged",
-          now: merge.now,
-        });
+        await recordStatusChange(q, repoKey, num, { ...merge, status: "merged" });
         return true;
       },
       get(repoKey: number, num: number): Promise<DiscussionRecord | undefined> {
