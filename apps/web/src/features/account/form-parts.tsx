@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, useId, useState } from "react";
+import { type FormEvent, type InputHTMLAttributes, type ReactNode, useId, useState } from "react";
 
 export const inputClass =
   "h-9 w-full rounded-md border border-line bg-surface px-3 text-sm placeholder:text-muted/70 focus:border-accent";
@@ -29,6 +29,54 @@ export function TextField({
   );
 }
 
+/** A form's main button, at the start of the line under its fields. */
+export function SubmitButton({ disabled, children }: { disabled?: boolean; children: ReactNode }) {
+  return (
+    <button type="submit" className={`${buttonClass} self-start`} disabled={disabled}>
+      {children}
+    </button>
+  );
+}
+
+/** A titled part of a settings or administration page: a section named by its heading. */
+export function SettingsSection({
+  title,
+  className = "flex flex-col gap-3",
+  children,
+}: {
+  title: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className={className}>
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** A new password's field: the hub takes 8 characters at the least, and password managers offer one. */
+export function NewPasswordField({
+  label = "Password",
+  name = "password",
+  ...input
+}: { label?: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <TextField
+      label={label}
+      name={name}
+      type="password"
+      autoComplete="new-password"
+      minLength={8}
+      {...input}
+    />
+  );
+}
+
 /** A form's outcome, announced to screen readers: an error (alert) or a confirmation (status). */
 export function FormMessage({ error, success }: { error?: string | null; success?: string | null }) {
   if (error)
@@ -48,7 +96,8 @@ export function FormMessage({ error, success }: { error?: string | null; success
 
 /**
  * The outcome a <FormMessage> shows, and `attempt`, which clears it, runs an action and shows the action's
- * confirmation or its error.
+ * confirmation or its error. `submitAndReset` makes a form's submit handler of an action on its fields:
+ * the form is emptied once the action succeeds, and kept as typed when it fails.
  */
 export function useFormOutcome() {
   const [message, setMessage] = useState<{ error?: string; success?: string }>({});
@@ -60,7 +109,23 @@ export function useFormOutcome() {
       setMessage({ error: errorText(failure) });
     }
   };
-  return { message, attempt };
+  const submitAndReset =
+    (action: (fields: FormData) => Promise<string>) => (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      const form = event.currentTarget;
+      const fields = new FormData(form);
+      return attempt(async () => {
+        const done = await action(fields);
+        form.reset();
+        return done;
+      });
+    };
+  return { message, attempt, submitAndReset };
+}
+
+/** A form field's text, or undefined when it was left empty (or is absent). */
+export function optionalField(fields: FormData, name: string): string | undefined {
+  return String(fields.get(name) ?? "") || undefined;
 }
 
 export function errorText(error: unknown): string {

@@ -4,7 +4,14 @@ import { PageTitle } from "../../components/ui/page-title.js";
 import { HubApiError } from "../../lib/api/hub-fetch.js";
 import { queryClient } from "../../lib/query-client.js";
 import { type OrgRole, useSession } from "./account-api.js";
-import { buttonClass, errorText, FormMessage, inputClass, secondaryButtonClass } from "./form-parts.js";
+import {
+  buttonClass,
+  errorText,
+  FormMessage,
+  inputClass,
+  SettingsSection,
+  secondaryButtonClass,
+} from "./form-parts.js";
 import {
   createInvite,
   ORG_ROLES,
@@ -86,10 +93,7 @@ export function OrganizationView({ name }: { name: string }) {
         </div>
       </header>
       <FormMessage error={error} />
-      <section aria-labelledby="members-heading" className="flex flex-col gap-3">
-        <h2 id="members-heading" className="text-lg font-semibold">
-          Members
-        </h2>
+      <SettingsSection title="Members">
         <ul className="flex flex-col divide-y divide-line rounded-md border border-line" aria-label="Members">
           {org.data.members.map((member) => (
             <li key={member.name} className="flex flex-wrap items-center gap-3 p-3">
@@ -128,12 +132,9 @@ export function OrganizationView({ name }: { name: string }) {
             </li>
           ))}
         </ul>
-      </section>
+      </SettingsSection>
       {isAdmin ? (
-        <section aria-labelledby="invite-heading" className="flex flex-col gap-3">
-          <h2 id="invite-heading" className="text-lg font-semibold">
-            Invite someone
-          </h2>
+        <SettingsSection title="Invite someone">
           <form onSubmit={makeInvite} className="flex flex-wrap items-end gap-3" aria-label="Invite someone">
             <div className="flex flex-col gap-1">
               <label htmlFor={`${ids}-invite-role`} className="text-sm font-medium">
@@ -160,7 +161,7 @@ export function OrganizationView({ name }: { name: string }) {
               </p>
             </div>
           ) : null}
-        </section>
+        </SettingsSection>
       ) : null}
     </div>
   );

@@ -2,7 +2,14 @@ import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { queryClient } from "../../lib/query-client.js";
-import { buttonClass, errorText, FormMessage, secondaryButtonClass, TextField } from "./form-parts.js";
+import {
+  errorText,
+  FormMessage,
+  SettingsSection,
+  SubmitButton,
+  secondaryButtonClass,
+  TextField,
+} from "./form-parts.js";
 import { createOrganization, removeMember, whoamiQuery } from "./organizations.js";
 
 /** The organizations the user belongs to (with their role, and leaving), and creating one. */
@@ -38,10 +45,7 @@ export function OrganizationsSettings({ user }: { user: string }) {
   const orgs = whoami.data?.orgs ?? [];
   return (
     <div className="flex flex-col gap-8">
-      <section aria-labelledby="orgs-heading" className="flex flex-col gap-3">
-        <h2 id="orgs-heading" className="text-lg font-semibold">
-          Your organizations
-        </h2>
+      <SettingsSection title="Your organizations">
         <FormMessage error={listError ?? (whoami.isError ? errorText(whoami.error) : null)} />
         {whoami.isPending ? <p className="text-sm text-muted">Loading…</p> : null}
         {whoami.data && orgs.length === 0 ? (
@@ -76,11 +80,8 @@ export function OrganizationsSettings({ user }: { user: string }) {
             </li>
           ))}
         </ul>
-      </section>
-      <section aria-labelledby="new-org-heading" className="flex flex-col gap-4">
-        <h2 id="new-org-heading" className="text-lg font-semibold">
-          New organization
-        </h2>
+      </SettingsSection>
+      <SettingsSection title="New organization" className="flex flex-col gap-4">
         <form onSubmit={create} className="flex max-w-md flex-col gap-4" aria-label="New organization">
           <TextField
             label="Organization name"
@@ -90,11 +91,9 @@ export function OrganizationsSettings({ user }: { user: string }) {
           />
           <TextField label="Full name" name="fullname" />
           <FormMessage error={error} />
-          <button type="submit" className={`${buttonClass} self-start`}>
-            Create organization
-          </button>
+          <SubmitButton>Create organization</SubmitButton>
         </form>
-      </section>
+      </SettingsSection>
     </div>
   );
 }

@@ -3,7 +3,14 @@ import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
 import { queryClient } from "../../lib/query-client.js";
 import { accountQuery, accountSend, type Profile } from "./account-api.js";
-import { buttonClass, errorText, FormMessage, TextField } from "./form-parts.js";
+import {
+  errorText,
+  FormMessage,
+  NewPasswordField,
+  SettingsSection,
+  SubmitButton,
+  TextField,
+} from "./form-parts.js";
 
 export const profileQuery = accountQuery<Profile>(["profile"], "/api/settings/profile");
 
@@ -50,10 +57,7 @@ export function ProfileSettings() {
   const { name, fullname, email, avatarUrl } = profile.data;
   return (
     <div className="flex flex-col gap-8">
-      <section aria-labelledby="profile-heading" className="flex flex-col gap-4">
-        <h2 id="profile-heading" className="text-lg font-semibold">
-          Profile
-        </h2>
+      <SettingsSection title="Profile" className="flex flex-col gap-4">
         <div className="flex items-center gap-3">
           <img src={avatarUrl} alt="" className="size-14 rounded-full border border-line" />
           <p className="text-sm">
@@ -71,15 +75,10 @@ export function ProfileSettings() {
             autoComplete="email"
           />
           <FormMessage error={saved.error} success={saved.success} />
-          <button type="submit" className={`${buttonClass} self-start`}>
-            Save profile
-          </button>
+          <SubmitButton>Save profile</SubmitButton>
         </form>
-      </section>
-      <section aria-labelledby="password-heading" className="flex flex-col gap-4">
-        <h2 id="password-heading" className="text-lg font-semibold">
-          Password
-        </h2>
+      </SettingsSection>
+      <SettingsSection title="Password" className="flex flex-col gap-4">
         <form onSubmit={changePassword} className="flex max-w-md flex-col gap-4" aria-label="Change password">
           <TextField
             label="Current password"
@@ -87,21 +86,16 @@ export function ProfileSettings() {
             type="password"
             autoComplete="current-password"
           />
-          <TextField
+          <NewPasswordField
             label="New password"
             name="newPassword"
-            type="password"
-            autoComplete="new-password"
             required
-            minLength={8}
             hint="At least 8 characters. Changing it signs you out everywhere, this browser too."
           />
           <FormMessage error={password.error} />
-          <button type="submit" className={`${buttonClass} self-start`}>
-            Change password
-          </button>
+          <SubmitButton>Change password</SubmitButton>
         </form>
-      </section>
+      </SettingsSection>
     </div>
   );
 }

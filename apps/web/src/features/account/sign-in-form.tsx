@@ -3,7 +3,7 @@ import type { FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { usePendingAction } from "../../lib/use-pending-action.js";
 import { accountQuery, accountSend, type SignupPolicy, safeNext, signIn } from "./account-api.js";
-import { buttonClass, errorText, FormMessage, TextField } from "./form-parts.js";
+import { buttonClass, errorText, FormMessage, NewPasswordField, TextField } from "./form-parts.js";
 
 export const authOptionsQuery = accountQuery<{ signupPolicy: SignupPolicy; sso: boolean }>(
   ["auth-options"],
@@ -122,15 +122,7 @@ export function SignUpForm() {
       />
       <TextField label="Full name" name="fullname" autoComplete="name" />
       <TextField label="Email" name="email" type="email" autoComplete="email" />
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={8}
-        hint="At least 8 characters."
-      />
+      <NewPasswordField required hint="At least 8 characters." />
       <FormMessage error={error} />
       <button type="submit" className={buttonClass} disabled={busy}>
         {busy ? "Creating your account…" : "Create account"}

@@ -11,10 +11,11 @@ import {
 } from "./access-tokens.js";
 import type { AccessToken } from "./account-api.js";
 import {
-  buttonClass,
   errorText,
   FormMessage,
   inputClass,
+  SettingsSection,
+  SubmitButton,
   secondaryButtonClass,
   TextField,
 } from "./form-parts.js";
@@ -98,10 +99,7 @@ export function TokensSettings({ orgs }: { orgs: readonly string[] }) {
   const live = (tokens.data ?? []).filter((token) => token.revokedAt === null);
   return (
     <div className="flex flex-col gap-8">
-      <section aria-labelledby="new-token-heading" className="flex flex-col gap-4">
-        <h2 id="new-token-heading" className="text-lg font-semibold">
-          New access token
-        </h2>
+      <SettingsSection title="New access token" className="flex flex-col gap-4">
         <p className="text-sm text-muted">
           Tools use tokens instead of your password: <code className="font-mono">hf auth login</code>, the
           inference clients, <code className="font-mono">HF_TOKEN</code>.
@@ -223,16 +221,11 @@ export function TokensSettings({ orgs }: { orgs: readonly string[] }) {
             </select>
           </div>
           <FormMessage error={error} />
-          <button type="submit" className={`${buttonClass} self-start`}>
-            Create token
-          </button>
+          <SubmitButton>Create token</SubmitButton>
         </form>
         {issued ? <TokenReveal token={issued.token} name={issued.name} /> : null}
-      </section>
-      <section aria-labelledby="tokens-heading" className="flex flex-col gap-3">
-        <h2 id="tokens-heading" className="text-lg font-semibold">
-          Your tokens
-        </h2>
+      </SettingsSection>
+      <SettingsSection title="Your tokens">
         <FormMessage error={listError ?? (tokens.isError ? errorText(tokens.error) : null)} />
         {tokens.isPending ? <p className="text-sm text-muted">Loading…</p> : null}
         {tokens.data && live.length === 0 ? <p className="text-sm text-muted">No tokens yet.</p> : null}
@@ -261,7 +254,7 @@ export function TokensSettings({ orgs }: { orgs: readonly string[] }) {
             </li>
           ))}
         </ul>
-      </section>
+      </SettingsSection>
     </div>
   );
 }

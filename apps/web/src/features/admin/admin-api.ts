@@ -44,6 +44,12 @@ export const siteQuery = queryOptions({
   staleTime: 5 * 60_000,
 });
 
+/** Creates a user or an organization through the admin API; the confirmation names what was created. */
+export async function adminCreate(path: string, body: Record<string, unknown>): Promise<string> {
+  const created = await adminSend<{ name: string }>("POST", path, body, ["admin"]);
+  return `Created ${created.name}.`;
+}
+
 /** A change through the admin API, then the lists it touches are read again. */
 export async function adminSend<T>(
   method: "POST" | "PUT" | "PATCH",

@@ -1,39 +1,30 @@
-import type { AdminOrg } from "@modelhub/hub/api";
 import { useQuery } from "@tanstack/react-query";
-import type { FormEvent } from "react";
 import { Link } from "react-router";
-import { buttonClass, errorText, FormMessage, TextField, useFormOutcome } from "../account/form-parts.js";
-import { adminOrgsQuery, adminSend } from "./admin-api.js";
+import {
+  errorText,
+  FormMessage,
+  optionalField,
+  SettingsSection,
+  SubmitButton,
+  TextField,
+  useFormOutcome,
+} from "../account/form-parts.js";
+import { adminCreate, adminOrgsQuery } from "./admin-api.js";
 
 /** Every organization (members are managed on its page, where site admins pass its checks). */
 export function OrgsAdmin() {
   const orgs = useQuery(adminOrgsQuery);
-  const { message, attempt } = useFormOutcome();
-  const create = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    return attempt(async () => {
-      const org = await adminSend<AdminOrg>(
-        "POST",
-        "/api/admin/orgs",
-        {
-          name: String(form.get("name")),
-          fullname: String(form.get("fullname") ?? "") || undefined,
-          owner: String(form.get("owner")),
-        },
-        ["admin"],
-      );
-      formElement.reset();
-      return `Created ${org.name}.`;
-    });
-  };
+  const { message, submitAndReset } = useFormOutcome();
+  const create = submitAndReset((fields) =>
+    adminCreate("/api/admin/orgs", {
+      name: String(fields.get("name")),
+      fullname: optionalField(fields, "fullname"),
+      owner: String(fields.get("owner")),
+    }),
+  );
   return (
     <div className="flex flex-col gap-8">
-      <section aria-labelledby="orgs-heading" className="flex flex-col gap-3">
-        <h2 id="orgs-heading" className="text-lg font-semibold">
-          Organizations
-        </h2>
+      <SettingsSection title="Organizations">
         {orgs.isPending ? <p className="text-sm text-muted">Loading…</p> : null}
         {orgs.isError ? <FormMessage error={errorText(orgs.error)} /> : null}
         {orgs.data?.length === 0 ? <p className="text-sm text-muted">No organizations yet.</p> : null}
@@ -52,11 +43,8 @@ export function OrgsAdmin() {
             ))}
           </ul>
         ) : null}
-      </section>
-      <section aria-labelledby="create-org-heading" className="flex max-w-xl flex-col gap-3">
-        <h2 id="create-org-heading" className="text-lg font-semibold">
-          Create an organization
-        </h2>
+      </SettingsSection>
+      <SettingsSection title="Create an organization" className="flex max-w-xl flex-col gap-3">
         <form onSubmit={create} aria-label="Create an organization" className="flex flex-col gap-3">
           <TextField label="Organization name" name="name" required autoComplete="off" />
           <TextField label="Full name" name="fullname" autoComplete="off" />
@@ -68,11 +56,9 @@ export function OrgsAdmin() {
             hint="Its first admin."
           />
           <FormMessage error={message.error} success={message.success} />
-          <button type="submit" className={`${buttonClass} self-start`}>
-            Create organization
-          </button>
+          <SubmitButton>Create organization</SubmitButton>
         </form>
-      </section>
+      </SettingsSection>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { SignupPolicy } from "../account/account-api.js";
-import { buttonClass, errorText, FormMessage, TextField } from "../account/form-parts.js";
+import { errorText, FormMessage, SubmitButton, TextField } from "../account/form-parts.js";
 import { adminSend, type SiteSettings, siteSettingsQuery } from "./admin-api.js";
 
 const POLICY_LABELS: Record<SignupPolicy, string> = {
@@ -80,9 +80,7 @@ export function SiteSettingsForm() {
         ))}
       </fieldset>
       <FormMessage error={error} success={saved} />
-      <button type="submit" className={`${buttonClass} self-start`} disabled={busy}>
-        {busy ? "Saving…" : "Save settings"}
-      </button>
+      <SubmitButton disabled={busy}>{busy ? "Saving…" : "Save settings"}</SubmitButton>
     </form>
   );
 }

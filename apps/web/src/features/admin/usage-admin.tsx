@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { errorText, FormMessage } from "../account/form-parts.js";
+import { errorText, FormMessage, SettingsSection } from "../account/form-parts.js";
 import { adminUsageQuery } from "./admin-api.js";
 
 const number = new Intl.NumberFormat();
@@ -10,10 +10,7 @@ export function UsageAdmin() {
   const [by, setBy] = useState<"user" | "org">("user");
   const usage = useQuery(adminUsageQuery(by));
   return (
-    <section aria-labelledby="usage-heading" className="flex flex-col gap-3">
-      <h2 id="usage-heading" className="text-lg font-semibold">
-        Inference usage
-      </h2>
+    <SettingsSection title="Inference usage">
       <fieldset className="flex flex-wrap gap-4">
         <legend className="sr-only">Group by</legend>
         {(["user", "org"] as const).map((value) => (
@@ -72,6 +69,6 @@ export function UsageAdmin() {
           </table>
         </div>
       ) : null}
-    </section>
+    </SettingsSection>
   );
 }

@@ -5,12 +5,34 @@ import {
   buttonClass,
   errorText,
   FormMessage,
+  NewPasswordField,
+  optionalField,
+  SettingsSection,
+  SubmitButton,
   secondaryButtonClass,
   TextField,
   useFormOutcome,
 } from "../account/form-parts.js";
 import { TokenReveal } from "../account/token-reveal.js";
-import { adminSend, adminUsersQuery } from "./admin-api.js";
+import { adminCreate, adminSend, adminUsersQuery } from "./admin-api.js";
+
+/** The flags an admin flips on another user (never on themself): the button's label and the confirmation. */
+const USER_TOGGLES: Array<{
+  field: "disabled" | "isAdmin";
+  label: (user: AdminUser) => string;
+  done: (user: AdminUser) => string;
+}> = [
+  {
+    field: "disabled",
+    label: (user) => (user.disabled ? "Enable" : "Disable"),
+    done: (user) => `${user.name} is ${user.disabled ? "enabled" : "disabled"}.`,
+  },
+  {
+    field: "isAdmin",
+    label: (user) => (user.isAdmin ? "Remove admin" : "Make admin"),
+    done: (user) => `${user.name} is ${user.isAdmin ? "no longer" : "now"} an administrator.`,
+  },
+];
 
 /** Every user, with disable / make admin / reset password; a form to create one; sign-up invite links. */
 export function UsersAdmin({ self }: { self: string }) {
@@ -33,10 +55,7 @@ export function UsersAdmin({ self }: { self: string }) {
 
   return (
     <div className="flex flex-col gap-8">
-      <section aria-labelledby="users-heading" className="flex flex-col gap-3">
-        <h2 id="users-heading" className="text-lg font-semibold">
-          Users
-        </h2>
+      <SettingsSection title="Users">
         <FormMessage error={message.error} success={message.success} />
         {users.isPending ? <p className="text-sm text-muted">Loading…</p> : null}
         {users.isError ? <FormMessage error={errorText(users.error)} /> : null}
@@ -51,36 +70,18 @@ export function UsersAdmin({ self }: { self: string }) {
                   {user.disabled ? <span className="text-xs font-medium text-danger">Disabled</span> : null}
                 </div>
                 <div className="flex flex-wrap gap-2">
-                  <button
-                    type="button"
-                    className={secondaryButtonClass}
-                    disabled={user.name === self}
-                    onClick={() =>
-                      change(
-                        user,
-                        { disabled: !user.disabled },
-                        `${user.name} is ${user.disabled ? "enabled" : "disabled"}.`,
-                      )
-                    }
-                  >
-                    {user.disabled ? "Enable" : "Disable"}
-                    <span className="sr-only"> {user.name}</span>
-                  </button>
-                  <button
-                    type="button"
-                    className={secondaryButtonClass}
-                    disabled={user.name === self}
-                    onClick={() =>
-                      change(
-                        user,
-                        { isAdmin: !user.isAdmin },
-                        `${user.name} is ${user.isAdmin ? "no longer" : "now"} an administrator.`,
-                      )
-                    }
-                  >
-                    {user.isAdmin ? "Remove admin" : "Make admin"}
-                    <span className="sr-only"> {user.name}</span>
-                  </button>
+                  {USER_TOGGLES.map((toggle) => (
+                    <button
+                      key={toggle.field}
+                      type="button"
+                      className={secondaryButtonClass}
+                      disabled={user.name === self}
+                      onClick={() => change(user, { [toggle.field]: !user[toggle.field] }, toggle.done(user))}
+                    >
+                      {toggle.label(user)}
+                      <span className="sr-only"> {user.name}</span>
+                    </button>
+                  ))}
                   <button
                     type="button"
                     className={secondaryButtonClass}
@@ -96,15 +97,7 @@ export function UsersAdmin({ self }: { self: string }) {
                     aria-label={`New password for ${user.name}`}
                     className="flex flex-wrap items-end gap-2"
                   >
-                    <TextField
-                      label={`New password for ${user.name}`}
-                      name="password"
-                      type="password"
-                      autoComplete="new-password"
-                      minLength={8}
-                      required
-                      autoFocus
-                    />
+                    <NewPasswordField label={`New password for ${user.name}`} required autoFocus />
                     <button type="submit" className={buttonClass}>
                       Set password
                     </button>
@@ -114,7 +107,7 @@ export function UsersAdmin({ self }: { self: string }) {
             ))}
           </ul>
         ) : null}
-      </section>
+      </SettingsSection>
       <CreateUserForm />
       <SignupInvite />
     </div>
@@ -122,52 +115,28 @@ export function UsersAdmin({ self }: { self: string }) {
 }
 
 function CreateUserForm() {
-  const { message, attempt } = useFormOutcome();
-  const create = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    return attempt(async () => {
-      const user = await adminSend<AdminUser>(
-        "POST",
-        "/api/admin/users",
-        {
-          name: String(form.get("name")),
-          email: String(form.get("email") ?? "") || undefined,
-          password: String(form.get("password") ?? "") || undefined,
-          isAdmin: form.get("isAdmin") === "on",
-        },
-        ["admin"],
-      );
-      formElement.reset();
-      return `Created ${user.name}.`;
-    });
-  };
+  const { message, submitAndReset } = useFormOutcome();
+  const create = submitAndReset((fields) =>
+    adminCreate("/api/admin/users", {
+      name: String(fields.get("name")),
+      email: optionalField(fields, "email"),
+      password: optionalField(fields, "password"),
+      isAdmin: fields.get("isAdmin") === "on",
+    }),
+  );
   return (
-    <section aria-labelledby="create-user-heading" className="flex max-w-xl flex-col gap-3">
-      <h2 id="create-user-heading" className="text-lg font-semibold">
-        Create a user
-      </h2>
+    <SettingsSection title="Create a user" className="flex max-w-xl flex-col gap-3">
       <form onSubmit={create} aria-label="Create a user" className="flex flex-col gap-3">
         <TextField label="User name" name="name" required autoComplete="off" />
         <TextField label="Email" name="email" type="email" autoComplete="off" />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={8}
-          hint="Optional: without one, the user signs in through single sign-on or after a reset."
-        />
+        <NewPasswordField hint="Optional: without one, the user signs in through single sign-on or after a reset." />
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="isAdmin" /> Site administrator
         </label>
         <FormMessage error={message.error} success={message.success} />
-        <button type="submit" className={`${buttonClass} self-start`}>
-          Create user
-        </button>
+        <SubmitButton>Create user</SubmitButton>
       </form>
-    </section>
+    </SettingsSection>
   );
 }
 
@@ -183,10 +152,7 @@ function SignupInvite() {
     }
   };
   return (
-    <section aria-labelledby="invite-heading" className="flex max-w-xl flex-col gap-3">
-      <h2 id="invite-heading" className="text-lg font-semibold">
-        Sign-up invites
-      </h2>
+    <SettingsSection title="Sign-up invites" className="flex max-w-xl flex-col gap-3">
       <p className="text-sm text-muted">A link that creates one account, for a week (invite-only sign-up).</p>
       <button type="button" className={`${secondaryButtonClass} self-start`} onClick={make}>
         Make an invite link
@@ -199,6 +165,6 @@ function SignupInvite() {
           label="Invite link"
         />
       ) : null}
-    </section>
+    </SettingsSection>
   );
 }
