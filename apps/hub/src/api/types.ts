@@ -3,7 +3,10 @@
  * Pure declarations and constants only: importing this module pulls no server code into a bundle.
  */
 import type { GgufQuantization, LibrarySnippet, LocalAppSnippet, ModelLibraryKey } from "@modelhub/tasks";
+import type { SignupPolicy, SiteSettings } from "../accounts/site-settings.js";
 import type { Org, User } from "../accounts/types.js";
+
+export type { SignupPolicy };
 
 /**
  * Fields a caller may ask for with `expand[]=`: every one the public hub lists for models (plus `cardText`,
@@ -124,4 +127,10 @@ export type AdminUser = User;
 /** `GET /api/admin/orgs`: every organization, with how many members it has. */
 export interface AdminOrg extends Org {
   members: number;
+}
+
+/** `GET /api/admin/settings`: the stored settings, the policy SIGNUP_POLICY sets, and the one in force. */
+export interface AdminSiteSettings extends SiteSettings {
+  configuredSignupPolicy: SignupPolicy;
+  effectiveSignupPolicy: SignupPolicy;
 }

@@ -3,7 +3,7 @@ import type { AccountsService } from "../accounts/accounts-service.js";
 import { createSignupInvite } from "../accounts/invites.js";
 import type { SiteSettingsService } from "../accounts/site-settings.js";
 import type { AdminOperations } from "../admin-operations.js";
-import type { AdminOrg } from "../api/types.js";
+import type { AdminOrg, AdminSiteSettings } from "../api/types.js";
 import type { Authorizer } from "../auth/authorize.js";
 import { InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
@@ -167,7 +167,7 @@ export function adminRoutes(deps: AdminRoutesDeps) {
   });
 
   // Site settings: name, notice, and the sign-up policy's override (null follows SIGNUP_POLICY).
-  const settingsView = async () => ({
+  const settingsView = async (): Promise<AdminSiteSettings> => ({
     ...(await deps.site.get()),
     configuredSignupPolicy: deps.site.configuredSignupPolicy,
     effectiveSignupPolicy: await deps.site.signupPolicy(),

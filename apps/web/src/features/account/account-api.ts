@@ -9,8 +9,6 @@ export interface Session {
   csrfToken: string;
 }
 
-export type SignupPolicy = "open" | "invite" | "closed";
-
 export interface AccessToken {
   id: number;
   name: string;

@@ -1,8 +1,9 @@
+import type { SignupPolicy } from "@modelhub/hub/api";
 import { useQuery } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { usePendingAction } from "../../lib/use-pending-action.js";
-import { accountQuery, accountSend, type SignupPolicy, safeNext, signIn } from "./account-api.js";
+import { accountQuery, accountSend, safeNext, signIn } from "./account-api.js";
 import { buttonClass, errorText, FormMessage, NewPasswordField, TextField } from "./form-parts.js";
 
 export const authOptionsQuery = accountQuery<{ signupPolicy: SignupPolicy; sso: boolean }>(

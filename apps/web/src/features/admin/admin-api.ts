@@ -1,18 +1,8 @@
-import type { AdminOrg, AdminUser } from "@modelhub/hub/api";
+import type { AdminOrg, AdminSiteSettings, AdminUser } from "@modelhub/hub/api";
 import { queryOptions } from "@tanstack/react-query";
 import { hubGet } from "../../lib/api/hub-fetch.js";
 import { queryClient } from "../../lib/query-client.js";
-import { accountSend, type SignupPolicy } from "../account/account-api.js";
-
-/** `/api/admin/settings`: what a site admin changes at run time, and the policy in force. */
-export interface SiteSettings {
-  siteName: string;
-  notice: string;
-  /** null: follow SIGNUP_POLICY (configuredSignupPolicy). */
-  signupPolicy: SignupPolicy | null;
-  configuredSignupPolicy: SignupPolicy;
-  effectiveSignupPolicy: SignupPolicy;
-}
+import { accountSend } from "../account/account-api.js";
 
 export interface UsageRow {
   user?: string | null;
@@ -30,7 +20,7 @@ const adminQuery = <T>(key: string, path: string) =>
     queryFn: async ({ signal }) => (await hubGet<T>(path, signal)).data,
   });
 
-export const siteSettingsQuery = adminQuery<SiteSettings>("settings", "/api/admin/settings");
+export const siteSettingsQuery = adminQuery<AdminSiteSettings>("settings", "/api/admin/settings");
 export const adminUsersQuery = adminQuery<AdminUser[]>("users", "/api/admin/users");
 export const adminOrgsQuery = adminQuery<AdminOrg[]>("orgs", "/api/admin/orgs");
 export const adminUsageQuery = (by: "user" | "org") =>

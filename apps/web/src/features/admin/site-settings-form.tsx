@@ -1,8 +1,8 @@
+import type { AdminSiteSettings, SignupPolicy } from "@modelhub/hub/api";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import type { SignupPolicy } from "../account/account-api.js";
 import { errorText, FormMessage, SubmitButton, TextField } from "../account/form-parts.js";
-import { adminSend, type SiteSettings, siteSettingsQuery } from "./admin-api.js";
+import { adminSend, siteSettingsQuery } from "./admin-api.js";
 
 const POLICY_LABELS: Record<SignupPolicy, string> = {
   open: "Open: anyone may create an account",
@@ -28,7 +28,7 @@ export function SiteSettingsForm() {
     setError(null);
     setSaved(null);
     try {
-      const next = await adminSend<SiteSettings>(
+      const next = await adminSend<AdminSiteSettings>(
         "PUT",
         "/api/admin/settings",
         {
