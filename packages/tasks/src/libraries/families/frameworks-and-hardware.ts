@@ -63,8 +63,15 @@ param_dict = ms.load_checkpoint(hf_hub_download(${model.id}, ${repoFile(model, [
   ];
 }
 
-/** One loader, two library names. */
-const prunaLoader = fromPretrained({ pip: "pruna", module: "pruna", name: "PrunaModel" });
+/** One library under two library names (`pruna`, `pruna-ai`), labelled apart. */
+const pruna = {
+  prettyLabel: "Pruna",
+  repoName: "pruna",
+  repoUrl: "https://github.com/PrunaAI/pruna",
+  docsUrl: "https://docs.pruna.ai/",
+  snippets: fromPretrained({ pip: "pruna", module: "pruna", name: "PrunaModel" }),
+  filter: false,
+} satisfies ModelLibrary;
 
 /** The libraries of this family, keyed by the `library_name` their models declare. */
 export const FRAMEWORKS_AND_HARDWARE_LIBRARIES = {
@@ -110,22 +117,8 @@ export const FRAMEWORKS_AND_HARDWARE_LIBRARIES = {
     docsUrl: "https://www.paddlepaddle.org.cn/documentation/docs/en/guides/index_en.html",
     snippets: paddlepaddleSnippets,
   }),
-  pruna: {
-    prettyLabel: "Pruna",
-    repoName: "pruna",
-    repoUrl: "https://github.com/PrunaAI/pruna",
-    docsUrl: "https://docs.pruna.ai/",
-    snippets: prunaLoader,
-    filter: false,
-  },
-  "pruna-ai": {
-    prettyLabel: "Pruna AI",
-    repoName: "pruna",
-    repoUrl: "https://github.com/PrunaAI/pruna",
-    docsUrl: "https://docs.pruna.ai/",
-    snippets: prunaLoader,
-    filter: false,
-  },
+  pruna,
+  "pruna-ai": { ...pruna, prettyLabel: "Pruna AI" },
   pxia: {
     prettyLabel: "pxia",
     repoName: "pxia",

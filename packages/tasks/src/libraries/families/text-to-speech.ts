@@ -194,23 +194,35 @@ export const glmTtsSnippets = cloneDownloadRun(
   sh`python glmtts_inference.py --data=example_zh --exp_name=_test --use_cache`,
 );
 
-/** Mini-Omni2's local test fetches the checkpoint into ./checkpoint and answers the bundled samples. */
+/** One library under two library names (`dia`, `dia-tts`). */
+const dia = {
+  prettyLabel: "Dia",
+  repoName: "Dia",
+  repoUrl: "https://github.com/nari-labs/dia",
+  docsUrl: readme("https://github.com/nari-labs/dia"),
+  snippets: fromPretrained({
+    pip: "git+https://github.com/nari-labs/dia.git",
+    module: "dia.model",
+    name: "Dia",
+    usage: py`output = model.generate("[S1] Hello from Dia. [S2] Hi there!")`,
+  }),
+  filter: false,
+} satisfies ModelLibrary;
 
-/** One loader, two library names. */
-const diaLoader = fromPretrained({
-  pip: "git+https://github.com/nari-labs/dia.git",
-  module: "dia.model",
-  name: "Dia",
-  usage: py`output = model.generate("[S1] Hello from Dia. [S2] Hi there!")`,
-});
-
-/** One loader, two library names. */
-const qwen3TtsLoader = fromPretrained({
-  pip: "qwen-tts",
-  module: "qwen_tts",
-  name: "Qwen3TTSModel",
-  extraArgs: py`device_map="cuda:0"`,
-});
+/** One library under two library names (`qwen3-tts`, `qwen3_tts`). */
+const qwen3Tts = {
+  prettyLabel: "Qwen3-TTS",
+  repoName: "Qwen3-TTS",
+  repoUrl: "https://github.com/QwenLM/Qwen3-TTS",
+  docsUrl: readme("https://github.com/QwenLM/Qwen3-TTS"),
+  snippets: fromPretrained({
+    pip: "qwen-tts",
+    module: "qwen_tts",
+    name: "Qwen3TTSModel",
+    extraArgs: py`device_map="cuda:0"`,
+  }),
+  filter: false,
+} satisfies ModelLibrary;
 
 /** The libraries of this family, keyed by the `library_name` their models declare. */
 
@@ -238,22 +250,8 @@ export const TEXT_TO_SPEECH_LIBRARIES = {
     countDownloads: `path_extension:"onnx" OR path_extension:"pt"`,
     snippets: cosyvoiceSnippets,
   }),
-  dia: {
-    prettyLabel: "Dia",
-    repoName: "Dia",
-    repoUrl: "https://github.com/nari-labs/dia",
-    docsUrl: readme("https://github.com/nari-labs/dia"),
-    snippets: diaLoader,
-    filter: false,
-  },
-  "dia-tts": {
-    prettyLabel: "Dia",
-    repoName: "Dia",
-    repoUrl: "https://github.com/nari-labs/dia",
-    docsUrl: readme("https://github.com/nari-labs/dia"),
-    snippets: diaLoader,
-    filter: false,
-  },
+  dia,
+  "dia-tts": dia,
   dia2: {
     prettyLabel: "Dia2",
     repoName: "Dia2",
@@ -323,22 +321,8 @@ export const TEXT_TO_SPEECH_LIBRARIES = {
     }),
     filter: false,
   },
-  "qwen3-tts": {
-    prettyLabel: "Qwen3-TTS",
-    repoName: "Qwen3-TTS",
-    repoUrl: "https://github.com/QwenLM/Qwen3-TTS",
-    docsUrl: readme("https://github.com/QwenLM/Qwen3-TTS"),
-    snippets: qwen3TtsLoader,
-    filter: false,
-  },
-  qwen3_tts: {
-    prettyLabel: "Qwen3-TTS",
-    repoName: "Qwen3-TTS",
-    repoUrl: "https://github.com/QwenLM/Qwen3-TTS",
-    docsUrl: readme("https://github.com/QwenLM/Qwen3-TTS"),
-    snippets: qwen3TtsLoader,
-    filter: false,
-  },
+  "qwen3-tts": qwen3Tts,
+  qwen3_tts: qwen3Tts,
   supertonic: researchRepo("Supertonic", "https://github.com/supertone-inc/supertonic", {
     snippets: supertonicSnippets,
   }),
