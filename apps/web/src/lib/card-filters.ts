@@ -1,4 +1,6 @@
 import type { SelectOption } from "../components/ui/select.js";
+import type { SelectFilter } from "../components/ui/select-filters.js";
+import { LICENSES } from "./licenses.js";
 
 /** Select value meaning "no filter": select items may not carry an empty string. */
 export const ANY = "any";
@@ -27,4 +29,19 @@ export function optionsOf(any: string, entries: Array<[string, string]>, current
     options.unshift({ value: current, label: current });
   }
   return [{ value: ANY, label: any }, ...options];
+}
+
+/** The filters every kind of repository's card offers: its license and its language. */
+export function cardFilters(values: {
+  license: string;
+  language: string;
+}): SelectFilter<"license" | "language">[] {
+  return [
+    { key: "license", label: "License", options: optionsOf("Any license", LICENSES, values.license) },
+    {
+      key: "language",
+      label: "Language",
+      options: optionsOf("Any language", CARD_LANGUAGES, values.language),
+    },
+  ];
 }

@@ -3,10 +3,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { SearchField } from "../../components/ui/search-field.js";
 import { Select, type SelectOption } from "../../components/ui/select.js";
+import { SelectFilters } from "../../components/ui/select-filters.js";
 import { librariesQuery } from "../../lib/api/libraries.js";
 import type { ModelSort } from "../../lib/api/models.js";
-import { CARD_LANGUAGES, optionsOf } from "../../lib/card-filters.js";
-import { LICENSES } from "../../lib/licenses.js";
+import { cardFilters, optionsOf } from "../../lib/card-filters.js";
 import { PROVIDER_IDS, providerLabel } from "../../lib/providers.js";
 import { FILTERABLE_TASKS, taskLabel } from "../../lib/task-labels.js";
 import { ANY, type ListParams, PARAMETER_SIZES } from "./list-params.js";
@@ -70,47 +70,17 @@ export function ModelsFilters({ params, onChange }: ModelsFiltersProps) {
           options={SORT_OPTIONS}
           onValueChange={(sort) => onChange({ sort: sort as ModelSort })}
         />
-        <Select
-          label="Task"
-          value={params.task}
-          options={TASK_OPTIONS}
-          onValueChange={(task) => onChange({ task })}
-        />
-        <Select
-          label="Library"
-          value={params.library}
-          options={libraryOptions}
-          onValueChange={(library) => onChange({ library })}
-        />
-        <Select
-          label="Inference provider"
-          value={params.provider}
-          options={PROVIDER_OPTIONS}
-          onValueChange={(provider) => onChange({ provider })}
-        />
-        <Select
-          label="License"
-          value={params.license}
-          options={optionsOf("Any license", LICENSES, params.license)}
-          onValueChange={(license) => onChange({ license })}
-        />
-        <Select
-          label="Language"
-          value={params.language}
-          options={optionsOf("Any language", CARD_LANGUAGES, params.language)}
-          onValueChange={(language) => onChange({ language })}
-        />
-        <Select
-          label="Parameters"
-          value={params.params}
-          options={SIZE_OPTIONS}
-          onValueChange={(size) => onChange({ params: size })}
-        />
-        <Select
-          label="Runs in app"
-          value={params.app}
-          options={optionsOf("Any app", APP_ENTRIES, params.app)}
-          onValueChange={(app) => onChange({ app })}
+        <SelectFilters
+          filters={[
+            { key: "task", label: "Task", options: TASK_OPTIONS },
+            { key: "library", label: "Library", options: libraryOptions },
+            { key: "provider", label: "Inference provider", options: PROVIDER_OPTIONS },
+            ...cardFilters(params),
+            { key: "params", label: "Parameters", options: SIZE_OPTIONS },
+            { key: "app", label: "Runs in app", options: optionsOf("Any app", APP_ENTRIES, params.app) },
+          ]}
+          values={params}
+          onChange={onChange}
         />
       </div>
     </aside>
