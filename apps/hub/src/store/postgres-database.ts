@@ -1,10 +1,11 @@
 import pg from "pg";
 import {
-  activeTransaction,
+  currentTransaction,
   type Database,
   lockKey,
   NestedTransactionError,
   type Queryable,
+  runInTransaction,
   type Transaction,
 } from "./database.js";
 
@@ -124,14 +125,14 @@ export function openPostgresDatabase(options: PostgresOptions): Database & { rea
     description: describe(options.url),
     poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction(work) {
-      if (activeTransaction.getStore()) throw new NestedTransactionError();
+      if (currentTransaction()) throw new NestedTransactionError();
       const client = await pool.connect();
       let broken = false;
       try {
         await client.query("BEGIN");
         const tx = transactionOn(client);
         try {
-          const result = await activeTransaction.run(tx, () => work(tx));
+          const result = await runInTransaction(tx, work);
           await client.query("COMMIT");
           return result;
         } catch (error) {

@@ -3,10 +3,11 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import {
-  activeTransaction,
+  currentTransaction,
   type Database,
   NestedTransactionError,
   type Queryable,
+  runInTransaction,
   type Transaction,
   type TransactionOptions,
 } from "./database.js";
@@ -75,7 +76,7 @@ export function openSqliteDatabase(file: string): Database & { readonly raw: Bet
     work: (tx: Transaction) => Promise<T>,
     options?: TransactionOptions,
   ): Promise<T> => {
-    if (activeTransaction.getStore()) throw new NestedTransactionError();
+    if (currentTransaction()) throw new NestedTransactionError();
     const previous = tail;
     let release!: () => void;
     tail = new Promise((resolve) => {
@@ -91,7 +92,7 @@ export function openSqliteDatabase(file: string): Database & { readonly raw: Bet
       };
       raw.exec(options?.immediate ? "BEGIN IMMEDIATE" : "BEGIN");
       try {
-        const result = await activeTransaction.run(tx, () => work(tx));
+        const result = await runInTransaction(tx, work);
         raw.exec("COMMIT");
         return result;
       } catch (error) {
