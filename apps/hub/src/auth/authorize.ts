@@ -72,6 +72,13 @@ export function repoNotFound(actor: Actor, id: string): RepoNotFoundError {
   return new RepoNotFoundError(id, actor.kind === "anonymous");
 }
 
+/** A read or fine-grained token: account settings and site administration need a session or a write token. */
+function tokenWithoutWrite(actor: Actor): boolean {
+  return (
+    actor.kind === "user" && actor.credential.kind === "token" && actor.credential.token.role !== "write"
+  );
+}
+
 function isSiteAdmin(actor: Actor): boolean {
   return actor.kind === "operator" || (actor.kind === "user" && actor.user.isAdmin);
 }
@@ -260,25 +267,15 @@ export function createAuthorizer(options: AuthorizeOptions): Authorizer {
         const self = actor.kind === "user" && actor.user.name.toLowerCase() === resource.name.toLowerCase();
         if (!(self || isSiteAdmin(actor))) return refuse(actor, "You may only change your own account.");
         // Account settings are never a fine-grained token's business, and a read token reads only.
-        if (
-          actor.kind === "user" &&
-          actor.credential.kind === "token" &&
-          actor.credential.token.role !== "write"
-        ) {
+        if (tokenWithoutWrite(actor))
           return refuse(actor, "Account settings need a web session or a write token.");
-        }
         return undefined;
       }
       case "site": {
         if (action === "read") return undefined;
         if (!isSiteAdmin(actor)) return refuse(actor, "This needs a site administrator.");
-        if (
-          actor.kind === "user" &&
-          actor.credential.kind === "token" &&
-          actor.credential.token.role !== "write"
-        ) {
+        if (tokenWithoutWrite(actor))
           return refuse(actor, "Site administration needs a web session or a write token.");
-        }
         return undefined;
       }
     }

@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import {
   ClientAbortedError,
+  InvalidInputError,
   InvalidJsonError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
@@ -121,4 +122,17 @@ export async function readJsonBody(c: Context, maxBytes: number): Promise<unknow
     throw new UnsupportedMediaTypeError('The request body must be JSON ("Content-Type: application/json").');
   }
   return parseJsonBody(await readBodyBytes(c, maxBytes));
+}
+
+/** `value` when it is a JSON object (not an array, not null), or InvalidInputError. */
+export function jsonObject(value: unknown): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InvalidInputError("Expected a JSON object.");
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Reads a JSON request body of at most `maxBytes` that must be an object. */
+export async function readJsonObject(c: Context, maxBytes: number): Promise<Record<string, unknown>> {
+  return jsonObject(await readJsonBody(c, maxBytes));
 }

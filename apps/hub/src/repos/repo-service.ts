@@ -89,6 +89,15 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
     return { path, blobOid: gitBlobId(Buffer.from(lfsPointerText(sha256, size))), sha256, size, lfs: true };
   }
 
+  /** Points a new branch or tag at `commitOid` (under the repository's lock): ConflictError if it exists. */
+  async function createRef(repo: RepoRecord, ref: string, commitOid: string): Promise<void> {
+    await store.writeTransaction(async (tx) => {
+      await tx.lock(repoLock(repo.key));
+      if (await tx.repos.ref(repo.key, ref)) throw new ConflictError(`Reference already exists: ${ref}`);
+      await tx.repos.setRef(repo.key, ref, commitOid);
+    });
+  }
+
   const service = {
     blobs,
     putRegular,
@@ -312,13 +321,7 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
     async createBranch(repo: RepoRecord, name: string, startingPoint?: string): Promise<void> {
       const branch = parseRefName(name, "branch");
       const from = await service.resolveOrThrow(repo, startingPoint ?? "main");
-      await store.writeTransaction(async (tx) => {
-        await tx.lock(repoLock(repo.key));
-        if (await tx.repos.ref(repo.key, branchRef(branch))) {
-          throw new ConflictError(`Reference already exists: ${branchRef(branch)}`);
-        }
-        await tx.repos.setRef(repo.key, branchRef(branch), from.commitOid);
-      });
+      await createRef(repo, branchRef(branch), from.commitOid);
     },
 
     async deleteBranch(repo: RepoRecord, name: string): Promise<void> {
@@ -329,13 +332,7 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
     async createTag(repo: RepoRecord, name: string, revision: string): Promise<void> {
       const tag = parseRefName(name, "tag");
       const from = await service.resolveOrThrow(repo, revision);
-      await store.writeTransaction(async (tx) => {
-        await tx.lock(repoLock(repo.key));
-        if (await tx.repos.ref(repo.key, tagRef(tag))) {
-          throw new ConflictError(`Reference already exists: ${tagRef(tag)}`);
-        }
-        await tx.repos.setRef(repo.key, tagRef(tag), from.commitOid);
-      });
+      await createRef(repo, tagRef(tag), from.commitOid);
     },
 
     async deleteTag(repo: RepoRecord, name: string): Promise<void> {

@@ -6,7 +6,7 @@ import type { AdminOperations } from "../admin-operations.js";
 import type { AdminOrg, AdminSiteSettings } from "../api/types.js";
 import type { Authorizer } from "../auth/authorize.js";
 import { InvalidInputError } from "../errors.js";
-import { readJsonBody } from "../http/body.js";
+import { readJsonBody, readJsonObject } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { modelIdFromParts } from "../model-id.js";
 import type { Store } from "../store/store.js";
@@ -32,12 +32,6 @@ function requireSiteAdmin(authorizer: Authorizer): MiddlewareHandler<HubEnv> {
     await authorizer.authorize(c.get("actor"), "manage", { kind: "site" });
     await next();
   };
-}
-
-function objectBody(value: unknown): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new InvalidInputError("Expected a JSON object.");
-  return value as Record<string, unknown>;
 }
 
 function tokenId(raw: string): number {
@@ -105,7 +99,7 @@ export function adminRoutes(deps: AdminRoutesDeps) {
 
   // Sign-up invites (SIGNUP_POLICY=invite): a single-use link.
   app.post("/invites", async (c) => {
-    const input = objectBody(await readJsonBody(c, maxBodyBytes));
+    const input = await readJsonObject(c, maxBodyBytes);
     const actor = c.get("actor");
     const invite = await createSignupInvite(
       store.accounts,
@@ -119,7 +113,7 @@ export function adminRoutes(deps: AdminRoutesDeps) {
   // Users: list, create, and change (disable, make admin, reset password).
   app.get("/users", async (c) => c.json(await store.accounts.users.list()));
   app.post("/users", async (c) => {
-    const input = objectBody(await readJsonBody(c, maxBodyBytes));
+    const input = await readJsonObject(c, maxBodyBytes);
     const user = await accounts.createUser({
       name: input.name,
       fullname: input.fullname,
@@ -131,7 +125,7 @@ export function adminRoutes(deps: AdminRoutesDeps) {
   });
   app.patch("/users/:name", async (c) => {
     const name = c.req.param("name");
-    const input = objectBody(await readJsonBody(c, maxBodyBytes));
+    const input = await readJsonObject(c, maxBodyBytes);
     for (const key of Object.keys(input)) {
       if (!["disabled", "isAdmin", "password"].includes(key))
         throw new InvalidInputError(
@@ -159,7 +153,7 @@ export function adminRoutes(deps: AdminRoutesDeps) {
     return c.json(view);
   });
   app.post("/orgs", async (c) => {
-    const input = objectBody(await readJsonBody(c, maxBodyBytes));
+    const input = await readJsonObject(c, maxBodyBytes);
     if (typeof input.owner !== "string") throw new InvalidInputError('"owner" must be a user name.');
     const org = await accounts.createOrg({ name: input.name, fullname: input.fullname, owner: input.owner });
     deps.onAccountsChanged();

@@ -3,11 +3,10 @@ import { accountsService, parseOrgRole } from "../accounts/accounts-service.js";
 import { orgInvitesService } from "../accounts/invites.js";
 import { avatarPath } from "../accounts/public-shapes.js";
 import type { Member, Org } from "../accounts/types.js";
-import { AuthenticationRequiredError } from "../auth/auth-errors.js";
-import { InvalidInputError } from "../errors.js";
-import { readJsonBody } from "../http/body.js";
+import { readJsonObject } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
+import { signedInUser } from "./signed-in.js";
 import { usageSince } from "./usage-query.js";
 
 export interface OrganizationsRoutesDeps {
@@ -39,18 +38,7 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
   const invites = orgInvitesService(accounts, deps.store.orgInvites);
   const app = new Hono<HubEnv>();
 
-  async function body(c: Context<HubEnv>): Promise<Record<string, unknown>> {
-    const value = await readJsonBody(c, deps.maxBodyBytes);
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      throw new InvalidInputError("Expected a JSON object.");
-    return value as Record<string, unknown>;
-  }
-
-  function signedIn(c: Context<HubEnv>) {
-    const actor = c.get("actor");
-    if (actor.kind !== "user") throw new AuthenticationRequiredError("Sign in first.");
-    return actor;
-  }
+  const body = (c: Context<HubEnv>) => readJsonObject(c, deps.maxBodyBytes);
 
   async function managed(c: Context<HubEnv>): Promise<Org> {
     const org = await service.org(c.req.param("org") ?? "");
@@ -71,7 +59,7 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
   }
 
   app.post("/", async (c) => {
-    const actor = signedIn(c);
+    const actor = signedInUser(c);
     // Creating an organization is acting as the user: a session or a write token.
     await c.get("authorizer").authorize(actor, "manage", { kind: "user", name: actor.user.name });
     const input = await body(c);
@@ -97,7 +85,7 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
   });
 
   app.post("/invites/:code/accept", async (c) => {
-    const actor = signedIn(c);
+    const actor = signedInUser(c);
     await c.get("authorizer").authorize(actor, "manage", { kind: "user", name: actor.user.name });
     const joined = await invites.accept(c.req.param("code"), actor.user);
     deps.onMembershipChanged();
@@ -118,7 +106,7 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
   });
 
   app.delete("/:org/members/:user", async (c) => {
-    const actor = signedIn(c);
+    const actor = signedInUser(c);
     const name = c.req.param("user");
     const org = await service.org(c.req.param("org"));
     const leaving = name.toLowerCase() === actor.user.name.toLowerCase();

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { ACCESS_REQUEST_STATUSES, type AccessRequest, type AccessRequestStatus } from "../accounts/types.js";
 import { InvalidInputError, NotFoundError, UnauthorizedError } from "../errors.js";
-import { readBodyBytes } from "../http/body.js";
+import { jsonObject, readBodyBytes } from "../http/body.js";
 import type { RepoApiPath } from "./repo-api-path.js";
 import type { RepoReadDeps } from "./repo-read.js";
 import { findRepo } from "./repo-target.js";
@@ -26,11 +26,7 @@ async function jsonOrFormBody(c: Context): Promise<JsonObject> {
   const text = (await readBodyBytes(c, 64 * 1024)).toString();
   if (!text) return {};
   if ((c.req.header("Content-Type") ?? "").includes("json")) {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw new InvalidInputError("Expected a JSON object.");
-    }
-    return value as JsonObject;
+    return jsonObject(JSON.parse(text));
   }
   return Object.fromEntries(new URLSearchParams(text));
 }

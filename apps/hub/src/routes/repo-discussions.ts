@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { avatarPath } from "../accounts/public-shapes.js";
 import { PermissionDeniedError } from "../auth/auth-errors.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
-import { parseJsonBody, readBodyBytes } from "../http/body.js";
+import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryOne } from "../http/query.js";
 import { createPullRequests, type PullRequests } from "../repos/pull-requests.js";
 import type { RepoActor } from "../repos/repo-access.js";
@@ -22,11 +22,7 @@ const MAX_COMMENT = 65_536;
 async function optionalJsonObject(c: Context): Promise<JsonObject> {
   const bytes = await readBodyBytes(c, BODY_LIMIT);
   if (bytes.byteLength === 0) return {};
-  const body = parseJsonBody(bytes);
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new InvalidInputError("Expected a JSON object.");
-  }
-  return body as JsonObject;
+  return jsonObject(parseJsonBody(bytes));
 }
 
 function text(value: unknown, field: string, limits: { min: number; max: number }): string {

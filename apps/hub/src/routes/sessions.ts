@@ -5,8 +5,7 @@ import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits, signInService } from "../acc
 import type { SiteSettingsService } from "../accounts/site-settings.js";
 import { SESSION_COOKIE } from "../auth/actor-resolver.js";
 import { PermissionDeniedError } from "../auth/auth-errors.js";
-import { InvalidInputError } from "../errors.js";
-import { readJsonBody } from "../http/body.js";
+import { readJsonObject } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
 import { oidcRoutes } from "./oidc.js";
@@ -41,12 +40,7 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
   const cookie = (value: string, maxAgeSeconds: number) =>
     `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${deps.secureCookies ? "; Secure" : ""}`;
 
-  async function body(c: Context<HubEnv>) {
-    const value = await readJsonBody(c, deps.maxBodyBytes);
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      throw new InvalidInputError("Expected a JSON object.");
-    return value as Record<string, unknown>;
-  }
+  const body = (c: Context<HubEnv>) => readJsonObject(c, deps.maxBodyBytes);
 
   // What the sign-in and sign-up pages offer.
   app.get("/options", async (c) =>

@@ -3,11 +3,11 @@ import { accountsService } from "../accounts/accounts-service.js";
 import { parseEmail, parseFullname } from "../accounts/names.js";
 import { verifyPassword } from "../accounts/password.js";
 import { avatarPath } from "../accounts/public-shapes.js";
-import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
-import { InvalidInputError } from "../errors.js";
-import { readJsonBody } from "../http/body.js";
+import { PermissionDeniedError } from "../auth/auth-errors.js";
+import { readJsonObject } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
+import { accountOwner, signedInUser } from "./signed-in.js";
 import { usageSince } from "./usage-query.js";
 
 /**
@@ -20,22 +20,7 @@ export function settingsAccountRoutes(deps: { store: Store; maxBodyBytes: number
   const service = accountsService(accounts);
   const app = new Hono<HubEnv>();
 
-  function user(c: Context<HubEnv>) {
-    const actor = c.get("actor");
-    if (actor.kind !== "user") throw new AuthenticationRequiredError("Sign in first.");
-    return actor;
-  }
-  async function owner(c: Context<HubEnv>) {
-    const actor = user(c);
-    await c.get("authorizer").authorize(actor, "manage", { kind: "user", name: actor.user.name });
-    return actor.user;
-  }
-  async function body(c: Context<HubEnv>): Promise<Record<string, unknown>> {
-    const value = await readJsonBody(c, deps.maxBodyBytes);
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      throw new InvalidInputError("Expected a JSON object.");
-    return value as Record<string, unknown>;
-  }
+  const body = (c: Context<HubEnv>) => readJsonObject(c, deps.maxBodyBytes);
   const profile = (u: {
     name: string;
     fullname: string;
@@ -53,11 +38,11 @@ export function settingsAccountRoutes(deps: { store: Store; maxBodyBytes: number
 
   app.get("/profile", (c) => {
     c.header("Cache-Control", "no-store");
-    return c.json(profile(user(c).user));
+    return c.json(profile(signedInUser(c).user));
   });
 
   app.patch("/profile", async (c) => {
-    const current = await owner(c);
+    const current = await accountOwner(c);
     const input = await body(c);
     const changes: { fullname?: string; email?: string | null } = {};
     if (input.fullname !== undefined) changes.fullname = parseFullname(input.fullname, current.name);
@@ -68,7 +53,7 @@ export function settingsAccountRoutes(deps: { store: Store; maxBodyBytes: number
   });
 
   app.put("/password", async (c) => {
-    const current = await owner(c);
+    const current = await accountOwner(c);
     const input = await body(c);
     const hash = await accounts.users.passwordHash(current.id);
     // Someone who finds a signed-in browser must not be able to take the account over.
@@ -83,7 +68,7 @@ export function settingsAccountRoutes(deps: { store: Store; maxBodyBytes: number
   });
 
   app.get("/usage", async (c) => {
-    const current = user(c).user;
+    const current = signedInUser(c).user;
     const since = usageSince(c.req.query("since"));
     return c.json({
       user: current.name,

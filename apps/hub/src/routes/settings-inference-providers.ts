@@ -1,10 +1,10 @@
 import { INFERENCE_PROVIDERS, isInferenceProvider, providerDisplayName } from "@modelhub/inference";
 import { type Context, Hono } from "hono";
-import { AuthenticationRequiredError } from "../auth/auth-errors.js";
 import { InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
+import { accountOwner } from "./signed-in.js";
 
 /** The answer of both methods: the user's order, and every provider the hub knows (for a settings page). */
 export interface InferenceProviderSettings {
@@ -24,12 +24,7 @@ export interface InferenceProviderSettings {
 export function settingsInferenceProvidersRoutes(deps: { store: Store; maxBodyBytes: number }) {
   const app = new Hono<HubEnv>();
 
-  async function owner(c: Context<HubEnv>) {
-    const actor = c.get("actor");
-    if (actor.kind !== "user") throw new AuthenticationRequiredError("Sign in to set your providers.");
-    await c.get("authorizer").authorize(actor, "manage", { kind: "user", name: actor.user.name });
-    return actor.user;
-  }
+  const owner = (c: Context<HubEnv>) => accountOwner(c, "Sign in to set your providers.");
 
   const answer = (providers: readonly string[]): InferenceProviderSettings => ({
     providers: [...providers],

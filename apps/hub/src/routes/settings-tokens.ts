@@ -1,10 +1,10 @@
 import { type Context, Hono } from "hono";
 import { accountsService } from "../accounts/accounts-service.js";
-import { AuthenticationRequiredError } from "../auth/auth-errors.js";
 import { InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
+import { accountOwner } from "./signed-in.js";
 
 /**
  * The signed-in user's own access tokens (the settings page): `GET /api/settings/tokens`, `POST` `{name,
@@ -15,12 +15,7 @@ export function settingsTokensRoutes(deps: { store: Store; maxBodyBytes: number;
   const service = accountsService(deps.store.accounts);
   const app = new Hono<HubEnv>();
 
-  async function owner(c: Context<HubEnv>) {
-    const actor = c.get("actor");
-    if (actor.kind !== "user") throw new AuthenticationRequiredError("Sign in to manage your tokens.");
-    await c.get("authorizer").authorize(actor, "manage", { kind: "user", name: actor.user.name });
-    return actor.user;
-  }
+  const owner = (c: Context<HubEnv>) => accountOwner(c, "Sign in to manage your tokens.");
 
   app.get("/", async (c) => c.json(await deps.store.accounts.tokens.list((await owner(c)).id)));
 
