@@ -1,5 +1,5 @@
 import { ConflictError, InvalidInputError } from "../errors.js";
-import type { Queryable } from "../store/database.js";
+import { isUniqueViolation, type Queryable } from "../store/database.js";
 import type { AccountsStore } from "./accounts-store.js";
 import type {
   AccessRequest,
@@ -118,12 +118,6 @@ function toRequest(row: RequestRow): AccessRequest {
     decidedAt: row.decided_at,
     decidedBy: row.decided_by_name,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string })?.code;
-  // SQLite's and PostgreSQL's codes for a unique constraint violation.
-  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505";
 }
 
 const TOKEN_COLUMNS =

@@ -11,6 +11,7 @@ import {
 } from "../errors.js";
 import { isValidIdPart } from "../model-id.js";
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
+import { isUniqueViolation } from "../store/database.js";
 import type { FileRecord, Gated, RepoRecord, RepoType } from "../store/repos-table.js";
 import type { Store, StoreTransaction } from "../store/store.js";
 import {
@@ -131,7 +132,7 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         )),
       ];
       const stamp = now();
-      const repo = await store.writeTransaction(async (tx) => {
+      const inserted = store.writeTransaction(async (tx) => {
         const existing =
           (await tx.repos.get(request.type, id))?.id ??
           (request.type === "model" ? (await tx.models.get(id))?.id : undefined);
@@ -156,6 +157,13 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         }
         await initialCommit(tx, repo, files, request.author, stamp);
         return repo;
+      });
+      const repo = await inserted.catch(async (error: unknown) => {
+        // Two replicas creating one id at once both pass the check above (neither sees the other's
+        // uncommitted row); the loser's insert then hits the unique constraint: the same 409 as the check's.
+        if (!isUniqueViolation(error)) throw error;
+        const winner = await store.repos.get(request.type, id);
+        throw winner ? new RepoExistsError(request.type, winner.id) : error;
       });
       // A space's card (its SDK) is indexed from the start; a model's row keeps its catalogue facts.
       if (repo.type !== "model") {
@@ -217,7 +225,7 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
 
     async move(repo: RepoRecord, to: string): Promise<RepoRecord> {
       const target = parseRepoId(to);
-      return store.writeTransaction(async (tx) => {
+      const moved = store.writeTransaction(async (tx) => {
         await tx.lock(repoLock(repo.key));
         if (
           (await tx.repos.get(repo.type, target.id)) ||
@@ -228,6 +236,11 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         await tx.repos.move(repo, target);
         if (repo.type === "model") await tx.repos.renameModelRow(repo.id, target.id);
         return (await tx.repos.byKey(repo.key))!;
+      });
+      return moved.catch((error: unknown) => {
+        // Another replica created or moved a repository to that id since the check above.
+        if (!isUniqueViolation(error)) throw error;
+        throw new ConflictError(`A ${repo.type} repository ${target.id} already exists.`);
       });
     },
 

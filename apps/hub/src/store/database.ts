@@ -108,6 +108,15 @@ export async function runInTransaction<T>(
   }
 }
 
+/**
+ * Whether `error` is a unique (or primary key) constraint violation, on either driver: what a write that
+ * raced another process's write of the same name fails with once the check before it passed in both.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
+}
+
 /** Stable 64-bit key for a lock name (PostgreSQL advisory locks take integers). */
 export function lockKey(name: string): bigint {
   // FNV-1a 64-bit: fast, deterministic across processes and versions (unlike a runtime's string hash).

@@ -141,6 +141,75 @@ describe("two hub processes on one PostgreSQL and one blob store", () => {
     expect(tree.filter((entry) => entry.path.startsWith("f"))).toHaveLength(12);
   });
 
+  it("one name created through both at once: one is created, the other answers the public hub's 409", async () => {
+    const token = await userToken(admin, "ivy");
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    /**
+     * Lines both replicas up on the unique constraint, as two requests arriving at the same moment do: an
+     * uncommitted row of that name, invisible to their checks, makes both inserts wait; when it is rolled
+     * back, one insert goes on and the other fails on the constraint once the first commits.
+     */
+    const race = async (blocker: string, params: unknown[], send: (hub: HubProcess) => Promise<Response>) => {
+      await client.query("BEGIN");
+      await client.query(blocker, params);
+      const answers = Promise.all([send(a), send(b)]);
+      const waiting = async () =>
+        Number(
+          (
+            await admin.db.get<{ n: number }>(
+              "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+            )
+          )?.n,
+        );
+      const deadline = Date.now() + 10_000;
+      while ((await waiting()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await client.query("ROLLBACK");
+      const responses = await answers;
+      const bodies = await Promise.all(
+        responses.map(async (r) => ({ status: r.status, body: await r.json() })),
+      );
+      return bodies.sort((x, y) => x.status - y.status);
+    };
+    try {
+      const now = new Date().toISOString();
+      for (const type of ["model", "dataset"] as const) {
+        const [won, lost] = await race(
+          "INSERT INTO repos (type, name, owner, created_at, last_modified) VALUES ($1, $2, $3, $4, $4)",
+          [type, "ivy/raced", "ivy", now],
+          (hub) =>
+            call(hub, "/api/repos/create", token, {
+              method: "POST",
+              body: JSON.stringify({ name: "raced", organization: "ivy", type }),
+            }),
+        );
+        expect(won!.status).toBe(200);
+        // What huggingface_hub's create_repo(exist_ok=True) reads as "already there".
+        expect(lost).toMatchObject({
+          status: 409,
+          body: {
+            code: "conflict",
+            error: expect.stringContaining("ivy/raced"),
+            url: expect.stringContaining("ivy/raced"),
+          },
+        });
+      }
+      const [won, lost] = await race(
+        "INSERT INTO accounts (kind, name, created_at) VALUES ('org', $1, $2)",
+        ["raced-org", now],
+        (hub) =>
+          call(hub, "/api/organizations", token, {
+            method: "POST",
+            body: JSON.stringify({ name: "raced-org" }),
+          }),
+      );
+      expect(won!.status).toBe(201);
+      expect(lost).toMatchObject({ status: 409, body: { code: "conflict" } });
+    } finally {
+      await client.end();
+    }
+  });
+
   it("a token revoked through one is refused by the other within 100 ms", async () => {
     const token = await userToken(admin, "dave");
     const whoami = () => call(b, "/api/whoami-v2", token);
