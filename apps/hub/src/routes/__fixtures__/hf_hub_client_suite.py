@@ -25,6 +25,7 @@ from huggingface_hub.errors import (
     RepositoryNotFoundError,
     RevisionNotFoundError,
 )
+from suite_steps import expect_raises, step, steps
 
 ENDPOINT = os.environ["HF_ENDPOINT"]
 TOKEN = os.environ["HF_TOKEN"]
@@ -34,20 +35,6 @@ BOB_TOKEN = os.environ["BOB_TOKEN"]  # another user, with no rights on alice's r
 bob = HfApi(token=BOB_TOKEN)
 REPO = "alice/suite"
 BIG = 10 * 1024 * 1024 + 4096  # just over the LFS threshold
-steps = []
-
-
-def step(name):
-    steps.append(name)
-    print(f"step: {name}", flush=True)
-
-
-def expect_raises(error, call):
-    try:
-        call()
-    except error:
-        return
-    raise AssertionError(f"expected {error.__name__}")
 
 
 step("create_repo answers a URL on the hub's own address")

@@ -10,29 +10,15 @@ import warnings
 
 import httpx2 as httpx  # the HTTP client huggingface_hub itself uses
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
-from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
+from huggingface_hub.errors import RepositoryNotFoundError
+from suite_steps import expect_status, step, steps
 
 ENDPOINT = os.environ["HF_ENDPOINT"]
 alice = HfApi(token=os.environ["HF_TOKEN"])
 bob = HfApi(token=os.environ["BOB_TOKEN"])
 anonymous = HfApi(token=False)
 REPO = "alice/prs"
-steps = []
 warnings.simplefilter("ignore")
-
-
-def step(name):
-    steps.append(name)
-    print(f"step: {name}", flush=True)
-
-
-def expect_status(status, call):
-    try:
-        call()
-    except HfHubHTTPError as error:
-        assert error.response.status_code == status, (error.response.status_code, error.response.text)
-        return error
-    raise AssertionError(f"expected HTTP {status}")
 
 
 step("setup: alice's repository with a README and a config")
