@@ -2,10 +2,10 @@ import type { ProtocolFactory, TaskSpec } from "../providers/types.js";
 import { expectShape, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
 import { rebase, runJob } from "./queue-job.js";
+import { parametersOf } from "./request-args.js";
 
 /** Provider-specific asynchronous jobs, each: submit, the one polling loop, then the media. */
 
-const parametersOf = (args: Record<string, unknown>) => (isObject(args.parameters) ? args.parameters : {});
 const BFL_FAILURES = new Set(["Error", "Content Moderated", "Request Moderated", "Task not found"]);
 
 /** Black Forest Labs: POST /v1/{model}, then poll `polling_url` every 1 s, at most 5 times, until Ready. */

@@ -3,9 +3,8 @@ import { expectShape, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
 import { HUB_OUTPUT_PARSERS } from "./hub-outputs.js";
 import { rebase, runJob } from "./queue-job.js";
+import { parametersOf } from "./request-args.js";
 import { option } from "./route-options.js";
-
-const parametersOf = (args: Record<string, unknown>) => (isObject(args.parameters) ? args.parameters : {});
 
 /** fal runs an SDXL base for its generic LoRA app (as the public client asks it to). */
 const FAL_LORA_BASE_MODEL = "stabilityai/stable-diffusion-xl-base-1.0";

@@ -2,9 +2,8 @@ import type { ProtocolFactory, TaskSpec } from "../providers/types.js";
 import type { FeatureExtractionOutput } from "../types.js";
 import { expectShape, isArrayOf, isNumberTensor, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
+import { flatArgs } from "./request-args.js";
 import { fillPath, option } from "./route-options.js";
-
-const parametersOf = (args: Record<string, unknown>) => (isObject(args.parameters) ? args.parameters : {});
 
 /** OpenAI-style embeddings: `{input, model}` -> `data[].embedding`. Route option: `path`. */
 export const openAiEmbeddings: ProtocolFactory<"openai-embeddings"> = (route): TaskSpec => {
@@ -12,8 +11,7 @@ export const openAiEmbeddings: ProtocolFactory<"openai-embeddings"> = (route): T
   return {
     path: (ctx) => fillPath(path, ctx),
     body: ({ args, providerModelId }) => {
-      const { inputs, parameters: _parameters, ...rest } = args;
-      return { ...rest, ...parametersOf(args), input: inputs, model: providerModelId };
+      return { ...flatArgs(args), input: args.inputs, model: providerModelId };
     },
     parse: (response): FeatureExtractionOutput => {
       const ok =
@@ -34,12 +32,10 @@ export const openAiImages: ProtocolFactory<"openai-images"> = (route): TaskSpec 
   return {
     path: (ctx) => fillPath(path, ctx),
     body: ({ args, providerModelId }) => {
-      const { inputs, parameters: _parameters, ...rest } = args;
       return {
-        ...rest,
-        ...parametersOf(args),
+        ...flatArgs(args),
         response_format: responseFormat,
-        prompt: inputs,
+        prompt: args.inputs,
         model: providerModelId,
       };
     },
@@ -59,8 +55,7 @@ export const hyperbolicImages: ProtocolFactory<"hyperbolic-images"> = (route): T
   return {
     path: (ctx) => fillPath(path, ctx),
     body: ({ args, providerModelId }) => {
-      const { inputs, parameters: _parameters, ...rest } = args;
-      return { ...rest, ...parametersOf(args), prompt: inputs, model_name: providerModelId };
+      return { ...flatArgs(args), prompt: args.inputs, model_name: providerModelId };
     },
     parse: (response, ctx) => {
       const images = isObject(response) ? response.images : undefined;
