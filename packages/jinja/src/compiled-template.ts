@@ -34,6 +34,16 @@ export interface TemplateOptions {
 let sharedGlobals: Record<string, unknown> | undefined;
 const REGISTRIES: Registries = { filters: FILTERS, tests: TESTS };
 
+/*
+ * Closures that outlive `compile` are made outside it: a closure made inside would keep compile's context,
+ * and with it the whole AST, alive for as long as the template.
+ */
+const systemClock = () => new Date();
+
+function hostFunction(name: string, fn: (...args: unknown[]) => unknown): PyCallable {
+  return new PyCallable(name, (args) => fn(...args));
+}
+
 /** Runs a parse or compile step: only TemplateErrors leave it (a stack overflow is a nesting error). */
 export function guarded<T>(step: () => T): T {
   try {
@@ -54,6 +64,7 @@ export function guarded<T>(step: () => T): T {
 export class CompiledTemplate {
   private body!: StmtFn;
   private frameSize!: number;
+  private outerNames!: number;
   private globals!: Record<string, unknown>;
   private limits!: Limits;
   private now!: () => Date;
@@ -87,19 +98,19 @@ export class CompiledTemplate {
       return compileBody(ast, { reg: REGISTRIES, scope });
     });
     this.frameSize = scope.slots.size;
+    this.outerNames = scope.outerNames.size;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now ?? systemClock;
     sharedGlobals ??= createGlobals();
     // The globals hold no per-render state (cyclers and joiners are created by calls), so one set is shared.
     this.globals = options.functions ? Object.assign(Object.create(null), sharedGlobals) : sharedGlobals;
-    for (const [name, fn] of Object.entries(options.functions ?? {})) {
-      this.globals[name] = new PyCallable(name, (args) => fn(...args));
-    }
+    for (const [name, fn] of Object.entries(options.functions ?? {}))
+      this.globals[name] = hostFunction(name, fn);
   }
 
   /** Renders with the given variables (plain JSON-like data; functions in it are not callable). */
   render(context: Record<string, unknown> = {}): string {
-    const st = new RenderState(this.limits, this.now, context, this.globals);
+    const st = new RenderState(this.limits, this.now, context, this.globals, this.outerNames);
     try {
       withActiveRender(st, () => this.body(newFrame(null, this.frameSize), st));
       return st.out;

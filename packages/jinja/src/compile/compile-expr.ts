@@ -83,32 +83,63 @@ function testArity(name: string): number {
   return ONE_ARG_TESTS.has(name) ? 1 : 0;
 }
 
+/**
+ * A literal's closure, one per distinct value in a template (`'user'`, `'\n'` recur): rendering is bound by
+ * memory traffic, not calls (911 compiled templates outgrow the CPU caches), so closures are kept few.
+ */
+function constant(value: unknown, cx: CompileContext): ExprFn {
+  const shareable = value === null || (typeof value !== "object" && !Object.is(value, -0));
+  if (!shareable) return () => value;
+  let fn = cx.scope.constants.get(value);
+  if (fn === undefined) {
+    fn = () => value;
+    cx.scope.constants.set(value, fn);
+  }
+  return fn;
+}
+
+/**
+ * Compiles each expression. A loop rather than `nodes.map((n) => compileExpr(n, cx))`: an arrow function
+ * that captures `cx` makes V8 allocate a context for the whole compiling function, which every closure
+ * compiled there would then keep (with the AST it points to) and walk through at render time.
+ */
+export function compileEach(nodes: readonly Expr[], cx: CompileContext): ExprFn[] {
+  const fns: ExprFn[] = [];
+  for (const node of nodes) fns.push(compileExpr(node, cx));
+  return fns;
+}
+
 /** Turns an expression tree into a closure; each node's work is decided once, here. */
 export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
   switch (node.kind) {
-    case "const": {
-      const value = node.value;
-      return () => value;
-    }
+    case "const":
+      return constant(node.value, cx);
     case "name":
       return compileLookup(node.name, cx.scope);
     case "input":
       return (_f, st) => st.filterInput;
     case "list": {
-      const items = node.items.map((n) => compileExpr(n, cx));
+      const items = compileEach(node.items, cx);
       return (f, st) => items.map((fn) => fn(f, st));
     }
     case "tuple": {
-      const items = node.items.map((n) => compileExpr(n, cx));
+      const items = compileEach(node.items, cx);
       return (f, st) => makeTuple(items.map((fn) => fn(f, st)));
     }
     case "dict": {
-      const pairs = node.pairs.map(([k, v]) => [compileExpr(k, cx), compileExpr(v, cx)] as const);
+      const keys = compileEach(
+        node.pairs.map((pair) => pair[0]),
+        cx,
+      );
+      const values = compileEach(
+        node.pairs.map((pair) => pair[1]),
+        cx,
+      );
       return (f, st) => {
         const out = newDict();
-        for (const [k, v] of pairs) {
-          const key = k(f, st);
-          dictSetKey(out, key, v(f, st));
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i]!(f, st);
+          dictSetKey(out, key, values[i]!(f, st));
         }
         return out;
       };
@@ -120,10 +151,9 @@ export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
         return (f, st) => getAttr(obj(f, st), attr);
       }
       // The common `message.role`: a dict key that cannot be a dict method.
-      const missing = new Undefined(`'dict object' has no attribute '${attr}'`);
       return (f, st) => {
         const o = obj(f, st);
-        if (isMapping(o)) return Object.hasOwn(o, attr) ? o[attr] : missing;
+        if (isMapping(o) && Object.hasOwn(o, attr)) return o[attr];
         return getAttr(o, attr);
       };
     }
@@ -241,8 +271,12 @@ export interface ArgsFns {
 }
 
 export function compileArgs(node: CallArgs, cx: CompileContext): ArgsFns {
-  const positional = node.args.map((a) => compileExpr(a, cx));
-  const keywords = node.kwargs.map(([k, v]) => [k, compileExpr(v, cx)] as const);
+  const positional = compileEach(node.args, cx);
+  const keywordNames = node.kwargs.map((pair) => pair[0]);
+  const keywordValues = compileEach(
+    node.kwargs.map((pair) => pair[1]),
+    cx,
+  );
   const dynArgs = node.dynArgs ? compileExpr(node.dynArgs, cx) : null;
   const dynKwargs = node.dynKwargs ? compileExpr(node.dynKwargs, cx) : null;
   let pos: ArgsFns["pos"];
@@ -257,10 +291,10 @@ export function compileArgs(node: CallArgs, cx: CompileContext): ArgsFns {
     const only = positional[0]!;
     pos = (f, st) => [only(f, st)];
   } else pos = (f, st) => positional.map((fn) => fn(f, st));
-  if (keywords.length === 0 && !dynKwargs) return { pos, kw: null };
+  if (keywordNames.length === 0 && !dynKwargs) return { pos, kw: null };
   const kw = (f: Frame, st: RenderState): Kwargs => {
     const kwargs = newDict();
-    for (const [k, fn] of keywords) kwargs[k] = fn(f, st);
+    for (let i = 0; i < keywordNames.length; i++) kwargs[keywordNames[i]!] = keywordValues[i]!(f, st);
     if (dynKwargs) {
       const extra = dynKwargs(f, st);
       if (!isMapping(extra)) throw typeError("argument after ** must be a mapping");
@@ -349,18 +383,26 @@ function compareOnce(op: string, a: unknown, b: unknown): boolean {
 
 function compileCompare(first: Expr, ops: [string, Expr][], cx: CompileContext): ExprFn {
   const head = compileExpr(first, cx);
-  const rest = ops.map(([op, e]) => [op, compileExpr(e, cx)] as const);
-  if (rest.length === 1) {
-    const [op, right] = rest[0]!;
-    if (op === "==") return (f, st) => eq(head(f, st), right(f, st));
-    if (op === "!=") return (f, st) => !eq(head(f, st), right(f, st));
-    return (f, st) => compareOnce(op, head(f, st), right(f, st));
-  }
+  const names = ops.map((pair) => pair[0]);
+  const operands = compileEach(
+    ops.map((pair) => pair[1]),
+    cx,
+  );
+  return names.length === 1 ? compareOne(names[0]!, head, operands[0]!) : compareChain(names, head, operands);
+}
+
+function compareOne(op: string, head: ExprFn, right: ExprFn): ExprFn {
+  if (op === "==") return (f, st) => eq(head(f, st), right(f, st));
+  if (op === "!=") return (f, st) => !eq(head(f, st), right(f, st));
+  return (f, st) => compareOnce(op, head(f, st), right(f, st));
+}
+
+function compareChain(ops: string[], head: ExprFn, operands: ExprFn[]): ExprFn {
   return (f, st) => {
     let left = head(f, st);
-    for (const [op, fn] of rest) {
-      const right = fn(f, st);
-      if (!compareOnce(op, left, right)) return false;
+    for (let i = 0; i < ops.length; i++) {
+      const right = operands[i]!(f, st);
+      if (!compareOnce(ops[i]!, left, right)) return false;
       left = right;
     }
     return true;

@@ -47,6 +47,9 @@ export function chargeWork(steps: number): void {
   if (active !== null) active.step(Math.ceil(steps));
 }
 
+/** Cached in RenderState.outer for a name neither the context nor the globals have. */
+export const NOT_FOUND: unique symbol = Symbol("not found");
+
 /** Mutable state of one render: the output buffer, counters for the limits, and the clock. */
 export class RenderState {
   out = "";
@@ -66,15 +69,25 @@ export class RenderState {
     /** The render context (user variables) and the template globals, searched after all frames. */
     private readonly context: Record<string, unknown>,
     private readonly globals: Record<string, unknown>,
-  ) {}
+    outerNames: number,
+  ) {
+    this.outer = new Array(outerNames).fill(undefined);
+  }
 
-  lookupGlobal(name: string): unknown {
+  /** Names read from the context or the globals, by the template's index (undefined until first read). */
+  readonly outer: unknown[];
+
+  /**
+   * Looks `name` up in the context, then the globals (NOT_FOUND if in neither), and caches the result at
+   * `index` for the rest of the render: Jinja2 too resolves a function's free names once, on entry.
+   */
+  resolveOuter(index: number, name: string): unknown {
     const ctx = this.context;
-    if (Object.hasOwn(ctx, name)) {
-      const v = ctx[name];
-      if (v !== undefined) return v;
-    }
-    return this.globals[name];
+    let v = Object.hasOwn(ctx, name) ? ctx[name] : undefined;
+    if (v === undefined) v = this.globals[name];
+    if (v === undefined) v = NOT_FOUND;
+    this.outer[index] = v;
+    return v;
   }
 
   write(text: string): void {
