@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
+import { QueryState } from "../../components/ui/query-state.js";
 import { Select } from "../../components/ui/select.js";
 import { DISCUSSIONS_PAGE_SIZE, type DiscussionFilter, discussionsQuery } from "../../lib/api/discussions.js";
 import { viewerQuery } from "../../lib/api/session.js";
@@ -56,40 +57,40 @@ export function DiscussionList({ repo }: { repo: RepoRef }) {
           onValueChange={(value) => set("status", value)}
         />
       </div>
-      {list.isPending ? (
-        <p className="text-muted">Loading…</p>
-      ) : list.isError ? (
-        <p role="alert" className="text-danger">
-          {list.error.message}
-        </p>
-      ) : list.data.discussions.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-line p-6 text-center text-muted">
-          Nothing here yet.
-        </p>
-      ) : (
-        <ul className="overflow-hidden rounded-lg border border-line" data-testid="discussion-list">
-          {list.data.discussions.map((item) => (
-            <li
-              key={item.num}
-              className="flex flex-wrap items-center gap-2 border-b border-line px-3 py-2 last:border-b-0"
-            >
-              <StatusBadge status={item.status} />
-              <span className="text-xs text-muted">{item.isPullRequest ? "Pull request" : "Discussion"}</span>
-              <Link
-                to={repoPageUrl(repo, `discussions/${item.num}`)}
-                className="min-w-0 flex-1 font-medium break-words hover:text-accent underline"
-              >
-                {item.title}
-              </Link>
-              <span className="text-sm text-muted">
-                #{item.num} by {item.author.name} ·{" "}
-                <time dateTime={item.createdAt}>{formatAgo(item.createdAt)}</time> · {item.numComments}{" "}
-                comment{item.numComments === 1 ? "" : "s"}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState query={list}>
+        {(data) =>
+          data.discussions.length === 0 ? (
+            <p className="rounded-lg border border-dashed border-line p-6 text-center text-muted">
+              Nothing here yet.
+            </p>
+          ) : (
+            <ul className="overflow-hidden rounded-lg border border-line" data-testid="discussion-list">
+              {data.discussions.map((item) => (
+                <li
+                  key={item.num}
+                  className="flex flex-wrap items-center gap-2 border-b border-line px-3 py-2 last:border-b-0"
+                >
+                  <StatusBadge status={item.status} />
+                  <span className="text-xs text-muted">
+                    {item.isPullRequest ? "Pull request" : "Discussion"}
+                  </span>
+                  <Link
+                    to={repoPageUrl(repo, `discussions/${item.num}`)}
+                    className="min-w-0 flex-1 font-medium break-words hover:text-accent underline"
+                  >
+                    {item.title}
+                  </Link>
+                  <span className="text-sm text-muted">
+                    #{item.num} by {item.author.name} ·{" "}
+                    <time dateTime={item.createdAt}>{formatAgo(item.createdAt)}</time> · {item.numComments}{" "}
+                    comment{item.numComments === 1 ? "" : "s"}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
       {list.data && (page > 0 || list.data.count > (page + 1) * DISCUSSIONS_PAGE_SIZE) ? (
         <nav aria-label="Pages of the community list" className="flex justify-center gap-2">
           {page > 0 ? (

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link } from "react-router";
+import { ErrorAlert, QueryState } from "../../components/ui/query-state.js";
 import { compareQuery } from "../../lib/api/compare.js";
 import type { DiscussionDetails, DiscussionEvent } from "../../lib/api/discussions.js";
 import { discussionQuery } from "../../lib/api/discussions.js";
@@ -123,17 +124,15 @@ function PullRequestFiles({ repo, discussion }: { repo: RepoRef; discussion: Dis
           Conflicts with the base branch: {discussion.filesWithConflicts.join(", ")}
         </p>
       ) : null}
-      {comparison.isPending ? (
-        <p className="text-muted">Loading changes…</p>
-      ) : comparison.isError ? (
-        <p role="alert" className="text-danger">
-          {comparison.error.message}
-        </p>
-      ) : comparison.data.files.length === 0 ? (
-        <p className="text-muted">No changes yet.</p>
-      ) : (
-        <DiffView files={comparison.data.files} />
-      )}
+      <QueryState query={comparison} loading="Loading changes…">
+        {(data) =>
+          data.files.length === 0 ? (
+            <p className="text-muted">No changes yet.</p>
+          ) : (
+            <DiffView files={data.files} />
+          )
+        }
+      </QueryState>
     </section>
   );
 }
@@ -162,6 +161,13 @@ function Actions({
       await queryClient.invalidateQueries({ queryKey: ["tree", repo.type, repo.id] });
       await queryClient.invalidateQueries({ queryKey: ["commits", repo.type, repo.id] });
     });
+  // Each action posts the comment typed so far (if any) with it, and empties the box once it is done.
+  const post = (action: "comment" | "merge" | "status", json: Record<string, unknown>) =>
+    run(async () => {
+      await hubSend("POST", `${base}/${action}`, viewer.csrfToken, { json });
+      setComment("");
+    });
+  const withComment = () => (comment.trim() ? { comment } : {});
   const isOpen = discussion.status === "open" || discussion.status === "draft";
   return (
     <section
@@ -185,12 +191,7 @@ function Actions({
         <button
           type="button"
           disabled={busy || !comment.trim()}
-          onClick={() =>
-            run(async () => {
-              await hubSend("POST", `${base}/comment`, viewer.csrfToken, { json: { comment } });
-              setComment("");
-            })
-          }
+          onClick={() => post("comment", { comment })}
           className="rounded-md bg-accent px-4 py-2 text-sm font-medium text-accent-ink disabled:opacity-60"
         >
           Comment
@@ -199,13 +200,7 @@ function Actions({
           <button
             type="button"
             disabled={busy}
-            onClick={() =>
-              run(() =>
-                hubSend("POST", `${base}/merge`, viewer.csrfToken, {
-                  json: comment.trim() ? { comment } : {},
-                }).then(() => setComment("")),
-              )
-            }
+            onClick={() => post("merge", withComment())}
             className="rounded-md border border-ok px-4 py-2 text-sm font-medium text-ok disabled:opacity-60"
           >
             Merge pull request
@@ -215,24 +210,14 @@ function Actions({
           <button
             type="button"
             disabled={busy}
-            onClick={() =>
-              run(() =>
-                hubSend("POST", `${base}/status`, viewer.csrfToken, {
-                  json: { status: isOpen ? "closed" : "open", ...(comment.trim() ? { comment } : {}) },
-                }).then(() => setComment("")),
-              )
-            }
+            onClick={() => post("status", { status: isOpen ? "closed" : "open", ...withComment() })}
             className="rounded-md border border-line px-4 py-2 text-sm font-medium disabled:opacity-60"
           >
             {isOpen ? `Close ${discussion.isPullRequest ? "pull request" : "discussion"}` : "Reopen"}
           </button>
         ) : null}
       </div>
-      {error ? (
-        <p role="alert" className="text-danger">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </section>
   );
 }

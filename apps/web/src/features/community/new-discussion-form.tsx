@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
+import { ErrorAlert } from "../../components/ui/query-state.js";
 import { hubSend } from "../../lib/api/hub-fetch.js";
 import { queryClient } from "../../lib/query-client.js";
 import { type RepoRef, repoApiUrl, repoPageUrl } from "../../lib/repo-ref.js";
@@ -59,11 +60,7 @@ export function NewDiscussionForm({ repo, csrfToken }: { repo: RepoRef; csrfToke
       >
         Open discussion
       </button>
-      {error ? (
-        <p role="alert" className="text-danger">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </form>
   );
 }

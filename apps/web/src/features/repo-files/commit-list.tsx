@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
+import { QueryState } from "../../components/ui/query-state.js";
 import { commitsQuery, historyPageParam } from "../../lib/api/repo-files.js";
 import { formatAgo } from "../../lib/format.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
@@ -48,66 +49,62 @@ export function CommitList({
           </Link>
         ) : null}
       </div>
-      {commits.isPending ? (
-        <p className="text-muted">Loading commits…</p>
-      ) : commits.isError ? (
-        <p role="alert" className="text-danger">
-          {commits.error.message}
-        </p>
-      ) : (
-        <>
-          {commits.data.commits.length === 0 ? (
-            <p className="rounded-lg border border-dashed border-line p-6 text-center text-muted">
-              No commits on this page.
-            </p>
-          ) : null}
-          <ol
-            className="overflow-hidden rounded-lg border border-line empty:hidden"
-            data-testid="commit-list"
-          >
-            {commits.data.commits.map((commit) => (
-              <li
-                key={commit.id}
-                className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line px-3 py-2 last:border-b-0"
-              >
-                <Link
-                  to={filesUrls.commit(repo, commit.id)}
-                  className="min-w-0 flex-1 font-medium hover:text-accent underline"
-                >
-                  {commit.title}
-                </Link>
-                <span className="text-sm text-muted">
-                  {commit.authors.map((author) => author.user).join(", ")} ·{" "}
-                  <time dateTime={commit.date}>{formatAgo(commit.date)}</time>
-                </span>
-                <Link
-                  to={filesUrls.commit(repo, commit.id)}
-                  className="font-mono text-xs text-muted hover:text-accent"
-                >
-                  <span className="sr-only">Commit </span>
-                  {commit.id.slice(0, 7)}
-                </Link>
-                <Link to={filesUrls.tree(repo, commit.id)} className="text-xs text-accent underline">
-                  Browse files<span className="sr-only"> at {commit.id.slice(0, 7)}</span>
-                </Link>
-              </li>
-            ))}
-          </ol>
-          <nav aria-label="Pages of history" className="flex items-center justify-center gap-2">
-            {page > 0 ? (
-              <Link to={`?p=${page - 1}`} className={pageLink}>
-                Newer
-              </Link>
+      <QueryState query={commits} loading="Loading commits…">
+        {(data) => (
+          <>
+            {data.commits.length === 0 ? (
+              <p className="rounded-lg border border-dashed border-line p-6 text-center text-muted">
+                No commits on this page.
+              </p>
             ) : null}
-            <span className="text-sm text-muted">Page {page + 1}</span>
-            {commits.data.hasNext ? (
-              <Link to={`?p=${page + 1}`} className={pageLink}>
-                Older
-              </Link>
-            ) : null}
-          </nav>
-        </>
-      )}
+            <ol
+              className="overflow-hidden rounded-lg border border-line empty:hidden"
+              data-testid="commit-list"
+            >
+              {data.commits.map((commit) => (
+                <li
+                  key={commit.id}
+                  className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line px-3 py-2 last:border-b-0"
+                >
+                  <Link
+                    to={filesUrls.commit(repo, commit.id)}
+                    className="min-w-0 flex-1 font-medium hover:text-accent underline"
+                  >
+                    {commit.title}
+                  </Link>
+                  <span className="text-sm text-muted">
+                    {commit.authors.map((author) => author.user).join(", ")} ·{" "}
+                    <time dateTime={commit.date}>{formatAgo(commit.date)}</time>
+                  </span>
+                  <Link
+                    to={filesUrls.commit(repo, commit.id)}
+                    className="font-mono text-xs text-muted hover:text-accent"
+                  >
+                    <span className="sr-only">Commit </span>
+                    {commit.id.slice(0, 7)}
+                  </Link>
+                  <Link to={filesUrls.tree(repo, commit.id)} className="text-xs text-accent underline">
+                    Browse files<span className="sr-only"> at {commit.id.slice(0, 7)}</span>
+                  </Link>
+                </li>
+              ))}
+            </ol>
+            <nav aria-label="Pages of history" className="flex items-center justify-center gap-2">
+              {page > 0 ? (
+                <Link to={`?p=${page - 1}`} className={pageLink}>
+                  Newer
+                </Link>
+              ) : null}
+              <span className="text-sm text-muted">Page {page + 1}</span>
+              {data.hasNext ? (
+                <Link to={`?p=${page + 1}`} className={pageLink}>
+                  Older
+                </Link>
+              ) : null}
+            </nav>
+          </>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
+import { QueryState } from "../../components/ui/query-state.js";
 import { compareQuery } from "../../lib/api/compare.js";
 import { commitsQuery } from "../../lib/api/repo-files.js";
 import { formatAgo } from "../../lib/format.js";
@@ -50,21 +51,17 @@ export function CommitView({ repo, oid }: { repo: RepoRef; oid: string }) {
           </p>
         </header>
       )}
-      {comparison.isPending ? (
-        <p className="text-muted">Loading changes…</p>
-      ) : comparison.isError ? (
-        <p role="alert" className="text-danger">
-          {comparison.error.message}
-        </p>
-      ) : (
-        <>
-          <p className="text-sm text-muted">
-            {comparison.data.files.length} changed file{comparison.data.files.length === 1 ? "" : "s"}
-            {comparison.data.truncated ? " (list cut: too many files)" : ""}
-          </p>
-          <DiffView files={comparison.data.files} />
-        </>
-      )}
+      <QueryState query={comparison} loading="Loading changes…">
+        {(data) => (
+          <>
+            <p className="text-sm text-muted">
+              {data.files.length} changed file{data.files.length === 1 ? "" : "s"}
+              {data.truncated ? " (list cut: too many files)" : ""}
+            </p>
+            <DiffView files={data.files} />
+          </>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { CodeBlock } from "../../components/ui/code-block.js";
 import { CopyButton } from "../../components/ui/copy-button.js";
+import { QueryState } from "../../components/ui/query-state.js";
 import { hubError } from "../../lib/api/hub-fetch.js";
 import { MAX_TEXT_BYTES, pathInfoQuery, type TreeEntry } from "../../lib/api/repo-files.js";
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
@@ -29,41 +30,39 @@ export function FileView({ repo, revision, path }: { repo: RepoRef; revision: st
       <h2 id="file-heading" className="sr-only">
         {path}
       </h2>
-      {info.isPending ? (
-        <p className="text-muted">Loading {path}…</p>
-      ) : info.isError ? (
-        <p role="alert" className="text-danger">
-          {info.error.message}
-        </p>
-      ) : info.data === null || info.data.type !== "file" ? (
-        <p role="alert" className="text-danger">
-          There is no file {path} at {revision}.
-        </p>
-      ) : (
-        <>
-          <FileFacts repo={repo} entry={info.data} />
-          <div className="flex flex-wrap items-center gap-2">
-            <a href={rawUrl} className={buttonClass}>
-              Raw
-            </a>
-            <a href={resolveUrl(repo, revision, path, true)} className={buttonClass} download>
-              Download
-            </a>
-            <span className="inline-flex items-center gap-1 text-sm text-muted">
-              Copy link <CopyButton text={absoluteUrl} what="download link" />
-            </span>
-            <Link to={filesUrls.commits(repo, revision, path)} className={buttonClass}>
-              History
-            </Link>
-            {viewer.data && !info.data.lfs && info.data.size <= MAX_TEXT_BYTES ? (
-              <Link to={filesUrls.edit(repo, revision, path)} className={buttonClass}>
-                {canWrite(viewer.data, repo.id) ? "Edit" : "Propose a change"}
-              </Link>
-            ) : null}
-          </div>
-          <FileContent repo={repo} revision={revision} entry={info.data} />
-        </>
-      )}
+      <QueryState query={info} loading={`Loading ${path}…`}>
+        {(data) =>
+          data === null || data.type !== "file" ? (
+            <p role="alert" className="text-danger">
+              There is no file {path} at {revision}.
+            </p>
+          ) : (
+            <>
+              <FileFacts repo={repo} entry={data} />
+              <div className="flex flex-wrap items-center gap-2">
+                <a href={rawUrl} className={buttonClass}>
+                  Raw
+                </a>
+                <a href={resolveUrl(repo, revision, path, true)} className={buttonClass} download>
+                  Download
+                </a>
+                <span className="inline-flex items-center gap-1 text-sm text-muted">
+                  Copy link <CopyButton text={absoluteUrl} what="download link" />
+                </span>
+                <Link to={filesUrls.commits(repo, revision, path)} className={buttonClass}>
+                  History
+                </Link>
+                {viewer.data && !data.lfs && data.size <= MAX_TEXT_BYTES ? (
+                  <Link to={filesUrls.edit(repo, revision, path)} className={buttonClass}>
+                    {canWrite(viewer.data, repo.id) ? "Edit" : "Propose a change"}
+                  </Link>
+                ) : null}
+              </div>
+              <FileContent repo={repo} revision={revision} entry={data} />
+            </>
+          )
+        }
+      </QueryState>
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { QueryState } from "../../components/ui/query-state.js";
 import { hubGet, hubSend } from "../../lib/api/hub-fetch.js";
 import { formatAgo } from "../../lib/format.js";
 import { queryClient } from "../../lib/query-client.js";
@@ -10,6 +11,16 @@ interface AccessRequest {
   status: "pending" | "accepted" | "rejected";
   timestamp: string;
 }
+
+/** What an owner can answer a request with. */
+const DECISIONS = [
+  { status: "accepted", label: "Accept", className: "rounded-md border border-ok px-2.5 py-1 text-ok" },
+  {
+    status: "rejected",
+    label: "Reject",
+    className: "rounded-md border border-danger px-2.5 py-1 text-danger",
+  },
+] as const;
 
 /** The queue of pending access requests of a gated repository, each accepted or rejected here. */
 export function AccessRequests({ repo, csrfToken }: { repo: RepoRef; csrfToken: string }) {
@@ -35,42 +46,36 @@ export function AccessRequests({ repo, csrfToken }: { repo: RepoRef; csrfToken: 
       <h3 id="requests-heading" className="font-semibold">
         Pending access requests
       </h3>
-      {pending.isPending ? (
-        <p className="text-muted">Loading…</p>
-      ) : pending.isError ? (
-        <p role="alert" className="text-danger">
-          {pending.error.message}
-        </p>
-      ) : pending.data.length === 0 ? (
-        <p className="text-sm text-muted">No one is waiting.</p>
-      ) : (
-        <ul className="flex flex-col divide-y divide-line">
-          {pending.data.map((request) => (
-            <li key={request.user.user} className="flex flex-wrap items-center gap-2 py-2 text-sm">
-              <span className="min-w-0 flex-1 font-medium">{request.user.user}</span>
-              <time dateTime={request.timestamp} className="text-muted">
-                {formatAgo(request.timestamp)}
-              </time>
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() => decide(request.user.user, "accepted")}
-                className="rounded-md border border-ok px-2.5 py-1 text-ok"
-              >
-                Accept<span className="sr-only"> {request.user.user}</span>
-              </button>
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() => decide(request.user.user, "rejected")}
-                className="rounded-md border border-danger px-2.5 py-1 text-danger"
-              >
-                Reject<span className="sr-only"> {request.user.user}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState query={pending}>
+        {(data) =>
+          data.length === 0 ? (
+            <p className="text-sm text-muted">No one is waiting.</p>
+          ) : (
+            <ul className="flex flex-col divide-y divide-line">
+              {data.map((request) => (
+                <li key={request.user.user} className="flex flex-wrap items-center gap-2 py-2 text-sm">
+                  <span className="min-w-0 flex-1 font-medium">{request.user.user}</span>
+                  <time dateTime={request.timestamp} className="text-muted">
+                    {formatAgo(request.timestamp)}
+                  </time>
+                  {DECISIONS.map((decision) => (
+                    <button
+                      key={decision.status}
+                      type="button"
+                      disabled={busy}
+                      onClick={() => decide(request.user.user, decision.status)}
+                      className={decision.className}
+                    >
+                      {decision.label}
+                      <span className="sr-only"> {request.user.user}</span>
+                    </button>
+                  ))}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
       {message ? (
         <p role={message.kind === "ok" ? "status" : "alert"} className="text-sm">
           {message.text}

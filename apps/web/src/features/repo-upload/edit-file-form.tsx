@@ -1,13 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
+import { ErrorAlert } from "../../components/ui/query-state.js";
 import { hubError } from "../../lib/api/hub-fetch.js";
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
-import { queryClient } from "../../lib/query-client.js";
 import { filesUrls, type RepoRef, resolveUrl } from "../../lib/repo-ref.js";
+import { usePendingAction } from "../../lib/use-pending-action.js";
+import { afterCommit } from "./after-commit.js";
 import { type CommitChoice, CommitFields } from "./commit-fields.js";
 import { commitFiles } from "./commit-files.js";
-import { pullRequestPath } from "./pull-request-path.js";
 import { SignInTo } from "./sign-in-to.js";
 
 /**
@@ -32,8 +33,7 @@ export function EditFileForm({
   const navigate = useNavigate();
   const [name, setName] = useState(initialName);
   const [edited, setEdited] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
+  const { busy: running, error, run } = usePendingAction();
   const original = useQuery({
     queryKey: ["file-text-edit", repo.type, repo.id, revision, existing],
     enabled: existing !== undefined,
@@ -49,20 +49,12 @@ export function EditFileForm({
   if (viewer.isPending || (existing !== undefined && original.isPending))
     return <p className="text-muted">Loading…</p>;
   if (!viewer.data) return <SignInTo what={existing ? "edit files" : "create files"} />;
-  if (original.isError) {
-    return (
-      <p role="alert" className="text-danger">
-        {original.error.message}
-      </p>
-    );
-  }
+  if (original.isError) return <ErrorAlert message={original.error.message} />;
   const path = existing ?? `${dir ? `${dir}/` : ""}${name.trim()}`;
 
-  const submit = async (choice: CommitChoice) => {
-    if (!existing && !name.trim()) return setError("Name the file first.");
-    setRunning(true);
-    setError(null);
-    try {
+  const submit = (choice: CommitChoice) =>
+    run(async () => {
+      if (!existing && !name.trim()) throw new Error("Name the file first.");
       const result = await commitFiles(
         {
           repo,
@@ -74,22 +66,8 @@ export function EditFileForm({
         () => {},
         new AbortController().signal,
       );
-      await queryClient.invalidateQueries({ queryKey: ["tree", repo.type, repo.id] });
-      await queryClient.invalidateQueries({ queryKey: ["path-info", repo.type, repo.id] });
-      await queryClient.invalidateQueries({ queryKey: ["file-text", repo.type, repo.id] });
-      await queryClient.invalidateQueries({ queryKey: ["model"] });
-      await queryClient.invalidateQueries({ queryKey: ["repo-info", repo.type, repo.id] });
-      navigate(
-        result.pullRequestUrl
-          ? pullRequestPath(repo, result.pullRequestUrl)
-          : filesUrls.blob(repo, revision, path),
-      );
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
-    } finally {
-      setRunning(false);
-    }
-  };
+      await afterCommit(repo, result, filesUrls.blob(repo, revision, path), navigate);
+    });
 
   return (
     <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-4">
@@ -131,11 +109,7 @@ export function EditFileForm({
         submitLabel={running ? "Committing…" : "Commit changes"}
         onSubmit={submit}
       />
-      {error ? (
-        <p role="alert" className="text-danger">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </section>
   );
 }

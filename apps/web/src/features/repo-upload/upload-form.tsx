@@ -3,12 +3,11 @@ import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
 import { formatBytes } from "../../lib/format.js";
-import { queryClient } from "../../lib/query-client.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
+import { afterCommit } from "./after-commit.js";
 import { type CommitChoice, CommitFields } from "./commit-fields.js";
 import { commitFiles, type FileProgress, type PendingFile } from "./commit-files.js";
 import { filesFromDrop, filesFromInput } from "./dropped-files.js";
-import { pullRequestPath } from "./pull-request-path.js";
 import { UploadCancelledError } from "./sha256.js";
 import { SignInTo } from "./sign-in-to.js";
 
@@ -52,14 +51,7 @@ export function UploadForm({ repo, revision, dir }: { repo: RepoRef; revision: s
         (path, next) => setProgress((current) => ({ ...current, [path]: next })),
         controller.signal,
       );
-      await queryClient.invalidateQueries({ queryKey: ["tree", repo.type, repo.id] });
-      await queryClient.invalidateQueries({ queryKey: ["commits", repo.type, repo.id] });
-      await queryClient.invalidateQueries({ queryKey: ["repo-info", repo.type, repo.id] });
-      navigate(
-        result.pullRequestUrl
-          ? pullRequestPath(repo, result.pullRequestUrl)
-          : filesUrls.tree(repo, revision, dir),
-      );
+      await afterCommit(repo, result, filesUrls.tree(repo, revision, dir), navigate);
     } catch (error) {
       if (error instanceof UploadCancelledError || controller.signal.aborted)
         setStatus({ kind: "cancelled" });
