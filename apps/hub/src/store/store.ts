@@ -104,8 +104,11 @@ export function createStore(db: Database, options: Omit<StoreOptions, "dataDir">
       return inTransaction(work, { immediate: true });
     },
     async close(): Promise<void> {
-      await usage.flush();
-      await db.close();
+      try {
+        await usage.close();
+      } finally {
+        await db.close();
+      }
     },
   };
 }

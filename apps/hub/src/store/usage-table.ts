@@ -60,6 +60,14 @@ const SUMMARY = `
 
 type PendingUsage = UsageRecord & { createdAt: string };
 
+/** A record made after the store closed: nothing can write it any more. */
+export class UsageTableClosedError extends Error {
+  constructor() {
+    super("The store is closed: a usage record made after closing cannot be written.");
+    this.name = "UsageTableClosedError";
+  }
+}
+
 export function createUsageTable(
   db: Database,
   now: () => Date,
@@ -111,7 +119,12 @@ export function createUsageTable(
       if (changes < PRUNE_BATCH) return deleted;
     }
   };
-  const flush = async (): Promise<void> => {
+  // Set by close(): "closing" while it writes what is pending, "closed" once nothing more will be written.
+  let state: "open" | "closing" | "closed" = "open";
+  // The write in progress: flushes run one after the other, so that a flush (close's above all) returns only
+  // once every record queued before it is written, including those a background flush has taken.
+  let writing: Promise<void> = Promise.resolve();
+  const writePending = async (): Promise<void> => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
     if (pending.length > 0) {
@@ -124,10 +137,17 @@ export function createUsageTable(
         throw error;
       }
     }
-    if (now().getTime() - lastPrune >= PRUNE_EVERY_MS) await prune();
+    if (state === "open" && now().getTime() - lastPrune >= PRUNE_EVERY_MS) await prune();
+  };
+  const flush = (): Promise<void> => {
+    const run = writing.then(writePending);
+    writing = run.catch(() => {});
+    return run;
   };
   const flushInBackground = () =>
     flush().catch((error: unknown) => {
+      // Once closing, close() writes what is left and reports its own failure: no retry after the end.
+      if (state !== "open") return;
       console.error("Writing usage records failed; retrying:", error);
       flushTimer ??= setTimeout(flushInBackground, 1000).unref();
     });
@@ -135,11 +155,30 @@ export function createUsageTable(
   return {
     /** Queues a record; it is written within 50 ms, or at once by flush(), summary() or closing the store. */
     record(usage: UsageRecord): void {
+      if (state === "closed") throw new UsageTableClosedError();
       pending.push({ userId: null, billToId: null, ...usage, createdAt: now().toISOString() });
+      // While closing, close() writes it before the database closes.
+      if (state === "closing") return;
       if (pending.length >= 500) void flushInBackground();
       else flushTimer ??= setTimeout(flushInBackground, 50).unref();
     },
     flush,
+    /**
+     * Writes every record queued until now (waiting for a write in progress) and refuses later ones: call it
+     * before closing the database, which nothing here touches afterwards (no timer, no retry).
+     */
+    async close(): Promise<void> {
+      if (state === "open") state = "closing";
+      try {
+        // Records made while a flush runs (a stream ending during shutdown) are written by the next round.
+        do await flush();
+        while (pending.length > 0);
+      } finally {
+        state = "closed";
+        clearTimeout(flushTimer);
+        flushTimer = undefined;
+      }
+    },
     /** Drops per-call rows older than the retention now (it also happens within the hour as calls come). */
     prune,
     async summary(tokenId?: number): Promise<UsageSummary[]> {
