@@ -61,6 +61,12 @@ async function press(page: Page, target: Locator, key = "Enter") {
   await page.keyboard.press(key);
 }
 
+/** Follows a tab of the settings or administration pages by keyboard, and waits for its page. */
+async function openTab(page: Page, nav: "Settings" | "Administration", tab: string, url: string) {
+  await press(page, page.getByRole("navigation", { name: nav }).getByRole("link", { name: tab }));
+  await page.waitForURL(url);
+}
+
 /** Opens the header's account menu and follows one of its entries, by keyboard. */
 async function fromAccountMenu(page: Page, name: string, entry: string) {
   await press(
@@ -93,11 +99,7 @@ describe("the account pages by keyboard", () => {
     await press(page, page.getByRole("button", { name: "Save profile" }));
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Profile saved.");
 
-    await press(
-      page,
-      page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Access tokens" }),
-    );
-    await page.waitForURL("**/settings/tokens");
+    await openTab(page, "Settings", "Access tokens", "**/settings/tokens");
     const newToken = page.getByRole("form", { name: "New access token" });
     await typeInto(page, newToken.getByLabel("Token name"), "keyboard");
     // Arrow keys move through the token types: read -> write.
@@ -110,11 +112,7 @@ describe("the account pages by keyboard", () => {
     await press(page, page.getByRole("button", { name: "Revoke keyboard" }));
     await expect.poll(() => page.getByRole("button", { name: "Revoke keyboard" }).count()).toBe(0);
 
-    await press(
-      page,
-      page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Organizations" }),
-    );
-    await page.waitForURL("**/settings/organizations");
+    await openTab(page, "Settings", "Organizations", "**/settings/organizations");
     const newOrg = page.getByRole("form", { name: "New organization" });
     await typeInto(page, newOrg.getByLabel("Organization name"), "kims-lab");
     await press(page, newOrg.getByRole("button", { name: "Create organization" }));
@@ -178,11 +176,7 @@ describe("the account pages by keyboard", () => {
 
     await fromAccountMenu(page, "root", "Site administration");
     await page.waitForURL("**/admin/settings");
-    await press(
-      page,
-      page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Users" }),
-    );
-    await page.waitForURL("**/admin/users");
+    await openTab(page, "Administration", "Users", "**/admin/users");
     await press(page, page.getByRole("button", { name: "Disable bob" }));
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("bob is disabled.");
     expect((await harness.hub.store.accounts.users.byName("bob"))?.disabled).toBe(true);
@@ -205,11 +199,7 @@ describe("the account pages by keyboard", () => {
     }
     expect(await harness.hub.store.accounts.users.byName("carol")).toBeTruthy();
 
-    await press(
-      page,
-      page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Organizations" }),
-    );
-    await page.waitForURL("**/admin/organizations");
+    await openTab(page, "Administration", "Organizations", "**/admin/organizations");
     const createOrg = page.getByRole("form", { name: "Create an organization" });
     await typeInto(page, createOrg.getByLabel("Organization name"), "keyboard-lab");
     await typeInto(page, createOrg.getByLabel("Owner (user name)"), "bob");

@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebHarness, type WebHarness } from "./harness.js";
+import type { WebHarness } from "./harness.js";
 import { watchPage } from "./page-checks.js";
-import { createRepo, signIn, signUp } from "./repo-users.js";
+import { hubWithOwner } from "./repo-users.js";
 
 // One hub and one browser: alice uploads two real GGUF files of one 64,000-weight model to alice/tiny-GGUF.
 let harness: WebHarness;
@@ -43,11 +43,9 @@ function gguf(dataBytes: number): Buffer {
 const FILES = { "tiny-Q4_K_M.gguf": gguf(40_000), "tiny-Q8_0.gguf": gguf(68_000) };
 
 beforeAll(async () => {
-  harness = await startWebHarness({ signupPolicy: "open" });
-  await signUp(harness, "alice");
-  page = await harness.newPage({ viewport: { width: 1366, height: 900 } });
-  const csrf = await signIn(page, "alice");
-  await createRepo(page, csrf, "alice", "tiny-GGUF");
+  const owner = await hubWithOwner("alice", ["tiny-GGUF"]);
+  ({ harness, page } = owner);
+  const { csrf } = owner;
   const lines = [
     { key: "header", value: { summary: "Add two quantizations" } },
     ...Object.entries(FILES).map(([path, content]) => ({

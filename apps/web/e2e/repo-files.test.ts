@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebHarness, type WebHarness } from "./harness.js";
+import type { WebHarness } from "./harness.js";
 import { watchPage } from "./page-checks.js";
-import { createRepo, signIn, signUp } from "./repo-users.js";
+import { hubWithOwner } from "./repo-users.js";
 
 // One hub and one browser for the file: alice owns alice/demo.
 let harness: WebHarness;
@@ -16,11 +16,7 @@ let folder: string;
 const LARGE_BYTES = 24 * 1024 * 1024;
 
 beforeAll(async () => {
-  harness = await startWebHarness({ signupPolicy: "open" });
-  await signUp(harness, "alice");
-  page = await harness.newPage({ viewport: { width: 1366, height: 900 } });
-  const csrf = await signIn(page, "alice");
-  await createRepo(page, csrf, "alice", "demo");
+  ({ harness, page } = await hubWithOwner("alice", ["demo"]));
   // A folder pick names each file from the picked folder down: upload/weights/model.bin.
   scratch = mkdtempSync(join(tmpdir(), "modelhub-upload-"));
   folder = join(scratch, "upload");

@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebHarness, type WebHarness } from "./harness.js";
+import type { WebHarness } from "./harness.js";
 import { largestContentfulPaint } from "./page-checks.js";
-import { createRepo, signIn, signUp } from "./repo-users.js";
+import { hubWithOwner } from "./repo-users.js";
 
 // A 10,000-file repository with 1,000 commits: the tree and the history load a page at a time.
 const FILES = 10_000;
@@ -21,12 +21,9 @@ async function commit(page: Page, csrf: string, repo: string, lines: unknown[]):
 
 beforeAll(async () => {
   if (!process.env.MODELHUB_PERF) return;
-  harness = await startWebHarness({ signupPolicy: "open" });
-  await signUp(harness, "alice");
-  page = await harness.newPage({ viewport: { width: 1366, height: 900 } });
-  const csrf = await signIn(page, "alice");
-  await createRepo(page, csrf, "alice", "wide");
-  await createRepo(page, csrf, "alice", "deep");
+  const owner = await hubWithOwner("alice", ["wide", "deep"]);
+  ({ harness, page } = owner);
+  const { csrf } = owner;
   const started = Date.now();
   // 1,000 files a commit: the first commit is the oldest of the history.
   const BATCH = 1000;

@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import type { WebHarness } from "./harness.js";
+import { startWebHarness, type WebHarness } from "./harness.js";
 
 /** Signs up a user through the hub's API (the hub runs with `signupPolicy: "open"`). */
 export async function signUp(
@@ -35,4 +35,17 @@ export async function createRepo(
     headers: { "X-CSRF-Token": csrfToken },
   });
   if (!response.ok()) throw new Error(`create ${name}: ${response.status()} ${await response.text()}`);
+}
+
+/**
+ * A hub open to sign-up where `owner` is signed in on a desktop-sized page and owns the model repositories
+ * `repos`: the start of the tests that work in one user's repositories.
+ */
+export async function hubWithOwner(owner: string, repos: string[]) {
+  const harness = await startWebHarness({ signupPolicy: "open" });
+  await signUp(harness, owner);
+  const page = await harness.newPage({ viewport: { width: 1366, height: 900 } });
+  const csrf = await signIn(page, owner);
+  for (const repo of repos) await createRepo(page, csrf, owner, repo);
+  return { harness, page, csrf };
 }

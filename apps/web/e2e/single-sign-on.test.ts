@@ -102,10 +102,15 @@ async function atProvider(page: Page, login: string) {
 async function signInWithSso(page: Page, login: string, next = "/settings/profile") {
   await page.goto(`/login?next=${encodeURIComponent(next)}`);
   await page.getByRole("link", { name: "Sign in with single sign-on" }).click();
-  await page.locator('input[name="login"]').fill(login);
-  await page.locator('input[name="password"]').fill("anything");
-  await page.getByRole("button", { name: "Sign-in" }).click();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await atProvider(page, login);
+}
+
+/** The hub turned `login` away: back on the sign-in page with a failure, signed out, and no account made. */
+async function expectTurnedAway(page: Page, login: string) {
+  await page.waitForURL(`${harness.hub.url}/login?sso=failed`);
+  expect(await sessionOf(page)).toEqual({ signedIn: false });
+  expect(await userNamed(login)).toBeUndefined();
+  await page.context().close();
 }
 
 describe("single sign-on through OpenID Connect", () => {
@@ -182,10 +187,7 @@ describe("single sign-on through OpenID Connect", () => {
     await setSignupPolicy("closed");
     const page = await harness.newPage();
     await signInWithSso(page, "hedy");
-    await page.waitForURL(`${harness.hub.url}/login?sso=failed`);
-    expect(await sessionOf(page)).toEqual({ signedIn: false });
-    expect(await userNamed("hedy")).toBeUndefined();
-    await page.context().close();
+    await expectTurnedAway(page, "hedy");
   });
 
   it("with invite-only sign-up, needs an invite link and uses it up", async () => {
@@ -193,9 +195,7 @@ describe("single sign-on through OpenID Connect", () => {
     // Without an invite: refused, nothing created.
     const uninvited = await harness.newPage();
     await signInWithSso(uninvited, "hedy");
-    await uninvited.waitForURL(`${harness.hub.url}/login?sso=failed`);
-    expect(await userNamed("hedy")).toBeUndefined();
-    await uninvited.context().close();
+    await expectTurnedAway(uninvited, "hedy");
 
     const made = await fetch(`${harness.hub.url}/api/admin/invites`, {
       method: "POST",
@@ -218,10 +218,7 @@ describe("single sign-on through OpenID Connect", () => {
     await second.goto(path);
     await second.getByRole("link", { name: "Sign up with single sign-on" }).click();
     await atProvider(second, "alan");
-    await second.waitForURL(`${harness.hub.url}/login?sso=failed`);
-    expect(await sessionOf(second)).toEqual({ signedIn: false });
-    expect(await userNamed("alan")).toBeUndefined();
-    await second.context().close();
+    await expectTurnedAway(second, "alan");
   });
 
   it("refuses an ID token whose nonce is not the one the hub sent", async () => {
@@ -241,9 +238,6 @@ describe("single sign-on through OpenID Connect", () => {
     );
     await context.addCookies([{ ...pending!, value: forged }]);
     await atProvider(page, "alan");
-    await page.waitForURL(`${harness.hub.url}/login?sso=failed`);
-    expect(await sessionOf(page)).toEqual({ signedIn: false });
-    expect(await userNamed("alan")).toBeUndefined();
-    await context.close();
+    await expectTurnedAway(page, "alan");
   });
 });

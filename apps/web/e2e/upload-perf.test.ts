@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebHarness, type WebHarness } from "./harness.js";
-import { createRepo, signIn, signUp } from "./repo-users.js";
+import type { WebHarness } from "./harness.js";
+import { hubWithOwner } from "./repo-users.js";
 
 // A 2 GiB file uploaded from the upload page: the tab must stay responsive (hashing runs in a worker, the
 // PUT streams the File from disk) and its memory flat (the file is never read whole into the page). Opt-in:
@@ -27,11 +27,7 @@ let bigFile: string;
 
 beforeAll(async () => {
   if (!process.env.MODELHUB_PERF) return;
-  harness = await startWebHarness({ signupPolicy: "open" });
-  await signUp(harness, "kim");
-  page = await harness.newPage({ viewport: { width: 1366, height: 900 } });
-  const csrf = await signIn(page, "kim");
-  await createRepo(page, csrf, "kim", "big");
+  ({ harness, page } = await hubWithOwner("kim", ["big"]));
   scratch = mkdtempSync(join(tmpdir(), "modelhub-upload-perf-"));
   bigFile = join(scratch, "model.bin");
   // A sparse file: 2 GiB to every reader, no disk blocks (and no time) to make.
