@@ -1,15 +1,15 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { hasJinja2 } from "./jinja2-oracle.js";
 
 /** The checked-in goldens must be exactly what scripts/make-goldens.py produces from the fixtures. */
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const fixtures = join(packageDir, "src", "__fixtures__");
-const hasJinja2 = spawnSync("python3", ["-c", "import jinja2"], { stdio: "ignore" }).status === 0;
 const GOLDEN_FILES = ["chat-goldens.json", "semantics-goldens.json"];
 
 describe.skipIf(!hasJinja2)("goldens (skipped: python3 cannot import jinja2)", () => {
