@@ -1,16 +1,12 @@
 import type { Expr, MacroParam, MacroSpecialNames, Stmt, Target } from "../ast/nodes.js";
-import { callValue } from "../builtins/sandbox.js";
-import { TemplateRuntimeError } from "../errors.js";
 import { LoopContext } from "../runtime/loop.js";
 import { iterate, typeError } from "../runtime/operators.js";
-import { pyStr } from "../runtime/printing.js";
 import {
   compileLookup,
   declare,
   declareAssigned,
   declareTarget,
   type Frame,
-  type LookupFn,
   newFrame,
   newScope,
   type ScopeInfo,
@@ -19,49 +15,58 @@ import type { RenderState } from "../runtime/state.js";
 import {
   dictDelete,
   dictKeys,
-  dictSet,
   dictUpdate,
   type Kwargs,
   makeTuple,
-  Namespace,
   newDict,
   PyCallable,
   truthy,
   Undefined,
 } from "../runtime/values.js";
 import {
-  type ArgsFns,
   type CompileContext,
   compileArgs,
   compileExpr,
   compileFilter,
+  compileTerms,
   type ExprFn,
 } from "./compile-expr.js";
-
-/** Statement closures return a control signal so `break`/`continue` need no exceptions. */
-export const NORMAL = 0;
-export const BREAK = 1;
-export const CONTINUE = 2;
-export type StmtFn = (frame: Frame, st: RenderState) => number;
+import {
+  type AssignFn,
+  assignAttribute,
+  assignName,
+  BREAK,
+  BREAK_STMT,
+  type ChainFn,
+  CONTINUE_STMT,
+  callBlock,
+  defineMacro,
+  EMPTY_BODY,
+  filterBlock,
+  ifElse,
+  ifEqual,
+  NORMAL,
+  printSum,
+  printValue,
+  runAll,
+  type StmtFn,
+  scoped,
+  setBlock,
+  setName,
+  setValue,
+  unpack,
+  withBlock,
+  writeText,
+} from "./stmt-closures.js";
 
 /** Compiles statements that run in `cx.scope` (whose assigned names must already be declared). */
 export function compileBody(stmts: Stmt[], cx: CompileContext): StmtFn {
   // A loop, not `.map` with an arrow capturing `cx`: see compileEach.
   const fns: StmtFn[] = [];
   for (const stmt of stmts) fns.push(compileStmt(stmt, cx));
-  if (fns.length === 0) return () => NORMAL;
+  if (fns.length === 0) return EMPTY_BODY;
   if (fns.length === 1) return fns[0]!;
   return runAll(fns);
-}
-
-function runAll(fns: StmtFn[]): StmtFn {
-  return (frame, st) => {
-    for (let i = 0; i < fns.length; i++) {
-      const signal = fns[i]!(frame, st);
-      if (signal !== NORMAL) return signal;
-    }
-    return NORMAL;
-  };
 }
 
 /** A body with its own scope: returns the compiled body and the frame size it needs. */
@@ -70,8 +75,6 @@ function compileScoped(stmts: Stmt[], cx: CompileContext): { body: StmtFn; scope
   declareAssigned(stmts, scope);
   return { body: compileBody(stmts, { reg: cx.reg, scope }), scope };
 }
-
-type AssignFn = (frame: Frame, st: RenderState, value: unknown) => void;
 
 /** Compiles an assignment to a target declared in `cx.scope`. */
 function compileAssign(target: Target, cx: CompileContext): AssignFn {
@@ -84,63 +87,26 @@ function compileAssign(target: Target, cx: CompileContext): AssignFn {
   return assignAttribute(compileLookup(target.name, cx.scope), target.attr);
 }
 
-function assignName(slot: number): AssignFn {
-  return (frame, _st, value) => {
-    frame[slot] = value;
-  };
-}
-
-function unpack(parts: AssignFn[]): AssignFn {
-  const want = parts.length;
-  return (frame, st, value) => {
-    const items = iterate(value);
-    if (items.length < want) {
-      throw new TemplateRuntimeError(
-        `not enough values to unpack (expected ${want}, got ${items.length})`,
-        "ValueError",
-      );
-    }
-    if (items.length > want) {
-      throw new TemplateRuntimeError(`too many values to unpack (expected ${want})`, "ValueError");
-    }
-    for (let i = 0; i < want; i++) parts[i]!(frame, st, items[i]);
-  };
-}
-
-function assignAttribute(lookup: LookupFn, attr: string): AssignFn {
-  return (frame, st, value) => {
-    const ns = lookup(frame, st);
-    if (!(ns instanceof Namespace)) {
-      throw new TemplateRuntimeError(
-        "cannot assign attribute on non-namespace object",
-        "TemplateRuntimeError",
-      );
-    }
-    dictSet(ns.attrs, attr, value);
-  };
-}
-
-/*
- * Each statement's closure is made by a function of its own, which captures only what that closure uses:
- * V8 gives the closures made in one call of a function one shared context, so closures made in a big
- * switch would each keep (and walk through at render time) a context holding the whole statement.
- */
+/** Compiles one statement (its closure is made in stmt-closures.ts: see there why). */
 function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
   switch (stmt.kind) {
     case "data":
       return writeText(stmt.text);
     case "print":
+      if (stmt.expr.kind === "const" && typeof stmt.expr.value === "string")
+        return writeText(stmt.expr.value);
+      if (stmt.expr.kind === "binop" && stmt.expr.op === "+") {
+        return printSum(compileTerms(stmt.expr, cx), stmt.line);
+      }
       return printValue(compileExpr(stmt.expr, cx), stmt.line);
     case "if":
-      return ifElse(
-        compileExpr(stmt.test, cx),
-        compileBody(stmt.body, cx),
-        compileBody(stmt.otherwise, cx),
-        stmt.line,
-      );
+      return compileIf(stmt, cx);
     case "for":
       return compileFor(stmt, cx);
     case "set":
+      if (stmt.target.kind === "name") {
+        return setName(compileExpr(stmt.expr, cx), declare(cx.scope, stmt.target.name), stmt.line);
+      }
       return setValue(compileExpr(stmt.expr, cx), compileAssign(stmt.target, cx), stmt.line);
     case "setblock": {
       const { body, scope } = compileScoped(stmt.body, cx);
@@ -177,116 +143,44 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
       return scoped(body, scope.slots.size);
     }
     case "break":
-      return () => BREAK;
+      return BREAK_STMT;
     case "continue":
-      return () => CONTINUE;
+      return CONTINUE_STMT;
   }
 }
 
-function writeText(text: string): StmtFn {
-  return (_frame, st) => {
-    st.write(text);
-    return NORMAL;
-  };
+/**
+ * `if`, with its test folded in where chat templates spend their ifs: `not x` swaps the branches, and
+ * `a == b` / `a != b` compare in the if's own closure (one closure fewer to reach in memory per if).
+ */
+function compileIf(stmt: Extract<Stmt, { kind: "if" }>, cx: CompileContext): StmtFn {
+  let test = stmt.test;
+  let negated = false;
+  while (test.kind === "unary" && test.op === "not") {
+    test = test.node;
+    negated = !negated;
+  }
+  if (
+    test.kind === "compare" &&
+    test.ops.length === 1 &&
+    (test.ops[0]![0] === "==" || test.ops[0]![0] === "!=")
+  ) {
+    const left = compileExpr(test.first, cx);
+    const right = compileExpr(test.ops[0]![1], cx);
+    const body = compileBody(stmt.body, cx);
+    const otherwise = compileBody(stmt.otherwise, cx);
+    const equalRunsBody = (test.ops[0]![0] === "==") !== negated;
+    return equalRunsBody
+      ? ifEqual(left, right, body, otherwise, stmt.line)
+      : ifEqual(left, right, otherwise, body, stmt.line);
+  }
+  const condition = compileExpr(test, cx);
+  const body = compileBody(stmt.body, cx);
+  const otherwise = compileBody(stmt.otherwise, cx);
+  return negated
+    ? ifElse(condition, otherwise, body, stmt.line)
+    : ifElse(condition, body, otherwise, stmt.line);
 }
-
-function printValue(expr: ExprFn, line: number): StmtFn {
-  return (frame, st) => {
-    st.line = line;
-    const v = expr(frame, st);
-    st.write(typeof v === "string" ? v : pyStr(v));
-    return NORMAL;
-  };
-}
-
-function ifElse(test: ExprFn, body: StmtFn, otherwise: StmtFn, line: number): StmtFn {
-  return (frame, st) => {
-    st.line = line;
-    return truthy(test(frame, st)) ? body(frame, st) : otherwise(frame, st);
-  };
-}
-
-function setValue(expr: ExprFn, assign: AssignFn, line: number): StmtFn {
-  return (frame, st) => {
-    st.line = line;
-    assign(frame, st, expr(frame, st));
-    return NORMAL;
-  };
-}
-
-function setBlock(
-  body: StmtFn,
-  size: number,
-  filter: ChainFn | null,
-  assign: AssignFn,
-  line: number,
-): StmtFn {
-  return (frame, st) => {
-    st.line = line;
-    let signal = NORMAL;
-    let value: unknown = st.capture(() => {
-      signal = body(newFrame(frame, size), st);
-    });
-    // `break`/`continue` inside the block leave the loop before the assignment, as in Jinja2.
-    if (signal !== NORMAL) return signal;
-    if (filter) value = filter(value, frame, st);
-    assign(frame, st, value);
-    return NORMAL;
-  };
-}
-
-function defineMacro(make: (defFrame: Frame) => PyCallable, slot: number): StmtFn {
-  return (frame) => {
-    frame[slot] = make(frame);
-    return NORMAL;
-  };
-}
-
-function callBlock(
-  callee: ExprFn,
-  pos: ArgsFns["pos"],
-  kw: ArgsFns["kw"],
-  makeCaller: (defFrame: Frame) => PyCallable,
-  line: number,
-): StmtFn {
-  return (frame, st) => {
-    st.line = line;
-    const fn = callee(frame, st);
-    const a = pos(frame, st);
-    const kwargs: Kwargs = kw === null ? newDict() : kw(frame, st);
-    kwargs.caller = makeCaller(frame);
-    st.write(pyStr(callValue(fn, a, kwargs, st)));
-    return NORMAL;
-  };
-}
-
-function filterBlock(body: StmtFn, size: number, filter: ChainFn, line: number): StmtFn {
-  return (frame, st) => {
-    st.line = line;
-    let signal = NORMAL;
-    const text = st.capture(() => {
-      signal = body(newFrame(frame, size), st);
-    });
-    if (signal !== NORMAL) return signal;
-    st.write(pyStr(filter(text, frame, st)));
-    return NORMAL;
-  };
-}
-
-function withBlock(values: ExprFn[], assigns: AssignFn[], body: StmtFn, size: number, line: number): StmtFn {
-  return (frame, st) => {
-    st.line = line;
-    const inner = newFrame(frame, size);
-    for (let i = 0; i < assigns.length; i++) assigns[i]!(inner, st, values[i]!(frame, st));
-    return body(inner, st);
-  };
-}
-
-function scoped(body: StmtFn, size: number): StmtFn {
-  return (frame, st) => body(newFrame(frame, size), st);
-}
-
-type ChainFn = (input: unknown, frame: Frame, st: RenderState) => unknown;
 
 /** A `| f | g` chain applied to a captured block body (filter blocks, `{% set x | f %}`). */
 function compileFilterChain(expr: Expr, cx: CompileContext): ChainFn {
