@@ -18,6 +18,7 @@ declare module "autocannon" {
     interface Result {
       latency: Histogram;
       requests: Histogram;
+      throughput: Histogram;
       errors: number;
       timeouts: number;
       non2xx: number;

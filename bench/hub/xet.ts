@@ -111,7 +111,7 @@ async function measure(step: string, work: () => Promise<void>, bytes = SIZE): P
   sent.shards = 0;
   peakRss = process.memoryUsage().rss;
   const startRss = peakRss;
-  const storedBefore = storedBytes();
+  const storedBefore = await storedBytes();
   const started = performance.now();
   await work();
   const seconds = (performance.now() - started) / 1000;
@@ -121,7 +121,7 @@ async function measure(step: string, work: () => Promise<void>, bytes = SIZE): P
     seconds: Math.round(seconds * 100) / 100,
     mbPerSecond: Math.round(bytes / 1024 / 1024 / seconds),
     sentBytes: sent.xorbs + sent.shards,
-    storedBytes: storedBytes() - storedBefore,
+    storedBytes: (await storedBytes()) - storedBefore,
     peakRssMb: Math.round(peakRss / 1024 / 1024),
     startRssMb: Math.round(startRss / 1024 / 1024),
   });

@@ -147,9 +147,9 @@ export async function writeRandomFile(path: string, mib: number): Promise<string
   for (let i = 0; i < mib; i++) {
     block.writeUInt32LE(i, 0);
     hash.update(block);
-    if (!out.write(block)) await new Promise((resolve) => out.once("drain", resolve));
+    if (!out.write(block)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
-  await new Promise((resolve) => out.end(resolve));
+  await new Promise<void>((resolve) => out.end(() => resolve()));
   return hash.digest("hex");
 }
 
