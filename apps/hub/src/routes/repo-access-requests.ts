@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { ACCESS_REQUEST_STATUSES, type AccessRequest, type AccessRequestStatus } from "../accounts/types.js";
 import { InvalidInputError, NotFoundError, UnauthorizedError } from "../errors.js";
-import { jsonObject, readBodyBytes } from "../http/body.js";
+import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
 import type { RepoApiPath } from "./repo-api-path.js";
 import type { RepoReadDeps } from "./repo-read.js";
 import { findRepo } from "./repo-target.js";
@@ -23,12 +23,10 @@ function requestView(request: AccessRequest) {
 }
 
 async function jsonOrFormBody(c: Context): Promise<JsonObject> {
-  const text = (await readBodyBytes(c, 64 * 1024)).toString();
-  if (!text) return {};
-  if ((c.req.header("Content-Type") ?? "").includes("json")) {
-    return jsonObject(JSON.parse(text));
-  }
-  return Object.fromEntries(new URLSearchParams(text));
+  const bytes = await readBodyBytes(c, 64 * 1024);
+  if (bytes.length === 0) return {};
+  if ((c.req.header("Content-Type") ?? "").includes("json")) return jsonObject(parseJsonBody(bytes));
+  return Object.fromEntries(new URLSearchParams(Buffer.from(bytes).toString()));
 }
 
 /**

@@ -3,7 +3,7 @@ import { fieldsFor, modelView, needsMappings, parseExpand } from "../api/model-v
 import { repoCardTags, spaceSdk } from "../derive/derive-repo-card.js";
 import { parseFrontMatter } from "../derive/front-matter.js";
 import { EntryNotFoundError, InvalidInputError } from "../errors.js";
-import { readBodyBytes } from "../http/body.js";
+import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
 import { historyPage } from "../repos/commit-history.js";
 import { lfsPointerSize } from "../repos/lfs-pointer.js";
@@ -172,15 +172,15 @@ export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: Repo
   const { repo } = await findRepo(deps, c, target.type, target.id, "read");
   const revision = target.rest.join("/");
   const { commitOid } = await deps.repos.resolveOrThrow(repo, revision || "main");
-  const body = (await readBodyBytes(c, 1024 * 1024)).toString();
+  const bytes = await readBodyBytes(c, 1024 * 1024);
   let paths: unknown[] = [];
   let expand = false;
   if ((c.req.header("Content-Type") ?? "").includes("json")) {
-    const parsed = JSON.parse(body || "{}") as { paths?: unknown; expand?: unknown };
+    const parsed = bytes.length === 0 ? {} : jsonObject(parseJsonBody(bytes));
     paths = Array.isArray(parsed.paths) ? parsed.paths : [parsed.paths];
     expand = parsed.expand === true || parsed.expand === "true";
   } else {
-    const form = new URLSearchParams(body);
+    const form = new URLSearchParams(Buffer.from(bytes).toString());
     paths = [...form.getAll("paths"), ...form.getAll("paths[]")];
     expand = form.get("expand") === "true" || form.get("expand") === "True";
   }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { HubError, InvalidInputError, RevisionNotFoundError } from "../errors.js";
-import { readJsonBody } from "../http/body.js";
+import { jsonObject, parseJsonBody, readBodyBytes, readJsonBody } from "../http/body.js";
 import { queryBoolean } from "../http/query.js";
 import { ndjsonValues, requestStream } from "../http/request-stream.js";
 import { type CommitOperation, pullRequestNumber } from "../repos/commit-engine.js";
@@ -64,8 +64,8 @@ export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApi
     await deps.repos.deleteBranch(repo, name);
     return c.json({ success: true });
   }
-  const text = await c.req.text();
-  const body = text ? (JSON.parse(text) as JsonObject) : {};
+  const bytes = await readBodyBytes(c, 64 * 1024);
+  const body: JsonObject = bytes.length === 0 ? {} : jsonObject(parseJsonBody(bytes));
   if (body.emptyBranch) throw new InvalidInputError("Empty branches are not supported by this hub.");
   const start = body.startingPoint;
   if (start !== undefined && start !== null && typeof start !== "string") {
