@@ -47,7 +47,9 @@ export function createActorResolver(options: ActorResolverOptions) {
   const ttlMs = options.tokenCacheMs ?? 1000;
   const maxEntries = options.maxCachedTokens ?? 1000;
   const now = options.now ?? Date.now;
-  // Insertion order is recency: a hit re-inserts, so the first key is the least recently used.
+  // Insertion order is recency: a hit re-inserts, so the first key is the least recently used. Keyed by the
+  // token itself, held in memory for at most the cache's lifetime: a hit costs no SHA-256 (the store keeps
+  // only hashes; this map is the process's own, never written anywhere).
   const cache = new Map<string, { actor: Actor & { kind: "user" }; expires: number }>();
 
   function expired(token: AccessToken, at: number): boolean {
@@ -67,18 +69,17 @@ export function createActorResolver(options: ActorResolverOptions) {
         return { kind: "operator" };
       throw new InvalidCredentialsError();
     }
-    const hash = hashToken(credential);
     const at = now();
-    const cached = cache.get(hash);
+    const cached = cache.get(credential);
     if (cached && cached.expires > at) {
-      cache.delete(hash);
-      cache.set(hash, cached);
+      cache.delete(credential);
+      cache.set(credential, cached);
       const token = (cached.actor.credential as { token: AccessToken }).token;
       if (expired(token, at)) throw new InvalidCredentialsError();
       return cached.actor;
     }
-    if (cached) cache.delete(hash);
-    const token = await accounts.tokens.byHash(hash);
+    if (cached) cache.delete(credential);
+    const token = await accounts.tokens.byHash(hashToken(credential));
     if (!token || token.revokedAt || expired(token, at)) throw new InvalidCredentialsError();
     // last_used_at is for people ("used today?"): a minute of precision spares a write per call.
     if (!token.lastUsedAt || at - Date.parse(token.lastUsedAt) > 60_000) {
@@ -87,7 +88,7 @@ export function createActorResolver(options: ActorResolverOptions) {
     }
     const actor = await userActor(token.userId, { kind: "token", token });
     if (!actor) throw new InvalidCredentialsError();
-    cache.set(hash, { actor, expires: at + ttlMs });
+    cache.set(credential, { actor, expires: at + ttlMs });
     if (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
     return actor;
   }

@@ -62,6 +62,24 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     registers,
   });
 
+  // The router's series, looked up once per provider and status rather than by label set on every call.
+  // (Each is made at the first call, so that a hub without router calls shows none of them.)
+  let routerBytes:
+    | { upload: { inc(value: number): void }; download: { inc(value: number): void } }
+    | undefined;
+  const routerSeries = new Map<
+    string,
+    { calls: Map<number, { inc(): void }>; seconds: { observe(value: number): void } }
+  >();
+  const routerSeriesOf = (provider: string) => {
+    let series = routerSeries.get(provider);
+    if (!series) {
+      series = { calls: new Map(), seconds: routerSeconds.labels(provider) };
+      routerSeries.set(provider, series);
+    }
+    return series;
+  };
+
   return {
     registry,
     /** Hono middleware counting every request the app answers. */
@@ -89,10 +107,20 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       requestBytes: number;
       responseBytes: number;
     }) {
-      routerCalls.inc({ provider: call.provider, status: String(call.status) });
-      routerSeconds.observe({ provider: call.provider }, call.durationMs / 1000);
-      bytes.inc({ direction: "upload", kind: "router" }, call.requestBytes);
-      bytes.inc({ direction: "download", kind: "router" }, call.responseBytes);
+      const perProvider = routerSeriesOf(call.provider);
+      let calls = perProvider.calls.get(call.status);
+      if (!calls) {
+        calls = routerCalls.labels(call.provider, String(call.status));
+        perProvider.calls.set(call.status, calls);
+      }
+      calls.inc();
+      perProvider.seconds.observe(call.durationMs / 1000);
+      routerBytes ??= {
+        upload: bytes.labels("upload", "router"),
+        download: bytes.labels("download", "router"),
+      };
+      routerBytes.upload.inc(call.requestBytes);
+      routerBytes.download.inc(call.responseBytes);
     },
     /** Reports the database pool's connections (total, idle) and waiting queries at every scrape. */
     watchDatabasePool(state: () => PoolState) {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { InferenceProvider } from "@modelhub/inference";
 import {
   errorBody,
   HubError,
@@ -60,6 +61,23 @@ export const PROVIDER_ROUTES = ["GET /router/{provider}/{path}", "POST /router/{
 /** The OpenAI-compatible API, at the root and under the router's prefix (`/router/v1/...`). */
 const API_PREFIX = "/v1/";
 const ROUTER_API_PREFIX = "/router/v1/";
+/** Headers every router answer carries after its request id, as a flat `[name, value, ...]` list. */
+const ANSWER_HEADERS: readonly string[] = Object.entries({
+  ...ROUTER_CORS_HEADERS,
+  ...PIPED_SECURITY_HEADERS,
+}).flat();
+/** How many checked per-provider targets are remembered (then forgotten all at once). */
+const MAX_CHECKED_TARGETS = 1000;
+
+/** A checked `/router/{provider}/...` target. */
+interface ProviderTarget {
+  provider: InferenceProvider;
+  pathname: string;
+  /** The path after `/router/{provider}`, still URL-encoded, once checked. */
+  providerPath?: string;
+  /** The query string with its `?`, or "". */
+  search: string;
+}
 
 /**
  * The router's hot path on plain node:http, in front of the Hono app: `GET|POST /router/{provider}/{path}`.
@@ -71,11 +89,9 @@ const ROUTER_API_PREFIX = "/router/v1/";
 export function createNodeRouter(deps: NodeRouterDeps) {
   const api = createOpenAiApi({ ...deps, stats: deps.stats ?? createProviderStats() });
   const servedModels = createServedModels(deps.store);
-  const baseHeaders = (requestId: string) => ({
-    "x-request-id": requestId,
-    ...ROUTER_CORS_HEADERS,
-    ...PIPED_SECURITY_HEADERS,
-  });
+  const baseHeaders = (requestId: string): string[] => ["x-request-id", requestId, ...ANSWER_HEADERS];
+  /** Per-provider targets already checked (the same few paths come again and again): their parts. */
+  const checkedTargets = new Map<string, ProviderTarget>();
   function logRequest(incoming: IncomingMessage, requestId: string, status: number, started: number) {
     const target = incoming.url ?? "";
     const queryAt = target.indexOf("?");
@@ -129,26 +145,49 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     }
   }
 
-  async function handle(
-    incoming: IncomingMessage,
-    outgoing: ServerResponse,
-    provider: string,
-    pathname: string,
-    search: string,
-    requestId: string,
-  ): Promise<void> {
+  /** The provider, its path and query of a `/router/{provider}/...` target, checked (or a hub error). */
+  function providerTarget(target: string): ProviderTarget {
+    const known = checkedTargets.get(target);
+    if (known) return known;
+    if (!PLAIN_TARGET.test(target)) {
+      throw new InvalidInputError("The request path contains characters the router does not accept.");
+    }
+    const queryAt = target.indexOf("?");
+    const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
     if (DOT_SEGMENT.test(pathname)) {
       throw new InvalidInputError('Request paths may not contain "." or ".." segments.');
     }
+    const providerEnd = pathname.indexOf("/", PREFIX.length);
+    const provider = pathname.slice(PREFIX.length, providerEnd === -1 ? undefined : providerEnd);
     if (!deps.upstreams.isKnown(provider)) {
       throw new NotFoundError(`Unknown inference provider "${provider.slice(0, 60)}".`);
     }
+    const checked: ProviderTarget = {
+      provider,
+      pathname,
+      search: queryAt === -1 ? "" : target.slice(queryAt),
+    };
+    if (checkedTargets.size >= MAX_CHECKED_TARGETS) checkedTargets.clear();
+    checkedTargets.set(target, checked);
+    return checked;
+  }
+
+  async function handle(
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    pathname: string,
+    requestId: string,
+  ): Promise<void> {
+    const checked = providerTarget(incoming.url ?? "");
+    const { provider, search } = checked;
     const billTo = incoming.headers["x-hf-bill-to"];
     const caller = await deps.verifyCaller(
       incoming.headers.authorization,
       typeof billTo === "string" ? billTo : undefined,
     );
-    const providerPath = providerPathFrom(pathname, provider);
+    // Checked after the credential, as before: a caller without one learns nothing about paths.
+    checked.providerPath ??= providerPathFrom(checked.pathname, provider);
+    const providerPath = checked.providerPath;
     const upstream = deps.upstreams.get(provider);
     if (!upstream) {
       throw new UnavailableError(
@@ -202,34 +241,22 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     const callerId = incoming.headers["x-request-id"];
     const requestId =
       typeof callerId === "string" && CALLER_REQUEST_ID.test(callerId) ? callerId : randomUUID();
-    outgoing.once("close", () => logRequest(incoming, requestId, outgoing.statusCode, started));
+    outgoing.on("close", () => logRequest(incoming, requestId, outgoing.statusCode, started));
     const fail = (error: unknown) => sendError(outgoing, requestId, error, pathname);
     const answer = async () => {
+      if (!isApi) return handle(incoming, outgoing, pathname, requestId);
       if (!PLAIN_TARGET.test(target)) {
         throw new InvalidInputError("The request path contains characters the router does not accept.");
       }
-      if (isApi) {
-        const path = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length - 1) : pathname;
-        await api.handle({
-          incoming,
-          outgoing,
-          path,
-          requestId,
-          baseHeaders: baseHeaders(requestId),
-          sendError: fail,
-        });
-        return;
-      }
-      const providerEnd = pathname.indexOf("/", PREFIX.length);
-      const provider = pathname.slice(PREFIX.length, providerEnd === -1 ? undefined : providerEnd);
-      await handle(
+      const path = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length - 1) : pathname;
+      await api.handle({
         incoming,
         outgoing,
-        provider,
-        pathname,
-        queryAt === -1 ? "" : target.slice(queryAt),
+        path,
         requestId,
-      );
+        baseHeaders: baseHeaders(requestId),
+        sendError: fail,
+      });
     };
     answer().catch(fail);
     return true;

@@ -56,8 +56,8 @@ export interface ApiCall {
   /** `/v1/...`, with the `/router` alias prefix removed and without the query string. */
   path: string;
   requestId: string;
-  /** Headers every answer carries (request id, CORS, security). */
-  baseHeaders: Readonly<Record<string, string>>;
+  /** Headers every answer carries (request id, CORS, security), as a flat `[name, value, ...]` list. */
+  baseHeaders: readonly string[];
   sendError(error: unknown): void;
 }
 
@@ -130,11 +130,13 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
 
   function sendJson(call: ApiCall, status: number, value: unknown): void {
     const body = JSON.stringify(value);
-    call.outgoing.writeHead(status, {
+    call.outgoing.writeHead(status, [
       ...call.baseHeaders,
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(body),
-    });
+      "content-type",
+      "application/json",
+      "content-length",
+      String(Buffer.byteLength(body)),
+    ]);
     call.outgoing.end(body);
   }
 
@@ -160,7 +162,8 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       mappings: route.mappings,
       task: endpoint.task,
       protocols: endpoint.protocols,
-      preferredProviders: caller.preferredProviders,
+      // Read per call that lets the router choose: a new order applies to the next call.
+      preferredProviders: ref.provider ? [] : await caller.preferredProviders(),
       stats: deps.stats,
     }).filter((candidate) => deps.upstreams.get(candidate.provider));
     if (candidates.length === 0) {
@@ -183,7 +186,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         requestId: call.requestId,
         timeouts: deps.timeouts,
         outgoing: call.outgoing,
-        answerHeaders: { ...call.baseHeaders, [PROVIDER_HEADER]: candidate.provider },
+        answerHeaders: [...call.baseHeaders, PROVIDER_HEADER, candidate.provider],
         sendError: (error: HubError) => call.sendError(error),
         onHeaders: (ms) => deps.stats.record(candidate.provider, ms),
         onRetrySafeFailure: isLast

@@ -51,7 +51,7 @@ describe("pipeToProvider on a pooled connection the provider closed", () => {
         requestId: "r",
         timeouts: { headersMs: 5000, idleMs: 5000 },
         outgoing,
-        answerHeaders: {},
+        answerHeaders: [],
         publicUrl: "http://hub",
         sendError: (error) => outgoing.writeHead(error.status).end(error.message),
         onDone: (result) => results.push(result.status),

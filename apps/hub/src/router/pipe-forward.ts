@@ -1,10 +1,4 @@
-import type {
-  ClientRequest,
-  IncomingHttpHeaders,
-  IncomingMessage,
-  OutgoingHttpHeaders,
-  ServerResponse,
-} from "node:http";
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
 import {
@@ -21,10 +15,10 @@ import {
   compileRewrites,
   createStreamRewriter,
   redact,
-  rewriteHeaderValue,
+  rewriteBody,
   rewriteText,
 } from "./stream-rewriter.js";
-import { readUpstreamBody, startUpstreamRequest, type UpstreamTarget } from "./upstream-http.js";
+import { startUpstreamRequest, type UpstreamTarget } from "./upstream-http.js";
 import type { Upstream } from "./upstreams.js";
 
 export interface PipeForwardRequest {
@@ -41,8 +35,11 @@ export interface PipeForwardRequest {
   timeouts: ForwardTimeouts;
   /** The caller's response: a successful answer is piped into it. */
   outgoing: ServerResponse;
-  /** Headers every answer carries (request id, CORS, security headers), under the provider's own. */
-  answerHeaders: Readonly<Record<string, string>>;
+  /**
+   * Headers every answer carries (request id, CORS, security headers), as a flat `[name, value, ...]` list
+   * of lower-case names: under the provider's own on a successful answer, over them on an error.
+   */
+  answerHeaders: readonly string[];
   /**
    * The hub's public URL: the provider's base URL as callers must see it is `{publicUrl}/router/{provider}`.
    * Job status and result URLs a provider answers with on its own base are moved there, so that they never
@@ -104,50 +101,99 @@ function targetOf(upstream: Upstream): UpstreamTarget {
       hostname: base.hostname.replace(/^\[|\]$/g, ""),
       port: base.port ? Number(base.port) : base.protocol === "https:" ? 443 : 80,
       pathPrefix: base.pathname.replace(/\/+$/, ""),
+      host: base.host,
     };
     targets.set(upstream, target);
   }
   return target;
 }
 
-function forwardedHeaders(request: PipeForwardRequest): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {};
+/**
+ * The caller's headers as the provider gets them, as a flat `[name, value, ...]` list: node:http takes such
+ * a list as it is (an object is copied into the request's header map, one validated `setHeader` per name).
+ */
+function forwardedHeaders(request: PipeForwardRequest, host: string): string[] {
+  const headers: string[] = ["host", host];
   const dropSimHeaders = !request.forwardSimHeaders || request.upstream.target === "provider";
-  for (const name in request.headers) {
+  const incoming = request.headers;
+  for (const name in incoming) {
     if (DROPPED_REQUEST_HEADERS.has(name) || name.startsWith("x-forwarded-")) continue;
     if (dropSimHeaders && name.startsWith("x-sim-")) continue;
-    headers[name] = request.headers[name];
+    const value = incoming[name];
+    if (typeof value === "string") headers.push(name, value);
+    else if (value !== undefined) for (const item of value) headers.push(name, item);
   }
-  headers[request.upstream.authHeader.name.toLowerCase()] = request.upstream.authHeader.value;
-  headers["x-request-id"] = request.requestId;
-  if (request.body) headers["content-length"] = request.body.byteLength;
+  headers.push(request.upstream.authHeader.name.toLowerCase(), request.upstream.authHeader.value);
+  headers.push("x-request-id", request.requestId);
+  if (request.body) headers.push("content-length", String(request.body.byteLength));
   return headers;
 }
 
-function answerHeaders(
+/** Headers of ours that a provider's header of the same name replaces on a successful answer. */
+const REPLACEABLE = new Set<string>([
+  "x-content-type-options",
+  "cross-origin-resource-policy",
+  "referrer-policy",
+]);
+
+/** What of a provider's answer headers the caller gets, read from the raw list (no header object is built). */
+interface ProviderHead {
+  /** Flat `[name, value, ...]`: ours, then the provider's (dropped ones left out, scrubbed). */
+  headers: string[];
+  /** The provider's Content-Length, or -1 (none, or a chunked answer). */
+  contentLength: number;
+}
+
+function answerHead(
   upstream: IncomingMessage,
-  base: Readonly<Record<string, string>>,
+  base: readonly string[],
   rewrites: CompiledRewrites,
-): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = { ...base };
-  for (const name in upstream.headers) {
-    if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) continue;
-    const value = upstream.headers[name];
-    if (value !== undefined) headers[name] = rewriteHeaderValue(value, rewrites.rewrites);
+): ProviderHead {
+  const headers = base.slice();
+  let contentLength = -1;
+  let chunked = false;
+  const raw = upstream.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) {
+      if (name === "content-length") contentLength = Number(value);
+      else if (name === "transfer-encoding") chunked = true;
+      else if (name === "x-request-id") headers.push("x-provider-request-id", value);
+      continue;
+    }
+    const scrubbed = rewriteText(value, rewrites.rewrites);
+    const ours = REPLACEABLE.has(name) ? headers.indexOf(name) : -1;
+    if (ours !== -1 && ours % 2 === 0 && ours < base.length) headers[ours + 1] = scrubbed;
+    else headers.push(name, scrubbed);
   }
-  const providerRequestId = upstream.headers["x-request-id"];
-  if (typeof providerRequestId === "string") headers["x-provider-request-id"] = providerRequestId;
-  return headers;
+  return { headers, contentLength: chunked || !Number.isSafeInteger(contentLength) ? -1 : contentLength };
+}
+
+/** An answer of known length up to this size is read whole and sent with its length (no chunk framing). */
+const WHOLE_ANSWER_BYTES = 256 * 1024;
+
+/** Sets a header in a flat list, replacing an earlier value. */
+function setIn(headers: string[], name: string, value: string): void {
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i] === name) {
+      headers[i + 1] = value;
+      return;
+    }
+  }
+  headers.push(name, value);
 }
 
 /**
- * Sends one call to the provider and passes its answer on as it arrives, chunk by chunk, into the caller's
- * Node response (without web Request/Response objects or AbortSignals). The upstream call is destroyed when the caller disconnects, when the headers take too long,
- * or when the body stalls. Error answers (4xx/5xx) are read whole and scrubbed of the hub's credential.
+ * Sends one call to the provider and passes its answer on into the caller's Node response (without web
+ * Request/Response objects or AbortSignals). A streamed answer (or one of unknown or large size) goes on
+ * chunk by chunk as it arrives; a small one of known length, and every error answer, is read whole, scrubbed
+ * and sent with its length in one write. The upstream call is destroyed when the caller disconnects, when the
+ * headers take too long, or when the body stalls. Every answer is scrubbed of the hub's credential.
  */
 export function pipeToProvider(request: PipeForwardRequest): void {
   const started = performance.now();
-  const { outgoing, upstream: route } = request;
+  const { outgoing, upstream: route, timeouts } = request;
   const rewrites = rewritesOf(route, request.publicUrl);
   let finished = false;
   let responseBytes = 0;
@@ -162,7 +208,7 @@ export function pipeToProvider(request: PipeForwardRequest): void {
   if (route.target === "provider" && request.pathAndQuery.includes("_subdomain=")) {
     // The rare fal.ai queue call moves to a sub-host: take the general (URL-based) route for it.
     const url = upstreamUrl(route, request.pathAndQuery);
-    target = { ...target, hostname: url.hostname };
+    target = { ...target, hostname: url.hostname, host: url.host };
     path = url.pathname + url.search;
   }
 
@@ -170,69 +216,121 @@ export function pipeToProvider(request: PipeForwardRequest): void {
   let callerGone = false;
   let upstreamRequest: ClientRequest | undefined;
   let upstreamResponse: IncomingMessage | undefined;
-  const headersTimer = setTimeout(() => {
-    timedOut = true;
-    upstreamRequest?.destroy(new Error("headers timeout"));
-  }, request.timeouts.headersMs);
-  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  // One timer per call: the headers' deadline, then (refreshed by every chunk) the body's longest silence.
+  let timer = setTimeout(() => {
+    if (upstreamResponse) upstreamResponse.destroy(new Error("idle timeout"));
+    else {
+      timedOut = true;
+      upstreamRequest?.destroy(new Error("headers timeout"));
+    }
+  }, timeouts.headersMs);
 
   const onCallerClose = () => {
     if (outgoing.writableFinished) return;
     // The caller left before the whole answer was written: stop the provider's work.
     callerGone = true;
-    clearTimeout(headersTimer);
-    clearTimeout(idleTimer);
+    clearTimeout(timer);
     upstreamResponse?.destroy();
     upstreamRequest?.destroy();
     finish(499);
   };
-  outgoing.once("close", onCallerClose);
+  outgoing.on("close", onCallerClose);
   /** Gives the caller's response over to the next provider: this attempt is over, nothing was written. */
   const failOver = (status: number, failover: (status: number) => void) => {
     outgoing.off("close", onCallerClose);
     finish(status);
     failover(status);
   };
+  const startIdleTimer = (upstream: IncomingMessage) => {
+    if (timeouts.idleMs === timeouts.headersMs) timer.refresh();
+    else {
+      clearTimeout(timer);
+      timer = setTimeout(() => upstream.destroy(new Error("idle timeout")), timeouts.idleMs);
+    }
+  };
+
+  /** Reads a small answer whole, then answers the caller in one write. */
+  const answerWhole = (upstream: IncomingMessage, status: number, head: ProviderHead) => {
+    const isError = status >= 400 || status === 204 || status === 304;
+    const limit = isError ? MAX_ERROR_BODY_BYTES : WHOLE_ANSWER_BYTES;
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let sent = false;
+    const send = () => {
+      clearTimeout(timer);
+      if (sent || callerGone) return;
+      sent = true;
+      const bodyless = status === 204 || status === 304;
+      const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      const body = bodyless ? EMPTY : rewriteBody(whole, rewrites);
+      responseBytes = body.byteLength;
+      const headers = head.headers;
+      if (isError) {
+        // As the app's middleware does for an answer it returns: its own headers over the provider's.
+        for (let i = 0; i < request.answerHeaders.length; i += 2)
+          setIn(headers, request.answerHeaders[i]!, request.answerHeaders[i + 1]!);
+        for (const name in ROUTER_SECURITY_HEADERS) setIn(headers, name, ROUTER_SECURITY_HEADERS[name]!);
+      }
+      if (!bodyless) headers.push("content-length", String(body.byteLength));
+      outgoing.writeHead(status, headers);
+      outgoing.end(bodyless ? undefined : body);
+      finish(status);
+    };
+    upstream.on("data", (chunk: Buffer) => {
+      timer.refresh();
+      received += chunk.byteLength;
+      if (received <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      upstream.destroy();
+      // An error body is only read to be scrubbed: it is cut at the limit. A successful answer longer than
+      // it said is cut off.
+      if (isError) send();
+      else cut();
+    });
+    upstream.once("end", send);
+    // A provider that fails or stalls mid-answer: an error answer goes out with what was read; a successful
+    // one is cut, so that it is visibly incomplete rather than silently short.
+    upstream.once("error", () => (isError ? send() : cut()));
+    const cut = () => {
+      clearTimeout(timer);
+      if (sent) return;
+      sent = true;
+      outgoing.destroy();
+      finish(callerGone ? 499 : 502);
+    };
+  };
 
   const onUpstreamResponse = (upstream: IncomingMessage) => {
     upstreamResponse = upstream;
-    clearTimeout(headersTimer);
     if (callerGone) {
+      clearTimeout(timer);
       upstream.destroy();
       return;
     }
     const status = upstream.statusCode ?? 502;
     request.onHeaders?.(performance.now() - started);
     if (request.onRetrySafeFailure && isRetrySafeStatus(status)) {
+      clearTimeout(timer);
       upstream.resume();
       failOver(status, request.onRetrySafeFailure);
       return;
     }
-    const headers = answerHeaders(upstream, request.answerHeaders, rewrites);
-    if (status >= 400 || status === 204 || status === 304) {
-      // Error bodies are small: read them whole and scrub any credential a provider might echo back.
-      readUpstreamBody(upstream, MAX_ERROR_BODY_BYTES)
-        .catch(() => "")
-        .then((text) => {
-          if (callerGone) return;
-          const bodyless = status === 204 || status === 304;
-          const scrubbed = bodyless ? "" : rewriteText(text, rewrites.rewrites);
-          responseBytes = Buffer.byteLength(scrubbed);
-          // As the app's middleware does for an answer it returns: its own headers over the provider's.
-          outgoing.writeHead(status, { ...headers, ...request.answerHeaders, ...ROUTER_SECURITY_HEADERS });
-          outgoing.end(bodyless ? undefined : scrubbed);
-          finish(status);
-        });
+    startIdleTimer(upstream);
+    const head = answerHead(upstream, request.answerHeaders, rewrites);
+    const small = head.contentLength >= 0 && head.contentLength <= WHOLE_ANSWER_BYTES;
+    if (small || status >= 400 || status === 204 || status === 304) {
+      answerWhole(upstream, status, head);
       return;
     }
 
     // Each chunk goes to the caller as soon as it is read (SSE events pass through one by one); the
     // provider is paused while the caller is slower (back-pressure, as pipe() does).
-    outgoing.writeHead(status, headers);
+    outgoing.writeHead(status, head.headers);
     // The headers leave now, together with whatever the provider sent in the same read (see holdWrites).
     if (outgoing.socket) holdWrites(outgoing.socket);
     outgoing.flushHeaders();
-    idleTimer = setTimeout(() => upstream.destroy(new Error("idle timeout")), request.timeouts.idleMs);
     // With chunked encoding and the headers out, each chunk is framed into one buffer and written to the
     // socket itself: one write instead of four per chunk through the response (size line, CRLF, data,
     // CRLF). The response still writes the final empty chunk on end(). Otherwise (HTTP/1.0 caller, pipelined
@@ -246,7 +344,7 @@ export function pipeToProvider(request: PipeForwardRequest): void {
     const scrubber = createStreamRewriter(rewrites);
     upstream.on("data", (received: Buffer) => {
       responseBytes += received.byteLength;
-      idleTimer?.refresh();
+      timer.refresh();
       const chunk = scrubber.push(received);
       // An empty chunk would read as the end of the answer.
       if (chunk.byteLength === 0) return;
@@ -258,7 +356,7 @@ export function pipeToProvider(request: PipeForwardRequest): void {
       if (!written) upstream.pause();
     });
     upstream.once("end", () => {
-      clearTimeout(idleTimer);
+      clearTimeout(timer);
       sink.off("drain", resume);
       const rest = scrubber.end();
       if (rest.byteLength > 0) outgoing.write(rest);
@@ -268,12 +366,12 @@ export function pipeToProvider(request: PipeForwardRequest): void {
     upstream.once("error", () => {
       // A provider that fails or stalls mid-answer: cut the caller's connection so the answer is visibly
       // incomplete rather than silently short.
-      clearTimeout(idleTimer);
+      clearTimeout(timer);
       outgoing.destroy();
       finish(callerGone ? 499 : 502);
     });
   };
-  const headers = forwardedHeaders(request);
+  const headers = forwardedHeaders(request, target.host);
   let resent = false;
   const send = () => {
     const sent = startUpstreamRequest(target, { method: request.method, path, headers }, onUpstreamResponse);
@@ -292,7 +390,7 @@ export function pipeToProvider(request: PipeForwardRequest): void {
       send();
       return;
     }
-    clearTimeout(headersTimer);
+    clearTimeout(timer);
     // Unreachable (refused, reset before an answer): safe to try the next provider. A timeout is not: the
     // provider may be doing the work.
     if (request.onRetrySafeFailure && !timedOut) {
@@ -300,13 +398,15 @@ export function pipeToProvider(request: PipeForwardRequest): void {
       return;
     }
     const failure = timedOut
-      ? new UpstreamTimeoutError(request.timeouts.headersMs)
+      ? new UpstreamTimeoutError(timeouts.headersMs)
       : new UpstreamError(`Could not reach provider ${route.provider}.`);
     request.sendError(failure);
     finish(failure.status);
   };
   send();
 }
+
+const EMPTY = Buffer.alloc(0);
 
 const CRLF = 0x0d0a;
 

@@ -22,8 +22,6 @@ export function recordRouterCall(
   call: RouterCall,
   result: ForwardResult,
 ) {
-  const { requestBytes, ...identity } = call;
-  const fields = { ...identity, ...result };
   try {
     deps.store.usage.record({
       tokenId: call.tokenId,
@@ -32,14 +30,36 @@ export function recordRouterCall(
       provider: call.provider,
       model: call.model,
       status: result.status,
-      requestBytes,
+      requestBytes: call.requestBytes,
       responseBytes: result.responseBytes,
       durationMs: result.durationMs,
     });
   } catch (error) {
     // The store may already be closed when a stream ends during shutdown.
-    deps.logger.log("warn", "usage not recorded", { ...fields, error });
+    deps.logger.log("warn", "usage not recorded", { ...logFields(call, result), error });
   }
-  deps.metrics?.observeRouterCall({ provider: call.provider, requestBytes, ...result });
-  deps.logger.log(result.status >= 500 ? "warn" : "info", "router call", fields);
+  deps.metrics?.observeRouterCall({
+    provider: call.provider,
+    status: result.status,
+    durationMs: result.durationMs,
+    requestBytes: call.requestBytes,
+    responseBytes: result.responseBytes,
+  });
+  deps.logger.log(result.status >= 500 ? "warn" : "info", "router call", logFields(call, result));
+}
+
+/** The log line's fields: the call (without its request size) and its result, in one literal. */
+function logFields(call: RouterCall, result: ForwardResult) {
+  return {
+    requestId: call.requestId,
+    tokenId: call.tokenId,
+    userId: call.userId,
+    billToId: call.billToId,
+    provider: call.provider,
+    model: call.model,
+    target: call.target,
+    status: result.status,
+    responseBytes: result.responseBytes,
+    durationMs: result.durationMs,
+  };
 }

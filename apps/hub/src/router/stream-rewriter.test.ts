@@ -55,3 +55,15 @@ describe("the stream rewriter", () => {
     expect(out).toBe('{"polling_url":"https://hub.example/router/black-forest-labs/v1/get_result?id=1"}');
   });
 });
+
+describe("a whole body", () => {
+  it("is the same buffer when nothing in it is to be rewritten, and rewritten otherwise", async () => {
+    const { compileRewrites, rewriteBody } = await import("./stream-rewriter.js");
+    const compiled = compileRewrites([redact(SECRET)]);
+    const clean = Buffer.from('{"ok":true}');
+    expect(rewriteBody(clean, compiled)).toBe(clean);
+    expect(rewriteBody(Buffer.from(`{"echo":"${SECRET}"}`), compiled).toString()).toBe(
+      '{"echo":"[redacted]"}',
+    );
+  });
+});

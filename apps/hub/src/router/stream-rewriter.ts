@@ -14,9 +14,7 @@ export const redact = (secret: string): Rewrite => ({ find: secret, replace: "[r
  * the text follows. SSE events end with a blank line, so they pass at once.
  */
 export function createStreamRewriter(rewrites: readonly Rewrite[] | CompiledRewrites) {
-  const pairs = Array.isArray(rewrites)
-    ? compileRewrites(rewrites).pairs
-    : (rewrites as CompiledRewrites).pairs;
+  const compiled = Array.isArray(rewrites) ? compileRewrites(rewrites) : (rewrites as CompiledRewrites);
   let pending: Buffer | undefined;
 
   return {
@@ -24,39 +22,65 @@ export function createStreamRewriter(rewrites: readonly Rewrite[] | CompiledRewr
     push(chunk: Buffer): Buffer {
       let data = pending ? Buffer.concat([pending, chunk]) : chunk;
       pending = undefined;
-      let held = 0;
-      for (const pair of pairs) {
-        if (data.indexOf(pair.find) !== -1) data = replaceAll(data, pair.find, pair.replace);
-      }
-      for (const pair of pairs) held = Math.max(held, partialAtEnd(data, pair.find));
+      data = replaceEvery(data, compiled);
+      const held = heldAtEnd(data, compiled);
       if (held === 0) return data;
       pending = Buffer.from(data.subarray(data.byteLength - held));
       return data.subarray(0, data.byteLength - held);
     },
     /** What was held back, at the end of the body. */
     end(): Buffer {
-      const rest = pending ?? Buffer.alloc(0);
+      const rest = pending ?? EMPTY;
       pending = undefined;
       return rest;
     },
   };
 }
 
+const EMPTY = Buffer.alloc(0);
+
+/** A whole body with every rewrite applied: the same buffer when none applies (the usual case). */
+export function rewriteBody(data: Buffer, compiled: CompiledRewrites): Buffer {
+  return replaceEvery(data, compiled);
+}
+
+function replaceEvery(data: Buffer, compiled: CompiledRewrites): Buffer {
+  let result = data;
+  for (const pair of compiled.pairs) {
+    if (result.indexOf(pair.find) !== -1) result = replaceAll(result, pair.find, pair.replace);
+  }
+  return result;
+}
+
+/**
+ * How many bytes at the end of `data` may begin one of the texts, to hold until the next chunk. Most chunks
+ * end with a byte no text has before its last one (an SSE event's blank line, a JSON body's `}`): one table
+ * lookup, no search.
+ */
+function heldAtEnd(data: Buffer, compiled: CompiledRewrites): number {
+  if (data.byteLength === 0 || compiled.prefixBytes[data[data.byteLength - 1]!] === 0) return 0;
+  let held = 0;
+  for (const pair of compiled.pairs) held = Math.max(held, partialAtEnd(data, pair.find));
+  return held;
+}
+
 /** Rewrites as buffers, prepared once for many bodies. */
 export interface CompiledRewrites {
   readonly rewrites: readonly Rewrite[];
   readonly pairs: ReadonlyArray<{ find: Buffer; replace: Buffer }>;
+  /** Per byte value: 1 when some text has that byte before its last one (where a held-back prefix can end). */
+  readonly prefixBytes: Uint8Array;
 }
 
 export function compileRewrites(rewrites: readonly Rewrite[]): CompiledRewrites {
   const usable = rewrites.filter((rewrite) => rewrite.find.length > 0);
-  return {
-    rewrites: usable,
-    pairs: usable.map((rewrite) => ({
-      find: Buffer.from(rewrite.find),
-      replace: Buffer.from(rewrite.replace),
-    })),
-  };
+  const pairs = usable.map((rewrite) => ({
+    find: Buffer.from(rewrite.find),
+    replace: Buffer.from(rewrite.replace),
+  }));
+  const prefixBytes = new Uint8Array(256);
+  for (const { find } of pairs) for (let i = 0; i < find.byteLength - 1; i++) prefixBytes[find[i]!] = 1;
+  return { rewrites: usable, pairs, prefixBytes };
 }
 
 /** Rewrites a whole (small) body at once. */
@@ -71,8 +95,10 @@ export function rewriteText(text: string, rewrites: readonly Rewrite[]): string 
 function partialAtEnd(data: Buffer, needle: Buffer): number {
   const longest = Math.min(needle.byteLength - 1, data.byteLength);
   for (let length = longest; length > 0; length--) {
-    if (data[data.byteLength - length] !== needle[0]) continue;
-    if (data.subarray(data.byteLength - length).equals(needle.subarray(0, length))) return length;
+    const from = data.byteLength - length;
+    if (data[from] !== needle[0]) continue;
+    // Compared in place: no buffer views allocated per candidate.
+    if (needle.compare(data, from, data.byteLength, 0, length) === 0) return length;
   }
   return 0;
 }

@@ -12,8 +12,11 @@ export interface RouterCaller {
   userId: number;
   /** The organization the call is billed to (`X-HF-Bill-To`), or null for the user. */
   billToId: number | null;
-  /** Providers in the caller's order of preference (from their settings); empty: the hub's default order. */
-  preferredProviders: readonly string[];
+  /**
+   * Providers in the caller's order of preference (from their settings); empty: the hub's default order.
+   * Read when a call lets the router choose (the settings table caches it, and forgets it when it changes).
+   */
+  preferredProviders(): Promise<readonly string[]>;
   /** Whether the caller may see this model (a private one only its owner's members): authorize "read". */
   maySee(model: Pick<StoredModel, "id" | "private" | "gated">): Promise<boolean>;
 }
@@ -42,13 +45,13 @@ export type VerifyCaller = (
 export function userTokenVerifier(
   resolver: ActorResolver,
   authorizer: Authorizer,
-  /** The user's order of providers (Settings > Inference Providers), read on every call: keep it cached. */
+  /** The user's order of providers (Settings > Inference Providers), read on every call that lets the router
+   * choose: keep it cached. */
   preferredProviders: (userId: number) => Promise<readonly string[]> = async () => [],
 ): VerifyCaller {
-  type Verdict = Omit<RouterCaller, "preferredProviders">;
-  const verdicts = new WeakMap<object, Map<string, Promise<Verdict>>>();
+  const verdicts = new WeakMap<object, Map<string, Promise<RouterCaller>>>();
 
-  async function decide(actor: Actor & { kind: "user" }, billTo: string | undefined): Promise<Verdict> {
+  async function decide(actor: Actor & { kind: "user" }, billTo: string | undefined): Promise<RouterCaller> {
     const namespace = billTo?.trim() || actor.user.name;
     await authorizer.authorize(actor, "inference", { kind: "namespace", name: namespace });
     const org = actor.memberships.find((m) => m.org.name.toLowerCase() === namespace.toLowerCase())?.org;
@@ -56,6 +59,7 @@ export function userTokenVerifier(
       tokenId: (actor.credential as { token: { id: number } }).token.id,
       userId: actor.user.id,
       billToId: org?.id ?? null,
+      preferredProviders: () => preferredProviders(actor.user.id),
       maySee: (model) => authorizer.can(actor, "read", modelResource(model)),
     };
   }
@@ -82,8 +86,6 @@ export function userTokenVerifier(
       if (byBillTo.size >= 16) byBillTo.clear();
       byBillTo.set(key, verdict);
     }
-    // Read per call (the table caches it, and forgets a user's order when they change it): a new order
-    // applies to the next call.
-    return { ...(await verdict), preferredProviders: await preferredProviders(actor.user.id) };
+    return verdict;
   };
 }
