@@ -25,7 +25,7 @@ async function main(): Promise<() => Promise<void>> {
       port: 0,
       silent: true,
       directory: dir,
-      configureBuckets: [{ name: BUCKET, configs: [] }],
+      configureBuckets: [{ name: BUCKET }],
     });
     const { port } = await server.run();
     process.stdout.write(`${JSON.stringify({ endpoint: `http://localhost:${port}`, dir })}\n`);
