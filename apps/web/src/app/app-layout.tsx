@@ -5,6 +5,14 @@ import { UserMenu } from "../features/account/user-menu.js";
 import { siteQuery } from "../features/admin/admin-api.js";
 import { ThemeSwitcher } from "../features/theme/index.js";
 
+/** The header's sections. */
+const MAIN_LINKS = [
+  ["/models", "Models"],
+  ["/datasets", "Datasets"],
+  ["/spaces", "Spaces"],
+  ["/widget-builder", "Widget"],
+] as const;
+
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-2.5 py-1.5 text-sm font-medium ${isActive ? "bg-accent-soft text-accent" : "text-muted hover:text-ink"}`;
 
@@ -62,18 +70,11 @@ export function AppLayout() {
             aria-label="Main"
             className="order-last flex w-full min-w-0 items-center gap-1 overflow-x-auto sm:order-none sm:w-auto"
           >
-            <NavLink to="/models" className={navLinkClass}>
-              Models
-            </NavLink>
-            <NavLink to="/datasets" className={navLinkClass}>
-              Datasets
-            </NavLink>
-            <NavLink to="/spaces" className={navLinkClass}>
-              Spaces
-            </NavLink>
-            <NavLink to="/widget-builder" className={navLinkClass}>
-              Widget
-            </NavLink>
+            {MAIN_LINKS.map(([to, label]) => (
+              <NavLink key={to} to={to} className={navLinkClass}>
+                {label}
+              </NavLink>
+            ))}
           </nav>
           <div className="ml-auto flex shrink-0 items-center gap-2">
             <ThemeSwitcher />

@@ -79,18 +79,19 @@ export const RepoHeader = memo(function RepoHeader(props: RepoHeaderProps) {
       </div>
       <dl className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
         {props.facts}
-        <div className="flex items-center gap-1 text-muted">
-          <dt>Downloads</dt>
-          <dd className="font-medium text-ink" data-testid="downloads">
-            {formatCount(props.downloads)}
-          </dd>
-        </div>
-        <div className="flex items-center gap-1 text-muted">
-          <dt>Likes</dt>
-          <dd className="font-medium text-ink" data-testid="likes">
-            {formatCount(props.likes)}
-          </dd>
-        </div>
+        {(
+          [
+            ["Downloads", "downloads", props.downloads],
+            ["Likes", "likes", props.likes],
+          ] as const
+        ).map(([term, testId, count]) => (
+          <div key={testId} className="flex items-center gap-1 text-muted">
+            <dt>{term}</dt>
+            <dd className="font-medium text-ink" data-testid={testId}>
+              {formatCount(count)}
+            </dd>
+          </div>
+        ))}
         {last.data ? (
           <div className="flex min-w-0 items-center gap-1 text-muted">
             <dt>Last commit</dt>

@@ -4,18 +4,19 @@ import { Select, type SelectOption } from "./select.js";
 export interface SelectFilter<Key extends string> {
   key: Key;
   label: string;
+  /** The values the parameter takes (a sort's names, or a filter's values and "any"). */
   options: SelectOption[];
 }
 
 /** A list's filters, each a select showing its parameter's value and changing it. */
-export function SelectFilters<Key extends string>({
+export function SelectFilters<Key extends string, Values extends Record<Key, string>>({
   filters,
   values,
   onChange,
 }: {
   filters: ReadonlyArray<SelectFilter<Key>>;
-  values: Record<Key, string>;
-  onChange: (change: Partial<Record<Key, string>>) => void;
+  values: Values;
+  onChange: (change: Partial<Values>) => void;
 }) {
   return filters.map((filter) => (
     <Select
@@ -23,7 +24,8 @@ export function SelectFilters<Key extends string>({
       label={filter.label}
       value={values[filter.key]}
       options={filter.options}
-      onValueChange={(value) => onChange({ [filter.key]: value } as Partial<Record<Key, string>>)}
+      // The select offers only the filter's options: values the parameter takes.
+      onValueChange={(value) => onChange({ [filter.key]: value } as Partial<Values>)}
     />
   ));
 }

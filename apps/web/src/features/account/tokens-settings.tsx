@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { type RadioChoice, RadioOptions } from "../../components/ui/radio-options.js";
 import { queryClient } from "../../lib/query-client.js";
 import {
   createAccessToken,
@@ -39,6 +40,24 @@ function formatDate(iso: string | null): string {
     ? new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" })
     : "never";
 }
+
+/** The token types: each name, and what a token of the type may do. */
+const TOKEN_ROLES: RadioChoice<AccessToken["role"]>[] = (
+  [
+    ["read", "Read", "Read the repositories you can see and call inference providers."],
+    ["write", "Write", "Everything you can do, your account settings excepted."],
+    ["fineGrained", "Fine-grained", "Only what you choose below."],
+  ] as const
+).map(([value, name, hint]) => ({
+  value,
+  label: (
+    <span>
+      <span className="font-medium">{name}</span> <span className="text-muted">— {hint}</span>
+    </span>
+  ),
+}));
+
+const ROLE_LOOK = { label: "flex items-start gap-2 text-sm", input: "mt-1 accent-accent" };
 
 /** Create (read, write or fine-grained; shown once), list and revoke the user's access tokens. */
 export function TokensSettings({ orgs }: { orgs: readonly string[] }) {
@@ -108,27 +127,7 @@ export function TokensSettings({ orgs }: { orgs: readonly string[] }) {
           <TextField label="Token name" name="name" required maxLength={100} placeholder="laptop, CI, …" />
           <fieldset className="flex flex-col gap-2">
             <legend className="text-sm font-medium">Token type</legend>
-            {(
-              [
-                ["read", "Read", "Read the repositories you can see and call inference providers."],
-                ["write", "Write", "Everything you can do, your account settings excepted."],
-                ["fineGrained", "Fine-grained", "Only what you choose below."],
-              ] as const
-            ).map(([value, label, hint]) => (
-              <label key={value} className="flex items-start gap-2 text-sm">
-                <input
-                  type="radio"
-                  name="role"
-                  value={value}
-                  checked={role === value}
-                  onChange={() => setRole(value)}
-                  className="mt-1 accent-accent"
-                />
-                <span>
-                  <span className="font-medium">{label}</span> <span className="text-muted">— {hint}</span>
-                </span>
-              </label>
-            ))}
+            <RadioOptions options={TOKEN_ROLES} choice={role} onChoose={setRole} look={ROLE_LOOK} />
           </fieldset>
           {role === "fineGrained" ? (
             <fieldset className="flex flex-col gap-3 rounded-md border border-line p-3">

@@ -1,7 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { type RadioChoice, RadioOptions } from "../../components/ui/radio-options.js";
 import { errorText, FormMessage, SettingsSection } from "../account/form-parts.js";
 import { adminUsageQuery } from "./admin-api.js";
+
+const GROUPINGS: RadioChoice<"user" | "org">[] = [
+  { value: "user", label: "Per user" },
+  { value: "org", label: "Per organization billed" },
+];
+
+const GROUPING_LOOK = { label: "flex items-center gap-2 text-sm" };
 
 const number = new Intl.NumberFormat();
 
@@ -13,12 +21,7 @@ export function UsageAdmin() {
     <SettingsSection title="Inference usage">
       <fieldset className="flex flex-wrap gap-4">
         <legend className="sr-only">Group by</legend>
-        {(["user", "org"] as const).map((value) => (
-          <label key={value} className="flex items-center gap-2 text-sm">
-            <input type="radio" name="usage-by" checked={by === value} onChange={() => setBy(value)} />
-            {value === "user" ? "Per user" : "Per organization billed"}
-          </label>
-        ))}
+        <RadioOptions options={GROUPINGS} choice={by} onChoose={setBy} look={GROUPING_LOOK} />
       </fieldset>
       {usage.isPending ? <p className="text-sm text-muted">Loading…</p> : null}
       {usage.isError ? <FormMessage error={errorText(usage.error)} /> : null}

@@ -1,7 +1,14 @@
 import { memo } from "react";
 import { Popover } from "../../components/ui/popover.js";
+import { type RadioChoice, RadioOptions } from "../../components/ui/radio-options.js";
 
 export type TokenMode = "env" | "inline";
+
+const TOKEN_MODES: RadioChoice<TokenMode>[] = [
+  { value: "env", label: "Read from the environment" },
+  { value: "inline", label: "Write my token into the code" },
+];
+const TOKEN_MODE_LOOK = { label: "flex items-center gap-1.5", input: "accent-accent" };
 
 interface AccessTokenFieldProps {
   mode: TokenMode;
@@ -45,28 +52,7 @@ export const AccessTokenField = memo(function AccessTokenField({
         </Popover>
       </legend>
       <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-        <label className="flex items-center gap-1.5">
-          <input
-            type="radio"
-            name="token-mode"
-            value="env"
-            checked={mode === "env"}
-            onChange={() => onModeChange("env")}
-            className="accent-accent"
-          />
-          Read from the environment
-        </label>
-        <label className="flex items-center gap-1.5">
-          <input
-            type="radio"
-            name="token-mode"
-            value="inline"
-            checked={mode === "inline"}
-            onChange={() => onModeChange("inline")}
-            className="accent-accent"
-          />
-          Write my token into the code
-        </label>
+        <RadioOptions options={TOKEN_MODES} choice={mode} onChoose={onModeChange} look={TOKEN_MODE_LOOK} />
       </div>
       {mode === "inline" ? (
         <input

@@ -2,10 +2,9 @@ import { LOCAL_APPS } from "@modelhub/tasks";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { SearchField } from "../../components/ui/search-field.js";
-import { Select, type SelectOption } from "../../components/ui/select.js";
+import type { SelectOption } from "../../components/ui/select.js";
 import { SelectFilters } from "../../components/ui/select-filters.js";
 import { librariesQuery } from "../../lib/api/libraries.js";
-import type { ModelSort } from "../../lib/api/models.js";
 import { cardFilters, optionsOf } from "../../lib/card-filters.js";
 import { PROVIDER_IDS, providerLabel } from "../../lib/providers.js";
 import { FILTERABLE_TASKS, taskLabel } from "../../lib/task-labels.js";
@@ -64,14 +63,9 @@ export function ModelsFilters({ params, onChange }: ModelsFiltersProps) {
         onSearch={(search) => onChange({ search }, { replace: true })}
       />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-1">
-        <Select
-          label="Sort"
-          value={params.sort}
-          options={SORT_OPTIONS}
-          onValueChange={(sort) => onChange({ sort: sort as ModelSort })}
-        />
         <SelectFilters
           filters={[
+            { key: "sort", label: "Sort", options: SORT_OPTIONS },
             { key: "task", label: "Task", options: TASK_OPTIONS },
             { key: "library", label: "Library", options: libraryOptions },
             { key: "provider", label: "Inference provider", options: PROVIDER_OPTIONS },

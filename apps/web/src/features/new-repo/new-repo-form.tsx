@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
+import { type RadioChoice, RadioOptions } from "../../components/ui/radio-options.js";
 import { Select, type SelectOption } from "../../components/ui/select.js";
 import { createRepo } from "../../lib/api/repos.js";
 import { viewerQuery } from "../../lib/api/session.js";
@@ -18,6 +19,31 @@ const SPACE_SDKS = [
   { value: "streamlit", label: "Streamlit", hint: "Python data apps" },
   { value: "docker", label: "Docker", hint: "any app from a Dockerfile" },
   { value: "static", label: "Static", hint: "HTML, CSS and JavaScript" },
+];
+
+/** A choice's name in bold over a line that says what it means. */
+function explained<Value extends string>(value: Value, name: string, meaning: string): RadioChoice<Value> {
+  return {
+    value,
+    label: (
+      <span>
+        <span className="font-medium">{name}</span>
+        <span className="block text-muted">{meaning}</span>
+      </span>
+    ),
+  };
+}
+
+const SDK_CHOICES = SPACE_SDKS.map((sdk) => explained(sdk.value, sdk.label, sdk.hint));
+const SDK_LOOK = {
+  label: "flex items-start gap-2 rounded-md border border-line p-2 text-sm has-[:checked]:border-accent",
+  input: "mt-1",
+  required: true,
+};
+
+const visibilityChoices = (kind: string) => [
+  explained("public", "Public", `Anyone can see this ${kind}; only you (or your organization) can commit.`),
+  explained("private", "Private", `Only you (or members of your organization) can see this ${kind}.`),
 ];
 
 const LICENSE_OPTIONS: SelectOption[] = [
@@ -136,51 +162,18 @@ function SignedInForm({
       </p>
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 text-sm font-medium">Visibility</legend>
-        {(["public", "private"] as const).map((value) => (
-          <label key={value} className="flex items-start gap-2 text-sm">
-            <input
-              type="radio"
-              name={`${id}-visibility`}
-              value={value}
-              checked={visibility === value}
-              onChange={() => setVisibility(value)}
-              className="mt-1"
-            />
-            <span>
-              <span className="font-medium">{value === "public" ? "Public" : "Private"}</span>
-              <span className="block text-muted">
-                {value === "public"
-                  ? `Anyone can see this ${KIND[type]}; only you (or your organization) can commit.`
-                  : `Only you (or members of your organization) can see this ${KIND[type]}.`}
-              </span>
-            </span>
-          </label>
-        ))}
+        <RadioOptions
+          options={visibilityChoices(KIND[type])}
+          choice={visibility}
+          onChoose={setVisibility}
+          look={{ label: "flex items-start gap-2 text-sm", input: "mt-1" }}
+        />
       </fieldset>
       {type === "space" ? (
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-sm font-medium">SDK</legend>
           <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-            {SPACE_SDKS.map((option) => (
-              <label
-                key={option.value}
-                className="flex items-start gap-2 rounded-md border border-line p-2 text-sm has-[:checked]:border-accent"
-              >
-                <input
-                  type="radio"
-                  name={`${id}-sdk`}
-                  value={option.value}
-                  checked={sdk === option.value}
-                  onChange={() => setSdk(option.value)}
-                  required
-                  className="mt-1"
-                />
-                <span>
-                  <span className="font-medium">{option.label}</span>
-                  <span className="block text-muted">{option.hint}</span>
-                </span>
-              </label>
-            ))}
+            <RadioOptions options={SDK_CHOICES} choice={sdk} onChoose={setSdk} look={SDK_LOOK} />
           </div>
         </fieldset>
       ) : null}

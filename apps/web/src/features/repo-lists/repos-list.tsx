@@ -2,9 +2,9 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { PagedResults } from "../../components/ui/paged-results.js";
 import { SearchField } from "../../components/ui/search-field.js";
-import { Select, type SelectOption } from "../../components/ui/select.js";
+import type { SelectOption } from "../../components/ui/select.js";
 import { SelectFilters } from "../../components/ui/select-filters.js";
-import { type RepoSort, repoListQuery } from "../../lib/api/repos.js";
+import { repoListQuery } from "../../lib/api/repos.js";
 import { cardFilters, optionsOf } from "../../lib/card-filters.js";
 import { useListSearchParams } from "../../lib/use-list-search-params.js";
 import { readRepoListParams, toRepoApiQuery, writeRepoListParams } from "./list-params.js";
@@ -59,14 +59,9 @@ export function ReposList({ type }: { type: "dataset" | "space" }) {
           value={params.search}
           onSearch={(search) => update({ search }, { replace: true })}
         />
-        <Select
-          label="Sort"
-          value={params.sort}
-          options={SORT_OPTIONS}
-          onValueChange={(sort) => update({ sort: sort as RepoSort })}
-        />
         <SelectFilters
           filters={[
+            { key: "sort", label: "Sort", options: SORT_OPTIONS },
             ...(type === "space"
               ? [{ key: "sdk" as const, label: "SDK", options: optionsOf("Any SDK", SDKS, params.sdk) }]
               : []),

@@ -1,3 +1,4 @@
+import { type RadioChoice, RadioOptions } from "../../components/ui/radio-options.js";
 import { THEME_CHOICES, type ThemeChoice } from "./theme-storage.js";
 import { useTheme } from "./use-theme.js";
 
@@ -10,39 +11,38 @@ const ICONS: Record<ThemeChoice, string> = {
   system: "M4 5h16v11H4zM8 20h8m-4-4v4",
 };
 
+/** Each choice an icon in a round button: the radio covers it, invisible, so the whole circle takes a click. */
+const LOOK = {
+  label:
+    "relative grid size-8 cursor-pointer place-items-center rounded-full text-muted has-checked:bg-accent-soft has-checked:text-accent has-focus-visible:ring-2 has-focus-visible:ring-accent",
+  input: "absolute inset-0 cursor-pointer appearance-none rounded-full",
+};
+
+const THEME_OPTIONS: RadioChoice<ThemeChoice>[] = THEME_CHOICES.map((option) => ({
+  value: option,
+  title: LABELS[option],
+  ariaLabel: `${LABELS[option]} theme`,
+  label: (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="pointer-events-none size-4"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+    >
+      <path d={ICONS[option]} strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  ),
+}));
+
 /** A segmented radio group: three choices, each reachable with the arrow keys like any radio group. */
 export function ThemeSwitcher() {
   const [choice, choose] = useTheme();
   return (
     <fieldset className="flex items-center gap-0.5 rounded-full border border-line bg-surface p-0.5">
       <legend className="sr-only">Colour theme</legend>
-      {THEME_CHOICES.map((option) => (
-        <label
-          key={option}
-          title={LABELS[option]}
-          className="relative grid size-8 cursor-pointer place-items-center rounded-full text-muted has-checked:bg-accent-soft has-checked:text-accent has-focus-visible:ring-2 has-focus-visible:ring-accent"
-        >
-          <input
-            type="radio"
-            name="theme"
-            value={option}
-            checked={choice === option}
-            onChange={() => choose(option)}
-            className="absolute inset-0 cursor-pointer appearance-none rounded-full"
-            aria-label={`${LABELS[option]} theme`}
-          />
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            className="pointer-events-none size-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-          >
-            <path d={ICONS[option]} strokeLinecap="round" strokeLinejoin="round" />
-          </svg>
-        </label>
-      ))}
+      <RadioOptions options={THEME_OPTIONS} choice={choice} onChoose={choose} look={LOOK} />
     </fieldset>
   );
 }
