@@ -3,7 +3,7 @@ import { createGlobals } from "./builtins/globals.js";
 import { FILTERS, TESTS } from "./builtins/registries.js";
 import type { Registries } from "./compile/compile-expr.js";
 import { compileBody } from "./compile/compile-stmt.js";
-import type { StmtFn } from "./compile/stmt-closures.js";
+import type { Executor } from "./compile/stmt-nodes.js";
 import { LimitExceededError, TemplateError, TemplateRuntimeError, TemplateSyntaxError } from "./errors.js";
 import { decodeAst } from "./precompile.js";
 import { DEFAULT_LIMITS, type Limits } from "./runtime/limits.js";
@@ -63,7 +63,7 @@ export function guarded<T>(step: () => T): T {
  * source) is this class plus parsing. Render many times; rendering is re-entrant.
  */
 export class CompiledTemplate {
-  private body!: StmtFn;
+  private body!: Executor;
   private frameSize!: number;
   private outerNames!: number;
   private globals!: Record<string, unknown>;
@@ -113,7 +113,7 @@ export class CompiledTemplate {
   render(context: Record<string, unknown> = {}): string {
     const st = new RenderState(this.limits, this.now, context, this.globals, this.outerNames);
     try {
-      withActiveRender(st, () => this.body(newFrame(null, this.frameSize), st));
+      withActiveRender(st, () => this.body.run(newFrame(null, this.frameSize), st));
       return st.out;
     } catch (error) {
       if (error instanceof TemplateRuntimeError) throw error.withLine(st.line);

@@ -1,39 +1,39 @@
 import type { CallArgs, Expr } from "../ast/nodes.js";
-import { type FilterFn, NO_ARGS, type TestFn } from "../builtins/args.js";
+import type { FilterFn, TestFn } from "../builtins/args.js";
 import { DICT_METHODS, UNSAFE_METHODS } from "../builtins/methods.js";
-import { callValue, findMethod, getAttr, getItem, getSlice } from "../builtins/sandbox.js";
-import { LimitExceededError } from "../errors.js";
+import { compileLookup, type Evaluator, type ScopeInfo } from "../runtime/scope.js";
 import {
-  add,
-  compareValues,
-  contains,
-  div,
-  eq,
-  floorDiv,
-  iterate,
-  mod,
-  mul,
-  negate,
-  plus,
-  pow,
-  sub,
-  typeError,
-} from "../runtime/operators.js";
-import { pyStr } from "../runtime/printing.js";
-import { compileLookup, type Frame, type ScopeInfo } from "../runtime/scope.js";
-import type { RenderState } from "../runtime/state.js";
+  ApplyFilter,
+  ApplyTest,
+  type ArgList,
+  Call,
+  CallMethod,
+  KeywordArgs,
+  type KwargList,
+  NO_ARG_LIST,
+  PositionalArgs,
+} from "./call-nodes.js";
 import {
-  dictSetKey,
-  dictUpdate,
-  isMapping,
-  type Kwargs,
-  makeTuple,
-  newDict,
-  truthy,
-  Undefined,
-} from "../runtime/values.js";
-
-export type ExprFn = (frame: Frame, st: RenderState) => unknown;
+  And,
+  Binary,
+  Compare,
+  CompareChain,
+  Conditional,
+  Constant,
+  DictLiteral,
+  FilterInput,
+  GetAttr,
+  GetItem,
+  GetKeyAttr,
+  GetKeyItem,
+  ListLiteral,
+  Negate,
+  Not,
+  Or,
+  Plus,
+  Slice,
+  Sum,
+} from "./expr-nodes.js";
 
 export interface Registries {
   filters: Record<string, FilterFn>;
@@ -68,276 +68,163 @@ const ONE_ARG_TESTS = new Set([
   "sameas",
 ]);
 
-/** The TypeError Python raises for a test called with the wrong number of arguments. */
-function testArityError(name: string, arity: number, given: number) {
-  const fn = /^\w+$/.test(name) ? `test_${name}()` : `test '${name}'`;
-  if (given > arity) {
-    const takes = `${arity + 1} positional argument${arity === 0 ? "" : "s"}`;
-    return typeError(`${fn} takes ${takes} but ${given + 1} were given`);
-  }
-  const param = name === "divisibleby" ? "num" : name === "in" ? "seq" : "other";
-  return typeError(`${fn} missing 1 required positional argument: '${param}'`);
-}
+const FILTER_INPUT = new FilterInput();
 
-function testArity(name: string): number {
-  return ONE_ARG_TESTS.has(name) ? 1 : 0;
-}
-
-/**
- * A literal's closure, one per distinct value in a template (`'user'`, `'\n'` recur): rendering is bound by
- * memory traffic, not calls (911 compiled templates outgrow the CPU caches), so closures are kept few.
- */
-function constant(value: unknown, cx: CompileContext): ExprFn {
+/** A literal's evaluator, one per distinct value in a template (`'user'`, `'\n'` recur). */
+function constant(value: unknown, cx: CompileContext): Evaluator {
   const shareable = value === null || (typeof value !== "object" && !Object.is(value, -0));
-  if (!shareable) return () => value;
-  let fn = cx.scope.constants.get(value);
-  if (fn === undefined) {
-    fn = () => value;
-    cx.scope.constants.set(value, fn);
+  if (!shareable) return new Constant(value);
+  let read = cx.scope.constants.get(value);
+  if (read === undefined) {
+    read = new Constant(value);
+    cx.scope.constants.set(value, read);
   }
-  return fn;
+  return read;
 }
 
 /**
- * Compiles each expression. A loop rather than `nodes.map((n) => compileExpr(n, cx))`: an arrow function
- * that captures `cx` makes V8 allocate a context for the whole compiling function, which every closure
- * compiled there would then keep (with the AST it points to) and walk through at render time.
+ * Compiles each expression. A loop rather than `nodes.map((n) => compileExpr(n, cx))`: keeps the compiler
+ * free of closures, which V8 would give a context holding `cx` and the AST.
  */
-export function compileEach(nodes: readonly Expr[], cx: CompileContext): ExprFn[] {
-  const fns: ExprFn[] = [];
-  for (const node of nodes) fns.push(compileExpr(node, cx));
-  return fns;
+export function compileEach(nodes: readonly Expr[], cx: CompileContext): Evaluator[] {
+  const compiled: Evaluator[] = [];
+  for (const node of nodes) compiled.push(compileExpr(node, cx));
+  return compiled;
 }
 
-/** Turns an expression tree into a closure; each node's work is decided once, here. */
-export function compileExpr(node: Expr, cx: CompileContext): ExprFn {
+/** Turns an expression tree into an evaluator; each node's work is decided once, here. */
+export function compileExpr(node: Expr, cx: CompileContext): Evaluator {
   switch (node.kind) {
     case "const":
       return constant(node.value, cx);
     case "name":
       return compileLookup(node.name, cx.scope);
     case "input":
-      return (_f, st) => st.filterInput;
-    case "list": {
-      const items = compileEach(node.items, cx);
-      return (f, st) => items.map((fn) => fn(f, st));
-    }
-    case "tuple": {
-      const items = compileEach(node.items, cx);
-      return (f, st) => makeTuple(items.map((fn) => fn(f, st)));
-    }
-    case "dict": {
-      const keys = compileEach(
-        node.pairs.map((pair) => pair[0]),
-        cx,
+      return FILTER_INPUT;
+    case "list":
+    case "tuple":
+      return new ListLiteral(compileEach(node.items, cx), node.kind === "tuple");
+    case "dict":
+      return new DictLiteral(
+        compileEach(
+          node.pairs.map((pair) => pair[0]),
+          cx,
+        ),
+        compileEach(
+          node.pairs.map((pair) => pair[1]),
+          cx,
+        ),
       );
-      const values = compileEach(
-        node.pairs.map((pair) => pair[1]),
-        cx,
-      );
-      return (f, st) => {
-        const out = newDict();
-        for (let i = 0; i < keys.length; i++) {
-          const key = keys[i]!(f, st);
-          dictSetKey(out, key, values[i]!(f, st));
-        }
-        return out;
-      };
-    }
     case "getattr": {
       const obj = compileExpr(node.obj, cx);
-      const attr = node.attr;
-      if (Object.hasOwn(DICT_METHODS, attr) || UNSAFE_METHODS.has(attr)) {
-        return (f, st) => getAttr(obj(f, st), attr);
+      if (Object.hasOwn(DICT_METHODS, node.attr) || UNSAFE_METHODS.has(node.attr)) {
+        return new GetAttr(obj, node.attr);
       }
-      // The common `message.role`: a dict key that cannot be a dict method.
-      return (f, st) => {
-        const o = obj(f, st);
-        if (isMapping(o) && Object.hasOwn(o, attr)) return o[attr];
-        return getAttr(o, attr);
-      };
+      return new GetKeyAttr(obj, node.attr);
     }
     case "getitem": {
       const obj = compileExpr(node.obj, cx);
-      if (node.key.kind === "const" && typeof node.key.value === "string") {
-        // `message['role']`: item first, then Python attribute, as jinja2's getitem.
-        const key = node.key.value;
-        // A key starting with NUL is stored escaped (values.ts storageKey): the general path finds it.
-        if (key.charCodeAt(0) === 0) return (f, st) => getItem(obj(f, st), key);
-        return (f, st) => {
-          const o = obj(f, st);
-          if (isMapping(o) && Object.hasOwn(o, key)) return o[key];
-          return getItem(o, key);
-        };
+      // A key starting with NUL is stored escaped (values.ts storageKey): the general path finds it.
+      if (
+        node.key.kind === "const" &&
+        typeof node.key.value === "string" &&
+        node.key.value.charCodeAt(0) !== 0
+      ) {
+        return new GetKeyItem(obj, node.key.value);
       }
-      const key = compileExpr(node.key, cx);
-      return (f, st) => getItem(obj(f, st), key(f, st));
+      return new GetItem(obj, compileExpr(node.key, cx));
     }
-    case "slice": {
-      const obj = compileExpr(node.obj, cx);
-      const start = node.start ? compileExpr(node.start, cx) : null;
-      const stop = node.stop ? compileExpr(node.stop, cx) : null;
-      const step = node.step ? compileExpr(node.step, cx) : null;
-      return (f, st) =>
-        getSlice(obj(f, st), start?.(f, st) ?? null, stop?.(f, st) ?? null, step?.(f, st) ?? null);
-    }
+    case "slice":
+      return new Slice(
+        compileExpr(node.obj, cx),
+        node.start ? compileExpr(node.start, cx) : null,
+        node.stop ? compileExpr(node.stop, cx) : null,
+        node.step ? compileExpr(node.step, cx) : null,
+      );
     case "call":
       return compileCall(node, cx);
     case "filter": {
-      const input = node.node ? compileExpr(node.node, cx) : () => undefined;
+      const input = node.node ? compileExpr(node.node, cx) : new Constant(undefined);
       return compileFilter(node.name, input, node, cx);
     }
     case "test": {
-      const test = cx.reg.tests[node.name]!;
-      const arity = testArity(node.name);
-      const name = node.name;
       const value = compileExpr(node.node, cx);
       const { pos, kw } = compileArgs(node, cx);
-      return (f, st) => {
-        const v = value(f, st);
-        const a = pos(f, st);
-        const k = kw === null ? null : kw(f, st);
-        const given = a.length + (k === null ? 0 : Object.keys(k).length);
-        if (given !== arity) throw testArityError(name, arity, given);
-        return test(v, a, k, st);
-      };
+      const arity = ONE_ARG_TESTS.has(node.name) ? 1 : 0;
+      return new ApplyTest(cx.reg.tests[node.name]!, node.name, arity, value, pos, kw);
     }
     case "binop":
       if (node.op === "+" && node.left.kind === "binop" && node.left.op === "+") {
-        return sumOf(compileTerms(node, cx));
+        return new Sum(compileTerms(node, cx));
       }
-      return compileBinop(node.op, compileExpr(node.left, cx), compileExpr(node.right, cx));
+      return new Binary(node.op, compileExpr(node.left, cx), compileExpr(node.right, cx));
     case "unary": {
       const inner = compileExpr(node.node, cx);
-      if (node.op === "not") return (f, st) => !truthy(inner(f, st));
-      if (node.op === "-") return (f, st) => negate(inner(f, st));
-      return (f, st) => plus(inner(f, st));
+      if (node.op === "not") return new Not(inner);
+      return node.op === "-" ? new Negate(inner) : new Plus(inner);
     }
-    case "and": {
-      const left = compileExpr(node.left, cx);
-      const right = compileExpr(node.right, cx);
-      return (f, st) => {
-        const l = left(f, st);
-        return truthy(l) ? right(f, st) : l;
-      };
-    }
-    case "or": {
-      const left = compileExpr(node.left, cx);
-      const right = compileExpr(node.right, cx);
-      return (f, st) => {
-        const l = left(f, st);
-        return truthy(l) ? l : right(f, st);
-      };
-    }
-    case "compare":
-      return compileCompare(node.first, node.ops, cx);
-    case "cond": {
-      const test = compileExpr(node.test, cx);
-      const whenTrue = compileExpr(node.whenTrue, cx);
-      const otherwise = node.otherwise ? compileExpr(node.otherwise, cx) : null;
-      const missing = new Undefined(
-        "the inline if-expression evaluated to false and no else section was defined.",
+    case "and":
+      return new And(compileExpr(node.left, cx), compileExpr(node.right, cx));
+    case "or":
+      return new Or(compileExpr(node.left, cx), compileExpr(node.right, cx));
+    case "compare": {
+      const head = compileExpr(node.first, cx);
+      const operands = compileEach(
+        node.ops.map((pair) => pair[1]),
+        cx,
       );
-      return (f, st) => (truthy(test(f, st)) ? whenTrue(f, st) : otherwise ? otherwise(f, st) : missing);
+      if (node.ops.length === 1) return new Compare(node.ops[0]![0], head, operands[0]!);
+      return new CompareChain(
+        node.ops.map((pair) => pair[0]),
+        head,
+        operands,
+      );
     }
+    case "cond":
+      return new Conditional(
+        compileExpr(node.test, cx),
+        compileExpr(node.whenTrue, cx),
+        node.otherwise ? compileExpr(node.otherwise, cx) : null,
+      );
   }
 }
 
-export function compileFilter(name: string, input: ExprFn, args: CallArgs, cx: CompileContext): ExprFn {
-  const filter = cx.reg.filters[name]!;
+export function compileFilter(name: string, input: Evaluator, args: CallArgs, cx: CompileContext): Evaluator {
   const { pos, kw } = compileArgs(args, cx);
-  if (kw === null) {
-    if (args.args.length === 0 && !args.dynArgs)
-      return (f, st) => {
-        const value = input(f, st);
-        st.stepOver(value);
-        return filter(value, NO_ARGS, null, st);
-      };
-    return (f, st) => {
-      const value = input(f, st);
-      st.stepOver(value);
-      return filter(value, pos(f, st), null, st);
-    };
-  }
-  return (f, st) => {
-    const value = input(f, st);
-    st.stepOver(value);
-    const a = pos(f, st);
-    return filter(value, a, kw(f, st), st);
-  };
+  return new ApplyFilter(cx.reg.filters[name]!, input, pos, kw);
 }
 
 /** Call arguments: positional values (with `*args`) and keyword values (with `**kwargs`, null if none). */
-export interface ArgsFns {
-  pos: (f: Frame, st: RenderState) => unknown[];
-  kw: ((f: Frame, st: RenderState) => Kwargs) | null;
+export interface CompiledArgs {
+  pos: ArgList;
+  kw: KwargList | null;
 }
 
-const noArgs = () => NO_ARGS;
-
-export function compileArgs(node: CallArgs, cx: CompileContext): ArgsFns {
-  const positional = compileEach(node.args, cx);
-  const keywordNames = node.kwargs.map((pair) => pair[0]);
-  const keywordValues = compileEach(
+export function compileArgs(node: CallArgs, cx: CompileContext): CompiledArgs {
+  const dynArgs = node.dynArgs ? compileExpr(node.dynArgs, cx) : null;
+  const pos =
+    node.args.length === 0 && dynArgs === null
+      ? NO_ARG_LIST
+      : new PositionalArgs(compileEach(node.args, cx), dynArgs);
+  const dynKwargs = node.dynKwargs ? compileExpr(node.dynKwargs, cx) : null;
+  if (node.kwargs.length === 0 && dynKwargs === null) return { pos, kw: null };
+  const names = node.kwargs.map((pair) => pair[0]);
+  const values = compileEach(
     node.kwargs.map((pair) => pair[1]),
     cx,
   );
-  const dynArgs = node.dynArgs ? compileExpr(node.dynArgs, cx) : null;
-  const dynKwargs = node.dynKwargs ? compileExpr(node.dynKwargs, cx) : null;
-  let pos: ArgsFns["pos"];
-  if (dynArgs) {
-    pos = (f, st) => {
-      const args = positional.map((fn) => fn(f, st));
-      args.push(...iterate(dynArgs(f, st)));
-      return args;
-    };
-  } else if (positional.length === 0) pos = noArgs;
-  else if (positional.length === 1) {
-    const only = positional[0]!;
-    pos = (f, st) => [only(f, st)];
-  } else pos = (f, st) => positional.map((fn) => fn(f, st));
-  if (keywordNames.length === 0 && !dynKwargs) return { pos, kw: null };
-  const kw = (f: Frame, st: RenderState): Kwargs => {
-    const kwargs = newDict();
-    for (let i = 0; i < keywordNames.length; i++) kwargs[keywordNames[i]!] = keywordValues[i]!(f, st);
-    if (dynKwargs) {
-      const extra = dynKwargs(f, st);
-      if (!isMapping(extra)) throw typeError("argument after ** must be a mapping");
-      dictUpdate(kwargs, extra);
-    }
-    return kwargs;
-  };
-  return { pos, kw };
+  return { pos, kw: new KeywordArgs(names, values, dynKwargs) };
 }
 
-function compileCall(node: Extract<Expr, { kind: "call" }>, cx: CompileContext): ExprFn {
+function compileCall(node: Extract<Expr, { kind: "call" }>, cx: CompileContext): Evaluator {
   const { pos, kw } = compileArgs(node, cx);
   const callee = node.callee;
-  if (callee.kind === "getattr") {
-    // `x.method(...)`: call Python methods directly instead of allocating a bound method.
-    const obj = compileExpr(callee.obj, cx);
-    const attr = callee.attr;
-    return (f, st) => {
-      const self = obj(f, st);
-      st.stepOver(self);
-      const method = findMethod(self, attr);
-      const a = pos(f, st);
-      const k = kw === null ? null : kw(f, st);
-      if (method !== null) return method(self, a, k, st);
-      return callValue(getAttr(self, attr), a, k, st);
-    };
-  }
-  const fn = compileExpr(callee, cx);
-  return (f, st) => {
-    const target = fn(f, st);
-    st.step();
-    const a = pos(f, st);
-    return callValue(target, a, kw === null ? null : kw(f, st), st);
-  };
+  if (callee.kind === "getattr") return new CallMethod(compileExpr(callee.obj, cx), callee.attr, pos, kw);
+  return new Call(compileExpr(callee, cx), pos, kw);
 }
 
 /** The operands of `a + b + c + ...` (a left-nested chain of `+`; one term for any other expression). */
-export function compileTerms(node: Expr, cx: CompileContext): ExprFn[] {
+export function compileTerms(node: Expr, cx: CompileContext): Evaluator[] {
   const terms: Expr[] = [];
   let left: Expr = node;
   while (left.kind === "binop" && left.op === "+") {
@@ -346,97 +233,4 @@ export function compileTerms(node: Expr, cx: CompileContext): ExprFn[] {
   }
   terms.push(left);
   return compileEach(terms.reverse(), cx);
-}
-
-/** Adds terms left to right, as the nested `(a + b) + c` does. */
-export function addTerms(terms: ExprFn[], f: Frame, st: RenderState): unknown {
-  let sum = terms[0]!(f, st);
-  for (let i = 1; i < terms.length; i++) sum = add(sum, terms[i]!(f, st), st.limits);
-  return sum;
-}
-
-/**
- * `a + b + c + ...` (chat templates build each turn this way) as one closure over its operands instead of
- * one per `+`: rendering is bound by memory traffic, so fewer closures render faster.
- */
-function sumOf(terms: ExprFn[]): ExprFn {
-  return (f, st) => addTerms(terms, f, st);
-}
-
-function compileBinop(op: string, l: ExprFn, r: ExprFn): ExprFn {
-  switch (op) {
-    case "+":
-      return (f, st) => add(l(f, st), r(f, st), st.limits);
-    case "-":
-      return (f, st) => sub(l(f, st), r(f, st));
-    case "*":
-      return (f, st) => mul(l(f, st), r(f, st), st.limits);
-    case "/":
-      return (f, st) => div(l(f, st), r(f, st));
-    case "//":
-      return (f, st) => floorDiv(l(f, st), r(f, st));
-    case "%":
-      return (f, st) => mod(l(f, st), r(f, st));
-    case "**":
-      return (f, st) => pow(l(f, st), r(f, st));
-    default:
-      return (f, st) => {
-        const a = l(f, st);
-        const b = r(f, st);
-        const text = (typeof a === "string" ? a : pyStr(a)) + (typeof b === "string" ? b : pyStr(b));
-        if (text.length > st.limits.maxOutputLength) {
-          throw new LimitExceededError("string exceeds the output limit");
-        }
-        return text;
-      };
-  }
-}
-
-function compareOnce(op: string, a: unknown, b: unknown): boolean {
-  switch (op) {
-    case "==":
-      return eq(a, b);
-    case "!=":
-      return !eq(a, b);
-    case "<":
-      return compareValues(a, b, "lt") < 0;
-    case "<=":
-      return compareValues(a, b, "le") <= 0;
-    case ">":
-      return compareValues(a, b, "gt") > 0;
-    case ">=":
-      return compareValues(a, b, "ge") >= 0;
-    case "in":
-      return contains(b, a);
-    default:
-      return !contains(b, a);
-  }
-}
-
-function compileCompare(first: Expr, ops: [string, Expr][], cx: CompileContext): ExprFn {
-  const head = compileExpr(first, cx);
-  const names = ops.map((pair) => pair[0]);
-  const operands = compileEach(
-    ops.map((pair) => pair[1]),
-    cx,
-  );
-  return names.length === 1 ? compareOne(names[0]!, head, operands[0]!) : compareChain(names, head, operands);
-}
-
-function compareOne(op: string, head: ExprFn, right: ExprFn): ExprFn {
-  if (op === "==") return (f, st) => eq(head(f, st), right(f, st));
-  if (op === "!=") return (f, st) => !eq(head(f, st), right(f, st));
-  return (f, st) => compareOnce(op, head(f, st), right(f, st));
-}
-
-function compareChain(ops: string[], head: ExprFn, operands: ExprFn[]): ExprFn {
-  return (f, st) => {
-    let left = head(f, st);
-    for (let i = 0; i < ops.length; i++) {
-      const right = operands[i]!(f, st);
-      if (!compareOnce(ops[i]!, left, right)) return false;
-      left = right;
-    }
-    return true;
-  };
 }

@@ -1,11 +1,11 @@
 import type { Expr, MacroParam, MacroSpecialNames, Stmt, Target } from "../ast/nodes.js";
-import { LoopContext } from "../runtime/loop.js";
-import { iterate, typeError } from "../runtime/operators.js";
+import { typeError } from "../runtime/operators.js";
 import {
   compileLookup,
   declare,
   declareAssigned,
   declareTarget,
+  type Evaluator,
   type Frame,
   newFrame,
   newScope,
@@ -20,7 +20,6 @@ import {
   makeTuple,
   newDict,
   PyCallable,
-  truthy,
   Undefined,
 } from "../runtime/values.js";
 import {
@@ -29,118 +28,127 @@ import {
   compileExpr,
   compileFilter,
   compileTerms,
-  type ExprFn,
 } from "./compile-expr.js";
 import {
-  type AssignFn,
-  assignAttribute,
-  assignName,
-  BREAK,
+  AssignAttribute,
+  type Assigner,
+  AssignName,
   BREAK_STMT,
+  CallBlock,
   type ChainFn,
   CONTINUE_STMT,
-  callBlock,
-  defineMacro,
+  DefineMacro,
   EMPTY_BODY,
-  filterBlock,
-  ifElse,
-  ifEqual,
-  NORMAL,
-  printSum,
-  printValue,
-  runAll,
-  type StmtFn,
-  scoped,
-  setBlock,
-  setName,
-  setValue,
-  unpack,
-  withBlock,
-  writeText,
-} from "./stmt-closures.js";
+  type Executor,
+  FilterBlock,
+  ForLoop,
+  IfElse,
+  IfEqual,
+  Print,
+  PrintSum,
+  Scoped,
+  Sequence,
+  SetBlock,
+  SetName,
+  SetValue,
+  Unpack,
+  WithBlock,
+  WriteText,
+} from "./stmt-nodes.js";
 
 /** Compiles statements that run in `cx.scope` (whose assigned names must already be declared). */
-export function compileBody(stmts: Stmt[], cx: CompileContext): StmtFn {
+export function compileBody(stmts: Stmt[], cx: CompileContext): Executor {
   // A loop, not `.map` with an arrow capturing `cx`: see compileEach.
-  const fns: StmtFn[] = [];
-  for (const stmt of stmts) fns.push(compileStmt(stmt, cx));
-  if (fns.length === 0) return EMPTY_BODY;
-  if (fns.length === 1) return fns[0]!;
-  return runAll(fns);
+  const compiled: Executor[] = [];
+  for (const stmt of stmts) compiled.push(compileStmt(stmt, cx));
+  if (compiled.length === 0) return EMPTY_BODY;
+  if (compiled.length === 1) return compiled[0]!;
+  return new Sequence(compiled);
 }
 
 /** A body with its own scope: returns the compiled body and the frame size it needs. */
-function compileScoped(stmts: Stmt[], cx: CompileContext): { body: StmtFn; scope: ScopeInfo } {
+function compileScoped(stmts: Stmt[], cx: CompileContext): { body: Executor; scope: ScopeInfo } {
   const scope = newScope(cx.scope);
   declareAssigned(stmts, scope);
   return { body: compileBody(stmts, { reg: cx.reg, scope }), scope };
 }
 
 /** Compiles an assignment to a target declared in `cx.scope`. */
-function compileAssign(target: Target, cx: CompileContext): AssignFn {
-  if (target.kind === "name") return assignName(declare(cx.scope, target.name));
+function compileAssign(target: Target, cx: CompileContext): Assigner {
+  if (target.kind === "name") return new AssignName(declare(cx.scope, target.name));
   if (target.kind === "tuple") {
-    const parts: AssignFn[] = [];
+    const parts: Assigner[] = [];
     for (const item of target.items) parts.push(compileAssign(item, cx));
-    return unpack(parts);
+    return new Unpack(parts);
   }
-  return assignAttribute(compileLookup(target.name, cx.scope), target.attr);
+  return new AssignAttribute(compileLookup(target.name, cx.scope), target.attr);
 }
 
-/** Compiles one statement (its closure is made in stmt-closures.ts: see there why). */
-function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
+/** Writes `text`: one executor per distinct text in a template (the same `\n` recurs). */
+function compileWrite(text: string, cx: CompileContext): Executor {
+  let write = cx.scope.texts.get(text);
+  if (write === undefined) {
+    write = new WriteText(text);
+    cx.scope.texts.set(text, write);
+  }
+  return write;
+}
+
+/** Compiles one statement into its executor (stmt-nodes.ts). */
+function compileStmt(stmt: Stmt, cx: CompileContext): Executor {
   switch (stmt.kind) {
     case "data":
-      return writeText(stmt.text);
+      return compileWrite(stmt.text, cx);
     case "print":
-      if (stmt.expr.kind === "const" && typeof stmt.expr.value === "string")
-        return writeText(stmt.expr.value);
-      if (stmt.expr.kind === "binop" && stmt.expr.op === "+") {
-        return printSum(compileTerms(stmt.expr, cx), stmt.line);
+      if (stmt.expr.kind === "const" && typeof stmt.expr.value === "string") {
+        return compileWrite(stmt.expr.value, cx);
       }
-      return printValue(compileExpr(stmt.expr, cx), stmt.line);
+      if (stmt.expr.kind === "binop" && stmt.expr.op === "+") {
+        return new PrintSum(compileTerms(stmt.expr, cx), stmt.line);
+      }
+      return new Print(compileExpr(stmt.expr, cx), stmt.line);
     case "if":
       return compileIf(stmt, cx);
     case "for":
       return compileFor(stmt, cx);
     case "set":
       if (stmt.target.kind === "name") {
-        return setName(compileExpr(stmt.expr, cx), declare(cx.scope, stmt.target.name), stmt.line);
+        return new SetName(compileExpr(stmt.expr, cx), declare(cx.scope, stmt.target.name), stmt.line);
       }
-      return setValue(compileExpr(stmt.expr, cx), compileAssign(stmt.target, cx), stmt.line);
+      return new SetValue(compileExpr(stmt.expr, cx), compileAssign(stmt.target, cx), stmt.line);
     case "setblock": {
       const { body, scope } = compileScoped(stmt.body, cx);
       const filter = stmt.filter ? compileFilterChain(stmt.filter, cx) : null;
-      return setBlock(body, scope.slots.size, filter, compileAssign(stmt.target, cx), stmt.line);
+      return new SetBlock(body, scope.slots.size, filter, compileAssign(stmt.target, cx), stmt.line);
     }
     case "macro": {
       const make = compileMacro(stmt.name, stmt.params, stmt.body, stmt.uses, cx);
-      return defineMacro(make, declare(cx.scope, stmt.name));
+      return new DefineMacro(make, declare(cx.scope, stmt.name));
     }
     case "callblock": {
       const call = stmt.call as Extract<Expr, { kind: "call" }>;
       const makeCaller = compileMacro("caller", stmt.params, stmt.body, stmt.uses, cx);
       const { pos, kw } = compileArgs(call, cx);
-      return callBlock(compileExpr(call.callee, cx), pos, kw, makeCaller, stmt.line);
+      return new CallBlock(compileExpr(call.callee, cx), pos, kw, makeCaller, stmt.line);
     }
     case "filterblock": {
       const { body, scope } = compileScoped(stmt.body, cx);
-      return filterBlock(body, scope.slots.size, compileFilterChain(stmt.filter, cx), stmt.line);
+      return new FilterBlock(body, scope.slots.size, compileFilterChain(stmt.filter, cx), stmt.line);
     }
     case "with": {
-      const values: ExprFn[] = [];
+      const values: Evaluator[] = [];
       for (const value of stmt.values) values.push(compileExpr(value, cx));
       const scope = newScope(cx.scope);
       for (const target of stmt.targets) declareTarget(target, scope);
       declareAssigned(stmt.body, scope);
       const inner = { reg: cx.reg, scope };
-      const assigns: AssignFn[] = [];
-      for (const target of stmt.targets) assigns.push(compileAssign(target, inner));
-      return withBlock(values, assigns, compileBody(stmt.body, inner), scope.slots.size, stmt.line);
+      const targets: Assigner[] = [];
+      for (const target of stmt.targets) targets.push(compileAssign(target, inner));
+      return new WithBlock(values, targets, compileBody(stmt.body, inner), scope.slots.size, stmt.line);
     }
     case "scope": {
       const { body, scope } = compileScoped(stmt.body, cx);
-      return scoped(body, scope.slots.size);
+      return new Scoped(body, scope.slots.size);
     }
     case "break":
       return BREAK_STMT;
@@ -151,9 +159,9 @@ function compileStmt(stmt: Stmt, cx: CompileContext): StmtFn {
 
 /**
  * `if`, with its test folded in where chat templates spend their ifs: `not x` swaps the branches, and
- * `a == b` / `a != b` compare in the if's own closure (one closure fewer to reach in memory per if).
+ * `a == b` / `a != b` compare in the if's own executor (one object fewer to reach in memory per if).
  */
-function compileIf(stmt: Extract<Stmt, { kind: "if" }>, cx: CompileContext): StmtFn {
+function compileIf(stmt: Extract<Stmt, { kind: "if" }>, cx: CompileContext): Executor {
   let test = stmt.test;
   let negated = false;
   while (test.kind === "unary" && test.op === "not") {
@@ -171,15 +179,15 @@ function compileIf(stmt: Extract<Stmt, { kind: "if" }>, cx: CompileContext): Stm
     const otherwise = compileBody(stmt.otherwise, cx);
     const equalRunsBody = (test.ops[0]![0] === "==") !== negated;
     return equalRunsBody
-      ? ifEqual(left, right, body, otherwise, stmt.line)
-      : ifEqual(left, right, otherwise, body, stmt.line);
+      ? new IfEqual(left, right, body, otherwise, stmt.line)
+      : new IfEqual(left, right, otherwise, body, stmt.line);
   }
   const condition = compileExpr(test, cx);
   const body = compileBody(stmt.body, cx);
   const otherwise = compileBody(stmt.otherwise, cx);
   return negated
-    ? ifElse(condition, otherwise, body, stmt.line)
-    : ifElse(condition, body, otherwise, stmt.line);
+    ? new IfElse(condition, otherwise, body, stmt.line)
+    : new IfElse(condition, body, otherwise, stmt.line);
 }
 
 /** A `| f | g` chain applied to a captured block body (filter blocks, `{% set x | f %}`). */
@@ -190,10 +198,10 @@ function compileFilterChain(expr: Expr, cx: CompileContext): ChainFn {
   };
   const rewritten = rewrite(expr);
   if (rewritten.kind !== "filter") return (input) => input;
-  const fn = compileFilter(rewritten.name, compileExpr(rewritten.node!, cx), rewritten, cx);
+  const filter = compileFilter(rewritten.name, compileExpr(rewritten.node!, cx), rewritten, cx);
   return (input, frame, st) => {
     st.filterInput = input;
-    return fn(frame, st);
+    return filter.ev(frame, st);
   };
 }
 
@@ -216,7 +224,7 @@ function compileMacro(
   const callerSlot = takesCaller ? declare(scope, "caller") : 0;
   declareAssigned(stmts, scope);
   const inner = { reg: cx.reg, scope };
-  const defaults: (ExprFn | null)[] = [];
+  const defaults: (Evaluator | null)[] = [];
   for (const param of params) defaults.push(param.default ? compileExpr(param.default, inner) : null);
   const body = compileBody(stmts, inner);
   const size = scope.slots.size;
@@ -249,7 +257,7 @@ function compileMacro(
               dictDelete(rest, param);
             } else {
               const d = defaults[i];
-              frame[slot] = d ? d(frame, st) : new Undefined(`parameter '${param}' was not provided`);
+              frame[slot] = d ? d.ev(frame, st) : new Undefined(`parameter '${param}' was not provided`);
             }
           }
           if (rest !== null && Object.hasOwn(rest, "caller")) {
@@ -267,7 +275,7 @@ function compileMacro(
           else if (restKeys.length > 0) {
             throw typeError(`macro '${name}' takes no keyword argument '${restKeys[0]}'`);
           }
-          return st.capture(() => body(frame, st));
+          return st.capture(() => body.run(frame, st));
         } finally {
           st.depth--;
         }
@@ -277,8 +285,7 @@ function compileMacro(
     );
 }
 
-function compileFor(stmt: Extract<Stmt, { kind: "for" }>, cx: CompileContext): StmtFn {
-  const line = stmt.line;
+function compileFor(stmt: Extract<Stmt, { kind: "for" }>, cx: CompileContext): Executor {
   const iter = compileExpr(stmt.iter, cx);
   const otherwise = compileBody(stmt.otherwise, cx);
   const scope = newScope(cx.scope);
@@ -286,54 +293,9 @@ function compileFor(stmt: Extract<Stmt, { kind: "for" }>, cx: CompileContext): S
   const loopSlot = declare(scope, "loop");
   declareAssigned(stmt.body, scope);
   const inner = { reg: cx.reg, scope };
-  const assign = compileAssign(stmt.target, inner);
+  const target = compileAssign(stmt.target, inner);
   const filter = stmt.filter ? compileExpr(stmt.filter, inner) : null;
   const body = compileBody(stmt.body, inner);
   const size = scope.slots.size;
-  const recursive = stmt.recursive;
-
-  const run = (source: unknown, frame: Frame, st: RenderState, depth0: number): number => {
-    let items = iterate(source);
-    if (filter) {
-      const kept: unknown[] = [];
-      for (const item of items) {
-        st.tick();
-        const itemFrame = newFrame(frame, size);
-        assign(itemFrame, st, item);
-        if (truthy(filter(itemFrame, st))) kept.push(item);
-      }
-      items = kept;
-    }
-    if (items.length === 0) return otherwise(frame, st);
-    const recurse = recursive
-      ? (next: unknown) => {
-          st.enter();
-          try {
-            return st.capture(() => run(next, frame, st, depth0 + 1));
-          } finally {
-            st.depth--;
-          }
-        }
-      : null;
-    const loop = new LoopContext(items, depth0, recurse);
-    let completed = false;
-    for (let i = 0; i < items.length; i++) {
-      st.tick();
-      const itemFrame = newFrame(frame, size);
-      assign(itemFrame, st, items[i]);
-      loop.index0 = i;
-      itemFrame[loopSlot] = loop;
-      const signal = body(itemFrame, st);
-      if (signal === BREAK) break;
-      if (signal === NORMAL) completed = true;
-    }
-    // Jinja2 marks the loop as iterated at the end of a body that ran through: after `break` or
-    // `continue` in every iteration, the else block runs.
-    return completed ? NORMAL : otherwise(frame, st);
-  };
-
-  return (frame, st) => {
-    st.line = line;
-    return run(iter(frame, st), frame, st, 0);
-  };
+  return new ForLoop(iter, target, filter, body, otherwise, size, loopSlot, stmt.recursive, stmt.line);
 }
