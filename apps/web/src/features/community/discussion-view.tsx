@@ -13,6 +13,7 @@ import { filesUrls, type RepoRef, repoApiUrl, repoPageUrl } from "../../lib/repo
 import { usePendingAction } from "../../lib/use-pending-action.js";
 import { Markdown } from "../model-page/markdown.js";
 import { DiffView } from "../repo-files/diff-view.js";
+import { MessageField } from "./message-field.js";
 import { StatusBadge } from "./status-badge.js";
 
 /** A discussion or pull request: its events, the PR's commits and diff, comment, merge, close/reopen. */
@@ -177,16 +178,7 @@ function Actions({
       <h3 id={`${id}-heading`} className="sr-only">
         Reply
       </h3>
-      <label htmlFor={`${id}-comment`} className="text-sm font-medium">
-        Comment
-      </label>
-      <textarea
-        id={`${id}-comment`}
-        rows={4}
-        value={comment}
-        onChange={(event) => setComment(event.target.value)}
-        className="rounded-md border border-line bg-surface px-3 py-2 text-sm"
-      />
+      <MessageField label="Comment" rows={4} value={comment} onChange={setComment} />
       <div className="flex flex-wrap gap-2">
         <button
           type="button"

@@ -5,6 +5,7 @@ import { hubSend } from "../../lib/api/hub-fetch.js";
 import { queryClient } from "../../lib/query-client.js";
 import { type RepoRef, repoApiUrl, repoPageUrl } from "../../lib/repo-ref.js";
 import { usePendingAction } from "../../lib/use-pending-action.js";
+import { MessageField } from "./message-field.js";
 
 /** Start a discussion (title + first comment). Pull requests start from "Add file" as a PR. */
 export function NewDiscussionForm({ repo, csrfToken }: { repo: RepoRef; csrfToken: string }) {
@@ -43,16 +44,7 @@ export function NewDiscussionForm({ repo, csrfToken }: { repo: RepoRef; csrfToke
         onChange={(event) => setTitle(event.target.value)}
         className="h-9 rounded-md border border-line bg-surface px-3 text-sm"
       />
-      <label htmlFor={`${id}-body`} className="text-sm font-medium">
-        Message
-      </label>
-      <textarea
-        id={`${id}-body`}
-        rows={3}
-        value={description}
-        onChange={(event) => setDescription(event.target.value)}
-        className="rounded-md border border-line bg-surface px-3 py-2 text-sm"
-      />
+      <MessageField label="Message" rows={3} value={description} onChange={setDescription} />
       <button
         type="submit"
         disabled={busy}
