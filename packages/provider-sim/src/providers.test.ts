@@ -182,6 +182,24 @@ describe("required fields, as each provider reports them", () => {
     expect((await response.json()).detail).toBe("- Additional property provider is not allowed\n");
   });
 
+  it("fal-ai speech: Kokoro reads the text from `prompt`, Dia from `text`, as the real apps do", async () => {
+    const speak = async (model: string, body: Record<string, string>) => {
+      const response = await call("fal-ai", `/${model}`, body, hub);
+      return { status: response.status, body: await response.json() };
+    };
+    const kokoro = "fal-ai/kokoro/american-english";
+    expect(await speak(kokoro, { prompt: "Hello" })).toMatchObject({ status: 200, body: { audio: {} } });
+    expect(await speak(kokoro, { text: "Hello" })).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ["body", "prompt"] }] },
+    });
+    expect(await speak("fal-ai/dia-tts", { text: "[S1] Hello" })).toMatchObject({ status: 200 });
+    expect(await speak("fal-ai/dia-tts", { prompt: "[S1] Hello" })).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ["body", "text"] }] },
+    });
+  });
+
   it("fal-ai: only audio data URLs of the accepted types", async () => {
     const model = "/fal-ai/whisper";
     const ok = await call("fal-ai", model, { audio_url: "data:audio/wav;base64,UklGRg==" }, hub);

@@ -36,6 +36,8 @@ export type TemplateContext = {
   providerInputs: CodeValue;
   mainInput: CodeValue;
   parameters: CodeValue | undefined;
+  /** Hub clients only: body fields the provider reads the input from that the client does not write. */
+  extraBody: CodeValue | undefined;
   inputFields: Record<string, CodeValue>;
   chatArgs: CodeValue;
   file: CodeValue;
@@ -67,6 +69,8 @@ export interface ContextInput {
   args: Record<string, unknown>;
   /** The body the provider receives (parsed when the builder gave a string). */
   providerBody: unknown;
+  /** See hub-client-body.ts. */
+  extraBody?: Record<string, unknown>;
   chatArgs: Record<string, unknown>;
   file: { fileName: string; contentType: string } | undefined;
   outputFile: string | undefined;
@@ -152,6 +156,7 @@ export function buildTemplateContext(input: ContextInput): TemplateContext {
     providerInputs: codeFor("providerInputs", input.providerBody),
     mainInput: codeFor("mainInput", mainInput),
     parameters: isObject(args.parameters) ? codeFor("parameters", args.parameters) : undefined,
+    extraBody: input.extraBody ? codeFor("extraBody", input.extraBody) : undefined,
     inputFields: isObject(mainInput)
       ? Object.fromEntries(
           Object.entries(mainInput).map(([key, value]) => [key, codeFor("inputFields", value)]),

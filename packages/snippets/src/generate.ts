@@ -22,6 +22,7 @@ import {
 import { HUB_TOKEN_SENTINEL, PROVIDER_TOKEN_SENTINEL, type TokenSource } from "./access-token.js";
 import { hubClientSupports } from "./client-support.js";
 import { buildTemplateContext, type TemplateContext } from "./context.js";
+import { hubClientExtraBody } from "./hub-client-body.js";
 import { HF_JS_METHODS, HF_PYTHON_METHODS } from "./methods.js";
 import { binaryOutputFile, needsMethodName, selectTemplate } from "./select-template.js";
 import { findTemplate, loadTemplate } from "./templates.js";
@@ -236,6 +237,7 @@ function prepareCall(
     token,
     args: call.args,
     providerBody: body,
+    extraBody: hubClientExtraBody(provider, call.task, call.args.inputs, body),
     chatArgs: call.chatArgs,
     file: call.file,
     outputFile: binaryOutputFile(call.task),

@@ -33,6 +33,20 @@ describe("fal-ai request bodies", () => {
     expect(JSON.parse(JSON.stringify(body))).toEqual({ prompt: "waves" });
   });
 
+  it("text-to-speech sends the text as Kokoro's `prompt`, and as `text` to fal's other speech apps", () => {
+    const speak = (providerModelId: string) =>
+      buildRequest({
+        ...routed,
+        provider: "fal-ai",
+        task: "text-to-speech",
+        providerModelId,
+        args: { inputs: "Hello there", parameters: { voice: "af_heart" } },
+      }).body;
+    expect(speak("fal-ai/kokoro/american-english")).toEqual({ voice: "af_heart", prompt: "Hello there" });
+    expect(speak("fal-ai/kokoro")).toEqual({ voice: "af_heart", prompt: "Hello there" });
+    expect(speak("fal-ai/dia-tts")).toEqual({ voice: "af_heart", text: "Hello there" });
+  });
+
   it("a LoRA adapter adds its weights, and the generic LoRA app its SDXL base", () => {
     const weights = loraWeightsUrl("http://hub/", "me/my lora", "dir/w 1.safetensors");
     expect(weights).toBe("http://hub/me/my lora/resolve/main/dir/w%201.safetensors");

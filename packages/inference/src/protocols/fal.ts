@@ -10,17 +10,19 @@ import { option } from "./route-options.js";
 const FAL_LORA_BASE_MODEL = "stabilityai/stable-diffusion-xl-base-1.0";
 
 /**
- * The input field the route names (`prompt`, `image_url`, `audio_url`) carries `inputs` (and the route's
- * `inputList` field too, as a list). A LoRA adapter model adds its weights as `loras`.
+ * The input field the route names (`prompt`, `image_url`, `audio_url`; or the one `inputFor` names for the
+ * provider's model id) carries `inputs` (and the route's `inputList` field too, as a list). A LoRA adapter model adds its weights as `loras`.
  */
 function falBody(route: RouteOf<"fal-sync"> | RouteOf<"fal-queue">): TaskSpec["body"] {
   const input = option(route, "input", "prompt");
+  const inputFor = Object.entries(("inputFor" in route && route.inputFor) || {});
   const inputList = "inputList" in route ? route.inputList : undefined;
   return ({ args, loraWeightsUrl, providerModelId }) => {
+    const field = inputFor.find(([prefix]) => providerModelId.startsWith(prefix))?.[1] ?? input;
     const body: Record<string, unknown> = {
       ...parametersOf(args),
       ...("syncMode" in route && route.syncMode ? { sync_mode: true } : {}),
-      [input]: args.inputs,
+      [field]: args.inputs,
     };
     if (inputList && args.inputs !== undefined) body[inputList] = [args.inputs];
     if (loraWeightsUrl) {

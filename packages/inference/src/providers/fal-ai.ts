@@ -11,7 +11,15 @@ export const falAi: ProviderConfig = {
     "text-to-image": { protocol: "fal-sync", input: "prompt", output: "images", syncMode: true },
     "image-to-image": { protocol: "fal-sync", input: "image_url", output: "images" },
     "automatic-speech-recognition": { protocol: "fal-sync", input: "audio_url", output: "text" },
-    "text-to-speech": { protocol: "fal-sync", input: "prompt", output: "audio" },
+    // fal's speech apps read the text from `text` (Dia, Orpheus, Chatterbox, MiniMax, ElevenLabs: what
+    // huggingface_hub and @huggingface/inference send), except Kokoro's, which read `prompt` (and take
+    // an empty one when it is missing: fal.ai/models/fal-ai/kokoro/american-english/api).
+    "text-to-speech": {
+      protocol: "fal-sync",
+      input: "text",
+      inputFor: { "fal-ai/kokoro": "prompt" },
+      output: "audio",
+    },
     "text-to-video": { protocol: "fal-queue", input: "prompt", output: "video" },
     "image-to-video": { protocol: "fal-queue", input: "image_url", output: "video" },
     // The prompt travels in `parameters`; the image (optional for some models) as `image_url(s)`.

@@ -95,8 +95,17 @@ export type TaskRoute =
   | ({ protocol: "openai-images"; responseFormat?: "b64_json" | "base64" } & PathOption)
   | ({ protocol: "hyperbolic-images" } & PathOption)
   | { protocol: "hf-pipeline" }
-  /** `input`: the body field carrying `inputs`; `output`: the answer's media field, or "text". */
-  | { protocol: "fal-sync"; input?: string; output?: string; syncMode?: boolean }
+  /**
+   * `input`: the body field carrying `inputs`, or `inputFor` the field of provider model ids starting with
+   * one of its keys; `output`: the answer's media field, or "text".
+   */
+  | {
+      protocol: "fal-sync";
+      input?: string;
+      inputFor?: Readonly<Record<string, string>>;
+      output?: string;
+      syncMode?: boolean;
+    }
   /** `inputList`: a body field that also carries `inputs`, as a one-item list (`image_urls`). */
   | { protocol: "fal-queue"; input?: string; inputList?: string; output?: string }
   | { protocol: "replicate-prediction"; input?: string }

@@ -29,14 +29,16 @@ function missingFields(res: ServerResponse, fields: string[]): void {
   });
 }
 
-/** Each entry: one of these fields must be given (a non-empty string). */
-function requiredFields(task: string): string[][] {
-  if (task === "automatic-speech-recognition") return [["audio_url"]];
-  if (task === "image-to-image" || task === "image-to-video") return [["image_url"]];
-  // fal's speech models differ: Kokoro reads `prompt`, Dia, Orpheus and Chatterbox read `text` (what
-  // huggingface_hub and @huggingface/inference send).
-  if (task === "text-to-speech") return [["prompt", "text"]];
-  return [["prompt"]];
+/** The fields the model needs (non-empty strings). */
+function requiredFields(task: string, model: string): string[] {
+  if (task === "automatic-speech-recognition") return ["audio_url"];
+  if (task === "image-to-image" || task === "image-to-video") return ["image_url"];
+  // fal's speech apps differ: Kokoro's read `prompt` (fal.ai/models/fal-ai/kokoro/american-english/api;
+  // without it they speak an empty prompt, refused here so that a client sending `text` is seen), Dia,
+  // Orpheus, Chatterbox, MiniMax and ElevenLabs read `text` (what huggingface_hub and
+  // @huggingface/inference send).
+  if (task === "text-to-speech") return [model.startsWith("fal-ai/kokoro") ? "prompt" : "text"];
+  return ["prompt"];
 }
 
 /** The result a fal model returns for its task, media URLs pointing at the sim (data URLs in sync mode). */
@@ -104,13 +106,11 @@ function acceptInput(
   const body = requireJsonObject(request, res, context);
   if (!body) return undefined;
   const task = taskOfProviderModel(context, model);
-  const given = (field: string) => typeof body[field] === "string" && body[field] !== "";
-  const missing = requiredFields(task).filter((fields) => !fields.some(given));
+  const missing = requiredFields(task, model).filter(
+    (field) => typeof body[field] !== "string" || body[field] === "",
+  );
   if (missing.length > 0) {
-    missingFields(
-      res,
-      missing.map((fields) => fields[0]!),
-    );
+    missingFields(res, missing);
     return undefined;
   }
   if (body.loras !== undefined && !validLoras(body.loras)) {

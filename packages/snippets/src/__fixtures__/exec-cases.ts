@@ -70,6 +70,9 @@ export const TASK_CASES: ExecCase[] = [
   [model("Wan-AI/Wan2.1-T2V-14B", "text-to-video"), "replicate", "wavespeedai/wan-2.1-t2v-480p"],
   [model("Wan-AI/Wan2.1-T2V-14B", "text-to-video"), "novita", "wan-t2v"],
   [model("openai/whisper-large-v3", "automatic-speech-recognition"), "fal-ai", "fal-ai/whisper"],
+  // fal's Kokoro reads `prompt`, its Dia `text` (what the hub clients send).
+  [model("hexgrad/Kokoro-82M", "text-to-speech"), "fal-ai", "fal-ai/kokoro/american-english"],
+  [model("nari-labs/Dia-1.6B", "text-to-speech"), "fal-ai", "fal-ai/dia-tts"],
   [model("mistralai/Mistral-7B-v0.1", "text-generation"), "together", "mistralai/Mistral-7B-v0.1"],
 ].map(([m, provider, providerId]) => ({
   model: m as ModelData,
