@@ -11,6 +11,7 @@ import { createMetrics } from "./http/metrics.js";
 import { answerMissingHost, answerParserError } from "./http/parser-errors.js";
 import { normalizePublicUrl } from "./http/public-url.js";
 import { type Logger, silentLogger } from "./logger.js";
+import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { seedRepositories } from "./repos/seed-repositories.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
@@ -144,10 +145,13 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     );
     // Catalogue models without files become repositories (their demo copies), once.
     const started = Date.now();
-    const repositories = await seedRepositories(store, createRepoService({ store, blobs }));
+    const repoService = createRepoService({ store, blobs });
+    const repositories = await seedRepositories(store, repoService);
     if (repositories) {
       logger.log("info", "catalogue repositories created", { repositories, ms: Date.now() - started });
     }
+    const cards = await deriveRepoCardsOnce(store, repoService, logger);
+    if (cards) logger.log("info", "dataset and space cards indexed", { repositories: cards });
   } catch (error) {
     await store.close();
     throw error;

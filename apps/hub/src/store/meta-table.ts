@@ -11,6 +11,9 @@ export function createMetaTable(q: Queryable) {
       await q.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", [key, value]);
       return (await q.get<{ value: string }>("SELECT value FROM meta WHERE key = ?", [key]))!.value;
     },
+    async delete(key: string): Promise<void> {
+      await q.run("DELETE FROM meta WHERE key = ?", [key]);
+    },
     async set(key: string, value: string): Promise<void> {
       await q.run(
         "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",

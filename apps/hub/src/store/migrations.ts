@@ -381,7 +381,7 @@ export const MIGRATIONS: readonly Migration[] = [
     PRIMARY KEY (issuer, subject)
   );
   `,
-  // 10: Xet garbage collection. A xorb no file uses is first marked (`deleting_since` = when); a later run
+  // 11: Xet garbage collection. A xorb no file uses is first marked (`deleting_since` = when); a later run
   // claims it (the time prefixed with "~", which sorts after every timestamp) and only then deletes its blob
   // and row. An upload or a shard that needs a marked xorb clears the mark; a claimed one is gone.
   `
@@ -389,7 +389,7 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX xet_xorbs_by_deleting ON xet_xorbs (deleting_since);
   CREATE INDEX xet_xorbs_by_blob ON xet_xorbs (blob_sha256);
   `,
-  // 11: each user's order of inference providers (Settings > Inference Providers; the router's `auto`).
+  // 12: each user's order of inference providers (Settings > Inference Providers; the router's `auto`).
   `
   CREATE TABLE provider_preferences (
     user_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
@@ -398,23 +398,29 @@ export const MIGRATIONS: readonly Migration[] = [
     PRIMARY KEY (user_id, position)
   );
   `,
-  // 12: blob garbage collection asks which commits still hold a git blob.
+  // 13: blob garbage collection asks which commits still hold a git blob.
   `
   CREATE INDEX commit_files_by_blob ON commit_files (blob_oid);
   `,
-  // 13: the local apps that can run each model, computed from the record by @modelhub/tasks' rules when the
+  // 14: the local apps that can run each model, computed from the record by @modelhub/tasks' rules when the
   // row is written (`,app1,app2,`): the `apps` filter is then a LIKE that runs on SQLite and PostgreSQL.
   // Existing rows are filled on open (local-apps.ts).
   `
   ALTER TABLE models ADD COLUMN local_apps TEXT;
   `,
-  // 14: what a dataset's or space's card says, written on every commit to main (derive-repo-card.ts): the
+  // 15: what a dataset's or space's card says, written on every commit to main (derive-repo-card.ts): the
   // front matter, the tags the listings filter on (`license:mit`, `language:en`, a space's SDK...), and a
-  // space's SDK for its list row. Repositories committed before this read as untagged until their next commit.
+  // space's SDK for its list row. Repositories committed before this are derived once at start (16).
   `
   ALTER TABLE repos ADD COLUMN card_data TEXT;
   ALTER TABLE repos ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE repos ADD COLUMN sdk TEXT;
+  `,
+  // 16: datasets and spaces committed before 15 get their card index once, from their README: a blob this
+  // SQL cannot read, so it only leaves a note that the hub's start acts on (repos/repo-card-backfill.ts).
+  `
+  INSERT INTO meta (key, value) SELECT 'repo_cards_pending', '1'
+  WHERE EXISTS (SELECT 1 FROM repos WHERE type <> 'model');
   `,
 ];
 

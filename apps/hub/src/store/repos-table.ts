@@ -141,6 +141,11 @@ export function createReposTable(q: Queryable) {
         [type, id],
       );
     },
+    /** The keys of every repository of one type, oldest first (start-up work over all of them). */
+    async keysOfType(type: RepoType): Promise<number[]> {
+      const rows = await q.all<{ id: number }>("SELECT id FROM repos WHERE type = ? ORDER BY id", [type]);
+      return rows.map((row) => Number(row.id));
+    },
     async listByOwner(type: RepoType, owner: string): Promise<RepoRecord[]> {
       const rows = await q.all<RepoRow>("SELECT * FROM repos WHERE type = ? AND owner = ? ORDER BY name", [
         type,
