@@ -32,8 +32,13 @@ const ESCAPES: Record<string, string> = {
   "\f": "\\f",
 };
 
+// Most strings (keys, names, descriptions) need no escape: testing first skips building a new string.
+const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
+const NEEDS_ESCAPE_ASCII = /["\\\x00-\x1f\x7f-\uffff]/;
+
 /** json.dumps' string encoding (ensure_ascii off: only quotes, backslash and control characters escaped). */
 export function jsonString(s: string, ensureAscii: boolean): string {
+  if (!(ensureAscii ? NEEDS_ESCAPE_ASCII : NEEDS_ESCAPE).test(s)) return `"${s}"`;
   const re = ensureAscii ? /["\\\x00-\x1f\x7f-\uffff]/g : /["\\\x00-\x1f]/g;
   return `"${s.replace(re, (ch) => ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
 }
