@@ -23,7 +23,7 @@ export function matchCount(total: number | undefined, shown: number): string {
 export function ModelsList() {
   const [params, update] = useListSearchParams(readListParams, writeListParams);
   const query = useQuery({ ...modelListQuery(toApiQuery(params)), placeholderData: keepPreviousData });
-  const models = query.data?.models ?? [];
+  const models = query.data?.items ?? [];
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[16rem_1fr]">
       <PageTitle>{params.task === ANY ? "Models" : `${taskLabel(params.task)} models`}</PageTitle>

@@ -21,7 +21,7 @@ function useOwnerModels(owner: string) {
     ...modelListQuery({ author: owner, sort: "created", limit: SHOWN }),
     select: (page) => ({
       total: page.total,
-      repos: page.models.map(
+      items: page.items.map(
         (model): RepoSummary => ({
           id: model.id,
           author: owner,
@@ -53,7 +53,7 @@ export function OwnerRepos({ owner }: { owner: string }) {
     <div className="flex flex-col gap-6">
       {SECTIONS.map((section) => {
         const answer = answers[section.type];
-        const repos = answer.data?.repos ?? [];
+        const repos = answer.data?.items ?? [];
         const total = answer.data?.total ?? repos.length;
         const headingId = `${section.type}-repos-heading`;
         return (

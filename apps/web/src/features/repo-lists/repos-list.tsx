@@ -47,7 +47,7 @@ export function ReposList({ type }: { type: "dataset" | "space" }) {
     placeholderData: keepPreviousData,
   });
 
-  const repos = query.data?.repos ?? [];
+  const repos = query.data?.items ?? [];
   const count = query.data?.total ?? repos.length;
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[16rem_1fr]">

@@ -2,7 +2,7 @@ import { EXPAND_FIELDS, type ProviderMappingView } from "@modelhub/hub/api";
 import type { ModelData, PipelineType } from "@modelhub/tasks";
 import { queryOptions } from "@tanstack/react-query";
 import { hubGet, modelPath } from "./hub-fetch.js";
-import { hubGetListPage } from "./list-page.js";
+import { type ListingQuery, listingQuery, listingUrl } from "./list-page.js";
 
 /** One row of `GET /api/models` (the public hub's list shape). */
 export interface ModelSummary {
@@ -29,7 +29,7 @@ const SORT_KEYS: Record<ModelSort, string> = {
   created: "createdAt",
 };
 
-export interface ModelListQuery {
+export interface ModelListQuery extends ListingQuery<ModelSort> {
   search?: string;
   author?: string;
   pipelineTag?: string;
@@ -41,45 +41,26 @@ export interface ModelListQuery {
   numParameters?: string;
   /** A local app's key: models it can run. */
   app?: string;
-  sort: ModelSort;
-  cursor?: string;
-  limit: number;
-}
-
-export interface ModelListPage {
-  models: ModelSummary[];
-  nextCursor?: string;
-  /** How many models match the query (the hub's `X-Total-Count`), when it says. */
-  total?: number;
 }
 
 export function modelListUrl(query: ModelListQuery): string {
-  const params = new URLSearchParams();
-  if (query.search) params.set("search", query.search);
-  if (query.pipelineTag) params.set("pipeline_tag", query.pipelineTag);
-  if (query.library) params.set("library", query.library);
-  if (query.provider) params.set("inference_provider", query.provider);
-  if (query.author) params.set("author", query.author);
-  if (query.license) params.set("license", query.license);
-  if (query.language) params.set("language", query.language);
-  if (query.numParameters) params.set("num_parameters", query.numParameters);
-  if (query.app) params.set("apps", query.app);
-  params.set("sort", SORT_KEYS[query.sort]);
-  params.set("direction", "-1");
-  params.set("limit", String(query.limit));
-  if (query.cursor) params.set("cursor", query.cursor);
-  return `/api/models?${params}`;
+  const filters: Array<[string, string | undefined]> = [
+    ["search", query.search],
+    ["pipeline_tag", query.pipelineTag],
+    ["library", query.library],
+    ["inference_provider", query.provider],
+    ["author", query.author],
+    ["license", query.license],
+    ["language", query.language],
+    ["num_parameters", query.numParameters],
+    ["apps", query.app],
+  ];
+  const { limit, cursor } = query;
+  return listingUrl("/api/models", filters, { sort: SORT_KEYS[query.sort], direction: "-1", limit, cursor });
 }
 
 export const modelListQuery = (query: ModelListQuery) =>
-  queryOptions({
-    queryKey: ["models", query],
-    queryFn: async ({ signal }): Promise<ModelListPage> => {
-      const { items, ...page } = await hubGetListPage<ModelSummary>(modelListUrl(query), signal);
-      return { models: items, ...page };
-    },
-    staleTime: 30_000,
-  });
+  listingQuery<ModelSummary>("models", query, modelListUrl(query));
 
 /** How a provider serves a model, with the provider's name (the hub keys the mapping by provider). */
 export interface ProviderMapping extends ProviderMappingView {

@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { type RepoRef, repoApiUrl } from "../repo-ref.js";
 import { hubGet, hubSend } from "./hub-fetch.js";
-import { hubGetListPage } from "./list-page.js";
+import { type ListingQuery, listingQuery, listingUrl } from "./list-page.js";
 
 /** `GET /api/{datasets|spaces}/{id}`: the repository and what its README's front matter says. */
 export interface RepoInfo {
@@ -49,13 +49,13 @@ export const REPO_SORTS = ["updated", "created", "name"] as const;
 export type RepoSort = (typeof REPO_SORTS)[number];
 
 /** The hub's sort and direction for each sort the dataset and space lists offer. */
-const REPO_SORT_KEYS: Record<RepoSort, [string, string]> = {
+const REPO_SORT_KEYS: Record<RepoSort, [string, "1" | "-1"]> = {
   updated: ["lastModified", "-1"],
   created: ["createdAt", "-1"],
   name: ["id", "1"],
 };
 
-export interface RepoListQuery {
+export interface RepoListQuery extends ListingQuery<RepoSort> {
   type: "dataset" | "space";
   search?: string;
   author?: string;
@@ -63,42 +63,27 @@ export interface RepoListQuery {
   language?: string;
   /** Card tags every row must carry (a space's SDK is one). */
   tags?: string[];
-  sort: RepoSort;
-  cursor?: string;
-  limit: number;
-}
-
-export interface RepoListPage {
-  repos: RepoSummary[];
-  nextCursor?: string;
-  /** How many match (the hub's `X-Total-Count`). */
-  total?: number;
 }
 
 export function repoListUrl(query: RepoListQuery): string {
-  const params = new URLSearchParams();
-  if (query.search) params.set("search", query.search);
-  if (query.author) params.set("author", query.author);
-  for (const tag of query.tags ?? []) params.append("filter", tag);
-  if (query.license) params.set("license", query.license);
-  if (query.language) params.set("language", query.language);
+  const filters: Array<[string, string | undefined]> = [
+    ["search", query.search],
+    ["author", query.author],
+    ...(query.tags ?? []).map((tag): [string, string] => ["filter", tag]),
+    ["license", query.license],
+    ["language", query.language],
+  ];
   const [sort, direction] = REPO_SORT_KEYS[query.sort];
-  params.set("sort", sort);
-  params.set("direction", direction);
-  params.set("limit", String(query.limit));
-  if (query.cursor) params.set("cursor", query.cursor);
-  return `/api/${query.type}s?${params}`;
+  return listingUrl(`/api/${query.type}s`, filters, {
+    sort,
+    direction,
+    limit: query.limit,
+    cursor: query.cursor,
+  });
 }
 
 export const repoListQuery = (query: RepoListQuery) =>
-  queryOptions({
-    queryKey: ["repos", query],
-    queryFn: async ({ signal }): Promise<RepoListPage> => {
-      const { items, ...page } = await hubGetListPage<RepoSummary>(repoListUrl(query), signal);
-      return { repos: items, ...page };
-    },
-    staleTime: 30_000,
-  });
+  listingQuery<RepoSummary>("repos", query, repoListUrl(query));
 
 /** What a new repository is made with: `POST /api/repos/create` (a space's SDK goes in its README). */
 export interface NewRepo {
