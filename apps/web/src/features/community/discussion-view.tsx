@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link } from "react-router";
+import { LabelledText } from "../../components/ui/labelled-text.js";
 import { ErrorAlert, QueryState } from "../../components/ui/query-state.js";
 import { compareQuery } from "../../lib/api/compare.js";
 import type { DiscussionDetails, DiscussionEvent } from "../../lib/api/discussions.js";
@@ -13,7 +14,6 @@ import { filesUrls, type RepoRef, repoApiUrl, repoPageUrl } from "../../lib/repo
 import { usePendingAction } from "../../lib/use-pending-action.js";
 import { Markdown } from "../model-page/markdown.js";
 import { DiffView } from "../repo-files/diff-view.js";
-import { MessageField } from "./message-field.js";
 import { StatusBadge } from "./status-badge.js";
 
 /** A discussion or pull request: its events, the PR's commits and diff, comment, merge, close/reopen. */
@@ -178,7 +178,7 @@ function Actions({
       <h3 id={`${id}-heading`} className="sr-only">
         Reply
       </h3>
-      <MessageField label="Comment" rows={4} value={comment} onChange={setComment} />
+      <LabelledText label="Comment" rows={4} value={comment} onValue={setComment} />
       <div className="flex flex-wrap gap-2">
         <button
           type="button"

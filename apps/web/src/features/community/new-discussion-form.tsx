@@ -1,11 +1,11 @@
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
+import { LabelledText } from "../../components/ui/labelled-text.js";
 import { ErrorAlert } from "../../components/ui/query-state.js";
 import { hubSend } from "../../lib/api/hub-fetch.js";
 import { queryClient } from "../../lib/query-client.js";
 import { type RepoRef, repoApiUrl, repoPageUrl } from "../../lib/repo-ref.js";
 import { usePendingAction } from "../../lib/use-pending-action.js";
-import { MessageField } from "./message-field.js";
 
 /** Start a discussion (title + first comment). Pull requests start from "Add file" as a PR. */
 export function NewDiscussionForm({ repo, csrfToken }: { repo: RepoRef; csrfToken: string }) {
@@ -32,19 +32,8 @@ export function NewDiscussionForm({ repo, csrfToken }: { repo: RepoRef; csrfToke
       <h3 id={`${id}-heading`} className="font-semibold">
         Start a discussion
       </h3>
-      <label htmlFor={`${id}-title`} className="text-sm font-medium">
-        Title
-      </label>
-      <input
-        id={`${id}-title`}
-        required
-        minLength={3}
-        maxLength={200}
-        value={title}
-        onChange={(event) => setTitle(event.target.value)}
-        className="h-9 rounded-md border border-line bg-surface px-3 text-sm"
-      />
-      <MessageField label="Message" rows={3} value={description} onChange={setDescription} />
+      <LabelledText label="Title" value={title} onValue={setTitle} required minLength={3} maxLength={200} />
+      <LabelledText label="Message" rows={3} value={description} onValue={setDescription} />
       <button
         type="submit"
         disabled={busy}

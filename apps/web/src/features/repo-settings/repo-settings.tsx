@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
+import { LabelledText } from "../../components/ui/labelled-text.js";
 import { hubGet, hubSend } from "../../lib/api/hub-fetch.js";
 import { canWrite, type Viewer, viewerQuery } from "../../lib/api/session.js";
 import { queryClient } from "../../lib/query-client.js";
@@ -166,14 +167,11 @@ function Rename({ repo, viewer }: { repo: RepoRef; viewer: Viewer }) {
       <h3 id={`${id}-heading`} className="font-semibold">
         Rename or move
       </h3>
-      <label htmlFor={`${id}-target`} className="text-sm">
-        New id (owner/name); the old address redirects to it
-      </label>
-      <input
-        id={`${id}-target`}
+      <LabelledText
+        label="New id (owner/name); the old address redirects to it"
         value={target}
-        onChange={(event) => setTarget(event.target.value)}
-        className="h-9 rounded-md border border-line bg-surface px-3 font-mono text-sm"
+        onValue={setTarget}
+        mono
       />
       <button type="submit" disabled={busy || target.trim() === repo.id} className={buttonClass}>
         Rename
@@ -210,15 +208,16 @@ function Delete({ repo, viewer }: { repo: RepoRef; viewer: Viewer }) {
       <p className="text-sm">
         Its files, history, pull requests and discussions go too. This cannot be undone.
       </p>
-      <label htmlFor={`${id}-confirm`} className="text-sm">
-        Type <strong className="font-mono">{repo.id}</strong> to confirm
-      </label>
-      <input
-        id={`${id}-confirm`}
+      <LabelledText
+        label={
+          <>
+            Type <strong className="font-mono">{repo.id}</strong> to confirm
+          </>
+        }
         value={typed}
+        onValue={setTyped}
         autoComplete="off"
-        onChange={(event) => setTyped(event.target.value)}
-        className="h-9 rounded-md border border-line bg-surface px-3 font-mono text-sm"
+        mono
       />
       <button
         type="submit"

@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { LabelledText } from "../../components/ui/labelled-text.js";
 
 export interface CommitChoice {
   title: string;
@@ -38,30 +39,8 @@ export function CommitFields({
         onSubmit({ title: title.trim() || defaultTitle, description, asPullRequest: pullRequest });
       }}
     >
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-title`} className="text-sm font-medium">
-          Commit title
-        </label>
-        <input
-          id={`${id}-title`}
-          value={title}
-          placeholder={defaultTitle}
-          onChange={(event) => setTitle(event.target.value)}
-          className="h-9 rounded-md border border-line bg-surface px-3 text-sm"
-        />
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-description`} className="text-sm font-medium">
-          Description (optional)
-        </label>
-        <textarea
-          id={`${id}-description`}
-          value={description}
-          rows={3}
-          onChange={(event) => setDescription(event.target.value)}
-          className="rounded-md border border-line bg-surface px-3 py-2 text-sm"
-        />
-      </div>
+      <LabelledText label="Commit title" value={title} onValue={setTitle} placeholder={defaultTitle} />
+      <LabelledText label="Description (optional)" rows={3} value={description} onValue={setDescription} />
       <fieldset className="flex flex-col gap-1 text-sm">
         <legend className="mb-1 font-medium">Where the change goes</legend>
         {canCommitDirectly ? (

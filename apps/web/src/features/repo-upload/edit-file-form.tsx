@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
+import { LabelledText } from "../../components/ui/labelled-text.js";
 import { ErrorAlert } from "../../components/ui/query-state.js";
 import { hubError } from "../../lib/api/hub-fetch.js";
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
@@ -75,32 +76,9 @@ export function EditFileForm({
         {existing ? `Edit ${existing}` : `New file${dir ? ` in ${dir}/` : ""}`}
       </h2>
       {existing ? null : (
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-name`} className="text-sm font-medium">
-            File name
-          </label>
-          <input
-            id={`${id}-name`}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            placeholder="README.md"
-            className="h-9 rounded-md border border-line bg-surface px-3 font-mono text-sm"
-          />
-        </div>
+        <LabelledText label="File name" value={name} onValue={setName} placeholder="README.md" mono />
       )}
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-content`} className="text-sm font-medium">
-          Content
-        </label>
-        <textarea
-          id={`${id}-content`}
-          value={content}
-          rows={18}
-          spellCheck={false}
-          onChange={(event) => setEdited(event.target.value)}
-          className="rounded-md border border-line bg-surface px-3 py-2 font-mono text-[13px]"
-        />
-      </div>
+      <LabelledText label="Content" rows={18} value={content} onValue={setEdited} spellCheck={false} mono />
       <CommitFields
         canCommitDirectly={canWrite(viewer.data, repo.id)}
         revision={revision}
