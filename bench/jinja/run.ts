@@ -3,46 +3,25 @@
  * Renders every (corpus template x conversation) pair that both engines render without error.
  * Run: npm run bench:jinja -w bench
  */
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { Template as HfTemplate } from "@huggingface/jinja";
 import { renderChatTemplate, Template } from "@modelhub/jinja";
 import { build } from "esbuild";
+import { corpusPairs, type Pair } from "./pairs.js";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const fixtures = `${repoRoot}packages/jinja/src/__fixtures__/`;
-const corpus: { id: string; template: string; bos_token?: string; eos_token?: string }[] = JSON.parse(
-  readFileSync(`${fixtures}chat-templates.json`, "utf8"),
-);
-const goldens = JSON.parse(readFileSync(`${fixtures}chat-goldens.json`, "utf8")) as {
-  conversations: ({ id: string } & Record<string, unknown>)[];
-};
 
-interface Job {
-  source: string;
-  context: Record<string, unknown>;
-}
-
-/** transformers' variables: tools/documents None when absent, special tokens from the entry. */
-const jobs: Job[] = [];
+/** The pairs both engines render without error. */
+const jobs: Pair[] = [];
 let skipped = 0;
-for (const entry of corpus) {
-  for (const { id: _id, ...conversation } of goldens.conversations) {
-    const context = {
-      tools: null,
-      documents: null,
-      ...conversation,
-      bos_token: entry.bos_token ?? "<|bos|>",
-      eos_token: entry.eos_token ?? "<|eos|>",
-    };
-    try {
-      new HfTemplate(entry.template).render(context);
-      renderChatTemplate(entry.template, context as never);
-      jobs.push({ source: entry.template, context });
-    } catch {
-      skipped++;
-    }
+for (const pair of corpusPairs()) {
+  try {
+    new HfTemplate(pair.source).render(pair.context);
+    renderChatTemplate(pair.source, pair.context as never);
+    jobs.push(pair);
+  } catch {
+    skipped++;
   }
 }
 
