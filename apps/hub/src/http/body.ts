@@ -95,11 +95,14 @@ function jsonDepthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
+/** One decoder for every body: a whole-input decode() keeps no state between calls. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** Parses a JSON request body: InvalidJsonError (400) when malformed, not UTF-8, or nested too deeply. */
 export function parseJsonBody(bytes: Uint8Array): unknown {
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = STRICT_UTF8.decode(bytes);
   } catch {
     throw new InvalidJsonError("The request body is not valid UTF-8.");
   }

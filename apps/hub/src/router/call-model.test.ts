@@ -14,6 +14,13 @@ describe("modelOfCall", () => {
     expect(modelOfCall(body('{"model":"a\\/b"}'), "/x")).toBe("a/b");
   });
 
+  it("reads the last of two model keys, as JSON.parse and the provider do", () => {
+    expect(modelOfCall(body('{"model":"public/m","messages":[],"model":"private/m"}'), "/x")).toBe(
+      "private/m",
+    );
+    expect(modelOfCall(body('{ "model": "public/m", "model": "private/m"}'), "/x")).toBe("private/m");
+  });
+
   it("falls back to the provider path", () => {
     expect(modelOfCall(body("not json"), "/models/org/name/pipeline")).toBe("org/name");
     expect(modelOfCall(undefined, "/pipeline/text-classification/org%2Fname")).toBe("org/name");

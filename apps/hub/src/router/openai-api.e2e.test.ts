@@ -68,6 +68,31 @@ describe("the npm openai client against /v1", () => {
     expect(JSON.stringify(sim.requests[0])).not.toContain(token);
   });
 
+  it("passes the caller's body on byte for byte but for the provider's model id", async () => {
+    // A compact body (the id is written into the caller's bytes) and a spaced one (re-serialized): in both
+    // the provider gets its own id once, and the rest of the call.
+    for (const [body, seed] of [
+      [
+        `{"model":"${MODEL}:together","messages":[{"role":"user","content":"Hi"}],"seed":12345678901234567890}`,
+        "12345678901234567890",
+      ],
+      [`{ "model": "${MODEL}:together", "messages": [{"role": "user", "content": "Hi"}], "seed": 7 }`, "7"],
+    ] as const) {
+      sim.clearRequests();
+      const answer = await fetch(`${hub.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body,
+      });
+      expect(answer.status).toBe(200);
+      const sent = sim.requests[0]!.bodyText;
+      expect(JSON.parse(sent)).toMatchObject({ model: "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo" });
+      expect(sent.split('"model"')).toHaveLength(2);
+      // The spliced body keeps a seed past 2^53 as sent (a re-serialized one would round it).
+      expect(sent).toContain(`"seed":${seed}`);
+    }
+  });
+
   it("chats with :fastest and :cheapest", async () => {
     for (const policy of ["fastest", "cheapest"]) {
       const { data, response } = await client.chat.completions

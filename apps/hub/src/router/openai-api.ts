@@ -6,6 +6,7 @@ import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import type { MappingTask } from "../store/mapping-record.js";
 import type { Store } from "../store/store.js";
+import { compactModelSpan } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { parseModelRef } from "./model-ref.js";
 import { createModelRoutes } from "./model-routes.js";
@@ -82,9 +83,42 @@ function providerPath(candidate: Candidate, task: InferenceTask): string {
   return path;
 }
 
+/** Per provider: whether its chat body is the caller's with only `model` replaced (asked of the client once). */
+const chatBodyKeepsCallers = new Map<string, boolean>();
+function keepsCallersChatBody(provider: InferenceProvider): boolean {
+  let keeps = chatBodyKeepsCallers.get(provider);
+  if (keeps === undefined) {
+    keeps = [true, false].every((stream) => {
+      const { body } = buildRequest({
+        provider,
+        task: "conversational",
+        providerModelId: "provider/id",
+        args: { model: "hub/id", messages: [], stream } as never,
+        routerUrl: "http://router",
+        stream,
+      });
+      return JSON.stringify(body) === JSON.stringify({ model: "provider/id", messages: [], stream });
+    });
+    chatBodyKeepsCallers.set(provider, keeps);
+  }
+  return keeps;
+}
+
 /** The body sent to one provider: the caller's, with the provider's own model id. */
-function providerBody(call: Record<string, unknown>, candidate: Candidate, task: InferenceTask): Buffer {
+function providerBody(
+  call: Record<string, unknown>,
+  raw: Buffer,
+  candidate: Candidate,
+  task: InferenceTask,
+): Buffer {
   if (task === "conversational") {
+    // Where the provider takes the caller's body with its own model id, the id is written into the caller's
+    // bytes (nothing re-serialized: numbers such as a 64-bit seed reach the provider exactly as sent).
+    const span = keepsCallersChatBody(candidate.provider) ? compactModelSpan(raw) : undefined;
+    if (span) {
+      const id = Buffer.from(JSON.stringify(candidate.providerId).slice(1, -1));
+      return Buffer.concat([raw.subarray(0, span.start), id, raw.subarray(span.end)]);
+    }
     // The client's chat rules (e.g. servers that take the model from the path), one copy of them.
     const { body } = buildRequest({
       provider: candidate.provider,
@@ -173,7 +207,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     const attempt = (index: number): void => {
       const candidate = candidates[index]!;
       const upstream = deps.upstreams.get(candidate.provider)!;
-      const upstreamBody = providerBody(body, candidate, endpoint.task);
+      const upstreamBody = providerBody(body, raw, candidate, endpoint.task);
       const isLast = index === candidates.length - 1;
       pipeToProvider({
         upstream,

@@ -91,4 +91,27 @@ describe("usage records", () => {
     expect(await rawRows()).toBe(1);
     expect((await usage.summary())[0]!.requests).toBe(21);
   });
+
+  it("add a batch's calls up per day, token, provider and model, onto the totals already there", async () => {
+    let clock = new Date("2026-01-01T23:59:59Z");
+    const usage = createUsageTable(db, () => clock, 30);
+    usage.record(call());
+    usage.record(call({ status: 429, durationMs: 7 }));
+    usage.record(call({ provider: "groq" }));
+    clock = new Date("2026-01-02T00:00:01Z");
+    usage.record(call({ requestBytes: 3 }));
+    await usage.flush();
+    clock = new Date("2026-01-02T08:00:00Z");
+    usage.record(call({ status: 0 }));
+    await usage.flush();
+    expect(await rawRows()).toBe(5);
+    const days = await db.all(
+      "SELECT day, provider, requests, errors, request_bytes AS bytes, total_ms AS ms FROM usage_daily ORDER BY day, provider",
+    );
+    expect(days).toEqual([
+      { day: "2026-01-01", provider: "groq", requests: 1, errors: 0, bytes: 10, ms: 5 },
+      { day: "2026-01-01", provider: "together", requests: 2, errors: 1, bytes: 20, ms: 12 },
+      { day: "2026-01-02", provider: "together", requests: 2, errors: 1, bytes: 13, ms: 10 },
+    ]);
+  });
 });

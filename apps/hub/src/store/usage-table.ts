@@ -43,9 +43,9 @@ const INSERT_USAGE = `
 const ADD_TO_DAY = `
   INSERT INTO usage_daily (day, token_id, provider, model, requests, errors, request_bytes, response_bytes,
     total_ms)
-  VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (day, token_id, provider, model) DO UPDATE SET
-    requests = usage_daily.requests + 1, errors = usage_daily.errors + excluded.errors,
+    requests = usage_daily.requests + excluded.requests, errors = usage_daily.errors + excluded.errors,
     request_bytes = usage_daily.request_bytes + excluded.request_bytes,
     response_bytes = usage_daily.response_bytes + excluded.response_bytes,
     total_ms = usage_daily.total_ms + excluded.total_ms`;
@@ -59,6 +59,45 @@ const SUMMARY = `
   GROUP BY token_id, provider, model ORDER BY token_id, provider, usage_daily.model`;
 
 type PendingUsage = UsageRecord & { createdAt: string };
+
+interface DailyTotal extends UsageTotals {
+  day: string;
+  tokenId: number;
+  provider: string;
+  /** "" for calls without a model (the daily table's key cannot hold null). */
+  model: string;
+}
+
+/** A batch's records added up per day, token, provider and model. */
+function dailyTotals(rows: readonly PendingUsage[]): Iterable<DailyTotal> {
+  const totals = new Map<string, DailyTotal>();
+  for (const row of rows) {
+    const day = row.createdAt.slice(0, 10);
+    const model = row.model ?? "";
+    const key = `${day}\u0000${row.tokenId}\u0000${row.provider}\u0000${model}`;
+    let total = totals.get(key);
+    if (!total) {
+      total = {
+        day,
+        tokenId: row.tokenId,
+        provider: row.provider,
+        model,
+        requests: 0,
+        errors: 0,
+        requestBytes: 0,
+        responseBytes: 0,
+        totalMs: 0,
+      };
+      totals.set(key, total);
+    }
+    total.requests++;
+    if (row.status >= 400 || row.status === 0) total.errors++;
+    total.requestBytes += row.requestBytes;
+    total.responseBytes += row.responseBytes;
+    total.totalMs += row.durationMs;
+  }
+  return totals.values();
+}
 
 /** A record made after the store closed: nothing can write it any more. */
 export class UsageTableClosedError extends Error {
@@ -93,15 +132,19 @@ export function createUsageTable(
           row.durationMs,
           row.createdAt,
         ]);
+      }
+      // The day's totals once per (day, token, provider, model) of the batch rather than once per call.
+      for (const day of dailyTotals(rows)) {
         await tx.run(ADD_TO_DAY, [
-          row.createdAt.slice(0, 10),
-          row.tokenId,
-          row.provider,
-          row.model ?? "",
-          row.status >= 400 || row.status === 0 ? 1 : 0,
-          row.requestBytes,
-          row.responseBytes,
-          row.durationMs,
+          day.day,
+          day.tokenId,
+          day.provider,
+          day.model,
+          day.requests,
+          day.errors,
+          day.requestBytes,
+          day.responseBytes,
+          day.totalMs,
         ]);
       }
     });
