@@ -77,6 +77,27 @@ export function NewPasswordField({
   );
 }
 
+/** A settings section that is one form, named by the section's title (or `label` when the form's differs). */
+export function SettingsForm({
+  title,
+  label = title,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  label?: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  children: ReactNode;
+}) {
+  return (
+    <SettingsSection title={title} className="flex flex-col gap-4">
+      <form onSubmit={onSubmit} className="flex max-w-md flex-col gap-4" aria-label={label}>
+        {children}
+      </form>
+    </SettingsSection>
+  );
+}
+
 /** A form's outcome, announced to screen readers: an error (alert) or a confirmation (status). */
 export function FormMessage({ error, success }: { error?: string | null; success?: string | null }) {
   if (error)

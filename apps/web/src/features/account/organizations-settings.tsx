@@ -5,6 +5,7 @@ import { queryClient } from "../../lib/query-client.js";
 import {
   errorText,
   FormMessage,
+  SettingsForm,
   SettingsSection,
   SubmitButton,
   secondaryButtonClass,
@@ -81,19 +82,17 @@ export function OrganizationsSettings({ user }: { user: string }) {
           ))}
         </ul>
       </SettingsSection>
-      <SettingsSection title="New organization" className="flex flex-col gap-4">
-        <form onSubmit={create} className="flex max-w-md flex-col gap-4" aria-label="New organization">
-          <TextField
-            label="Organization name"
-            name="name"
-            required
-            hint="It names the organization’s models (name/model); you become its admin."
-          />
-          <TextField label="Full name" name="fullname" />
-          <FormMessage error={error} />
-          <SubmitButton>Create organization</SubmitButton>
-        </form>
-      </SettingsSection>
+      <SettingsForm title="New organization" onSubmit={create}>
+        <TextField
+          label="Organization name"
+          name="name"
+          required
+          hint="It names the organization’s models (name/model); you become its admin."
+        />
+        <TextField label="Full name" name="fullname" />
+        <FormMessage error={error} />
+        <SubmitButton>Create organization</SubmitButton>
+      </SettingsForm>
     </div>
   );
 }

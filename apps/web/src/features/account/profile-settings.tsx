@@ -7,6 +7,7 @@ import {
   errorText,
   FormMessage,
   NewPasswordField,
+  SettingsForm,
   SettingsSection,
   SubmitButton,
   TextField,
@@ -78,24 +79,22 @@ export function ProfileSettings() {
           <SubmitButton>Save profile</SubmitButton>
         </form>
       </SettingsSection>
-      <SettingsSection title="Password" className="flex flex-col gap-4">
-        <form onSubmit={changePassword} className="flex max-w-md flex-col gap-4" aria-label="Change password">
-          <TextField
-            label="Current password"
-            name="currentPassword"
-            type="password"
-            autoComplete="current-password"
-          />
-          <NewPasswordField
-            label="New password"
-            name="newPassword"
-            required
-            hint="At least 8 characters. Changing it signs you out everywhere, this browser too."
-          />
-          <FormMessage error={password.error} />
-          <SubmitButton>Change password</SubmitButton>
-        </form>
-      </SettingsSection>
+      <SettingsForm title="Password" label="Change password" onSubmit={changePassword}>
+        <TextField
+          label="Current password"
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+        />
+        <NewPasswordField
+          label="New password"
+          name="newPassword"
+          required
+          hint="At least 8 characters. Changing it signs you out everywhere, this browser too."
+        />
+        <FormMessage error={password.error} />
+        <SubmitButton>Change password</SubmitButton>
+      </SettingsForm>
     </div>
   );
 }
