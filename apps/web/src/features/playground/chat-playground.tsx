@@ -5,7 +5,7 @@ import { type Exchange, messagesFor } from "./chat-history.js";
 import { type ChatSettings, ChatSettingsFields, DEFAULT_CHAT_SETTINGS } from "./chat-settings.js";
 import { playgroundClient } from "./playground-client.js";
 import { PlaygroundError } from "./playground-error.js";
-import { useRun } from "./use-run.js";
+import { submitTo, useRun } from "./use-run.js";
 
 interface ChatPlaygroundProps {
   modelId: string;
@@ -99,13 +99,7 @@ export function ChatPlayground({ modelId, provider, hubUrl, accessToken }: ChatP
       <p aria-live="polite" className="sr-only">
         {running ? "The model is replying." : ""}
       </p>
-      <form
-        className="flex flex-col gap-2 sm:flex-row"
-        onSubmit={(event) => {
-          event.preventDefault();
-          send();
-        }}
-      >
+      <form className="flex flex-col gap-2 sm:flex-row" onSubmit={submitTo(send)}>
         <textarea
           value={draft}
           onChange={(event) => setDraft(event.target.value)}

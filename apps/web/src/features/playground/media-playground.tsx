@@ -4,7 +4,7 @@ import { playgroundClient } from "./playground-client.js";
 import { PlaygroundError } from "./playground-error.js";
 import { RunButton } from "./run-button.js";
 import { SimulatorBadge } from "./simulator-badge.js";
-import { useRun } from "./use-run.js";
+import { submitTo, useRun } from "./use-run.js";
 
 export type MediaTask = "text-to-image" | "text-to-speech" | "text-to-audio" | "text-to-video";
 export const MEDIA_TASKS: readonly string[] = [
@@ -53,13 +53,7 @@ export function MediaPlayground({ task, modelId, provider, hubUrl, accessToken }
 
   return (
     <div className="flex min-w-0 flex-col gap-3">
-      <form
-        className="flex flex-col gap-2 sm:flex-row"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void generate();
-        }}
-      >
+      <form className="flex flex-col gap-2 sm:flex-row" onSubmit={submitTo(generate)}>
         <input
           value={prompt}
           onChange={(event) => setPrompt(event.target.value)}

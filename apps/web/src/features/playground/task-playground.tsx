@@ -6,7 +6,7 @@ import { PlaygroundError } from "./playground-error.js";
 import { ReadableOutput } from "./readable-output.js";
 import { formFields, readField, writeField } from "./request-form.js";
 import { RunButton } from "./run-button.js";
-import { useRun } from "./use-run.js";
+import { submitTo, useRun } from "./use-run.js";
 
 interface TaskPlaygroundProps {
   model: ModelData;
@@ -87,13 +87,7 @@ export function TaskPlayground({ model, task, provider, hubUrl, accessToken }: T
 
   return (
     <div className="flex min-w-0 flex-col gap-3">
-      <form
-        className="flex flex-col gap-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void compute();
-        }}
-      >
+      <form className="flex flex-col gap-3" onSubmit={submitTo(compute)}>
         {takesFile ? (
           <label className="flex flex-col gap-1 text-sm">
             <span className="text-xs font-medium text-muted">

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { errorMessage, isAbort } from "./playground-client.js";
 
 export type RunOutcome = { status: "done" | "stopped" | "busy" } | { status: "failed"; error: string };
@@ -47,4 +47,12 @@ export function useRun(): RunState {
 
   const stop = useCallback(() => controller.current?.abort(), []);
   return { running, error, run, stop, setError };
+}
+
+/** A playground form's onSubmit: it starts `action` (a run) and keeps the page where it is. */
+export function submitTo(action: () => unknown) {
+  return (event: FormEvent) => {
+    event.preventDefault();
+    void action();
+  };
 }
