@@ -1,3 +1,4 @@
+import type { ComponentType } from "react";
 import { createBrowserRouter, type LoaderFunctionArgs, Navigate, type RouteObject } from "react-router";
 import { readListParams, toApiQuery } from "../features/models-list/list-params.js";
 import { modelListQuery, modelQuery } from "../lib/api/models.js";
@@ -23,7 +24,12 @@ function prefetchModel({ params }: LoaderFunctionArgs) {
 const sameRepo: RouteObject["shouldRevalidate"] = ({ currentParams, nextParams }) =>
   currentParams.owner !== nextParams.owner || currentParams.name !== nextParams.name;
 
-const repoCardPage = () => import("./pages/repo-card-page.js").then((m) => ({ Component: m.RepoCardPage }));
+/** A route's page, loaded when first visited: `name`, exported by the module `load` imports (its own chunk). */
+function page<Module>(load: () => Promise<Module>, name: keyof Module & string) {
+  return () => load().then((module) => ({ Component: module[name] as ComponentType }));
+}
+
+const repoCardPage = page(() => import("./pages/repo-card-page.js"), "RepoCardPage");
 
 /** The repository, revision and path of a files route (`tree/:rev/*`, `commits/:rev/*`), as its page reads them. */
 function filesRoute({ params, request }: LoaderFunctionArgs) {
@@ -58,45 +64,21 @@ const REPO_SECTIONS: RouteObject[] = [
   {
     path: "tree/:rev/*",
     loader: prefetchTree,
-    lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.FilesPage })),
+    lazy: page(() => import("./pages/repo-files-pages.js"), "FilesPage"),
   },
-  {
-    path: "blob/:rev/*",
-    lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.FilePage })),
-  },
+  { path: "blob/:rev/*", lazy: page(() => import("./pages/repo-files-pages.js"), "FilePage") },
   {
     path: "commits/:rev/*",
     loader: prefetchCommits,
-    lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.CommitsPage })),
+    lazy: page(() => import("./pages/repo-files-pages.js"), "CommitsPage"),
   },
-  {
-    path: "commit/:oid",
-    lazy: () => import("./pages/repo-files-pages.js").then((m) => ({ Component: m.CommitPage })),
-  },
-  {
-    path: "upload/:rev/*",
-    lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.UploadPage })),
-  },
-  {
-    path: "new/:rev/*",
-    lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.NewFilePage })),
-  },
-  {
-    path: "edit/:rev/*",
-    lazy: () => import("./pages/repo-upload-pages.js").then((m) => ({ Component: m.EditFilePage })),
-  },
-  {
-    path: "discussions",
-    lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.CommunityPage })),
-  },
-  {
-    path: "discussions/:num",
-    lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.DiscussionPage })),
-  },
-  {
-    path: "settings",
-    lazy: () => import("./pages/repo-admin-pages.js").then((m) => ({ Component: m.SettingsPage })),
-  },
+  { path: "commit/:oid", lazy: page(() => import("./pages/repo-files-pages.js"), "CommitPage") },
+  { path: "upload/:rev/*", lazy: page(() => import("./pages/repo-upload-pages.js"), "UploadPage") },
+  { path: "new/:rev/*", lazy: page(() => import("./pages/repo-upload-pages.js"), "NewFilePage") },
+  { path: "edit/:rev/*", lazy: page(() => import("./pages/repo-upload-pages.js"), "EditFilePage") },
+  { path: "discussions", lazy: page(() => import("./pages/repo-admin-pages.js"), "CommunityPage") },
+  { path: "discussions/:num", lazy: page(() => import("./pages/repo-admin-pages.js"), "DiscussionPage") },
+  { path: "settings", lazy: page(() => import("./pages/repo-admin-pages.js"), "SettingsPage") },
 ];
 
 // Every page is its own chunk: the model page never downloads the playground or the widget builder.
@@ -112,113 +94,66 @@ export const router = createBrowserRouter([
       {
         path: "models",
         loader: prefetchModels,
-        lazy: () => import("./pages/models-page.js").then((m) => ({ Component: m.ModelsPage })),
+        lazy: page(() => import("./pages/models-page.js"), "ModelsPage"),
       },
       {
         path: ":owner/:name",
         loader: prefetchModel,
         shouldRevalidate: sameRepo,
-        lazy: () => import("./pages/model-layout.js").then((m) => ({ Component: m.ModelLayout })),
+        lazy: page(() => import("./pages/model-layout.js"), "ModelLayout"),
         children: [
           {
             index: true,
-            lazy: () => import("./pages/model-card-page.js").then((m) => ({ Component: m.ModelCardPage })),
+            lazy: page(() => import("./pages/model-card-page.js"), "ModelCardPage"),
           },
-          {
-            path: "libraries/:library",
-            lazy: () => import("./pages/library-page.js").then((m) => ({ Component: m.LibraryPage })),
-          },
-          {
-            path: "local-apps/:app?",
-            lazy: () => import("./pages/local-app-page.js").then((m) => ({ Component: m.LocalAppPage })),
-          },
-          {
-            path: "inference",
-            lazy: () => import("./pages/inference-page.js").then((m) => ({ Component: m.InferencePage })),
-          },
-          {
-            path: "playground",
-            lazy: () => import("./pages/playground-page.js").then((m) => ({ Component: m.PlaygroundPage })),
-          },
+          { path: "libraries/:library", lazy: page(() => import("./pages/library-page.js"), "LibraryPage") },
+          { path: "local-apps/:app?", lazy: page(() => import("./pages/local-app-page.js"), "LocalAppPage") },
+          { path: "inference", lazy: page(() => import("./pages/inference-page.js"), "InferencePage") },
+          { path: "playground", lazy: page(() => import("./pages/playground-page.js"), "PlaygroundPage") },
           ...REPO_SECTIONS,
           {
             path: "chat-template",
-            lazy: () =>
-              import("./pages/chat-template-page.js").then((m) => ({ Component: m.ChatTemplatePage })),
+            lazy: page(() => import("./pages/chat-template-page.js"), "ChatTemplatePage"),
           },
         ],
       },
-      {
-        path: "datasets",
-        lazy: () => import("./pages/repo-lists-pages.js").then((m) => ({ Component: m.DatasetsPage })),
-      },
-      {
-        path: "spaces",
-        lazy: () => import("./pages/repo-lists-pages.js").then((m) => ({ Component: m.SpacesPage })),
-      },
+      { path: "datasets", lazy: page(() => import("./pages/repo-lists-pages.js"), "DatasetsPage") },
+      { path: "spaces", lazy: page(() => import("./pages/repo-lists-pages.js"), "SpacesPage") },
       {
         path: "datasets/:owner/:name",
         shouldRevalidate: sameRepo,
-        lazy: () => import("./pages/repo-layout.js").then((m) => ({ Component: m.DatasetLayout })),
+        lazy: page(() => import("./pages/repo-layout.js"), "DatasetLayout"),
         children: [{ index: true, lazy: repoCardPage }, ...REPO_SECTIONS],
       },
       {
         path: "spaces/:owner/:name",
         shouldRevalidate: sameRepo,
-        lazy: () => import("./pages/repo-layout.js").then((m) => ({ Component: m.SpaceLayout })),
+        lazy: page(() => import("./pages/repo-layout.js"), "SpaceLayout"),
         children: [{ index: true, lazy: repoCardPage }, ...REPO_SECTIONS],
       },
-      {
-        path: "new",
-        lazy: () => import("./pages/new-repo-pages.js").then((m) => ({ Component: m.NewModelPage })),
-      },
-      {
-        path: "new-dataset",
-        lazy: () => import("./pages/new-repo-pages.js").then((m) => ({ Component: m.NewDatasetPage })),
-      },
-      {
-        path: "new-space",
-        lazy: () => import("./pages/new-repo-pages.js").then((m) => ({ Component: m.NewSpacePage })),
-      },
-      {
-        path: ":owner",
-        lazy: () => import("./pages/user-page.js").then((m) => ({ Component: m.UserPage })),
-      },
+      { path: "new", lazy: page(() => import("./pages/new-repo-pages.js"), "NewModelPage") },
+      { path: "new-dataset", lazy: page(() => import("./pages/new-repo-pages.js"), "NewDatasetPage") },
+      { path: "new-space", lazy: page(() => import("./pages/new-repo-pages.js"), "NewSpacePage") },
+      { path: ":owner", lazy: page(() => import("./pages/user-page.js"), "UserPage") },
       {
         path: "widget-builder",
-        lazy: () =>
-          import("./pages/widget-builder-page.js").then((m) => ({ Component: m.WidgetBuilderPage })),
+        lazy: page(() => import("./pages/widget-builder-page.js"), "WidgetBuilderPage"),
       },
-      {
-        path: "login",
-        lazy: () => import("./pages/sign-in-page.js").then((m) => ({ Component: m.SignInPage })),
-      },
-      {
-        path: "join",
-        lazy: () => import("./pages/sign-up-page.js").then((m) => ({ Component: m.SignUpPage })),
-      },
-      {
-        path: "settings/:section",
-        lazy: () => import("./pages/settings-page.js").then((m) => ({ Component: m.SettingsPage })),
-      },
+      { path: "login", lazy: page(() => import("./pages/sign-in-page.js"), "SignInPage") },
+      { path: "join", lazy: page(() => import("./pages/sign-up-page.js"), "SignUpPage") },
+      { path: "settings/:section", lazy: page(() => import("./pages/settings-page.js"), "SettingsPage") },
       { path: "settings", element: <Navigate to="/settings/profile" replace /> },
-      {
-        path: "admin/:section",
-        lazy: () => import("./pages/admin-page.js").then((m) => ({ Component: m.AdminPage })),
-      },
+      { path: "admin/:section", lazy: page(() => import("./pages/admin-page.js"), "AdminPage") },
       { path: "admin", element: <Navigate to="/admin/settings" replace /> },
       {
         path: "organizations/invites/:code",
-        lazy: () => import("./pages/org-invite-page.js").then((m) => ({ Component: m.OrgInvitePage })),
+        lazy: page(() => import("./pages/org-invite-page.js"), "OrgInvitePage"),
       },
       {
         path: "organizations/:org",
-        lazy: () => import("./pages/organization-page.js").then((m) => ({ Component: m.OrganizationPage })),
+        lazy: page(() => import("./pages/organization-page.js"), "OrganizationPage"),
       },
-      {
-        path: "*",
-        lazy: () => import("./pages/not-found-page.js").then((m) => ({ Component: m.NotFoundPage })),
-      },
+      { path: "*", lazy: page(() => import("./pages/not-found-page.js"), "NotFoundPage") },
     ],
   },
 ]);
