@@ -22,11 +22,7 @@ export function DiscussionView({ repo, num }: { repo: RepoRef; num: number }) {
   const viewer = useQuery(viewerQuery());
   if (details.isPending) return <p className="text-muted">Loading #{num}…</p>;
   if (details.isError) {
-    return (
-      <p role="alert" className="text-danger">
-        {details.error.message}
-      </p>
-    );
+    return <ErrorAlert message={details.error.message} />;
   }
   const discussion = details.data;
   return (

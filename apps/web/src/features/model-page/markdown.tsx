@@ -11,6 +11,7 @@ import {
 } from "react";
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
+import { ErrorAlert } from "../../components/ui/query-state.js";
 import { cardTreeInWorker } from "./card-in-worker.js";
 import { type CardTree, MAX_CARD_CHARACTERS } from "./card-protocol.js";
 
@@ -198,11 +199,7 @@ export const Markdown = memo(function Markdown({ source, wholeUrl }: { source: s
   }, [source]);
   if (state.source === source && state.card) return <MarkdownTree card={state.card} wholeUrl={wholeUrl} />;
   if (state.source === source && state.error) {
-    return (
-      <p role="alert" className="text-danger">
-        {state.error}
-      </p>
-    );
+    return <ErrorAlert message={state.error} />;
   }
   return (
     <p className="text-muted" aria-busy="true">

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { QueryState } from "../../components/ui/query-state.js";
+import { ErrorAlert, QueryState } from "../../components/ui/query-state.js";
 import { compareQuery } from "../../lib/api/compare.js";
 import { commitsQuery } from "../../lib/api/repo-files.js";
 import { formatAgo } from "../../lib/format.js";
@@ -15,9 +15,7 @@ export function CommitView({ repo, oid }: { repo: RepoRef; oid: string }) {
   return (
     <section aria-labelledby="commit-heading" className="flex flex-col gap-4">
       {commit.isError ? (
-        <p role="alert" className="text-danger">
-          {commit.error.message}
-        </p>
+        <ErrorAlert message={commit.error.message} />
       ) : (
         <header className="flex flex-col gap-1 rounded-lg border border-line bg-surface p-4">
           <h2 id="commit-heading" className="text-lg font-semibold break-words">

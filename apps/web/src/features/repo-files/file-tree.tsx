@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { DisclosureMenu } from "../../components/ui/disclosure-menu.js";
+import { ErrorAlert } from "../../components/ui/query-state.js";
 import { lastCommitsQuery, type TreeEntry, treeQuery } from "../../lib/api/repo-files.js";
 import { viewerQuery } from "../../lib/api/session.js";
 import { formatAgo, formatBytes } from "../../lib/format.js";
@@ -57,9 +58,7 @@ export function FileTree({ repo, revision, dir }: { repo: RepoRef; revision: str
           Loading files…
         </p>
       ) : tree.isError ? (
-        <p role="alert" className="text-danger">
-          {tree.error.message}
-        </p>
+        <ErrorAlert message={tree.error.message} />
       ) : entries.length === 0 ? (
         <p className="rounded-lg border border-dashed border-line p-6 text-center text-muted">
           This folder is empty.

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { CodeBlock } from "../../components/ui/code-block.js";
 import { CopyButton } from "../../components/ui/copy-button.js";
-import { QueryState } from "../../components/ui/query-state.js";
+import { ErrorAlert, QueryState } from "../../components/ui/query-state.js";
 import { hubError } from "../../lib/api/hub-fetch.js";
 import { MAX_TEXT_BYTES, pathInfoQuery, type TreeEntry } from "../../lib/api/repo-files.js";
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
@@ -136,12 +136,7 @@ function FileContent({ repo, revision, entry }: { repo: RepoRef; revision: strin
     );
   }
   if (text.isPending) return <p className="text-muted">Loading content…</p>;
-  if (text.isError)
-    return (
-      <p role="alert" className="text-danger">
-        {text.error.message}
-      </p>
-    );
+  if (text.isError) return <ErrorAlert message={text.error.message} />;
   if (text.data === null) {
     return (
       <p className="rounded-lg border border-dashed border-line p-6 text-center text-muted">

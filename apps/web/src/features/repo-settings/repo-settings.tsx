@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { LabelledText } from "../../components/ui/labelled-text.js";
+import { ErrorAlert } from "../../components/ui/query-state.js";
 import { hubGet, hubSend } from "../../lib/api/hub-fetch.js";
 import { canWrite, type Viewer, viewerQuery } from "../../lib/api/session.js";
 import { queryClient } from "../../lib/query-client.js";
@@ -34,11 +35,7 @@ export function RepoSettings({ repo }: { repo: RepoRef }) {
     );
   }
   if (state.isError) {
-    return (
-      <p role="alert" className="text-danger">
-        {state.error.message}
-      </p>
-    );
+    return <ErrorAlert message={state.error.message} />;
   }
   return (
     <div className="flex flex-col gap-4">

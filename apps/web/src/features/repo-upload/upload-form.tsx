@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { ErrorAlert } from "../../components/ui/query-state.js";
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
 import { formatBytes } from "../../lib/format.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
@@ -147,9 +148,7 @@ export function UploadForm({ repo, revision, dir }: { repo: RepoRef; revision: s
         </button>
       ) : null}
       {status.kind === "failed" ? (
-        <p role="alert" className="text-danger">
-          {status.message}
-        </p>
+        <ErrorAlert message={status.message} />
       ) : status.kind === "cancelled" ? (
         <p role="status" className="text-muted">
           Upload cancelled: nothing was committed.
