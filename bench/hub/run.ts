@@ -205,6 +205,12 @@ async function streamedScenario(targets: Target[], { connections, delayMs, inter
       .reduce((sum, process) => sum + cpuOf(name, process), 0);
   const cpuRatio = (a: string, b: string) =>
     `${(totalCpu(a) / totalCpu(b)).toFixed(2)}× (${totalCpu(a).toFixed(3)} / ${totalCpu(b).toFixed(3)} ms)`;
+  // The hop's own CPU per call beside the pipe proxy's: what the router adds, steadier than wall time.
+  const hopRatio = (name: string) => {
+    const hop = cpuOf(name, "hub");
+    const floor = cpuOf("pipe proxy", "pipe proxy");
+    return `${(hop / floor).toFixed(2)}× (${hop.toFixed(3)} / ${floor.toFixed(3)} ms)`;
+  };
   const ratio = (a: string, b: string) => {
     const ratios = perCall(a).map((value, round) => value / perCall(b)[round]!);
     return `${median(ratios).toFixed(2)}× (rounds ${spread(ratios)})`;
@@ -219,6 +225,7 @@ async function streamedScenario(targets: Target[], { connections, delayMs, inter
       `pipe proxy / direct (the floor of one hop): ${ratio("pipe proxy", "direct")}`,
       `router / pipe proxy: ${ratio("router", "pipe proxy")}; goal <= 1.1x`,
       `router /v1 / pipe proxy: ${ratio("router /v1", "pipe proxy")}; goal <= 1.1x`,
+      `hop CPU per call / pipe proxy's: router ${hopRatio("router")}, router /v1 ${hopRatio("router /v1")}`,
       `CPU per call of all processes (load generator + hop + provider-sim): router / direct ${cpuRatio("router", "direct")}, pipe proxy / direct ${cpuRatio("pipe proxy", "direct")}`,
       "",
       "",

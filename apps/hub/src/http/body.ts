@@ -47,6 +47,14 @@ export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promi
     return Promise.reject(new PayloadTooLargeError(maxBytes));
   }
   if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  // A body that has arrived whole (a small one comes with the headers, and is parsed by the time the
+  // handler's first await returns) is taken at once: no listeners, no events.
+  if (incoming.complete && incoming.readableLength > 0 && !incoming.readableFlowing) {
+    if (incoming.readableLength > maxBytes) return Promise.reject(new PayloadTooLargeError(maxBytes));
+    const whole = incoming.read() as Buffer | null;
+    if (whole && incoming.readableLength === 0) return Promise.resolve(whole);
+    if (whole) incoming.unshift(whole);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;

@@ -331,8 +331,9 @@ export function pipeToProvider(request: PipeForwardRequest): void {
     // Each chunk goes to the caller as soon as it is read (SSE events pass through one by one); the
     // provider is paused while the caller is slower (back-pressure, as pipe() does).
     outgoing.writeHead(status, head.headers);
-    // The headers leave now, together with whatever the provider sent in the same read (see holdWrites).
-    if (outgoing.socket) holdWrites(outgoing.socket);
+    // The headers leave now, together with whatever the provider sent in the same read (see writeHold).
+    const hold = outgoing.socket ? writeHold(outgoing.socket) : undefined;
+    hold?.();
     outgoing.flushHeaders();
     // With chunked encoding and the headers out, each chunk is framed into one buffer and written to the
     // socket itself: one write instead of four per chunk through the response (size line, CRLF, data,
@@ -353,7 +354,7 @@ export function pipeToProvider(request: PipeForwardRequest): void {
       if (chunk.byteLength === 0) return;
       let written: boolean;
       if (socket) {
-        holdWrites(socket);
+        hold?.();
         written = socket.write(frameChunk(chunk));
       } else written = outgoing.write(chunk);
       if (!written) upstream.pause();
@@ -419,16 +420,20 @@ const CRLF = 0x0d0a;
  * instead of one syscall each, and nothing waits for later I/O. (Node's response corks until the next tick,
  * which comes before the provider stream's "end"; the end of the answer then costs a write of its own.)
  */
-function holdWrites(socket: Socket): void {
-  if (held.has(socket)) return;
-  held.add(socket);
-  socket.cork();
-  queueMicrotask(() => {
-    held.delete(socket);
+function writeHold(socket: Socket): () => void {
+  // One flag and one release function per call (a set lookup and a closure per chunk cost more).
+  let holding = false;
+  const release = () => {
+    holding = false;
     if (socket.writableCorked) socket.uncork();
-  });
+  };
+  return () => {
+    if (holding) return;
+    holding = true;
+    socket.cork();
+    queueMicrotask(release);
+  };
 }
-const held = new WeakSet<Socket>();
 
 /** One HTTP/1.1 chunk (`<size in hex>\r\n<data>\r\n`) in a single buffer. */
 export function frameChunk(data: Buffer): Buffer {
