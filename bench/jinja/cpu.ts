@@ -75,7 +75,11 @@ function round(templates: { render(context: Record<string, unknown>): string }[]
 }
 for (let i = 0; i < 3; i++) for (const templates of parsed) round(templates);
 const times: number[][] = engines.map(() => []);
-for (let r = 0; r < rounds; r++) parsed.forEach((templates, i) => times[i]!.push(round(templates)));
+for (let r = 0; r < rounds; r++) {
+  parsed.forEach((templates, i) => {
+    times[i]!.push(round(templates));
+  });
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const medians = times.map(median);
 
