@@ -11,6 +11,8 @@
  * rounds, BENCH_SCENARIOS (default "1,64,64+50,64+50~5": concurrency, `+` the provider's first-byte delay,
  * `~` its ms between events) which streamed scenarios run, BENCH_API=0 skips part 1.
  * BENCH_HUB_MODULE=<path to a hub src/index.ts> benchmarks another checkout of the hub (before/after).
+ * BENCH_HOP_NODE_OPTIONS (default "--max-semi-space-size=64", as `npm start` runs the hub) are the node options of
+ * the hub and the pipe proxy.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -35,10 +37,23 @@ interface Server {
 }
 const servers: Server[] = [];
 
-function startServer(name: string, args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", serveScript, ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+/**
+ * V8 options of the two hop processes (the hub and the pipe proxy alike): the hub's young generation as `npm
+ * start` sets it (a router call's objects outlive V8's default one under load; see apps/hub/README.md).
+ * `BENCH_HOP_NODE_OPTIONS=""` measures V8's defaults.
+ */
+const HOP_NODE_OPTIONS = (process.env.BENCH_HOP_NODE_OPTIONS ?? "--max-semi-space-size=64")
+  .split(" ")
+  .filter(Boolean);
+
+function startServer(name: string, args: string[], nodeOptions: string[] = []): Promise<Server> {
+  const child = spawn(
+    process.execPath,
+    [...nodeOptions, "--conditions=source", "--import", "tsx", serveScript, ...args],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${name} exited with ${code}`)));
@@ -255,8 +270,8 @@ function scenarios(): Scenario[] {
 
 async function main(): Promise<void> {
   const sim = await startServer("provider-sim", ["sim"]);
-  const hub = await startServer("hub", ["hub", sim.url, ADMIN_TOKEN]);
-  const pipe = await startServer("pipe proxy", ["pipe", sim.url]);
+  const hub = await startServer("hub", ["hub", sim.url, ADMIN_TOKEN], HOP_NODE_OPTIONS);
+  const pipe = await startServer("pipe proxy", ["pipe", sim.url], HOP_NODE_OPTIONS);
   const issued = await fetch(`${hub.url}/api/admin/tokens`, {
     method: "POST",
     headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
@@ -264,7 +279,7 @@ async function main(): Promise<void> {
   });
   const { token } = (await issued.json()) as { token: string };
   process.stdout.write(
-    `hub ${hub.url}${process.env.BENCH_HUB_MODULE ? ` (${process.env.BENCH_HUB_MODULE})` : ""}, provider-sim ${sim.url}, pipe proxy ${pipe.url}; ${SECONDS}s per run\n\n`,
+    `hub ${hub.url}${process.env.BENCH_HUB_MODULE ? ` (${process.env.BENCH_HUB_MODULE})` : ""}, provider-sim ${sim.url}, pipe proxy ${pipe.url}; hub and pipe proxy run with node ${HOP_NODE_OPTIONS.join(" ") || "(V8 defaults)"}; ${SECONDS}s per run\n\n`,
   );
 
   if (process.env.BENCH_API !== "0") {
