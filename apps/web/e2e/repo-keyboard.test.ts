@@ -81,8 +81,10 @@ describe.each(RUNS)("keyboard only ($name)", ({ width, height, colorScheme }) =>
     await page.getByRole("heading", { level: 2 }).first().waitFor();
     await checkPage(page);
 
+    // Listening before the Tab presses: Playwright turns file-chooser interception on lazily when the first
+    // listener is added, and a key pressed before it is on opened no chooser on a loaded machine.
+    const chooser = page.waitForEvent("filechooser", { timeout: 60_000 });
     await tabTo(page, page.getByTestId("folder-input"));
-    const chooser = page.waitForEvent("filechooser");
     await page.keyboard.press("Space");
     await (await chooser).setFiles(folder);
     const list = page.getByRole("list", { name: "Files to upload" });

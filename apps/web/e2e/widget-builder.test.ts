@@ -109,14 +109,20 @@ describe("widget builder", () => {
 
   it("previews every layout flag", async () => {
     await open();
+    const WIDGET = "modelhub-top-products";
+    /** An absent title or footer counts only once the widget shows its cards. */
+    const rendered = async () => (await preview.locator(`${WIDGET} a.card`).count()) > 0;
     const checks: Array<[label: string, effect: () => Promise<boolean>]> = [
       ["No border", async () => (await widget().getAttribute("class"))?.includes("no-border") ?? false],
       ["No shadow", async () => (await widget().getAttribute("class"))?.includes("no-shadow") ?? false],
       ["No padding", async () => (await widget().getAttribute("class"))?.includes("no-padding") ?? false],
-      ["No title", async () => (await preview.locator("modelhub-top-products h2.title").count()) === 0],
+      [
+        "No title",
+        async () => (await rendered()) && (await preview.locator(`${WIDGET} h2.title`).count()) === 0,
+      ],
       [
         "No credits",
-        async () => (await preview.locator("modelhub-top-products footer.credits").count()) === 0,
+        async () => (await rendered()) && (await preview.locator(`${WIDGET} footer.credits`).count()) === 0,
       ],
       [
         "Open links in the same tab",
@@ -125,7 +131,8 @@ describe("widget builder", () => {
       ],
     ];
     for (const [label, effect] of checks) {
-      expect(await effect()).toBe(false);
+      // The preview re-renders after each flag: wait for it to show this flag off before turning it on.
+      await expect.poll(effect).toBe(false);
       await page.getByRole("checkbox", { name: label }).check();
       await expect.poll(effect).toBe(true);
     }
