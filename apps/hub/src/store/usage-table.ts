@@ -36,10 +36,19 @@ export const DEFAULT_USAGE_RETENTION_DAYS = 30;
 const PRUNE_BATCH = 5000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-const INSERT_USAGE = `
+/** The most rows one INSERT statement writes (a batch is written in power-of-two slices up to this many). */
+const MAX_ROWS_PER_INSERT = 64;
+const USAGE_COLUMNS = 10;
+/**
+ * One INSERT for `rows` rows: one statement step for up to 64 calls instead of one each (a prepared statement
+ * per slice size, seven in all).
+ */
+const insertUsageRows = (rows: number) => `
   INSERT INTO usage (token_id, user_id, bill_to_id, provider, model, status, request_bytes, response_bytes,
     duration_ms, created_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  VALUES ${Array.from({ length: rows }, () => `(${Array(USAGE_COLUMNS).fill("?").join(", ")})`).join(", ")}`;
+const INSERT_USAGE_ROWS = new Map<number, string>();
+for (let rows = 1; rows <= MAX_ROWS_PER_INSERT; rows *= 2) INSERT_USAGE_ROWS.set(rows, insertUsageRows(rows));
 const ADD_TO_DAY = `
   INSERT INTO usage_daily (day, token_id, provider, model, requests, errors, request_bytes, response_bytes,
     total_ms)
@@ -58,7 +67,40 @@ const SUMMARY = `
   FROM usage_daily WHERE (CAST(? AS INTEGER) IS NULL OR token_id = ?)
   GROUP BY token_id, provider, model ORDER BY token_id, provider, usage_daily.model`;
 
-type PendingUsage = UsageRecord & { createdAt: string };
+/** A queued record: its fields as the table takes them, and when it was made (ms since the epoch). */
+interface PendingUsage {
+  tokenId: number;
+  userId: number | null;
+  billToId: number | null;
+  provider: string;
+  model: string | null;
+  status: number;
+  requestBytes: number;
+  responseBytes: number;
+  durationMs: number;
+  createdAtMs: number;
+  /** Set when the batch is written (isoTimes). */
+  createdAt: string;
+}
+
+/**
+ * Sets each row's ISO time (as `Date.toISOString()` writes it), formatting each second once: the calls of a
+ * batch share a few seconds, and a full `toISOString()` per call was a visible part of recording one.
+ */
+function isoTimes(rows: readonly PendingUsage[]): void {
+  let second = Number.NaN;
+  let prefix = "";
+  for (const row of rows) {
+    const ms = row.createdAtMs;
+    const rowSecond = Math.floor(ms / 1000);
+    if (rowSecond !== second) {
+      second = rowSecond;
+      prefix = new Date(rowSecond * 1000).toISOString().slice(0, -4);
+    }
+    const fraction = ms - rowSecond * 1000;
+    row.createdAt = `${prefix}${fraction < 10 ? "00" : fraction < 100 ? "0" : ""}${fraction}Z`;
+  }
+}
 
 interface DailyTotal extends UsageTotals {
   day: string;
@@ -119,19 +161,27 @@ export function createUsageTable(
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
   const writeBatch = (rows: readonly PendingUsage[]) =>
     db.transaction(async (tx) => {
-      for (const row of rows) {
-        await tx.run(INSERT_USAGE, [
-          row.tokenId,
-          row.userId ?? null,
-          row.billToId ?? null,
-          row.provider,
-          row.model,
-          row.status,
-          row.requestBytes,
-          row.responseBytes,
-          row.durationMs,
-          row.createdAt,
-        ]);
+      isoTimes(rows);
+      for (let at = 0; at < rows.length; ) {
+        let size = MAX_ROWS_PER_INSERT;
+        while (size > rows.length - at) size /= 2;
+        const params: unknown[] = new Array(size * USAGE_COLUMNS);
+        let p = 0;
+        for (let i = at; i < at + size; i++) {
+          const row = rows[i]!;
+          params[p++] = row.tokenId;
+          params[p++] = row.userId;
+          params[p++] = row.billToId;
+          params[p++] = row.provider;
+          params[p++] = row.model;
+          params[p++] = row.status;
+          params[p++] = row.requestBytes;
+          params[p++] = row.responseBytes;
+          params[p++] = row.durationMs;
+          params[p++] = row.createdAt;
+        }
+        await tx.run(INSERT_USAGE_ROWS.get(size)!, params);
+        at += size;
       }
       // The day's totals once per (day, token, provider, model) of the batch rather than once per call.
       for (const day of dailyTotals(rows)) {
@@ -199,7 +249,20 @@ export function createUsageTable(
     /** Queues a record; it is written within 50 ms, or at once by flush(), summary() or closing the store. */
     record(usage: UsageRecord): void {
       if (state === "closed") throw new UsageTableClosedError();
-      pending.push({ userId: null, billToId: null, ...usage, createdAt: now().toISOString() });
+      // A fixed-shape object, no spread: this runs once per router call.
+      pending.push({
+        tokenId: usage.tokenId,
+        userId: usage.userId ?? null,
+        billToId: usage.billToId ?? null,
+        provider: usage.provider,
+        model: usage.model,
+        status: usage.status,
+        requestBytes: usage.requestBytes,
+        responseBytes: usage.responseBytes,
+        durationMs: usage.durationMs,
+        createdAtMs: now().getTime(),
+        createdAt: "",
+      });
       // While closing, close() writes it before the database closes.
       if (state === "closing") return;
       if (pending.length >= 500) void flushInBackground();
