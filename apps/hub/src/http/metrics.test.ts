@@ -61,5 +61,22 @@ describe("/metrics", () => {
     expect(text).toContain('hub_router_call_duration_seconds_count{provider="together"} 2');
     expect(text).toContain('hub_transfer_bytes_total{direction="upload",kind="router"} 160');
     expect(text).toContain('hub_transfer_bytes_total{direction="download",kind="router"} 910');
+
+    // Counted between scrapes and handed over at each: a later scrape adds the calls since, once.
+    metrics.observeRouterCall({
+      provider: "together",
+      status: 200,
+      durationMs: 10,
+      requestBytes: 5,
+      responseBytes: 7,
+    });
+    const later = await metrics.registry.metrics();
+    expect(later).toContain('hub_router_calls_total{provider="together",status="200"} 2');
+    expect(later).toContain('hub_router_calls_total{provider="together",status="499"} 1');
+    expect(later).toContain('hub_transfer_bytes_total{direction="upload",kind="router"} 165');
+    expect(later).toContain('hub_transfer_bytes_total{direction="download",kind="router"} 917');
+    expect(await metrics.registry.metrics()).toContain(
+      'hub_router_calls_total{provider="together",status="200"} 2',
+    );
   });
 });

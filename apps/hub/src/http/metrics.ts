@@ -29,12 +29,27 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     buckets: BUCKETS,
     registers,
   });
-  const routerCalls = new Counter({
+  // The router's counters are added up in plain numbers per call and handed to prom-client at each scrape
+  // (collect): prom-client hashes a series' labels on every update, four times per router call otherwise.
+  // A series appears from its first call on, as when counted directly.
+  /** Router calls not yet handed over, per provider and status. */
+  const routerCallCounts = new Map<string, Map<number, { count: number }>>();
+  new Counter({
     name: "hub_router_calls_total",
     help: "Inference router calls, by provider and the status answered (499: the caller left first).",
     labelNames: ["provider", "status"] as const,
     registers,
+    collect() {
+      for (const [provider, byStatus] of routerCallCounts) {
+        for (const [status, pending] of byStatus) {
+          this.inc({ provider, status: String(status) }, pending.count);
+          pending.count = 0;
+        }
+      }
+    },
   });
+  /** Router body bytes not yet handed over; undefined until the first router call. */
+  let routerBytes: { upload: number; download: number } | undefined;
   const routerSeconds = new Histogram({
     name: "hub_router_call_duration_seconds",
     help: "Router calls from request to the end of the provider's answer, by provider.",
@@ -47,6 +62,13 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     help: "Bytes received (upload) and sent (download): request and response bodies of known length.",
     labelNames: ["direction", "kind"] as const,
     registers,
+    collect() {
+      if (!routerBytes) return;
+      this.inc({ direction: "upload", kind: "router" }, routerBytes.upload);
+      this.inc({ direction: "download", kind: "router" }, routerBytes.download);
+      routerBytes.upload = 0;
+      routerBytes.download = 0;
+    },
   });
   const blobCalls = new Counter({
     name: "hub_blob_store_calls_total",
@@ -62,23 +84,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     registers,
   });
 
-  // The router's series, looked up once per provider and status rather than by label set on every call.
-  // (Each is made at the first call, so that a hub without router calls shows none of them.)
-  let routerBytes:
-    | { upload: { inc(value: number): void }; download: { inc(value: number): void } }
-    | undefined;
-  const routerSeries = new Map<
-    string,
-    { calls: Map<number, { inc(): void }>; seconds: { observe(value: number): void } }
-  >();
-  const routerSeriesOf = (provider: string) => {
-    let series = routerSeries.get(provider);
-    if (!series) {
-      series = { calls: new Map(), seconds: routerSeconds.labels(provider) };
-      routerSeries.set(provider, series);
-    }
-    return series;
-  };
+  // The router's latency series, looked up once per provider rather than by label set on every call (made at
+  // the first call, so that a hub without router calls shows none).
+  const routerSecondsOf = new Map<string, { observe(value: number): void }>();
 
   return {
     registry,
@@ -107,20 +115,26 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       requestBytes: number;
       responseBytes: number;
     }) {
-      const perProvider = routerSeriesOf(call.provider);
-      let calls = perProvider.calls.get(call.status);
-      if (!calls) {
-        calls = routerCalls.labels(call.provider, String(call.status));
-        perProvider.calls.set(call.status, calls);
+      let byStatus = routerCallCounts.get(call.provider);
+      if (!byStatus) {
+        byStatus = new Map();
+        routerCallCounts.set(call.provider, byStatus);
       }
-      calls.inc();
-      perProvider.seconds.observe(call.durationMs / 1000);
-      routerBytes ??= {
-        upload: bytes.labels("upload", "router"),
-        download: bytes.labels("download", "router"),
-      };
-      routerBytes.upload.inc(call.requestBytes);
-      routerBytes.download.inc(call.responseBytes);
+      let calls = byStatus.get(call.status);
+      if (!calls) {
+        calls = { count: 0 };
+        byStatus.set(call.status, calls);
+      }
+      calls.count++;
+      let seconds = routerSecondsOf.get(call.provider);
+      if (!seconds) {
+        seconds = routerSeconds.labels(call.provider);
+        routerSecondsOf.set(call.provider, seconds);
+      }
+      seconds.observe(call.durationMs / 1000);
+      routerBytes ??= { upload: 0, download: 0 };
+      routerBytes.upload += call.requestBytes;
+      routerBytes.download += call.responseBytes;
     },
     /** Reports the database pool's connections (total, idle) and waiting queries at every scrape. */
     watchDatabasePool(state: () => PoolState) {
