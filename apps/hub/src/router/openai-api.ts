@@ -204,61 +204,69 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       throw new UnavailableError(`No provider of ${model.id} is configured on this hub.`);
     }
 
-    const attempt = (index: number): void => {
-      const candidate = candidates[index]!;
-      const upstream = deps.upstreams.get(candidate.provider)!;
-      const upstreamBody = providerBody(body, raw, candidate, endpoint.task);
-      const isLast = index === candidates.length - 1;
-      pipeToProvider({
-        upstream,
-        method: "POST",
-        pathAndQuery: providerPath(candidate, endpoint.task),
-        publicUrl: deps.publicUrl(),
-        headers: call.incoming.headers,
-        forwardSimHeaders: deps.forwardSimHeaders === true,
-        body: upstreamBody,
-        requestId: call.requestId,
-        timeouts: deps.timeouts,
-        outgoing: call.outgoing,
-        answerHeaders: [...call.baseHeaders, PROVIDER_HEADER, candidate.provider],
-        sendError: (error: HubError) => call.sendError(error),
-        onHeaders: (ms) => deps.stats.record(candidate.provider, ms),
-        onRetrySafeFailure: isLast
-          ? undefined
-          : (status) => {
-              deps.logger.log("warn", "router failover", {
+    // The attempts are methods of one object, not named arrows: see answerCall in node-router.ts.
+    const attempts = {
+      attempt(index: number): void {
+        const candidate = candidates[index]!;
+        const upstream = deps.upstreams.get(candidate.provider)!;
+        const upstreamBody = providerBody(body, raw, candidate, endpoint.task);
+        const isLast = index === candidates.length - 1;
+        pipeToProvider({
+          upstream,
+          method: "POST",
+          pathAndQuery: providerPath(candidate, endpoint.task),
+          publicUrl: deps.publicUrl(),
+          headers: call.incoming.headers,
+          forwardSimHeaders: deps.forwardSimHeaders === true,
+          body: upstreamBody,
+          requestId: call.requestId,
+          timeouts: deps.timeouts,
+          outgoing: call.outgoing,
+          answerHeaders: [...call.baseHeaders, PROVIDER_HEADER, candidate.provider],
+          sendError(error: HubError) {
+            call.sendError(error);
+          },
+          onHeaders(ms) {
+            deps.stats.record(candidate.provider, ms);
+          },
+          onRetrySafeFailure: isLast
+            ? undefined
+            : (status) => {
+                deps.logger.log("warn", "router failover", {
+                  requestId: call.requestId,
+                  provider: candidate.provider,
+                  status,
+                  next: candidates[index + 1]!.provider,
+                });
+                attempts.start(index + 1);
+              },
+          onDone(result) {
+            recordRouterCall(
+              deps,
+              {
                 requestId: call.requestId,
-                provider: candidate.provider,
-                status,
-                next: candidates[index + 1]!.provider,
-              });
-              start(index + 1);
-            },
-        onDone: (result) =>
-          recordRouterCall(
-            deps,
-            {
-              requestId: call.requestId,
-              tokenId: caller.tokenId,
-              userId: caller.userId,
-              billToId: caller.billToId,
-              provider: candidate.provider as InferenceProvider,
-              model: model.id,
-              target: upstream.target,
-              requestBytes: upstreamBody.byteLength,
-            },
-            result,
-          ),
-      });
+                tokenId: caller.tokenId,
+                userId: caller.userId,
+                billToId: caller.billToId,
+                provider: candidate.provider as InferenceProvider,
+                model: model.id,
+                target: upstream.target,
+                requestBytes: upstreamBody.byteLength,
+              },
+              result,
+            );
+          },
+        });
+      },
+      start(index: number): void {
+        try {
+          attempts.attempt(index);
+        } catch (error) {
+          call.sendError(error);
+        }
+      },
     };
-    const start = (index: number) => {
-      try {
-        attempt(index);
-      } catch (error) {
-        call.sendError(error);
-      }
-    };
-    start(0);
+    attempts.start(0);
   }
 
   return {
