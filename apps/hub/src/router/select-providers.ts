@@ -30,13 +30,16 @@ const registryRank = new Map<string, number>(INFERENCE_PROVIDERS.map((provider, 
  */
 export function selectProviders(input: SelectionInput): Candidate[] {
   const { ref, mappings, task } = input;
+  // A named provider that serves the model: its mapping alone is checked (the common `model:provider` call);
+  // otherwise every mapping is, for the policy or for the error's list.
+  const namedMapping =
+    ref.provider && Object.hasOwn(mappings, ref.provider) ? mappings[ref.provider] : undefined;
+  if (namedMapping && isUsable(input, ref.provider!, namedMapping)) {
+    return [{ provider: ref.provider as InferenceProvider, providerId: namedMapping.providerId }];
+  }
   const usable: Candidate[] = [];
   for (const [provider, mapping] of Object.entries(mappings)) {
-    if (mapping.task !== task || !registryRank.has(provider)) continue;
-    const protocol = providerTaskProtocol(provider as InferenceProvider, task);
-    if (!protocol || !input.protocols.has(protocol)) continue;
-    // Staging mappings are reachable only by naming the provider (the public hub's rule for testing them).
-    if (mapping.status !== "live" && ref.provider !== provider) continue;
+    if (!isUsable(input, provider, mapping)) continue;
     usable.push({ provider: provider as InferenceProvider, providerId: mapping.providerId });
   }
   if (ref.provider) {
@@ -62,4 +65,13 @@ export function selectProviders(input: SelectionInput): Candidate[] {
     );
   }
   return usable.sort((a, b) => rank(a.provider) - rank(b.provider));
+}
+
+/** Whether a mapping can take this endpoint's call: the task, a registered provider speaking its protocol. */
+function isUsable(input: SelectionInput, provider: string, mapping: ProviderMappings[string]): boolean {
+  if (mapping.task !== input.task || !registryRank.has(provider)) return false;
+  const protocol = providerTaskProtocol(provider as InferenceProvider, input.task);
+  if (!protocol || !input.protocols.has(protocol)) return false;
+  // Staging mappings are reachable only by naming the provider (the public hub's rule for testing them).
+  return mapping.status === "live" || input.ref.provider === provider;
 }
