@@ -13,6 +13,18 @@ describe("frameChunk", () => {
     expect(framed.subarray(5, 5 + event.byteLength).equals(event)).toBe(true);
     expect(framed.subarray(-2).toString("latin1")).toBe("\r\n");
   });
+
+  it("writes every size in lower-case hex, at each digit boundary", () => {
+    for (const size of [1, 9, 10, 15, 16, 255, 256, 4095, 4096, 65535, 65536, 1_048_576]) {
+      const data = Buffer.alloc(size, 0x61);
+      const framed = frameChunk(data);
+      const head = `${size.toString(16)}\r\n`;
+      expect(framed.subarray(0, head.length).toString("latin1")).toBe(head);
+      expect(framed.byteLength).toBe(head.length + size + 2);
+      expect(framed.subarray(head.length, head.length + size).equals(data)).toBe(true);
+      expect(framed.subarray(-2).toString("latin1")).toBe("\r\n");
+    }
+  });
 });
 
 describe("pipeToProvider on a pooled connection the provider closed", () => {

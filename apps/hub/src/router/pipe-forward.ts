@@ -428,7 +428,10 @@ export function pipeToProvider(request: PipeForwardRequest): void {
 
 const EMPTY = Buffer.alloc(0);
 
-const CRLF = 0x0d0a;
+const CR = 0x0d;
+const LF = 0x0a;
+/** The bytes of `0123456789abcdef`. */
+const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
 
 /**
  * Corks the caller's socket until the current job's microtasks run: what one read from the provider produces
@@ -456,11 +459,17 @@ function writeHold(socket: Socket): () => void {
 
 /** One HTTP/1.1 chunk (`<size in hex>\r\n<data>\r\n`) in a single buffer. */
 export function frameChunk(data: Buffer): Buffer {
-  const size = data.byteLength.toString(16);
-  const frame = Buffer.allocUnsafe(size.length + data.byteLength + 4);
-  frame.write(size, 0, "latin1");
-  frame.writeUInt16BE(CRLF, size.length);
-  data.copy(frame, size.length + 2);
-  frame.writeUInt16BE(CRLF, frame.byteLength - 2);
+  // The size's hex digits are set byte by byte: a string and Buffer.write() per chunk (one per SSE event)
+  // cost more than the copy.
+  const size = data.byteLength;
+  let digits = 1;
+  for (let rest = size >>> 4; rest > 0; rest >>>= 4) digits++;
+  const frame = Buffer.allocUnsafe(digits + size + 4);
+  for (let at = digits - 1, rest = size; at >= 0; at--, rest >>>= 4) frame[at] = HEX_DIGITS[rest & 15]!;
+  frame[digits] = CR;
+  frame[digits + 1] = LF;
+  data.copy(frame, digits + 2);
+  frame[frame.byteLength - 2] = CR;
+  frame[frame.byteLength - 1] = LF;
   return frame;
 }
