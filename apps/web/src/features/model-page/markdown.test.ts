@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { cardToTree, MAX_CARD_CHARACTERS } from "./card-markdown.js";
+import { cardToTree, MAX_CARD_CHARACTERS, MAX_CARD_NESTING } from "./card-markdown.js";
 import { cutLongTables, MAX_TABLE_ROWS } from "./limit-table-rows.js";
 import { MarkdownTree } from "./markdown.js";
 
@@ -90,6 +90,14 @@ describe("the model card's Markdown", () => {
     expect(html).toContain("shown as plain text");
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(html).not.toContain("<script");
+  });
+
+  it("shows a card nesting past MAX_CARD_NESTING as plain text, and one within it as Markdown", () => {
+    const quoted = (levels: number) => `${"> ".repeat(levels)}deep <b>bold</b>`;
+    expect(cardToTree(quoted(MAX_CARD_NESTING + 10)).plainText).toBe(quoted(MAX_CARD_NESTING + 10));
+    const within = render(quoted(20));
+    expect(within).not.toContain("shown as plain text");
+    expect(within.match(/<blockquote[\s>]/g)).toHaveLength(20);
   });
 
   it("shows a card up to MAX_CARD_CHARACTERS and says the rest is cut", () => {
