@@ -68,16 +68,7 @@ const SUMMARY = `
   GROUP BY token_id, provider, model ORDER BY token_id, provider, usage_daily.model`;
 
 /** A queued record: its fields as the table takes them, and when it was made (ms since the epoch). */
-interface PendingUsage {
-  tokenId: number;
-  userId: number | null;
-  billToId: number | null;
-  provider: string;
-  model: string | null;
-  status: number;
-  requestBytes: number;
-  responseBytes: number;
-  durationMs: number;
+interface PendingUsage extends Required<UsageRecord> {
   createdAtMs: number;
   /** Set when the batch is written (isoTimes). */
   createdAt: string;
