@@ -10,6 +10,7 @@ import { createAuthorizer } from "./auth/authorize.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerMissingHost, answerParserError } from "./http/parser-errors.js";
 import { normalizePublicUrl } from "./http/public-url.js";
+import { UnreadBodyClosingResponse } from "./http/unread-body-close.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
@@ -204,12 +205,15 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   // can reach the listener before then, as no I/O runs between `listen`'s callback and the assignment.
   let honoListener: ReturnType<typeof getRequestListener> | undefined;
   // node:http's own Host check and parser errors answer with a bare status: the hub answers them in JSON.
-  const server = createServer({ requireHostHeader: false }, (incoming, outgoing) => {
-    if (answerMissingHost(incoming, outgoing)) return;
-    if (routeFast(incoming, outgoing)) return;
-    if (honoListener) void honoListener(incoming, outgoing);
-    else outgoing.writeHead(503).end();
-  });
+  const server = createServer(
+    { requireHostHeader: false, ServerResponse: UnreadBodyClosingResponse },
+    (incoming, outgoing) => {
+      if (answerMissingHost(incoming, outgoing)) return;
+      if (routeFast(incoming, outgoing)) return;
+      if (honoListener) void honoListener(incoming, outgoing);
+      else outgoing.writeHead(503).end();
+    },
+  );
   server.on("clientError", answerParserError);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

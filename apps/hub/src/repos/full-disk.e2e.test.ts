@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 
 const HUB_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -17,6 +17,8 @@ let child: ChildProcess;
 let url: string;
 let auth: Record<string, string>;
 let blobsDir: string;
+/** What the hub process wrote on stderr and how it ended: shown when the test fails. */
+let childErrors = "";
 
 /**
  * The hub in its own process whose blob directory is a 16 MiB tmpfs. `unshare -rm` gives the process its own
@@ -46,12 +48,14 @@ beforeAll(async () => {
     { cwd: HUB_DIR, stdio: ["ignore", "pipe", "pipe"] },
   );
   const info = await new Promise<{ url: string; token: string }>((resolve, reject) => {
-    let errors = "";
     child.stderr!.on("data", (chunk: Buffer) => {
-      errors += chunk.toString();
+      childErrors += chunk.toString();
     });
     child.stdout!.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString())));
-    child.once("exit", (code) => reject(new Error(`the hub exited with ${code}: ${errors}`)));
+    child.once("exit", (code, signal) => {
+      childErrors += `\n[the hub exited: code ${code}, signal ${signal}]`;
+      reject(new Error(`the hub exited with ${code}: ${childErrors}`));
+    });
   });
   url = info.url;
   auth = { Authorization: `Bearer ${info.token}` };
@@ -108,6 +112,7 @@ function partialFiles(): string[] {
 
 describe("a full disk during an upload (a real 16 MiB filesystem)", () => {
   it("refuses the upload with 507, commits nothing, keeps the branch readable and removes the partial blob", async () => {
+    onTestFailed(() => console.error(`the hub's stderr:\n${childErrors.slice(-4000)}`));
     const created = await fetch(`${url}/api/repos/create`, {
       method: "POST",
       headers: { ...auth, ...json },
