@@ -186,4 +186,24 @@ describe("startHub", () => {
     await closed;
     await expect(fetch(`${hub.url}/api/models`)).rejects.toThrow();
   });
+
+  it("says in the log when the store fails to close at shutdown, and still finishes closing", async () => {
+    const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
+    const hub = await startTestHub({
+      dataDir: join(temp.dir, "data"),
+      catalogueDir: FIXTURE_CATALOGUE_DIR,
+      logger: { log: (level, message, fields) => lines.push({ level, message, fields }) },
+    });
+    const closeStore = hub.store.close.bind(hub.store);
+    hub.store.close = async () => {
+      await closeStore();
+      throw new Error("the usage queue could not be written");
+    };
+    await hub.close();
+    expect(lines).toContainEqual({
+      level: "error",
+      message: "shutdown: the store did not close cleanly",
+      fields: { error: "Error: the usage queue could not be written" },
+    });
+  });
 });

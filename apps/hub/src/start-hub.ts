@@ -256,7 +256,19 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         clearTimeout(grace);
         clearInterval(sweep);
         clearInterval(xetGc);
-        Promise.all([store.close(), sim?.close()]).then(() => resolve(), resolve);
+        // A failed close can lose the usage records still queued: said in the log, not swallowed.
+        Promise.allSettled([store.close(), sim?.close()]).then(([stored, simulated]) => {
+          for (const [what, outcome] of [
+            ["the store", stored],
+            ["the provider simulator", simulated],
+          ] as const) {
+            if (outcome?.status === "rejected")
+              logger.log("error", `shutdown: ${what} did not close cleanly`, {
+                error: String(outcome.reason),
+              });
+          }
+          resolve();
+        });
       });
       server.closeIdleConnections();
     });
