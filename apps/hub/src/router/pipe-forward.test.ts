@@ -1,7 +1,8 @@
 import { createServer } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { frameChunk, pipeToProvider } from "./pipe-forward.js";
+import { pipeToProvider } from "./pipe-forward.js";
+import { frameChunk } from "./streamed-answer.js";
 import type { Upstream } from "./upstreams.js";
 
 describe("frameChunk", () => {

@@ -1,5 +1,4 @@
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
 import { type HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
 import {
   DROPPED_REQUEST_HEADERS,
@@ -13,11 +12,11 @@ import { ROUTER_SECURITY_HEADERS } from "./response-headers.js";
 import {
   type CompiledRewrites,
   compileRewrites,
-  createStreamRewriter,
   redact,
   rewriteBody,
   rewriteText,
 } from "./stream-rewriter.js";
+import { StreamedAnswer } from "./streamed-answer.js";
 import { startUpstreamRequest, type UpstreamTarget } from "./upstream-http.js";
 import type { Upstream } from "./upstreams.js";
 
@@ -338,49 +337,27 @@ export function pipeToProvider(request: PipeForwardRequest): void {
         return;
       }
 
-      // Each chunk goes to the caller as soon as it is read (SSE events pass through one by one); the
+      // What one read from the provider brings (often every event of an answer, each its own HTTP chunk) goes
+      // to the caller together as soon as the read is handled: gathered by the "data" events, scrubbed, framed
+      // and written once in a microtask, with the headers on the first read. Nothing waits for later I/O; the
       // provider is paused while the caller is slower (back-pressure, as pipe() does).
       outgoing.writeHead(status, head.headers);
-      // The headers leave now, together with whatever the provider sent in the same read (see writeHold).
-      const hold = outgoing.socket ? writeHold(outgoing.socket) : undefined;
-      hold?.();
-      outgoing.flushHeaders();
-      // With chunked encoding and the headers out, each chunk is framed into one buffer and written to the
-      // socket itself: one write instead of four per chunk through the response (size line, CRLF, data,
-      // CRLF). The response still writes the final empty chunk on end(). Otherwise (HTTP/1.0 caller, pipelined
-      // request waiting for its turn) the response writes it.
-      const socket = outgoing.chunkedEncoding && outgoing.headersSent ? outgoing.socket : null;
-      const sink = socket ?? outgoing;
-      const resume = upstream.resume.bind(upstream);
-      sink.on("drain", resume);
-      // A provider may echo its key in a successful answer too (a debug field, a signed URL), and job
-      // submissions answer with status URLs on the provider's own base.
-      const scrubber = createStreamRewriter(rewrites);
+      const stream = new StreamedAnswer(outgoing, rewrites, upstream);
       upstream.on("data", (received: Buffer) => {
         responseBytes += received.byteLength;
         active = true;
-        const chunk = scrubber.push(received);
-        // An empty chunk would read as the end of the answer.
-        if (chunk.byteLength === 0) return;
-        let written: boolean;
-        if (socket) {
-          hold?.();
-          written = socket.write(frameChunk(chunk));
-        } else written = outgoing.write(chunk);
-        if (!written) upstream.pause();
+        stream.add(received);
       });
       upstream.once("end", () => {
         clearTimeout(timer);
-        sink.off("drain", resume);
-        const rest = scrubber.end();
-        if (rest.byteLength > 0) outgoing.write(rest);
-        outgoing.end();
+        stream.end();
         call.finish(status);
       });
       upstream.once("error", () => {
-        // A provider that fails or stalls mid-answer: cut the caller's connection so the answer is visibly
-        // incomplete rather than silently short.
+        // A provider that fails or stalls mid-answer: cut the caller's connection (after what was read) so
+        // the answer is visibly incomplete rather than silently short.
         clearTimeout(timer);
+        stream.flush();
         outgoing.destroy();
         call.finish(callerGone ? 499 : 502);
       });
@@ -427,49 +404,3 @@ export function pipeToProvider(request: PipeForwardRequest): void {
 }
 
 const EMPTY = Buffer.alloc(0);
-
-const CR = 0x0d;
-const LF = 0x0a;
-/** The bytes of `0123456789abcdef`. */
-const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
-
-/**
- * Corks the caller's socket until the current job's microtasks run: what one read from the provider produces
- * (headers, every event in it, and the final empty chunk when the answer ends there) leaves in one write
- * instead of one syscall each, and nothing waits for later I/O. (Node's response corks until the next tick,
- * which comes before the provider stream's "end"; the end of the answer then costs a write of its own.)
- */
-function writeHold(socket: Socket): () => void {
-  // One flag and one release function per call (a set lookup and a closure per chunk cost more); a method,
-  // not a named arrow (see pipeToProvider).
-  const hold = {
-    holding: false,
-    release(): void {
-      hold.holding = false;
-      if (socket.writableCorked) socket.uncork();
-    },
-  };
-  return () => {
-    if (hold.holding) return;
-    hold.holding = true;
-    socket.cork();
-    queueMicrotask(hold.release);
-  };
-}
-
-/** One HTTP/1.1 chunk (`<size in hex>\r\n<data>\r\n`) in a single buffer. */
-export function frameChunk(data: Buffer): Buffer {
-  // The size's hex digits are set byte by byte: a string and Buffer.write() per chunk (one per SSE event)
-  // cost more than the copy.
-  const size = data.byteLength;
-  let digits = 1;
-  for (let rest = size >>> 4; rest > 0; rest >>>= 4) digits++;
-  const frame = Buffer.allocUnsafe(digits + size + 4);
-  for (let at = digits - 1, rest = size; at >= 0; at--, rest >>>= 4) frame[at] = HEX_DIGITS[rest & 15]!;
-  frame[digits] = CR;
-  frame[digits + 1] = LF;
-  data.copy(frame, digits + 2);
-  frame[frame.byteLength - 2] = CR;
-  frame[frame.byteLength - 1] = LF;
-  return frame;
-}
