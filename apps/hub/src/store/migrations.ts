@@ -422,6 +422,15 @@ export const MIGRATIONS: readonly Migration[] = [
   INSERT INTO meta (key, value) SELECT 'repo_cards_pending', '1'
   WHERE EXISTS (SELECT 1 FROM repos WHERE type <> 'model');
   `,
+  // 17: less B-tree work per router call's usage row (3.4 -> 1.9 µs per recorded call, batches of 250): no
+  // query reads per-call usage by token any more (totals come from usage_daily, reports are by user and by
+  // organization), and only calls billed to an organization are reported by it (`bill_to_id = ?` and
+  // `bill_to_id IS NOT NULL` both use a partial index).
+  `
+  DROP INDEX usage_by_token;
+  DROP INDEX usage_by_bill_to;
+  CREATE INDEX usage_by_bill_to ON usage (bill_to_id, created_at) WHERE bill_to_id IS NOT NULL;
+  `,
 ];
 
 const sqlOf = (migration: Migration, dialect: Dialect): string =>
