@@ -47,36 +47,57 @@ export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promi
     return Promise.reject(new PayloadTooLargeError(maxBytes));
   }
   if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
-  // A body that has arrived whole (a small one comes with the headers, and is parsed by the time the
-  // handler's first await returns) is taken at once: no listeners, no events.
+  // A body that has arrived whole (read before, once the request's I/O callback is over) is taken at once.
   if (incoming.complete && incoming.readableLength > 0 && !incoming.readableFlowing) {
     if (incoming.readableLength > maxBytes) return Promise.reject(new PayloadTooLargeError(maxBytes));
     const whole = incoming.read() as Buffer | null;
     if (whole && incoming.readableLength === 0) return Promise.resolve(whole);
     if (whole) incoming.unshift(whole);
   }
+  // The usual case on the router's path: the handler runs (with every microtask after it) before the parser
+  // passes on the body of the same read. The listeners are shared functions reading the call's state from
+  // the request, not closures made per call.
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (chunk: Buffer) => {
-      total += chunk.byteLength;
-      if (total > maxBytes) {
-        // Stop reading; the 413 goes out and the connection is closed behind it.
-        incoming.off("data", onData);
-        incoming.pause();
-        reject(new PayloadTooLargeError(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    incoming.on("data", onData);
-    incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    // A client that disconnects mid-body makes the stream fail ("aborted") or close before its end.
-    incoming.once("error", () => reject(new ClientAbortedError()));
-    incoming.once("close", () => {
-      if (!incoming.readableEnded) reject(new ClientAbortedError());
-    });
+    (incoming as BodyReading)[READING] = { chunks: [], total: 0, maxBytes, resolve, reject };
+    incoming.on("data", onBodyData);
+    incoming.on("end", onBodyEnd);
+    // A client that disconnects mid-body: the request closes before its end (node:http emits "error" only to
+    // listeners, and "close" in every case).
+    incoming.on("close", onBodyClose);
   });
+}
+
+const READING = Symbol("reading body");
+interface BodyReading extends IncomingMessage {
+  [READING]?: {
+    chunks: Buffer[];
+    total: number;
+    maxBytes: number;
+    resolve(body: Buffer): void;
+    reject(error: Error): void;
+  };
+}
+
+function onBodyData(this: BodyReading, chunk: Buffer): void {
+  const reading = this[READING]!;
+  reading.total += chunk.byteLength;
+  if (reading.total > reading.maxBytes) {
+    // Stop reading; the 413 goes out and the connection is closed behind it.
+    this.off("data", onBodyData);
+    this.pause();
+    reading.reject(new PayloadTooLargeError(reading.maxBytes));
+    return;
+  }
+  reading.chunks.push(chunk);
+}
+
+function onBodyEnd(this: BodyReading): void {
+  const { chunks, resolve } = this[READING]!;
+  resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+}
+
+function onBodyClose(this: BodyReading): void {
+  if (!this.readableEnded) this[READING]!.reject(new ClientAbortedError());
 }
 
 /**
