@@ -47,13 +47,20 @@ export function createActorResolver(options: ActorResolverOptions) {
   const ttlMs = options.tokenCacheMs ?? 1000;
   const maxEntries = options.maxCachedTokens ?? 1000;
   const now = options.now ?? Date.now;
-  // Insertion order is recency: a hit re-inserts, so the first key is the least recently used. Keyed by the
-  // token itself, held in memory for at most the cache's lifetime: a hit costs no SHA-256 (the store keeps
-  // only hashes; this map is the process's own, never written anywhere).
+  // Keyed by the token itself, held in memory for at most the cache's lifetime: a hit costs no SHA-256 (the
+  // store keeps only hashes; this map is the process's own, never written anywhere). Insertion order is
+  // expiry order (a hit does not extend an entry), so the first key is the one to drop when the map is full.
   const cache = new Map<string, { actor: Actor & { kind: "user" }; expires: number }>();
 
   function expired(token: AccessToken, at: number): boolean {
     return token.expiresAt !== null && Date.parse(token.expiresAt) <= at;
+  }
+
+  /** The cached actor of a token, when the cache holds it and neither the entry nor the token has expired. */
+  function cachedActor(credential: string, at: number): (Actor & { kind: "user" }) | undefined {
+    const cached = cache.get(credential);
+    if (!cached || cached.expires <= at) return undefined;
+    return expired((cached.actor.credential as { token: AccessToken }).token, at) ? undefined : cached.actor;
   }
 
   async function userActor(userId: number, credential: Extract<Actor, { kind: "user" }>["credential"]) {
@@ -70,15 +77,10 @@ export function createActorResolver(options: ActorResolverOptions) {
       throw new InvalidCredentialsError();
     }
     const at = now();
-    const cached = cache.get(credential);
-    if (cached && cached.expires > at) {
-      cache.delete(credential);
-      cache.set(credential, cached);
-      const token = (cached.actor.credential as { token: AccessToken }).token;
-      if (expired(token, at)) throw new InvalidCredentialsError();
-      return cached.actor;
-    }
-    if (cached) cache.delete(credential);
+    const hit = cachedActor(credential, at);
+    if (hit) return hit;
+    // An expired entry (or one whose token expired since) is read again: the store decides.
+    cache.delete(credential);
     const token = await accounts.tokens.byHash(hashToken(credential));
     if (!token || token.revokedAt || expired(token, at)) throw new InvalidCredentialsError();
     // last_used_at is for people ("used today?"): a minute of precision spares a write per call.
@@ -115,6 +117,14 @@ export function createActorResolver(options: ActorResolverOptions) {
       }
       const sessionId = sessionIdFromCookie(credentials.cookie);
       return sessionId ? fromSession(sessionId) : ANONYMOUS;
+    },
+    /**
+     * The actor of a bearer hub token this resolver verified less than its cache's lifetime ago, without
+     * waiting for anything; undefined when it must be resolved (`resolve` then reads the store or refuses).
+     */
+    cachedTokenActor(authorization: string): (Actor & { kind: "user" }) | undefined {
+      const credential = bearerToken(authorization);
+      return credential === undefined ? undefined : cachedActor(credential, now());
     },
     /** Forgets every verified token: call after revoking a token or changing a user or membership. */
     invalidate(): void {

@@ -20,10 +20,15 @@ const MAX_ENTRIES = 10_000;
  */
 export function createModelRoutes(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now = () => performance.now()) {
   const entries = new Map<string, { route: ModelRoute | undefined; expires: number }>();
-  return async function modelRoute(modelId: string): Promise<ModelRoute | undefined> {
+  /** The model's route: as it is when cached (no promise made per call), else once read. */
+  return function modelRoute(modelId: string): ModelRoute | undefined | Promise<ModelRoute | undefined> {
     const at = now();
     const cached = entries.get(modelId);
     if (cached && cached.expires > at) return cached.route;
+    return readRoute(modelId, at);
+  };
+
+  async function readRoute(modelId: string, at: number): Promise<ModelRoute | undefined> {
     // `await` on each read: the store's methods are becoming asynchronous (PostgreSQL).
     const found = await store.models.get(modelId);
     const route: ModelRoute | undefined = found
@@ -35,7 +40,7 @@ export function createModelRoutes(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now 
     if (entries.size >= MAX_ENTRIES) entries.clear();
     entries.set(modelId, { route, expires: at + ttlMs });
     return route;
-  };
+  }
 }
 
 /**
@@ -45,12 +50,21 @@ export function createModelRoutes(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now 
  * a second per (provider, id) with it: a model made private shows here as late as in `modelRoute`.
  */
 export function createServedModels(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now = () => performance.now()) {
-  const entries = new Map<string, { models: ModelRoute["model"][]; expires: number }>();
-  return async function servedModels(provider: string, model: string): Promise<ModelRoute["model"][]> {
-    const key = `${provider}\u0000${model}`;
+  // Per provider, then per id: no key string is built per call.
+  const entries = new Map<string, Map<string, { models: ModelRoute["model"][]; expires: number }>>();
+  let size = 0;
+  /** The models: as they are when cached (no promise made per call), else once read. */
+  return function servedModels(
+    provider: string,
+    model: string,
+  ): ModelRoute["model"][] | Promise<ModelRoute["model"][]> {
     const at = now();
-    const cached = entries.get(key);
+    const cached = entries.get(provider)?.get(model);
     if (cached && cached.expires > at) return cached.models;
+    return readServed(provider, model, at);
+  };
+
+  async function readServed(provider: string, model: string, at: number): Promise<ModelRoute["model"][]> {
     const ids = new Set(await store.mappings.modelsServedAs(provider, model));
     ids.add(model);
     const models: ModelRoute["model"][] = [];
@@ -59,8 +73,17 @@ export function createServedModels(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now
       if (found)
         models.push({ id: found.id, private: found.private, gated: found.gated, author: found.author });
     }
-    if (entries.size >= MAX_ENTRIES) entries.clear();
-    entries.set(key, { models, expires: at + ttlMs });
+    if (size >= MAX_ENTRIES) {
+      entries.clear();
+      size = 0;
+    }
+    let ofProvider = entries.get(provider);
+    if (!ofProvider) {
+      ofProvider = new Map();
+      entries.set(provider, ofProvider);
+    }
+    if (!ofProvider.has(model)) size++;
+    ofProvider.set(model, { models, expires: at + ttlMs });
     return models;
-  };
+  }
 }

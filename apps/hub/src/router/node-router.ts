@@ -15,7 +15,7 @@ import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import { modelOfCall } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
-import { createServedModels } from "./model-routes.js";
+import { createServedModels, type ModelRoute } from "./model-routes.js";
 import { createOpenAiApi } from "./openai-api.js";
 import { pipeToProvider } from "./pipe-forward.js";
 import { providerPathFrom } from "./provider-path.js";
@@ -136,9 +136,24 @@ export function createNodeRouter(deps: NodeRouterDeps) {
    * A private model named in a per-provider call (by its hub id, or by the provider's id for it) answers as
    * a missing one to a caller who may not read it: nothing is forwarded or recorded.
    */
-  async function refuseHiddenModel(caller: RouterCaller, provider: string, model: string | null) {
-    if (model === null) return;
-    for (const found of await servedModels(provider, model)) {
+  function refuseHiddenModel(
+    caller: RouterCaller,
+    provider: string,
+    model: string | null,
+  ): Promise<void> | undefined {
+    if (model === null) return undefined;
+    const served = servedModels(provider, model);
+    // Cached, and every model public (the usual case): decided without a promise.
+    if (!(served instanceof Promise) && !served.some((found) => found.private)) return undefined;
+    return refuseAmong(caller, served, model);
+  }
+
+  async function refuseAmong(
+    caller: RouterCaller,
+    served: ModelRoute["model"][] | Promise<ModelRoute["model"][]>,
+    model: string,
+  ): Promise<void> {
+    for (const found of await served) {
       if (found.private && !(await caller.maySee(found))) {
         throw new NotFoundError(`Model ${model} does not exist on this hub.`);
       }
@@ -196,7 +211,8 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     }
     const body = incoming.method === "POST" ? await readNodeBody(incoming, deps.maxBodyBytes) : undefined;
     const model = modelOfCall(body, providerPath);
-    await refuseHiddenModel(caller, provider, model);
+    const refusing = refuseHiddenModel(caller, provider, model);
+    if (refusing) await refusing;
     pipeToProvider({
       upstream,
       method: incoming.method ?? "GET",
@@ -209,7 +225,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       timeouts: deps.timeouts,
       outgoing,
       answerHeaders: baseHeaders(requestId),
-      // Methods, not arrow properties: see answerCall.
+      // Methods, not arrow properties: see answerApi.
       sendError(error) {
         sendError(outgoing, requestId, error, pathname);
       },
@@ -246,31 +262,32 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     const requestId =
       typeof callerId === "string" && CALLER_REQUEST_ID.test(callerId) ? callerId : randomUUID();
     outgoing.on("close", () => logRequest(incoming, requestId, outgoing.statusCode, started));
-    answerCall(incoming, outgoing, isApi, pathname, requestId).catch((error: unknown) =>
-      sendError(outgoing, requestId, error, pathname),
-    );
+    (isApi
+      ? answerApi(incoming, outgoing, pathname, requestId)
+      : handle(incoming, outgoing, pathname, requestId)
+    ).catch((error: unknown) => sendError(outgoing, requestId, error, pathname));
     return true;
   };
 
   /**
-   * One router call, after routeFast took it. A function of the router rather than closures made per call:
-   * the source runs under tsx (tests, the benchmark), whose esbuild `keepNames` redefines the `name` of every
-   * named arrow function as it is created (about 1 µs each); method shorthand and inline callbacks are left
-   * alone.
+   * An OpenAI-compatible API call, after routeFast took it. A function of the router rather than closures made
+   * per call: the source runs under tsx (tests, the benchmark), whose esbuild `keepNames` redefines the `name`
+   * of every named arrow function as it is created (about 1 µs each); method shorthand and inline callbacks are
+   * left alone. Not async: the API's own promise is passed on (each async layer costs a promise and a tick).
    */
-  async function answerCall(
+  function answerApi(
     incoming: IncomingMessage,
     outgoing: ServerResponse,
-    isApi: boolean,
     pathname: string,
     requestId: string,
   ): Promise<void> {
-    if (!isApi) return handle(incoming, outgoing, pathname, requestId);
     if (!PLAIN_TARGET.test(incoming.url ?? "")) {
-      throw new InvalidInputError("The request path contains characters the router does not accept.");
+      return Promise.reject(
+        new InvalidInputError("The request path contains characters the router does not accept."),
+      );
     }
     const path = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length - 1) : pathname;
-    await api.handle({
+    return api.handle({
       incoming,
       outgoing,
       path,

@@ -188,8 +188,9 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     const body = parsed as Record<string, unknown>;
     const ref = parseModelRef(body.model);
     const route = await modelRoute(ref.model);
-    // A private model the caller may not see answers exactly as a missing one.
-    const model = route && (await caller.maySee(route.model)) ? route.model : undefined;
+    // A private model the caller may not see answers exactly as a missing one (anyone may see a public one).
+    const model =
+      route && (!route.model.private || (await caller.maySee(route.model))) ? route.model : undefined;
     if (!route || !model) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
     const candidates = selectProviders({
       ref,
@@ -269,20 +270,26 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     attempts.start(0);
   }
 
+  /** `GET /v1/models`, or the hub's 404 for any other API call. */
+  async function answerOther(call: ApiCall): Promise<void> {
+    const method = call.incoming.method;
+    if (call.path === "/v1/models" && method === "GET") return sendJson(call, 200, await listModels());
+    throw new NotFoundError(
+      `No route for ${method} ${call.path}: the router offers POST ${Object.keys(ENDPOINTS).join(", ")} and GET /v1/models.`,
+    );
+  }
+
   return {
     /** Whether `path` (after the `/router` alias prefix) is one of this API's. */
     handles(path: string): boolean {
       return path.startsWith("/v1/");
     },
 
-    async handle(call: ApiCall): Promise<void> {
-      const method = call.incoming.method;
-      if (call.path === "/v1/models" && method === "GET") return sendJson(call, 200, await listModels());
+    /** Not async: a completion's own promise is passed on (each async layer costs a promise and a tick). */
+    handle(call: ApiCall): Promise<void> {
       const endpoint = ENDPOINTS[call.path];
-      if (endpoint && method === "POST") return complete(call, endpoint);
-      throw new NotFoundError(
-        `No route for ${method} ${call.path}: the router offers POST ${Object.keys(ENDPOINTS).join(", ")} and GET /v1/models.`,
-      );
+      if (endpoint && call.incoming.method === "POST") return complete(call, endpoint);
+      return answerOther(call);
     },
   };
 }

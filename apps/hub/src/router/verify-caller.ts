@@ -22,14 +22,15 @@ export interface RouterCaller {
 }
 
 /**
- * Checks a router call's `Authorization` header and says who it is for, or throws the hub's 401/403 error.
- * The one place the router decides whether a credential may run inference: swap this function to change
- * what credentials the router accepts.
+ * Checks a router call's `Authorization` header and says who it is for, or throws the hub's 401/403 error
+ * (synchronously, or as the promise's rejection). The one place the router decides whether a credential may
+ * run inference: swap this function to change what credentials the router accepts. A verdict it already
+ * holds comes back as it is, not in a promise: the router's calls await it with nothing else in between.
  */
 export type VerifyCaller = (
   authorization: string | undefined,
   billTo: string | undefined,
-) => Promise<RouterCaller>;
+) => RouterCaller | Promise<RouterCaller>;
 
 /**
  * User access tokens allowed to run inference (`authorize(actor, "inference", namespace)`), billed to the
@@ -49,7 +50,8 @@ export function userTokenVerifier(
    * choose: keep it cached. */
   preferredProviders: (userId: number) => Promise<readonly string[]> = async () => [],
 ): VerifyCaller {
-  const verdicts = new WeakMap<object, Map<string, Promise<RouterCaller>>>();
+  // Per actor, per `X-HF-Bill-To`: the verdict being reached, replaced by the caller once it is.
+  const verdicts = new WeakMap<object, Map<string, RouterCaller | Promise<RouterCaller>>>();
 
   async function decide(actor: Actor & { kind: "user" }, billTo: string | undefined): Promise<RouterCaller> {
     const namespace = billTo?.trim() || actor.user.name;
@@ -64,14 +66,7 @@ export function userTokenVerifier(
     };
   }
 
-  return async (authorization, billTo) => {
-    if (!authorization) {
-      throw new AuthenticationRequiredError('A hub token is required: send "Authorization: Bearer hf_...".');
-    }
-    const actor = await resolver.resolve({ authorization });
-    if (actor.kind !== "user" || actor.credential.kind !== "token") {
-      throw new PermissionDeniedError("The router takes user access tokens (hf_...).");
-    }
+  function verdictFor(actor: Actor & { kind: "user" }, billTo: string | undefined) {
     let byBillTo = verdicts.get(actor);
     if (!byBillTo) {
       byBillTo = new Map();
@@ -80,12 +75,36 @@ export function userTokenVerifier(
     const key = billTo ?? "";
     let verdict = byBillTo.get(key);
     if (!verdict) {
-      verdict = decide(actor, billTo);
-      // A refusal is not kept: the error is thrown to this caller, and the next call decides again.
-      verdict.catch(() => byBillTo.delete(key));
+      const deciding = decide(actor, billTo);
+      verdict = deciding;
+      deciding.then(
+        (caller) => {
+          if (byBillTo.get(key) === deciding) byBillTo.set(key, caller);
+        },
+        // A refusal is not kept: the error is thrown to this caller, and the next call decides again.
+        () => byBillTo.delete(key),
+      );
       if (byBillTo.size >= 16) byBillTo.clear();
       byBillTo.set(key, verdict);
     }
     return verdict;
+  }
+
+  async function verifyResolving(authorization: string, billTo: string | undefined): Promise<RouterCaller> {
+    const actor = await resolver.resolve({ authorization });
+    if (actor.kind !== "user" || actor.credential.kind !== "token") {
+      throw new PermissionDeniedError("The router takes user access tokens (hf_...).");
+    }
+    return verdictFor(actor, billTo);
+  }
+
+  return (authorization, billTo) => {
+    if (!authorization) {
+      throw new AuthenticationRequiredError('A hub token is required: send "Authorization: Bearer hf_...".');
+    }
+    // A token verified less than the resolver's cache lifetime ago, with a verdict reached for it: no await.
+    const actor = resolver.cachedTokenActor(authorization);
+    if (actor?.credential.kind === "token") return verdictFor(actor, billTo);
+    return verifyResolving(authorization, billTo);
   };
 }
