@@ -337,10 +337,8 @@ export function pipeToProvider(request: PipeForwardRequest): void {
         return;
       }
 
-      // What one read from the provider brings (often every event of an answer, each its own HTTP chunk) goes
-      // to the caller together as soon as the read is handled: gathered by the "data" events, scrubbed, framed
-      // and written once in a microtask, with the headers on the first read. Nothing waits for later I/O; the
-      // provider is paused while the caller is slower (back-pressure, as pipe() does).
+      // Passed on read by read (streamed-answer.ts); the provider is paused while the caller is slower
+      // (back-pressure, as pipe() does).
       outgoing.writeHead(status, head.headers);
       const stream = new StreamedAnswer(outgoing, rewrites, upstream);
       upstream.on("data", (received: Buffer) => {
@@ -357,7 +355,7 @@ export function pipeToProvider(request: PipeForwardRequest): void {
         // A provider that fails or stalls mid-answer: cut the caller's connection (after what was read) so
         // the answer is visibly incomplete rather than silently short.
         clearTimeout(timer);
-        stream.flush();
+        stream.cut();
         outgoing.destroy();
         call.finish(callerGone ? 499 : 502);
       });

@@ -175,6 +175,36 @@ describe("a streamed answer", () => {
     expect(results[0]).toMatchObject({ status: 200, responseBytes: events.join("").length });
   });
 
+  it("sends the head at once when the provider's first event is slow, and with it when it is not", async () => {
+    let headAt = 0;
+    let firstEventAt = 0;
+    answer = async (socket) => {
+      socket.write(HEAD);
+      await sleep(300);
+      socket.write(framed(["data: 1\n\n"]) + END);
+    };
+    const started = performance.now();
+    const { port } = hub.address() as AddressInfo;
+    const text = await new Promise<string>((resolve, reject) => {
+      const request = httpRequest({ hostname: "127.0.0.1", port, method: "POST", path: "/" }, (response) => {
+        headAt = performance.now() - started;
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          firstEventAt ||= performance.now() - started;
+          body += chunk;
+        });
+        response.on("end", () => resolve(body));
+      });
+      request.on("error", reject);
+      request.end("{}");
+    });
+    expect(text).toBe("data: 1\n\n");
+    expect(firstEventAt).toBeGreaterThanOrEqual(290);
+    // Not held for the first event: the head reached the caller well before it.
+    expect(headAt).toBeLessThan(200);
+  });
+
   it("holds back a tail that may start the key until the next read shows it does not", async () => {
     const tail = KEY.slice(0, 8);
     let held = "";
