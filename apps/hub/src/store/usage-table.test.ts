@@ -114,4 +114,16 @@ describe("usage records", () => {
       { day: "2026-01-02", provider: "together", requests: 2, errors: 1, bytes: 13, ms: 10 },
     ]);
   });
+
+  it("add interleaved calls of a batch to their own totals", async () => {
+    const usage = createUsageTable(db, () => new Date("2026-01-01T10:00:00Z"), 30);
+    for (const model of ["m/a", "m/b", "m/a", "m/a", "m/b", null, "m/a"]) usage.record(call({ model }));
+    await usage.flush();
+    const days = await db.all("SELECT model, requests FROM usage_daily ORDER BY model");
+    expect(days).toEqual([
+      { model: "", requests: 1 },
+      { model: "m/a", requests: 4 },
+      { model: "m/b", requests: 2 },
+    ]);
+  });
 });
