@@ -210,6 +210,7 @@ export function pipeToProvider(request: PipeForwardRequest): void {
   let callerGone = false;
   let resent = false;
   let upstreamRequest: ClientRequest | undefined;
+  let failedRequest: ClientRequest | undefined;
   let upstreamResponse: IncomingMessage | undefined;
   // One timer per call, checking a quarter of the shorter timeout at a time: the headers' deadline, then the
   // body's longest silence. Data only sets a flag (refreshing a timer per chunk costs a clock read each time),
@@ -307,10 +308,11 @@ export function pipeToProvider(request: PipeForwardRequest): void {
         if (isError) whole.send();
         else whole.cut();
       });
-      upstream.once("end", whole.send);
+      // `on`, not `once`: each happens once at most (and `sent` guards), and `once` wraps its listener per call.
+      upstream.on("end", whole.send);
       // A provider that fails or stalls mid-answer: an error answer goes out with what was read; a successful
       // one is cut, so that it is visibly incomplete rather than silently short.
-      upstream.once("error", isError ? whole.send : whole.cut);
+      upstream.on("error", isError ? whole.send : whole.cut);
     },
 
     onUpstreamResponse(upstream: IncomingMessage): void {
@@ -368,12 +370,15 @@ export function pipeToProvider(request: PipeForwardRequest): void {
         call.onUpstreamResponse,
       );
       upstreamRequest = sent;
-      sent.once("error", (error: NodeJS.ErrnoException) => call.onUpstreamError(sent, error));
+      // Kept for the request's life (`once` wraps its listener per call); onUpstreamError takes the first.
+      sent.on("error", (error: NodeJS.ErrnoException) => call.onUpstreamError(sent, error));
       sent.end(request.body && request.body.byteLength > 0 ? request.body : undefined);
     },
 
     onUpstreamError(sent: ClientRequest, error: NodeJS.ErrnoException): void {
-      if (callerGone || upstreamResponse) return;
+      // Only the request in flight, and its first error, count.
+      if (callerGone || upstreamResponse || sent !== upstreamRequest || failedRequest === sent) return;
+      failedRequest = sent;
       // A pooled keep-alive connection the provider closed while it sat idle fails as soon as it is reused,
       // before the provider saw the request: send it once more on a new connection (as Node's docs advise),
       // unless another provider can take the call (failover treats a reset as unreachable, below).
