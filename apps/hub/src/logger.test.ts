@@ -30,6 +30,15 @@ describe("the JSON logger", () => {
     expect(JSON.parse(text).tokenId).toBe(7);
   });
 
+  it("redacts any case of bearer and every configured secret, and leaves other strings as they are", () => {
+    // The bearer value runs to the next space, its semicolon too.
+    expect(redactSecrets("auth: bearer xyz; key k3y-one, again k3y-one", ["k3y-one", "abc"])).toBe(
+      "auth: Bearer [redacted] key [redacted], again [redacted]",
+    );
+    const plain = "meta-llama/Llama-3.3-70B-Instruct";
+    expect(redactSecrets(plain, ["k3y-one"])).toBe(plain);
+  });
+
   it("redacts inside plain strings too", () => {
     expect(redactSecrets("Authorization: Bearer xyz and hf_0123456789abcdef")).toBe(
       "Authorization: Bearer [redacted] and hf_[redacted]",
