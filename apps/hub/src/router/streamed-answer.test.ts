@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import {
   type AddressInfo,
+  createConnection,
   createServer as createNetServer,
   type Server as NetServer,
   type Socket,
@@ -203,6 +204,23 @@ describe("a streamed answer", () => {
     expect(firstEventAt).toBeGreaterThanOrEqual(290);
     // Not held for the first event: the head reached the caller well before it.
     expect(headAt).toBeLessThan(200);
+  });
+
+  it("passes a streamed answer to an HTTP/1.0 caller unframed, scrubbed, to the connection's close", async () => {
+    answer = async (socket) => {
+      socket.write(HEAD + framed(["data: 1\n\n", `data: ${KEY.slice(0, 5)}`]));
+      await sleep(5);
+      socket.write(framed([`${KEY.slice(5)}\n\n`]) + END);
+    };
+    const { port } = hub.address() as AddressInfo;
+    const caller = createConnection({ host: "127.0.0.1", port });
+    caller.write("POST / HTTP/1.0\r\nContent-Length: 2\r\n\r\n{}");
+    let raw = "";
+    for await (const chunk of caller) raw += chunk;
+    const head = raw.slice(0, raw.indexOf("\r\n\r\n"));
+    expect(head).toMatch(/^HTTP\/1\.1 200/);
+    expect(head.toLowerCase()).not.toContain("transfer-encoding");
+    expect(raw.slice(head.length + 4)).toBe("data: 1\n\ndata: [redacted]\n\n");
   });
 
   it("holds back a tail that may start the key until the next read shows it does not", async () => {
