@@ -348,12 +348,13 @@ export function pipeToProvider(request: PipeForwardRequest): void {
         active = true;
         stream.add(received);
       });
-      upstream.once("end", () => {
+      // `on`, not `once`: a stream ends or fails once at most, and `once` wraps its listener per call.
+      upstream.on("end", () => {
         clearTimeout(timer);
         stream.end();
         call.finish(status);
       });
-      upstream.once("error", () => {
+      upstream.on("error", () => {
         // A provider that fails or stalls mid-answer: cut the caller's connection (after what was read) so
         // the answer is visibly incomplete rather than silently short.
         clearTimeout(timer);
