@@ -1,5 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createJsonLogger, redactSecrets } from "./logger.js";
+import { createJsonLogger, redactSecrets, writeLinesPerTurn } from "./logger.js";
 
 describe("the JSON logger", () => {
   it("writes one JSON record per line with time, level and fields", () => {
@@ -43,5 +45,42 @@ describe("the JSON logger", () => {
     expect(redactSecrets("Authorization: Bearer xyz and hf_0123456789abcdef")).toBe(
       "Authorization: Bearer [redacted] and hf_[redacted]",
     );
+  });
+});
+
+describe("writing log lines per turn of the event loop", () => {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("writes the lines of one turn in one write, in order, and each later turn's in its own", async () => {
+    const writes: string[] = [];
+    const logger = createJsonLogger({ write: writeLinesPerTurn((text) => writes.push(text)) });
+    logger.log("info", "one");
+    logger.log("warn", "two");
+    logger.log("info", "three");
+    expect(writes).toEqual([]);
+    await nextTurn();
+    logger.log("info", "four");
+    await nextTurn();
+    expect(writes).toHaveLength(2);
+    expect(writes[0]!.endsWith("\n")).toBe(true);
+    expect(
+      writes[0]!
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line).msg),
+    ).toEqual(["one", "two", "three"]);
+    expect(JSON.parse(writes[1]!).msg).toBe("four");
+  });
+
+  it("writes what is left when the process exits before the turn ends", () => {
+    const logger = fileURLToPath(new URL("./logger.ts", import.meta.url));
+    const script = `import { createJsonLogger, writeLinesPerTurn } from ${JSON.stringify(logger)};
+      const log = createJsonLogger({ write: writeLinesPerTurn((text) => process.stdout.write(text)) });
+      log.log("info", "last words");
+      process.exit(0);`;
+    const output = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(output).msg).toBe("last words");
   });
 });

@@ -90,6 +90,39 @@ export function createJsonLogger(options: JsonLoggerOptions): Logger {
 
 export const silentLogger: Logger = { log() {} };
 
+/** Writers holding lines not yet written, written out when the process exits. */
+const unwritten = new Set<() => void>();
+let writesAtExit = false;
+
+/**
+ * A line writer for createJsonLogger that writes the lines logged in one turn of the event loop together, at
+ * the end of that turn (and whatever is left when the process exits): one write instead of one per line.
+ * A router call logs two lines at the default level; to a pipe, one write per line cost ~5 µs more per call
+ * (64 concurrent calls).
+ */
+export function writeLinesPerTurn(write: (text: string) => void): (line: string) => void {
+  let lines: string[] = [];
+  const flush = () => {
+    unwritten.delete(flush);
+    if (lines.length === 0) return;
+    const text = `${lines.join("\n")}\n`;
+    lines = [];
+    write(text);
+  };
+  return (line) => {
+    lines.push(line);
+    if (lines.length > 1) return;
+    unwritten.add(flush);
+    setImmediate(flush);
+    if (!writesAtExit) {
+      writesAtExit = true;
+      process.once("exit", () => {
+        for (const pending of unwritten) pending();
+      });
+    }
+  };
+}
+
 /** Collects records in memory; for tests that check what was (and was not) logged. */
 export function createMemoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { getProviderConfig, INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { ConfigError, type HubConfig, parseConfig } from "./config.js";
-import { createJsonLogger } from "./logger.js";
+import { createJsonLogger, writeLinesPerTurn } from "./logger.js";
 import { startHub } from "./start-hub.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     s3Credentials?.sessionToken,
   ].filter((s): s is string => !!s);
   const logger = createJsonLogger({
-    write: (line) => process.stderr.write(`${line}\n`),
+    write: writeLinesPerTurn((text) => process.stderr.write(text)),
     level: config.logLevel,
     secrets,
   });
