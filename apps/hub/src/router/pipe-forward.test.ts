@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { pipeToProvider } from "./pipe-forward.js";
-import { frameChunk } from "./streamed-answer.js";
+import { frameChunk, frameChunks } from "./streamed-answer.js";
 import type { Upstream } from "./upstreams.js";
 
 describe("frameChunk", () => {
@@ -13,6 +13,15 @@ describe("frameChunk", () => {
     expect(framed.subarray(0, 5).toString("latin1")).toBe(`${event.byteLength.toString(16)}\r\n`);
     expect(framed.subarray(5, 5 + event.byteLength).equals(event)).toBe(true);
     expect(framed.subarray(-2).toString("latin1")).toBe("\r\n");
+  });
+
+  it("frames several buffers as one chunk, one after the other", () => {
+    const parts = ["data: 1\n\n", "data: 2\n\n", "x".repeat(300)].map((part) => Buffer.from(part));
+    const bytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
+    expect(frameChunks(parts, bytes).equals(frameChunk(Buffer.concat(parts)))).toBe(true);
+    expect(frameChunks(parts, bytes).toString("latin1")).toBe(
+      `${bytes.toString(16)}\r\n${parts.join("")}\r\n`,
+    );
   });
 
   it("writes every size in lower-case hex, at each digit boundary", () => {

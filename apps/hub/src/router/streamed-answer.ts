@@ -93,20 +93,45 @@ export class StreamedAnswer {
       if (!this.headSent) this.headTimer ??= setTimeout(this.sendHeadLater, HEAD_HOLD_MS);
       return;
     }
-    const read = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.bytes);
-    chunks.length = 0;
-    this.bytes = 0;
-    const data = this.scrubber.push(read);
     // The head and the first bytes in one write.
     const corked = this.headSent ? null : outgoing.socket;
     corked?.cork();
     this.sendHead();
-    // An empty chunk would read as the end of the answer.
-    if (data.byteLength > 0) {
-      const written = this.socket ? this.socket.write(frameChunk(data)) : outgoing.write(data);
-      if (!written) this.upstream.pause();
-    }
+    const written = this.socket ? this.writeFramed(this.socket) : this.writeUnframed();
+    if (!written) this.upstream.pause();
     corked?.uncork();
+  }
+
+  /**
+   * The read's chunks framed as one HTTP chunk: copied once, straight into the frame, which is scanned in
+   * place and sent as it is when nothing in it is to be scrubbed or held (joined, scanned, then framed: a
+   * 33-event read of 6.6 KB took 4.3-4.9 µs, in place 3.5-3.6 µs, in a loop).
+   */
+  private writeFramed(socket: Socket): boolean {
+    const { chunks, bytes } = this;
+    // An empty chunk would read as the end of the answer.
+    if (bytes === 0) {
+      chunks.length = 0;
+      return true;
+    }
+    const frame = frameChunks(chunks, bytes);
+    chunks.length = 0;
+    this.bytes = 0;
+    const start = frame.byteLength - bytes - 2;
+    const read = frame.subarray(start, start + bytes);
+    if (this.scrubber.passesAsIs(read)) return socket.write(frame);
+    const data = this.scrubber.push(read);
+    return data.byteLength === 0 || socket.write(frameChunk(data));
+  }
+
+  /** The read's chunks, scrubbed, written through the response (which frames them, if at all). */
+  private writeUnframed(): boolean {
+    const { chunks } = this;
+    const read = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.bytes);
+    chunks.length = 0;
+    this.bytes = 0;
+    const data = this.scrubber.push(read);
+    return data.byteLength === 0 || this.outgoing.write(data);
   }
 
   private sendHead(): void {
@@ -139,17 +164,22 @@ const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
 
 /** One HTTP/1.1 chunk (`<size in hex>\r\n<data>\r\n`) in a single buffer. */
 export function frameChunk(data: Buffer): Buffer {
+  return frameChunks([data], data.byteLength);
+}
+
+/** One HTTP/1.1 chunk holding `chunks` (`bytes` in all) one after the other, in a single buffer. */
+export function frameChunks(chunks: readonly Buffer[], bytes: number): Buffer {
   // The size's hex digits are set byte by byte: a string and Buffer.write() per chunk (one per SSE event)
   // cost more than the copy.
-  const size = data.byteLength;
   let digits = 1;
-  for (let rest = size >>> 4; rest > 0; rest >>>= 4) digits++;
-  const frame = Buffer.allocUnsafe(digits + size + 4);
-  for (let at = digits - 1, rest = size; at >= 0; at--, rest >>>= 4) frame[at] = HEX_DIGITS[rest & 15]!;
+  for (let rest = bytes >>> 4; rest > 0; rest >>>= 4) digits++;
+  const frame = Buffer.allocUnsafe(digits + bytes + 4);
+  for (let at = digits - 1, rest = bytes; at >= 0; at--, rest >>>= 4) frame[at] = HEX_DIGITS[rest & 15]!;
   frame[digits] = CR;
   frame[digits + 1] = LF;
-  data.copy(frame, digits + 2);
-  frame[frame.byteLength - 2] = CR;
-  frame[frame.byteLength - 1] = LF;
+  let at = digits + 2;
+  for (const chunk of chunks) at += chunk.copy(frame, at);
+  frame[at] = CR;
+  frame[at + 1] = LF;
   return frame;
 }
