@@ -58,10 +58,16 @@ const commitReadme = (url: string, repo: string, token: string, readme: string) 
       .join("\n"),
   });
 
-/** Puts the database back where migration 14 left it: without the columns 15 added, at version 14. */
+/**
+ * Puts the database back where migration 14 left it, at version 14: without the columns 15 added, the flag 16
+ * set, and with the usage indexes 17 replaced.
+ */
 async function backToMigration14(db: Database): Promise<void> {
   await db.exec(
     "ALTER TABLE repos DROP COLUMN card_data; ALTER TABLE repos DROP COLUMN tags; ALTER TABLE repos DROP COLUMN sdk",
+  );
+  await db.exec(
+    "DROP INDEX usage_by_bill_to; CREATE INDEX usage_by_bill_to ON usage (bill_to_id, created_at); CREATE INDEX usage_by_token ON usage (token_id, created_at)",
   );
   await db.run("DELETE FROM meta WHERE key = ?", [REPO_CARDS_PENDING]);
   if (db.dialect === "sqlite") await db.exec("PRAGMA user_version = 14");
