@@ -149,7 +149,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     maxAge: 600,
   });
   app.use("/api/*", apiCors);
-  app.use("/router/*", apiCors);
+  // The router's answers carry CORS headers only for a caller that sends `Origin` (router/response-headers.ts):
+  // its API clients never do and would parse them on every call. `/api/*` answers keep them unconditionally.
+  app.use("/router/*", (c, next) => (c.req.header("origin") === undefined ? next() : apiCors(c, next)));
   // Every request, not only /api: file downloads (/{id}/resolve/...) and LFS calls are authorized too.
   // The Xet CAS API carries its own bearer tokens (signed Xet tokens, not hub credentials).
   const actors = actorMiddleware(resolver, authorizer);

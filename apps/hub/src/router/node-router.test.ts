@@ -44,11 +44,15 @@ afterAll(async () => {
 });
 
 /** Raw HTTP, so that the target reaches the hub exactly as written. */
-function rawPost(path: string, headers: Record<string, string>) {
+function rawPost(path: string, headers: Record<string, string>, body = "{}") {
+  return rawCall("POST", path, headers, body);
+}
+
+function rawCall(method: string, path: string, headers: Record<string, string>, body?: string) {
   const { hostname, port } = new URL(hub.url);
   return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
     (resolve, reject) => {
-      const request = httpRequest({ hostname, port, path, method: "POST", headers }, (response) => {
+      const request = httpRequest({ hostname, port, path, method, headers }, (response) => {
         let body = "";
         response.setEncoding("utf8");
         response.on("data", (chunk: string) => {
@@ -59,10 +63,12 @@ function rawPost(path: string, headers: Record<string, string>) {
         );
       });
       request.on("error", reject);
-      request.end("{}");
+      request.end(body);
     },
   );
 }
+
+const ELSEWHERE = "https://elsewhere.example";
 
 describe("the node:http router", () => {
   const cases: Array<[string, string, () => Record<string, string>, number, string]> = [
@@ -125,7 +131,12 @@ describe("the node:http router", () => {
     ],
   ];
   it.each(cases)("refuses with the hub's JSON error: %s", async (_name, path, headersOf, status, code) => {
-    const response = await rawPost(path, { "Content-Type": "application/json", ...headersOf() });
+    // A browser's cross-origin call (it sends Origin): CORS headers as well (without: see below).
+    const response = await rawPost(path, {
+      "Content-Type": "application/json",
+      Origin: ELSEWHERE,
+      ...headersOf(),
+    });
     expect(response.status).toBe(status);
     const body = JSON.parse(response.body) as { code: string; error: string; requestId: string };
     expect(body).toMatchObject({
@@ -147,6 +158,7 @@ describe("the node:http router", () => {
       Authorization: `Bearer ${token}`,
       "Content-Type": "application/json",
       "x-sim-fault": "rate-limit:7",
+      Origin: ELSEWHERE,
     });
     expect(response.status).toBe(429);
     expect(response.headers["retry-after"]).toBe("7");
@@ -172,6 +184,76 @@ describe("the node:http router", () => {
     expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
     const put = await fetch(`${hub.url}/router/together/v1/chat/completions`, { method: "PUT" });
     expect(put.status).toBe(404);
+  });
+});
+
+describe("CORS headers follow the caller's Origin", () => {
+  const EXPOSED = "Link,X-Request-Id,X-Error-Code,X-Error-Message,X-Inference-Provider";
+  const chatBody = (model: string, stream: boolean) =>
+    JSON.stringify({ model, messages: [{ role: "user", content: "hi" }], stream });
+  /** [name, path, model, extra headers, expected status]: both paths, success and error, streamed and not. */
+  const calls: Array<[string, string, string, Record<string, string>, number]> = [];
+  for (const [pathName, path, model] of [
+    [
+      "/router/{provider}",
+      "/router/together/v1/chat/completions",
+      "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo",
+    ],
+    ["/v1", "/v1/chat/completions", "meta-llama/Llama-3.1-8B-Instruct:together"],
+  ] as const) {
+    calls.push([`${pathName}, answered`, path, model, {}, 200]);
+    calls.push([`${pathName}, provider's error`, path, model, { "x-sim-fault": "rate-limit:7" }, 429]);
+    calls.push([`${pathName}, hub's error`, path, model, { Authorization: "Bearer sk-1" }, 401]);
+  }
+  const send = (path: string, model: string, stream: boolean, headers: Record<string, string>) =>
+    rawPost(
+      path,
+      { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...headers },
+      chatBody(model, stream),
+    );
+
+  describe.each([false, true])("streamed: %s", (stream) => {
+    it.each(calls)("%s", async (_name, path, model, headers, status) => {
+      const plain = await send(path, model, stream, headers);
+      expect(plain.status).toBe(status);
+      expect(Object.keys(plain.headers).filter((name) => name.startsWith("access-control-"))).toEqual([]);
+      // The security headers and the request id stay: no-cors loads send no Origin.
+      expect(plain.headers).toMatchObject({
+        "x-request-id": expect.any(String),
+        "x-content-type-options": "nosniff",
+        "cross-origin-resource-policy": "cross-origin",
+      });
+
+      const browser = await send(path, model, stream, { ...headers, Origin: ELSEWHERE });
+      expect(browser.status).toBe(status);
+      expect(browser.headers).toMatchObject({
+        "access-control-allow-origin": "*",
+        "access-control-expose-headers": EXPOSED,
+        "x-request-id": expect.any(String),
+        "x-content-type-options": "nosniff",
+      });
+      if (status === 200 && stream) {
+        expect(browser.headers["content-type"]).toContain("text/event-stream");
+        expect(browser.body).toContain("data: [DONE]");
+      }
+    });
+  });
+
+  it("marks GET answers, which a cache may keep, as varying with Origin", async () => {
+    const plain = await rawCall("GET", "/v1/models", {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers.vary).toBe("Origin");
+    expect(plain.headers["access-control-allow-origin"]).toBeUndefined();
+    const browser = await rawCall("GET", "/v1/models", { Origin: ELSEWHERE });
+    expect(browser.headers).toMatchObject({ vary: "Origin", "access-control-allow-origin": "*" });
+  });
+
+  it("leaves Hono's other /router answers in step: CORS only with Origin, preflights as before", async () => {
+    const put = await rawCall("PUT", "/router/together/v1/chat/completions", {});
+    expect(put.status).toBe(404);
+    expect(put.headers["access-control-allow-origin"]).toBeUndefined();
+    const browserPut = await rawCall("PUT", "/router/together/v1/chat/completions", { Origin: ELSEWHERE });
+    expect(browserPut.headers["access-control-allow-origin"]).toBe("*");
   });
 });
 

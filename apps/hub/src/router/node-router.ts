@@ -62,10 +62,17 @@ export const PROVIDER_ROUTES = ["GET /router/{provider}/{path}", "POST /router/{
 const API_PREFIX = "/v1/";
 const ROUTER_API_PREFIX = "/router/v1/";
 /** Headers every router answer carries after its request id, as a flat `[name, value, ...]` list. */
-const ANSWER_HEADERS: readonly string[] = Object.entries({
+const ANSWER_HEADERS: readonly string[] = Object.entries(PIPED_SECURITY_HEADERS).flat();
+/** The same, for a browser's cross-origin call (one that sends `Origin`): CORS headers first. */
+const CORS_ANSWER_HEADERS: readonly string[] = Object.entries({
   ...ROUTER_CORS_HEADERS,
   ...PIPED_SECURITY_HEADERS,
 }).flat();
+/**
+ * A GET answer may be stored by a shared cache: it varies with `Origin` (CORS headers or none), whether or not
+ * this call sent one. POST answers are not reused by caches, and errors are `no-store`.
+ */
+const VARY_ORIGIN: readonly string[] = ["vary", "Origin"];
 /** How many checked per-provider targets are remembered (then forgotten all at once). */
 const MAX_CHECKED_TARGETS = 1000;
 
@@ -82,14 +89,20 @@ interface ProviderTarget {
 /**
  * The router's hot path on plain node:http, in front of the Hono app: `GET|POST /router/{provider}/{path}`.
  * The same checks in the same order as the Hono route (routes/router.ts) and its middleware (request id,
- * request log, dot-segment guard, CORS and security headers, JSON errors), without building web
- * Request/Response objects or running the middleware chain per call. Returns false for anything it does not
+ * request log, dot-segment guard, CORS headers for callers that send `Origin`, security headers, JSON errors),
+ * without building web Request/Response objects or running the middleware chain per call. Returns false for anything it does not
  * handle (other paths and methods, CORS preflights, unusual targets): those go to the Hono app.
  */
 export function createNodeRouter(deps: NodeRouterDeps) {
   const api = createOpenAiApi({ ...deps, stats: deps.stats ?? createProviderStats() });
   const servedModels = createServedModels(deps.store);
-  const baseHeaders = (requestId: string): string[] => ["x-request-id", requestId, ...ANSWER_HEADERS];
+  /** The request id, CORS headers for a call that sends `Origin`, security headers; `Vary` on GET answers. */
+  const baseHeaders = (incoming: IncomingMessage, requestId: string): string[] => {
+    const headers = ["x-request-id", requestId];
+    headers.push(...(incoming.headers.origin === undefined ? ANSWER_HEADERS : CORS_ANSWER_HEADERS));
+    if (incoming.method === "GET") headers.push(...VARY_ORIGIN);
+    return headers;
+  };
   /** Per-provider targets already checked (the same few paths come again and again): their parts. */
   const checkedTargets = new Map<string, ProviderTarget>();
   function logRequest(incoming: IncomingMessage, requestId: string, status: number, started: number) {
@@ -104,7 +117,13 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     });
   }
 
-  function sendError(outgoing: ServerResponse, requestId: string, error: unknown, path: string): void {
+  function sendError(
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    requestId: string,
+    error: unknown,
+    path: string,
+  ): void {
     if (!HubError.isInstance(error)) {
       deps.logger.log("error", "unhandled error", { requestId, path, error });
     }
@@ -119,7 +138,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     }
     outgoing.writeHead(hubError.status, {
       "x-request-id": requestId,
-      ...ROUTER_CORS_HEADERS,
+      ...(incoming.headers.origin === undefined ? {} : ROUTER_CORS_HEADERS),
       "x-error-code": hubError.code,
       ...(hubError.messageHeader ? { "x-error-message": hubError.message } : {}),
       "cache-control": "no-store",
@@ -224,10 +243,10 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       requestId,
       timeouts: deps.timeouts,
       outgoing,
-      answerHeaders: baseHeaders(requestId),
+      answerHeaders: baseHeaders(incoming, requestId),
       // Methods, not arrow properties: see answerApi.
       sendError(error) {
-        sendError(outgoing, requestId, error, pathname);
+        sendError(incoming, outgoing, requestId, error, pathname);
       },
       onDone(result) {
         recordRouterCall(
@@ -265,7 +284,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     (isApi
       ? answerApi(incoming, outgoing, pathname, requestId)
       : handle(incoming, outgoing, pathname, requestId)
-    ).catch((error: unknown) => sendError(outgoing, requestId, error, pathname));
+    ).catch((error: unknown) => sendError(incoming, outgoing, requestId, error, pathname));
     return true;
   };
 
@@ -292,9 +311,9 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       outgoing,
       path,
       requestId,
-      baseHeaders: baseHeaders(requestId),
+      baseHeaders: baseHeaders(incoming, requestId),
       sendError(error) {
-        sendError(outgoing, requestId, error, pathname);
+        sendError(incoming, outgoing, requestId, error, pathname);
       },
     });
   }

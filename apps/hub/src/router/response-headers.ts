@@ -1,10 +1,13 @@
 /**
- * The headers the Hono app's middleware puts on `/router/*` answers (CORS for any origin, security headers),
- * as constants for the node:http fast path (`node-router.ts`), which answers without going through Hono.
- * `node-router.test.ts` compares them with what the Hono app sends, so the two cannot drift apart.
+ * The headers the router (`node-router.ts`) puts on its answers besides the request id: CORS for any origin,
+ * and the security headers of the Hono app's `secureHeaders()` middleware.
  */
 
-/** CORS headers of a non-preflight `/router/*` answer (`cors({ origin: "*", exposeHeaders })` in app.ts). */
+/**
+ * CORS headers of a non-preflight router answer, sent only to a caller whose request carries `Origin`: browsers
+ * send it on every cross-origin request CORS governs, API clients never do, and the two long headers cost
+ * those clients a parse per call. Preflights are the Hono app's (`cors()` on `/router/*` in app.ts).
+ */
 export const ROUTER_CORS_HEADERS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers": "Link,X-Request-Id,X-Error-Code,X-Error-Message,X-Inference-Provider",

@@ -125,7 +125,11 @@ describe("router streaming", () => {
   it("passes events on as they arrive and cancels upstream when the caller disconnects", async () => {
     const abort = new AbortController();
     // A stream far too long to finish during the test: the first event can only arrive if nothing buffers.
-    const response = await chat({ "x-sim-stream-chunks": "5000000" }, abort.signal);
+    // As a browser calls from another origin (Origin sent): CORS headers too.
+    const response = await chat(
+      { "x-sim-stream-chunks": "5000000", Origin: "https://elsewhere.example" },
+      abort.signal,
+    );
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
