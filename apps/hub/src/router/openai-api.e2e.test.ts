@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type SimHub, startHubOnSim } from "../__fixtures__/sim-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import type { RunningHub } from "../start-hub.js";
+import { MODEL_ROUTE_TTL_MS } from "./model-routes.js";
 
 /**
  * The OpenAI-compatible router as its users reach it: the real `openai` clients (npm, and Python from the
@@ -149,6 +150,58 @@ describe("the npm openai client against /v1", () => {
       }),
     ).rejects.toMatchObject({ status: 401 });
     expect(sim.requests).toHaveLength(0);
+  });
+});
+
+describe("changes between calls naming a provider (their selection is reused while the model's route is)", () => {
+  // A fresh model per test: the route cache of another test's model must not hide the change.
+  async function chatModel(id: string, providerId: string): Promise<void> {
+    const base = (await hub.store.models.get(MODEL))!;
+    await hub.store.models.upsert({ ...base, id, private: false, gated: false });
+    await hub.store.mappings.set(id, "together", { status: "live", providerId, task: "conversational" });
+  }
+  const afterRouteTtl = () => new Promise((resolve) => setTimeout(resolve, MODEL_ROUTE_TTL_MS + 50));
+
+  it("sends a changed mapping's provider id on the next call once the route is read again", async () => {
+    const id = "acme/remapped-chat";
+    await chatModel(id, "acme/first-id");
+    await client.chat.completions.create({ model: `${id}:together`, messages });
+    await hub.store.mappings.set(id, "together", {
+      status: "live",
+      providerId: "acme/second-id",
+      task: "conversational",
+    });
+    await afterRouteTtl();
+    await client.chat.completions.create({ model: `${id}:together`, messages });
+    expect(sim.requests.map((request) => (request.json as { model: string }).model)).toEqual([
+      "acme/first-id",
+      "acme/second-id",
+    ]);
+  });
+
+  it("answers 404 for a model made private, and refuses a removed mapping, on the next call", async () => {
+    const id = "acme/soon-private-chat";
+    await chatModel(id, "acme/soon-private-id");
+    const other = new OpenAI({ baseURL: `${hub.url}/v1`, apiKey: token, maxRetries: 0 });
+    await other.chat.completions.create({ model: `${id}:together`, messages });
+    const base = (await hub.store.models.get(id))!;
+    await hub.store.models.upsert({ ...base, private: true });
+    await afterRouteTtl();
+    // The token's owner is not the model's author ("acme"): the private model is hidden from them.
+    await expect(other.chat.completions.create({ model: `${id}:together`, messages })).rejects.toMatchObject({
+      status: 404,
+    });
+    await hub.store.models.upsert({ ...base, private: false });
+    await hub.store.mappings.set(id, "together", {
+      status: "live",
+      providerId: "acme/soon-private-id",
+      task: "text-to-image",
+    });
+    await afterRouteTtl();
+    await expect(other.chat.completions.create({ model: `${id}:together`, messages })).rejects.toMatchObject({
+      status: 400,
+    });
+    expect(sim.requests).toHaveLength(1);
   });
 });
 

@@ -8,13 +8,13 @@ import type { MappingTask } from "../store/mapping-record.js";
 import type { Store } from "../store/store.js";
 import { compactModelSpan } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
-import { parseModelRef } from "./model-ref.js";
-import { createModelRoutes } from "./model-routes.js";
+import { type ModelRef, parseModelRef } from "./model-ref.js";
+import { createModelRoutes, type ModelRoute } from "./model-routes.js";
 import { pipeToProvider } from "./pipe-forward.js";
 import type { ProviderStats } from "./provider-stats.js";
 import { recordRouterCall } from "./record-call.js";
 import { type Candidate, selectProviders } from "./select-providers.js";
-import type { Upstreams } from "./upstreams.js";
+import type { Upstream, Upstreams } from "./upstreams.js";
 import type { VerifyCaller } from "./verify-caller.js";
 
 /** The response header naming the provider that answered (the public router's name for it). */
@@ -62,6 +62,9 @@ export interface ApiCall {
   sendError(error: unknown): void;
 }
 
+/** How many distinct `model` values are remembered parsed (then forgotten all at once). */
+const MAX_CACHED_REFS = 1000;
+
 /** A provider path for (provider, task, provider model id), computed once by the client's routing rules. */
 const providerPaths = new Map<string, string>();
 function providerPath(candidate: Candidate, task: InferenceTask): string {
@@ -81,6 +84,27 @@ function providerPath(candidate: Candidate, task: InferenceTask): string {
     providerPaths.set(key, path);
   }
   return path;
+}
+
+/** A provider to try, with what every call to it needs, worked out once per selection. */
+interface Attempt extends Candidate {
+  upstream: Upstream;
+  path: string;
+  /** The provider's model id as bytes inside a JSON string, when its chat body is the caller's (else unset). */
+  idBytes?: Buffer;
+}
+
+function attemptOf(candidate: Candidate, upstream: Upstream, task: InferenceTask): Attempt {
+  return {
+    provider: candidate.provider,
+    providerId: candidate.providerId,
+    upstream,
+    path: providerPath(candidate, task),
+    idBytes:
+      task === "conversational" && keepsCallersChatBody(candidate.provider)
+        ? Buffer.from(JSON.stringify(candidate.providerId).slice(1, -1))
+        : undefined,
+  };
 }
 
 /** Per provider: whether its chat body is the caller's with only `model` replaced (asked of the client once). */
@@ -108,16 +132,15 @@ function keepsCallersChatBody(provider: InferenceProvider): boolean {
 function providerBody(
   call: Record<string, unknown>,
   raw: Buffer,
-  candidate: Candidate,
+  candidate: Attempt,
   task: InferenceTask,
 ): Buffer {
   if (task === "conversational") {
     // Where the provider takes the caller's body with its own model id, the id is written into the caller's
     // bytes (nothing re-serialized: numbers such as a 64-bit seed reach the provider exactly as sent).
-    const span = keepsCallersChatBody(candidate.provider) ? compactModelSpan(raw) : undefined;
+    const span = candidate.idBytes ? compactModelSpan(raw) : undefined;
     if (span) {
-      const id = Buffer.from(JSON.stringify(candidate.providerId).slice(1, -1));
-      return Buffer.concat([raw.subarray(0, span.start), id, raw.subarray(span.end)]);
+      return Buffer.concat([raw.subarray(0, span.start), candidate.idBytes!, raw.subarray(span.end)]);
     }
     // The client's chat rules (e.g. servers that take the model from the path), one copy of them.
     const { body } = buildRequest({
@@ -141,6 +164,64 @@ function providerBody(
  */
 export function createOpenAiApi(deps: OpenAiApiDeps) {
   const modelRoute = createModelRoutes(deps.store);
+  /** Parsed `model` values (a few distinct ones come again and again), valid ones only. */
+  const modelRefs = new Map<string, ModelRef>();
+  /**
+   * The attempts of calls naming their provider, per endpoint, then per model route, then per provider. Keyed
+   * by the route object, which the route cache replaces when it expires: a changed mapping or upstream id
+   * shows here exactly as late as in the route itself, and an old route's entries go with it.
+   */
+  const namedSelections = new Map<Endpoint, WeakMap<ModelRoute, Map<string, Attempt[]>>>(
+    Object.values(ENDPOINTS).map((endpoint) => [endpoint, new WeakMap()]),
+  );
+
+  function modelRefOf(value: unknown): ModelRef {
+    const known = typeof value === "string" ? modelRefs.get(value) : undefined;
+    if (known) return known;
+    const ref = parseModelRef(value);
+    if (modelRefs.size >= MAX_CACHED_REFS) modelRefs.clear();
+    modelRefs.set(value as string, ref);
+    return ref;
+  }
+
+  /** The providers to try, in order, among those configured on this hub. */
+  function attemptsOf(
+    route: ModelRoute,
+    ref: ModelRef,
+    endpoint: Endpoint,
+    preferredProviders: readonly string[],
+  ): Attempt[] {
+    const attempts: Attempt[] = [];
+    for (const candidate of selectProviders({
+      ref,
+      mappings: route.mappings,
+      task: endpoint.task,
+      protocols: endpoint.protocols,
+      preferredProviders,
+      stats: deps.stats,
+    })) {
+      const upstream = deps.upstreams.get(candidate.provider);
+      if (upstream) attempts.push(attemptOf(candidate, upstream, endpoint.task));
+    }
+    return attempts;
+  }
+
+  /** A named provider's attempt: no policy, no preference, so the same while the route is. */
+  function namedAttempts(route: ModelRoute, ref: ModelRef, endpoint: Endpoint): Attempt[] {
+    const ofEndpoint = namedSelections.get(endpoint)!;
+    let ofRoute = ofEndpoint.get(route);
+    if (!ofRoute) {
+      ofRoute = new Map();
+      ofEndpoint.set(route, ofRoute);
+    }
+    let attempts = ofRoute.get(ref.provider!);
+    if (!attempts) {
+      attempts = attemptsOf(route, ref, endpoint, []);
+      ofRoute.set(ref.provider!, attempts);
+    }
+    return attempts;
+  }
+
   async function listModels(): Promise<unknown> {
     const data = [];
     for (const [modelId, mappings] of await deps.store.mappings.forTask("conversational")) {
@@ -186,21 +267,17 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       throw new InvalidInputError("The request body must be a JSON object.");
     }
     const body = parsed as Record<string, unknown>;
-    const ref = parseModelRef(body.model);
-    const route = await modelRoute(ref.model);
+    const ref = modelRefOf(body.model);
+    const found = modelRoute(ref.model);
+    const route = found instanceof Promise ? await found : found;
     // A private model the caller may not see answers exactly as a missing one (anyone may see a public one).
     const model =
       route && (!route.model.private || (await caller.maySee(route.model))) ? route.model : undefined;
     if (!route || !model) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
-    const candidates = selectProviders({
-      ref,
-      mappings: route.mappings,
-      task: endpoint.task,
-      protocols: endpoint.protocols,
-      // Read per call that lets the router choose: a new order applies to the next call.
-      preferredProviders: ref.provider ? [] : await caller.preferredProviders(),
-      stats: deps.stats,
-    }).filter((candidate) => deps.upstreams.get(candidate.provider));
+    const candidates = ref.provider
+      ? namedAttempts(route, ref, endpoint)
+      : // Read per call that lets the router choose: a new order applies to the next call.
+        attemptsOf(route, ref, endpoint, await caller.preferredProviders());
     if (candidates.length === 0) {
       throw new UnavailableError(`No provider of ${model.id} is configured on this hub.`);
     }
@@ -209,13 +286,13 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     const attempts = {
       attempt(index: number): void {
         const candidate = candidates[index]!;
-        const upstream = deps.upstreams.get(candidate.provider)!;
+        const upstream = candidate.upstream;
         const upstreamBody = providerBody(body, raw, candidate, endpoint.task);
         const isLast = index === candidates.length - 1;
         pipeToProvider({
           upstream,
           method: "POST",
-          pathAndQuery: providerPath(candidate, endpoint.task),
+          pathAndQuery: candidate.path,
           publicUrl: deps.publicUrl(),
           headers: call.incoming.headers,
           forwardSimHeaders: deps.forwardSimHeaders === true,
