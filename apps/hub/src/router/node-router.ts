@@ -87,11 +87,12 @@ interface ProviderTarget {
 }
 
 /**
- * The router's hot path on plain node:http, in front of the Hono app: `GET|POST /router/{provider}/{path}`.
- * The same checks in the same order as the Hono route (routes/router.ts) and its middleware (request id,
- * request log, dot-segment guard, CORS headers for callers that send `Origin`, security headers, JSON errors),
- * without building web Request/Response objects or running the middleware chain per call. Returns false for anything it does not
- * handle (other paths and methods, CORS preflights, unusual targets): those go to the Hono app.
+ * The router, on plain node:http in front of the Hono app: `GET|POST /router/{provider}/{path}` and the
+ * OpenAI-compatible `/v1/...` (openai-api.ts). It does itself what the app's middleware does for other routes
+ * (request id, request log, dot-segment guard, CORS headers for callers that send `Origin`, security headers,
+ * JSON errors), without building web Request/Response objects or running the middleware chain per call.
+ * Returns false for anything it does not handle (other paths and methods, CORS preflights, unusual targets):
+ * those go to the Hono app.
  */
 export function createNodeRouter(deps: NodeRouterDeps) {
   const api = createOpenAiApi({ ...deps, stats: deps.stats ?? createProviderStats() });
