@@ -1,9 +1,7 @@
-import { createServer } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { pipeToProvider } from "./pipe-forward.js";
+import { startPipeHub } from "./__fixtures__/pipe-hub.js";
 import { frameChunk, frameChunks } from "./streamed-answer.js";
-import type { Upstream } from "./upstreams.js";
 
 describe("frameChunk", () => {
   it("frames data as one HTTP/1.1 chunk: hex size, CRLF, data, CRLF", () => {
@@ -54,32 +52,13 @@ describe("pipeToProvider on a pooled connection the provider closed", () => {
       });
     });
     await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
-    const upstream: Upstream = {
-      provider: "together",
-      baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
-      authHeader: { name: "authorization", value: "Bearer sk-test" },
-      target: "override",
-      secret: "sk-test",
-    };
     const results: number[] = [];
-    const hub = createServer((incoming, outgoing) => {
-      pipeToProvider({
-        upstream,
-        method: "POST",
-        pathAndQuery: "/v1/chat/completions",
-        headers: incoming.headers,
-        forwardSimHeaders: false,
-        body: Buffer.from("{}"),
-        requestId: "r",
-        timeouts: { headersMs: 5000, idleMs: 5000 },
-        outgoing,
-        answerHeaders: [],
-        publicUrl: "http://hub",
-        sendError: (error) => outgoing.writeHead(error.status).end(error.message),
-        onDone: (result) => results.push(result.status),
-      });
+    const hub = await startPipeHub({
+      baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
+      key: "sk-test",
+      publicUrl: "http://hub",
+      onDone: (result) => results.push(result.status),
     });
-    await new Promise<void>((resolve) => hub.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(hub.address() as AddressInfo).port}/`;
     try {
       for (let i = 0; i < 3; i++) {

@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { request as httpRequest, type Server } from "node:http";
 import {
   type AddressInfo,
   createConnection,
@@ -8,10 +8,9 @@ import {
 } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPipeHub } from "./__fixtures__/pipe-hub.js";
 import type { ForwardResult } from "./forward.js";
-import { pipeToProvider } from "./pipe-forward.js";
 import { frameChunk } from "./streamed-answer.js";
-import type { Upstream } from "./upstreams.js";
 
 /**
  * A streamed answer through pipeToProvider, from a provider written on raw TCP (so that the test decides what
@@ -42,31 +41,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/base`;
-  const upstream: Upstream = {
-    provider: "together",
+  hub = await startPipeHub({
     baseUrl,
-    authHeader: { name: "authorization", value: `Bearer ${KEY}` },
-    target: "override",
-    secret: KEY,
-  };
-  hub = createServer((incoming, outgoing) => {
-    pipeToProvider({
-      upstream,
-      method: "POST",
-      pathAndQuery: "/v1/chat/completions",
-      headers: incoming.headers,
-      forwardSimHeaders: false,
-      body: Buffer.from("{}"),
-      requestId: "r",
-      timeouts: { headersMs: 5000, idleMs: 5000 },
-      outgoing,
-      answerHeaders: [],
-      publicUrl: "http://hub.example",
-      sendError: (error) => outgoing.writeHead(error.status).end(error.message),
-      onDone: (result) => results.push(result),
-    });
+    key: KEY,
+    publicUrl: "http://hub.example",
+    onDone: (result) => results.push(result),
   });
-  await new Promise<void>((resolve) => hub.listen(0, "127.0.0.1", resolve));
 });
 afterAll(async () => {
   await new Promise((resolve) => hub?.close(resolve));
