@@ -282,7 +282,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       throw new UnavailableError(`No provider of ${model.id} is configured on this hub.`);
     }
 
-    // The attempts are methods of one object, not named arrows: see answerCall in node-router.ts.
+    // The attempts are methods of one object, not named arrows: see answerApi in node-router.ts.
     const attempts = {
       attempt(index: number): void {
         const candidate = candidates[index]!;

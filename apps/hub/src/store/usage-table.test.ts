@@ -126,4 +126,28 @@ describe("usage records", () => {
       { model: "m/b", requests: 2 },
     ]);
   });
+
+  it("store each call's time as toISOString writes it, and a batch across midnight in two days", async () => {
+    const times = [
+      "2026-01-01T23:59:59.007Z",
+      "2026-01-01T23:59:59.045Z",
+      "2026-01-01T23:59:59.999Z",
+      "2026-01-02T00:00:00.000Z",
+      "2026-01-02T00:00:00.123Z",
+    ].map((iso) => new Date(iso));
+    let clock = times[0]!;
+    const usage = createUsageTable(db, () => clock, 30);
+    for (const time of times) {
+      clock = time;
+      usage.record(call());
+    }
+    await usage.flush();
+    const rows = await db.all<{ created_at: string }>("SELECT created_at FROM usage ORDER BY created_at");
+    expect(rows.map((row) => row.created_at)).toEqual(times.map((time) => time.toISOString()));
+    const days = await db.all("SELECT day, requests FROM usage_daily ORDER BY day");
+    expect(days).toEqual([
+      { day: "2026-01-01", requests: 3 },
+      { day: "2026-01-02", requests: 2 },
+    ]);
+  });
 });
