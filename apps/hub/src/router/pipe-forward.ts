@@ -1,4 +1,5 @@
-import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import type { Dispatcher } from "undici";
 import { type HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
 import {
   DROPPED_REQUEST_HEADERS,
@@ -17,7 +18,13 @@ import {
   rewriteText,
 } from "./stream-rewriter.js";
 import { StreamedAnswer } from "./streamed-answer.js";
-import { startUpstreamRequest, type UpstreamTarget } from "./upstream-http.js";
+import {
+  dispatchUpstream,
+  HEADERS_TIMEOUT_CODE,
+  isConnectionCut,
+  type UpstreamHandler,
+  type UpstreamTarget,
+} from "./upstream-http.js";
 import type { Upstream } from "./upstreams.js";
 
 export interface PipeForwardRequest {
@@ -95,21 +102,15 @@ function targetOf(upstream: Upstream): UpstreamTarget {
   let target = targets.get(upstream);
   if (!target) {
     const base = new URL(upstream.baseUrl);
-    target = {
-      https: base.protocol === "https:",
-      hostname: base.hostname.replace(/^\[|\]$/g, ""),
-      port: base.port ? Number(base.port) : base.protocol === "https:" ? 443 : 80,
-      pathPrefix: base.pathname.replace(/\/+$/, ""),
-      host: base.host,
-    };
+    target = { origin: base.origin, pathPrefix: base.pathname.replace(/\/+$/, ""), host: base.host };
     targets.set(upstream, target);
   }
   return target;
 }
 
 /**
- * The caller's headers as the provider gets them, as a flat `[name, value, ...]` list: node:http takes such
- * a list as it is (an object is copied into the request's header map, one validated `setHeader` per name).
+ * The caller's headers as the provider gets them, as a flat `[name, value, ...]` list (undici takes such a
+ * list as it is).
  */
 function forwardedHeaders(request: PipeForwardRequest, host: string): string[] {
   const headers: string[] = ["host", host];
@@ -135,7 +136,7 @@ const REPLACEABLE = new Set<string>([
   "referrer-policy",
 ]);
 
-/** What of a provider's answer headers the caller gets, read from the raw list (no header object is built). */
+/** What of a provider's answer headers the caller gets. */
 interface ProviderHead {
   /** Flat `[name, value, ...]`: ours, then the provider's (dropped ones left out, scrubbed). */
   headers: string[];
@@ -144,21 +145,24 @@ interface ProviderHead {
 }
 
 function answerHead(
-  upstream: IncomingMessage,
+  provided: IncomingHttpHeaders,
   base: readonly string[],
   rewrites: CompiledRewrites,
 ): ProviderHead {
   const headers = base.slice();
   let contentLength = -1;
   let chunked = false;
-  const raw = upstream.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    const value = raw[i + 1]!;
+  for (const name in provided) {
+    const value = provided[name]!;
     if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) {
+      if (typeof value !== "string") continue;
       if (name === "content-length") contentLength = Number(value);
       else if (name === "transfer-encoding") chunked = true;
       else if (name === "x-request-id") headers.push("x-provider-request-id", value);
+      continue;
+    }
+    if (typeof value !== "string") {
+      for (const item of value) headers.push(name, rewriteText(item, rewrites.rewrites));
       continue;
     }
     const scrubbed = rewriteText(value, rewrites.rewrites);
@@ -184,230 +188,263 @@ function setIn(headers: string[], name: string, value: string): void {
 }
 
 /**
- * Sends one call to the provider and passes its answer on into the caller's Node response (without web
- * Request/Response objects or AbortSignals). A streamed answer (or one of unknown or large size) goes on
- * chunk by chunk as it arrives; a small one of known length, and every error answer, is read whole, scrubbed
- * and sent with its length in one write. The upstream call is destroyed when the caller disconnects, when the
- * headers take too long, or when the body stalls. Every answer is scrubbed of the hub's credential.
+ * Sends one call to the provider and passes its answer on into the caller's Node response (no web
+ * Request/Response objects, streams or AbortSignals). A streamed answer (or one of unknown or large size)
+ * goes on read by read as it arrives; a small one of known length, and every error answer, is read whole,
+ * scrubbed and sent with its length in one write. The call is cancelled when the caller disconnects, and cut
+ * (by undici) when the provider's head takes too long or its body stalls. Every answer is scrubbed of the
+ * hub's credential.
  */
 export function pipeToProvider(request: PipeForwardRequest): void {
-  const started = performance.now();
-  const { outgoing, upstream: route, timeouts } = request;
-  const rewrites = rewritesOf(route, request.publicUrl);
-  let finished = false;
-  let responseBytes = 0;
+  new ProviderExchange(request).send();
+}
 
-  let target = targetOf(route);
-  let path = target.pathPrefix + request.pathAndQuery;
-  if (route.target === "provider" && request.pathAndQuery.includes("_subdomain=")) {
-    // The rare fal.ai queue call moves to a sub-host: take the general (URL-based) route for it.
-    const url = upstreamUrl(route, request.pathAndQuery);
-    target = { ...target, hostname: url.hostname, host: url.host };
-    path = url.pathname + url.search;
+type Controller = Dispatcher.DispatchController;
+
+/** The reason a call is cancelled with when its caller left (never shown to anyone). */
+const CALLER_GONE = new Error("The caller went away.");
+/** The reason a successful answer longer than it said, or an error body past its limit, is cut. */
+const TOO_LONG = new Error("The provider's answer is longer than the router reads.");
+
+/** An answer whose body the router reads whole (scrubbed, then sent with its length). */
+function isErrorStatus(status: number): boolean {
+  return status >= 400 || status === 204 || status === 304;
+}
+
+/**
+ * One router call's exchange with a provider, as undici's handler of it: the provider's head, each chunk of
+ * its body, its end or a failure arrive as method calls on this one object (one per call, methods on the
+ * prototype: nothing is allocated per chunk).
+ */
+class ProviderExchange implements UpstreamHandler {
+  private readonly started = performance.now();
+  private readonly rewrites: CompiledRewrites;
+  private readonly target: UpstreamTarget;
+  private readonly path: string;
+  private readonly headers: string[];
+  private readonly onCallerClose: () => void;
+  private controller: Controller | undefined;
+  private finished = false;
+  private callerGone = false;
+  private resent = false;
+  /** This attempt's provider head arrived. */
+  private responded = false;
+  private status = 0;
+  private responseBytes = 0;
+  /** What happens to the body once the head is in: read whole, passed on as it comes, or read and dropped. */
+  private mode: "whole" | "streamed" | "dropped" = "dropped";
+  private head: ProviderHead | undefined;
+  /** Read whole: the chunks so far, how many bytes, at most how many, and whether it was answered. */
+  private readonly chunks: Buffer[] = [];
+  private received = 0;
+  private limit = 0;
+  private sent = false;
+  private stream: StreamedAnswer | undefined;
+
+  constructor(private readonly request: PipeForwardRequest) {
+    const route = request.upstream;
+    this.rewrites = rewritesOf(route, request.publicUrl);
+    let target = targetOf(route);
+    let path = target.pathPrefix + request.pathAndQuery;
+    if (route.target === "provider" && request.pathAndQuery.includes("_subdomain=")) {
+      // The rare fal.ai queue call moves to a sub-host: take the general (URL-based) route for it.
+      const url = upstreamUrl(route, request.pathAndQuery);
+      target = { ...target, origin: url.origin, host: url.host };
+      path = url.pathname + url.search;
+    }
+    this.target = target;
+    this.path = path;
+    this.headers = forwardedHeaders(request, target.host);
+    this.onCallerClose = this.callerClosed.bind(this);
+    request.outgoing.on("close", this.onCallerClose);
   }
 
-  let timedOut = false;
-  let callerGone = false;
-  let resent = false;
-  let upstreamRequest: ClientRequest | undefined;
-  let failedRequest: ClientRequest | undefined;
-  let upstreamResponse: IncomingMessage | undefined;
-  // One timer per call, checking a quarter of the shorter timeout at a time: the headers' deadline, then the
-  // body's longest silence. Data only sets a flag (refreshing a timer per chunk costs a clock read each time),
-  // so a stall is cut between its timeout and a quarter more.
-  const tick = Math.max(1, Math.min(timeouts.headersMs, timeouts.idleMs) / 4);
-  let silentMs = 0;
-  let active = false;
-  const timer = setTimeout(() => {
-    if (active) {
-      active = false;
-      silentMs = 0;
-    } else silentMs += tick;
-    if (!upstreamResponse && silentMs >= timeouts.headersMs) {
-      timedOut = true;
-      upstreamRequest?.destroy(new Error("headers timeout"));
-    } else if (upstreamResponse && silentMs >= timeouts.idleMs) {
-      upstreamResponse.destroy(new Error("idle timeout"));
-    } else timer.refresh();
-  }, tick);
-  const headers = forwardedHeaders(request, target.host);
+  send(): void {
+    const { request } = this;
+    this.responded = false;
+    dispatchUpstream(
+      this.target,
+      {
+        method: request.method,
+        path: this.path,
+        headers: this.headers,
+        body: request.body,
+        headersTimeoutMs: request.timeouts.headersMs,
+        bodyTimeoutMs: request.timeouts.idleMs,
+      },
+      this,
+    );
+  }
 
-  // The call's steps are methods of one object rather than `const` arrow functions: the source runs under
-  // tsx (tests, the benchmark), whose esbuild `keepNames` redefines the `name` of every named arrow when it
-  // is created, about 1 µs each, and this runs once per router call (method shorthand is left alone).
-  const call = {
-    finish(status: number): void {
-      if (finished) return;
-      finished = true;
-      request.onDone({ status, responseBytes, durationMs: Math.round(performance.now() - started) });
-    },
+  onRequestStart(controller: Controller): void {
+    this.controller = controller;
+    if (this.callerGone) controller.abort(CALLER_GONE);
+  }
 
-    onCallerClose(): void {
-      if (outgoing.writableFinished) return;
-      // The caller left before the whole answer was written: stop the provider's work.
-      callerGone = true;
-      clearTimeout(timer);
-      upstreamResponse?.destroy();
-      upstreamRequest?.destroy();
-      call.finish(499);
-    },
+  onResponseStart(controller: Controller, status: number, headers: IncomingHttpHeaders): void {
+    const { request } = this;
+    if (this.callerGone) {
+      controller.abort(CALLER_GONE);
+      return;
+    }
+    this.responded = true;
+    this.status = status;
+    request.onHeaders?.(performance.now() - this.started);
+    if (request.onRetrySafeFailure && isRetrySafeStatus(status)) {
+      // Read and dropped (its connection stays usable); the caller's response goes to the next provider.
+      this.failOver(status, request.onRetrySafeFailure);
+      return;
+    }
+    const head = answerHead(headers, request.answerHeaders, this.rewrites);
+    this.head = head;
+    const small = head.contentLength >= 0 && head.contentLength <= WHOLE_ANSWER_BYTES;
+    if (small || isErrorStatus(status)) {
+      this.mode = "whole";
+      this.limit = isErrorStatus(status) ? MAX_ERROR_BODY_BYTES : WHOLE_ANSWER_BYTES;
+      return;
+    }
+    // Passed on read by read (streamed-answer.ts); the provider is paused while the caller is slower
+    // (back-pressure, as pipe() does).
+    this.mode = "streamed";
+    request.outgoing.writeHead(status, head.headers);
+    this.stream = new StreamedAnswer(request.outgoing, this.rewrites, this);
+  }
 
-    /** Gives the caller's response over to the next provider: this attempt is over, nothing was written. */
-    failOver(status: number, failover: (status: number) => void): void {
-      outgoing.off("close", call.onCallerClose);
-      call.finish(status);
-      failover(status);
-    },
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    if (this.mode === "streamed") {
+      this.responseBytes += chunk.byteLength;
+      this.stream!.add(chunk);
+      return;
+    }
+    if (this.mode !== "whole") return;
+    this.received += chunk.byteLength;
+    if (this.received <= this.limit) {
+      this.chunks.push(chunk);
+      return;
+    }
+    // An error body is only read to be scrubbed: it is cut at the limit. A successful answer longer than it
+    // said is cut off.
+    if (isErrorStatus(this.status)) this.sendWhole();
+    else this.cutWhole();
+    controller.abort(TOO_LONG);
+  }
 
-    /** Reads a small answer whole, then answers the caller in one write. */
-    answerWhole(upstream: IncomingMessage, status: number, head: ProviderHead): void {
-      const isError = status >= 400 || status === 204 || status === 304;
-      const limit = isError ? MAX_ERROR_BODY_BYTES : WHOLE_ANSWER_BYTES;
-      const chunks: Buffer[] = [];
-      let received = 0;
-      let sent = false;
-      const whole = {
-        send(): void {
-          clearTimeout(timer);
-          if (sent || callerGone) return;
-          sent = true;
-          const bodyless = status === 204 || status === 304;
-          const read = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          const body = bodyless ? EMPTY : rewriteBody(read, rewrites);
-          responseBytes = body.byteLength;
-          const headers = head.headers;
-          if (isError) {
-            // As the app's middleware does for an answer it returns: its own headers over the provider's.
-            for (let i = 0; i < request.answerHeaders.length; i += 2)
-              setIn(headers, request.answerHeaders[i]!, request.answerHeaders[i + 1]!);
-            for (const name in ROUTER_SECURITY_HEADERS) setIn(headers, name, ROUTER_SECURITY_HEADERS[name]!);
-          }
-          if (!bodyless) headers.push("content-length", String(body.byteLength));
-          outgoing.writeHead(status, headers);
-          outgoing.end(bodyless ? undefined : body);
-          call.finish(status);
-        },
-        cut(): void {
-          clearTimeout(timer);
-          if (sent) return;
-          sent = true;
-          outgoing.destroy();
-          call.finish(callerGone ? 499 : 502);
-        },
-      };
-      upstream.on("data", (chunk: Buffer) => {
-        active = true;
-        received += chunk.byteLength;
-        if (received <= limit) {
-          chunks.push(chunk);
-          // Every byte the provider announced is here: answered now rather than at "end", which comes a
-          // tick later (then finds it sent). 2 µs earlier on a c1 call (median, response event to send).
-          if (received === head.contentLength) whole.send();
-          return;
-        }
-        upstream.destroy();
-        // An error body is only read to be scrubbed: it is cut at the limit. A successful answer longer than
-        // it said is cut off.
-        if (isError) whole.send();
-        else whole.cut();
-      });
-      // `on`, not `once`: each happens once at most (and `sent` guards), and `once` wraps its listener per call.
-      upstream.on("end", whole.send);
-      // A provider that fails or stalls mid-answer: an error answer goes out with what was read; a successful
-      // one is cut, so that it is visibly incomplete rather than silently short.
-      upstream.on("error", isError ? whole.send : whole.cut);
-    },
+  onResponseEnd(): void {
+    if (this.mode === "whole") this.sendWhole();
+    else if (this.mode === "streamed") {
+      this.stream!.end();
+      this.finish(this.status);
+    }
+  }
 
-    onUpstreamResponse(upstream: IncomingMessage): void {
-      upstreamResponse = upstream;
-      if (callerGone) {
-        clearTimeout(timer);
-        upstream.destroy();
-        return;
-      }
-      const status = upstream.statusCode ?? 502;
-      request.onHeaders?.(performance.now() - started);
-      if (request.onRetrySafeFailure && isRetrySafeStatus(status)) {
-        clearTimeout(timer);
-        upstream.resume();
-        call.failOver(status, request.onRetrySafeFailure);
-        return;
-      }
-      // The body's silence is counted from here.
-      active = true;
-      const head = answerHead(upstream, request.answerHeaders, rewrites);
-      const small = head.contentLength >= 0 && head.contentLength <= WHOLE_ANSWER_BYTES;
-      if (small || status >= 400 || status === 204 || status === 304) {
-        call.answerWhole(upstream, status, head);
-        return;
-      }
+  onResponseError(_controller: Controller, error: Error & { code?: string }): void {
+    // Given up when the caller left (recorded as 499 then).
+    if (this.callerGone) return;
+    if (!this.responded) {
+      this.failedBeforeAnswer(error);
+      return;
+    }
+    // A provider that fails or stalls mid-answer: an error answer goes out with what was read; a successful
+    // one is cut (after what was read, when streamed), so that it is visibly incomplete rather than short.
+    if (this.mode === "whole") {
+      if (isErrorStatus(this.status)) this.sendWhole();
+      else this.cutWhole();
+    } else if (this.mode === "streamed") {
+      this.stream!.cut();
+      this.request.outgoing.destroy();
+      this.finish(502);
+    }
+  }
 
-      // Passed on read by read (streamed-answer.ts); the provider is paused while the caller is slower
-      // (back-pressure, as pipe() does).
-      outgoing.writeHead(status, head.headers);
-      const stream = new StreamedAnswer(outgoing, rewrites, upstream);
-      upstream.on("data", (received: Buffer) => {
-        responseBytes += received.byteLength;
-        active = true;
-        stream.add(received);
-      });
-      // `on`, not `once`: a stream ends or fails once at most, and `once` wraps its listener per call.
-      upstream.on("end", () => {
-        clearTimeout(timer);
-        stream.end();
-        call.finish(status);
-      });
-      upstream.on("error", () => {
-        // A provider that fails or stalls mid-answer: cut the caller's connection (after what was read) so
-        // the answer is visibly incomplete rather than silently short.
-        clearTimeout(timer);
-        stream.cut();
-        outgoing.destroy();
-        call.finish(callerGone ? 499 : 502);
-      });
-    },
+  /** Back-pressure from the caller (streamed-answer.ts): stop reading the provider, then go on. */
+  pause(): void {
+    this.controller?.pause();
+  }
 
-    send(): void {
-      const sent = startUpstreamRequest(
-        target,
-        { method: request.method, path, headers },
-        call.onUpstreamResponse,
-      );
-      upstreamRequest = sent;
-      // Kept for the request's life (`once` wraps its listener per call); onUpstreamError takes the first.
-      sent.on("error", (error: NodeJS.ErrnoException) => call.onUpstreamError(sent, error));
-      sent.end(request.body && request.body.byteLength > 0 ? request.body : undefined);
-    },
+  resume(): void {
+    this.controller?.resume();
+  }
 
-    onUpstreamError(sent: ClientRequest, error: NodeJS.ErrnoException): void {
-      // Only the request in flight, and its first error, count.
-      if (callerGone || upstreamResponse || sent !== upstreamRequest || failedRequest === sent) return;
-      failedRequest = sent;
-      // A pooled keep-alive connection the provider closed while it sat idle fails as soon as it is reused,
-      // before the provider saw the request: send it once more on a new connection (as Node's docs advise),
-      // unless another provider can take the call (failover treats a reset as unreachable, below).
-      const canFailOver = request.onRetrySafeFailure !== undefined;
-      if (sent.reusedSocket && error.code === "ECONNRESET" && !resent && !timedOut && !canFailOver) {
-        resent = true;
-        call.send();
-        return;
-      }
-      clearTimeout(timer);
-      // Unreachable (refused, reset before an answer): safe to try the next provider. A timeout is not: the
-      // provider may be doing the work.
-      if (request.onRetrySafeFailure && !timedOut) {
-        call.failOver(502, request.onRetrySafeFailure);
-        return;
-      }
-      const failure = timedOut
-        ? new UpstreamTimeoutError(timeouts.headersMs)
-        : new UpstreamError(`Could not reach provider ${route.provider}.`);
-      request.sendError(failure);
-      call.finish(failure.status);
-    },
-  };
-  outgoing.on("close", call.onCallerClose);
-  call.send();
+  private failedBeforeAnswer(error: Error & { code?: string }): void {
+    const { request } = this;
+    // A pooled keep-alive connection the provider closed while it sat idle fails as soon as it is reused,
+    // before the provider saw the call: send it once more (on a new connection: the cut one is gone), unless
+    // another provider can take the call (failover treats a cut connection as unreachable, below).
+    const canFailOver = request.onRetrySafeFailure !== undefined;
+    if (isConnectionCut(error) && !this.resent && !canFailOver) {
+      this.resent = true;
+      // After undici is done with the failed attempt.
+      queueMicrotask(this.send.bind(this));
+      return;
+    }
+    // Unreachable (refused, cut before an answer): safe to try the next provider. A timeout is not: the
+    // provider may be doing the work.
+    const timedOut = error.code === HEADERS_TIMEOUT_CODE;
+    if (request.onRetrySafeFailure && !timedOut) {
+      this.failOver(502, request.onRetrySafeFailure);
+      return;
+    }
+    const failure = timedOut
+      ? new UpstreamTimeoutError(request.timeouts.headersMs)
+      : new UpstreamError(`Could not reach provider ${request.upstream.provider}.`);
+    request.sendError(failure);
+    this.finish(failure.status);
+  }
+
+  /** Answers the caller in one write with the body read whole. */
+  private sendWhole(): void {
+    if (this.sent) return;
+    this.sent = true;
+    const { status, request, chunks } = this;
+    const bodyless = status === 204 || status === 304;
+    const read = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    const body = bodyless ? EMPTY : rewriteBody(read, this.rewrites);
+    this.responseBytes = body.byteLength;
+    const headers = this.head!.headers;
+    if (isErrorStatus(status)) {
+      // As the app's middleware does for an answer it returns: its own headers over the provider's.
+      for (let i = 0; i < request.answerHeaders.length; i += 2)
+        setIn(headers, request.answerHeaders[i]!, request.answerHeaders[i + 1]!);
+      for (const name in ROUTER_SECURITY_HEADERS) setIn(headers, name, ROUTER_SECURITY_HEADERS[name]!);
+    }
+    if (!bodyless) headers.push("content-length", String(body.byteLength));
+    request.outgoing.writeHead(status, headers);
+    request.outgoing.end(bodyless ? undefined : body);
+    this.finish(status);
+  }
+
+  /** A successful answer that cannot be passed on whole: the caller's connection is cut. */
+  private cutWhole(): void {
+    if (this.sent) return;
+    this.sent = true;
+    this.request.outgoing.destroy();
+    this.finish(502);
+  }
+
+  /** Gives the caller's response over to the next provider: this attempt is over, nothing was written. */
+  private failOver(status: number, failover: (status: number) => void): void {
+    this.request.outgoing.off("close", this.onCallerClose);
+    this.finish(status);
+    failover(status);
+  }
+
+  private callerClosed(): void {
+    if (this.request.outgoing.writableFinished) return;
+    // The caller left before the whole answer was written: stop the provider's work.
+    this.callerGone = true;
+    this.controller?.abort(CALLER_GONE);
+    this.finish(499);
+  }
+
+  private finish(status: number): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.request.onDone({
+      status,
+      responseBytes: this.responseBytes,
+      durationMs: Math.round(performance.now() - this.started),
+    });
+  }
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type CompiledRewrites, createStreamRewriter } from "./stream-rewriter.js";
 
@@ -9,6 +9,12 @@ import { type CompiledRewrites, createStreamRewriter } from "./stream-rewriter.j
  * per `/router` call 3.43 -> 3.16 (the bare pipe proxy: 3.00), hop CPU unchanged within the noise at load ~8.
  */
 const HEAD_HOLD_MS = 1;
+
+/** Where the answer comes from: paused while the caller reads slower than the provider sends. */
+export interface Pausable {
+  pause(): void;
+  resume(): void;
+}
 
 /**
  * A provider's answer passed on to the caller as it is read, scrubbed of the provider's key and base URL.
@@ -42,7 +48,7 @@ export class StreamedAnswer {
   constructor(
     private readonly outgoing: ServerResponse,
     rewrites: CompiledRewrites,
-    private readonly upstream: IncomingMessage,
+    private readonly upstream: Pausable,
   ) {
     this.scrubber = createStreamRewriter(rewrites);
     this.flushLater = this.flush.bind(this);
