@@ -1,4 +1,4 @@
-import { type AddressInfo, createServer as createNetServer } from "node:net";
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startPipeHub } from "./__fixtures__/pipe-hub.js";
 import { frameChunk, frameChunks } from "./streamed-answer.js";
@@ -69,6 +69,100 @@ describe("pipeToProvider on a pooled connection the provider closed", () => {
       expect(results).toEqual([200, 200, 200]);
       // Each reset connection was replaced by a new one.
       expect(connections).toBe(3);
+    } finally {
+      hub.close();
+      provider.close();
+    }
+  });
+});
+
+describe("pipeToProvider with a streamed answer", () => {
+  /** A provider that sends a chunked answer's head at once, then whatever `stream` writes to its socket. */
+  async function streamingProvider(stream: (socket: Socket) => void) {
+    const provider = createNetServer((socket) => {
+      socket.once("data", () => {
+        socket.write(
+          "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
+        );
+        stream(socket);
+      });
+    });
+    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
+    return provider;
+  }
+
+  it("cuts the caller's connection when the provider falls silent mid-answer for longer than idleMs", async () => {
+    const provider = await streamingProvider((socket) => socket.write("c\r\ndata: hello\n\r\n"));
+    const results: number[] = [];
+    const hub = await startPipeHub({
+      baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
+      key: "sk-test",
+      publicUrl: "http://hub",
+      onDone: (result) => results.push(result.status),
+      timeouts: { headersMs: 5000, idleMs: 300 },
+    });
+    try {
+      const started = performance.now();
+      const answer = await fetch(`http://127.0.0.1:${(hub.address() as AddressInfo).port}/`, {
+        method: "POST",
+        body: "{}",
+      });
+      expect(answer.status).toBe(200);
+      const reader = answer.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: hello\n");
+      // The answer is visibly incomplete (the connection is cut), not silently short.
+      await expect(reader.read()).rejects.toThrow();
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(250);
+      expect(waited).toBeLessThan(3000);
+      expect(results).toEqual([502]);
+    } finally {
+      hub.close();
+      provider.close();
+    }
+  });
+
+  it("stops reading the provider while the caller does not read, then passes every byte on", async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const total = 64 * 1024 * 1024;
+    let written = 0;
+    const provider = await streamingProvider((socket) => {
+      const frame = Buffer.concat([
+        Buffer.from(`${chunk.byteLength.toString(16)}\r\n`),
+        chunk,
+        Buffer.from("\r\n"),
+      ]);
+      const writeMore = () => {
+        while (written < total) {
+          written += chunk.byteLength;
+          if (!socket.write(frame)) {
+            socket.once("drain", writeMore);
+            return;
+          }
+        }
+        socket.write("0\r\n\r\n");
+      };
+      writeMore();
+    });
+    const results: number[] = [];
+    const hub = await startPipeHub({
+      baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
+      key: "sk-test",
+      publicUrl: "http://hub",
+      onDone: (result) => results.push(result.status),
+    });
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(hub.address() as AddressInfo).port}/`, {
+        method: "POST",
+        body: "{}",
+      });
+      // The caller reads nothing for a while: the provider is held back by socket buffers, not read into memory.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(written).toBeLessThan(total / 2);
+      let received = 0;
+      for await (const part of answer.body!) received += part.byteLength;
+      expect(received).toBe(total);
+      expect(results).toEqual([200]);
     } finally {
       hub.close();
       provider.close();

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { ForwardResult } from "../forward.js";
+import type { ForwardResult, ForwardTimeouts } from "../forward.js";
 import { pipeToProvider } from "../pipe-forward.js";
 import type { Upstream } from "../upstreams.js";
 
@@ -13,6 +13,7 @@ export async function startPipeHub(options: {
   key: string;
   publicUrl: string;
   onDone(result: ForwardResult): void;
+  timeouts?: ForwardTimeouts;
 }): Promise<Server> {
   const upstream: Upstream = {
     provider: "together",
@@ -30,7 +31,7 @@ export async function startPipeHub(options: {
       forwardSimHeaders: false,
       body: Buffer.from("{}"),
       requestId: "r",
-      timeouts: { headersMs: 5000, idleMs: 5000 },
+      timeouts: options.timeouts ?? { headersMs: 5000, idleMs: 5000 },
       outgoing,
       answerHeaders: [],
       publicUrl: options.publicUrl,
