@@ -160,7 +160,10 @@ describe("pipeToProvider with a streamed answer", () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(written).toBeLessThan(total / 2);
       let received = 0;
-      for await (const part of answer.body!) received += part.byteLength;
+      const reader = answer.body!.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        received += read.value.byteLength;
+      }
       expect(received).toBe(total);
       expect(results).toEqual([200]);
     } finally {
