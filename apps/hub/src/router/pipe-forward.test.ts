@@ -76,6 +76,40 @@ describe("pipeToProvider on a pooled connection the provider closed", () => {
   });
 });
 
+describe("pipeToProvider with an informational head first", () => {
+  it("passes on the answer after a 103 Early Hints head, not the 103", async () => {
+    const provider = createNetServer((socket) => {
+      socket.once("data", () => {
+        socket.write("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n");
+        socket.write(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{"ok":true}',
+        );
+      });
+    });
+    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
+    const results: number[] = [];
+    const hub = await startPipeHub({
+      baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
+      key: "sk-test",
+      publicUrl: "http://hub",
+      onDone: (result) => results.push(result.status),
+    });
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(hub.address() as AddressInfo).port}/`, {
+        method: "POST",
+        body: "{}",
+      });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ ok: true });
+      expect(answer.headers.get("link")).toBeNull();
+      expect(results).toEqual([200]);
+    } finally {
+      hub.close();
+      provider.close();
+    }
+  });
+});
+
 describe("pipeToProvider with a streamed answer", () => {
   /** A provider that sends a chunked answer's head at once, then whatever `stream` writes to its socket. */
   async function streamingProvider(stream: (socket: Socket) => void) {

@@ -283,6 +283,9 @@ class ProviderExchange implements UpstreamHandler {
 
   onResponseStart(controller: Controller, status: number, headers: IncomingHttpHeaders): void {
     const { request } = this;
+    // An informational head (103 Early Hints) before the answer's own: not passed on, as node:http's client
+    // did not either.
+    if (status < 200) return;
     if (this.callerGone) {
       controller.abort(CALLER_GONE);
       return;
