@@ -1,6 +1,7 @@
 import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startPipeHub } from "./__fixtures__/pipe-hub.js";
+import type { ForwardTimeouts } from "./forward.js";
 import { frameChunk, frameChunks } from "./streamed-answer.js";
 
 describe("frameChunk", () => {
@@ -35,12 +36,50 @@ describe("frameChunk", () => {
   });
 });
 
+/**
+ * A provider on raw TCP (`serve` gets each connection, to answer as it likes) behind a pipe hub: `call()` posts
+ * to the hub, `results` collects each call's recorded status.
+ */
+async function rawProviderBehindHub(serve: (socket: Socket) => void, timeouts?: ForwardTimeouts) {
+  const provider = createNetServer(serve);
+  await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
+  const results: number[] = [];
+  const hub = await startPipeHub({
+    baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
+    key: "sk-test",
+    publicUrl: "http://hub",
+    onDone: (result) => results.push(result.status),
+    timeouts,
+  });
+  const url = `http://127.0.0.1:${(hub.address() as AddressInfo).port}/`;
+  return {
+    results,
+    call: () => fetch(url, { method: "POST", body: "{}" }),
+    close() {
+      hub.close();
+      provider.close();
+    },
+  };
+}
+
+/** Serves a chunked answer's head as soon as a request arrives, then whatever `stream` writes. */
+function streamedAnswer(stream: (socket: Socket) => void) {
+  return (socket: Socket) => {
+    socket.once("data", () => {
+      socket.write(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
+      );
+      stream(socket);
+    });
+  };
+}
+
 describe("pipeToProvider on a pooled connection the provider closed", () => {
   it("sends the call once more on a new connection when the reused one is reset before any answer", async () => {
     // A provider that answers the first request of each connection and resets the connection on the second,
     // as one does when it closes an idle keep-alive connection just as the router reuses it.
     let connections = 0;
-    const provider = createNetServer((socket) => {
+    const setup = await rawProviderBehindHub((socket) => {
       connections++;
       let requests = 0;
       socket.on("data", (data) => {
@@ -51,34 +90,24 @@ describe("pipeToProvider on a pooled connection the provider closed", () => {
         } else socket.resetAndDestroy();
       });
     });
-    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
-    const results: number[] = [];
-    const hub = await startPipeHub({
-      baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
-      key: "sk-test",
-      publicUrl: "http://hub",
-      onDone: (result) => results.push(result.status),
-    });
-    const url = `http://127.0.0.1:${(hub.address() as AddressInfo).port}/`;
     try {
       for (let i = 0; i < 3; i++) {
-        const answer = await fetch(url, { method: "POST", body: "{}" });
+        const answer = await setup.call();
         expect(answer.status).toBe(200);
         expect(await answer.text()).toBe("ok");
       }
-      expect(results).toEqual([200, 200, 200]);
+      expect(setup.results).toEqual([200, 200, 200]);
       // Each reset connection was replaced by a new one.
       expect(connections).toBe(3);
     } finally {
-      hub.close();
-      provider.close();
+      setup.close();
     }
   });
 });
 
 describe("pipeToProvider with an informational head first", () => {
   it("passes on the answer after a 103 Early Hints head, not the 103", async () => {
-    const provider = createNetServer((socket) => {
+    const setup = await rawProviderBehindHub((socket) => {
       socket.once("data", () => {
         socket.write("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n");
         socket.write(
@@ -86,61 +115,27 @@ describe("pipeToProvider with an informational head first", () => {
         );
       });
     });
-    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
-    const results: number[] = [];
-    const hub = await startPipeHub({
-      baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
-      key: "sk-test",
-      publicUrl: "http://hub",
-      onDone: (result) => results.push(result.status),
-    });
     try {
-      const answer = await fetch(`http://127.0.0.1:${(hub.address() as AddressInfo).port}/`, {
-        method: "POST",
-        body: "{}",
-      });
+      const answer = await setup.call();
       expect(answer.status).toBe(200);
       expect(await answer.json()).toEqual({ ok: true });
       expect(answer.headers.get("link")).toBeNull();
-      expect(results).toEqual([200]);
+      expect(setup.results).toEqual([200]);
     } finally {
-      hub.close();
-      provider.close();
+      setup.close();
     }
   });
 });
 
 describe("pipeToProvider with a streamed answer", () => {
-  /** A provider that sends a chunked answer's head at once, then whatever `stream` writes to its socket. */
-  async function streamingProvider(stream: (socket: Socket) => void) {
-    const provider = createNetServer((socket) => {
-      socket.once("data", () => {
-        socket.write(
-          "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
-        );
-        stream(socket);
-      });
-    });
-    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
-    return provider;
-  }
-
   it("cuts the caller's connection when the provider falls silent mid-answer for longer than idleMs", async () => {
-    const provider = await streamingProvider((socket) => socket.write("c\r\ndata: hello\n\r\n"));
-    const results: number[] = [];
-    const hub = await startPipeHub({
-      baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
-      key: "sk-test",
-      publicUrl: "http://hub",
-      onDone: (result) => results.push(result.status),
-      timeouts: { headersMs: 5000, idleMs: 300 },
-    });
+    const setup = await rawProviderBehindHub(
+      streamedAnswer((socket) => socket.write("c\r\ndata: hello\n\r\n")),
+      { headersMs: 5000, idleMs: 300 },
+    );
     try {
       const started = performance.now();
-      const answer = await fetch(`http://127.0.0.1:${(hub.address() as AddressInfo).port}/`, {
-        method: "POST",
-        body: "{}",
-      });
+      const answer = await setup.call();
       expect(answer.status).toBe(200);
       const reader = answer.body!.getReader();
       expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: hello\n");
@@ -149,10 +144,9 @@ describe("pipeToProvider with a streamed answer", () => {
       const waited = performance.now() - started;
       expect(waited).toBeGreaterThanOrEqual(250);
       expect(waited).toBeLessThan(3000);
-      expect(results).toEqual([502]);
+      expect(setup.results).toEqual([502]);
     } finally {
-      hub.close();
-      provider.close();
+      setup.close();
     }
   });
 
@@ -160,36 +154,28 @@ describe("pipeToProvider with a streamed answer", () => {
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     const total = 64 * 1024 * 1024;
     let written = 0;
-    const provider = await streamingProvider((socket) => {
-      const frame = Buffer.concat([
-        Buffer.from(`${chunk.byteLength.toString(16)}\r\n`),
-        chunk,
-        Buffer.from("\r\n"),
-      ]);
-      const writeMore = () => {
-        while (written < total) {
-          written += chunk.byteLength;
-          if (!socket.write(frame)) {
-            socket.once("drain", writeMore);
-            return;
+    const setup = await rawProviderBehindHub(
+      streamedAnswer((socket) => {
+        const frame = Buffer.concat([
+          Buffer.from(`${chunk.byteLength.toString(16)}\r\n`),
+          chunk,
+          Buffer.from("\r\n"),
+        ]);
+        const writeMore = () => {
+          while (written < total) {
+            written += chunk.byteLength;
+            if (!socket.write(frame)) {
+              socket.once("drain", writeMore);
+              return;
+            }
           }
-        }
-        socket.write("0\r\n\r\n");
-      };
-      writeMore();
-    });
-    const results: number[] = [];
-    const hub = await startPipeHub({
-      baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
-      key: "sk-test",
-      publicUrl: "http://hub",
-      onDone: (result) => results.push(result.status),
-    });
+          socket.write("0\r\n\r\n");
+        };
+        writeMore();
+      }),
+    );
     try {
-      const answer = await fetch(`http://127.0.0.1:${(hub.address() as AddressInfo).port}/`, {
-        method: "POST",
-        body: "{}",
-      });
+      const answer = await setup.call();
       // The caller reads nothing for a while: the provider is held back by socket buffers, not read into memory.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(written).toBeLessThan(total / 2);
@@ -199,10 +185,9 @@ describe("pipeToProvider with a streamed answer", () => {
         received += read.value.byteLength;
       }
       expect(received).toBe(total);
-      expect(results).toEqual([200]);
+      expect(setup.results).toEqual([200]);
     } finally {
-      hub.close();
-      provider.close();
+      setup.close();
     }
   });
 });
