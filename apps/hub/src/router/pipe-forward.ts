@@ -1,22 +1,10 @@
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import type { Dispatcher } from "undici";
 import { type HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
-import {
-  DROPPED_REQUEST_HEADERS,
-  DROPPED_RESPONSE_HEADERS,
-  type ForwardResult,
-  type ForwardTimeouts,
-  MAX_ERROR_BODY_BYTES,
-  upstreamUrl,
-} from "./forward.js";
+import { answerHead, forwardedHeaders, type ProviderHead, setIn } from "./exchange-heads.js";
+import { type ForwardResult, type ForwardTimeouts, MAX_ERROR_BODY_BYTES, upstreamUrl } from "./forward.js";
 import { ROUTER_SECURITY_HEADERS } from "./response-headers.js";
-import {
-  type CompiledRewrites,
-  compileRewrites,
-  redact,
-  rewriteBody,
-  rewriteText,
-} from "./stream-rewriter.js";
+import { type CompiledRewrites, compileRewrites, redact, rewriteBody } from "./stream-rewriter.js";
 import { StreamedAnswer } from "./streamed-answer.js";
 import {
   dispatchUpstream,
@@ -108,84 +96,8 @@ function targetOf(upstream: Upstream): UpstreamTarget {
   return target;
 }
 
-/**
- * The caller's headers as the provider gets them, as a flat `[name, value, ...]` list (undici takes such a
- * list as it is).
- */
-function forwardedHeaders(request: PipeForwardRequest, host: string): string[] {
-  const headers: string[] = ["host", host];
-  const dropSimHeaders = !request.forwardSimHeaders || request.upstream.target === "provider";
-  const incoming = request.headers;
-  for (const name in incoming) {
-    if (DROPPED_REQUEST_HEADERS.has(name) || name.startsWith("x-forwarded-")) continue;
-    if (dropSimHeaders && name.startsWith("x-sim-")) continue;
-    const value = incoming[name];
-    if (typeof value === "string") headers.push(name, value);
-    else if (value !== undefined) for (const item of value) headers.push(name, item);
-  }
-  headers.push(request.upstream.authHeader.name.toLowerCase(), request.upstream.authHeader.value);
-  headers.push("x-request-id", request.requestId);
-  if (request.body) headers.push("content-length", String(request.body.byteLength));
-  return headers;
-}
-
-/** Headers of ours that a provider's header of the same name replaces on a successful answer. */
-const REPLACEABLE = new Set<string>([
-  "x-content-type-options",
-  "cross-origin-resource-policy",
-  "referrer-policy",
-]);
-
-/** What of a provider's answer headers the caller gets. */
-interface ProviderHead {
-  /** Flat `[name, value, ...]`: ours, then the provider's (dropped ones left out, scrubbed). */
-  headers: string[];
-  /** The provider's Content-Length, or -1 (none, or a chunked answer). */
-  contentLength: number;
-}
-
-function answerHead(
-  provided: IncomingHttpHeaders,
-  base: readonly string[],
-  rewrites: CompiledRewrites,
-): ProviderHead {
-  const headers = base.slice();
-  let contentLength = -1;
-  let chunked = false;
-  for (const name in provided) {
-    const value = provided[name]!;
-    if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) {
-      if (typeof value !== "string") continue;
-      if (name === "content-length") contentLength = Number(value);
-      else if (name === "transfer-encoding") chunked = true;
-      else if (name === "x-request-id") headers.push("x-provider-request-id", value);
-      continue;
-    }
-    if (typeof value !== "string") {
-      for (const item of value) headers.push(name, rewriteText(item, rewrites.rewrites));
-      continue;
-    }
-    const scrubbed = rewriteText(value, rewrites.rewrites);
-    const ours = REPLACEABLE.has(name) ? headers.indexOf(name) : -1;
-    if (ours !== -1 && ours % 2 === 0 && ours < base.length) headers[ours + 1] = scrubbed;
-    else headers.push(name, scrubbed);
-  }
-  return { headers, contentLength: chunked || !Number.isSafeInteger(contentLength) ? -1 : contentLength };
-}
-
 /** An answer of known length up to this size is read whole and sent with its length (no chunk framing). */
 const WHOLE_ANSWER_BYTES = 256 * 1024;
-
-/** Sets a header in a flat list, replacing an earlier value. */
-function setIn(headers: string[], name: string, value: string): void {
-  for (let i = 0; i < headers.length; i += 2) {
-    if (headers[i] === name) {
-      headers[i + 1] = value;
-      return;
-    }
-  }
-  headers.push(name, value);
-}
 
 /**
  * Sends one call to the provider and passes its answer on into the caller's Node response (no web

@@ -1,0 +1,95 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { DROPPED_REQUEST_HEADERS, DROPPED_RESPONSE_HEADERS } from "./forward.js";
+import { type CompiledRewrites, rewriteText } from "./stream-rewriter.js";
+import type { Upstream } from "./upstreams.js";
+
+/**
+ * The heads of a router call on both sides of the hub: the caller's request headers as the provider gets them,
+ * and the provider's answer headers as the caller gets them (scrubbed of the provider's key), both as flat
+ * `[name, value, ...]` lists.
+ */
+
+/**
+ * The caller's headers as the provider gets them, as a flat `[name, value, ...]` list (undici takes such a
+ * list as it is).
+ */
+export function forwardedHeaders(
+  call: {
+    headers: IncomingHttpHeaders;
+    forwardSimHeaders: boolean;
+    upstream: Upstream;
+    requestId: string;
+    body: Buffer | undefined;
+  },
+  host: string,
+): string[] {
+  const headers: string[] = ["host", host];
+  const dropSimHeaders = !call.forwardSimHeaders || call.upstream.target === "provider";
+  const incoming = call.headers;
+  for (const name in incoming) {
+    if (DROPPED_REQUEST_HEADERS.has(name) || name.startsWith("x-forwarded-")) continue;
+    if (dropSimHeaders && name.startsWith("x-sim-")) continue;
+    const value = incoming[name];
+    if (typeof value === "string") headers.push(name, value);
+    else if (value !== undefined) for (const item of value) headers.push(name, item);
+  }
+  headers.push(call.upstream.authHeader.name.toLowerCase(), call.upstream.authHeader.value);
+  headers.push("x-request-id", call.requestId);
+  if (call.body) headers.push("content-length", String(call.body.byteLength));
+  return headers;
+}
+
+/** Headers of ours that a provider's header of the same name replaces on a successful answer. */
+const REPLACEABLE = new Set<string>([
+  "x-content-type-options",
+  "cross-origin-resource-policy",
+  "referrer-policy",
+]);
+
+/** What of a provider's answer headers the caller gets. */
+export interface ProviderHead {
+  /** Flat `[name, value, ...]`: ours, then the provider's (dropped ones left out, scrubbed). */
+  headers: string[];
+  /** The provider's Content-Length, or -1 (none, or a chunked answer). */
+  contentLength: number;
+}
+
+export function answerHead(
+  provided: IncomingHttpHeaders,
+  base: readonly string[],
+  rewrites: CompiledRewrites,
+): ProviderHead {
+  const headers = base.slice();
+  let contentLength = -1;
+  let chunked = false;
+  for (const name in provided) {
+    const value = provided[name]!;
+    if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) {
+      if (typeof value !== "string") continue;
+      if (name === "content-length") contentLength = Number(value);
+      else if (name === "transfer-encoding") chunked = true;
+      else if (name === "x-request-id") headers.push("x-provider-request-id", value);
+      continue;
+    }
+    if (typeof value !== "string") {
+      for (const item of value) headers.push(name, rewriteText(item, rewrites.rewrites));
+      continue;
+    }
+    const scrubbed = rewriteText(value, rewrites.rewrites);
+    const ours = REPLACEABLE.has(name) ? headers.indexOf(name) : -1;
+    if (ours !== -1 && ours % 2 === 0 && ours < base.length) headers[ours + 1] = scrubbed;
+    else headers.push(name, scrubbed);
+  }
+  return { headers, contentLength: chunked || !Number.isSafeInteger(contentLength) ? -1 : contentLength };
+}
+
+/** Sets a header in a flat list, replacing an earlier value. */
+export function setIn(headers: string[], name: string, value: string): void {
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i] === name) {
+      headers[i + 1] = value;
+      return;
+    }
+  }
+  headers.push(name, value);
+}
