@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
-import type { Dispatcher } from "undici";
 import { type HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
 import { answerHead, forwardedHeaders, type ProviderHead, setIn } from "./exchange-heads.js";
 import { type ForwardResult, type ForwardTimeouts, MAX_ERROR_BODY_BYTES, upstreamUrl } from "./forward.js";
@@ -7,6 +6,7 @@ import { ROUTER_SECURITY_HEADERS } from "./response-headers.js";
 import { type CompiledRewrites, compileRewrites, redact, rewriteBody } from "./stream-rewriter.js";
 import { StreamedAnswer } from "./streamed-answer.js";
 import {
+  type UpstreamController as Controller,
   dispatchUpstream,
   HEADERS_TIMEOUT_CODE,
   isConnectionCut,
@@ -111,14 +111,15 @@ export function pipeToProvider(request: PipeForwardRequest): void {
   new ProviderExchange(request).send();
 }
 
-type Controller = Dispatcher.DispatchController;
-
 /** The reason a call is cancelled with when its caller left (never shown to anyone). */
 const CALLER_GONE = new Error("The caller went away.");
 /** The reason a successful answer longer than it said, or an error body past its limit, is cut. */
 const TOO_LONG = new Error("The provider's answer is longer than the router reads.");
 
-/** An answer whose body the router reads whole (scrubbed, then sent with its length). */
+/**
+ * An error answer, or one without a body (204, 304): read whole up to the error limit and sent with the hub's
+ * own headers over the provider's.
+ */
 function isErrorStatus(status: number): boolean {
   return status >= 400 || status === 204 || status === 304;
 }
@@ -173,7 +174,6 @@ class ProviderExchange implements UpstreamHandler {
 
   send(): void {
     const { request } = this;
-    this.responded = false;
     dispatchUpstream(
       this.target,
       {

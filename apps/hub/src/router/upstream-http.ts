@@ -34,6 +34,8 @@ export interface UpstreamCall {
 
 /** The handler of one call: undici calls it with the provider's head, each body chunk, the end or an error. */
 export type UpstreamHandler = Dispatcher.DispatchHandler;
+/** What a handler gets to pause, resume or abort its call. */
+export type UpstreamController = Dispatcher.DispatchController;
 
 /** Starts a call on the keep-alive pool of the target's origin; `handler` sees the rest. */
 export function dispatchUpstream(target: UpstreamTarget, call: UpstreamCall, handler: UpstreamHandler): void {
