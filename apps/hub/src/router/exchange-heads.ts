@@ -10,8 +10,7 @@ import type { Upstream } from "./upstreams.js";
  */
 
 /**
- * The caller's headers as the provider gets them, as a flat `[name, value, ...]` list (undici takes such a
- * list as it is).
+ * The caller's headers as the provider gets them, as a flat `[name, value, ...]` list.
  */
 export function forwardedHeaders(
   call: {
@@ -55,24 +54,17 @@ export interface ProviderHead {
 }
 
 export function answerHead(
-  provided: IncomingHttpHeaders,
+  provided: readonly string[],
+  bodyLength: number,
   base: readonly string[],
   rewrites: CompiledRewrites,
 ): ProviderHead {
   const headers = base.slice();
-  let contentLength = -1;
-  let chunked = false;
-  for (const name in provided) {
-    const value = provided[name]!;
+  for (let i = 0; i < provided.length; i += 2) {
+    const name = provided[i]!;
+    const value = provided[i + 1]!;
     if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) {
-      if (typeof value !== "string") continue;
-      if (name === "content-length") contentLength = Number(value);
-      else if (name === "transfer-encoding") chunked = true;
-      else if (name === "x-request-id") headers.push("x-provider-request-id", value);
-      continue;
-    }
-    if (typeof value !== "string") {
-      for (const item of value) headers.push(name, rewriteText(item, rewrites.rewrites));
+      if (name === "x-request-id") headers.push("x-provider-request-id", value);
       continue;
     }
     const scrubbed = rewriteText(value, rewrites.rewrites);
@@ -80,7 +72,7 @@ export function answerHead(
     if (ours !== -1 && ours % 2 === 0 && ours < base.length) headers[ours + 1] = scrubbed;
     else headers.push(name, scrubbed);
   }
-  return { headers, contentLength: chunked || !Number.isSafeInteger(contentLength) ? -1 : contentLength };
+  return { headers, contentLength: bodyLength };
 }
 
 /** Sets a header in a flat list, replacing an earlier value. */

@@ -104,7 +104,7 @@ const WHOLE_ANSWER_BYTES = 256 * 1024;
  * Request/Response objects, streams or AbortSignals). A streamed answer (or one of unknown or large size)
  * goes on read by read as it arrives; a small one of known length, and every error answer, is read whole,
  * scrubbed and sent with its length in one write. The call is cancelled when the caller disconnects, and cut
- * (by undici) when the provider's head takes too long or its body stalls. Every answer is scrubbed of the
+ * (upstream-http.ts) when the provider's head takes too long or its body stalls. Every answer is scrubbed of the
  * hub's credential.
  */
 export function pipeToProvider(request: PipeForwardRequest): void {
@@ -125,7 +125,7 @@ function isErrorStatus(status: number): boolean {
 }
 
 /**
- * One router call's exchange with a provider, as undici's handler of it: the provider's head, each chunk of
+ * One router call's exchange with a provider, as the upstream client's handler of it: the provider's head, each chunk of
  * its body, its end or a failure arrive as method calls on this one object (one per call, methods on the
  * prototype: nothing is allocated per chunk).
  */
@@ -193,11 +193,8 @@ class ProviderExchange implements UpstreamHandler {
     if (this.callerGone) controller.abort(CALLER_GONE);
   }
 
-  onResponseStart(controller: Controller, status: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(controller: Controller, status: number, headers: string[], bodyLength: number): void {
     const { request } = this;
-    // An informational head (103 Early Hints) before the answer's own: not passed on, as node:http's client
-    // did not either.
-    if (status < 200) return;
     if (this.callerGone) {
       controller.abort(CALLER_GONE);
       return;
@@ -210,7 +207,7 @@ class ProviderExchange implements UpstreamHandler {
       this.failOver(status, request.onRetrySafeFailure);
       return;
     }
-    const head = answerHead(headers, request.answerHeaders, this.rewrites);
+    const head = answerHead(headers, bodyLength, request.answerHeaders, this.rewrites);
     this.head = head;
     const small = head.contentLength >= 0 && head.contentLength <= WHOLE_ANSWER_BYTES;
     if (small || isErrorStatus(status)) {
@@ -288,7 +285,7 @@ class ProviderExchange implements UpstreamHandler {
     const canFailOver = request.onRetrySafeFailure !== undefined;
     if (isConnectionCut(error) && !this.resent && !canFailOver) {
       this.resent = true;
-      // After undici is done with the failed attempt.
+      // After the upstream client is done with the failed attempt.
       queueMicrotask(this.send.bind(this));
       return;
     }
