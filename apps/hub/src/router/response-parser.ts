@@ -102,27 +102,13 @@ export class AnswerParser {
         case "head":
           at = this.readHead(data, at);
           break;
-        case "length": {
-          const take = Math.min(this.remaining, data.length - at);
-          this.remaining -= take;
-          const chunk = at === 0 && take === data.length ? data : data.subarray(at, at + take);
-          at += take;
-          this.events.onBody(chunk);
-          if (this.remaining === 0) this.end(data.length - at);
+        case "length":
+        case "chunk-data":
+          at = this.readBody(data, at);
           break;
-        }
         case "chunk-size":
           at = this.readChunkSize(data, at);
           break;
-        case "chunk-data": {
-          const take = Math.min(this.remaining, data.length - at);
-          this.remaining -= take;
-          const chunk = data.subarray(at, at + take);
-          at += take;
-          this.events.onBody(chunk);
-          if (this.remaining === 0) this.state = "chunk-end";
-          break;
-        }
         case "chunk-end":
           at = this.readChunkEnd(data, at);
           break;
@@ -150,22 +136,26 @@ export class AnswerParser {
     return this.idle;
   }
 
-  private readHead(data: Buffer, at: number): number {
-    const buffer = this.partial ? Buffer.concat([this.partial, data.subarray(at)]) : data;
-    const start = this.partial ? 0 : at;
-    const headEnd = buffer.indexOf(HEAD_END, start);
-    if (headEnd === -1) {
-      if (buffer.length - start > MAX_HEAD_BYTES) throw new ProviderProtocolError("the head is too large");
-      this.partial = start === 0 ? buffer : buffer.subarray(start);
-      return data.length;
+  /** Passes on the body bytes of a length, or of a chunk, that are in `data`. */
+  private readBody(data: Buffer, at: number): number {
+    const take = Math.min(this.remaining, data.length - at);
+    this.remaining -= take;
+    this.events.onBody(at === 0 && take === data.length ? data : data.subarray(at, at + take));
+    const next = at + take;
+    if (this.remaining === 0) {
+      if (this.state === "length") this.end(data.length - next);
+      else this.state = "chunk-end";
     }
-    if (headEnd - start > MAX_HEAD_BYTES) throw new ProviderProtocolError("the head is too large");
-    const consumedOfData = this.partial ? headEnd + 4 - this.partial.length + at : headEnd + 4;
-    this.partial = undefined;
-    this.parseHead(buffer.toString("latin1", start, headEnd));
+    return next;
+  }
+
+  private readHead(data: Buffer, at: number): number {
+    const read = this.readUntil(data, at, HEAD_END, MAX_HEAD_BYTES, "the head is too large");
+    if (typeof read === "number") return read;
+    this.parseHead(read.text);
     // A head without a body (204, 304, an answer to HEAD, Content-Length: 0) is the whole answer.
-    if (this.state === "done") this.end(data.length - consumedOfData);
-    return consumedOfData;
+    if (this.state === "done") this.end(data.length - read.next);
+    return read.next;
   }
 
   private parseHead(head: string): void {
@@ -240,27 +230,42 @@ export class AnswerParser {
     this.events.onHead(code, headers, bodyless ? 0 : bodyLength);
   }
 
-  private readLine(data: Buffer, at: number, limit: number): { line: string; next: number } | number {
-    const buffer = this.partial ? Buffer.concat([this.partial, data.subarray(at)]) : data;
-    const start = this.partial ? 0 : at;
-    const lineEnd = buffer.indexOf(CRLF, start);
-    if (lineEnd === -1) {
-      // One byte over the limit may be the CR of the line's end.
-      if (buffer.length - start > limit + 1) throw new ProviderProtocolError("a chunk line is too long");
+  private readLine(data: Buffer, at: number, limit: number): { text: string; next: number } | number {
+    return this.readUntil(data, at, CRLF, limit, "a chunk line is too long");
+  }
+
+  /**
+   * The text before `delimiter` (at most `limit` bytes) and where `data` goes on after it; or, when the
+   * delimiter has not arrived yet, `data.length` with what was read kept for the next call.
+   */
+  private readUntil(
+    data: Buffer,
+    at: number,
+    delimiter: Buffer,
+    limit: number,
+    tooLong: string,
+  ): { text: string; next: number } | number {
+    const kept = this.partial;
+    const buffer = kept ? Buffer.concat([kept, data.subarray(at)]) : data;
+    const start = kept ? 0 : at;
+    const end = buffer.indexOf(delimiter, start);
+    if (end === -1) {
+      // What is kept may end with the start of the delimiter.
+      if (buffer.length - start > limit + delimiter.length - 1) throw new ProviderProtocolError(tooLong);
       this.partial = start === 0 ? buffer : buffer.subarray(start);
       return data.length;
     }
-    if (lineEnd - start > limit) throw new ProviderProtocolError("a chunk line is too long");
-    const next = this.partial ? lineEnd + 2 - this.partial.length + at : lineEnd + 2;
+    if (end - start > limit) throw new ProviderProtocolError(tooLong);
     this.partial = undefined;
-    return { line: buffer.toString("latin1", start, lineEnd), next };
+    const next = kept ? end + delimiter.length - kept.length + at : end + delimiter.length;
+    return { text: buffer.toString("latin1", start, end), next };
   }
 
   private readChunkSize(data: Buffer, at: number): number {
     const read = this.readLine(data, at, MAX_CHUNK_LINE_BYTES);
     if (typeof read === "number") return read;
-    const semicolon = read.line.indexOf(";");
-    const size = (semicolon === -1 ? read.line : read.line.slice(0, semicolon)).trim();
+    const semicolon = read.text.indexOf(";");
+    const size = (semicolon === -1 ? read.text : read.text.slice(0, semicolon)).trim();
     if (!HEX_SIZE.test(size)) throw new ProviderProtocolError("a chunk size is malformed");
     this.remaining = Number.parseInt(size, 16);
     this.state = this.remaining === 0 ? "trailers" : "chunk-data";
@@ -280,7 +285,7 @@ export class AnswerParser {
       const read = this.readLine(data, at, MAX_TRAILER_BYTES);
       if (typeof read === "number") return read;
       at = read.next;
-      if (read.line === "") {
+      if (read.text === "") {
         this.end(data.length - at);
         return at;
       }

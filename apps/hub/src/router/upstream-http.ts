@@ -1,6 +1,4 @@
-import { connect as connectTcp, isIP, type Socket } from "node:net";
-import { connect as connectTls } from "node:tls";
-import { type AnswerEvents, AnswerParser } from "./response-parser.js";
+import { CLOSED_CODE, type Connection, type PooledCall, sendOnPool } from "./upstream-pool.js";
 
 /**
  * The router's HTTP/1.1 client: keep-alive connection pools to the providers, one per origin, each call an
@@ -9,8 +7,8 @@ import { type AnswerEvents, AnswerParser } from "./response-parser.js";
  * whose clients cost the router its benchmark bar: node:http's streams and agent bookkeeping, and undici's
  * yield to the event loop before every request on a reused connection (see bench/results/2026-11-27-router.md).
  * What undici's yield guards against (stray bytes a provider sent on an idle connection being read as the
- * next call's answer) is kept another way: a connection that fell idle is handed out again only after two
- * turns of the event loop, in which anything the provider sent on it is read (and the connection dropped).
+ * next call's answer) is kept another way: a connection that fell idle is handed out again from the next turn
+ * of the event loop, after its socket was polled (upstream-pool.ts).
  */
 
 /** Where one upstream's calls go, parsed once (no URL object per call). */
@@ -63,8 +61,8 @@ export interface UpstreamHandler {
 export const HEADERS_TIMEOUT_CODE = "UPSTREAM_HEADERS_TIMEOUT";
 /** The error code of a provider whose body went silent for longer than the call allows. */
 export const BODY_TIMEOUT_CODE = "UPSTREAM_BODY_TIMEOUT";
-/** The error code of a connection the provider closed before its answer was complete. */
-export const CLOSED_CODE = "UPSTREAM_CLOSED";
+
+export { CLOSED_CODE };
 
 /**
  * Whether an error means the provider's connection was cut before it answered (reset, or closed by the other
@@ -86,48 +84,11 @@ class UpstreamTimeout extends Error {
   }
 }
 
-class ConnectionClosed extends Error {
-  readonly code = CLOSED_CODE;
-  constructor() {
-    super("The provider closed the connection before its answer was complete.");
-    this.name = "ConnectionClosed";
-  }
-}
-
-/** Connections kept per origin at most; calls beyond wait for one. */
-const MAX_CONNECTIONS_PER_ORIGIN = 256;
-/** How long an idle connection is kept when the provider gives no `Keep-Alive: timeout`. */
-const DEFAULT_KEEP_ALIVE_MS = 4000;
-/** Dropped this long before the provider's announced keep-alive timeout, so that it is never the one closing. */
-const KEEP_ALIVE_MARGIN_MS = 1000;
-/** How often calls' deadlines (head, body silence) and idle connections' keep-alive are checked. */
-const SWEEP_MS = 250;
 /** What a request line or header may not hold: a line break would start another header or request. */
 const LINE_BREAK = /[\r\n\0]/;
 
-/**
- * The event loop's turns, counted at the check phase of each turn in which a connection fell idle. A
- * connection that fell idle in one turn is handed out from the next one: the loop has polled its socket in
- * between, so bytes the provider sent on it before that poll are read first (and the connection dropped)
- * whenever they arrived before the call that would take it. The count goes on an unref'd immediate: it does
- * not make the loop poll without waiting, as a ref'd one would on every turn under load.
- */
-let turn = 0;
-let turnScheduled = false;
-function tickTurn(): void {
-  turnScheduled = false;
-  turn++;
-  for (const pool of poolsWithWaiters) pool.serveWaiters();
-}
-function scheduleTurn(): void {
-  if (turnScheduled) return;
-  turnScheduled = true;
-  setImmediate(tickTurn).unref();
-}
-const poolsWithWaiters = new Set<OriginPool>();
-
 /** One call: the handler's controller, and what the connection reports of the provider's answer. */
-class Exchange implements UpstreamController, AnswerEvents {
+class Exchange implements UpstreamController, PooledCall {
   connection: Connection | undefined;
   private done = false;
   private headArrived = false;
@@ -205,241 +166,6 @@ class Exchange implements UpstreamController, AnswerEvents {
   }
 }
 
-/** One keep-alive connection to a provider: at most one call on it at a time. */
-class Connection {
-  readonly parser: AnswerParser;
-  exchange: Exchange | undefined;
-  /** The turn it fell idle in (see tickTurn), and when. */
-  idleTurn = 0;
-  idleSince = 0;
-  keepAliveMs = DEFAULT_KEEP_ALIVE_MS;
-  private closed = false;
-
-  constructor(
-    readonly socket: Socket,
-    private readonly pool: OriginPool,
-  ) {
-    this.parser = new AnswerParser(this.answerEvents());
-    socket.setNoDelay(true);
-    socket.on("data", (data: Buffer) => this.read(data));
-    socket.on("end", () => this.ended());
-    socket.on("error", (error: Error) => this.failed(error));
-    socket.on("close", () => this.failed(new ConnectionClosed()));
-  }
-
-  /** The parser reports to whichever call is on the connection now. */
-  private answerEvents(): AnswerEvents {
-    return {
-      onHead: (status, headers, bodyLength) => this.exchange?.onHead(status, headers, bodyLength),
-      onBody: (chunk) => this.exchange?.onBody(chunk),
-      onEnd: (reusable) => this.exchange?.onEnd(reusable),
-    };
-  }
-
-  /** Writes a call's request on the connection. */
-  start(exchange: Exchange, head: string): void {
-    this.exchange = exchange;
-    exchange.connection = this;
-    exchange.lastActivity = performance.now();
-    this.parser.expect(exchange.call.method);
-    const { body } = exchange.call;
-    if (body && body.length > 0) {
-      this.socket.cork();
-      this.socket.write(head, "latin1");
-      this.socket.write(body);
-      this.socket.uncork();
-    } else {
-      this.socket.write(head, "latin1");
-    }
-  }
-
-  private read(data: Buffer): void {
-    const exchange = this.exchange;
-    if (!exchange) {
-      // Bytes on an idle connection answer no call: whatever they are, the connection is not trusted again.
-      this.destroy();
-      return;
-    }
-    if (!exchange.paused) exchange.lastActivity = performance.now();
-    try {
-      this.parser.feed(data);
-    } catch (error) {
-      exchange.fail(error as Error);
-    }
-  }
-
-  private ended(): void {
-    const exchange = this.exchange;
-    if (exchange && !this.parser.closed()) exchange.fail(new ConnectionClosed());
-    this.destroy();
-  }
-
-  private failed(error: Error): void {
-    this.exchange?.fail(error);
-    this.destroy();
-  }
-
-  /** The call on it is complete: back to the pool's idle connections, or closed. */
-  release(reusable: boolean): void {
-    this.exchange = undefined;
-    if (!reusable || this.closed) {
-      this.destroy();
-      return;
-    }
-    const hint = this.parser.keepAliveHintMs;
-    this.keepAliveMs = hint >= 0 ? Math.max(0, hint - KEEP_ALIVE_MARGIN_MS) : DEFAULT_KEEP_ALIVE_MS;
-    if (this.keepAliveMs === 0) {
-      this.destroy();
-      return;
-    }
-    this.idleTurn = turn;
-    this.idleSince = performance.now();
-    scheduleTurn();
-    this.pool.idle.push(this);
-  }
-
-  /** Closes the connection and forgets it; a call still on it fails. */
-  destroy(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.parser.stop();
-    this.socket.destroy();
-    this.pool.forget(this);
-    const exchange = this.exchange;
-    this.exchange = undefined;
-    exchange?.fail(new ConnectionClosed());
-  }
-}
-
-/** The connections to one origin: idle ones (most recently used last), how many are open, calls waiting. */
-class OriginPool {
-  readonly idle: Connection[] = [];
-  /**
-   * Every open connection, for the sweep to check the deadline of the call on each (no registry of calls: a
-   * Set of the calls in flight, added to and deleted from per call, made V8 promote 3.7 KB per call).
-   */
-  private readonly connections: Connection[] = [];
-  private readonly waiting: { exchange: Exchange; head: string }[] = [];
-  private readonly host: string;
-  private readonly port: number;
-  private readonly tls: boolean;
-
-  constructor(origin: string) {
-    const url = new URL(origin);
-    this.tls = url.protocol === "https:";
-    this.host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-    this.port = url.port ? Number(url.port) : this.tls ? 443 : 80;
-  }
-
-  send(exchange: Exchange, head: string): void {
-    const connection = this.reusable();
-    if (connection) {
-      connection.start(exchange, head);
-      return;
-    }
-    // A connection that fell idle in this turn is not handed out yet (see tickTurn): wait for the next turn
-    // rather than open another, unless none is idle.
-    if (this.idle.length === 0 && this.connections.length < MAX_CONNECTIONS_PER_ORIGIN) {
-      this.connect().start(exchange, head);
-      return;
-    }
-    this.waiting.push({ exchange, head });
-    poolsWithWaiters.add(this);
-    scheduleTurn();
-  }
-
-  /** Hands idle connections that became reusable to waiting calls (each turn while calls wait). */
-  serveWaiters(): void {
-    while (this.waiting.length > 0) {
-      const next = this.waiting[0]!;
-      if (next.exchange.finished) {
-        this.waiting.shift();
-        continue;
-      }
-      const connection =
-        this.reusable() ??
-        (this.idle.length === 0 && this.connections.length < MAX_CONNECTIONS_PER_ORIGIN
-          ? this.connect()
-          : undefined);
-      if (!connection) return;
-      this.waiting.shift();
-      connection.start(next.exchange, next.head);
-    }
-    poolsWithWaiters.delete(this);
-  }
-
-  /** The most recently used idle connection old enough to be trusted and not past its keep-alive. */
-  private reusable(): Connection | undefined {
-    const now = performance.now();
-    for (let i = this.idle.length - 1; i >= 0; i--) {
-      const connection = this.idle[i]!;
-      if (now - connection.idleSince >= connection.keepAliveMs) {
-        connection.destroy();
-        continue;
-      }
-      if (connection.idleTurn === turn) continue;
-      this.idle.splice(i, 1);
-      return connection;
-    }
-    return undefined;
-  }
-
-  private connect(): Connection {
-    const socket = this.tls
-      ? connectTls({
-          host: this.host,
-          port: this.port,
-          servername: isIP(this.host) ? undefined : this.host,
-          ALPNProtocols: ["http/1.1"],
-        })
-      : connectTcp({ host: this.host, port: this.port });
-    const connection = new Connection(socket, this);
-    this.connections.push(connection);
-    return connection;
-  }
-
-  forget(connection: Connection): void {
-    const open = this.connections.indexOf(connection);
-    if (open !== -1) this.connections.splice(open, 1);
-    const at = this.idle.indexOf(connection);
-    if (at !== -1) this.idle.splice(at, 1);
-    // A call waiting for a connection may open one now.
-    if (this.waiting.length > 0) {
-      poolsWithWaiters.add(this);
-      scheduleTurn();
-    }
-  }
-
-  /** Fails calls past their deadline and closes idle connections past their keep-alive. */
-  sweep(now: number): void {
-    for (const { exchange } of this.waiting) exchange.checkDeadline(now);
-    for (const connection of this.connections.slice()) {
-      if (connection.exchange) connection.exchange.checkDeadline(now);
-      else if (now - connection.idleSince >= connection.keepAliveMs) connection.destroy();
-    }
-  }
-
-  get empty(): boolean {
-    return this.connections.length === 0 && this.waiting.length === 0;
-  }
-}
-
-const pools = new Map<string, OriginPool>();
-let sweepTimer: ReturnType<typeof setInterval> | undefined;
-
-function sweep(): void {
-  const now = performance.now();
-  for (const [origin, pool] of pools) {
-    pool.sweep(now);
-    if (pool.empty) pools.delete(origin);
-  }
-  if (pools.size === 0) {
-    clearInterval(sweepTimer);
-    sweepTimer = undefined;
-  }
-  if (poolsWithWaiters.size > 0) scheduleTurn();
-}
-
 /** The request head: request line, headers, the empty line. */
 function requestHead(call: UpstreamCall): string {
   if (LINE_BREAK.test(call.method) || LINE_BREAK.test(call.path)) {
@@ -470,12 +196,5 @@ export function dispatchUpstream(target: UpstreamTarget, call: UpstreamCall, han
     exchange.fail(error as Error);
     return;
   }
-  let pool = pools.get(target.origin);
-  if (!pool) {
-    pool = new OriginPool(target.origin);
-    pools.set(target.origin, pool);
-  }
-  exchange.lastActivity = performance.now();
-  sweepTimer ??= setInterval(sweep, SWEEP_MS).unref();
-  pool.send(exchange, head);
+  sendOnPool(target.origin, exchange, head);
 }
