@@ -86,11 +86,6 @@ export class AnswerParser {
     return this.state === "idle" || this.state === "done";
   }
 
-  /** Whether any byte of the expected answer has been read. */
-  get started(): boolean {
-    return this.state !== "head" || this.partial !== undefined;
-  }
-
   /** Reads bytes from the connection; throws ProviderProtocolError on a malformed answer. */
   feed(data: Buffer): void {
     let at = 0;

@@ -186,6 +186,17 @@ describe("the router's upstream client", () => {
     expect(provider.connections()).toBe(2);
   });
 
+  it("reads the next call on a connection whose last call ended while paused (back-pressure)", async () => {
+    const provider = await rawProvider((_head, socket, connection) => socket.write(ok(`${connection}`)));
+    close = provider.close;
+    // The handler pauses at the only body chunk; the answer then ends with the connection paused.
+    expect((await call(provider.target, { onData: (controller) => controller.pause() })).body).toBe("1");
+    await new Promise((resolve) => setImmediate(resolve));
+    const next = await call(provider.target, { headersTimeoutMs: 1000 });
+    expect(next).toMatchObject({ status: 200, body: "1" });
+    expect(provider.connections()).toBe(1);
+  });
+
   it("refuses a header value with a line break without sending anything", async () => {
     const provider = await rawProvider((_head, socket) => socket.write(ok("sent")));
     close = provider.close;

@@ -105,11 +105,6 @@ class Exchange implements UpstreamController, PooledCall {
     return this.done;
   }
 
-  /** Whether the provider sent any of its answer. */
-  get answered(): boolean {
-    return this.headArrived || (this.connection?.parser.started ?? false);
-  }
-
   abort(reason: Error): void {
     this.fail(reason);
   }

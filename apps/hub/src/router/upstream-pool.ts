@@ -145,6 +145,8 @@ export class Connection {
       this.destroy();
       return;
     }
+    // A call that ended while its caller held it back leaves the socket paused: the next call must read.
+    if (this.socket.isPaused()) this.socket.resume();
     const hint = this.parser.keepAliveHintMs;
     this.keepAliveMs = hint >= 0 ? Math.max(0, hint - KEEP_ALIVE_MARGIN_MS) : DEFAULT_KEEP_ALIVE_MS;
     if (this.keepAliveMs === 0) {
