@@ -104,8 +104,8 @@ const WHOLE_ANSWER_BYTES = 256 * 1024;
  * Request/Response objects, streams or AbortSignals). A streamed answer (or one of unknown or large size)
  * goes on read by read as it arrives; a small one of known length, and every error answer, is read whole,
  * scrubbed and sent with its length in one write. The call is cancelled when the caller disconnects, and cut
- * (upstream-http.ts) when the provider's head takes too long or its body stalls. Every answer is scrubbed of the
- * hub's credential.
+ * (upstream-http.ts) when the provider's head takes too long or its body stalls. Every answer is scrubbed of
+ * the hub's credential.
  */
 export function pipeToProvider(request: PipeForwardRequest): void {
   new ProviderExchange(request).send();
@@ -125,9 +125,9 @@ function isErrorStatus(status: number): boolean {
 }
 
 /**
- * One router call's exchange with a provider, as the upstream client's handler of it: the provider's head, each chunk of
- * its body, its end or a failure arrive as method calls on this one object (one per call, methods on the
- * prototype: nothing is allocated per chunk).
+ * One router call's exchange with a provider, as the upstream client's handler of it: the provider's head,
+ * each chunk of its body, its end or a failure arrive as method calls on this one object (one per call,
+ * methods on the prototype: nothing is allocated per chunk).
  */
 class ProviderExchange implements UpstreamHandler {
   private readonly started = performance.now();

@@ -28,7 +28,7 @@ export class ProviderProtocolError extends Error {
 }
 
 /** The largest head (status line and headers) read; a larger one is refused. */
-export const MAX_HEAD_BYTES = 64 * 1024;
+const MAX_HEAD_BYTES = 64 * 1024;
 /** The longest chunk-size line (size and extensions) or trailer section read. */
 const MAX_CHUNK_LINE_BYTES = 4 * 1024;
 const MAX_TRAILER_BYTES = 16 * 1024;

@@ -60,7 +60,7 @@ export interface UpstreamHandler {
 /** The error code of a provider that did not send its head in time. */
 export const HEADERS_TIMEOUT_CODE = "UPSTREAM_HEADERS_TIMEOUT";
 /** The error code of a provider whose body went silent for longer than the call allows. */
-export const BODY_TIMEOUT_CODE = "UPSTREAM_BODY_TIMEOUT";
+const BODY_TIMEOUT_CODE = "UPSTREAM_BODY_TIMEOUT";
 
 export { CLOSED_CODE };
 

@@ -26,7 +26,7 @@ export interface PooledCall extends AnswerEvents {
 export const CLOSED_CODE = "UPSTREAM_CLOSED";
 
 /** The provider closed the connection (or it was closed) before the answer on it was complete. */
-export class ConnectionClosed extends Error {
+class ConnectionClosed extends Error {
   readonly code = CLOSED_CODE;
   constructor() {
     super("The provider closed the connection before its answer was complete.");
