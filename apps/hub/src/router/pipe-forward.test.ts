@@ -103,6 +103,27 @@ describe("pipeToProvider on a pooled connection the provider closed", () => {
       setup.close();
     }
   });
+  it("does not send the call again when a new connection is cut before any answer", async () => {
+    // A provider that takes each request and resets the connection: it had the call, and may have done the
+    // work, so the router answers 502 rather than have it done twice.
+    let requests = 0;
+    const setup = await rawProviderBehindHub((socket) => {
+      socket.on("data", (data) => {
+        if (!data.toString("latin1").includes("\r\n\r\n")) return;
+        requests++;
+        socket.resetAndDestroy();
+      });
+    });
+    try {
+      const answer = await setup.call();
+      expect(answer.status).toBe(502);
+      await answer.arrayBuffer();
+      expect(requests).toBe(1);
+      expect(setup.results).toEqual([502]);
+    } finally {
+      setup.close();
+    }
+  });
 });
 
 describe("pipeToProvider with an informational head first", () => {

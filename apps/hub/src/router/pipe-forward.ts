@@ -249,11 +249,11 @@ class ProviderExchange implements UpstreamHandler {
     }
   }
 
-  onResponseError(_controller: Controller, error: Error & { code?: string }): void {
+  onResponseError(controller: Controller, error: Error & { code?: string }): void {
     // Given up when the caller left (recorded as 499 then).
     if (this.callerGone) return;
     if (!this.responded) {
-      this.failedBeforeAnswer(error);
+      this.failedBeforeAnswer(error, controller.reusedConnection);
       return;
     }
     // A provider that fails or stalls mid-answer: an error answer goes out with what was read; a successful
@@ -277,13 +277,14 @@ class ProviderExchange implements UpstreamHandler {
     this.controller?.resume();
   }
 
-  private failedBeforeAnswer(error: Error & { code?: string }): void {
+  private failedBeforeAnswer(error: Error & { code?: string }, reusedConnection: boolean): void {
     const { request } = this;
     // A pooled keep-alive connection the provider closed while it sat idle fails as soon as it is reused,
     // before the provider saw the call: send it once more (on a new connection: the cut one is gone), unless
-    // another provider can take the call (failover treats a cut connection as unreachable, below).
+    // another provider can take the call (failover treats a cut connection as unreachable, below). A new
+    // connection cut before the answer is not resent: the provider had the call, and may have done its work.
     const canFailOver = request.onRetrySafeFailure !== undefined;
-    if (isConnectionCut(error) && !this.resent && !canFailOver) {
+    if (isConnectionCut(error) && reusedConnection && !this.resent && !canFailOver) {
       this.resent = true;
       // After the upstream client is done with the failed attempt.
       queueMicrotask(this.send.bind(this));

@@ -40,6 +40,12 @@ export interface UpstreamController {
   /** Stops reading the provider's body (back-pressure) until resume(). */
   pause(): void;
   resume(): void;
+  /**
+   * Whether the call went out on a keep-alive connection an earlier call had used: a cut before the answer
+   * then most likely means the provider closed it while idle and never saw the call. On a new connection it
+   * means the provider took the call and failed: sending it again might do the work twice.
+   */
+  readonly reusedConnection: boolean;
 }
 
 /** One call's handler: told of the call's start, the provider's head, each body chunk, the end or a failure. */
@@ -93,6 +99,7 @@ class Exchange implements UpstreamController, PooledCall {
   private done = false;
   private headArrived = false;
   paused = false;
+  reusedConnection = false;
   /** When the call was written, then when the provider last sent a byte of it (performance.now()). */
   lastActivity = 0;
 

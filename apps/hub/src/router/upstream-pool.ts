@@ -15,6 +15,8 @@ export interface PooledCall extends AnswerEvents {
   paused: boolean;
   /** When the call was written, then when the provider last sent a byte of it (performance.now()). */
   lastActivity: number;
+  /** Whether the call went out on a connection an earlier call had used (see Connection.start). */
+  reusedConnection: boolean;
   readonly finished: boolean;
   /** Ends the call with an error (reported once; nothing after). */
   fail(error: Error): void;
@@ -70,6 +72,8 @@ export class Connection {
   exchange: PooledCall | undefined;
   /** The turn it fell idle in (see tickTurn), and when. */
   idleTurn = 0;
+  /** How many calls were written on it. */
+  private calls = 0;
   idleSince = 0;
   keepAliveMs = DEFAULT_KEEP_ALIVE_MS;
   private closed = false;
@@ -100,6 +104,7 @@ export class Connection {
     this.exchange = exchange;
     exchange.connection = this;
     exchange.lastActivity = performance.now();
+    exchange.reusedConnection = this.calls++ > 0;
     this.parser.expect(exchange.call.method);
     const { body } = exchange.call;
     if (body && body.length > 0) {
