@@ -117,8 +117,27 @@ describe("pipeToProvider on a pooled connection the provider closed", () => {
     try {
       const answer = await setup.call();
       expect(answer.status).toBe(502);
-      await answer.arrayBuffer();
+      // The fixture answers errors with their message as plain text (the router's JSON body: node-router.ts).
+      expect(await answer.text()).toMatch(/closed the connection before answering/);
       expect(requests).toBe(1);
+      expect(setup.results).toEqual([502]);
+    } finally {
+      setup.close();
+    }
+  });
+});
+
+describe("pipeToProvider with a malformed answer", () => {
+  it("answers 502 saying what was wrong with the provider's answer", async () => {
+    const setup = await rawProviderBehindHub((socket) => {
+      socket.once("data", () => {
+        socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok");
+      });
+    });
+    try {
+      const answer = await setup.call();
+      expect(answer.status).toBe(502);
+      expect(await answer.text()).toMatch(/not valid HTTP\/1\.1 \(two different Content-Length values\)/);
       expect(setup.results).toEqual([502]);
     } finally {
       setup.close();

@@ -3,6 +3,7 @@ import { type HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js
 import { answerHead, forwardedHeaders, type ProviderHead, setIn } from "./exchange-heads.js";
 import { type ForwardResult, type ForwardTimeouts, MAX_ERROR_BODY_BYTES, upstreamUrl } from "./forward.js";
 import { ROUTER_SECURITY_HEADERS } from "./response-headers.js";
+import { ProviderProtocolError } from "./response-parser.js";
 import { type CompiledRewrites, compileRewrites, redact, rewriteBody } from "./stream-rewriter.js";
 import { StreamedAnswer } from "./streamed-answer.js";
 import {
@@ -299,7 +300,7 @@ class ProviderExchange implements UpstreamHandler {
     }
     const failure = timedOut
       ? new UpstreamTimeoutError(request.timeouts.headersMs)
-      : new UpstreamError(`Could not reach provider ${request.upstream.provider}.`);
+      : new UpstreamError(noAnswerMessage(request.upstream.provider, error));
     request.sendError(failure);
     this.finish(failure.status);
   }
@@ -361,3 +362,12 @@ class ProviderExchange implements UpstreamHandler {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** What the caller is told of a provider that gave no usable answer (a 502). */
+function noAnswerMessage(provider: string, error: Error & { code?: string }): string {
+  if (error instanceof ProviderProtocolError) {
+    return `Provider ${provider} sent an answer that is not valid HTTP/1.1 (${error.detail}).`;
+  }
+  if (isConnectionCut(error)) return `Provider ${provider} closed the connection before answering.`;
+  return `Could not reach provider ${provider}.`;
+}

@@ -21,7 +21,8 @@ export interface AnswerEvents {
 /** A provider's bytes that are not a well-formed HTTP/1.1 answer. */
 export class ProviderProtocolError extends Error {
   readonly code = "UPSTREAM_PROTOCOL_ERROR";
-  constructor(detail: string) {
+  /** What was wrong, in words of ours (never the provider's bytes). */
+  constructor(readonly detail: string) {
     super(`The provider's answer is not valid HTTP/1.1: ${detail}.`);
     this.name = "ProviderProtocolError";
   }
