@@ -190,6 +190,37 @@ describe("pipeToProvider with a streamed answer", () => {
     }
   });
 
+  it("ends a call whose caller reads nothing for longer than idleMs, freeing the provider's connection", async () => {
+    let providerClosed = false;
+    const setup = await rawProviderBehindHub(
+      streamedAnswer((socket) => {
+        socket.on("close", () => {
+          providerClosed = true;
+        });
+        // The router closes the connection with the provider's bytes unread: a reset.
+        socket.on("error", () => {});
+        const frame = Buffer.from(`10000\r\n${"a".repeat(0x10000)}\r\n`);
+        const writeMore = () => {
+          while (socket.write(frame));
+          socket.once("drain", writeMore);
+        };
+        writeMore();
+      }),
+      { headersMs: 5000, idleMs: 300 },
+    );
+    try {
+      const answer = await setup.call();
+      expect(answer.status).toBe(200);
+      // The caller never reads: within idleMs and one sweep the call is ended and recorded as the caller's.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(setup.results).toEqual([499]);
+      expect(providerClosed).toBe(true);
+      await expect(answer.arrayBuffer()).rejects.toThrow();
+    } finally {
+      setup.close();
+    }
+  });
+
   it("stops reading the provider while the caller does not read, then passes every byte on", async () => {
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     const total = 64 * 1024 * 1024;

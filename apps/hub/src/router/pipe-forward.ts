@@ -7,6 +7,7 @@ import { ProviderProtocolError } from "./response-parser.js";
 import { type CompiledRewrites, compileRewrites, redact, rewriteBody } from "./stream-rewriter.js";
 import { StreamedAnswer } from "./streamed-answer.js";
 import {
+  CALLER_STALLED_CODE,
   type UpstreamController as Controller,
   dispatchUpstream,
   HEADERS_TIMEOUT_CODE,
@@ -265,7 +266,8 @@ class ProviderExchange implements UpstreamHandler {
     } else if (this.mode === "streamed") {
       this.stream!.cut();
       this.request.outgoing.destroy();
-      this.finish(502);
+      // A caller that stopped reading is the one that ended the call, as one that left.
+      this.finish(error.code === CALLER_STALLED_CODE ? 499 : 502);
     }
   }
 

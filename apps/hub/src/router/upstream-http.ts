@@ -67,6 +67,8 @@ export interface UpstreamHandler {
 export const HEADERS_TIMEOUT_CODE = "UPSTREAM_HEADERS_TIMEOUT";
 /** The error code of a provider whose body went silent for longer than the call allows. */
 const BODY_TIMEOUT_CODE = "UPSTREAM_BODY_TIMEOUT";
+/** The error code of a call held back (paused) by its caller for longer than a body may be silent. */
+export const CALLER_STALLED_CODE = "CALLER_STALLED";
 
 export { CLOSED_CODE };
 
@@ -90,6 +92,18 @@ class UpstreamTimeout extends Error {
   }
 }
 
+/**
+ * The caller read nothing of a streamed answer for as long as a provider may be silent: the call is ended
+ * rather than hold a provider connection (and the pool's room) for a caller that may never read again.
+ */
+class CallerStalled extends Error {
+  readonly code = CALLER_STALLED_CODE;
+  constructor(ms: number) {
+    super(`The caller read nothing of the answer for ${ms} ms.`);
+    this.name = "CallerStalled";
+  }
+}
+
 /** What a request line or header may not hold: a line break would start another header or request. */
 const LINE_BREAK = /[\r\n\0]/;
 
@@ -99,6 +113,7 @@ class Exchange implements UpstreamController, PooledCall {
   private done = false;
   private headArrived = false;
   paused = false;
+  private pausedSince = 0;
   reusedConnection = false;
   /** When the call was written, then when the provider last sent a byte of it (performance.now()). */
   lastActivity = 0;
@@ -117,6 +132,7 @@ class Exchange implements UpstreamController, PooledCall {
   }
 
   pause(): void {
+    if (!this.paused) this.pausedSince = performance.now();
     this.paused = true;
     this.connection?.socket.pause();
   }
@@ -155,9 +171,13 @@ class Exchange implements UpstreamController, PooledCall {
     this.handler.onResponseError(this, error);
   }
 
-  /** Called by the sweep: fails a call whose provider has been silent for too long. */
+  /** Called by the sweep: fails a call whose provider, or whose caller holding it back, was silent too long. */
   checkDeadline(now: number): void {
-    if (this.paused) return;
+    if (this.paused) {
+      if (now - this.pausedSince >= this.call.bodyTimeoutMs)
+        this.fail(new CallerStalled(this.call.bodyTimeoutMs));
+      return;
+    }
     if (!this.headArrived) {
       if (now - this.lastActivity >= this.call.headersTimeoutMs) {
         this.fail(new UpstreamTimeout(HEADERS_TIMEOUT_CODE, "head", this.call.headersTimeoutMs));
