@@ -134,6 +134,14 @@ describe("the npm openai client against /v1", () => {
     );
   });
 
+  it("lists models for anyone, but refuses a wrong token sent with the listing", async () => {
+    // Clients check a key with this call before their first completion: a wrong one must fail here.
+    const wrong = new OpenAI({ baseURL: `${hub.url}/v1`, apiKey: "hf_notAToken", maxRetries: 0 });
+    await expect(wrong.models.list()).rejects.toMatchObject({ status: 401 });
+    const anonymous = await fetch(`${hub.url}/v1/models`);
+    expect(anonymous.status).toBe(200);
+  });
+
   it("refuses unknown models and providers with clear errors", async () => {
     await expect(client.chat.completions.create({ model: "nobody/nothing", messages })).rejects.toMatchObject(
       {

@@ -350,7 +350,13 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
   /** `GET /v1/models`, or the hub's 404 for any other API call. */
   async function answerOther(call: ApiCall): Promise<void> {
     const method = call.incoming.method;
-    if (call.path === "/v1/models" && method === "GET") return sendJson(call, 200, await listModels());
+    if (call.path === "/v1/models" && method === "GET") {
+      // Open to anyone, as the public router's listing; a credential that comes with it is checked, because
+      // clients check a key with this call (a wrong one must fail here, not on the first completion).
+      const { authorization } = call.incoming.headers;
+      if (authorization !== undefined) await deps.verifyCaller(authorization, undefined);
+      return sendJson(call, 200, await listModels());
+    }
     throw new NotFoundError(
       `No route for ${method} ${call.path}: the router offers POST ${Object.keys(ENDPOINTS).join(", ")} and GET /v1/models.`,
     );
