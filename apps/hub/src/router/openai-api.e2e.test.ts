@@ -142,6 +142,13 @@ describe("the npm openai client against /v1", () => {
     expect(anonymous.status).toBe(200);
   });
 
+  it("retrieves one model as OpenAI's clients ask for it, and 404s one it does not serve", async () => {
+    const model = await client.models.retrieve(MODEL);
+    expect(model.id).toBe(MODEL);
+    expect(model.owned_by).toBe("meta-llama");
+    await expect(client.models.retrieve("nobody/nothing")).rejects.toMatchObject({ status: 404 });
+  });
+
   it("refuses unknown models and providers with clear errors", async () => {
     await expect(client.chat.completions.create({ model: "nobody/nothing", messages })).rejects.toMatchObject(
       {
@@ -272,7 +279,7 @@ describe("failover", () => {
 });
 
 describe.skipIf(!existsSync(PYTHON))("the Python openai client against /v1", () => {
-  it("chats with each model form, streams and lists models", async () => {
+  it("chats with each model form, streams, lists models and retrieves one", async () => {
     const script = `
 import os, json
 from openai import OpenAI
@@ -287,6 +294,7 @@ for chunk in client.chat.completions.create(model="${MODEL}:cerebras", messages=
         text += chunk.choices[0].delta.content
 out["stream"] = text
 out["models"] = [m.id for m in client.models.list()]
+out["retrieved"] = client.models.retrieve("${MODEL}").id
 print(json.dumps(out))
 `;
     const { stdout } = await promisify(execFile)(PYTHON, ["-c", script], {
@@ -300,5 +308,6 @@ print(json.dumps(out))
     }
     expect((out.stream as string).length).toBeGreaterThan(0);
     expect(out.models).toContain(MODEL);
+    expect(out.retrieved).toBe(MODEL);
   }, 30_000);
 });

@@ -222,7 +222,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     return attempts;
   }
 
-  async function listModels(): Promise<unknown> {
+  async function listModels(): Promise<{ object: "list"; data: { id: string }[] }> {
     const data = [];
     for (const [modelId, mappings] of await deps.store.mappings.forTask("conversational")) {
       const providers = Object.entries(mappings)
@@ -347,18 +347,28 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     attempts.start(0);
   }
 
-  /** `GET /v1/models`, or the hub's 404 for any other API call. */
+  /** `GET /v1/models` and `/v1/models/{id}`, or the hub's 404 for any other API call. */
   async function answerOther(call: ApiCall): Promise<void> {
     const method = call.incoming.method;
-    if (call.path === "/v1/models" && method === "GET") {
+    const listing = call.path === "/v1/models";
+    if (method === "GET" && (listing || call.path.startsWith("/v1/models/"))) {
       // Open to anyone, as the public router's listing; a credential that comes with it is checked, because
       // clients check a key with this call (a wrong one must fail here, not on the first completion).
       const { authorization } = call.incoming.headers;
       if (authorization !== undefined) await deps.verifyCaller(authorization, undefined);
-      return sendJson(call, 200, await listModels());
+      const models = await listModels();
+      if (listing) return sendJson(call, 200, models);
+      const id = decodeURIComponent(call.path.slice("/v1/models/".length));
+      const model = models.data.find((served) => served.id === id);
+      if (!model) {
+        throw new NotFoundError(
+          `Model ${id} is not served by this router: GET /v1/models lists those that are.`,
+        );
+      }
+      return sendJson(call, 200, model);
     }
     throw new NotFoundError(
-      `No route for ${method} ${call.path}: the router offers POST ${Object.keys(ENDPOINTS).join(", ")} and GET /v1/models.`,
+      `No route for ${method} ${call.path}: the router offers POST ${Object.keys(ENDPOINTS).join(", ")} and GET /v1/models[/{id}].`,
     );
   }
 
