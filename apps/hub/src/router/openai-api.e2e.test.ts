@@ -147,6 +147,7 @@ describe("the npm openai client against /v1", () => {
     expect(model.id).toBe(MODEL);
     expect(model.owned_by).toBe("meta-llama");
     await expect(client.models.retrieve("nobody/nothing")).rejects.toMatchObject({ status: 404 });
+    expect((await fetch(`${hub.url}/v1/models/bad%E0%A4%A`)).status).toBe(400);
   });
 
   it("refuses unknown models and providers with clear errors", async () => {

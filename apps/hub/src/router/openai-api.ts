@@ -358,7 +358,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       if (authorization !== undefined) await deps.verifyCaller(authorization, undefined);
       const models = await listModels();
       if (listing) return sendJson(call, 200, models);
-      const id = decodeURIComponent(call.path.slice("/v1/models/".length));
+      const id = modelIdOfPath(call.path.slice("/v1/models/".length));
       const model = models.data.find((served) => served.id === id);
       if (!model) {
         throw new NotFoundError(
@@ -385,4 +385,13 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       return answerOther(call);
     },
   };
+}
+
+/** The model id of `/v1/models/{id}`: clients send it as is (`owner/name`) or with its slash encoded. */
+function modelIdOfPath(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new InvalidInputError(`"${encoded.slice(0, 200)}" is not a valid percent-encoded model id.`);
+  }
 }
