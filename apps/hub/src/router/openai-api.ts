@@ -347,15 +347,27 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     attempts.start(0);
   }
 
+  /**
+   * A credential sent with the model list, which is open to anyone as the public router's is: a wrong one
+   * (unknown, expired, revoked) is refused, because clients check a key with this call and must learn of a
+   * wrong one here rather than on their first completion; a valid one that may not run inference still sees
+   * the list, as the hub's other public routes treat it.
+   */
+  async function checkCredential(authorization: string): Promise<void> {
+    try {
+      await deps.verifyCaller(authorization, undefined);
+    } catch (error) {
+      if ((error as Partial<HubError>).status !== 403) throw error;
+    }
+  }
+
   /** `GET /v1/models` and `/v1/models/{id}`, or the hub's 404 for any other API call. */
   async function answerOther(call: ApiCall): Promise<void> {
     const method = call.incoming.method;
     const listing = call.path === "/v1/models";
     if (method === "GET" && (listing || call.path.startsWith("/v1/models/"))) {
-      // Open to anyone, as the public router's listing; a credential that comes with it is checked, because
-      // clients check a key with this call (a wrong one must fail here, not on the first completion).
       const { authorization } = call.incoming.headers;
-      if (authorization !== undefined) await deps.verifyCaller(authorization, undefined);
+      if (authorization !== undefined) await checkCredential(authorization);
       const models = await listModels();
       if (listing) return sendJson(call, 200, models);
       const id = modelIdOfPath(call.path.slice("/v1/models/".length));

@@ -189,8 +189,9 @@ export const CATALOGUE_ROWS: Row[] = [
     method: "GET",
     path: "/v1/models",
     outcome: mentionsPrivate,
-    // The public router's model list: public models only, for everyone (it reads no credential).
-    expected: everyone("hidden"),
+    // The public router's model list: public models only, for everyone; a wrong credential sent with it is
+    // refused (clients check their key with this call), one that may not run inference still lists.
+    expected: { ...everyone("hidden"), revokedToken: "401", expiredToken: "401" },
   },
   {
     route: "POST /router/{provider}/{path}",
