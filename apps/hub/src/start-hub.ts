@@ -16,7 +16,8 @@ import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { seedRepositories } from "./repos/seed-repositories.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
-import { createNodeRouter } from "./router/node-router.js";
+import { installRouterFront } from "./router/front/front-connection.js";
+import { createNodeRouter, isRouterRequest } from "./router/node-router.js";
 import { isServedMapping } from "./router/served.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
 import { userTokenVerifier } from "./router/verify-caller.js";
@@ -215,6 +216,11 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     },
   );
   server.on("clientError", answerParserError);
+  const front = installRouterFront(server, {
+    accepts: isRouterRequest,
+    handle: routeFast,
+    maxBodyBytes: ROUTER_BODY_BYTES,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -249,9 +255,15 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {
-      const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);
+      const grace = setTimeout(() => {
+        server.closeAllConnections();
+        front.closeAllConnections();
+      }, options.shutdownGraceMs ?? 5000);
       // Keep-alive connections become idle as their last response ends; close them as they do.
-      const sweep = setInterval(() => server.closeIdleConnections(), 25);
+      const sweep = setInterval(() => {
+        server.closeIdleConnections();
+        front.closeIdleConnections();
+      }, 25);
       server.close(() => {
         clearTimeout(grace);
         clearInterval(sweep);
@@ -271,6 +283,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         });
       });
       server.closeIdleConnections();
+      front.closeIdleConnections();
     });
     return closing;
   };

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { InferenceProvider } from "@modelhub/inference";
 import {
   errorBody,
@@ -9,11 +8,11 @@ import {
   PayloadTooLargeError,
   UnavailableError,
 } from "../errors.js";
-import { readNodeBody } from "../http/body.js";
 import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import { modelOfCall } from "./call-model.js";
+import { type CallerRequest, type CallerResponse, readCallerBody } from "./caller-exchange.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { createServedModels, type ModelRoute } from "./model-routes.js";
 import { createOpenAiApi } from "./openai-api.js";
@@ -76,6 +75,13 @@ const VARY_ORIGIN: readonly string[] = ["vary", "Origin"];
 /** How many checked per-provider targets are remembered (then forgotten all at once). */
 const MAX_CHECKED_TARGETS = 1000;
 
+/** Whether the router answers a request (by its method and target); CORS preflights are the app's. */
+export function isRouterRequest(method: string, target: string): boolean {
+  return (
+    (method === "POST" || method === "GET") && (target.startsWith(API_PREFIX) || target.startsWith(PREFIX))
+  );
+}
+
 /** A checked `/router/{provider}/...` target. */
 interface ProviderTarget {
   provider: InferenceProvider;
@@ -98,7 +104,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
   const api = createOpenAiApi({ ...deps, stats: deps.stats ?? createProviderStats() });
   const servedModels = createServedModels(deps.store);
   /** The request id, CORS headers for a call that sends `Origin`, security headers; `Vary` on GET answers. */
-  const baseHeaders = (incoming: IncomingMessage, requestId: string): string[] => {
+  const baseHeaders = (incoming: CallerRequest, requestId: string): string[] => {
     const headers = ["x-request-id", requestId];
     headers.push(...(incoming.headers.origin === undefined ? ANSWER_HEADERS : CORS_ANSWER_HEADERS));
     if (incoming.method === "GET") headers.push(...VARY_ORIGIN);
@@ -106,7 +112,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
   };
   /** Per-provider targets already checked (the same few paths come again and again): their parts. */
   const checkedTargets = new Map<string, ProviderTarget>();
-  function logRequest(incoming: IncomingMessage, requestId: string, status: number, started: number) {
+  function logRequest(incoming: CallerRequest, requestId: string, status: number, started: number) {
     const target = incoming.url ?? "";
     const queryAt = target.indexOf("?");
     deps.logger.log(status >= 500 ? "error" : "info", "request", {
@@ -119,8 +125,8 @@ export function createNodeRouter(deps: NodeRouterDeps) {
   }
 
   function sendError(
-    incoming: IncomingMessage,
-    outgoing: ServerResponse,
+    incoming: CallerRequest,
+    outgoing: CallerResponse,
     requestId: string,
     error: unknown,
     path: string,
@@ -137,7 +143,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       outgoing.destroy();
       return;
     }
-    outgoing.writeHead(hubError.status, {
+    const headers = Object.entries({
       "x-request-id": requestId,
       ...(incoming.headers.origin === undefined ? {} : ROUTER_CORS_HEADERS),
       "x-error-code": hubError.code,
@@ -145,10 +151,11 @@ export function createNodeRouter(deps: NodeRouterDeps) {
       "cache-control": "no-store",
       "content-type": "application/json",
       ...ROUTER_SECURITY_HEADERS,
-      "content-length": Buffer.byteLength(body),
+      "content-length": String(Buffer.byteLength(body)),
       // A body refused midway is not read to its end: the connection cannot be reused.
       ...(hubError instanceof PayloadTooLargeError ? { connection: "close" } : {}),
-    });
+    }).flat();
+    outgoing.writeHead(hubError.status, headers);
     outgoing.end(body);
   }
 
@@ -208,8 +215,8 @@ export function createNodeRouter(deps: NodeRouterDeps) {
   }
 
   async function handle(
-    incoming: IncomingMessage,
-    outgoing: ServerResponse,
+    incoming: CallerRequest,
+    outgoing: CallerResponse,
     pathname: string,
     requestId: string,
   ): Promise<void> {
@@ -229,7 +236,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
         `Provider ${provider} is not configured on this hub (set ${deps.upstreams.keyVariable(provider)}).`,
       );
     }
-    const body = incoming.method === "POST" ? await readNodeBody(incoming, deps.maxBodyBytes) : undefined;
+    const body = incoming.method === "POST" ? await readCallerBody(incoming, deps.maxBodyBytes) : undefined;
     const model = modelOfCall(body, providerPath);
     const refusing = refuseHiddenModel(caller, provider, model);
     if (refusing) await refusing;
@@ -269,12 +276,10 @@ export function createNodeRouter(deps: NodeRouterDeps) {
   }
 
   /** Handles router calls (`/router/...`, `/v1/...`) and returns true, or false to leave the request to Hono. */
-  return function routeFast(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
+  return function routeFast(incoming: CallerRequest, outgoing: CallerResponse): boolean {
     const target = incoming.url ?? "";
-    const method = incoming.method;
-    if (method !== "POST" && method !== "GET") return false;
+    if (!isRouterRequest(incoming.method ?? "", target)) return false;
     const isApi = target.startsWith(API_PREFIX) || target.startsWith(ROUTER_API_PREFIX);
-    if (!isApi && !target.startsWith(PREFIX)) return false;
     const queryAt = target.indexOf("?");
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
     const started = performance.now();
@@ -296,8 +301,8 @@ export function createNodeRouter(deps: NodeRouterDeps) {
    * left alone. Not async: the API's own promise is passed on (each async layer costs a promise and a tick).
    */
   function answerApi(
-    incoming: IncomingMessage,
-    outgoing: ServerResponse,
+    incoming: CallerRequest,
+    outgoing: CallerResponse,
     pathname: string,
     requestId: string,
   ): Promise<void> {

@@ -1,12 +1,12 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { buildRequest, type InferenceProvider, type InferenceTask } from "@modelhub/inference";
 import { type HubError, InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
-import { parseJsonBody, readNodeBody } from "../http/body.js";
+import { parseJsonBody } from "../http/body.js";
 import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import type { MappingTask } from "../store/mapping-record.js";
 import type { Store } from "../store/store.js";
 import { compactModelSpan } from "./call-model.js";
+import { type CallerRequest, type CallerResponse, readCallerBody } from "./caller-exchange.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { createModelRoutes, type ModelRoute } from "./model-routes.js";
@@ -52,8 +52,8 @@ export interface OpenAiApiDeps {
 }
 
 export interface ApiCall {
-  incoming: IncomingMessage;
-  outgoing: ServerResponse;
+  incoming: CallerRequest;
+  outgoing: CallerResponse;
   /** `/v1/...`, with the `/router` alias prefix removed and without the query string. */
   path: string;
   requestId: string;
@@ -261,7 +261,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       call.incoming.headers.authorization,
       typeof billTo === "string" ? billTo : undefined,
     );
-    const raw = await readNodeBody(call.incoming, deps.maxBodyBytes);
+    const raw = await readCallerBody(call.incoming, deps.maxBodyBytes);
     const parsed = parseJsonBody(raw);
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new InvalidInputError("The request body must be a JSON object.");

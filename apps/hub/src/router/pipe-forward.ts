@@ -1,5 +1,6 @@
-import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { type HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
+import type { CallerResponse } from "./caller-exchange.js";
 import { answerHead, forwardedHeaders, type ProviderHead, setIn } from "./exchange-heads.js";
 import { type ForwardResult, type ForwardTimeouts, MAX_ERROR_BODY_BYTES, upstreamUrl } from "./forward.js";
 import { ROUTER_SECURITY_HEADERS } from "./response-headers.js";
@@ -30,7 +31,7 @@ export interface PipeForwardRequest {
   requestId: string;
   timeouts: ForwardTimeouts;
   /** The caller's response: a successful answer is piped into it. */
-  outgoing: ServerResponse;
+  outgoing: CallerResponse;
   /**
    * Headers every answer carries (request id, CORS, security headers), as a flat `[name, value, ...]` list
    * of lower-case names: under the provider's own on a successful answer, over them on an error.

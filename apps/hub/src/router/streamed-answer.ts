@@ -1,5 +1,5 @@
-import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import type { CallerResponse } from "./caller-exchange.js";
 import { type CompiledRewrites, createStreamRewriter } from "./stream-rewriter.js";
 
 /**
@@ -46,7 +46,7 @@ export class StreamedAnswer {
 
   /** `outgoing`'s head is written (writeHead), not yet sent. */
   constructor(
-    private readonly outgoing: ServerResponse,
+    private readonly outgoing: CallerResponse,
     rewrites: CompiledRewrites,
     private readonly upstream: Pausable,
   ) {
