@@ -181,8 +181,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   // One resolver (and its token cache) for the API and the router: a revocation clears it for both.
   const actorResolver = createActorResolver({ accounts: store.accounts, adminToken: options.adminToken });
   const authorizer = createAuthorizer({ accounts: store.accounts });
-  // Router calls are served by plain node:http in front of the Hono app (a fraction of the CPU per call of
-  // a Hono route); everything else goes to Hono.
+  // Router calls are answered in front of the Hono app (a fraction of the CPU per call of a Hono route), on
+  // the router front's own connections or on node:http's; everything else goes to Hono.
   // Known once listening (the default public URL is the listening address); no call arrives before.
   let publicUrl = "";
   const routeFast = createNodeRouter({

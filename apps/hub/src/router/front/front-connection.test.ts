@@ -33,6 +33,10 @@ async function startServer(): Promise<string> {
         held.push(response);
         return;
       }
+      if (request.url.startsWith("/v1/large")) {
+        writeLarge(response);
+        return;
+      }
       if (request.url.startsWith("/v1/stream")) {
         response.writeHead(200, ["content-type", "text/event-stream"]);
         response.write("data: 1\n\n");
@@ -51,6 +55,36 @@ async function startServer(): Promise<string> {
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   return String((server.address() as AddressInfo).port);
+}
+
+const LARGE_BYTES = 16 * 1024 * 1024;
+/** Writes had to wait for "drain" while writing a large answer. */
+let drains = 0;
+
+/** A 16 MiB answer written 64 KiB at a time, each write after the last one's "drain" when it filled the socket. */
+function writeLarge(response: FrontResponse): void {
+  drains = 0;
+  const piece = Buffer.alloc(64 * 1024, "x");
+  let sent = 0;
+  response.writeHead(200, ["content-length", String(LARGE_BYTES)]);
+  const writeOn = () => {
+    while (sent < LARGE_BYTES) {
+      sent += piece.byteLength;
+      if (sent >= LARGE_BYTES) {
+        response.end(piece);
+        return;
+      }
+      if (!response.write(piece)) {
+        drains++;
+        response.on("drain", function resume() {
+          response.off("drain", resume);
+          writeOn();
+        });
+        return;
+      }
+    }
+  };
+  writeOn();
 }
 
 afterEach(async () => {
@@ -216,6 +250,20 @@ describe("the router front", () => {
     expect(tooLong.received()).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
     expect(tooLong.received()).toContain("\r\nconnection: close\r\n");
     expect(tooLong.received()).toContain(`larger than the limit of ${MAX_BODY} bytes`);
+    caller.socket.destroy();
+  });
+
+  it("waits for a slow caller: writes that fill the socket go on after its drain", async () => {
+    const port = await startServer();
+    const caller = await open(port);
+    caller.socket.pause();
+    caller.socket.write("GET /v1/large HTTP/1.1\r\nHost: hub\r\n\r\n");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    caller.socket.resume();
+    await until(() => caller.received().length >= LARGE_BYTES, "the whole answer");
+    const text = caller.received();
+    expect(text.length - text.indexOf("\r\n\r\n") - 4).toBe(LARGE_BYTES);
+    expect(drains).toBeGreaterThan(0);
     caller.socket.destroy();
   });
 
