@@ -179,9 +179,9 @@ export class FrontResponse extends EventEmitter {
     } else {
       if (data !== undefined) this.writeBody(data);
       if (this.chunkedEncoding) socket.write(LAST_CHUNK, "latin1");
-      // As node:http's end(): whatever corked the socket for this answer, it leaves now.
-      while (socket.writableCorked > 0) socket.uncork();
     }
+    // As node:http's end(): whatever corked the socket for this answer, it leaves now.
+    while (socket.writableCorked > 0) socket.uncork();
     this.writableFinished = true;
     this.connection.exchangeDone(this.closeAfter);
     queueMicrotask(() => this.emitClose());
