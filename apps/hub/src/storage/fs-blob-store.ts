@@ -60,6 +60,7 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
       const tmp = join(tmpDir, randomBytes(12).toString("hex"));
       const hash = (expected.size ?? 0) >= OFF_THREAD_HASH_BYTES ? offThreadHash() : inThreadHash();
       let size = 0;
+      const sink = createWriteStream(tmp, { highWaterMark: 1 << 20 });
       try {
         await pipeline(
           source,
@@ -73,7 +74,7 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
               yield chunk;
             }
           },
-          createWriteStream(tmp, { highWaterMark: 1 << 20 }),
+          sink,
         );
         // The worker finishes the hash while the file is synced.
         const digesting = hash.digest();
@@ -112,6 +113,9 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         return actual;
       } catch (error) {
         hash.abandon();
+        // pipeline() rejects without waiting for the file to close, or even to open: removed before it
+        // opens, the file would stay behind.
+        if (!sink.closed) await new Promise<void>((resolve) => sink.once("close", () => resolve()));
         await rm(tmp, { force: true });
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOSPC" || code === "EDQUOT") throw new StorageFullError();
