@@ -57,11 +57,11 @@ async function startServer(): Promise<string> {
   return String((server.address() as AddressInfo).port);
 }
 
-const LARGE_BYTES = 16 * 1024 * 1024;
+const LARGE_BYTES = 8 * 1024 * 1024;
 /** Writes had to wait for "drain" while writing a large answer. */
 let drains = 0;
 
-/** A 16 MiB answer written 64 KiB at a time, each write after the last one's "drain" when it filled the socket. */
+/** An 8 MiB answer written 64 KiB at a time, each write after the last one's "drain" when it filled the socket. */
 function writeLarge(response: FrontResponse): void {
   drains = 0;
   const piece = Buffer.alloc(64 * 1024, "x");
@@ -111,7 +111,7 @@ async function open(
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
   if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
 
