@@ -94,9 +94,10 @@ interface ProviderTarget {
 
 /**
  * The router, in front of the Hono app (on the router front's connections, front/, or on node:http's):
- * `GET|POST /router/{provider}/{path}` and the OpenAI-compatible `/v1/...` (openai-api.ts). It does itself what the app's middleware does for other routes
- * (request id, request log, dot-segment guard, CORS headers for callers that send `Origin`, security headers,
- * JSON errors), without building web Request/Response objects or running the middleware chain per call.
+ * `GET|POST /router/{provider}/{path}` and the OpenAI-compatible `/v1/...` (openai-api.ts). It does itself what
+ * the app's middleware does for other routes (request id, request log, dot-segment guard, CORS headers for
+ * callers that send `Origin`, security headers, JSON errors), without building web Request/Response objects or
+ * running the middleware chain per call.
  * Returns false for anything it does not handle (other paths and methods, CORS preflights, unusual targets):
  * those go to the Hono app.
  */

@@ -1,8 +1,8 @@
 import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startPipeHub } from "./__fixtures__/pipe-hub.js";
+import { frameChunk, frameChunks } from "./chunk-frame.js";
 import type { ForwardTimeouts } from "./forward.js";
-import { frameChunk, frameChunks } from "./streamed-answer.js";
 
 describe("frameChunk", () => {
   it("frames data as one HTTP/1.1 chunk: hex size, CRLF, data, CRLF", () => {

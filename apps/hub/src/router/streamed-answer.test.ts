@@ -9,8 +9,8 @@ import {
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPipeHub } from "./__fixtures__/pipe-hub.js";
+import { frameChunk } from "./chunk-frame.js";
 import type { ForwardResult } from "./forward.js";
-import { frameChunk } from "./streamed-answer.js";
 
 /**
  * A streamed answer through pipeToProvider, from a provider written on raw TCP (so that the test decides what

@@ -54,7 +54,7 @@ export function installRouterFront(server: Server, options: RouterFrontOptions):
     handOver(connection, socket, bytes) {
       connections.delete(connection);
       socket.pause();
-      if (bytes && bytes.byteLength > 0) socket.unshift(bytes);
+      if (bytes.byteLength > 0) socket.unshift(bytes);
       nodeListener.call(server, socket);
       socket.resume();
     },
@@ -87,7 +87,7 @@ interface FrontContext {
   readonly options: RouterFrontOptions;
   readonly server: Server;
   readonly closing: boolean;
-  handOver(connection: FrontConnection, socket: Socket, bytes: Buffer | null): void;
+  handOver(connection: FrontConnection, socket: Socket, bytes: Buffer): void;
   forget(connection: FrontConnection): void;
 }
 

@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { type IncomingHttpHeaders, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { ClientAbortedError, PayloadTooLargeError } from "../../errors.js";
+import { frameChunk } from "../chunk-frame.js";
 import type { RequestHead } from "./request-head.js";
 
 /** What an exchange needs of the connection it runs on (front-connection.ts). */
@@ -205,15 +206,9 @@ export class FrontResponse extends EventEmitter {
 
   private writeBody(data: Buffer | string): boolean {
     if (!this.chunkedEncoding) return this.socket.write(data);
-    const length = Buffer.byteLength(data);
-    if (length === 0) return true;
-    const { socket } = this;
-    socket.cork();
-    socket.write(`${length.toString(16)}\r\n`, "latin1");
-    socket.write(data);
-    const written = socket.write("\r\n", "latin1");
-    socket.uncork();
-    return written;
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    // An empty chunk would read as the end of the answer.
+    return bytes.byteLength === 0 || this.socket.write(frameChunk(bytes));
   }
 
   /**
