@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { readAnswers } from "./__fixtures__/raw-answers.js";
 import { installRouterFront, type RouterFront } from "./front-connection.js";
 import type { FrontRequest, FrontResponse } from "./front-exchange.js";
 
@@ -115,36 +116,8 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
 
-/** The bodies of the answers in `text`, in order (each framed by Content-Length or chunks). */
-function bodiesOf(text: string): string[] {
-  const bodies: string[] = [];
-  let rest = text;
-  while (rest.length > 0) {
-    const headEnd = rest.indexOf("\r\n\r\n");
-    const head = rest.slice(0, headEnd).toLowerCase();
-    rest = rest.slice(headEnd + 4);
-    const length = /content-length: (\d+)/.exec(head);
-    if (length) {
-      bodies.push(rest.slice(0, Number(length[1])));
-      rest = rest.slice(Number(length[1]));
-      continue;
-    }
-    let body = "";
-    for (;;) {
-      const sizeEnd = rest.indexOf("\r\n");
-      const size = Number.parseInt(rest.slice(0, sizeEnd), 16);
-      rest = rest.slice(sizeEnd + 2);
-      if (size === 0) {
-        rest = rest.slice(2);
-        break;
-      }
-      body += rest.slice(0, size);
-      rest = rest.slice(size + 2);
-    }
-    bodies.push(body);
-  }
-  return bodies;
-}
+/** The bodies of the whole answers in `text`, in order. */
+const bodiesOf = (text: string) => readAnswers(text).map((answer) => answer.body);
 
 const call = (path: string, body = "", extra = "") =>
   `POST ${path} HTTP/1.1\r\nHost: hub\r\nContent-Length: ${body.length}\r\n${extra}\r\n${body}`;

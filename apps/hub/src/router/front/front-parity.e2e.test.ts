@@ -3,6 +3,7 @@ import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN } from "../../__fixtures__/seeded-app.js";
 import { type SimHub, startHubOnSim } from "../../__fixtures__/sim-hub.js";
+import { type RawAnswer, readAnswer } from "./__fixtures__/raw-answers.js";
 
 /**
  * The same router calls answered by the front (a fresh connection) and by node:http (a connection the front
@@ -23,25 +24,19 @@ beforeAll(async () => {
 
 afterAll(() => setup?.close());
 
-interface Answer {
-  status: number;
-  /** Header names and values, names lower-cased, as sent (the casing of `Date` tells which server wrote it). */
-  rawHead: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
 /** A connection that sends requests one at a time and reads each answer whole. */
 class RawConnection {
-  private buffered = Buffer.alloc(0);
+  /** What arrived and was not read yet, as latin1. */
+  private buffered = "";
   private readonly socket: Socket;
   private wake: (() => void) | undefined;
   private closed = false;
 
   constructor(port: number) {
     this.socket = connect(port, "127.0.0.1");
-    this.socket.on("data", (chunk: Buffer) => {
-      this.buffered = Buffer.concat([this.buffered, chunk]);
+    this.socket.setEncoding("latin1");
+    this.socket.on("data", (chunk: string) => {
+      this.buffered += chunk;
       this.wake?.();
     });
     this.socket.on("close", () => {
@@ -50,50 +45,23 @@ class RawConnection {
     });
   }
 
-  async exchange(request: string): Promise<Answer> {
+  async exchange(request: string): Promise<RawAnswer> {
     this.socket.write(request);
-    const headEnd = await this.until(() => this.buffered.indexOf("\r\n\r\n"));
-    const rawHead = this.buffered.subarray(0, headEnd).toString("latin1");
-    const headers: Record<string, string> = {};
-    for (const line of rawHead.split("\r\n").slice(1)) {
-      const colon = line.indexOf(":");
-      headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-    }
-    let at = headEnd + 4;
-    let body = "";
-    if (headers["content-length"] !== undefined) {
-      const end = at + Number(headers["content-length"]);
-      await this.until(() => (this.buffered.byteLength >= end ? end : -1));
-      body = this.buffered.subarray(at, end).toString();
-      at = end;
-    } else {
-      for (;;) {
-        const sizeEnd = await this.until(() => this.buffered.indexOf("\r\n", at));
-        const size = Number.parseInt(this.buffered.subarray(at, sizeEnd).toString(), 16);
-        const end = sizeEnd + 2 + size + 2;
-        await this.until(() => (this.buffered.byteLength >= end ? end : -1));
-        body += this.buffered.subarray(sizeEnd + 2, sizeEnd + 2 + size).toString();
-        at = end;
-        if (size === 0) break;
-      }
-    }
-    this.buffered = this.buffered.subarray(at);
-    return { status: Number(rawHead.split(" ")[1]), rawHead, headers, body };
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-
-  private async until(position: () => number): Promise<number> {
     for (;;) {
-      const found = position();
-      if (found !== -1) return found;
+      const read = readAnswer(this.buffered);
+      if (read) {
+        this.buffered = this.buffered.slice(read.end);
+        return read.answer;
+      }
       if (this.closed) throw new Error("the hub closed the connection mid-answer");
       await new Promise<void>((resolve) => {
         this.wake = resolve;
       });
     }
+  }
+
+  close(): void {
+    this.socket.destroy();
   }
 }
 
@@ -148,7 +116,7 @@ const calls: [string, number, () => string][] = [
 ];
 
 /** What may differ between two answers to the same call: ids, times, and the per-connection headers. */
-function comparable(answer: Answer) {
+function comparable(answer: RawAnswer) {
   const headers = { ...answer.headers };
   for (const name of ["date", "x-request-id", "x-provider-request-id", "connection", "keep-alive"]) {
     delete headers[name];
