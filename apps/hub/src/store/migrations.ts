@@ -431,6 +431,23 @@ export const MIGRATIONS: readonly Migration[] = [
   DROP INDEX usage_by_bill_to;
   CREATE INDEX usage_by_bill_to ON usage (bill_to_id, created_at) WHERE bill_to_id IS NOT NULL;
   `,
+  // 18: content belongs to repositories (docs/security.md). A Xet file's sha256 is trusted only once the hub
+  // has hashed its reconstructed bytes (`sha256_checked`); files registered before are checked once at start
+  // (xet/sha256-backfill.ts acts on the note). The parts of a multipart LFS upload are recorded per repository,
+  // object and part as they arrive: a completion may only assemble parts uploaded through its own part URLs.
+  `
+  ALTER TABLE xet_files ADD COLUMN sha256_checked INTEGER NOT NULL DEFAULT 0;
+  INSERT INTO meta (key, value) SELECT 'xet_sha256_pending', '1' WHERE EXISTS (SELECT 1 FROM xet_files);
+  CREATE TABLE lfs_upload_parts (
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    oid TEXT NOT NULL,
+    part INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (repo_id, oid, part)
+  );
+  CREATE INDEX lfs_upload_parts_by_sha256 ON lfs_upload_parts (sha256);
+  `,
 ];
 
 const sqlOf = (migration: Migration, dialect: Dialect): string =>
