@@ -8,6 +8,7 @@ import {
 import { type CommitRecord, type FileRecord, type RepoRecord, repoLock } from "../store/repos-table.js";
 import type { Store, StoreTables } from "../store/store.js";
 import { buildTreeIds, gitCommitId } from "./git-objects.js";
+import { assertNoPathTwins } from "./path-collisions.js";
 import { branchRef, prRef } from "./revision.js";
 
 /** One change of a commit, its content already in the blob store (puts) or known to the hub (LFS refs). */
@@ -92,6 +93,7 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
     }
     const snapshot = new Map((await repos.files(repo.key, head)).map((file) => [file.path, file]));
     for (const operation of request.operations) applyOperation(snapshot, operation);
+    assertNoPathTwins(snapshot.keys(), request.operations);
 
     const trees = buildTreeIds(new Map([...snapshot].map(([path, file]) => [path, file.blobOid])));
     const message = request.description.trim()

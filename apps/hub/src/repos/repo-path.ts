@@ -5,11 +5,33 @@ export const MAX_PATH_BYTES = 1024;
 export const MAX_NAME_BYTES = 255;
 
 /** Names that would confuse git or this hub if they appeared as a path segment. */
-const RESERVED_SEGMENTS = new Set([".", "..", ".git"]);
+const RESERVED_SEGMENTS = new Set([".", ".."]);
+
+/**
+ * Code points HFS+ skips when it compares names (git's `next_hfs_char`): ".g\u200cit" is ".git" on a Mac.
+ * U+200C-U+200F, U+202A-U+202E, U+206A-U+206F and U+FEFF.
+ */
+export const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/**
+ * Whether a path segment names the `.git` directory on some file system a client may download into: git's
+ * `is_ntfs_dotgit` and `is_hfs_dotgit` together, and stricter. Any case (case-insensitive file systems); HFS+
+ * ignorable code points anywhere; trailing dots and spaces and an NTFS stream suffix (`.git. `, `.git::$DATA`:
+ * Windows drops or resolves them); the 8.3 short name `GIT~N` for any N (git checks only `~1`, but `.git` gets
+ * `GIT~2` and on when other `git*` names came first).
+ */
+export function isDotGitSegment(segment: string): boolean {
+  const name = segment
+    .replace(HFS_IGNORED, "")
+    .replace(/:.*$/s, "")
+    .replace(/[. ]+$/, "")
+    .toLowerCase();
+  return name === ".git" || /^git~[0-9]+$/.test(name);
+}
 
 /**
  * Checks a file path inside a repository and returns it unchanged: relative, "/"-separated, no empty, "." or
- * ".." segments, no ".git" directory, no backslashes, control characters or NUL, within length limits.
+ * ".." segments, no ".git" directory in any disguise (isDotGitSegment), no backslashes, control characters or NUL, within length limits.
  * Anything else is refused with a 400 naming the problem, before anything is written.
  */
 export function parseRepoPath(path: unknown, what = "path"): string {
@@ -25,6 +47,12 @@ export function parseRepoPath(path: unknown, what = "path"): string {
   for (const segment of path.split("/")) {
     if (segment === "") refuse("empty path segments are not allowed");
     if (RESERVED_SEGMENTS.has(segment)) refuse(`"${segment}" is a reserved name`);
+    if (isDotGitSegment(segment)) {
+      refuse(
+        `${JSON.stringify(segment)} is a reserved name: git's ".git" directory on macOS or Windows file systems` +
+          " (a download would write into it)",
+      );
+    }
     if (Buffer.byteLength(segment) > MAX_NAME_BYTES) refuse(`a name is longer than ${MAX_NAME_BYTES} bytes`);
   }
   return path;
