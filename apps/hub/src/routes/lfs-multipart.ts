@@ -9,9 +9,9 @@ import type { RepoReadDeps } from "./repo-read.js";
 /**
  * The public hub's multipart LFS transfer: the batch answer's upload action points at a completion URL, its
  * header carries `chunk_size` and one signed URL per part ("00001", "00002"...). Each part is PUT to its URL
- * and stored as a blob of its own (its sha256 is its ETag); the completion POST lists the parts' ETags, and
- * the hub streams them, in order, into the object's blob, checking the object's sha256 and size. Part blobs
- * nothing references are removed then; those of an abandoned upload are left to blob GC, which never takes
+ * and stored as a blob of its own (its sha256 is its ETag), recorded as that upload's part; the completion
+ * POST lists the parts' ETags, and the hub streams the recorded parts, in order, into the object's blob,
+ * checking the object's sha256 and size. Part blobs nothing references are removed then; those of an abandoned upload are left to blob GC, which never takes
  * blobs younger than an upload URL's lifetime.
  */
 
@@ -35,11 +35,26 @@ export async function multipartUploadAction(deps: RepoReadDeps, grant: UploadGra
   };
 }
 
-/** PUT of one part: stored as its own blob; the ETag names it for the completion. */
-export async function receivePart(deps: RepoReadDeps, c: Context, grant: UploadGrant): Promise<Response> {
+/**
+ * PUT of one part: stored as its own blob and recorded as this upload's part (the completion assembles only
+ * recorded parts); the ETag names it for the completion.
+ */
+export async function receivePart(
+  deps: RepoReadDeps,
+  c: Context,
+  grant: UploadGrant,
+  now: number,
+): Promise<Response> {
   const expected = partSize(grant, grant.part!);
   try {
     const info = await deps.repos.putBlob(requestStream(c), { size: expected });
+    await deps.store.uploadParts.record(
+      grant.repo,
+      grant.oid,
+      grant.part!,
+      info.sha256,
+      new Date(now).toISOString(),
+    );
     c.header("ETag", `"${info.sha256}"`);
     return c.body(null, 200);
   } catch (error) {
@@ -73,8 +88,11 @@ export async function completeMultipart(
     }
     return sha256;
   });
+  // Each part must be what this upload's own part URL received: naming another blob by its sha256 (another
+  // repository's object, a Xet xorb) is refused, whatever the hub stores.
   for (const [index, sha256] of parts.entries()) {
-    const stored = await deps.repos.blobs.head(sha256);
+    const received = await deps.store.uploadParts.received(grant.repo, grant.oid, index + 1, sha256);
+    const stored = received ? await deps.repos.blobs.head(sha256) : undefined;
     if (stored?.size !== partSize(grant, index + 1)) {
       throw new InvalidInputError(
         `Part ${index + 1} was not uploaded (or has another size): upload it again.`,
@@ -92,8 +110,12 @@ export async function completeMultipart(
     throw error;
   }
   await deps.store.repos.addLfsObject(grant.repo, grant.oid, grant.size, new Date(now).toISOString());
+  await deps.store.uploadParts.forget(grant.repo, grant.oid);
+  // The one reference count of blob GC (commits, uploads, xorbs, other uploads' parts) decides what goes.
   for (const sha256 of new Set(parts)) {
-    if (sha256 !== grant.oid && !(await deps.store.repos.isReferenced(sha256))) await blobs.delete(sha256);
+    if (sha256 !== grant.oid && !(await deps.store.blobReferences.isReferenced(sha256))) {
+      await blobs.delete(sha256);
+    }
   }
   return c.json({ success: true });
 }

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { HubError, InsufficientStorageError, InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import { requestStream } from "../http/request-stream.js";
+import { createContentClaims } from "../repos/content-claims.js";
 import { BlobMismatchError, isSha256 } from "../storage/blob-store.js";
 import type { RepoRecord, RepoType } from "../store/repos-table.js";
 import { XET_TOKEN_SECONDS } from "../xet/xet-tokens.js";
@@ -67,11 +68,21 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
   const operation = body?.operation;
   // Uploads come from writers and from anyone opening a pull request (the batch cannot tell which: objects
   // only reach a branch through a commit, which checks write access).
-  const { repo } = await findRepo(deps, c, type, id, operation === "download" ? "read-files" : "discuss");
+  const { repo, actor } = await findRepo(
+    deps,
+    c,
+    type,
+    id,
+    operation === "download" ? "read-files" : "discuss",
+  );
   if (!Array.isArray(body.objects)) throw new InvalidInputError('"objects" must be an array.');
   if (body.objects.length > 1000) throw new InvalidInputError("At most 1000 objects per batch.");
   const base = `${deps.publicUrl}/${URL_PREFIX[type]}${repo.id}.git/info/lfs/objects`;
-  const xet = operation === "upload" ? xetTransfer(deps, repo, body) : undefined;
+  const xet =
+    operation === "upload"
+      ? xetTransfer(deps, repo, body, await deps.access.can(actor, "write", repo))
+      : undefined;
+  const claims = createContentClaims({ store: deps.store, blobs: deps.repos.blobs, access: deps.access });
   const transfers = Array.isArray(body.transfers) ? body.transfers : [];
   const chunk = deps.multipartChunk ?? DEFAULT_MULTIPART_CHUNK;
   let multipart = false;
@@ -81,7 +92,6 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
       if (!isSha256(oid) || typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) {
         return { oid: String(oid), size, error: { code: 422, message: "Invalid oid or size." } };
       }
-      const stored = await deps.repos.blobs.head(oid);
       if (operation !== "upload") {
         return {
           oid,
@@ -89,15 +99,11 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
           error: { code: 422, message: "Only uploads: files are downloaded through /resolve." },
         };
       }
-      if (stored && stored.size === size) {
-        // Already here: attach it to this repository so a commit may reference it, and skip the upload.
-        await deps.store.repos.addLfsObject(repo.key, oid, size, new Date(now).toISOString());
-        return { oid, size };
-      }
-      if (xet)
-        return (await deps.store.xet.fileOfShaInRepo(oid, repo.key))
-          ? { oid, size }
-          : { oid, size, ...xet.action };
+      // Content this repository may reference already (content-claims.ts) needs no upload. Anything else,
+      // stored elsewhere on the hub or not, gets the same answer: an upload, which proves the bytes.
+      const claimed = await claims.claim(actor, repo, oid, new Date(now));
+      if (claimed?.size === size) return { oid, size };
+      if (xet) return { oid, size, ...xet.action };
       const grant: UploadGrant = { repo: repo.key, oid, size, expires: now + UPLOAD_TTL_MS };
       const useMultipart = size > chunk && transfers.includes("multipart");
       multipart ||= useMultipart;
@@ -124,14 +130,16 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
 
 /**
  * When the client offers the `xet` transfer (@huggingface/hub does by default), objects are uploaded to the
- * CAS instead: each upload action carries a write token for the branch, and its href is where to refresh it.
+ * CAS instead: each upload action carries a write token, and its href is where to refresh it. The token is
+ * for the branch when the caller may write it; a caller who may only open pull requests gets one for
+ * pull-request refs (`refs/pr/*`), whatever ref it names.
  */
-function xetTransfer(deps: LfsDeps, repo: RepoRecord, body: Record<string, unknown>) {
+function xetTransfer(deps: LfsDeps, repo: RepoRecord, body: Record<string, unknown>, writer: boolean) {
   const transfers = Array.isArray(body.transfers) ? body.transfers : [];
   if (!transfers.includes("xet") || !deps.xetSigner) return undefined;
   const refName = (body.ref as { name?: unknown } | undefined)?.name;
   const branch = typeof refName === "string" && refName ? refName : "main";
-  const connection = issueXetToken(deps, repo, "write", commitRef(branch));
+  const connection = issueXetToken(deps, repo, "write", writer ? commitRef(branch) : "refs/pr/*");
   const href = `${deps.publicUrl}/api/${repo.type}s/${repo.id}/xet-write-token/${encodeURIComponent(branch)}`;
   return {
     action: {
@@ -149,7 +157,7 @@ async function receiveUpload(
   now: number,
 ): Promise<Response> {
   const grant = await openGrant(deps.store, payload, signature, now);
-  if (grant.part) return receivePart(deps, c, grant);
+  if (grant.part) return receivePart(deps, c, grant, now);
   const declared = c.req.header("Content-Length");
   if (declared !== undefined && Number(declared) !== grant.size) {
     throw new InvalidInputError(`The upload is ${declared} bytes, not the announced ${grant.size}.`);

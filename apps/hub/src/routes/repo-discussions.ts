@@ -164,7 +164,7 @@ export async function repoDiscussions(
   if (reading) {
     if (num === undefined) return listDiscussions(deps, c, repo, views);
     if (resource !== undefined) throw new NotFoundError("Unknown discussion endpoint.");
-    return discussionDetails(deps, c, repo, await findDiscussion(deps, repo, num), views, prs);
+    return discussionDetails(deps, c, repo, actor, await findDiscussion(deps, repo, num), views, prs);
   }
   if (num === undefined) return openDiscussion(deps, c, repo, actor, views);
   const discussion = await findDiscussion(deps, repo, num);
@@ -308,6 +308,7 @@ async function discussionDetails(
   deps: RepoReadDeps,
   c: Context,
   repo: RepoRecord,
+  actor: RepoActor,
   discussion: DiscussionRecord,
   views: ReturnType<typeof createViews>,
   prs: PullRequests,
@@ -327,7 +328,11 @@ async function discussionDetails(
       headOid: (await deps.store.repos.ref(repo.key, `refs/pr/${discussion.num}`)) ?? null,
     };
     details.filesWithConflicts = await prs.conflicts(repo, discussion);
-    if (queryBoolean(c, "diff")) details.diff = prs.gitDiffText(await prs.diff(repo, discussion));
+    if (queryBoolean(c, "diff")) {
+      // A diff prints file contents (a pull request deleting a gated file prints all of it): gated as files are.
+      await deps.access.authorize(actor, "read-files", repo);
+      details.diff = prs.gitDiffText(await prs.diff(repo, discussion));
+    }
   }
   return c.json(details);
 }

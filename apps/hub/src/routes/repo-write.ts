@@ -4,6 +4,7 @@ import { jsonObject, parseJsonBody, readBodyBytes, readJsonBody } from "../http/
 import { queryBoolean } from "../http/query.js";
 import { ndjsonValues, requestStream } from "../http/request-stream.js";
 import { type CommitOperation, pullRequestNumber } from "../repos/commit-engine.js";
+import { createContentClaims } from "../repos/content-claims.js";
 import { lfsPatterns, matchesLfsPattern } from "../repos/gitattributes.js";
 import { LFS_SIZE_THRESHOLD } from "../repos/lfs-pointer.js";
 import type { RepoActor } from "../repos/repo-access.js";
@@ -169,7 +170,7 @@ export async function repoCommit(deps: RepoReadDeps, c: Context, target: RepoApi
         operations.push(await inlineFile(deps, value));
         break;
       case "lfsFile":
-        operations.push(await lfsFile(deps, repo, value));
+        operations.push(await lfsFile(deps, repo, actor, value));
         break;
       case "deletedFile":
         operations.push({ kind: "deleteFile", path: parseRepoPath(value.path) });
@@ -239,28 +240,25 @@ async function inlineFile(deps: RepoReadDeps, value: JsonObject): Promise<Commit
   return { kind: "put", path, file };
 }
 
-async function lfsFile(deps: RepoReadDeps, repo: RepoRecord, value: JsonObject): Promise<CommitOperation> {
+async function lfsFile(
+  deps: RepoReadDeps,
+  repo: RepoRecord,
+  actor: RepoActor,
+  value: JsonObject,
+): Promise<CommitOperation> {
   const path = parseRepoPath(value.path);
   const oid = value.oid;
   if ((value.algo ?? "sha256") !== "sha256" || !isSha256(oid)) {
     throw new InvalidInputError(`Invalid LFS oid for ${path}: expected a sha256.`);
   }
-  // The object must have been uploaded to this repository, or be in its history (a copy).
-  const attached =
-    (await deps.store.repos.lfsObject(repo.key, oid)) !== undefined ||
-    (await deps.store.repos.repoHoldsContent(repo.key, oid));
-  // Or its content was uploaded through Xet to this repository (a shard registered a file with this sha256).
-  const xetFile = attached ? undefined : await deps.store.xet.fileOfShaInRepo(oid, repo.key);
-  const stored = attached
-    ? await deps.repos.blobs.head(oid)
-    : xetFile
-      ? { size: (await deps.store.xet.file(xetFile))?.size ?? 0 }
-      : undefined;
+  // Uploaded for this repository, in its history, or readable by the caller elsewhere: content-claims.ts.
+  const claims = createContentClaims({ store: deps.store, blobs: deps.repos.blobs, access: deps.access });
+  const stored = await claims.claim(actor, repo, oid);
   if (!stored) throw new LfsObjectMissingError(path, oid);
   if (value.size !== undefined && Number(value.size) !== stored.size) {
     throw new InvalidInputError(`The LFS object of ${path} is ${stored.size} bytes, not ${value.size}.`);
   }
-  return { kind: "put", path, file: deps.repos.lfsFile(path, oid, stored.size), uploaded: attached };
+  return { kind: "put", path, file: deps.repos.lfsFile(path, oid, stored.size), uploaded: !stored.xetFile };
 }
 
 class LfsObjectMissingError extends HubError {

@@ -34,7 +34,11 @@ class CasBadRequestError extends HubError {
   }
 }
 
-function grantOf(c: Context, deps: XetCasDeps, scope: "read" | "write"): XetGrant {
+/**
+ * The token of a CAS call, of the scope it needs: a token carries exactly one (a write token, which a pull
+ * request's author may hold for a repository it cannot read, never reads).
+ */
+function grantOf(c: Context, deps: XetCasDeps, scope: "read" | "write" | "any"): XetGrant {
   const header = c.req.header("Authorization") ?? "";
   const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
   if (!token) throw new UnauthorizedError("A Xet access token is required (Authorization: Bearer).");
@@ -47,6 +51,9 @@ function grantOf(c: Context, deps: XetCasDeps, scope: "read" | "write"): XetGran
   }
   if (scope === "write" && grant.scope !== "write") {
     throw new ForbiddenError("This Xet token has read scope: uploads need a write token.");
+  }
+  if (scope === "read" && grant.scope !== "read") {
+    throw new ForbiddenError("This Xet token has write scope: downloads need a read token (xet-read-token).");
   }
   return grant;
 }
@@ -95,8 +102,10 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
     return c.json({ result: 1 });
   });
 
+  // Deduplication is part of an upload: either scope may ask (the answer's chunk hashes are keyed, so only
+  // holders of the bytes can match them).
   app.get("/v1/chunks/:prefix/:hash", async (c) => {
-    grantOf(c, deps, "read");
+    grantOf(c, deps, "any");
     // The specification names `default-merkledb`; hf_xet 1.6 sends `default`.
     if (!["default-merkledb", "default"].includes(c.req.param("prefix"))) {
       throw new InvalidInputError("The chunk prefix must be 'default-merkledb' (or 'default').");
@@ -125,16 +134,22 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
   }
 
   // Presigned ranges of xorbs, as the reconstruction's fetch_info URLs point to (no bearer token: the
-  // signature in the query is the authorization, and a Range header is required).
+  // signature in the query is the authorization, for the signed bytes only, and a Range header is required).
   app.get("/v1/fetch/:hash", async (c) => {
     const hash = hashParam(c, "hash");
-    if (!deps.signer.verifyFetch(hash, c.req.query("e"), c.req.query("s"))) {
+    const granted = deps.signer.verifyFetch(hash, c.req.query());
+    if (!granted) {
       throw new ForbiddenError("This xorb URL is invalid or has expired: query the reconstruction again.");
     }
     const xorb = await deps.xet.xorb(hash);
     if (!xorb) throw new NotFoundError(`Xorb ${hash} is not stored.`);
     const range = parseRange(c.req.header("Range"), xorb.size);
     if (range.kind !== "range") throw new InvalidInputError("A Range header within the xorb is required.");
+    if (range.start < granted.start || range.end > granted.end) {
+      throw new ForbiddenError(
+        `This URL grants bytes ${granted.start}-${granted.end} of the xorb only: query the reconstruction again.`,
+      );
+    }
     const stream = await deps.cas.xorbRange(xorb, range.start, range.end);
     return new Response(Readable.toWeb(stream) as ReadableStream, {
       status: 206,

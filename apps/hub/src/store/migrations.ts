@@ -444,7 +444,7 @@ export const MIGRATIONS: readonly Migration[] = [
     part INTEGER NOT NULL,
     sha256 TEXT NOT NULL,
     created_at TEXT NOT NULL,
-    PRIMARY KEY (repo_id, oid, part)
+    PRIMARY KEY (repo_id, oid, part, sha256)
   );
   CREATE INDEX lfs_upload_parts_by_sha256 ON lfs_upload_parts (sha256);
   `,

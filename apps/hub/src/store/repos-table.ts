@@ -335,12 +335,19 @@ export function createReposTable(q: Queryable) {
       );
       return row !== undefined;
     },
-    async isReferenced(sha256: string): Promise<boolean> {
-      const row = await q.get<{ n: number }>(
-        `SELECT (SELECT count(*) FROM git_blobs WHERE sha256 = ?) + (SELECT count(*) FROM lfs_objects WHERE sha256 = ?) AS n`,
-        [sha256, sha256],
+    /**
+     * Repositories whose history holds this content as an LFS file (public ones first, at most `limit`): where
+     * a caller may already be able to read it (content-claims.ts).
+     */
+    async reposHoldingContent(sha256: string, limit: number): Promise<RepoRecord[]> {
+      const rows = await q.all<RepoRow>(
+        `SELECT * FROM repos WHERE id IN (
+           SELECT f.repo_id FROM git_blobs b JOIN commit_files f ON f.blob_oid = b.oid
+           WHERE b.sha256 = ? AND b.lfs = 1)
+         ORDER BY private, gated IS NOT NULL, id LIMIT ?`,
+        [sha256, limit],
       );
-      return (row?.n ?? 0) > 0;
+      return rows.map(repoFromRow);
     },
     /** Copies a model repository's visibility and modification time onto its \`models\` row. */
     async syncModelRow(repo: RepoRecord): Promise<void> {

@@ -15,6 +15,7 @@ import { createProviderPreferencesTable } from "./provider-preferences-table.js"
 import { createReposListing } from "./repos-listing.js";
 import { createReposTable } from "./repos-table.js";
 import { openSqliteDatabase } from "./sqlite-database.js";
+import { createUploadPartsTable } from "./upload-parts-table.js";
 import { createUsageReports } from "./usage-reports.js";
 import { createUsageTable } from "./usage-table.js";
 import { createXetGcTable } from "./xet-gc-table.js";
@@ -44,6 +45,8 @@ function bindTables(q: Queryable, now: () => Date) {
     reposListing: createReposListing(q),
     /** What still needs each blob (garbage collection). */
     blobReferences: createBlobReferences(q),
+    /** Parts of multipart LFS uploads in flight. */
+    uploadParts: createUploadPartsTable(q),
     /** Discussions and pull requests (see discussions-table.ts). */
     discussions: createDiscussionsTable(q),
     /** Xet storage: xorbs, chunks and file reconstructions. */

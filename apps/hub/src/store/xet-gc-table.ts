@@ -64,6 +64,8 @@ export function createXetGcTable(q: Queryable, now: () => Date) {
     /**
      * Registers files for a repository, all or none, after checking in the same transaction that every xorb
      * they use is stored and not claimed (a marked one is kept again). Throws XorbNotStoredError otherwise.
+     * Each file's sha256 must be the one the caller hashed from its reconstructed bytes (cas-service.ts): it is
+     * recorded as checked, and completes a row registered before sha256s were checked.
      */
     async registerFiles(files: readonly XetFileRow[], repoKey: number): Promise<void> {
       const createdAt = now().toISOString();
@@ -75,8 +77,9 @@ export function createXetGcTable(q: Queryable, now: () => Date) {
               throw new XorbNotStoredError(term.xorb);
           }
           await tx.run(
-            `INSERT INTO xet_files (hash, sha256, size, terms, created_at) VALUES (?, ?, ?, ?, ?)
-             ON CONFLICT (hash) DO NOTHING`,
+            `INSERT INTO xet_files (hash, sha256, sha256_checked, size, terms, created_at) VALUES (?, ?, 1, ?, ?, ?)
+             ON CONFLICT (hash) DO UPDATE SET sha256 = excluded.sha256, sha256_checked = 1
+             WHERE xet_files.sha256_checked = 0`,
             [file.hash, file.sha256 ?? null, file.size, JSON.stringify(file.terms), createdAt],
           );
           await tx.run(

@@ -31,11 +31,18 @@ export interface XetFileRow {
   terms: XetTermRow[];
 }
 
-type FileRowShape = { hash: string; sha256: string | null; size: number; terms: string };
+type FileRowShape = {
+  hash: string;
+  sha256: string | null;
+  sha256_checked: number;
+  size: number;
+  terms: string;
+};
 
+/** A file's sha256 counts only once the hub hashed its reconstructed bytes: a shard's claim alone is not trusted. */
 const toFile = (row: FileRowShape): XetFileRow => ({
   hash: row.hash,
-  sha256: row.sha256 ?? undefined,
+  sha256: row.sha256_checked === 1 ? (row.sha256 ?? undefined) : undefined,
   size: row.size,
   terms: JSON.parse(row.terms) as XetTermRow[],
 });
@@ -124,30 +131,23 @@ export function createXetTable(q: Queryable, now: () => Date) {
       const row = await q.get<{ total: number | null }>("SELECT sum(size) AS total FROM xet_xorbs");
       return row?.total ?? 0;
     },
-    /** Registers a file (first registration wins: the same hash is the same content) for a repository. */
-    addFile(file: XetFileRow, repoKey: number): Promise<void> {
-      return q.transaction(async (tx) => {
-        await tx.run(
-          `INSERT INTO xet_files (hash, sha256, size, terms, created_at) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT DO NOTHING`,
-          [file.hash, file.sha256 ?? null, file.size, JSON.stringify(file.terms), now().toISOString()],
-        );
-        await tx.run("INSERT INTO xet_file_repos (file_hash, repo_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [
-          file.hash,
-          repoKey,
-        ]);
-      });
+    /** Lets a repository use a registered file (its content was claimed for it: content-claims.ts). */
+    async addFileRepo(hash: string, repoKey: number): Promise<void> {
+      await q.run("INSERT INTO xet_file_repos (file_hash, repo_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [
+        hash,
+        repoKey,
+      ]);
     },
     async file(hash: string): Promise<XetFileRow | undefined> {
       const row = await q.get<FileRowShape>(
-        "SELECT hash, sha256, size, terms FROM xet_files WHERE hash = ?",
+        "SELECT hash, sha256, sha256_checked, size, terms FROM xet_files WHERE hash = ?",
         [hash],
       );
       return row && toFile(row);
     },
     async fileBySha256(sha256: string): Promise<XetFileRow | undefined> {
       const row = await q.get<FileRowShape>(
-        "SELECT hash, sha256, size, terms FROM xet_files WHERE sha256 = ? LIMIT 1",
+        "SELECT hash, sha256, sha256_checked, size, terms FROM xet_files WHERE sha256 = ? AND sha256_checked = 1 LIMIT 1",
         [sha256],
       );
       return row && toFile(row);
@@ -172,7 +172,7 @@ export function createXetTable(q: Queryable, now: () => Date) {
         const rows = await q.all<{ sha256: string; hash: string }>(
           `SELECT f.sha256 AS sha256, f.hash AS hash FROM xet_files f
            JOIN xet_file_repos r ON r.file_hash = f.hash
-           WHERE r.repo_id = ? AND f.sha256 IN (${placeholders(batch)})`,
+           WHERE r.repo_id = ? AND f.sha256_checked = 1 AND f.sha256 IN (${placeholders(batch)})`,
           [repoKey, ...batch],
         );
         for (const row of rows) if (!found.has(row.sha256)) found.set(row.sha256, row.hash);
@@ -183,7 +183,7 @@ export function createXetTable(q: Queryable, now: () => Date) {
     async fileOfShaInRepo(sha256: string, repoKey: number): Promise<string | undefined> {
       const row = await q.get<{ hash: string }>(
         `SELECT f.hash FROM xet_files f JOIN xet_file_repos r ON r.file_hash = f.hash
-         WHERE f.sha256 = ? AND r.repo_id = ? LIMIT 1`,
+         WHERE f.sha256 = ? AND f.sha256_checked = 1 AND r.repo_id = ? LIMIT 1`,
         [sha256, repoKey],
       );
       return row?.hash;

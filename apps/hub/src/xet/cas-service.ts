@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
 import { createBLAKE3 } from "hash-wasm";
 import type { BlobStore } from "../storage/blob-store.js";
@@ -131,7 +131,7 @@ export function createCasService(deps: CasDeps) {
     return { segments: out, offset };
   }
 
-  return {
+  const service = {
     /**
      * Streams a xorb into the blob store while verifying it chunk by chunk (memory stays at one chunk): a
      * xorb that is malformed or does not hash to `hashHex` makes the blob store drop it, so nothing is kept.
@@ -175,8 +175,10 @@ export function createCasService(deps: CasDeps) {
 
     /**
      * Parses a shard, checks every file against the stored xorbs (ranges, sizes, verification hashes and
-     * the file hash recomputed from the chunk hashes) and every listed xorb exists, then registers the files
-     * for `repoKey`. Nothing is registered unless everything checks out.
+     * the file hash recomputed from the chunk hashes) and every listed xorb exists, hashes each new file's
+     * reconstructed bytes for its sha256 (a shard's sha256 is a claim: a commit names content by it, and a
+     * false one would make a path serve other bytes than its commit recorded), then registers the files for
+     * `repoKey`. Nothing is registered unless everything checks out.
      */
     async uploadShard(body: Uint8Array, repoKey: number): Promise<number> {
       const hashing = await loadXetHashing();
@@ -192,7 +194,10 @@ export function createCasService(deps: CasDeps) {
           throw new CasRejectedError(`The shard lists xorb ${hex}, which was not uploaded.`);
       }
       const files = [];
-      for (const file of shard.files) files.push(await checkFile(file, hashing));
+      for (const file of shard.files) {
+        const checked = await checkFile(file, hashing);
+        files.push({ ...checked, sha256: await checkedSha256(checked) });
+      }
       try {
         await deps.gc.registerFiles(files, repoKey);
       } catch (error) {
@@ -250,13 +255,15 @@ export function createCasService(deps: CasDeps) {
         const list = fetchInfo[part.xorb] ?? [];
         fetchInfo[part.xorb] = list;
         if (list.some((f) => f.range.start <= part.start && f.range.end >= part.end)) continue;
+        const urlRange = {
+          start: (rows[0] as XetChunkRow).byteStart,
+          end: (rows.at(-1) as XetChunkRow).byteEnd - 1,
+        };
         list.push({
           range: { start: part.start, end: part.end },
-          url: `${deps.casUrl}/v1/fetch/${part.xorb}?${deps.signer.fetchQuery(part.xorb, expiresAt)}`,
-          url_range: {
-            start: (rows[0] as XetChunkRow).byteStart,
-            end: (rows.at(-1) as XetChunkRow).byteEnd - 1,
-          },
+          // Signed for these bytes only: a xorb may hold chunks of files the caller may not read.
+          url: `${deps.casUrl}/v1/fetch/${part.xorb}?${deps.signer.fetchQuery(part.xorb, urlRange, expiresAt)}`,
+          url_range: urlRange,
         });
       }
       return { offset_into_first_range: offset, terms, fetch_info: fetchInfo };
@@ -304,6 +311,27 @@ export function createCasService(deps: CasDeps) {
       }
     },
   };
+  return service;
+
+  /**
+   * The sha256 of a file's bytes: the one already checked for this file hash (a file hash fixes the bytes),
+   * or hashed now from its reconstruction; a shard declaring another one is refused.
+   */
+  async function checkedSha256(file: XetFileRow): Promise<string> {
+    const claimed = file.sha256;
+    let actual = (await deps.xet.file(file.hash))?.sha256;
+    if (!actual) {
+      const hash = createHash("sha256");
+      if (file.size > 0) for await (const piece of service.read(file, 0, file.size - 1)) hash.update(piece);
+      actual = hash.digest("hex");
+    }
+    if (claimed !== undefined && claimed !== actual) {
+      throw new CasRejectedError(
+        `File ${file.hash}: its bytes hash to sha256 ${actual}, not to the ${claimed} the shard declares.`,
+      );
+    }
+    return actual;
+  }
 
   async function checkFile(file: ShardFileInfo, hashing: XetHashing): Promise<XetFileRow> {
     const fileHex = hashToHex(file.fileHash);
@@ -326,8 +354,15 @@ export function createCasService(deps: CasDeps) {
         );
       }
       const hashes = range.map((r) => hexToHash(r.hash));
+      // The verification hash proves the uploader knows the chunk hashes of the range it names (they come only
+      // from the bytes): without it, a shard could claim ranges of xorbs the uploader never had.
       const verification = file.verification?.[i];
-      if (verification && !hashesEqual(verification, hashing.rangeVerificationHash(hashes))) {
+      if (!verification) {
+        throw new CasRejectedError(
+          `File ${fileHex}: term ${i} has no verification hash: a shard must carry one for every term.`,
+        );
+      }
+      if (!hashesEqual(verification, hashing.rangeVerificationHash(hashes))) {
         throw new CasRejectedError(
           `File ${fileHex}: the verification hash of term ${i} does not match its chunks.`,
         );

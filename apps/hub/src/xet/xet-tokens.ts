@@ -70,15 +70,26 @@ export class XetSigner {
     return { repoKey, scope, expiresAt, ...(revision ? { revision } : {}) };
   }
 
-  /** Query string that lets anyone holding it read byte ranges of one xorb until `expiresAt`. */
-  fetchQuery(xorbHash: string, expiresAt: number): string {
-    return `e=${expiresAt}&s=${this.mac(`fetch:${xorbHash}:${expiresAt}`)}`;
+  /**
+   * Query string that lets anyone holding it read bytes `[range.start, range.end]` of one xorb until
+   * `expiresAt`: the range is signed, since a xorb may also hold chunks of files the holder may not read.
+   */
+  fetchQuery(xorbHash: string, range: { start: number; end: number }, expiresAt: number): string {
+    const bytes = `${range.start}-${range.end}`;
+    return `r=${bytes}&e=${expiresAt}&s=${this.mac(`fetch:${xorbHash}:${bytes}:${expiresAt}`)}`;
   }
 
-  verifyFetch(xorbHash: string, expires: string | undefined, signature: string | undefined): boolean {
-    const expiresAt = Number(expires);
-    if (!Number.isInteger(expiresAt) || expiresAt <= Date.now() / 1000 || !signature) return false;
-    return this.sameMac(`fetch:${xorbHash}:${expiresAt}`, signature);
+  /** The byte range a fetch URL's query grants, or undefined when it is forged, malformed or expired. */
+  verifyFetch(
+    xorbHash: string,
+    query: { r?: string; e?: string; s?: string },
+  ): { start: number; end: number } | undefined {
+    const expiresAt = Number(query.e);
+    const bytes = /^(\d{1,15})-(\d{1,15})$/.exec(query.r ?? "");
+    if (!Number.isInteger(expiresAt) || expiresAt <= Date.now() / 1000 || !bytes || !query.s)
+      return undefined;
+    if (!this.sameMac(`fetch:${xorbHash}:${query.r}:${expiresAt}`, query.s)) return undefined;
+    return { start: Number(bytes[1]), end: Number(bytes[2]) };
   }
 
   private mac(text: string): string {

@@ -1,0 +1,80 @@
+import type { BlobStore } from "../storage/blob-store.js";
+import type { RepoRecord } from "../store/repos-table.js";
+import type { Store } from "../store/store.js";
+import type { RepoAccess, RepoActor } from "./repo-access.js";
+
+/** How many other repositories holding some content are asked whether the caller may read them. */
+const HOLDERS_ASKED = 50;
+
+/** What a claim found: the content's size, and where its bytes are (the blob store, or a Xet file). */
+export interface ClaimedContent {
+  size: number;
+  xetFile?: string;
+}
+
+export interface ContentClaimsDeps {
+  store: Store;
+  blobs: BlobStore;
+  access: RepoAccess;
+}
+
+/**
+ * The one rule of content-addressed storage (docs/security.md, "Content belongs to repositories"): a
+ * repository may reference content (an LFS object, a Xet file) only when
+ *   1. the caller uploaded those bytes for this repository: a verified LFS upload (`lfs_objects`) or a Xet
+ *      file whose shard was accepted with this repository's token (its sha256 hashed by the hub), or
+ *   2. the content is already reachable from this repository's history, or
+ *   3. a repository the caller may download files of holds it.
+ * Knowing a hash is never enough. Deduplication across repositories stays through 3: the second owner of a
+ * file uploads nothing when the hub already holds it in a repository they can read, and the bytes are stored
+ * once. A claim under 3 attaches the content to this repository, as an upload would; the answer given to a
+ * caller who may not claim is the same whether the content exists elsewhere or not (no oracle).
+ */
+export function createContentClaims({ store, blobs, access }: ContentClaimsDeps) {
+  /** Where the bytes of this sha256 are, as far as the hub has checked them. */
+  async function locate(sha256: string): Promise<ClaimedContent | undefined> {
+    const blob = await blobs.head(sha256);
+    if (blob) return { size: blob.size };
+    const file = await store.xet.fileBySha256(sha256);
+    return file ? { size: file.size, xetFile: file.hash } : undefined;
+  }
+
+  async function readableElsewhere(actor: RepoActor, repo: RepoRecord, sha256: string): Promise<boolean> {
+    for (const holder of await store.repos.reposHoldingContent(sha256, HOLDERS_ASKED)) {
+      if (holder.key !== repo.key && (await access.can(actor, "read-files", holder))) return true;
+    }
+    return false;
+  }
+
+  return {
+    /**
+     * The content `sha256` for a reference from `repo` by `actor`, or undefined when the actor may not
+     * reference it (or the hub does not have it). Attaches content claimed under rule 3 to the repository.
+     */
+    async claim(
+      actor: RepoActor,
+      repo: RepoRecord,
+      sha256: string,
+      now: Date = new Date(),
+    ): Promise<ClaimedContent | undefined> {
+      const ownXet = await store.xet.fileOfShaInRepo(sha256, repo.key);
+      if (ownXet) {
+        const file = await store.xet.file(ownXet);
+        if (file) return { size: file.size, xetFile: file.hash };
+      }
+      const own =
+        (await store.repos.lfsObject(repo.key, sha256)) !== undefined ||
+        (await store.repos.repoHoldsContent(repo.key, sha256));
+      if (!own && !(await readableElsewhere(actor, repo, sha256))) return undefined;
+      const found = await locate(sha256);
+      if (!found) return undefined;
+      if (!own) {
+        if (found.xetFile) await store.xet.addFileRepo(found.xetFile, repo.key);
+        else await store.repos.addLfsObject(repo.key, sha256, found.size, now.toISOString());
+      }
+      return found;
+    },
+  };
+}
+
+export type ContentClaims = ReturnType<typeof createContentClaims>;
