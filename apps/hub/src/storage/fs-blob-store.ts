@@ -15,30 +15,22 @@ import {
   StorageFullError,
 } from "./blob-store.js";
 import { inThreadHash, offThreadHash } from "./off-thread-hash.js";
+import { openTmpDir } from "./tmp-dirs.js";
 
 /** Uploads at least this large are hashed on a worker thread, beside the socket reads and disk writes. */
 const OFF_THREAD_HASH_BYTES = 8 * 1024 * 1024;
 
-/** A temporary directory this old belongs to no live upload (its writer died). */
-const STALE_TMP_MS = 60 * 60 * 1000;
-
 /**
  * The local-filesystem driver: `<root>/sha256/ab/cd/<sha256>`. A put streams into `<root>/tmp/`, fsyncs, then
  * renames into place, so a crash at any point leaves either no blob or a complete one (never a torn file
- * under its final name). Each open store writes in its own `tmp/<random>/` (several processes may share the
- * directory); on open, temporary directories untouched for an hour (a crashed process's) are removed.
+ * under its final name). Each open store writes in its own directory under `tmp/` (several processes may
+ * share the blob directory); a crashed process's partial uploads are removed when a store opens, or later
+ * by a live one when the owner is on another machine (tmp-dirs.ts says how).
  */
 export async function createFsBlobStore(root: string): Promise<BlobStore> {
-  const tmpRoot = join(root, "tmp");
-  const tmpDir = join(tmpRoot, randomBytes(8).toString("hex"));
   const objectsDir = join(root, "sha256");
-  await mkdir(tmpDir, { recursive: true });
   await mkdir(objectsDir, { recursive: true });
-  for (const entry of await readdir(tmpRoot)) {
-    const path = join(tmpRoot, entry);
-    const info = await stat(path).catch(() => undefined);
-    if (info && Date.now() - info.mtimeMs > STALE_TMP_MS) await rm(path, { recursive: true, force: true });
-  }
+  const tmpDir = await openTmpDir(join(root, "tmp"));
 
   const pathOf = (sha256: string) => {
     if (!isSha256(sha256)) throw new BlobNotFoundError(String(sha256).slice(0, 80));
