@@ -26,7 +26,10 @@ import { type BlobDownloadMode, type BlobStoreSetting, openBlobStore } from "./s
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./store/catalogue.js";
 import type { ModelListQuery } from "./store/models-table.js";
 import { openStore, type Store } from "./store/store.js";
+import { createCasService } from "./xet/cas-service.js";
+import { checkXetSha256sOnce } from "./xet/sha256-backfill.js";
 import { collectXetGarbage } from "./xet/xet-gc.js";
+import { XetSigner } from "./xet/xet-tokens.js";
 
 export interface StartHubOptions {
   /** 0 (the default) picks a free port. */
@@ -154,6 +157,13 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     }
     const cards = await deriveRepoCardsOnce(store, repoService, logger);
     if (cards) logger.log("info", "dataset and space cards indexed", { repositories: cards });
+    const xetChecked = await checkXetSha256sOnce(
+      store,
+      // Reading needs no signing key: the CAS here only reconstructs bytes.
+      createCasService({ xet: store.xet, gc: store.xetGc, blobs, signer: new XetSigner(), casUrl: "" }),
+      logger,
+    );
+    if (xetChecked) logger.log("info", "sha256 of Xet files checked", { files: xetChecked });
   } catch (error) {
     await store.close();
     throw error;

@@ -59,7 +59,7 @@ async function lfsUpload(token: string, repo: string, bytes: Uint8Array): Promis
   const oid = sha256(bytes);
   const [object] = (await batch(token, repo, [{ oid, size: bytes.length }])).objects;
   const href = object?.actions?.upload?.href;
-  if (href) expect((await fetch(href, { method: "PUT", body: bytes })).status).toBe(200);
+  if (href) expect((await fetch(href, { method: "PUT", body: bytes as BodyInit })).status).toBe(200);
   return oid;
 }
 

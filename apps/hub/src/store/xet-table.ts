@@ -138,6 +138,18 @@ export function createXetTable(q: Queryable, now: () => Date) {
         repoKey,
       ]);
     },
+    /** Files registered before sha256s were checked (migration 18), with the sha256 their shard claimed. */
+    async uncheckedFiles(limit: number): Promise<Array<{ file: XetFileRow; claimed: string | undefined }>> {
+      const rows = await q.all<FileRowShape>(
+        "SELECT hash, sha256, sha256_checked, size, terms FROM xet_files WHERE sha256_checked = 0 LIMIT ?",
+        [limit],
+      );
+      return rows.map((row) => ({ file: toFile(row), claimed: row.sha256 ?? undefined }));
+    },
+    /** Records the sha256 the hub hashed from a file's bytes. */
+    async setCheckedSha256(hash: string, sha256: string): Promise<void> {
+      await q.run("UPDATE xet_files SET sha256 = ?, sha256_checked = 1 WHERE hash = ?", [sha256, hash]);
+    },
     async file(hash: string): Promise<XetFileRow | undefined> {
       const row = await q.get<FileRowShape>(
         "SELECT hash, sha256, sha256_checked, size, terms FROM xet_files WHERE hash = ?",

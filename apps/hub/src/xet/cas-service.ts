@@ -274,6 +274,13 @@ export function createCasService(deps: CasDeps) {
       return deps.blobs.get(xorb.blobSha256, { start, end });
     },
 
+    /** The sha256 of a file's reconstructed bytes. */
+    async sha256Of(file: XetFileRow): Promise<string> {
+      const hash = createHash("sha256");
+      if (file.size > 0) for await (const piece of service.read(file, 0, file.size - 1)) hash.update(piece);
+      return hash.digest("hex");
+    },
+
     /** The bytes `[from, to]` of a file, decoded from its xorbs a few MiB at a time. */
     async *read(file: XetFileRow, from: number, to: number): AsyncGenerator<Uint8Array> {
       const { segments: parts, offset } = await segments(file, from, to);
@@ -319,12 +326,7 @@ export function createCasService(deps: CasDeps) {
    */
   async function checkedSha256(file: XetFileRow): Promise<string> {
     const claimed = file.sha256;
-    let actual = (await deps.xet.file(file.hash))?.sha256;
-    if (!actual) {
-      const hash = createHash("sha256");
-      if (file.size > 0) for await (const piece of service.read(file, 0, file.size - 1)) hash.update(piece);
-      actual = hash.digest("hex");
-    }
+    const actual = (await deps.xet.file(file.hash))?.sha256 ?? (await service.sha256Of(file));
     if (claimed !== undefined && claimed !== actual) {
       throw new CasRejectedError(
         `File ${file.hash}: its bytes hash to sha256 ${actual}, not to the ${claimed} the shard declares.`,
