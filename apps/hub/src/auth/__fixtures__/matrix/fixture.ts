@@ -141,4 +141,9 @@ export async function seedMatrix(hub: RunningHub): Promise<void> {
     description: "Hello",
     pullRequest: false,
   });
+  // A pull request on the gated repository whose diff prints a file: #1.
+  await api("POST", `/api/models/${GATED}/commit/main?create_pr=1`, {
+    summary: "Drop the attributes",
+    deletedFiles: [{ path: ".gitattributes" }],
+  });
 }

@@ -109,6 +109,14 @@ export const REPO_ROWS: Row[] = [
     expected: { ...READ_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 200 },
   },
   {
+    route: "GET /api/{type}s/{id}/discussions",
+    name: "the diff of a gated repository's pull request (it prints file contents)",
+    method: "GET",
+    path: `/api/models/${GATED}/discussions/1?diff=1`,
+    // Gated as its files are: the same callers as a download of the gated repository's file.
+    expected: { ...READ_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 200 },
+  },
+  {
     route: "GET /api/{type}s/{id}/xet-read-token",
     name: "a Xet read token for a private repository",
     method: "GET",
