@@ -12,6 +12,7 @@ const REPO_ROOT = resolve(WEB_ROOT, "../..");
 const INPUTS = [
   join(WEB_ROOT, "src"),
   join(WEB_ROOT, "index.html"),
+  join(WEB_ROOT, "public"),
   join(WEB_ROOT, "vite.config.ts"),
   ...["tasks", "snippets", "inference", "jinja", "widget"].map((name) =>
     join(REPO_ROOT, "packages", name, "src"),

@@ -25,7 +25,7 @@ describe("theme", () => {
     await expect.poll(() => isDark(page)).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
 
-    // With the app's JavaScript blocked, only the inline script in index.html can apply the theme:
+    // With the app's JavaScript blocked, only the theme script index.html loads first (/theme.js) can apply it:
     // the page is dark from its first paint, so there is no light flash.
     await page.route("**/assets/*.js", (route) => route.abort());
     await page.reload();

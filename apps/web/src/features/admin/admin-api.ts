@@ -30,7 +30,8 @@ export const adminUsageQuery = (by: "user" | "org") =>
 export const siteQuery = queryOptions({
   queryKey: ["site"],
   queryFn: async ({ signal }) =>
-    (await hubGet<{ siteName: string; notice: string }>("/api/site", signal)).data,
+    (await hubGet<{ siteName: string; notice: string; cardImageOrigins?: string[] }>("/api/site", signal))
+      .data,
   staleTime: 5 * 60_000,
 });
 

@@ -105,4 +105,13 @@ describe("the model card's Markdown", () => {
     expect(html).not.toContain("TAIL-AFTER-THE-CUT");
     expect(html).toContain("the rest is not shown");
   });
+
+  it("loads a card's images from the hub only; one from elsewhere is a link, not an image", () => {
+    const html = render("![plot](/alice/demo/resolve/main/plot.png) ![pixel](https://tracker.example/p.gif)");
+    expect(html).toContain('<img src="/alice/demo/resolve/main/plot.png" alt="plot"');
+    expect(html).not.toContain('<img src="https://tracker.example');
+    expect(html).toMatch(
+      /<a href="https:\/\/tracker\.example\/p\.gif"[^>]*>pixel \(image on tracker\.example\)<\/a>/,
+    );
+  });
 });

@@ -1,17 +1,22 @@
+import { useQuery } from "@tanstack/react-query";
 import type { Root } from "hast";
 import { type Components, toJsxRuntime } from "hast-util-to-jsx-runtime";
 import {
   type ComponentProps,
+  createContext,
   isValidElement,
   memo,
   type ReactNode,
   startTransition,
+  useContext,
   useEffect,
   useState,
 } from "react";
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
 import { ErrorAlert } from "../../components/ui/query-state.js";
+import { siteQuery } from "../admin/index.js";
+import { cardImageAllowed } from "./card-images.js";
 import { cardTreeInWorker } from "./card-in-worker.js";
 import { type CardTree, MAX_CARD_CHARACTERS } from "./card-protocol.js";
 
@@ -95,9 +100,36 @@ const COMPONENTS: Components = {
     </td>
   ),
   hr: () => <hr className="my-6 border-line" />,
-  img: ({ src, alt }) =>
-    typeof src === "string" ? <img src={src} alt={alt ?? ""} className="my-3 inline max-w-full" /> : null,
+  img: ({ src, alt }) => (typeof src === "string" ? <CardImage src={src} alt={alt ?? ""} /> : null),
 };
+
+/** Origins a card's images may load from besides the hub (`GET /api/site`), provided by Markdown. */
+const CardImageOrigins = createContext<readonly string[]>([]);
+
+/** Where the page is (relative image sources resolve against it); a placeholder outside a browser (tests). */
+const pageUrl = () => (typeof window === "undefined" ? "http://localhost/" : window.location.href);
+
+/** A card's image, when it comes from the hub or an allowed origin (card-images.ts); else a link to it. */
+function CardImage({ src, alt }: { src: string; alt: string }) {
+  const allowed = useContext(CardImageOrigins);
+  if (cardImageAllowed(src, pageUrl(), allowed)) {
+    return <img src={src} alt={alt} className="my-3 inline max-w-full" />;
+  }
+  let host = "another site";
+  try {
+    host = new URL(src, pageUrl()).host || host;
+  } catch {}
+  return (
+    <a
+      href={src}
+      className="text-accent underline [overflow-wrap:anywhere]"
+      rel="noopener noreferrer nofollow"
+      title="Not loaded: this hub shows card images from itself and the sites its operator allows"
+    >
+      {alt || "Image"} (image on {host})
+    </a>
+  );
+}
 
 /** Top-level blocks (paragraphs, tables, lists...) added to the page per slice. */
 const BLOCKS_PER_SLICE = 40;
@@ -183,6 +215,8 @@ export const MarkdownTree = memo(function MarkdownTree({
  * User-written Markdown (model cards, discussion comments), parsed and sanitized in a worker so that a huge
  * or hostile card never holds the page's thread: the page renders only the bounded, sanitized tree.
  */
+const NO_ORIGINS: readonly string[] = [];
+
 export const Markdown = memo(function Markdown({ source, wholeUrl }: { source: string; wholeUrl?: string }) {
   const [state, setState] = useState<{ source: string; card?: CardTree; error?: string }>({ source });
   useEffect(() => {
@@ -197,7 +231,14 @@ export const Markdown = memo(function Markdown({ source, wholeUrl }: { source: s
       current = false;
     };
   }, [source]);
-  if (state.source === source && state.card) return <MarkdownTree card={state.card} wholeUrl={wholeUrl} />;
+  const imageOrigins = useQuery(siteQuery).data?.cardImageOrigins ?? NO_ORIGINS;
+  if (state.source === source && state.card) {
+    return (
+      <CardImageOrigins.Provider value={imageOrigins}>
+        <MarkdownTree card={state.card} wholeUrl={wholeUrl} />
+      </CardImageOrigins.Provider>
+    );
+  }
   if (state.source === source && state.error) {
     return <ErrorAlert message={state.error} />;
   }

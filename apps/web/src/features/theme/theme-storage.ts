@@ -30,7 +30,7 @@ export function resolveTheme(choice: ThemeChoice, systemPrefersDark: boolean): "
   return choice;
 }
 
-/** Same effect as the inline script in index.html, which runs before first paint. */
+/** Same effect as public/theme.js (loaded first by index.html), which runs before first paint. */
 export function applyTheme(root: HTMLElement, choice: ThemeChoice, systemPrefersDark: boolean): void {
   const resolved = resolveTheme(choice, systemPrefersDark);
   root.classList.toggle("dark", resolved === "dark");
