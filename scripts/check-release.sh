@@ -36,7 +36,7 @@ for dev in tsx vitest typescript @biomejs/biome esbuild; do
   if [ -e "node_modules/$dev" ]; then echo "release: devDependency $dev was installed" >&2; exit 1; fi
 done
 
-PORT=0 DATA_DIR="$release/.data" node apps/hub/dist/server.js >"$release/hub.log" 2>&1 &
+ADMIN_TOKEN=release-check-admin-token PORT=0 DATA_DIR="$release/.data" node apps/hub/dist/server.js >"$release/hub.log" 2>&1 &
 pid=$!
 url=""
 for _ in $(seq 1 100); do
@@ -51,24 +51,26 @@ if [ -z "$url" ]; then
   exit 1
 fi
 
-# GET url+path must answer 200 with `expect` in its body (Node's fetch: no curl needed on the machine).
+# GET url+path must answer 200 with `expect` in its body (Node's fetch: no curl needed on the machine); a third
+# argument is sent as the bearer token.
 check() {
   node -e '
-    const [url, expect] = process.argv.slice(1);
-    fetch(url, { signal: AbortSignal.timeout(10000) }).then(async (response) => {
+    const [url, expect, token] = process.argv.slice(1);
+    const headers = token ? { Authorization: `Bearer ${token}` } : {};
+    fetch(url, { headers, signal: AbortSignal.timeout(10000) }).then(async (response) => {
       const body = await response.text();
       if (response.status !== 200 || !body.includes(expect)) {
         console.error(`release: GET ${url}: ${response.status}, ${JSON.stringify(body.slice(0, 300))}`);
         process.exit(1);
       }
     }, (error) => { console.error(`release: GET ${url}: ${error}`); process.exit(1); });
-  ' "$url$1" "$2"
+  ' "$url$1" "$2" "${3:-}"
 }
 check "/api/models?search=Llama-3.1-8B-Instruct&limit=1" '"id":"meta-llama/Llama-3.1-8B-Instruct"'
 check "/api/models/meta-llama/Llama-3.1-8B-Instruct/snippets?provider=together" '"snippets"'
 check "/widget/top-products.js" "attachShadow"
 check "/healthz" '"ok"'
 check "/readyz" '"ready"'
-check "/metrics" "hub_http_requests_total"
+check "/metrics" "hub_http_requests_total" release-check-admin-token
 check "/" "<html"
 echo "release: node apps/hub/dist/server.js answers with production dependencies only"

@@ -11,6 +11,7 @@ import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.j
 import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
 import { actorMiddleware } from "./auth/middleware.js";
 import { HubError, NotFoundError, renderError } from "./errors.js";
+import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
 import type { HubEnv } from "./http/hub-env.js";
 import { createMetrics, type HubMetrics } from "./http/metrics.js";
@@ -70,6 +71,8 @@ export interface AppDeps {
   knownProviders?: readonly string[];
   /** Directory of the built web app (index.html + assets), served at `/`. */
   webDist?: string;
+  /** Origins model cards' images may load from besides the hub: the pages' CSP and `GET /api/site` say so. */
+  cardImageOrigins?: readonly string[];
   limits?: Partial<AppLimits>;
   /**
    * The hub's public URL: every URL the hub writes starts with it, never with the request's Host. Default
@@ -160,7 +163,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl, authorizer);
 
   app.route("/", healthRoutes({ store: deps.store, blobs: deps.blobs, draining: deps.draining }));
+  // Request counts per route, object store calls and process figures are the operator's: the ADMIN_TOKEN (what a
+  // Prometheus scrape sends as its bearer token) or a site administrator.
   app.get("/metrics", async (c) => {
+    await authorizer.authorize(c.get("actor"), "manage", { kind: "site" });
     c.header("Content-Type", metrics.registry.contentType);
     return c.body(await metrics.registry.metrics());
   });
@@ -250,13 +256,13 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       site,
     }),
   );
-  app.route("/api/site", siteRoutes(site));
+  app.route("/api/site", siteRoutes(site, { cardImageOrigins: deps.cardImageOrigins ?? [] }));
 
   // Router calls (GET|POST /router/...) are answered by router/node-router.ts in front of this app; only
   // their CORS preflights and other methods reach it (404 JSON below).
 
   const web = deps.webDist
-    ? createWebHandler(deps.webDist, (path, c) =>
+    ? createWebHandler(deps.webDist, webPagePolicy(deps.cardImageOrigins), (path, c) =>
         isAdminPage(path)
           ? // Administration pages exist for site admins only (the one authorization function decides).
             authorizer.authorize((c as Context<HubEnv>).get("actor"), "manage", { kind: "site" }).then(

@@ -36,6 +36,7 @@ describe("parseConfig", () => {
       usageRetentionDays: 30,
       signupPolicy: "closed",
       oidc: undefined,
+      cardImageOrigins: [],
       blobStore: { kind: "fs" },
       blobDownload: "proxy",
     });
@@ -90,6 +91,16 @@ describe("parseConfig", () => {
       expect(() => parseConfig({ ADMIN_TOKEN: token }, options), JSON.stringify(token)).toThrow(
         /ADMIN_TOKEN must not contain whitespace/,
       );
+    }
+  });
+
+  it("reads CARD_IMAGE_ORIGINS as origins, and refuses anything else by name", () => {
+    expect(
+      parseConfig({ CARD_IMAGE_ORIGINS: "https://images.example.org, http://127.0.0.1:9000/" }, options)
+        .cardImageOrigins,
+    ).toEqual(["https://images.example.org", "http://127.0.0.1:9000"]);
+    for (const bad of ["images.example.org", "https://images.example.org/cats", "javascript:alert(1)", "*"]) {
+      expect(() => parseConfig({ CARD_IMAGE_ORIGINS: bad }, options), bad).toThrow(/CARD_IMAGE_ORIGINS/);
     }
   });
 });

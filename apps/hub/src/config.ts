@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
+import { parseImageOrigins } from "./http/content-security-policy.js";
 import { normalizePublicUrl, PublicUrlError } from "./http/public-url.js";
 import { type BlobSettings, parseBlobSettings } from "./storage/blob-store-config.js";
 import { DEFAULT_USAGE_RETENTION_DAYS } from "./store/usage-table.js";
@@ -31,6 +32,8 @@ export interface HubConfig extends BlobSettings {
   usageRetentionDays: number;
   /** LFS_MULTIPART_CHUNK_MB: LFS objects larger than this are uploaded in parts of this size (multipart). */
   lfsMultipartChunkBytes: number | undefined;
+  /** CARD_IMAGE_ORIGINS: origins model cards' images may load from besides the hub (none by default). */
+  cardImageOrigins: string[];
 }
 
 export const DEFAULT_PORT = 8080;
@@ -119,6 +122,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     problems.push("Single sign-on needs all of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.");
   }
   const blobSettings = parseBlobSettings(env, problems);
+  const cardImageOrigins = parseImageOrigins(env.CARD_IMAGE_ORIGINS, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
   return {
     port,
@@ -133,6 +137,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     signupPolicy,
     oidc,
     lfsMultipartChunkBytes,
+    cardImageOrigins,
     ...blobSettings,
   };
 }

@@ -12,7 +12,10 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 
 let token: string;
 const content = randomBytes(FILE_BYTES);
-const hub = useTestHub({ shutdownGraceMs: GRACE_MS });
+/** What a Prometheus scrape sends: /metrics is the operator's. */
+const ADMIN_TOKEN = "graceful-shutdown-admin-token";
+const hub = useTestHub({ shutdownGraceMs: GRACE_MS, adminToken: ADMIN_TOKEN });
+const scrape = () => fetch(`${hub.url}/metrics`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
 beforeAll(async () => {
   token = await userToken(hub.store, "alice");
   const client = { accessToken: token, hubUrl: hub.url };
@@ -61,7 +64,7 @@ function readSlowly(response: IncomingMessage, bytesPerTick = Number.POSITIVE_IN
 describe("/metrics on a running hub", () => {
   it("counts the bytes of file uploads and of downloads piped straight to the socket", async () => {
     const metric = async (labels: string) => {
-      const text = await (await fetch(`${hub.url}/metrics`)).text();
+      const text = await (await scrape()).text();
       return Number(new RegExp(`^hub_transfer_bytes_total\\{${labels}\\} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
     };
     expect(await metric('direction="upload",kind="files"')).toBeGreaterThanOrEqual(FILE_BYTES);
@@ -71,7 +74,7 @@ describe("/metrics on a running hub", () => {
     });
     expect((await response.arrayBuffer()).byteLength).toBe(1000);
     expect((await metric('direction="download",kind="files"')) - before).toBe(1000);
-    const text = await (await fetch(`${hub.url}/metrics`)).text();
+    const text = await (await scrape()).text();
     expect(text).toMatch(/hub_http_requests_total\{method="GET",route="[^"]*",status="206"\} 1/);
   });
 });

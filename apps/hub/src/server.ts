@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     blobStore: config.blobStore,
     blobDownload: config.blobDownload,
     webDist: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : undefined,
+    cardImageOrigins: config.cardImageOrigins,
     logger,
   });
   logger.log("info", "hub started", {

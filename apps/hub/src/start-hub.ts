@@ -53,6 +53,8 @@ export interface StartHubOptions {
   /** Provider name -> base URL, overriding the registry's (tests, private deployments). */
   providerBaseUrls?: Record<string, string>;
   webDist?: string;
+  /** Origins model cards' images may load from besides the hub (CARD_IMAGE_ORIGINS). */
+  cardImageOrigins?: string[];
   logger?: Logger;
   /** Catalogue loaded on the first start of `dataDir`; defaults to the built-in one. */
   catalogueDir?: string;
@@ -246,6 +248,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     logger,
     adminToken: options.adminToken,
     webDist: options.webDist,
+    cardImageOrigins: options.cardImageOrigins,
     actorResolver,
     authorizer,
     signupPolicy: options.signupPolicy,

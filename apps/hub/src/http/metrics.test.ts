@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
+import { adminHeaders, type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 import { createMetrics } from "./metrics.js";
 
 let hub: SeededApp;
@@ -20,7 +20,7 @@ describe("/metrics", () => {
       body: yaml,
       headers: { "Content-Type": "application/json", "Content-Length": String(yaml.length) },
     });
-    const response = await hub.app.request("/metrics");
+    const response = await hub.app.request("/metrics", { headers: adminHeaders() });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();

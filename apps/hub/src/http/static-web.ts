@@ -7,13 +7,14 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 const nothingNext = async (): Promise<void> => {};
 
 /**
- * Serves the built web app from `root` through Hono's serve-static: files as they are (hashed assets
+ * Serves the built web app from `root` through Hono's serve-static, under `contentSecurityPolicy`: files as they are (hashed assets
  * cached for good, everything else revalidated); `index.html` with 200 for the app's pages (`isPage`) and
  * with 404 for any other path, where the app shows its not-found page. Resolves to undefined when the
  * request is not the web app's to answer (not a GET or HEAD, a missing asset, no build).
  */
 export function createWebHandler(
   root: string,
+  contentSecurityPolicy: string,
   isPage: (path: string, c: Context) => boolean | Promise<boolean>,
 ) {
   const base = resolve(root);
@@ -29,6 +30,8 @@ export function createWebHandler(
   });
 
   return async (c: Context): Promise<Response | undefined> => {
+    // On every answer of the web app (pages, not-found pages, their assets): see content-security-policy.ts.
+    c.header("Content-Security-Policy", contentSecurityPolicy);
     const file = await files(c, nothingNext);
     if (file) return file;
     // A missing hashed asset stays a plain 404: a script tag must not receive a page.

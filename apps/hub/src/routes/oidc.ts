@@ -5,12 +5,10 @@ import type { OidcService, PendingSignIn } from "../accounts/oidc.js";
 import { SingleSignOnError } from "../accounts/oidc.js";
 import { openSession } from "../accounts/sign-in.js";
 import type { HubEnv } from "../http/hub-env.js";
+import { sameOriginPath } from "../http/same-origin-path.js";
 
 const PENDING_COOKIE = "modelhub_oidc";
 const PENDING_SECONDS = 600;
-
-const safeNext = (raw: string | undefined) =>
-  raw?.startsWith("/") && !raw.startsWith("//") && !raw.startsWith("/\\") ? raw : "/models";
 
 /**
  * `GET /api/auth/oidc/start?next=/path[&invite=CODE]` sends the browser to the provider, keeping state, nonce and the
@@ -32,7 +30,7 @@ export function oidcRoutes(deps: {
   app.get("/start", async (c) => {
     const invite = c.req.query("invite");
     const { url, pending } = await deps.oidc.start(
-      safeNext(c.req.query("next")),
+      sameOriginPath(c.req.query("next")),
       invite && invite.length <= 200 ? invite : undefined,
     );
     c.header(
@@ -66,7 +64,7 @@ export function oidcRoutes(deps: {
         ),
         { append: true },
       );
-      return c.redirect(safeNext(pending.next), 302);
+      return c.redirect(sameOriginPath(pending.next), 302);
     } catch (error) {
       deps.onFailure(error);
       return c.redirect("/login?sso=failed", 302);

@@ -18,6 +18,8 @@ let hub: RunningHub;
 let s3: TestS3Server;
 let temp: ReturnType<typeof makeTempDir>;
 let token: string;
+/** The operator's token: what a Prometheus scrape of /metrics sends. */
+const METRICS_TOKEN = "s3-blobs-test-admin-token";
 beforeAll(async () => {
   temp = makeTempDir();
   s3 = await startTestS3Server();
@@ -27,6 +29,7 @@ beforeAll(async () => {
     catalogueDir: FIXTURE_CATALOGUE_DIR,
     blobStore: { kind: "s3", ...s3.options("hub/") },
     blobDownload: "redirect",
+    adminToken: METRICS_TOKEN,
   });
   token = await userToken(hub.store, "alice");
   // An S3 server and a hub (with the AWS SDK) to start: more than the default 10 s on a loaded machine.
@@ -101,7 +104,9 @@ describe("blobs in an S3 bucket, downloads redirected to presigned URLs", () => 
       accessToken: token,
     });
     expect(blob?.size).toBe(7_000_000);
-    const metrics = await (await fetch(`${hub.url}/metrics`)).text();
+    const metrics = await (
+      await fetch(`${hub.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
     expect(metrics).toMatch(/hub_blob_store_calls_total\{operation="PutObject",status="200"\} \d+/);
     expect(metrics).toMatch(/hub_blob_store_call_duration_seconds_count\{operation="HeadObject"\} \d+/);
   });

@@ -16,7 +16,11 @@ describe("site settings", () => {
       configuredSignupPolicy: "closed",
       effectiveSignupPolicy: "closed",
     });
-    expect((await call("GET", "/api/site", undefined)).body).toEqual({ siteName: "Modelhub", notice: "" });
+    expect((await call("GET", "/api/site", undefined)).body).toEqual({
+      siteName: "Modelhub",
+      notice: "",
+      cardImageOrigins: [],
+    });
   });
 
   it("lets a site admin open sign-up at run time, and keeps it in the database", async () => {
@@ -39,6 +43,7 @@ describe("site settings", () => {
     expect((await call("GET", "/api/site", undefined, undefined, replica)).body).toEqual({
       siteName: "Acme Models",
       notice: "Maintenance on Sunday.",
+      cardImageOrigins: [],
     });
     expect((await signUp("also-welcome", replica)).status).toBe(201);
 

@@ -2,12 +2,16 @@ import { Hono } from "hono";
 import type { SiteSettingsService } from "../accounts/site-settings.js";
 import type { HubEnv } from "../http/hub-env.js";
 
-/** `GET /api/site`: what every page shows of the site settings (name, notice), for anyone. */
-export function siteRoutes(site: SiteSettingsService) {
+/**
+ * `GET /api/site`: what every page shows of the site settings (name, notice), for anyone, and the origins
+ * model cards' images may load from besides the hub (the pages' Content-Security-Policy allows no others, so
+ * the web app shows any other image as a link instead of tripping the policy).
+ */
+export function siteRoutes(site: SiteSettingsService, options: { cardImageOrigins: readonly string[] }) {
   const app = new Hono<HubEnv>();
   app.get("/", async (c) => {
     const { siteName, notice } = await site.get();
-    return c.json({ siteName, notice });
+    return c.json({ siteName, notice, cardImageOrigins: options.cardImageOrigins });
   });
   return app;
 }

@@ -22,7 +22,11 @@ let b: HubProcess;
 const started: HubProcess[] = [];
 
 async function replica(): Promise<HubProcess> {
-  const hub = await startHubProcess({ DATABASE_URL: postgres.url, DATA_DIR: join(temp.dir, "shared") });
+  const hub = await startHubProcess({
+    DATABASE_URL: postgres.url,
+    DATA_DIR: join(temp.dir, "shared"),
+    ADMIN_TOKEN: METRICS_TOKEN,
+  });
   started.push(hub);
   return hub;
 }
@@ -41,6 +45,9 @@ afterAll(async () => {
   postgres?.stop();
   temp?.remove();
 });
+
+/** The operator's token: what a Prometheus scrape of /metrics sends. */
+const METRICS_TOKEN = "replicas-test-admin-token";
 
 const call = (hub: HubProcess, path: string, token?: string, init: RequestInit = {}) =>
   fetch(`${hub.url}${path}`, {
@@ -65,7 +72,7 @@ describe("two hub processes on one PostgreSQL and one blob store", () => {
     }
     for (const hub of [a, b]) expect((await call(hub, "/readyz")).status).toBe(200);
     // Each reports its own connection pool.
-    const metrics = await (await call(a, "/metrics")).text();
+    const metrics = await (await call(a, "/metrics", METRICS_TOKEN)).text();
     expect(Number(/hub_database_pool_connections\{state="total"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThan(
       0,
     );

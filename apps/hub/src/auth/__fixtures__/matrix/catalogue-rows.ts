@@ -7,6 +7,7 @@ import {
   type Row,
   SEES_PRIVATE,
   SIGNED_IN,
+  SITE_ADMIN_ONLY,
   succeedsWith,
 } from "./callers.js";
 import { CHAT, fixture, PRIVATE } from "./fixture.js";
@@ -134,7 +135,8 @@ export const CATALOGUE_ROWS: Row[] = [
   },
   { route: "GET /healthz", name: "liveness", method: "GET", path: "/healthz", expected: PUBLIC },
   { route: "GET /readyz", name: "readiness", method: "GET", path: "/readyz", expected: PUBLIC },
-  { route: "GET /metrics", name: "metrics", method: "GET", path: "/metrics", expected: PUBLIC },
+  // The operator's (ADMIN_TOKEN) or a site administrator's: request counts, object store calls, process figures.
+  { route: "GET /metrics", name: "metrics", method: "GET", path: "/metrics", expected: SITE_ADMIN_ONLY },
   {
     route: "POST /v1/chat/completions",
     name: "router call billed to the organization",
