@@ -146,7 +146,12 @@ export async function signOut(): Promise<void> {
   queryClient.setQueryData(sessionQuery.queryKey, null);
 }
 
-/** `next` from the query string, only when it is a path of this site (never another origin). */
+/**
+ * `next` from the query string, only when it is a path of this site (never another origin): printable ASCII
+ * (browsers drop tabs and newlines, so `/\t/evil` is `//evil`), no leading `//`, no backslash (read as `/`).
+ * The hub applies the same rule where single sign-on returns (apps/hub/src/http/same-origin-path.ts).
+ */
 export function safeNext(raw: string | null, fallback = "/models"): string {
-  return raw?.startsWith("/") && !raw.startsWith("//") && !raw.startsWith("/\\") ? raw : fallback;
+  if (raw === null || !/^\/[\x21-\x7e]*$/.test(raw)) return fallback;
+  return raw.startsWith("//") || raw.includes("\\") ? fallback : raw;
 }
