@@ -11,14 +11,31 @@ function foldName(name: string): string {
   return name.replace(HFS_IGNORED, "").normalize("NFC").toUpperCase().toLowerCase().normalize("NFC");
 }
 
-/** Each folder and the file of `path` ("a", "a/b", "a/b/c.txt"), with its folded form. */
-function* entries(path: string): Generator<[string, string]> {
+/** Names that fold to themselves lower-cased: ASCII has no ignorables, no composition, simple case. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Calls `visit` with each folder and the file of `path` ("a", "a/b", "a/b/c.txt") and its folded form, from
+ * the top, until `visit` returns false. Runs over every path of the tree at each commit, so the common case
+ * (ASCII) folds without normalizing, and a path leaves as soon as a folder of it is of no interest.
+ */
+function forEachEntry(path: string, visit: (entry: string, folded: string) => boolean): void {
+  if (ASCII.test(path)) {
+    for (let cut = path.indexOf("/"); cut >= 0; cut = path.indexOf("/", cut + 1)) {
+      const entry = path.slice(0, cut);
+      if (!visit(entry, entry.toLowerCase())) return;
+    }
+    visit(path, path.toLowerCase());
+    return;
+  }
   // Folding a segment never yields nor absorbs a "/": segments fold one by one and prefixes stay aligned.
-  const folded = path.split("/").map(foldName);
-  let original = -1;
-  for (let i = 0; i < folded.length; i++) {
-    original = path.indexOf("/", original + 1);
-    yield [original < 0 ? path : path.slice(0, original), folded.slice(0, i + 1).join("/")];
+  const segments = path.split("/");
+  let entry = "";
+  let folded = "";
+  for (const [i, segment] of segments.entries()) {
+    entry = i === 0 ? segment : `${entry}/${segment}`;
+    folded = i === 0 ? foldName(segment) : `${folded}/${foldName(segment)}`;
+    if (!visit(entry, folded)) return;
   }
 }
 
@@ -38,24 +55,32 @@ export function assertNoPathTwins(
   const touched = new Map<string, string>();
   for (const { kind, path } of operations) {
     if (kind !== "put") continue;
-    for (const [, folded] of entries(path)) if (!touched.has(folded)) touched.set(folded, path);
+    forEachEntry(path, (_entry, folded) => {
+      if (!touched.has(folded)) touched.set(folded, path);
+      return true;
+    });
   }
   if (touched.size === 0) return;
   /** The first entry of the tree seen under each touched folded name. */
   const seen = new Map<string, string>();
+  let twins: [writtenPath: string, first: string, other: string] | undefined;
   for (const path of treePaths) {
-    for (const [entry, folded] of entries(path)) {
+    forEachEntry(path, (entry, folded) => {
+      // Every folder of a touched entry is touched: below an untouched one, nothing is.
       const writtenPath = touched.get(folded);
-      if (writtenPath === undefined) continue;
+      if (writtenPath === undefined) return false;
       const first = seen.get(folded);
       if (first === undefined) seen.set(folded, entry);
-      else if (first !== entry) {
-        throw new InvalidInputError(
-          `Invalid path ${JSON.stringify(writtenPath)}: ${JSON.stringify(first)} and ${JSON.stringify(entry)} ` +
-            "differ only by case or Unicode normalization, so they are one file on macOS and Windows. " +
-            "Keep one of the names (delete or rename the other in the same commit).",
-        );
-      }
+      else if (first !== entry) twins = [writtenPath, first, entry];
+      return twins === undefined;
+    });
+    if (twins) {
+      const [writtenPath, first, other] = twins;
+      throw new InvalidInputError(
+        `Invalid path ${JSON.stringify(writtenPath)}: ${JSON.stringify(first)} and ${JSON.stringify(other)} ` +
+          "differ only by case or Unicode normalization, so they are one file on macOS and Windows. " +
+          "Keep one of the names (delete or rename the other in the same commit).",
+      );
     }
   }
 }
