@@ -60,9 +60,11 @@ const commitReadme = (url: string, repo: string, token: string, readme: string) 
 
 /**
  * Puts the database back where migration 14 left it, at version 14: without the columns 15 added, the flag 16
- * set, and with the usage indexes 17 replaced.
+ * set, with the usage indexes 17 replaced, and without what 18 added.
  */
 async function backToMigration14(db: Database): Promise<void> {
+  await db.exec("ALTER TABLE xet_files DROP COLUMN sha256_checked; DROP TABLE lfs_upload_parts");
+  await db.run("DELETE FROM meta WHERE key = ?", ["xet_sha256_pending"]);
   await db.exec(
     "ALTER TABLE repos DROP COLUMN card_data; ALTER TABLE repos DROP COLUMN tags; ALTER TABLE repos DROP COLUMN sdk",
   );

@@ -103,6 +103,7 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
   const repo = (await store.repos.get("model", "acme/copied"))!;
   const lfs = Buffer.from("large file content");
   await store.repos.addLfsObject(repo.key, sha256(lfs), lfs.byteLength, new Date().toISOString());
+  await store.uploadParts.record(repo.key, sha256(lfs), 1, hex64(), new Date().toISOString());
 
   // Xet: a xorb with its chunks, a file made of it, registered for the repository.
   const xorb = hex64();
