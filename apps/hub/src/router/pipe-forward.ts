@@ -5,7 +5,13 @@ import { answerHead, forwardedHeaders, type ProviderHead, setIn } from "./exchan
 import { type ForwardResult, type ForwardTimeouts, MAX_ERROR_BODY_BYTES, upstreamUrl } from "./forward.js";
 import { ROUTER_SECURITY_HEADERS } from "./response-headers.js";
 import { ProviderProtocolError } from "./response-parser.js";
-import { type CompiledRewrites, compileRewrites, redact, rewriteBody } from "./stream-rewriter.js";
+import {
+  type CompiledRewrites,
+  compileRewrites,
+  redact,
+  rewriteBody,
+  rewriteCutBody,
+} from "./stream-rewriter.js";
 import { StreamedAnswer } from "./streamed-answer.js";
 import {
   CALLER_STALLED_CODE,
@@ -116,6 +122,8 @@ export function pipeToProvider(request: PipeForwardRequest): void {
 
 /** The reason a call is cancelled with when its caller left (never shown to anyone). */
 const CALLER_GONE = new Error("The caller went away.");
+/** The reason an answer with a content coding is given up. */
+const ENCODED = new Error("The provider's answer is encoded.");
 /** The reason a successful answer longer than it said, or an error body past its limit, is cut. */
 const TOO_LONG = new Error("The provider's answer is longer than the router reads.");
 
@@ -208,6 +216,19 @@ class ProviderExchange implements UpstreamHandler {
     if (request.onRetrySafeFailure && isRetrySafeStatus(status)) {
       // Read and dropped (its connection stays usable); the caller's response goes to the next provider.
       this.failOver(status, request.onRetrySafeFailure);
+      return;
+    }
+    const encoding = encodingOf(headers);
+    if (encoding !== undefined) {
+      // Compressed bytes cannot be scrubbed of the key: refused, never passed on.
+      this.mode = "dropped";
+      request.sendError(
+        new UpstreamError(
+          `Provider ${request.upstream.provider} sent a ${encoding.slice(0, 20)}-encoded answer the router cannot check; it asks for unencoded answers.`,
+        ),
+      );
+      this.finish(502);
+      controller.abort(ENCODED);
       return;
     }
     const head = answerHead(headers, bodyLength, request.answerHeaders, this.rewrites);
@@ -315,7 +336,11 @@ class ProviderExchange implements UpstreamHandler {
     const { status, request, chunks } = this;
     const bodyless = status === 204 || status === 304;
     const read = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    const body = bodyless ? EMPTY : rewriteBody(read, this.rewrites);
+    const body = bodyless
+      ? EMPTY
+      : this.received > this.limit
+        ? rewriteCutBody(read, this.rewrites)
+        : rewriteBody(read, this.rewrites);
     this.responseBytes = body.byteLength;
     const headers = this.head!.headers;
     if (isErrorStatus(status)) {
@@ -365,6 +390,19 @@ class ProviderExchange implements UpstreamHandler {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * The answer's content coding (gzip, br...), when it has one: the router asks for none (it sends no
+ * Accept-Encoding), and cannot look for the key inside compressed bytes.
+ */
+function encodingOf(headers: readonly string[]): string | undefined {
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i] !== "content-encoding") continue;
+    const value = headers[i + 1]!.trim().toLowerCase();
+    if (value !== "" && value !== "identity") return value;
+  }
+  return undefined;
+}
 
 /** What the caller is told of a provider that gave no usable answer (a 502). */
 function noAnswerMessage(provider: string, error: Error & { code?: string }): string {

@@ -39,7 +39,12 @@ describe("the stream rewriter", () => {
     const { out, emitted } = run(["tail hf_si", "gh"]);
     expect(emitted[0]).toBe("tail ");
     expect(out).toBe("tail hf_sigh");
-    expect(run(["ends with hf_sim"]).out).toBe("ends with hf_sim");
+    expect(run(["ends with hf_"]).out).toBe("ends with hf_");
+  });
+
+  it("redacts the start of the key an answer ends with, from four characters on", () => {
+    expect(run(["ends with hf_s"]).out).toBe("ends with [redacted]");
+    expect(run(["ends with hf_simSECRET12"]).out).toBe("ends with [redacted]");
   });
 
   it("says a chunk passes as it is only when push would give it back whole", () => {
@@ -85,5 +90,57 @@ describe("a whole body", () => {
     expect(rewriteBody(Buffer.from(`{"echo":"${SECRET}"}`), compiled).toString()).toBe(
       '{"echo":"[redacted]"}',
     );
+  });
+});
+
+describe("every form of the key", () => {
+  const KEY = "sk-Op3rAtor/Key_9fQ2";
+  const jsonEscape = (text: string, every = 1, upperHex = false) =>
+    [...text]
+      .map((char, i) => {
+        if (i % every !== 0) return char;
+        const hex = char.charCodeAt(0).toString(16).padStart(4, "0");
+        return `\\u${upperHex ? hex.toUpperCase() : hex}`;
+      })
+      .join("");
+  const forms: Record<string, string> = {
+    literal: KEY,
+    lower: KEY.toLowerCase(),
+    upper: KEY.toUpperCase(),
+    "JSON-escaped": jsonEscape(KEY),
+    "JSON-escaped, upper-case hex": jsonEscape(KEY, 1, true),
+    "half JSON-escaped, half lower-case": jsonEscape(KEY.toLowerCase(), 2),
+    "escaped slash": KEY.replace("/", "\\/"),
+    "percent-encoded": encodeURIComponent(KEY),
+    "fully percent-encoded": [...Buffer.from(KEY)].map((b) => `%${b.toString(16)}`).join(""),
+    base64: Buffer.from(KEY).toString("base64"),
+    base64url: Buffer.from(KEY).toString("base64url"),
+    "base64 after one byte": Buffer.from(`:${KEY}`).toString("base64"),
+    "base64 after two bytes": Buffer.from(`u:${KEY}`).toString("base64"),
+    "base64 of a Bearer header": Buffer.from(`Bearer ${KEY}!`).toString("base64"),
+  };
+  /** Whether any readable part of the key survived: its longest run of characters, in any case. */
+  const leaks = (out: string, form: string) =>
+    out.includes(form) || out.toLowerCase().includes(KEY.toLowerCase().slice(0, 8));
+
+  it.each(Object.entries(forms))("redacts the key %s, whole or split at every point", (_name, form) => {
+    const body = `data: {"echo":"${form}"}\n\n`;
+    const whole = rewriteBody(Buffer.from(body), compileRewrites([redact(KEY)])).toString();
+    expect(whole).toContain("[redacted]");
+    expect(leaks(whole, form)).toBe(false);
+    for (let split = 1; split < body.length; split++) {
+      const scrubber = createStreamRewriter([redact(KEY)]);
+      const out = [body.slice(0, split), body.slice(split)]
+        .map((part) => scrubber.push(Buffer.from(part)).toString())
+        .join("");
+      expect(out + scrubber.end().toString(), `split at ${split}`).not.toContain(form);
+    }
+  });
+
+  it("leaves text that only resembles the key alone", () => {
+    const compiled = compileRewrites([redact(KEY)]);
+    for (const text of ["sk-Op3rAtor/Key_9fQ", "\\u0073k-other", "%73%6b-", "sk sk- \\n \\u00"]) {
+      expect(rewriteBody(Buffer.from(text), compiled).toString()).toBe(text);
+    }
   });
 });

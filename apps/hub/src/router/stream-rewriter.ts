@@ -1,11 +1,22 @@
+import { KeyForms, type KeySpan, partialAtEnd } from "./key-forms.js";
+
 /** One text to replace in a provider's answer, and what replaces it. */
 export interface Rewrite {
   find: string;
   replace: string;
+  /** A credential: found in every form it may be echoed in (key-forms.ts), not only as written. */
+  everyForm?: boolean;
 }
 
-/** The hub's credential for a provider, as it must never come back. */
-export const redact = (secret: string): Rewrite => ({ find: secret, replace: "[redacted]" });
+/** The hub's credential for a provider, as it must never come back, in any form. */
+export const redact = (secret: string): Rewrite => ({ find: secret, replace: "[redacted]", everyForm: true });
+
+/**
+ * At the very end of an answer, held bytes that already spell this many of a key's characters (in some form)
+ * are redacted rather than sent: a provider must not be able to leak a key's first characters by ending its
+ * answer there. Fewer are sent as they are (a body ending in `s` is not a key).
+ */
+const MIN_CUT_KEY_CHARS = 4;
 
 /**
  * Replaces texts in a body passed on chunk by chunk (the provider's key, the provider's internal base URL),
@@ -35,13 +46,14 @@ export function createStreamRewriter(rewrites: readonly Rewrite[] | CompiledRewr
     passesAsIs(chunk: Buffer): boolean {
       if (pending) return false;
       for (const pair of compiled.pairs) if (chunk.indexOf(pair.find) !== -1) return false;
+      for (const key of compiled.keys) if (key.forms.spans(chunk).length > 0) return false;
       return heldAtEnd(chunk, compiled) === 0;
     },
-    /** What was held back, at the end of the body. */
+    /** What was held back, at the end of the body (a key's cut-off start redacted). */
     end(): Buffer {
       const rest = pending ?? EMPTY;
       pending = undefined;
-      return rest;
+      return redactCutKey(rest, compiled);
     },
   };
 }
@@ -53,8 +65,44 @@ export function rewriteBody(data: Buffer, compiled: CompiledRewrites): Buffer {
   return replaceEvery(data, compiled);
 }
 
+/**
+ * A body cut off before its end (an error body past the router's limit): rewritten, and a key's form cut
+ * at the end removed with the rest.
+ */
+export function rewriteCutBody(data: Buffer, compiled: CompiledRewrites): Buffer {
+  const rewritten = replaceEvery(data, compiled);
+  return rewritten.subarray(0, rewritten.byteLength - heldAtEnd(rewritten, compiled));
+}
+
+/** A text with every rewrite applied; header values are latin1 strings (one char per byte, as read). */
+export function rewriteString(
+  text: string,
+  compiled: CompiledRewrites,
+  encoding: "latin1" | "utf8" = "latin1",
+): string {
+  const bytes = Buffer.from(text, encoding);
+  const rewritten = replaceEvery(bytes, compiled);
+  return rewritten === bytes ? text : rewritten.toString(encoding);
+}
+
+/** The end of an answer: a key form cut off there, spelling at least a few of its characters, redacted. */
+function redactCutKey(rest: Buffer, compiled: CompiledRewrites): Buffer {
+  if (rest.byteLength === 0) return rest;
+  for (const key of compiled.keys) {
+    const cut = key.forms.cutAtEnd(rest);
+    if (cut.chars >= MIN_CUT_KEY_CHARS) {
+      return Buffer.concat([rest.subarray(0, rest.byteLength - cut.bytes), key.replace]);
+    }
+  }
+  return rest;
+}
+
 function replaceEvery(data: Buffer, compiled: CompiledRewrites): Buffer {
   let result = data;
+  for (const key of compiled.keys) {
+    const spans = key.forms.spans(result);
+    if (spans.length > 0) result = replaceSpans(result, spans, key.replace);
+  }
   for (const pair of compiled.pairs) {
     if (result.indexOf(pair.find) !== -1) result = replaceAll(result, pair.find, pair.replace);
   }
@@ -70,46 +118,50 @@ function heldAtEnd(data: Buffer, compiled: CompiledRewrites): number {
   if (data.byteLength === 0 || compiled.prefixBytes[data[data.byteLength - 1]!] === 0) return 0;
   let held = 0;
   for (const pair of compiled.pairs) held = Math.max(held, partialAtEnd(data, pair.find));
+  for (const key of compiled.keys) held = Math.max(held, key.forms.cutAtEnd(data).bytes);
   return held;
 }
 
 /** Rewrites as buffers, prepared once for many bodies. */
 export interface CompiledRewrites {
   readonly rewrites: readonly Rewrite[];
+  /** Texts found as written. */
   readonly pairs: ReadonlyArray<{ find: Buffer; replace: Buffer }>;
+  /** Credentials, found in every form. */
+  readonly keys: ReadonlyArray<{ forms: KeyForms; replace: Buffer }>;
   /** Per byte value: 1 when some text has that byte before its last one (where a held-back prefix can end). */
   readonly prefixBytes: Uint8Array;
 }
 
 export function compileRewrites(rewrites: readonly Rewrite[]): CompiledRewrites {
   const usable = rewrites.filter((rewrite) => rewrite.find.length > 0);
-  const pairs = usable.map((rewrite) => ({
-    find: Buffer.from(rewrite.find),
-    replace: Buffer.from(rewrite.replace),
-  }));
+  const pairs = usable
+    .filter((rewrite) => !rewrite.everyForm)
+    .map((rewrite) => ({ find: Buffer.from(rewrite.find), replace: Buffer.from(rewrite.replace) }));
+  const keys = usable
+    .filter((rewrite) => rewrite.everyForm)
+    .map((rewrite) => ({ forms: new KeyForms(rewrite.find), replace: Buffer.from(rewrite.replace) }));
   const prefixBytes = new Uint8Array(256);
   for (const { find } of pairs) for (let i = 0; i < find.byteLength - 1; i++) prefixBytes[find[i]!] = 1;
-  return { rewrites: usable, pairs, prefixBytes };
+  for (const { forms } of keys) for (let i = 0; i < 256; i++) prefixBytes[i] ||= forms.innerBytes[i]!;
+  return { rewrites: usable, pairs, keys, prefixBytes };
 }
 
-/** Rewrites a whole (small) body at once. */
+/** Rewrites a whole (small) text at once. */
 export function rewriteText(text: string, rewrites: readonly Rewrite[]): string {
-  let result = text;
-  for (const { find, replace } of rewrites)
-    if (find && result.includes(find)) result = result.replaceAll(find, replace);
-  return result;
+  return rewriteString(text, compileRewrites(rewrites), "utf8");
 }
 
-/** How many bytes at the end of `data` are the start of `needle` (at most its length - 1). */
-function partialAtEnd(data: Buffer, needle: Buffer): number {
-  const longest = Math.min(needle.byteLength - 1, data.byteLength);
-  for (let length = longest; length > 0; length--) {
-    const from = data.byteLength - length;
-    if (data[from] !== needle[0]) continue;
-    // Compared in place: no buffer views allocated per candidate.
-    if (needle.compare(data, from, data.byteLength, 0, length) === 0) return length;
+/** `data` with each span replaced. */
+function replaceSpans(data: Buffer, spans: readonly KeySpan[], replace: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const span of spans) {
+    parts.push(data.subarray(from, span.start), replace);
+    from = span.end;
   }
-  return 0;
+  parts.push(data.subarray(from));
+  return Buffer.concat(parts);
 }
 
 function replaceAll(data: Buffer, find: Buffer, replace: Buffer): Buffer {
