@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { DROPPED_REQUEST_HEADERS, DROPPED_RESPONSE_HEADERS } from "./forward.js";
-import { type CompiledRewrites, rewriteText } from "./stream-rewriter.js";
+import { DROPPED_RESPONSE_HEADERS } from "./forward.js";
+import { type CompiledRewrites, rewriteString } from "./stream-rewriter.js";
 import type { Upstream } from "./upstreams.js";
 
 /**
@@ -10,7 +10,27 @@ import type { Upstream } from "./upstreams.js";
  */
 
 /**
- * The caller's headers as the provider gets them, as a flat `[name, value, ...]` list.
+ * The only caller headers a provider gets: what the hub's client sends on an inference call (the body's type,
+ * what answer it accepts, Replicate's `Prefer: wait`, Z.ai's channel and language) and hf-inference's call
+ * options. Everything else stays with the hub: credentials, hop-by-hop headers, method overrides
+ * (`X-HTTP-Method-Override` and kin, which some APIs obey), and headers that choose the account a provider
+ * bills or acts for (`OpenAI-Organization`, `OpenAI-Project`).
+ */
+export const FORWARDED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
+  "content-type",
+  "accept",
+  "accept-language",
+  "user-agent",
+  "prefer",
+  "x-source-channel",
+  "x-use-cache",
+  "x-wait-for-model",
+]);
+
+/**
+ * The caller's headers as the provider gets them, as a flat `[name, value, ...]` list: those of
+ * FORWARDED_REQUEST_HEADERS (and provider-sim's `x-sim-*` when the hub is told to pass them), then the hub's
+ * own (host, the provider's credential, the request id, the body's length).
  */
 export function forwardedHeaders(
   call: {
@@ -26,8 +46,7 @@ export function forwardedHeaders(
   const dropSimHeaders = !call.forwardSimHeaders || call.upstream.target === "provider";
   const incoming = call.headers;
   for (const name in incoming) {
-    if (DROPPED_REQUEST_HEADERS.has(name) || name.startsWith("x-forwarded-")) continue;
-    if (dropSimHeaders && name.startsWith("x-sim-")) continue;
+    if (!FORWARDED_REQUEST_HEADERS.has(name) && (dropSimHeaders || !name.startsWith("x-sim-"))) continue;
     const value = incoming[name];
     if (typeof value === "string") headers.push(name, value);
     else if (value !== undefined) for (const item of value) headers.push(name, item);
@@ -63,11 +82,13 @@ export function answerHead(
   for (let i = 0; i < provided.length; i += 2) {
     const name = provided[i]!;
     const value = provided[i + 1]!;
+    // A header whose name holds the key is dropped whole (names cannot be rewritten into a valid one).
+    if (rewriteString(name, rewrites) !== name) continue;
+    const scrubbed = rewriteString(value, rewrites);
     if (DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-")) {
-      if (name === "x-request-id") headers.push("x-provider-request-id", value);
+      if (name === "x-request-id") headers.push("x-provider-request-id", scrubbed);
       continue;
     }
-    const scrubbed = rewriteText(value, rewrites.rewrites);
     const ours = REPLACEABLE.has(name) ? headers.indexOf(name) : -1;
     if (ours !== -1 && ours % 2 === 0 && ours < base.length) headers[ours + 1] = scrubbed;
     else headers.push(name, scrubbed);

@@ -12,30 +12,6 @@ export const DEFAULT_TIMEOUTS: ForwardTimeouts = { headersMs: 120_000, idleMs: 1
 /** Largest provider error body passed back (it is read whole to scrub credentials from it). */
 export const MAX_ERROR_BODY_BYTES = 256 * 1024;
 
-/** Caller headers never forwarded: credentials, hop-by-hop headers, and what the hub sets itself. */
-export const DROPPED_REQUEST_HEADERS = new Set([
-  "authorization",
-  "proxy-authorization",
-  "cookie",
-  "x-key",
-  "x-api-key",
-  "api-key",
-  "host",
-  "connection",
-  "keep-alive",
-  "content-length",
-  "transfer-encoding",
-  "te",
-  "trailer",
-  "upgrade",
-  "expect",
-  "origin",
-  "referer",
-  "forwarded",
-  "x-request-id",
-  "accept-encoding",
-]);
-
 /** Provider headers never passed back: cookies, hop-by-hop, encodings undone by fetch, CORS (the hub's own). */
 export const DROPPED_RESPONSE_HEADERS = new Set([
   "set-cookie",
