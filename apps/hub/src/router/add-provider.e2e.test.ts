@@ -2,6 +2,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { grantGatedModelsToEveryone } from "./__fixtures__/gated-grants.js";
 
 /**
  * "Adding a provider touches its file and the registry, nothing else", shown by doing it: the inference
@@ -81,6 +82,8 @@ beforeAll(async () => {
     ),
   });
   token = await userToken(hub.store, "acme-user", "read");
+  // The catalogue's gated models need a grant for inference, as for their files.
+  await grantGatedModelsToEveryone(hub.store);
 }, 60_000);
 afterAll(async () => {
   await hub?.close();

@@ -1,29 +1,45 @@
 import { describe, expect, it } from "vitest";
-import { modelOfCall } from "./call-model.js";
+import { modelsOfCall } from "./call-model.js";
+import type { AllowedCall } from "./inference-routes.js";
 
 const body = (text: string) => Buffer.from(text, "utf8");
+const json: AllowedCall = { pathModel: null, rawBody: false };
+const named = (text: string, call = json) => modelsOfCall(body(text), call).named;
 
-describe("modelOfCall", () => {
-  it("reads a leading model key without parsing the body", () => {
-    expect(modelOfCall(body('{"model":"org/m-é","messages":[]}'), "/v1/chat/completions")).toBe("org/m-é");
-    expect(modelOfCall(body('{ "model" : "a/b" ,"stream":true}'), "/x")).toBe("a/b");
-  });
-
-  it("finds model anywhere at the top level, escapes included", () => {
-    expect(modelOfCall(body('{"messages":[{"model":"nested"}],"model":"top/m"}'), "/x")).toBe("top/m");
-    expect(modelOfCall(body('{"model":"a\\/b"}'), "/x")).toBe("a/b");
+describe("modelsOfCall", () => {
+  it("reads the body as JSON whatever comes before its first key", () => {
+    expect(named('{"model":"org/m-é","messages":[]}')).toEqual(["org/m-é"]);
+    expect(named(' \n\t{ "model" : "a/b" ,"stream":true}')).toEqual(["a/b"]);
+    expect(named('\ufeff{"model":"a/b"}')).toEqual(["a/b"]);
+    expect(named('{"messages":[{"model":"nested"}],"model":"top/m"}')).toEqual(["top/m"]);
+    expect(named('{"model":"a\\/b"}')).toEqual(["a/b"]);
+    expect(named('{"mod\\u0065l":"a/b"}')).toEqual(["a/b"]);
   });
 
   it("reads the last of two model keys, as JSON.parse and the provider do", () => {
-    expect(modelOfCall(body('{"model":"public/m","messages":[],"model":"private/m"}'), "/x")).toBe(
-      "private/m",
-    );
-    expect(modelOfCall(body('{ "model": "public/m", "model": "private/m"}'), "/x")).toBe("private/m");
+    expect(named('{"model":"public/m","messages":[],"model":"private/m"}')).toEqual(["private/m"]);
   });
 
-  it("falls back to the provider path", () => {
-    expect(modelOfCall(body("not json"), "/models/org/name/pipeline")).toBe("org/name");
-    expect(modelOfCall(undefined, "/pipeline/text-classification/org%2Fname")).toBe("org/name");
-    expect(modelOfCall(body('{"prompt":"x"}'), "/v1/images")).toBeNull();
+  it("names every key a provider may read a model from: any letter case, and model_name", () => {
+    expect(named('{"model":"a/b","Model":"c/d","MODEL_NAME":"e/f"}')).toEqual(["a/b", "c/d", "e/f"]);
+  });
+
+  it("names the path's model with the body's, and records the body's first", () => {
+    const call = { pathModel: "org/name", rawBody: false };
+    expect(modelsOfCall(body('{"model":"x/y"}'), call)).toEqual({
+      named: ["org/name", "x/y"],
+      recorded: "x/y",
+    });
+    expect(modelsOfCall(undefined, call)).toEqual({ named: ["org/name"], recorded: "org/name" });
+    expect(modelsOfCall(body('{"prompt":"x"}'), json)).toEqual({ named: [], recorded: null });
+  });
+
+  it("refuses a body that is not a JSON object, unless the call may carry raw bytes", () => {
+    expect(() => named("not json")).toThrow(/not valid JSON/);
+    expect(() => named('["model","a/b"]')).toThrow(/must be a JSON object/);
+    expect(() => named("")).toThrow(/not valid JSON/);
+    const raw = { pathModel: "org/name", rawBody: true };
+    expect(modelsOfCall(body("RIFF....WAVE"), raw)).toEqual({ named: ["org/name"], recorded: "org/name" });
+    expect(named('{"inputs":"x","model":"a/b"}', raw)).toEqual(["org/name", "a/b"]);
   });
 });

@@ -1,5 +1,7 @@
-/** A JSON object whose first key is `model` with a string value. */
-const FIRST_KEY_MODEL = /^\{\s*"model"\s*:\s*"([^"\\]*)"/;
+import { InvalidInputError } from "../errors.js";
+import { parseJsonBody } from "../http/body.js";
+import type { AllowedCall } from "./inference-routes.js";
+
 const COMPACT_MODEL = Buffer.from('{"model":"');
 const MODEL_KEY = Buffer.from('"model"');
 
@@ -18,34 +20,53 @@ export function compactModelSpan(body: Buffer): { start: number; end: number } |
   return { start, end };
 }
 
+/** Top-level body keys that name a model to some provider (`model_name`: Hyperbolic's images). */
+export const MODEL_KEYS: ReadonlySet<string> = new Set(["model", "model_name"]);
+
+/** The models a per-provider call names, as its provider may read them: what the model checks look at. */
+export interface CallModels {
+  /** Every model named: in the path and in the body (each case-variant of a model key: some servers match
+   * keys without regard to case). */
+  named: string[];
+  /** The one usage records name: the body's `model`, else the path's, else null. */
+  recorded: string | null;
+}
+
 /**
- * The hub model a router call is about, for usage records: the JSON body's `model`, or the `/models/{id}`
- * (or `/pipeline/{task}/{id}`) path. The node:http fast path's copy of the Hono route's rule.
+ * The models a `/router/{provider}/...` call names. The body is parsed as JSON whole (as the provider will
+ * parse it: leading whitespace, a byte-order mark or key order change nothing); a body that is not a JSON
+ * object is refused, unless the call may carry a file's raw bytes (then the path names the model).
  */
-export function modelOfCall(body: Uint8Array | undefined, providerPath: string): string | null {
-  if (body && body.byteLength > 0 && body[0] === 0x7b) {
-    const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    const span = compactModelSpan(bytes);
-    if (span) return bytes.toString("utf8", span.start, span.end).slice(0, 200);
-    // The OpenAI clients (and the hub's snippets) send `model` first: read it without parsing the whole body,
-    // unless the body names a model twice (JSON.parse, like most servers, takes the last one).
-    const head = bytes.toString("latin1", 0, Math.min(bytes.byteLength, 512));
-    const first = FIRST_KEY_MODEL.exec(head);
-    if (first?.[1] !== undefined && bytes.indexOf(MODEL_KEY, bytes.indexOf(MODEL_KEY) + 1) === -1) {
-      return Buffer.from(first[1], "latin1").toString("utf8").slice(0, 200);
-    }
-    try {
-      const parsed = JSON.parse(bytes.toString("utf8")) as { model?: unknown };
-      if (typeof parsed.model === "string") return parsed.model.slice(0, 200);
-    } catch {
-      // Not JSON: fall through to the path.
+export function modelsOfCall(body: Uint8Array | undefined, call: AllowedCall): CallModels {
+  const fromBody: string[] = [];
+  if (body !== undefined) {
+    const parsed = parsedBody(body, call.rawBody);
+    if (parsed !== undefined) {
+      for (const key of Object.keys(parsed)) {
+        const value = parsed[key];
+        if (MODEL_KEYS.has(key.toLowerCase()) && typeof value === "string")
+          fromBody.push(value.slice(0, 200));
+      }
     }
   }
-  const match = /^\/(?:models|pipeline\/[^/]+)\/([^/?]+\/[^/?]+|[^/?]+)/.exec(providerPath);
-  if (!match?.[1]) return null;
+  const named = call.pathModel === null ? fromBody : [call.pathModel, ...fromBody];
+  return { named, recorded: fromBody[0] ?? call.pathModel };
+}
+
+/** The body as a JSON object; undefined for a raw body where one may be sent; else a 400. */
+function parsedBody(body: Uint8Array, rawAllowed: boolean): Record<string, unknown> | undefined {
+  let parsed: unknown;
   try {
-    return decodeURIComponent(match[1]).slice(0, 200);
-  } catch {
-    return match[1].slice(0, 200);
+    parsed = parseJsonBody(body);
+  } catch (error) {
+    if (rawAllowed) return undefined;
+    throw error;
   }
+  if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+    return parsed as Record<string, unknown>;
+  }
+  if (rawAllowed) return undefined;
+  throw new InvalidInputError(
+    "The request body must be a JSON object (the provider's inference call, with its model).",
+  );
 }

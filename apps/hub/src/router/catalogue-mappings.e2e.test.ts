@@ -7,6 +7,7 @@ import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { startTestHub } from "../__fixtures__/test-hub.js";
 import type { RunningHub } from "../start-hub.js";
 import type { ProviderMapping } from "../store/mapping-record.js";
+import { grantGatedModelsToEveryone } from "./__fixtures__/gated-grants.js";
 
 /**
  * Every provider mapping the built-in catalogue offers works end to end: the hub as `npm start` runs it
@@ -23,6 +24,8 @@ beforeAll(async () => {
   temp = makeTempDir();
   hub = await startTestHub({ dataDir: join(temp.dir, "data") });
   token = await userToken(hub.store, "walk", "read");
+  // The catalogue's gated models need a grant for inference, as for their files.
+  await grantGatedModelsToEveryone(hub.store);
   let cursor: string | null = `${hub.url}/api/models?expand[]=inferenceProviderMapping&limit=1000`;
   while (cursor) {
     const response: Response = await fetch(cursor);

@@ -7,6 +7,7 @@ import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { startTestHub } from "../__fixtures__/test-hub.js";
 import type { RunningHub } from "../start-hub.js";
 import type { ProviderMapping } from "../store/mapping-record.js";
+import { grantGatedModelsToEveryone } from "./__fixtures__/gated-grants.js";
 import { checkSnippetResult } from "./__fixtures__/snippet-results.js";
 
 /**
@@ -54,6 +55,8 @@ beforeAll(async () => {
   work = makeWorkDir();
   hub = await startTestHub({ dataDir: join(temp.dir, "data") });
   token = await userToken(hub.store, "snippets", "read");
+  // The catalogue's gated models need a grant for inference, as for their files.
+  await grantGatedModelsToEveryone(hub.store);
   const wanted: Offer[] = [];
   for (const { id, mappings } of await listMappings()) {
     const entries = Object.entries(mappings);

@@ -9,6 +9,7 @@ import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { startTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import type { RunningHub } from "../start-hub.js";
+import { grantGatedModelsToEveryone, INFERENCE_TOKEN_FOR_GATED_MODELS } from "./__fixtures__/gated-grants.js";
 
 /**
  * The router answers on plain node:http, in front of the Hono app: its refusals carry the hub's JSON error
@@ -33,9 +34,11 @@ beforeAll(async () => {
   token = (
     await accountsService(hub.store.accounts).createToken(undefined, {
       name: "parity",
-      scopes: ["inference"],
+      ...INFERENCE_TOKEN_FOR_GATED_MODELS,
     })
   ).token;
+  // The catalogue's gated models need a grant for inference, as for their files.
+  await grantGatedModelsToEveryone(hub.store);
 });
 afterAll(async () => {
   await hub?.close();
@@ -271,9 +274,10 @@ describe("a hub left to its defaults", () => {
     plainToken = (
       await accountsService(plain.store.accounts).createToken(undefined, {
         name: "plain",
-        scopes: ["inference"],
+        ...INFERENCE_TOKEN_FOR_GATED_MODELS,
       })
     ).token;
+    await grantGatedModelsToEveryone(plain.store);
   });
   afterAll(() => plain?.close());
 

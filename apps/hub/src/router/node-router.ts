@@ -11,9 +11,10 @@ import {
 import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
-import { modelOfCall } from "./call-model.js";
+import { modelsOfCall } from "./call-model.js";
 import { type CallerRequest, type CallerResponse, readCallerBody } from "./caller-exchange.js";
 import type { ForwardTimeouts } from "./forward.js";
+import { InferenceRoutes } from "./inference-routes.js";
 import { createServedModels, type ModelRoute } from "./model-routes.js";
 import { createOpenAiApi } from "./openai-api.js";
 import { pipeToProvider } from "./pipe-forward.js";
@@ -43,6 +44,14 @@ export interface NodeRouterDeps {
   stats?: ProviderStats;
   /** Counts each finished call (per provider and status) for `/metrics`. */
   metrics?: HubMetrics;
+  /** The calls `/router/{provider}/...` forwards: by default each provider's inference calls, as the client
+   * makes them. */
+  inferenceRoutes?: InferenceRoutes;
+}
+
+/** A model only some callers may run (private: its owner's members; gated: those granted access). */
+function isRestricted(model: ModelRoute["model"]): boolean {
+  return model.private || Boolean(model.gated);
 }
 
 /** A `.` or `..` path segment, literal or percent-encoded (as the app's dot-segment guard refuses them). */
@@ -104,6 +113,7 @@ interface ProviderTarget {
 export function createNodeRouter(deps: NodeRouterDeps) {
   const api = createOpenAiApi({ ...deps, stats: deps.stats ?? createProviderStats() });
   const servedModels = createServedModels(deps.store);
+  const inferenceRoutes = deps.inferenceRoutes ?? InferenceRoutes.fromClient();
   /** The request id, CORS headers for a call that sends `Origin`, security headers; `Vary` on GET answers. */
   const baseHeaders = (incoming: CallerRequest, requestId: string): string[] => {
     const headers = ["x-request-id", requestId];
@@ -161,19 +171,23 @@ export function createNodeRouter(deps: NodeRouterDeps) {
   }
 
   /**
-   * A private model named in a per-provider call (by its hub id, or by the provider's id for it) answers as
-   * a missing one to a caller who may not read it: nothing is forwarded or recorded.
+   * The models a per-provider call names (in its path and body, by hub id or by the provider's id for one),
+   * each as the caller may use it: a private one the caller may not see answers as a missing one, a gated one
+   * needs the caller's grant (RouterCaller.mayUse). Nothing is forwarded or recorded when one is refused.
    */
-  function refuseHiddenModel(
+  function refuseUnusableModels(
     caller: RouterCaller,
     provider: string,
-    model: string | null,
+    named: readonly string[],
   ): Promise<void> | undefined {
-    if (model === null) return undefined;
-    const served = servedModels(provider, model);
-    // Cached, and every model public (the usual case): decided without a promise.
-    if (!(served instanceof Promise) && !served.some((found) => found.private)) return undefined;
-    return refuseAmong(caller, served, model);
+    const checks: Promise<void>[] = [];
+    for (const model of named) {
+      const served = servedModels(provider, model);
+      // Cached, and every model public and ungated (the usual case): decided without a promise.
+      if (!(served instanceof Promise) && !served.some(isRestricted)) continue;
+      checks.push(refuseAmong(caller, served, model));
+    }
+    return checks.length === 0 ? undefined : Promise.all(checks).then(() => undefined);
   }
 
   async function refuseAmong(
@@ -182,9 +196,7 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     model: string,
   ): Promise<void> {
     for (const found of await served) {
-      if (found.private && !(await caller.maySee(found))) {
-        throw new NotFoundError(`Model ${model} does not exist on this hub.`);
-      }
+      if (isRestricted(found)) await caller.mayUse(found, model);
     }
   }
 
@@ -231,19 +243,24 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     // Checked after the credential, as before: a caller without one learns nothing about paths.
     checked.providerPath ??= providerPathFrom(checked.pathname, provider);
     const providerPath = checked.providerPath;
+    // Only the provider's inference calls go on with the operator's key (inference-routes.ts).
+    const method = incoming.method ?? "GET";
+    const call = inferenceRoutes.check(provider, method, providerPath, search);
     const upstream = deps.upstreams.get(provider);
     if (!upstream) {
       throw new UnavailableError(
         `Provider ${provider} is not configured on this hub (set ${deps.upstreams.keyVariable(provider)}).`,
       );
     }
-    const body = incoming.method === "POST" ? await readCallerBody(incoming, deps.maxBodyBytes) : undefined;
-    const model = modelOfCall(body, providerPath);
-    const refusing = refuseHiddenModel(caller, provider, model);
+    const body = method === "POST" ? await readCallerBody(incoming, deps.maxBodyBytes) : undefined;
+    // The body parsed whole before any decision on the models it names (call-model.ts).
+    const models = modelsOfCall(body, call);
+    const refusing = refuseUnusableModels(caller, provider, models.named);
     if (refusing) await refusing;
+    const model = models.recorded;
     pipeToProvider({
       upstream,
-      method: incoming.method ?? "GET",
+      method,
       pathAndQuery: providerPath + search,
       publicUrl: deps.publicUrl(),
       headers: incoming.headers,

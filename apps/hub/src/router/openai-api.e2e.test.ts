@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type SimHub, startHubOnSim } from "../__fixtures__/sim-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import type { RunningHub } from "../start-hub.js";
+import { grantGatedModelsToEveryone, INFERENCE_TOKEN_FOR_GATED_MODELS } from "./__fixtures__/gated-grants.js";
 import { MODEL_ROUTE_TTL_MS } from "./model-routes.js";
 
 /**
@@ -31,10 +32,12 @@ beforeAll(async () => {
   token = (
     await accountsService(hub.store.accounts).createToken(undefined, {
       name: "openai",
-      scopes: ["inference"],
+      ...INFERENCE_TOKEN_FOR_GATED_MODELS,
     })
   ).token;
   client = new OpenAI({ baseURL: `${hub.url}/v1`, apiKey: token, maxRetries: 0 });
+  // The catalogue's gated models need a grant for inference, as for their files.
+  await grantGatedModelsToEveryone(hub.store);
 });
 afterAll(async () => {
   await setup?.close();

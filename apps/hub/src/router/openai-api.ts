@@ -5,7 +5,7 @@ import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import type { MappingTask } from "../store/mapping-record.js";
 import type { Store } from "../store/store.js";
-import { compactModelSpan } from "./call-model.js";
+import { compactModelSpan, MODEL_KEYS } from "./call-model.js";
 import { type CallerRequest, type CallerResponse, readCallerBody } from "./caller-exchange.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
@@ -267,13 +267,15 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       throw new InvalidInputError("The request body must be a JSON object.");
     }
     const body = parsed as Record<string, unknown>;
+    refuseSecondModelKey(body);
     const ref = modelRefOf(body.model);
     const found = modelRoute(ref.model);
     const route = found instanceof Promise ? await found : found;
-    // A private model the caller may not see answers exactly as a missing one (anyone may see a public one).
-    const model =
-      route && (!route.model.private || (await caller.maySee(route.model))) ? route.model : undefined;
-    if (!route || !model) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
+    if (!route) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
+    const model = route.model;
+    // A private model the caller may not see answers exactly as a missing one; a gated one needs the grant
+    // its files need. Public, ungated models (the usual case) are decided without a promise.
+    if (model.private || model.gated) await caller.mayUse(model, ref.model);
     const candidates = ref.provider
       ? namedAttempts(route, ref, endpoint)
       : // Read per call that lets the router choose: a new order applies to the next call.
@@ -397,6 +399,19 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       return answerOther(call);
     },
   };
+}
+
+/**
+ * A body naming a model under a second key (`Model`, `model_name`): the caller's bytes go to the provider,
+ * and a server that matches keys without regard to case, or reads `model_name`, would run that model, not
+ * the one checked and routed here.
+ */
+function refuseSecondModelKey(body: Record<string, unknown>): void {
+  for (const key of Object.keys(body)) {
+    if (key !== "model" && MODEL_KEYS.has(key.toLowerCase())) {
+      throw new InvalidInputError(`Name the model once, as "model" (not also as "${key.slice(0, 40)}").`);
+    }
+  }
 }
 
 /** The model id of `/v1/models/{id}`: clients send it as is (`owner/name`) or with its slash encoded. */

@@ -2,6 +2,7 @@ import { InferenceClient } from "@modelhub/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { type SimHub, startHubOnSim } from "../__fixtures__/sim-hub.js";
+import { grantGatedModelsToEveryone } from "./__fixtures__/gated-grants.js";
 
 /**
  * A user's order of inference providers (Settings > Inference Providers): set through the API, then used by
@@ -18,6 +19,8 @@ beforeAll(async () => {
   writeToken = await userToken(setup.hub.store, "prefers", "write");
   readToken = await userToken(setup.hub.store, "prefers", "read");
   otherToken = await userToken(setup.hub.store, "default-order", "read");
+  // The catalogue's gated models need a grant for inference, as for their files.
+  await grantGatedModelsToEveryone(setup.hub.store);
 }, 60_000);
 afterAll(() => setup?.close());
 

@@ -6,6 +6,7 @@ import { ADMIN_TOKEN } from "../__fixtures__/seeded-app.js";
 import { type SimHub, startHubOnSim } from "../__fixtures__/sim-hub.js";
 import { createMemoryLogger } from "../logger.js";
 import type { RunningHub } from "../start-hub.js";
+import { grantGatedModelsToEveryone } from "./__fixtures__/gated-grants.js";
 
 /**
  * End to end: a real hub on loopback (real SQLite file), provider-sim as every provider, and the inference
@@ -35,6 +36,8 @@ beforeAll(async () => {
   });
   ({ hub, sim } = setup);
   token = (await issue("e2e")).token;
+  // The catalogue's gated models need a grant for inference, as for their files.
+  await grantGatedModelsToEveryone(hub.store);
   const revoked = await issue("revoked");
   revokedToken = revoked.token;
   await fetch(`${hub.url}/api/admin/tokens/${revoked.id}`, {

@@ -2,6 +2,7 @@ import type { Actor } from "../auth/actor.js";
 import type { ActorResolver } from "../auth/actor-resolver.js";
 import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
 import type { Authorizer } from "../auth/authorize.js";
+import { NotFoundError } from "../errors.js";
 import { modelResource } from "../routes/model-lookup.js";
 import type { StoredModel } from "../store/models-table.js";
 
@@ -17,8 +18,12 @@ export interface RouterCaller {
    * Read when a call lets the router choose (the settings table caches it, and forgets it when it changes).
    */
   preferredProviders(): Promise<readonly string[]>;
-  /** Whether the caller may see this model (a private one only its owner's members): authorize "read". */
-  maySee(model: Pick<StoredModel, "id" | "private" | "gated">): Promise<boolean>;
+  /**
+   * Throws unless the caller may run this model: a private model the caller may not see answers as a missing
+   * one (NotFoundError naming `asNamed`, as the caller named it); a gated one needs what downloading its files
+   * needs (an accepted access request, or membership: authorize "read-files", the GatedRepo refusal).
+   */
+  mayUse(model: Pick<StoredModel, "id" | "private" | "gated">, asNamed: string): Promise<void>;
 }
 
 /**
@@ -62,7 +67,13 @@ export function userTokenVerifier(
       userId: actor.user.id,
       billToId: org?.id ?? null,
       preferredProviders: () => preferredProviders(actor.user.id),
-      maySee: (model) => authorizer.can(actor, "read", modelResource(model)),
+      async mayUse(model, asNamed) {
+        const resource = modelResource(model);
+        if (!(await authorizer.can(actor, "read", resource))) {
+          throw new NotFoundError(`Model ${asNamed} does not exist on this hub.`);
+        }
+        await authorizer.authorize(actor, "read-files", resource);
+      },
     };
   }
 

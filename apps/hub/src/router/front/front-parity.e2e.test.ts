@@ -3,6 +3,7 @@ import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN } from "../../__fixtures__/seeded-app.js";
 import { type SimHub, startHubOnSim } from "../../__fixtures__/sim-hub.js";
+import { grantGatedModelsToEveryone } from "../__fixtures__/gated-grants.js";
 import { type RawAnswer, readAnswer } from "./__fixtures__/raw-answers.js";
 
 /**
@@ -20,6 +21,8 @@ beforeAll(async () => {
     body: JSON.stringify({ name: "parity" }),
   });
   token = ((await response.json()) as { token: string }).token;
+  // The catalogue's gated models need a grant for inference, as for their files.
+  await grantGatedModelsToEveryone(setup.hub.store);
 });
 
 afterAll(() => setup?.close());

@@ -28,6 +28,9 @@ const mentionsPrivate = (response: Response, body: unknown) =>
       ? "listed"
       : "hidden";
 
+/** A public, ungated chat model of the fixture catalogue, served by together. */
+const OPEN_CHAT = "Qwen/Qwen2.5-7B-Instruct";
+
 /** A router call: any valid credential with the inference permission (a token scoped elsewhere has not). */
 const SIGNED_IN_INFERENCE = { ...SIGNED_IN, fineGrainedOutOfScope: 403 };
 
@@ -143,7 +146,8 @@ export const CATALOGUE_ROWS: Row[] = [
     method: "POST",
     path: "/router/v1/chat/completions",
     headers: { "X-HF-Bill-To": "acme" },
-    body: { model: `${CHAT}:together`, messages: [{ role: "user", content: "hi" }], max_tokens: 4 },
+    // A public, ungated model: this row is about who may bill acme (gated models: the rows below).
+    body: { model: `${OPEN_CHAT}:together`, messages: [{ role: "user", content: "hi" }], max_tokens: 4 },
     writes: true,
     expected: {
       anonymous: 401,
@@ -225,12 +229,50 @@ export const CATALOGUE_ROWS: Row[] = [
     route: "GET /router/{provider}/{path}",
     name: "per-provider GET through the router",
     method: "GET",
-    path: "/router/together/v1/models",
+    // One of the GETs a provider's job protocol polls (inference-routes.ts).
+    path: "/router/replicate/v1/predictions/p-unknown",
     forwarded: true,
-    // The provider's own answer (the simulator has no such GET) comes back as it is.
+    // The provider's own answer (the simulator knows no such prediction) comes back as it is.
     outcome: (response) => ([401, 403].includes(response.status) ? String(response.status) : "forwarded"),
     expected: Object.fromEntries(
       Object.entries(SIGNED_IN_INFERENCE).map(([caller, status]) => [caller, status === 200 ? "forwarded" : String(status)]),
     ) as Expected,
+  },
+  {
+    route: "GET /router/{provider}/{path}",
+    name: "a provider's API other than inference, with the operator's key",
+    method: "GET",
+    path: "/router/openai/v1/organization/admin_api_keys",
+    // Never forwarded: the router reaches only providers' inference calls (404, nothing recorded).
+    expected: { ...everyone(404), anonymous: 401, revokedToken: 401, expiredToken: 401, fineGrainedOutOfScope: 403 },
+  },
+  {
+    route: "POST /router/{provider}/{path}",
+    name: "a provider's file upload, with the operator's key",
+    method: "POST",
+    path: "/router/openai/v1/files",
+    body: { purpose: "fine-tune" },
+    expected: { ...everyone(404), anonymous: 401, revokedToken: 401, expiredToken: 401, fineGrainedOutOfScope: 403 },
+  },
+  {
+    route: "POST /router/{provider}/{path}",
+    name: "per-provider router call naming a gated model nobody granted",
+    method: "POST",
+    path: "/router/together/v1/chat/completions",
+    body: { model: CHAT, messages: [{ role: "user", content: "hi" }], max_tokens: 4 },
+    writes: true,
+    forwarded: true,
+    outcome: (response) => (response.status >= 400 ? String(response.status) : "forwarded"),
+    // Gated as its files are: nobody here is a member of meta-llama or was granted it; a site admin passes.
+    expected: { ...everyone("403"), anonymous: "401", revokedToken: "401", expiredToken: "401", siteAdmin: "forwarded" },
+  },
+  {
+    route: "POST /v1/chat/completions",
+    name: "router call naming a gated model nobody granted",
+    method: "POST",
+    path: "/v1/chat/completions",
+    body: { model: `${CHAT}:together`, messages: [{ role: "user", content: "hi" }], max_tokens: 4 },
+    writes: true,
+    expected: { ...everyone(403), anonymous: 401, revokedToken: 401, expiredToken: 401, siteAdmin: 200 },
   },
 ];
