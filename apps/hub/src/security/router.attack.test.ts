@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -93,6 +94,20 @@ async function answerWithKey(request: IncomingMessage, response: ServerResponse)
   if (where === "error") {
     response.writeHead(401, { "content-type": "application/json" });
     response.end(`{"error":{"message":"Incorrect API key provided: ${everything}"}}`);
+    return;
+  }
+  if (where === "gzip") {
+    // Compressed, the key is out of the scrubber's sight: the router must not pass such an answer on.
+    response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+    response.end(gzipSync(`{"key":"${key}","forms":"${everything}"}`));
+    return;
+  }
+  if (where === "cut") {
+    // An answer that ends in the middle of the key, after its first characters.
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    response.write(`data: {"choices":[{"delta":{"content":"${key.slice(0, -3)}`);
+    await pause(5);
+    response.end();
     return;
   }
   if (where === "stream") {
@@ -251,6 +266,23 @@ describe("the operator's key never reaches the caller, in any form", () => {
     expect(answer.status).toBe(where === "error" ? 401 : 200);
     if (where !== "headers") expect(answer.text).toContain("[redacted]");
     expect(leakedForms(answer.all, ECHO_KEY)).toEqual([]);
+  });
+
+  it("in a compressed answer, which is refused", async () => {
+    const answer = await call("POST", "/router/cerebras/v1/chat/completions", {
+      body: chatBody("echo-chat", "gzip"),
+    });
+    expect(answer.status).toBe(502);
+    expect(JSON.parse(answer.text)).toMatchObject({ code: "upstream_error" });
+    expect(leakedForms(answer.all, ECHO_KEY)).toEqual([]);
+  });
+
+  it("when the answer ends partway through the key", async () => {
+    const answer = await call("POST", "/router/cerebras/v1/chat/completions", {
+      body: chatBody("echo-chat", "cut", { stream: true }),
+    });
+    expect(answer.text).toContain("[redacted]");
+    expect(answer.text).not.toContain(ECHO_KEY.slice(0, 12));
   });
 
   it("echoed through the OpenAI-compatible API too", async () => {
