@@ -21,7 +21,8 @@ const PASSWORD = "first password, long enough";
 const WRONG_PASSWORD = "a wrong password, also long";
 const NEW_PASSWORD = "second password, long enough";
 const RESET_PASSWORD = "password an admin set, long enough";
-const CHAT = "meta-llama/Llama-3.1-8B-Instruct";
+/** A public, ungated chat model (a gated one would need the user's grant for the router). */
+const CHAT = "Qwen/Qwen2.5-7B-Instruct";
 
 const lines: string[] = [];
 const secrets: Record<string, string> = {
