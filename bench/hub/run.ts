@@ -278,6 +278,17 @@ async function main(): Promise<void> {
     body: JSON.stringify({ name: "bench" }),
   });
   const { token } = (await issued.json()) as { token: string };
+  // The benchmark's model is gated: the router asks for the grant its files need (as the operator gives it).
+  const whoami = (await (
+    await fetch(`${hub.url}/api/whoami-v2`, { headers: { Authorization: `Bearer ${token}` } })
+  ).json()) as { name: string };
+  const granted = await fetch(`${hub.url}/api/models/${MODEL}/user-access-request/grant`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ user: whoami.name }),
+  });
+  if (!granted.ok)
+    throw new Error(`granting ${MODEL} to the bench's user: ${granted.status} ${await granted.text()}`);
   process.stdout.write(
     `hub ${hub.url}${process.env.BENCH_HUB_MODULE ? ` (${process.env.BENCH_HUB_MODULE})` : ""}, provider-sim ${sim.url}, pipe proxy ${pipe.url}; hub and pipe proxy run with node ${HOP_NODE_OPTIONS.join(" ") || "(V8 defaults)"}; ${SECONDS}s per run\n\n`,
   );
