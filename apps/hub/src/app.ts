@@ -349,7 +349,15 @@ function mountRepositories(
     cas,
     redirectDownloads: deps.blobDownload === "redirect",
   };
-  app.route(CAS_PATH, xetCasRoutes({ cas, xet: deps.store.xet, signer: xetSigner }));
+  app.route(
+    CAS_PATH,
+    xetCasRoutes({
+      cas,
+      xet: deps.store.xet,
+      signer: xetSigner,
+      holdsContent: (repoKey, sha256) => deps.store.repos.repoHoldsContent(repoKey, sha256),
+    }),
+  );
   app.use("*", resolveRoutes(repoDeps));
   app.use("*", lfsRoutes({ ...repoDeps, multipartChunk: deps.lfsMultipartChunkBytes }));
   app.use("/api/*", repoApiRoutes(repoDeps));

@@ -10,6 +10,11 @@ const HOLDERS_ASKED = 50;
 export interface ClaimedContent {
   size: number;
   xetFile?: string;
+  /**
+   * Claimed under rule 3 (another repository the caller may read holds it): nothing is attached to this
+   * repository, so the next caller is judged for itself, at its own commit.
+   */
+  elsewhere: boolean;
 }
 
 export interface ContentClaimsDeps {
@@ -27,12 +32,13 @@ export interface ContentClaimsDeps {
  *   3. a repository the caller may download files of holds it.
  * Knowing a hash is never enough. Deduplication across repositories stays through 3: the second owner of a
  * file uploads nothing when the hub already holds it in a repository they can read, and the bytes are stored
- * once. A claim under 3 attaches the content to this repository, as an upload would; the answer given to a
- * caller who may not claim is the same whether the content exists elsewhere or not (no oracle).
+ * once. A claim under 3 attaches nothing to this repository (an attached object could be committed by anyone
+ * who may upload to it): the commit claims again, for its own author. The answer given to a caller who may
+ * not claim is the same whether the content exists elsewhere or not (no oracle).
  */
 export function createContentClaims({ store, blobs, access }: ContentClaimsDeps) {
   /** Where the bytes of this sha256 are, as far as the hub has checked them. */
-  async function locate(sha256: string): Promise<ClaimedContent | undefined> {
+  async function locate(sha256: string): Promise<Omit<ClaimedContent, "elsewhere"> | undefined> {
     const blob = await blobs.head(sha256);
     if (blob) return { size: blob.size };
     const file = await store.xet.fileBySha256(sha256);
@@ -49,30 +55,20 @@ export function createContentClaims({ store, blobs, access }: ContentClaimsDeps)
   return {
     /**
      * The content `sha256` for a reference from `repo` by `actor`, or undefined when the actor may not
-     * reference it (or the hub does not have it). Attaches content claimed under rule 3 to the repository.
+     * reference it (or the hub does not have it).
      */
-    async claim(
-      actor: RepoActor,
-      repo: RepoRecord,
-      sha256: string,
-      now: Date = new Date(),
-    ): Promise<ClaimedContent | undefined> {
+    async claim(actor: RepoActor, repo: RepoRecord, sha256: string): Promise<ClaimedContent | undefined> {
       const ownXet = await store.xet.fileOfShaInRepo(sha256, repo.key);
       if (ownXet) {
         const file = await store.xet.file(ownXet);
-        if (file) return { size: file.size, xetFile: file.hash };
+        if (file) return { size: file.size, xetFile: file.hash, elsewhere: false };
       }
       const own =
         (await store.repos.lfsObject(repo.key, sha256)) !== undefined ||
         (await store.repos.repoHoldsContent(repo.key, sha256));
       if (!own && !(await readableElsewhere(actor, repo, sha256))) return undefined;
       const found = await locate(sha256);
-      if (!found) return undefined;
-      if (!own) {
-        if (found.xetFile) await store.xet.addFileRepo(found.xetFile, repo.key);
-        else await store.repos.addLfsObject(repo.key, sha256, found.size, now.toISOString());
-      }
-      return found;
+      return found && { ...found, elsewhere: !own };
     },
   };
 }

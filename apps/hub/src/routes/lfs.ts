@@ -101,7 +101,7 @@ async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now:
       }
       // Content this repository may reference already (content-claims.ts) needs no upload. Anything else,
       // stored elsewhere on the hub or not, gets the same answer: an upload, which proves the bytes.
-      const claimed = await claims.claim(actor, repo, oid, new Date(now));
+      const claimed = await claims.claim(actor, repo, oid);
       if (claimed?.size === size) return { oid, size };
       if (xet) return { oid, size, ...xet.action };
       const grant: UploadGrant = { repo: repo.key, oid, size, expires: now + UPLOAD_TTL_MS };

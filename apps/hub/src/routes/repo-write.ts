@@ -258,7 +258,9 @@ async function lfsFile(
   if (value.size !== undefined && Number(value.size) !== stored.size) {
     throw new InvalidInputError(`The LFS object of ${path} is ${stored.size} bytes, not ${value.size}.`);
   }
-  return { kind: "put", path, file: deps.repos.lfsFile(path, oid, stored.size), uploaded: !stored.xetFile };
+  // An upload to this repository is checked again in the commit's transaction (GC prunes abandoned ones).
+  const uploaded = !stored.elsewhere && !stored.xetFile;
+  return { kind: "put", path, file: deps.repos.lfsFile(path, oid, stored.size), uploaded };
 }
 
 class LfsObjectMissingError extends HubError {

@@ -7,7 +7,7 @@ import { parseRange } from "../http/byte-range.js";
 import { lfsPointerText } from "../repos/lfs-pointer.js";
 import { parseRepoPath } from "../repos/repo-path.js";
 import { splitRevision } from "../repos/revision.js";
-import type { FileRecord } from "../store/repos-table.js";
+import type { FileRecord, RepoRecord } from "../store/repos-table.js";
 import type { XetFileRow } from "../store/xet-table.js";
 import type { RepoReadDeps } from "./repo-read.js";
 import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
@@ -78,11 +78,9 @@ export function resolveRoutes(deps: RepoReadDeps): MiddlewareHandler {
     }
     const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
     const file = await deps.repos.file(repo, commitOid, path);
-    // An LFS file whose content this repository uploaded through Xet: Xet-capable clients are told its file
-    // hash and where to get a read token; everyone else gets the bytes, reconstructed here.
-    const xetHash =
-      file.lfs && deps.cas ? await deps.store.xet.fileOfShaInRepo(file.sha256, repo.key) : undefined;
-    const xetFile = xetHash ? await deps.store.xet.file(xetHash) : undefined;
+    // An LFS file whose content is stored through Xet: Xet-capable clients are told its file hash and where to
+    // get a read token; everyone else gets the bytes, reconstructed here.
+    const xetFile = file.lfs && deps.cas ? await xetFileOf(deps, repo, file.sha256) : undefined;
     const xetHeaders: Record<string, string> = {};
     if (xetFile && mode === "resolve") {
       const refreshUrl = `${deps.publicUrl}/api/${type}s/${repo.id}/xet-read-token/${commitOid}`;
@@ -117,6 +115,22 @@ export function resolveRoutes(deps: RepoReadDeps): MiddlewareHandler {
     }
     return serveFile(c, deps, file, commitOid, mode === "raw" && file.lfs, xetFile, xetHeaders);
   };
+}
+
+/**
+ * The Xet file holding an LFS file's content: the one this repository registered, or, when the blob store does
+ * not hold the bytes (the content was claimed from another repository: content-claims.ts), any file. Xet
+ * files carry the sha256 of their hashed bytes (cas-service.ts), so either is exactly what the commit recorded.
+ */
+async function xetFileOf(
+  deps: RepoReadDeps,
+  repo: RepoRecord,
+  sha256: string,
+): Promise<XetFileRow | undefined> {
+  const own = await deps.store.xet.fileOfShaInRepo(sha256, repo.key);
+  if (own) return deps.store.xet.file(own);
+  const any = await deps.store.xet.fileBySha256(sha256);
+  return any && !(await deps.repos.blobs.head(sha256)) ? any : undefined;
 }
 
 async function serveFile(

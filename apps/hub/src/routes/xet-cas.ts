@@ -26,6 +26,8 @@ export interface XetCasDeps {
   cas: CasService;
   xet: XetTable;
   signer: XetSigner;
+  /** Whether a repository's history holds this content (its commits name the sha256). */
+  holdsContent(repoKey: number, sha256: string): Promise<boolean>;
 }
 
 class CasBadRequestError extends HubError {
@@ -120,9 +122,13 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
     app.get(`/${version}/reconstructions/:file`, async (c) => {
       const grant = grantOf(c, deps, "read");
       const hash = hashParam(c, "file");
+      // A file this repository registered, or whose (checked) sha256 one of its commits names.
       const file = await deps.xet.file(hash);
-      if (!file || !(await deps.xet.fileInRepo(hash, grant.repoKey)))
-        throw new NotFoundError(`File ${hash} is not in this repository.`);
+      const readable =
+        file !== undefined &&
+        ((await deps.xet.fileInRepo(hash, grant.repoKey)) ||
+          (file.sha256 !== undefined && (await deps.holdsContent(grant.repoKey, file.sha256))));
+      if (!file || !readable) throw new NotFoundError(`File ${hash} is not in this repository.`);
       const range = parseRange(c.req.header("Range"), file.size);
       if (range.kind === "unsatisfiable") {
         return c.json({ error: "The requested range starts past the end of the file." }, 416);

@@ -177,6 +177,21 @@ describe("2a, 3a, 3c: knowing a file's sha256 and size is no capability", () => 
     expect((await download(mallory, "alice/gated", "gated.bin")).status).toBe(403);
   });
 
+  it("a reader's claim attaches nothing that another caller could then commit", async () => {
+    const secret = randomBytes(20_000);
+    const oid = await commitLfs(alice, "alice/secret", "relay.bin", secret);
+    // alice may read the content, so the batch of mallory's public repository skips its upload for her...
+    const [object] = (await batch(alice, "mallory/loot", [{ oid, size: secret.length }])).objects;
+    expect(object?.actions).toBeUndefined();
+    // ...but that makes it mallory's to commit no more than before.
+    const refused = await commit(mallory, "mallory/loot", [
+      header("relay"),
+      lfsFile("relay.bin", oid, secret.length),
+    ]);
+    expect(refused.status).toBe(400);
+    expect((await download(mallory, "mallory/loot", "relay.bin")).status).toBe(404);
+  });
+
   it("deduplication stays: the owner's second repository sends and stores no new bytes", async () => {
     const shared = randomBytes(50_000);
     await createRepo(alice, "alice/first", { private: true });

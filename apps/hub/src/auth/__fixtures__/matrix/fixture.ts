@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { expect } from "vitest";
 import { seedAccounts } from "../../../__fixtures__/accounts.js";
 import { orgInvitesService } from "../../../accounts/invites.js";
@@ -7,6 +8,9 @@ import { CALLERS, type Caller } from "./callers.js";
 export const PRIVATE = "acme/private-model";
 export const GATED = "acme/gated-model";
 export const PRIVATE_REPO = "acme/private-repo";
+/** The content of an LFS file committed to PRIVATE_REPO: its sha256 is known, its bytes are acme's. */
+export const PRIVATE_OBJECT = Buffer.from("acme's private weights, committed through LFS");
+export const PRIVATE_OBJECT_OID = createHash("sha256").update(PRIVATE_OBJECT).digest("hex");
 export const CHAT = "meta-llama/Llama-3.1-8B-Instruct";
 /** A catalogue model only the site admin's calls change (admin model and mapping routes). */
 export const SPARE_MODEL = "spare/catalogue-model";
@@ -140,6 +144,19 @@ export async function seedMatrix(hub: RunningHub): Promise<void> {
     title: "First",
     description: "Hello",
     pullRequest: false,
+  });
+  // An LFS file of the private repository, whose sha256 the batch rows name from elsewhere.
+  const batch = await api("POST", `/${PRIVATE_REPO}.git/info/lfs/objects/batch`, {
+    operation: "upload",
+    transfers: ["basic"],
+    objects: [{ oid: PRIVATE_OBJECT_OID, size: PRIVATE_OBJECT.length }],
+  });
+  const { objects } = (await batch.json()) as { objects: Array<{ actions: { upload: { href: string } } }> };
+  const put = await fetch(objects[0]!.actions.upload.href, { method: "PUT", body: PRIVATE_OBJECT });
+  expect(put.status).toBe(200);
+  await api("POST", `/api/models/${PRIVATE_REPO}/commit/main`, {
+    summary: "Add weights",
+    lfsFiles: [{ path: "weights.bin", algo: "sha256", oid: PRIVATE_OBJECT_OID, size: PRIVATE_OBJECT.length }],
   });
   // A pull request on the gated repository whose diff prints a file: #1.
   await api("POST", `/api/models/${GATED}/commit/main?create_pr=1`, {

@@ -8,7 +8,7 @@ import {
   SIGNED_IN,
   WRITE_PRIVATE_REPO,
 } from "./callers.js";
-import { GATED, PRIVATE_REPO } from "./fixture.js";
+import { GATED, PRIVATE_OBJECT, PRIVATE_OBJECT_OID, PRIVATE_REPO } from "./fixture.js";
 
 const API = `/api/models/${PRIVATE_REPO}`;
 const LFS = `/${PRIVATE_REPO}.git/info/lfs/objects`;
@@ -147,6 +147,36 @@ export const REPO_ROWS: Row[] = [
     headers: LFS_JSON,
     body: { operation: "upload", transfers: ["basic"], objects: [{ oid: SHA, size: 1 }] },
     expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    // Knowing a hash is no capability: the batch of another repository skips the upload (the content is
+    // claimed) only for callers who may read the private repository holding it; anyone else is asked for the
+    // bytes, as for content the hub never saw. A claim attaches nothing: the callers before do not change
+    // what the next one is answered.
+    route: "POST /{id}.git/info/lfs/objects/batch",
+    name: "LFS upload batch to the gated repository naming the private repository's object",
+    method: "POST",
+    path: `/${GATED}.git/info/lfs/objects/batch`,
+    headers: LFS_JSON,
+    body: { operation: "upload", transfers: ["basic"], objects: [{ oid: PRIVATE_OBJECT_OID, size: PRIVATE_OBJECT.length }] },
+    outcome: (response, body) =>
+      response.status !== 200
+        ? String(response.status)
+        : (body as { objects: Array<{ actions?: unknown }> }).objects[0]?.actions
+          ? "upload"
+          : "claimed",
+    expected: {
+      anonymous: "401",
+      reader: "403",
+      writer: "claimed",
+      orgAdmin: "claimed",
+      otherUser: "upload",
+      revokedToken: "401",
+      expiredToken: "401",
+      readTokenOnWrite: "403",
+      fineGrainedOutOfScope: "403",
+      siteAdmin: "claimed",
+    },
   },
   {
     route: "POST /{id}.git/info/lfs/objects/verify",
