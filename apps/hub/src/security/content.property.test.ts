@@ -651,7 +651,7 @@ async function step(world: World, op: Op): Promise<string> {
       );
       expect(answer.status, answer.text).toBe(200);
       repo.grants.add(who);
-      return `${repo.id} granted to ${USERS[who]}`;
+      return `granted ${repo.id} to ${USERS[who]}`;
     }
     case "gc": {
       // Grace 0: every upload not committed to its repository may go; nothing committed may.
