@@ -18,9 +18,8 @@ export interface GcReport {
   /** Removed (or, with dryRun, that would be). */
   deleted: number;
   bytesFreed: number;
-  /** Abandoned-upload records and orphan git blob rows pruned first. */
+  /** Abandoned-upload records pruned first. */
   prunedUploads: number;
-  prunedGitBlobs: number;
   dryRun: boolean;
 }
 
@@ -41,9 +40,7 @@ export async function collectBlobGarbage(options: {
   const { store, blobs, dryRun = false } = options;
   const cutoff = (options.now ?? Date.now()) - (options.graceMs ?? DEFAULT_GC_GRACE_MS);
   const references = store.blobReferences;
-  const pruned = dryRun
-    ? { uploads: 0, gitBlobs: 0 }
-    : await references.pruneUnreferenced(new Date(cutoff).toISOString());
+  const pruned = dryRun ? { uploads: 0 } : await references.pruneUnreferenced(new Date(cutoff).toISOString());
   const report: GcReport = {
     scanned: 0,
     referenced: 0,
@@ -51,7 +48,6 @@ export async function collectBlobGarbage(options: {
     deleted: 0,
     bytesFreed: 0,
     prunedUploads: pruned.uploads,
-    prunedGitBlobs: pruned.gitBlobs,
     dryRun,
   };
   for await (const sha256 of blobs.list()) {

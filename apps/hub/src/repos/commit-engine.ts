@@ -1,15 +1,11 @@
-import {
-  ConflictError,
-  EntryNotFoundError,
-  InvalidInputError,
-  RevisionNotFoundError,
-  StaleParentError,
-} from "../errors.js";
+import { ConflictError, InvalidInputError, RevisionNotFoundError, StaleParentError } from "../errors.js";
 import { type CommitRecord, type FileRecord, type RepoRecord, repoLock } from "../store/repos-table.js";
 import type { Store, StoreTables } from "../store/store.js";
-import { buildTreeIds, gitCommitId } from "./git-objects.js";
+import { draftOfFiles, type SealedNode, sealDraft } from "../store/tree-draft.js";
+import { gitCommitId } from "./git-objects.js";
 import { assertNoPathTwins } from "./path-collisions.js";
 import { branchRef, prRef } from "./revision.js";
+import { gitTreeIdOf, TreeEditor } from "./tree-edit.js";
 
 /** One change of a commit, its content already in the blob store (puts) or known to the hub (LFS refs). */
 export type CommitOperation =
@@ -62,8 +58,9 @@ export function authorEmail(author: string): string {
 
 /**
  * The commit engine. Everything slow (receiving bytes, writing blobs) happens before; this runs as one write
- * transaction that only talks to the database: read the branch head, apply the operations to its snapshot, hash the trees
- * and the commit as git does, write the commit, its snapshot and the moved ref. A crash before the transaction
+ * transaction that only talks to the database: read the branch head, apply the operations path by path to its
+ * tree (tree-edit.ts: only the folders on changed paths are read), hash the changed folders and the commit as
+ * git does, write the new tree nodes, the commit and the moved ref. A crash before the transaction
  * commits leaves the branch where it was; after, at a commit whose files all exist. Two commits to one
  * repository (from any process or replica) serialize on the repository's lock (SQLite's write lock;
  * PostgreSQL's advisory lock), and each sees the other's result.
@@ -91,32 +88,36 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
         );
       }
     }
-    const snapshot = new Map((await repos.files(repo.key, head)).map((file) => [file.path, file]));
-    for (const operation of request.operations) applyOperation(snapshot, operation);
-    assertNoPathTwins(snapshot.keys(), request.operations);
+    const editor = await TreeEditor.open(repos.treeNodes, repo.key, await repos.rootOf(repo.key, head));
+    for (const operation of request.operations) await applyOperation(editor, operation);
+    const written = request.operations.flatMap((operation) =>
+      operation.kind === "put" ? [operation.path] : [],
+    );
+    assertNoPathTwins(await editor.entriesAround(written), request.operations);
+    const sealed = editor.seal();
 
-    const trees = buildTreeIds(new Map([...snapshot].map(([path, file]) => [path, file.blobOid])));
     const message = request.description.trim()
       ? `${request.title}\n\n${request.description.trim()}`
       : request.title;
     const time = Math.floor(request.now.getTime() / 1000);
     const commit: CommitRecord = {
       oid: gitCommitId({
-        tree: trees.get("")!,
+        tree: sealed.root.tree,
         parents: [head],
         author: { name: request.author, email: authorEmail(request.author) },
         time,
         message,
       }),
-      tree: trees.get("")!,
+      tree: sealed.root.tree,
       parents: [head],
       author: request.author,
       title: request.title,
       message: request.description.trim(),
       createdAt: new Date(time * 1000).toISOString(),
     };
-    await repos.insertCommit(repo.key, commit);
-    await repos.insertSnapshot(repo.key, commit.oid, snapshot.values(), trees);
+    await repos.writeTree(repo.key, sealed.nodes);
+    await repos.recordContents(repo.key, puts(request.operations));
+    await repos.insertCommit(repo.key, commit, sealed.root.node);
 
     let ref = request.ref;
     let pullRequest: number | undefined;
@@ -155,43 +156,22 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
   });
 }
 
-function applyOperation(snapshot: Map<string, FileRecord>, operation: CommitOperation): void {
-  const { path } = operation;
+async function applyOperation(editor: TreeEditor, operation: CommitOperation): Promise<void> {
   switch (operation.kind) {
-    case "put": {
-      const prefix = `${path}/`;
-      for (const existing of snapshot.keys()) {
-        if (existing.startsWith(prefix)) {
-          throw new ConflictError(`Cannot write the file ${path}: a folder of that name exists.`);
-        }
-      }
-      for (let cut = path.indexOf("/"); cut >= 0; cut = path.indexOf("/", cut + 1)) {
-        if (snapshot.has(path.slice(0, cut))) {
-          throw new ConflictError(`Cannot write ${path}: ${path.slice(0, cut)} is a file.`);
-        }
-      }
-      snapshot.set(path, { path, ...operation.file });
-      return;
-    }
+    case "put":
+      return editor.put(operation.path, operation.file);
     case "deleteFile":
-      if (!snapshot.delete(path)) throw new EntryNotFoundError(path);
-      return;
-    case "deleteFolder": {
-      const prefix = `${path}/`;
-      let removed = 0;
-      for (const existing of [...snapshot.keys()]) {
-        if (existing.startsWith(prefix)) {
-          snapshot.delete(existing);
-          removed++;
-        }
-      }
-      if (removed === 0) throw new EntryNotFoundError(path);
-      return;
-    }
+      return editor.deleteFile(operation.path);
+    case "deleteFolder":
+      return editor.deleteFolder(operation.path);
     default:
       throw new InvalidInputError("Unknown commit operation.");
   }
 }
+
+/** What a commit's puts hold, for the repository's content index. */
+const puts = (operations: readonly CommitOperation[]) =>
+  operations.flatMap((operation) => (operation.kind === "put" ? [operation.file] : []));
 
 /** The first commit of a new repository: its initial files on a new `main`. */
 export async function initialCommit(
@@ -202,26 +182,28 @@ export async function initialCommit(
   now: Date,
   options: { title?: string } = {},
 ): Promise<CommitRecord> {
-  const trees = buildTreeIds(new Map(files.map((file) => [file.path, file.blobOid])));
+  const sealed: SealedNode[] = [];
+  const root = sealDraft(draftOfFiles(files), (_path, entries) => gitTreeIdOf(entries), sealed)!;
   const time = Math.floor(now.getTime() / 1000);
   const title = options.title ?? "initial commit";
   const commit: CommitRecord = {
     oid: gitCommitId({
-      tree: trees.get("")!,
+      tree: root.tree,
       parents: [],
       author: { name: author, email: authorEmail(author) },
       time,
       message: title,
     }),
-    tree: trees.get("")!,
+    tree: root.tree,
     parents: [],
     author,
     title,
     message: "",
     createdAt: new Date(time * 1000).toISOString(),
   };
-  await tables.repos.insertCommit(repo.key, commit);
-  await tables.repos.insertSnapshot(repo.key, commit.oid, files, trees);
+  await tables.repos.writeTree(repo.key, sealed);
+  await tables.repos.recordContents(repo.key, files);
+  await tables.repos.insertCommit(repo.key, commit, root.node);
   await tables.repos.setRef(repo.key, branchRef("main"), commit.oid);
   return commit;
 }

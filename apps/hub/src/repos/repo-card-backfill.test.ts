@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
+import { backToFlatSnapshots } from "../__fixtures__/flat-snapshots.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { ownPostgresUrl } from "../__fixtures__/test-store.js";
 import { type StartHubOptions, startHub } from "../start-hub.js";
@@ -60,9 +61,10 @@ const commitReadme = (url: string, repo: string, token: string, readme: string) 
 
 /**
  * Puts the database back where migration 14 left it, at version 14: without the columns 15 added, the flag 16
- * set, with the usage indexes 17 replaced, and without what 18 added.
+ * set, with the usage indexes 17 replaced, without what 18 added, and with flat snapshots (19-21).
  */
 async function backToMigration14(db: Database): Promise<void> {
+  await backToFlatSnapshots(db);
   await db.exec("ALTER TABLE xet_files DROP COLUMN sha256_checked; DROP TABLE lfs_upload_parts");
   await db.run("DELETE FROM meta WHERE key = ?", ["xet_sha256_pending"]);
   await db.exec(

@@ -315,13 +315,14 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
 
     /** A model's page data, or a dataset's or space's card index (tags, SDK), from a commit's files. */
     async derive(repo: RepoRecord, commitOid: string): Promise<void> {
-      const files = await store.repos.files(repo.key, commitOid);
       let write: (tx: StoreTransaction) => Promise<void>;
       if (repo.type === "model") {
-        const derived = await deriveModel(blobs, files);
+        const derived = await deriveModel(blobs, await store.repos.files(repo.key, commitOid));
         write = (tx) => tx.repos.setDerivedModelFields(repo.id, derived);
       } else {
-        const derived = await deriveRepoCard(blobs, repo.type, files);
+        // A card is derived from the README alone: one path, not the whole file list of a large dataset.
+        const readme = await store.repos.file(repo.key, commitOid, "README.md");
+        const derived = await deriveRepoCard(blobs, repo.type, readme ? [readme] : []);
         write = (tx) => tx.repos.setDerivedCard(repo.key, derived);
       }
       // Only if main still points there: a newer commit derives its own.

@@ -9,7 +9,7 @@ export function createBlobReferences(q: Queryable) {
   return {
     async isReferenced(sha256: string): Promise<boolean> {
       const row = await q.get<{ n: number }>(
-        `SELECT 1 AS n WHERE EXISTS (SELECT 1 FROM git_blobs b JOIN commit_files f ON f.blob_oid = b.oid WHERE b.sha256 = ?)
+        `SELECT 1 AS n WHERE EXISTS (SELECT 1 FROM repo_contents WHERE sha256 = ?)
            OR EXISTS (SELECT 1 FROM lfs_objects WHERE sha256 = ?)
            OR EXISTS (SELECT 1 FROM xet_xorbs WHERE blob_sha256 = ?)
            OR EXISTS (SELECT 1 FROM lfs_upload_parts WHERE sha256 = ?)`,
@@ -17,24 +17,22 @@ export function createBlobReferences(q: Queryable) {
       );
       return row !== undefined;
     },
-    /** Removes the bookkeeping that alone kept content alive; returns how many rows went. */
-    async pruneUnreferenced(uploadsBefore: string): Promise<{ uploads: number; gitBlobs: number }> {
+    /**
+     * Removes the bookkeeping that alone kept content alive; returns how many rows went. (What a repository's
+     * history holds, `repo_contents`, goes with the repository itself.)
+     */
+    async pruneUnreferenced(uploadsBefore: string): Promise<{ uploads: number }> {
       return q.transaction(async (tx) => ({
         // Uploads older than the cutoff that the repository never committed: the client gave up (or the
         // commit was refused). A repository that wants one later uploads it again (the batch API says so).
         uploads:
           (await tx.run(
             `DELETE FROM lfs_objects WHERE created_at < ? AND NOT EXISTS (
-             SELECT 1 FROM commit_files f JOIN git_blobs b ON b.oid = f.blob_oid
-             WHERE f.repo_id = lfs_objects.repo_id AND b.sha256 = lfs_objects.sha256)`,
+             SELECT 1 FROM repo_contents c WHERE c.repo_id = lfs_objects.repo_id AND c.sha256 = lfs_objects.sha256)`,
             [uploadsBefore],
           )) +
           // Parts of multipart uploads abandoned before the cutoff (a completed upload forgets its own).
           (await tx.run("DELETE FROM lfs_upload_parts WHERE created_at < ?", [uploadsBefore])),
-        // Git blob ids no commit holds any more (their repository was deleted); a later commit re-creates them.
-        gitBlobs: await tx.run(
-          "DELETE FROM git_blobs WHERE NOT EXISTS (SELECT 1 FROM commit_files f WHERE f.blob_oid = git_blobs.oid)",
-        ),
       }));
     },
   };

@@ -1,8 +1,15 @@
 import type { Database, Dialect, Queryable } from "./database.js";
 import { POSTGRES_BASELINE, POSTGRES_BASELINE_VERSION } from "./postgres-schema.js";
+import { convertSnapshotsToTreeNodes } from "./snapshot-conversion.js";
 
-/** A migration's SQL: one text for both databases, or one per dialect where they differ. */
-export type Migration = string | { readonly sqlite: string; readonly postgres: string };
+/**
+ * A migration: its SQL (one text for both databases, or one per dialect where they differ), or code for what
+ * SQL cannot compute (hashes), run in the migration's transaction.
+ */
+export type Migration =
+  | string
+  | { readonly sqlite: string; readonly postgres: string }
+  | { readonly run: (tx: Queryable) => Promise<void> };
 
 /**
  * Schema migrations, applied in order on start. SQLite records the last one applied in `PRAGMA
@@ -448,9 +455,57 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX lfs_upload_parts_by_sha256 ON lfs_upload_parts (sha256);
   `,
+  // 19: commit snapshots as immutable tree nodes shared between a repository's commits (store/tree-nodes.ts,
+  // docs/decisions.md): a commit writes the nodes of the folders it changes, not its whole file
+  // list; each file entry holds its own sha256, size and LFS flag (no global first-writer-wins git blob rows).
+  // `repo_contents` indexes what each repository's history holds (LFS copies, usage, GC references).
+  {
+    sqlite: `
+  CREATE TABLE tree_nodes (
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (repo_id, id)
+  );
+  CREATE TABLE repo_contents (
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    sha256 TEXT NOT NULL,
+    lfs INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    PRIMARY KEY (repo_id, sha256, lfs)
+  ) WITHOUT ROWID;
+  CREATE INDEX repo_contents_by_sha256 ON repo_contents (sha256);
+  ALTER TABLE commits ADD COLUMN root_node TEXT;
+  `,
+    postgres: `
+  CREATE TABLE tree_nodes (
+    repo_id BIGINT NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (repo_id, id)
+  );
+  CREATE TABLE repo_contents (
+    repo_id BIGINT NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    sha256 TEXT NOT NULL,
+    lfs BIGINT NOT NULL,
+    size BIGINT NOT NULL,
+    PRIMARY KEY (repo_id, sha256, lfs)
+  );
+  CREATE INDEX repo_contents_by_sha256 ON repo_contents (sha256);
+  ALTER TABLE commits ADD COLUMN root_node TEXT;
+  `,
+  },
+  // 20: the commits made before 19 get their tree nodes and content index (hashes: code, not SQL).
+  { run: convertSnapshotsToTreeNodes },
+  // 21: the flat snapshots are converted; their tables go.
+  `
+  DROP TABLE commit_files;
+  DROP TABLE commit_trees;
+  DROP TABLE git_blobs;
+  `,
 ];
 
-const sqlOf = (migration: Migration, dialect: Dialect): string =>
+const sqlOf = (migration: Exclude<Migration, { run: unknown }>, dialect: Dialect): string =>
   typeof migration === "string" ? migration : migration[dialect];
 
 /** The number of migrations this database has applied. */
@@ -494,7 +549,9 @@ export async function migrate(db: Database): Promise<number> {
           await recordVersion(tx, POSTGRES_BASELINE_VERSION);
           return true;
         }
-        await tx.exec(sqlOf(MIGRATIONS[version]!, tx.dialect));
+        const migration = MIGRATIONS[version]!;
+        if (typeof migration === "object" && "run" in migration) await migration.run(tx);
+        else await tx.exec(sqlOf(migration, tx.dialect));
         await recordVersion(tx, version + 1);
         return true;
       },

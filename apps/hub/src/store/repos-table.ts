@@ -2,6 +2,9 @@ import type { DerivedModel } from "../derive/derive-model.js";
 import type { DerivedRepoCard } from "../derive/derive-repo-card.js";
 import type { Queryable } from "./database.js";
 import { refreshLocalAppsOf } from "./local-apps.js";
+import type { SealedNode } from "./tree-draft.js";
+import { comparePaths, type FileEntry, type FolderEntry, isFolderEntry } from "./tree-nodes.js";
+import { createTreeNodesTable } from "./tree-nodes-table.js";
 
 export const REPO_TYPES = ["model", "dataset", "space"] as const;
 export type RepoType = (typeof REPO_TYPES)[number];
@@ -61,14 +64,6 @@ interface CommitRow {
   created_at: string;
 }
 
-interface FileRow {
-  path: string;
-  blob_oid: string;
-  sha256: string;
-  size: number;
-  lfs: number;
-}
-
 export const repoFromRow = (row: RepoRow): RepoRecord => ({
   key: row.id,
   type: row.type,
@@ -90,12 +85,12 @@ const commitFromRow = (row: CommitRow): CommitRecord => ({
   createdAt: row.created_at,
 });
 
-const fileFromRow = (row: FileRow): FileRecord => ({
-  path: row.path,
-  blobOid: row.blob_oid,
-  sha256: row.sha256,
-  size: row.size,
-  lfs: row.lfs === 1,
+const fileRecord = (entry: FileEntry & { path: string }): FileRecord => ({
+  path: entry.path,
+  blobOid: entry.blobOid,
+  sha256: entry.sha256,
+  size: entry.size,
+  lfs: entry.lfs,
 });
 
 /** The lock a transaction holds while it moves a repository's refs or numbers its discussions. */
@@ -103,14 +98,23 @@ export function repoLock(repoKey: number): string {
   return `repo:${repoKey}`;
 }
 
-const FILE_COLUMNS = `f.path, f.blob_oid, b.sha256, b.size, b.lfs
-  FROM commit_files f JOIN git_blobs b ON b.oid = f.blob_oid`;
-/** Rows per multi-row INSERT when writing a snapshot: few round trips, well under any parameter limit. */
+/** Rows per multi-row INSERT of a commit's content index: few round trips, far below any parameter limit. */
 const INSERT_BATCH = 200;
+
+/** What a commit's files hold, for the content index (`repo_contents`). */
+export type ContentRecord = Pick<FileRecord, "sha256" | "size" | "lfs">;
 
 /** SQL over repositories, commits, snapshots, refs and uploaded LFS objects. Bound parameters only. */
 export function createReposTable(q: Queryable) {
-  const range = (prefix: string): [string, string] => [`${prefix}/`, `${prefix}0`];
+  const nodes = createTreeNodesTable(q);
+  /** A commit's root folder (its node and git tree), or undefined for an unknown commit. */
+  const rootOf = async (repo: number, commitOid: string): Promise<FolderEntry | undefined> => {
+    const row = await q.get<{ root_node: string | null; tree: string }>(
+      "SELECT root_node, tree FROM commits WHERE repo_id = ? AND oid = ?",
+      [repo, commitOid],
+    );
+    return row?.root_node ? { name: "", node: row.root_node, tree: row.tree } : undefined;
+  };
   const repoRow = async (sql: string, params: unknown[]) => {
     const row = await q.get<RepoRow>(sql, params);
     return row ? repoFromRow(row) : undefined;
@@ -197,10 +201,11 @@ export function createReposTable(q: Queryable) {
       const row = await q.get<CommitRow>("SELECT * FROM commits WHERE repo_id = ? AND oid = ?", [repo, oid]);
       return row ? commitFromRow(row) : undefined;
     },
-    async insertCommit(repo: number, commit: CommitRecord): Promise<void> {
+    /** Records a commit whose snapshot is the tree at `rootNode` (its nodes written first: writeTree). */
+    async insertCommit(repo: number, commit: CommitRecord, rootNode: string): Promise<void> {
       await q.run(
-        `INSERT INTO commits (repo_id, oid, tree, parents, author, title, message, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        `INSERT INTO commits (repo_id, oid, tree, parents, author, title, message, created_at, root_node)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
         [
           repo,
           commit.oid,
@@ -210,75 +215,59 @@ export function createReposTable(q: Queryable) {
           commit.title,
           commit.message,
           commit.createdAt,
+          rootNode,
         ],
       );
     },
-    async insertSnapshot(
-      repo: number,
-      commitOid: string,
-      files: Iterable<FileRecord>,
-      trees: ReadonlyMap<string, string>,
-    ): Promise<void> {
-      const list = [...files];
+    /** A commit's root folder: where the commit engine starts changing paths. */
+    rootOf,
+    /** Reads a repository's tree nodes (the commit engine opens the folders it changes). */
+    treeNodes: nodes,
+    /** Stores the nodes a commit sealed. */
+    writeTree(repo: number, sealed: readonly SealedNode[]): Promise<void> {
+      return nodes.write(repo, sealed);
+    },
+    /** Adds what a commit puts to the repository's content index (insert if absent). */
+    async recordContents(repo: number, contents: readonly ContentRecord[]): Promise<void> {
+      const distinct = new Map(contents.map((content) => [`${content.sha256}:${content.lfs}`, content]));
       await insertRows(
-        "INSERT INTO git_blobs (oid, sha256, size, lfs)",
+        "INSERT INTO repo_contents (repo_id, sha256, lfs, size)",
         4,
-        list.map((file) => [file.blobOid, file.sha256, file.size, file.lfs ? 1 : 0]),
-      );
-      await insertRows(
-        "INSERT INTO commit_files (repo_id, commit_oid, path, blob_oid)",
-        4,
-        list.map((file) => [repo, commitOid, file.path, file.blobOid]),
-      );
-      await insertRows(
-        "INSERT INTO commit_trees (repo_id, commit_oid, path, tree_oid)",
-        4,
-        [...trees].map(([path, oid]) => [repo, commitOid, path, oid]),
+        [...distinct.values()].map((content) => [repo, content.sha256, content.lfs ? 1 : 0, content.size]),
       );
     },
     async files(repo: number, commitOid: string, under?: string): Promise<FileRecord[]> {
-      const rows = under
-        ? await q.all<FileRow>(
-            `SELECT ${FILE_COLUMNS} WHERE f.repo_id = ? AND f.commit_oid = ? AND f.path > ? AND f.path < ?
-             ORDER BY f.path`,
-            [repo, commitOid, ...range(under)],
-          )
-        : await q.all<FileRow>(
-            `SELECT ${FILE_COLUMNS} WHERE f.repo_id = ? AND f.commit_oid = ? ORDER BY f.path`,
-            [repo, commitOid],
-          );
-      return rows.map(fileFromRow);
+      const root = await rootOf(repo, commitOid);
+      const folder = root && (await nodes.entryAt(repo, root, under ?? ""));
+      if (!folder || !isFolderEntry(folder)) return [];
+      return (await nodes.subtree(repo, folder, under ?? "")).files.map(fileRecord);
     },
     async file(repo: number, commitOid: string, path: string): Promise<FileRecord | undefined> {
-      const row = await q.get<FileRow>(
-        `SELECT ${FILE_COLUMNS} WHERE f.repo_id = ? AND f.commit_oid = ? AND f.path = ?`,
-        [repo, commitOid, path],
-      );
-      return row ? fileFromRow(row) : undefined;
+      const root = await rootOf(repo, commitOid);
+      const entry = root && (await nodes.entryAt(repo, root, path));
+      return entry && !isFolderEntry(entry) ? fileRecord({ ...entry, path }) : undefined;
     },
     async tree(repo: number, commitOid: string, path: string): Promise<string | undefined> {
-      const row = await q.get<{ tree_oid: string }>(
-        "SELECT tree_oid FROM commit_trees WHERE repo_id = ? AND commit_oid = ? AND path = ?",
-        [repo, commitOid, path],
-      );
-      return row?.tree_oid;
+      const root = await rootOf(repo, commitOid);
+      const entry = root && (await nodes.entryAt(repo, root, path));
+      return entry && isFolderEntry(entry) ? entry.tree : undefined;
     },
+    /** Git tree ids of every folder strictly under `under` ("" = the root's), by path. */
     async treesUnder(repo: number, commitOid: string, under: string): Promise<Map<string, string>> {
-      const rows = await q.all<{ path: string; tree_oid: string }>(
-        `SELECT path, tree_oid FROM commit_trees WHERE repo_id = ? AND commit_oid = ? AND path > ? AND path < ?
-         ORDER BY path`,
-        [repo, commitOid, ...(under === "" ? ["", "\uffff"] : range(under))],
-      );
-      return new Map(rows.map((row) => [row.path, row.tree_oid]));
+      const root = await rootOf(repo, commitOid);
+      const folder = root && (await nodes.entryAt(repo, root, under));
+      if (!folder || !isFolderEntry(folder)) return new Map();
+      const { folders } = await nodes.subtree(repo, folder, under);
+      return new Map([...folders].sort(([a], [b]) => comparePaths(a, b)));
     },
     /** Bytes of distinct content the repository's history holds. */
     async usedStorage(repo: number): Promise<number> {
-      const row = await q.get<{ total: number | null }>(
-        `SELECT sum(size) AS total FROM (SELECT DISTINCT b.sha256, b.size FROM commit_files f
-           JOIN git_blobs b ON b.oid = f.blob_oid WHERE f.repo_id = ?) AS distinct_content`,
+      const row = await q.get<{ total: number | string | null }>(
+        `SELECT sum(size) AS total FROM (SELECT DISTINCT sha256, size FROM repo_contents WHERE repo_id = ?)
+           AS distinct_content`,
         [repo],
       );
-      return row?.total ?? 0;
+      return Number(row?.total ?? 0);
     },
 
     async ref(repo: number, name: string): Promise<string | undefined> {
@@ -322,15 +311,14 @@ export function createReposTable(q: Queryable) {
     /** Size of content known anywhere in the hub (any repository's history or uploads). */
     knownContent(sha256: string): Promise<{ size: number } | undefined> {
       return q.get<{ size: number }>(
-        "SELECT size FROM git_blobs WHERE sha256 = ? UNION ALL SELECT size FROM lfs_objects WHERE sha256 = ? LIMIT 1",
+        "SELECT size FROM repo_contents WHERE sha256 = ? UNION ALL SELECT size FROM lfs_objects WHERE sha256 = ? LIMIT 1",
         [sha256, sha256],
       );
     },
     /** Whether some commit of the repository holds this content (copies of LFS files within a repository). */
     async repoHoldsContent(repo: number, sha256: string): Promise<boolean> {
       const row = await q.get<{ n: number }>(
-        `SELECT 1 AS n FROM commit_files f JOIN git_blobs b ON b.oid = f.blob_oid
-         WHERE f.repo_id = ? AND b.sha256 = ? LIMIT 1`,
+        "SELECT 1 AS n FROM repo_contents WHERE repo_id = ? AND sha256 = ? LIMIT 1",
         [repo, sha256],
       );
       return row !== undefined;
@@ -342,8 +330,7 @@ export function createReposTable(q: Queryable) {
     async reposHoldingContent(sha256: string, limit: number): Promise<RepoRecord[]> {
       const rows = await q.all<RepoRow>(
         `SELECT * FROM repos WHERE id IN (
-           SELECT f.repo_id FROM git_blobs b JOIN commit_files f ON f.blob_oid = b.oid
-           WHERE b.sha256 = ? AND b.lfs = 1)
+           SELECT repo_id FROM repo_contents WHERE sha256 = ? AND lfs = 1)
          ORDER BY private, gated IS NOT NULL, id LIMIT ?`,
         [sha256, limit],
       );

@@ -41,8 +41,7 @@ export function createXetGcTable(q: Queryable, now: () => Date) {
   // A file is in use when a repository that registered it has its sha256 as an LFS file in some commit.
   const UNCOMMITTED = `created_at < ? AND NOT EXISTS (
       SELECT 1 FROM xet_file_repos r
-      JOIN git_blobs b ON b.sha256 = xet_files.sha256 AND b.lfs = 1
-      JOIN commit_files cf ON cf.repo_id = r.repo_id AND cf.blob_oid = b.oid
+      JOIN repo_contents c ON c.repo_id = r.repo_id AND c.sha256 = xet_files.sha256 AND c.lfs = 1
       WHERE r.file_hash = xet_files.hash)`;
 
   return {
@@ -165,7 +164,7 @@ export function createXetGcTable(q: Queryable, now: () => Date) {
     async blobUsedElsewhere(blobSha256: string, xorb: string): Promise<boolean> {
       const row = await q.get<{ n: number }>(
         `SELECT (SELECT count(*) FROM xet_xorbs WHERE blob_sha256 = ? AND hash <> ?)
-              + (SELECT count(*) FROM git_blobs WHERE sha256 = ?) AS n`,
+              + (SELECT count(*) FROM repo_contents WHERE sha256 = ?) AS n`,
         [blobSha256, xorb, blobSha256],
       );
       return (row?.n ?? 0) > 0;
