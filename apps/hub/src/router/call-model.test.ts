@@ -16,8 +16,13 @@ describe("modelsOfCall", () => {
     expect(named('{"mod\\u0065l":"a/b"}')).toEqual(["a/b"]);
   });
 
-  it("reads the last of two model keys, as JSON.parse and the provider do", () => {
-    expect(named('{"model":"public/m","messages":[],"model":"private/m"}')).toEqual(["private/m"]);
+  it("refuses a body naming the model twice under one key (servers differ on which one they read)", () => {
+    expect(() => named('{"model":"public/m","messages":[],"model":"private/m"}')).toThrow(/twice/);
+    expect(() => named('{ "model" : "a", "x": {"model": 1}, "model"\n:"b"}')).toThrow(/twice/);
+    // Nested, in strings, or once per key: named as read.
+    expect(named('{"model":"a/b","messages":[{"content":"model \\"model\\": x","model":"n"}]}')).toEqual([
+      "a/b",
+    ]);
   });
 
   it("names every key a provider may read a model from: any letter case, and model_name", () => {

@@ -1,6 +1,7 @@
 import { InvalidInputError } from "../errors.js";
 import { parseJsonBody } from "../http/body.js";
 import type { AllowedCall } from "./inference-routes.js";
+import { topLevelKeys } from "./top-level-keys.js";
 
 const COMPACT_MODEL = Buffer.from('{"model":"');
 const MODEL_KEY = Buffer.from('"model"');
@@ -42,6 +43,7 @@ export function modelsOfCall(body: Uint8Array | undefined, call: AllowedCall): C
   if (body !== undefined) {
     const parsed = parsedBody(body, call.rawBody);
     if (parsed !== undefined) {
+      refuseRepeatedModelKey(body);
       for (const key of Object.keys(parsed)) {
         const value = parsed[key];
         if (MODEL_KEYS.has(key.toLowerCase()) && typeof value === "string")
@@ -69,4 +71,27 @@ function parsedBody(body: Uint8Array, rawAllowed: boolean): Record<string, unkno
   throw new InvalidInputError(
     "The request body must be a JSON object (the provider's inference call, with its model).",
   );
+}
+
+/** "model", in any letter case: where a body may name a model more than once. */
+const MODEL_WORD = /model/gi;
+
+/**
+ * A body naming its model under one key twice: JSON.parse (and the check above) reads the last, a server that
+ * keeps the first would run another model than the one checked.
+ */
+function refuseRepeatedModelKey(body: Uint8Array): void {
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
+  // Most bodies say "model" once: no scan.
+  if ((text.match(MODEL_WORD)?.length ?? 0) < 2) return;
+  const seen = new Set<string>();
+  for (const key of topLevelKeys(text)) {
+    if (!MODEL_KEYS.has(key.toLowerCase())) continue;
+    if (seen.has(key)) {
+      throw new InvalidInputError(`The request body names "${key.slice(0, 40)}" twice: name the model once.`);
+    }
+    seen.add(key);
+  }
 }

@@ -302,6 +302,12 @@ describe("the body is read as JSON before the model check", () => {
     ["leading newlines and tabs", `\n\t\r\n${chatBody(PRIVATE_PROVIDER_ID)}`],
     ["a byte-order mark", `\ufeff${chatBody(PRIVATE_PROVIDER_ID)}`],
     ["the hub id after a space", ` ${chatBody(PRIVATE)}`],
+    // A server that reads the first of two keys runs the private model; JSON.parse reads the last.
+    ["a second, public model key", chatBody(PRIVATE_PROVIDER_ID).replace(/}$/, ',"model":"public/model"}')],
+    [
+      "a key in another letter case",
+      chatBody("public/model").replace(/}$/, `,"Model":"${PRIVATE_PROVIDER_ID}"}`),
+    ],
   ])("a private model named after %s is refused, nothing forwarded", async (_how, body) => {
     const answer = await call("POST", "/router/together/v1/chat/completions", { body });
     expect([400, 404]).toContain(answer.status);
