@@ -3,7 +3,7 @@ import { modelsOfCall } from "./call-model.js";
 import type { AllowedCall } from "./inference-routes.js";
 
 const body = (text: string) => Buffer.from(text, "utf8");
-const json: AllowedCall = { pathModel: null, rawBody: false };
+const json: AllowedCall = { pathModel: null, rawBody: false, versionInBody: false };
 const named = (text: string, call = json) => modelsOfCall(body(text), call).named;
 
 describe("modelsOfCall", () => {
@@ -30,21 +30,41 @@ describe("modelsOfCall", () => {
   });
 
   it("names the path's model with the body's, and records the body's first", () => {
-    const call = { pathModel: "org/name", rawBody: false };
+    const call = { ...json, pathModel: "org/name" };
     expect(modelsOfCall(body('{"model":"x/y"}'), call)).toEqual({
       named: ["org/name", "x/y"],
       recorded: "x/y",
+      versions: [],
     });
-    expect(modelsOfCall(undefined, call)).toEqual({ named: ["org/name"], recorded: "org/name" });
-    expect(modelsOfCall(body('{"prompt":"x"}'), json)).toEqual({ named: [], recorded: null });
+    expect(modelsOfCall(undefined, call)).toEqual({
+      named: ["org/name"],
+      recorded: "org/name",
+      versions: [],
+    });
+    expect(modelsOfCall(body('{"prompt":"x"}'), json)).toEqual({ named: [], recorded: null, versions: [] });
+  });
+
+  it("names Replicate's model version, alone or with its model id, where the call takes one", () => {
+    const predictions = { ...json, versionInBody: true };
+    const of = (text: string) => modelsOfCall(body(text), predictions);
+    expect(of('{"version":"5599ed","input":{}}')).toMatchObject({ named: [], versions: ["5599ed"] });
+    expect(of('{"version":"owner/name:5599ed"}')).toMatchObject({
+      named: ["owner/name:5599ed"],
+      versions: [],
+    });
+    expect(modelsOfCall(body('{"version":"5599ed"}'), json).versions).toEqual([]);
   });
 
   it("refuses a body that is not a JSON object, unless the call may carry raw bytes", () => {
     expect(() => named("not json")).toThrow(/not valid JSON/);
     expect(() => named('["model","a/b"]')).toThrow(/must be a JSON object/);
     expect(() => named("")).toThrow(/not valid JSON/);
-    const raw = { pathModel: "org/name", rawBody: true };
-    expect(modelsOfCall(body("RIFF....WAVE"), raw)).toEqual({ named: ["org/name"], recorded: "org/name" });
+    const raw = { ...json, pathModel: "org/name", rawBody: true };
+    expect(modelsOfCall(body("RIFF....WAVE"), raw)).toEqual({
+      named: ["org/name"],
+      recorded: "org/name",
+      versions: [],
+    });
     expect(named('{"inputs":"x","model":"a/b"}', raw)).toEqual(["org/name", "a/b"]);
   });
 });

@@ -31,6 +31,8 @@ export interface CallModels {
   named: string[];
   /** The one usage records name: the body's `model`, else the path's, else null. */
   recorded: string | null;
+  /** Model versions the body names (Replicate's `version`, with or without `owner/name:`). */
+  versions: string[];
 }
 
 /**
@@ -40,6 +42,7 @@ export interface CallModels {
  */
 export function modelsOfCall(body: Uint8Array | undefined, call: AllowedCall): CallModels {
   const fromBody: string[] = [];
+  const versions: string[] = [];
   if (body !== undefined) {
     const parsed = parsedBody(body, call.rawBody);
     if (parsed !== undefined) {
@@ -48,11 +51,17 @@ export function modelsOfCall(body: Uint8Array | undefined, call: AllowedCall): C
         const value = parsed[key];
         if (MODEL_KEYS.has(key.toLowerCase()) && typeof value === "string")
           fromBody.push(value.slice(0, 200));
+        if (call.versionInBody && key.toLowerCase() === "version" && typeof value === "string") {
+          // `owner/name:version` names the provider's model id as mappings hold it; a bare version is
+          // looked up among the versions of mapped ids.
+          if (value.includes(":")) fromBody.push(value.slice(0, 200));
+          else versions.push(value.slice(0, 200));
+        }
       }
     }
   }
   const named = call.pathModel === null ? fromBody : [call.pathModel, ...fromBody];
-  return { named, recorded: fromBody[0] ?? call.pathModel };
+  return { named, recorded: fromBody[0] ?? call.pathModel, versions };
 }
 
 /** The body as a JSON object; undefined for a raw body where one may be sent; else a 400. */

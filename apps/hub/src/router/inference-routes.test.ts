@@ -110,6 +110,7 @@ describe("the router's inference routes", () => {
     expect(routes.check("hf-inference", "POST", "/models/org/na%6De", "")).toEqual({
       pathModel: "org/name",
       rawBody: true,
+      versionInBody: false,
     });
     expect(
       routes.check("fal-ai", "GET", "/fal-ai/flux/requests/r-1/status", "?_subdomain=queue").pathModel,
@@ -117,7 +118,11 @@ describe("the router's inference routes", () => {
     expect(routes.check("together", "POST", "/v1/chat/completions", "")).toEqual({
       pathModel: null,
       rawBody: false,
+      versionInBody: false,
     });
+    // Replicate's predictions may name the model by its version, in the body.
+    expect(routes.check("replicate", "POST", "/v1/predictions", "").versionInBody).toBe(true);
+    expect(routes.check("replicate", "GET", "/v1/predictions/p-1", "").versionInBody).toBe(false);
     expect(() => routes.check("openai", "POST", "/v1/files", "")).toThrow(
       /POST \/router\/openai\/v1\/files is not one of openai's inference calls.*POST \/router\/openai\/v1\/chat\/completions/,
     );

@@ -68,7 +68,12 @@ export interface AllowedCall {
   pathModel: string | null;
   /** The body may be raw bytes; otherwise it must be a JSON object. */
   rawBody: boolean;
+  /** The body's `version` names a model version (Replicate's predictions): checked as the model. */
+  versionInBody: boolean;
 }
+
+/** Protocols whose calls may name the model by a version in the body, not by its id. */
+const VERSION_IN_BODY_PROTOCOLS = new Set(["replicate-prediction"]);
 
 /** The call is not one of the provider's inference calls: nothing is forwarded. */
 export class NotAnInferenceCallError extends NotFoundError {}
@@ -79,6 +84,7 @@ const MAX_REMEMBERED = 1000;
 export class InferenceRoutes {
   private readonly byProvider = new Map<string, InferenceRoute[]>();
   private readonly subdomains = new Map<string, Set<string>>();
+  private readonly versionProviders = new Set<string>();
   /** Answers for method + path already checked (the same few come again and again). */
   private readonly remembered = new Map<string, AllowedCall | NotAnInferenceCallError>();
 
@@ -123,7 +129,11 @@ export class InferenceRoutes {
         );
       }
       const model = match.groups?.model;
-      return { pathModel: model === undefined ? null : decodeModel(model), rawBody: route.rawBody };
+      return {
+        pathModel: model === undefined ? null : decodeModel(model),
+        rawBody: route.rawBody,
+        versionInBody: method === "POST" && this.versionProviders.has(provider),
+      };
     }
     const other = routes.find((route) => route.pattern.test(path));
     if (other) {
@@ -160,6 +170,7 @@ export class InferenceRoutes {
     const protocol = providerTaskProtocol(provider, task) ?? "";
     const model = MODEL_SHAPE_BY_PROTOCOL[protocol] ?? ANY_MODEL;
     const rawBody = takesRawBody(provider, task);
+    if (VERSION_IN_BODY_PROTOCOLS.has(protocol)) this.versionProviders.add(provider);
     for (const sample of SAMPLE_IDS) {
       const built = buildRequest({
         provider,

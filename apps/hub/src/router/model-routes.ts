@@ -1,4 +1,5 @@
-import type { ProviderMappings } from "../store/mapping-record.js";
+import { getProviderConfig, type InferenceProvider } from "@modelhub/inference";
+import type { MappingTask, ProviderMappings } from "../store/mapping-record.js";
 import type { StoredModel } from "../store/models-table.js";
 import type { Store } from "../store/store.js";
 
@@ -86,4 +87,38 @@ export function createServedModels(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now
     ofProvider.set(model, { models, expires: at + ttlMs });
     return models;
   }
+}
+
+/**
+ * The same for a model version named alone (Replicate's `version` in a `/v1/predictions` body): the hub
+ * models mapped to the provider under `owner/name:{version}`. Mappings are read per task the provider
+ * serves, at most once a second per (provider, version).
+ */
+export function createServedVersions(
+  store: Store,
+  ttlMs = MODEL_ROUTE_TTL_MS,
+  now = () => performance.now(),
+) {
+  const entries = new Map<string, { models: ModelRoute["model"][]; expires: number }>();
+  return async function servedVersions(
+    provider: InferenceProvider,
+    version: string,
+  ): Promise<ModelRoute["model"][]> {
+    const key = `${provider}\u0000${version}`;
+    const at = now();
+    const cached = entries.get(key);
+    if (cached && cached.expires > at) return cached.models;
+    const models: ModelRoute["model"][] = [];
+    for (const task of getProviderConfig(provider).tasks) {
+      for (const [modelId, mappings] of await store.mappings.forTask(task as MappingTask)) {
+        if (!mappings[provider]?.providerId.endsWith(`:${version}`)) continue;
+        const found = await store.models.get(modelId);
+        if (found)
+          models.push({ id: found.id, private: found.private, gated: found.gated, author: found.author });
+      }
+    }
+    if (entries.size >= MAX_ENTRIES) entries.clear();
+    entries.set(key, { models, expires: at + ttlMs });
+    return models;
+  };
 }

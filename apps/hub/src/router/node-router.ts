@@ -15,7 +15,7 @@ import { modelsOfCall } from "./call-model.js";
 import { type CallerRequest, type CallerResponse, readCallerBody } from "./caller-exchange.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { InferenceRoutes } from "./inference-routes.js";
-import { createServedModels, type ModelRoute } from "./model-routes.js";
+import { createServedModels, createServedVersions, type ModelRoute } from "./model-routes.js";
 import { createOpenAiApi } from "./openai-api.js";
 import { pipeToProvider } from "./pipe-forward.js";
 import { providerPathFrom } from "./provider-path.js";
@@ -113,6 +113,7 @@ interface ProviderTarget {
 export function createNodeRouter(deps: NodeRouterDeps) {
   const api = createOpenAiApi({ ...deps, stats: deps.stats ?? createProviderStats() });
   const servedModels = createServedModels(deps.store);
+  const servedVersions = createServedVersions(deps.store);
   const inferenceRoutes = deps.inferenceRoutes ?? InferenceRoutes.fromClient();
   /** The request id, CORS headers for a call that sends `Origin`, security headers; `Vary` on GET answers. */
   const baseHeaders = (incoming: CallerRequest, requestId: string): string[] => {
@@ -257,6 +258,9 @@ export function createNodeRouter(deps: NodeRouterDeps) {
     const models = modelsOfCall(body, call);
     const refusing = refuseUnusableModels(caller, provider, models.named);
     if (refusing) await refusing;
+    for (const version of models.versions) {
+      await refuseAmong(caller, servedVersions(provider, version), version);
+    }
     const model = models.recorded;
     pipeToProvider({
       upstream,

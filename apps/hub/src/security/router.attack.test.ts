@@ -23,6 +23,9 @@ const PRIVATE = "acme/private-chat";
 const PRIVATE_PROVIDER_ID = "acme-private-chat-v1";
 const GATED = "acme/gated-chat";
 const GATED_PROVIDER_ID = "acme-gated-chat-v1";
+/** A private model Replicate serves as one version of a model. */
+const PRIVATE_IMAGES = "acme/private-images";
+const PRIVATE_VERSION = "5599ed30703defd1d160a25a63321b4dec97101d98b4674bcc56e41f62f35637";
 /** A public, ungated model served by the hostile provider. */
 const ECHOED = "acme/echo-chat";
 
@@ -166,6 +169,12 @@ beforeAll(async () => {
   ] as const) {
     await hub.store.mappings.set(model, "together", { status: "live", providerId, task: "conversational" });
   }
+  await hub.store.models.upsert({ ...base, id: PRIVATE_IMAGES, private: true, gated: false });
+  await hub.store.mappings.set(PRIVATE_IMAGES, "replicate", {
+    status: "live",
+    providerId: `acme/private-images:${PRIVATE_VERSION}`,
+    task: "text-to-image",
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -312,6 +321,19 @@ describe("the body is read as JSON before the model check", () => {
     const answer = await call("POST", "/router/together/v1/chat/completions", { body });
     expect([400, 404]).toContain(answer.status);
     expect(JSON.parse(answer.text)).toHaveProperty("error");
+    expect(sim.requests).toEqual([]);
+  });
+
+  it("a private model named by its Replicate version alone is refused, nothing forwarded", async () => {
+    for (const version of [PRIVATE_VERSION, `acme/private-images:${PRIVATE_VERSION}`]) {
+      const answer = await call("POST", "/router/replicate/v1/predictions", {
+        body: JSON.stringify({ version, input: { prompt: "a cat" } }),
+      });
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.text)).toMatchObject({
+        error: `Model ${version} does not exist on this hub.`,
+      });
+    }
     expect(sim.requests).toEqual([]);
   });
 
