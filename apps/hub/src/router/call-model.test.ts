@@ -19,6 +19,9 @@ describe("modelsOfCall", () => {
   it("refuses a body naming the model twice under one key (servers differ on which one they read)", () => {
     expect(() => named('{"model":"public/m","messages":[],"model":"private/m"}')).toThrow(/twice/);
     expect(() => named('{ "model" : "a", "x": {"model": 1}, "model"\n:"b"}')).toThrow(/twice/);
+    expect(() => named('{"mod\\u0065l":"private/m","model":"public/m"}')).toThrow(/twice/);
+    const predictions = { ...json, versionInBody: true };
+    expect(() => modelsOfCall(body('{"version":"abc","version":"def"}'), predictions)).toThrow(/twice/);
     // Nested, in strings, or once per key: named as read.
     expect(named('{"model":"a/b","messages":[{"content":"model \\"model\\": x","model":"n"}]}')).toEqual([
       "a/b",

@@ -46,7 +46,7 @@ export function modelsOfCall(body: Uint8Array | undefined, call: AllowedCall): C
   if (body !== undefined) {
     const parsed = parsedBody(body, call.rawBody);
     if (parsed !== undefined) {
-      refuseRepeatedModelKey(body);
+      refuseRepeatedModelKey(body, call.versionInBody);
       for (const key of Object.keys(parsed)) {
         const value = parsed[key];
         if (MODEL_KEYS.has(key.toLowerCase()) && typeof value === "string")
@@ -82,22 +82,23 @@ function parsedBody(body: Uint8Array, rawAllowed: boolean): Record<string, unkno
   );
 }
 
-/** "model", in any letter case: where a body may name a model more than once. */
-const MODEL_WORD = /model/gi;
+/** "model" or "version", in any letter case: where a body may name a model more than once. */
+const MODEL_WORD = /model|version/gi;
 
 /**
  * A body naming its model under one key twice: JSON.parse (and the check above) reads the last, a server that
  * keeps the first would run another model than the one checked.
  */
-function refuseRepeatedModelKey(body: Uint8Array): void {
+function refuseRepeatedModelKey(body: Uint8Array, versionInBody: boolean): void {
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
     .toString("utf8")
     .replace(/^\uFEFF/, "");
-  // Most bodies say "model" once: no scan.
-  if ((text.match(MODEL_WORD)?.length ?? 0) < 2) return;
+  // Most bodies name no model twice and escape nothing: no scan (an escaped key is only seen decoded).
+  if ((text.match(MODEL_WORD)?.length ?? 0) < 2 && !text.includes("\\u")) return;
   const seen = new Set<string>();
   for (const key of topLevelKeys(text)) {
-    if (!MODEL_KEYS.has(key.toLowerCase())) continue;
+    const lower = key.toLowerCase();
+    if (!MODEL_KEYS.has(lower) && !(versionInBody && lower === "version")) continue;
     if (seen.has(key)) {
       throw new InvalidInputError(`The request body names "${key.slice(0, 40)}" twice: name the model once.`);
     }
