@@ -2,13 +2,15 @@
  * The repository benchmark, side by side in one run (bench/README.md): a large file downloaded through
  * `/resolve` against a bare node:http server piping the same file, uploaded through the LFS path against a
  * bare upload to disk, the hub's peak RSS above idle during each, `snapshot_download` of a 1,000-file
- * repository, and 64 concurrent `HEAD /resolve`. BENCH_FILE_MB (default 1024) sets the large file's size.
+ * repository, 64 concurrent `HEAD /resolve`, and one-byte commits to a repository of 20,000 files (storage and
+ * time per commit: commit-cost.ts). BENCH_FILE_MB (default 1024) sets the large file's size.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { measureCommitCost } from "./commit-cost.js";
 import {
   createRepo,
   download,
@@ -164,6 +166,9 @@ async function main() {
       ),
     );
 
+    // One-byte commits to a repository of 20,000 files: what a commit costs that changes one file.
+    const oneByteCommitTo20000Files = await measureCommitCost(api, hub.info.dataDir!);
+
     const mibps = (seconds: number) => size / (1 << 20) / seconds;
     // CPU seconds per GiB moved: steadier than wall time on a shared machine (the hub's worker included).
     const cpuPerGiB = (seconds: number[]) => Number((median(seconds) / (size / 2 ** 30)).toFixed(2));
@@ -187,6 +192,7 @@ async function main() {
         seconds: Number(snapshotSeconds.toFixed(2)),
         filesPerSecond: Math.round(1000 / snapshotSeconds),
       },
+      oneByteCommitTo20000Files,
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
