@@ -4,9 +4,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { runPython } from "../__fixtures__/python-client.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
+import { openBlobStore } from "../storage/blob-store-config.js";
 import { casRequest, sampleUpload } from "../xet/__fixtures__/xet-upload.js";
 import { hexToHash } from "../xet/hashes.js";
 import { serializeShard } from "../xet/shard.js";
+import { collectXetGarbage } from "../xet/xet-gc.js";
 
 /**
  * Attacks on content-addressed storage (issue 32, classes 1, 2, 3a, 3c and 5; docs/security.md): an outsider
@@ -260,6 +262,36 @@ describe("2c: a write token never reads through the CAS", () => {
     const plan = await casRequest(hub.url, "GET", `/v1/reconstructions/${upload.fileHex}`, write);
     expect(plan.status).toBe(403);
     expect(await plan.text()).not.toContain("fetch");
+  });
+});
+
+describe("5: nothing is deleted that anything references", () => {
+  it("Xet content claimed from a repository stays served after that repository and its files are collected", async () => {
+    await createRepo(alice, "alice/origin");
+    const upload = await sampleUpload(994, 90_000);
+    const own = await batch(
+      alice,
+      "alice/origin",
+      [{ oid: upload.sha256, size: upload.data.length }],
+      ["xet"],
+    );
+    const aliceWrite = own.objects[0]?.actions?.upload?.header?.["X-Xet-Access-Token"] as string;
+    expect((await casUpload(aliceWrite, upload)).status).toBe(200);
+    const line = lfsFile("shared.bin", upload.sha256, upload.data.length);
+    expect((await commit(alice, "alice/origin", [header("xet"), line])).status).toBe(200);
+    // mallory may read alice/origin: the content is claimed for mallory/loot, stored once, in Xet only.
+    expect((await commit(mallory, "mallory/loot", [header("reuse"), line])).status).toBe(200);
+    expect(
+      (await api(alice, "DELETE", "/api/repos/delete", { type: "model", name: "alice/origin" })).status,
+    ).toBe(200);
+    const blobs = await openBlobStore({ kind: "fs" }, hub.dataDir);
+    // Two runs past every grace period: the first marks what nothing uses, the second deletes it.
+    const later = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000);
+    await collectXetGarbage({ gc: hub.store.xetGc, blobs }, { now: later(10) });
+    await collectXetGarbage({ gc: hub.store.xetGc, blobs }, { now: later(20) });
+    const served = await download(mallory, "mallory/loot", "shared.bin");
+    expect(served.status).toBe(200);
+    expect(sha256(served.bytes)).toBe(upload.sha256);
   });
 });
 

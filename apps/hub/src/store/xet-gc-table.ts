@@ -38,11 +38,11 @@ export function createXetGcTable(q: Queryable, now: () => Date) {
       "UPDATE xet_xorbs SET deleting_since = NULL WHERE hash = ? AND deleting_since IS NOT NULL AND deleting_since NOT LIKE '~%'",
       [hash],
     );
-  // A file is in use when a repository that registered it has its sha256 as an LFS file in some commit.
+  // A file is in use when some repository's history holds its sha256 as an LFS file: not only the ones that
+  // registered it, since a commit may name content claimed from a repository it may read (content-claims.ts)
+  // and /resolve then serves it from this file.
   const UNCOMMITTED = `created_at < ? AND NOT EXISTS (
-      SELECT 1 FROM xet_file_repos r
-      JOIN repo_contents c ON c.repo_id = r.repo_id AND c.sha256 = xet_files.sha256 AND c.lfs = 1
-      WHERE r.file_hash = xet_files.hash)`;
+      SELECT 1 FROM repo_contents c WHERE c.sha256 = xet_files.sha256 AND c.lfs = 1)`;
 
   return {
     async xorbState(hash: string): Promise<XorbState | undefined> {
