@@ -367,11 +367,11 @@ type Op =
   | { t: "gc" };
 
 /**
- * Plain files whose text is an LFS pointer (classes 3b and 4). Off while those defects stand: at this commit
- * such a file serves the LFS object it names instead of its own text (see the it.fails cases below and
- * content-binding.attack.test.ts). Turn on with the fix.
+ * Plain files whose text is an LFS pointer (classes 3b and 4): such a file serves its own text, and a later LFS
+ * file of the content it names serves that content (tree nodes record each file's sha256: see
+ * content-binding.attack.test.ts).
  */
-const POINTER_TEXT_OPS = false;
+const POINTER_TEXT_OPS = true;
 
 const user = fc.nat({ max: 2 });
 const targeted = { user, own: fc.boolean(), other: fc.nat({ max: 1 }), kind: fc.constantFrom(...KINDS) };
@@ -896,16 +896,15 @@ describe("content property (issue 32): random uploads, commits, pull requests, d
     console.log(`steps: ${tally.join(", ")}`);
   }, 300_000);
 
-  // Classes 3b and 4 of issue 32 stand at this commit: this property found both with POINTER_TEXT_OPS on, and
-  // fast-check shrank each to two steps (below, on the caller's own public repository). With the fix, make
-  // these `it` and turn POINTER_TEXT_OPS on.
+  // Classes 3b and 4 of issue 32, as this property found them before tree nodes recorded each file's sha256
+  // (fast-check shrank each to two steps, on the caller's own public repository).
   const lfsUpload = { size: "small", commit: true, reuse: false, seed: 0 } as const;
-  it.fails("KNOWN DEFECT 3b: a plain file of LFS pointer text serves the object it names, not its text", () =>
+  it("3b: a plain file of LFS pointer text serves its text, not the object it names", () =>
     runOps([
       { t: "upload", user: 0, own: true, other: 0, kind: "public", pick: 1, ...lfsUpload },
       { t: "pointer", user: 0, own: true, other: 0, kind: "public", pick: 1, future: false },
     ]));
-  it.fails("KNOWN DEFECT 4: pointer text committed first makes the owner's later LFS file serve that text", () =>
+  it("4: pointer text committed first does not change what the owner's later LFS file serves", () =>
     runOps([
       { t: "pointer", user: 0, own: true, other: 0, kind: "public", pick: 0, future: true },
       { t: "upload", user: 1, own: true, other: 0, kind: "public", pick: 1, ...lfsUpload },
