@@ -95,6 +95,20 @@ async function expectSameAsFlat(repo: RepoRecord, flat: Map<string, Omit<FileRec
   expect((await store.repos.commit(repo.key, oid))!.tree).toBe(trees.get(""));
   const under = await store.repos.treesUnder(repo.key, oid, "");
   expect(new Map([["", trees.get("")!], ...under])).toEqual(trees);
+  // A folder's direct entries (non-recursive listings): the root's and one subfolder's.
+  for (const dir of ["", "small"]) {
+    const children = await store.repos.children(repo.key, oid, dir);
+    if (dir !== "" && !trees.has(dir)) {
+      expect(children).toBeUndefined();
+      continue;
+    }
+    const prefix = dir === "" ? "" : `${dir}/`;
+    const direct = (path: string) => path.startsWith(prefix) && !path.slice(prefix.length).includes("/");
+    expect(children!.files.map((file) => file.path).sort()).toEqual([...flat.keys()].filter(direct).sort());
+    expect(new Map([...children!.folders].sort())).toEqual(
+      new Map([...trees].filter(([path]) => path !== "" && direct(path)).sort()),
+    );
+  }
   for (const [path, file] of [...flat].slice(0, 20)) {
     expect(await store.repos.file(repo.key, oid, path)).toEqual({ path, ...file });
   }

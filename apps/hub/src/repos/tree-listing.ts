@@ -60,15 +60,20 @@ export async function listTree(
   dir: string,
   recursive: boolean,
 ): Promise<TreeEntryView[] | undefined> {
-  if (dir !== "" && !(await store.repos.tree(repo.key, commitOid, dir))) return undefined;
-  const depth = dir === "" ? 0 : dir.split("/").length;
-  const direct = (path: string) => recursive || path.split("/").length === depth + 1;
   const entries: TreeEntryView[] = [];
-  for (const [path, oid] of await store.repos.treesUnder(repo.key, commitOid, dir)) {
-    if (path !== "" && direct(path)) entries.push(directoryView(path, oid));
-  }
-  for (const file of await store.repos.files(repo.key, commitOid, dir || undefined)) {
-    if (direct(file.path)) entries.push(fileView(file));
+  if (recursive) {
+    if (dir !== "" && !(await store.repos.tree(repo.key, commitOid, dir))) return undefined;
+    for (const [path, oid] of await store.repos.treesUnder(repo.key, commitOid, dir)) {
+      entries.push(directoryView(path, oid));
+    }
+    for (const file of await store.repos.files(repo.key, commitOid, dir || undefined))
+      entries.push(fileView(file));
+  } else {
+    // Only the folder's own node (and pages): a listing of a large repository's root reads no subfolder.
+    const children = await store.repos.children(repo.key, commitOid, dir);
+    if (!children) return undefined;
+    for (const [path, oid] of children.folders) entries.push(directoryView(path, oid));
+    for (const file of children.files) entries.push(fileView(file));
   }
   // Directories first, then files, each by path, as the public hub lists a tree.
   return entries.sort((a, b) =>

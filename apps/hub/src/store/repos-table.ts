@@ -252,6 +252,24 @@ export function createReposTable(q: Queryable) {
       const entry = root && (await nodes.entryAt(repo, root, path));
       return entry && isFolderEntry(entry) ? entry.tree : undefined;
     },
+    /** The direct entries of the folder `dir` ("" = the root), or undefined when it is not a folder there. */
+    async children(
+      repo: number,
+      commitOid: string,
+      dir: string,
+    ): Promise<{ files: FileRecord[]; folders: Map<string, string> } | undefined> {
+      const root = await rootOf(repo, commitOid);
+      const folder = root && (await nodes.entryAt(repo, root, dir));
+      if (!folder || !isFolderEntry(folder)) return undefined;
+      const files: FileRecord[] = [];
+      const folders = new Map<string, string>();
+      for (const entry of await nodes.entriesOf(repo, await nodes.node(repo, folder.node))) {
+        const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
+        if (isFolderEntry(entry)) folders.set(path, entry.tree);
+        else files.push(fileRecord({ ...entry, path }));
+      }
+      return { files, folders };
+    },
     /** Git tree ids of every folder strictly under `under` ("" = the root's), by path. */
     async treesUnder(repo: number, commitOid: string, under: string): Promise<Map<string, string>> {
       const root = await rootOf(repo, commitOid);
