@@ -129,7 +129,9 @@ export function createTreeNodesTable(q: Queryable, cache: TreeNodeCache = treeNo
       }
       level = next;
     }
-    files.sort((a, b) => comparePaths(a.path, b.path));
+    // Level by level is path order within one folder (the large flat case): sort only when it is not.
+    const inOrder = files.every((file, i) => i === 0 || comparePaths(files[i - 1]!.path, file.path) < 0);
+    if (!inOrder) files.sort((a, b) => comparePaths(a.path, b.path));
     return { files, folders };
   }
 
