@@ -12,7 +12,7 @@
  *
  * Resources and actions:
  * | resource                                  | read                  | read-files                 | write                       | manage                          | inference                    |
- * | repo {type, owner, name, private, gated}  | public, or owner/member/site admin (else RepoNotFound) | read + gated: owner, member, site admin or an accepted access request (else GatedRepo) | read + owner or org write/admin (else 403; anonymous 401) | read + owner or org admin (else 403) | —        |
+ * | repo {type, owner, name, private, gated}  | public, or owner/member/site admin (else RepoNotFound) | read + gated: owner, member, site admin or an accepted access request (else GatedRepo) | read + owner or org write/admin (else 403; anonymous 401) | read + owner or org admin (else 403) | run a model: read + gated: owner, member, site admin or an accepted access request, whatever the token's file permissions |
  * (repo, `discuss`: open discussions and pull requests, comment: read + any signed-in user whose credential may
  * write (a read token may not; anonymous 401). What a discussion's author may do beyond is the route's rule.)
  * | namespace {name} (user or org)            | —                     | —                          | create a repository there: the user, or org write/admin | —                   | bill calls to it: the user, or any org member |
@@ -176,13 +176,17 @@ export function createAuthorizer(options: AuthorizeOptions): Authorizer {
     switch (action) {
       case "read":
         return undefined;
-      case "read-files": {
+      case "read-files":
+      case "inference": {
         // Gating is for people outside the repository's namespace: owners, members and admins read freely.
         if (!repo.gated || isSiteAdmin(actor) || atLeast(role, "read")) return undefined;
         const gated = new GatedRepoError(repoId(repo), actor.kind !== "anonymous", requestUrl(repo));
         if (actor.kind !== "user") return gated;
         const token = actor.credential.kind === "token" ? actor.credential.token : undefined;
+        // Reading a gated repository's files is a token's own permission; running inference on a gated model
+        // is the user's grant with a token that may run inference (checked on the namespace billed).
         if (
+          action === "read-files" &&
           token?.role === "fineGrained" &&
           !token.fineGrained?.canReadGatedRepos &&
           !credentialAllows(actor, "repo.content.read", target)
@@ -213,8 +217,6 @@ export function createAuthorizer(options: AuthorizeOptions): Authorizer {
         return credentialAllows(actor, "repo.manage", target)
           ? undefined
           : refuse(actor, `This token cannot manage ${repoId(repo)}.`);
-      case "inference":
-        return refuse(actor, "Inference calls are authorized on a namespace, not a repository.");
     }
   }
 

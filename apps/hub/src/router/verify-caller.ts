@@ -20,8 +20,9 @@ export interface RouterCaller {
   preferredProviders(): Promise<readonly string[]>;
   /**
    * Throws unless the caller may run this model: a private model the caller may not see answers as a missing
-   * one (NotFoundError naming `asNamed`, as the caller named it); a gated one needs what downloading its files
-   * needs (an accepted access request, or membership: authorize "read-files", the GatedRepo refusal).
+   * one (NotFoundError naming `asNamed`, as the caller named it); a gated one needs the user's grant (an accepted
+   * access request, or membership: authorize "inference" on the model, the GatedRepo refusal); a token that may
+   * run inference needs no permission to read the model's files for it.
    */
   mayUse(model: Pick<StoredModel, "id" | "private" | "gated">, asNamed: string): Promise<void>;
 }
@@ -72,7 +73,7 @@ export function userTokenVerifier(
         if (!(await authorizer.can(actor, "read", resource))) {
           throw new NotFoundError(`Model ${asNamed} does not exist on this hub.`);
         }
-        await authorizer.authorize(actor, "read-files", resource);
+        await authorizer.authorize(actor, "inference", resource);
       },
     };
   }

@@ -24,10 +24,10 @@ export async function grantGatedModelsToEveryone(store: Store): Promise<void> {
 
 /**
  * What to create an inference token with (accountsService.createToken) when its calls use gated models: an
- * inference-only token that may also read the gated repositories its user was granted, as downloading their
- * files needs (`scopes: ["inference"]` alone may not).
+ * inference-only fine-grained token, with no permission to read gated files: the user's grant is what a gated
+ * model's inference needs (authorize "inference" on the model).
  */
 export const INFERENCE_TOKEN_FOR_GATED_MODELS = {
   role: "fineGrained",
-  fineGrained: { canReadGatedRepos: true, global: ["inference.serverless.write"], scoped: [] },
+  fineGrained: { canReadGatedRepos: false, global: ["inference.serverless.write"], scoped: [] },
 } as const;
