@@ -3,7 +3,7 @@ import { InferenceClient } from "@modelhub/inference";
 import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebHarness, type WebHarness } from "./harness.js";
+import { grantGatedModel, startWebHarness, type WebHarness } from "./harness.js";
 import { horizontalOverflow, severeAxeFindings, watchPage } from "./page-checks.js";
 import { CHAT_MODEL } from "./pages.js";
 
@@ -55,6 +55,8 @@ async function signUp(page: Page, name: string) {
 
 /** The token works: a chat call through the hub's router, as a user would make it with @huggingface/inference. */
 async function expectTokenChats(token: string) {
+  // The chat model is gated: ada's own grant lets her tokens run it.
+  await grantGatedModel(harness.hub, "ada-web", CHAT_MODEL);
   const client = new InferenceClient(token, {
     hubUrl: harness.hub.url,
     routerUrl: `${harness.hub.url}/router`,

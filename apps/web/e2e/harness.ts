@@ -67,3 +67,21 @@ export async function startWebHarness(hubOptions: Partial<StartHubOptions> = {})
     },
   };
 }
+
+/**
+ * Accepts `userName`'s access to a gated model, as its owner would on request: inference on a gated model
+ * (the catalogue's meta-llama models are) needs the user's grant, through the router as for its files.
+ */
+export async function grantGatedModel(hub: RunningHub, userName: string, modelId: string): Promise<void> {
+  const user = await hub.store.accounts.users.byName(userName);
+  if (!user) throw new Error(`No user ${userName} to grant ${modelId} to.`);
+  const existing = await hub.store.accounts.accessRequests.get("model", modelId, user.id);
+  if (existing?.status === "accepted") return;
+  await hub.store.accounts.accessRequests.request({
+    repoType: "model",
+    repoId: modelId,
+    userId: user.id,
+    status: "accepted",
+    fields: {},
+  });
+}

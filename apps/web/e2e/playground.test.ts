@@ -1,7 +1,7 @@
 import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebHarness, type WebHarness } from "./harness.js";
+import { grantGatedModel, startWebHarness, type WebHarness } from "./harness.js";
 
 const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 const ADMIN_TOKEN = "e2e-admin-token-0123456789";
@@ -34,6 +34,8 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   hubToken = ((await created.json()) as { token: string }).token;
+  // The token is the machine user's (no user named): it may run the gated chat model once granted.
+  await grantGatedModel(harness.hub, "legacy-tokens", MODEL);
   page = await harness.newPage();
 });
 afterAll(async () => {
