@@ -1,6 +1,6 @@
 /**
  * The Content-Security-Policy of the web app's pages. Scripts, styles, fonts, workers and API calls come from
- * the hub itself: no inline script, no eval (WebAssembly compilation only: hash-wasm hashes uploads), so an
+ * the hub itself (API calls also from loopback hubs, for the widget builder's development mode): no inline script, no eval (WebAssembly compilation only: hash-wasm hashes uploads), so an
  * injected `<script>` or event handler does nothing. Images come from the hub, `data:`/`blob:` URLs the app
  * makes, and the operator's allow-list (CARD_IMAGE_ORIGINS): a model card's image elsewhere is not loaded, so
  * a card cannot track who reads it. Inline style attributes stay allowed (React's `style` props; they cannot
@@ -14,7 +14,9 @@ export function webPagePolicy(cardImageOrigins: readonly string[] = []): string 
     ["img-src 'self' data: blob:", ...cardImageOrigins].join(" "),
     "media-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    // The widget builder's development mode previews the widget against a hub running on the developer's own
+    // machine (packages/widget, `devMode&hub=`): loopback origins only, any port.
+    "connect-src 'self' http://localhost:* http://127.0.0.1:*",
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'none'",
