@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebHarness, type WebHarness } from "./harness.js";
+import { grantGatedModel, startWebHarness, type WebHarness } from "./harness.js";
 import { watchPage } from "./page-checks.js";
 
 const ADMIN_TOKEN = "e2e-polled-admin-token-0123";
@@ -30,6 +30,8 @@ beforeAll(async () => {
     body: JSON.stringify({ name: "polled-e2e" }),
   });
   hubToken = ((await created.json()) as { token: string }).token;
+  // FLUX.1-dev is gated: the token's (machine) user runs it once granted.
+  await grantGatedModel(harness.hub, "legacy-tokens", "black-forest-labs/FLUX.1-dev");
 });
 afterAll(() => harness?.close());
 
