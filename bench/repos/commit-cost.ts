@@ -1,8 +1,9 @@
 /**
- * What one small commit costs in a large repository (issue 32, class 7): a dataset of `files` files in one
- * flat folder (the worst case for a folder's size), then `commits` one-byte commits, each timed (wall, the
- * HTTP call) and weighed (the SQLite database's used pages before and after, WAL included, read through a
- * second connection to the hub's file).
+ * What one small commit costs in a large repository (issue 32, class 7): a repository (a dataset or a model:
+ * a commit to a model's main also derives its model page from the file list) of `files` files in one flat
+ * folder (the worst case for a folder's size), then `commits` one-byte commits, each timed (wall, the HTTP
+ * call) and weighed (the SQLite database's used pages before and after, WAL included, read through a second
+ * connection to the hub's file).
  */
 import { openStore } from "@modelhub/hub";
 import { type HubApi, median } from "./measure.js";
@@ -28,8 +29,10 @@ const round = (value: number, digits: number) => Number(value.toFixed(digits));
 export async function measureCommitCost(
   api: HubApi,
   dataDir: string,
-  options: { files?: number; commits?: number } = {},
+  options: { files?: number; commits?: number; type?: "dataset" | "model" } = {},
 ): Promise<CommitCost> {
+  const type = options.type ?? "dataset";
+  const repo = `bench/commit-cost-${type}`;
   const files = options.files ?? 20_000;
   const commits = options.commits ?? 10;
   const store = await openStore({ dataDir });
@@ -42,7 +45,7 @@ export async function measureCommitCost(
   };
   const commit = async (lines: unknown[]) => {
     const started = performance.now();
-    await api("/api/datasets/bench/commit-cost/commit/main", {
+    await api(`/api/${type}s/${repo}/commit/main`, {
       method: "POST",
       headers: { "Content-Type": "application/x-ndjson" },
       body: ndjson(lines),
@@ -53,7 +56,7 @@ export async function measureCommitCost(
     await api("/api/repos/create", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "bench/commit-cost", type: "dataset" }),
+      body: JSON.stringify({ name: repo, type }),
     });
     const name = (i: number) => `data/part-${String(i).padStart(5, "0")}.txt`;
     const beforeSeed = await usedBytes();

@@ -167,7 +167,10 @@ async function main() {
     );
 
     // One-byte commits to a repository of 20,000 files: what a commit costs that changes one file.
-    const oneByteCommitTo20000Files = await measureCommitCost(api, hub.info.dataDir!);
+    const oneByteCommitTo20000Files = {
+      dataset: await measureCommitCost(api, hub.info.dataDir!, { type: "dataset" }),
+      model: await measureCommitCost(api, hub.info.dataDir!, { type: "model" }),
+    };
 
     const mibps = (seconds: number) => size / (1 << 20) / seconds;
     // CPU seconds per GiB moved: steadier than wall time on a shared machine (the hub's worker included).
