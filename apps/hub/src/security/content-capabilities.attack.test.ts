@@ -97,6 +97,19 @@ async function casUpload(
   return casRequest(hub.url, "POST", "/v1/shards", token, serializeShard({ files: [file], xorbs: [] }));
 }
 
+/** alice uploads `upload` through Xet (the token her LFS batch hands out) and commits it to her `repo` as `path`. */
+async function commitXetAsAlice(
+  repo: string,
+  path: string,
+  upload: Awaited<ReturnType<typeof sampleUpload>>,
+) {
+  const own = await batch(alice, repo, [{ oid: upload.sha256, size: upload.data.length }], ["xet"]);
+  const token = own.objects[0]?.actions?.upload?.header?.["X-Xet-Access-Token"] as string;
+  expect((await casUpload(token, upload)).status).toBe(200);
+  const added = await commit(alice, repo, [header("xet"), lfsFile(path, upload.sha256, upload.data.length)]);
+  expect(added.status).toBe(200);
+}
+
 async function download(token: string | undefined, repo: string, path: string) {
   const response = await fetch(`${hub.url}/${repo}/resolve/main/${path}`, {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
@@ -242,19 +255,7 @@ describe("2b: a pull request does not print a gated file", () => {
 describe("2c: a write token never reads through the CAS", () => {
   it("the LFS batch's Xet token cannot reconstruct a gated file", async () => {
     const upload = await sampleUpload(992, 200_000);
-    const own = await batch(
-      alice,
-      "alice/gated",
-      [{ oid: upload.sha256, size: upload.data.length }],
-      ["xet"],
-    );
-    const aliceWrite = own.objects[0]?.actions?.upload?.header?.["X-Xet-Access-Token"] as string;
-    expect((await casUpload(aliceWrite, upload)).status).toBe(200);
-    const added = await commit(alice, "alice/gated", [
-      header("xet"),
-      lfsFile("xet.bin", upload.sha256, upload.data.length),
-    ]);
-    expect(added.status).toBe(200);
+    await commitXetAsAlice("alice/gated", "xet.bin", upload);
 
     const answer = await batch(mallory, "alice/gated", [{ oid: sha256(Buffer.from("x")), size: 1 }], ["xet"]);
     const write = answer.objects[0]?.actions?.upload?.header?.["X-Xet-Access-Token"] as string;
@@ -269,16 +270,8 @@ describe("5: nothing is deleted that anything references", () => {
   it("Xet content claimed from a repository stays served after that repository and its files are collected", async () => {
     await createRepo(alice, "alice/origin");
     const upload = await sampleUpload(994, 90_000);
-    const own = await batch(
-      alice,
-      "alice/origin",
-      [{ oid: upload.sha256, size: upload.data.length }],
-      ["xet"],
-    );
-    const aliceWrite = own.objects[0]?.actions?.upload?.header?.["X-Xet-Access-Token"] as string;
-    expect((await casUpload(aliceWrite, upload)).status).toBe(200);
+    await commitXetAsAlice("alice/origin", "shared.bin", upload);
     const line = lfsFile("shared.bin", upload.sha256, upload.data.length);
-    expect((await commit(alice, "alice/origin", [header("xet"), line])).status).toBe(200);
     // mallory may read alice/origin: the content is claimed for mallory/loot, stored once, in Xet only.
     expect((await commit(mallory, "mallory/loot", [header("reuse"), line])).status).toBe(200);
     expect(
@@ -298,22 +291,7 @@ describe("5: nothing is deleted that anything references", () => {
 describe("5: a multipart completion takes only its own parts", () => {
   it("naming another repository's xorb as a part neither assembles it nor deletes it", async () => {
     const upload = await sampleUpload(993, 60_000);
-    const own = await batch(
-      alice,
-      "alice/public",
-      [{ oid: upload.sha256, size: upload.data.length }],
-      ["xet"],
-    );
-    const aliceWrite = own.objects[0]?.actions?.upload?.header?.["X-Xet-Access-Token"] as string;
-    expect((await casUpload(aliceWrite, upload)).status).toBe(200);
-    expect(
-      (
-        await commit(alice, "alice/public", [
-          header("xet"),
-          lfsFile("small.bin", upload.sha256, upload.data.length),
-        ])
-      ).status,
-    ).toBe(200);
+    await commitXetAsAlice("alice/public", "small.bin", upload);
     // The xorb's stored bytes are public (its fetch URLs); mallory makes an object ending with them.
     const xorb = (await hub.store.xet.xorb(upload.xorbHex))!;
     const xorbBytes = upload.xorb;
