@@ -72,5 +72,3 @@ export function createContentClaims({ store, blobs, access }: ContentClaimsDeps)
     },
   };
 }
-
-export type ContentClaims = ReturnType<typeof createContentClaims>;

@@ -26,10 +26,6 @@ export function createUploadPartsTable(q: Queryable) {
     async forget(repoKey: number, oid: string): Promise<void> {
       await q.run("DELETE FROM lfs_upload_parts WHERE repo_id = ? AND oid = ?", [repoKey, oid]);
     },
-    /** Forgets parts of uploads abandoned before `before`; how many rows went. */
-    prune(before: string): Promise<number> {
-      return q.run("DELETE FROM lfs_upload_parts WHERE created_at < ?", [before]);
-    },
   };
 }
 

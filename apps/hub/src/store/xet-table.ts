@@ -131,13 +131,6 @@ export function createXetTable(q: Queryable, now: () => Date) {
       const row = await q.get<{ total: number | null }>("SELECT sum(size) AS total FROM xet_xorbs");
       return row?.total ?? 0;
     },
-    /** Lets a repository use a registered file (its content was claimed for it: content-claims.ts). */
-    async addFileRepo(hash: string, repoKey: number): Promise<void> {
-      await q.run("INSERT INTO xet_file_repos (file_hash, repo_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [
-        hash,
-        repoKey,
-      ]);
-    },
     /** Files registered before sha256s were checked (migration 18), with the sha256 their shard claimed. */
     async uncheckedFiles(limit: number): Promise<Array<{ file: XetFileRow; claimed: string | undefined }>> {
       const rows = await q.all<FileRowShape>(
