@@ -29,6 +29,8 @@ export interface SimContext {
   streamBatchBytes: number | undefined;
   /** Pause between stream events, like a model producing tokens: `x-sim-stream-interval-ms`, else the option. */
   streamIntervalMs: number | undefined;
+  /** The `pace` option's ms per token: a non-streamed chat waits this per completion token before answering. */
+  tokenIntervalMs: number | undefined;
   /** Steps a job takes from IN_QUEUE to COMPLETED (one per status poll). */
   jobSteps: number;
   /** Streams being written right now (shared by the whole sim). */

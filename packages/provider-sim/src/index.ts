@@ -5,6 +5,7 @@ export { InvalidFaultError, parseFault, parseFaultHeader } from "./faults.js";
 export type { Job, JobState } from "./jobs.js";
 export { type MediaKind, mediaBytes, mediaDataUrl } from "./media.js";
 export { type MappingStatus, ModelRegistry, type ProviderMapping, type SimModel } from "./models.js";
+export { InvalidPaceError, parsePace, type SimPace } from "./pace.js";
 export { PROVIDER_NAMES, type SimulatedProvider, simulatedProviders } from "./providers/index.js";
 export type { RecordedExchange } from "./recorded-traffic.js";
 export { recordedExchanges } from "./recorded-traffic.js";

@@ -19,6 +19,7 @@ import { serveModelInfo, serveTasks } from "./hub-api.js";
 import { JobStore } from "./jobs.js";
 import { MEDIA_CONTENT_TYPES, mediaBytes, mediaKindForPath } from "./media.js";
 import { defaultModels, ModelRegistry, type SimModel } from "./models.js";
+import { checkPace, drawPace, type SimPace } from "./pace.js";
 import { PROVIDERS } from "./providers/index.js";
 import { findRecording } from "./recorded-traffic.js";
 import { replayExchange } from "./replay.js";
@@ -44,6 +45,12 @@ export interface ProviderSimOptions extends AuthPolicy {
   streamBatchBytes?: number;
   /** Pause between stream events (a model's token pace, for demos); default 0. */
   streamIntervalMs?: number;
+  /**
+   * A hosted model's pace for provider calls (benchmarks): each call waits a drawn time to its first token,
+   * then streams at a drawn tokens/s (a non-streamed answer waits for all its tokens). The pause between
+   * events it draws gives way to `x-sim-stream-interval-ms` when a request sends it.
+   */
+  pace?: SimPace;
   /** Status polls a job takes to complete: 0 = done at the first poll. Default 2. */
   jobSteps?: number;
   /** Replay recorded exchanges for identical requests (default true). */
@@ -97,6 +104,7 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
     ]),
   );
   const streams = { active: 0 };
+  const pace = options.pace && checkPace(options.pace);
   const startedAt = Date.now();
   let simUrl = "";
 
@@ -223,6 +231,11 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
       });
       return;
     }
+    const paced = pace ? drawPace(pace) : undefined;
+    if (paced) {
+      await sleep(paced.firstTokenMs);
+      if (!res.socket || res.socket.destroyed) return;
+    }
     const chunksHeader = Number(headerValue(incoming.headers, "x-sim-stream-chunks"));
     const batchHeader = Number(headerValue(incoming.headers, "x-sim-stream-batch-bytes"));
     const intervalHeader = Number(headerValue(incoming.headers, "x-sim-stream-interval-ms"));
@@ -239,7 +252,9 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
           : options.streamChunks,
       streamBatchBytes:
         Number.isInteger(batchHeader) && batchHeader > 0 ? batchHeader : options.streamBatchBytes,
-      streamIntervalMs: intervalHeader >= 0 ? intervalHeader : options.streamIntervalMs,
+      streamIntervalMs:
+        intervalHeader >= 0 ? intervalHeader : (paced?.tokenIntervalMs ?? options.streamIntervalMs),
+      tokenIntervalMs: paced?.tokenIntervalMs,
       jobSteps: options.jobSteps ?? 2,
       streams,
       logger,

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { Route, SimContext } from "../context.js";
 import { sendProviderError } from "../errors.js";
-import { sendJson } from "../http.js";
+import { sendJson, sleep } from "../http.js";
 import { mediaBytes } from "../media.js";
 import { writeSse } from "../sse.js";
 import {
@@ -94,11 +94,18 @@ export function openAiCompatibleRoutes(options: OpenAiCompatibleOptions): Route[
           );
           return;
         }
-        sendJson(
-          res,
-          200,
-          chatCompletion(chat, context.provider.name, id, recordedChatShapes(context.provider.name)),
+        const completion = chatCompletion(
+          chat,
+          context.provider.name,
+          id,
+          recordedChatShapes(context.provider.name),
         );
+        if (context.tokenIntervalMs) {
+          // A paced model answers once it has produced every token (as many as a stream of it would carry).
+          const tokens = context.streamChunks ?? completion.usage.completion_tokens;
+          await sleep(tokens * context.tokenIntervalMs);
+        }
+        sendJson(res, 200, completion);
       },
     },
   ];
