@@ -1,7 +1,7 @@
 /**
  * What resolving one path costs in a 20,000-file folder (the download hot path: store.repos.file), with the
  * process's tree node cache warm and with no cache (each lookup reads and parses the root, the folder's page
- * list and one page). The measurement behind store/tree-node-cache.ts; in process, on a temp SQLite store:
+ * list and one page). The measurement behind repos/tree-node-cache.ts; in process, on a temp SQLite store:
  * `node --conditions=source --import tsx repos/path-lookup.ts` from bench/.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyCommit, initialCommit } from "../../apps/hub/src/repos/commit-engine.js";
 import { gitBlobId } from "../../apps/hub/src/repos/git-objects.js";
+import { TreeNodeCache } from "../../apps/hub/src/repos/tree-node-cache.js";
+import { createTreeNodesTable } from "../../apps/hub/src/repos/tree-nodes-table.js";
 import { openStore } from "../../apps/hub/src/store/store.js";
-import { TreeNodeCache } from "../../apps/hub/src/store/tree-node-cache.js";
-import { createTreeNodesTable } from "../../apps/hub/src/store/tree-nodes-table.js";
 
 const FILES = 20_000;
 const LOOKUPS = 2_000;

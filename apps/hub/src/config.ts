@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseImageOrigins } from "./http/content-security-policy.js";
 import { normalizePublicUrl, PublicUrlError } from "./http/public-url.js";
+import { DEFAULT_USAGE_RETENTION_DAYS } from "./router/usage-table.js";
 import { type BlobSettings, parseBlobSettings } from "./storage/blob-store-config.js";
-import { DEFAULT_USAGE_RETENTION_DAYS } from "./store/usage-table.js";
 
 /** The configuration problem, named precisely; the server prints it and exits. */
 export class ConfigError extends Error {

@@ -7,10 +7,16 @@ import type { OidcSettings } from "./accounts/oidc.js";
 import { createApp, ROUTER_BODY_BYTES } from "./app.js";
 import { createActorResolver } from "./auth/actor-resolver.js";
 import { createAuthorizer } from "./auth/authorize.js";
+import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./catalogue/catalogue.js";
+import type { ModelListQuery } from "./catalogue/models-table.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerMissingHost, answerParserError } from "./http/parser-errors.js";
 import { normalizePublicUrl } from "./http/public-url.js";
 import { UnreadBodyClosingResponse } from "./http/unread-body-close.js";
+import { createCasService } from "./lfs-xet/cas-service.js";
+import { checkXetSha256sOnce } from "./lfs-xet/sha256-backfill.js";
+import { collectXetGarbage } from "./lfs-xet/xet-gc.js";
+import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
@@ -23,13 +29,7 @@ import { createUpstreams, generateSimCredential, type Upstreams } from "./router
 import { userTokenVerifier } from "./router/verify-caller.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import { type BlobDownloadMode, type BlobStoreSetting, openBlobStore } from "./storage/blob-store-config.js";
-import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./store/catalogue.js";
-import type { ModelListQuery } from "./store/models-table.js";
 import { openStore, type Store } from "./store/store.js";
-import { createCasService } from "./xet/cas-service.js";
-import { checkXetSha256sOnce } from "./xet/sha256-backfill.js";
-import { collectXetGarbage } from "./xet/xet-gc.js";
-import { XetSigner } from "./xet/xet-tokens.js";
 
 export interface StartHubOptions {
   /** 0 (the default) picks a free port. */
@@ -45,7 +45,7 @@ export interface StartHubOptions {
   blobStore?: BlobStoreSetting;
   /** "redirect": downloads of LFS files go to the object store's presigned URLs (default "proxy"). */
   blobDownload?: BlobDownloadMode;
-  /** Days per-call usage rows are kept (store/usage-table.ts); default 30. */
+  /** Days per-call usage rows are kept (router/usage-table.ts); default 30. */
   usageRetentionDays?: number;
   adminToken?: string;
   /** Provider name -> API key. Providers without a key are served by provider-sim. */
@@ -60,7 +60,7 @@ export interface StartHubOptions {
   catalogueDir?: string;
   /** How long close() waits for in-flight requests before cutting connections. */
   shutdownGraceMs?: number;
-  /** How often Xet garbage collection runs (xet/xet-gc.ts); default hourly, 0 turns it off. */
+  /** How often Xet garbage collection runs (lfs-xet/xet-gc.ts); default hourly, 0 turns it off. */
   xetGcIntervalMs?: number;
   /**
    * Start provider-sim in this process for the providers that have neither a key nor a base URL (default
@@ -72,7 +72,7 @@ export interface StartHubOptions {
   signupPolicy?: "open" | "invite" | "closed";
   /** Single sign-on through an OpenID Connect provider. */
   oidc?: OidcSettings;
-  /** Part size of LFS multipart uploads (larger objects use them); default 1 GiB (routes/lfs.ts). */
+  /** Part size of LFS multipart uploads (larger objects use them); default 1 GiB (lfs-xet/lfs-routes.ts). */
   lfsMultipartChunkBytes?: number;
   /** Let callers' `x-sim-*` headers reach provider-sim (tests and the benchmark only; default false). */
   forwardSimHeaders?: boolean;

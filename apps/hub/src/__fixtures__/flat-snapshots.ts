@@ -1,5 +1,5 @@
 import type { Database } from "../store/database.js";
-import { createReposTable } from "../store/repos-table.js";
+import { createReposTable } from "../repos/repos-table.js";
 
 /**
  * Puts a database at migration 21 back where migration 18 left it: every commit's snapshot as the flat rows

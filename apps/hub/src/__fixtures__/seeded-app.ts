@@ -2,7 +2,7 @@ import { afterEach, beforeEach } from "vitest";
 import { createApp } from "../app.js";
 import type { Logger } from "../logger.js";
 import { fileURLToPath } from "node:url";
-import { seedOnFirstStart } from "../store/catalogue.js";
+import { seedOnFirstStart } from "../catalogue/catalogue.js";
 import type { Store } from "../store/store.js";
 import { seedAccounts } from "./accounts.js";
 import { makeTempDir } from "./temp-dir.js";

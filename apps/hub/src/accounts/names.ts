@@ -1,5 +1,5 @@
+import { isValidIdPart } from "../catalogue/model-id.js";
 import { InvalidInputError } from "../errors.js";
-import { isValidIdPart } from "../model-id.js";
 
 /** The public hub's longest user or organization name. */
 export const MAX_NAME_LENGTH = 42;

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
-import type { AccountsStore } from "../accounts/accounts-store.js";
-import type { OidcService, PendingSignIn } from "../accounts/oidc.js";
-import { SingleSignOnError } from "../accounts/oidc.js";
-import { openSession } from "../accounts/sign-in.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { sameOriginPath } from "../http/same-origin-path.js";
+import type { AccountsStore } from "./accounts-store.js";
+import type { OidcService, PendingSignIn } from "./oidc.js";
+import { SingleSignOnError } from "./oidc.js";
+import { openSession } from "./sign-in.js";
 
 const PENDING_COOKIE = "modelhub_oidc";
 const PENDING_SECONDS = 600;

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import * as client from "openid-client";
+import type { SignupPolicy } from "../admin/site-settings.js";
 import { hashToken } from "../auth/hub-tokens.js";
 import { HubError } from "../errors.js";
 import type { AccountsStore } from "./accounts-store.js";
 import { parseAccountName } from "./names.js";
 import type { OidcIdentitiesTable } from "./oidc-identities-table.js";
-import type { SignupPolicy } from "./site-settings.js";
 import type { User } from "./types.js";
 
 /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: single sign-on through one OpenID Connect provider. */

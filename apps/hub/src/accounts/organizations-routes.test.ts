@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, adminHeaders, requestJson, seededAccountsPerTest } from "../__fixtures__/seeded-app.js";
-import { accountsService } from "../accounts/accounts-service.js";
 import { createApp } from "../app.js";
+import { accountsService } from "./accounts-service.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
 type Json = any;

@@ -1,13 +1,13 @@
 import { type Context, Hono } from "hono";
-import { accountsService, parseOrgRole } from "../accounts/accounts-service.js";
-import { orgInvitesService } from "../accounts/invites.js";
-import { avatarPath } from "../accounts/public-shapes.js";
-import type { Member, Org } from "../accounts/types.js";
 import { readJsonObject } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
+import { usageSince } from "../router/usage-query.js";
 import type { Store } from "../store/store.js";
+import { accountsService, parseOrgRole } from "./accounts-service.js";
+import { orgInvitesService } from "./invites.js";
+import { avatarPath } from "./public-shapes.js";
 import { signedInUser } from "./signed-in.js";
-import { usageSince } from "./usage-query.js";
+import type { Member, Org } from "./types.js";
 
 export interface OrganizationsRoutesDeps {
   store: Store;

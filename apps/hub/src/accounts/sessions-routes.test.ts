@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
-import { accountsService } from "../accounts/accounts-service.js";
 import { createApp } from "../app.js";
 import { createMemoryLogger } from "../logger.js";
+import { accountsService } from "./accounts-service.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field.
 type Json = any;

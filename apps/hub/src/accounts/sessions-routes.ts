@@ -1,16 +1,16 @@
 import { type Context, Hono } from "hono";
-import { accountsService } from "../accounts/accounts-service.js";
-import type { OidcService } from "../accounts/oidc.js";
-import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits, signInService } from "../accounts/sign-in.js";
-import type { SiteSettingsService } from "../accounts/site-settings.js";
+import type { SiteSettingsService } from "../admin/site-settings.js";
 import { SESSION_COOKIE } from "../auth/actor-resolver.js";
 import { PermissionDeniedError } from "../auth/auth-errors.js";
 import { readJsonObject } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
-import { oidcRoutes } from "./oidc.js";
+import { accountsService } from "./accounts-service.js";
+import type { OidcService } from "./oidc.js";
+import { oidcRoutes } from "./oidc-routes.js";
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits, signInService } from "./sign-in.js";
 
-export { SIGNUP_POLICIES, type SignupPolicy } from "../accounts/site-settings.js";
+export { SIGNUP_POLICIES, type SignupPolicy } from "../admin/site-settings.js";
 
 export interface SessionRoutesDeps {
   store: Store;

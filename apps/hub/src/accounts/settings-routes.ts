@@ -1,14 +1,14 @@
 import { type Context, Hono } from "hono";
-import { accountsService } from "../accounts/accounts-service.js";
-import { parseEmail, parseFullname } from "../accounts/names.js";
-import { verifyPassword } from "../accounts/password.js";
-import { avatarPath } from "../accounts/public-shapes.js";
 import { PermissionDeniedError } from "../auth/auth-errors.js";
 import { readJsonObject } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
+import { usageSince } from "../router/usage-query.js";
 import type { Store } from "../store/store.js";
+import { accountsService } from "./accounts-service.js";
+import { parseEmail, parseFullname } from "./names.js";
+import { verifyPassword } from "./password.js";
+import { avatarPath } from "./public-shapes.js";
 import { accountOwner, signedInUser } from "./signed-in.js";
-import { usageSince } from "./usage-query.js";
 
 /**
  * The signed-in user's own account under `/api/settings`: `GET`/`PATCH /profile` {fullname, email},

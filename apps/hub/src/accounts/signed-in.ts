@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import type { User } from "../accounts/types.js";
 import type { Actor } from "../auth/actor.js";
 import { AuthenticationRequiredError } from "../auth/auth-errors.js";
 import type { HubEnv } from "../http/hub-env.js";
+import type { User } from "./types.js";
 
 /** The signed-in user making the call, or AuthenticationRequiredError (401) saying `why`. */
 export function signedInUser(c: Context<HubEnv>, why = "Sign in first."): Extract<Actor, { kind: "user" }> {

@@ -1,9 +1,9 @@
 import { type Context, Hono } from "hono";
-import { accountsService } from "../accounts/accounts-service.js";
 import { InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
+import { accountsService } from "./accounts-service.js";
 import { accountOwner } from "./signed-in.js";
 
 /**

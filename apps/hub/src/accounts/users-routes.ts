@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import { accountObjectId, avatarPath } from "../accounts/public-shapes.js";
 import { NotFoundError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
+import { accountObjectId, avatarPath } from "./public-shapes.js";
 
 /**
  * `GET /api/users/{name}/overview`: a user's public profile, in the shape of the public hub's (name,

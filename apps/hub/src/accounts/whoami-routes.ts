@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { whoamiView } from "../accounts/public-shapes.js";
 import { UnauthorizedError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
+import { whoamiView } from "./public-shapes.js";
 
 /** The public hub's answer to whoami without valid credentials. */
 export const WHOAMI_ANONYMOUS_MESSAGE = "Invalid username or password.";

@@ -1,10 +1,14 @@
-import { ConflictError, InvalidInputError, NotFoundError } from "./errors.js";
-import { parseModelId } from "./model-id.js";
-import { isServedMapping } from "./router/served.js";
-import { type ProviderMapping, parseProviderMapping, parseProviderName } from "./store/mapping-record.js";
-import { parseModelRecord } from "./store/model-record.js";
-import type { StoredModel } from "./store/models-table.js";
-import type { Store } from "./store/store.js";
+import {
+  type ProviderMapping,
+  parseProviderMapping,
+  parseProviderName,
+} from "../catalogue/mapping-record.js";
+import { parseModelId } from "../catalogue/model-id.js";
+import { parseModelRecord } from "../catalogue/model-record.js";
+import type { StoredModel } from "../catalogue/models-table.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
+import { isServedMapping } from "../router/served.js";
+import type { Store } from "../store/store.js";
 
 /**
  * The admin tasks, shared by the admin API and the admin CLI so both validate exactly alike. Each one

@@ -1,17 +1,17 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AccountsService } from "../accounts/accounts-service.js";
 import { createSignupInvite } from "../accounts/invites.js";
-import type { SiteSettingsService } from "../accounts/site-settings.js";
-import type { AdminOperations } from "../admin-operations.js";
 import type { AdminOrg, AdminSiteSettings } from "../api/types.js";
 import type { Authorizer } from "../auth/authorize.js";
+import { modelIdFromParts } from "../catalogue/model-id.js";
 import { InvalidInputError } from "../errors.js";
 import { readJsonBody, readJsonObject } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
-import { modelIdFromParts } from "../model-id.js";
+import { usageByAccount } from "../router/usage-by-account.js";
+import { usageSince } from "../router/usage-query.js";
 import type { Store } from "../store/store.js";
-import { usageByAccount } from "../store/usage-by-account.js";
-import { usageSince } from "./usage-query.js";
+import type { AdminOperations } from "./admin-operations.js";
+import type { SiteSettingsService } from "./site-settings.js";
 
 export interface AdminRoutesDeps {
   store: Store;

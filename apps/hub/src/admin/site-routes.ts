@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import type { SiteSettingsService } from "../accounts/site-settings.js";
 import type { HubEnv } from "../http/hub-env.js";
+import type { SiteSettingsService } from "./site-settings.js";
 
 /**
  * `GET /api/site`: what every page shows of the site settings (name, notice), for anyone, and the origins

@@ -3,8 +3,8 @@
  * Pure declarations and constants only: importing this module pulls no server code into a bundle.
  */
 import type { GgufQuantization, LibrarySnippet, LocalAppSnippet, ModelLibraryKey } from "@modelhub/tasks";
-import type { SignupPolicy, SiteSettings } from "../accounts/site-settings.js";
 import type { Org, User } from "../accounts/types.js";
+import type { SignupPolicy, SiteSettings } from "../admin/site-settings.js";
 
 export type { SignupPolicy };
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { openTestStore } from "../__fixtures__/test-store.js";
 import { InvalidInputError } from "../errors.js";
+import type { Store } from "../store/store.js";
 import {
   BUILT_IN_CATALOGUE_DIR,
   importCatalogue,
@@ -13,7 +14,6 @@ import {
   readImportFile,
   seedOnFirstStart,
 } from "./catalogue.js";
-import type { Store } from "./store.js";
 
 let temp: ReturnType<typeof makeTempDir>;
 let store: Store;

@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ModelData } from "@modelhub/tasks";
 import { InvalidInputError } from "../errors.js";
-import { parseModelId } from "../model-id.js";
+import type { Store, StoreTables } from "../store/store.js";
 import { type ProviderMapping, parseProviderMapping, parseProviderName } from "./mapping-record.js";
+import { parseModelId } from "./model-id.js";
 import { parseModelRecord } from "./model-record.js";
-import type { Store, StoreTables } from "./store.js";
 
 /** The built-in catalogue shipped with the hub (apps/hub/catalogue). */
 export const BUILT_IN_CATALOGUE_DIR = fileURLToPath(new URL("../../catalogue/", import.meta.url));

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "../errors.js";
-import type { ModelSort } from "../store/models-table.js";
+import type { ModelSort } from "./models-table.js";
 
 /** Position after the last model of a page, bound to the sort it was made for. */
 export interface Cursor {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
-import { MAX_DETAILED_PAGE_SIZE } from "../api/listing-query.js";
+import { MAX_DETAILED_PAGE_SIZE } from "./listing-query.js";
 
 /**
  * The listing's bounds: a page asking for every field is at most MAX_DETAILED_PAGE_SIZE models, and the

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { InvalidInputError } from "../errors.js";
 import { queryBoolean, queryList, queryOne } from "../http/query.js";
-import type { ModelFilters } from "../store/model-filters.js";
+import type { ModelFilters } from "./model-filters.js";
 import { parseNumParameters } from "./num-parameters.js";
 
 /**

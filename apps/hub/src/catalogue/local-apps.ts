@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "../store/database.js";
 import { type LocalAppsInput, localAppsOf, localAppsRulesVersion } from "./model-filters.js";
 
 const RULES_KEY = "local_apps_rules";

@@ -1,4 +1,4 @@
-import { placeholders, type Queryable } from "./database.js";
+import { placeholders, type Queryable } from "../store/database.js";
 import type {
   MappingAdapter,
   MappingStatus,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { LOCAL_APPS, type LocalApp, type ModelData, type PipelineType } from "@modelhub/tasks";
-import { type Dialect, placeholders } from "./database.js";
+import { type Dialect, placeholders } from "../store/database.js";
 
 /** Every sort the public hub accepts for model listings. */
 export const MODEL_SORTS = [

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "./errors.js";
+import { InvalidInputError } from "../errors.js";
 
 /**
  * One part of a repository id (owner or name), as the public hub allows it: letters, digits, `-`, `_`

@@ -2,11 +2,11 @@ import type { Context } from "hono";
 import type { Actor } from "../auth/actor.js";
 import { type Action, type RepoResource, repoNotFound, visibility } from "../auth/authorize.js";
 import type { HubEnv } from "../http/hub-env.js";
-import { modelIdFromParts } from "../model-id.js";
-import { inPreferredOrder, type ProviderMappings } from "../store/mapping-record.js";
-import type { VisibleModels } from "../store/model-filters.js";
-import type { StoredModel } from "../store/models-table.js";
 import type { Store } from "../store/store.js";
+import { inPreferredOrder, type ProviderMappings } from "./mapping-record.js";
+import type { VisibleModels } from "./model-filters.js";
+import { modelIdFromParts } from "./model-id.js";
+import type { StoredModel } from "./models-table.js";
 
 /** A catalogue model as a resource for authorize(). */
 export function modelResource(model: Pick<StoredModel, "id" | "private" | "gated">): RepoResource {

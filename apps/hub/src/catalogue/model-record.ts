@@ -1,6 +1,6 @@
 import { isPipelineType, type ModelData } from "@modelhub/tasks";
 import { InvalidInputError } from "../errors.js";
-import { parseModelId } from "../model-id.js";
+import { parseModelId } from "./model-id.js";
 
 type JsonObject = Record<string, unknown>;
 

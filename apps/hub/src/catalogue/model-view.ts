@@ -1,7 +1,7 @@
+import { EXPAND_FIELDS, type ExpandField } from "../api/types.js";
 import { InvalidInputError } from "../errors.js";
-import type { ProviderMappings } from "../store/mapping-record.js";
-import type { StoredModel } from "../store/models-table.js";
-import { EXPAND_FIELDS, type ExpandField } from "./types.js";
+import type { ProviderMappings } from "./mapping-record.js";
+import type { StoredModel } from "./models-table.js";
 
 export { EXPAND_FIELDS, type ExpandField };
 

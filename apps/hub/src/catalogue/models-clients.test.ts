@@ -14,7 +14,7 @@ import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { startTestHub } from "../__fixtures__/test-hub.js";
 import { isServedMapping } from "../router/served.js";
 import type { RunningHub } from "../start-hub.js";
-import { BUILT_IN_CATALOGUE_DIR } from "../store/catalogue.js";
+import { BUILT_IN_CATALOGUE_DIR } from "./catalogue.js";
 
 const VENV_PYTHON = fileURLToPath(new URL("../../../../.venv/bin/python", import.meta.url));
 const PYTHON_DRIVER = fileURLToPath(new URL("../__fixtures__/list-models.py", import.meta.url));

@@ -1,5 +1,10 @@
 import { Hono } from "hono";
-import { decodeCursor, encodeCursor } from "../api/cursor.js";
+import type { HubEnv } from "../http/hub-env.js";
+import { streamJsonArray } from "../http/json-stream.js";
+import { publicUrlOfRequest } from "../http/public-url.js";
+import { queryBoolean, queryList, queryOne } from "../http/query.js";
+import type { Store } from "../store/store.js";
+import { decodeCursor, encodeCursor } from "./cursor.js";
 import {
   MAX_DETAILED_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -7,7 +12,9 @@ import {
   parseLimit,
   parseModelFilters,
   parseSort,
-} from "../api/listing-query.js";
+} from "./listing-query.js";
+import { MODEL_SORTS } from "./model-filters.js";
+import { mappingsForCaller, modelFromRoute, visibleModels } from "./model-lookup.js";
 import {
   type ExpandField,
   fieldsFor,
@@ -15,14 +22,7 @@ import {
   modelView,
   needsMappings,
   parseExpand,
-} from "../api/model-view.js";
-import type { HubEnv } from "../http/hub-env.js";
-import { streamJsonArray } from "../http/json-stream.js";
-import { publicUrlOfRequest } from "../http/public-url.js";
-import { queryBoolean, queryList, queryOne } from "../http/query.js";
-import { MODEL_SORTS } from "../store/model-filters.js";
-import type { Store } from "../store/store.js";
-import { mappingsForCaller, modelFromRoute, visibleModels } from "./model-lookup.js";
+} from "./model-view.js";
 
 export interface ModelsRoutesDeps {
   store: Store;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ModelData, PipelineType } from "@modelhub/tasks";
-import { placeholders, type Queryable } from "./database.js";
+import { placeholders, type Queryable } from "../store/database.js";
 import {
   jsonListContains,
   localAppsOf,

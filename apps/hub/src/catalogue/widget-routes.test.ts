@@ -2,7 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { getTopProductsScript } from "@modelhub/widget";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { type TopProduct, type TopProductsQuery, widgetRoutes } from "./widget.js";
+import { type TopProduct, type TopProductsQuery, widgetRoutes } from "./widget-routes.js";
 
 const RANKING: TopProduct[] = [
   {

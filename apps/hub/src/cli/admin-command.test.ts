@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { openTestStore } from "../__fixtures__/test-store.js";
+import { seedOnFirstStart } from "../catalogue/catalogue.js";
 import { InvalidInputError } from "../errors.js";
-import { seedOnFirstStart } from "../store/catalogue.js";
 import type { Store } from "../store/store.js";
 import { runAdminCommand } from "./admin-command.js";
 

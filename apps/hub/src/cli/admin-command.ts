@@ -2,18 +2,18 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { accountsService } from "../accounts/accounts-service.js";
 import { createSignupInvite } from "../accounts/invites.js";
-import { adminOperations } from "../admin-operations.js";
+import { adminOperations } from "../admin/admin-operations.js";
+import { importCatalogue, readImportFile } from "../catalogue/catalogue.js";
 import { HubError, InvalidInputError } from "../errors.js";
 import { collectBlobGarbage } from "../repos/blob-gc.js";
+import { repoUrl } from "../repos/read-routes.js";
 import { createRepoService } from "../repos/repo-service.js";
-import { repoUrl } from "../routes/repo-read.js";
-import { usageSince } from "../routes/usage-query.js";
+import { REPO_TYPES, type RepoType } from "../repos/repos-table.js";
+import { usageByAccount } from "../router/usage-by-account.js";
+import { usageSince } from "../router/usage-query.js";
 import type { BlobStore } from "../storage/blob-store.js";
-import { importCatalogue, readImportFile } from "../store/catalogue.js";
 import { copyDatabase } from "../store/database-copy.js";
-import { REPO_TYPES, type RepoType } from "../store/repos-table.js";
 import { isPostgresUrl, openStore, type Store } from "../store/store.js";
-import { usageByAccount } from "../store/usage-by-account.js";
 
 export const ADMIN_USAGE = `Usage: npm run admin -w apps/hub -- <command> [options]
 

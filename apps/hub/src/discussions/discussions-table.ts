@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { Queryable, Transaction } from "./database.js";
-import { repoLock } from "./repos-table.js";
+import { repoLock } from "../repos/repos-table.js";
+import type { Queryable, Transaction } from "../store/database.js";
 
 export type DiscussionStatus = "draft" | "open" | "closed" | "merged";
 export type DiscussionEventType = "comment" | "status-change" | "title-change";

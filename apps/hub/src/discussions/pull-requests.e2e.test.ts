@@ -6,7 +6,7 @@ import { userToken } from "../__fixtures__/accounts.js";
 import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 
-const PR_SUITE = fileURLToPath(new URL("./__fixtures__/hf_hub_pr_suite.py", import.meta.url));
+const PR_SUITE = fileURLToPath(new URL("../__fixtures__/clients/hf_hub_pr_suite.py", import.meta.url));
 
 let alice: string;
 let bob: string;

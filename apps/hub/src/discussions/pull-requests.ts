@@ -1,11 +1,17 @@
 import { ConflictError, InvalidInputError, StaleParentError } from "../errors.js";
-import type { DiscussionRecord } from "../store/discussions-table.js";
-import type { CommitRecord, FileRecord, RepoRecord } from "../store/repos-table.js";
+import type { CommitOperation } from "../repos/commit-engine.js";
+import {
+  changedFiles,
+  diffFile,
+  type FileChange,
+  type FileDiff,
+  gitDiffSection,
+} from "../repos/repo-diff.js";
+import type { RepoService } from "../repos/repo-service.js";
+import type { CommitRecord, FileRecord, RepoRecord } from "../repos/repos-table.js";
+import { branchRef, prRef } from "../repos/revision.js";
 import type { Store } from "../store/store.js";
-import type { CommitOperation } from "./commit-engine.js";
-import { changedFiles, diffFile, type FileChange, type FileDiff, gitDiffSection } from "./repo-diff.js";
-import type { RepoService } from "./repo-service.js";
-import { branchRef, prRef } from "./revision.js";
+import type { DiscussionRecord } from "./discussions-table.js";
 
 /** Commits walked at most when listing a pull request's commits or looking for a merge base. */
 const MAX_WALK = 1000;

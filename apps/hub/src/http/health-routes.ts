@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import type { HubEnv } from "../http/hub-env.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { Store } from "../store/store.js";
+import type { HubEnv } from "./hub-env.js";
 
 export interface HealthDeps {
   store: Store;

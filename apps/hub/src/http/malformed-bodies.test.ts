@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoApp } from "../__fixtures__/repo-app.js";
-import { MAX_JSON_DEPTH } from "../http/body.js";
+import { MAX_JSON_DEPTH } from "./body.js";
 
 /**
  * The repository routes that take a JSON or form body parse it as every other route does: a broken or

@@ -1,5 +1,5 @@
-import { modelIdFromParts } from "../model-id.js";
-import type { RepoType } from "../store/repos-table.js";
+import { modelIdFromParts } from "../catalogue/model-id.js";
+import type { RepoType } from "../repos/repos-table.js";
 
 /** Pages of the web app that are not about one model. The web app's router (apps/web) lists the same. */
 export const APP_PAGES: readonly string[] = [

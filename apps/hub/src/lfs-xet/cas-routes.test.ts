@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
-import { casRequest, sampleUpload, xetTokenFor } from "../xet/__fixtures__/xet-upload.js";
-import { hashToHex, type XetHash } from "../xet/hashes.js";
-import { type ShardFileInfo, serializeShard } from "../xet/shard.js";
+import { casRequest, sampleUpload, xetTokenFor } from "./__fixtures__/xet-upload.js";
+import { hashToHex, type XetHash } from "./hashes.js";
+import { type ShardFileInfo, serializeShard } from "./shard.js";
 
 const hubTokens: Record<string, string> = {};
 
@@ -208,7 +208,7 @@ describe("the CAS API refuses bad input and registers nothing", () => {
     );
     expect(known.status).toBe(200);
     const bytes = new Uint8Array(await known.arrayBuffer());
-    const { parseShard } = await import("../xet/shard.js");
+    const { parseShard } = await import("./shard.js");
     const shard = parseShard(bytes);
     expect(shard.xorbs.map((x) => hashToHex(x.xorbHash))).toEqual([upload.xorbHex]);
     expect(shard.hmacKey).toBeDefined();

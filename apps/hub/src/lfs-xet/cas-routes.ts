@@ -12,11 +12,11 @@ import { readBodyBytes } from "../http/body.js";
 import { parseRange } from "../http/byte-range.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { requestStream } from "../http/request-stream.js";
-import type { XetTable } from "../store/xet-table.js";
-import { CasBusyError, CasRejectedError, type CasService, toReconstructionV2 } from "../xet/cas-service.js";
-import { isHashHex } from "../xet/hashes.js";
-import { type XetGrant, type XetSigner, XetTokenError } from "../xet/xet-tokens.js";
-import { MAX_XORB_BYTES } from "../xet/xorb.js";
+import { CasBusyError, CasRejectedError, type CasService, toReconstructionV2 } from "./cas-service.js";
+import { isHashHex } from "./hashes.js";
+import type { XetTable } from "./xet-table.js";
+import { type XetGrant, type XetSigner, XetTokenError } from "./xet-tokens.js";
+import { MAX_XORB_BYTES } from "./xorb.js";
 
 /** Where the CAS API sits under the hub's public URL; the token endpoints hand out `${publicUrl}${CAS_PATH}`. */
 export const CAS_PATH = "/xet-cas";

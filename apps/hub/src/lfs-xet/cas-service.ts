@@ -2,10 +2,10 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
 import { createBLAKE3 } from "hash-wasm";
 import type { BlobStore } from "../storage/blob-store.js";
-import { type XetGcTable, XorbNotStoredError } from "../store/xet-gc-table.js";
-import type { XetChunkRow, XetFileRow, XetTable, XetTermRow } from "../store/xet-table.js";
 import { hashesEqual, hashToHex, hexToHash, loadXetHashing, type XetHashing } from "./hashes.js";
 import { parseShard, type ShardFileInfo, serializeShard } from "./shard.js";
+import { type XetGcTable, XorbNotStoredError } from "./xet-gc-table.js";
+import type { XetChunkRow, XetFileRow, XetTable, XetTermRow } from "./xet-table.js";
 import { FETCH_URL_SECONDS, type XetSigner } from "./xet-tokens.js";
 import {
   decodeChunk,

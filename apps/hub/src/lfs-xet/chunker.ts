@@ -1,4 +1,4 @@
-import { GEAR_HIGH, GEAR_LOW } from "./gear-table.js";
+import { GEAR_HIGH, GEAR_LOW } from "./gear-hash.js";
 
 /** Chunk size bounds of the Xet content-defined chunking (specification: chunking). */
 export const MIN_CHUNK_SIZE = 8 * 1024;

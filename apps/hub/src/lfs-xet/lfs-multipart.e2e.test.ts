@@ -9,7 +9,7 @@ import { useTestHub } from "../__fixtures__/test-hub.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
 
-const SUITE = fileURLToPath(new URL("./__fixtures__/hf_hub_multipart_suite.py", import.meta.url));
+const SUITE = fileURLToPath(new URL("../__fixtures__/clients/hf_hub_multipart_suite.py", import.meta.url));
 const CHUNK = 1024 * 1024;
 
 let alice: string;

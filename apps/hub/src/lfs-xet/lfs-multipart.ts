@@ -2,9 +2,9 @@ import type { Context } from "hono";
 import { HubError, InvalidInputError } from "../errors.js";
 import { parseJsonBody, readBodyBytes } from "../http/body.js";
 import { requestStream } from "../http/request-stream.js";
+import type { RepoReadDeps } from "../repos/read-routes.js";
 import { BlobMismatchError, isSha256 } from "../storage/blob-store.js";
 import { signGrant, type UploadGrant } from "./lfs-grants.js";
-import type { RepoReadDeps } from "./repo-read.js";
 
 /**
  * The public hub's multipart LFS transfer: the batch answer's upload action points at a completion URL, its

@@ -3,15 +3,15 @@ import { HubError, InsufficientStorageError, InvalidInputError } from "../errors
 import { readJsonBody } from "../http/body.js";
 import { requestStream } from "../http/request-stream.js";
 import { createContentClaims } from "../repos/content-claims.js";
+import type { RepoReadDeps } from "../repos/read-routes.js";
+import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "../repos/repo-target.js";
+import type { RepoRecord, RepoType } from "../repos/repos-table.js";
+import { commitRef } from "../repos/write-routes.js";
 import { BlobMismatchError, isSha256 } from "../storage/blob-store.js";
-import type { RepoRecord, RepoType } from "../store/repos-table.js";
-import { XET_TOKEN_SECONDS } from "../xet/xet-tokens.js";
 import { openGrant, signGrant, UPLOAD_TTL_MS, type UploadGrant } from "./lfs-grants.js";
 import { completeMultipart, multipartUploadAction, receivePart } from "./lfs-multipart.js";
-import type { RepoReadDeps } from "./repo-read.js";
-import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
-import { commitRef } from "./repo-write.js";
-import { issueXetToken, xetConnectionHeaders } from "./xet-token.js";
+import { issueXetToken, xetConnectionHeaders } from "./xet-token-routes.js";
+import { XET_TOKEN_SECONDS } from "./xet-tokens.js";
 
 /** `/{id}.git/info/lfs/objects/batch` and `/verify`, with the dataset and space forms. */
 const LFS_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\.git\/info\/lfs\/objects\/(batch|verify)$/;

@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "../store/database.js";
 
 /**
  * The parts of multipart LFS uploads as they arrive (migration 18): which blobs a repository's upload of one

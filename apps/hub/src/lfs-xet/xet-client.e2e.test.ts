@@ -8,7 +8,7 @@ import type { Logger } from "../logger.js";
 
 const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
 const VENV_PYTHON = join(REPO_DIR, ".venv", "bin", "python");
-const SUITE = fileURLToPath(new URL("./__fixtures__/xet_client_suite.py", import.meta.url));
+const SUITE = fileURLToPath(new URL("../__fixtures__/clients/xet_client_suite.py", import.meta.url));
 
 let token: string;
 const requests: Array<{ method: string; path: string; status: number }> = [];

@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "../store/database.js";
 import type { XetFileRow } from "./xet-table.js";
 
 /** Where a stored xorb is in its life: in use (or merely unused so far), marked for collection, or claimed. */

@@ -1,5 +1,5 @@
 import type { BlobStore } from "../storage/blob-store.js";
-import type { XetGcTable } from "../store/xet-gc-table.js";
+import type { XetGcTable } from "./xet-gc-table.js";
 
 /**
  * How long an upload may take between its steps: xorbs before their shard, a shard before its commit. Nothing

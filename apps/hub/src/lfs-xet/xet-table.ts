@@ -1,4 +1,4 @@
-import { placeholders, type Queryable } from "./database.js";
+import { placeholders, type Queryable } from "../store/database.js";
 
 /** A stored xorb chunk: its place in the serialized xorb (`[byteStart, byteEnd)`) and raw size. */
 export interface XetChunkRow {

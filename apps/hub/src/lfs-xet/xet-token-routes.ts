@@ -1,13 +1,13 @@
 import type { Context } from "hono";
 import { RevisionNotFoundError } from "../errors.js";
 import { queryBoolean } from "../http/query.js";
-import type { RepoRecord } from "../store/repos-table.js";
-import { XET_TOKEN_SECONDS } from "../xet/xet-tokens.js";
-import type { RepoApiPath } from "./repo-api-path.js";
-import type { RepoReadDeps } from "./repo-read.js";
-import { findRepo } from "./repo-target.js";
-import { commitRef, xetUnavailable } from "./repo-write.js";
-import { CAS_PATH } from "./xet-cas.js";
+import type { RepoApiPath } from "../repos/api-path.js";
+import type { RepoReadDeps } from "../repos/read-routes.js";
+import { findRepo } from "../repos/repo-target.js";
+import type { RepoRecord } from "../repos/repos-table.js";
+import { commitRef, xetUnavailable } from "../repos/write-routes.js";
+import { CAS_PATH } from "./cas-routes.js";
+import { XET_TOKEN_SECONDS } from "./xet-tokens.js";
 
 export interface XetConnection {
   accessToken: string;

@@ -2,8 +2,8 @@ import type { Context } from "hono";
 import { ACCESS_REQUEST_STATUSES, type AccessRequest, type AccessRequestStatus } from "../accounts/types.js";
 import { InvalidInputError, NotFoundError, UnauthorizedError } from "../errors.js";
 import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
-import type { RepoApiPath } from "./repo-api-path.js";
-import type { RepoReadDeps } from "./repo-read.js";
+import type { RepoApiPath } from "./api-path.js";
+import type { RepoReadDeps } from "./read-routes.js";
 import { findRepo } from "./repo-target.js";
 
 type JsonObject = Record<string, unknown>;

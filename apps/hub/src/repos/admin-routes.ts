@@ -4,10 +4,10 @@ import { parseFrontMatter } from "../derive/front-matter.js";
 import { RepoExistsError as HubRepoExistsError, InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
-import { parseRepoId, RepoExistsError } from "../repos/repo-service.js";
-import { REPO_TYPES, type RepoType } from "../store/repos-table.js";
-import { type RepoReadDeps, repoUrl } from "./repo-read.js";
+import { type RepoReadDeps, repoUrl } from "./read-routes.js";
+import { parseRepoId, RepoExistsError } from "./repo-service.js";
 import { actorName, findRepo } from "./repo-target.js";
+import { REPO_TYPES, type RepoType } from "./repos-table.js";
 
 const JSON_LIMIT = 1024 * 1024;
 type JsonObject = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import type { RepoType } from "../store/repos-table.js";
 import { decodeSegment, TYPE_SEGMENTS } from "./repo-target.js";
+import type { RepoType } from "./repos-table.js";
 
 export const REPO_API_ACTIONS = [
   "revision",

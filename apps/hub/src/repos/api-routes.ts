@@ -1,12 +1,19 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { repoNotFound } from "../auth/authorize.js";
-import { askAccess, userAccessRequests } from "./repo-access-requests.js";
-import { parseRepoApiPath, type RepoApiPath } from "./repo-api-path.js";
-import { repoCompare } from "./repo-compare.js";
-import { repoDiscussions } from "./repo-discussions.js";
-import { type RepoReadDeps, repoCommits, repoInfo, repoPathsInfo, repoRefs, repoTree } from "./repo-read.js";
-import { repoBranch, repoCommit, repoPreupload, repoSettings, repoTag } from "./repo-write.js";
-import { xetTokenHandler } from "./xet-token.js";
+import { repoDiscussions } from "../discussions/discussions-routes.js";
+import { xetTokenHandler } from "../lfs-xet/xet-token-routes.js";
+import { askAccess, userAccessRequests } from "./access-requests-routes.js";
+import { parseRepoApiPath, type RepoApiPath } from "./api-path.js";
+import { repoCompare } from "./compare-routes.js";
+import {
+  type RepoReadDeps,
+  repoCommits,
+  repoInfo,
+  repoPathsInfo,
+  repoRefs,
+  repoTree,
+} from "./read-routes.js";
+import { repoBranch, repoCommit, repoPreupload, repoSettings, repoTag } from "./write-routes.js";
 
 type Handler = (deps: RepoReadDeps, c: Context, target: RepoApiPath) => Response | Promise<Response>;
 

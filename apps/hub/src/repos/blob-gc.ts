@@ -1,4 +1,4 @@
-import { UPLOAD_TTL_MS } from "../routes/lfs-grants.js";
+import { UPLOAD_TTL_MS } from "../lfs-xet/lfs-grants.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { Store } from "../store/store.js";
 

@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "../store/database.js";
 
 /**
  * What the database says about content in the blob store, for garbage collection: which sha256 something

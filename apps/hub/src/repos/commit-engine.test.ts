@@ -5,10 +5,10 @@ import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { openTestStore } from "../__fixtures__/test-store.js";
 import { ConflictError, EntryNotFoundError } from "../errors.js";
 import { migrate } from "../store/migrations.js";
-import type { FileRecord, RepoRecord } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
 import { applyCommit, type CommitOperation, initialCommit } from "./commit-engine.js";
 import { buildTreeIds, gitBlobId } from "./git-objects.js";
+import type { FileRecord, RepoRecord } from "./repos-table.js";
 
 /**
  * The commit engine over tree nodes against the flat model it replaced (a map of path -> file, git ids by

@@ -1,10 +1,10 @@
 import { ConflictError, InvalidInputError, RevisionNotFoundError, StaleParentError } from "../errors.js";
-import { type CommitRecord, type FileRecord, type RepoRecord, repoLock } from "../store/repos-table.js";
 import type { Store, StoreTables } from "../store/store.js";
-import { draftOfFiles, type SealedNode, sealDraft } from "../store/tree-draft.js";
 import { gitCommitId } from "./git-objects.js";
 import { assertNoPathTwins } from "./path-collisions.js";
+import { type CommitRecord, type FileRecord, type RepoRecord, repoLock } from "./repos-table.js";
 import { branchRef, prRef } from "./revision.js";
+import { draftOfFiles, type SealedNode, sealDraft } from "./tree-draft.js";
 import { gitTreeIdOf, TreeEditor } from "./tree-edit.js";
 
 /** One change of a commit, its content already in the blob store (puts) or known to the hub (LFS refs). */

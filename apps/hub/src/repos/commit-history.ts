@@ -1,5 +1,5 @@
-import type { CommitRecord, RepoRecord } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
+import type { CommitRecord, RepoRecord } from "./repos-table.js";
 
 export interface HistoryPage {
   commits: CommitRecord[];

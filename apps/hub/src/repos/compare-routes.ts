@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import type { ComparisonView } from "../api/types.js";
+import { createPullRequests } from "../discussions/pull-requests.js";
 import { InvalidInputError } from "../errors.js";
 import { queryOne } from "../http/query.js";
-import { createPullRequests } from "../repos/pull-requests.js";
-import type { RepoApiPath } from "./repo-api-path.js";
-import type { RepoReadDeps } from "./repo-read.js";
+import type { RepoApiPath } from "./api-path.js";
+import type { RepoReadDeps } from "./read-routes.js";
 import { findRepo } from "./repo-target.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { BlobStore } from "../storage/blob-store.js";
-import type { RepoRecord } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
 import type { RepoAccess, RepoActor } from "./repo-access.js";
+import type { RepoRecord } from "./repos-table.js";
 
 /** How many other repositories holding some content are asked whether the caller may read them. */
 const HOLDERS_ASKED = 50;

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
-import { compareNames } from "../store/tree-nodes.js";
+import { compareNames } from "./tree-nodes.js";
 
 /**
  * Git object ids computed exactly as git does (SHA-1 over "<type> <length>\0" + body), so the ids this hub

@@ -5,8 +5,10 @@ import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
 
-const SUITE = fileURLToPath(new URL("./__fixtures__/hf_hub_client_suite.py", import.meta.url));
-const TRANSFORMERS_SUITE = fileURLToPath(new URL("./__fixtures__/transformers_suite.py", import.meta.url));
+const SUITE = fileURLToPath(new URL("../__fixtures__/clients/hf_hub_client_suite.py", import.meta.url));
+const TRANSFORMERS_SUITE = fileURLToPath(
+  new URL("../__fixtures__/clients/transformers_suite.py", import.meta.url),
+);
 
 let token: string;
 let bobToken: string;

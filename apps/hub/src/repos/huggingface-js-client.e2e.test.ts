@@ -10,7 +10,7 @@ import {
 import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
-import { gitBlobId } from "../repos/git-objects.js";
+import { gitBlobId } from "./git-objects.js";
 
 let accessToken: string;
 const hub = useTestHub({ blobStoreUnderTest: true });

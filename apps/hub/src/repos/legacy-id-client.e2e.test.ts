@@ -8,7 +8,7 @@ import { accountsService } from "../accounts/accounts-service.js";
 import { runAdminCommand } from "../cli/admin-command.js";
 import { openBlobStore } from "../storage/blob-store-config.js";
 
-const SUITE = fileURLToPath(new URL("./__fixtures__/legacy_id_suite.py", import.meta.url));
+const SUITE = fileURLToPath(new URL("../__fixtures__/clients/legacy_id_suite.py", import.meta.url));
 
 let adminToken: string;
 let aliceToken: string;

@@ -1,13 +1,13 @@
 import { type Context, Hono } from "hono";
-import { parseDirection, parseLimit, parseSort } from "../api/listing-query.js";
 import { visibility } from "../auth/authorize.js";
+import { parseDirection, parseLimit, parseSort } from "../catalogue/listing-query.js";
 import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { publicUrlOfRequest } from "../http/public-url.js";
 import { queryBoolean, queryList, queryOne } from "../http/query.js";
-import { REPO_LIST_SORTS, type RepoListRow, type RepoListSort } from "../store/repos-listing.js";
-import type { RepoType } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
+import { REPO_LIST_SORTS, type RepoListRow, type RepoListSort } from "./repos-listing.js";
+import type { RepoType } from "./repos-table.js";
 
 /**
  * Sorts the public hub offers that mean nothing here yet: datasets and spaces have no likes, downloads or

@@ -1,22 +1,22 @@
 import type { Context } from "hono";
-import { fieldsFor, modelView, needsMappings, parseExpand } from "../api/model-view.js";
+import { mappingsForCaller } from "../catalogue/model-lookup.js";
+import { fieldsFor, modelView, needsMappings, parseExpand } from "../catalogue/model-view.js";
 import { repoCardTags, spaceSdk } from "../derive/derive-repo-card.js";
 import { parseFrontMatter } from "../derive/front-matter.js";
 import { EntryNotFoundError, InvalidInputError } from "../errors.js";
 import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
-import { historyPage } from "../repos/commit-history.js";
-import { lfsPointerSize } from "../repos/lfs-pointer.js";
-import { parseFolderPath, parseRepoPath } from "../repos/repo-path.js";
-import { splitRevision } from "../repos/revision.js";
-import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "../repos/tree-listing.js";
-import type { FileRecord, RepoRecord } from "../store/repos-table.js";
+import type { CasService } from "../lfs-xet/cas-service.js";
+import type { XetSigner } from "../lfs-xet/xet-tokens.js";
 import type { Store } from "../store/store.js";
-import type { CasService } from "../xet/cas-service.js";
-import type { XetSigner } from "../xet/xet-tokens.js";
-import { mappingsForCaller } from "./model-lookup.js";
-import type { RepoApiPath } from "./repo-api-path.js";
+import type { RepoApiPath } from "./api-path.js";
+import { historyPage } from "./commit-history.js";
+import { lfsPointerSize } from "./lfs-pointer.js";
+import { parseFolderPath, parseRepoPath } from "./repo-path.js";
 import { findRepo, type RepoTargetDeps } from "./repo-target.js";
+import type { FileRecord, RepoRecord } from "./repos-table.js";
+import { splitRevision } from "./revision.js";
+import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "./tree-listing.js";
 
 export interface RepoReadDeps extends RepoTargetDeps {
   store: Store;

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { type Actor, ANONYMOUS } from "../auth/actor.js";
 import type { Authorizer, RepoResource } from "../auth/authorize.js";
-import type { RepoRecord, RepoType } from "../store/repos-table.js";
+import type { RepoRecord, RepoType } from "./repos-table.js";
 
 /** Who is calling (auth/actor.ts). */
 export type RepoActor = Actor;

@@ -1,7 +1,7 @@
 import type { Logger } from "../logger.js";
-import type { RepoType } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
 import type { RepoService } from "./repo-service.js";
+import type { RepoType } from "./repos-table.js";
 import { branchRef } from "./revision.js";
 
 /** Left in `meta` by migration 16 when the database held datasets or spaces from before their card index. */

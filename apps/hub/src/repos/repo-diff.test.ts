@@ -5,9 +5,9 @@ import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
-import type { FileRecord } from "../store/repos-table.js";
 import { gitBlobId } from "./git-objects.js";
 import { changedFiles, diffFile, gitDiffSection } from "./repo-diff.js";
+import type { FileRecord } from "./repos-table.js";
 
 let temp: ReturnType<typeof makeTempDir> | undefined;
 afterEach(() => temp?.remove());

@@ -1,8 +1,8 @@
 import { structuredPatch } from "diff";
 import type { FileDiff } from "../api/types.js";
 import type { BlobStore } from "../storage/blob-store.js";
-import type { FileRecord } from "../store/repos-table.js";
 import { lfsPointerText } from "./lfs-pointer.js";
+import type { FileRecord } from "./repos-table.js";
 
 export type { FileDiff };
 

@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { isValidIdPart } from "../catalogue/model-id.js";
 import { deriveModel } from "../derive/derive-model.js";
 import { deriveRepoCard } from "../derive/derive-repo-card.js";
 import {
@@ -9,10 +10,8 @@ import {
   NotFoundError,
   RevisionNotFoundError,
 } from "../errors.js";
-import { isValidIdPart } from "../model-id.js";
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
 import { isUniqueViolation } from "../store/database.js";
-import type { FileRecord, Gated, RepoRecord, RepoType } from "../store/repos-table.js";
 import type { Store, StoreTransaction } from "../store/store.js";
 import {
   applyCommit,
@@ -24,6 +23,7 @@ import {
 import { gitBlobId } from "./git-objects.js";
 import { DEFAULT_GITATTRIBUTES, lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
 import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
+import type { FileRecord, Gated, RepoRecord, RepoType } from "./repos-table.js";
 import { branchRef, COMMIT_ID, parseRefName, refCandidates, tagRef } from "./revision.js";
 
 /** Thrown by create(); the route turns it into the public hub's 409 with the existing repository's URL. */

@@ -1,5 +1,5 @@
-import { type Dialect, placeholders, type Queryable } from "./database.js";
-import { jsonListContains, type VisibleModels } from "./model-filters.js";
+import { jsonListContains, type VisibleModels } from "../catalogue/model-filters.js";
+import { type Dialect, placeholders, type Queryable } from "../store/database.js";
 import { type RepoRecord, type RepoRow, type RepoType, repoFromRow } from "./repos-table.js";
 
 /** Orders a dataset or space listing can take (they have no likes, downloads or trending score here). */

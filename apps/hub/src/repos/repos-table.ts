@@ -1,7 +1,7 @@
+import { refreshLocalAppsOf } from "../catalogue/local-apps.js";
 import type { DerivedModel } from "../derive/derive-model.js";
 import type { DerivedRepoCard } from "../derive/derive-repo-card.js";
-import type { Queryable } from "./database.js";
-import { refreshLocalAppsOf } from "./local-apps.js";
+import type { Queryable } from "../store/database.js";
 import type { SealedNode } from "./tree-draft.js";
 import { comparePaths, type FileEntry, type FolderEntry, isFolderEntry } from "./tree-nodes.js";
 import { createTreeNodesTable } from "./tree-nodes-table.js";

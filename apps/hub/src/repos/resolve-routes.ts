@@ -4,14 +4,14 @@ import { pipeline } from "node:stream/promises";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { MiddlewareHandler } from "hono";
 import { parseRange } from "../http/byte-range.js";
-import { lfsPointerText } from "../repos/lfs-pointer.js";
-import { parseRepoPath } from "../repos/repo-path.js";
-import { splitRevision } from "../repos/revision.js";
-import type { FileRecord, RepoRecord } from "../store/repos-table.js";
-import type { XetFileRow } from "../store/xet-table.js";
-import type { RepoReadDeps } from "./repo-read.js";
+import { CAS_PATH } from "../lfs-xet/cas-routes.js";
+import type { XetFileRow } from "../lfs-xet/xet-table.js";
+import { lfsPointerText } from "./lfs-pointer.js";
+import type { RepoReadDeps } from "./read-routes.js";
+import { parseRepoPath } from "./repo-path.js";
 import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
-import { CAS_PATH } from "./xet-cas.js";
+import type { FileRecord, RepoRecord } from "./repos-table.js";
+import { splitRevision } from "./revision.js";
 
 /** The media type of a Xet file's download information, answered instead of its bytes when asked for. */
 const XET_FILE_INFO = "application/vnd.xet-fileinfo+json";

@@ -1,6 +1,6 @@
 import { stringify as toYaml } from "yaml";
+import type { ModelListQuery, StoredModel } from "../catalogue/models-table.js";
 import { writeTinyGguf } from "../derive/gguf.js";
-import type { ModelListQuery, StoredModel } from "../store/models-table.js";
 import type { Store } from "../store/store.js";
 import type { RepoService } from "./repo-service.js";
 import { specialTokenText, tinyTokenizerJson } from "./tiny-tokenizer.js";

@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "../store/database.js";
 import { draftOfFiles, type SealedNode, sealDraft } from "./tree-draft.js";
 import { createTreeNodesTable } from "./tree-nodes-table.js";
 

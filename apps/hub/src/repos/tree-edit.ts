@@ -1,10 +1,10 @@
 import { ConflictError, EntryNotFoundError } from "../errors.js";
-import type { FileRecord } from "../store/repos-table.js";
-import { DraftFolder, type SealedNode, sealDraft } from "../store/tree-draft.js";
-import { type FolderEntry, isFolderEntry, type NodeEntry, type TreeNode } from "../store/tree-nodes.js";
 import { gitTreeId, REGULAR_FILE_MODE, TREE_MODE } from "./git-objects.js";
+import type { FileRecord } from "./repos-table.js";
+import { DraftFolder, type SealedNode, sealDraft } from "./tree-draft.js";
+import { type FolderEntry, isFolderEntry, type NodeEntry, type TreeNode } from "./tree-nodes.js";
 
-/** What the editor reads: a repository's stored tree nodes (store/tree-nodes-table.ts). */
+/** What the editor reads: a repository's stored tree nodes (repos/tree-nodes-table.ts). */
 export interface TreeNodeReader {
   node(repo: number, id: string): Promise<TreeNode>;
   entriesOf(repo: number, node: TreeNode): Promise<NodeEntry[]>;

@@ -1,6 +1,6 @@
-import type { FileRecord, RepoRecord } from "../store/repos-table.js";
 import type { Store } from "../store/store.js";
 import { lfsPointerSize } from "./lfs-pointer.js";
+import type { FileRecord, RepoRecord } from "./repos-table.js";
 
 /** One entry of a tree listing or paths-info answer, in the public hub's shape. */
 export interface TreeEntryView {

@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "../store/database.js";
 import type { SealedNode } from "./tree-draft.js";
 import { type TreeNodeCache, treeNodeCache } from "./tree-node-cache.js";
 import {

@@ -3,17 +3,17 @@ import { HubError, InvalidInputError, RevisionNotFoundError } from "../errors.js
 import { jsonObject, parseJsonBody, readBodyBytes, readJsonBody } from "../http/body.js";
 import { queryBoolean } from "../http/query.js";
 import { ndjsonValues, requestStream } from "../http/request-stream.js";
-import { type CommitOperation, pullRequestNumber } from "../repos/commit-engine.js";
-import { createContentClaims } from "../repos/content-claims.js";
-import { lfsPatterns, matchesLfsPattern } from "../repos/gitattributes.js";
-import { LFS_SIZE_THRESHOLD } from "../repos/lfs-pointer.js";
-import type { RepoActor } from "../repos/repo-access.js";
-import { parseFolderPath, parseRepoPath } from "../repos/repo-path.js";
 import { isSha256 } from "../storage/blob-store.js";
-import type { Gated, RepoRecord } from "../store/repos-table.js";
-import type { RepoApiPath } from "./repo-api-path.js";
-import { type RepoReadDeps, repoUrl } from "./repo-read.js";
+import type { RepoApiPath } from "./api-path.js";
+import { type CommitOperation, pullRequestNumber } from "./commit-engine.js";
+import { createContentClaims } from "./content-claims.js";
+import { lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
+import { LFS_SIZE_THRESHOLD } from "./lfs-pointer.js";
+import { type RepoReadDeps, repoUrl } from "./read-routes.js";
+import type { RepoActor } from "./repo-access.js";
+import { parseFolderPath, parseRepoPath } from "./repo-path.js";
 import { actorName, findRepo } from "./repo-target.js";
+import type { Gated, RepoRecord } from "./repos-table.js";
 
 type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject =>

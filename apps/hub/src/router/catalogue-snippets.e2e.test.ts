@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { startTestHub } from "../__fixtures__/test-hub.js";
+import type { ProviderMapping } from "../catalogue/mapping-record.js";
 import type { RunningHub } from "../start-hub.js";
-import type { ProviderMapping } from "../store/mapping-record.js";
 import { grantGatedModelsToEveryone } from "./__fixtures__/gated-grants.js";
 import { checkSnippetResult } from "./__fixtures__/snippet-results.js";
 

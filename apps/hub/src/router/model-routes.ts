@@ -1,6 +1,6 @@
 import { getProviderConfig, type InferenceProvider } from "@modelhub/inference";
-import type { MappingTask, ProviderMappings } from "../store/mapping-record.js";
-import type { StoredModel } from "../store/models-table.js";
+import type { MappingTask, ProviderMappings } from "../catalogue/mapping-record.js";
+import type { StoredModel } from "../catalogue/models-table.js";
 import type { Store } from "../store/store.js";
 
 /** What the OpenAI-compatible router needs of a model per call: who may see it, and its provider mappings. */

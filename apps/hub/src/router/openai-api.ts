@@ -1,9 +1,9 @@
 import { buildRequest, type InferenceProvider, type InferenceTask } from "@modelhub/inference";
+import type { MappingTask } from "../catalogue/mapping-record.js";
 import { type HubError, InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import { parseJsonBody } from "../http/body.js";
 import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
-import type { MappingTask } from "../store/mapping-record.js";
 import type { Store } from "../store/store.js";
 import { compactModelSpan, MODEL_KEYS } from "./call-model.js";
 import { type CallerRequest, type CallerResponse, readCallerBody } from "./caller-exchange.js";

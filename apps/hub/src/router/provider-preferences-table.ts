@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "../store/database.js";
 
 /** How long a user's order is reused on the router's hot path (other hub processes see a change this late). */
 export const PREFERENCES_TTL_MS = 2000;

@@ -1,10 +1,10 @@
 import { INFERENCE_PROVIDERS, isInferenceProvider, providerDisplayName } from "@modelhub/inference";
 import { type Context, Hono } from "hono";
+import { accountOwner } from "../accounts/signed-in.js";
 import { InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
-import { accountOwner } from "./signed-in.js";
 
 /** The answer of both methods: the user's order, and every provider the hub knows (for a settings page). */
 export interface InferenceProviderSettings {

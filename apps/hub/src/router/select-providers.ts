@@ -1,6 +1,6 @@
 import { INFERENCE_PROVIDERS, type InferenceProvider, providerTaskProtocol } from "@modelhub/inference";
+import type { MappingTask, ProviderMappings } from "../catalogue/mapping-record.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
-import type { MappingTask, ProviderMappings } from "../store/mapping-record.js";
 import type { ModelRef } from "./model-ref.js";
 import type { ProviderStats } from "./provider-stats.js";
 

@@ -1,4 +1,4 @@
-import type { Store } from "./store.js";
+import type { Store } from "../store/store.js";
 
 /** Usage totals per user or per organization billed, with the account's name (admin API and CLI). */
 export async function usageByAccount(store: Store, by: "user" | "org", since: string) {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { ownPostgresUrl } from "../__fixtures__/test-store.js";
-import { openStore, type StoreOptions } from "./store.js";
+import { openStore, type StoreOptions } from "../store/store.js";
 import { type UsageRecord, UsageTableClosedError } from "./usage-table.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "../store/database.js";
 import type { UsageTotals } from "./usage-table.js";
 
 /** Router calls of one user or organization, per provider and model, since a date. */

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { openTestStore } from "../__fixtures__/test-store.js";
-import type { Database } from "./database.js";
-import type { Store } from "./store.js";
+import type { Database } from "../store/database.js";
+import type { Store } from "../store/store.js";
 import { createUsageTable, type UsageRecord } from "./usage-table.js";
 
 let temp: ReturnType<typeof makeTempDir>;

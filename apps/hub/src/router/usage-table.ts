@@ -1,4 +1,4 @@
-import type { Database } from "./database.js";
+import type { Database } from "../store/database.js";
 
 export interface UsageRecord {
   tokenId: number;

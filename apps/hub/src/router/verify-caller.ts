@@ -2,9 +2,9 @@ import type { Actor } from "../auth/actor.js";
 import type { ActorResolver } from "../auth/actor-resolver.js";
 import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
 import type { Authorizer } from "../auth/authorize.js";
+import { modelResource } from "../catalogue/model-lookup.js";
+import type { StoredModel } from "../catalogue/models-table.js";
 import { NotFoundError } from "../errors.js";
-import { modelResource } from "../routes/model-lookup.js";
-import type { StoredModel } from "../store/models-table.js";
 
 /** Who a router call is made for and who pays for it, as usage records and provider selection need it. */
 export interface RouterCaller {

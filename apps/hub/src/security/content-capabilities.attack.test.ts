@@ -4,11 +4,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { runPython } from "../__fixtures__/python-client.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
+import { casRequest, sampleUpload } from "../lfs-xet/__fixtures__/xet-upload.js";
+import { hexToHash } from "../lfs-xet/hashes.js";
+import { serializeShard } from "../lfs-xet/shard.js";
+import { collectXetGarbage } from "../lfs-xet/xet-gc.js";
 import { openBlobStore } from "../storage/blob-store-config.js";
-import { casRequest, sampleUpload } from "../xet/__fixtures__/xet-upload.js";
-import { hexToHash } from "../xet/hashes.js";
-import { serializeShard } from "../xet/shard.js";
-import { collectXetGarbage } from "../xet/xet-gc.js";
 
 /**
  * Attacks on content-addressed storage (issue 32, classes 1, 2, 3a, 3c and 5; docs/security.md): an outsider

@@ -12,7 +12,7 @@ import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { startTestHub } from "../__fixtures__/test-hub.js";
 import type { RunningHub } from "../start-hub.js";
 
-const SUITE = fileURLToPath(new URL("./__fixtures__/s3_redirect_suite.py", import.meta.url));
+const SUITE = fileURLToPath(new URL("../__fixtures__/clients/s3_redirect_suite.py", import.meta.url));
 
 let hub: RunningHub;
 let s3: TestS3Server;

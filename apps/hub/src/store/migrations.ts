@@ -1,6 +1,6 @@
+import { convertSnapshotsToTreeNodes } from "../repos/snapshot-conversion.js";
 import type { Database, Dialect, Queryable } from "./database.js";
 import { POSTGRES_BASELINE, POSTGRES_BASELINE_VERSION } from "./postgres-schema.js";
-import { convertSnapshotsToTreeNodes } from "./snapshot-conversion.js";
 
 /**
  * A migration: its SQL (one text for both databases, or one per dialect where they differ), or code for what
@@ -440,7 +440,7 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   // 18: content belongs to repositories (docs/security.md). A Xet file's sha256 is trusted only once the hub
   // has hashed its reconstructed bytes (`sha256_checked`); files registered before are checked once at start
-  // (xet/sha256-backfill.ts acts on the note). The parts of a multipart LFS upload are recorded per repository,
+  // (lfs-xet/sha256-backfill.ts acts on the note). The parts of a multipart LFS upload are recorded per repository,
   // object and part as they arrive: a completion may only assemble parts uploaded through its own part URLs.
   `
   ALTER TABLE xet_files ADD COLUMN sha256_checked INTEGER NOT NULL DEFAULT 0;
@@ -455,7 +455,7 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX lfs_upload_parts_by_sha256 ON lfs_upload_parts (sha256);
   `,
-  // 19: commit snapshots as immutable tree nodes shared between a repository's commits (store/tree-nodes.ts,
+  // 19: commit snapshots as immutable tree nodes shared between a repository's commits (repos/tree-nodes.ts,
   // docs/decisions.md): a commit writes the nodes of the folders it changes, not its whole file
   // list; each file entry holds its own sha256, size and LFS flag (no global first-writer-wins git blob rows).
   // `repo_contents` indexes what each repository's history holds (LFS copies, usage, GC references).

@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { createApp } from "../../../app.js";
 import { PROVIDER_ROUTES } from "../../../router/node-router.js";
 import { OPENAI_API_ROUTES } from "../../../router/openai-api.js";
-import { LFS_ROUTES } from "../../../routes/lfs.js";
-import { REPO_API_ROUTES } from "../../../routes/repo-api.js";
-import { FILE_ROUTES } from "../../../routes/resolve.js";
+import { LFS_ROUTES } from "../../../lfs-xet/lfs-routes.js";
+import { REPO_API_ROUTES } from "../../../repos/api-routes.js";
+import { FILE_ROUTES } from "../../../repos/resolve-routes.js";
 import { createFsBlobStore } from "../../../storage/fs-blob-store.js";
 import type { Store } from "../../../store/store.js";
 
