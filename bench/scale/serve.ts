@@ -13,7 +13,7 @@ import { getRequestListener } from "@hono/node-server";
 import { createApp, openStore } from "@modelhub/hub";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 // The seeding entry point is internal to the hub; the benchmark loads the catalogue the way a first start does.
-import { seedOnFirstStart } from "../../apps/hub/src/store/catalogue.js";
+import { seedOnFirstStart } from "../../apps/hub/src/catalogue/catalogue.js";
 
 const count = Number(process.argv[2] ?? 1000);
 const TASKS = [
