@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 /**
- * A repository's snapshots as immutable tree nodes (docs/decisions.md, "Commit snapshots are tree nodes"), one per folder,
+ * A repository's snapshots as immutable tree nodes (docs/decisions/tree-nodes.md), one per folder,
  * stored per repository and shared between its commits: a commit that changes one file writes the nodes on
  * that file's path, not the file list. A node's id is the sha256 of its stored text, which holds each file's
  * sha256, size and LFS flag (not only its git blob id): a path resolves to exactly what its commit recorded.

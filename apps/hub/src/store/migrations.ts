@@ -456,7 +456,7 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX lfs_upload_parts_by_sha256 ON lfs_upload_parts (sha256);
   `,
   // 19: commit snapshots as immutable tree nodes shared between a repository's commits (repos/tree-nodes.ts,
-  // docs/decisions.md): a commit writes the nodes of the folders it changes, not its whole file
+  // docs/decisions/tree-nodes.md): a commit writes the nodes of the folders it changes, not its whole file
   // list; each file entry holds its own sha256, size and LFS flag (no global first-writer-wins git blob rows).
   // `repo_contents` indexes what each repository's history holds (LFS copies, usage, GC references).
   {
