@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { drawPace, InvalidPaceError, parsePace } from "./pace.js";
+import { drawPace, InvalidPaceError, parsePace, seededRandom } from "./pace.js";
 import { startProviderSim } from "./server.js";
 
 describe("parsePace", () => {
@@ -23,6 +23,18 @@ describe("drawPace", () => {
     expect(drawPace(pace, () => 0)).toEqual({ firstTokenMs: 150, tokenIntervalMs: 1000 / 30 });
     expect(drawPace(pace, () => 1)).toEqual({ firstTokenMs: 400, tokenIntervalMs: 1000 / 80 });
     expect(drawPace(pace, () => 0.5).firstTokenMs).toBe(275);
+  });
+
+  it("draws the same pace from the same seed, and spreads seeds over the ranges", () => {
+    const pace = { firstTokenMs: [150, 400], tokensPerSecond: [30, 80] } as const;
+    expect(drawPace(pace, seededRandom(7))).toEqual(drawPace(pace, seededRandom(7)));
+    const firsts = Array.from({ length: 1000 }, (_, seed) => drawPace(pace, seededRandom(seed)).firstTokenMs);
+    expect(Math.min(...firsts)).toBeGreaterThanOrEqual(150);
+    expect(Math.max(...firsts)).toBeLessThanOrEqual(400);
+    // Uniform enough: a quarter of the draws in each quarter of the range, give or take.
+    const lowQuarter = firsts.filter((ms) => ms < 150 + 250 / 4).length;
+    expect(lowQuarter).toBeGreaterThan(180);
+    expect(lowQuarter).toBeLessThan(320);
   });
 });
 
@@ -90,6 +102,30 @@ describe("a paced sim", () => {
       expect(response.status).toBe(200);
       expect(body.choices).toHaveLength(1);
       expect(performance.now() - started).toBeGreaterThanOrEqual(FIRST_TOKEN_MS + TOKENS * TOKEN_MS - 2);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("draws a chat's pace from its seed", async () => {
+    const pace = { firstTokenMs: [0, 400], tokensPerSecond: [1000, 1000] } as const;
+    const seeds = Array.from({ length: 100 }, (_, seed) => seed);
+    const fast = seeds.find((seed) => drawPace(pace, seededRandom(seed)).firstTokenMs < 20)!;
+    const slow = seeds.find((seed) => drawPace(pace, seededRandom(seed)).firstTokenMs > 300)!;
+    const sim = await startProviderSim({ pace });
+    const timed = async (seed: number) => {
+      const started = performance.now();
+      const response = await fetch(`${sim.providerUrl("together")}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: "Bearer key", "content-type": "application/json" },
+        body: JSON.stringify({ ...JSON.parse(chat(false)), seed }),
+      });
+      await response.json();
+      return performance.now() - started;
+    };
+    try {
+      expect(await timed(slow)).toBeGreaterThanOrEqual(300);
+      expect(await timed(fast)).toBeLessThan(250);
     } finally {
       await sim.close();
     }

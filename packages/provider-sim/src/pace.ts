@@ -1,7 +1,8 @@
 /**
  * A hosted model's pace, for benchmarks: each request draws its time to the first token and its tokens per
  * second from the given ranges (uniformly), so that concurrent calls spread out like real ones instead of
- * finishing in lockstep.
+ * finishing in lockstep. A chat that sends a numeric `seed` (OpenAI's field for reproducible sampling) draws
+ * from that seed: the same calls get the same pace on every path, so two paths compare call for call.
  */
 export interface SimPace {
   /** Milliseconds before the reply starts (the model's time to first token): [min, max]. */
@@ -27,6 +28,18 @@ export function drawPace(pace: SimPace, random: () => number = Math.random): Pac
   return {
     firstTokenMs: between(pace.firstTokenMs, random),
     tokenIntervalMs: 1000 / between(pace.tokensPerSecond, random),
+  };
+}
+
+/** A small deterministic generator in [0, 1) (mulberry32), for draws from a request's `seed`. */
+export function seededRandom(seed: number): () => number {
+  let state = Math.trunc(seed) >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -19,7 +19,7 @@ import { serveModelInfo, serveTasks } from "./hub-api.js";
 import { JobStore } from "./jobs.js";
 import { MEDIA_CONTENT_TYPES, mediaBytes, mediaKindForPath } from "./media.js";
 import { defaultModels, ModelRegistry, type SimModel } from "./models.js";
-import { checkPace, drawPace, type SimPace } from "./pace.js";
+import { checkPace, drawPace, type SimPace, seededRandom } from "./pace.js";
 import { PROVIDERS } from "./providers/index.js";
 import { findRecording } from "./recorded-traffic.js";
 import { replayExchange } from "./replay.js";
@@ -231,7 +231,10 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
       });
       return;
     }
-    const paced = pace ? drawPace(pace) : undefined;
+    const seed = ((routed?.request ?? request).json as { seed?: unknown } | undefined)?.seed;
+    const paced = pace
+      ? drawPace(pace, typeof seed === "number" ? seededRandom(seed) : Math.random)
+      : undefined;
     if (paced) {
       await sleep(paced.firstTokenMs);
       if (!res.socket || res.socket.destroyed) return;
