@@ -1,0 +1,84 @@
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+
+/** A server in its own process, so that none shares an event loop (or a CPU account) with another. */
+export interface ServerProcess {
+  name: string;
+  url: string;
+  pid: number;
+  /** CPU time (user + system, every thread) the process has used so far, in ms. */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Where the process's stderr goes: the terminal (default) or an open file descriptor. */
+  stderr?: "inherit" | number;
+  /** How long it may take to print its URL (a first start loads the hub's catalogue). */
+  timeoutMs?: number;
+}
+
+/**
+ * Starts `node <args>` and waits for its first line on stdout: `{"url": ...}` or a bare URL (provider-sim's
+ * CLI).
+ */
+export function startServer(
+  name: string,
+  args: string[],
+  options: StartOptions = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, {
+    env: options.env ?? process.env,
+    stdio: ["ignore", "pipe", options.stderr ?? "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${name} printed no URL within ${options.timeoutMs ?? 60_000} ms`));
+    }, options.timeoutMs ?? 60_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before printing its URL (its stderr says why)`));
+    });
+    createInterface({ input: child.stdout! }).once("line", (line) => {
+      clearTimeout(timer);
+      const url = line.startsWith("{") ? (JSON.parse(line) as { url: string }).url : line.trim();
+      const pid = child.pid!;
+      resolve({
+        name,
+        url,
+        pid,
+        cpuMs: () => processCpuMs(pid),
+        stop: () => {
+          child.kill("SIGTERM");
+          return exited;
+        },
+      });
+    });
+  });
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"]).toString()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15), in ms: every thread of the process, GC included. */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name (field 2) may hold spaces: count from the ")" that closes it.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** This process's own CPU time so far, in ms (the load generator's). */
+export function ownCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
