@@ -6,19 +6,21 @@ import { secureHeaders } from "hono/secure-headers";
 import { accountsService } from "./accounts/accounts-service.js";
 import { avatarsRoutes } from "./accounts/avatars-routes.js";
 import { type OidcSettings, oidcService } from "./accounts/oidc.js";
+import { orgInvitesService } from "./accounts/invites.js";
 import { organizationsRoutes } from "./accounts/organizations-routes.js";
 import { sessionRoutes } from "./accounts/sessions-routes.js";
 import { settingsAccountRoutes } from "./accounts/settings-routes.js";
 import { settingsTokensRoutes } from "./accounts/tokens-routes.js";
 import { usersRoutes } from "./accounts/users-routes.js";
+import { signInService } from "./accounts/sign-in.js";
 import { whoamiRoutes } from "./accounts/whoami-routes.js";
-import { adminOperations } from "./admin/admin-operations.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { siteRoutes } from "./admin/site-routes.js";
 import { type SignupPolicy, siteSettingsService } from "./admin/site-settings.js";
 import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
 import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
 import { actorMiddleware } from "./auth/middleware.js";
+import { catalogueService } from "./catalogue/catalogue-service.js";
 import { librariesRoutes } from "./catalogue/libraries-routes.js";
 import { librarySnippetsRoutes } from "./catalogue/library-snippets-routes.js";
 import { modelsRoutes } from "./catalogue/models-routes.js";
@@ -29,6 +31,7 @@ import { HubError, NotFoundError, renderError } from "./errors.js";
 import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
 import { healthRoutes } from "./http/health-routes.js";
+import { readinessService } from "./http/readiness.js";
 import type { HubEnv } from "./http/hub-env.js";
 import { createMetrics, type HubMetrics } from "./http/metrics.js";
 import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./http/public-url.js";
@@ -48,6 +51,8 @@ import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { resolveRoutes } from "./repos/resolve-routes.js";
 import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
+import { providerSettingsService } from "./router/provider-settings-service.js";
+import { usageService } from "./router/usage-service.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import type { BlobDownloadMode } from "./storage/blob-store-config.js";
 import type { Store } from "./store/store.js";
@@ -129,6 +134,14 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     });
   const authorizer = deps.authorizer ?? createAuthorizer({ accounts });
   const site = siteSettingsService(deps.store.meta, deps.signupPolicy ?? "closed");
+  // The services the routes call: the only code that reaches the store's tables and the blob store.
+  const accountsOps = accountsService(accounts);
+  const usage = usageService(deps.store);
+  const providerSettings = providerSettingsService(deps.store);
+  const catalogue = catalogueService(deps.store, {
+    knownProviders: deps.knownProviders ?? INFERENCE_PROVIDERS,
+    providerOrder: providerSettings.order,
+  });
 
   const metrics = deps.metrics ?? createMetrics();
   app.use("*", requestId());
@@ -162,7 +175,12 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
 
   if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl, authorizer);
 
-  app.route("/", healthRoutes({ store: deps.store, blobs: deps.blobs, draining: deps.draining }));
+  app.route(
+    "/",
+    healthRoutes({
+      readiness: readinessService({ store: deps.store, blobs: deps.blobs, draining: deps.draining }),
+    }),
+  );
   // Request counts per route, object store calls and process figures are the operator's: the ADMIN_TOKEN (what a
   // Prometheus scrape sends as its bearer token) or a site administrator.
   app.get("/metrics", async (c) => {
@@ -170,16 +188,16 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     c.header("Content-Type", metrics.registry.contentType);
     return c.body(await metrics.registry.metrics());
   });
-  app.route("/api/models", snippetsRoutes({ store: deps.store }));
-  app.route("/api/models", librarySnippetsRoutes({ store: deps.store }));
-  app.route("/api/models", modelsRoutes({ store: deps.store }));
-  app.route("/api/tasks", tasksRoutes({ store: deps.store }));
-  app.route("/api/libraries", librariesRoutes({ store: deps.store }));
+  app.route("/api/models", snippetsRoutes({ catalogue }));
+  app.route("/api/models", librarySnippetsRoutes({ catalogue }));
+  app.route("/api/models", modelsRoutes({ catalogue }));
+  app.route("/api/tasks", tasksRoutes({ catalogue }));
+  app.route("/api/libraries", librariesRoutes({ catalogue }));
   app.route("/api", whoamiRoutes());
   app.route(
     "/api/settings/tokens",
     settingsTokensRoutes({
-      store: deps.store,
+      accounts: accountsOps,
       maxBodyBytes: limits.apiBodyBytes,
       onRevoked: invalidateActors,
     }),
@@ -187,7 +205,8 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route(
     "/api/settings",
     settingsAccountRoutes({
-      store: deps.store,
+      accounts: accountsOps,
+      usage,
       maxBodyBytes: limits.apiBodyBytes,
       onChanged: invalidateActors,
     }),
@@ -195,7 +214,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route(
     "/api/organizations",
     organizationsRoutes({
-      store: deps.store,
+      accounts: accountsOps,
+      invites: orgInvitesService(accounts, deps.store.orgInvites),
+      usage,
       maxBodyBytes: limits.apiBodyBytes,
       publicUrl: () => hubPublicUrl,
       onMembershipChanged: invalidateActors,
@@ -203,12 +224,13 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   );
   app.route(
     "/api/settings/inference-providers",
-    settingsInferenceProvidersRoutes({ store: deps.store, maxBodyBytes: limits.apiBodyBytes }),
+    settingsInferenceProvidersRoutes({ providerSettings, maxBodyBytes: limits.apiBodyBytes }),
   );
   app.route(
     "/api/auth",
     sessionRoutes({
-      store: deps.store,
+      accounts: accountsOps,
+      signIn: signInService(accounts),
       maxBodyBytes: limits.apiBodyBytes,
       site,
       secureCookies: hubPublicUrl.startsWith("https:"),
@@ -230,14 +252,14 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     }),
   );
   app.route("/api/avatars", avatarsRoutes());
-  app.route("/api/users", usersRoutes(deps.store));
+  app.route("/api/users", usersRoutes(accountsOps));
   app.route("/api/datasets", repoListingRoutes(deps.store, "dataset"));
   app.route("/api/spaces", repoListingRoutes(deps.store, "space"));
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(
     "/",
     widgetRoutes({
-      listTopModels: (query) => deps.store.models.top(query),
+      listTopModels: (query) => catalogue.top(query),
       hubUrl: hubPublicUrl,
       onError: (error) => logger.log("error", "widget ranking failed", { error }),
     }),
@@ -245,9 +267,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route(
     "/api/admin",
     adminRoutes({
-      store: deps.store,
-      operations: adminOperations(deps.store, deps.knownProviders ?? INFERENCE_PROVIDERS),
-      accounts: accountsService(accounts),
+      operations: catalogue,
+      accounts: accountsOps,
+      usage,
       authorizer,
       // A revoked token, a disabled user or a changed membership must take effect at once.
       onAccountsChanged: invalidateActors,
@@ -274,7 +296,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
               repoExists: async (type, id) => {
                 const found =
                   type === "model"
-                    ? await deps.store.models.get(id)
+                    ? await catalogue.find(id)
                     : ((await deps.store.repos.get(type, id)) ??
                       (await deps.store.repos.redirected(type, id)));
                 if (!found) return false;

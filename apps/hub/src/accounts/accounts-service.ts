@@ -1,10 +1,20 @@
+import { PermissionDeniedError } from "../auth/auth-errors.js";
 import { hashToken } from "../auth/hub-tokens.js";
 import { type IssuedToken, issueUserToken, parseTokenRequest } from "../auth/token-service.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { AccountsStore } from "./accounts-store.js";
+import { createSignupInvite } from "./invites.js";
 import { parseAccountName, parseEmail, parseFullname } from "./names.js";
-import { checkPasswordStrength, hashPassword } from "./password.js";
-import { type AccessToken, ORG_ROLES, type Org, type OrgRole, type User } from "./types.js";
+import { checkPasswordStrength, hashPassword, verifyPassword } from "./password.js";
+import {
+  type AccessToken,
+  type Member,
+  type Membership,
+  ORG_ROLES,
+  type Org,
+  type OrgRole,
+  type User,
+} from "./types.js";
 
 /** The machine user that owns tokens made before accounts, and admin-API tokens made without a user. */
 export const LEGACY_TOKENS_USER = "legacy-tokens";
@@ -32,9 +42,61 @@ export function accountsService(accounts: AccountsStore) {
     return found;
   }
 
+  async function setPassword(userName: string, password: unknown): Promise<void> {
+    const target = await user(userName);
+    await accounts.users.setPassword(target.id, await hashPassword(checkPasswordStrength(password)));
+    // A new password signs the user out everywhere else.
+    await accounts.sessions.revokeAllOf(target.id);
+  }
+
   return {
     user,
     org,
+
+    /** A user's public profile: unknown and disabled users alike are "not found". */
+    async publicProfile(name: string): Promise<{ user: User; memberships: Membership[] }> {
+      const found = await accounts.users.byName(name);
+      if (!found || found.disabled) throw new NotFoundError(`User ${name.slice(0, 100)} not found.`);
+      return { user: found, memberships: await accounts.orgs.membershipsOf(found.id) };
+    },
+
+    members: (orgId: number): Promise<Member[]> => accounts.orgs.members(orgId),
+
+    listUsers: (): Promise<User[]> => accounts.users.list(),
+
+    /** Every organization with its number of members (the admin API). */
+    async listOrgs(): Promise<Array<Org & { members: number }>> {
+      const orgs = await accounts.orgs.list();
+      return Promise.all(
+        orgs.map(async (org) => ({ ...org, members: (await accounts.orgs.members(org.id)).length })),
+      );
+    },
+
+    /** A user's own change of their full name or email (either may be left out). */
+    async updateProfile(current: User, input: { fullname?: unknown; email?: unknown }): Promise<User> {
+      const changes: { fullname?: string; email?: string | null } = {};
+      if (input.fullname !== undefined) changes.fullname = parseFullname(input.fullname, current.name);
+      if (input.email !== undefined) changes.email = parseEmail(input.email);
+      return accounts.users.update(current.id, changes);
+    },
+
+    /**
+     * A user's own change of password: the current one must be given (someone who finds a signed-in browser
+     * must not be able to take the account over), except by a user who has none. Signs out everywhere.
+     */
+    async changePassword(current: User, currentPassword: unknown, newPassword: unknown): Promise<void> {
+      const hash = await accounts.users.passwordHash(current.id);
+      if (
+        hash !== null &&
+        (typeof currentPassword !== "string" || !(await verifyPassword(currentPassword, hash)))
+      )
+        throw new PermissionDeniedError("The current password is not right.");
+      await setPassword(current.name, newPassword);
+    },
+
+    /** A single-use sign-up link (SIGNUP_POLICY=invite), made by a site admin or the operator. */
+    createSignupInvite: (createdBy: number | null, expiresInDays?: unknown) =>
+      createSignupInvite(accounts, createdBy, expiresInDays),
 
     async createUser(input: {
       name: unknown;
@@ -59,12 +121,7 @@ export function accountsService(accounts: AccountsStore) {
       });
     },
 
-    async setPassword(userName: string, password: unknown): Promise<void> {
-      const target = await user(userName);
-      await accounts.users.setPassword(target.id, await hashPassword(checkPasswordStrength(password)));
-      // A new password signs the user out everywhere else.
-      await accounts.sessions.revokeAllOf(target.id);
-    },
+    setPassword,
 
     async setDisabled(userName: string, disabled: boolean): Promise<User> {
       const target = await user(userName);
@@ -112,6 +169,9 @@ export function accountsService(accounts: AccountsStore) {
       const owner = userName === undefined ? await legacyUser() : await user(userName);
       return issueUserToken(accounts, owner.id, request);
     },
+
+    /** The tokens of user `userId` (their settings page). */
+    tokensOf: (userId: number): Promise<AccessToken[]> => accounts.tokens.list(userId),
 
     async listTokens(userName?: string): Promise<AccessToken[]> {
       return accounts.tokens.list(userName === undefined ? undefined : (await user(userName)).id);

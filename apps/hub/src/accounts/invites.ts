@@ -101,3 +101,5 @@ export function orgInvitesService(accounts: AccountsStore, invites: OrgInvitesTa
     return org;
   }
 }
+
+export type OrgInvitesService = ReturnType<typeof orgInvitesService>;

@@ -2,10 +2,9 @@ import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import type { HubEnv } from "../http/hub-env.js";
 import { sameOriginPath } from "../http/same-origin-path.js";
-import type { AccountsStore } from "./accounts-store.js";
 import type { OidcService, PendingSignIn } from "./oidc.js";
 import { SingleSignOnError } from "./oidc.js";
-import { openSession } from "./sign-in.js";
+import type { SignInService } from "./sign-in.js";
 
 const PENDING_COOKIE = "modelhub_oidc";
 const PENDING_SECONDS = 600;
@@ -18,7 +17,7 @@ const PENDING_SECONDS = 600;
  */
 export function oidcRoutes(deps: {
   oidc: OidcService;
-  accounts: AccountsStore;
+  signIn: Pick<SignInService, "openSession">;
   sessionCookie: (value: string, maxAgeSeconds: number) => string;
   secureCookies: boolean;
   onFailure: (error: unknown) => void;
@@ -55,7 +54,7 @@ export function oidcRoutes(deps: {
       }
       const search = new URL(c.req.url).search;
       const user = await deps.oidc.finish(search, pending);
-      const session = await openSession(deps.accounts, user.id);
+      const session = await deps.signIn.openSession(user.id);
       c.header(
         "Set-Cookie",
         deps.sessionCookie(

@@ -1,16 +1,19 @@
-import { type Context, Hono } from "hono";
-import { readJsonObject } from "../http/body.js";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { HubEnv } from "../http/hub-env.js";
+import { validate } from "../http/validate.js";
 import { usageSince } from "../router/usage-query.js";
-import type { Store } from "../store/store.js";
-import { accountsService, parseOrgRole } from "./accounts-service.js";
-import { orgInvitesService } from "./invites.js";
+import type { UsageService } from "../router/usage-service.js";
+import { memberRequest, orgInviteRequest, orgRequest, usageQuery } from "./account-schemas.js";
+import type { AccountsService } from "./accounts-service.js";
+import type { OrgInvitesService } from "./invites.js";
 import { avatarPath } from "./public-shapes.js";
 import { signedInUser } from "./signed-in.js";
 import type { Member, Org } from "./types.js";
 
 export interface OrganizationsRoutesDeps {
-  store: Store;
+  accounts: AccountsService;
+  invites: OrgInvitesService;
+  usage: UsageService;
   maxBodyBytes: number;
   /** The hub's public URL, for invite links. */
   publicUrl: () => string;
@@ -33,21 +36,26 @@ const memberView = (member: Member) => ({
  * `authorize(actor, action, {kind: "org"})`: read for anyone, manage for the org's admins.
  */
 export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
-  const accounts = deps.store.accounts;
-  const service = accountsService(accounts);
-  const invites = orgInvitesService(accounts, deps.store.orgInvites);
+  const { accounts, invites } = deps;
   const app = new Hono<HubEnv>();
+  const json = { maxBytes: deps.maxBodyBytes };
 
-  const body = (c: Context<HubEnv>) => readJsonObject(c, deps.maxBodyBytes);
-
-  async function managed(c: Context<HubEnv>): Promise<Org> {
-    const org = await service.org(c.req.param("org") ?? "");
+  /** The `:org` of the route, once the caller may manage it (before its body is read). */
+  const managedOrg = (c: Context<HubEnv>): Promise<Org> => accounts.org(c.req.param("org") ?? "");
+  const manager: MiddlewareHandler<HubEnv> = async (c, next) => {
+    const org = await managedOrg(c);
     await c.get("authorizer").authorize(c.get("actor"), "manage", { kind: "org", name: org.name });
-    return org;
-  }
+    await next();
+  };
+  /** Acting as the signed-in user (a session or a write token), before the body is read. */
+  const asUser: MiddlewareHandler<HubEnv> = async (c, next) => {
+    const actor = signedInUser(c);
+    await c.get("authorizer").authorize(actor, "manage", { kind: "user", name: actor.user.name });
+    await next();
+  };
 
   async function orgView(org: Org) {
-    const members = await accounts.orgs.members(org.id);
+    const members = await accounts.members(org.id);
     return {
       type: "org" as const,
       name: org.name,
@@ -58,15 +66,13 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
     };
   }
 
-  app.post("/", async (c) => {
-    const actor = signedInUser(c);
-    // Creating an organization is acting as the user: a session or a write token.
-    await c.get("authorizer").authorize(actor, "manage", { kind: "user", name: actor.user.name });
-    const input = await body(c);
-    const org = await service.createOrg({
+  // Creating an organization is acting as the user. Its name and full name are checked by the service.
+  app.post("/", asUser, validate("json", orgRequest, json), async (c) => {
+    const input = c.req.valid("json");
+    const org = await accounts.createOrg({
       name: input.name,
       fullname: input.fullname,
-      owner: actor.user.name,
+      owner: signedInUser(c).user.name,
     });
     deps.onMembershipChanged();
     return c.json(await orgView(org), 201);
@@ -84,23 +90,24 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
     });
   });
 
-  app.post("/invites/:code/accept", async (c) => {
-    const actor = signedInUser(c);
-    await c.get("authorizer").authorize(actor, "manage", { kind: "user", name: actor.user.name });
-    const joined = await invites.accept(c.req.param("code"), actor.user);
+  app.post("/invites/:code/accept", asUser, async (c) => {
+    const joined = await invites.accept(c.req.param("code"), signedInUser(c).user);
     deps.onMembershipChanged();
     return c.json({ org: joined.org.name, role: joined.role });
   });
 
   app.get("/:org", async (c) => {
-    const org = await service.org(c.req.param("org"));
+    const org = await accounts.org(c.req.param("org"));
     await c.get("authorizer").authorize(c.get("actor"), "read", { kind: "org", name: org.name });
     return c.json(await orgView(org));
   });
 
-  app.put("/:org/members/:user", async (c) => {
-    const org = await managed(c);
-    const changed = await service.setMember(org.name, c.req.param("user"), (await body(c)).role);
+  app.put("/:org/members/:user", manager, validate("json", memberRequest, json), async (c) => {
+    const changed = await accounts.setMember(
+      c.req.param("org"),
+      c.req.param("user"),
+      c.req.valid("json").role,
+    );
     deps.onMembershipChanged();
     return c.json({ name: changed.user.name, role: changed.role });
   });
@@ -108,7 +115,7 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
   app.delete("/:org/members/:user", async (c) => {
     const actor = signedInUser(c);
     const name = c.req.param("user");
-    const org = await service.org(c.req.param("org"));
+    const org = await accounts.org(c.req.param("org"));
     const leaving = name.toLowerCase() === actor.user.name.toLowerCase();
     // Anyone may leave (as themselves); removing someone else takes the org's admin.
     await c
@@ -118,18 +125,18 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
         "manage",
         leaving ? { kind: "user", name: actor.user.name } : { kind: "org", name: org.name },
       );
-    await service.removeMember(org.name, name);
+    await accounts.removeMember(org.name, name);
     deps.onMembershipChanged();
     return c.json({ name, removed: true });
   });
 
-  app.post("/:org/invites", async (c) => {
-    const org = await managed(c);
-    const input = await body(c);
+  app.post("/:org/invites", manager, validate("json", orgInviteRequest, json), async (c) => {
+    const org = await managedOrg(c);
+    const input = c.req.valid("json");
     const actor = c.get("actor");
     const invite = await invites.create(
       org,
-      parseOrgRole(input.role ?? "read"),
+      input.role,
       actor.kind === "user" ? actor.user.id : null,
       input.expiresInDays,
     );
@@ -140,10 +147,10 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
     );
   });
 
-  app.get("/:org/usage", async (c) => {
-    const org = await managed(c);
-    const since = usageSince(c.req.query("since"));
-    return c.json({ org: org.name, since, usage: await deps.store.usageReports.ofOrg(org.id, since) });
+  app.get("/:org/usage", manager, validate("query", usageQuery), async (c) => {
+    const org = await managedOrg(c);
+    const since = usageSince(c.req.valid("query").since);
+    return c.json({ org: org.name, since, usage: await deps.usage.ofOrg(org.id, since) });
   });
 
   return app;

@@ -58,6 +58,14 @@ export function signInService(
   now = Date.now,
 ) {
   return {
+    /** A new session for a user who proved who they are another way (single sign-on). */
+    openSession: (userId: number) => openSession(accounts, userId, limits.sessionMs, now),
+
+    /** Ends one session server-side (its cookie is cleared by the route). */
+    async signOut(sessionIdHash: string): Promise<void> {
+      await accounts.sessions.revoke(sessionIdHash);
+    },
+
     async signIn(input: {
       name: unknown;
       password: unknown;
@@ -86,3 +94,5 @@ export function signInService(
     },
   };
 }
+
+export type SignInService = ReturnType<typeof signInService>;

@@ -1,7 +1,6 @@
 import { Hono } from "hono";
-import { NotFoundError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
-import type { Store } from "../store/store.js";
+import type { AccountsService } from "./accounts-service.js";
 import { accountObjectId, avatarPath } from "./public-shapes.js";
 
 /**
@@ -9,13 +8,10 @@ import { accountObjectId, avatarPath } from "./public-shapes.js";
  * full name, avatar, organizations). A disabled or unknown user is a 404, as is an organization's name
  * (its page is `/api/organizations/{name}`).
  */
-export function usersRoutes(store: Store) {
+export function usersRoutes(accounts: AccountsService) {
   const app = new Hono<HubEnv>();
   app.get("/:name/overview", async (c) => {
-    const user = await store.accounts.users.byName(c.req.param("name"));
-    if (!user || user.disabled)
-      throw new NotFoundError(`User ${c.req.param("name").slice(0, 100)} not found.`);
-    const memberships = await store.accounts.orgs.membershipsOf(user.id);
+    const { user, memberships } = await accounts.publicProfile(c.req.param("name"));
     return c.json({
       _id: accountObjectId(user),
       type: "user",

@@ -1,22 +1,23 @@
 import { Hono, type MiddlewareHandler } from "hono";
+import { z } from "zod";
+import { inviteRequest, orgRequest, tokenIdParam, usageQuery } from "../accounts/account-schemas.js";
 import type { AccountsService } from "../accounts/accounts-service.js";
-import { createSignupInvite } from "../accounts/invites.js";
 import type { AdminOrg, AdminSiteSettings } from "../api/types.js";
 import type { Authorizer } from "../auth/authorize.js";
 import { modelIdFromParts } from "../catalogue/model-id.js";
-import { InvalidInputError } from "../errors.js";
-import { readJsonBody, readJsonObject } from "../http/body.js";
+import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
-import { usageByAccount } from "../router/usage-by-account.js";
+import { queryParam, validate } from "../http/validate.js";
+import { isObject } from "../is-object.js";
 import { usageSince } from "../router/usage-query.js";
-import type { Store } from "../store/store.js";
+import type { UsageService } from "../router/usage-service.js";
 import type { AdminOperations } from "./admin-operations.js";
 import type { SiteSettingsService } from "./site-settings.js";
 
 export interface AdminRoutesDeps {
-  store: Store;
   operations: AdminOperations;
   accounts: AccountsService;
+  usage: UsageService;
   authorizer: Authorizer;
   /** Called after a change that cached credentials must not outlive (token revoked, user disabled). */
   onAccountsChanged: () => void;
@@ -34,14 +35,31 @@ function requireSiteAdmin(authorizer: Authorizer): MiddlewareHandler<HubEnv> {
   };
 }
 
-function tokenId(raw: string): number {
-  if (!/^\d{1,12}$/.test(raw)) throw new InvalidInputError("A token id is a positive integer.");
-  return Number(raw);
-}
+/** `PATCH /users/{name}`: any of these, nothing else. */
+const userChange = z.strictObject({
+  disabled: z.boolean().optional(),
+  isAdmin: z.boolean().optional(),
+  password: z.string().optional(),
+});
+
+const newUser = z.object({
+  name: z.string(),
+  fullname: z.string().nullish(),
+  email: z.string().nullish(),
+  password: z.string().optional(),
+  isAdmin: z.boolean().optional(),
+});
+
+/** `?by=user|org` (totals per account), or `?tokenId=` (one token's totals), with `?since=`. */
+const usageReportQuery = usageQuery.extend({
+  by: queryParam(z.enum(["user", "org"]).optional()),
+  tokenId: queryParam(tokenIdParam.shape.id.optional()),
+});
 
 /** Site administration under `/api/admin`: the operator's ADMIN_TOKEN, or a site admin's session or token. */
 export function adminRoutes(deps: AdminRoutesDeps) {
-  const { store, operations, accounts, maxBodyBytes } = deps;
+  const { operations, accounts, maxBodyBytes } = deps;
+  const json = { maxBytes: maxBodyBytes };
   const app = new Hono<HubEnv>();
   app.use("*", requireSiteAdmin(deps.authorizer));
 
@@ -52,11 +70,9 @@ export function adminRoutes(deps: AdminRoutesDeps) {
 
   app.put("/models/:owner/:name", async (c) => {
     const id = modelIdFromParts(c.req.param("owner"), c.req.param("name"));
-    const body = (await readJsonBody(c, maxBodyBytes)) as Record<string, unknown>;
-    const record =
-      typeof body === "object" && body !== null && !Array.isArray(body)
-        ? { ...body, id: body.id ?? id }
-        : body;
+    // The record may leave out its id: the URL's. Anything else is checked by the catalogue service.
+    const body = await readJsonBody(c, maxBodyBytes);
+    const record = isObject(body) ? { ...body, id: body.id ?? id } : body;
     const { model, created } = await operations.putModel(record, "upsert", id);
     return c.json({ id: model.id, created }, created ? 201 : 200);
   });
@@ -83,37 +99,33 @@ export function adminRoutes(deps: AdminRoutesDeps) {
     return c.json({ id, provider: c.req.param("provider"), deleted: true });
   });
 
-  app.post("/tokens", async (c) => {
-    const body = await readJsonBody(c, maxBodyBytes);
-    const user = (body as { user?: unknown } | null)?.user;
-    if (user !== undefined && typeof user !== "string")
-      throw new InvalidInputError('"user" must be a user name.');
-    return c.json(await accounts.createToken(user, body), 201);
+  // The token request itself is checked by the accounts service (the settings API and CLI make tokens alike).
+  app.post("/tokens", validate("json", z.looseObject({ user: z.string().optional() }), json), async (c) => {
+    const body = c.req.valid("json");
+    return c.json(await accounts.createToken(body.user, body), 201);
   });
   app.get("/tokens", async (c) => c.json(await accounts.listTokens(c.req.query("user"))));
-  app.delete("/tokens/:id", async (c) => {
-    const revoked = await accounts.revokeToken(tokenId(c.req.param("id")));
+  app.delete("/tokens/:id", validate("param", tokenIdParam), async (c) => {
+    const revoked = await accounts.revokeToken(c.req.valid("param").id);
     deps.onAccountsChanged();
     return c.json(revoked);
   });
 
   // Sign-up invites (SIGNUP_POLICY=invite): a single-use link.
-  app.post("/invites", async (c) => {
-    const input = await readJsonObject(c, maxBodyBytes);
+  app.post("/invites", validate("json", inviteRequest, json), async (c) => {
     const actor = c.get("actor");
-    const invite = await createSignupInvite(
-      store.accounts,
+    const invite = await accounts.createSignupInvite(
       actor.kind === "user" ? actor.user.id : null,
-      input.expiresInDays,
+      c.req.valid("json").expiresInDays,
     );
     c.header("Cache-Control", "no-store");
     return c.json({ ...invite, url: `${deps.publicUrl()}${invite.path}` }, 201);
   });
 
   // Users: list, create, and change (disable, make admin, reset password).
-  app.get("/users", async (c) => c.json(await store.accounts.users.list()));
-  app.post("/users", async (c) => {
-    const input = await readJsonObject(c, maxBodyBytes);
+  app.get("/users", async (c) => c.json(await accounts.listUsers()));
+  app.post("/users", validate("json", newUser, json), async (c) => {
+    const input = c.req.valid("json");
     const user = await accounts.createUser({
       name: input.name,
       fullname: input.fullname,
@@ -123,38 +135,24 @@ export function adminRoutes(deps: AdminRoutesDeps) {
     });
     return c.json(user, 201);
   });
-  app.patch("/users/:name", async (c) => {
+  app.patch("/users/:name", validate("json", userChange, json), async (c) => {
     const name = c.req.param("name");
-    const input = await readJsonObject(c, maxBodyBytes);
-    for (const key of Object.keys(input)) {
-      if (!["disabled", "isAdmin", "password"].includes(key))
-        throw new InvalidInputError(
-          `Unknown field "${key.slice(0, 40)}": expected disabled, isAdmin, password.`,
-        );
-    }
-    if (input.disabled !== undefined && typeof input.disabled !== "boolean")
-      throw new InvalidInputError('"disabled" must be true or false.');
-    if (input.isAdmin !== undefined && typeof input.isAdmin !== "boolean")
-      throw new InvalidInputError('"isAdmin" must be true or false.');
+    const input = c.req.valid("json");
     let user = await accounts.user(name);
     if (input.password !== undefined) await accounts.setPassword(name, input.password);
-    if (typeof input.disabled === "boolean") user = await accounts.setDisabled(name, input.disabled);
-    if (typeof input.isAdmin === "boolean") user = await accounts.setAdmin(name, input.isAdmin);
+    if (input.disabled !== undefined) user = await accounts.setDisabled(name, input.disabled);
+    if (input.isAdmin !== undefined) user = await accounts.setAdmin(name, input.isAdmin);
     deps.onAccountsChanged();
     return c.json(user);
   });
 
   // Every organization; members are changed through /api/organizations (site admins pass its checks).
   app.get("/orgs", async (c) => {
-    const orgs = await store.accounts.orgs.list();
-    const view: AdminOrg[] = await Promise.all(
-      orgs.map(async (org) => ({ ...org, members: (await store.accounts.orgs.members(org.id)).length })),
-    );
+    const view: AdminOrg[] = await accounts.listOrgs();
     return c.json(view);
   });
-  app.post("/orgs", async (c) => {
-    const input = await readJsonObject(c, maxBodyBytes);
-    if (typeof input.owner !== "string") throw new InvalidInputError('"owner" must be a user name.');
+  app.post("/orgs", validate("json", orgRequest.extend({ owner: z.string() }), json), async (c) => {
+    const input = c.req.valid("json");
     const org = await accounts.createOrg({ name: input.name, fullname: input.fullname, owner: input.owner });
     deps.onAccountsChanged();
     return c.json(org, 201);
@@ -172,14 +170,10 @@ export function adminRoutes(deps: AdminRoutesDeps) {
     return c.json(await settingsView());
   });
 
-  app.get("/usage", async (c) => {
-    const by = c.req.query("by");
-    if (by !== undefined) {
-      if (by !== "user" && by !== "org") throw new InvalidInputError('"by" must be user or org.');
-      return c.json(await usageByAccount(store, by, usageSince(c.req.query("since"))));
-    }
-    const raw = c.req.query("tokenId");
-    return c.json(await store.usage.summary(raw === undefined ? undefined : tokenId(raw)));
+  app.get("/usage", validate("query", usageReportQuery), async (c) => {
+    const { by, since, tokenId } = c.req.valid("query");
+    if (by !== undefined) return c.json(await deps.usage.byAccount(by, usageSince(since)));
+    return c.json(await deps.usage.summary(tokenId));
   });
 
   return app;

@@ -2,14 +2,14 @@ import { ALL_MODEL_LIBRARY_KEYS, MODEL_LIBRARIES, type ModelLibrary } from "@mod
 import { Hono } from "hono";
 import type { LibraryView } from "../api/types.js";
 import type { HubEnv } from "../http/hub-env.js";
-import type { Store } from "../store/store.js";
+import type { CatalogueService } from "./catalogue-service.js";
 import { visibleModels } from "./model-lookup.js";
 
 /** `GET /api/libraries`: every model library the hub knows, with how many of this hub's models use it. */
-export function librariesRoutes({ store }: { store: Store }) {
+export function librariesRoutes({ catalogue }: { catalogue: CatalogueService }) {
   const app = new Hono<HubEnv>();
   app.get("/", async (c) => {
-    const counts = await store.models.countsByLibrary(visibleModels(c));
+    const counts = await catalogue.countsByLibrary(visibleModels(c));
     const libraries = ALL_MODEL_LIBRARY_KEYS.map((id): LibraryView => {
       const library: ModelLibrary = MODEL_LIBRARIES[id];
       return {

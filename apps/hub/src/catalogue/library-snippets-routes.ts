@@ -11,17 +11,17 @@ import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { publicUrl } from "../http/public-url.js";
 import { queryOne } from "../http/query.js";
-import type { Store } from "../store/store.js";
-import { modelFromRoute } from "./model-lookup.js";
+import type { CatalogueService } from "./catalogue-service.js";
+import { modelOfRoute } from "./route-model.js";
 
 /**
  * `GET /api/models/{owner}/{name}/library-snippets`: the model's library loading code, and the local apps
  * that can run it (snippets, or deep links). `quant` picks a GGUF file of the model for the local apps.
  */
-export function librarySnippetsRoutes({ store }: { store: Store }) {
+export function librarySnippetsRoutes({ catalogue }: { catalogue: CatalogueService }) {
   const app = new Hono<HubEnv>();
   app.get("/:owner/:name/library-snippets", async (c) => {
-    const model = await modelFromRoute(c, store);
+    const model = await modelOfRoute(c, catalogue);
     const quant = queryOne(c, "quant");
     if (
       quant !== undefined &&

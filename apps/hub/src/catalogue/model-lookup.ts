@@ -1,11 +1,10 @@
 import type { Context } from "hono";
 import type { Actor } from "../auth/actor.js";
-import { type Action, type RepoResource, repoNotFound, visibility } from "../auth/authorize.js";
+import { type RepoResource, visibility } from "../auth/authorize.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { Store } from "../store/store.js";
 import { inPreferredOrder, type ProviderMappings } from "./mapping-record.js";
 import type { VisibleModels } from "./model-filters.js";
-import { modelIdFromParts } from "./model-id.js";
 import type { StoredModel } from "./models-table.js";
 
 /** A catalogue model as a resource for authorize(). */
@@ -19,28 +18,6 @@ export function modelResource(model: Pick<StoredModel, "id" | "private" | "gated
     private: model.private ?? false,
     gated: model.gated ?? false,
   };
-}
-
-/**
- * The model `id` if the caller may `action` it; a missing model and a hidden one are refused alike
- * (RepoNotFound, as the public hub answers).
- */
-export async function authorizedModel(
-  c: Context<HubEnv>,
-  store: Store,
-  id: string,
-  action: Action = "read",
-): Promise<StoredModel> {
-  const actor: Actor = c.get("actor");
-  const model = await store.models.get(id);
-  if (!model) throw repoNotFound(actor, id);
-  await c.get("authorizer").authorize(actor, action, modelResource(model));
-  return model;
-}
-
-/** The model named by the `:owner/:name` of the route, when the caller may see it. */
-export function modelFromRoute(c: Context<HubEnv>, store: Store): Promise<StoredModel> {
-  return authorizedModel(c, store, modelIdFromParts(c.req.param("owner") ?? "", c.req.param("name") ?? ""));
 }
 
 /** Which private models listings and counts may include for this caller. */

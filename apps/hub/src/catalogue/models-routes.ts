@@ -3,7 +3,7 @@ import type { HubEnv } from "../http/hub-env.js";
 import { streamJsonArray } from "../http/json-stream.js";
 import { publicUrlOfRequest } from "../http/public-url.js";
 import { queryBoolean, queryList, queryOne } from "../http/query.js";
-import type { Store } from "../store/store.js";
+import type { CatalogueService } from "./catalogue-service.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import {
   MAX_DETAILED_PAGE_SIZE,
@@ -14,7 +14,7 @@ import {
   parseSort,
 } from "./listing-query.js";
 import { MODEL_SORTS } from "./model-filters.js";
-import { mappingsForCaller, modelFromRoute, visibleModels } from "./model-lookup.js";
+import { visibleModels } from "./model-lookup.js";
 import {
   type ExpandField,
   fieldsFor,
@@ -23,13 +23,14 @@ import {
   needsMappings,
   parseExpand,
 } from "./model-view.js";
+import { modelOfRoute } from "./route-model.js";
 
 export interface ModelsRoutesDeps {
-  store: Store;
+  catalogue: CatalogueService;
 }
 
 /** `GET /api/models` and `GET /api/models/{owner}/{name}`, in the public hub's shapes. */
-export function modelsRoutes({ store }: ModelsRoutesDeps) {
+export function modelsRoutes({ catalogue }: ModelsRoutesDeps) {
   const app = new Hono<HubEnv>();
 
   app.get("/", async (c) => {
@@ -52,7 +53,7 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
       isDetailedListing(fields) ? MAX_DETAILED_PAGE_SIZE : MAX_PAGE_SIZE,
     );
 
-    const { models, hasMore, last } = await store.models.list({
+    const { models, hasMore, last } = await catalogue.list({
       ...filters,
       visibleTo: visibleModels(c),
       sort,
@@ -62,12 +63,12 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
     });
 
     const mappings = needsMappings(fields)
-      ? await store.mappings.forModels(models.map((model) => model.id))
+      ? await catalogue.mappingsOfModels(models.map((model) => model.id))
       : undefined;
     // Not on the public hub: how many models match, for a page that says so (the web app's list).
     c.header(
       "X-Total-Count",
-      String(await store.models.countMatching({ ...filters, visibleTo: visibleModels(c) })),
+      String(await catalogue.countMatching({ ...filters, visibleTo: visibleModels(c) })),
     );
     if (hasMore && last) {
       const next = publicUrlOfRequest(c);
@@ -80,18 +81,20 @@ export function modelsRoutes({ store }: ModelsRoutesDeps) {
   });
 
   app.get("/:owner/:name", async (c) => {
-    const model = await modelFromRoute(c, store);
+    const model = await modelOfRoute(c, catalogue);
     const fields = fieldsFor(
       "detail",
       parseExpand(queryList(c, "expand"), "detail"),
       queryBoolean(c, "full") ?? false,
     );
-    const mappings = needsMappings(fields) ? await mappingsForCaller(c, store, model.id) : undefined;
+    const mappings = needsMappings(fields)
+      ? await catalogue.mappingsFor(c.get("actor"), model.id)
+      : undefined;
     return c.json(
       modelView(model, fields, {
         mappings,
         childrenModelCount: fields.includes("childrenModelCount")
-          ? await store.models.countChildren(model.id, visibleModels(c))
+          ? await catalogue.countChildren(model.id, visibleModels(c))
           : undefined,
       }),
     );

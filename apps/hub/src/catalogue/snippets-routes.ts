@@ -5,8 +5,8 @@ import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { publicUrl } from "../http/public-url.js";
 import { queryBoolean, queryInteger, queryNumber, queryOne } from "../http/query.js";
-import type { Store } from "../store/store.js";
-import { modelFromRoute } from "./model-lookup.js";
+import type { CatalogueService } from "./catalogue-service.js";
+import { modelOfRoute } from "./route-model.js";
 
 const ALL_CLIENTS: readonly string[] = Object.values(SNIPPET_CLIENTS).flat();
 
@@ -14,11 +14,11 @@ const ALL_CLIENTS: readonly string[] = Object.values(SNIPPET_CLIENTS).flat();
  * `GET /api/models/{owner}/{name}/snippets`: ready-to-paste inference snippets for one provider of the model,
  * with their clients pointed at this hub's API and router.
  */
-export function snippetsRoutes({ store }: { store: Store }) {
+export function snippetsRoutes({ catalogue }: { catalogue: CatalogueService }) {
   const app = new Hono<HubEnv>();
   app.get("/:owner/:name/snippets", async (c) => {
-    const model = await modelFromRoute(c, store);
-    const mappings = await store.mappings.forModel(model.id);
+    const model = await modelOfRoute(c, catalogue);
+    const mappings = await catalogue.mappings(model.id);
 
     const requested = queryOne(c, "provider");
     if (requested !== undefined && requested !== "auto" && !isInferenceProvider(requested)) {

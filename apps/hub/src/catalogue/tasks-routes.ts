@@ -1,17 +1,17 @@
 import { PIPELINE_DATA, PIPELINE_TYPES, type PipelineData, TASKS_DATA } from "@modelhub/tasks";
 import { Hono } from "hono";
 import type { HubEnv } from "../http/hub-env.js";
-import type { Store } from "../store/store.js";
+import type { CatalogueService } from "./catalogue-service.js";
 import { visibleModels } from "./model-lookup.js";
 
 /**
  * `GET /api/tasks`: every pipeline task keyed by id, as the public hub's endpoint (TASKS_DATA), plus its
  * sub-tasks, whether the hub hides it from model filters, and how many models of this hub declare it.
  */
-export function tasksRoutes({ store }: { store: Store }) {
+export function tasksRoutes({ catalogue }: { catalogue: CatalogueService }) {
   const app = new Hono<HubEnv>();
   app.get("/", async (c) => {
-    const counts = await store.models.countsByPipeline(visibleModels(c));
+    const counts = await catalogue.countsByPipeline(visibleModels(c));
     const tasks: Record<string, unknown> = {};
     for (const id of PIPELINE_TYPES) {
       const pipeline: PipelineData = PIPELINE_DATA[id];

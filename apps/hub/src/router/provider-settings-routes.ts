@@ -1,10 +1,9 @@
-import { INFERENCE_PROVIDERS, isInferenceProvider, providerDisplayName } from "@modelhub/inference";
-import { type Context, Hono } from "hono";
-import { accountOwner } from "../accounts/signed-in.js";
-import { InvalidInputError } from "../errors.js";
-import { readJsonBody } from "../http/body.js";
+import { INFERENCE_PROVIDERS, providerDisplayName } from "@modelhub/inference";
+import { Hono, type MiddlewareHandler } from "hono";
+import { accountOwner, signedInUser } from "../accounts/signed-in.js";
 import type { HubEnv } from "../http/hub-env.js";
-import type { Store } from "../store/store.js";
+import { validate } from "../http/validate.js";
+import { type ProviderSettingsService, providerOrderSchema } from "./provider-settings-service.js";
 
 /** The answer of both methods: the user's order, and every provider the hub knows (for a settings page). */
 export interface InferenceProviderSettings {
@@ -21,47 +20,31 @@ export interface InferenceProviderSettings {
  * providers the user left out follow in the hub's default order. Allowed by `authorize(actor, "manage",
  * user)`: a web session (with its CSRF token) or a write token.
  */
-export function settingsInferenceProvidersRoutes(deps: { store: Store; maxBodyBytes: number }) {
+export function settingsInferenceProvidersRoutes(deps: {
+  providerSettings: ProviderSettingsService;
+  maxBodyBytes: number;
+}) {
   const app = new Hono<HubEnv>();
-
-  const owner = (c: Context<HubEnv>) => accountOwner(c, "Sign in to set your providers.");
-
+  // Checked before the body is read: a caller who may not change the order learns nothing from it.
+  const owner: MiddlewareHandler<HubEnv> = async (c, next) => {
+    await accountOwner(c, "Sign in to set your providers.");
+    await next();
+  };
   const answer = (providers: readonly string[]): InferenceProviderSettings => ({
     providers: [...providers],
     available: INFERENCE_PROVIDERS.map((id) => ({ id, displayName: providerDisplayName(id) })),
   });
 
-  app.get("/", async (c) => {
-    const user = await owner(c);
+  app.get("/", owner, async (c) => {
     c.header("Cache-Control", "no-store");
-    return c.json(answer(await deps.store.providerPreferences.get(user.id)));
+    return c.json(answer(await deps.providerSettings.order(signedInUser(c).user.id)));
   });
 
-  app.put("/", async (c) => {
-    const user = await owner(c);
-    const providers = parseProviderOrder(await readJsonBody(c, deps.maxBodyBytes));
-    await deps.store.providerPreferences.set(user.id, providers);
+  app.put("/", owner, validate("json", providerOrderSchema, { maxBytes: deps.maxBodyBytes }), async (c) => {
+    const { providers } = c.req.valid("json");
+    await deps.providerSettings.setOrder(signedInUser(c).user.id, providers);
     return c.json(answer(providers));
   });
 
   return app;
-}
-
-/** `{providers: string[]}`: known providers, each once. */
-export function parseProviderOrder(body: unknown): string[] {
-  const providers = (body as { providers?: unknown } | null)?.providers;
-  if (!Array.isArray(providers)) {
-    throw new InvalidInputError('Expected {"providers": ["together", ...]}, most preferred first.');
-  }
-  const seen = new Set<string>();
-  for (const provider of providers) {
-    if (!isInferenceProvider(provider)) {
-      throw new InvalidInputError(
-        `Unknown provider ${JSON.stringify(String(provider).slice(0, 60))}. Known: ${INFERENCE_PROVIDERS.join(", ")}.`,
-      );
-    }
-    if (seen.has(provider)) throw new InvalidInputError(`Provider ${provider} is listed twice.`);
-    seen.add(provider);
-  }
-  return [...seen];
 }

@@ -1,0 +1,114 @@
+import type { Actor } from "../auth/actor.js";
+import { type Action, type Authorizer, repoNotFound } from "../auth/authorize.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
+import { isServedMapping } from "../router/served.js";
+import type { Store } from "../store/store.js";
+import {
+  inPreferredOrder,
+  type ProviderMapping,
+  type ProviderMappings,
+  parseProviderMapping,
+  parseProviderName,
+} from "./mapping-record.js";
+import type { ModelFilters, VisibleModels } from "./model-filters.js";
+import { parseModelId } from "./model-id.js";
+import { modelResource } from "./model-lookup.js";
+import { parseModelRecord } from "./model-record.js";
+import type { ModelListQuery, StoredModel } from "./models-table.js";
+
+export interface CatalogueServiceOptions {
+  /** Provider names mappings may use; undefined: any well-formed name (the CLI's import of old data). */
+  knownProviders?: readonly string[];
+  /** A signed-in user's order of providers (router/provider-settings-service.ts); none: the hub's order. */
+  providerOrder?: (userId: number) => Promise<readonly string[]>;
+}
+
+/**
+ * The models catalogue: models and their provider mappings, read as a caller may see them (authorize() on
+ * each model, `visibility()` filters on listings and counts) and written by site admins (the admin API and
+ * CLI, which validate alike). Routes and the admin operations reach the catalogue's tables only through it.
+ */
+export function catalogueService(
+  store: Pick<Store, "models" | "mappings">,
+  options: CatalogueServiceOptions = {},
+) {
+  const { knownProviders } = options;
+  return {
+    /**
+     * Model `id` if `actor` may `action` it; a missing model and a hidden one are refused alike
+     * (RepoNotFound, as the public hub answers).
+     */
+    async model(actor: Actor, authorizer: Authorizer, id: string, action: Action = "read") {
+      const model = await store.models.get(id);
+      if (!model) throw repoNotFound(actor, id);
+      await authorizer.authorize(actor, action, modelResource(model));
+      return model;
+    },
+
+    /** Whether a model page exists for the web app (the caller's visibility is applied by the caller). */
+    find: (id: string): Promise<StoredModel | undefined> => store.models.get(id),
+
+    list: (query: ModelListQuery) => store.models.list(query),
+    countMatching: (filters: ModelFilters) => store.models.countMatching(filters),
+    countChildren: (id: string, visible: VisibleModels) => store.models.countChildren(id, visible),
+    countsByLibrary: (visible: VisibleModels) => store.models.countsByLibrary(visible),
+    countsByPipeline: (visible: VisibleModels) => store.models.countsByPipeline(visible),
+    /** The widget's ranking. */
+    top: (query: Parameters<Store["models"]["top"]>[0]) => store.models.top(query),
+
+    mappings: (modelId: string): Promise<ProviderMappings> => store.mappings.forModel(modelId),
+    mappingsOfModels: (modelIds: string[]) => store.mappings.forModels(modelIds),
+
+    /**
+     * A model's provider mappings as `actor` should see them: a signed-in user's preferred providers first
+     * (Settings > Inference Providers), since clients choosing `provider="auto"` take the first live one.
+     */
+    async mappingsFor(actor: Actor | undefined, modelId: string): Promise<ProviderMappings> {
+      const preferred =
+        actor?.kind === "user" && options.providerOrder ? await options.providerOrder(actor.user.id) : [];
+      return inPreferredOrder(await store.mappings.forModel(modelId), preferred);
+    },
+
+    /** `mode: "create"` refuses an existing id; `"upsert"` creates or replaces. */
+    async putModel(
+      input: unknown,
+      mode: "create" | "upsert",
+      expectedId?: string,
+    ): Promise<{ model: StoredModel; created: boolean }> {
+      const record = parseModelRecord(input);
+      if (expectedId !== undefined && record.id.toLowerCase() !== expectedId.toLowerCase()) {
+        throw new InvalidInputError(
+          `The record's id "${record.id}" does not match the URL's "${expectedId}".`,
+        );
+      }
+      const existed = (await store.models.get(record.id)) !== undefined;
+      if (existed && mode === "create") throw new ConflictError(`Model ${record.id} already exists.`);
+      return { model: await store.models.upsert(record), created: !existed };
+    },
+
+    async deleteModel(id: string): Promise<void> {
+      if (!(await store.models.delete(parseModelId(id)))) throw new NotFoundError(`Model ${id} not found.`);
+    },
+
+    async setMapping(modelId: string, provider: string, input: unknown): Promise<ProviderMapping> {
+      const name = parseProviderName(provider, knownProviders);
+      const mapping = parseProviderMapping(input);
+      if (knownProviders && !isServedMapping(name, mapping.task)) {
+        throw new InvalidInputError(`Provider ${name} does not serve ${mapping.task} on this hub.`);
+      }
+      const model = await store.models.get(parseModelId(modelId));
+      if (!model) throw new NotFoundError(`Model ${modelId} not found.`);
+      await store.mappings.set(model.id, name, mapping);
+      return mapping;
+    },
+
+    async deleteMapping(modelId: string, provider: string): Promise<void> {
+      const model = await store.models.get(parseModelId(modelId));
+      if (!model || !(await store.mappings.delete(model.id, parseProviderName(provider, undefined)))) {
+        throw new NotFoundError(`No ${provider} mapping for model ${modelId}.`);
+      }
+    },
+  };
+}
+
+export type CatalogueService = ReturnType<typeof catalogueService>;
