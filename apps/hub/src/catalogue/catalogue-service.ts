@@ -10,6 +10,7 @@ import {
   parseProviderMapping,
   parseProviderName,
 } from "./mapping-record.js";
+import { importCatalogue, readImportFile } from "./catalogue.js";
 import type { ModelFilters, VisibleModels } from "./model-filters.js";
 import { parseModelId } from "./model-id.js";
 import { modelResource } from "./model-lookup.js";
@@ -29,7 +30,7 @@ export interface CatalogueServiceOptions {
  * CLI, which validate alike). Routes and the admin operations reach the catalogue's tables only through it.
  */
 export function catalogueService(
-  store: Pick<Store, "models" | "mappings">,
+  store: Pick<Store, "models" | "mappings" | "transaction">,
   options: CatalogueServiceOptions = {},
 ) {
   const { knownProviders } = options;
@@ -101,6 +102,9 @@ export function catalogueService(
       await store.mappings.set(model.id, name, mapping);
       return mapping;
     },
+
+    /** Imports a catalogue file (models and mappings: catalogue.ts) in one transaction. */
+    importFile: (path: string) => importCatalogue(store, readImportFile(path, knownProviders)),
 
     async deleteMapping(modelId: string, provider: string): Promise<void> {
       const model = await store.models.get(parseModelId(modelId));

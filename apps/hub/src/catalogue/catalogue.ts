@@ -100,7 +100,7 @@ export function parseCatalogue(
 
 /** Writes a parsed catalogue in one transaction. Mappings must name models in the catalogue or the store. */
 export function importCatalogue(
-  store: Store,
+  store: Pick<Store, "transaction">,
   catalogue: Catalogue,
 ): Promise<{ models: number; mappings: number }> {
   return store.transaction((tx) => writeCatalogue(tx, catalogue));

@@ -1,16 +1,15 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { accountsService } from "../accounts/accounts-service.js";
-import { createSignupInvite } from "../accounts/invites.js";
+import { REPO_TYPES, type RepoType } from "../accounts/types.js";
 import { adminOperations } from "../admin/admin-operations.js";
-import { importCatalogue, readImportFile } from "../catalogue/catalogue.js";
+import { catalogueService } from "../catalogue/catalogue-service.js";
 import { HubError, InvalidInputError } from "../errors.js";
 import { collectBlobGarbage } from "../repos/blob-gc.js";
 import { repoUrl } from "../repos/read-routes.js";
 import { createRepoService } from "../repos/repo-service.js";
-import { REPO_TYPES, type RepoType } from "../repos/repos-table.js";
-import { usageByAccount } from "../router/usage-by-account.js";
 import { usageSince } from "../router/usage-query.js";
+import { usageService } from "../router/usage-service.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { copyDatabase } from "../store/database-copy.js";
 import { isPostgresUrl, openStore, type Store } from "../store/store.js";
@@ -146,6 +145,7 @@ export async function runAdminCommand(
   }
   const operations = adminOperations(store, knownProviders);
   const accounts = accountsService(store.accounts);
+  const usage = usageService(store);
   const json = (value: unknown): AdminOutput => ({ json: value });
   const password = async () => {
     if (!values["password-stdin"]) return undefined;
@@ -165,7 +165,7 @@ export async function runAdminCommand(
       return json(user);
     }
     case "users:list":
-      return json(await store.accounts.users.list());
+      return json(await accounts.listUsers());
     case "users:disable":
     case "users:enable":
       return json(
@@ -201,7 +201,7 @@ export async function runAdminCommand(
       return json({ org: positionals[0], user: positionals[1], removed: true });
     case "orgs:members": {
       const org = await accounts.org(positional(positionals, 0, "org"));
-      const members = await store.accounts.orgs.members(org.id);
+      const members = await accounts.members(org.id);
       return json(members.map((m) => ({ user: m.user.name, role: m.role, since: m.since })));
     }
     case "tokens:create": {
@@ -244,10 +244,10 @@ export async function runAdminCommand(
       await operations.deleteMapping(required(values, "model"), required(values, "provider"));
       return json({ model: values.model, provider: values.provider, deleted: true });
     case "import":
-      return json(await importCatalogue(store, readImportFile(required(values, "file"), knownProviders)));
+      return json(await catalogueService(store, { knownProviders }).importFile(required(values, "file")));
     case "invites:create": {
       const days = typeof values.days === "string" ? integer(values.days, "days") : undefined;
-      const invite = await createSignupInvite(store.accounts, null, days);
+      const invite = await accounts.createSignupInvite(null, days);
       return { text: `${io.publicUrl ?? ""}${invite.path}` };
     }
     case "usage":
@@ -255,15 +255,14 @@ export async function runAdminCommand(
         if (values.by !== "user" && values.by !== "org")
           throw new InvalidInputError("--by must be user or org.");
         return json(
-          await usageByAccount(
-            store,
+          await usage.byAccount(
             values.by,
             usageSince(typeof values.since === "string" ? values.since : undefined),
           ),
         );
       }
       return json(
-        await store.usage.summary(
+        await usage.summary(
           values["token-id"] ? integer(required(values, "token-id"), "token-id") : undefined,
         ),
       );
