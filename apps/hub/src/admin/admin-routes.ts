@@ -12,7 +12,7 @@ import { isObject } from "../is-object.js";
 import { usageSince } from "../router/usage-query.js";
 import type { UsageService } from "../router/usage-service.js";
 import type { AdminOperations } from "./admin-operations.js";
-import type { SiteSettingsService } from "./site-settings.js";
+import { type SiteSettingsService, siteSettingsChange } from "./site-settings.js";
 
 export interface AdminRoutesDeps {
   operations: AdminOperations;
@@ -165,8 +165,8 @@ export function adminRoutes(deps: AdminRoutesDeps) {
     effectiveSignupPolicy: await deps.site.signupPolicy(),
   });
   app.get("/settings", async (c) => c.json(await settingsView()));
-  app.put("/settings", async (c) => {
-    await deps.site.update(await readJsonBody(c, maxBodyBytes));
+  app.put("/settings", validate("json", siteSettingsChange, json), async (c) => {
+    await deps.site.update(c.req.valid("json"));
     return c.json(await settingsView());
   });
 

@@ -1,4 +1,5 @@
-import { InvalidInputError } from "../errors.js";
+import { z } from "zod";
+import { parseInput } from "../http/validate.js";
 import type { MetaTable } from "../store/meta-table.js";
 
 export const SIGNUP_POLICIES = ["open", "invite", "closed"] as const;
@@ -23,34 +24,26 @@ const DEFAULTS: SiteSettings = { siteName: DEFAULT_SITE_NAME, notice: "", signup
 // Control characters (tabs and new lines included) never belong in a one-line name or notice.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-function text(value: unknown, field: string, min: number, max: number): string {
-  if (typeof value !== "string") throw new InvalidInputError(`"${field}" must be a string.`);
-  const trimmed = value.trim();
-  if (trimmed.length < min || trimmed.length > max || CONTROL.test(trimmed)) {
-    throw new InvalidInputError(`"${field}" must be ${min} to ${max} characters on one line.`);
-  }
-  return trimmed;
-}
+/** Text of `min` to `max` characters (trimmed) on one line. */
+const oneLine = (min: number, max: number) =>
+  z
+    .string()
+    .transform((value) => value.trim())
+    .refine((value) => value.length >= min && value.length <= max && !CONTROL.test(value), {
+      error: `must be ${min} to ${max} characters on one line.`,
+    });
 
-/** Checks a partial change: only the known fields, each valid. */
-export function parseSiteSettingsChange(input: unknown): Partial<SiteSettings> {
-  if (typeof input !== "object" || input === null || Array.isArray(input))
-    throw new InvalidInputError("Expected a JSON object.");
-  const change: Partial<SiteSettings> = {};
-  for (const [key, value] of Object.entries(input)) {
-    if (key === "siteName") change.siteName = text(value, key, 1, MAX_SITE_NAME);
-    else if (key === "notice") change.notice = text(value, key, 0, MAX_NOTICE);
-    else if (key === "signupPolicy") {
-      if (value !== null && !SIGNUP_POLICIES.includes(value as SignupPolicy))
-        throw new InvalidInputError(`"signupPolicy" must be one of ${SIGNUP_POLICIES.join(", ")} or null.`);
-      change.signupPolicy = value as SignupPolicy | null;
-    } else
-      throw new InvalidInputError(
-        `Unknown field "${key.slice(0, 40)}": expected siteName, notice, signupPolicy.`,
-      );
-  }
-  return change;
-}
+/** A partial change: only the known fields, each valid (`PUT /api/admin/settings`). */
+export const siteSettingsChange = z.strictObject({
+  siteName: oneLine(1, MAX_SITE_NAME).optional(),
+  notice: oneLine(0, MAX_NOTICE).optional(),
+  signupPolicy: z
+    .enum(SIGNUP_POLICIES, { error: `must be one of ${SIGNUP_POLICIES.join(", ")} or null.` })
+    .nullable()
+    .optional(),
+});
+
+export type SiteSettingsChange = z.output<typeof siteSettingsChange>;
 
 /**
  * Site settings kept in the database's meta table (one JSON value): read on each use, so that a change on
@@ -62,7 +55,7 @@ export function siteSettingsService(meta: MetaTable, configuredSignupPolicy: Sig
     const raw = await meta.get(META_KEY);
     if (!raw) return { ...DEFAULTS };
     try {
-      return { ...DEFAULTS, ...parseSiteSettingsChange(JSON.parse(raw)) };
+      return { ...DEFAULTS, ...parseInput(siteSettingsChange, JSON.parse(raw)) };
     } catch {
       // A value this version cannot read (written by hand, or by a newer one) falls back to the defaults.
       return { ...DEFAULTS };
@@ -74,8 +67,8 @@ export function siteSettingsService(meta: MetaTable, configuredSignupPolicy: Sig
     async signupPolicy(): Promise<SignupPolicy> {
       return (await get()).signupPolicy ?? configuredSignupPolicy;
     },
-    async update(input: unknown): Promise<SiteSettings> {
-      const next = { ...(await get()), ...parseSiteSettingsChange(input) };
+    async update(change: SiteSettingsChange): Promise<SiteSettings> {
+      const next = { ...(await get()), ...change };
       await meta.set(META_KEY, JSON.stringify(next));
       return next;
     },

@@ -10,6 +10,7 @@ import {
   type TokenRole,
 } from "../accounts/types.js";
 import { InvalidInputError } from "../errors.js";
+import { isObject } from "../is-object.js";
 import { generateHubToken, hashToken, tokenHint } from "./hub-tokens.js";
 
 export interface IssuedToken extends AccessToken {
@@ -22,10 +23,6 @@ export interface TokenRequest {
   role: TokenRole;
   fineGrained: FineGrained | null;
   expiresAt: string | null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function parsePermissions(raw: unknown, where: string): FineGrainedPermission[] {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ModelData } from "@modelhub/tasks";
 import { InvalidInputError } from "../errors.js";
+import { isObject } from "../is-object.js";
 import type { Store, StoreTables } from "../store/store.js";
 import { type ProviderMapping, parseProviderMapping, parseProviderName } from "./mapping-record.js";
 import { parseModelId } from "./model-id.js";
@@ -18,10 +19,6 @@ export interface Catalogue {
   /** Each record, with the public `_id` it came with (kept as the stored model's `_id`). */
   models: Array<ModelData & { _id?: string }>;
   mappings: Array<{ modelId: string; provider: string; mapping: ProviderMapping }>;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

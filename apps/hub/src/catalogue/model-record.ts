@@ -1,12 +1,9 @@
 import { isPipelineType, type ModelData } from "@modelhub/tasks";
 import { InvalidInputError } from "../errors.js";
+import { isObject } from "../is-object.js";
 import { parseModelId } from "./model-id.js";
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function fail(field: string, expectation: string): never {
   throw new InvalidInputError(`Invalid model record: "${field}" must be ${expectation}.`);

@@ -1,14 +1,27 @@
-import { INFERENCE_PROVIDERS, type InferenceProvider, isInferenceProvider } from "@modelhub/inference";
+import { INFERENCE_PROVIDERS, type InferenceProvider } from "@modelhub/inference";
 import { getInferenceSnippets, SNIPPET_CLIENTS, SNIPPET_LANGUAGES, SnippetError } from "@modelhub/snippets";
 import { Hono } from "hono";
+import { z } from "zod";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { publicUrl } from "../http/public-url.js";
-import { queryBoolean, queryInteger, queryNumber, queryOne } from "../http/query.js";
+import { booleanParam, numberParam, queryParam, validate } from "../http/validate.js";
 import type { CatalogueService } from "./catalogue-service.js";
 import { modelOfRoute } from "./route-model.js";
 
-const ALL_CLIENTS: readonly string[] = Object.values(SNIPPET_CLIENTS).flat();
+const ALL_CLIENTS = [...new Set(Object.values(SNIPPET_CLIENTS).flat())];
+
+/** What the snippets may be asked for; every parameter is optional. */
+const snippetsQuery = z.object({
+  /** A provider of the model, or `auto`: the one the router picks today. */
+  provider: queryParam(z.enum(["auto", ...INFERENCE_PROVIDERS]).optional()),
+  language: queryParam(z.enum(SNIPPET_LANGUAGES).optional()),
+  client: queryParam(z.enum(ALL_CLIENTS).optional()),
+  streaming: queryParam(booleanParam.optional()),
+  temperature: queryParam(numberParam({ min: 0, max: 2 }).optional()),
+  max_tokens: queryParam(numberParam({ min: 1, max: 1_000_000, integer: true }).optional()),
+  top_p: queryParam(numberParam({ min: 0, max: 1 }).optional()),
+});
 
 /**
  * `GET /api/models/{owner}/{name}/snippets`: ready-to-paste inference snippets for one provider of the model,
@@ -16,14 +29,11 @@ const ALL_CLIENTS: readonly string[] = Object.values(SNIPPET_CLIENTS).flat();
  */
 export function snippetsRoutes({ catalogue }: { catalogue: CatalogueService }) {
   const app = new Hono<HubEnv>();
-  app.get("/:owner/:name/snippets", async (c) => {
+  app.get("/:owner/:name/snippets", validate("query", snippetsQuery), async (c) => {
+    const query = c.req.valid("query");
     const model = await modelOfRoute(c, catalogue);
     const mappings = await catalogue.mappings(model.id);
-
-    const requested = queryOne(c, "provider");
-    if (requested !== undefined && requested !== "auto" && !isInferenceProvider(requested)) {
-      throw new InvalidInputError(`Unknown provider "${requested.slice(0, 60)}".`);
-    }
+    const requested = query.provider;
     // `auto`: the provider the router picks today (the first live one in the hub's order), named only in the
     // snippets that must name one; the others let the client or the router choose.
     const auto = requested === "auto";
@@ -38,21 +48,12 @@ export function snippetsRoutes({ catalogue }: { catalogue: CatalogueService }) {
         `Model ${model.id} is not served by ${provider ?? "any provider"}${served.length ? `; providers: ${served.join(", ")}` : ""}.`,
       );
     }
-    const language = queryOne(c, "language");
-    if (language !== undefined && !(SNIPPET_LANGUAGES as readonly string[]).includes(language)) {
-      throw new InvalidInputError(
-        `Unknown language "${language.slice(0, 30)}": ${SNIPPET_LANGUAGES.join(", ")}.`,
-      );
-    }
-    const client = queryOne(c, "client");
-    if (client !== undefined && !ALL_CLIENTS.includes(client)) {
-      throw new InvalidInputError(`Unknown client "${client.slice(0, 30)}": ${ALL_CLIENTS.join(", ")}.`);
-    }
+    const { language, client } = query;
     const options = {
-      streaming: queryBoolean(c, "streaming") ?? false,
-      temperature: queryNumber(c, "temperature", { min: 0, max: 2 }),
-      max_tokens: queryInteger(c, "max_tokens", { min: 1, max: 1_000_000 }),
-      top_p: queryNumber(c, "top_p", { min: 0, max: 1 }),
+      streaming: query.streaming ?? false,
+      temperature: query.temperature,
+      max_tokens: query.max_tokens,
+      top_p: query.top_p,
       hubUrl: publicUrl(c),
       routerUrl: `${publicUrl(c)}/router`,
       autoProvider: auto,

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HubError, renderError } from "../errors.js";
 import type { HubEnv } from "./hub-env.js";
-import { parseInput, queryParam, validate } from "./validate.js";
+import { booleanParam, numberParam, parseInput, queryParam, validate } from "./validate.js";
 
 function app() {
   const hub = new Hono<HubEnv>();
@@ -73,5 +73,25 @@ describe("validate", () => {
     expect(() => parseInput(z.object({ n: z.number() }), { n: "1" })).toThrow(
       '"n" must be a number (got string).',
     );
+  });
+});
+
+describe("query value schemas", () => {
+  const query = z.object({
+    on: queryParam(booleanParam.optional()),
+    n: queryParam(numberParam({ min: 1, max: 10, integer: true }).optional()),
+  });
+  const read = (value: Record<string, string>) => parseInput(query, value, "query");
+
+  it("reads booleans and numbers as clients write them", () => {
+    expect(read({ on: "True", n: "7" })).toEqual({ on: true, n: 7 });
+    expect(read({ on: "0" })).toEqual({ on: false });
+    expect(read({})).toEqual({});
+  });
+
+  it("names the parameter and what it must be", () => {
+    expect(() => read({ on: "maybe" })).toThrow('Query parameter "on" must be true or false.');
+    expect(() => read({ n: "1e3" })).toThrow('Query parameter "n" must be an integer.');
+    expect(() => read({ n: "11" })).toThrow('Query parameter "n" must be an integer from 1 to 10.');
   });
 });

@@ -143,3 +143,30 @@ export function queryParam<S extends z.ZodType>(schema: S) {
     return last === "" ? undefined : last;
   }, schema);
 }
+
+/**
+ * A boolean as clients write it in a query: `true`/`false` in any case (older Python clients send `True`),
+ * or `1`/`0`. Wrap it in `queryParam`.
+ */
+export const booleanParam = z
+  .string()
+  .transform((value) => value.toLowerCase())
+  .pipe(z.enum(["true", "false", "1", "0"], { error: "must be true or false." }))
+  .transform((value) => value === "true" || value === "1");
+
+/** A number written plainly (`12`, `-0.5`; no exponent, no spaces) in [min, max]. Wrap it in `queryParam`. */
+export function numberParam({ min, max, integer = false }: { min: number; max: number; integer?: boolean }) {
+  const what = integer ? "an integer" : "a number";
+  return z
+    .string()
+    .regex(integer ? /^-?\d{1,9}$/ : /^-?\d{1,15}(\.\d{1,15})?$/, { error: `must be ${what}.` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `must be ${what} from ${min} to ${max}.` })
+        .max(max, {
+          error: `must be ${what} from ${min} to ${max}.`,
+        }),
+    );
+}
