@@ -35,7 +35,10 @@ const server = createServer((incoming, outgoing) => {
       },
       ({ statusCode, headers }) => outgoing.writeHead(statusCode, endToEnd(headers)),
     )
-    .catch(() => (outgoing.headersSent ? outgoing.destroy() : outgoing.writeHead(502).end()));
+    .catch((error: Error) => {
+      process.stderr.write(`bare proxy: ${incoming.url}: ${error.message}\n`); // why a call failed
+      outgoing.headersSent ? outgoing.destroy() : outgoing.writeHead(502).end();
+    });
 });
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(

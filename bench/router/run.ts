@@ -11,7 +11,7 @@
  * figures are the median of the rounds, with their spread.
  *   BENCH_ROUNDS (5)           rounds per scenario
  *   BENCH_CALLS (256)          calls per paced run (4 per connection at 64 in flight)
- *   BENCH_ZERO_CALLS (2000)    calls per zero-latency run
+ *   BENCH_ZERO_CALLS (1500)    calls per zero-latency run
  *   BENCH_CONCURRENCY (64)     calls in flight
  *   BENCH_PACE (150-400:30-80) provider-sim's --pace: first-token ms : tokens/s
  *   BENCH_TOKENS (32)          content events per streamed answer (tokens of a paced non-streamed one)
@@ -28,7 +28,7 @@ import { ownCpuMs, type ServerProcess, startServer } from "./processes.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PACED_CALLS = Number(process.env.BENCH_CALLS ?? 256);
-const ZERO_CALLS = Number(process.env.BENCH_ZERO_CALLS ?? 2000);
+const ZERO_CALLS = Number(process.env.BENCH_ZERO_CALLS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const PACE = process.env.BENCH_PACE ?? "150-400:30-80";
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 32);
@@ -319,12 +319,25 @@ async function main(): Promise<void> {
     cwd: HUB_ROOT,
     stdio: "inherit",
   });
-  const commit = execFileSync("git", ["-C", repoRoot, "log", "-1", "--format=%h %s"]).toString().trim();
+  /** The commit a checkout is at, and whether what was built holds uncommitted changes. */
+  const commitOf = (root: string) => {
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", root, ...args], { stdio: "pipe" })
+        .toString()
+        .trim();
+    try {
+      const dirty = git("status", "--porcelain", "--", "apps", "packages") !== "";
+      return `${git("log", "-1", "--format=%h %s")}${dirty ? ", with uncommitted changes in apps/ or packages/" : ""}`;
+    } catch {
+      return "not a git checkout";
+    }
+  };
   process.stdout.write(
     [
       "## bench:router",
       "",
-      `hub: ${HUB_ROOT === repoRoot ? "this repository" : HUB_ROOT}, built (apps/hub/dist), node ${NODE_FLAGS.join(" ")}, ${process.version}; bench at ${commit}`,
+      `hub: ${HUB_ROOT === repoRoot ? "this repository" : HUB_ROOT} (${commitOf(HUB_ROOT)}), built (apps/hub/dist), node ${NODE_FLAGS.join(" ")}, ${process.version}`,
+      `bench: ${commitOf(repoRoot)}`,
       `bare proxy: bench/router/bare-proxy.ts (node:http + undici), node ${NODE_FLAGS.join(" ")}`,
       `${availableParallelism()} CPUs, load average at start: ${loadAverage()}`,
       "",
