@@ -40,16 +40,14 @@ import { createWebHandler } from "./http/static-web.js";
 import { isAdminPage, isAppPage } from "./http/web-pages.js";
 import { CAS_PATH, xetCasRoutes } from "./lfs-xet/cas-routes.js";
 import { createCasService } from "./lfs-xet/cas-service.js";
-import { lfsRoutes } from "./lfs-xet/lfs-routes.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { repoAdminRoutes, validateYamlRoute } from "./repos/admin-routes.js";
-import { repoApiRoutes } from "./repos/api-routes.js";
 import { repoListingRoutes } from "./repos/listing-routes.js";
 import type { RepoReadDeps } from "./repos/read-routes.js";
 import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
+import { repositoryRoutes } from "./repos/repo-routes.js";
 import { createRepoService } from "./repos/repo-service.js";
-import { resolveRoutes } from "./repos/resolve-routes.js";
 import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
 import { providerSettingsService } from "./router/provider-settings-service.js";
 import { usageService } from "./router/usage-service.js";
@@ -380,9 +378,14 @@ function mountRepositories(
       holdsContent: (repoKey, sha256) => deps.store.repos.repoHoldsContent(repoKey, sha256),
     }),
   );
-  app.use("*", resolveRoutes(repoDeps));
-  app.use("*", lfsRoutes({ ...repoDeps, multipartChunk: deps.lfsMultipartChunkBytes }));
-  app.use("/api/*", repoApiRoutes(repoDeps));
+  app.route(
+    "/",
+    repositoryRoutes({
+      ...repoDeps,
+      multipartChunk: deps.lfsMultipartChunkBytes,
+      isCatalogueModel: async (id) => (await deps.store.models.get(id)) !== undefined,
+    }),
+  );
   app.route("/api/repos", repoAdminRoutes(repoDeps));
   app.route("/api/validate-yaml", validateYamlRoute());
 }

@@ -4,10 +4,10 @@ import { PermissionDeniedError } from "../auth/auth-errors.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryOne } from "../http/query.js";
-import type { RepoApiPath } from "../repos/api-path.js";
 import { type RepoReadDeps, repoUrl } from "../repos/read-routes.js";
 import type { RepoActor } from "../repos/repo-access.js";
-import { actorName, findRepo } from "../repos/repo-target.js";
+import { assignedRepo, type RepoApiPath } from "../repos/repo-assignment.js";
+import { actorName } from "../repos/repo-target.js";
 import type { CommitRecord, RepoRecord } from "../repos/repos-table.js";
 import { branchRef } from "../repos/revision.js";
 import type { DiscussionEventRecord, DiscussionRecord } from "./discussions-table.js";
@@ -157,7 +157,8 @@ export async function repoDiscussions(
 ): Promise<Response> {
   const [num, resource, commentId, commentAction, ...extra] = target.rest;
   const reading = c.req.method === "GET";
-  const { repo, actor } = await findRepo(deps, c, target.type, target.id, reading ? "read" : "discuss");
+  // Access ("read" for GET, "discuss" for POST) was checked by the route table's repoAssignment().
+  const { repo, actor } = assignedRepo(c);
   const views = createViews(deps, repo);
   const prs = createPullRequests(deps.store, deps.repos);
   if (extra.length) throw new NotFoundError("Unknown discussion endpoint.");

@@ -10,7 +10,5 @@ export type HubEnv = {
     /** Who is calling (auth/middleware.ts): what routes hand to authorize(). */
     actor: Actor;
     authorizer: Authorizer;
-    /** Set by a route that wrote its answer straight to the Node response (resolve.ts): for /metrics. */
-    sentDirectly?: { status: number; bytes: number };
   };
 };

@@ -96,8 +96,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       await next();
       const route = c.req.routePath === "/*" || !c.req.routePath ? "unmatched" : c.req.routePath;
       const method = c.req.method;
-      const sentDirectly = c.get("sentDirectly") as { status: number; bytes: number } | undefined;
-      requests.inc({ method, route, status: String(sentDirectly?.status ?? c.res.status) });
+      requests.inc({ method, route, status: String(c.res.status) });
       requestSeconds.observe({ method, route }, (performance.now() - started) / 1000);
       // Repository file bytes: downloads, LFS uploads (batch and the signed upload URLs), commits, Xet CAS.
       const kind = /\/(resolve|info\/lfs|lfs-upload|upload|preupload|commit)\b|^\/xet-cas\//.test(c.req.path)
@@ -105,7 +104,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
         : "api";
       const uploaded = Number(c.req.header("content-length") ?? 0);
       if (uploaded > 0) bytes.inc({ direction: "upload", kind }, uploaded);
-      const downloaded = sentDirectly?.bytes ?? Number(c.res.headers.get("content-length") ?? 0);
+      const downloaded = Number(c.res.headers.get("content-length") ?? 0);
       if (downloaded > 0 && method !== "HEAD") bytes.inc({ direction: "download", kind }, downloaded);
     })(),
     observeRouterCall(call: {

@@ -1,11 +1,13 @@
-import type { Context, MiddlewareHandler } from "hono";
-import { HubError, InsufficientStorageError, InvalidInputError } from "../errors.js";
+import type { Context, Handler, MiddlewareHandler } from "hono";
+import { HubError, InsufficientStorageError, InvalidInputError, NotFoundError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import { requestStream } from "../http/request-stream.js";
 import { createContentClaims } from "../repos/content-claims.js";
 import type { RepoReadDeps } from "../repos/read-routes.js";
-import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "../repos/repo-target.js";
-import type { RepoRecord, RepoType } from "../repos/repos-table.js";
+import type { RepoAction } from "../repos/repo-access.js";
+import { assignedRepo, type RepoEnv } from "../repos/repo-assignment.js";
+import { URL_PREFIX } from "../repos/repo-target.js";
+import type { RepoRecord } from "../repos/repos-table.js";
 import { commitRef } from "../repos/write-routes.js";
 import { BlobMismatchError, isSha256 } from "../storage/blob-store.js";
 import { openGrant, signGrant, UPLOAD_TTL_MS, type UploadGrant } from "./lfs-grants.js";
@@ -13,19 +15,8 @@ import { completeMultipart, multipartUploadAction, receivePart } from "./lfs-mul
 import { issueXetToken, xetConnectionHeaders } from "./xet-token-routes.js";
 import { XET_TOKEN_SECONDS } from "./xet-tokens.js";
 
-/** `/{id}.git/info/lfs/objects/batch` and `/verify`, with the dataset and space forms. */
-const LFS_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\.git\/info\/lfs\/objects\/(batch|verify)$/;
-/** Where a granted upload is PUT: a signed, expiring URL (the LFS client sends no credentials there). */
-const UPLOAD_URL = /^\/api\/lfs-upload\/([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
-/** Where a multipart upload is completed (signed as well). */
-const COMPLETE_URL = /^\/api\/lfs-complete\/([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
-/** What the URLs above answer, as the route inventory names it. */
-export const LFS_ROUTES = [
-  "POST /{id}.git/info/lfs/objects/batch",
-  "POST /{id}.git/info/lfs/objects/verify",
-  "PUT /api/lfs-upload/{grant}",
-  "POST /api/lfs-complete/{grant}",
-] as const;
+/** A signed upload or completion URL's last segment: `{payload}.{signature}` (lfs-grants.ts). */
+const GRANT = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
 /** Objects larger than this go through the multipart transfer when the client offers it. */
 export const DEFAULT_MULTIPART_CHUNK = 1024 * 1024 * 1024;
 
@@ -35,46 +26,86 @@ export interface LfsDeps extends RepoReadDeps {
   multipartChunk?: number;
 }
 
+/** The context of the LFS routes: the repository routes' plus the batch request, read before access is checked. */
+export type LfsEnv = {
+  Variables: RepoEnv["Variables"] & { lfsBatch?: Record<string, unknown> };
+};
+
+/** Git LFS answers (errors included) carry the LFS media type. */
+export const lfsMediaType: MiddlewareHandler = async (c, next) => {
+  c.header("Content-Type", "application/vnd.git-lfs+json");
+  await next();
+};
+
+/** Reads the batch request: its operation decides the access the batch needs (batchAccess). */
+export const readBatchRequest: MiddlewareHandler<LfsEnv> = async (c, next) => {
+  const body = await readJsonBody(c, 16 * 1024 * 1024);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new InvalidInputError("Expected a JSON object.");
+  }
+  c.set("lfsBatch", body as Record<string, unknown>);
+  await next();
+};
+
+/**
+ * Downloads need the files; uploads come from writers and from anyone opening a pull request (the batch cannot
+ * tell which: objects only reach a branch through a commit, which checks write access).
+ */
+export function batchAccess(c: Context<LfsEnv>): RepoAction {
+  return c.get("lfsBatch")?.operation === "download" ? "read-files" : "discuss";
+}
+
 /**
  * The Git LFS batch API (basic and multipart transfers, lfs-multipart.ts): objects already stored are answered
- * without actions (the client skips them); others get an upload URL (or part URLs) and a verify URL. The upload streams into the blob store, checking
- * the sha256 and size as it goes: an object whose bytes do not match is refused and nothing is kept.
+ * without actions (the client skips them); others get an upload URL (or part URLs) and a verify URL. The upload
+ * streams into the blob store, checking the sha256 and size as it goes: an object whose bytes do not match is
+ * refused and nothing is kept.
  */
-export function lfsRoutes(deps: LfsDeps): MiddlewareHandler {
+export function lfsBatch(deps: LfsDeps): Handler<LfsEnv> {
   const now = deps.now ?? Date.now;
-  return async (c, next) => {
-    const path = new URL(c.req.url).pathname;
-    if (c.req.method === "PUT") {
-      const upload = UPLOAD_URL.exec(path);
-      return upload ? receiveUpload(deps, c, upload[1]!, upload[2]!, now()) : next();
-    }
-    const complete = c.req.method === "POST" ? COMPLETE_URL.exec(path) : null;
-    if (complete) {
-      const grant = await openGrant(deps.store, complete[1]!, complete[2]!, now());
-      if (!grant.chunk || grant.part) throw new InvalidInputError("Not a multipart completion URL.");
-      return completeMultipart(deps, c, grant, now());
-    }
-    const match = c.req.method === "POST" ? LFS_URL.exec(path) : null;
-    if (!match) return next();
-    const type = TYPE_SEGMENTS[match[1] ?? "models"]!;
-    const id = decodeSegment(match[2]!);
-    c.header("Content-Type", "application/vnd.git-lfs+json");
-    return match[3] === "batch" ? batch(deps, c, type, id, now()) : verify(deps, c, type, id);
+  return (c) => batch(deps, c, c.get("lfsBatch") ?? {}, now());
+}
+
+/** POST `.../info/lfs/objects/verify`: the object was uploaded for this repository, with this size. */
+export function lfsVerify(deps: LfsDeps): Handler<RepoEnv> {
+  return (c) => verify(deps, c);
+}
+
+/** PUT /api/lfs-upload/{grant}: a granted upload (or one part of a multipart upload). */
+export function lfsUpload(deps: LfsDeps): Handler {
+  const now = deps.now ?? Date.now;
+  return (c) => {
+    const [payload, signature] = grantOf(c);
+    return receiveUpload(deps, c, payload, signature, now());
   };
 }
 
-async function batch(deps: LfsDeps, c: Context, type: RepoType, id: string, now: number): Promise<Response> {
-  const body = (await readJsonBody(c, 16 * 1024 * 1024)) as Record<string, unknown>;
-  const operation = body?.operation;
-  // Uploads come from writers and from anyone opening a pull request (the batch cannot tell which: objects
-  // only reach a branch through a commit, which checks write access).
-  const { repo, actor } = await findRepo(
-    deps,
-    c,
-    type,
-    id,
-    operation === "download" ? "read-files" : "discuss",
-  );
+/** POST /api/lfs-complete/{grant}: the parts of a multipart upload are all there. */
+export function lfsComplete(deps: LfsDeps): Handler {
+  const now = deps.now ?? Date.now;
+  return async (c) => {
+    const [payload, signature] = grantOf(c);
+    const grant = await openGrant(deps.store, payload, signature, now());
+    if (!grant.chunk || grant.part) throw new InvalidInputError("Not a multipart completion URL.");
+    return completeMultipart(deps, c, grant, now());
+  };
+}
+
+function grantOf(c: Context): [string, string] {
+  const match = GRANT.exec(c.req.param("grant") ?? "");
+  if (!match) throw new NotFoundError(`No route for ${c.req.method} ${c.req.path}.`);
+  return [match[1]!, match[2]!];
+}
+
+async function batch(
+  deps: LfsDeps,
+  c: Context,
+  body: Record<string, unknown>,
+  now: number,
+): Promise<Response> {
+  const operation = body.operation;
+  const { repo, actor, target } = assignedRepo(c);
+  const type = target.type;
   if (!Array.isArray(body.objects)) throw new InvalidInputError('"objects" must be an array.');
   if (body.objects.length > 1000) throw new InvalidInputError("At most 1000 objects per batch.");
   const base = `${deps.publicUrl}/${URL_PREFIX[type]}${repo.id}.git/info/lfs/objects`;
@@ -173,8 +204,8 @@ async function receiveUpload(
   return c.body(null, 200);
 }
 
-async function verify(deps: LfsDeps, c: Context, type: RepoType, id: string): Promise<Response> {
-  const { repo } = await findRepo(deps, c, type, id, "discuss");
+async function verify(deps: LfsDeps, c: Context): Promise<Response> {
+  const { repo } = assignedRepo(c);
   const body = (await readJsonBody(c, 1024 * 1024)) as { oid?: unknown; size?: unknown };
   if (!isSha256(body?.oid)) throw new InvalidInputError("Invalid oid.");
   const stored = await deps.repos.blobs.head(body.oid);

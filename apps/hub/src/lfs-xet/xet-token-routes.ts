@@ -1,9 +1,8 @@
 import type { Context } from "hono";
 import { RevisionNotFoundError } from "../errors.js";
 import { queryBoolean } from "../http/query.js";
-import type { RepoApiPath } from "../repos/api-path.js";
 import type { RepoReadDeps } from "../repos/read-routes.js";
-import { findRepo } from "../repos/repo-target.js";
+import { assignedRepo, type RepoApiPath } from "../repos/repo-assignment.js";
 import type { RepoRecord } from "../repos/repos-table.js";
 import { commitRef, xetUnavailable } from "../repos/write-routes.js";
 import { CAS_PATH } from "./cas-routes.js";
@@ -49,13 +48,7 @@ export function xetConnectionHeaders(connection: XetConnection): Record<string, 
 export function xetTokenHandler(scope: "read" | "write") {
   return async (deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> => {
     if (!deps.xetSigner) xetUnavailable();
-    const { repo } = await findRepo(
-      deps,
-      c,
-      target.type,
-      target.id,
-      scope === "write" ? "write" : "read-files",
-    );
+    const { repo } = assignedRepo(c);
     const revision = target.rest.join("/") || "main";
     let granted: string;
     if (scope === "read") {

@@ -2,9 +2,8 @@ import type { Context } from "hono";
 import { ACCESS_REQUEST_STATUSES, type AccessRequest, type AccessRequestStatus } from "../accounts/types.js";
 import { InvalidInputError, NotFoundError, UnauthorizedError } from "../errors.js";
 import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
-import type { RepoApiPath } from "./api-path.js";
 import type { RepoReadDeps } from "./read-routes.js";
-import { findRepo } from "./repo-target.js";
+import { assignedRepo, type RepoApiPath } from "./repo-assignment.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -34,7 +33,7 @@ async function jsonOrFormBody(c: Context): Promise<JsonObject> {
  * at once; `"manual"` leaves the request pending until the owner decides.
  */
 export async function askAccess(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo, actor } = await findRepo(deps, c, target.type, target.id, "read");
+  const { repo, actor } = assignedRepo(c);
   if (actor.kind !== "user") throw new UnauthorizedError("Sign in (or send a token) to ask for access.");
   if (!repo.gated)
     throw new InvalidInputError(`${repo.id} is not gated: its files are open to all who can see it.`);
@@ -63,7 +62,7 @@ export async function userAccessRequests(
   c: Context,
   target: RepoApiPath,
 ): Promise<Response> {
-  const { repo, actor } = await findRepo(deps, c, target.type, target.id, "admin");
+  const { repo, actor } = assignedRepo(c);
   const [what] = target.rest;
   if (c.req.method === "GET") {
     if (!ACCESS_REQUEST_STATUSES.includes(what as AccessRequestStatus)) {

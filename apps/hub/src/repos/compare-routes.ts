@@ -3,9 +3,8 @@ import type { ComparisonView } from "../api/types.js";
 import { createPullRequests } from "../discussions/pull-requests.js";
 import { InvalidInputError } from "../errors.js";
 import { queryOne } from "../http/query.js";
-import type { RepoApiPath } from "./api-path.js";
 import type { RepoReadDeps } from "./read-routes.js";
-import { findRepo } from "./repo-target.js";
+import { assignedRepo, type RepoApiPath } from "./repo-assignment.js";
 
 /**
  * GET /api/{type}s/{id}/compare/{base}..{head}: `git diff base head` as text, or as JSON with `?format=json`.
@@ -13,7 +12,7 @@ import { findRepo } from "./repo-target.js";
  * nothing). Revisions are branches, tags, `refs/...` (URL-encoded) or commit ids.
  */
 export async function repoCompare(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = await findRepo(deps, c, target.type, target.id, "read-files");
+  const { repo } = assignedRepo(c);
   const spec = target.rest.join("/");
   if (!spec)
     throw new InvalidInputError("Name what to compare: compare/{base}..{head} or compare/{revision}.");

@@ -9,11 +9,11 @@ import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.j
 import type { CasService } from "../lfs-xet/cas-service.js";
 import type { XetSigner } from "../lfs-xet/xet-tokens.js";
 import type { Store } from "../store/store.js";
-import type { RepoApiPath } from "./api-path.js";
 import { historyPage } from "./commit-history.js";
 import { lfsPointerSize } from "./lfs-pointer.js";
+import { assignedRepo, type RepoApiPath } from "./repo-assignment.js";
 import { parseFolderPath, parseRepoPath } from "./repo-path.js";
-import { findRepo, type RepoTargetDeps } from "./repo-target.js";
+import type { RepoTargetDeps } from "./repo-target.js";
 import type { FileRecord, RepoRecord } from "./repos-table.js";
 import { splitRevision } from "./revision.js";
 import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "./tree-listing.js";
@@ -68,7 +68,7 @@ async function readCard(
 
 /** GET /api/{type}s/{id} and /revision/{rev}: the model record (for models) merged with the repository's. */
 export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = await findRepo(deps, c, target.type, target.id, "read");
+  const { repo } = assignedRepo(c);
   const revision = target.action === "revision" ? target.rest.join("/") : "main";
   const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
   const withBlobs = queryBoolean(c, "blobs") ?? false;
@@ -148,7 +148,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
 
 /** GET /api/{type}s/{id}/tree/{rev}/{path}: `recursive`, `expand`, cursor pagination through `Link`. */
 export async function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = await findRepo(deps, c, target.type, target.id, "read");
+  const { repo } = assignedRepo(c);
   const { revision, rest: pathParts } = splitRevision(target.rest);
   if (!revision) throw new InvalidInputError("A revision is required: /tree/{revision}/{path}.");
   const dir = pathParts.length ? parseFolderPath(pathParts.join("/")) : "";
@@ -169,7 +169,7 @@ export async function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPa
 
 /** POST /api/{type}s/{id}/paths-info/{rev}: form (`paths=a&paths=b&expand=true`) or JSON `{paths, expand}`. */
 export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = await findRepo(deps, c, target.type, target.id, "read");
+  const { repo } = assignedRepo(c);
   const revision = target.rest.join("/");
   const { commitOid } = await deps.repos.resolveOrThrow(repo, revision || "main");
   const bytes = await readBodyBytes(c, 1024 * 1024);
@@ -201,7 +201,7 @@ export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: Repo
  * commits that changed it. A revision with unencoded slashes (`feature/x`) still means that branch, as before.
  */
 export async function repoCommits(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = await findRepo(deps, c, target.type, target.id, "read");
+  const { repo } = assignedRepo(c);
   const { commitOid, path } = await commitsTarget(deps, repo, target.rest);
   const limit = queryInteger(c, "limit", { min: 1, max: 1000 }) ?? 50;
   const page = queryInteger(c, "p", { min: 0, max: 1_000_000 }) ?? 0;
@@ -240,7 +240,7 @@ async function commitsTarget(
 
 /** GET /api/{type}s/{id}/refs: branches, tags, and with `include_prs=1` pull-request refs. */
 export async function repoRefs(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = await findRepo(deps, c, target.type, target.id, "read");
+  const { repo } = assignedRepo(c);
   const refs = await deps.store.repos.refs(repo.key);
   const view = (prefix: string) =>
     refs

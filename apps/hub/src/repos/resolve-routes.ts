@@ -1,28 +1,18 @@
-import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import type { MiddlewareHandler } from "hono";
+import type { Context, Handler } from "hono";
 import { parseRange } from "../http/byte-range.js";
 import { CAS_PATH } from "../lfs-xet/cas-routes.js";
 import type { XetFileRow } from "../lfs-xet/xet-table.js";
 import { lfsPointerText } from "./lfs-pointer.js";
 import type { RepoReadDeps } from "./read-routes.js";
+import { assignedRepo, type RepoEnv } from "./repo-assignment.js";
 import { parseRepoPath } from "./repo-path.js";
-import { decodeSegment, findRepo, TYPE_SEGMENTS, URL_PREFIX } from "./repo-target.js";
+import { URL_PREFIX } from "./repo-target.js";
 import type { FileRecord, RepoRecord } from "./repos-table.js";
 import { splitRevision } from "./revision.js";
 
 /** The media type of a Xet file's download information, answered instead of its bytes when asked for. */
 const XET_FILE_INFO = "application/vnd.xet-fileinfo+json";
-
-/** `/{id}/resolve/{rev}/{path}`, `/datasets/{id}/raw/{rev}/{path}`...: the id has one or two segments. */
-/** What FILE_URL answers, as the route inventory names it (HEAD as GET). */
-export const FILE_ROUTES = [
-  "GET /{id}/resolve/{revision}/{path}",
-  "GET /{id}/raw/{revision}/{path}",
-] as const;
-const FILE_URL = /^\/(?:(datasets|spaces)\/)?([^/]+(?:\/[^/]+)?)\/(resolve|raw)\/([^/]+)\/(.+)$/;
 
 const CONTENT_TYPES: Record<string, string> = {
   json: "application/json",
@@ -57,25 +47,19 @@ function contentDisposition(path: string): string {
  * ranges (206/416) and If-None-Match (304). `/resolve/` gives an LFS file's content, `/raw/` its pointer.
  * A moved repository answers a relative 307 to its new id, which the clients follow.
  */
-export function resolveRoutes(deps: RepoReadDeps): MiddlewareHandler {
-  return async (c, next) => {
-    if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
-    const rawPath = new URL(c.req.url).pathname;
-    const match = FILE_URL.exec(rawPath);
-    if (!match || match[2]!.startsWith("api/") || match[2] === "api") return next();
-    const [, typeSegment, rawId, mode, rawRevision, rawFilePath] = match;
-    const type = TYPE_SEGMENTS[typeSegment ?? "models"]!;
-    const id = decodeSegment(rawId!);
-    const split = splitRevision([rawRevision!, ...rawFilePath!.split("/")].map(decodeSegment));
-    const revision = split.revision!;
-    const path = parseRepoPath(split.rest.join("/"));
-
-    const { repo, moved } = await findRepo(deps, c, type, id, "read-files");
+export function resolveFile(deps: RepoReadDeps, mode: "resolve" | "raw"): Handler<RepoEnv> {
+  return async (c) => {
+    const { repo, moved, target } = assignedRepo(c);
     if (moved) {
-      const target = `/${URL_PREFIX[type]}${repo.id}/${mode}/${rawRevision}/${rawFilePath}`;
-      c.header("Location", target);
+      c.header(
+        "Location",
+        `/${URL_PREFIX[target.type]}${repo.id}/${mode}/${rawTail(new URL(c.req.url).pathname, c.req.param())}`,
+      );
       return c.body(null, 307);
     }
+    const split = splitRevision(target.rest);
+    const revision = split.revision!;
+    const path = parseRepoPath(split.rest.join("/"));
     const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
     const file = await deps.repos.file(repo, commitOid, path);
     // An LFS file whose content is stored through Xet: Xet-capable clients are told its file hash and where to
@@ -83,7 +67,7 @@ export function resolveRoutes(deps: RepoReadDeps): MiddlewareHandler {
     const xetFile = file.lfs && deps.cas ? await xetFileOf(deps, repo, file.sha256) : undefined;
     const xetHeaders: Record<string, string> = {};
     if (xetFile && mode === "resolve") {
-      const refreshUrl = `${deps.publicUrl}/api/${type}s/${repo.id}/xet-read-token/${commitOid}`;
+      const refreshUrl = `${deps.publicUrl}/api/${repo.type}s/${repo.id}/xet-read-token/${commitOid}`;
       const reconstructionUrl = `${deps.publicUrl}${CAS_PATH}/v1/reconstructions/${xetFile.hash}`;
       xetHeaders["X-Xet-Hash"] = xetFile.hash;
       xetHeaders.Link = `<${refreshUrl}>; rel="xet-auth", <${reconstructionUrl}>; rel="xet-reconstruction-info"`;
@@ -118,6 +102,15 @@ export function resolveRoutes(deps: RepoReadDeps): MiddlewareHandler {
 }
 
 /**
+ * The revision and path of a file URL as the client sent them (still encoded): what a moved repository's
+ * redirect repeats. They follow the optional datasets|spaces prefix, the id's one or two segments and the mode.
+ */
+function rawTail(path: string, params: Record<string, string>): string {
+  const skipped = 1 + (params.prefix ? 1 : 0) + (params.namespace ? 2 : 1) + 1;
+  return path.split("/").slice(skipped).join("/");
+}
+
+/**
  * The Xet file holding an LFS file's content: the one this repository registered, or, when the blob store does
  * not hold the bytes (the content was claimed from another repository: content-claims.ts), any file. Xet
  * files carry the sha256 of their hashed bytes (cas-service.ts), so either is exactly what the commit recorded.
@@ -134,7 +127,7 @@ async function xetFileOf(
 }
 
 async function serveFile(
-  c: Parameters<MiddlewareHandler>[0],
+  c: Context,
   deps: RepoReadDeps,
   file: FileRecord,
   commitOid: string,
@@ -196,19 +189,7 @@ async function serveFile(
     });
   }
   const stream = await deps.repos.blobs.get(file.sha256, { start, end });
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (outgoing) {
-    // On Node the file is piped straight into the socket: no web-stream wrapping of every chunk. The headers
-    // the middleware adds after a handler are set here, since this response bypasses them.
-    outgoing.writeHead(status, {
-      ...headers,
-      "X-Request-Id": c.get("requestId") ?? "",
-      "X-Content-Type-Options": "nosniff",
-      "Cross-Origin-Resource-Policy": "cross-origin",
-    });
-    pipeline(stream, outgoing).catch(() => stream.destroy());
-    c.set("sentDirectly", { status, bytes: end - start + 1 });
-    return RESPONSE_ALREADY_SENT;
-  }
+  // A web stream over the blob store's: @hono/node-server pipes it into the socket with back-pressure, and a
+  // client that goes away cancels it (which destroys the file or object-store stream).
   return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
 }

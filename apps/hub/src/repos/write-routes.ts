@@ -4,15 +4,15 @@ import { jsonObject, parseJsonBody, readBodyBytes, readJsonBody } from "../http/
 import { queryBoolean } from "../http/query.js";
 import { ndjsonValues, requestStream } from "../http/request-stream.js";
 import { isSha256 } from "../storage/blob-store.js";
-import type { RepoApiPath } from "./api-path.js";
 import { type CommitOperation, pullRequestNumber } from "./commit-engine.js";
 import { createContentClaims } from "./content-claims.js";
 import { lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
 import { LFS_SIZE_THRESHOLD } from "./lfs-pointer.js";
 import { type RepoReadDeps, repoUrl } from "./read-routes.js";
-import type { RepoActor } from "./repo-access.js";
+import type { RepoAction, RepoActor } from "./repo-access.js";
+import { assignedRepo, type RepoApiPath } from "./repo-assignment.js";
 import { parseFolderPath, parseRepoPath } from "./repo-path.js";
-import { actorName, findRepo } from "./repo-target.js";
+import { actorName } from "./repo-target.js";
 import type { Gated, RepoRecord } from "./repos-table.js";
 
 type JsonObject = Record<string, unknown>;
@@ -33,7 +33,7 @@ export function commitRef(revision: string): string {
 
 /** PUT /api/{type}s/{id}/settings: `private`, `gated` (false | "auto" | "manual"). */
 export async function repoSettings(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = await findRepo(deps, c, target.type, target.id, "admin");
+  const { repo } = assignedRepo(c);
   const body = await readJsonBody(c, JSON_LIMIT);
   if (!isObject(body)) throw new InvalidInputError("Expected a JSON object.");
   const settings: { private?: boolean; gated?: Gated } = {};
@@ -59,7 +59,7 @@ export async function repoSettings(deps: RepoReadDeps, c: Context, target: RepoA
 
 /** POST|DELETE /api/{type}s/{id}/branch/{branch} (body `{startingPoint}`). */
 export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = await findRepo(deps, c, target.type, target.id, "write");
+  const { repo } = assignedRepo(c);
   const name = target.rest.join("/");
   if (c.req.method === "DELETE") {
     await deps.repos.deleteBranch(repo, name);
@@ -78,7 +78,7 @@ export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApi
 
 /** POST /api/{type}s/{id}/tag/{revision} (body `{tag, message}`); DELETE /api/{type}s/{id}/tag/{tag}. */
 export async function repoTag(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = await findRepo(deps, c, target.type, target.id, "write");
+  const { repo } = assignedRepo(c);
   const name = target.rest.join("/");
   if (c.req.method === "DELETE") {
     await deps.repos.deleteTag(repo, name);
@@ -90,11 +90,23 @@ export async function repoTag(deps: RepoReadDeps, c: Context, target: RepoApiPat
   return c.json({ success: true });
 }
 
+/** What a preupload needs: to write the branch, or (for a pull request) to discuss the repository. */
+export function preuploadAccess(c: Context, target: RepoApiPath): RepoAction {
+  const revision = target.rest.join("/") || "main";
+  const forPullRequest = (queryBoolean(c, "create_pr") ?? false) || pullRequestNumber(revision) !== undefined;
+  return forPullRequest ? "discuss" : "write";
+}
+
+/** What a commit needs: anyone who may discuss may open a pull request, and add commits to their own. */
+export function commitAccess(c: Context, target: RepoApiPath): RepoAction {
+  const ref = commitRef(target.rest.join("/") || "main");
+  return (queryBoolean(c, "create_pr") ?? false) || pullRequestNumber(ref) ? "discuss" : "write";
+}
+
 /** POST /api/{type}s/{id}/preupload/{rev}: which files go to LFS, which are ignored, what is there now. */
 export async function repoPreupload(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
   const revision = target.rest.join("/") || "main";
-  const forPullRequest = (queryBoolean(c, "create_pr") ?? false) || pullRequestNumber(revision) !== undefined;
-  const { repo } = await findRepo(deps, c, target.type, target.id, forPullRequest ? "discuss" : "write");
+  const { repo } = assignedRepo(c);
   const body = await readJsonBody(c, 16 * JSON_LIMIT);
   if (!isObject(body) || !Array.isArray(body.files)) throw new InvalidInputError('"files" must be an array.');
   if (body.files.length > 1000) throw new InvalidInputError("At most 1000 files per preupload call.");
@@ -140,14 +152,8 @@ export async function repoCommit(deps: RepoReadDeps, c: Context, target: RepoApi
   const ref = commitRef(target.rest.join("/") || "main");
   const createPr = queryBoolean(c, "create_pr") ?? false;
   const prNum = pullRequestNumber(ref);
-  // Anyone who may discuss the repository may open a pull request, and add commits to their own.
-  const { repo, actor } = await findRepo(
-    deps,
-    c,
-    target.type,
-    target.id,
-    createPr || prNum ? "discuss" : "write",
-  );
+  // Access was checked by commitAccess(); a pull request's commits are its author's (or a writer's) only.
+  const { repo, actor } = assignedRepo(c);
   if (prNum !== undefined && !createPr) await requirePullRequestPusher(deps, repo, actor, prNum);
   const operations: CommitOperation[] = [];
   let header: JsonObject | undefined;

@@ -1,0 +1,101 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { repoNotFound } from "../auth/authorize.js";
+import type { HubEnv } from "../http/hub-env.js";
+import type { RepoAction, RepoActor } from "./repo-access.js";
+import { type RepoTargetDeps, TYPE_SEGMENTS } from "./repo-target.js";
+import type { RepoRecord, RepoType } from "./repos-table.js";
+
+/**
+ * What a repository route's URL names, from its Hono parameters (repo-routes.ts): the type (`:type` of
+ * `/api/{type}s/...`, or `:prefix` datasets|spaces of `/datasets/{id}/...`, models without), the id (`:name`
+ * or `:namespace/:name`, a trailing `.git` dropped), and the segments after the action (`:revision`, then
+ * `:path` split on "/"). Hono decodes each parameter once, so `refs%2Fpr%2F1` stays one revision.
+ */
+export interface RepoApiPath {
+  type: RepoType;
+  id: string;
+  /** The route's action (`tree`, `commit`...); undefined for the repository itself. */
+  action?: string;
+  /** Decoded segments after the action: a revision, then a path inside the repository. */
+  rest: string[];
+}
+
+/** The repository a request names, found and authorized once by repoAssignment(). */
+export interface AssignedRepo {
+  repo: RepoRecord;
+  actor: RepoActor;
+  /** Found under a former id (the repository was moved). */
+  moved: boolean;
+  target: RepoApiPath;
+}
+
+/** The context of the repository routes: the hub's variables plus the assigned repository. */
+export type RepoEnv = {
+  Variables: HubEnv["Variables"] & {
+    /** Unset only on `GET /api/models/{id}` of a model that is a catalogue record without files. */
+    repository?: AssignedRepo;
+  };
+};
+
+export function repoTarget(c: Context, action?: string): RepoApiPath {
+  const { type, prefix, namespace, name, revision, path } = c.req.param() as Record<
+    string,
+    string | undefined
+  >;
+  const bare = name!.endsWith(".git") ? name!.slice(0, -".git".length) : name!;
+  return {
+    type: TYPE_SEGMENTS[type ?? prefix ?? "models"]!,
+    id: namespace === undefined ? bare : `${namespace}/${bare}`,
+    action,
+    rest: revision === undefined ? [] : [revision, ...(path === undefined ? [] : path.split("/"))],
+  };
+}
+
+/** The access a route needs: fixed, or decided from the request (a commit to a pull request: "discuss"). */
+export type AccessOf =
+  | RepoAction
+  | ((c: Context<RepoEnv>, target: RepoApiPath) => RepoAction | Promise<RepoAction>);
+
+export interface AssignmentOptions {
+  /** The route's action name, handed to the handler in `target.action`. */
+  action?: string;
+  /**
+   * When the repository does not exist but this says the id is still known elsewhere (a model that is only
+   * a catalogue record), nothing is assigned and the handler passes the request on.
+   */
+  knownElsewhere?: (type: RepoType, id: string) => Promise<boolean>;
+}
+
+/**
+ * The one repository middleware (as gitea's RepoAssignment): finds the repository the URL names (a moved one
+ * under its former id), checks the caller's access once and puts both on the context. A missing repository
+ * and a private one the caller may not see answer alike: RepoNotFound, which clients turn into
+ * RepositoryNotFoundError.
+ */
+export function repoAssignment(
+  deps: RepoTargetDeps,
+  access: AccessOf,
+  options: AssignmentOptions = {},
+): MiddlewareHandler<RepoEnv> {
+  return async (c, next) => {
+    const target = repoTarget(c, options.action);
+    // Decided first: a malformed revision is refused before the repository is looked up, as before.
+    const action = typeof access === "function" ? await access(c, target) : access;
+    const found = await deps.repos.find(target.type, target.id);
+    const actor = deps.access.actor(c);
+    if (!found) {
+      if (options.knownElsewhere && (await options.knownElsewhere(target.type, target.id))) return next();
+      throw repoNotFound(actor, target.id);
+    }
+    await deps.access.authorize(actor, action, found.repo);
+    c.set("repository", { repo: found.repo, actor, moved: found.moved, target });
+    await next();
+  };
+}
+
+/** The repository repoAssignment() put on the context; a route without that middleware is a wiring error. */
+export function assignedRepo(c: Context): AssignedRepo {
+  const assigned = (c as Context<RepoEnv>).get("repository");
+  if (!assigned) throw new Error(`${c.req.routePath} is served without repoAssignment().`);
+  return assigned;
+}
