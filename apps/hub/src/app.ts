@@ -3,16 +3,17 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
+import { type Dispatcher, getGlobalDispatcher } from "undici";
 import { accountsService } from "./accounts/accounts-service.js";
 import { avatarsRoutes } from "./accounts/avatars-routes.js";
-import { type OidcSettings, oidcService } from "./accounts/oidc.js";
 import { orgInvitesService } from "./accounts/invites.js";
+import { type OidcSettings, oidcService } from "./accounts/oidc.js";
 import { organizationsRoutes } from "./accounts/organizations-routes.js";
 import { sessionRoutes } from "./accounts/sessions-routes.js";
 import { settingsAccountRoutes } from "./accounts/settings-routes.js";
+import { signInService } from "./accounts/sign-in.js";
 import { settingsTokensRoutes } from "./accounts/tokens-routes.js";
 import { usersRoutes } from "./accounts/users-routes.js";
-import { signInService } from "./accounts/sign-in.js";
 import { whoamiRoutes } from "./accounts/whoami-routes.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { siteRoutes } from "./admin/site-routes.js";
@@ -31,10 +32,10 @@ import { HubError, NotFoundError, renderError } from "./errors.js";
 import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
 import { healthRoutes } from "./http/health-routes.js";
-import { readinessService } from "./http/readiness.js";
 import type { HubEnv } from "./http/hub-env.js";
 import { createMetrics, type HubMetrics } from "./http/metrics.js";
 import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./http/public-url.js";
+import { readinessService } from "./http/readiness.js";
 import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
 import { isAdminPage, isAppPage } from "./http/web-pages.js";
@@ -48,9 +49,13 @@ import type { RepoReadDeps } from "./repos/read-routes.js";
 import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import { repositoryRoutes } from "./repos/repo-routes.js";
 import { createRepoService } from "./repos/repo-service.js";
+import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
 import { providerSettingsService } from "./router/provider-settings-service.js";
+import { isRouterPath, routerRoutes } from "./router/router-routes.js";
+import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { usageService } from "./router/usage-service.js";
+import { userTokenVerifier } from "./router/verify-caller.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import type { BlobDownloadMode } from "./storage/blob-store-config.js";
 import type { Store } from "./store/store.js";
@@ -91,8 +96,8 @@ export interface AppDeps {
   /** Who may do what with repositories; defaults to the accounts' authorize(). */
   repoAccess?: RepoAccess;
   /**
-   * Turns credentials into actors; shared with the node:http router (start-hub.ts) so that a revocation
-   * through the API clears the one token cache at once. Made from the store when not given.
+   * Turns credentials into actors, for the API and the router alike, so that a revocation through the API
+   * clears the one token cache at once. Made from the store when not given.
    */
   actorResolver?: ActorResolver;
   /** Who may create an account through the API (default "closed": admins create users). */
@@ -102,8 +107,20 @@ export interface AppDeps {
   authorizer?: Authorizer;
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
-  /** Prometheus metrics served at `/metrics`; start-hub.ts shares them with the router. */
+  /** Prometheus metrics served at `/metrics`. */
   metrics?: HubMetrics;
+  /**
+   * Where the inference router sends each provider's calls (start-hub.ts); without it no provider is
+   * configured and router calls answer 503 naming the key to set.
+   */
+  router?: {
+    upstreams: Upstreams;
+    /** The connections to providers (router/provider-agent.ts); undici's global dispatcher by default. */
+    dispatcher?: Dispatcher;
+    timeouts?: Partial<ForwardTimeouts>;
+    /** Let callers' `x-sim-*` headers reach provider-sim (tests and the benchmark only). */
+    forwardSimHeaders?: boolean;
+  };
 }
 
 /** The channel on which a hub announces that cached credentials are stale (see invalidateActors). */
@@ -163,13 +180,44 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     maxAge: 600,
   });
   app.use("/api/*", apiCors);
-  // The router's answers carry CORS headers only for a caller that sends `Origin` (router/response-headers.ts):
-  // its API clients never do and would parse them on every call. `/api/*` answers keep them unconditionally.
-  app.use("/router/*", (c, next) => (c.req.header("origin") === undefined ? next() : apiCors(c, next)));
+  // The router's answers carry CORS headers only for a caller that sends `Origin`: its API clients never do
+  // and would parse them on every call. `/api/*` answers keep them unconditionally.
+  const routerCors = cors({
+    origin: "*",
+    allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
+    allowHeaders: ["Authorization", "Content-Type", "X-Request-Id", "X-HF-Bill-To"],
+    exposeHeaders: ["Link", "X-Request-Id", "X-Error-Code", "X-Error-Message", "X-Inference-Provider"],
+    maxAge: 600,
+  });
+  for (const path of ["/router/*", "/v1/*"]) {
+    app.use(path, (c, next) => (c.req.header("origin") === undefined ? next() : routerCors(c, next)));
+  }
   // Every request, not only /api: file downloads (/{id}/resolve/...) and LFS calls are authorized too.
-  // The Xet CAS API carries its own bearer tokens (signed Xet tokens, not hub credentials).
+  // The Xet CAS API carries its own bearer tokens (signed Xet tokens, not hub credentials); the router
+  // checks its callers' tokens itself (router/verify-caller.ts, through the same resolver).
   const actors = actorMiddleware(resolver, authorizer);
-  app.use("*", (c, next) => (c.req.path.startsWith(`${CAS_PATH}/`) ? next() : actors(c, next)));
+  app.use("*", (c, next) =>
+    c.req.path.startsWith(`${CAS_PATH}/`) || isRouterPath(c.req.path) ? next() : actors(c, next),
+  );
+
+  // Before the repository middleware: router calls go to the router's routes and nowhere else.
+  app.route(
+    "/",
+    routerRoutes({
+      store: deps.store,
+      logger,
+      metrics,
+      upstreams: deps.router?.upstreams ?? createUpstreams({}),
+      dispatcher: deps.router?.dispatcher ?? getGlobalDispatcher(),
+      timeouts: { ...DEFAULT_TIMEOUTS, ...deps.router?.timeouts },
+      maxBodyBytes: ROUTER_BODY_BYTES,
+      publicUrl: hubPublicUrl,
+      verifyCaller: userTokenVerifier(resolver, authorizer, (userId) =>
+        deps.store.providerPreferences.get(userId),
+      ),
+      forwardSimHeaders: deps.router?.forwardSimHeaders,
+    }),
+  );
 
   if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl, authorizer);
 
@@ -278,9 +326,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   );
   app.route("/api/site", siteRoutes(site, { cardImageOrigins: deps.cardImageOrigins ?? [] }));
 
-  // Router calls (GET|POST /router/...) are answered by router/node-router.ts in front of this app; only
-  // their CORS preflights and other methods reach it (404 JSON below).
-
   const web = deps.webDist
     ? createWebHandler(deps.webDist, webPagePolicy(deps.cardImageOrigins), (path, c) =>
         isAdminPage(path)
@@ -315,7 +360,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       )
     : undefined;
   app.notFound(async (c) => {
-    const isApi = /^\/(api|router|widget)(\/|$)/.test(c.req.path);
+    const isApi = /^\/(api|router|v1|widget)(\/|$)/.test(c.req.path);
     const page = !isApi && web ? await web(c) : undefined;
     return page ?? renderError(c, new NotFoundError(`No route for ${c.req.method} ${c.req.path}.`));
   });

@@ -4,7 +4,7 @@ import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import type { ProviderSim, SimModel } from "@modelhub/provider-sim";
 import type { OidcSettings } from "./accounts/oidc.js";
-import { createApp, ROUTER_BODY_BYTES } from "./app.js";
+import { createApp } from "./app.js";
 import { createActorResolver } from "./auth/actor-resolver.js";
 import { createAuthorizer } from "./auth/authorize.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./catalogue/catalogue.js";
@@ -21,12 +21,10 @@ import { type Logger, silentLogger } from "./logger.js";
 import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { seedRepositories } from "./repos/seed-repositories.js";
-import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
-import { installRouterFront } from "./router/front/front-connection.js";
-import { createNodeRouter, isRouterRequest } from "./router/node-router.js";
+import type { ForwardTimeouts } from "./router/forward.js";
+import { createProviderAgent } from "./router/provider-agent.js";
 import { isServedMapping } from "./router/served.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
-import { userTokenVerifier } from "./router/verify-caller.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import { type BlobDownloadMode, type BlobStoreSetting, openBlobStore } from "./storage/blob-store-config.js";
 import { openStore, type Store } from "./store/store.js";
@@ -193,23 +191,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   // One resolver (and its token cache) for the API and the router: a revocation clears it for both.
   const actorResolver = createActorResolver({ accounts: store.accounts, adminToken: options.adminToken });
   const authorizer = createAuthorizer({ accounts: store.accounts });
-  // Router calls are answered in front of the Hono app (a fraction of the CPU per call of a Hono route), on
-  // the router front's own connections or on node:http's; everything else goes to Hono.
-  // Known once listening (the default public URL is the listening address); no call arrives before.
-  let publicUrl = "";
-  const routeFast = createNodeRouter({
-    metrics,
-    publicUrl: () => publicUrl,
-    store,
-    upstreams,
-    logger,
-    timeouts: { ...DEFAULT_TIMEOUTS, ...options.routerTimeouts },
-    maxBodyBytes: ROUTER_BODY_BYTES,
-    verifyCaller: userTokenVerifier(actorResolver, authorizer, (userId) =>
-      store.providerPreferences.get(userId),
-    ),
-    forwardSimHeaders: options.forwardSimHeaders,
-  });
+  // The router's connections to providers, closed with the hub.
+  const providerAgent = createProviderAgent();
   const host = options.host ?? "127.0.0.1";
   // Checked before listening, so a bad URL leaves no socket open.
   const configuredPublicUrl =
@@ -222,17 +205,11 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     { requireHostHeader: false, ServerResponse: UnreadBodyClosingResponse },
     (incoming, outgoing) => {
       if (answerMissingHost(incoming, outgoing)) return;
-      if (routeFast(incoming, outgoing)) return;
       if (honoListener) void honoListener(incoming, outgoing);
       else outgoing.writeHead(503).end();
     },
   );
   server.on("clientError", answerParserError);
-  const front = installRouterFront(server, {
-    accepts: isRouterRequest,
-    handle: routeFast,
-    maxBodyBytes: ROUTER_BODY_BYTES,
-  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -242,7 +219,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  publicUrl = configuredPublicUrl ?? url;
+  const publicUrl = configuredPublicUrl ?? url;
   const app = createApp({
     store,
     logger,
@@ -259,6 +236,12 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     blobDownload: options.blobDownload,
     draining: () => closing !== undefined,
     metrics,
+    router: {
+      upstreams,
+      dispatcher: providerAgent,
+      timeouts: options.routerTimeouts,
+      forwardSimHeaders: options.forwardSimHeaders,
+    },
   });
   honoListener = getRequestListener(app.fetch, { hostname: host });
 
@@ -270,33 +253,33 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     closing ??= new Promise<void>((resolve) => {
       const grace = setTimeout(() => {
         server.closeAllConnections();
-        front.closeAllConnections();
       }, options.shutdownGraceMs ?? 5000);
       // Keep-alive connections become idle as their last response ends; close them as they do.
       const sweep = setInterval(() => {
         server.closeIdleConnections();
-        front.closeIdleConnections();
       }, 25);
       server.close(() => {
         clearTimeout(grace);
         clearInterval(sweep);
         clearInterval(xetGc);
         // A failed close can lose the usage records still queued: said in the log, not swallowed.
-        Promise.allSettled([store.close(), sim?.close()]).then(([stored, simulated]) => {
-          for (const [what, outcome] of [
-            ["the store", stored],
-            ["the provider simulator", simulated],
-          ] as const) {
-            if (outcome?.status === "rejected")
-              logger.log("error", `shutdown: ${what} did not close cleanly`, {
-                error: String(outcome.reason),
-              });
-          }
-          resolve();
-        });
+        Promise.allSettled([store.close(), sim?.close(), providerAgent.close()]).then(
+          ([stored, simulated, agent]) => {
+            for (const [what, outcome] of [
+              ["the store", stored],
+              ["the provider simulator", simulated],
+              ["the connections to providers", agent],
+            ] as const) {
+              if (outcome?.status === "rejected")
+                logger.log("error", `shutdown: ${what} did not close cleanly`, {
+                  error: String(outcome.reason),
+                });
+            }
+            resolve();
+          },
+        );
       });
       server.closeIdleConnections();
-      front.closeIdleConnections();
     });
     return closing;
   };

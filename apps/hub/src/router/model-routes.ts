@@ -21,8 +21,7 @@ const MAX_ENTRIES = 10_000;
  */
 export function createModelRoutes(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now = () => performance.now()) {
   const entries = new Map<string, { route: ModelRoute | undefined; expires: number }>();
-  /** The model's route: as it is when cached (no promise made per call), else once read. */
-  return function modelRoute(modelId: string): ModelRoute | undefined | Promise<ModelRoute | undefined> {
+  return async function modelRoute(modelId: string): Promise<ModelRoute | undefined> {
     const at = now();
     const cached = entries.get(modelId);
     if (cached && cached.expires > at) return cached.route;
@@ -54,11 +53,7 @@ export function createServedModels(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now
   // Per provider, then per id: no key string is built per call.
   const entries = new Map<string, Map<string, { models: ModelRoute["model"][]; expires: number }>>();
   let size = 0;
-  /** The models: as they are when cached (no promise made per call), else once read. */
-  return function servedModels(
-    provider: string,
-    model: string,
-  ): ModelRoute["model"][] | Promise<ModelRoute["model"][]> {
+  return async function servedModels(provider: string, model: string): Promise<ModelRoute["model"][]> {
     const at = now();
     const cached = entries.get(provider)?.get(model);
     if (cached && cached.expires > at) return cached.models;

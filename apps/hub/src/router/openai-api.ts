@@ -1,19 +1,24 @@
 import { buildRequest, type InferenceProvider, type InferenceTask } from "@modelhub/inference";
+import type { Context } from "hono";
+import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
+import type { Dispatcher } from "undici";
 import type { MappingTask } from "../catalogue/mapping-record.js";
 import { type HubError, InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
-import { parseJsonBody } from "../http/body.js";
+import { parseJsonBody, readBodyBytes } from "../http/body.js";
+import type { HubEnv } from "../http/hub-env.js";
 import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import { compactModelSpan, MODEL_KEYS } from "./call-model.js";
-import { type CallerRequest, type CallerResponse, readCallerBody } from "./caller-exchange.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { createModelRoutes, type ModelRoute } from "./model-routes.js";
-import { pipeToProvider } from "./pipe-forward.js";
+import { callProvider, type ProviderAnswer, RetrySafeFailure } from "./provider-call.js";
 import type { ProviderStats } from "./provider-stats.js";
 import { recordRouterCall } from "./record-call.js";
+import { requestTarget } from "./request-target.js";
 import { type Candidate, selectProviders } from "./select-providers.js";
+import type { CompiledRewrites } from "./stream-rewriter.js";
 import type { Upstream, Upstreams } from "./upstreams.js";
 import type { VerifyCaller } from "./verify-caller.js";
 
@@ -32,11 +37,10 @@ const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
   "/v1/images/generations": { task: "text-to-image", protocols: new Set(["openai-images"]) },
 };
 
-/** What the OpenAI-compatible API answers, as the route inventory names it (`/router/v1/...` is an alias). */
-export const OPENAI_API_ROUTES: readonly string[] = [
-  ...Object.keys(ENDPOINTS).map((path) => `POST ${path}`),
-  "GET /v1/models",
-];
+const MODELS_PATH = "/v1/models/";
+
+/** The API's completion paths (under `/` and, as an alias, under `/router`). */
+export const COMPLETION_PATHS: readonly string[] = Object.keys(ENDPOINTS);
 
 export interface OpenAiApiDeps {
   store: Store;
@@ -45,69 +49,38 @@ export interface OpenAiApiDeps {
   timeouts: ForwardTimeouts;
   maxBodyBytes: number;
   verifyCaller: VerifyCaller;
-  publicUrl: () => string;
   stats: ProviderStats;
   forwardSimHeaders?: boolean;
   metrics?: HubMetrics;
+  /** The router's undici Agent (provider-agent.ts). */
+  dispatcher: Dispatcher;
+  /** The provider's key and base URL to scrub from its answers (provider-call.ts). */
+  rewritesOf(upstream: Upstream): CompiledRewrites;
 }
 
-export interface ApiCall {
-  incoming: CallerRequest;
-  outgoing: CallerResponse;
-  /** `/v1/...`, with the `/router` alias prefix removed and without the query string. */
-  path: string;
-  requestId: string;
-  /** Headers every answer carries (request id, CORS, security), as a flat `[name, value, ...]` list. */
-  baseHeaders: readonly string[];
-  sendError(error: unknown): void;
-}
-
-/** How many distinct `model` values are remembered parsed (then forgotten all at once). */
-const MAX_CACHED_REFS = 1000;
-
-/** A provider path for (provider, task, provider model id), computed once by the client's routing rules. */
-const providerPaths = new Map<string, string>();
+/** A provider path for (provider, task, provider model id), by the client's routing rules. */
 function providerPath(candidate: Candidate, task: InferenceTask): string {
-  const key = `${candidate.provider}\u0000${task}\u0000${candidate.providerId}`;
-  let path = providerPaths.get(key);
-  if (path === undefined) {
-    const prefix = `http://router/${candidate.provider}`;
-    const built = buildRequest({
-      provider: candidate.provider,
-      task,
-      providerModelId: candidate.providerId,
-      args: { inputs: "" },
-      routerUrl: "http://router",
-    });
-    path = built.url.slice(prefix.length);
-    if (providerPaths.size > 10_000) providerPaths.clear();
-    providerPaths.set(key, path);
-  }
-  return path;
+  const prefix = `http://router/${candidate.provider}`;
+  const built = buildRequest({
+    provider: candidate.provider,
+    task,
+    providerModelId: candidate.providerId,
+    args: { inputs: "" },
+    routerUrl: "http://router",
+  });
+  return built.url.slice(prefix.length);
 }
 
-/** A provider to try, with what every call to it needs, worked out once per selection. */
+/** A provider to try, with what a call to it needs. */
 interface Attempt extends Candidate {
   upstream: Upstream;
   path: string;
-  /** The provider's model id as bytes inside a JSON string, when its chat body is the caller's (else unset). */
-  idBytes?: Buffer;
 }
 
-function attemptOf(candidate: Candidate, upstream: Upstream, task: InferenceTask): Attempt {
-  return {
-    provider: candidate.provider,
-    providerId: candidate.providerId,
-    upstream,
-    path: providerPath(candidate, task),
-    idBytes:
-      task === "conversational" && keepsCallersChatBody(candidate.provider)
-        ? Buffer.from(JSON.stringify(candidate.providerId).slice(1, -1))
-        : undefined,
-  };
-}
-
-/** Per provider: whether its chat body is the caller's with only `model` replaced (asked of the client once). */
+/**
+ * Per provider: whether its chat body is the caller's with only `model` replaced. Asked of the client once per
+ * provider (a fixed answer for each of a fixed set), not per call.
+ */
 const chatBodyKeepsCallers = new Map<string, boolean>();
 function keepsCallersChatBody(provider: InferenceProvider): boolean {
   let keeps = chatBodyKeepsCallers.get(provider);
@@ -128,19 +101,24 @@ function keepsCallersChatBody(provider: InferenceProvider): boolean {
   return keeps;
 }
 
-/** The body sent to one provider: the caller's, with the provider's own model id. */
+/**
+ * The body sent to one provider: the caller's, with the provider's own model id. Where the provider takes
+ * the caller's chat body as it is, the id is written into the caller's bytes rather than the body
+ * re-serialized: numbers such as a 64-bit seed must reach the provider exactly as sent (openai-api.e2e.test.ts
+ * pins it), which JSON.parse/stringify would round.
+ */
 function providerBody(
   call: Record<string, unknown>,
-  raw: Buffer,
+  raw: Uint8Array,
   candidate: Attempt,
   task: InferenceTask,
 ): Buffer {
   if (task === "conversational") {
-    // Where the provider takes the caller's body with its own model id, the id is written into the caller's
-    // bytes (nothing re-serialized: numbers such as a 64-bit seed reach the provider exactly as sent).
-    const span = candidate.idBytes ? compactModelSpan(raw) : undefined;
+    const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const span = keepsCallersChatBody(candidate.provider) ? compactModelSpan(bytes) : undefined;
     if (span) {
-      return Buffer.concat([raw.subarray(0, span.start), candidate.idBytes!, raw.subarray(span.end)]);
+      const id = Buffer.from(JSON.stringify(candidate.providerId).slice(1, -1));
+      return Buffer.concat([bytes.subarray(0, span.start), id, bytes.subarray(span.end)]);
     }
     // The client's chat rules (e.g. servers that take the model from the path), one copy of them.
     const { body } = buildRequest({
@@ -156,33 +134,24 @@ function providerBody(
   return Buffer.from(JSON.stringify({ ...call, model: candidate.providerId }));
 }
 
+/** A provider's answer as the route's Response (Hono's middleware then adds the hub's headers). */
+export function answerOf(c: Context<HubEnv>, answer: ProviderAnswer): Response {
+  // Hono's overloads take a stream, bytes or nothing one at a time (and a body only with a status that has one).
+  const { headers } = answer;
+  if (answer.body === null) return c.body(null, { status: answer.status as StatusCode, headers });
+  const init = { status: answer.status as ContentfulStatusCode, headers };
+  if (answer.body instanceof ReadableStream) return c.body(answer.body, init);
+  return c.body(answer.body as Uint8Array<ArrayBuffer>, init);
+}
+
 /**
  * The OpenAI-compatible router: `POST /v1/chat/completions`, `/v1/embeddings`, `/v1/images/generations` with
- * `model` as `owner/name[:provider|:fastest|:cheapest]`, and `GET /v1/models`. Without a named provider the
- * call goes to the first provider of the selection and, on a failure safe to retry (unreachable, 5xx or 429
- * before the first byte), to the next; the `x-inference-provider` header says which one answered.
+ * `model` as `owner/name[:provider|:fastest|:cheapest]`, and `GET /v1/models[/{id}]`. Without a named provider
+ * the call goes to the first provider of the selection and, on a failure safe to retry (unreachable, 5xx or
+ * 429 before the first byte), to the next; the `x-inference-provider` header says which one answered.
  */
 export function createOpenAiApi(deps: OpenAiApiDeps) {
   const modelRoute = createModelRoutes(deps.store);
-  /** Parsed `model` values (a few distinct ones come again and again), valid ones only. */
-  const modelRefs = new Map<string, ModelRef>();
-  /**
-   * The attempts of calls naming their provider, per endpoint, then per model route, then per provider. Keyed
-   * by the route object, which the route cache replaces when it expires: a changed mapping or upstream id
-   * shows here exactly as late as in the route itself, and an old route's entries go with it.
-   */
-  const namedSelections = new Map<Endpoint, WeakMap<ModelRoute, Map<string, Attempt[]>>>(
-    Object.values(ENDPOINTS).map((endpoint) => [endpoint, new WeakMap()]),
-  );
-
-  function modelRefOf(value: unknown): ModelRef {
-    const known = typeof value === "string" ? modelRefs.get(value) : undefined;
-    if (known) return known;
-    const ref = parseModelRef(value);
-    if (modelRefs.size >= MAX_CACHED_REFS) modelRefs.clear();
-    modelRefs.set(value as string, ref);
-    return ref;
-  }
 
   /** The providers to try, in order, among those configured on this hub. */
   function attemptsOf(
@@ -201,23 +170,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       stats: deps.stats,
     })) {
       const upstream = deps.upstreams.get(candidate.provider);
-      if (upstream) attempts.push(attemptOf(candidate, upstream, endpoint.task));
-    }
-    return attempts;
-  }
-
-  /** A named provider's attempt: no policy, no preference, so the same while the route is. */
-  function namedAttempts(route: ModelRoute, ref: ModelRef, endpoint: Endpoint): Attempt[] {
-    const ofEndpoint = namedSelections.get(endpoint)!;
-    let ofRoute = ofEndpoint.get(route);
-    if (!ofRoute) {
-      ofRoute = new Map();
-      ofEndpoint.set(route, ofRoute);
-    }
-    let attempts = ofRoute.get(ref.provider!);
-    if (!attempts) {
-      attempts = attemptsOf(route, ref, endpoint, []);
-      ofRoute.set(ref.provider!, attempts);
+      if (upstream) attempts.push({ ...candidate, upstream, path: providerPath(candidate, endpoint.task) });
     }
     return attempts;
   }
@@ -243,110 +196,80 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     return { object: "list", data };
   }
 
-  function sendJson(call: ApiCall, status: number, value: unknown): void {
-    const body = JSON.stringify(value);
-    call.outgoing.writeHead(status, [
-      ...call.baseHeaders,
-      "content-type",
-      "application/json",
-      "content-length",
-      String(Buffer.byteLength(body)),
-    ]);
-    call.outgoing.end(body);
-  }
-
-  async function complete(call: ApiCall, endpoint: Endpoint): Promise<void> {
-    const billTo = call.incoming.headers["x-hf-bill-to"];
-    const caller = await deps.verifyCaller(
-      call.incoming.headers.authorization,
-      typeof billTo === "string" ? billTo : undefined,
-    );
-    const raw = await readCallerBody(call.incoming, deps.maxBodyBytes);
+  /** One completion: the caller checked, the model resolved and checked, then each provider in turn. */
+  async function complete(c: Context<HubEnv>, path: string): Promise<Response> {
+    const endpoint = ENDPOINTS[path]!;
+    const caller = await deps.verifyCaller(c.req.header("authorization"), c.req.header("x-hf-bill-to"));
+    const raw = await readBodyBytes(c, deps.maxBodyBytes);
     const parsed = parseJsonBody(raw);
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new InvalidInputError("The request body must be a JSON object.");
     }
     const body = parsed as Record<string, unknown>;
     refuseSecondModelKey(body);
-    const ref = modelRefOf(body.model);
-    const found = modelRoute(ref.model);
-    const route = found instanceof Promise ? await found : found;
+    const ref = parseModelRef(body.model);
+    const route = await modelRoute(ref.model);
     if (!route) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
     const model = route.model;
     // A private model the caller may not see answers exactly as a missing one; a gated one needs the grant
-    // its files need. Public, ungated models (the usual case) are decided without a promise.
+    // its files need.
     if (model.private || model.gated) await caller.mayUse(model, ref.model);
-    const candidates = ref.provider
-      ? namedAttempts(route, ref, endpoint)
-      : // Read per call that lets the router choose: a new order applies to the next call.
-        attemptsOf(route, ref, endpoint, await caller.preferredProviders());
+    const candidates = attemptsOf(
+      route,
+      ref,
+      endpoint,
+      // A named provider needs no preference; otherwise read per call: a new order applies to the next call.
+      ref.provider ? [] : await caller.preferredProviders(),
+    );
     if (candidates.length === 0) {
       throw new UnavailableError(`No provider of ${model.id} is configured on this hub.`);
     }
-
-    // The attempts are methods of one object, not named arrows: see answerApi in node-router.ts.
-    const attempts = {
-      attempt(index: number): void {
-        const candidate = candidates[index]!;
-        const upstream = candidate.upstream;
-        const upstreamBody = providerBody(body, raw, candidate, endpoint.task);
-        const isLast = index === candidates.length - 1;
-        pipeToProvider({
-          upstream,
-          method: "POST",
-          pathAndQuery: candidate.path,
-          publicUrl: deps.publicUrl(),
-          headers: call.incoming.headers,
-          forwardSimHeaders: deps.forwardSimHeaders === true,
-          body: upstreamBody,
-          requestId: call.requestId,
-          timeouts: deps.timeouts,
-          outgoing: call.outgoing,
-          answerHeaders: [...call.baseHeaders, PROVIDER_HEADER, candidate.provider],
-          sendError(error: HubError) {
-            call.sendError(error);
-          },
-          onHeaders(ms) {
-            deps.stats.record(candidate.provider, ms);
-          },
-          onRetrySafeFailure: isLast
-            ? undefined
-            : (status) => {
-                deps.logger.log("warn", "router failover", {
-                  requestId: call.requestId,
-                  provider: candidate.provider,
-                  status,
-                  next: candidates[index + 1]!.provider,
-                });
-                attempts.start(index + 1);
-              },
-          onDone(result) {
-            recordRouterCall(
-              deps,
-              {
-                requestId: call.requestId,
-                tokenId: caller.tokenId,
-                userId: caller.userId,
-                billToId: caller.billToId,
-                provider: candidate.provider as InferenceProvider,
-                model: model.id,
-                target: upstream.target,
-                requestBytes: upstreamBody.byteLength,
-              },
-              result,
-            );
-          },
-        });
-      },
-      start(index: number): void {
-        try {
-          attempts.attempt(index);
-        } catch (error) {
-          call.sendError(error);
-        }
-      },
-    };
-    attempts.start(0);
+    const requestId = c.get("requestId");
+    for (const [index, candidate] of candidates.entries()) {
+      const upstream = candidate.upstream;
+      const upstreamBody = providerBody(body, raw, candidate, endpoint.task);
+      const next = candidates[index + 1];
+      const answer = await callProvider({
+        dispatcher: deps.dispatcher,
+        upstream,
+        rewrites: deps.rewritesOf(upstream),
+        method: "POST",
+        pathAndQuery: candidate.path,
+        callerHeaders: c.req.header(),
+        forwardSimHeaders: deps.forwardSimHeaders === true,
+        body: upstreamBody,
+        requestId,
+        timeouts: deps.timeouts,
+        extraHeaders: { [PROVIDER_HEADER]: candidate.provider },
+        signal: c.req.raw.signal,
+        canFailOver: next !== undefined,
+        onHeaders: (ms) => deps.stats.record(candidate.provider, ms),
+        onDone: (result) =>
+          recordRouterCall(
+            deps,
+            {
+              requestId,
+              tokenId: caller.tokenId,
+              userId: caller.userId,
+              billToId: caller.billToId,
+              provider: candidate.provider as InferenceProvider,
+              model: model.id,
+              target: upstream.target,
+              requestBytes: upstreamBody.byteLength,
+            },
+            result,
+          ),
+      });
+      if (!(answer instanceof RetrySafeFailure)) return answerOf(c, answer);
+      deps.logger.log("warn", "router failover", {
+        requestId,
+        provider: candidate.provider,
+        status: answer.status,
+        next: next?.provider,
+      });
+    }
+    // The last attempt never fails over: it answers or throws.
+    throw new Error("unreachable: the last provider's attempt answers or throws");
   }
 
   /**
@@ -355,7 +278,8 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
    * wrong one here rather than on their first completion; a valid one that may not run inference still sees
    * the list, as the hub's other public routes treat it.
    */
-  async function checkCredential(authorization: string): Promise<void> {
+  async function checkCredential(authorization: string | undefined): Promise<void> {
+    if (authorization === undefined) return;
     try {
       await deps.verifyCaller(authorization, undefined);
     } catch (error) {
@@ -363,40 +287,27 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     }
   }
 
-  /** `GET /v1/models` and `/v1/models/{id}`, or the hub's 404 for any other API call. */
-  async function answerOther(call: ApiCall): Promise<void> {
-    const method = call.incoming.method;
-    const listing = call.path === "/v1/models";
-    if (method === "GET" && (listing || call.path.startsWith("/v1/models/"))) {
-      const { authorization } = call.incoming.headers;
-      if (authorization !== undefined) await checkCredential(authorization);
-      const models = await listModels();
-      if (listing) return sendJson(call, 200, models);
-      const id = modelIdOfPath(call.path.slice("/v1/models/".length));
-      const model = models.data.find((served) => served.id === id);
+  return {
+    complete,
+
+    /** `GET /v1/models`; GET answers vary with `Origin` (CORS headers or none) for shared caches. */
+    async models(c: Context<HubEnv>): Promise<Response> {
+      await checkCredential(c.req.header("authorization"));
+      return c.json(await listModels(), 200, { Vary: "Origin" });
+    },
+
+    /** `GET /v1/models/{id}`: clients send the id as is (`owner/name`) or with its slash encoded. */
+    async model(c: Context<HubEnv>): Promise<Response> {
+      await checkCredential(c.req.header("authorization"));
+      const path = requestTarget(c).split("?")[0]!;
+      const id = modelIdOfPath(path.slice(path.indexOf(MODELS_PATH) + MODELS_PATH.length));
+      const model = (await listModels()).data.find((served) => served.id === id);
       if (!model) {
         throw new NotFoundError(
           `Model ${id} is not served by this router: GET /v1/models lists those that are.`,
         );
       }
-      return sendJson(call, 200, model);
-    }
-    throw new NotFoundError(
-      `No route for ${method} ${call.path}: the router offers POST ${Object.keys(ENDPOINTS).join(", ")} and GET /v1/models[/{id}].`,
-    );
-  }
-
-  return {
-    /** Whether `path` (after the `/router` alias prefix) is one of this API's. */
-    handles(path: string): boolean {
-      return path.startsWith("/v1/");
-    },
-
-    /** Not async: a completion's own promise is passed on (each async layer costs a promise and a tick). */
-    handle(call: ApiCall): Promise<void> {
-      const endpoint = ENDPOINTS[call.path];
-      if (endpoint && call.incoming.method === "POST") return complete(call, endpoint);
-      return answerOther(call);
+      return c.json(model, 200, { Vary: "Origin" });
     },
   };
 }

@@ -8,12 +8,12 @@ import {
 } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { frameChunk } from "./__fixtures__/chunked.js";
 import { startPipeHub } from "./__fixtures__/pipe-hub.js";
-import { frameChunk } from "./chunk-frame.js";
 import type { ForwardResult } from "./forward.js";
 
 /**
- * A streamed answer through pipeToProvider, from a provider written on raw TCP (so that the test decides what
+ * A streamed answer through callProvider, from a provider written on raw TCP (so that the test decides what
  * arrives in one read and what in two) to a caller reading the hub's answer as it comes.
  */
 const KEY = "sk-stream-key-0123456789";

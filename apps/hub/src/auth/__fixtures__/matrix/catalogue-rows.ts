@@ -141,7 +141,7 @@ export const CATALOGUE_ROWS: Row[] = [
   // The operator's (ADMIN_TOKEN) or a site administrator's: request counts, object store calls, process figures.
   { route: "GET /metrics", name: "metrics", method: "GET", path: "/metrics", expected: SITE_ADMIN_ONLY },
   {
-    route: "POST /v1/chat/completions",
+    route: "POST /router/v1/chat/completions",
     name: "router call billed to the organization",
     method: "POST",
     path: "/router/v1/chat/completions",
@@ -189,6 +189,23 @@ export const CATALOGUE_ROWS: Row[] = [
     body: { model: "acme/no-such-model", prompt: "a cat" },
     expected: { ...everyone(404), anonymous: 401, revokedToken: 401, expiredToken: 401, fineGrainedOutOfScope: 403 },
   },
+  // The OpenAI-compatible API under the router's prefix too (`/router/v1/...`), as the public router has it.
+  {
+    route: "POST /router/v1/embeddings",
+    name: "embeddings of a model that does not exist, under /router",
+    method: "POST",
+    path: "/router/v1/embeddings",
+    body: { model: "acme/no-such-model", input: "hi" },
+    expected: { ...everyone(404), anonymous: 401, revokedToken: 401, expiredToken: 401, fineGrainedOutOfScope: 403 },
+  },
+  {
+    route: "POST /router/v1/images/generations",
+    name: "images from a model that does not exist, under /router",
+    method: "POST",
+    path: "/router/v1/images/generations",
+    body: { model: "acme/no-such-model", prompt: "a cat" },
+    expected: { ...everyone(404), anonymous: 401, revokedToken: 401, expiredToken: 401, fineGrainedOutOfScope: 403 },
+  },
   {
     route: "GET /v1/models",
     name: "the router's model list",
@@ -200,7 +217,30 @@ export const CATALOGUE_ROWS: Row[] = [
     expected: { ...everyone("hidden"), revokedToken: "401", expiredToken: "401" },
   },
   {
-    route: "POST /router/{provider}/{path}",
+    route: "GET /router/v1/models",
+    name: "the router's model list, under /router",
+    method: "GET",
+    path: "/router/v1/models",
+    outcome: mentionsPrivate,
+    expected: { ...everyone("hidden"), revokedToken: "401", expiredToken: "401" },
+  },
+  {
+    route: "GET /v1/models/:id{.+}",
+    name: "the private model, asked of the router's model list",
+    method: "GET",
+    path: `/v1/models/${PRIVATE}`,
+    // Listed models only (public ones), whoever asks; a wrong credential is refused as for the list.
+    expected: { ...everyone(404), revokedToken: 401, expiredToken: 401 },
+  },
+  {
+    route: "GET /router/v1/models/:id{.+}",
+    name: "the private model, asked of the router's model list under /router",
+    method: "GET",
+    path: `/router/v1/models/${encodeURIComponent(PRIVATE)}`,
+    expected: { ...everyone(404), revokedToken: 401, expiredToken: 401 },
+  },
+  {
+    route: "POST /router/:provider/*",
     name: "per-provider router call naming the private model",
     method: "POST",
     path: "/router/together/v1/chat/completions",
@@ -226,7 +266,7 @@ export const CATALOGUE_ROWS: Row[] = [
     },
   },
   {
-    route: "GET /router/{provider}/{path}",
+    route: "GET /router/:provider/*",
     name: "per-provider GET through the router",
     method: "GET",
     // One of the GETs a provider's job protocol polls (inference-routes.ts).
@@ -239,7 +279,7 @@ export const CATALOGUE_ROWS: Row[] = [
     ) as Expected,
   },
   {
-    route: "GET /router/{provider}/{path}",
+    route: "GET /router/:provider/*",
     name: "a provider's API other than inference, with the operator's key",
     method: "GET",
     path: "/router/openai/v1/organization/admin_api_keys",
@@ -247,7 +287,7 @@ export const CATALOGUE_ROWS: Row[] = [
     expected: { ...everyone(404), anonymous: 401, revokedToken: 401, expiredToken: 401, fineGrainedOutOfScope: 403 },
   },
   {
-    route: "POST /router/{provider}/{path}",
+    route: "POST /router/:provider/*",
     name: "a provider's file upload, with the operator's key",
     method: "POST",
     path: "/router/openai/v1/files",
@@ -255,7 +295,7 @@ export const CATALOGUE_ROWS: Row[] = [
     expected: { ...everyone(404), anonymous: 401, revokedToken: 401, expiredToken: 401, fineGrainedOutOfScope: 403 },
   },
   {
-    route: "POST /router/{provider}/{path}",
+    route: "POST /router/:provider/*",
     name: "per-provider router call naming a gated model nobody granted",
     method: "POST",
     path: "/router/together/v1/chat/completions",

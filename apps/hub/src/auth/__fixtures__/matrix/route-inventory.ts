@@ -2,8 +2,6 @@ import { join } from "node:path";
 import type { Hono } from "hono";
 import { createApp } from "../../../app.js";
 import type { HubEnv } from "../../../http/hub-env.js";
-import { PROVIDER_ROUTES } from "../../../router/node-router.js";
-import { OPENAI_API_ROUTES } from "../../../router/openai-api.js";
 import { createFsBlobStore } from "../../../storage/fs-blob-store.js";
 import type { Store } from "../../../store/store.js";
 
@@ -27,8 +25,8 @@ export function routeName(method: string, path: string): string {
 
 /**
  * Every route the hub answers, from the code itself: the Hono app's registered routes (built with every
- * optional part on: repositories and single sign-on), named as the table names them (routeName), plus the router in front of the app. A route added anywhere shows up here, and the authorization matrix fails until
- * its table has a row for it. `extend` adds routes to the app first (the test that shows it).
+ * optional part on: repositories and single sign-on), named as the table names them (routeName). A route
+ * added anywhere shows up here, and the authorization matrix fails until its table has a row for it. `extend` adds routes to the app first (the test that shows it).
  */
 export async function hubRoutes(
   store: Store,
@@ -45,7 +43,7 @@ export async function hubRoutes(
     // Middleware (`app.use`) is registered as ALL.
     .filter((route) => route.method !== "ALL")
     .map((route) => routeName(route.method, route.path));
-  return [...new Set([...registered, ...OPENAI_API_ROUTES, ...PROVIDER_ROUTES])].sort();
+  return [...new Set(registered)].sort();
 }
 
 /** The routes no row of the table names. */

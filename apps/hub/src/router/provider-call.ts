@@ -1,0 +1,347 @@
+import type { Readable } from "node:stream";
+import type { Dispatcher } from "undici";
+import { HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
+import { answerHeaders, forwardedHeaders } from "./exchange-heads.js";
+import { type ForwardResult, type ForwardTimeouts, MAX_ERROR_BODY_BYTES, upstreamUrl } from "./forward.js";
+import { failedOnReusedConnection, isConnectionCut } from "./provider-agent.js";
+import {
+  type CompiledRewrites,
+  compileRewrites,
+  createStreamRewriter,
+  redact,
+  rewriteBody,
+  rewriteCutBody,
+} from "./stream-rewriter.js";
+import type { Upstream } from "./upstreams.js";
+
+/** One call to a provider, as the router's routes make it. */
+export interface ProviderCall {
+  /** The router's undici Agent (provider-agent.ts). */
+  dispatcher: Dispatcher;
+  upstream: Upstream;
+  /** The provider's key and base URL as they must never reach the caller (providerRewrites). */
+  rewrites: CompiledRewrites;
+  method: string;
+  /** Path after `/router/{provider}`, with its query string, still URL-encoded. */
+  pathAndQuery: string;
+  /** The caller's headers, lower-case names: only FORWARDED_REQUEST_HEADERS go on (exchange-heads.ts). */
+  callerHeaders: Readonly<Record<string, string>>;
+  /** Pass the caller's `x-sim-*` headers on (tests and benchmarks against provider-sim only). */
+  forwardSimHeaders: boolean;
+  body: Uint8Array | undefined;
+  requestId: string;
+  timeouts: ForwardTimeouts;
+  /** Headers of the hub's own set on the answer (the OpenAI-compatible API's `x-inference-provider`). */
+  extraHeaders?: Readonly<Record<string, string>>;
+  /** The caller's request signal: aborted when the caller goes away, which cancels the provider's call. */
+  signal?: AbortSignal;
+  /**
+   * Failover: a failure that is safe to try elsewhere (the provider unreachable, or 5xx / 429 before the
+   * first byte of an answer) returns a RetrySafeFailure instead of answering the caller.
+   */
+  canFailOver?: boolean;
+  /** Called exactly once, when the exchange is over (body fully sent, failed, or abandoned). */
+  onDone(result: ForwardResult): void;
+  /** The provider's headers arrived this long after the call left (for `:fastest`). */
+  onHeaders?(ms: number): void;
+}
+
+/**
+ * A provider's answer as the caller gets it: the route hands it to Hono (`c.body`), whose middleware adds the
+ * hub's own headers (request id, CORS, security headers) and @hono/node-server writes it, a stream with
+ * back-pressure.
+ */
+export interface ProviderAnswer {
+  status: number;
+  headers: Headers;
+  body: ReadableStream<Uint8Array> | Uint8Array | null;
+}
+
+/** This provider failed in a way another may be tried for: nothing was sent to the caller. */
+export class RetrySafeFailure {
+  constructor(readonly status: number) {}
+}
+
+/** The caller left before its answer: nobody reads this error (the call is recorded as 499). */
+export class CallerGoneError extends HubError {
+  constructor() {
+    super(400, "client_closed", "The caller closed the connection before the answer.");
+  }
+}
+
+/** Whether a provider's answer may be retried at another provider: nothing of it has reached the caller. */
+export function isRetrySafeStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+/**
+ * Per upstream: its key redacted, its base URL moved onto `{publicUrl}/router/{provider}` (job status and
+ * result URLs a provider answers with on its own base, so that the caller polls through the router). Compiled
+ * once per upstream of a router.
+ */
+export function providerRewrites(publicUrl: string): (upstream: Upstream) => CompiledRewrites {
+  const compiled = new WeakMap<Upstream, CompiledRewrites>();
+  return (upstream) => {
+    let rewrites = compiled.get(upstream);
+    if (!rewrites) {
+      rewrites = compileRewrites([
+        redact(upstream.secret),
+        { find: upstream.baseUrl, replace: `${publicUrl}/router/${upstream.provider}` },
+      ]);
+      compiled.set(upstream, rewrites);
+    }
+    return rewrites;
+  };
+}
+
+/** An answer of known length up to this size is read whole and sent with its length. */
+const WHOLE_ANSWER_BYTES = 256 * 1024;
+
+/**
+ * Sends one call to the provider through undici and gives its answer for the caller,
+ * scrubbed of the provider's key and base URL (ProviderAnswer): a streamed answer (or one of unknown or large size) as a
+ * stream passed on read by read, with back-pressure both ways; a small one of known length, and every error
+ * answer, read whole. The provider's call is cancelled when the caller goes away, and cut when its head
+ * takes longer than `timeouts.headersMs` or its body stalls for `timeouts.idleMs` (undici's timeouts).
+ */
+export async function callProvider(call: ProviderCall): Promise<ProviderAnswer | RetrySafeFailure> {
+  const exchange = new Exchange(call);
+  let answer: Dispatcher.ResponseData;
+  try {
+    answer = await send(call);
+  } catch (error) {
+    return exchange.failedBeforeAnswer(error);
+  }
+  call.onHeaders?.(performance.now() - exchange.started);
+  const status = answer.statusCode;
+  if (call.canFailOver && isRetrySafeStatus(status)) {
+    // Read and dropped (its connection stays usable); the caller's answer comes from the next provider.
+    answer.body.dump().catch(() => {});
+    exchange.finish(status);
+    return new RetrySafeFailure(status);
+  }
+  const encoding = contentCoding(answer.headers["content-encoding"]);
+  if (encoding !== undefined) {
+    // Compressed bytes cannot be scrubbed of the key: refused, never passed on.
+    answer.body.destroy();
+    exchange.finish(502);
+    throw new UpstreamError(
+      `Provider ${call.upstream.provider} sent a ${encoding.slice(0, 20)}-encoded answer the router cannot check; it asks for unencoded answers.`,
+    );
+  }
+  const headers = answerHeaders(answer.headers, call.rewrites);
+  for (const [name, value] of Object.entries(call.extraHeaders ?? {})) headers.set(name, value);
+  const length = Number(answer.headers["content-length"] ?? -1);
+  if (isErrorStatus(status)) return exchange.whole(answer.body, status, headers, MAX_ERROR_BODY_BYTES);
+  if (length >= 0 && length <= WHOLE_ANSWER_BYTES) {
+    return exchange.whole(answer.body, status, headers, WHOLE_ANSWER_BYTES);
+  }
+  return { status, headers, body: exchange.streamed(answer.body, status) };
+}
+
+/** The call, sent once more when a reused keep-alive connection was cut before the provider saw it. */
+async function send(call: ProviderCall): Promise<Dispatcher.ResponseData> {
+  const url = upstreamUrl(call.upstream, call.pathAndQuery);
+  const options: Dispatcher.RequestOptions = {
+    origin: url.origin,
+    path: url.pathname + url.search,
+    method: call.method as Dispatcher.HttpMethod,
+    headers: forwardedHeaders({
+      headers: call.callerHeaders,
+      forwardSimHeaders: call.forwardSimHeaders,
+      upstream: call.upstream,
+      requestId: call.requestId,
+    }),
+    body: call.body,
+    headersTimeout: call.timeouts.headersMs,
+    bodyTimeout: call.timeouts.idleMs,
+    signal: call.signal,
+  };
+  try {
+    return await call.dispatcher.request(options);
+  } catch (error) {
+    // Not when another provider can take the call: failover treats a cut connection as unreachable.
+    if (call.canFailOver || !isConnectionCut(error) || !failedOnReusedConnection(error)) throw error;
+    return await call.dispatcher.request(options);
+  }
+}
+
+/**
+ * An error answer, or one without a body (204, 304): read whole up to the error limit and sent with the hub's
+ * headers (its middleware's) over the provider's.
+ */
+function isErrorStatus(status: number): boolean {
+  return status >= 400 || status === 204 || status === 304;
+}
+
+/** One call's bookkeeping: when it started, and its result recorded exactly once. */
+class Exchange {
+  readonly started = performance.now();
+  private finished = false;
+
+  constructor(private readonly call: ProviderCall) {}
+
+  finish(status: number, responseBytes = 0): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.call.onDone({ status, responseBytes, durationMs: Math.round(performance.now() - this.started) });
+  }
+
+  failedBeforeAnswer(error: unknown): RetrySafeFailure {
+    const { call } = this;
+    if (call.signal?.aborted) {
+      this.finish(499);
+      throw new CallerGoneError();
+    }
+    // Unreachable (refused, cut before an answer): safe to try the next provider. A timeout is not: the
+    // provider may be doing the work.
+    const timedOut = (error as { code?: string }).code === "UND_ERR_HEADERS_TIMEOUT";
+    if (call.canFailOver && !timedOut) {
+      this.finish(502);
+      return new RetrySafeFailure(502);
+    }
+    const failure = timedOut
+      ? new UpstreamTimeoutError(call.timeouts.headersMs)
+      : new UpstreamError(noAnswerMessage(call.upstream.provider, error));
+    this.finish(failure.status);
+    throw failure;
+  }
+
+  /** The answer read whole (up to `limit`), scrubbed, sent with its length. */
+  async whole(body: Readable, status: number, headers: Headers, limit: number): Promise<ProviderAnswer> {
+    const read = await readUpTo(body, limit);
+    if (this.call.signal?.aborted) {
+      this.finish(499);
+      throw new CallerGoneError();
+    }
+    if (read.failed && !isErrorStatus(status)) {
+      // A successful answer cut short (or longer than it said) is not passed on as if whole.
+      this.finish(502);
+      throw new UpstreamError(`Provider ${this.call.upstream.provider} broke off its answer.`);
+    }
+    if (status === 204 || status === 304) {
+      this.finish(status);
+      return { status, headers, body: null };
+    }
+    // An error body is only read to be scrubbed: it is cut at the limit, a key cut there removed with it.
+    const scrubbed = read.cut
+      ? rewriteCutBody(read.bytes, this.call.rewrites)
+      : rewriteBody(read.bytes, this.call.rewrites);
+    this.finish(status, scrubbed.byteLength);
+    return { status, headers, body: scrubbed };
+  }
+
+  /**
+   * The answer passed on read by read as the caller takes it: pulled from undici only when the caller's
+   * connection can take more (back-pressure to the provider), scrubbed across reads. The caller going away
+   * cancels it (and the provider's call); a provider failing or stalling mid-answer cuts the caller's
+   * connection after what was read, so that the answer is visibly incomplete rather than short. A caller
+   * that takes nothing for `idleMs` ends the call, as one that left: it must not hold the provider forever.
+   */
+  streamed(body: Readable, status: number): ReadableStream<Uint8Array> {
+    const scrubber = createStreamRewriter(this.call.rewrites);
+    const reads = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let providerBytes = 0;
+    let pulled = true;
+    let stall: NodeJS.Timeout | undefined;
+    const stop = () => {
+      clearTimeout(stall);
+      body.destroy();
+    };
+    return new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          pulled = true;
+          for (;;) {
+            let read: IteratorResult<Buffer>;
+            try {
+              read = await reads.next();
+            } catch (error) {
+              clearTimeout(stall);
+              this.finish(this.call.signal?.aborted ? 499 : 502, providerBytes);
+              controller.error(error);
+              return;
+            }
+            if (read.done) {
+              clearTimeout(stall);
+              const rest = scrubber.end();
+              if (rest.byteLength > 0) controller.enqueue(rest);
+              controller.close();
+              this.finish(status, providerBytes);
+              return;
+            }
+            providerBytes += read.value.byteLength;
+            const data = scrubber.push(read.value);
+            if (data.byteLength === 0) continue;
+            controller.enqueue(data);
+            pulled = false;
+            // One timer per call, re-armed by each read passed on; ignored once the caller pulled again.
+            if (stall) stall.refresh();
+            else {
+              stall = setTimeout(() => {
+                if (pulled) return;
+                this.finish(499, providerBytes);
+                stop();
+                controller.error(new Error("The caller stopped reading the answer."));
+              }, this.call.timeouts.idleMs);
+              stall.unref();
+            }
+            return;
+          }
+        },
+        cancel: () => {
+          stop();
+          this.finish(499, providerBytes);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+}
+
+/** Reads a body up to `limit` bytes: what was read, whether it was cut there, and a failure while reading. */
+async function readUpTo(
+  body: Readable,
+  limit: number,
+): Promise<{ bytes: Buffer; cut: boolean; failed: boolean }> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      if (received + chunk.byteLength > limit) {
+        body.destroy();
+        return { bytes: Buffer.concat(chunks, received), cut: true, failed: false };
+      }
+      chunks.push(chunk);
+      received += chunk.byteLength;
+    }
+  } catch {
+    return { bytes: Buffer.concat(chunks, received), cut: true, failed: true };
+  }
+  return {
+    bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received),
+    cut: false,
+    failed: false,
+  };
+}
+
+/**
+ * The answer's content coding (gzip, br...), when it has one: the router asks for none (it sends no
+ * Accept-Encoding), and cannot look for the key inside compressed bytes.
+ */
+function contentCoding(header: string | string[] | undefined): string | undefined {
+  const value = (Array.isArray(header) ? header.join(",") : (header ?? "")).trim().toLowerCase();
+  return value === "" || value === "identity" ? undefined : value;
+}
+
+/** What the caller is told of a provider that gave no usable answer (a 502). */
+function noAnswerMessage(provider: string, error: unknown): string {
+  const { name, message } = error as { name?: string; message?: string };
+  if (name === "HTTPParserError") {
+    // undici says "Response does not match the HTTP/1.1 protocol (<llhttp's reason>)": the reason is kept.
+    const reason = /\(([^()]*)\)\s*$/.exec(String(message))?.[1] ?? String(message);
+    return `Provider ${provider} sent an answer that is not valid HTTP/1.1 (${reason.slice(0, 200)}).`;
+  }
+  if (isConnectionCut(error)) return `Provider ${provider} closed the connection before answering.`;
+  return `Could not reach provider ${provider}.`;
+}
