@@ -23,3 +23,19 @@ it("starts on the given port, prints its URL and serves until stopped", async ()
     await once(child, "exit");
   }
 }, 20_000);
+
+it("refuses a --pace it cannot read, saying what it wants, with exit code 2", async () => {
+  const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
+  const child = spawn(
+    process.execPath,
+    ["--conditions=source", "--import", "tsx", cli, "--port", "0", "--quiet", "--pace", "400-150:30"],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const [code] = (await once(child, "exit")) as [number];
+  expect(code).toBe(2);
+  expect(stderr).toMatch(/firstTokenMs must be \[min, max\]/);
+}, 20_000);
