@@ -1,6 +1,8 @@
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { isPipelineType, type PipelineType } from "@modelhub/tasks";
+import { z } from "zod";
 import { InvalidInputError } from "../errors.js";
+import { parseInput } from "../http/validate.js";
 
 export const MAPPING_STATUSES = ["live", "staging"] as const;
 export type MappingStatus = (typeof MAPPING_STATUSES)[number];
@@ -68,30 +70,44 @@ export function parseProviderName(provider: unknown, knownProviders: readonly st
   return provider;
 }
 
+/** A provider mapping as the admin API and catalogue files write it (unknown fields are dropped). */
+export const providerMappingSchema = z
+  .object(
+    {
+      status: z.enum(MAPPING_STATUSES),
+      providerId: z.string().refine((id) => PROVIDER_MODEL_ID.test(id) && !id.includes(".."), {
+        error: "must be a provider model id.",
+      }),
+      task: z.custom<MappingTask>(isMappingTask, { error: 'must be a pipeline task or "conversational".' }),
+      adapter: z.enum(MAPPING_ADAPTERS).optional(),
+      adapterWeightsPath: z
+        .string()
+        .regex(REPO_FILE_PATH, { error: "must be a file path in the repository." })
+        .optional(),
+    },
+    { error: "must be an object {status, providerId, task}." },
+  )
+  .transform(({ status, providerId, task, adapter, adapterWeightsPath }, context): ProviderMapping => {
+    if (adapter === undefined && adapterWeightsPath === undefined) return { status, providerId, task };
+    if (adapter === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["adapter"],
+        message: 'must be "lora" with "adapterWeightsPath".',
+      });
+      return z.NEVER;
+    }
+    if (adapterWeightsPath === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["adapterWeightsPath"],
+        message: "is required with a LoRA adapter: the weights file in the repository.",
+      });
+      return z.NEVER;
+    }
+    return { status, providerId, task, adapter, adapterWeightsPath };
+  });
+
 export function parseProviderMapping(input: unknown): ProviderMapping {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new InvalidInputError("Invalid provider mapping: expected an object {status, providerId, task}.");
-  }
-  const { status, providerId, task, adapter, adapterWeightsPath } = input as Record<string, unknown>;
-  if (status !== "live" && status !== "staging") {
-    throw new InvalidInputError('Invalid provider mapping: "status" must be "live" or "staging".');
-  }
-  if (typeof providerId !== "string" || !PROVIDER_MODEL_ID.test(providerId) || providerId.includes("..")) {
-    throw new InvalidInputError('Invalid provider mapping: "providerId" must be a provider model id.');
-  }
-  if (!isMappingTask(task)) {
-    throw new InvalidInputError(
-      'Invalid provider mapping: "task" must be a pipeline task or "conversational".',
-    );
-  }
-  if (adapter === undefined && adapterWeightsPath === undefined) return { status, providerId, task };
-  if (adapter !== "lora") {
-    throw new InvalidInputError('Invalid provider mapping: "adapter" must be "lora".');
-  }
-  if (typeof adapterWeightsPath !== "string" || !REPO_FILE_PATH.test(adapterWeightsPath)) {
-    throw new InvalidInputError(
-      'Invalid provider mapping: a LoRA adapter needs "adapterWeightsPath", a file path in the repository.',
-    );
-  }
-  return { status, providerId, task, adapter, adapterWeightsPath };
+  return parseInput(providerMappingSchema, input, { what: "provider mapping" });
 }

@@ -73,6 +73,11 @@ describe("validate", () => {
     expect(() => parseInput(z.object({ n: z.number() }), { n: "1" })).toThrow(
       '"n" must be a number (got string).',
     );
+    const point = z.object({ x: z.number() }, { error: "must be an object {x}." });
+    expect(() => parseInput(point, { x: null }, { what: "point" })).toThrow(
+      'Invalid point: "x" must be a number (got null).',
+    );
+    expect(() => parseInput(point, 3, { what: "point" })).toThrow("The point must be an object {x}.");
   });
 });
 

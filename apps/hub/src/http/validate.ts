@@ -62,11 +62,19 @@ export function validate<T extends InputTarget, S extends z.ZodType>(
 export function parseInput<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  target: InputTarget = "json",
+  source: InputTarget | { what: string } = "json",
 ): z.output<S> {
   const result = schema.safeParse(value, { error: expectation });
   if (result.success) return result.data;
-  throw new InvalidInputError(describeIssue(result.error.issues[0]!, target));
+  const issue = result.error.issues[0]!;
+  if (typeof source === "string") throw new InvalidInputError(describeIssue(issue, source));
+  // A value that is not a request part (a provider mapping in an admin's body or an import file).
+  const sentence = describeIssue(issue, "json");
+  throw new InvalidInputError(
+    issue.path.length === 0 && issue.code !== "unrecognized_keys"
+      ? `The ${source.what} ${issue.message}`
+      : `Invalid ${source.what}: ${sentence}`,
+  );
 }
 
 /** `"field" must be ...`: the field as the caller wrote it, then what it must be. */
