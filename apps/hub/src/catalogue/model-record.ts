@@ -1,58 +1,68 @@
-import { isPipelineType, type ModelData } from "@modelhub/tasks";
+import { isPipelineType, type ModelData, type PipelineType } from "@modelhub/tasks";
+import { z } from "zod";
 import { InvalidInputError } from "../errors.js";
+import { parseInput } from "../http/validate.js";
 import { isObject } from "../is-object.js";
 import { parseModelId } from "./model-id.js";
 
-type JsonObject = Record<string, unknown>;
-
-function fail(field: string, expectation: string): never {
-  throw new InvalidInputError(`Invalid model record: "${field}" must be ${expectation}.`);
-}
-
-function optionalObject<T>(record: JsonObject, field: string): T | undefined {
-  const value = record[field];
-  if (value === undefined || value === null) return undefined;
-  if (!isObject(value)) fail(field, "an object");
-  return value as T;
-}
-
-function optionalArray<T>(
-  record: JsonObject,
-  field: string,
-  check: (item: unknown) => boolean,
-  what: string,
-) {
-  const value = record[field];
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || !value.every(check)) fail(field, `an array of ${what}`);
-  return value as T[];
-}
-
-function optionalCount(record: JsonObject, field: string): number | undefined {
-  const value = record[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) fail(field, "a non-negative number");
-  return value;
-}
-
-function optionalString(record: JsonObject, field: string, maxLength = 200): string | undefined {
-  const value = record[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string" || value.length > maxLength)
-    fail(field, `a string of at most ${maxLength} characters`);
-  return value;
-}
-
-function optionalDate(record: JsonObject, field: string): string | undefined {
-  const value = optionalString(record, field, 40);
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) fail(field, "an ISO 8601 date");
-  return new Date(time).toISOString();
-}
-
 const MAX_TAGS = 500;
 const MAX_TAG_LENGTH = 200;
+
+/** Absent and null alike: the field is left out of the record. */
+const optional = <S extends z.ZodType>(schema: S) =>
+  schema.nullish().transform((value) => value ?? undefined);
+
+/** A JSON object, kept as it is (config, cardData, gguf…: the public hub's own shapes). */
+const jsonObject = z.custom<Record<string, unknown>>(isObject, { error: "must be an object." });
+
+const count = z.number().nonnegative({ error: "must be a non-negative number." });
+
+const text = (maxLength: number) =>
+  z.string().max(maxLength, { error: `must be a string of at most ${maxLength} characters.` });
+
+const date = text(40)
+  .refine((value) => !Number.isNaN(Date.parse(value)), { error: "must be an ISO 8601 date." })
+  .transform((value) => new Date(Date.parse(value)).toISOString());
+
+/**
+ * The fields of a record in the public hub API's format (`GET /api/models/{id}?full=true`) that the hub
+ * keeps, each type-checked; unknown fields (`_id`, `sha`, `spaces`...) are dropped. The id is read apart
+ * (`id` or `modelId`: parseModelId).
+ */
+const modelRecordSchema = z.object({
+  tags: optional(
+    z
+      .array(text(MAX_TAG_LENGTH), { error: "must be an array of strings." })
+      .max(MAX_TAGS, { error: `must be at most ${MAX_TAGS} strings.` }),
+  ).transform((tags) => [...new Set(tags ?? [])]),
+  pipeline_tag: optional(
+    z.custom<PipelineType>((value) => isPipelineType(value), { error: "must be a known pipeline task." }),
+  ),
+  library_name: optional(
+    text(100).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, {
+      error: "must be a library id (letters, digits, '.', '_', '-').",
+    }),
+  ),
+  config: optional(jsonObject),
+  cardData: optional(jsonObject),
+  widgetData: optional(z.array(jsonObject, { error: "must be an array of objects." })),
+  transformersInfo: optional(jsonObject),
+  siblings: optional(
+    z.array(z.looseObject({ rfilename: z.string() }), { error: "must be an array of {rfilename}." }),
+  ),
+  gguf: optional(jsonObject),
+  safetensors: optional(jsonObject),
+  downloads: optional(count),
+  likes: optional(count),
+  trendingScore: optional(count),
+  private: z.boolean().optional(),
+  gated: optional(
+    z.union([z.literal(false), z.enum(["auto", "manual"])], { error: 'must be false, "auto" or "manual".' }),
+  ),
+  createdAt: optional(date),
+  lastModified: optional(date),
+  cardText: optional(text(200_000)),
+});
 
 /**
  * Turns a record in the public hub API's format (`GET /api/models/{id}?full=true`) into a ModelData.
@@ -61,61 +71,18 @@ const MAX_TAG_LENGTH = 200;
 export function parseModelRecord(input: unknown): ModelData {
   if (!isObject(input)) throw new InvalidInputError("Invalid model record: expected a JSON object.");
   const id = parseModelId(input.id ?? input.modelId);
-  const tags =
-    optionalArray<string>(
-      input,
-      "tags",
-      (tag) => typeof tag === "string" && tag.length <= MAX_TAG_LENGTH,
-      "strings",
-    ) ?? [];
-  if (tags.length > MAX_TAGS) fail("tags", `at most ${MAX_TAGS} strings`);
-
-  const pipelineTag = input.pipeline_tag;
-  if (pipelineTag !== undefined && pipelineTag !== null && !isPipelineType(pipelineTag)) {
-    fail("pipeline_tag", "a known pipeline task");
-  }
-  const gated = input.gated;
-  if (gated !== undefined && gated !== null && gated !== false && gated !== "auto" && gated !== "manual") {
-    fail("gated", 'false, "auto" or "manual"');
-  }
-  const isPrivate = input.private;
-  if (isPrivate !== undefined && typeof isPrivate !== "boolean") fail("private", "a boolean");
-  const libraryName = optionalString(input, "library_name", 100);
-  if (libraryName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(libraryName)) {
-    fail("library_name", "a library id (letters, digits, '.', '_', '-')");
-  }
-
+  const { tags, pipeline_tag, library_name, ...rest } = parseInput(modelRecordSchema, input, {
+    what: "model record",
+  });
   const record: ModelData = {
     id,
-    tags: [...new Set(tags)],
-    ...(isPipelineType(pipelineTag) ? { pipeline_tag: pipelineTag } : {}),
-    ...(libraryName !== undefined ? { library_name: libraryName } : {}),
+    tags,
+    ...(pipeline_tag !== undefined ? { pipeline_tag } : {}),
+    ...(library_name !== undefined ? { library_name } : {}),
   };
-  const assign = <K extends keyof ModelData>(key: K, value: ModelData[K] | undefined) => {
-    if (value !== undefined) record[key] = value;
-  };
-  assign("config", optionalObject(input, "config"));
-  assign("cardData", optionalObject(input, "cardData"));
-  assign("widgetData", optionalArray(input, "widgetData", isObject, "objects"));
-  assign("transformersInfo", optionalObject(input, "transformersInfo"));
-  assign(
-    "siblings",
-    optionalArray(
-      input,
-      "siblings",
-      (item) => isObject(item) && typeof item.rfilename === "string",
-      "{rfilename}",
-    ),
-  );
-  assign("gguf", optionalObject(input, "gguf"));
-  assign("safetensors", optionalObject(input, "safetensors"));
-  assign("downloads", optionalCount(input, "downloads"));
-  assign("likes", optionalCount(input, "likes"));
-  assign("trendingScore", optionalCount(input, "trendingScore"));
-  assign("private", isPrivate as boolean | undefined);
-  assign("gated", (gated ?? undefined) as ModelData["gated"]);
-  assign("createdAt", optionalDate(input, "createdAt"));
-  assign("lastModified", optionalDate(input, "lastModified"));
-  assign("cardText", optionalString(input, "cardText", 200_000));
+  // A field the record leaves out stays absent, not a key holding undefined.
+  for (const [key, value] of Object.entries(rest)) {
+    if (value !== undefined) (record as unknown as Record<string, unknown>)[key] = value;
+  }
   return record;
 }
