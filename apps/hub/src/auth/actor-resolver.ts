@@ -118,14 +118,6 @@ export function createActorResolver(options: ActorResolverOptions) {
       const sessionId = sessionIdFromCookie(credentials.cookie);
       return sessionId ? fromSession(sessionId) : ANONYMOUS;
     },
-    /**
-     * The actor of a bearer hub token this resolver verified less than its cache's lifetime ago, without
-     * waiting for anything; undefined when it must be resolved (`resolve` then reads the store or refuses).
-     */
-    cachedTokenActor(authorization: string): (Actor & { kind: "user" }) | undefined {
-      const credential = bearerToken(authorization);
-      return credential === undefined ? undefined : cachedActor(credential, now());
-    },
     /** Forgets every verified token: call after revoking a token or changing a user or membership. */
     invalidate(): void {
       cache.clear();

@@ -50,17 +50,12 @@ export function createModelRoutes(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now 
  * a second per (provider, id) with it: a model made private shows here as late as in `modelRoute`.
  */
 export function createServedModels(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now = () => performance.now()) {
-  // Per provider, then per id: no key string is built per call.
-  const entries = new Map<string, Map<string, { models: ModelRoute["model"][]; expires: number }>>();
-  let size = 0;
+  const entries = new Map<string, { models: ModelRoute["model"][]; expires: number }>();
   return async function servedModels(provider: string, model: string): Promise<ModelRoute["model"][]> {
+    const key = `${provider}\u0000${model}`;
     const at = now();
-    const cached = entries.get(provider)?.get(model);
+    const cached = entries.get(key);
     if (cached && cached.expires > at) return cached.models;
-    return readServed(provider, model, at);
-  };
-
-  async function readServed(provider: string, model: string, at: number): Promise<ModelRoute["model"][]> {
     const ids = new Set(await store.mappings.modelsServedAs(provider, model));
     ids.add(model);
     const models: ModelRoute["model"][] = [];
@@ -69,19 +64,10 @@ export function createServedModels(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now
       if (found)
         models.push({ id: found.id, private: found.private, gated: found.gated, author: found.author });
     }
-    if (size >= MAX_ENTRIES) {
-      entries.clear();
-      size = 0;
-    }
-    let ofProvider = entries.get(provider);
-    if (!ofProvider) {
-      ofProvider = new Map();
-      entries.set(provider, ofProvider);
-    }
-    if (!ofProvider.has(model)) size++;
-    ofProvider.set(model, { models, expires: at + ttlMs });
+    if (entries.size >= MAX_ENTRIES) entries.clear();
+    entries.set(key, { models, expires: at + ttlMs });
     return models;
-  }
+  };
 }
 
 /**

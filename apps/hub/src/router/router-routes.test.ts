@@ -12,8 +12,8 @@ import type { RunningHub } from "../start-hub.js";
 import { grantGatedModelsToEveryone, INFERENCE_TOKEN_FOR_GATED_MODELS } from "./__fixtures__/gated-grants.js";
 
 /**
- * The router answers on plain node:http, in front of the Hono app: its refusals carry the hub's JSON error
- * shape and the headers the app's middleware would set (request id, CORS, security headers).
+ * The router's routes (router-routes.ts) run behind the app's middleware like every route: their refusals
+ * carry the hub's JSON error shape and the app's headers (request id, CORS, security headers).
  */
 let temp: ReturnType<typeof makeTempDir>;
 let sim: ProviderSim;
@@ -73,7 +73,7 @@ function rawCall(method: string, path: string, headers: Record<string, string>, 
 
 const ELSEWHERE = "https://elsewhere.example";
 
-describe("the node:http router", () => {
+describe("the router's routes", () => {
   const cases: Array<[string, string, () => Record<string, string>, number, string]> = [
     [
       "unknown provider",

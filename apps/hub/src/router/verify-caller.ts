@@ -1,4 +1,3 @@
-import type { Actor } from "../auth/actor.js";
 import type { ActorResolver } from "../auth/actor-resolver.js";
 import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
 import type { Authorizer } from "../auth/authorize.js";
@@ -28,26 +27,21 @@ export interface RouterCaller {
 }
 
 /**
- * Checks a router call's `Authorization` header and says who it is for, or throws the hub's 401/403 error
- * (synchronously, or as the promise's rejection). The one place the router decides whether a credential may
- * run inference: swap this function to change what credentials the router accepts. A verdict it already
- * holds comes back as it is, not in a promise: the router's calls await it with nothing else in between.
+ * Checks a router call's `Authorization` header and says who it is for, or throws the hub's 401/403 error.
+ * The one place the router decides whether a credential may run inference: swap this function to change what
+ * credentials the router accepts.
  */
 export type VerifyCaller = (
   authorization: string | undefined,
   billTo: string | undefined,
-) => RouterCaller | Promise<RouterCaller>;
+) => Promise<RouterCaller>;
 
 /**
  * User access tokens allowed to run inference (`authorize(actor, "inference", namespace)`), billed to the
- * user, or to the organization named by `X-HF-Bill-To` when the user is a member of it. Tokens are
- * resolved through the actor resolver's short-lived cache, shared with the API (a revocation clears both).
- *
- * The verdict is kept with the actor it was reached for: while the resolver hands out the same cached
- * actor (at most its token cache's lifetime, 1 s), a call with the same `X-HF-Bill-To` reuses the
- * authorization instead of deciding again. A revocation, a disabled user or a
- * changed membership clears the resolver's cache (on every replica, through the store's accounts-changed
- * notification), the next call gets a new actor, and so a fresh decision: nothing outlives the token cache.
+ * user, or to the organization named by `X-HF-Bill-To` when the user is a member of it. Tokens are resolved
+ * through the actor resolver's short-lived cache, shared with the API: a revocation, a disabled user or a
+ * changed membership clears it (on every replica, through the store's accounts-changed notification), and
+ * the next call is decided afresh.
  */
 export function userTokenVerifier(
   resolver: ActorResolver,
@@ -56,15 +50,19 @@ export function userTokenVerifier(
    * choose: keep it cached. */
   preferredProviders: (userId: number) => Promise<readonly string[]> = async () => [],
 ): VerifyCaller {
-  // Per actor, per `X-HF-Bill-To`: the verdict being reached, replaced by the caller once it is.
-  const verdicts = new WeakMap<object, Map<string, RouterCaller | Promise<RouterCaller>>>();
-
-  async function decide(actor: Actor & { kind: "user" }, billTo: string | undefined): Promise<RouterCaller> {
+  return async (authorization, billTo) => {
+    if (!authorization) {
+      throw new AuthenticationRequiredError('A hub token is required: send "Authorization: Bearer hf_...".');
+    }
+    const actor = await resolver.resolve({ authorization });
+    if (actor.kind !== "user" || actor.credential.kind !== "token") {
+      throw new PermissionDeniedError("The router takes user access tokens (hf_...).");
+    }
     const namespace = billTo?.trim() || actor.user.name;
     await authorizer.authorize(actor, "inference", { kind: "namespace", name: namespace });
     const org = actor.memberships.find((m) => m.org.name.toLowerCase() === namespace.toLowerCase())?.org;
     return {
-      tokenId: (actor.credential as { token: { id: number } }).token.id,
+      tokenId: actor.credential.token.id,
       userId: actor.user.id,
       billToId: org?.id ?? null,
       preferredProviders: () => preferredProviders(actor.user.id),
@@ -76,47 +74,5 @@ export function userTokenVerifier(
         await authorizer.authorize(actor, "inference", resource);
       },
     };
-  }
-
-  function verdictFor(actor: Actor & { kind: "user" }, billTo: string | undefined) {
-    let byBillTo = verdicts.get(actor);
-    if (!byBillTo) {
-      byBillTo = new Map();
-      verdicts.set(actor, byBillTo);
-    }
-    const key = billTo ?? "";
-    let verdict = byBillTo.get(key);
-    if (!verdict) {
-      const deciding = decide(actor, billTo);
-      verdict = deciding;
-      deciding.then(
-        (caller) => {
-          if (byBillTo.get(key) === deciding) byBillTo.set(key, caller);
-        },
-        // A refusal is not kept: the error is thrown to this caller, and the next call decides again.
-        () => byBillTo.delete(key),
-      );
-      if (byBillTo.size >= 16) byBillTo.clear();
-      byBillTo.set(key, verdict);
-    }
-    return verdict;
-  }
-
-  async function verifyResolving(authorization: string, billTo: string | undefined): Promise<RouterCaller> {
-    const actor = await resolver.resolve({ authorization });
-    if (actor.kind !== "user" || actor.credential.kind !== "token") {
-      throw new PermissionDeniedError("The router takes user access tokens (hf_...).");
-    }
-    return verdictFor(actor, billTo);
-  }
-
-  return (authorization, billTo) => {
-    if (!authorization) {
-      throw new AuthenticationRequiredError('A hub token is required: send "Authorization: Bearer hf_...".');
-    }
-    // A token verified less than the resolver's cache lifetime ago, with a verdict reached for it: no await.
-    const actor = resolver.cachedTokenActor(authorization);
-    if (actor?.credential.kind === "token") return verdictFor(actor, billTo);
-    return verifyResolving(authorization, billTo);
   };
 }
