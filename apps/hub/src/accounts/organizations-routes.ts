@@ -1,4 +1,5 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { HubEnv } from "../http/hub-env.js";
 import { validate } from "../http/validate.js";
 import { usageSince } from "../router/usage-query.js";
@@ -40,13 +41,13 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
   const app = new Hono<HubEnv>();
   const json = { maxBytes: deps.maxBodyBytes };
 
-  /** The `:org` of the route, once the caller may manage it (before its body is read). */
-  const managedOrg = (c: Context<HubEnv>): Promise<Org> => accounts.org(c.req.param("org") ?? "");
-  const manager: MiddlewareHandler<HubEnv> = async (c, next) => {
-    const org = await managedOrg(c);
+  /** The `:org` of the route (`c.get("org")`), once the caller may manage it: before its body is read. */
+  const manager = createMiddleware<HubEnv & { Variables: { org: Org } }>(async (c, next) => {
+    const org = await accounts.org(c.req.param("org") ?? "");
     await c.get("authorizer").authorize(c.get("actor"), "manage", { kind: "org", name: org.name });
+    c.set("org", org);
     await next();
-  };
+  });
   /** Acting as the signed-in user (a session or a write token), before the body is read. */
   const asUser: MiddlewareHandler<HubEnv> = async (c, next) => {
     const actor = signedInUser(c);
@@ -104,7 +105,7 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
 
   app.put("/:org/members/:user", manager, validate("json", memberRequest, json), async (c) => {
     const changed = await accounts.setMember(
-      c.req.param("org"),
+      c.get("org").name,
       c.req.param("user"),
       c.req.valid("json").role,
     );
@@ -131,7 +132,7 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
   });
 
   app.post("/:org/invites", manager, validate("json", orgInviteRequest, json), async (c) => {
-    const org = await managedOrg(c);
+    const org = c.get("org");
     const input = c.req.valid("json");
     const actor = c.get("actor");
     const invite = await invites.create(
@@ -148,7 +149,7 @@ export function organizationsRoutes(deps: OrganizationsRoutesDeps) {
   });
 
   app.get("/:org/usage", manager, validate("query", usageQuery), async (c) => {
-    const org = await managedOrg(c);
+    const org = c.get("org");
     const since = usageSince(c.req.valid("query").since);
     return c.json({ org: org.name, since, usage: await deps.usage.ofOrg(org.id, since) });
   });
