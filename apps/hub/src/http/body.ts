@@ -7,6 +7,7 @@ import {
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
 } from "../errors.js";
+import { isObject } from "../is-object.js";
 
 /**
  * Reads the request body into memory, refusing it as soon as it passes `maxBytes` (checked against
@@ -158,13 +159,6 @@ export async function readJsonBody(c: Context, maxBytes: number): Promise<unknow
 
 /** `value` when it is a JSON object (not an array, not null), or InvalidInputError. */
 export function jsonObject(value: unknown): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new InvalidInputError("Expected a JSON object.");
-  }
-  return value as Record<string, unknown>;
-}
-
-/** Reads a JSON request body of at most `maxBytes` that must be an object. */
-export async function readJsonObject(c: Context, maxBytes: number): Promise<Record<string, unknown>> {
-  return jsonObject(await readJsonBody(c, maxBytes));
+  if (!isObject(value)) throw new InvalidInputError("Expected a JSON object.");
+  return value;
 }
