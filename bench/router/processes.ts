@@ -43,9 +43,15 @@ export function startServer(
       clearTimeout(timer);
       reject(new Error(`${name} exited with ${code} before printing its URL (its stderr says why)`));
     });
-    createInterface({ input: child.stdout! }).once("line", (line) => {
+    // The first line that names the server's URL: a bare URL, `{"url": ...}`, or the hub's "running at URL".
+    const lines = createInterface({ input: child.stdout! });
+    lines.on("line", (line) => {
+      const url = line.startsWith("{")
+        ? (JSON.parse(line) as { url: string }).url
+        : (/^(https?:\/\/\S+)$/.exec(line.trim()) ?? / is running at (https?:\/\/\S+)/.exec(line))?.[1];
+      if (!url) return;
+      lines.removeAllListeners("line");
       clearTimeout(timer);
-      const url = line.startsWith("{") ? (JSON.parse(line) as { url: string }).url : line.trim();
       const pid = child.pid!;
       resolve({
         name,

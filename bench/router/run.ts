@@ -1,8 +1,8 @@
 /**
  * Router benchmark (npm run bench:router -w bench): the hub's `POST /v1/chat/completions` beside a bare
  * reverse proxy (bare-proxy.ts: node:http + undici, ~30 lines) in front of the same provider simulator, each in
- * its own process. The hub runs as `npm start` runs it (hub.mjs: the built server, node
- * --max-semi-space-size=64, configured by environment), reached only through its public HTTP surface.
+ * its own process. The hub runs as `npm start` runs it (the built `apps/hub/dist/server.js` under node
+ * --max-semi-space-size=64, configured by environment, providers pointed at the simulator by PROVIDER_BASE_URLS), reached only through its public HTTP surface.
  *   1. paced: provider-sim answers like a hosted model (first token after 150-400 ms, then 30-80 tokens/s;
  *      each call's draw fixed by its `seed`, so that both paths get the same calls), 64 calls in flight,
  *      streamed then not: added latency of the hub over the proxy to the first and to the last byte (p50, p99);
@@ -22,6 +22,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import type { Pool } from "undici";
 import { type CallTiming, connect, type LoadRun, median, percentile, runCalls } from "./load.js";
 import { ownCpuMs, type ServerProcess, startServer } from "./processes.js";
@@ -208,11 +209,11 @@ async function startSet(pace: string | undefined) {
     ]);
     started.push(sim);
     const hubLog = join(dataDir, "hub.log");
-    const hub = await startServer("hub", [...NODE_FLAGS, here("./hub.mjs")], {
+    const hub = await startServer("hub", [...NODE_FLAGS, join(HUB_ROOT, "apps/hub/dist/server.js")], {
       env: {
         ...process.env,
-        BENCH_HUB_ROOT: HUB_ROOT,
-        BENCH_PROVIDER_BASE_URL: sim.url,
+        // Every provider at the simulator, as an operator points providers at a gateway.
+        PROVIDER_BASE_URLS: INFERENCE_PROVIDERS.map((name) => `${name}=${sim.url}/${name}`).join(","),
         DATA_DIR: join(dataDir, "data"),
         ADMIN_TOKEN,
         PORT: "0",

@@ -24,6 +24,25 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ ...oidc, OIDC_ISSUER: "ftp://x" }, options)).toThrow(/OIDC_ISSUER must be/);
   });
 
+  it("reads provider base URLs, refusing unknown providers, duplicates and credentials", () => {
+    const env = {
+      PROVIDER_BASE_URLS: " together=http://127.0.0.1:7070/together/ , fal-ai=https://gw.example/fal",
+    };
+    expect(parseConfig(env, options).providerBaseUrls).toEqual({
+      together: "http://127.0.0.1:7070/together",
+      "fal-ai": "https://gw.example/fal",
+    });
+    for (const [value, problem] of [
+      ["nebula=http://x", /unknown provider "nebula"/],
+      ["together=http://a,together=http://b", /names "together" twice/],
+      ["together=ftp://x", /must be http\(s\)/],
+      ["together=http://user:secret@x", /must not carry credentials/],
+      ["together", /entries are provider=url/],
+    ] as const) {
+      expect(() => parseConfig({ PROVIDER_BASE_URLS: value }, options)).toThrow(problem);
+    }
+  });
+
   it("applies the defaults", () => {
     expect(parseConfig({}, options)).toEqual({
       port: DEFAULT_PORT,
@@ -32,6 +51,7 @@ describe("parseConfig", () => {
       dataDir: "/repo/.data",
       adminToken: undefined,
       providerKeys: {},
+      providerBaseUrls: {},
       logLevel: "info",
       usageRetentionDays: 30,
       signupPolicy: "closed",

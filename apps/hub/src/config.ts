@@ -23,6 +23,8 @@ export interface HubConfig extends BlobSettings {
   adminToken: string | undefined;
   /** Provider name -> API key, from the environment variables the provider registry names. */
   providerKeys: Record<string, string>;
+  /** PROVIDER_BASE_URLS: provider name -> base URL replacing the registry's (a gateway, a private deployment). */
+  providerBaseUrls: Record<string, string>;
   logLevel: "debug" | "info" | "warn" | "error";
   /** SIGNUP_POLICY: who may create an account through the API (`closed` by default: admins do). */
   signupPolicy: "open" | "invite" | "closed";
@@ -107,6 +109,11 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     const key = env[variable]?.trim();
     if (key) providerKeys[provider] = key;
   }
+  const providerBaseUrls = parseProviderBaseUrls(
+    env.PROVIDER_BASE_URLS,
+    Object.keys(options.providerKeyVariables),
+    problems,
+  );
   const signupPolicy = (env.SIGNUP_POLICY || "closed") as HubConfig["signupPolicy"];
   if (!["open", "invite", "closed"].includes(signupPolicy)) {
     problems.push("SIGNUP_POLICY must be one of open, invite, closed.");
@@ -132,6 +139,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     databaseUrl,
     adminToken,
     providerKeys,
+    providerBaseUrls,
     logLevel,
     usageRetentionDays,
     signupPolicy,
@@ -140,4 +148,40 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     cardImageOrigins,
     ...blobSettings,
   };
+}
+
+/**
+ * `PROVIDER_BASE_URLS=together=https://gateway.internal/together,fal-ai=http://127.0.0.1:7070/fal-ai`: where
+ * each named provider is reached instead of its public base URL. Every entry is checked: a known provider, once,
+ * and an http(s) URL without credentials (they would be logged with the URL; keys go in `<PROVIDER>_API_KEY`).
+ */
+function parseProviderBaseUrls(
+  raw: string | undefined,
+  providers: readonly string[],
+  problems: string[],
+): Record<string, string> {
+  const urls: Record<string, string> = {};
+  if (!raw?.trim()) return urls;
+  for (const entry of raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const equals = entry.indexOf("=");
+    const provider = equals > 0 ? entry.slice(0, equals).trim() : "";
+    const url = equals > 0 ? entry.slice(equals + 1).trim() : "";
+    if (!provider || !url) {
+      problems.push(`PROVIDER_BASE_URLS entries are provider=url, got "${entry}".`);
+    } else if (!providers.includes(provider)) {
+      problems.push(`PROVIDER_BASE_URLS names an unknown provider "${provider}".`);
+    } else if (provider in urls) {
+      problems.push(`PROVIDER_BASE_URLS names "${provider}" twice.`);
+    } else if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+      problems.push(`PROVIDER_BASE_URLS: the URL of "${provider}" must be an http(s) URL.`);
+    } else if (new URL(url).username || new URL(url).password) {
+      problems.push(`PROVIDER_BASE_URLS: the URL of "${provider}" must not carry credentials.`);
+    } else {
+      urls[provider] = url.replace(/\/+$/, "");
+    }
+  }
+  return urls;
 }

@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     oidc: config.oidc,
     lfsMultipartChunkBytes: config.lfsMultipartChunkBytes,
     providerKeys: config.providerKeys,
+    providerBaseUrls: config.providerBaseUrls,
     blobStore: config.blobStore,
     blobDownload: config.blobDownload,
     webDist: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : undefined,
