@@ -3,6 +3,7 @@ import { type Action, type Authorizer, repoNotFound } from "../auth/authorize.js
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
 import { isServedMapping } from "../router/served.js";
 import type { Store } from "../store/store.js";
+import { importCatalogue, readImportFile } from "./catalogue.js";
 import {
   inPreferredOrder,
   type ProviderMapping,
@@ -10,7 +11,6 @@ import {
   parseProviderMapping,
   parseProviderName,
 } from "./mapping-record.js";
-import { importCatalogue, readImportFile } from "./catalogue.js";
 import type { ModelFilters, VisibleModels } from "./model-filters.js";
 import { parseModelId } from "./model-id.js";
 import { modelResource } from "./model-lookup.js";
