@@ -2,8 +2,9 @@ import { subscribe } from "node:diagnostics_channel";
 import { Agent } from "undici";
 
 /**
- * The router's connections to providers: one undici Agent per hub (a keep-alive pool per provider origin).
- * A provider's own keep-alive hint is followed; an idle connection is closed after a few seconds at most.
+ * The router's connections to providers: one undici Agent per hub (a keep-alive pool per provider origin,
+ * at most 256 connections to one origin; calls beyond wait for one). An idle connection is closed after 4 s,
+ * or by the provider's own Keep-Alive hint (undici keeps it a little less than the hint, at most 60 s).
  */
 export function createProviderAgent(): Agent {
   return new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000, connections: 256 });
