@@ -6,13 +6,14 @@ import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { startTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
+import { createMemoryLogger } from "../logger.js";
 import type { RunningHub } from "../start-hub.js";
 
 /**
  * The router's connections on both sides, against the real hub (node:http in, undici out), for what the
  * router's own front and HTTP client used to be tested for: a slow caller holds the provider back, a caller
- * whose body never comes costs the provider nothing, calls pipelined on one kept-alive connection are
- * answered in order.
+ * whose body never comes costs the provider nothing, a caller gone cancels the provider's call, calls
+ * pipelined on one kept-alive connection are answered in order.
  */
 const MIB = 1024 * 1024;
 let temp: ReturnType<typeof makeTempDir>;
@@ -22,6 +23,9 @@ let token: string;
 /** Calls the provider received, and bytes of its streamed answer written so far. */
 let providerCalls = 0;
 let written = 0;
+/** Calls whose connection the hub closed before the provider answered. */
+let cancelledCalls = 0;
+const logger = createMemoryLogger();
 
 beforeAll(async () => {
   temp = makeTempDir();
@@ -29,6 +33,13 @@ beforeAll(async () => {
   provider = createServer((request, response) => {
     providerCalls++;
     request.resume();
+    if (request.headers.accept === "text/x-never") {
+      // A provider that never answers: the test watches its call being cancelled.
+      request.socket.once("close", () => {
+        cancelledCalls++;
+      });
+      return;
+    }
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     response.writeHead(200, { "content-type": "application/octet-stream" });
     const writeMore = () => {
@@ -51,6 +62,7 @@ beforeAll(async () => {
     providerKeys: { together: "sk-connections-key" },
     providerBaseUrls: { together: `http://127.0.0.1:${(provider.address() as AddressInfo).port}` },
     providerSim: false,
+    logger,
   });
   token = (
     await accountsService(hub.store.accounts).createToken(undefined, {
@@ -112,6 +124,30 @@ describe("the router's connections", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(providerCalls).toBe(callsBefore);
     expect(await usageCount()).toBe(usageBefore);
+  });
+
+  it("cancels the provider's call when the caller leaves before its answer, recorded as the caller's", async () => {
+    const controller = new AbortController();
+    const call = fetch(`${hub.url}/router/together/v1/chat/completions`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json",
+        Accept: "text/x-never",
+      },
+      body: "{}",
+      signal: controller.signal,
+    });
+    await expect.poll(() => providerCalls).toBeGreaterThan(0);
+    const cancelledBefore = cancelledCalls;
+    setTimeout(() => controller.abort(), 200);
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => cancelledCalls).toBe(cancelledBefore + 1);
+    await expect
+      .poll(() =>
+        logger.lines.some((line) => line.includes('"msg":"router call"') && line.includes('"status":499')),
+      )
+      .toBe(true);
   });
 
   it("answers calls pipelined on one kept-alive connection in order, a router call among them", async () => {
