@@ -39,16 +39,6 @@ export function createStreamRewriter(rewrites: readonly Rewrite[] | CompiledRewr
       pending = Buffer.from(data.subarray(data.byteLength - held));
       return data.subarray(0, data.byteLength - held);
     },
-    /**
-     * Whether `push(chunk)` would give `chunk` back as it is, holding nothing: nothing held from before, no
-     * text in it, and no end that may begin one. (The caller may then pass on `chunk`, or a copy of it, itself.)
-     */
-    passesAsIs(chunk: Buffer): boolean {
-      if (pending) return false;
-      for (const pair of compiled.pairs) if (chunk.indexOf(pair.find) !== -1) return false;
-      for (const key of compiled.keys) if (key.forms.spans(chunk).length > 0) return false;
-      return heldAtEnd(chunk, compiled) === 0;
-    },
     /** What was held back, at the end of the body (a key's cut-off start redacted). */
     end(): Buffer {
       const rest = pending ?? EMPTY;
