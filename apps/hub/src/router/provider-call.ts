@@ -98,8 +98,8 @@ export function providerRewrites(publicUrl: string): (upstream: Upstream) => Com
 const WHOLE_ANSWER_BYTES = 256 * 1024;
 
 /**
- * Sends one call to the provider through undici and gives its answer for the caller,
- * scrubbed of the provider's key and base URL (ProviderAnswer): a streamed answer (or one of unknown or large size) as a
+ * Sends one call to the provider through undici and gives its answer for the caller (ProviderAnswer),
+ * scrubbed of the provider's key and base URL: a streamed answer (or one of unknown or large size) as a
  * stream passed on read by read, with back-pressure both ways; a small one of known length, and every error
  * answer, read whole. The provider's call is cancelled when the caller goes away, and cut when its head
  * takes longer than `timeouts.headersMs` or its body stalls for `timeouts.idleMs` (undici's timeouts).
