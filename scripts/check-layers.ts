@@ -61,26 +61,7 @@ const DOMAIN_OF_FOLDER: Record<string, string> = { auth: "accounts" };
 const BEING_CONVERTED = "being converted (issue 33)";
 export const ALLOWED: Record<string, string> = {
   // The repository, LFS/Xet and discussions routes, being made one route table with their services.
-  "discussions/discussions-routes.ts -> discussions/discussions-table.ts": BEING_CONVERTED,
-  "discussions/discussions-routes.ts -> repos/repos-table.ts": BEING_CONVERTED,
-  "discussions/discussions-table.ts -> repos/repos-table.ts": BEING_CONVERTED,
-  "discussions/pull-requests.ts -> repos/repos-table.ts": BEING_CONVERTED,
-  "lfs-xet/cas-routes.ts -> lfs-xet/xet-table.ts": BEING_CONVERTED,
-  "lfs-xet/lfs-routes.ts -> repos/repos-table.ts": BEING_CONVERTED,
-  "lfs-xet/lfs-routes.ts -> storage/blob-store.ts": BEING_CONVERTED,
-  "lfs-xet/xet-token-routes.ts -> repos/repos-table.ts": BEING_CONVERTED,
-  "repos/admin-routes.ts -> repos/repos-table.ts": BEING_CONVERTED,
-  "repos/listing-routes.ts -> repos/repos-listing.ts": BEING_CONVERTED,
-  "repos/listing-routes.ts -> repos/repos-table.ts": BEING_CONVERTED,
-  "repos/listing-routes.ts -> store/store.ts": BEING_CONVERTED,
-  "repos/read-routes.ts -> repos/repos-table.ts": BEING_CONVERTED,
-  "repos/read-routes.ts -> store/store.ts": BEING_CONVERTED,
-  "repos/repo-routes.ts -> repos/repos-table.ts": BEING_CONVERTED,
-  "repos/resolve-routes.ts -> lfs-xet/xet-table.ts": BEING_CONVERTED,
-  "repos/resolve-routes.ts -> repos/repos-table.ts": BEING_CONVERTED,
   "repos/seed-repositories.ts -> catalogue/models-table.ts": BEING_CONVERTED,
-  "repos/write-routes.ts -> repos/repos-table.ts": BEING_CONVERTED,
-  "repos/write-routes.ts -> storage/blob-store.ts": BEING_CONVERTED,
   // The router, being moved onto Hono and undici.
   "router/model-routes.ts -> catalogue/models-table.ts": BEING_CONVERTED,
   "router/model-routes.ts -> store/store.ts": BEING_CONVERTED,

@@ -24,10 +24,12 @@ import { actorMiddleware } from "./auth/middleware.js";
 import { catalogueService } from "./catalogue/catalogue-service.js";
 import { librariesRoutes } from "./catalogue/libraries-routes.js";
 import { librarySnippetsRoutes } from "./catalogue/library-snippets-routes.js";
+import { mappingsForCaller } from "./catalogue/model-lookup.js";
 import { modelsRoutes } from "./catalogue/models-routes.js";
 import { snippetsRoutes } from "./catalogue/snippets-routes.js";
 import { tasksRoutes } from "./catalogue/tasks-routes.js";
 import { widgetRoutes } from "./catalogue/widget-routes.js";
+import { createDiscussionsService } from "./discussions/discussions-service.js";
 import { HubError, NotFoundError, renderError } from "./errors.js";
 import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
@@ -41,14 +43,18 @@ import { createWebHandler } from "./http/static-web.js";
 import { isAdminPage, isAppPage } from "./http/web-pages.js";
 import { CAS_PATH, xetCasRoutes } from "./lfs-xet/cas-routes.js";
 import { createCasService } from "./lfs-xet/cas-service.js";
+import { createLfsService } from "./lfs-xet/lfs-service.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import { type Logger, silentLogger } from "./logger.js";
+import { createAccessRequestsService } from "./repos/access-requests-service.js";
 import { repoAdminRoutes, validateYamlRoute } from "./repos/admin-routes.js";
+import { createContentClaims } from "./repos/content-claims.js";
 import { repoListingRoutes } from "./repos/listing-routes.js";
 import type { RepoReadDeps } from "./repos/read-routes.js";
 import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import { repositoryRoutes } from "./repos/repo-routes.js";
 import { createRepoService } from "./repos/repo-service.js";
+import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
 import { providerSettingsService } from "./router/provider-settings-service.js";
@@ -299,8 +305,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   );
   app.route("/api/avatars", avatarsRoutes());
   app.route("/api/users", usersRoutes(accountsOps));
-  app.route("/api/datasets", repoListingRoutes(deps.store, "dataset"));
-  app.route("/api/spaces", repoListingRoutes(deps.store, "space"));
+  const reposListing = createReposListingService(deps.store);
+  app.route("/api/datasets", repoListingRoutes(reposListing, "dataset"));
+  app.route("/api/spaces", repoListingRoutes(reposListing, "space"));
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(
     "/",
@@ -405,20 +412,28 @@ function mountRepositories(
     signer: xetSigner,
     casUrl: `${publicUrl}${CAS_PATH}`,
   });
+  const repos = createRepoService({ store: deps.store, blobs: deps.blobs });
+  const access = deps.repoAccess ?? accountsRepoAccess(authorizer);
   const repoDeps: RepoReadDeps = {
-    store: deps.store,
-    repos: createRepoService({ store: deps.store, blobs: deps.blobs }),
-    access: deps.repoAccess ?? accountsRepoAccess(authorizer),
+    repos,
+    access,
     publicUrl,
     xetSigner,
     cas,
     redirectDownloads: deps.blobDownload === "redirect",
+    discussions: createDiscussionsService({ store: deps.store, repos }),
+    claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),
+    accessRequests: createAccessRequestsService(deps.store),
+    catalogue: {
+      model: (id) => deps.store.models.get(id),
+      countChildren: (id) => deps.store.models.countChildren(id),
+      mappingsFor: (c, id) => mappingsForCaller(c, deps.store, id),
+    },
   };
   app.route(
     CAS_PATH,
     xetCasRoutes({
       cas,
-      xet: deps.store.xet,
       signer: xetSigner,
       holdsContent: (repoKey, sha256) => deps.store.repos.repoHoldsContent(repoKey, sha256),
     }),
@@ -427,6 +442,7 @@ function mountRepositories(
     "/",
     repositoryRoutes({
       ...repoDeps,
+      lfs: createLfsService({ store: deps.store, repos, access }),
       multipartChunk: deps.lfsMultipartChunkBytes,
       isCatalogueModel: async (id) => (await deps.store.models.get(id)) !== undefined,
     }),

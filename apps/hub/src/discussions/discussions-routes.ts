@@ -7,11 +7,11 @@ import { queryBoolean, queryInteger, queryOne } from "../http/query.js";
 import { type RepoReadDeps, repoUrl } from "../repos/read-routes.js";
 import type { RepoActor } from "../repos/repo-access.js";
 import { assignedRepo, type RepoApiPath } from "../repos/repo-assignment.js";
+import type { CommitRecord, RepoRecord } from "../repos/repo-records.js";
 import { actorName } from "../repos/repo-target.js";
-import type { CommitRecord, RepoRecord } from "../repos/repos-table.js";
 import { branchRef } from "../repos/revision.js";
-import type { DiscussionEventRecord, DiscussionRecord } from "./discussions-table.js";
-import { createPullRequests, type PullRequests } from "./pull-requests.js";
+import type { DiscussionEventRecord, DiscussionRecord } from "./discussion-records.js";
+import type { PullRequests } from "./pull-requests.js";
 
 type JsonObject = Record<string, unknown>;
 const PAGE_SIZE = 50;
@@ -41,7 +41,7 @@ function createViews(deps: RepoReadDeps, repo: RepoRecord) {
   const fullnames = new Map<string, string>();
   async function author(name: string) {
     if (!fullnames.has(name)) {
-      fullnames.set(name, (await deps.store.accounts.users.byName(name))?.fullname ?? name);
+      fullnames.set(name, await deps.discussions.fullname(name));
     }
     return {
       name,
@@ -131,7 +131,7 @@ async function findDiscussion(deps: RepoReadDeps, repo: RepoRecord, rawNum: stri
   const num = Number(rawNum);
   if (!rawNum || !/^\d{1,9}$/.test(rawNum) || num < 1)
     throw new InvalidInputError("Invalid discussion number.");
-  const discussion = await deps.store.discussions.get(repo.key, num);
+  const discussion = await deps.discussions.get(repo, num);
   if (!discussion) throw new NotFoundError(`Discussion #${num} not found in ${repo.id}.`);
   return discussion;
 }
@@ -160,7 +160,7 @@ export async function repoDiscussions(
   // Access ("read" for GET, "discuss" for POST) was checked by the route table's repoAssignment().
   const { repo, actor } = assignedRepo(c);
   const views = createViews(deps, repo);
-  const prs = createPullRequests(deps.store, deps.repos);
+  const prs = deps.discussions.pullRequests;
   if (extra.length) throw new NotFoundError("Unknown discussion endpoint.");
   if (reading) {
     if (num === undefined) return listDiscussions(deps, c, repo, views);
@@ -176,13 +176,13 @@ export async function repoDiscussions(
     case "comment": {
       if (commentId !== undefined) break;
       const comment = text(body.comment, "comment", { min: 1, max: MAX_COMMENT });
-      const event = await deps.store.discussions.comment(repo.key, discussion.num, name, comment, now);
+      const event = await deps.discussions.comment(repo, discussion.num, name, comment, now);
       return c.json({ newMessage: await views.event(event) });
     }
     case "title": {
       await requireAuthorOrWriter(deps, actor, repo, discussion.author, "rename this discussion");
       const title = text(body.title, "title", { min: 3, max: 200 });
-      const event = await deps.store.discussions.rename(repo.key, discussion.num, {
+      const event = await deps.discussions.rename(repo, discussion.num, {
         title,
         author: name,
         now,
@@ -197,7 +197,7 @@ export async function repoDiscussions(
       if (discussion.status === "merged") throw new InvalidInputError(`#${discussion.num} is merged.`);
       const comment =
         typeof body.comment === "string" && body.comment.trim() ? body.comment.trim() : undefined;
-      const event = await deps.store.discussions.setStatus(repo.key, discussion.num, {
+      const event = await deps.discussions.setStatus(repo, discussion.num, {
         status: body.status,
         author: name,
         now,
@@ -210,7 +210,7 @@ export async function repoDiscussions(
       const comment =
         typeof body.comment === "string" && body.comment.trim() ? body.comment.trim() : undefined;
       const { commitOid } = await prs.merge(repo, discussion, name, comment?.slice(0, MAX_COMMENT));
-      const events = await deps.store.discussions.events(repo.key, discussion.num);
+      const events = await deps.discussions.events(repo, discussion.num);
       const merged = events.findLast((event) => event.type === "status-change")!;
       return c.json({ newStatus: await views.event(merged), mergeCommitId: commitOid });
     }
@@ -219,7 +219,7 @@ export async function repoDiscussions(
       break;
     default: {
       if (resource !== "comment" || commentId === undefined) break;
-      const existing = await deps.store.discussions.event(repo.key, discussion.num, commentId.toLowerCase());
+      const existing = await deps.discussions.event(repo, discussion.num, commentId.toLowerCase());
       if (existing?.type !== "comment") throw new NotFoundError(`Comment ${commentId} not found.`);
       if (commentAction === "edit") {
         if (actor.kind !== "user" || actor.user.name.toLowerCase() !== existing.author.toLowerCase()) {
@@ -227,7 +227,7 @@ export async function repoDiscussions(
         }
         if (existing.hidden) throw new InvalidInputError("A hidden comment cannot be edited.");
         const content = text(body.content, "content", { min: 1, max: MAX_COMMENT });
-        const updated = await deps.store.discussions.editComment(repo.key, discussion.num, existing.id, {
+        const updated = await deps.discussions.editComment(repo, discussion.num, existing.id, {
           body: content,
           author: name,
           now,
@@ -236,7 +236,7 @@ export async function repoDiscussions(
       }
       if (commentAction === "hide") {
         await requireAuthorOrWriter(deps, actor, repo, existing.author, "hide this comment");
-        const updated = await deps.store.discussions.hideComment(repo.key, discussion.num, existing.id);
+        const updated = await deps.discussions.hideComment(repo, discussion.num, existing.id);
         return c.json({ updatedComment: await views.event(updated!) });
       }
     }
@@ -260,8 +260,8 @@ async function listDiscussions(
     throw new InvalidInputError('"status" must be all, open or closed.');
   const author = queryOne(c, "author");
   const search = queryOne(c, "search");
-  const result = await deps.store.discussions.list(
-    repo.key,
+  const result = await deps.discussions.list(
+    repo,
     {
       ...(type === "all" ? {} : { isPullRequest: type === "pull_request" }),
       ...(status === "all" ? {} : { status: status as "open" | "closed" }),
@@ -291,7 +291,7 @@ async function openDiscussion(
     typeof body.description === "string" ? body.description.trim().slice(0, MAX_COMMENT) : "";
   const isPullRequest = body.pullRequest === true;
   const targetRef = branchRef("main");
-  const discussion = await deps.store.discussions.open({
+  const discussion = await deps.discussions.open({
     repoKey: repo.key,
     isPullRequest,
     title,
@@ -314,7 +314,7 @@ async function discussionDetails(
   views: ReturnType<typeof createViews>,
   prs: PullRequests,
 ): Promise<Response> {
-  const stored = await deps.store.discussions.events(repo.key, discussion.num);
+  const stored = await deps.discussions.events(repo, discussion.num);
   const commits = discussion.isPullRequest ? await prs.commits(repo, discussion) : [];
   const events = [
     ...(await Promise.all(stored.map(views.event))),
@@ -326,7 +326,7 @@ async function discussionDetails(
       base: discussion.targetRef ?? branchRef("main"),
       ...(discussion.mergeCommitOid ? { mergeCommitId: discussion.mergeCommitOid } : {}),
       baseOid: (await prs.baseOf(repo, discussion)) ?? null,
-      headOid: (await deps.store.repos.ref(repo.key, `refs/pr/${discussion.num}`)) ?? null,
+      headOid: (await deps.discussions.pullRequestHead(repo, discussion.num)) ?? null,
     };
     details.filesWithConflicts = await prs.conflicts(repo, discussion);
     if (queryBoolean(c, "diff")) {

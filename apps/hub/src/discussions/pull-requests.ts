@@ -7,8 +7,8 @@ import {
   type FileDiff,
   gitDiffSection,
 } from "../repos/repo-diff.js";
+import type { CommitRecord, FileRecord, RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
-import type { CommitRecord, FileRecord, RepoRecord } from "../repos/repos-table.js";
 import { branchRef, prRef } from "../repos/revision.js";
 import type { Store } from "../store/store.js";
 import type { DiscussionRecord } from "./discussions-table.js";

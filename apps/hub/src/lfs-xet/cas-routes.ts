@@ -14,7 +14,6 @@ import type { HubEnv } from "../http/hub-env.js";
 import { requestStream } from "../http/request-stream.js";
 import { CasBusyError, CasRejectedError, type CasService, toReconstructionV2 } from "./cas-service.js";
 import { isHashHex } from "./hashes.js";
-import type { XetTable } from "./xet-table.js";
 import { type XetGrant, type XetSigner, XetTokenError } from "./xet-tokens.js";
 import { MAX_XORB_BYTES } from "./xorb.js";
 
@@ -24,7 +23,6 @@ const MAX_SHARD_BYTES = 64 * 1024 * 1024;
 
 export interface XetCasDeps {
   cas: CasService;
-  xet: XetTable;
   signer: XetSigner;
   /** Whether a repository's history holds this content (its commits name the sha256). */
   holdsContent(repoKey: number, sha256: string): Promise<boolean>;
@@ -123,10 +121,10 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
       const grant = grantOf(c, deps, "read");
       const hash = hashParam(c, "file");
       // A file this repository registered, or whose (checked) sha256 one of its commits names.
-      const file = await deps.xet.file(hash);
+      const file = await deps.cas.file(hash);
       const readable =
         file !== undefined &&
-        ((await deps.xet.fileInRepo(hash, grant.repoKey)) ||
+        ((await deps.cas.fileInRepo(hash, grant.repoKey)) ||
           (file.sha256 !== undefined && (await deps.holdsContent(grant.repoKey, file.sha256))));
       if (!file || !readable) throw new NotFoundError(`File ${hash} is not in this repository.`);
       const range = parseRange(c.req.header("Range"), file.size);
@@ -147,7 +145,7 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
     if (!granted) {
       throw new ForbiddenError("This xorb URL is invalid or has expired: query the reconstruction again.");
     }
-    const xorb = await deps.xet.xorb(hash);
+    const xorb = await deps.cas.xorb(hash);
     if (!xorb) throw new NotFoundError(`Xorb ${hash} is not stored.`);
     const range = parseRange(c.req.header("Range"), xorb.size);
     if (range.kind !== "range") throw new InvalidInputError("A Range header within the xorb is required.");

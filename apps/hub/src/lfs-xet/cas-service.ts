@@ -274,6 +274,25 @@ export function createCasService(deps: CasDeps) {
       return deps.blobs.get(xorb.blobSha256, { start, end });
     },
 
+    /** A registered Xet file, or undefined. */
+    file: (hash: string) => deps.xet.file(hash),
+    /** Whether a repository registered this Xet file (its shard was uploaded with the repository's token). */
+    fileInRepo: (hash: string, repoKey: number) => deps.xet.fileInRepo(hash, repoKey),
+    /** A stored xorb, or undefined. */
+    xorb: (hash: string) => deps.xet.xorb(hash),
+
+    /**
+     * The Xet file holding an LFS file's content: the one this repository registered, or, when the blob store
+     * does not hold the bytes (the content was claimed from another repository: content-claims.ts), any file.
+     * Xet files carry the sha256 of their hashed bytes, so either is exactly what the commit recorded.
+     */
+    async fileOfContent(repoKey: number, sha256: string): Promise<XetFileRow | undefined> {
+      const own = await deps.xet.fileOfShaInRepo(sha256, repoKey);
+      if (own) return deps.xet.file(own);
+      const any = await deps.xet.fileBySha256(sha256);
+      return any && !(await deps.blobs.head(sha256)) ? any : undefined;
+    },
+
     /** The sha256 of a file's reconstructed bytes. */
     async sha256Of(file: XetFileRow): Promise<string> {
       const hash = createHash("sha256");

@@ -1,10 +1,10 @@
 import type { Context } from "hono";
-import { HubError, InvalidInputError } from "../errors.js";
+import { InvalidInputError } from "../errors.js";
 import { parseJsonBody, readBodyBytes } from "../http/body.js";
 import { requestStream } from "../http/request-stream.js";
-import type { RepoReadDeps } from "../repos/read-routes.js";
-import { BlobMismatchError, isSha256 } from "../storage/blob-store.js";
-import { signGrant, type UploadGrant } from "./lfs-grants.js";
+import { isLfsOid } from "../repos/lfs-pointer.js";
+import type { UploadGrant } from "./lfs-grants.js";
+import type { LfsService } from "./lfs-service.js";
 
 /**
  * The public hub's multipart LFS transfer: the batch answer's upload action points at a completion URL, its
@@ -15,6 +15,12 @@ import { signGrant, type UploadGrant } from "./lfs-grants.js";
  * blobs younger than an upload URL's lifetime.
  */
 
+/** What the multipart transfer needs of the LFS routes' dependencies. */
+interface MultipartDeps {
+  publicUrl: string;
+  lfs: LfsService;
+}
+
 export const partCount = (size: number, chunk: number) => Math.max(1, Math.ceil(size / chunk));
 
 function partSize(grant: UploadGrant, part: number): number {
@@ -23,14 +29,14 @@ function partSize(grant: UploadGrant, part: number): number {
 }
 
 /** The upload action of a multipart transfer for one object. */
-export async function multipartUploadAction(deps: RepoReadDeps, grant: UploadGrant, chunk: number) {
+export async function multipartUploadAction(deps: MultipartDeps, grant: UploadGrant, chunk: number) {
   const header: Record<string, string> = { chunk_size: String(chunk) };
   for (let part = 1; part <= partCount(grant.size, chunk); part++) {
     header[String(part).padStart(5, "0")] =
-      `${deps.publicUrl}/api/lfs-upload/${await signGrant(deps.store, { ...grant, chunk, part })}`;
+      `${deps.publicUrl}/api/lfs-upload/${await deps.lfs.signGrant({ ...grant, chunk, part })}`;
   }
   return {
-    href: `${deps.publicUrl}/api/lfs-complete/${await signGrant(deps.store, { ...grant, chunk })}`,
+    href: `${deps.publicUrl}/api/lfs-complete/${await deps.lfs.signGrant({ ...grant, chunk })}`,
     header,
   };
 }
@@ -40,33 +46,19 @@ export async function multipartUploadAction(deps: RepoReadDeps, grant: UploadGra
  * recorded parts); the ETag names it for the completion.
  */
 export async function receivePart(
-  deps: RepoReadDeps,
+  deps: MultipartDeps,
   c: Context,
   grant: UploadGrant,
   now: number,
 ): Promise<Response> {
-  const expected = partSize(grant, grant.part!);
-  try {
-    const info = await deps.repos.putBlob(requestStream(c), { size: expected });
-    await deps.store.uploadParts.record(
-      grant.repo,
-      grant.oid,
-      grant.part!,
-      info.sha256,
-      new Date(now).toISOString(),
-    );
-    c.header("ETag", `"${info.sha256}"`);
-    return c.body(null, 200);
-  } catch (error) {
-    if (error instanceof BlobMismatchError)
-      throw new HubError(400, "invalid_input", `Part ${grant.part}: ${error.message}`);
-    throw error;
-  }
+  const sha256 = await deps.lfs.receivePart(grant, requestStream(c), partSize(grant, grant.part!), now);
+  c.header("ETag", `"${sha256}"`);
+  return c.body(null, 200);
 }
 
 /** The completion POST: `{oid, parts: [{partNumber, etag}]}`. */
 export async function completeMultipart(
-  deps: RepoReadDeps,
+  deps: MultipartDeps,
   c: Context,
   grant: UploadGrant,
   now: number,
@@ -81,41 +73,13 @@ export async function completeMultipart(
   const parts = body.parts.map((entry: unknown, index: number) => {
     const { partNumber, etag } = (entry ?? {}) as { partNumber?: unknown; etag?: unknown };
     const sha256 = typeof etag === "string" ? etag.replace(/^W\//, "").replace(/"/g, "") : "";
-    if (partNumber !== index + 1 || !isSha256(sha256)) {
+    if (partNumber !== index + 1 || !isLfsOid(sha256)) {
       throw new InvalidInputError(
         `Part ${index + 1}: expected {"partNumber": ${index + 1}, "etag": <its ETag>}.`,
       );
     }
     return sha256;
   });
-  // Each part must be what this upload's own part URL received: naming another blob by its sha256 (another
-  // repository's object, a Xet xorb) is refused, whatever the hub stores.
-  for (const [index, sha256] of parts.entries()) {
-    const received = await deps.store.uploadParts.received(grant.repo, grant.oid, index + 1, sha256);
-    const stored = received ? await deps.repos.blobs.head(sha256) : undefined;
-    if (stored?.size !== partSize(grant, index + 1)) {
-      throw new InvalidInputError(
-        `Part ${index + 1} was not uploaded (or has another size): upload it again.`,
-      );
-    }
-  }
-  const blobs = deps.repos.blobs;
-  async function* assembled() {
-    for (const sha256 of parts) yield* await blobs.get(sha256);
-  }
-  try {
-    await deps.repos.putBlob(assembled(), { sha256: grant.oid, size: grant.size });
-  } catch (error) {
-    if (error instanceof BlobMismatchError) throw new HubError(400, "invalid_input", error.message);
-    throw error;
-  }
-  await deps.store.repos.addLfsObject(grant.repo, grant.oid, grant.size, new Date(now).toISOString());
-  await deps.store.uploadParts.forget(grant.repo, grant.oid);
-  // The one reference count of blob GC (commits, uploads, xorbs, other uploads' parts) decides what goes.
-  for (const sha256 of new Set(parts)) {
-    if (sha256 !== grant.oid && !(await deps.store.blobReferences.isReferenced(sha256))) {
-      await blobs.delete(sha256);
-    }
-  }
+  await deps.lfs.assemble(grant, parts, (part) => partSize(grant, part), now);
   return c.json({ success: true });
 }

@@ -1,19 +1,27 @@
 import type { Context, Handler, MiddlewareHandler } from "hono";
-import { HubError, InsufficientStorageError, InvalidInputError, NotFoundError } from "../errors.js";
+import { z } from "zod";
+import { HubError, InvalidInputError, NotFoundError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import { requestStream } from "../http/request-stream.js";
-import { createContentClaims } from "../repos/content-claims.js";
+import { parseInput } from "../http/validate.js";
+import { isLfsOid } from "../repos/lfs-pointer.js";
 import type { RepoReadDeps } from "../repos/read-routes.js";
 import type { RepoAction } from "../repos/repo-access.js";
 import { assignedRepo, type RepoEnv } from "../repos/repo-assignment.js";
+import type { RepoRecord } from "../repos/repo-records.js";
 import { URL_PREFIX } from "../repos/repo-target.js";
-import type { RepoRecord } from "../repos/repos-table.js";
 import { commitRef } from "../repos/write-routes.js";
-import { BlobMismatchError, isSha256 } from "../storage/blob-store.js";
-import { openGrant, signGrant, UPLOAD_TTL_MS, type UploadGrant } from "./lfs-grants.js";
+import { UPLOAD_TTL_MS, type UploadGrant } from "./lfs-grants.js";
 import { completeMultipart, multipartUploadAction, receivePart } from "./lfs-multipart.js";
+import type { LfsService } from "./lfs-service.js";
 import { issueXetToken, xetConnectionHeaders } from "./xet-token-routes.js";
 import { XET_TOKEN_SECONDS } from "./xet-tokens.js";
+
+/** The body of a verify call: the object the client uploaded. */
+const VerifyBody = z.object({
+  oid: z.string().refine(isLfsOid, { error: "must be a sha256 (64 lowercase hex digits)." }),
+  size: z.unknown(),
+});
 
 /** A signed upload or completion URL's last segment: `{payload}.{signature}` (lfs-grants.ts). */
 const GRANT = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
@@ -21,6 +29,7 @@ const GRANT = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
 export const DEFAULT_MULTIPART_CHUNK = 1024 * 1024 * 1024;
 
 export interface LfsDeps extends RepoReadDeps {
+  lfs: LfsService;
   now?: () => number;
   /** Part size of multipart transfers (objects larger than it use them); default DEFAULT_MULTIPART_CHUNK. */
   multipartChunk?: number;
@@ -85,7 +94,7 @@ export function lfsComplete(deps: LfsDeps): Handler {
   const now = deps.now ?? Date.now;
   return async (c) => {
     const [payload, signature] = grantOf(c);
-    const grant = await openGrant(deps.store, payload, signature, now());
+    const grant = await deps.lfs.openGrant(payload, signature, now());
     if (!grant.chunk || grant.part) throw new InvalidInputError("Not a multipart completion URL.");
     return completeMultipart(deps, c, grant, now());
   };
@@ -113,14 +122,13 @@ async function batch(
     operation === "upload"
       ? xetTransfer(deps, repo, body, await deps.access.can(actor, "write", repo))
       : undefined;
-  const claims = createContentClaims({ store: deps.store, blobs: deps.repos.blobs, access: deps.access });
   const transfers = Array.isArray(body.transfers) ? body.transfers : [];
   const chunk = deps.multipartChunk ?? DEFAULT_MULTIPART_CHUNK;
   let multipart = false;
   const objects = await Promise.all(
     body.objects.map(async (object: unknown) => {
       const { oid, size } = (object ?? {}) as { oid?: unknown; size?: unknown };
-      if (!isSha256(oid) || typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) {
+      if (!isLfsOid(oid) || typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) {
         return { oid: String(oid), size, error: { code: 422, message: "Invalid oid or size." } };
       }
       if (operation !== "upload") {
@@ -132,7 +140,7 @@ async function batch(
       }
       // Content this repository may reference already (content-claims.ts) needs no upload. Anything else,
       // stored elsewhere on the hub or not, gets the same answer: an upload, which proves the bytes.
-      const claimed = await claims.claim(actor, repo, oid);
+      const claimed = await deps.lfs.claim(actor, repo, oid);
       if (claimed?.size === size) return { oid, size };
       if (xet) return { oid, size, ...xet.action };
       const grant: UploadGrant = { repo: repo.key, oid, size, expires: now + UPLOAD_TTL_MS };
@@ -146,7 +154,7 @@ async function batch(
           upload: {
             ...(useMultipart
               ? await multipartUploadAction(deps, grant, chunk)
-              : { href: `${deps.publicUrl}/api/lfs-upload/${await signGrant(deps.store, grant)}` }),
+              : { href: `${deps.publicUrl}/api/lfs-upload/${await deps.lfs.signGrant(grant)}` }),
             expires_in: UPLOAD_TTL_MS / 1000,
           },
           // No header here: an answer never echoes the caller's credential (huggingface_hub sends its own
@@ -187,29 +195,20 @@ async function receiveUpload(
   signature: string,
   now: number,
 ): Promise<Response> {
-  const grant = await openGrant(deps.store, payload, signature, now);
+  const grant = await deps.lfs.openGrant(payload, signature, now);
   if (grant.part) return receivePart(deps, c, grant, now);
   const declared = c.req.header("Content-Length");
   if (declared !== undefined && Number(declared) !== grant.size) {
     throw new InvalidInputError(`The upload is ${declared} bytes, not the announced ${grant.size}.`);
   }
-  try {
-    await deps.repos.putBlob(requestStream(c), { sha256: grant.oid, size: grant.size });
-  } catch (error) {
-    if (error instanceof BlobMismatchError) throw new HubError(400, "invalid_input", error.message);
-    if (error instanceof InsufficientStorageError) throw error;
-    throw error;
-  }
-  await deps.store.repos.addLfsObject(grant.repo, grant.oid, grant.size, new Date(now).toISOString());
+  await deps.lfs.receiveObject(grant, requestStream(c), now);
   return c.body(null, 200);
 }
 
 async function verify(deps: LfsDeps, c: Context): Promise<Response> {
   const { repo } = assignedRepo(c);
-  const body = (await readJsonBody(c, 1024 * 1024)) as { oid?: unknown; size?: unknown };
-  if (!isSha256(body?.oid)) throw new InvalidInputError("Invalid oid.");
-  const stored = await deps.repos.blobs.head(body.oid);
-  if (!stored || stored.size !== body.size || !(await deps.store.repos.lfsObject(repo.key, body.oid))) {
+  const body = parseInput(VerifyBody, await readJsonBody(c, 1024 * 1024));
+  if (!(await deps.lfs.uploaded(repo, body.oid, body.size))) {
     throw new HubError(404, "not_found", `Object ${body.oid} was not uploaded (or has another size).`);
   }
   return c.json({ success: true });

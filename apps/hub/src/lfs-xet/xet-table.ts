@@ -17,19 +17,9 @@ export interface XetXorbRow {
 }
 
 /** One term of a file reconstruction, as stored (hashes in the specification's string form). */
-export interface XetTermRow {
-  xorb: string;
-  start: number;
-  end: number;
-  size: number;
-}
+import type { XetFileRow, XetTermRow } from "./xet-records.js";
 
-export interface XetFileRow {
-  hash: string;
-  sha256: string | undefined;
-  size: number;
-  terms: XetTermRow[];
-}
+export type { XetFileRow, XetTermRow } from "./xet-records.js";
 
 type FileRowShape = {
   hash: string;

@@ -3,7 +3,7 @@ import { RevisionNotFoundError } from "../errors.js";
 import { queryBoolean } from "../http/query.js";
 import type { RepoReadDeps } from "../repos/read-routes.js";
 import { assignedRepo, type RepoApiPath } from "../repos/repo-assignment.js";
-import type { RepoRecord } from "../repos/repos-table.js";
+import type { RepoRecord } from "../repos/repo-records.js";
 import { commitRef, xetUnavailable } from "../repos/write-routes.js";
 import { CAS_PATH } from "./cas-routes.js";
 import { XET_TOKEN_SECONDS } from "./xet-tokens.js";
@@ -58,7 +58,7 @@ export function xetTokenHandler(scope: "read" | "write") {
       granted = "refs/pr/*";
     } else {
       granted = commitRef(revision);
-      if (!(await deps.store.repos.ref(repo.key, granted))) throw new RevisionNotFoundError(revision);
+      if (!(await deps.repos.refTarget(repo, granted))) throw new RevisionNotFoundError(revision);
     }
     const connection = issueXetToken(deps, repo, scope, granted);
     for (const [name, value] of Object.entries(xetConnectionHeaders(connection))) c.header(name, value);

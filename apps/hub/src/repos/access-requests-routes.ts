@@ -32,7 +32,7 @@ async function jsonOrFormBody(c: Context): Promise<JsonObject> {
  * POST /api/{type}s/{id}/ask-access: the caller asks for a gated repository's files. `gated: "auto"` accepts
  * at once; `"manual"` leaves the request pending until the owner decides.
  */
-export async function askAccess(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+export async function askAccess(deps: RepoReadDeps, c: Context, _target: RepoApiPath): Promise<Response> {
   const { repo, actor } = assignedRepo(c);
   if (actor.kind !== "user") throw new UnauthorizedError("Sign in (or send a token) to ask for access.");
   if (!repo.gated)
@@ -43,13 +43,7 @@ export async function askAccess(deps: RepoReadDeps, c: Context, target: RepoApiP
       .slice(0, 50)
       .map(([key, value]) => [key.slice(0, 100), String(value).slice(0, 2000)]),
   );
-  const request = await deps.store.accounts.accessRequests.request({
-    repoType: repo.type,
-    repoId: repo.id,
-    userId: actor.user.id,
-    status: repo.gated === "auto" ? "accepted" : "pending",
-    fields,
-  });
+  const request = await deps.accessRequests.ask(repo, actor.user.id, fields);
   return c.json(requestView(request));
 }
 
@@ -68,39 +62,21 @@ export async function userAccessRequests(
     if (!ACCESS_REQUEST_STATUSES.includes(what as AccessRequestStatus)) {
       throw new NotFoundError(`Use /user-access-request/${ACCESS_REQUEST_STATUSES.join("|")}.`);
     }
-    const requests = await deps.store.accounts.accessRequests.list(
-      repo.type,
-      repo.id,
-      what as AccessRequestStatus,
-    );
+    const requests = await deps.accessRequests.list(repo, what as AccessRequestStatus);
     return c.json(requests.map(requestView));
   }
   if (what !== "handle" && what !== "grant")
     throw new NotFoundError("Use /user-access-request/handle or /grant.");
   const body = await jsonOrFormBody(c);
-  const user = typeof body.user === "string" ? await deps.store.accounts.users.byName(body.user) : undefined;
-  if (!user)
+  if (typeof body.user !== "string")
     throw new NotFoundError(`No user named ${JSON.stringify(String(body.user ?? "").slice(0, 100))}.`);
   const status = what === "grant" ? "accepted" : body.status;
   if (!ACCESS_REQUEST_STATUSES.includes(status as AccessRequestStatus)) {
     throw new InvalidInputError(`"status" must be one of ${ACCESS_REQUEST_STATUSES.join(", ")}.`);
   }
-  const existing = await deps.store.accounts.accessRequests.get(repo.type, repo.id, user.id);
-  if (!existing) {
-    if (what === "handle") throw new NotFoundError(`${user.name} has not asked for access to ${repo.id}.`);
-    await deps.store.accounts.accessRequests.request({
-      repoType: repo.type,
-      repoId: repo.id,
-      userId: user.id,
-      status: "pending",
-      fields: {},
-    });
-  }
-  await deps.store.accounts.accessRequests.decide({
-    repoType: repo.type,
-    repoId: repo.id,
-    userId: user.id,
+  await deps.accessRequests.decide(repo, body.user, {
     status: status as AccessRequestStatus,
+    grant: what === "grant",
     decidedBy: actor.kind === "user" ? actor.user.id : null,
   });
   return c.json({ success: true });

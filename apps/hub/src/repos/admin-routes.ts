@@ -5,9 +5,9 @@ import { RepoExistsError as HubRepoExistsError, InvalidInputError } from "../err
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { type RepoReadDeps, repoUrl } from "./read-routes.js";
+import { REPO_TYPES, type RepoType } from "./repo-records.js";
 import { parseRepoId, RepoExistsError } from "./repo-service.js";
 import { actorName, findRepo } from "./repo-target.js";
-import { REPO_TYPES, type RepoType } from "./repos-table.js";
 
 const JSON_LIMIT = 1024 * 1024;
 type JsonObject = Record<string, unknown>;

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import type { ComparisonView } from "../api/types.js";
-import { createPullRequests } from "../discussions/pull-requests.js";
 import { InvalidInputError } from "../errors.js";
 import { queryOne } from "../http/query.js";
 import type { RepoReadDeps } from "./read-routes.js";
@@ -23,7 +22,7 @@ export async function repoCompare(deps: RepoReadDeps, c: Context, target: RepoAp
   let head: ComparisonView["head"];
   if (cut === -1) {
     head = { revision: spec, oid: (await deps.repos.resolveOrThrow(repo, spec)).commitOid };
-    const parent = (await deps.store.repos.commit(repo.key, head.oid))?.parents[0];
+    const parent = (await deps.repos.commitRecord(repo, head.oid))?.parents[0];
     base = parent ? { revision: parent, oid: parent } : null;
   } else {
     const [from, to] = [spec.slice(0, cut), spec.slice(cut + 2)];
@@ -31,7 +30,7 @@ export async function repoCompare(deps: RepoReadDeps, c: Context, target: RepoAp
     base = { revision: from, oid: (await deps.repos.resolveOrThrow(repo, from)).commitOid };
     head = { revision: to, oid: (await deps.repos.resolveOrThrow(repo, to)).commitOid };
   }
-  const prs = createPullRequests(deps.store, deps.repos);
+  const prs = deps.discussions.pullRequests;
   const diff = await prs.diffBetween(repo, base?.oid, head.oid);
   if (format === "json")
     return c.json({ base, head, files: diff.files, truncated: diff.truncated } satisfies ComparisonView);

@@ -72,3 +72,5 @@ export function createContentClaims({ store, blobs, access }: ContentClaimsDeps)
     },
   };
 }
+
+export type ContentClaims = ReturnType<typeof createContentClaims>;

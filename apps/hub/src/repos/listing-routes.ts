@@ -5,9 +5,13 @@ import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { publicUrlOfRequest } from "../http/public-url.js";
 import { queryBoolean, queryList, queryOne } from "../http/query.js";
-import type { Store } from "../store/store.js";
-import { REPO_LIST_SORTS, type RepoListRow, type RepoListSort } from "./repos-listing.js";
-import type { RepoType } from "./repos-table.js";
+import type { RepoType } from "./repo-records.js";
+import {
+  REPO_LIST_SORTS,
+  type RepoListRow,
+  type RepoListSort,
+  type ReposListingService,
+} from "./repos-listing-service.js";
 
 /**
  * Sorts the public hub offers that mean nothing here yet: datasets and spaces have no likes, downloads or
@@ -92,7 +96,7 @@ function rowView(row: RepoListRow) {
  * (`lastModified` default, `createdAt`, `id`), `direction`, `limit`, cursor pages through `Link`, and
  * `X-Total-Count`. Private repositories only for those who may see them, as in the models listing.
  */
-export function repoListingRoutes(store: Store, type: Exclude<RepoType, "model">) {
+export function repoListingRoutes(listing: ReposListingService, type: Exclude<RepoType, "model">) {
   const app = new Hono<HubEnv>();
   app.get("/", async (c) => {
     const rawSort = queryOne(c, "sort");
@@ -110,14 +114,14 @@ export function repoListingRoutes(store: Store, type: Exclude<RepoType, "model">
       tags: requiredTags(c),
       gated: queryBoolean(c, "gated"),
     };
-    const { rows, hasMore } = await store.reposListing.list({
+    const { rows, hasMore } = await listing.list({
       ...filters,
       sort,
       direction,
       limit,
       after: cursor ? decodeCursor(cursor, sort, direction) : undefined,
     });
-    c.header("X-Total-Count", String(await store.reposListing.count(filters)));
+    c.header("X-Total-Count", String(await listing.count(filters)));
     const last = rows[rows.length - 1];
     if (hasMore && last) {
       const next = publicUrlOfRequest(c);

@@ -1,25 +1,41 @@
 import type { Context } from "hono";
-import { mappingsForCaller } from "../catalogue/model-lookup.js";
+import type { ProviderMappings } from "../catalogue/mapping-record.js";
 import { fieldsFor, modelView, needsMappings, parseExpand } from "../catalogue/model-view.js";
 import { repoCardTags, spaceSdk } from "../derive/derive-repo-card.js";
 import { parseFrontMatter } from "../derive/front-matter.js";
+import type { DiscussionsService } from "../discussions/discussions-service.js";
 import { EntryNotFoundError, InvalidInputError } from "../errors.js";
 import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
 import type { CasService } from "../lfs-xet/cas-service.js";
 import type { XetSigner } from "../lfs-xet/xet-tokens.js";
-import type { Store } from "../store/store.js";
-import { historyPage } from "./commit-history.js";
+import type { AccessRequestsService } from "./access-requests-service.js";
+import type { ContentClaims } from "./content-claims.js";
 import { lfsPointerSize } from "./lfs-pointer.js";
 import { assignedRepo, type RepoApiPath } from "./repo-assignment.js";
 import { parseFolderPath, parseRepoPath } from "./repo-path.js";
+import type { FileRecord, RepoRecord } from "./repo-records.js";
 import type { RepoTargetDeps } from "./repo-target.js";
-import type { FileRecord, RepoRecord } from "./repos-table.js";
 import { splitRevision } from "./revision.js";
-import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "./tree-listing.js";
+import type { TreeEntryView } from "./tree-listing.js";
+
+/** A model's catalogue record, as the catalogue's view renders it. */
+type CatalogueModel = Parameters<typeof modelView>[0];
+
+/** What a model repository's info shows of its catalogue record (the catalogue's, wired by app.ts). */
+export interface CatalogueRecords {
+  model(id: string): Promise<CatalogueModel | undefined>;
+  countChildren(id: string): Promise<number>;
+  /** The provider mappings in the caller's preferred order. */
+  mappingsFor(c: Context, modelId: string): Promise<ProviderMappings>;
+}
 
 export interface RepoReadDeps extends RepoTargetDeps {
-  store: Store;
+  catalogue: CatalogueRecords;
+  discussions: DiscussionsService;
+  /** What content a repository may reference without an upload (content-claims.ts). */
+  claims: ContentClaims;
+  accessRequests: AccessRequestsService;
   publicUrl: string;
   /** Signs Xet tokens; without it the Xet token endpoints answer that Xet is unavailable. */
   xetSigner?: XetSigner;
@@ -57,11 +73,9 @@ async function readCard(
 ): Promise<{ cardData?: Record<string, unknown>; cardText?: string }> {
   const readme = files.find((file) => file.path === "README.md");
   if (!readme || readme.size > MAX_CARD_BYTES) return {};
-  if (readme.size === 0) return { cardText: "" };
-  if (!(await deps.repos.blobs.head(readme.sha256))) return {};
-  const text = (await deps.repos.blobs.read(readme.sha256, { start: 0, end: readme.size - 1 })).toString(
-    "utf8",
-  );
+  const text = await deps.repos.readText(readme);
+  if (text === undefined) return {};
+  if (text === "") return { cardText: "" };
   const { data, body } = parseFrontMatter(text);
   return { ...(data ? { cardData: data } : {}), cardText: body };
 }
@@ -78,7 +92,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
   // The file list and the storage sum cost a query over every file (of every commit, for the sum): a caller
   // that names its fields without them (the web app's model page) does not pay for them.
   const wants = (field: string) => expand.length === 0 || expand.includes(field);
-  const files = wants("siblings") ? await deps.store.repos.files(repo.key, commitOid) : [];
+  const files = wants("siblings") ? await deps.repos.files(repo, commitOid) : [];
   const siblings = files.map((file) =>
     withBlobs
       ? {
@@ -106,23 +120,23 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
     gated: repo.gated,
     disabled: false,
     siblings,
-    usedStorage: wants("usedStorage") ? await deps.store.repos.usedStorage(repo.key) : undefined,
+    usedStorage: wants("usedStorage") ? await deps.repos.usedStorage(repo) : undefined,
   };
   let view: Record<string, unknown>;
   if (repo.type === "model") {
-    const model = await deps.store.models.get(repo.id);
+    const model = await deps.catalogue.model(repo.id);
     const modelExpand = parseExpand(
       expand.filter((field) => !REPO_EXPAND_FIELDS.includes(field)),
       "detail",
     );
     const fields = fieldsFor("detail", modelExpand, queryBoolean(c, "full") ?? false);
     const mappings =
-      model && needsMappings(fields) ? await mappingsForCaller(c, deps.store, model.id) : undefined;
+      model && needsMappings(fields) ? await deps.catalogue.mappingsFor(c, model.id) : undefined;
     view = model
       ? modelView(model, expand.length ? modelExpand : fields, {
           mappings,
           childrenModelCount: fields.includes("childrenModelCount")
-            ? await deps.store.models.countChildren(model.id)
+            ? await deps.catalogue.countChildren(model.id)
             : undefined,
         })
       : { id: repo.id, modelId: repo.id };
@@ -153,18 +167,18 @@ export async function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPa
   if (!revision) throw new InvalidInputError("A revision is required: /tree/{revision}/{path}.");
   const dir = pathParts.length ? parseFolderPath(pathParts.join("/")) : "";
   const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
-  const entries = await listTree(deps.store, repo, commitOid, dir, queryBoolean(c, "recursive") ?? false);
+  const entries = await deps.repos.tree(repo, commitOid, dir, queryBoolean(c, "recursive") ?? false);
   if (!entries) throw new EntryNotFoundError(dir);
   const expand = queryBoolean(c, "expand") ?? false;
   const limit = queryInteger(c, "limit", { min: 1, max: expand ? 1000 : 10_000 }) ?? (expand ? 50 : 1000);
   const cursor = queryOne(c, "cursor");
   const start = cursor ? Number(Buffer.from(cursor, "base64url").toString()) : 0;
   if (!Number.isInteger(start) || start < 0) throw new InvalidInputError("Invalid cursor.");
-  const page = await addXetHashes(deps.store, repo, entries.slice(start, start + limit));
+  const page = await deps.repos.withXetHashes(repo, entries.slice(start, start + limit));
   if (start + limit < entries.length) {
     nextLink(c, deps.publicUrl, "cursor", Buffer.from(String(start + limit)).toString("base64url"));
   }
-  return c.json(expand ? await expandEntries(deps.store, repo, commitOid, page) : page);
+  return c.json(expand ? await deps.repos.expandEntries(repo, commitOid, page) : page);
 }
 
 /** POST /api/{type}s/{id}/paths-info/{rev}: form (`paths=a&paths=b&expand=true`) or JSON `{paths, expand}`. */
@@ -188,11 +202,11 @@ export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: Repo
   const entries: TreeEntryView[] = [];
   for (const path of paths) {
     const clean = typeof path === "string" ? path.replace(/\/+$/, "") : path;
-    const entry = await entryAt(deps.store, repo, commitOid, parseRepoPath(clean));
+    const entry = await deps.repos.entryAt(repo, commitOid, parseRepoPath(clean));
     if (entry) entries.push(entry);
   }
-  const withXet = await addXetHashes(deps.store, repo, entries);
-  return c.json(expand ? await expandEntries(deps.store, repo, commitOid, withXet) : withXet);
+  const withXet = await deps.repos.withXetHashes(repo, entries);
+  return c.json(expand ? await deps.repos.expandEntries(repo, commitOid, withXet) : withXet);
 }
 
 /**
@@ -205,7 +219,7 @@ export async function repoCommits(deps: RepoReadDeps, c: Context, target: RepoAp
   const { commitOid, path } = await commitsTarget(deps, repo, target.rest);
   const limit = queryInteger(c, "limit", { min: 1, max: 1000 }) ?? 50;
   const page = queryInteger(c, "p", { min: 0, max: 1_000_000 }) ?? 0;
-  const history = await historyPage(deps.store, repo, commitOid, { page, limit, path });
+  const history = await deps.repos.history(repo, commitOid, { page, limit, path });
   if (history.hasNext) nextLink(c, deps.publicUrl, "p", String(page + 1));
   return c.json(
     history.commits.map((commit) => ({
@@ -234,14 +248,14 @@ async function commitsTarget(
   const pathText = pathParts.join("/").replace(/\/+$/, "");
   if (pathText === "") return { commitOid };
   const path = parseRepoPath(pathText);
-  if (!(await entryAt(deps.store, repo, commitOid, path))) throw new EntryNotFoundError(path);
+  if (!(await deps.repos.entryAt(repo, commitOid, path))) throw new EntryNotFoundError(path);
   return { commitOid, path };
 }
 
 /** GET /api/{type}s/{id}/refs: branches, tags, and with `include_prs=1` pull-request refs. */
-export async function repoRefs(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+export async function repoRefs(deps: RepoReadDeps, c: Context, _target: RepoApiPath): Promise<Response> {
   const { repo } = assignedRepo(c);
-  const refs = await deps.store.repos.refs(repo.key);
+  const refs = await deps.repos.refs(repo);
   const view = (prefix: string) =>
     refs
       .filter((ref) => ref.name.startsWith(prefix))

@@ -2,8 +2,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { repoNotFound } from "../auth/authorize.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { RepoAction, RepoActor } from "./repo-access.js";
+import type { RepoRecord, RepoType } from "./repo-records.js";
 import { type RepoTargetDeps, TYPE_SEGMENTS } from "./repo-target.js";
-import type { RepoRecord, RepoType } from "./repos-table.js";
 
 /**
  * What a repository route's URL names, from its Hono parameters (repo-routes.ts): the type (`:type` of

@@ -22,7 +22,7 @@ import {
   repoTree,
 } from "./read-routes.js";
 import { type AccessOf, type RepoApiPath, type RepoEnv, repoAssignment } from "./repo-assignment.js";
-import type { RepoType } from "./repos-table.js";
+import type { RepoType } from "./repo-records.js";
 import { resolveFile } from "./resolve-routes.js";
 import {
   commitAccess,

@@ -20,11 +20,13 @@ import {
   initialCommit,
   repoLock,
 } from "./commit-engine.js";
+import { historyPage } from "./commit-history.js";
 import { gitBlobId } from "./git-objects.js";
 import { DEFAULT_GITATTRIBUTES, lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
 import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
-import type { FileRecord, Gated, RepoRecord, RepoType } from "./repos-table.js";
+import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
 import { branchRef, COMMIT_ID, parseRefName, refCandidates, tagRef } from "./revision.js";
+import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "./tree-listing.js";
 
 /** Thrown by create(); the route turns it into the public hub's 409 with the existing repository's URL. */
 export class RepoExistsError extends Error {
@@ -283,6 +285,84 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       if (!file) throw new EntryNotFoundError(path);
       return file;
     },
+
+    /** A file at a commit, or undefined (file() when it must exist). */
+    fileAt(repo: RepoRecord, commitOid: string, path: string): Promise<FileRecord | undefined> {
+      return store.repos.file(repo.key, commitOid, path);
+    },
+
+    /** Every file of a commit. */
+    files(repo: RepoRecord, commitOid: string): Promise<FileRecord[]> {
+      return store.repos.files(repo.key, commitOid);
+    },
+
+    /** The bytes the repository's files take over all its commits. */
+    usedStorage(repo: RepoRecord): Promise<number> {
+      return store.repos.usedStorage(repo.key);
+    },
+
+    /** Branches, tags and pull-request refs, with their commits. */
+    refs(repo: RepoRecord) {
+      return store.repos.refs(repo.key);
+    },
+
+    /** The commit a full ref name points at, or undefined. */
+    refTarget(repo: RepoRecord, ref: string): Promise<string | undefined> {
+      return store.repos.ref(repo.key, ref);
+    },
+
+    /** One commit of the repository, or undefined. */
+    commitRecord(repo: RepoRecord, oid: string): Promise<CommitRecord | undefined> {
+      return store.repos.commit(repo.key, oid);
+    },
+
+    /** A folder's entries at a commit (recursive: every file below it); undefined when there is no folder. */
+    tree(repo: RepoRecord, commitOid: string, dir: string, recursive: boolean) {
+      return listTree(store, repo, commitOid, dir, recursive);
+    },
+
+    /** The file or folder at a path of a commit, as a tree entry; undefined when there is none. */
+    entryAt(repo: RepoRecord, commitOid: string, path: string) {
+      return entryAt(store, repo, commitOid, path);
+    },
+
+    /** Tree entries with their last commit and security fields (`expand=true`). */
+    expandEntries(repo: RepoRecord, commitOid: string, entries: TreeEntryView[]) {
+      return expandEntries(store, repo, commitOid, entries);
+    },
+
+    /** Tree entries with the Xet hash of LFS files stored through Xet. */
+    withXetHashes(repo: RepoRecord, entries: TreeEntryView[]) {
+      return addXetHashes(store, repo, entries);
+    },
+
+    /** First-parent history from a commit, newest first, optionally of one path. */
+    history(repo: RepoRecord, commitOid: string, options: Parameters<typeof historyPage>[3]) {
+      return historyPage(store, repo, commitOid, options);
+    },
+
+    /** Whether the blob store holds a content (sha256), and its size. */
+    storedContent(sha256: string) {
+      return blobs.head(sha256);
+    },
+
+    /** A content's bytes `start..end` (inclusive) as a Node stream. */
+    openContent(sha256: string, range: { start: number; end: number }) {
+      return blobs.get(sha256, range);
+    },
+
+    /** A small content read whole as text; undefined when the blob store does not hold it. */
+    async readText(file: Pick<FileRecord, "sha256" | "size">): Promise<string | undefined> {
+      if (file.size === 0) return "";
+      if (!(await blobs.head(file.sha256))) return undefined;
+      return (await blobs.read(file.sha256, { start: 0, end: file.size - 1 })).toString("utf8");
+    },
+
+    /** A presigned URL of a content, when the blob store has them (an object store). */
+    downloadUrl: blobs.downloadUrl
+      ? (sha256: string, options: Parameters<NonNullable<BlobStore["downloadUrl"]>>[1]) =>
+          blobs.downloadUrl!(sha256, options)
+      : undefined,
 
     /** The LFS patterns of a commit's .gitattributes. */
     async lfsPatternsAt(repo: RepoRecord, commitOid: string): Promise<string[]> {

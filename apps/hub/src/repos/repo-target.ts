@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { repoNotFound } from "../auth/authorize.js";
 import type { RepoAccess, RepoAction, RepoActor } from "./repo-access.js";
+import type { RepoRecord, RepoType } from "./repo-records.js";
 import type { RepoService } from "./repo-service.js";
-import type { RepoRecord, RepoType } from "./repos-table.js";
 
 /** URL segment of each repository type in the public hub's layout: `/api/{segment}/...`, `/{prefix}{id}`. */
 export const TYPE_SEGMENTS: Record<string, RepoType> = {

@@ -2,45 +2,20 @@ import { refreshLocalAppsOf } from "../catalogue/local-apps.js";
 import type { DerivedModel } from "../derive/derive-model.js";
 import type { DerivedRepoCard } from "../derive/derive-repo-card.js";
 import type { Queryable } from "../store/database.js";
+import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
 import type { SealedNode } from "./tree-draft.js";
 import { comparePaths, type FileEntry, type FolderEntry, isFolderEntry } from "./tree-nodes.js";
 import { createTreeNodesTable } from "./tree-nodes-table.js";
 
-export const REPO_TYPES = ["model", "dataset", "space"] as const;
-export type RepoType = (typeof REPO_TYPES)[number];
-export type Gated = false | "auto" | "manual";
-
-export interface RepoRecord {
-  /** Internal row id (never shown). */
-  key: number;
-  type: RepoType;
-  /** `owner/name` (or a legacy single-segment id such as `gpt2`). */
-  id: string;
-  owner: string;
-  private: boolean;
-  gated: Gated;
-  createdAt: string;
-  lastModified: string;
-}
-
-export interface CommitRecord {
-  oid: string;
-  tree: string;
-  parents: string[];
-  author: string;
-  title: string;
-  message: string;
-  createdAt: string;
-}
-
-/** A file of a commit: its path, git blob id, and where its bytes are (sha256 in the blob store). */
-export interface FileRecord {
-  path: string;
-  blobOid: string;
-  sha256: string;
-  size: number;
-  lfs: boolean;
-}
+export {
+  type CommitRecord,
+  type FileRecord,
+  type Gated,
+  REPO_TYPES,
+  type RepoRecord,
+  type RepoType,
+  repoLock,
+} from "./repo-records.js";
 
 /** A `repos` row as SQL returns it. */
 export interface RepoRow {
@@ -92,11 +67,6 @@ const fileRecord = (entry: FileEntry & { path: string }): FileRecord => ({
   size: entry.size,
   lfs: entry.lfs,
 });
-
-/** The lock a transaction holds while it moves a repository's refs or numbers its discussions. */
-export function repoLock(repoKey: number): string {
-  return `repo:${repoKey}`;
-}
 
 /** Rows per multi-row INSERT of a commit's content index: few round trips, far below any parameter limit. */
 const INSERT_BATCH = 200;

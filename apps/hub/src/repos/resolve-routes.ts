@@ -2,13 +2,13 @@ import { Readable } from "node:stream";
 import type { Context, Handler } from "hono";
 import { parseRange } from "../http/byte-range.js";
 import { CAS_PATH } from "../lfs-xet/cas-routes.js";
-import type { XetFileRow } from "../lfs-xet/xet-table.js";
+import type { XetFileRow } from "../lfs-xet/xet-records.js";
 import { lfsPointerText } from "./lfs-pointer.js";
 import type { RepoReadDeps } from "./read-routes.js";
 import { assignedRepo, type RepoEnv } from "./repo-assignment.js";
 import { parseRepoPath } from "./repo-path.js";
+import type { FileRecord } from "./repo-records.js";
 import { URL_PREFIX } from "./repo-target.js";
-import type { FileRecord, RepoRecord } from "./repos-table.js";
 import { splitRevision } from "./revision.js";
 
 /** The media type of a Xet file's download information, answered instead of its bytes when asked for. */
@@ -64,7 +64,7 @@ export function resolveFile(deps: RepoReadDeps, mode: "resolve" | "raw"): Handle
     const file = await deps.repos.file(repo, commitOid, path);
     // An LFS file whose content is stored through Xet: Xet-capable clients are told its file hash and where to
     // get a read token; everyone else gets the bytes, reconstructed here.
-    const xetFile = file.lfs && deps.cas ? await xetFileOf(deps, repo, file.sha256) : undefined;
+    const xetFile = file.lfs && deps.cas ? await deps.cas.fileOfContent(repo.key, file.sha256) : undefined;
     const xetHeaders: Record<string, string> = {};
     if (xetFile && mode === "resolve") {
       const refreshUrl = `${deps.publicUrl}/api/${repo.type}s/${repo.id}/xet-read-token/${commitOid}`;
@@ -110,22 +110,6 @@ function rawTail(path: string, params: Record<string, string>): string {
   return path.split("/").slice(skipped).join("/");
 }
 
-/**
- * The Xet file holding an LFS file's content: the one this repository registered, or, when the blob store does
- * not hold the bytes (the content was claimed from another repository: content-claims.ts), any file. Xet
- * files carry the sha256 of their hashed bytes (cas-service.ts), so either is exactly what the commit recorded.
- */
-async function xetFileOf(
-  deps: RepoReadDeps,
-  repo: RepoRecord,
-  sha256: string,
-): Promise<XetFileRow | undefined> {
-  const own = await deps.store.xet.fileOfShaInRepo(sha256, repo.key);
-  if (own) return deps.store.xet.file(own);
-  const any = await deps.store.xet.fileBySha256(sha256);
-  return any && !(await deps.repos.blobs.head(sha256)) ? any : undefined;
-}
-
 async function serveFile(
   c: Context,
   deps: RepoReadDeps,
@@ -162,9 +146,9 @@ async function serveFile(
   }
   // An object store serves LFS content itself: the 302 carries the file's metadata (as the public hub's
   // redirect to its CDN does), and the client follows it without the hub's Authorization header.
-  const blobs = deps.repos.blobs;
-  if (deps.redirectDownloads && blobs.downloadUrl && file.lfs && !xetFile && file.size > 0) {
-    headers.Location = await blobs.downloadUrl(file.sha256, {
+  const downloadUrl = deps.repos.downloadUrl;
+  if (deps.redirectDownloads && downloadUrl && file.lfs && !xetFile && file.size > 0) {
+    headers.Location = await downloadUrl(file.sha256, {
       contentDisposition: headers["Content-Disposition"]!,
       contentType: headers["Content-Type"]!,
       expiresInSeconds: REDIRECT_URL_SECONDS,
@@ -182,13 +166,13 @@ async function serveFile(
   headers["Content-Length"] = String(Math.max(0, end - start + 1));
   if (range.kind === "range") headers["Content-Range"] = `bytes ${start}-${end}/${file.size}`;
   if (c.req.method === "HEAD" || file.size === 0) return new Response(null, { status, headers });
-  if (xetFile && deps.cas && !(await deps.repos.blobs.head(file.sha256))) {
+  if (xetFile && deps.cas && !(await deps.repos.storedContent(file.sha256))) {
     return new Response(Readable.toWeb(Readable.from(deps.cas.read(xetFile, start, end))) as ReadableStream, {
       status,
       headers,
     });
   }
-  const stream = await deps.repos.blobs.get(file.sha256, { start, end });
+  const stream = await deps.repos.openContent(file.sha256, { start, end });
   // A web stream over the blob store's: @hono/node-server pipes it into the socket with back-pressure, and a
   // client that goes away cancels it (which destroys the file or object-store stream).
   return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });

@@ -1,23 +1,22 @@
 import type { Context } from "hono";
+import { z } from "zod";
 import { HubError, InvalidInputError, RevisionNotFoundError } from "../errors.js";
 import { jsonObject, parseJsonBody, readBodyBytes, readJsonBody } from "../http/body.js";
 import { queryBoolean } from "../http/query.js";
 import { ndjsonValues, requestStream } from "../http/request-stream.js";
-import { isSha256 } from "../storage/blob-store.js";
+import { parseInput } from "../http/validate.js";
+import { isObject } from "../is-object.js";
 import { type CommitOperation, pullRequestNumber } from "./commit-engine.js";
-import { createContentClaims } from "./content-claims.js";
 import { lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
-import { LFS_SIZE_THRESHOLD } from "./lfs-pointer.js";
+import { isLfsOid, LFS_SIZE_THRESHOLD } from "./lfs-pointer.js";
 import { type RepoReadDeps, repoUrl } from "./read-routes.js";
 import type { RepoAction, RepoActor } from "./repo-access.js";
 import { assignedRepo, type RepoApiPath } from "./repo-assignment.js";
 import { parseFolderPath, parseRepoPath } from "./repo-path.js";
+import type { Gated, RepoRecord } from "./repo-records.js";
 import { actorName } from "./repo-target.js";
-import type { Gated, RepoRecord } from "./repos-table.js";
 
 type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const JSON_LIMIT = 1024 * 1024;
 /** An inline (base64) file of a commit: what is not LFS, with base64's overhead. */
@@ -31,28 +30,32 @@ export function commitRef(revision: string): string {
   return `refs/heads/${revision}`;
 }
 
+/** The body of PUT .../settings; `visibility` is huggingface_hub's newer spelling of `private`. */
+const SettingsBody = z.object({
+  private: z.boolean({ error: "must be a boolean." }).optional(),
+  visibility: z.enum(["private", "public"], { error: 'must be "private" or "public".' }).optional(),
+  gated: z
+    .union([z.literal(false), z.enum(["auto", "manual"])], { error: 'must be false, "auto" or "manual".' })
+    .optional(),
+});
+
+/** The body of POST .../branch/{branch}, when there is one. */
+const BranchBody = z.object({
+  startingPoint: z.string({ error: "must be a revision." }).nullish(),
+  emptyBranch: z.unknown().optional(),
+});
+
+/** The body of POST .../tag/{revision}. */
+const TagBody = z.object({ tag: z.string({ error: "is required." }) });
+
 /** PUT /api/{type}s/{id}/settings: `private`, `gated` (false | "auto" | "manual"). */
-export async function repoSettings(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+export async function repoSettings(deps: RepoReadDeps, c: Context, _target: RepoApiPath): Promise<Response> {
   const { repo } = assignedRepo(c);
-  const body = await readJsonBody(c, JSON_LIMIT);
-  if (!isObject(body)) throw new InvalidInputError("Expected a JSON object.");
+  const body = parseInput(SettingsBody, await readJsonBody(c, JSON_LIMIT));
   const settings: { private?: boolean; gated?: Gated } = {};
-  if (body.private !== undefined) {
-    if (typeof body.private !== "boolean") throw new InvalidInputError('"private" must be a boolean.');
-    settings.private = body.private;
-  }
-  if (body.visibility !== undefined) {
-    if (body.visibility !== "private" && body.visibility !== "public") {
-      throw new InvalidInputError('"visibility" must be "private" or "public".');
-    }
-    settings.private = body.visibility === "private";
-  }
-  if (body.gated !== undefined) {
-    if (body.gated !== false && body.gated !== "auto" && body.gated !== "manual") {
-      throw new InvalidInputError('"gated" must be false, "auto" or "manual".');
-    }
-    settings.gated = body.gated;
-  }
+  if (body.private !== undefined) settings.private = body.private;
+  if (body.visibility !== undefined) settings.private = body.visibility === "private";
+  if (body.gated !== undefined) settings.gated = body.gated;
   const updated = await deps.repos.updateSettings(repo, settings);
   return c.json({ private: updated.private, gated: updated.gated });
 }
@@ -66,13 +69,9 @@ export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApi
     return c.json({ success: true });
   }
   const bytes = await readBodyBytes(c, 64 * 1024);
-  const body: JsonObject = bytes.length === 0 ? {} : jsonObject(parseJsonBody(bytes));
+  const body = parseInput(BranchBody, bytes.length === 0 ? {} : jsonObject(parseJsonBody(bytes)));
   if (body.emptyBranch) throw new InvalidInputError("Empty branches are not supported by this hub.");
-  const start = body.startingPoint;
-  if (start !== undefined && start !== null && typeof start !== "string") {
-    throw new InvalidInputError('"startingPoint" must be a revision.');
-  }
-  await deps.repos.createBranch(repo, name, start ?? undefined);
+  await deps.repos.createBranch(repo, name, body.startingPoint ?? undefined);
   return c.json({ success: true });
 }
 
@@ -84,8 +83,7 @@ export async function repoTag(deps: RepoReadDeps, c: Context, target: RepoApiPat
     await deps.repos.deleteTag(repo, name);
     return c.json({ success: true });
   }
-  const body = await readJsonBody(c, JSON_LIMIT);
-  if (!isObject(body) || typeof body.tag !== "string") throw new InvalidInputError('"tag" is required.');
+  const body = parseInput(TagBody, await readJsonBody(c, JSON_LIMIT));
   await deps.repos.createTag(repo, body.tag, name || "main");
   return c.json({ success: true });
 }
@@ -132,7 +130,7 @@ export async function repoPreupload(deps: RepoReadDeps, c: Context, target: Repo
     if (!Number.isSafeInteger(size) || size < 0) throw new InvalidInputError(`Invalid size for ${path}.`);
     const sample = Buffer.from(typeof entry.sample === "string" ? entry.sample : "", "base64");
     const lfs = deps.repos.isLfsPath(path, size, sample, patterns);
-    const existing = head ? await deps.store.repos.file(repo.key, head.commitOid, path) : undefined;
+    const existing = head ? await deps.repos.fileAt(repo, head.commitOid, path) : undefined;
     files.push({
       path,
       uploadMode: lfs ? "lfs" : "regular",
@@ -220,7 +218,7 @@ async function requirePullRequestPusher(
   actor: RepoActor,
   num: number,
 ): Promise<void> {
-  const pr = await deps.store.discussions.get(repo.key, num);
+  const pr = await deps.discussions.get(repo, num);
   if (!pr?.isPullRequest) throw new RevisionNotFoundError(`refs/pr/${num}`);
   if (actor.kind === "user" && actor.user.name.toLowerCase() === pr.author.toLowerCase()) return;
   await deps.access.authorize(actor, "write", repo);
@@ -254,11 +252,11 @@ async function lfsFile(
 ): Promise<CommitOperation> {
   const path = parseRepoPath(value.path);
   const oid = value.oid;
-  if ((value.algo ?? "sha256") !== "sha256" || !isSha256(oid)) {
+  if ((value.algo ?? "sha256") !== "sha256" || !isLfsOid(oid)) {
     throw new InvalidInputError(`Invalid LFS oid for ${path}: expected a sha256.`);
   }
   // Uploaded for this repository, in its history, or readable by the caller elsewhere: content-claims.ts.
-  const claims = createContentClaims({ store: deps.store, blobs: deps.repos.blobs, access: deps.access });
+  const claims = deps.claims;
   const stored = await claims.claim(actor, repo, oid);
   if (!stored) throw new LfsObjectMissingError(path, oid);
   if (value.size !== undefined && Number(value.size) !== stored.size) {

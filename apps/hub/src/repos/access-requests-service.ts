@@ -1,0 +1,60 @@
+import type { AccessRequest, AccessRequestStatus } from "../accounts/types.js";
+import { NotFoundError } from "../errors.js";
+import type { Store } from "../store/store.js";
+import type { RepoRecord } from "./repo-records.js";
+
+/**
+ * Access requests to gated repositories (the accounts keep them): a user asks, the repository's administrators
+ * list and decide. `gated: "auto"` accepts a request at once; `"manual"` leaves it pending.
+ */
+export function createAccessRequestsService(store: Store) {
+  const requests = store.accounts.accessRequests;
+  return {
+    ask(repo: RepoRecord, userId: number, fields: Record<string, string>): Promise<AccessRequest> {
+      return requests.request({
+        repoType: repo.type,
+        repoId: repo.id,
+        userId,
+        status: repo.gated === "auto" ? "accepted" : "pending",
+        fields,
+      });
+    },
+
+    list(repo: RepoRecord, status: AccessRequestStatus): Promise<AccessRequest[]> {
+      return requests.list(repo.type, repo.id, status);
+    },
+
+    /**
+     * Sets a user's request to `status`. `grant` gives access to a user who never asked (a request is made
+     * for them); otherwise the user must have asked.
+     */
+    async decide(
+      repo: RepoRecord,
+      userName: string,
+      decision: { status: AccessRequestStatus; grant: boolean; decidedBy: number | null },
+    ): Promise<void> {
+      const user = await store.accounts.users.byName(userName);
+      if (!user) throw new NotFoundError(`No user named ${JSON.stringify(userName.slice(0, 100))}.`);
+      const existing = await requests.get(repo.type, repo.id, user.id);
+      if (!existing) {
+        if (!decision.grant) throw new NotFoundError(`${user.name} has not asked for access to ${repo.id}.`);
+        await requests.request({
+          repoType: repo.type,
+          repoId: repo.id,
+          userId: user.id,
+          status: "pending",
+          fields: {},
+        });
+      }
+      await requests.decide({
+        repoType: repo.type,
+        repoId: repo.id,
+        userId: user.id,
+        status: decision.status,
+        decidedBy: decision.decidedBy,
+      });
+    },
+  };
+}
+
+export type AccessRequestsService = ReturnType<typeof createAccessRequestsService>;
