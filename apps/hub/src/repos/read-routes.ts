@@ -12,7 +12,7 @@ import type { XetSigner } from "../lfs-xet/xet-tokens.js";
 import type { AccessRequestsService } from "./access-requests-service.js";
 import type { ContentClaims } from "./content-claims.js";
 import { lfsPointerSize } from "./lfs-pointer.js";
-import { assignedRepo, type RepoApiPath } from "./repo-assignment.js";
+import { assignedRepo, assignedRevision, type RepoApiPath } from "./repo-assignment.js";
 import { parseFolderPath, parseRepoPath } from "./repo-path.js";
 import type { FileRecord, RepoRecord } from "./repo-records.js";
 import type { RepoTargetDeps } from "./repo-target.js";
@@ -161,12 +161,10 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
 }
 
 /** GET /api/{type}s/{id}/tree/{rev}/{path}: `recursive`, `expand`, cursor pagination through `Link`. */
-export async function repoTree(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+export async function repoTree(deps: RepoReadDeps, c: Context, _target: RepoApiPath): Promise<Response> {
   const { repo } = assignedRepo(c);
-  const { revision, rest: pathParts } = splitRevision(target.rest);
-  if (!revision) throw new InvalidInputError("A revision is required: /tree/{revision}/{path}.");
+  const { commitOid, path: pathParts } = assignedRevision(c);
   const dir = pathParts.length ? parseFolderPath(pathParts.join("/")) : "";
-  const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
   const entries = await deps.repos.tree(repo, commitOid, dir, queryBoolean(c, "recursive") ?? false);
   if (!entries) throw new EntryNotFoundError(dir);
   const expand = queryBoolean(c, "expand") ?? false;

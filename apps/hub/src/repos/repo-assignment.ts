@@ -1,9 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { repoNotFound } from "../auth/authorize.js";
+import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { RepoAction, RepoActor } from "./repo-access.js";
 import type { RepoRecord, RepoType } from "./repo-records.js";
 import { type RepoTargetDeps, TYPE_SEGMENTS } from "./repo-target.js";
+import { splitRevision } from "./revision.js";
 
 /**
  * What a repository route's URL names, from its Hono parameters (repo-routes.ts): the type (`:type` of
@@ -27,6 +29,18 @@ export interface AssignedRepo {
   /** Found under a former id (the repository was moved). */
   moved: boolean;
   target: RepoApiPath;
+  /** The revision the URL names, resolved (routes with `revision`, when the repository was not moved). */
+  revision?: AssignedRevision;
+}
+
+export interface AssignedRevision {
+  /** As the URL names it: `main`, `refs/pr/1`, a commit id. */
+  name: string;
+  commitOid: string;
+  /** The full ref name, when the revision named one. */
+  ref?: string;
+  /** The decoded segments after the revision: a path inside the repository. */
+  path: string[];
 }
 
 /** The context of the repository routes: the hub's variables plus the assigned repository. */
@@ -64,6 +78,11 @@ export interface AssignmentOptions {
    * a catalogue record), nothing is assigned and the handler passes the request on.
    */
   knownElsewhere?: (type: RepoType, id: string) => Promise<boolean>;
+  /**
+   * The first segments after the action are a revision (`refs/pr/N` may come unencoded, splitRevision):
+   * resolved here, RevisionNotFound when unknown; `required` is the error when the URL names none.
+   */
+  revision?: { required: string };
 }
 
 /**
@@ -88,9 +107,24 @@ export function repoAssignment(
       throw repoNotFound(actor, target.id);
     }
     await deps.access.authorize(actor, action, found.repo);
-    c.set("repository", { repo: found.repo, actor, moved: found.moved, target });
+    let revision: AssignedRevision | undefined;
+    // A moved repository answers a redirect to its new id: its revisions are resolved there.
+    if (options.revision && !found.moved) {
+      const split = splitRevision(target.rest);
+      if (split.revision === undefined) throw new InvalidInputError(options.revision.required);
+      const resolved = await deps.repos.resolveOrThrow(found.repo, split.revision);
+      revision = { name: split.revision, ...resolved, path: split.rest };
+    }
+    c.set("repository", { repo: found.repo, actor, moved: found.moved, target, revision });
     await next();
   };
+}
+
+/** The revision repoAssignment() resolved; a route declared without `revision` is a wiring error. */
+export function assignedRevision(c: Context): AssignedRevision {
+  const { revision } = assignedRepo(c);
+  if (!revision) throw new Error(`${c.req.routePath} is served without repoAssignment()'s revision.`);
+  return revision;
 }
 
 /** The repository repoAssignment() put on the context; a route without that middleware is a wiring error. */

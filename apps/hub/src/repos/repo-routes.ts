@@ -40,18 +40,28 @@ type ApiHandler = (deps: RepoReadDeps, c: Context, target: RepoApiPath) => Respo
 /**
  * `/api/{models|datasets|spaces}/{id}[/{action}[/{revision}[/{path}]]]`, the repository API, in the order a
  * reader looks for it. `access` is what repoAssignment() checks before the handler runs; `tail` says the
- * action takes a revision (or a name) and a path after it. GET routes answer HEAD as well (Hono).
+ * action takes a revision (or a name) and a path after it; `revision` has repoAssignment() resolve that
+ * revision too. GET routes answer HEAD as well (Hono).
  */
 const REPO_API: readonly {
   method: Method;
   action: string;
   access: AccessOf;
   tail: boolean;
+  /** The tail starts with a revision that repoAssignment() resolves; the error when there is none. */
+  revision?: string;
   handler: ApiHandler;
 }[] = [
   { method: "GET", action: "", access: "read", tail: false, handler: repoInfo },
   { method: "GET", action: "revision", access: "read", tail: true, handler: repoInfo },
-  { method: "GET", action: "tree", access: "read", tail: true, handler: repoTree },
+  {
+    method: "GET",
+    action: "tree",
+    access: "read",
+    tail: true,
+    revision: "A revision is required: /tree/{revision}/{path}.",
+    handler: repoTree,
+  },
   { method: "POST", action: "paths-info", access: "read", tail: true, handler: repoPathsInfo },
   { method: "GET", action: "commits", access: "read", tail: true, handler: repoCommits },
   { method: "GET", action: "refs", access: "read", tail: true, handler: repoRefs },
@@ -121,7 +131,7 @@ export function repositoryRoutes(deps: RepositoryRoutesDeps): Hono<RepoEnv> {
     for (const mode of ["resolve", "raw"] as const) {
       routes.get(
         `${id}/${mode}/:revision/:path{.+}`,
-        repoAssignment(deps, "read-files"),
+        repoAssignment(deps, "read-files", { revision: { required: "A revision is required." } }),
         resolveFile(deps, mode),
       );
     }
@@ -151,10 +161,11 @@ export function repositoryRoutes(deps: RepositoryRoutesDeps): Hono<RepoEnv> {
   const knownElsewhere = (type: RepoType, id: string) =>
     type === "model" ? deps.isCatalogueModel(id) : Promise.resolve(false);
   for (const id of API_IDS) {
-    for (const { method, action, access, tail, handler } of REPO_API) {
+    for (const { method, action, access, tail, revision, handler } of REPO_API) {
       const assignment = repoAssignment(deps, access, {
         action: action || undefined,
         ...(action === "" ? { knownElsewhere } : {}),
+        ...(revision ? { revision: { required: revision } } : {}),
       });
       routes.on(method, actionPaths(id, action, tail), assignment, (c, next) =>
         c.get("repository") ? handler(deps, c, c.get("repository")!.target) : next(),

@@ -5,11 +5,10 @@ import { CAS_PATH } from "../lfs-xet/cas-routes.js";
 import type { XetFileRow } from "../lfs-xet/xet-records.js";
 import { lfsPointerText } from "./lfs-pointer.js";
 import type { RepoReadDeps } from "./read-routes.js";
-import { assignedRepo, type RepoEnv } from "./repo-assignment.js";
+import { assignedRepo, assignedRevision, type RepoEnv } from "./repo-assignment.js";
 import { parseRepoPath } from "./repo-path.js";
 import type { FileRecord } from "./repo-records.js";
 import { URL_PREFIX } from "./repo-target.js";
-import { splitRevision } from "./revision.js";
 
 /** The media type of a Xet file's download information, answered instead of its bytes when asked for. */
 const XET_FILE_INFO = "application/vnd.xet-fileinfo+json";
@@ -57,10 +56,8 @@ export function resolveFile(deps: RepoReadDeps, mode: "resolve" | "raw"): Handle
       );
       return c.body(null, 307);
     }
-    const split = splitRevision(target.rest);
-    const revision = split.revision!;
-    const path = parseRepoPath(split.rest.join("/"));
-    const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
+    const { commitOid, path: pathParts } = assignedRevision(c);
+    const path = parseRepoPath(pathParts.join("/"));
     const file = await deps.repos.file(repo, commitOid, path);
     // An LFS file whose content is stored through Xet: Xet-capable clients are told its file hash and where to
     // get a read token; everyone else gets the bytes, reconstructed here.
