@@ -29,7 +29,7 @@ export interface AssignedRepo {
   /** Found under a former id (the repository was moved). */
   moved: boolean;
   target: RepoApiPath;
-  /** The revision the URL names, resolved (routes with `revision`, when the repository was not moved). */
+  /** The revision the URL names, resolved (routes declared with `revision`). */
   revision?: AssignedRevision;
 }
 
@@ -80,9 +80,11 @@ export interface AssignmentOptions {
   knownElsewhere?: (type: RepoType, id: string) => Promise<boolean>;
   /**
    * The first segments after the action are a revision (`refs/pr/N` may come unencoded, splitRevision):
-   * resolved here, RevisionNotFound when unknown; `required` is the error when the URL names none.
+   * resolved here, RevisionNotFound when unknown; `required` is the error when the URL names none. With
+   * `redirectsMoved`, the route answers a moved repository with a redirect to its new id: its revision is
+   * resolved there, not here.
    */
-  revision?: { required: string };
+  revision?: { required: string; redirectsMoved?: boolean };
 }
 
 /**
@@ -108,8 +110,7 @@ export function repoAssignment(
     }
     await deps.access.authorize(actor, action, found.repo);
     let revision: AssignedRevision | undefined;
-    // A moved repository answers a redirect to its new id: its revisions are resolved there.
-    if (options.revision && !found.moved) {
+    if (options.revision && !(found.moved && options.revision.redirectsMoved)) {
       const split = splitRevision(target.rest);
       if (split.revision === undefined) throw new InvalidInputError(options.revision.required);
       const resolved = await deps.repos.resolveOrThrow(found.repo, split.revision);

@@ -60,6 +60,24 @@ describe("the repository route table", () => {
     expect(await range.text()).toBe("2345");
   });
 
+  it("serves a moved repository's API under its former id, and redirects its files", async () => {
+    await hub.createRepo("alice/before-move");
+    expect((await hub.commitFiles("alice/before-move", { "a.txt": "a" })).status).toBe(200);
+    const move = await hub.app.request("/api/repos/move", {
+      method: "POST",
+      headers: { ...hub.auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ fromRepo: "alice/before-move", toRepo: "alice/after-move", type: "model" }),
+    });
+    expect(move.status).toBe(200);
+    const tree = await hub.app.request("/api/models/alice/before-move/tree/main", { headers: hub.auth });
+    expect(((await tree.json()) as { path: string }[]).map((entry) => entry.path)).toContain("a.txt");
+    const file = await hub.app.request("/alice/before-move/resolve/no-such-branch/a%20b.txt", {
+      headers: hub.auth,
+    });
+    expect(file.status).toBe(307);
+    expect(file.headers.get("Location")).toBe("/alice/after-move/resolve/no-such-branch/a%20b.txt");
+  });
+
   it("names a missing repository and a private one alike, and leaves other paths to the app", async () => {
     // Anonymous callers are told 401 (as the public hub answers them), missing or hidden alike.
     const missing = await hub.app.request("/api/models/alice/nothing-here/tree/main");

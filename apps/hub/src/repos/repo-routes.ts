@@ -131,7 +131,9 @@ export function repositoryRoutes(deps: RepositoryRoutesDeps): Hono<RepoEnv> {
     for (const mode of ["resolve", "raw"] as const) {
       routes.get(
         `${id}/${mode}/:revision/:path{.+}`,
-        repoAssignment(deps, "read-files", { revision: { required: "A revision is required." } }),
+        repoAssignment(deps, "read-files", {
+          revision: { required: "A revision is required.", redirectsMoved: true },
+        }),
         resolveFile(deps, mode),
       );
     }
