@@ -1,44 +1,59 @@
 import { type Context, Hono } from "hono";
+import { z } from "zod";
 import { repoNotFound } from "../auth/authorize.js";
 import { parseFrontMatter } from "../derive/front-matter.js";
-import { RepoExistsError as HubRepoExistsError, InvalidInputError } from "../errors.js";
+import { RepoExistsError as HubRepoExistsError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
+import { parseInput } from "../http/validate.js";
 import { type RepoReadDeps, repoUrl } from "./read-routes.js";
 import { REPO_TYPES, type RepoType } from "./repo-records.js";
 import { parseRepoId, RepoExistsError } from "./repo-service.js";
 import { actorName, findRepo } from "./repo-target.js";
 
 const JSON_LIMIT = 1024 * 1024;
-type JsonObject = Record<string, unknown>;
 
-function parseType(value: unknown): RepoType {
-  if (value === undefined || value === null) return "model";
-  if (!REPO_TYPES.includes(value as RepoType)) {
-    throw new InvalidInputError(`"type" must be one of ${REPO_TYPES.join(", ")}.`);
-  }
-  return value as RepoType;
-}
+/** `type`, a model when absent (huggingface_hub sends `null` for models). */
+const RepoTypeField = z
+  .enum(REPO_TYPES, { error: `must be one of ${REPO_TYPES.join(", ")}.` })
+  .nullish()
+  .transform((type): RepoType => type ?? "model");
+
+/** How clients name a repository: `{name, organization}`, or a full `owner/name` in `name` (fullId). */
+const RepoName = {
+  type: RepoTypeField,
+  name: z.string().nullish(),
+  organization: z.string().nullish(),
+};
+
+const CreateBody = z.object({
+  ...RepoName,
+  visibility: z
+    .enum(["public", "private", "protected"], { error: 'must be "public" or "private".' })
+    .optional(),
+  private: z.boolean().nullish(),
+  /** A space's SDK, written to its README's front matter. */
+  sdk: z.string().nullish(),
+});
+const DeleteBody = z.object(RepoName);
+const MoveBody = z.object({ type: RepoTypeField, fromRepo: z.string(), toRepo: z.string() });
+const ValidateYamlBody = z.object({ content: z.string() });
 
 /**
  * `{name, organization}` as clients send it, or a full `owner/name` in `name`. A name with neither an
  * organization nor an owner is in the caller's own namespace (`create_repo("model")` makes `alice/model`, as
  * on the public hub), when the caller is a user.
  */
-function fullId(body: JsonObject, callerName?: string): string {
-  const name = typeof body.name === "string" ? body.name : "";
-  const organization = typeof body.organization === "string" ? body.organization : undefined;
+function fullId(body: { name?: string | null; organization?: string | null }, callerName?: string): string {
+  const name = body.name ?? "";
+  const organization = body.organization ?? undefined;
   if (name.includes("/")) return name;
   if (organization) return `${organization}/${name}`;
   return callerName && name ? `${callerName}/${name}` : name;
 }
 
-async function objectBody(c: Context): Promise<JsonObject> {
-  const body = await readJsonBody(c, JSON_LIMIT);
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new InvalidInputError("Expected a JSON object.");
-  }
-  return body as JsonObject;
+async function objectBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  return parseInput(schema, await readJsonBody(c, JSON_LIMIT));
 }
 
 /** POST /api/repos/create, DELETE /api/repos/delete, POST /api/repos/move, in the public hub's shapes. */
@@ -46,17 +61,11 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
   const app = new Hono<HubEnv>();
 
   app.post("/create", async (c) => {
-    const body = await objectBody(c);
-    const type = parseType(body.type);
+    const body = await objectBody(c, CreateBody);
+    const type = body.type;
     const actor = deps.access.actor(c);
     const { id, owner } = parseRepoId(fullId(body, actor.kind === "user" ? actor.user.name : undefined));
     await deps.access.authorizeCreate(actor, type, owner);
-    if (
-      body.visibility !== undefined &&
-      !["public", "private", "protected"].includes(String(body.visibility))
-    ) {
-      throw new InvalidInputError('"visibility" must be "public" or "private".');
-    }
     const isPrivate = body.visibility !== undefined ? body.visibility !== "public" : body.private === true;
     const repo = await deps.repos
       .create({
@@ -69,7 +78,7 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
             ? [
                 {
                   path: "README.md",
-                  content: `---\ntitle: ${id.split("/")[1]}\nsdk: ${typeof body.sdk === "string" ? body.sdk : "static"}\npinned: false\n---\n`,
+                  content: `---\ntitle: ${id.split("/")[1]}\nsdk: ${body.sdk ?? "static"}\npinned: false\n---\n`,
                 },
               ]
             : [],
@@ -84,8 +93,8 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
   });
 
   app.delete("/delete", async (c) => {
-    const body = await objectBody(c);
-    const type = parseType(body.type);
+    const body = await objectBody(c, DeleteBody);
+    const type = body.type;
     const actor = deps.access.actor(c);
     const id = fullId(body, actor.kind === "user" ? actor.user.name : undefined);
     const { repo } = await findRepo(deps, c, type, id, "admin");
@@ -95,11 +104,8 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
   });
 
   app.post("/move", async (c) => {
-    const body = await objectBody(c);
-    const type = parseType(body.type);
-    if (typeof body.fromRepo !== "string" || typeof body.toRepo !== "string") {
-      throw new InvalidInputError('"fromRepo" and "toRepo" are required.');
-    }
+    const body = await objectBody(c, MoveBody);
+    const type = body.type;
     const { repo } = await findRepo(deps, c, type, body.fromRepo, "admin");
     const target = parseRepoId(body.toRepo);
     await deps.access.authorizeCreate(deps.access.actor(c), type, target.owner);
@@ -114,8 +120,7 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
 export function validateYamlRoute() {
   const app = new Hono<HubEnv>();
   app.post("/", async (c) => {
-    const body = await objectBody(c);
-    if (typeof body.content !== "string") throw new InvalidInputError('"content" must be a string.');
+    const body = await objectBody(c, ValidateYamlBody);
     const { data, errors } = parseFrontMatter(body.content);
     const warnings = data ? [] : [{ message: "empty or missing yaml metadata in repo card" }];
     if (errors.length) {
