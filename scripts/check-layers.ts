@@ -60,8 +60,6 @@ const DOMAIN_OF_FOLDER: Record<string, string> = { auth: "accounts" };
  */
 const BEING_CONVERTED = "being converted (issue 33)";
 export const ALLOWED: Record<string, string> = {
-  // The repository, LFS/Xet and discussions routes, being made one route table with their services.
-  "repos/seed-repositories.ts -> catalogue/models-table.ts": BEING_CONVERTED,
   // The router, being moved onto Hono and undici.
   "router/model-routes.ts -> catalogue/models-table.ts": BEING_CONVERTED,
   "router/model-routes.ts -> store/store.ts": BEING_CONVERTED,

@@ -8,6 +8,7 @@ import { createApp } from "./app.js";
 import { createActorResolver } from "./auth/actor-resolver.js";
 import { createAuthorizer } from "./auth/authorize.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./catalogue/catalogue.js";
+import { catalogueService } from "./catalogue/catalogue-service.js";
 import type { ModelListQuery } from "./catalogue/models-table.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerMissingHost, answerParserError } from "./http/parser-errors.js";
@@ -151,7 +152,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     // Catalogue models without files become repositories (their demo copies), once.
     const started = Date.now();
     const repoService = createRepoService({ store, blobs });
-    const repositories = await seedRepositories(store, repoService);
+    const repositories = await seedRepositories(catalogueService(store), repoService);
     if (repositories) {
       logger.log("info", "catalogue repositories created", { repositories, ms: Date.now() - started });
     }

@@ -1,7 +1,6 @@
 import { stringify as toYaml } from "yaml";
-import type { ModelListQuery, StoredModel } from "../catalogue/models-table.js";
+import type { ModelListPage, ModelListQuery, StoredModel } from "../catalogue/model-records.js";
 import { writeTinyGguf } from "../derive/gguf.js";
-import type { Store } from "../store/store.js";
 import type { RepoService } from "./repo-service.js";
 import { specialTokenText, tinyTokenizerJson } from "./tiny-tokenizer.js";
 
@@ -108,13 +107,17 @@ export function demoFiles(model: StoredModel): { path: string; content: Uint8Arr
  * Makes every catalogue model that has no repository yet into one (its demo copy). Idempotent: a model that
  * already has its repository is left alone. Returns how many were created.
  */
-export async function seedRepositories(store: Store, repos: RepoService): Promise<number> {
+export async function seedRepositories(
+  catalogue: { list(query: ModelListQuery): Promise<ModelListPage> },
+  repos: RepoService,
+): Promise<number> {
   let created = 0;
   let after: ModelListQuery["after"];
   for (;;) {
-    const page = await store.models.list({ sort: "createdAt", direction: 1, limit: 200, after });
+    const page = await catalogue.list({ sort: "createdAt", direction: 1, limit: 200, after });
     for (const model of page.models) {
-      if (await store.repos.get("model", model.id)) continue;
+      const existing = await repos.find("model", model.id);
+      if (existing && !existing.moved) continue;
       const repo = await repos.adoptModel(model.id, demoFiles(model), {
         private: model.private ?? false,
         gated: model.gated ?? false,
