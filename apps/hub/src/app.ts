@@ -210,7 +210,8 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route(
     "/",
     routerRoutes({
-      store: deps.store,
+      catalogue,
+      usage: deps.store.usage,
       logger,
       metrics,
       upstreams: deps.router?.upstreams ?? createUpstreams({}),

@@ -6,6 +6,7 @@ import type { Store } from "../store/store.js";
 import { importCatalogue, readImportFile } from "./catalogue.js";
 import {
   inPreferredOrder,
+  type MappingTask,
   type ProviderMapping,
   type ProviderMappings,
   parseProviderMapping,
@@ -59,6 +60,11 @@ export function catalogueService(
 
     mappings: (modelId: string): Promise<ProviderMappings> => store.mappings.forModel(modelId),
     mappingsOfModels: (modelIds: string[]) => store.mappings.forModels(modelIds),
+    /** Hub model ids mapped to `provider` under its model id `providerId` (the router's per-provider calls). */
+    modelsServedAs: (provider: string, providerId: string) =>
+      store.mappings.modelsServedAs(provider, providerId),
+    /** Every model with a mapping for `task`, with its mappings. */
+    mappingsForTask: (task: MappingTask) => store.mappings.forTask(task),
 
     /**
      * A model's provider mappings as `actor` should see them: a signed-in user's preferred providers first

@@ -1,7 +1,19 @@
 import { getProviderConfig, type InferenceProvider } from "@modelhub/inference";
 import type { MappingTask, ProviderMappings } from "../catalogue/mapping-record.js";
-import type { StoredModel } from "../catalogue/models-table.js";
-import type { Store } from "../store/store.js";
+import type { StoredModel } from "../catalogue/model-records.js";
+
+/**
+ * What the router reads of the catalogue: models and their provider mappings. The catalogue service
+ * (catalogue/catalogue-service.ts) provides it; the router never reaches the catalogue's tables.
+ */
+export interface CatalogueReads {
+  find(id: string): Promise<StoredModel | undefined>;
+  mappings(modelId: string): Promise<ProviderMappings>;
+  /** Hub model ids mapped to `provider` under its model id `providerId`. */
+  modelsServedAs(provider: string, providerId: string): Promise<string[]>;
+  /** Every model with a mapping for `task`, with its mappings. */
+  mappingsForTask(task: MappingTask): Promise<Map<string, ProviderMappings>>;
+}
 
 /** What the OpenAI-compatible router needs of a model per call: who may see it, and its provider mappings. */
 export interface ModelRoute {
@@ -19,7 +31,11 @@ const MAX_ENTRIES = 10_000;
  * they were the largest per-call cost of `/v1/chat/completions` after the socket writes. Missing models are
  * remembered too, so that a caller repeating an unknown id costs one lookup per TTL.
  */
-export function createModelRoutes(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now = () => performance.now()) {
+export function createModelRoutes(
+  catalogue: CatalogueReads,
+  ttlMs = MODEL_ROUTE_TTL_MS,
+  now = () => performance.now(),
+) {
   const entries = new Map<string, { route: ModelRoute | undefined; expires: number }>();
   return async function modelRoute(modelId: string): Promise<ModelRoute | undefined> {
     const at = now();
@@ -29,12 +45,11 @@ export function createModelRoutes(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now 
   };
 
   async function readRoute(modelId: string, at: number): Promise<ModelRoute | undefined> {
-    // `await` on each read: the store's methods are becoming asynchronous (PostgreSQL).
-    const found = await store.models.get(modelId);
+    const found = await catalogue.find(modelId);
     const route: ModelRoute | undefined = found
       ? {
           model: { id: found.id, private: found.private, gated: found.gated, author: found.author },
-          mappings: await store.mappings.forModel(found.id),
+          mappings: await catalogue.mappings(found.id),
         }
       : undefined;
     if (entries.size >= MAX_ENTRIES) entries.clear();
@@ -49,18 +64,22 @@ export function createModelRoutes(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now 
  * needs. Two or more SQLite reads per call without it (`modelsServedAs`, then each model), read at most once
  * a second per (provider, id) with it: a model made private shows here as late as in `modelRoute`.
  */
-export function createServedModels(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now = () => performance.now()) {
+export function createServedModels(
+  catalogue: CatalogueReads,
+  ttlMs = MODEL_ROUTE_TTL_MS,
+  now = () => performance.now(),
+) {
   const entries = new Map<string, { models: ModelRoute["model"][]; expires: number }>();
   return async function servedModels(provider: string, model: string): Promise<ModelRoute["model"][]> {
     const key = `${provider}\u0000${model}`;
     const at = now();
     const cached = entries.get(key);
     if (cached && cached.expires > at) return cached.models;
-    const ids = new Set(await store.mappings.modelsServedAs(provider, model));
+    const ids = new Set(await catalogue.modelsServedAs(provider, model));
     ids.add(model);
     const models: ModelRoute["model"][] = [];
     for (const id of ids) {
-      const found = await store.models.get(id);
+      const found = await catalogue.find(id);
       if (found)
         models.push({ id: found.id, private: found.private, gated: found.gated, author: found.author });
     }
@@ -76,7 +95,7 @@ export function createServedModels(store: Store, ttlMs = MODEL_ROUTE_TTL_MS, now
  * serves, at most once a second per (provider, version).
  */
 export function createServedVersions(
-  store: Store,
+  catalogue: CatalogueReads,
   ttlMs = MODEL_ROUTE_TTL_MS,
   now = () => performance.now(),
 ) {
@@ -91,9 +110,9 @@ export function createServedVersions(
     if (cached && cached.expires > at) return cached.models;
     const models: ModelRoute["model"][] = [];
     for (const task of getProviderConfig(provider).tasks) {
-      for (const [modelId, mappings] of await store.mappings.forTask(task as MappingTask)) {
+      for (const [modelId, mappings] of await catalogue.mappingsForTask(task as MappingTask)) {
         if (!mappings[provider]?.providerId.endsWith(`:${version}`)) continue;
-        const found = await store.models.get(modelId);
+        const found = await catalogue.find(modelId);
         if (found)
           models.push({ id: found.id, private: found.private, gated: found.gated, author: found.author });
       }

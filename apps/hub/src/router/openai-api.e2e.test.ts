@@ -10,7 +10,7 @@ import { type SimHub, startHubOnSim } from "../__fixtures__/sim-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import type { RunningHub } from "../start-hub.js";
 import { grantGatedModelsToEveryone, INFERENCE_TOKEN_FOR_GATED_MODELS } from "./__fixtures__/gated-grants.js";
-import { MODEL_ROUTE_TTL_MS } from "./model-routes.js";
+import { MODEL_ROUTE_TTL_MS } from "./model-routing.js";
 
 /**
  * The OpenAI-compatible router as its users reach it: the real `openai` clients (npm, and Python from the

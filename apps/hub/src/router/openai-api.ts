@@ -8,14 +8,13 @@ import { parseJsonBody, readBodyBytes } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
-import type { Store } from "../store/store.js";
 import { compactModelSpan, MODEL_KEYS } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
-import { createModelRoutes, type ModelRoute } from "./model-routes.js";
+import { type CatalogueReads, createModelRoutes, type ModelRoute } from "./model-routing.js";
 import { callProvider, type ProviderAnswer, RetrySafeFailure } from "./provider-call.js";
 import type { ProviderStats } from "./provider-stats.js";
-import { recordRouterCall } from "./record-call.js";
+import { recordRouterCall, type UsageRecorder } from "./record-call.js";
 import { requestTarget } from "./request-target.js";
 import { type Candidate, selectProviders } from "./select-providers.js";
 import type { CompiledRewrites } from "./stream-rewriter.js";
@@ -43,7 +42,9 @@ const MODELS_PATH = "/v1/models/";
 export const COMPLETION_PATHS: readonly string[] = Object.keys(ENDPOINTS);
 
 export interface OpenAiApiDeps {
-  store: Store;
+  catalogue: CatalogueReads;
+  /** Where each call's usage record goes (the router's own table). */
+  usage: UsageRecorder;
   upstreams: Upstreams;
   logger: Logger;
   timeouts: ForwardTimeouts;
@@ -151,7 +152,7 @@ export function answerOf(c: Context<HubEnv>, answer: ProviderAnswer): Response {
  * 429 before the first byte), to the next; the `x-inference-provider` header says which one answered.
  */
 export function createOpenAiApi(deps: OpenAiApiDeps) {
-  const modelRoute = createModelRoutes(deps.store);
+  const modelRoute = createModelRoutes(deps.catalogue);
 
   /** The providers to try, in order, among those configured on this hub. */
   function attemptsOf(
@@ -177,12 +178,12 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
 
   async function listModels(): Promise<{ object: "list"; data: { id: string }[] }> {
     const data = [];
-    for (const [modelId, mappings] of await deps.store.mappings.forTask("conversational")) {
+    for (const [modelId, mappings] of await deps.catalogue.mappingsForTask("conversational")) {
       const providers = Object.entries(mappings)
         .filter(([provider, mapping]) => mapping.status === "live" && deps.upstreams.isKnown(provider))
         .map(([provider, mapping]) => ({ provider, status: mapping.status, providerId: mapping.providerId }));
       if (providers.length === 0) continue;
-      const model = await deps.store.models.get(modelId);
+      const model = await deps.catalogue.find(modelId);
       // Listed without credentials: private models never appear.
       if (!model || model.private) continue;
       data.push({

@@ -1,7 +1,7 @@
 import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
-import type { Store } from "../store/store.js";
 import type { ForwardResult } from "./forward.js";
+import type { UsageTable } from "./usage-table.js";
 
 export interface RouterCall {
   requestId: string;
@@ -17,13 +17,16 @@ export interface RouterCall {
 }
 
 /** Records one finished router call: usage for its token, and one log line (warn for upstream 5xx). */
+/** Where a routed call's usage record goes: the router's usage table (usage-table.ts). */
+export type UsageRecorder = Pick<UsageTable, "record">;
+
 export function recordRouterCall(
-  deps: { store: Store; logger: Logger; metrics?: HubMetrics },
+  deps: { usage: UsageRecorder; logger: Logger; metrics?: HubMetrics },
   call: RouterCall,
   result: ForwardResult,
 ) {
   try {
-    deps.store.usage.record({
+    deps.usage.record({
       tokenId: call.tokenId,
       userId: call.userId,
       billToId: call.billToId,

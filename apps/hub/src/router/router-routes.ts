@@ -5,22 +5,28 @@ import { readBodyBytes } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
-import type { Store } from "../store/store.js";
 import { modelsOfCall } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { InferenceRoutes } from "./inference-routes.js";
-import { createServedModels, createServedVersions, type ModelRoute } from "./model-routes.js";
+import {
+  type CatalogueReads,
+  createServedModels,
+  createServedVersions,
+  type ModelRoute,
+} from "./model-routing.js";
 import { answerOf, COMPLETION_PATHS, createOpenAiApi } from "./openai-api.js";
 import { callProvider, providerRewrites, RetrySafeFailure } from "./provider-call.js";
 import { providerPathFrom } from "./provider-path.js";
 import { createProviderStats, type ProviderStats } from "./provider-stats.js";
-import { recordRouterCall } from "./record-call.js";
+import { recordRouterCall, type UsageRecorder } from "./record-call.js";
 import { requestTarget } from "./request-target.js";
 import type { Upstreams } from "./upstreams.js";
 import type { RouterCaller, VerifyCaller } from "./verify-caller.js";
 
 export interface RouterDeps {
-  store: Store;
+  catalogue: CatalogueReads;
+  /** Where each call's usage record goes (the router's own table). */
+  usage: UsageRecorder;
   upstreams: Upstreams;
   logger: Logger;
   timeouts: ForwardTimeouts;
@@ -72,8 +78,8 @@ export function routerRoutes(deps: RouterDeps): Hono<HubEnv> {
   const app = new Hono<HubEnv>();
   const rewritesOf = providerRewrites(deps.publicUrl);
   const api = createOpenAiApi({ ...deps, stats: deps.stats ?? createProviderStats(), rewritesOf });
-  const servedModels = createServedModels(deps.store);
-  const servedVersions = createServedVersions(deps.store);
+  const servedModels = createServedModels(deps.catalogue);
+  const servedVersions = createServedVersions(deps.catalogue);
   const inferenceRoutes = deps.inferenceRoutes ?? InferenceRoutes.fromClient();
 
   for (const prefix of ["", "/router"]) {

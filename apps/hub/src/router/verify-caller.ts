@@ -2,7 +2,7 @@ import type { ActorResolver } from "../auth/actor-resolver.js";
 import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
 import type { Authorizer } from "../auth/authorize.js";
 import { modelResource } from "../catalogue/model-lookup.js";
-import type { StoredModel } from "../catalogue/models-table.js";
+import type { StoredModel } from "../catalogue/model-records.js";
 import { NotFoundError } from "../errors.js";
 
 /** Who a router call is made for and who pays for it, as usage records and provider selection need it. */
