@@ -245,37 +245,49 @@ class Exchange {
     let pulled = true;
     let stall: NodeJS.Timeout | undefined;
     let over = false;
+    let passOn = () => {};
     const stop = () => {
       clearTimeout(stall);
       body.destroy();
     };
-    // undici's body read through its events, not its async iterator: one web-stream layer between undici and
-    // Hono, no promise per read on our side (bench:router zero-latency profile 2026-11-29: the iterator took
-    // 5% of the hub's CPU per streamed call). The body is paused whenever a read waits in the web stream's
-    // queue, and resumed when the caller pulls: back-pressure to the provider as before.
+    // undici's body read as its async iterator reads it (`read()` on "readable": what arrived since, in one
+    // buffer, so one write to the caller), without the iterator's promise per read and its set-up per call
+    // (bench:router zero-latency profile 2026-11-29: ~5% of the hub's CPU per streamed call). Read only when
+    // the caller pulls: back-pressure to the provider.
+    let waiting = false;
     return new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
-          body.on("data", (chunk: Buffer) => {
-            providerBytes += chunk.byteLength;
-            const data = scrubber.push(chunk);
-            if (data.byteLength === 0) return;
-            controller.enqueue(data);
-            // Handed to a waiting read: more may come; queued: wait for the caller's next pull.
-            if ((controller.desiredSize ?? 0) < 0) body.pause();
-            pulled = false;
-            // One timer per call, re-armed by each read passed on; ignored once the caller pulled again.
-            if (stall) stall.refresh();
-            else {
-              stall = setTimeout(() => {
-                if (pulled || over) return;
-                over = true;
-                this.finish(499, providerBytes);
-                stop();
-                controller.error(new Error("The caller stopped reading the answer."));
-              }, this.call.timeouts.idleMs);
-              stall.unref();
+          passOn = () => {
+            for (;;) {
+              const chunk = body.read() as Buffer | null;
+              if (chunk === null) {
+                waiting = true; // "readable" calls again
+                return;
+              }
+              providerBytes += chunk.byteLength;
+              const data = scrubber.push(chunk);
+              if (data.byteLength === 0) continue;
+              waiting = false;
+              controller.enqueue(data);
+              pulled = false;
+              // One timer per call, re-armed by each read passed on; ignored once the caller pulled again.
+              if (stall) stall.refresh();
+              else {
+                stall = setTimeout(() => {
+                  if (pulled || over) return;
+                  over = true;
+                  this.finish(499, providerBytes);
+                  stop();
+                  controller.error(new Error("The caller stopped reading the answer."));
+                }, this.call.timeouts.idleMs);
+                stall.unref();
+              }
+              return;
             }
+          };
+          body.on("readable", () => {
+            if (waiting && !over) passOn();
           });
           body.once("end", () => {
             clearTimeout(stall);
@@ -293,11 +305,10 @@ class Exchange {
             this.finish(this.call.signal?.aborted ? 499 : 502, providerBytes);
             controller.error(error);
           });
-          body.pause();
         },
         pull: () => {
           pulled = true;
-          body.resume();
+          passOn();
         },
         cancel: () => {
           over = true;
