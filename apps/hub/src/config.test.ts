@@ -35,7 +35,7 @@ describe("parseConfig", () => {
     for (const [value, problem] of [
       ["nebula=http://x", /unknown provider "nebula"/],
       ["together=http://a,together=http://b", /names "together" twice/],
-      ["together=ftp://x", /must be http\(s\)/],
+      ["together=ftp://x", /must be an http\(s\) URL/],
       ["together=http://user:secret@x", /must not carry credentials/],
       ["together", /entries are provider=url/],
     ] as const) {
