@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, parseByteSize, parseMirrorPolicy, parseRepoPattern } from "./mirror-policy.js";
+import {
+  formatBytes,
+  mirrorPolicyFrom,
+  parseByteSize,
+  parseMirrorPolicy,
+  parseRepoPattern,
+} from "./mirror-policy.js";
 
 function policyOf(env: Record<string, string>) {
   const problems: string[] = [];
@@ -57,11 +63,11 @@ describe("mirror policy: repositories", () => {
   it("reports every malformed pattern and size at once", () => {
     const problems: string[] = [];
     parseMirrorPolicy(
-      { MIRROR_ALLOW: "justaname, buckets/a/b", MIRROR_DENY: "a/b/c/d", MIRROR_MAX_FILE_SIZE: "ten" },
+      { MIRROR_ALLOW: "a b/c, buckets/a/b", MIRROR_DENY: "a/b/c/d", MIRROR_MAX_FILE_SIZE: "ten" },
       problems,
     );
     expect(problems).toEqual([
-      'MIRROR_ALLOW: "justaname" is not a pattern like owner/name, meta-llama/* or datasets/*/GGUF-*.',
+      'MIRROR_ALLOW: "a b/c" is not a pattern like owner/name, meta-llama/* or datasets/*/GGUF-*.',
       'MIRROR_ALLOW: "buckets/a/b": the prefix must be models/, datasets/ or spaces/.',
       'MIRROR_DENY: "a/b/c/d" is not a pattern like owner/name, meta-llama/* or datasets/*/GGUF-*.',
       'MIRROR_MAX_FILE_SIZE must be a positive size in bytes (k, M, G, T suffixes allowed), got "ten".',
@@ -71,6 +77,29 @@ describe("mirror policy: repositories", () => {
   it("reads an explicit models/ prefix as the unprefixed form", () => {
     const pattern = parseRepoPattern("models/org/*");
     expect(typeof pattern !== "string" && pattern.type).toBe("model");
+  });
+
+  it("reads an owner alone as all its repositories", () => {
+    const policy = policyOf({ MIRROR_ALLOW: "meta-llama, datasets/HuggingFaceFW" });
+    expect(policy.admits("model", "meta-llama/x")).toBe(true);
+    expect(policy.admits("dataset", "HuggingFaceFW/fineweb")).toBe(true);
+    expect(policy.admits("model", "HuggingFaceFW/fineweb")).toBe(false);
+    expect(policy.view().allow).toEqual(["meta-llama/*", "datasets/HuggingFaceFW/*"]);
+  });
+
+  it("builds from mirror-config's lists and throws on a pattern it cannot read", () => {
+    const lists = {
+      deny: [],
+      licenses: ["MIT"],
+      localNamespaces: ["Acme"],
+      maxFileSize: 10,
+      maxCacheSize: 20,
+    };
+    const policy = mirrorPolicyFrom({ ...lists, allow: ["spaces/a/*"] });
+    expect(policy.admits("space", "a/b")).toBe(true);
+    expect(policy.isLocalOnly("acme/x")).toBe(true);
+    expect(policy.licenseAllowed({ license: "mit" })).toBe(true);
+    expect(() => mirrorPolicyFrom({ ...lists, allow: ["a/b/c"] })).toThrow(/MIRROR_ALLOW: "a\/b\/c"/);
   });
 });
 

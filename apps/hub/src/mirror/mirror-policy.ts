@@ -140,23 +140,54 @@ export function parseMirrorPolicy(env: Record<string, string | undefined>, probl
 /**
  * `meta-llama/*`, `*\/GGUF-*`, `datasets/HuggingFaceFW/*`: an unprefixed pattern is for models (as ids
  * are on the public hub's URLs); `datasets/` and `spaces/` (or an explicit `models/`) select the type. `*`
- * matches any run of characters within one segment.
+ * matches any run of characters within one segment; an owner alone (`meta-llama`, `datasets/HuggingFaceFW`)
+ * means all its repositories (`models`, `datasets` and `spaces` are never owners on the public hub).
  */
 export function parseRepoPattern(text: string): RepoPattern | string {
   const parts = text.split("/");
   let type: RepoType = "model";
-  if (parts.length === 3) {
-    const prefixed = TYPE_PREFIXES[parts[0]!.toLowerCase()];
-    if (!prefixed) return `"${text}": the prefix must be models/, datasets/ or spaces/`;
+  const prefixed = TYPE_PREFIXES[parts[0]!.toLowerCase()];
+  if (prefixed && parts.length >= 2) {
     type = prefixed;
     parts.shift();
+  } else if (parts.length === 3) {
+    return `"${text}": the prefix must be models/, datasets/ or spaces/`;
   }
+  if (parts.length === 1) parts.push("*");
   if (parts.length !== 2 || !parts.every((segment) => SEGMENT.test(segment))) {
     return `"${text}" is not a pattern like owner/name, meta-llama/* or datasets/*/GGUF-*`;
   }
   const source = parts.join("/");
   const body = parts.map((segment) => segment.split("*").map(escapeRegExp).join("[^/]*")).join("/");
   return { type, source, matcher: new RegExp(`^${body}$`, "i") };
+}
+
+/**
+ * The policy from already validated lists (mirror-config.ts's MirrorSettings); a pattern parseRepoPattern
+ * refuses throws, naming it, so a mismatch between the two parsers shows at start, not as a silent hole.
+ */
+export function mirrorPolicyFrom(lists: {
+  allow: readonly string[];
+  deny: readonly string[];
+  licenses: readonly string[];
+  localNamespaces: readonly string[];
+  maxFileSize: number | undefined;
+  maxCacheSize: number | undefined;
+}): MirrorPolicy {
+  const patterns = (name: string, list: readonly string[]) =>
+    list.map((text) => {
+      const parsed = parseRepoPattern(text);
+      if (typeof parsed === "string") throw new Error(`${name}: ${parsed}.`);
+      return parsed;
+    });
+  return new MirrorPolicy({
+    allow: patterns("MIRROR_ALLOW", lists.allow),
+    deny: patterns("MIRROR_DENY", lists.deny),
+    licenses: lists.licenses.map((license) => license.toLowerCase()),
+    localNamespaces: lists.localNamespaces.map((owner) => owner.toLowerCase()),
+    maxFileSize: lists.maxFileSize,
+    maxCacheSize: lists.maxCacheSize,
+  });
 }
 
 /** Parses `512`, `10k`, `1.5M`, `2G`, `1T` (binary multiples; an optional `i`/`B`: `10GiB`, `10GB`). */
