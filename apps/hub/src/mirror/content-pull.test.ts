@@ -1,0 +1,239 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { makeTempDir } from "../__fixtures__/temp-dir.js";
+import {
+  ContentMismatchError,
+  createContentPuller,
+  type DeclaredContent,
+  type PullSource,
+  TransferCutError,
+  TransferStalledError,
+} from "./content-pull.js";
+
+const temp = makeTempDir("content-pull-");
+afterAll(() => temp.remove());
+
+function declared(bytes: Buffer): DeclaredContent {
+  return { sha256: createHash("sha256").update(bytes).digest("hex"), size: bytes.length };
+}
+
+interface FakeUpstream {
+  source: () => PullSource;
+  starts: number;
+  kept: Buffer[];
+}
+
+/**
+ * An upstream sending `bytes` in pieces of `piece` bytes, `delayMs` apart; `fault` changes what it does:
+ * cut after half, flip a byte, answer with a refusal, or stall after half.
+ */
+function fakeUpstream(
+  bytes: Buffer,
+  options: { piece?: number; delayMs?: number; fault?: "cut" | "flip" | "refuse" | "stall" | "long" } = {},
+): FakeUpstream {
+  const piece = options.piece ?? 64 * 1024;
+  const upstream: FakeUpstream = {
+    starts: 0,
+    kept: [],
+    source: () => ({
+      async start(signal) {
+        upstream.starts++;
+        if (options.fault === "refuse") throw new Error("upstream answered 429 Too Many Requests");
+        return (async function* () {
+          for (let at = 0; at < bytes.length; at += piece) {
+            if (options.delayMs) await sleep(options.delayMs);
+            if (at >= bytes.length / 2 && options.fault === "cut") throw new Error("socket hang up");
+            if (at >= bytes.length / 2 && options.fault === "stall") {
+              await new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+            }
+            let out = bytes.subarray(at, at + piece);
+            if (options.fault === "flip" && at === 0) {
+              out = Buffer.from(out);
+              out[0] = (out[0] as number) ^ 0xff;
+            }
+            yield out;
+          }
+          if (options.fault === "long") yield Buffer.from("extra");
+        })();
+      },
+      async keep(tmpPath) {
+        const { readFile } = await import("node:fs/promises");
+        upstream.kept.push(await readFile(tmpPath));
+      },
+    }),
+  };
+  return upstream;
+}
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}
+
+/** What a reader got before its stream ended, and how it ended. */
+async function settle(stream: Readable): Promise<{ received: number; error?: Error }> {
+  let received = 0;
+  try {
+    for await (const part of stream) received += (part as Buffer).length;
+    return { received };
+  } catch (error) {
+    return { received, error: error as Error };
+  }
+}
+
+const whole = (content: DeclaredContent) => ({ start: 0, end: content.size - 1 });
+/** A fresh tmp directory per test: a test's leftovers (or a background transfer) never blur another's. */
+let tmpCount = 0;
+function freshTmp(): string {
+  const dir = join(temp.dir, String(tmpCount++));
+  mkdirSync(dir);
+  return dir;
+}
+const tmpFiles = (dir: string) => readdirSync(dir);
+
+describe("content puller", () => {
+  it("serves 32 concurrent readers byte-identical from one transfer, late joiners included", async () => {
+    const bytes = randomBytes(3 * 1024 * 1024 + 17);
+    const content = declared(bytes);
+    const upstream = fakeUpstream(bytes, { delayMs: 2 });
+    const tmpDir = freshTmp();
+    const puller = createContentPuller({ tmpDir });
+    const early = Array.from({ length: 24 }, () => puller.read(content, whole(content), upstream.source));
+    await sleep(40);
+    expect(puller.isReading(content.sha256)).toBe(true);
+    const late = Array.from({ length: 8 }, () => puller.read(content, whole(content), upstream.source));
+    const results = await Promise.all([...early, ...late].map(async (stream) => collect(await stream)));
+    expect(upstream.starts).toBe(1);
+    for (const result of results) expect(result.equals(bytes)).toBe(true);
+    await vi.waitFor(() => expect(puller.isReading(content.sha256)).toBe(false));
+    expect(upstream.kept).toHaveLength(1);
+    expect(upstream.kept[0]?.equals(bytes)).toBe(true);
+    expect(tmpFiles(tmpDir)).toEqual([]);
+  });
+
+  it("streams the first bytes before the transfer ends", async () => {
+    const bytes = randomBytes(1024 * 1024);
+    const content = declared(bytes);
+    const upstream = fakeUpstream(bytes, { piece: 64 * 1024, delayMs: 20 });
+    const tmpDir = freshTmp();
+    const puller = createContentPuller({ tmpDir });
+    const stream = await puller.read(content, whole(content), upstream.source);
+    const first = await new Promise<Buffer>((resolve) => stream.once("data", resolve));
+    expect(first.length).toBeGreaterThan(0);
+    expect(puller.isReading(content.sha256)).toBe(true);
+    stream.destroy();
+  });
+
+  it("serves ranges from the growing file", async () => {
+    const bytes = randomBytes(512 * 1024);
+    const content = declared(bytes);
+    const upstream = fakeUpstream(bytes, { delayMs: 1, piece: 16 * 1024 });
+    const tmpDir = freshTmp();
+    const puller = createContentPuller({ tmpDir });
+    const [a, b] = await Promise.all([
+      puller.read(content, { start: 1000, end: 1999 }, upstream.source),
+      puller.read(content, { start: 300_000, end: content.size - 1 }, upstream.source),
+    ]);
+    expect((await collect(a)).equals(bytes.subarray(1000, 2000))).toBe(true);
+    expect((await collect(b)).equals(bytes.subarray(300_000))).toBe(true);
+    expect(upstream.starts).toBe(1);
+  });
+
+  it("keeps transferring for the others when a reader goes away", async () => {
+    const bytes = randomBytes(1024 * 1024);
+    const content = declared(bytes);
+    const upstream = fakeUpstream(bytes, { delayMs: 2 });
+    const tmpDir = freshTmp();
+    const puller = createContentPuller({ tmpDir });
+    const [leaving, staying] = await Promise.all([
+      puller.read(content, whole(content), upstream.source),
+      puller.read(content, whole(content), upstream.source),
+    ]);
+    await new Promise((resolve) => leaving.once("data", resolve));
+    leaving.destroy();
+    expect((await collect(staying)).equals(bytes)).toBe(true);
+    await vi.waitFor(() => expect(upstream.kept).toHaveLength(1));
+  });
+
+  it("does not wait for a reader that stopped reading", async () => {
+    const bytes = randomBytes(4 * 1024 * 1024);
+    const content = declared(bytes);
+    const upstream = fakeUpstream(bytes);
+    const tmpDir = freshTmp();
+    const puller = createContentPuller({ tmpDir });
+    const [paused, reading] = await Promise.all([
+      puller.read(content, whole(content), upstream.source),
+      puller.read(content, whole(content), upstream.source),
+    ]);
+    paused.pause();
+    expect((await collect(reading)).equals(bytes)).toBe(true);
+    await vi.waitFor(() => expect(upstream.kept).toHaveLength(1));
+    // The paused reader still gets everything once it reads (from the file, not from memory).
+    expect((await collect(paused.resume())).equals(bytes)).toBe(true);
+  });
+
+  for (const [fault, errorClass] of [
+    ["cut", TransferCutError],
+    ["flip", ContentMismatchError],
+    ["long", ContentMismatchError],
+  ] as const) {
+    it(`errors every reader and keeps nothing when upstream's body is ${fault}; the next read retries`, async () => {
+      const bytes = randomBytes(1024 * 1024);
+      const content = declared(bytes);
+      const faulty = fakeUpstream(bytes, { fault, delayMs: 1 });
+      const tmpDir = freshTmp();
+      const puller = createContentPuller({ tmpDir });
+      const readers = await Promise.all(
+        Array.from({ length: 4 }, () => puller.read(content, whole(content), faulty.source)),
+      );
+      const outcomes = await Promise.all(readers.map(settle));
+      for (const outcome of outcomes) {
+        expect(outcome.error).toBeInstanceOf(errorClass);
+        // Never the whole body: the client sees it short of its Content-Length.
+        expect(outcome.received).toBeLessThan(content.size);
+      }
+      expect(faulty.kept).toHaveLength(0);
+      expect(puller.isReading(content.sha256)).toBe(false);
+      expect(tmpFiles(tmpDir)).toEqual([]);
+
+      const healthy = fakeUpstream(bytes);
+      expect((await collect(await puller.read(content, whole(content), healthy.source))).equals(bytes)).toBe(
+        true,
+      );
+      expect(healthy.starts).toBe(1);
+    });
+  }
+
+  it("rejects the read when upstream refuses, and retries on the next", async () => {
+    const bytes = randomBytes(1000);
+    const content = declared(bytes);
+    const tmpDir = freshTmp();
+    const puller = createContentPuller({ tmpDir });
+    const refusing = fakeUpstream(bytes, { fault: "refuse" });
+    await expect(puller.read(content, whole(content), refusing.source)).rejects.toThrow(/429/);
+    expect(puller.isReading(content.sha256)).toBe(false);
+    const healthy = fakeUpstream(bytes);
+    expect((await collect(await puller.read(content, whole(content), healthy.source))).equals(bytes)).toBe(
+      true,
+    );
+  });
+
+  it("abandons a stalled transfer after the idle timeout", async () => {
+    const bytes = randomBytes(256 * 1024);
+    const content = declared(bytes);
+    const tmpDir = freshTmp();
+    const puller = createContentPuller({ tmpDir, idleTimeoutMs: 200 });
+    const stalling = fakeUpstream(bytes, { fault: "stall" });
+    const started = Date.now();
+    const outcome = await settle(await puller.read(content, whole(content), stalling.source));
+    expect(outcome.error).toBeInstanceOf(TransferStalledError);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(stalling.kept).toHaveLength(0);
+    expect(tmpFiles(tmpDir)).toEqual([]);
+  });
+});

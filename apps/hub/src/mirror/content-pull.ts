@@ -1,0 +1,348 @@
+import { createHash, randomBytes } from "node:crypto";
+import { type FileHandle, open, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import type { ByteRange } from "../storage/blob-store.js";
+
+/** The content a mirrored file declares upstream: what the transfer must produce, byte for byte. */
+export interface DeclaredContent {
+  sha256: string;
+  size: number;
+}
+
+/**
+ * One way of getting a content's bytes from upstream (plain download, or Xet reconstruction) and of keeping
+ * them once they are verified.
+ */
+export interface PullSource {
+  /**
+   * Starts the transfer: resolves once upstream answered (its status refusals reject here, before any
+   * reader was promised a body) with the content's bytes in order. `signal` aborts it (a stalled upstream).
+   */
+  start(signal: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
+  /**
+   * Keeps the verified content: `tmpPath` holds exactly the declared bytes (a plain source puts them into
+   * the blob store; a Xet source stored its chunks along the way and registers the file). Called once.
+   */
+  keep(tmpPath: string, content: DeclaredContent): Promise<void>;
+}
+
+export interface ContentPullerOptions {
+  /** Where transfers are written while they run: a directory of the blob store's tmp root (tmp-dirs.ts). */
+  tmpDir: string;
+  /** No byte from upstream for this long ends the transfer (the upstream client bounds connect + headers). */
+  idleTimeoutMs?: number;
+  /** Told about each transfer's end (metrics, logs). */
+  observe?: (event: { sha256: string; bytes: number; outcome: "stored" | "failed"; error?: Error }) => void;
+}
+
+/** Upstream's bytes are not the declared content (hash or size): nothing was kept. */
+export class ContentMismatchError extends Error {
+  constructor(
+    readonly expected: DeclaredContent,
+    readonly actual: { sha256?: string; size: number },
+  ) {
+    super(
+      actual.size !== expected.size
+        ? `Upstream sent ${actual.size > expected.size ? "more than" : ""} ${actual.size} bytes for sha256:${expected.sha256}, which upstream declares as ${expected.size} bytes: nothing was kept; the next request tries again.`
+        : `Upstream's bytes hash to sha256:${actual.sha256}, not the declared sha256:${expected.sha256}: nothing was kept; the next request tries again.`,
+    );
+    this.name = "ContentMismatchError";
+  }
+}
+
+/** Upstream's body ended before the declared size, or failed: nothing was kept. */
+export class TransferCutError extends Error {
+  constructor(sha256: string, received: number, size: number, cause?: unknown) {
+    super(
+      `The upstream transfer of sha256:${sha256} was cut after ${received} of ${size} bytes${cause instanceof Error ? ` (${cause.message})` : ""}: nothing was kept; the next request tries again.`,
+      { cause },
+    );
+    this.name = "TransferCutError";
+  }
+}
+
+/** Upstream sent nothing for the idle timeout: the transfer was abandoned and nothing kept. */
+export class TransferStalledError extends Error {
+  constructor(sha256: string, received: number, idleMs: number) {
+    super(
+      `Upstream sent no byte of sha256:${sha256} for ${Math.round(idleMs / 1000)} s (after ${received} bytes): the transfer was abandoned and nothing kept; the next request tries again.`,
+    );
+    this.name = "TransferStalledError";
+  }
+}
+
+const READ_PIECE = 1 << 20;
+const DEFAULT_IDLE_MS = 30_000;
+
+/**
+ * One upstream transfer of one content into a temporary file, which every reader of that content tails.
+ * The transfer writes at disk speed whatever the readers do (a slow reader costs disk, not memory); each
+ * reader reads the file at its own pace with back-pressure, and waits on `changed()` (no polling) when it has
+ * caught up with the writer.
+ */
+class Flight {
+  readonly path: string;
+  written = 0;
+  state: "running" | "verified" | "failed" = "running";
+  error?: Error;
+  /** Readers still open: the file handle stays open until they and the transfer are done. */
+  readers = 0;
+  /** The transfer (write) side is over: kept or failed. */
+  finished = false;
+  handle?: FileHandle;
+  /** Resolves once upstream answered (rejects with its refusal). */
+  readonly started: Promise<void>;
+  private wakeUp?: { promise: Promise<void>; resolve: () => void };
+
+  constructor(
+    readonly content: DeclaredContent,
+    tmpDir: string,
+    source: PullSource,
+    private readonly idleMs: number,
+    private readonly onEnd: (flight: Flight) => void,
+  ) {
+    this.path = join(tmpDir, `mirror-${content.sha256.slice(0, 16)}-${randomBytes(6).toString("hex")}`);
+    let started!: () => void;
+    let refused!: (error: unknown) => void;
+    this.started = new Promise<void>((resolve, reject) => {
+      started = resolve;
+      refused = reject;
+    });
+    this.started.catch(() => {});
+    void this.run(source, started, refused);
+  }
+
+  /** A promise settled at the next write or state change. */
+  changed(): Promise<void> {
+    if (!this.wakeUp) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      this.wakeUp = { promise, resolve };
+    }
+    return this.wakeUp.promise;
+  }
+
+  private wake(): void {
+    const waiting = this.wakeUp;
+    this.wakeUp = undefined;
+    waiting?.resolve();
+  }
+
+  private async run(source: PullSource, started: () => void, refused: (error: unknown) => void) {
+    const { sha256, size } = this.content;
+    const abort = new AbortController();
+    let stalled: TransferStalledError | undefined;
+    try {
+      this.handle = await open(this.path, "w+");
+      const body = await source.start(abort.signal);
+      started();
+      const hash = createHash("sha256");
+      const chunks = body[Symbol.asyncIterator]();
+      for (;;) {
+        let timer: NodeJS.Timeout | undefined;
+        const idle = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            stalled = new TransferStalledError(sha256, this.written, this.idleMs);
+            abort.abort(stalled);
+            reject(stalled);
+          }, this.idleMs);
+        });
+        let next: IteratorResult<Uint8Array>;
+        try {
+          next = await Promise.race([chunks.next(), idle]);
+        } catch (error) {
+          if (stalled) chunks.return?.().catch(() => {});
+          throw stalled ?? new TransferCutError(sha256, this.written, size, error);
+        } finally {
+          clearTimeout(timer);
+        }
+        if (next.done) break;
+        const chunk = next.value;
+        if (this.written + chunk.byteLength > size) {
+          chunks.return?.().catch(() => {});
+          throw new ContentMismatchError(this.content, { size: this.written + chunk.byteLength });
+        }
+        hash.update(chunk);
+        let at = 0;
+        while (at < chunk.byteLength) {
+          const { bytesWritten } = await this.handle.write(chunk, at, chunk.byteLength - at, this.written);
+          at += bytesWritten;
+          this.written += bytesWritten;
+        }
+        this.wake();
+      }
+      if (this.written !== size) throw new TransferCutError(sha256, this.written, size);
+      const actual = hash.digest("hex");
+      if (actual !== sha256) throw new ContentMismatchError(this.content, { sha256: actual, size });
+      // The readers get their last bytes now; keeping (a copy into the blob store, or registering Xet
+      // chunks) happens meanwhile, and joiners still read this file until it is kept.
+      this.state = "verified";
+      this.wake();
+      await source.keep(this.path, this.content);
+    } catch (error) {
+      // Gone, and the flight forgotten, before anyone hears of the failure: a retry starts afresh.
+      await rm(this.path, { force: true }).catch(() => {});
+      // After verification, only keeping failed: the readers had the right bytes; the next request fetches again.
+      if (this.state !== "verified") this.state = "failed";
+      this.error = error instanceof Error ? error : new Error(String(error));
+      this.finished = true;
+      this.onEnd(this);
+      // Settles the start only when upstream refused before answering (a no-op once it answered).
+      refused(error);
+      this.wake();
+    } finally {
+      // Readers keep their open handle: the bytes stay readable after the name is gone.
+      await rm(this.path, { force: true }).catch(() => {});
+      if (!this.finished) {
+        this.finished = true;
+        this.onEnd(this);
+      }
+      await this.release();
+    }
+  }
+
+  /** Closes the file once the transfer and every reader are done. */
+  async release(): Promise<void> {
+    if (this.finished && this.readers === 0 && this.handle) {
+      const handle = this.handle;
+      this.handle = undefined;
+      await handle.close().catch(() => {});
+    }
+  }
+}
+
+/**
+ * Bytes `range` of a content being transferred, read from the growing file. The last byte of the range is
+ * held back until the whole content is verified: a transfer that turns out cut or wrong errors the stream
+ * before it is complete, so the caller's body is short of its Content-Length (every client detects that)
+ * and no wrong answer ever looks whole.
+ */
+class TailReader extends Readable {
+  private position: number;
+  private readonly end: number;
+  private pumping = false;
+  private gone = false;
+
+  constructor(
+    private readonly flight: Flight,
+    range: ByteRange,
+  ) {
+    super({ highWaterMark: READ_PIECE });
+    this.position = range.start;
+    this.end = range.end;
+    flight.readers++;
+  }
+
+  override _read(): void {
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      for (;;) {
+        if (this.gone) return;
+        const flight = this.flight;
+        if (flight.state === "failed") {
+          this.destroy(flight.error);
+          return;
+        }
+        if (this.position > this.end) {
+          this.push(null);
+          return;
+        }
+        // Everything written so far, but the range's last byte only once the content is verified.
+        const limit = flight.state === "verified" ? this.end + 1 : Math.min(flight.written, this.end);
+        if (this.position < limit && flight.handle) {
+          const length = Math.min(limit - this.position, READ_PIECE);
+          const buffer = Buffer.allocUnsafe(length);
+          const { bytesRead } = await flight.handle.read(buffer, 0, length, this.position);
+          if (this.gone) return;
+          if (bytesRead === 0)
+            throw new Error(`The transfer file of sha256:${flight.content.sha256} ended early.`);
+          this.position += bytesRead;
+          if (!this.push(buffer.subarray(0, bytesRead))) return;
+          continue;
+        }
+        await flight.changed();
+      }
+    } catch (error) {
+      this.destroy(error as Error);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    // A reader going away does not touch the transfer: the others (and the cache) still want it.
+    if (!this.gone) {
+      this.gone = true;
+      this.flight.readers--;
+      void this.flight.release();
+    }
+    callback(error);
+  }
+}
+
+/**
+ * Single flight per content: the first request for an uncached content starts one upstream transfer, every
+ * request for it meanwhile (ranged or not) reads the same growing file, and the transfer is kept only when
+ * its size and sha256 are the declared ones. A failed transfer leaves nothing behind; the next request
+ * starts a fresh one.
+ *
+ * Ranges: a ranged request for an uncached content starts (or joins) the full transfer and reads its range
+ * from the growing file, instead of being passed through to upstream: a passed-through range could not be
+ * verified (only the whole content has a declared hash), it would cost an upstream transfer without filling
+ * the cache, and clients resuming a download (`Range: bytes=N-`) read to the end anyway.
+ */
+export function createContentPuller(options: ContentPullerOptions) {
+  const flights = new Map<string, Flight>();
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
+
+  return {
+    /**
+     * Bytes `range` of `content` through its transfer: the one under way, or one started with `source()`.
+     * Rejects when upstream refuses the transfer (status, unreachable) before a byte was promised; errors
+     * the stream when the transfer is cut or its bytes are not the declared ones.
+     */
+    async read(content: DeclaredContent, range: ByteRange, source: () => PullSource): Promise<Readable> {
+      let flight = flights.get(content.sha256);
+      if (!flight) {
+        flight = new Flight(content, options.tmpDir, source(), idleMs, (ended) => {
+          if (flights.get(ended.content.sha256) === ended) flights.delete(ended.content.sha256);
+          options.observe?.({
+            sha256: ended.content.sha256,
+            bytes: ended.written,
+            outcome: ended.state === "verified" && !ended.error ? "stored" : "failed",
+            error: ended.error,
+          });
+        });
+        flights.set(content.sha256, flight);
+      }
+      const reader = new TailReader(flight, range);
+      try {
+        await flight.started;
+      } catch (error) {
+        reader.destroy();
+        throw error;
+      }
+      return reader;
+    },
+
+    /** Whether a transfer of this content is under way (or read from): eviction must leave it alone. */
+    isReading(sha256: string): boolean {
+      return flights.has(sha256);
+    },
+
+    /** Transfers under way (tests, metrics). */
+    get transfersInFlight(): number {
+      return flights.size;
+    },
+  };
+}
+
+export type ContentPuller = ReturnType<typeof createContentPuller>;
