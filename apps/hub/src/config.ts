@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseImageOrigins } from "./http/content-security-policy.js";
 import { normalizePublicUrl, PublicUrlError } from "./http/public-url.js";
+import { type MirrorSettings, parseMirrorSettings } from "./mirror/mirror-config.js";
 import { DEFAULT_USAGE_RETENTION_DAYS } from "./router/usage-table.js";
 import { type BlobSettings, parseBlobSettings } from "./storage/blob-store-config.js";
 
@@ -36,6 +37,8 @@ export interface HubConfig extends BlobSettings {
   lfsMultipartChunkBytes: number | undefined;
   /** CARD_IMAGE_ORIGINS: origins model cards' images may load from besides the hub (none by default). */
   cardImageOrigins: string[];
+  /** UPSTREAM_URL and the MIRROR_* settings: the mirror of an upstream hub; undefined without UPSTREAM_URL. */
+  mirror: MirrorSettings | undefined;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -130,6 +133,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
   }
   const blobSettings = parseBlobSettings(env, problems);
   const cardImageOrigins = parseImageOrigins(env.CARD_IMAGE_ORIGINS, problems);
+  const mirror = parseMirrorSettings(env, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
   return {
     port,
@@ -146,6 +150,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     oidc,
     lfsMultipartChunkBytes,
     cardImageOrigins,
+    mirror,
     ...blobSettings,
   };
 }

@@ -2,12 +2,15 @@ import type { Database } from "../store/database.js";
 import { createReposTable } from "../repos/repos-table.js";
 
 /**
- * Puts a database at migration 21 back where migration 18 left it: every commit's snapshot as the flat rows
- * of before (`commit_files`, `commit_trees`, global `git_blobs`), written from today's tree nodes, and the
- * tables and column of 19 dropped; the schema version is left to the caller. The next start converts them
- * again (migration 20): what upgrade tests of older databases need.
+ * Puts a database at the current migration back where migration 18 left it: every commit's snapshot as the
+ * flat rows of before (`commit_files`, `commit_trees`, global `git_blobs`), written from today's tree nodes,
+ * the tables and column of 19 dropped, and what 22 added (the mirror's) dropped; the schema version is left to
+ * the caller. The next start converts them again (migration 20): what upgrade tests of older databases need.
  */
 export async function backToFlatSnapshots(db: Database): Promise<void> {
+  await db.exec(
+    "DROP TABLE mirror_refs; DROP TABLE mirror_contents; DROP TABLE mirror_xorb_chunks; ALTER TABLE repos DROP COLUMN mirror_of",
+  );
   const repos = createReposTable(db);
   await db.exec(`
     CREATE TABLE git_blobs (oid TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size BIGINT NOT NULL, lfs BIGINT NOT NULL);

@@ -17,6 +17,8 @@ export interface RepoRecord {
   gated: Gated;
   createdAt: string;
   lastModified: string;
+  /** The upstream hub's base URL when this is a read-only mirror of an upstream repository (mirror/). */
+  mirrorOf?: string;
 }
 
 export interface CommitRecord {

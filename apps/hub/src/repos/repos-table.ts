@@ -27,6 +27,7 @@ export interface RepoRow {
   gated: "auto" | "manual" | null;
   created_at: string;
   last_modified: string;
+  mirror_of?: string | null;
 }
 
 interface CommitRow {
@@ -48,6 +49,7 @@ export const repoFromRow = (row: RepoRow): RepoRecord => ({
   gated: row.gated ?? false,
   createdAt: row.created_at,
   lastModified: row.last_modified,
+  ...(row.mirror_of ? { mirrorOf: row.mirror_of } : {}),
 });
 
 const commitFromRow = (row: CommitRow): CommitRecord => ({
@@ -134,12 +136,23 @@ export function createReposTable(q: Queryable) {
       private: boolean;
       gated: Gated;
       now: string;
+      /** The upstream base URL, for a mirrored repository. */
+      mirrorOf?: string;
     }): Promise<RepoRecord> {
       await dropRedirect(repo.type, repo.id);
       const row = await q.get<RepoRow>(
-        `INSERT INTO repos (type, name, owner, private, gated, created_at, last_modified)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-        [repo.type, repo.id, repo.owner, repo.private ? 1 : 0, repo.gated || null, repo.now, repo.now],
+        `INSERT INTO repos (type, name, owner, private, gated, created_at, last_modified, mirror_of)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        [
+          repo.type,
+          repo.id,
+          repo.owner,
+          repo.private ? 1 : 0,
+          repo.gated || null,
+          repo.now,
+          repo.now,
+          repo.mirrorOf ?? null,
+        ],
       );
       return repoFromRow(row!);
     },

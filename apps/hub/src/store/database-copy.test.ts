@@ -115,6 +115,24 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     repo.key,
   );
 
+  // The mirror: a mirrored repository's ref check, declared LFS content (past 2 GiB: BIGINT on PostgreSQL),
+  // and an upstream xorb chunk mapped to a local chunk.
+  await store.repos.insert({
+    type: "dataset",
+    id: "upstream/mirrored",
+    owner: "upstream",
+    private: false,
+    gated: false,
+    now: new Date().toISOString(),
+    mirrorOf: "https://upstream.test",
+  });
+  await store.mirror.markRefChecked(repo.key, "refs/heads/main", new Date().toISOString());
+  await store.mirror.declareContent({ sha256: hex64(), size: 5 * 1024 ** 3, xetHash: hex64() });
+  await store.db.run(
+    "INSERT INTO mirror_xorb_chunks (upstream_xorb, chunk_index, chunk_hash) VALUES (?, ?, ?)",
+    [hex64(), 0, hex64()],
+  );
+
   // Accounts: a session, a gated-access request, invites, a single sign-on identity, failed sign-ins,
   // provider preferences.
   await store.accounts.sessions.create({

@@ -503,6 +503,60 @@ export const MIGRATIONS: readonly Migration[] = [
   DROP TABLE commit_trees;
   DROP TABLE git_blobs;
   `,
+  // 22: the mirror of an upstream hub (mirror/, docs/decisions/mirror.md). A mirrored repository is a local
+  // repository flagged with the upstream it mirrors (`mirror_of`, its base URL); `mirror_refs` says when each
+  // of its branch or tag names was last resolved upstream (re-resolved after MIRROR_REVISION_TTL);
+  // `mirror_contents` the LFS content upstream declared for it (fetched on first read: `stored` once verified);
+  // `mirror_xorb_chunks` which local chunk each upstream xorb chunk became (a new revision fetches only new
+  // chunks).
+  {
+    sqlite: `
+  ALTER TABLE repos ADD COLUMN mirror_of TEXT;
+  CREATE TABLE mirror_refs (
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    checked_at TEXT NOT NULL,
+    PRIMARY KEY (repo_id, name)
+  ) WITHOUT ROWID;
+  CREATE TABLE mirror_contents (
+    sha256 TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    xet_hash TEXT,
+    stored INTEGER NOT NULL DEFAULT 0,
+    fetched_at TEXT,
+    last_read_at TEXT
+  ) WITHOUT ROWID;
+  CREATE TABLE mirror_xorb_chunks (
+    upstream_xorb TEXT NOT NULL,
+    chunk_index INTEGER NOT NULL,
+    chunk_hash TEXT NOT NULL,
+    PRIMARY KEY (upstream_xorb, chunk_index)
+  ) WITHOUT ROWID;
+  `,
+    postgres: `
+  ALTER TABLE repos ADD COLUMN mirror_of TEXT;
+  CREATE TABLE mirror_refs (
+    repo_id BIGINT NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    checked_at TEXT NOT NULL,
+    PRIMARY KEY (repo_id, name)
+  );
+  CREATE TABLE mirror_contents (
+    sha256 TEXT PRIMARY KEY,
+    size BIGINT NOT NULL,
+    xet_hash TEXT,
+    stored BIGINT NOT NULL DEFAULT 0,
+    fetched_at TEXT,
+    last_read_at TEXT
+  );
+  CREATE TABLE mirror_xorb_chunks (
+    upstream_xorb TEXT NOT NULL,
+    chunk_index BIGINT NOT NULL,
+    chunk_hash TEXT NOT NULL,
+    PRIMARY KEY (upstream_xorb, chunk_index)
+  );
+  `,
+  },
 ];
 
 const sqlOf = (migration: Exclude<Migration, { run: unknown }>, dialect: Dialect): string =>

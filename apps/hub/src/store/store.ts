@@ -9,6 +9,7 @@ import { createDiscussionsTable } from "../discussions/discussions-table.js";
 import { createUploadPartsTable } from "../lfs-xet/upload-parts-table.js";
 import { createXetGcTable } from "../lfs-xet/xet-gc-table.js";
 import { createXetTable } from "../lfs-xet/xet-table.js";
+import { createMirrorTable } from "../mirror/mirror-table.js";
 import { createBlobReferences } from "../repos/blob-references.js";
 import { createReposListing } from "../repos/repos-listing.js";
 import { createReposTable } from "../repos/repos-table.js";
@@ -59,6 +60,8 @@ function bindTables(q: Queryable, now: () => Date) {
     orgInvites: createOrgInvitesTable(q, now),
     /** Single sign-on identities linked to accounts. */
     oidcIdentities: createOidcIdentitiesTable(q, now),
+    /** The mirror of an upstream hub: ref checks and declared LFS content (mirror/mirror-table.ts). */
+    mirror: createMirrorTable(q),
     meta: createMetaTable(q),
   };
 }
