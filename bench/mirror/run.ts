@@ -1,0 +1,442 @@
+/**
+ * Mirror benchmark (npm run bench:mirror -w bench; issue 34): an upstream hub and a mirror hub in front of
+ * it, each run as `npm start` runs it (the built apps/hub/dist/server.js under node --max-semi-space-size=64,
+ * configured by environment) in its own process, on loopback. Between them a counting proxy
+ * (counting-proxy.ts) stands for the network: the mirror's UPSTREAM_URL and the upstream's PUBLIC_URL (so
+ * the Xet CAS URL it hands out) are the proxy, which counts every upstream request and byte.
+ *   1. cold: a 1 GiB file (BENCH_FILE_MB) downloaded through a mirror that has nothing cached (a fresh mirror
+ *      each round) vs the same file downloaded directly from the upstream (through the same proxy, so both
+ *      cross the same hop); LFS-stored, then Xet-stored upstream;
+ *   2. warm: the same file again from the mirror vs a local repository of the mirror hub holding the same bytes;
+ *   3. 32 concurrent cold requests for one file (BENCH_CONCURRENT): upstream transfers and bytes counted at the
+ *      proxy, every client's sha256, the mirror's peak RSS;
+ *   4. a new upstream revision of the Xet file with 2% changed (5 places): bytes the mirror fetches upstream
+ *      to serve it.
+ *   BENCH_FILE_MB (1024)   size of the files
+ *   BENCH_ROUNDS (3)       rounds of each side-by-side measurement (median reported)
+ *   BENCH_CONCURRENT (32)  clients of the concurrent cold download
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import {
+  closeSync,
+  copyFileSync,
+  createReadStream,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { Agent, request } from "node:http";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { median, rss, rssSampler } from "../repos/measure.js";
+import { type ServerProcess, startServer } from "../router/processes.js";
+
+const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 1024);
+const SIZE = FILE_MB * 1024 * 1024;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 32);
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const PYTHON = join(repoRoot, ".venv", "bin", "python");
+/** V8's young generation as `npm start` sets it. */
+const NODE_FLAGS = ["--max-semi-space-size=64"];
+const ADMIN_TOKEN = `bench-mirror-admin-${process.pid}-${Date.now()}`;
+const work = mkdtempSync(join(tmpdir(), "modelhub-bench-mirror-"));
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+interface Fetched {
+  status: number;
+  bytes: number;
+  sha256: string;
+  seconds: number;
+}
+
+/** GETs `url`, hashing the body as it arrives; resolves with its status, size, sha256 and wall time. */
+function fetchHashed(url: string, headers: Record<string, string> = {}): Promise<Fetched> {
+  const start = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    request(url, { headers, agent }, (response) => {
+      const hash = createHash("sha256");
+      let bytes = 0;
+      response.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+        hash.update(chunk);
+      });
+      response.on("error", reject);
+      response.on("end", () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          bytes,
+          sha256: hash.digest("hex"),
+          seconds: Number(process.hrtime.bigint() - start) / 1e9,
+        }),
+      );
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+/** A 200 of exactly the expected bytes, or the benchmark stops: a ratio of wrong bytes means nothing. */
+async function fetchExpected(url: string, sha256: string, what: string): Promise<Fetched> {
+  const fetched = await fetchHashed(url);
+  if (fetched.status !== 200 || fetched.sha256 !== sha256) {
+    throw new Error(
+      `${what}: HTTP ${fetched.status}, ${fetched.bytes} bytes, sha256 ${fetched.sha256} (want ${sha256})`,
+    );
+  }
+  return fetched;
+}
+
+function writeRandomFile(path: string, size: number): string {
+  const hash = createHash("sha256");
+  const fd = openSync(path, "w");
+  for (let at = 0; at < size; at += 16 << 20) {
+    const block = randomBytes(Math.min(16 << 20, size - at));
+    hash.update(block);
+    writeSync(fd, block);
+  }
+  closeSync(fd);
+  return hash.digest("hex");
+}
+
+/** A copy of `source` with `fraction` of its bytes replaced by random ones, in `places` separate runs. */
+function writeEditedCopy(source: string, path: string, fraction: number, places: number): string {
+  copyFileSync(source, path);
+  const size = statSync(path).size;
+  const run = Math.floor((size * fraction) / places);
+  const fd = openSync(path, "r+");
+  for (let i = 0; i < places; i++)
+    writeSync(fd, randomBytes(run), 0, run, Math.floor(((i + 0.5) * size) / places));
+  closeSync(fd);
+  return sha256OfFile(path);
+}
+
+function sha256OfFile(path: string): string {
+  return execFileSync("sha256sum", [path]).toString().split(" ")[0]!;
+}
+
+interface Hub extends ServerProcess {
+  dataDir: string;
+}
+
+/** A hub as `npm start` runs it, on a fresh data directory; its log goes to a file beside it. */
+async function startHub(name: string, env: Record<string, string>): Promise<Hub> {
+  const dataDir = mkdtempSync(join(work, `${name}-`));
+  const server = await startServer(name, [...NODE_FLAGS, join(repoRoot, "apps/hub/dist/server.js")], {
+    env: {
+      ...process.env,
+      DATA_DIR: join(dataDir, "data"),
+      ADMIN_TOKEN,
+      PORT: "0",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stderr: openSync(join(dataDir, "hub.log"), "a"),
+  });
+  return {
+    ...server,
+    dataDir,
+    stop: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function call(
+  url: string,
+  token: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<Response> {
+  const { json, ...rest } = init;
+  const response = await fetch(url, {
+    ...rest,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(json === undefined ? {} : { "content-type": "application/json" }),
+      ...(rest.headers as Record<string, string>),
+    },
+    body: json === undefined ? rest.body : JSON.stringify(json),
+  });
+  if (!response.ok)
+    throw new Error(`${init.method ?? "GET"} ${url}: ${response.status} ${await response.text()}`);
+  return response;
+}
+
+/** A user with a write token on `hub`, through the admin API. */
+async function userToken(hub: string, name: string): Promise<string> {
+  await call(`${hub}/api/admin/users`, ADMIN_TOKEN, { method: "POST", json: { name } });
+  const issued = await call(`${hub}/api/admin/tokens`, ADMIN_TOKEN, {
+    method: "POST",
+    json: { user: name, name, role: "write" },
+  });
+  return ((await issued.json()) as { token: string }).token;
+}
+
+/** `file` committed as `path` to a new model repository through the Git LFS path (batch, PUT, commit). */
+async function uploadLfs(hub: string, token: string, repo: string, path: string, file: string, oid: string) {
+  await call(`${hub}/api/repos/create`, token, { method: "POST", json: { name: repo } });
+  const size = statSync(file).size;
+  const batch = await call(`${hub}/${repo}.git/info/lfs/objects/batch`, token, {
+    method: "POST",
+    headers: { "content-type": "application/vnd.git-lfs+json" },
+    body: JSON.stringify({ operation: "upload", objects: [{ oid, size }] }),
+  });
+  const href = ((await batch.json()) as { objects: { actions?: { upload: { href: string } } }[] }).objects[0]
+    ?.actions?.upload.href;
+  if (href) {
+    await new Promise<void>((resolve, reject) => {
+      const put = request(href, { method: "PUT", headers: { "content-length": size } }, (response) => {
+        response.resume();
+        response.on("end", () =>
+          response.statusCode === 200 ? resolve() : reject(new Error(`LFS PUT: ${response.statusCode}`)),
+        );
+      });
+      put.on("error", reject);
+      createReadStream(file, { highWaterMark: 1 << 20 }).pipe(put);
+    });
+  }
+  const lines = [
+    { key: "header", value: { summary: `add ${path}` } },
+    { key: "lfsFile", value: { path, algo: "sha256", oid, size } },
+  ];
+  await call(`${hub}/api/models/${repo}/commit/main`, token, {
+    method: "POST",
+    headers: { "content-type": "application/x-ndjson" },
+    body: lines.map((line) => JSON.stringify(line)).join("\n"),
+  });
+}
+
+/** `file` committed as `path` through huggingface_hub + hf_xet (Xet storage on the upstream). */
+function uploadXet(hub: string, token: string, repo: string, path: string, file: string): Promise<void> {
+  const code = [
+    "from huggingface_hub import HfApi",
+    "api = HfApi()",
+    `api.create_repo(${JSON.stringify(repo)}, exist_ok=True)`,
+    `api.upload_file(path_or_fileobj=${JSON.stringify(file)}, path_in_repo=${JSON.stringify(path)}, repo_id=${JSON.stringify(repo)})`,
+  ].join("\n");
+  return new Promise((resolve, reject) =>
+    execFile(
+      PYTHON,
+      ["-c", code],
+      {
+        env: {
+          PATH: process.env.PATH ?? "",
+          HF_ENDPOINT: hub,
+          HF_TOKEN: token,
+          HF_HOME: join(work, "hf-home"),
+          HF_HUB_DISABLE_PROGRESS_BARS: "1",
+          HF_HUB_DISABLE_TELEMETRY: "1",
+        },
+        maxBuffer: 16 << 20,
+      },
+      (error, _stdout, stderr) => (error ? reject(new Error(`Xet upload of ${repo}: ${stderr}`)) : resolve()),
+    ),
+  );
+}
+
+interface ProxyStats {
+  requests: { method: string; path: string; status: number; bytes: number }[];
+  bytes: number;
+}
+
+const proxyStats = async (proxy: string) =>
+  (await (await fetch(`${proxy}/__proxy/stats`)).json()) as ProxyStats;
+const proxyReset = async (proxy: string) => void (await fetch(`${proxy}/__proxy/reset`, { method: "POST" }));
+
+/** Upstream requests that carry content: a file's `/resolve`, LFS object downloads, Xet CAS xorb ranges. */
+const contentTransfers = (stats: ProxyStats) =>
+  stats.requests.filter(
+    ({ method, path }) =>
+      method === "GET" &&
+      (/\/resolve\/[^/]+\/.+/.test(path) ||
+        (path.includes("/info/lfs/objects/") && !path.endsWith("/batch")) ||
+        path.startsWith("/xet-cas/v1/fetch/")),
+  ).length;
+
+const mibps = (seconds: number) => SIZE / (1 << 20) / seconds;
+const fixed = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+async function main(): Promise<void> {
+  execFileSync(process.execPath, [join(repoRoot, "scripts/build.mjs"), "--if-stale"], {
+    cwd: repoRoot,
+    stdio: "inherit",
+  });
+  const started: ServerProcess[] = [];
+  const lines: string[] = [];
+  const say = (line = "") => {
+    lines.push(line);
+    process.stdout.write(`${line}\n`);
+  };
+  say("## bench:mirror");
+  say();
+  say(
+    `${FILE_MB} MiB files, ${ROUNDS} rounds (medians), ${availableParallelism()} CPUs, node ${process.version}, load average at start: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(" ")}`,
+  );
+  say();
+  try {
+    const proxy = await startServer("counting proxy", ["--import", "tsx", here("./counting-proxy.ts")]);
+    started.push(proxy);
+    const upstream = await startHub("upstream", { PUBLIC_URL: proxy.url });
+    started.push(upstream);
+    await fetch(`${proxy.url}/__proxy/target?url=${encodeURIComponent(upstream.url)}`, { method: "PUT" });
+    const upstreamToken = await userToken(upstream.url, "bench");
+    const mirrorEnv = { UPSTREAM_URL: proxy.url, UPSTREAM_TOKEN: upstreamToken };
+
+    const lfsFile = join(work, "lfs.bin");
+    const lfsSha = writeRandomFile(lfsFile, SIZE);
+    await uploadLfs(upstream.url, upstreamToken, "bench/big-lfs", "big.bin", lfsFile, lfsSha);
+    const xetFile = join(work, "xet.bin");
+    const xetSha = writeRandomFile(xetFile, SIZE);
+    await uploadXet(upstream.url, upstreamToken, "bench/big-xet", "big.bin", xetFile);
+
+    // 1. Cold through a fresh mirror vs direct from upstream, alternating; the last mirror stays for warm.
+    let mirror: Hub | undefined;
+    const cold = async (repo: string, sha256: string) => {
+      const direct: number[] = [];
+      const through: number[] = [];
+      const transfers: number[] = [];
+      const upstreamBytes: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        await mirror?.stop();
+        mirror = await startHub("mirror", mirrorEnv);
+        const directRun = () =>
+          fetchExpected(`${proxy.url}/${repo}/resolve/main/big.bin`, sha256, `direct ${repo}`).then((f) =>
+            direct.push(f.seconds),
+          );
+        if (round % 2 === 1) await directRun();
+        await proxyReset(proxy.url);
+        const fetched = await fetchExpected(
+          `${mirror.url}/${repo}/resolve/main/big.bin`,
+          sha256,
+          `cold ${repo}`,
+        );
+        through.push(fetched.seconds);
+        const stats = await proxyStats(proxy.url);
+        transfers.push(contentTransfers(stats));
+        upstreamBytes.push(stats.bytes);
+        if (round % 2 === 0) await directRun();
+      }
+      return { direct: median(direct), through: median(through), transfers, upstreamBytes };
+    };
+    const coldLfs = await cold("bench/big-lfs", lfsSha);
+    const coldXet = await cold("bench/big-xet", xetSha);
+    say(
+      "| cold (nothing cached) | direct from upstream | through the mirror | ratio (goal >= 0.8) | upstream requests for the content / bytes |",
+    );
+    say("| --- | --- | --- | --- | --- |");
+    for (const [name, run] of [
+      ["LFS-stored", coldLfs],
+      ["Xet-stored", coldXet],
+    ] as const) {
+      say(
+        `| ${name} | ${mibps(run.direct).toFixed(0)} MiB/s | ${mibps(run.through).toFixed(0)} MiB/s | ${fixed(run.direct / run.through)}x | ${run.transfers.join(", ")} / ${run.upstreamBytes.map((b) => fixed(b / SIZE, 3)).join(", ")}x the file |`,
+      );
+    }
+    say();
+
+    // 2. Warm (cached on the mirror) vs a local repository of the mirror hub holding the same bytes.
+    const live = mirror!;
+    const localToken = await userToken(live.url, "local");
+    await uploadLfs(live.url, localToken, "local/big", "big.bin", lfsFile, lfsSha);
+    await fetchExpected(`${live.url}/bench/big-lfs/resolve/main/big.bin`, lfsSha, "warm-up");
+    const warm: number[] = [];
+    const local: number[] = [];
+    await proxyReset(proxy.url);
+    for (let round = 0; round < ROUNDS; round++) {
+      const runs = [
+        () =>
+          fetchExpected(`${live.url}/bench/big-lfs/resolve/main/big.bin`, lfsSha, "warm").then((f) =>
+            warm.push(f.seconds),
+          ),
+        () =>
+          fetchExpected(`${live.url}/local/big/resolve/main/big.bin`, lfsSha, "local").then((f) =>
+            local.push(f.seconds),
+          ),
+      ];
+      if (round % 2 === 1) runs.reverse();
+      for (const run of runs) await run();
+    }
+    const warmUpstream = await proxyStats(proxy.url);
+    say(
+      "| warm (LFS-stored, cached) | local repository | mirrored repository | ratio (goal >= 0.9) | upstream bytes meanwhile |",
+    );
+    say("| --- | --- | --- | --- | --- |");
+    say(
+      `| ${ROUNDS} rounds | ${mibps(median(local)).toFixed(0)} MiB/s | ${mibps(median(warm)).toFixed(0)} MiB/s | ${fixed(median(local) / median(warm))}x | ${warmUpstream.bytes} (${warmUpstream.requests.length} requests) |`,
+    );
+    say();
+    await live.stop();
+    mirror = undefined;
+
+    // 3. 32 concurrent cold requests for one file: one upstream transfer, every client byte-identical.
+    for (const [name, repo, sha256] of [
+      ["LFS-stored", "bench/big-lfs", lfsSha],
+      ["Xet-stored", "bench/big-xet", xetSha],
+    ] as const) {
+      const fresh = await startHub("mirror", mirrorEnv);
+      const idle = rss(fresh.pid);
+      await proxyReset(proxy.url);
+      const sampler = rssSampler(fresh.pid);
+      const begin = process.hrtime.bigint();
+      const clients = await Promise.all(
+        Array.from({ length: CONCURRENT }, () => fetchHashed(`${fresh.url}/${repo}/resolve/main/big.bin`)),
+      );
+      const seconds = Number(process.hrtime.bigint() - begin) / 1e9;
+      const peak = sampler.stop();
+      const stats = await proxyStats(proxy.url);
+      const identical = clients.filter((client) => client.status === 200 && client.sha256 === sha256).length;
+      if (name === "LFS-stored") {
+        say(
+          `| ${CONCURRENT} concurrent cold | clients byte-identical | upstream requests for the content | upstream bytes | all done in | aggregate | mirror RSS idle / peak |`,
+        );
+        say("| --- | --- | --- | --- | --- | --- | --- |");
+      }
+      say(
+        `| ${name} | ${identical}/${CONCURRENT} | ${contentTransfers(stats)} | ${fixed(stats.bytes / SIZE, 3)}x the file | ${seconds.toFixed(1)} s | ${((CONCURRENT * SIZE) / (1 << 20) / seconds).toFixed(0)} MiB/s | ${idle.toFixed(0)} / ${peak.toFixed(0)} MiB |`,
+      );
+      if (name === "Xet-stored") mirror = fresh;
+      else await fresh.stop();
+    }
+    say();
+
+    // 4. A new upstream revision of the Xet file with 2% changed: what the (warm) mirror fetches for it.
+    const xetMirror = mirror!;
+    const edited = join(work, "xet-edited.bin");
+    const editedSha = writeEditedCopy(xetFile, edited, 0.02, 5);
+    await uploadXet(upstream.url, upstreamToken, "bench/big-xet", "big.bin", edited);
+    const revision = (await (
+      await call(`${upstream.url}/api/models/bench/big-xet/revision/main`, upstreamToken)
+    ).json()) as {
+      sha: string;
+    };
+    await proxyReset(proxy.url);
+    const changed = await fetchExpected(
+      `${xetMirror.url}/bench/big-xet/resolve/${revision.sha}/big.bin`,
+      editedSha,
+      "edited revision",
+    );
+    const editStats = await proxyStats(proxy.url);
+    say(
+      "| new revision, 2% of the Xet file changed (5 places) | bytes fetched upstream | of the file (goal <= 5%) | upstream requests | download through the mirror |",
+    );
+    say("| --- | --- | --- | --- | --- |");
+    say(
+      `| ${revision.sha.slice(0, 8)} | ${(editStats.bytes / (1 << 20)).toFixed(1)} MiB | ${((100 * editStats.bytes) / SIZE).toFixed(2)}% | ${editStats.requests.length} | ${mibps(changed.seconds).toFixed(0)} MiB/s |`,
+    );
+    say();
+    await xetMirror.stop();
+  } finally {
+    for (const server of started.reverse()) await server.stop().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
