@@ -1,4 +1,5 @@
 import type { Queryable } from "../store/database.js";
+import { createMirrorCacheTable } from "./mirror-cache-table.js";
 
 /**
  * The mirror's own rows (migration 22; docs/decisions/mirror.md): when each branch or tag name of a mirrored
@@ -39,6 +40,8 @@ const contentFromRow = (row: ContentRow): MirrorContent => ({
 
 export function createMirrorTable(q: Queryable) {
   return {
+    /** The cache's totals and eviction queries (mirror-cache-table.ts). */
+    ...createMirrorCacheTable(q),
     /** When `name` (a full ref name: refs/heads/main) of a mirrored repository was last resolved upstream. */
     async refCheckedAt(repoKey: number, name: string): Promise<string | undefined> {
       const row = await q.get<{ checked_at: string }>(
@@ -89,6 +92,34 @@ export function createMirrorTable(q: Queryable) {
     /** Records a read of stored content (least recently read is evicted first). */
     async touchContent(sha256: string, now: string): Promise<void> {
       await q.run("UPDATE mirror_contents SET last_read_at = ? WHERE sha256 = ?", [now, sha256]);
+    },
+
+    /**
+     * The local chunk hash of each chunk `[start, end)` of an upstream xorb that an earlier pull fetched
+     * and verified (index -> chunk hash): a new revision's pull fetches only the others.
+     */
+    async xorbChunks(upstreamXorb: string, start: number, end: number): Promise<Map<number, string>> {
+      const rows = await q.all<{ chunk_index: number | string; chunk_hash: string }>(
+        `SELECT chunk_index, chunk_hash FROM mirror_xorb_chunks
+         WHERE upstream_xorb = ? AND chunk_index >= ? AND chunk_index < ?`,
+        [upstreamXorb, start, end],
+      );
+      return new Map(rows.map((row) => [Number(row.chunk_index), row.chunk_hash]));
+    },
+    /** Records which chunk hash upstream xorb chunks hold (after their file verified). */
+    async addXorbChunks(
+      rows: ReadonlyArray<{ upstreamXorb: string; index: number; chunkHash: string }>,
+    ): Promise<void> {
+      await q.transaction(async (tx) => {
+        for (let at = 0; at < rows.length; at += 300) {
+          const batch = rows.slice(at, at + 300);
+          await tx.run(
+            `INSERT INTO mirror_xorb_chunks (upstream_xorb, chunk_index, chunk_hash)
+             VALUES ${batch.map(() => "(?, ?, ?)").join(", ")} ON CONFLICT DO NOTHING`,
+            batch.flatMap((row) => [row.upstreamXorb, row.index, row.chunkHash]),
+          );
+        }
+      });
     },
   };
 }
