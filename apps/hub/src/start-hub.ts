@@ -19,6 +19,7 @@ import { checkXetSha256sOnce } from "./lfs-xet/sha256-backfill.js";
 import { collectXetGarbage } from "./lfs-xet/xet-gc.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import { type Logger, silentLogger } from "./logger.js";
+import type { MirrorSettings } from "./mirror/mirror-config.js";
 import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { seedRepositories } from "./repos/seed-repositories.js";
@@ -75,6 +76,8 @@ export interface StartHubOptions {
   lfsMultipartChunkBytes?: number;
   /** Let callers' `x-sim-*` headers reach provider-sim (tests and the benchmark only; default false). */
   forwardSimHeaders?: boolean;
+  /** Mirror an upstream hub (UPSTREAM_URL and the MIRROR_* settings: mirror/mirror-config.ts). */
+  mirror?: MirrorSettings;
 }
 
 export interface RunningHub {
