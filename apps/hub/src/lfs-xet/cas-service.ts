@@ -11,6 +11,7 @@ import {
   decodeChunk,
   MalformedXorbError,
   parseXorbChunks,
+  serializeXorb,
   type VerifiedChunk,
   XorbHashMismatchError,
 } from "./xorb.js";
@@ -272,6 +273,45 @@ export function createCasService(deps: CasDeps) {
     /** Bytes `[start, end]` of a stored xorb, as stored (what a presigned fetch URL serves). */
     async xorbRange(xorb: { blobSha256: string }, start: number, end: number): Promise<Readable> {
       return deps.blobs.get(xorb.blobSha256, { start, end });
+    },
+
+    /**
+     * Stores chunks the hub hashed itself (a mirror's reconstruction of an upstream file) as one new local
+     * xorb, and answers where each landed. The xorb goes through uploadXorb, so it is verified and recorded
+     * like any client's upload.
+     */
+    async storeChunks(
+      chunks: ReadonlyArray<{ data: Uint8Array; hash: string }>,
+    ): Promise<{ xorb: string; chunks: XetChunkRow[] }> {
+      const hashing = await loadXetHashing();
+      const xorbHex = hashToHex(
+        hashing.xorbHash(chunks.map((c) => ({ hash: hexToHash(c.hash), size: c.data.length }))),
+      );
+      const bytes = serializeXorb(chunks.map((c) => c.data));
+      await service.uploadXorb(
+        xorbHex,
+        (async function* () {
+          yield bytes;
+        })(),
+      );
+      chunkCache.delete(xorbHex);
+      return { xorb: xorbHex, chunks: await chunksOf(xorbHex) };
+    },
+
+    /** Where a chunk is stored locally (a xorb and its index there), or undefined. */
+    async locateChunk(chunkHex: string): Promise<{ xorb: string; index: number; size: number } | undefined> {
+      const xorb = await deps.xet.xorbOfChunk(chunkHex);
+      if (!xorb || (await deps.gc.xorbState(xorb)) === "claimed") return undefined;
+      const row = (await chunksOf(xorb)).find((r) => r.hash === chunkHex);
+      return row && { xorb, index: row.index, size: row.unpackedSize };
+    },
+
+    /**
+     * Registers a file the hub reconstructed and hashed itself for a repository (a mirror's copy of an
+     * upstream Xet file): its terms name local xorbs, its hash and sha256 were computed from its bytes.
+     */
+    async registerOwnFile(file: XetFileRow & { sha256: string }, repoKey: number): Promise<void> {
+      await deps.gc.registerFiles([file], repoKey);
     },
 
     /** A registered Xet file, or undefined. */
