@@ -177,6 +177,90 @@ describe.skipIf(!hasJinja2)(
       expect(differences(cases)).toEqual([]);
     });
 
+    it("makes items, batch, slice and unique generators and reverse an iterator: no len(), read once", () => {
+      // Reprs print an address, which differs run to run: the uses never print an iterator itself.
+      const producer = fc.constantFrom(
+        "d|items",
+        "{}|items",
+        "u|items",
+        "l|items",
+        "l|batch(2)",
+        "l|batch(2, 'x')",
+        "l|batch(0)",
+        "5|batch(2)",
+        "l|slice(2)",
+        "l|slice(2, 0)",
+        "l|slice(0)",
+        "l|unique",
+        "t|unique",
+        "l|reverse",
+        "t|reverse",
+        "d|reverse",
+        "range(3)|reverse",
+        "u|reverse",
+        "'ab'|reverse",
+        "'ab'|safe|reverse",
+        "l|map('string')|reverse",
+        "5|reverse",
+        "none|reverse",
+      );
+      const use = fc.constantFrom(
+        "{% if g %}y{% else %}n{% endif %}",
+        "{{ g|length }}",
+        "{{ g|count }}",
+        "{{ g|list }}{{ g|list }}",
+        "{{ g|first }}|{{ g|list }}",
+        "{{ g|last }}",
+        "{{ g|tojson }}",
+        "{{ g|join(',') }}",
+        "{{ g|random is defined }}",
+        "{{ g is iterable }}{{ g is sequence }}{{ g is string }}",
+        "{% for x in g %}{{ loop.length }}{% else %}E{% endfor %}{% for x in g %}{{ x }}{% else %}E{% endfor %}",
+        "{{ 2 in g }}{{ g|list }}",
+        "{{ g|sort }}",
+        "{{ g == g }}",
+      );
+      const cases: OracleCase[] = sample(fc.tuple(producer, use), 250).map(([made, body]) => ({
+        template: `{% set g = ${made} %}${body}`,
+        context: { l: [3, 1, 2, 1], t: ["b", "a", "b"], d: { b: 1, a: 2 } },
+      }));
+      cases.push({ template: "{{ d|items|length }}", context: { d: { a: 1 } } });
+      expect(differences(cases, { sameErrors: true })).toEqual([]);
+    });
+
+    it("sorts by several attributes, `attribute='a,b'`, as Jinja2's make_multi_attrgetter", () => {
+      const item = fc.record({
+        a: fc.constantFrom(1, 2, "x", "X", "y"),
+        b: fc.constantFrom(1, 2, 3),
+        c: fc.record({ d: fc.constantFrom("p", "Q", "q") }),
+      });
+      const attribute = fc.constantFrom(
+        "a,b",
+        "b,a",
+        "b,c.d",
+        "c.d,b",
+        "a,b,c.d",
+        "b",
+        "b,",
+        ",b",
+        "b, a",
+        "b,zz",
+      );
+      const args = fc.constantFrom(
+        "",
+        ", reverse=true",
+        ", case_sensitive=true",
+        ", reverse=true, case_sensitive=true",
+      );
+      const cases = sample(fc.tuple(fc.array(item, { maxLength: 6 }), attribute, args), 250).map(
+        ([items, attr, more]) => ({
+          template: `{% for x in items|sort(attribute='${attr}'${more}) %}{{ x.a }}{{ x.b }}{{ x.c.d }};{% endfor %}`,
+          context: { items },
+        }),
+      );
+      expect(differences(cases, { sameErrors: true })).toEqual([]);
+    });
+
     it("keeps range() a range: prints as range(0, 3), slices to a range, mixes with no list", () => {
       const bound = fc.integer({ min: -6, max: 6 });
       const made = fc.oneof(

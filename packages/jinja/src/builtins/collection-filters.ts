@@ -10,6 +10,7 @@ import {
   makeTuple,
   num,
   PyFloat,
+  PyGenerator,
   pythonKey,
   storageKey,
   truthy,
@@ -17,7 +18,7 @@ import {
   Undefined,
 } from "../runtime/values.js";
 import { arg } from "./args.js";
-import { attrGetter, ignoreCase, sortBy, sortKey } from "./sorting.js";
+import { attrGetter, ignoreCase, multiSortKey, sortBy, sortKey } from "./sorting.js";
 
 /** Filters that reorder, group, split or aggregate sequences (jinja2's sort, groupby, batch, sum...). */
 
@@ -34,9 +35,14 @@ export function minMax(value: unknown, args: unknown[], k: Kwargs | null, wantMa
   return sorted.find((x) => eq(cmpKey(x), top));
 }
 
-export function batch(value: unknown, args: unknown[], k: Kwargs | null): unknown[][] {
+/** Jinja2's batch, slice and unique are generators: the arguments are read now, the value when read. */
+export function batch(value: unknown, args: unknown[], k: Kwargs | null): PyGenerator {
   const size = num(arg(args, k, 0, "linecount") as number);
   const fill = arg(args, k, 1, "fill_with", null);
+  return new PyGenerator(() => batchItems(value, size, fill), "do_batch");
+}
+
+function batchItems(value: unknown, size: number, fill: unknown): unknown[][] {
   // The fill is at most `size - 1` items: checked before any is made.
   if (fill !== null) checkSizeCap(size);
   const out: unknown[][] = [];
@@ -55,10 +61,15 @@ export function batch(value: unknown, args: unknown[], k: Kwargs | null): unknow
   return out;
 }
 
-export function sliceFilter(value: unknown, args: unknown[], k: Kwargs | null, st: RenderState): unknown[][] {
-  const seq = iterate(value).slice();
+export function sliceFilter(value: unknown, args: unknown[], k: Kwargs | null, st: RenderState): PyGenerator {
   const slices = num(arg(args, k, 0, "slices") as number);
   const fill = arg(args, k, 1, "fill_with", null);
+  return new PyGenerator(() => sliceItems(value, slices, fill, st), "sync_do_slice");
+}
+
+function sliceItems(value: unknown, slices: number, fill: unknown, st: RenderState): unknown[][] {
+  const seq = iterate(value).slice();
+  if (slices === 0) throw new TemplateRuntimeError("integer division or modulo by zero", "ZeroDivisionError");
   // One list per slice: counted (size and work) before any is made.
   st.checkSize(slices);
   st.step(slices);
@@ -124,13 +135,17 @@ export function sortFilter(value: unknown, args: unknown[], k: Kwargs | null): u
   const reverse = truthy(arg(args, k, 0, "reverse", false));
   const caseSensitive = truthy(arg(args, k, 1, "case_sensitive", false));
   const attribute = arg(args, k, 2, "attribute", null);
-  return sortBy(iterate(value).slice(), sortKey(attribute, caseSensitive), reverse, true);
+  return sortBy(iterate(value).slice(), multiSortKey(attribute, caseSensitive), reverse, true);
 }
 
-export function unique(value: unknown, args: unknown[], k: Kwargs | null): unknown[] {
+export function unique(value: unknown, args: unknown[], k: Kwargs | null): PyGenerator {
   const caseSensitive = truthy(arg(args, k, 0, "case_sensitive", false));
   const attribute = arg(args, k, 1, "attribute", null);
   const getKey = sortKey(attribute, caseSensitive);
+  return new PyGenerator(() => uniqueItems(value, getKey), "sync_do_unique");
+}
+
+function uniqueItems(value: unknown, getKey: (item: unknown) => unknown): unknown[] {
   // A Python set in linear time: every hashable key by its dict storage key (1 == 1.0 == True as in
   // Python, ints past 2**53, tuples, None), NaN compared one by one.
   const hashed = new Set<string>();

@@ -31,6 +31,7 @@ import {
   PyGenerator,
   pyFloat,
   pythonKey,
+  sequenceType,
   truthy,
   typeName,
   Undefined,
@@ -367,7 +368,7 @@ function first(v: unknown): unknown {
 }
 
 function last(v: unknown): unknown {
-  if (v instanceof PyGenerator) throw typeError("'generator' object is not reversible");
+  if (v instanceof PyGenerator) throw typeError(`'${v.pyType}' object is not reversible`);
   const items = iterate(v);
   return items.length > 0 ? items[items.length - 1] : new Undefined("No last item, sequence was empty.");
 }
@@ -379,10 +380,29 @@ function defaultFilter(v: unknown, args: unknown[], k: Kwargs | null): unknown {
   return v;
 }
 
+/**
+ * jinja2's do_reverse: a string reversed; else Python's reversed() (an iterator: `list_reverseiterator`
+ * for a list, `reversed` for a tuple, bytes or undefined...), and for what reversed() refuses but can be
+ * iterated (a generator) a reversed list.
+ */
 function reverse(v: unknown): unknown {
   if (typeof v === "string") return Array.from(v).reverse().join("");
+  if (v instanceof Markup) return new Markup(Array.from(v.text).reverse().join(""));
+  if (v instanceof PyGenerator) return v.take().slice().reverse();
+  const type = reverseIteratorType(v);
+  if (type === undefined) throw new TemplateRuntimeError("argument must be iterable", "FilterArgumentError");
   const items = iterate(v).slice().reverse();
-  return items;
+  return new PyGenerator(items, "reversed", type);
+}
+
+function reverseIteratorType(v: unknown): string | undefined {
+  if (Array.isArray(v)) {
+    const type = sequenceType(v);
+    return type === "list" ? "list_reverseiterator" : type === "range" ? "range_iterator" : "reversed";
+  }
+  if (isMapping(v)) return "dict_reversekeyiterator";
+  if (v instanceof PyBytes || isUndefined(v)) return "reversed";
+  return undefined;
 }
 
 function abs(v: unknown): unknown {
@@ -487,11 +507,13 @@ export const PLAIN_FILTERS: Record<string, FilterFn> = table<FilterFn>({
   groupby,
   indent,
   int: (v, a, k) => toInt(v, arg(a, k, 0, "default", 0), num(arg(a, k, 1, "base", 10) as number)),
-  items: (v) => {
-    if (isUndefined(v)) return [];
-    if (!isMapping(v)) throw typeError(`Can only get item pairs from a mapping.`);
-    return dictKeys(v).map((key) => makeTuple([pythonKey(v, key), v[key]]));
-  },
+  // A generator: a value that is no mapping fails when it is read, not here.
+  items: (v) =>
+    new PyGenerator(() => {
+      if (isUndefined(v)) return [];
+      if (!isMapping(v)) throw typeError(`Can only get item pairs from a mapping.`);
+      return dictKeys(v).map((key) => makeTuple([pythonKey(v, key), v[key]]));
+    }, "do_items"),
   join: (v, a, k) => {
     const sep = str(arg(a, k, 0, "d", ""));
     const attribute = arg(a, k, 1, "attribute", null);
@@ -508,6 +530,7 @@ export const PLAIN_FILTERS: Record<string, FilterFn> = table<FilterFn>({
   pprint: (v) => pformat(v),
   // Python's random.choice(seq): indexes the value, so a dict (string keys) raises KeyError.
   random: (v) => {
+    if (v instanceof PyGenerator) throw typeError(`object of type '${v.pyType}' has no len()`);
     const items = iterate(v);
     const i = Math.floor(Math.random() * items.length);
     if (items.length === 0) return new Undefined("No random item, sequence was empty.");

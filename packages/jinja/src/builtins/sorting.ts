@@ -28,7 +28,8 @@ export function ignoreCase(v: unknown): unknown {
 
 /**
  * Stable sort by a key, using Python ordering (raises TypeError on unorderable keys). `keysInLists`: the
- * keys are compared as one-item lists, as jinja2's sort filter does, so equal keys never need ordering.
+ * keys are compared as jinja2's sort filter compares its one-item key lists, so equal keys never need
+ * ordering.
  */
 export function sortBy<T>(items: T[], key: (item: T) => unknown, reverse: boolean, keysInLists = false): T[] {
   // About n log n Python comparisons, 8 to a step.
@@ -40,6 +41,18 @@ export function sortBy<T>(items: T[], key: (item: T) => unknown, reverse: boolea
     return a.index - b.index;
   });
   return keyed.map((k) => k.item);
+}
+
+/**
+ * The key of jinja2's sort filter (make_multi_attrgetter): `attribute` split on commas, each part an
+ * attribute path, the key the list of their values. Python compares such lists item by item (`==`
+ * first, then `<`), so later attributes only break ties. One attribute (or none) gives its value alone,
+ * for sortBy's `keysInLists` to compare as the one-item list.
+ */
+export function multiSortKey(attribute: unknown, caseSensitive: boolean): (item: unknown) => unknown {
+  if (typeof attribute !== "string" || !attribute.includes(",")) return sortKey(attribute, caseSensitive);
+  const getters = attribute.split(",").map((part) => attrGetter(part, caseSensitive ? undefined : ignoreCase));
+  return (item) => getters.map((get) => get(item));
 }
 
 /** The comparison key of jinja2's sort/unique/min/max: an attribute (or the item itself), case-folded unless asked. */

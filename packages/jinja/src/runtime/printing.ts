@@ -186,7 +186,11 @@ export function pyStr(v: unknown): string {
   if (Array.isArray(v) || isMapping(v) || v instanceof Namespace) return pyRepr(v);
   if (v instanceof PyBytes) return reprBytes(v.bytes);
   // Python prints the generator's address; a fixed one keeps output deterministic.
-  if (v instanceof PyGenerator) return `<generator object ${v.producer} at 0x7f0000000000>`;
+  if (v instanceof PyGenerator) {
+    return v.pyType === "generator"
+      ? `<generator object ${v.producer} at 0x7f0000000000>`
+      : `<${v.pyType} object at 0x7f0000000000>`;
+  }
   if (v instanceof PyCallable)
     return v.kind === "macro" ? `<Macro '${v.name}'>` : `<built-in method ${v.name}>`;
   return "<object>";

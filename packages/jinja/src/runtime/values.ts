@@ -102,10 +102,6 @@ export class PyCallable extends RuntimeObject {
   }
 }
 
-/**
- * What Jinja2's select, reject, selectattr, rejectattr and map return: a generator. It is truthy even when
- * empty, has no len(), equals only itself, and yields its items once (a second pass sees nothing).
- */
 /** Python bytes (what str.encode returns). */
 export class PyBytes extends RuntimeObject {
   constructor(readonly bytes: Uint8Array) {
@@ -113,26 +109,43 @@ export class PyBytes extends RuntimeObject {
   }
 }
 
+/**
+ * A Python iterator: what Jinja2's select, reject, selectattr, rejectattr, map, items, batch, slice and
+ * unique return (generators), and reverse (`list_reverseiterator`, `reversed`...). It is truthy even when
+ * empty, has no len(), equals only itself, and yields its items once (a second pass sees nothing). Given
+ * a function, the items are made on the first read, as a generator's body runs: its errors surface there.
+ */
 export class PyGenerator extends RuntimeObject {
   private position = 0;
+  private items: unknown[] | (() => unknown[]);
   constructor(
-    private readonly items: unknown[],
-    /** The Python function that made it, as its repr names it. */
+    items: unknown[] | (() => unknown[]),
+    /** The Python function that made it, as a generator's repr names it. */
     readonly producer: string,
+    /** Its Python type: "generator", or an iterator's type such as "list_reverseiterator". */
+    readonly pyType = "generator",
   ) {
     super();
+    this.items = items;
+  }
+
+  private made(): unknown[] {
+    if (typeof this.items === "function") this.items = this.items();
+    return this.items;
   }
 
   /** The items not yet consumed, consuming them. */
   take(): unknown[] {
-    const rest = this.position === 0 ? this.items : this.items.slice(this.position);
-    this.position = this.items.length;
+    const items = this.made();
+    const rest = this.position === 0 ? items : items.slice(this.position);
+    this.position = items.length;
     return rest;
   }
 
   /** Python's next(): the next item, or null when none is left. */
   next(): { value: unknown } | null {
-    return this.position < this.items.length ? { value: this.items[this.position++] } : null;
+    const items = this.made();
+    return this.position < items.length ? { value: items[this.position++] } : null;
   }
 }
 
@@ -335,7 +348,7 @@ export function typeName(v: unknown): string {
   if (v instanceof PyFloat) return "float";
   if (Array.isArray(v)) return sequenceType(v);
   if (v instanceof Namespace) return "Namespace";
-  if (v instanceof PyGenerator) return "generator";
+  if (v instanceof PyGenerator) return v.pyType;
   if (v instanceof PyCallable) return v.kind === "macro" ? "Macro" : "builtin_function_or_method";
   if (v instanceof Markup) return "Markup";
   if (v instanceof PyBytes) return "bytes";
