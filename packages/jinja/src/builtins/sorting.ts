@@ -51,7 +51,9 @@ export function sortBy<T>(items: T[], key: (item: T) => unknown, reverse: boolea
  */
 export function multiSortKey(attribute: unknown, caseSensitive: boolean): (item: unknown) => unknown {
   if (typeof attribute !== "string" || !attribute.includes(",")) return sortKey(attribute, caseSensitive);
-  const getters = attribute.split(",").map((part) => attrGetter(part, caseSensitive ? undefined : ignoreCase));
+  const getters = attribute
+    .split(",")
+    .map((part) => attrGetter(part, caseSensitive ? undefined : ignoreCase));
   return (item) => getters.map((get) => get(item));
 }
 
