@@ -10,7 +10,7 @@ import {
   StreamError,
   TimeoutError,
 } from "./errors.js";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "./http/call-context.js";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "./http/attempt-watchdog.js";
 import { chatCompletion, chatCompletionStream } from "./tasks/chat-completion.js";
 import { textToImage } from "./tasks/text-to-image.js";
 import { textToVideo } from "./tasks/text-to-video.js";
@@ -173,12 +173,17 @@ describe("timeouts", () => {
   it("without a timeout of its own, each attempt still has the default one", async () => {
     vi.useFakeTimers();
     try {
-      // A provider that never answers (the fetch ends only when its signal aborts).
-      const hung: typeof fetch = (_url, init) =>
-        new Promise((_resolve, reject) =>
-          init?.signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true }),
-        );
-      const call = chatCompletion(
+      // Fresh modules: the default timeout's shared timer, armed by earlier tests, is a real one.
+      vi.resetModules();
+      const fresh = await import("./tasks/chat-completion.js");
+      // A provider that never answers: the attempt is given up at the default timeout, not aborted.
+      let cancelled = false;
+      let answerLate: (response: Response) => void = () => {};
+      const hung: typeof fetch = () =>
+        new Promise((resolve) => {
+          answerLate = resolve;
+        });
+      const call = fresh.chatCompletion(
         { ...chatArgs, accessToken: "sk-provider-key" },
         { fetch: hung, retryOnError: false },
       );
@@ -190,6 +195,15 @@ describe("timeouts", () => {
       expect(await Promise.race([settled, Promise.resolve("pending")])).toBe("pending");
       await vi.advanceTimersByTimeAsync(2);
       expect(TimeoutError.isInstance(await settled)).toBe(true);
+      // An answer after the timeout is discarded: its body is cancelled, not left to hold the connection.
+      const late = new ReadableStream({
+        cancel() {
+          cancelled = true;
+        },
+      });
+      answerLate(new Response(late));
+      await vi.advanceTimersByTimeAsync(1);
+      expect(cancelled).toBe(true);
     } finally {
       vi.useRealTimers();
     }

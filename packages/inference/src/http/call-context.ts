@@ -1,5 +1,6 @@
 import { AbortError, TimeoutError } from "../errors.js";
 import type { Logger, Options } from "../types.js";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "./attempt-watchdog.js";
 import type { RetryPolicy } from "./retry-policy.js";
 
 /**
@@ -17,7 +18,13 @@ export interface CallContext {
   abortable: boolean;
   /** Absolute time (ms since epoch) the whole call must finish by; Infinity when unbounded. */
   deadlineAt: number;
+  /** Per-attempt wait for the response headers; undefined when turned off (0). */
   timeoutMs: number | undefined;
+  /**
+   * Whether an attempt that times out is aborted (the caller set `timeoutMs`), or only abandoned (the
+   * default watchdog: see `sendRequest`).
+   */
+  abortsTimedOutAttempt: boolean;
   jobDeadlineMs: number;
   retry: RetryPolicy;
   includeCredentials: boolean;
@@ -55,15 +62,13 @@ export function createCallContext(init: CallContextInit, retry: RetryPolicy): Ca
  * A class rather than an object of closures: a call is made per request, and its methods are then shared
  * through the prototype instead of being created (and, under some transpilers, named) on every call.
  */
-/** Default per-attempt wait for a provider's response headers (the hub's router waits as long). */
-export const DEFAULT_ATTEMPT_TIMEOUT_MS = 120_000;
-
 class Call implements CallContext {
   readonly fetch: typeof fetch;
   readonly signal: AbortSignal;
   readonly abortable: boolean;
   readonly deadlineAt: number;
   readonly timeoutMs: number | undefined;
+  readonly abortsTimedOutAttempt: boolean;
   readonly jobDeadlineMs: number;
   readonly retry: RetryPolicy;
   readonly includeCredentials: boolean;
@@ -88,6 +93,7 @@ class Call implements CallContext {
         : init.timeoutMs > 0
           ? init.timeoutMs
           : undefined;
+    this.abortsTimedOutAttempt = init.timeoutMs !== undefined;
     this.jobDeadlineMs = init.jobDeadlineMs ?? 600_000;
     this.retry = retry;
     this.includeCredentials = init.includeCredentials ?? false;

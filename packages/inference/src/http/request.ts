@@ -1,4 +1,5 @@
 import { NetworkError, ProviderApiError, redactRequest, TimeoutError } from "../errors.js";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, watchAttempt } from "./attempt-watchdog.js";
 import { type CallContext, sleep } from "./call-context.js";
 import { retryDelayMs, shouldRetryResponse } from "./retry-policy.js";
 
@@ -31,7 +32,9 @@ export async function sendRequest(call: CallContext, request: HttpRequest): Prom
     try {
       response = await (call.timeoutMs === undefined
         ? call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined))
-        : fetchWithAttemptTimeout(call, request, call.timeoutMs));
+        : call.abortsTimedOutAttempt
+          ? fetchWithAttemptTimeout(call, request, call.timeoutMs)
+          : fetchWithWatchdog(call, request));
     } catch (cause) {
       if (call.signal.aborted) throw call.abortError();
       // Network failure or per-attempt timeout: both may succeed on another try.
@@ -71,8 +74,21 @@ function fetchInit(call: CallContext, request: HttpRequest, signal: AbortSignal 
   return init;
 }
 
+/** One fetch under the default per-attempt timeout: given up, not aborted, at its end (attempt-watchdog.ts). */
+function fetchWithWatchdog(call: CallContext, request: HttpRequest): Promise<Response> {
+  const sent = call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined));
+  return watchAttempt(
+    sent,
+    () =>
+      new TimeoutError(
+        `${request.provider}: no response within ${DEFAULT_ATTEMPT_TIMEOUT_MS} ms (${request.url})`,
+      ),
+    (late) => late.body?.cancel(),
+  );
+}
+
 /**
- * One fetch under the per-attempt timeout, which only covers waiting for the response headers; the body
+ * One fetch under a per-attempt timeout the caller set, which only covers waiting for the response headers; the body
  * is bounded by the call's own signal (caller abort and overall deadline), which stays attached.
  */
 async function fetchWithAttemptTimeout(
