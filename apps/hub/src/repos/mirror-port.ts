@@ -1,5 +1,6 @@
+import type { Readable } from "node:stream";
 import type { RepoActor } from "./repo-access.js";
-import type { RepoRecord, RepoType } from "./repo-records.js";
+import type { FileRecord, RepoRecord, RepoType } from "./repo-records.js";
 
 /**
  * What the repository routes ask of the mirror of an upstream hub (mirror/, docs/decisions/mirror.md), declared
@@ -23,4 +24,18 @@ export interface RepoMirror {
    * offline.
    */
   ensureRevision(repo: RepoRecord, revision: string): Promise<void>;
+  /**
+   * Bytes `range` (inclusive) of an LFS file of a mirrored repository whose content this hub does not hold
+   * yet: fetched from upstream on this first read (one transfer however many ask at once), streamed while it
+   * is stored, verified against the declared sha256 (a cut or wrong transfer errors the stream short of its
+   * length, and nothing is kept). Throws the mirror's errors before any byte when it cannot (offline mode,
+   * the file size cap, upstream refusing or unreachable). Until the content is here, the file has no Xet
+   * headers: clients download it plain through `/resolve`, which is what fetches it (mirror/mirror-content.ts).
+   */
+  openMissingContent?(
+    repo: RepoRecord,
+    commitOid: string,
+    file: Pick<FileRecord, "path" | "sha256" | "size">,
+    range: { start: number; end: number },
+  ): Promise<Readable>;
 }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { repoNotFound } from "../auth/authorize.js";
+import type { RepoMirror } from "./mirror-port.js";
 import type { RepoAccess, RepoAction, RepoActor } from "./repo-access.js";
 import type { RepoRecord, RepoType } from "./repo-records.js";
 import type { RepoService } from "./repo-service.js";
@@ -23,6 +24,8 @@ export function decodeSegment(segment: string): string {
 export interface RepoTargetDeps {
   repos: RepoService;
   access: RepoAccess;
+  /** The mirror of an upstream hub (repos/mirror-port.ts), wired when UPSTREAM_URL is set. */
+  mirror?: RepoMirror;
 }
 
 /**

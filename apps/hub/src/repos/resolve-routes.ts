@@ -7,7 +7,7 @@ import { lfsPointerText } from "./lfs-pointer.js";
 import type { RepoReadDeps } from "./read-routes.js";
 import { assignedRepo, assignedRevision, type RepoEnv } from "./repo-assignment.js";
 import { parseRepoPath } from "./repo-path.js";
-import type { FileRecord } from "./repo-records.js";
+import type { FileRecord, RepoRecord } from "./repo-records.js";
 import { URL_PREFIX } from "./repo-target.js";
 
 /** The media type of a Xet file's download information, answered instead of its bytes when asked for. */
@@ -94,7 +94,7 @@ export function resolveFile(deps: RepoReadDeps, mode: "resolve" | "raw"): Handle
         );
       }
     }
-    return serveFile(c, deps, file, commitOid, mode === "raw" && file.lfs, xetFile, xetHeaders);
+    return serveFile(c, deps, repo, file, commitOid, mode === "raw" && file.lfs, xetFile, xetHeaders);
   };
 }
 
@@ -110,6 +110,7 @@ function rawTail(path: string, params: Record<string, string>): string {
 async function serveFile(
   c: Context,
   deps: RepoReadDeps,
+  repo: RepoRecord,
   file: FileRecord,
   commitOid: string,
   pointerOnly: boolean,
@@ -141,10 +142,20 @@ async function serveFile(
     headers["Content-Length"] = String(pointer.byteLength);
     return new Response(c.req.method === "HEAD" ? null : pointer, { status: 200, headers });
   }
+  // LFS content a mirrored repository declares but this hub does not hold yet is fetched on this read (the
+  // mirror's content pull). Its Xet headers only come once it is here (a local Xet file is registered then),
+  // so until then every client downloads it plain, through this route, which fetches it.
+  const missingMirrored =
+    file.lfs &&
+    !xetFile &&
+    repo.mirrorOf !== undefined &&
+    deps.mirror?.openMissingContent !== undefined &&
+    file.size > 0 &&
+    !(await deps.repos.storedContent(file.sha256));
   // An object store serves LFS content itself: the 302 carries the file's metadata (as the public hub's
   // redirect to its CDN does), and the client follows it without the hub's Authorization header.
   const downloadUrl = deps.repos.downloadUrl;
-  if (deps.redirectDownloads && downloadUrl && file.lfs && !xetFile && file.size > 0) {
+  if (deps.redirectDownloads && downloadUrl && file.lfs && !xetFile && file.size > 0 && !missingMirrored) {
     headers.Location = await downloadUrl(file.sha256, {
       contentDisposition: headers["Content-Disposition"]!,
       contentType: headers["Content-Type"]!,
@@ -169,7 +180,9 @@ async function serveFile(
       headers,
     });
   }
-  const stream = await deps.repos.openContent(file.sha256, { start, end });
+  const stream = missingMirrored
+    ? await deps.mirror!.openMissingContent!(repo, commitOid, file, { start, end })
+    : await deps.repos.openContent(file.sha256, { start, end });
   // A web stream over the blob store's: @hono/node-server pipes it into the socket with back-pressure, and a
   // client that goes away cancels it (which destroys the file or object-store stream).
   return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
