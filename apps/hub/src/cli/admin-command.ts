@@ -5,6 +5,7 @@ import { REPO_TYPES, type RepoType } from "../accounts/types.js";
 import { adminOperations } from "../admin/admin-operations.js";
 import { catalogueService } from "../catalogue/catalogue-service.js";
 import { HubError, InvalidInputError } from "../errors.js";
+import { MIRROR_USAGE, type MirrorCommandContext, runMirrorCommand } from "../mirror/mirror-commands.js";
 import { collectBlobGarbage } from "../repos/blob-gc.js";
 import { repoUrl } from "../repos/read-routes.js";
 import { createRepoService } from "../repos/repo-service.js";
@@ -55,7 +56,8 @@ Database
   db:copy --to <postgres://...>                copy every row of this hub's database (SQLite in DATA_DIR) into
                                                a new, empty PostgreSQL database; then start the hub with
                                                DATABASE_URL set to it
-`;
+
+${MIRROR_USAGE}`;
 
 const OPTIONS = {
   name: { type: "string" },
@@ -84,6 +86,8 @@ const OPTIONS = {
   type: { type: "string" },
   private: { type: "boolean" },
   to: { type: "string" },
+  revision: { type: "string" },
+  all: { type: "boolean" },
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -116,6 +120,8 @@ export interface AdminIo {
   publicUrl?: string;
   /** The hub's blob store (for blobs:gc). */
   openBlobs?(): Promise<BlobStore>;
+  /** The mirror's cache cap and its pull-through service (mirror:* commands), when UPSTREAM_URL is set. */
+  mirror?: Pick<MirrorCommandContext, "maxCacheBytes" | "pull">;
 }
 
 /**
@@ -152,6 +158,17 @@ export async function runAdminCommand(
     // One line: a trailing newline from `echo` or a here-string is not part of the password.
     return (await io.readStdin()).replace(/\r?\n$/, "");
   };
+
+  if (command?.startsWith("mirror:")) {
+    return json(
+      await runMirrorCommand(command, positionals, values, {
+        store,
+        openBlobs: io.openBlobs,
+        publicUrl: io.publicUrl,
+        ...io.mirror,
+      }),
+    );
+  }
 
   switch (command) {
     case "users:create": {

@@ -19,6 +19,10 @@ async function main(): Promise<number> {
   for (let i = 0; i < command.length - 1; i++) {
     if (command[i] === "--file") command[i + 1] = resolve(invocationDirectory(), command[i + 1]!);
   }
+  // So is a mirror bundle's path (mirror:export <file> ..., mirror:import <file>).
+  if ((command[0] === "mirror:export" || command[0] === "mirror:import") && command[1]) {
+    command[1] = resolve(invocationDirectory(), command[1]);
+  }
   const config = loadConfigFromEnvironment();
   const store = await openStore({
     dataDir: config.dataDir,
@@ -30,6 +34,7 @@ async function main(): Promise<number> {
       readStdin: () => text(process.stdin),
       publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
       openBlobs: () => openBlobStore(config.blobStore, config.dataDir),
+      mirror: { maxCacheBytes: config.mirror?.maxCacheSize },
     });
     process.stdout.write("text" in output ? `${output.text}\n` : `${JSON.stringify(output.json, null, 2)}\n`);
     return 0;

@@ -93,6 +93,14 @@ export function createMirrorCacheTable(q: Queryable) {
       return rows.map(cachedFromRow);
     },
 
+    /** The keys of every mirrored repository, by type and id. */
+    async mirroredRepoKeys(): Promise<number[]> {
+      const rows = await q.all<{ id: number | string }>(
+        "SELECT id FROM repos WHERE mirror_of IS NOT NULL ORDER BY type, name",
+      );
+      return rows.map((row) => Number(row.id));
+    },
+
     /** Bytes of stored mirrored content per mirrored repository (a content shared by two counts for both). */
     async cachedBytesByRepo(): Promise<Map<number, { bytes: number; files: number }>> {
       const rows = await q.all<{ repo_id: number | string; bytes: number | string; files: number | string }>(
