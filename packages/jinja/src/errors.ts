@@ -66,7 +66,9 @@ export class TemplateRuntimeError extends TemplateError {
  * A runtime error Jinja2 raises under the same class name: `name` and `pythonType` are that name. (A literal,
  * not the class's own name, which a bundler may shorten.)
  */
-function jinjaRuntimeError(errorName: string) {
+// The return type is written out: inferred, the published declarations would spell out Error's static
+// members in Node's types (`NodeJS.CallSite`), which a program without @types/node cannot read.
+function jinjaRuntimeError(errorName: string): new (reason: string) => TemplateRuntimeError {
   return class extends TemplateRuntimeError {
     override name = errorName;
     constructor(reason: string) {
