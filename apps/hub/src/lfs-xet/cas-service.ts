@@ -11,7 +11,6 @@ import {
   decodeChunk,
   MalformedXorbError,
   parseXorbChunks,
-  serializeXorb,
   type VerifiedChunk,
   XorbHashMismatchError,
 } from "./xorb.js";
@@ -277,21 +276,21 @@ export function createCasService(deps: CasDeps) {
 
     /**
      * Stores chunks the hub hashed itself (a mirror's reconstruction of an upstream file) as one new local
-     * xorb, and answers where each landed. The xorb goes through uploadXorb, so it is verified and recorded
-     * like any client's upload.
+     * xorb, and answers where each landed. Each chunk comes serialized as upstream stored it (header and
+     * possibly compressed data: compression does not enter any hash, so nothing is compressed again); the
+     * xorb goes through uploadXorb, so it is verified and recorded like any client's upload.
      */
     async storeChunks(
-      chunks: ReadonlyArray<{ data: Uint8Array; hash: string }>,
+      chunks: ReadonlyArray<{ hash: string; size: number; serialized: Uint8Array }>,
     ): Promise<{ xorb: string; chunks: XetChunkRow[] }> {
       const hashing = await loadXetHashing();
       const xorbHex = hashToHex(
-        hashing.xorbHash(chunks.map((c) => ({ hash: hexToHash(c.hash), size: c.data.length }))),
+        hashing.xorbHash(chunks.map((c) => ({ hash: hexToHash(c.hash), size: c.size }))),
       );
-      const bytes = serializeXorb(chunks.map((c) => c.data));
       await service.uploadXorb(
         xorbHex,
         (async function* () {
-          yield bytes;
+          for (const chunk of chunks) yield chunk.serialized;
         })(),
       );
       chunkCache.delete(xorbHex);

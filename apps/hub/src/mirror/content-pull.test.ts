@@ -223,6 +223,24 @@ describe("content puller", () => {
     );
   });
 
+  it("fetches without a reader, resolving once kept, and rejects when the transfer fails", async () => {
+    const bytes = randomBytes(300_000);
+    const content = declared(bytes);
+    const tmpDir = freshTmp();
+    const puller = createContentPuller({ tmpDir });
+    await expect(puller.fetch(content, fakeUpstream(bytes, { fault: "flip" }).source)).rejects.toBeInstanceOf(
+      ContentMismatchError,
+    );
+    const healthy = fakeUpstream(bytes, { delayMs: 1 });
+    // A reader and a prefetch of the same content share one transfer.
+    const reading = puller.read(content, whole(content), healthy.source);
+    await puller.fetch(content, healthy.source);
+    expect(healthy.kept).toHaveLength(1);
+    expect(healthy.starts).toBe(1);
+    expect((await collect(await reading)).equals(bytes)).toBe(true);
+    expect(tmpFiles(tmpDir)).toEqual([]);
+  });
+
   it("abandons a stalled transfer after the idle timeout", async () => {
     const bytes = randomBytes(256 * 1024);
     const content = declared(bytes);

@@ -93,6 +93,9 @@ class Flight {
   handle?: FileHandle;
   /** Resolves once upstream answered (rejects with its refusal). */
   readonly started: Promise<void>;
+  /** Resolves once the content is kept (stored), rejects when the transfer or keeping it failed. */
+  readonly kept: Promise<void>;
+  private settleKept!: (error?: Error) => void;
   private wakeUp?: { promise: Promise<void>; resolve: () => void };
 
   constructor(
@@ -110,6 +113,10 @@ class Flight {
       refused = reject;
     });
     this.started.catch(() => {});
+    this.kept = new Promise<void>((resolve, reject) => {
+      this.settleKept = (error) => (error ? reject(error) : resolve());
+    });
+    this.kept.catch(() => {});
     void this.run(source, started, refused);
   }
 
@@ -190,6 +197,7 @@ class Flight {
       this.error = error instanceof Error ? error : new Error(String(error));
       this.finished = true;
       this.onEnd(this);
+      this.settleKept(this.error);
       // Settles the start only when upstream refused before answering (a no-op once it answered).
       refused(error);
       this.wake();
@@ -199,6 +207,7 @@ class Flight {
       if (!this.finished) {
         this.finished = true;
         this.onEnd(this);
+        this.settleKept();
       }
       await this.release();
     }
@@ -303,6 +312,23 @@ export function createContentPuller(options: ContentPullerOptions) {
   const flights = new Map<string, Flight>();
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
 
+  /** The transfer under way for this content, or a new one. */
+  function flightOf(content: DeclaredContent, source: () => PullSource): Flight {
+    const current = flights.get(content.sha256);
+    if (current) return current;
+    const flight = new Flight(content, options.tmpDir, source(), idleMs, (ended) => {
+      if (flights.get(ended.content.sha256) === ended) flights.delete(ended.content.sha256);
+      options.observe?.({
+        sha256: ended.content.sha256,
+        bytes: ended.written,
+        outcome: ended.state === "verified" && !ended.error ? "stored" : "failed",
+        error: ended.error,
+      });
+    });
+    flights.set(content.sha256, flight);
+    return flight;
+  }
+
   return {
     /**
      * Bytes `range` of `content` through its transfer: the one under way, or one started with `source()`.
@@ -310,19 +336,7 @@ export function createContentPuller(options: ContentPullerOptions) {
      * the stream when the transfer is cut or its bytes are not the declared ones.
      */
     async read(content: DeclaredContent, range: ByteRange, source: () => PullSource): Promise<Readable> {
-      let flight = flights.get(content.sha256);
-      if (!flight) {
-        flight = new Flight(content, options.tmpDir, source(), idleMs, (ended) => {
-          if (flights.get(ended.content.sha256) === ended) flights.delete(ended.content.sha256);
-          options.observe?.({
-            sha256: ended.content.sha256,
-            bytes: ended.written,
-            outcome: ended.state === "verified" && !ended.error ? "stored" : "failed",
-            error: ended.error,
-          });
-        });
-        flights.set(content.sha256, flight);
-      }
+      const flight = flightOf(content, source);
       const reader = new TailReader(flight, range);
       try {
         await flight.started;
@@ -331,6 +345,14 @@ export function createContentPuller(options: ContentPullerOptions) {
         throw error;
       }
       return reader;
+    },
+
+    /**
+     * Fetches and keeps `content` without reading it (a prefetch): joins the transfer under way or starts
+     * one; resolves once the content is stored, rejects with why it was not.
+     */
+    async fetch(content: DeclaredContent, source: () => PullSource): Promise<void> {
+      await flightOf(content, source).kept;
     },
 
     /** Whether a transfer of this content is under way (or read from): eviction must leave it alone. */

@@ -14,7 +14,9 @@ import { XetSigner } from "../lfs-xet/xet-tokens.js";
 import { Compression, serializeXorb } from "../lfs-xet/xorb.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
 import { createContentPuller } from "./content-pull.js";
-import { undiciCasGet, xetPullSource } from "./xet-pull.js";
+import { upstreamCasGet } from "./mirror-content.js";
+import { createUpstreamClient } from "./upstream-client.js";
+import { xetPullSource } from "./xet-pull.js";
 
 /**
  * Two hubs: `upstream` holds Xet files (uploaded as a client does: xorbs, then a shard), `mirror` pulls them
@@ -148,7 +150,14 @@ describe("Xet pull", () => {
           cas,
           table: mirror.store.mirror,
           readToken: async () => (await xetTokenFor(upstream.url, aliceUpstream, REPO, "read")).body,
-          casGet: undiciCasGet(),
+          casGet: upstreamCasGet(
+            createUpstreamClient({
+              upstreamUrl: upstream.url,
+              upstreamToken: aliceUpstream,
+              upstreamTimeoutMs: 5_000,
+              mode: "pull-through",
+            }),
+          ),
           fetched: (bytes) => {
             fetched += bytes;
           },

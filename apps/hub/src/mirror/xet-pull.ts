@@ -1,4 +1,3 @@
-import { type Dispatcher, request } from "undici";
 import type { CasService, Reconstruction } from "../lfs-xet/cas-service.js";
 import { hashToHex, hexToHash, loadXetHashing, type SizedHash } from "../lfs-xet/hashes.js";
 import type { XetFileRow, XetTermRow } from "../lfs-xet/xet-records.js";
@@ -6,7 +5,10 @@ import { decodeChunk, parseXorbChunks } from "../lfs-xet/xorb.js";
 import type { DeclaredContent, PullSource } from "./content-pull.js";
 import type { MirrorTable } from "./mirror-table.js";
 
-/** Raw chunk bytes gathered into one local xorb before it is stored (memory per pull stays at this). */
+/**
+ * Stored chunk bytes gathered into one local xorb before it is stored. Memory per pull stays at this plus
+ * one fetched range (upstream's fetch ranges are at most a xorb: 64 MiB).
+ */
 const LOCAL_XORB_BYTES = 16 * 1024 * 1024;
 
 /** What upstream's CAS answered that the mirror cannot use (malformed plan, chunk range, or hash). */
@@ -65,7 +67,7 @@ export function xetPullSource(
   const leaves: SizedHash[] = [];
   const placements: Placement[] = [];
   const mappings: Array<{ upstreamXorb: string; index: number; chunkHash: string }> = [];
-  let pending: Array<{ data: Uint8Array; hash: string; placement: Placement }> = [];
+  let pending: Array<{ serialized: Uint8Array; hash: string; placement: Placement }> = [];
   let pendingBytes = 0;
   /** Chunks of this file already placed or pending (a file may repeat a chunk). */
   const placed = new Map<string, Placement>();
@@ -75,7 +77,9 @@ export function xetPullSource(
     const batch = pending;
     pending = [];
     pendingBytes = 0;
-    const stored = await deps.cas.storeChunks(batch.map(({ data, hash }) => ({ data, hash })));
+    const stored = await deps.cas.storeChunks(
+      batch.map(({ serialized, hash, placement }) => ({ serialized, hash, size: placement.size })),
+    );
     for (const [i, entry] of batch.entries()) {
       const row = stored.chunks[i];
       if (!row || row.hash !== entry.hash) throw new Error(`Local xorb ${stored.xorb} lost chunk ${i}.`);
@@ -85,23 +89,24 @@ export function xetPullSource(
   }
 
   /** Where a chunk of the file goes: where it already is locally, or into the next local xorb. */
-  async function place(hash: string, data: Uint8Array): Promise<Placement> {
+  async function place(hash: string, size: number, serialized: Uint8Array): Promise<Placement> {
     const known = placed.get(hash) ?? (await deps.cas.locateChunk(hash));
     if (known) {
       placed.set(hash, known);
       return known;
     }
-    const placement: Placement = { xorb: "", index: -1, size: data.length };
+    const placement: Placement = { xorb: "", index: -1, size };
     placed.set(hash, placement);
-    pending.push({ data, hash, placement });
-    pendingBytes += data.length;
+    // A copy: the fetched range it lies in is dropped once read.
+    pending.push({ serialized: Uint8Array.from(serialized), hash, placement });
+    pendingBytes += serialized.length;
     if (pendingBytes >= LOCAL_XORB_BYTES) await flush();
     return placement;
   }
 
   async function* reconstruct(plan: Reconstruction, signal: AbortSignal) {
     const hashing = await loadXetHashing();
-    let lastFetch: { url: string; bytes: Uint8Array } | undefined;
+    let lastFetch: { key: string; bytes: Uint8Array } | undefined;
     for (const term of plan.terms) {
       const { start, end } = term.range;
       let produced = 0;
@@ -128,7 +133,9 @@ export function xetPullSource(
       } else {
         const fetch = plan.fetch_info[term.hash]?.find((f) => f.range.start <= start && f.range.end >= end);
         if (!fetch) throw new XetPullError(`Upstream's reconstruction has no fetch for xorb ${term.hash}`);
-        if (lastFetch?.url !== fetch.url) {
+        // The same URL may serve several ranges (a presigned URL of a whole xorb): the range is the key.
+        const key = `${fetch.url_range.start}-${fetch.url_range.end} ${fetch.url}`;
+        if (lastFetch?.key !== key) {
           const bytes = await (
             await deps.casGet(
               fetch.url,
@@ -143,7 +150,7 @@ export function xetPullSource(
               `Upstream sent ${bytes.length} bytes of xorb ${term.hash} for a range of ${fetch.url_range.end - fetch.url_range.start + 1}`,
             );
           }
-          lastFetch = { url: fetch.url, bytes };
+          lastFetch = { key, bytes };
         }
         const bytes = lastFetch.bytes;
         const chunks = parseXorbChunks(bytes).chunks;
@@ -154,7 +161,7 @@ export function xetPullSource(
           const hash = hashToHex(hashing.chunkHash(data));
           mappings.push({ upstreamXorb: term.hash, index, chunkHash: hash });
           leaves.push({ hash: hexToHash(hash), size: data.length });
-          placements.push(await place(hash, data));
+          placements.push(await place(hash, data.length, bytes.subarray(chunk.start, chunk.end)));
           produced += data.length;
           yield data;
         }
@@ -242,34 +249,4 @@ function termsOf(placements: readonly Placement[]): XetTermRow[] {
     end: run.at(-1)!.index + 1,
     size: run.reduce((n, c) => n + c.size, 0),
   }));
-}
-
-/** Upstream's CAS answered a status other than success. */
-export class UpstreamCasStatusError extends Error {
-  constructor(
-    readonly status: number,
-    url: string,
-  ) {
-    super(`Upstream's Xet CAS answered ${status} for ${new URL(url).pathname}.`);
-    this.name = "UpstreamCasStatusError";
-  }
-}
-
-/**
- * GETs to upstream's CAS through undici (`dispatcher`: the upstream client's agent, with its connect and
- * header timeouts). The CAS may be another host than upstream (the public hub's is), so these are absolute
- * URLs with the Xet token (or a presigned query), never UPSTREAM_TOKEN.
- */
-export function undiciCasGet(dispatcher?: Dispatcher): CasGet {
-  return async (url, headers, signal) => {
-    const answer = await request(url, { method: "GET", headers, signal, dispatcher });
-    if (answer.statusCode !== 200 && answer.statusCode !== 206) {
-      await answer.body.dump().catch(() => {});
-      throw new UpstreamCasStatusError(answer.statusCode, url);
-    }
-    return {
-      json: () => answer.body.json(),
-      bytes: async () => new Uint8Array(await answer.body.arrayBuffer()),
-    };
-  };
 }
