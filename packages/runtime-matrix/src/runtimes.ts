@@ -5,7 +5,7 @@
  * npm registry as an installed package (Chromium from Debian, as CI installs it); nothing is downloaded here.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,7 +56,11 @@ function bunBinary(): string | undefined {
   const os = platform === "win32" ? "windows" : platform;
   const cpu = arch === "arm64" ? "aarch64" : arch;
   const names = [`@oven/bun-${os}-${cpu}`, `@oven/bun-${os}-${cpu}-musl`];
-  return platformBinary(names, platform === "win32" ? "bin/bun.exe" : "bin/bun");
+  const shipped = platformBinary(names, platform === "win32" ? "bin/bun.exe" : "bin/bun");
+  if (shipped) return shipped;
+  // Where bun's postinstall ran, it moved that binary over its own placeholder bin/bun.exe (a text file).
+  const moved = platformBinary(["bun"], "bin/bun.exe");
+  return moved && statSync(moved).size > 1_000_000 ? moved : undefined;
 }
 
 function denoBinary(): string | undefined {
