@@ -11,6 +11,7 @@ import { type PublishedApp, preparePublishedApp } from "./published.js";
 import { RUNTIMES } from "./runtimes.js";
 import { startMatrixSim } from "./sim.js";
 
+/** What each runtime runs (smoke/checks.mjs), in order. */
 const CHECKS = [
   "inference: chat",
   "inference: chat stream",
@@ -22,6 +23,8 @@ const CHECKS = [
   "jinja",
   "tasks",
 ];
+
+const SUMMARY = "inference (chat, stream, text-to-image, abort x2, typed error), snippets, jinja, tasks";
 
 let sim: ProviderSim;
 let app: PublishedApp;
@@ -37,7 +40,7 @@ afterAll(async () => {
 
 describe.concurrent("the published packages in every runtime", () => {
   for (const runtime of RUNTIMES) {
-    it(`${runtime.describe()}: ${CHECKS.join(", ")}`, async () => {
+    it(`${runtime.describe()}: ${SUMMARY}`, async () => {
       const unavailable = runtime.unavailable();
       if (unavailable) throw new Error(`${runtime.id} cannot run: ${unavailable}`);
       const { report, ms } = await runtime.run(app, sim.url);

@@ -7,12 +7,12 @@
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { chromium } from "playwright-core";
 import { RESULT_MARKER, type RuntimeReport } from "../smoke/checks.mjs";
-import type { PublishedApp } from "./published.js";
+import { type PublishedApp, REPO_ROOT } from "./published.js";
 
 const require = createRequire(import.meta.url);
 const NODE22_DIR = fileURLToPath(new URL("../node22/", import.meta.url));
@@ -34,6 +34,13 @@ export interface Runtime {
   /** Why this runtime cannot run on this machine, or undefined when it can. */
   unavailable(): string | undefined;
   run(app: PublishedApp, simUrl: string): Promise<RuntimeRun>;
+}
+
+/** A binary's path as the test names it: from the repository's root when it is installed there. */
+function shown(path: string | undefined): string {
+  if (!path) return "not installed";
+  const inRepo = relative(REPO_ROOT, path);
+  return inRepo.startsWith("..") ? path : inRepo;
 }
 
 /** The binary a platform package ships, or undefined when this platform's package is not installed. */
@@ -142,7 +149,7 @@ function scriptRuntime(
 ): Runtime {
   return {
     id,
-    describe: () => `${id} (${binary() ?? "not installed"})`,
+    describe: () => `${id} (${shown(binary())})`,
     unavailable: () => (binary() ? undefined : missing),
     async run(app, simUrl) {
       const entry = writeEntry(app, id, simUrl, ["console.log(line);"]);
@@ -225,7 +232,7 @@ const chromiumRuntime: Runtime = {
 
 const workerdRuntime: Runtime = {
   id: "workerd",
-  describe: () => `workerd (${workerdBinary() ?? "not installed"})`,
+  describe: () => `workerd (${shown(workerdBinary())})`,
   unavailable: () =>
     workerdBinary() ? undefined : "no @cloudflare/workerd-* package for this platform is installed",
   async run(app, simUrl) {
