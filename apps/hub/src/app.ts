@@ -46,6 +46,10 @@ import { createCasService } from "./lfs-xet/cas-service.js";
 import { createLfsService } from "./lfs-xet/lfs-service.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import { type Logger, silentLogger } from "./logger.js";
+import type { MirrorSettings } from "./mirror/mirror-config.js";
+import { mirrorPolicyFrom } from "./mirror/mirror-policy.js";
+import { createMirrorService } from "./mirror/mirror-service.js";
+import type { UpstreamClient } from "./mirror/upstream-client.js";
 import { createAccessRequestsService } from "./repos/access-requests-service.js";
 import { repoAdminRoutes, validateYamlRoute } from "./repos/admin-routes.js";
 import { createContentClaims } from "./repos/content-claims.js";
@@ -111,6 +115,11 @@ export interface AppDeps {
   /** Single sign-on through an OpenID Connect provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET). */
   oidc?: OidcSettings;
   authorizer?: Authorizer;
+  /**
+   * The pull-through mirror of an upstream hub (UPSTREAM_URL, docs/decisions/mirror.md): its settings and the
+   * client to upstream (start-hub.ts makes it, and closes it with the hub). Unset: no mirror.
+   */
+  mirror?: { settings: MirrorSettings; upstream: UpstreamClient };
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
   /** Prometheus metrics served at `/metrics`. */
@@ -415,9 +424,20 @@ function mountRepositories(
   });
   const repos = createRepoService({ store: deps.store, blobs: deps.blobs });
   const access = deps.repoAccess ?? accountsRepoAccess(authorizer);
+  const mirror = deps.mirror
+    ? createMirrorService({
+        store: deps.store,
+        repos,
+        upstream: deps.mirror.upstream,
+        settings: deps.mirror.settings,
+        policy: mirrorPolicyFrom(deps.mirror.settings),
+        logger: deps.logger,
+      })
+    : undefined;
   const repoDeps: RepoReadDeps = {
     repos,
     access,
+    mirror,
     publicUrl,
     xetSigner,
     cas,

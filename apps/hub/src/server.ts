@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     ...Object.values(config.providerKeys),
     s3Credentials?.secretAccessKey,
     s3Credentials?.sessionToken,
+    config.mirror?.upstreamToken,
   ].filter((s): s is string => !!s);
   const logger = createJsonLogger({
     write: writeLinesPerTurn((text) => process.stderr.write(text)),
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
     blobDownload: config.blobDownload,
     webDist: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : undefined,
     cardImageOrigins: config.cardImageOrigins,
+    mirror: config.mirror,
     logger,
   });
   logger.log("info", "hub started", {
@@ -84,6 +86,7 @@ async function main(): Promise<void> {
     models: await hub.store.models.count(),
     adminApi: config.adminToken ? "enabled" : "disabled (set ADMIN_TOKEN)",
     web: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : "not built",
+    mirror: config.mirror ? `${config.mirror.upstreamUrl} (${config.mirror.mode})` : "off (set UPSTREAM_URL)",
   });
   logger.log("info", "router", {
     withKeys: hub.routing.provider,

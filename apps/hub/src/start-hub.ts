@@ -20,6 +20,7 @@ import { collectXetGarbage } from "./lfs-xet/xet-gc.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import { type Logger, silentLogger } from "./logger.js";
 import type { MirrorSettings } from "./mirror/mirror-config.js";
+import { createUpstreamClient } from "./mirror/upstream-client.js";
 import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { seedRepositories } from "./repos/seed-repositories.js";
@@ -197,6 +198,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const authorizer = createAuthorizer({ accounts: store.accounts });
   // The router's connections to providers, closed with the hub.
   const providerAgent = createProviderAgent();
+  // The mirror's connections to its upstream hub, closed with the hub.
+  const upstreamClient = options.mirror ? createUpstreamClient(options.mirror) : undefined;
   const host = options.host ?? "127.0.0.1";
   // Checked before listening, so a bad URL leaves no socket open.
   const configuredPublicUrl =
@@ -238,6 +241,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     blobs,
     lfsMultipartChunkBytes: options.lfsMultipartChunkBytes,
     blobDownload: options.blobDownload,
+    mirror:
+      options.mirror && upstreamClient ? { settings: options.mirror, upstream: upstreamClient } : undefined,
     draining: () => closing !== undefined,
     metrics,
     router: {
@@ -267,21 +272,24 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         clearInterval(sweep);
         clearInterval(xetGc);
         // A failed close can lose the usage records still queued: said in the log, not swallowed.
-        Promise.allSettled([store.close(), sim?.close(), providerAgent.close()]).then(
-          ([stored, simulated, agent]) => {
-            for (const [what, outcome] of [
-              ["the store", stored],
-              ["the provider simulator", simulated],
-              ["the connections to providers", agent],
-            ] as const) {
-              if (outcome?.status === "rejected")
-                logger.log("error", `shutdown: ${what} did not close cleanly`, {
-                  error: String(outcome.reason),
-                });
-            }
-            resolve();
-          },
-        );
+        Promise.allSettled([
+          store.close(),
+          sim?.close(),
+          providerAgent.close(),
+          upstreamClient?.close(),
+        ]).then(([stored, simulated, agent]) => {
+          for (const [what, outcome] of [
+            ["the store", stored],
+            ["the provider simulator", simulated],
+            ["the connections to providers", agent],
+          ] as const) {
+            if (outcome?.status === "rejected")
+              logger.log("error", `shutdown: ${what} did not close cleanly`, {
+                error: String(outcome.reason),
+              });
+          }
+          resolve();
+        });
       });
       server.closeIdleConnections();
     });

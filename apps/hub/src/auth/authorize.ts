@@ -48,6 +48,11 @@ export interface RepoResource {
   name: string;
   private: boolean;
   gated: false | "auto" | "manual";
+  /**
+   * A read-only mirror of an upstream repository: it belongs to no local account, even one with its owner's
+   * name, so only site administrators see it when private, read it when gated without a grant, and manage it.
+   */
+  mirrored?: boolean;
 }
 
 export type Resource =
@@ -61,6 +66,11 @@ const RANK: Record<OrgRole, number> = { read: 1, write: 2, admin: 3 };
 
 function atLeast(role: OrgRole | undefined, wanted: OrgRole): boolean {
   return role !== undefined && RANK[role] >= RANK[wanted];
+}
+
+/** The actor's role in the namespace owning a repository (none in a mirrored one's: see RepoResource). */
+function repoRole(actor: Actor, repo: RepoResource): OrgRole | undefined {
+  return repo.mirrored ? undefined : roleIn(actor, repo.owner);
 }
 
 export function repoId(repo: Pick<RepoResource, "owner" | "name">): string {
@@ -156,7 +166,7 @@ export function createAuthorizer(options: AuthorizeOptions): Authorizer {
   function readRefusal(actor: Actor, repo: RepoResource): HubError | undefined {
     if (!repo.private || isSiteAdmin(actor)) return undefined;
     const visible =
-      atLeast(roleIn(actor, repo.owner), "read") &&
+      atLeast(repoRole(actor, repo), "read") &&
       credentialAllows(actor, "repo.content.read", {
         namespace: repo.owner,
         repo: { type: repo.type, id: repoId(repo) },
@@ -172,7 +182,7 @@ export function createAuthorizer(options: AuthorizeOptions): Authorizer {
     const refusal = readRefusal(actor, repo);
     if (refusal) return refusal;
     const target = { namespace: repo.owner, repo: { type: repo.type, id: repoId(repo) } };
-    const role = roleIn(actor, repo.owner);
+    const role = repoRole(actor, repo);
     switch (action) {
       case "read":
         return undefined;

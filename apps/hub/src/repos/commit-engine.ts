@@ -207,3 +207,34 @@ export async function initialCommit(
   await tables.repos.setRef(repo.key, branchRef("main"), commit.oid);
   return commit;
 }
+
+/**
+ * Records a commit made elsewhere (a mirrored repository's upstream commit) under its own id: its snapshot is
+ * `files` (tree nodes sealed as initialCommit seals them), its metadata as given. Moves no ref. Returns the
+ * git tree id computed for every folder (by path, "" the root), which the caller may check against the tree
+ * ids the other hub lists. A commit already recorded is left as it is.
+ */
+export async function importedCommit(
+  tables: StoreTables,
+  repo: RepoRecord,
+  files: readonly FileRecord[],
+  commit: Omit<CommitRecord, "tree">,
+): Promise<{ commit: CommitRecord; folderTrees: Map<string, string> }> {
+  const folderTrees = new Map<string, string>();
+  const sealed: SealedNode[] = [];
+  const root = sealDraft(
+    draftOfFiles(files),
+    (path, entries) => {
+      const tree = gitTreeIdOf(entries);
+      folderTrees.set(path, tree);
+      return tree;
+    },
+    sealed,
+  )!;
+  const record: CommitRecord = { ...commit, tree: root.tree };
+  if (await tables.repos.commit(repo.key, commit.oid)) return { commit: record, folderTrees };
+  await tables.repos.writeTree(repo.key, sealed);
+  await tables.repos.recordContents(repo.key, files);
+  await tables.repos.insertCommit(repo.key, record, root.node);
+  return { commit: record, folderTrees };
+}

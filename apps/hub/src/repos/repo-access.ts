@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { type Actor, ANONYMOUS } from "../auth/actor.js";
 import type { Authorizer, RepoResource } from "../auth/authorize.js";
+import { ForbiddenError } from "../errors.js";
 import type { RepoRecord, RepoType } from "./repos-table.js";
 
 /** Who is calling (auth/actor.ts). */
@@ -24,7 +25,9 @@ export interface RepoAccess {
   authorizeCreate(actor: RepoActor, type: RepoType, owner: string): Promise<void>;
 }
 
-export function repoResource(repo: Pick<RepoRecord, "type" | "id" | "private" | "gated">): RepoResource {
+export function repoResource(
+  repo: Pick<RepoRecord, "type" | "id" | "private" | "gated"> & Pick<Partial<RepoRecord>, "mirrorOf">,
+): RepoResource {
   const slash = repo.id.indexOf("/");
   return {
     kind: "repo",
@@ -33,16 +36,32 @@ export function repoResource(repo: Pick<RepoRecord, "type" | "id" | "private" | 
     name: repo.id.slice(slash + 1),
     private: repo.private,
     gated: repo.gated || false,
+    ...(repo.mirrorOf ? { mirrored: true } : {}),
   };
+}
+
+/** Writes to a mirrored repository: refused for everyone (it changes only by following upstream). */
+export class ReadOnlyMirrorError extends ForbiddenError {
+  constructor(repo: Pick<RepoRecord, "id" | "type"> & { mirrorOf?: string }) {
+    const prefix = repo.type === "model" ? "" : `${repo.type}s/`;
+    super(`${prefix}${repo.id} is a read-only mirror of ${repo.mirrorOf}/${prefix}${repo.id}.`);
+  }
 }
 
 /** Repository access decided by the accounts module's one authorize() (auth/authorize.ts). */
 export function accountsRepoAccess(authorizer: Authorizer): RepoAccess {
   return {
     actor: (c) => (c.get("actor") as Actor | undefined) ?? ANONYMOUS,
-    authorize: (actor, action, repo) =>
-      authorizer.authorize(actor, action === "admin" ? "manage" : action, repoResource(repo)),
-    can: (actor, action, repo) =>
+    async authorize(actor, action, repo) {
+      if (repo.mirrorOf && action === "write") {
+        // Who may not see it hears RepoNotFound first, as for any repository.
+        await authorizer.authorize(actor, "read", repoResource(repo));
+        throw new ReadOnlyMirrorError(repo);
+      }
+      await authorizer.authorize(actor, action === "admin" ? "manage" : action, repoResource(repo));
+    },
+    can: async (actor, action, repo) =>
+      !(repo.mirrorOf && action === "write") &&
       authorizer.can(actor, action === "admin" ? "manage" : action, repoResource(repo)),
     authorizeCreate: (actor, _type, owner) =>
       authorizer.authorize(actor, "write", { kind: "namespace", name: owner }),

@@ -4,7 +4,7 @@ import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { RepoAction, RepoActor } from "./repo-access.js";
 import type { RepoRecord, RepoType } from "./repo-records.js";
-import { type RepoTargetDeps, TYPE_SEGMENTS } from "./repo-target.js";
+import { findOrMirror, type RepoTargetDeps, TYPE_SEGMENTS } from "./repo-target.js";
 import { splitRevision } from "./revision.js";
 
 /**
@@ -102,19 +102,26 @@ export function repoAssignment(
     const target = repoTarget(c, options.action);
     // Decided first: a malformed revision is refused before the repository is looked up, as before.
     const action = typeof access === "function" ? await access(c, target) : access;
-    const found = await deps.repos.find(target.type, target.id);
     const actor = deps.access.actor(c);
+    let found = await deps.repos.find(target.type, target.id);
     if (!found) {
+      // A local record elsewhere (a catalogue model without files) wins over upstream's repository too.
       if (options.knownElsewhere && (await options.knownElsewhere(target.type, target.id))) return next();
-      throw repoNotFound(actor, target.id);
+      found = await findOrMirror(deps, target.type, target.id, actor);
+      if (!found) throw repoNotFound(actor, target.id);
     }
     await deps.access.authorize(actor, action, found.repo);
     let revision: AssignedRevision | undefined;
     if (options.revision && !(found.moved && options.revision.redirectsMoved)) {
       const split = splitRevision(target.rest);
       if (split.revision === undefined) throw new InvalidInputError(options.revision.required);
+      // A mirrored repository's revision: imported, or re-resolved upstream once its name is stale.
+      if (found.repo.mirrorOf) await deps.mirror?.ensureRevision(found.repo, split.revision);
       const resolved = await deps.repos.resolveOrThrow(found.repo, split.revision);
       revision = { name: split.revision, ...resolved, path: split.rest };
+    } else if (found.repo.mirrorOf && action === "read") {
+      // Its info and refs (no revision in the URL) follow upstream's main within the revision TTL.
+      await deps.mirror?.ensureRevision(found.repo, "main");
     }
     c.set("repository", { repo: found.repo, actor, moved: found.moved, target, revision });
     await next();

@@ -17,6 +17,7 @@ import {
   applyCommit,
   type CommitOperation,
   type CommitResult,
+  importedCommit,
   initialCommit,
   repoLock,
 } from "./commit-engine.js";
@@ -24,6 +25,7 @@ import { historyPage } from "./commit-history.js";
 import { gitBlobId } from "./git-objects.js";
 import { DEFAULT_GITATTRIBUTES, lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
 import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
+import { ReadOnlyMirrorError } from "./repo-access.js";
 import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
 import { branchRef, COMMIT_ID, parseRefName, refCandidates, tagRef } from "./revision.js";
 import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "./tree-listing.js";
@@ -217,6 +219,104 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       });
     },
 
+    /**
+     * Creates the local copy of an upstream repository (a mirror: `mirrorOf` is upstream's base URL) holding
+     * one upstream commit under its own id, main pointing at it; a model gets its `models` row (upstream's
+     * facts in `model`, the card and config derived later). Returns the existing repository when another
+     * request (or replica) created it first.
+     */
+    async createMirrored(
+      request: {
+        type: RepoType;
+        id: string;
+        private: boolean;
+        gated: Gated;
+        mirrorOf: string;
+        /** What upstream says of a model that its files here may not (safetensors, gguf summaries, dates). */
+        model?: { createdAt?: string; lastModified?: string; safetensors?: unknown; gguf?: unknown };
+      },
+      files: readonly FileRecord[],
+      commit: Omit<CommitRecord, "tree">,
+    ): Promise<RepoRecord> {
+      const { id, owner } = parseRepoId(request.id, { legacy: request.type === "model" });
+      const stamp = now().toISOString();
+      const created = store.writeTransaction(async (tx) => {
+        await tx.lock(`mirror:${request.type}:${id.toLowerCase()}`);
+        const existing = await tx.repos.get(request.type, id);
+        if (existing) return existing;
+        const repo = await tx.repos.insert({
+          type: request.type,
+          id,
+          owner,
+          private: request.private,
+          gated: request.gated,
+          now: stamp,
+          mirrorOf: request.mirrorOf,
+        });
+        if (repo.type === "model") {
+          // A catalogue record of the same id (a model without files) gives way: the mirror holds its files.
+          await tx.models.upsert({
+            id,
+            tags: [],
+            private: repo.private,
+            gated: repo.gated,
+            createdAt: request.model?.createdAt ?? stamp,
+            lastModified: request.model?.lastModified ?? stamp,
+            ...(request.model?.safetensors ? { safetensors: request.model.safetensors as never } : {}),
+            ...(request.model?.gguf ? { gguf: request.model.gguf as never } : {}),
+          });
+        }
+        await importedCommit(tx, repo, files, commit);
+        await tx.repos.setRef(repo.key, branchRef("main"), commit.oid);
+        return repo;
+      });
+      return created.catch(async (error: unknown) => {
+        if (!isUniqueViolation(error)) throw error;
+        const winner = await store.repos.get(request.type, id);
+        if (!winner) throw error;
+        return winner;
+      });
+    },
+
+    /** Records an upstream commit of a mirrored repository under its own id (importedCommit); moves no ref. */
+    async importCommit(
+      repo: RepoRecord,
+      files: readonly FileRecord[],
+      commit: Omit<CommitRecord, "tree">,
+    ): Promise<{ commit: CommitRecord; folderTrees: Map<string, string> }> {
+      return store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        return importedCommit(tx, repo, files, commit);
+      });
+    },
+
+    /**
+     * Makes a mirrored repository's branches and tags (and pull-request refs) those upstream lists: moved,
+     * added, and removed when upstream no longer has them. Returns the names that changed.
+     */
+    async mirrorRefs(
+      repo: RepoRecord,
+      refs: readonly { name: string; commitOid: string }[],
+    ): Promise<string[]> {
+      return store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        const changed: string[] = [];
+        const wanted = new Map(refs.map((ref) => [ref.name, ref.commitOid]));
+        for (const local of await tx.repos.refs(repo.key)) {
+          if (!wanted.has(local.name)) {
+            await tx.repos.deleteRef(repo.key, local.name);
+            changed.push(local.name);
+          } else if (wanted.get(local.name) === local.commitOid) wanted.delete(local.name);
+        }
+        for (const [name, commitOid] of wanted) {
+          await tx.repos.setRef(repo.key, name, commitOid);
+          changed.push(name);
+        }
+        if (changed.length > 0) await tx.repos.touch(repo.key, now().toISOString());
+        return changed;
+      });
+    },
+
     async delete(repo: RepoRecord): Promise<void> {
       await store.writeTransaction(async (tx) => {
         await tx.lock(repoLock(repo.key));
@@ -388,6 +488,8 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         operations: readonly CommitOperation[];
       },
     ): Promise<CommitResult> {
+      // Pull requests are "discuss" access: a mirrored repository takes no commit of any kind.
+      if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
       const result = await applyCommit(store, repo, { ...request, now: now() });
       if (result.ref === branchRef("main")) await service.derive(repo, result.commit.oid);
       return result;

@@ -29,6 +29,22 @@ export interface RepoTargetDeps {
 }
 
 /**
+ * The repository `type` `id` names: a local one (or the one a former id redirects to), else, with a mirror,
+ * upstream's, materialized locally on first use. A local repository always wins over upstream's.
+ */
+export async function findOrMirror(
+  deps: RepoTargetDeps,
+  type: RepoType,
+  id: string,
+  actor: RepoActor,
+): Promise<{ repo: RepoRecord; moved: boolean } | undefined> {
+  const found = await deps.repos.find(type, id);
+  if (found || !deps.mirror) return found;
+  const mirrored = await deps.mirror.lookup(type, id, actor);
+  return mirrored ? { repo: mirrored, moved: false } : undefined;
+}
+
+/**
  * The repository a request names, after the access check. A missing repository and a private one the caller
  * may not see answer alike (RepoNotFound). A moved repository is found under its former id.
  */
@@ -39,8 +55,8 @@ export async function findRepo(
   id: string,
   action: RepoAction,
 ): Promise<{ repo: RepoRecord; actor: RepoActor; moved: boolean }> {
-  const found = await deps.repos.find(type, id);
   const actor = deps.access.actor(c);
+  const found = await findOrMirror(deps, type, id, actor);
   if (!found) throw repoNotFound(actor, id);
   await deps.access.authorize(actor, action, found.repo);
   return { repo: found.repo, actor, moved: found.moved };
