@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { MirrorStatsSnapshot } from "../mirror/mirror-stats.js";
 import type { PoolState } from "../store/database.js";
 
 /** Latency buckets in seconds: loopback API answers take milliseconds, streamed router calls seconds. */
@@ -147,6 +148,80 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
           this.set({ state: "total" }, now.total);
           this.set({ state: "idle" }, now.idle);
           this.set({ state: "waiting" }, now.waiting);
+        },
+      });
+    },
+    /**
+     * Reports the mirror of an upstream hub at every scrape (mirror/mirror-stats.ts): reads answered from
+     * the cache or fetched upstream, upstream transfers and their bytes, upstream errors by kind, evictions,
+     * and the cache's size against its cap (read from the database: `cache`).
+     */
+    watchMirror(source: {
+      stats: () => MirrorStatsSnapshot;
+      cache: () => Promise<{ storedBytes: number; maxBytes: number | undefined }>;
+    }) {
+      /** A counter whose total the mirror keeps: set to it at each scrape. */
+      const total = (
+        name: string,
+        help: string,
+        labelNames: readonly string[],
+        values: (s: MirrorStatsSnapshot) => Array<[Record<string, string>, number]>,
+      ) =>
+        new Counter({
+          name,
+          help,
+          labelNames,
+          registers,
+          collect() {
+            this.reset();
+            for (const [labels, value] of values(source.stats())) this.inc(labels, value);
+          },
+        });
+      total(
+        "hub_mirror_reads_total",
+        "Reads of mirrored LFS content: answered from the cache (hit) or fetched upstream (miss).",
+        ["result"],
+        (s) => [
+          [{ result: "hit" }, s.hits],
+          [{ result: "miss" }, s.misses],
+        ],
+      );
+      total(
+        "hub_mirror_upstream_transfers_total",
+        "Content transfers from upstream, by outcome (stored once verified, or failed).",
+        ["outcome"],
+        (s) => [
+          [{ outcome: "stored" }, s.transfers.stored],
+          [{ outcome: "failed" }, s.transfers.failed],
+        ],
+      );
+      total(
+        "hub_mirror_upstream_bytes_total",
+        "Bytes received from upstream by content transfers.",
+        [],
+        (s) => [[{}, s.upstreamBytes]],
+      );
+      total(
+        "hub_mirror_upstream_errors_total",
+        "Upstream failures: unreachable (or stalled), refused (status), integrity (wrong bytes), cut.",
+        ["kind"],
+        (s) => Object.entries(s.upstreamErrors).map(([kind, value]) => [{ kind }, value]),
+      );
+      total("hub_mirror_evictions_total", "Contents evicted from the mirror's cache.", [], (s) => [
+        [{}, s.evictions],
+      ]);
+      total("hub_mirror_evicted_bytes_total", "Bytes evicted from the mirror's cache.", [], (s) => [
+        [{}, s.evictedBytes],
+      ]);
+      new Gauge({
+        name: "hub_mirror_cache_bytes",
+        help: "Bytes of mirrored content kept (stored), and the cap (max; absent without MIRROR_MAX_CACHE_SIZE).",
+        labelNames: ["kind"] as const,
+        registers,
+        async collect() {
+          const cache = await source.cache();
+          this.set({ kind: "stored" }, cache.storedBytes);
+          if (cache.maxBytes !== undefined) this.set({ kind: "max" }, cache.maxBytes);
         },
       });
     },

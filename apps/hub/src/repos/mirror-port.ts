@@ -38,4 +38,10 @@ export interface RepoMirror {
     file: Pick<FileRecord, "path" | "sha256" | "size">,
     range: { start: number; end: number },
   ): Promise<Readable>;
+  /**
+   * A read of mirrored LFS content this hub holds is starting (a cache hit): counted, remembered as the
+   * content's latest read (least recently read is evicted first), and kept from eviction until the returned
+   * release is called (when the response stream closes). mirror/mirror-observed.ts.
+   */
+  trackCachedRead?(repo: RepoRecord, file: Pick<FileRecord, "sha256" | "size">): () => void;
 }

@@ -174,15 +174,23 @@ async function serveFile(
   headers["Content-Length"] = String(Math.max(0, end - start + 1));
   if (range.kind === "range") headers["Content-Range"] = `bytes ${start}-${end}/${file.size}`;
   if (c.req.method === "HEAD" || file.size === 0) return new Response(null, { status, headers });
+  // A mirrored file read from what this hub holds: a cache hit, kept from eviction while it streams.
+  const release =
+    file.lfs && repo.mirrorOf !== undefined && !missingMirrored
+      ? deps.mirror?.trackCachedRead?.(repo, file)
+      : undefined;
   if (xetFile && deps.cas && !(await deps.repos.storedContent(file.sha256))) {
-    return new Response(Readable.toWeb(Readable.from(deps.cas.read(xetFile, start, end))) as ReadableStream, {
-      status,
-      headers,
-    });
+    const reconstructed = Readable.from(deps.cas.read(xetFile, start, end));
+    if (release) reconstructed.once("close", release);
+    return new Response(Readable.toWeb(reconstructed) as ReadableStream, { status, headers });
   }
   const stream = missingMirrored
     ? await deps.mirror!.openMissingContent!(repo, commitOid, file, { start, end })
-    : await deps.repos.openContent(file.sha256, { start, end });
+    : await deps.repos.openContent(file.sha256, { start, end }).catch((error: unknown) => {
+        release?.();
+        throw error;
+      });
+  if (release) stream.once("close", release);
   // A web stream over the blob store's: @hono/node-server pipes it into the socket with back-pressure, and a
   // client that goes away cancels it (which destroys the file or object-store stream).
   return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
