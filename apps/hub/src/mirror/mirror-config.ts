@@ -1,3 +1,5 @@
+import { parseByteSize, parseRepoPattern } from "./mirror-policy.js";
+
 /**
  * The mirror's settings (docs/decisions/mirror.md; the hub README's configuration table), parsed and checked
  * with the rest of the configuration (config.ts): every problem is reported at once, and UPSTREAM_TOKEN is
@@ -48,24 +50,11 @@ const MIRROR_ONLY = [
   "MIRROR_UPSTREAM_TIMEOUT",
 ] as const;
 
-const SIZE_UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
-
-/** `1000`, `512k`, `20M`, `10G`, `1T` (binary units, case-insensitive, an optional trailing `B`/`iB`). */
-export function parseByteSize(raw: string): number | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(raw);
-  if (!match) return undefined;
-  const bytes = Math.floor(Number(match[1]) * SIZE_UNITS[match[2]!.toLowerCase()]!);
-  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
-}
-
 const commaList = (raw: string | undefined): string[] =>
   (raw ?? "")
     .split(",")
     .map((part) => part.trim())
     .filter(Boolean);
-
-/** A repository pattern: `owner/name` with `*`, optionally prefixed `datasets/` or `spaces/` (or `models/`). */
-const PATTERN = /^(?:(?:models|datasets|spaces)\/)?[\w.*-]+(?:\/[\w.*-]+)?$/;
 
 function parseSeconds(
   env: Record<string, string | undefined>,
@@ -118,10 +107,9 @@ export function parseMirrorSettings(
   }
   const patterns = (name: "MIRROR_ALLOW" | "MIRROR_DENY") => {
     const list = commaList(env[name]);
-    for (const pattern of list.filter((entry) => !PATTERN.test(entry))) {
-      problems.push(
-        `${name}: "${pattern}" is not a repository pattern (owner/name with *, optionally prefixed datasets/ or spaces/).`,
-      );
+    for (const pattern of list) {
+      const parsed = parseRepoPattern(pattern);
+      if (typeof parsed === "string") problems.push(`${name}: ${parsed}.`);
     }
     return list;
   };
@@ -129,9 +117,9 @@ export function parseMirrorSettings(
     const raw = env[name];
     if (!raw) return undefined;
     const bytes = parseByteSize(raw);
-    if (bytes === undefined)
-      problems.push(`${name} must be a size in bytes (k, M, G, T suffixes ok), got "${raw}".`);
-    return bytes;
+    if (bytes !== undefined && bytes > 0) return bytes;
+    problems.push(`${name} must be a size in bytes (k, M, G, T suffixes ok), got "${raw}".`);
+    return undefined;
   };
   return {
     upstreamUrl,
