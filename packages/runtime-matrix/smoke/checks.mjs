@@ -51,6 +51,17 @@ async function failureOf(promise, ms) {
   }
 }
 
+/** Resolves once provider-sim's request log (its admin API) holds a request from `runtime` on `path`. */
+async function simReceived(simUrl, runtime, path, ms = 5000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const log = await (await fetch(`${simUrl}/__sim/requests`)).json();
+    if (log.some((request) => request.path === path && request.headers["x-hf-bill-to"] === runtime)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new CheckFailed(`provider-sim received no ${path} from ${runtime} within ${ms} ms`);
+}
+
 function checksFor(simUrl, runtime) {
   const client = new InferenceClient("hf_runtime_matrix", {
     hubUrl: simUrl,
@@ -110,11 +121,19 @@ function checksFor(simUrl, runtime) {
         },
         { signal: controller.signal },
       );
-      // Late enough for the hub lookup and the provider's request to be under way in every runtime.
-      setTimeout(() => controller.abort(), 500);
+      try {
+        // Abort once the provider has the request (and holds it for 10 s): the wait is what is cut short.
+        await simReceived(
+          simUrl,
+          runtime,
+          `/${MATRIX_MODELS.slowChat.provider}/inference/v1/chat/completions`,
+        );
+      } finally {
+        controller.abort();
+      }
       const error = await failureOf(call, 3000);
       check(AbortError.isInstance(error), `expected an AbortError, got ${describeError(error)}`);
-      return "AbortError";
+      return "AbortError while the provider held the request";
     },
     "inference: abort mid-stream": async () => {
       const controller = new AbortController();

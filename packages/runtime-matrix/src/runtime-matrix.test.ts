@@ -30,7 +30,12 @@ let sim: ProviderSim;
 let app: PublishedApp;
 
 beforeAll(async () => {
+  const started = performance.now();
   app = preparePublishedApp();
+  process.stdout.write(
+    `runtime-matrix: ${app.packages.join(" ")} built (when stale), packed and installed in ` +
+      `${Math.round(performance.now() - started)} ms\n`,
+  );
   sim = await startMatrixSim();
 });
 afterAll(async () => {
