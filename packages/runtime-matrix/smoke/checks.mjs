@@ -4,7 +4,8 @@
 // results go back to the Vitest harness (src/runtime-matrix.test.ts), which asserts them and also reads
 // provider-sim's request log: each runtime's calls carry its name as X-HF-Bill-To.
 import { AbortError, InferenceClient, InferenceError } from "@modelhub/inference";
-import { renderChatTemplate, Template } from "@modelhub/jinja";
+import { precompileTemplate, renderChatTemplate, Template } from "@modelhub/jinja";
+import { CompiledTemplate } from "@modelhub/jinja/precompiled";
 import { getInferenceSnippets } from "@modelhub/snippets";
 import { getDefaultModel, TASKS_DATA } from "@modelhub/tasks";
 
@@ -202,7 +203,14 @@ function checksFor(simUrl, runtime) {
         raised = describeError(error);
       }
       check(raised.includes("no system role"), `raise_exception gave ${JSON.stringify(raised)}`);
-      return "ChatML rendered, sort, raise_exception";
+      // The subpath export that renders templates parsed at build time, without the parser.
+      const compiled = CompiledTemplate.fromPrecompiled(precompileTemplate(CHATML));
+      const fromPrecompiled = compiled.render({ messages: [{ role: "user", content: "Hi" }] });
+      check(
+        fromPrecompiled === "<|im_start|>user\nHi<|im_end|>\n",
+        `precompiled rendered ${JSON.stringify(fromPrecompiled)}`,
+      );
+      return "ChatML rendered (from source and precompiled), sort, raise_exception";
     },
     tasks: async () => {
       const count = Object.keys(TASKS_DATA).length;
