@@ -96,7 +96,11 @@ export function visibilitySql(visible: VisibleModels | undefined): { where: stri
   const parts = ["private = 0"];
   const params: unknown[] = [];
   if (v.owners.length > 0) {
-    parts.push(`author IN (${placeholders(v.owners)})`);
+    // A mirrored model belongs to no local account, even one named like its owner (docs/decisions/mirror.md).
+    parts.push(
+      `(author IN (${placeholders(v.owners)}) AND NOT EXISTS (SELECT 1 FROM repos ` +
+        "WHERE repos.type = 'model' AND repos.name = models.id AND repos.mirror_of IS NOT NULL))",
+    );
     params.push(...v.owners);
   }
   if (v.repoIds.length > 0) {

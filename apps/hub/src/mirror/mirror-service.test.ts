@@ -1,4 +1,4 @@
-import { uploadFiles } from "@huggingface/hub";
+import { createRepo, uploadFiles } from "@huggingface/hub";
 import { describe, expect, it } from "vitest";
 import { seededRepos, UPSTREAM_IDS, useTwoHubs } from "./__fixtures__/two-hubs.js";
 
@@ -212,6 +212,12 @@ describe("access", () => {
     expect((await onMirror(`/api/models/${id}`, hubs.mirror.tokens.lena)).status).toBe(404);
     const info = await json(await onMirror(`/api/models/${id}`, hubs.mirror.tokens.sam));
     expect(info.private).toBe(true);
+    const listed = async (token: string) =>
+      ((await (await onMirror("/api/models?author=hubco", token)).json()) as { id: string }[]).map(
+        (m) => m.id,
+      );
+    expect(await listed(hubs.mirror.tokens.lena)).not.toContain(id);
+    expect(await listed(hubs.mirror.tokens.sam)).toContain(id);
   });
 });
 
@@ -267,6 +273,29 @@ describe("upstream unreachable", () => {
     } finally {
       await hubs.upstream.proxy.setMode("pass");
     }
+  });
+});
+
+describe("policy", () => {
+  it("a denied id is never asked upstream; a licence off the allow-list is refused, naming it", async () => {
+    const upstreamRepo = {
+      repo: { type: "model" as const, name: "hubco/mit-model" },
+      accessToken: hubs.upstream.tokens.olivia,
+      hubUrl: hubs.upstream.directUrl,
+    };
+    await createRepo(upstreamRepo);
+    await uploadFiles({
+      ...upstreamRepo,
+      files: [{ path: "README.md", content: new Blob(["---\nlicense: mit\n---\n# MIT\n"]) }],
+    });
+    await hubs.restartMirror({ deny: ["hubco/denied-*"], licenses: ["apache-2.0"] });
+    const denied = await onMirror("/api/models/hubco/denied-model");
+    expect(denied.status).toBe(404);
+    expect(upstreamCallsFor("denied-model")).toBe(0);
+    const refused = await onMirror("/api/models/hubco/mit-model");
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("its licence mit is not in MIRROR_LICENSES (apache-2.0)");
+    expect(await hubs.mirror.store.repos.get("model", "hubco/mit-model")).toBeUndefined();
   });
 });
 

@@ -222,9 +222,12 @@ export function createMirrorService(deps: MirrorServiceDeps) {
     });
   }
 
-  /** Brings a mirrored repository's branches and tags in line with upstream's, and marks them checked. */
-  async function syncRefs(repo: RepoRecord): Promise<void> {
-    await once(`refs:${repo.key}`, async () => {
+  /**
+   * Brings a mirrored repository's branches and tags in line with upstream's and marks them checked; returns
+   * the names that moved. When main moved, its commit is imported and the model page (card, config) follows.
+   */
+  function syncRefs(repo: RepoRecord): Promise<string[]> {
+    return once(`refs:${repo.key}`, async () => {
       const listed = await upstream.json<{ branches?: UpstreamRef[]; tags?: UpstreamRef[] }>(
         `${apiBase(repo.type, repo.id)}/refs`,
       );
@@ -233,9 +236,15 @@ export function createMirrorService(deps: MirrorServiceDeps) {
         .map((ref) => ({ name: ref.ref, commitOid: ref.targetCommit }));
       // Pull-request refs are the local hub's own (its discussions): upstream lists branches and tags only.
       const local = (await repos.refs(repo)).filter((ref) => ref.name.startsWith("refs/pr/"));
-      await repos.mirrorRefs(repo, [...refs, ...local]);
+      const changed = await repos.mirrorRefs(repo, [...refs, ...local]);
       const stamp = now().toISOString();
       for (const ref of refs) await store.mirror.markRefChecked(repo.key, ref.name, stamp);
+      const main = refs.find((ref) => ref.name === branchRef("main"));
+      if (main && changed.includes(main.name)) {
+        await importCommit(repo, main.commitOid);
+        await repos.derive(repo, main.commitOid);
+      }
+      return changed;
     });
   }
 
@@ -344,12 +353,7 @@ export function createMirrorService(deps: MirrorServiceDeps) {
       const resolved = fresh ? known : await repos.resolve(repo, revision);
       if (!resolved || (await repos.commitRecord(repo, resolved.commitOid))) return;
       if (offline) throw new MirrorOfflineError(what);
-      const mainBefore = await repos.refTarget(repo, branchRef("main"));
       await importCommit(repo, resolved.commitOid);
-      // main moved to a new commit: the model page (card, config) follows it.
-      if (resolved.ref === branchRef("main") || mainBefore === resolved.commitOid) {
-        await repos.derive(repo, resolved.commitOid);
-      }
     },
   };
 

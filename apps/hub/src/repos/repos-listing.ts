@@ -42,7 +42,8 @@ function filterSql(dialect: Dialect, query: Omit<RepoListQuery, "sort" | "direct
   if (!visible.all) {
     const parts = ["private = 0"];
     if (visible.owners.length) {
-      parts.push(`owner IN (${placeholders(visible.owners)})`);
+      // A mirrored repository belongs to no local account, even one named like its owner.
+      parts.push(`(owner IN (${placeholders(visible.owners)}) AND mirror_of IS NULL)`);
       params.push(...visible.owners);
     }
     if (visible.repoIds.length) {
