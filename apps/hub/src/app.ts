@@ -42,11 +42,12 @@ import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
 import { isAdminPage, isAppPage } from "./http/web-pages.js";
 import { CAS_PATH, xetCasRoutes } from "./lfs-xet/cas-routes.js";
-import { createCasService } from "./lfs-xet/cas-service.js";
+import { type CasService, createCasService } from "./lfs-xet/cas-service.js";
 import { createLfsService } from "./lfs-xet/lfs-service.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import { type Logger, silentLogger } from "./logger.js";
 import type { MirrorSettings } from "./mirror/mirror-config.js";
+import { createMirrorContent } from "./mirror/mirror-content.js";
 import { mirrorPolicyFrom } from "./mirror/mirror-policy.js";
 import { createMirrorService } from "./mirror/mirror-service.js";
 import type { UpstreamClient } from "./mirror/upstream-client.js";
@@ -54,10 +55,11 @@ import { createAccessRequestsService } from "./repos/access-requests-service.js"
 import { repoAdminRoutes, validateYamlRoute } from "./repos/admin-routes.js";
 import { createContentClaims } from "./repos/content-claims.js";
 import { repoListingRoutes } from "./repos/listing-routes.js";
+import type { RepoMirror } from "./repos/mirror-port.js";
 import type { RepoReadDeps } from "./repos/read-routes.js";
 import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import { repositoryRoutes } from "./repos/repo-routes.js";
-import { createRepoService } from "./repos/repo-service.js";
+import { createRepoService, type RepoService } from "./repos/repo-service.js";
 import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
@@ -119,7 +121,12 @@ export interface AppDeps {
    * The pull-through mirror of an upstream hub (UPSTREAM_URL, docs/decisions/mirror.md): its settings and the
    * client to upstream (start-hub.ts makes it, and closes it with the hub). Unset: no mirror.
    */
-  mirror?: { settings: MirrorSettings; upstream: UpstreamClient };
+  mirror?: {
+    settings: MirrorSettings;
+    upstream: UpstreamClient;
+    /** Where content is written while it is fetched (mirror-content.ts openPullDir). */
+    pullDir: string;
+  };
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
   /** Prometheus metrics served at `/metrics`. */
@@ -397,6 +404,38 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   return app;
 }
 
+/**
+ * The pull-through mirror (docs/decisions/mirror.md): the service that materializes upstream repositories,
+ * and the content pull that fetches their LFS files on first read (into the blob store, or the local Xet
+ * store when upstream serves Xet).
+ */
+function mountMirror(
+  setup: NonNullable<AppDeps["mirror"]>,
+  deps: AppDeps & { blobs: BlobStore },
+  repos: RepoService,
+  cas: CasService,
+): RepoMirror {
+  const policy = mirrorPolicyFrom(setup.settings);
+  const service = createMirrorService({
+    store: deps.store,
+    repos,
+    upstream: setup.upstream,
+    settings: setup.settings,
+    policy,
+    logger: deps.logger,
+  });
+  const content = createMirrorContent({
+    upstream: setup.upstream,
+    mode: setup.settings.mode,
+    table: deps.store.mirror,
+    blobs: deps.blobs,
+    cas,
+    tmpDir: setup.pullDir,
+    policy,
+  });
+  return { ...service, openMissingContent: content.open };
+}
+
 /** The repository API: file downloads, LFS, the /api/{type}s/{id}/... calls and /api/repos/*. */
 function mountRepositories(
   app: Hono<HubEnv>,
@@ -424,16 +463,7 @@ function mountRepositories(
   });
   const repos = createRepoService({ store: deps.store, blobs: deps.blobs });
   const access = deps.repoAccess ?? accountsRepoAccess(authorizer);
-  const mirror = deps.mirror
-    ? createMirrorService({
-        store: deps.store,
-        repos,
-        upstream: deps.mirror.upstream,
-        settings: deps.mirror.settings,
-        policy: mirrorPolicyFrom(deps.mirror.settings),
-        logger: deps.logger,
-      })
-    : undefined;
+  const mirror = deps.mirror ? mountMirror(deps.mirror, deps, repos, cas) : undefined;
   const repoDeps: RepoReadDeps = {
     repos,
     access,

@@ -20,6 +20,7 @@ import { collectXetGarbage } from "./lfs-xet/xet-gc.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import { type Logger, silentLogger } from "./logger.js";
 import type { MirrorSettings } from "./mirror/mirror-config.js";
+import { openPullDir } from "./mirror/mirror-content.js";
 import { createUpstreamClient } from "./mirror/upstream-client.js";
 import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
@@ -200,6 +201,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const providerAgent = createProviderAgent();
   // The mirror's connections to its upstream hub, closed with the hub.
   const upstreamClient = options.mirror ? createUpstreamClient(options.mirror) : undefined;
+  // Where the mirror writes content while it is fetched (beside the blobs: same disk; swept if left over).
+  const pullDir = options.mirror ? await openPullDir(options.dataDir) : undefined;
   const host = options.host ?? "127.0.0.1";
   // Checked before listening, so a bad URL leaves no socket open.
   const configuredPublicUrl =
@@ -242,7 +245,9 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     lfsMultipartChunkBytes: options.lfsMultipartChunkBytes,
     blobDownload: options.blobDownload,
     mirror:
-      options.mirror && upstreamClient ? { settings: options.mirror, upstream: upstreamClient } : undefined,
+      options.mirror && upstreamClient && pullDir
+        ? { settings: options.mirror, upstream: upstreamClient, pullDir }
+        : undefined,
     draining: () => closing !== undefined,
     metrics,
     router: {
