@@ -1,0 +1,134 @@
+import type { HubMetrics } from "../http/metrics.js";
+import type { CasService } from "../lfs-xet/cas-service.js";
+import type { Logger } from "../logger.js";
+import type { RepoMirror } from "../repos/mirror-port.js";
+import type { RepoService } from "../repos/repo-service.js";
+import type { BlobStore } from "../storage/blob-store.js";
+import type { Store } from "../store/store.js";
+import { createMirrorAdmin, type MirrorAdmin } from "./mirror-admin.js";
+import { createMirrorCache, createReadTracker, type MirrorCache } from "./mirror-cache.js";
+import type { MirrorCommandContext } from "./mirror-commands.js";
+import type { MirrorSettings } from "./mirror-config.js";
+import { createMirrorContent, type MirrorContent } from "./mirror-content.js";
+import { observeMirror } from "./mirror-observed.js";
+import { mirrorPolicyFrom, OPEN_MIRROR_POLICY } from "./mirror-policy.js";
+import { prefetchRevision } from "./mirror-prefetch.js";
+import { createMirrorService, type MirrorService } from "./mirror-service.js";
+import { createMirrorStats, type MirrorStats } from "./mirror-stats.js";
+import type { UpstreamClient } from "./upstream-client.js";
+
+/**
+ * The mirror's parts put together once, the same way for the app (routes) and the admin CLI (mirror:pull):
+ * the service (lookup, revisions), the content (files on first read), the cache (eviction), the counters,
+ * the repos port the routes call (counted: mirror-observed.ts) and the admin service.
+ */
+export interface Mirror {
+  port: RepoMirror;
+  service: MirrorService;
+  content: MirrorContent;
+  cache: MirrorCache;
+  stats: MirrorStats;
+  admin: MirrorAdmin;
+  /** mirror:pull: a revision and all its files, through the same path as a first read. */
+  pull: NonNullable<MirrorCommandContext["pull"]>;
+}
+
+export interface MirrorAssemblyDeps {
+  store: Store;
+  blobs: BlobStore;
+  repos: RepoService;
+  cas: CasService;
+  upstream: UpstreamClient;
+  settings: MirrorSettings;
+  /** Where content is written while it is fetched (mirror-content.ts openPullDir). */
+  pullDir: string;
+  logger?: Logger;
+  /** /metrics: the mirror's counters and cache size are added to it. */
+  metrics?: HubMetrics;
+}
+
+export function assembleMirror(deps: MirrorAssemblyDeps): Mirror {
+  const { store, settings } = deps;
+  const policy = mirrorPolicyFrom(settings);
+  const stats = createMirrorStats();
+  const reads = createReadTracker();
+  const service = createMirrorService({
+    store,
+    repos: deps.repos,
+    upstream: deps.upstream,
+    settings,
+    policy,
+    logger: deps.logger,
+  });
+  // The content needs the cache (room before a fetch) and the cache the content (what is being fetched).
+  let content: MirrorContent | undefined;
+  const cache = createMirrorCache({
+    table: store.mirror,
+    blobs: deps.blobs,
+    maxBytes: settings.maxCacheSize,
+    isReading: (sha256) => reads.isReading(sha256) || (content?.isReading(sha256) ?? false),
+    observe: (event) => stats.evicted(event),
+  });
+  content = createMirrorContent({
+    upstream: deps.upstream,
+    mode: settings.mode,
+    table: store.mirror,
+    blobs: deps.blobs,
+    cas: deps.cas,
+    tmpDir: deps.pullDir,
+    policy,
+    observe: (event) => stats.transfer(event),
+    makeRoom: (incoming) => cache.enforce(incoming),
+  });
+  const opened = content;
+  const port = observeMirror(
+    { ...service, openMissingContent: opened.open },
+    { stats, reads, table: store.mirror },
+  );
+  deps.metrics?.watchMirror({
+    stats: stats.snapshot,
+    cache: async () => ({
+      storedBytes: (await store.mirror.cacheTotals()).storedBytes,
+      maxBytes: settings.maxCacheSize,
+    }),
+  });
+  return {
+    port,
+    service,
+    content: opened,
+    cache,
+    stats,
+    admin: createMirrorAdmin({ store, cache, stats, policy, settings }),
+    pull: (target, revision) =>
+      prefetchRevision(
+        {
+          store,
+          repos: deps.repos,
+          mirror: service,
+          content: { open: (...args) => port.openMissingContent!(...args) },
+        },
+        target,
+        revision,
+      ),
+  };
+}
+
+/**
+ * The admin service of a hub that mirrors no upstream but may hold imported mirrors (mirror:import on an
+ * air-gapped hub): its cache can be shown and evicted all the same.
+ */
+export function offlineMirrorAdmin(deps: {
+  store: Store;
+  blobs: BlobStore;
+  metrics?: HubMetrics;
+}): MirrorAdmin {
+  const stats = createMirrorStats();
+  const cache = createMirrorCache({
+    table: deps.store.mirror,
+    blobs: deps.blobs,
+    maxBytes: undefined,
+    isReading: () => false,
+    observe: (event) => stats.evicted(event),
+  });
+  return createMirrorAdmin({ store: deps.store, cache, stats, policy: OPEN_MIRROR_POLICY });
+}
