@@ -1,14 +1,25 @@
 /**
  * bench:inference — raw fetch, @modelhub/inference, @huggingface/inference and the openai client side by
  * side in one run, against a minimal OpenAI-compatible server on loopback (its own process).
- * Goals: chat within 1.05x raw fetch (sequential and 32 in flight), stream within 1.15x, memory flat over a
+ * Goals (issue 41): chat within 1.05x raw fetch sequential and 32 in flight, streamed within 1.10x, and never
+ * behind @huggingface/inference on any of the three (the closing "Goals" lines); memory flat over a
  * 100k-chunk stream, chat-only bundle < 10 KB gzipped, import < 10 ms. Also: what the client's own code
  * allocates per chat call.
  * Usage: npm run bench:inference -w bench [-- --quick]
  */
 import { execFileSync, fork } from "node:child_process";
 import { makeClients } from "./clients.js";
-import { concurrent, interleaved, perCallInterleaved, perCallTable, sequential, table } from "./measure.js";
+import {
+  concurrent,
+  interleaved,
+  median,
+  type PerCallSample,
+  perCallInterleaved,
+  perCallTable,
+  type Sample,
+  sequential,
+  table,
+} from "./measure.js";
 import { bundleSizes, importTimes } from "./size-and-import.js";
 import { printStreamParseCost, streamParseCost } from "./stream-parse.js";
 
@@ -55,20 +66,25 @@ async function main(): Promise<void> {
     const withControl = [...clients, { ...clients[0]!, name: "raw fetch (control)" }];
     const calls = n(6000);
     const run = Number(process.env.BENCH_RUN_LENGTH ?? 10);
+    const sequentialCalls = await perCallInterleaved(withControl, calls, run, (c) => c.chat());
     perCallTable(
       `Non-streamed chat, sequential (${calls} calls per client, in turns of ${run} calls), per call`,
-      await perCallInterleaved(withControl, calls, run, (c) => c.chat()),
+      sequentialCalls,
     );
     // Many short interleaved rounds rather than a few long ones: a burst of other work on a shared machine
     // then spoils a few samples of every client, and each client's median steps over them.
+    const inFlight = await interleaved(clients, 21, (c) => concurrent(() => c.chat(), n(500), 32));
     table(
       `Non-streamed chat, 32 in flight (${n(500)} requests x 21 rounds), wall clock per request`,
-      await interleaved(clients, 21, (c) => concurrent(() => c.chat(), n(500), 32)),
+      inFlight,
     );
-    table(
-      `Streamed chat (${n(10)} streams of 1000 chunks x 33 rounds), per stream`,
-      await interleaved(clients, 33, (c) => sequential(() => c.stream(1000), n(10))),
-    );
+    const streamed = await interleaved(clients, 33, (c) => sequential(() => c.stream(1000), n(10)));
+    table(`Streamed chat (${n(10)} streams of 1000 chunks x 33 rounds), per stream`, streamed);
+    printGoals([
+      { name: "sequential, median call", goal: 1.05, ratios: medianCallRatios(sequentialCalls) },
+      { name: "32 in flight, wall", goal: 1.05, ratios: wallRatios(inFlight) },
+      { name: "streamed, wall", goal: 1.1, ratios: wallRatios(streamed) },
+    ]);
     const parseEvents = n(20_000);
     console.log(
       `\nStream parsing in process, no socket (${parseEvents} events in chunks of 100 x 15 rounds), client CPU per event`,
@@ -110,6 +126,33 @@ async function main(): Promise<void> {
   process.stdout.write(execFileSync(process.execPath, args, { encoding: "utf8" }));
   console.log("\nCold import time (fresh node process after node's ESM loader is up, median of 9)");
   for (const [name, ms] of await importTimes(9)) console.log(`  ${name.padEnd(24)} ${ms.toFixed(1)} ms`);
+}
+
+const OURS = "@modelhub/inference";
+const PEER = "@huggingface/inference";
+
+/** Each client's median single call over raw fetch's. */
+function medianCallRatios(results: Map<string, PerCallSample>): Map<string, number> {
+  const base = median(Array.from(results.get("raw fetch")!.wallMs));
+  return new Map([...results].map(([name, { wallMs }]) => [name, median(Array.from(wallMs)) / base]));
+}
+
+function wallRatios(results: Map<string, Sample>): Map<string, number> {
+  const base = results.get("raw fetch")!.wallMs;
+  return new Map([...results].map(([name, { wallMs }]) => [name, wallMs / base]));
+}
+
+/** One line per goal: our ratio and the peer's, and whether ours is within the goal and not behind the peer. */
+function printGoals(goals: Array<{ name: string; goal: number; ratios: Map<string, number> }>): void {
+  console.log(`\nGoals (ratio to raw fetch; ${OURS} within the goal and not behind ${PEER})`);
+  for (const { name, goal, ratios } of goals) {
+    const ours = ratios.get(OURS)!;
+    const peer = ratios.get(PEER)!;
+    const verdict = ours <= goal && ours <= peer ? "met" : "NOT MET";
+    console.log(
+      `  ${name.padEnd(24)} ours ${ours.toFixed(3)}x  peer ${peer.toFixed(3)}x  goal <= ${goal.toFixed(2)}x  ${verdict}`,
+    );
+  }
 }
 
 await main();

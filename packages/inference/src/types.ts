@@ -28,7 +28,10 @@ export interface Options {
   /** `false` disables every retry, including the 503 one. Default: retry. */
   retryOnError?: boolean;
   retry?: RetryOptions;
-  /** Per-attempt timeout in ms (until the response headers arrive). Default 120000; 0 turns it off. */
+  /**
+   * Per-attempt timeout in ms (until the response headers arrive); a timed-out attempt is aborted. Default:
+   * 120000, after which the attempt is given up but not aborted (see http/attempt-watchdog.ts); 0 turns it off.
+   */
   timeoutMs?: number;
   /** Overall budget of one call in ms, retries, polling and downloads included. Default: none. */
   totalTimeoutMs?: number;
