@@ -71,6 +71,17 @@ describe("a public upstream model through the mirror", () => {
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: "paths=config.json&paths=pytorch_model.bin&paths=nested",
     });
+    const expanded = await onMirror(`/api/models/${PUBLIC}/tree/main?recursive=true&expand=true`);
+    expect(expanded.status).toBe(200);
+    // The Xet-stored file is declared with upstream's Xet hash: its bytes come on first read.
+    const xet = seeded.publicModel.files["model.safetensors"]!;
+    expect(await hubs.mirror.store.mirror.content(xet.sha256)).toMatchObject({
+      size: xet.content.byteLength,
+      xetHash: (upstreamTree as { path: string; xetHash?: string }[]).find(
+        (e) => e.path === "model.safetensors",
+      )?.xetHash,
+    });
+
     const mirroredPaths = (await (
       await onMirror(`/api/models/${PUBLIC}/paths-info/main`, undefined, form())
     ).json()) as never;
@@ -149,6 +160,14 @@ describe("names", () => {
     const config = await json(await onMirror(`/${UPSTREAM_IDS.shadowed}/resolve/main/config.json`));
     expect(config.origin).toBe("local");
     expect(upstreamCallsFor(UPSTREAM_IDS.shadowed)).toBe(before);
+  });
+
+  it("a write to an id that is not here asks upstream nothing", async () => {
+    const response = await onMirror(`/api/models/hubco/write-target/branch/x`, hubs.mirror.tokens.lena, {
+      method: "POST",
+    });
+    expect(response.status).toBe(404);
+    expect(upstreamCallsFor("write-target")).toBe(0);
   });
 
   it("a local-only namespace is never looked up upstream", async () => {

@@ -107,7 +107,11 @@ export function repoAssignment(
     if (!found) {
       // A local record elsewhere (a catalogue model without files) wins over upstream's repository too.
       if (options.knownElsewhere && (await options.knownElsewhere(target.type, target.id))) return next();
-      found = await findOrMirror(deps, target.type, target.id, actor);
+      // Upstream is asked only to read: a write to an id that is not here is a RepoNotFound, as without a mirror.
+      found =
+        action === "write" || action === "admin"
+          ? undefined
+          : await findOrMirror(deps, target.type, target.id, actor);
       if (!found) throw repoNotFound(actor, target.id);
     }
     await deps.access.authorize(actor, action, found.repo);

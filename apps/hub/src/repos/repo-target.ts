@@ -56,7 +56,11 @@ export async function findRepo(
   action: RepoAction,
 ): Promise<{ repo: RepoRecord; actor: RepoActor; moved: boolean }> {
   const actor = deps.access.actor(c);
-  const found = await findOrMirror(deps, type, id, actor);
+  // Upstream is asked only to read: a write to an id that is not here is a RepoNotFound, as without a mirror.
+  const found =
+    action === "write" || action === "admin"
+      ? await deps.repos.find(type, id)
+      : await findOrMirror(deps, type, id, actor);
   if (!found) throw repoNotFound(actor, id);
   await deps.access.authorize(actor, action, found.repo);
   return { repo: found.repo, actor, moved: found.moved };
