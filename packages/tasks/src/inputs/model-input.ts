@@ -63,7 +63,22 @@ function fromWidget(
 export function findModelInputExample(model: ModelForInput): TaskInputExample | undefined {
   const example = pickExample(model);
   // A copy: callers may adapt the example without changing the shared defaults.
-  return example === undefined ? undefined : structuredClone(example);
+  return example === undefined ? undefined : copyJson(example);
+}
+
+/** A deep copy of JSON data (examples are nothing else): several times faster than structuredClone. */
+function copyJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyJson((value as Record<string, unknown>)[key]);
+    // Model cards are user data: a "__proto__" key stays a key.
+    if (key === "__proto__")
+      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy as T;
 }
 
 function pickExample(model: ModelForInput): TaskInputExample | undefined {
