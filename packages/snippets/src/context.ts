@@ -1,18 +1,13 @@
 import type { BuiltRequest } from "@modelhub/inference";
 import { headerValueExpr, headerWord, type TokenSource, tokenExpr } from "./access-token.js";
-import { type CodeValue, codeFieldFlags, codeValueWith } from "./literals/code-value.js";
+import { type CodeValue, LazyCodeValue } from "./literals/code-value.js";
 import type { CodeExpr } from "./literals/expr.js";
-// Which texts of which variable any template reads (`modelId.py`): scanned from the templates at build time.
-import { FIELDS_READ } from "./templates.generated.js";
 
-const NOTHING = codeFieldFlags(new Set());
-
-/** A variable's value with the texts some template reads. */
-const codeFor = (variable: string, value: unknown) =>
-  codeValueWith(value, Object.hasOwn(FIELDS_READ, variable) ? FIELDS_READ[variable]! : NOTHING);
+/** A variable's value; its texts are made when a template reads them. */
+const code = (value: unknown): CodeValue => new LazyCodeValue(value);
 
 /** Everything a template may print (spec §3 template variables). */
-// A type alias, not an interface: the template engine takes it as a plain record of variables.
+// A type alias, not an interface: compiled templates take it as a plain record of variables.
 export type TemplateContext = {
   provider: CodeValue;
   modelId: CodeValue;
@@ -140,40 +135,38 @@ export function buildTemplateContext(input: ContextInput): TemplateContext {
   const routerTemplate = `${routerUrl.replace(/[{}]/g, (brace) => brace + brace)}/{provider}`;
 
   return {
-    provider: codeFor("provider", input.autoProvider ? "auto" : request.provider),
-    modelId: codeFor("modelId", input.modelId),
-    providerModelId: codeFor("providerModelId", request.providerModelId),
-    accessToken: codeFor("accessToken", tokenExpr(token)),
-    baseUrl: codeFor("baseUrl", request.url.replace(/\/chat\/completions$/, "")),
-    fullUrl: codeFor("fullUrl", request.url),
-    authorizationHeader: codeFor("authorizationHeader", auth ?? ""),
-    headers: codeFor("headers", shown.values),
-    headersJson: codeFor("headersJson", json.values),
-    headersFile: codeFor("headersFile", file.values),
+    provider: code(input.autoProvider ? "auto" : request.provider),
+    modelId: code(input.modelId),
+    providerModelId: code(request.providerModelId),
+    accessToken: code(tokenExpr(token)),
+    baseUrl: code(request.url.replace(/\/chat\/completions$/, "")),
+    fullUrl: code(request.url),
+    authorizationHeader: code(auth ?? ""),
+    headers: code(shown.values),
+    headersJson: code(json.values),
+    headersFile: code(file.values),
     headerWordsJson: json.words,
     headerWordsFile: file.words,
-    inputs: codeFor("inputs", args),
-    providerInputs: codeFor("providerInputs", input.providerBody),
-    mainInput: codeFor("mainInput", mainInput),
-    parameters: isObject(args.parameters) ? codeFor("parameters", args.parameters) : undefined,
-    extraBody: input.extraBody ? codeFor("extraBody", input.extraBody) : undefined,
+    inputs: code(args),
+    providerInputs: code(input.providerBody),
+    mainInput: code(mainInput),
+    parameters: isObject(args.parameters) ? code(args.parameters) : undefined,
+    extraBody: input.extraBody ? code(input.extraBody) : undefined,
     inputFields: isObject(mainInput)
-      ? Object.fromEntries(
-          Object.entries(mainInput).map(([key, value]) => [key, codeFor("inputFields", value)]),
-        )
+      ? Object.fromEntries(Object.entries(mainInput).map(([key, value]) => [key, code(value)]))
       : {},
-    chatArgs: codeFor("chatArgs", input.chatArgs),
-    file: codeFor("file", input.file?.fileName ?? ""),
-    fileArg: codeFor("fileArg", `@${input.file?.fileName ?? ""}`),
-    contentType: codeFor("contentType", input.file?.contentType ?? ""),
-    outputFile: codeFor("outputFile", input.outputFile ?? ""),
+    chatArgs: code(input.chatArgs),
+    file: code(input.file?.fileName ?? ""),
+    fileArg: code(`@${input.file?.fileName ?? ""}`),
+    contentType: code(input.file?.contentType ?? ""),
+    outputFile: code(input.outputFile ?? ""),
     outputVar: input.outputFile?.endsWith(".png") ? "image_bytes" : "audio_bytes",
     methodName: undefined,
-    billTo: input.billTo ? codeFor("billTo", input.billTo) : undefined,
+    billTo: input.billTo ? code(input.billTo) : undefined,
     customHub: input.customHub,
     usesEnv: token.kind === "env",
-    hubUrl: codeFor("hubUrl", input.hubUrl),
-    routerUrl: codeFor("routerUrl", routerUrl),
-    routerTemplate: codeFor("routerTemplate", routerTemplate),
+    hubUrl: code(input.hubUrl),
+    routerUrl: code(routerUrl),
+    routerTemplate: code(routerTemplate),
   };
 }

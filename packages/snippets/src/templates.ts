@@ -1,52 +1,51 @@
-import { CompiledTemplate } from "@modelhub/jinja/precompiled";
 import { TemplateNotFoundError } from "./errors.js";
-import { PRECOMPILED_TEMPLATES } from "./templates.generated.js";
+import type { CompiledSnippetTemplate } from "./template-runtime.js";
+import { TEMPLATES } from "./templates.generated.js";
 import type { SnippetClient, SnippetLanguage } from "./types.js";
 
-/** Compiled templates by language, client and name: found without building a key string per lookup. */
-const compiled = new Map<string, Map<string, Map<string, CompiledTemplate>>>();
+/**
+ * The templates ship compiled to functions (scripts/build-templates.ts): finding one is a lookup, and
+ * nothing is parsed or compiled at run time.
+ */
 
-export function hasTemplate(language: SnippetLanguage, client: SnippetClient, name: string): boolean {
-  return Object.hasOwn(PRECOMPILED_TEMPLATES, `${language}/${client}/${name}`);
+type ByName = Map<string, CompiledSnippetTemplate>;
+
+/** The templates by language, client and name: found without building a key string per lookup. */
+let byLanguage: Map<string, Map<string, ByName>> | undefined;
+
+function index(): Map<string, Map<string, ByName>> {
+  if (byLanguage) return byLanguage;
+  byLanguage = new Map();
+  for (const [key, template] of Object.entries(TEMPLATES)) {
+    const [language, client, name] = key.split("/") as [string, string, string];
+    const byClient = byLanguage.get(language) ?? new Map<string, ByName>();
+    byLanguage.set(language, byClient);
+    const byName = byClient.get(client) ?? new Map<string, CompiledSnippetTemplate>();
+    byClient.set(client, byName);
+    byName.set(name, template);
+  }
+  return byLanguage;
 }
 
-/**
- * The compiled template (compiled once, then cached), or undefined when there is none. Templates ship
- * precompiled (scripts/build-templates.ts): compiling one here needs no lexing or parsing, so this module
- * imports the "@modelhub/jinja/precompiled" entry point, which carries neither the lexer nor the parser.
- */
+export function hasTemplate(language: SnippetLanguage, client: SnippetClient, name: string): boolean {
+  return findTemplate(language, client, name) !== undefined;
+}
+
+/** The compiled template, or undefined when there is none. */
 export function findTemplate(
   language: SnippetLanguage,
   client: SnippetClient,
   name: string,
-): CompiledTemplate | undefined {
-  let byClient = compiled.get(language);
-  if (!byClient) {
-    byClient = new Map();
-    compiled.set(language, byClient);
-  }
-  let byName = byClient.get(client);
-  if (!byName) {
-    byName = new Map();
-    byClient.set(client, byName);
-  }
-  let template = byName.get(name);
-  if (!template) {
-    // Missing templates are not remembered: names may come from callers, and a miss costs one lookup.
-    const key = `${language}/${client}/${name}`;
-    if (!Object.hasOwn(PRECOMPILED_TEMPLATES, key)) return undefined;
-    template = CompiledTemplate.fromPrecompiled(PRECOMPILED_TEMPLATES[key]!);
-    byName.set(name, template);
-  }
-  return template;
+): CompiledSnippetTemplate | undefined {
+  return index().get(language)?.get(client)?.get(name);
 }
 
-/** The compiled template (compiled once, then cached), or TemplateNotFoundError. */
+/** The compiled template, or TemplateNotFoundError. */
 export function loadTemplate(
   language: SnippetLanguage,
   client: SnippetClient,
   name: string,
-): CompiledTemplate {
+): CompiledSnippetTemplate {
   const template = findTemplate(language, client, name);
   if (!template) throw new TemplateNotFoundError(language, client, name);
   return template;

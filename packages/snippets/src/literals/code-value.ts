@@ -1,4 +1,4 @@
-import { isPythonIdentifier, shellWord } from "@modelhub/tasks";
+import { isPythonIdentifier, shellWord } from "@modelhub/tasks/quoting";
 import { UnsupportedFormatError } from "../errors.js";
 import { CodeExpr } from "./expr.js";
 import { jsEntries, jsValue } from "./js.js";
@@ -89,6 +89,70 @@ export function codeValueWith(value: unknown, wants: CodeFieldFlags): CodeValue 
     if (wants.tsEntries) out.tsEntries = jsEntries(value, 1);
   }
   return out;
+}
+
+/**
+ * A CodeValue whose texts are made when a template first reads them, then kept: a call renders a few
+ * templates, which read a few of the ~25 variables' texts, so most texts are never made.
+ */
+export class LazyCodeValue implements CodeValue {
+  private pyText: string | undefined = undefined;
+  private tsText: string | undefined = undefined;
+  private jsonText: string | undefined = undefined;
+  private shText: string | undefined = undefined;
+  private kwargsText: string | null | undefined = undefined;
+  private entriesText: string | null | undefined = undefined;
+
+  constructor(readonly obj: unknown) {}
+
+  get py(): string {
+    if (this.pyText === undefined) this.pyText = pyValue(this.obj);
+    return this.pyText;
+  }
+
+  get ts(): string {
+    if (this.tsText === undefined) this.tsText = jsValue(this.obj);
+    return this.tsText;
+  }
+
+  get json(): string {
+    if (this.jsonText === undefined) {
+      this.jsonText = this.obj instanceof CodeExpr ? "" : JSON.stringify(this.obj ?? null, null, 4);
+    }
+    return this.jsonText;
+  }
+
+  get sh(): string {
+    if (this.shText === undefined) {
+      const value = this.obj;
+      this.shText =
+        value instanceof CodeExpr
+          ? value.sh
+          : typeof value === "string"
+            ? shellWord(value)
+            : shJson(value ?? null);
+    }
+    return this.shText;
+  }
+
+  get curl(): string {
+    return this.sh;
+  }
+
+  get pyKwargs(): string | undefined {
+    if (this.kwargsText === undefined) {
+      const value = this.obj;
+      this.kwargsText =
+        isPlainObject(value) && Object.keys(value).every(isPythonIdentifier) ? pyKwargs(value, 1) : null;
+    }
+    return this.kwargsText ?? undefined;
+  }
+
+  get tsEntries(): string | undefined {
+    if (this.entriesText === undefined)
+      this.entriesText = isPlainObject(this.obj) ? jsEntries(this.obj, 1) : null;
+    return this.entriesText ?? undefined;
+  }
 }
 
 export type TextFormat = "curl" | "json" | "python" | "ts";

@@ -3,7 +3,7 @@
  * of @modelhub/tasks.
  */
 
-import { jsStringLiteral } from "@modelhub/tasks";
+import { jsStringLiteral } from "@modelhub/tasks/quoting";
 import { CodeExpr } from "./expr.js";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { HOSTILE_TEXTS } from "../../../tasks/src/quoting/__fixtures__/hostile-texts.js";
+import { CODE_FIELDS, codeValue, LazyCodeValue } from "./code-value.js";
 import { CodeExpr } from "./expr.js";
 import { jsValue } from "./js.js";
 import { pyKwargs, pyValue } from "./python.js";
@@ -64,5 +65,26 @@ describe("shell JSON words", () => {
   it("reach curl -d as the exact JSON document", () => {
     const value = { inputs: HOSTILE_TEXTS.filter((text) => !text.includes("\u0000")) };
     expect(evalShell([shJson(value)]).map((text) => JSON.parse(text))).toEqual([value]);
+  });
+});
+
+describe("LazyCodeValue", () => {
+  it("makes the texts codeValue makes, each once, when read", () => {
+    const values: unknown[] = [
+      "text",
+      { inputs: "a", parameters: { top_k: 2 } },
+      { "not an identifier": 1 },
+      [1, "b"],
+      null,
+      7,
+      new CodeExpr('os.environ["HF_TOKEN"]', "process.env.HF_TOKEN", '"${HF_TOKEN}"'),
+    ];
+    for (const value of values) {
+      const lazy = new LazyCodeValue(value);
+      const eager = codeValue(value);
+      for (const field of CODE_FIELDS)
+        expect(lazy[field], `${field} of ${String(value)}`).toEqual(eager[field]);
+      expect(lazy.py).toBe(lazy.py);
+    }
   });
 });

@@ -3,7 +3,7 @@
  * of @modelhub/tasks.
  */
 
-import { isPythonIdentifier, pythonStringLiteral } from "@modelhub/tasks";
+import { isPythonIdentifier, pythonStringLiteral } from "@modelhub/tasks/quoting";
 import { CodeExpr } from "./expr.js";
 
 /** A Python literal for a JSON value, pretty-printed with 4-space indentation starting at `level`. */
