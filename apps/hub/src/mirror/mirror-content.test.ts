@@ -174,6 +174,25 @@ describe("mirror content faults", () => {
     await expectNothingKept(file.sha256);
   });
 
+  it("keeps nothing when upstream's Xet storage stalls mid-xorb", async () => {
+    const xetFile = fileOf(XET_PATH);
+    await hubs.mirror.store.mirror.declareContent({ sha256: xetFile.sha256, size: xetFile.size, xetHash });
+    const stalling = await newContent(300);
+    hubs.upstream.proxy.intercept = (req, res) => {
+      if (!req.url?.includes("/v1/fetch/")) return false;
+      res.writeHead(206, { "Content-Length": "100000" });
+      res.write(Buffer.alloc(1000));
+      return true;
+    };
+    const failed = await outcome(
+      stalling.open(repo, commitOid, xetFile, { start: 0, end: xetFile.size - 1 }),
+    );
+    hubs.upstream.proxy.intercept = undefined;
+    expect(failed.error).toBeInstanceOf(TransferStalledError);
+    expect(await hubs.mirror.store.xet.file(xetHash)).toBeUndefined();
+    await expectNothingKept(xetFile.sha256);
+  });
+
   it("fails fast when upstream hangs before answering", async () => {
     const impatient = await newContent(30_000, 500);
     await hubs.upstream.proxy.setMode("hang");

@@ -45,6 +45,21 @@ export interface MirroredFile {
   size: number;
 }
 
+/**
+ * Ends a body when the transfer is abandoned (a stall): the upstream client's signal covers only the wait
+ * for the headers, and a body nobody reads any more must not hold its connection.
+ */
+function abortBody(body: Readable, signal: AbortSignal): void {
+  if (signal.aborted) {
+    body.destroy(signal.reason as Error);
+    return;
+  }
+  const abort = () => body.destroy(signal.reason as Error);
+  signal.addEventListener("abort", abort, { once: true });
+  // One signal serves every request of a Xet pull: each leaves it once its body is done.
+  body.once("close", () => signal.removeEventListener("abort", abort));
+}
+
 /** GETs to upstream's Xet CAS through the upstream client (its timeouts and typed errors). */
 export function upstreamCasGet(upstream: UpstreamClient): CasGet {
   return async (url, headers, signal) => {
@@ -57,6 +72,7 @@ export function upstreamCasGet(upstream: UpstreamClient): CasGet {
       signal,
       ...(bearer ? { token: bearer } : {}),
     });
+    abortBody(answer.body, signal);
     return {
       json: () => answer.body.json(),
       bytes: async () => new Uint8Array(await answer.body.arrayBuffer()),
@@ -87,6 +103,7 @@ export function createMirrorContent(deps: MirrorContentDeps) {
           signal,
           headers: { "accept-encoding": "identity" },
         });
+        abortBody(answer.body, signal);
         return answer.body;
       },
       async keep(tmpPath, content) {
