@@ -186,6 +186,29 @@ describe("names", () => {
   });
 });
 
+describe("single flight", () => {
+  it("concurrent first requests for one repository make one import", async () => {
+    const id = "hubco/asked-at-once";
+    const upstreamRepo = {
+      repo: { type: "model" as const, name: id },
+      accessToken: hubs.upstream.tokens.olivia,
+      hubUrl: hubs.upstream.directUrl,
+    };
+    await createRepo(upstreamRepo);
+    await uploadFiles({ ...upstreamRepo, files: [{ path: "config.json", content: new Blob(['{"a":1}']) }] });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => onMirror(`/${id}/resolve/main/config.json`)),
+    );
+    for (const answer of answers) expect(await answer.text()).toBe('{"a":1}');
+    const calls = hubs.upstream.proxy.requests.filter((r) => r.url.includes(id));
+    expect(calls.filter((r) => r.url.includes("/tree/"))).toHaveLength(1);
+    // Each regular file (.gitattributes, config.json) fetched once.
+    const files = calls.filter((r) => r.url.includes("/resolve/")).map((r) => r.url);
+    expect(files).toHaveLength(2);
+    expect(new Set(files).size).toBe(2);
+  });
+});
+
 describe("datasets and spaces", () => {
   it("serves a dataset's info and files, and a space's", async () => {
     const dataset = await json(await onMirror(`/api/datasets/${UPSTREAM_IDS.dataset}`));
@@ -327,7 +350,12 @@ describe("offline mode", () => {
     expect((await onMirror(`/api/models/${PUBLIC}/revision/main`)).status).toBe(200);
     const miss = await onMirror("/api/models/hubco/not-cached");
     expect(miss.status).toBe(404);
+    expect(miss.headers.get("x-error-code")).toBe("RepoNotFound");
     expect(await miss.text()).toContain("the hub is offline (MIRROR_MODE=offline)");
+    const commit = await onMirror(`/${PUBLIC}/resolve/${"0".repeat(40)}/config.json`);
+    expect(commit.status).toBe(404);
+    expect(commit.headers.get("x-error-code")).toBe("RevisionNotFound");
+    expect(await commit.text()).toContain("is not cached on this hub, and the hub is offline");
     const branch = await onMirror(`/${PUBLIC}/resolve/never-seen/config.json`);
     expect(branch.status).toBe(404);
     expect(hubs.upstream.proxy.requests.length).toBe(calls);

@@ -314,7 +314,7 @@ export function createMirrorService(deps: MirrorServiceDeps) {
       if (policy.refusal(type, id) !== undefined) return undefined;
       // A catalogue record (a model without files) is local: it wins over upstream's repository.
       if (type === "model" && (await store.models.get(id))) return undefined;
-      if (offline) throw new MirrorOfflineError(`The ${type} ${id}`);
+      if (offline) throw new MirrorOfflineError(`The ${type} ${id}`, "RepoNotFound");
       return once(`repo:${type}:${id.toLowerCase()}`, () => materialize(type, id));
     },
 
@@ -323,7 +323,7 @@ export function createMirrorService(deps: MirrorServiceDeps) {
       const what = `Revision ${revision} of ${URL_PREFIX[repo.type]}${repo.id}`;
       if (COMMIT_ID.test(revision)) {
         if (await repos.commitRecord(repo, revision)) return;
-        if (offline) throw new MirrorOfflineError(what);
+        if (offline) throw new MirrorOfflineError(what, "RevisionNotFound");
         try {
           await importCommit(repo, revision);
         } catch (error) {
@@ -352,7 +352,7 @@ export function createMirrorService(deps: MirrorServiceDeps) {
       }
       const resolved = fresh ? known : await repos.resolve(repo, revision);
       if (!resolved || (await repos.commitRecord(repo, resolved.commitOid))) return;
-      if (offline) throw new MirrorOfflineError(what);
+      if (offline) throw new MirrorOfflineError(what, "RevisionNotFound");
       await importCommit(repo, resolved.commitOid);
     },
   };

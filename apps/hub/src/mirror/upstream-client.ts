@@ -39,12 +39,19 @@ export class UpstreamStatusError extends HubError {
   }
 }
 
-/** Offline mode: the hub never asks upstream, and this is not cached. */
+/**
+ * Offline mode: the hub never asks upstream, and this is not cached. `code` is the public hub's error code the
+ * clients turn into their typed errors (RepoNotFound: huggingface_hub's RepositoryNotFoundError, with this
+ * message), or `mirror_offline` where none fits.
+ */
 export class MirrorOfflineError extends HubError {
-  constructor(what: string) {
+  constructor(
+    what: string,
+    code: "RepoNotFound" | "RevisionNotFound" | "EntryNotFound" | "mirror_offline" = "mirror_offline",
+  ) {
     super(
       404,
-      "mirror_offline",
+      code,
       `${what} is not cached on this hub, and the hub is offline (MIRROR_MODE=offline): it asks its upstream for nothing.`,
     );
   }
