@@ -1,5 +1,6 @@
 // What `npm pack` ships of each published package, checked as a user installs it (part of `npm test`):
 //
+//   - publint (strict) finds nothing to say about the unpacked tarball;
 //   - the tarball holds only what the package needs: package.json, README, LICENSE, and the files under
 //     the directories its `files` names (for the built packages, dist/), no tests, fixtures or maps;
 //   - every `exports` target other than the workspace-only `source` condition is in it, `types` comes
@@ -15,6 +16,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
+import { publint } from "publint";
+import { formatMessage } from "publint/utils";
 import ts from "typescript";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -62,6 +65,11 @@ try {
         entries.push({ specifier: posix.join(name, subpath), target });
     }
     checkRelativeImports(name, installed, paths);
+    // pack: false: the directory is the unpacked tarball, every file in it is published.
+    const linted = await publint({ pkgDir: installed, pack: false, strict: true });
+    for (const message of linted.messages) {
+      problem(name, `publint: ${formatMessage(message, linted.pkg, { color: false }) ?? message.code}`);
+    }
   }
   writeFileSync(
     join(app, "package.json"),
