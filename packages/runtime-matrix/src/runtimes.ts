@@ -223,7 +223,9 @@ const chromiumRuntime: Runtime = {
           throw new Error(`chromium gave no result: ${error.message}; page errors: ${pageErrors.join("; ")}`);
         });
       const line = (await handle.jsonValue()) as string;
-      return { report: reportFrom("chromium", line), ms: performance.now() - started };
+      // The page's user agent says only "HeadlessChrome/156.0.0.0"; the browser knows its full version.
+      const report = { ...reportFrom("chromium", line), version: `Chromium ${browser.version()}` };
+      return { report, ms: performance.now() - started };
     } finally {
       await browser.close();
     }
