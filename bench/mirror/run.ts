@@ -249,15 +249,19 @@ const proxyStats = async (proxy: string) =>
   (await (await fetch(`${proxy}/__proxy/stats`)).json()) as ProxyStats;
 const proxyReset = async (proxy: string) => void (await fetch(`${proxy}/__proxy/reset`, { method: "POST" }));
 
-/** Upstream requests that carry content: a file's `/resolve`, LFS object downloads, Xet CAS xorb ranges. */
-const contentTransfers = (stats: ProxyStats) =>
+/**
+ * Upstream transfers of `path`'s content: its `/resolve` GETs (LFS-stored) and the Xet reconstructions the
+ * mirror asked for (Xet-stored: one per file transfer, then its xorb ranges, counted apart).
+ */
+const contentTransfers = (stats: ProxyStats, path = "big.bin") =>
   stats.requests.filter(
-    ({ method, path }) =>
+    ({ method, path: url }) =>
       method === "GET" &&
-      (/\/resolve\/[^/]+\/.+/.test(path) ||
-        (path.includes("/info/lfs/objects/") && !path.endsWith("/batch")) ||
-        path.startsWith("/xet-cas/v1/fetch/")),
+      ((url.endsWith(`/${path}`) && /\/resolve\//.test(url)) ||
+        /^\/xet-cas\/v[12]\/reconstructions\//.test(url)),
   ).length;
+const xorbRanges = (stats: ProxyStats) =>
+  stats.requests.filter(({ path }) => path.startsWith("/xet-cas/v1/fetch/")).length;
 
 const mibps = (seconds: number) => SIZE / (1 << 20) / seconds;
 const fixed = (value: number, digits = 2) => Number(value.toFixed(digits));
@@ -303,6 +307,7 @@ async function main(): Promise<void> {
       const direct: number[] = [];
       const through: number[] = [];
       const transfers: number[] = [];
+      const ranges: number[] = [];
       const upstreamBytes: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         await mirror?.stop();
@@ -321,15 +326,21 @@ async function main(): Promise<void> {
         through.push(fetched.seconds);
         const stats = await proxyStats(proxy.url);
         transfers.push(contentTransfers(stats));
+        ranges.push(xorbRanges(stats));
+        if (process.env.BENCH_TRACE) {
+          process.stderr.write(
+            `${stats.requests.map((r) => `${r.method} ${r.path} ${r.status} ${r.bytes}`).join("\n")}\n`,
+          );
+        }
         upstreamBytes.push(stats.bytes);
         if (round % 2 === 0) await directRun();
       }
-      return { direct: median(direct), through: median(through), transfers, upstreamBytes };
+      return { direct: median(direct), through: median(through), transfers, ranges, upstreamBytes };
     };
     const coldLfs = await cold("bench/big-lfs", lfsSha);
     const coldXet = await cold("bench/big-xet", xetSha);
     say(
-      "| cold (nothing cached) | direct from upstream | through the mirror | ratio (goal >= 0.8) | upstream requests for the content / bytes |",
+      "| cold (nothing cached) | direct from upstream | through the mirror | ratio (goal >= 0.8) | upstream transfers of the file (xorb ranges) / bytes, per round |",
     );
     say("| --- | --- | --- | --- | --- |");
     for (const [name, run] of [
@@ -337,7 +348,7 @@ async function main(): Promise<void> {
       ["Xet-stored", coldXet],
     ] as const) {
       say(
-        `| ${name} | ${mibps(run.direct).toFixed(0)} MiB/s | ${mibps(run.through).toFixed(0)} MiB/s | ${fixed(run.direct / run.through)}x | ${run.transfers.join(", ")} / ${run.upstreamBytes.map((b) => fixed(b / SIZE, 3)).join(", ")}x the file |`,
+        `| ${name} | ${mibps(run.direct).toFixed(0)} MiB/s | ${mibps(run.through).toFixed(0)} MiB/s | ${fixed(run.direct / run.through)}x | ${run.transfers.map((count, round) => `${count} (${run.ranges[round]})`).join(", ")} / ${run.upstreamBytes.map((b) => fixed(b / SIZE, 3)).join(", ")}x the file |`,
       );
     }
     say();
@@ -395,12 +406,12 @@ async function main(): Promise<void> {
       const identical = clients.filter((client) => client.status === 200 && client.sha256 === sha256).length;
       if (name === "LFS-stored") {
         say(
-          `| ${CONCURRENT} concurrent cold | clients byte-identical | upstream requests for the content | upstream bytes | all done in | aggregate | mirror RSS idle / peak |`,
+          `| ${CONCURRENT} concurrent cold | clients byte-identical | upstream transfers of the file (xorb ranges) | upstream bytes | all done in | aggregate | mirror RSS idle / peak |`,
         );
         say("| --- | --- | --- | --- | --- | --- | --- |");
       }
       say(
-        `| ${name} | ${identical}/${CONCURRENT} | ${contentTransfers(stats)} | ${fixed(stats.bytes / SIZE, 3)}x the file | ${seconds.toFixed(1)} s | ${((CONCURRENT * SIZE) / (1 << 20) / seconds).toFixed(0)} MiB/s | ${idle.toFixed(0)} / ${peak.toFixed(0)} MiB |`,
+        `| ${name} | ${identical}/${CONCURRENT} | ${contentTransfers(stats)} (${xorbRanges(stats)}) | ${fixed(stats.bytes / SIZE, 3)}x the file | ${seconds.toFixed(1)} s | ${((CONCURRENT * SIZE) / (1 << 20) / seconds).toFixed(0)} MiB/s | ${idle.toFixed(0)} / ${peak.toFixed(0)} MiB |`,
       );
       if (name === "Xet-stored") mirror = fresh;
       else await fresh.stop();
