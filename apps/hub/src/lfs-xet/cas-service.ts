@@ -275,10 +275,11 @@ export function createCasService(deps: CasDeps) {
     },
 
     /**
-     * Stores chunks the hub hashed itself (a mirror's reconstruction of an upstream file) as one new local
-     * xorb, and answers where each landed. Each chunk comes serialized as upstream stored it (header and
-     * possibly compressed data: compression does not enter any hash, so nothing is compressed again); the
-     * xorb goes through uploadXorb, so it is verified and recorded like any client's upload.
+     * Stores chunks the hub decoded and hashed itself (a mirror's reconstruction of an upstream file) as one
+     * new local xorb, and answers where each landed. Each chunk comes serialized as upstream stored it (header
+     * and possibly compressed data: compression enters no hash, so nothing is compressed again), and since
+     * the hub computed every hash from these very bytes they are not decoded a second time (uploadXorb's
+     * check, for a client's bytes).
      */
     async storeChunks(
       chunks: ReadonlyArray<{ hash: string; size: number; serialized: Uint8Array }>,
@@ -287,12 +288,32 @@ export function createCasService(deps: CasDeps) {
       const xorbHex = hashToHex(
         hashing.xorbHash(chunks.map((c) => ({ hash: hexToHash(c.hash), size: c.size }))),
       );
-      await service.uploadXorb(
-        xorbHex,
-        (async function* () {
-          for (const chunk of chunks) yield chunk.serialized;
-        })(),
-      );
+      const state = await deps.gc.xorbState(xorbHex);
+      if (state === undefined) {
+        const stored = await deps.blobs.put(
+          (async function* () {
+            for (const chunk of chunks) yield chunk.serialized;
+          })(),
+        );
+        let at = 0;
+        const rows = chunks.map((chunk, index) => {
+          const row = {
+            index,
+            hash: chunk.hash,
+            byteStart: at,
+            byteEnd: at + chunk.serialized.length,
+            unpackedSize: chunk.size,
+          };
+          at = row.byteEnd;
+          return row;
+        });
+        await deps.xet.addXorb(
+          { hash: xorbHex, blobSha256: stored.sha256, size: stored.size, chunkCount: rows.length },
+          rows,
+        );
+      } else if (!(state === "kept" || (state === "marked" && (await deps.gc.keepXorb(xorbHex))))) {
+        throw new CasBusyError(xorbHex);
+      }
       chunkCache.delete(xorbHex);
       return { xorb: xorbHex, chunks: await chunksOf(xorbHex) };
     },
