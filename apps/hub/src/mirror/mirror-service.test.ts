@@ -170,6 +170,32 @@ describe("names", () => {
     expect(upstreamCallsFor("write-target")).toBe(0);
   });
 
+  it("an id upstream renamed leads to the repository under upstream's new name", async () => {
+    const upstreamRepo = {
+      repo: { type: "model" as const, name: "hubco/old-name" },
+      accessToken: hubs.upstream.tokens.olivia,
+      hubUrl: hubs.upstream.directUrl,
+    };
+    await createRepo(upstreamRepo);
+    await uploadFiles({
+      ...upstreamRepo,
+      files: [{ path: "config.json", content: new Blob(['{"renamed":1}']) }],
+    });
+    const moved = await get(hubs.upstream.directUrl, "/api/repos/move", hubs.upstream.tokens.olivia, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ fromRepo: "hubco/old-name", toRepo: "hubco/new-name", type: "model" }),
+    });
+    expect(moved.status).toBe(200);
+    const file = await onMirror("/hubco/old-name/resolve/main/config.json", undefined, {
+      redirect: "manual",
+    });
+    expect(file.status).toBe(307);
+    expect(file.headers.get("location")).toBe("/hubco/new-name/resolve/main/config.json");
+    expect(await (await onMirror("/hubco/new-name/resolve/main/config.json")).text()).toBe('{"renamed":1}');
+    expect((await hubs.mirror.store.repos.get("model", "hubco/new-name"))?.mirrorOf).toBe(hubs.upstream.url);
+  });
+
   it("a local-only namespace is never looked up upstream", async () => {
     const response = await onMirror(`/api/models/${UPSTREAM_IDS.localNamespace}`);
     expect(response.status).toBe(404);

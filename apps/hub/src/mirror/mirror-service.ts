@@ -271,9 +271,21 @@ export function createMirrorService(deps: MirrorServiceDeps) {
         `${URL_PREFIX[type]}${id} is not mirrored from ${upstream.baseUrl}: ${refusal}.`,
       );
     }
-    // Upstream's canonical casing when it is the same id; the id asked for when upstream renamed it.
-    const localId = info.id && info.id.toLowerCase() === id.toLowerCase() ? info.id : id;
-    const snapshot = await snapshotOf(type, id, info.sha);
+    // Upstream's canonical id (its casing; its new name for a renamed or legacy id such as `squad`), the id
+    // asked for leading to it as a moved repository's former id does.
+    const localId = info.id && /^[\w.-]+\/[\w.-]+$/.test(info.id) ? info.id : id;
+    const renamed = localId.toLowerCase() !== id.toLowerCase();
+    if (renamed) {
+      // Upstream's new name refused here, or a local repository's: the old name does not lead around that.
+      if (policy.refusal(type, localId) !== undefined) return undefined;
+      const existing = (await repos.find(type, localId))?.repo;
+      if (existing && !existing.mirrorOf) return undefined;
+      if (existing) {
+        await repos.aliasMirrored(existing, id);
+        return existing;
+      }
+    }
+    const snapshot = await snapshotOf(type, localId, info.sha);
     const repo = await repos.createMirrored(
       {
         type,
@@ -281,6 +293,7 @@ export function createMirrorService(deps: MirrorServiceDeps) {
         private: info.private === true,
         gated: info.gated === "auto" || info.gated === "manual" ? info.gated : false,
         mirrorOf: upstream.baseUrl,
+        ...(renamed ? { askedAs: id } : {}),
         model: {
           createdAt: info.createdAt,
           lastModified: info.lastModified,

@@ -232,6 +232,8 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         private: boolean;
         gated: Gated;
         mirrorOf: string;
+        /** The id the repository was asked by when upstream answers under another (a renamed repository). */
+        askedAs?: string;
         /** What upstream says of a model that its files here may not (safetensors, gguf summaries, dates). */
         model?: { createdAt?: string; lastModified?: string; safetensors?: unknown; gguf?: unknown };
       },
@@ -243,7 +245,10 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       const created = store.writeTransaction(async (tx) => {
         await tx.lock(`mirror:${request.type}:${id.toLowerCase()}`);
         const existing = await tx.repos.get(request.type, id);
-        if (existing) return existing;
+        if (existing) {
+          if (request.askedAs) await tx.repos.addRedirect(request.type, request.askedAs, existing.key);
+          return existing;
+        }
         const repo = await tx.repos.insert({
           type: request.type,
           id,
@@ -268,6 +273,7 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         }
         await importedCommit(tx, repo, files, commit);
         await tx.repos.setRef(repo.key, branchRef("main"), commit.oid);
+        if (request.askedAs) await tx.repos.addRedirect(request.type, request.askedAs, repo.key);
         return repo;
       });
       return created.catch(async (error: unknown) => {
@@ -276,6 +282,11 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         if (!winner) throw error;
         return winner;
       });
+    },
+
+    /** Makes another id (one upstream answers under a new name) lead to a mirrored repository. */
+    async aliasMirrored(repo: RepoRecord, askedAs: string): Promise<void> {
+      await store.writeTransaction((tx) => tx.repos.addRedirect(repo.type, askedAs, repo.key));
     },
 
     /** Records an upstream commit of a mirrored repository under its own id (importedCommit); moves no ref. */

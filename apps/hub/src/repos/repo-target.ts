@@ -41,7 +41,8 @@ export async function findOrMirror(
   const found = await deps.repos.find(type, id);
   if (found || !deps.mirror) return found;
   const mirrored = await deps.mirror.lookup(type, id, actor);
-  return mirrored ? { repo: mirrored, moved: false } : undefined;
+  // Upstream answered under another name (a renamed or legacy id): the asked id now leads there, as a move's.
+  return mirrored ? { repo: mirrored, moved: mirrored.id.toLowerCase() !== id.toLowerCase() } : undefined;
 }
 
 /**

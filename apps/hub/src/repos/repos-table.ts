@@ -169,6 +169,14 @@ export function createReposTable(q: Queryable) {
         [repo.type, repo.id, repo.key],
       );
     },
+    /** Makes a former or other id lead to a repository (a mirrored repository under the id it was asked by). */
+    async addRedirect(type: RepoType, fromId: string, repoKey: number): Promise<void> {
+      await q.run(
+        `INSERT INTO repo_redirects (type, from_name, repo_id) VALUES (?, ?, ?)
+         ON CONFLICT (type, from_name) DO UPDATE SET repo_id = excluded.repo_id`,
+        [type, fromId, repoKey],
+      );
+    },
     async setSettings(key: number, settings: { private: boolean; gated: Gated }): Promise<void> {
       await q.run("UPDATE repos SET private = ?, gated = ? WHERE id = ?", [
         settings.private ? 1 : 0,
