@@ -8,7 +8,7 @@ export const benchDir = fileURLToPath(new URL("..", import.meta.url));
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const childScript = fileURLToPath(new URL("./cold-child.mjs", import.meta.url));
 
-export type ColdMode = "ours" | "theirs" | "import" | "compile" | "compile-source";
+export type ColdMode = "ours" | "theirs" | "import";
 
 export interface ColdResult {
   importMs: number;
@@ -19,11 +19,6 @@ export interface ColdResult {
   totalMs?: number;
   secondCallMs?: number;
   snippets?: number;
-  templates?: number;
-  compileColdMs?: number;
-  /** CPU time of the cold compile alone. */
-  compileCpuMs?: number;
-  compileWarmMs?: number;
 }
 
 /** Bundles `contents` (an ES module importing workspace packages by name) into one file for node. */

@@ -1,7 +1,8 @@
 /**
  * Where the cold first call of @modelhub/snippets goes: the bundle as shipped, what V8 spends only parsing
  * each package's part of it (the code wrapped in a function that is never called: no module runs), the
- * import time of each workspace dependency alone, template compilation, and the bundle's composition.
+ * import time of each workspace dependency alone, and the bundle's composition. (Templates are compiled
+ * to code at build time: none is compiled at run time.)
  * Run from bench/: node --conditions=source --import tsx snippets/profile.ts [--runs N]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,9 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { readTemplateSources } from "../../packages/snippets/scripts/build-templates.js";
 import { CASES, oursArgs } from "./cases.js";
-import { benchDir, bundle, type ColdMode, type ColdResult, coldRun, fileKb, repoRoot } from "./cold.js";
+import { benchDir, bundle, type ColdMode, type ColdResult, coldRun, fileKb } from "./cold.js";
 import { median } from "./measure.js";
 
 const runsIndex = process.argv.indexOf("--runs");
@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), "snippets-profile-"));
 const firstCase = [...oursArgs(CASES[0]!)];
 const OURS = 'export * from "@modelhub/snippets";';
 
-/** Output bytes of a bundle of `contents`, per workspace package (tasks and jinja's lexer/parser by folder). */
+/** Output bytes of a bundle of `contents`, per workspace package (tasks by folder). */
 async function composition(contents: string): Promise<Map<string, number>> {
   const result = await build({
     stdin: { contents, resolveDir: benchDir, loader: "ts" },
@@ -37,9 +37,7 @@ async function composition(contents: string): Promise<Map<string, number>> {
   for (const output of Object.values(result.metafile.outputs)) {
     for (const [file, input] of Object.entries(output.inputs)) {
       const match = file.match(/packages\/([^/]+)\/src\/(?:([^/]+)\/)?/);
-      // jinja's lexer and parser get their own line: the shipped bundle should hold none of them.
-      const split =
-        match?.[1] === "tasks" || (match?.[1] === "jinja" && /^(lexer|parser)$/.test(match[2] ?? ""));
+      const split = match?.[1] === "tasks";
       const key = match ? (split && match[2] ? `${match[1]}/${match[2]}` : match[1]!) : "other";
       bytes.set(key, (bytes.get(key) ?? 0) + input.bytesInOutput);
     }
@@ -64,38 +62,18 @@ function parseOnly(bundleUrl: string, part: RegExp, name: string): string {
   return pathToFileURL(file).href;
 }
 
-/** The templates the first case (non-streaming chat) renders, by key in PRECOMPILED_TEMPLATES. */
-const FIRST_CALL_TEMPLATES = [
-  "python/huggingface_hub/importInferenceClient",
-  "python/huggingface_hub/conversational",
-  "python/requests/importRequests",
-  "python/requests/conversational",
-  "python/openai/conversational",
-  "js/huggingface.js/importInferenceClient",
-  "js/huggingface.js/conversational",
-  "js/openai/conversational",
-  "sh/curl/conversational",
-];
-const snippetsSrc = (file: string) => JSON.stringify(join(repoRoot, "packages/snippets", file));
-const sources = Object.fromEntries(readTemplateSources());
-const compileBundle = await bundle(
-  [
-    'export { Template } from "@modelhub/jinja";',
-    `export { PRECOMPILED_TEMPLATES } from ${snippetsSrc("src/templates.generated.ts")};`,
-    `export const SOURCES = ${JSON.stringify(sources)};`,
-  ].join("\n"),
-  join(dir, "compile.mjs"),
-);
-
 const shippedBundle = await bundle(OURS, join(dir, "ours.mjs"));
 type Variant = { label: string; mode: ColdMode; specifier: string; args?: unknown[] };
 /** Importing one package alone (a bundle of it), beside an empty module's import as the baseline. */
 const importOnly: Variant[] = [];
 for (const [what, source, file] of [
   ["an empty module (baseline)", "export const empty = true;", "empty.mjs"],
-  ["@modelhub/jinja", 'export * from "@modelhub/jinja";', "jinja.mjs"],
-  ["@modelhub/jinja/precompiled", 'export * from "@modelhub/jinja/precompiled";', "jinja-precompiled.mjs"],
   ["@modelhub/tasks", 'export * from "@modelhub/tasks";', "tasks.mjs"],
+  [
+    "@modelhub/tasks/inputs + /quoting",
+    'export * from "@modelhub/tasks/inputs";\nexport * from "@modelhub/tasks/quoting";',
+    "tasks-parts.mjs",
+  ],
   ["@modelhub/inference", 'export * from "@modelhub/inference";', "inference.mjs"],
 ] as const) {
   importOnly.push({
@@ -114,7 +92,6 @@ const variants: Variant[] = [
   ...(
     [
       ["the whole bundle", /packages\//, "all"],
-      ["  @modelhub/jinja", /packages\/jinja\//, "jinja"],
       ["  @modelhub/inference", /packages\/inference\//, "inference"],
       ["  @modelhub/snippets code", /packages\/snippets\/(?!src\/templates\.generated)/, "snippets"],
       ["  snippets templates", /packages\/snippets\/src\/templates\.generated/, "templates"],
@@ -126,23 +103,6 @@ const variants: Variant[] = [
     specifier: parseOnly(shippedBundle, part, name),
   })),
   ...importOnly,
-  {
-    label: "compile the 1st call's templates",
-    mode: "compile",
-    specifier: compileBundle,
-    args: FIRST_CALL_TEMPLATES,
-  },
-  {
-    label: "  the same from source (+ lex, parse)",
-    mode: "compile-source",
-    specifier: compileBundle,
-    args: FIRST_CALL_TEMPLATES,
-  },
-  {
-    label: "compile all snippet templates",
-    mode: "compile",
-    specifier: compileBundle,
-  },
 ];
 
 const results = new Map<string, ColdResult[]>(variants.map((v) => [v.label, []]));
@@ -150,11 +110,11 @@ for (let run = 0; run < RUNS; run++) {
   for (const v of variants) results.get(v.label)!.push(coldRun(v.mode, v.specifier, v.args));
 }
 
-/** CPU ms of the import and of the first call (or cold compile). */
+/** CPU ms of the import and of the first call. */
 const cpuSplit = (runs: ColdResult[]) => {
   const importCpu = median(runs.map((x) => x.importCpuMs));
   const afterImport = runs.map((x) =>
-    x.totalCpuMs !== undefined ? x.totalCpuMs - x.importCpuMs : x.compileCpuMs,
+    x.totalCpuMs !== undefined ? x.totalCpuMs - x.importCpuMs : undefined,
   );
   return afterImport[0] === undefined
     ? importCpu.toFixed(1)
@@ -168,17 +128,12 @@ console.log(
 );
 for (const v of variants) {
   const r = results.get(v.label)!;
-  const templatesOnly = v.mode === "compile" || v.mode === "compile-source";
-  const firstCall = r.map((x) => (templatesOnly ? x.compileColdMs : x.firstCallMs));
-  const secondCall = r.map((x) => (templatesOnly ? x.compileWarmMs : x.secondCallMs));
+  const firstCall = r.map((x) => x.firstCallMs);
+  const secondCall = r.map((x) => x.secondCallMs);
   console.log(
     `${v.label.padEnd(40)} ${fileKb(v.specifier).padStart(7)}  ${ms(r.map((x) => x.importMs)).padStart(6)}  ${ms(firstCall).padStart(8)}  ${ms(secondCall).padStart(8)}  ${ms(r.map((x) => x.totalMs)).padStart(6)}  ${cpuSplit(r).padStart(22)}`,
   );
 }
-const templates = results.get("compile all snippet templates")![0]!.templates;
-console.log(
-  `(template rows: "1st call" = the ${FIRST_CALL_TEMPLATES.length} templates of the first case, or all ${templates}, compiled cold from their precompiled form, as the generator does, or from source; "2nd call" = again; the bundle also holds every source)`,
-);
 
 console.log("");
 console.log(
@@ -190,7 +145,8 @@ const shipped = await composition(OURS);
 for (const key of [...shipped.keys()].sort((a, b) => shipped.get(b)! - shipped.get(a)!)) {
   console.log(`${key.padEnd(36)} ${(shipped.get(key)! / 1024).toFixed(1).padStart(6)}`);
 }
-const lexerParser = (shipped.get("jinja/lexer") ?? 0) + (shipped.get("jinja/parser") ?? 0);
-console.log(`jinja lexer + parser in the shipped bundle: ${(lexerParser / 1024).toFixed(1)} KB`);
+console.log(
+  `@modelhub/jinja in the shipped bundle: ${((shipped.get("jinja") ?? 0) / 1024).toFixed(1)} KB (templates are compiled at build time)`,
+);
 
 rmSync(dir, { recursive: true, force: true });
