@@ -107,8 +107,10 @@ export function createMirrorContent(deps: MirrorContentDeps) {
         return answer.body;
       },
       async keep(tmpPath, content) {
-        // The blob store's own put: it hashes and checks again, and S3 gets its upload.
-        await deps.blobs.put(createReadStream(tmpPath, { highWaterMark: 1 << 20 }), content);
+        // The blob store's own way in, which hashes and checks again: a move where the store is on this disk
+        // (no second copy written), else an upload (S3).
+        if (deps.blobs.adopt) await deps.blobs.adopt(tmpPath, content);
+        else await deps.blobs.put(createReadStream(tmpPath, { highWaterMark: 1 << 20 }), content);
         await deps.table.markStored(content.sha256, now().toISOString());
       },
     };

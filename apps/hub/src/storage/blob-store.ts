@@ -12,6 +12,13 @@ export interface BlobStore {
    * and BlobMismatchError is thrown. Putting content that is already stored is cheap and keeps one copy.
    */
   put(source: AsyncIterable<Uint8Array>, expected?: ExpectedBlob): Promise<BlobInfo>;
+  /**
+   * Takes a complete file into the store by moving it instead of copying it (a large download the hub wrote
+   * to disk itself). The bytes are hashed and checked as put's are; a mismatch throws BlobMismatchError and
+   * leaves the file where it was. Only drivers on a file system have it (S3 does not: callers put then);
+   * a file on another disk than the store's is copied.
+   */
+  adopt?(path: string, expected?: ExpectedBlob): Promise<BlobInfo>;
   /** The bytes of a blob, or of `range` (inclusive offsets, as HTTP ranges), as a stream. */
   get(sha256: string, range?: ByteRange): Promise<Readable>;
   /** Reads a byte range into memory (small reads: headers of safetensors and GGUF files). */

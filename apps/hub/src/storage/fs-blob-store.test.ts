@@ -24,6 +24,20 @@ beforeEach(async () => {
 afterEach(() => temp.remove());
 
 describe("fs blob store", () => {
+  it("adopts a complete file by moving it, and refuses one that is not the announced content", async () => {
+    const { writeFileSync, existsSync } = await import("node:fs");
+    const file = join(temp.dir, "download");
+    writeFileSync(file, "adopted bytes");
+    await expect(store.adopt!(file, { sha256: sha256(Buffer.from("other bytes")) })).rejects.toBeInstanceOf(
+      BlobMismatchError,
+    );
+    expect(existsSync(file)).toBe(true);
+    const info = await store.adopt!(file, { sha256: sha256(Buffer.from("adopted bytes")), size: 13 });
+    expect(info).toEqual({ sha256: sha256(Buffer.from("adopted bytes")), size: 13 });
+    expect(existsSync(file)).toBe(false);
+    expect(await text(await store.get(info.sha256))).toBe("adopted bytes");
+  });
+
   it("stores streamed content under its sha256 and reads it back whole or by range", async () => {
     const info = await store.put(chunks("hello ", "world"));
     expect(info).toEqual({ sha256: sha256(Buffer.from("hello world")), size: 11 });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
+import { copyFile, mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -19,6 +19,16 @@ import { openTmpDir } from "./tmp-dirs.js";
 
 /** Uploads at least this large are hashed on a worker thread, beside the socket reads and disk writes. */
 const OFF_THREAD_HASH_BYTES = 8 * 1024 * 1024;
+
+/** Flushes a file's bytes to disk: before a rename makes them visible under their final name. */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, "r+");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * The local-filesystem driver: `<root>/sha256/ab/cd/<sha256>`. A put streams into `<root>/tmp/`, fsyncs, then
@@ -113,6 +123,57 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         if (code === "ENOSPC" || code === "EDQUOT") throw new StorageFullError();
         throw error;
       }
+    },
+
+    async adopt(path: string, expected: ExpectedBlob = {}): Promise<BlobInfo> {
+      const hash = (expected.size ?? 0) >= OFF_THREAD_HASH_BYTES ? offThreadHash() : inThreadHash();
+      let size = 0;
+      try {
+        for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+          const behind = hash.update(chunk as Buffer);
+          if (behind) await behind;
+          size += (chunk as Buffer).byteLength;
+        }
+      } catch (error) {
+        hash.abandon();
+        throw error;
+      }
+      const actual = { sha256: await hash.digest(), size };
+      if (
+        (expected.sha256 !== undefined && expected.sha256 !== actual.sha256) ||
+        (expected.size !== undefined && expected.size !== actual.size)
+      ) {
+        throw new BlobMismatchError(expected, actual);
+      }
+      const final = pathOf(actual.sha256);
+      if (await head(actual.sha256)) {
+        // Stored already: refreshed as put does (garbage collection spares recent blobs).
+        const now = new Date();
+        if (
+          await utimes(final, now, now).then(
+            () => true,
+            () => false,
+          )
+        )
+          return actual;
+      }
+      await mkdir(join(final, ".."), { recursive: true });
+      try {
+        await syncFile(path);
+        await rename(path, final);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+        // On another disk: copied into this store's tmp directory first, so the final name appears whole.
+        const staged = join(tmpDir, randomBytes(12).toString("hex"));
+        try {
+          await copyFile(path, staged);
+          await syncFile(staged);
+          await rename(staged, final);
+        } finally {
+          await rm(staged, { force: true });
+        }
+      }
+      return actual;
     },
 
     async get(sha256: string, range?: ByteRange): Promise<Readable> {
