@@ -42,24 +42,22 @@ import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
 import { isAdminPage, isAppPage } from "./http/web-pages.js";
 import { CAS_PATH, xetCasRoutes } from "./lfs-xet/cas-routes.js";
-import { type CasService, createCasService } from "./lfs-xet/cas-service.js";
+import { createCasService } from "./lfs-xet/cas-service.js";
 import { createLfsService } from "./lfs-xet/lfs-service.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import { type Logger, silentLogger } from "./logger.js";
+import { mirrorAdminRoutes } from "./mirror/mirror-admin-routes.js";
+import { assembleMirror, offlineMirrorAdmin } from "./mirror/mirror-assembly.js";
 import type { MirrorSettings } from "./mirror/mirror-config.js";
-import { createMirrorContent } from "./mirror/mirror-content.js";
-import { mirrorPolicyFrom } from "./mirror/mirror-policy.js";
-import { createMirrorService } from "./mirror/mirror-service.js";
 import type { UpstreamClient } from "./mirror/upstream-client.js";
 import { createAccessRequestsService } from "./repos/access-requests-service.js";
 import { repoAdminRoutes, validateYamlRoute } from "./repos/admin-routes.js";
 import { createContentClaims } from "./repos/content-claims.js";
 import { repoListingRoutes } from "./repos/listing-routes.js";
-import type { RepoMirror } from "./repos/mirror-port.js";
 import type { RepoReadDeps } from "./repos/read-routes.js";
 import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import { repositoryRoutes } from "./repos/repo-routes.js";
-import { createRepoService, type RepoService } from "./repos/repo-service.js";
+import { createRepoService } from "./repos/repo-service.js";
 import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
@@ -242,7 +240,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     }),
   );
 
-  if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs }, hubPublicUrl, authorizer);
+  if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs, metrics }, hubPublicUrl, authorizer);
 
   app.route(
     "/",
@@ -404,38 +402,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   return app;
 }
 
-/**
- * The pull-through mirror (docs/decisions/mirror.md): the service that materializes upstream repositories,
- * and the content pull that fetches their LFS files on first read (into the blob store, or the local Xet
- * store when upstream serves Xet).
- */
-function mountMirror(
-  setup: NonNullable<AppDeps["mirror"]>,
-  deps: AppDeps & { blobs: BlobStore },
-  repos: RepoService,
-  cas: CasService,
-): RepoMirror {
-  const policy = mirrorPolicyFrom(setup.settings);
-  const service = createMirrorService({
-    store: deps.store,
-    repos,
-    upstream: setup.upstream,
-    settings: setup.settings,
-    policy,
-    logger: deps.logger,
-  });
-  const content = createMirrorContent({
-    upstream: setup.upstream,
-    mode: setup.settings.mode,
-    table: deps.store.mirror,
-    blobs: deps.blobs,
-    cas,
-    tmpDir: setup.pullDir,
-    policy,
-  });
-  return { ...service, openMissingContent: content.open };
-}
-
 /** The repository API: file downloads, LFS, the /api/{type}s/{id}/... calls and /api/repos/*. */
 function mountRepositories(
   app: Hono<HubEnv>,
@@ -463,11 +429,33 @@ function mountRepositories(
   });
   const repos = createRepoService({ store: deps.store, blobs: deps.blobs });
   const access = deps.repoAccess ?? accountsRepoAccess(authorizer);
-  const mirror = deps.mirror ? mountMirror(deps.mirror, deps, repos, cas) : undefined;
+  // The pull-through mirror (docs/decisions/mirror.md): service, content on first read, cache, counters.
+  const mirror = deps.mirror
+    ? assembleMirror({
+        store: deps.store,
+        blobs: deps.blobs,
+        repos,
+        cas,
+        upstream: deps.mirror.upstream,
+        settings: deps.mirror.settings,
+        pullDir: deps.mirror.pullDir,
+        logger: deps.logger,
+        metrics: deps.metrics,
+      })
+    : undefined;
+  // Without an upstream the hub may still hold mirrors (mirror:import on an air-gapped hub): shown alike.
+  app.route(
+    "/api/admin/mirror",
+    mirrorAdminRoutes({
+      admin: mirror?.admin ?? offlineMirrorAdmin({ store: deps.store, blobs: deps.blobs }),
+      authorizer,
+      maxBodyBytes: 64 * 1024,
+    }),
+  );
   const repoDeps: RepoReadDeps = {
     repos,
     access,
-    mirror,
+    mirror: mirror?.port,
     publicUrl,
     xetSigner,
     cas,

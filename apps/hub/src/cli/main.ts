@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { text } from "node:stream/consumers";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { HubError } from "../errors.js";
+import { cliMirrorPull } from "../mirror/mirror-assembly.js";
 import { invocationDirectory, loadConfigFromEnvironment } from "../server.js";
 import { openBlobStore } from "../storage/blob-store-config.js";
 import { openStore } from "../store/store.js";
@@ -34,7 +35,17 @@ async function main(): Promise<number> {
       readStdin: () => text(process.stdin),
       publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
       openBlobs: () => openBlobStore(config.blobStore, config.dataDir),
-      mirror: { maxCacheBytes: config.mirror?.maxCacheSize },
+      mirror: {
+        maxCacheBytes: config.mirror?.maxCacheSize,
+        pull: config.mirror
+          ? cliMirrorPull({
+              store,
+              openBlobs: () => openBlobStore(config.blobStore, config.dataDir),
+              settings: config.mirror,
+              dataDir: config.dataDir,
+            })
+          : undefined,
+      },
     });
     process.stdout.write("text" in output ? `${output.text}\n` : `${JSON.stringify(output.json, null, 2)}\n`);
     return 0;

@@ -1,21 +1,23 @@
+import { randomBytes } from "node:crypto";
 import type { HubMetrics } from "../http/metrics.js";
-import type { CasService } from "../lfs-xet/cas-service.js";
+import { type CasService, createCasService } from "../lfs-xet/cas-service.js";
+import { XetSigner } from "../lfs-xet/xet-tokens.js";
 import type { Logger } from "../logger.js";
 import type { RepoMirror } from "../repos/mirror-port.js";
-import type { RepoService } from "../repos/repo-service.js";
+import { createRepoService, type RepoService } from "../repos/repo-service.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { Store } from "../store/store.js";
 import { createMirrorAdmin, type MirrorAdmin } from "./mirror-admin.js";
 import { createMirrorCache, createReadTracker, type MirrorCache } from "./mirror-cache.js";
 import type { MirrorCommandContext } from "./mirror-commands.js";
 import type { MirrorSettings } from "./mirror-config.js";
-import { createMirrorContent, type MirrorContent } from "./mirror-content.js";
+import { createMirrorContent, type MirrorContent, openPullDir } from "./mirror-content.js";
 import { observeMirror } from "./mirror-observed.js";
 import { mirrorPolicyFrom, OPEN_MIRROR_POLICY } from "./mirror-policy.js";
 import { prefetchRevision } from "./mirror-prefetch.js";
 import { createMirrorService, type MirrorService } from "./mirror-service.js";
 import { createMirrorStats, type MirrorStats } from "./mirror-stats.js";
-import type { UpstreamClient } from "./upstream-client.js";
+import { createUpstreamClient, type UpstreamClient } from "./upstream-client.js";
 
 /**
  * The mirror's parts put together once, the same way for the app (routes) and the admin CLI (mirror:pull):
@@ -105,7 +107,7 @@ export function assembleMirror(deps: MirrorAssemblyDeps): Mirror {
           store,
           repos: deps.repos,
           mirror: service,
-          content: { open: (...args) => port.openMissingContent!(...args) },
+          content: { open: (...args) => port.openMissingContent!(...args), isReading: opened.isReading },
         },
         target,
         revision,
@@ -131,4 +133,42 @@ export function offlineMirrorAdmin(deps: {
     observe: (event) => stats.evicted(event),
   });
   return createMirrorAdmin({ store: deps.store, cache, stats, policy: OPEN_MIRROR_POLICY });
+}
+
+/**
+ * mirror:pull from the admin CLI: the mirror assembled in the CLI's process on the hub's store, data
+ * directory and settings, exactly as the server assembles it, for one pull; its upstream connections close
+ * after. (The server's cache counters do not see it; its rows and content are the server's as soon as written.)
+ */
+export function cliMirrorPull(deps: {
+  store: Store;
+  openBlobs: () => Promise<BlobStore>;
+  settings: MirrorSettings;
+  dataDir: string;
+}): NonNullable<MirrorCommandContext["pull"]> {
+  return async (target, revision) => {
+    const blobs = await deps.openBlobs();
+    const upstream = createUpstreamClient(deps.settings);
+    try {
+      const mirror = assembleMirror({
+        store: deps.store,
+        blobs,
+        repos: createRepoService({ store: deps.store, blobs }),
+        // Signing is for the URLs the CAS hands to clients; a pull hands none out.
+        cas: createCasService({
+          xet: deps.store.xet,
+          gc: deps.store.xetGc,
+          blobs,
+          signer: new XetSigner(randomBytes(32)),
+          casUrl: "",
+        }),
+        upstream,
+        settings: deps.settings,
+        pullDir: await openPullDir(deps.dataDir),
+      });
+      return await mirror.pull(target, revision);
+    } finally {
+      await upstream.close();
+    }
+  };
 }

@@ -23,6 +23,8 @@ export interface PrefetchDeps {
       file: Pick<FileRecord, "path" | "sha256" | "size">,
       range: { start: number; end: number },
     ): Promise<Readable>;
+    /** Whether the transfer of a content is still under way (verifying and storing after its last byte). */
+    isReading(sha256: string): boolean;
   };
   /** Files fetched at once (default 4). */
   parallelism?: number;
@@ -49,6 +51,14 @@ export async function prefetchRevision(
       const body = await deps.content.open(repo, resolved.commitOid, file, { start: 0, end: file.size - 1 });
       // Read to the end: the transfer stores the content once every byte was verified.
       for await (const piece of body) fetchedBytes += (piece as Uint8Array).length;
+      // The last byte is read before the transfer is verified and kept: wait for that, so that the report
+      // (and the next pull) sees it cached.
+      while (deps.content.isReading(file.sha256)) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (!(await deps.store.mirror.content(file.sha256))?.stored) {
+        throw new Error(
+          `${repo.id}/${file.path} was read from upstream but not kept (see the hub's log); pull again.`,
+        );
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, deps.parallelism ?? 4) }, worker));

@@ -336,6 +336,22 @@ export const ACCOUNT_ROWS: Row[] = [
     expected: PUBLIC,
   },
   {
+    route: "GET /api/admin/mirror",
+    name: "the mirror's cache, counters and policy",
+    method: "GET",
+    path: "/api/admin/mirror",
+    expected: SITE_ADMIN_ONLY,
+  },
+  {
+    route: "POST /api/admin/mirror/evict",
+    name: "evict the mirror's cached content",
+    method: "POST",
+    path: "/api/admin/mirror/evict",
+    body: { all: true },
+    // The matrix hub holds no mirrored content: an admin's eviction evicts nothing, and writes nothing.
+    expected: SITE_ADMIN_ONLY,
+  },
+  {
     route: "GET /api/admin/usage",
     name: "usage per user",
     method: "GET",
