@@ -22,7 +22,7 @@ function setup(port: Partial<RepoMirror> = {}) {
   const observed = observeMirror(
     {
       lookup: async () => undefined,
-      ensureRevision: async () => {},
+      ensureRevision: async () => undefined,
       openMissingContent: async () => Readable.from([Buffer.alloc(10)]),
       ...port,
     },

@@ -313,6 +313,30 @@ describe("revisions follow upstream", () => {
   });
 });
 
+describe("settings follow upstream", () => {
+  it("a repository gated upstream after it was mirrored is gated here once its TTL passed", async () => {
+    const id = UPSTREAM_IDS.dataset;
+    const path = `/datasets/${id}/resolve/main/data/test.csv`;
+    expect((await onMirror(path)).status).toBe(200);
+    const gate = await get(
+      hubs.upstream.directUrl,
+      `/api/datasets/${id}/settings`,
+      hubs.upstream.tokens.olivia,
+      {
+        method: "PUT",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ gated: "auto" }),
+      },
+    );
+    expect(gate.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS + 100));
+    const refused = await onMirror(path);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("x-error-code")).toBe("GatedRepo");
+    expect((await json(await onMirror(`/api/datasets/${id}`))).gated).toBe("auto");
+  });
+});
+
 describe("upstream unreachable", () => {
   it("serves what is cached; a miss fails fast naming the cause", async () => {
     await hubs.upstream.proxy.setMode("down");

@@ -86,6 +86,8 @@ const FETCH_PARALLELISM = 8;
 /** A regular (non-LFS) file is at most this large upstream (the public hub refuses larger ones, 10 MB). */
 const MAX_REGULAR_FILE = 64 * 1024 * 1024;
 
+const gatedOf = (info: UpstreamRepoInfo): Gated =>
+  info.gated === "auto" || info.gated === "manual" ? info.gated : false;
 const encodePath = (path: string) => path.split("/").map(encodeURIComponent).join("/");
 
 export type MirrorService = ReturnType<typeof createMirrorService>;
@@ -228,9 +230,18 @@ export function createMirrorService(deps: MirrorServiceDeps) {
    */
   function syncRefs(repo: RepoRecord): Promise<string[]> {
     return once(`refs:${repo.key}`, async () => {
-      const listed = await upstream.json<{ branches?: UpstreamRef[]; tags?: UpstreamRef[] }>(
-        `${apiBase(repo.type, repo.id)}/refs`,
-      );
+      const [listed, info] = await Promise.all([
+        upstream.json<{ branches?: UpstreamRef[]; tags?: UpstreamRef[] }>(
+          `${apiBase(repo.type, repo.id)}/refs`,
+        ),
+        upstream.json<UpstreamRepoInfo>(apiBase(repo.type, repo.id)),
+      ]);
+      // Gating and visibility follow upstream's: a repository gated (or made private) there is here too.
+      const settings = { private: info.private === true, gated: gatedOf(info) };
+      const current = await repos.find(repo.type, repo.id);
+      if (current && (current.repo.private !== settings.private || current.repo.gated !== settings.gated)) {
+        await repos.updateSettings(current.repo, settings);
+      }
       const refs = [...(listed.branches ?? []), ...(listed.tags ?? [])]
         .filter((ref) => COMMIT_ID.test(ref.targetCommit))
         .map((ref) => ({ name: ref.ref, commitOid: ref.targetCommit }));
@@ -291,7 +302,7 @@ export function createMirrorService(deps: MirrorServiceDeps) {
         type,
         id: localId,
         private: info.private === true,
-        gated: info.gated === "auto" || info.gated === "manual" ? info.gated : false,
+        gated: gatedOf(info),
         mirrorOf: upstream.baseUrl,
         ...(renamed ? { askedAs: id } : {}),
         model: {
@@ -331,44 +342,53 @@ export function createMirrorService(deps: MirrorServiceDeps) {
       return once(`repo:${type}:${id.toLowerCase()}`, () => materialize(type, id));
     },
 
-    async ensureRevision(repo: RepoRecord, revision: string): Promise<void> {
-      if (!repo.mirrorOf) return;
-      const what = `Revision ${revision} of ${URL_PREFIX[repo.type]}${repo.id}`;
-      if (COMMIT_ID.test(revision)) {
-        if (await repos.commitRecord(repo, revision)) return;
-        if (offline) throw new MirrorOfflineError(what, "RevisionNotFound");
-        try {
-          await importCommit(repo, revision);
-        } catch (error) {
-          // Not a commit of upstream's repository: the caller's resolve answers RevisionNotFound.
-          if (error instanceof UpstreamStatusError && error.upstreamStatus === 404) return;
-          throw error;
-        }
-        return;
-      }
-      const known = await repos.resolve(repo, revision);
-      const fresh = known?.ref !== undefined && (await isFresh(repo, known.ref));
-      if (!fresh && !offline) {
-        try {
-          await syncRefs(repo);
-        } catch (error) {
-          // Upstream down or failing: the last known commit is served; with none, the caller hears why.
-          const transient =
-            error instanceof UpstreamUnavailableError ||
-            (error instanceof UpstreamStatusError && error.upstreamStatus !== 404);
-          if (!known || !transient) throw error;
-          logger.log("warn", "mirror: serving the last known commit", {
-            revision: what,
-            error: error.message,
-          });
-        }
-      }
-      const resolved = fresh ? known : await repos.resolve(repo, revision);
-      if (!resolved || (await repos.commitRecord(repo, resolved.commitOid))) return;
-      if (offline) throw new MirrorOfflineError(what, "RevisionNotFound");
-      await importCommit(repo, resolved.commitOid);
+    async ensureRevision(repo: RepoRecord, revision: string): Promise<RepoRecord | undefined> {
+      if (!repo.mirrorOf) return undefined;
+      // After asking upstream, the repository as it now is (upstream may have gated it or made it private).
+      return (await ensureKnown(repo, revision)) ? (await repos.find(repo.type, repo.id))?.repo : undefined;
     },
   };
+
+  /** ensureRevision's work; true when upstream's refs and settings were read. */
+  async function ensureKnown(repo: RepoRecord, revision: string): Promise<boolean> {
+    const what = `Revision ${revision} of ${URL_PREFIX[repo.type]}${repo.id}`;
+    if (COMMIT_ID.test(revision)) {
+      if (await repos.commitRecord(repo, revision)) return false;
+      if (offline) throw new MirrorOfflineError(what, "RevisionNotFound");
+      try {
+        await importCommit(repo, revision);
+      } catch (error) {
+        // Not a commit of upstream's repository: the caller's resolve answers RevisionNotFound.
+        if (error instanceof UpstreamStatusError && error.upstreamStatus === 404) return false;
+        throw error;
+      }
+      return false;
+    }
+    const known = await repos.resolve(repo, revision);
+    const fresh = known?.ref !== undefined && (await isFresh(repo, known.ref));
+    let synced = false;
+    if (!fresh && !offline) {
+      try {
+        await syncRefs(repo);
+        synced = true;
+      } catch (error) {
+        // Upstream down or failing: the last known commit is served; with none, the caller hears why.
+        const transient =
+          error instanceof UpstreamUnavailableError ||
+          (error instanceof UpstreamStatusError && error.upstreamStatus !== 404);
+        if (!known || !transient) throw error;
+        logger.log("warn", "mirror: serving the last known commit", {
+          revision: what,
+          error: error.message,
+        });
+      }
+    }
+    const resolved = fresh ? known : await repos.resolve(repo, revision);
+    if (!resolved || (await repos.commitRecord(repo, resolved.commitOid))) return synced;
+    if (offline) throw new MirrorOfflineError(what, "RevisionNotFound");
+    await importCommit(repo, resolved.commitOid);
+    return synced;
+  }
 
   return {
     ...mirror,

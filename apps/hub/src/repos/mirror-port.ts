@@ -21,9 +21,10 @@ export interface RepoMirror {
    * locally and fresh: a commit id is imported once and kept for ever; a name is re-resolved upstream once its
    * last check is older than the revision TTL. Unknown upstream: returns, and the caller's resolve answers
    * RevisionNotFound. Upstream unreachable: the last known commit stays (pull-through), nothing is asked
-   * offline.
+   * offline. Returns the repository as it now is when upstream changed its settings (gated, private), which
+   * the caller must authorize again.
    */
-  ensureRevision(repo: RepoRecord, revision: string): Promise<void>;
+  ensureRevision(repo: RepoRecord, revision: string): Promise<RepoRecord | undefined>;
   /**
    * Bytes `range` (inclusive) of an LFS file of a mirrored repository whose content this hub does not hold
    * yet: fetched from upstream on this first read (one transfer however many ask at once), streamed while it

@@ -115,19 +115,30 @@ export function repoAssignment(
       if (!found) throw repoNotFound(actor, target.id);
     }
     await deps.access.authorize(actor, action, found.repo);
+    let repo = found.repo;
+    const reads = action !== "write" && action !== "admin";
+    /** A mirrored repository's revision, imported or re-resolved upstream once its name is stale. */
+    const followUpstream = async (name: string) => {
+      const current = await deps.mirror?.ensureRevision(repo, name);
+      if (!current) return;
+      // Upstream gated it, or made it private, since: the caller is asked again under the new settings.
+      if (current.private !== repo.private || current.gated !== repo.gated) {
+        await deps.access.authorize(actor, action, current);
+      }
+      repo = current;
+    };
     let revision: AssignedRevision | undefined;
     if (options.revision && !(found.moved && options.revision.redirectsMoved)) {
       const split = splitRevision(target.rest);
       if (split.revision === undefined) throw new InvalidInputError(options.revision.required);
-      // A mirrored repository's revision: imported, or re-resolved upstream once its name is stale.
-      if (found.repo.mirrorOf) await deps.mirror?.ensureRevision(found.repo, split.revision);
-      const resolved = await deps.repos.resolveOrThrow(found.repo, split.revision);
+      if (repo.mirrorOf && reads) await followUpstream(split.revision);
+      const resolved = await deps.repos.resolveOrThrow(repo, split.revision);
       revision = { name: split.revision, ...resolved, path: split.rest };
-    } else if (found.repo.mirrorOf && action === "read") {
+    } else if (repo.mirrorOf && reads) {
       // Its info and refs (no revision in the URL) follow upstream's main within the revision TTL.
-      await deps.mirror?.ensureRevision(found.repo, "main");
+      await followUpstream("main");
     }
-    c.set("repository", { repo: found.repo, actor, moved: found.moved, target, revision });
+    c.set("repository", { repo, actor, moved: found.moved, target, revision });
     await next();
   };
 }
