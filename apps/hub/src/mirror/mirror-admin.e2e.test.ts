@@ -119,6 +119,14 @@ describe("the mirror's administration", () => {
     expect(refused.status).toBe(400);
   }, 60_000);
 
+  it("marks mirrored repositories in their info with the upstream and their page there; local ones not", async () => {
+    const info = await (await call(`/api/models/${MODEL}`, hubs.mirror.tokens.mia)).json();
+    expect(info.mirror).toEqual({ upstream: hubs.upstream.url, url: `${hubs.upstream.url}/${MODEL}` });
+    const local = await (await call("/api/models/lena/local-model", hubs.mirror.tokens.lena)).json();
+    expect(local.id).toBe("lena/local-model");
+    expect(local.mirror).toBeUndefined();
+  });
+
   it("mirror:pull fetches a revision and every file through the pull-through path, once", async () => {
     const openBlobs = async () => createFsBlobStore(join(hubs.mirror.dataDir, "blobs"));
     const pull = cliMirrorPull({

@@ -54,7 +54,22 @@ const REPO_EXPAND_FIELDS = [
   "createdAt",
   "private",
   "gated",
+  "mirror",
 ];
+
+const URL_PREFIX = { model: "", dataset: "datasets/", space: "spaces/" } as const;
+
+/**
+ * `mirror` of a mirrored repository's info (docs/decisions/mirror.md): the upstream hub it mirrors and the
+ * repository's page there. Absent for a local repository.
+ */
+export function mirrorField(
+  repo: Pick<RepoRecord, "type" | "id" | "mirrorOf">,
+): { upstream: string; url: string } | undefined {
+  return repo.mirrorOf
+    ? { upstream: repo.mirrorOf, url: `${repo.mirrorOf}/${URL_PREFIX[repo.type]}${repo.id}` }
+    : undefined;
+}
 
 function nextLink(c: Context, publicUrl: string, param: string, value: string): void {
   const url = new URL(c.req.url);
@@ -119,6 +134,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
     private: repo.private,
     gated: repo.gated,
     disabled: false,
+    mirror: mirrorField(repo),
     siblings,
     usedStorage: wants("usedStorage") ? await deps.repos.usedStorage(repo) : undefined,
   };
