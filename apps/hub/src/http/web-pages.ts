@@ -26,6 +26,7 @@ export const ADMIN_PAGES: readonly string[] = [
   "/admin/users",
   "/admin/organizations",
   "/admin/usage",
+  "/admin/mirror",
 ];
 
 export const isAdminPage = (path: string): boolean => ADMIN_PAGES.includes(path.replace(/(.)\/$/, "$1"));

@@ -1,17 +1,29 @@
 import { useParams } from "react-router";
 import { RequireSession } from "../../features/account/require-session.js";
-import { OrgsAdmin, SiteSettingsForm, UsageAdmin, UsersAdmin } from "../../features/admin/index.js";
+import {
+  MirrorAdmin,
+  OrgsAdmin,
+  SiteSettingsForm,
+  UsageAdmin,
+  UsersAdmin,
+} from "../../features/admin/index.js";
 import { NotFoundPage } from "./not-found-page.js";
 import { isSection, SectionedPage, type Sections } from "./sectioned-page.js";
 
-const ADMINISTRATION: Sections<"settings" | "users" | "organizations" | "usage"> = {
+const ADMINISTRATION: Sections<"settings" | "users" | "organizations" | "usage" | "mirror"> = {
   heading: "Site administration",
   navLabel: "Administration",
   base: "/admin",
-  names: { settings: "Site settings", users: "Users", organizations: "Organizations", usage: "Usage" },
+  names: {
+    settings: "Site settings",
+    users: "Users",
+    organizations: "Organizations",
+    usage: "Usage",
+    mirror: "Mirror",
+  },
 };
 
-/** `/admin/{settings|users|organizations|usage}`: site administration; not found for anyone else. */
+/** `/admin/{settings|users|organizations|usage|mirror}`: site administration; not found for anyone else. */
 export function AdminPage() {
   const section = useParams().section;
   if (!isSection(ADMINISTRATION, section)) return <NotFoundPage />;
@@ -24,6 +36,7 @@ export function AdminPage() {
             {section === "users" ? <UsersAdmin self={session.name} /> : null}
             {section === "organizations" ? <OrgsAdmin /> : null}
             {section === "usage" ? <UsageAdmin /> : null}
+            {section === "mirror" ? <MirrorAdmin /> : null}
           </SectionedPage>
         ) : (
           <NotFoundPage />

@@ -23,6 +23,36 @@ const adminQuery = <T>(key: string, path: string) =>
 export const siteSettingsQuery = adminQuery<AdminSiteSettings>("settings", "/api/admin/settings");
 export const adminUsersQuery = adminQuery<AdminUser[]>("users", "/api/admin/users");
 export const adminOrgsQuery = adminQuery<AdminOrg[]>("orgs", "/api/admin/orgs");
+/** `GET /api/admin/mirror` (hub: src/mirror/mirror-admin.ts MirrorStatus). */
+export interface MirrorStatus {
+  upstream: string | null;
+  mode: "pull-through" | "offline" | null;
+  cache: {
+    storedBytes: number;
+    storedFiles: number;
+    declaredFiles: number;
+    maxBytes: number | null;
+    mirroredRepositories: number;
+  };
+  stats: {
+    hits: number;
+    misses: number;
+    transfers: { stored: number; failed: number };
+    upstreamBytes: number;
+    upstreamErrors: { unreachable: number; refused: number; integrity: number; cut: number };
+    evictions: number;
+    evictedBytes: number;
+  };
+  policy: {
+    allow: string[];
+    deny: string[];
+    licenses: string[];
+    localNamespaces: string[];
+    maxFileSize: number | null;
+    maxCacheSize: number | null;
+  };
+}
+export const mirrorStatusQuery = adminQuery<MirrorStatus>("mirror", "/api/admin/mirror");
 export const adminUsageQuery = (by: "user" | "org") =>
   adminQuery<{ by: string; since: string; usage: UsageRow[] }>(`usage-${by}`, `/api/admin/usage?by=${by}`);
 
