@@ -24,6 +24,7 @@ function RepoLayout({ type }: { type: "dataset" | "space" }) {
         repo={context.repo}
         private={info.data.private}
         gated={info.data.gated}
+        mirror={info.data.mirror}
         likes={info.data.likes}
         downloads={info.data.downloads}
         facts={

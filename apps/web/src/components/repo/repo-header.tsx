@@ -6,12 +6,23 @@ import { formatAgo, formatCount } from "../../lib/format.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
 import { CopyButton } from "../ui/copy-button.js";
 
+/** `huggingface.co` for `https://huggingface.co`: what the badge names. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 const KIND_LABEL: Record<RepoRef["type"], string> = { model: "Model", dataset: "Dataset", space: "Space" };
 
 interface RepoHeaderProps {
   repo: RepoRef;
   private?: boolean;
   gated?: false | string;
+  /** A mirrored repository: the badge links to its page upstream. */
+  mirror?: { upstream: string; url: string };
   likes?: number;
   downloads?: number;
   /** What only this kind of repository shows beside the counts (a model's task and library). */
@@ -65,6 +76,18 @@ export const RepoHeader = memo(function RepoHeader(props: RepoHeaderProps) {
             >
               Private
             </span>
+          ) : null}
+          {props.mirror ? (
+            <a
+              data-testid="mirror-badge"
+              href={props.mirror.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              title={`A read-only mirror of ${props.mirror.url}`}
+              className="rounded-full border border-line bg-raised px-2 py-0.5 text-xs font-medium hover:underline"
+            >
+              Mirrored from {hostOf(props.mirror.upstream)}
+            </a>
           ) : null}
           {props.gated ? (
             <span

@@ -1,7 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
 import { memo, useMemo } from "react";
 import { Link } from "react-router";
 import { RepoHeader } from "../../components/repo/repo-header.js";
 import type { ModelInfo } from "../../lib/api/models.js";
+import { repoFilesInfoQuery } from "../../lib/api/repo-files.js";
 import { taskLabel } from "../../lib/task-labels.js";
 import { UseThisModelMenu } from "./use-this-model-menu.js";
 
@@ -10,12 +12,20 @@ const MAX_TAGS = 12;
 /** The shared repository header with what a model adds: task, library, tags, "Use this model". */
 export const ModelHeader = memo(function ModelHeader({ model }: { model: ModelInfo }) {
   const repo = useMemo(() => ({ type: "model" as const, id: model.id }), [model.id]);
+  // The repository's own record (shared with the sidebar's file sizes: one request) says whether it mirrors
+  // an upstream hub; a catalogue record without a repository has none.
+  const mirror = useQuery({
+    ...repoFilesInfoQuery(repo),
+    select: (info) => info.mirror,
+    enabled: Boolean(model.sha),
+  }).data;
   const tags = model.tags.filter((tag) => tag !== model.pipeline_tag && tag !== model.library_name);
   return (
     <RepoHeader
       repo={repo}
       private={model.private}
       gated={model.gated}
+      mirror={mirror}
       downloads={model.downloads}
       likes={model.likes}
       hasCommits={Boolean(model.sha)}

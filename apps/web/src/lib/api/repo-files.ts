@@ -4,6 +4,7 @@ import { queryClient } from "../query-client.js";
 import { filePath, type RepoRef, repoApiUrl } from "../repo-ref.js";
 import { hubGet, hubSend } from "./hub-fetch.js";
 import { nextLinkFrom } from "./link-header.js";
+import type { RepoMirrorInfo } from "./repos.js";
 import { viewerQuery } from "./session.js";
 
 /** One entry of `GET /api/{type}s/{id}/tree/{rev}/{path}?expand=true` (the public hub's shape). */
@@ -32,7 +33,7 @@ export const repoFilesInfoQuery = (repo: RepoRef) => ({
   queryKey: ["repo-info-blobs", repo.type, repo.id],
   queryFn: async ({ signal }: { signal: AbortSignal }) =>
     (
-      await hubGet<ModelData & { private?: boolean; gated?: false | string }>(
+      await hubGet<ModelData & { private?: boolean; gated?: false | string; mirror?: RepoMirrorInfo }>(
         `${repoApiUrl(repo)}?blobs=true`,
         signal,
       )

@@ -20,6 +20,14 @@ export interface RepoInfo {
   /** A space's SDK (gradio, streamlit, docker, static). */
   sdk?: string;
   siblings?: Array<{ rfilename: string }>;
+  /** A mirrored repository: the upstream hub it mirrors and its page there. */
+  mirror?: RepoMirrorInfo;
+}
+
+/** `mirror` of a mirrored repository's info (hub: repos/read-routes.ts mirrorField). */
+export interface RepoMirrorInfo {
+  upstream: string;
+  url: string;
 }
 
 export const repoInfoQuery = (repo: RepoRef) =>
