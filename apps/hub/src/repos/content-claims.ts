@@ -47,7 +47,12 @@ export function createContentClaims({ store, blobs, access }: ContentClaimsDeps)
 
   async function readableElsewhere(actor: RepoActor, repo: RepoRecord, sha256: string): Promise<boolean> {
     for (const holder of await store.repos.reposHoldingContent(sha256, HOLDERS_ASKED)) {
-      if (holder.key !== repo.key && (await access.can(actor, "read-files", holder))) return true;
+      if (holder.key === repo.key) continue;
+      // A mirrored repository holds what its upstream declared; the bytes are its own only once the mirror
+      // fetched and verified them. Before that, a local file with the same sha256 must not become claimable
+      // through it (an upstream that names a private file's hash would otherwise hand it out).
+      if (holder.mirrorOf !== undefined && (await store.mirror.content(sha256))?.stored !== true) continue;
+      if (await access.can(actor, "read-files", holder)) return true;
     }
     return false;
   }

@@ -457,6 +457,16 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       return blobs.head(sha256);
     },
 
+    /**
+     * Whether a mirrored repository's LFS content is here as that repository's own: fetched from upstream and
+     * verified by the mirror, or carried by an imported bundle. Bytes another repository uploaded under the
+     * same sha256 do not count (knowing a hash is never a capability: docs/security.md), so a mirror whose
+     * upstream merely declares a local private file's sha256 gets nothing but an upstream fetch.
+     */
+    async mirroredContentHeld(sha256: string): Promise<boolean> {
+      return (await store.mirror.content(sha256))?.stored === true;
+    },
+
     /** A content's bytes `start..end` (inclusive) as a Node stream. */
     openContent(sha256: string, range: { start: number; end: number }) {
       return blobs.get(sha256, range);

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import type { Context, Handler } from "hono";
+import { NotFoundError } from "../errors.js";
 import { parseRange } from "../http/byte-range.js";
 import { CAS_PATH } from "../lfs-xet/cas-routes.js";
 import type { XetFileRow } from "../lfs-xet/xet-records.js";
@@ -145,13 +146,19 @@ async function serveFile(
   // LFS content a mirrored repository declares but this hub does not hold yet is fetched on this read (the
   // mirror's content pull). Its Xet headers only come once it is here (a local Xet file is registered then),
   // so until then every client downloads it plain, through this route, which fetches it.
+  // Content counts as here only when the mirror itself fetched it (repo-service mirroredContentHeld): a local
+  // upload with the same sha256 is not this repository's to serve. Not here and no upstream: a clear miss.
   const missingMirrored =
     file.lfs &&
     !xetFile &&
     repo.mirrorOf !== undefined &&
-    deps.mirror?.openMissingContent !== undefined &&
     file.size > 0 &&
-    !(await deps.repos.storedContent(file.sha256));
+    !(await deps.repos.mirroredContentHeld(file.sha256));
+  if (missingMirrored && !deps.mirror?.openMissingContent) {
+    throw new NotFoundError(
+      `The content of ${file.path} in the mirrored repository ${repo.id} is not cached on this hub and it mirrors no upstream: import it again (mirror:import) or set UPSTREAM_URL.`,
+    );
+  }
   // An object store serves LFS content itself: the 302 carries the file's metadata (as the public hub's
   // redirect to its CDN does), and the client follows it without the hub's Authorization header.
   const downloadUrl = deps.repos.downloadUrl;
