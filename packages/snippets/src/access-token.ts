@@ -1,4 +1,9 @@
-import { jsStringLiteral, pythonStringLiteral, shellWord, shellWordWithVariable } from "@modelhub/tasks/quoting";
+import {
+  jsStringLiteral,
+  pythonStringLiteral,
+  shellWord,
+  shellWordWithVariable,
+} from "@modelhub/tasks/quoting";
 import { CodeExpr } from "./literals/expr.js";
 
 /** Stands in for the token while the request is built; replaced by code that reads or holds the token. */
