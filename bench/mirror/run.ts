@@ -311,6 +311,8 @@ async function main(): Promise<void> {
 
     // 1. Cold through a fresh mirror vs direct from upstream, alternating; the last mirror stays for warm.
     let mirror: Hub | undefined;
+    // Whichever mirror is running when a step fails is stopped with the rest.
+    started.push({ ...proxy, name: "current mirror", stop: async () => void (await mirror?.stop()) });
     const cold = async (repo: string, sha256: string) => {
       const direct: number[] = [];
       const through: number[] = [];
@@ -431,6 +433,7 @@ async function main(): Promise<void> {
     ] as const;
     for (const [name, repo, sha256] of concurrentCases.slice(0, CONCURRENT_XET ? 2 : 1)) {
       const fresh = await startHub("mirror", mirrorEnv);
+      mirror = fresh;
       const idle = rss(fresh.pid);
       await proxyReset(proxy.url);
       const sampler = rssSampler(fresh.pid);
@@ -452,6 +455,7 @@ async function main(): Promise<void> {
         `| ${name} | ${identical}/${CONCURRENT} | ${contentTransfers(stats)} (${xorbRanges(stats)}) | ${fixed(stats.bytes / SIZE, 3)}x the file | ${seconds.toFixed(1)} s | ${((CONCURRENT * SIZE) / (1 << 20) / seconds).toFixed(0)} MiB/s | ${idle.toFixed(0)} / ${peak.toFixed(0)} MiB |`,
       );
       await fresh.stop();
+      mirror = undefined;
     }
     say();
   } finally {
