@@ -78,7 +78,7 @@ describe("the mirror's administration", () => {
     expect((await read("model.safetensors")).equals(seeded["model.safetensors"]!.content)).toBe(true);
     for (let tries = 0; tries < 50; tries++) {
       shown = await status();
-      if (shown.stats.evictions > 0) break;
+      if (shown.stats.evictions > 0 && shown.stats.transfers.stored >= 2) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(shown.stats.evictions).toBe(1);
