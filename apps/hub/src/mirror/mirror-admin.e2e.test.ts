@@ -1,5 +1,8 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { downloadFile } from "@huggingface/hub";
 import { describe, expect, it } from "vitest";
+import { startTestHub } from "../__fixtures__/test-hub.js";
 import { runAdminCommand } from "../cli/admin-command.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
 import { useTwoHubs } from "./__fixtures__/two-hubs.js";
@@ -156,4 +159,56 @@ describe("the mirror's administration", () => {
     expect(list.repositories.find((repo) => repo.id === "hubco/gated-model")?.cachedBytes).toBe(120_000);
     await expect(run("mirror:pull", "model/mia/upstream-only")).rejects.toThrow();
   }, 60_000);
+
+  it("exports what the pull-through cached, and a hub with no upstream serves it after mirror:import", async () => {
+    const openBlobs = async () => createFsBlobStore(join(hubs.mirror.dataDir, "blobs"));
+    // Only the Xet-stored safetensors cached (the cap holds it or the bin, not both): the bin travels as missing.
+    await call("/api/admin/mirror/evict", hubs.mirror.tokens.sam, {
+      method: "POST",
+      body: JSON.stringify({ all: true }),
+    });
+    const kept = (await status()).stats.transfers.stored;
+    expect(
+      (await read("model.safetensors")).equals(hubs.seeded.publicModel.files["model.safetensors"]!.content),
+    ).toBe(true);
+    for (let tries = 0; tries < 50 && (await status()).stats.transfers.stored === kept; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const bundle = join(hubs.mirror.dataDir, "pulled.tar");
+    const exported = (
+      (await runAdminCommand(["mirror:export", bundle, `model/${MODEL}`], hubs.mirror.store, [], {
+        readStdin: async () => "",
+        openBlobs,
+      })) as { json: { missing: Array<{ path: string }>; xetFiles: number } }
+    ).json;
+    expect(exported.missing.map((file) => file.path)).toEqual(["pytorch_model.bin"]);
+    expect(exported.xetFiles).toBe(1);
+    const dataDir = join(hubs.mirror.dataDir, "..", "airgapped");
+    const airgapped = await startTestHub({ dataDir, providerSim: false });
+    try {
+      const imported = (
+        (await runAdminCommand(["mirror:import", bundle], airgapped.store, [], {
+          readStdin: async () => "",
+          openBlobs: async () => createFsBlobStore(join(dataDir, "blobs")),
+        })) as { json: { repositories: Array<{ id: string; created: boolean }> } }
+      ).json;
+      expect(imported.repositories.map((repo) => repo.created)).toEqual([true]);
+      const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+      for (const path of ["model.safetensors", "config.json"]) {
+        const blob = await downloadFile({
+          repo: { type: "model", name: MODEL },
+          path,
+          hubUrl: airgapped.url,
+        });
+        expect(sha(new Uint8Array(await blob!.arrayBuffer()))).toBe(
+          hubs.seeded.publicModel.files[path]!.sha256,
+        );
+      }
+      // Not in the bundle, and no upstream to fetch it from: refused, not served wrong.
+      const missing = await fetch(`${airgapped.url}/${MODEL}/resolve/main/pytorch_model.bin`);
+      expect(missing.status).toBeGreaterThanOrEqual(400);
+    } finally {
+      await airgapped.close();
+    }
+  }, 90_000);
 });

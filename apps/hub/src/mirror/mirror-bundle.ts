@@ -197,7 +197,12 @@ export async function exportBundle(
         }
       }
     }
-    const refs = (await store.repos.refs(repo.key)).map((ref) => ({ name: ref.name, commit: ref.commitOid }));
+    // A name the mirror resolved but whose commit it never imported (a branch nobody read yet) stays home:
+    // the importing hub could not serve it.
+    const carried = new Set(commits.map((commit) => commit.oid));
+    const refs = (await store.repos.refs(repo.key))
+      .filter((ref) => carried.has(ref.commitOid))
+      .map((ref) => ({ name: ref.name, commit: ref.commitOid }));
     manifest.repositories.push({
       type: repo.type,
       id: repo.id,
