@@ -1,4 +1,4 @@
-import type { BuiltRequest } from "@modelhub/inference";
+import type { BuiltRequest } from "@modelhub/inference/requests";
 import { headerValueExpr, headerWord, type TokenSource, tokenExpr } from "./access-token.js";
 import { type CodeValue, LazyCodeValue } from "./literals/code-value.js";
 import type { CodeExpr } from "./literals/expr.js";

@@ -1,3 +1,5 @@
+// The request builder alone: the package's main entry carries the HTTP client as well (retries, streaming,
+// polling), which a generator that never sends a request does not need to load.
 import {
   type BuiltRequest,
   buildRequest,
@@ -10,7 +12,7 @@ import {
   type InferenceTask,
   providerTaskProtocol,
   providerTaskSupported,
-} from "@modelhub/inference";
+} from "@modelhub/inference/requests";
 import type { ModelData, PipelineType } from "@modelhub/tasks";
 // The entry with only the inputs: the package's main entry carries every library and app snippet.
 import {

@@ -1,4 +1,4 @@
-import type { InferenceProvider } from "@modelhub/inference";
+import type { InferenceProvider } from "@modelhub/inference/requests";
 
 /**
  * Where the hub clients (huggingface_hub, @huggingface/inference) put a task's `inputs` in the provider's
