@@ -1,5 +1,6 @@
 import type { BuiltRequest } from "@modelhub/inference/requests";
 import { headerValueExpr, headerWord, type TokenSource, tokenExpr } from "./access-token.js";
+import type { FalQueueVariables } from "./fal-queue.js";
 import { type CodeValue, LazyCodeValue } from "./literals/code-value.js";
 import type { CodeExpr } from "./literals/expr.js";
 
@@ -53,7 +54,7 @@ export type TemplateContext = {
   importTime?: boolean;
   /** huggingface.js: the node:fs/promises functions the snippet uses. */
   fsImports?: string;
-};
+} & Partial<FalQueueVariables>;
 
 export interface ContextInput {
   modelId: string;

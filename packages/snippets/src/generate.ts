@@ -24,6 +24,7 @@ import {
 import { HUB_TOKEN_SENTINEL, PROVIDER_TOKEN_SENTINEL, type TokenSource } from "./access-token.js";
 import { hubClientSupports } from "./client-support.js";
 import { buildTemplateContext, type TemplateContext } from "./context.js";
+import { falQueueVariables } from "./fal-queue.js";
 import { hubClientExtraBody } from "./hub-client-body.js";
 import { HF_JS_METHODS, HF_PYTHON_METHODS } from "./methods.js";
 import { binaryOutputFile, needsMethodName, selectTemplate } from "./select-template.js";
@@ -154,6 +155,8 @@ export interface SnippetPlan {
   providerBody: unknown;
   /** The local file the snippets read, if any. */
   fileName: string | undefined;
+  /** Raw HTTP snippets send the file as a data URL with this start (fal's queue), else as base64. */
+  fileDataUrlPrefix: string | undefined;
   render(): InferenceSnippet[];
 }
 
@@ -166,6 +169,8 @@ interface PreparedCall {
   request: BuiltRequest;
   body: unknown;
   context: TemplateContext;
+  /** The registry's protocol for the provider and task. */
+  protocol: string | undefined;
 }
 
 /** Plans the snippets of one call; undefined when the model's task has none or the provider does not serve it. */
@@ -182,6 +187,7 @@ export function planSnippets(
     request: prepared.request,
     providerBody: prepared.body,
     fileName: prepared.call.file?.fileName,
+    fileDataUrlPrefix: prepared.context.hasFile ? (prepared.context.dataUrlPrefix?.obj as string) : undefined,
     render: () => renderCall(prepared),
   };
 }
@@ -253,16 +259,20 @@ function prepareCall(
       (task !== "conversational" || (hubUrl === DEFAULT_HUB_URL && routerUrl === DEFAULT_ROUTER_URL)),
   });
 
-  return { call, provider, streaming, direct, request, body, context };
+  const protocol = providerTaskProtocol(provider, task);
+  if (protocol === "fal-queue") {
+    Object.assign(context, falQueueVariables(request, body, call.task, call.file, FILE_PLACEHOLDER));
+  }
+  return { call, provider, streaming, direct, request, body, context, protocol };
 }
 
 /** Every snippet of a prepared call, in the order of languages and clients. */
 function renderCall(prepared: PreparedCall): InferenceSnippet[] {
-  const { call, provider, streaming, direct, context } = prepared;
+  const { call, provider, streaming, direct, context, protocol } = prepared;
   const snippets: InferenceSnippet[] = [];
   for (const language of SNIPPET_LANGUAGES) {
     for (const client of SNIPPET_CLIENTS[language] as readonly SnippetClient[]) {
-      const content = renderSnippet(language, client, call, provider, streaming, direct, context);
+      const content = renderSnippet(language, client, call, provider, streaming, direct, context, protocol);
       if (content)
         snippets.push({ language, client, content, install: installCommand(language, client, call.task) });
     }
@@ -320,6 +330,7 @@ function renderSnippet(
   streaming: boolean,
   direct: boolean,
   context: TemplateContext,
+  protocol: string | undefined,
 ): string | undefined {
   if (client === "huggingface_hub" || client === "huggingface.js") {
     // These clients build the provider's request themselves: only where they implement the call, and not
@@ -335,7 +346,7 @@ function renderSnippet(
     inputKind: call.inputKind,
     hasParameters: context.parameters !== undefined,
     imagesAsBase64: answersWithBase64Images(context.providerInputs.obj),
-    protocol: providerTaskProtocol(provider, call.task as InferenceTask),
+    protocol,
   });
   if (!name) return undefined;
   const template = findTemplate(language, client, name);

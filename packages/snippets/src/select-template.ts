@@ -20,6 +20,8 @@ export interface TemplateChoice {
 /** Raw HTTP (requests, fetch) templates for protocols whose answer needs more than one request or a shape of its own. */
 const RAW_PROTOCOL_TEMPLATES: Partial<Record<string, string>> = {
   "bfl-job": "bflJob",
+  // fal's queue: submit, poll the status, read the result (video, image editing with a prompt).
+  "fal-queue": "falQueue",
   "hyperbolic-images": "imagesListB64Output",
 };
 

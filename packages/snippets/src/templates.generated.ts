@@ -39,6 +39,43 @@ export const TEMPLATES: Readonly<Record<string, CompiledSnippetTemplate>> = {
     ", Buffer.from(await output.arrayBuffer()));\nconsole.log(\"Saved\", " +
     show(defined(c["outputFile"], "outputFile").ts) +
     ");",
+  "js/fetch/falQueue": (c) => {
+    let o = "";
+    if (truthy(c["hasFile"])) {
+      o += "import { readFile, writeFile } from \"node:fs/promises\";\n";
+    } else {
+      o += "import { writeFile } from \"node:fs/promises\";\n";
+    }
+    o += "\nconst headers = " +
+      show(defined(c["headersJson"], "headersJson").ts) +
+      ";\n\nasync function query(data) {\n    const response = await fetch(" +
+      show(defined(c["fullUrl"], "fullUrl").ts) +
+      ", {\n        method: \"POST\",\n        headers,\n        body: JSON.stringify(data),\n    });\n    if (!response.ok) throw new Error(`Request failed with ${response.status}: ${await response.text()}`);\n    return await response.json();\n}\n\n";
+    if (truthy(c["hasFile"])) {
+      o += "const imageUrl = " +
+        show(defined(c["dataUrlPrefix"], "dataUrlPrefix").ts) +
+        " + (await readFile(" +
+        show(defined(c["file"], "file").ts) +
+        ")).toString(\"base64\");\n";
+    }
+    o += "const job = await query(" +
+      show(defined(c["queueBody"], "queueBody").ts) +
+      ");\n\n// fal runs the model in a queue: ask for the job's status until it is done, then read its result.\nconst requestUrl = " +
+      show(defined(c["queueRequestsUrl"], "queueRequestsUrl").ts) +
+      " + job.request_id;\n";
+    if (truthy(c["queueViaRouter"])) {
+      o += "const queue = \"?_subdomain=queue\";\n";
+    } else {
+      o += "const queue = \"\";\n";
+    }
+    o += "for (;;) {\n    await new Promise((resolve) => setTimeout(resolve, 1000));\n    const response = await fetch(`${requestUrl}/status${queue}`, { headers });\n    if (!response.ok) throw new Error(`Status request failed with ${response.status}: ${await response.text()}`);\n    if ((await response.json()).status === \"COMPLETED\") break;\n}\n\n// A job that failed is COMPLETED too: its result then answers with the error.\nconst response = await fetch(`${requestUrl}${queue}`, { headers });\nif (!response.ok) throw new Error(`The job failed with ${response.status}: ${await response.text()}`);\nconst result = await response.json();\n\n";
+    if (truthy(c["videoOutput"])) {
+      o += "const video = await fetch(result.video.url);\nif (!video.ok) throw new Error(`Download failed with ${video.status}`);\nawait writeFile(\"video.mp4\", Buffer.from(await video.arrayBuffer()));\nconsole.log(\"Saved video.mp4\");\n";
+    } else {
+      o += "const image = await fetch(result.images[0].url);\nif (!image.ok) throw new Error(`Download failed with ${image.status}`);\nawait writeFile(\"image.jpg\", Buffer.from(await image.arrayBuffer()));\nconsole.log(\"Saved image.jpg\");\n";
+    }
+    return o;
+  },
   "js/fetch/imagesB64Output": (c) =>
     "import { writeFile } from \"node:fs/promises\";\n\nasync function query(data) {\n    const response = await fetch(" +
     show(defined(c["fullUrl"], "fullUrl").ts) +
@@ -545,6 +582,34 @@ export const TEMPLATES: Readonly<Record<string, CompiledSnippetTemplate>> = {
     "def query(payload):\n    response = requests.post(API_URL, headers=headers, json=payload, stream=True)\n    response.raise_for_status()\n    for line in response.iter_lines():\n        if not line.startswith(b\"data:\"):\n            continue\n        data = line[len(b\"data:\"):].strip()\n        if data == b\"[DONE]\":\n            return\n        yield json.loads(data)\n\n\nfor chunk in query(" +
     show(defined(c["providerInputs"], "providerInputs").py) +
     "):\n    if chunk[\"choices\"]:\n        print(chunk[\"choices\"][0][\"delta\"].get(\"content\") or \"\", end=\"\", flush=True)\nprint()",
+  "python/requests/falQueue": (c) => {
+    let o = "";
+    o += "def query(payload):\n    response = requests.post(API_URL, headers=headers, json=payload)\n    response.raise_for_status()\n    return response.json()\n\n\n";
+    if (truthy(c["hasFile"])) {
+      o += "with open(" +
+        show(defined(c["file"], "file").py) +
+        ", \"rb\") as f:\n    image_url = " +
+        show(defined(c["dataUrlPrefix"], "dataUrlPrefix").py) +
+        " + base64.b64encode(f.read()).decode(\"utf-8\")\n\n";
+    }
+    o += "job = query(" +
+      show(defined(c["queueBody"], "queueBody").py) +
+      ")\n\n# fal runs the model in a queue: ask for the job's status until it is done, then read its result.\nREQUEST_URL = " +
+      show(defined(c["queueRequestsUrl"], "queueRequestsUrl").py) +
+      " + job[\"request_id\"]\n";
+    if (truthy(c["queueViaRouter"])) {
+      o += "QUEUE = {\"_subdomain\": \"queue\"}\n";
+    } else {
+      o += "QUEUE = {}\n";
+    }
+    o += "while True:\n    time.sleep(1)\n    response = requests.get(REQUEST_URL + \"/status\", headers=headers, params=QUEUE)\n    response.raise_for_status()\n    if response.json()[\"status\"] == \"COMPLETED\":\n        break\n\n# A job that failed is COMPLETED too: its result then answers with the error.\nresponse = requests.get(REQUEST_URL, headers=headers, params=QUEUE)\nresponse.raise_for_status()\nresult = response.json()\n\n";
+    if (truthy(c["videoOutput"])) {
+      o += "video = requests.get(result[\"video\"][\"url\"])\nvideo.raise_for_status()\nwith open(\"video.mp4\", \"wb\") as f:\n    f.write(video.content)\nprint(\"Saved video.mp4\")\n";
+    } else {
+      o += "image = requests.get(result[\"images\"][0][\"url\"])\nimage.raise_for_status()\nwith open(\"image.jpg\", \"wb\") as f:\n    f.write(image.content)\nprint(\"Saved image.jpg\")\n";
+    }
+    return o;
+  },
   "python/requests/fileWithParameters": (c) =>
     "def query(filename, parameters):\n    with open(filename, \"rb\") as f:\n        encoded = base64.b64encode(f.read()).decode(\"utf-8\")\n    payload = {\"inputs\": encoded, \"parameters\": parameters}\n    response = requests.post(API_URL, headers=headers, json=payload)\n    response.raise_for_status()\n    return response.json()\n\n\noutput = query(" +
     show(defined(c["file"], "file").py) +

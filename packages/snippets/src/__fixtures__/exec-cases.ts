@@ -69,6 +69,9 @@ export const TASK_CASES: ExecCase[] = [
   [model("Wan-AI/Wan2.1-T2V-14B", "text-to-video"), "fal-ai", "fal-ai/wan-t2v"],
   [model("Wan-AI/Wan2.1-T2V-14B", "text-to-video"), "replicate", "wavespeedai/wan-2.1-t2v-480p"],
   [model("Wan-AI/Wan2.1-T2V-14B", "text-to-video"), "novita", "wan-t2v"],
+  // fal's queue (image editing with a prompt, video from an image and a prompt): the file as a data URL.
+  [model("black-forest-labs/FLUX.1-Kontext-dev", "image-text-to-image"), "fal-ai", "fal-ai/flux-kontext/dev"],
+  [model("Wan-AI/Wan2.2-TI2V-5B", "image-text-to-video"), "fal-ai", "fal-ai/wan/v2.2-5b/image-to-video"],
   [model("openai/whisper-large-v3", "automatic-speech-recognition"), "fal-ai", "fal-ai/whisper"],
   // fal's Kokoro reads `prompt`, its Dia `text` (what the hub clients send).
   [model("hexgrad/Kokoro-82M", "text-to-speech"), "fal-ai", "fal-ai/kokoro/american-english"],

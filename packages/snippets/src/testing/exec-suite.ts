@@ -33,16 +33,18 @@ const NOT_INSTALLABLE = new Set(["fal_client"]);
 
 /**
  * The body a raw snippet puts on the wire: the plan's body with the file it reads in place of the
- * placeholder (or of a file name field such as `inputs.image`), base64-encoded.
+ * placeholder (or of a file name field such as `inputs.image`), base64-encoded (as a data URL for fal's queue).
  */
-function wireBody(body: unknown, fileName: string | undefined): unknown {
+function wireBody(body: unknown, fileName: string | undefined, dataUrlPrefix = ""): unknown {
   if (typeof body === "string") {
-    if (body === FILE_PLACEHOLDER && fileName) return sampleBase64(fileName);
+    if (body === FILE_PLACEHOLDER && fileName) return dataUrlPrefix + sampleBase64(fileName);
     return sampleBase64(body) ?? body;
   }
-  if (Array.isArray(body)) return body.map((item) => wireBody(item, fileName));
+  if (Array.isArray(body)) return body.map((item) => wireBody(item, fileName, dataUrlPrefix));
   if (body && typeof body === "object") {
-    return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, wireBody(value, fileName)]));
+    return Object.fromEntries(
+      Object.entries(body).map(([key, value]) => [key, wireBody(value, fileName, dataUrlPrefix)]),
+    );
   }
   return body;
 }
@@ -116,7 +118,9 @@ export function describeSnippetExecution({ title, cases, options = {}, check }: 
           expect(first.method, where).toBe("POST");
           expect(first.authScheme, where).toBe("Bearer hf_");
           if (RAW_CLIENTS.has(snippet.client) && first.json !== undefined) {
-            expect(first.json, `${where} body`).toEqual(wireBody(plan!.providerBody, plan!.fileName));
+            expect(first.json, `${where} body`).toEqual(
+              wireBody(plan!.providerBody, plan!.fileName, plan!.fileDataUrlPrefix),
+            );
           }
           const saved = OUTPUT_FILES.some(
             (file) => existsSync(join(result.dir, file)) && statSync(join(result.dir, file)).size > 0,
