@@ -196,6 +196,8 @@ export function hubClientSupports(
  * exits (code 13, unsettled top-level await) before the job completes; its polls also ignore the client's
  * `fetch` option. Every task it polls for is affected. huggingface_hub 2.0 sends tabular inputs as
  * `{"table": ...}`, which the API refuses (it reads `inputs`): its tabular snippets would never run.
+ * @huggingface/inference 4.13's Groq text generation posts `{inputs, parameters}` to Groq's chat endpoint,
+ * which reads `messages` and refuses it.
  */
 export const HUB_CLIENT_CANNOT_FINISH: Partial<
   Record<keyof typeof HUB_CLIENT_SUPPORT, Record<string, readonly string[]>>
@@ -212,6 +214,7 @@ export const HUB_CLIENT_CANNOT_FINISH: Partial<
       "text-to-image",
       "text-to-video",
     ],
+    groq: ["text-generation"],
     novita: ["image-text-to-video", "text-to-video"],
     wavespeed: [
       "image-text-to-image",
