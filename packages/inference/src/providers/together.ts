@@ -10,5 +10,7 @@ export const together: ProviderConfig = {
     conversational: { protocol: "openai-chat" },
     "text-generation": { protocol: "openai-completions" },
     "text-to-image": { protocol: "openai-images", responseFormat: "base64" },
+    // OpenAI's embeddings API at /v1/embeddings (docs.together.ai/reference/embeddings-2).
+    "feature-extraction": { protocol: "openai-embeddings" },
   },
 };
