@@ -224,5 +224,6 @@ export const HUB_CLIENT_CANNOT_FINISH: Partial<
       "text-to-image",
       "text-to-video",
     ],
+    "zai-org": ["text-to-image"],
   },
 };

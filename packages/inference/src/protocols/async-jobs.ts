@@ -59,6 +59,34 @@ export const novitaVideo: ProtocolFactory<"novita-video"> = (): TaskSpec => ({
   },
 });
 
+const ZAI_IMAGE_PATH = "/api/paas/v4/async/images/generations";
+
+/**
+ * Z.ai image generation (docs.z.ai, "Generate Image (Async)"): POST /api/paas/v4/async/images/generations
+ * -> {id, task_status: PROCESSING}; poll /api/paas/v4/async-result/{id} until SUCCESS -> `image_result[0].url`.
+ */
+export const zaiImageJob: ProtocolFactory<"zai-image-job"> = (): TaskSpec => ({
+  path: () => ZAI_IMAGE_PATH,
+  body: ({ args, providerModelId }) => ({
+    ...parametersOf(args),
+    prompt: args.inputs,
+    model: providerModelId,
+  }),
+  parse: async (submit, ctx) => {
+    expectShape(submit, isObject(submit) && isString(submit.id), ctx.task, "{id, task_status}");
+    const done = (await runJob(submit, ctx, {
+      what: "zai-org image generation",
+      intervalMs: 500,
+      statusUrl: (s) => `${ctx.base}/api/paas/v4/async-result/${encodeURIComponent(String(s.id))}`,
+      state: (s) => (s.task_status === "SUCCESS" ? "done" : s.task_status === "FAIL" ? "failed" : "pending"),
+    })) as Record<string, unknown>;
+    const images = done.image_result;
+    const url = Array.isArray(images) && isObject(images[0]) ? images[0].url : undefined;
+    expectShape(done, isString(url), ctx.task, "{task_status: SUCCESS, image_result: [{url}]}");
+    return toMediaOutput({ kind: "url", url: url as string }, ctx, done);
+  },
+});
+
 const wavespeedData = (s: Record<string, unknown>) => (isObject(s.data) ? s.data : {});
 
 /**

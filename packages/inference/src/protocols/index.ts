@@ -1,5 +1,5 @@
 import type { ProtocolTable } from "../providers/types.js";
-import { bflJob, novitaVideo, wavespeedJob } from "./async-jobs.js";
+import { bflJob, novitaVideo, wavespeedJob, zaiImageJob } from "./async-jobs.js";
 import { falQueue, falSync } from "./fal.js";
 import { hfPipeline } from "./hf-pipeline.js";
 import { openAiChat, openAiCompletions, textGenerationViaChat } from "./openai-chat.js";
@@ -24,4 +24,5 @@ export const ALL_PROTOCOLS: ProtocolTable = {
   "bfl-job": bflJob,
   "novita-video": novitaVideo,
   "wavespeed-job": wavespeedJob,
+  "zai-image-job": zaiImageJob,
 };

@@ -111,6 +111,7 @@ export type TaskRoute =
   | { protocol: "replicate-prediction"; input?: string }
   | { protocol: "bfl-job" }
   | { protocol: "novita-video" }
+  | { protocol: "zai-image-job" }
   /** `imageInput`: the base64 `inputs` go as `image` rather than `prompt`. */
   | { protocol: "wavespeed-job"; imageInput?: boolean };
 

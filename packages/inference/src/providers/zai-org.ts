@@ -9,5 +9,6 @@ export const zaiOrg: ProviderConfig = {
   headers: { "x-source-channel": "hugging_face", "accept-language": "en-US,en" },
   tasks: {
     conversational: { protocol: "openai-chat", path: "/api/paas/v4/chat/completions" },
+    "text-to-image": { protocol: "zai-image-job" },
   },
 };

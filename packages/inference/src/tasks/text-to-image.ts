@@ -1,4 +1,4 @@
-import { bflJob, wavespeedJob } from "../protocols/async-jobs.js";
+import { bflJob, wavespeedJob, zaiImageJob } from "../protocols/async-jobs.js";
 import { falSync } from "../protocols/fal.js";
 import { hfPipeline } from "../protocols/hf-pipeline.js";
 import { hyperbolicImages, openAiImages } from "../protocols/openai-media.js";
@@ -16,6 +16,7 @@ const PROTOCOLS: ProtocolTable = {
   "replicate-prediction": replicatePrediction,
   "bfl-job": bflJob,
   "wavespeed-job": wavespeedJob,
+  "zai-image-job": zaiImageJob,
 };
 
 export type TextToImageArgs = BaseArgs & {

@@ -66,6 +66,7 @@ export const TASK_CASES: ExecCase[] = [
   [model("black-forest-labs/FLUX.1-dev", "text-to-image"), "nebius", "black-forest-labs/flux-dev"],
   [model("black-forest-labs/FLUX.1-dev", "text-to-image"), "black-forest-labs", "flux-dev"],
   [model("stabilityai/stable-diffusion-xl-base-1.0", "text-to-image"), "hyperbolic", "SDXL1.0-base"],
+  [model("zai-org/CogView4-6B", "text-to-image"), "zai-org", "cogview-4-250304"],
   [model("Wan-AI/Wan2.1-T2V-14B", "text-to-video"), "fal-ai", "fal-ai/wan-t2v"],
   [model("Wan-AI/Wan2.1-T2V-14B", "text-to-video"), "replicate", "wavespeedai/wan-2.1-t2v-480p"],
   [model("Wan-AI/Wan2.1-T2V-14B", "text-to-video"), "novita", "wan-t2v"],
