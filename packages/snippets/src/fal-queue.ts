@@ -21,8 +21,9 @@ export interface FalQueueVariables {
   /** The data URL's start for the file's content type (`data:image/png;base64,`). */
   dataUrlPrefix: LazyCodeValue;
   hasFile: boolean;
-  /** The answer's media is `video.url` (else `images[0].url`). */
+  /** The answer's media is `video.url` or `audio.url` (else `images[0].url`). */
   videoOutput: boolean;
+  audioOutput: boolean;
 }
 
 /** The variable a snippet keeps the file's data URL in (Python, JavaScript, shell). */
@@ -55,5 +56,6 @@ export function falQueueVariables(
     dataUrlPrefix: new LazyCodeValue(`data:${file?.contentType ?? "application/octet-stream"};base64,`),
     hasFile: file !== undefined,
     videoOutput: task.endsWith("-to-video"),
+    audioOutput: task.endsWith("-to-audio"),
   };
 }

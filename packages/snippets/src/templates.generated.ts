@@ -72,7 +72,11 @@ export const TEMPLATES: Readonly<Record<string, CompiledSnippetTemplate>> = {
     if (truthy(c["videoOutput"])) {
       o += "const video = await fetch(result.video.url);\nif (!video.ok) throw new Error(`Download failed with ${video.status}`);\nawait writeFile(\"video.mp4\", Buffer.from(await video.arrayBuffer()));\nconsole.log(\"Saved video.mp4\");\n";
     } else {
-      o += "const image = await fetch(result.images[0].url);\nif (!image.ok) throw new Error(`Download failed with ${image.status}`);\nawait writeFile(\"image.jpg\", Buffer.from(await image.arrayBuffer()));\nconsole.log(\"Saved image.jpg\");\n";
+      if (truthy(c["audioOutput"])) {
+        o += "const audio = await fetch(result.audio.url);\nif (!audio.ok) throw new Error(`Download failed with ${audio.status}`);\nawait writeFile(\"audio.wav\", Buffer.from(await audio.arrayBuffer()));\nconsole.log(\"Saved audio.wav\");\n";
+      } else {
+        o += "const image = await fetch(result.images[0].url);\nif (!image.ok) throw new Error(`Download failed with ${image.status}`);\nawait writeFile(\"image.jpg\", Buffer.from(await image.arrayBuffer()));\nconsole.log(\"Saved image.jpg\");\n";
+      }
     }
     return o;
   },
@@ -606,7 +610,11 @@ export const TEMPLATES: Readonly<Record<string, CompiledSnippetTemplate>> = {
     if (truthy(c["videoOutput"])) {
       o += "video = requests.get(result[\"video\"][\"url\"])\nvideo.raise_for_status()\nwith open(\"video.mp4\", \"wb\") as f:\n    f.write(video.content)\nprint(\"Saved video.mp4\")\n";
     } else {
-      o += "image = requests.get(result[\"images\"][0][\"url\"])\nimage.raise_for_status()\nwith open(\"image.jpg\", \"wb\") as f:\n    f.write(image.content)\nprint(\"Saved image.jpg\")\n";
+      if (truthy(c["audioOutput"])) {
+        o += "audio = requests.get(result[\"audio\"][\"url\"])\naudio.raise_for_status()\nwith open(\"audio.wav\", \"wb\") as f:\n    f.write(audio.content)\nprint(\"Saved audio.wav\")\n";
+      } else {
+        o += "image = requests.get(result[\"images\"][0][\"url\"])\nimage.raise_for_status()\nwith open(\"image.jpg\", \"wb\") as f:\n    f.write(image.content)\nprint(\"Saved image.jpg\")\n";
+      }
     }
     return o;
   },

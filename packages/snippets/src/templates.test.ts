@@ -50,6 +50,7 @@ describe("templates.generated.ts", () => {
       hasFile: false,
       queueViaRouter: false,
       videoOutput: false,
+      audioOutput: false,
       headerWordsJson: [],
       provider: { ...value("provider"), obj: "fal-ai" },
       parameters: undefined,

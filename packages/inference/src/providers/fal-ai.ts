@@ -21,6 +21,8 @@ export const falAi: ProviderConfig = {
       output: "audio",
     },
     "text-to-video": { protocol: "fal-queue", input: "prompt", output: "video" },
+    // Music and sound apps (fal.ai/models/fal-ai/stable-audio/api): the prompt in, `audio.url` out.
+    "text-to-audio": { protocol: "fal-queue", input: "prompt", output: "audio" },
     "image-to-video": { protocol: "fal-queue", input: "image_url", output: "video" },
     // The prompt travels in `parameters`; the image (optional for some models) as `image_url(s)`.
     "image-text-to-image": {

@@ -74,6 +74,7 @@ export const TASK_CASES: ExecCase[] = [
   [model("black-forest-labs/FLUX.1-Kontext-dev", "image-text-to-image"), "fal-ai", "fal-ai/flux-kontext/dev"],
   [model("Wan-AI/Wan2.2-TI2V-5B", "image-text-to-video"), "fal-ai", "fal-ai/wan/v2.2-5b/image-to-video"],
   [model("openai/whisper-large-v3", "automatic-speech-recognition"), "fal-ai", "fal-ai/whisper"],
+  [model("stabilityai/stable-audio-open-1.0", "text-to-audio"), "fal-ai", "fal-ai/stable-audio"],
   // fal's Kokoro reads `prompt`, its Dia `text` (what the hub clients send).
   [model("hexgrad/Kokoro-82M", "text-to-speech"), "fal-ai", "fal-ai/kokoro/american-english"],
   [model("nari-labs/Dia-1.6B", "text-to-speech"), "fal-ai", "fal-ai/dia-tts"],
