@@ -32,6 +32,7 @@ export const replicatePrediction: ProtocolFactory<"replicate-prediction"> = (rou
         state: predictionState,
         finishedOnSubmit: predictionState,
       });
+      if (route.output === "text") return { text: outputText(done, ctx) };
       return toMediaOutput({ kind: "url", url: outputUrl(done, ctx) }, ctx, done);
     },
   };
@@ -41,6 +42,14 @@ function predictionState(p: Record<string, unknown>): "pending" | "done" | "fail
   if (p.status === "failed" || p.status === "canceled") return "failed";
   if (p.output !== null && p.output !== undefined) return "done";
   return p.status === "succeeded" ? "done" : "pending";
+}
+
+/** A transcript: the output itself, its first item, or its `transcription` / `translation` field. */
+function outputText(p: unknown, ctx: ResponseContext): string {
+  const output = isObject(p) ? p.output : undefined;
+  const first = Array.isArray(output) ? output[0] : output;
+  const text = isObject(first) ? (first.transcription ?? first.translation) : first;
+  return expectShape<string>(text, isString(text), ctx.task, "{output: text | [text] | {transcription}}");
 }
 
 function outputUrl(p: unknown, ctx: ResponseContext): string {

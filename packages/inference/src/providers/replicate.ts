@@ -10,5 +10,7 @@ export const replicate: ProviderConfig = {
     "text-to-speech": { protocol: "replicate-prediction", input: "text" },
     "text-to-video": { protocol: "replicate-prediction", input: "prompt" },
     "image-to-image": { protocol: "replicate-prediction", input: "image" },
+    // openai/whisper and its kin read `audio` (a data URL) and answer `{transcription, segments...}`.
+    "automatic-speech-recognition": { protocol: "replicate-prediction", input: "audio", output: "text" },
   },
 };

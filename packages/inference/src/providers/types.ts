@@ -108,7 +108,8 @@ export type TaskRoute =
     }
   /** `inputList`: a body field that also carries `inputs`, as a one-item list (`image_urls`). */
   | { protocol: "fal-queue"; input?: string; inputList?: string; output?: string }
-  | { protocol: "replicate-prediction"; input?: string }
+  /** `output: "text"`: the prediction's output is a transcript (a string, or `{transcription}`), not media. */
+  | { protocol: "replicate-prediction"; input?: string; output?: "text" }
   | { protocol: "bfl-job" }
   | { protocol: "novita-video" }
   | { protocol: "zai-image-job" }

@@ -61,6 +61,18 @@ function recordedOutput(context: SimContext, path: string, bodyText: string): un
 }
 
 function outputFor(context: SimContext, task: string): unknown {
+  // openai/whisper on Replicate: the transcript and its segments (replicate.com/openai/whisper/api/schema).
+  if (task === "automatic-speech-recognition") {
+    const text = "This is a simulated transcript.";
+    return {
+      transcription: text,
+      segments: [{ id: 0, start: 0, end: 1.5, text }],
+      translation: null,
+      txt_file: null,
+      srt_file: null,
+      detected_language: "english",
+    };
+  }
   const url = simMediaUrl(context, task === "text-to-image" ? "webp" : mediaKindOfTask(task));
   return task === "text-to-image" || task === "image-to-image" ? [url] : url;
 }

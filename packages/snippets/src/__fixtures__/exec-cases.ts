@@ -62,6 +62,11 @@ export const TASK_CASES: ExecCase[] = [
   [model("scikit-learn/Fish-Weight", "tabular-regression"), "hf-inference"],
   [model("black-forest-labs/FLUX.1-dev", "text-to-image"), "fal-ai", "fal-ai/flux/dev"],
   [model("black-forest-labs/FLUX.1-dev", "text-to-image"), "replicate", "black-forest-labs/flux-dev"],
+  [
+    model("openai/whisper-large-v3", "automatic-speech-recognition"),
+    "replicate",
+    "openai/whisper:8099696689d249cf8b122d833c36ac3f75505c666a395ca40ef26f68e7d3d16e",
+  ],
   [model("black-forest-labs/FLUX.1-dev", "text-to-image"), "together", "black-forest-labs/FLUX.1-dev"],
   [model("black-forest-labs/FLUX.1-dev", "text-to-image"), "nebius", "black-forest-labs/flux-dev"],
   [model("black-forest-labs/FLUX.1-dev", "text-to-image"), "black-forest-labs", "flux-dev"],
