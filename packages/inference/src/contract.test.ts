@@ -80,6 +80,8 @@ function callArgs(provider: InferenceProvider, task: InferenceTask, route: Route
       : modelId(provider, task, route);
   const args = {
     ...TASK_SAMPLES[task]!(),
+    // Together's speech endpoint refuses a body without a voice; only Kokoro ids get one by default.
+    ...(provider === "together" && task === "text-to-speech" ? { parameters: { voice: "af_alloy" } } : {}),
     model,
     provider,
     accessToken: route === "router" ? "hf_contract" : `${provider}-key`,

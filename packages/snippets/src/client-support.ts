@@ -195,7 +195,8 @@ export function hubClientSupports(
  * @huggingface/inference 4.13 waits between status polls with an unref'd timer, so a plain `node` script
  * exits (code 13, unsettled top-level await) before the job completes; its polls also ignore the client's
  * `fetch` option. Every task it polls for is affected. huggingface_hub 2.0 sends tabular inputs as
- * `{"table": ...}`, which the API refuses (it reads `inputs`): its tabular snippets would never run.
+ * `{"table": ...}`, which the API refuses (it reads `inputs`): its tabular snippets would never run; its
+ * Together text-to-speech sends no `voice`, which Together's /v1/audio/speech requires.
  * @huggingface/inference 4.13's Groq text generation posts `{inputs, parameters}` to Groq's chat endpoint,
  * which reads `messages` and refuses it.
  */
@@ -204,6 +205,7 @@ export const HUB_CLIENT_CANNOT_FINISH: Partial<
 > = {
   huggingface_hub: {
     "hf-inference": ["tabular-classification", "tabular-regression"],
+    together: ["text-to-speech"],
   },
   "huggingface.js": {
     "fal-ai": [

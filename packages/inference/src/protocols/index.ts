@@ -3,7 +3,7 @@ import { bflJob, novitaVideo, wavespeedJob, zaiImageJob } from "./async-jobs.js"
 import { falQueue, falSync } from "./fal.js";
 import { hfPipeline } from "./hf-pipeline.js";
 import { openAiChat, openAiCompletions, textGenerationViaChat } from "./openai-chat.js";
-import { hyperbolicImages, openAiEmbeddings, openAiImages } from "./openai-media.js";
+import { hyperbolicImages, openAiEmbeddings, openAiImages, openAiSpeech } from "./openai-media.js";
 import { replicatePrediction } from "./replicate.js";
 
 /**
@@ -15,6 +15,7 @@ export const ALL_PROTOCOLS: ProtocolTable = {
   "openai-completions": openAiCompletions,
   "chat-text-generation": textGenerationViaChat,
   "openai-embeddings": openAiEmbeddings,
+  "openai-speech": openAiSpeech,
   "openai-images": openAiImages,
   "hyperbolic-images": hyperbolicImages,
   "hf-pipeline": hfPipeline,

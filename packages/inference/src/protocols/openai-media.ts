@@ -1,3 +1,4 @@
+import { isBlob } from "../encoding.js";
 import type { ProtocolFactory, TaskSpec } from "../providers/types.js";
 import type { FeatureExtractionOutput } from "../types.js";
 import { expectShape, isArrayOf, isNumberTensor, isObject, isString } from "../validate.js";
@@ -18,6 +19,29 @@ export const openAiEmbeddings: ProtocolFactory<"openai-embeddings"> = (route): T
         isObject(response) && isArrayOf(response.data, (x) => isObject(x) && isNumberTensor(x.embedding));
       expectShape(response, ok, "feature-extraction", "{data: [{embedding: number[]}]}");
       return (response as { data: Array<{ embedding: number[] }> }).data.map((item) => item.embedding);
+    },
+  };
+};
+
+/**
+ * OpenAI-style speech: `{...parameters, input, model}` -> the audio bytes (mp3 unless `response_format`
+ * says otherwise). Route options: `path`; `voiceFor`, a default `voice` for provider model ids containing
+ * a key (lower case), for providers that refuse a body without one (Together's Kokoro reads `af_*` voices).
+ */
+export const openAiSpeech: ProtocolFactory<"openai-speech"> = (route): TaskSpec => {
+  const path = option(route, "path", "/v1/audio/speech");
+  const voiceFor = Object.entries(route.voiceFor ?? {});
+  return {
+    path: (ctx) => fillPath(path, ctx),
+    body: ({ args, providerModelId }) => {
+      const id = providerModelId.toLowerCase();
+      const voice = voiceFor.find(([key]) => id.includes(key))?.[1];
+      const body: Record<string, unknown> = voice ? { voice } : {};
+      return Object.assign(body, flatArgs(args), { input: args.inputs, model: providerModelId });
+    },
+    parse: (response, ctx) => {
+      expectShape(response, isBlob(response), ctx.task, "audio bytes");
+      return toMediaOutput({ kind: "blob", blob: response as Blob }, ctx, response);
     },
   };
 };

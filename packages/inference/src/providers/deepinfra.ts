@@ -11,5 +11,6 @@ export const deepinfra: ProviderConfig = {
     "text-generation": { protocol: "openai-completions", path: "/v1/openai/completions" },
     "feature-extraction": { protocol: "openai-embeddings", path: "/v1/openai/embeddings" },
     "text-to-image": { protocol: "openai-images", path: "/v1/openai/images/generations" },
+    "text-to-speech": { protocol: "openai-speech", path: "/v1/openai/audio/speech" },
   },
 };

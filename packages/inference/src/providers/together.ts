@@ -12,5 +12,7 @@ export const together: ProviderConfig = {
     "text-to-image": { protocol: "openai-images", responseFormat: "base64" },
     // OpenAI's embeddings API at /v1/embeddings (docs.together.ai/reference/embeddings-2).
     "feature-extraction": { protocol: "openai-embeddings" },
+    // /v1/audio/speech refuses a body without `voice`; Kokoro's default is af_alloy (as the public client).
+    "text-to-speech": { protocol: "openai-speech", voiceFor: { kokoro: "af_alloy" } },
   },
 };

@@ -92,6 +92,8 @@ export type TaskRoute =
   | ({ protocol: "openai-completions" } & PathOption)
   | ({ protocol: "chat-text-generation" } & PathOption)
   | ({ protocol: "openai-embeddings" } & PathOption)
+  /** `voiceFor`: a default voice for provider model ids containing the key (lower case). */
+  | ({ protocol: "openai-speech"; voiceFor?: Readonly<Record<string, string>> } & PathOption)
   | ({ protocol: "openai-images"; responseFormat?: "b64_json" | "base64" } & PathOption)
   | ({ protocol: "hyperbolic-images" } & PathOption)
   | { protocol: "hf-pipeline" }

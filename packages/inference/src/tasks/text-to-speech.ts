@@ -1,5 +1,6 @@
 import { falSync } from "../protocols/fal.js";
 import { hfPipeline } from "../protocols/hf-pipeline.js";
+import { openAiSpeech } from "../protocols/openai-media.js";
 import { replicatePrediction } from "../protocols/replicate.js";
 import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, JsonObject } from "../types.js";
@@ -10,6 +11,7 @@ const PROTOCOLS: ProtocolTable = {
   "hf-pipeline": hfPipeline,
   "fal-sync": falSync,
   "replicate-prediction": replicatePrediction,
+  "openai-speech": openAiSpeech,
 };
 
 export type TextToSpeechArgs = BaseArgs & { inputs: string; parameters?: JsonObject };

@@ -1,8 +1,8 @@
 import type { ServerResponse } from "node:http";
 import type { Route, SimContext } from "../context.js";
 import { sendProviderError } from "../errors.js";
-import { sendJson, sleep } from "../http.js";
-import { mediaBytes } from "../media.js";
+import { sendJson, sendText, sleep } from "../http.js";
+import { MEDIA_CONTENT_TYPES, mediaBytes } from "../media.js";
 import { writeSse } from "../sse.js";
 import {
   type ChatRequestBody,
@@ -31,6 +31,11 @@ export interface OpenAiCompatibleOptions {
   /** `openai` bodies ({model, prompt, response_format}) or Hyperbolic's ({model_name, prompt}). */
   images?: "openai" | "hyperbolic";
   embeddings?: boolean;
+  /**
+   * OpenAI's speech endpoint (`/audio/speech`: {model, input, voice?} -> audio bytes, mp3 by default);
+   * "voice-required": the provider refuses a body without `voice` (Together).
+   */
+  speech?: "voice-optional" | "voice-required";
   missingField?: MissingFieldStyle;
 }
 
@@ -197,6 +202,26 @@ export function openAiCompatibleRoutes(options: OpenAiCompatibleOptions): Route[
           data: inputs.map((text, index) => ({ object: "embedding", index, embedding: embeddingFor(text) })),
           usage: { prompt_tokens: tokens, total_tokens: tokens },
         });
+      },
+    });
+  }
+  if (options.speech) {
+    const needsVoice = options.speech === "voice-required";
+    routes.push({
+      method: "POST",
+      path: `${options.prefix}/audio/speech`,
+      handler: (request, res, context) => {
+        const body = requireJsonObject(request, res, context);
+        if (!body) return;
+        const missing = missingOf(body, {
+          model: isText,
+          input: isText,
+          ...(needsVoice ? { voice: isText } : {}),
+        });
+        if (missing) return sendMissingField(res, context, missingStyle, missing, body);
+        const format =
+          body.response_format === "wav" ? "wav" : body.response_format === "flac" ? "flac" : "mp3";
+        sendText(res, 200, mediaBytes(format), { "content-type": MEDIA_CONTENT_TYPES[format] });
       },
     });
   }

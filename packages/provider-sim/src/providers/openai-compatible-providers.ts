@@ -56,6 +56,7 @@ const COMPATIBLE: CompatibleProvider[] = [
     completions: true,
     images: "openai",
     embeddings: true,
+    speech: "voice-required",
     missingField: "together",
   },
   { name: "groq", realBaseUrl: "https://api.groq.com", prefix: "/openai/v1" },
@@ -81,6 +82,7 @@ const COMPATIBLE: CompatibleProvider[] = [
     completions: true,
     images: "openai",
     embeddings: true,
+    speech: "voice-optional",
   },
   { name: "baseten", realBaseUrl: "https://inference.baseten.co", prefix: "/v1" },
   {

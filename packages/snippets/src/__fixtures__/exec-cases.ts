@@ -85,6 +85,8 @@ export const TASK_CASES: ExecCase[] = [
   [model("nari-labs/Dia-1.6B", "text-to-speech"), "fal-ai", "fal-ai/dia-tts"],
   [model("mistralai/Mistral-7B-v0.1", "text-generation"), "together", "mistralai/Mistral-7B-v0.1"],
   [model("BAAI/bge-base-en-v1.5", "feature-extraction"), "together", "BAAI/bge-base-en-v1.5"],
+  [model("hexgrad/Kokoro-82M", "text-to-speech"), "together", "hexgrad/Kokoro-82M"],
+  [model("hexgrad/Kokoro-82M", "text-to-speech"), "deepinfra", "hexgrad/Kokoro-82M"],
   // Groq serves a prompt through its chat endpoint (one user message).
   [model("openai/gpt-oss-20b", "text-generation"), "groq", "openai/gpt-oss-20b"],
 ].map(([m, provider, providerId]) => ({
