@@ -15,6 +15,8 @@
  *   BENCH_FILE_MB (1024)   size of the files
  *   BENCH_ROUNDS (3)       rounds of each side-by-side measurement (median reported)
  *   BENCH_CONCURRENT (32)  clients of the concurrent cold download
+ *   BENCH_CPU_PROF (unset) a directory: each mirror hub runs under `node --cpu-prof` and writes its profile
+ *                          there when it stops (open it in Chrome DevTools or speedscope)
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -46,6 +48,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const PYTHON = join(repoRoot, ".venv", "bin", "python");
 /** V8's young generation as `npm start` sets it. */
 const NODE_FLAGS = ["--max-semi-space-size=64"];
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const ADMIN_TOKEN = `bench-mirror-admin-${process.pid}-${Date.now()}`;
 const work = mkdtempSync(join(tmpdir(), "modelhub-bench-mirror-"));
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -129,17 +132,26 @@ interface Hub extends ServerProcess {
 /** A hub as `npm start` runs it, on a fresh data directory; its log goes to a file beside it. */
 async function startHub(name: string, env: Record<string, string>): Promise<Hub> {
   const dataDir = mkdtempSync(join(work, `${name}-`));
-  const server = await startServer(name, [...NODE_FLAGS, join(repoRoot, "apps/hub/dist/server.js")], {
-    env: {
-      ...process.env,
-      DATA_DIR: join(dataDir, "data"),
-      ADMIN_TOKEN,
-      PORT: "0",
-      LOG_LEVEL: "warn",
-      ...env,
+  // One directory per hub: each of its threads (the main one, hashing workers) writes a profile there.
+  const profile =
+    CPU_PROF_DIR && name === "mirror"
+      ? ["--cpu-prof", `--cpu-prof-dir=${join(CPU_PROF_DIR, `mirror-${Date.now()}`)}`]
+      : [];
+  const server = await startServer(
+    name,
+    [...NODE_FLAGS, ...profile, join(repoRoot, "apps/hub/dist/server.js")],
+    {
+      env: {
+        ...process.env,
+        DATA_DIR: join(dataDir, "data"),
+        ADMIN_TOKEN,
+        PORT: "0",
+        LOG_LEVEL: "warn",
+        ...env,
+      },
+      stderr: openSync(join(dataDir, "hub.log"), "a"),
     },
-    stderr: openSync(join(dataDir, "hub.log"), "a"),
-  });
+  );
   return {
     ...server,
     dataDir,
@@ -271,6 +283,13 @@ const contentTransfers = (stats: ProxyStats, path = "big.bin") =>
 const xorbRanges = (stats: ProxyStats) =>
   stats.requests.filter(({ path }) => path.startsWith("/xet-cas/v1/fetch/")).length;
 
+/** CPU seconds each process spends from now until the returned function is called (printed per step). */
+function cpuOf(processes: Record<string, ServerProcess>): () => string {
+  const before = Object.entries(processes).map(([name, server]) => [name, server, server.cpuMs()] as const);
+  return () =>
+    before.map(([name, server, ms]) => `${name} ${((server.cpuMs() - ms) / 1000).toFixed(2)}`).join(", ");
+}
+
 const mibps = (seconds: number) => SIZE / (1 << 20) / seconds;
 const fixed = (value: number, digits = 2) => Number(value.toFixed(digits));
 
@@ -322,18 +341,27 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         await mirror?.stop();
         mirror = await startHub("mirror", mirrorEnv);
-        const directRun = () =>
-          fetchExpected(`${proxy.url}/${repo}/resolve/main/big.bin`, sha256, `direct ${repo}`).then((f) =>
-            direct.push(f.seconds),
+        const hubs = { mirror, upstream, proxy };
+        const directRun = async () => {
+          const cpu = cpuOf(hubs);
+          const fetched = await fetchExpected(
+            `${proxy.url}/${repo}/resolve/main/big.bin`,
+            sha256,
+            `direct ${repo}`,
           );
+          direct.push(fetched.seconds);
+          process.stderr.write(`${repo} direct ${fetched.seconds.toFixed(2)} s, CPU s: ${cpu()}\n`);
+        };
         if (round % 2 === 1) await directRun();
         await proxyReset(proxy.url);
+        const cpu = cpuOf(hubs);
         const fetched = await fetchExpected(
           `${mirror.url}/${repo}/resolve/main/big.bin`,
           sha256,
           `cold ${repo}`,
         );
         through.push(fetched.seconds);
+        process.stderr.write(`${repo} through the mirror ${fetched.seconds.toFixed(2)} s, CPU s: ${cpu()}\n`);
         const stats = await proxyStats(proxy.url);
         transfers.push(contentTransfers(stats));
         ranges.push(xorbRanges(stats));
@@ -394,7 +422,21 @@ async function main(): Promise<void> {
     const live = xetMirror;
     const localToken = await userToken(live.url, "local");
     await uploadLfs(live.url, localToken, "local/big", "big.bin", lfsFile, lfsSha);
+    // This mirror has pulled only the Xet file so far: the warm-up is a cold pull, whose keeping (the blob
+    // store's check and fsync) goes on after the client has its last byte. Measured before it ends, the
+    // first warm round would share the CPU with it (and could still read the transfer's file).
+    const storedFiles = async () =>
+      (
+        (await (await call(`${live.url}/api/admin/mirror`, ADMIN_TOKEN)).json()) as {
+          cache: { storedFiles: number };
+        }
+      ).cache.storedFiles;
+    const storedBefore = await storedFiles();
     await fetchExpected(`${live.url}/bench/big-lfs/resolve/main/big.bin`, lfsSha, "warm-up");
+    for (const giveUp = Date.now() + 300_000; (await storedFiles()) === storedBefore; ) {
+      if (Date.now() > giveUp) throw new Error("The warm-up's content was not kept within 5 minutes.");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const warm: number[] = [];
     const local: number[] = [];
     await proxyReset(proxy.url);
