@@ -15,10 +15,7 @@ const NOT_CALLED_BY_CLIENTS = new Set([
   "cohere POST /compatibility/v1/embeddings",
   "fireworks-ai POST /inference/v1/completions",
   "hyperbolic POST /v1/completions",
-  "together POST /v1/embeddings",
   "zai-org POST /api/paas/v4/images/generations",
-  "zai-org POST /api/paas/v4/async/images/generations",
-  "zai-org GET /api/paas/v4/async-result/:id",
 ]);
 
 /** A concrete path for a provider-sim route pattern (`:id`, `*model`); BFL's models are FLUX ones. */

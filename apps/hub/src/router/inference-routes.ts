@@ -43,6 +43,7 @@ const FOLLOW_UPS_BY_PROTOCOL: Readonly<Record<string, readonly string[]>> = {
   "novita-video": ["GET /v3/async/task-result", "POST /v3/hf/{model}"],
   "wavespeed-job": ["GET /api/v3/predictions/{id}/result"],
   "replicate-prediction": ["GET /v1/predictions/{id}"],
+  "zai-image-job": ["GET /api/paas/v4/async-result/{id}"],
   "fal-queue": ["GET /{model}/requests/{id}/status", "GET /{model}/requests/{id}"],
   // huggingface_hub's pipeline routes on hf-inference (provider-sim serves them as recorded).
   "hf-pipeline": ["POST /models/{model}/pipeline/{id}", "POST /pipeline/{id}/{model}"],
