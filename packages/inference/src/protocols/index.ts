@@ -5,6 +5,7 @@ import { hfPipeline } from "./hf-pipeline.js";
 import { openAiChat, openAiCompletions, textGenerationViaChat } from "./openai-chat.js";
 import { hyperbolicImages, openAiEmbeddings, openAiImages, openAiSpeech } from "./openai-media.js";
 import { replicatePrediction } from "./replicate.js";
+import { zaiLayoutParsing } from "./zai-layout.js";
 
 /**
  * Every protocol, by the id provider routes use. The request builder and the raw `request` need them all;
@@ -26,4 +27,5 @@ export const ALL_PROTOCOLS: ProtocolTable = {
   "novita-video": novitaVideo,
   "wavespeed-job": wavespeedJob,
   "zai-image-job": zaiImageJob,
+  "zai-layout-parsing": zaiLayoutParsing,
 };

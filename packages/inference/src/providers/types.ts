@@ -115,6 +115,7 @@ export type TaskRoute =
   | { protocol: "bfl-job" }
   | { protocol: "novita-video" }
   | { protocol: "zai-image-job" }
+  | { protocol: "zai-layout-parsing" }
   /** `imageInput`: the base64 `inputs` go as `image` rather than `prompt`. */
   | { protocol: "wavespeed-job"; imageInput?: boolean };
 

@@ -10,5 +10,7 @@ export const zaiOrg: ProviderConfig = {
   tasks: {
     conversational: { protocol: "openai-chat", path: "/api/paas/v4/chat/completions" },
     "text-to-image": { protocol: "zai-image-job" },
+    // Image to text is its layout parsing (OCR to Markdown), as the public client maps it.
+    "image-to-text": { protocol: "zai-layout-parsing" },
   },
 };

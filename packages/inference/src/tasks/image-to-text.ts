@@ -1,10 +1,11 @@
 import { hfPipeline } from "../protocols/hf-pipeline.js";
+import { zaiLayoutParsing } from "../protocols/zai-layout.js";
 import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, ImageToTextOutput, JsonObject } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
 
 /** The protocols the providers of this task speak. */
-const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline };
+const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline, "zai-layout-parsing": zaiLayoutParsing };
 
 export type ImageToTextArgs = BaseArgs & { inputs: Blob; parameters?: JsonObject };
 
