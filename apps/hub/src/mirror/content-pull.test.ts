@@ -209,6 +209,22 @@ describe("content puller", () => {
     });
   }
 
+  it("verifies a content large enough to be hashed on a worker thread: a flipped byte refused, the right bytes kept", async () => {
+    const bytes = randomBytes(9 * 1024 * 1024);
+    const content = declared(bytes);
+    const puller = createContentPuller({ tmpDir: freshTmp() });
+    const flipped = fakeUpstream(bytes, { fault: "flip", piece: 256 * 1024 });
+    const outcome = await settle(await puller.read(content, whole(content), flipped.source));
+    expect(outcome.error).toBeInstanceOf(ContentMismatchError);
+    expect(flipped.kept).toHaveLength(0);
+    const healthy = fakeUpstream(bytes, { piece: 256 * 1024 });
+    expect((await collect(await puller.read(content, whole(content), healthy.source))).equals(bytes)).toBe(
+      true,
+    );
+    await vi.waitFor(() => expect(healthy.kept).toHaveLength(1));
+    expect(healthy.kept[0]?.equals(bytes)).toBe(true);
+  });
+
   it("rejects the read when upstream refuses, and retries on the next", async () => {
     const bytes = randomBytes(1000);
     const content = declared(bytes);

@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { type FileHandle, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { ByteRange } from "../storage/blob-store.js";
+import { inThreadHash, offThreadHash, type StreamHash } from "../storage/off-thread-hash.js";
 
 /** The content a mirrored file declares upstream: what the transfer must produce, byte for byte. */
 export interface DeclaredContent {
@@ -77,6 +78,8 @@ const READ_PIECE = 1 << 20;
 /** Bytes buffered for the temp file before the transfer waits for the disk. */
 const WRITE_BATCH = 4 << 20;
 const DEFAULT_IDLE_MS = 30_000;
+/** Contents at least this large are hashed on a worker thread (the blob store's threshold for uploads). */
+const OFF_THREAD_HASH_BYTES = 8 * 1024 * 1024;
 
 /**
  * One upstream transfer of one content into a temporary file, which every reader of that content tails.
@@ -146,11 +149,14 @@ class Flight {
     const abort = new AbortController();
     let stalled: TransferStalledError | undefined;
     let file: WriteStream | undefined;
+    let hash: StreamHash | undefined;
     try {
       this.handle = await open(this.path, "w+");
       const body = await source.start(abort.signal);
       started();
-      const hash = createHash("sha256");
+      // A large content's sha256 runs on a worker thread, beside this thread's socket and file work (as the
+      // blob store hashes uploads): bench:mirror's profile had it among the main thread's largest costs.
+      hash = size >= OFF_THREAD_HASH_BYTES ? offThreadHash() : inThreadHash();
       const chunks = body[Symbol.asyncIterator]();
       // Upstream's chunks are small (undici's socket reads, Xet chunks: ~64 KiB). Written one await at a time,
       // each cost a write and, for every reader, a read and a wake-up: the bench:mirror profile showed the
@@ -186,7 +192,8 @@ class Flight {
           chunks.return?.().catch(() => {});
           throw new ContentMismatchError(this.content, { size: received + chunk.byteLength });
         }
-        hash.update(chunk);
+        const behind = hash.update(chunk);
+        if (behind) await behind;
         received += chunk.byteLength;
         file.write(chunk, (error) => {
           if (error) writeFailed ??= error;
@@ -202,7 +209,7 @@ class Flight {
       await new Promise<void>((resolve, reject) =>
         writing.end((error?: Error | null) => (error ? reject(error) : resolve())),
       );
-      const actual = hash.digest("hex");
+      const actual = await hash.digest();
       if (actual !== sha256) throw new ContentMismatchError(this.content, { sha256: actual, size });
       // The readers get their last bytes now; keeping (a copy into the blob store, or registering Xet
       // chunks) happens meanwhile, and joiners still read this file until it is kept.
@@ -211,6 +218,7 @@ class Flight {
       await source.keep(this.path, this.content);
     } catch (error) {
       file?.destroy();
+      hash?.abandon();
       // Gone, and the flight forgotten, before anyone hears of the failure: a retry starts afresh.
       await rm(this.path, { force: true }).catch(() => {});
       // After verification, only keeping failed: the readers had the right bytes; the next request fetches again.
