@@ -70,7 +70,7 @@ describe("the mirror's administration", () => {
     expect((await read("pytorch_model.bin")).equals(seeded["pytorch_model.bin"]!.content)).toBe(true);
     // Kept once verified, a moment after its last byte: a read before then joins the transfer (a miss).
     let shown = await status();
-    for (let tries = 0; tries < 50 && shown.stats.transfers.stored === 0; tries++) {
+    for (let tries = 0; tries < 300 && shown.stats.transfers.stored === 0; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       shown = await status();
     }
@@ -79,7 +79,7 @@ describe("the mirror's administration", () => {
     expect(shown.stats).toMatchObject({ misses: 1, hits: 1, transfers: { stored: 1 } });
     // 1.5 MB more does not fit beside 300 kB under a 1.6 MB cap: the bin, least recently read, goes.
     expect((await read("model.safetensors")).equals(seeded["model.safetensors"]!.content)).toBe(true);
-    for (let tries = 0; tries < 50; tries++) {
+    for (let tries = 0; tries < 300; tries++) {
       shown = await status();
       if (shown.stats.evictions > 0 && shown.stats.transfers.stored >= 2) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -99,7 +99,7 @@ describe("the mirror's administration", () => {
 
   it("evicts a repository's content on an admin's demand; the next read fetches it again", async () => {
     // The bin read again above is kept a moment after its last byte (and the safetensors made room for it).
-    for (let tries = 0; tries < 50 && (await status()).stats.transfers.stored < 3; tries++) {
+    for (let tries = 0; tries < 300 && (await status()).stats.transfers.stored < 3; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const response = await call("/api/admin/mirror/evict", hubs.mirror.tokens.sam, {
@@ -171,7 +171,7 @@ describe("the mirror's administration", () => {
     expect(
       (await read("model.safetensors")).equals(hubs.seeded.publicModel.files["model.safetensors"]!.content),
     ).toBe(true);
-    for (let tries = 0; tries < 50 && (await status()).stats.transfers.stored === kept; tries++) {
+    for (let tries = 0; tries < 300 && (await status()).stats.transfers.stored === kept; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const bundle = join(hubs.mirror.dataDir, "pulled.tar");
