@@ -37,6 +37,17 @@ async function syncFile(path: string): Promise<void> {
  * share the blob directory); a crashed process's partial uploads are removed when a store opens, or later
  * by a live one when the owner is on another machine (tmp-dirs.ts says how).
  */
+/** The bytes as hashed, when they are what the caller announced; BlobMismatchError otherwise. */
+function checked(expected: ExpectedBlob, actual: { sha256: string; size: number }) {
+  if (
+    (expected.sha256 !== undefined && expected.sha256 !== actual.sha256) ||
+    (expected.size !== undefined && expected.size !== actual.size)
+  ) {
+    throw new BlobMismatchError(expected, actual);
+  }
+  return actual;
+}
+
 export async function createFsBlobStore(root: string): Promise<BlobStore> {
   const objectsDir = join(root, "sha256");
   await mkdir(objectsDir, { recursive: true });
@@ -55,6 +66,20 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
+  }
+
+  /**
+   * Content already stored: its time refreshed instead of writing it again, so that garbage collection (which
+   * spares recent blobs) cannot take it while the caller is about to reference it. False when it is not there,
+   * or was collected between the two calls: the caller stores its copy.
+   */
+  async function refreshedIfStored(sha256: string): Promise<boolean> {
+    if (!(await head(sha256))) return false;
+    const now = new Date();
+    return utimes(pathOf(sha256), now, now).then(
+      () => true,
+      () => false,
+    );
   }
 
   return {
@@ -88,27 +113,11 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         } finally {
           await handle.close();
         }
-        const actual = { sha256: await digesting, size };
-        if (
-          (expected.sha256 !== undefined && expected.sha256 !== actual.sha256) ||
-          (expected.size !== undefined && expected.size !== actual.size)
-        ) {
-          throw new BlobMismatchError(expected, actual);
-        }
+        const actual = checked(expected, { sha256: await digesting, size });
         const final = pathOf(actual.sha256);
-        // Content already stored: refresh its time instead of writing it again, so that garbage collection
-        // (which spares recent blobs) cannot take it while the caller is about to reference it. Gone meanwhile
-        // (collected between the two calls): store this copy.
-        if (await head(actual.sha256)) {
-          const now = new Date();
-          const refreshed = await utimes(final, now, now).then(
-            () => true,
-            () => false,
-          );
-          if (refreshed) {
-            await rm(tmp, { force: true });
-            return actual;
-          }
+        if (await refreshedIfStored(actual.sha256)) {
+          await rm(tmp, { force: true });
+          return actual;
         }
         await mkdir(join(final, ".."), { recursive: true });
         await rename(tmp, final);
@@ -138,25 +147,9 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         hash.abandon();
         throw error;
       }
-      const actual = { sha256: await hash.digest(), size };
-      if (
-        (expected.sha256 !== undefined && expected.sha256 !== actual.sha256) ||
-        (expected.size !== undefined && expected.size !== actual.size)
-      ) {
-        throw new BlobMismatchError(expected, actual);
-      }
+      const actual = checked(expected, { sha256: await hash.digest(), size });
       const final = pathOf(actual.sha256);
-      if (await head(actual.sha256)) {
-        // Stored already: refreshed as put does (garbage collection spares recent blobs).
-        const now = new Date();
-        if (
-          await utimes(final, now, now).then(
-            () => true,
-            () => false,
-          )
-        )
-          return actual;
-      }
+      if (await refreshedIfStored(actual.sha256)) return actual;
       await mkdir(join(final, ".."), { recursive: true });
       try {
         await syncFile(path);
