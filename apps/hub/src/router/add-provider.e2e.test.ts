@@ -8,7 +8,7 @@ import { grantGatedModelsToEveryone } from "./__fixtures__/gated-grants.js";
  * "Adding a provider touches its file and the registry, nothing else", shown by doing it: the inference
  * package's source is copied, a new provider file (Acme AI, an OpenAI-compatible chat API) is written into
  * it and one line registers it (plus its import). Every importer of `@modelhub/inference` in this file's
- * module graph (the hub, the snippets generator) then gets the copy. Nothing else is edited, and the hub
+ * module graph (the hub, the snippets generator, through either entry) then gets the copy. Nothing else is edited, and the hub
  * routes the new provider, takes its mappings, lists it in /v1/models and offers snippets for it.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -27,28 +27,38 @@ export const acmeAi: ProviderConfig = {
 };
 `;
 
-vi.mock("@modelhub/inference", async () => {
-  const {
-    cpSync: copy,
-    readFileSync: read,
-    writeFileSync: write,
-    mkdirSync: mkdir,
-  } = await import("node:fs");
-  const { join: joinPath } = await import("node:path");
-  const copyDir = COPY;
-  mkdir(copyDir, { recursive: true });
-  copy(joinPath(ROOT, "packages/inference/src"), joinPath(copyDir, "src"), { recursive: true });
-  write(joinPath(copyDir, "src/providers/acme-ai.ts"), PROVIDER_FILE);
-  const registryFile = joinPath(copyDir, "src/providers/index.ts");
-  const registry = read(registryFile, "utf8");
-  write(
-    registryFile,
-    registry
-      .replace('import { baseten } from "./baseten.js";\n', 'import { acmeAi } from "./acme-ai.js";\n$&')
-      .replace("  publicai,\n} as const", '  publicai,\n  "acme-ai": acmeAi,\n} as const'),
-  );
-  return import(joinPath(copyDir, "src/index.ts"));
-});
+/** Copies the inference source once and adds Acme to the copy; both entries the hub imports load from it. */
+let copied: Promise<string> | undefined;
+function inferenceCopyWithAcme(): Promise<string> {
+  copied ??= (async () => {
+    const {
+      cpSync: copy,
+      readFileSync: read,
+      writeFileSync: write,
+      mkdirSync: mkdir,
+    } = await import("node:fs");
+    const { join: joinPath } = await import("node:path");
+    mkdir(COPY, { recursive: true });
+    copy(joinPath(ROOT, "packages/inference/src"), joinPath(COPY, "src"), { recursive: true });
+    write(joinPath(COPY, "src/providers/acme-ai.ts"), PROVIDER_FILE);
+    const registryFile = joinPath(COPY, "src/providers/index.ts");
+    const registry = read(registryFile, "utf8");
+    write(
+      registryFile,
+      registry
+        .replace('import { baseten } from "./baseten.js";\n', 'import { acmeAi } from "./acme-ai.js";\n$&')
+        .replace("  publicai,\n} as const", '  publicai,\n  "acme-ai": acmeAi,\n} as const'),
+    );
+    return joinPath(COPY, "src");
+  })();
+  return copied;
+}
+
+vi.mock("@modelhub/inference", async () => import(join(await inferenceCopyWithAcme(), "index.ts")));
+// The snippets generator imports the light entry: it must see the same copy.
+vi.mock("@modelhub/inference/requests", async () =>
+  import(join(await inferenceCopyWithAcme(), "requests.ts")),
+);
 
 // Imported after the mock is declared (vi.mock is hoisted above imports anyway).
 const inference = await import("@modelhub/inference");
