@@ -56,8 +56,9 @@ function inferenceCopyWithAcme(): Promise<string> {
 
 vi.mock("@modelhub/inference", async () => import(join(await inferenceCopyWithAcme(), "index.ts")));
 // The snippets generator imports the light entry: it must see the same copy.
-vi.mock("@modelhub/inference/requests", async () =>
-  import(join(await inferenceCopyWithAcme(), "requests.ts")),
+vi.mock(
+  "@modelhub/inference/requests",
+  async () => import(join(await inferenceCopyWithAcme(), "requests.ts")),
 );
 
 // Imported after the mock is declared (vi.mock is hoisted above imports anyway).
