@@ -60,5 +60,6 @@ export interface FileScanReport {
 export interface ScanSource {
   path: string;
   size: number;
+  /** `end` is inclusive, as in `fs.createReadStream`. */
   open(range?: { start: number; end: number }): Readable;
 }
