@@ -63,3 +63,22 @@ export interface ScanSource {
   /** `end` is inclusive, as in `fs.createReadStream`. */
   open(range?: { start: number; end: number }): Readable;
 }
+
+/** What one scanner says about one file; the dispatcher merges these into a `FileScanReport`. */
+export interface ScannerOutcome {
+  pickleImports?: PickleImport[];
+  findings: ScanFinding[];
+  /** Set when this scanner could not read the file: malformed, truncated, too deep, over a limit. */
+  couldNotScan?: string;
+}
+
+/**
+ * One content scanner (pickle, PyTorch archive, numpy, joblib, Keras, safetensors, GGUF, secrets). The
+ * dispatcher asks each whether it applies from the path and the first bytes (`head`, up to 64 KiB), then
+ * runs those that do.
+ */
+export interface ContentScanner {
+  id: string;
+  appliesTo(path: string, head: Buffer): boolean;
+  scan(source: ScanSource): Promise<ScannerOutcome>;
+}
