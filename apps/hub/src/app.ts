@@ -54,8 +54,10 @@ import { createAccessRequestsService } from "./repos/access-requests-service.js"
 import { repoAdminRoutes, validateYamlRoute } from "./repos/admin-routes.js";
 import { createContentClaims } from "./repos/content-claims.js";
 import { repoListingRoutes } from "./repos/listing-routes.js";
+import type { RepoMirror } from "./repos/mirror-port.js";
 import type { RepoReadDeps } from "./repos/read-routes.js";
 import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
+import type { RepoType } from "./repos/repo-records.js";
 import { repositoryRoutes } from "./repos/repo-routes.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { createReposListingService } from "./repos/repos-listing-service.js";
@@ -240,7 +242,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     }),
   );
 
-  if (deps.blobs) mountRepositories(app, { ...deps, blobs: deps.blobs, metrics }, hubPublicUrl, authorizer);
+  const repositories = deps.blobs
+    ? mountRepositories(app, { ...deps, blobs: deps.blobs, metrics }, hubPublicUrl, authorizer)
+    : undefined;
 
   app.route(
     "/",
@@ -364,7 +368,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
                     ? await catalogue.find(id)
                     : ((await deps.store.repos.get(type, id)) ??
                       (await deps.store.repos.redirected(type, id)));
-                if (!found) return false;
+                if (!found) return repositories ? mirroredForPage(repositories, c, type, id) : false;
                 if (!found.private) return true;
                 const visible = visibility((c as Context<HubEnv>).get("actor"), type);
                 const lower = found.id.toLowerCase();
@@ -408,7 +412,7 @@ function mountRepositories(
   deps: AppDeps & { blobs: BlobStore },
   publicUrl: string,
   authorizer: Authorizer,
-): void {
+): { access: RepoAccess; mirror?: RepoMirror } {
   const { signer: xetSigner, ready: xetSignerReady } = XetSigner.fromMeta(deps.store.meta);
   // The signing key comes from the database: requests wait for it (once, at start) before any route uses it.
   let xetSignerLoaded = false;
@@ -488,4 +492,24 @@ function mountRepositories(
   );
   app.route("/api/repos", repoAdminRoutes(repoDeps));
   app.route("/api/validate-yaml", validateYamlRoute());
+  return { access, mirror: mirror?.port };
+}
+
+/**
+ * Whether a repository page that names no local repository shows one mirrored from upstream: the page's API
+ * calls would bring it in, so the page asks first (the same lookup, with the caller's rights) rather than
+ * answering 404 to a page that then renders. Upstream unreachable or refusing: not found, as the API says.
+ */
+async function mirroredForPage(
+  repositories: { access: RepoAccess; mirror?: RepoMirror },
+  c: Context,
+  type: RepoType,
+  id: string,
+): Promise<boolean> {
+  if (!repositories.mirror) return false;
+  const actor = repositories.access.actor(c);
+  return repositories.mirror.lookup(type, id, actor).then(
+    (repo) => repo !== undefined,
+    () => false,
+  );
 }
