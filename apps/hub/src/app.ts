@@ -1,7 +1,6 @@
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
-import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { type Dispatcher, getGlobalDispatcher } from "undici";
 import { accountsService } from "./accounts/accounts-service.js";
@@ -38,6 +37,7 @@ import type { HubEnv } from "./http/hub-env.js";
 import { createMetrics, type HubMetrics } from "./http/metrics.js";
 import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./http/public-url.js";
 import { readinessService } from "./http/readiness.js";
+import { hubRequestId } from "./http/request-id.js";
 import { requestLog } from "./http/request-log.js";
 import { createWebHandler } from "./http/static-web.js";
 import { isAdminPage, isAppPage } from "./http/web-pages.js";
@@ -181,7 +181,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   });
 
   const metrics = deps.metrics ?? createMetrics();
-  app.use("*", requestId());
+  app.use("*", hubRequestId());
   app.use("*", metrics.middleware);
   app.use("*", publicUrlMiddleware(hubPublicUrl));
   app.use("*", requestLog(logger));
