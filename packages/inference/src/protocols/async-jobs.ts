@@ -121,3 +121,54 @@ export const wavespeedJob: ProtocolFactory<"wavespeed-job"> = (route): TaskSpec 
     },
   };
 };
+
+/** Together's names for the hub's video parameters: `steps`, and `width` / `height` from `target_size`. */
+function togetherVideoParameters(parameters: Record<string, unknown>): Record<string, unknown> {
+  const { num_inference_steps: steps, target_size: size, ...rest } = parameters;
+  if (steps !== undefined) rest.steps = steps;
+  if (isObject(size)) {
+    if (size.width !== undefined) rest.width = size.width;
+    if (size.height !== undefined) rest.height = size.height;
+  }
+  return rest;
+}
+
+const TOGETHER_VIDEO_PENDING = new Set([undefined, "queued", "in_progress"]);
+
+/**
+ * Together's videos (docs.together.ai/reference/create-videos): POST /v2/videos {model, prompt} -> {id,
+ * status: queued}; poll GET /v2/videos/{id} every 2 s (as both hub clients) until completed ->
+ * `outputs.video_url`. Route option `imageInput: true`: the image (a data URL) is the first keyframe,
+ * `frame_images: [{input_image, frame: "first"}]`, and the prompt comes from `parameters`.
+ */
+export const togetherVideo: ProtocolFactory<"together-video"> = (route): TaskSpec => {
+  const imageInput = route.imageInput === true;
+  const state = (s: Record<string, unknown>) =>
+    s.status === "completed" ? "done" : TOGETHER_VIDEO_PENDING.has(s.status as string) ? "pending" : "failed";
+  return {
+    path: () => "/v2/videos",
+    ...(imageInput ? { inputEncoding: () => "data-url" as const } : {}),
+    body: ({ args, providerModelId }) => {
+      const parameters = togetherVideoParameters(parametersOf(args));
+      if (!imageInput) return { prompt: args.inputs, model: providerModelId, ...parameters };
+      return {
+        model: providerModelId,
+        frame_images: [{ input_image: args.inputs, frame: "first" }],
+        ...parameters,
+      };
+    },
+    parse: async (submit, ctx) => {
+      expectShape(submit, isObject(submit) && isString(submit.id), ctx.task, "{id, status}");
+      const done = (await runJob(submit, ctx, {
+        what: `together ${ctx.task} job`,
+        intervalMs: 2000,
+        statusUrl: (s) => `${ctx.base}/v2/videos/${encodeURIComponent(String(s.id))}`,
+        state,
+        finishedOnSubmit: state,
+      })) as Record<string, unknown>;
+      const url = isObject(done.outputs) ? done.outputs.video_url : undefined;
+      expectShape(done, isString(url), ctx.task, "{status: completed, outputs: {video_url}}");
+      return toMediaOutput({ kind: "url", url: url as string }, ctx, done);
+    },
+  };
+};

@@ -1,3 +1,4 @@
+import { blobToBase64 } from "../encoding.js";
 import type { ProtocolFactory, ResponseContext, RouteOf, TaskSpec } from "../providers/types.js";
 import { expectShape, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
@@ -44,9 +45,32 @@ function mediaUrl(response: unknown, key: string, task: string): string {
   return expectShape<string>(url, isString(url), task, `{${key}: ${key === "images" ? "[{url}]" : "{url}"}}`);
 }
 
-/** Parses fal's answer: `text` (speech recognition) or media at `images` / `audio` / `video`. */
+/** The media at `{key: {url}}` (a URL or, in sync mode, a data URL) as base64, with its content type. */
+async function mediaBase64(result: unknown, key: string, ctx: ResponseContext) {
+  const blob = await ctx.followUp.getBlob(mediaUrl(result, key, ctx.task));
+  const item = (result as Record<string, Record<string, unknown>>)[key]!;
+  const type = isString(item.content_type) ? item.content_type : blob.type;
+  return { base64: await blobToBase64(blob), type };
+}
+
+/**
+ * Parses fal's answer: `text` (speech recognition), the hub's task outputs made from one media file
+ * (`audio-sources`: `audio` as `[{label, blob, content-type}]`, labelled with its `text` when there is one;
+ * `mask`: `image` as `[{label: "mask", mask, score: 1}]`, fal names no segment), or media at `images` /
+ * `audio` / `video`.
+ */
 async function falOutput(result: unknown, output: string, ctx: ResponseContext): Promise<unknown> {
   if (output === "text") return HUB_OUTPUT_PARSERS["automatic-speech-recognition"]!(result, {});
+  if (output === "audio-sources") {
+    const { base64, type } = await mediaBase64(result, "audio", ctx);
+    const text = (result as Record<string, unknown>).text;
+    const label = isString(text) && text !== "" ? text : "speech";
+    return [{ label, blob: base64, "content-type": type || "audio/wav" }];
+  }
+  if (output === "mask") {
+    const { base64 } = await mediaBase64(result, "image", ctx);
+    return [{ label: "mask", mask: base64, score: 1 }];
+  }
   return toMediaOutput({ kind: "url", url: mediaUrl(result, output, ctx.task) }, ctx, result);
 }
 

@@ -1,9 +1,15 @@
 import type { ProtocolTable } from "../providers/types.js";
-import { bflJob, novitaVideo, wavespeedJob, zaiImageJob } from "./async-jobs.js";
+import { bflJob, novitaVideo, togetherVideo, wavespeedJob, zaiImageJob } from "./async-jobs.js";
 import { falQueue, falSync } from "./fal.js";
 import { hfPipeline } from "./hf-pipeline.js";
 import { openAiChat, openAiCompletions, textGenerationViaChat } from "./openai-chat.js";
-import { hyperbolicImages, openAiEmbeddings, openAiImages, openAiSpeech } from "./openai-media.js";
+import {
+  hyperbolicImages,
+  openAiEmbeddings,
+  openAiImages,
+  openAiSpeech,
+  togetherImageEdit,
+} from "./openai-media.js";
 import { replicatePrediction } from "./replicate.js";
 import { zaiLayoutParsing } from "./zai-layout.js";
 
@@ -19,6 +25,7 @@ export const ALL_PROTOCOLS: ProtocolTable = {
   "openai-speech": openAiSpeech,
   "openai-images": openAiImages,
   "hyperbolic-images": hyperbolicImages,
+  "together-image-edit": togetherImageEdit,
   "hf-pipeline": hfPipeline,
   "fal-sync": falSync,
   "fal-queue": falQueue,
@@ -27,5 +34,6 @@ export const ALL_PROTOCOLS: ProtocolTable = {
   "novita-video": novitaVideo,
   "wavespeed-job": wavespeedJob,
   "zai-image-job": zaiImageJob,
+  "together-video": togetherVideo,
   "zai-layout-parsing": zaiLayoutParsing,
 };

@@ -63,13 +63,47 @@ export const openAiImages: ProtocolFactory<"openai-images"> = (route): TaskSpec 
         model: providerModelId,
       };
     },
-    parse: (response, ctx) => {
-      const data = isObject(response) ? response.data : undefined;
-      const ok = isArrayOf(data, (x) => isObject(x) && isString(x.b64_json)) && data.length > 0;
-      expectShape(response, ok, "text-to-image", "{data: [{b64_json: string}]}");
-      const base64 = (data as Array<{ b64_json: string }>)[0]!.b64_json;
-      return toMediaOutput({ kind: "base64", base64, type: "image/jpeg" }, ctx, response);
+    parse: parseBase64Images,
+  };
+};
+
+/** `{data: [{b64_json}]}` -> the first image. */
+const parseBase64Images: TaskSpec["parse"] = (response, ctx) => {
+  const data = isObject(response) ? response.data : undefined;
+  const ok = isArrayOf(data, (x) => isObject(x) && isString(x.b64_json)) && data.length > 0;
+  expectShape(response, ok, ctx.task, "{data: [{b64_json: string}]}");
+  const base64 = (data as Array<{ b64_json: string }>)[0]!.b64_json;
+  return toMediaOutput({ kind: "base64", base64, type: "image/jpeg" }, ctx, response);
+};
+
+/**
+ * Together's image edits (docs.together.ai/docs/image-to-image): its images endpoint with the prompt from
+ * `parameters` and the image as a data URL, in `image_url` for FLUX.1 Kontext models (the only field they
+ * read) and in `reference_images` for the others (FLUX.2, Gemini images); `num_inference_steps` is its
+ * `steps`. As huggingface_hub and @huggingface/inference send it. Route option: `path`.
+ */
+export const togetherImageEdit: ProtocolFactory<"together-image-edit"> = (route): TaskSpec => {
+  const path = option(route, "path", "/v1/images/generations");
+  return {
+    path: (ctx) => fillPath(path, ctx),
+    inputEncoding: () => "data-url",
+    body: ({ args, providerModelId }) => {
+      const { prompt, num_inference_steps: steps, ...rest } = flatArgs(args);
+      const id = providerModelId.toLowerCase();
+      const image =
+        id.includes("kontext") && id.includes("flux.1")
+          ? { image_url: args.inputs }
+          : { reference_images: [args.inputs] };
+      return {
+        prompt: prompt ?? "",
+        ...image,
+        response_format: "base64",
+        ...rest,
+        ...(steps !== undefined ? { steps } : {}),
+        model: providerModelId,
+      };
     },
+    parse: parseBase64Images,
   };
 };
 

@@ -32,5 +32,10 @@ export const falAi: ProviderConfig = {
       output: "images",
     },
     "image-text-to-video": { protocol: "fal-queue", input: "image_url", output: "video" },
+    // Audio apps (speech enhancement, voice changers): the file as `audio_url`, the result's `audio.url`
+    // as the hub's audio-to-audio output (both hub clients use the queue).
+    "audio-to-audio": { protocol: "fal-queue", input: "audio_url", output: "audio-sources" },
+    // Background removal and mask apps: `image_url` in, the mask inline (`sync_mode`) at `image.url`.
+    "image-segmentation": { protocol: "fal-queue", input: "image_url", output: "mask", syncMode: true },
   },
 };

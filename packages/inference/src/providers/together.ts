@@ -14,5 +14,10 @@ export const together: ProviderConfig = {
     "feature-extraction": { protocol: "openai-embeddings" },
     // /v1/audio/speech refuses a body without `voice`; Kokoro's default is af_alloy (as the public client).
     "text-to-speech": { protocol: "openai-speech", voiceFor: { kokoro: "af_alloy" } },
+    // Image edits on the images endpoint (docs.together.ai/docs/image-to-image).
+    "image-to-image": { protocol: "together-image-edit" },
+    // Video jobs at /v2/videos (docs.together.ai/reference/create-videos).
+    "text-to-video": { protocol: "together-video" },
+    "image-to-video": { protocol: "together-video", imageInput: true },
   },
 };

@@ -96,6 +96,8 @@ export type TaskRoute =
   | ({ protocol: "openai-speech"; voiceFor?: Readonly<Record<string, string>> } & PathOption)
   | ({ protocol: "openai-images"; responseFormat?: "b64_json" | "base64" } & PathOption)
   | ({ protocol: "hyperbolic-images" } & PathOption)
+  /** Together's image edits: its images endpoint with the image as a data URL (`image_url` or `reference_images`). */
+  | ({ protocol: "together-image-edit" } & PathOption)
   | { protocol: "hf-pipeline" }
   /**
    * `input`: the body field carrying `inputs`, or `inputFor` the field of provider model ids starting with
@@ -108,13 +110,19 @@ export type TaskRoute =
       output?: string;
       syncMode?: boolean;
     }
-  /** `inputList`: a body field that also carries `inputs`, as a one-item list (`image_urls`). */
-  | { protocol: "fal-queue"; input?: string; inputList?: string; output?: string }
+  /**
+   * `inputList`: a body field that also carries `inputs`, as a one-item list (`image_urls`); `output` also
+   * "audio-sources" (audio-to-audio: `audio.url` as the hub's `[{label, blob, content-type}]`) or "mask"
+   * (image-segmentation: `image.url` as `[{label, mask, score}]`); `syncMode`: media inline as data URLs.
+   */
+  | { protocol: "fal-queue"; input?: string; inputList?: string; output?: string; syncMode?: boolean }
   /** `output: "text"`: the prediction's output is a transcript (a string, or `{transcription}`), not media. */
   | { protocol: "replicate-prediction"; input?: string; output?: "text" }
   | { protocol: "bfl-job" }
   | { protocol: "novita-video" }
   | { protocol: "zai-image-job" }
+  /** `imageInput`: the image (a data URL) is the first keyframe and the prompt comes from `parameters`. */
+  | { protocol: "together-video"; imageInput?: boolean }
   | { protocol: "zai-layout-parsing" }
   /** `imageInput`: the base64 `inputs` go as `image` rather than `prompt`. */
   | { protocol: "wavespeed-job"; imageInput?: boolean };

@@ -9,5 +9,9 @@ export const wavespeed: ProviderConfig = {
     "text-to-image": { protocol: "wavespeed-job" },
     "image-to-image": { protocol: "wavespeed-job", imageInput: true },
     "image-to-video": { protocol: "wavespeed-job", imageInput: true },
+    "text-to-video": { protocol: "wavespeed-job" },
+    // Edits and animations with a prompt (Qwen-Image-Edit, Wan TI2V): the image, when given, as `image`.
+    "image-text-to-image": { protocol: "wavespeed-job", imageInput: true },
+    "image-text-to-video": { protocol: "wavespeed-job", imageInput: true },
   },
 };

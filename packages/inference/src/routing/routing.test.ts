@@ -221,8 +221,11 @@ describe("validation (spec §5)", () => {
     );
   });
 
-  it("limits text-to-video to fal-ai, novita and replicate", async () => {
-    await fail(textToVideo({ provider: "together", model: "m", inputs: "x" }), "fal-ai, novita, replicate");
+  it("limits text-to-video to the providers that serve it", async () => {
+    await fail(
+      textToVideo({ provider: "hyperbolic", model: "m", inputs: "x" }),
+      "fal-ai, novita, replicate, together, wavespeed",
+    );
   });
 
   it("requires a supported audio content type for fal-ai speech recognition", async () => {

@@ -1,10 +1,11 @@
+import { falQueue } from "../protocols/fal.js";
 import { hfPipeline } from "../protocols/hf-pipeline.js";
 import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, ImageSegmentationOutput, JsonObject } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
 
 /** The protocols the providers of this task speak. */
-const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline };
+const PROTOCOLS: ProtocolTable = { "hf-pipeline": hfPipeline, "fal-queue": falQueue };
 
 export type ImageSegmentationArgs = BaseArgs & {
   inputs: Blob;

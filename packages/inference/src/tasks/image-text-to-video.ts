@@ -1,10 +1,11 @@
+import { wavespeedJob } from "../protocols/async-jobs.js";
 import { falQueue } from "../protocols/fal.js";
 import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, JsonObject } from "../types.js";
 import { type RunOptions, runTask } from "./run.js";
 
 /** The protocols the providers of this task speak. */
-const PROTOCOLS: ProtocolTable = { "fal-queue": falQueue };
+const PROTOCOLS: ProtocolTable = { "fal-queue": falQueue, "wavespeed-job": wavespeedJob };
 
 /** An image (optional: some models also generate from the prompt alone) and a prompt in `parameters`. */
 export type ImageTextToVideoArgs = BaseArgs & {

@@ -1,6 +1,7 @@
 import { wavespeedJob } from "../protocols/async-jobs.js";
 import { falSync } from "../protocols/fal.js";
 import { hfPipeline } from "../protocols/hf-pipeline.js";
+import { togetherImageEdit } from "../protocols/openai-media.js";
 import { replicatePrediction } from "../protocols/replicate.js";
 import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, JsonObject } from "../types.js";
@@ -12,6 +13,7 @@ const PROTOCOLS: ProtocolTable = {
   "fal-sync": falSync,
   "replicate-prediction": replicatePrediction,
   "wavespeed-job": wavespeedJob,
+  "together-image-edit": togetherImageEdit,
 };
 
 export type ImageToImageArgs = BaseArgs & {

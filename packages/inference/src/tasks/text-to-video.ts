@@ -1,4 +1,4 @@
-import { novitaVideo } from "../protocols/async-jobs.js";
+import { novitaVideo, togetherVideo, wavespeedJob } from "../protocols/async-jobs.js";
 import { falQueue } from "../protocols/fal.js";
 import { replicatePrediction } from "../protocols/replicate.js";
 import type { ProtocolTable } from "../providers/types.js";
@@ -10,6 +10,8 @@ const PROTOCOLS: ProtocolTable = {
   "fal-queue": falQueue,
   "replicate-prediction": replicatePrediction,
   "novita-video": novitaVideo,
+  "together-video": togetherVideo,
+  "wavespeed-job": wavespeedJob,
 };
 
 export type TextToVideoArgs = BaseArgs & { inputs: string; parameters?: JsonObject };

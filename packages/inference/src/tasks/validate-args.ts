@@ -2,7 +2,8 @@ import { isBlob } from "../encoding.js";
 import { InputError } from "../errors.js";
 import type { InferenceTask, ProviderChoice } from "../types.js";
 
-const TEXT_TO_VIDEO_PROVIDERS = ["fal-ai", "novita", "replicate"];
+// Spec §5 names fal-ai, novita and replicate; Together and WaveSpeed serve it since (both hub clients call them).
+const TEXT_TO_VIDEO_PROVIDERS = ["fal-ai", "novita", "replicate", "together", "wavespeed"];
 /** Content types fal.ai accepts for speech recognition (spec §5). */
 export const FAL_AUDIO_CONTENT_TYPES = ["audio/mpeg", "audio/mp4", "audio/wav", "audio/x-wav"];
 

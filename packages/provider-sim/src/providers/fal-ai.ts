@@ -31,8 +31,10 @@ function missingFields(res: ServerResponse, fields: string[]): void {
 
 /** The fields the model needs (non-empty strings). */
 function requiredFields(task: string, model: string): string[] {
-  if (task === "automatic-speech-recognition") return ["audio_url"];
-  if (task === "image-to-image" || task === "image-to-video") return ["image_url"];
+  if (task === "automatic-speech-recognition" || task === "audio-to-audio") return ["audio_url"];
+  if (task === "image-to-image" || task === "image-to-video" || task === "image-segmentation") {
+    return ["image_url"];
+  }
   // fal's speech apps differ: Kokoro's read `prompt` (fal.ai/models/fal-ai/kokoro/american-english/api;
   // without it they speak an empty prompt, refused here so that a client sending `text` is seen), Dia,
   // Orpheus, Chatterbox, MiniMax and ElevenLabs read `text` (what huggingface_hub and
@@ -53,6 +55,22 @@ function resultFor(context: SimContext, task: string, body: Body): unknown {
     case "text-to-audio":
       return {
         audio: { url: simMediaUrl(context, "wav"), content_type: "audio/wav", file_name: "audio.wav" },
+      };
+    // Audio apps (fal.ai/models/fal-ai/elevenlabs/audio-isolation/api): the processed audio file.
+    case "audio-to-audio":
+      return {
+        audio: { url: simMediaUrl(context, "wav"), content_type: "audio/wav", file_name: "audio.wav" },
+      };
+    // Mask apps (fal.ai/models/fal-ai/birefnet/api): the mask as an image, inline in sync mode.
+    case "image-segmentation":
+      return {
+        image: {
+          url: syncMode ? mediaDataUrl("png") : simMediaUrl(context, "png"),
+          content_type: "image/png",
+          file_name: "mask.png",
+          width: 8,
+          height: 8,
+        },
       };
     case "text-to-video":
     case "image-to-video":

@@ -43,7 +43,7 @@ export function taskOfProviderModel(context: SimContext, providerModel: string):
 
 /** The media kind a generation task produces. */
 export function mediaKindOfTask(task: string): MediaKind {
-  if (task === "text-to-video" || task === "image-to-video") return "mp4";
+  if (task.endsWith("-to-video")) return "mp4";
   if (task === "text-to-speech" || task === "text-to-audio") return "wav";
   return "png";
 }

@@ -1,6 +1,7 @@
 import type { ProviderDefinition, Route } from "../context.js";
 import { type OpenAiCompatibleOptions, openAiCompatibleRoutes } from "../protocols/openai-compatible.js";
 import { novitaVideoRoutes } from "./novita-video.js";
+import { togetherVideoRoutes } from "./together-video.js";
 import { zaiImageRoutes } from "./zai-images.js";
 
 interface CompatibleProvider extends OpenAiCompatibleOptions {
@@ -58,6 +59,7 @@ const COMPATIBLE: CompatibleProvider[] = [
     embeddings: true,
     speech: "voice-required",
     missingField: "together",
+    extraRoutes: togetherVideoRoutes,
   },
   { name: "groq", realBaseUrl: "https://api.groq.com", prefix: "/openai/v1" },
   { name: "featherless-ai", realBaseUrl: "https://api.featherless.ai", prefix: "/v1", completions: true },
