@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { Outlet, useParams } from "react-router";
 import { ModelHeader, ModelNav } from "../../features/model-page/index.js";
+import { RepoScanNotice } from "../../features/repo-scan/index.js";
 import { modelQuery } from "../../lib/api/models.js";
 import type { RepoRouteContext } from "../../lib/route-model.js";
 import { RepoPageStatus } from "./repo-page-status.js";
@@ -18,6 +19,7 @@ export function ModelLayout() {
     <div className="flex flex-col gap-4">
       <ModelHeader model={model.data} />
       <ModelNav model={model.data} />
+      <RepoScanNotice repo={context.repo} />
       <Outlet context={context} />
     </div>
   );

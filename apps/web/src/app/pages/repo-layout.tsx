@@ -3,6 +3,7 @@ import { useMemo } from "react";
 import { Outlet, useParams } from "react-router";
 import { RepoHeader } from "../../components/repo/repo-header.js";
 import { RepoTabs } from "../../components/repo/repo-tabs.js";
+import { RepoScanNotice } from "../../features/repo-scan/index.js";
 import { repoInfoQuery } from "../../lib/api/repos.js";
 import type { RepoRef } from "../../lib/repo-ref.js";
 import type { RepoRouteContext } from "../../lib/route-model.js";
@@ -39,6 +40,7 @@ function RepoLayout({ type }: { type: "dataset" | "space" }) {
         }
       />
       <RepoTabs repo={context.repo} />
+      <RepoScanNotice repo={context.repo} />
       <Outlet context={context} />
     </div>
   );

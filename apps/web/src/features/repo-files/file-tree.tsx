@@ -6,6 +6,7 @@ import { lastCommitsQuery, type TreeEntry, treeQuery } from "../../lib/api/repo-
 import { viewerQuery } from "../../lib/api/session.js";
 import { formatAgo, formatBytes } from "../../lib/format.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
+import { ScanBadge } from "../repo-scan/scan-badge.js";
 import { Breadcrumbs } from "./breadcrumbs.js";
 import { RevisionSwitcher } from "./revision-switcher.js";
 
@@ -98,7 +99,7 @@ export function FileTree({ repo, revision, dir }: { repo: RepoRef; revision: str
   );
 }
 
-/** One page of entries; their last commits arrive in a second request and fill in. */
+/** One page of entries; their last commits and scans arrive in a second request and fill in. */
 function TreePage({ repo, revision, entries }: { repo: RepoRef; revision: string; entries: TreeEntry[] }) {
   const lastCommits = useQuery(
     lastCommitsQuery(
@@ -114,7 +115,7 @@ function TreePage({ repo, revision, entries }: { repo: RepoRef; revision: string
           key={entry.path}
           repo={repo}
           revision={revision}
-          entry={{ ...entry, lastCommit: lastCommits.data?.get(entry.path) ?? entry.lastCommit }}
+          entry={{ ...entry, ...lastCommits.data?.get(entry.path) }}
         />
       ))}
     </tbody>
@@ -148,6 +149,7 @@ function EntryRow({ repo, revision, entry }: { repo: RepoRef; revision: string; 
               LFS
             </span>
           ) : null}
+          {entry.securityFileStatus ? <ScanBadge security={entry.securityFileStatus} /> : null}
         </span>
       </td>
       <td className="w-24 px-3 py-2 text-right tabular-nums text-muted">

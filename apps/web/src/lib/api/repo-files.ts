@@ -5,6 +5,7 @@ import { filePath, type RepoRef, repoApiUrl } from "../repo-ref.js";
 import { hubGet, hubSend } from "./hub-fetch.js";
 import { nextLinkFrom } from "./link-header.js";
 import type { RepoMirrorInfo } from "./repos.js";
+import { isScanPending, type SecurityFileStatus } from "./scan.js";
 import { viewerQuery } from "./session.js";
 
 /** One entry of `GET /api/{type}s/{id}/tree/{rev}/{path}?expand=true` (the public hub's shape). */
@@ -15,6 +16,8 @@ export interface TreeEntry {
   path: string;
   lfs?: { oid: string; size: number; pointerSize: number };
   lastCommit?: { id: string; title: string; date: string };
+  /** The file's scan (with `expand`): pending while it runs. */
+  securityFileStatus?: SecurityFileStatus;
 }
 
 export interface CommitSummary {
@@ -126,17 +129,35 @@ export const pathInfoQuery = (repo: RepoRef, revision: string, path: string) =>
     queryFn: async ({ signal }): Promise<TreeEntry | null> =>
       (await pathsInfo(repo, revision, [path], signal))[0] ?? null,
     staleTime: 30_000,
+    refetchInterval: (query) => (query.state.data && hasPendingScan([query.state.data]) ? 3_000 : false),
   });
 
-/** The last commit of each of a page's paths (one `paths-info` call with `expand`). */
+/** What `expand` adds to each of a page's entries: its last commit and its scan. */
+export type ExpandedFacts = Pick<TreeEntry, "lastCommit" | "securityFileStatus">;
+
+/** Whether any entry's scan is still running: the page asks again until none is. */
+export function hasPendingScan(facts: Iterable<ExpandedFacts>): boolean {
+  for (const fact of facts) if (isScanPending(fact.securityFileStatus)) return true;
+  return false;
+}
+
+/** The last commit and scan of each of a page's paths (one `paths-info` call with `expand`). */
 export const lastCommitsQuery = (repo: RepoRef, revision: string, paths: string[]) =>
   queryOptions({
     queryKey: ["last-commits", repo.type, repo.id, revision, paths],
     queryFn: async ({ signal }) => {
       const entries = await pathsInfo(repo, revision, paths, signal);
-      return new Map(entries.map((entry) => [entry.path, entry.lastCommit]));
+      return new Map<string, ExpandedFacts>(
+        entries.map((entry) => [
+          entry.path,
+          { lastCommit: entry.lastCommit, securityFileStatus: entry.securityFileStatus },
+        ]),
+      );
     },
     staleTime: 30_000,
+    // A scan still running: ask again every 3 s until every scan of the page is done.
+    refetchInterval: (query) =>
+      query.state.data && hasPendingScan(query.state.data.values()) ? 3_000 : false,
   });
 
 /** Files shown as text up to this size; larger ones offer the download only. */

@@ -1,0 +1,3 @@
+export { RepoScanNotice } from "./repo-scan-notice.js";
+export { ScanBadge } from "./scan-badge.js";
+export { ScanPanel } from "./scan-panel.js";

@@ -1,0 +1,24 @@
+import type { SecurityFileStatus } from "../../lib/api/scan.js";
+import { antivirusLine, describeFileStatus, TONE_CLASS } from "./scan-status.js";
+
+/**
+ * A file's scan as a small badge: words and a glyph (never colour alone), the plain-words summary and the
+ * antivirus line in its title, and "Security scan:" for screen readers.
+ */
+export function ScanBadge({ security }: { security: SecurityFileStatus | undefined | null }) {
+  const description = describeFileStatus(security);
+  const antivirus = description.kind === "pending" ? null : antivirusLine(security);
+  const title = antivirus ? `${description.summary} Antivirus: ${antivirus.text}` : description.summary;
+  return (
+    <span
+      data-testid="scan-badge"
+      data-scan={description.kind}
+      title={title}
+      className={`inline-flex shrink-0 items-center gap-1 rounded border px-1 text-[11px] font-medium ${TONE_CLASS[description.tone]}`}
+    >
+      <span aria-hidden="true">{description.glyph}</span>
+      <span className="sr-only">Security scan: </span>
+      {description.label}
+    </span>
+  );
+}
