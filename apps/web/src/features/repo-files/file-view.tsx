@@ -8,7 +8,7 @@ import { MAX_TEXT_BYTES, pathInfoQuery, type TreeEntry } from "../../lib/api/rep
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
 import { formatAgo, formatBytes } from "../../lib/format.js";
 import { filesUrls, type RepoRef, resolveUrl } from "../../lib/repo-ref.js";
-import { ScanPanel } from "../repo-scan/index.js";
+import { FileScan } from "../repo-scan/index.js";
 import { Breadcrumbs } from "./breadcrumbs.js";
 import { isImagePath, languageOf, looksLikeText, MAX_HIGHLIGHT_BYTES } from "./file-language.js";
 import { RevisionSwitcher } from "./revision-switcher.js";
@@ -40,7 +40,7 @@ export function FileView({ repo, revision, path }: { repo: RepoRef; revision: st
           ) : (
             <>
               <FileFacts repo={repo} entry={data} />
-              <ScanPanel security={data.securityFileStatus} />
+              <FileScan repo={repo} revision={revision} path={path} security={data.securityFileStatus} />
               <div className="flex flex-wrap items-center gap-2">
                 <a href={rawUrl} className={buttonClass}>
                   Raw

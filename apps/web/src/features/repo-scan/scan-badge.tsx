@@ -5,8 +5,15 @@ import { antivirusLine, describeFileStatus, TONE_CLASS } from "./scan-status.js"
  * A file's scan as a small badge: words and a glyph (never colour alone), the plain-words summary and the
  * antivirus line in its title, and "Security scan:" for screen readers.
  */
-export function ScanBadge({ security }: { security: SecurityFileStatus | undefined | null }) {
-  const description = describeFileStatus(security);
+export function ScanBadge({
+  security,
+  verdict,
+}: {
+  security: SecurityFileStatus | undefined | null;
+  /** The full report's verdict, when known: it tells "could not scan" from "suspicious". */
+  verdict?: string;
+}) {
+  const description = describeFileStatus(security, verdict);
   const antivirus = description.kind === "pending" ? null : antivirusLine(security);
   const title = antivirus ? `${description.summary} Antivirus: ${antivirus.text}` : description.summary;
   return (

@@ -1,5 +1,11 @@
 import type { ReactNode } from "react";
-import type { PickleImportView, SafetyLevel, SecurityFileStatus } from "../../lib/api/scan.js";
+import type {
+  FileScanView,
+  PickleImportView,
+  SafetyLevel,
+  ScanFindingView,
+  SecurityFileStatus,
+} from "../../lib/api/scan.js";
 import { ScanBadge } from "./scan-badge.js";
 import {
   antivirusLine,
@@ -10,46 +16,26 @@ import {
   TONE_CLASS,
 } from "./scan-status.js";
 
-/** A finding that is not a pickle import (a Keras Lambda layer, a secret's kind and line, a bad header). */
-export interface ScanFindingView {
-  scanner: string;
-  safety: SafetyLevel;
-  message: string;
-  location?: string;
-}
-
-/** What the file's full report adds to its `securityFileStatus`, when the hub gives it. */
-export interface ScanDetails {
-  findings: ScanFindingView[];
-  /** Why the file could not be scanned. */
-  reason?: string;
-  /** The antivirus in the report's words: `not-scanned` with its reason is never "clean". */
-  antivirus?: {
-    status: "clean" | "infected" | "not-scanned" | "error";
-    virusNames: string[];
-    reason?: string;
-  };
-}
-
 /**
  * The file page's scan: the verdict in plain words, the imports a pickle makes with what each level means,
  * the other findings, and the antivirus line. `children` is where the download policy's notice goes.
  */
 export function ScanPanel({
   security,
-  details,
+  report,
   children,
 }: {
   security: SecurityFileStatus | undefined;
-  details?: ScanDetails | null;
+  /** The full report, when the hub gives one: findings, the could-not-scan reason, the antivirus's words. */
+  report?: FileScanView | null;
   children?: ReactNode;
 }) {
-  const description = describeFileStatus(security);
+  const description = describeFileStatus(security, report?.verdict);
   const imports = [...(security?.pickleImportScan?.imports ?? [])].sort(
     (a, b) => SAFETY_ORDER[a.safety] - SAFETY_ORDER[b.safety],
   );
-  const findings = details?.findings ?? [];
-  const antivirus = antivirusOf(security, details, description.kind === "pending");
+  const findings = report?.findings ?? [];
+  const antivirus = antivirusOf(security, report, description.kind === "pending");
   return (
     <section
       aria-labelledby="scan-heading"
@@ -60,13 +46,13 @@ export function ScanPanel({
         <h3 id="scan-heading" className="font-semibold">
           Security scan
         </h3>
-        <ScanBadge security={security} />
+        <ScanBadge security={security} verdict={report?.verdict} />
       </div>
       <p>{description.summary}</p>
-      {details?.reason && description.kind === "could-not-scan" ? (
+      {report?.reason && description.kind === "could-not-scan" ? (
         <p data-testid="scan-reason">
           <span className="text-muted">Why: </span>
-          {details.reason}
+          {report.reason}
         </p>
       ) : null}
       {imports.length > 0 ? <ImportList imports={imports} /> : null}
@@ -142,16 +128,16 @@ function SafetyLabel({ level }: { level: SafetyLevel }) {
 
 function antivirusOf(
   security: SecurityFileStatus | undefined,
-  details: ScanDetails | null | undefined,
+  report: FileScanView | null | undefined,
   pending: boolean,
 ): { text: string; tone: ScanTone } {
   if (pending) return { text: "waiting for the scan.", tone: "neutral" };
-  const report = details?.antivirus;
-  if (report?.status === "not-scanned") {
-    return { text: `not scanned${report.reason ? `: ${report.reason}` : ""}.`, tone: "neutral" };
+  const antivirus = report?.antivirus;
+  if (antivirus?.status === "not-scanned") {
+    return { text: `not scanned${antivirus.reason ? `: ${antivirus.reason}` : ""}.`, tone: "neutral" };
   }
-  if (report?.status === "error") {
-    return { text: `the scan failed${report.reason ? `: ${report.reason}` : ""}.`, tone: "warn" };
+  if (antivirus?.status === "error") {
+    return { text: `the scan failed${antivirus.reason ? `: ${antivirus.reason}` : ""}.`, tone: "warn" };
   }
   return antivirusLine(security);
 }

@@ -106,11 +106,16 @@ function kindOf(status: string): ScanKind {
 
 /**
  * How to show a file's scan. A virus found makes it unsafe whatever the status says; an import the hub calls
- * dangerous makes it unsafe too (the stricter reading wins).
+ * dangerous makes it unsafe too (the stricter reading wins). `verdict`, from the file's full report, tells a
+ * file that could not be scanned from a suspicious one (`securityFileStatus` calls both "suspicious").
  */
-export function describeFileStatus(security: SecurityFileStatus | undefined | null): ScanDescription {
+export function describeFileStatus(
+  security: SecurityFileStatus | undefined | null,
+  verdict?: string,
+): ScanDescription {
   if (!security) return KINDS.unscanned;
   let kind = isScanPending(security) ? "pending" : kindOf(security.status);
+  if (verdict === "could-not-scan" && kind !== "pending" && kind !== "unsafe") kind = "could-not-scan";
   const highest = security.pickleImportScan?.highestSafetyLevel;
   if (security.avScan?.virusFound || highest === "dangerous") kind = "unsafe";
   else if (highest === "suspicious" && (kind === "safe" || kind === "unknown")) kind = "suspicious";
