@@ -4,7 +4,7 @@ import { fieldsFor, modelView, needsMappings, parseExpand } from "../catalogue/m
 import { repoCardTags, spaceSdk } from "../derive/derive-repo-card.js";
 import { parseFrontMatter } from "../derive/front-matter.js";
 import type { DiscussionsService } from "../discussions/discussions-service.js";
-import { EntryNotFoundError, InvalidInputError } from "../errors.js";
+import { EntryNotFoundError, InvalidInputError, NotFoundError } from "../errors.js";
 import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
 import type { CasService } from "../lfs-xet/cas-service.js";
@@ -12,6 +12,7 @@ import type { XetSigner } from "../lfs-xet/xet-tokens.js";
 import type { AccessRequestsService } from "./access-requests-service.js";
 import type { ContentClaims } from "./content-claims.js";
 import { lfsPointerSize } from "./lfs-pointer.js";
+import type { RepoAction } from "./repo-access.js";
 import { assignedRepo, assignedRevision, type RepoApiPath } from "./repo-assignment.js";
 import { parseFolderPath, parseRepoPath } from "./repo-path.js";
 import type { FileRecord, RepoRecord } from "./repo-records.js";
@@ -264,6 +265,28 @@ async function commitsTarget(
   const path = parseRepoPath(pathText);
   if (!(await deps.repos.entryAt(repo, commitOid, path))) throw new EntryNotFoundError(path);
   return { commitOid, path };
+}
+
+/**
+ * GET /api/{type}s/{id}/auth-check[/write] (huggingface_hub's `auth_check`): 200 when the caller may download
+ * the repository's files (gated: gated), or with `/write` push to it; otherwise the same error a download or a
+ * commit gets (RepoNotFound, GatedRepo, 401/403), which the client turns into its typed exceptions.
+ * repoAssignment checks the access (authCheckAccess) before this runs.
+ */
+export async function repoAuthCheck(_deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
+  const [mode, ...rest] = target.rest;
+  if (rest.length > 0 || (mode !== undefined && mode !== "write")) {
+    throw new NotFoundError(
+      "Use /auth-check to check read access, or /auth-check/write to check write access.",
+    );
+  }
+  const { repo } = assignedRepo(c);
+  return c.json({ id: repo.id, type: repo.type, access: mode === "write" ? "write" : "read" });
+}
+
+/** What auth-check checks: reading the files, or with `/write` writing the repository. */
+export function authCheckAccess(_c: Context, target: RepoApiPath): RepoAction {
+  return target.rest[0] === "write" ? "write" : "read-files";
 }
 
 /** GET /api/{type}s/{id}/refs: branches, tags, and with `include_prs=1` pull-request refs. */

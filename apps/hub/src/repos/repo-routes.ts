@@ -14,7 +14,9 @@ import { xetTokenHandler } from "../lfs-xet/xet-token-routes.js";
 import { askAccess, userAccessRequests } from "./access-requests-routes.js";
 import { repoCompare } from "./compare-routes.js";
 import {
+  authCheckAccess,
   type RepoReadDeps,
+  repoAuthCheck,
   repoCommits,
   repoInfo,
   repoPathsInfo,
@@ -65,6 +67,7 @@ const REPO_API: readonly {
   { method: "POST", action: "paths-info", access: "read", tail: true, handler: repoPathsInfo },
   { method: "GET", action: "commits", access: "read", tail: true, handler: repoCommits },
   { method: "GET", action: "refs", access: "read", tail: true, handler: repoRefs },
+  { method: "GET", action: "auth-check", access: authCheckAccess, tail: true, handler: repoAuthCheck },
   { method: "GET", action: "compare", access: "read-files", tail: true, handler: repoCompare },
   { method: "POST", action: "preupload", access: preuploadAccess, tail: true, handler: repoPreupload },
   { method: "POST", action: "commit", access: commitAccess, tail: true, handler: repoCommit },

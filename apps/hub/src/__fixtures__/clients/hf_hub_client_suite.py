@@ -22,6 +22,7 @@ from huggingface_hub import (
 from huggingface_hub.errors import (
     EntryNotFoundError,
     GatedRepoError,
+    HfHubHTTPError,
     RepositoryNotFoundError,
     RevisionNotFoundError,
 )
@@ -213,6 +214,8 @@ expect_raises(
     RepositoryNotFoundError, lambda: hf_hub_download("alice/secret", "s.txt", token=BOB_TOKEN, cache_dir=cache)
 )
 assert api.model_info("alice/secret").private is True
+api.auth_check("alice/secret")
+expect_raises(RepositoryNotFoundError, lambda: bob.auth_check("alice/secret"))
 assert open(hf_hub_download("alice/secret", "s.txt", cache_dir=cache)).read() == "secret"
 
 step("gated repository: metadata public, files refused until access is granted")
@@ -222,6 +225,7 @@ api.update_repo_settings("alice/gated", gated="manual")
 assert anonymous.model_info("alice/gated").gated == "manual"
 expect_raises(GatedRepoError, lambda: hf_hub_download("alice/gated", "g.txt", token=False, cache_dir=cache))
 expect_raises(GatedRepoError, lambda: hf_hub_download("alice/gated", "g.txt", token=BOB_TOKEN, cache_dir=cache))
+expect_raises(GatedRepoError, lambda: bob.auth_check("alice/gated"))
 asked = httpx.post(f"{ENDPOINT}/api/models/alice/gated/ask-access", headers={"Authorization": f"Bearer {BOB_TOKEN}"}, json={"reason": "research"})
 assert asked.status_code == 200 and asked.json()["status"] == "pending", asked.text
 assert [r.username for r in api.list_pending_access_requests("alice/gated")] == ["bob"]
@@ -233,10 +237,20 @@ assert open(hf_hub_download("alice/gated", "g.txt", token=BOB_TOKEN, cache_dir=b
 api.reject_access_request("alice/gated", "bob", rejection_reason="test")
 expect_raises(GatedRepoError, lambda: hf_hub_download("alice/gated", "g.txt", token=BOB_TOKEN, cache_dir=os.path.join(work, "bob2")))
 api.grant_access("alice/gated", "bob")
+bob.auth_check("alice/gated")
 assert open(hf_hub_download("alice/gated", "g.txt", token=BOB_TOKEN, cache_dir=os.path.join(work, "bob3"))).read() == "gated"
 assert open(hf_hub_download("alice/gated", "g.txt", cache_dir=cache)).read() == "gated"
 
 step("writes by another user are refused")
+api.auth_check(REPO, write=True)
+try:
+    bob.auth_check(REPO, write=True)
+    raise AssertionError("bob may write to alice's repository")
+except HfHubHTTPError as error:
+    assert error.response.status_code == 403, error
+    # The client's trace id came back as the hub's request id, which the error names.
+    assert error.response.headers["X-Request-Id"] == error.response.request.headers["X-Amzn-Trace-Id"]
+    assert error.request_id == error.response.headers["X-Request-Id"], error.request_id
 try:
     bob.upload_file(path_or_fileobj=b"x", path_in_repo="intruder.txt", repo_id=REPO)
     raise AssertionError("bob wrote to alice's repository")

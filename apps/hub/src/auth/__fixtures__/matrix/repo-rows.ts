@@ -79,6 +79,28 @@ export const REPO_ROWS: Row[] = [
     expected: READ_PRIVATE_REPO,
   },
   {
+    route: "GET /api/{type}s/{id}/auth-check",
+    name: "check read access to a private repository",
+    method: "GET",
+    path: `${API}/auth-check`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/{type}s/{id}/auth-check",
+    name: "check read access to a gated repository nobody granted",
+    method: "GET",
+    path: `/api/models/${GATED}/auth-check`,
+    // Gated as its files are: the same callers as a download of the gated repository's file.
+    expected: { ...READ_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 200 },
+  },
+  {
+    route: "GET /api/{type}s/{id}/auth-check",
+    name: "check write access to a private repository",
+    method: "GET",
+    path: `${API}/auth-check/write`,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
     route: "GET /api/{type}s/{id}/compare",
     name: "compare two revisions of a private repository",
     method: "GET",
