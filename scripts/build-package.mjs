@@ -8,6 +8,13 @@
 //   - `--asset path` (relative to the package): a file the code reads at run time or imports (a large JSON
 //     table). It is copied to the output directory under its own name, and an import of it stays an import
 //     of that copy instead of being inlined, so the package carries it once.
+//   - `--inline name` (a workspace dependency): its imports (`name`, `name/*`) are bundled from its sources
+//     instead of staying imports, tree-shaken to what this package uses. For a package whose cold start
+//     is the point (the snippet generator: one file to resolve and compile instead of seven across three
+//     packages). The inlined code is a second copy of that part of the dependency: only stateless code
+//     may be inlined, and its error classes are then told apart by their `isInstance` brand, not by
+//     `instanceof` (docs/decisions/package-bundles.md). The dependency stays in `dependencies`: the
+//     declarations still import its types.
 //
 // The output directory is emptied first, so a pack never carries a file an earlier build left.
 // Why esbuild: docs/decisions/package-bundles.md.
@@ -20,7 +27,13 @@ import { build } from "esbuild";
 const dir = process.cwd();
 const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
 const args = process.argv.slice(2);
-const assets = args.flatMap((arg, i) => (args[i - 1] === "--asset" ? [resolve(dir, arg)] : []));
+const optionValues = (name) => args.flatMap((arg, i) => (args[i - 1] === name ? [arg] : []));
+const assets = optionValues("--asset").map((path) => resolve(dir, path));
+const inlined = new Set(optionValues("--inline"));
+const declared = { ...manifest.dependencies, ...manifest.peerDependencies };
+for (const name of inlined) {
+  if (!(name in declared)) throw new Error(`build: --inline ${name} is not a dependency of ${manifest.name}`);
+}
 
 /** `exports` entries this build produces: name (for the output file) -> source. */
 const entryPoints = {};
@@ -49,10 +62,9 @@ const assetsStayFiles = {
   },
 };
 
-const external = [
-  ...Object.keys(manifest.dependencies ?? {}),
-  ...Object.keys(manifest.peerDependencies ?? {}),
-].flatMap((name) => [name, `${name}/*`]);
+const external = Object.keys(declared)
+  .filter((name) => !inlined.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
 
 await build({
   entryPoints,
@@ -65,6 +77,9 @@ await build({
   // Kept on the imports that stay imports (an `--asset` JSON needs its `with { type: "json" }`).
   supported: { "import-attributes": true },
   external: [...external, "node:*"],
+  // An inlined dependency is bundled from its TypeScript sources (its `source` export condition), so its
+  // build need not be fresh and it is tree-shaken as this package's own code is.
+  conditions: inlined.size > 0 ? ["source"] : [],
   chunkNames: "chunk-[hash]",
   // The JSX of a React entry (the widget's) compiles to the automatic runtime, as tsc does.
   jsx: "automatic",

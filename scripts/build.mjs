@@ -27,15 +27,33 @@ function newestMtime(path) {
   return newest;
 }
 
-/** What a workspace's build reads: its own files, and for the web app the packages' sources it bundles. */
+/**
+ * What a workspace's build reads: its own files, for the web app the packages' sources it bundles, and for
+ * a package built with `--inline <dependency>` (scripts/build-package.mjs) that dependency's sources.
+ */
 function sourcesOf(workspace) {
   const dir = join(root, workspace);
   const own = readdirSync(dir)
     .filter((name) => name !== "node_modules" && name !== "dist" && !name.startsWith("."))
     .map((name) => join(dir, name));
-  if (workspace !== "apps/web") return own;
-  const packages = readdirSync(join(root, "packages")).map((name) => join(root, "packages", name, "src"));
-  return [...own, ...packages];
+  if (workspace === "apps/web") {
+    const packages = readdirSync(join(root, "packages")).map((name) => join(root, "packages", name, "src"));
+    return [...own, ...packages];
+  }
+  const build = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).scripts?.build ?? "";
+  const inlined = [...build.matchAll(/--inline\s+(\S+)/g)].map((match) => workspaceOf(match[1]));
+  return [...own, ...inlined.map((other) => join(root, other, "src"))];
+}
+
+/** The workspace directory of a workspace package's name. */
+function workspaceOf(packageName) {
+  const { workspaces } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const found = workspaces.find(
+    (workspace) =>
+      JSON.parse(readFileSync(join(root, workspace, "package.json"), "utf8")).name === packageName,
+  );
+  if (!found) throw new Error(`build: --inline ${packageName} is not a workspace package`);
+  return found;
 }
 
 function isStale(workspace) {
