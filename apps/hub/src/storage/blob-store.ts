@@ -18,7 +18,7 @@ export interface BlobStore {
    * leaves the file where it was. Only drivers on a file system have it (S3 does not: callers put then);
    * a file on another disk than the store's is copied.
    */
-  adopt?(path: string, expected?: ExpectedBlob): Promise<BlobInfo>;
+  adopt?(path: string, expected?: ExpectedBlob, options?: AdoptOptions): Promise<BlobInfo>;
   /** The bytes of a blob, or of `range` (inclusive offsets, as HTTP ranges), as a stream. */
   get(sha256: string, range?: ByteRange): Promise<Readable>;
   /** Reads a byte range into memory (small reads: headers of safetensors and GGUF files). */
@@ -44,6 +44,15 @@ export interface DownloadUrlOptions {
   contentDisposition: string;
   contentType: string;
   expiresInSeconds: number;
+}
+
+export interface AdoptOptions {
+  /**
+   * The caller wrote the file itself and hashed every byte it wrote: they hash to `expected.sha256` (which,
+   * with `expected.size`, must then be given). The store checks the size and does not read the file again
+   * (a mirror's verified transfer: bench/results/2026-11-29-mirror-2.md, the second hash of every byte).
+   */
+  hashedByCaller?: boolean;
 }
 
 export interface ExpectedBlob {

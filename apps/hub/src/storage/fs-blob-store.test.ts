@@ -38,6 +38,24 @@ describe("fs blob store", () => {
     expect(await text(await store.get(info.sha256))).toBe("adopted bytes");
   });
 
+  it("adopts a file its writer hashed by checking its size only, and refuses a wrong size", async () => {
+    const { writeFileSync, existsSync } = await import("node:fs");
+    const file = join(temp.dir, "verified");
+    writeFileSync(file, "verified bytes");
+    const declared = sha256(Buffer.from("verified bytes"));
+    await expect(
+      store.adopt!(file, { sha256: declared, size: 15 }, { hashedByCaller: true }),
+    ).rejects.toBeInstanceOf(BlobMismatchError);
+    await expect(store.adopt!(file, { size: 14 }, { hashedByCaller: true })).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    expect(existsSync(file)).toBe(true);
+    const info = await store.adopt!(file, { sha256: declared, size: 14 }, { hashedByCaller: true });
+    expect(info).toEqual({ sha256: declared, size: 14 });
+    expect(existsSync(file)).toBe(false);
+    expect(await text(await store.get(declared))).toBe("verified bytes");
+  });
+
   it("stores streamed content under its sha256 and reads it back whole or by range", async () => {
     const info = await store.put(chunks("hello ", "world"));
     expect(info).toEqual({ sha256: sha256(Buffer.from("hello world")), size: 11 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
+  type AdoptOptions,
   type BlobInfo,
   BlobMismatchError,
   BlobNotFoundError,
@@ -46,6 +47,34 @@ function checked(expected: ExpectedBlob, actual: { sha256: string; size: number 
     throw new BlobMismatchError(expected, actual);
   }
   return actual;
+}
+
+/** The sha256 and size of a file's bytes. */
+async function hashOfFile(path: string, expected: ExpectedBlob): Promise<{ sha256: string; size: number }> {
+  const hash = (expected.size ?? 0) >= OFF_THREAD_HASH_BYTES ? offThreadHash() : inThreadHash();
+  let size = 0;
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+      const behind = hash.update(chunk as Buffer);
+      if (behind) await behind;
+      size += (chunk as Buffer).byteLength;
+    }
+  } catch (error) {
+    hash.abandon();
+    throw error;
+  }
+  return { sha256: await hash.digest(), size };
+}
+
+/** A file its writer hashed (AdoptOptions.hashedByCaller): its declared sha256, and its size as on disk. */
+async function hashedByCaller(
+  path: string,
+  expected: ExpectedBlob,
+): Promise<{ sha256: string; size: number }> {
+  if (!isSha256(expected.sha256) || expected.size === undefined) {
+    throw new TypeError("adopt: hashedByCaller needs the expected sha256 and size.");
+  }
+  return { sha256: expected.sha256, size: (await stat(path)).size };
 }
 
 export async function createFsBlobStore(root: string): Promise<BlobStore> {
@@ -134,20 +163,11 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
       }
     },
 
-    async adopt(path: string, expected: ExpectedBlob = {}): Promise<BlobInfo> {
-      const hash = (expected.size ?? 0) >= OFF_THREAD_HASH_BYTES ? offThreadHash() : inThreadHash();
-      let size = 0;
-      try {
-        for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-          const behind = hash.update(chunk as Buffer);
-          if (behind) await behind;
-          size += (chunk as Buffer).byteLength;
-        }
-      } catch (error) {
-        hash.abandon();
-        throw error;
-      }
-      const actual = checked(expected, { sha256: await hash.digest(), size });
+    async adopt(path: string, expected: ExpectedBlob = {}, options: AdoptOptions = {}): Promise<BlobInfo> {
+      const actual = checked(
+        expected,
+        options.hashedByCaller ? await hashedByCaller(path, expected) : await hashOfFile(path, expected),
+      );
       const final = pathOf(actual.sha256);
       if (await refreshedIfStored(actual.sha256)) return actual;
       await mkdir(join(final, ".."), { recursive: true });
