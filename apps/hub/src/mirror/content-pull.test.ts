@@ -116,6 +116,31 @@ describe("content puller", () => {
     expect(tmpFiles(tmpDir)).toEqual([]);
   });
 
+  it("serves a reader that joins after the bytes held in memory moved on from the file, then from memory", async () => {
+    const bytes = randomBytes(12 * 1024 * 1024 + 5);
+    const content = declared(bytes);
+    const upstream = fakeUpstream(bytes, { piece: 256 * 1024, delayMs: 2 });
+    const puller = createContentPuller({ tmpDir: freshTmp() });
+    const first = await puller.read(content, whole(content), upstream.source);
+    const firstParts: Buffer[] = [];
+    let firstBytes = 0;
+    first.on("data", (part: Buffer) => {
+      firstParts.push(part);
+      firstBytes += part.length;
+    });
+    const firstDone = new Promise((resolve) => first.once("end", resolve));
+    // Past the 8 MiB held in memory: the joiner's first bytes are only in the file.
+    await vi.waitFor(() => expect(firstBytes).toBeGreaterThan(10 * 1024 * 1024), { timeout: 30_000 });
+    expect(puller.isReading(content.sha256)).toBe(true);
+    const joiner = puller.read(content, whole(content), upstream.source);
+    const ranged = puller.read(content, { start: 1000, end: 9 * 1024 * 1024 }, upstream.source);
+    expect((await collect(await joiner)).equals(bytes)).toBe(true);
+    expect((await collect(await ranged)).equals(bytes.subarray(1000, 9 * 1024 * 1024 + 1))).toBe(true);
+    await firstDone;
+    expect(Buffer.concat(firstParts).equals(bytes)).toBe(true);
+    expect(upstream.starts).toBe(1);
+  });
+
   it("streams the first bytes before the transfer ends", async () => {
     const bytes = randomBytes(1024 * 1024);
     const content = declared(bytes);
@@ -209,7 +234,7 @@ describe("content puller", () => {
     });
   }
 
-  it("verifies a content large enough to be hashed on a worker thread: a flipped byte refused, the right bytes kept", async () => {
+  it("verifies a content larger than the bytes held in memory: a flipped byte refused, the right bytes kept", async () => {
     const bytes = randomBytes(9 * 1024 * 1024);
     const content = declared(bytes);
     const puller = createContentPuller({ tmpDir: freshTmp() });

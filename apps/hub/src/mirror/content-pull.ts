@@ -4,7 +4,7 @@ import { type FileHandle, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { ByteRange } from "../storage/blob-store.js";
-import { inThreadHash, offThreadHash, type StreamHash } from "../storage/off-thread-hash.js";
+import { inThreadHash, type StreamHash } from "../storage/off-thread-hash.js";
 
 /** The content a mirrored file declares upstream: what the transfer must produce, byte for byte. */
 export interface DeclaredContent {
@@ -78,18 +78,29 @@ const READ_PIECE = 1 << 20;
 /** Bytes buffered for the temp file before the transfer waits for the disk. */
 const WRITE_BATCH = 4 << 20;
 const DEFAULT_IDLE_MS = 30_000;
-/** Contents at least this large are hashed on a worker thread (the blob store's threshold for uploads). */
-const OFF_THREAD_HASH_BYTES = 8 * 1024 * 1024;
+/**
+ * The latest upstream bytes kept in memory (at least; never fewer than those not yet written): a reader that
+ * has caught up with the transfer, as its first caller usually has, is served these instead of reading back
+ * what was just written (bench/results/2026-11-29-mirror-2.md: the file reads and their 1 MiB buffers were
+ * among the mirror's main costs in a cold pull).
+ */
+const RECENT_BYTES = 8 << 20;
 
 /**
  * One upstream transfer of one content into a temporary file, which every reader of that content tails.
  * The transfer writes at disk speed whatever the readers do (a slow reader costs disk, not memory); each
  * reader reads the file at its own pace with back-pressure, and waits on `changed()` (no polling) when it has
- * caught up with the writer.
+ * caught up with the writer. The latest bytes are also held in memory (RECENT_BYTES), which is where a
+ * reader that keeps up gets them from.
  */
 class Flight {
   readonly path: string;
+  /** Bytes received from upstream, in order; the first `written` of them are in the file. */
+  received = 0;
   written = 0;
+  /** The latest chunks received (at their offsets), oldest first: all those not written yet, and more. */
+  private recent: Array<{ at: number; bytes: Uint8Array }> = [];
+  private recentBytes = 0;
   state: "running" | "verified" | "failed" = "running";
   error?: Error;
   /** Readers still open: the file handle stays open until they and the transfer are done. */
@@ -138,6 +149,49 @@ class Flight {
     return this.wakeUp.promise;
   }
 
+  /**
+   * Bytes from `position` up to `limit` (exclusive) held in memory, from one chunk or (copied) several up to
+   * `most` bytes; undefined when `position` is older than what is held (read the file then).
+   */
+  fromMemory(position: number, limit: number, most: number): Uint8Array | undefined {
+    const recent = this.recent;
+    if (recent.length === 0 || position < recent[0]!.at || position >= limit) return undefined;
+    let i = recent.length - 1;
+    while (recent[i]!.at > position) i--;
+    const pieces: Uint8Array[] = [];
+    let bytes = 0;
+    for (let at = position; i < recent.length && at < limit && bytes < most; i++) {
+      const chunk = recent[i]!;
+      const piece = chunk.bytes.subarray(
+        at - chunk.at,
+        Math.min(chunk.bytes.byteLength, limit - chunk.at, at - chunk.at + most - bytes),
+      );
+      pieces.push(piece);
+      bytes += piece.byteLength;
+      at += piece.byteLength;
+    }
+    return pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, bytes);
+  }
+
+  private hold(chunk: Uint8Array): void {
+    this.recent.push({ at: this.received, bytes: chunk });
+    this.recentBytes += chunk.byteLength;
+    this.received += chunk.byteLength;
+    this.forget();
+  }
+
+  /** Drops the oldest chunks held beyond RECENT_BYTES that are in the file already. */
+  private forget(): void {
+    const recent = this.recent;
+    while (recent.length > 1) {
+      const oldest = recent[0]!;
+      const end = oldest.at + oldest.bytes.byteLength;
+      if (end > this.written || this.recentBytes - oldest.bytes.byteLength < RECENT_BYTES) return;
+      recent.shift();
+      this.recentBytes -= oldest.bytes.byteLength;
+    }
+  }
+
   private wake(): void {
     const waiting = this.wakeUp;
     this.wakeUp = undefined;
@@ -154,9 +208,10 @@ class Flight {
       this.handle = await open(this.path, "w+");
       const body = await source.start(abort.signal);
       started();
-      // A large content's sha256 runs on a worker thread, beside this thread's socket and file work (as the
-      // blob store hashes uploads): bench:mirror's profile had it among the main thread's largest costs.
-      hash = size >= OFF_THREAD_HASH_BYTES ? offThreadHash() : inThreadHash();
+      // On this thread: on the off-thread hasher (the blob store's for uploads), each 1 MiB batch cost a copy
+      // and a postMessage whose wake-up of the worker took longer than hashing the batch here (sha256 runs at
+      // over 1 GB/s with the CPU's SHA extensions): bench/results/2026-11-29-mirror-2.md.
+      hash = inThreadHash();
       const chunks = body[Symbol.asyncIterator]();
       // Upstream's chunks are small (undici's socket reads, Xet chunks: ~64 KiB). Written one await at a time,
       // each cost a write and, for every reader, a read and a wake-up: the bench:mirror profile showed the
@@ -167,7 +222,6 @@ class Flight {
       // A failed write fails the transfer through its callback (below).
       file.on("error", () => {});
       let writeFailed: Error | undefined;
-      let received = 0;
       for (;;) {
         let timer: NodeJS.Timeout | undefined;
         const idle = new Promise<never>((_, reject) => {
@@ -188,23 +242,26 @@ class Flight {
         }
         if (next.done) break;
         const chunk = next.value;
-        if (received + chunk.byteLength > size) {
+        if (this.received + chunk.byteLength > size) {
           chunks.return?.().catch(() => {});
-          throw new ContentMismatchError(this.content, { size: received + chunk.byteLength });
+          throw new ContentMismatchError(this.content, { size: this.received + chunk.byteLength });
         }
         const behind = hash.update(chunk);
         if (behind) await behind;
-        received += chunk.byteLength;
+        this.hold(chunk);
         file.write(chunk, (error) => {
           if (error) writeFailed ??= error;
-          else this.written += chunk.byteLength;
+          else {
+            this.written += chunk.byteLength;
+            this.forget();
+          }
           this.wake();
         });
         // Back-pressure: the disk sets the pace.
-        while (!writeFailed && received - this.written > WRITE_BATCH) await this.changed();
+        while (!writeFailed && this.received - this.written > WRITE_BATCH) await this.changed();
         if (writeFailed) throw writeFailed;
       }
-      if (received !== size) throw new TransferCutError(sha256, received, size);
+      if (this.received !== size) throw new TransferCutError(sha256, this.received, size);
       const writing = file;
       await new Promise<void>((resolve, reject) =>
         writing.end((error?: Error | null) => (error ? reject(error) : resolve())),
@@ -242,9 +299,11 @@ class Flight {
     }
   }
 
-  /** Closes the file once the transfer and every reader are done. */
+  /** Closes the file (and drops the bytes held) once the transfer and every reader are done. */
   async release(): Promise<void> {
     if (this.finished && this.readers === 0 && this.handle) {
+      this.recent = [];
+      this.recentBytes = 0;
       const handle = this.handle;
       this.handle = undefined;
       await handle.close().catch(() => {});
@@ -293,10 +352,18 @@ class TailReader extends Readable {
           this.push(null);
           return;
         }
-        // Everything written so far, but the range's last byte only once the content is verified.
-        const limit = flight.state === "verified" ? this.end + 1 : Math.min(flight.written, this.end);
-        if (this.position < limit && flight.handle) {
-          const length = Math.min(limit - this.position, READ_PIECE);
+        // Everything received so far, but the range's last byte only once the content is verified.
+        const limit = flight.state === "verified" ? this.end + 1 : Math.min(flight.received, this.end);
+        const held = flight.fromMemory(this.position, limit, READ_PIECE);
+        if (held) {
+          this.position += held.byteLength;
+          if (!this.push(held)) return;
+          continue;
+        }
+        // Older than what is held in memory: from the file, as far as it is written.
+        const inFile = Math.min(limit, flight.written);
+        if (this.position < inFile && flight.handle) {
+          const length = Math.min(inFile - this.position, READ_PIECE);
           const buffer = Buffer.allocUnsafe(length);
           const { bytesRead } = await flight.handle.read(buffer, 0, length, this.position);
           if (this.gone) return;

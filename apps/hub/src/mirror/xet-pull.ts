@@ -1,13 +1,13 @@
 import type { CasService, Reconstruction } from "../lfs-xet/cas-service.js";
 import { hashToHex, hexToHash, loadXetHashing, type SizedHash } from "../lfs-xet/hashes.js";
 import type { XetFileRow, XetTermRow } from "../lfs-xet/xet-records.js";
-import { decodeChunk, parseXorbChunks } from "../lfs-xet/xorb.js";
+import { CHUNK_HEADER_BYTES, chunkLength, decodeChunk, readChunkHeader } from "../lfs-xet/xorb.js";
 import type { DeclaredContent, PullSource } from "./content-pull.js";
 import type { MirrorTable } from "./mirror-table.js";
 
 /**
- * Stored chunk bytes gathered into one local xorb before it is stored. Memory per pull stays at this plus
- * two fetched ranges, the one decoded and the next (upstream's fetch ranges are at most a xorb: 64 MiB).
+ * Stored chunk bytes gathered into one local xorb before it is stored. Memory per pull stays at about this:
+ * upstream's ranges are read as they stream in, never held whole.
  */
 const LOCAL_XORB_BYTES = 16 * 1024 * 1024;
 
@@ -24,7 +24,7 @@ export type CasGet = (
   url: string,
   headers: Record<string, string>,
   signal: AbortSignal,
-) => Promise<{ json(): Promise<unknown>; bytes(): Promise<Uint8Array> }>;
+) => Promise<{ json(): Promise<unknown>; body(): AsyncIterable<Uint8Array> }>;
 
 export interface XetPullDeps {
   cas: Pick<CasService, "storeChunks" | "locateChunk" | "registerOwnFile" | "read">;
@@ -97,8 +97,8 @@ export function xetPullSource(
     }
     const placement: Placement = { xorb: "", index: -1, size };
     placed.set(hash, placement);
-    // A copy: the fetched range it lies in is dropped once read.
-    pending.push({ serialized: Uint8Array.from(serialized), hash, placement });
+    // Its own bytes (or a view of one socket read: chunksOfRange), so no copy is needed to keep it.
+    pending.push({ serialized, hash, placement });
     pendingBytes += serialized.length;
     if (pendingBytes >= LOCAL_XORB_BYTES) await flush();
     return placement;
@@ -113,22 +113,16 @@ export function xetPullSource(
     return { ...fetch, key: `${fetch.url_range.start}-${fetch.url_range.end} ${fetch.url}` };
   }
 
-  async function fetchRange(xorb: string, fetch: ReturnType<typeof fetchOf>, signal: AbortSignal) {
-    const bytes = await (
-      await deps.casGet(
-        fetch.url,
-        // A presigned URL: its query is the authorization (an object store refuses a second one).
-        { Range: `bytes=${fetch.url_range.start}-${fetch.url_range.end}` },
-        signal,
-      )
-    ).bytes();
-    deps.fetched?.(bytes.length);
-    if (bytes.length !== fetch.url_range.end - fetch.url_range.start + 1) {
-      throw new XetPullError(
-        `Upstream sent ${bytes.length} bytes of xorb ${xorb} for a range of ${fetch.url_range.end - fetch.url_range.start + 1}`,
-      );
-    }
-    return bytes;
+  /** The chunks of a fetch range, from its first, as its body streams in (chunksOfRange). */
+  async function openRange(xorb: string, fetch: ReturnType<typeof fetchOf>, signal: AbortSignal) {
+    const answer = await deps.casGet(
+      fetch.url,
+      // A presigned URL: its query is the authorization (an object store refuses a second one).
+      { Range: `bytes=${fetch.url_range.start}-${fetch.url_range.end}` },
+      signal,
+    );
+    const length = fetch.url_range.end - fetch.url_range.start + 1;
+    return chunksOfRange(answer.body(), xorb, fetch.range.start, length, (bytes) => deps.fetched?.(bytes));
   }
 
   async function* reconstruct(plan: Reconstruction, signal: AbortSignal) {
@@ -137,24 +131,40 @@ export function xetPullSource(
     const locals: Array<Awaited<ReturnType<typeof localChunks>>> = [];
     for (const term of plan.terms)
       locals.push(await localChunks(term.hash, term.range.start, term.range.end));
-    // The next range is fetched while this one is decoded, hashed and written: fetched one after the other,
-    // the network and the CPU took turns (bench:mirror's cold Xet profile: the main thread idle most of the
-    // time). Memory: two fetched ranges (at most a xorb each) per pull.
+    // Each fetched range is read as it streams in, and the next one is asked for when the current one starts,
+    // so that its first bytes wait in the socket meanwhile. Whole ranges (up to 64 MiB, `arrayBuffer()`)
+    // fetched ahead cost a concatenation and most of the mirror's garbage collection in a cold pull
+    // (bench/results/2026-11-29-mirror-2.md). A term that reads further on in the range of the term before
+    // it goes on with that range's stream; any other term opens the next stream.
+    const streamOf: Array<number | undefined> = [];
+    const firstTermOf: number[] = [];
+    let last: { key: string; end: number } | undefined;
+    for (const [i, term] of plan.terms.entries()) {
+      if (locals[i]) {
+        streamOf.push(undefined);
+        continue;
+      }
+      const key = fetchOf(plan, term).key;
+      if (!last || last.key !== key || term.range.start < last.end) firstTermOf.push(i);
+      streamOf.push(firstTermOf.length - 1);
+      last = { key, end: term.range.end };
+    }
     const ahead = new AbortController();
     const stop = () => ahead.abort(signal.reason);
     signal.addEventListener("abort", stop, { once: true });
-    const ranges = new Map<string, Promise<Uint8Array>>();
-    const rangeOf = (index: number): Promise<Uint8Array> => {
-      const term = plan.terms[index]!;
-      const fetch = fetchOf(plan, term);
-      let bytes = ranges.get(fetch.key);
-      if (!bytes) {
-        bytes = fetchRange(term.hash, fetch, ahead.signal);
+    const opened = new Map<number, Promise<AsyncIterator<FetchedChunk>>>();
+    const streamNumber = (n: number): Promise<AsyncIterator<FetchedChunk>> => {
+      let stream = opened.get(n);
+      if (!stream) {
+        const term = plan.terms[firstTermOf[n]!]!;
+        stream = openRange(term.hash, fetchOf(plan, term), ahead.signal).then((chunks) =>
+          chunks[Symbol.asyncIterator](),
+        );
         // Awaited when its term comes; a failure before then must not count as unhandled.
-        bytes.catch(() => {});
-        ranges.set(fetch.key, bytes);
+        stream.catch(() => {});
+        opened.set(n, stream);
       }
-      return bytes;
+      return stream;
     };
     try {
       for (const [i, term] of plan.terms.entries()) {
@@ -181,27 +191,30 @@ export function xetPullSource(
             placements.push(chunk);
           }
         } else {
-          const fetch = fetchOf(plan, term);
-          const bytes = await rangeOf(i);
-          // Ranges before this one are done with; the next one not held here starts now.
-          for (const key of ranges.keys())
-            if (key === fetch.key) break;
-            else ranges.delete(key);
-          const next = plan.terms.findIndex(
-            (t, j) => j > i && !locals[j] && fetchOf(plan, t).key !== fetch.key,
-          );
-          if (next >= 0) void rangeOf(next);
-          const chunks = parseXorbChunks(bytes).chunks;
-          for (let index = start; index < end; index++) {
-            const chunk = chunks[index - fetch.range.start];
-            if (!chunk) throw new XetPullError(`Upstream's xorb ${term.hash} range lacks chunk ${index}`);
-            const data = decodeChunk(bytes, chunk);
-            const hash = hashToHex(hashing.chunkHash(data));
+          const n = streamOf[i]!;
+          if (firstTermOf[n] === i) {
+            // The streams before this one are done with; the next one is asked for now.
+            for (const [earlier, stream] of opened)
+              if (earlier < n) {
+                opened.delete(earlier);
+                void stream.then((chunks) => chunks.return?.()).catch(() => {});
+              }
+            if (n + 1 < firstTermOf.length) void streamNumber(n + 1);
+          }
+          const chunks = await streamNumber(n);
+          for (let index = start; index < end; ) {
+            const next = await chunks.next();
+            if (next.done) throw new XetPullError(`Upstream's xorb ${term.hash} range lacks chunk ${index}`);
+            const chunk = next.value;
+            // The range may start before this term.
+            if (chunk.index < start) continue;
+            const hash = hashToHex(hashing.chunkHash(chunk.data));
             mappings.push({ upstreamXorb: term.hash, index, chunkHash: hash });
-            leaves.push({ hash: hexToHash(hash), size: data.length });
-            placements.push(await place(hash, data.length, bytes.subarray(chunk.start, chunk.end)));
-            produced += data.length;
-            yield data;
+            leaves.push({ hash: hexToHash(hash), size: chunk.data.length });
+            placements.push(await place(hash, chunk.data.length, chunk.serialized));
+            produced += chunk.data.length;
+            index++;
+            yield chunk.data;
           }
         }
         if (produced !== term.unpacked_length) {
@@ -215,6 +228,7 @@ export function xetPullSource(
       // A pull that ends early (cut, mismatch, a reader's abort) leaves no range being fetched.
       signal.removeEventListener("abort", stop);
       ahead.abort();
+      for (const stream of opened.values()) void stream.then((chunks) => chunks.return?.()).catch(() => {});
     }
   }
 
@@ -270,6 +284,83 @@ export function xetPullSource(
       await onKept();
     },
   };
+}
+
+/** One chunk of an upstream xorb range: its bytes as upstream stored them (header and data), decoded. */
+export interface FetchedChunk {
+  index: number;
+  serialized: Uint8Array;
+  data: Uint8Array;
+}
+
+/**
+ * The chunks of an upstream xorb range (chunk `first` on) as its body streams in. A chunk lying within one
+ * read of the socket is a view of it, one spanning reads is copied once into its own bytes: a range is never
+ * held whole. Tells `counted` the bytes received once the body ends or is dropped.
+ */
+export async function* chunksOfRange(
+  body: AsyncIterable<Uint8Array>,
+  xorb: string,
+  first: number,
+  length: number,
+  counted: (bytes: number) => void,
+): AsyncGenerator<FetchedChunk> {
+  const held: Uint8Array[] = [];
+  let heldBytes = 0;
+  let received = 0;
+  let index = first;
+  /** The first `bytes` bytes held, as one array (a view when they lie in the first piece). */
+  const take = (bytes: number): Uint8Array => {
+    const head = held[0]!;
+    let out: Uint8Array;
+    if (head.byteLength >= bytes) {
+      out = head.subarray(0, bytes);
+      if (head.byteLength === bytes) held.shift();
+      else held[0] = head.subarray(bytes);
+    } else {
+      out = new Uint8Array(bytes);
+      for (let at = 0; at < bytes; ) {
+        const piece = held[0]!;
+        const part = Math.min(piece.byteLength, bytes - at);
+        out.set(piece.subarray(0, part), at);
+        at += part;
+        if (part === piece.byteLength) held.shift();
+        else held[0] = piece.subarray(part);
+      }
+    }
+    heldBytes -= bytes;
+    return out;
+  };
+  try {
+    for await (const piece of body) {
+      received += piece.byteLength;
+      held.push(piece);
+      heldBytes += piece.byteLength;
+      while (heldBytes >= CHUNK_HEADER_BYTES) {
+        // A header split between two reads is joined first (rare: reads are tens of KiB).
+        if (held[0]!.byteLength < CHUNK_HEADER_BYTES) {
+          held.unshift(take(CHUNK_HEADER_BYTES));
+          heldBytes += CHUNK_HEADER_BYTES;
+        }
+        const header = readChunkHeader(held[0]!, 0, index);
+        // Upstream's info footer: no chunk after it.
+        if (header === "footer") return;
+        const bytes = header === "incomplete" ? chunkLength(held[0]!, 0) : header.end;
+        if (heldBytes < bytes) break;
+        const serialized = take(bytes);
+        const chunk = readChunkHeader(serialized, 0, index);
+        if (typeof chunk === "string")
+          throw new XetPullError(`Upstream's xorb ${xorb} chunk ${index} is malformed`);
+        yield { index, serialized, data: decodeChunk(serialized, chunk) };
+        index++;
+      }
+    }
+    if (heldBytes > 0 || received !== length) {
+      throw new XetPullError(`Upstream sent ${received} bytes of xorb ${xorb} for a range of ${length}`);
+    }
+  } finally {
+    counted(received);
+  }
 }
 
 /** Consecutive chunks of one local xorb, as runs (one read or one term each). */
