@@ -128,28 +128,33 @@ function EntryRow({ repo, revision, entry }: { repo: RepoRef; revision: string; 
   return (
     <tr className="border-b border-line last:border-b-0">
       <td className="w-1/2 px-3 py-2 sm:w-2/5">
-        <span className="flex min-w-0 items-center gap-2">
+        <span className="flex min-w-0 items-baseline gap-2">
           <span aria-hidden="true" className="text-muted">
             {isDir ? "▸" : "·"}
           </span>
-          <Link
-            to={
-              isDir ? filesUrls.tree(repo, revision, entry.path) : filesUrls.blob(repo, revision, entry.path)
-            }
-            className="min-w-0 break-all text-ink underline hover:text-accent sm:truncate sm:break-normal"
-          >
-            {name}
-            {isDir ? <span className="sr-only"> (folder)</span> : null}
-          </Link>
-          {entry.lfs ? (
-            <span
-              className="shrink-0 rounded border border-line px-1 text-[11px] font-medium text-muted"
-              title="Stored with Git LFS"
+          {/* On a phone the badges go under the name, which keeps the room it needs. */}
+          <span className="flex min-w-0 flex-col items-start gap-1 sm:flex-row sm:items-center sm:gap-2">
+            <Link
+              to={
+                isDir
+                  ? filesUrls.tree(repo, revision, entry.path)
+                  : filesUrls.blob(repo, revision, entry.path)
+              }
+              className="min-w-0 break-all text-ink underline hover:text-accent sm:truncate sm:break-normal"
             >
-              LFS
-            </span>
-          ) : null}
-          {entry.securityFileStatus ? <ScanBadge security={entry.securityFileStatus} /> : null}
+              {name}
+              {isDir ? <span className="sr-only"> (folder)</span> : null}
+            </Link>
+            {entry.lfs ? (
+              <span
+                className="shrink-0 rounded border border-line px-1 text-[11px] font-medium text-muted"
+                title="Stored with Git LFS"
+              >
+                LFS
+              </span>
+            ) : null}
+            {entry.securityFileStatus ? <ScanBadge security={entry.securityFileStatus} /> : null}
+          </span>
         </span>
       </td>
       <td className="w-24 px-3 py-2 text-right tabular-nums text-muted">

@@ -70,9 +70,7 @@ function ImportList({ imports }: { imports: PickleImportView[] }) {
   const levels = [...new Set(imports.map((item) => item.safety))];
   return (
     <div className="flex flex-col gap-2">
-      <h4 className="font-medium">
-        Imports found in the pickle{imports.length > 1 ? "s" : ""} ({imports.length})
-      </h4>
+      <h4 className="font-medium">Imports the pickle data makes ({imports.length})</h4>
       <ul aria-label="Pickle imports" data-testid="scan-imports" className="flex flex-col gap-1">
         {imports.map((item) => (
           <li key={`${item.module}.${item.name}`} className="flex min-w-0 flex-wrap items-center gap-2">
@@ -103,10 +101,9 @@ function FindingList({ findings }: { findings: ScanFindingView[] }) {
         {findings.map((finding, index) => (
           // Findings carry no id; their order is the report's and never changes while shown.
           // biome-ignore lint/suspicious/noArrayIndexKey: see above.
-          <li key={index} className="flex min-w-0 flex-wrap items-baseline gap-2">
-            <SafetyLabel level={finding.safety} />
-            <span className="min-w-0 break-words">{finding.message}</span>
-            {finding.location ? <span className="break-all text-muted">({finding.location})</span> : null}
+          <li key={index} className="min-w-0 break-words">
+            <SafetyLabel level={finding.safety} /> {finding.message}
+            {finding.location ? <span className="text-muted"> ({finding.location})</span> : null}
           </li>
         ))}
       </ul>
@@ -119,7 +116,7 @@ function SafetyLabel({ level }: { level: SafetyLevel }) {
   return (
     <span
       title={meaning.meaning}
-      className={`shrink-0 rounded border px-1 text-[11px] font-medium ${TONE_CLASS[meaning.tone]}`}
+      className={`inline-block rounded border px-1 text-[11px] font-medium ${TONE_CLASS[meaning.tone]}`}
     >
       {meaning.label}
     </span>

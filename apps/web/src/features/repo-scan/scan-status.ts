@@ -45,8 +45,7 @@ const KINDS: Record<ScanKind, Omit<ScanDescription, "summary"> & { summary: stri
     label: "Unsafe",
     glyph: "✕",
     tone: "danger",
-    summary:
-      "Loading this file can run code on your machine (or the antivirus flagged it). Do not load it unless you trust who made it.",
+    summary: "Loading this file can run code on your machine: do not load it unless you trust who made it.",
   },
   "could-not-scan": {
     kind: "could-not-scan",
@@ -120,6 +119,9 @@ export function describeFileStatus(
   if (security.avScan?.virusFound || highest === "dangerous") kind = "unsafe";
   else if (highest === "suspicious" && (kind === "safe" || kind === "unknown")) kind = "suspicious";
   const description = KINDS[kind];
+  if (security.avScan?.virusFound) {
+    return { ...description, summary: "The antivirus flagged this file: do not download or open it." };
+  }
   return kind === "unknown"
     ? {
         ...description,
