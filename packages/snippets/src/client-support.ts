@@ -218,6 +218,7 @@ export const HUB_CLIENT_CANNOT_FINISH: Partial<
     ],
     groq: ["text-generation"],
     novita: ["image-text-to-video", "text-to-video"],
+    together: ["image-to-video", "text-to-video"],
     wavespeed: [
       "image-text-to-image",
       "image-text-to-video",

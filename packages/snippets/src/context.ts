@@ -3,6 +3,7 @@ import { headerValueExpr, headerWord, type TokenSource, tokenExpr } from "./acce
 import type { FalQueueVariables } from "./fal-queue.js";
 import { type CodeValue, LazyCodeValue } from "./literals/code-value.js";
 import type { CodeExpr } from "./literals/expr.js";
+import type { WavespeedJobVariables } from "./wavespeed-job.js";
 
 /** A variable's value; its texts are made when a template reads them. */
 const code = (value: unknown): CodeValue => new LazyCodeValue(value);
@@ -54,7 +55,8 @@ export type TemplateContext = {
   importTime?: boolean;
   /** huggingface.js: the node:fs/promises functions the snippet uses. */
   fsImports?: string;
-} & Partial<FalQueueVariables>;
+} & Partial<FalQueueVariables> &
+  Partial<WavespeedJobVariables>;
 
 export interface ContextInput {
   modelId: string;

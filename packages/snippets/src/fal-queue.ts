@@ -24,18 +24,25 @@ export interface FalQueueVariables {
   /** The answer's media is `video.url` or `audio.url` (else `images[0].url`). */
   videoOutput: boolean;
   audioOutput: boolean;
+  /** A segmentation mask at `image.url`, inline as a data URL (`sync_mode`) or a link. */
+  maskOutput: boolean;
 }
 
 /** The variable a snippet keeps the file's data URL in (Python, JavaScript, shell). */
 const FILE_DATA_URL = new CodeExpr("image_url", "imageUrl", '"$IMAGE_URL"');
 
-/** `body` with every `placeholder` string replaced by the file's data URL variable. */
-function withFileVariable(body: unknown, placeholder: string): unknown {
-  if (body === placeholder) return FILE_DATA_URL;
-  if (Array.isArray(body)) return body.map((item) => withFileVariable(item, placeholder));
+/** `body` with every `placeholder` string replaced by `variable` (the file's data URL or base64). */
+export function withFileVariable(
+  body: unknown,
+  placeholder: string,
+  variable: CodeExpr = FILE_DATA_URL,
+): unknown {
+  if (body === placeholder) return variable;
+  if (Array.isArray(body)) return body.map((item) => withFileVariable(item, placeholder, variable));
   if (body && typeof body === "object" && !(body instanceof CodeExpr)) {
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(body)) out[key] = withFileVariable(value, placeholder);
+    for (const [key, value] of Object.entries(body))
+      out[key] = withFileVariable(value, placeholder, variable);
     return out;
   }
   return body;
@@ -57,5 +64,6 @@ export function falQueueVariables(
     hasFile: file !== undefined,
     videoOutput: task.endsWith("-to-video"),
     audioOutput: task.endsWith("-to-audio"),
+    maskOutput: task === "image-segmentation",
   };
 }

@@ -39,7 +39,9 @@ describe("template selection (spec §5)", () => {
     expect(getInferenceSnippets(visionNoChat, undefined, "hf-inference")).toEqual([]);
   });
 
-  it("limits chat to huggingface_hub, openai, requests and curl clients (and huggingface.js)", () => {
+  // Spec §5 names huggingface_hub, openai, requests and curl; huggingface.js and (non-streamed) fetch are
+  // shown too, as today's public generator shows them.
+  it("limits chat to huggingface_hub, openai, requests and curl clients (and huggingface.js, fetch)", () => {
     const clients = getInferenceSnippets(chat, undefined, "together", "x").map(
       (s) => `${s.language}/${s.client}`,
     );
@@ -49,8 +51,11 @@ describe("template selection (spec §5)", () => {
       "python/openai",
       "js/huggingface.js",
       "js/openai",
+      "js/fetch",
       "sh/curl",
     ]);
+    const streamed = getInferenceSnippets(chat, undefined, "together", "x", { streaming: true });
+    expect(streamed.map((s) => s.client)).not.toContain("fetch");
   });
 
   it("streams or not by the option", () => {

@@ -39,6 +39,7 @@ import {
   type SnippetLogger,
   type SnippetOptions,
 } from "./types.js";
+import { wavespeedJobVariables } from "./wavespeed-job.js";
 
 /** Marks where a local file's bytes go in a request built for a snippet (never sent anywhere). */
 export const FILE_PLACEHOLDER = "<file bytes>";
@@ -262,6 +263,8 @@ function prepareCall(
   const protocol = providerTaskProtocol(provider, task);
   if (protocol === "fal-queue") {
     Object.assign(context, falQueueVariables(request, body, call.task, call.file, FILE_PLACEHOLDER));
+  } else if (protocol === "wavespeed-job") {
+    Object.assign(context, wavespeedJobVariables(request, body, call.task, call.file, FILE_PLACEHOLDER));
   }
   return { call, provider, streaming, direct, request, body, context, protocol };
 }

@@ -38,6 +38,8 @@ export const HF_JS_METHODS: Partial<Record<PipelineType, string>> = {
   "feature-extraction": "featureExtraction",
   "fill-mask": "fillMask",
   "image-classification": "imageClassification",
+  // Not in the public generator's map; the client has it (hf-inference captions, Z.ai's layout parsing).
+  "image-to-text": "imageToText",
   "question-answering": "questionAnswering",
   "sentence-similarity": "sentenceSimilarity",
   summarization: "summarization",

@@ -23,6 +23,8 @@ const RAW_PROTOCOL_TEMPLATES: Partial<Record<string, string>> = {
   // fal's queue: submit, poll the status, read the result (video, image editing with a prompt).
   "fal-queue": "falQueue",
   "hyperbolic-images": "imagesListB64Output",
+  // WaveSpeed's jobs: submit, ask for the prediction's result until completed, download the output.
+  "wavespeed-job": "wavespeedJob",
 };
 
 const FILE_TASKS = new Set<string>([

@@ -39,6 +39,14 @@ export const TEMPLATES: Readonly<Record<string, CompiledSnippetTemplate>> = {
     ", Buffer.from(await output.arrayBuffer()));\nconsole.log(\"Saved\", " +
     show(defined(c["outputFile"], "outputFile").ts) +
     ");",
+  "js/fetch/conversational": (c) =>
+    "async function query(data) {\n    const response = await fetch(" +
+    show(defined(c["fullUrl"], "fullUrl").ts) +
+    ", {\n        method: \"POST\",\n        headers: " +
+    indent(defined(c["headersJson"], "headersJson").ts, 8) +
+    ",\n        body: JSON.stringify(data),\n    });\n    if (!response.ok) throw new Error(`Request failed with ${response.status}: ${await response.text()}`);\n    return await response.json();\n}\n\nconst response = await query(" +
+    show(defined(c["providerInputs"], "providerInputs").ts) +
+    ");\n\nconsole.log(response.choices[0].message.content);",
   "js/fetch/falQueue": (c) => {
     let o = "";
     if (truthy(c["hasFile"])) {
@@ -75,7 +83,11 @@ export const TEMPLATES: Readonly<Record<string, CompiledSnippetTemplate>> = {
       if (truthy(c["audioOutput"])) {
         o += "const audio = await fetch(result.audio.url);\nif (!audio.ok) throw new Error(`Download failed with ${audio.status}`);\nawait writeFile(\"audio.wav\", Buffer.from(await audio.arrayBuffer()));\nconsole.log(\"Saved audio.wav\");\n";
       } else {
-        o += "const image = await fetch(result.images[0].url);\nif (!image.ok) throw new Error(`Download failed with ${image.status}`);\nawait writeFile(\"image.jpg\", Buffer.from(await image.arrayBuffer()));\nconsole.log(\"Saved image.jpg\");\n";
+        if (truthy(c["maskOutput"])) {
+          o += "// The mask comes inline as a data URL (sync_mode), or as a link: fetch reads both.\nconst mask = await fetch(result.image.url);\nif (!mask.ok) throw new Error(`Download failed with ${mask.status}`);\nawait writeFile(\"mask.png\", Buffer.from(await mask.arrayBuffer()));\nconsole.log(\"Saved mask.png\");\n";
+        } else {
+          o += "const image = await fetch(result.images[0].url);\nif (!image.ok) throw new Error(`Download failed with ${image.status}`);\nawait writeFile(\"image.jpg\", Buffer.from(await image.arrayBuffer()));\nconsole.log(\"Saved image.jpg\");\n";
+        }
       }
     }
     return o;
@@ -96,6 +108,35 @@ export const TEMPLATES: Readonly<Record<string, CompiledSnippetTemplate>> = {
     ",\n        body: JSON.stringify(data),\n    });\n    if (!response.ok) throw new Error(`Request failed with ${response.status}: ${await response.text()}`);\n    return await response.json();\n}\n\nconst result = await query(" +
     show(defined(c["providerInputs"], "providerInputs").ts) +
     ");\n\nawait writeFile(\"image.jpg\", Buffer.from(result.images[0].image, \"base64\"));\nconsole.log(\"Saved image.jpg\");",
+  "js/fetch/wavespeedJob": (c) => {
+    let o = "";
+    if (truthy(c["hasFile"])) {
+      o += "import { readFile, writeFile } from \"node:fs/promises\";\n";
+    } else {
+      o += "import { writeFile } from \"node:fs/promises\";\n";
+    }
+    o += "\nconst headers = " +
+      show(defined(c["headersJson"], "headersJson").ts) +
+      ";\n\nasync function query(data) {\n    const response = await fetch(" +
+      show(defined(c["fullUrl"], "fullUrl").ts) +
+      ", {\n        method: \"POST\",\n        headers,\n        body: JSON.stringify(data),\n    });\n    if (!response.ok) throw new Error(`Request failed with ${response.status}: ${await response.text()}`);\n    return await response.json();\n}\n\n";
+    if (truthy(c["hasFile"])) {
+      o += "const imageBase64 = (await readFile(" +
+        show(defined(c["file"], "file").ts) +
+        ")).toString(\"base64\");\n";
+    }
+    o += "const job = await query(" +
+      show(defined(c["jobBody"], "jobBody").ts) +
+      ");\n\n// WaveSpeed runs the model in the background: ask for the result until it is completed.\nconst resultUrl = " +
+      show(defined(c["predictionsUrl"], "predictionsUrl").ts) +
+      " + job.data.id + \"/result\";\nlet result;\nfor (;;) {\n    await new Promise((resolve) => setTimeout(resolve, 1000));\n    const response = await fetch(resultUrl, { headers });\n    if (!response.ok) throw new Error(`Status request failed with ${response.status}: ${await response.text()}`);\n    result = (await response.json()).data;\n    if (result.status === \"completed\") break;\n    if (result.status === \"failed\") throw new Error(`The job failed: ${result.error}`);\n}\n\nconst output = await fetch(result.outputs[0]);\nif (!output.ok) throw new Error(`Download failed with ${output.status}`);\n";
+    if (truthy(c["videoOutput"])) {
+      o += "await writeFile(\"video.mp4\", Buffer.from(await output.arrayBuffer()));\nconsole.log(\"Saved video.mp4\");\n";
+    } else {
+      o += "await writeFile(\"image.png\", Buffer.from(await output.arrayBuffer()));\nconsole.log(\"Saved image.png\");\n";
+    }
+    return o;
+  },
   "js/huggingface.js/basic": (c) => {
     let o = "";
     o += "const output = await client." +
@@ -613,7 +654,11 @@ export const TEMPLATES: Readonly<Record<string, CompiledSnippetTemplate>> = {
       if (truthy(c["audioOutput"])) {
         o += "audio = requests.get(result[\"audio\"][\"url\"])\naudio.raise_for_status()\nwith open(\"audio.wav\", \"wb\") as f:\n    f.write(audio.content)\nprint(\"Saved audio.wav\")\n";
       } else {
-        o += "image = requests.get(result[\"images\"][0][\"url\"])\nimage.raise_for_status()\nwith open(\"image.jpg\", \"wb\") as f:\n    f.write(image.content)\nprint(\"Saved image.jpg\")\n";
+        if (truthy(c["maskOutput"])) {
+          o += "# The mask comes inline as a data URL (sync_mode), or as a link.\nmask_url = result[\"image\"][\"url\"]\nif mask_url.startswith(\"data:\"):\n    mask = base64.b64decode(mask_url.split(\",\", 1)[1])\nelse:\n    response = requests.get(mask_url)\n    response.raise_for_status()\n    mask = response.content\nwith open(\"mask.png\", \"wb\") as f:\n    f.write(mask)\nprint(\"Saved mask.png\")\n";
+        } else {
+          o += "image = requests.get(result[\"images\"][0][\"url\"])\nimage.raise_for_status()\nwith open(\"image.jpg\", \"wb\") as f:\n    f.write(image.content)\nprint(\"Saved image.jpg\")\n";
+        }
       }
     }
     return o;
@@ -660,6 +705,26 @@ export const TEMPLATES: Readonly<Record<string, CompiledSnippetTemplate>> = {
       show(defined(c["fullUrl"], "fullUrl").py) +
       "\nheaders = " +
       show(defined(c["headers"], "headers").py);
+    return o;
+  },
+  "python/requests/wavespeedJob": (c) => {
+    let o = "";
+    o += "def query(payload):\n    response = requests.post(API_URL, headers=headers, json=payload)\n    response.raise_for_status()\n    return response.json()\n\n\n";
+    if (truthy(c["hasFile"])) {
+      o += "with open(" +
+        show(defined(c["file"], "file").py) +
+        ", \"rb\") as f:\n    image_base64 = base64.b64encode(f.read()).decode(\"utf-8\")\n\n";
+    }
+    o += "job = query(" +
+      show(defined(c["jobBody"], "jobBody").py) +
+      ")\n\n# WaveSpeed runs the model in the background: ask for the result until it is completed.\nRESULT_URL = " +
+      show(defined(c["predictionsUrl"], "predictionsUrl").py) +
+      " + job[\"data\"][\"id\"] + \"/result\"\nwhile True:\n    time.sleep(1)\n    response = requests.get(RESULT_URL, headers=headers)\n    response.raise_for_status()\n    result = response.json()[\"data\"]\n    if result[\"status\"] == \"completed\":\n        break\n    if result[\"status\"] == \"failed\":\n        raise RuntimeError(f\"The job failed: {result['error']}\")\n\noutput = requests.get(result[\"outputs\"][0])\noutput.raise_for_status()\n";
+    if (truthy(c["videoOutput"])) {
+      o += "with open(\"video.mp4\", \"wb\") as f:\n    f.write(output.content)\nprint(\"Saved video.mp4\")\n";
+    } else {
+      o += "with open(\"image.png\", \"wb\") as f:\n    f.write(output.content)\nprint(\"Saved image.png\")\n";
+    }
     return o;
   },
   "sh/curl/basic": (c) => {

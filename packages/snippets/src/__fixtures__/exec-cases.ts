@@ -89,6 +89,22 @@ export const TASK_CASES: ExecCase[] = [
   [model("hexgrad/Kokoro-82M", "text-to-speech"), "deepinfra", "hexgrad/Kokoro-82M"],
   // Groq serves a prompt through its chat endpoint (one user message).
   [model("openai/gpt-oss-20b", "text-generation"), "groq", "openai/gpt-oss-20b"],
+  // fal's queue for the hub's audio-to-audio and segmentation outputs (the mask inline in sync mode).
+  [model("speechbrain/sepformer-wham", "audio-to-audio"), "fal-ai", "fal-ai/elevenlabs/audio-isolation"],
+  [model("ZhengPeng7/BiRefNet", "image-segmentation"), "fal-ai", "fal-ai/birefnet"],
+  // Together's image edits and its video jobs (/v2/videos).
+  [model("black-forest-labs/FLUX.1-Kontext-dev", "image-to-image"), "together", "black-forest-labs/FLUX.1-kontext-dev"],
+  [model("Wan-AI/Wan2.2-T2V-A14B", "text-to-video"), "together", "Wan-AI/Wan2.2-T2V-A14B"],
+  [model("Wan-AI/Wan2.2-I2V-A14B", "image-to-video"), "together", "Wan-AI/Wan2.2-I2V-A14B"],
+  // WaveSpeed's jobs: every task it serves (raw HTTP follows the prediction to its output).
+  [model("Wan-AI/Wan2.2-T2V-A14B", "text-to-video"), "wavespeed", "wavespeed-ai/wan-2.2/t2v-480p"],
+  [model("Qwen/Qwen-Image-Edit", "image-text-to-image"), "wavespeed", "wavespeed-ai/qwen-image/edit"],
+  [model("Wan-AI/Wan2.2-TI2V-5B", "image-text-to-video"), "wavespeed", "wavespeed-ai/wan-2.2/ti2v-5b-720p"],
+  [model("Qwen/Qwen-Image", "text-to-image"), "wavespeed", "wavespeed-ai/qwen-image/text-to-image"],
+  [model("Wan-AI/Wan2.2-I2V-A14B", "image-to-video"), "wavespeed", "wavespeed-ai/wan-2.2/i2v-480p"],
+  [model("timbrooks/instruct-pix2pix", "image-to-image"), "wavespeed", "wavespeed-ai/flux-kontext-dev"],
+  // Z.ai's layout parsing (image to text): huggingface.js sends the file as a data URL in `file`.
+  [model("zai-org/GLM-OCR", "image-to-text"), "zai-org", "glm-ocr"],
 ].map(([m, provider, providerId]) => ({
   model: m as ModelData,
   provider: provider as string,
