@@ -68,6 +68,9 @@ import { isRouterPath, routerRoutes } from "./router/router-routes.js";
 import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { usageService } from "./router/usage-service.js";
 import { userTokenVerifier } from "./router/verify-caller.js";
+import { contentReader } from "./scanning/scan-content.js";
+import type { FileScanReport, ScanSource } from "./scanning/scan-report.js";
+import { createScanService, type ScanPolicy, type ScanService } from "./scanning/scan-service.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import type { BlobDownloadMode } from "./storage/blob-store-config.js";
 import type { Store } from "./store/store.js";
@@ -126,6 +129,20 @@ export interface AppDeps {
     upstream: UpstreamClient;
     /** Where content is written while it is fetched (mirror-content.ts openPullDir). */
     pullDir: string;
+  };
+  /**
+   * The content scanner (docs/decisions/scanning.md): the dispatcher, its rules stamp, SCAN_POLICY and
+   * SCAN_CONCURRENCY. The app builds the scan service and hands it to `expose` (start-hub.ts starts its
+   * workers and stops them on close; tests drain it). Unset: files are listed unscanned and always served.
+   */
+  scanning?: {
+    scanFile(source: ScanSource): Promise<FileScanReport>;
+    rulesVersion: string;
+    policy?: ScanPolicy;
+    concurrency?: number;
+    /** How often an idle worker looks for what other replicas queued (default 5 s). */
+    pollMs?: number;
+    expose?(service: ScanService): void;
   };
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
@@ -431,7 +448,19 @@ function mountRepositories(
     signer: xetSigner,
     casUrl: `${publicUrl}${CAS_PATH}`,
   });
-  const repos = createRepoService({ store: deps.store, blobs: deps.blobs });
+  const scanner = deps.scanning ? assembleScanning(deps, deps.scanning, deps.blobs, cas) : undefined;
+  const repos = createRepoService({
+    store: deps.store,
+    blobs: deps.blobs,
+    // Queued after the commit answered: the scan never runs in the upload's request.
+    onFilesRecorded: scanner
+      ? (repo, files) => {
+          scanner.enqueue(repo, files).catch((error: unknown) => {
+            deps.logger?.log("error", "queueing files to scan failed", { repo: repo.id, error });
+          });
+        }
+      : undefined,
+  });
   const access = deps.repoAccess ?? accountsRepoAccess(authorizer);
   // The pull-through mirror (docs/decisions/mirror.md): service, content on first read, cache, counters.
   const mirror = deps.mirror
@@ -445,6 +474,13 @@ function mountRepositories(
         pullDir: deps.mirror.pullDir,
         logger: deps.logger,
         metrics: deps.metrics,
+        onContentStored: scanner
+          ? (sha256) => {
+              scanner.contentArrived(sha256).catch((error: unknown) => {
+                deps.logger?.log("error", "starting the scan of fetched content failed", { sha256, error });
+              });
+            }
+          : undefined,
       })
     : undefined;
   // Without an upstream the hub may still hold mirrors (mirror:import on an air-gapped hub): shown alike.
@@ -464,6 +500,7 @@ function mountRepositories(
     xetSigner,
     cas,
     redirectDownloads: deps.blobDownload === "redirect",
+    scanning: scanner,
     discussions: createDiscussionsService({ store: deps.store, repos }),
     claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),
     accessRequests: createAccessRequestsService(deps.store),
@@ -479,6 +516,7 @@ function mountRepositories(
       cas,
       signer: xetSigner,
       holdsContent: (repoKey, sha256) => deps.store.repos.repoHoldsContent(repoKey, sha256),
+      assertServable: scanner?.assertContentServable,
     }),
   );
   app.route(
@@ -512,4 +550,27 @@ async function mirroredForPage(
     (repo) => repo !== undefined,
     () => false,
   );
+}
+
+/** The scan service over the store's queue, reading content from the blob store or the Xet store. */
+function assembleScanning(
+  deps: AppDeps,
+  scanning: NonNullable<AppDeps["scanning"]>,
+  blobs: BlobStore,
+  cas: ReturnType<typeof createCasService>,
+): ScanService {
+  const reader = contentReader({ blobs, cas });
+  const service = createScanService({
+    table: deps.store.scanning,
+    scanFile: scanning.scanFile,
+    rulesVersion: scanning.rulesVersion,
+    openSource: reader.openSource,
+    contentHeld: reader.held,
+    policy: scanning.policy,
+    concurrency: scanning.concurrency,
+    pollMs: scanning.pollMs,
+    logger: deps.logger,
+  });
+  scanning.expose?.(service);
+  return service;
 }

@@ -59,7 +59,17 @@ describe("parseConfig", () => {
       cardImageOrigins: [],
       blobStore: { kind: "fs" },
       blobDownload: "proxy",
+      scanning: { policy: "warn", concurrency: 1 },
     });
+  });
+
+  it("reads SCAN_POLICY and SCAN_CONCURRENCY, refusing anything else by name", () => {
+    expect(parseConfig({ SCAN_POLICY: "block", SCAN_CONCURRENCY: "2" }, options).scanning).toEqual({
+      policy: "block",
+      concurrency: 2,
+    });
+    expect(() => parseConfig({ SCAN_POLICY: "deny" }, options)).toThrow(/SCAN_POLICY must be warn or block/);
+    expect(() => parseConfig({ SCAN_CONCURRENCY: "0" }, options)).toThrow(/SCAN_CONCURRENCY must be/);
   });
 
   it("reads every setting, resolving a relative data dir from the repo root", () => {

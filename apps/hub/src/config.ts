@@ -3,6 +3,7 @@ import { parseImageOrigins } from "./http/content-security-policy.js";
 import { normalizePublicUrl, PublicUrlError } from "./http/public-url.js";
 import { type MirrorSettings, parseMirrorSettings } from "./mirror/mirror-config.js";
 import { DEFAULT_USAGE_RETENTION_DAYS } from "./router/usage-table.js";
+import { parseScanSettings, type ScanSettings } from "./scanning/scan-config.js";
 import { type BlobSettings, parseBlobSettings } from "./storage/blob-store-config.js";
 
 /** The configuration problem, named precisely; the server prints it and exits. */
@@ -39,6 +40,8 @@ export interface HubConfig extends BlobSettings {
   cardImageOrigins: string[];
   /** UPSTREAM_URL and the MIRROR_* settings: the mirror of an upstream hub; undefined without UPSTREAM_URL. */
   mirror: MirrorSettings | undefined;
+  /** SCAN_POLICY and SCAN_CONCURRENCY: the content scanner (scanning/, docs/decisions/scanning.md). */
+  scanning: ScanSettings;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -134,6 +137,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
   const blobSettings = parseBlobSettings(env, problems);
   const cardImageOrigins = parseImageOrigins(env.CARD_IMAGE_ORIGINS, problems);
   const mirror = parseMirrorSettings(env, problems);
+  const scanning = parseScanSettings(env, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
   return {
     port,
@@ -151,6 +155,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     lfsMultipartChunkBytes,
     cardImageOrigins,
     mirror,
+    scanning,
     ...blobSettings,
   };
 }

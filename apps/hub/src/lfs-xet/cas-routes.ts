@@ -26,6 +26,11 @@ export interface XetCasDeps {
   signer: XetSigner;
   /** Whether a repository's history holds this content (its commits name the sha256). */
   holdsContent(repoKey: number, sha256: string): Promise<boolean>;
+  /**
+   * Throws when the policy refuses a content's bytes to this repository (SCAN_POLICY=block and found unsafe:
+   * scanning/scan-service.ts). Unset: every content is served.
+   */
+  assertServable?(repoKey: number, sha256: string): Promise<void>;
 }
 
 class CasBadRequestError extends HubError {
@@ -127,6 +132,7 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
         ((await deps.cas.fileInRepo(hash, grant.repoKey)) ||
           (file.sha256 !== undefined && (await deps.holdsContent(grant.repoKey, file.sha256))));
       if (!file || !readable) throw new NotFoundError(`File ${hash} is not in this repository.`);
+      if (file.sha256 !== undefined) await deps.assertServable?.(grant.repoKey, file.sha256);
       const range = parseRange(c.req.header("Range"), file.size);
       if (range.kind === "unsatisfiable") {
         return c.json({ error: "The requested range starts past the end of the file." }, 416);

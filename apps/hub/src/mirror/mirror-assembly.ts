@@ -47,6 +47,8 @@ export interface MirrorAssemblyDeps {
   logger?: Logger;
   /** /metrics: the mirror's counters and cache size are added to it. */
   metrics?: HubMetrics;
+  /** A content upstream declared is fetched and verified: the scanner's waiting items of it may start. */
+  onContentStored?: (sha256: string) => void;
 }
 
 export function assembleMirror(deps: MirrorAssemblyDeps): Mirror {
@@ -79,7 +81,10 @@ export function assembleMirror(deps: MirrorAssemblyDeps): Mirror {
     cas: deps.cas,
     tmpDir: deps.pullDir,
     policy,
-    observe: (event) => stats.transfer(event),
+    observe: (event) => {
+      stats.transfer(event);
+      if (event.outcome === "stored") deps.onContentStored?.(event.sha256);
+    },
     makeRoom: (incoming) => cache.enforce(incoming),
   });
   const opened = content;

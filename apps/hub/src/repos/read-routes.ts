@@ -18,6 +18,7 @@ import { parseFolderPath, parseRepoPath } from "./repo-path.js";
 import type { FileRecord, RepoRecord } from "./repo-records.js";
 import type { RepoTargetDeps } from "./repo-target.js";
 import { splitRevision } from "./revision.js";
+import type { RepoScanning } from "./scan-port.js";
 import type { TreeEntryView } from "./tree-listing.js";
 
 /** A model's catalogue record, as the catalogue's view renders it. */
@@ -44,6 +45,8 @@ export interface RepoReadDeps extends RepoTargetDeps {
   cas?: CasService;
   /** `/resolve` of an LFS file answers 302 to the blob store's presigned URL, when the store has one. */
   redirectDownloads?: boolean;
+  /** The content scanner (scan-port.ts): security statuses, reports, SCAN_POLICY. Unset: files are unscanned. */
+  scanning?: RepoScanning;
 }
 
 /** Fields only a repository has (on top of a model record's), accepted by `expand[]`. */
@@ -174,6 +177,11 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
   for (const [field, value] of Object.entries(repoFields)) {
     if (expand.length === 0 || expand.includes(field)) view[field] = value;
   }
+  // huggingface_hub's model_info(securityStatus=True): every file of the revision, scanned or not yet.
+  if (queryBoolean(c, "securityStatus") && deps.scanning) {
+    const all = wants("siblings") ? files : await deps.repos.files(repo, commitOid);
+    view.securityRepoStatus = await deps.scanning.repoStatus(all);
+  }
   return c.json(view);
 }
 
@@ -193,7 +201,30 @@ export async function repoTree(deps: RepoReadDeps, c: Context, _target: RepoApiP
   if (start + limit < entries.length) {
     nextLink(c, deps.publicUrl, "cursor", Buffer.from(String(start + limit)).toString("base64url"));
   }
-  return c.json(expand ? await deps.repos.expandEntries(repo, commitOid, page) : page);
+  return c.json(expand ? await expandWithScans(deps, repo, commitOid, page) : page);
+}
+
+/** `expand=true` entries: last commit, and each file's scan status when the hub scans (else `unscanned`). */
+async function expandWithScans(
+  deps: RepoReadDeps,
+  repo: RepoRecord,
+  commitOid: string,
+  entries: TreeEntryView[],
+): Promise<TreeEntryView[]> {
+  const expanded = await deps.repos.expandEntries(repo, commitOid, entries);
+  if (!deps.scanning) return expanded;
+  const files: FileRecord[] = [];
+  for (const entry of expanded) {
+    if (entry.type !== "file") continue;
+    const file = await deps.repos.fileAt(repo, commitOid, entry.path);
+    if (file) files.push(file);
+  }
+  const statuses = await deps.scanning.fileStatuses(files);
+  for (const entry of expanded) {
+    const status = statuses.get(entry.path);
+    if (status) entry.securityFileStatus = status;
+  }
+  return expanded;
 }
 
 /** POST /api/{type}s/{id}/paths-info/{rev}: form (`paths=a&paths=b&expand=true`) or JSON `{paths, expand}`. */
@@ -221,7 +252,7 @@ export async function repoPathsInfo(deps: RepoReadDeps, c: Context, target: Repo
     if (entry) entries.push(entry);
   }
   const withXet = await deps.repos.withXetHashes(repo, entries);
-  return c.json(expand ? await deps.repos.expandEntries(repo, commitOid, withXet) : withXet);
+  return c.json(expand ? await expandWithScans(deps, repo, commitOid, withXet) : withXet);
 }
 
 /**

@@ -26,6 +26,7 @@ import {
 import { type AccessOf, type RepoApiPath, type RepoEnv, repoAssignment } from "./repo-assignment.js";
 import type { RepoType } from "./repo-records.js";
 import { resolveFile } from "./resolve-routes.js";
+import { scanAllow, scanReport } from "./scan-routes.js";
 import {
   commitAccess,
   preuploadAccess,
@@ -65,6 +66,24 @@ const REPO_API: readonly {
     handler: repoTree,
   },
   { method: "POST", action: "paths-info", access: "read", tail: true, handler: repoPathsInfo },
+  // A file's scan report reads as the file does (gated: gated); the opt-in to serve an unsafe file is the
+  // repository admin's (an owner, or a site admin), as its settings are.
+  {
+    method: "GET",
+    action: "scan",
+    access: "read-files",
+    tail: true,
+    revision: "A revision and a path are required: /scan/{revision}/{path}.",
+    handler: scanReport,
+  },
+  {
+    method: "POST",
+    action: "scan-allow",
+    access: "admin",
+    tail: true,
+    revision: "A revision and a path are required: /scan-allow/{revision}/{path}.",
+    handler: scanAllow,
+  },
   { method: "GET", action: "commits", access: "read", tail: true, handler: repoCommits },
   { method: "GET", action: "refs", access: "read", tail: true, handler: repoRefs },
   { method: "GET", action: "auth-check", access: authCheckAccess, tail: true, handler: repoAuthCheck },

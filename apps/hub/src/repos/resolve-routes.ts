@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
 import type { Context, Handler } from "hono";
 import { NotFoundError } from "../errors.js";
 import { parseRange } from "../http/byte-range.js";
@@ -60,6 +61,11 @@ export function resolveFile(deps: RepoReadDeps, mode: "resolve" | "raw"): Handle
     const { commitOid, path: pathParts } = assignedRevision(c);
     const path = parseRepoPath(pathParts.join("/"));
     const file = await deps.repos.file(repo, commitOid, path);
+    // SCAN_POLICY=block: an unsafe file's bytes are refused on every surface that serves them (the pointer of
+    // an LFS file is not its bytes). A mirrored file not held yet is fetched and scanned before it is served.
+    if (deps.scanning && !(mode === "raw" && file.lfs)) {
+      await deps.scanning.assertServable(repo, file, mirrorFetch(deps, repo, commitOid, file));
+    }
     // An LFS file whose content is stored through Xet: Xet-capable clients are told its file hash and where to
     // get a read token; everyone else gets the bytes, reconstructed here.
     const xetFile = file.lfs && deps.cas ? await deps.cas.fileOfContent(repo.key, file.sha256) : undefined;
@@ -96,6 +102,23 @@ export function resolveFile(deps: RepoReadDeps, mode: "resolve" | "raw"): Handle
       }
     }
     return serveFile(c, deps, repo, file, commitOid, mode === "raw" && file.lfs, xetFile, xetHeaders);
+  };
+}
+
+/** Brings a mirrored LFS content this hub does not hold yet (read whole once), for a scan before serving. */
+function mirrorFetch(
+  deps: RepoReadDeps,
+  repo: RepoRecord,
+  commitOid: string,
+  file: FileRecord,
+): (() => Promise<void>) | undefined {
+  const open = deps.mirror?.openMissingContent;
+  if (!open || repo.mirrorOf === undefined || !file.lfs || file.size === 0) return undefined;
+  return async () => {
+    if (await deps.repos.mirroredContentHeld(file.sha256)) return;
+    const stream = await open(repo, commitOid, file, { start: 0, end: file.size - 1 });
+    stream.resume();
+    await finished(stream);
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Store } from "../store/store.js";
 import { lfsPointerSize } from "./lfs-pointer.js";
 import type { FileRecord, RepoRecord } from "./repos-table.js";
+import type { SecurityFileStatus } from "./scan-port.js";
 
 /** One entry of a tree listing or paths-info answer, in the public hub's shape. */
 export interface TreeEntryView {
@@ -12,7 +13,8 @@ export interface TreeEntryView {
   /** The Xet file hash, for content uploaded to this repository through Xet (the public hub's field). */
   xetHash?: string;
   lastCommit?: { id: string; title: string; date: string };
-  securityFileStatus?: { status: "unscanned"; avScan: null; pickleImportScan: null };
+  /** The content scanner's status (scan-port.ts), `unscanned` when the hub runs no scanner. */
+  securityFileStatus?: SecurityFileStatus;
 }
 
 export function fileView(file: FileRecord): TreeEntryView {
@@ -120,7 +122,7 @@ export async function expandEntries(
     }
     current = parentOid ? await store.repos.commit(repo.key, parentOid) : undefined;
   }
-  // This hub runs no malware or pickle scanner: it says so rather than calling files safe.
+  // Unscanned until the content scanner (when the app wires one) says otherwise: never called safe unread.
   for (const entry of entries) {
     if (entry.type === "file") {
       entry.securityFileStatus = { status: "unscanned", avScan: null, pickleImportScan: null };

@@ -557,6 +557,72 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   `,
   },
+  // 23: the content scanner's queue and reports (scanning/, docs/decisions/scanning.md). One row per content
+  // and name class (`content_key`: sha256 and the file extension the scanners are chosen by): scanned once
+  // however many paths and repositories hold it. `waiting` is a mirrored content not fetched yet; a replica
+  // claims a `pending` row (or one whose lease expired) by setting `claimed_by` and `lease_until`.
+  // `scan_allowances`: an owner's or admin's opt-in to serve one unsafe content of one repository under
+  // SCAN_POLICY=block.
+  {
+    sqlite: `
+  CREATE TABLE scan_queue (
+    content_key TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    name_class TEXT NOT NULL,
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    repo_id INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('waiting', 'pending', 'scanning', 'done')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    verdict TEXT,
+    report TEXT,
+    rules_version TEXT,
+    claimed_by TEXT,
+    lease_until TEXT,
+    queued_at TEXT NOT NULL,
+    scanned_at TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX scan_queue_by_status ON scan_queue (status, lease_until);
+  CREATE INDEX scan_queue_by_sha256 ON scan_queue (sha256);
+  CREATE TABLE scan_allowances (
+    repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    sha256 TEXT NOT NULL,
+    path TEXT NOT NULL,
+    allowed_by TEXT NOT NULL,
+    allowed_at TEXT NOT NULL,
+    PRIMARY KEY (repo_id, sha256)
+  ) WITHOUT ROWID;
+  `,
+    postgres: `
+  CREATE TABLE scan_queue (
+    content_key TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    name_class TEXT NOT NULL,
+    path TEXT NOT NULL,
+    size BIGINT NOT NULL,
+    repo_id BIGINT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('waiting', 'pending', 'scanning', 'done')),
+    attempts BIGINT NOT NULL DEFAULT 0,
+    verdict TEXT,
+    report TEXT,
+    rules_version TEXT,
+    claimed_by TEXT,
+    lease_until TEXT,
+    queued_at TEXT NOT NULL,
+    scanned_at TEXT
+  );
+  CREATE INDEX scan_queue_by_status ON scan_queue (status, lease_until);
+  CREATE INDEX scan_queue_by_sha256 ON scan_queue (sha256);
+  CREATE TABLE scan_allowances (
+    repo_id BIGINT NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+    sha256 TEXT NOT NULL,
+    path TEXT NOT NULL,
+    allowed_by TEXT NOT NULL,
+    allowed_at TEXT NOT NULL,
+    PRIMARY KEY (repo_id, sha256)
+  );
+  `,
+  },
 ];
 
 const sqlOf = (migration: Exclude<Migration, { run: unknown }>, dialect: Dialect): string =>

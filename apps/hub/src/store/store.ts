@@ -16,6 +16,7 @@ import { createReposTable } from "../repos/repos-table.js";
 import { createProviderPreferencesTable } from "../router/provider-preferences-table.js";
 import { createUsageReports } from "../router/usage-reports.js";
 import { createUsageTable } from "../router/usage-table.js";
+import { createScanTable } from "../scanning/scan-table.js";
 import type { Database, Queryable, TransactionOptions } from "./database.js";
 import { createMetaTable } from "./meta-table.js";
 import { appliedVersion, MIGRATIONS, migrate } from "./migrations.js";
@@ -62,6 +63,8 @@ function bindTables(q: Queryable, now: () => Date) {
     oidcIdentities: createOidcIdentitiesTable(q, now),
     /** The mirror of an upstream hub: ref checks and declared LFS content (mirror/mirror-table.ts). */
     mirror: createMirrorTable(q),
+    /** The content scanner's queue, reports and opt-ins (scanning/scan-table.ts). */
+    scanning: createScanTable(q),
     meta: createMetaTable(q),
   };
 }
