@@ -192,6 +192,17 @@ export function createReposTable(q: Queryable) {
       const row = await q.get<CommitRow>("SELECT * FROM commits WHERE repo_id = ? AND oid = ?", [repo, oid]);
       return row ? commitFromRow(row) : undefined;
     },
+    /**
+     * Up to `limit` commit ids of the repository starting with `prefix` (lowercase hex): a range on the
+     * (repo_id, oid) key rather than LIKE, which PostgreSQL cannot answer from the index under every collation.
+     */
+    async commitOidsWithPrefix(repo: number, prefix: string, limit: number): Promise<string[]> {
+      const rows = await q.all<{ oid: string }>(
+        "SELECT oid FROM commits WHERE repo_id = ? AND oid >= ? AND oid < ? ORDER BY oid LIMIT ?",
+        [repo, prefix, `${prefix}g`, limit],
+      );
+      return rows.map((row) => row.oid);
+    },
     /** Records a commit whose snapshot is the tree at `rootNode` (its nodes written first: writeTree). */
     async insertCommit(repo: number, commit: CommitRecord, rootNode: string): Promise<void> {
       await q.run(

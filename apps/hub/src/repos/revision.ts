@@ -16,6 +16,8 @@ export const tagRef = (name: string) => `refs/tags/${name}`;
 export const prRef = (num: number) => `refs/pr/${num}`;
 
 export const COMMIT_ID = /^[0-9a-f]{40}$/;
+/** An abbreviated commit id, as git prints them (7 characters at least): resolved when one commit has it. */
+export const SHORT_COMMIT_ID = /^[0-9a-f]{7,39}$/;
 
 /** The full ref names a revision may mean, in the order the public hub tries them. */
 export function refCandidates(revision: string): string[] {

@@ -165,6 +165,10 @@ assert {b.name for b in refs.branches} == {"main", "dev"}
 assert [(t.name, t.target_commit) for t in refs.tags] == [("v1", first.oid)]
 assert "dev.txt" in api.list_repo_files(REPO, revision="dev") and "dev.txt" not in api.list_repo_files(REPO)
 assert "README.md" not in api.list_repo_files(REPO, revision="v1")
+# An abbreviated commit id, as git prints them, names the commit; one too short to be an id is no revision.
+assert api.model_info(REPO, revision=first.oid[:7]).sha == first.oid
+assert sorted(api.list_repo_files(REPO, revision=first.oid[:10])) == sorted(api.list_repo_files(REPO, revision=first.oid))
+expect_raises(RevisionNotFoundError, lambda: api.model_info(REPO, revision=first.oid[:6]))
 api.delete_tag(REPO, tag="v1")
 api.delete_branch(REPO, branch="dev")
 assert {b.name for b in api.list_repo_refs(REPO).branches} == {"main"}
