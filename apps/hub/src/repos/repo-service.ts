@@ -45,6 +45,11 @@ export interface RepoServiceDeps {
   store: Store;
   blobs: BlobStore;
   now?: () => Date;
+  /**
+   * Told after a commit is durable of the files it added or changed (and of every file of a new or imported
+   * commit): the content scanner queues them. Called without waiting, so it never slows the answer.
+   */
+  onFilesRecorded?: (repo: RepoRecord, files: readonly FileRecord[]) => void;
 }
 
 /** A revision resolved to a commit; `ref` is the full ref name when the revision named one. */
@@ -74,7 +79,15 @@ export function parseRepoId(
 }
 
 /** Repositories: creation, lookup, revisions, files and commits, over the store and the blob store. */
-export function createRepoService({ store, blobs, now = () => new Date() }: RepoServiceDeps) {
+export function createRepoService({
+  store,
+  blobs,
+  now = () => new Date(),
+  onFilesRecorded,
+}: RepoServiceDeps) {
+  const recorded = (repo: RepoRecord, files: readonly FileRecord[]) => {
+    if (files.length > 0) onFilesRecorded?.(repo, files);
+  };
   /** Stores small content (inline commit files, initial files) and describes it as a regular git blob. */
   async function putRegular(path: string, content: Uint8Array): Promise<FileRecord> {
     const info = await putBlob(Readable.from([content]), { size: content.byteLength });
@@ -169,6 +182,7 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         const winner = await store.repos.get(request.type, id);
         throw winner ? new RepoExistsError(request.type, winner.id) : error;
       });
+      recorded(repo, files);
       // A space's card (its SDK) is indexed from the start; a model's row keeps its catalogue facts.
       if (repo.type !== "model") {
         const main = await store.repos.ref(repo.key, branchRef("main"));
@@ -200,23 +214,28 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         )),
       ];
       const created = new Date(options.createdAt);
-      return store.writeTransaction(async (tx) => {
-        // Replicas starting at once on one PostgreSQL all seed: the lock makes the second wait and then see
-        // the first one's repository (SQLite's write lock already does this).
-        await tx.lock(`adopt:model:${id.toLowerCase()}`);
-        const model = await tx.models.get(id);
-        if ((await tx.repos.get("model", id)) || !model) return undefined;
-        const repo = await tx.repos.insert({
-          type: "model",
-          id: model.id,
-          owner,
-          private: options.private,
-          gated: options.gated,
-          now: created.toISOString(),
+      return store
+        .writeTransaction(async (tx) => {
+          // Replicas starting at once on one PostgreSQL all seed: the lock makes the second wait and then see
+          // the first one's repository (SQLite's write lock already does this).
+          await tx.lock(`adopt:model:${id.toLowerCase()}`);
+          const model = await tx.models.get(id);
+          if ((await tx.repos.get("model", id)) || !model) return undefined;
+          const repo = await tx.repos.insert({
+            type: "model",
+            id: model.id,
+            owner,
+            private: options.private,
+            gated: options.gated,
+            now: created.toISOString(),
+          });
+          await initialCommit(tx, repo, stored, owner, created, { title: options.title });
+          return repo;
+        })
+        .then((repo) => {
+          if (repo) recorded(repo, stored);
+          return repo;
         });
-        await initialCommit(tx, repo, stored, owner, created, { title: options.title });
-        return repo;
-      });
     },
 
     /**
@@ -276,12 +295,14 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
         if (request.askedAs) await tx.repos.addRedirect(request.type, request.askedAs, repo.key);
         return repo;
       });
-      return created.catch(async (error: unknown) => {
+      const repo = await created.catch(async (error: unknown) => {
         if (!isUniqueViolation(error)) throw error;
         const winner = await store.repos.get(request.type, id);
         if (!winner) throw error;
         return winner;
       });
+      recorded(repo, files);
+      return repo;
     },
 
     /** Makes another id (one upstream answers under a new name) lead to a mirrored repository. */
@@ -295,10 +316,12 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       files: readonly FileRecord[],
       commit: Omit<CommitRecord, "tree">,
     ): Promise<{ commit: CommitRecord; folderTrees: Map<string, string> }> {
-      return store.writeTransaction(async (tx) => {
+      const imported = await store.writeTransaction(async (tx) => {
         await tx.lock(repoLock(repo.key));
         return importedCommit(tx, repo, files, commit);
       });
+      recorded(repo, files);
+      return imported;
     },
 
     /**
@@ -517,6 +540,12 @@ export function createRepoService({ store, blobs, now = () => new Date() }: Repo
       // Pull requests are "discuss" access: a mirrored repository takes no commit of any kind.
       if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
       const result = await applyCommit(store, repo, { ...request, now: now() });
+      recorded(
+        repo,
+        request.operations.flatMap((operation) =>
+          operation.kind === "put" ? [{ ...operation.file, path: operation.path }] : [],
+        ),
+      );
       if (result.ref === branchRef("main")) await service.derive(repo, result.commit.oid);
       return result;
     },
