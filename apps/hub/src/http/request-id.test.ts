@@ -25,7 +25,7 @@ describe("the request id", () => {
   });
 
   it("makes a new id when the caller's are unsafe to echo or log", async () => {
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { "X-Amzn-Trace-Id": "bad id <script>" },
       { "X-Amzn-Trace-Id": "a".repeat(256) },
       {},
