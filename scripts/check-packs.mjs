@@ -12,7 +12,15 @@
 // The stale packages are built first (as `npm start` does). Takes seconds: one pack and two tsc programs.
 //   node scripts/check-packs.mjs
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,8 +29,14 @@ import { formatMessage } from "publint/utils";
 import ts from "typescript";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-/** The published packages (provider-sim is private; the widget is checked once it is bundled too). */
-const PUBLISHED = ["packages/tasks", "packages/jinja", "packages/inference", "packages/snippets"];
+/** The published packages (provider-sim and runtime-matrix are private). */
+const PUBLISHED = [
+  "packages/tasks",
+  "packages/jinja",
+  "packages/inference",
+  "packages/snippets",
+  "packages/widget",
+];
 /** Files a package may carry besides its `files` directories (npm adds these itself). */
 const ALWAYS = new Set(["package.json", "README.md", "LICENSE"]);
 const NEVER = [
@@ -71,6 +85,7 @@ try {
       problem(name, `publint: ${formatMessage(message, linted.pkg, { color: false }) ?? message.code}`);
     }
   }
+  linkOtherDependencies(app, packed);
   writeFileSync(
     join(app, "package.json"),
     JSON.stringify({ name: "consumer", private: true, type: "module" }),
@@ -86,6 +101,30 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(`check-packs: ${PUBLISHED.length} packages packed, types and imports checked`);
+
+/**
+ * A user installs the packages' registry dependencies (the widget's hono, its optional peer react) with
+ * them: linked here from the workspace's node_modules, with their `@types/` package when they have one.
+ */
+function linkOtherDependencies(app, packed) {
+  const ours = new Set(packed.map(({ name }) => name));
+  const wanted = new Set();
+  for (const { name } of packed) {
+    const manifest = JSON.parse(readFileSync(join(app, "node_modules", name, "package.json"), "utf8"));
+    for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) {
+      if (!ours.has(dep)) wanted.add(dep);
+    }
+  }
+  for (const dep of wanted) {
+    for (const linked of [dep, `@types/${dep.replace(/^@([^/]+)\//, "$1__")}`]) {
+      const source = join(root, "node_modules", linked);
+      const target = join(app, "node_modules", linked);
+      if (!existsSync(source) || existsSync(target)) continue;
+      mkdirSync(join(target, ".."), { recursive: true });
+      symlinkSync(source, target, "dir");
+    }
+  }
+}
 
 function checkContents(name, manifest, paths) {
   const allowed = (manifest.files ?? [])

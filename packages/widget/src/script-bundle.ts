@@ -1,6 +1,6 @@
 /**
  * The embeddable script, bundled from its TypeScript sources with esbuild. The package's build writes it
- * next to the compiled modules (`dist/top-products.js`, see `writeTopProductsScript`), so a release serves
+ * next to the bundled modules (`dist/top-products.js`, see `writeTopProductsScript`), so a release serves
  * it with no esbuild installed; from the sources (tests, `npm run dev`) it is bundled once per process.
  * Server-side only; esbuild and node:* are imported lazily so that browser bundles importing this package's
  * options never pull them in.
@@ -68,11 +68,17 @@ async function loadTopProductsScript(): Promise<WidgetScript> {
   return scriptFrom(code, newestInputMs);
 }
 
-/** Bundles the script (the build calls this) and writes it beside the compiled modules; returns its path. */
-export async function writeTopProductsScript(): Promise<string> {
-  const fs = await loadNodeModule<typeof import("node:fs")>("node:fs");
+/**
+ * Bundles the script and writes it into `outDir` (the build calls this from the sources, with the package's
+ * dist/, where the bundled modules look for it); returns its path.
+ */
+export async function writeTopProductsScript(outDir: string): Promise<string> {
+  const [fs, path] = await Promise.all([
+    loadNodeModule<typeof import("node:fs")>("node:fs"),
+    loadNodeModule<typeof import("node:path")>("node:path"),
+  ]);
   const { code, newestInputMs } = await bundleTopProductsScript();
-  const target = decodeURIComponent(new URL(`./${PREBUILT_NAME}`, import.meta.url).pathname);
+  const target = path.resolve(outDir, PREBUILT_NAME);
   fs.writeFileSync(target, code);
   // The file's time stands for its sources' (Last-Modified), as when bundling in process.
   fs.utimesSync(target, newestInputMs / 1000, newestInputMs / 1000);
@@ -102,7 +108,7 @@ async function bundleTopProductsScript(): Promise<{ code: string; newestInputMs:
     loadNodeModule<Esbuild>("esbuild"),
     loadNodeModule<typeof import("node:fs")>("node:fs"),
   ]);
-  // From src/ (tests, `npm start`) the entry is main.ts; from dist/ it is the compiled main.js.
+  // From src/ (tests, `npm start`, the build) the entry is main.ts; a dist/ of tsc's days had main.js.
   const entry = SOURCE_EXTENSIONS.map((extension) =>
     decodeURIComponent(new URL(`./script/main${extension}`, import.meta.url).pathname),
   ).find((path) => fs.existsSync(path));
