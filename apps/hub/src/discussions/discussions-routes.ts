@@ -3,6 +3,7 @@ import { avatarPath } from "../accounts/public-shapes.js";
 import { PermissionDeniedError } from "../auth/auth-errors.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
+import { escapeHtml } from "../http/plain-text-html.js";
 import { queryBoolean, queryInteger, queryOne } from "../http/query.js";
 import { type RepoReadDeps, repoUrl } from "../repos/read-routes.js";
 import type { RepoActor } from "../repos/repo-access.js";
@@ -32,8 +33,6 @@ function text(value: unknown, field: string, limits: { min: number; max: number 
   }
   return trimmed;
 }
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Renders authors and events in the public hub's shapes. */
 function createViews(deps: RepoReadDeps, repo: RepoRecord) {

@@ -6,6 +6,7 @@ import { parseFrontMatter } from "../derive/front-matter.js";
 import type { DiscussionsService } from "../discussions/discussions-service.js";
 import { EntryNotFoundError, InvalidInputError, NotFoundError } from "../errors.js";
 import { jsonObject, parseJsonBody, readBodyBytes } from "../http/body.js";
+import { escapeHtml, plainTextToHtml } from "../http/plain-text-html.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
 import type { CasService } from "../lfs-xet/cas-service.js";
 import type { XetSigner } from "../lfs-xet/xet-tokens.js";
@@ -267,6 +268,8 @@ export async function repoCommits(deps: RepoReadDeps, c: Context, target: RepoAp
   const page = queryInteger(c, "p", { min: 0, max: 1_000_000 }) ?? 0;
   const history = await deps.repos.history(repo, commitOid, { page, limit, path });
   if (history.hasNext) nextLink(c, deps.publicUrl, "p", String(page + 1));
+  // huggingface_hub's list_repo_commits(formatted=True) asks for the HTML of each title and message.
+  const formatted = queryList(c, "expand").includes("formatted");
   return c.json(
     history.commits.map((commit) => ({
       id: commit.oid,
@@ -274,6 +277,9 @@ export async function repoCommits(deps: RepoReadDeps, c: Context, target: RepoAp
       message: commit.message,
       authors: [{ user: commit.author }],
       date: commit.createdAt,
+      ...(formatted
+        ? { formatted: { title: escapeHtml(commit.title), message: plainTextToHtml(commit.message) } }
+        : {}),
     })),
   );
 }

@@ -157,6 +157,10 @@ commits = api.list_repo_commits(REPO)
 titles = [c.title for c in commits]
 assert titles[:2] == ["Reorganise", "Upload README.md with huggingface_hub"], titles
 assert titles[-1] == "initial commit" and commits[0].commit_id == commit.oid
+assert commits[0].formatted_title is None
+formatted = api.list_repo_commits(REPO, formatted=True)
+assert [c.formatted_title for c in formatted[:2]] == titles[:2], formatted[0]
+assert all(c.formatted_message is not None for c in formatted)
 api.create_branch(REPO, branch="dev")
 api.create_tag(REPO, tag="v1", revision=first.oid)
 api.upload_file(path_or_fileobj=b"dev only", path_in_repo="dev.txt", repo_id=REPO, revision="dev")
