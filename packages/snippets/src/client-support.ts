@@ -217,6 +217,8 @@ export const HUB_CLIENT_CANNOT_FINISH: Partial<
       "text-to-video",
     ],
     groq: ["text-generation"],
+    // Its hf-inference image-to-text reads `{generated_text}`; the API answers `[{generated_text}]`.
+    "hf-inference": ["image-to-text"],
     novita: ["image-text-to-video", "text-to-video"],
     together: ["image-to-video", "text-to-video"],
     wavespeed: [

@@ -38,7 +38,8 @@ export const HF_JS_METHODS: Partial<Record<PipelineType, string>> = {
   "feature-extraction": "featureExtraction",
   "fill-mask": "fillMask",
   "image-classification": "imageClassification",
-  // Not in the public generator's map; the client has it (hf-inference captions, Z.ai's layout parsing).
+  // Not in the public generator's map; the client has it (Z.ai's layout parsing; its hf-inference captions
+  // fail on the API's list answer: client-support.ts).
   "image-to-text": "imageToText",
   "question-answering": "questionAnswering",
   "sentence-similarity": "sentenceSimilarity",
