@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     webDist: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : undefined,
     cardImageOrigins: config.cardImageOrigins,
     mirror: config.mirror,
+    scanning: config.scanning,
     logger,
   });
   logger.log("info", "hub started", {
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
     adminApi: config.adminToken ? "enabled" : "disabled (set ADMIN_TOKEN)",
     web: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : "not built",
     mirror: config.mirror ? `${config.mirror.upstreamUrl} (${config.mirror.mode})` : "off (set UPSTREAM_URL)",
+    scanning: `${config.scanning.policy}, ${config.scanning.concurrency} at a time, antivirus ${config.scanning.clamd ? "clamd" : "off (set CLAMD_SOCKET)"}`,
   });
   logger.log("info", "router", {
     withKeys: hub.routing.provider,

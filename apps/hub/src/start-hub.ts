@@ -29,6 +29,10 @@ import type { ForwardTimeouts } from "./router/forward.js";
 import { createProviderAgent } from "./router/provider-agent.js";
 import { isServedMapping } from "./router/served.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
+import { clamdScan } from "./scanning/clamd-antivirus.js";
+import type { ScanSettings } from "./scanning/scan-config.js";
+import { SCANNER_RULES_VERSION, scanFile } from "./scanning/scan-file.js";
+import type { ScanService } from "./scanning/scan-service.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import { type BlobDownloadMode, type BlobStoreSetting, openBlobStore } from "./storage/blob-store-config.js";
 import { openStore, type Store } from "./store/store.js";
@@ -80,6 +84,11 @@ export interface StartHubOptions {
   forwardSimHeaders?: boolean;
   /** Mirror an upstream hub (UPSTREAM_URL and the MIRROR_* settings: mirror/mirror-config.ts). */
   mirror?: MirrorSettings;
+  /** SCAN_POLICY and SCAN_CONCURRENCY (scanning/scan-config.ts); default warn, one scan at a time. */
+  scanning?: Partial<ScanSettings> & {
+    /** How often an idle scan worker looks for what other replicas queued. */
+    pollMs?: number;
+  };
 }
 
 export interface RunningHub {
@@ -92,6 +101,8 @@ export interface RunningHub {
   providerSimUrl: string | undefined;
   /** Provider names by where the router sends them. */
   routing: ReturnType<Upstreams["summary"]>;
+  /** The content scanner (queue, workers, reports), when the hub serves repositories. */
+  scanning: ScanService | undefined;
   close(): Promise<void>;
 }
 
@@ -230,6 +241,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   const publicUrl = configuredPublicUrl ?? url;
+  let scanService: ScanService | undefined;
   const app = createApp({
     store,
     logger,
@@ -250,6 +262,19 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         : undefined,
     draining: () => closing !== undefined,
     metrics,
+    scanning: {
+      scanFile: (source) => {
+        const clamd = options.scanning?.clamd;
+        return scanFile(source, clamd ? { antivirus: (scanned) => clamdScan(scanned, clamd) } : {});
+      },
+      rulesVersion: SCANNER_RULES_VERSION,
+      policy: options.scanning?.policy,
+      concurrency: options.scanning?.concurrency,
+      pollMs: options.scanning?.pollMs,
+      expose: (service) => {
+        scanService = service;
+      },
+    },
     router: {
       upstreams,
       dispatcher: providerAgent,
@@ -258,6 +283,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     },
   });
   honoListener = getRequestListener(app.fetch, { hostname: host });
+  // The scanner's workers: off the request path, resuming what a stopped replica left (leases expire).
+  await scanService?.start();
 
   const xetGc = startXetGc(store, blobs, logger, options.xetGcIntervalMs ?? 60 * 60 * 1000);
 
@@ -272,10 +299,12 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
       const sweep = setInterval(() => {
         server.closeIdleConnections();
       }, 25);
-      server.close(() => {
+      server.close(async () => {
         clearTimeout(grace);
         clearInterval(sweep);
         clearInterval(xetGc);
+        // A scan under way ends (its report kept) before the store closes; an unfinished one's lease expires.
+        await scanService?.stop().catch(() => {});
         // A failed close can lose the usage records still queued: said in the log, not swallowed.
         Promise.allSettled([
           store.close(),
@@ -300,7 +329,15 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     });
     return closing;
   };
-  return { url, publicUrl, store, close, providerSimUrl: sim?.url, routing: upstreams.summary() };
+  return {
+    url,
+    publicUrl,
+    store,
+    close,
+    providerSimUrl: sim?.url,
+    routing: upstreams.summary(),
+    scanning: scanService,
+  };
 }
 
 /** Runs Xet garbage collection every `intervalMs` (not at start: a restart loop must not turn into a GC loop). */

@@ -79,6 +79,9 @@ export function useTestHub(options: TestHubOptions = {}): TestHub {
     get routing() {
       return running().hub.routing;
     },
+    get scanning() {
+      return running().hub.scanning;
+    },
     close: () => running().hub.close(),
     get dir() {
       return running().temp.dir;

@@ -1,11 +1,14 @@
+import { type ClamdConfig, clamdConfigFromEnv } from "./clamd-antivirus.js";
 import type { ScanPolicy } from "./scan-service.js";
 
-/** SCAN_POLICY and SCAN_CONCURRENCY (the antivirus's CLAMD_* settings are read by clamd-antivirus.ts). */
+/** SCAN_POLICY, SCAN_CONCURRENCY and the antivirus's CLAMD_* settings (read by clamd-antivirus.ts). */
 export interface ScanSettings {
   /** `warn` (default): files are served with their status; `block`: unsafe files' bytes are refused. */
   policy: ScanPolicy;
   /** Scans at once per hub process (default 1): the scanner stays off the uploads' CPU. */
   concurrency: number;
+  /** CLAMD_SOCKET (or CLAMD_TCP) and the CLAMD_* limits: the antivirus; unset, reports say "not scanned". */
+  clamd?: ClamdConfig;
 }
 
 export const DEFAULT_SCAN_CONCURRENCY = 1;
@@ -22,5 +25,11 @@ export function parseScanSettings(env: Record<string, string | undefined>, probl
       problems.push(`SCAN_CONCURRENCY must be a whole number from 1 to 32, got "${raw}".`);
     } else concurrency = Number(raw);
   }
-  return { policy, concurrency };
+  let clamd: ClamdConfig | undefined;
+  try {
+    clamd = clamdConfigFromEnv(env);
+  } catch (error) {
+    problems.push(error instanceof Error ? error.message : String(error));
+  }
+  return { policy, concurrency, ...(clamd ? { clamd } : {}) };
 }
