@@ -73,6 +73,11 @@ export class ByteReader {
     return out;
   }
 
+  /** The next `n` buffered bytes without consuming them (call `has` first). */
+  peek(n: number): Buffer {
+    return this.buffer.subarray(this.position, this.position + n);
+  }
+
   byte(): number {
     return this.buffer[this.position++]!;
   }

@@ -185,8 +185,14 @@ class PickleMachine {
         if (!reader.has(width) && !(await reader.ensure(width))) this.fail("truncated argument");
         fixed = readFixed(reader, opcode.argument, width);
       }
-      const result = await this.step(opcode.name, fixed);
-      if (result) return result.value;
+      // Most opcodes are handled without awaiting (a promise per opcode would cost most of the time).
+      const fast = this.stepSync(opcode.name, fixed);
+      if (fast === false) {
+        const result = await this.step(opcode.name);
+        if (result) return result.value;
+      } else if (fast !== true) {
+        return fast.value;
+      }
       if (this.stack.length + this.marks.length > MAX_STACK) this.fail(`stack deeper than ${MAX_STACK}`);
     }
   }
@@ -290,47 +296,156 @@ class PickleMachine {
     });
   }
 
-  /** Returns `{value}` at STOP. */
-  private async step(name: string, arg: number): Promise<{ value: PickleValue } | undefined> {
-    const reader = this.reader;
+  /**
+   * The opcodes that never read beyond their fixed argument, handled without awaiting (a promise per opcode
+   * would cost most of the time): true when done, `{value}` at STOP, false for the others (`step`).
+   */
+  private stepSync(name: string, arg: number): boolean | { value: PickleValue } {
     switch (name) {
       case "PROTO":
         if (arg > HIGHEST_PROTOCOL) this.fail(`unsupported pickle protocol ${arg}`);
-        return;
+        return true;
       case "FRAME":
         // Frames only group opcodes for buffering; the opcodes inside are read as they come.
-        return;
+        return true;
       case "STOP":
         return { value: this.pop() };
       case "MARK":
         this.marks.push(this.stack.length);
-        return;
+        return true;
       case "POP":
         if (this.marks.length > 0 && this.stack.length === this.marks[this.marks.length - 1])
           this.marks.pop();
         else this.pop();
-        return;
+        return true;
       case "POP_MARK":
         this.popMark();
-        return;
+        return true;
       case "DUP":
         this.push(this.top());
-        return;
+        return true;
       case "NONE":
         this.push({ t: "none" });
-        return;
+        return true;
       case "NEWTRUE":
       case "NEWFALSE":
         this.push({ t: "bool" });
-        return;
+        return true;
       case "BININT":
       case "BININT1":
       case "BININT2":
         this.push({ t: "int", n: arg });
-        return;
+        return true;
       case "BINFLOAT":
         this.push(OTHER);
-        return;
+        return true;
+      case "NEXT_BUFFER":
+        this.push(OTHER);
+        return true;
+      case "READONLY_BUFFER":
+        this.top();
+        return true;
+      case "EMPTY_LIST":
+      case "EMPTY_SET":
+        this.push(OTHER);
+        return true;
+      case "EMPTY_DICT":
+        this.push({ t: "dict", entries: new Map() });
+        return true;
+      case "EMPTY_TUPLE":
+        this.push({ t: "tuple", items: [] });
+        return true;
+      case "LIST":
+      case "FROZENSET":
+        this.popMark();
+        this.push(OTHER);
+        return true;
+      case "TUPLE": {
+        const items = this.popMark();
+        this.push({ t: "tuple", items: items.length <= MAX_TUPLE_ITEMS ? items : undefined });
+        return true;
+      }
+      case "TUPLE1":
+      case "TUPLE2":
+      case "TUPLE3": {
+        const count = name === "TUPLE1" ? 1 : name === "TUPLE2" ? 2 : 3;
+        const items: PickleValue[] = [];
+        for (let i = 0; i < count; i++) items.unshift(this.pop());
+        this.push({ t: "tuple", items });
+        return true;
+      }
+      case "DICT": {
+        const items = this.popMark();
+        const dict: PickleValue = { t: "dict", entries: new Map() };
+        this.setItems(dict, items);
+        this.push(dict);
+        return true;
+      }
+      case "APPEND":
+        this.pop();
+        this.top();
+        return true;
+      case "APPENDS":
+      case "ADDITEMS":
+        this.popMark();
+        this.top();
+        return true;
+      case "SETITEM": {
+        const value = this.pop();
+        const key = this.pop();
+        this.setItems(this.top(), [key, value]);
+        return true;
+      }
+      case "SETITEMS": {
+        const items = this.popMark();
+        this.setItems(this.top(), items);
+        return true;
+      }
+      case "BINGET":
+      case "LONG_BINGET":
+        this.push(this.memoGet(arg));
+        return true;
+      case "BINPUT":
+      case "LONG_BINPUT":
+        this.memoPut(arg);
+        return true;
+      case "MEMOIZE":
+        this.memoPut(this.memoSize());
+        return true;
+      case "STACK_GLOBAL": {
+        const global = this.pop();
+        const module = this.pop();
+        if (module.t === "str" && global.t === "str" && module.s !== undefined && global.s !== undefined) {
+          this.push(this.recordGlobal(module.s, global.s));
+        } else {
+          this.push(
+            this.recordGlobal(
+              UNRESOLVABLE_MODULE,
+              `STACK_GLOBAL operands ${describe(module)}, ${describe(global)}`,
+            ),
+          );
+        }
+        return true;
+      }
+      case "EXT1":
+      case "EXT2":
+      case "EXT4":
+        // The extension registry (copyreg) maps codes to globals the loading program registered: unknowable here.
+        this.push(this.recordGlobal(UNRESOLVABLE_MODULE, `extension code ${arg}`));
+        return true;
+      case "BINPERSID":
+        this.pop();
+        this.push({ t: "persistent" });
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** The opcodes that read lines or payloads or may read a nested pickle (awaited). */
+  private async step(name: string): Promise<{ value: PickleValue } | undefined> {
+    const reader = this.reader;
+    switch (name) {
       case "INT":
       case "LONG":
       case "FLOAT": {
@@ -382,68 +497,6 @@ class PickleMachine {
         this.push({ t: "bytes", data: await this.payload(length, true) });
         return;
       }
-      case "NEXT_BUFFER":
-        this.push(OTHER);
-        return;
-      case "READONLY_BUFFER":
-        this.top();
-        return;
-      case "EMPTY_LIST":
-      case "EMPTY_SET":
-        this.push(OTHER);
-        return;
-      case "EMPTY_DICT":
-        this.push({ t: "dict", entries: new Map() });
-        return;
-      case "EMPTY_TUPLE":
-        this.push({ t: "tuple", items: [] });
-        return;
-      case "LIST":
-      case "FROZENSET":
-        this.popMark();
-        this.push(OTHER);
-        return;
-      case "TUPLE": {
-        const items = this.popMark();
-        this.push({ t: "tuple", items: items.length <= MAX_TUPLE_ITEMS ? items : undefined });
-        return;
-      }
-      case "TUPLE1":
-      case "TUPLE2":
-      case "TUPLE3": {
-        const count = name === "TUPLE1" ? 1 : name === "TUPLE2" ? 2 : 3;
-        const items: PickleValue[] = [];
-        for (let i = 0; i < count; i++) items.unshift(this.pop());
-        this.push({ t: "tuple", items });
-        return;
-      }
-      case "DICT": {
-        const items = this.popMark();
-        const dict: PickleValue = { t: "dict", entries: new Map() };
-        this.setItems(dict, items);
-        this.push(dict);
-        return;
-      }
-      case "APPEND":
-        this.pop();
-        this.top();
-        return;
-      case "APPENDS":
-      case "ADDITEMS":
-        this.popMark();
-        this.top();
-        return;
-      case "SETITEM": {
-        const value = this.pop();
-        const key = this.pop();
-        this.setItems(this.top(), [key, value]);
-        return;
-      }
-      case "SETITEMS": {
-        const items = this.popMark();
-        this.setItems(this.top(), items);
-        return;
-      }
       case "GET":
       case "PUT": {
         const text = await this.line();
@@ -453,17 +506,6 @@ class PickleMachine {
         else this.memoPut(index);
         return;
       }
-      case "BINGET":
-      case "LONG_BINGET":
-        this.push(this.memoGet(arg));
-        return;
-      case "BINPUT":
-      case "LONG_BINPUT":
-        this.memoPut(arg);
-        return;
-      case "MEMOIZE":
-        this.memoPut(this.memoSize());
-        return;
       case "GLOBAL": {
         const module = await this.line();
         const global = await this.line();
@@ -482,33 +524,8 @@ class PickleMachine {
         });
         return;
       }
-      case "STACK_GLOBAL": {
-        const global = this.pop();
-        const module = this.pop();
-        if (module.t === "str" && global.t === "str" && module.s !== undefined && global.s !== undefined) {
-          this.push(this.recordGlobal(module.s, global.s));
-        } else {
-          this.push(
-            this.recordGlobal(
-              UNRESOLVABLE_MODULE,
-              `STACK_GLOBAL operands ${describe(module)}, ${describe(global)}`,
-            ),
-          );
-        }
-        return;
-      }
-      case "EXT1":
-      case "EXT2":
-      case "EXT4":
-        // The extension registry (copyreg) maps codes to globals the loading program registered: unknowable here.
-        this.push(this.recordGlobal(UNRESOLVABLE_MODULE, `extension code ${arg}`));
-        return;
       case "PERSID":
         await this.line();
-        this.push({ t: "persistent" });
-        return;
-      case "BINPERSID":
-        this.pop();
         this.push({ t: "persistent" });
         return;
       case "REDUCE": {
