@@ -1,3 +1,4 @@
+import type { StartHubOptions } from "@modelhub/hub";
 import type { Page } from "playwright-core";
 import { startWebHarness, type WebHarness } from "./harness.js";
 
@@ -41,8 +42,12 @@ export async function createRepo(
  * A hub open to sign-up where `owner` is signed in on a desktop-sized page and owns the model repositories
  * `repos`: the start of the tests that work in one user's repositories.
  */
-export async function hubWithOwner(owner: string, repos: string[]) {
-  const harness = await startWebHarness({ signupPolicy: "open" });
+export async function hubWithOwner(
+  owner: string,
+  repos: string[],
+  hubOptions: Partial<StartHubOptions> = {},
+) {
+  const harness = await startWebHarness({ ...hubOptions, signupPolicy: "open" });
   await signUp(harness, owner);
   const page = await harness.newPage({ viewport: { width: 1366, height: 900 } });
   const csrf = await signIn(page, owner);

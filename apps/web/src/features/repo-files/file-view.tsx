@@ -8,7 +8,7 @@ import { MAX_TEXT_BYTES, pathInfoQuery, type TreeEntry } from "../../lib/api/rep
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
 import { formatAgo, formatBytes } from "../../lib/format.js";
 import { filesUrls, type RepoRef, resolveUrl } from "../../lib/repo-ref.js";
-import { FileScan } from "../repo-scan/index.js";
+import { FileScan, useServable } from "../repo-scan/index.js";
 import { Breadcrumbs } from "./breadcrumbs.js";
 import { isImagePath, languageOf, looksLikeText, MAX_HIGHLIGHT_BYTES } from "./file-language.js";
 import { RevisionSwitcher } from "./revision-switcher.js";
@@ -112,9 +112,10 @@ function FileFacts({ repo, entry }: { repo: RepoRef; entry: TreeEntry }) {
 function FileContent({ repo, revision, entry }: { repo: RepoRef; revision: string; entry: TreeEntry }) {
   const url = resolveUrl(repo, revision, entry.path);
   const isImage = isImagePath(entry.path);
+  const servable = useServable(repo, revision, entry.path, entry.securityFileStatus);
   const text = useQuery({
     queryKey: ["file-text", repo.type, repo.id, revision, entry.path, entry.oid],
-    enabled: !isImage && entry.size <= MAX_TEXT_BYTES,
+    enabled: servable === "yes" && !isImage && entry.size <= MAX_TEXT_BYTES,
     queryFn: async ({ signal }) => {
       const response = await fetch(url, { signal });
       if (!response.ok) throw await hubError(response, url);
@@ -123,6 +124,14 @@ function FileContent({ repo, revision, entry }: { repo: RepoRef; revision: strin
     },
     staleTime: 60_000,
   });
+  if (servable === "no") {
+    return (
+      <p className="rounded-lg border border-dashed border-line p-6 text-center text-muted">
+        Content not shown: this hub refuses to serve this file (see the security scan above).
+      </p>
+    );
+  }
+  if (servable === "waiting") return <p className="text-muted">Waiting for the security scan…</p>;
   if (isImage) {
     return (
       <div className="rounded-lg border border-line bg-raised p-3">
