@@ -353,6 +353,34 @@ describe.skipIf(!hasPython)("damaged files: could not scan, with a reason, never
     }
   }, 30_000);
 
+  it("bounds the stack and the nesting of pickles", async () => {
+    const marks = await scanFile(bytesSource(op([0x80, 0x04], "(".repeat(100_001), "."), "deep.pkl"));
+    expect(marks.verdict).toBe("could-not-scan");
+    expect(marks.reason).toContain("stack deeper than 100000");
+    // pickle.loads(pickle.loads(...)) ten levels deep: dangerous at once, and the nesting stops at its limit.
+    let nested = op([0x80, 0x04], "N.");
+    for (let level = 0; level < 10; level++) {
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(nested.length);
+      nested = op(
+        [0x80, 0x04],
+        shortUnicode("pickle"),
+        shortUnicode("loads"),
+        [0x93],
+        "B",
+        length,
+        nested,
+        [0x85],
+        "R.",
+      );
+    }
+    const report = await scanFile(bytesSource(nested, "nested.pkl"));
+    expect(report.verdict).toBe("unsafe");
+    expect(report.findings.map((finding) => finding.message).join()).toContain(
+      "pickles nested deeper than 8",
+    );
+  });
+
   it("says which byte is wrong", async () => {
     const report = await scanFile(bytesSource(op([0x80, 0x04, 0x4e, 0xff], "."), "bad.pkl"));
     expect(report.verdict).toBe("could-not-scan");
