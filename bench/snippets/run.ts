@@ -14,7 +14,7 @@
  * for a core is not slower code.
  * Run: npm run bench:snippets -w bench   (options: --runs N cold runs, --ms N CPU ms per warm round)
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -22,8 +22,9 @@ import { snippets as hfSnippets } from "@huggingface/inference";
 import type { getInferenceSnippets as Generate } from "@modelhub/snippets";
 import { type BrowserColdResult, browserBundle, browserColdRun } from "./browser-cold.js";
 import { CASES, oursArgs, theirsArgs } from "./cases.js";
-import { bundle, type ColdResult, coldRun, fileKb, repoRoot } from "./cold.js";
+import { bundle, type ColdResult, coldRun, fileKb } from "./cold.js";
 import { type CoverageCase, coverage, fixtureCases, providerTableCases, theirsFor } from "./coverage.js";
+import { installedEntry, installPacked, loadedModules } from "./installed.js";
 import { measureRate, median, type Rate } from "./measure.js";
 
 const argValue = (name: string, fallback: number) => {
@@ -116,7 +117,9 @@ const perCase = shared.map((c) => {
 perCase.sort((a, b) => a.ratio - b.ratio);
 
 // --- cold ---
-const installed = join(repoRoot, "packages/snippets/dist/index.js");
+// As a user installs it: the tarballs `npm pack` makes of the generator and its production dependencies.
+const installed = installPacked(dir);
+const installedFiles = loadedModules(installed.dir);
 const variants = [
   {
     label: "@modelhub/snippets (bundle)",
@@ -125,17 +128,13 @@ const variants = [
     args: [...ours[0]!],
     bundled: true,
   },
-  ...(existsSync(installed)
-    ? [
-        {
-          label: "@modelhub/snippets (installed dist)",
-          mode: "ours" as const,
-          specifier: pathToFileURL(installed).href,
-          args: [...ours[0]!],
-          bundled: false,
-        },
-      ]
-    : []),
+  {
+    label: "@modelhub/snippets (installed)",
+    mode: "ours" as const,
+    specifier: pathToFileURL(installedEntry(installed.dir)).href,
+    args: [...ours[0]!],
+    bundled: false,
+  },
   {
     label: "@huggingface/inference (installed)",
     mode: "theirs" as const,
@@ -278,7 +277,13 @@ const warmAllRatio = rate(warmAll.ours, "perCpuSecond") / rate(warmAll.theirs, "
 console.log(
   `goal warm >= 10x theirs: ${ratio(warmRatio)} (24 golden calls), ${ratio(warmAllRatio)} (all ${shared.length} shared cases), CPU time`,
 );
+const installedRuns = cold.get("@modelhub/snippets (installed)")!;
+const installedCpu = median(installedRuns.map((r) => r.totalCpuMs!));
+const peerInstalledCpu = median(cold.get("@huggingface/inference (installed)")!.map((r) => r.totalCpuMs!));
 console.log(`goal cold first call <= 20 ms: ${ms(oursCpu)} ms CPU, ${ms(oursWall)} ms wall (bundle)`);
+console.log(
+  `goal cold first call <= 20 ms, installed (${installed.packages.join(", ")}: ${installedFiles.count} file(s), ${(installedFiles.bytes / 1024).toFixed(0)} KB loaded): ${ms(installedCpu)} ms CPU, ${ms(median(installedRuns.map((r) => r.totalMs!)))} ms wall; the peer installed ${ms(peerInstalledCpu)} ms CPU (${ratio(peerInstalledCpu / installedCpu)} ours)`,
+);
 console.log(
   `goal coverage: ${tableCoverage.covered}/${tableCoverage.total} provider-table cases, ${fixtureCoverage.covered}/${fixtureCoverage.total} fixture cases`,
 );
