@@ -68,6 +68,7 @@ import { isRouterPath, routerRoutes } from "./router/router-routes.js";
 import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { usageService } from "./router/usage-service.js";
 import { userTokenVerifier } from "./router/verify-caller.js";
+import { scanAdminRoutes } from "./scanning/scan-admin-routes.js";
 import { contentReader } from "./scanning/scan-content.js";
 import type { FileScanReport, ScanSource } from "./scanning/scan-report.js";
 import { createScanService, type ScanPolicy, type ScanService } from "./scanning/scan-service.js";
@@ -461,6 +462,7 @@ function mountRepositories(
         }
       : undefined,
   });
+  if (scanner) app.route("/api/admin/scanning", scanAdminRoutes({ scanning: scanner, authorizer }));
   const access = deps.repoAccess ?? accountsRepoAccess(authorizer);
   // The pull-through mirror (docs/decisions/mirror.md): service, content on first read, cache, counters.
   const mirror = deps.mirror

@@ -88,6 +88,8 @@ export interface StartHubOptions {
   scanning?: Partial<ScanSettings> & {
     /** How often an idle scan worker looks for what other replicas queued. */
     pollMs?: number;
+    /** Run the scan workers in this process (default true); files are queued and scanned on demand either way. */
+    workers?: boolean;
   };
 }
 
@@ -284,7 +286,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   });
   honoListener = getRequestListener(app.fetch, { hostname: host });
   // The scanner's workers: off the request path, resuming what a stopped replica left (leases expire).
-  await scanService?.start();
+  if (options.scanning?.workers !== false) await scanService?.start();
 
   const xetGc = startXetGc(store, blobs, logger, options.xetGcIntervalMs ?? 60 * 60 * 1000);
 

@@ -8,7 +8,12 @@ import { testDatabaseUrl } from "./test-store.js";
 
 /** startHub on the test database (test-store.ts): SQLite in `dataDir`, or PostgreSQL in the PostgreSQL run. */
 export async function startTestHub(options: StartHubOptions): Promise<RunningHub> {
-  return startHub({ ...options, databaseUrl: options.databaseUrl ?? (await testDatabaseUrl(options.dataDir)) });
+  return startHub({
+    ...options,
+    databaseUrl: options.databaseUrl ?? (await testDatabaseUrl(options.dataDir)),
+    // No background scans unless a test asks for them: they would write while tests compare database states.
+    scanning: options.scanning ?? { workers: false },
+  });
 }
 
 export interface TestHubOptions extends Partial<StartHubOptions> {

@@ -133,6 +133,30 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     [hex64(), 0, hex64()],
   );
 
+  // The scanner: a queued content and an owner's opt-in to serve one.
+  const scanned = hex64();
+  await store.scanning.enqueue(
+    [
+      {
+        contentKey: `${scanned}:pkl`,
+        sha256: scanned,
+        nameClass: "pkl",
+        path: "model.pkl",
+        size: 10,
+        repoKey: repo.key,
+        status: "pending",
+      },
+    ],
+    new Date().toISOString(),
+  );
+  await store.scanning.allow({
+    repoKey: repo.key,
+    sha256: scanned,
+    path: "model.pkl",
+    allowedBy: "ada",
+    allowedAt: new Date().toISOString(),
+  });
+
   // Accounts: a session, a gated-access request, invites, a single sign-on identity, failed sign-ins,
   // provider preferences.
   await store.accounts.sessions.create({
@@ -189,6 +213,8 @@ beforeAll(async () => {
     dataDir: join(temp.dir, "sqlite"),
     catalogueDir: FIXTURE_CATALOGUE_DIR,
     providerSim: false,
+    // Queued, not scanned: a scan finishing during the copy would change what is compared.
+    scanning: { workers: false },
   });
   await fillEveryTable(source);
 }, 60_000);

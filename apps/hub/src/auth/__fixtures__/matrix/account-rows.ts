@@ -352,6 +352,21 @@ export const ACCOUNT_ROWS: Row[] = [
     expected: SITE_ADMIN_ONLY,
   },
   {
+    route: "GET /api/admin/scanning",
+    name: "the content scanner's queue, policy and rules",
+    method: "GET",
+    path: "/api/admin/scanning",
+    expected: SITE_ADMIN_ONLY,
+  },
+  {
+    route: "POST /api/admin/scanning/rescan",
+    name: "re-scan every content",
+    method: "POST",
+    path: "/api/admin/scanning/rescan",
+    writes: true,
+    expected: SITE_ADMIN_ONLY,
+  },
+  {
     route: "GET /api/admin/usage",
     name: "usage per user",
     method: "GET",

@@ -101,6 +101,29 @@ export const REPO_ROWS: Row[] = [
     expected: WRITE_PRIVATE_REPO,
   },
   {
+    route: "GET /api/{type}s/{id}/scan",
+    name: "a private repository's file scan report",
+    method: "GET",
+    path: `${API}/scan/main/weights.bin`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/{type}s/{id}/scan",
+    name: "a gated repository's file scan report, access not granted",
+    method: "GET",
+    path: `/api/models/${GATED}/scan/main/.gitattributes`,
+    // Gated as its files are: the same callers as a download of the gated repository's file.
+    expected: { ...READ_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 200 },
+  },
+  {
+    route: "POST /api/{type}s/{id}/scan-allow",
+    name: "allow serving a private repository's file found unsafe",
+    method: "POST",
+    path: `${API}/scan-allow/main/weights.bin`,
+    writes: true,
+    expected: MANAGE_PRIVATE_REPO,
+  },
+  {
     route: "GET /api/{type}s/{id}/compare",
     name: "compare two revisions of a private repository",
     method: "GET",

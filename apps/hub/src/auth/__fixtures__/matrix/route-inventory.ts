@@ -37,6 +37,11 @@ export async function hubRoutes(
     store,
     blobs: await createFsBlobStore(join(scratchDir, "inventory-blobs")),
     oidc: { issuer: "http://127.0.0.1:9", clientId: "inventory", clientSecret: "inventory" },
+    // The scanner's admin routes exist once it is on (no worker runs: nothing here starts it).
+    scanning: {
+      scanFile: () => Promise.reject(new Error("the route inventory scans nothing")),
+      rulesVersion: "inventory",
+    },
   });
   extend?.(app);
   const registered = app.routes
