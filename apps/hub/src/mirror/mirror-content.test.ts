@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCasService } from "../lfs-xet/cas-service.js";
 import { XetSigner } from "../lfs-xet/xet-tokens.js";
+import { Compression, serializeXorb } from "../lfs-xet/xorb.js";
 import type { RepoRecord } from "../repos/repo-records.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
@@ -181,7 +182,8 @@ describe("mirror content faults", () => {
     hubs.upstream.proxy.intercept = (req, res) => {
       if (!req.url?.includes("/v1/fetch/")) return false;
       res.writeHead(206, { "Content-Length": "100000" });
-      res.write(Buffer.alloc(1000));
+      // The start of a real chunk (its header announces 50 000 bytes), then nothing: the pull waits for the rest.
+      res.write(serializeXorb([Buffer.alloc(50_000, 7)], Compression.None).subarray(0, 1000));
       return true;
     };
     const failed = await outcome(
