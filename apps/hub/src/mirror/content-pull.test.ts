@@ -116,7 +116,7 @@ describe("content puller", () => {
     expect(tmpFiles(tmpDir)).toEqual([]);
   });
 
-  it("serves a reader that joins after the bytes held in memory moved on from the file, then from memory", async () => {
+  it("serves a reader that joins late (and a ranged one) from the transfer file while the first reads on", async () => {
     const bytes = randomBytes(12 * 1024 * 1024 + 5);
     const content = declared(bytes);
     const upstream = fakeUpstream(bytes, { piece: 256 * 1024, delayMs: 2 });
@@ -129,7 +129,6 @@ describe("content puller", () => {
       firstBytes += part.length;
     });
     const firstDone = new Promise((resolve) => first.once("end", resolve));
-    // Past the 8 MiB held in memory: the joiner's first bytes are only in the file.
     await vi.waitFor(() => expect(firstBytes).toBeGreaterThan(10 * 1024 * 1024), { timeout: 30_000 });
     expect(puller.isReading(content.sha256)).toBe(true);
     const joiner = puller.read(content, whole(content), upstream.source);
@@ -234,7 +233,7 @@ describe("content puller", () => {
     });
   }
 
-  it("verifies a content larger than the bytes held in memory: a flipped byte refused, the right bytes kept", async () => {
+  it("verifies a large content (9 MiB): a flipped byte refused, the right bytes kept", async () => {
     const bytes = randomBytes(9 * 1024 * 1024);
     const content = declared(bytes);
     const puller = createContentPuller({ tmpDir: freshTmp() });

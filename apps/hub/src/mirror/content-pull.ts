@@ -78,29 +78,16 @@ const READ_PIECE = 1 << 20;
 /** Bytes buffered for the temp file before the transfer waits for the disk. */
 const WRITE_BATCH = 4 << 20;
 const DEFAULT_IDLE_MS = 30_000;
-/**
- * The latest upstream bytes kept in memory (at least; never fewer than those not yet written): a reader that
- * has caught up with the transfer, as its first caller usually has, is served these instead of reading back
- * what was just written (bench/results/2026-11-29-mirror-2.md: the file reads and their 1 MiB buffers were
- * among the mirror's main costs in a cold pull).
- */
-const RECENT_BYTES = 8 << 20;
 
 /**
  * One upstream transfer of one content into a temporary file, which every reader of that content tails.
  * The transfer writes at disk speed whatever the readers do (a slow reader costs disk, not memory); each
  * reader reads the file at its own pace with back-pressure, and waits on `changed()` (no polling) when it has
- * caught up with the writer. The latest bytes are also held in memory (RECENT_BYTES), which is where a
- * reader that keeps up gets them from.
+ * caught up with the writer.
  */
 class Flight {
   readonly path: string;
-  /** Bytes received from upstream, in order; the first `written` of them are in the file. */
-  received = 0;
   written = 0;
-  /** The latest chunks received (at their offsets), oldest first: all those not written yet, and more. */
-  private recent: Array<{ at: number; bytes: Uint8Array }> = [];
-  private recentBytes = 0;
   state: "running" | "verified" | "failed" = "running";
   error?: Error;
   /** Readers still open: the file handle stays open until they and the transfer are done. */
@@ -149,49 +136,6 @@ class Flight {
     return this.wakeUp.promise;
   }
 
-  /**
-   * Bytes from `position` up to `limit` (exclusive) held in memory, from one chunk or (copied) several up to
-   * `most` bytes; undefined when `position` is older than what is held (read the file then).
-   */
-  fromMemory(position: number, limit: number, most: number): Uint8Array | undefined {
-    const recent = this.recent;
-    if (recent.length === 0 || position < recent[0]!.at || position >= limit) return undefined;
-    let i = recent.length - 1;
-    while (recent[i]!.at > position) i--;
-    const pieces: Uint8Array[] = [];
-    let bytes = 0;
-    for (let at = position; i < recent.length && at < limit && bytes < most; i++) {
-      const chunk = recent[i]!;
-      const piece = chunk.bytes.subarray(
-        at - chunk.at,
-        Math.min(chunk.bytes.byteLength, limit - chunk.at, at - chunk.at + most - bytes),
-      );
-      pieces.push(piece);
-      bytes += piece.byteLength;
-      at += piece.byteLength;
-    }
-    return pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, bytes);
-  }
-
-  private hold(chunk: Uint8Array): void {
-    this.recent.push({ at: this.received, bytes: chunk });
-    this.recentBytes += chunk.byteLength;
-    this.received += chunk.byteLength;
-    this.forget();
-  }
-
-  /** Drops the oldest chunks held beyond RECENT_BYTES that are in the file already. */
-  private forget(): void {
-    const recent = this.recent;
-    while (recent.length > 1) {
-      const oldest = recent[0]!;
-      const end = oldest.at + oldest.bytes.byteLength;
-      if (end > this.written || this.recentBytes - oldest.bytes.byteLength < RECENT_BYTES) return;
-      recent.shift();
-      this.recentBytes -= oldest.bytes.byteLength;
-    }
-  }
-
   private wake(): void {
     const waiting = this.wakeUp;
     this.wakeUp = undefined;
@@ -222,6 +166,7 @@ class Flight {
       // A failed write fails the transfer through its callback (below).
       file.on("error", () => {});
       let writeFailed: Error | undefined;
+      let received = 0;
       for (;;) {
         let timer: NodeJS.Timeout | undefined;
         const idle = new Promise<never>((_, reject) => {
@@ -242,26 +187,23 @@ class Flight {
         }
         if (next.done) break;
         const chunk = next.value;
-        if (this.received + chunk.byteLength > size) {
+        if (received + chunk.byteLength > size) {
           chunks.return?.().catch(() => {});
-          throw new ContentMismatchError(this.content, { size: this.received + chunk.byteLength });
+          throw new ContentMismatchError(this.content, { size: received + chunk.byteLength });
         }
         const behind = hash.update(chunk);
         if (behind) await behind;
-        this.hold(chunk);
+        received += chunk.byteLength;
         file.write(chunk, (error) => {
           if (error) writeFailed ??= error;
-          else {
-            this.written += chunk.byteLength;
-            this.forget();
-          }
+          else this.written += chunk.byteLength;
           this.wake();
         });
         // Back-pressure: the disk sets the pace.
-        while (!writeFailed && this.received - this.written > WRITE_BATCH) await this.changed();
+        while (!writeFailed && received - this.written > WRITE_BATCH) await this.changed();
         if (writeFailed) throw writeFailed;
       }
-      if (this.received !== size) throw new TransferCutError(sha256, this.received, size);
+      if (received !== size) throw new TransferCutError(sha256, received, size);
       const writing = file;
       await new Promise<void>((resolve, reject) =>
         writing.end((error?: Error | null) => (error ? reject(error) : resolve())),
@@ -299,11 +241,9 @@ class Flight {
     }
   }
 
-  /** Closes the file (and drops the bytes held) once the transfer and every reader are done. */
+  /** Closes the file once the transfer and every reader are done. */
   async release(): Promise<void> {
     if (this.finished && this.readers === 0 && this.handle) {
-      this.recent = [];
-      this.recentBytes = 0;
       const handle = this.handle;
       this.handle = undefined;
       await handle.close().catch(() => {});
@@ -352,18 +292,10 @@ class TailReader extends Readable {
           this.push(null);
           return;
         }
-        // Everything received so far, but the range's last byte only once the content is verified.
-        const limit = flight.state === "verified" ? this.end + 1 : Math.min(flight.received, this.end);
-        const held = flight.fromMemory(this.position, limit, READ_PIECE);
-        if (held) {
-          this.position += held.byteLength;
-          if (!this.push(held)) return;
-          continue;
-        }
-        // Older than what is held in memory: from the file, as far as it is written.
-        const inFile = Math.min(limit, flight.written);
-        if (this.position < inFile && flight.handle) {
-          const length = Math.min(inFile - this.position, READ_PIECE);
+        // Everything written so far, but the range's last byte only once the content is verified.
+        const limit = flight.state === "verified" ? this.end + 1 : Math.min(flight.written, this.end);
+        if (this.position < limit && flight.handle) {
+          const length = Math.min(limit - this.position, READ_PIECE);
           const buffer = Buffer.allocUnsafe(length);
           const { bytesRead } = await flight.handle.read(buffer, 0, length, this.position);
           if (this.gone) return;
