@@ -390,7 +390,11 @@ describe.skipIf(!hasPython)("damaged files: could not scan, with a reason, never
 
 describe("the dispatcher", () => {
   it("calls a file no scanner applies to safe, and the antivirus not-scanned when there is none", async () => {
-    const report = await scanFile(bytesSource(Buffer.from("# A model card\n"), "README.md"));
+    // Binary (a NUL in its head: not text for the secrets scanner) and of no format a scanner reads.
+    const png = Buffer.from([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    ]);
+    const report = await scanFile(bytesSource(png, "images/logo.png"));
     expect(report).toMatchObject({ verdict: "safe", scanners: [], pickleImports: [], findings: [] });
     expect(report.antivirus.status).toBe("not-scanned");
     expect(report.antivirus.reason).toMatch(/antivirus/);
