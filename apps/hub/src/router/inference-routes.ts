@@ -44,6 +44,7 @@ const FOLLOW_UPS_BY_PROTOCOL: Readonly<Record<string, readonly string[]>> = {
   "wavespeed-job": ["GET /api/v3/predictions/{id}/result"],
   "replicate-prediction": ["GET /v1/predictions/{id}"],
   "zai-image-job": ["GET /api/paas/v4/async-result/{id}"],
+  "together-video": ["GET /v2/videos/{id}"],
   "fal-queue": ["GET /{model}/requests/{id}/status", "GET /{model}/requests/{id}"],
   // huggingface_hub's pipeline routes on hf-inference (provider-sim serves them as recorded).
   "hf-pipeline": ["POST /models/{model}/pipeline/{id}", "POST /pipeline/{id}/{model}"],
