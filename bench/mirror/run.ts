@@ -15,6 +15,9 @@
  *   BENCH_FILE_MB (1024)   size of the files
  *   BENCH_ROUNDS (3)       rounds of each side-by-side measurement (median reported)
  *   BENCH_CONCURRENT (32)  clients of the concurrent cold download
+ *   BENCH_COLD_ONLY (unset) 1: step 1 only (the cold ratios, while iterating on the pull's speed)
+ *   BENCH_SKIP_BUILD (unset) 1: run apps/hub/dist as it is (built by hand, e.g. while another workspace's
+ *                          sources do not typecheck)
  *   BENCH_CPU_PROF (unset) a directory: each mirror hub runs under `node --cpu-prof` and writes its profile
  *                          there when it stops (open it in Chrome DevTools or speedscope)
  */
@@ -49,6 +52,7 @@ const PYTHON = join(repoRoot, ".venv", "bin", "python");
 /** V8's young generation as `npm start` sets it. */
 const NODE_FLAGS = ["--max-semi-space-size=64"];
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+const COLD_ONLY = process.env.BENCH_COLD_ONLY === "1";
 const ADMIN_TOKEN = `bench-mirror-admin-${process.pid}-${Date.now()}`;
 const work = mkdtempSync(join(tmpdir(), "modelhub-bench-mirror-"));
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -294,10 +298,12 @@ const mibps = (seconds: number) => SIZE / (1 << 20) / seconds;
 const fixed = (value: number, digits = 2) => Number(value.toFixed(digits));
 
 async function main(): Promise<void> {
-  execFileSync(process.execPath, [join(repoRoot, "scripts/build.mjs"), "--if-stale"], {
-    cwd: repoRoot,
-    stdio: "inherit",
-  });
+  if (process.env.BENCH_SKIP_BUILD !== "1") {
+    execFileSync(process.execPath, [join(repoRoot, "scripts/build.mjs"), "--if-stale"], {
+      cwd: repoRoot,
+      stdio: "inherit",
+    });
+  }
   const started: ServerProcess[] = [];
   const lines: string[] = [];
   const say = (line = "") => {
@@ -390,6 +396,7 @@ async function main(): Promise<void> {
       );
     }
     say();
+    if (COLD_ONLY) return;
 
     // 2. A new upstream revision of the Xet file with 2% changed: what the mirror, which cached the first
     // revision in step 1, fetches upstream to serve it.
