@@ -7,7 +7,6 @@ import {
   EntryNotFoundError,
   InsufficientStorageError,
   InvalidInputError,
-  NotFoundError,
   RevisionNotFoundError,
 } from "../errors.js";
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
@@ -587,9 +586,8 @@ export function createRepoService({
     },
 
     async deleteTag(repo: RepoRecord, name: string): Promise<void> {
-      if (!(await store.repos.deleteRef(repo.key, tagRef(name)))) {
-        throw new NotFoundError(`Tag ${name} not found.`);
-      }
+      // RevisionNotFound, as for a branch: huggingface_hub's delete_tag raises RevisionNotFoundError on it.
+      if (!(await store.repos.deleteRef(repo.key, tagRef(name)))) throw new RevisionNotFoundError(name);
     },
   };
   return service;

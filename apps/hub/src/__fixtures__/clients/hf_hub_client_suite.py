@@ -174,6 +174,7 @@ assert api.model_info(REPO, revision=first.oid[:7]).sha == first.oid
 assert sorted(api.list_repo_files(REPO, revision=first.oid[:10])) == sorted(api.list_repo_files(REPO, revision=first.oid))
 expect_raises(RevisionNotFoundError, lambda: api.model_info(REPO, revision=first.oid[:6]))
 api.delete_tag(REPO, tag="v1")
+expect_raises(RevisionNotFoundError, lambda: api.delete_tag(REPO, tag="v1"))
 api.delete_branch(REPO, branch="dev")
 assert {b.name for b in api.list_repo_refs(REPO).branches} == {"main"}
 
