@@ -160,6 +160,7 @@ describe("adding a provider is its file and one registry line", () => {
       "python/requests",
       "python/openai",
       "js/openai",
+      "js/fetch",
       "sh/curl",
     ]);
     expect(snippets.find((s) => s.client === "openai" && s.language === "python")?.content).toContain(
