@@ -156,4 +156,25 @@ describe("admin CLI", () => {
     expect(await run("usage", "--by", "user")).toMatchObject({ by: "user", usage: [] });
     await expect(run("usage", "--by", "team")).rejects.toThrow(/--by must be user or org/);
   });
+
+  it("shows the scan queue and queues every scanned content again", async () => {
+    const now = new Date().toISOString();
+    const item = { sha256: "c".repeat(64), nameClass: "pkl", path: "m.pkl", size: 1, repoKey: 1 };
+    await store.scanning.enqueue([{ ...item, contentKey: `${item.sha256}:pkl`, status: "pending" }], now);
+    const claimed = await store.scanning.claim("cli-test", now, now);
+    await store.scanning.complete(claimed!.contentKey, "cli-test", {
+      report: {
+        verdict: "unsafe",
+        scanners: ["pickle"],
+        pickleImports: [],
+        findings: [],
+        antivirus: { status: "not-scanned", virusNames: [] },
+      },
+      rulesVersion: "v1",
+      now,
+    });
+    expect(await run("scan:status")).toMatchObject({ done: 1, unsafe: 1, pending: 0 });
+    expect(await run("scan:rescan")).toEqual({ requeued: 1 });
+    expect(await run("scan:status")).toMatchObject({ done: 0, pending: 1 });
+  });
 });

@@ -52,6 +52,10 @@ Storage
                                                repositories, abandoned uploads); blobs stored in the last
                                                <n> hours (default 25, longer than an upload URL lives) stay
 
+Scanning (docs/decisions/scanning.md)
+  scan:status                                  the scan queue: waiting, pending, scanning, done; unsafe
+  scan:rescan                                  queue every scanned content again (the hub's workers scan it)
+
 Database
   db:copy --to <postgres://...>                copy every row of this hub's database (SQLite in DATA_DIR) into
                                                a new, empty PostgreSQL database; then start the hub with
@@ -323,6 +327,11 @@ export async function runAdminCommand(
         await target.close();
       }
     }
+    case "scan:status":
+      return json(await store.scanning.counts());
+    case "scan:rescan":
+      // The running hub's workers take the rows up (each replica polls the queue).
+      return json({ requeued: await store.scanning.requeueStale(undefined) });
     default:
       throw new InvalidInputError(
         `${command ? `Unknown command "${command}".` : "No command given."}\n\n${ADMIN_USAGE}`,
