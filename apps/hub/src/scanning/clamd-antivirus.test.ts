@@ -77,7 +77,7 @@ describe("clamd antivirus", () => {
     expect(() => clamdConfigFromEnv({ CLAMD_TCP: "nohost" })).toThrow(/host:port/);
   });
 
-  it("streams the content in frames and reads the verdict (fake clamd)", async () => {
+  it("streams the content in frames and reads the verdict (fake clamd)", { timeout: 30_000 }, async () => {
     const socket = join(dir, "fake.sock");
     const { server, received } = await fakeClamd(socket, "answer");
     try {
@@ -103,7 +103,9 @@ describe("clamd antivirus", () => {
     }
   });
 
-  it("reports errors, a silent clamd and a missing socket as error with the reason", async () => {
+  it("reports errors, a silent clamd and a missing socket as error with the reason", {
+    timeout: 30_000,
+  }, async () => {
     const errorSocket = join(dir, "error.sock");
     const silentSocket = join(dir, "silent.sock");
     const failing = await fakeClamd(errorSocket, "error");

@@ -132,7 +132,9 @@ describe("Keras scanner", () => {
     ]);
   });
 
-  it("gives a reason, never a crash or a hang, for malformed, truncated and bit-flipped files", async () => {
+  it("gives a reason, never a crash or a hang, for malformed, truncated and bit-flipped files", {
+    timeout: 30_000,
+  }, async () => {
     const reason = async (bytes: Buffer, path: string) =>
       (await kerasScanner.scan(bytesSource(bytes, path))).couldNotScan;
     expect(await reason(Buffer.from("not a zip"), "m.keras")).toMatch(

@@ -73,7 +73,9 @@ describe("safetensors scanner", () => {
     expect(await reason(Buffer.from([1, 2, 3]))).toMatch(/fewer than the 8-byte length/);
   });
 
-  it("gives a reason, never a crash, for truncations and bit flips of a real file", async () => {
+  it("gives a reason, never a crash, for truncations and bit flips of a real file", {
+    timeout: 30_000,
+  }, async () => {
     const bytes = readFileSync(real);
     for (const variant of damagedVariants(bytes)) {
       const outcome = await safetensorsScanner.scan(bytesSource(variant.bytes, "m.safetensors"));
