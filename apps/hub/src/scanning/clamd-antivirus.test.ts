@@ -5,8 +5,8 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { bytesSource } from "./__fixtures__/scan-sources.js";
 import { type ClamdConfig, clamdConfigFromEnv, clamdScan } from "./clamd-antivirus.js";
-import { bytesSource } from "./scan-source-fixtures.js";
 
 // The EICAR anti-virus test file: harmless, detected by every antivirus by design.
 const EICAR = Buffer.from("X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*");

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { bytesSource, damagedVariants, fileSource, runVenvPython } from "./__fixtures__/scan-sources.js";
 import { GGML_TYPE_SIZES, ggufScanner } from "./gguf-scanner.js";
-import { bytesSource, damagedVariants, fileSource, runVenvPython } from "./scan-source-fixtures.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gguf-scan-"));
 const little = join(dir, "model.gguf");

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { bytesSource, damagedVariants, fileSource, runVenvPython } from "./__fixtures__/scan-sources.js";
 import { kerasScanner } from "./keras-scanner.js";
-import { bytesSource, damagedVariants, fileSource, runVenvPython } from "./scan-source-fixtures.js";
 
 const dir = mkdtempSync(join(tmpdir(), "keras-scan-"));
 const files = {

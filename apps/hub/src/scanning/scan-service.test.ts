@@ -6,12 +6,12 @@ import { createRepoService, type RepoService } from "../repos/repo-service.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { createFsBlobStore } from "../storage/fs-blob-store.js";
 import type { Store } from "../store/store.js";
+import { runVenvPython } from "./__fixtures__/scan-sources.js";
 import { contentKey } from "./content-key.js";
 import { contentReader } from "./scan-content.js";
 import { SCANNER_RULES_VERSION, scanFile } from "./scan-file.js";
 import type { ScanSource } from "./scan-report.js";
 import { createScanService, type ScanService, UnsafeFileError } from "./scan-service.js";
-import { runVenvPython } from "./scan-source-fixtures.js";
 
 /**
  * The scan service on the test database (SQLite, or PostgreSQL with HUB_TEST_DATABASE=postgres) with the real

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { generateHubToken } from "../auth/hub-tokens.js";
-import { bytesSource } from "./scan-source-fixtures.js";
+import { bytesSource } from "./__fixtures__/scan-sources.js";
 import { SECRETS_SCAN_BYTES, secretsScanner } from "./secrets-scanner.js";
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { createReadStream, statSync } from "node:fs";
 import { Readable } from "node:stream";
-import { VENV_PYTHON } from "../__fixtures__/python-client.js";
-import type { ScanSource } from "./scan-report.js";
+import { VENV_PYTHON } from "../../__fixtures__/python-client.js";
+import type { ScanSource } from "../scan-report.js";
 
 /** A scan source over a file on disk, streamed by range as the scan service does. */
 export function fileSource(path: string, repoPath = path): ScanSource {
