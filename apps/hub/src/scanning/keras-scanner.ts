@@ -1,3 +1,5 @@
+/// <reference path="./jsfive.d.ts" />
+// jsfive ships no types: the declarations travel with the scanner into every program that compiles it.
 import { File as Hdf5File } from "jsfive";
 import { readRange, TruncatedError } from "./read-range.js";
 import type { ContentScanner, ScanFinding, ScanSource } from "./scan-report.js";
