@@ -1,20 +1,20 @@
 import { execFile, spawnSync } from "node:child_process";
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VENV_PYTHON } from "../__fixtures__/python-client.js";
+import { bytesSource as bytesSourceIn, fileSource } from "./__fixtures__/scan-sources.js";
 import { SCANNER_RULES_VERSION, scanFile } from "./scan-file.js";
-import type { FileScanReport, ScanSource } from "./scan-report.js";
+import type { FileScanReport } from "./scan-report.js";
 
 /**
  * The pickle-family scanners against a corpus Python makes (pickle at protocols 0-5, torch.save's layouts,
  * numpy, joblib), compared with pickletools.genops' reading; known scanner bypasses; damaged files.
  */
 
-const VENV_PYTHON = fileURLToPath(new URL("../../../../.venv/bin/python", import.meta.url));
-const CORPUS_SCRIPT = fileURLToPath(new URL("./pickle-corpus.py", import.meta.url));
+const CORPUS_SCRIPT = fileURLToPath(new URL("./__fixtures__/pickle-corpus.py", import.meta.url));
 
 interface CorpusEntry {
   file: string;
@@ -23,27 +23,8 @@ interface CorpusEntry {
   imports: Array<[string, string]> | null;
 }
 
-function fileSource(path: string, repoPath: string): ScanSource {
-  return {
-    path: repoPath,
-    size: statSync(path).size,
-    open: (range) => createReadStream(path, range ? { start: range.start, end: range.end } : {}),
-  };
-}
-
-/** Bytes in memory, streamed in small chunks so chunk boundaries fall inside opcodes. */
-function bytesSource(bytes: Buffer, repoPath: string): ScanSource {
-  return {
-    path: repoPath,
-    size: bytes.length,
-    open(range) {
-      const part = range ? bytes.subarray(range.start, range.end + 1) : bytes;
-      const chunks: Buffer[] = [];
-      for (let at = 0; at < part.length; at += 7) chunks.push(part.subarray(at, at + 7));
-      return Readable.from(chunks);
-    },
-  };
-}
+/** Bytes in memory, in 7-byte chunks so that chunk boundaries fall inside opcodes. */
+const bytesSource = (bytes: Buffer, repoPath: string) => bytesSourceIn(bytes, repoPath, 7);
 
 function importKeys(report: FileScanReport): string[] {
   return report.pickleImports.map((found) => `${found.module}.${found.name}`).sort();

@@ -13,15 +13,18 @@ export function fileSource(path: string, repoPath = path): ScanSource {
   };
 }
 
-/** A scan source over bytes in memory (for truncated and bit-flipped variants), in small chunks. */
-export function bytesSource(bytes: Buffer, repoPath: string): ScanSource {
+/**
+ * A scan source over bytes in memory (for truncated and bit-flipped variants), in small chunks (a few bytes,
+ * to put chunk boundaries inside a pickle's opcodes).
+ */
+export function bytesSource(bytes: Buffer, repoPath: string, chunkBytes = 4096): ScanSource {
   return {
     path: repoPath,
     size: bytes.length,
     open(range) {
       const part = range ? bytes.subarray(range.start, range.end + 1) : bytes;
       const chunks: Buffer[] = [];
-      for (let at = 0; at < part.length; at += 4096) chunks.push(part.subarray(at, at + 4096));
+      for (let at = 0; at < part.length; at += chunkBytes) chunks.push(part.subarray(at, at + chunkBytes));
       return Readable.from(chunks);
     },
   };
