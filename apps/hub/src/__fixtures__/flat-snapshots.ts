@@ -4,13 +4,15 @@ import { createReposTable } from "../repos/repos-table.js";
 /**
  * Puts a database at the current migration back where migration 18 left it: every commit's snapshot as the
  * flat rows of before (`commit_files`, `commit_trees`, global `git_blobs`), written from today's tree nodes,
- * the tables and column of 19 dropped, and what 22 added (the mirror's) dropped; the schema version is left to
- * the caller. The next start converts them again (migration 20): what upgrade tests of older databases need.
+ * the tables and column of 19 dropped, and what 22 (the mirror's) and 23 (the scanner's) added dropped; the
+ * schema version is left to the caller. The next start converts them again (migration 20): what upgrade tests
+ * of older databases need.
  */
 export async function backToFlatSnapshots(db: Database): Promise<void> {
   await db.exec(
     "DROP TABLE mirror_refs; DROP TABLE mirror_contents; DROP TABLE mirror_xorb_chunks; ALTER TABLE repos DROP COLUMN mirror_of",
   );
+  await db.exec("DROP TABLE scan_queue; DROP TABLE scan_allowances");
   const repos = createReposTable(db);
   await db.exec(`
     CREATE TABLE git_blobs (oid TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size BIGINT NOT NULL, lfs BIGINT NOT NULL);
