@@ -33,7 +33,13 @@ interface FakeUpstream {
  */
 function fakeUpstream(
   bytes: Buffer,
-  options: { piece?: number; delayMs?: number; fault?: "cut" | "flip" | "refuse" | "stall" | "long" } = {},
+  options: {
+    piece?: number;
+    delayMs?: number;
+    fault?: "cut" | "flip" | "refuse" | "stall" | "long";
+    /** Holds the bytes from `offset` on until `until` settles (a transfer caught mid-way, however loaded the machine). */
+    hold?: { offset: number; until: Promise<void> };
+  } = {},
 ): FakeUpstream {
   const piece = options.piece ?? 64 * 1024;
   const upstream: FakeUpstream = {
@@ -46,6 +52,7 @@ function fakeUpstream(
         return (async function* () {
           for (let at = 0; at < bytes.length; at += piece) {
             if (options.delayMs) await sleep(options.delayMs);
+            if (options.hold && at >= options.hold.offset) await options.hold.until;
             if (at >= bytes.length / 2 && options.fault === "cut") throw new Error("socket hang up");
             if (at >= bytes.length / 2 && options.fault === "stall") {
               await new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
@@ -119,7 +126,13 @@ describe("content puller", () => {
   it("serves a reader that joins late (and a ranged one) from the transfer file while the first reads on", async () => {
     const bytes = randomBytes(12 * 1024 * 1024 + 5);
     const content = declared(bytes);
-    const upstream = fakeUpstream(bytes, { piece: 256 * 1024, delayMs: 2 });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The transfer waits past 10 MiB until the late readers have joined, so that they join a running one.
+    const hold = { offset: 10 * 1024 * 1024 + 256 * 1024, until: released };
+    const upstream = fakeUpstream(bytes, { piece: 256 * 1024, delayMs: 2, hold });
     const puller = createContentPuller({ tmpDir: freshTmp() });
     const first = await puller.read(content, whole(content), upstream.source);
     const firstParts: Buffer[] = [];
@@ -131,10 +144,13 @@ describe("content puller", () => {
     const firstDone = new Promise((resolve) => first.once("end", resolve));
     await vi.waitFor(() => expect(firstBytes).toBeGreaterThan(10 * 1024 * 1024), { timeout: 30_000 });
     expect(puller.isReading(content.sha256)).toBe(true);
-    const joiner = puller.read(content, whole(content), upstream.source);
-    const ranged = puller.read(content, { start: 1000, end: 9 * 1024 * 1024 }, upstream.source);
-    expect((await collect(await joiner)).equals(bytes)).toBe(true);
-    expect((await collect(await ranged)).equals(bytes.subarray(1000, 9 * 1024 * 1024 + 1))).toBe(true);
+    const [joiner, ranged] = await Promise.all([
+      puller.read(content, whole(content), upstream.source),
+      puller.read(content, { start: 1000, end: 9 * 1024 * 1024 }, upstream.source),
+    ]);
+    release();
+    expect((await collect(joiner)).equals(bytes)).toBe(true);
+    expect((await collect(ranged)).equals(bytes.subarray(1000, 9 * 1024 * 1024 + 1))).toBe(true);
     await firstDone;
     expect(Buffer.concat(firstParts).equals(bytes)).toBe(true);
     expect(upstream.starts).toBe(1);
