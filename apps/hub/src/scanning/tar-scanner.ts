@@ -162,14 +162,20 @@ function intOf(value: PickleValue | undefined): number | undefined {
   return value?.t === "int" && value.n >= 0 ? value.n : undefined;
 }
 
-/** `storages`: a count, then per storage a pickle of (key, location, storage type), an int64 count and raw elements. */
-async function scanLegacyStorages(reader: ByteReader, location: string): Promise<ScannerOutcome> {
+/** What a legacy record section's pickles import, and its outcome (with where it stopped, when it did). */
+function legacyRecords(location: string) {
   const into = { globals: [] as Array<{ module: string; name: string }>, findings: [] as ScanFinding[] };
   const done = (couldNotScan?: string): ScannerOutcome => ({
     pickleImports: classifyAll(into.globals),
     findings: into.findings,
     ...(couldNotScan ? { couldNotScan: `${location}: ${couldNotScan}` } : {}),
   });
+  return { into, done };
+}
+
+/** `storages`: a count, then per storage a pickle of (key, location, storage type), an int64 count and raw elements. */
+async function scanLegacyStorages(reader: ByteReader, location: string): Promise<ScannerOutcome> {
+  const { into, done } = legacyRecords(location);
   const count = await onePickle(reader, location, into);
   const storages = intOf(count.value);
   if (count.error || storages === undefined || storages > MAX_RECORDS)
@@ -191,12 +197,7 @@ async function scanLegacyStorages(reader: ByteReader, location: string): Promise
 
 /** `tensors`: a count, then per tensor a key pickle, a (storage id, type) pickle and its sizes, strides, offset. */
 async function scanLegacyTensors(reader: ByteReader, location: string): Promise<ScannerOutcome> {
-  const into = { globals: [] as Array<{ module: string; name: string }>, findings: [] as ScanFinding[] };
-  const done = (couldNotScan?: string): ScannerOutcome => ({
-    pickleImports: classifyAll(into.globals),
-    findings: into.findings,
-    ...(couldNotScan ? { couldNotScan: `${location}: ${couldNotScan}` } : {}),
-  });
+  const { into, done } = legacyRecords(location);
   const count = await onePickle(reader, location, into);
   const tensors = intOf(count.value);
   if (count.error || tensors === undefined || tensors > MAX_RECORDS)
