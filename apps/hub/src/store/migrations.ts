@@ -1,4 +1,9 @@
+import { COLLECTIONS_MIGRATION } from "../collections/collections-migration.js";
+import { GIT_MIGRATION } from "../git/git-migration.js";
 import { convertSnapshotsToTreeNodes } from "../repos/snapshot-conversion.js";
+import { OWN_PROVIDERS_MIGRATION } from "../router/own-providers-migration.js";
+import { VIEWER_MIGRATION } from "../viewer/viewer-migration.js";
+import { WEBHOOKS_MIGRATION } from "../webhooks/webhooks-migration.js";
 import type { Database, Dialect, Queryable } from "./database.js";
 import { POSTGRES_BASELINE, POSTGRES_BASELINE_VERSION } from "./postgres-schema.js";
 
@@ -623,6 +628,12 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   `,
   },
+  // 24-28: each domain's own file, in this order (their comments say what they hold).
+  COLLECTIONS_MIGRATION,
+  VIEWER_MIGRATION,
+  WEBHOOKS_MIGRATION,
+  OWN_PROVIDERS_MIGRATION,
+  GIT_MIGRATION,
 ];
 
 const sqlOf = (migration: Exclude<Migration, { run: unknown }>, dialect: Dialect): string =>
