@@ -56,6 +56,7 @@ import { createContentClaims } from "./repos/content-claims.js";
 import { repoListingRoutes } from "./repos/listing-routes.js";
 import type { RepoMirror } from "./repos/mirror-port.js";
 import type { RepoReadDeps } from "./repos/read-routes.js";
+import { refFiles } from "./repos/ref-files.js";
 import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import type { RepoType } from "./repos/repo-records.js";
 import { repositoryRoutes } from "./repos/repo-routes.js";
@@ -568,6 +569,8 @@ function assembleScanning(
     rulesVersion: scanning.rulesVersion,
     openSource: reader.openSource,
     contentHeld: reader.held,
+    // The backfill at start and on the admin re-scan: files stored before scanning, or whose row was lost.
+    walkRefs: () => refFiles(deps.store),
     policy: scanning.policy,
     concurrency: scanning.concurrency,
     pollMs: scanning.pollMs,

@@ -5,7 +5,8 @@ import type { ScanService } from "./scan-service.js";
 
 /**
  * `/api/admin/scanning`: the queue's counts, the policy and the rules stamp (GET), and a re-scan of every
- * content (POST /rescan: every report is queued again). The operator's ADMIN_TOKEN or a site administrator,
+ * content (POST /rescan: every report is queued again, and every file of every ref head that has no row is
+ * queued: `{requeued, queued}`). The operator's ADMIN_TOKEN or a site administrator,
  * as every /api/admin route: `authorize(actor, "manage", site)`, before anything is read.
  */
 export function scanAdminRoutes(deps: { scanning: ScanService; authorizer: Authorizer }) {
@@ -21,6 +22,6 @@ export function scanAdminRoutes(deps: { scanning: ScanService; authorizer: Autho
       queue: await deps.scanning.status(),
     }),
   );
-  app.post("/rescan", async (c) => c.json({ requeued: await deps.scanning.rescanAll() }));
+  app.post("/rescan", async (c) => c.json(await deps.scanning.rescanAll()));
   return app;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { openTestStore } from "../__fixtures__/test-store.js";
+import { refFiles } from "../repos/ref-files.js";
 import type { RepoRecord } from "../repos/repo-records.js";
 import { createRepoService, type RepoService } from "../repos/repo-service.js";
 import type { BlobStore } from "../storage/blob-store.js";
@@ -39,7 +40,12 @@ function safetensors(): Buffer {
   return Buffer.concat([length, header, Buffer.alloc(8)]);
 }
 
-function service(options: { workerId: string; rulesVersion?: string; policy?: "warn" | "block" }) {
+function service(options: {
+  workerId: string;
+  rulesVersion?: string;
+  policy?: "warn" | "block";
+  backfill?: boolean;
+}) {
   const reader = contentReader({ blobs });
   return createScanService({
     table: store.scanning,
@@ -53,16 +59,22 @@ function service(options: { workerId: string; rulesVersion?: string; policy?: "w
     policy: options.policy,
     workerId: options.workerId,
     pollMs: 50,
+    ...(options.backfill ? { walkRefs: () => refFiles(store) } : {}),
   });
 }
 
-async function commit(files: Record<string, Buffer>): Promise<void> {
+async function commit(
+  files: Record<string, Buffer>,
+  to: RepoRecord = repo,
+  deletes: string[] = [],
+): Promise<string> {
   const operations = [];
   for (const [path, bytes] of Object.entries(files)) {
     const { path: _path, ...file } = await repos.putRegular(path, bytes);
     operations.push({ kind: "put" as const, path, file });
   }
-  await repos.commit(repo, {
+  for (const path of deletes) operations.push({ kind: "deleteFile" as const, path });
+  const result = await repos.commit(to, {
     ref: "refs/heads/main",
     title: "add files",
     description: "",
@@ -70,6 +82,7 @@ async function commit(files: Record<string, Buffer>): Promise<void> {
     operations,
   });
   await Promise.all(queued.splice(0));
+  return result.commit.oid;
 }
 
 const fileOf = async (path: string) =>
@@ -230,5 +243,53 @@ describe("scan service", () => {
     expect(allowed).toMatchObject({ downloadable: true, allowed: { by: "alice" }, policy: "block" });
     await blocking.assertServable(repo, evil);
     await blocking.assertContentServable(repo.key, evil.sha256);
+  });
+
+  it("queues what every ref head holds that has no row: at start (in the background) and on the admin re-scan", async () => {
+    // A repository whose history was written before the scanner existed: nothing queued its files.
+    queueTo = undefined;
+    const before = await repos.create({
+      type: "model",
+      id: "alice/before-scanning",
+      private: false,
+      author: "alice",
+    });
+    const tagged = await commit({ "tagged-only.pkl": evilPickle }, before);
+    await store.repos.setRef(before.key, "refs/tags/v1", tagged);
+    const proposed = await commit({ "pr-only.txt": Buffer.from("proposed\n") }, before);
+    await store.repos.setRef(before.key, "refs/pr/1", proposed);
+    await commit({ "main-only.txt": Buffer.from("main\n") }, before, ["tagged-only.pkl", "pr-only.txt"]);
+    const heads = new Map<string, { path: string; sha256: string }>();
+    const refs = await store.repos.refs(before.key);
+    expect(refs.map((ref) => ref.name).sort()).toEqual(["refs/heads/main", "refs/pr/1", "refs/tags/v1"]);
+    for (const { commitOid } of refs) {
+      for (const file of await repos.files(before, commitOid))
+        heads.set(contentKey(file.sha256, file.path), file);
+    }
+    expect([...heads.values()].map((file) => file.path).sort()).toEqual(
+      expect.arrayContaining(["main-only.txt", "pr-only.txt", "tagged-only.pkl"]),
+    );
+    const missing = async () => [...heads.keys()].filter((key) => !queuedKeys.has(key));
+    let queuedKeys = await store.scanning.many([...heads.keys()]);
+    // The tagged pickle's content is queued already (evil.pkl, same content and name class): two are missing.
+    const missingBefore = (await missing()).length;
+    expect(missingBefore).toBe(2);
+
+    // Start does not wait for the walk; backfilled() is the walk start began.
+    const starting = service({ workerId: "backfill", backfill: true });
+    await starting.start();
+    const added = await starting.backfilled();
+    await starting.stop();
+    queuedKeys = await store.scanning.many([...heads.keys()]);
+    expect(await missing()).toEqual([]);
+    expect(added).toBe(missingBefore);
+
+    // A row lost (deleted) comes back through the admin re-scan, which also re-queues the reports.
+    const lost = [...heads.keys()][0]!;
+    await store.db.run("DELETE FROM scan_queue WHERE content_key = ?", [lost]);
+    const rescan = await starting.rescanAll();
+    expect(rescan.queued).toBe(1);
+    expect((await store.scanning.get(lost))?.status).toBe("pending");
+    await starting.drain();
   });
 });

@@ -39,6 +39,14 @@ export interface ScanServiceDeps {
   openSource(item: Pick<ScanItem, "sha256" | "size" | "repoKey" | "path">): Promise<ScanSource | undefined>;
   /** Whether this hub holds a mirrored repository's content yet (it is `waiting` until fetched). */
   contentHeld?(repoKey: number, sha256: string): Promise<boolean>;
+  /**
+   * Every repository's ref heads with their files, one revision at a time (repos/ref-files.ts): the backfill
+   * queues what they hold that has no row (stored before the scanner, or a row lost).
+   */
+  walkRefs?(): AsyncIterable<{
+    repo: Pick<RepoRecord, "key" | "mirrorOf">;
+    files: readonly Pick<FileRecord, "path" | "sha256" | "size">[];
+  }>;
   policy?: ScanPolicy;
   /** Scans at once in this process (SCAN_CONCURRENCY): queue workers and downloads under block together. */
   concurrency?: number;
@@ -101,6 +109,9 @@ export function createScanService(deps: ScanServiceDeps) {
   let running = false;
   let wake: (() => void) | undefined;
   const workers: Promise<void>[] = [];
+  /** The backfill start() began (not awaited: the hub serves meanwhile); stop() ends it between revisions. */
+  let startBackfill: Promise<number> | undefined;
+  let stopping = false;
 
   /** Scans one claimed item and stores its report (or gives it back to retry after a failure). */
   async function scanClaimed(item: ScanItem): Promise<void> {
@@ -198,6 +209,23 @@ export function createScanService(deps: ScanServiceDeps) {
     const added = await table.enqueue(rows, iso());
     if (added > 0) kick();
     return added;
+  }
+
+  /**
+   * Queues every file of every repository's ref heads (branches, tags, pull requests) that has no row: content
+   * stored before the scanner existed, or whose row was lost. One revision's files at a time (enqueue looks
+   * up only their keys); `stopped` ends it between revisions (start's walk, when the service stops). Returns
+   * how many rows it added.
+   */
+  async function backfill(stopped: () => boolean = () => false): Promise<number> {
+    if (!deps.walkRefs) return 0;
+    let queued = 0;
+    for await (const { repo, files } of deps.walkRefs()) {
+      if (stopped()) break;
+      queued += await enqueue(repo, files);
+    }
+    if (queued > 0) logger.log("info", "queued files stored before scanning", { queued });
+    return queued;
   }
 
   /** Whether an item's report stands (made with the current rules). */
@@ -359,20 +387,31 @@ export function createScanService(deps: ScanServiceDeps) {
     },
     /**
      * Starts the workers (SCAN_CONCURRENCY of them). Reports made with older rules are queued again first:
-     * a new SCANNER_RULES_VERSION re-scans what the hub holds.
+     * a new SCANNER_RULES_VERSION re-scans what the hub holds. Files that have no row are then queued in the
+     * background (backfill): start does not wait for the walk over every repository.
      */
     async start(): Promise<void> {
       if (running) return;
+      stopping = false;
       const requeued = await table.requeueStale(rulesVersion);
       if (requeued > 0) logger.log("info", "re-scanning with new scanner rules", { requeued, rulesVersion });
       running = true;
       for (let index = 0; index < concurrency; index++) workers.push(workerLoop());
+      startBackfill = backfill(() => stopping).catch((error: unknown) => {
+        logger.log("error", "queueing files stored before scanning failed; the admin re-scan retries", {
+          error,
+        });
+        return 0;
+      });
     },
-    /** Stops taking new items and waits for the scans under way to end. */
+    /** The backfill start() began: how many rows it added (0 when none ran). */
+    backfilled: (): Promise<number> => startBackfill ?? Promise.resolve(0),
+    /** Stops taking new items, ends the backfill, and waits for the scans under way to end. */
     async stop(): Promise<void> {
       running = false;
+      stopping = true;
       kick();
-      await Promise.all(workers.splice(0));
+      await Promise.all([...workers.splice(0), startBackfill]);
     },
     /** Scans until nothing is left to claim (tests, the admin command); returns how many were scanned. */
     async drain(): Promise<number> {
@@ -380,11 +419,14 @@ export function createScanService(deps: ScanServiceDeps) {
       while (await processOne()) scanned++;
       return scanned;
     },
-    /** Queues every report again (the admin's re-scan). */
-    async rescanAll(): Promise<number> {
+    /**
+     * The admin's re-scan: every report is queued again, and every file of every ref head that has no row is
+     * queued (the backfill, awaited). `requeued` counts the reports, `queued` the rows added.
+     */
+    async rescanAll(): Promise<{ requeued: number; queued: number }> {
       const requeued = await table.requeueStale(undefined);
       kick();
-      return requeued;
+      return { requeued, queued: await backfill() };
     },
     /** How many items are in each state, and how many reports found issues. */
     status: () => table.counts(),
