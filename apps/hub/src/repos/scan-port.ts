@@ -10,8 +10,8 @@ type SafetyLevel = "innocuous" | "suspicious" | "dangerous";
 
 /**
  * The public hub's `securityFileStatus` (huggingface_hub reads it as `RepoFile.security`): `status` is "safe",
- * "suspicious" or "unsafe" once scanned, "queued" while the scan waits or runs, "unscanned" when nothing could
- * scan it (no scanner for its kind and no antivirus configured).
+ * "suspicious" or "unsafe" once scanned ("safe" too when no content scanner applies to the file's kind),
+ * "queued" while the scan waits or runs, "unscanned" when no scan of it is known (no queue row, or no scanner).
  */
 export interface SecurityFileStatus {
   status: "safe" | "suspicious" | "unsafe" | "queued" | "unscanned";

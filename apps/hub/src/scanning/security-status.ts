@@ -4,7 +4,11 @@ import type { ScanItem } from "./scan-table.js";
 
 /**
  * A report in the public hub's `securityFileStatus` shape. Could-not-scan is "suspicious" (never "safe": the
- * full report says why); a report no scanner and no antivirus contributed to is "unscanned" (nothing looked).
+ * full report says why). A finished scan that found nothing is "safe", also when only the secrets scanner
+ * read the file or when no content scanner applies to its kind (the dispatcher read its head: it is no
+ * format that runs code when loaded), as the public hub calls `.gitattributes` safe; the full report's
+ * `scanners` says which looked, and `avScan` stays null when no antivirus ran. "unscanned" is a file with no
+ * queue row at all (the backfill queues those), "queued" one whose scan has not finished.
  */
 export function securityFileStatus(item: ScanItem | undefined): SecurityFileStatus {
   const report = item?.status === "done" ? item.report : undefined;
@@ -38,7 +42,7 @@ function publicStatus(report: FileScanReport): SecurityFileStatus["status"] {
     case "could-not-scan":
       return "suspicious";
     default:
-      return report.scanners.length === 0 && report.antivirus.status !== "clean" ? "unscanned" : "safe";
+      return "safe";
   }
 }
 

@@ -8,12 +8,15 @@ import { antivirusLine, describeFileStatus, TONE_CLASS } from "./scan-status.js"
 export function ScanBadge({
   security,
   verdict,
+  scanners,
 }: {
   security: SecurityFileStatus | undefined | null;
   /** The full report's verdict, when known: it tells "could not scan" from "suspicious". */
   verdict?: string;
+  /** The full report's scanners, when known: a safe file's title says what looked at it. */
+  scanners?: readonly string[];
 }) {
-  const description = describeFileStatus(security, verdict);
+  const description = describeFileStatus(security, verdict, scanners);
   const antivirus = description.kind === "pending" ? null : antivirusLine(security);
   const title = antivirus ? `${description.summary} Antivirus: ${antivirus.text}` : description.summary;
   return (

@@ -30,7 +30,7 @@ export function ScanPanel({
   report?: FileScanView | null;
   children?: ReactNode;
 }) {
-  const description = describeFileStatus(security, report?.verdict);
+  const description = describeFileStatus(security, report?.verdict, report?.scanners);
   const imports = [...(security?.pickleImportScan?.imports ?? [])].sort(
     (a, b) => SAFETY_ORDER[a.safety] - SAFETY_ORDER[b.safety],
   );
@@ -46,7 +46,7 @@ export function ScanPanel({
         <h3 id="scan-heading" className="font-semibold">
           Security scan
         </h3>
-        <ScanBadge security={security} verdict={report?.verdict} />
+        <ScanBadge security={security} verdict={report?.verdict} scanners={report?.scanners} />
       </div>
       <p>{description.summary}</p>
       {report?.reason && description.kind === "could-not-scan" ? (

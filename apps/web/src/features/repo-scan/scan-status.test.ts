@@ -50,6 +50,21 @@ describe("describeFileStatus", () => {
   });
 });
 
+describe("a safe file's summary", () => {
+  it("says what looked at it when no code scanner applies, never 'Not scanned'", () => {
+    const nothingApplies = describeFileStatus(scanned("safe"), "safe", []);
+    expect(nothingApplies).toMatchObject({ kind: "safe", label: "Safe" });
+    expect(nothingApplies.summary).toMatch(/^No scanner applies to this kind of file/);
+    const secretsOnly = describeFileStatus(scanned("safe"), "safe", ["secrets"]);
+    expect(secretsOnly.summary).toMatch(/checked for secrets.*none found/);
+    // A code scanner read it, or the report is not known (the tree): the general words.
+    expect(describeFileStatus(scanned("safe"), "safe", ["pickle"]).summary).toMatch(
+      /^The scan found nothing/,
+    );
+    expect(describeFileStatus(scanned("safe")).summary).toMatch(/^The scan found nothing/);
+  });
+});
+
 describe("antivirusLine", () => {
   it("says not scanned, never clean, when no antivirus ran", () => {
     expect(antivirusLine(scanned("safe")).text).toMatch(/^not scanned/);

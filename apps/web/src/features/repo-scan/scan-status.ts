@@ -30,7 +30,7 @@ const KINDS: Record<ScanKind, Omit<ScanDescription, "summary"> & { summary: stri
     label: "Safe",
     glyph: "✓",
     tone: "ok",
-    summary: "The scanners found nothing that runs code or leaks a secret.",
+    summary: "The scan found nothing that runs code or leaks a secret.",
   },
   suspicious: {
     kind: "suspicious",
@@ -111,6 +111,8 @@ function kindOf(status: string): ScanKind {
 export function describeFileStatus(
   security: SecurityFileStatus | undefined | null,
   verdict?: string,
+  /** The full report's scanners, when known: a safe file says what looked at it. */
+  scanners?: readonly string[],
 ): ScanDescription {
   if (!security) return KINDS.unscanned;
   let kind = isScanPending(security) ? "pending" : kindOf(security.status);
@@ -122,6 +124,10 @@ export function describeFileStatus(
   if (security.avScan?.virusFound) {
     return { ...description, summary: "The antivirus flagged this file: do not download or open it." };
   }
+  if (kind === "safe" && scanners) {
+    const summary = safeSummary(scanners);
+    if (summary) return { ...description, summary };
+  }
   return kind === "unknown"
     ? {
         ...description,
@@ -129,6 +135,20 @@ export function describeFileStatus(
         summary: `${description.summary} (“${security.status}”)`,
       }
     : description;
+}
+
+/**
+ * What "safe" rests on when the report says which scanners read the file: none applies to its kind, or only
+ * the secrets scanner read it. Undefined when a code scanner read it (the generic words hold).
+ */
+function safeSummary(scanners: readonly string[]): string | undefined {
+  if (scanners.length === 0) {
+    return "No scanner applies to this kind of file (it is no pickle, archive, Keras, safetensors, GGUF or text file): nothing in it is loaded as code.";
+  }
+  if (scanners.length === 1 && scanners[0] === "secrets") {
+    return "Text, checked for secrets (access tokens, cloud keys, private keys): none found. Text runs no code when loaded.";
+  }
+  return undefined;
 }
 
 /** What one import's safety level means, in plain words. */
