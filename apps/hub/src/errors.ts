@@ -139,12 +139,15 @@ export class RepoExistsError extends HubError {
   }
 }
 
-/** A commit built on a parent that is no longer the branch's head. */
+/**
+ * A commit built on a parent that is no longer the branch's head: 412 Precondition Failed, as the public hub
+ * answers it (huggingface_hub's own tests expect 412).
+ */
 export class StaleParentError extends HubError {
   constructor(parent: string, head: string) {
     super(
-      409,
-      "conflict",
+      412,
+      "precondition_failed",
       `A commit has happened since. Please refresh and try again. (parentCommit ${parent.slice(0, 40)} is not the head ${head})`,
     );
   }

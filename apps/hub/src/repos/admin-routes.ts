@@ -2,16 +2,20 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { repoNotFound } from "../auth/authorize.js";
 import { parseFrontMatter } from "../derive/front-matter.js";
-import { RepoExistsError as HubRepoExistsError } from "../errors.js";
+import { RepoExistsError as HubRepoExistsError, InvalidInputError } from "../errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { parseInput } from "../http/validate.js";
 import { type RepoReadDeps, repoUrl } from "./read-routes.js";
+import { parseRepoPath } from "./repo-path.js";
 import { REPO_TYPES, type RepoType } from "./repo-records.js";
 import { parseRepoId, RepoExistsError } from "./repo-service.js";
 import { actorName, findRepo } from "./repo-target.js";
 
 const JSON_LIMIT = 1024 * 1024;
+/** Creation takes a few small files inline (base64); anything larger is uploaded after, as on the public hub. */
+const CREATE_JSON_LIMIT = 4 * JSON_LIMIT;
+const MAX_CREATE_FILES = 100;
 
 /** `type`, a model when absent (huggingface_hub sends `null` for models). */
 const RepoTypeField = z
@@ -34,6 +38,24 @@ const CreateBody = z.object({
   private: z.boolean().nullish(),
   /** A space's SDK, written to its README's front matter. */
   sdk: z.string().nullish(),
+  /** A licence id (`mit`, `apache-2.0`), written to the README's front matter as the public hub does. */
+  license: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9.+_-]{0,99}$/, {
+      error: 'must be a licence id such as "mit" or "apache-2.0".',
+    })
+    .nullish(),
+  /** Files of the first commit, as @huggingface/hub's createRepo sends them. */
+  files: z
+    .array(
+      z.object({
+        path: z.string(),
+        content: z.string({ error: "must be a string." }),
+        encoding: z.enum(["base64", "utf-8"], { error: 'must be "base64" or "utf-8".' }).nullish(),
+      }),
+    )
+    .max(MAX_CREATE_FILES, { error: `at most ${MAX_CREATE_FILES} files at creation: upload the rest.` })
+    .nullish(),
 });
 const DeleteBody = z.object(RepoName);
 const MoveBody = z.object({ type: RepoTypeField, fromRepo: z.string(), toRepo: z.string() });
@@ -52,8 +74,44 @@ function fullId(body: { name?: string | null; organization?: string | null }, ca
   return callerName && name ? `${callerName}/${name}` : name;
 }
 
-async function objectBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  return parseInput(schema, await readJsonBody(c, JSON_LIMIT));
+async function objectBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  limit = JSON_LIMIT,
+): Promise<z.output<S>> {
+  return parseInput(schema, await readJsonBody(c, limit));
+}
+
+/**
+ * The first commit's files besides .gitattributes: those sent, a space's README (title and SDK), and a README
+ * naming the licence when one is given (the public hub writes one; a README sent along is kept as it is).
+ */
+function initialFiles(
+  type: RepoType,
+  id: string,
+  body: z.output<typeof CreateBody>,
+): { path: string; content: string | Uint8Array }[] {
+  const files = (body.files ?? []).map((file) => ({
+    path: parseRepoPath(file.path),
+    content: file.encoding === "base64" ? Buffer.from(file.content, "base64") : file.content,
+  }));
+  const paths = new Set(files.map((file) => file.path));
+  for (const path of paths) {
+    const clash = path
+      .split("/")
+      .findIndex((_, at, parts) => at > 0 && paths.has(parts.slice(0, at).join("/")));
+    if (clash > 0)
+      throw new InvalidInputError(`${path} is below ${path.split("/").slice(0, clash).join("/")}, a file.`);
+  }
+  if (paths.has("README.md")) return files;
+  const frontMatter = [
+    ...(type === "space"
+      ? [`title: ${id.split("/")[1]}`, `sdk: ${body.sdk ?? "static"}`, "pinned: false"]
+      : []),
+    ...(body.license ? [`license: ${body.license}`] : []),
+  ];
+  if (frontMatter.length === 0) return files;
+  return [...files, { path: "README.md", content: `---\n${frontMatter.join("\n")}\n---\n` }];
 }
 
 /** POST /api/repos/create, DELETE /api/repos/delete, POST /api/repos/move, in the public hub's shapes. */
@@ -61,7 +119,7 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
   const app = new Hono<HubEnv>();
 
   app.post("/create", async (c) => {
-    const body = await objectBody(c, CreateBody);
+    const body = await objectBody(c, CreateBody, CREATE_JSON_LIMIT);
     const type = body.type;
     const actor = deps.access.actor(c);
     const { id, owner } = parseRepoId(fullId(body, actor.kind === "user" ? actor.user.name : undefined));
@@ -73,15 +131,7 @@ export function repoAdminRoutes(deps: RepoReadDeps) {
         id,
         private: isPrivate,
         author: actorName(actor),
-        files:
-          type === "space"
-            ? [
-                {
-                  path: "README.md",
-                  content: `---\ntitle: ${id.split("/")[1]}\nsdk: ${body.sdk ?? "static"}\npinned: false\n---\n`,
-                },
-              ]
-            : [],
+        files: initialFiles(type, id, body),
       })
       .catch((error: unknown) => {
         if (error instanceof RepoExistsError) {

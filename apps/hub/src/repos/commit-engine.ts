@@ -173,14 +173,17 @@ async function applyOperation(editor: TreeEditor, operation: CommitOperation): P
 const puts = (operations: readonly CommitOperation[]) =>
   operations.flatMap((operation) => (operation.kind === "put" ? [operation.file] : []));
 
-/** The first commit of a new repository: its initial files on a new `main`. */
+/**
+ * The first commit of a new repository: its initial files on a new `main`. Also a root commit with no files
+ * for an empty branch (`setRef: false`: the caller points its ref at it).
+ */
 export async function initialCommit(
   tables: StoreTables,
   repo: RepoRecord,
   files: readonly FileRecord[],
   author: string,
   now: Date,
-  options: { title?: string } = {},
+  options: { title?: string; setRef?: boolean } = {},
 ): Promise<CommitRecord> {
   const sealed: SealedNode[] = [];
   const root = sealDraft(draftOfFiles(files), (_path, entries) => gitTreeIdOf(entries), sealed)!;
@@ -203,8 +206,11 @@ export async function initialCommit(
   };
   await tables.repos.writeTree(repo.key, sealed);
   await tables.repos.recordContents(repo.key, files);
-  await tables.repos.insertCommit(repo.key, commit, root.node);
-  await tables.repos.setRef(repo.key, branchRef("main"), commit.oid);
+  // The same empty root twice in a second (two empty branches) is one commit: recorded once.
+  if (!(await tables.repos.commit(repo.key, commit.oid))) {
+    await tables.repos.insertCommit(repo.key, commit, root.node);
+  }
+  if (options.setRef !== false) await tables.repos.setRef(repo.key, branchRef("main"), commit.oid);
   return commit;
 }
 

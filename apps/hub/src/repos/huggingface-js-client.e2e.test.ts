@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  createBranch,
   createRepo,
   downloadFile,
   fileDownloadInfo,
@@ -71,5 +72,95 @@ describe("@huggingface/hub against the hub (hubUrl on loopback, Git LFS path)", 
       "config.json",
       "model.safetensors",
     ]);
+  });
+
+  it("createRepo stores the files sent (base64) in the first commit, and a licence as a README", async () => {
+    const hubUrl = hub.url;
+    const attributes = "*.html filter=lfs diff=lfs merge=lfs -text";
+    const repo = { type: "model" as const, name: "alice/js-created-with-files" };
+    await createRepo({
+      repo,
+      accessToken,
+      hubUrl,
+      license: "apache-2.0",
+      files: [
+        { path: ".gitattributes", content: new Blob([attributes]) },
+        { path: "config/settings.json", content: new Blob(['{"a":1}']) },
+      ],
+    });
+    const text = async (path: string) => (await downloadFile({ repo, path, hubUrl }))?.text();
+    expect(await text(".gitattributes")).toBe(attributes);
+    expect(await text("config/settings.json")).toBe('{"a":1}');
+    expect(await text("README.md")).toBe("---\nlicense: apache-2.0\n---\n");
+    expect((await modelInfo({ name: repo.name, hubUrl, additionalFields: ["cardData"] })).cardData).toEqual({
+      license: "apache-2.0",
+    });
+
+    const withReadme = { type: "dataset" as const, name: "alice/js-own-readme" };
+    await createRepo({
+      repo: withReadme,
+      accessToken,
+      hubUrl,
+      license: "mit",
+      files: [{ path: "README.md", content: new Blob(["# Mine\n"]) }],
+    });
+    expect(await (await downloadFile({ repo: withReadme, path: "README.md", hubUrl }))?.text()).toBe(
+      "# Mine\n",
+    );
+
+    await expect(
+      createRepo({
+        repo: { type: "model", name: "alice/js-bad-path" },
+        accessToken,
+        hubUrl,
+        files: [{ path: "../escape.txt", content: new Blob(["x"]) }],
+      }),
+    ).rejects.toMatchObject({ statusCode: 400 });
+    await expect(modelInfo({ name: "alice/js-bad-path", hubUrl, accessToken })).rejects.toMatchObject({
+      statusCode: 404,
+    });
+  });
+
+  it("createBranch: from main, empty (a root commit without files), overwritten", async () => {
+    const hubUrl = hub.url;
+    const repo = { type: "model" as const, name: "alice/js-branches" };
+    await createRepo({ repo, accessToken, hubUrl });
+    await uploadFiles({
+      repo,
+      accessToken,
+      hubUrl,
+      files: [{ path: "file.txt", content: new Blob(["content"]) }],
+    });
+    const fileOn = async (revision: string) =>
+      (await downloadFile({ repo, path: "file.txt", revision, hubUrl, accessToken }))?.text();
+
+    await createBranch({ repo, branch: "copy", accessToken, hubUrl });
+    expect(await fileOn("copy")).toBe("content");
+    await createBranch({ repo, branch: "empty", empty: true, accessToken, hubUrl });
+    expect(await fileOn("empty")).toBeUndefined();
+    const files = [];
+    for await (const file of listFiles({ repo, hubUrl, revision: "empty" })) files.push(file);
+    expect(files).toEqual([]);
+    await expect(createBranch({ repo, branch: "copy", accessToken, hubUrl })).rejects.toMatchObject({
+      statusCode: 409,
+    });
+    // overwrite alone keeps an existing branch; with empty, it becomes the empty root.
+    await createBranch({ repo, branch: "copy", overwrite: true, accessToken, hubUrl });
+    expect(await fileOn("copy")).toBe("content");
+    await createBranch({ repo, branch: "copy", overwrite: true, empty: true, accessToken, hubUrl });
+    expect(await fileOn("copy")).toBeUndefined();
+
+    // Files committed to the empty branch are its only ones; main is untouched.
+    await uploadFiles({
+      repo,
+      accessToken,
+      hubUrl,
+      branch: "empty",
+      files: [{ path: "only.txt", content: new Blob(["only"]) }],
+    });
+    const onEmpty = [];
+    for await (const file of listFiles({ repo, hubUrl, revision: "empty" })) onEmpty.push(file.path);
+    expect(onEmpty).toEqual(["only.txt"]);
+    expect(await fileOn("main")).toBe("content");
   });
 });

@@ -135,18 +135,22 @@ export function createRepoService({
       private: boolean;
       gated?: Gated;
       author: string;
-      /** Files of the initial commit besides .gitattributes (a space's README). */
-      files?: { path: string; content: string }[];
+      /**
+       * Files of the initial commit (a space's README, those a client sends at creation); one named
+       * .gitattributes replaces the default.
+       */
+      files?: { path: string; content: string | Uint8Array }[];
       /** A single-segment legacy model id (`gpt2`) is allowed: the admin command creates those. */
       legacy?: boolean;
     }): Promise<RepoRecord> {
       const { id, owner } = parseRepoId(request.id, { legacy: request.legacy && request.type === "model" });
-      const files = [
-        await putRegular(".gitattributes", Buffer.from(DEFAULT_GITATTRIBUTES)),
-        ...(await Promise.all(
-          (request.files ?? []).map((file) => putRegular(file.path, Buffer.from(file.content))),
-        )),
-      ];
+      const contents = new Map<string, string | Uint8Array>([[".gitattributes", DEFAULT_GITATTRIBUTES]]);
+      for (const file of request.files ?? []) contents.set(file.path, file.content);
+      const files = await Promise.all(
+        [...contents].map(([path, content]) =>
+          putRegular(path, typeof content === "string" ? Buffer.from(content) : content),
+        ),
+      );
       const stamp = now();
       const inserted = store.writeTransaction(async (tx) => {
         const existing =
@@ -182,8 +186,9 @@ export function createRepoService({
         throw winner ? new RepoExistsError(request.type, winner.id) : error;
       });
       recorded(repo, files);
-      // A space's card (its SDK) is indexed from the start; a model's row keeps its catalogue facts.
-      if (repo.type !== "model") {
+      // A space's card (its SDK) is indexed from the start; a model's row keeps its catalogue facts unless
+      // it was created with files of its own (a README with a licence, a config).
+      if (repo.type !== "model" || (request.files?.length ?? 0) > 0) {
         const main = await store.repos.ref(repo.key, branchRef("main"));
         if (main) await service.derive(repo, main);
       }
@@ -366,7 +371,7 @@ export function createRepoService({
           (await tx.repos.get(repo.type, target.id)) ||
           (repo.type === "model" && (await tx.models.get(target.id)))
         ) {
-          throw new ConflictError(`A ${repo.type} repository ${target.id} already exists.`);
+          throw new ConflictError(`A ${repo.type} repository called ${target.id} already exists.`);
         }
         await tx.repos.move(repo, target);
         if (repo.type === "model") await tx.repos.renameModelRow(repo.id, target.id);
@@ -375,7 +380,7 @@ export function createRepoService({
       return moved.catch((error: unknown) => {
         // Another replica created or moved a repository to that id since the check above.
         if (!isUniqueViolation(error)) throw error;
-        throw new ConflictError(`A ${repo.type} repository ${target.id} already exists.`);
+        throw new ConflictError(`A ${repo.type} repository called ${target.id} already exists.`);
       });
     },
 
@@ -568,10 +573,32 @@ export function createRepoService({
       });
     },
 
-    async createBranch(repo: RepoRecord, name: string, startingPoint?: string): Promise<void> {
-      const branch = parseRefName(name, "branch");
-      const from = await service.resolveOrThrow(repo, startingPoint ?? "main");
-      await createRef(repo, branchRef(branch), from.commitOid);
+    /**
+     * A new branch at `startingPoint` (main by default), or, `empty`, at a new root commit with no files (the
+     * public hub's `emptyBranch`). An existing branch is a ConflictError unless `overwrite`: then it moves
+     * there, or (neither a starting point nor `empty` given) stays as it is.
+     */
+    async createBranch(
+      repo: RepoRecord,
+      name: string,
+      options: { startingPoint?: string; empty?: boolean; overwrite?: boolean; author: string },
+    ): Promise<void> {
+      if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
+      const ref = branchRef(parseRefName(name, "branch"));
+      const from = options.empty
+        ? undefined
+        : (await service.resolveOrThrow(repo, options.startingPoint ?? "main")).commitOid;
+      await store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        const previous = await tx.repos.ref(repo.key, ref);
+        if (previous) {
+          if (!options.overwrite) throw new ConflictError(`Reference already exists: ${ref}`);
+          if (!options.empty && options.startingPoint === undefined) return;
+        }
+        const target =
+          from ?? (await initialCommit(tx, repo, [], options.author, now(), { setRef: false })).oid;
+        await tx.repos.setRef(repo.key, ref, target);
+      });
     },
 
     async deleteBranch(repo: RepoRecord, name: string): Promise<void> {

@@ -42,7 +42,8 @@ const SettingsBody = z.object({
 /** The body of POST .../branch/{branch}, when there is one. */
 const BranchBody = z.object({
   startingPoint: z.string({ error: "must be a revision." }).nullish(),
-  emptyBranch: z.unknown().optional(),
+  emptyBranch: z.boolean({ error: "must be a boolean." }).nullish(),
+  overwrite: z.boolean({ error: "must be a boolean." }).nullish(),
 });
 
 /** The body of POST .../tag/{revision}. */
@@ -60,9 +61,9 @@ export async function repoSettings(deps: RepoReadDeps, c: Context, _target: Repo
   return c.json({ private: updated.private, gated: updated.gated });
 }
 
-/** POST|DELETE /api/{type}s/{id}/branch/{branch} (body `{startingPoint}`). */
+/** POST|DELETE /api/{type}s/{id}/branch/{branch} (body `{startingPoint, emptyBranch, overwrite}`). */
 export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
-  const { repo } = assignedRepo(c);
+  const { repo, actor } = assignedRepo(c);
   const name = target.rest.join("/");
   if (c.req.method === "DELETE") {
     await deps.repos.deleteBranch(repo, name);
@@ -70,8 +71,15 @@ export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApi
   }
   const bytes = await readBodyBytes(c, 64 * 1024);
   const body = parseInput(BranchBody, bytes.length === 0 ? {} : jsonObject(parseJsonBody(bytes)));
-  if (body.emptyBranch) throw new InvalidInputError("Empty branches are not supported by this hub.");
-  await deps.repos.createBranch(repo, name, body.startingPoint ?? undefined);
+  if (body.emptyBranch && body.startingPoint) {
+    throw new InvalidInputError("An empty branch has no starting point: send one or the other.");
+  }
+  await deps.repos.createBranch(repo, name, {
+    startingPoint: body.startingPoint ?? undefined,
+    empty: body.emptyBranch ?? false,
+    overwrite: body.overwrite ?? false,
+    author: actorName(actor),
+  });
   return c.json({ success: true });
 }
 

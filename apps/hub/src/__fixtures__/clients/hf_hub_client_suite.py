@@ -127,7 +127,7 @@ assert "data/part-000.txt" not in files and not any(f.startswith("data/nested/")
 with open(hf_hub_download(REPO, "copies/weights-copy.bin", cache_dir=cache), "rb") as f:
     assert f.read() == big_bytes
 
-step("stale parentCommit is refused with 409, nothing written")
+step("stale parentCommit is refused with 412 (as the public hub), nothing written")
 try:
     api.create_commit(
         repo_id=REPO,
@@ -137,7 +137,7 @@ try:
     )
     raise AssertionError("a stale parent was accepted")
 except Exception as error:  # HfHubHTTPError
-    assert getattr(error, "response", None) is not None and error.response.status_code == 409, error
+    assert getattr(error, "response", None) is not None and error.response.status_code == 412, error
 assert "stale.txt" not in api.list_repo_files(REPO)
 
 step("list_repo_tree (plain, recursive, expanded) and get_paths_info")
