@@ -6,5 +6,9 @@ export default defineConfig({
   resolve: { conditions: ["source"] },
   test: {
     projects: ["packages/*", "apps/*", "scripts"],
+    // Vitest's default in a run is one worker fewer than the cores: one on CI's two. Most files wait on
+    // servers, browsers and interpreters they start, so two workers keep both cores busy. The web project's
+    // browser tests still run one file at a time (fileParallelism false puts them in their own group).
+    maxWorkers: 2,
   },
 });
