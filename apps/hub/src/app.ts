@@ -30,6 +30,9 @@ import { tasksRoutes } from "./catalogue/tasks-routes.js";
 import { widgetRoutes } from "./catalogue/widget-routes.js";
 import { createDiscussionsService } from "./discussions/discussions-service.js";
 import { HubError, NotFoundError, renderError } from "./errors.js";
+import { createBareRepositories } from "./git/bare-repository.js";
+import { acceptsBasicCredentials, gitRoutes } from "./git/git-routes.js";
+import { createLfsDownloads } from "./git/lfs-downloads.js";
 import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
 import { healthRoutes } from "./http/health-routes.js";
@@ -59,7 +62,7 @@ import type { RepoReadDeps } from "./repos/read-routes.js";
 import { refFiles } from "./repos/ref-files.js";
 import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
 import type { RepoType } from "./repos/repo-records.js";
-import { repositoryRoutes } from "./repos/repo-routes.js";
+import { FILE_IDS, repositoryRoutes } from "./repos/repo-routes.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
@@ -106,6 +109,11 @@ export interface AppDeps {
   publicUrl?: string;
   /** Where repository files are kept; without it the repository API is off (catalogue-only hub). */
   blobs?: BlobStore;
+  /**
+   * Where git's bare copies of the repositories are kept (start-hub.ts: `dataDir/git`): git clone, fetch and
+   * ls-remote are served from them (docs/decisions/git-http.md). Unset: those routes answer 403.
+   */
+  gitDir?: string;
   /** Part size of LFS multipart uploads (larger objects use them); default 1 GiB. */
   lfsMultipartChunkBytes?: number;
   /** "redirect": `/resolve` of an LFS file answers 302 to the store's presigned URL (default "proxy"). */
@@ -236,7 +244,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   // Every request, not only /api: file downloads (/{id}/resolve/...) and LFS calls are authorized too.
   // The Xet CAS API carries its own bearer tokens (signed Xet tokens, not hub credentials); the router
   // checks its callers' tokens itself (router/verify-caller.ts, through the same resolver).
-  const actors = actorMiddleware(resolver, authorizer);
+  const actors = actorMiddleware(resolver, authorizer, acceptsBasicCredentials);
   app.use("*", (c, next) =>
     c.req.path.startsWith(`${CAS_PATH}/`) || isRouterPath(c.req.path) ? next() : actors(c, next),
   );
@@ -522,14 +530,28 @@ function mountRepositories(
       assertServable: scanner?.assertContentServable,
     }),
   );
+  const lfsDownloads = createLfsDownloads({ meta: deps.store.meta, repos, cas, scanning: scanner });
   app.route(
     "/",
     repositoryRoutes({
       ...repoDeps,
+      lfsDownloads,
       lfs: createLfsService({ store: deps.store, repos, access }),
       multipartChunk: deps.lfsMultipartChunkBytes,
       isCatalogueModel: async (id) => (await deps.store.models.get(id)) !== undefined,
     }),
+  );
+  app.route(
+    "/",
+    gitRoutes(
+      {
+        ...repoDeps,
+        lfsDownloads,
+        bare: deps.gitDir ? createBareRepositories({ gitDir: deps.gitDir, repos }) : undefined,
+        logger: deps.logger,
+      },
+      FILE_IDS,
+    ),
   );
   app.route("/api/repos", repoAdminRoutes(repoDeps));
   app.route("/api/validate-yaml", validateYamlRoute());

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import type { ProviderSim, SimModel } from "@modelhub/provider-sim";
@@ -256,6 +257,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     oidc: options.oidc,
     publicUrl,
     blobs,
+    gitDir: join(options.dataDir, "git"),
     lfsMultipartChunkBytes: options.lfsMultipartChunkBytes,
     blobDownload: options.blobDownload,
     mirror:

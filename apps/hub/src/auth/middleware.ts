@@ -14,10 +14,16 @@ export const CSRF_HEADER = "X-CSRF-Token";
  * come from this hub's pages on every state-changing method: the session's CSRF token in `X-CSRF-Token`
  * (a header no other origin can set without CORS allowing it, and the API does not allow credentials).
  */
-export function actorMiddleware(resolver: ActorResolver, authorizer: Authorizer): MiddlewareHandler<HubEnv> {
+export function actorMiddleware(
+  resolver: ActorResolver,
+  authorizer: Authorizer,
+  /** Paths where an HTTP Basic password is a token (git and git-lfs send it so: git/git-routes.ts). */
+  basicOn: (path: string) => boolean = () => false,
+): MiddlewareHandler<HubEnv> {
   return async (c, next) => {
+    const sent = c.req.header("Authorization");
     const actor = await resolver.resolve({
-      authorization: c.req.header("Authorization"),
+      authorization: sent !== undefined && basicOn(c.req.path) ? basicAsBearer(sent) : sent,
       cookie: c.req.header("Cookie"),
     });
     if (actor.kind === "user" && actor.credential.kind === "session" && !SAFE_METHODS.has(c.req.method)) {
@@ -32,4 +38,16 @@ export function actorMiddleware(resolver: ActorResolver, authorizer: Authorizer)
     c.set("authorizer", authorizer);
     await next();
   };
+}
+
+/**
+ * `Basic base64(user:token)` as `Bearer token` (any user name, as the public hub takes git's credentials).
+ * Anything else is passed on as sent, and an empty password stays an invalid credential.
+ */
+export function basicAsBearer(header: string): string {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) return header;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const password = decoded.slice(decoded.indexOf(":") + 1);
+  return decoded.includes(":") && password ? `Bearer ${password}` : header;
 }

@@ -33,6 +33,13 @@ export interface LfsDeps extends RepoReadDeps {
   now?: () => number;
   /** Part size of multipart transfers (objects larger than it use them); default DEFAULT_MULTIPART_CHUNK. */
   multipartChunk?: number;
+  /**
+   * The batch API's downloads (git/lfs-downloads.ts): an object the repository's commits reference gets its
+   * `actions`, anything else undefined. Without it downloads are refused (files come through /resolve).
+   */
+  lfsDownloads?: {
+    action(repo: RepoRecord, oid: string, publicUrl: string, now: number): Promise<object | undefined>;
+  };
 }
 
 /** The context of the LFS routes: the repository routes' plus the batch request, read before access is checked. */
@@ -131,11 +138,17 @@ async function batch(
       if (!isLfsOid(oid) || typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) {
         return { oid: String(oid), size, error: { code: 422, message: "Invalid oid or size." } };
       }
+      if (operation === "download" && deps.lfsDownloads) {
+        // Only what this repository's commits reference, whoever else holds the same bytes.
+        const actions = await deps.lfsDownloads.action(repo, oid, deps.publicUrl, now);
+        if (!actions) return { oid, size, error: { code: 404, message: "Object does not exist." } };
+        return { oid, size, authenticated: true, actions };
+      }
       if (operation !== "upload") {
         return {
           oid,
           size,
-          error: { code: 422, message: "Only uploads: files are downloaded through /resolve." },
+          error: { code: 422, message: 'The operation must be "upload" or "download".' },
         };
       }
       // Content this repository may reference already (content-claims.ts) needs no upload. Anything else,

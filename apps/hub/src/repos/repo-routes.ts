@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { repoDiscussions } from "../discussions/discussions-routes.js";
+import { askForCredentials } from "../git/git-routes.js";
 import {
   batchAccess,
   type LfsDeps,
@@ -127,7 +128,7 @@ const NAMESPACE = ":namespace{(?!api$)[^/]+}";
  * datasets|spaces prefix, then two segments (`/datasets/x/resolve/...` is the dataset x).
  */
 const API_IDS = [`/api/${API_TYPE}/:name`, `/api/${API_TYPE}/:namespace/:name`];
-const FILE_IDS = [`/${PREFIX}/:namespace/:name`, `/${PREFIX}/:name`, `/${NAMESPACE}/:name`, "/:name"];
+export const FILE_IDS = [`/${PREFIX}/:namespace/:name`, `/${PREFIX}/:name`, `/${NAMESPACE}/:name`, "/:name"];
 const GIT_IDS = FILE_IDS.map((id) => `${id}{[^/]+\\.git}`);
 
 /** An action's paths: bare, with a revision (or name), with a path after it (`refs%2Fpr%2F1` is one segment). */
@@ -165,6 +166,7 @@ export function repositoryRoutes(deps: RepositoryRoutesDeps): Hono<RepoEnv> {
   for (const id of GIT_IDS) {
     routes.post(
       `${id}/info/lfs/objects/batch`,
+      askForCredentials,
       lfsMediaType,
       readBatchRequest,
       repoAssignment(deps, batchAccess),
@@ -172,6 +174,7 @@ export function repositoryRoutes(deps: RepositoryRoutesDeps): Hono<RepoEnv> {
     );
     routes.post(
       `${id}/info/lfs/objects/verify`,
+      askForCredentials,
       lfsMediaType,
       repoAssignment(deps, "discuss"),
       lfsVerify(deps),

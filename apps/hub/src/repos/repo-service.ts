@@ -484,6 +484,11 @@ export function createRepoService({
       return historyPage(store, repo, commitOid, options);
     },
 
+    /** Whether some commit of the repository references this content (what its LFS downloads may serve). */
+    holdsContent(repo: Pick<RepoRecord, "key">, sha256: string): Promise<boolean> {
+      return store.repos.repoHoldsContent(repo.key, sha256);
+    },
+
     /** Whether the blob store holds a content (sha256), and its size. */
     storedContent(sha256: string) {
       return blobs.head(sha256);

@@ -17,6 +17,14 @@ const SHA = "a".repeat(64);
 
 const listsPrivateRepo = listsPrivateId(PRIVATE_REPO);
 
+/** An LFS download batch's answer for its one object: a download URL, absent (404) or the call's status. */
+function lfsDownloadOutcome(response: Response, body: unknown): string {
+  if (response.status !== 200) return String(response.status);
+  const object = (body as { objects: Array<{ actions?: { download?: unknown }; error?: { code: number } }> })
+    .objects[0];
+  return object?.actions?.download ? "url" : object?.error?.code === 404 ? "absent" : JSON.stringify(object);
+}
+
 /** Repositories with files: the repository API, file downloads, Git LFS, Xet tokens, and access requests. */
 export const REPO_ROWS: Row[] = [
   {
@@ -231,6 +239,89 @@ export const REPO_ROWS: Row[] = [
     headers: LFS_JSON,
     body: { oid: SHA, size: 1 },
     expected: { ...WRITE_PRIVATE_REPO, writer: 404, orgAdmin: 404, siteAdmin: 404 },
+  },
+  {
+    route: "POST /{id}.git/info/lfs/objects/batch",
+    name: "LFS download batch of the private repository's own object",
+    method: "POST",
+    path: `${LFS}/batch`,
+    headers: LFS_JSON,
+    body: { operation: "download", objects: [{ oid: PRIVATE_OBJECT_OID, size: PRIVATE_OBJECT.length }] },
+    outcome: lfsDownloadOutcome,
+    expected: {
+      anonymous: "401",
+      reader: "url",
+      writer: "url",
+      orgAdmin: "url",
+      otherUser: "404",
+      revokedToken: "401",
+      expiredToken: "401",
+      readTokenOnWrite: "url",
+      fineGrainedOutOfScope: "404",
+      siteAdmin: "url",
+    },
+  },
+  {
+    // Knowing a hash is never a capability: the gated repository does not reference the private object, so
+    // nobody gets a download URL for it there; another user does not pass the gate at all.
+    route: "POST /{id}.git/info/lfs/objects/batch",
+    name: "LFS download batch of the gated repository naming the private repository's object",
+    method: "POST",
+    path: `/${GATED}.git/info/lfs/objects/batch`,
+    headers: LFS_JSON,
+    body: { operation: "download", objects: [{ oid: PRIVATE_OBJECT_OID, size: PRIVATE_OBJECT.length }] },
+    outcome: lfsDownloadOutcome,
+    expected: {
+      anonymous: "401",
+      reader: "absent",
+      writer: "absent",
+      orgAdmin: "absent",
+      otherUser: "403",
+      revokedToken: "401",
+      expiredToken: "401",
+      readTokenOnWrite: "absent",
+      fineGrainedOutOfScope: "absent",
+      siteAdmin: "absent",
+    },
+  },
+  {
+    // Signed download URLs: the grant allows the read; a forged one opens nothing, whoever holds it.
+    route: "GET /api/lfs-download/{grant}",
+    name: "LFS download with a forged grant",
+    method: "GET",
+    path: "/api/lfs-download/forged.signature",
+    expected: everyone(401),
+  },
+  {
+    route: "GET /{id}/info/refs",
+    name: "git clone of a private repository (ref advertisement)",
+    method: "GET",
+    path: `/${PRIVATE_REPO}/info/refs?service=git-upload-pack`,
+    expected: READ_PRIVATE_REPO,
+  },
+  {
+    route: "GET /{id}/info/refs",
+    name: "git clone of a gated repository nobody granted",
+    method: "GET",
+    path: `/${GATED}.git/info/refs?service=git-upload-pack`,
+    // As a download of its files: another user is refused with GatedRepo.
+    expected: { ...READ_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 200 },
+  },
+  {
+    // Pushing is not served yet: whoever may write hears so (403), anyone else is refused as for a write.
+    route: "GET /{id}/info/refs",
+    name: "git push to a private repository (ref advertisement)",
+    method: "GET",
+    path: `/${PRIVATE_REPO}/info/refs?service=git-receive-pack`,
+    expected: { ...WRITE_PRIVATE_REPO, writer: 403, orgAdmin: 403, siteAdmin: 403 },
+  },
+  {
+    route: "POST /{id}/git-upload-pack",
+    name: "git fetch from a private repository",
+    method: "POST",
+    path: `/${PRIVATE_REPO}/git-upload-pack`,
+    rawBody: { contentType: "application/x-git-upload-pack-request", text: () => "0000" },
+    expected: READ_PRIVATE_REPO,
   },
   {
     // Signed URLs: the grant, not the caller's credential, allows the upload; a forged one opens nothing.
