@@ -119,6 +119,29 @@ describe.skipIf(!hasPython)("the corpus Python makes", () => {
     },
   );
 
+  it.skipIf(!hasJoblib)(
+    "reads gzip-compressed joblib files; bz2, xz, lzma and lz4 ones are could-not-scan with the reason",
+    async () => {
+      const gzip = await scanCorpusFile("joblib_malicious_gzip.joblib");
+      expect(gzip.verdict).toBe("unsafe");
+      expect(safetyOf(gzip, "posix", "system")).toBe("dangerous");
+      for (const method of ["bz2", "xz", "lzma"]) {
+        const report = await scanCorpusFile(`joblib_malicious_${method}.joblib`);
+        expect(report.verdict, method).toBe("could-not-scan");
+        expect(report.reason).toContain(`${method}-compressed content (joblib compress="${method}")`);
+        expect(report.reason).toMatch(/decompresses gzip and zlib only/);
+      }
+      // joblib's own name for a compressed dump: the pickle scanner applies (not "no scanner applies").
+      const named = await scanCorpusFile("model.pkl.xz");
+      expect(named).toMatchObject({ verdict: "could-not-scan", scanners: ["pickle"] });
+      // lz4 needs Python's lz4 package (not in the virtualenv): its frame magic, as joblib writes it first.
+      const lz4 = Buffer.concat([Buffer.from("04224d18", "hex"), Buffer.alloc(32, 1)]);
+      const lz4Report = await scanFile(bytesSource(lz4, "model.joblib"));
+      expect(lz4Report.verdict).toBe("could-not-scan");
+      expect(lz4Report.reason).toContain('lz4-compressed content (joblib compress="lz4")');
+    },
+  );
+
   it("reads torch's legacy tar format, storages and tensors members included", async () => {
     const report = await scanCorpusFile("torch_tar_benign.tar");
     expect(report.scanners).toContain("tar");

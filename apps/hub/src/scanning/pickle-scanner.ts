@@ -12,6 +12,8 @@ import { classifyGlobal } from "./scan-rules.js";
  */
 
 export const PICKLE_EXTENSIONS = [".pkl", ".pickle", ".joblib", ".dill", ".pck"];
+/** The suffixes joblib.dump gives compressed files (its `compress=` methods). */
+const COMPRESSION_SUFFIXES = [".gz", ".z", ".bz2", ".xz", ".lzma", ".lz4"];
 /** torch.save's names; the zip format goes to the archive scanner, the legacy raw one is read here. */
 export const PYTORCH_EXTENSIONS = [".bin", ".pt", ".pth", ".ckpt"];
 
@@ -42,15 +44,27 @@ export function looksLikePickle(head: Buffer): boolean {
   return /^c[\w.]+\n[\w.]+\n/.test(text) || /^\((dp\d|lp\d|i[\w.]+\n|c[\w.]+\n)/.test(text);
 }
 
-type Compression = "gzip" | "zlib" | "bz2" | "xz" | "lz4" | undefined;
+/** The compressions joblib.dump writes (its `compress=` methods), told apart by their first bytes. */
+type Compression = "gzip" | "zlib" | "bz2" | "xz" | "lzma" | "lz4" | undefined;
 
 function compressionOf(head: Buffer): Compression {
   if (head[0] === 0x1f && head[1] === 0x8b) return "gzip";
   if (head[0] === 0x78 && head.length > 1 && (head[0] * 256 + head[1]!) % 31 === 0) return "zlib";
   if (head.subarray(0, 3).toString("latin1") === "BZh") return "bz2";
   if (head.subarray(0, 6).equals(Buffer.from("fd377a585a00", "hex"))) return "xz";
+  // joblib's `lzma` is the legacy .lzma ("alone") format: properties 0x5d, then a little-endian dictionary size.
+  if (head.subarray(0, 3).equals(Buffer.from("5d0000", "hex"))) return "lzma";
   if (head.subarray(0, 4).equals(Buffer.from("04224d18", "hex"))) return "lz4";
   return undefined;
+}
+
+/**
+ * Why a compressed pickle is not read. Node's zlib reads gzip and zlib (decompressed as a stream, above); for
+ * bz2, xz, lzma and lz4 no maintained streaming decoder is on the index (@napi-rs/lzma decodes whole buffers,
+ * which a multi-GiB file rules out), so the file is could-not-scan with this reason rather than guessed at.
+ */
+export function undecodedCompression(compression: Exclude<Compression, "gzip" | "zlib" | undefined>): string {
+  return `${compression}-compressed content (joblib compress="${compression}"): this hub decompresses gzip and zlib only, so the pickle inside is not read and its imports are unknown; re-save it with compress=("gzip", 3) or ("zlib", 3), or as safetensors`;
 }
 
 export const pickleScanner: ContentScanner = {
@@ -61,6 +75,12 @@ export const pickleScanner: ContentScanner = {
     const extension = extensionOf(path);
     if (PICKLE_EXTENSIONS.includes(extension)) return true;
     if ([".pt", ".pth", ".ckpt"].includes(extension)) return true;
+    // joblib names its compressed dumps model.pkl.xz, model.joblib.gz...: a pickle under a compression suffix.
+    if (
+      COMPRESSION_SUFFIXES.includes(extension) &&
+      PICKLE_EXTENSIONS.includes(extensionOf(path.slice(0, -extension.length)))
+    )
+      return true;
     // .bin (also GGML and raw tensors), .dat, .data, or any other name: read when the content is a pickle.
     return looksLikePickle(head);
   },
@@ -76,10 +96,7 @@ export const pickleScanner: ContentScanner = {
       return scanPickleStream(inflate, { location: `${compression}-compressed content` });
     }
     if (compression) {
-      return {
-        findings: [],
-        couldNotScan: `${compression}-compressed content: this scanner does not decompress it`,
-      };
+      return { findings: [], couldNotScan: undecodedCompression(compression) };
     }
     return scanPickleStream(streamOpener(source));
   },

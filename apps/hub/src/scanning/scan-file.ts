@@ -17,7 +17,7 @@ import { SCAN_RULES_DIGEST } from "./scan-rules.js";
  */
 
 /** Bump when a scanner's code changes what it finds; the rules data file is hashed in on its own. */
-export const SCANNER_CODE_VERSION = 2;
+export const SCANNER_CODE_VERSION = 3;
 
 /** The stamp stored with each report: a report made under another stamp is stale and the file is re-scanned. */
 export const SCANNER_RULES_VERSION = `${SCANNER_CODE_VERSION}-${SCAN_RULES_DIGEST}`;

@@ -364,6 +364,11 @@ try:
             file = f"joblib_{label}{'_zlib' if compress else ''}.joblib"
             joblib.dump(obj, os.path.join(OUT, file), compress=compress)
             record(file, "joblib", extra is not None, None)
+    # Each method joblib compresses with: gzip is read, the others are could-not-scan with the reason. Not in
+    # the manifest (whose verdicts are safe or unsafe): pickle-scanner.test.ts looks at them by name.
+    for method in ("gzip", "bz2", "xz", "lzma"):
+        joblib.dump(dict(model, evil=OsSystem()), os.path.join(OUT, f"joblib_malicious_{method}.joblib"), compress=(method, 3))
+    joblib.dump(dict(model, evil=OsSystem()), os.path.join(OUT, "model.pkl.xz"), compress=("xz", 3))
 except ImportError:
     pass
 
