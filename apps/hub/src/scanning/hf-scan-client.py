@@ -1,6 +1,6 @@
 """huggingface_hub against a hub that scans (SCAN_POLICY=block): run by hf-scan-client.e2e.test.ts.
 
-Uploads a malicious pickle made by Python's own pickle and a safetensors file, waits for the scans, reads
+Uploads a malicious pickle made by Python's own pickle, a suspicious one and a safetensors file, waits for the scans, reads
 the statuses as list_repo_tree(expand=True) and model_info(securityStatus=True) give them, and checks that
 hf_hub_download of the unsafe file fails with the hub's message until the owner allows it.
 """
@@ -26,6 +26,9 @@ header = json.dumps({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}
 tensors = len(header).to_bytes(8, "little") + header + bytes(8)
 api.upload_file(path_or_fileobj=evil, path_in_repo="evil.pkl", repo_id=repo)
 api.upload_file(path_or_fileobj=tensors, path_in_repo="model.safetensors", repo_id=repo)
+# A pickle importing a global on neither list: suspicious, as the public hub calls such imports.
+odd = b"cunknown_package.module\nThing\n)R."
+api.upload_file(path_or_fileobj=odd, path_in_repo="odd.pkl", repo_id=repo)
 
 files = {}
 for _ in range(300):
@@ -38,12 +41,25 @@ assert security["status"] == "unsafe" and security["safe"] is False, security
 scan = security["pickle_import_scan"]
 assert scan["highestSafetyLevel"] == "dangerous", scan
 assert {"module": "builtins", "name": "eval", "safety": "dangerous"} in scan["imports"], scan
-assert files["model.safetensors"].security["status"] in ("safe", "unscanned"), files["model.safetensors"].security
-assert files["model.safetensors"].security["safe"] is (files["model.safetensors"].security["status"] == "safe")
+# Nothing found is "safe": a scanner read it (safetensors), or only the secrets scanner did (.gitattributes).
+for path in ("model.safetensors", ".gitattributes"):
+    assert files[path].security["status"] == "safe" and files[path].security["safe"] is True, (path, files[path].security)
+assert files["odd.pkl"].security["status"] == "suspicious", files["odd.pkl"].security
+assert files["odd.pkl"].security["pickle_import_scan"]["highestSafetyLevel"] == "suspicious"
+
+# The wire shapes, key for key, as the public hub sends them (huggingface_hub indexes these keys).
+endpoint = os.environ["HF_ENDPOINT"]
+auth = {"Authorization": f"Bearer {os.environ['HF_TOKEN']}"}
+tree = requests.get(f"{endpoint}/api/models/{repo}/tree/main", params={"expand": "true"}, headers=auth, timeout=30).json()
+for entry in tree:
+    assert set(entry["securityFileStatus"]) == {"status", "avScan", "pickleImportScan"}, entry
+    assert entry["securityFileStatus"]["status"] in ("safe", "suspicious", "unsafe", "queued", "unscanned"), entry
 
 status = api.model_info(repo, securityStatus=True).security_repo_status
+assert set(status) == {"scansDone", "filesWithIssues"}, status
 assert status["scansDone"] is True, status
-assert {"path": "evil.pkl", "level": "unsafe"} in status["filesWithIssues"], status
+issues = sorted(status["filesWithIssues"], key=lambda issue: issue["path"])
+assert issues == [{"path": "evil.pkl", "level": "unsafe"}, {"path": "odd.pkl", "level": "suspicious"}], status
 
 try:
     hf_hub_download(repo, "evil.pkl")
@@ -54,7 +70,6 @@ except Exception as error:  # the client wraps the HEAD's 403 (LocalEntryNotFoun
     said = f"{error} {error.__cause__}"
     assert "found unsafe" in said, said
 
-endpoint = os.environ["HF_ENDPOINT"]
 allowed = requests.post(
     f"{endpoint}/api/models/{repo}/scan-allow/main/evil.pkl",
     headers={"Authorization": f"Bearer {os.environ['HF_TOKEN']}"},
