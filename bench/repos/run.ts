@@ -204,4 +204,6 @@ async function main() {
   }
 }
 
-void main();
+// BENCH_SCAN_UPLOADS=1: only uploads, alternating rounds with the scanner on and off (scan-uploads.ts).
+if (process.env.BENCH_SCAN_UPLOADS) void import("./scan-uploads.js").then((bench) => bench.main());
+else void main();
