@@ -131,5 +131,5 @@ describe("two hubs started at once on an empty data dir", () => {
       const outcomes = await Promise.all(messages.map((next) => next()));
       expect(outcomes, `attempt ${attempt}`).toEqual(["started 20", "started 20"]);
     }
-  }, 60_000);
+  }, 120_000);
 });

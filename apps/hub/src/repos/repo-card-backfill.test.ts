@@ -129,10 +129,10 @@ const dataDir = (name: string) => {
 describe("datasets and spaces committed before their cards were indexed (migration 15)", () => {
   it("on SQLite: are indexed once when the upgraded hub starts", async () => {
     await upgradeFrom14({ dataDir: dataDir("sqlite") });
-  }, 60_000);
+  }, 120_000);
 
   it("on PostgreSQL: are indexed once when the upgraded hub starts", async () => {
     postgres = await ownPostgresUrl("card_backfill");
     await upgradeFrom14({ dataDir: dataDir("postgres"), databaseUrl: postgres.url });
-  }, 60_000);
+  }, 120_000);
 });
