@@ -1,6 +1,7 @@
 /**
- * Hub benchmark (npm run bench:hub -w bench): autocannon on loopback against a real hub, provider-sim and a
- * minimal pipe proxy, each in its own process, all started once and kept running for the whole benchmark.
+ * Hub benchmark (npm run bench:hub -w bench): autocannon on loopback against a real hub (started as `npm
+ * start` starts it: ../npm-start-hub.ts), provider-sim and a minimal pipe proxy, each in its own process, all
+ * started once and kept running for the whole benchmark.
  *   1. model info with the provider mapping expanded, and the inference snippets endpoint (concurrency 64);
  *   2. a streamed chat to one and the same provider-sim process: directly, through the bare pipe proxy (the
  *      floor of any proxy hop), and through the hub's router (goal: router <= 1.2x direct, no errors). The
@@ -8,17 +9,20 @@
  *      figure is the median round, with the spread of the rounds beside it. CPU time per call of every
  *      process (from /proc) is printed beside the wall time: on a shared machine it is the steadier figure.
  * BENCH_SECONDS (default 4) sets the length of each measured run, BENCH_ROUNDS (default 5) the number of
- * rounds, BENCH_SCENARIOS (default "1,64,64+50,64+50~5": concurrency, `+` the provider's first-byte delay,
- * `~` its ms between events) which streamed scenarios run, BENCH_API=0 skips part 1.
- * BENCH_HUB_MODULE=<path to a hub src/index.ts> benchmarks another checkout of the hub (before/after).
+ * rounds, BENCH_SCENARIOS (default "1n,64n,1,64": concurrency, `n` for a chat answered in one JSON body)
+ * which chat scenarios run, BENCH_API=0 skips part 1. The hub `npm start` runs does not forward provider-sim's
+ * pacing headers, so the paced scenarios (a first-byte delay, a pause between events) are bench:router's.
+ * BENCH_REPO_ROOT=<checkout> benchmarks another checkout's hub (before/after).
  * BENCH_HOP_NODE_OPTIONS (default "--max-semi-space-size=64", as `npm start` runs the hub) are the node options of
- * the hub and the pipe proxy.
+ * the pipe proxy.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import autocannon from "autocannon";
+import { startNpmStartHub } from "../npm-start-hub.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -253,12 +257,15 @@ async function streamedScenario(targets: Target[], { connections, delayMs, inter
  * chat answered in one JSON body rather than streamed.
  */
 function scenarios(): Scenario[] {
-  const spec =
-    process.env.BENCH_SCENARIOS ??
-    `1n,${CONNECTIONS}n,1,${CONNECTIONS},${CONNECTIONS}+50,${CONNECTIONS}+50~5`;
+  const spec = process.env.BENCH_SCENARIOS ?? `1n,${CONNECTIONS}n,1,${CONNECTIONS}`;
   return spec.split(",").map((item) => {
     const match = /^(\d+)(?:\+(\d+))?(?:~(\d+))?(n?)$/.exec(item.trim());
     if (!match) throw new Error(`BENCH_SCENARIOS: "${item}" is not concurrency[+delay ms][~interval ms][n]`);
+    if (match[2] || match[3]) {
+      throw new Error(
+        `BENCH_SCENARIOS: "${item}" paces provider-sim through headers the hub started as \`npm start\` does not forward; paced scenarios are bench:router's`,
+      );
+    }
     return {
       connections: Number(match[1]),
       delayMs: Number(match[2] ?? 0),
@@ -270,7 +277,12 @@ function scenarios(): Scenario[] {
 
 async function main(): Promise<void> {
   const sim = await startServer("provider-sim", ["sim"]);
-  const hub = await startServer("hub", ["hub", sim.url, ADMIN_TOKEN], HOP_NODE_OPTIONS);
+  const started = await startNpmStartHub({
+    ADMIN_TOKEN,
+    PROVIDER_BASE_URLS: INFERENCE_PROVIDERS.map((provider) => `${provider}=${sim.url}/${provider}`).join(","),
+  });
+  const hub: Server = { name: "hub", url: started.url, pid: started.pid, stop: started.stop };
+  servers.push(hub);
   const pipe = await startServer("pipe proxy", ["pipe", sim.url], HOP_NODE_OPTIONS);
   const issued = await fetch(`${hub.url}/api/admin/tokens`, {
     method: "POST",
@@ -290,7 +302,7 @@ async function main(): Promise<void> {
   if (!granted.ok)
     throw new Error(`granting ${MODEL} to the bench's user: ${granted.status} ${await granted.text()}`);
   process.stdout.write(
-    `hub ${hub.url}${process.env.BENCH_HUB_MODULE ? ` (${process.env.BENCH_HUB_MODULE})` : ""}, provider-sim ${sim.url}, pipe proxy ${pipe.url}; hub and pipe proxy run with node ${HOP_NODE_OPTIONS.join(" ") || "(V8 defaults)"}; ${SECONDS}s per run\n\n`,
+    `hub ${hub.url} (started as \`npm start\`${process.env.BENCH_REPO_ROOT ? ` in ${process.env.BENCH_REPO_ROOT}` : ""}), provider-sim ${sim.url}, pipe proxy ${pipe.url} (node ${HOP_NODE_OPTIONS.join(" ") || "(V8 defaults)"}); ${SECONDS}s per run\n\n`,
   );
 
   if (process.env.BENCH_API !== "0") {

@@ -16,14 +16,50 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** The direct children of a process (nginx's workers), from /proc. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU time a process and its descendants (nginx's workers, a hub's child processes) have used so far (s). */
+export function treeCpuSeconds(pid: number): number {
+  let total = 0;
+  for (const each of [pid, ...childrenOf(pid)]) {
+    try {
+      total += each === pid ? cpuSeconds(each) : treeCpuSeconds(each);
+    } catch {
+      // A child that exited meanwhile: its time is lost to this count (none of the servers fork per request).
+    }
+  }
+  return total;
+}
+
+/**
+ * Waits until a process has been idle (under 2% of a core) for two seconds in a row, at most `maxSeconds`:
+ * a hub that has just started scans its seeded repositories in the background, which would be counted as
+ * the CPU of the requests measured meanwhile.
+ */
+export async function untilIdle(pid: number, maxSeconds = 180): Promise<void> {
+  let quietSeconds = 0;
+  for (let second = 0; second < maxSeconds && quietSeconds < 2; second++) {
+    const before = treeCpuSeconds(pid);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    quietSeconds = treeCpuSeconds(pid) - before < 0.02 ? quietSeconds + 1 : 0;
+  }
+}
+
 /** Runs `work` and reports its wall time and the CPU time `pid` spent meanwhile (seconds). */
 export async function timedWithCpu(
   pid: number,
   work: () => Promise<unknown>,
 ): Promise<{ wall: number; cpu: number }> {
-  const before = cpuSeconds(pid);
+  const before = treeCpuSeconds(pid);
   const wall = await timed(work);
-  return { wall, cpu: cpuSeconds(pid) - before };
+  return { wall, cpu: treeCpuSeconds(pid) - before };
 }
 
 /** Samples a process's resident memory every 20 ms; `stop()` gives the peak (MiB). */

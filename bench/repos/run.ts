@@ -1,205 +1,354 @@
 /**
- * The repository benchmark, side by side in one run (bench/README.md): a large file downloaded through
- * `/resolve` against a bare node:http server piping the same file, uploaded through the LFS path against a
- * bare upload to disk, the hub's peak RSS above idle during each, `snapshot_download` of a 1,000-file
- * repository, 64 concurrent `HEAD /resolve`, and one-byte commits to a repository of 20,000 files (storage and
- * time per commit: commit-cost.ts). BENCH_FILE_MB (default 1024) sets the large file's size.
+ * The repository benchmark (issue 42), side by side in one run: the hub started as `npm start` starts it
+ * (../npm-start-hub.ts) beside the machine's floors, nginx with sendfile (nginx.ts) and a bare node:http
+ * server (serve.ts), all serving the same stored bytes from the hub's blob store:
+ *   - one download of a BENCH_FILE_MB (512) MiB file, then eight of it at once;
+ *   - 64 connections of `HEAD /resolve` of a small file, and of `GET /api/models/{id}` (nginx and the bare
+ *     server serve the hub's very answer, saved to a file);
+ *   - the LFS upload of BENCH_UPLOAD_MB (256) MiB beside a bare PUT that hashes (sha256) and fsyncs;
+ *   - `snapshot_download` of a 1,000-file repository and one-byte commits to 20,000 files (hub only;
+ *     BENCH_EXTRAS=0 skips them).
+ * BENCH_ROUNDS (3) rounds, the targets in a rotating order within each, medians printed. Every figure comes
+ * with the server's CPU time (its process and children, from /proc) per GiB or per request: on a shared
+ * machine that is the steadier figure. BENCH_ONLY=download,api,upload limits the parts run.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startNpmStartHub } from "../npm-start-hub.js";
 import { measureCommitCost } from "./commit-cost.js";
 import {
   createRepo,
   download,
   httpLoad,
   hubApi,
+  type LoadCall,
   lfsUploadUrl,
   median,
-  rss,
-  rssSampler,
   serveChild,
   timedWithCpu,
+  treeCpuSeconds,
+  untilIdle,
   upload,
   writeRandomFile,
 } from "./measure.js";
+import { startNginx } from "./nginx.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const REPO_DIR = join(HERE, "..", "..");
-const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 1024);
+const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 512);
+const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 256);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 64;
+const PARTS = new Set((process.env.BENCH_ONLY ?? "download,api,upload,extras").split(","));
+if (process.env.BENCH_EXTRAS === "0") PARTS.delete("extras");
+const ADMIN_TOKEN = `bench-admin-${process.pid}-${Date.now()}`;
 
-/** Wall and CPU seconds of each round through the hub and through the bare server, and the hub's peak RSS. */
-interface Rounds {
-  hub: number[];
-  bare: number[];
-  hubCpu: number[];
-  bareCpu: number[];
-  peak: number;
+/** One server under measurement and how to reach each thing it serves. */
+interface Target {
+  name: string;
+  pid: number;
+  bigUrl: string;
+  headCall: LoadCall;
+  infoCall: LoadCall;
+  headers: Record<string, string>;
 }
 
-/**
- * ROUNDS rounds of one transfer, through the hub then through the bare server. `prepareHub` runs before the
- * hub's sampling and timing start (e.g. asking for an upload URL) and returns the call to measure.
- */
-async function hubBesideBare(
-  hubPid: number,
-  prepareHub: (round: number) => Promise<() => Promise<unknown>>,
-  barePid: number,
-  bareCall: () => Promise<unknown>,
-): Promise<Rounds> {
-  const rounds: Rounds = { hub: [], bare: [], hubCpu: [], bareCpu: [], peak: 0 };
-  for (let round = 0; round < ROUNDS; round++) {
-    const hubCall = await prepareHub(round);
-    const sampler = rssSampler(hubPid);
-    const hubRun = await timedWithCpu(hubPid, hubCall);
-    rounds.peak = Math.max(rounds.peak, sampler.stop());
-    rounds.hub.push(hubRun.wall);
-    rounds.hubCpu.push(hubRun.cpu);
-    const bareRun = await timedWithCpu(barePid, bareCall);
-    rounds.bare.push(bareRun.wall);
-    rounds.bareCpu.push(bareRun.cpu);
+const round = (value: number, digits = 0) => Number(value.toFixed(digits));
+const rotate = <T>(items: T[], by: number) => items.map((_, i) => items[(i + by) % items.length]!);
+
+/** Per target, the figures of every round of one measurement. */
+type Rounds = Map<string, { wall: number; cpu: number; extra?: Record<string, number> }[]>;
+
+async function inRounds(
+  targets: Target[],
+  measure: (target: Target) => Promise<{ wall: number; cpu: number; extra?: Record<string, number> }>,
+) {
+  const rounds: Rounds = new Map(targets.map((target) => [target.name, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const target of rotate(targets, r)) rounds.get(target.name)!.push(await measure(target));
   }
   return rounds;
 }
 
+/** Throughput rows: MiB/s and CPU seconds per GiB, medians of the rounds, and the ratio to nginx. */
+function transferTable(title: string, rounds: Rounds, bytes: number, floor: string) {
+  const mib = bytes / 2 ** 20;
+  const rows = [...rounds].map(([name, list]) => {
+    const mibps = median(list.map((r) => mib / r.wall));
+    const cpuPerGiB = median(list.map((r) => r.cpu / (bytes / 2 ** 30)));
+    return { name, mibps: round(mibps), cpuPerGiB: round(cpuPerGiB, 2) };
+  });
+  const base = rows.find((row) => row.name === floor)!;
+  return {
+    title,
+    rows: rows.map((row) => ({
+      ...row,
+      ratio: round(row.mibps / base.mibps, 2),
+      cpuRatio: round(row.cpuPerGiB / base.cpuPerGiB, 2),
+    })),
+  };
+}
+
+/** Request rows: req/s, p50/p99 and CPU ms per request, medians of the rounds, and the ratio to nginx. */
+function requestTable(title: string, rounds: Rounds) {
+  const rows = [...rounds].map(([name, list]) => ({
+    name,
+    reqPerSec: round(median(list.map((r) => r.extra!.reqPerSec!))),
+    p50ms: median(list.map((r) => r.extra!.p50ms!)),
+    p99ms: median(list.map((r) => r.extra!.p99ms!)),
+    cpuMsPerRequest: round(median(list.map((r) => (r.cpu * 1000) / r.extra!.requests!)), 3),
+    errors: list.reduce((sum, r) => sum + r.extra!.errors!, 0),
+  }));
+  const base = rows.find((row) => row.name === "nginx")!;
+  return {
+    title,
+    rows: rows.map((row) => ({
+      ...row,
+      ratio: round(row.reqPerSec / base.reqPerSec, 2),
+      cpuRatio: round(row.cpuMsPerRequest / base.cpuMsPerRequest, 2),
+    })),
+  };
+}
+
+type Table = ReturnType<typeof transferTable> | ReturnType<typeof requestTable>;
+
+/** A table as Markdown, the ratio to the floor beside each figure. */
+function markdown(table: Table): string[] {
+  const first = table.rows[0]!;
+  if ("mibps" in first) {
+    return [
+      `${table.title}`,
+      "| server | MiB/s | CPU s/GiB | MiB/s ratio | CPU ratio |",
+      "|---|---|---|---|---|",
+      ...(table.rows as ReturnType<typeof transferTable>["rows"]).map(
+        (r) => `| ${r.name} | ${r.mibps} | ${r.cpuPerGiB} | ${r.ratio}x | ${r.cpuRatio}x |`,
+      ),
+    ];
+  }
+  return [
+    `${table.title}`,
+    "| server | req/s | p50 ms | p99 ms | CPU ms/request | errors | req/s ratio | CPU ratio |",
+    "|---|---|---|---|---|---|---|---|",
+    ...(table.rows as ReturnType<typeof requestTable>["rows"]).map(
+      (r) =>
+        `| ${r.name} | ${r.reqPerSec} | ${r.p50ms} | ${r.p99ms} | ${r.cpuMsPerRequest} | ${r.errors} | ${r.ratio}x | ${r.cpuRatio}x |`,
+    ),
+  ];
+}
+
+async function load(target: Target, call: LoadCall) {
+  const before = treeCpuSeconds(target.pid);
+  const result = await httpLoad(
+    [target.bigUrl.replace(/^(https?:\/\/[^/]+).*$/, "$1")],
+    [call],
+    CONNECTIONS,
+    LOAD_SECONDS,
+  );
+  return { wall: LOAD_SECONDS, cpu: treeCpuSeconds(target.pid) - before, extra: result };
+}
+
 async function main() {
   const work = mkdtempSync(join(tmpdir(), "modelhub-bench-files-"));
-  const hub = await serveChild(join(HERE, "serve.ts"), "hub");
-  const pipe = await serveChild(join(HERE, "serve.ts"), "pipe");
-  const sink = await serveChild(join(HERE, "serve.ts"), "sink", work);
-  const { url, token } = hub.info as { url: string; token: string };
+  const hub = await startNpmStartHub({ ADMIN_TOKEN });
+  const admin = hubApi(hub.url, ADMIN_TOKEN);
+  await admin("/api/admin/users", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "bench" }),
+  });
+  const issued = await admin("/api/admin/tokens", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ user: "bench", role: "write", name: "bench" }),
+  });
+  const { token } = (await issued.json()) as { token: string };
+  const bare = await serveChild(join(HERE, "serve.ts"), work);
+  const www = join(work, "www");
+  mkdirSync(www);
+  symlinkSync(join(hub.dataDir, "blobs"), join(www, "blobs"));
+  const nginx = await startNginx(www);
   const auth = { Authorization: `Bearer ${token}` };
-  const api = hubApi(url, token);
+  const api = hubApi(hub.url, token);
+  const stopAll = async () => {
+    await nginx.stop();
+    bare.child.kill("SIGTERM");
+    await hub.stop();
+  };
   try {
     const big = join(work, "big.bin");
     const oid = await writeRandomFile(big, FILE_MB);
-    const size = FILE_MB << 20;
-
+    const size = FILE_MB * 2 ** 20;
     await createRepo(api, "bench/big");
-    const idle = rss(hub.child.pid!);
+    const commit = (summary: string, lines: unknown[]) =>
+      api("/api/models/bench/big/commit/main", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-ndjson" },
+        body: [{ key: "header", value: { summary } }, ...lines]
+          .map((line) => JSON.stringify(line))
+          .join("\n"),
+      });
+    const href = await lfsUploadUrl(api, "bench/big", oid, size, 0);
+    await upload(href, big);
+    const config = Buffer.from(JSON.stringify({ architectures: ["BenchModel"], model_type: "bench" }));
+    await commit("big", [
+      { key: "lfsFile", value: { path: "big.bin", algo: "sha256", oid, size } },
+      { key: "file", value: { path: "config.json", content: config.toString("base64"), encoding: "base64" } },
+    ]);
+    const stored = `sha256/${oid.slice(0, 2)}/${oid.slice(2, 4)}/${oid}`;
+    const info = Buffer.from(await (await api("/api/models/bench/big")).arrayBuffer());
+    writeFileSync(join(www, "config.json"), config);
+    writeFileSync(join(www, "model-info.json"), info);
 
-    // Upload: the LFS PUT against a bare upload to disk (first round stores it; later ones re-verify it).
-    const uploads = await hubBesideBare(
-      hub.child.pid!,
-      async (round) => {
-        const href = await lfsUploadUrl(api, "bench/big", oid, size, round);
+    const targets: Target[] = [
+      {
+        name: "hub",
+        pid: hub.pid,
+        bigUrl: `${hub.url}/bench/big/resolve/main/big.bin`,
+        headCall: { method: "HEAD", path: "/bench/big/resolve/main/config.json", headers: auth },
+        infoCall: { method: "GET", path: "/api/models/bench/big", headers: auth },
+        headers: auth,
+      },
+      {
+        name: "nginx",
+        pid: nginx.pid,
+        bigUrl: `${nginx.url}/blobs/${stored}`,
+        headCall: { method: "HEAD", path: "/config.json" },
+        infoCall: { method: "GET", path: "/model-info.json" },
+        headers: {},
+      },
+      {
+        name: "bare node",
+        pid: bare.child.pid!,
+        bigUrl: `${bare.info.url}/?path=${encodeURIComponent(join(hub.dataDir, "blobs", stored))}`,
+        headCall: { method: "HEAD", path: `/?path=${encodeURIComponent(join(www, "config.json"))}` },
+        infoCall: { method: "GET", path: `/?path=${encodeURIComponent(join(www, "model-info.json"))}` },
+        headers: {},
+      },
+    ];
+    await untilIdle(hub.pid);
+    // The file into the page cache, every path warmed up (JIT, keep-alive), before anything is measured.
+    for (const target of targets) {
+      await download(target.bigUrl, target.headers);
+      await httpLoad([new URL(target.bigUrl).origin], [target.headCall, target.infoCall], CONNECTIONS, 1);
+    }
+
+    const tables: Table[] = [];
+    if (PARTS.has("download")) {
+      const one = await inRounds(targets, (target) =>
+        timedWithCpu(target.pid, () => download(target.bigUrl, target.headers)),
+      );
+      tables.push(transferTable(`one ${FILE_MB} MiB download`, one, size, "nginx"));
+      const eight = await inRounds(targets, (target) =>
+        timedWithCpu(target.pid, () =>
+          Promise.all(Array.from({ length: 8 }, () => download(target.bigUrl, target.headers))),
+        ),
+      );
+      tables.push(transferTable(`eight ${FILE_MB} MiB downloads at once`, eight, 8 * size, "nginx"));
+    }
+    if (PARTS.has("api")) {
+      tables.push(
+        requestTable(
+          `HEAD /resolve (small file), ${CONNECTIONS} connections`,
+          await inRounds(targets, (t) => load(t, t.headCall)),
+        ),
+      );
+      tables.push(
+        requestTable(
+          `GET /api/models/{id} (${info.length} bytes), ${CONNECTIONS} connections`,
+          await inRounds(targets, (t) => load(t, t.infoCall)),
+        ),
+      );
+    }
+    if (PARTS.has("upload")) {
+      const part = join(work, "upload.bin");
+      const partOid = await writeRandomFile(part, UPLOAD_MB);
+      const partSize = UPLOAD_MB * 2 ** 20;
+      let hubRound = 0;
+      const uploaders = [
+        { name: "hub", pid: hub.pid },
+        { name: "bare node", pid: bare.child.pid! },
+      ] as Target[];
+      const uploads = await inRounds(uploaders, async (target) => {
+        if (target.name === "bare node")
+          return timedWithCpu(target.pid, () => upload(`${bare.info.url}/`, part));
+        const r = hubRound++;
+        const url = await lfsUploadUrl(api, "bench/big", partOid, partSize, r);
         // Rounds after the first upload the same bytes under another oid: the hub reads, hashes and refuses
         // them at the end (a 400), which costs what a fresh upload costs without keeping a second copy.
-        return () =>
-          upload(href, big).catch((error) => {
-            if (round === 0) throw error;
-          });
-      },
-      sink.child.pid!,
-      () => upload(`${sink.info.url}/`, big),
-    );
-    const commitLine = (summary: string, lines: unknown[]) =>
-      [{ key: "header", value: { summary } }, ...lines].map((line) => JSON.stringify(line)).join("\n");
-    await api("/api/models/bench/big/commit/main", {
-      method: "POST",
-      headers: { "Content-Type": "application/x-ndjson" },
-      body: commitLine("big", [{ key: "lfsFile", value: { path: "big.bin", algo: "sha256", oid, size } }]),
-    });
-    const stored = join(hub.info.dataDir!, "blobs", "sha256", oid.slice(0, 2), oid.slice(2, 4), oid);
+        return timedWithCpu(target.pid, () =>
+          upload(url, part).catch((error) => {
+            if (r === 0) throw error;
+          }),
+        );
+      });
+      tables.push(
+        transferTable(`LFS upload of ${UPLOAD_MB} MiB (sha256 + fsync)`, uploads, partSize, "bare node"),
+      );
+    }
 
-    // Download: /resolve against the bare pipe of the very same file on disk.
-    const downloads = await hubBesideBare(
-      hub.child.pid!,
-      async () => () => download(`${url}/bench/big/resolve/main/big.bin`, auth),
-      pipe.child.pid!,
-      () => download(`${pipe.info.url}/?path=${encodeURIComponent(stored)}`),
-    );
-
-    // 64 concurrent HEAD /resolve of a small file.
-    await api("/api/models/bench/big/commit/main", {
-      method: "POST",
-      headers: { "Content-Type": "application/x-ndjson" },
-      body: commitLine("config", [
-        {
-          key: "file",
-          value: { path: "config.json", content: Buffer.from("{}").toString("base64"), encoding: "base64" },
-        },
-      ]),
-    });
-    const head64 = await httpLoad(
-      [url],
-      [{ method: "HEAD", path: "/bench/big/resolve/main/config.json", headers: auth }],
-      64,
-      5,
-    );
-
-    // snapshot_download of a 1,000-file repository, fresh cache.
-    await createRepo(api, "bench/many");
-    const files = Array.from({ length: 1000 }, (_, i) => ({
-      key: "file",
-      value: {
-        path: `files/${String(i).padStart(4, "0")}.txt`,
-        content: Buffer.from(`file ${i}\n`).toString("base64"),
-        encoding: "base64",
-      },
-    }));
-    await api("/api/models/bench/many/commit/main", {
-      method: "POST",
-      headers: { "Content-Type": "application/x-ndjson" },
-      body: commitLine("many", files),
-    });
-    const python = join(REPO_DIR, ".venv", "bin", "python");
-    const script = `import time\nfrom huggingface_hub import snapshot_download\nt=time.time()\nsnapshot_download("bench/many", cache_dir=${JSON.stringify(join(work, "hf-cache"))})\nprint(time.time()-t)`;
-    const snapshotSeconds = await new Promise<number>((resolve, reject) =>
-      execFile(
-        python,
-        ["-c", script],
-        {
-          env: {
-            ...process.env,
-            HF_ENDPOINT: url,
-            HF_TOKEN: token,
-            HF_HUB_DISABLE_XET: "1",
-            HF_HUB_DISABLE_PROGRESS_BARS: "1",
+    const extras: Record<string, unknown> = {};
+    if (PARTS.has("extras")) {
+      await createRepo(api, "bench/many");
+      await api("/api/models/bench/many/commit/main", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-ndjson" },
+        body: [
+          { key: "header", value: { summary: "many" } },
+          ...Array.from({ length: 1000 }, (_, i) => ({
+            key: "file",
+            value: {
+              path: `files/${String(i).padStart(4, "0")}.txt`,
+              content: Buffer.from(`file ${i}\n`).toString("base64"),
+              encoding: "base64",
+            },
+          })),
+        ]
+          .map((line) => JSON.stringify(line))
+          .join("\n"),
+      });
+      const python = join(REPO_DIR, ".venv", "bin", "python");
+      const script = `import time\nfrom huggingface_hub import snapshot_download\nt=time.time()\nsnapshot_download("bench/many", cache_dir=${JSON.stringify(join(work, "hf-cache"))})\nprint(time.time()-t)`;
+      const seconds = await new Promise<number>((resolve, reject) =>
+        execFile(
+          python,
+          ["-c", script],
+          {
+            env: {
+              ...process.env,
+              HF_ENDPOINT: hub.url,
+              HF_TOKEN: token,
+              HF_HUB_DISABLE_XET: "1",
+              HF_HUB_DISABLE_PROGRESS_BARS: "1",
+            },
           },
-        },
-        (error, stdout, stderr) =>
-          error ? reject(new Error(stderr)) : resolve(Number(stdout.trim().split("\n").at(-1))),
-      ),
-    );
+          (error, stdout, stderr) =>
+            error ? reject(new Error(stderr)) : resolve(Number(stdout.trim().split("\n").at(-1))),
+        ),
+      );
+      extras.snapshot1000 = { seconds: round(seconds, 2), filesPerSecond: round(1000 / seconds) };
+      extras.oneByteCommitTo20000Files = {
+        dataset: await measureCommitCost(api, hub.dataDir, { type: "dataset" }),
+        model: await measureCommitCost(api, hub.dataDir, { type: "model" }),
+      };
+    }
 
-    // One-byte commits to a repository of 20,000 files: what a commit costs that changes one file.
-    const oneByteCommitTo20000Files = {
-      dataset: await measureCommitCost(api, hub.info.dataDir!, { type: "dataset" }),
-      model: await measureCommitCost(api, hub.info.dataDir!, { type: "model" }),
-    };
-
-    const mibps = (seconds: number) => size / (1 << 20) / seconds;
-    // CPU seconds per GiB moved: steadier than wall time on a shared machine (the hub's worker included).
-    const cpuPerGiB = (seconds: number[]) => Number((median(seconds) / (size / 2 ** 30)).toFixed(2));
-    const summary = (rounds: Rounds) => ({
-      hubMiBps: Math.round(mibps(median(rounds.hub))),
-      bareMiBps: Math.round(mibps(median(rounds.bare))),
-      ratio: Number((median(rounds.bare) / median(rounds.hub)).toFixed(2)),
-      hubCpuSecondsPerGiB: cpuPerGiB(rounds.hubCpu),
-      bareCpuSecondsPerGiB: cpuPerGiB(rounds.bareCpu),
-      hubPeakRssAboveIdleMiB: Math.round(rounds.peak - idle),
-    });
-    const result = {
-      loadAverage: loadavg().map((load) => Number(load.toFixed(2))),
-      fileMiB: FILE_MB,
-      rounds: ROUNDS,
-      download: summary(downloads),
-      upload: summary(uploads),
-      idleRssMiB: Math.round(idle),
-      head64,
-      snapshot1000: {
-        seconds: Number(snapshotSeconds.toFixed(2)),
-        filesPerSecond: Math.round(1000 / snapshotSeconds),
-      },
-      oneByteCommitTo20000Files,
-    };
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    const lines = [
+      `hub started as \`npm start\` (bench/npm-start-hub.ts); ${ROUNDS} rounds, medians; load average ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(
+          " ",
+        )} (throughput on a loaded machine moves with the load; CPU per GiB / per request is steadier)`,
+      "",
+      ...tables.flatMap((table) => [...markdown(table), ""]),
+    ];
+    if (Object.keys(extras).length > 0) lines.push("```json", JSON.stringify(extras, null, 2), "```");
+    process.stdout.write(`${lines.join("\n")}\n`);
   } finally {
-    for (const server of [hub, pipe, sink]) server.child.kill("SIGTERM");
+    await stopAll();
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -1,56 +1,50 @@
 /**
- * One server of the repository benchmark, in its own process (so its memory can be read from /proc):
- * `serve.ts hub` (the hub on a fresh data dir, with a user `bench` and a write token), `serve.ts pipe`
- * (the floor for downloads: node:http piping a file from disk), `serve.ts sink <dir>` (the floor for
- * uploads: node:http writing the body to a file, fsync, rename). Prints one JSON line, serves until SIGTERM.
+ * The bare Node floor of the repository benchmark, in its own process (so that its CPU and memory can be
+ * read from /proc): node:http and nothing else. `GET /?path=<file>` streams a file (fs.createReadStream in
+ * 1 MiB reads), `HEAD /?path=<file>` answers its length; `PUT /` writes the body under `<dir>` while hashing
+ * it (sha256), then fsync and rename: what an upload server cannot do less than. Prints one JSON line,
+ * serves until SIGTERM. (The hub itself is started as `npm start` starts it: ../npm-start-hub.ts.)
  */
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { createReadStream, createWriteStream, rmSync, statSync } from "node:fs";
 import { open, rename } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { accountsService, createJsonLogger, startHub } from "@modelhub/hub";
 import { serveUntilTerm } from "./measure.js";
 
-const [role, dir] = process.argv.slice(2);
+const [dir] = process.argv.slice(2);
+const READ_CHUNK = 1 << 20;
 
 async function main(): Promise<() => Promise<void>> {
-  if (role === "hub") {
-    const dataDir = mkdtempSync(join(tmpdir(), "modelhub-bench-repos-"));
-    const hub = await startHub({
-      dataDir,
-      providerSim: false,
-      logger: createJsonLogger({ write: (line) => process.stderr.write(`${line}\n`), level: "warn" }),
-    });
-    const accounts = accountsService(hub.store.accounts);
-    await accounts.createUser({ name: "bench" });
-    const { token } = await accounts.createToken("bench", { name: "bench", role: "write" });
-    process.stdout.write(`${JSON.stringify({ url: hub.url, token, dataDir })}\n`);
-    return async () => {
-      await hub.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-  }
-  // The bare servers: GET /?path=<file> streams a file; PUT / writes the body under `dir`.
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://x");
-    if (request.method === "GET") {
+    if (request.method === "GET" || request.method === "HEAD") {
       const path = url.searchParams.get("path") ?? "";
       response.writeHead(200, { "Content-Length": statSync(path).size });
-      createReadStream(path, { highWaterMark: 1 << 20 }).pipe(response);
+      if (request.method === "HEAD") response.end();
+      else createReadStream(path, { highWaterMark: READ_CHUNK }).pipe(response);
       return;
     }
     const tmp = join(dir ?? tmpdir(), `upload-${process.hrtime.bigint()}`);
-    pipeline(request, createWriteStream(tmp, { highWaterMark: 1 << 20 }))
+    const hash = createHash("sha256");
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    pipeline(request, hashing, createWriteStream(tmp, { highWaterMark: READ_CHUNK }))
       .then(async () => {
         const handle = await open(tmp, "r+");
         await handle.sync();
         await handle.close();
         await rename(tmp, `${tmp}.done`);
         rmSync(`${tmp}.done`);
-        response.writeHead(200).end();
+        response.writeHead(200, { "Content-Type": "text/plain" }).end(hash.digest("hex"));
       })
       .catch(() => response.writeHead(500).end());
   });
