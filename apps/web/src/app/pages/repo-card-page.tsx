@@ -11,7 +11,7 @@ export function RepoCardPage() {
     <>
       <PageTitle>{`${repo.type === "space" ? "Space" : "Dataset"} ${repo.id}`}</PageTitle>
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
-        <RepoCard repo={repo} cardText={info.cardText} />
+        <RepoCard repo={repo} cardText={info.cardText} siblings={info.siblings} />
         <RepoSidebar info={info} kind={kind} />
       </div>
     </>

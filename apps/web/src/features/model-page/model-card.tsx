@@ -5,14 +5,40 @@ import { Markdown } from "./markdown.js";
 
 const KIND: Record<RepoRef["type"], string> = { model: "model", dataset: "dataset", space: "space" };
 
-/** A repository's card: its README without the front matter, or an offer to write one. */
-export function RepoCard({ repo, cardText }: { repo: RepoRef; cardText: string | undefined }) {
+/** Whether a repository's file list has a README.md at its root (the card's file). */
+function hasReadme(siblings: Array<{ rfilename: string }> | undefined): boolean {
+  return (siblings ?? []).some((sibling) => sibling.rfilename === "README.md");
+}
+
+/**
+ * A repository's card: its README without the front matter, or an offer to write one. A README with front
+ * matter but no text opens in the editor (front matter and all): "create" would replace it.
+ */
+export function RepoCard({
+  repo,
+  cardText,
+  siblings,
+}: {
+  repo: RepoRef;
+  cardText: string | undefined;
+  siblings: Array<{ rfilename: string }> | undefined;
+}) {
   if (!cardText?.trim()) {
+    const readme = hasReadme(siblings);
     return (
       <p className="rounded-lg border border-dashed border-line p-8 text-center text-muted">
-        This {KIND[repo.type]} has no {KIND[repo.type]} card yet.{" "}
-        <Link to={`${filesUrls.newFile(repo, "main")}?filename=README.md`} className="text-accent underline">
-          Create one
+        {readme
+          ? `This ${KIND[repo.type]}'s README.md has metadata but no text yet. `
+          : `This ${KIND[repo.type]} has no ${KIND[repo.type]} card yet. `}
+        <Link
+          to={
+            readme
+              ? filesUrls.edit(repo, "main", "README.md")
+              : `${filesUrls.newFile(repo, "main")}?filename=README.md`
+          }
+          className="text-accent underline"
+        >
+          {readme ? "Write the card" : "Create one"}
         </Link>
       </p>
     );
@@ -28,5 +54,7 @@ export function RepoCard({ repo, cardText }: { repo: RepoRef; cardText: string |
 }
 
 export function ModelCard({ model }: { model: ModelData }) {
-  return <RepoCard repo={{ type: "model", id: model.id }} cardText={model.cardText} />;
+  return (
+    <RepoCard repo={{ type: "model", id: model.id }} cardText={model.cardText} siblings={model.siblings} />
+  );
 }

@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { LabelledText } from "../../components/ui/labelled-text.js";
 import { ErrorAlert } from "../../components/ui/query-state.js";
-import { hubError } from "../../lib/api/hub-fetch.js";
+import { hubError, hubSend } from "../../lib/api/hub-fetch.js";
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
-import { filesUrls, type RepoRef, resolveUrl } from "../../lib/repo-ref.js";
+import { filesUrls, type RepoRef, repoApiUrl, resolveUrl } from "../../lib/repo-ref.js";
 import { usePendingAction } from "../../lib/use-pending-action.js";
 import { afterCommit } from "./after-commit.js";
 import { type CommitChoice, CommitFields } from "./commit-fields.js";
@@ -34,6 +34,8 @@ export function EditFileForm({
   const navigate = useNavigate();
   const [name, setName] = useState(initialName);
   const [edited, setEdited] = useState<string | undefined>(undefined);
+  /** A new file's path that exists already: the form refuses to replace it and offers its editor. */
+  const [clash, setClash] = useState<string | null>(null);
   const { busy: running, error, run } = usePendingAction();
   const original = useQuery({
     queryKey: ["file-text-edit", repo.type, repo.id, revision, existing],
@@ -56,6 +58,19 @@ export function EditFileForm({
   const submit = (choice: CommitChoice) =>
     run(async () => {
       if (!existing && !name.trim()) throw new Error("Name the file first.");
+      setClash(null);
+      if (!existing) {
+        const found = await hubSend<unknown[]>(
+          "POST",
+          repoApiUrl(repo, `paths-info/${encodeURIComponent(revision)}`),
+          viewer.data?.csrfToken ?? "",
+          { json: { paths: [path] } },
+        );
+        if (found.length > 0) {
+          setClash(path);
+          return;
+        }
+      }
       const result = await commitFiles(
         {
           repo,
@@ -88,6 +103,15 @@ export function EditFileForm({
         onSubmit={submit}
       />
       <ErrorAlert message={error} />
+      {clash ? (
+        <p role="alert" className="text-danger">
+          {clash} already exists on {revision}: committing would replace it.{" "}
+          <Link to={filesUrls.edit(repo, revision, clash)} className="underline">
+            Edit {clash}
+          </Link>{" "}
+          instead, or choose another name.
+        </p>
+      ) : null}
     </section>
   );
 }
