@@ -48,6 +48,28 @@ export async function askAccess(deps: RepoReadDeps, c: Context, _target: RepoApi
 }
 
 /**
+ * GET /api/{type}s/{id}/ask-access: whether the caller reads the files (`access`: an owner does without
+ * asking) and their own request (`null` when they never asked), so a model page shows the form, or the
+ * request pending, accepted or rejected. The public hub shows this on its pages only; `request` keeps
+ * requestView's shape.
+ */
+export async function myAccessRequest(
+  deps: RepoReadDeps,
+  c: Context,
+  _target: RepoApiPath,
+): Promise<Response> {
+  const { repo, actor } = assignedRepo(c);
+  if (actor.kind !== "user")
+    throw new UnauthorizedError("Sign in (or send a token) to see your access request.");
+  const request = repo.gated ? await deps.accessRequests.mine(repo, actor.user.id) : undefined;
+  return c.json({
+    gated: repo.gated,
+    access: await deps.access.can(actor, "read-files", repo),
+    request: request ? requestView(request) : null,
+  });
+}
+
+/**
  * `/api/{type}s/{id}/user-access-request/...` for the repository's administrators: GET `{status}` lists
  * requests, POST `handle` `{user, status}` decides one, POST `grant` `{user}` gives access outright.
  */

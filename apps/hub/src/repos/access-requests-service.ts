@@ -20,6 +20,11 @@ export function createAccessRequestsService(store: Store) {
       });
     },
 
+    /** The user's own request to the repository, if they made one (what the model page shows them). */
+    mine(repo: RepoRecord, userId: number): Promise<AccessRequest | undefined> {
+      return requests.get(repo.type, repo.id, userId);
+    },
+
     list(repo: RepoRecord, status: AccessRequestStatus): Promise<AccessRequest[]> {
       return requests.list(repo.type, repo.id, status);
     },

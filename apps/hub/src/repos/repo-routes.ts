@@ -12,7 +12,7 @@ import {
   readBatchRequest,
 } from "../lfs-xet/lfs-routes.js";
 import { xetTokenHandler } from "../lfs-xet/xet-token-routes.js";
-import { askAccess, userAccessRequests } from "./access-requests-routes.js";
+import { askAccess, myAccessRequest, userAccessRequests } from "./access-requests-routes.js";
 import { repoCompare } from "./compare-routes.js";
 import {
   authCheckAccess,
@@ -97,6 +97,7 @@ const REPO_API: readonly {
   { method: "POST", action: "tag", access: "write", tail: true, handler: repoTag },
   { method: "DELETE", action: "tag", access: "write", tail: true, handler: repoTag },
   { method: "POST", action: "ask-access", access: "read", tail: true, handler: askAccess },
+  { method: "GET", action: "ask-access", access: "read", tail: true, handler: myAccessRequest },
   { method: "GET", action: "user-access-request", access: "admin", tail: true, handler: userAccessRequests },
   { method: "POST", action: "user-access-request", access: "admin", tail: true, handler: userAccessRequests },
   { method: "GET", action: "discussions", access: "read", tail: true, handler: repoDiscussions },

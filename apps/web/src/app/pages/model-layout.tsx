@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { Outlet, useParams } from "react-router";
+import { GatedAccessPanel } from "../../features/gated-access/index.js";
 import { ModelHeader, ModelNav } from "../../features/model-page/index.js";
 import { RepoScanNotice } from "../../features/repo-scan/index.js";
 import { modelQuery } from "../../lib/api/models.js";
@@ -20,6 +21,7 @@ export function ModelLayout() {
       <ModelHeader model={model.data} />
       <ModelNav model={model.data} />
       <RepoScanNotice repo={context.repo} />
+      <GatedAccessPanel repo={context.repo} gated={model.data.gated} cardData={model.data.cardData} />
       <Outlet context={context} />
     </div>
   );

@@ -3,6 +3,7 @@ import { useMemo } from "react";
 import { Outlet, useParams } from "react-router";
 import { RepoHeader } from "../../components/repo/repo-header.js";
 import { RepoTabs } from "../../components/repo/repo-tabs.js";
+import { GatedAccessPanel } from "../../features/gated-access/index.js";
 import { RepoScanNotice } from "../../features/repo-scan/index.js";
 import { repoInfoQuery } from "../../lib/api/repos.js";
 import type { RepoRef } from "../../lib/repo-ref.js";
@@ -41,6 +42,7 @@ function RepoLayout({ type }: { type: "dataset" | "space" }) {
       />
       <RepoTabs repo={context.repo} />
       <RepoScanNotice repo={context.repo} />
+      <GatedAccessPanel repo={context.repo} gated={info.data.gated} cardData={info.data.cardData} />
       <Outlet context={context} />
     </div>
   );

@@ -10,6 +10,8 @@ interface AccessRequest {
   user: { user: string; fullname?: string };
   status: "pending" | "accepted" | "rejected";
   timestamp: string;
+  /** The answers to the card's `extra_gated_fields`, by label. */
+  fields?: Record<string, string>;
 }
 
 /** What an owner can answer a request with. */
@@ -70,6 +72,16 @@ export function AccessRequests({ repo, csrfToken }: { repo: RepoRef; csrfToken: 
                       <span className="sr-only"> {request.user.user}</span>
                     </button>
                   ))}
+                  {Object.keys(request.fields ?? {}).length > 0 ? (
+                    <dl className="grid w-full grid-cols-[auto_1fr] gap-x-3 text-muted">
+                      {Object.entries(request.fields ?? {}).map(([label, answer]) => (
+                        <div key={label} className="contents">
+                          <dt className="break-words">{label}</dt>
+                          <dd className="min-w-0 break-words text-ink">{answer}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                  ) : null}
                 </li>
               ))}
             </ul>

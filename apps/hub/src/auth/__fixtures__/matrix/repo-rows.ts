@@ -455,6 +455,13 @@ export const REPO_ROWS: Row[] = [
     expected: SIGNED_IN,
   },
   {
+    route: "GET /api/{type}s/{id}/ask-access",
+    name: "see one's own request to a gated model",
+    method: "GET",
+    path: `/api/models/${GATED}/ask-access`,
+    expected: SIGNED_IN,
+  },
+  {
     route: "GET /api/{type}s/{id}/user-access-request",
     name: "list a gated model's pending requests",
     method: "GET",
@@ -469,6 +476,13 @@ export const REPO_ROWS: Row[] = [
     body: { user: "otto" },
     writes: true,
     expected: { ...MANAGE_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 403 },
+  },
+  {
+    route: "GET /api/{type}s/{id}/ask-access",
+    name: "see one's own request to a gated model",
+    method: "GET",
+    path: `/api/models/${GATED}/ask-access`,
+    expected: SIGNED_IN,
   },
   {
     route: "GET /api/{type}s/{id}/user-access-request",

@@ -1,0 +1,1 @@
+export { GatedAccessPanel } from "./gated-access-panel.js";
