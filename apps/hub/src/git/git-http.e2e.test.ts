@@ -106,7 +106,7 @@ async function uploadLfs(gitPath: string, content: Buffer): Promise<string> {
   const oid = createHash("sha256").update(content).digest("hex");
   const batch = await lfsBatch(gitPath, "upload", oid, content.byteLength, aliceToken);
   const href = batch.objects[0]?.actions?.upload?.href;
-  if (href) expect((await fetch(href, { method: "PUT", body: content })).status).toBe(200);
+  if (href) expect((await fetch(href, { method: "PUT", body: new Uint8Array(content) })).status).toBe(200);
   return oid;
 }
 
