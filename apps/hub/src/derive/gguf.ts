@@ -4,146 +4,29 @@
  */
 
 import type { GgufInfo } from "@modelhub/tasks";
+import { GgufError, type RangeReader, readGgufHeader } from "./gguf-header.js";
 
-export type RangeReader = (start: number, end: number) => Promise<Buffer>;
+export { GgufError, type RangeReader };
 
-const TYPE = {
-  UINT8: 0,
-  INT8: 1,
-  UINT16: 2,
-  INT16: 3,
-  UINT32: 4,
-  INT32: 5,
-  FLOAT32: 6,
-  BOOL: 7,
-  STRING: 8,
-  ARRAY: 9,
-  UINT64: 10,
-  INT64: 11,
-  FLOAT64: 12,
-} as const;
-const FIXED_SIZES: Record<number, number> = {
-  0: 1,
-  1: 1,
-  2: 2,
-  3: 2,
-  4: 4,
-  5: 4,
-  6: 4,
-  7: 1,
-  10: 8,
-  11: 8,
-  12: 8,
-};
+/** Key/value types of the few values a tiny demo file holds. */
+const TYPE = { UINT32: 4, STRING: 8 } as const;
 
-export class GgufError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "GgufError";
-  }
-}
-
-/** Sequential reads over a range reader, fetching a window at a time. */
-class Cursor {
-  private buffer: Buffer = Buffer.alloc(0);
-  private bufferStart = 0;
-  position = 0;
-  constructor(
-    private readonly read: RangeReader,
-    private readonly size: number,
-    private readonly limit: number,
-  ) {}
-
-  async take(length: number): Promise<Buffer> {
-    if (this.position + length > Math.min(this.size, this.limit)) {
-      throw new GgufError("The GGUF header is truncated or larger than the reading limit.");
-    }
-    const offset = this.position - this.bufferStart;
-    if (offset + length > this.buffer.length) {
-      const end = Math.min(this.size, this.position + Math.max(length, 1 << 20)) - 1;
-      this.buffer = await this.read(this.position, end);
-      this.bufferStart = this.position;
-    }
-    const start = this.position - this.bufferStart;
-    this.position += length;
-    return this.buffer.subarray(start, start + length);
-  }
-  async u32() {
-    return (await this.take(4)).readUInt32LE(0);
-  }
-  async u64() {
-    const value = (await this.take(8)).readBigUInt64LE(0);
-    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new GgufError("A GGUF count is too large.");
-    return Number(value);
-  }
-  async string() {
-    return (await this.take(await this.u64())).toString("utf8");
-  }
-}
-
-async function readValue(cursor: Cursor, type: number, keepArrays: boolean): Promise<unknown> {
-  if (type === TYPE.STRING) return cursor.string();
-  if (type === TYPE.ARRAY) {
-    const itemType = await cursor.u32();
-    const count = await cursor.u64();
-    // Arrays (token lists) are skipped, not kept: the hub needs scalars only.
-    const items: unknown[] = [];
-    for (let i = 0; i < count; i++) {
-      const item = await readValue(cursor, itemType, false);
-      if (keepArrays && items.length < 16) items.push(item);
-    }
-    return keepArrays ? items : undefined;
-  }
-  const size = FIXED_SIZES[type];
-  if (size === undefined) throw new GgufError(`Unknown GGUF value type ${type}.`);
-  const bytes = await cursor.take(size);
-  switch (type) {
-    case TYPE.UINT8:
-      return bytes.readUInt8(0);
-    case TYPE.INT8:
-      return bytes.readInt8(0);
-    case TYPE.UINT16:
-      return bytes.readUInt16LE(0);
-    case TYPE.INT16:
-      return bytes.readInt16LE(0);
-    case TYPE.UINT32:
-      return bytes.readUInt32LE(0);
-    case TYPE.INT32:
-      return bytes.readInt32LE(0);
-    case TYPE.FLOAT32:
-      return bytes.readFloatLE(0);
-    case TYPE.BOOL:
-      return bytes.readUInt8(0) !== 0;
-    case TYPE.FLOAT64:
-      return bytes.readDoubleLE(0);
-    default:
-      return Number(type === TYPE.INT64 ? bytes.readBigInt64LE(0) : bytes.readBigUInt64LE(0));
-  }
-}
-
-/** Reads a GGUF file's metadata and tensor infos (at most `limit` bytes) into the public hub's `gguf` field. */
+/**
+ * Reads a GGUF file's metadata and tensor infos (at most `limit` bytes of header) into the public hub's `gguf`
+ * field, through the hub's one GGUF reader (gguf-header.ts: the checks the scanner makes, so a header the
+ * scanner calls malformed gives no summary either). Throws GgufError when the header cannot be read.
+ */
 export async function readGgufSummary(read: RangeReader, size: number, limit = 64 << 20): Promise<GgufInfo> {
-  const cursor = new Cursor(read, size, limit);
-  if ((await cursor.take(4)).toString("latin1") !== "GGUF") throw new GgufError("Not a GGUF file.");
-  const version = await cursor.u32();
-  if (version < 2 || version > 3) throw new GgufError(`Unsupported GGUF version ${version}.`);
-  const tensorCount = await cursor.u64();
-  const kvCount = await cursor.u64();
-  const metadata: Record<string, unknown> = {};
-  for (let i = 0; i < kvCount; i++) {
-    const key = await cursor.string();
-    metadata[key] = await readValue(cursor, await cursor.u32(), false);
-  }
-  let total = 0;
-  for (let i = 0; i < tensorCount; i++) {
-    await cursor.string();
-    const dims = await cursor.u32();
-    let count = 1;
-    for (let d = 0; d < dims; d++) count *= await cursor.u64();
-    await cursor.u32(); // type
-    await cursor.u64(); // offset
-    total += count;
-  }
+  const header = await readGgufHeader(read, size, {
+    limit,
+    keep: (key) =>
+      key === "general.architecture" || key === "tokenizer.chat_template" || key.endsWith(".context_length"),
+  });
+  const { metadata } = header;
+  const total = header.tensors.reduce(
+    (sum, tensor) => sum + Number(tensor.shape.reduce((product, dim) => product * dim, 1n)),
+    0,
+  );
   const architecture =
     typeof metadata["general.architecture"] === "string" ? metadata["general.architecture"] : undefined;
   const summary: GgufInfo = { total };

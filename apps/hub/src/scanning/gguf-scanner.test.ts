@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { GgufError, readGgufSummary } from "../derive/gguf.js";
 import { bytesSource, damagedVariants, fileSource, runVenvPython } from "./__fixtures__/scan-sources.js";
 import { GGML_TYPE_SIZES, ggufScanner } from "./gguf-scanner.js";
 
@@ -121,5 +122,25 @@ describe("GGUF scanner", () => {
     }
     // The writer pads after the last tensor too: cut into the tensor itself.
     expect(await reason(bytes.subarray(0, bytes.length - 40))).toMatch(/ends past the \d+-byte data section/);
+  });
+
+  it("is the reader derive's metadata comes from: same checks, metadata kept in either byte order", async () => {
+    const rangeOf = (bytes: Buffer) => async (start: number, end: number) => bytes.subarray(start, end + 1);
+    for (const path of [little, big]) {
+      const bytes = readFileSync(path);
+      // 4x8 + 3 + 5 + 2x32 elements (the Q8_0 tensor: 2 rows of one 34-byte block); tokens are checked, not kept.
+      expect(await readGgufSummary(rangeOf(bytes), bytes.length), path).toEqual({
+        total: 104,
+        architecture: "llama",
+        context_length: 128,
+      });
+    }
+    // A header the scanner calls malformed gives derive no summary, for the same reason.
+    const cut = readFileSync(little).subarray(0, readFileSync(little).length - 40);
+    await expect(readGgufSummary(rangeOf(cut), cut.length)).rejects.toThrow(GgufError);
+    await expect(readGgufSummary(rangeOf(cut), cut.length)).rejects.toThrow(
+      /ends past the \d+-byte data section/,
+    );
+    expect(await reason(cut)).toMatch(/ends past the \d+-byte data section/);
   });
 });
