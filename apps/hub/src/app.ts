@@ -79,6 +79,13 @@ import { createScanService, type ScanPolicy, type ScanService } from "./scanning
 import type { BlobStore } from "./storage/blob-store.js";
 import type { BlobDownloadMode } from "./storage/blob-store-config.js";
 import type { Store } from "./store/store.js";
+import type { HubEventRecorder } from "./webhooks/hub-events.js";
+import { webhooksRoutes } from "./webhooks/webhooks-routes.js";
+import {
+  createWebhooksService,
+  type DeliverySettings,
+  type WebhooksService,
+} from "./webhooks/webhooks-service.js";
 
 export interface AppLimits {
   /** Largest JSON body the API accepts (admin writes). */
@@ -154,6 +161,17 @@ export interface AppDeps {
     pollMs?: number;
     expose?(service: ScanService): void;
   };
+  /**
+   * Webhooks (webhooks/): WEBHOOK_ALLOW_PRIVATE, the delivery settings, and origins that are the hub too
+   * besides its public URL (its listening address). The app builds the service and hands it to `expose`
+   * (start-hub.ts starts its delivery workers and stops them on close); without `expose` nothing delivers.
+   */
+  webhooks?: {
+    allowPrivate?: boolean;
+    delivery?: Partial<DeliverySettings>;
+    hubOrigins?: readonly string[];
+    expose?(service: WebhooksService): void;
+  };
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
   /** Prometheus metrics served at `/metrics`. */
@@ -206,6 +224,19 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     knownProviders: deps.knownProviders ?? INFERENCE_PROVIDERS,
     providerOrder: providerSettings.order,
   });
+
+  const webhooks = createWebhooksService({
+    store: deps.store,
+    authorizer,
+    publicUrl: hubPublicUrl,
+    targets: {
+      allowPrivate: deps.webhooks?.allowPrivate ?? false,
+      hubOrigins: () => [new URL(hubPublicUrl).origin, ...(deps.webhooks?.hubOrigins ?? [])],
+    },
+    delivery: deps.webhooks?.delivery,
+    logger,
+  });
+  deps.webhooks?.expose?.(webhooks);
 
   const metrics = deps.metrics ?? createMetrics();
   app.use("*", hubRequestId());
@@ -270,7 +301,13 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   );
 
   const repositories = deps.blobs
-    ? mountRepositories(app, { ...deps, blobs: deps.blobs, metrics }, hubPublicUrl, authorizer)
+    ? mountRepositories(
+        app,
+        { ...deps, blobs: deps.blobs, metrics },
+        hubPublicUrl,
+        authorizer,
+        webhooks.recorder,
+      )
     : undefined;
 
   app.route(
@@ -292,6 +329,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/tasks", tasksRoutes({ catalogue }));
   app.route("/api/libraries", librariesRoutes({ catalogue }));
   app.route("/api", whoamiRoutes());
+  app.route("/api/settings/webhooks", webhooksRoutes({ webhooks, maxBodyBytes: limits.apiBodyBytes }));
   app.route(
     "/api/settings/tokens",
     settingsTokensRoutes({
@@ -439,6 +477,7 @@ function mountRepositories(
   deps: AppDeps & { blobs: BlobStore },
   publicUrl: string,
   authorizer: Authorizer,
+  events: HubEventRecorder,
 ): { access: RepoAccess; mirror?: RepoMirror } {
   const { signer: xetSigner, ready: xetSignerReady } = XetSigner.fromMeta(deps.store.meta);
   // The signing key comes from the database: requests wait for it (once, at start) before any route uses it.
@@ -462,6 +501,7 @@ function mountRepositories(
   const repos = createRepoService({
     store: deps.store,
     blobs: deps.blobs,
+    events,
     // Queued after the commit answered: the scan never runs in the upload's request.
     onFilesRecorded: scanner
       ? (repo, files) => {
@@ -512,7 +552,7 @@ function mountRepositories(
     cas,
     redirectDownloads: deps.blobDownload === "redirect",
     scanning: scanner,
-    discussions: createDiscussionsService({ store: deps.store, repos }),
+    discussions: createDiscussionsService({ store: deps.store, repos, events }),
     claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),
     accessRequests: createAccessRequestsService(deps.store),
     catalogue: {

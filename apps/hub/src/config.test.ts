@@ -60,7 +60,14 @@ describe("parseConfig", () => {
       blobStore: { kind: "fs" },
       blobDownload: "proxy",
       scanning: { policy: "warn", concurrency: 1 },
+      webhookAllowPrivate: false,
     });
+  });
+
+  it("reads WEBHOOK_ALLOW_PRIVATE as a yes or no, refusing anything else by name", () => {
+    expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: "1" }, options).webhookAllowPrivate).toBe(true);
+    expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: "false" }, options).webhookAllowPrivate).toBe(false);
+    expect(() => parseConfig({ WEBHOOK_ALLOW_PRIVATE: "maybe" }, options)).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
   });
 
   it("reads SCAN_POLICY and SCAN_CONCURRENCY, refusing anything else by name", () => {

@@ -42,6 +42,11 @@ export interface HubConfig extends BlobSettings {
   mirror: MirrorSettings | undefined;
   /** SCAN_POLICY and SCAN_CONCURRENCY: the content scanner (scanning/, docs/decisions/scanning.md). */
   scanning: ScanSettings;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE=1: webhooks may post to loopback, link-local and private addresses (receivers on
+   * the hub's own network). Off by default: a webhook is a request the hub makes for any user.
+   */
+  webhookAllowPrivate: boolean;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -138,6 +143,16 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
   const cardImageOrigins = parseImageOrigins(env.CARD_IMAGE_ORIGINS, problems);
   const mirror = parseMirrorSettings(env, problems);
   const scanning = parseScanSettings(env, problems);
+  const webhookAllowPrivate = ["1", "true", "yes"].includes((env.WEBHOOK_ALLOW_PRIVATE ?? "").toLowerCase());
+  if (
+    env.WEBHOOK_ALLOW_PRIVATE &&
+    !webhookAllowPrivate &&
+    !["0", "false", "no"].includes(env.WEBHOOK_ALLOW_PRIVATE.toLowerCase())
+  ) {
+    problems.push(
+      `WEBHOOK_ALLOW_PRIVATE must be 1 or 0 (true or false), got "${env.WEBHOOK_ALLOW_PRIVATE}".`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
   return {
     port,
@@ -156,6 +171,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     cardImageOrigins,
     mirror,
     scanning,
+    webhookAllowPrivate,
     ...blobSettings,
   };
 }

@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     cardImageOrigins: config.cardImageOrigins,
     mirror: config.mirror,
     scanning: config.scanning,
+    webhooks: { allowPrivate: config.webhookAllowPrivate },
     logger,
   });
   logger.log("info", "hub started", {
@@ -88,6 +89,9 @@ async function main(): Promise<void> {
     adminApi: config.adminToken ? "enabled" : "disabled (set ADMIN_TOKEN)",
     web: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : "not built",
     mirror: config.mirror ? `${config.mirror.upstreamUrl} (${config.mirror.mode})` : "off (set UPSTREAM_URL)",
+    webhooks: config.webhookAllowPrivate
+      ? "private targets allowed (WEBHOOK_ALLOW_PRIVATE)"
+      : "public targets only",
     scanning: `${config.scanning.policy}, ${config.scanning.concurrency} at a time, antivirus ${config.scanning.clamd ? "clamd" : "off (set CLAMD_SOCKET)"}`,
   });
   logger.log("info", "router", {

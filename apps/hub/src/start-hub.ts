@@ -37,6 +37,7 @@ import type { ScanService } from "./scanning/scan-service.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import { type BlobDownloadMode, type BlobStoreSetting, openBlobStore } from "./storage/blob-store-config.js";
 import { openStore, type Store } from "./store/store.js";
+import type { DeliverySettings, WebhooksService } from "./webhooks/webhooks-service.js";
 
 export interface StartHubOptions {
   /** 0 (the default) picks a free port. */
@@ -85,6 +86,13 @@ export interface StartHubOptions {
   forwardSimHeaders?: boolean;
   /** Mirror an upstream hub (UPSTREAM_URL and the MIRROR_* settings: mirror/mirror-config.ts). */
   mirror?: MirrorSettings;
+  /** Webhooks (webhooks/webhooks-service.ts): WEBHOOK_ALLOW_PRIVATE and the delivery settings. */
+  webhooks?: {
+    allowPrivate?: boolean;
+    delivery?: Partial<DeliverySettings>;
+    /** Run the delivery workers in this process (default true); events are queued either way. */
+    workers?: boolean;
+  };
   /** SCAN_POLICY and SCAN_CONCURRENCY (scanning/scan-config.ts); default warn, one scan at a time. */
   scanning?: Partial<ScanSettings> & {
     /** How often an idle scan worker looks for what other replicas queued. */
@@ -106,6 +114,8 @@ export interface RunningHub {
   routing: ReturnType<Upstreams["summary"]>;
   /** The content scanner (queue, workers, reports), when the hub serves repositories. */
   scanning: ScanService | undefined;
+  /** Webhooks and their delivery workers. */
+  webhooks: WebhooksService | undefined;
   close(): Promise<void>;
 }
 
@@ -245,6 +255,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   const publicUrl = configuredPublicUrl ?? url;
   let scanService: ScanService | undefined;
+  let webhooksService: WebhooksService | undefined;
   const app = createApp({
     store,
     logger,
@@ -266,6 +277,15 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         : undefined,
     draining: () => closing !== undefined,
     metrics,
+    webhooks: {
+      allowPrivate: options.webhooks?.allowPrivate,
+      delivery: options.webhooks?.delivery,
+      // The listening address is the hub too, whatever PUBLIC_URL says.
+      hubOrigins: [new URL(url).origin],
+      expose: (service) => {
+        webhooksService = service;
+      },
+    },
     scanning: {
       scanFile: (source) => {
         const clamd = options.scanning?.clamd;
@@ -289,6 +309,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   honoListener = getRequestListener(app.fetch, { hostname: host });
   // The scanner's workers: off the request path, resuming what a stopped replica left (leases expire).
   if (options.scanning?.workers !== false) await scanService?.start();
+  // Webhook deliveries: from the database's queue, resuming what a stopped replica left.
+  if (options.webhooks?.workers !== false) webhooksService?.start();
 
   const xetGc = startXetGc(store, blobs, logger, options.xetGcIntervalMs ?? 60 * 60 * 1000);
 
@@ -309,6 +331,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         clearInterval(xetGc);
         // A scan under way ends (its report kept) before the store closes; an unfinished one's lease expires.
         await scanService?.stop().catch(() => {});
+        // Attempts under way end first; what is still queued is delivered after the next start.
+        await webhooksService?.stop().catch(() => {});
         // A failed close can lose the usage records still queued: said in the log, not swallowed.
         Promise.allSettled([
           store.close(),
@@ -341,6 +365,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     providerSimUrl: sim?.url,
     routing: upstreams.summary(),
     scanning: scanService,
+    webhooks: webhooksService,
   };
 }
 

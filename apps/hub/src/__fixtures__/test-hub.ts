@@ -13,6 +13,8 @@ export async function startTestHub(options: StartHubOptions): Promise<RunningHub
     databaseUrl: options.databaseUrl ?? (await testDatabaseUrl(options.dataDir)),
     // No background scans unless a test asks for them: they would write while tests compare database states.
     scanning: options.scanning ?? { workers: false },
+    // Nor webhook deliveries: the queue stays as the test left it unless it asks for workers.
+    webhooks: options.webhooks ?? { workers: false },
   });
 }
 
@@ -86,6 +88,9 @@ export function useTestHub(options: TestHubOptions = {}): TestHub {
     },
     get scanning() {
       return running().hub.scanning;
+    },
+    get webhooks() {
+      return running().hub.webhooks;
     },
     close: () => running().hub.close(),
     get dir() {

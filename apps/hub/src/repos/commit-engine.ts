@@ -1,5 +1,5 @@
 import { ConflictError, InvalidInputError, RevisionNotFoundError, StaleParentError } from "../errors.js";
-import type { Store, StoreTables } from "../store/store.js";
+import type { Store, StoreTables, StoreTransaction } from "../store/store.js";
 import { gitCommitId } from "./git-objects.js";
 import { assertNoPathTwins } from "./path-collisions.js";
 import { type CommitRecord, type FileRecord, type RepoRecord, repoLock } from "./repos-table.js";
@@ -36,6 +36,8 @@ export interface CommitRequest {
   /** This commit merges pull request `num` into `ref`: it is marked merged in the same transaction. */
   merges?: { num: number; comment?: string };
   now: Date;
+  /** Runs in the commit's transaction once it is written (webhooks' events): `parent` is the ref's former head. */
+  inTransaction?: (tx: StoreTransaction, result: CommitResult & { parent: string }) => Promise<void>;
 }
 
 export interface CommitResult {
@@ -152,6 +154,7 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
       await repos.touch(repo.key, now);
       await repos.syncModelRow({ ...repo, lastModified: now });
     }
+    await request.inTransaction?.(tx, { commit, ref, pullRequest, parent: head });
     return { commit, ref, pullRequest };
   });
 }

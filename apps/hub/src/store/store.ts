@@ -17,6 +17,7 @@ import { createProviderPreferencesTable } from "../router/provider-preferences-t
 import { createUsageReports } from "../router/usage-reports.js";
 import { createUsageTable } from "../router/usage-table.js";
 import { createScanTable } from "../scanning/scan-table.js";
+import { createWebhooksTable } from "../webhooks/webhooks-table.js";
 import type { Database, Queryable, TransactionOptions } from "./database.js";
 import { createMetaTable } from "./meta-table.js";
 import { appliedVersion, MIGRATIONS, migrate } from "./migrations.js";
@@ -65,6 +66,8 @@ function bindTables(q: Queryable, now: () => Date) {
     mirror: createMirrorTable(q),
     /** The content scanner's queue, reports and opt-ins (scanning/scan-table.ts). */
     scanning: createScanTable(q),
+    /** Webhooks, the events queued for them and their deliveries (webhooks/webhooks-table.ts). */
+    webhooks: createWebhooksTable(q),
     meta: createMetaTable(q),
   };
 }
