@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { HubError } from "../errors.js";
 import { authorEmail } from "../repos/commit-engine.js";
 import { lfsPointerText } from "../repos/lfs-pointer.js";
 import type { CommitRecord, FileRecord, RepoRecord } from "../repos/repo-records.js";
@@ -9,11 +10,10 @@ import { runGit } from "./git-process.js";
 /** What the materializer reads of the hub: refs, commits, the files of a commit and their bytes. */
 export type GitSourceRepos = Pick<RepoService, "refs" | "commitRecord" | "files" | "openContent">;
 
-/** A hub commit whose git object would not have the hub's id: git cannot serve this repository. */
-export class GitMaterializationError extends Error {
+/** A hub commit whose git object would not have the hub's id: git cannot serve this repository (501). */
+export class GitMaterializationError extends HubError {
   constructor(repo: RepoRecord, detail: string) {
-    super(`The git history of ${repo.type} ${repo.id} cannot be served: ${detail}`);
-    this.name = "GitMaterializationError";
+    super(501, "git_unavailable", `The git history of ${repo.type} ${repo.id} cannot be served: ${detail}`);
   }
 }
 
