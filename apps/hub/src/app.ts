@@ -68,6 +68,10 @@ import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
 import { providerSettingsService } from "./router/provider-settings-service.js";
+import { noSecretBox, type SecretBox } from "./router/own-provider-secrets.js";
+import { createOwnProvidersRegistry, type OwnProvidersRegistry } from "./router/own-providers-registry.js";
+import { ownProvidersRoutes } from "./router/own-providers-routes.js";
+import { ownProvidersService } from "./router/own-providers-service.js";
 import { isRouterPath, routerRoutes } from "./router/router-routes.js";
 import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { usageService } from "./router/usage-service.js";
@@ -198,6 +202,12 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const logger = deps.logger ?? silentLogger;
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const app = new Hono<HubEnv>();
+    /**
+     * The administrator's own providers (router/own-providers-*.ts): the registry start-hub.ts health-checks,
+     * and the box that seals their keys. Without them the app makes a registry of its own (no periodic
+     * checks) and refuses to store keys.
+     */
+    ownProviders?: { registry: OwnProvidersRegistry; secrets: () => SecretBox };
   const hubPublicUrl = normalizePublicUrl(deps.publicUrl ?? DEFAULT_PUBLIC_URL);
   const accounts = deps.store.accounts;
   const resolver = deps.actorResolver ?? createActorResolver({ accounts, adminToken: deps.adminToken });
@@ -249,6 +259,23 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     secureHeaders({
       // The API and the widget script are meant to be read from other origins.
       crossOriginResourcePolicy: "cross-origin",
+  const ownSecrets = deps.router?.ownProviders?.secrets ?? noSecretBox;
+  const ownRegistry =
+    deps.router?.ownProviders?.registry ??
+    createOwnProvidersRegistry({
+      db: deps.store.db,
+      secrets: ownSecrets,
+      dispatcher: deps.router?.dispatcher ?? getGlobalDispatcher(),
+      logger,
+    });
+  const ownProviders = ownProvidersService({
+    db: deps.store.db,
+    secrets: ownSecrets,
+    findModel: (id) => catalogue.find(id),
+    health: (name) => ownRegistry.health(name),
+    onChanged: () => ownRegistry.invalidate(),
+  });
+
       crossOriginEmbedderPolicy: false,
     }),
   );
@@ -308,6 +335,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
         authorizer,
         webhooks.recorder,
       )
+      ownProviders: ownRegistry,
     : undefined;
 
   app.route(
@@ -391,6 +419,15 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/users", usersRoutes(accountsOps));
   const reposListing = createReposListingService(deps.store);
   app.route("/api/datasets", repoListingRoutes(reposListing, "dataset"));
+  app.route(
+    "/api/admin/own-providers",
+    ownProvidersRoutes({
+      ownProviders,
+      authorizer,
+      maxBodyBytes: limits.apiBodyBytes,
+      checkHealth: () => ownRegistry.checkAll(),
+    }),
+  );
   app.route("/api/spaces", repoListingRoutes(reposListing, "space"));
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(
@@ -503,13 +540,18 @@ function mountRepositories(
     blobs: deps.blobs,
     events,
     // Queued after the commit answered: the scan never runs in the upload's request.
-    onFilesRecorded: scanner
-      ? (repo, files) => {
-          scanner.enqueue(repo, files).catch((error: unknown) => {
-            deps.logger?.log("error", "queueing files to scan failed", { repo: repo.id, error });
-          });
-        }
-      : undefined,
+    onFilesRecorded: (repo, files, ref) => {
+      scanner?.enqueue(repo, files).catch((error: unknown) => {
+        deps.logger?.log("error", "queueing files to scan failed", { repo: repo.id, error });
+      });
+      // A dataset's new main: its Parquet conversion is queued (never run in the commit's request).
+      viewer?.commitRecorded(repo, ref).catch((error: unknown) => {
+        deps.logger?.log("error", "queueing a dataset conversion failed", {
+          repo: repo.id,
+          error: String(error),
+        });
+      });
+    },
   });
   if (scanner) app.route("/api/admin/scanning", scanAdminRoutes({ scanning: scanner, authorizer }));
   const access = deps.repoAccess ?? accountsRepoAccess(authorizer);

@@ -27,6 +27,8 @@ import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { seedRepositories } from "./repos/seed-repositories.js";
 import type { ForwardTimeouts } from "./router/forward.js";
+import { createSecretBox, loadSecretsKey, type SecretBox } from "./router/own-provider-secrets.js";
+import { createOwnProvidersRegistry } from "./router/own-providers-registry.js";
 import { createProviderAgent } from "./router/provider-agent.js";
 import { isServedMapping } from "./router/served.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
@@ -85,6 +87,13 @@ export interface StartHubOptions {
   /** Let callers' `x-sim-*` headers reach provider-sim (tests and the benchmark only; default false). */
   forwardSimHeaders?: boolean;
   /** Mirror an upstream hub (UPSTREAM_URL and the MIRROR_* settings: mirror/mirror-config.ts). */
+  /**
+   * SECRETS_KEY: what own providers' API keys are sealed with (router/own-provider-secrets.ts); unset, a key
+   * the hub writes to `dataDir/secrets.key`.
+   */
+  secretsKey?: string;
+  /** How often the own providers' health is checked (router/own-providers-registry.ts); default 15 s. */
+  ownProvidersHealthIntervalMs?: number;
   mirror?: MirrorSettings;
   /** Webhooks (webhooks/webhooks-service.ts): WEBHOOK_ALLOW_PRIVATE and the delivery settings. */
   webhooks?: {
@@ -228,6 +237,19 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   // Where the mirror writes content while it is fetched (beside the blobs: same disk; swept if left over).
   const pullDir = options.mirror ? await openPullDir(options.dataDir) : undefined;
   const host = options.host ?? "127.0.0.1";
+  // Own providers' keys are sealed with the secrets key, loaded when first needed (a hub that never stores
+  // one writes no key file); their health is checked from start to close.
+  let secretBox: SecretBox | undefined;
+  const ownSecrets = () => {
+    secretBox ??= createSecretBox(loadSecretsKey(options.secretsKey, options.dataDir));
+    return secretBox;
+  };
+  const ownRegistry = createOwnProvidersRegistry({
+    db: store.db,
+    secrets: ownSecrets,
+    dispatcher: providerAgent,
+    logger,
+  });
   // Checked before listening, so a bad URL leaves no socket open.
   const configuredPublicUrl =
     options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
@@ -317,8 +339,10 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   // Set by close(): from then on /readyz answers 503 while requests in flight finish.
   let closing: Promise<void> | undefined;
   const close = () => {
+      ownProviders: { registry: ownRegistry, secrets: ownSecrets },
     closing ??= new Promise<void>((resolve) => {
       const grace = setTimeout(() => {
+  ownRegistry.start(options.ownProvidersHealthIntervalMs);
         server.closeAllConnections();
       }, options.shutdownGraceMs ?? 5000);
       // Keep-alive connections become idle as their last response ends; close them as they do.
@@ -344,6 +368,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
             ["the store", stored],
             ["the provider simulator", simulated],
             ["the connections to providers", agent],
+        await ownRegistry.stop();
           ] as const) {
             if (outcome?.status === "rejected")
               logger.log("error", `shutdown: ${what} did not close cleanly`, {
