@@ -23,6 +23,8 @@ export interface HubConfig extends BlobSettings {
   /** DATABASE_URL: `postgres://...` selects PostgreSQL; unset keeps SQLite in DATA_DIR. */
   databaseUrl: string | undefined;
   adminToken: string | undefined;
+  /** SECRETS_KEY: seals own inference providers' API keys (router/own-provider-secrets.ts); unset: DATA_DIR/secrets.key. */
+  secretsKey: string | undefined;
   /** Provider name -> API key, from the environment variables the provider registry names. */
   providerKeys: Record<string, string>;
   /** PROVIDER_BASE_URLS: provider name -> base URL replacing the registry's (a gateway, a private deployment). */
@@ -87,6 +89,10 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     }
   }
   const adminToken = env.ADMIN_TOKEN || undefined;
+  const secretsKey = env.SECRETS_KEY || undefined;
+  // Never echo the value: it is a secret.
+  if (secretsKey !== undefined && secretsKey.length < 32)
+    problems.push("SECRETS_KEY must be at least 32 characters long.");
   if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
     problems.push(`ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long.`);
   }
@@ -161,6 +167,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     dataDir,
     databaseUrl,
     adminToken,
+    secretsKey,
     providerKeys,
     providerBaseUrls,
     logLevel,

@@ -48,6 +48,11 @@ async function main(): Promise<void> {
     s3Credentials?.secretAccessKey,
     s3Credentials?.sessionToken,
     config.mirror?.upstreamToken,
+    config.secretsKey,
+    // Own inference providers' keys named by variable (router/own-providers-service.ts).
+    ...Object.entries(process.env)
+      .filter(([name]) => name.startsWith("OWN_PROVIDER_KEY_"))
+      .map(([, value]) => value),
   ].filter((s): s is string => !!s);
   const logger = createJsonLogger({
     write: writeLinesPerTurn((text) => process.stderr.write(text)),
@@ -62,6 +67,7 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     usageRetentionDays: config.usageRetentionDays,
     adminToken: config.adminToken,
+    secretsKey: config.secretsKey,
     signupPolicy: config.signupPolicy,
     oidc: config.oidc,
     lfsMultipartChunkBytes: config.lfsMultipartChunkBytes,

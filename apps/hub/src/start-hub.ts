@@ -341,8 +341,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const close = () => {
       ownProviders: { registry: ownRegistry, secrets: ownSecrets },
     closing ??= new Promise<void>((resolve) => {
-      const grace = setTimeout(() => {
   ownRegistry.start(options.ownProvidersHealthIntervalMs);
+      const grace = setTimeout(() => {
         server.closeAllConnections();
       }, options.shutdownGraceMs ?? 5000);
       // Keep-alive connections become idle as their last response ends; close them as they do.

@@ -16,9 +16,16 @@ import { CALLERS, type Caller, type Row } from "./__fixtures__/matrix/callers.js
 import { CATALOGUE_ROWS } from "./__fixtures__/matrix/catalogue-rows.js";
 import { fixture, PRIVATE, seedMatrix } from "./__fixtures__/matrix/fixture.js";
 import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
+import { OWN_PROVIDER_ROWS } from "./__fixtures__/matrix/own-provider-rows.js";
 import { hubRoutes, routesWithoutRows } from "./__fixtures__/matrix/route-inventory.js";
 
-const TABLE: Row[] = [...CATALOGUE_ROWS, ...ACCOUNT_ROWS, ...REPO_ROWS, ...XET_CAS_ROWS];
+const TABLE: Row[] = [
+  ...CATALOGUE_ROWS,
+  ...ACCOUNT_ROWS,
+  ...REPO_ROWS,
+  ...XET_CAS_ROWS,
+  ...OWN_PROVIDER_ROWS,
+];
 
 let temp: ReturnType<typeof makeTempDir>;
 let hub: RunningHub;

@@ -1,14 +1,19 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { getGlobalDispatcher } from "undici";
 import { accountsService } from "../accounts/accounts-service.js";
 import { REPO_TYPES, type RepoType } from "../accounts/types.js";
 import { adminOperations } from "../admin/admin-operations.js";
 import { catalogueService } from "../catalogue/catalogue-service.js";
 import { HubError, InvalidInputError } from "../errors.js";
+import { silentLogger } from "../logger.js";
 import { MIRROR_USAGE, type MirrorCommandContext, runMirrorCommand } from "../mirror/mirror-commands.js";
 import { collectBlobGarbage } from "../repos/blob-gc.js";
 import { repoUrl } from "../repos/read-routes.js";
 import { createRepoService } from "../repos/repo-service.js";
+import { noSecretBox, type SecretBox } from "../router/own-provider-secrets.js";
+import { createOwnProvidersRegistry } from "../router/own-providers-registry.js";
+import { ownProvidersService } from "../router/own-providers-service.js";
 import { usageSince } from "../router/usage-query.js";
 import { usageService } from "../router/usage-service.js";
 import type { BlobStore } from "../storage/blob-store.js";
@@ -41,6 +46,16 @@ Catalogue
   import --file <file.json>                    import records (see apps/hub/README.md)
   usage [--token-id <id>] [--by user|org] [--since <ISO date>]
                                                router usage per token, provider and model; or per user/org
+
+Own inference providers (OpenAI-compatible servers behind /v1; apps/hub/README.md)
+  providers:add <name> --base-url <url> [--api-key-stdin | --api-key-env OWN_PROVIDER_KEY_<X>]
+                [--health-path </health>] [--headers-timeout-ms <n>] [--idle-timeout-ms <n>]
+                [--no-hosted-failover]         add or replace one (the key is read from standard input and
+                                               stored encrypted; a replaced provider keeps its key and models)
+  providers:list                               each with its models, masked key and health (checked now)
+  providers:remove <name>
+  providers:map <name> --model <owner/name> --served-name <server's name> [--kind chat|embeddings]
+  providers:unmap <name> --model <owner/name> [--kind chat|embeddings]
 
 Repositories
   repos:create <id> [--type model|dataset|space] [--private]
@@ -92,6 +107,15 @@ const OPTIONS = {
   to: { type: "string" },
   revision: { type: "string" },
   all: { type: "boolean" },
+  "base-url": { type: "string" },
+  "api-key-stdin": { type: "boolean" },
+  "api-key-env": { type: "string" },
+  "health-path": { type: "string" },
+  "headers-timeout-ms": { type: "string" },
+  "idle-timeout-ms": { type: "string" },
+  "no-hosted-failover": { type: "boolean" },
+  "served-name": { type: "string" },
+  kind: { type: "string" },
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -126,6 +150,8 @@ export interface AdminIo {
   openBlobs?(): Promise<BlobStore>;
   /** The mirror's cache cap and its pull-through service (mirror:* commands), when UPSTREAM_URL is set. */
   mirror?: Pick<MirrorCommandContext, "maxCacheBytes" | "pull">;
+  /** What own providers' keys are sealed with: the hub's secrets key (SECRETS_KEY or DATA_DIR/secrets.key). */
+  ownProviderSecrets?: () => SecretBox;
 }
 
 /**
@@ -162,6 +188,10 @@ export async function runAdminCommand(
     // One line: a trailing newline from `echo` or a here-string is not part of the password.
     return (await io.readStdin()).replace(/\r?\n$/, "");
   };
+
+  if (command?.startsWith("providers:")) {
+    return json(await runOwnProviderCommand(command, positionals, values, store, io));
+  }
 
   if (command?.startsWith("mirror:")) {
     return json(
@@ -336,5 +366,69 @@ export async function runAdminCommand(
       throw new InvalidInputError(
         `${command ? `Unknown command "${command}".` : "No command given."}\n\n${ADMIN_USAGE}`,
       );
+  }
+}
+
+/** The `providers:*` commands: own inference providers, through the service the admin API uses. */
+async function runOwnProviderCommand(
+  command: string,
+  positionals: string[],
+  values: Values,
+  store: Store,
+  io: AdminIo,
+): Promise<unknown> {
+  const secrets = io.ownProviderSecrets ?? noSecretBox;
+  // Health as this process sees the servers (the hub checks them on its own every few seconds).
+  const registry = createOwnProvidersRegistry({
+    db: store.db,
+    secrets,
+    dispatcher: getGlobalDispatcher(),
+    logger: silentLogger,
+  });
+  const catalogue = catalogueService(store, { knownProviders: [] });
+  const providers = ownProvidersService({
+    db: store.db,
+    secrets,
+    findModel: (id) => catalogue.find(id),
+    health: (name) => registry.health(name),
+  });
+  const optional = (name: string) =>
+    typeof values[name] === "string" ? (values[name] as string) : undefined;
+  const milliseconds = (name: string) => {
+    const raw = optional(name);
+    return raw === undefined ? undefined : integer(raw, name);
+  };
+  const kind = optional("kind");
+  switch (command) {
+    case "providers:add": {
+      // The key only ever on standard input: a command line shows in `ps` and in shell history.
+      const apiKey = values["api-key-stdin"] ? (await io.readStdin()).replace(/\r?\n$/, "") : undefined;
+      const { provider, created } = await providers.put(positional(positionals, 0, "name"), {
+        baseUrl: required(values, "base-url"),
+        apiKey,
+        apiKeyEnv: optional("api-key-env"),
+        healthPath: optional("health-path"),
+        headersTimeoutMs: milliseconds("headers-timeout-ms"),
+        idleTimeoutMs: milliseconds("idle-timeout-ms"),
+        hostedFailover: values["no-hosted-failover"] !== true,
+      });
+      return { ...provider, created };
+    }
+    case "providers:list":
+      await registry.checkAll();
+      return providers.list();
+    case "providers:remove":
+      await providers.delete(positional(positionals, 0, "name"));
+      return { name: positionals[0], deleted: true };
+    case "providers:map":
+      return providers.putModel(positional(positionals, 0, "name"), {
+        model: required(values, "model"),
+        servedName: required(values, "served-name"),
+        kind,
+      });
+    case "providers:unmap":
+      return providers.deleteModel(positional(positionals, 0, "name"), required(values, "model"), kind);
+    default:
+      throw new InvalidInputError(`Unknown command "${command}".\n\n${ADMIN_USAGE}`);
   }
 }

@@ -7,6 +7,7 @@ import { text } from "node:stream/consumers";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { HubError } from "../errors.js";
 import { cliMirrorPull } from "../mirror/mirror-assembly.js";
+import { createSecretBox, loadSecretsKey } from "../router/own-provider-secrets.js";
 import { invocationDirectory, loadConfigFromEnvironment } from "../server.js";
 import { openBlobStore } from "../storage/blob-store-config.js";
 import { openStore } from "../store/store.js";
@@ -34,6 +35,7 @@ async function main(): Promise<number> {
     const output = await runAdminCommand(command, store, INFERENCE_PROVIDERS, {
       readStdin: () => text(process.stdin),
       publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+      ownProviderSecrets: () => createSecretBox(loadSecretsKey(config.secretsKey, config.dataDir)),
       openBlobs: () => openBlobStore(config.blobStore, config.dataDir),
       mirror: {
         maxCacheBytes: config.mirror?.maxCacheSize,

@@ -43,7 +43,10 @@ export function forwardedHeaders(call: {
     if (!FORWARDED_REQUEST_HEADERS.has(name) && (dropSimHeaders || !name.startsWith("x-sim-"))) continue;
     headers[name] = value;
   }
-  headers[call.upstream.authHeader.name.toLowerCase()] = call.upstream.authHeader.value;
+  // An own server without a key gets no credential header at all.
+  if (call.upstream.authHeader.value !== "") {
+    headers[call.upstream.authHeader.name.toLowerCase()] = call.upstream.authHeader.value;
+  }
   headers["x-request-id"] = call.requestId;
   return headers;
 }

@@ -15,7 +15,14 @@ const POLICIES: Readonly<Record<string, SelectionPolicy>> = {
   cheapest: "cheapest",
 };
 
-export function parseModelRef(value: unknown): ModelRef {
+/**
+ * `isOwnProvider`: whether a suffix names one of the hub's own providers (own-providers-registry.ts), which
+ * an administrator adds at run time.
+ */
+export function parseModelRef(
+  value: unknown,
+  isOwnProvider: (name: string) => boolean = () => false,
+): ModelRef {
   if (typeof value !== "string" || value.length === 0 || value.length > 300) {
     throw new InvalidInputError('"model" must be a model id: "owner/name", optionally ":provider".');
   }
@@ -30,7 +37,7 @@ export function parseModelRef(value: unknown): ModelRef {
   if (suffix === "") return { model, policy: "default" };
   const policy = POLICIES[suffix];
   if (policy) return { model, policy };
-  if (!isInferenceProvider(suffix)) {
+  if (!isInferenceProvider(suffix) && !isOwnProvider(suffix)) {
     throw new InvalidInputError(
       `Unknown inference provider "${suffix.slice(0, 60)}" in "model" (or a policy: :fastest, :cheapest).`,
     );

@@ -12,6 +12,8 @@ import { compactModelSpan, MODEL_KEYS } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { type CatalogueReads, createModelRoutes, type ModelRoute } from "./model-routing.js";
+import type { OwnProvider, OwnProvidersRegistry, OwnProvidersSnapshot } from "./own-providers-registry.js";
+import type { OwnModelKind } from "./own-providers-table.js";
 import { callProvider, type ProviderAnswer, RetrySafeFailure } from "./provider-call.js";
 import type { ProviderStats } from "./provider-stats.js";
 import { recordRouterCall, type UsageRecorder } from "./record-call.js";
@@ -28,11 +30,26 @@ export const PROVIDER_HEADER = "x-inference-provider";
 interface Endpoint {
   task: MappingTask & InferenceTask;
   protocols: ReadonlySet<string>;
+  /** What an own provider must serve a model for to take this call, and the path after its base URL. */
+  own?: { kind: OwnModelKind; path: string };
 }
 
 const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
-  "/v1/chat/completions": { task: "conversational", protocols: new Set(["openai-chat"]) },
-  "/v1/embeddings": { task: "feature-extraction", protocols: new Set(["openai-embeddings"]) },
+  "/v1/chat/completions": {
+    task: "conversational",
+    protocols: new Set(["openai-chat"]),
+    own: { kind: "chat", path: "/chat/completions" },
+  },
+  "/v1/completions": {
+    task: "text-generation",
+    protocols: new Set(["openai-completions"]),
+    own: { kind: "chat", path: "/completions" },
+  },
+  "/v1/embeddings": {
+    task: "feature-extraction",
+    protocols: new Set(["openai-embeddings"]),
+    own: { kind: "embeddings", path: "/embeddings" },
+  },
   "/v1/images/generations": { task: "text-to-image", protocols: new Set(["openai-images"]) },
 };
 
@@ -57,6 +74,8 @@ export interface OpenAiApiDeps {
   dispatcher: Dispatcher;
   /** The provider's key and base URL to scrub from its answers (provider-call.ts). */
   rewritesOf(upstream: Upstream): CompiledRewrites;
+  /** The administrator's own OpenAI-compatible servers (own-providers-registry.ts); none when not given. */
+  ownProviders?: OwnProvidersRegistry;
 }
 
 /** A provider path for (provider, task, provider model id), by the client's routing rules. */
@@ -73,9 +92,23 @@ function providerPath(candidate: Candidate, task: InferenceTask): string {
 }
 
 /** A provider to try, with what a call to it needs. */
-interface Attempt extends Candidate {
+interface Attempt {
+  /** A hosted provider of the registry, or an own provider's name. */
+  provider: string;
+  providerId: string;
   upstream: Upstream;
   path: string;
+  /** Set for an own provider (its timeouts are its own). */
+  own?: OwnProvider;
+}
+
+/** Orders by measured time to headers, unmeasured last; ties keep their order (the sort is stable). */
+function fastestFirst(stats: ProviderStats) {
+  return (a: Attempt, b: Attempt): number => {
+    const speedA = stats.headersMs(a.provider) ?? Number.POSITIVE_INFINITY;
+    const speedB = stats.headersMs(b.provider) ?? Number.POSITIVE_INFINITY;
+    return speedA === speedB ? 0 : speedA < speedB ? -1 : 1;
+  };
 }
 
 /**
@@ -114,16 +147,28 @@ function providerBody(
   candidate: Attempt,
   task: InferenceTask,
 ): Buffer {
+  if (candidate.own) {
+    // An OpenAI-compatible server: the caller's body with the server's own model name (spliced into the
+    // caller's bytes when they are compact, as for hosted chat).
+    const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const span = compactModelSpan(bytes);
+    if (span) {
+      const id = Buffer.from(JSON.stringify(candidate.providerId).slice(1, -1));
+      return Buffer.concat([bytes.subarray(0, span.start), id, bytes.subarray(span.end)]);
+    }
+    return Buffer.from(JSON.stringify({ ...call, model: candidate.providerId }));
+  }
   if (task === "conversational") {
     const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-    const span = keepsCallersChatBody(candidate.provider) ? compactModelSpan(bytes) : undefined;
+    const provider = candidate.provider as InferenceProvider;
+    const span = keepsCallersChatBody(provider) ? compactModelSpan(bytes) : undefined;
     if (span) {
       const id = Buffer.from(JSON.stringify(candidate.providerId).slice(1, -1));
       return Buffer.concat([bytes.subarray(0, span.start), id, bytes.subarray(span.end)]);
     }
     // The client's chat rules (e.g. servers that take the model from the path), one copy of them.
     const { body } = buildRequest({
-      provider: candidate.provider,
+      provider,
       task,
       providerModelId: candidate.providerId,
       args: call as never,
@@ -154,8 +199,8 @@ export function answerOf(c: Context<HubEnv>, answer: ProviderAnswer): Response {
 export function createOpenAiApi(deps: OpenAiApiDeps) {
   const modelRoute = createModelRoutes(deps.catalogue);
 
-  /** The providers to try, in order, among those configured on this hub. */
-  function attemptsOf(
+  /** The hosted providers to try, in order, among those configured on this hub. */
+  function hostedAttempts(
     route: ModelRoute,
     ref: ModelRef,
     endpoint: Endpoint,
@@ -176,12 +221,90 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     return attempts;
   }
 
+  /**
+   * The providers to try, in order: an own provider named alone; else the own providers serving the model
+   * that are up (in the order they were added: the hub's own hardware first, and the cheapest), then the
+   * hosted ones, unless an own provider serving the model keeps its calls off hosted providers. `:fastest`
+   * orders them all by measured time to headers.
+   */
+  async function attemptsOf(
+    route: ModelRoute,
+    ref: ModelRef,
+    endpoint: Endpoint,
+    own: OwnProvidersSnapshot | undefined,
+    preferredProviders: () => Promise<readonly string[]>,
+  ): Promise<Attempt[]> {
+    const registry = deps.ownProviders;
+    const served = own && endpoint.own ? own.servedBy(route.model.id, endpoint.own.kind) : [];
+    const ownAttempt = ({ provider, servedName }: (typeof served)[number]): Attempt => ({
+      provider: provider.name,
+      providerId: servedName,
+      upstream: provider.upstream,
+      path: endpoint.own!.path,
+      own: provider,
+    });
+    if (registry && ref.provider && own?.providers.has(ref.provider)) {
+      const named = served.find((entry) => entry.provider.name === ref.provider);
+      if (!named) {
+        throw new InvalidInputError(
+          `Model ${ref.model} is not served for ${endpoint.task} by provider ${ref.provider} on this hub.`,
+        );
+      }
+      if (!registry.isUp(ref.provider)) {
+        throw new UnavailableError(
+          `Provider ${ref.provider} is failing its health checks: call ${ref.model} without naming it, or later.`,
+        );
+      }
+      return [ownAttempt(named)];
+    }
+    const ownUp = ref.provider ? [] : served.filter((entry) => registry!.isUp(entry.provider.name));
+    const attempts = ownUp.map(ownAttempt);
+    if (ref.provider || served.every((entry) => entry.provider.hostedFailover)) {
+      try {
+        // A named provider needs no preference; otherwise read per call: a new order applies to the next call.
+        attempts.push(
+          ...hostedAttempts(route, ref, endpoint, ref.provider ? [] : await preferredProviders()),
+        );
+      } catch (error) {
+        // No hosted provider serves it: the own ones answer, or say they are down.
+        if (served.length === 0) throw error;
+      }
+    }
+    if (attempts.length === 0 && served.length > 0) {
+      throw new UnavailableError(
+        `Every provider of ${route.model.id} is down (failing health checks: ${served.map((entry) => entry.provider.name).join(", ")}).`,
+      );
+    }
+    if (ref.policy === "fastest" && ownUp.length > 0) attempts.sort(fastestFirst(deps.stats));
+    return attempts;
+  }
+
   async function listModels(): Promise<{ object: "list"; data: { id: string }[] }> {
     const data = [];
+    const served = new Map<string, { provider: string; status: string; providerId: string }[]>();
     for (const [modelId, mappings] of await deps.catalogue.mappingsForTask("conversational")) {
-      const providers = Object.entries(mappings)
-        .filter(([provider, mapping]) => mapping.status === "live" && deps.upstreams.isKnown(provider))
-        .map(([provider, mapping]) => ({ provider, status: mapping.status, providerId: mapping.providerId }));
+      served.set(
+        modelId,
+        Object.entries(mappings)
+          .filter(([provider, mapping]) => mapping.status === "live" && deps.upstreams.isKnown(provider))
+          .map(([provider, mapping]) => ({
+            provider,
+            status: mapping.status,
+            providerId: mapping.providerId,
+          })),
+      );
+    }
+    const registry = deps.ownProviders;
+    if (registry) {
+      // Own providers that are up come first, as the router tries them.
+      for (const [modelId, list] of (await registry.snapshot()).modelsServed("chat")) {
+        const up = list
+          .filter((entry) => registry.isUp(entry.provider.name))
+          .map((entry) => ({ provider: entry.provider.name, status: "live", providerId: entry.servedName }));
+        served.set(modelId, [...up, ...(served.get(modelId) ?? [])]);
+      }
+    }
+    for (const [modelId, providers] of served) {
       if (providers.length === 0) continue;
       const model = await deps.catalogue.find(modelId);
       // Listed without credentials: private models never appear.
@@ -208,20 +331,15 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     }
     const body = parsed as Record<string, unknown>;
     refuseSecondModelKey(body);
-    const ref = parseModelRef(body.model);
+    const own = await deps.ownProviders?.snapshot();
+    const ref = parseModelRef(body.model, (name) => own?.providers.has(name) === true);
     const route = await modelRoute(ref.model);
     if (!route) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
     const model = route.model;
     // A private model the caller may not see answers exactly as a missing one; a gated one needs the grant
     // its files need.
     if (model.private || model.gated) await caller.mayUse(model, ref.model);
-    const candidates = attemptsOf(
-      route,
-      ref,
-      endpoint,
-      // A named provider needs no preference; otherwise read per call: a new order applies to the next call.
-      ref.provider ? [] : await caller.preferredProviders(),
-    );
+    const candidates = await attemptsOf(route, ref, endpoint, own, () => caller.preferredProviders());
     if (candidates.length === 0) {
       throw new UnavailableError(`No provider of ${model.id} is configured on this hub.`);
     }
@@ -240,7 +358,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         forwardSimHeaders: deps.forwardSimHeaders === true,
         body: upstreamBody,
         requestId,
-        timeouts: deps.timeouts,
+        timeouts: candidate.own?.timeouts ?? deps.timeouts,
         extraHeaders: { [PROVIDER_HEADER]: candidate.provider },
         signal: c.req.raw.signal,
         canFailOver: next !== undefined,
@@ -253,7 +371,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
               tokenId: caller.tokenId,
               userId: caller.userId,
               billToId: caller.billToId,
-              provider: candidate.provider as InferenceProvider,
+              provider: candidate.provider,
               model: model.id,
               target: upstream.target,
               requestBytes: upstreamBody.byteLength,
@@ -262,6 +380,9 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
           ),
       });
       if (!(answer instanceof RetrySafeFailure)) return answerOf(c, answer);
+      // An own server that could not be reached is skipped from now until a health check finds it up.
+      if (candidate.own && answer.status === 502)
+        deps.ownProviders?.markDown(candidate.provider, "unreachable");
       deps.logger.log("warn", "router failover", {
         requestId,
         provider: candidate.provider,

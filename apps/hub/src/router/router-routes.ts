@@ -15,6 +15,7 @@ import {
   type ModelRoute,
 } from "./model-routing.js";
 import { answerOf, COMPLETION_PATHS, createOpenAiApi } from "./openai-api.js";
+import type { OwnProvidersRegistry } from "./own-providers-registry.js";
 import { callProvider, providerRewrites, RetrySafeFailure } from "./provider-call.js";
 import { providerPathFrom } from "./provider-path.js";
 import { createProviderStats, type ProviderStats } from "./provider-stats.js";
@@ -49,6 +50,8 @@ export interface RouterDeps {
   /** The calls `/router/{provider}/...` forwards: by default each provider's inference calls, as the client
    * makes them. */
   inferenceRoutes?: InferenceRoutes;
+  /** The administrator's own OpenAI-compatible servers, providers of `/v1` like hosted ones. */
+  ownProviders?: OwnProvidersRegistry;
 }
 
 /** The paths the router answers under (its CORS and credentials are its own: see app.ts). */

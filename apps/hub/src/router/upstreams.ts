@@ -8,13 +8,17 @@ import {
 
 /** Where the router sends one provider's calls, and with which credential. */
 export interface Upstream {
-  provider: InferenceProvider;
+  /** A hosted provider of the registry, or an own provider's name (own-providers-registry.ts). */
+  provider: string;
   /** Base URL the provider path is appended to (no trailing slash). */
   baseUrl: string;
   /** The credential header to send. */
   authHeader: { name: string; value: string };
-  /** "provider": the real provider with its key; "provider-sim": the local simulator; "override": a configured URL. */
-  target: "provider" | "provider-sim" | "override";
+  /**
+   * "provider": the real provider with its key; "provider-sim": the local simulator; "override": a configured
+   * URL; "own": an OpenAI-compatible server an administrator added (own-providers-registry.ts).
+   */
+  target: "provider" | "provider-sim" | "override" | "own";
   /** The credential itself, so that it can be scrubbed from anything the provider sends back. */
   secret: string;
 }
@@ -82,6 +86,7 @@ export function createUpstreams(options: UpstreamOptions) {
         provider: [],
         "provider-sim": [],
         override: [],
+        own: [],
         unavailable: [],
       };
       for (const provider of INFERENCE_PROVIDERS)

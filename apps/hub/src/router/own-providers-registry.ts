@@ -1,0 +1,227 @@
+import type { Dispatcher } from "undici";
+import type { Logger } from "../logger.js";
+import type { Queryable } from "../store/database.js";
+import type { SecretBox } from "./own-provider-secrets.js";
+import type { OwnProviderHealth } from "./own-providers-service.js";
+import { createOwnProvidersTable, type OwnModelKind, type OwnProviderRow } from "./own-providers-table.js";
+import type { Upstream } from "./upstreams.js";
+
+/** How long the router reuses what it read of the own providers' tables (the admin CLI's changes show this late). */
+export const OWN_PROVIDERS_TTL_MS = 1000;
+/** How often each hub process checks its own providers' health. */
+export const DEFAULT_HEALTH_INTERVAL_MS = 15_000;
+/** Longest wait for a health check's answer (or the provider's own headers timeout, when shorter). */
+const HEALTH_TIMEOUT_MS = 5_000;
+
+/** An own provider as the router calls it. */
+export interface OwnProvider {
+  name: string;
+  upstream: Upstream;
+  timeouts: { headersMs: number; idleMs: number };
+  hostedFailover: boolean;
+}
+
+/** The own providers and what each serves, as read at one moment. */
+export interface OwnProvidersSnapshot {
+  providers: ReadonlyMap<string, OwnProvider>;
+  /** The providers serving a hub model (its exact id) for a kind of call, in the order they were added. */
+  servedBy(modelId: string, kind: OwnModelKind): { provider: OwnProvider; servedName: string }[];
+  /** Every hub model served for a kind of call, with its providers. */
+  modelsServed(kind: OwnModelKind): Map<string, { provider: OwnProvider; servedName: string }[]>;
+}
+
+export interface OwnProvidersRegistryDeps {
+  db: Queryable;
+  secrets: () => SecretBox;
+  dispatcher: Dispatcher;
+  logger: Logger;
+  /** Where `apiKeyEnv` variables are read (process.env by default). */
+  env?: Readonly<Record<string, string | undefined>>;
+  now?: () => number;
+}
+
+/**
+ * The router's view of the own providers (own-providers-service.ts writes them): read from the tables at
+ * most once per OWN_PROVIDERS_TTL_MS, so that the admin CLI (another process) or another replica is seen
+ * without a restart; and each one's health in this process, from periodic checks of its health path and
+ * from calls that could not reach it. A provider that is down is skipped by the selection until a check
+ * finds it up again.
+ */
+export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
+  const table = createOwnProvidersTable(deps.db);
+  const now = deps.now ?? (() => performance.now());
+  const env = deps.env ?? process.env;
+  const health = new Map<string, OwnProviderHealth>();
+  // One Upstream per provider version: the router's scrubbers are compiled once per Upstream object.
+  const upstreams = new Map<string, { updatedAt: string; upstream: Upstream | undefined }>();
+  let cached: { snapshot: OwnProvidersSnapshot; expires: number } | undefined;
+  let loading: Promise<OwnProvidersSnapshot> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let checking: Promise<void> | undefined;
+
+  function upstreamOf(row: OwnProviderRow): Upstream | undefined {
+    const known = upstreams.get(row.name);
+    if (known?.updatedAt === row.updatedAt) return known.upstream;
+    let secret = "";
+    try {
+      if (row.apiKeySealed !== null) secret = deps.secrets().open(row.name, row.apiKeySealed);
+      else if (row.apiKeyEnv !== null) secret = env[row.apiKeyEnv] ?? "";
+    } catch (error) {
+      // Logged by name only: the error says what to do, and holds nothing of the key.
+      deps.logger.log("error", "own provider key unusable", { provider: row.name, error: String(error) });
+      upstreams.set(row.name, { updatedAt: row.updatedAt, upstream: undefined });
+      return undefined;
+    }
+    const upstream: Upstream = {
+      provider: row.name,
+      baseUrl: row.baseUrl,
+      authHeader: { name: "Authorization", value: secret === "" ? "" : `Bearer ${secret}` },
+      target: "own",
+      secret,
+    };
+    upstreams.set(row.name, { updatedAt: row.updatedAt, upstream });
+    return upstream;
+  }
+
+  async function load(): Promise<OwnProvidersSnapshot> {
+    const [rows, models] = await Promise.all([table.list(), table.models()]);
+    const providers = new Map<string, OwnProvider>();
+    for (const row of rows) {
+      const changed = upstreams.get(row.name)?.updatedAt !== row.updatedAt;
+      const upstream = upstreamOf(row);
+      if (!upstream) continue;
+      const provider: OwnProvider = {
+        name: row.name,
+        upstream,
+        timeouts: { headersMs: row.headersTimeoutMs, idleMs: row.idleTimeoutMs },
+        hostedFailover: row.hostedFailover,
+      };
+      providers.set(row.name, provider);
+      // A provider added or changed (here, by the admin CLI or another replica) is checked at once rather
+      // than at the next period, when this process checks health at all.
+      if (changed && timer) void checkOne(provider, row.healthPath);
+    }
+    for (const name of [...health.keys()]) if (!providers.has(name)) health.delete(name);
+    const byKind = new Map<OwnModelKind, Map<string, { provider: OwnProvider; servedName: string }[]>>();
+    for (const model of models) {
+      const provider = providers.get(model.provider);
+      if (!provider) continue;
+      const served = byKind.get(model.kind) ?? new Map();
+      byKind.set(model.kind, served);
+      const list = served.get(model.modelId) ?? [];
+      list.push({ provider, servedName: model.servedName });
+      served.set(model.modelId, list);
+    }
+    // Each model's providers in the order they were added (rows come ordered by creation).
+    const order = new Map(rows.map((row, index) => [row.name, index]));
+    for (const served of byKind.values()) {
+      for (const list of served.values()) {
+        list.sort((a, b) => order.get(a.provider.name)! - order.get(b.provider.name)!);
+      }
+    }
+    return {
+      providers,
+      servedBy: (modelId, kind) => byKind.get(kind)?.get(modelId) ?? [],
+      modelsServed: (kind) => byKind.get(kind) ?? new Map(),
+    };
+  }
+
+  async function snapshot(): Promise<OwnProvidersSnapshot> {
+    const at = now();
+    if (cached && cached.expires > at) return cached.snapshot;
+    loading ??= load().finally(() => {
+      loading = undefined;
+    });
+    const loaded = await loading;
+    cached = { snapshot: loaded, expires: at + OWN_PROVIDERS_TTL_MS };
+    return loaded;
+  }
+
+  function setHealth(name: string, status: "up" | "down", error: string | null): void {
+    const before = health.get(name)?.status;
+    health.set(name, { status, checkedAt: new Date().toISOString(), error });
+    if (before !== status && before !== undefined) {
+      deps.logger.log(status === "up" ? "info" : "warn", `own provider ${status}`, { provider: name, error });
+    }
+  }
+
+  async function checkOne(provider: OwnProvider, path: string): Promise<void> {
+    const url = new URL(path, provider.upstream.baseUrl);
+    const timeout = Math.min(HEALTH_TIMEOUT_MS, provider.timeouts.headersMs);
+    try {
+      const answer = await deps.dispatcher.request({
+        origin: url.origin,
+        path: url.pathname,
+        method: "GET",
+        headers: provider.upstream.authHeader.value
+          ? { authorization: provider.upstream.authHeader.value }
+          : {},
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      await answer.body.dump().catch(() => {});
+      if (answer.statusCode >= 200 && answer.statusCode < 300) setHealth(provider.name, "up", null);
+      else setHealth(provider.name, "down", `health check answered ${answer.statusCode}`);
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? "error";
+      setHealth(provider.name, "down", `health check failed (${code})`);
+    }
+  }
+
+  /** Checks every provider once (a check already under way is joined). */
+  function checkAll(): Promise<void> {
+    checking ??= (async () => {
+      try {
+        const rows = await table.list();
+        const { providers } = await snapshot();
+        await Promise.all(
+          rows.map((row) => {
+            const provider = providers.get(row.name);
+            return provider ? checkOne(provider, row.healthPath) : undefined;
+          }),
+        );
+      } catch (error) {
+        deps.logger.log("warn", "own providers health check failed", { error: String(error) });
+      }
+    })().finally(() => {
+      checking = undefined;
+    });
+    return checking;
+  }
+
+  return {
+    snapshot,
+    /** Read the tables again on the next call (after a change made in this process). */
+    invalidate(): void {
+      cached = undefined;
+    },
+    /** This process's latest view of a provider's health. */
+    health(name: string): OwnProviderHealth {
+      return health.get(name) ?? { status: "unknown", checkedAt: null, error: null };
+    },
+    /** Whether the selection may use a provider: not known to be down. */
+    isUp(name: string): boolean {
+      return health.get(name)?.status !== "down";
+    },
+    /** A call could not reach the provider: skipped from now until a check finds it up. */
+    markDown(name: string, reason: string): void {
+      setHealth(name, "down", reason);
+    },
+    checkAll,
+    /** Checks every provider now and then every `intervalMs`, until stop(). */
+    start(intervalMs = DEFAULT_HEALTH_INTERVAL_MS): void {
+      if (timer) return;
+      void checkAll();
+      timer = setInterval(() => void checkAll(), intervalMs);
+      timer.unref();
+    },
+    /** Stops the checks; waits for one under way. */
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      timer = undefined;
+      await checking;
+    },
+  };
+}
+
+export type OwnProvidersRegistry = ReturnType<typeof createOwnProvidersRegistry>;

@@ -1,0 +1,274 @@
+import { isInferenceProvider } from "@modelhub/inference";
+import { InvalidInputError, NotFoundError } from "../errors.js";
+import type { Queryable } from "../store/database.js";
+import { maskedKey, type SecretBox } from "./own-provider-secrets.js";
+import {
+  createOwnProvidersTable,
+  type OwnModelKind,
+  type OwnModelRow,
+  type OwnProviderRow,
+} from "./own-providers-table.js";
+
+/** What an administrator gives for an own provider (admin API body, admin CLI options). */
+export interface OwnProviderInput {
+  /** The server's OpenAI base URL, as its clients take it (`http://gpu-1:8000/v1`). */
+  baseUrl: string;
+  /** The key itself: stored sealed. At most one of apiKey and apiKeyEnv; neither: a server without a key. */
+  apiKey?: string;
+  /** The environment variable holding the key (OWN_PROVIDER_KEY_*), read by each hub process. */
+  apiKeyEnv?: string;
+  /** Path on the server's origin answering 2xx when it is up; default: the base URL's path + `/models`. */
+  healthPath?: string;
+  /** Longest wait for the server's answer headers, and longest silence within an answer. */
+  headersTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  /** Whether calls this provider cannot take may go on to hosted providers (default true). */
+  hostedFailover?: boolean;
+}
+
+/** An own provider as answers show it: the key masked, never sealed or clear. */
+export interface OwnProviderView {
+  name: string;
+  baseUrl: string;
+  apiKey: string | null;
+  apiKeyEnv: string | null;
+  healthPath: string;
+  headersTimeoutMs: number;
+  idleTimeoutMs: number;
+  hostedFailover: boolean;
+  models: { model: string; kind: OwnModelKind; servedName: string }[];
+  health: OwnProviderHealth;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** This hub process's latest health check of a provider. */
+export interface OwnProviderHealth {
+  status: "up" | "down" | "unknown";
+  checkedAt: string | null;
+  /** Why the last check failed (no key, no URL credentials: only a status or a connection error's code). */
+  error: string | null;
+}
+
+const NAME = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+/** Names `model` suffixes already mean. */
+const RESERVED_NAMES = new Set(["auto", "fastest", "cheapest", "preferred"]);
+/** Only variables made for this: a site administrator must not send the hub's own secrets to a server. */
+const KEY_ENV = /^OWN_PROVIDER_KEY_[A-Z0-9_]{1,64}$/;
+const MODEL_ID = /^[\w.-]+\/[\w.-]+$/;
+const KINDS: readonly OwnModelKind[] = ["chat", "embeddings"];
+const MAX_TIMEOUT_MS = 600_000;
+export const DEFAULT_OWN_TIMEOUTS = { headersMs: 60_000, idleMs: 60_000 };
+
+export interface OwnProvidersServiceDeps {
+  db: Queryable;
+  /** The secrets key's box; loaded only when a key is stored or read. */
+  secrets: () => SecretBox;
+  /** The catalogue's model of an id (any letter case), for its exact id; undefined when none. */
+  findModel(id: string): Promise<{ id: string } | undefined>;
+  /** This process's health of each provider (the router's registry); unknown when not given. */
+  health?(name: string): OwnProviderHealth;
+  /** Told after every change: the router's registry reads the tables again at once. */
+  onChanged?(): void;
+  now?: () => Date;
+}
+
+/**
+ * Own providers as the admin API and the admin CLI manage them: the same validation either way. The key
+ * given is sealed before it is stored and never returned; answers show it masked.
+ */
+export function ownProvidersService(deps: OwnProvidersServiceDeps) {
+  const table = createOwnProvidersTable(deps.db);
+  const now = () => (deps.now ?? (() => new Date()))().toISOString();
+  const unknownHealth: OwnProviderHealth = { status: "unknown", checkedAt: null, error: null };
+
+  function view(row: OwnProviderRow, models: OwnModelRow[]): OwnProviderView {
+    return {
+      name: row.name,
+      baseUrl: row.baseUrl,
+      apiKey: row.apiKeyHint,
+      apiKeyEnv: row.apiKeyEnv,
+      healthPath: row.healthPath,
+      headersTimeoutMs: row.headersTimeoutMs,
+      idleTimeoutMs: row.idleTimeoutMs,
+      hostedFailover: row.hostedFailover,
+      models: models
+        .filter((model) => model.provider === row.name)
+        .map(({ modelId, kind, servedName }) => ({ model: modelId, kind, servedName })),
+      health: deps.health?.(row.name) ?? unknownHealth,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+  }
+
+  async function existing(name: string): Promise<OwnProviderRow> {
+    const row = await table.get(name);
+    if (!row) throw new NotFoundError(`No own inference provider is named "${name.slice(0, 60)}".`);
+    return row;
+  }
+
+  async function viewOf(name: string): Promise<OwnProviderView> {
+    return view(await existing(name), await table.models());
+  }
+
+  return {
+    async list(): Promise<OwnProviderView[]> {
+      const models = await table.models();
+      return (await table.list()).map((row) => view(row, models));
+    },
+
+    get: viewOf,
+
+    /** Creates or replaces a provider; a replaced one keeps its models, and its key when none is given. */
+    async put(
+      name: string,
+      input: OwnProviderInput,
+    ): Promise<{ provider: OwnProviderView; created: boolean }> {
+      checkName(name);
+      const baseUrl = checkBaseUrl(input.baseUrl);
+      if (input.apiKey !== undefined && input.apiKeyEnv !== undefined) {
+        throw new InvalidInputError(
+          "Give the key (apiKey) or the variable holding it (apiKeyEnv), not both.",
+        );
+      }
+      if (input.apiKey !== undefined && !/^[\x21-\x7e]{1,4096}$/.test(input.apiKey)) {
+        throw new InvalidInputError("apiKey must be 1-4096 printable ASCII characters without spaces.");
+      }
+      if (input.apiKeyEnv !== undefined && !KEY_ENV.test(input.apiKeyEnv)) {
+        throw new InvalidInputError(
+          "apiKeyEnv must name a variable OWN_PROVIDER_KEY_<NAME> (capitals, digits, _): the hub reads no other.",
+        );
+      }
+      const previous = await table.get(name);
+      const keepsKey = input.apiKey === undefined && input.apiKeyEnv === undefined && previous !== undefined;
+      const at = now();
+      await table.put({
+        name,
+        baseUrl,
+        apiKeySealed: keepsKey
+          ? previous.apiKeySealed
+          : input.apiKey !== undefined
+            ? deps.secrets().seal(name, input.apiKey)
+            : null,
+        apiKeyHint: keepsKey
+          ? previous.apiKeyHint
+          : input.apiKey !== undefined
+            ? maskedKey(input.apiKey)
+            : null,
+        apiKeyEnv: keepsKey ? previous.apiKeyEnv : (input.apiKeyEnv ?? null),
+        healthPath: checkHealthPath(
+          input.healthPath ?? `${new URL(baseUrl).pathname.replace(/\/$/, "")}/models`,
+        ),
+        headersTimeoutMs: checkTimeout(
+          input.headersTimeoutMs ?? DEFAULT_OWN_TIMEOUTS.headersMs,
+          "headersTimeoutMs",
+        ),
+        idleTimeoutMs: checkTimeout(input.idleTimeoutMs ?? DEFAULT_OWN_TIMEOUTS.idleMs, "idleTimeoutMs"),
+        hostedFailover: input.hostedFailover ?? true,
+        createdAt: previous?.createdAt ?? at,
+        updatedAt: at,
+      });
+      deps.onChanged?.();
+      return { provider: await viewOf(name), created: previous === undefined };
+    },
+
+    async delete(name: string): Promise<void> {
+      if (!(await table.delete(name))) {
+        throw new NotFoundError(`No own inference provider is named "${name.slice(0, 60)}".`);
+      }
+      deps.onChanged?.();
+    },
+
+    /** Maps a hub model to the name the provider's server knows it by. */
+    async putModel(
+      name: string,
+      input: { model: string; kind?: string; servedName: string },
+    ): Promise<OwnProviderView> {
+      await existing(name);
+      const kind = checkKind(input.kind ?? "chat");
+      if (!MODEL_ID.test(input.model)) {
+        throw new InvalidInputError(
+          `"model" must be a hub model id "owner/name"; got "${input.model.slice(0, 100)}".`,
+        );
+      }
+      const model = await deps.findModel(input.model);
+      if (!model) throw new NotFoundError(`Model ${input.model} does not exist on this hub.`);
+      if (!/^[\x21-\x7e]{1,300}$/.test(input.servedName)) {
+        throw new InvalidInputError(
+          "servedName must be the server's model name: 1-300 printable characters, no spaces.",
+        );
+      }
+      await table.putModel({ provider: name, modelId: model.id, kind, servedName: input.servedName });
+      deps.onChanged?.();
+      return viewOf(name);
+    },
+
+    async deleteModel(name: string, model: string, kind = "chat"): Promise<OwnProviderView> {
+      await existing(name);
+      const found = await deps.findModel(model);
+      if (!found || !(await table.deleteModel(name, found.id, checkKind(kind)))) {
+        throw new NotFoundError(
+          `Provider ${name} does not serve ${model.slice(0, 100)} for ${kind.slice(0, 20)}.`,
+        );
+      }
+      deps.onChanged?.();
+      return viewOf(name);
+    },
+  };
+}
+
+export type OwnProvidersService = ReturnType<typeof ownProvidersService>;
+
+function checkName(name: string): void {
+  if (!NAME.test(name)) {
+    throw new InvalidInputError(
+      `A provider name is 1-40 lower-case letters, digits and dashes (not first or last); got "${name.slice(0, 60)}".`,
+    );
+  }
+  if (RESERVED_NAMES.has(name) || isInferenceProvider(name)) {
+    throw new InvalidInputError(
+      `"${name}" already means something in "model" (a hosted provider or a policy): choose another name.`,
+    );
+  }
+}
+
+function checkBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InvalidInputError(`baseUrl must be an http(s) URL such as http://gpu-1:8000/v1.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new InvalidInputError("baseUrl must be an http:// or https:// URL.");
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new InvalidInputError("baseUrl takes no credentials, query or fragment: give the key as apiKey.");
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+function checkHealthPath(path: string): string {
+  if (!/^\/[\w\-./~%]{0,200}$/.test(path) || path.includes("..")) {
+    throw new InvalidInputError(
+      `healthPath must be a path on the server such as /health; got "${path.slice(0, 100)}".`,
+    );
+  }
+  return path;
+}
+
+function checkTimeout(ms: number, name: string): number {
+  if (!Number.isInteger(ms) || ms < 100 || ms > MAX_TIMEOUT_MS) {
+    throw new InvalidInputError(
+      `${name} must be a whole number of milliseconds from 100 to ${MAX_TIMEOUT_MS}.`,
+    );
+  }
+  return ms;
+}
+
+function checkKind(kind: string): OwnModelKind {
+  if (!KINDS.includes(kind as OwnModelKind)) {
+    throw new InvalidInputError(`kind must be one of ${KINDS.join(", ")}; got "${kind.slice(0, 20)}".`);
+  }
+  return kind as OwnModelKind;
+}
