@@ -326,8 +326,10 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
       dispatcher: providerAgent,
       timeouts: options.routerTimeouts,
       forwardSimHeaders: options.forwardSimHeaders,
+      ownProviders: { registry: ownRegistry, secrets: ownSecrets },
     },
   });
+  ownRegistry.start(options.ownProvidersHealthIntervalMs);
   honoListener = getRequestListener(app.fetch, { hostname: host });
   // The scanner's workers: off the request path, resuming what a stopped replica left (leases expire).
   if (options.scanning?.workers !== false) await scanService?.start();
@@ -339,9 +341,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   // Set by close(): from then on /readyz answers 503 while requests in flight finish.
   let closing: Promise<void> | undefined;
   const close = () => {
-      ownProviders: { registry: ownRegistry, secrets: ownSecrets },
     closing ??= new Promise<void>((resolve) => {
-  ownRegistry.start(options.ownProvidersHealthIntervalMs);
       const grace = setTimeout(() => {
         server.closeAllConnections();
       }, options.shutdownGraceMs ?? 5000);
