@@ -68,10 +68,6 @@ import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
 import { providerSettingsService } from "./router/provider-settings-service.js";
-import { noSecretBox, type SecretBox } from "./router/own-provider-secrets.js";
-import { createOwnProvidersRegistry, type OwnProvidersRegistry } from "./router/own-providers-registry.js";
-import { ownProvidersRoutes } from "./router/own-providers-routes.js";
-import { ownProvidersService } from "./router/own-providers-service.js";
 import { isRouterPath, routerRoutes } from "./router/router-routes.js";
 import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { usageService } from "./router/usage-service.js";
@@ -83,13 +79,9 @@ import { createScanService, type ScanPolicy, type ScanService } from "./scanning
 import type { BlobStore } from "./storage/blob-store.js";
 import type { BlobDownloadMode } from "./storage/blob-store-config.js";
 import type { Store } from "./store/store.js";
-import type { HubEventRecorder } from "./webhooks/hub-events.js";
-import { webhooksRoutes } from "./webhooks/webhooks-routes.js";
-import {
-  createWebhooksService,
-  type DeliverySettings,
-  type WebhooksService,
-} from "./webhooks/webhooks-service.js";
+import { assembleViewer } from "./viewer/viewer-assembly.js";
+import { VIEWER_PATH } from "./viewer/viewer-routes.js";
+import type { ViewerService } from "./viewer/viewer-service.js";
 
 export interface AppLimits {
   /** Largest JSON body the API accepts (admin writes). */
@@ -166,16 +158,11 @@ export interface AppDeps {
     expose?(service: ScanService): void;
   };
   /**
-   * Webhooks (webhooks/): WEBHOOK_ALLOW_PRIVATE, the delivery settings, and origins that are the hub too
-   * besides its public URL (its listening address). The app builds the service and hands it to `expose`
-   * (start-hub.ts starts its delivery workers and stops them on close); without `expose` nothing delivers.
+   * The dataset viewer (viewer/, docs/decisions/dataset-viewer.md): its local directory (Parquet cache and
+   * conversions' scratch space). The app builds the conversion service and hands it to `expose` (start-hub.ts
+   * starts its workers and stops them on close; tests drain it). Unset: no viewer API.
    */
-  webhooks?: {
-    allowPrivate?: boolean;
-    delivery?: Partial<DeliverySettings>;
-    hubOrigins?: readonly string[];
-    expose?(service: WebhooksService): void;
-  };
+  viewer?: { dir: string; pollMs?: number; expose?(service: ViewerService): void };
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
   /** Prometheus metrics served at `/metrics`. */
@@ -202,12 +189,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const logger = deps.logger ?? silentLogger;
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const app = new Hono<HubEnv>();
-    /**
-     * The administrator's own providers (router/own-providers-*.ts): the registry start-hub.ts health-checks,
-     * and the box that seals their keys. Without them the app makes a registry of its own (no periodic
-     * checks) and refuses to store keys.
-     */
-    ownProviders?: { registry: OwnProvidersRegistry; secrets: () => SecretBox };
   const hubPublicUrl = normalizePublicUrl(deps.publicUrl ?? DEFAULT_PUBLIC_URL);
   const accounts = deps.store.accounts;
   const resolver = deps.actorResolver ?? createActorResolver({ accounts, adminToken: deps.adminToken });
@@ -235,19 +216,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     providerOrder: providerSettings.order,
   });
 
-  const webhooks = createWebhooksService({
-    store: deps.store,
-    authorizer,
-    publicUrl: hubPublicUrl,
-    targets: {
-      allowPrivate: deps.webhooks?.allowPrivate ?? false,
-      hubOrigins: () => [new URL(hubPublicUrl).origin, ...(deps.webhooks?.hubOrigins ?? [])],
-    },
-    delivery: deps.webhooks?.delivery,
-    logger,
-  });
-  deps.webhooks?.expose?.(webhooks);
-
   const metrics = deps.metrics ?? createMetrics();
   app.use("*", hubRequestId());
   app.use("*", metrics.middleware);
@@ -259,23 +227,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     secureHeaders({
       // The API and the widget script are meant to be read from other origins.
       crossOriginResourcePolicy: "cross-origin",
-  const ownSecrets = deps.router?.ownProviders?.secrets ?? noSecretBox;
-  const ownRegistry =
-    deps.router?.ownProviders?.registry ??
-    createOwnProvidersRegistry({
-      db: deps.store.db,
-      secrets: ownSecrets,
-      dispatcher: deps.router?.dispatcher ?? getGlobalDispatcher(),
-      logger,
-    });
-  const ownProviders = ownProvidersService({
-    db: deps.store.db,
-    secrets: ownSecrets,
-    findModel: (id) => catalogue.find(id),
-    health: (name) => ownRegistry.health(name),
-    onChanged: () => ownRegistry.invalidate(),
-  });
-
       crossOriginEmbedderPolicy: false,
     }),
   );
@@ -328,14 +279,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   );
 
   const repositories = deps.blobs
-    ? mountRepositories(
-        app,
-        { ...deps, blobs: deps.blobs, metrics },
-        hubPublicUrl,
-        authorizer,
-        webhooks.recorder,
-      )
-      ownProviders: ownRegistry,
+    ? mountRepositories(app, { ...deps, blobs: deps.blobs, metrics }, hubPublicUrl, authorizer)
     : undefined;
 
   app.route(
@@ -357,7 +301,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/tasks", tasksRoutes({ catalogue }));
   app.route("/api/libraries", librariesRoutes({ catalogue }));
   app.route("/api", whoamiRoutes());
-  app.route("/api/settings/webhooks", webhooksRoutes({ webhooks, maxBodyBytes: limits.apiBodyBytes }));
   app.route(
     "/api/settings/tokens",
     settingsTokensRoutes({
@@ -419,15 +362,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/users", usersRoutes(accountsOps));
   const reposListing = createReposListingService(deps.store);
   app.route("/api/datasets", repoListingRoutes(reposListing, "dataset"));
-  app.route(
-    "/api/admin/own-providers",
-    ownProvidersRoutes({
-      ownProviders,
-      authorizer,
-      maxBodyBytes: limits.apiBodyBytes,
-      checkHealth: () => ownRegistry.checkAll(),
-    }),
-  );
   app.route("/api/spaces", repoListingRoutes(reposListing, "space"));
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(
@@ -514,7 +448,6 @@ function mountRepositories(
   deps: AppDeps & { blobs: BlobStore },
   publicUrl: string,
   authorizer: Authorizer,
-  events: HubEventRecorder,
 ): { access: RepoAccess; mirror?: RepoMirror } {
   const { signer: xetSigner, ready: xetSignerReady } = XetSigner.fromMeta(deps.store.meta);
   // The signing key comes from the database: requests wait for it (once, at start) before any route uses it.
@@ -535,10 +468,11 @@ function mountRepositories(
     casUrl: `${publicUrl}${CAS_PATH}`,
   });
   const scanner = deps.scanning ? assembleScanning(deps, deps.scanning, deps.blobs, cas) : undefined;
+  // Set below once the repositories exist: the commit hook queues conversions through it.
+  let viewer: ViewerService | undefined;
   const repos = createRepoService({
     store: deps.store,
     blobs: deps.blobs,
-    events,
     // Queued after the commit answered: the scan never runs in the upload's request.
     onFilesRecorded: (repo, files, ref) => {
       scanner?.enqueue(repo, files).catch((error: unknown) => {
@@ -555,6 +489,22 @@ function mountRepositories(
   });
   if (scanner) app.route("/api/admin/scanning", scanAdminRoutes({ scanning: scanner, authorizer }));
   const access = deps.repoAccess ?? accountsRepoAccess(authorizer);
+  if (deps.viewer) {
+    const assembled = assembleViewer({
+      table: deps.store.viewer,
+      repos,
+      access,
+      blobs: deps.blobs,
+      cas,
+      publicUrl,
+      dir: deps.viewer.dir,
+      pollMs: deps.viewer.pollMs,
+      logger: deps.logger,
+    });
+    viewer = assembled.service;
+    app.route(VIEWER_PATH, assembled.routes);
+    deps.viewer.expose?.(assembled.service);
+  }
   // The pull-through mirror (docs/decisions/mirror.md): service, content on first read, cache, counters.
   const mirror = deps.mirror
     ? assembleMirror({
@@ -594,7 +544,7 @@ function mountRepositories(
     cas,
     redirectDownloads: deps.blobDownload === "redirect",
     scanning: scanner,
-    discussions: createDiscussionsService({ store: deps.store, repos, events }),
+    discussions: createDiscussionsService({ store: deps.store, repos }),
     claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),
     accessRequests: createAccessRequestsService(deps.store),
     catalogue: {

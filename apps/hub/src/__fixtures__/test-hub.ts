@@ -13,8 +13,8 @@ export async function startTestHub(options: StartHubOptions): Promise<RunningHub
     databaseUrl: options.databaseUrl ?? (await testDatabaseUrl(options.dataDir)),
     // No background scans unless a test asks for them: they would write while tests compare database states.
     scanning: options.scanning ?? { workers: false },
-    // Nor webhook deliveries: the queue stays as the test left it unless it asks for workers.
-    webhooks: options.webhooks ?? { workers: false },
+    // Nor background conversions: tests drain the viewer's queue when they want one.
+    viewer: options.viewer ?? { workers: false },
   });
 }
 
@@ -89,8 +89,8 @@ export function useTestHub(options: TestHubOptions = {}): TestHub {
     get scanning() {
       return running().hub.scanning;
     },
-    get webhooks() {
-      return running().hub.webhooks;
+    get viewer() {
+      return running().hub.viewer;
     },
     close: () => running().hub.close(),
     get dir() {

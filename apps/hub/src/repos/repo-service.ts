@@ -12,7 +12,6 @@ import {
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
 import { isUniqueViolation } from "../store/database.js";
 import type { Store, StoreTransaction } from "../store/store.js";
-import type { HubEvent, HubEventRecorder } from "../webhooks/hub-events.js";
 import {
   applyCommit,
   type CommitOperation,
@@ -47,11 +46,10 @@ export interface RepoServiceDeps {
   now?: () => Date;
   /**
    * Told after a commit is durable of the files it added or changed (and of every file of a new or imported
-   * commit): the content scanner queues them. Called without waiting, so it never slows the answer.
+   * commit): the content scanner queues them, the dataset viewer converts the new commit. Called without
+   * waiting, so it never slows the answer. `ref` is the ref a commit moved (undefined for imports).
    */
-  onFilesRecorded?: (repo: RepoRecord, files: readonly FileRecord[]) => void;
-  /** Webhooks' events, queued in the transaction that made them (webhooks/hub-events.ts). */
-  events?: HubEventRecorder;
+  onFilesRecorded?: (repo: RepoRecord, files: readonly FileRecord[], ref?: string) => void;
 }
 
 /** A revision resolved to a commit; `ref` is the full ref name when the revision named one. */
@@ -86,10 +84,9 @@ export function createRepoService({
   blobs,
   now = () => new Date(),
   onFilesRecorded,
-  events,
 }: RepoServiceDeps) {
-  const recorded = (repo: RepoRecord, files: readonly FileRecord[]) => {
-    if (files.length > 0) onFilesRecorded?.(repo, files);
+  const recorded = (repo: RepoRecord, files: readonly FileRecord[], ref?: string) => {
+    if (files.length > 0) onFilesRecorded?.(repo, files, ref);
   };
   /** Stores small content (inline commit files, initial files) and describes it as a regular git blob. */
   async function putRegular(path: string, content: Uint8Array): Promise<FileRecord> {
@@ -110,99 +107,13 @@ export function createRepoService({
     return { path, blobOid: gitBlobId(Buffer.from(lfsPointerText(sha256, size))), sha256, size, lfs: true };
   }
 
-  /** Queues a webhook event in `tx`: delivered only if the transaction commits (webhooks/hub-events.ts). */
-  async function emit(tx: StoreTransaction, repo: RepoRecord, event: Omit<HubEvent, "repo">): Promise<void> {
-    if (!events) return;
-    const headSha = await tx.repos.ref(repo.key, branchRef("main"));
-    await events.record(tx, {
-      ...event,
-      repo: {
-        key: repo.key,
-        type: repo.type,
-        id: repo.id,
-        owner: repo.owner,
-        private: repo.private,
-        headSha,
-      },
-    });
-  }
-
-  /** A ref created, moved or deleted, as webhooks are told of it. */
-  const refMoved = (ref: string, oldSha: string | null, newSha: string | null): Omit<HubEvent, "repo"> => ({
-    scope: "repo.content",
-    action: "update",
-    updatedRefs: [{ ref, oldSha, newSha }],
-  });
-
   /** Points a new branch or tag at `commitOid` (under the repository's lock): ConflictError if it exists. */
   async function createRef(repo: RepoRecord, ref: string, commitOid: string): Promise<void> {
     await store.writeTransaction(async (tx) => {
       await tx.lock(repoLock(repo.key));
       if (await tx.repos.ref(repo.key, ref)) throw new ConflictError(`Reference already exists: ${ref}`);
       await tx.repos.setRef(repo.key, ref, commitOid);
-      await emit(tx, repo, refMoved(ref, null, commitOid));
     });
-  }
-
-  /** Deletes a branch or tag (RevisionNotFoundError naming `name` when there is none). */
-  async function deleteRef(repo: RepoRecord, ref: string, name: string): Promise<void> {
-    await store.writeTransaction(async (tx) => {
-      await tx.lock(repoLock(repo.key));
-      const previous = await tx.repos.ref(repo.key, ref);
-      if (!previous || !(await tx.repos.deleteRef(repo.key, ref))) throw new RevisionNotFoundError(name);
-      await emit(tx, repo, refMoved(ref, previous, null));
-    });
-  }
-
-  /** A commit's events: the ref it moved, and the pull request it opened (in the commit's transaction). */
-  async function emitCommit(
-    tx: StoreTransaction,
-    repo: RepoRecord,
-    request: {
-      ref: string;
-      title: string;
-      author: string;
-      createPr?: boolean;
-      merges?: { num: number };
-    },
-    committed: CommitResult & { parent: string },
-  ): Promise<void> {
-    await emit(
-      tx,
-      repo,
-      refMoved(committed.ref, request.createPr ? null : committed.parent, committed.commit.oid),
-    );
-    const merged = request.merges
-      ? await tx.discussions.inCommit.get(repo.key, request.merges.num)
-      : undefined;
-    if (merged) {
-      await emit(tx, repo, {
-        scope: "discussion",
-        action: "update",
-        discussion: {
-          num: merged.num,
-          title: merged.title,
-          status: "merged",
-          isPullRequest: true,
-          author: merged.author,
-          base: merged.targetRef,
-        },
-      });
-    }
-    if (request.createPr && committed.pullRequest !== undefined) {
-      await emit(tx, repo, {
-        scope: "discussion",
-        action: "create",
-        discussion: {
-          num: committed.pullRequest,
-          title: request.title,
-          status: "open",
-          isPullRequest: true,
-          author: request.author,
-          base: request.ref,
-        },
-      });
-    }
   }
 
   const service = {
@@ -210,6 +121,11 @@ export function createRepoService({
     putRegular,
     putBlob,
     lfsFile,
+
+    /** The repository of a key (queued background work names repositories by key). */
+    byKey(key: number): Promise<RepoRecord | undefined> {
+      return store.repos.byKey(key);
+    },
 
     /** The repository, or the one a former id now redirects to (`moved`), or undefined. */
     async find(type: RepoType, id: string): Promise<{ repo: RepoRecord; moved: boolean } | undefined> {
@@ -266,7 +182,6 @@ export function createRepoService({
           });
         }
         await initialCommit(tx, repo, files, request.author, stamp);
-        await emit(tx, repo, { scope: "repo", action: "create" });
         return repo;
       });
       const repo = await inserted.catch(async (error: unknown) => {
@@ -449,7 +364,6 @@ export function createRepoService({
     async delete(repo: RepoRecord): Promise<void> {
       await store.writeTransaction(async (tx) => {
         await tx.lock(repoLock(repo.key));
-        await emit(tx, repo, { scope: "repo", action: "delete" });
         await tx.repos.delete(repo.key);
         if (repo.type === "model") await tx.models.delete(repo.id);
       });
@@ -467,9 +381,7 @@ export function createRepoService({
         }
         await tx.repos.move(repo, target);
         if (repo.type === "model") await tx.repos.renameModelRow(repo.id, target.id);
-        const renamed = (await tx.repos.byKey(repo.key))!;
-        await emit(tx, renamed, { scope: "repo", action: "move", updatedConfig: { from: repo.id } });
-        return renamed;
+        return (await tx.repos.byKey(repo.key))!;
       });
       return moved.catch((error: unknown) => {
         // Another replica created or moved a repository to that id since the check above.
@@ -490,13 +402,6 @@ export function createRepoService({
         await tx.repos.setSettings(repo.key, next);
         const updated = (await tx.repos.byKey(repo.key))!;
         await tx.repos.syncModelRow(updated);
-        const changed = Object.fromEntries(
-          Object.entries(next).filter(([key, value]) => repo[key as keyof typeof next] !== value),
-        );
-        // Made private: told to those who may still read it (the event carries the new visibility).
-        if (Object.keys(changed).length > 0) {
-          await emit(tx, updated, { scope: "repo.config", action: "update", updatedConfig: changed });
-        }
         return updated;
       });
     },
@@ -649,18 +554,57 @@ export function createRepoService({
     ): Promise<CommitResult> {
       // Pull requests are "discuss" access: a mirrored repository takes no commit of any kind.
       if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
-      const result = await applyCommit(store, repo, {
-        ...request,
-        now: now(),
-        inTransaction: (tx, committed) => emitCommit(tx, repo, request, committed),
-      });
+      const result = await applyCommit(store, repo, { ...request, now: now() });
       recorded(
         repo,
         request.operations.flatMap((operation) =>
           operation.kind === "put" ? [{ ...operation.file, path: operation.path }] : [],
         ),
+        result.ref,
       );
       if (result.ref === branchRef("main")) await service.derive(repo, result.commit.oid);
+      return result;
+    },
+
+    /**
+     * Makes `files` the whole tree of a ref outside the branches (`refs/convert/parquet`, written by the hub
+     * itself): one commit deleting what the ref held and adding the files. The ref is created first, at a new
+     * root commit with no files, when it does not exist.
+     */
+    async replaceRefTree(
+      repo: RepoRecord,
+      ref: string,
+      files: readonly FileRecord[],
+      commit: { title: string; author: string },
+    ): Promise<CommitResult> {
+      if (!ref.startsWith("refs/convert/")) throw new InvalidInputError(`${ref} is not a conversion ref.`);
+      await store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        if (await tx.repos.ref(repo.key, ref)) return;
+        const root = await initialCommit(tx, repo, [], commit.author, now(), { setRef: false });
+        await tx.repos.setRef(repo.key, ref, root.oid);
+      });
+      const head = (await store.repos.ref(repo.key, ref))!;
+      const existing = (await service.tree(repo, head, "", false)) ?? [];
+      const operations: CommitOperation[] = [
+        ...existing.map(
+          (entry): CommitOperation =>
+            entry.type === "directory"
+              ? { kind: "deleteFolder", path: entry.path }
+              : { kind: "deleteFile", path: entry.path },
+        ),
+        ...files.map((file): CommitOperation => ({ kind: "put", path: file.path, file })),
+      ];
+      const result = await applyCommit(store, repo, {
+        ref,
+        parentCommit: head,
+        title: commit.title,
+        description: "",
+        author: commit.author,
+        operations,
+        now: now(),
+      });
+      recorded(repo, files, ref);
       return result;
     },
 
@@ -708,13 +652,12 @@ export function createRepoService({
         const target =
           from ?? (await initialCommit(tx, repo, [], options.author, now(), { setRef: false })).oid;
         await tx.repos.setRef(repo.key, ref, target);
-        await emit(tx, repo, refMoved(ref, previous ?? null, target));
       });
     },
 
     async deleteBranch(repo: RepoRecord, name: string): Promise<void> {
       if (name === "main") throw new InvalidInputError("The main branch cannot be deleted.");
-      await deleteRef(repo, branchRef(name), name);
+      if (!(await store.repos.deleteRef(repo.key, branchRef(name)))) throw new RevisionNotFoundError(name);
     },
 
     async createTag(repo: RepoRecord, name: string, revision: string): Promise<void> {
@@ -725,7 +668,7 @@ export function createRepoService({
 
     async deleteTag(repo: RepoRecord, name: string): Promise<void> {
       // RevisionNotFound, as for a branch: huggingface_hub's delete_tag raises RevisionNotFoundError on it.
-      await deleteRef(repo, tagRef(name), name);
+      if (!(await store.repos.deleteRef(repo.key, tagRef(name)))) throw new RevisionNotFoundError(name);
     },
   };
   return service;

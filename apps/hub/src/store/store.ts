@@ -17,7 +17,7 @@ import { createProviderPreferencesTable } from "../router/provider-preferences-t
 import { createUsageReports } from "../router/usage-reports.js";
 import { createUsageTable } from "../router/usage-table.js";
 import { createScanTable } from "../scanning/scan-table.js";
-import { createWebhooksTable } from "../webhooks/webhooks-table.js";
+import { createViewerTable } from "../viewer/viewer-table.js";
 import type { Database, Queryable, TransactionOptions } from "./database.js";
 import { createMetaTable } from "./meta-table.js";
 import { appliedVersion, MIGRATIONS, migrate } from "./migrations.js";
@@ -66,8 +66,8 @@ function bindTables(q: Queryable, now: () => Date) {
     mirror: createMirrorTable(q),
     /** The content scanner's queue, reports and opt-ins (scanning/scan-table.ts). */
     scanning: createScanTable(q),
-    /** Webhooks, the events queued for them and their deliveries (webhooks/webhooks-table.ts). */
-    webhooks: createWebhooksTable(q),
+    /** The dataset viewer's conversion jobs and results (viewer/viewer-table.ts). */
+    viewer: createViewerTable(q),
     meta: createMetaTable(q),
   };
 }

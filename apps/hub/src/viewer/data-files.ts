@@ -1,0 +1,263 @@
+import { parse as parseYaml } from "yaml";
+
+/**
+ * Which configs and splits a dataset repository holds, found as the `datasets` library finds them
+ * (datasets/data_files.py): the README's YAML `configs:` with their `data_files` when there are any; otherwise
+ * one `default` config whose splits come from the file layout: `data/{split}-00000-of-00001.*` shards, then
+ * train/validation/test keywords in folder names, then in file names, and else every file is `train`.
+ */
+
+export type DataFormat = "csv" | "tsv" | "json" | "parquet";
+
+export interface SplitFiles {
+  split: string;
+  /** Repository paths, sorted. */
+  paths: string[];
+}
+
+export interface ConfigFiles {
+  config: string;
+  format: DataFormat;
+  splits: SplitFiles[];
+}
+
+/** Thrown when the README's `configs:` cannot be used: the conversion records this reason. */
+export class DataFilesError extends Error {
+  override name = "DataFilesError";
+}
+
+const FORMAT_OF_EXTENSION: Record<string, DataFormat> = {
+  csv: "csv",
+  tsv: "tsv",
+  json: "json",
+  jsonl: "json",
+  parquet: "parquet",
+};
+
+export function formatOf(path: string): DataFormat | undefined {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot <= 0 ? undefined : FORMAT_OF_EXTENSION[base.slice(dot + 1).toLowerCase()];
+}
+
+/** Files the library never reads as data (datasets' FILES_TO_IGNORE), and hidden files and folders. */
+const IGNORED_NAMES = new Set([
+  "README.md",
+  "config.json",
+  "dataset_info.json",
+  "dataset_infos.json",
+  "dummy_data.zip",
+]);
+const ignored = (path: string) =>
+  path.split("/").some((part) => part.startsWith(".") || part.startsWith("__")) ||
+  IGNORED_NAMES.has(path.slice(path.lastIndexOf("/") + 1));
+
+const SPLIT_KEYWORDS: [string, string[]][] = [
+  ["train", ["train", "training"]],
+  ["validation", ["validation", "valid", "dev", "val"]],
+  ["test", ["test", "testing", "eval", "evaluation"]],
+];
+/** datasets' NON_WORDS_CHARS: what may surround a keyword in a name. */
+const SEP = "[-._ 0-9]";
+
+/** A glob of the `datasets` library (fsspec's: `**` crosses folders, `*` and `?` do not) as a RegExp. */
+export function globToRegExp(glob: string): RegExp {
+  let source = "";
+  for (let index = 0; index < glob.length; index++) {
+    const char = glob[index]!;
+    if (char === "*") {
+      if (glob[index + 1] === "*") {
+        index++;
+        if (glob[index + 1] === "/") {
+          index++;
+          source += "(?:.*/)?";
+        } else source += ".*";
+      } else source += "[^/]*";
+    } else if (char === "?") source += "[^/]";
+    else if (char === "[") {
+      const end = glob.indexOf("]", index + 1);
+      if (end === -1) source += "\\[";
+      else {
+        source += `[${glob
+          .slice(index + 1, end)
+          .replace(/\\/g, "\\\\")
+          .replace(/^!/, "^")}]`;
+        index = end;
+      }
+    } else source += char.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/** The split a keyword in a folder name (`**\/{kw}[sep]*\/**`...) or a file name gives, as datasets matches. */
+function splitByDirName(path: string): string | undefined {
+  const folders = path.split("/").slice(0, -1);
+  for (const [split, keywords] of SPLIT_KEYWORDS) {
+    for (const keyword of keywords) {
+      const pattern = new RegExp(`^(?:.*${SEP})?${keyword}(?:${SEP}.*)?$`);
+      if (folders.some((folder) => pattern.test(folder))) return split;
+    }
+  }
+  return undefined;
+}
+
+function splitByFileName(path: string): string | undefined {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  for (const [split, keywords] of SPLIT_KEYWORDS) {
+    for (const keyword of keywords) {
+      if (new RegExp(`^(?:.*${SEP})?${keyword}${SEP}.*$`).test(name)) return split;
+    }
+  }
+  return undefined;
+}
+
+const SHARDED = /^data\/([\w]+(?:[.-][\w]+)*)-\d{5}-of-\d{5}[^/]*\.[^/]+$/;
+
+/** Splits in the library's order: train, validation, test, then the others sorted. */
+function orderSplits(splits: Map<string, string[]>): SplitFiles[] {
+  const known = ["train", "validation", "test"];
+  const names = [
+    ...known.filter((name) => splits.has(name)),
+    ...[...splits.keys()].filter((name) => !known.includes(name)).sort(),
+  ];
+  return names.map((split) => ({ split, paths: [...splits.get(split)!].sort() }));
+}
+
+function group(paths: readonly string[], splitOf: (path: string) => string | undefined) {
+  const splits = new Map<string, string[]>();
+  for (const path of paths) {
+    const split = splitOf(path);
+    if (split !== undefined) splits.set(split, [...(splits.get(split) ?? []), path]);
+  }
+  return splits;
+}
+
+/** The default config's splits from the file layout, as datasets' _get_data_files_patterns. */
+function inferredSplits(paths: readonly string[]): SplitFiles[] {
+  const sharded = group(paths, (path) => SHARDED.exec(path)?.[1]);
+  if (sharded.size > 0) return orderSplits(sharded);
+  // datasets tries the folder patterns for every split before any file-name pattern.
+  const byDir = group(paths, splitByDirName);
+  if (byDir.size > 0) return orderSplits(byDir);
+  const byName = group(paths, splitByFileName);
+  if (byName.size > 0) return orderSplits(byName);
+  return orderSplits(new Map([["train", [...paths]]]));
+}
+
+/** The format most of the files have (the library picks the builder of the most common extension). */
+function dominantFormat(paths: readonly string[]): DataFormat | undefined {
+  const counts = new Map<DataFormat, number>();
+  for (const path of paths) {
+    const format = formatOf(path);
+    if (format) counts.set(format, (counts.get(format) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+interface YamlConfig {
+  config_name?: unknown;
+  data_files?: unknown;
+  data_dir?: unknown;
+}
+
+/** The README's YAML front matter, or undefined. */
+function frontMatter(readme: string | undefined): Record<string, unknown> | undefined {
+  if (!readme) return undefined;
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/.exec(readme);
+  if (!match) return undefined;
+  try {
+    const parsed = parseYaml(match[1]!) as unknown;
+    return parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function patternsOfSplits(dataFiles: unknown, configName: string): Map<string, string[]> {
+  const asList = (value: unknown): string[] => {
+    if (typeof value === "string") return [value];
+    if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as string[];
+    throw new DataFilesError(`configs: the data_files of ${configName} must be paths or lists of paths.`);
+  };
+  const splits = new Map<string, string[]>();
+  if (
+    typeof dataFiles === "string" ||
+    (Array.isArray(dataFiles) && dataFiles.every((f) => typeof f === "string"))
+  ) {
+    splits.set("train", asList(dataFiles));
+    return splits;
+  }
+  if (Array.isArray(dataFiles)) {
+    for (const entry of dataFiles) {
+      const { split, path } = (entry ?? {}) as { split?: unknown; path?: unknown };
+      if (typeof split !== "string") {
+        throw new DataFilesError(
+          `configs: every data_files entry of ${configName} needs a split and a path.`,
+        );
+      }
+      splits.set(split, [...(splits.get(split) ?? []), ...asList(path)]);
+    }
+    return splits;
+  }
+  if (dataFiles && typeof dataFiles === "object") {
+    for (const [split, value] of Object.entries(dataFiles)) splits.set(split, asList(value));
+    return splits;
+  }
+  throw new DataFilesError(`configs: ${configName} has no data_files.`);
+}
+
+/**
+ * The configs and splits of a repository's files (paths at one commit) and README, as the `datasets` library
+ * would load them. Throws DataFilesError when the README's `configs:` is unusable or names no file.
+ */
+export function findDataFiles(allPaths: readonly string[], readme: string | undefined): ConfigFiles[] {
+  const paths = allPaths.filter((path) => !ignored(path) && formatOf(path) !== undefined);
+  const configs = frontMatter(readme)?.configs;
+  if (Array.isArray(configs) && configs.length > 0) {
+    return configs.map((raw, index) => {
+      const config = (raw ?? {}) as YamlConfig;
+      const name = typeof config.config_name === "string" ? config.config_name : index === 0 ? "default" : "";
+      if (!/^[\w][\w.-]{0,99}$/.test(name)) {
+        throw new DataFilesError(
+          `configs: config ${index + 1} has no usable config_name (${JSON.stringify(name)}).`,
+        );
+      }
+      const dataDir = typeof config.data_dir === "string" ? config.data_dir.replace(/\/+$/, "") : "";
+      const inDir = dataDir ? paths.filter((path) => path.startsWith(`${dataDir}/`)) : paths;
+      const splits =
+        config.data_files === undefined
+          ? inferredSplits(inDir.map((path) => path.slice(dataDir ? dataDir.length + 1 : 0))).map((s) => ({
+              split: s.split,
+              paths: s.paths.map((path) => (dataDir ? `${dataDir}/${path}` : path)),
+            }))
+          : orderSplits(
+              new Map(
+                [...patternsOfSplits(config.data_files, name)].map(([split, patterns]) => {
+                  const regexps = patterns.map((p) => globToRegExp(dataDir ? `${dataDir}/${p}` : p));
+                  const matched = inDir.filter((path) => regexps.some((re) => re.test(path)));
+                  if (matched.length === 0) {
+                    throw new DataFilesError(
+                      `configs: no data file of config ${name} matches ${patterns.join(", ")} (split ${split}).`,
+                    );
+                  }
+                  return [split, matched];
+                }),
+              ),
+            );
+      const format = dominantFormat(splits.flatMap((split) => split.paths));
+      if (!format)
+        throw new DataFilesError(`configs: config ${name} holds no CSV, TSV, JSON or Parquet file.`);
+      return { config: name, format, splits: onlyFormat(splits, format) };
+    });
+  }
+  const format = dominantFormat(paths);
+  if (!format) return [];
+  return [{ config: "default", format, splits: onlyFormat(inferredSplits(paths), format) }];
+}
+
+/** JSON and JSON Lines are one builder in the library; other formats mixed in a split are left out. */
+function onlyFormat(splits: SplitFiles[], format: DataFormat): SplitFiles[] {
+  return splits
+    .map((split) => ({ split: split.split, paths: split.paths.filter((path) => formatOf(path) === format) }))
+    .filter((split) => split.paths.length > 0);
+}

@@ -1,0 +1,285 @@
+import { HubError, InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
+import type { RepoAccess, RepoActor } from "../repos/repo-access.js";
+import type { RepoRecord } from "../repos/repo-records.js";
+import type { RepoService } from "../repos/repo-service.js";
+import { sqlIdentifier, sqlString, type ViewerEngine } from "./viewer-engine.js";
+import type { ConversionResult, ConvertedSplit } from "./viewer-records.js";
+import { PARQUET_REF, type ViewerService } from "./viewer-service.js";
+
+/** At most this many rows per /rows, /search or /filter page, as the public viewer. */
+export const MAX_PAGE_ROWS = 100;
+/** Rows of /first-rows. */
+const FIRST_ROWS = 100;
+
+/** The conversion of the dataset failed: 500 with its recorded reason, as the public viewer answers. */
+export class ConversionFailedError extends HubError {
+  constructor(reason: string) {
+    super(500, "conversion_failed", `The dataset could not be converted to Parquet: ${reason}`);
+  }
+}
+
+const NOT_FOUND =
+  "The dataset does not exist, or is not accessible without authentication (private or gated). Please check the spelling of the dataset name or retry with authentication.";
+
+export interface ViewerApiDeps {
+  repos: RepoService;
+  access: RepoAccess;
+  viewer: ViewerService;
+  engine: ViewerEngine;
+  publicUrl: string;
+}
+
+export interface Page {
+  offset: number;
+  length: number;
+}
+
+/**
+ * The public dataset viewer's API (https://huggingface.co/docs/dataset-viewer) over this hub's conversions:
+ * every call authorizes the caller as a download of the dataset's files does, then answers from the
+ * converted Parquet files (queried by the engine, one page at a time).
+ */
+export function createViewerApi(deps: ViewerApiDeps) {
+  const { engine } = deps;
+
+  /** The dataset, if the caller may read its files (the same check as /resolve); else the public 404. */
+  async function dataset(actor: RepoActor, id: string | undefined): Promise<RepoRecord> {
+    if (!id) throw new InvalidInputError("Parameter 'dataset' is required.");
+    const found = await deps.repos.find("dataset", id);
+    if (!found || !(await deps.access.can(actor, "read-files", found.repo)))
+      throw new NotFoundError(NOT_FOUND);
+    return found.repo;
+  }
+
+  /** The latest finished conversion of main's head; errors say when it is not ready or failed. */
+  async function converted(repo: RepoRecord): Promise<ConversionResult> {
+    const job = await deps.viewer.job(repo);
+    const head = await deps.repos.refTarget(repo, "refs/heads/main");
+    if (!job || (job.convertedOid !== head && job.status !== "error") || (!job.result && !job.error)) {
+      throw new UnavailableError(
+        "The response is not ready yet: the dataset is being converted. Retry later.",
+      );
+    }
+    if (job.error !== undefined && job.convertedOid === head) throw new ConversionFailedError(job.error);
+    if (!job.result) throw new UnavailableError("The response is not ready yet. Retry later.");
+    return job.result;
+  }
+
+  function splitOf(
+    result: ConversionResult,
+    config: string | undefined,
+    split: string | undefined,
+  ): ConvertedSplit {
+    if (!config) throw new InvalidInputError("Parameter 'config' is required.");
+    if (!split) throw new InvalidInputError("Parameter 'split' is required.");
+    const found = result.splits.find((s) => s.config === config && s.split === split);
+    if (!found) throw new NotFoundError(`Not found: config ${config}, split ${split}.`);
+    return found;
+  }
+
+  const featuresOf = (split: ConvertedSplit) =>
+    split.features.map((feature, index) => ({ feature_idx: index, name: feature.name, type: feature.type }));
+
+  async function sources(repo: RepoRecord, split: ConvertedSplit): Promise<string> {
+    const locals = await Promise.all(split.files.map((file) => deps.viewer.localParquet(file, repo.key)));
+    return `read_parquet([${locals.map(sqlString).join(", ")}])`;
+  }
+
+  /** A page of a split: only the Parquet files that hold it are read. */
+  async function page(repo: RepoRecord, split: ConvertedSplit, { offset, length }: Page) {
+    const rows: Record<string, unknown>[] = [];
+    let start = 0;
+    for (const file of split.files) {
+      const end = start + file.numRows;
+      const from = Math.max(offset + rows.length, start);
+      const want = offset + length - from;
+      if (from < end && want > 0) {
+        const local = await deps.viewer.localParquet(file, repo.key);
+        rows.push(
+          ...(await engine.rows(
+            `SELECT * FROM read_parquet(${sqlString(local)}) LIMIT ${Math.min(want, end - from)} OFFSET ${from - start}`,
+          )),
+        );
+      }
+      start = end;
+    }
+    return rows;
+  }
+
+  const rowsOf = (rows: Record<string, unknown>[], offset: number) =>
+    rows.map((row, index) => ({ row_idx: offset + index, row, truncated_cells: [] as string[] }));
+
+  return {
+    dataset,
+
+    async isValid(actor: RepoActor, id: string | undefined) {
+      const repo = await dataset(actor, id);
+      const job = await deps.viewer.job(repo);
+      const ok = job?.result !== undefined;
+      return { preview: ok, viewer: ok, search: ok, filter: ok, statistics: false };
+    },
+
+    async splits(actor: RepoActor, id: string | undefined) {
+      const repo = await dataset(actor, id);
+      const result = await converted(repo);
+      return {
+        splits: result.splits.map((s) => ({ dataset: repo.id, config: s.config, split: s.split })),
+        pending: [],
+        failed: [],
+      };
+    },
+
+    async firstRows(actor: RepoActor, id: string | undefined, config?: string, splitName?: string) {
+      const repo = await dataset(actor, id);
+      const split = splitOf(await converted(repo), config, splitName);
+      const rows = await page(repo, split, { offset: 0, length: FIRST_ROWS });
+      return {
+        dataset: repo.id,
+        config: split.config,
+        split: split.split,
+        features: featuresOf(split),
+        rows: rowsOf(rows, 0),
+        truncated: split.numRows > rows.length,
+      };
+    },
+
+    async rows(
+      actor: RepoActor,
+      id: string | undefined,
+      config: string | undefined,
+      splitName: string | undefined,
+      range: Page,
+    ) {
+      const repo = await dataset(actor, id);
+      const split = splitOf(await converted(repo), config, splitName);
+      const rows = await page(repo, split, range);
+      return {
+        features: featuresOf(split),
+        rows: rowsOf(rows, range.offset),
+        num_rows_total: split.numRows,
+        num_rows_per_page: MAX_PAGE_ROWS,
+        partial: split.partial,
+      };
+    },
+
+    /** Rows whose text columns contain `query` (case-insensitive), in the split's order. */
+    async search(
+      actor: RepoActor,
+      id: string | undefined,
+      config: string | undefined,
+      splitName: string | undefined,
+      query: string | undefined,
+      range: Page,
+    ) {
+      if (!query) throw new InvalidInputError("Parameter 'query' is required.");
+      const repo = await dataset(actor, id);
+      const split = splitOf(await converted(repo), config, splitName);
+      const text = split.features.filter((f) => "dtype" in f.type && f.type.dtype === "string");
+      const from = await sources(repo, split);
+      const where = text.length
+        ? text
+            .map(
+              (f) =>
+                `${sqlIdentifier(f.name)} ILIKE ${sqlString(`%${query.replace(/[\\%_]/g, "\\$&")}%`)} ESCAPE '\\'`,
+            )
+            .join(" OR ")
+        : "false";
+      const matched = `SELECT row_number() OVER () - 1 AS __row_idx, * FROM ${from}`;
+      const total = Number(await engine.scalar(`SELECT count(*) FROM ${from} WHERE ${where}`));
+      const found = await engine.rows(
+        `SELECT * FROM (${matched}) WHERE ${where} ORDER BY __row_idx LIMIT ${range.length} OFFSET ${range.offset}`,
+      );
+      return {
+        features: featuresOf(split),
+        rows: found.map(({ __row_idx, ...row }) => ({
+          row_idx: Number(__row_idx),
+          row,
+          truncated_cells: [] as string[],
+        })),
+        num_rows_total: total,
+        num_rows_per_page: MAX_PAGE_ROWS,
+        partial: split.partial,
+      };
+    },
+
+    async parquet(actor: RepoActor, id: string | undefined, config?: string, splitName?: string) {
+      const repo = await dataset(actor, id);
+      const result = await converted(repo);
+      const splits = result.splits.filter(
+        (s) =>
+          (config === undefined || s.config === config) && (splitName === undefined || s.split === splitName),
+      );
+      return {
+        parquet_files: splits.flatMap((s) =>
+          s.files.map((file) => ({
+            dataset: repo.id,
+            config: s.config,
+            split: s.split,
+            url: `${deps.publicUrl}/datasets/${repo.id}/resolve/${encodeURIComponent(PARQUET_REF)}/${file.path}`,
+            filename: file.path.slice(file.path.lastIndexOf("/") + 1),
+            size: file.size,
+          })),
+        ),
+        pending: [],
+        failed: [],
+        partial: splits.some((s) => s.partial),
+      };
+    },
+
+    async size(actor: RepoActor, id: string | undefined) {
+      const repo = await dataset(actor, id);
+      const result = await converted(repo);
+      const sum = (splits: ConvertedSplit[], key: "originalBytes" | "parquetBytes" | "numRows") =>
+        splits.reduce((total, s) => total + s[key], 0);
+      const configs = [...new Set(result.splits.map((s) => s.config))];
+      return {
+        size: {
+          dataset: {
+            dataset: repo.id,
+            num_bytes_original_files: sum(result.splits, "originalBytes"),
+            num_bytes_parquet_files: sum(result.splits, "parquetBytes"),
+            num_rows: sum(result.splits, "numRows"),
+          },
+          configs: configs.map((config) => {
+            const of = result.splits.filter((s) => s.config === config);
+            return {
+              dataset: repo.id,
+              config,
+              num_bytes_original_files: sum(of, "originalBytes"),
+              num_bytes_parquet_files: sum(of, "parquetBytes"),
+              num_rows: sum(of, "numRows"),
+              num_columns: of[0]?.features.length ?? 0,
+            };
+          }),
+          splits: result.splits.map((s) => ({
+            dataset: repo.id,
+            config: s.config,
+            split: s.split,
+            num_bytes_parquet_files: s.parquetBytes,
+            num_rows: s.numRows,
+            num_columns: s.features.length,
+          })),
+        },
+        pending: [],
+        failed: [],
+        partial: result.splits.some((s) => s.partial),
+      };
+    },
+
+    /** The conversion's state for the hub's own page: queued, running, done or failed (with its reason). */
+    async status(actor: RepoActor, id: string | undefined) {
+      const repo = await dataset(actor, id);
+      const job = await deps.viewer.job(repo);
+      return job
+        ? {
+            status: job.status,
+            commit: job.commitOid,
+            convertedCommit: job.convertedOid ?? null,
+            error: job.error ?? null,
+          }
+        : { status: "none", commit: null, convertedCommit: null, error: null };
+    },
+  };
+}
+
+export type ViewerApi = ReturnType<typeof createViewerApi>;

@@ -1,0 +1,62 @@
+/**
+ * The engine's conversion and its query sandbox: caller-written text (`/filter`'s where and orderby, the SQL
+ * console) runs in an instance that may read only the Parquet cache, install nothing and change no setting.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createViewerEngine, parseDuckJson } from "./viewer-engine.js";
+
+const dir = mkdtempSync(join(tmpdir(), "viewer-engine-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const engine = createViewerEngine({
+  parquetDir: join(dir, "parquet"),
+  workDir: join(dir, "work"),
+  threads: 1,
+});
+
+describe("viewer engine", () => {
+  it("converts a CSV to Parquet typed as pandas types it, and pages it", async () => {
+    const csv = join(dir, "a.csv");
+    writeFileSync(csv, "n,x,word,day\n1,0.5,un,2024-01-01\n2,,deux,2024-01-02\n");
+    const written = await engine.convert("csv", [csv], join(dir, "parquet", "out"), 1e8);
+    expect(written.map((file) => file.numRows)).toEqual([2]);
+    expect(written[0]!.localPath).toMatch(/0000\.parquet$/);
+    expect((await engine.features(written[0]!.localPath)).map((f) => [f.name, f.type])).toEqual([
+      ["n", { dtype: "int64", _type: "Value" }],
+      ["x", { dtype: "float64", _type: "Value" }],
+      ["word", { dtype: "string", _type: "Value" }],
+      ["day", { dtype: "string", _type: "Value" }],
+    ]);
+    expect(
+      await engine.rows(`SELECT * FROM read_parquet('${written[0]!.localPath}') LIMIT 1 OFFSET 1`),
+    ).toEqual([{ n: 2, x: null, word: "deux", day: "2024-01-02" }]);
+  });
+
+  it("refuses a ragged CSV rather than dropping rows", async () => {
+    const csv = join(dir, "ragged.csv");
+    writeFileSync(csv, "a,b\n1,2\n3,4,5\n");
+    await expect(engine.convert("csv", [csv], join(dir, "work", "ragged"), 1e8)).rejects.toThrow(/CSV/);
+  });
+
+  it.each([
+    ["a local file", "SELECT * FROM read_csv('/etc/passwd')"],
+    ["a local text", "SELECT * FROM read_text('/etc/hostname')"],
+    ["ATTACH", "SELECT 1 FROM (SELECT 1) WHERE 1 = 1; ATTACH '/tmp/viewer-attack.db'"],
+    ["an extension install", "INSTALL httpfs"],
+    ["a setting change", "SET enable_external_access = true"],
+    ["a remote file", "SELECT * FROM read_parquet('https://example.com/x.parquet')"],
+  ])("refuses %s in the query instance", async (_what, sql) => {
+    await expect(engine.scalar(sql)).rejects.toThrow();
+  });
+
+  it("answers NaN and infinities as null, as JSON has neither", () => {
+    expect(parseDuckJson('{"a":NaN,"b":-Infinity,"c":"NaN","d":[Infinity,1]}')).toEqual({
+      a: null,
+      b: null,
+      c: "NaN",
+      d: [null, 1],
+    });
+  });
+});

@@ -1,0 +1,238 @@
+import { mkdir, readdir, rename, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import {
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBListType,
+  type DuckDBStructType,
+  type DuckDBType,
+  DuckDBTypeId,
+} from "@duckdb/node-api";
+import type { DataFormat } from "./data-files.js";
+import type { Feature } from "./viewer-records.js";
+
+/**
+ * The dataset viewer's engine: DuckDB (docs/decisions/dataset-viewer.md). Two instances: one converts the
+ * hub's own temporary copies of a dataset's files to Parquet; the other answers the viewer's queries and is
+ * locked down once at start (no file outside the Parquet cache, no extension installs, no network, bounded
+ * memory and threads), since `/filter` puts caller-written `where` and `orderby` text into its queries.
+ */
+
+export interface EngineOptions {
+  /** Where converted Parquet files are cached by sha256 (the query instance may read only there). */
+  parquetDir: string;
+  /** Scratch space of conversions (DuckDB spills there when a conversion outgrows its memory). */
+  workDir: string;
+  threads?: number;
+  /** DuckDB's memory_limit per instance, e.g. "512MB". */
+  memoryLimit?: string;
+}
+
+/** One Parquet file written by a conversion, in order. */
+export interface WrittenFile {
+  localPath: string;
+  numRows: number;
+}
+
+/** The SQL string literal of a text (single quotes doubled). */
+export const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
+/** A quoted SQL identifier. */
+export const sqlIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The reader of each format, over the local files of one split. */
+function readerSql(format: DataFormat, paths: readonly string[]): string {
+  const list = `[${paths.map(sqlString).join(", ")}]`;
+  switch (format) {
+    case "csv":
+    case "tsv":
+      // pandas' inference as the `datasets` library's CSV builder does it: integers, floats, booleans and
+      // strings (dates stay strings there too); a row with another number of columns is an error (`skip = 0`:
+      // else the sniffer may skip the rows before a ragged one and read nothing, silently).
+      return `read_csv(${list}, header = true, skip = 0, delim = ${format === "tsv" ? "'\\t'" : "','"}, strict_mode = true,
+        null_padding = false, auto_type_candidates = ['BOOLEAN', 'BIGINT', 'DOUBLE', 'VARCHAR'], union_by_name = true)`;
+    case "json":
+      return `read_json(${list}, format = 'auto', union_by_name = true)`;
+    case "parquet":
+      return `read_parquet(${list}, union_by_name = true)`;
+  }
+}
+
+/** The `datasets` feature of a DuckDB column type. */
+export function featureOf(type: DuckDBType): Feature {
+  const value = (dtype: string): Feature => ({ dtype, _type: "Value" });
+  switch (type.typeId) {
+    case DuckDBTypeId.BOOLEAN:
+      return value("bool");
+    case DuckDBTypeId.TINYINT:
+      return value("int8");
+    case DuckDBTypeId.SMALLINT:
+      return value("int16");
+    case DuckDBTypeId.INTEGER:
+      return value("int32");
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.HUGEINT:
+      return value("int64");
+    case DuckDBTypeId.UTINYINT:
+      return value("uint8");
+    case DuckDBTypeId.USMALLINT:
+      return value("uint16");
+    case DuckDBTypeId.UINTEGER:
+      return value("uint32");
+    case DuckDBTypeId.UBIGINT:
+      return value("uint64");
+    case DuckDBTypeId.FLOAT:
+      return value("float32");
+    case DuckDBTypeId.DOUBLE:
+    case DuckDBTypeId.DECIMAL:
+      return value("float64");
+    case DuckDBTypeId.VARCHAR:
+      return value("string");
+    case DuckDBTypeId.BLOB:
+      return value("binary");
+    case DuckDBTypeId.DATE:
+      return value("date32");
+    case DuckDBTypeId.TIME:
+      return value("time64[us]");
+    case DuckDBTypeId.TIMESTAMP:
+      return value("timestamp[us]");
+    case DuckDBTypeId.TIMESTAMP_S:
+      return value("timestamp[s]");
+    case DuckDBTypeId.TIMESTAMP_MS:
+      return value("timestamp[ms]");
+    case DuckDBTypeId.TIMESTAMP_NS:
+      return value("timestamp[ns]");
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return value("timestamp[us, tz=UTC]");
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY:
+      return { feature: featureOf((type as DuckDBListType).valueType), _type: "List" };
+    case DuckDBTypeId.STRUCT: {
+      const struct = type as DuckDBStructType;
+      return Object.fromEntries(
+        struct.entryNames.map((name, index) => [name, featureOf(struct.entryTypes[index]!)]),
+      );
+    }
+    default:
+      return value("string");
+  }
+}
+
+/** DuckDB's JSON may hold NaN and ±Infinity, which JSON has not: the public viewer answers them as null. */
+export function parseDuckJson(text: string): unknown {
+  return JSON.parse(
+    text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g, (token) => (token.startsWith('"') ? token : "null")),
+  );
+}
+
+export function createViewerEngine(options: EngineOptions) {
+  const threads = String(options.threads ?? 2);
+  const memoryLimit = options.memoryLimit ?? "512MB";
+  let converting: Promise<DuckDBConnection> | undefined;
+  let querying: Promise<DuckDBConnection> | undefined;
+
+  async function converter(): Promise<DuckDBConnection> {
+    converting ??= (async () => {
+      await mkdir(options.workDir, { recursive: true });
+      const instance = await DuckDBInstance.create(":memory:", {
+        threads,
+        memory_limit: memoryLimit,
+        temp_directory: join(options.workDir, "duckdb-spill"),
+        autoinstall_known_extensions: "false",
+        autoload_known_extensions: "false",
+        preserve_insertion_order: "true",
+      });
+      return instance.connect();
+    })();
+    return converting;
+  }
+
+  async function queries(): Promise<DuckDBConnection> {
+    querying ??= (async () => {
+      await mkdir(options.parquetDir, { recursive: true });
+      const instance = await DuckDBInstance.create(":memory:", {
+        threads,
+        memory_limit: memoryLimit,
+        autoinstall_known_extensions: "false",
+        autoload_known_extensions: "false",
+      });
+      const connection = await instance.connect();
+      await connection.run(`SET allowed_directories = [${sqlString(`${options.parquetDir}/`)}]`);
+      await connection.run("SET enable_external_access = false");
+      await connection.run("SET lock_configuration = true");
+      return connection;
+    })();
+    return querying;
+  }
+
+  return {
+    parquetDir: options.parquetDir,
+
+    /**
+     * Converts one split's local files to Parquet files of about `fileBytes` each in `outDir` (emptied first),
+     * returned in order with their row counts. Throws DuckDB's error (a ragged CSV, a bad JSON line...).
+     */
+    async convert(
+      format: DataFormat,
+      paths: readonly string[],
+      outDir: string,
+      fileBytes: number,
+    ): Promise<WrittenFile[]> {
+      const connection = await converter();
+      await rm(outDir, { recursive: true, force: true });
+      await mkdir(dirname(outDir), { recursive: true });
+      await connection.run(
+        `COPY (SELECT * FROM ${readerSql(format, paths)}) TO ${sqlString(outDir)}
+         (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000, FILE_SIZE_BYTES ${Math.floor(fileBytes)},
+          FILENAME_PATTERN 'part_{i}')`,
+      );
+      const parts = (await readdir(outDir))
+        .filter((name) => /^part_\d+\.parquet$/.test(name))
+        .sort((a, b) => Number(a.slice(5, -8)) - Number(b.slice(5, -8)));
+      const written: WrittenFile[] = [];
+      for (const [index, name] of parts.entries()) {
+        const localPath = join(outDir, `${String(index).padStart(4, "0")}.parquet`);
+        await rename(join(outDir, name), localPath);
+        const counted = await connection.runAndReadAll(
+          `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(localPath)})`,
+        );
+        written.push({ localPath, numRows: Number(counted.getRows()[0]![0]) });
+      }
+      return written;
+    },
+
+    /** The columns of a Parquet file, as `datasets` features. */
+    async features(localPath: string): Promise<{ name: string; type: Feature }[]> {
+      const connection = await converter();
+      const result = await connection.runAndReadAll(
+        `SELECT * FROM read_parquet(${sqlString(localPath)}) LIMIT 0`,
+      );
+      return result
+        .columnNames()
+        .map((name, index) => ({ name, type: featureOf(result.columnTypes()[index]!) }));
+    },
+
+    /** Rows of a query over cached Parquet files, each as a JSON object (NaN and infinities as null). */
+    async rows(sql: string): Promise<Record<string, unknown>[]> {
+      const connection = await queries();
+      const result = await connection.runAndReadAll(
+        `SELECT to_json(__viewer_row)::VARCHAR FROM (${sql}) __viewer_row`,
+      );
+      return result.getRows().map((row) => parseDuckJson(String(row[0])) as Record<string, unknown>);
+    },
+
+    /** One value of a query (a count). */
+    async scalar(sql: string): Promise<unknown> {
+      const connection = await queries();
+      const result = await connection.runAndReadAll(sql);
+      const value = result.getRows()[0]?.[0];
+      return typeof value === "bigint" ? Number(value) : value;
+    },
+
+    /** Rows of a query as plain JSON values (statistics). */
+    async records(sql: string): Promise<Record<string, unknown>[]> {
+      return this.rows(sql);
+    },
+  };
+}
+
+export type ViewerEngine = ReturnType<typeof createViewerEngine>;

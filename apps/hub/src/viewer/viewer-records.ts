@@ -1,0 +1,30 @@
+/** A `datasets` feature type, as the public viewer answers it (`{"dtype": "int64", "_type": "Value"}`...). */
+export type Feature =
+  | { _type: "Value"; dtype: string }
+  | { _type: "List"; feature: Feature }
+  | { _type: "Sequence"; feature: Feature }
+  | { [field: string]: Feature };
+
+/** One converted split: its Parquet files on `refs/convert/parquet` and what they hold. */
+export interface ConvertedSplit {
+  config: string;
+  split: string;
+  /** Columns in order, with their feature types. */
+  features: { name: string; type: Feature }[];
+  numRows: number;
+  /** Bytes of the original files of the split, and of its Parquet files. */
+  originalBytes: number;
+  parquetBytes: number;
+  /** Only the first part of the split was converted (it is larger than the conversion limit). */
+  partial: boolean;
+  files: { path: string; sha256: string; size: number; numRows: number }[];
+}
+
+/** What converting one commit of a dataset produced. */
+export interface ConversionResult {
+  splits: ConvertedSplit[];
+  /** The commit of `refs/convert/parquet` that holds the Parquet files. */
+  parquetCommit: string;
+  /** The commit of main that was converted. */
+  sourceCommit: string;
+}

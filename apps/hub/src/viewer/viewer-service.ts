@@ -1,0 +1,285 @@
+import { randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { type Logger, silentLogger } from "../logger.js";
+import type { FileRecord, RepoRecord } from "../repos/repo-records.js";
+import type { RepoService } from "../repos/repo-service.js";
+import { branchRef } from "../repos/revision.js";
+import { DataFilesError, findDataFiles, formatOf } from "./data-files.js";
+import type { ViewerEngine } from "./viewer-engine.js";
+import type { ConversionResult, ConvertedSplit } from "./viewer-records.js";
+import type { ViewerJob, ViewerTable } from "./viewer-table.js";
+
+/** Where the hub keeps each dataset's Parquet files, as the public hub does. */
+export const PARQUET_REF = "refs/convert/parquet";
+/** The public viewer converts the first 5 GB of a split; a larger one is marked partial. */
+const SPLIT_LIMIT_BYTES = 5 * 1000 ** 3;
+/** About 500 MB per Parquet file, as the public hub's. */
+const PARQUET_FILE_BYTES = 500 * 1000 ** 2;
+const CONVERTER = "parquet-converter";
+
+export interface ViewerServiceDeps {
+  table: ViewerTable;
+  repos: RepoService;
+  engine: ViewerEngine;
+  /** A content's bytes (blob store or Xet), or undefined when the hub does not hold them. */
+  openContent(
+    repoKey: number,
+    file: Pick<FileRecord, "sha256" | "size" | "path">,
+  ): Promise<Readable | undefined>;
+  /** Scratch space of conversions. */
+  workDir: string;
+  concurrency?: number;
+  leaseMs?: number;
+  pollMs?: number;
+  maxAttempts?: number;
+  splitLimitBytes?: number;
+  workerId?: string;
+  logger?: Logger;
+  now?: () => Date;
+}
+
+/**
+ * The dataset viewer's conversions: a commit to a dataset's main branch queues its conversion (one job per
+ * repository, in the database: replicas share it through leases and a restart resumes it, as the scanner's
+ * queue); a worker finds its configs and splits as the `datasets` library does, converts each split to Parquet
+ * with the engine and commits the files to `refs/convert/parquet`, or records why it could not.
+ */
+export function createViewerService(deps: ViewerServiceDeps) {
+  const { table, repos, engine } = deps;
+  const now = deps.now ?? (() => new Date());
+  const logger = deps.logger ?? silentLogger;
+  const concurrency = Math.max(1, deps.concurrency ?? 1);
+  const leaseMs = deps.leaseMs ?? 10 * 60_000;
+  const pollMs = deps.pollMs ?? 5_000;
+  const maxAttempts = deps.maxAttempts ?? 3;
+  const splitLimit = deps.splitLimitBytes ?? SPLIT_LIMIT_BYTES;
+  const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const iso = (offsetMs = 0) => new Date(now().getTime() + offsetMs).toISOString();
+
+  let running = false;
+  let wake: (() => void) | undefined;
+  const workers: Promise<void>[] = [];
+
+  async function download(repoKey: number, file: FileRecord, to: string): Promise<void> {
+    const stream = await deps.openContent(repoKey, file);
+    if (!stream) throw new Error(`${file.path}: this hub does not hold its content (sha256:${file.sha256}).`);
+    await pipeline(stream, createWriteStream(to));
+  }
+
+  /** Converts one commit of a dataset: the splits and their Parquet files on refs/convert/parquet. */
+  async function convert(repo: RepoRecord, commitOid: string): Promise<ConversionResult> {
+    const files = await repos.files(repo, commitOid);
+    const byPath = new Map(files.map((file) => [file.path, file]));
+    const readme = byPath.get("README.md");
+    const configs = findDataFiles(
+      files.map((file) => file.path),
+      readme ? await repos.readText(readme) : undefined,
+    );
+    if (configs.length === 0) {
+      throw new DataFilesError("The dataset holds no CSV, TSV, JSON, JSON Lines or Parquet file to show.");
+    }
+    const work = await mkdtemp(join(deps.workDir, "convert-"));
+    try {
+      const splits: ConvertedSplit[] = [];
+      const committed: FileRecord[] = [];
+      for (const config of configs) {
+        for (const split of config.splits) {
+          const inputs: string[] = [];
+          let originalBytes = 0;
+          let partial = false;
+          for (const [index, path] of split.paths.entries()) {
+            const file = byPath.get(path)!;
+            if (originalBytes > 0 && originalBytes + file.size > splitLimit) {
+              partial = true;
+              break;
+            }
+            originalBytes += file.size;
+            const extension =
+              formatOf(path) === "json" ? path.slice(path.lastIndexOf(".")) : `.${config.format}`;
+            const local = join(work, `in-${inputs.length}-${index}${extension}`);
+            await download(repo.key, file, local);
+            inputs.push(local);
+          }
+          const outDir = join(work, "out", config.config, split.split);
+          let written: Awaited<ReturnType<ViewerEngine["convert"]>>;
+          try {
+            written = await engine.convert(config.format, inputs, outDir, PARQUET_FILE_BYTES);
+          } catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            throw new DataFilesError(
+              `Config ${config.config}, split ${split.split} (${split.paths.join(", ")}): ${reason}`,
+            );
+          }
+          for (const input of inputs) await rm(input, { force: true });
+          const features = written[0] ? await engine.features(written[0].localPath) : [];
+          const stored: ConvertedSplit["files"] = [];
+          for (const [index, part] of written.entries()) {
+            const size = (await stat(part.localPath)).size;
+            const info = await repos.putBlob(createReadStream(part.localPath), { size });
+            const path = `${config.config}/${split.split}/${String(index).padStart(4, "0")}.parquet`;
+            committed.push(repos.lfsFile(path, info.sha256, info.size));
+            stored.push({ path, sha256: info.sha256, size: info.size, numRows: part.numRows });
+            // Kept in the query cache: the first reads need not fetch it back from the blob store.
+            await rename(part.localPath, join(engine.parquetDir, `${info.sha256}.parquet`)).catch(() => {});
+          }
+          splits.push({
+            config: config.config,
+            split: split.split,
+            features,
+            numRows: stored.reduce((sum, file) => sum + file.numRows, 0),
+            originalBytes,
+            parquetBytes: stored.reduce((sum, file) => sum + file.size, 0),
+            partial,
+            files: stored,
+          });
+        }
+      }
+      const result = await repos.replaceRefTree(repo, PARQUET_REF, committed, {
+        title: `Update parquet files (commit ${commitOid.slice(0, 7)})`,
+        author: CONVERTER,
+      });
+      return { splits, parquetCommit: result.commit.oid, sourceCommit: commitOid };
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  async function runClaimed(job: ViewerJob): Promise<void> {
+    const renew = setInterval(() => {
+      table.renewLease(job.repoKey, workerId, iso(leaseMs)).catch(() => {});
+    }, leaseMs / 3);
+    renew.unref();
+    try {
+      const repo = await repos.byKey(job.repoKey);
+      if (!repo) {
+        await table.finish(job.repoKey, workerId, {
+          commitOid: job.commitOid,
+          now: iso(),
+          error: "The repository is gone.",
+        });
+        return;
+      }
+      try {
+        const result = await convert(repo, job.commitOid);
+        await table.finish(job.repoKey, workerId, { commitOid: job.commitOid, now: iso(), result });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        // A broken file fails the same way every time: recorded at once. Anything else is retried.
+        if (error instanceof DataFilesError || job.attempts >= maxAttempts) {
+          logger.log("warn", "dataset conversion failed", { repo: repo.id, reason });
+          await table.finish(job.repoKey, workerId, { commitOid: job.commitOid, now: iso(), error: reason });
+        } else {
+          logger.log("warn", "dataset conversion failed, retrying", { repo: repo.id, reason });
+          await table.release(job.repoKey, workerId);
+        }
+      }
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  async function processOne(): Promise<boolean> {
+    const job = await table.claim(workerId, iso(), iso(leaseMs));
+    if (!job) return false;
+    await runClaimed(job);
+    return true;
+  }
+
+  async function workerLoop(): Promise<void> {
+    while (running) {
+      const worked = await processOne().catch((error: unknown) => {
+        logger.log("error", "dataset conversion worker failed", { error: String(error) });
+        return false;
+      });
+      if (!worked && running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pollMs);
+          timer.unref();
+          const previous = wake;
+          wake = () => {
+            clearTimeout(timer);
+            previous?.();
+            resolve();
+          };
+        });
+      }
+    }
+  }
+
+  function kick(): void {
+    const current = wake;
+    wake = undefined;
+    current?.();
+  }
+
+  /** The Parquet file of a converted split as a local path the engine may read (fetched once into the cache). */
+  async function localParquet(
+    file: { sha256: string; size: number; path: string },
+    repoKey: number,
+  ): Promise<string> {
+    const local = join(engine.parquetDir, `${file.sha256}.parquet`);
+    if (
+      await stat(local).then(
+        () => true,
+        () => false,
+      )
+    )
+      return local;
+    await mkdir(engine.parquetDir, { recursive: true });
+    const partial = `${local}.${randomBytes(4).toString("hex")}.part`;
+    try {
+      await download(repoKey, { ...file, blobOid: "", lfs: true }, partial);
+      await rename(partial, local);
+    } finally {
+      await rm(partial, { force: true });
+    }
+    return local;
+  }
+
+  return {
+    workerId,
+    localParquet,
+
+    /** A commit moved a dataset's main branch: its conversion is queued (the files are not looked at here). */
+    async commitRecorded(repo: RepoRecord, ref: string | undefined): Promise<void> {
+      if (repo.type !== "dataset" || ref !== branchRef("main")) return;
+      const head = await repos.refTarget(repo, branchRef("main"));
+      if (!head) return;
+      await table.enqueue(repo.key, head, iso());
+      kick();
+    },
+
+    /** The repository's conversion job (its state, last result or error), or undefined if never queued. */
+    job: (repo: RepoRecord) => table.get(repo.key),
+
+    async start(): Promise<void> {
+      if (running) return;
+      await mkdir(deps.workDir, { recursive: true });
+      running = true;
+      for (let index = 0; index < concurrency; index++) workers.push(workerLoop());
+    },
+
+    async stop(): Promise<void> {
+      running = false;
+      kick();
+      await Promise.all(workers.splice(0));
+    },
+
+    /** Converts until nothing is left to claim (tests); returns how many jobs ran. */
+    async drain(): Promise<number> {
+      await mkdir(deps.workDir, { recursive: true });
+      let ran = 0;
+      while (await processOne()) ran++;
+      return ran;
+    },
+
+    status: () => table.counts(),
+  };
+}
+
+export type ViewerService = ReturnType<typeof createViewerService>;

@@ -1,0 +1,73 @@
+/**
+ * The dataset viewer end to end: datasets made with pyarrow and pandas and uploaded with huggingface_hub;
+ * their conversion drained from the queue; the viewer's answers compared with pyarrow's reading of the same
+ * files, and `datasets.load_dataset(revision="refs/convert/parquet")` with loading the originals.
+ */
+import { mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { userToken } from "../__fixtures__/accounts.js";
+import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
+
+const CLIENT = fileURLToPath(new URL("./__fixtures__/viewer_client.py", import.meta.url));
+const hub = useTestHub();
+
+describe("dataset viewer", () => {
+  it("converts datasets to refs/convert/parquet and answers as the public viewer", async () => {
+    const token = await userToken(hub.store, "alice");
+    const home = mkdtempSync(join(hub.dir, "hf-"));
+    const env = hfClientEnv(hub.url, home, { HF_TOKEN: token });
+    const made = await runPython([CLIENT, "make"], env);
+    expect(made.stderr.slice(-2000), "uploads").toBe(made.code === 0 ? made.stderr.slice(-2000) : "");
+    expect(made.code).toBe(0);
+    // Each dataset's last commit queued one job; the rejected ragged CSV does not stop the others.
+    const ran = await hub.viewer!.drain();
+    expect(ran).toBe(5);
+    const checked = await runPython([CLIENT, "check"], env);
+    if (checked.code !== 0) throw new Error(checked.stderr.slice(-3000));
+    const found = JSON.parse(checked.stdout);
+
+    expect(found.rows_equal, JSON.stringify(found.first_diff)).toBe(true);
+    expect(found.num_rows_total).toBe(250);
+    expect(found.partial).toBe(false);
+    expect(found.row_idx).toEqual([0, 100, 200]);
+    expect(found.features).toEqual([
+      { feature_idx: 0, name: "i", type: { dtype: "int64", _type: "Value" } },
+      { feature_idx: 1, name: "f", type: { dtype: "float64", _type: "Value" } },
+      { feature_idx: 2, name: "s", type: { dtype: "string", _type: "Value" } },
+      { feature_idx: 3, name: "ts", type: { dtype: "timestamp[us, tz=UTC]", _type: "Value" } },
+      { feature_idx: 4, name: "l", type: { feature: { dtype: "int64", _type: "Value" }, _type: "List" } },
+      {
+        feature_idx: 5,
+        name: "st",
+        type: { a: { dtype: "int64", _type: "Value" }, b: { dtype: "string", _type: "Value" } },
+      },
+    ]);
+    const splitsOf = (answer: { splits: { config: string; split: string }[] }) =>
+      answer.splits.map((s) => `${s.config}/${s.split}`);
+    expect(splitsOf(found.splits_types)).toEqual(["default/train", "default/test"]);
+    expect(splitsOf(found.splits_yaml)).toEqual(["first/train", "second/train", "second/test"]);
+    expect(found.first_rows_yaml_second_test.rows).toEqual([
+      { row_idx: 0, row: { q: "c?", tags: ["y", "z"] }, truncated_cells: [] },
+    ]);
+    expect(splitsOf(found.splits_names)).toEqual(["default/train", "default/validation", "default/test"]);
+    expect(found.ragged.status).toBe(500);
+    expect(found.ragged.body.error).toMatch(/split train \(train\.csv\)/);
+    expect(found.search.num_rows_total).toBe(11);
+    expect(found.search.rows.map((r: { row_idx: number }) => r.row_idx)).toEqual([1, 10, 11, 12, 13]);
+    expect(found.size_names.size.dataset.num_rows).toBe(42);
+    expect(found.parquet_names.parquet_files.map((f: { url: string }) => f.url)).toEqual(
+      ["train", "validation", "test"].map(
+        (split) =>
+          `${hub.publicUrl}/datasets/alice/names/resolve/refs%2Fconvert%2Fparquet/default/${split}/0000.parquet`,
+      ),
+    );
+    expect(found.secret_anonymous).toBe(404);
+    expect(found.secret_owner).toBe(200);
+    expect(found.too_long).toBe(400);
+    expect(found["load_alice/names"]).toEqual({ splits: ["test", "train", "validation"], equal: true });
+    expect(found["load_alice/types"]).toEqual({ splits: ["test", "train"], equal: true });
+  }, 240_000);
+});
