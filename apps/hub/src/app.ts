@@ -68,6 +68,10 @@ import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
 import { providerSettingsService } from "./router/provider-settings-service.js";
+import { noSecretBox, type SecretBox } from "./router/own-provider-secrets.js";
+import { createOwnProvidersRegistry, type OwnProvidersRegistry } from "./router/own-providers-registry.js";
+import { ownProvidersRoutes } from "./router/own-providers-routes.js";
+import { ownProvidersService } from "./router/own-providers-service.js";
 import { isRouterPath, routerRoutes } from "./router/router-routes.js";
 import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { usageService } from "./router/usage-service.js";
@@ -82,6 +86,13 @@ import type { Store } from "./store/store.js";
 import { assembleViewer } from "./viewer/viewer-assembly.js";
 import { VIEWER_PATH } from "./viewer/viewer-routes.js";
 import type { ViewerService } from "./viewer/viewer-service.js";
+import type { HubEventRecorder } from "./webhooks/hub-events.js";
+import { webhooksRoutes } from "./webhooks/webhooks-routes.js";
+import {
+  createWebhooksService,
+  type DeliverySettings,
+  type WebhooksService,
+} from "./webhooks/webhooks-service.js";
 
 export interface AppLimits {
   /** Largest JSON body the API accepts (admin writes). */
@@ -158,6 +169,17 @@ export interface AppDeps {
     expose?(service: ScanService): void;
   };
   /**
+   * Webhooks (webhooks/): WEBHOOK_ALLOW_PRIVATE, the delivery settings, and origins that are the hub too
+   * besides its public URL (its listening address). The app builds the service and hands it to `expose`
+   * (start-hub.ts starts its delivery workers and stops them on close); without `expose` nothing delivers.
+   */
+  webhooks?: {
+    allowPrivate?: boolean;
+    delivery?: Partial<DeliverySettings>;
+    hubOrigins?: readonly string[];
+    expose?(service: WebhooksService): void;
+  };
+  /**
    * The dataset viewer (viewer/, docs/decisions/dataset-viewer.md): its local directory (Parquet cache and
    * conversions' scratch space). The app builds the conversion service and hands it to `expose` (start-hub.ts
    * starts its workers and stops them on close; tests drain it). Unset: no viewer API.
@@ -189,6 +211,12 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const logger = deps.logger ?? silentLogger;
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const app = new Hono<HubEnv>();
+    /**
+     * The administrator's own providers (router/own-providers-*.ts): the registry start-hub.ts health-checks,
+     * and the box that seals their keys. Without them the app makes a registry of its own (no periodic
+     * checks) and refuses to store keys.
+     */
+    ownProviders?: { registry: OwnProvidersRegistry; secrets: () => SecretBox };
   const hubPublicUrl = normalizePublicUrl(deps.publicUrl ?? DEFAULT_PUBLIC_URL);
   const accounts = deps.store.accounts;
   const resolver = deps.actorResolver ?? createActorResolver({ accounts, adminToken: deps.adminToken });
@@ -216,6 +244,19 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     providerOrder: providerSettings.order,
   });
 
+  const webhooks = createWebhooksService({
+    store: deps.store,
+    authorizer,
+    publicUrl: hubPublicUrl,
+    targets: {
+      allowPrivate: deps.webhooks?.allowPrivate ?? false,
+      hubOrigins: () => [new URL(hubPublicUrl).origin, ...(deps.webhooks?.hubOrigins ?? [])],
+    },
+    delivery: deps.webhooks?.delivery,
+    logger,
+  });
+  deps.webhooks?.expose?.(webhooks);
+
   const metrics = deps.metrics ?? createMetrics();
   app.use("*", hubRequestId());
   app.use("*", metrics.middleware);
@@ -227,6 +268,23 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     secureHeaders({
       // The API and the widget script are meant to be read from other origins.
       crossOriginResourcePolicy: "cross-origin",
+  const ownSecrets = deps.router?.ownProviders?.secrets ?? noSecretBox;
+  const ownRegistry =
+    deps.router?.ownProviders?.registry ??
+    createOwnProvidersRegistry({
+      db: deps.store.db,
+      secrets: ownSecrets,
+      dispatcher: deps.router?.dispatcher ?? getGlobalDispatcher(),
+      logger,
+    });
+  const ownProviders = ownProvidersService({
+    db: deps.store.db,
+    secrets: ownSecrets,
+    findModel: (id) => catalogue.find(id),
+    health: (name) => ownRegistry.health(name),
+    onChanged: () => ownRegistry.invalidate(),
+  });
+
       crossOriginEmbedderPolicy: false,
     }),
   );
@@ -279,7 +337,14 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   );
 
   const repositories = deps.blobs
-    ? mountRepositories(app, { ...deps, blobs: deps.blobs, metrics }, hubPublicUrl, authorizer)
+    ? mountRepositories(
+        app,
+        { ...deps, blobs: deps.blobs, metrics },
+        hubPublicUrl,
+        authorizer,
+        webhooks.recorder,
+      )
+      ownProviders: ownRegistry,
     : undefined;
 
   app.route(
@@ -301,6 +366,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/tasks", tasksRoutes({ catalogue }));
   app.route("/api/libraries", librariesRoutes({ catalogue }));
   app.route("/api", whoamiRoutes());
+  app.route("/api/settings/webhooks", webhooksRoutes({ webhooks, maxBodyBytes: limits.apiBodyBytes }));
   app.route(
     "/api/settings/tokens",
     settingsTokensRoutes({
@@ -362,6 +428,15 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/users", usersRoutes(accountsOps));
   const reposListing = createReposListingService(deps.store);
   app.route("/api/datasets", repoListingRoutes(reposListing, "dataset"));
+  app.route(
+    "/api/admin/own-providers",
+    ownProvidersRoutes({
+      ownProviders,
+      authorizer,
+      maxBodyBytes: limits.apiBodyBytes,
+      checkHealth: () => ownRegistry.checkAll(),
+    }),
+  );
   app.route("/api/spaces", repoListingRoutes(reposListing, "space"));
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(
@@ -448,6 +523,7 @@ function mountRepositories(
   deps: AppDeps & { blobs: BlobStore },
   publicUrl: string,
   authorizer: Authorizer,
+  events: HubEventRecorder,
 ): { access: RepoAccess; mirror?: RepoMirror } {
   const { signer: xetSigner, ready: xetSignerReady } = XetSigner.fromMeta(deps.store.meta);
   // The signing key comes from the database: requests wait for it (once, at start) before any route uses it.
@@ -473,6 +549,7 @@ function mountRepositories(
   const repos = createRepoService({
     store: deps.store,
     blobs: deps.blobs,
+    events,
     // Queued after the commit answered: the scan never runs in the upload's request.
     onFilesRecorded: (repo, files, ref) => {
       scanner?.enqueue(repo, files).catch((error: unknown) => {
@@ -544,7 +621,7 @@ function mountRepositories(
     cas,
     redirectDownloads: deps.blobDownload === "redirect",
     scanning: scanner,
-    discussions: createDiscussionsService({ store: deps.store, repos }),
+    discussions: createDiscussionsService({ store: deps.store, repos, events }),
     claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),
     accessRequests: createAccessRequestsService(deps.store),
     catalogue: {

@@ -27,6 +27,8 @@ import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { seedRepositories } from "./repos/seed-repositories.js";
 import type { ForwardTimeouts } from "./router/forward.js";
+import { createSecretBox, loadSecretsKey, type SecretBox } from "./router/own-provider-secrets.js";
+import { createOwnProvidersRegistry } from "./router/own-providers-registry.js";
 import { createProviderAgent } from "./router/provider-agent.js";
 import { isServedMapping } from "./router/served.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
@@ -38,6 +40,7 @@ import type { BlobStore } from "./storage/blob-store.js";
 import { type BlobDownloadMode, type BlobStoreSetting, openBlobStore } from "./storage/blob-store-config.js";
 import { openStore, type Store } from "./store/store.js";
 import type { ViewerService } from "./viewer/viewer-service.js";
+import type { DeliverySettings, WebhooksService } from "./webhooks/webhooks-service.js";
 
 export interface StartHubOptions {
   /** 0 (the default) picks a free port. */
@@ -85,7 +88,21 @@ export interface StartHubOptions {
   /** Let callers' `x-sim-*` headers reach provider-sim (tests and the benchmark only; default false). */
   forwardSimHeaders?: boolean;
   /** Mirror an upstream hub (UPSTREAM_URL and the MIRROR_* settings: mirror/mirror-config.ts). */
+  /**
+   * SECRETS_KEY: what own providers' API keys are sealed with (router/own-provider-secrets.ts); unset, a key
+   * the hub writes to `dataDir/secrets.key`.
+   */
+  secretsKey?: string;
+  /** How often the own providers' health is checked (router/own-providers-registry.ts); default 15 s. */
+  ownProvidersHealthIntervalMs?: number;
   mirror?: MirrorSettings;
+  /** Webhooks (webhooks/webhooks-service.ts): WEBHOOK_ALLOW_PRIVATE and the delivery settings. */
+  webhooks?: {
+    allowPrivate?: boolean;
+    delivery?: Partial<DeliverySettings>;
+    /** Run the delivery workers in this process (default true); events are queued either way. */
+    workers?: boolean;
+  };
   /** SCAN_POLICY and SCAN_CONCURRENCY (scanning/scan-config.ts); default warn, one scan at a time. */
   /** The dataset viewer's conversion workers (default on) and how often an idle one polls the queue. */
   viewer?: { workers?: boolean; pollMs?: number };
@@ -111,6 +128,8 @@ export interface RunningHub {
   scanning: ScanService | undefined;
   /** The dataset viewer's conversions (queue and workers), when the hub serves repositories. */
   viewer: ViewerService | undefined;
+  /** Webhooks and their delivery workers. */
+  webhooks: WebhooksService | undefined;
   close(): Promise<void>;
 }
 
@@ -223,6 +242,19 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   // Where the mirror writes content while it is fetched (beside the blobs: same disk; swept if left over).
   const pullDir = options.mirror ? await openPullDir(options.dataDir) : undefined;
   const host = options.host ?? "127.0.0.1";
+  // Own providers' keys are sealed with the secrets key, loaded when first needed (a hub that never stores
+  // one writes no key file); their health is checked from start to close.
+  let secretBox: SecretBox | undefined;
+  const ownSecrets = () => {
+    secretBox ??= createSecretBox(loadSecretsKey(options.secretsKey, options.dataDir));
+    return secretBox;
+  };
+  const ownRegistry = createOwnProvidersRegistry({
+    db: store.db,
+    secrets: ownSecrets,
+    dispatcher: providerAgent,
+    logger,
+  });
   // Checked before listening, so a bad URL leaves no socket open.
   const configuredPublicUrl =
     options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
@@ -251,6 +283,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const publicUrl = configuredPublicUrl ?? url;
   let scanService: ScanService | undefined;
   let viewerService: ViewerService | undefined;
+  let webhooksService: WebhooksService | undefined;
   const app = createApp({
     store,
     logger,
@@ -272,6 +305,15 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         : undefined,
     draining: () => closing !== undefined,
     metrics,
+    webhooks: {
+      allowPrivate: options.webhooks?.allowPrivate,
+      delivery: options.webhooks?.delivery,
+      // The listening address is the hub too, whatever PUBLIC_URL says.
+      hubOrigins: [new URL(url).origin],
+      expose: (service) => {
+        webhooksService = service;
+      },
+    },
     viewer: {
       dir: join(options.dataDir, "viewer"),
       pollMs: options.viewer?.pollMs,
@@ -297,13 +339,17 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
       dispatcher: providerAgent,
       timeouts: options.routerTimeouts,
       forwardSimHeaders: options.forwardSimHeaders,
+      ownProviders: { registry: ownRegistry, secrets: ownSecrets },
     },
   });
+  ownRegistry.start(options.ownProvidersHealthIntervalMs);
   honoListener = getRequestListener(app.fetch, { hostname: host });
   // The scanner's workers: off the request path, resuming what a stopped replica left (leases expire).
   if (options.scanning?.workers !== false) await scanService?.start();
   // Dataset conversions, off the request path; a job a stopped replica held is retaken when its lease ends.
   if (options.viewer?.workers !== false) await viewerService?.start();
+  // Webhook deliveries: from the database's queue, resuming what a stopped replica left.
+  if (options.webhooks?.workers !== false) webhooksService?.start();
 
   const xetGc = startXetGc(store, blobs, logger, options.xetGcIntervalMs ?? 60 * 60 * 1000);
 
@@ -325,6 +371,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         // A scan under way ends (its report kept) before the store closes; an unfinished one's lease expires.
         await scanService?.stop().catch(() => {});
         await viewerService?.stop().catch(() => {});
+        // Attempts under way end first; what is still queued is delivered after the next start.
+        await webhooksService?.stop().catch(() => {});
         // A failed close can lose the usage records still queued: said in the log, not swallowed.
         Promise.allSettled([
           store.close(),
@@ -336,6 +384,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
             ["the store", stored],
             ["the provider simulator", simulated],
             ["the connections to providers", agent],
+        await ownRegistry.stop();
           ] as const) {
             if (outcome?.status === "rejected")
               logger.log("error", `shutdown: ${what} did not close cleanly`, {
@@ -358,6 +407,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     routing: upstreams.summary(),
     scanning: scanService,
     viewer: viewerService,
+    webhooks: webhooksService,
   };
 }
 

@@ -15,6 +15,8 @@ export async function startTestHub(options: StartHubOptions): Promise<RunningHub
     scanning: options.scanning ?? { workers: false },
     // Nor background conversions: tests drain the viewer's queue when they want one.
     viewer: options.viewer ?? { workers: false },
+    // Nor webhook deliveries: the queue stays as the test left it unless it asks for workers.
+    webhooks: options.webhooks ?? { workers: false },
   });
 }
 
@@ -91,6 +93,9 @@ export function useTestHub(options: TestHubOptions = {}): TestHub {
     },
     get viewer() {
       return running().hub.viewer;
+    },
+    get webhooks() {
+      return running().hub.webhooks;
     },
     close: () => running().hub.close(),
     get dir() {

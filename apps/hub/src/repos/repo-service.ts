@@ -12,6 +12,7 @@ import {
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
 import { isUniqueViolation } from "../store/database.js";
 import type { Store, StoreTransaction } from "../store/store.js";
+import type { HubEvent, HubEventRecorder } from "../webhooks/hub-events.js";
 import {
   applyCommit,
   type CommitOperation,
@@ -50,6 +51,8 @@ export interface RepoServiceDeps {
    * waiting, so it never slows the answer. `ref` is the ref a commit moved (undefined for imports).
    */
   onFilesRecorded?: (repo: RepoRecord, files: readonly FileRecord[], ref?: string) => void;
+  /** Webhooks' events, queued in the transaction that made them (webhooks/hub-events.ts). */
+  events?: HubEventRecorder;
 }
 
 /** A revision resolved to a commit; `ref` is the full ref name when the revision named one. */
@@ -84,6 +87,7 @@ export function createRepoService({
   blobs,
   now = () => new Date(),
   onFilesRecorded,
+  events,
 }: RepoServiceDeps) {
   const recorded = (repo: RepoRecord, files: readonly FileRecord[], ref?: string) => {
     if (files.length > 0) onFilesRecorded?.(repo, files, ref);
@@ -107,13 +111,99 @@ export function createRepoService({
     return { path, blobOid: gitBlobId(Buffer.from(lfsPointerText(sha256, size))), sha256, size, lfs: true };
   }
 
+  /** Queues a webhook event in `tx`: delivered only if the transaction commits (webhooks/hub-events.ts). */
+  async function emit(tx: StoreTransaction, repo: RepoRecord, event: Omit<HubEvent, "repo">): Promise<void> {
+    if (!events) return;
+    const headSha = await tx.repos.ref(repo.key, branchRef("main"));
+    await events.record(tx, {
+      ...event,
+      repo: {
+        key: repo.key,
+        type: repo.type,
+        id: repo.id,
+        owner: repo.owner,
+        private: repo.private,
+        headSha,
+      },
+    });
+  }
+
+  /** A ref created, moved or deleted, as webhooks are told of it. */
+  const refMoved = (ref: string, oldSha: string | null, newSha: string | null): Omit<HubEvent, "repo"> => ({
+    scope: "repo.content",
+    action: "update",
+    updatedRefs: [{ ref, oldSha, newSha }],
+  });
+
   /** Points a new branch or tag at `commitOid` (under the repository's lock): ConflictError if it exists. */
   async function createRef(repo: RepoRecord, ref: string, commitOid: string): Promise<void> {
     await store.writeTransaction(async (tx) => {
       await tx.lock(repoLock(repo.key));
       if (await tx.repos.ref(repo.key, ref)) throw new ConflictError(`Reference already exists: ${ref}`);
       await tx.repos.setRef(repo.key, ref, commitOid);
+      await emit(tx, repo, refMoved(ref, null, commitOid));
     });
+  }
+
+  /** Deletes a branch or tag (RevisionNotFoundError naming `name` when there is none). */
+  async function deleteRef(repo: RepoRecord, ref: string, name: string): Promise<void> {
+    await store.writeTransaction(async (tx) => {
+      await tx.lock(repoLock(repo.key));
+      const previous = await tx.repos.ref(repo.key, ref);
+      if (!previous || !(await tx.repos.deleteRef(repo.key, ref))) throw new RevisionNotFoundError(name);
+      await emit(tx, repo, refMoved(ref, previous, null));
+    });
+  }
+
+  /** A commit's events: the ref it moved, and the pull request it opened (in the commit's transaction). */
+  async function emitCommit(
+    tx: StoreTransaction,
+    repo: RepoRecord,
+    request: {
+      ref: string;
+      title: string;
+      author: string;
+      createPr?: boolean;
+      merges?: { num: number };
+    },
+    committed: CommitResult & { parent: string },
+  ): Promise<void> {
+    await emit(
+      tx,
+      repo,
+      refMoved(committed.ref, request.createPr ? null : committed.parent, committed.commit.oid),
+    );
+    const merged = request.merges
+      ? await tx.discussions.inCommit.get(repo.key, request.merges.num)
+      : undefined;
+    if (merged) {
+      await emit(tx, repo, {
+        scope: "discussion",
+        action: "update",
+        discussion: {
+          num: merged.num,
+          title: merged.title,
+          status: "merged",
+          isPullRequest: true,
+          author: merged.author,
+          base: merged.targetRef,
+        },
+      });
+    }
+    if (request.createPr && committed.pullRequest !== undefined) {
+      await emit(tx, repo, {
+        scope: "discussion",
+        action: "create",
+        discussion: {
+          num: committed.pullRequest,
+          title: request.title,
+          status: "open",
+          isPullRequest: true,
+          author: request.author,
+          base: request.ref,
+        },
+      });
+    }
   }
 
   const service = {
@@ -182,6 +272,7 @@ export function createRepoService({
           });
         }
         await initialCommit(tx, repo, files, request.author, stamp);
+        await emit(tx, repo, { scope: "repo", action: "create" });
         return repo;
       });
       const repo = await inserted.catch(async (error: unknown) => {
@@ -364,6 +455,7 @@ export function createRepoService({
     async delete(repo: RepoRecord): Promise<void> {
       await store.writeTransaction(async (tx) => {
         await tx.lock(repoLock(repo.key));
+        await emit(tx, repo, { scope: "repo", action: "delete" });
         await tx.repos.delete(repo.key);
         if (repo.type === "model") await tx.models.delete(repo.id);
       });
@@ -381,7 +473,9 @@ export function createRepoService({
         }
         await tx.repos.move(repo, target);
         if (repo.type === "model") await tx.repos.renameModelRow(repo.id, target.id);
-        return (await tx.repos.byKey(repo.key))!;
+        const renamed = (await tx.repos.byKey(repo.key))!;
+        await emit(tx, renamed, { scope: "repo", action: "move", updatedConfig: { from: repo.id } });
+        return renamed;
       });
       return moved.catch((error: unknown) => {
         // Another replica created or moved a repository to that id since the check above.
@@ -402,6 +496,13 @@ export function createRepoService({
         await tx.repos.setSettings(repo.key, next);
         const updated = (await tx.repos.byKey(repo.key))!;
         await tx.repos.syncModelRow(updated);
+        const changed = Object.fromEntries(
+          Object.entries(next).filter(([key, value]) => repo[key as keyof typeof next] !== value),
+        );
+        // Made private: told to those who may still read it (the event carries the new visibility).
+        if (Object.keys(changed).length > 0) {
+          await emit(tx, updated, { scope: "repo.config", action: "update", updatedConfig: changed });
+        }
         return updated;
       });
     },
@@ -554,7 +655,11 @@ export function createRepoService({
     ): Promise<CommitResult> {
       // Pull requests are "discuss" access: a mirrored repository takes no commit of any kind.
       if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
-      const result = await applyCommit(store, repo, { ...request, now: now() });
+      const result = await applyCommit(store, repo, {
+        ...request,
+        now: now(),
+        inTransaction: (tx, committed) => emitCommit(tx, repo, request, committed),
+      });
       recorded(
         repo,
         request.operations.flatMap((operation) =>
@@ -652,12 +757,13 @@ export function createRepoService({
         const target =
           from ?? (await initialCommit(tx, repo, [], options.author, now(), { setRef: false })).oid;
         await tx.repos.setRef(repo.key, ref, target);
+        await emit(tx, repo, refMoved(ref, previous ?? null, target));
       });
     },
 
     async deleteBranch(repo: RepoRecord, name: string): Promise<void> {
       if (name === "main") throw new InvalidInputError("The main branch cannot be deleted.");
-      if (!(await store.repos.deleteRef(repo.key, branchRef(name)))) throw new RevisionNotFoundError(name);
+      await deleteRef(repo, branchRef(name), name);
     },
 
     async createTag(repo: RepoRecord, name: string, revision: string): Promise<void> {
@@ -668,7 +774,7 @@ export function createRepoService({
 
     async deleteTag(repo: RepoRecord, name: string): Promise<void> {
       // RevisionNotFound, as for a branch: huggingface_hub's delete_tag raises RevisionNotFoundError on it.
-      if (!(await store.repos.deleteRef(repo.key, tagRef(name)))) throw new RevisionNotFoundError(name);
+      await deleteRef(repo, tagRef(name), name);
     },
   };
   return service;

@@ -18,6 +18,7 @@ import { createUsageReports } from "../router/usage-reports.js";
 import { createUsageTable } from "../router/usage-table.js";
 import { createScanTable } from "../scanning/scan-table.js";
 import { createViewerTable } from "../viewer/viewer-table.js";
+import { createWebhooksTable } from "../webhooks/webhooks-table.js";
 import type { Database, Queryable, TransactionOptions } from "./database.js";
 import { createMetaTable } from "./meta-table.js";
 import { appliedVersion, MIGRATIONS, migrate } from "./migrations.js";
@@ -68,6 +69,8 @@ function bindTables(q: Queryable, now: () => Date) {
     scanning: createScanTable(q),
     /** The dataset viewer's conversion jobs and results (viewer/viewer-table.ts). */
     viewer: createViewerTable(q),
+    /** Webhooks, the events queued for them and their deliveries (webhooks/webhooks-table.ts). */
+    webhooks: createWebhooksTable(q),
     meta: createMetaTable(q),
   };
 }
