@@ -4,7 +4,7 @@ import { startWebHarness, type WebHarness } from "./harness.js";
 import { horizontalOverflow, severeAxeFindings, watchPage } from "./page-checks.js";
 import { createRepo, signIn, signUp } from "./repo-users.js";
 
-// Issue 38, a new user's first hour. One hub: alice (desktop, light) owns alice/gated, a gated model whose
+// Issue 38, a new user's first hour (items 1, 2 and 3). One hub: alice (desktop, light) owns alice/gated, a gated model whose
 // README is front matter only, with the fields its gate asks for; bob (phone, dark) asks for access.
 const GATED = "alice/gated";
 const FRONT_MATTER = [
@@ -125,6 +125,18 @@ describe("writing a card over front matter (issue 38, item 3)", () => {
     await bob.goto("/alice/metadata-only");
     await bob.getByRole("link", { name: "Write the card" }).waitFor();
     expect(await bob.getByRole("link", { name: "Create one" }).count()).toBe(0);
+    expect(await horizontalOverflow(bob)).toBeLessThanOrEqual(0);
+    expect(await severeAxeFindings(bob)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("an honest demo catalogue (issue 38, item 1)", () => {
+  it("says a demo copy's GGUF files hold no weights beside their size", async () => {
+    const problems = watchPage(bob, { expectedStatus: 200 });
+    await bob.goto("/bartowski/Llama-3.2-3B-Instruct-GGUF");
+    const files = bob.getByTestId("gguf-files");
+    await expect.poll(() => files.textContent()).toMatch(/Q4_K_M[\d.]+ kB, no weights/);
     expect(await horizontalOverflow(bob)).toBeLessThanOrEqual(0);
     expect(await severeAxeFindings(bob)).toEqual([]);
     expect(problems).toEqual([]);

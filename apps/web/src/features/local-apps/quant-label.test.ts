@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quantOptionLabel } from "./quant-label.js";
+import { holdsWeights, quantOptionLabel } from "./quant-label.js";
 
 describe("quantOptionLabel", () => {
   it("gives each file its own size and real bits per weight", () => {
@@ -30,6 +30,14 @@ describe("quantOptionLabel", () => {
 
   it("does not derive bits per weight from files too small to hold the weights (a demo copy)", () => {
     const stub = { label: "Q4_K_M", parsed: true, files: ["m.gguf"], size: 2_048, bitsPerWeight: 4.5 };
-    expect(quantOptionLabel(stub, 3_212_749_824)).toBe("Q4_K_M · 4.50 bpw nominal · 2.0 KB");
+    expect(quantOptionLabel(stub, 3_212_749_824)).toBe(
+      "Q4_K_M · 4.50 bpw nominal · 2.0 KB here: metadata only, no weights",
+    );
+  });
+
+  it("tells files that hold weights from a metadata-only copy's", () => {
+    expect(holdsWeights({ size: 2_000_000_000 }, 3_212_749_824)).toBe(true);
+    expect(holdsWeights({ size: 4_170 }, 3_212_749_824)).toBe(false);
+    expect(holdsWeights({ size: 4_170 }, undefined)).toBe(true);
   });
 });

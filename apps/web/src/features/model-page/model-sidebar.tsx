@@ -6,6 +6,7 @@ import { repoFilesInfoQuery } from "../../lib/api/repo-files.js";
 import { formatBytes, formatCount } from "../../lib/format.js";
 import { providerLabel } from "../../lib/providers.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
+import { holdsWeights } from "../local-apps/quant-label.js";
 
 function list(value: string | string[] | undefined): string[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
@@ -73,7 +74,11 @@ export function ModelSidebar({ model }: { model: ModelInfo }) {
                   {quant.label}
                 </Link>
                 <span className="tabular-nums text-muted">
-                  {quant.size !== undefined ? formatBytes(quant.size) : ""}
+                  {quant.size === undefined
+                    ? ""
+                    : holdsWeights(quant, model.gguf?.total)
+                      ? formatBytes(quant.size)
+                      : `${formatBytes(quant.size)}, no weights`}
                 </span>
               </li>
             ))}
