@@ -35,7 +35,10 @@ describe("securityFileStatus of files no code scanner applies to", () => {
   it("is unscanned only when no scan is known, queued while it runs, suspicious when a secret is found", async () => {
     expect(securityFileStatus(undefined).status).toBe("unscanned");
     expect(securityFileStatus({ status: "pending" } as ScanItem).status).toBe("queued");
-    const leaked = await statusOf("config.yml", Buffer.from(`token: hf_${"a1B2c3D4e5f6G7h8i9".repeat(2).slice(0, 34)}\n`));
+    const leaked = await statusOf(
+      "config.yml",
+      Buffer.from(`token: hf_${"a1B2c3D4e5f6G7h8i9".repeat(2).slice(0, 34)}\n`),
+    );
     expect(leaked.report.scanners).toEqual(["secrets"]);
     expect(["suspicious", "unsafe"]).toContain(leaked.security.status);
   });
