@@ -102,6 +102,17 @@ describe("scan results on the pages", () => {
     expect(problems).toEqual([]);
   });
 
+  it("shows a text file only the secrets scanner read as safe, and says what was checked", async () => {
+    await page.goto("/alice/pickles/tree/main");
+    const badge = await settledBadge(page, ".gitattributes");
+    expect(await badge.getAttribute("data-scan")).toBe("safe");
+    await page.goto("/alice/pickles/blob/main/.gitattributes");
+    const panel = page.getByTestId("scan-panel");
+    await expect
+      .poll(() => panel.textContent(), { timeout: 30_000 })
+      .toMatch(/checked for secrets.*none found/);
+  });
+
   it("names the unsafe file in a notice on the repository's page, linking to it", async () => {
     await page.goto("/alice/pickles");
     const notice = page.getByTestId("repo-scan-notice");
