@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { access, mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { HubError } from "../errors.js";
 import { authorEmail } from "../repos/commit-engine.js";
@@ -191,7 +191,10 @@ export function createBareRepositories(deps: { gitDir: string; repos: GitSourceR
         }
         const refs = await deps.repos.refs(repo);
         const fingerprint = JSON.stringify(refs);
-        if (current.get(repo.key) === fingerprint) return dirOf(repo);
+        // A bare repository deleted meanwhile (it is a cache) is rebuilt: its fingerprint no longer holds.
+        if (current.get(repo.key) === fingerprint && (await exists(join(dirOf(repo), "HEAD")))) {
+          return dirOf(repo);
+        }
         const update = materialize(repo, refs).then(() => {
           current.set(repo.key, fingerprint);
           return dirOf(repo);
@@ -212,4 +215,11 @@ export type BareRepositories = ReturnType<typeof createBareRepositories>;
 /** A path as fast-import reads it: C-style quoted, so that spaces, quotes and non-ASCII names pass. */
 function quotePath(path: string): string {
   return `"${path.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
+}
+
+function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }

@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestHub } from "../__fixtures__/test-hub.js";
@@ -232,6 +232,9 @@ describe("git clone over smart HTTP", () => {
     await ok(["clone", "--quiet", `${hub.url}/alice/open-model`, "follower"]);
     await commit("/api/models/alice/open-model", { "later.txt": "new\n" });
     await ok(["pull", "--quiet", "--ff-only"], { cwd: join(hub.dir, "follower") });
+    // The bare copies are a cache: one deleted while the hub runs is rebuilt on the next request.
+    rmSync(join(hub.dataDir, "git"), { recursive: true, force: true });
+    await ok(["fetch", "--quiet"], { cwd: join(hub.dir, "follower") });
     expect(readFileSync(join(hub.dir, "follower/later.txt"), "utf8")).toBe("new\n");
     expect((await ok(["rev-parse", "HEAD"], { cwd: join(hub.dir, "follower") })).trim()).toBe(
       await hubSha("/api/models/alice/open-model"),
