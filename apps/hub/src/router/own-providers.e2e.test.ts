@@ -261,7 +261,7 @@ print(json.dumps(out))
         [OWN_ONLY]: "gpu-a",
       },
     );
-  }, 30_000);
+  }, 120_000);
 });
 
 describe("administration: health, keys, usage", () => {
