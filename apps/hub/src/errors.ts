@@ -72,6 +72,9 @@ export class NotFoundError extends withStatus(404, "not_found") {}
 
 export class ConflictError extends withStatus(409, "conflict") {}
 
+/** Well-formed but refused as the public hub refuses it with 422 (a path with backslashes). */
+export class UnprocessableError extends withStatus(422, "unprocessable") {}
+
 export class UnsupportedMediaTypeError extends withStatus(415, "unsupported_media_type") {}
 
 /** A dependency the hub needs is not available (e.g. a package not built yet, a disabled feature). */

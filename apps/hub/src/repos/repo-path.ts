@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../errors.js";
+import { InvalidInputError, UnprocessableError } from "../errors.js";
 
 /** Longest path and longest single name a repository accepts (bytes, as most filesystems count). */
 export const MAX_PATH_BYTES = 1024;
@@ -42,7 +42,11 @@ export function parseRepoPath(path: unknown, what = "path"): string {
   };
   if (Buffer.byteLength(path) > MAX_PATH_BYTES) refuse(`longer than ${MAX_PATH_BYTES} bytes`);
   if (path.startsWith("/")) refuse("absolute paths are not allowed");
-  if (path.includes("\\")) refuse('backslashes are not allowed (use "/")');
+  // 422 as on the public hub (huggingface_hub's tests upload "..\\ddd" and expect it): a Windows client
+  // would read the backslash as a separator, and "..\\" climb out of its download folder.
+  if (path.includes("\\")) {
+    throw new UnprocessableError(`Invalid ${what} ${shown}: backslashes are not allowed (use "/").`);
+  }
   if (/[\u0000-\u001f\u007f]/.test(path)) refuse("control characters (including NUL) are not allowed");
   for (const segment of path.split("/")) {
     if (segment === "") refuse("empty path segments are not allowed");

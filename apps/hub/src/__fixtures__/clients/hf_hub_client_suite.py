@@ -26,7 +26,7 @@ from huggingface_hub.errors import (
     RepositoryNotFoundError,
     RevisionNotFoundError,
 )
-from suite_steps import expect_raises, step, steps
+from suite_steps import expect_raises, expect_status, step, steps
 
 ENDPOINT = os.environ["HF_ENDPOINT"]
 TOKEN = os.environ["HF_TOKEN"]
@@ -67,6 +67,8 @@ assert "weights.bin" in files and "data/nested/deep.txt" in files and len(files)
 
 step("upload_file: a single regular file (bytes)")
 api.upload_file(path_or_fileobj=b"# Suite\n", path_in_repo="README.md", repo_id=REPO)
+# A backslash is refused with 422, as the public hub refuses "..\\ddd" (huggingface_hub's own test).
+expect_status(422, lambda: api.upload_file(path_or_fileobj=b"x", path_in_repo="..\\ddd", repo_id=REPO))
 
 step("model_info with blobs: sha, siblings with sizes, blob ids and LFS info")
 info = api.model_info(REPO, files_metadata=True)
