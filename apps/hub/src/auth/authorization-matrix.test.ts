@@ -18,6 +18,7 @@ import { fixture, PRIVATE, seedMatrix } from "./__fixtures__/matrix/fixture.js";
 import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
 import { OWN_PROVIDER_ROWS } from "./__fixtures__/matrix/own-provider-rows.js";
 import { hubRoutes, routesWithoutRows } from "./__fixtures__/matrix/route-inventory.js";
+import { seedWebhooks, WEBHOOK_ROWS } from "./__fixtures__/matrix/webhook-rows.js";
 
 const TABLE: Row[] = [
   ...CATALOGUE_ROWS,
@@ -25,6 +26,7 @@ const TABLE: Row[] = [
   ...REPO_ROWS,
   ...XET_CAS_ROWS,
   ...OWN_PROVIDER_ROWS,
+  ...WEBHOOK_ROWS,
 ];
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -39,6 +41,7 @@ beforeAll(async () => {
     oidc: { issuer: "http://127.0.0.1:9", clientId: "matrix", clientSecret: "matrix-secret" },
   });
   await seedMatrix(hub);
+  await seedWebhooks(hub.url);
 }, 60_000);
 afterAll(async () => {
   await hub?.close();
