@@ -14,6 +14,8 @@ import { signInService } from "./accounts/sign-in.js";
 import { settingsTokensRoutes } from "./accounts/tokens-routes.js";
 import { usersRoutes } from "./accounts/users-routes.js";
 import { whoamiRoutes } from "./accounts/whoami-routes.js";
+import { collectionsRoutes } from "./collections/collections-routes.js";
+import { createCollectionsService } from "./collections/collections-service.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { siteRoutes } from "./admin/site-routes.js";
 import { type SignupPolicy, siteSettingsService } from "./admin/site-settings.js";
@@ -60,7 +62,7 @@ import { repoListingRoutes } from "./repos/listing-routes.js";
 import type { RepoMirror } from "./repos/mirror-port.js";
 import type { RepoReadDeps } from "./repos/read-routes.js";
 import { refFiles } from "./repos/ref-files.js";
-import { accountsRepoAccess, type RepoAccess } from "./repos/repo-access.js";
+import { accountsRepoAccess, type RepoAccess, repoResource } from "./repos/repo-access.js";
 import type { RepoType } from "./repos/repo-records.js";
 import { FILE_IDS, repositoryRoutes } from "./repos/repo-routes.js";
 import { createRepoService } from "./repos/repo-service.js";
@@ -366,6 +368,24 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/tasks", tasksRoutes({ catalogue }));
   app.route("/api/libraries", librariesRoutes({ catalogue }));
   app.route("/api", whoamiRoutes());
+  app.route(
+    "/api/collections",
+    collectionsRoutes({
+      collections: createCollectionsService({
+        db: deps.store.db,
+        authorizer,
+        publicUrl: hubPublicUrl,
+        async findRepo(type, id) {
+          const repo = await deps.store.repos.get(type, id);
+          if (!repo) return undefined;
+          const { private: hidden, gated, lastModified } = repo;
+          return { type, id: repo.id, private: hidden, gated, lastModified, resource: repoResource(repo) };
+        },
+        namespaceKind: async (name) => (await accounts.namespace(name))?.kind,
+      }),
+      maxBodyBytes: limits.apiBodyBytes,
+    }),
+  );
   app.route("/api/settings/webhooks", webhooksRoutes({ webhooks, maxBodyBytes: limits.apiBodyBytes }));
   app.route(
     "/api/settings/tokens",

@@ -14,6 +14,7 @@ import { listTables, tableRows } from "../store/schema-tables.js";
 import { ACCOUNT_ROWS } from "./__fixtures__/matrix/account-rows.js";
 import { CALLERS, type Caller, type Row } from "./__fixtures__/matrix/callers.js";
 import { CATALOGUE_ROWS } from "./__fixtures__/matrix/catalogue-rows.js";
+import { COLLECTION_ROWS, seedCollections } from "./__fixtures__/matrix/collection-rows.js";
 import { fixture, PRIVATE, seedMatrix } from "./__fixtures__/matrix/fixture.js";
 import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
 import { OWN_PROVIDER_ROWS } from "./__fixtures__/matrix/own-provider-rows.js";
@@ -27,6 +28,7 @@ const TABLE: Row[] = [
   ...XET_CAS_ROWS,
   ...OWN_PROVIDER_ROWS,
   ...WEBHOOK_ROWS,
+  ...COLLECTION_ROWS,
 ];
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -42,6 +44,7 @@ beforeAll(async () => {
   });
   await seedMatrix(hub);
   await seedWebhooks(hub.url);
+  await seedCollections(hub.url);
 }, 60_000);
 afterAll(async () => {
   await hub?.close();
