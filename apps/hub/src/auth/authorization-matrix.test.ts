@@ -19,6 +19,7 @@ import { fixture, PRIVATE, seedMatrix } from "./__fixtures__/matrix/fixture.js";
 import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
 import { OWN_PROVIDER_ROWS } from "./__fixtures__/matrix/own-provider-rows.js";
 import { hubRoutes, routesWithoutRows } from "./__fixtures__/matrix/route-inventory.js";
+import { VIEWER_ROWS } from "./__fixtures__/matrix/viewer-rows.js";
 import { seedWebhooks, WEBHOOK_ROWS } from "./__fixtures__/matrix/webhook-rows.js";
 
 const TABLE: Row[] = [
@@ -27,6 +28,7 @@ const TABLE: Row[] = [
   ...REPO_ROWS,
   ...XET_CAS_ROWS,
   ...OWN_PROVIDER_ROWS,
+  ...VIEWER_ROWS,
   ...WEBHOOK_ROWS,
   ...COLLECTION_ROWS,
 ];

@@ -1,3 +1,4 @@
+import { repoNotFound } from "../auth/authorize.js";
 import { HubError, InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import type { RepoAccess, RepoActor } from "../repos/repo-access.js";
 import type { RepoRecord } from "../repos/repo-records.js";
@@ -17,9 +18,6 @@ export class ConversionFailedError extends HubError {
     super(500, "conversion_failed", `The dataset could not be converted to Parquet: ${reason}`);
   }
 }
-
-const NOT_FOUND =
-  "The dataset does not exist, or is not accessible without authentication (private or gated). Please check the spelling of the dataset name or retry with authentication.";
 
 export interface ViewerApiDeps {
   repos: RepoService;
@@ -42,12 +40,15 @@ export interface Page {
 export function createViewerApi(deps: ViewerApiDeps) {
   const { engine } = deps;
 
-  /** The dataset, if the caller may read its files (the same check as /resolve); else the public 404. */
+  /**
+   * The dataset, if the caller may read its files: the check /resolve makes (a private dataset is a 404, or
+   * 401 without credentials, to whoever may not see it; a gated one needs granted access).
+   */
   async function dataset(actor: RepoActor, id: string | undefined): Promise<RepoRecord> {
     if (!id) throw new InvalidInputError("Parameter 'dataset' is required.");
     const found = await deps.repos.find("dataset", id);
-    if (!found || !(await deps.access.can(actor, "read-files", found.repo)))
-      throw new NotFoundError(NOT_FOUND);
+    if (!found) throw repoNotFound(actor, id);
+    await deps.access.authorize(actor, "read-files", found.repo);
     return found.repo;
   }
 

@@ -64,7 +64,7 @@ describe("dataset viewer", () => {
           `${hub.publicUrl}/datasets/alice/names/resolve/refs%2Fconvert%2Fparquet/default/${split}/0000.parquet`,
       ),
     );
-    expect(found.secret_anonymous).toBe(404);
+    expect(found.secret_anonymous).toBe(401);
     expect(found.secret_owner).toBe(200);
     expect(found.too_long).toBe(400);
     expect(found["load_alice/names"]).toEqual({ splits: ["test", "train", "validation"], equal: true });

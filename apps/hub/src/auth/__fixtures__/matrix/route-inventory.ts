@@ -42,6 +42,8 @@ export async function hubRoutes(
       scanFile: () => Promise.reject(new Error("the route inventory scans nothing")),
       rulesVersion: "inventory",
     },
+    // The dataset viewer's API exists once it has a directory (nothing here converts).
+    viewer: { dir: join(scratchDir, "inventory-viewer") },
   });
   extend?.(app);
   const registered = app.routes
