@@ -6,6 +6,8 @@ import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { ownPostgresUrl } from "../__fixtures__/test-store.js";
 import { runAdminCommand } from "../cli/admin-command.js";
+import { noSecretBox } from "../router/own-provider-secrets.js";
+import { ownProvidersService } from "../router/own-providers-service.js";
 import { type RunningHub, startHub } from "../start-hub.js";
 import type { Queryable } from "./database.js";
 import { listTables, tableRows } from "./schema-tables.js";
@@ -187,6 +189,14 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
   await store.oidcIdentities.link("https://issuer.test", "subject-1", ada.id);
   await store.accounts.signInFailures.add("ada", 1_700_000_000_000);
   await store.providerPreferences.set(ada.id, ["together", "groq"]);
+  // An own inference provider (its key named by variable: nothing sealed) and a model it serves.
+  const ownProviders = ownProvidersService({
+    db: store.db,
+    secrets: noSecretBox,
+    findModel: async (id) => ({ id }),
+  });
+  await ownProviders.put("gpu-1", { baseUrl: "http://gpu-1:8000/v1", apiKeyEnv: "OWN_PROVIDER_KEY_GPU1" });
+  await ownProviders.putModel("gpu-1", { model: "ada/copied", servedName: "copied" });
   await store.meta.set("copied", "yes");
 
   // Router usage: per call and the daily totals.
