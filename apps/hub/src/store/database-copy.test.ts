@@ -198,6 +198,27 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
   await ownProviders.put("gpu-1", { baseUrl: "http://gpu-1:8000/v1", apiKeyEnv: "OWN_PROVIDER_KEY_GPU1" });
   await ownProviders.putModel("gpu-1", { model: "ada/copied", servedName: "copied" });
   await store.meta.set("copied", "yes");
+  // Webhooks: one watching the copied repository (its watch rows), a queued event and a logged delivery.
+  const webhookId = "0123456789abcdef01234567";
+  await store.webhooks.insert({
+    id: webhookId,
+    ownerId: ada.id,
+    url: "http://203.0.113.7/hook",
+    secret: "copied-secret",
+    domains: ["repo"],
+    watched: [{ type: "model", name: "acme/copied" }],
+    now: new Date().toISOString(),
+  });
+  await store.webhooks.enqueueEvent({
+    repoType: "model",
+    repoId: "acme/copied",
+    repoOwner: "acme",
+    repoPrivate: false,
+    scope: "repo",
+    event: "{}",
+    now: new Date().toISOString(),
+  });
+  await store.webhooks.insertDelivery({ webhookId, payload: "{}", now: new Date().toISOString() });
 
   // Router usage: per call and the daily totals.
   const [token] = await store.accounts.tokens.list(ada.id);
@@ -225,6 +246,8 @@ beforeAll(async () => {
     providerSim: false,
     // Queued, not scanned: a scan finishing during the copy would change what is compared.
     scanning: { workers: false },
+    // Nor delivered: a webhook event fanned out during the copy would change it too.
+    webhooks: { workers: false },
   });
   await fillEveryTable(source);
 }, 60_000);
