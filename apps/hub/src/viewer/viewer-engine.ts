@@ -1,13 +1,6 @@
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import {
-  type DuckDBConnection,
-  DuckDBInstance,
-  type DuckDBListType,
-  type DuckDBStructType,
-  type DuckDBType,
-  DuckDBTypeId,
-} from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBListType, DuckDBStructType, DuckDBType } from "@duckdb/node-api";
 import type { DataFormat } from "./data-files.js";
 import type { Feature } from "./viewer-records.js";
 
@@ -26,6 +19,21 @@ export interface EngineOptions {
   threads?: number;
   /** DuckDB's memory_limit per instance, e.g. "512MB". */
   memoryLimit?: string;
+}
+
+type Duck = typeof import("@duckdb/node-api");
+let duckTypeIds: Duck["DuckDBTypeId"] | undefined;
+let loadingDuck: Promise<Duck> | undefined;
+/**
+ * DuckDB's native library (about 40 MB, up to seconds to load) is loaded on the viewer's first use, not when
+ * the hub starts: most hubs and test hubs never convert anything.
+ */
+function duck(): Promise<Duck> {
+  loadingDuck ??= import("@duckdb/node-api").then((module) => {
+    duckTypeIds = module.DuckDBTypeId;
+    return module;
+  });
+  return loadingDuck;
 }
 
 /** One Parquet file written by a conversion, in order. */
@@ -59,6 +67,8 @@ function readerSql(format: DataFormat, paths: readonly string[]): string {
 
 /** The `datasets` feature of a DuckDB column type. */
 export function featureOf(type: DuckDBType): Feature {
+  // Set by duck(): a column type exists only once DuckDB is loaded.
+  const DuckDBTypeId = duckTypeIds!;
   const value = (dtype: string): Feature => ({ dtype, _type: "Value" });
   switch (type.typeId) {
     case DuckDBTypeId.BOOLEAN:
@@ -133,7 +143,7 @@ export function createViewerEngine(options: EngineOptions) {
   async function converter(): Promise<DuckDBConnection> {
     converting ??= (async () => {
       await mkdir(options.workDir, { recursive: true });
-      const instance = await DuckDBInstance.create(":memory:", {
+      const instance = await (await duck()).DuckDBInstance.create(":memory:", {
         threads,
         memory_limit: memoryLimit,
         temp_directory: join(options.workDir, "duckdb-spill"),
@@ -149,7 +159,7 @@ export function createViewerEngine(options: EngineOptions) {
   async function queries(): Promise<DuckDBConnection> {
     querying ??= (async () => {
       await mkdir(options.parquetDir, { recursive: true });
-      const instance = await DuckDBInstance.create(":memory:", {
+      const instance = await (await duck()).DuckDBInstance.create(":memory:", {
         threads,
         memory_limit: memoryLimit,
         autoinstall_known_extensions: "false",

@@ -67,6 +67,9 @@ describe("dataset viewer", () => {
     expect(found.secret_anonymous).toBe(401);
     expect(found.secret_owner).toBe(200);
     expect(found.too_long).toBe(400);
+    expect(found.hostile_search).toEqual({ status: 200, total: 0 });
+    expect(found.hostile_split).toBe(404);
+    expect([400, 404]).toContain(found.hostile_dataset);
     expect(found["load_alice/names"]).toEqual({ splits: ["test", "train", "validation"], equal: true });
     expect(found["load_alice/types"]).toEqual({ splits: ["test", "train"], equal: true });
   }, 240_000);

@@ -124,6 +124,12 @@ def check():
     found["parquet_names"] = viewer("parquet", TOKEN, dataset="alice/names").json()
     found["secret_anonymous"] = viewer("rows", None, dataset="alice/secret", config="default", split="train").status_code
     found["secret_owner"] = viewer("rows", TOKEN, dataset="alice/secret", config="default", split="train").status_code
+    # Hostile parameters: quoted into the query as text, never run as SQL; unknown names are 404s.
+    hostile = viewer("search", TOKEN, dataset="alice/names", config="default", split="train",
+                     query="x') OR 1=1 UNION SELECT * FROM read_csv('/etc/passwd') --")
+    found["hostile_search"] = {"status": hostile.status_code, "total": hostile.json().get("num_rows_total")}
+    found["hostile_split"] = viewer("rows", TOKEN, dataset="alice/names", config="default", split="../../etc").status_code
+    found["hostile_dataset"] = viewer("rows", TOKEN, dataset="../../alice/names", config="default", split="train").status_code
     found["too_long"] = viewer("rows", TOKEN, dataset="alice/types", config="default", split="train", length=101).status_code
 
     # datasets reads refs/convert/parquet as it reads the originals.
