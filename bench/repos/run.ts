@@ -154,6 +154,12 @@ async function load(target: Target, call: LoadCall) {
 async function main() {
   const work = mkdtempSync(join(tmpdir(), "modelhub-bench-files-"));
   const hub = await startNpmStartHub({ ADMIN_TOKEN });
+  // With BENCH_CPU_PROF, when each part starts, in seconds since the hub started: where to cut its profile.
+  const started = performance.now();
+  const phase = (name: string) => {
+    if (process.env.BENCH_CPU_PROF)
+      process.stderr.write(`[profile] ${name} at ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  };
   const admin = hubApi(hub.url, ADMIN_TOKEN);
   await admin("/api/admin/users", {
     method: "POST",
@@ -237,11 +243,13 @@ async function main() {
     }
 
     const tables: Table[] = [];
+    phase("downloads");
     if (PARTS.has("download")) {
       const one = await inRounds(targets, (target) =>
         timedWithCpu(target.pid, () => download(target.bigUrl, target.headers)),
       );
       tables.push(transferTable(`one ${FILE_MB} MiB download`, one, size, "nginx"));
+      phase("eight downloads");
       const eight = await inRounds(targets, (target) =>
         timedWithCpu(target.pid, () =>
           Promise.all(Array.from({ length: 8 }, () => download(target.bigUrl, target.headers))),
@@ -250,12 +258,14 @@ async function main() {
       tables.push(transferTable(`eight ${FILE_MB} MiB downloads at once`, eight, 8 * size, "nginx"));
     }
     if (PARTS.has("api")) {
+      phase("HEAD /resolve");
       tables.push(
         requestTable(
           `HEAD /resolve (small file), ${CONNECTIONS} connections`,
           await inRounds(targets, (t) => load(t, t.headCall)),
         ),
       );
+      phase("model info");
       tables.push(
         requestTable(
           `GET /api/models/{id} (${info.length} bytes), ${CONNECTIONS} connections`,
@@ -263,6 +273,7 @@ async function main() {
         ),
       );
     }
+    phase("upload");
     if (PARTS.has("upload")) {
       const part = join(work, "upload.bin");
       const partOid = await writeRandomFile(part, UPLOAD_MB);
@@ -290,6 +301,7 @@ async function main() {
       );
     }
 
+    phase("done");
     const extras: Record<string, unknown> = {};
     if (PARTS.has("extras")) {
       await createRepo(api, "bench/many");
