@@ -259,7 +259,9 @@ export function createCollectionsService(deps: CollectionsServiceDeps) {
       const views = [];
       for (const record of records) {
         if (record.private && !(await mayReadPrivate(actor, record.owner))) continue;
-        views.push(await view(actor, record, 4));
+        // A listing has no `position` (huggingface_hub's list_collections numbers them itself).
+        const { position: _position, ...listed } = await view(actor, record, 4);
+        views.push(listed);
       }
       return views;
     },

@@ -1,6 +1,9 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createCollection, createRepo, deleteCollection, listCollections } from "@huggingface/hub";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
+import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
 
@@ -237,4 +240,12 @@ describe("collections through @huggingface/hub", () => {
     });
     expect(inOrg.status).toBe(403);
   });
+
+  it("huggingface_hub's collection methods: create, items and notes, metadata, listing, deletion", async () => {
+    const suite = fileURLToPath(new URL("../__fixtures__/clients/hf_collections_suite.py", import.meta.url));
+    const env = hfClientEnv(hub.url, join(hub.dir, "hf-home"), { HF_TOKEN: alice, BOB_TOKEN: bob });
+    const result = await runPython([suite], env, 120_000);
+    expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
+    expect(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "").steps).toHaveLength(3);
+  }, 150_000);
 });
