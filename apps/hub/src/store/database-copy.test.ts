@@ -158,6 +158,15 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     allowedBy: "ada",
     allowedAt: new Date().toISOString(),
   });
+  // The dataset viewer: a conversion job that failed, with its reason.
+  const converting = new Date().toISOString();
+  await store.viewer.enqueue(repo.key, "c".repeat(40), converting);
+  await store.viewer.claim("copy-test", converting, "9999-01-01T00:00:00.000Z");
+  await store.viewer.finish(repo.key, "copy-test", {
+    commitOid: "c".repeat(40),
+    now: converting,
+    error: "a ragged CSV",
+  });
 
   // Accounts: a session, a gated-access request, invites, a single sign-on identity, failed sign-ins,
   // provider preferences.
@@ -234,6 +243,19 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     durationMs: 5,
   });
   await store.usage.flush();
+
+  // A collection holding a repository (collections/).
+  const created = await api("/api/collections", {
+    method: "POST",
+    body: JSON.stringify({ title: "Copied", namespace: "ada" }),
+  });
+  expect(created.status).toBe(200);
+  const { slug } = (await created.json()) as { slug: string };
+  const added = await api(`/api/collections/${slug}/items`, {
+    method: "POST",
+    body: JSON.stringify({ item: { type: "model", id: "acme/copied" }, note: "a note" }),
+  });
+  expect(added.status).toBe(200);
 }
 
 beforeAll(async () => {
