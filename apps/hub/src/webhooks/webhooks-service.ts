@@ -279,7 +279,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       id: queued.repoId,
       owner: queued.repoOwner,
     })) {
-      if (!wants(webhook, queued.scope)) continue;
+      // A webhook hears of what happened once it existed, not of what was still queued when it was made.
+      if (webhook.createdAt > queued.createdAt || !wants(webhook, queued.scope)) continue;
       if (queued.repoPrivate && !(await ownerMayRead(webhook, event))) continue;
       matching.push(webhook);
     }

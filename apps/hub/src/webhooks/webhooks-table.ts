@@ -108,6 +108,7 @@ export interface QueuedEvent {
   scope: string;
   /** The HubEvent, as JSON. */
   event: string;
+  createdAt: string;
 }
 
 const WEBHOOK_COLUMNS =
@@ -251,8 +252,9 @@ export function createWebhooksTable(q: Queryable) {
         repo_private: number | string;
         scope: string;
         event: string;
+        created_at: string;
       }>(
-        "SELECT id, repo_type, repo_id, repo_owner, repo_private, scope, event FROM webhook_events ORDER BY id LIMIT ?",
+        "SELECT id, repo_type, repo_id, repo_owner, repo_private, scope, event, created_at FROM webhook_events ORDER BY id LIMIT ?",
         [limit],
       );
       return rows.map((row) => ({
@@ -263,6 +265,7 @@ export function createWebhooksTable(q: Queryable) {
         repoPrivate: Number(row.repo_private) === 1,
         scope: row.scope,
         event: row.event,
+        createdAt: row.created_at,
       }));
     },
 
