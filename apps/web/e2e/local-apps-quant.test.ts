@@ -9,8 +9,12 @@ let harness: WebHarness;
 let page: Page;
 const WEIGHTS = 64_000;
 
-/** A GGUF v3 file with one F32-named tensor of WEIGHTS elements and `dataBytes` of tensor data. */
-function gguf(dataBytes: number): Buffer {
+/**
+ * A GGUF v3 file with one tensor of WEIGHTS elements in ggml type `ggmlType`, its header padded to the default
+ * alignment (32) and `dataBytes` of data: at least what the tensor's type needs, or the hub's reader calls
+ * the header malformed and the page has no weight count.
+ */
+function gguf(ggmlType: number, dataBytes: number): Buffer {
   const string = (text: string) => {
     const bytes = Buffer.from(text);
     const length = Buffer.alloc(8);
@@ -23,7 +27,7 @@ function gguf(dataBytes: number): Buffer {
     buffer.writeBigUInt64LE(BigInt(value));
     return buffer;
   };
-  return Buffer.concat([
+  const header = Buffer.concat([
     Buffer.from("GGUF"),
     u32(3),
     u64(1), // tensors
@@ -34,13 +38,17 @@ function gguf(dataBytes: number): Buffer {
     string("blk.0.weight"),
     u32(1),
     u64(WEIGHTS),
-    u32(0),
+    u32(ggmlType),
     u64(0),
-    Buffer.alloc(dataBytes),
   ]);
+  const padding = (32 - (header.length % 32)) % 32;
+  return Buffer.concat([header, Buffer.alloc(padding), Buffer.alloc(dataBytes)]);
 }
 
-const FILES = { "tiny-Q4_K_M.gguf": gguf(40_000), "tiny-Q8_0.gguf": gguf(68_000) };
+// Q4_K: 256 weights in 144 bytes (36,000 bytes here); Q8_0: 32 weights in 34 bytes (68,000).
+const Q4_K = 12;
+const Q8_0 = 8;
+const FILES = { "tiny-Q4_K_M.gguf": gguf(Q4_K, 40_000), "tiny-Q8_0.gguf": gguf(Q8_0, 68_000) };
 
 beforeAll(async () => {
   const owner = await hubWithOwner("alice", ["tiny-GGUF"]);
