@@ -14,8 +14,6 @@ import { signInService } from "./accounts/sign-in.js";
 import { settingsTokensRoutes } from "./accounts/tokens-routes.js";
 import { usersRoutes } from "./accounts/users-routes.js";
 import { whoamiRoutes } from "./accounts/whoami-routes.js";
-import { collectionsRoutes } from "./collections/collections-routes.js";
-import { createCollectionsService } from "./collections/collections-service.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { siteRoutes } from "./admin/site-routes.js";
 import { type SignupPolicy, siteSettingsService } from "./admin/site-settings.js";
@@ -30,6 +28,8 @@ import { modelsRoutes } from "./catalogue/models-routes.js";
 import { snippetsRoutes } from "./catalogue/snippets-routes.js";
 import { tasksRoutes } from "./catalogue/tasks-routes.js";
 import { widgetRoutes } from "./catalogue/widget-routes.js";
+import { collectionsRoutes } from "./collections/collections-routes.js";
+import { createCollectionsService } from "./collections/collections-service.js";
 import { createDiscussionsService } from "./discussions/discussions-service.js";
 import { HubError, NotFoundError, renderError } from "./errors.js";
 import { createBareRepositories } from "./git/bare-repository.js";
@@ -68,12 +68,12 @@ import { FILE_IDS, repositoryRoutes } from "./repos/repo-routes.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
-import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
-import { providerSettingsService } from "./router/provider-settings-service.js";
 import { noSecretBox, type SecretBox } from "./router/own-provider-secrets.js";
 import { createOwnProvidersRegistry, type OwnProvidersRegistry } from "./router/own-providers-registry.js";
 import { ownProvidersRoutes } from "./router/own-providers-routes.js";
 import { ownProvidersService } from "./router/own-providers-service.js";
+import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
+import { providerSettingsService } from "./router/provider-settings-service.js";
 import { isRouterPath, routerRoutes } from "./router/router-routes.js";
 import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { usageService } from "./router/usage-service.js";
@@ -202,6 +202,12 @@ export interface AppDeps {
     timeouts?: Partial<ForwardTimeouts>;
     /** Let callers' `x-sim-*` headers reach provider-sim (tests and the benchmark only). */
     forwardSimHeaders?: boolean;
+    /**
+     * The administrator's own providers (router/own-providers-*.ts): the registry start-hub.ts health-checks,
+     * and the box that seals their keys. Without them the app makes a registry of its own (no periodic
+     * checks) and refuses to store keys.
+     */
+    ownProviders?: { registry: OwnProvidersRegistry; secrets: () => SecretBox };
   };
 }
 
@@ -213,12 +219,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const logger = deps.logger ?? silentLogger;
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const app = new Hono<HubEnv>();
-    /**
-     * The administrator's own providers (router/own-providers-*.ts): the registry start-hub.ts health-checks,
-     * and the box that seals their keys. Without them the app makes a registry of its own (no periodic
-     * checks) and refuses to store keys.
-     */
-    ownProviders?: { registry: OwnProvidersRegistry; secrets: () => SecretBox };
   const hubPublicUrl = normalizePublicUrl(deps.publicUrl ?? DEFAULT_PUBLIC_URL);
   const accounts = deps.store.accounts;
   const resolver = deps.actorResolver ?? createActorResolver({ accounts, adminToken: deps.adminToken });
@@ -259,17 +259,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   });
   deps.webhooks?.expose?.(webhooks);
 
-  const metrics = deps.metrics ?? createMetrics();
-  app.use("*", hubRequestId());
-  app.use("*", metrics.middleware);
-  app.use("*", publicUrlMiddleware(hubPublicUrl));
-  app.use("*", requestLog(logger));
-  app.use("*", dotSegmentGuard);
-  app.use(
-    "*",
-    secureHeaders({
-      // The API and the widget script are meant to be read from other origins.
-      crossOriginResourcePolicy: "cross-origin",
   const ownSecrets = deps.router?.ownProviders?.secrets ?? noSecretBox;
   const ownRegistry =
     deps.router?.ownProviders?.registry ??
@@ -287,6 +276,17 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     onChanged: () => ownRegistry.invalidate(),
   });
 
+  const metrics = deps.metrics ?? createMetrics();
+  app.use("*", hubRequestId());
+  app.use("*", metrics.middleware);
+  app.use("*", publicUrlMiddleware(hubPublicUrl));
+  app.use("*", requestLog(logger));
+  app.use("*", dotSegmentGuard);
+  app.use(
+    "*",
+    secureHeaders({
+      // The API and the widget script are meant to be read from other origins.
+      crossOriginResourcePolicy: "cross-origin",
       crossOriginEmbedderPolicy: false,
     }),
   );
@@ -335,6 +335,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
         deps.store.providerPreferences.get(userId),
       ),
       forwardSimHeaders: deps.router?.forwardSimHeaders,
+      ownProviders: ownRegistry,
     }),
   );
 
@@ -346,7 +347,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
         authorizer,
         webhooks.recorder,
       )
-      ownProviders: ownRegistry,
     : undefined;
 
   app.route(
@@ -420,6 +420,15 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     settingsInferenceProvidersRoutes({ providerSettings, maxBodyBytes: limits.apiBodyBytes }),
   );
   app.route(
+    "/api/admin/own-providers",
+    ownProvidersRoutes({
+      ownProviders,
+      authorizer,
+      maxBodyBytes: limits.apiBodyBytes,
+      checkHealth: () => ownRegistry.checkAll(),
+    }),
+  );
+  app.route(
     "/api/auth",
     sessionRoutes({
       accounts: accountsOps,
@@ -448,15 +457,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/users", usersRoutes(accountsOps));
   const reposListing = createReposListingService(deps.store);
   app.route("/api/datasets", repoListingRoutes(reposListing, "dataset"));
-  app.route(
-    "/api/admin/own-providers",
-    ownProvidersRoutes({
-      ownProviders,
-      authorizer,
-      maxBodyBytes: limits.apiBodyBytes,
-      checkHealth: () => ownRegistry.checkAll(),
-    }),
-  );
   app.route("/api/spaces", repoListingRoutes(reposListing, "space"));
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(

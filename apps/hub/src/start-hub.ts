@@ -87,7 +87,6 @@ export interface StartHubOptions {
   lfsMultipartChunkBytes?: number;
   /** Let callers' `x-sim-*` headers reach provider-sim (tests and the benchmark only; default false). */
   forwardSimHeaders?: boolean;
-  /** Mirror an upstream hub (UPSTREAM_URL and the MIRROR_* settings: mirror/mirror-config.ts). */
   /**
    * SECRETS_KEY: what own providers' API keys are sealed with (router/own-provider-secrets.ts); unset, a key
    * the hub writes to `dataDir/secrets.key`.
@@ -95,6 +94,7 @@ export interface StartHubOptions {
   secretsKey?: string;
   /** How often the own providers' health is checked (router/own-providers-registry.ts); default 15 s. */
   ownProvidersHealthIntervalMs?: number;
+  /** Mirror an upstream hub (UPSTREAM_URL and the MIRROR_* settings: mirror/mirror-config.ts). */
   mirror?: MirrorSettings;
   /** Webhooks (webhooks/webhooks-service.ts): WEBHOOK_ALLOW_PRIVATE and the delivery settings. */
   webhooks?: {
@@ -237,11 +237,6 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const authorizer = createAuthorizer({ accounts: store.accounts });
   // The router's connections to providers, closed with the hub.
   const providerAgent = createProviderAgent();
-  // The mirror's connections to its upstream hub, closed with the hub.
-  const upstreamClient = options.mirror ? createUpstreamClient(options.mirror) : undefined;
-  // Where the mirror writes content while it is fetched (beside the blobs: same disk; swept if left over).
-  const pullDir = options.mirror ? await openPullDir(options.dataDir) : undefined;
-  const host = options.host ?? "127.0.0.1";
   // Own providers' keys are sealed with the secrets key, loaded when first needed (a hub that never stores
   // one writes no key file); their health is checked from start to close.
   let secretBox: SecretBox | undefined;
@@ -255,6 +250,11 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     dispatcher: providerAgent,
     logger,
   });
+  // The mirror's connections to its upstream hub, closed with the hub.
+  const upstreamClient = options.mirror ? createUpstreamClient(options.mirror) : undefined;
+  // Where the mirror writes content while it is fetched (beside the blobs: same disk; swept if left over).
+  const pullDir = options.mirror ? await openPullDir(options.dataDir) : undefined;
+  const host = options.host ?? "127.0.0.1";
   // Checked before listening, so a bad URL leaves no socket open.
   const configuredPublicUrl =
     options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
@@ -368,6 +368,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         clearTimeout(grace);
         clearInterval(sweep);
         clearInterval(xetGc);
+        await ownRegistry.stop();
         // A scan under way ends (its report kept) before the store closes; an unfinished one's lease expires.
         await scanService?.stop().catch(() => {});
         await viewerService?.stop().catch(() => {});
@@ -384,7 +385,6 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
             ["the store", stored],
             ["the provider simulator", simulated],
             ["the connections to providers", agent],
-        await ownRegistry.stop();
           ] as const) {
             if (outcome?.status === "rejected")
               logger.log("error", `shutdown: ${what} did not close cleanly`, {

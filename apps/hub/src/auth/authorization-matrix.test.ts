@@ -16,8 +16,8 @@ import { CALLERS, type Caller, type Row } from "./__fixtures__/matrix/callers.js
 import { CATALOGUE_ROWS } from "./__fixtures__/matrix/catalogue-rows.js";
 import { COLLECTION_ROWS, seedCollections } from "./__fixtures__/matrix/collection-rows.js";
 import { fixture, PRIVATE, seedMatrix } from "./__fixtures__/matrix/fixture.js";
-import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
 import { OWN_PROVIDER_ROWS } from "./__fixtures__/matrix/own-provider-rows.js";
+import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
 import { hubRoutes, routesWithoutRows } from "./__fixtures__/matrix/route-inventory.js";
 import { VIEWER_ROWS } from "./__fixtures__/matrix/viewer-rows.js";
 import { seedWebhooks, WEBHOOK_ROWS } from "./__fixtures__/matrix/webhook-rows.js";
@@ -29,8 +29,8 @@ const TABLE: Row[] = [
   ...XET_CAS_ROWS,
   ...OWN_PROVIDER_ROWS,
   ...VIEWER_ROWS,
-  ...WEBHOOK_ROWS,
   ...COLLECTION_ROWS,
+  ...WEBHOOK_ROWS,
 ];
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -45,8 +45,8 @@ beforeAll(async () => {
     oidc: { issuer: "http://127.0.0.1:9", clientId: "matrix", clientSecret: "matrix-secret" },
   });
   await seedMatrix(hub);
-  await seedWebhooks(hub.url);
   await seedCollections(hub.url);
+  await seedWebhooks(hub.url);
 }, 60_000);
 afterAll(async () => {
   await hub?.close();
