@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { HubError, UnavailableError } from "../errors.js";
+import { createWorkerPool } from "../jobs/worker-pool.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { FileRecord, RepoRecord } from "../repos/repo-records.js";
 import type {
@@ -106,9 +107,13 @@ export function createScanService(deps: ScanServiceDeps) {
   const slots = semaphore(concurrency);
   const iso = (offsetMs = 0) => new Date(now().getTime() + offsetMs).toISOString();
 
-  let running = false;
-  let wake: (() => void) | undefined;
-  const workers: Promise<void>[] = [];
+  const workers = createWorkerPool({
+    concurrency,
+    pollMs,
+    workOne: () => processOne(),
+    onError: (error) => logger.log("error", "scan worker failed", { error }),
+  });
+  const kick = workers.kick;
   /** The backfill start() began (not awaited: the hub serves meanwhile); stop() ends it between revisions. */
   let startBackfill: Promise<number> | undefined;
   let stopping = false;
@@ -153,33 +158,6 @@ export function createScanService(deps: ScanServiceDeps) {
     } finally {
       release();
     }
-  }
-
-  async function workerLoop(): Promise<void> {
-    while (running) {
-      const worked = await processOne().catch((error: unknown) => {
-        logger.log("error", "scan worker failed", { error });
-        return false;
-      });
-      if (!worked && running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, pollMs);
-          timer.unref();
-          const previous = wake;
-          wake = () => {
-            clearTimeout(timer);
-            previous?.();
-            resolve();
-          };
-        });
-      }
-    }
-  }
-
-  function kick(): void {
-    const current = wake;
-    wake = undefined;
-    current?.();
   }
 
   /** Queues the files' contents (those not queued yet); mirrored content not fetched yet waits for it. */
@@ -391,12 +369,11 @@ export function createScanService(deps: ScanServiceDeps) {
      * background (backfill): start does not wait for the walk over every repository.
      */
     async start(): Promise<void> {
-      if (running) return;
+      if (workers.running) return;
       stopping = false;
       const requeued = await table.requeueStale(rulesVersion);
       if (requeued > 0) logger.log("info", "re-scanning with new scanner rules", { requeued, rulesVersion });
-      running = true;
-      for (let index = 0; index < concurrency; index++) workers.push(workerLoop());
+      workers.start();
       startBackfill = backfill(() => stopping).catch((error: unknown) => {
         logger.log("error", "queueing files stored before scanning failed; the admin re-scan retries", {
           error,
@@ -408,10 +385,8 @@ export function createScanService(deps: ScanServiceDeps) {
     backfilled: (): Promise<number> => startBackfill ?? Promise.resolve(0),
     /** Stops taking new items, ends the backfill, and waits for the scans under way to end. */
     async stop(): Promise<void> {
-      running = false;
       stopping = true;
-      kick();
-      await Promise.all([...workers.splice(0), startBackfill]);
+      await Promise.all([workers.stop(), startBackfill]);
     },
     /** Scans until nothing is left to claim (tests, the admin command); returns how many were scanned. */
     async drain(): Promise<number> {

@@ -5,6 +5,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createWorkerPool } from "../jobs/worker-pool.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { FileRecord, RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -61,9 +62,13 @@ export function createViewerService(deps: ViewerServiceDeps) {
   const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const iso = (offsetMs = 0) => new Date(now().getTime() + offsetMs).toISOString();
 
-  let running = false;
-  let wake: (() => void) | undefined;
-  const workers: Promise<void>[] = [];
+  const workers = createWorkerPool({
+    concurrency,
+    pollMs,
+    workOne: () => processOne(),
+    onError: (error) => logger.log("error", "dataset conversion worker failed", { error: String(error) }),
+  });
+  const kick = workers.kick;
 
   async function download(repoKey: number, file: FileRecord, to: string): Promise<void> {
     const stream = await deps.openContent(repoKey, file);
@@ -190,33 +195,6 @@ export function createViewerService(deps: ViewerServiceDeps) {
     return true;
   }
 
-  async function workerLoop(): Promise<void> {
-    while (running) {
-      const worked = await processOne().catch((error: unknown) => {
-        logger.log("error", "dataset conversion worker failed", { error: String(error) });
-        return false;
-      });
-      if (!worked && running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, pollMs);
-          timer.unref();
-          const previous = wake;
-          wake = () => {
-            clearTimeout(timer);
-            previous?.();
-            resolve();
-          };
-        });
-      }
-    }
-  }
-
-  function kick(): void {
-    const current = wake;
-    wake = undefined;
-    current?.();
-  }
-
   /** The Parquet file of a converted split as a local path the engine may read (fetched once into the cache). */
   async function localParquet(
     file: { sha256: string; size: number; path: string },
@@ -258,17 +236,12 @@ export function createViewerService(deps: ViewerServiceDeps) {
     job: (repo: RepoRecord) => table.get(repo.key),
 
     async start(): Promise<void> {
-      if (running) return;
+      if (workers.running) return;
       await mkdir(deps.workDir, { recursive: true });
-      running = true;
-      for (let index = 0; index < concurrency; index++) workers.push(workerLoop());
+      workers.start();
     },
 
-    async stop(): Promise<void> {
-      running = false;
-      kick();
-      await Promise.all(workers.splice(0));
-    },
+    stop: (): Promise<void> => workers.stop(),
 
     /** Converts until nothing is left to claim (tests); returns how many jobs ran. */
     async drain(): Promise<number> {
