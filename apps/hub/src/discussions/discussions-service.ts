@@ -1,7 +1,7 @@
 import type { RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { Store, StoreTransaction } from "../store/store.js";
-import type { HubEvent, HubEventRecorder } from "../webhooks/hub-events.js";
+import { eventRepo, type HubEvent, type HubEventRecorder } from "../webhooks/hub-events.js";
 import type { DiscussionEventRecord, DiscussionRecord } from "./discussion-records.js";
 import type { DiscussionsTable } from "./discussions-table.js";
 import { createPullRequests } from "./pull-requests.js";
@@ -45,14 +45,7 @@ export function createDiscussionsService({
       if (events && told && repo && discussion) {
         await events.record(tx, {
           ...told,
-          repo: {
-            key: repo.key,
-            type: repo.type,
-            id: repo.id,
-            owner: repo.owner,
-            private: repo.private,
-            headSha: await tx.repos.ref(repo.key, "refs/heads/main"),
-          },
+          repo: await eventRepo(tx, repo),
           discussion: discussionOf(discussion),
         });
       }

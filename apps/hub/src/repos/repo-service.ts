@@ -12,7 +12,7 @@ import {
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
 import { isUniqueViolation } from "../store/database.js";
 import type { Store, StoreTransaction } from "../store/store.js";
-import type { HubEvent, HubEventRecorder } from "../webhooks/hub-events.js";
+import { eventRepo, type HubEvent, type HubEventRecorder } from "../webhooks/hub-events.js";
 import {
   applyCommit,
   type CommitOperation,
@@ -114,18 +114,7 @@ export function createRepoService({
   /** Queues a webhook event in `tx`: delivered only if the transaction commits (webhooks/hub-events.ts). */
   async function emit(tx: StoreTransaction, repo: RepoRecord, event: Omit<HubEvent, "repo">): Promise<void> {
     if (!events) return;
-    const headSha = await tx.repos.ref(repo.key, branchRef("main"));
-    await events.record(tx, {
-      ...event,
-      repo: {
-        key: repo.key,
-        type: repo.type,
-        id: repo.id,
-        owner: repo.owner,
-        private: repo.private,
-        headSha,
-      },
-    });
+    await events.record(tx, { ...event, repo: await eventRepo(tx, repo) });
   }
 
   /** A ref created, moved or deleted, as webhooks are told of it. */

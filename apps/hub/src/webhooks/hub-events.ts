@@ -2,7 +2,7 @@
  * What the hub tells webhooks about: an action on a repository, one of its refs, its settings, a discussion
  * or a comment. The repository and discussion domains describe what they did in these terms, inside the
  * transaction that did it (HubEventRecorder), and the webhooks domain turns it into the public hub's payload.
- * Plain types only: the domains that record events import nothing else from webhooks/.
+ * Plain types and `eventRepo`: the domains that record events import nothing else from webhooks/.
  */
 import type { StoreTransaction } from "../store/store.js";
 
@@ -47,4 +47,13 @@ export interface HubEvent {
  */
 export interface HubEventRecorder {
   record(tx: StoreTransaction, event: HubEvent): Promise<void>;
+}
+
+/** The event's repository as `tx` holds it after the change (its main branch's head included). */
+export async function eventRepo(
+  tx: StoreTransaction,
+  repo: Omit<HubEventRepo, "headSha">,
+): Promise<HubEventRepo> {
+  const { key, type, id, owner } = repo;
+  return { key, type, id, owner, private: repo.private, headSha: await tx.repos.ref(key, "refs/heads/main") };
 }
