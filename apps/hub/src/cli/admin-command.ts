@@ -69,7 +69,9 @@ Storage
 
 Scanning (docs/decisions/scanning.md)
   scan:status                                  the scan queue: waiting, pending, scanning, done; unsafe
-  scan:rescan                                  queue every scanned content again (the hub's workers scan it)
+  scan:rescan                                  queue every scanned content again (the hub's workers scan it);
+                                               files never queued are found at the hub's start and by
+                                               POST /api/admin/scanning/rescan
 
 Database
   db:copy --to <postgres://...>                copy every row of this hub's database (SQLite in DATA_DIR) into
