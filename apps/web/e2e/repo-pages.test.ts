@@ -72,7 +72,7 @@ describe("new repository pages", () => {
     await page.waitForURL("**/datasets/ada/rain-gauges");
     await page.getByTestId("private-badge").waitFor();
     await expect.poll(() => page.getByTestId("license").textContent()).toBe("mit");
-    await page.getByText("This dataset has no dataset card yet.").waitFor();
+    await page.getByText("This dataset's README.md has metadata but no text yet.").waitFor();
     expect(await page.title()).toBe("Dataset ada/rain-gauges · Modelhub");
     const info = await page.request.get("/api/datasets/ada/rain-gauges");
     expect(await info.json()).toMatchObject({ private: true, cardData: { license: "mit" } });
@@ -88,7 +88,7 @@ describe("new repository pages", () => {
     await page.getByRole("button", { name: "Make public" }).click();
     await page.getByRole("status").getByText("The repository is now public.").waitFor();
     await page.getByRole("link", { name: "Dataset card" }).click();
-    await page.getByText("This dataset has no dataset card yet.").waitFor();
+    await page.getByText("This dataset's README.md has metadata but no text yet.").waitFor();
     await page.getByTestId("private-badge").waitFor({ state: "detached" });
     await page.getByRole("link", { name: "Settings" }).click();
     await page.getByRole("button", { name: "Make private" }).click();
