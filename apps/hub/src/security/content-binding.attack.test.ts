@@ -166,6 +166,10 @@ describe("class 7: a commit costs what it changes", () => {
     const seeded = await commit(mallory, "datasets/mallory/many", lines);
     expect(seeded.status, seeded.text).toBe(200);
 
+    // One commit first, unmeasured: on PostgreSQL the first write after a 20,000-row seed extends the
+    // tables' and indexes' pages (1.36 MB once in a CI run), which is the seed's cost, not a commit's.
+    const warmUp = await commit(mallory, "datasets/mallory/many", [inlineFile("data/part-00000.txt", "w")]);
+    expect(warmUp.status, warmUp.text).toBe(200);
     const growth: number[] = [];
     const seconds: number[] = [];
     const baseline: number[] = [];
@@ -190,10 +194,7 @@ describe("class 7: a commit costs what it changes", () => {
     for (const bytes of growth) {
       expect(bytes, `growth per commit: ${growth.join(", ")}`).toBeLessThan(1 << 20);
     }
-    // On PostgreSQL a busy shared server (CI runs two test files at once) stretches the big repository's
-    // commit more than the small one's, so the bound there is wider; SQLite, the default, keeps 0.3 s.
-    const bound = hub.store.db.dialect === "sqlite" ? 0.3 : 0.3 + 4 * median(baseline);
-    expect(median(seconds) - median(baseline), report).toBeLessThan(bound);
+    expect(median(seconds) - median(baseline), report).toBeLessThan(0.3);
 
     // And the repository still reads as committed.
     expect((await download(mallory, "datasets/mallory/many", "data/part-01999.txt")).toString()).toBe("1");
