@@ -1,4 +1,4 @@
-import { CALLERS, type Caller, type Expected, READ_PRIVATE_REPO, type Row, WRITE_PRIVATE_REPO } from "./callers.js";
+import { CALLERS, type Caller, type Expected, READ_PRIVATE_REPO, type Row, SEES_PRIVATE, WRITE_PRIVATE_REPO } from "./callers.js";
 import { fixture, PRIVATE_REPO } from "./fixture.js";
 
 /**
@@ -53,18 +53,7 @@ export const COLLECTION_ROWS: Row[] = [
     method: "GET",
     path: "/api/collections?owner=acme",
     outcome: listsPrivateCollection,
-    expected: {
-      anonymous: "hidden",
-      reader: "listed",
-      writer: "listed",
-      orgAdmin: "listed",
-      otherUser: "hidden",
-      revokedToken: "401",
-      expiredToken: "401",
-      readTokenOnWrite: "listed",
-      fineGrainedOutOfScope: "hidden",
-      siteAdmin: "listed",
-    },
+    expected: SEES_PRIVATE,
   },
   {
     route: "POST /api/collections",
