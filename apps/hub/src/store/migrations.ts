@@ -1,8 +1,15 @@
+import { AUDIT_MIGRATION } from "../audit/audit-migration.js";
+import { ENGAGEMENT_MIGRATION } from "../catalogue/engagement-migration.js";
 import { COLLECTIONS_MIGRATION } from "../collections/collections-migration.js";
 import { GIT_MIGRATION } from "../git/git-migration.js";
+import { GIT_PUSH_MIGRATION } from "../git/git-push-migration.js";
+import { LIMITS_MIGRATION } from "../limits/limits-migration.js";
 import { convertSnapshotsToTreeNodes } from "../repos/snapshot-conversion.js";
 import { OWN_PROVIDERS_MIGRATION } from "../router/own-providers-migration.js";
+import { ROUTER_CATALOGUE_MIGRATION } from "../router/router-catalogue-migration.js";
+import { SEARCH_MIGRATION } from "../search/search-migration.js";
 import { VIEWER_MIGRATION } from "../viewer/viewer-migration.js";
+import { VIEWER_STATISTICS_MIGRATION } from "../viewer/viewer-statistics-migration.js";
 import { WEBHOOKS_MIGRATION } from "../webhooks/webhooks-migration.js";
 import type { Database, Dialect, Queryable } from "./database.js";
 import { POSTGRES_BASELINE, POSTGRES_BASELINE_VERSION } from "./postgres-schema.js";
@@ -634,6 +641,13 @@ export const MIGRATIONS: readonly Migration[] = [
   WEBHOOKS_MIGRATION,
   OWN_PROVIDERS_MIGRATION,
   GIT_MIGRATION,
+  SEARCH_MIGRATION,
+  LIMITS_MIGRATION,
+  AUDIT_MIGRATION,
+  ROUTER_CATALOGUE_MIGRATION,
+  VIEWER_STATISTICS_MIGRATION,
+  GIT_PUSH_MIGRATION,
+  ENGAGEMENT_MIGRATION,
 ];
 
 const sqlOf = (migration: Exclude<Migration, { run: unknown }>, dialect: Dialect): string =>

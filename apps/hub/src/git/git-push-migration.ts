@@ -1,0 +1,6 @@
+/**
+ * Migration 34: git push's records (reserved until they land). Its own file so that its domain owns its schema;
+ * store/migrations.ts lists it in order. Tables and indexes are created IF NOT EXISTS: the upgrade tests
+ * replay migrations over a database that already holds them.
+ */
+export const GIT_PUSH_MIGRATION = "SELECT 1";
