@@ -118,14 +118,17 @@ export class EntryNotFoundError extends HubError {
 }
 
 export class GatedRepoError extends HubError {
-  /** `requestUrl`: where a signed-in user asks for access (named in the message, as the public hub does). */
-  constructor(id: string, signedIn: boolean, requestUrl?: string) {
+  /**
+   * `type`: "model", "dataset" or "space", named as the public hub names it ("Access to model x/y is
+   * restricted", which huggingface_hub's own tests match); `requestUrl`: where a signed-in user asks for access.
+   */
+  constructor(id: string, signedIn: boolean, requestUrl?: string, type = "repository") {
     super(
       signedIn ? 403 : 401,
       "GatedRepo",
       signedIn
-        ? `Access to repository ${id} is restricted and you are not in the authorized list.${requestUrl ? ` Visit ${requestUrl} to ask for access.` : ""}`
-        : `Access to repository ${id} is restricted. You must have access to it and be authenticated to access it. Please log in.`,
+        ? `Access to ${type} ${id} is restricted and you are not in the authorized list.${requestUrl ? ` Visit ${requestUrl} to ask for access.` : ""}`
+        : `Access to ${type} ${id} is restricted. You must have access to it and be authenticated to access it. Please log in.`,
       // Repository ids and the hub's URLs are ASCII by their own rules.
       true,
     );

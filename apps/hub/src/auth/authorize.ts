@@ -193,7 +193,8 @@ export function createAuthorizer(options: AuthorizeOptions): Authorizer {
         // Made only to refuse: an error's stack trace is costly, and a granted user's every router call
         // passes here (bench:router zero-latency profile 2026-11-29: building it for calls then allowed took
         // 2.5% of the hub's CPU per streamed call).
-        const gated = () => new GatedRepoError(repoId(repo), actor.kind !== "anonymous", requestUrl(repo));
+        const gated = () =>
+          new GatedRepoError(repoId(repo), actor.kind !== "anonymous", requestUrl(repo), repo.type);
         if (actor.kind !== "user") return gated();
         const token = actor.credential.kind === "token" ? actor.credential.token : undefined;
         // Reading a gated repository's files is a token's own permission; running inference on a gated model

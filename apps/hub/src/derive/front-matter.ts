@@ -10,7 +10,8 @@ export interface FrontMatter {
   errors: string[];
 }
 
-const BLOCK = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+/** The metadata block, after optional blank lines as huggingface_hub's RepoCard reads it. */
+const BLOCK = /^\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 const isStringList = (value: unknown) =>
   typeof value === "string" || (Array.isArray(value) && value.every((item) => typeof item === "string"));
@@ -25,7 +26,32 @@ const FIELD_CHECKS: Record<string, [(value: unknown) => boolean, string]> = {
   library_name: [(value) => typeof value === "string", "a string"],
   pipeline_tag: [(value) => typeof value === "string" && isPipelineType(value), "a known pipeline task"],
   widget: [(value) => Array.isArray(value), "a list"],
+  "model-index": [isModelIndex, "a list of {name, results: [{task: {type}, metrics: [{type, value}]}]}"],
 };
+
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The evaluation results' shape the public hub accepts (and reads for its leaderboards). */
+function isModelIndex(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  return value.every(
+    (model) =>
+      isMapping(model) &&
+      Array.isArray(model.results) &&
+      model.results.every(
+        (result) =>
+          isMapping(result) &&
+          isMapping(result.task) &&
+          typeof result.task.type === "string" &&
+          Array.isArray(result.metrics) &&
+          result.metrics.length > 0 &&
+          result.metrics.every(
+            (metric) => isMapping(metric) && typeof metric.type === "string" && metric.value !== undefined,
+          ),
+      ),
+  );
+}
 
 /** Splits a model card into its YAML metadata and markdown, checking the metadata as the public hub does. */
 export function parseFrontMatter(card: string): FrontMatter {

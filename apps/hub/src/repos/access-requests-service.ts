@@ -1,5 +1,5 @@
 import type { AccessRequest, AccessRequestStatus } from "../accounts/types.js";
-import { NotFoundError } from "../errors.js";
+import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { Store } from "../store/store.js";
 import type { RepoRecord } from "./repo-records.js";
 
@@ -41,6 +41,15 @@ export function createAccessRequestsService(store: Store) {
       const user = await store.accounts.users.byName(userName);
       if (!user) throw new NotFoundError(`No user named ${JSON.stringify(userName.slice(0, 100))}.`);
       const existing = await requests.get(repo.type, repo.id, user.id);
+      // As on the public hub, a decision that changes nothing is refused (granting twice, accepting an
+      // accepted request, cancelling a pending one), so a script learns its view of the list was stale.
+      if (existing?.status === decision.status) {
+        throw new InvalidInputError(
+          decision.status === "accepted"
+            ? `${user.name} already has access to ${repo.id}.`
+            : `${user.name}'s access request to ${repo.id} is already ${decision.status}.`,
+        );
+      }
       if (!existing) {
         if (!decision.grant) throw new NotFoundError(`${user.name} has not asked for access to ${repo.id}.`);
         await requests.request({

@@ -24,6 +24,7 @@ import {
 import { historyPage } from "./commit-history.js";
 import { gitBlobId } from "./git-objects.js";
 import { DEFAULT_GITATTRIBUTES, lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
+import { MAX_GITIGNORE_BYTES } from "./gitignore.js";
 import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
 import { ReadOnlyMirrorError } from "./repo-access.js";
 import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
@@ -128,7 +129,7 @@ export function createRepoService({
   async function createRef(repo: RepoRecord, ref: string, commitOid: string): Promise<void> {
     await store.writeTransaction(async (tx) => {
       await tx.lock(repoLock(repo.key));
-      if (await tx.repos.ref(repo.key, ref)) throw new ConflictError(`Reference already exists: ${ref}`);
+      if (await tx.repos.ref(repo.key, ref)) throw new ConflictError(`Reference ${ref} already exists.`);
       await tx.repos.setRef(repo.key, ref, commitOid);
       await emit(tx, repo, refMoved(ref, null, commitOid));
     });
@@ -631,6 +632,13 @@ export function createRepoService({
       return size > LFS_SIZE_THRESHOLD || sample.includes(0) || matchesLfsPattern(path, patterns);
     },
 
+    /** The text of a commit's root `.gitignore`, when it has one the hub will read (not LFS, at most 1 MiB). */
+    async gitignoreAt(repo: RepoRecord, commitOid: string): Promise<string | undefined> {
+      const file = await store.repos.file(repo.key, commitOid, ".gitignore");
+      if (!file || file.lfs || file.size > MAX_GITIGNORE_BYTES) return undefined;
+      return service.readText(file);
+    },
+
     /**
      * Commits, then (for a model's main branch) derives the model page's data from the new files. The
      * derivation runs after the commit is durable: should it fail or the process die, the commit stands and
@@ -740,7 +748,7 @@ export function createRepoService({
         await tx.lock(repoLock(repo.key));
         const previous = await tx.repos.ref(repo.key, ref);
         if (previous) {
-          if (!options.overwrite) throw new ConflictError(`Reference already exists: ${ref}`);
+          if (!options.overwrite) throw new ConflictError(`Reference ${ref} already exists.`);
           if (!options.empty && options.startingPoint === undefined) return;
         }
         const target =
@@ -751,12 +759,13 @@ export function createRepoService({
     },
 
     async deleteBranch(repo: RepoRecord, name: string): Promise<void> {
-      if (name === "main") throw new InvalidInputError("The main branch cannot be deleted.");
+      if (name === "main")
+        throw new InvalidInputError("Cannot delete refs/heads/main: it is the default branch.");
       await deleteRef(repo, branchRef(name), name);
     },
 
     async createTag(repo: RepoRecord, name: string, revision: string): Promise<void> {
-      const tag = parseRefName(name, "tag");
+      // The revision first: a missing one is RevisionNotFound whatever the name (huggingface_hub's tests).
       const from = await service.resolveOrThrow(repo, revision);
       await createRef(repo, tagRef(tag), from.commitOid);
     },
@@ -770,3 +779,4 @@ export function createRepoService({
 }
 
 export type RepoService = ReturnType<typeof createRepoService>;
+      const tag = parseRefName(name, "tag");

@@ -5,7 +5,13 @@ const REF_NAME =
   /^(?!.*\.\.)(?!.*\/\/)(?!.*@\{)(?!\/)(?!.*\/$)(?!.*\.lock$)[^\s~^:?*[\\\u0000-\u001f\u007f]{1,200}$/;
 
 export function parseRefName(name: unknown, what: "branch" | "tag"): string {
-  if (typeof name !== "string" || !REF_NAME.test(name) || name.startsWith("refs/") || name.startsWith("-")) {
+  if (typeof name === "string" && name.startsWith("refs/")) {
+    // The public hub's words (huggingface_hub's tests match them): refs/pr/N and other refs are not branches.
+    throw new InvalidInputError(
+      `Invalid reference for a ${what}: ${JSON.stringify(name.slice(0, 100))}. Give a plain name, without refs/.`,
+    );
+  }
+  if (typeof name !== "string" || !REF_NAME.test(name) || name.startsWith("-")) {
     throw new InvalidInputError(`Invalid ${what} name ${JSON.stringify(String(name).slice(0, 100))}.`);
   }
   return name;

@@ -7,7 +7,8 @@ import { ndjsonValues, requestStream } from "../http/request-stream.js";
 import { parseInput } from "../http/validate.js";
 import { isObject } from "../is-object.js";
 import { type CommitOperation, pullRequestNumber } from "./commit-engine.js";
-import { lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
+import { lfsPatterns } from "./gitattributes.js";
+import { gitignoreMatcher, MAX_GITIGNORE_BYTES } from "./gitignore.js";
 import { isLfsOid, LFS_SIZE_THRESHOLD } from "./lfs-pointer.js";
 import { type RepoReadDeps, repoUrl } from "./read-routes.js";
 import type { RepoAction, RepoActor } from "./repo-access.js";
@@ -123,13 +124,14 @@ export async function repoPreupload(deps: RepoReadDeps, c: Context, target: Repo
       : head
         ? await deps.repos.lfsPatternsAt(repo, head.commitOid)
         : [];
-  const ignored =
+  // The .gitignore the client sends (one it is committing) wins over the one the revision already has.
+  const gitignore =
     typeof body.gitIgnore === "string"
-      ? body.gitIgnore
-          .split(/\r?\n/)
-          .map((line) => line.trim())
-          .filter((line) => line && !line.startsWith("#") && !line.startsWith("!"))
-      : [];
+      ? body.gitIgnore.slice(0, MAX_GITIGNORE_BYTES)
+      : head
+        ? await deps.repos.gitignoreAt(repo, head.commitOid)
+        : undefined;
+  const ignored = gitignore ? gitignoreMatcher(gitignore) : () => false;
   const files = [];
   for (const entry of body.files as unknown[]) {
     if (!isObject(entry)) throw new InvalidInputError("Each file must be {path, size, sample}.");
@@ -142,7 +144,7 @@ export async function repoPreupload(deps: RepoReadDeps, c: Context, target: Repo
     files.push({
       path,
       uploadMode: lfs ? "lfs" : "regular",
-      shouldIgnore: matchesLfsPattern(path, ignored),
+      shouldIgnore: ignored(path),
       ...(existing ? { oid: existing.lfs ? existing.sha256 : existing.blobOid } : {}),
     });
   }
