@@ -83,7 +83,7 @@ import { contentReader } from "./scanning/scan-content.js";
 import type { FileScanReport, ScanSource } from "./scanning/scan-report.js";
 import { createScanService, type ScanPolicy, type ScanService } from "./scanning/scan-service.js";
 import type { BlobStore } from "./storage/blob-store.js";
-import type { BlobDownloadMode } from "./storage/blob-store-config.js";
+import type { BlobDownloadMode, DownloadOffload } from "./storage/blob-store-config.js";
 import type { Store } from "./store/store.js";
 import { assembleViewer } from "./viewer/viewer-assembly.js";
 import { VIEWER_PATH } from "./viewer/viewer-routes.js";
@@ -134,6 +134,8 @@ export interface AppDeps {
   lfsMultipartChunkBytes?: number;
   /** "redirect": `/resolve` of an LFS file answers 302 to the store's presigned URL (default "proxy"). */
   blobDownload?: BlobDownloadMode;
+  /** `/resolve` answers X-Accel-Redirect to nginx's internal location instead of sending stored bytes. */
+  downloadOffload?: DownloadOffload;
   /** Who may do what with repositories; defaults to the accounts' authorize(). */
   repoAccess?: RepoAccess;
   /**
@@ -640,6 +642,7 @@ function mountRepositories(
     xetSigner,
     cas,
     redirectDownloads: deps.blobDownload === "redirect",
+    offloadPrefix: deps.downloadOffload?.prefix,
     scanning: scanner,
     discussions: createDiscussionsService({ store: deps.store, repos, events }),
     claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),

@@ -75,6 +75,7 @@ async function main(): Promise<void> {
     providerBaseUrls: config.providerBaseUrls,
     blobStore: config.blobStore,
     blobDownload: config.blobDownload,
+    downloadOffload: config.downloadOffload,
     webDist: existsSync(join(WEB_DIST, "index.html")) ? WEB_DIST : undefined,
     cardImageOrigins: config.cardImageOrigins,
     mirror: config.mirror,

@@ -37,7 +37,12 @@ import type { ScanSettings } from "./scanning/scan-config.js";
 import { SCANNER_RULES_VERSION, scanFile } from "./scanning/scan-file.js";
 import type { ScanService } from "./scanning/scan-service.js";
 import type { BlobStore } from "./storage/blob-store.js";
-import { type BlobDownloadMode, type BlobStoreSetting, openBlobStore } from "./storage/blob-store-config.js";
+import {
+  type BlobDownloadMode,
+  type BlobStoreSetting,
+  type DownloadOffload,
+  openBlobStore,
+} from "./storage/blob-store-config.js";
 import { openStore, type Store } from "./store/store.js";
 import type { ViewerService } from "./viewer/viewer-service.js";
 import type { DeliverySettings, WebhooksService } from "./webhooks/webhooks-service.js";
@@ -56,6 +61,8 @@ export interface StartHubOptions {
   blobStore?: BlobStoreSetting;
   /** "redirect": downloads of LFS files go to the object store's presigned URLs (default "proxy"). */
   blobDownload?: BlobDownloadMode;
+  /** DOWNLOAD_OFFLOAD=x-accel: nginx in front sends the bytes of the files `/resolve` authorized. */
+  downloadOffload?: DownloadOffload;
   /** Days per-call usage rows are kept (router/usage-table.ts); default 30. */
   usageRetentionDays?: number;
   adminToken?: string;
@@ -299,6 +306,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     gitDir: join(options.dataDir, "git"),
     lfsMultipartChunkBytes: options.lfsMultipartChunkBytes,
     blobDownload: options.blobDownload,
+    downloadOffload: options.downloadOffload,
     mirror:
       options.mirror && upstreamClient && pullDir
         ? { settings: options.mirror, upstream: upstreamClient, pullDir }

@@ -46,6 +46,8 @@ export interface RepoReadDeps extends RepoTargetDeps {
   cas?: CasService;
   /** `/resolve` of an LFS file answers 302 to the blob store's presigned URL, when the store has one. */
   redirectDownloads?: boolean;
+  /** DOWNLOAD_OFFLOAD=x-accel: stored files are answered with X-Accel-Redirect under this prefix. */
+  offloadPrefix?: string;
   /** The content scanner (scan-port.ts): security statuses, reports, SCAN_POLICY. Unset: files are unscanned. */
   scanning?: RepoScanning;
 }

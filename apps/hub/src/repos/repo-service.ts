@@ -619,6 +619,11 @@ export function createRepoService({
           blobs.downloadUrl!(sha256, options)
       : undefined,
 
+    /** A content's path under the blob store's directory, when the store is one (DOWNLOAD_OFFLOAD). */
+    blobRelativePath: blobs.relativePath
+      ? (sha256: string): string => blobs.relativePath!(sha256)
+      : undefined,
+
     /** The LFS patterns of a commit's .gitattributes. */
     async lfsPatternsAt(repo: RepoRecord, commitOid: string): Promise<string[]> {
       const attributes = await store.repos.file(repo.key, commitOid, ".gitattributes");

@@ -123,6 +123,17 @@ function mirrorFetch(
 }
 
 /**
+ * DOWNLOAD_OFFLOAD=x-accel: the internal URL nginx serves a stored content from, or undefined when the hub
+ * sends the bytes itself (offload off, or content not in the blob store as such: a mirrored file still to
+ * fetch). A Xet file counts only once its bytes are in the blob store (the caller checks).
+ */
+function offloadTarget(deps: RepoReadDeps, file: FileRecord, missingMirrored: boolean): string | undefined {
+  const relativePath = deps.offloadPrefix ? deps.repos.blobRelativePath?.(file.sha256) : undefined;
+  if (!relativePath || missingMirrored) return undefined;
+  return `${deps.offloadPrefix}${relativePath}`;
+}
+
+/**
  * The revision and path of a file URL as the client sent them (still encoded): what a moved repository's
  * redirect repeats. They follow the optional datasets|spaces prefix, the id's one or two segments and the mode.
  */
@@ -204,6 +215,15 @@ async function serveFile(
   headers["Content-Length"] = String(Math.max(0, end - start + 1));
   if (range.kind === "range") headers["Content-Range"] = `bytes ${start}-${end}/${file.size}`;
   if (c.req.method === "HEAD" || file.size === 0) return new Response(null, { status, headers });
+  const offloaded = offloadTarget(deps, file, missingMirrored);
+  if (offloaded && (!xetFile || (await deps.repos.storedContent(file.sha256)))) {
+    // nginx sends the bytes from its internal location and answers the Range itself (the same single range
+    // this route accepted), so its own Content-Length and Content-Range are the ones sent.
+    delete headers["Content-Length"];
+    delete headers["Content-Range"];
+    headers["X-Accel-Redirect"] = offloaded;
+    return new Response(null, { status: 200, headers });
+  }
   // A mirrored file read from what this hub holds: a cache hit, kept from eviction while it streams.
   const release =
     file.lfs && repo.mirrorOf !== undefined && !missingMirrored

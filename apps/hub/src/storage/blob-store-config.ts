@@ -9,9 +9,51 @@ export type BlobStoreSetting = { kind: "fs" } | ({ kind: "s3" } & Omit<S3BlobSto
 /** How `/resolve` serves a stored file: through the hub, or by a 302 to a presigned URL of the bucket. */
 export type BlobDownloadMode = "proxy" | "redirect";
 
+/**
+ * DOWNLOAD_OFFLOAD=x-accel: `/resolve` authorizes, then answers with `X-Accel-Redirect: <prefix><path>` (the
+ * blob's path under the data directory's `blobs/`) and nginx, in front, sends the bytes from an `internal`
+ * location (apps/hub/README.md has the configuration; docs/decisions/download-offload.md says why).
+ */
+export interface DownloadOffload {
+  kind: "x-accel";
+  /** The internal location's URL prefix, starting and ending with "/" (DOWNLOAD_OFFLOAD_PREFIX). */
+  prefix: string;
+}
+
 export interface BlobSettings {
   blobStore: BlobStoreSetting;
   blobDownload: BlobDownloadMode;
+  downloadOffload?: DownloadOffload;
+}
+
+const DEFAULT_OFFLOAD_PREFIX = "/_hub_blobs/";
+
+/** Reads DOWNLOAD_OFFLOAD and DOWNLOAD_OFFLOAD_PREFIX; only a store in the data directory can be offloaded. */
+function parseDownloadOffload(
+  env: Record<string, string | undefined>,
+  storeKind: BlobStoreSetting["kind"],
+  problems: string[],
+): DownloadOffload | undefined {
+  const mode = env.DOWNLOAD_OFFLOAD?.trim();
+  if (!mode || mode === "off") return undefined;
+  if (mode !== "x-accel") {
+    problems.push(`DOWNLOAD_OFFLOAD must be "x-accel" or unset, got "${mode}".`);
+    return undefined;
+  }
+  if (storeKind !== "fs") {
+    problems.push(
+      "DOWNLOAD_OFFLOAD=x-accel serves files from the data directory: with BLOB_STORE=s3 use BLOB_DOWNLOAD=redirect instead.",
+    );
+    return undefined;
+  }
+  const prefix = env.DOWNLOAD_OFFLOAD_PREFIX?.trim() || DEFAULT_OFFLOAD_PREFIX;
+  if (!/^\/[A-Za-z0-9._~/-]*\/$/.test(prefix) || prefix.includes("..") || prefix === "/") {
+    problems.push(
+      `DOWNLOAD_OFFLOAD_PREFIX must be a URL path of its own that starts and ends with "/" (the nginx internal location), got "${prefix}".`,
+    );
+    return undefined;
+  }
+  return { kind: "x-accel", prefix };
 }
 
 const S3_URL = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/;
@@ -19,8 +61,8 @@ const S3_URL = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/;
 /**
  * Reads BLOB_STORE (`s3://bucket/prefix`; unset: the data directory), the usual AWS settings (AWS_REGION or
  * AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_ENDPOINT_URL_S3 or
- * AWS_ENDPOINT_URL), S3_FORCE_PATH_STYLE, S3_PUBLIC_ENDPOINT and BLOB_DOWNLOAD. Problems are appended to
- * `problems` so the whole configuration is reported at once.
+ * AWS_ENDPOINT_URL), S3_FORCE_PATH_STYLE, S3_PUBLIC_ENDPOINT, BLOB_DOWNLOAD and DOWNLOAD_OFFLOAD(_PREFIX).
+ * Problems are appended to `problems` so the whole configuration is reported at once.
  */
 export function parseBlobSettings(env: Record<string, string | undefined>, problems: string[]): BlobSettings {
   const download = (env.BLOB_DOWNLOAD || "proxy") as BlobDownloadMode;
@@ -32,8 +74,13 @@ export function parseBlobSettings(env: Record<string, string | undefined>, probl
     if (download === "redirect") {
       problems.push("BLOB_DOWNLOAD=redirect needs an object store (BLOB_STORE=s3://bucket/prefix).");
     }
-    return { blobStore: { kind: "fs" }, blobDownload: "proxy" };
+    return {
+      blobStore: { kind: "fs" },
+      blobDownload: "proxy",
+      downloadOffload: parseDownloadOffload(env, "fs", problems),
+    };
   }
+  parseDownloadOffload(env, "s3", problems);
   const match = S3_URL.exec(raw);
   if (!match) {
     problems.push(`BLOB_STORE must be "fs" or s3://bucket/prefix, got "${raw}".`);

@@ -37,6 +37,12 @@ export interface BlobStore {
    * only drivers whose storage clients can reach have it.
    */
   downloadUrl?(sha256: string, options: DownloadUrlOptions): Promise<string>;
+  /**
+   * The blob's path relative to the store's root directory, for a web server in front of the hub that reads
+   * the same directory and sends the bytes itself (DOWNLOAD_OFFLOAD=x-accel); only drivers on a file system
+   * have it. Says nothing about whether the blob is there.
+   */
+  relativePath?(sha256: string): string;
 }
 
 export interface DownloadUrlOptions {

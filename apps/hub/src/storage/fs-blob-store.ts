@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { copyFile, mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
@@ -216,6 +216,10 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
     },
 
     head,
+
+    relativePath(sha256: string): string {
+      return relative(root, pathOf(sha256)).split(sep).join("/");
+    },
 
     async delete(sha256: string, options: { unlessModifiedSince?: number } = {}): Promise<void> {
       const path = pathOf(sha256);
