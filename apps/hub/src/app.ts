@@ -50,6 +50,9 @@ import { CAS_PATH, xetCasRoutes } from "./lfs-xet/cas-routes.js";
 import { createCasService } from "./lfs-xet/cas-service.js";
 import { createLfsService } from "./lfs-xet/lfs-service.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
+import { rateLimitMiddleware } from "./limits/rate-limit-middleware.js";
+import type { RateLimitPolicy } from "./limits/rate-limit-policy.js";
+import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { mirrorAdminRoutes } from "./mirror/mirror-admin-routes.js";
 import { assembleMirror, offlineMirrorAdmin } from "./mirror/mirror-assembly.js";
@@ -189,6 +192,12 @@ export interface AppDeps {
    * starts its workers and stops them on close; tests drain it). Unset: no viewer API.
    */
   viewer?: { dir: string; pollMs?: number; expose?(service: ViewerService): void };
+  /**
+   * Rate limits (RATE_LIMITS, limits/rate-limit-policy.ts; docs/decisions/rate-limits.md): the policy, and
+   * `expose` to receive the limiter (start-hub.ts starts its sharing with other replicas and stops it on
+   * close; tests call its sync). Unset: no rate limits.
+   */
+  rateLimits?: { policy: RateLimitPolicy; expose?(limiter: RateLimiter): void };
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
   /** Prometheus metrics served at `/metrics`. */
@@ -296,7 +305,15 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     origin: "*",
     allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
     allowHeaders: ["Authorization", "Content-Type", "X-Request-Id", "X-HF-Bill-To"],
-    exposeHeaders: ["Link", "X-Request-Id", "X-Error-Code", "X-Error-Message"],
+    exposeHeaders: [
+      "Link",
+      "X-Request-Id",
+      "X-Error-Code",
+      "X-Error-Message",
+      "RateLimit",
+      "RateLimit-Policy",
+      "Retry-After",
+    ],
     maxAge: 600,
   });
   app.use("/api/*", apiCors);
@@ -319,6 +336,20 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.use("*", (c, next) =>
     c.req.path.startsWith(`${CAS_PATH}/`) || isRouterPath(c.req.path) ? next() : actors(c, next),
   );
+  if (deps.rateLimits) {
+    const limiter = createRateLimiter({
+      table: deps.store.rateLimits,
+      windowSeconds: deps.rateLimits.policy.windowSeconds,
+      syncMs: deps.rateLimits.policy.syncMs,
+      logger,
+    });
+    deps.rateLimits.expose?.(limiter);
+    // After the caller is known (counted per token, session or address); router and CAS calls have no actor here.
+    const limit = rateLimitMiddleware(deps.rateLimits.policy, limiter);
+    app.use("*", (c, next) =>
+      c.req.path.startsWith(`${CAS_PATH}/`) || isRouterPath(c.req.path) ? next() : limit(c, next),
+    );
+  }
 
   // Before the repository middleware: router calls go to the router's routes and nowhere else.
   app.route(

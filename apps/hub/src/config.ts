@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseImageOrigins } from "./http/content-security-policy.js";
 import { normalizePublicUrl, PublicUrlError } from "./http/public-url.js";
+import { parseRateLimitPolicy, type RateLimitPolicy } from "./limits/rate-limit-policy.js";
 import { type MirrorSettings, parseMirrorSettings } from "./mirror/mirror-config.js";
 import { DEFAULT_USAGE_RETENTION_DAYS } from "./router/usage-table.js";
 import { parseScanSettings, type ScanSettings } from "./scanning/scan-config.js";
@@ -49,6 +50,8 @@ export interface HubConfig extends BlobSettings {
    * the hub's own network). Off by default: a webhook is a request the hub makes for any user.
    */
   webhookAllowPrivate: boolean;
+  /** RATE_LIMITS: "off" (default), "default" (the public hub's numbers) or JSON (limits/rate-limit-policy.ts). */
+  rateLimits: RateLimitPolicy | undefined;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -159,6 +162,12 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
       `WEBHOOK_ALLOW_PRIVATE must be 1 or 0 (true or false), got "${env.WEBHOOK_ALLOW_PRIVATE}".`,
     );
   }
+  let rateLimits: RateLimitPolicy | undefined;
+  try {
+    rateLimits = parseRateLimitPolicy(env.RATE_LIMITS);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join("\n- ")}`);
   return {
     port,
@@ -179,6 +188,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     mirror,
     scanning,
     webhookAllowPrivate,
+    rateLimits,
     ...blobSettings,
   };
 }

@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     mirror: config.mirror,
     scanning: config.scanning,
     webhooks: { allowPrivate: config.webhookAllowPrivate },
+    rateLimits: config.rateLimits,
     logger,
   });
   logger.log("info", "hub started", {

@@ -33,6 +33,8 @@ import { createProviderAgent } from "./router/provider-agent.js";
 import { isServedMapping } from "./router/served.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
 import { clamdScan } from "./scanning/clamd-antivirus.js";
+import type { RateLimitPolicy } from "./limits/rate-limit-policy.js";
+import type { RateLimiter } from "./limits/rate-limiter.js";
 import type { ScanSettings } from "./scanning/scan-config.js";
 import { SCANNER_RULES_VERSION, scanFile } from "./scanning/scan-file.js";
 import type { ScanService } from "./scanning/scan-service.js";
@@ -103,6 +105,8 @@ export interface StartHubOptions {
   ownProvidersHealthIntervalMs?: number;
   /** Mirror an upstream hub (UPSTREAM_URL and the MIRROR_* settings: mirror/mirror-config.ts). */
   mirror?: MirrorSettings;
+  /** RATE_LIMITS (limits/rate-limit-policy.ts): unset, no rate limits. */
+  rateLimits?: RateLimitPolicy;
   /** Webhooks (webhooks/webhooks-service.ts): WEBHOOK_ALLOW_PRIVATE and the delivery settings. */
   webhooks?: {
     allowPrivate?: boolean;
@@ -291,6 +295,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   let scanService: ScanService | undefined;
   let viewerService: ViewerService | undefined;
   let webhooksService: WebhooksService | undefined;
+  let rateLimiter: RateLimiter | undefined;
   const app = createApp({
     store,
     logger,
@@ -313,6 +318,14 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         : undefined,
     draining: () => closing !== undefined,
     metrics,
+    rateLimits: options.rateLimits
+      ? {
+          policy: options.rateLimits,
+          expose: (limiter) => {
+            rateLimiter = limiter;
+          },
+        }
+      : undefined,
     webhooks: {
       allowPrivate: options.webhooks?.allowPrivate,
       delivery: options.webhooks?.delivery,
@@ -358,6 +371,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   if (options.viewer?.workers !== false) await viewerService?.start();
   // Webhook deliveries: from the database's queue, resuming what a stopped replica left.
   if (options.webhooks?.workers !== false) webhooksService?.start();
+  // Rate-limit counts shared with the other replicas every policy.syncMs.
+  rateLimiter?.start();
 
   const xetGc = startXetGc(store, blobs, logger, options.xetGcIntervalMs ?? 60 * 60 * 1000);
 
@@ -382,6 +397,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         await viewerService?.stop().catch(() => {});
         // Attempts under way end first; what is still queued is delivered after the next start.
         await webhooksService?.stop().catch(() => {});
+        await rateLimiter?.stop().catch(() => {});
         // A failed close can lose the usage records still queued: said in the log, not swallowed.
         Promise.allSettled([
           store.close(),

@@ -228,6 +228,8 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     now: new Date().toISOString(),
   });
   await store.webhooks.insertDelivery({ webhookId, payload: "{}", now: new Date().toISOString() });
+  // Rate limits: one caller's count in the current window (a window far ahead: never pruned meanwhile).
+  await store.rateLimits.add([{ bucket: "api", subject: "t:1", windowStart: 4_102_444_800_000, count: 3 }]);
 
   // Router usage: per call and the daily totals.
   const [token] = await store.accounts.tokens.list(ada.id);

@@ -9,6 +9,7 @@ import { createDiscussionsTable } from "../discussions/discussions-table.js";
 import { createUploadPartsTable } from "../lfs-xet/upload-parts-table.js";
 import { createXetGcTable } from "../lfs-xet/xet-gc-table.js";
 import { createXetTable } from "../lfs-xet/xet-table.js";
+import { createRateLimitsTable } from "../limits/rate-limits-table.js";
 import { createMirrorTable } from "../mirror/mirror-table.js";
 import { createBlobReferences } from "../repos/blob-references.js";
 import { createReposListing } from "../repos/repos-listing.js";
@@ -71,6 +72,8 @@ function bindTables(q: Queryable, now: () => Date) {
     viewer: createViewerTable(q),
     /** Webhooks, the events queued for them and their deliveries (webhooks/webhooks-table.ts). */
     webhooks: createWebhooksTable(q),
+    /** Request counts per caller and window, shared by replicas (limits/rate-limiter.ts). */
+    rateLimits: createRateLimitsTable(q),
     meta: createMetaTable(q),
   };
 }
