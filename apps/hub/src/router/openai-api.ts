@@ -18,10 +18,12 @@ import { callProvider, type ProviderAnswer, RetrySafeFailure } from "./provider-
 import type { ProviderStats } from "./provider-stats.js";
 import { recordRouterCall, type UsageRecorder } from "./record-call.js";
 import { requestTarget } from "./request-target.js";
+import { responseAnswer } from "./responses-answer.js";
+import { translateRequest } from "./responses-translate.js";
 import { type Candidate, selectProviders } from "./select-providers.js";
 import type { CompiledRewrites } from "./stream-rewriter.js";
 import type { Upstream, Upstreams } from "./upstreams.js";
-import type { VerifyCaller } from "./verify-caller.js";
+import { browserCredentials, type RouterCaller, type VerifyCaller } from "./verify-caller.js";
 
 /** The response header naming the provider that answered (the public router's name for it). */
 export const PROVIDER_HEADER = "x-inference-provider";
@@ -322,15 +324,44 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
 
   /** One completion: the caller checked, the model resolved and checked, then each provider in turn. */
   async function complete(c: Context<HubEnv>, path: string): Promise<Response> {
-    const endpoint = ENDPOINTS[path]!;
-    const caller = await deps.verifyCaller(c.req.header("authorization"), c.req.header("x-hf-bill-to"));
+    const caller = await deps.verifyCaller(
+      c.req.header("authorization"),
+      c.req.header("x-hf-bill-to"),
+      browserCredentials(c),
+    );
     const raw = await readBodyBytes(c, deps.maxBodyBytes);
-    const parsed = parseJsonBody(raw);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new InvalidInputError("The request body must be a JSON object.");
-    }
-    const body = parsed as Record<string, unknown>;
+    const body = jsonObjectOf(raw);
     refuseSecondModelKey(body);
+    return answerOf(c, await route(c, ENDPOINTS[path]!, caller, body, raw));
+  }
+
+  /**
+   * `POST /v1/responses`: the Responses API over chat completions (responses-translate.ts). The caller's
+   * body becomes a chat body routed as any chat call (selection, failover, usage); a 2xx answer comes back
+   * as a Response object or its stream of events, an error answer as the provider gave it.
+   */
+  async function responses(c: Context<HubEnv>): Promise<Response> {
+    const caller = await deps.verifyCaller(
+      c.req.header("authorization"),
+      c.req.header("x-hf-bill-to"),
+      browserCredentials(c),
+    );
+    const body = jsonObjectOf(await readBodyBytes(c, deps.maxBodyBytes));
+    refuseSecondModelKey(body);
+    const translated = translateRequest(body);
+    const chatRaw = Buffer.from(JSON.stringify(translated.chat));
+    const answer = await route(c, ENDPOINTS["/v1/chat/completions"]!, caller, translated.chat, chatRaw);
+    return answerOf(c, await responseAnswer(answer, translated));
+  }
+
+  /** The model resolved and checked for the caller, then each provider in turn: the first answer given. */
+  async function route(
+    c: Context<HubEnv>,
+    endpoint: Endpoint,
+    caller: RouterCaller,
+    body: Record<string, unknown>,
+    raw: Uint8Array,
+  ): Promise<ProviderAnswer> {
     const own = await deps.ownProviders?.snapshot();
     const ref = parseModelRef(body.model, (name) => own?.providers.has(name) === true);
     const route = await modelRoute(ref.model);
@@ -379,7 +410,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
             result,
           ),
       });
-      if (!(answer instanceof RetrySafeFailure)) return answerOf(c, answer);
+      if (!(answer instanceof RetrySafeFailure)) return answer;
       // An own server that could not be reached is skipped from now until a health check finds it up.
       if (candidate.own && answer.status === 502)
         deps.ownProviders?.markDown(candidate.provider, "unreachable");
@@ -411,6 +442,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
 
   return {
     complete,
+    responses,
 
     /** `GET /v1/models`; GET answers vary with `Origin` (CORS headers or none) for shared caches. */
     async models(c: Context<HubEnv>): Promise<Response> {
@@ -432,6 +464,15 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       return c.json(model, 200, { Vary: "Origin" });
     },
   };
+}
+
+/** The request body as a JSON object, or a 400 saying it must be one. */
+function jsonObjectOf(raw: Uint8Array): Record<string, unknown> {
+  const parsed = parseJsonBody(raw);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new InvalidInputError("The request body must be a JSON object.");
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /**

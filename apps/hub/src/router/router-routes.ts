@@ -22,7 +22,7 @@ import { createProviderStats, type ProviderStats } from "./provider-stats.js";
 import { recordRouterCall, type UsageRecorder } from "./record-call.js";
 import { requestTarget } from "./request-target.js";
 import type { Upstreams } from "./upstreams.js";
-import type { RouterCaller, VerifyCaller } from "./verify-caller.js";
+import { browserCredentials, type RouterCaller, type VerifyCaller } from "./verify-caller.js";
 
 export interface RouterDeps {
   catalogue: CatalogueReads;
@@ -87,6 +87,7 @@ export function routerRoutes(deps: RouterDeps): Hono<HubEnv> {
 
   for (const prefix of ["", "/router"]) {
     for (const path of COMPLETION_PATHS) app.post(`${prefix}${path}`, (c) => api.complete(c, path));
+    app.post(`${prefix}/v1/responses`, (c) => api.responses(c));
     app.get(`${prefix}/v1/models`, (c) => api.models(c));
     app.get(`${prefix}/v1/models/:id{.+}`, (c) => api.model(c));
   }
@@ -115,7 +116,11 @@ export function routerRoutes(deps: RouterDeps): Hono<HubEnv> {
     if (!deps.upstreams.isKnown(provider)) {
       throw new NotFoundError(`Unknown inference provider "${provider.slice(0, 60)}".`);
     }
-    const caller = await deps.verifyCaller(c.req.header("authorization"), c.req.header("x-hf-bill-to"));
+    const caller = await deps.verifyCaller(
+      c.req.header("authorization"),
+      c.req.header("x-hf-bill-to"),
+      browserCredentials(c),
+    );
     // Checked after the credential: a caller without one learns nothing about paths.
     const providerPath = providerPathFrom(pathname, provider);
     // Only the provider's inference calls go on with the operator's key (inference-routes.ts).

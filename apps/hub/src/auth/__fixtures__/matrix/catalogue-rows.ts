@@ -174,6 +174,23 @@ export const CATALOGUE_ROWS: Row[] = [
     expected: succeedsWith({ ...READ_PRIVATE_REPO, fineGrainedOutOfScope: 403 }, 400),
   },
   {
+    route: "POST /v1/responses",
+    name: "Responses API call naming the private model",
+    method: "POST",
+    path: "/v1/responses",
+    body: { model: `${PRIVATE}:together`, input: "hi", max_output_tokens: 4 },
+    // Routed as a chat call: those who may see the model learn that it cannot chat, others that it is missing.
+    expected: succeedsWith({ ...READ_PRIVATE_REPO, fineGrainedOutOfScope: 403 }, 400),
+  },
+  {
+    route: "POST /router/v1/responses",
+    name: "Responses API call of a model that does not exist, under /router",
+    method: "POST",
+    path: "/router/v1/responses",
+    body: { model: "acme/no-such-model", input: "hi" },
+    expected: { ...everyone(404), anonymous: 401, revokedToken: 401, expiredToken: 401, fineGrainedOutOfScope: 403 },
+  },
+  {
     route: "POST /v1/embeddings",
     name: "embeddings of a model that does not exist",
     method: "POST",
