@@ -9,6 +9,7 @@ import {
   lfsMediaType,
   lfsUpload,
   lfsVerify,
+  lfsVerifyGrant,
   readBatchRequest,
 } from "../lfs-xet/lfs-routes.js";
 import { xetTokenHandler } from "../lfs-xet/xet-token-routes.js";
@@ -35,6 +36,7 @@ import {
   repoCommit,
   repoPreupload,
   repoSettings,
+  repoSuperSquash,
   repoTag,
 } from "./write-routes.js";
 
@@ -96,6 +98,7 @@ const REPO_API: readonly {
   { method: "DELETE", action: "branch", access: "write", tail: true, handler: repoBranch },
   { method: "POST", action: "tag", access: "write", tail: true, handler: repoTag },
   { method: "DELETE", action: "tag", access: "write", tail: true, handler: repoTag },
+  { method: "POST", action: "super-squash", access: "write", tail: true, handler: repoSuperSquash },
   { method: "POST", action: "ask-access", access: "read", tail: true, handler: askAccess },
   { method: "GET", action: "ask-access", access: "read", tail: true, handler: myAccessRequest },
   { method: "GET", action: "user-access-request", access: "admin", tail: true, handler: userAccessRequests },
@@ -183,6 +186,7 @@ export function repositoryRoutes(deps: RepositoryRoutesDeps): Hono<RepoEnv> {
   }
   routes.put("/api/lfs-upload/:grant", lfsUpload(deps));
   routes.post("/api/lfs-complete/:grant", lfsComplete(deps));
+  routes.post("/api/lfs-verify/:grant", lfsVerifyGrant(deps));
 
   // The repository API, one-segment ids first (see API_IDS). A model that is only a catalogue record has no
   // repository: its `/api/models/{id}` goes on to the catalogue's models routes.

@@ -26,6 +26,7 @@ import { gitBlobId } from "./git-objects.js";
 import { DEFAULT_GITATTRIBUTES, lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
 import { MAX_GITIGNORE_BYTES } from "./gitignore.js";
 import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
+import { squashedCommit } from "./history-squash.js";
 import { ReadOnlyMirrorError } from "./repo-access.js";
 import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
 import { branchRef, COMMIT_ID, parseRefName, refCandidates, SHORT_COMMIT_ID, tagRef } from "./revision.js";
@@ -772,6 +773,41 @@ export function createRepoService({
     async createTag(repo: RepoRecord, name: string, revision: string): Promise<void> {
       // The revision first: a missing one is RevisionNotFound whatever the name (huggingface_hub's tests).
       const from = await service.resolveOrThrow(repo, revision);
+    /**
+     * Points a branch (or pull-request ref) that is at `from` (null: that does not exist) at `to`, a commit the
+     * repository already has: what a git push of known commits does. ConflictError when the ref moved since.
+     */
+    async moveRef(repo: RepoRecord, ref: string, from: string | null, to: string): Promise<void> {
+      if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
+      await store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        const previous = (await tx.repos.ref(repo.key, ref)) ?? null;
+        if (previous !== from) {
+          throw new ConflictError(
+            `${ref} moved meanwhile (it is at ${previous ?? "nothing"} now): fetch, then push again.`,
+          );
+        }
+        if (!(await tx.repos.commit(repo.key, to))) throw new RevisionNotFoundError(to);
+        await tx.repos.setRef(repo.key, ref, to);
+        if (ref.startsWith("refs/heads/")) await tx.repos.touch(repo.key, now().toISOString());
+        await emit(tx, repo, refMoved(ref, from, to));
+      });
+      if (ref === branchRef("main")) await service.derive(repo, to);
+    },
+
+    /** Squashes a branch's (or pull request's) history into one commit of its files (super-squash). */
+    async squashHistory(repo: RepoRecord, ref: string, title: string, author: string): Promise<CommitRecord> {
+      if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
+      return store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        const { head, squashed } = await squashedCommit(tx, repo, ref, { title, author, now: now() });
+        await tx.repos.setRef(repo.key, ref, squashed.oid);
+        if (ref.startsWith("refs/heads/")) await tx.repos.touch(repo.key, now().toISOString());
+        await emit(tx, repo, refMoved(ref, head, squashed.oid));
+        return squashed;
+      });
+    },
+
       await createRef(repo, tagRef(tag), from.commitOid);
     },
 

@@ -84,6 +84,28 @@ export async function repoBranch(deps: RepoReadDeps, c: Context, target: RepoApi
   return c.json({ success: true });
 }
 
+/** The body of POST .../super-squash/{ref}. */
+const SquashBody = z.object({ message: z.string({ error: "must be a string." }).nullish() });
+
+/**
+ * POST /api/{type}s/{id}/super-squash/{branch} (body `{message}`): the branch (or `refs/pr/N`) becomes one
+ * commit of its current files, titled `message` (huggingface_hub's super_squash_history).
+ */
+export async function repoSuperSquash(
+  deps: RepoReadDeps,
+  c: Context,
+  target: RepoApiPath,
+): Promise<Response> {
+  const { repo, actor } = assignedRepo(c);
+  const name = target.rest.join("/") || "main";
+  const ref = commitRef(name);
+  const bytes = await readBodyBytes(c, 64 * 1024);
+  const body = parseInput(SquashBody, bytes.length === 0 ? {} : jsonObject(parseJsonBody(bytes)));
+  const title = body.message?.trim() || `Super-squash branch '${name}'`;
+  const squashed = await deps.repos.squashHistory(repo, ref, title.slice(0, 1000), actorName(actor));
+  return c.json({ commitOid: squashed.oid });
+}
+
 /** POST /api/{type}s/{id}/tag/{revision} (body `{tag, message}`); DELETE /api/{type}s/{id}/tag/{tag}. */
 export async function repoTag(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
   const { repo } = assignedRepo(c);

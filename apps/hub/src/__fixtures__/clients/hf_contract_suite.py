@@ -138,4 +138,31 @@ for ref in ("refs/pr/5", "refs/something/random"):
     except HfHubHTTPError as error:
         assert error.response.status_code == 400 and "Invalid reference for a branch" in str(error), error
 
+step("super_squash_history: one commit of the same files; other branches keep the old history")
+SQ = api.create_repo("alice/squash").repo_id
+api.upload_file(repo_id=SQ, path_in_repo="file.txt", path_or_fileobj=b"content")
+api.upload_file(repo_id=SQ, path_in_repo="lfs.bin", path_or_fileobj=os.urandom(BIG))
+api.upload_file(repo_id=SQ, path_in_repo="file.txt", path_or_fileobj=b"another_content")
+api.create_branch(repo_id=SQ, branch="v0.1")
+api.upload_file(repo_id=SQ, path_in_repo="file.txt", path_or_fileobj=b"foo", revision="v0.1")
+before = {f.path: (f.blob_id, f.size) for f in api.list_repo_tree(SQ, recursive=True)}
+expect_status(403, lambda: bob.super_squash_history(repo_id=SQ))
+api.super_squash_history(repo_id=SQ)
+main_commits = api.list_repo_commits(SQ, revision="main")
+assert [c.title for c in main_commits] == ["Super-squash branch 'main' using huggingface_hub"], main_commits
+assert {f.path: (f.blob_id, f.size) for f in api.list_repo_tree(SQ, recursive=True)} == before
+branch_commits = api.list_repo_commits(SQ, revision="v0.1")
+assert len(branch_commits) == 5 and branch_commits[-1].title == "initial commit", branch_commits
+with open(hf_hub_download(SQ, "lfs.bin", cache_dir=os.path.join(work, "c6")), "rb") as f:
+    assert len(f.read()) == BIG
+api.super_squash_history(repo_id=SQ, branch="v0.1", commit_message="Squashed v0.1")
+assert [c.title for c in api.list_repo_commits(SQ, revision="v0.1")] == ["Squashed v0.1"]
+assert open(hf_hub_download(SQ, "file.txt", revision="v0.1", cache_dir=os.path.join(work, "c7"))).read() == "foo"
+pr = api.create_pull_request(repo_id=SQ, title="PR to squash")
+api.upload_file(repo_id=SQ, path_in_repo="pr.txt", path_or_fileobj=b"a", revision=pr.git_reference)
+api.upload_file(repo_id=SQ, path_in_repo="pr.txt", path_or_fileobj=b"b", revision=pr.git_reference)
+api.super_squash_history(repo_id=SQ, branch=pr.git_reference)
+assert len(api.list_repo_commits(SQ, revision=pr.git_reference)) == 1
+expect_raises(RevisionNotFoundError, lambda: api.super_squash_history(repo_id=SQ, branch="missing"))
+
 print(json.dumps({"ok": True, "steps": steps}))

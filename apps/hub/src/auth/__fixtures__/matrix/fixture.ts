@@ -129,6 +129,7 @@ export async function seedMatrix(hub: RunningHub): Promise<void> {
   }
   for (const caller of CALLERS) {
     await api("POST", `/api/models/${PRIVATE_REPO}/branch/doomed-${caller}`);
+    await api("POST", `/api/models/${PRIVATE_REPO}/branch/squashed-${caller}`);
     await api("POST", `/api/models/${PRIVATE_REPO}/tag/main`, { tag: `doomed-${caller}` });
     for (const name of [`delete-me-${caller}`, `move-me-${caller}`]) {
       await api("POST", "/api/repos/create", { type: "model", name, organization: "acme", private: true });

@@ -162,6 +162,15 @@ export const REPO_ROWS: Row[] = [
     expected: { ...READ_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 200 },
   },
   {
+    route: "POST /api/{type}s/{id}/super-squash",
+    name: "squash a branch's history",
+    method: "POST",
+    path: (caller) => `${API}/super-squash/squashed-${caller}`,
+    body: { message: "squashed" },
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
     route: "GET /api/{type}s/{id}/discussions",
     name: "the diff of a gated repository's pull request (it prints file contents)",
     method: "GET",
