@@ -25,8 +25,8 @@ import { historyPage } from "./commit-history.js";
 import { gitBlobId } from "./git-objects.js";
 import { DEFAULT_GITATTRIBUTES, lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
 import { MAX_GITIGNORE_BYTES } from "./gitignore.js";
-import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
 import { squashedCommit } from "./history-squash.js";
+import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
 import { ReadOnlyMirrorError } from "./repo-access.js";
 import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
 import { branchRef, COMMIT_ID, parseRefName, refCandidates, SHORT_COMMIT_ID, tagRef } from "./revision.js";
@@ -764,37 +764,6 @@ export function createRepoService({
       });
     },
 
-    async deleteBranch(repo: RepoRecord, name: string): Promise<void> {
-      if (name === "main")
-        throw new InvalidInputError("Cannot delete refs/heads/main: it is the default branch.");
-      await deleteRef(repo, branchRef(name), name);
-    },
-
-    async createTag(repo: RepoRecord, name: string, revision: string): Promise<void> {
-      // The revision first: a missing one is RevisionNotFound whatever the name (huggingface_hub's tests).
-      const from = await service.resolveOrThrow(repo, revision);
-    /**
-     * Points a branch (or pull-request ref) that is at `from` (null: that does not exist) at `to`, a commit the
-     * repository already has: what a git push of known commits does. ConflictError when the ref moved since.
-     */
-    async moveRef(repo: RepoRecord, ref: string, from: string | null, to: string): Promise<void> {
-      if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
-      await store.writeTransaction(async (tx) => {
-        await tx.lock(repoLock(repo.key));
-        const previous = (await tx.repos.ref(repo.key, ref)) ?? null;
-        if (previous !== from) {
-          throw new ConflictError(
-            `${ref} moved meanwhile (it is at ${previous ?? "nothing"} now): fetch, then push again.`,
-          );
-        }
-        if (!(await tx.repos.commit(repo.key, to))) throw new RevisionNotFoundError(to);
-        await tx.repos.setRef(repo.key, ref, to);
-        if (ref.startsWith("refs/heads/")) await tx.repos.touch(repo.key, now().toISOString());
-        await emit(tx, repo, refMoved(ref, from, to));
-      });
-      if (ref === branchRef("main")) await service.derive(repo, to);
-    },
-
     /** Squashes a branch's (or pull request's) history into one commit of its files (super-squash). */
     async squashHistory(repo: RepoRecord, ref: string, title: string, author: string): Promise<CommitRecord> {
       if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
@@ -808,6 +777,15 @@ export function createRepoService({
       });
     },
 
+    async deleteBranch(repo: RepoRecord, name: string): Promise<void> {
+      if (name === "main")
+        throw new InvalidInputError("Cannot delete refs/heads/main: it is the default branch.");
+      await deleteRef(repo, branchRef(name), name);
+    },
+
+    async createTag(repo: RepoRecord, name: string, revision: string): Promise<void> {
+      // The revision first: a missing one is RevisionNotFound whatever the name (huggingface_hub's tests).
+      const from = await service.resolveOrThrow(repo, revision);
       await createRef(repo, tagRef(tag), from.commitOid);
     },
 
