@@ -633,16 +633,16 @@ export function createRepoService({
       return lfsPatterns(text.toString("utf8"));
     },
 
-    /** Whether a file goes to LFS: large ones, binary ones (a NUL in the sample), and those .gitattributes names. */
-    isLfsPath(path: string, size: number, sample: Uint8Array, patterns: readonly string[]): boolean {
-      return size > LFS_SIZE_THRESHOLD || sample.includes(0) || matchesLfsPattern(path, patterns);
-    },
-
     /** The text of a commit's root `.gitignore`, when it has one the hub will read (not LFS, at most 1 MiB). */
     async gitignoreAt(repo: RepoRecord, commitOid: string): Promise<string | undefined> {
       const file = await store.repos.file(repo.key, commitOid, ".gitignore");
       if (!file || file.lfs || file.size > MAX_GITIGNORE_BYTES) return undefined;
       return service.readText(file);
+    },
+
+    /** Whether a file goes to LFS: large ones, binary ones (a NUL in the sample), and those .gitattributes names. */
+    isLfsPath(path: string, size: number, sample: Uint8Array, patterns: readonly string[]): boolean {
+      return size > LFS_SIZE_THRESHOLD || sample.includes(0) || matchesLfsPattern(path, patterns);
     },
 
     /**
@@ -786,6 +786,7 @@ export function createRepoService({
     async createTag(repo: RepoRecord, name: string, revision: string): Promise<void> {
       // The revision first: a missing one is RevisionNotFound whatever the name (huggingface_hub's tests).
       const from = await service.resolveOrThrow(repo, revision);
+      const tag = parseRefName(name, "tag");
       await createRef(repo, tagRef(tag), from.commitOid);
     },
 
@@ -798,4 +799,3 @@ export function createRepoService({
 }
 
 export type RepoService = ReturnType<typeof createRepoService>;
-      const tag = parseRefName(name, "tag");
