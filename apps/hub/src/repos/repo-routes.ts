@@ -15,6 +15,7 @@ import {
 import { xetTokenHandler } from "../lfs-xet/xet-token-routes.js";
 import { askAccess, myAccessRequest, userAccessRequests } from "./access-requests-routes.js";
 import { repoCompare } from "./compare-routes.js";
+import { repoDuplicate } from "./duplicate-routes.js";
 import {
   authCheckAccess,
   type RepoReadDeps,
@@ -99,6 +100,7 @@ const REPO_API: readonly {
   { method: "POST", action: "tag", access: "write", tail: true, handler: repoTag },
   { method: "DELETE", action: "tag", access: "write", tail: true, handler: repoTag },
   { method: "POST", action: "super-squash", access: "write", tail: true, handler: repoSuperSquash },
+  { method: "POST", action: "duplicate", access: "read-files", tail: false, handler: repoDuplicate },
   { method: "POST", action: "ask-access", access: "read", tail: true, handler: askAccess },
   { method: "GET", action: "ask-access", access: "read", tail: true, handler: myAccessRequest },
   { method: "GET", action: "user-access-request", access: "admin", tail: true, handler: userAccessRequests },

@@ -8,7 +8,7 @@ import tempfile
 import warnings
 
 from huggingface_hub import CommitOperationAdd, HfApi, hf_hub_download
-from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RevisionNotFoundError
+from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RepositoryNotFoundError, RevisionNotFoundError
 from suite_steps import expect_raises, expect_status, step, steps
 
 api = HfApi()
@@ -82,7 +82,7 @@ try:
     raise AssertionError("an anonymous caller downloaded a gated file")
 except GatedRepoError as error:
     assert error.response.status_code == 401 and "Access to model alice/gated-words is restricted" in str(error)
-DATA = api.create_repo("alice/gated-data", repo_type="dataset").repo_id
+DATA = GATED_DS = api.create_repo("alice/gated-data", repo_type="dataset").repo_id
 api.upload_file(path_or_fileobj=b"a\n", path_in_repo="d.csv", repo_id=DATA, repo_type="dataset")
 api.update_repo_settings(DATA, gated="manual", repo_type="dataset")
 try:
@@ -164,5 +164,30 @@ api.upload_file(repo_id=SQ, path_in_repo="pr.txt", path_or_fileobj=b"b", revisio
 api.super_squash_history(repo_id=SQ, branch=pr.git_reference)
 assert len(api.list_repo_commits(SQ, revision=pr.git_reference)) == 1
 expect_raises(RevisionNotFoundError, lambda: api.super_squash_history(repo_id=SQ, branch="missing"))
+
+step("duplicate_repo: the source's files in a new repository; private, gated and namespaces respected")
+big = os.urandom(BIG)
+SRC = api.create_repo("alice/dup-source", private=True).repo_id
+api.upload_file(repo_id=SRC, path_in_repo="weights.bin", path_or_fileobj=big)
+api.upload_file(repo_id=SRC, path_in_repo="config.json", path_or_fileobj=b'{"a": 1}')
+url = api.duplicate_repo(SRC, to_id="alice/dup-copy")
+assert url.repo_id == "alice/dup-copy", url
+assert api.model_info("alice/dup-copy").private is True
+assert sorted(api.list_repo_files("alice/dup-copy")) == sorted(api.list_repo_files(SRC))
+assert api.list_repo_commits("alice/dup-copy")[0].title == "Duplicate from alice/dup-source"
+with open(hf_hub_download("alice/dup-copy", "weights.bin", cache_dir=os.path.join(work, "c8")), "rb") as f:
+    assert f.read() == big
+public = api.duplicate_repo(SRC, to_id="alice/dup-public", private=False)
+assert api.model_info(public.repo_id).private is False
+expect_status(409, lambda: api.duplicate_repo(SRC, to_id="alice/dup-copy"))
+api.duplicate_repo(SRC, to_id="alice/dup-copy", exist_ok=True)
+expect_raises(RepositoryNotFoundError, lambda: bob.duplicate_repo(SRC, to_id="bob/stolen"))
+expect_raises(GatedRepoError, lambda: bob.duplicate_repo(GATED_DS, to_id="bob/stolen", repo_type="dataset"))
+expect_status(403, lambda: bob.duplicate_repo("alice/dup-public", to_id="alice/bobs-copy"))
+mine = bob.duplicate_repo("alice/dup-public", to_id="bob/dup-mine")
+assert mine.repo_id == "bob/dup-mine" and bob.model_info("bob/dup-mine").private is False
+SPACE = api.create_repo("alice/dup-space", repo_type="space", space_sdk="static").repo_id
+copy = api.duplicate_repo(SPACE, to_id="alice/dup-space-copy", repo_type="space")
+assert "README.md" in api.list_repo_files(copy.repo_id, repo_type="space")
 
 print(json.dumps({"ok": True, "steps": steps}))
