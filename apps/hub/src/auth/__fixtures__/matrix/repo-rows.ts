@@ -171,6 +171,16 @@ export const REPO_ROWS: Row[] = [
     expected: WRITE_PRIVATE_REPO,
   },
   {
+    route: "POST /api/{type}s/{id}/duplicate",
+    // Reading the source is not enough: the copy is created in acme, which readers may not create in.
+    name: "duplicate a private repository within its organization",
+    method: "POST",
+    path: `${API}/duplicate`,
+    body: (caller) => ({ repository: `acme/copy-by-${caller}` }),
+    writes: true,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
     route: "GET /api/{type}s/{id}/discussions",
     name: "the diff of a gated repository's pull request (it prints file contents)",
     method: "GET",
