@@ -710,7 +710,10 @@ function mountRepositories(
       {
         ...repoDeps,
         lfsDownloads,
-        bare: deps.gitDir ? createBareRepositories({ gitDir: deps.gitDir, repos }) : undefined,
+        bare: deps.gitDir
+          ? createBareRepositories({ gitDir: deps.gitDir, repos, gitCommits: deps.store.gitCommits })
+          : undefined,
+        gitDir: deps.gitDir,
         logger: deps.logger,
       },
       FILE_IDS,

@@ -5,6 +5,7 @@ import { authorEmail } from "../repos/commit-engine.js";
 import { lfsPointerText } from "../repos/lfs-pointer.js";
 import type { CommitRecord, FileRecord, RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
+import type { GitCommitsTable } from "./git-commits-table.js";
 import { runGit } from "./git-process.js";
 
 /** What the materializer reads of the hub: refs, commits, the files of a commit and their bytes. */
@@ -29,7 +30,12 @@ const IMPORT_REF = "refs/modelhub/import";
  * refs are set to the hub's. The hub's records stay the truth: the bare repository is a cache that can be
  * deleted at any time and is rebuilt on the next request.
  */
-export function createBareRepositories(deps: { gitDir: string; repos: GitSourceRepos }) {
+export function createBareRepositories(deps: {
+  gitDir: string;
+  repos: GitSourceRepos;
+  /** The bodies of commits pushed with git: rebuilt with their own authors, time zones and message. */
+  gitCommits: Pick<GitCommitsTable, "body">;
+}) {
   /** Per repository key: the refs last materialized (a fingerprint), and the update running now. */
   const current = new Map<number, string>();
   const running = new Map<number, Promise<string>>();
@@ -117,15 +123,22 @@ export function createBareRepositories(deps: { gitDir: string; repos: GitSourceR
           sentBlobs.add(file.blobOid);
           yield* blobCommand(file);
         }
-        const message = commit.message ? `${commit.title}\n\n${commit.message}\n` : `${commit.title}\n`;
+        const pushed = await deps.gitCommits.body(repo.key, commit.oid);
         const time = Math.floor(Date.parse(commit.createdAt) / 1000);
         const signature = `${commit.author} <${authorEmail(commit.author)}> ${time} +0000`;
+        const { author, committer, message } = pushed
+          ? signaturesOf(pushed)
+          : {
+              author: signature,
+              committer: signature,
+              message: commit.message ? `${commit.title}\n\n${commit.message}\n` : `${commit.title}\n`,
+            };
         const lines = [
           `reset ${IMPORT_REF}`,
           `commit ${IMPORT_REF}`,
           `mark :${marks.get(commit.oid)}`,
-          `author ${signature}`,
-          `committer ${signature}`,
+          `author ${author}`,
+          `committer ${committer}`,
           `data ${Buffer.byteLength(message)}`,
         ];
         yield `${lines.join("\n")}\n${message}`;
@@ -211,6 +224,22 @@ export function createBareRepositories(deps: { gitDir: string; repos: GitSourceR
 }
 
 export type BareRepositories = ReturnType<typeof createBareRepositories>;
+
+/**
+ * A pushed commit's author and committer lines and message, as git wrote them (git-push.ts keeps only commits
+ * whose other headers are tree and parent, which fast-import writes itself).
+ */
+function signaturesOf(body: string): { author: string; committer: string; message: string } {
+  const split = body.indexOf("\n\n");
+  const headers = (split < 0 ? body : body.slice(0, split)).split("\n");
+  const line = (key: string) =>
+    headers.find((header) => header.startsWith(`${key} `))?.slice(key.length + 1) ?? "";
+  return {
+    author: line("author"),
+    committer: line("committer"),
+    message: split < 0 ? "" : body.slice(split + 2),
+  };
+}
 
 /** A path as fast-import reads it: C-style quoted, so that spaces, quotes and non-ASCII names pass. */
 function quotePath(path: string): string {

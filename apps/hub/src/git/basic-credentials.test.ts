@@ -23,6 +23,7 @@ describe("HTTP Basic credentials on git and LFS routes", () => {
       "/spaces/acme/app/git-receive-pack",
       "/acme/model.git/info/lfs/objects/batch",
       "/acme/model.git/info/lfs/objects/verify",
+      "/acme/model.git/info/lfs/locks/verify",
       "/api/lfs-download/payload.signature",
     ]) {
       expect(acceptsBasicCredentials(path), path).toBe(true);

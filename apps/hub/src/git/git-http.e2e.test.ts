@@ -305,15 +305,15 @@ describe("what git may not read", () => {
     expect((await lfsBatch("/alice/gated-model.git", "download", gatedOid, 6, bobToken)).status).toBe(403);
   }, 30_000);
 
-  it("refuses a push with a message git shows (pushing is not served yet)", async () => {
+  it("asks for credentials before a push, and advertises the refs to a writer (git-push.e2e.test.ts pushes)", async () => {
     const anonymous = await fetch(`${hub.url}/alice/open-model/info/refs?service=git-receive-pack`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("www-authenticate")).toMatch(/^Basic/);
     const writer = await fetch(`${hub.url}/alice/open-model/info/refs?service=git-receive-pack`, {
       headers: { Authorization: `Basic ${Buffer.from(`git:${aliceToken}`).toString("base64")}` },
     });
-    expect(writer.status).toBe(403);
-    expect(writer.headers.get("content-type")).toMatch(/^text\/plain/);
-    expect(await writer.text()).toMatch(/not supported/);
+    expect(writer.status).toBe(200);
+    expect(writer.headers.get("content-type")).toBe("application/x-git-receive-pack-advertisement");
+    expect(await writer.text()).toMatch(/^001f# service=git-receive-pack\n0000/);
   }, 30_000);
 });

@@ -42,8 +42,9 @@ export async function runGit(
   cwd: string,
   args: readonly string[],
   input?: Uint8Array | string | AsyncIterable<Uint8Array | string>,
+  env: Record<string, string> = {},
 ): Promise<Buffer> {
-  const child = spawnGit(cwd, args);
+  const child = spawnGit(cwd, args, env);
   const stdout: Buffer[] = [];
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => stdout.push(chunk));

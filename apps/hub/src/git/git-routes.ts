@@ -2,17 +2,24 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { ForbiddenError, UnsupportedMediaTypeError } from "../errors.js";
+import { ForbiddenError, HubError, UnsupportedMediaTypeError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { ContentClaims } from "../repos/content-claims.js";
 import { assignedRepo, type RepoEnv, repoAssignment } from "../repos/repo-assignment.js";
-import type { RepoTargetDeps } from "../repos/repo-target.js";
+import { actorName, type RepoTargetDeps } from "../repos/repo-target.js";
 import type { BareRepositories } from "./bare-repository.js";
 import { spawnGit } from "./git-process.js";
+import { applyPushedRef } from "./git-push.js";
 import type { LfsDownloads } from "./lfs-downloads.js";
+import { openPushSession } from "./push-session.js";
 
 export interface GitRoutesDeps extends RepoTargetDeps {
   /** The bare repositories git serves from; undefined when the hub has no git directory (no data dir). */
   bare?: BareRepositories;
+  /** Where pushes run (scratch repositories): the bare repositories' directory. */
+  gitDir?: string;
+  /** What a push's references are checked against (repos/content-claims.ts). */
+  claims: ContentClaims;
   lfsDownloads: LfsDownloads;
   logger?: Logger;
 }
@@ -26,7 +33,7 @@ export const GIT_REALM = 'Basic realm="Modelhub"';
  */
 export function acceptsBasicCredentials(path: string): boolean {
   return (
-    /\/(info\/refs|git-upload-pack|git-receive-pack|info\/lfs\/objects\/[a-z]+)$/.test(path) ||
+    /\/(info\/refs|git-upload-pack|git-receive-pack|info\/lfs\/(objects|locks)\/[a-z]+)$/.test(path) ||
     path.startsWith("/api/lfs-download/")
   );
 }
@@ -62,10 +69,6 @@ function gitProtocol(c: Context): Record<string, string> {
   return value && /^[A-Za-z0-9=:._-]{1,100}$/.test(value) ? { GIT_PROTOCOL: value } : {};
 }
 
-/** Pushing is not served yet: writers hear so from git, everyone else is asked who they are first. */
-const PUSH_UNSUPPORTED =
-  "Pushing with git is not supported by this hub yet: upload with huggingface_hub (upload_folder) or `hf upload`.";
-
 /**
  * git's smart HTTP protocol (v0 and v2, shallow clones included) for every repository URL (`ids`: the forms
  * repo-routes.ts matches, `/{id}`, `/{id}.git`, `/datasets/{id}`, `/spaces/{id}`), served by `git upload-pack
@@ -82,7 +85,21 @@ export function gitRoutes(deps: GitRoutesDeps, ids: readonly string[]): Hono<Rep
       repoAssignment(deps, (c) => (c.req.query("service") === "git-receive-pack" ? "write" : "read-files")),
       async (c) => {
         const service = c.req.query("service");
-        if (service === "git-receive-pack") throw new ForbiddenError(PUSH_UNSUPPORTED);
+        if (service === "git-receive-pack") {
+          // Writers only (the assignment above); push runs later in a scratch repository (push-session.ts).
+          const dir = await bare(deps).current(assignedRepo(c).repo);
+          return serveGit(
+            deps,
+            c,
+            dir,
+            ["receive-pack", "--stateless-rpc", "--advertise-refs", "."],
+            {},
+            {
+              preamble: "001f# service=git-receive-pack\n0000",
+              contentType: "application/x-git-receive-pack-advertisement",
+            },
+          );
+        }
         if (service !== "git-upload-pack") {
           throw new ForbiddenError("Only git's smart HTTP protocol is served: use git 1.6.6 or later.");
         }
@@ -106,6 +123,47 @@ export function gitRoutes(deps: GitRoutesDeps, ids: readonly string[]): Hono<Rep
         contentType: "application/x-git-upload-pack-result",
         input: true,
       });
+    });
+    routes.post(`${id}/git-receive-pack`, plainTextErrors, repoAssignment(deps, "write"), async (c) => {
+      if (c.req.header("Content-Type") !== "application/x-git-receive-pack-request") {
+        throw new UnsupportedMediaTypeError("Expected Content-Type: application/x-git-receive-pack-request.");
+      }
+      const { repo, actor } = assignedRepo(c);
+      const served = await bare(deps).current(repo);
+      const session = await openPushSession(
+        deps.gitDir!,
+        served,
+        (update, env, cwd) =>
+          applyPushedRef(deps, { repo, actor, author: actorName(actor), cwd, env }, update),
+        (error) => {
+          if (error instanceof HubError) return error.message;
+          deps.logger?.log("error", "git push failed", { repo: repo.id, error: String(error) });
+          return "The hub could not apply this ref (an internal error, logged): try again.";
+        },
+      );
+      return serveGit(
+        deps,
+        c,
+        session.dir,
+        // No gc in a scratch repository that is deleted once the push is answered.
+        [
+          "-c",
+          "receive.autogc=false",
+          // The hub decides which branches may go (git-push.ts: never main), not git's default.
+          "-c",
+          "receive.denyDeleteCurrent=ignore",
+          "receive-pack",
+          "--stateless-rpc",
+          ".",
+        ],
+        session.env,
+        {
+          preamble: "",
+          contentType: "application/x-git-receive-pack-result",
+          input: true,
+          onClose: () => session.close(),
+        },
+      );
     });
   }
   routes.get("/api/lfs-download/:grant", async (c) => {
@@ -132,7 +190,7 @@ function serveGit(
   dir: string,
   args: string[],
   env: Record<string, string>,
-  options: { preamble: string; contentType: string; input?: boolean },
+  options: { preamble: string; contentType: string; input?: boolean; onClose?: () => Promise<void> },
 ): Response {
   const child = spawnGit(dir, args, env);
   let stderr = "";
@@ -141,8 +199,17 @@ function serveGit(
   });
   child.once("close", (code) => {
     if (code !== 0 && code !== null) {
-      deps.logger?.log("warn", "git upload-pack failed", { dir, code, stderr: stderr.trim() });
+      deps.logger?.log(
+        "warn",
+        `git ${args.find((arg) => !arg.startsWith("-") && !arg.includes("="))} failed`,
+        {
+          dir,
+          code,
+          stderr: stderr.trim(),
+        },
+      );
     }
+    options.onClose?.().catch(() => {});
   });
   child.stdin!.on("error", () => {});
   const body = c.req.raw.body;

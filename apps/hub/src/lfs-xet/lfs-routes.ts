@@ -96,6 +96,27 @@ export function lfsUpload(deps: LfsDeps): Handler {
   };
 }
 
+/**
+ * POST /api/lfs-verify/{grant}: the granted object was uploaded for the grant's repository with its size
+ * (the batch's verify action; the signed grant, not a credential, names the repository).
+ */
+export function lfsVerifyGrant(deps: LfsDeps): Handler {
+  const now = deps.now ?? Date.now;
+  return async (c) => {
+    const [payload, signature] = grantOf(c);
+    const grant = await deps.lfs.openGrant(payload, signature, now());
+    const body = parseInput(VerifyBody, await readJsonBody(c, 1024 * 1024));
+    if (
+      grant.part ||
+      body.oid !== grant.oid ||
+      !(await deps.lfs.uploaded({ key: grant.repo }, grant.oid, body.size))
+    ) {
+      throw new HubError(404, "not_found", `Object ${body.oid} was not uploaded (or has another size).`);
+    }
+    return c.json({ success: true });
+  };
+}
+
 /** POST /api/lfs-complete/{grant}: the parts of a multipart upload are all there. */
 export function lfsComplete(deps: LfsDeps): Handler {
   const now = deps.now ?? Date.now;
@@ -170,9 +191,9 @@ async function batch(
               : { href: `${deps.publicUrl}/api/lfs-upload/${await deps.lfs.signGrant(grant)}` }),
             expires_in: UPLOAD_TTL_MS / 1000,
           },
-          // No header here: an answer never echoes the caller's credential (huggingface_hub sends its own
-          // token to the verify URL; git-lfs its credential helper's).
-          verify: { href: `${base}/verify` },
+          // Signed, as the upload URL: an answer never echoes the caller's credential, and git-lfs sends none
+          // to an action of an `authenticated` object (huggingface_hub's own token is ignored there).
+          verify: { href: `${deps.publicUrl}/api/lfs-verify/${await deps.lfs.signGrant(grant)}` },
         },
       };
     }),

@@ -99,7 +99,7 @@ export function createLfsService({ store, repos, access }: LfsServiceDeps) {
     },
 
     /** Whether `oid` was uploaded for this repository with this size (the LFS verify call). */
-    async uploaded(repo: RepoRecord, oid: string, size: unknown): Promise<boolean> {
+    async uploaded(repo: Pick<RepoRecord, "key">, oid: string, size: unknown): Promise<boolean> {
       const stored = await repos.blobs.head(oid);
       return (
         stored !== undefined && stored.size === size && Boolean(await store.repos.lfsObject(repo.key, oid))

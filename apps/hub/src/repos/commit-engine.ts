@@ -36,8 +36,29 @@ export interface CommitRequest {
   /** This commit merges pull request `num` into `ref`: it is marked merged in the same transaction. */
   merges?: { num: number; comment?: string };
   now: Date;
-  /** Runs in the commit's transaction once it is written (webhooks' events): `parent` is the ref's former head. */
-  inTransaction?: (tx: StoreTransaction, result: CommitResult & { parent: string }) => Promise<void>;
+  /**
+   * Runs in the commit's transaction once it is written (webhooks' events): `parent` is the ref's former head
+   * (null when the commit created the ref: a git push of a new branch).
+   */
+  inTransaction?: (tx: StoreTransaction, result: CommitResult & { parent: string | null }) => Promise<void>;
+  /** A commit made with git and pushed (git/git-push.ts): recorded under git's id, see GitCommitFacts. */
+  gitCommit?: GitCommitFacts;
+}
+
+/**
+ * What git says of a pushed commit. The operations are applied to its parent's tree (none: an empty tree),
+ * not to the ref's head, and the tree they make must be git's, so that the commit git hashed is the one the
+ * hub records; the ref must still be at `expectedHead` (null: not exist), which is what the pusher saw. The
+ * parent being another commit than the head is a forced push (the pusher rewrote the branch).
+ */
+export interface GitCommitFacts {
+  oid: string;
+  tree: string;
+  /** At most one: merge commits are not taken (git-push.ts says so). */
+  parents: string[];
+  /** The committer's time. */
+  createdAt: string;
+  expectedHead: string | null;
 }
 
 export interface CommitResult {
@@ -72,14 +93,21 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
     await tx.lock(repoLock(repo.key));
     const repos = tx.repos;
     const head = await repos.ref(repo.key, request.ref);
-    if (!head) throw new RevisionNotFoundError(request.ref.replace(/^refs\/heads\//, ""));
+    const git = request.gitCommit;
+    if (git) {
+      if ((head ?? null) !== git.expectedHead) {
+        throw new ConflictError(
+          `${request.ref} moved while you pushed (it is at ${head ?? "nothing"} now): fetch, then push again.`,
+        );
+      }
+    } else if (!head) throw new RevisionNotFoundError(request.ref.replace(/^refs\/heads\//, ""));
     const prNum = pullRequestNumber(request.ref);
     if (prNum !== undefined) {
       const pr = await tx.discussions.inCommit.get(repo.key, prNum);
       if (pr?.status === "merged") throw new ConflictError(`Pull request #${prNum} is already merged.`);
     }
     if (request.parentCommit && request.parentCommit !== head) {
-      throw new StaleParentError(request.parentCommit, head);
+      throw new StaleParentError(request.parentCommit, head ?? "nothing");
     }
     for (const operation of request.operations) {
       if (operation.kind !== "put" || !operation.uploaded) continue;
@@ -90,7 +118,12 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
         );
       }
     }
-    const editor = await TreeEditor.open(repos.treeNodes, repo.key, await repos.rootOf(repo.key, head));
+    const base = git ? git.parents[0] : head;
+    const editor = await TreeEditor.open(
+      repos.treeNodes,
+      repo.key,
+      base ? await repos.rootOf(repo.key, base) : undefined,
+    );
     for (const operation of request.operations) await applyOperation(editor, operation);
     const written = request.operations.flatMap((operation) =>
       operation.kind === "put" ? [operation.path] : [],
@@ -102,21 +135,36 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
       ? `${request.title}\n\n${request.description.trim()}`
       : request.title;
     const time = Math.floor(request.now.getTime() / 1000);
-    const commit: CommitRecord = {
-      oid: gitCommitId({
-        tree: sealed.root.tree,
-        parents: [head],
-        author: { name: request.author, email: authorEmail(request.author) },
-        time,
-        message,
-      }),
-      tree: sealed.root.tree,
-      parents: [head],
-      author: request.author,
-      title: request.title,
-      message: request.description.trim(),
-      createdAt: new Date(time * 1000).toISOString(),
-    };
+    if (git && sealed.root.tree !== git.tree) {
+      throw new InvalidInputError(
+        `Commit ${git.oid} makes tree ${sealed.root.tree} here, not git's ${git.tree}: only regular files (mode 100644) and folders can be pushed.`,
+      );
+    }
+    const commit: CommitRecord = git
+      ? {
+          oid: git.oid,
+          tree: git.tree,
+          parents: git.parents,
+          author: request.author,
+          title: request.title,
+          message: request.description.trim(),
+          createdAt: git.createdAt,
+        }
+      : {
+          oid: gitCommitId({
+            tree: sealed.root.tree,
+            parents: [head!],
+            author: { name: request.author, email: authorEmail(request.author) },
+            time,
+            message,
+          }),
+          tree: sealed.root.tree,
+          parents: [head!],
+          author: request.author,
+          title: request.title,
+          message: request.description.trim(),
+          createdAt: new Date(time * 1000).toISOString(),
+        };
     await repos.writeTree(repo.key, sealed.nodes);
     await repos.recordContents(repo.key, puts(request.operations));
     await repos.insertCommit(repo.key, commit, sealed.root.node);
@@ -131,7 +179,7 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
         author: request.author,
         description: request.description,
         targetRef: request.ref,
-        baseOid: head,
+        baseOid: head!,
         now: commit.createdAt,
       });
       ref = prRef(pullRequest);
@@ -154,7 +202,7 @@ export function applyCommit(store: Store, repo: RepoRecord, request: CommitReque
       await repos.touch(repo.key, now);
       await repos.syncModelRow({ ...repo, lastModified: now });
     }
-    await request.inTransaction?.(tx, { commit, ref, pullRequest, parent: head });
+    await request.inTransaction?.(tx, { commit, ref, pullRequest, parent: head ?? null });
     return { commit, ref, pullRequest };
   });
 }

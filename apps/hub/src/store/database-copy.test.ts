@@ -207,6 +207,10 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
   await ownProviders.put("gpu-1", { baseUrl: "http://gpu-1:8000/v1", apiKeyEnv: "OWN_PROVIDER_KEY_GPU1" });
   await ownProviders.putModel("gpu-1", { model: "ada/copied", servedName: "copied" });
   await store.meta.set("copied", "yes");
+  // A commit as git wrote it (git/git-push.ts keeps the body of pushed commits): on the repository's head.
+  const copiedRepo = (await store.repos.get("model", "ada/copied"))!;
+  const headOid = (await store.repos.ref(copiedRepo.key, "refs/heads/main"))!;
+  await store.gitCommits.insert(copiedRepo.key, headOid, "tree 0\nauthor A <a@b> 1 +0000\n\nmessage\n");
   // Webhooks: one watching the copied repository (its watch rows), a queued event and a logged delivery.
   const webhookId = "0123456789abcdef01234567";
   await store.webhooks.insert({

@@ -6,6 +6,7 @@ import { refreshLocalApps } from "../catalogue/local-apps.js";
 import { createMappingsTable } from "../catalogue/mappings-table.js";
 import { createModelsTable } from "../catalogue/models-table.js";
 import { createDiscussionsTable } from "../discussions/discussions-table.js";
+import { createGitCommitsTable } from "../git/git-commits-table.js";
 import { createUploadPartsTable } from "../lfs-xet/upload-parts-table.js";
 import { createXetGcTable } from "../lfs-xet/xet-gc-table.js";
 import { createXetTable } from "../lfs-xet/xet-table.js";
@@ -72,6 +73,8 @@ function bindTables(q: Queryable, now: () => Date) {
     viewer: createViewerTable(q),
     /** Webhooks, the events queued for them and their deliveries (webhooks/webhooks-table.ts). */
     webhooks: createWebhooksTable(q),
+    /** Commit objects pushed with git, as git wrote them (git/git-commits-table.ts). */
+    gitCommits: createGitCommitsTable(q),
     /** Request counts per caller and window, shared by replicas (limits/rate-limiter.ts). */
     rateLimits: createRateLimitsTable(q),
     meta: createMetaTable(q),

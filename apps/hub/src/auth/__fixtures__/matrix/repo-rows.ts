@@ -327,12 +327,20 @@ export const REPO_ROWS: Row[] = [
     expected: { ...READ_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 200 },
   },
   {
-    // Pushing is not served yet: whoever may write hears so (403), anyone else is refused as for a write.
     route: "GET /{id}/info/refs",
     name: "git push to a private repository (ref advertisement)",
     method: "GET",
     path: `/${PRIVATE_REPO}/info/refs?service=git-receive-pack`,
-    expected: { ...WRITE_PRIVATE_REPO, writer: 403, orgAdmin: 403, siteAdmin: 403 },
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    // An empty push (a flush): who may write gets receive-pack's answer, anyone else the write refusal.
+    route: "POST /{id}/git-receive-pack",
+    name: "git push to a private repository",
+    method: "POST",
+    path: `/${PRIVATE_REPO}/git-receive-pack`,
+    rawBody: { contentType: "application/x-git-receive-pack-request", text: () => "0000" },
+    expected: WRITE_PRIVATE_REPO,
   },
   {
     route: "POST /{id}/git-upload-pack",
@@ -349,6 +357,14 @@ export const REPO_ROWS: Row[] = [
     method: "PUT",
     path: "/api/lfs-upload/forged.signature",
     rawBody: { contentType: "application/octet-stream", text: () => "x" },
+    expected: everyone(401),
+  },
+  {
+    route: "POST /api/lfs-verify/{grant}",
+    name: "LFS verify with a forged grant",
+    method: "POST",
+    path: "/api/lfs-verify/forged.signature",
+    body: { oid: SHA, size: 1 },
     expected: everyone(401),
   },
   {

@@ -20,7 +20,7 @@ export function routeName(method: string, path: string): string {
     const rest = file[2]!.replace(/:revision/, "{revision}").replace(/:path\{[^}]*\}/, "{path}");
     return `${method} /${id}${rest}`;
   }
-  return `${method} ${path.replace(/^(\/api\/lfs-(?:upload|complete|download))\/:grant$/, "$1/{grant}")}`;
+  return `${method} ${path.replace(/^(\/api\/lfs-(?:upload|complete|download|verify))\/:grant$/, "$1/{grant}")}`;
 }
 
 /**
