@@ -3,14 +3,26 @@ import { HubError, InvalidInputError, NotFoundError, UnavailableError } from "..
 import type { RepoAccess, RepoActor } from "../repos/repo-access.js";
 import type { RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
-import { sqlIdentifier, sqlString, type ViewerEngine } from "./viewer-engine.js";
+import { QueryFailedError, sqlIdentifier, sqlString, type ViewerEngine } from "./viewer-engine.js";
 import type { ConversionResult, ConvertedSplit } from "./viewer-records.js";
 import { PARQUET_REF, type ViewerService } from "./viewer-service.js";
+import {
+  checkConsoleQuery,
+  checkFilter,
+  filterProbe,
+  InvalidSqlParameterError,
+  withFilter,
+} from "./viewer-sql-guard.js";
 
 /** At most this many rows per /rows, /search or /filter page, as the public viewer. */
 export const MAX_PAGE_ROWS = 100;
 /** Rows of /first-rows. */
 const FIRST_ROWS = 100;
+/** A /filter query is interrupted after this long (its memory and threads are the query instance's). */
+const FILTER_TIMEOUT_MS = 15_000;
+/** The SQL console's bounds: rows per answer, and time per query. */
+export const CONSOLE_MAX_ROWS = 1_000;
+export const CONSOLE_TIMEOUT_MS = 20_000;
 
 /** The conversion of the dataset failed: 500 with its recorded reason, as the public viewer answers. */
 export class ConversionFailedError extends HubError {
@@ -107,6 +119,25 @@ export function createViewerApi(deps: ViewerApiDeps) {
     return rows;
   }
 
+  /**
+   * A split as a view with each row's index (`__row_idx`, from the Parquet files' own row numbers, so that it
+   * is the row's index in /rows whatever order a filter puts rows in).
+   */
+  async function indexedView(repo: RepoRecord, split: ConvertedSplit): Promise<string> {
+    if (split.files.length === 0) return "SELECT NULL::BIGINT AS __row_idx WHERE false";
+    const parts: string[] = [];
+    let start = 0;
+    for (const file of split.files) {
+      const local = await deps.viewer.localParquet(file, repo.key);
+      parts.push(
+        `SELECT file_row_number + ${start} AS __row_idx, * EXCLUDE (file_row_number)
+         FROM read_parquet(${sqlString(local)}, file_row_number = true)`,
+      );
+      start += file.numRows;
+    }
+    return parts.join(" UNION ALL ");
+  }
+
   const rowsOf = (rows: Record<string, unknown>[], offset: number) =>
     rows.map((row, index) => ({ row_idx: offset + index, row, truncated_cells: [] as string[] }));
 
@@ -117,7 +148,8 @@ export function createViewerApi(deps: ViewerApiDeps) {
       const repo = await dataset(actor, id);
       const job = await deps.viewer.job(repo);
       const ok = job?.result !== undefined;
-      return { preview: ok, viewer: ok, search: ok, filter: ok, statistics: false };
+      const statistics = ok && job!.result!.splits.some((split) => split.statistics !== undefined);
+      return { preview: ok, viewer: ok, search: ok, filter: ok, statistics };
     },
 
     async splits(actor: RepoActor, id: string | undefined) {
@@ -200,6 +232,132 @@ export function createViewerApi(deps: ViewerApiDeps) {
         num_rows_total: total,
         num_rows_per_page: MAX_PAGE_ROWS,
         partial: split.partial,
+      };
+    },
+
+    /**
+     * Rows matching a caller-written `where` (SQL over the split's columns), ordered by `orderby`, as the
+     * public viewer's /filter. The text is parsed by DuckDB and checked (viewer-sql-guard.ts): only
+     * expressions over this split's columns, no subquery, table, file or setting; what runs is the checked
+     * parse placed in the hub's own query.
+     */
+    async filter(
+      actor: RepoActor,
+      id: string | undefined,
+      config: string | undefined,
+      splitName: string | undefined,
+      where: string | undefined,
+      orderby: string | undefined,
+      range: Page,
+    ) {
+      const probe = filterProbe(where, orderby);
+      const repo = await dataset(actor, id);
+      const split = splitOf(await converted(repo), config, splitName);
+      const hasOrderby = Boolean(orderby?.trim());
+      const checked = checkFilter(
+        await engine.parse(probe),
+        split.features.map((f) => f.name),
+        hasOrderby,
+      );
+      const pageSql = await engine.render(
+        withFilter(
+          await engine.parse(
+            `SELECT * EXCLUDE (__row_idx), __row_idx FROM data WHERE true ORDER BY __row_idx
+             LIMIT ${range.length} OFFSET ${range.offset}`,
+          ),
+          checked,
+        ),
+      );
+      const countSql = await engine.render(
+        withFilter(await engine.parse("SELECT count(*) FROM data WHERE true"), checked),
+      );
+      const { total, found } = await engine
+        .session({ data: await indexedView(repo, split) }, FILTER_TIMEOUT_MS, async (session) => ({
+          total: Number(await session.scalar(countSql)),
+          found: range.length > 0 ? await session.rows(pageSql) : [],
+        }))
+        .catch((error: unknown) => {
+          if (error instanceof QueryFailedError) {
+            throw new InvalidSqlParameterError(
+              `Parameter '${hasOrderby ? "where' or 'orderby" : "where"}' is invalid: ${error.message}`,
+            );
+          }
+          throw error;
+        });
+      return {
+        features: featuresOf(split),
+        rows: found.map(({ __row_idx, ...row }) => ({
+          row_idx: Number(__row_idx),
+          row,
+          truncated_cells: [] as string[],
+        })),
+        num_rows_total: total,
+        num_rows_per_page: MAX_PAGE_ROWS,
+        partial: split.partial,
+      };
+    },
+
+    /** Per-column statistics of a split, computed when it was converted (the public viewer's shape). */
+    async statistics(actor: RepoActor, id: string | undefined, config?: string, splitName?: string) {
+      const repo = await dataset(actor, id);
+      const split = splitOf(await converted(repo), config, splitName);
+      if (!split.statistics) {
+        throw new UnavailableError(
+          "The statistics of this split were not computed with its conversion: they will be with the next commit.",
+        );
+      }
+      return { num_examples: split.numRows, statistics: split.statistics, partial: split.partial };
+    },
+
+    /**
+     * The SQL console: one read-only query over the dataset's splits, each a table named by its split (when
+     * no other config has a split of that name) and by `{config}/{split}`. DuckDB's parse of the text is
+     * checked (viewer-sql-guard.ts: no file, table function, ATTACH, COPY, INSTALL, SET, PRAGMA...) and its
+     * rendering runs on a connection of its own, interrupted after its time limit, within the query
+     * instance's memory; at most `length` rows (≤ CONSOLE_MAX_ROWS) are answered from `offset`.
+     */
+    async sql(
+      actor: RepoActor,
+      id: string | undefined,
+      text: string | undefined,
+      range: Page,
+      timeoutMs = CONSOLE_TIMEOUT_MS,
+    ) {
+      if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > CONSOLE_TIMEOUT_MS) {
+        throw new InvalidInputError(
+          `Field 'timeout_ms' must be an integer between 1 and ${CONSOLE_TIMEOUT_MS}.`,
+        );
+      }
+      if (!text?.trim()) throw new InvalidInputError("Field 'sql' is required: the query to run.");
+      if (text.length > 20_000) throw new InvalidInputError("Field 'sql' is longer than 20,000 characters.");
+      const repo = await dataset(actor, id);
+      const result = await converted(repo);
+      const tables = new Map<string, ConvertedSplit>();
+      for (const split of result.splits) {
+        tables.set(`${split.config}/${split.split}`, split);
+        if (result.splits.filter((s) => s.split === split.split).length === 1) tables.set(split.split, split);
+      }
+      const parsed = await engine.parse(text);
+      checkConsoleQuery(parsed, [...tables.keys()]);
+      const rendered = await engine.render(parsed);
+      const views: Record<string, string> = {};
+      for (const [name, split] of tables) {
+        views[name] = split.files.length
+          ? await sources(repo, split).then((from) => `SELECT * FROM ${from}`)
+          : "SELECT NULL AS empty WHERE false";
+      }
+      const { columns, rows } = await engine.session(views, timeoutMs, async (session) => ({
+        columns: await session.columns(rendered),
+        rows: await session.rows(
+          `SELECT * FROM (${rendered}) LIMIT ${range.length + 1} OFFSET ${range.offset}`,
+        ),
+      }));
+      return {
+        columns,
+        rows: rows.slice(0, range.length),
+        offset: range.offset,
+        truncated: rows.length > range.length,
+        tables: [...tables.keys()],
       };
     },
 

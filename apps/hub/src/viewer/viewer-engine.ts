@@ -1,8 +1,16 @@
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { DuckDBConnection, DuckDBListType, DuckDBStructType, DuckDBType } from "@duckdb/node-api";
+import type {
+  DuckDBConnection,
+  DuckDBInstance,
+  DuckDBListType,
+  DuckDBStructType,
+  DuckDBType,
+} from "@duckdb/node-api";
+import { HubError } from "../errors.js";
 import type { DataFormat } from "./data-files.js";
 import type { Feature } from "./viewer-records.js";
+import type { ParsedSql } from "./viewer-sql-guard.js";
 
 /**
  * The dataset viewer's engine: DuckDB (docs/decisions/dataset-viewer.md). Two instances: one converts the
@@ -134,11 +142,38 @@ export function parseDuckJson(text: string): unknown {
   );
 }
 
+/** A caller's query ran past its time limit and was interrupted. */
+export class QueryTimeoutError extends HubError {
+  constructor(timeoutMs: number) {
+    super(
+      408,
+      "QueryTimeout",
+      `The query was stopped after ${timeoutMs} ms, its time limit: narrow it (a filter, fewer columns, a LIMIT).`,
+    );
+  }
+}
+
+/** A caller's query failed in the engine (unknown column, wrong types, out of its memory...). */
+export class QueryFailedError extends HubError {
+  constructor(message: string) {
+    super(400, "QueryFailed", message);
+  }
+}
+
+/** Runs queries on one short-lived connection whose temporary views name a dataset's splits. */
+export interface QuerySession {
+  rows(sql: string): Promise<Record<string, unknown>[]>;
+  /** The columns a query answers, with DuckDB's names of their types. */
+  columns(sql: string): Promise<{ name: string; type: string }[]>;
+  scalar(sql: string): Promise<unknown>;
+}
+
 export function createViewerEngine(options: EngineOptions) {
   const threads = String(options.threads ?? 2);
   const memoryLimit = options.memoryLimit ?? "512MB";
   let converting: Promise<DuckDBConnection> | undefined;
   let querying: Promise<DuckDBConnection> | undefined;
+  let queryInstance: DuckDBInstance | undefined;
 
   async function converter(): Promise<DuckDBConnection> {
     converting ??= (async () => {
@@ -165,6 +200,7 @@ export function createViewerEngine(options: EngineOptions) {
         autoinstall_known_extensions: "false",
         autoload_known_extensions: "false",
       });
+      queryInstance = instance;
       const connection = await instance.connect();
       await connection.run(`SET allowed_directories = [${sqlString(`${options.parquetDir}/`)}]`);
       await connection.run("SET enable_external_access = false");
@@ -241,6 +277,92 @@ export function createViewerEngine(options: EngineOptions) {
     /** Rows of a query as plain JSON values (statistics). */
     async records(sql: string): Promise<Record<string, unknown>[]> {
       return this.rows(sql);
+    },
+
+    /** Rows of a query on the converter's instance (statistics of freshly written Parquet files). */
+    async inspect(sql: string): Promise<Record<string, unknown>[]> {
+      const connection = await converter();
+      const result = await connection.runAndReadAll(
+        `SELECT to_json(__viewer_row)::VARCHAR FROM (${sql}) __viewer_row`,
+      );
+      return result.getRows().map((row) => parseDuckJson(String(row[0])) as Record<string, unknown>);
+    },
+
+    /** DuckDB's parse tree of caller-written text (nothing runs; checked by viewer-sql-guard.ts). */
+    async parse(text: string): Promise<ParsedSql> {
+      const connection = await queries();
+      const result = await connection.runAndReadAll("SELECT json_serialize_sql($1::VARCHAR)::VARCHAR", [
+        text,
+      ]);
+      return JSON.parse(String(result.getRows()[0]![0])) as ParsedSql;
+    },
+
+    /** The SQL text of a (checked) parse tree, as DuckDB renders it. */
+    async render(parsed: ParsedSql): Promise<string> {
+      const connection = await queries();
+      // DuckDB marks "no location" with 2^64 - 1, which a JavaScript number rounds up past 64 bits: put it back.
+      const json = JSON.stringify(parsed).replace(
+        /"query_location":\d{20,}/g,
+        '"query_location":18446744073709551615',
+      );
+      const result = await connection.runAndReadAll("SELECT json_deserialize_sql($1::VARCHAR::JSON)", [json]);
+      return String(result.getRows()[0]![0]);
+    },
+
+    /**
+     * Runs `work` on a connection of its own whose temporary views (`views`: name to a trusted SELECT) are the
+     * dataset's splits, interrupted after `timeoutMs`. Views are the connection's own: no other request sees
+     * them. Memory and threads are the query instance's bounds.
+     */
+    async session<T>(
+      views: Record<string, string>,
+      timeoutMs: number,
+      work: (session: QuerySession) => Promise<T>,
+    ): Promise<T> {
+      await queries();
+      const connection = await queryInstance!.connect();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        connection.interrupt();
+      }, timeoutMs);
+      const guard = async <R>(run: () => Promise<R>): Promise<R> => {
+        try {
+          return await run();
+        } catch (error) {
+          if (timedOut) throw new QueryTimeoutError(timeoutMs);
+          throw new QueryFailedError(error instanceof Error ? error.message : String(error));
+        }
+      };
+      try {
+        for (const [name, sql] of Object.entries(views)) {
+          await connection.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdentifier(name)} AS ${sql}`);
+        }
+        return await work({
+          rows: (sql) =>
+            guard(async () => {
+              const result = await connection.runAndReadAll(
+                `SELECT to_json(__viewer_row)::VARCHAR FROM (${sql}) __viewer_row`,
+              );
+              return result.getRows().map((row) => parseDuckJson(String(row[0])) as Record<string, unknown>);
+            }),
+          columns: (sql) =>
+            guard(async () => {
+              const result = await connection.runAndReadAll(`SELECT * FROM (${sql}) __viewer_row LIMIT 0`);
+              return result
+                .columnNames()
+                .map((name, index) => ({ name, type: String(result.columnTypes()[index]) }));
+            }),
+          scalar: (sql) =>
+            guard(async () => {
+              const value = (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
+              return typeof value === "bigint" ? Number(value) : value;
+            }),
+        });
+      } finally {
+        clearTimeout(timer);
+        connection.closeSync();
+      }
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { ColumnStatistics } from "./viewer-statistics.js";
+
 /** A `datasets` feature type, as the public viewer answers it (`{"dtype": "int64", "_type": "Value"}`...). */
 export type Feature =
   | { _type: "Value"; dtype: string }
@@ -18,6 +20,8 @@ export interface ConvertedSplit {
   /** Only the first part of the split was converted (it is larger than the conversion limit). */
   partial: boolean;
   files: { path: string; sha256: string; size: number; numRows: number }[];
+  /** Per-column statistics computed at conversion (absent in conversions made before they were). */
+  statistics?: ColumnStatistics[];
 }
 
 /** What converting one commit of a dataset produced. */

@@ -13,6 +13,7 @@ import { branchRef } from "../repos/revision.js";
 import { DataFilesError, findDataFiles, formatOf } from "./data-files.js";
 import type { ViewerEngine } from "./viewer-engine.js";
 import type { ConversionResult, ConvertedSplit } from "./viewer-records.js";
+import { splitStatistics } from "./viewer-statistics.js";
 import type { ViewerJob, ViewerTable } from "./viewer-table.js";
 
 /** Where the hub keeps each dataset's Parquet files, as the public hub does. */
@@ -122,6 +123,21 @@ export function createViewerService(deps: ViewerServiceDeps) {
           }
           for (const input of inputs) await rm(input, { force: true });
           const features = written[0] ? await engine.features(written[0].localPath) : [];
+          const numRows = written.reduce((sum, file) => sum + file.numRows, 0);
+          // Statistics are computed once here, not per request; a failure leaves the split without them.
+          const statistics = await splitStatistics(
+            engine.inspect,
+            written.map((file) => file.localPath),
+            features,
+            numRows,
+          ).catch((error: unknown) => {
+            logger.log("warn", "dataset statistics failed", {
+              repo: repo.id,
+              split: `${config.config}/${split.split}`,
+              reason: error instanceof Error ? error.message : String(error),
+            });
+            return undefined;
+          });
           const stored: ConvertedSplit["files"] = [];
           for (const [index, part] of written.entries()) {
             const size = (await stat(part.localPath)).size;
@@ -136,11 +152,12 @@ export function createViewerService(deps: ViewerServiceDeps) {
             config: config.config,
             split: split.split,
             features,
-            numRows: stored.reduce((sum, file) => sum + file.numRows, 0),
+            numRows,
             originalBytes,
             parquetBytes: stored.reduce((sum, file) => sum + file.size, 0),
             partial,
             files: stored,
+            ...(statistics ? { statistics } : {}),
           });
         }
       }

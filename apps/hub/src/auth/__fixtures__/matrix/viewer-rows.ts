@@ -35,6 +35,16 @@ export const VIEWER_ROWS: Row[] = [
   needsConversion("first-rows", SPLIT),
   needsConversion("rows", `${SPLIT}&offset=0&length=10`),
   needsConversion("search", `${SPLIT}&query=a`),
+  needsConversion("filter", `${SPLIT}&where=true`),
+  needsConversion("statistics", SPLIT),
+  {
+    route: "POST /datasets-server/sql",
+    name: "viewer SQL console over a private dataset",
+    method: "POST",
+    path: "/datasets-server/sql",
+    body: { dataset: DATASET, sql: "SELECT 1" },
+    expected: succeedsWith(READ_PRIVATE_REPO, 503),
+  },
   needsConversion("parquet", `dataset=${DATASET}`),
   needsConversion("size", `dataset=${DATASET}`),
 ];
