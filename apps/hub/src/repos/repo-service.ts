@@ -767,6 +767,28 @@ export function createRepoService({
       });
     },
 
+    /**
+     * Points a branch (or pull-request ref) that is at `from` (null: that does not exist) at `to`, a commit the
+     * repository already has: what a git push of known commits does. ConflictError when the ref moved since.
+     */
+    async moveRef(repo: RepoRecord, ref: string, from: string | null, to: string): Promise<void> {
+      if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
+      await store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        const previous = (await tx.repos.ref(repo.key, ref)) ?? null;
+        if (previous !== from) {
+          throw new ConflictError(
+            `${ref} moved meanwhile (it is at ${previous ?? "nothing"} now): fetch, then push again.`,
+          );
+        }
+        if (!(await tx.repos.commit(repo.key, to))) throw new RevisionNotFoundError(to);
+        await tx.repos.setRef(repo.key, ref, to);
+        if (ref.startsWith("refs/heads/")) await tx.repos.touch(repo.key, now().toISOString());
+        await emit(tx, repo, refMoved(ref, from, to));
+      });
+      if (ref === branchRef("main")) await service.derive(repo, to);
+    },
+
     /** Squashes a branch's (or pull request's) history into one commit of its files (super-squash). */
     async squashHistory(repo: RepoRecord, ref: string, title: string, author: string): Promise<CommitRecord> {
       if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
