@@ -14,6 +14,7 @@ const INPUTS = [
   join(WEB_ROOT, "index.html"),
   join(WEB_ROOT, "public"),
   join(WEB_ROOT, "vite.config.ts"),
+  join(WEB_ROOT, "build"),
   ...["tasks", "snippets", "inference", "jinja", "widget"].map((name) =>
     join(REPO_ROOT, "packages", name, "src"),
   ),

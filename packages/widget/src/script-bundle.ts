@@ -60,7 +60,9 @@ export function getTopProductsScript(): Promise<WidgetScript> {
 
 async function loadTopProductsScript(): Promise<WidgetScript> {
   const fs = await loadNodeModule<typeof import("node:fs")>("node:fs");
-  const prebuilt = decodeURIComponent(new URL(`./${PREBUILT_NAME}`, import.meta.url).pathname);
+  const prebuilt = decodeURIComponent(
+    new URL(/* @vite-ignore */ `./${PREBUILT_NAME}`, import.meta.url).pathname,
+  );
   if (fs.existsSync(prebuilt)) {
     return scriptFrom(fs.readFileSync(prebuilt, "utf8"), fs.statSync(prebuilt).mtimeMs);
   }
@@ -110,7 +112,7 @@ async function bundleTopProductsScript(): Promise<{ code: string; newestInputMs:
   ]);
   // From src/ (tests, `npm start`, the build) the entry is main.ts; a dist/ of tsc's days had main.js.
   const entry = SOURCE_EXTENSIONS.map((extension) =>
-    decodeURIComponent(new URL(`./script/main${extension}`, import.meta.url).pathname),
+    decodeURIComponent(new URL(/* @vite-ignore */ `./script/main${extension}`, import.meta.url).pathname),
   ).find((path) => fs.existsSync(path));
   if (!entry) throw new WidgetScriptBuildError("widget script entry (script/main.ts) not found");
   const workingDir = entry.slice(0, entry.lastIndexOf("/"));

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Context } from "hono";
 
@@ -18,28 +18,40 @@ export function createWebHandler(
   isPage: (path: string, c: Context) => boolean | Promise<boolean>,
 ) {
   const base = resolve(root);
-  const assets = join(base, "assets") + sep;
   const indexPath = join(base, "index.html");
-  const files = serveStatic({
-    root: base,
-    onFound: (path, c) => c.header("Cache-Control", path.startsWith(assets) ? IMMUTABLE : "no-cache"),
-  });
-  const index = serveStatic({
-    path: indexPath,
-    onFound: (_path, c) => c.header("Cache-Control", "no-cache"),
-  });
-
+  // `precompressed`: the build wrote name.br and name.gz beside each text file (apps/web/build/precompress.ts);
+  // serve-static picks the one the client accepts and sets Content-Encoding.
+  const files = serveStatic({ root: base, precompressed: true });
+  const index = serveStatic({ path: indexPath, precompressed: true });
   return async (c: Context): Promise<Response | undefined> => {
     // On every answer of the web app (pages, not-found pages, their assets): see content-security-policy.ts.
     c.header("Content-Security-Policy", contentSecurityPolicy);
     const file = await files(c, nothingNext);
-    if (file) return file;
+    if (file) return withCaching(file, c.req.path.startsWith("/assets/") ? IMMUTABLE : "no-cache");
     // A missing hashed asset stays a plain 404: a script tag must not receive a page.
     if (c.req.path.startsWith("/assets/") || !existsSync(indexPath)) return undefined;
-    const page = await index(c, nothingNext);
+    const found = await index(c, nothingNext);
+    const page = found && withCaching(found, "no-cache");
     if (!page || (await isPage(safeDecode(c.req.path), c))) return page ?? undefined;
     return new Response(page.body, { status: 404, headers: page.headers });
   };
+}
+
+/** Content types the build keeps compressed copies of (apps/web/build/precompress.ts). */
+const COMPRESSED_TYPE = /^(?:text\/|application\/(?:javascript|json|wasm)|image\/svg)/;
+
+/**
+ * Hashed assets are cached for good, everything else revalidated. Every text answer varies on
+ * Accept-Encoding (serve-static says so only when it picked a compressed copy), so a shared cache never hands
+ * an identity copy to a client that asked for brotli, or the reverse.
+ */
+function withCaching(response: Response, cacheControl: string): Response {
+  response.headers.set("Cache-Control", cacheControl);
+  const vary = response.headers.get("Vary") ?? "";
+  if (COMPRESSED_TYPE.test(response.headers.get("Content-Type") ?? "") && !/accept-encoding/i.test(vary)) {
+    response.headers.append("Vary", "Accept-Encoding");
+  }
+  return response;
 }
 
 function safeDecode(path: string): string {

@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { Hono } from "hono";
+import { afterAll, describe, expect, it } from "vitest";
+import { createWebHandler } from "./static-web.js";
+
+// A built app as apps/web/build/precompress.ts leaves it: each text file with its .br and .gz copies.
+const root = mkdtempSync(join(tmpdir(), "static-web-"));
+const script = `console.log(${JSON.stringify("x".repeat(4000))});`;
+mkdirSync(join(root, "assets"));
+for (const [path, text] of [
+  ["assets/index-abc123.js", script],
+  ["index.html", `<!doctype html><title>hub</title>${"<p>app</p>".repeat(200)}`],
+] as const) {
+  writeFileSync(join(root, path), text);
+  writeFileSync(join(root, `${path}.br`), brotliCompressSync(text));
+  writeFileSync(join(root, `${path}.gz`), gzipSync(text));
+}
+writeFileSync(join(root, "assets", "logo-abc123.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const app = new Hono();
+const web = createWebHandler(root, "default-src 'self'", (path) => path === "/models");
+app.get("*", async (c) => (await web(c)) ?? c.text("not the app's", 404));
+
+const get = (path: string, acceptEncoding?: string) =>
+  app.request(path, { headers: acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {} });
+
+describe("the web app's delivery", () => {
+  it("serves the brotli copy of a hashed script to a browser, cached for good", async () => {
+    const response = await get("/assets/index-abc123.js", "gzip, deflate, br, zstd");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Encoding")).toBe("br");
+    expect(response.headers.get("Content-Type")).toMatch(/javascript/);
+    expect(response.headers.get("Vary")).toBe("Accept-Encoding");
+    expect(response.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect(brotliDecompressSync(Buffer.from(await response.arrayBuffer())).toString()).toBe(script);
+  });
+
+  it("serves gzip to a client without brotli, and identity to one that accepts neither", async () => {
+    const gzipped = await get("/assets/index-abc123.js", "gzip");
+    expect(gzipped.headers.get("Content-Encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString()).toBe(script);
+
+    const plain = await get("/assets/index-abc123.js");
+    expect(plain.headers.get("Content-Encoding")).toBeNull();
+    expect(plain.headers.get("Vary")).toBe("Accept-Encoding");
+    expect(await plain.text()).toBe(script);
+  });
+
+  it("compresses the app's pages too, revalidated on each visit, a 404 page included", async () => {
+    const page = await get("/models", "br");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("Content-Encoding")).toBe("br");
+    expect(page.headers.get("Cache-Control")).toBe("no-cache");
+    const missing = await get("/no/such/page/here", "gzip");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("Content-Encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await missing.arrayBuffer())).toString()).toContain("<title>hub</title>");
+  });
+
+  it("leaves images as they are, without Vary", async () => {
+    const image = await get("/assets/logo-abc123.png", "br, gzip");
+    expect(image.headers.get("Content-Encoding")).toBeNull();
+    expect(image.headers.get("Vary")).toBeNull();
+    expect(image.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+  });
+});
