@@ -3,7 +3,7 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
 import { type Dispatcher, getGlobalDispatcher } from "undici";
-import { accountsService } from "./accounts/accounts-service.js";
+import { type AuditedAccounts, accountsService } from "./accounts/accounts-service.js";
 import { avatarsRoutes } from "./accounts/avatars-routes.js";
 import { orgInvitesService } from "./accounts/invites.js";
 import { type OidcSettings, oidcService } from "./accounts/oidc.js";
@@ -17,6 +17,10 @@ import { whoamiRoutes } from "./accounts/whoami-routes.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { siteRoutes } from "./admin/site-routes.js";
 import { type SignupPolicy, siteSettingsService } from "./admin/site-settings.js";
+import { auditContextMiddleware } from "./audit/audit-context.js";
+import type { AuditRecorder } from "./audit/audit-log.js";
+import { auditRoutes } from "./audit/audit-routes.js";
+import { type AuditService, createAuditService } from "./audit/audit-service.js";
 import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
 import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
 import { actorMiddleware } from "./auth/middleware.js";
@@ -37,6 +41,7 @@ import { acceptsBasicCredentials, gitRoutes } from "./git/git-routes.js";
 import { createLfsDownloads } from "./git/lfs-downloads.js";
 import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
+import { anyOriginCors } from "./http/api-cors.js";
 import { healthRoutes } from "./http/health-routes.js";
 import type { HubEnv } from "./http/hub-env.js";
 import { createMetrics, type HubMetrics } from "./http/metrics.js";
@@ -62,6 +67,8 @@ import { createAccessRequestsService } from "./repos/access-requests-service.js"
 import { repoAdminRoutes, validateYamlRoute } from "./repos/admin-routes.js";
 import { createContentClaims } from "./repos/content-claims.js";
 import { repoListingRoutes } from "./repos/listing-routes.js";
+import { searchRoutes } from "./search/search-routes.js";
+import { createSearchService } from "./search/search-service.js";
 import type { RepoMirror } from "./repos/mirror-port.js";
 import type { RepoReadDeps } from "./repos/read-routes.js";
 import { refFiles } from "./repos/ref-files.js";
@@ -78,6 +85,7 @@ import { ownProvidersService } from "./router/own-providers-service.js";
 import { settingsInferenceProvidersRoutes } from "./router/provider-settings-routes.js";
 import { providerSettingsService } from "./router/provider-settings-service.js";
 import { isRouterPath, routerRoutes } from "./router/router-routes.js";
+import { sessionUsageTokens } from "./router/session-usage-token.js";
 import { createUpstreams, type Upstreams } from "./router/upstreams.js";
 import { usageService } from "./router/usage-service.js";
 import { userTokenVerifier } from "./router/verify-caller.js";
@@ -198,6 +206,11 @@ export interface AppDeps {
    * close; tests call its sync). Unset: no rate limits.
    */
   rateLimits?: { policy: RateLimitPolicy; expose?(limiter: RateLimiter): void };
+  /**
+   * The audit log (audit/): AUDIT_RETENTION_DAYS, and `expose` to receive the service (start-hub.ts prunes
+   * entries past the retention hourly). Entries are written whatever is given.
+   */
+  audit?: { retentionDays?: number; expose?(service: AuditService): void };
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
   /** Prometheus metrics served at `/metrics`. */
@@ -248,8 +261,20 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     });
   const authorizer = deps.authorizer ?? createAuthorizer({ accounts });
   const site = siteSettingsService(deps.store.meta, deps.signupPolicy ?? "closed");
+  // Who did what, written in the transactions of the actions (audit/audit-log.ts).
+  const audit = createAuditService({
+    store: deps.store,
+    authorizer,
+    retentionDays: deps.audit?.retentionDays,
+    logger,
+  });
+  deps.audit?.expose?.(audit);
+  const auditedAccounts: AuditedAccounts = {
+    transaction: (work) =>
+      deps.store.transaction((tx) => work(tx.accounts, (entry) => audit.recorder.record(tx, entry))),
+  };
   // The services the routes call: the only code that reaches the store's tables and the blob store.
-  const accountsOps = accountsService(accounts);
+  const accountsOps = accountsService(accounts, auditedAccounts);
   const usage = usageService(deps.store);
   const providerSettings = providerSettingsService(deps.store);
   const catalogue = catalogueService(deps.store, {
@@ -301,7 +326,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       crossOriginEmbedderPolicy: false,
     }),
   );
-  const apiCors = cors({
+  const apiCors = anyOriginCors({
     origin: "*",
     allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
     allowHeaders: ["Authorization", "Content-Type", "X-Request-Id", "X-HF-Bill-To"],
@@ -336,6 +361,11 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.use("*", (c, next) =>
     c.req.path.startsWith(`${CAS_PATH}/`) || isRouterPath(c.req.path) ? next() : actors(c, next),
   );
+  // State-changing requests carry who and from where to the audit log's recorder.
+  const auditContext = auditContextMiddleware();
+  app.use("*", (c, next) =>
+    c.req.path.startsWith(`${CAS_PATH}/`) || isRouterPath(c.req.path) ? next() : auditContext(c, next),
+  );
   if (deps.rateLimits) {
     const limiter = createRateLimiter({
       table: deps.store.rateLimits,
@@ -364,8 +394,11 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       timeouts: { ...DEFAULT_TIMEOUTS, ...deps.router?.timeouts },
       maxBodyBytes: ROUTER_BODY_BYTES,
       publicUrl: hubPublicUrl,
-      verifyCaller: userTokenVerifier(resolver, authorizer, (userId) =>
-        deps.store.providerPreferences.get(userId),
+      verifyCaller: userTokenVerifier(
+        resolver,
+        authorizer,
+        (userId) => deps.store.providerPreferences.get(userId),
+        sessionUsageTokens(deps.store.accounts.tokens),
       ),
       forwardSimHeaders: deps.router?.forwardSimHeaders,
       ownProviders: ownRegistry,
@@ -379,6 +412,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
         hubPublicUrl,
         authorizer,
         webhooks.recorder,
+        audit.recorder,
       )
     : undefined;
 
@@ -397,7 +431,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   });
   app.route("/api/models", snippetsRoutes({ catalogue }));
   app.route("/api/models", librarySnippetsRoutes({ catalogue }));
-  app.route("/api/models", modelsRoutes({ catalogue }));
+  // Search over repositories (search/): `search=` on the listings, the header's quicksearch, the search page.
+  const search = createSearchService(deps.store);
+  app.route("/api/models", modelsRoutes({ catalogue, search }));
   app.route("/api/tasks", tasksRoutes({ catalogue }));
   app.route("/api/libraries", librariesRoutes({ catalogue }));
   app.route("/api", whoamiRoutes());
@@ -437,6 +473,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       onChanged: invalidateActors,
     }),
   );
+  // Before the organizations' and the admin API's own routes (their paths are more general).
+  app.route("/api/organizations", auditRoutes({ audit, scope: "org" }));
+  app.route("/api/admin", auditRoutes({ audit, scope: "site" }));
   app.route(
     "/api/organizations",
     organizationsRoutes({
@@ -465,7 +504,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     "/api/auth",
     sessionRoutes({
       accounts: accountsOps,
-      signIn: signInService(accounts),
+      signIn: signInService(accounts, undefined, undefined, auditedAccounts),
       maxBodyBytes: limits.apiBodyBytes,
       site,
       secureCookies: hubPublicUrl.startsWith("https:"),
@@ -489,8 +528,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/avatars", avatarsRoutes());
   app.route("/api/users", usersRoutes(accountsOps));
   const reposListing = createReposListingService(deps.store);
-  app.route("/api/datasets", repoListingRoutes(reposListing, "dataset"));
-  app.route("/api/spaces", repoListingRoutes(reposListing, "space"));
+  app.route("/api/datasets", repoListingRoutes(reposListing, "dataset", search));
+  app.route("/api/spaces", repoListingRoutes(reposListing, "space", search));
+  app.route("/api", searchRoutes({ search, catalogue, reposListing }));
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(
     "/",
@@ -577,6 +617,7 @@ function mountRepositories(
   publicUrl: string,
   authorizer: Authorizer,
   events: HubEventRecorder,
+  audit: AuditRecorder,
 ): { access: RepoAccess; mirror?: RepoMirror } {
   const { signer: xetSigner, ready: xetSignerReady } = XetSigner.fromMeta(deps.store.meta);
   // The signing key comes from the database: requests wait for it (once, at start) before any route uses it.
@@ -603,6 +644,7 @@ function mountRepositories(
     store: deps.store,
     blobs: deps.blobs,
     events,
+    audit,
     // Queued after the commit answered: the scan never runs in the upload's request.
     onFilesRecorded: (repo, files, ref) => {
       scanner?.enqueue(repo, files).catch((error: unknown) => {
@@ -677,7 +719,7 @@ function mountRepositories(
     scanning: scanner,
     discussions: createDiscussionsService({ store: deps.store, repos, events }),
     claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),
-    accessRequests: createAccessRequestsService(deps.store),
+    accessRequests: createAccessRequestsService(deps.store, audit),
     catalogue: {
       model: (id) => deps.store.models.get(id),
       countChildren: (id) => deps.store.models.countChildren(id),

@@ -1,13 +1,20 @@
+import type { Context } from "hono";
+import type { Actor } from "../auth/actor.js";
 import type { ActorResolver } from "../auth/actor-resolver.js";
 import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
 import type { Authorizer } from "../auth/authorize.js";
+import { secretsEqual } from "../auth/hub-tokens.js";
+import { CSRF_HEADER } from "../auth/middleware.js";
 import { modelResource } from "../catalogue/model-lookup.js";
 import type { StoredModel } from "../catalogue/model-records.js";
 import { NotFoundError } from "../errors.js";
 
 /** Who a router call is made for and who pays for it, as usage records and provider selection need it. */
 export interface RouterCaller {
-  /** The user access token the call was made with (usage is recorded against it). */
+  /**
+   * The user access token the call was made with (usage is recorded against it); for a call the web app made
+   * with the user's browser session (the playground), the user's session usage record (session-usage-token.ts).
+   */
   tokenId: number;
   userId: number;
   /** The organization the call is billed to (`X-HF-Bill-To`), or null for the user. */
@@ -26,14 +33,29 @@ export interface RouterCaller {
   mayUse(model: Pick<StoredModel, "id" | "private" | "gated">, asNamed: string): Promise<void>;
 }
 
+/** The cookie and CSRF header of a router call, for `VerifyCaller` when it has no Authorization header. */
+export function browserCredentials(c: Context): BrowserCredentials {
+  return { cookie: c.req.header("cookie"), csrfToken: c.req.header(CSRF_HEADER) };
+}
+
 /**
- * Checks a router call's `Authorization` header and says who it is for, or throws the hub's 401/403 error.
- * The one place the router decides whether a credential may run inference: swap this function to change what
- * credentials the router accepts.
+ * What a browser sends on its own: the session cookie, and the session's CSRF token that only this hub's pages
+ * can read and set as a header (X-CSRF-Token; the router's CORS does not allow it from other origins).
+ */
+export interface BrowserCredentials {
+  cookie: string | undefined;
+  csrfToken: string | undefined;
+}
+
+/**
+ * Checks a router call's `Authorization` header (or, without one, the browser session with its CSRF token)
+ * and says who it is for, or throws the hub's 401/403 error. The one place the router decides whether a
+ * credential may run inference: swap this function to change what credentials the router accepts.
  */
 export type VerifyCaller = (
   authorization: string | undefined,
   billTo: string | undefined,
+  browser?: BrowserCredentials,
 ) => Promise<RouterCaller>;
 
 /**
@@ -49,20 +71,25 @@ export function userTokenVerifier(
   /** The user's order of providers (Settings > Inference Providers), read on every call that lets the router
    * choose: keep it cached. */
   preferredProviders: (userId: number) => Promise<readonly string[]> = async () => [],
+  /** The token record a user's session calls are counted under (session-usage-token.ts); without it, the
+   * router takes tokens only. */
+  sessionUsageToken?: (userId: number) => Promise<number>,
 ): VerifyCaller {
-  return async (authorization, billTo) => {
-    if (!authorization) {
-      throw new AuthenticationRequiredError('A hub token is required: send "Authorization: Bearer hf_...".');
-    }
-    const actor = await resolver.resolve({ authorization });
-    if (actor.kind !== "user" || actor.credential.kind !== "token") {
+  return async (authorization, billTo, browser) => {
+    const actor = authorization
+      ? await resolver.resolve({ authorization })
+      : await sessionActor(resolver, sessionUsageToken ? browser : undefined);
+    if (actor.kind !== "user" || (actor.credential.kind !== "token" && actor.credential.kind !== "session")) {
       throw new PermissionDeniedError("The router takes user access tokens (hf_...).");
     }
     const namespace = billTo?.trim() || actor.user.name;
     await authorizer.authorize(actor, "inference", { kind: "namespace", name: namespace });
     const org = actor.memberships.find((m) => m.org.name.toLowerCase() === namespace.toLowerCase())?.org;
     return {
-      tokenId: actor.credential.token.id,
+      tokenId:
+        actor.credential.kind === "token"
+          ? actor.credential.token.id
+          : await sessionUsageToken!(actor.user.id),
       userId: actor.user.id,
       billToId: org?.id ?? null,
       preferredProviders: () => preferredProviders(actor.user.id),
@@ -75,4 +102,28 @@ export function userTokenVerifier(
       },
     };
   };
+}
+
+/**
+ * The signed-in user of a call without a token: their session, proven to come from this hub's pages by the
+ * session's CSRF token (a page elsewhere can make the browser send the cookie, never the header). Without a
+ * session the caller needs a token, as before.
+ */
+async function sessionActor(
+  resolver: ActorResolver,
+  browser: BrowserCredentials | undefined,
+): Promise<Actor> {
+  const actor = browser?.cookie ? await resolver.resolve({ cookie: browser.cookie }) : undefined;
+  if (actor?.kind !== "user" || actor.credential.kind !== "session") {
+    throw new AuthenticationRequiredError(
+      'A hub token is required: send "Authorization: Bearer hf_...", or sign in to use the web playground.',
+    );
+  }
+  const sent = browser?.csrfToken;
+  if (!sent || !secretsEqual(sent, actor.credential.csrfToken)) {
+    throw new PermissionDeniedError(
+      `Missing or invalid ${CSRF_HEADER} header: reload the page and try again.`,
+    );
+  }
+  return actor;
 }
