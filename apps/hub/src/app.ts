@@ -3,7 +3,7 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
 import { type Dispatcher, getGlobalDispatcher } from "undici";
-import { type AuditedAccounts, accountsService } from "./accounts/accounts-service.js";
+import { accountsService } from "./accounts/accounts-service.js";
 import { avatarsRoutes } from "./accounts/avatars-routes.js";
 import { orgInvitesService } from "./accounts/invites.js";
 import { type OidcSettings, oidcService } from "./accounts/oidc.js";
@@ -17,10 +17,6 @@ import { whoamiRoutes } from "./accounts/whoami-routes.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { siteRoutes } from "./admin/site-routes.js";
 import { type SignupPolicy, siteSettingsService } from "./admin/site-settings.js";
-import { auditContextMiddleware } from "./audit/audit-context.js";
-import type { AuditRecorder } from "./audit/audit-log.js";
-import { auditRoutes } from "./audit/audit-routes.js";
-import { type AuditService, createAuditService } from "./audit/audit-service.js";
 import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
 import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
 import { actorMiddleware } from "./auth/middleware.js";
@@ -41,7 +37,6 @@ import { acceptsBasicCredentials, gitRoutes } from "./git/git-routes.js";
 import { createLfsDownloads } from "./git/lfs-downloads.js";
 import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
-import { anyOriginCors } from "./http/api-cors.js";
 import { healthRoutes } from "./http/health-routes.js";
 import type { HubEnv } from "./http/hub-env.js";
 import { createMetrics, type HubMetrics } from "./http/metrics.js";
@@ -67,8 +62,6 @@ import { createAccessRequestsService } from "./repos/access-requests-service.js"
 import { repoAdminRoutes, validateYamlRoute } from "./repos/admin-routes.js";
 import { createContentClaims } from "./repos/content-claims.js";
 import { repoListingRoutes } from "./repos/listing-routes.js";
-import { searchRoutes } from "./search/search-routes.js";
-import { createSearchService } from "./search/search-service.js";
 import type { RepoMirror } from "./repos/mirror-port.js";
 import type { RepoReadDeps } from "./repos/read-routes.js";
 import { refFiles } from "./repos/ref-files.js";
@@ -206,11 +199,6 @@ export interface AppDeps {
    * close; tests call its sync). Unset: no rate limits.
    */
   rateLimits?: { policy: RateLimitPolicy; expose?(limiter: RateLimiter): void };
-  /**
-   * The audit log (audit/): AUDIT_RETENTION_DAYS, and `expose` to receive the service (start-hub.ts prunes
-   * entries past the retention hourly). Entries are written whatever is given.
-   */
-  audit?: { retentionDays?: number; expose?(service: AuditService): void };
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
   /** Prometheus metrics served at `/metrics`. */
@@ -261,20 +249,8 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     });
   const authorizer = deps.authorizer ?? createAuthorizer({ accounts });
   const site = siteSettingsService(deps.store.meta, deps.signupPolicy ?? "closed");
-  // Who did what, written in the transactions of the actions (audit/audit-log.ts).
-  const audit = createAuditService({
-    store: deps.store,
-    authorizer,
-    retentionDays: deps.audit?.retentionDays,
-    logger,
-  });
-  deps.audit?.expose?.(audit);
-  const auditedAccounts: AuditedAccounts = {
-    transaction: (work) =>
-      deps.store.transaction((tx) => work(tx.accounts, (entry) => audit.recorder.record(tx, entry))),
-  };
   // The services the routes call: the only code that reaches the store's tables and the blob store.
-  const accountsOps = accountsService(accounts, auditedAccounts);
+  const accountsOps = accountsService(accounts);
   const usage = usageService(deps.store);
   const providerSettings = providerSettingsService(deps.store);
   const catalogue = catalogueService(deps.store, {
@@ -326,7 +302,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       crossOriginEmbedderPolicy: false,
     }),
   );
-  const apiCors = anyOriginCors({
+  const apiCors = cors({
     origin: "*",
     allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
     allowHeaders: ["Authorization", "Content-Type", "X-Request-Id", "X-HF-Bill-To"],
@@ -360,11 +336,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const actors = actorMiddleware(resolver, authorizer, acceptsBasicCredentials);
   app.use("*", (c, next) =>
     c.req.path.startsWith(`${CAS_PATH}/`) || isRouterPath(c.req.path) ? next() : actors(c, next),
-  );
-  // State-changing requests carry who and from where to the audit log's recorder.
-  const auditContext = auditContextMiddleware();
-  app.use("*", (c, next) =>
-    c.req.path.startsWith(`${CAS_PATH}/`) || isRouterPath(c.req.path) ? next() : auditContext(c, next),
   );
   if (deps.rateLimits) {
     const limiter = createRateLimiter({
@@ -412,7 +383,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
         hubPublicUrl,
         authorizer,
         webhooks.recorder,
-        audit.recorder,
       )
     : undefined;
 
@@ -431,9 +401,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   });
   app.route("/api/models", snippetsRoutes({ catalogue }));
   app.route("/api/models", librarySnippetsRoutes({ catalogue }));
-  // Search over repositories (search/): `search=` on the listings, the header's quicksearch, the search page.
-  const search = createSearchService(deps.store);
-  app.route("/api/models", modelsRoutes({ catalogue, search }));
+  app.route("/api/models", modelsRoutes({ catalogue }));
   app.route("/api/tasks", tasksRoutes({ catalogue }));
   app.route("/api/libraries", librariesRoutes({ catalogue }));
   app.route("/api", whoamiRoutes());
@@ -473,9 +441,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       onChanged: invalidateActors,
     }),
   );
-  // Before the organizations' and the admin API's own routes (their paths are more general).
-  app.route("/api/organizations", auditRoutes({ audit, scope: "org" }));
-  app.route("/api/admin", auditRoutes({ audit, scope: "site" }));
   app.route(
     "/api/organizations",
     organizationsRoutes({
@@ -504,7 +469,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     "/api/auth",
     sessionRoutes({
       accounts: accountsOps,
-      signIn: signInService(accounts, undefined, undefined, auditedAccounts),
+      signIn: signInService(accounts),
       maxBodyBytes: limits.apiBodyBytes,
       site,
       secureCookies: hubPublicUrl.startsWith("https:"),
@@ -528,9 +493,8 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/avatars", avatarsRoutes());
   app.route("/api/users", usersRoutes(accountsOps));
   const reposListing = createReposListingService(deps.store);
-  app.route("/api/datasets", repoListingRoutes(reposListing, "dataset", search));
-  app.route("/api/spaces", repoListingRoutes(reposListing, "space", search));
-  app.route("/api", searchRoutes({ search, catalogue, reposListing }));
+  app.route("/api/datasets", repoListingRoutes(reposListing, "dataset"));
+  app.route("/api/spaces", repoListingRoutes(reposListing, "space"));
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(
     "/",
@@ -617,7 +581,6 @@ function mountRepositories(
   publicUrl: string,
   authorizer: Authorizer,
   events: HubEventRecorder,
-  audit: AuditRecorder,
 ): { access: RepoAccess; mirror?: RepoMirror } {
   const { signer: xetSigner, ready: xetSignerReady } = XetSigner.fromMeta(deps.store.meta);
   // The signing key comes from the database: requests wait for it (once, at start) before any route uses it.
@@ -644,7 +607,6 @@ function mountRepositories(
     store: deps.store,
     blobs: deps.blobs,
     events,
-    audit,
     // Queued after the commit answered: the scan never runs in the upload's request.
     onFilesRecorded: (repo, files, ref) => {
       scanner?.enqueue(repo, files).catch((error: unknown) => {
@@ -719,7 +681,7 @@ function mountRepositories(
     scanning: scanner,
     discussions: createDiscussionsService({ store: deps.store, repos, events }),
     claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),
-    accessRequests: createAccessRequestsService(deps.store, audit),
+    accessRequests: createAccessRequestsService(deps.store),
     catalogue: {
       model: (id) => deps.store.models.get(id),
       countChildren: (id) => deps.store.models.countChildren(id),
