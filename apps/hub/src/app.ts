@@ -35,6 +35,7 @@ import { HubError, NotFoundError, renderError } from "./errors.js";
 import { createBareRepositories } from "./git/bare-repository.js";
 import { acceptsBasicCredentials, gitRoutes } from "./git/git-routes.js";
 import { createLfsDownloads } from "./git/lfs-downloads.js";
+import { anyOriginCors } from "./http/api-cors.js";
 import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
 import { healthRoutes } from "./http/health-routes.js";
@@ -302,7 +303,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       crossOriginEmbedderPolicy: false,
     }),
   );
-  const apiCors = cors({
+  const apiCors = anyOriginCors({
     origin: "*",
     allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
     allowHeaders: ["Authorization", "Content-Type", "X-Request-Id", "X-HF-Bill-To"],
