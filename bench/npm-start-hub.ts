@@ -31,6 +31,8 @@ export interface HubSettings {
   ADMIN_TOKEN: string;
   PROVIDER_BASE_URLS?: string;
   LOG_LEVEL?: "debug" | "info" | "warn" | "error";
+  /** `x-accel`: the hub answers downloads with X-Accel-Redirect for nginx in front (bench:repos' offload row). */
+  DOWNLOAD_OFFLOAD?: "x-accel";
 }
 
 export interface NpmStartHub {

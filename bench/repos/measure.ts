@@ -52,14 +52,16 @@ export async function untilIdle(pid: number, maxSeconds = 180): Promise<void> {
   }
 }
 
-/** Runs `work` and reports its wall time and the CPU time `pid` spent meanwhile (seconds). */
+/** Runs `work` and reports its wall time and the CPU time `pid` (or every one of `pid`) spent meanwhile (s). */
 export async function timedWithCpu(
-  pid: number,
+  pid: number | number[],
   work: () => Promise<unknown>,
 ): Promise<{ wall: number; cpu: number }> {
-  const before = treeCpuSeconds(pid);
+  const pids = Array.isArray(pid) ? pid : [pid];
+  const cpu = () => pids.reduce((sum, each) => sum + treeCpuSeconds(each), 0);
+  const before = cpu();
   const wall = await timed(work);
-  return { wall, cpu: treeCpuSeconds(pid) - before };
+  return { wall, cpu: cpu() - before };
 }
 
 /** Samples a process's resident memory every 20 ms; `stop()` gives the peak (MiB). */

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const NGINX = process.env.BENCH_NGINX ?? "/usr/sbin/nginx";
 
@@ -30,7 +31,10 @@ function freePort(): Promise<number> {
   });
 }
 
-function config(dir: string, root: string, port: number): string {
+/** The hub's documented nginx configuration for DOWNLOAD_OFFLOAD=x-accel (the one its e2e test runs). */
+const OFFLOAD_CONFIG = fileURLToPath(new URL("../../apps/hub/nginx/download-offload.conf", import.meta.url));
+
+function config(dir: string, server: (port: number) => string, port: number): string {
   const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
   return `
 # Workers run as the benchmark's user (the hub's data directory is private to it).
@@ -48,22 +52,35 @@ http {
   ${["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map(temp).join("\n  ")}
   types { application/json json; }
   default_type application/octet-stream;
-  server {
-    listen 127.0.0.1:${port};
-    root ${root};
-  }
+  ${server(port)}
 }
 `;
 }
 
 /** Starts nginx serving `root`; resolves once it answers. */
-export async function startNginx(root: string): Promise<Nginx> {
+export function startNginx(root: string): Promise<Nginx> {
+  return startWith((port) => `server {\n    listen 127.0.0.1:${port};\n    root ${root};\n  }`);
+}
+
+/**
+ * Starts nginx in front of a hub started with DOWNLOAD_OFFLOAD=x-accel, configured with the hub's own
+ * documented file (apps/hub/nginx/download-offload.conf): the hub authorizes, nginx sends the bytes.
+ */
+export function startNginxInFront(hubUrl: string, dataDir: string): Promise<Nginx> {
+  const block = readFileSync(OFFLOAD_CONFIG, "utf8")
+    .replace(/^#.*$/gm, "")
+    .replaceAll("127.0.0.1:3000", new URL(hubUrl).host)
+    .replaceAll("/var/lib/modelhub", dataDir);
+  return startWith((port) => block.replace(/listen\s+[^;]+;/, `listen 127.0.0.1:${port};`));
+}
+
+async function startWith(server: (port: number) => string): Promise<Nginx> {
   if (!existsSync(NGINX))
     throw new Error(`${NGINX} not found: apt-get install -y nginx-light (or set BENCH_NGINX)`);
   const dir = mkdtempSync(join(tmpdir(), "modelhub-bench-nginx-"));
   for (const name of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, name));
   const port = await freePort();
-  writeFileSync(join(dir, "nginx.conf"), config(dir, root, port));
+  writeFileSync(join(dir, "nginx.conf"), config(dir, server, port));
   const child = spawn(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf")], {
     stdio: ["ignore", "ignore", "inherit"],
   });

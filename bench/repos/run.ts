@@ -2,7 +2,8 @@
  * The repository benchmark (issue 42), side by side in one run: the hub started as `npm start` starts it
  * (../npm-start-hub.ts) beside the machine's floors, nginx with sendfile (nginx.ts) and a bare node:http
  * server (serve.ts), all serving the same stored bytes from the hub's blob store:
- *   - one download of a BENCH_FILE_MB (512) MiB file, then eight of it at once;
+ *   - one download of a BENCH_FILE_MB (512) MiB file, then eight of it at once, also through nginx in front
+ *     of a second hub started with DOWNLOAD_OFFLOAD=x-accel (the hub authorizes, nginx sends the bytes);
  *   - 64 connections of `HEAD /resolve` of a small file, and of `GET /api/models/{id}` (nginx and the bare
  *     server serve the hub's very answer, saved to a file);
  *   - the LFS upload of BENCH_UPLOAD_MB (256) MiB beside a bare PUT that hashes (sha256) and fsyncs;
@@ -22,6 +23,7 @@ import { measureCommitCost } from "./commit-cost.js";
 import {
   createRepo,
   download,
+  type HubApi,
   httpLoad,
   hubApi,
   type LoadCall,
@@ -34,7 +36,7 @@ import {
   upload,
   writeRandomFile,
 } from "./measure.js";
-import { startNginx } from "./nginx.js";
+import { startNginx, startNginxInFront } from "./nginx.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const REPO_DIR = join(HERE, "..", "..");
@@ -55,6 +57,8 @@ interface Target {
   headCall: LoadCall;
   infoCall: LoadCall;
   headers: Record<string, string>;
+  /** Every process whose CPU the target's downloads cost (nginx in front and the hub behind it). */
+  cpuPids?: number[];
 }
 
 const round = (value: number, digits = 0) => Number(value.toFixed(digits));
@@ -151,16 +155,9 @@ async function load(target: Target, call: LoadCall) {
   return { wall: LOAD_SECONDS, cpu: treeCpuSeconds(target.pid) - before, extra: result };
 }
 
-async function main() {
-  const work = mkdtempSync(join(tmpdir(), "modelhub-bench-files-"));
-  const hub = await startNpmStartHub({ ADMIN_TOKEN });
-  // With BENCH_CPU_PROF, when each part starts, in seconds since the hub started: where to cut its profile.
-  const started = performance.now();
-  const phase = (name: string) => {
-    if (process.env.BENCH_CPU_PROF)
-      process.stderr.write(`[profile] ${name} at ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-  };
-  const admin = hubApi(hub.url, ADMIN_TOKEN);
+/** A `bench` user on a fresh hub and a write token of theirs. */
+async function benchToken(hubUrl: string): Promise<string> {
+  const admin = hubApi(hubUrl, ADMIN_TOKEN);
   await admin("/api/admin/users", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -171,7 +168,67 @@ async function main() {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ user: "bench", role: "write", name: "bench" }),
   });
-  const { token } = (await issued.json()) as { token: string };
+  return ((await issued.json()) as { token: string }).token;
+}
+
+/** `bench/big` on a hub, with `file` (sha256 `oid`) committed as its LFS file big.bin and a config.json. */
+async function bigRepo(api: HubApi, file: string, oid: string, size: number, config: Buffer) {
+  await createRepo(api, "bench/big");
+  const href = await lfsUploadUrl(api, "bench/big", oid, size, 0);
+  await upload(href, file);
+  await api("/api/models/bench/big/commit/main", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-ndjson" },
+    body: [
+      { key: "header", value: { summary: "big" } },
+      { key: "lfsFile", value: { path: "big.bin", algo: "sha256", oid, size } },
+      { key: "file", value: { path: "config.json", content: config.toString("base64"), encoding: "base64" } },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join("\n"),
+  });
+}
+
+/**
+ * A second hub, started as `npm start` with DOWNLOAD_OFFLOAD=x-accel, behind nginx with the hub's documented
+ * configuration, holding the same file: the offload row of the download tables (its CPU is nginx's and the
+ * hub's together).
+ */
+async function offloadTarget(file: string, oid: string, size: number, config: Buffer) {
+  const hub = await startNpmStartHub({ ADMIN_TOKEN, DOWNLOAD_OFFLOAD: "x-accel" });
+  const token = await benchToken(hub.url);
+  await bigRepo(hubApi(hub.url, token), file, oid, size, config);
+  const front = await startNginxInFront(hub.url, hub.dataDir);
+  await untilIdle(hub.pid);
+  const headers = { Authorization: `Bearer ${token}` };
+  const target: Target = {
+    name: "nginx offload (hub authorizes)",
+    pid: front.pid,
+    cpuPids: [front.pid, hub.pid],
+    bigUrl: `${front.url}/bench/big/resolve/main/big.bin`,
+    headCall: { method: "HEAD", path: "/bench/big/resolve/main/config.json", headers },
+    infoCall: { method: "GET", path: "/api/models/bench/big", headers },
+    headers,
+  };
+  return {
+    target,
+    stop: async () => {
+      await front.stop();
+      await hub.stop();
+    },
+  };
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), "modelhub-bench-files-"));
+  const hub = await startNpmStartHub({ ADMIN_TOKEN });
+  // With BENCH_CPU_PROF, when each part starts, in seconds since the hub started: where to cut its profile.
+  const started = performance.now();
+  const phase = (name: string) => {
+    if (process.env.BENCH_CPU_PROF)
+      process.stderr.write(`[profile] ${name} at ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  };
+  const token = await benchToken(hub.url);
   const bare = await serveChild(join(HERE, "serve.ts"), work);
   const www = join(work, "www");
   mkdirSync(www);
@@ -179,7 +236,9 @@ async function main() {
   const nginx = await startNginx(www);
   const auth = { Authorization: `Bearer ${token}` };
   const api = hubApi(hub.url, token);
+  let offload: Awaited<ReturnType<typeof offloadTarget>> | undefined;
   const stopAll = async () => {
+    await offload?.stop();
     await nginx.stop();
     bare.child.kill("SIGTERM");
     await hub.stop();
@@ -188,22 +247,8 @@ async function main() {
     const big = join(work, "big.bin");
     const oid = await writeRandomFile(big, FILE_MB);
     const size = FILE_MB * 2 ** 20;
-    await createRepo(api, "bench/big");
-    const commit = (summary: string, lines: unknown[]) =>
-      api("/api/models/bench/big/commit/main", {
-        method: "POST",
-        headers: { "Content-Type": "application/x-ndjson" },
-        body: [{ key: "header", value: { summary } }, ...lines]
-          .map((line) => JSON.stringify(line))
-          .join("\n"),
-      });
-    const href = await lfsUploadUrl(api, "bench/big", oid, size, 0);
-    await upload(href, big);
     const config = Buffer.from(JSON.stringify({ architectures: ["BenchModel"], model_type: "bench" }));
-    await commit("big", [
-      { key: "lfsFile", value: { path: "big.bin", algo: "sha256", oid, size } },
-      { key: "file", value: { path: "config.json", content: config.toString("base64"), encoding: "base64" } },
-    ]);
+    await bigRepo(api, big, oid, size, config);
     const stored = `sha256/${oid.slice(0, 2)}/${oid.slice(2, 4)}/${oid}`;
     const info = Buffer.from(await (await api("/api/models/bench/big")).arrayBuffer());
     writeFileSync(join(www, "config.json"), config);
@@ -235,9 +280,11 @@ async function main() {
         headers: {},
       },
     ];
+    if (PARTS.has("download")) offload = await offloadTarget(big, oid, size, config);
+    const downloadTargets = offload ? [...targets, offload.target] : targets;
     await untilIdle(hub.pid);
     // The file into the page cache, every path warmed up (JIT, keep-alive), before anything is measured.
-    for (const target of targets) {
+    for (const target of downloadTargets) {
       await download(target.bigUrl, target.headers);
       await httpLoad([new URL(target.bigUrl).origin], [target.headCall, target.infoCall], CONNECTIONS, 1);
     }
@@ -245,13 +292,13 @@ async function main() {
     const tables: Table[] = [];
     phase("downloads");
     if (PARTS.has("download")) {
-      const one = await inRounds(targets, (target) =>
-        timedWithCpu(target.pid, () => download(target.bigUrl, target.headers)),
+      const one = await inRounds(downloadTargets, (target) =>
+        timedWithCpu(target.cpuPids ?? target.pid, () => download(target.bigUrl, target.headers)),
       );
       tables.push(transferTable(`one ${FILE_MB} MiB download`, one, size, "nginx"));
       phase("eight downloads");
-      const eight = await inRounds(targets, (target) =>
-        timedWithCpu(target.pid, () =>
+      const eight = await inRounds(downloadTargets, (target) =>
+        timedWithCpu(target.cpuPids ?? target.pid, () =>
           Promise.all(Array.from({ length: 8 }, () => download(target.bigUrl, target.headers))),
         ),
       );
