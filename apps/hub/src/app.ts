@@ -87,6 +87,8 @@ import { scanAdminRoutes } from "./scanning/scan-admin-routes.js";
 import { contentReader } from "./scanning/scan-content.js";
 import type { FileScanReport, ScanSource } from "./scanning/scan-report.js";
 import { createScanService, type ScanPolicy, type ScanService } from "./scanning/scan-service.js";
+import { searchRoutes } from "./search/search-routes.js";
+import { createSearchService } from "./search/search-service.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import type { BlobDownloadMode, DownloadOffload } from "./storage/blob-store-config.js";
 import type { Store } from "./store/store.js";
@@ -402,7 +404,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   });
   app.route("/api/models", snippetsRoutes({ catalogue }));
   app.route("/api/models", librarySnippetsRoutes({ catalogue }));
-  app.route("/api/models", modelsRoutes({ catalogue }));
+  // Search over repositories (search/): `search=` on the listings, the header's quicksearch, the search page.
+  const search = createSearchService(deps.store);
+  app.route("/api/models", modelsRoutes({ catalogue, search }));
   app.route("/api/tasks", tasksRoutes({ catalogue }));
   app.route("/api/libraries", librariesRoutes({ catalogue }));
   app.route("/api", whoamiRoutes());
@@ -494,8 +498,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/avatars", avatarsRoutes());
   app.route("/api/users", usersRoutes(accountsOps));
   const reposListing = createReposListingService(deps.store);
-  app.route("/api/datasets", repoListingRoutes(reposListing, "dataset"));
-  app.route("/api/spaces", repoListingRoutes(reposListing, "space"));
+  app.route("/api/datasets", repoListingRoutes(reposListing, "dataset", search));
+  app.route("/api/spaces", repoListingRoutes(reposListing, "space", search));
+  app.route("/api", searchRoutes({ search, catalogue, reposListing }));
   // The widget's routes sit at absolute paths (/widget/top-products.js, /api/widget/top-products).
   app.route(
     "/",

@@ -38,6 +38,7 @@ import type { RateLimiter } from "./limits/rate-limiter.js";
 import type { ScanSettings } from "./scanning/scan-config.js";
 import { SCANNER_RULES_VERSION, scanFile } from "./scanning/scan-file.js";
 import type { ScanService } from "./scanning/scan-service.js";
+import { createSearchService } from "./search/search-service.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import {
   type BlobDownloadMode,
@@ -212,6 +213,12 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     }
     const cards = await deriveRepoCardsOnce(store, repoService, logger);
     if (cards) logger.log("info", "dataset and space cards indexed", { repositories: cards });
+    // The search index: what it lacks (repositories from before it, a copied database) is built now.
+    const searchStarted = Date.now();
+    const searchIndexed = await createSearchService(store).backfill();
+    if (searchIndexed) {
+      logger.log("info", "search index built", { documents: searchIndexed, ms: Date.now() - searchStarted });
+    }
     const xetChecked = await checkXetSha256sOnce(
       store,
       // Reading needs no signing key: the CAS here only reconstructs bytes.

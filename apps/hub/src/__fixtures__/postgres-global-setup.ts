@@ -14,6 +14,7 @@ export async function setup(): Promise<void> {
   const client = new pg.Client({ connectionString: server.url });
   await client.connect();
   await client.query("CREATE EXTENSION IF NOT EXISTS citext SCHEMA public");
+  await client.query("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public");
   await client.end();
   process.env.HUB_TEST_POSTGRES_URL = server.url;
 }

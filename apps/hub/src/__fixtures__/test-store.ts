@@ -48,6 +48,7 @@ export async function ownPostgresUrl(prefix: string): Promise<{ url: string; sto
     const client = new pg.Client({ connectionString: base });
     await client.connect();
     await client.query("CREATE EXTENSION IF NOT EXISTS citext SCHEMA public");
+  await client.query("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public");
     await client.end();
   }
   const url = await schemaUrl(base, `${prefix}_${randomBytes(4).toString("hex")}`);

@@ -18,6 +18,7 @@ import { COLLECTION_ROWS, seedCollections } from "./__fixtures__/matrix/collecti
 import { fixture, PRIVATE, seedMatrix } from "./__fixtures__/matrix/fixture.js";
 import { OWN_PROVIDER_ROWS } from "./__fixtures__/matrix/own-provider-rows.js";
 import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
+import { SEARCH_ROWS } from "./__fixtures__/matrix/search-rows.js";
 import { hubRoutes, routesWithoutRows } from "./__fixtures__/matrix/route-inventory.js";
 import { VIEWER_ROWS } from "./__fixtures__/matrix/viewer-rows.js";
 import { seedWebhooks, WEBHOOK_ROWS } from "./__fixtures__/matrix/webhook-rows.js";
@@ -31,6 +32,7 @@ const TABLE: Row[] = [
   ...VIEWER_ROWS,
   ...COLLECTION_ROWS,
   ...WEBHOOK_ROWS,
+  ...SEARCH_ROWS,
 ];
 
 let temp: ReturnType<typeof makeTempDir>;

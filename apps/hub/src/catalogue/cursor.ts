@@ -1,9 +1,9 @@
 import { InvalidInputError } from "../errors.js";
-import type { ModelSort } from "./models-table.js";
+import type { ListingSort } from "./model-filters.js";
 
 /** Position after the last model of a page, bound to the sort it was made for. */
 export interface Cursor {
-  sort: ModelSort;
+  sort: ListingSort;
   direction: 1 | -1;
   value: string | number;
   id: string;
@@ -16,7 +16,7 @@ export function encodeCursor(cursor: Cursor): string {
 }
 
 /** Decodes a cursor made by encodeCursor for the same sort and direction; anything else is a 400. */
-export function decodeCursor(text: string, sort: ModelSort, direction: 1 | -1): Cursor {
+export function decodeCursor(text: string, sort: ListingSort, direction: 1 | -1): Cursor {
   let parts: unknown;
   try {
     parts = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));

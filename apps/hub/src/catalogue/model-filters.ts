@@ -16,6 +16,43 @@ export const MODEL_SORTS = [
 ] as const;
 export type ModelSort = (typeof MODEL_SORTS)[number];
 
+/** A listing's order: one of the public sorts, or (with `search`) the search index's ranking, best first. */
+export type ListingSort = ModelSort | "relevance";
+
+/**
+ * The search index's ranked ids (search/search-service.ts `rank`, best first) as `search_ranked(name, score)`,
+ * put before a listing's SELECT: the best gets the highest score. Bound parameters only.
+ */
+export function searchRankedCte(ranked: readonly string[]): { sql: string; params: unknown[] } {
+  const rows = ranked.map(() => "(?, CAST(? AS INTEGER))").join(", ");
+  return {
+    sql: `WITH search_ranked (name, score) AS (VALUES ${rows}) `,
+    params: ranked.flatMap((name, i) => [name, ranked.length - i]),
+  };
+}
+
+/** The score of a search that ranked nothing (not a bare `0`: ORDER BY 0 names a column). */
+export const NO_SCORE = "coalesce(NULL, 0)";
+
+/** The score of `column` (an id) in search_ranked; 0 for a row the search matched by id substring only. */
+export function searchScoreSql(dialect: Dialect, column: string): string {
+  const id = dialect === "postgres" ? `CAST(${column} AS TEXT)` : column;
+  return `coalesce((SELECT score FROM search_ranked r WHERE r.name = ${id}), 0)`;
+}
+
+/** `search`: the id contains it (what huggingface_hub's clients rely on), or the search index ranked it. */
+export function searchMatchSql(
+  dialect: Dialect,
+  column: string,
+  ranked: readonly string[] | undefined,
+): string {
+  const contains =
+    dialect === "sqlite" ? `instr(lower(${column}), lower(?)) > 0` : `strpos(lower(${column}), lower(?)) > 0`;
+  if (!ranked?.length) return contains;
+  const id = dialect === "postgres" ? `CAST(${column} AS TEXT)` : column;
+  return `(${contains} OR ${id} IN (SELECT name FROM search_ranked))`;
+}
+
 /** The parameter count the safetensors or GGUF metadata reports (NULL when neither does). */
 function parameterCount(dialect: Dialect): string {
   return dialect === "sqlite"
@@ -114,8 +151,10 @@ export function visibilitySql(visible: VisibleModels | undefined): { where: stri
 export interface ModelFilters {
   /** Private models the caller may see; undefined: public models only (fail closed). */
   visibleTo?: VisibleModels;
-  /** Case-insensitive substring of the id. */
+  /** Case-insensitive substring of the id, or (with `searchRanked`) a match of the search index. */
   search?: string;
+  /** The search index's ids for `search`, best first (search/search-service.ts); they match too. */
+  searchRanked?: readonly string[];
   author?: string;
   pipelineTag?: PipelineType | string;
   /** Any of these libraries. */
@@ -180,12 +219,13 @@ export function localAppsRulesVersion(): string {
 export function modelFilterSql(
   dialect: Dialect,
   filters: ModelFilters,
-): { where: string[]; params: unknown[] } {
+): { where: string[]; params: unknown[]; with?: { sql: string; params: unknown[] } } {
   const visibility = visibilitySql(filters.visibleTo);
   const where: string[] = [visibility.where];
   const params: unknown[] = [...visibility.params];
+  const ranked = filters.search && filters.searchRanked?.length ? filters.searchRanked : undefined;
   if (filters.search) {
-    where.push(dialect === "sqlite" ? "instr(lower(id), lower(?)) > 0" : "strpos(lower(id), lower(?)) > 0");
+    where.push(searchMatchSql(dialect, "id", ranked));
     params.push(filters.search);
   }
   if (filters.author) {
@@ -245,5 +285,5 @@ export function modelFilterSql(
     where.push(`(${filters.apps.map(() => "local_apps LIKE ? ESCAPE '\\'").join(" OR ")})`);
     params.push(...filters.apps.map((app) => `%,${app.replace(/[\\%_]/g, (c) => `\\${c}`)},%`));
   }
-  return { where, params };
+  return { where, params, ...(ranked ? { with: searchRankedCte(ranked) } : {}) };
 }

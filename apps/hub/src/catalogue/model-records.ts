@@ -1,5 +1,5 @@
 import type { ModelData } from "@modelhub/tasks";
-import type { ModelFilters, ModelSort } from "./model-filters.js";
+import type { ListingSort, ModelFilters } from "./model-filters.js";
 
 // The catalogue's record types, apart from the table that stores them: other domains (the router, the
 // repositories' seeding) name them without reaching the catalogue's tables (scripts/check-layers.ts).
@@ -17,7 +17,8 @@ export interface StoredModel extends ModelData {
 }
 
 export interface ModelListQuery extends ModelFilters {
-  sort: ModelSort;
+  /** `relevance`: the order of `searchRanked`, then models matched by id substring only, by id. */
+  sort: ListingSort;
   /** -1 = descending (default on the public hub), 1 = ascending. */
   direction: 1 | -1;
   limit: number;

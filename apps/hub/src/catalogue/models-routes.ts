@@ -3,6 +3,7 @@ import type { HubEnv } from "../http/hub-env.js";
 import { streamJsonArray } from "../http/json-stream.js";
 import { publicUrlOfRequest } from "../http/public-url.js";
 import { queryBoolean, queryList, queryOne } from "../http/query.js";
+import type { SearchService } from "../search/search-service.js";
 import type { CatalogueService } from "./catalogue-service.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import {
@@ -13,7 +14,7 @@ import {
   parseModelFilters,
   parseSort,
 } from "./listing-query.js";
-import { MODEL_SORTS } from "./model-filters.js";
+import { type ListingSort, MODEL_SORTS } from "./model-filters.js";
 import { visibleModels } from "./model-lookup.js";
 import {
   type ExpandField,
@@ -27,16 +28,26 @@ import { modelOfRoute } from "./route-model.js";
 
 export interface ModelsRoutesDeps {
   catalogue: CatalogueService;
+  /** Ranks `search=` by the search index (words of the card, tags, a misspelt id); without it, ids only. */
+  search?: SearchService;
 }
 
 /** `GET /api/models` and `GET /api/models/{owner}/{name}`, in the public hub's shapes. */
-export function modelsRoutes({ catalogue }: ModelsRoutesDeps) {
+export function modelsRoutes({ catalogue, search }: ModelsRoutesDeps) {
   const app = new Hono<HubEnv>();
 
   app.get("/", async (c) => {
-    const sort = parseSort(queryOne(c, "sort"), MODEL_SORTS, "trendingScore");
-    const direction = parseDirection(queryOne(c, "direction"));
-    const filters = parseModelFilters(c);
+    const parsed = parseModelFilters(c);
+    const ranked =
+      parsed.search && search
+        ? (await search.rank(parsed.search, ["model"])).map((hit) => hit.name)
+        : undefined;
+    const filters = { ...parsed, searchRanked: ranked };
+    // `search` without a sort: the search's order, best first (a sort given keeps its order).
+    const rawSort = queryOne(c, "sort");
+    const sort: ListingSort =
+      rawSort === undefined && parsed.search ? "relevance" : parseSort(rawSort, MODEL_SORTS, "trendingScore");
+    const direction = sort === "relevance" ? -1 : parseDirection(queryOne(c, "direction"));
     const cursorText = queryOne(c, "cursor");
     // `config=true` and `cardData=true` add those fields to the default or `full` set (older clients).
     const extra: ExpandField[] = [];

@@ -6,6 +6,8 @@ import {
   localAppsOf,
   type ModelFilters,
   modelFilterSql,
+  NO_SCORE,
+  searchScoreSql,
   sortExpression,
   type VisibleModels,
   visibilitySql,
@@ -229,25 +231,31 @@ export function createModelsTable(q: Queryable, now: () => Date) {
 
     /** How many models match the filters, whatever the page: what a listing's `X-Total-Count` says. */
     async countMatching(filters: ModelFilters): Promise<number> {
-      const { where, params } = modelFilterSql(q.dialect, filters);
-      const sql = `SELECT count(*) AS n FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`;
-      return (await q.get<{ n: number }>(sql, params))!.n;
+      const { where, params, with: ranked } = modelFilterSql(q.dialect, filters);
+      const sql = `${ranked?.sql ?? ""}SELECT count(*) AS n FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`;
+      return Number((await q.get<{ n: number | string }>(sql, [...(ranked?.params ?? []), ...params]))!.n);
     },
 
     /** One page of models; fetches `limit + 1` rows so the caller knows whether another page exists. */
     async list(query: ModelListQuery): Promise<ModelListPage> {
-      const { where, params } = modelFilterSql(q.dialect, query);
-      const sortBy = sortExpression(q.dialect, query.sort);
+      const { where, params, with: ranked } = modelFilterSql(q.dialect, query);
+      // Relevance: the search's rank (0 for a model matched by id substring only), best first.
+      const sortBy =
+        query.sort === "relevance"
+          ? ranked
+            ? searchScoreSql(q.dialect, "id")
+            : NO_SCORE
+          : sortExpression(q.dialect, query.sort);
       const order = query.direction === -1 ? "DESC" : "ASC";
       if (query.after) {
         const comparison = query.direction === -1 ? "<" : ">";
         where.push(`(${sortBy} ${comparison} ? OR (${sortBy} = ? AND id > ?))`);
         params.push(query.after.value, query.after.value, query.after.id);
       }
-      const sql = `SELECT *, ${sortBy} AS sort_value FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+      const sql = `${ranked?.sql ?? ""}SELECT *, ${sortBy} AS sort_value FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
         ORDER BY ${sortBy} ${order}, id ASC LIMIT ?`;
       params.push(query.limit + 1);
-      const rows = await q.all<ModelRow>(sql, params);
+      const rows = await q.all<ModelRow>(sql, [...(ranked?.params ?? []), ...params]);
       const page = rows.slice(0, query.limit);
       const lastRow = page[page.length - 1];
       return {

@@ -5,6 +5,8 @@ import { parseFrontMatter } from "./front-matter.js";
 /** What a dataset's or space's listing row and filters read from its README's front matter. */
 export interface DerivedRepoCard {
   cardData?: Record<string, unknown>;
+  /** The README's body after its front matter: what search indexes (search/search-migration.ts). */
+  cardText?: string;
   tags: string[];
   /** A space's SDK (`sdk:` in its card; `static` when the card names none). Undefined for datasets. */
   sdk?: string;
@@ -58,9 +60,11 @@ export async function deriveRepoCard(
     blobs,
     files.find((file) => file.path === "README.md"),
   );
-  const cardData = readme === undefined ? undefined : parseFrontMatter(readme).data;
+  const card = readme === undefined ? undefined : parseFrontMatter(readme);
+  const cardData = card?.data;
   return {
     ...(cardData ? { cardData } : {}),
+    ...(card ? { cardText: card.body } : {}),
     tags: repoCardTags(type, cardData),
     ...(type === "space" ? { sdk: spaceSdk(cardData) } : {}),
   };

@@ -5,9 +5,11 @@ import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { publicUrlOfRequest } from "../http/public-url.js";
 import { queryBoolean, queryList, queryOne } from "../http/query.js";
+import type { SearchService } from "../search/search-service.js";
 import type { RepoType } from "./repo-records.js";
 import {
   REPO_LIST_SORTS,
+  type RepoListOrder,
   type RepoListRow,
   type RepoListSort,
   type ReposListingService,
@@ -43,11 +45,15 @@ function readSort(raw: string | undefined): RepoListSort {
   return parseSort(raw, REPO_LIST_SORTS, "lastModified");
 }
 
-function encodeCursor(parts: [RepoListSort, 1 | -1, string, string]): string {
+function encodeCursor(parts: [RepoListOrder, 1 | -1, string, string]): string {
   return Buffer.from(JSON.stringify(parts)).toString("base64url");
 }
 
-function decodeCursor(text: string, sort: RepoListSort, direction: 1 | -1): { value: string; id: string } {
+function decodeCursor(
+  text: string,
+  sort: RepoListOrder,
+  direction: 1 | -1,
+): { value: string | number; id: string } {
   let parts: unknown;
   try {
     parts = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
@@ -64,10 +70,12 @@ function decodeCursor(text: string, sort: RepoListSort, direction: 1 | -1): { va
   ) {
     throw new InvalidInputError("Invalid cursor for this sort: use the Link header of the previous page.");
   }
-  return { value: parts[2], id: parts[3] };
+  // A relevance is a number: compared as one (SQLite orders any number before any text).
+  return { value: sort === "relevance" ? Number(parts[2]) : parts[2], id: parts[3] };
 }
 
-function sortValue(row: RepoListRow, sort: RepoListSort): string {
+function sortValue(row: RepoListRow, sort: RepoListOrder): string {
+  if (sort === "relevance") return String(row.relevance ?? 0);
   return sort === "lastModified" ? row.lastModified : sort === "createdAt" ? row.createdAt : row.id;
 }
 
@@ -91,24 +99,37 @@ function rowView(row: RepoListRow) {
 }
 
 /**
- * `GET /api/datasets` and `GET /api/spaces`: `search` (id contains, any case), `author`, `filter` (card
+ * `GET /api/datasets` and `GET /api/spaces`: `search` (id contains, any case, or a match of the search
+ * index: words of the card, tags, a misspelt id; ranked best first unless a `sort` is given), `author`, `filter` (card
  * tags, all required), `language`, `license`, `gated`, `sort`
  * (`lastModified` default, `createdAt`, `id`), `direction`, `limit`, cursor pages through `Link`, and
  * `X-Total-Count`. Private repositories only for those who may see them, as in the models listing.
  */
-export function repoListingRoutes(listing: ReposListingService, type: Exclude<RepoType, "model">) {
+export function repoListingRoutes(
+  listing: ReposListingService,
+  type: Exclude<RepoType, "model">,
+  search?: SearchService,
+) {
   const app = new Hono<HubEnv>();
   app.get("/", async (c) => {
     const rawSort = queryOne(c, "sort");
-    const sort = readSort(rawSort);
+    const text = queryOne(c, "search");
+    const ranked = text && search ? (await search.rank(text, [type])).map((hit) => hit.name) : undefined;
+    // A search without a sort is ordered by relevance, best first.
+    const sort: RepoListOrder = rawSort === undefined && text ? "relevance" : readSort(rawSort);
     // A sort where every value is 0 is id order, ascending, whatever the direction asked.
     const direction =
-      rawSort !== undefined && ZERO_SORTS.includes(rawSort) ? 1 : parseDirection(queryOne(c, "direction"));
+      sort === "relevance"
+        ? -1
+        : rawSort !== undefined && ZERO_SORTS.includes(rawSort)
+          ? 1
+          : parseDirection(queryOne(c, "direction"));
     const limit = parseLimit(queryOne(c, "limit"));
     const cursor = queryOne(c, "cursor");
     const filters = {
       type,
-      search: queryOne(c, "search"),
+      search: text,
+      searchRanked: ranked,
       author: queryOne(c, "author"),
       visibleTo: visibility(c.get("actor"), type),
       tags: requiredTags(c),

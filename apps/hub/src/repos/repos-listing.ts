@@ -1,10 +1,20 @@
-import { jsonListContains, type VisibleModels } from "../catalogue/model-filters.js";
+import {
+  jsonListContains,
+  NO_SCORE,
+  searchMatchSql,
+  searchRankedCte,
+  searchScoreSql,
+  type VisibleModels,
+} from "../catalogue/model-filters.js";
 import { type Dialect, placeholders, type Queryable } from "../store/database.js";
 import { type RepoRecord, type RepoRow, type RepoType, repoFromRow } from "./repos-table.js";
 
 /** Orders a dataset or space listing can take (they have no likes, downloads or trending score here). */
 export const REPO_LIST_SORTS = ["lastModified", "createdAt", "id"] as const;
 export type RepoListSort = (typeof REPO_LIST_SORTS)[number];
+
+/** A listing's order: one of the sorts, or (with `search`) the search index's ranking, best first. */
+export type RepoListOrder = RepoListSort | "relevance";
 
 const SORT_COLUMNS: Record<RepoListSort, string> = {
   lastModified: "last_modified",
@@ -14,7 +24,10 @@ const SORT_COLUMNS: Record<RepoListSort, string> = {
 
 export interface RepoListQuery {
   type: RepoType;
+  /** Case-insensitive substring of the id, or (with `searchRanked`) a match of the search index. */
   search?: string;
+  /** The search index's ids for `search`, best first (search/search-service.ts); they match too. */
+  searchRanked?: readonly string[];
   author?: string;
   /** Which private repositories the caller may see (auth/authorize.ts `visibility`). */
   visibleTo: VisibleModels;
@@ -22,17 +35,17 @@ export interface RepoListQuery {
   tags?: readonly string[];
   /** Gated repositories only (true) or ungated only (false). */
   gated?: boolean;
-  sort: RepoListSort;
+  sort: RepoListOrder;
   direction: 1 | -1;
   limit: number;
   /** Keyset position after the previous page's last row: its sort value and its id. */
-  after?: { value: string; id: string };
+  after?: { value: string | number; id: string };
 }
 
 /** A listed repository: its whole record (repos-table.ts), with its card's tags and a space's SDK. */
-export type RepoListRow = RepoRecord & { tags: string[]; sdk?: string };
+export type RepoListRow = RepoRecord & { tags: string[]; sdk?: string; relevance?: number };
 
-type ListedRow = RepoRow & { tags: string; sdk: string | null };
+type ListedRow = RepoRow & { tags: string; sdk: string | null; relevance: number | string };
 
 /** The WHERE clause of a listing: type, visibility, search, author (names compare without case), tags, gating. */
 function filterSql(dialect: Dialect, query: Omit<RepoListQuery, "sort" | "direction" | "limit" | "after">) {
@@ -52,9 +65,10 @@ function filterSql(dialect: Dialect, query: Omit<RepoListQuery, "sort" | "direct
     }
     where.push(`(${parts.join(" OR ")})`);
   }
+  const ranked = query.search && query.searchRanked?.length ? query.searchRanked : undefined;
   if (query.search) {
-    where.push("lower(name) LIKE ? ESCAPE '\\'");
-    params.push(`%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(searchMatchSql(dialect, "name", ranked));
+    params.push(query.search);
   }
   if (query.author) {
     where.push("owner = ?");
@@ -65,7 +79,7 @@ function filterSql(dialect: Dialect, query: Omit<RepoListQuery, "sort" | "direct
     params.push(tag);
   }
   if (query.gated !== undefined) where.push(query.gated ? "gated IS NOT NULL" : "gated IS NULL");
-  return { where, params };
+  return { where, params, ...(ranked ? { with: searchRankedCte(ranked) } : {}) };
 }
 
 /**
@@ -75,8 +89,14 @@ function filterSql(dialect: Dialect, query: Omit<RepoListQuery, "sort" | "direct
 export function createReposListing(q: Queryable) {
   return {
     async list(query: RepoListQuery): Promise<{ rows: RepoListRow[]; hasMore: boolean }> {
-      const { where, params } = filterSql(q.dialect, query);
-      const column = SORT_COLUMNS[query.sort];
+      const { where, params, with: ranked } = filterSql(q.dialect, query);
+      // Relevance: the search's rank (0 for a repository matched by id substring only), best first.
+      const column =
+        query.sort === "relevance"
+          ? ranked
+            ? searchScoreSql(q.dialect, "name")
+            : NO_SCORE
+          : SORT_COLUMNS[query.sort];
       const order = query.direction === 1 ? "ASC" : "DESC";
       if (query.after) {
         const past = query.direction === 1 ? ">" : "<";
@@ -90,15 +110,17 @@ export function createReposListing(q: Queryable) {
       }
       const tie = column === "name" ? "" : ", name ASC";
       const rows = await q.all<ListedRow>(
-        `SELECT id, type, name, owner, private, gated, created_at, last_modified, tags, sdk FROM repos
+        `${ranked?.sql ?? ""}SELECT id, type, name, owner, private, gated, created_at, last_modified, tags, sdk,
+           ${query.sort === "relevance" ? column : "0"} AS relevance FROM repos
          WHERE ${where.join(" AND ")} ORDER BY ${column} ${order}${tie} LIMIT ?`,
-        [...params, query.limit + 1],
+        [...(ranked?.params ?? []), ...params, query.limit + 1],
       );
       return {
         rows: rows.slice(0, query.limit).map((row) => ({
           ...repoFromRow(row),
           tags: JSON.parse(row.tags) as string[],
           ...(row.sdk ? { sdk: row.sdk } : {}),
+          ...(query.sort === "relevance" ? { relevance: Number(row.relevance) } : {}),
         })),
         hasMore: rows.length > query.limit,
       };
@@ -106,10 +128,10 @@ export function createReposListing(q: Queryable) {
 
     /** How many repositories match the filters (whatever the page), for `X-Total-Count`. */
     async count(query: Omit<RepoListQuery, "sort" | "direction" | "limit" | "after">): Promise<number> {
-      const { where, params } = filterSql(q.dialect, query);
+      const { where, params, with: ranked } = filterSql(q.dialect, query);
       const row = await q.get<{ n: number | string }>(
-        `SELECT count(*) AS n FROM repos WHERE ${where.join(" AND ")}`,
-        params,
+        `${ranked?.sql ?? ""}SELECT count(*) AS n FROM repos WHERE ${where.join(" AND ")}`,
+        [...(ranked?.params ?? []), ...params],
       );
       return Number(row?.n ?? 0);
     },

@@ -393,10 +393,11 @@ export function createReposTable(q: Queryable) {
     },
     /** Writes what a dataset's or space's card says onto its row, for the listings' columns and filters. */
     async setDerivedCard(key: number, derived: DerivedRepoCard): Promise<void> {
-      await q.run("UPDATE repos SET card_data = ?, tags = ?, sdk = ? WHERE id = ?", [
+      await q.run("UPDATE repos SET card_data = ?, tags = ?, sdk = ?, card_text = ? WHERE id = ?", [
         derived.cardData ? JSON.stringify(derived.cardData) : null,
         JSON.stringify(derived.tags),
         derived.sdk ?? null,
+        derived.cardText ?? null,
         key,
       ]);
     },

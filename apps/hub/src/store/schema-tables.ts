@@ -9,18 +9,25 @@ import type { Queryable } from "./database.js";
 /** Bookkeeping only one database has (PostgreSQL records its schema version in a table; SQLite in a pragma). */
 const BOOKKEEPING = new Set(["schema_version"]);
 
+/**
+ * Indexes kept as tables, rebuilt from the other tables (search/search-migration.ts): a copy leaves them out
+ * and the target rebuilds them (its triggers queue the copied rows; its start queues the rest).
+ */
+const DERIVED = new Set(["search_docs", "search_pending"]);
+
 /** The hub's tables (not the database's own, not bookkeeping), by name. */
 export async function listTables(q: Queryable): Promise<string[]> {
   const rows =
     q.dialect === "sqlite"
       ? await q.all<{ name: string }>(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+          // pragma_table_list tells FTS5 tables ('virtual') and their storage ('shadow') from plain ones.
+          "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
         )
       : await q.all<{ name: string }>(
           "SELECT table_name AS name FROM information_schema.tables " +
             "WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name",
         );
-  return rows.map((row) => row.name).filter((name) => !BOOKKEEPING.has(name));
+  return rows.map((row) => row.name).filter((name) => !BOOKKEEPING.has(name) && !DERIVED.has(name));
 }
 
 /** A table's columns, in their declared order. */

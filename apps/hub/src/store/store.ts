@@ -19,6 +19,7 @@ import { createProviderPreferencesTable } from "../router/provider-preferences-t
 import { createUsageReports } from "../router/usage-reports.js";
 import { createUsageTable } from "../router/usage-table.js";
 import { createScanTable } from "../scanning/scan-table.js";
+import { createSearchTable } from "../search/search-table.js";
 import { createViewerTable } from "../viewer/viewer-table.js";
 import { createWebhooksTable } from "../webhooks/webhooks-table.js";
 import type { Database, Queryable, TransactionOptions } from "./database.js";
@@ -77,6 +78,8 @@ function bindTables(q: Queryable, now: () => Date) {
     gitCommits: createGitCommitsTable(q),
     /** Request counts per caller and window, shared by replicas (limits/rate-limiter.ts). */
     rateLimits: createRateLimitsTable(q),
+    /** The full-text and id search index over repositories (search/search-table.ts). */
+    search: createSearchTable(q),
     meta: createMetaTable(q),
   };
 }
