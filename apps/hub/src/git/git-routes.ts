@@ -7,7 +7,9 @@ import type { Logger } from "../logger.js";
 import type { ContentClaims } from "../repos/content-claims.js";
 import { assignedRepo, type RepoEnv, repoAssignment } from "../repos/repo-assignment.js";
 import { actorName, type RepoTargetDeps } from "../repos/repo-target.js";
+import type { RepoScanning } from "../repos/scan-port.js";
 import type { BareRepositories } from "./bare-repository.js";
+import { assertClonable } from "./clone-scan.js";
 import { spawnGit } from "./git-process.js";
 import { applyPushedRef } from "./git-push.js";
 import type { LfsDownloads } from "./lfs-downloads.js";
@@ -20,6 +22,8 @@ export interface GitRoutesDeps extends RepoTargetDeps {
   gitDir?: string;
   /** What a push's references are checked against (repos/content-claims.ts). */
   claims: ContentClaims;
+  /** The scanner: under SCAN_POLICY=block a clone carrying an unsafe file is refused (clone-scan.ts). */
+  scanning?: RepoScanning;
   lfsDownloads: LfsDownloads;
   logger?: Logger;
 }
@@ -103,6 +107,7 @@ export function gitRoutes(deps: GitRoutesDeps, ids: readonly string[]): Hono<Rep
         if (service !== "git-upload-pack") {
           throw new ForbiddenError("Only git's smart HTTP protocol is served: use git 1.6.6 or later.");
         }
+        await assertClonable(deps, assignedRepo(c).repo);
         const dir = await bare(deps).current(assignedRepo(c).repo);
         const env = gitProtocol(c);
         // Protocol v2 starts with the capabilities; v0 with the service line, then the refs (as http-backend).
@@ -117,6 +122,7 @@ export function gitRoutes(deps: GitRoutesDeps, ids: readonly string[]): Hono<Rep
       if (c.req.header("Content-Type") !== "application/x-git-upload-pack-request") {
         throw new UnsupportedMediaTypeError("Expected Content-Type: application/x-git-upload-pack-request.");
       }
+      await assertClonable(deps, assignedRepo(c).repo);
       const dir = await bare(deps).current(assignedRepo(c).repo);
       return serveGit(deps, c, dir, ["upload-pack", "--stateless-rpc", "."], gitProtocol(c), {
         preamble: "",
