@@ -56,6 +56,9 @@ Own inference providers (OpenAI-compatible servers behind /v1; apps/hub/README.m
   providers:remove <name>
   providers:map <name> --model <owner/name> --served-name <server's name> [--kind chat|embeddings]
   providers:unmap <name> --model <owner/name> [--kind chat|embeddings]
+  providers:price <provider> --model <owner/name> [--input-price <USD per 1M>] [--output-price <USD per 1M>]
+      [--context-length <tokens>]                what /v1/models tells of a hosted or own provider's offer
+  providers:unprice <provider> --model <owner/name>
 
 Repositories
   repos:create <id> [--type model|dataset|space] [--private]
@@ -117,6 +120,9 @@ const OPTIONS = {
   "idle-timeout-ms": { type: "string" },
   "no-hosted-failover": { type: "boolean" },
   "served-name": { type: "string" },
+  "input-price": { type: "string" },
+  "output-price": { type: "string" },
+  "context-length": { type: "string" },
   kind: { type: "string" },
 } as const;
 
@@ -430,6 +436,26 @@ async function runOwnProviderCommand(
       });
     case "providers:unmap":
       return providers.deleteModel(positional(positionals, 0, "name"), required(values, "model"), kind);
+    case "providers:price": {
+      const price = (name: string) => {
+        const raw = optional(name);
+        if (raw === undefined) return undefined;
+        const value = Number(raw);
+        if (raw.trim() === "" || !Number.isFinite(value))
+          throw new InvalidInputError(`--${name} must be a number.`);
+        return value;
+      };
+      const context = optional("context-length");
+      return providers.putOffer(positional(positionals, 0, "provider"), {
+        model: required(values, "model"),
+        inputPrice: price("input-price"),
+        outputPrice: price("output-price"),
+        contextLength: context === undefined ? undefined : integer(context, "context-length"),
+      });
+    }
+    case "providers:unprice":
+      await providers.deleteOffer(positional(positionals, 0, "provider"), required(values, "model"));
+      return { provider: positionals[0], model: values.model, deleted: true };
     default:
       throw new InvalidInputError(`Unknown command "${command}".\n\n${ADMIN_USAGE}`);
   }

@@ -2,7 +2,7 @@ import { isInferenceProvider } from "@modelhub/inference";
 import { InvalidInputError } from "../errors.js";
 
 /** How the router picks among a model's providers when the caller names none. */
-export type SelectionPolicy = "default" | "fastest" | "cheapest";
+export type SelectionPolicy = "default" | "fastest" | "cheapest" | "preferred";
 
 /** The `model` of an OpenAI-style call: `owner/name`, `owner/name:provider` or `owner/name:fastest|cheapest`. */
 export type ModelRef =
@@ -13,6 +13,8 @@ const POLICIES: Readonly<Record<string, SelectionPolicy>> = {
   auto: "default",
   fastest: "fastest",
   cheapest: "cheapest",
+  /** The caller's own stored provider order (their inference settings), own providers among them. */
+  preferred: "preferred",
 };
 
 /**
@@ -39,7 +41,7 @@ export function parseModelRef(
   if (policy) return { model, policy };
   if (!isInferenceProvider(suffix) && !isOwnProvider(suffix)) {
     throw new InvalidInputError(
-      `Unknown inference provider "${suffix.slice(0, 60)}" in "model" (or a policy: :fastest, :cheapest).`,
+      `Unknown inference provider "${suffix.slice(0, 60)}" in "model" (or a policy: :fastest, :cheapest, :preferred).`,
     );
   }
   return { model, provider: suffix };

@@ -278,7 +278,65 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       );
     }
     if (ref.policy === "fastest" && ownUp.length > 0) attempts.sort(fastestFirst(deps.stats));
+    if (ref.policy === "preferred") {
+      // Strictly the caller's stored order, own providers among them; those not listed after, as they were.
+      const order = new Map((await preferredProviders()).map((name, index) => [name, index]));
+      const rank = (attempt: Attempt) => order.get(attempt.provider) ?? order.size;
+      attempts.sort((a, b) => rank(a) - rank(b));
+    }
+    if (ref.policy === "cheapest" && own) {
+      // By the configured prices (input plus output per million tokens); unpriced providers last.
+      const price = (attempt: Attempt) => {
+        const offer = own.offerOf(attempt.provider, route.model.id);
+        return offer && (offer.inputPrice !== null || offer.outputPrice !== null)
+          ? (offer.inputPrice ?? 0) + (offer.outputPrice ?? 0)
+          : Number.POSITIVE_INFINITY;
+      };
+      attempts.sort((a, b) => (price(a) === price(b) ? 0 : price(a) < price(b) ? -1 : 1));
+    }
     return attempts;
+  }
+
+  /**
+   * Output tokens per second of a whole answer (its `usage.completion_tokens` over the call's time): what
+   * `/v1/models` reports as throughput. Streamed answers are not read here.
+   */
+  function recordThroughput(provider: string, modelId: string, answer: ProviderAnswer, ms: number): void {
+    if (answer.status !== 200 || !(answer.body instanceof Uint8Array) || answer.body.byteLength > 65_536)
+      return;
+    try {
+      const usage = JSON.parse(Buffer.from(answer.body).toString("utf8"))?.usage;
+      const tokens = Number(usage?.completion_tokens);
+      if (Number.isFinite(tokens)) deps.stats.recordThroughput(provider, modelId, tokens, ms);
+    } catch {
+      // Not JSON: nothing to measure.
+    }
+  }
+
+  /** A provider entry of `/v1/models`, in the public router's shape: what is configured and measured. */
+  function providerEntry(
+    own: OwnProvidersSnapshot | undefined,
+    modelId: string,
+    entry: { provider: string; status: string; providerId: string },
+  ): Record<string, unknown> {
+    const offer = own?.offerOf(entry.provider, modelId);
+    const latency = deps.stats.headersMs(entry.provider, modelId);
+    const throughput = deps.stats.throughput(entry.provider, modelId);
+    const pricing =
+      offer && (offer.inputPrice !== null || offer.outputPrice !== null)
+        ? {
+            ...(offer.inputPrice !== null ? { input: offer.inputPrice } : {}),
+            ...(offer.outputPrice !== null ? { output: offer.outputPrice } : {}),
+          }
+        : undefined;
+    return {
+      ...entry,
+      ...(offer?.contextLength != null ? { context_length: offer.contextLength } : {}),
+      ...(pricing ? { pricing } : {}),
+      ...(latency !== undefined ? { first_token_latency_ms: Math.round(latency * 10) / 10 } : {}),
+      ...(throughput !== undefined ? { throughput } : {}),
+      is_model_author: false,
+    };
   }
 
   async function listModels(): Promise<{ object: "list"; data: { id: string }[] }> {
@@ -297,9 +355,10 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       );
     }
     const registry = deps.ownProviders;
-    if (registry) {
+    const own = await registry?.snapshot();
+    if (registry && own) {
       // Own providers that are up come first, as the router tries them.
-      for (const [modelId, list] of (await registry.snapshot()).modelsServed("chat")) {
+      for (const [modelId, list] of own.modelsServed("chat")) {
         const up = list
           .filter((entry) => registry.isUp(entry.provider.name))
           .map((entry) => ({ provider: entry.provider.name, status: "live", providerId: entry.servedName }));
@@ -316,7 +375,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         object: "model",
         created: Math.floor(Date.parse(model.createdAt) / 1000),
         owned_by: model.author,
-        providers,
+        providers: providers.map((entry) => providerEntry(own, model.id, entry)),
       });
     }
     return { object: "list", data };
@@ -379,6 +438,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       const upstream = candidate.upstream;
       const upstreamBody = providerBody(body, raw, candidate, endpoint.task);
       const next = candidates[index + 1];
+      const started = performance.now();
       const answer = await callProvider({
         dispatcher: deps.dispatcher,
         upstream,
@@ -393,7 +453,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         extraHeaders: { [PROVIDER_HEADER]: candidate.provider },
         signal: c.req.raw.signal,
         canFailOver: next !== undefined,
-        onHeaders: (ms) => deps.stats.record(candidate.provider, ms),
+        onHeaders: (ms) => deps.stats.record(candidate.provider, ms, model.id),
         onDone: (result) =>
           recordRouterCall(
             deps,
@@ -410,7 +470,10 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
             result,
           ),
       });
-      if (!(answer instanceof RetrySafeFailure)) return answer;
+      if (!(answer instanceof RetrySafeFailure)) {
+        recordThroughput(candidate.provider, model.id, answer, performance.now() - started);
+        return answer;
+      }
       // An own server that could not be reached is skipped from now until a health check finds it up.
       if (candidate.own && answer.status === 502)
         deps.ownProviders?.markDown(candidate.provider, "unreachable");

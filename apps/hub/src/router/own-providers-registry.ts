@@ -4,6 +4,7 @@ import type { Queryable } from "../store/database.js";
 import type { SecretBox } from "./own-provider-secrets.js";
 import type { OwnProviderHealth } from "./own-providers-service.js";
 import { createOwnProvidersTable, type OwnModelKind, type OwnProviderRow } from "./own-providers-table.js";
+import { createRouterOffersTable, type RouterOffer } from "./router-offers-table.js";
 import type { Upstream } from "./upstreams.js";
 
 /** How long the router reuses what it read of the own providers' tables (the admin CLI's changes show this late). */
@@ -28,6 +29,8 @@ export interface OwnProvidersSnapshot {
   servedBy(modelId: string, kind: OwnModelKind): { provider: OwnProvider; servedName: string }[];
   /** Every hub model served for a kind of call, with its providers. */
   modelsServed(kind: OwnModelKind): Map<string, { provider: OwnProvider; servedName: string }[]>;
+  /** The configured offer (prices, context length) of a provider, hosted or own, for a hub model. */
+  offerOf(provider: string, modelId: string): RouterOffer | undefined;
 }
 
 export interface OwnProvidersRegistryDeps {
@@ -49,6 +52,7 @@ export interface OwnProvidersRegistryDeps {
  */
 export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   const table = createOwnProvidersTable(deps.db);
+  const offersTable = createRouterOffersTable(deps.db);
   const now = deps.now ?? (() => performance.now());
   const env = deps.env ?? process.env;
   const health = new Map<string, OwnProviderHealth>();
@@ -84,7 +88,8 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   }
 
   async function load(): Promise<OwnProvidersSnapshot> {
-    const [rows, models] = await Promise.all([table.list(), table.models()]);
+    const [rows, models, offerRows] = await Promise.all([table.list(), table.models(), offersTable.list()]);
+    const offers = new Map(offerRows.map((offer) => [`${offer.provider}\0${offer.modelId}`, offer]));
     const providers = new Map<string, OwnProvider>();
     for (const row of rows) {
       const changed = upstreams.get(row.name)?.updatedAt !== row.updatedAt;
@@ -123,6 +128,7 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
       providers,
       servedBy: (modelId, kind) => byKind.get(kind)?.get(modelId) ?? [],
       modelsServed: (kind) => byKind.get(kind) ?? new Map(),
+      offerOf: (provider, modelId) => offers.get(`${provider}\0${modelId}`),
     };
   }
 

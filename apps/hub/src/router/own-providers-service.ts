@@ -8,6 +8,7 @@ import {
   type OwnModelRow,
   type OwnProviderRow,
 } from "./own-providers-table.js";
+import { createRouterOffersTable, type RouterOffer } from "./router-offers-table.js";
 
 /** What an administrator gives for an own provider (admin API body, admin CLI options). */
 export interface OwnProviderInput {
@@ -79,6 +80,7 @@ export interface OwnProvidersServiceDeps {
  */
 export function ownProvidersService(deps: OwnProvidersServiceDeps) {
   const table = createOwnProvidersTable(deps.db);
+  const offers = createRouterOffersTable(deps.db);
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
   const unknownHealth: OwnProviderHealth = { status: "unknown", checkedAt: null, error: null };
 
@@ -213,6 +215,57 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
       }
       deps.onChanged?.();
       return viewOf(name);
+    },
+
+    /** Every configured offer (prices, context length) of hosted and own providers. */
+    listOffers: (): Promise<RouterOffer[]> => offers.list(),
+
+    /**
+     * Sets what `/v1/models` tells of a provider's offer for a model, and what `:cheapest` orders by: prices
+     * in USD per million tokens, the context length in tokens. The provider is a hosted one or an own one.
+     */
+    async putOffer(
+      provider: string,
+      input: { model: string; inputPrice?: number; outputPrice?: number; contextLength?: number },
+    ): Promise<RouterOffer> {
+      if (!isInferenceProvider(provider) && !(await table.get(provider))) {
+        throw new NotFoundError(`"${provider.slice(0, 60)}" is neither a hosted provider nor an own one.`);
+      }
+      const model = await deps.findModel(input.model);
+      if (!model) throw new NotFoundError(`Model ${input.model.slice(0, 100)} does not exist on this hub.`);
+      for (const [key, value] of [
+        ["inputPrice", input.inputPrice],
+        ["outputPrice", input.outputPrice],
+      ] as const) {
+        if (value !== undefined && !(Number.isFinite(value) && value >= 0 && value < 1e6)) {
+          throw new InvalidInputError(`${key} must be USD per million tokens, from 0 to 1000000.`);
+        }
+      }
+      const context = input.contextLength;
+      if (context !== undefined && !(Number.isInteger(context) && context > 0 && context <= 1e8)) {
+        throw new InvalidInputError("contextLength must be a whole number of tokens from 1 to 100000000.");
+      }
+      const offer: RouterOffer = {
+        provider,
+        modelId: model.id,
+        inputPrice: input.inputPrice ?? null,
+        outputPrice: input.outputPrice ?? null,
+        contextLength: context ?? null,
+        updatedAt: now(),
+      };
+      await offers.put(offer);
+      deps.onChanged?.();
+      return offer;
+    },
+
+    async deleteOffer(provider: string, model: string): Promise<void> {
+      const found = await deps.findModel(model);
+      if (!found || !(await offers.delete(provider, found.id))) {
+        throw new NotFoundError(
+          `No offer of ${provider.slice(0, 60)} for ${model.slice(0, 100)} is configured.`,
+        );
+      }
+      deps.onChanged?.();
     },
   };
 }

@@ -3,20 +3,26 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userToken } from "../__fixtures__/accounts.js";
 import { ADMIN_TOKEN } from "../__fixtures__/seeded-app.js";
 import { type SimHub, startHubOnSim } from "../__fixtures__/sim-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
+import { runAdminCommand } from "../cli/admin-command.js";
 import type { RunningHub } from "../start-hub.js";
 import { grantGatedModelsToEveryone, INFERENCE_TOKEN_FOR_GATED_MODELS } from "./__fixtures__/gated-grants.js";
+import { OWN_PROVIDERS_TTL_MS } from "./own-providers-registry.js";
 
 /**
  * `POST /v1/responses` as its users reach it: the `openai` clients' `responses.create` (Python from the
  * project's virtualenv, and npm), streamed and not, against hosted providers (provider-sim as every one) and
  * an own provider (a second provider-sim speaking plain OpenAI chat completions, added through the admin API).
- * The providers get chat completions; the caller gets a Response object or its events.
+ * The providers get chat completions; the caller gets a Response object or its events. Then the rest of
+ * the router's API as the public router has it today: `/v1/models` with each provider's configured price and
+ * context length and its measured latency and throughput, `:cheapest` and `:preferred`.
  */
 const HOSTED = "meta-llama/Llama-3.1-8B-Instruct";
 const OWN_ONLY = "bartowski/Llama-3.2-3B-Instruct-GGUF";
@@ -182,5 +188,77 @@ describe("the npm openai client's responses.create", () => {
       client.responses.create({ model: HOSTED, input: "Hi", tools: [{ type: "web_search_preview" }] }),
     ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("Only function tools") });
     expect(sim.requests).toHaveLength(0);
+  });
+});
+
+describe("/v1/models, :cheapest and :preferred", () => {
+  const OPEN_CHAT = HOSTED; // served by several hosted providers
+  type Listed = { id: string; providers: Record<string, unknown>[] };
+  const listed = async (): Promise<Listed | undefined> => {
+    const answer = await fetch(`${hub.url}/v1/models`);
+    return ((await answer.json()) as { data: Listed[] }).data.find((model) => model.id === OPEN_CHAT);
+  };
+  const chat = async (bearer: string, model: string) => {
+    const answer = await fetch(`${hub.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ model, messages: [{ role: "user", content: "Hi" }] }),
+    });
+    expect(answer.status, await answer.text()).toBe(200);
+    return answer.headers.get("x-inference-provider");
+  };
+
+  it("reports configured prices and context lengths, and latency and throughput measured from calls", async () => {
+    const providers = (await listed())!.providers.map((entry) => entry.provider as string);
+    expect(providers.length).toBeGreaterThanOrEqual(2);
+    const [first, second] = providers as [string, string];
+    const cli = (args: string[]) =>
+      runAdminCommand(args, hub.store, INFERENCE_PROVIDERS, { readStdin: async () => "" });
+    await cli(["providers:price", first, "--model", OPEN_CHAT, "--context-length", "32768"]);
+    await cli([
+      "providers:price",
+      second,
+      "--model",
+      OPEN_CHAT,
+      "--input-price",
+      "0.1",
+      "--output-price",
+      "0.3",
+    ]);
+    await expect(
+      cli(["providers:price", "nobody", "--model", OPEN_CHAT, "--input-price", "1"]),
+    ).rejects.toThrow(/neither a hosted provider nor an own one/);
+    await new Promise((resolve) => setTimeout(resolve, OWN_PROVIDERS_TTL_MS + 50));
+    await chat(token, `${OPEN_CHAT}:${first}`);
+    const model = (await listed())!;
+    const entry = (name: string) => model.providers.find((provider) => provider.provider === name);
+    expect(entry(first)).toMatchObject({
+      status: "live",
+      context_length: 32768,
+      first_token_latency_ms: expect.any(Number),
+      throughput: expect.any(Number),
+      is_model_author: false,
+    });
+    expect(entry(first)).not.toHaveProperty("pricing");
+    expect(entry(second)).toMatchObject({ pricing: { input: 0.1, output: 0.3 } });
+    expect(entry(second)).not.toHaveProperty("context_length");
+    // :cheapest takes the lowest configured price.
+    expect(await chat(token, `${OPEN_CHAT}:cheapest`)).toBe(second);
+    expect(await chat(token, OPEN_CHAT)).toBe(first);
+  });
+
+  it(":preferred follows the caller's stored order; another caller keeps the hub's", async () => {
+    const providers = (await listed())!.providers.map((entry) => entry.provider as string);
+    const last = providers.at(-1)!;
+    const prefers = await userToken(hub.store, "prefers-responses", "write");
+    await grantGatedModelsToEveryone(hub.store);
+    const stored = await fetch(`${hub.url}/api/settings/inference-providers`, {
+      method: "PUT",
+      headers: { Authorization: `Bearer ${prefers}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ providers: [last] }),
+    });
+    expect(stored.status, await stored.text()).toBe(200);
+    expect(await chat(prefers, `${OPEN_CHAT}:preferred`)).toBe(last);
+    expect(await chat(token, `${OPEN_CHAT}:preferred`)).toBe(providers[0]);
   });
 });

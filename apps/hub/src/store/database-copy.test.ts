@@ -206,6 +206,13 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
   });
   await ownProviders.put("gpu-1", { baseUrl: "http://gpu-1:8000/v1", apiKeyEnv: "OWN_PROVIDER_KEY_GPU1" });
   await ownProviders.putModel("gpu-1", { model: "ada/copied", servedName: "copied" });
+  // What the router tells of its price and context length (a price with decimals: a float column).
+  await ownProviders.putOffer("gpu-1", {
+    model: "ada/copied",
+    inputPrice: 0.15,
+    outputPrice: 0.6,
+    contextLength: 8192,
+  });
   await store.meta.set("copied", "yes");
   // A commit as git wrote it (git/git-push.ts keeps the body of pushed commits): on the repository's head.
   const copiedRepo = (await store.repos.get("model", "ada/copied"))!;
