@@ -7,7 +7,7 @@ import { parse as parseYaml } from "yaml";
  * train/validation/test keywords in folder names, then in file names, and else every file is `train`.
  */
 
-export type DataFormat = "csv" | "tsv" | "json" | "parquet";
+export type DataFormat = "csv" | "tsv" | "json" | "parquet" | "text";
 
 export interface SplitFiles {
   split: string;
@@ -32,6 +32,8 @@ const FORMAT_OF_EXTENSION: Record<string, DataFormat> = {
   json: "json",
   jsonl: "json",
   parquet: "parquet",
+  // The library's text builder: one row per line, in a column "text".
+  txt: "text",
 };
 
 export function formatOf(path: string): DataFormat | undefined {

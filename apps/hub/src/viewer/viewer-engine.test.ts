@@ -34,6 +34,20 @@ describe("viewer engine", () => {
     ).toEqual([{ n: 2, x: null, word: "deux", day: "2024-01-02" }]);
   });
 
+  it("reads text files as the library's text builder: one row per line, in order", async () => {
+    const first = join(dir, "a.text");
+    const second = join(dir, "b.text");
+    writeFileSync(first, 'une ligne, avec virgule\n\n"citée" ✓\r\nfin\n');
+    writeFileSync(second, "suite\tet fin");
+    const written = await engine.convert("text", [first, second], join(dir, "parquet", "text"), 1e8);
+    expect((await engine.features(written[0]!.localPath)).map((f) => [f.name, f.type])).toEqual([
+      ["text", { dtype: "string", _type: "Value" }],
+    ]);
+    expect(await engine.rows(`SELECT * FROM read_parquet('${written[0]!.localPath}')`)).toEqual(
+      ["une ligne, avec virgule", "", '"citée" ✓', "fin", "suite\tet fin"].map((text) => ({ text })),
+    );
+  });
+
   it("refuses a ragged CSV rather than dropping rows", async () => {
     const csv = join(dir, "ragged.csv");
     writeFileSync(csv, "a,b\n1,2\n3,4,5\n");

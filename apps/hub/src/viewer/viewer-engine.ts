@@ -70,6 +70,17 @@ function readerSql(format: DataFormat, paths: readonly string[]): string {
       return `read_json(${list}, format = 'auto', union_by_name = true)`;
     case "parquet":
       return `read_parquet(${list}, union_by_name = true)`;
+    case "text":
+      // As the library's text builder (str.splitlines): one row per line, without its line break; a last
+      // line break ends the last line. Files in their order, lines in theirs.
+      return `(SELECT text FROM (${paths
+        .map(
+          (path, file) =>
+            `SELECT ${file} AS __file, generate_subscripts(lines, 1) AS __line, unnest(lines) AS text
+             FROM (SELECT regexp_split_to_array(regexp_replace(content, '(\r\n|\n|\r)$', ''), '\r\n|\n|\r') AS lines
+                   FROM read_text(${sqlString(path)}))`,
+        )
+        .join(" UNION ALL ")}) ORDER BY __file, __line)`;
   }
 }
 

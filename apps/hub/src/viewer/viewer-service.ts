@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { createWorkerPool } from "../jobs/worker-pool.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { FileRecord, RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { branchRef } from "../repos/revision.js";
 import { DataFilesError, findDataFiles, formatOf } from "./data-files.js";
+import { downloadContent } from "./viewer-download.js";
 import type { ViewerEngine } from "./viewer-engine.js";
 import type { ConversionResult, ConvertedSplit } from "./viewer-records.js";
 import { splitStatistics } from "./viewer-statistics.js";
@@ -71,10 +71,16 @@ export function createViewerService(deps: ViewerServiceDeps) {
   });
   const kick = workers.kick;
 
-  async function download(repoKey: number, file: FileRecord, to: string): Promise<void> {
-    const stream = await deps.openContent(repoKey, file);
-    if (!stream) throw new Error(`${file.path}: this hub does not hold its content (sha256:${file.sha256}).`);
-    await pipeline(stream, createWriteStream(to));
+  /** A file's content to `to` (at most `limitBytes`, cut at a line break), IO errors retried. */
+  function download(repoKey: number, file: FileRecord, to: string, limitBytes?: number) {
+    return downloadContent(
+      () => deps.openContent(repoKey, file),
+      to,
+      `${file.path} (sha256:${file.sha256})`,
+      {
+        limitBytes,
+      },
+    );
   }
 
   /** Converts one commit of a dataset: the splits and their Parquet files on refs/convert/parquet. */
@@ -100,16 +106,26 @@ export function createViewerService(deps: ViewerServiceDeps) {
           let partial = false;
           for (const [index, path] of split.paths.entries()) {
             const file = byPath.get(path)!;
-            if (originalBytes > 0 && originalBytes + file.size > splitLimit) {
+            const room = splitLimit - originalBytes;
+            // Past the split's limit, the first bytes of a file in a line format (CSV, TSV, JSON Lines,
+            // text) are converted up to its last whole line; other formats only whole, or not at all.
+            const lineFormat = config.format !== "parquet" && !/\.json$/i.test(path);
+            if (file.size > room && (originalBytes > 0 || lineFormat)) {
               partial = true;
-              break;
+              if (!lineFormat || room <= 0) break;
             }
-            originalBytes += file.size;
             const extension =
               formatOf(path) === "json" ? path.slice(path.lastIndexOf(".")) : `.${config.format}`;
             const local = join(work, `in-${inputs.length}-${index}${extension}`);
-            await download(repo.key, file, local);
+            const copied = await download(
+              repo.key,
+              file,
+              local,
+              file.size > room && lineFormat ? room : undefined,
+            );
+            originalBytes += copied.bytes;
             inputs.push(local);
+            if (partial) break;
           }
           const outDir = join(work, "out", config.config, split.split);
           let written: Awaited<ReturnType<ViewerEngine["convert"]>>;
