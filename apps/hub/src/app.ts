@@ -64,6 +64,8 @@ import { repoAdminRoutes, validateYamlRoute } from "./repos/admin-routes.js";
 import { createContentClaims } from "./repos/content-claims.js";
 import { repoListingRoutes } from "./repos/listing-routes.js";
 import type { RepoMirror } from "./repos/mirror-port.js";
+import { createNamespaceRepositories } from "./repos/namespace-repositories.js";
+import { namespaceRepositoriesRoutes } from "./repos/namespace-repositories-routes.js";
 import type { RepoReadDeps } from "./repos/read-routes.js";
 import { refFiles } from "./repos/ref-files.js";
 import { accountsRepoAccess, type RepoAccess, repoResource } from "./repos/repo-access.js";
@@ -427,6 +429,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       }),
       maxBodyBytes: limits.apiBodyBytes,
     }),
+  );
+  app.route(
+    "/api",
+    namespaceRepositoriesRoutes({ repositories: createNamespaceRepositories(deps.store), authorizer }),
   );
   app.route("/api/settings/webhooks", webhooksRoutes({ webhooks, maxBodyBytes: limits.apiBodyBytes }));
   app.route(

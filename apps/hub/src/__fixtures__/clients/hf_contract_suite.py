@@ -190,4 +190,12 @@ SPACE = api.create_repo("alice/dup-space", repo_type="space", space_sdk="static"
 copy = api.duplicate_repo(SPACE, to_id="alice/dup-space-copy", repo_type="space")
 assert "README.md" in api.list_repo_files(copy.repo_id, repo_type="space")
 
+step("list_user_repos (hf repos ls): the caller's repositories of every type with their storage")
+listed = {r.id: r for r in api.list_user_repos()}
+assert listed["alice/dup-source"].visibility == "private" and listed["alice/dup-source"].storage >= BIG, listed
+assert listed["alice/gated-data"].type == "dataset" and listed["alice/dup-space"].type == "space"
+assert "bob/dup-mine" not in listed
+assert {r.id for r in bob.list_user_repos()} == {"bob/dup-mine"}
+expect_status(403, lambda: list(bob.list_user_repos(namespace="alice")))
+
 print(json.dumps({"ok": True, "steps": steps}))

@@ -171,6 +171,21 @@ export const REPO_ROWS: Row[] = [
     expected: WRITE_PRIVATE_REPO,
   },
   {
+    route: "GET /api/settings/repositories",
+    // A settings page: a credential that may create in one's namespace (read tokens may not).
+    name: "list one's own repositories with their storage",
+    method: "GET",
+    path: "/api/settings/repositories",
+    expected: { ...SIGNED_IN, reader: 403, readTokenOnWrite: 403 },
+  },
+  {
+    route: "GET /api/organizations/:org/settings/repositories",
+    name: "list acme's repositories (private ones included) with their storage",
+    method: "GET",
+    path: "/api/organizations/acme/settings/repositories",
+    expected: { ...WRITE_PRIVATE_REPO, otherUser: 403, fineGrainedOutOfScope: 403 },
+  },
+  {
     route: "POST /api/{type}s/{id}/duplicate",
     // Reading the source is not enough: the copy is created in acme, which readers may not create in.
     name: "duplicate a private repository within its organization",
