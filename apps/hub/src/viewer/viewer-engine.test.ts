@@ -48,6 +48,24 @@ describe("viewer engine", () => {
     );
   });
 
+  it("keeps the rows' order across the Parquet files of a large split", async () => {
+    const csv = join(dir, "ordered.csv");
+    const rows = 300_000;
+    writeFileSync(csv, `id,word\n${Array.from({ length: rows }, (_, i) => `${i},w${i}`).join("\n")}\n`);
+    const written = await engine.convert("csv", [csv], join(dir, "parquet", "ordered"), 400_000);
+    expect(written.length).toBeGreaterThan(1);
+    expect(written.reduce((sum, file) => sum + file.numRows, 0)).toBe(rows);
+    let start = 0;
+    for (const file of written) {
+      const misplaced = await engine.scalar(
+        `SELECT count(*) FILTER (WHERE id <> file_row_number + ${start})
+         FROM read_parquet('${file.localPath}', file_row_number = true)`,
+      );
+      expect(misplaced).toBe(0);
+      start += file.numRows;
+    }
+  });
+
   it("refuses a ragged CSV rather than dropping rows", async () => {
     const csv = join(dir, "ragged.csv");
     writeFileSync(csv, "a,b\n1,2\n3,4,5\n");

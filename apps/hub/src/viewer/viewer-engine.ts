@@ -1,5 +1,5 @@
-import { mkdir, readdir, rename, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
 import type {
   DuckDBConnection,
   DuckDBInstance,
@@ -236,24 +236,42 @@ export function createViewerEngine(options: EngineOptions) {
     ): Promise<WrittenFile[]> {
       const connection = await converter();
       await rm(outDir, { recursive: true, force: true });
-      await mkdir(dirname(outDir), { recursive: true });
+      await mkdir(outDir, { recursive: true });
+      // One file first: COPY keeps the rows' order only when it writes one file (with FILE_SIZE_BYTES its
+      // threads write parts in any order), and the viewer's row indexes are the split's order.
+      const whole = join(outDir, "whole.parquet");
+      const options = "FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000";
       await connection.run(
-        `COPY (SELECT * FROM ${readerSql(format, paths)}) TO ${sqlString(outDir)}
-         (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000, FILE_SIZE_BYTES ${Math.floor(fileBytes)},
-          FILENAME_PATTERN 'part_{i}')`,
+        `COPY (SELECT * FROM ${readerSql(format, paths)}) TO ${sqlString(whole)} (${options})`,
       );
-      const parts = (await readdir(outDir))
-        .filter((name) => /^part_\d+\.parquet$/.test(name))
-        .sort((a, b) => Number(a.slice(5, -8)) - Number(b.slice(5, -8)));
-      const written: WrittenFile[] = [];
-      for (const [index, name] of parts.entries()) {
-        const localPath = join(outDir, `${String(index).padStart(4, "0")}.parquet`);
-        await rename(join(outDir, name), localPath);
-        const counted = await connection.runAndReadAll(
-          `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(localPath)})`,
+      const count = async (path: string) =>
+        Number(
+          (
+            await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM read_parquet(${sqlString(path)})`)
+          ).getRows()[0]![0],
         );
-        written.push({ localPath, numRows: Number(counted.getRows()[0]![0]) });
+      const numRows = await count(whole);
+      const parts = Math.max(1, Math.ceil((await stat(whole)).size / fileBytes));
+      const first = join(outDir, "0000.parquet");
+      if (parts === 1) {
+        await rename(whole, first);
+        return [{ localPath: first, numRows }];
       }
+      // Larger than a file: cut by row ranges of the one file (read back in order by its row numbers).
+      const rowsPerPart = Math.ceil(numRows / parts);
+      const written: WrittenFile[] = [];
+      for (let index = 0; index * rowsPerPart < numRows; index++) {
+        const localPath = join(outDir, `${String(index).padStart(4, "0")}.parquet`);
+        const from = index * rowsPerPart;
+        await connection.run(
+          `COPY (SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(whole)}, file_row_number = true)
+                 WHERE file_row_number >= ${from} AND file_row_number < ${from + rowsPerPart}
+                 ORDER BY file_row_number)
+           TO ${sqlString(localPath)} (${options})`,
+        );
+        written.push({ localPath, numRows: await count(localPath) });
+      }
+      await rm(whole, { force: true });
       return written;
     },
 

@@ -4,6 +4,9 @@
  * the rows the test wrote; hostile text (files, ATTACH, COPY, INSTALL, SET, PRAGMA, other datasets, endless
  * or huge queries) refused or cut within its limits; `/statistics` as the public viewer computes them.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
@@ -43,7 +46,7 @@ async function api(method: string, path: string, body?: unknown, auth = true) {
   return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, any> };
 }
 
-async function dataset(name: string, files: Record<string, string>, isPrivate = false) {
+async function dataset(name: string, files: Record<string, string | Buffer>, isPrivate = false) {
   expect((await api("POST", "/api/repos/create", { name, type: "dataset", private: isPrivate })).status).toBe(
     200,
   );
@@ -75,12 +78,25 @@ const filter = (params: Record<string, string | number>) =>
 const sql = (text: string, extra: Record<string, unknown> = {}) =>
   api("POST", "/datasets-server/sql", { dataset: "alice/table", sql: text, ...extra });
 
+/** A Parquet file of 1,000,000 rows: row i is {id: i, word: "row i"} (written by DuckDB, read back here). */
+async function millionRows(): Promise<Buffer> {
+  const path = join(hub.dir, "million.parquet");
+  const instance = await DuckDBInstance.create(":memory:", { threads: "1" });
+  const connection = await instance.connect();
+  await connection.run(
+    `COPY (SELECT range AS id, 'row ' || range AS word FROM range(1000000)) TO '${path}' (FORMAT parquet)`,
+  );
+  connection.closeSync();
+  return readFileSync(path);
+}
+
 beforeAll(async () => {
   token = await userToken(hub.store, "alice");
   await dataset("table", { "train.csv": csv });
   await dataset("other", { "train.csv": "secret\nhidden-value\n" }, true);
-  expect(await hub.viewer!.drain()).toBe(2);
-}, 60_000);
+  await dataset("million", { "train.parquet": await millionRows() });
+  expect(await hub.viewer!.drain()).toBe(3);
+}, 120_000);
 
 describe("/filter", () => {
   it("answers the rows a where clause selects, ordered by orderby, with their row indexes", async () => {
@@ -231,6 +247,44 @@ describe("the SQL console", () => {
     expect(owner.body.rows).toEqual([{ secret: "hidden-value" }]);
     expect((await sql("SELECT 1", { length: 1001 })).status).toBe(400);
   });
+});
+
+describe("a 1,000,000-row split", () => {
+  const get = (endpoint: string, params: Record<string, string | number>) =>
+    api(
+      "GET",
+      `/datasets-server/${endpoint}?${new URLSearchParams({
+        dataset: "alice/million",
+        config: "default",
+        split: "train",
+        ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
+      })}`,
+    );
+
+  it("pages, searches, filters and describes it", async () => {
+    const rows = await get("rows", { offset: 999_950, length: 100 });
+    expect(rows.body.num_rows_total).toBe(1_000_000);
+    expect(rows.body.rows).toHaveLength(50);
+    expect(rows.body.rows[49]).toEqual({
+      row_idx: 999_999,
+      row: { id: 999_999, word: "row 999999" },
+      truncated_cells: [],
+    });
+    const middle = await get("rows", { offset: 543_210, length: 1 });
+    expect(middle.body.rows[0].row).toEqual({ id: 543_210, word: "row 543210" });
+    const search = await get("search", { query: "ROW 123456" });
+    expect(search.body.num_rows_total).toBe(1);
+    expect(search.body.rows[0].row_idx).toBe(123_456);
+    const filtered = await get("filter", { where: "id % 100000 = 7", orderby: "id DESC", length: 3 });
+    expect(filtered.body.num_rows_total).toBe(10);
+    expect(filtered.body.rows.map((r: { row_idx: number }) => r.row_idx)).toEqual([
+      900_007, 800_007, 700_007,
+    ]);
+    const statistics = await get("statistics", {});
+    const id = statistics.body.statistics.find((s: { column_name: string }) => s.column_name === "id");
+    expect(id.column_statistics).toMatchObject({ min: 0, max: 999_999, mean: 499_999.5, nan_count: 0 });
+    expect(id.column_statistics.histogram.hist).toEqual(new Array(10).fill(100_000));
+  }, 60_000);
 });
 
 describe("/statistics", () => {
