@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 
 describe("huggingface_hub's expectations of the public hub beyond the main suite", () => {
-  it("gitignore at preupload, card metadata, gated wording, access decisions, branch and tag errors", async () => {
+  // The steps, each with its attack (another user refused): hf_contract_suite.py.
+  it("gitignore, card metadata, gated wording, access decisions, ref errors, squash, duplicate, repos ls", async () => {
     const env = hfClientEnv(hub.url, join(hub.dir, "hf-home"), { HF_TOKEN: token, BOB_TOKEN: bobToken });
     const result = await runPython([SUITE], env);
     expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
