@@ -202,7 +202,7 @@ describe("organizations", () => {
   });
 });
 
-describe("a token for the signed-in user in the snippets panel and the playground", () => {
+describe("a token for the signed-in user in the snippets panel, the session in the playground", () => {
   it("writes a new token into the snippet, and the token runs the call", async () => {
     await ada.goto(`/${CHAT_MODEL}/inference?provider=together`);
     await ada.getByRole("button", { name: "Create a token for me" }).click();
@@ -214,10 +214,10 @@ describe("a token for the signed-in user in the snippets panel and the playgroun
     await expectAccessible(ada);
   });
 
-  it("fills the playground's token field, and a reader who is not signed in is offered to sign in", async () => {
+  it("lets the signed-in user chat with their session, and offers a reader who is not signed in to sign in", async () => {
     await ada.goto(`/${CHAT_MODEL}/playground`);
-    await ada.getByRole("button", { name: "Create a token for me" }).click();
-    await expect.poll(() => ada.getByPlaceholder("hf_…").inputValue()).toMatch(/^hf_\w{34}$/);
+    await ada.getByTestId("playground-session").getByText("your calls go with your session").waitFor();
+    expect(await ada.getByRole("button", { name: "Create a token for me" }).count()).toBe(0);
 
     const reader = await harness.newPage({ viewport: PHONE });
     await reader.goto(`/${CHAT_MODEL}/playground`);

@@ -1,5 +1,9 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WEB_DIST } from "./build-web.js";
 import { startWebHarness, type WebHarness } from "./harness.js";
 import { horizontalOverflow, severeAxeFindings, watchPage } from "./page-checks.js";
 import { createRepo, signIn, signUp } from "./repo-users.js";
@@ -21,7 +25,12 @@ const FRONT_MATTER = [
   "",
 ].join("\n");
 
+const PROVIDER_KEY = "sim-together-key-first-hour";
+/** A chat model of the catalogue that is not gated, served by "together" (provider-sim here). */
+const CHAT_MODEL = "Qwen/Qwen2.5-7B-Instruct";
+
 let harness: WebHarness;
+let sim: ProviderSim;
 let alice: Page;
 let bob: Page;
 let aliceCsrf: string;
@@ -39,7 +48,12 @@ async function commitFile(page: Page, csrf: string, repoId: string, path: string
 }
 
 beforeAll(async () => {
-  harness = await startWebHarness({ signupPolicy: "open" });
+  sim = await startProviderSim({ providerKeys: { together: [PROVIDER_KEY] } });
+  harness = await startWebHarness({
+    signupPolicy: "open",
+    providerKeys: { together: PROVIDER_KEY },
+    providerBaseUrls: { together: sim.providerUrl("together") },
+  });
   await signUp(harness, "alice");
   await signUp(harness, "bob");
   alice = await harness.newPage({ viewport: { width: 1366, height: 900 } });
@@ -54,7 +68,10 @@ beforeAll(async () => {
   });
   expect(gate.status()).toBe(200);
 });
-afterAll(() => harness?.close());
+afterAll(async () => {
+  await harness?.close();
+  await sim?.close();
+});
 
 describe("gated access (issue 38, item 2)", () => {
   it("lets a user ask with the card's fields, and shows the request's state until the owner accepts", async () => {
@@ -137,6 +154,123 @@ describe("an honest demo catalogue (issue 38, item 1)", () => {
     await bob.goto("/bartowski/Llama-3.2-3B-Instruct-GGUF");
     const files = bob.getByTestId("gguf-files");
     await expect.poll(() => files.textContent()).toMatch(/Q4_K_M[\d.]+ kB, no weights/);
+    expect(await horizontalOverflow(bob)).toBeLessThanOrEqual(0);
+    expect(await severeAxeFindings(bob)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+/** The app's scripts and styles a page load fetched, with what the hub sent for each. */
+async function assetsOf(page: Page, path: string) {
+  const seen: Promise<{ path: string; encoding?: string; vary?: string; cache?: string; bytes: number }>[] =
+    [];
+  const listener = (response: import("playwright-core").Response) => {
+    const url = new URL(response.url());
+    if (!/^\/assets\/.+\.(?:js|css)$/.test(url.pathname)) return;
+    seen.push(
+      response
+        .request()
+        .sizes()
+        .then((sizes) => ({
+          path: url.pathname,
+          encoding: response.headers()["content-encoding"],
+          vary: response.headers().vary,
+          cache: response.headers()["cache-control"],
+          bytes: sizes.responseBodySize,
+        })),
+    );
+  };
+  page.on("response", listener);
+  await page.goto(path, { waitUntil: "networkidle" });
+  page.off("response", listener);
+  return Promise.all(seen);
+}
+
+describe("delivery (issue 38, item 8)", () => {
+  it("sends a model page's scripts and styles brotli-compressed, cached for good, under 150 KB of script", async () => {
+    for (const page of [alice, bob]) {
+      // A fresh context each: nothing in the memory cache, every asset comes from the hub.
+      const cold = await harness.newPage({
+        viewport: page.viewportSize() ?? undefined,
+        colorScheme: page === bob ? "dark" : "light",
+      });
+      const problems = watchPage(cold, { expectedStatus: 200 });
+      const assets = await assetsOf(cold, "/deepseek-ai/DeepSeek-R1");
+      await cold
+        .getByRole("heading", { name: /DeepSeek-R1/ })
+        .first()
+        .waitFor();
+      expect(assets.length).toBeGreaterThan(2);
+      for (const asset of assets) {
+        expect(asset, asset.path).toMatchObject({
+          vary: "Accept-Encoding",
+          cache: "public, max-age=31536000, immutable",
+        });
+        // Files under 1 kB are sent as they are (apps/web/build/precompress.ts).
+        expect(asset.encoding === "br" || asset.bytes < 1024, asset.path).toBe(true);
+      }
+      expect(assets.filter((asset) => asset.encoding === "br").length).toBeGreaterThan(2);
+      const script = assets.filter((asset) => asset.path.endsWith(".js"));
+      expect(script.reduce((sum, asset) => sum + asset.bytes, 0)).toBeLessThanOrEqual(150 * 1024);
+      expect(await horizontalOverflow(cold)).toBeLessThanOrEqual(0);
+      expect(problems).toEqual([]);
+      await cold.context().close();
+    }
+  });
+
+  it("publishes nothing but the app: no test sources, no TypeScript", () => {
+    const files = readdirSync(join(WEB_DIST, "assets"));
+    expect(files.filter((name) => /\.(?:test|spec)[.-]|\.tsx?(?:\.(?:br|gz))?$/.test(name))).toEqual([]);
+    expect(files.some((name) => name.endsWith(".js.br"))).toBe(true);
+  });
+});
+
+describe("the playground with the session (issue 38, item 5)", () => {
+  it("chats for a signed-in user without a token, and counts the call as theirs", async () => {
+    for (const page of [alice, bob]) {
+      const problems = watchPage(page, { expectedStatus: 200 });
+      await page.goto(`/${CHAT_MODEL}/playground?provider=together`);
+      await page.getByTestId("playground-session").getByText("your calls go with your session").waitFor();
+      await page.getByRole("textbox", { name: "Your message" }).fill("What is the capital of France?");
+      await page.getByRole("button", { name: "Send" }).click();
+      await expect
+        .poll(async () => (await page.getByTestId("assistant-turn").last().textContent())?.length ?? 0)
+        .toBeGreaterThan(5);
+      expect(await page.getByRole("alert").count()).toBe(0);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      expect(await severeAxeFindings(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    }
+    const usage = async (page: Page) =>
+      (
+        (await (await page.request.get("/api/settings/usage")).json()) as { usage: { requests: number }[] }
+      ).usage.reduce((sum, row) => sum + row.requests, 0);
+    await expect.poll(() => usage(alice)).toBe(1);
+    await expect.poll(() => usage(bob)).toBe(1);
+  });
+
+  it("makes a token for code once, expiring in 30 days, and offers it again rather than another", async () => {
+    const problems = watchPage(bob, { expectedStatus: 200 });
+    await bob.goto(`/${CHAT_MODEL}/inference?provider=together`);
+    await bob.getByRole("button", { name: "Create a token for me" }).click();
+    const made = bob.getByTestId("token-for-me");
+    await made.getByText(/Made “snippet: .*it expires on/).waitFor();
+    const in30Days = new Intl.DateTimeFormat("en", {
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+    }).format(new Date(Date.now() + 30 * 86_400_000));
+    expect(await made.textContent()).toContain(in30Days);
+
+    // Reloaded: the page does not make another; it shows the one there is.
+    await bob.reload();
+    await made.getByText(/You already have “snippet: /).waitFor();
+    expect(await made.textContent()).toContain(in30Days);
+    const tokens = (await (await bob.request.get("/api/settings/tokens")).json()) as {
+      name: string;
+      revokedAt: string | null;
+    }[];
+    expect(tokens.filter((token) => token.name.startsWith("snippet:") && !token.revokedAt)).toHaveLength(1);
     expect(await horizontalOverflow(bob)).toBeLessThanOrEqual(0);
     expect(await severeAxeFindings(bob)).toEqual([]);
     expect(problems).toEqual([]);

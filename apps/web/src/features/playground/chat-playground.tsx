@@ -12,10 +12,12 @@ interface ChatPlaygroundProps {
   provider: InferenceProvider;
   hubUrl: string;
   accessToken: string;
+  /** The signed-in user's CSRF token: without a token, calls go with their session (playground-client.ts). */
+  csrfToken?: string;
 }
 
 /** A chat whose replies stream in token by token; Stop aborts the request mid-stream. */
-export function ChatPlayground({ modelId, provider, hubUrl, accessToken }: ChatPlaygroundProps) {
+export function ChatPlayground({ modelId, provider, hubUrl, accessToken, csrfToken }: ChatPlaygroundProps) {
   const [exchanges, setExchanges] = useState<Exchange[]>([]);
   const [draft, setDraft] = useState("");
   const [settings, setSettings] = useState<ChatSettings>(DEFAULT_CHAT_SETTINGS);
@@ -39,7 +41,7 @@ export function ChatPlayground({ modelId, provider, hubUrl, accessToken }: ChatP
     const id = nextId.current++;
     setExchanges([...earlier, { id, user: question, reply: "", status: "streaming" }]);
     const outcome = await run(async (signal) => {
-      const stream = playgroundClient(hubUrl, accessToken).chatCompletionStream(
+      const stream = playgroundClient(hubUrl, accessToken, csrfToken).chatCompletionStream(
         {
           model: modelId,
           provider,

@@ -27,10 +27,19 @@ interface MediaPlaygroundProps {
   provider: InferenceProvider;
   hubUrl: string;
   accessToken: string;
+  /** The signed-in user's CSRF token: without a token, calls go with their session (playground-client.ts). */
+  csrfToken?: string;
 }
 
 /** A prompt in, a picture, a sound or a video out, shown the way the browser plays it. */
-export function MediaPlayground({ task, modelId, provider, hubUrl, accessToken }: MediaPlaygroundProps) {
+export function MediaPlayground({
+  task,
+  modelId,
+  provider,
+  hubUrl,
+  accessToken,
+  csrfToken,
+}: MediaPlaygroundProps) {
   const [prompt, setPrompt] = useState(DEFAULT_PROMPTS[task]);
   const [result, setResult] = useState<{ url: string; blob: Blob; prompt: string }>();
   const { running, error, run, stop } = useRun();
@@ -40,7 +49,7 @@ export function MediaPlayground({ task, modelId, provider, hubUrl, accessToken }
 
   const generate = () =>
     run(async (signal) => {
-      const client = playgroundClient(hubUrl, accessToken);
+      const client = playgroundClient(hubUrl, accessToken, csrfToken);
       const args = { model: modelId, provider, inputs: prompt };
       const options = { signal };
       let blob: Blob;

@@ -3,17 +3,33 @@ import { tokenProblem } from "./access-token.js";
 
 /**
  * A client that goes through this hub: mappings from its API, calls through its router. The token, if
- * the reader gives one, is sent only in these calls, which the reader starts.
+ * the reader gives one, is sent only in these calls, which the reader starts. Without one, a signed-in
+ * reader's calls go with their session: the browser sends the cookie, and this adds the session's CSRF token
+ * (the router takes a session only with it), on calls to this hub only.
  */
-export function playgroundClient(hubUrl: string, accessToken: string): InferenceClient {
+export function playgroundClient(hubUrl: string, accessToken: string, csrfToken?: string): InferenceClient {
   // A token the router cannot take is never sent: the client would call the provider directly with it.
   const problem = tokenProblem(accessToken);
   if (problem) throw new Error(problem);
-  return new InferenceClient(accessToken.trim() || undefined, {
+  const token = accessToken.trim();
+  return new InferenceClient(token || undefined, {
     hubUrl,
     routerUrl: `${hubUrl}/router`,
     retryOnError: false,
+    ...(token || !csrfToken ? {} : { fetch: withSession(hubUrl, csrfToken) }),
   });
+}
+
+/** `fetch` that sends the session's CSRF token to this hub (and to nowhere else). */
+export function withSession(hubUrl: string, csrfToken: string): typeof fetch {
+  const hub = new URL(hubUrl, globalThis.location?.href).origin;
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), globalThis.location?.href);
+    if (url.origin !== hub) return fetch(input, init);
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    headers.set("X-CSRF-Token", csrfToken);
+    return fetch(input, { ...init, headers, credentials: "same-origin" });
+  };
 }
 
 /** What the reader sees when a call fails: the message the client raised. */

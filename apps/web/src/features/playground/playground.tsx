@@ -3,6 +3,7 @@ import { useSearchParams } from "react-router";
 import { Select } from "../../components/ui/select.js";
 import type { ModelInfo, ProviderMapping } from "../../lib/api/models.js";
 import { providerLabel } from "../../lib/providers.js";
+import { useSession } from "../account/account-api.js";
 import { CreateTokenForMe } from "../account/create-token-for-me.js";
 import { tokenProblem, useAccessToken } from "./access-token.js";
 import { ChatPlayground } from "./chat-playground.js";
@@ -15,6 +16,7 @@ type UsableMapping = ProviderMapping & { provider: InferenceProvider };
 export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const [accessToken, setAccessToken] = useAccessToken();
+  const { data: session } = useSession();
   const problem = tokenProblem(accessToken);
   const mappings = model.inferenceProviderMapping.filter((mapping): mapping is UsableMapping =>
     isInferenceProvider(mapping.provider),
@@ -28,7 +30,7 @@ export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string
   if (!mapping) return <p className="text-muted">No inference provider serves this model.</p>;
 
   const task = mapping.task;
-  const common = { provider: mapping.provider, hubUrl, accessToken };
+  const common = { provider: mapping.provider, hubUrl, accessToken, csrfToken: session?.csrfToken };
   return (
     <section
       aria-labelledby="playground-heading"
@@ -53,26 +55,24 @@ export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string
           className="w-full sm:w-56"
           testId="playground-provider"
         />
-        <label className="flex w-full min-w-0 flex-col gap-1 sm:w-auto sm:flex-1">
-          <span className="text-xs font-medium text-muted">Hub access token</span>
-          <input
-            type="password"
-            value={accessToken}
-            onChange={(event) => setAccessToken(event.target.value)}
-            placeholder="hf_…"
-            autoComplete="off"
-            spellCheck={false}
-            aria-describedby="token-help"
-            aria-invalid={problem ? true : undefined}
-            className="h-9 w-full min-w-0 max-w-sm rounded-md border border-line bg-canvas px-3 font-mono text-sm focus:border-accent"
-          />
-          <span id="token-help" className="text-xs text-muted">
-            This hub’s router asks for one; it is sent only with your calls and kept in this page until you
-            reload it.
-          </span>
-        </label>
+        {session ? null : <TokenField value={accessToken} onChange={setAccessToken} invalid={!!problem} />}
       </div>
-      <CreateTokenForMe modelId={model.id} where="playground" onToken={setAccessToken} />
+      {session ? (
+        <div className="flex flex-col gap-2 text-sm" data-testid="playground-session">
+          <p className="text-muted">
+            Signed in as <strong className="text-fg">{session.name}</strong>: your calls go with your session,
+            and their usage is recorded for you. Tokens are for code.
+          </p>
+          <details>
+            <summary className="cursor-pointer text-xs text-muted">Use an access token instead</summary>
+            <div className="mt-2 flex flex-col gap-2">
+              <TokenField value={accessToken} onChange={setAccessToken} invalid={!!problem} optional />
+            </div>
+          </details>
+        </div>
+      ) : (
+        <CreateTokenForMe modelId={model.id} where="playground" onToken={setAccessToken} />
+      )}
       {problem ? (
         <p role="alert" className="rounded-md bg-warn-soft p-3 text-sm text-warn" data-testid="token-problem">
           {problem}
@@ -87,5 +87,40 @@ export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string
         <TaskPlayground key={task} model={model} task={task} {...common} />
       )}
     </section>
+  );
+}
+
+function TokenField({
+  value,
+  onChange,
+  invalid,
+  optional,
+}: {
+  value: string;
+  onChange: (next: string) => void;
+  invalid: boolean;
+  /** Signed in: the session does without one. */
+  optional?: boolean;
+}) {
+  return (
+    <label className="flex w-full min-w-0 flex-col gap-1 sm:w-auto sm:flex-1">
+      <span className="text-xs font-medium text-muted">Hub access token{optional ? " (optional)" : ""}</span>
+      <input
+        type="password"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        placeholder="hf_…"
+        autoComplete="off"
+        spellCheck={false}
+        aria-describedby="token-help"
+        aria-invalid={invalid ? true : undefined}
+        className="h-9 w-full min-w-0 max-w-sm rounded-md border border-line bg-canvas px-3 font-mono text-sm focus:border-accent"
+      />
+      <span id="token-help" className="text-xs text-muted">
+        {optional
+          ? "Calls then go with this token instead of your session. It is sent only with your calls and kept in this page until you reload it."
+          : "This hub’s router asks for one (or sign in); it is sent only with your calls and kept in this page until you reload it."}
+      </span>
+    </label>
   );
 }

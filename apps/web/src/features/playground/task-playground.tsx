@@ -14,6 +14,8 @@ interface TaskPlaygroundProps {
   provider: InferenceProvider;
   hubUrl: string;
   accessToken: string;
+  /** The signed-in user's CSRF token: without a token, calls go with their session (playground-client.ts). */
+  csrfToken?: string;
 }
 
 /** The file types a provider takes for a task: fal-ai's speech recognition names its own list. */
@@ -27,7 +29,14 @@ export function acceptedFileTypes(provider: string, task: string, exampleType: s
  * Every other task: a form made from its example request (JSON still one click away), or a file for the
  * tasks that take one; the answer shown readably. The reader's input outlives a change of provider.
  */
-export function TaskPlayground({ model, task, provider, hubUrl, accessToken }: TaskPlaygroundProps) {
+export function TaskPlayground({
+  model,
+  task,
+  provider,
+  hubUrl,
+  accessToken,
+  csrfToken,
+}: TaskPlaygroundProps) {
   const example = useMemo(() => findModelInputExample(model), [model]);
   const initial = useMemo(
     () =>
@@ -67,7 +76,7 @@ export function TaskPlayground({ model, task, provider, hubUrl, accessToken }: T
       }
     }
     await run(async (signal) => {
-      const value = await playgroundClient(hubUrl, accessToken).request(
+      const value = await playgroundClient(hubUrl, accessToken, csrfToken).request(
         { ...args, model: model.id, provider, task: task as InferenceTask },
         { signal },
       );
