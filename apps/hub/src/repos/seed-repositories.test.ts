@@ -31,6 +31,9 @@ describe("the catalogue as repositories", () => {
       expect(card).toContain("**Demo copy.**");
       expect(card).toContain(`https://huggingface.co/${qwen}`);
       expect(card).toContain("The weights are not here");
+      // The catalogue's generated summary is not passed off as the original's card (issue 38, item 1).
+      expect(card).not.toContain("Original model card");
+      expect(card).toContain("The original model card is on huggingface.co");
       const tokenizer = await (await fetch(`${hub.url}/${qwen}/resolve/main/tokenizer_config.json`)).json();
       expect(tokenizer).toEqual((record.config as { tokenizer_config: unknown }).tokenizer_config);
       const config = (await (await fetch(`${hub.url}/${qwen}/resolve/main/config.json`)).json()) as Json;

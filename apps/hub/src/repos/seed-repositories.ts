@@ -36,7 +36,9 @@ export function demoCard(model: StoredModel, hasGguf: boolean): string {
     `# ${model.id.split("/").pop()}\n`,
     `> **Demo copy.** This repository on a self-hosted Modelhub is a small demo copy of [${model.id}](${PUBLIC_HUB}/${model.id}). It holds ${holds.join("; ")}. The weights are not here: get them from the original's page.\n`,
     `${facts.join("\n")}\n`,
-    model.cardText ? `## Original model card\n\n${model.cardText.trim()}\n` : "",
+    // The catalogue's cardText is a short generated summary, not the original's card: say where the card is
+    // rather than show the summary under its name (issue 38, item 1).
+    `## Model card\n\nThe original model card is on huggingface.co: [${model.id}](${PUBLIC_HUB}/${model.id}). This demo copy does not reproduce it.\n`,
   ]
     .filter(Boolean)
     .join("\n");
