@@ -79,23 +79,32 @@ const sql = (text: string, extra: Record<string, unknown> = {}) =>
   api("POST", "/datasets-server/sql", { dataset: "alice/table", sql: text, ...extra });
 
 /** A Parquet file of 1,000,000 rows: row i is {id: i, word: "row i"} (written by DuckDB, read back here). */
-async function millionRows(): Promise<Buffer> {
-  const path = join(hub.dir, "million.parquet");
+async function parquetOf(name: string, select: string): Promise<Buffer> {
+  const path = join(hub.dir, `${name}.parquet`);
   const instance = await DuckDBInstance.create(":memory:", { threads: "1" });
   const connection = await instance.connect();
-  await connection.run(
-    `COPY (SELECT range AS id, 'row ' || range AS word FROM range(1000000)) TO '${path}' (FORMAT parquet)`,
-  );
+  await connection.run(`SET TimeZone = 'UTC'`);
+  await connection.run(`COPY (${select}) TO '${path}' (FORMAT parquet)`);
   connection.closeSync();
   return readFileSync(path);
 }
+const millionRows = () =>
+  parquetOf("million", "SELECT range AS id, 'row ' || range AS word FROM range(1000000)");
 
 beforeAll(async () => {
   token = await userToken(hub.store, "alice");
   await dataset("table", { "train.csv": csv });
   await dataset("other", { "train.csv": "secret\nhidden-value\n" }, true);
   await dataset("million", { "train.parquet": await millionRows() });
-  expect(await hub.viewer!.drain()).toBe(3);
+  // Ten hours from 2024-01-01 00:00 UTC, and a missing instant.
+  await dataset("times", {
+    "train.parquet": await parquetOf(
+      "times",
+      `SELECT CASE WHEN range < 10 THEN TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (range) HOUR END AS at
+       FROM range(11)`,
+    ),
+  });
+  expect(await hub.viewer!.drain()).toBe(4);
 }, 120_000);
 
 describe("/filter", () => {
@@ -352,6 +361,35 @@ describe("/statistics", () => {
     expect(byName.word.column_type).toBe("string_text");
     expect(byName.word.column_statistics.min).toBe(9);
     expect(byName.word.column_statistics.max).toBe(11);
+    const times = await api(
+      "GET",
+      "/datasets-server/statistics?dataset=alice/times&config=default&split=train",
+    );
+    // As the public viewer: whole seconds after the earliest instant, integer bins of ceil(32401 / 10) s.
+    expect(times.body.statistics).toEqual([
+      {
+        column_name: "at",
+        column_type: "datetime",
+        column_statistics: {
+          nan_count: 1,
+          nan_proportion: 0.09091,
+          min: "2024-01-01 00:00:00+0000",
+          max: "2024-01-01 09:00:00+0000",
+          mean: "2024-01-01 04:30:00+0000",
+          median: "2024-01-01 04:30:00+0000",
+          std: "3:01:39.541270",
+          histogram: {
+            hist: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+            bin_edges: [0, 3241, 6482, 9723, 12964, 16205, 19446, 22687, 25928, 29169, 32400].map((s) =>
+              new Date(Date.UTC(2024, 0, 1) + s * 1000)
+                .toISOString()
+                .replace("T", " ")
+                .replace(".000Z", "+0000"),
+            ),
+          },
+        },
+      },
+    ]);
     const valid = await api("GET", "/datasets-server/is-valid?dataset=alice/table");
     expect(valid.body.statistics).toBe(true);
   });

@@ -15,7 +15,7 @@ const NUM_BINS = 10;
 const MAX_PROPORTION_STRING_LABELS = 0.2;
 const MAX_NUM_STRING_LABELS = 1000;
 
-export type ColumnType = "int" | "float" | "bool" | "list" | "string_label" | "string_text";
+export type ColumnType = "int" | "float" | "bool" | "list" | "string_label" | "string_text" | "datetime";
 
 export interface Histogram {
   hist: number[];
@@ -48,10 +48,22 @@ export interface BoolStatistics {
   frequencies: Record<string, number>;
 }
 
+export interface DatetimeStatistics {
+  nan_count: number;
+  nan_proportion: number;
+  min: string | null;
+  max: string | null;
+  mean: string | null;
+  median: string | null;
+  /** A duration as Python's str(timedelta): "1 day, 2:03:04.500000". */
+  std: string | null;
+  histogram: { hist: number[]; bin_edges: string[] } | null;
+}
+
 export interface ColumnStatistics {
   column_name: string;
   column_type: ColumnType;
-  column_statistics: NumericalStatistics | CategoricalStatistics | BoolStatistics;
+  column_statistics: NumericalStatistics | CategoricalStatistics | BoolStatistics | DatetimeStatistics;
 }
 
 /** Runs a query over the split's Parquet files; rows as JSON objects. */
@@ -63,12 +75,13 @@ const INT_DTYPES = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16"
 const FLOAT_DTYPES = new Set(["float16", "float32", "float64"]);
 
 /** Which statistics a feature gets, or none (structs, binaries, dates: not computed, as there). */
-function kindOf(feature: Feature): "int" | "float" | "bool" | "string" | "list" | undefined {
+function kindOf(feature: Feature): "int" | "float" | "bool" | "string" | "list" | "datetime" | undefined {
   if (feature._type === "List" || feature._type === "Sequence") return "list";
   if (feature._type !== "Value" || typeof feature.dtype !== "string") return undefined;
   if (INT_DTYPES.has(feature.dtype)) return "int";
   if (FLOAT_DTYPES.has(feature.dtype)) return "float";
   if (feature.dtype === "bool") return "bool";
+  if (feature.dtype.startsWith("timestamp[") || feature.dtype === "date32") return "datetime";
   if (feature.dtype === "string" || feature.dtype === "large_string") return "string";
   return undefined;
 }
@@ -87,6 +100,29 @@ export function binEdges(min: number, max: number, type: "int" | "float"): numbe
     for (let edge = min; edge < max + 1; edge += size) edges.push(edge);
   }
   return [...edges, max];
+}
+
+/** An instant as the public viewer prints it (strftime "%Y-%m-%d %H:%M:%S%z"; UTC for zoned columns). */
+export function dateText(epochSeconds: number, zoned: boolean): string {
+  const iso = new Date(Math.round(epochSeconds * 1000)).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${zoned ? "+0000" : ""}`;
+}
+
+/** A duration in seconds as Python's str(datetime.timedelta(seconds=...)). */
+export function timedeltaText(totalSeconds: number): string {
+  const micros = Math.round(totalSeconds * 1e6);
+  const days = Math.floor(micros / 86_400e6);
+  let rest = micros - days * 86_400e6;
+  const hours = Math.floor(rest / 3_600e6);
+  rest -= hours * 3_600e6;
+  const minutes = Math.floor(rest / 60e6);
+  rest -= minutes * 60e6;
+  const secs = Math.floor(rest / 1e6);
+  const fraction = rest - secs * 1e6;
+  const clock = `${hours}:${String(minutes).padStart(2, "0")}:${String(secs).padStart(2, "0")}${
+    fraction ? `.${String(fraction).padStart(6, "0")}` : ""
+  }`;
+  return days ? `${days} day${Math.abs(days) === 1 ? "" : "s"}, ${clock}` : clock;
 }
 
 /** Numbers over `valueSql` (a numeric expression of each row, null where missing) of `source`. */
@@ -174,6 +210,37 @@ async function column(
           numRows,
         ),
       };
+    case "datetime": {
+      const zoned = "dtype" in feature && String(feature.dtype).includes("tz=");
+      const [first] = await inspect(`SELECT epoch(min(${c}))::DOUBLE AS min FROM ${source}`);
+      const minSeconds = first!.min === null ? 0 : Math.floor(Number(first!.min));
+      // Whole seconds after the earliest instant, as the public viewer's total_seconds, then shown as dates.
+      const seconds = await numerical(
+        inspect,
+        source,
+        `(floor(epoch(${c})) - ${minSeconds})::BIGINT`,
+        "int",
+        numRows,
+      );
+      const at = (offset: number | null) => (offset === null ? null : dateText(minSeconds + offset, zoned));
+      return {
+        column_name: name,
+        column_type: "datetime",
+        column_statistics: {
+          nan_count: seconds.nan_count,
+          nan_proportion: seconds.nan_proportion,
+          min: at(seconds.min),
+          max: at(seconds.max),
+          mean: at(seconds.mean),
+          median: at(seconds.median),
+          std: seconds.std === null ? null : timedeltaText(seconds.std),
+          histogram: seconds.histogram && {
+            hist: seconds.histogram.hist,
+            bin_edges: seconds.histogram.bin_edges.map((edge) => at(edge)!),
+          },
+        },
+      };
+    }
     case "list": {
       const stats = await numerical(inspect, source, `len(${c})`, "int", numRows);
       return { column_name: name, column_type: "list", column_statistics: stats };
