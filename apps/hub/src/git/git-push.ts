@@ -284,8 +284,74 @@ async function operationsOf(
     }
     puts.push({ path, blob: change.blob });
   }
-  for (const put of puts) operations.push(await putOperation(deps, context, put.path, put.blob));
+  // Sizes first (one git process), then the bytes in batches of at most 64 MB (one process each).
+  const sizes = await blobSizes(
+    context,
+    puts.map((put) => put.blob),
+  );
+  for (const put of puts) {
+    const size = sizes.get(put.blob) ?? 0;
+    if (size > LFS_SIZE_THRESHOLD) {
+      throw new PushRefusedError(
+        `${put.path} is ${size} bytes: files larger than 10 MB must be stored with Git LFS (git lfs track "${put.path}", then commit it again).`,
+      );
+    }
+  }
+  for (let start = 0; start < puts.length; ) {
+    let end = start;
+    let bytes = 0;
+    while (end < puts.length && (end === start || bytes + (sizes.get(puts[end]!.blob) ?? 0) <= BATCH_BYTES)) {
+      bytes += sizes.get(puts[end]!.blob) ?? 0;
+      end++;
+    }
+    const batch = puts.slice(start, end);
+    const contents = await blobContents(
+      context,
+      batch.map((put) => put.blob),
+    );
+    // Stored 16 at a time: each is a write to the blob store.
+    for (let first = 0; first < batch.length; first += 16) {
+      const group = batch.slice(first, first + 16);
+      operations.push(
+        ...(await Promise.all(
+          group.map((put) => putOperation(deps, context, put.path, contents.get(put.blob)!)),
+        )),
+      );
+    }
+    start = end;
+  }
   return operations;
+}
+
+const BATCH_BYTES = 64 * 1024 * 1024;
+
+/** The sizes of blobs, from one `git cat-file --batch-check` ("<oid> blob <size>" per line). */
+async function blobSizes(context: PushContext, blobs: string[]): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  if (blobs.length === 0) return sizes;
+  const out = await git(context, ["cat-file", "--batch-check"], `${[...new Set(blobs)].join("\n")}\n`);
+  for (const line of out.split("\n")) {
+    const [oid, , size] = line.split(" ");
+    if (oid && size) sizes.set(oid, Number(size));
+  }
+  return sizes;
+}
+
+/** The bytes of blobs, from one `git cat-file --batch` ("<oid> blob <size>\n<bytes>\n" each). */
+async function blobContents(context: PushContext, blobs: string[]): Promise<Map<string, Buffer>> {
+  const unique = [...new Set(blobs)];
+  const out = await runGit(context.cwd, ["cat-file", "--batch"], `${unique.join("\n")}\n`, context.env);
+  const contents = new Map<string, Buffer>();
+  let at = 0;
+  while (at < out.length) {
+    const newline = out.indexOf(10, at);
+    const [oid, type, size] = out.subarray(at, newline).toString("latin1").split(" ");
+    if (type !== "blob") throw new PushRefusedError(`Object ${oid} is not a blob (${type}).`);
+    const length = Number(size);
+    contents.set(oid!, out.subarray(newline + 1, newline + 1 + length));
+    at = newline + 1 + length + 1;
+  }
+  return contents;
 }
 
 function repoPath(path: string, oid: string): string {
@@ -303,15 +369,8 @@ async function putOperation(
   deps: PushDeps,
   context: PushContext,
   path: string,
-  blob: string,
+  content: Buffer,
 ): Promise<CommitOperation> {
-  const size = Number((await git(context, ["cat-file", "-s", blob])).trim());
-  if (size > LFS_SIZE_THRESHOLD) {
-    throw new PushRefusedError(
-      `${path} is ${size} bytes: files larger than 10 MB must be stored with Git LFS (git lfs track "${path}", then commit it again).`,
-    );
-  }
-  const content = await runGit(context.cwd, ["cat-file", "blob", blob], undefined, context.env);
   const text = content.byteLength < 1024 ? content.toString("latin1") : "";
   if (text.startsWith("version https://git-lfs")) {
     const match = POINTER.exec(text);
