@@ -4,7 +4,7 @@ import { InvalidInputError } from "../errors.js";
 /** How the router picks among a model's providers when the caller names none. */
 export type SelectionPolicy = "default" | "fastest" | "cheapest" | "preferred";
 
-/** The `model` of an OpenAI-style call: `owner/name`, `owner/name:provider` or `owner/name:fastest|cheapest`. */
+/** The `model` of an OpenAI-style call: `owner/name`, `owner/name:provider` or `owner/name:fastest|cheapest|preferred`. */
 export type ModelRef =
   | { model: string; provider: string; policy?: undefined }
   | { model: string; provider?: undefined; policy: SelectionPolicy };
