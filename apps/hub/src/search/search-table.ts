@@ -13,7 +13,7 @@ import {
 export const MAX_CANDIDATES = 200;
 
 /** Documents rebuilt per transaction while draining the queue. */
-const REFRESH_BATCH = 500;
+const REFRESH_BATCH = 400;
 
 interface SourceRow {
   name: string;
@@ -30,61 +30,104 @@ interface SourceRow {
 export function createSearchTable(q: Queryable) {
   const sqlite = q.dialect === "sqlite";
 
-  async function source(type: SearchType, name: string): Promise<SearchSource | undefined> {
-    const row =
-      type === "model"
-        ? await q.get<SourceRow>(
-            "SELECT id AS name, author AS owner, tags, card_text FROM models WHERE id = ?",
-            [name],
-          )
-        : await q.get<SourceRow>(
-            "SELECT name, owner, tags, card_text FROM repos WHERE type = ? AND name = ?",
-            [type, name],
-          );
-    if (!row) return undefined;
-    return {
-      type,
-      name: row.name,
-      owner: row.owner,
-      tags: JSON.parse(row.tags) as string[],
-      cardText: row.card_text,
-    };
-  }
-
-  async function remove(type: SearchType, key: string): Promise<void> {
-    const doc = await q.get<{ doc_id: number | string }>(
-      "SELECT doc_id FROM search_docs WHERE type = ? AND key = ?",
-      [type, key],
-    );
-    if (!doc) return;
-    if (sqlite) {
-      await q.run("DELETE FROM search_text WHERE rowid = ?", [doc.doc_id]);
-      await q.run("DELETE FROM search_ids WHERE rowid = ?", [doc.doc_id]);
+  /** The sources of these queued repositories (absent ones are gone: their documents are removed). */
+  async function sources(
+    queued: readonly { type: SearchType; name: string }[],
+  ): Promise<Map<string, SearchSource>> {
+    const found = new Map<string, SearchSource>();
+    const add = (type: SearchType, row: SourceRow) =>
+      found.set(`${type}\n${row.name.toLowerCase()}`, {
+        type,
+        name: row.name,
+        owner: row.owner,
+        tags: JSON.parse(row.tags) as string[],
+        cardText: row.card_text,
+      });
+    const models = queued.filter((item) => item.type === "model").map((item) => item.name);
+    if (models.length) {
+      const rows = await q.all<SourceRow>(
+        `SELECT id AS name, author AS owner, tags, card_text FROM models WHERE id IN (${placeholders(models)})`,
+        models,
+      );
+      for (const row of rows) add("model", row);
     }
-    await q.run("DELETE FROM search_docs WHERE doc_id = ?", [doc.doc_id]);
+    const others = queued.filter((item) => item.type !== "model").map((item) => item.name);
+    if (others.length) {
+      const rows = await q.all<SourceRow & { type: SearchType }>(
+        `SELECT type, name, owner, tags, card_text FROM repos WHERE type <> 'model' AND name IN (${placeholders(others)})`,
+        others,
+      );
+      for (const row of rows) add(row.type, row);
+    }
+    return found;
   }
 
-  async function write(type: SearchType, name: string, doc: SearchDocument): Promise<void> {
-    await remove(type, doc.key);
+  /** Removes the documents of these (type, lower-cased id) keys, whatever holds them. */
+  async function removeAll(keys: readonly { type: SearchType; key: string }[]): Promise<void> {
+    if (keys.length === 0) return;
+    const ids: (number | string)[] = [];
+    for (const type of new Set(keys.map((k) => k.type))) {
+      const ofType = keys.filter((k) => k.type === type).map((k) => k.key);
+      const rows = await q.all<{ doc_id: number | string }>(
+        `SELECT doc_id FROM search_docs WHERE type = ? AND key IN (${placeholders(ofType)})`,
+        [type, ...ofType],
+      );
+      ids.push(...rows.map((row) => row.doc_id));
+    }
+    if (ids.length === 0) return;
     if (sqlite) {
-      const inserted = await q.get<{ doc_id: number }>(
-        "INSERT INTO search_docs (type, key, name) VALUES (?, ?, ?) RETURNING doc_id",
-        [type, doc.key, name],
+      await q.run(`DELETE FROM search_text WHERE rowid IN (${placeholders(ids)})`, ids);
+      await q.run(`DELETE FROM search_ids WHERE rowid IN (${placeholders(ids)})`, ids);
+    }
+    await q.run(`DELETE FROM search_docs WHERE doc_id IN (${placeholders(ids)})`, ids);
+  }
+
+  /** Writes new documents (their old ones removed first), in multi-row statements. */
+  async function insertAll(
+    docs: readonly { type: SearchType; name: string; doc: SearchDocument }[],
+  ): Promise<void> {
+    if (docs.length === 0) return;
+    if (sqlite) {
+      const inserted = await q.all<{ doc_id: number; type: string; key: string }>(
+        `INSERT INTO search_docs (type, key, name) VALUES ${docs.map(() => "(?, ?, ?)").join(", ")}
+         RETURNING doc_id, type, key`,
+        docs.flatMap(({ type, name, doc }) => [type, doc.key, name]),
       );
-      const id = inserted!.doc_id;
+      const idOf = new Map(inserted.map((row) => [`${row.type}\n${row.key}`, row.doc_id]));
+      const rows = docs.map(({ type, doc }) => ({ id: idOf.get(`${type}\n${doc.key}`)!, doc }));
       await q.run(
-        "INSERT INTO search_text (rowid, id_words, owner, tags, headings, body) VALUES (?, ?, ?, ?, ?, ?)",
-        [id, `${doc.idWords} ${doc.key}`, doc.owner, doc.tags, doc.headings, doc.body],
+        `INSERT INTO search_text (rowid, id_words, owner, tags, headings, body)
+         VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`,
+        rows.flatMap(({ id, doc }) => [
+          id,
+          `${doc.idWords} ${doc.key}`,
+          doc.owner,
+          doc.tags,
+          doc.headings,
+          doc.body,
+        ]),
       );
-      await q.run("INSERT INTO search_ids (rowid, key) VALUES (?, ?)", [id, doc.key]);
+      await q.run(
+        `INSERT INTO search_ids (rowid, key) VALUES ${rows.map(() => "(?, ?)").join(", ")}`,
+        rows.flatMap(({ id, doc }) => [id, doc.key]),
+      );
       return;
     }
+    const row = `(?, ?, ?, setweight(to_tsvector('english', ?), 'A') || setweight(to_tsvector('english', ?), 'B') ||
+      setweight(to_tsvector('english', ?), 'B') || setweight(to_tsvector('english', ?), 'C') ||
+      setweight(to_tsvector('english', ?), 'D'))`;
     await q.run(
-      `INSERT INTO search_docs (type, key, name, document) VALUES (?, ?, ?,
-         setweight(to_tsvector('english', ?), 'A') || setweight(to_tsvector('english', ?), 'B') ||
-         setweight(to_tsvector('english', ?), 'B') || setweight(to_tsvector('english', ?), 'C') ||
-         setweight(to_tsvector('english', ?), 'D'))`,
-      [type, doc.key, name, doc.idWords, doc.tags, doc.headings, doc.owner, doc.body],
+      `INSERT INTO search_docs (type, key, name, document) VALUES ${docs.map(() => row).join(", ")}`,
+      docs.flatMap(({ type, name, doc }) => [
+        type,
+        doc.key,
+        name,
+        doc.idWords,
+        doc.tags,
+        doc.headings,
+        doc.owner,
+        doc.body,
+      ]),
     );
   }
 
@@ -99,15 +142,24 @@ export function createSearchTable(q: Queryable) {
      * in a write transaction (search-service.ts): two replicas draining at once rebuild the same rows alike.
      */
     async refreshBatch(): Promise<number> {
+      // Taken off the queue first: a write committed while this runs queues its repository again, so a
+      // document built from an older row is rebuilt (never left stale).
       const queued = await q.all<{ type: SearchType; name: string }>(
-        `SELECT type, name FROM search_pending LIMIT ${REFRESH_BATCH}`,
+        `DELETE FROM search_pending WHERE (type, name) IN (SELECT type, name FROM search_pending LIMIT ${REFRESH_BATCH})
+         RETURNING type, name`,
       );
-      for (const { type, name } of queued) {
-        const found = await source(type, name);
-        if (found) await write(type, found.name, searchDocument(found));
-        else await remove(type, name.toLowerCase());
-        await q.run("DELETE FROM search_pending WHERE type = ? AND name = ?", [type, name]);
-      }
+      if (queued.length === 0) return 0;
+      const found = await sources(queued);
+      const keys = new Map<string, { type: SearchType; key: string }>();
+      for (const { type, name } of queued)
+        keys.set(`${type}\n${name.toLowerCase()}`, { type, key: name.toLowerCase() });
+      await removeAll([...keys.values()]);
+      await insertAll(
+        [...keys.keys()].flatMap((key) => {
+          const source = found.get(key);
+          return source ? [{ type: source.type, name: source.name, doc: searchDocument(source) }] : [];
+        }),
+      );
       return queued.length;
     },
 

@@ -1,0 +1,231 @@
+/**
+ * Search at scale (issue 39; npm run bench:search -w bench): 100,000 repositories (`BENCH_REPOS`; 60% models,
+ * 25% datasets, 15% spaces) with generated cards and tags, bulk-inserted into SQLite and into PostgreSQL (a
+ * server the bench starts), the search index built from them (timed), then a hub on each database answering
+ * queries one at a time through its HTTP API: words of a card, a misspelt id, a tag and an id fragment on
+ * `GET /api/models?search=`, and the header's `GET /api/quicksearch`. Printed per database and kind: p50 and
+ * p99 (ms) over `BENCH_QUERIES` queries (default 100), CPU ms per query of the hub process, and whether the
+ * repository a card-words or misspelt-id query was made from came first. Goals: p50 <= 30 ms, p99 <= 150 ms.
+ * On a shared machine wall times swing with others' load; the CPU column is the steadier figure.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { startPostgres } from "../../apps/hub/src/__fixtures__/postgres-server.js";
+import { createJsonLogger } from "../../apps/hub/src/logger.js";
+import { createSearchService } from "../../apps/hub/src/search/search-service.js";
+import { startHub } from "../../apps/hub/src/start-hub.js";
+import type { Queryable } from "../../apps/hub/src/store/database.js";
+import { openStore } from "../../apps/hub/src/store/store.js";
+
+const REPOS = Number(process.env.BENCH_REPOS ?? 100_000);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 100);
+const ONLY = process.env.BENCH_DATABASES?.split(",") ?? ["sqlite", "postgres"];
+
+/** A deterministic generator (mulberry32): the same corpus and queries on every run and database. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const rand = random(39);
+const SYLLABLES = "ka ri to mu se na lo vi pe da zu ne ko ra mi so te ba gu fi".split(" ");
+/** 8,000 made-up words; picked with a Zipf-like skew, as words of real cards are. */
+const WORDS = Array.from({ length: 8000 }, (_, i) => {
+  let word = "";
+  for (let n = i + 20; n > 0; n = Math.floor(n / 20)) word += SYLLABLES[n % 20];
+  return word;
+});
+const word = () => WORDS[Math.floor(WORDS.length * rand() ** 3)]!;
+const words = (n: number) => Array.from({ length: n }, word).join(" ");
+const TAGS = Array.from({ length: 400 }, (_, i) => `topic-${WORDS[i * 7]!}`);
+const OWNERS = Array.from({ length: 3000 }, (_, i) => `${WORDS[(i * 13) % WORDS.length]!}-lab`);
+
+interface Repo {
+  type: "model" | "dataset" | "space";
+  id: string;
+  owner: string;
+  tags: string[];
+  card: string;
+}
+
+function corpus(): Repo[] {
+  return Array.from({ length: REPOS }, (_, i) => {
+    const type = i % 20 < 12 ? "model" : i % 20 < 17 ? "dataset" : "space";
+    const owner = OWNERS[Math.floor(rand() * OWNERS.length)]!;
+    const name = `${word()}-${word()}-${i}`;
+    const tags = [TAGS[Math.floor(rand() * TAGS.length)]!, TAGS[Math.floor(rand() * TAGS.length)]!];
+    const card = `# ${words(4)}\n\n${words(60)}\n\n## Training\n\n${words(40)}\n\n## Evaluation\n\n${words(30)}\n`;
+    return { type, id: `${owner}/${name}`, owner, tags, card };
+  });
+}
+
+/** Multi-row INSERTs of 500 rows in one transaction per table: the triggers queue every row for indexing. */
+async function seed(
+  db: Queryable & { transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> },
+  repos: Repo[],
+) {
+  const stamp = new Date().toISOString();
+  await db.transaction(async (tx) => {
+    for (let start = 0; start < repos.length; start += 500) {
+      const batch = repos.slice(start, start + 500);
+      const models = batch.filter((repo) => repo.type === "model");
+      const others = batch.filter((repo) => repo.type !== "model");
+      if (models.length) {
+        await tx.run(
+          `INSERT INTO models (id, object_id, author, tags, created_at, last_modified, card_text, local_apps)
+           VALUES ${models.map(() => "(?, ?, ?, ?, ?, ?, ?, ',')").join(", ")}`,
+          models.flatMap((m, i) => [
+            m.id,
+            (start + i).toString(16).padStart(24, "0"),
+            m.owner,
+            JSON.stringify(m.tags),
+            stamp,
+            stamp,
+            m.card,
+          ]),
+        );
+      }
+      if (others.length) {
+        await tx.run(
+          `INSERT INTO repos (type, name, owner, private, created_at, last_modified, tags, card_text)
+           VALUES ${others.map(() => "(?, ?, ?, 0, ?, ?, ?, ?)").join(", ")}`,
+          others.flatMap((r) => [r.type, r.id, r.owner, stamp, stamp, JSON.stringify(r.tags), r.card]),
+        );
+      }
+    }
+  });
+}
+
+interface Query {
+  kind: string;
+  path: string;
+  /** The id that should come first, where the query names one repository. */
+  expected?: string;
+}
+
+function queries(repos: Repo[]): Query[] {
+  const pick = random(7);
+  const models = repos.filter((repo) => repo.type === "model");
+  const one = () => models[Math.floor(pick() * models.length)]!;
+  const list: Query[] = [];
+  for (let i = 0; i < QUERIES; i++) {
+    // Card words: the rarest three words of a card (what someone who read it would remember).
+    const target = one();
+    const rare = [...new Set(target.card.split(/\W+/).filter(Boolean))]
+      .sort((a, b) => WORDS.indexOf(b) - WORDS.indexOf(a))
+      .slice(0, 3);
+    list.push({
+      kind: "card words",
+      path: `/api/models?limit=20&search=${encodeURIComponent(rare.join(" "))}`,
+      expected: target.id,
+    });
+    // A misspelt id: two letters of its name swapped.
+    const typo = one();
+    const name = typo.id.split("/")[1]!;
+    const at = 1 + Math.floor(pick() * 4);
+    const misspelt = name.slice(0, at) + name[at + 1] + name[at] + name.slice(at + 2);
+    list.push({
+      kind: "misspelt id",
+      path: `/api/models?limit=20&search=${encodeURIComponent(misspelt)}`,
+      expected: typo.id,
+    });
+    list.push({ kind: "tag", path: `/api/models?limit=20&search=${TAGS[Math.floor(pick() * TAGS.length)]}` });
+    list.push({
+      kind: "id fragment",
+      path: `/api/models?limit=20&search=${encodeURIComponent(one().owner.slice(0, 5))}`,
+    });
+    list.push({
+      kind: "quicksearch",
+      path: `/api/quicksearch?q=${encodeURIComponent(one().id.split("/")[1]!.slice(0, 8))}`,
+    });
+  }
+  return list;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+async function measure(label: string, options: { dataDir: string; databaseUrl?: string }, repos: Repo[]) {
+  const seeded = Date.now();
+  const store = await openStore(options);
+  await seed(store.db, repos);
+  const seedMs = Date.now() - seeded;
+  const indexed = Date.now();
+  const documents = await createSearchService(store).refresh();
+  const indexMs = Date.now() - indexed;
+  await store.close();
+  console.log(
+    `${label}: seeded ${repos.length} repositories in ${(seedMs / 1000).toFixed(1)} s, indexed ${documents} in ${(indexMs / 1000).toFixed(1)} s`,
+  );
+
+  const logger = createJsonLogger({
+    level: "error",
+    write: (line: string) => process.stderr.write(`${line}\n`),
+  });
+  const hub = await startHub({
+    ...options,
+    logger,
+    providerSim: false,
+    scanning: { workers: false },
+    viewer: { workers: false },
+    webhooks: { workers: false },
+  });
+  try {
+    const byKind = new Map<string, { ms: number[]; cpu: number[]; first: number; named: number }>();
+    for (const query of queries(repos)) {
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const response = await fetch(`${hub.url}${query.path}`);
+      const body = (await response.json()) as { id: string }[];
+      const ms = performance.now() - started;
+      const used = process.cpuUsage(cpu);
+      if (response.status !== 200)
+        throw new Error(`${query.path}: ${response.status} ${JSON.stringify(body)}`);
+      const kind = byKind.get(query.kind) ?? { ms: [], cpu: [], first: 0, named: 0 };
+      kind.ms.push(ms);
+      kind.cpu.push((used.user + used.system) / 1000);
+      if (query.expected) {
+        kind.named++;
+        if (Array.isArray(body) && body[0]?.id === query.expected) kind.first++;
+      }
+      byKind.set(query.kind, kind);
+    }
+    console.log(`| ${label} | kind | p50 ms | p99 ms | CPU ms p50 | right one first |`);
+    for (const [kind, { ms, cpu, first, named }] of byKind) {
+      console.log(
+        `| ${label} | ${kind} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} | ${percentile(cpu, 50).toFixed(1)} | ${named ? `${first}/${named}` : "-"} |`,
+      );
+    }
+  } finally {
+    await hub.close();
+  }
+}
+
+const repos = corpus();
+const dir = mkdtempSync(join(tmpdir(), "bench-search-"));
+try {
+  if (ONLY.includes("sqlite")) await measure("sqlite", { dataDir: join(dir, "sqlite") }, repos);
+  if (ONLY.includes("postgres")) {
+    const server = await startPostgres();
+    try {
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      await client.query("CREATE EXTENSION IF NOT EXISTS citext SCHEMA public");
+      await client.query("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public");
+      await client.end();
+      await measure("postgres", { dataDir: join(dir, "postgres"), databaseUrl: server.url }, repos);
+    } finally {
+      server.stop();
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
