@@ -70,6 +70,12 @@ describe("dataset viewer", () => {
     expect(found.hostile_search).toEqual({ status: 200, total: 0 });
     expect(found.hostile_split).toBe(404);
     expect([400, 404]).toContain(found.hostile_dataset);
+    expect(found.stats_types, JSON.stringify(found.stats_detail)).toEqual({
+      f: ["float", true],
+      i: ["int", true],
+      l: ["list", true],
+      s: ["string_text", true],
+    });
     expect(found["load_alice/names"]).toEqual({ splits: ["test", "train", "validation"], equal: true });
     expect(found["load_alice/types"]).toEqual({ splits: ["test", "train"], equal: true });
   }, 240_000);

@@ -132,6 +132,38 @@ def check():
     found["hostile_dataset"] = viewer("rows", TOKEN, dataset="../../alice/names", config="default", split="train").status_code
     found["too_long"] = viewer("rows", TOKEN, dataset="alice/types", config="default", split="train", length=101).status_code
 
+    # /statistics equals pandas' and numpy's numbers over the original columns, with the public viewer's bins.
+    import numpy as np
+    stats = {s["column_name"]: s for s in viewer("statistics", TOKEN, dataset="alice/types", config="default", split="train").json()["statistics"]}
+    table = types_table(250, 1).to_pandas()
+
+    def expected_numbers(values, integer):
+        present = values.dropna()
+        lo, hi = round(float(present.min()), 5), round(float(present.max()), 5)
+        if integer:
+            lo, hi = int(lo), int(hi)
+            size = math.ceil((hi - lo + 1) / 10)
+            edges = list(range(lo, hi + 1, size)) + [hi]
+        else:
+            edges = np.arange(lo, hi, (hi - lo) / 10).astype(float).tolist() + [hi]
+        hist = np.histogram(present.to_numpy(dtype=float), bins=edges)[0].tolist()
+        nan = int(values.isna().sum())
+        return {
+            "nan_count": nan, "nan_proportion": round(nan / len(values), 5),
+            "min": lo, "max": hi, "mean": round(float(present.mean()), 5), "median": round(float(present.median()), 5),
+            "std": round(float(present.std()), 5),
+            "histogram": {"hist": hist, "bin_edges": edges if integer else np.round(edges, 5).tolist()},
+        }
+
+    found["stats_types"] = {
+        "f": [stats["f"]["column_type"], stats["f"]["column_statistics"] == expected_numbers(table["f"], False)],
+        "i": [stats["i"]["column_type"], stats["i"]["column_statistics"] == expected_numbers(table["i"].astype("Float64"), True)],
+        "l": [stats["l"]["column_type"], stats["l"]["column_statistics"] == expected_numbers(table["l"].map(len), True)],
+        "s": [stats["s"]["column_type"], stats["s"]["column_statistics"] == expected_numbers(table["s"].str.len(), True)],
+    }
+    if not all(ok for _, ok in found["stats_types"].values()):
+        found["stats_detail"] = {k: stats[k]["column_statistics"] for k in ("f", "i", "l", "s")}
+
     # datasets reads refs/convert/parquet as it reads the originals.
     import datasets
     for repo in ("alice/names", "alice/types"):
