@@ -53,43 +53,6 @@ export function searchMatchSql(
   return `(${contains} OR ${id} IN (SELECT name FROM search_ranked))`;
 }
 
-/** A listing's order: one of the public sorts, or (with `search`) the search index's ranking, best first. */
-export type ListingSort = ModelSort | "relevance";
-
-/**
- * The search index's ranked ids (search/search-service.ts `rank`, best first) as `search_ranked(name, score)`,
- * put before a listing's SELECT: the best gets the highest score. Bound parameters only.
- */
-export function searchRankedCte(ranked: readonly string[]): { sql: string; params: unknown[] } {
-  const rows = ranked.map(() => "(?, CAST(? AS INTEGER))").join(", ");
-  return {
-    sql: `WITH search_ranked (name, score) AS (VALUES ${rows}) `,
-    params: ranked.flatMap((name, i) => [name, ranked.length - i]),
-  };
-}
-
-/** The score of a search that ranked nothing (not a bare `0`: ORDER BY 0 names a column). */
-export const NO_SCORE = "coalesce(NULL, 0)";
-
-/** The score of `column` (an id) in search_ranked; 0 for a row the search matched by id substring only. */
-export function searchScoreSql(dialect: Dialect, column: string): string {
-  const id = dialect === "postgres" ? `CAST(${column} AS TEXT)` : column;
-  return `coalesce((SELECT score FROM search_ranked r WHERE r.name = ${id}), 0)`;
-}
-
-/** `search`: the id contains it (what huggingface_hub's clients rely on), or the search index ranked it. */
-export function searchMatchSql(
-  dialect: Dialect,
-  column: string,
-  ranked: readonly string[] | undefined,
-): string {
-  const contains =
-    dialect === "sqlite" ? `instr(lower(${column}), lower(?)) > 0` : `strpos(lower(${column}), lower(?)) > 0`;
-  if (!ranked?.length) return contains;
-  const id = dialect === "postgres" ? `CAST(${column} AS TEXT)` : column;
-  return `(${contains} OR ${id} IN (SELECT name FROM search_ranked))`;
-}
-
 /** The parameter count the safetensors or GGUF metadata reports (NULL when neither does). */
 function parameterCount(dialect: Dialect): string {
   return dialect === "sqlite"
