@@ -215,7 +215,7 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
   });
   await store.meta.set("copied", "yes");
   // A commit as git wrote it (git/git-push.ts keeps the body of pushed commits): on the repository's head.
-  const copiedRepo = (await store.repos.get("model", "ada/copied"))!;
+  const copiedRepo = (await store.repos.get("model", "acme/copied"))!;
   const headOid = (await store.repos.ref(copiedRepo.key, "refs/heads/main"))!;
   await store.gitCommits.insert(copiedRepo.key, headOid, "tree 0\nauthor A <a@b> 1 +0000\n\nmessage\n");
   // Webhooks: one watching the copied repository (its watch rows), a queued event and a logged delivery.
