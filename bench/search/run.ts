@@ -77,6 +77,12 @@ async function seed(
       const models = batch.filter((repo) => repo.type === "model");
       const others = batch.filter((repo) => repo.type !== "model");
       if (models.length) {
+        // A model's repository row too: the hub's start makes a demo repository for a model without one.
+        await tx.run(
+          `INSERT INTO repos (type, name, owner, private, created_at, last_modified)
+           VALUES ${models.map(() => "('model', ?, ?, 0, ?, ?)").join(", ")}`,
+          models.flatMap((m) => [m.id, m.owner, stamp, stamp]),
+        );
         await tx.run(
           `INSERT INTO models (id, object_id, author, tags, created_at, last_modified, card_text, local_apps)
            VALUES ${models.map(() => "(?, ?, ?, ?, ?, ?, ?, ',')").join(", ")}`,
