@@ -3,7 +3,7 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
 import { type Dispatcher, getGlobalDispatcher } from "undici";
-import { accountsService } from "./accounts/accounts-service.js";
+import { type AuditedAccounts, accountsService } from "./accounts/accounts-service.js";
 import { avatarsRoutes } from "./accounts/avatars-routes.js";
 import { orgInvitesService } from "./accounts/invites.js";
 import { type OidcSettings, oidcService } from "./accounts/oidc.js";
@@ -17,6 +17,10 @@ import { whoamiRoutes } from "./accounts/whoami-routes.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { siteRoutes } from "./admin/site-routes.js";
 import { type SignupPolicy, siteSettingsService } from "./admin/site-settings.js";
+import { auditContextMiddleware } from "./audit/audit-context.js";
+import type { AuditRecorder } from "./audit/audit-log.js";
+import { auditRoutes } from "./audit/audit-routes.js";
+import { type AuditService, createAuditService } from "./audit/audit-service.js";
 import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
 import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
 import { actorMiddleware } from "./auth/middleware.js";
@@ -54,6 +58,7 @@ import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import { rateLimitMiddleware } from "./limits/rate-limit-middleware.js";
 import type { RateLimitPolicy } from "./limits/rate-limit-policy.js";
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter.js";
+import { createStorageQuotas, type StorageQuotaPolicy } from "./limits/storage-quotas.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { mirrorAdminRoutes } from "./mirror/mirror-admin-routes.js";
 import { assembleMirror, offlineMirrorAdmin } from "./mirror/mirror-assembly.js";
@@ -204,6 +209,13 @@ export interface AppDeps {
    * close; tests call its sync). Unset: no rate limits.
    */
   rateLimits?: { policy: RateLimitPolicy; expose?(limiter: RateLimiter): void };
+  /** STORAGE_QUOTAS (limits/storage-quotas.ts): checked on every upload path; unset: no quotas. */
+  storageQuotas?: StorageQuotaPolicy;
+  /**
+   * The audit log (audit/): AUDIT_RETENTION_DAYS, and `expose` to receive the service (start-hub.ts prunes
+   * entries past the retention hourly). Entries are written whatever is given.
+   */
+  audit?: { retentionDays?: number; expose?(service: AuditService): void };
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
   /** Prometheus metrics served at `/metrics`. */
@@ -254,8 +266,20 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     });
   const authorizer = deps.authorizer ?? createAuthorizer({ accounts });
   const site = siteSettingsService(deps.store.meta, deps.signupPolicy ?? "closed");
+  // Who did what, written in the transactions of the actions (audit/audit-log.ts).
+  const audit = createAuditService({
+    store: deps.store,
+    authorizer,
+    retentionDays: deps.audit?.retentionDays,
+    logger,
+  });
+  deps.audit?.expose?.(audit);
+  const auditedAccounts: AuditedAccounts = {
+    transaction: (work) =>
+      deps.store.transaction((tx) => work(tx.accounts, (entry) => audit.recorder.record(tx, entry))),
+  };
   // The services the routes call: the only code that reaches the store's tables and the blob store.
-  const accountsOps = accountsService(accounts);
+  const accountsOps = accountsService(accounts, auditedAccounts);
   const usage = usageService(deps.store);
   const providerSettings = providerSettingsService(deps.store);
   const catalogue = catalogueService(deps.store, {
@@ -342,6 +366,11 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.use("*", (c, next) =>
     c.req.path.startsWith(`${CAS_PATH}/`) || isRouterPath(c.req.path) ? next() : actors(c, next),
   );
+  // State-changing requests carry who and from where to the audit log's recorder.
+  const auditContext = auditContextMiddleware();
+  app.use("*", (c, next) =>
+    c.req.path.startsWith(`${CAS_PATH}/`) || isRouterPath(c.req.path) ? next() : auditContext(c, next),
+  );
   if (deps.rateLimits) {
     const limiter = createRateLimiter({
       table: deps.store.rateLimits,
@@ -388,6 +417,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
         hubPublicUrl,
         authorizer,
         webhooks.recorder,
+        audit.recorder,
       )
     : undefined;
 
@@ -452,6 +482,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       onChanged: invalidateActors,
     }),
   );
+  // Before the organizations' and the admin API's own routes (their paths are more general).
+  app.route("/api/organizations", auditRoutes({ audit, scope: "org" }));
+  app.route("/api/admin", auditRoutes({ audit, scope: "site" }));
   app.route(
     "/api/organizations",
     organizationsRoutes({
@@ -480,7 +513,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     "/api/auth",
     sessionRoutes({
       accounts: accountsOps,
-      signIn: signInService(accounts),
+      signIn: signInService(accounts, undefined, undefined, auditedAccounts),
       maxBodyBytes: limits.apiBodyBytes,
       site,
       secureCookies: hubPublicUrl.startsWith("https:"),
@@ -593,6 +626,7 @@ function mountRepositories(
   publicUrl: string,
   authorizer: Authorizer,
   events: HubEventRecorder,
+  audit: AuditRecorder,
 ): { access: RepoAccess; mirror?: RepoMirror } {
   const { signer: xetSigner, ready: xetSignerReady } = XetSigner.fromMeta(deps.store.meta);
   // The signing key comes from the database: requests wait for it (once, at start) before any route uses it.
@@ -619,6 +653,7 @@ function mountRepositories(
     store: deps.store,
     blobs: deps.blobs,
     events,
+    audit,
     // Queued after the commit answered: the scan never runs in the upload's request.
     onFilesRecorded: (repo, files, ref) => {
       scanner?.enqueue(repo, files).catch((error: unknown) => {
@@ -693,7 +728,8 @@ function mountRepositories(
     scanning: scanner,
     discussions: createDiscussionsService({ store: deps.store, repos, events }),
     claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),
-    accessRequests: createAccessRequestsService(deps.store),
+    accessRequests: createAccessRequestsService(deps.store, audit),
+    quotas: deps.storageQuotas ? createStorageQuotas(deps.store, deps.storageQuotas) : undefined,
     catalogue: {
       model: (id) => deps.store.models.get(id),
       countChildren: (id) => deps.store.models.countChildren(id),

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import { parseImageOrigins } from "./http/content-security-policy.js";
 import { normalizePublicUrl, PublicUrlError } from "./http/public-url.js";
 import { parseRateLimitPolicy, type RateLimitPolicy } from "./limits/rate-limit-policy.js";
+import { parseStorageQuotas, type StorageQuotaPolicy } from "./limits/storage-quotas.js";
 import { type MirrorSettings, parseMirrorSettings } from "./mirror/mirror-config.js";
 import { DEFAULT_USAGE_RETENTION_DAYS } from "./router/usage-table.js";
 import { parseScanSettings, type ScanSettings } from "./scanning/scan-config.js";
@@ -52,6 +53,10 @@ export interface HubConfig extends BlobSettings {
   webhookAllowPrivate: boolean;
   /** RATE_LIMITS: "off" (default), "default" (the public hub's numbers) or JSON (limits/rate-limit-policy.ts). */
   rateLimits: RateLimitPolicy | undefined;
+  /** AUDIT_RETENTION_DAYS: days audit log entries are kept (default 365). */
+  auditRetentionDays: number | undefined;
+  /** STORAGE_QUOTAS: "off" (default), "default" (the public hub's) or JSON (limits/storage-quotas.ts). */
+  storageQuotas: StorageQuotaPolicy | undefined;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -162,9 +167,23 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
       `WEBHOOK_ALLOW_PRIVATE must be 1 or 0 (true or false), got "${env.WEBHOOK_ALLOW_PRIVATE}".`,
     );
   }
+  let auditRetentionDays: number | undefined;
+  if (env.AUDIT_RETENTION_DAYS) {
+    auditRetentionDays = Number(env.AUDIT_RETENTION_DAYS);
+    if (!/^\d{1,6}$/.test(env.AUDIT_RETENTION_DAYS) || auditRetentionDays < 1)
+      problems.push(
+        `AUDIT_RETENTION_DAYS must be a whole number of days >= 1, got "${env.AUDIT_RETENTION_DAYS}".`,
+      );
+  }
   let rateLimits: RateLimitPolicy | undefined;
   try {
     rateLimits = parseRateLimitPolicy(env.RATE_LIMITS);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  let storageQuotas: StorageQuotaPolicy | undefined;
+  try {
+    storageQuotas = parseStorageQuotas(env.STORAGE_QUOTAS);
   } catch (error) {
     problems.push((error as Error).message);
   }
@@ -189,6 +208,8 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     scanning,
     webhookAllowPrivate,
     rateLimits,
+    auditRetentionDays,
+    storageQuotas,
     ...blobSettings,
   };
 }

@@ -82,6 +82,8 @@ async function main(): Promise<void> {
     scanning: config.scanning,
     webhooks: { allowPrivate: config.webhookAllowPrivate },
     rateLimits: config.rateLimits,
+    auditRetentionDays: config.auditRetentionDays,
+    storageQuotas: config.storageQuotas,
     logger,
   });
   logger.log("info", "hub started", {

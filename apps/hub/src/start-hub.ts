@@ -6,6 +6,7 @@ import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import type { ProviderSim, SimModel } from "@modelhub/provider-sim";
 import type { OidcSettings } from "./accounts/oidc.js";
 import { createApp } from "./app.js";
+import type { AuditService } from "./audit/audit-service.js";
 import { createActorResolver } from "./auth/actor-resolver.js";
 import { createAuthorizer } from "./auth/authorize.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./catalogue/catalogue.js";
@@ -21,6 +22,7 @@ import { collectXetGarbage } from "./lfs-xet/xet-gc.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
 import type { RateLimitPolicy } from "./limits/rate-limit-policy.js";
 import type { RateLimiter } from "./limits/rate-limiter.js";
+import type { StorageQuotaPolicy } from "./limits/storage-quotas.js";
 import { type Logger, silentLogger } from "./logger.js";
 import type { MirrorSettings } from "./mirror/mirror-config.js";
 import { openPullDir } from "./mirror/mirror-content.js";
@@ -108,6 +110,10 @@ export interface StartHubOptions {
   mirror?: MirrorSettings;
   /** RATE_LIMITS (limits/rate-limit-policy.ts): unset, no rate limits. */
   rateLimits?: RateLimitPolicy;
+  /** AUDIT_RETENTION_DAYS: days audit log entries are kept (default 365; pruned hourly). */
+  auditRetentionDays?: number;
+  /** STORAGE_QUOTAS (limits/storage-quotas.ts): unset, no quotas. */
+  storageQuotas?: StorageQuotaPolicy;
   /** Webhooks (webhooks/webhooks-service.ts): WEBHOOK_ALLOW_PRIVATE and the delivery settings. */
   webhooks?: {
     allowPrivate?: boolean;
@@ -303,6 +309,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   let viewerService: ViewerService | undefined;
   let webhooksService: WebhooksService | undefined;
   let rateLimiter: RateLimiter | undefined;
+  let auditService: AuditService | undefined;
   const app = createApp({
     store,
     logger,
@@ -325,6 +332,13 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         : undefined,
     draining: () => closing !== undefined,
     metrics,
+    storageQuotas: options.storageQuotas,
+    audit: {
+      retentionDays: options.auditRetentionDays,
+      expose: (service) => {
+        auditService = service;
+      },
+    },
     rateLimits: options.rateLimits
       ? {
           policy: options.rateLimits,
@@ -382,6 +396,14 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   rateLimiter?.start();
 
   const xetGc = startXetGc(store, blobs, logger, options.xetGcIntervalMs ?? 60 * 60 * 1000);
+  // Audit entries past their retention, at start and hourly (any replica may: the delete is idempotent).
+  const pruneAudit = () =>
+    auditService?.prune().catch((error: unknown) => {
+      logger.log("error", "pruning the audit log failed", { error: String(error) });
+    });
+  void pruneAudit();
+  const auditPrune = setInterval(pruneAudit, 60 * 60 * 1000);
+  auditPrune.unref();
 
   // Set by close(): from then on /readyz answers 503 while requests in flight finish.
   let closing: Promise<void> | undefined;
@@ -398,6 +420,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         clearTimeout(grace);
         clearInterval(sweep);
         clearInterval(xetGc);
+        clearInterval(auditPrune);
         await ownRegistry.stop();
         // A scan under way ends (its report kept) before the store closes; an unfinished one's lease expires.
         await scanService?.stop().catch(() => {});

@@ -1,3 +1,4 @@
+import type { AuditEntryInput } from "../audit/audit-log.js";
 import { PermissionDeniedError } from "../auth/auth-errors.js";
 import { hashToken } from "../auth/hub-tokens.js";
 import { type IssuedToken, issueUserToken, parseTokenRequest } from "../auth/token-service.js";
@@ -30,7 +31,20 @@ export function parseOrgRole(raw: unknown): OrgRole {
  * that every path checks alike. Each validates everything before it writes anything. Who may call them is
  * decided by the caller's route with authorize(); these only check that the request makes sense.
  */
-export function accountsService(accounts: AccountsStore) {
+/**
+ * Runs account writes in one transaction together with the audit entries they leave (app.ts binds it to the
+ * store and the audit log). Without it (the admin CLI's own store) the writes run as they are, unaudited.
+ */
+export interface AuditedAccounts {
+  transaction<T>(
+    work: (accounts: AccountsStore, record: (entry: AuditEntryInput) => Promise<void>) => Promise<T>,
+  ): Promise<T>;
+}
+
+export function accountsService(accounts: AccountsStore, audited?: AuditedAccounts) {
+  const inAudit: AuditedAccounts["transaction"] = audited
+    ? (work) => audited.transaction(work)
+    : (work) => work(accounts, async () => {});
   async function user(name: string): Promise<User> {
     const found = await accounts.users.byName(name);
     if (!found) throw new NotFoundError(`No user named ${JSON.stringify(name.slice(0, 60))}.`);
@@ -151,23 +165,52 @@ export function accountsService(accounts: AccountsStore) {
       const parsedRole = parseOrgRole(role);
       const [target, member] = [await org(orgName), await user(userName)];
       if (parsedRole !== "admin") await keepOneAdmin(target, member);
-      await accounts.orgs.setMember(target.id, member.id, parsedRole);
+      const previous =
+        (await accounts.orgs.members(target.id)).find((m) => m.user.id === member.id)?.role ?? null;
+      await inAudit(async (tx, record) => {
+        await tx.orgs.setMember(target.id, member.id, parsedRole);
+        await record({
+          action: "member.role",
+          namespace: target.name,
+          targetType: "member",
+          target: member.name,
+          details: { from: previous, to: parsedRole },
+        });
+      });
       return { org: target, user: member, role: parsedRole };
     },
 
     async removeMember(orgName: string, userName: string): Promise<void> {
       const [target, member] = [await org(orgName), await user(userName)];
       await keepOneAdmin(target, member);
-      if (!(await accounts.orgs.removeMember(target.id, member.id))) {
-        throw new NotFoundError(`${member.name} is not a member of ${target.name}.`);
-      }
+      await inAudit(async (tx, record) => {
+        if (!(await tx.orgs.removeMember(target.id, member.id))) {
+          throw new NotFoundError(`${member.name} is not a member of ${target.name}.`);
+        }
+        await record({
+          action: "member.remove",
+          namespace: target.name,
+          targetType: "member",
+          target: member.name,
+        });
+      });
     },
 
     /** Issues a token for `userName` (the legacy machine user when omitted, created on first use). */
     async createToken(userName: string | undefined, input: unknown): Promise<IssuedToken> {
       const request = parseTokenRequest(input);
       const owner = userName === undefined ? await legacyUser() : await user(userName);
-      return issueUserToken(accounts, owner.id, request);
+      return inAudit(async (tx, record) => {
+        const issued = await issueUserToken(tx, owner.id, request);
+        await record({
+          action: "token.create",
+          namespace: owner.name,
+          targetType: "token",
+          target: issued.name,
+          details: { id: issued.id, role: issued.role, hint: issued.hint },
+        });
+        return issued;
+      });
     },
 
     /** The tokens of user `userId` (their settings page). */
@@ -182,7 +225,17 @@ export function accountsService(accounts: AccountsStore) {
       const token = await accounts.tokens.byId(id);
       if (!token || (ownerId !== undefined && token.userId !== ownerId))
         throw new NotFoundError(`Token ${id} not found.`);
-      await accounts.tokens.revoke(id);
+      const owner = await accounts.users.byId(token.userId);
+      await inAudit(async (tx, record) => {
+        await tx.tokens.revoke(id);
+        await record({
+          action: "token.revoke",
+          namespace: owner?.name ?? null,
+          targetType: "token",
+          target: token.name,
+          details: { id, hint: token.hint },
+        });
+      });
       return (await accounts.tokens.byId(id))!;
     },
   };

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hashToken } from "../auth/hub-tokens.js";
 import { HubError, InvalidInputError } from "../errors.js";
+import type { AuditedAccounts } from "./accounts-service.js";
 import type { AccountsStore } from "./accounts-store.js";
 import { burnVerification, verifyPassword } from "./password.js";
 import type { User } from "./types.js";
@@ -56,10 +57,31 @@ export function signInService(
   accounts: AccountsStore,
   limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
   now = Date.now,
+  /** Sign-ins and failures go to the audit log with the session or failure count they write (app.ts). */
+  audited?: AuditedAccounts,
 ) {
+  const inAudit: AuditedAccounts["transaction"] = audited
+    ? (work) => audited.transaction(work)
+    : (work) => work(accounts, async () => {});
+  const signedIn = (user: User, method: string) =>
+    inAudit(async (tx, record) => {
+      const session = await openSession(tx, user.id, limits.sessionMs, now);
+      await record({
+        action: "signin.success",
+        namespace: user.name,
+        targetType: "user",
+        target: user.name,
+        actorName: user.name,
+        details: { method },
+      });
+      return session;
+    });
   return {
     /** A new session for a user who proved who they are another way (single sign-on). */
-    openSession: (userId: number) => openSession(accounts, userId, limits.sessionMs, now),
+    async openSession(userId: number) {
+      const user = await accounts.users.byId(userId);
+      return user ? signedIn(user, "sso") : openSession(accounts, userId, limits.sessionMs, now);
+    },
 
     /** Ends one session server-side (its cookie is cleared by the route). */
     async signOut(sessionIdHash: string): Promise<void> {
@@ -86,11 +108,22 @@ export function signInService(
       if (hash) ok = await verifyPassword(input.password, hash);
       else await burnVerification(input.password);
       if (!ok || !user) {
-        await accounts.signInFailures.add(key, window);
+        await inAudit(async (tx, record) => {
+          await tx.signInFailures.add(key, window);
+          // Under the account tried when it exists (its owner sees attempts on it); the name as typed.
+          await record({
+            action: "signin.failure",
+            namespace: user?.name ?? null,
+            targetType: "user",
+            target: user?.name ?? null,
+            actorName: String(input.name).slice(0, 100),
+            details: { reason: user ? "wrong password or disabled account" : "unknown account" },
+          });
+        });
         throw new SignInFailedError();
       }
       await accounts.signInFailures.clear(key);
-      return { user, ...(await openSession(accounts, user.id, limits.sessionMs, now)) };
+      return { user, ...(await signedIn(user, "password")) };
     },
   };
 }

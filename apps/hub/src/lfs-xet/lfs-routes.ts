@@ -153,6 +153,8 @@ async function batch(
   const transfers = Array.isArray(body.transfers) ? body.transfers : [];
   const chunk = deps.multipartChunk ?? DEFAULT_MULTIPART_CHUNK;
   let multipart = false;
+  // What this batch hands out uploads for: checked against the owner's storage quota before any is given.
+  const uploads: { sha256: string; size: number }[] = [];
   const objects = await Promise.all(
     body.objects.map(async (object: unknown) => {
       const { oid, size } = (object ?? {}) as { oid?: unknown; size?: unknown };
@@ -176,6 +178,7 @@ async function batch(
       // stored elsewhere on the hub or not, gets the same answer: an upload, which proves the bytes.
       const claimed = await deps.lfs.claim(actor, repo, oid);
       if (claimed?.size === size) return { oid, size };
+      uploads.push({ sha256: oid, size });
       if (xet) return { oid, size, ...xet.action };
       const grant: UploadGrant = { repo: repo.key, oid, size, expires: now + UPLOAD_TTL_MS };
       const useMultipart = size > chunk && transfers.includes("multipart");
@@ -198,6 +201,7 @@ async function batch(
       };
     }),
   );
+  await deps.quotas?.assertRoom(repo, uploads);
   return c.json({ transfer: xet ? "xet" : multipart ? "multipart" : "basic", objects, hash_algo: "sha256" });
 }
 

@@ -1,4 +1,5 @@
 import type { AccessRequest, AccessRequestStatus } from "../accounts/types.js";
+import type { AuditRecorder } from "../audit/audit-log.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { Store } from "../store/store.js";
 import type { RepoRecord } from "./repo-records.js";
@@ -7,7 +8,7 @@ import type { RepoRecord } from "./repo-records.js";
  * Access requests to gated repositories (the accounts keep them): a user asks, the repository's administrators
  * list and decide. `gated: "auto"` accepts a request at once; `"manual"` leaves it pending.
  */
-export function createAccessRequestsService(store: Store) {
+export function createAccessRequestsService(store: Store, audit?: AuditRecorder) {
   const requests = store.accounts.accessRequests;
   return {
     ask(repo: RepoRecord, userId: number, fields: Record<string, string>): Promise<AccessRequest> {
@@ -50,22 +51,35 @@ export function createAccessRequestsService(store: Store) {
             : `${user.name}'s access request to ${repo.id} is already ${decision.status}.`,
         );
       }
-      if (!existing) {
-        if (!decision.grant) throw new NotFoundError(`${user.name} has not asked for access to ${repo.id}.`);
-        await requests.request({
+      if (!existing && !decision.grant) {
+        throw new NotFoundError(`${user.name} has not asked for access to ${repo.id}.`);
+      }
+      // The decision and its audit entry land together.
+      await store.transaction(async (tx) => {
+        const inTx = tx.accounts.accessRequests;
+        if (!existing) {
+          await inTx.request({
+            repoType: repo.type,
+            repoId: repo.id,
+            userId: user.id,
+            status: "pending",
+            fields: {},
+          });
+        }
+        await inTx.decide({
           repoType: repo.type,
           repoId: repo.id,
           userId: user.id,
-          status: "pending",
-          fields: {},
+          status: decision.status,
+          decidedBy: decision.decidedBy,
         });
-      }
-      await requests.decide({
-        repoType: repo.type,
-        repoId: repo.id,
-        userId: user.id,
-        status: decision.status,
-        decidedBy: decision.decidedBy,
+        await audit?.record(tx, {
+          action: "repo.access-decision",
+          namespace: repo.owner,
+          targetType: "repo",
+          target: `${repo.type}/${repo.id}`,
+          details: { user: user.name, status: decision.status, grant: decision.grant },
+        });
       });
     },
   };

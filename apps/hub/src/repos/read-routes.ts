@@ -10,6 +10,7 @@ import { escapeHtml, plainTextToHtml } from "../http/plain-text-html.js";
 import { queryBoolean, queryInteger, queryList, queryOne } from "../http/query.js";
 import type { CasService } from "../lfs-xet/cas-service.js";
 import type { XetSigner } from "../lfs-xet/xet-tokens.js";
+import type { StorageQuotaCheck } from "../limits/storage-quotas.js";
 import type { AccessRequestsService } from "./access-requests-service.js";
 import type { ContentClaims } from "./content-claims.js";
 import { lfsPointerSize } from "./lfs-pointer.js";
@@ -39,6 +40,8 @@ export interface RepoReadDeps extends RepoTargetDeps {
   /** What content a repository may reference without an upload (content-claims.ts). */
   claims: ContentClaims;
   accessRequests: AccessRequestsService;
+  /** Storage quotas, asked before an upload's bytes are stored (limits/storage-quotas.ts); unset: none. */
+  quotas?: StorageQuotaCheck;
   publicUrl: string;
   /** Signs Xet tokens; without it the Xet token endpoints answer that Xet is unavailable. */
   xetSigner?: XetSigner;

@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import type { AuditRecorder } from "../audit/audit-log.js";
 import { isValidIdPart } from "../catalogue/model-id.js";
 import { deriveModel } from "../derive/derive-model.js";
 import { deriveRepoCard } from "../derive/derive-repo-card.js";
@@ -28,6 +29,7 @@ import { MAX_GITIGNORE_BYTES } from "./gitignore.js";
 import { squashedCommit } from "./history-squash.js";
 import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
 import { ReadOnlyMirrorError } from "./repo-access.js";
+import { repoAuditEntries } from "./repo-audit.js";
 import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
 import { branchRef, COMMIT_ID, parseRefName, refCandidates, SHORT_COMMIT_ID, tagRef } from "./revision.js";
 import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "./tree-listing.js";
@@ -55,6 +57,8 @@ export interface RepoServiceDeps {
   onFilesRecorded?: (repo: RepoRecord, files: readonly FileRecord[], ref?: string) => void;
   /** Webhooks' events, queued in the transaction that made them (webhooks/hub-events.ts). */
   events?: HubEventRecorder;
+  /** The audit log, written in the same transactions (audit/audit-log.ts, repo-audit.ts). */
+  audit?: AuditRecorder;
 }
 
 /** A revision resolved to a commit; `ref` is the full ref name when the revision named one. */
@@ -90,6 +94,7 @@ export function createRepoService({
   now = () => new Date(),
   onFilesRecorded,
   events,
+  audit,
 }: RepoServiceDeps) {
   const recorded = (repo: RepoRecord, files: readonly FileRecord[], ref?: string) => {
     if (files.length > 0) onFilesRecorded?.(repo, files, ref);
@@ -115,6 +120,7 @@ export function createRepoService({
 
   /** Queues a webhook event in `tx`: delivered only if the transaction commits (webhooks/hub-events.ts). */
   async function emit(tx: StoreTransaction, repo: RepoRecord, event: Omit<HubEvent, "repo">): Promise<void> {
+    if (audit) for (const entry of repoAuditEntries(repo, event)) await audit.record(tx, entry);
     if (!events) return;
     await events.record(tx, { ...event, repo: await eventRepo(tx, repo) });
   }

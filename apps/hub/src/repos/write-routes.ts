@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import { z } from "zod";
 import { HubError, InvalidInputError, RevisionNotFoundError } from "../errors.js";
@@ -186,6 +187,8 @@ export async function repoCommit(deps: RepoReadDeps, c: Context, target: RepoApi
   const { repo, actor } = assignedRepo(c);
   if (prNum !== undefined && !createPr) await requirePullRequestPusher(deps, repo, actor, prNum);
   const operations: CommitOperation[] = [];
+  // The commit's inline files so far: each is checked against the quota with those before it.
+  const inline: { sha256: string; size: number }[] = [];
   let header: JsonObject | undefined;
   const items = (c.req.header("Content-Type") ?? "").includes("application/json")
     ? legacyJsonItems(await readJsonBody(c, 64 * JSON_LIMIT))
@@ -203,7 +206,7 @@ export async function repoCommit(deps: RepoReadDeps, c: Context, target: RepoApi
         header = value;
         break;
       case "file":
-        operations.push(await inlineFile(deps, value));
+        operations.push(await inlineFile(deps, value, repo, inline));
         break;
       case "lfsFile":
         operations.push(await lfsFile(deps, repo, actor, value));
@@ -256,7 +259,12 @@ async function requirePullRequestPusher(
   await deps.access.authorize(actor, "write", repo);
 }
 
-async function inlineFile(deps: RepoReadDeps, value: JsonObject): Promise<CommitOperation> {
+async function inlineFile(
+  deps: RepoReadDeps,
+  value: JsonObject,
+  repo: RepoRecord,
+  inline: { sha256: string; size: number }[],
+): Promise<CommitOperation> {
   const path = parseRepoPath(value.path);
   if (typeof value.content !== "string") throw new InvalidInputError(`No content for ${path}.`);
   const encoding = value.encoding ?? "utf-8";
@@ -271,6 +279,10 @@ async function inlineFile(deps: RepoReadDeps, value: JsonObject): Promise<Commit
     throw new InvalidInputError(
       `${path} is larger than 10 MB: upload it through LFS (preupload says so) instead of inline.`,
     );
+  }
+  if (deps.quotas) {
+    inline.push({ sha256: createHash("sha256").update(content).digest("hex"), size: content.byteLength });
+    await deps.quotas.assertRoom(repo, inline);
   }
   const { path: _, ...file } = await deps.repos.putRegular(path, content);
   return { kind: "put", path, file };

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { createOidcIdentitiesTable } from "../accounts/oidc-identities-table.js";
 import { createOrgInvitesTable } from "../accounts/org-invites-table.js";
 import { createSqlAccountsStore } from "../accounts/sql-accounts-store.js";
+import { createAuditTable } from "../audit/audit-table.js";
 import { refreshLocalApps } from "../catalogue/local-apps.js";
 import { createMappingsTable } from "../catalogue/mappings-table.js";
 import { createModelsTable } from "../catalogue/models-table.js";
@@ -11,6 +12,7 @@ import { createUploadPartsTable } from "../lfs-xet/upload-parts-table.js";
 import { createXetGcTable } from "../lfs-xet/xet-gc-table.js";
 import { createXetTable } from "../lfs-xet/xet-table.js";
 import { createRateLimitsTable } from "../limits/rate-limits-table.js";
+import { createStorageUsageTable } from "../limits/storage-usage-table.js";
 import { createMirrorTable } from "../mirror/mirror-table.js";
 import { createBlobReferences } from "../repos/blob-references.js";
 import { createReposListing } from "../repos/repos-listing.js";
@@ -78,6 +80,10 @@ function bindTables(q: Queryable, now: () => Date) {
     gitCommits: createGitCommitsTable(q),
     /** Request counts per caller and window, shared by replicas (limits/rate-limiter.ts). */
     rateLimits: createRateLimitsTable(q),
+    /** Storage each owner's repositories reference, for quotas (limits/storage-quotas.ts). */
+    storageUsage: createStorageUsageTable(q),
+    /** The audit log, written in the transactions of the actions it records (audit/audit-log.ts). */
+    audit: createAuditTable(q),
     /** The full-text and id search index over repositories (search/search-table.ts). */
     search: createSearchTable(q),
     meta: createMetaTable(q),

@@ -1,0 +1,50 @@
+/**
+ * What the audit log records: who did what to which repository, token, member or setting, when and from
+ * where. The domains that act (repositories, accounts, sign-in) describe the action in these terms inside the
+ * transaction that does it (AuditRecorder), so an action and its entry land together or not at all. Plain
+ * types: those domains import nothing else from audit/.
+ */
+import type { StoreTransaction } from "../store/store.js";
+
+export const AUDIT_ACTIONS = [
+  "repo.create",
+  "repo.delete",
+  "repo.move",
+  "repo.visibility",
+  "repo.gating",
+  "repo.settings",
+  "repo.access-decision",
+  "repo.merge",
+  "branch.create",
+  "branch.delete",
+  "tag.create",
+  "tag.delete",
+  "token.create",
+  "token.revoke",
+  "member.role",
+  "member.remove",
+  "signin.success",
+  "signin.failure",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export type AuditTargetType = "repo" | "token" | "member" | "user";
+
+/** One action, as the domain that did it describes it; who and from where come from the request. */
+export interface AuditEntryInput {
+  action: AuditAction;
+  /** The user or organization the action concerns (its admins read the entry). */
+  namespace: string | null;
+  targetType: AuditTargetType;
+  /** `type/owner/name` for a repository, a token's name, a member's user name. */
+  target: string | null;
+  /** What changed (never a secret). */
+  details?: Record<string, unknown>;
+  /** Who, when the request's caller is not who acted (a failed sign-in names the account tried). */
+  actorName?: string;
+}
+
+/** Writes an entry in the caller's transaction: it lands only if that transaction commits. */
+export interface AuditRecorder {
+  record(tx: StoreTransaction, entry: AuditEntryInput): Promise<void>;
+}
