@@ -104,7 +104,11 @@ beforeAll(async () => {
        FROM range(11)`,
     ),
   });
-  expect(await hub.viewer!.drain()).toBe(4);
+  // Broken files: a bad JSON line; a Parquet file cut in half.
+  await dataset("bad-json", { "train.jsonl": '{"a": 1}\n{"a": 2\n{"a": 3}\n' });
+  const whole = await parquetOf("cut", "SELECT range AS n FROM range(1000)");
+  await dataset("cut-parquet", { "train.parquet": whole.subarray(0, Math.floor(whole.length / 2)) });
+  expect(await hub.viewer!.drain()).toBe(6);
 }, 120_000);
 
 describe("/filter", () => {
@@ -255,6 +259,18 @@ describe("the SQL console", () => {
     });
     expect(owner.body.rows).toEqual([{ secret: "hidden-value" }]);
     expect((await sql("SELECT 1", { length: 1001 })).status).toBe(400);
+  });
+});
+
+describe("broken files", () => {
+  it.each([
+    ["bad-json", /split train \(train\.jsonl\).*JSON/is],
+    ["cut-parquet", /split train \(train\.parquet\)/i],
+  ])("answers %s's conversion error with its reason, the others unaffected", async (name, reason) => {
+    const answer = await api("GET", `/datasets-server/splits?dataset=alice/${name}`);
+    expect(answer.status).toBe(500);
+    expect(answer.body.error).toMatch(reason);
+    expect((await api("GET", "/datasets-server/splits?dataset=alice/table")).status).toBe(200);
   });
 });
 
