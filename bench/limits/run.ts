@@ -25,7 +25,7 @@ let synced = 0;
 const table: RateLimitsTable = {
   async add(deltas) {
     synced += deltas.length;
-    return deltas;
+    return [...deltas];
   },
   async pruneBefore() {
     return 0;
