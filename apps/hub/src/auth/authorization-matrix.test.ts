@@ -19,8 +19,8 @@ import { COLLECTION_ROWS, seedCollections } from "./__fixtures__/matrix/collecti
 import { fixture, PRIVATE, seedMatrix } from "./__fixtures__/matrix/fixture.js";
 import { OWN_PROVIDER_ROWS } from "./__fixtures__/matrix/own-provider-rows.js";
 import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
-import { SEARCH_ROWS } from "./__fixtures__/matrix/search-rows.js";
 import { hubRoutes, routesWithoutRows } from "./__fixtures__/matrix/route-inventory.js";
+import { SEARCH_ROWS } from "./__fixtures__/matrix/search-rows.js";
 import { VIEWER_ROWS } from "./__fixtures__/matrix/viewer-rows.js";
 import { seedWebhooks, WEBHOOK_ROWS } from "./__fixtures__/matrix/webhook-rows.js";
 
