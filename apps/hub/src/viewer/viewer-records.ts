@@ -1,4 +1,4 @@
-import type { ColumnStatistics } from "./viewer-statistics.js";
+import type { ColumnStatistics } from "./viewer-statistics-shapes.js";
 
 /** A `datasets` feature type, as the public viewer answers it (`{"dtype": "int64", "_type": "Value"}`...). */
 export type Feature =

@@ -1,5 +1,6 @@
 import { sqlIdentifier, sqlString } from "./viewer-engine.js";
 import type { Feature } from "./viewer-records.js";
+import type { ColumnStatistics, NumericalStatistics } from "./viewer-statistics-shapes.js";
 
 /**
  * Per-column statistics of a split, as the public viewer's `/statistics` computes them
@@ -14,57 +15,6 @@ const NUM_BINS = 10;
 /** A string column is categories when distinct values are at most 20% of rows and 1,000, or at most 10. */
 const MAX_PROPORTION_STRING_LABELS = 0.2;
 const MAX_NUM_STRING_LABELS = 1000;
-
-export type ColumnType = "int" | "float" | "bool" | "list" | "string_label" | "string_text" | "datetime";
-
-export interface Histogram {
-  hist: number[];
-  bin_edges: number[];
-}
-
-export interface NumericalStatistics {
-  nan_count: number;
-  nan_proportion: number;
-  min: number | null;
-  max: number | null;
-  mean: number | null;
-  median: number | null;
-  std: number | null;
-  histogram: Histogram | null;
-}
-
-export interface CategoricalStatistics {
-  nan_count: number;
-  nan_proportion: number;
-  no_label_count: number;
-  no_label_proportion: number;
-  n_unique: number;
-  frequencies: Record<string, number>;
-}
-
-export interface BoolStatistics {
-  nan_count: number;
-  nan_proportion: number;
-  frequencies: Record<string, number>;
-}
-
-export interface DatetimeStatistics {
-  nan_count: number;
-  nan_proportion: number;
-  min: string | null;
-  max: string | null;
-  mean: string | null;
-  median: string | null;
-  /** A duration as Python's str(timedelta): "1 day, 2:03:04.500000". */
-  std: string | null;
-  histogram: { hist: number[]; bin_edges: string[] } | null;
-}
-
-export interface ColumnStatistics {
-  column_name: string;
-  column_type: ColumnType;
-  column_statistics: NumericalStatistics | CategoricalStatistics | BoolStatistics | DatetimeStatistics;
-}
 
 /** Runs a query over the split's Parquet files; rows as JSON objects. */
 export type Inspect = (sql: string) => Promise<Record<string, unknown>[]>;
