@@ -4,7 +4,6 @@
  * owner allows it, the clone goes through. A repository without one clones as ever.
  */
 import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";

@@ -145,7 +145,6 @@ async function batch(
   const type = target.type;
   if (!Array.isArray(body.objects)) throw new InvalidInputError('"objects" must be an array.');
   if (body.objects.length > 1000) throw new InvalidInputError("At most 1000 objects per batch.");
-  const base = `${deps.publicUrl}/${URL_PREFIX[type]}${repo.id}.git/info/lfs/objects`;
   const xet =
     operation === "upload"
       ? xetTransfer(deps, repo, body, await deps.access.can(actor, "write", repo))
