@@ -16,6 +16,9 @@ import type { Queryable } from "../store/database.js";
  *   delete, catalogue import), so no write path can forget the index; the search service rebuilds queued
  *   documents before it answers (search-table.ts `refresh`). Visibility is never read from the index: results
  *   are always filtered through the live `models` / `repos` rows.
+ * - SQLite's triggers test for the row instead of `INSERT OR IGNORE`: the conflict policy of the statement
+ *   that fires a trigger overrides the trigger's own (an upsert into `models` made the queue's insert fail
+ *   with a UNIQUE error).
  * - Every existing repository is queued here (the backfill); the hub's start queues any still missing.
  */
 const SQLITE = `
@@ -35,24 +38,32 @@ const SQLITE = `
     PRIMARY KEY (type, name)
   ) WITHOUT ROWID;
   CREATE TRIGGER IF NOT EXISTS search_models_inserted AFTER INSERT ON models BEGIN
-    INSERT OR IGNORE INTO search_pending (type, name) VALUES ('model', NEW.id);
+    INSERT INTO search_pending (type, name) SELECT 'model', NEW.id
+      WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE type = 'model' AND name = NEW.id);
   END;
   CREATE TRIGGER IF NOT EXISTS search_models_updated AFTER UPDATE OF id, tags, card_text ON models BEGIN
-    INSERT OR IGNORE INTO search_pending (type, name) VALUES ('model', OLD.id);
-    INSERT OR IGNORE INTO search_pending (type, name) VALUES ('model', NEW.id);
+    INSERT INTO search_pending (type, name) SELECT 'model', OLD.id
+      WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE type = 'model' AND name = OLD.id);
+    INSERT INTO search_pending (type, name) SELECT 'model', NEW.id
+      WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE type = 'model' AND name = NEW.id);
   END;
   CREATE TRIGGER IF NOT EXISTS search_models_deleted AFTER DELETE ON models BEGIN
-    INSERT OR IGNORE INTO search_pending (type, name) VALUES ('model', OLD.id);
+    INSERT INTO search_pending (type, name) SELECT 'model', OLD.id
+      WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE type = 'model' AND name = OLD.id);
   END;
   CREATE TRIGGER IF NOT EXISTS search_repos_inserted AFTER INSERT ON repos WHEN NEW.type <> 'model' BEGIN
-    INSERT OR IGNORE INTO search_pending (type, name) VALUES (NEW.type, NEW.name);
+    INSERT INTO search_pending (type, name) SELECT NEW.type, NEW.name
+      WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE type = NEW.type AND name = NEW.name);
   END;
   CREATE TRIGGER IF NOT EXISTS search_repos_updated AFTER UPDATE ON repos WHEN NEW.type <> 'model' BEGIN
-    INSERT OR IGNORE INTO search_pending (type, name) VALUES (OLD.type, OLD.name);
-    INSERT OR IGNORE INTO search_pending (type, name) VALUES (NEW.type, NEW.name);
+    INSERT INTO search_pending (type, name) SELECT OLD.type, OLD.name
+      WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE type = OLD.type AND name = OLD.name);
+    INSERT INTO search_pending (type, name) SELECT NEW.type, NEW.name
+      WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE type = NEW.type AND name = NEW.name);
   END;
   CREATE TRIGGER IF NOT EXISTS search_repos_deleted AFTER DELETE ON repos WHEN OLD.type <> 'model' BEGIN
-    INSERT OR IGNORE INTO search_pending (type, name) VALUES (OLD.type, OLD.name);
+    INSERT INTO search_pending (type, name) SELECT OLD.type, OLD.name
+      WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE type = OLD.type AND name = OLD.name);
   END;
 `;
 
