@@ -225,6 +225,10 @@ const ACCOUNT_PAGES = [
     ready: (page: Page) => page.getByRole("link", { name: "kims-lab" }).waitFor(),
   },
   { path: "/admin/usage", ready: (page: Page) => page.getByRole("table").waitFor() },
+  {
+    path: "/admin/providers",
+    ready: (page: Page) => page.getByText("No own providers yet.").waitFor(),
+  },
 ];
 
 describe.each(VIEWPORTS)("account and administration pages at $width px", (viewport) => {

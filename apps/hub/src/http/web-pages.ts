@@ -26,6 +26,7 @@ export const ADMIN_PAGES: readonly string[] = [
   "/admin/users",
   "/admin/organizations",
   "/admin/usage",
+  "/admin/providers",
   "/admin/mirror",
 ];
 

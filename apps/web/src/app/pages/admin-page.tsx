@@ -3,6 +3,7 @@ import { RequireSession } from "../../features/account/require-session.js";
 import {
   MirrorAdmin,
   OrgsAdmin,
+  OwnProvidersAdmin,
   SiteSettingsForm,
   UsageAdmin,
   UsersAdmin,
@@ -10,7 +11,7 @@ import {
 import { NotFoundPage } from "./not-found-page.js";
 import { isSection, SectionedPage, type Sections } from "./sectioned-page.js";
 
-const ADMINISTRATION: Sections<"settings" | "users" | "organizations" | "usage" | "mirror"> = {
+const ADMINISTRATION: Sections<"settings" | "users" | "organizations" | "usage" | "providers" | "mirror"> = {
   heading: "Site administration",
   navLabel: "Administration",
   base: "/admin",
@@ -19,11 +20,12 @@ const ADMINISTRATION: Sections<"settings" | "users" | "organizations" | "usage" 
     users: "Users",
     organizations: "Organizations",
     usage: "Usage",
+    providers: "Own providers",
     mirror: "Mirror",
   },
 };
 
-/** `/admin/{settings|users|organizations|usage|mirror}`: site administration; not found for anyone else. */
+/** `/admin/{settings|users|organizations|usage|providers|mirror}`: site administration; not found for anyone else. */
 export function AdminPage() {
   const section = useParams().section;
   if (!isSection(ADMINISTRATION, section)) return <NotFoundPage />;
@@ -36,6 +38,7 @@ export function AdminPage() {
             {section === "users" ? <UsersAdmin self={session.name} /> : null}
             {section === "organizations" ? <OrgsAdmin /> : null}
             {section === "usage" ? <UsageAdmin /> : null}
+            {section === "providers" ? <OwnProvidersAdmin /> : null}
             {section === "mirror" ? <MirrorAdmin /> : null}
           </SectionedPage>
         ) : (
