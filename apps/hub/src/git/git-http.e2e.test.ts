@@ -1,16 +1,10 @@
-/**
- * Real `git` and `git-lfs` against a real hub on loopback: clone (plain, `.git`, private with a token,
- * dataset, space, shallow, protocol v0 and v2), ls-remote, pull after a hub commit, LFS content on clone,
- * and the refusals (no credentials: a 401 that makes git ask; another user's private repository; a gated
- * repository without a grant; an LFS hash the repository does not reference).
- */
-import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
+import { type GitOptions, runGit, runGitOk } from "./__fixtures__/run-git.js";
 
 const hub = useTestHub();
 let aliceToken: string;
@@ -20,44 +14,8 @@ let privateOid: string;
 const weights = randomBytes(300_000);
 const weightsOid = createHash("sha256").update(weights).digest("hex");
 
-interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs git asynchronously (the hub answers in this very process) with a HOME of its own. */
-function git(args: string[], options: { cwd?: string; lfs?: boolean } = {}): Promise<GitResult> {
-  const home = join(hub.dir, options.lfs ? "home-lfs" : "home-plain");
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      args,
-      {
-        cwd: options.cwd ?? hub.dir,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          GIT_CONFIG_NOSYSTEM: "1",
-          GIT_TERMINAL_PROMPT: "0",
-          GIT_ASKPASS: "",
-          LANG: "C",
-        },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
-      },
-    );
-  });
-}
-
-async function ok(args: string[], options: { cwd?: string; lfs?: boolean } = {}): Promise<string> {
-  const result = await git(args, options);
-  expect(result.code, `git ${args.join(" ")}\n${result.stderr}`).toBe(0);
-  return result.stdout;
-}
+const git = (args: string[], options: GitOptions = {}) => runGit(hub.dir, args, options);
+const ok = (args: string[], options: GitOptions = {}) => runGitOk(hub.dir, args, options);
 
 /** The hub's URL with a token as the Basic password (what `git clone https://user:token@...` sends). */
 const withToken = (token: string, path: string) => hub.url.replace("://", `://git:${token}@`) + path;

@@ -1,12 +1,3 @@
-/**
- * `git push` with real `git` and `git-lfs` against a real hub on loopback (docs/decisions/git-http.md, "Push"):
- * commits keep git's ids (authors, time zones, messages as written), a new branch, an LFS file uploaded by
- * git-lfs with Basic credentials, a non-fast-forward push (refused by git, then forced), branch deletion,
- * and the refusals: no credentials (401: git asks), a read-only token, someone else's repository, an LFS
- * pointer to an object uploaded for another repository (the attack), an executable file. What was pushed
- * reads back through /resolve and huggingface_hub, and a fresh clone has the same ids.
- */
-import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
+import { type GitOptions, runGit, runGitOk } from "./__fixtures__/run-git.js";
 
 const hub = useTestHub();
 let aliceToken: string;
@@ -23,49 +15,17 @@ let bobToken: string;
 let bobOid: string;
 let bobSize: number;
 
-interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs git asynchronously (the hub answers in this very process) with a HOME of its own. */
-function git(args: string[], options: { cwd?: string; lfs?: boolean; env?: Record<string, string> } = {}) {
-  const home = join(hub.dir, options.lfs ? "home-lfs" : "home-plain");
-  return new Promise<GitResult>((resolve) => {
-    execFile(
-      "git",
-      args,
-      {
-        cwd: options.cwd ?? hub.dir,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          GIT_CONFIG_NOSYSTEM: "1",
-          GIT_TERMINAL_PROMPT: "0",
-          GIT_ASKPASS: "",
-          LANG: "C",
-          GIT_AUTHOR_NAME: "Ada Lovelace",
-          GIT_AUTHOR_EMAIL: "ada@example.org",
-          GIT_COMMITTER_NAME: "Charles Babbage",
-          GIT_COMMITTER_EMAIL: "charles@example.org",
-          ...options.env,
-        },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
-      },
-    );
-  });
-}
-
-async function ok(args: string[], options: Parameters<typeof git>[1] = {}): Promise<string> {
-  const result = await git(args, options);
-  expect(result.code, `git ${args.join(" ")}\n${result.stderr}`).toBe(0);
-  return result.stdout;
-}
+/** git as a test user with a fixed identity, so that the ids of the commits it makes are known. */
+const IDENTITY = {
+  GIT_AUTHOR_NAME: "Ada Lovelace",
+  GIT_AUTHOR_EMAIL: "ada@example.org",
+  GIT_COMMITTER_NAME: "Charles Babbage",
+  GIT_COMMITTER_EMAIL: "charles@example.org",
+};
+const git = (args: string[], options: GitOptions = {}) =>
+  runGit(hub.dir, args, { ...options, env: { ...IDENTITY, ...options.env } });
+const ok = (args: string[], options: GitOptions = {}) =>
+  runGitOk(hub.dir, args, { ...options, env: { ...IDENTITY, ...options.env } });
 
 const withToken = (token: string, path: string) => hub.url.replace("://", `://git:${token}@`) + path;
 
