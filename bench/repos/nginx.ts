@@ -5,10 +5,10 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../apps/hub/src/__fixtures__/free-port.js";
 
 export const NGINX = process.env.BENCH_NGINX ?? "/usr/sbin/nginx";
 
@@ -17,18 +17,6 @@ export interface Nginx {
   /** The master process; its workers are its children. */
   pid: number;
   stop(): Promise<void>;
-}
-
-/** A port free right now on loopback (nginx needs a number in its configuration; it cannot listen on 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The hub's documented nginx configuration for DOWNLOAD_OFFLOAD=x-accel (the one its e2e test runs). */

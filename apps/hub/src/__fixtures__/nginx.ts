@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "./free-port.js";
 
 /** Debian's nginx (`apt-get install nginx-light`; .ci/run installs it). */
 export const NGINX = process.env.HUB_TEST_NGINX ?? "/usr/sbin/nginx";
@@ -13,17 +14,6 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-/** A port free right now on loopback: nginx needs a number in its configuration (it cannot listen on 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts nginx in `dir` (its own configuration, logs and temp paths there) with `serverBlock` (text of a

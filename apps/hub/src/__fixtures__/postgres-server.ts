@@ -3,6 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.js";
 
 /**
  * A real PostgreSQL server for tests, from Debian's `postgresql` package: `initdb` in a temporary directory,
@@ -29,16 +30,6 @@ export function postgresBinDir(): string | undefined {
   return found ? join(found, "..") : undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function serverUser(): { name: string; uid: number; gid: number } | undefined {
   if (userInfo().uid !== 0) return undefined;
