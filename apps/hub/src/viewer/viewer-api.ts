@@ -93,6 +93,19 @@ export function createViewerApi(deps: ViewerApiDeps) {
   const featuresOf = (split: ConvertedSplit) =>
     split.features.map((feature, index) => ({ feature_idx: index, name: feature.name, type: feature.type }));
 
+  /** A page of the rows a query matched (`/search`, `/filter`): each with its index in the split. */
+  const matchedPage = (split: ConvertedSplit, found: Record<string, unknown>[], total: number) => ({
+    features: featuresOf(split),
+    rows: found.map(({ __row_idx, ...row }) => ({
+      row_idx: Number(__row_idx),
+      row,
+      truncated_cells: [] as string[],
+    })),
+    num_rows_total: total,
+    num_rows_per_page: MAX_PAGE_ROWS,
+    partial: split.partial,
+  });
+
   async function sources(repo: RepoRecord, split: ConvertedSplit): Promise<string> {
     const locals = await Promise.all(split.files.map((file) => deps.viewer.localParquet(file, repo.key)));
     return `read_parquet([${locals.map(sqlString).join(", ")}])`;
@@ -222,17 +235,7 @@ export function createViewerApi(deps: ViewerApiDeps) {
       const found = await engine.rows(
         `SELECT * FROM (${matched}) WHERE ${where} ORDER BY __row_idx LIMIT ${range.length} OFFSET ${range.offset}`,
       );
-      return {
-        features: featuresOf(split),
-        rows: found.map(({ __row_idx, ...row }) => ({
-          row_idx: Number(__row_idx),
-          row,
-          truncated_cells: [] as string[],
-        })),
-        num_rows_total: total,
-        num_rows_per_page: MAX_PAGE_ROWS,
-        partial: split.partial,
-      };
+      return matchedPage(split, found, total);
     },
 
     /**
@@ -284,17 +287,7 @@ export function createViewerApi(deps: ViewerApiDeps) {
           }
           throw error;
         });
-      return {
-        features: featuresOf(split),
-        rows: found.map(({ __row_idx, ...row }) => ({
-          row_idx: Number(__row_idx),
-          row,
-          truncated_cells: [] as string[],
-        })),
-        num_rows_total: total,
-        num_rows_per_page: MAX_PAGE_ROWS,
-        partial: split.partial,
-      };
+      return matchedPage(split, found, total);
     },
 
     /** Per-column statistics of a split, computed when it was converted (the public viewer's shape). */
