@@ -5,9 +5,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
+import { parseStorageQuotas } from "../limits/storage-quotas.js";
 import { type GitOptions, runGit, runGitOk } from "./__fixtures__/run-git.js";
 
-const hub = useTestHub();
+// A storage quota for carol only (the quota test); nobody else has one.
+const CAROL_PUBLIC_QUOTA = 40_000;
+const hub = useTestHub({
+  storageQuotas: parseStorageQuotas(JSON.stringify({ owners: { carol: { public: CAROL_PUBLIC_QUOTA } } })),
+});
 let aliceToken: string;
 let aliceReadToken: string;
 let bobToken: string;
@@ -237,5 +242,31 @@ describe("git push over smart HTTP", () => {
     expect(executable.code).not.toBe(0);
     expect(executable.stderr).toMatch(/run\.sh .* is an executable file/);
     expect(await hubRef("alice/pushed")).toBe(before);
+  }, 90_000);
+  it("refuses a push that would take the owner past their storage quota, storing nothing", async () => {
+    const accounts = accountsService(hub.store.accounts);
+    await accounts.createUser({ name: "carol" });
+    const carolToken = (await accounts.createToken("carol", { name: "git", role: "write" })).token;
+    await createRepo("quota", carolToken);
+    const work = join(hub.dir, "carol-quota");
+    await ok(["clone", "--quiet", withToken(carolToken, "/carol/quota"), work]);
+    writeFileSync(join(work, "small.bin"), randomBytes(5_000));
+    await ok(["add", "."], { cwd: work });
+    await ok(["commit", "--quiet", "-m", "fits"], { cwd: work });
+    await ok(["push", "--quiet", "origin", "main"], { cwd: work });
+    const before = await hubRef("carol/quota");
+    expect(before).toBe(await head(work));
+
+    // Two files that each fit, but not together: the commit's files are counted as one upload.
+    writeFileSync(join(work, "a.bin"), randomBytes(20_000));
+    writeFileSync(join(work, "b.bin"), randomBytes(20_000));
+    await ok(["add", "."], { cwd: work });
+    await ok(["commit", "--quiet", "-m", "too much"], { cwd: work });
+    const refused = await git(["push", "origin", "main"], { cwd: work });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/remote: .*Storage quota exceeded: carol's public repositories/);
+    expect(refused.stderr).toMatch(/\[remote rejected\] main -> main/);
+    expect(await hubRef("carol/quota")).toBe(before);
+    expect((await api("/carol/quota/resolve/main/a.bin", { token: carolToken })).status).toBe(404);
   }, 90_000);
 });

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { HubError } from "../errors.js";
+import type { StorageQuotaCheck } from "../limits/storage-quotas.js";
 import type { CommitOperation } from "../repos/commit-engine.js";
 import type { ContentClaims } from "../repos/content-claims.js";
 import { LFS_SIZE_THRESHOLD, lfsPointerText } from "../repos/lfs-pointer.js";
@@ -32,6 +34,8 @@ export const MAX_PUSHED_COMMITS = 10_000;
 export interface PushDeps {
   repos: RepoService;
   claims: ContentClaims;
+  /** Storage quotas (limits/storage-quotas.ts), asked before a pushed file's bytes are stored; unset: none. */
+  quotas?: StorageQuotaCheck;
 }
 
 export interface PushContext {
@@ -263,6 +267,8 @@ async function operationsOf(
   }
   const operations: CommitOperation[] = [];
   const puts: { path: string; blob: string }[] = [];
+  /** The commit's regular files so far, for the quota check. */
+  const incoming: { sha256: string; size: number }[] = [];
   for (const change of changes) {
     const path = repoPath(change.path, oid);
     if (change.status === "D") {
@@ -309,6 +315,20 @@ async function operationsOf(
       context,
       batch.map((put) => put.blob),
     );
+    // Regular files count against the owner's quota by content, as a commit's inline files do
+    // (write-routes.ts); an LFS object was counted when its upload was accepted (the LFS batch).
+    if (deps.quotas) {
+      for (const put of batch) {
+        const content = contents.get(put.blob)!;
+        if (!looksLikeLfsPointer(content)) {
+          incoming.push({
+            sha256: createHash("sha256").update(content).digest("hex"),
+            size: content.byteLength,
+          });
+        }
+      }
+      await deps.quotas.assertRoom(context.repo, incoming);
+    }
     // Stored 16 at a time: each is a write to the blob store.
     for (let first = 0; first < batch.length; first += 16) {
       const group = batch.slice(first, first + 16);
@@ -362,6 +382,11 @@ function repoPath(path: string, oid: string): string {
   }
 }
 
+/** A small blob that starts as a git-lfs pointer does (whether it is a valid one is checked after). */
+function looksLikeLfsPointer(content: Buffer): boolean {
+  return content.byteLength < 1024 && content.toString("latin1", 0, 23) === "version https://git-lfs";
+}
+
 const POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (\d+)\n$/;
 
 /** A pushed blob: an LFS pointer to content this repository may reference, or a regular file of ≤ 10 MB. */
@@ -371,8 +396,8 @@ async function putOperation(
   path: string,
   content: Buffer,
 ): Promise<CommitOperation> {
-  const text = content.byteLength < 1024 ? content.toString("latin1") : "";
-  if (text.startsWith("version https://git-lfs")) {
+  if (looksLikeLfsPointer(content)) {
+    const text = content.toString("latin1");
     const match = POINTER.exec(text);
     if (!match)
       throw new PushRefusedError(

@@ -3,6 +3,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { ForbiddenError, HubError, UnsupportedMediaTypeError } from "../errors.js";
+import type { StorageQuotaCheck } from "../limits/storage-quotas.js";
 import type { Logger } from "../logger.js";
 import type { ContentClaims } from "../repos/content-claims.js";
 import { assignedRepo, type RepoEnv, repoAssignment } from "../repos/repo-assignment.js";
@@ -22,6 +23,8 @@ export interface GitRoutesDeps extends RepoTargetDeps {
   gitDir?: string;
   /** What a push's references are checked against (repos/content-claims.ts). */
   claims: ContentClaims;
+  /** Storage quotas, asked before a pushed file's bytes are stored (limits/storage-quotas.ts). */
+  quotas?: StorageQuotaCheck;
   /** The scanner: under SCAN_POLICY=block a clone carrying an unsafe file is refused (clone-scan.ts). */
   scanning?: RepoScanning;
   lfsDownloads: LfsDownloads;
