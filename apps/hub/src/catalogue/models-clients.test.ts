@@ -194,7 +194,11 @@ describe("huggingface_hub list_models against the hub", () => {
   });
 
   it("search: a case-insensitive substring of the id", () => {
-    expect(pythonIds("search")).toEqual(expected((m) => lower(m.id).includes("llama")));
+    // Every id containing the text (case-insensitive), as on the public hub; the search index may add
+    // repositories whose card matches, best match first (search/search.e2e.test.ts checks the ranking).
+    const found = pythonIds("search");
+    expect(found).toEqual(expect.arrayContaining(expected((m) => lower(m.id).includes("llama"))));
+    expect(new Set(found).size).toBe(found.length);
   });
 
   it("gated=True and gated=False", () => {
@@ -302,7 +306,9 @@ describe("@huggingface/hub listModels against the hub", () => {
   }
 
   it("search.query, owner, task and tags", async () => {
-    expect(await ids({ search: { query: "qwen" } })).toEqual(expected((m) => lower(m.id).includes("qwen")));
+    // Every id containing the text, and any repository the search index matched, best match first.
+    const found = await ids({ search: { query: "qwen" } });
+    expect(found).toEqual(expect.arrayContaining(expected((m) => lower(m.id).includes("qwen"))));
     expect(await ids({ search: { owner: "google" } })).toEqual(expected((m) => m.author === "google"));
     expect(await ids({ search: { task: "text-classification" } })).toEqual(
       expected((m) => m.pipeline_tag === "text-classification"),
