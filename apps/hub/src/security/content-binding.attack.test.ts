@@ -188,12 +188,11 @@ describe("class 7: a commit costs what it changes", () => {
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[5]!;
     const report = `seconds per commit: ${seconds.map((s) => s.toFixed(3)).join(", ")}; one-file repository: ${baseline.map((s) => s.toFixed(3)).join(", ")}`;
-    // Storage is deterministic: every commit. Time is the median (one stalled call on a shared machine is not
-    // a commit that reads the repository), above what the same commit to a one-file repository takes now
-    // (on a quiet machine a few milliseconds; on a loaded one, the load, not the repository's size).
-    for (const bytes of growth) {
-      expect(bytes, `growth per commit: ${growth.join(", ")}`).toBeLessThan(1 << 20);
-    }
+    // Storage and time are medians: a commit that copied the folder's 20,000 entries would add megabytes every
+    // time, while PostgreSQL extending a table's or index's pages once (seen at 1.36 MB in a loaded CI run) is
+    // one commit's outlier, not a commit's cost. Time is above what the same commit to a one-file repository
+    // takes now (on a loaded machine, the load, not the repository's size).
+    expect(median(growth), `growth per commit: ${growth.join(", ")}`).toBeLessThan(1 << 20);
     expect(median(seconds) - median(baseline), report).toBeLessThan(0.3);
 
     // And the repository still reads as committed.
