@@ -17,7 +17,7 @@ import { createServer, type Server } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startNpmStartHub } from "../npm-start-hub.js";
-import { hubApi, treeCpuSeconds, writeRandomFile } from "../repos/measure.js";
+import { benchToken, hubApi, treeCpuSeconds, writeRandomFile } from "../repos/measure.js";
 
 const FILES = Number(process.env.BENCH_GIT_FILES ?? 10_000);
 const LFS_MB = Number(process.env.BENCH_GIT_LFS_MB ?? 1024);
@@ -161,18 +161,7 @@ async function main() {
 
   const hub = await startNpmStartHub({ ADMIN_TOKEN });
   try {
-    const admin = hubApi(hub.url, ADMIN_TOKEN);
-    await admin("/api/admin/users", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "bench" }),
-    });
-    const issued = await admin("/api/admin/tokens", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ user: "bench", role: "write", name: "bench" }),
-    });
-    const token = ((await issued.json()) as { token: string }).token;
+    const token = await benchToken(hub.url, ADMIN_TOKEN);
     const api = hubApi(hub.url, token);
     await api("/api/repos/create", {
       method: "POST",

@@ -259,3 +259,19 @@ export async function httpLoad(bases: string[], calls: LoadCall[], concurrency: 
     reqPerSec: Math.round(latencies.length / seconds),
   };
 }
+
+/** A `bench` user on a fresh hub (made with its admin token) and a write token of theirs. */
+export async function benchToken(hubUrl: string, adminToken: string): Promise<string> {
+  const admin = hubApi(hubUrl, adminToken);
+  await admin("/api/admin/users", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "bench" }),
+  });
+  const issued = await admin("/api/admin/tokens", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ user: "bench", role: "write", name: "bench" }),
+  });
+  return ((await issued.json()) as { token: string }).token;
+}

@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { startNpmStartHub } from "../npm-start-hub.js";
 import { measureCommitCost } from "./commit-cost.js";
 import {
+  benchToken,
   createRepo,
   download,
   type HubApi,
@@ -155,22 +156,6 @@ async function load(target: Target, call: LoadCall) {
   return { wall: LOAD_SECONDS, cpu: treeCpuSeconds(target.pid) - before, extra: result };
 }
 
-/** A `bench` user on a fresh hub and a write token of theirs. */
-async function benchToken(hubUrl: string): Promise<string> {
-  const admin = hubApi(hubUrl, ADMIN_TOKEN);
-  await admin("/api/admin/users", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "bench" }),
-  });
-  const issued = await admin("/api/admin/tokens", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ user: "bench", role: "write", name: "bench" }),
-  });
-  return ((await issued.json()) as { token: string }).token;
-}
-
 /** `bench/big` on a hub, with `file` (sha256 `oid`) committed as its LFS file big.bin and a config.json. */
 async function bigRepo(api: HubApi, file: string, oid: string, size: number, config: Buffer) {
   await createRepo(api, "bench/big");
@@ -196,7 +181,7 @@ async function bigRepo(api: HubApi, file: string, oid: string, size: number, con
  */
 async function offloadTarget(file: string, oid: string, size: number, config: Buffer) {
   const hub = await startNpmStartHub({ ADMIN_TOKEN, DOWNLOAD_OFFLOAD: "x-accel" });
-  const token = await benchToken(hub.url);
+  const token = await benchToken(hub.url, ADMIN_TOKEN);
   await bigRepo(hubApi(hub.url, token), file, oid, size, config);
   const front = await startNginxInFront(hub.url, hub.dataDir);
   await untilIdle(hub.pid);
@@ -228,7 +213,7 @@ async function main() {
     if (process.env.BENCH_CPU_PROF)
       process.stderr.write(`[profile] ${name} at ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   };
-  const token = await benchToken(hub.url);
+  const token = await benchToken(hub.url, ADMIN_TOKEN);
   const bare = await serveChild(join(HERE, "serve.ts"), work);
   const www = join(work, "www");
   mkdirSync(www);
