@@ -1,14 +1,19 @@
 import { AUDIT_MIGRATION } from "../audit/audit-migration.js";
+import { CATALOGUE_COUNTERS_MIGRATION } from "../catalogue/catalogue-counters-migration.js";
 import { ENGAGEMENT_MIGRATION } from "../catalogue/engagement-migration.js";
 import { COLLECTIONS_MIGRATION } from "../collections/collections-migration.js";
 import { GIT_MIGRATION } from "../git/git-migration.js";
 import { GIT_PUSH_MIGRATION } from "../git/git-push-migration.js";
 import { LIMITS_MIGRATION } from "../limits/limits-migration.js";
+import { REVISION_CACHE_MIGRATION } from "../repos/revision-cache-migration.js";
 import { convertSnapshotsToTreeNodes } from "../repos/snapshot-conversion.js";
+import { LOCAL_PROVIDER_MIGRATION } from "../router/local-provider-migration.js";
+import { ORG_PROVIDERS_MIGRATION } from "../router/org-providers-migration.js";
 import { OWN_PROVIDERS_MIGRATION } from "../router/own-providers-migration.js";
 import { ROUTER_CATALOGUE_MIGRATION } from "../router/router-catalogue-migration.js";
 import { SEARCH_MIGRATION } from "../search/search-migration.js";
 import { VIEWER_MIGRATION } from "../viewer/viewer-migration.js";
+import { VIEWER_SEARCH_MIGRATION } from "../viewer/viewer-search-migration.js";
 import { VIEWER_STATISTICS_MIGRATION } from "../viewer/viewer-statistics-migration.js";
 import { WEBHOOKS_MIGRATION } from "../webhooks/webhooks-migration.js";
 import type { Database, Dialect, Queryable } from "./database.js";
@@ -648,6 +653,11 @@ export const MIGRATIONS: readonly Migration[] = [
   VIEWER_STATISTICS_MIGRATION,
   GIT_PUSH_MIGRATION,
   ENGAGEMENT_MIGRATION,
+  CATALOGUE_COUNTERS_MIGRATION,
+  ORG_PROVIDERS_MIGRATION,
+  LOCAL_PROVIDER_MIGRATION,
+  VIEWER_SEARCH_MIGRATION,
+  REVISION_CACHE_MIGRATION,
 ];
 
 const sqlOf = (migration: Exclude<Migration, { run: unknown }>, dialect: Dialect): string =>

@@ -1,5 +1,5 @@
 /**
- * Migration 33: the dataset viewer's statistics and SQL console records (reserved until they land). Its own file so that its domain owns its schema;
+ * Migration 33: the dataset viewer's statistics and SQL console records (released empty: never fill it, databases have applied it; new tables go in a later migration). Its own file so that its domain owns its schema;
  * store/migrations.ts lists it in order. Tables and indexes are created IF NOT EXISTS: the upgrade tests
  * replay migrations over a database that already holds them.
  */
