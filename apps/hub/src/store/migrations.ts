@@ -5,6 +5,7 @@ import { COLLECTIONS_MIGRATION } from "../collections/collections-migration.js";
 import { GIT_MIGRATION } from "../git/git-migration.js";
 import { GIT_PUSH_MIGRATION } from "../git/git-push-migration.js";
 import { LIMITS_MIGRATION } from "../limits/limits-migration.js";
+import { QUOTA_USAGE_MIGRATION } from "../limits/quota-usage-migration.js";
 import { REVISION_CACHE_MIGRATION } from "../repos/revision-cache-migration.js";
 import { convertSnapshotsToTreeNodes } from "../repos/snapshot-conversion.js";
 import { LOCAL_PROVIDER_MIGRATION } from "../router/local-provider-migration.js";
@@ -12,6 +13,7 @@ import { ORG_PROVIDERS_MIGRATION } from "../router/org-providers-migration.js";
 import { OWN_PROVIDERS_MIGRATION } from "../router/own-providers-migration.js";
 import { ROUTER_CATALOGUE_MIGRATION } from "../router/router-catalogue-migration.js";
 import { SEARCH_MIGRATION } from "../search/search-migration.js";
+import { SEARCH_SPEED_MIGRATION } from "../search/search-speed-migration.js";
 import { VIEWER_MIGRATION } from "../viewer/viewer-migration.js";
 import { VIEWER_SEARCH_MIGRATION } from "../viewer/viewer-search-migration.js";
 import { VIEWER_STATISTICS_MIGRATION } from "../viewer/viewer-statistics-migration.js";
@@ -658,6 +660,8 @@ export const MIGRATIONS: readonly Migration[] = [
   LOCAL_PROVIDER_MIGRATION,
   VIEWER_SEARCH_MIGRATION,
   REVISION_CACHE_MIGRATION,
+  SEARCH_SPEED_MIGRATION,
+  QUOTA_USAGE_MIGRATION,
 ];
 
 const sqlOf = (migration: Exclude<Migration, { run: unknown }>, dialect: Dialect): string =>
