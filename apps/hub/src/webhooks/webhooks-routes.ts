@@ -13,7 +13,7 @@ export interface WebhooksRoutesDeps {
  * The signed-in user's webhooks, at the public hub's paths (huggingface_hub's create_webhook, list_webhooks,
  * get_webhook, update_webhook, enable_webhook, disable_webhook, delete_webhook), under /api/settings/webhooks:
  * `GET /` (a list), `POST /` `{watched, url, domains?, secret?}`, `GET|POST|DELETE /{id}`,
- * `POST /{id}/enable|disable`; and the delivery log: `GET /{id}/deliveries`,
+ * `POST /{id}/enable|disable`, `POST /{id}/test` (queues a test event); and the delivery log: `GET /{id}/deliveries`,
  * `POST /{id}/deliveries/{deliveryId}/replay`. Single webhooks are answered as `{"webhook": ...}`.
  */
 export function webhooksRoutes(deps: WebhooksRoutesDeps) {
@@ -42,6 +42,9 @@ export function webhooksRoutes(deps: WebhooksRoutesDeps) {
     if (!Number.isInteger(limit)) throw new InvalidInputError("limit must be a whole number.");
     return c.json({ deliveries: await webhooks.deliveries(c.get("actor"), c.req.param("id"), limit) });
   });
+  app.post("/:id/test", async (c) =>
+    c.json({ delivery: await webhooks.sendTest(c.get("actor"), c.req.param("id")) }, 201),
+  );
   app.post("/:id/deliveries/:deliveryId/replay", async (c) => {
     const deliveryId = Number(c.req.param("deliveryId"));
     if (!Number.isSafeInteger(deliveryId)) throw new InvalidInputError("The delivery id is a number.");

@@ -3,7 +3,7 @@ import { request } from "undici";
 import type { Actor } from "../auth/actor.js";
 import { AuthenticationRequiredError } from "../auth/auth-errors.js";
 import type { Authorizer } from "../auth/authorize.js";
-import { InvalidInputError, NotFoundError } from "../errors.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import type { HubEvent, HubEventRecorder, WebhookScope } from "./hub-events.js";
@@ -504,6 +504,31 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       });
       wake();
       return deliveryView((await table.delivery(replayed))!);
+    },
+
+    /**
+     * "Send a test event": queues a real delivery (same queue, retries and log as any other) of a payload
+     * that names no repository, so it tells the receiver nothing its owner did not write in the webhook:
+     * `event {action: "test", scope: "webhook"}`, the webhook's `watched` and `domains`, and `webhook`.
+     */
+    async sendTest(actor: Actor, id: string) {
+      const webhook = await own(actor, id);
+      if (webhook.disabled) {
+        throw new ConflictError(`Webhook ${id} is disabled: enable it, then send the test event again.`);
+      }
+      const payload = {
+        event: { action: "test", scope: "webhook" },
+        watched: webhook.watched,
+        domains: webhook.domains,
+        webhook: { id: webhook.id, version: webhook.version },
+      };
+      const queued = await table.insertDelivery({
+        webhookId: id,
+        payload: JSON.stringify(payload),
+        now: now().toISOString(),
+      });
+      wake();
+      return deliveryView((await table.delivery(queued))!);
     },
 
     /** Starts the delivery workers (resuming what this or another replica left: leases expire). */

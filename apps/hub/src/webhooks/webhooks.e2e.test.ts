@@ -259,7 +259,40 @@ describe("who is told", () => {
     expect(refused.error).toBe(absent.error.replace("no-such-repo", "secret-plans"));
   });
 
-  it("keeps someone else's webhook out of reach: read, change, disable, delete, its log all answer 404", async () => {
+  it("sends a test event as a real delivery, logged; refuses it while the webhook is disabled", async () => {
+    const target = await receiver();
+    const webhook = await createWebhook(alice, {
+      watched: [{ type: "user", name: "alice" }],
+      url: target.url,
+      secret: "test-secret",
+    });
+    const queued = (await json(alice, "POST", `/api/settings/webhooks/${webhook.id}/test`)).delivery;
+    expect(queued).toMatchObject({ status: "pending", replayOf: null });
+    await target.waitFor((all) => all.length === 1);
+    const received = target.received[0]!;
+    expect(received.headers["x-webhook-secret"]).toBe("test-secret");
+    expect(received.body).toEqual({
+      event: { action: "test", scope: "webhook" },
+      watched: [{ type: "user", name: "alice" }],
+      domains: ["repo", "discussion"],
+      webhook: { id: webhook.id, version: webhook.version },
+    });
+    let log = (await json(alice, "GET", `/api/settings/webhooks/${webhook.id}/deliveries`)).deliveries;
+    for (let i = 0; i < 100 && log[0]?.status !== "delivered"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      log = (await json(alice, "GET", `/api/settings/webhooks/${webhook.id}/deliveries`)).deliveries;
+    }
+    expect(log).toEqual([
+      expect.objectContaining({ id: queued.id, status: "delivered", responseStatus: 200 }),
+    ]);
+
+    await json(alice, "POST", `/api/settings/webhooks/${webhook.id}/disable`);
+    const refused = await call(alice, "POST", `/api/settings/webhooks/${webhook.id}/test`);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/disabled: enable it/);
+  });
+
+  it("keeps someone else's webhook out of reach: read, change, disable, delete, test, its log all answer 404", async () => {
     const mine = await createWebhook(alice, {
       watched: [{ type: "user", name: "alice" }],
       url: "http://127.0.0.1:9/hook",
@@ -270,6 +303,7 @@ describe("who is told", () => {
       ["POST", `/api/settings/webhooks/${mine.id}`, { url: "http://127.0.0.1:10/steal" }],
       ["POST", `/api/settings/webhooks/${mine.id}/disable`],
       ["GET", `/api/settings/webhooks/${mine.id}/deliveries`],
+      ["POST", `/api/settings/webhooks/${mine.id}/test`],
       ["DELETE", `/api/settings/webhooks/${mine.id}`],
     ] as const) {
       expect((await call(bob, method, path, body)).status, `${method} ${path}`).toBe(404);

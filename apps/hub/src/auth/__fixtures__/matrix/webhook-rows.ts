@@ -100,6 +100,14 @@ export const WEBHOOK_ROWS: Row[] = [
     expected: { ...OWNER_ONLY, orgAdmin: 404 },
   },
   {
+    route: "POST /api/settings/webhooks/:id/test",
+    name: "send a test event to ada's webhook (queued: 201; after the replay row, which must find no delivery)",
+    method: "POST",
+    path: () => `/api/settings/webhooks/${seeded.kept}/test`,
+    writes: true,
+    expected: { ...OWNER_ONLY, orgAdmin: 201 },
+  },
+  {
     route: "DELETE /api/settings/webhooks/:id",
     name: "delete ada's webhook",
     method: "DELETE",
