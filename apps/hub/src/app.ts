@@ -25,8 +25,11 @@ import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.j
 import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
 import { actorMiddleware } from "./auth/middleware.js";
 import { catalogueService } from "./catalogue/catalogue-service.js";
+import { createDownloadCounter } from "./catalogue/download-counter.js";
+import { engagementService } from "./catalogue/engagement-service.js";
 import { librariesRoutes } from "./catalogue/libraries-routes.js";
 import { librarySnippetsRoutes } from "./catalogue/library-snippets-routes.js";
+import { trendingRoutes, userLikesRoutes } from "./catalogue/likes-routes.js";
 import { mappingsForCaller } from "./catalogue/model-lookup.js";
 import { modelsRoutes } from "./catalogue/models-routes.js";
 import { snippetsRoutes } from "./catalogue/snippets-routes.js";
@@ -736,6 +739,16 @@ function mountRepositories(
       mappingsFor: (c, id) => mappingsForCaller(c, deps.store, id),
     },
   };
+  // Likes by this hub's users and its own download counts, never huggingface.co's (issue 38).
+  const engagement = engagementService(deps.store, (actor, repo) => access.can(actor, "read", repo));
+  repoDeps.engagement = engagement;
+  repoDeps.downloads = createDownloadCounter({
+    libraryOf: async (id) => (await deps.store.models.get(id))?.library_name,
+    addDownloads: (increments) => deps.store.engagement.addDownloads(increments),
+    onError: (error) => deps.logger?.log("error", "counting downloads failed", { error }),
+  });
+  app.route("/api/users", userLikesRoutes(engagement));
+  app.route("/api", trendingRoutes(engagement));
   app.route(
     CAS_PATH,
     xetCasRoutes({

@@ -16,6 +16,7 @@ import { AUDIT_ROWS } from "./__fixtures__/matrix/audit-rows.js";
 import { CALLERS, type Caller, type Row } from "./__fixtures__/matrix/callers.js";
 import { CATALOGUE_ROWS } from "./__fixtures__/matrix/catalogue-rows.js";
 import { COLLECTION_ROWS, seedCollections } from "./__fixtures__/matrix/collection-rows.js";
+import { ENGAGEMENT_ROWS } from "./__fixtures__/matrix/engagement-rows.js";
 import { fixture, PRIVATE, seedMatrix } from "./__fixtures__/matrix/fixture.js";
 import { OWN_PROVIDER_ROWS } from "./__fixtures__/matrix/own-provider-rows.js";
 import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
@@ -28,6 +29,7 @@ const TABLE: Row[] = [
   ...CATALOGUE_ROWS,
   ...ACCOUNT_ROWS,
   ...REPO_ROWS,
+  ...ENGAGEMENT_ROWS,
   ...XET_CAS_ROWS,
   ...OWN_PROVIDER_ROWS,
   ...VIEWER_ROWS,

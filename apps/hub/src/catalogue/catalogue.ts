@@ -19,6 +19,11 @@ export interface Catalogue {
   /** Each record, with the public `_id` it came with (kept as the stored model's `_id`). */
   models: Array<ModelData & { _id?: string }>;
   mappings: Array<{ modelId: string; provider: string; mapping: ProviderMapping }>;
+  /**
+   * Where the records' downloads, likes and trending score come from when they are another site's figures
+   * (a catalogue directory's `figures.json`): kept apart and labelled, never taken for this hub's counts.
+   */
+  figuresSource?: string;
 }
 
 /**
@@ -108,7 +113,20 @@ async function writeCatalogue(
   tables: StoreTables,
   catalogue: Catalogue,
 ): Promise<{ models: number; mappings: number }> {
-  for (const { _id, ...model } of catalogue.models) await tables.models.upsert(model, _id);
+  for (const { _id, ...model } of catalogue.models) {
+    if (catalogue.figuresSource === undefined) {
+      await tables.models.upsert(model, _id);
+      continue;
+    }
+    // Another site's figures: kept labelled; this hub's own counters start at nothing.
+    const { downloads = 0, likes = 0, trendingScore: _trending, ...rest } = model;
+    const stored = await tables.models.upsert({ ...rest, downloads: 0, likes: 0, trendingScore: 0 }, _id);
+    await tables.engagement.setSourceFigures(stored.id, {
+      source: catalogue.figuresSource,
+      downloads,
+      likes,
+    });
+  }
   for (const { modelId, provider, mapping } of catalogue.mappings) {
     if (!(await tables.models.get(modelId))) {
       throw new InvalidInputError(`mappings["${modelId}"]: no such model in the catalogue or the hub.`);
@@ -131,11 +149,20 @@ function readJson(path: string): unknown {
 /** Reads `models.json` and (optionally) `mappings.json` from a catalogue directory. */
 export function readCatalogueDir(dir: string, knownProviders: readonly string[] | undefined): Catalogue {
   const mappingsPath = join(dir, "mappings.json");
-  return parseCatalogue(
+  const figuresPath = join(dir, "figures.json");
+  const catalogue = parseCatalogue(
     readJson(join(dir, "models.json")),
     existsSync(mappingsPath) ? readJson(mappingsPath) : undefined,
     knownProviders,
   );
+  const figures = existsSync(figuresPath) ? readJson(figuresPath) : undefined;
+  if (figures !== undefined) {
+    if (!isObject(figures) || typeof figures.source !== "string" || !figures.source) {
+      throw new InvalidInputError(`${figuresPath}: expected {"source": "<where the figures come from>"}.`);
+    }
+    catalogue.figuresSource = figures.source;
+  }
+  return catalogue;
 }
 
 /**

@@ -52,10 +52,12 @@ const parameterCount = (model: CatalogueModel) => model.safetensors?.total ?? mo
 const asList = (value: string | string[] | undefined) => (value === undefined ? [] : [value].flat());
 
 const SORT_KEYS: Record<string, (model: CatalogueModel) => number | string> = {
-  trendingScore: (m) => m.trendingScore,
-  likes30d: (m) => m.likes, // no like history is kept: the likes a model has now
-  downloads: (m) => m.downloads,
-  likes: (m) => m.likes,
+  // The catalogue's downloads, likes and trending score are huggingface.co's (catalogue/figures.json): kept
+  // apart and labelled, so this hub's own counters start at 0 and these sorts order a fresh hub by id.
+  trendingScore: () => 0,
+  likes30d: () => 0,
+  downloads: () => 0,
+  likes: () => 0,
   // The catalogue's own date, or (left out there) the one the hub gave the model when it seeded it.
   createdAt: (m) => m.createdAt ?? seededDates.get(m.id)!.createdAt,
   lastModified: (m) => m.lastModified ?? seededDates.get(m.id)!.lastModified,
@@ -369,7 +371,7 @@ describe("@huggingface/hub listModels against the hub", () => {
     }
     expect(models.map((m) => m.name)).toEqual(expected(() => true, "downloads").slice(0, 4));
     const top = catalogue.find((m) => m.id === models[0]!.name)!;
-    expect(models[0]).toMatchObject({ author: top.author, downloadsAllTime: top.downloads, spaces: [] });
+    expect(models[0]).toMatchObject({ author: top.author, downloadsAllTime: 0, spaces: [] });
     expect(models[0]!.filePaths).toEqual(top.siblings!.map((file) => file.rfilename));
   });
 });

@@ -1,4 +1,6 @@
 import type { Context } from "hono";
+import type { DownloadCounter } from "../catalogue/download-counter.js";
+import type { EngagementService } from "../catalogue/engagement-service.js";
 import type { ProviderMappings } from "../catalogue/mapping-record.js";
 import { fieldsFor, modelView, needsMappings, parseExpand } from "../catalogue/model-view.js";
 import { repoCardTags, spaceSdk } from "../derive/derive-repo-card.js";
@@ -53,6 +55,10 @@ export interface RepoReadDeps extends RepoTargetDeps {
   offloadPrefix?: string;
   /** The content scanner (scan-port.ts): security statuses, reports, SCAN_POLICY. Unset: files are unscanned. */
   scanning?: RepoScanning;
+  /** Likes and this hub's own download counts (catalogue/engagement-service.ts). Unset: none are kept. */
+  engagement?: EngagementService;
+  /** Counts file downloads off the response path (catalogue/download-counter.ts). Unset: none are counted. */
+  downloads?: Pick<DownloadCounter, "record">;
 }
 
 /** Fields only a repository has (on top of a model record's), accepted by `expand[]`. */
@@ -172,7 +178,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
       _id: repo.key.toString(16).padStart(24, "0"),
       id: repo.id,
       tags: repoCardTags(repo.type, card.cardData),
-      likes: 0,
+      likes: (await deps.engagement?.likesOf(deps.access.actor(c), repo))?.likes ?? 0,
       downloads: 0,
       ...card,
     };

@@ -16,6 +16,7 @@ import { xetTokenHandler } from "../lfs-xet/xet-token-routes.js";
 import { askAccess, myAccessRequest, userAccessRequests } from "./access-requests-routes.js";
 import { repoCompare } from "./compare-routes.js";
 import { repoDuplicate } from "./duplicate-routes.js";
+import { repoLike, repoLikers } from "./like-routes.js";
 import {
   authCheckAccess,
   type RepoReadDeps,
@@ -105,6 +106,11 @@ const REPO_API: readonly {
   { method: "GET", action: "ask-access", access: "read", tail: true, handler: myAccessRequest },
   { method: "GET", action: "user-access-request", access: "admin", tail: true, handler: userAccessRequests },
   { method: "POST", action: "user-access-request", access: "admin", tail: true, handler: userAccessRequests },
+  // Likes by this hub's users: whoever may read a repository may like it (once signed in).
+  { method: "GET", action: "like", access: "read", tail: false, handler: repoLike },
+  { method: "POST", action: "like", access: "read", tail: false, handler: repoLike },
+  { method: "DELETE", action: "like", access: "read", tail: false, handler: repoLike },
+  { method: "GET", action: "likers", access: "read", tail: false, handler: repoLikers },
   { method: "GET", action: "discussions", access: "read", tail: true, handler: repoDiscussions },
   { method: "POST", action: "discussions", access: "discuss", tail: true, handler: repoDiscussions },
   {

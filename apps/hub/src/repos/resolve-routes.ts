@@ -66,6 +66,9 @@ export function resolveFile(deps: RepoReadDeps, mode: "resolve" | "raw"): Handle
     if (deps.scanning && !(mode === "raw" && file.lfs)) {
       await deps.scanning.assertServable(repo, file, mirrorFetch(deps, repo, commitOid, file));
     }
+    // A GET of a file counts toward the repository's downloads when its library's rule says so (HEADs never:
+    // huggingface_hub checks each cached file with one). Only an entry in memory here; written in batches.
+    if (mode === "resolve" && c.req.method === "GET") deps.downloads?.record(repo, path);
     // An LFS file whose content is stored through Xet: Xet-capable clients are told its file hash and where to
     // get a read token; everyone else gets the bytes, reconstructed here.
     const xetFile = file.lfs && deps.cas ? await deps.cas.fileOfContent(repo.key, file.sha256) : undefined;

@@ -117,6 +117,17 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     repo.key,
   );
 
+  // Engagement: a like, a day's downloads (past 2^31: BIGINT), a catalogue record's source figures.
+  await store.engagement.like(ada.id, repo.key, repo.id);
+  await store.engagement.addDownloads([
+    { repoKey: repo.key, day: "2026-11-29", downloads: 3_000_000_000, modelId: repo.id },
+  ]);
+  await store.engagement.setSourceFigures(repo.id, {
+    source: "huggingface.co",
+    downloads: 6_800_000,
+    likes: 4,
+  });
+
   // The mirror: a mirrored repository's ref check, declared LFS content (past 2 GiB: BIGINT on PostgreSQL),
   // and an upstream xorb chunk mapped to a local chunk.
   await store.repos.insert({

@@ -3,6 +3,7 @@ import { createOidcIdentitiesTable } from "../accounts/oidc-identities-table.js"
 import { createOrgInvitesTable } from "../accounts/org-invites-table.js";
 import { createSqlAccountsStore } from "../accounts/sql-accounts-store.js";
 import { createAuditTable } from "../audit/audit-table.js";
+import { createEngagementTable } from "../catalogue/engagement-table.js";
 import { refreshLocalApps } from "../catalogue/local-apps.js";
 import { createMappingsTable } from "../catalogue/mappings-table.js";
 import { createModelsTable } from "../catalogue/models-table.js";
@@ -86,6 +87,8 @@ function bindTables(q: Queryable, now: () => Date) {
     audit: createAuditTable(q),
     /** The full-text and id search index over repositories (search/search-table.ts). */
     search: createSearchTable(q),
+    /** This hub's own likes and download counts, and a catalogue's source figures (catalogue/engagement-table.ts). */
+    engagement: createEngagementTable(q, now),
     meta: createMetaTable(q),
   };
 }
