@@ -58,6 +58,7 @@ import { CAS_PATH, xetCasRoutes } from "./lfs-xet/cas-routes.js";
 import { createCasService } from "./lfs-xet/cas-service.js";
 import { createLfsService } from "./lfs-xet/lfs-service.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
+import { quotaRoutes } from "./limits/quota-routes.js";
 import { rateLimitMiddleware } from "./limits/rate-limit-middleware.js";
 import type { RateLimitPolicy } from "./limits/rate-limit-policy.js";
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter.js";
@@ -650,6 +651,10 @@ function mountRepositories(
     casUrl: `${publicUrl}${CAS_PATH}`,
   });
   const scanner = deps.scanning ? assembleScanning(deps, deps.scanning, deps.blobs, cas) : undefined;
+  // Usage is shown whether or not STORAGE_QUOTAS sets limits; uploads are checked only when it does.
+  const quotaService = createStorageQuotas(deps.store, deps.storageQuotas);
+  const storageQuotas = deps.storageQuotas ? quotaService : undefined;
+  app.route("/api/quotas", quotaRoutes({ quotas: quotaService }));
   // Set below once the repositories exist: the commit hook queues conversions through it.
   let viewer: ViewerService | undefined;
   const repos = createRepoService({
@@ -732,7 +737,7 @@ function mountRepositories(
     discussions: createDiscussionsService({ store: deps.store, repos, events }),
     claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),
     accessRequests: createAccessRequestsService(deps.store, audit),
-    quotas: deps.storageQuotas ? createStorageQuotas(deps.store, deps.storageQuotas) : undefined,
+    quotas: storageQuotas,
     catalogue: {
       model: (id) => deps.store.models.get(id),
       countChildren: (id) => deps.store.models.countChildren(id),
@@ -756,6 +761,7 @@ function mountRepositories(
       signer: xetSigner,
       holdsContent: (repoKey, sha256) => deps.store.repos.repoHoldsContent(repoKey, sha256),
       assertServable: scanner?.assertContentServable,
+      quotas: storageQuotas,
     }),
   );
   const lfsDownloads = createLfsDownloads({ meta: deps.store.meta, repos, cas, scanning: scanner });

@@ -19,6 +19,7 @@ import { COLLECTION_ROWS, seedCollections } from "./__fixtures__/matrix/collecti
 import { ENGAGEMENT_ROWS } from "./__fixtures__/matrix/engagement-rows.js";
 import { fixture, PRIVATE, seedMatrix } from "./__fixtures__/matrix/fixture.js";
 import { OWN_PROVIDER_ROWS } from "./__fixtures__/matrix/own-provider-rows.js";
+import { QUOTA_ROWS } from "./__fixtures__/matrix/quota-rows.js";
 import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
 import { hubRoutes, routesWithoutRows } from "./__fixtures__/matrix/route-inventory.js";
 import { SEARCH_ROWS } from "./__fixtures__/matrix/search-rows.js";
@@ -36,6 +37,7 @@ const TABLE: Row[] = [
   ...COLLECTION_ROWS,
   ...WEBHOOK_ROWS,
   ...AUDIT_ROWS,
+  ...QUOTA_ROWS,
   ...SEARCH_ROWS,
 ];
 

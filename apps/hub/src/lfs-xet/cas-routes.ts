@@ -12,6 +12,7 @@ import { readBodyBytes } from "../http/body.js";
 import { parseRange } from "../http/byte-range.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { requestStream } from "../http/request-stream.js";
+import type { XetQuotaCheck } from "../limits/storage-quotas.js";
 import { CasBusyError, CasRejectedError, type CasService, toReconstructionV2 } from "./cas-service.js";
 import { isHashHex } from "./hashes.js";
 import { type XetGrant, type XetSigner, XetTokenError } from "./xet-tokens.js";
@@ -31,6 +32,8 @@ export interface XetCasDeps {
    * scanning/scan-service.ts). Unset: every content is served.
    */
   assertServable?(repoKey: number, sha256: string): Promise<void>;
+  /** Storage quotas (limits/storage-quotas.ts), asked before a xorb's or shard's bytes are kept; unset: none. */
+  quotas?: XetQuotaCheck;
 }
 
 class CasBadRequestError extends HubError {
@@ -91,19 +94,29 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
   const app = new Hono<HubEnv>();
 
   app.post("/v1/xorbs/:prefix/:hash", async (c) => {
-    grantOf(c, deps, "write");
+    const grant = grantOf(c, deps, "write");
     if (c.req.param("prefix") !== "default")
       throw new InvalidInputError("The xorb prefix must be 'default'.");
     const hash = hashParam(c, "hash");
-    if (Number(c.req.header("Content-Length") ?? "0") > MAX_XORB_BYTES)
-      throw new PayloadTooLargeError(MAX_XORB_BYTES);
-    return c.json({ was_inserted: await rejected(() => deps.cas.uploadXorb(hash, requestStream(c))) });
+    const declared = Number(c.req.header("Content-Length") ?? Number.NaN);
+    if (declared > MAX_XORB_BYTES) throw new PayloadTooLargeError(MAX_XORB_BYTES);
+    // A xorb stored already adds no bytes; otherwise the quota is asked before the body is read, with the
+    // declared length (without one, the most a xorb may be).
+    if (deps.quotas && !(await deps.cas.xorb(hash))) {
+      await deps.quotas.assertXorbRoom(grant.repoKey, Number.isFinite(declared) ? declared : MAX_XORB_BYTES);
+    }
+    const inserted = await rejected(() => deps.cas.uploadXorb(hash, requestStream(c)));
+    if (inserted && deps.quotas) {
+      const stored = await deps.cas.xorb(hash);
+      await deps.quotas.xorbStored(grant.repoKey, hash, stored?.size ?? declared);
+    }
+    return c.json({ was_inserted: inserted });
   });
 
   app.post("/v1/shards", async (c) => {
     const grant = grantOf(c, deps, "write");
     const body = await readBodyBytes(c, MAX_SHARD_BYTES);
-    await rejected(() => deps.cas.uploadShard(body, grant.repoKey));
+    await rejected(() => deps.cas.uploadShard(body, grant.repoKey, deps.quotas));
     return c.json({ result: 1 });
   });
 

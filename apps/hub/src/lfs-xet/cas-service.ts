@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
 import { createBLAKE3 } from "hash-wasm";
+import type { XetQuotaCheck } from "../limits/storage-quotas.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import { hashesEqual, hashToHex, hexToHash, loadXetHashing, type XetHashing } from "./hashes.js";
 import { parseShard, type ShardFileInfo, serializeShard } from "./shard.js";
@@ -180,7 +181,11 @@ export function createCasService(deps: CasDeps) {
      * false one would make a path serve other bytes than its commit recorded), then registers the files for
      * `repoKey`. Nothing is registered unless everything checks out.
      */
-    async uploadShard(body: Uint8Array, repoKey: number): Promise<number> {
+    async uploadShard(
+      body: Uint8Array,
+      repoKey: number,
+      quotas?: Pick<XetQuotaCheck, "assertShardRoom" | "shardRegistered">,
+    ): Promise<number> {
       const hashing = await loadXetHashing();
       let shard: ReturnType<typeof parseShard>;
       try {
@@ -198,12 +203,22 @@ export function createCasService(deps: CasDeps) {
         const checked = await checkFile(file, hashing);
         files.push({ ...checked, sha256: await checkedSha256(checked) });
       }
+      // The xorbs holding the files' bytes (a shard's xorb section may be empty: the terms name them).
+      const xorbHashes = [
+        ...new Set([
+          ...shard.xorbs.map((xorb) => hashToHex(xorb.xorbHash)),
+          ...files.flatMap((file) => file.terms.map((term) => term.xorb)),
+        ]),
+      ];
+      // Refused before anything is registered: a quota exceeded leaves the shard unknown.
+      await quotas?.assertShardRoom(repoKey, files, xorbHashes);
       try {
         await deps.gc.registerFiles(files, repoKey);
       } catch (error) {
         if (error instanceof XorbNotStoredError) throw new CasRejectedError(error.message);
         throw error;
       }
+      await quotas?.shardRegistered(repoKey, files, xorbHashes);
       return files.length;
     },
 

@@ -1,4 +1,4 @@
-import type { Queryable } from "../store/database.js";
+import { placeholders, type Queryable } from "../store/database.js";
 
 /**
  * Storage an owner's repositories reference (repo_contents), each distinct content counted once per owner and
@@ -29,6 +29,63 @@ export function createStorageUsageTable(q: Queryable) {
         [owner, isPrivate ? 1 : 0, ...sha256s],
       );
       return new Set(rows.map((row) => row.sha256));
+    },
+    /**
+     * Bytes uploaded through Xet to the owner's repositories of that visibility since `since` (ISO) that no
+     * commit of theirs references yet (quota_pending_uploads, migration 42), leaving out `except`'s items.
+     */
+    async pending(
+      owner: string,
+      isPrivate: boolean,
+      since: string,
+      except?: { repoKey: number; items: readonly string[] },
+    ): Promise<number> {
+      const skip = except && except.items.length > 0 ? except : undefined;
+      const row = await q.get<{ total: number | string | null }>(
+        `SELECT sum(p.size) AS total FROM quota_pending_uploads p JOIN repos r ON r.id = p.repo_id
+         WHERE lower(r.owner) = lower(?) AND r.private = ? AND p.created_at > ?
+         ${skip ? `AND NOT (p.repo_id = ? AND p.item IN (${placeholders(skip.items)}))` : ""}
+         AND (p.sha256 IS NULL OR NOT EXISTS (
+           SELECT 1 FROM repo_contents c JOIN repos o ON o.id = c.repo_id
+           WHERE c.sha256 = p.sha256 AND lower(o.owner) = lower(?) AND o.private = ?))`,
+        [
+          owner,
+          isPrivate ? 1 : 0,
+          since,
+          ...(skip ? [skip.repoKey, ...skip.items] : []),
+          owner,
+          isPrivate ? 1 : 0,
+        ],
+      );
+      return Number(row?.total ?? 0);
+    },
+    /** Records uploaded items of a repository as pending (a repeated item keeps its first time). */
+    async addPending(
+      repoKey: number,
+      items: readonly { item: string; sha256?: string; size: number }[],
+      at: string,
+    ): Promise<void> {
+      for (const entry of items) {
+        await q.run(
+          `INSERT INTO quota_pending_uploads (repo_id, item, sha256, size, created_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT DO NOTHING`,
+          [repoKey, entry.item, entry.sha256 ?? null, entry.size, at],
+        );
+      }
+    },
+    /** Forgets pending items of a repository (xorbs a shard turned into files). */
+    async removePending(repoKey: number, items: readonly string[]): Promise<void> {
+      for (let at = 0; at < items.length; at += 500) {
+        const batch = items.slice(at, at + 500);
+        await q.run(
+          `DELETE FROM quota_pending_uploads WHERE repo_id = ? AND item IN (${placeholders(batch)})`,
+          [repoKey, ...batch],
+        );
+      }
+    },
+    /** Drops pending rows recorded before `before` (ISO): they no longer count. */
+    async prunePending(before: string): Promise<void> {
+      await q.run("DELETE FROM quota_pending_uploads WHERE created_at <= ?", [before]);
     },
   };
 }

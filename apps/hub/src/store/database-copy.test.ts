@@ -116,6 +116,15 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     [{ hash: hex64(), sha256: hex64(), size: 120, terms: [{ xorb, start: 0, end: 1, size: 120 }] }],
     repo.key,
   );
+  // Quotas: a xorb and a file uploaded through Xet that no commit references yet (5 GB: BIGINT).
+  await store.storageUsage.addPending(
+    repo.key,
+    [
+      { item: xorb, size: 5_000_000_000 },
+      { item: hex64(), sha256: hex64(), size: 120 },
+    ],
+    new Date().toISOString(),
+  );
 
   // Engagement: a like, a day's downloads (past 2^31: BIGINT), a catalogue record's source figures.
   await store.engagement.like(ada.id, repo.key, repo.id);
