@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { LOCAL_APPS, type LocalApp, type ModelData, type PipelineType } from "@modelhub/tasks";
+import { indexedSearchMatchSql } from "../search/search-match-sql.js";
 import { type Dialect, placeholders } from "../store/database.js";
 
 /** Every sort the public hub accepts for model listings. */
@@ -153,7 +154,10 @@ export interface ModelFilters {
   visibleTo?: VisibleModels;
   /** Case-insensitive substring of the id, or (with `searchRanked`) a match of the search index. */
   search?: string;
-  /** The search index's ids for `search`, best first (search/search-service.ts); they match too. */
+  /**
+   * The search index's ids for `search`, best first (search/search-service.ts); they match too. Given (even
+   * empty), the index is current and also finds the ids containing `search`.
+   */
   searchRanked?: readonly string[];
   author?: string;
   pipelineTag?: PipelineType | string;
@@ -224,7 +228,12 @@ export function modelFilterSql(
   const where: string[] = [visibility.where];
   const params: unknown[] = [...visibility.params];
   const ranked = filters.search && filters.searchRanked?.length ? filters.searchRanked : undefined;
-  if (filters.search) {
+  if (filters.search && filters.searchRanked) {
+    // The search ran, so its index is current: it answers "the id contains" too (no scan).
+    const match = indexedSearchMatchSql(dialect, "model", "id", filters.search, ranked !== undefined);
+    where.push(match.sql);
+    params.push(...match.params);
+  } else if (filters.search) {
     where.push(searchMatchSql(dialect, "id", ranked));
     params.push(filters.search);
   }

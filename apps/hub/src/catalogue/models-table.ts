@@ -252,8 +252,18 @@ export function createModelsTable(q: Queryable, now: () => Date) {
         where.push(`(${sortBy} ${comparison} ? OR (${sortBy} = ? AND id > ?))`);
         params.push(query.after.value, query.after.value, query.after.id);
       }
-      const sql = `${ranked?.sql ?? ""}SELECT *, ${sortBy} AS sort_value FROM models ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-        ORDER BY ${sortBy} ${order}, id ASC LIMIT ?`;
+      const filtered = where.length ? `WHERE ${where.join(" AND ")}` : "";
+      // Ranked by the search: the page's ids are picked first from narrow rows (the id and visibility
+      // columns, an index of migration 41), and only the page's whole rows read: a search can match
+      // thousands of ids, and sorting their whole rows (cards included) was most of its cost.
+      const sql =
+        query.sort === "relevance"
+          ? `${ranked?.sql ?? ""}SELECT models.*, p.page_value AS sort_value FROM (
+               SELECT id AS page_id, ${sortBy} AS page_value FROM models ${filtered}
+               ORDER BY ${sortBy} ${order}, id ASC LIMIT ?
+             ) p JOIN models ON models.id = p.page_id ORDER BY p.page_value ${order}, models.id ASC`
+          : `${ranked?.sql ?? ""}SELECT *, ${sortBy} AS sort_value FROM models ${filtered}
+             ORDER BY ${sortBy} ${order}, id ASC LIMIT ?`;
       params.push(query.limit + 1);
       const rows = await q.all<ModelRow>(sql, [...(ranked?.params ?? []), ...params]);
       const page = rows.slice(0, query.limit);

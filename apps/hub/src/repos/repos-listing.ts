@@ -6,6 +6,7 @@ import {
   searchScoreSql,
   type VisibleModels,
 } from "../catalogue/model-filters.js";
+import { indexedSearchMatchSql } from "../search/search-match-sql.js";
 import { type Dialect, placeholders, type Queryable } from "../store/database.js";
 import { type RepoRecord, type RepoRow, type RepoType, repoFromRow } from "./repos-table.js";
 
@@ -26,7 +27,10 @@ export interface RepoListQuery {
   type: RepoType;
   /** Case-insensitive substring of the id, or (with `searchRanked`) a match of the search index. */
   search?: string;
-  /** The search index's ids for `search`, best first (search/search-service.ts); they match too. */
+  /**
+   * The search index's ids for `search`, best first (search/search-service.ts); they match too. Given (even
+   * empty), the index is current and also finds the ids containing `search`.
+   */
   searchRanked?: readonly string[];
   author?: string;
   /** Which private repositories the caller may see (auth/authorize.ts `visibility`). */
@@ -66,7 +70,12 @@ function filterSql(dialect: Dialect, query: Omit<RepoListQuery, "sort" | "direct
     where.push(`(${parts.join(" OR ")})`);
   }
   const ranked = query.search && query.searchRanked?.length ? query.searchRanked : undefined;
-  if (query.search) {
+  if (query.search && query.searchRanked) {
+    // The search ran, so its index is current: it answers "the id contains" too (no scan).
+    const match = indexedSearchMatchSql(dialect, query.type, "name", query.search, ranked !== undefined);
+    where.push(match.sql);
+    params.push(...match.params);
+  } else if (query.search) {
     where.push(searchMatchSql(dialect, "name", ranked));
     params.push(query.search);
   }
@@ -109,12 +118,18 @@ export function createReposListing(q: Queryable) {
         }
       }
       const tie = column === "name" ? "" : ", name ASC";
-      const rows = await q.all<ListedRow>(
-        `${ranked?.sql ?? ""}SELECT id, type, name, owner, private, gated, created_at, last_modified, tags, sdk,
-           ${query.sort === "relevance" ? column : "0"} AS relevance FROM repos
-         WHERE ${where.join(" AND ")} ORDER BY ${column} ${order}${tie} LIMIT ?`,
-        [...(ranked?.params ?? []), ...params, query.limit + 1],
-      );
+      const fields = "id, type, name, owner, private, gated, created_at, last_modified, tags, sdk";
+      // Ranked by the search: the page is picked from narrow rows first (the name and visibility columns,
+      // an index of migration 41), then only its whole rows read (see models-table.ts `list`).
+      const sql =
+        query.sort === "relevance"
+          ? `${ranked?.sql ?? ""}SELECT ${fields.replace(/(\w+)/g, "r.$1")}, p.page_value AS relevance FROM (
+               SELECT id AS page_id, ${column} AS page_value FROM repos WHERE ${where.join(" AND ")}
+               ORDER BY ${column} ${order}${tie} LIMIT ?
+             ) p JOIN repos r ON r.id = p.page_id ORDER BY p.page_value ${order}, r.name ASC`
+          : `${ranked?.sql ?? ""}SELECT ${fields}, 0 AS relevance FROM repos
+             WHERE ${where.join(" AND ")} ORDER BY ${column} ${order}${tie} LIMIT ?`;
+      const rows = await q.all<ListedRow>(sql, [...(ranked?.params ?? []), ...params, query.limit + 1]);
       return {
         rows: rows.slice(0, query.limit).map((row) => ({
           ...repoFromRow(row),

@@ -1,6 +1,7 @@
 import type { Store } from "../store/store.js";
 import {
   idQuery,
+  queryPhrases,
   queryTerms,
   type RankedHit,
   rankCandidates,
@@ -50,9 +51,10 @@ export function createSearchService(store: Pick<Store, "search" | "writeTransact
     async rank(query: string, types: readonly SearchType[]): Promise<RankedHit[]> {
       if (!query.trim()) return [];
       if (await store.search.hasPending()) await refresh();
-      const terms = queryTerms(query);
-      const text = await store.search.textCandidates(terms, types);
-      const ids = await store.search.idCandidates(idQuery(query), types);
+      const text = await store.search.textCandidates(queryPhrases(query), types);
+      // Typos are looked for in what is typed as an id (one word); several words are matched as text,
+      // and as an id only exactly (`bert base` -> `bert-base`): their pieces would be in most ids.
+      const ids = await store.search.idCandidates(idQuery(query), types, { typos: !/\s/.test(query.trim()) });
       return rankCandidates(query, [...text, ...ids]);
     },
 

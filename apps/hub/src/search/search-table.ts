@@ -1,8 +1,9 @@
 import { placeholders, type Queryable } from "../store/database.js";
+import { likeContaining, MIN_INDEXED_TEXT, trigramPhrase } from "./search-match-sql.js";
 import { QUEUE_UNINDEXED } from "./search-migration.js";
 import {
   type Candidate,
-  plainTrigrams,
+  idPieces,
   type SearchDocument,
   type SearchSource,
   type SearchType,
@@ -169,19 +170,22 @@ export function createSearchTable(q: Queryable) {
     },
 
     /**
-     * Repositories whose text matches every term (the last one also as a prefix: the query may be typed
-     * still), best first, with the database's relevance (higher is better).
+     * Repositories whose text matches every phrase (search-text.ts `queryPhrases`; the last one also as a
+     * prefix: the query may be typed still), best first, with the database's relevance (higher is better).
      */
     async textCandidates(
-      terms: readonly string[],
+      phrases: readonly (readonly string[])[],
       types: readonly SearchType[],
       limit = MAX_CANDIDATES,
     ): Promise<Candidate[]> {
-      if (terms.length === 0 || types.length === 0) return [];
-      const last = terms.length - 1;
+      if (phrases.length === 0 || types.length === 0) return [];
+      const last = phrases.length - 1;
       if (sqlite) {
-        const expression = terms
-          .map((term, i) => (i === last ? `("${term}" OR "${term}"*)` : `"${term}"`))
+        const expression = phrases
+          .map((words, i) => {
+            const phrase = `"${words.join(" ")}"`;
+            return i === last ? `(${phrase} OR ${phrase}*)` : phrase;
+          })
           .join(" AND ");
         const rows = await q.all<{ type: SearchType; name: string; relevance: number }>(
           `SELECT d.type, d.name, -bm25(search_text, 10.0, 3.0, 5.0, 6.0, 1.0) AS relevance
@@ -196,7 +200,14 @@ export function createSearchTable(q: Queryable) {
           text: row.relevance,
         }));
       }
-      const expression = terms.map((term, i) => (i === last ? `(${term} | ${term}:*)` : term)).join(" & ");
+      const expression = phrases
+        .map((words, i) =>
+          words
+            .map((word, j) => (i === last && j === words.length - 1 ? `(${word} | ${word}:*)` : word))
+            .join(" <-> "),
+        )
+        .map((phrase) => `(${phrase})`)
+        .join(" & ");
       const rows = await q.all<{ type: SearchType; name: string; relevance: number }>(
         `SELECT type, name, ts_rank(document, query) AS relevance
          FROM search_docs, to_tsquery('english', ?) AS query
@@ -211,29 +222,33 @@ export function createSearchTable(q: Queryable) {
       }));
     },
 
-    /** Repositories whose id contains `idQuery` or looks like it (typos), by trigrams; unordered. */
+    /**
+     * Repositories whose id contains `idQuery` or (with `typos`) one of its pieces (search-text.ts
+     * `idPieces`: an id with a typo or two still contains one), best first by the database's measure (bm25 of the pieces on SQLite,
+     * pg_trgm's word similarity on PostgreSQL); rankCandidates decides the order.
+     */
     async idCandidates(
       idQuery: string,
       types: readonly SearchType[],
+      options: { typos: boolean } = { typos: true },
       limit = MAX_CANDIDATES,
     ): Promise<Candidate[]> {
-      if (idQuery.length < 3 || types.length === 0) return [];
+      if (idQuery.length < MIN_INDEXED_TEXT || types.length === 0) return [];
+      const pieces = options.typos ? idPieces(idQuery) : [idQuery];
       if (sqlite) {
-        const grams = plainTrigrams(idQuery).filter((gram) => !gram.includes('"'));
-        if (grams.length === 0) return [];
         const rows = await q.all<{ type: SearchType; name: string }>(
           `SELECT d.type, d.name FROM search_ids JOIN search_docs d ON d.doc_id = search_ids.rowid
            WHERE search_ids MATCH ? AND d.type IN (${placeholders(types)})
            ORDER BY rank LIMIT ?`,
-          [grams.map((gram) => `"${gram}"`).join(" OR "), ...types, limit],
+          [pieces.map(trigramPhrase).join(" OR "), ...types, limit],
         );
         return rows.map((row) => ({ type: row.type, name: row.name }));
       }
       const rows = await q.all<{ type: SearchType; name: string }>(
         `SELECT type, name FROM search_docs
-         WHERE (key % ? OR ? <% key) AND type IN (${placeholders(types)})
+         WHERE (${pieces.map(() => "key LIKE ? ESCAPE '\\'").join(" OR ")}) AND type IN (${placeholders(types)})
          ORDER BY word_similarity(?, key) DESC, key LIMIT ?`,
-        [idQuery, idQuery, ...types, idQuery, limit],
+        [...pieces.map(likeContaining), ...types, idQuery, limit],
       );
       return rows.map((row) => ({ type: row.type, name: row.name }));
     },

@@ -64,9 +64,43 @@ export function queryTerms(query: string): string[] {
   ].slice(0, 8);
 }
 
+/**
+ * A query's terms grouped as typed: the words of one token without spaces (`topic-nlp`, `bert-base`) are a
+ * phrase, found only next to each other, as a tag or an id holds them (also much cheaper to match than each
+ * word anywhere: `topic` is in every tag). Words as queryTerms keeps them; a token that lost a word to that
+ * filter gives its words apart, since the dropped word leaves a gap between them in the index.
+ */
+export function queryPhrases(query: string): string[][] {
+  const phrases = new Map<string, string[]>();
+  for (const token of query.toLowerCase().split(/\s+/)) {
+    const words = token.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const kept = words.filter((word) => word.length >= 2 && !STOP_WORDS.has(word));
+    const groups = kept.length > 1 && kept.length === words.length ? [kept] : kept.map((word) => [word]);
+    for (const group of groups) phrases.set(group.join(" "), group);
+  }
+  return [...phrases.values()].slice(0, 8);
+}
+
 /** A query as an id would be written: lower case, no spaces (`Bert Base` -> `bert-base` is not guessed). */
 export function idQuery(query: string): string {
   return query.trim().toLowerCase().replace(/\s+/g, "-").slice(0, 96);
+}
+
+/**
+ * Pieces of an id query such that an id a typo or two away from it still contains a whole piece: the query
+ * itself, and (from 8 characters) two or three consecutive pieces of at least 4 characters: one typo
+ * spoils at most the one or two pieces it falls in (`bret-base-uncasd` still contains `base-u`). Each piece is an indexed substring look-up (a
+ * trigram phrase, a pg_trgm LIKE): a few ids contain it, where a single trigram is in most of them.
+ */
+export function idPieces(query: string): string[] {
+  if (query.length < 8) return [query];
+  // Two or three pieces: more would be shorter and each in more ids (to rank), for typos that are rare.
+  const count = Math.max(2, Math.min(3, Math.floor(query.length / 5)));
+  const size = query.length / count;
+  const pieces = Array.from({ length: count }, (_, i) =>
+    query.slice(Math.round(i * size), Math.round((i + 1) * size)),
+  );
+  return [...new Set([query, ...pieces])];
 }
 
 /** The trigrams of a word list, as pg_trgm makes them: each word padded with two spaces before, one after. */
@@ -86,13 +120,6 @@ export function trigramSimilarity(a: string, b: string): number {
   let shared = 0;
   for (const gram of x) if (y.has(gram)) shared++;
   return shared / (x.size + y.size - shared);
-}
-
-/** The trigrams an FTS5 trigram index holds for a string (no padding): for the id candidates' query. */
-export function plainTrigrams(text: string): string[] {
-  const grams = new Set<string>();
-  for (let i = 0; i + 3 <= text.length; i++) grams.add(text.slice(i, i + 3));
-  return [...grams];
 }
 
 export interface Candidate {

@@ -168,6 +168,10 @@ describe("private repositories", () => {
       const typo = await get("/api/models?search=orbital-secrt", token);
       expect(secretIn(typo.body)).toBe(false);
       expect(typo.total).toBe("0");
+      // A part of the id: answered through the index's id trigrams, filtered like the rest.
+      const fragment = await get("/api/models?search=BITAL-sec", token);
+      expect(secretIn(fragment.body)).toBe(false);
+      expect(fragment.total).toBe("0");
       const quick = await get("/api/quicksearch?q=orbital&type=model", token);
       expect(quick.body).toMatchObject({ models: [], modelsCount: 0 });
       const full = await get("/api/search/full-text?q=satellite%20land%20cover", token);
@@ -179,6 +183,7 @@ describe("private repositories", () => {
   it("are found by those who may see them", async () => {
     const listing = await get("/api/models?search=satellite%20land%20cover", ada);
     expect(ids(listing.body)).toEqual(["acme/orbital-secret", "geo-lab/sat-segmenter"]);
+    expect(ids((await get("/api/models?search=BITAL-sec", ada)).body)).toEqual(["acme/orbital-secret"]);
     const quick = await get("/api/quicksearch?q=orbital&type=model", ada);
     expect(quick.body.models).toEqual([
       expect.objectContaining({ id: "acme/orbital-secret", private: true }),
