@@ -81,6 +81,9 @@ import { accountsRepoAccess, type RepoAccess, repoResource } from "./repos/repo-
 import type { RepoType } from "./repos/repo-records.js";
 import { FILE_IDS, repositoryRoutes } from "./repos/repo-routes.js";
 import { createRepoService } from "./repos/repo-service.js";
+import { createSpaceAppLinks } from "./spaces/space-app-links.js";
+import { createSpaceApps } from "./spaces/space-apps.js";
+import { spacesOriginApp } from "./spaces/spaces-origin.js";
 import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { noSecretBox, type SecretBox } from "./router/own-provider-secrets.js";
@@ -220,6 +223,12 @@ export interface AppDeps {
    * entries past the retention hourly). Entries are written whatever is given.
    */
   audit?: { retentionDays?: number; expose?(service: AuditService): void };
+  /**
+   * Static spaces' sites (spaces/, docs/decisions/static-spaces.md): SPACES_URL, where browsers reach the
+   * spaces origin, and `expose` to receive that origin's app (start-hub.ts serves it on its own port).
+   * Unset: spaces show their files only.
+   */
+  spaces?: { url: string; expose(app: Hono): void };
   /** True once shutdown began (start-hub.ts): `/readyz` then answers 503. */
   draining?: () => boolean;
   /** Prometheus metrics served at `/metrics`. */
@@ -569,8 +578,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   );
   app.route("/api/site", siteRoutes(site, { cardImageOrigins: deps.cardImageOrigins ?? [] }));
 
+  // Pages may frame the spaces origin (a static space's App tab), nothing else.
+  const webPolicy = webPagePolicy(deps.cardImageOrigins, deps.spaces ? [new URL(deps.spaces.url).origin] : []);
   const web = deps.webDist
-    ? createWebHandler(deps.webDist, webPagePolicy(deps.cardImageOrigins), (path, c) =>
+    ? createWebHandler(deps.webDist, webPolicy, (path, c) =>
         isAdminPage(path)
           ? // Administration pages exist for site admins only (the one authorization function decides).
             authorizer.authorize((c as Context<HubEnv>).get("actor"), "manage", { kind: "site" }).then(
@@ -765,6 +776,12 @@ function mountRepositories(
     }),
   );
   const lfsDownloads = createLfsDownloads({ meta: deps.store.meta, repos, cas, scanning: scanner });
+  if (deps.spaces) {
+    const links = createSpaceAppLinks({ meta: deps.store.meta });
+    repoDeps.spaceApps = createSpaceApps({ links, spacesUrl: deps.spaces.url });
+    const hubOrigins = [...new Set([new URL(publicUrl).origin, ...(deps.webhooks?.hubOrigins ?? [])])];
+    deps.spaces.expose(spacesOriginApp({ links, repos, cas, scanning: scanner, hubOrigins }));
+  }
   app.route(
     "/",
     repositoryRoutes({

@@ -21,6 +21,10 @@ export interface HubConfig extends BlobSettings {
   host: string;
   /** PUBLIC_URL: where users reach the hub; undefined means the listening address. */
   publicUrl: string | undefined;
+  /** SPACES_PORT: the spaces origin's port (static spaces' sites); default PORT + 1 (0 with PORT=0), or "off". */
+  spacesPort: number | "off";
+  /** SPACES_URL: where browsers reach the spaces origin; undefined means its listening address. */
+  spacesUrl: string | undefined;
   dataDir: string;
   /** DATABASE_URL: `postgres://...` selects PostgreSQL; unset keeps SQLite in DATA_DIR. */
   databaseUrl: string | undefined;
@@ -94,6 +98,30 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     } catch (error) {
       if (!(error instanceof PublicUrlError)) throw error;
       problems.push(error.message);
+    }
+  }
+  // The spaces origin: another port of the same host by default, so a space's script is another origin.
+  let spacesPort: number | "off" = port === 0 ? 0 : port + 1;
+  if (env.SPACES_PORT === "off") spacesPort = "off";
+  else if (env.SPACES_PORT) {
+    spacesPort = Number(env.SPACES_PORT);
+    if (!/^\d{1,5}$/.test(env.SPACES_PORT) || spacesPort > 65535 || (spacesPort === port && port !== 0))
+      problems.push(
+        `SPACES_PORT must be 0-65535 and differ from PORT (or "off" to serve no spaces' sites), got "${env.SPACES_PORT}".`,
+      );
+  } else if (port === 65535)
+    problems.push("PORT=65535 leaves no port for the spaces origin: set SPACES_PORT.");
+  let spacesUrl: string | undefined;
+  if (env.SPACES_URL) {
+    try {
+      spacesUrl = normalizePublicUrl(env.SPACES_URL);
+      if (publicUrl && new URL(spacesUrl).origin === new URL(publicUrl).origin)
+        problems.push(
+          "SPACES_URL must be another origin than PUBLIC_URL: spaces' scripts must not run as the hub.",
+        );
+    } catch (error) {
+      if (!(error instanceof PublicUrlError)) throw error;
+      problems.push(`SPACES_URL: ${error.message}`);
     }
   }
   const adminToken = env.ADMIN_TOKEN || undefined;
@@ -192,6 +220,8 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     port,
     host,
     publicUrl,
+    spacesPort,
+    spacesUrl,
     dataDir,
     databaseUrl,
     adminToken,

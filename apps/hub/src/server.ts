@@ -63,6 +63,8 @@ async function main(): Promise<void> {
     port: config.port,
     host: config.host,
     publicUrl: config.publicUrl,
+    spacesPort: config.spacesPort,
+    spacesUrl: config.spacesUrl,
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     usageRetentionDays: config.usageRetentionDays,
@@ -89,6 +91,7 @@ async function main(): Promise<void> {
   logger.log("info", "hub started", {
     url: hub.url,
     publicUrl: hub.publicUrl,
+    spacesUrl: hub.spacesUrl ?? "off",
     dataDir: config.dataDir,
     database: hub.store.db.description,
     blobStore:

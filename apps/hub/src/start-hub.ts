@@ -59,6 +59,13 @@ export interface StartHubOptions {
   host?: string;
   /** Where users reach the hub (a proxy's URL); every URL the hub writes starts with it. Default: `url`. */
   publicUrl?: string;
+  /**
+   * SPACES_PORT: the port of the spaces origin, where static spaces' sites are served (0 picks a free one;
+   * "off" serves none). Default 0.
+   */
+  spacesPort?: number | "off";
+  /** SPACES_URL: where browsers reach the spaces origin (a proxy's URL); default its listening address. */
+  spacesUrl?: string;
   dataDir: string;
   /** `postgres://...` (DATABASE_URL) selects PostgreSQL; unset keeps SQLite in `dataDir`. */
   databaseUrl?: string;
@@ -137,6 +144,8 @@ export interface RunningHub {
   url: string;
   /** The configured public URL, or `url`. */
   publicUrl: string;
+  /** Where browsers reach the spaces origin (SPACES_URL, or its listening address); undefined when off. */
+  spacesUrl: string | undefined;
   store: Store;
   /** URL of the in-process provider-sim, when one was started. */
   providerSimUrl: string | undefined;
@@ -305,6 +314,11 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   const publicUrl = configuredPublicUrl ?? url;
+  // The spaces origin: static spaces' sites, on their own port so that their scripts are another origin.
+  const spaces =
+    options.spacesPort === "off"
+      ? undefined
+      : await listenSpacesOrigin(host, options.spacesPort ?? 0, options.spacesUrl);
   let scanService: ScanService | undefined;
   let viewerService: ViewerService | undefined;
   let webhooksService: WebhooksService | undefined;
@@ -322,6 +336,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     oidc: options.oidc,
     publicUrl,
     blobs,
+    spaces: spaces && { url: spaces.url, expose: spaces.serve },
     gitDir: join(options.dataDir, "git"),
     lfsMultipartChunkBytes: options.lfsMultipartChunkBytes,
     blobDownload: options.blobDownload,
@@ -449,12 +464,14 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         });
       });
       server.closeIdleConnections();
+      spaces?.close();
     });
     return closing;
   };
   return {
     url,
     publicUrl,
+    spacesUrl: spaces?.url,
     store,
     close,
     providerSimUrl: sim?.url,
@@ -462,6 +479,35 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     scanning: scanService,
     viewer: viewerService,
     webhooks: webhooksService,
+  };
+}
+
+/** The spaces origin's listener; its app comes from createApp (`serve`), until then it answers 503. */
+async function listenSpacesOrigin(host: string, port: number, configuredUrl: string | undefined) {
+  const publicUrl = configuredUrl === undefined ? undefined : normalizePublicUrl(configuredUrl);
+  let listener: ReturnType<typeof getRequestListener> | undefined;
+  const server = createServer({ requireHostHeader: false }, (incoming, outgoing) => {
+    if (listener) void listener(incoming, outgoing);
+    else outgoing.writeHead(503).end();
+  });
+  server.on("clientError", answerParserError);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: publicUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
+    serve(app: { fetch: Parameters<typeof getRequestListener>[0] }) {
+      listener = getRequestListener(app.fetch, { hostname: host });
+    },
+    close() {
+      server.close();
+      server.closeAllConnections();
+    },
   };
 }
 

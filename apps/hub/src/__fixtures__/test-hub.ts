@@ -79,6 +79,9 @@ export function useTestHub(options: TestHubOptions = {}): TestHub {
     get publicUrl() {
       return running().hub.publicUrl;
     },
+    get spacesUrl() {
+      return running().hub.spacesUrl;
+    },
     get store() {
       return running().hub.store;
     },

@@ -23,6 +23,7 @@ import { QUOTA_ROWS } from "./__fixtures__/matrix/quota-rows.js";
 import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
 import { hubRoutes, routesWithoutRows } from "./__fixtures__/matrix/route-inventory.js";
 import { SEARCH_ROWS } from "./__fixtures__/matrix/search-rows.js";
+import { SPACE_ROWS, seedSpaceSite } from "./__fixtures__/matrix/space-rows.js";
 import { VIEWER_ROWS } from "./__fixtures__/matrix/viewer-rows.js";
 import { seedWebhooks, WEBHOOK_ROWS } from "./__fixtures__/matrix/webhook-rows.js";
 
@@ -39,6 +40,7 @@ const TABLE: Row[] = [
   ...AUDIT_ROWS,
   ...QUOTA_ROWS,
   ...SEARCH_ROWS,
+  ...SPACE_ROWS,
 ];
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -54,6 +56,7 @@ beforeAll(async () => {
   });
   await seedMatrix(hub);
   await seedCollections(hub.url);
+  await seedSpaceSite(hub.url);
   await seedWebhooks(hub.url);
 }, 60_000);
 afterAll(async () => {

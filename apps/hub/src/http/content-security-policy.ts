@@ -4,9 +4,13 @@
  * injected `<script>` or event handler does nothing. Images come from the hub, `data:`/`blob:` URLs the app
  * makes, and the operator's allow-list (CARD_IMAGE_ORIGINS): a model card's image elsewhere is not loaded, so
  * a card cannot track who reads it. Inline style attributes stay allowed (React's `style` props; they cannot
- * run code). Nothing may frame a page, change its base URL or post its forms elsewhere.
+ * run code). Nothing may frame a page, change its base URL or post its forms elsewhere. Pages may frame the hub
+ * and `frameOrigins`: the spaces origin (SPACES_URL), where static spaces' sites run in a sandbox.
  */
-export function webPagePolicy(cardImageOrigins: readonly string[] = []): string {
+export function webPagePolicy(
+  cardImageOrigins: readonly string[] = [],
+  frameOrigins: readonly string[] = [],
+): string {
   return [
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
@@ -18,6 +22,7 @@ export function webPagePolicy(cardImageOrigins: readonly string[] = []): string 
     // machine (packages/widget, `devMode&hub=`): loopback origins only, any port.
     "connect-src 'self' http://localhost:* http://127.0.0.1:*",
     "worker-src 'self' blob:",
+    ["frame-src 'self'", ...frameOrigins].join(" "),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -46,6 +46,9 @@ const MODEL_SECTION =
 const REPO_SECTION =
   /^(?:\/|\/(?:tree|blob|commits|upload|new|edit)\/[^/]+(?:\/.*)?|\/commit\/[0-9a-f]{7,40}\/?|\/discussions(?:\/\d+)?\/?|\/settings\/?)?$/;
 
+/** A space's sections: a repository's, and its app. */
+const SPACE_SECTION = new RegExp(`${REPO_SECTION.source}|^\\/app\\/?$`);
+
 /** A user's or an organization's page, `/{name}` as on the public hub (names as accounts/names.ts allows). */
 const ACCOUNT_NAME = /^\/([\w.-]{1,96})\/?$/;
 
@@ -70,7 +73,8 @@ export async function isAppPage(path: string, lookups: PageLookups): Promise<boo
   const prefixed = /^\/(datasets|spaces)(\/.*)$/.exec(path);
   const type: RepoType = prefixed?.[1] === "datasets" ? "dataset" : prefixed ? "space" : "model";
   const match = /^\/([^/]+)\/([^/]+)(.*)$/.exec(prefixed?.[2] ?? path);
-  if (!match || !(type === "model" ? MODEL_SECTION : REPO_SECTION).test(match[3] ?? "")) return false;
+  const sections = type === "model" ? MODEL_SECTION : type === "space" ? SPACE_SECTION : REPO_SECTION;
+  if (!match || !sections.test(match[3] ?? "")) return false;
   let id: string;
   try {
     id = modelIdFromParts(match[1] ?? "", match[2] ?? "");

@@ -23,6 +23,7 @@ import type { FileRecord, RepoRecord } from "./repo-records.js";
 import type { RepoTargetDeps } from "./repo-target.js";
 import { splitRevision } from "./revision.js";
 import type { RepoScanning } from "./scan-port.js";
+import type { SpaceAppMinter } from "./space-app-routes.js";
 import type { TreeEntryView } from "./tree-listing.js";
 
 /** A model's catalogue record, as the catalogue's view renders it. */
@@ -59,6 +60,8 @@ export interface RepoReadDeps extends RepoTargetDeps {
   engagement?: EngagementService;
   /** Counts file downloads off the response path (catalogue/download-counter.ts). Unset: none are counted. */
   downloads?: Pick<DownloadCounter, "record">;
+  /** Static spaces' site links on the spaces origin (SPACES_URL); unset: no space has an app here. */
+  spaceApps?: SpaceAppMinter;
 }
 
 /** Fields only a repository has (on top of a model record's), accepted by `expand[]`. */

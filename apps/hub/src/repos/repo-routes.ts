@@ -30,6 +30,7 @@ import {
 import { type AccessOf, type RepoApiPath, type RepoEnv, repoAssignment } from "./repo-assignment.js";
 import type { RepoType } from "./repo-records.js";
 import { resolveFile } from "./resolve-routes.js";
+import { spaceAppUrl } from "./space-app-routes.js";
 import { scanAllow, scanReport } from "./scan-routes.js";
 import {
   commitAccess,
@@ -112,6 +113,14 @@ const REPO_API: readonly {
   { method: "DELETE", action: "like", access: "read", tail: false, handler: repoLike },
   { method: "GET", action: "likers", access: "read", tail: false, handler: repoLikers },
   { method: "GET", action: "discussions", access: "read", tail: true, handler: repoDiscussions },
+  {
+    method: "GET",
+    action: "app-url",
+    access: "read-files",
+    tail: true,
+    revision: "Name the revision whose site to show: /api/spaces/{id}/app-url/main.",
+    handler: spaceAppUrl,
+  },
   { method: "POST", action: "discussions", access: "discuss", tail: true, handler: repoDiscussions },
   {
     method: "GET",

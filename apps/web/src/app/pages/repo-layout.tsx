@@ -2,13 +2,16 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { Outlet, useParams } from "react-router";
 import { RepoHeader } from "../../components/repo/repo-header.js";
-import { RepoTabs } from "../../components/repo/repo-tabs.js";
+import { type ExtraTab, RepoTabs } from "../../components/repo/repo-tabs.js";
 import { GatedAccessPanel } from "../../features/gated-access/index.js";
 import { RepoScanNotice } from "../../features/repo-scan/index.js";
 import { repoInfoQuery } from "../../lib/api/repos.js";
 import type { RepoRef } from "../../lib/repo-ref.js";
 import type { RepoRouteContext } from "../../lib/route-model.js";
 import { RepoPageStatus } from "./repo-page-status.js";
+
+/** A space's own tab: its app (a static space's site, or why this hub does not run it). */
+const SPACE_TABS: ExtraTab[] = [{ label: "App", section: "app" }];
 
 /** A dataset's or a space's pages: the header and tabs model pages share, then the section. */
 function RepoLayout({ type }: { type: "dataset" | "space" }) {
@@ -40,7 +43,7 @@ function RepoLayout({ type }: { type: "dataset" | "space" }) {
           ) : null
         }
       />
-      <RepoTabs repo={context.repo} />
+      <RepoTabs repo={context.repo} extra={type === "space" ? SPACE_TABS : undefined} />
       <RepoScanNotice repo={context.repo} />
       <GatedAccessPanel repo={context.repo} gated={info.data.gated} cardData={info.data.cardData} />
       <Outlet context={context} />

@@ -1,0 +1,1 @@
+export { SpaceApp } from "./space-app.js";
