@@ -36,11 +36,12 @@ export interface AuditFilters {
   limit?: string;
 }
 
-export function createAuditService(deps: AuditServiceDeps) {
-  const now = deps.now ?? (() => new Date());
-  const retentionDays = deps.retentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS;
-
-  const recorder: AuditRecorder = {
+/**
+ * Writes entries in the caller's transaction, naming the request's caller (audit-context.ts) or, without a
+ * request (the admin CLI, a background job), the operator. The admin CLI uses it alone: it reads nothing.
+ */
+export function createAuditRecorder(now: () => Date = () => new Date()): AuditRecorder {
+  return {
     async record(tx: StoreTransaction, entry: AuditEntryInput): Promise<void> {
       const context = currentAuditContext();
       const actor: Actor = context?.actor ?? { kind: "operator" };
@@ -64,6 +65,12 @@ export function createAuditService(deps: AuditServiceDeps) {
       );
     },
   };
+}
+
+export function createAuditService(deps: AuditServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const retentionDays = deps.retentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS;
+  const recorder = createAuditRecorder(now);
 
   function parseQuery(filters: AuditFilters, namespace: string | undefined): AuditQuery {
     const limit = filters.limit === undefined ? 100 : Number(filters.limit);

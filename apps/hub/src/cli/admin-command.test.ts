@@ -7,6 +7,7 @@ import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { openTestStore } from "../__fixtures__/test-store.js";
 import { seedOnFirstStart } from "../catalogue/catalogue.js";
 import { InvalidInputError } from "../errors.js";
+import { createFsBlobStore } from "../storage/fs-blob-store.js";
 import type { Store } from "../store/store.js";
 import { runAdminCommand } from "./admin-command.js";
 
@@ -67,6 +68,34 @@ describe("admin CLI", () => {
 
     const disabled = await run("users:disable", "bob");
     expect(disabled.disabled).toBe(true);
+  });
+
+  it("audits what it changes, once per action, as the operator's", async () => {
+    await run("users:create", "alice");
+    await run("users:create", "bob");
+    await run("orgs:create", "acme", "--owner", "alice");
+    await run("orgs:add-member", "acme", "bob", "--role", "read");
+    await run("orgs:add-member", "acme", "bob", "--role", "write");
+    await run("tokens:create", "--user", "bob", "--role", "read", "--name", "laptop");
+    const [token] = await run("tokens:list", "--user", "bob");
+    await run("tokens:revoke", "--id", String(token.id));
+    await run("orgs:remove-member", "acme", "bob");
+    const blobs = await createFsBlobStore(join(temp.dir, "blobs"));
+    await runAdminCommand(["repos:create", "acme/cli-made"], store, INFERENCE_PROVIDERS, {
+      readStdin: async () => "",
+      openBlobs: async () => blobs,
+    });
+    const entries = (await store.audit.list({ limit: 100 })).reverse();
+    expect(entries.map(({ action, target }) => ({ action, target }))).toEqual([
+      { action: "member.role", target: "bob" },
+      { action: "member.role", target: "bob" },
+      { action: "token.create", target: "laptop" },
+      { action: "token.revoke", target: "laptop" },
+      { action: "member.remove", target: "bob" },
+      { action: "repo.create", target: "model/acme/cli-made" },
+    ]);
+    for (const entry of entries) expect(entry).toMatchObject({ actorKind: "operator", ip: null });
+    expect(entries[1]!.details).toEqual({ from: "read", to: "write" });
   });
 
   it("refuses bad account input with a clear error", async () => {
