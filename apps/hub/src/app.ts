@@ -750,7 +750,8 @@ function mountRepositories(
     accessRequests: createAccessRequestsService(deps.store, audit),
     quotas: storageQuotas,
     catalogue: {
-      model: (id) => deps.store.models.get(id),
+      // The same object while its row is unchanged: repository info answers are kept keyed by it.
+      model: (id) => deps.store.models.shared(id),
       countChildren: (id) => deps.store.models.countChildren(id),
       mappingsFor: (c, id) => mappingsForCaller(c, deps.store, id),
     },

@@ -103,6 +103,26 @@ const UPSERT_MODEL = `
     local_apps = excluded.local_apps`;
 const MODEL_BY_ID = "SELECT * FROM models WHERE id = ?";
 
+/** How many parsed records `shared()` keeps (a record is ~10 KB of JSON: ~20 MB at most). */
+const SHARED_MODELS = 2_000;
+
+/** Freezes `value` and everything it holds: a shared record must not change under its other readers. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** Whether two rows of the models table hold the same values, column by column. */
+function sameRow(a: ModelRow, b: ModelRow): boolean {
+  for (const column in a) {
+    if (a[column as keyof ModelRow] !== b[column as keyof ModelRow]) return false;
+  }
+  return true;
+}
+
 /** Queries over the models table. Bound parameters only. */
 export function createModelsTable(q: Queryable, now: () => Date) {
   // Counts see only the models the caller may see (private ones of theirs included): a count must not
@@ -124,6 +144,9 @@ export function createModelsTable(q: Queryable, now: () => Date) {
     );
     return new Map(rows.map((row) => [row.grouped, row.n]));
   };
+
+  // shared(): the last parsed record per model id, with the row it was parsed from.
+  const parsedRows = new Map<string, { row: ModelRow; model: StoredModel }>();
 
   return {
     /**
@@ -173,6 +196,25 @@ export function createModelsTable(q: Queryable, now: () => Date) {
     async get(id: string): Promise<StoredModel | undefined> {
       const row = await q.get<ModelRow>(MODEL_BY_ID, [id]);
       return row ? fromRow(row) : undefined;
+    },
+
+    /**
+     * Model `id` as a frozen record that is the same object for as long as its row is unchanged: the row is
+     * read every time (so a change made by any replica is seen at once) but parsed only when it differs from
+     * the one last parsed. Answers computed from a record can be kept keyed by its identity
+     * (repos/revision-answer-cache.ts). Read-only: use get() for a record to change.
+     */
+    async shared(id: string): Promise<StoredModel | undefined> {
+      const row = await q.get<ModelRow>(MODEL_BY_ID, [id]);
+      if (!row) return undefined;
+      const key = row.id.toLowerCase();
+      const last = parsedRows.get(key);
+      if (last && sameRow(row, last.row)) return last.model;
+      const model = deepFreeze(fromRow(row));
+      parsedRows.delete(key);
+      parsedRows.set(key, { row, model });
+      if (parsedRows.size > SHARED_MODELS) parsedRows.delete(parsedRows.keys().next().value!);
+      return model;
     },
 
     async delete(id: string): Promise<boolean> {

@@ -2,7 +2,13 @@ import type { Context } from "hono";
 import type { DownloadCounter } from "../catalogue/download-counter.js";
 import type { EngagementService } from "../catalogue/engagement-service.js";
 import type { ProviderMappings } from "../catalogue/mapping-record.js";
-import { fieldsFor, modelView, needsMappings, parseExpand } from "../catalogue/model-view.js";
+import {
+  type ExpandField,
+  fieldsFor,
+  modelView,
+  needsMappings,
+  parseExpand,
+} from "../catalogue/model-view.js";
 import { repoCardTags, spaceSdk } from "../derive/derive-repo-card.js";
 import { parseFrontMatter } from "../derive/front-matter.js";
 import type { DiscussionsService } from "../discussions/discussions-service.js";
@@ -22,6 +28,7 @@ import { parseFolderPath, parseRepoPath } from "./repo-path.js";
 import type { FileRecord, RepoRecord } from "./repo-records.js";
 import type { RepoTargetDeps } from "./repo-target.js";
 import { splitRevision } from "./revision.js";
+import { etagOf, identityOf, matchesIfNoneMatch, RevisionAnswerCache } from "./revision-answer-cache.js";
 import type { RepoScanning } from "./scan-port.js";
 import type { SpaceAppMinter } from "./space-app-routes.js";
 import type { TreeEntryView } from "./tree-listing.js";
@@ -114,18 +121,102 @@ async function readCard(
   return { ...(data ? { cardData: data } : {}), cardText: body };
 }
 
+/**
+ * What a repository's info is computed from besides what its commit fixes (the files, a card): the query and
+ * every value that changes without a commit, read on each request. The cache key is all of it, so an input
+ * added here is keyed by construction; renderRepoInfo() may read nothing else that can change.
+ */
+interface RepoInfoInputs {
+  repo: RepoRecord;
+  commitOid: string;
+  withBlobs: boolean;
+  /** `expand[]` as given (its order is the answer's). */
+  expand: string[];
+  usedStorage?: number;
+  /** A model repository's catalogue record and what its view adds (mappings in the caller's order...). */
+  model?: {
+    record?: CatalogueModel;
+    /** identityOf(record): the same while the record's row is unchanged (models.shared()). */
+    recordIdentity?: number;
+    fields: readonly ExpandField[];
+    modelExpand: ExpandField[];
+    mappings?: ProviderMappings;
+    childrenModelCount?: number;
+  };
+  /** A dataset's or space's likes. */
+  likes?: number;
+}
+
+/** Repository info answers by their inputs, per set of dependencies (one hub). */
+const infoAnswers = new WeakMap<RepoReadDeps, RevisionAnswerCache>();
+
 /** GET /api/{type}s/{id} and /revision/{rev}: the model record (for models) merged with the repository's. */
 export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPath): Promise<Response> {
   const { repo } = assignedRepo(c);
   const revision = target.action === "revision" ? target.rest.join("/") : "main";
   const { commitOid } = await deps.repos.resolveOrThrow(repo, revision);
-  const withBlobs = queryBoolean(c, "blobs") ?? false;
   const expand = queryList(c, "expand")
     .flatMap((value) => value.split(","))
     .filter(Boolean);
-  // The file list and the storage sum cost a query over every file (of every commit, for the sum): a caller
-  // that names its fields without them (the web app's model page) does not pay for them.
   const wants = (field: string) => expand.length === 0 || expand.includes(field);
+  const inputs: RepoInfoInputs = {
+    repo,
+    commitOid,
+    withBlobs: queryBoolean(c, "blobs") ?? false,
+    expand,
+    // The storage sum costs a query over every file of every commit: a caller that names its fields without
+    // it (the web app's model page) does not pay for it.
+    usedStorage: wants("usedStorage") ? await deps.repos.usedStorage(repo) : undefined,
+  };
+  if (repo.type === "model") {
+    const record = await deps.catalogue.model(repo.id);
+    const modelExpand = parseExpand(
+      expand.filter((field) => !REPO_EXPAND_FIELDS.includes(field)),
+      "detail",
+    );
+    const fields = fieldsFor("detail", modelExpand, queryBoolean(c, "full") ?? false);
+    inputs.model = {
+      record,
+      recordIdentity: record ? identityOf(record) : undefined,
+      fields,
+      modelExpand,
+      mappings: record && needsMappings(fields) ? await deps.catalogue.mappingsFor(c, record.id) : undefined,
+      childrenModelCount:
+        record && fields.includes("childrenModelCount")
+          ? await deps.catalogue.countChildren(record.id)
+          : undefined,
+    };
+  } else {
+    inputs.likes = (await deps.engagement?.likesOf(deps.access.actor(c), repo))?.likes ?? 0;
+  }
+  // huggingface_hub's model_info(securityStatus=True): scans finish without a commit, so never kept.
+  if (queryBoolean(c, "securityStatus") && deps.scanning) {
+    const view = await renderRepoInfo(deps, inputs);
+    const all = await deps.repos.files(repo, commitOid);
+    view.securityRepoStatus = await deps.scanning.repoStatus(all);
+    return jsonAnswer(c, JSON.stringify(view), etagOf);
+  }
+  const answers = infoAnswers.get(deps) ?? new RevisionAnswerCache();
+  infoAnswers.set(deps, answers);
+  // The catalogue record is keyed by its identity (recordIdentity), everything else by value.
+  const record = inputs.model?.record;
+  const key = JSON.stringify(inputs, (_name, value) => (value === record ? undefined : value));
+  const answer = answers.get(key) ?? answers.set(key, JSON.stringify(await renderRepoInfo(deps, inputs)));
+  return jsonAnswer(c, answer.body, () => answer.etag);
+}
+
+/** A JSON answer with its ETag; 304 without a body when the client holds these bytes already. */
+function jsonAnswer(c: Context, body: string, etag: (body: string) => string): Response {
+  const tag = etag(body);
+  if (matchesIfNoneMatch(c.req.header("If-None-Match"), tag)) return c.body(null, 304, { ETag: tag });
+  return c.body(body, 200, { "Content-Type": "application/json", ETag: tag });
+}
+
+/** A repository's info from its inputs and what its commit fixes (files, card): nothing else may be read. */
+async function renderRepoInfo(deps: RepoReadDeps, inputs: RepoInfoInputs): Promise<Record<string, unknown>> {
+  const { repo, commitOid, withBlobs, expand } = inputs;
+  const wants = (field: string) => expand.length === 0 || expand.includes(field);
+  // The file list costs a query over every file: a caller that names its fields without it does not pay.
   const files = wants("siblings") ? await deps.repos.files(repo, commitOid) : [];
   const siblings = files.map((file) =>
     withBlobs
@@ -155,25 +246,13 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
     disabled: false,
     mirror: mirrorField(repo),
     siblings,
-    usedStorage: wants("usedStorage") ? await deps.repos.usedStorage(repo) : undefined,
+    usedStorage: inputs.usedStorage,
   };
   let view: Record<string, unknown>;
   if (repo.type === "model") {
-    const model = await deps.catalogue.model(repo.id);
-    const modelExpand = parseExpand(
-      expand.filter((field) => !REPO_EXPAND_FIELDS.includes(field)),
-      "detail",
-    );
-    const fields = fieldsFor("detail", modelExpand, queryBoolean(c, "full") ?? false);
-    const mappings =
-      model && needsMappings(fields) ? await deps.catalogue.mappingsFor(c, model.id) : undefined;
-    view = model
-      ? modelView(model, expand.length ? modelExpand : fields, {
-          mappings,
-          childrenModelCount: fields.includes("childrenModelCount")
-            ? await deps.catalogue.countChildren(model.id)
-            : undefined,
-        })
+    const { record, fields, modelExpand, mappings, childrenModelCount } = inputs.model!;
+    view = record
+      ? modelView(record, expand.length ? modelExpand : fields, { mappings, childrenModelCount })
       : { id: repo.id, modelId: repo.id };
   } else {
     const card = await readCard(deps, files);
@@ -181,7 +260,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
       _id: repo.key.toString(16).padStart(24, "0"),
       id: repo.id,
       tags: repoCardTags(repo.type, card.cardData),
-      likes: (await deps.engagement?.likesOf(deps.access.actor(c), repo))?.likes ?? 0,
+      likes: inputs.likes ?? 0,
       downloads: 0,
       ...card,
     };
@@ -192,12 +271,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
   for (const [field, value] of Object.entries(repoFields)) {
     if (expand.length === 0 || expand.includes(field)) view[field] = value;
   }
-  // huggingface_hub's model_info(securityStatus=True): every file of the revision, scanned or not yet.
-  if (queryBoolean(c, "securityStatus") && deps.scanning) {
-    const all = wants("siblings") ? files : await deps.repos.files(repo, commitOid);
-    view.securityRepoStatus = await deps.scanning.repoStatus(all);
-  }
-  return c.json(view);
+  return view;
 }
 
 /** GET /api/{type}s/{id}/tree/{rev}/{path}: `recursive`, `expand`, cursor pagination through `Link`. */
