@@ -2,7 +2,8 @@
  * Where a profile's time went: `node --import tsx bench/cpu-profile-summary.ts <file.cpuprofile> [top]` prints
  * the self time of the heaviest functions and the total per package or module (node:internal, a
  * node_modules package, or a hub source file), from a `node --cpu-prof` profile (BENCH_CPU_PROF=<dir> makes
- * the benchmarks' hub write one).
+ * the benchmarks' hub write one). `[from] [to]`, in seconds since the profile started, keep only the samples
+ * of that window (a benchmark's phases: bench:repos prints where each starts).
  */
 import { readFileSync } from "node:fs";
 
@@ -27,13 +28,18 @@ function moduleOf(url: string): string {
   return hub ? `hub ${hub[1]}` : url;
 }
 
-const [file, topArgument] = process.argv.slice(2);
+const [file, topArgument, fromArgument, toArgument] = process.argv.slice(2);
 if (!file) throw new Error("usage: cpu-profile-summary.ts <file.cpuprofile> [top]");
 const top = Number(topArgument ?? 25);
 const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const fromUs = Number(fromArgument ?? 0) * 1e6;
+const toUs = toArgument === undefined ? Number.POSITIVE_INFINITY : Number(toArgument) * 1e6;
 const selfMs = new Map<number, number>();
+let atUs = 0;
 profile.samples.forEach((id, i) => {
+  atUs += profile.timeDeltas[i] ?? 0;
+  if (atUs < fromUs || atUs >= toUs) return;
   selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
 });
 const total = [...selfMs.values()].reduce((sum, ms) => sum + ms, 0);
