@@ -209,7 +209,7 @@ export interface AppDeps {
    * conversions' scratch space). The app builds the conversion service and hands it to `expose` (start-hub.ts
    * starts its workers and stops them on close; tests drain it). Unset: no viewer API.
    */
-  viewer?: { dir: string; pollMs?: number; expose?(service: ViewerService): void };
+  viewer?: { dir: string; pollMs?: number; splitLimitBytes?: number; expose?(service: ViewerService): void };
   /**
    * Rate limits (RATE_LIMITS, limits/rate-limit-policy.ts; docs/decisions/rate-limits.md): the policy, and
    * `expose` to receive the limiter (start-hub.ts starts its sharing with other replicas and stops it on
@@ -699,6 +699,7 @@ function mountRepositories(
       publicUrl,
       dir: deps.viewer.dir,
       pollMs: deps.viewer.pollMs,
+      splitLimitBytes: deps.viewer.splitLimitBytes,
       logger: deps.logger,
     });
     viewer = assembled.service;

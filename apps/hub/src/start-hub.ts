@@ -130,7 +130,12 @@ export interface StartHubOptions {
   };
   /** SCAN_POLICY and SCAN_CONCURRENCY (scanning/scan-config.ts); default warn, one scan at a time. */
   /** The dataset viewer's conversion workers (default on) and how often an idle one polls the queue. */
-  viewer?: { workers?: boolean; pollMs?: number };
+  viewer?: {
+    workers?: boolean;
+    pollMs?: number;
+    /** Bytes of a split converted before it is marked partial (default 5 GB, as the public viewer). */
+    splitLimitBytes?: number;
+  };
   scanning?: Partial<ScanSettings> & {
     /** How often an idle scan worker looks for what other replicas queued. */
     pollMs?: number;
@@ -374,6 +379,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     viewer: {
       dir: join(options.dataDir, "viewer"),
       pollMs: options.viewer?.pollMs,
+      splitLimitBytes: options.viewer?.splitLimitBytes,
       expose: (service) => {
         viewerService = service;
       },

@@ -22,6 +22,8 @@ export function assembleViewer(deps: {
   /** The viewer's local directory (`dataDir/viewer`): the Parquet cache and conversions' scratch space. */
   dir: string;
   pollMs?: number;
+  /** Bytes of a split converted before it is marked partial (the service's default: 5 GB). */
+  splitLimitBytes?: number;
   logger?: Logger;
 }) {
   const engine = createViewerEngine({
@@ -35,6 +37,7 @@ export function assembleViewer(deps: {
     engine,
     workDir: join(deps.dir, "work"),
     pollMs: deps.pollMs,
+    splitLimitBytes: deps.splitLimitBytes,
     logger: deps.logger,
     async openContent(repoKey, file) {
       const source = await reader.openSource({ ...file, repoKey });
