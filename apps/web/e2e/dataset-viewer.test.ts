@@ -1,0 +1,143 @@
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
+import { horizontalOverflow, severeAxeFindings, watchPage } from "./page-checks.js";
+import { SEED_ADMIN_TOKEN, SEEDED, seedRepoPages } from "./repo-seed.js";
+
+/**
+ * The dataset page's viewer with the keyboard alone, at desktop width in the light theme and on a phone in
+ * the dark one, over a real hub's conversion of a CSV: the rows scroll to the last one, a search finds its
+ * rows, a filter keeps and orders rows, a row opens whole, and the SQL console answers a query, shows the
+ * hub's error for a bad one and refuses a file read. axe and no sideways scroll on the page.
+ */
+const DATASET = `${SEEDED.user}/viewer-table`;
+const ROWS = 1_000;
+let harness: WebHarness;
+
+beforeAll(async () => {
+  // Conversions are drained by the test, not polled for by workers: no timing involved.
+  harness = await startWebHarness({ adminToken: SEED_ADMIN_TOKEN, viewer: { workers: false } });
+  const { token } = await seedRepoPages(harness);
+  const create = await fetch(`${harness.hub.url}/api/repos/create`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ type: "dataset", name: DATASET }),
+  });
+  expect(create.status).toBe(200);
+  const lines = ["id,name,score"];
+  for (let id = 0; id < ROWS; id++) {
+    lines.push(`${id},${id % 250 === 7 ? "needle in a haystack" : `row ${id}`},${id}`);
+  }
+  const commit = await fetch(`${harness.hub.url}/api/datasets/${DATASET}/commit/main`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
+    body: [
+      { key: "header", value: { summary: "Add the table" } },
+      {
+        key: "file",
+        value: {
+          path: "train.csv",
+          content: Buffer.from(`${lines.join("\n")}\n`).toString("base64"),
+          encoding: "base64",
+        },
+      },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join("\n"),
+  });
+  expect(commit.status).toBe(200);
+  await harness.hub.viewer!.drain();
+}, 180_000);
+afterAll(async () => {
+  await harness?.close();
+});
+
+/** Presses Tab until `target` has the focus (failing after `limit` presses): proof it is reachable. */
+async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
+  const handle = await target.elementHandle();
+  for (let presses = 0; presses < limit; presses++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate((element) => document.activeElement === element, handle)) return;
+  }
+  throw new Error(`${target} was not reached with ${limit} presses of Tab`);
+}
+
+const RUNS: Array<{ name: string; width: number; height: number; colorScheme: ColorScheme }> = [
+  { name: "desktop, light", width: 1366, height: 900, colorScheme: "light" },
+  { name: "phone, dark", width: 390, height: 844, colorScheme: "dark" },
+];
+
+describe("dataset viewer", () => {
+  for (const run of RUNS) {
+    it(`scroll, search, filter and SQL with the keyboard (${run.name})`, async () => {
+      const page = await harness.newPage({
+        viewport: { width: run.width, height: run.height },
+        colorScheme: run.colorScheme,
+      });
+      const problems = watchPage(page, { expectedStatus: 200 });
+      await page.goto(`/datasets/${DATASET}`);
+      const status = page.getByText(`${ROWS.toLocaleString("en")} rows`);
+      await status.waitFor();
+      // Headers: type and the distribution computed at conversion.
+      await page.getByRole("img", { name: /^Distribution of score/ }).waitFor();
+      await expect.poll(() => page.getByRole("columnheader", { name: /score/ }).innerText()).toMatch(/int64/);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      expect(await severeAxeFindings(page, run.colorScheme)).toEqual([]);
+
+      // Scroll: the rows' box takes focus and End reaches the last row (its page fetched on the way).
+      const rows = page.getByRole("region", { name: "Rows of default / train" });
+      await tabTo(page, rows);
+      await page.keyboard.press("End");
+      await page.getByRole("button", { name: `Open row ${ROWS - 1}`, exact: true }).waitFor();
+      expect(await page.getByRole("button", { name: "Open row 0", exact: true }).count()).toBe(0);
+
+      // Search: the rows holding the words, by their index in the split.
+      await tabTo(page, page.getByLabel("Search the text columns"), 80);
+      await page.keyboard.type("needle");
+      await page.keyboard.press("Enter");
+      await page.getByText("4 matching rows").waitFor();
+      for (const id of [7, 257, 507, 757])
+        await page.getByRole("button", { name: `Open row ${id}`, exact: true }).waitFor();
+
+      // Filter: a condition and an order; the first row is the largest score, and it opens whole.
+      await tabTo(page, page.getByLabel("Filter (SQL condition)"));
+      await page.keyboard.type("score >= 990");
+      await page.keyboard.press("Tab");
+      await page.keyboard.type("score DESC");
+      await page.keyboard.press("Enter");
+      await page.getByText("10 matching rows").waitFor();
+      const top = page.getByRole("button", { name: `Open row ${ROWS - 1}`, exact: true });
+      await tabTo(page, top);
+      await page.keyboard.press("Enter");
+      const detail = page.getByRole("region", { name: `Row ${ROWS - 1}` });
+      await expect.poll(() => detail.innerText()).toContain(`row ${ROWS - 1}`);
+
+      // A bad condition shows the hub's reason.
+      await page.getByLabel("Filter (SQL condition)").fill("nope > 1");
+      await page.getByLabel("Filter (SQL condition)").press("Enter");
+      await expect.poll(() => page.getByRole("alert").first().innerText()).toMatch(/where/i);
+
+      // SQL console: reached by the tab list's arrow keys.
+      await tabTo(page, page.getByRole("tab", { name: "Rows" }), 80);
+      await page.keyboard.press("ArrowRight");
+      const editor = page.getByLabel(/^SQL query/);
+      await tabTo(page, editor);
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.type("SELECT count(*) AS n, max(score) AS top FROM train");
+      await page.keyboard.press("Control+Enter");
+      const result = page.getByRole("region", { name: "Query result" });
+      await expect.poll(() => result.innerText()).toMatch(/1000\s+999/);
+      // A file read is refused, with the hub's words.
+      await editor.fill("SELECT * FROM read_csv('/etc/passwd')");
+      await page.getByRole("button", { name: "Run query" }).focus();
+      await page.keyboard.press("Enter");
+      await expect
+        .poll(() => page.getByRole("alert").first().innerText())
+        .toMatch(/read_csv|not allowed|refused/i);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      // The bad filter and the refused query answer 4xx on purpose (the browser logs those too).
+      const expected = /HTTP 4\d\d: .*datasets-server\/(filter|sql)|status of 4(00|22) /;
+      expect(problems.filter((problem) => !expected.test(problem))).toEqual([]);
+    }, 240_000);
+  }
+});

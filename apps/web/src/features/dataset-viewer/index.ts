@@ -1,0 +1,1 @@
+export { DatasetViewer } from "./dataset-viewer.js";
