@@ -13,6 +13,9 @@ import {
 /** Candidates each index returns at most per query: what is ranked, and what a search can page through. */
 export const MAX_CANDIDATES = 200;
 
+/** Ids containing an id query as typed from which typos are no longer looked for (idCandidates). */
+const TYPO_SKIP = 20;
+
 /** Documents rebuilt per transaction while draining the queue. */
 const REFRESH_BATCH = 400;
 
@@ -132,6 +135,31 @@ export function createSearchTable(q: Queryable) {
     );
   }
 
+  /** Repositories whose id contains one of `pieces`, best first (bm25 on SQLite, word similarity on PostgreSQL). */
+  async function containing(
+    pieces: readonly string[],
+    idQuery: string,
+    types: readonly SearchType[],
+    limit: number,
+  ): Promise<Candidate[]> {
+    if (sqlite) {
+      const rows = await q.all<{ type: SearchType; name: string }>(
+        `SELECT d.type, d.name FROM search_ids JOIN search_docs d ON d.doc_id = search_ids.rowid
+         WHERE search_ids MATCH ? AND d.type IN (${placeholders(types)})
+         ORDER BY rank LIMIT ?`,
+        [pieces.map(trigramPhrase).join(" OR "), ...types, limit],
+      );
+      return rows.map((row) => ({ type: row.type, name: row.name }));
+    }
+    const rows = await q.all<{ type: SearchType; name: string }>(
+      `SELECT type, name FROM search_docs
+       WHERE (${pieces.map(() => "key LIKE ? ESCAPE '\\'").join(" OR ")}) AND type IN (${placeholders(types)})
+       ORDER BY word_similarity(?, key) DESC, key LIMIT ?`,
+      [...pieces.map(likeContaining), ...types, idQuery, limit],
+    );
+    return rows.map((row) => ({ type: row.type, name: row.name }));
+  }
+
   return {
     /** Whether documents wait to be rebuilt (one indexed look-up: cheap enough before every search). */
     async hasPending(): Promise<boolean> {
@@ -223,9 +251,9 @@ export function createSearchTable(q: Queryable) {
     },
 
     /**
-     * Repositories whose id contains `idQuery` or (with `typos`) one of its pieces (search-text.ts
-     * `idPieces`: an id with a typo or two still contains one), best first by the database's measure (bm25 of the pieces on SQLite,
-     * pg_trgm's word similarity on PostgreSQL); rankCandidates decides the order.
+     * Repositories whose id contains `idQuery`, or (with `typos`, and when few do) one of its pieces
+     * (search-text.ts `idPieces`: an id with a typo or two still contains one). rankCandidates decides the
+     * order.
      */
     async idCandidates(
       idQuery: string,
@@ -234,23 +262,11 @@ export function createSearchTable(q: Queryable) {
       limit = MAX_CANDIDATES,
     ): Promise<Candidate[]> {
       if (idQuery.length < MIN_INDEXED_TEXT || types.length === 0) return [];
-      const pieces = options.typos ? idPieces(idQuery) : [idQuery];
-      if (sqlite) {
-        const rows = await q.all<{ type: SearchType; name: string }>(
-          `SELECT d.type, d.name FROM search_ids JOIN search_docs d ON d.doc_id = search_ids.rowid
-           WHERE search_ids MATCH ? AND d.type IN (${placeholders(types)})
-           ORDER BY rank LIMIT ?`,
-          [pieces.map(trigramPhrase).join(" OR "), ...types, limit],
-        );
-        return rows.map((row) => ({ type: row.type, name: row.name }));
-      }
-      const rows = await q.all<{ type: SearchType; name: string }>(
-        `SELECT type, name FROM search_docs
-         WHERE (${pieces.map(() => "key LIKE ? ESCAPE '\\'").join(" OR ")}) AND type IN (${placeholders(types)})
-         ORDER BY word_similarity(?, key) DESC, key LIMIT ?`,
-        [...pieces.map(likeContaining), ...types, idQuery, limit],
-      );
-      return rows.map((row) => ({ type: row.type, name: row.name }));
+      const exact = await containing([idQuery], idQuery, types, limit);
+      // Ids that contain the query as typed make typos unlikely: their pieces would only add noise (and
+      // cost: a piece is in many more ids than the whole).
+      if (!options.typos || exact.length >= TYPO_SKIP || idPieces(idQuery).length === 1) return exact;
+      return [...exact, ...(await containing(idPieces(idQuery), idQuery, types, limit))];
     },
 
     /** The README bodies of these datasets and spaces (for passages), keyed `type\nid` in lower case. */
