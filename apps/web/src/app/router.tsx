@@ -90,7 +90,8 @@ export const router = createBrowserRouter([
     // Shown while the first page's chunk loads; the inline theme already coloured the page.
     HydrateFallback: () => null,
     children: [
-      { index: true, element: <Navigate to="/models" replace /> },
+      // The landing page: what the hub is, trending and recent repositories (issue 38).
+      { index: true, lazy: page(() => import("./pages/home-page.js"), "HomePage") },
       {
         path: "models",
         loader: prefetchModels,
@@ -129,11 +130,7 @@ export const router = createBrowserRouter([
         path: "spaces/:owner/:name",
         shouldRevalidate: sameRepo,
         lazy: page(() => import("./pages/repo-layout.js"), "SpaceLayout"),
-        children: [
-          { index: true, lazy: repoCardPage },
-          { path: "app", lazy: page(() => import("./pages/space-app-page.js"), "SpaceAppPage") },
-          ...REPO_SECTIONS,
-        ],
+        children: [{ index: true, lazy: repoCardPage }, ...REPO_SECTIONS],
       },
       { path: "new", lazy: page(() => import("./pages/new-repo-pages.js"), "NewModelPage") },
       { path: "new-dataset", lazy: page(() => import("./pages/new-repo-pages.js"), "NewDatasetPage") },

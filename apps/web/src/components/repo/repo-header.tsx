@@ -5,6 +5,7 @@ import { commitsQuery } from "../../lib/api/repo-files.js";
 import { formatAgo, formatCount } from "../../lib/format.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
 import { CopyButton } from "../ui/copy-button.js";
+import { LikeButton } from "./like-button.js";
 
 /** `huggingface.co` for `https://huggingface.co`: what the badge names. */
 function hostOf(url: string): string {
@@ -105,7 +106,8 @@ export const RepoHeader = memo(function RepoHeader(props: RepoHeaderProps) {
         {(
           [
             ["Downloads", "downloads", props.downloads],
-            ["Likes", "likes", props.likes],
+            // A model that is only a catalogue record has no repository to like.
+            ...(props.hasCommits === false ? ([["Likes", "likes", props.likes]] as const) : []),
           ] as const
         ).map(([term, testId, count]) => (
           <div key={testId} className="flex items-center gap-1 text-muted">
@@ -115,6 +117,7 @@ export const RepoHeader = memo(function RepoHeader(props: RepoHeaderProps) {
             </dd>
           </div>
         ))}
+        {props.hasCommits === false ? null : <LikeButton repo={repo} initial={props.likes} />}
         {last.data ? (
           <div className="flex min-w-0 items-center gap-1 text-muted">
             <dt>Last commit</dt>
