@@ -33,6 +33,10 @@ export function createSpaceAppLinks(deps: SpaceAppLinksDeps) {
     (secret ??= deps.meta.getOrCreate(SECRET_KEY, randomBytes(32).toString("hex")).then((hex) => {
       return Buffer.from(hex, "hex");
     }));
+  // Made (or read) now rather than on the first link: a read must not be what writes the key.
+  key().catch(() => {
+    secret = undefined;
+  });
   const hmac = async (payload: string) =>
     createHmac("sha256", await key())
       .update(payload)
