@@ -48,6 +48,7 @@ describe("parseConfig", () => {
       port: DEFAULT_PORT,
       host: "127.0.0.1",
       publicUrl: undefined,
+      spacesPort: DEFAULT_PORT + 1,
       dataDir: "/repo/.data",
       adminToken: undefined,
       providerKeys: {},
@@ -62,6 +63,21 @@ describe("parseConfig", () => {
       scanning: { policy: "warn", concurrency: 1 },
       webhookAllowPrivate: false,
     });
+  });
+
+  it("puts the spaces origin on another port (or none), and refuses a SPACES_URL that is the hub's origin", () => {
+    expect(parseConfig({ PORT: "0" }, options).spacesPort).toBe(0);
+    expect(parseConfig({ SPACES_PORT: "off" }, options).spacesPort).toBe("off");
+    expect(parseConfig({ SPACES_URL: "https://spaces.example.org/" }, options).spacesUrl).toBe(
+      "https://spaces.example.org",
+    );
+    expect(() => parseConfig({ PORT: "9000", SPACES_PORT: "9000" }, options)).toThrow(/SPACES_PORT/);
+    expect(() =>
+      parseConfig(
+        { PUBLIC_URL: "https://hub.example.org", SPACES_URL: "https://hub.example.org/x" },
+        options,
+      ),
+    ).toThrow(/SPACES_URL must be another origin/);
   });
 
   it("reads WEBHOOK_ALLOW_PRIVATE as a yes or no, refusing anything else by name", () => {
