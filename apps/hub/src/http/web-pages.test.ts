@@ -36,6 +36,7 @@ describe("isAppPage", () => {
     "/datasets/alice/data/settings",
     "/spaces/alice/app",
     "/spaces/alice/app/commits/main",
+    "/spaces/alice/app/app",
   ])("serves the repository page %s", async (path) => {
     expect(await isAppPage(path, exists)).toBe(true);
   });
@@ -51,6 +52,8 @@ describe("isAppPage", () => {
     "/datasets/alice/data/playground",
     "/datasets/alice/data/libraries/transformers",
     "/spaces/alice/data",
+    "/datasets/alice/data/app",
+    "/alice/demo/app",
     "/models/alice/app",
   ])("answers 404 for %s", async (path) => {
     expect(await isAppPage(path, exists)).toBe(false);
