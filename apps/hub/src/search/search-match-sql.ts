@@ -33,6 +33,13 @@ export function indexedSearchMatchSql(
   ranked: boolean,
 ): { sql: string; params: unknown[] } {
   const rankedIds = ranked ? " UNION ALL SELECT name FROM search_ranked" : "";
+  if (/\s/.test(text)) {
+    // No id holds a space (catalogue/model-id.ts): only the ranked ids match, and the trigram look-up of
+    // several words (each trigram in many ids) is skipped.
+    if (!ranked) return { sql: "1 = 0", params: [] };
+    const name = dialect === "postgres" ? "CAST(name AS CITEXT)" : "name";
+    return { sql: `${column} IN (SELECT ${name} FROM search_ranked)`, params: [] };
+  }
   if (text.length < MIN_INDEXED_TEXT) {
     const contains =
       dialect === "sqlite"
