@@ -30,7 +30,7 @@ import type { RepoTargetDeps } from "./repo-target.js";
 import { splitRevision } from "./revision.js";
 import { etagOf, identityOf, matchesIfNoneMatch, RevisionAnswerCache } from "./revision-answer-cache.js";
 import type { RepoScanning } from "./scan-port.js";
-import type { SpaceAppMinter } from "./space-app-routes.js";
+import type { SpaceAppMinter } from "./space-app-port.js";
 import type { TreeEntryView } from "./tree-listing.js";
 
 /** A model's catalogue record, as the catalogue's view renders it. */

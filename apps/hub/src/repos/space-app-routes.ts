@@ -10,11 +10,6 @@ import type { RepoRecord } from "./repo-records.js";
 /** The largest README read for the space's `sdk` and `app_file`. */
 const MAX_CARD_BYTES = 1024 * 1024;
 
-/** Mints a space's site link on the spaces origin (spaces/space-apps.ts); wired by app.ts. */
-export interface SpaceAppMinter {
-  mint(repo: RepoRecord, commit: string, entry: string): Promise<{ url: string; expiresAt: string }>;
-}
-
 /**
  * GET /api/spaces/{id}/app-url/{revision}: where the caller's browser may load a static space's site (a signed
  * link on the spaces origin, valid for a short while). repoAssignment() has checked that the caller may read

@@ -1,5 +1,5 @@
 import type { RepoRecord } from "../repos/repo-records.js";
-import type { SpaceAppMinter } from "../repos/space-app-routes.js";
+import type { SpaceAppMinter } from "../repos/space-app-port.js";
 import { SPACE_LINK_TTL_MS, type SpaceAppLinks } from "./space-app-links.js";
 
 /**
