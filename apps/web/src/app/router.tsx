@@ -130,7 +130,11 @@ export const router = createBrowserRouter([
         path: "spaces/:owner/:name",
         shouldRevalidate: sameRepo,
         lazy: page(() => import("./pages/repo-layout.js"), "SpaceLayout"),
-        children: [{ index: true, lazy: repoCardPage }, ...REPO_SECTIONS],
+        children: [
+          { index: true, lazy: repoCardPage },
+          { path: "app", lazy: page(() => import("./pages/space-app-page.js"), "SpaceAppPage") },
+          ...REPO_SECTIONS,
+        ],
       },
       { path: "new", lazy: page(() => import("./pages/new-repo-pages.js"), "NewModelPage") },
       { path: "new-dataset", lazy: page(() => import("./pages/new-repo-pages.js"), "NewDatasetPage") },
