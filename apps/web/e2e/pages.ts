@@ -47,6 +47,13 @@ export const ALL_PAGES: Array<{
   title: string;
   status: 200 | 404;
 }> = [
+  {
+    name: "home",
+    path: "/",
+    ready: (page: Page) => page.getByRole("heading", { name: "Recently updated" }).waitFor(),
+    title: "Modelhub: a self-hosted model hub",
+    status: 200,
+  },
   { name: "models", path: "/models", ready: PAGE_READY.models, title: "Models · Modelhub", status: 200 },
   {
     name: "model card",
