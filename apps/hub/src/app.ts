@@ -81,11 +81,11 @@ import { accountsRepoAccess, type RepoAccess, repoResource } from "./repos/repo-
 import type { RepoType } from "./repos/repo-records.js";
 import { FILE_IDS, repositoryRoutes } from "./repos/repo-routes.js";
 import { createRepoService } from "./repos/repo-service.js";
-import { createSpaceAppLinks } from "./spaces/space-app-links.js";
-import { createSpaceApps } from "./spaces/space-apps.js";
-import { spacesOriginApp } from "./spaces/spaces-origin.js";
 import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
+import { DEFAULT_LOCAL_MAX_MODEL_BYTES } from "./router/local-provider.js";
+import { localProviderRoutes } from "./router/local-provider-routes.js";
+import { localProviderService } from "./router/local-provider-service.js";
 import { noSecretBox, type SecretBox } from "./router/own-provider-secrets.js";
 import { createOwnProvidersRegistry, type OwnProvidersRegistry } from "./router/own-providers-registry.js";
 import { ownProvidersRoutes } from "./router/own-providers-routes.js";
@@ -103,6 +103,9 @@ import type { FileScanReport, ScanSource } from "./scanning/scan-report.js";
 import { createScanService, type ScanPolicy, type ScanService } from "./scanning/scan-service.js";
 import { searchRoutes } from "./search/search-routes.js";
 import { createSearchService } from "./search/search-service.js";
+import { createSpaceAppLinks } from "./spaces/space-app-links.js";
+import { createSpaceApps } from "./spaces/space-apps.js";
+import { spacesOriginApp } from "./spaces/spaces-origin.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import type { BlobDownloadMode, DownloadOffload } from "./storage/blob-store-config.js";
 import type { Store } from "./store/store.js";
@@ -250,6 +253,8 @@ export interface AppDeps {
      * checks) and refuses to store keys.
      */
     ownProviders?: { registry: OwnProvidersRegistry; secrets: () => SecretBox };
+    /** Set when this process runs the built-in llama.cpp provider (LOCAL_PROVIDER=on). */
+    localProvider?: { maxModelBytes: number };
   };
 }
 
@@ -514,6 +519,21 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     settingsInferenceProvidersRoutes({ providerSettings, maxBodyBytes: limits.apiBodyBytes }),
   );
   app.route(
+    "/api/admin/local-provider",
+    localProviderRoutes({
+      // Reads only (a model's files at main), as the admin CLI reads them.
+      localProvider: localProviderService({
+        db: deps.store.db,
+        repos: () => createRepoService({ store: deps.store, blobs: deps.blobs }),
+        maxModelBytes: deps.router?.localProvider?.maxModelBytes ?? DEFAULT_LOCAL_MAX_MODEL_BYTES,
+        onChanged: () => ownRegistry.invalidate(),
+      }),
+      authorizer,
+      maxBodyBytes: limits.apiBodyBytes,
+      running: deps.router?.localProvider !== undefined,
+    }),
+  );
+  app.route(
     "/api/admin/own-providers",
     ownProvidersRoutes({
       ownProviders,
@@ -579,7 +599,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/site", siteRoutes(site, { cardImageOrigins: deps.cardImageOrigins ?? [] }));
 
   // Pages may frame the spaces origin (a static space's App tab), nothing else.
-  const webPolicy = webPagePolicy(deps.cardImageOrigins, deps.spaces ? [new URL(deps.spaces.url).origin] : []);
+  const webPolicy = webPagePolicy(
+    deps.cardImageOrigins,
+    deps.spaces ? [new URL(deps.spaces.url).origin] : [],
+  );
   const web = deps.webDist
     ? createWebHandler(deps.webDist, webPolicy, (path, c) =>
         isAdminPage(path)

@@ -31,6 +31,8 @@ import { deriveRepoCardsOnce } from "./repos/repo-card-backfill.js";
 import { createRepoService } from "./repos/repo-service.js";
 import { seedRepositories } from "./repos/seed-repositories.js";
 import type { ForwardTimeouts } from "./router/forward.js";
+import type { LocalEngine, LocalEngineLimits } from "./router/local-engine.js";
+import { DEFAULT_LOCAL_MAX_MODEL_BYTES, startLocalProvider } from "./router/local-provider.js";
 import { createSecretBox, loadSecretsKey, type SecretBox } from "./router/own-provider-secrets.js";
 import { createOwnProvidersRegistry } from "./router/own-providers-registry.js";
 import { createProviderAgent } from "./router/provider-agent.js";
@@ -113,6 +115,16 @@ export interface StartHubOptions {
   secretsKey?: string;
   /** How often the own providers' health is checked (router/own-providers-registry.ts); default 15 s. */
   ownProvidersHealthIntervalMs?: number;
+  /**
+   * LOCAL_PROVIDER=on: the built-in llama.cpp provider (router/local-engine.ts), off by default. `expose`
+   * receives its engine (tests read its counters and hold its slots).
+   */
+  localProvider?: {
+    limits?: Partial<LocalEngineLimits>;
+    /** LOCAL_PROVIDER_MAX_MODEL_BYTES (default 8 GiB). */
+    maxModelBytes?: number;
+    expose?(engine: LocalEngine): void;
+  };
   /** Mirror an upstream hub (UPSTREAM_URL and the MIRROR_* settings: mirror/mirror-config.ts). */
   mirror?: MirrorSettings;
   /** RATE_LIMITS (limits/rate-limit-policy.ts): unset, no rate limits. */
@@ -282,11 +294,22 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     secretBox ??= createSecretBox(loadSecretsKey(options.secretsKey, options.dataDir));
     return secretBox;
   };
+  // The built-in llama.cpp provider: its models copied out of the blob store on first use, its engine loaded
+  // (and node-llama-cpp imported) on the first call, its OpenAI-compatible server on loopback.
+  const localProvider = options.localProvider
+    ? await startLocalProvider(options.localProvider, {
+        db: store.db,
+        repos: createRepoService({ store, blobs }),
+        cacheDir: join(options.dataDir, "local-models"),
+        logger,
+      })
+    : undefined;
   const ownRegistry = createOwnProvidersRegistry({
     db: store.db,
     secrets: ownSecrets,
     dispatcher: providerAgent,
     logger,
+    local: localProvider && (() => localProvider.registryEntry),
   });
   // The mirror's connections to its upstream hub, closed with the hub.
   const upstreamClient = options.mirror ? createUpstreamClient(options.mirror) : undefined;
@@ -403,6 +426,9 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
       timeouts: options.routerTimeouts,
       forwardSimHeaders: options.forwardSimHeaders,
       ownProviders: { registry: ownRegistry, secrets: ownSecrets },
+      localProvider: options.localProvider && {
+        maxModelBytes: options.localProvider.maxModelBytes ?? DEFAULT_LOCAL_MAX_MODEL_BYTES,
+      },
     },
   });
   ownRegistry.start(options.ownProvidersHealthIntervalMs);
@@ -443,6 +469,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         clearInterval(xetGc);
         clearInterval(auditPrune);
         await ownRegistry.stop();
+        await localProvider?.close().catch(() => {});
         // A scan under way ends (its report kept) before the store closes; an unfinished one's lease expires.
         await scanService?.stop().catch(() => {});
         await viewerService?.stop().catch(() => {});

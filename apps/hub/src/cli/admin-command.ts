@@ -12,6 +12,8 @@ import { MIRROR_USAGE, type MirrorCommandContext, runMirrorCommand } from "../mi
 import { collectBlobGarbage } from "../repos/blob-gc.js";
 import { repoUrl } from "../repos/read-routes.js";
 import { createRepoService } from "../repos/repo-service.js";
+import { DEFAULT_LOCAL_MAX_MODEL_BYTES } from "../router/local-provider.js";
+import { localProviderService } from "../router/local-provider-service.js";
 import { noSecretBox, type SecretBox } from "../router/own-provider-secrets.js";
 import { createOwnProvidersRegistry } from "../router/own-providers-registry.js";
 import { ownProvidersService } from "../router/own-providers-service.js";
@@ -61,6 +63,12 @@ Own inference providers (OpenAI-compatible servers behind /v1; apps/hub/README.m
       [--context-length <tokens>]                what /v1/models tells of a hosted or own provider's offer
   providers:unprice <provider> --model <owner/name>
 
+Built-in llama.cpp provider (LOCAL_PROVIDER=on; docs/decisions/local-provider.md)
+  local:enable <owner/name> --quant <Q4_K_M|F16|...>
+                                               run the repository's GGUF file of that quantization (at main)
+  local:disable <owner/name> --quant <quantization>
+  local:list
+
 Repositories
   repos:create <id> [--type model|dataset|space] [--private]
                                                create a repository as the site; a model may have a
@@ -85,6 +93,7 @@ Database
 ${MIRROR_USAGE}`;
 
 const OPTIONS = {
+  quant: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
   file: { type: "string" },
@@ -204,6 +213,22 @@ export async function runAdminCommand(
 
   if (command?.startsWith("providers:")) {
     return json(await runOwnProviderCommand(command, positionals, values, store, io));
+  }
+
+  if (command?.startsWith("local:")) {
+    const blobs = io.openBlobs ? await io.openBlobs() : undefined;
+    if (!blobs) throw new InvalidInputError("This hub has no blob store.");
+    const local = localProviderService({
+      db: store.db,
+      repos: () => createRepoService({ store, blobs }),
+      maxModelBytes: DEFAULT_LOCAL_MAX_MODEL_BYTES,
+    });
+    if (command === "local:list") return json(await local.list());
+    const model = positional(positionals, 0, "owner/name");
+    if (command === "local:enable") {
+      return json(await local.enable({ model, quantization: required(values, "quant") }, "admin-cli"));
+    }
+    if (command === "local:disable") return json(await local.disable(model, required(values, "quant")));
   }
 
   if (command?.startsWith("mirror:")) {

@@ -1,6 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { Logger } from "../logger.js";
 import type { Queryable } from "../store/database.js";
+import { createLocalProviderTable } from "./local-provider-table.js";
 import type { SecretBox } from "./own-provider-secrets.js";
 import type { OwnProviderHealth } from "./own-providers-service.js";
 import { createOwnProvidersTable, type OwnModelKind, type OwnProviderRow } from "./own-providers-table.js";
@@ -41,6 +42,18 @@ export interface OwnProvidersRegistryDeps {
   /** Where `apiKeyEnv` variables are read (process.env by default). */
   env?: Readonly<Record<string, string | undefined>>;
   now?: () => number;
+  /**
+   * The built-in llama.cpp provider's loopback server (local-provider-server.ts), when it runs: one more own
+   * provider, named `local`, serving the models enabled in its table (migration 38) for chat.
+   */
+  local?: () =>
+    | {
+        name: string;
+        baseUrl: string;
+        secret: string;
+        servedName(modelId: string, quantization: string): string;
+      }
+    | undefined;
 }
 
 /**
@@ -53,6 +66,8 @@ export interface OwnProvidersRegistryDeps {
 export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   const table = createOwnProvidersTable(deps.db);
   const offersTable = createRouterOffersTable(deps.db);
+  const localTable = createLocalProviderTable(deps.db);
+  let localUpstream: Upstream | undefined;
   const now = deps.now ?? (() => performance.now());
   const env = deps.env ?? process.env;
   const health = new Map<string, OwnProviderHealth>();
@@ -88,7 +103,13 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   }
 
   async function load(): Promise<OwnProvidersSnapshot> {
-    const [rows, models, offerRows] = await Promise.all([table.list(), table.models(), offersTable.list()]);
+    const local = deps.local?.();
+    const [rows, models, offerRows, localRows] = await Promise.all([
+      table.list(),
+      table.models(),
+      offersTable.list(),
+      local ? localTable.list() : [],
+    ]);
     const offers = new Map(offerRows.map((offer) => [`${offer.provider}\0${offer.modelId}`, offer]));
     const providers = new Map<string, OwnProvider>();
     for (const row of rows) {
@@ -106,6 +127,33 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
       // than at the next period, when this process checks health at all.
       if (changed && timer) void checkOne(provider, row.healthPath);
     }
+    if (local && !providers.has(local.name)) {
+      // One Upstream object for the server's life (its key scrubber is compiled once per object).
+      if (localUpstream?.baseUrl !== local.baseUrl) {
+        localUpstream = {
+          provider: local.name,
+          baseUrl: local.baseUrl,
+          authHeader: { name: "Authorization", value: `Bearer ${local.secret}` },
+          target: "own",
+          secret: local.secret,
+        };
+      }
+      providers.set(local.name, {
+        name: local.name,
+        upstream: localUpstream,
+        // Loading a model and waiting in the queue come before the headers.
+        timeouts: { headersMs: 300_000, idleMs: 60_000 },
+        hostedFailover: true,
+      });
+      for (const row of localRows) {
+        models.push({
+          provider: local.name,
+          modelId: row.modelId,
+          kind: "chat",
+          servedName: local.servedName(row.modelId, row.quantization),
+        });
+      }
+    }
     for (const name of [...health.keys()]) if (!providers.has(name)) health.delete(name);
     const byKind = new Map<OwnModelKind, Map<string, { provider: OwnProvider; servedName: string }[]>>();
     for (const model of models) {
@@ -119,6 +167,7 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
     }
     // Each model's providers in the order they were added (rows come ordered by creation).
     const order = new Map(rows.map((row, index) => [row.name, index]));
+    if (local) order.set(local.name, order.get(local.name) ?? rows.length);
     for (const served of byKind.values()) {
       for (const list of served.values()) {
         list.sort((a, b) => order.get(a.provider.name)! - order.get(b.provider.name)!);

@@ -6,6 +6,7 @@ import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { ownPostgresUrl } from "../__fixtures__/test-store.js";
 import { runAdminCommand } from "../cli/admin-command.js";
+import { createLocalProviderTable } from "../router/local-provider-table.js";
 import { noSecretBox } from "../router/own-provider-secrets.js";
 import { ownProvidersService } from "../router/own-providers-service.js";
 import { type RunningHub, startHub } from "../start-hub.js";
@@ -232,6 +233,14 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     inputPrice: 0.15,
     outputPrice: 0.6,
     contextLength: 8192,
+  });
+  // A model the built-in llama.cpp provider runs (migration 38).
+  await createLocalProviderTable(store.db).put({
+    modelId: "ada/copied",
+    quantization: "Q4_K_M",
+    filePath: "copied-Q4_K_M.gguf",
+    enabledBy: "admin-cli",
+    createdAt: new Date().toISOString(),
   });
   await store.meta.set("copied", "yes");
   // A commit as git wrote it (git/git-push.ts keeps the body of pushed commits): on the repository's head.

@@ -65,6 +65,32 @@ export const OWN_PROVIDER_ROWS: Row[] = [
     writes: true,
     expected: SITE_ADMIN_ONLY,
   },
+  // The built-in llama.cpp provider's admin API (router/local-provider-routes.ts): the same callers. The model
+  // named does not exist, so the administrator's enable answers 404 and the disable 404 too.
+  {
+    route: "GET /api/admin/local-provider",
+    name: "list the local provider's models",
+    method: "GET",
+    path: "/api/admin/local-provider",
+    expected: SITE_ADMIN_ONLY,
+  },
+  {
+    route: "PUT /api/admin/local-provider/models",
+    name: "enable a model's quantization on the local provider",
+    method: "PUT",
+    path: "/api/admin/local-provider/models",
+    body: { model: "acme/no-such-model", quantization: "Q4_K_M" },
+    writes: true,
+    expected: succeedsWith(SITE_ADMIN_ONLY, 404),
+  },
+  {
+    route: "DELETE /api/admin/local-provider/models",
+    name: "disable a model's quantization on the local provider",
+    method: "DELETE",
+    path: "/api/admin/local-provider/models?model=acme/no-such-model&quantization=Q4_K_M",
+    writes: true,
+    expected: succeedsWith(SITE_ADMIN_ONLY, 404),
+  },
   ...["/v1/completions", "/router/v1/completions"].map(
     (path): Row => ({
       route: `POST ${path}`,

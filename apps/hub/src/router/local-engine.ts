@@ -1,0 +1,273 @@
+import { renderChatTemplate } from "@modelhub/jinja";
+import type { Llama, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
+import { HubError, InvalidInputError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import { type Admission, createAdmission } from "./local-admission.js";
+
+/** The limits of the built-in llama.cpp provider (LOCAL_PROVIDER_* settings). */
+export interface LocalEngineLimits {
+  /** Calls generating at once (one llama.cpp sequence each). */
+  concurrency: number;
+  /** Calls waiting for a slot; past it a call is refused with 503 and Retry-After. */
+  queue: number;
+  /** A model not called for this long is unloaded (its weights and KV cache freed). */
+  idleMs: number;
+  /** Tokens of prompt plus answer per call (the KV cache is this times `concurrency`). */
+  contextSize: number;
+  /** CPU threads llama.cpp uses for one evaluation. */
+  threads: number;
+  /** Models held in memory at once; loading one more unloads the least recently used idle one. */
+  maxLoadedModels: number;
+  retryAfterSeconds: number;
+}
+
+export const DEFAULT_LOCAL_ENGINE_LIMITS: LocalEngineLimits = {
+  concurrency: 2,
+  queue: 6,
+  idleMs: 5 * 60_000,
+  contextSize: 2048,
+  threads: 2,
+  maxLoadedModels: 1,
+  retryAfterSeconds: 2,
+};
+
+/** What a call asks for: a chat (rendered with the model's own template) or a plain prompt. */
+export type LocalPrompt = { messages: unknown[] } | { prompt: string };
+
+export interface LocalSampling {
+  maxTokens: number;
+  temperature: number;
+  topP?: number;
+}
+
+/** One piece of the answer, then the end with the tokenizer's counts. */
+export type LocalPiece =
+  | { text: string }
+  | {
+      done: true;
+      finishReason: "stop" | "length";
+      usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+    };
+
+interface Loaded {
+  model: LlamaModel;
+  context: LlamaContext;
+  chatTemplate: string | undefined;
+  active: number;
+  lastUsed: number;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * The built-in provider's llama.cpp, in this process through node-llama-cpp (its CPU build: see
+ * docs/decisions/local-provider.md): each model loaded on its first call and unloaded when idle, at most
+ * `concurrency` calls generating and `queue` waiting (local-admission.ts), chat prompts rendered with the
+ * model's own template by packages/jinja, and the usage counted by the model's own tokenizer.
+ */
+export function createLocalEngine(deps: {
+  limits: LocalEngineLimits;
+  /** The GGUF file on local disk for a served name (local-provider-service.ts copies it out of the hub). */
+  modelPath(servedName: string): Promise<string>;
+  logger: Logger;
+}) {
+  const { limits } = deps;
+  const admission: Admission = createAdmission(limits);
+  const loaded = new Map<string, Promise<Loaded>>();
+  let llama: Promise<Llama> | undefined;
+  let loads = 0;
+
+  function runtime(): Promise<Llama> {
+    llama ??= import("node-llama-cpp").then(({ getLlama, LlamaLogLevel }) =>
+      getLlama({
+        // The CPU build only: the GPU builds are not installed (stubs/node-llama-cpp-gpu), nothing is built
+        // or downloaded at run time.
+        gpu: false,
+        build: "never",
+        skipDownload: true,
+        progressLogs: false,
+        logLevel: LlamaLogLevel.error,
+      }),
+    );
+    return llama;
+  }
+
+  async function unload(name: string, entry: Loaded): Promise<void> {
+    clearTimeout(entry.idleTimer);
+    loaded.delete(name);
+    await entry.context.dispose();
+    await entry.model.dispose();
+    deps.logger.log("info", "local model unloaded", { model: name });
+  }
+
+  async function evictForRoom(): Promise<void> {
+    const settled = (
+      await Promise.all(
+        [...loaded].map(async ([name, pending]) => [name, await pending.catch(() => undefined)] as const),
+      )
+    ).filter((pair): pair is readonly [string, Loaded] => pair[1] !== undefined);
+    while (settled.length >= limits.maxLoadedModels) {
+      const idle = settled
+        .filter(([, entry]) => entry.active === 0)
+        .sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+      const oldest = idle[0];
+      if (!oldest) {
+        throw new HubError(
+          503,
+          "local_provider_busy",
+          `The local provider holds ${limits.maxLoadedModels} model(s), all in use: retry later, or raise LOCAL_PROVIDER_MAX_MODELS.`,
+        );
+      }
+      settled.splice(settled.indexOf(oldest), 1);
+      await unload(oldest[0], oldest[1]);
+    }
+  }
+
+  async function load(name: string): Promise<Loaded> {
+    const known = loaded.get(name);
+    if (known) return known;
+    const pending = (async () => {
+      await evictForRoom();
+      const [engine, path] = await Promise.all([runtime(), deps.modelPath(name)]);
+      const model = await engine.loadModel({ modelPath: path });
+      const context = await model.createContext({
+        contextSize: Math.min(limits.contextSize, model.trainContextSize),
+        sequences: limits.concurrency,
+        threads: limits.threads,
+      });
+      const template = model.fileInfo.metadata.tokenizer?.chat_template;
+      loads++;
+      deps.logger.log("info", "local model loaded", { model: name, bytes: model.size });
+      return {
+        model,
+        context,
+        chatTemplate: typeof template === "string" ? template : undefined,
+        active: 0,
+        lastUsed: Date.now(),
+        idleTimer: undefined,
+      } satisfies Loaded;
+    })();
+    loaded.set(name, pending);
+    pending.catch(() => loaded.delete(name));
+    return pending;
+  }
+
+  function promptText(entry: Loaded, prompt: LocalPrompt): string {
+    if ("prompt" in prompt) return prompt.prompt;
+    if (!entry.chatTemplate) {
+      throw new InvalidInputError(
+        "This model's GGUF file has no chat template (tokenizer.chat_template): call /v1/completions with a prompt instead.",
+      );
+    }
+    const tokens = entry.model.tokens;
+    return renderChatTemplate(entry.chatTemplate, {
+      messages: prompt.messages,
+      add_generation_prompt: true,
+      bos_token: tokens.bosString ?? "",
+      eos_token: tokens.eosString ?? "",
+    });
+  }
+
+  function touch(name: string, entry: Loaded): void {
+    entry.lastUsed = Date.now();
+    clearTimeout(entry.idleTimer);
+    if (entry.active > 0) return;
+    entry.idleTimer = setTimeout(() => {
+      if (entry.active === 0 && loaded.has(name)) void unload(name, entry).catch(() => {});
+    }, limits.idleMs);
+    entry.idleTimer.unref();
+  }
+
+  /**
+   * Generates an answer: waits for a slot (or throws LocalProviderBusyError at once when the queue is full),
+   * loads the model if it is not, and yields the text as it decodes, then the counts.
+   */
+  async function* generate(
+    name: string,
+    prompt: LocalPrompt,
+    sampling: LocalSampling,
+    signal?: AbortSignal,
+  ): AsyncGenerator<LocalPiece> {
+    const release = await admission.enter(signal);
+    let entry: Loaded | undefined;
+    try {
+      entry = await load(name);
+      entry.active++;
+      clearTimeout(entry.idleTimer);
+      const input = entry.model.tokenize(promptText(entry, prompt), true);
+      const room = entry.context.contextSize - input.length;
+      if (room < 1) {
+        throw new InvalidInputError(
+          `The prompt is ${input.length} tokens; this provider's context holds ${entry.context.contextSize}: shorten it.`,
+        );
+      }
+      const maxTokens = Math.min(sampling.maxTokens, room);
+      const sequence = entry.context.getSequence();
+      const output: Token[] = [];
+      let sent = 0;
+      let finishReason: "stop" | "length" = "length";
+      try {
+        for await (const token of sequence.evaluate(input, {
+          temperature: sampling.temperature,
+          topP: sampling.topP,
+        })) {
+          if (signal?.aborted) break;
+          if (entry.model.isEogToken(token)) {
+            finishReason = "stop";
+            break;
+          }
+          output.push(token);
+          const text = entry.model.detokenize(output);
+          // A character split across tokens is held back until its last byte arrives.
+          if (!text.endsWith("\uFFFD") && text.length > sent) {
+            yield { text: text.slice(sent) };
+            sent = text.length;
+          }
+          if (output.length >= maxTokens) break;
+        }
+        const text = entry.model.detokenize(output);
+        if (text.length > sent) yield { text: text.slice(sent) };
+      } finally {
+        await sequence.dispose();
+      }
+      yield {
+        done: true,
+        finishReason,
+        usage: {
+          prompt_tokens: input.length,
+          completion_tokens: output.length,
+          total_tokens: input.length + output.length,
+        },
+      };
+    } finally {
+      release();
+      if (entry) {
+        entry.active--;
+        touch(name, entry);
+      }
+    }
+  }
+
+  return {
+    generate,
+    /** Counts text as the model's tokenizer does (loads the model when it is not). */
+    async countTokens(name: string, text: string): Promise<number> {
+      return (await load(name)).model.tokenize(text, true).length;
+    },
+    /** Slots in use, calls waiting, models in memory and how many loads there were. */
+    stats: () => ({ ...admission.stats(), loadedModels: [...loaded.keys()], loads }),
+    /** The admission itself (tests hold slots with it to fill the queue deterministically). */
+    admission,
+    /** Unloads every model and frees llama.cpp. */
+    async close(): Promise<void> {
+      for (const [name, pending] of [...loaded]) {
+        const entry = await pending.catch(() => undefined);
+        if (entry) await unload(name, entry);
+      }
+      const engine = await llama?.catch(() => undefined);
+      llama = undefined;
+      await engine?.dispose();
+    },
+  };
+}
+
+export type LocalEngine = ReturnType<typeof createLocalEngine>;

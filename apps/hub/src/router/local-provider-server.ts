@@ -1,0 +1,161 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import { type Context, Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { HubError } from "../errors.js";
+import { LocalProviderBusyError } from "./local-admission.js";
+import type { LocalEngine, LocalPiece, LocalPrompt } from "./local-engine.js";
+
+/** The provider name the local provider has in the router (`owner/name:local`). */
+export const LOCAL_PROVIDER_NAME = "local";
+
+const sampling = {
+  max_tokens: z.number().int().positive().optional(),
+  max_completion_tokens: z.number().int().positive().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  top_p: z.number().gt(0).max(1).optional(),
+  stream: z.boolean().optional(),
+};
+const chatInput = z.looseObject({
+  model: z.string(),
+  messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })).min(1),
+  ...sampling,
+});
+const completionInput = z.looseObject({ model: z.string(), prompt: z.string(), ...sampling });
+
+/** Default answer length when the caller sets none (OpenAI servers each pick one; llama.cpp's is unbounded). */
+const DEFAULT_MAX_TOKENS = 256;
+
+/**
+ * The local provider as an OpenAI-compatible server on loopback, so that the router calls it as it calls any
+ * own provider (selection, failover, streaming, usage records, key scrubbing: nothing special-cased). Only
+ * this process knows its random bearer key. Chat and text completions, whole or streamed, with `usage`.
+ */
+export async function startLocalProviderServer(engine: LocalEngine) {
+  const secret = `local-${randomBytes(24).toString("hex")}`;
+  const expected = Buffer.from(`Bearer ${secret}`);
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    const given = Buffer.from(c.req.header("authorization") ?? "");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return c.json({ error: { message: "Unknown key for the local provider.", type: "unauthorized" } }, 401);
+    }
+    await next();
+  });
+  app.onError((error, c) => {
+    const status = HubError.isInstance(error) ? error.status : 500;
+    if (error instanceof LocalProviderBusyError) c.header("Retry-After", String(error.retryAfterSeconds));
+    const message = HubError.isInstance(error) ? error.message : "The local provider failed.";
+    return c.json(
+      { error: { message, type: HubError.isInstance(error) ? error.code : "server_error" } },
+      status,
+    );
+  });
+  app.get("/health", (c) => c.json({ status: "ok", ...engine.stats() }));
+
+  app.post("/v1/chat/completions", async (c) => {
+    const body = parse(chatInput, await c.req.json());
+    return answer(c, body, { messages: body.messages }, "chat.completion");
+  });
+  app.post("/v1/completions", async (c) => {
+    const body = parse(completionInput, await c.req.json());
+    return answer(c, body, { prompt: body.prompt }, "text_completion");
+  });
+
+  async function answer(
+    c: Context,
+    body: z.infer<typeof completionInput> | z.infer<typeof chatInput>,
+    prompt: LocalPrompt,
+    object: "chat.completion" | "text_completion",
+  ) {
+    const id = `${object === "chat.completion" ? "chatcmpl" : "cmpl"}-${randomBytes(12).toString("hex")}`;
+    const created = Math.floor(Date.now() / 1000);
+    const pieces = engine.generate(
+      body.model,
+      prompt,
+      {
+        maxTokens: body.max_completion_tokens ?? body.max_tokens ?? DEFAULT_MAX_TOKENS,
+        temperature: body.temperature ?? 1,
+        topP: body.top_p,
+      },
+      c.req.raw.signal,
+    );
+    // The first piece before any header: a full queue, an unknown model or a too long prompt answer an error.
+    const first = await pieces.next();
+    const chat = object === "chat.completion";
+    const choice = (text: string, finish: string | null, streamed: boolean) =>
+      chat
+        ? {
+            index: 0,
+            [streamed ? "delta" : "message"]: { role: "assistant", content: text },
+            finish_reason: finish,
+          }
+        : { index: 0, text, finish_reason: finish, logprobs: null };
+    const head = { id, created, model: body.model };
+
+    if (!body.stream) {
+      let text = "";
+      let end: Extract<LocalPiece, { done: true }> | undefined;
+      for (let piece = first; !piece.done; piece = await pieces.next()) {
+        if ("text" in piece.value) text += piece.value.text;
+        else end = piece.value;
+      }
+      return c.json({
+        ...head,
+        object,
+        choices: [choice(text, end?.finishReason ?? "stop", false)],
+        usage: end?.usage,
+      });
+    }
+    const chunkObject = chat ? "chat.completion.chunk" : "text_completion";
+    return streamSSE(c, async (sse) => {
+      for (let piece = first; !piece.done; piece = await pieces.next()) {
+        const value = piece.value;
+        const data =
+          "text" in value
+            ? { ...head, object: chunkObject, choices: [choice(value.text, null, true)] }
+            : {
+                ...head,
+                object: chunkObject,
+                choices: [choice("", value.finishReason, true)],
+                usage: value.usage,
+              };
+        await sse.writeSSE({ data: JSON.stringify(data) });
+      }
+      await sse.writeSSE({ data: "[DONE]" });
+    });
+  }
+
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: "127.0.0.1" });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    secret,
+    async close(): Promise<void> {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+    },
+  };
+}
+
+export type LocalProviderServer = Awaited<ReturnType<typeof startLocalProviderServer>>;
+
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new HubError(
+      400,
+      "invalid_input",
+      `Invalid request for the local provider: ${result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`,
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,229 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { INFERENCE_PROVIDERS } from "@modelhub/inference";
+import { renderChatTemplate } from "@modelhub/jinja";
+import OpenAI from "openai";
+import { beforeAll, describe, expect, it } from "vitest";
+import { userToken } from "../__fixtures__/accounts.js";
+import { runPython } from "../__fixtures__/python-client.js";
+import { ADMIN_TOKEN } from "../__fixtures__/seeded-app.js";
+import { useTestHub } from "../__fixtures__/test-hub.js";
+import { runAdminCommand } from "../cli/admin-command.js";
+import { openBlobStore } from "../storage/blob-store-config.js";
+import type { LocalEngine } from "./local-engine.js";
+
+/**
+ * The built-in llama.cpp provider end to end: a tiny random-weight Llama GGUF (made here by the `gguf` Python
+ * package) uploaded to the hub, enabled through the admin CLI, and answered by llama.cpp on this CPU through
+ * `/v1/chat/completions` (the npm `openai` client), with the GGUF's own chat template rendered by
+ * packages/jinja; the queue's limits; load on first use and unload when idle.
+ */
+const MODEL = "alice/tiny-llama-GGUF";
+const FILE = "tiny-llama-F32.gguf";
+const SERVED = `${MODEL}@F32`;
+const MAKE_GGUF = fileURLToPath(new URL("./__fixtures__/make-tiny-gguf.py", import.meta.url));
+// The template make-tiny-gguf.py writes into the file.
+const TEMPLATE =
+  "{{ bos_token }}{% for message in messages %}<|{{ message['role'] }}|>\n{{ message['content'] }}</s>\n" +
+  "{% endfor %}{% if add_generation_prompt %}<|assistant|>\n{% endif %}";
+
+let engine: LocalEngine;
+const hub = useTestHub({
+  adminToken: ADMIN_TOKEN,
+  localProvider: {
+    limits: { concurrency: 2, queue: 6, idleMs: 1500, threads: 1, contextSize: 256, retryAfterSeconds: 3 },
+    expose: (exposed) => {
+      engine = exposed;
+    },
+  },
+});
+let alice: string;
+let client: OpenAI;
+
+async function api(token: string, method: string, path: string, body?: unknown, type = "application/json") {
+  return fetch(`${hub.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": type },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+beforeAll(async () => {
+  alice = await userToken(hub.store, "alice");
+  client = new OpenAI({ baseURL: `${hub.url}/v1`, apiKey: alice, maxRetries: 0 });
+  const path = join(hub.dir, FILE);
+  const made = await runPython([MAKE_GGUF, path], {}, 60_000);
+  expect(made.code, made.stderr).toBe(0);
+  const bytes = readFileSync(path);
+  const oid = createHash("sha256").update(bytes).digest("hex");
+  expect((await api(alice, "POST", "/api/repos/create", { name: MODEL, type: "model" })).status).toBe(200);
+  const batch = await api(alice, "POST", `/${MODEL}.git/info/lfs/objects/batch`, {
+    operation: "upload",
+    transfers: ["basic"],
+    objects: [{ oid, size: bytes.length }],
+  });
+  const href = ((await batch.json()) as { objects: { actions?: { upload?: { href: string } } }[] }).objects[0]
+    ?.actions?.upload?.href;
+  if (href) expect((await fetch(href, { method: "PUT", body: bytes })).status).toBe(200);
+  const lines = [
+    { key: "header", value: { summary: "add the GGUF" } },
+    { key: "lfsFile", value: { path: FILE, algo: "sha256", oid, size: bytes.length } },
+  ];
+  const committed = await api(
+    alice,
+    "POST",
+    `/api/models/${MODEL}/commit/main`,
+    lines.map((line) => JSON.stringify(line)).join("\n"),
+    "application/x-ndjson",
+  );
+  expect(committed.status, await committed.clone().text()).toBe(200);
+}, 90_000);
+
+describe("the local provider, enabled for a repository and quantization", () => {
+  it("is enabled through the admin CLI and listed by the admin API; not by others", async () => {
+    const output = await runAdminCommand(
+      ["local:enable", MODEL, "--quant", "f32"],
+      hub.store,
+      INFERENCE_PROVIDERS,
+      {
+        readStdin: async () => "",
+        openBlobs: () => openBlobStore({ kind: "fs" }, hub.dataDir),
+      },
+    );
+    expect(output).toMatchObject({ json: { modelId: MODEL, quantization: "F32", filePath: FILE } });
+    const listed = await api(ADMIN_TOKEN, "GET", "/api/admin/local-provider");
+    expect(await listed.json()).toMatchObject({
+      running: true,
+      models: [{ modelId: MODEL, quantization: "F32" }],
+    });
+    // A signed-in user who is not an administrator can neither read nor change it.
+    expect((await api(alice, "GET", "/api/admin/local-provider")).status).toBe(403);
+    const put = await api(alice, "PUT", "/api/admin/local-provider/models", {
+      model: MODEL,
+      quantization: "F32",
+    });
+    expect(put.status).toBe(403);
+    // A quantization the repository has no file for is refused, naming the files it has.
+    const missing = await api(ADMIN_TOKEN, "PUT", "/api/admin/local-provider/models", {
+      model: MODEL,
+      quantization: "Q4_K_M",
+    });
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain(FILE);
+    expect(engine.stats().loads).toBe(0);
+  });
+
+  it("streams a chat completion generated by llama.cpp, the GGUF's template applied", async () => {
+    const messages = [{ role: "user" as const, content: "hello world" }];
+    const stream = await client.chat.completions.create({
+      model: `${MODEL}:local`,
+      messages,
+      stream: true,
+      max_tokens: 12,
+      temperature: 0,
+    });
+    let text = "";
+    let chunks = 0;
+    let usage: OpenAI.CompletionUsage | undefined;
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      chunks++;
+      text += chunk.choices[0]?.delta?.content ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      usage = chunk.usage ?? usage;
+    }
+    // Loaded on this first call.
+    expect(engine.stats().loads).toBe(1);
+    expect(chunks).toBeGreaterThan(2);
+    expect(finish === "stop" || finish === "length").toBe(true);
+    // The prompt's count is the model tokenizer's count of the template, rendered by packages/jinja.
+    const prompt = renderChatTemplate(TEMPLATE, {
+      messages,
+      add_generation_prompt: true,
+      bos_token: "<s>",
+      eos_token: "</s>",
+    });
+    expect(usage?.prompt_tokens).toBe(await engine.countTokens(SERVED, prompt));
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
+    expect(usage?.completion_tokens).toBeLessThanOrEqual(12);
+    expect(usage?.total_tokens).toBe(usage!.prompt_tokens + usage!.completion_tokens);
+    // Greedy decoding: the same prompt gives the same text, whole (not streamed) this time.
+    const whole = await client.chat.completions.create({
+      model: MODEL,
+      messages,
+      max_tokens: 12,
+      temperature: 0,
+    });
+    expect(whole.choices[0]?.message.content).toBe(text);
+    expect(whole.usage).toEqual({ ...usage });
+    // Its first call loads llama.cpp and the model: seconds on a loaded CI machine.
+  }, 120_000);
+
+  it("queues 8 concurrent calls within its limit (2 at once, 6 waiting)", async () => {
+    const before = engine.stats().peakRunning;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        client.chat.completions.create({
+          model: `${MODEL}:local`,
+          messages: [{ role: "user", content: `call ${index}` }],
+          max_tokens: 8,
+        }),
+      ),
+    );
+    expect(answers.every((answer) => (answer.usage?.completion_tokens ?? 0) > 0)).toBe(true);
+    expect(Math.max(before, engine.stats().peakRunning)).toBeLessThanOrEqual(2);
+    expect(engine.stats()).toMatchObject({ running: 0, waiting: 0 });
+  });
+
+  it("answers a ninth call past the queue 503 with Retry-After", async () => {
+    // Every slot and queue place held (deterministically, rather than by racing calls).
+    const held = [await engine.admission.enter(), await engine.admission.enter()];
+    const waiting = Array.from({ length: 6 }, () => engine.admission.enter());
+    expect(engine.stats()).toMatchObject({ running: 2, waiting: 6 });
+    const refused = await api(alice, "POST", "/v1/chat/completions", {
+      model: `${MODEL}:local`,
+      messages: [{ role: "user", content: "hello" }],
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("3");
+    expect(await refused.text()).toContain("LOCAL_PROVIDER_QUEUE");
+    // Each release lets the next waiting call in, in order.
+    for (const release of held) release();
+    for (const entered of waiting) (await entered)();
+    expect(engine.stats()).toMatchObject({ running: 0, waiting: 0 });
+  });
+
+  it("unloads the model when idle and loads it again on the next call", async () => {
+    const loads = engine.stats().loads;
+    const deadline = Date.now() + 20_000;
+    while (engine.stats().loadedModels.length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(engine.stats().loadedModels).toEqual([]);
+    const answer = await client.completions.create({
+      model: `${MODEL}:local`,
+      prompt: "hello",
+      max_tokens: 4,
+    });
+    expect(answer.usage?.completion_tokens).toBeGreaterThan(0);
+    expect(engine.stats()).toMatchObject({ loads: loads + 1, loadedModels: [SERVED] });
+  });
+
+  it("keeps a private model's local provider to those who may read it", async () => {
+    expect((await api(alice, "PUT", `/api/models/${MODEL}/settings`, { private: true })).status).toBe(200);
+    const mallory = await userToken(hub.store, "mallory");
+    const outsider = await api(mallory, "POST", "/v1/chat/completions", {
+      model: `${MODEL}:local`,
+      messages: [{ role: "user", content: "hello" }],
+    });
+    expect(outsider.status).toBe(404);
+    const owner = await client.chat.completions.create({
+      model: `${MODEL}:local`,
+      messages: [{ role: "user", content: "hello" }],
+      max_tokens: 2,
+    });
+    expect(owner.usage?.completion_tokens).toBeGreaterThan(0);
+  });
+});
