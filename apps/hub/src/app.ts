@@ -38,7 +38,7 @@ import { widgetRoutes } from "./catalogue/widget-routes.js";
 import { collectionsRoutes } from "./collections/collections-routes.js";
 import { createCollectionsService } from "./collections/collections-service.js";
 import { createDiscussionsService } from "./discussions/discussions-service.js";
-import { HubError, NotFoundError, renderError } from "./errors.js";
+import { HubError, NotFoundError, renderError, UnavailableError } from "./errors.js";
 import { createBareRepositories } from "./git/bare-repository.js";
 import { acceptsBasicCredentials, gitRoutes } from "./git/git-routes.js";
 import { createLfsDownloads } from "./git/lfs-downloads.js";
@@ -524,7 +524,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       // Reads only (a model's files at main), as the admin CLI reads them.
       localProvider: localProviderService({
         db: deps.store.db,
-        repos: () => createRepoService({ store: deps.store, blobs: deps.blobs }),
+        repos: () => {
+          if (!deps.blobs) throw new UnavailableError("This hub runs without repositories (no blob store).");
+          return createRepoService({ store: deps.store, blobs: deps.blobs });
+        },
         maxModelBytes: deps.router?.localProvider?.maxModelBytes ?? DEFAULT_LOCAL_MAX_MODEL_BYTES,
         onChanged: () => ownRegistry.invalidate(),
       }),

@@ -4,6 +4,7 @@ import { normalizePublicUrl, PublicUrlError } from "./http/public-url.js";
 import { parseRateLimitPolicy, type RateLimitPolicy } from "./limits/rate-limit-policy.js";
 import { parseStorageQuotas, type StorageQuotaPolicy } from "./limits/storage-quotas.js";
 import { type MirrorSettings, parseMirrorSettings } from "./mirror/mirror-config.js";
+import type { LocalEngineLimits } from "./router/local-engine.js";
 import { DEFAULT_USAGE_RETENTION_DAYS } from "./router/usage-table.js";
 import { parseScanSettings, type ScanSettings } from "./scanning/scan-config.js";
 import { type BlobSettings, parseBlobSettings } from "./storage/blob-store-config.js";
@@ -31,6 +32,8 @@ export interface HubConfig extends BlobSettings {
   adminToken: string | undefined;
   /** SECRETS_KEY: seals own inference providers' API keys (router/own-provider-secrets.ts); unset: DATA_DIR/secrets.key. */
   secretsKey: string | undefined;
+  /** LOCAL_PROVIDER=on and its LOCAL_PROVIDER_* limits: the built-in llama.cpp provider (off by default). */
+  localProvider: { limits: Partial<LocalEngineLimits>; maxModelBytes?: number } | undefined;
   /** Provider name -> API key, from the environment variables the provider registry names. */
   providerKeys: Record<string, string>;
   /** PROVIDER_BASE_URLS: provider name -> base URL replacing the registry's (a gateway, a private deployment). */
@@ -125,6 +128,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     }
   }
   const adminToken = env.ADMIN_TOKEN || undefined;
+  const localProvider = localProviderSettings(env, problems);
   const secretsKey = env.SECRETS_KEY || undefined;
   // Never echo the value: it is a secret.
   if (secretsKey !== undefined && secretsKey.length < 32)
@@ -226,6 +230,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     databaseUrl,
     adminToken,
     secretsKey,
+    localProvider,
     providerKeys,
     providerBaseUrls,
     logLevel,
@@ -278,4 +283,39 @@ function parseProviderBaseUrls(
     }
   }
   return urls;
+}
+
+/** LOCAL_PROVIDER=on|off and its limits, each a positive whole number (docs/decisions/local-provider.md). */
+function localProviderSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): HubConfig["localProvider"] {
+  const switched = (env.LOCAL_PROVIDER ?? "off").toLowerCase();
+  if (switched !== "on" && switched !== "off") {
+    problems.push(`LOCAL_PROVIDER must be "on" or "off", not "${env.LOCAL_PROVIDER}".`);
+    return undefined;
+  }
+  if (switched === "off") return undefined;
+  const whole = (name: string): number | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return undefined;
+    if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
+      problems.push(`${name} must be a whole number of at least 1, not "${raw}".`);
+      return undefined;
+    }
+    return Number(raw);
+  };
+  const idleSeconds = whole("LOCAL_PROVIDER_IDLE_SECONDS");
+  const limits: Partial<LocalEngineLimits> = {
+    concurrency: whole("LOCAL_PROVIDER_CONCURRENCY"),
+    queue: whole("LOCAL_PROVIDER_QUEUE"),
+    idleMs: idleSeconds === undefined ? undefined : idleSeconds * 1000,
+    contextSize: whole("LOCAL_PROVIDER_CONTEXT"),
+    threads: whole("LOCAL_PROVIDER_THREADS"),
+    maxLoadedModels: whole("LOCAL_PROVIDER_MAX_MODELS"),
+  };
+  return {
+    limits: Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)),
+    maxModelBytes: whole("LOCAL_PROVIDER_MAX_MODEL_BYTES"),
+  };
 }

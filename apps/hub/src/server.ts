@@ -70,6 +70,7 @@ async function main(): Promise<void> {
     usageRetentionDays: config.usageRetentionDays,
     adminToken: config.adminToken,
     secretsKey: config.secretsKey,
+    localProvider: config.localProvider,
     signupPolicy: config.signupPolicy,
     oidc: config.oidc,
     lfsMultipartChunkBytes: config.lfsMultipartChunkBytes,
