@@ -174,6 +174,14 @@ export const ALL_PAGES: Array<{
     title: `${SEEDED.user} (Ada Lovelace) · Modelhub`,
     status: 200,
   },
+  {
+    name: "search",
+    path: "/search?q=weather",
+    ready: (page: Page) =>
+      page.getByRole("list", { name: "Search results" }).getByRole("link").first().waitFor(),
+    title: "Search results for “weather” · Modelhub",
+    status: 200,
+  },
   { name: "sign in", path: "/login", ready: PAGE_READY.signIn, title: "Sign in · Modelhub", status: 200 },
   { name: "sign up", path: "/join", ready: PAGE_READY.signUp, title: "Sign up · Modelhub", status: 200 },
   {

@@ -37,6 +37,9 @@ describe("isAppPage", () => {
     "/spaces/alice/app",
     "/spaces/alice/app/commits/main",
     "/spaces/alice/app/app",
+    "/search",
+    "/settings/webhooks",
+    "/organizations/acme/audit-log",
   ])("serves the repository page %s", async (path) => {
     expect(await isAppPage(path, exists)).toBe(true);
   });
@@ -45,6 +48,7 @@ describe("isAppPage", () => {
     "/alice/demo/tree",
     "/alice/demo/commit/not-a-commit",
     "/alice/demo/elsewhere",
+    "/organizations/acme/audit-log/more",
     "/bob/other/tree/main",
     "/bob",
     "/datasets/alice",

@@ -17,6 +17,8 @@ export const APP_PAGES: readonly string[] = [
   "/settings/profile",
   "/settings/tokens",
   "/settings/organizations",
+  "/settings/webhooks",
+  "/search",
 ];
 
 /** Site administration pages: pages for site admins only (anyone else gets the not-found page, 404). */
@@ -28,15 +30,20 @@ export const ADMIN_PAGES: readonly string[] = [
   "/admin/usage",
   "/admin/providers",
   "/admin/mirror",
+  "/admin/audit-log",
 ];
 
 export const isAdminPage = (path: string): boolean => ADMIN_PAGES.includes(path.replace(/(.)\/$/, "$1"));
 
 /**
- * Account pages with a name in the path: an organization's page and an invite link. Any well-formed name is
+ * Account pages with a name in the path: an organization's page, its audit log (the page asks its admins
+ * to sign in; the API refuses anyone else) and an invite link. Any well-formed name is
  * a page (the page itself says when the organization does not exist; organizations are public).
  */
-const ACCOUNT_PAGES = [/^\/organizations\/invites\/[\w-]{1,100}\/?$/, /^\/organizations\/[\w.-]{1,96}\/?$/];
+const ACCOUNT_PAGES = [
+  /^\/organizations\/invites\/[\w-]{1,100}\/?$/,
+  /^\/organizations\/[\w.-]{1,96}(?:\/audit-log)?\/?$/,
+];
 
 /** What may follow `/{owner}/{name}` on a model's pages: the card, then each section of the model page. */
 const MODEL_SECTION =

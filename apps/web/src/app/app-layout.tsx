@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { NavLink, Outlet, ScrollRestoration } from "react-router";
 import { UserMenu } from "../features/account/user-menu.js";
 import { siteQuery } from "../features/admin/admin-api.js";
+import { HeaderSearch } from "../features/search/index.js";
 import { ThemeSwitcher } from "../features/theme/index.js";
 
 /** The header's sections. */
@@ -66,6 +67,9 @@ export function AppLayout() {
             </svg>
             <SiteName />
           </HomeLink>
+          <div className="order-last w-full sm:order-none sm:w-auto">
+            <HeaderSearch />
+          </div>
           <nav
             aria-label="Main"
             className="order-last flex w-full min-w-0 items-center gap-1 overflow-x-auto sm:order-none sm:w-auto"

@@ -118,6 +118,7 @@ export const router = createBrowserRouter([
           },
         ],
       },
+      { path: "search", lazy: page(() => import("./pages/search-page.js"), "SearchPage") },
       { path: "datasets", lazy: page(() => import("./pages/repo-lists-pages.js"), "DatasetsPage") },
       { path: "spaces", lazy: page(() => import("./pages/repo-lists-pages.js"), "SpacesPage") },
       {
@@ -153,6 +154,10 @@ export const router = createBrowserRouter([
       {
         path: "organizations/invites/:code",
         lazy: page(() => import("./pages/org-invite-page.js"), "OrgInvitePage"),
+      },
+      {
+        path: "organizations/:org/audit-log",
+        lazy: page(() => import("./pages/org-audit-log-page.js"), "OrgAuditLogPage"),
       },
       {
         path: "organizations/:org",

@@ -8,10 +8,13 @@ import {
   UsageAdmin,
   UsersAdmin,
 } from "../../features/admin/index.js";
+import { AuditLog } from "../../features/audit-log/index.js";
 import { NotFoundPage } from "./not-found-page.js";
 import { isSection, SectionedPage, type Sections } from "./sectioned-page.js";
 
-const ADMINISTRATION: Sections<"settings" | "users" | "organizations" | "usage" | "providers" | "mirror"> = {
+const ADMINISTRATION: Sections<
+  "settings" | "users" | "organizations" | "usage" | "providers" | "mirror" | "audit-log"
+> = {
   heading: "Site administration",
   navLabel: "Administration",
   base: "/admin",
@@ -22,10 +25,11 @@ const ADMINISTRATION: Sections<"settings" | "users" | "organizations" | "usage" 
     usage: "Usage",
     providers: "Own providers",
     mirror: "Mirror",
+    "audit-log": "Audit log",
   },
 };
 
-/** `/admin/{settings|users|organizations|usage|providers|mirror}`: site administration; not found for anyone else. */
+/** `/admin/{settings|users|organizations|usage|providers|mirror|audit-log}`: site administration; not found for anyone else. */
 export function AdminPage() {
   const section = useParams().section;
   if (!isSection(ADMINISTRATION, section)) return <NotFoundPage />;
@@ -40,6 +44,7 @@ export function AdminPage() {
             {section === "usage" ? <UsageAdmin /> : null}
             {section === "providers" ? <OwnProvidersAdmin /> : null}
             {section === "mirror" ? <MirrorAdmin /> : null}
+            {section === "audit-log" ? <AuditLog /> : null}
           </SectionedPage>
         ) : (
           <NotFoundPage />

@@ -5,14 +5,20 @@ import { OrganizationsSettings } from "../../features/account/organizations-sett
 import { ProfileSettings } from "../../features/account/profile-settings.js";
 import { RequireSession } from "../../features/account/require-session.js";
 import { TokensSettings } from "../../features/account/tokens-settings.js";
+import { WebhooksSettings } from "../../features/webhooks/index.js";
 import { NotFoundPage } from "./not-found-page.js";
 import { isSection, SectionedPage, type Sections } from "./sectioned-page.js";
 
-const SETTINGS: Sections<"profile" | "tokens" | "organizations"> = {
+const SETTINGS: Sections<"profile" | "tokens" | "organizations" | "webhooks"> = {
   heading: "Settings",
   navLabel: "Settings",
   base: "/settings",
-  names: { profile: "Profile", tokens: "Access tokens", organizations: "Organizations" },
+  names: {
+    profile: "Profile",
+    tokens: "Access tokens",
+    organizations: "Organizations",
+    webhooks: "Webhooks",
+  },
 };
 
 function TokensSection() {
@@ -20,7 +26,7 @@ function TokensSection() {
   return <TokensSettings orgs={(whoami.data?.orgs ?? []).map((org) => org.name)} />;
 }
 
-/** `/settings/{profile|tokens|organizations}`: the signed-in user's own settings. */
+/** `/settings/{profile|tokens|organizations|webhooks}`: the signed-in user's own settings. */
 export function SettingsPage() {
   const section = useParams().section;
   if (!isSection(SETTINGS, section)) return <NotFoundPage />;
@@ -31,6 +37,7 @@ export function SettingsPage() {
           {section === "profile" ? <ProfileSettings /> : null}
           {section === "tokens" ? <TokensSection /> : null}
           {section === "organizations" ? <OrganizationsSettings user={session.name} /> : null}
+          {section === "webhooks" ? <WebhooksSettings /> : null}
         </SectionedPage>
       )}
     </RequireSession>

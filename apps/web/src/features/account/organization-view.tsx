@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { Link } from "react-router";
 import { PageTitle } from "../../components/ui/page-title.js";
 import { HubApiError } from "../../lib/api/hub-fetch.js";
 import { queryClient } from "../../lib/query-client.js";
@@ -90,6 +91,16 @@ export function OrganizationView({ name }: { name: string }) {
             {org.data.name} · {org.data.members.length} member{org.data.members.length === 1 ? "" : "s"}
             {me ? ` · your role: ${me.role}` : ""}
           </p>
+          {isAdmin ? (
+            <p className="text-sm">
+              <Link
+                to={`/organizations/${encodeURIComponent(org.data.name)}/audit-log`}
+                className="underline"
+              >
+                Audit log
+              </Link>
+            </p>
+          ) : null}
         </div>
       </header>
       <FormMessage error={error} />
