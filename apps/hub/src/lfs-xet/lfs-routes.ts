@@ -9,7 +9,6 @@ import type { RepoReadDeps } from "../repos/read-routes.js";
 import type { RepoAction } from "../repos/repo-access.js";
 import { assignedRepo, type RepoEnv } from "../repos/repo-assignment.js";
 import type { RepoRecord } from "../repos/repo-records.js";
-import { URL_PREFIX } from "../repos/repo-target.js";
 import { commitRef } from "../repos/write-routes.js";
 import { UPLOAD_TTL_MS, type UploadGrant } from "./lfs-grants.js";
 import { completeMultipart, multipartUploadAction, receivePart } from "./lfs-multipart.js";
@@ -141,8 +140,7 @@ async function batch(
   now: number,
 ): Promise<Response> {
   const operation = body.operation;
-  const { repo, actor, target } = assignedRepo(c);
-  const type = target.type;
+  const { repo, actor } = assignedRepo(c);
   if (!Array.isArray(body.objects)) throw new InvalidInputError('"objects" must be an array.');
   if (body.objects.length > 1000) throw new InvalidInputError("At most 1000 objects per batch.");
   const xet =

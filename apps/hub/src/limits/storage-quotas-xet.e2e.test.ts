@@ -60,7 +60,7 @@ const usage = async (owner: string, as = owner) => {
   const response = await fetch(`${hub.url}/api/quotas/${owner}`, {
     headers: { Authorization: `Bearer ${tokens[as]}` },
   });
-  return { status: response.status, body: (await response.json()) as Record<string, never> };
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
 const storedBlobs = () =>
   readdirSync(join(hub.dataDir, "blobs"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile())

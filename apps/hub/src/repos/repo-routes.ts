@@ -30,8 +30,8 @@ import {
 import { type AccessOf, type RepoApiPath, type RepoEnv, repoAssignment } from "./repo-assignment.js";
 import type { RepoType } from "./repo-records.js";
 import { resolveFile } from "./resolve-routes.js";
-import { spaceAppUrl } from "./space-app-routes.js";
 import { scanAllow, scanReport } from "./scan-routes.js";
+import { spaceAppUrl } from "./space-app-routes.js";
 import {
   commitAccess,
   preuploadAccess,
