@@ -57,7 +57,8 @@ export function AppLayout() {
       >
         Skip to content
       </a>
-      <header className="sticky top-0 z-30 border-b border-line bg-surface/90 backdrop-blur">
+      {/* Sticky from tablets up only: on a phone the header wraps to two rows (nav, search) and would cover a fifth of the screen. */}
+      <header className="relative z-30 border-b border-line bg-surface/90 backdrop-blur md:sticky md:top-0">
         {/* On a phone the nav gets its own row: in one row it scrolled, hiding Spaces and Widget off screen. */}
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 sm:h-14 sm:flex-nowrap sm:py-0">
           <HomeLink>
