@@ -65,7 +65,18 @@ export const updateWebhook = (id: string, fields: WebhookFields) =>
   change<{ webhook: Webhook }>("POST", path(id), fields);
 export const setWebhookEnabled = (id: string, enabled: boolean) =>
   change<{ webhook: Webhook }>("POST", `${path(id)}/${enabled ? "enable" : "disable"}`);
-export const deleteWebhook = (id: string) => change<unknown>("DELETE", path(id));
+/**
+ * The webhook leaves the list before anything is read again: its open delivery log (polled) would otherwise
+ * ask for the deleted webhook's deliveries once more and get a 404.
+ */
+export async function deleteWebhook(id: string): Promise<void> {
+  await accountSend<unknown>("DELETE", path(id));
+  queryClient.setQueryData<Webhook[]>(["settings-webhooks"], (list) =>
+    list?.filter((hook) => hook.id !== id),
+  );
+  queryClient.removeQueries({ queryKey: ["settings-webhooks", id] });
+  await queryClient.invalidateQueries({ queryKey: ["settings-webhooks"], exact: true });
+}
 export const sendTestEvent = (id: string) => change<{ delivery: Delivery }>("POST", `${path(id)}/test`);
 export const replayDelivery = (id: string, deliveryId: number) =>
   change<{ delivery: Delivery }>("POST", `${path(id)}/deliveries/${deliveryId}/replay`);
