@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { Readable } from "node:stream";
-import { NotFoundError, UnauthorizedError } from "../errors.js";
+import { createGrantSigner } from "../auth/signed-grants.js";
+import { NotFoundError } from "../errors.js";
 import type { CasService } from "../lfs-xet/cas-service.js";
 import type { RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -32,29 +32,19 @@ export interface LfsDownloadsDeps {
  * The caller's right to read the repository's files was checked by the batch call (repoAssignment).
  */
 export function createLfsDownloads(deps: LfsDownloadsDeps) {
-  let secret: Promise<Buffer> | undefined;
-  const key = () =>
-    (secret ??= deps.meta
-      .getOrCreate(SECRET_KEY, randomBytes(32).toString("hex"))
-      .then((hex) => Buffer.from(hex, "hex")));
-  // Made (or read) now rather than on the first download: a read must not be what writes the key.
-  key().catch(() => {
-    secret = undefined;
+  const signer = createGrantSigner<DownloadGrant>(deps.meta, SECRET_KEY, {
+    invalid: "Invalid download URL: ask the LFS batch API for a new one.",
+    expired: "This download URL has expired: ask for a new one.",
   });
-  const hmac = async (payload: string) =>
-    createHmac("sha256", await key())
-      .update(payload)
-      .digest("base64url");
 
   return {
     /** The batch answer's `actions` for one object, or undefined when the repository does not reference it. */
     async action(repo: RepoRecord, oid: string, publicUrl: string, now: number) {
       if (!(await deps.repos.holdsContent(repo, oid))) return undefined;
       const grant: DownloadGrant = { repo: repo.key, oid, expires: now + DOWNLOAD_TTL_SECONDS * 1000 };
-      const payload = Buffer.from(JSON.stringify(grant)).toString("base64url");
       return {
         download: {
-          href: `${publicUrl}/api/lfs-download/${payload}.${await hmac(payload)}`,
+          href: `${publicUrl}/api/lfs-download/${await signer.sign(grant)}`,
           expires_in: DOWNLOAD_TTL_SECONDS,
         },
       };
@@ -62,15 +52,7 @@ export function createLfsDownloads(deps: LfsDownloadsDeps) {
 
     /** The bytes a signed download URL names: 401 when forged or expired, 404 once no longer referenced. */
     async open(token: string, now: number): Promise<{ size: number; body: Readable }> {
-      const [payload = "", signature = ""] = token.split(".");
-      const expected = Buffer.from(await hmac(payload));
-      const given = Buffer.from(signature);
-      if (!payload || expected.length !== given.length || !timingSafeEqual(expected, given)) {
-        throw new UnauthorizedError("Invalid download URL: ask the LFS batch API for a new one.");
-      }
-      const grant = JSON.parse(Buffer.from(payload, "base64url").toString()) as DownloadGrant;
-      if (grant.expires < now)
-        throw new UnauthorizedError("This download URL has expired: ask for a new one.");
+      const grant = await signer.open(token, now);
       if (!(await deps.repos.holdsContent({ key: grant.repo }, grant.oid))) {
         throw new NotFoundError(`Object ${grant.oid} is not in this repository.`);
       }

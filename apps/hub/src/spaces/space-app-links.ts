@@ -1,5 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { UnauthorizedError } from "../errors.js";
+import { createGrantSigner } from "../auth/signed-grants.js";
 
 const SECRET_KEY = "space-app-secret";
 /**
@@ -28,46 +27,15 @@ export interface SpaceAppLinksDeps {
  * (`style.css`, `js/app.js`) stay inside it.
  */
 export function createSpaceAppLinks(deps: SpaceAppLinksDeps) {
-  let secret: Promise<Buffer> | undefined;
-  const key = () =>
-    (secret ??= deps.meta.getOrCreate(SECRET_KEY, randomBytes(32).toString("hex")).then((hex) => {
-      return Buffer.from(hex, "hex");
-    }));
-  // Made (or read) now rather than on the first link: a read must not be what writes the key.
-  key().catch(() => {
-    secret = undefined;
+  const signer = createGrantSigner<SpaceAppGrant>(deps.meta, SECRET_KEY, {
+    invalid: "Invalid space link: open the space's App tab on the hub for a new one.",
+    expired: "This space link has expired: reload the space's App tab on the hub.",
   });
-  const hmac = async (payload: string) =>
-    createHmac("sha256", await key())
-      .update(payload)
-      .digest("base64url");
-
   return {
     /** The path segment naming `grant` (payload and signature). */
-    async sign(grant: SpaceAppGrant): Promise<string> {
-      const payload = Buffer.from(JSON.stringify(grant)).toString("base64url");
-      return `${payload}.${await hmac(payload)}`;
-    },
-
+    sign: (grant: SpaceAppGrant): Promise<string> => signer.sign(grant),
     /** The grant a link carries; 401 when forged, malformed or expired. */
-    async open(token: string, now: number): Promise<SpaceAppGrant> {
-      const [payload = "", signature = "", extra] = token.split(".");
-      const expected = Buffer.from(await hmac(payload));
-      const given = Buffer.from(signature);
-      if (
-        !payload ||
-        extra !== undefined ||
-        expected.length !== given.length ||
-        !timingSafeEqual(expected, given)
-      ) {
-        throw new UnauthorizedError("Invalid space link: open the space's App tab on the hub for a new one.");
-      }
-      const grant = JSON.parse(Buffer.from(payload, "base64url").toString()) as SpaceAppGrant;
-      if (grant.expires < now) {
-        throw new UnauthorizedError("This space link has expired: reload the space's App tab on the hub.");
-      }
-      return grant;
-    },
+    open: (token: string, now: number): Promise<SpaceAppGrant> => signer.open(token, now),
   };
 }
 
