@@ -6,9 +6,11 @@ import { createReposTable } from "../repos/repos-table.js";
  * flat rows of before (`commit_files`, `commit_trees`, global `git_blobs`), written from today's tree nodes,
  * the tables and column of 19 dropped, and what 22 (the mirror's) and 23 (the scanner's) added dropped; the
  * schema version is left to the caller. The next start converts them again (migration 20): what upgrade tests
- * of older databases need.
+ * of older databases need. Later indexes over a dropped column go first (SQLite refuses to drop an indexed
+ * column): 41's search index holds `mirror_of`.
  */
 export async function backToFlatSnapshots(db: Database): Promise<void> {
+  await db.exec("DROP INDEX IF EXISTS repos_by_name_visibility");
   await db.exec(
     "DROP TABLE mirror_refs; DROP TABLE mirror_contents; DROP TABLE mirror_xorb_chunks; ALTER TABLE repos DROP COLUMN mirror_of",
   );
