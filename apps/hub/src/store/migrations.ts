@@ -1,19 +1,24 @@
 import { AUDIT_MIGRATION } from "../audit/audit-migration.js";
+import { BUCKETS_MIGRATION } from "../buckets/buckets-migration.js";
 import { CATALOGUE_COUNTERS_MIGRATION } from "../catalogue/catalogue-counters-migration.js";
+import { CATALOGUE_HONESTY_MIGRATION } from "../catalogue/catalogue-honesty-migration.js";
 import { ENGAGEMENT_MIGRATION } from "../catalogue/engagement-migration.js";
 import { COLLECTIONS_MIGRATION } from "../collections/collections-migration.js";
 import { GIT_MIGRATION } from "../git/git-migration.js";
 import { GIT_PUSH_MIGRATION } from "../git/git-push-migration.js";
 import { LIMITS_MIGRATION } from "../limits/limits-migration.js";
 import { QUOTA_USAGE_MIGRATION } from "../limits/quota-usage-migration.js";
+import { LFS_FILES_MIGRATION } from "../repos/lfs-files-migration.js";
 import { REVISION_CACHE_MIGRATION } from "../repos/revision-cache-migration.js";
 import { convertSnapshotsToTreeNodes } from "../repos/snapshot-conversion.js";
 import { LOCAL_PROVIDER_MIGRATION } from "../router/local-provider-migration.js";
+import { ORG_OWN_PROVIDERS_MIGRATION } from "../router/org-own-providers-migration.js";
 import { ORG_PROVIDERS_MIGRATION } from "../router/org-providers-migration.js";
 import { OWN_PROVIDERS_MIGRATION } from "../router/own-providers-migration.js";
 import { ROUTER_CATALOGUE_MIGRATION } from "../router/router-catalogue-migration.js";
 import { SEARCH_MIGRATION } from "../search/search-migration.js";
 import { SEARCH_SPEED_MIGRATION } from "../search/search-speed-migration.js";
+import { VIEWER_FULLTEXT_MIGRATION } from "../viewer/viewer-fulltext-migration.js";
 import { VIEWER_MIGRATION } from "../viewer/viewer-migration.js";
 import { VIEWER_SEARCH_MIGRATION } from "../viewer/viewer-search-migration.js";
 import { VIEWER_STATISTICS_MIGRATION } from "../viewer/viewer-statistics-migration.js";
@@ -662,6 +667,12 @@ export const MIGRATIONS: readonly Migration[] = [
   REVISION_CACHE_MIGRATION,
   SEARCH_SPEED_MIGRATION,
   QUOTA_USAGE_MIGRATION,
+  // 43-47 (37, 39 and 40 were released empty, so their domains' tables come here).
+  ORG_OWN_PROVIDERS_MIGRATION,
+  VIEWER_FULLTEXT_MIGRATION,
+  LFS_FILES_MIGRATION,
+  BUCKETS_MIGRATION,
+  CATALOGUE_HONESTY_MIGRATION,
 ];
 
 const sqlOf = (migration: Exclude<Migration, { run: unknown }>, dialect: Dialect): string =>

@@ -1,5 +1,5 @@
 /**
- * Migration 39: the dataset viewer's full-text search index over converted rows (reserved until it lands). Its own file so that its domain owns its schema;
+ * Migration 39: the dataset viewer's full-text search index over converted rows (released empty: never fill it, databases have applied it; new tables go in a later migration). Its own file so that its domain owns its schema;
  * store/migrations.ts lists it in order. Tables and indexes are created IF NOT EXISTS: the upgrade tests
  * replay migrations over a database that already holds them.
  */
