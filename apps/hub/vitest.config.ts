@@ -1,13 +1,16 @@
 import { configDefaults, defineProject } from "vitest/config";
 
 /**
- * Files whose subject does not depend on the database (they run the hub to execute snippets or to parse
- * hostile HTTP), so the PostgreSQL pass skips them: they cost CI about 90 s there and would test the same
- * code twice. Anything that writes or reads repository, account or queue state stays in both passes.
+ * Files whose subject does not depend on the database (they run the hub to execute snippets, to parse
+ * hostile HTTP, or to generate tokens with llama.cpp), so the PostgreSQL pass skips them: they cost CI
+ * minutes there and would test the same code twice. Anything that writes or reads repository, account or
+ * queue state stays in both passes. (The local provider's one table has its own test on both databases:
+ * router/local-provider-table.test.ts.)
  */
 const DIALECT_INDEPENDENT = [
   "src/router/catalogue-snippets.e2e.test.ts",
   "src/http/hostile-requests.test.ts",
+  "src/router/local-provider.e2e.test.ts",
 ];
 
 export default defineProject({
