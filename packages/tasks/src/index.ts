@@ -1,5 +1,6 @@
 export * from "./errors.js";
 export * from "./gguf.js";
+export * from "./hub-endpoint.js";
 export * from "./inputs/index.js";
 export * from "./libraries/index.js";
 export * from "./local-apps/index.js";

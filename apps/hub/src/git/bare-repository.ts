@@ -44,9 +44,12 @@ export function createBareRepositories(deps: {
 
   async function materialize(repo: RepoRecord, refs: { name: string; commitOid: string }[]) {
     const dir = dirOf(repo);
-    await mkdir(dir, { recursive: true });
-    await runGit(dir, ["init", "--quiet", "--bare", "--initial-branch=main", "."]);
-    const have = new Set((await runGit(dir, ["rev-list", "--all"])).toString().split("\n").filter(Boolean));
+    if (!(await exists(join(dir, "HEAD")))) {
+      await mkdir(dir, { recursive: true });
+      await runGit(dir, ["init", "--quiet", "--bare", "--initial-branch=main", "."]);
+    }
+    const have = new Set(lines(await runGit(dir, ["rev-list", "--all"])));
+    await addHeldTips(dir, refs, have);
     const missing = await missingCommits(repo, refs, have);
     if (missing.length > 0) await importCommits(repo, dir, missing, have);
     const existing = (await runGit(dir, ["for-each-ref", "--format=%(refname)"]))
@@ -59,6 +62,29 @@ export function createBareRepositories(deps: {
       ...existing.filter((name) => !wanted.has(name)).map((name) => `delete ${name}`),
     ];
     await runGit(dir, ["update-ref", "--stdin"], `${commands.join("\n")}\n`);
+  }
+
+  /**
+   * Ref tips no ref of the bare repository reaches yet but whose commits it already holds (a git push's
+   * objects, moved in by push-session.ts; a branch deleted and made again), with their histories, added to
+   * `have`: nothing of them is imported again. Every object here was written by fast-import or by
+   * receive-pack after its connectivity check, so a commit held brings its whole history (`git gc` prunes
+   * an unreachable commit together with what only it reaches).
+   */
+  async function addHeldTips(dir: string, refs: { commitOid: string }[], have: Set<string>) {
+    const unknown = [...new Set(refs.map((ref) => ref.commitOid).filter((oid) => !have.has(oid)))];
+    if (unknown.length === 0) return;
+    // "<oid> commit" for a commit held, "<oid> missing" for anything else.
+    const checked = lines(
+      await runGit(dir, ["cat-file", "--batch-check=%(objectname) %(objecttype)"], `${unknown.join("\n")}\n`),
+    );
+    const held = checked.filter((line) => line.endsWith(" commit")).map((line) => line.split(" ")[0]!);
+    if (held.length === 0) return;
+    for (const oid of lines(
+      await runGit(dir, ["rev-list", "--stdin", "--not", "--all"], `${held.join("\n")}\n`),
+    )) {
+      have.add(oid);
+    }
   }
 
   /** The hub's commits reachable from `refs` that git lacks, parents before children. */
@@ -244,6 +270,11 @@ function signaturesOf(body: string): { author: string; committer: string; messag
 /** A path as fast-import reads it: C-style quoted, so that spaces, quotes and non-ASCII names pass. */
 function quotePath(path: string): string {
   return `"${path.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
+}
+
+/** The non-empty lines of a git command's output. */
+function lines(output: Buffer): string[] {
+  return output.toString().split("\n").filter(Boolean);
 }
 
 function exists(path: string): Promise<boolean> {

@@ -170,7 +170,19 @@ export function gitRoutes(deps: GitRoutesDeps, ids: readonly string[]): Hono<Rep
           preamble: "",
           contentType: "application/x-git-receive-pack-result",
           input: true,
-          onClose: () => session.close(),
+          // The pushed objects join the served repository, which is then brought to the hub's new refs at
+          // once: a fetch right after the push finds it current (bare-repository.ts imports nothing of it).
+          onClose: async () => {
+            await session.close();
+            await bare(deps)
+              .current(repo)
+              .catch((error: unknown) =>
+                deps.logger?.log("warn", "git: updating the served repository after a push failed", {
+                  repo: repo.id,
+                  error: String(error),
+                }),
+              );
+          },
         },
       );
     });

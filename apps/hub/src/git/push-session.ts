@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,6 +49,10 @@ export interface PushSession {
   dir: string;
   /** What receive-pack's environment must hold for its hook to reach this session. */
   env: Record<string, string>;
+  /**
+   * Ends the session: when the hub applied at least one of its refs, the objects receive-pack stored are
+   * moved into the served repository first (adoptObjects), then the scratch repository is deleted.
+   */
   close(): Promise<void>;
 }
 
@@ -68,6 +72,8 @@ export async function openPushSession(
     await rm(socketDir, { recursive: true, force: true });
   };
   let server: Server | undefined;
+  /** How many refs the hub applied: without any, nothing of this push is worth keeping. */
+  let applied = 0;
   try {
     await mkdir(dir, { recursive: true });
     await runGit(dir, ["init", "--quiet", "--bare", "--initial-branch=main", "."]);
@@ -101,6 +107,7 @@ export async function openPushSession(
               if (typeof parsed.env?.[name] === "string") env[name] = parsed.env[name];
             }
             await onRef({ ref: parsed.ref, oldOid: parsed.oldOid, newOid: parsed.newOid }, env, dir);
+            applied++;
             answer = { ok: true };
           } catch (error) {
             answer = { ok: false, message: describeError(error) };
@@ -123,9 +130,37 @@ export async function openPushSession(
     env: { MODELHUB_PUSH_SOCKET: socketPath },
     async close() {
       await new Promise<void>((resolve) => server!.close(() => resolve()));
-      await cleanup();
+      try {
+        if (applied > 0) await adoptObjects(join(dir, "objects"), join(servedDir, "objects"));
+      } finally {
+        await cleanup();
+      }
     },
   };
+}
+
+/**
+ * Moves the objects a push stored (receive-pack's pack, or loose objects for a small push) from the scratch
+ * repository into the served one, so that the served repository need not rebuild the commits the hub has just
+ * recorded under these very ids (bare-repository.ts takes a ref tip it already holds as it is). Adding
+ * objects to a repository is always safe: they are named by their content, and ones no ref reaches are
+ * never sent (upload-pack serves only what the refs reach). Everything receive-pack stored is connected
+ * (it checks connectivity before any ref moves), so a commit found here brings its whole history. A pack
+ * becomes visible to git with its index: the index is moved last.
+ */
+async function adoptObjects(from: string, to: string): Promise<void> {
+  const packs = await readdir(join(from, "pack")).catch(() => [] as string[]);
+  const order = (name: string) => (name.endsWith(".idx") ? 1 : 0);
+  for (const name of packs.filter((each) => each.startsWith("pack-")).sort((a, b) => order(a) - order(b))) {
+    await rename(join(from, "pack", name), join(to, "pack", name));
+  }
+  for (const fanout of await readdir(from)) {
+    if (!/^[0-9a-f]{2}$/.test(fanout)) continue;
+    await mkdir(join(to, fanout), { recursive: true });
+    for (const name of await readdir(join(from, fanout))) {
+      await rename(join(from, fanout, name), join(to, fanout, name));
+    }
+  }
 }
 
 function shellQuote(value: string): string {

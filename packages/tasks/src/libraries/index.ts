@@ -1,3 +1,4 @@
+export { getDatasetSnippets } from "./dataset-snippets.js";
 export { LIBRARY_TASK_MAPPING, libraryServesTask } from "./library-to-tasks.js";
 export * from "./messages.js";
 export {
@@ -6,6 +7,7 @@ export {
   getLibrarySnippets,
   getModelLibrary,
   isModelLibraryKey,
+  type LibrarySnippetOptions,
   MODEL_LIBRARIES,
   type ModelLibraryKey,
 } from "./model-libraries.js";

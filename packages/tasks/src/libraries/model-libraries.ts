@@ -1,3 +1,4 @@
+import { otherHubUrl } from "../hub-endpoint.js";
 import type { ModelData } from "../model-data.js";
 import { ADAPTERS_LIBRARIES } from "./families/adapters.js";
 import { AUDIO_LIBRARIES } from "./families/audio.js";
@@ -27,6 +28,7 @@ import { THREE_D_LIBRARIES } from "./families/three-d.js";
 import { TRANSFORMERS_LIBRARIES } from "./families/transformers.js";
 import { VIDEO_LIBRARIES } from "./families/video.js";
 import { VISION_LIBRARIES } from "./families/vision.js";
+import { pointAtHub } from "./point-at-hub.js";
 import type { LibrarySnippet, ModelLibrary } from "./types.js";
 
 /**
@@ -83,13 +85,22 @@ export function getModelLibrary(name: string | undefined): ModelLibrary | undefi
   return name !== undefined && isModelLibraryKey(name) ? MODEL_LIBRARIES[name] : undefined;
 }
 
+export interface LibrarySnippetOptions {
+  /** The hub the page is on; on another hub than huggingface.co, downloading snippets say how to reach it. */
+  hubUrl?: string;
+}
+
 /**
  * The loading code for a model with its own library (`model.library_name`). Empty when the library is
- * unknown or has no snippets. Pure: reads only the record.
+ * unknown or has no snippets. Pure: reads only the record (and the hub's URL when given).
  */
-export function getLibrarySnippets(model: ModelData): LibrarySnippet[] {
+export function getLibrarySnippets(model: ModelData, options: LibrarySnippetOptions = {}): LibrarySnippet[] {
   const builder = getModelLibrary(model.library_name)?.snippets;
-  return builder ? builder(normalizeRecord(model)) : [];
+  if (!builder) return [];
+  const record = normalizeRecord(model);
+  const snippets = builder(record);
+  const hubUrl = otherHubUrl(options.hubUrl);
+  return hubUrl === undefined ? snippets : snippets.map((snippet) => pointAtHub(snippet, record.id, hubUrl));
 }
 
 /** Records are JSON from users: list fields of another type are read as absent so no builder trips on them. */

@@ -2,8 +2,8 @@ import { type Code, comment, joinCode, sh } from "../libraries/quote.js";
 import type { ModelData } from "../model-data.js";
 import { isMlxModel } from "./model-traits.js";
 import { chooseQuant } from "./quant-choice.js";
-import { block, llamaCppSource, repoWithTag } from "./snippets.js";
-import type { LocalAppSnippet } from "./types.js";
+import { block, hubEnv, llamaCppSource, repoWithTag } from "./snippets.js";
+import type { LocalAppOptions, LocalAppSnippet } from "./types.js";
 
 /**
  * Coding agents that run on a local model: the model is served on this machine behind an OpenAI-compatible
@@ -20,7 +20,8 @@ interface LocalServer {
   step: LocalAppSnippet;
 }
 
-function localServer(model: ModelData, quantFilePath?: string): LocalServer {
+function localServer(model: ModelData, quantFilePath?: string, options: LocalAppOptions = {}): LocalServer {
+  const env = hubEnv(options);
   if (isMlxModel(model)) {
     return {
       providerId: "mlx-lm",
@@ -29,7 +30,7 @@ function localServer(model: ModelData, quantFilePath?: string): LocalServer {
         title: "Start the MLX LM server (Apple silicon)",
         language: "sh",
         setup: "pip install mlx-lm",
-        content: [block(sh`mlx_lm.server --model ${model.id} --port 8080`)],
+        content: [block(sh`${env}mlx_lm.server --model ${model.id} --port 8080`)],
       },
     };
   }
@@ -42,13 +43,17 @@ function localServer(model: ModelData, quantFilePath?: string): LocalServer {
       language: "sh",
       setup: "brew install llama.cpp",
       // --jinja renders the model's own chat template, which is what carries the tool definitions.
-      content: [block(sh`llama-server ${llamaCppSource(model, quant)} --jinja --port 8080`)],
+      content: [block(sh`${env}llama-server ${llamaCppSource(model, quant, options)} --jinja --port 8080`)],
     },
   };
 }
 
-export function piSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
-  const server = localServer(model, quantFilePath);
+export function piSnippets(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
+  const server = localServer(model, quantFilePath, options);
   const provider = {
     providers: {
       [server.providerId]: {
@@ -75,8 +80,12 @@ export function piSnippets(model: ModelData, quantFilePath?: string): LocalAppSn
   ];
 }
 
-export function hermesAgentSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
-  const server = localServer(model, quantFilePath);
+export function hermesAgentSnippets(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
+  const server = localServer(model, quantFilePath, options);
   return [
     server.step,
     {
@@ -97,8 +106,12 @@ export function hermesAgentSnippets(model: ModelData, quantFilePath?: string): L
   ];
 }
 
-export function openClawSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
-  const server = localServer(model, quantFilePath);
+export function openClawSnippets(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
+  const server = localServer(model, quantFilePath, options);
   return [
     server.step,
     {

@@ -43,6 +43,7 @@ import type { LocalApp } from "./types.js";
 
 export type { GgufQuantization } from "./gguf-files.js";
 export { defaultGgufQuantization, hasGgufFiles, isGgufFile, listGgufQuantizations } from "./gguf-files.js";
+export { downloadFromHub } from "./snippets.js";
 export type {
   DeeplinkLocalApp,
   LocalApp,

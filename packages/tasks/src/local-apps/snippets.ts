@@ -1,3 +1,4 @@
+import { otherHubUrl } from "../hub-endpoint.js";
 import { type Code, joinCode, sh } from "../libraries/quote.js";
 import { isConversational, type ModelData } from "../model-data.js";
 import { hasGgufFiles } from "./gguf-files.js";
@@ -24,10 +25,35 @@ export function repoWithTag(model: ModelData, quant: QuantChoice): string {
   return quant.label === undefined ? model.id : `${model.id}:${quant.label}`;
 }
 
-/** Arguments that point llama.cpp at the model: `-hf repo:label`, or the exact file when it has no label. */
-export function llamaCppSource(model: ModelData, quant: QuantChoice): Code<"sh"> {
-  if (quant.label !== undefined || quant.file === undefined) return sh`-hf ${repoWithTag(model, quant)}`;
+/**
+ * Arguments that point llama.cpp at the model: `-hf repo:label`, or the exact file when it has no label.
+ * On another hub than huggingface.co always the exact file: `repo:label` is resolved through an
+ * Ollama-style manifest API (`/v2/{repo}/manifests/{label}`) that only the public hub answers, while a
+ * named file is fetched from `/{repo}/resolve/main/{file}` on whatever hub HF_ENDPOINT names.
+ */
+export function llamaCppSource(
+  model: ModelData,
+  quant: QuantChoice,
+  options: LocalAppOptions = {},
+): Code<"sh"> {
+  const byTag = quant.label !== undefined && otherHubUrl(options.hubUrl) === undefined;
+  if (byTag || quant.file === undefined) return sh`-hf ${repoWithTag(model, quant)}`;
   return sh`--hf-repo ${model.id} --hf-file ${quant.file}`;
+}
+
+/**
+ * `HF_ENDPOINT=<hub> ` before a command that downloads through huggingface_hub, llama.cpp or
+ * node-llama-cpp (each reads that variable), on another hub than huggingface.co; nothing on the public hub.
+ */
+export function hubEnv(options: LocalAppOptions): Code<"sh"> {
+  const hubUrl = otherHubUrl(options.hubUrl);
+  return hubUrl === undefined ? sh`` : sh`HF_ENDPOINT=${hubUrl} `;
+}
+
+/** `  -e HF_ENDPOINT=<hub> \` for a `docker run` whose image downloads the model, on another hub. */
+function dockerHubEnv(options: LocalAppOptions): Code<"sh">[] {
+  const hubUrl = otherHubUrl(options.hubUrl);
+  return hubUrl === undefined ? [] : [sh`  -e HF_ENDPOINT=${hubUrl} \\`];
 }
 
 function chatRequest(port: number, modelId: string): Code<"sh"> {
@@ -44,11 +70,16 @@ function chatRequest(port: number, modelId: string): Code<"sh"> {
   ]);
 }
 
-export function llamaCppSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
-  const source = llamaCppSource(model, chooseQuant(model, quantFilePath));
+export function llamaCppSnippets(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
+  const source = llamaCppSource(model, chooseQuant(model, quantFilePath), options);
+  const env = hubEnv(options);
   const content = (server: Code<"sh">, cli: Code<"sh">): string[] => [
-    block(sh`# Start a local OpenAI-compatible server with a web UI:`, sh`${server} ${source}`),
-    block(sh`# Or chat in the terminal:`, sh`${cli} ${source}`),
+    block(sh`# Start a local OpenAI-compatible server with a web UI:`, sh`${env}${server} ${source}`),
+    block(sh`# Or chat in the terminal:`, sh`${env}${cli} ${source}`),
   ];
   return [
     {
@@ -77,30 +108,102 @@ export function llamaCppSnippets(model: ModelData, quantFilePath?: string): Loca
   ];
 }
 
-export function nodeLlamaCppSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
+export function nodeLlamaCppSnippets(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
   const quant = chooseQuant(model, quantFilePath);
   const ref = quant.file === undefined ? `hf:${model.id}` : `hf:${model.id}/${quant.file}`;
+  const env = hubEnv(options);
   return [
     {
       title: "Chat with the model",
       language: "sh",
-      content: [block(sh`npx -y node-llama-cpp chat --model ${ref} --prompt ${CHAT_QUESTION}`)],
+      content: [block(sh`${env}npx -y node-llama-cpp chat --model ${ref} --prompt ${CHAT_QUESTION}`)],
     },
     {
       title: "Check it fits your hardware",
       language: "sh",
-      content: [block(sh`npx -y node-llama-cpp inspect estimate ${ref}`)],
+      content: [block(sh`${env}npx -y node-llama-cpp inspect estimate ${ref}`)],
     },
   ];
 }
 
-export function ollamaSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
-  const tag = repoWithTag(model, chooseQuant(model, quantFilePath));
+/**
+ * A local model name for a tool that names imported files (Ollama, Docker Model Runner): the repository's
+ * name in lower case with the quantization as tag, reduced to the characters those names allow.
+ */
+export function importedModelName(model: ModelData, quant: QuantChoice): string {
+  const clean = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-")
+      .replace(/^[-._]+|[-._]+$/g, "");
+  const name = clean(model.id.slice(model.id.indexOf("/") + 1)) || "model";
+  const tag = quant.label === undefined ? "" : clean(quant.label);
+  return tag === "" ? name : `${name}:${tag}`;
+}
+
+export function ollamaSnippets(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
+  const quant = chooseQuant(model, quantFilePath);
+  const hubUrl = otherHubUrl(options.hubUrl);
+  if (hubUrl !== undefined) {
+    // Ollama pulls `hf.co/...` from huggingface.co's registry only: this hub's file is imported instead.
+    if (quant.file === undefined) return [];
+    const name = importedModelName(model, quant);
+    return [
+      {
+        title: "Download from this hub, then import into Ollama",
+        language: "sh",
+        setup: "# Ollama pulls only from its own registry and huggingface.co (hf.co/...), not from this hub.",
+        content: [
+          block(
+            ...downloads(hubUrl, model, [quant.file]),
+            sh`printf 'FROM ./%s\\n' ${baseName(quant.file)} > Modelfile`,
+            sh`ollama create ${name} -f Modelfile`,
+            sh`ollama run ${name}`,
+          ),
+        ],
+      },
+    ];
+  }
+  const tag = repoWithTag(model, quant);
   return [{ title: "Run with Ollama", language: "sh", content: [block(sh`ollama run ${`hf.co/${tag}`}`)] }];
 }
 
-export function dockerModelRunnerSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
-  const tag = repoWithTag(model, chooseQuant(model, quantFilePath));
+export function dockerModelRunnerSnippets(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
+  const quant = chooseQuant(model, quantFilePath);
+  const hubUrl = otherHubUrl(options.hubUrl);
+  if (hubUrl !== undefined) {
+    // Docker Model Runner pulls from Docker Hub and huggingface.co: this hub's file is packaged locally.
+    if (quant.file === undefined) return [];
+    const name = importedModelName(model, quant);
+    return [
+      {
+        title: "Download from this hub, then package it for Docker Model Runner",
+        language: "sh",
+        setup:
+          "# Docker Model Runner pulls from Docker Hub and huggingface.co (hf.co/...), not from this hub.",
+        content: [
+          block(
+            ...downloads(hubUrl, model, quant.files),
+            sh`docker model package --gguf "$PWD"/${baseName(quant.file)} ${name}`,
+            sh`docker model run ${name}`,
+          ),
+        ],
+      },
+    ];
+  }
+  const tag = repoWithTag(model, quant);
   return [
     {
       title: "Run with Docker Model Runner",
@@ -111,8 +214,13 @@ export function dockerModelRunnerSnippets(model: ModelData, quantFilePath?: stri
   ];
 }
 
-export function localAiSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
+export function localAiSnippets(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
   const quant = chooseQuant(model, quantFilePath);
+  const env = hubEnv(options);
   const uri =
     quant.file === undefined ? `huggingface://${model.id}` : `huggingface://${model.id}/${quant.file}`;
   return [
@@ -120,7 +228,7 @@ export function localAiSnippets(model: ModelData, quantFilePath?: string): Local
       title: "Install the binary",
       language: "sh",
       setup: "curl https://localai.io/install.sh | sh",
-      content: [block(sh`local-ai run ${uri}`)],
+      content: [block(sh`${env}local-ai run ${uri}`)],
     },
     {
       title: "Use the Docker image",
@@ -129,6 +237,7 @@ export function localAiSnippets(model: ModelData, quantFilePath?: string): Local
       content: [
         block(
           sh`docker run -p 8080:8080 --name localai -v "$PWD/models:/models" \\`,
+          ...dockerHubEnv(options),
           sh`  localai/localai:latest-cpu run ${uri}`,
         ),
       ],
@@ -136,13 +245,20 @@ export function localAiSnippets(model: ModelData, quantFilePath?: string): Local
   ];
 }
 
-export function vllmSnippets(model: ModelData): LocalAppSnippet[] {
+export function vllmSnippets(
+  model: ModelData,
+  _quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
   return [
     {
       title: "Install with pip",
       language: "sh",
       setup: "pip install vllm",
-      content: [block(sh`# Start the server:`, sh`vllm serve ${model.id}`), chatRequest(8000, model.id).text],
+      content: [
+        block(sh`# Start the server:`, sh`${hubEnv(options)}vllm serve ${model.id}`),
+        chatRequest(8000, model.id).text,
+      ],
     },
     {
       title: "Use the Docker image",
@@ -153,6 +269,7 @@ export function vllmSnippets(model: ModelData): LocalAppSnippet[] {
           sh`docker run --gpus all -p 8000:8000 --ipc=host \\`,
           sh`  -v ~/.cache/huggingface:/root/.cache/huggingface \\`,
           sh`  -e HF_TOKEN \\`,
+          ...dockerHubEnv(options),
           sh`  vllm/vllm-openai:latest --model ${model.id}`,
         ),
         chatRequest(8000, model.id).text,
@@ -161,7 +278,11 @@ export function vllmSnippets(model: ModelData): LocalAppSnippet[] {
   ];
 }
 
-export function sglangSnippets(model: ModelData): LocalAppSnippet[] {
+export function sglangSnippets(
+  model: ModelData,
+  _quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
   return [
     {
       title: "Install with pip",
@@ -170,7 +291,7 @@ export function sglangSnippets(model: ModelData): LocalAppSnippet[] {
       content: [
         block(
           sh`# Start the server:`,
-          sh`python3 -m sglang.launch_server --model-path ${model.id} --host 0.0.0.0 --port 30000`,
+          sh`${hubEnv(options)}python3 -m sglang.launch_server --model-path ${model.id} --host 0.0.0.0 --port 30000`,
         ),
         chatRequest(30000, model.id).text,
       ],
@@ -184,6 +305,7 @@ export function sglangSnippets(model: ModelData): LocalAppSnippet[] {
           sh`docker run --gpus all --shm-size 32g -p 30000:30000 --ipc=host \\`,
           sh`  -v ~/.cache/huggingface:/root/.cache/huggingface \\`,
           sh`  -e HF_TOKEN \\`,
+          ...dockerHubEnv(options),
           sh`  lmsysorg/sglang:latest \\`,
           sh`  python3 -m sglang.launch_server --model-path ${model.id} --host 0.0.0.0 --port 30000`,
         ),
@@ -198,8 +320,14 @@ function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
 }
 
+/** curl commands that fetch `files` of the model into the current directory, with the token when needed. */
 function downloads(hubUrl: string, model: ModelData, files: string[]): Code<"sh">[] {
-  return files.map((file) => sh`curl -L -o ${baseName(file)} ${resolveUrl(hubUrl, model.id, file)}`);
+  const needsToken = model.private === true || (model.gated !== undefined && model.gated !== false);
+  return files.map((file) =>
+    needsToken
+      ? sh`curl -L -H "Authorization: Bearer $HF_TOKEN" -o ${baseName(file)} ${resolveUrl(hubUrl, model.id, file)}`
+      : sh`curl -L -o ${baseName(file)} ${resolveUrl(hubUrl, model.id, file)}`,
+  );
 }
 
 export function llamafileSnippets(
@@ -236,10 +364,15 @@ export function llamafileSnippets(
   ];
 }
 
-export function mlxLmSnippets(model: ModelData): LocalAppSnippet[] {
+export function mlxLmSnippets(
+  model: ModelData,
+  _quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
+  const env = hubEnv(options);
   const run = isConversational(model)
-    ? block(sh`# Chat in the terminal:`, sh`mlx_lm.chat --model ${model.id}`)
-    : block(sh`mlx_lm.generate --model ${model.id} --prompt ${CHAT_QUESTION}`);
+    ? block(sh`# Chat in the terminal:`, sh`${env}mlx_lm.chat --model ${model.id}`)
+    : block(sh`${env}mlx_lm.generate --model ${model.id} --prompt ${CHAT_QUESTION}`);
   return [
     {
       title: "Install with pip (Apple silicon)",
@@ -249,14 +382,18 @@ export function mlxLmSnippets(model: ModelData): LocalAppSnippet[] {
         run,
         block(
           sh`# Or start an OpenAI-compatible server on port 8080:`,
-          sh`mlx_lm.server --model ${model.id}`,
+          sh`${env}mlx_lm.server --model ${model.id}`,
         ),
       ],
     },
   ];
 }
 
-export function tgiSnippets(model: ModelData): LocalAppSnippet[] {
+export function tgiSnippets(
+  model: ModelData,
+  _quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
   return [
     {
       title: "Use the Docker image",
@@ -267,6 +404,7 @@ export function tgiSnippets(model: ModelData): LocalAppSnippet[] {
           sh`# Start the server (gated models also need -e HF_TOKEN):`,
           sh`docker run --gpus all --shm-size 1g -p 8080:80 \\`,
           sh`  -v ~/.cache/huggingface:/data \\`,
+          ...dockerHubEnv(options),
           sh`  ghcr.io/huggingface/text-generation-inference:latest --model-id ${model.id}`,
         ),
         chatRequest(8080, model.id).text,
@@ -279,7 +417,11 @@ export function tgiSnippets(model: ModelData): LocalAppSnippet[] {
  * Lemonade registers a pulled model as `user.<repository name>`, with `-<label>` for a GGUF quantization;
  * Ryzen AI builds (ONNX for the NPU) have one variant and no label.
  */
-export function lemonadeSnippets(model: ModelData, quantFilePath?: string): LocalAppSnippet[] {
+export function lemonadeSnippets(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet[] {
   const name = model.id.slice(model.id.indexOf("/") + 1);
   const ryzen = isRyzenAiModel(model) && !hasGgufFiles(model);
   const quant = ryzen ? undefined : chooseQuant(model, quantFilePath);
@@ -290,7 +432,28 @@ export function lemonadeSnippets(model: ModelData, quantFilePath?: string): Loca
       title: ryzen ? "Pull and chat (needs an XDNA 2 NPU)" : "Pull and chat",
       language: "sh",
       setup: "# Install Lemonade Server from https://lemonade-server.ai",
-      content: [block(sh`lemonade pull ${pulled}`, sh`lemonade run ${registered}`)],
+      content: [block(sh`${hubEnv(options)}lemonade pull ${pulled}`, sh`lemonade run ${registered}`)],
     },
   ];
+}
+
+/**
+ * For an app that opens models from huggingface.co only (the desktop apps' links): on another hub, the
+ * model's files fetched with `hf download` (which reads HF_ENDPOINT, and HF_TOKEN for a private or gated
+ * repository), to open from disk in the app. Undefined on the public hub, where the app's link works.
+ */
+export function downloadFromHub(
+  model: ModelData,
+  quantFilePath?: string,
+  options: LocalAppOptions = {},
+): LocalAppSnippet | undefined {
+  if (otherHubUrl(options.hubUrl) === undefined) return undefined;
+  const { files } = chooseQuant(model, quantFilePath);
+  const folder = model.id.slice(model.id.indexOf("/") + 1) || "model";
+  return {
+    title: "Download from this hub",
+    language: "sh",
+    setup: "pip install -U huggingface_hub",
+    content: [block(sh`${hubEnv(options)}hf download ${model.id} ${files} --local-dir ${folder}`)],
+  };
 }
