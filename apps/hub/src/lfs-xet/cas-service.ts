@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
-import { createBLAKE3 } from "hash-wasm";
 import type { XetQuotaCheck } from "../limits/storage-quotas.js";
 import type { BlobStore } from "../storage/blob-store.js";
+import { keyedBlake3 } from "./blake3.js";
 import { hashesEqual, hashToHex, hexToHash, loadXetHashing, type XetHashing } from "./hashes.js";
 import { parseShard, type ShardFileInfo, serializeShard } from "./shard.js";
 import { type XetGcTable, XorbNotStoredError } from "./xet-gc-table.js";
@@ -231,15 +231,15 @@ export function createCasService(deps: CasDeps) {
       // A claimed xorb is about to go: a client deduplicating against it could not register its file.
       if (!home || (await deps.gc.xorbState(home)) === "claimed") return undefined;
       const key = randomBytes(32);
-      const keyed = await createBLAKE3(256, key);
+      const keyed = await keyedBlake3(key);
       const xorbs = [];
       for (const xorb of await deps.xet.relatedXorbs(home, 64)) {
         const rows = await chunksOf(xorb);
-        const chunks = rows.map((row) => {
-          keyed.init();
-          keyed.update(hexToHash(row.hash));
-          return { hash: keyed.digest("binary"), byteStart: row.byteStart, unpackedBytes: row.unpackedSize };
-        });
+        const chunks = rows.map((row) => ({
+          hash: keyed(hexToHash(row.hash)),
+          byteStart: row.byteStart,
+          unpackedBytes: row.unpackedSize,
+        }));
         const bytesInXorb = rows.reduce((n, r) => n + r.unpackedSize, 0);
         xorbs.push({
           xorbHash: hexToHash(xorb),

@@ -1,4 +1,4 @@
-import { createBLAKE3, type IHasher } from "hash-wasm";
+import { type Blake3Backend, defaultBlake3Backend, type KeyedBlake3, keyedBlake3 } from "./blake3.js";
 
 /** A Xet hash: 32 raw bytes (chunk, xorb, file and verification hashes alike). */
 export type XetHash = Uint8Array;
@@ -72,29 +72,28 @@ export interface SizedHash {
 }
 
 /**
- * The keyed blake3 hashers of the protocol. hash-wasm builds them asynchronously (WebAssembly), after which
- * every call is synchronous: call `loadXetHashing()` once and keep the result.
+ * The keyed blake3 hashes of the protocol. The hashers are built asynchronously (hash-wasm compiles
+ * WebAssembly), after which every call is synchronous: call `loadXetHashing()` once and keep the result.
  */
 export class XetHashing {
   private constructor(
-    private readonly data: IHasher,
-    private readonly node: IHasher,
-    private readonly verification: IHasher,
-    private readonly file: IHasher,
+    /** Which BLAKE3 implementation computes these hashes (blake3.ts). */
+    readonly backend: Blake3Backend,
+    private readonly data: KeyedBlake3,
+    private readonly node: KeyedBlake3,
+    private readonly verification: KeyedBlake3,
+    private readonly file: KeyedBlake3,
   ) {}
 
-  static async create(): Promise<XetHashing> {
-    const [data, node, verification, file] = await Promise.all([
-      createBLAKE3(256, DATA_KEY),
-      createBLAKE3(256, INTERNAL_NODE_KEY),
-      createBLAKE3(256, VERIFICATION_KEY),
-      createBLAKE3(256, FILE_KEY),
-    ]);
-    return new XetHashing(data, node, verification, file);
+  static async create(backend: Blake3Backend = defaultBlake3Backend()): Promise<XetHashing> {
+    const [data, node, verification, file] = await Promise.all(
+      [DATA_KEY, INTERNAL_NODE_KEY, VERIFICATION_KEY, FILE_KEY].map((key) => keyedBlake3(key, backend)),
+    );
+    return new XetHashing(backend, data!, node!, verification!, file!);
   }
 
   chunkHash(chunk: Uint8Array): XetHash {
-    return digest(this.data, chunk);
+    return this.data(chunk);
   }
 
   /** Root of the aggregated hash tree over `leaves` (chunk hashes and sizes): the xorb hash. Empty: zeros. */
@@ -121,14 +120,14 @@ export class XetHashing {
   /** The file hash: the tree root hashed once more with an all-zero key. An empty file hashes to zeros. */
   fileHash(chunks: readonly SizedHash[]): XetHash {
     if (chunks.length === 0) return new Uint8Array(HASH_BYTES);
-    return digest(this.file, this.merkleRoot(chunks));
+    return this.file(this.merkleRoot(chunks));
   }
 
   /** The verification hash of a term: the concatenated raw chunk hashes of its range, keyed. */
   rangeVerificationHash(chunkHashes: readonly XetHash[]): XetHash {
-    this.verification.init();
-    for (const hash of chunkHashes) this.verification.update(hash);
-    return this.verification.digest("binary");
+    const joined = new Uint8Array(chunkHashes.length * HASH_BYTES);
+    for (const [i, hash] of chunkHashes.entries()) joined.set(hash, i * HASH_BYTES);
+    return this.verification(joined);
   }
 
   private nodeHash(level: readonly SizedHash[], start: number, end: number): SizedHash {
@@ -139,14 +138,8 @@ export class XetHashing {
       text += `${hashToHex(entry.hash)} : ${entry.size}\n`;
       size += entry.size;
     }
-    return { hash: digest(this.node, new TextEncoder().encode(text)), size };
+    return { hash: this.node(new TextEncoder().encode(text)), size };
   }
-}
-
-function digest(hasher: IHasher, data: Uint8Array): XetHash {
-  hasher.init();
-  hasher.update(data);
-  return hasher.digest("binary");
 }
 
 /**
