@@ -333,12 +333,26 @@ export function createCasService(deps: CasDeps) {
       return { xorb: xorbHex, chunks: await chunksOf(xorbHex) };
     },
 
-    /** Where a chunk is stored locally (a xorb and its index there), or undefined. */
-    async locateChunk(chunkHex: string): Promise<{ xorb: string; index: number; size: number } | undefined> {
-      const xorb = await deps.xet.xorbOfChunk(chunkHex);
-      if (!xorb || (await deps.gc.xorbState(xorb)) === "claimed") return undefined;
-      const row = (await chunksOf(xorb)).find((r) => r.hash === chunkHex);
-      return row && { xorb, index: row.index, size: row.unpackedSize };
+    /**
+     * Where each of these chunks is stored locally (a xorb and its index there), in one query per 500
+     * hashes; a chunk stored nowhere, or only in xorbs garbage collection is removing, is absent.
+     */
+    async locateChunks(
+      chunkHexes: readonly string[],
+    ): Promise<Map<string, { xorb: string; index: number; size: number }>> {
+      const found = new Map<string, { xorb: string; index: number; size: number }>();
+      if (chunkHexes.length === 0) return found;
+      const claimed = new Map<string, boolean>();
+      for (const copy of await deps.xet.chunkCopies(chunkHexes)) {
+        if (found.has(copy.hash)) continue;
+        let gone = claimed.get(copy.xorb);
+        if (gone === undefined) {
+          gone = (await deps.gc.xorbState(copy.xorb)) === "claimed";
+          claimed.set(copy.xorb, gone);
+        }
+        if (!gone) found.set(copy.hash, { xorb: copy.xorb, index: copy.index, size: copy.size });
+      }
+      return found;
     },
 
     /**

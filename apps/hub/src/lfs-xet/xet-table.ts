@@ -99,6 +99,38 @@ export function createXetTable(q: Queryable, now: () => Date) {
       return row?.xorb_hash;
     },
     /**
+     * Every stored copy of each of these chunks (a chunk may sit in several xorbs), looked up in batches of
+     * 500 (bound parameters): one query for a whole term of a mirror pull instead of one per chunk.
+     */
+    async chunkCopies(
+      chunkHashes: readonly string[],
+    ): Promise<Array<{ hash: string; xorb: string; index: number; size: number }>> {
+      const unique = [...new Set(chunkHashes)];
+      const out: Array<{ hash: string; xorb: string; index: number; size: number }> = [];
+      for (let at = 0; at < unique.length; at += 500) {
+        const batch = unique.slice(at, at + 500);
+        const rows = await q.all<{
+          chunk_hash: string;
+          xorb_hash: string;
+          chunk_index: number | string;
+          unpacked_size: number | string;
+        }>(
+          `SELECT chunk_hash, xorb_hash, chunk_index, unpacked_size FROM xet_chunks
+           WHERE chunk_hash IN (${placeholders(batch)})`,
+          batch,
+        );
+        for (const row of rows) {
+          out.push({
+            hash: row.chunk_hash,
+            xorb: row.xorb_hash,
+            index: Number(row.chunk_index),
+            size: Number(row.unpacked_size),
+          });
+        }
+      }
+      return out;
+    },
+    /**
      * Xorbs that files using `xorbHash` also use (that xorb first, at most `limit`): a dedup answer worth
      * more than the one xorb, since a file that shares one xorb's chunks likely shares its neighbours'.
      */

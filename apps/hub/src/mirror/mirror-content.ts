@@ -25,7 +25,7 @@ export interface MirrorContentDeps {
   table: Pick<MirrorTable, "content" | "declareContent" | "markStored" | "xorbChunks" | "addXorbChunks">;
   blobs: BlobStore;
   /** The local Xet store: upstream's Xet files are pulled by reconstruction into it. Without it: plain. */
-  cas?: Pick<CasService, "storeChunks" | "locateChunk" | "registerOwnFile" | "read">;
+  cas?: Pick<CasService, "storeChunks" | "locateChunks" | "registerOwnFile" | "read">;
   /** Where transfers are written while they run: a directory of its own under the blob store's tmp root. */
   tmpDir: string;
   /** No byte from upstream for this long abandons a transfer (content-pull.ts; default 30 s). */

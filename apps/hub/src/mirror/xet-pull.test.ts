@@ -82,6 +82,9 @@ async function postFile(
 
 let first: UpstreamFile;
 let second: UpstreamFile;
+/** A file of new chunks whose second half repeats its first (one range of one xorb, twice). */
+let repeating: UpstreamFile;
+let firstChunks: number;
 
 beforeAll(async () => {
   aliceUpstream = await userToken(upstream.store, "alice");
@@ -97,6 +100,7 @@ beforeAll(async () => {
   const chunks = chunkRanges(data).map((r) => data.subarray(r.start, r.end));
   const xorbA = await postXorb(write, chunks);
   first = await postFile(write, [{ xorb: xorbA, start: 0, chunks }]);
+  firstChunks = chunks.length;
 
   // One chunk in the middle replaced: the rest stays where it is upstream.
   const k = Math.floor(chunks.length / 2);
@@ -106,6 +110,14 @@ beforeAll(async () => {
     { xorb: xorbA, start: 0, chunks: chunks.slice(0, k) },
     { xorb: xorbB, start: 0, chunks: [changed] },
     { xorb: xorbA, start: k + 1, chunks: chunks.slice(k + 1) },
+  ]);
+
+  const other = pseudoRandomBytes(1_000_000, 13);
+  const otherChunks = chunkRanges(other).map((r) => other.subarray(r.start, r.end));
+  const xorbC = await postXorb(write, otherChunks);
+  repeating = await postFile(write, [
+    { xorb: xorbC, start: 0, chunks: otherChunks },
+    { xorb: xorbC, start: 0, chunks: otherChunks },
   ]);
 
   const aliceMirror = await userToken(mirror.store, "alice");
@@ -130,53 +142,74 @@ async function mirrorCas() {
   });
 }
 
+/** Pulls from upstream into the mirror's Xet store through a counting CAS, as the mirror's content route does. */
+async function puller() {
+  const cas = await mirrorCas();
+  // Each lookup of where chunks already are, by its number of hashes (they are batched, not one per chunk).
+  const locateCalls: number[] = [];
+  const counted: typeof cas = {
+    ...cas,
+    locateChunks: (hashes) => {
+      locateCalls.push(hashes.length);
+      return cas.locateChunks(hashes);
+    },
+  };
+  const tmpDir = join(mirror.dir, "pull-tmp");
+  mkdirSync(tmpDir, { recursive: true });
+  const contentPuller = createContentPuller({ tmpDir });
+  const fetched = { bytes: 0 };
+  const kept: string[] = [];
+  const pull = async (file: UpstreamFile) => {
+    const target = {
+      sha256: file.sha256,
+      size: file.data.length,
+      xetHash: file.xetHash,
+      repoKey: mirrorRepoKey,
+    };
+    const source = xetPullSource(
+      {
+        cas: counted,
+        table: mirror.store.mirror,
+        readToken: async () => (await xetTokenFor(upstream.url, aliceUpstream, REPO, "read")).body,
+        casGet: upstreamCasGet(
+          createUpstreamClient({
+            upstreamUrl: upstream.url,
+            upstreamToken: aliceUpstream,
+            upstreamTimeoutMs: 5_000,
+            mode: "pull-through",
+          }),
+        ),
+        fetched: (bytes) => {
+          fetched.bytes += bytes;
+        },
+      },
+      target,
+      async () => {
+        kept.push(file.sha256);
+      },
+    );
+    const parts: Buffer[] = [];
+    for await (const part of await contentPuller.read(
+      target,
+      { start: 0, end: target.size - 1 },
+      () => source,
+    ))
+      parts.push(part as Buffer);
+    return Buffer.concat(parts);
+  };
+  return { pull, kept, cas, fetched, locateCalls };
+}
+
 describe("Xet pull", () => {
   it("reconstructs an upstream Xet file into the local Xet store, then a new revision fetches only its new chunk", async () => {
-    const cas = await mirrorCas();
-    const tmpDir = join(mirror.dir, "pull-tmp");
-    mkdirSync(tmpDir, { recursive: true });
-    const puller = createContentPuller({ tmpDir });
-    let fetched = 0;
-    const kept: string[] = [];
-    const pull = async (file: UpstreamFile) => {
-      const target = {
-        sha256: file.sha256,
-        size: file.data.length,
-        xetHash: file.xetHash,
-        repoKey: mirrorRepoKey,
-      };
-      const source = xetPullSource(
-        {
-          cas,
-          table: mirror.store.mirror,
-          readToken: async () => (await xetTokenFor(upstream.url, aliceUpstream, REPO, "read")).body,
-          casGet: upstreamCasGet(
-            createUpstreamClient({
-              upstreamUrl: upstream.url,
-              upstreamToken: aliceUpstream,
-              upstreamTimeoutMs: 5_000,
-              mode: "pull-through",
-            }),
-          ),
-          fetched: (bytes) => {
-            fetched += bytes;
-          },
-        },
-        target,
-        async () => {
-          kept.push(file.sha256);
-        },
-      );
-      const parts: Buffer[] = [];
-      for await (const part of await puller.read(target, { start: 0, end: target.size - 1 }, () => source))
-        parts.push(part as Buffer);
-      return Buffer.concat(parts);
-    };
-
+    const { pull, kept, cas, fetched, locateCalls } = await puller();
     expect((await pull(first)).equals(Buffer.from(first.data))).toBe(true);
     // Random bytes do not compress: the whole file came over once.
-    expect(fetched).toBeGreaterThanOrEqual(first.data.length);
-    expect(fetched).toBeLessThan(first.data.length * 1.01);
+    expect(fetched.bytes).toBeGreaterThanOrEqual(first.data.length);
+    expect(fetched.bytes).toBeLessThan(first.data.length * 1.01);
+    // One lookup for all the new chunks (under one batch's bytes), none per chunk.
+    expect(firstChunks).toBeGreaterThan(10);
+    expect(locateCalls).toEqual([firstChunks]);
     await waitFor(() => kept.length === 1);
     const local = await cas.fileOfContent(mirrorRepoKey, first.sha256);
     expect(local?.hash).toBe(first.xetHash);
@@ -184,11 +217,14 @@ describe("Xet pull", () => {
       Buffer.concat(await collect(cas.read(local!, 0, local!.size - 1))).equals(Buffer.from(first.data)),
     ).toBe(true);
 
-    fetched = 0;
+    fetched.bytes = 0;
+    locateCalls.length = 0;
     expect((await pull(second)).equals(Buffer.from(second.data))).toBe(true);
     // Only the changed chunk (40 000 bytes and its header) came over.
-    expect(fetched).toBeGreaterThan(40_000);
-    expect(fetched).toBeLessThan(41_000);
+    expect(fetched.bytes).toBeGreaterThan(40_000);
+    expect(fetched.bytes).toBeLessThan(41_000);
+    // One lookup per term held locally, one for the new chunk.
+    expect(locateCalls.length).toBe(3);
     await waitFor(() => kept.length === 2);
     const secondLocal = await cas.fileOfContent(mirrorRepoKey, second.sha256);
     expect(secondLocal?.hash).toBe(second.xetHash);
@@ -199,6 +235,21 @@ describe("Xet pull", () => {
     ).toBe(true);
     // The chunks are the one copy: the blob store holds xorbs, not the files' bytes.
     expect(await mirror.store.xet.totalXorbBytes()).toBeLessThan(first.data.length + 41_000 + 4096);
+  }, 60_000);
+
+  it("stores a chunk the file repeats once, and reads the repeat from that one copy", async () => {
+    const { pull, kept, cas } = await puller();
+    const xorbBytesBefore = await mirror.store.xet.totalXorbBytes();
+    expect((await pull(repeating)).equals(Buffer.from(repeating.data))).toBe(true);
+    await waitFor(() => kept.length === 1);
+    const local = await cas.fileOfContent(mirrorRepoKey, repeating.sha256);
+    expect(local?.hash).toBe(repeating.xetHash);
+    expect(
+      Buffer.concat(await collect(cas.read(local!, 0, local!.size - 1))).equals(Buffer.from(repeating.data)),
+    ).toBe(true);
+    const added = (await mirror.store.xet.totalXorbBytes()) - xorbBytesBefore;
+    expect(added).toBeGreaterThan(repeating.data.length / 2);
+    expect(added).toBeLessThan(repeating.data.length / 2 + 4096);
   }, 60_000);
 });
 
