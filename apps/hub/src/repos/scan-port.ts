@@ -54,6 +54,8 @@ export interface FileScanView {
 export type ScannedFile = Pick<FileRecord, "path" | "sha256" | "size">;
 
 export interface RepoScanning {
+  /** SCAN_POLICY: under "warn" nothing is refused, so callers may skip what only a refusal needs. */
+  readonly policy?: "warn" | "block";
   fileStatuses(files: readonly ScannedFile[]): Promise<Map<string, SecurityFileStatus>>;
   repoStatus(files: readonly ScannedFile[]): Promise<SecurityRepoStatus>;
   report(repo: RepoRecord, file: ScannedFile): Promise<FileScanView>;
