@@ -189,7 +189,7 @@ export function gitRoutes(deps: GitRoutesDeps, ids: readonly string[]): Hono<Rep
   }
   routes.get("/api/lfs-download/:grant", async (c) => {
     const { size, body } = await deps.lfsDownloads.open(c.req.param("grant"), Date.now());
-    return new Response(Readable.toWeb(body) as ReadableStream, {
+    return new Response(body, {
       headers: { "Content-Type": "application/octet-stream", "Content-Length": String(size) },
     });
   });

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { createGrantSigner } from "../auth/signed-grants.js";
 import { NotFoundError } from "../errors.js";
+import { fileResponseBody } from "../http/file-response-body.js";
 import type { CasService } from "../lfs-xet/cas-service.js";
 import type { RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -20,7 +21,7 @@ interface DownloadGrant {
 export interface LfsDownloadsDeps {
   /** The hub's settings table: where the signing key lives, so that every replica accepts every URL. */
   meta: { getOrCreate(key: string, value: string): Promise<string> };
-  repos: Pick<RepoService, "holdsContent" | "storedContent" | "openContent">;
+  repos: Pick<RepoService, "holdsContent" | "storedContent" | "openContent" | "blobLocalPath">;
   cas?: Pick<CasService, "fileOfContent" | "read">;
   scanning?: Pick<RepoScanning, "assertContentServable">;
 }
@@ -50,8 +51,12 @@ export function createLfsDownloads(deps: LfsDownloadsDeps) {
       };
     },
 
-    /** The bytes a signed download URL names: 401 when forged or expired, 404 once no longer referenced. */
-    async open(token: string, now: number): Promise<{ size: number; body: Readable }> {
+    /**
+     * The bytes a signed download URL names, as an HTTP answer's body: 401 when forged or expired, 404 once
+     * no longer referenced. A blob on this machine's disk is read into reused buffers (file-response-body.ts:
+     * a 1 GiB `git lfs pull` is one such answer); an object store's and Xet reconstructions are streamed.
+     */
+    async open(token: string, now: number): Promise<{ size: number; body: ReadableStream<Uint8Array> }> {
       const grant = await signer.open(token, now);
       if (!(await deps.repos.holdsContent({ key: grant.repo }, grant.oid))) {
         throw new NotFoundError(`Object ${grant.oid} is not in this repository.`);
@@ -60,15 +65,22 @@ export function createLfsDownloads(deps: LfsDownloadsDeps) {
       await deps.scanning?.assertContentServable(grant.repo, grant.oid);
       const stored = await deps.repos.storedContent(grant.oid);
       if (stored) {
+        const range = { start: 0, end: stored.size - 1 };
+        const path = deps.repos.blobLocalPath?.(grant.oid);
         const body =
           stored.size === 0
             ? Readable.from([])
-            : await deps.repos.openContent(grant.oid, { start: 0, end: stored.size - 1 });
-        return { size: stored.size, body };
+            : path
+              ? fileResponseBody(path, range)
+              : await deps.repos.openContent(grant.oid, range);
+        return { size: stored.size, body: body instanceof Readable ? webStream(body) : body };
       }
       const xetFile = await deps.cas?.fileOfContent(grant.repo, grant.oid);
       if (xetFile && deps.cas) {
-        return { size: xetFile.size, body: Readable.from(deps.cas.read(xetFile, 0, xetFile.size - 1)) };
+        return {
+          size: xetFile.size,
+          body: webStream(Readable.from(deps.cas.read(xetFile, 0, xetFile.size - 1))),
+        };
       }
       throw new NotFoundError(`Object ${grant.oid} is not stored on this hub.`);
     },
@@ -76,3 +88,7 @@ export function createLfsDownloads(deps: LfsDownloadsDeps) {
 }
 
 export type LfsDownloads = ReturnType<typeof createLfsDownloads>;
+
+function webStream(stream: Readable): ReadableStream<Uint8Array> {
+  return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
+}

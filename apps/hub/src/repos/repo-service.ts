@@ -631,6 +631,9 @@ export function createRepoService({
       ? (sha256: string): string => blobs.relativePath!(sha256)
       : undefined,
 
+    /** A content's absolute path, when the blob store is a directory on this machine (file answers). */
+    blobLocalPath: blobs.localPath ? (sha256: string): string => blobs.localPath!(sha256) : undefined,
+
     /** The LFS patterns of a commit's .gitattributes. */
     async lfsPatternsAt(repo: RepoRecord, commitOid: string): Promise<string[]> {
       const attributes = await store.repos.file(repo.key, commitOid, ".gitattributes");

@@ -43,6 +43,12 @@ export interface BlobStore {
    * have it. Says nothing about whether the blob is there.
    */
   relativePath?(sha256: string): string;
+  /**
+   * The blob's absolute path on this machine, for answers that read the file themselves
+   * (http/file-response-body.ts); only drivers on a file system have it. Says nothing about whether the blob
+   * is there.
+   */
+  localPath?(sha256: string): string;
 }
 
 export interface DownloadUrlOptions {

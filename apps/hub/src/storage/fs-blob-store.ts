@@ -221,6 +221,10 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
       return relative(root, pathOf(sha256)).split(sep).join("/");
     },
 
+    localPath(sha256: string): string {
+      return pathOf(sha256);
+    },
+
     async delete(sha256: string, options: { unlessModifiedSince?: number } = {}): Promise<void> {
       const path = pathOf(sha256);
       if (options.unlessModifiedSince === undefined) {
