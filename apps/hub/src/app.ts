@@ -58,7 +58,7 @@ import { CAS_PATH, xetCasRoutes } from "./lfs-xet/cas-routes.js";
 import { createCasService } from "./lfs-xet/cas-service.js";
 import { createLfsService } from "./lfs-xet/lfs-service.js";
 import { XetSigner } from "./lfs-xet/xet-tokens.js";
-import { quotaRoutes } from "./limits/quota-routes.js";
+import { adminStorageRoutes, quotaRoutes } from "./limits/quota-routes.js";
 import { rateLimitMiddleware } from "./limits/rate-limit-middleware.js";
 import type { RateLimitPolicy } from "./limits/rate-limit-policy.js";
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter.js";
@@ -692,6 +692,7 @@ function mountRepositories(
   const quotaService = createStorageQuotas(deps.store, deps.storageQuotas);
   const storageQuotas = deps.storageQuotas ? quotaService : undefined;
   app.route("/api/quotas", quotaRoutes({ quotas: quotaService }));
+  app.route("/api/admin/storage", adminStorageRoutes({ quotas: quotaService, authorizer }));
   // Set below once the repositories exist: the commit hook queues conversions through it.
   let viewer: ViewerService | undefined;
   const repos = createRepoService({

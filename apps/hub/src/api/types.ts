@@ -134,3 +134,21 @@ export interface AdminSiteSettings extends SiteSettings {
   configuredSignupPolicy: SignupPolicy;
   effectiveSignupPolicy: SignupPolicy;
 }
+
+/** One owner's storage (GET /api/quotas/{owner}, GET /api/admin/storage): bytes per visibility. */
+export interface StorageUsageView {
+  owner: string;
+  /** null: no account has this name (the owner of mirrored repositories). */
+  type: "user" | "org" | null;
+  private: VisibilityUsage;
+  public: VisibilityUsage;
+}
+
+export interface VisibilityUsage {
+  /** Bytes of distinct content the owner's repositories of this visibility reference. */
+  used: number;
+  /** Bytes uploaded through Xet that no commit references yet (they count against the quota too). */
+  pending: number;
+  /** Bytes allowed; null: no quota. */
+  quota: number | null;
+}

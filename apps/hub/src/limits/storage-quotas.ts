@@ -6,6 +6,7 @@
  * Xet uploads (lfs-xet/cas-routes.ts) are checked per xorb and per shard (XetQuotaCheck); their bytes count as
  * pending until a commit references them (quota_pending_uploads), for at most a write token's life.
  */
+import type { StorageUsageView } from "../api/types.js";
 import type { Actor } from "../auth/actor.js";
 import { roleIn } from "../auth/actor.js";
 import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
@@ -187,6 +188,17 @@ export function createStorageQuotas(
     return held + pending;
   }
 
+  /** Each visibility's bytes held (`held`), pending and quota, as GET /api/quotas/{owner} shows them. */
+  async function visibilityUsage(owner: string, held: { private: number; public: number }) {
+    const since = pendingSince();
+    const entry = async (visibility: "private" | "public") => ({
+      used: held[visibility],
+      pending: await store.storageUsage.pending(owner, visibility === "private", since),
+      quota: (await quotaFor(owner, visibility)) ?? null,
+    });
+    return { private: await entry("private"), public: await entry("public") };
+  }
+
   /** The repository behind a Xet token and its quota; undefined when no quota applies. */
   async function xetTarget(repoKey: number) {
     if (!policy) return undefined;
@@ -275,7 +287,7 @@ export function createStorageQuotas(
      * An owner's usage and quotas (GET /api/quotas/{owner}): readable by the owner, by an organization's
      * members, and by site administrators; to anyone else the owner's usage does not exist.
      */
-    async usage(actor: Actor, owner: string) {
+    async usage(actor: Actor, owner: string): Promise<StorageUsageView> {
       if (actor.kind === "anonymous") throw new AuthenticationRequiredError();
       const namespace = await store.accounts.namespace(owner);
       // A fine-grained token reads only its own user's usage: its scopes name repositories, not storage.
@@ -294,19 +306,29 @@ export function createStorageQuotas(
           `Only ${owner} itself, its organization's members and site administrators may see its storage usage.`,
         );
       }
-      const since = pendingSince();
-      const held = await store.storageUsage.usage(owner);
-      const entry = async (visibility: "private" | "public") => ({
-        used: held[visibility],
-        pending: await store.storageUsage.pending(owner, visibility === "private", since),
-        quota: (await quotaFor(owner, visibility)) ?? null,
-      });
       return {
         owner: namespace.name,
-        type: namespace.kind === "org" ? "org" : "user",
-        private: await entry("private"),
-        public: await entry("public"),
+        type: namespace.kind === "org" ? ("org" as const) : ("user" as const),
+        ...(await visibilityUsage(owner, await store.storageUsage.usage(owner))),
       };
+    },
+
+    /**
+     * The owners that use the most storage, most first, each as `usage` shows it (GET /api/admin/storage; the
+     * route lets site administrators only). `type` is null for an owner with no account (mirrored
+     * repositories keep their upstream owner).
+     */
+    async topOwners(limit: number): Promise<StorageUsageView[]> {
+      const views: StorageUsageView[] = [];
+      for (const held of await store.storageUsage.topOwners(limit)) {
+        const namespace = await store.accounts.namespace(held.owner);
+        views.push({
+          owner: namespace?.name ?? held.owner,
+          type: namespace ? (namespace.kind === "org" ? "org" : "user") : null,
+          ...(await visibilityUsage(held.owner, held)),
+        });
+      }
+      return views;
     },
   } satisfies StorageQuotaCheck & XetQuotaCheck & Record<string, unknown>;
 }

@@ -20,6 +20,33 @@ export function createStorageUsageTable(q: Queryable) {
       for (const row of rows) usage[Number(row.private) ? "private" : "public"] += Number(row.total ?? 0);
       return usage;
     },
+    /**
+     * The owners whose repositories hold the most distinct content (private and public together), most
+     * first, with each visibility's bytes: the site administrators' view of who uses the storage. An owner
+     * is its lower-cased name here (repositories' `owner` keeps the case it was created with).
+     */
+    async topOwners(limit: number): Promise<{ owner: string; private: number; public: number }[]> {
+      const rows = await q.all<{
+        owner: string;
+        private_bytes: number | string | null;
+        public_bytes: number | string | null;
+      }>(
+        `SELECT owner_key AS owner,
+           sum(CASE WHEN private = 0 THEN 0 ELSE size END) AS private_bytes,
+           sum(CASE WHEN private = 0 THEN size ELSE 0 END) AS public_bytes
+         FROM (
+           SELECT DISTINCT lower(r.owner) AS owner_key, r.private AS private, c.sha256 AS sha256, c.size AS size
+           FROM repo_contents c JOIN repos r ON r.id = c.repo_id
+         ) AS owned
+         GROUP BY owner_key ORDER BY sum(size) DESC, owner_key LIMIT ?`,
+        [limit],
+      );
+      return rows.map((row) => ({
+        owner: row.owner,
+        private: Number(row.private_bytes ?? 0),
+        public: Number(row.public_bytes ?? 0),
+      }));
+    },
     /** Which of `sha256s` the owner's repositories of that visibility already reference (counted already). */
     async held(owner: string, isPrivate: boolean, sha256s: readonly string[]): Promise<Set<string>> {
       if (sha256s.length === 0) return new Set();
