@@ -2,25 +2,29 @@
  * git over the hub (issue 37), `npm run bench:git -w bench`: a repository of BENCH_GIT_FILES small files
  * (10,000) and one BENCH_GIT_LFS_MB LFS file (1 GiB) is pushed to a hub started as `npm start` does (git push,
  * git-lfs uploading the big file), then cloned and fetched from it beside the floor: the same repository as a
- * bare repository served by `git http-backend` on loopback (a few lines of CGI here), and over file://.
+ * bare repository served by `git http-backend` on loopback, with the least LFS server git-lfs needs beside it
+ * (floor-server.ts, in its own process), and over file://.
  *
- * Rows: `git clone` without LFS content (GIT_LFS_SKIP_SMUDGE=1, what git itself carries), `git clone` with
- * git-lfs fetching the big file from the hub (against the floor cloning a bare repository that holds the big
- * file as a regular blob: the same bytes through git), and `git fetch` of one new commit of 100 files (made on
- * the hub with git push, on the floor with a push to the bare repository). Wall seconds, ratio floor/hub
- * (≥ 0.8x is the goal: the hub at least 80% of the floor's speed), and the hub process's CPU seconds.
- * Every command runs once per row, after one warm-up clone (which also materializes the hub's bare copy).
+ * Rows: `git clone` without LFS content (GIT_LFS_SKIP_SMUDGE=1, what git itself carries); `git clone` with
+ * git-lfs fetching the big file (the issue's goal row: hub against http-backend plus the floor's LFS server,
+ * the same git-lfs client on both sides); the same bytes as a regular blob through git's pack from
+ * http-backend (what "git alone" would cost, for reference); `git fetch` of one new commit of 100 files, made
+ * on the hub with git push, on the floor with a push to the bare repository. Each row: wall seconds (median
+ * of BENCH_GIT_ROUNDS rounds, default 1; hub and floor alternate), ratio floor/hub (≥ 0.8x is the goal: the
+ * hub at least 80% of the floor's speed), the server's CPU seconds (the process and the git processes it ran)
+ * and the client's (git, git-lfs and their helpers: this process's waited-for children).
  */
-import { execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { startNpmStartHub } from "../npm-start-hub.js";
-import { benchToken, hubApi, treeCpuSeconds, writeRandomFile } from "../repos/measure.js";
+import { benchToken, download, hubApi, serveChild, writeRandomFile } from "../repos/measure.js";
 
 const FILES = Number(process.env.BENCH_GIT_FILES ?? 10_000);
 const LFS_MB = Number(process.env.BENCH_GIT_LFS_MB ?? 1024);
+const ROUNDS = Number(process.env.BENCH_GIT_ROUNDS ?? 1);
 const ADMIN_TOKEN = `bench-admin-${process.pid}-${Date.now()}`;
 
 const work = mkdtempSync(join(tmpdir(), "modelhub-bench-git-"));
@@ -54,78 +58,54 @@ function git(args: string[], cwd: string, env: Record<string, string> = {}): Pro
   });
 }
 
-/** `git http-backend` behind a loopback HTTP server: the floor git's own server sets. */
-function httpBackend(projectRoot: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const child = spawn("git", ["http-backend"], {
-      env: {
-        PATH: process.env.PATH,
-        GIT_PROJECT_ROOT: projectRoot,
-        GIT_HTTP_EXPORT_ALL: "1",
-        GIT_CONFIG_NOSYSTEM: "1",
-        HOME: home,
-        REQUEST_METHOD: req.method ?? "GET",
-        PATH_INFO: decodeURIComponent(url.pathname),
-        QUERY_STRING: url.search.slice(1),
-        CONTENT_TYPE: req.headers["content-type"] ?? "",
-        ...(req.headers["content-encoding"]
-          ? { HTTP_CONTENT_ENCODING: req.headers["content-encoding"] }
-          : {}),
-        ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
-        REMOTE_ADDR: "127.0.0.1",
-      },
-    });
-    req.pipe(child.stdin);
-    let head = Buffer.alloc(0);
-    let headersDone = false;
-    child.stdout.on("data", (chunk: Buffer) => {
-      if (headersDone) {
-        if (!res.write(chunk)) child.stdout.pause();
-        return;
-      }
-      head = Buffer.concat([head, chunk]);
-      const end = head.indexOf("\r\n\r\n");
-      if (end < 0) return;
-      headersDone = true;
-      let status = 200;
-      for (const line of head.subarray(0, end).toString().split("\r\n")) {
-        const colon = line.indexOf(":");
-        const name = line.slice(0, colon).trim();
-        const value = line.slice(colon + 1).trim();
-        if (name.toLowerCase() === "status") status = Number(value.split(" ")[0]);
-        else res.setHeader(name, value);
-      }
-      res.writeHead(status);
-      res.write(head.subarray(end + 4));
-    });
-    res.on("drain", () => child.stdout.resume());
-    child.stdout.on("end", () => res.end());
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${address.port}`, server });
-    }),
-  );
-}
-
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) =>
     execFile(command, args, (error) => (error ? reject(error) : resolve())),
   );
 }
 
-async function timed(work: () => Promise<unknown>, pid?: number): Promise<{ wall: number; cpu?: number }> {
-  const cpuBefore = pid ? treeCpuSeconds(pid) : 0;
-  const start = process.hrtime.bigint();
-  await work();
-  const wall = Number(process.hrtime.bigint() - start) / 1e9;
-  return { wall, ...(pid ? { cpu: treeCpuSeconds(pid) - cpuBefore } : {}) };
+/**
+ * CPU seconds a server process has used, its exited children included (the hub's and http-backend's git
+ * processes: /proc's cutime and cstime count the children a process has waited for, which Node does).
+ */
+function serverCpu(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
 }
 
+/** CPU seconds of this process's exited children: the git clients a row ran (and their helpers). */
+function clientCpu(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+interface Timing {
+  wall: number;
+  server: number;
+  client: number;
+}
+
+async function timed(work: () => Promise<unknown>, serverPid: number): Promise<Timing> {
+  const server = serverCpu(serverPid);
+  const client = clientCpu();
+  const start = process.hrtime.bigint();
+  await work();
+  return {
+    wall: Number(process.hrtime.bigint() - start) / 1e9,
+    server: serverCpu(serverPid) - server,
+    client: clientCpu() - client,
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const medianTiming = (timings: Timing[]): Timing => ({
+  wall: median(timings.map((t) => t.wall)),
+  server: median(timings.map((t) => t.server)),
+  client: median(timings.map((t) => t.client)),
+});
+
 async function main() {
-  console.error(`bench:git: ${FILES} files and a ${LFS_MB} MiB LFS file, in ${work}`);
+  console.error(`bench:git: ${FILES} files and a ${LFS_MB} MiB LFS file, ${ROUNDS} round(s), in ${work}`);
   await git(["lfs", "install", "--skip-repo"], work);
 
   // The source repository: FILES small files in folders of 100, and the big file tracked by LFS.
@@ -138,15 +118,21 @@ async function main() {
     writeFileSync(join(dir, `file-${index}.txt`), `file ${index}\n${"x".repeat(index % 512)}\n`);
   }
   await git(["lfs", "track", "*.bin"], source);
-  await writeRandomFile(join(source, "big.bin"), LFS_MB);
+  const bigOid = await writeRandomFile(join(source, "big.bin"), LFS_MB);
+  const bigSize = LFS_MB * 1024 * 1024;
   await git(["add", "."], source);
   await git(["commit", "--quiet", "-m", "bench repository"], source);
 
-  // The floors: bare repositories of the same history, one with the big file's pointer (as the hub serves it),
-  // one with the big file's bytes as a regular blob (the same bytes through git).
+  // The floors: bare repositories of the same history. pointers.git holds the big file's pointer (as the hub
+  // serves it) and, in its lfs/objects, the big file for the floor's LFS server; regular.git holds the big
+  // file's bytes as a regular blob (the same bytes through git's pack).
   const floorRoot = join(work, "floor");
   mkdirSync(floorRoot);
-  await git(["clone", "--quiet", "--bare", "--no-local", source, join(floorRoot, "pointers.git")], work);
+  const pointers = join(floorRoot, "pointers.git");
+  await git(["clone", "--quiet", "--bare", "--no-local", source, pointers], work, {
+    GIT_LFS_SKIP_SMUDGE: "1",
+  });
+  await run("cp", ["-r", join(source, ".git", "lfs"), join(pointers, "lfs")]);
   // The same files with the big one as a regular blob: no .gitattributes, so git-lfs's filter stays out.
   const regular = join(work, "regular");
   mkdirSync(regular);
@@ -157,7 +143,10 @@ async function main() {
   await git(["clone", "--quiet", "--bare", "--no-local", regular, join(floorRoot, "regular.git")], work, {
     GIT_LFS_SKIP_SMUDGE: "1",
   });
-  const backend = await httpBackend(floorRoot);
+  rmSync(regular, { recursive: true, force: true });
+  const floor = await serveChild(fileURLToPath(new URL("floor-server.ts", import.meta.url)), floorRoot, home);
+  const floorUrl = floor.info.url!;
+  const floorPid = floor.child.pid!;
 
   const hub = await startNpmStartHub({ ADMIN_TOKEN });
   try {
@@ -174,103 +163,151 @@ async function main() {
       GIT_CONFIG_KEY_0: "credential.helper",
       GIT_CONFIG_VALUE_0: `!f() { echo username=git; echo password=${token}; }; f`,
     };
+    const skipSmudge = { GIT_LFS_SKIP_SMUDGE: "1" };
     // The hub's repository starts with its own initial commit: the benchmark's history replaces it.
     const push = await timed(
       () => git(["push", "--quiet", "--force", hubRepo, "main"], source, credentials),
       hub.pid,
     );
 
-    const rows: string[] = [];
-    const row = (
-      what: string,
-      hubTime: { wall: number; cpu?: number },
-      floor: { wall: number },
-      file?: { wall: number },
-    ) =>
-      rows.push(
-        `| ${what} | ${hubTime.wall.toFixed(2)} s | ${hubTime.cpu?.toFixed(2) ?? "-"} s | ${floor.wall.toFixed(2)} s | ${(floor.wall / hubTime.wall).toFixed(2)}x | ${file ? `${file.wall.toFixed(2)} s` : "-"} |`,
-      );
     let n = 0;
     const target = () => join(work, `clone-${n++}`);
+    /** Runs a clone into a new directory, timed against `pid`, then deletes what it cloned. */
+    const clone = async (url: string, pid: number, env: Record<string, string>) => {
+      const into = target();
+      const timing = await timed(() => git(["clone", "--quiet", url, into], work, env), pid);
+      rmSync(into, { recursive: true, force: true });
+      return timing;
+    };
 
-    // Warm-up: materializes the hub's bare copy (first git request after a push) and the page cache.
-    const warm = await timed(
-      () => git(["clone", "--quiet", hubRepo, target()], work, { GIT_LFS_SKIP_SMUDGE: "1" }),
-      hub.pid,
-    );
-    await git(["clone", "--quiet", `${backend.url}/pointers.git`, target()], work, {
-      GIT_LFS_SKIP_SMUDGE: "1",
-    });
+    // Warm-up: materializes the hub's bare copy (the first git request after the push) and the page cache.
+    const warm = await clone(hubRepo, hub.pid, skipSmudge);
+    await clone(`${floorUrl}/pointers.git`, floorPid, skipSmudge);
+
+    const rows: string[] = [];
+    const row = (what: string, hubTimes: Timing[], floorTimes: Timing[], file?: Timing) => {
+      const [hubTime, floorTime] = [medianTiming(hubTimes), medianTiming(floorTimes)];
+      rows.push(
+        `| ${what} | ${hubTime.wall.toFixed(2)} s | ${hubTime.server.toFixed(2)} s | ${hubTime.client.toFixed(2)} s | ${floorTime.wall.toFixed(2)} s | ${floorTime.server.toFixed(2)} s | ${floorTime.client.toFixed(2)} s | **${(floorTime.wall / hubTime.wall).toFixed(2)}x** | ${file ? `${file.wall.toFixed(2)} s` : "-"} |`,
+      );
+      console.error(rows.at(-1));
+    };
+    /** ROUNDS of `hubRun` and `floorRun`, alternating. */
+    const rounds = async (hubRun: () => Promise<Timing>, floorRun: () => Promise<Timing>) => {
+      const hubTimes: Timing[] = [];
+      const floorTimes: Timing[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        hubTimes.push(await hubRun());
+        floorTimes.push(await floorRun());
+      }
+      return [hubTimes, floorTimes] as const;
+    };
 
     row(
       "git clone (LFS pointers only)",
-      await timed(
-        () => git(["clone", "--quiet", hubRepo, target()], work, { GIT_LFS_SKIP_SMUDGE: "1" }),
-        hub.pid,
-      ),
-      await timed(() =>
-        git(["clone", "--quiet", `${backend.url}/pointers.git`, target()], work, {
-          GIT_LFS_SKIP_SMUDGE: "1",
-        }),
-      ),
-      await timed(() =>
-        git(["clone", "--quiet", `file://${join(floorRoot, "pointers.git")}`, target()], work, {
-          GIT_LFS_SKIP_SMUDGE: "1",
-        }),
-      ),
+      ...(await rounds(
+        () => clone(hubRepo, hub.pid, skipSmudge),
+        () => clone(`${floorUrl}/pointers.git`, floorPid, skipSmudge),
+      )),
+      await clone(`file://${pointers}`, floorPid, skipSmudge),
     );
     row(
-      `git clone with the ${LFS_MB} MiB file (git-lfs from the hub; floor: a regular blob)`,
-      await timed(() => git(["clone", "--quiet", hubRepo, target()], work, credentials), hub.pid),
-      await timed(() =>
-        git(["clone", "--quiet", `${backend.url}/regular.git`, target()], work, { GIT_LFS_SKIP_SMUDGE: "1" }),
-      ),
-      await timed(() =>
-        git(["clone", "--quiet", `file://${join(floorRoot, "regular.git")}`, target()], work, {
-          GIT_LFS_SKIP_SMUDGE: "1",
-        }),
-      ),
+      `git clone with the ${LFS_MB} MiB file through git-lfs (floor: http-backend + its LFS server)`,
+      ...(await rounds(
+        () => clone(hubRepo, hub.pid, credentials),
+        () => clone(`${floorUrl}/pointers.git`, floorPid, {}),
+      )),
+    );
+    row(
+      `(reference) the hub with git-lfs against the ${LFS_MB} MiB file as a regular blob in http-backend's pack`,
+      ...(await rounds(
+        () => clone(hubRepo, hub.pid, credentials),
+        () => clone(`${floorUrl}/regular.git`, floorPid, skipSmudge),
+      )),
+      await clone(`file://${join(floorRoot, "regular.git")}`, floorPid, skipSmudge),
     );
 
+    // The transfer path alone: the big file fetched by a plain HTTP client from the LFS download URL the
+    // batch API hands git-lfs, and from /resolve (the blob store's stream through Readable.toWeb), hub CPU
+    // for each; the floor's LFS server for reference.
+    const big = await api("/bench/git.git/info/lfs/objects/batch", {
+      method: "POST",
+      headers: { "Content-Type": "application/vnd.git-lfs+json", Accept: "application/vnd.git-lfs+json" },
+      body: JSON.stringify({
+        operation: "download",
+        transfers: ["basic"],
+        objects: [{ oid: bigOid, size: bigSize }],
+      }),
+    });
+    const bigHref = ((await big.json()) as { objects: { actions: { download: { href: string } } }[] })
+      .objects[0]!.actions.download.href;
+    const transfers: string[] = [];
+    for (const [what, url, headers, pid] of [
+      ["hub, LFS download URL", bigHref, {}, hub.pid],
+      [
+        "hub, /resolve",
+        `${hub.url}/bench/git/resolve/main/big.bin`,
+        { Authorization: `Bearer ${token}` },
+        hub.pid,
+      ],
+      ["floor's LFS server", `${floorUrl}/lfs/pointers.git/${bigOid}`, {}, floorPid],
+    ] as const) {
+      const timing = await timed(() => download(url, headers), pid);
+      transfers.push(
+        `| ${what} | ${timing.wall.toFixed(2)} s | ${(LFS_MB / timing.wall).toFixed(0)} MiB/s | ${((timing.server * 1024) / LFS_MB).toFixed(2)} CPU s/GiB |`,
+      );
+      console.error(transfers.at(-1));
+    }
+
     // fetch: one new commit of 100 files, pushed to both, fetched into a clone made before it.
-    const hubClone = target();
-    await git(["clone", "--quiet", hubRepo, hubClone], work, { GIT_LFS_SKIP_SMUDGE: "1" });
-    const floorClone = target();
-    await git(["clone", "--quiet", `file://${join(floorRoot, "pointers.git")}`, floorClone], work, {
-      GIT_LFS_SKIP_SMUDGE: "1",
-    });
-    mkdirSync(join(source, "more"));
-    for (let index = 0; index < 100; index++)
-      writeFileSync(join(source, "more", `m-${index}.txt`), `more ${index}\n`);
-    await git(["add", "."], source);
-    await git(["commit", "--quiet", "-m", "100 more"], source);
-    await git(["push", "--quiet", hubRepo, "main"], source, credentials);
-    await git(["push", "--quiet", `file://${join(floorRoot, "pointers.git")}`, "main"], source, {
-      GIT_LFS_SKIP_PUSH: "1",
-    });
-    row(
-      "git fetch of a new commit of 100 files",
-      await timed(() => git(["fetch", "--quiet", "origin"], hubClone), hub.pid),
-      await timed(() => git(["fetch", "--quiet", "origin"], floorClone)),
-    );
+    const hubFetches: Timing[] = [];
+    const floorFetches: Timing[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const hubClone = target();
+      await git(["clone", "--quiet", hubRepo, hubClone], work, skipSmudge);
+      const floorClone = target();
+      await git(["clone", "--quiet", `${floorUrl}/pointers.git`, floorClone], work, skipSmudge);
+      mkdirSync(join(source, `more-${round}`));
+      for (let index = 0; index < 100; index++)
+        writeFileSync(join(source, `more-${round}`, `m-${index}.txt`), `more ${round} ${index}\n`);
+      await git(["add", "."], source);
+      await git(["commit", "--quiet", "-m", `100 more (${round})`], source);
+      await git(["push", "--quiet", hubRepo, "main"], source, credentials);
+      await git(["push", "--quiet", `file://${pointers}`, "main"], source, { GIT_LFS_SKIP_PUSH: "1" });
+      hubFetches.push(await timed(() => git(["fetch", "--quiet", "origin"], hubClone, skipSmudge), hub.pid));
+      floorFetches.push(
+        await timed(() => git(["fetch", "--quiet", "origin"], floorClone, skipSmudge), floorPid),
+      );
+      rmSync(hubClone, { recursive: true, force: true });
+      rmSync(floorClone, { recursive: true, force: true });
+    }
+    row("git fetch of a new commit of 100 files, right after its push", hubFetches, floorFetches);
 
     const report = [
       `# ${new Date().toISOString().slice(0, 10)}: git clone and fetch through the hub (issue 37), \`npm run bench:git -w bench\``,
       "",
-      `${FILES} small files and a ${LFS_MB} MiB LFS file. Load average at the end: ${loadavg()
+      `${FILES} small files and a ${LFS_MB} MiB LFS file, ${ROUNDS} round(s) (medians). Load average at the end: ${loadavg()
         .map((value) => value.toFixed(1))
-        .join(", ")} (a shared machine: wall figures are indicative only).`,
-      `Push of the repository to the hub (git push --force, git-lfs uploading the big file): ${push.wall.toFixed(2)} s wall, ${push.cpu?.toFixed(2)} s hub CPU.`,
-      `First clone after the push (materializes the hub's bare copy): ${warm.wall.toFixed(2)} s wall, ${warm.cpu?.toFixed(2)} s hub CPU.`,
+        .join(", ")} (a shared machine: wall figures are indicative only, CPU seconds steadier).`,
+      `Push of the repository to the hub (git push --force, git-lfs uploading the big file): ${push.wall.toFixed(2)} s wall, ${push.server.toFixed(2)} s hub CPU, ${push.client.toFixed(2)} s client CPU.`,
+      `First clone after the push (the hub's bare copy brought up to date): ${warm.wall.toFixed(2)} s wall, ${warm.server.toFixed(2)} s hub CPU.`,
       "",
-      "| what | hub | hub CPU | floor: git http-backend | floor / hub | file:// |",
-      "| --- | --- | --- | --- | --- | --- |",
+      "Server CPU: the server process and the git processes it ran; client CPU: git, git-lfs and their helpers.",
+      "",
+      "| what | hub | hub CPU | client CPU | floor | floor server CPU | floor client CPU | floor / hub | file:// |",
+      "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
       ...rows,
+      "",
+      `The ${LFS_MB} MiB file alone, one plain HTTP GET (Node's http client, bytes discarded):`,
+      "",
+      "| from | wall | rate | server CPU |",
+      "| --- | --- | --- | --- |",
+      ...transfers,
     ].join("\n");
     console.log(report);
   } finally {
     await hub.stop();
-    backend.server.close();
+    floor.child.kill("SIGTERM");
     rmSync(work, { recursive: true, force: true });
   }
 }
