@@ -7,7 +7,32 @@ import { parse as parseYaml } from "yaml";
  * train/validation/test keywords in folder names, then in file names, and else every file is `train`.
  */
 
-export type DataFormat = "csv" | "tsv" | "json" | "parquet" | "text";
+export type DataFormat = "csv" | "tsv" | "json" | "parquet" | "text" | "imagefolder" | "audiofolder";
+
+/** The library's folder builders: one row per image or audio file, or per row of the folder's metadata file. */
+export const FOLDER_FORMATS: ReadonlySet<DataFormat> = new Set(["imagefolder", "audiofolder"]);
+
+/**
+ * The files the image and audio folder builders read, by extension, as the library maps them (where a
+ * name is in several lists the later builder wins there: `.mpg` is audio; `.mpeg`, `.mp4`, `.mov`, `.avi`
+ * and `.mkv` belong to the video builder, which the viewer does not convert).
+ */
+const IMAGE_EXTENSIONS =
+  `blp bmp dib bufr cur pcx dcx dds ps eps fit fits fli flc ftc ftu gbr gif grib h5 hdf png
+  apng jp2 j2k jpc jpf jpx j2c icns ico im iim tif tiff jfif jpe jpg jpeg msp pcd pxr pbm pgm ppm pnm psd bw rgb
+  rgba sgi ras tga icb vda vst webp wmf emf xbm xpm`.split(/\s+/);
+const AUDIO_EXTENSIONS =
+  `aiff au avr caf flac htk svx mat4 mat5 mpc2k ogg paf pvf raw rf64 sd2 sds ircam voc w64
+  wav nist wavex wve xi mp3 opus 3gp 3g2 asf flv mpg webm f4v wmv wma ogm mxf nut`.split(/\s+/);
+
+/** A folder's metadata files: each row names its file (`file_name`, or `{column}_file_name`). */
+export const METADATA_FILE_NAMES: ReadonlySet<string> = new Set([
+  "metadata.csv",
+  "metadata.jsonl",
+  "metadata.parquet",
+]);
+export const isMetadataFile = (path: string) =>
+  METADATA_FILE_NAMES.has(path.slice(path.lastIndexOf("/") + 1));
 
 export interface SplitFiles {
   split: string;
@@ -34,6 +59,8 @@ const FORMAT_OF_EXTENSION: Record<string, DataFormat> = {
   parquet: "parquet",
   // The library's text builder: one row per line, in a column "text".
   txt: "text",
+  ...Object.fromEntries(IMAGE_EXTENSIONS.map((extension) => [extension, "imagefolder" as const])),
+  ...Object.fromEntries(AUDIO_EXTENSIONS.map((extension) => [extension, "audiofolder" as const])),
 };
 
 export function formatOf(path: string): DataFormat | undefined {
@@ -146,10 +173,14 @@ function inferredSplits(paths: readonly string[]): SplitFiles[] {
   return orderSplits(new Map([["train", [...paths]]]));
 }
 
-/** The format most of the files have (the library picks the builder of the most common extension). */
+/**
+ * The format most of the files have (the library picks the builder of the most common extension, metadata
+ * files counted only when nothing else is there).
+ */
 function dominantFormat(paths: readonly string[]): DataFormat | undefined {
   const counts = new Map<DataFormat, number>();
-  for (const path of paths) {
+  const data = paths.filter((path) => !isMetadataFile(path));
+  for (const path of data.length > 0 ? data : paths) {
     const format = formatOf(path);
     if (format) counts.set(format, (counts.get(format) ?? 0) + 1);
   }
@@ -163,7 +194,7 @@ interface YamlConfig {
 }
 
 /** The README's YAML front matter, or undefined. */
-function frontMatter(readme: string | undefined): Record<string, unknown> | undefined {
+export function frontMatter(readme: string | undefined): Record<string, unknown> | undefined {
   if (!readme) return undefined;
   const match = /^---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/.exec(readme);
   if (!match) return undefined;
@@ -257,9 +288,16 @@ export function findDataFiles(allPaths: readonly string[], readme: string | unde
   return [{ config: "default", format, splits: onlyFormat(inferredSplits(paths), format) }];
 }
 
-/** JSON and JSON Lines are one builder in the library; other formats mixed in a split are left out. */
+/**
+ * JSON and JSON Lines are one builder in the library; other formats mixed in a split are left out, except a
+ * folder's metadata files, which the folder builders read beside their images or audio.
+ */
 function onlyFormat(splits: SplitFiles[], format: DataFormat): SplitFiles[] {
+  const folder = FOLDER_FORMATS.has(format);
   return splits
-    .map((split) => ({ split: split.split, paths: split.paths.filter((path) => formatOf(path) === format) }))
+    .map((split) => ({
+      split: split.split,
+      paths: split.paths.filter((path) => formatOf(path) === format || (folder && isMetadataFile(path))),
+    }))
     .filter((split) => split.paths.length > 0);
 }

@@ -3,7 +3,9 @@ import { HubError, InvalidInputError, NotFoundError, UnavailableError } from "..
 import type { RepoAccess, RepoActor } from "../repos/repo-access.js";
 import type { RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
-import { QueryFailedError, sqlIdentifier, sqlString, type ViewerEngine } from "./viewer-engine.js";
+import { QueryFailedError, sqlString, type ViewerEngine } from "./viewer-engine.js";
+import { queryTerms, searchableColumns, searchFullTextIndex } from "./viewer-fulltext.js";
+import { mediaColumns, presentMedia, viewerColumns } from "./viewer-media.js";
 import type { ConversionResult, ConvertedSplit } from "./viewer-records.js";
 import { PARQUET_REF, type ViewerService } from "./viewer-service.js";
 import {
@@ -93,12 +95,33 @@ export function createViewerApi(deps: ViewerApiDeps) {
   const featuresOf = (split: ConvertedSplit) =>
     split.features.map((feature, index) => ({ feature_idx: index, name: feature.name, type: feature.type }));
 
+  /**
+   * How a split's rows are shown: image and audio cells as the public viewer's (viewer-media.ts), linking to
+   * the repository's files at the converted commit (their access is /resolve's) when they are there.
+   */
+  function presenter(repo: RepoRecord, result: ConversionResult, split: ConvertedSplit) {
+    const media = mediaColumns(split.features);
+    const base = `${deps.publicUrl}/datasets/${repo.id}/resolve/${result.sourceCommit}/`;
+    const srcOf = split.mediaInRepository
+      ? (path: string) => base + path.split("/").map(encodeURIComponent).join("/")
+      : undefined;
+    return (row: Record<string, unknown>) => presentMedia(row, media, srcOf);
+  }
+
+  /** The select list of a split's rows (image and audio cells cut down: viewer-media.ts). */
+  const columnsOf = (split: ConvertedSplit) => viewerColumns(split.features, !split.mediaInRepository);
+
   /** A page of the rows a query matched (`/search`, `/filter`): each with its index in the split. */
-  const matchedPage = (split: ConvertedSplit, found: Record<string, unknown>[], total: number) => ({
+  const matchedPage = (
+    split: ConvertedSplit,
+    found: Record<string, unknown>[],
+    total: number,
+    present: (row: Record<string, unknown>) => Record<string, unknown>,
+  ) => ({
     features: featuresOf(split),
     rows: found.map(({ __row_idx, ...row }) => ({
       row_idx: Number(__row_idx),
-      row,
+      row: present(row),
       truncated_cells: [] as string[],
     })),
     num_rows_total: total,
@@ -123,7 +146,7 @@ export function createViewerApi(deps: ViewerApiDeps) {
         const local = await deps.viewer.localParquet(file, repo.key);
         rows.push(
           ...(await engine.rows(
-            `SELECT * FROM read_parquet(${sqlString(local)}) LIMIT ${Math.min(want, end - from)} OFFSET ${from - start}`,
+            `SELECT ${columnsOf(split)} FROM read_parquet(${sqlString(local)}) LIMIT ${Math.min(want, end - from)} OFFSET ${from - start}`,
           )),
         );
       }
@@ -143,16 +166,50 @@ export function createViewerApi(deps: ViewerApiDeps) {
     for (const file of split.files) {
       const local = await deps.viewer.localParquet(file, repo.key);
       parts.push(
-        `SELECT file_row_number + ${start} AS __row_idx, * EXCLUDE (file_row_number)
-         FROM read_parquet(${sqlString(local)}, file_row_number = true)`,
+        `SELECT ${columnsOf(split)} FROM (
+           SELECT file_row_number + ${start} AS __row_idx, * EXCLUDE (file_row_number)
+           FROM read_parquet(${sqlString(local)}, file_row_number = true))`,
       );
       start += file.numRows;
     }
     return parts.join(" UNION ALL ");
   }
 
-  const rowsOf = (rows: Record<string, unknown>[], offset: number) =>
-    rows.map((row, index) => ({ row_idx: offset + index, row, truncated_cells: [] as string[] }));
+  /** The rows of a split at `indexes` (each with its `__row_idx`), in the order of `indexes`. */
+  async function rowsAt(repo: RepoRecord, split: ConvertedSplit, indexes: readonly number[]) {
+    const byIndex = new Map<number, Record<string, unknown>>();
+    let start = 0;
+    for (const file of split.files) {
+      const end = start + file.numRows;
+      const inFile = indexes.filter((index) => index >= start && index < end).map((index) => index - start);
+      if (inFile.length > 0) {
+        const local = await deps.viewer.localParquet(file, repo.key);
+        const found = await engine.rows(
+          `SELECT ${columnsOf(split)} FROM (
+             SELECT file_row_number + ${start} AS __row_idx, * EXCLUDE (file_row_number)
+             FROM read_parquet(${sqlString(local)}, file_row_number = true)
+             WHERE file_row_number IN (${inFile.join(", ")}))`,
+        );
+        for (const row of found) byIndex.set(Number(row.__row_idx), row);
+      }
+      start = end;
+    }
+    return indexes.flatMap((index) => {
+      const row = byIndex.get(index);
+      return row ? [row] : [];
+    });
+  }
+
+  const rowsOf = (
+    rows: Record<string, unknown>[],
+    offset: number,
+    present: (row: Record<string, unknown>) => Record<string, unknown>,
+  ) =>
+    rows.map((row, index) => ({
+      row_idx: offset + index,
+      row: present(row),
+      truncated_cells: [] as string[],
+    }));
 
   return {
     dataset,
@@ -162,7 +219,9 @@ export function createViewerApi(deps: ViewerApiDeps) {
       const job = await deps.viewer.job(repo);
       const ok = job?.result !== undefined;
       const statistics = ok && job!.result!.splits.some((split) => split.statistics !== undefined);
-      return { preview: ok, viewer: ok, search: ok, filter: ok, statistics };
+      // As the public viewer: search is offered when some split has a text column to index.
+      const search = ok && job!.result!.splits.some((split) => searchableColumns(split.features).length > 0);
+      return { preview: ok, viewer: ok, search, filter: ok, statistics };
     },
 
     async splits(actor: RepoActor, id: string | undefined) {
@@ -177,14 +236,15 @@ export function createViewerApi(deps: ViewerApiDeps) {
 
     async firstRows(actor: RepoActor, id: string | undefined, config?: string, splitName?: string) {
       const repo = await dataset(actor, id);
-      const split = splitOf(await converted(repo), config, splitName);
+      const result = await converted(repo);
+      const split = splitOf(result, config, splitName);
       const rows = await page(repo, split, { offset: 0, length: FIRST_ROWS });
       return {
         dataset: repo.id,
         config: split.config,
         split: split.split,
         features: featuresOf(split),
-        rows: rowsOf(rows, 0),
+        rows: rowsOf(rows, 0, presenter(repo, result, split)),
         truncated: split.numRows > rows.length,
       };
     },
@@ -197,18 +257,22 @@ export function createViewerApi(deps: ViewerApiDeps) {
       range: Page,
     ) {
       const repo = await dataset(actor, id);
-      const split = splitOf(await converted(repo), config, splitName);
+      const result = await converted(repo);
+      const split = splitOf(result, config, splitName);
       const rows = await page(repo, split, range);
       return {
         features: featuresOf(split),
-        rows: rowsOf(rows, range.offset),
+        rows: rowsOf(rows, range.offset, presenter(repo, result, split)),
         num_rows_total: split.numRows,
         num_rows_per_page: MAX_PAGE_ROWS,
         partial: split.partial,
       };
     },
 
-    /** Rows whose text columns contain `query` (case-insensitive), in the split's order. */
+    /**
+     * Rows holding any word of `query` in a text column, best first (BM25), as the public viewer's full-text
+     * search (viewer-fulltext.ts): the split's index gives the page's row indexes, the Parquet files the rows.
+     */
     async search(
       actor: RepoActor,
       id: string | undefined,
@@ -219,23 +283,14 @@ export function createViewerApi(deps: ViewerApiDeps) {
     ) {
       if (!query) throw new InvalidInputError("Parameter 'query' is required.");
       const repo = await dataset(actor, id);
-      const split = splitOf(await converted(repo), config, splitName);
-      const text = split.features.filter((f) => "dtype" in f.type && f.type.dtype === "string");
-      const from = await sources(repo, split);
-      const where = text.length
-        ? text
-            .map(
-              (f) =>
-                `${sqlIdentifier(f.name)} ILIKE ${sqlString(`%${query.replace(/[\\%_]/g, "\\$&")}%`)} ESCAPE '\\'`,
-            )
-            .join(" OR ")
-        : "false";
-      const matched = `SELECT row_number() OVER () - 1 AS __row_idx, * FROM ${from}`;
-      const total = Number(await engine.scalar(`SELECT count(*) FROM ${from} WHERE ${where}`));
-      const found = await engine.rows(
-        `SELECT * FROM (${matched}) WHERE ${where} ORDER BY __row_idx LIMIT ${range.length} OFFSET ${range.offset}`,
-      );
-      return matchedPage(split, found, total);
+      const result = await converted(repo);
+      const split = splitOf(result, config, splitName);
+      const terms = queryTerms(query);
+      const index = terms.length > 0 ? await deps.viewer.searchIndex(repo, result, split) : undefined;
+      const present = presenter(repo, result, split);
+      if (!index) return matchedPage(split, [], 0, present);
+      const { total, rowIndexes } = searchFullTextIndex(index, terms, range);
+      return matchedPage(split, await rowsAt(repo, split, rowIndexes), total, present);
     },
 
     /**
@@ -255,7 +310,8 @@ export function createViewerApi(deps: ViewerApiDeps) {
     ) {
       const probe = filterProbe(where, orderby);
       const repo = await dataset(actor, id);
-      const split = splitOf(await converted(repo), config, splitName);
+      const result = await converted(repo);
+      const split = splitOf(result, config, splitName);
       const hasOrderby = Boolean(orderby?.trim());
       const checked = checkFilter(
         await engine.parse(probe),
@@ -287,7 +343,7 @@ export function createViewerApi(deps: ViewerApiDeps) {
           }
           throw error;
         });
-      return matchedPage(split, found, total);
+      return matchedPage(split, found, total, presenter(repo, result, split));
     },
 
     /** Per-column statistics of a split, computed when it was converted (the public viewer's shape). */

@@ -8,7 +8,7 @@ import type {
   DuckDBType,
 } from "@duckdb/node-api";
 import { HubError } from "../errors.js";
-import type { DataFormat } from "./data-files.js";
+import { type DataFormat, FOLDER_FORMATS } from "./data-files.js";
 import type { Feature } from "./viewer-records.js";
 import type { ParsedSql } from "./viewer-sql-guard.js";
 
@@ -55,8 +55,8 @@ export const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 /** A quoted SQL identifier. */
 export const sqlIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-/** The reader of each format, over the local files of one split. */
-function readerSql(format: DataFormat, paths: readonly string[]): string {
+/** The reader of each format, over the local files of one split (folders are read by viewer-folders.ts). */
+export function readerSql(format: DataFormat, paths: readonly string[]): string {
   const list = `[${paths.map(sqlString).join(", ")}]`;
   switch (format) {
     case "csv":
@@ -81,8 +81,20 @@ function readerSql(format: DataFormat, paths: readonly string[]): string {
                    FROM read_text(${sqlString(path)}))`,
         )
         .join(" UNION ALL ")}) ORDER BY __file, __line)`;
+    case "imagefolder":
+    case "audiofolder":
+      throw new Error(
+        `A ${format} is read by its files and metadata (viewer-folders.ts), not by one reader.`,
+      );
   }
 }
+
+/** The Parquet key/value metadata the `datasets` library reads its features from. */
+const HF_METADATA_KEY = "huggingface";
+
+/** The `huggingface` metadata of a Parquet file's features: `{"info": {"features": {...}}}`. */
+export const huggingfaceMetadata = (features: { name: string; type: Feature }[]) =>
+  JSON.stringify({ info: { features: Object.fromEntries(features.map((f) => [f.name, f.type])) } });
 
 /** The `datasets` feature of a DuckDB column type. */
 export function featureOf(type: DuckDBType): Feature {
@@ -183,6 +195,7 @@ export function createViewerEngine(options: EngineOptions) {
   const threads = String(options.threads ?? 2);
   const memoryLimit = options.memoryLimit ?? "512MB";
   let converting: Promise<DuckDBConnection> | undefined;
+  let converterInstance: DuckDBInstance | undefined;
   let querying: Promise<DuckDBConnection> | undefined;
   let queryInstance: DuckDBInstance | undefined;
 
@@ -197,6 +210,7 @@ export function createViewerEngine(options: EngineOptions) {
         autoload_known_extensions: "false",
         preserve_insertion_order: "true",
       });
+      converterInstance = instance;
       return instance.connect();
     })();
     return converting;
@@ -221,6 +235,64 @@ export function createViewerEngine(options: EngineOptions) {
     return querying;
   }
 
+  /** See `writeParquet` below. */
+  async function writeParquet(
+    select: string,
+    outDir: string,
+    fileBytes: number,
+    huggingface: string | undefined,
+  ): Promise<WrittenFile[]> {
+    const connection = await converter();
+    await rm(outDir, { recursive: true, force: true });
+    await mkdir(outDir, { recursive: true });
+    // One file first: COPY keeps the rows' order only when it writes one file (with FILE_SIZE_BYTES its
+    // threads write parts in any order), and the viewer's row indexes are the split's order.
+    const whole = join(outDir, "whole.parquet");
+    const metadata = huggingface ? `, KV_METADATA {${HF_METADATA_KEY}: ${sqlString(huggingface)}}` : "";
+    const options = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000${metadata}`;
+    await connection.run(`COPY (${select}) TO ${sqlString(whole)} (${options})`);
+    const count = async (path: string) =>
+      Number(
+        (
+          await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM read_parquet(${sqlString(path)})`)
+        ).getRows()[0]![0],
+      );
+    const numRows = await count(whole);
+    const parts = Math.max(1, Math.ceil((await stat(whole)).size / fileBytes));
+    const first = join(outDir, "0000.parquet");
+    if (parts === 1) {
+      await rename(whole, first);
+      return [{ localPath: first, numRows }];
+    }
+    // Larger than a file: cut by row ranges of the one file (read back in order by its row numbers).
+    const rowsPerPart = Math.ceil(numRows / parts);
+    const written: WrittenFile[] = [];
+    for (let index = 0; index * rowsPerPart < numRows; index++) {
+      const localPath = join(outDir, `${String(index).padStart(4, "0")}.parquet`);
+      const from = index * rowsPerPart;
+      await connection.run(
+        `COPY (SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(whole)}, file_row_number = true)
+                 WHERE file_row_number >= ${from} AND file_row_number < ${from + rowsPerPart}
+                 ORDER BY file_row_number)
+           TO ${sqlString(localPath)} (${options})`,
+      );
+      written.push({ localPath, numRows: await count(localPath) });
+    }
+    await rm(whole, { force: true });
+    return written;
+  }
+
+  /** The `huggingface` metadata of a Parquet file, if it has one. */
+  async function huggingfaceOf(path: string): Promise<string | undefined> {
+    const connection = await converter();
+    const rows = (
+      await connection.runAndReadAll(
+        `SELECT decode(value) FROM parquet_kv_metadata(${sqlString(path)}) WHERE decode(key) = '${HF_METADATA_KEY}'`,
+      )
+    ).getRows();
+    return rows[0]?.[0] === undefined || rows[0][0] === null ? undefined : String(rows[0][0]);
+  }
+
   return {
     parquetDir: options.parquetDir,
 
@@ -234,45 +306,26 @@ export function createViewerEngine(options: EngineOptions) {
       outDir: string,
       fileBytes: number,
     ): Promise<WrittenFile[]> {
+      if (FOLDER_FORMATS.has(format)) throw new Error(`A ${format} is converted by viewer-folders.ts.`);
+      // A Parquet file written by `datasets` names its features (images, audio, class labels): kept.
+      const huggingface = format === "parquet" && paths[0] ? await huggingfaceOf(paths[0]) : undefined;
+      return writeParquet(`SELECT * FROM ${readerSql(format, paths)}`, outDir, fileBytes, huggingface);
+    },
+
+    /**
+     * Writes the rows of the hub's own `select` (over local files) as Parquet files of about `fileBytes` each
+     * in `outDir`, with `huggingface` metadata (the `datasets` features) when given.
+     */
+    writeParquet: (select: string, outDir: string, fileBytes: number, huggingface?: string) =>
+      writeParquet(select, outDir, fileBytes, huggingface),
+
+    /** The columns a query over local files answers, as `datasets` features (nothing is read but types). */
+    async describe(select: string): Promise<{ name: string; type: Feature }[]> {
       const connection = await converter();
-      await rm(outDir, { recursive: true, force: true });
-      await mkdir(outDir, { recursive: true });
-      // One file first: COPY keeps the rows' order only when it writes one file (with FILE_SIZE_BYTES its
-      // threads write parts in any order), and the viewer's row indexes are the split's order.
-      const whole = join(outDir, "whole.parquet");
-      const options = "FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000";
-      await connection.run(
-        `COPY (SELECT * FROM ${readerSql(format, paths)}) TO ${sqlString(whole)} (${options})`,
-      );
-      const count = async (path: string) =>
-        Number(
-          (
-            await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM read_parquet(${sqlString(path)})`)
-          ).getRows()[0]![0],
-        );
-      const numRows = await count(whole);
-      const parts = Math.max(1, Math.ceil((await stat(whole)).size / fileBytes));
-      const first = join(outDir, "0000.parquet");
-      if (parts === 1) {
-        await rename(whole, first);
-        return [{ localPath: first, numRows }];
-      }
-      // Larger than a file: cut by row ranges of the one file (read back in order by its row numbers).
-      const rowsPerPart = Math.ceil(numRows / parts);
-      const written: WrittenFile[] = [];
-      for (let index = 0; index * rowsPerPart < numRows; index++) {
-        const localPath = join(outDir, `${String(index).padStart(4, "0")}.parquet`);
-        const from = index * rowsPerPart;
-        await connection.run(
-          `COPY (SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(whole)}, file_row_number = true)
-                 WHERE file_row_number >= ${from} AND file_row_number < ${from + rowsPerPart}
-                 ORDER BY file_row_number)
-           TO ${sqlString(localPath)} (${options})`,
-        );
-        written.push({ localPath, numRows: await count(localPath) });
-      }
-      await rm(whole, { force: true });
-      return written;
+      const result = await connection.runAndReadAll(`SELECT * FROM (${select}) LIMIT 0`);
+      return result
+        .columnNames()
+        .map((name, index) => ({ name, type: featureOf(result.columnTypes()[index]!) }));
     },
 
     /** The columns of a Parquet file, as `datasets` features. */
@@ -281,9 +334,20 @@ export function createViewerEngine(options: EngineOptions) {
       const result = await connection.runAndReadAll(
         `SELECT * FROM read_parquet(${sqlString(localPath)}) LIMIT 0`,
       );
-      return result
-        .columnNames()
-        .map((name, index) => ({ name, type: featureOf(result.columnTypes()[index]!) }));
+      // The features `datasets` wrote (Image, Audio, ClassLabel...) where it wrote them; else the column types.
+      const huggingfaceText = await huggingfaceOf(localPath);
+      const written = (() => {
+        try {
+          return (JSON.parse(huggingfaceText ?? "{}") as { info?: { features?: Record<string, Feature> } })
+            .info?.features;
+        } catch {
+          return undefined;
+        }
+      })();
+      return result.columnNames().map((name, index) => ({
+        name,
+        type: written?.[name] ?? featureOf(result.columnTypes()[index]!),
+      }));
     },
 
     /** Rows of a query over cached Parquet files, each as a JSON object (NaN and infinities as null). */
@@ -315,6 +379,24 @@ export function createViewerEngine(options: EngineOptions) {
         `SELECT to_json(__viewer_row)::VARCHAR FROM (${sql}) __viewer_row`,
       );
       return result.getRows().map((row) => parseDuckJson(String(row[0])) as Record<string, unknown>);
+    },
+
+    /**
+     * The first column of a query (the hub's own SQL over cached Parquet files) as text, a chunk of rows at a
+     * time, on a connection of its own of the converter's instance: memory stays that of one chunk, and the
+     * viewer's queries are not held up behind it.
+     */
+    async *streamTexts(sql: string): AsyncGenerator<(string | null)[]> {
+      await converter();
+      const connection = await converterInstance!.connect();
+      try {
+        const result = await connection.stream(sql);
+        for await (const rows of result.yieldRows()) {
+          yield rows.map((row) => (row[0] === null || row[0] === undefined ? null : String(row[0])));
+        }
+      } finally {
+        connection.closeSync();
+      }
     },
 
     /** DuckDB's parse tree of caller-written text (nothing runs; checked by viewer-sql-guard.ts). */

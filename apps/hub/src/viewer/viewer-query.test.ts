@@ -297,9 +297,19 @@ describe("a 1,000,000-row split", () => {
     });
     const middle = await get("rows", { offset: 543_210, length: 1 });
     expect(middle.body.rows[0].row).toEqual({ id: 543_210, word: "row 543210" });
-    const search = await get("search", { query: "ROW 123456" });
-    expect(search.body.num_rows_total).toBe(1);
-    expect(search.body.rows[0].row_idx).toBe(123_456);
+    // Words, as the public viewer's full-text search: "row" is in every row, so every row matches, the one
+    // that also holds "123456" first (BM25), then the others in their order.
+    const search = await get("search", { query: "ROW 123456", length: 3 });
+    expect(search.body.num_rows_total).toBe(1_000_000);
+    expect(search.body.rows.map((r: { row_idx: number }) => r.row_idx)).toEqual([123_456, 0, 1]);
+    expect(search.body.rows[0].row).toEqual({ id: 123_456, word: "row 123456" });
+    const one = await get("search", { query: "654321" });
+    expect(one.body.num_rows_total).toBe(1);
+    expect(one.body.rows[0]).toEqual({
+      row_idx: 654_321,
+      row: { id: 654_321, word: "row 654321" },
+      truncated_cells: [],
+    });
     const filtered = await get("filter", { where: "id % 100000 = 7", orderby: "id DESC", length: 3 });
     expect(filtered.body.num_rows_total).toBe(10);
     expect(filtered.body.rows.map((r: { row_idx: number }) => r.row_idx)).toEqual([

@@ -1,3 +1,4 @@
+import type { Stemmer } from "./viewer-fulltext.js";
 import type { ColumnStatistics } from "./viewer-statistics-shapes.js";
 
 /** A `datasets` feature type, as the public viewer answers it (`{"dtype": "int64", "_type": "Value"}`...). */
@@ -22,6 +23,16 @@ export interface ConvertedSplit {
   files: { path: string; sha256: string; size: number; numRows: number }[];
   /** Per-column statistics computed at conversion (absent in conversions made before they were). */
   statistics?: ColumnStatistics[];
+  /**
+   * The stemmer of the split's full-text index, from the dataset card's language (absent in conversions made
+   * before the index existed: it is then read from the README of the converted commit).
+   */
+  stemmer?: Stemmer;
+  /**
+   * The split's image and audio cells name files of the repository at the converted commit (an image or
+   * audio folder), which the viewer's rows link to; otherwise their bytes are only in the Parquet files.
+   */
+  mediaInRepository?: boolean;
 }
 
 /** What converting one commit of a dataset produced. */

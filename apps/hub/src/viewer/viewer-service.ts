@@ -1,23 +1,33 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { createWorkerPool } from "../jobs/worker-pool.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { FileRecord, RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { branchRef } from "../repos/revision.js";
-import { DataFilesError, findDataFiles, formatOf } from "./data-files.js";
+import { type ConfigFiles, DataFilesError, FOLDER_FORMATS, findDataFiles, formatOf } from "./data-files.js";
 import { downloadContent } from "./viewer-download.js";
-import type { ViewerEngine } from "./viewer-engine.js";
+import { sqlIdentifier, sqlString, type ViewerEngine } from "./viewer-engine.js";
+import { convertFolderSplit, folderPlan } from "./viewer-folders.js";
+import {
+  buildFullTextIndex,
+  FULLTEXT_VERSION,
+  type Stemmer,
+  searchableColumns,
+  stemmerOf,
+} from "./viewer-fulltext.js";
 import type { ConversionResult, ConvertedSplit } from "./viewer-records.js";
 import { splitStatistics } from "./viewer-statistics.js";
 import type { ViewerJob, ViewerTable } from "./viewer-table.js";
 
 /** Where the hub keeps each dataset's Parquet files, as the public hub does. */
 export const PARQUET_REF = "refs/convert/parquet";
+/** A split's name from its output folder (`.../out/{config}/{split}`), for messages. */
+const splitName = (outDir: string) => outDir.slice(outDir.lastIndexOf("/") + 1);
 /** The public viewer converts the first 5 GB of a split; a larger one is marked partial. */
 const SPLIT_LIMIT_BYTES = 5 * 1000 ** 3;
 /** About 500 MB per Parquet file, as the public hub's. */
@@ -35,6 +45,8 @@ export interface ViewerServiceDeps {
   ): Promise<Readable | undefined>;
   /** Scratch space of conversions. */
   workDir: string;
+  /** Where splits' full-text indexes are kept (default: `fulltext` beside the Parquet cache). */
+  fullTextDir?: string;
   concurrency?: number;
   leaseMs?: number;
   pollMs?: number;
@@ -62,6 +74,9 @@ export function createViewerService(deps: ViewerServiceDeps) {
   const splitLimit = deps.splitLimitBytes ?? SPLIT_LIMIT_BYTES;
   const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const iso = (offsetMs = 0) => new Date(now().getTime() + offsetMs).toISOString();
+  const fullTextDir = deps.fullTextDir ?? join(dirname(engine.parquetDir), "fulltext");
+  /** Index builds under way, by file: a second request for the same index waits for the first build. */
+  const building = new Map<string, Promise<string>>();
 
   const workers = createWorkerPool({
     concurrency,
@@ -83,15 +98,101 @@ export function createViewerService(deps: ViewerServiceDeps) {
     );
   }
 
+  /** A split in a line, JSON or Parquet format: its files copied (the first 5 GB) and converted in one go. */
+  async function convertFiles(
+    repo: RepoRecord,
+    config: ConfigFiles,
+    paths: readonly string[],
+    byPath: ReadonlyMap<string, FileRecord>,
+    work: string,
+    outDir: string,
+  ) {
+    const inputs: string[] = [];
+    let originalBytes = 0;
+    let partial = false;
+    for (const [index, path] of paths.entries()) {
+      const file = byPath.get(path)!;
+      const room = splitLimit - originalBytes;
+      // Past the split's limit, the first bytes of a file in a line format (CSV, TSV, JSON Lines,
+      // text) are converted up to its last whole line; other formats only whole, or not at all.
+      const lineFormat = config.format !== "parquet" && !/\.json$/i.test(path);
+      if (file.size > room && (originalBytes > 0 || lineFormat)) {
+        partial = true;
+        if (!lineFormat || room <= 0) break;
+      }
+      const extension = formatOf(path) === "json" ? path.slice(path.lastIndexOf(".")) : `.${config.format}`;
+      const local = join(work, `in-${inputs.length}-${index}${extension}`);
+      const copied = await download(repo.key, file, local, file.size > room && lineFormat ? room : undefined);
+      originalBytes += copied.bytes;
+      inputs.push(local);
+      if (partial) break;
+    }
+    let written: Awaited<ReturnType<ViewerEngine["convert"]>>;
+    try {
+      written = await engine.convert(config.format, inputs, outDir, PARQUET_FILE_BYTES);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new DataFilesError(
+        `Config ${config.config}, split ${splitName(outDir)} (${paths.join(", ")}): ${reason}`,
+      );
+    }
+    for (const input of inputs) await rm(input, { force: true });
+    return { written, originalBytes, partial };
+  }
+
+  /** A split of an image or audio folder (viewer-folders.ts); a broken metadata file is the data's error. */
+  async function convertFolder(
+    repo: RepoRecord,
+    config: ConfigFiles,
+    paths: readonly string[],
+    files: readonly FileRecord[],
+    work: string,
+    outDir: string,
+  ) {
+    const byPath = new Map(files.map((file) => [file.path, file]));
+    const copyErrors = new Set<unknown>();
+    const scratch = await mkdtemp(join(work, "folder-"));
+    try {
+      return await convertFolderSplit(engine, {
+        format: config.format,
+        plan: folderPlan(config),
+        paths,
+        repoPaths: new Set(byPath.keys()),
+        sizeOf: (path) => byPath.get(path)!.size,
+        async download(path, to) {
+          try {
+            return (await download(repo.key, byPath.get(path)!, to)).bytes;
+          } catch (error) {
+            copyErrors.add(error);
+            throw error;
+          }
+        },
+        work: scratch,
+        outDir,
+        fileBytes: PARQUET_FILE_BYTES,
+        limitBytes: splitLimit,
+      });
+    } catch (error) {
+      // Copies that failed are the store's trouble (retried); anything else is the data's (recorded).
+      if (copyErrors.has(error)) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new DataFilesError(`Config ${config.config}, split ${splitName(outDir)}: ${reason}`);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
   /** Converts one commit of a dataset: the splits and their Parquet files on refs/convert/parquet. */
   async function convert(repo: RepoRecord, commitOid: string): Promise<ConversionResult> {
     const files = await repos.files(repo, commitOid);
     const byPath = new Map(files.map((file) => [file.path, file]));
     const readme = byPath.get("README.md");
+    const readmeText = readme ? await repos.readText(readme) : undefined;
     const configs = findDataFiles(
       files.map((file) => file.path),
-      readme ? await repos.readText(readme) : undefined,
+      readmeText,
     );
+    const stemmer = stemmerOf(readmeText);
     if (configs.length === 0) {
       throw new DataFilesError("The dataset holds no CSV, TSV, JSON, JSON Lines or Parquet file to show.");
     }
@@ -101,43 +202,10 @@ export function createViewerService(deps: ViewerServiceDeps) {
       const committed: FileRecord[] = [];
       for (const config of configs) {
         for (const split of config.splits) {
-          const inputs: string[] = [];
-          let originalBytes = 0;
-          let partial = false;
-          for (const [index, path] of split.paths.entries()) {
-            const file = byPath.get(path)!;
-            const room = splitLimit - originalBytes;
-            // Past the split's limit, the first bytes of a file in a line format (CSV, TSV, JSON Lines,
-            // text) are converted up to its last whole line; other formats only whole, or not at all.
-            const lineFormat = config.format !== "parquet" && !/\.json$/i.test(path);
-            if (file.size > room && (originalBytes > 0 || lineFormat)) {
-              partial = true;
-              if (!lineFormat || room <= 0) break;
-            }
-            const extension =
-              formatOf(path) === "json" ? path.slice(path.lastIndexOf(".")) : `.${config.format}`;
-            const local = join(work, `in-${inputs.length}-${index}${extension}`);
-            const copied = await download(
-              repo.key,
-              file,
-              local,
-              file.size > room && lineFormat ? room : undefined,
-            );
-            originalBytes += copied.bytes;
-            inputs.push(local);
-            if (partial) break;
-          }
           const outDir = join(work, "out", config.config, split.split);
-          let written: Awaited<ReturnType<ViewerEngine["convert"]>>;
-          try {
-            written = await engine.convert(config.format, inputs, outDir, PARQUET_FILE_BYTES);
-          } catch (error) {
-            const reason = error instanceof Error ? error.message : String(error);
-            throw new DataFilesError(
-              `Config ${config.config}, split ${split.split} (${split.paths.join(", ")}): ${reason}`,
-            );
-          }
-          for (const input of inputs) await rm(input, { force: true });
+          const { written, originalBytes, partial } = FOLDER_FORMATS.has(config.format)
+            ? await convertFolder(repo, config, split.paths, files, work, outDir)
+            : await convertFiles(repo, config, split.paths, byPath, work, outDir);
           const features = written[0] ? await engine.features(written[0].localPath) : [];
           const numRows = written.reduce((sum, file) => sum + file.numRows, 0);
           // Statistics are computed once here, not per request; a failure leaves the split without them.
@@ -164,7 +232,7 @@ export function createViewerService(deps: ViewerServiceDeps) {
             // Kept in the query cache: the first reads need not fetch it back from the blob store.
             await rename(part.localPath, join(engine.parquetDir, `${info.sha256}.parquet`)).catch(() => {});
           }
-          splits.push({
+          const converted: ConvertedSplit = {
             config: config.config,
             split: split.split,
             features,
@@ -173,8 +241,19 @@ export function createViewerService(deps: ViewerServiceDeps) {
             parquetBytes: stored.reduce((sum, file) => sum + file.size, 0),
             partial,
             files: stored,
+            stemmer,
+            ...(FOLDER_FORMATS.has(config.format) ? { mediaInRepository: true } : {}),
             ...(statistics ? { statistics } : {}),
+          };
+          // Indexed now, off the request path; a failure is retried when /search first needs the index.
+          await fullTextIndex(repo, converted, stemmer).catch((error: unknown) => {
+            logger.log("warn", "dataset full-text index failed", {
+              repo: repo.id,
+              split: `${config.config}/${split.split}`,
+              reason: error instanceof Error ? error.message : String(error),
+            });
           });
+          splits.push(converted);
         }
       }
       const result = await repos.replaceRefTree(repo, PARQUET_REF, committed, {
@@ -228,6 +307,12 @@ export function createViewerService(deps: ViewerServiceDeps) {
     return true;
   }
 
+  const exists = (path: string) =>
+    stat(path).then(
+      () => true,
+      () => false,
+    );
+
   /** The Parquet file of a converted split as a local path the engine may read (fetched once into the cache). */
   async function localParquet(
     file: { sha256: string; size: number; path: string },
@@ -252,9 +337,62 @@ export function createViewerService(deps: ViewerServiceDeps) {
     return local;
   }
 
+  /**
+   * The local file of a split's full-text index, or undefined when the split has no text column. Built when
+   * missing (a split converted before indexes existed, a replica that did not convert it, a wiped cache):
+   * from the split's Parquet files, streamed, one build per index at a time.
+   */
+  async function fullTextIndex(
+    repo: RepoRecord,
+    split: ConvertedSplit,
+    stemmer: Stemmer,
+  ): Promise<string | undefined> {
+    const columns = searchableColumns(split.features);
+    if (columns.length === 0) return undefined;
+    const key = createHash("sha256")
+      .update(JSON.stringify([FULLTEXT_VERSION, stemmer, columns, split.files.map((file) => file.sha256)]))
+      .digest("hex");
+    const path = join(fullTextDir, `${key}.sqlite`);
+    if (await exists(path)) return path;
+    let build = building.get(path);
+    if (!build) {
+      build = (async () => {
+        const locals: string[] = [];
+        for (const file of split.files) locals.push(await localParquet(file, repo.key));
+        const text = `concat_ws(' ', ${columns.map((name) => `CAST(${sqlIdentifier(name)} AS VARCHAR)`).join(", ")})`;
+        async function* texts() {
+          // File by file, each in its own order: the stream's position is the row's index in the split.
+          for (const local of locals) {
+            yield* engine.streamTexts(`SELECT ${text} FROM read_parquet(${sqlString(local)})`);
+          }
+        }
+        await buildFullTextIndex(path, stemmer, texts());
+        return path;
+      })().finally(() => building.delete(path));
+      building.set(path, build);
+    }
+    return build;
+  }
+
+  /** The stemmer of a split's index: recorded at conversion, or read from the converted commit's card. */
+  async function stemmerOfSplit(repo: RepoRecord, result: ConversionResult, split: ConvertedSplit) {
+    if (split.stemmer) return split.stemmer;
+    const readme = (await repos.files(repo, result.sourceCommit)).find((file) => file.path === "README.md");
+    return stemmerOf(readme ? await repos.readText(readme) : undefined);
+  }
+
   return {
     workerId,
     localParquet,
+
+    /** A split's full-text index (see fullTextIndex), or undefined when it has no text column to search. */
+    async searchIndex(
+      repo: RepoRecord,
+      result: ConversionResult,
+      split: ConvertedSplit,
+    ): Promise<string | undefined> {
+      return fullTextIndex(repo, split, await stemmerOfSplit(repo, result, split));
+    },
 
     /** A commit moved a dataset's main branch: its conversion is queued (the files are not looked at here). */
     async commitRecorded(repo: RepoRecord, ref: string | undefined): Promise<void> {

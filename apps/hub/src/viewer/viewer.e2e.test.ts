@@ -1,7 +1,8 @@
 /**
  * The dataset viewer end to end: datasets made with pyarrow and pandas and uploaded with huggingface_hub;
  * their conversion drained from the queue; the viewer's answers compared with pyarrow's reading of the same
- * files, and `datasets.load_dataset(revision="refs/convert/parquet")` with loading the originals.
+ * files, and `datasets.load_dataset(revision="refs/convert/parquet")` with loading the originals; image and
+ * audio folders (labels from folder names, metadata files) with Pillow's and pandas' readings of their files.
  */
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
@@ -24,7 +25,7 @@ describe("dataset viewer", () => {
     expect(made.code).toBe(0);
     // Each dataset's last commit queued one job; the rejected ragged CSV does not stop the others.
     const ran = await hub.viewer!.drain();
-    expect(ran).toBe(5);
+    expect(ran).toBe(9);
     const checked = await runPython([CLIENT, "check"], env);
     if (checked.code !== 0) throw new Error(checked.stderr.slice(-3000));
     const found = JSON.parse(checked.stdout);
@@ -55,8 +56,12 @@ describe("dataset viewer", () => {
     expect(splitsOf(found.splits_names)).toEqual(["default/train", "default/validation", "default/test"]);
     expect(found.ragged.status).toBe(500);
     expect(found.ragged.body.error).toMatch(/split train \(train\.csv\)/);
-    expect(found.search.num_rows_total).toBe(11);
-    expect(found.search.rows.map((r: { row_idx: number }) => r.row_idx)).toEqual([1, 10, 11, 12, 13]);
+    // /search matches words as the public viewer's full-text search does (its index per split, BM25), not
+    // substrings: "TRAIN é 1" is the words "train" and "1" ("é" folds to "e", a stop word). Every train row
+    // holds "train"; row 1 also holds "1", so it comes first, then the others in their order ("10" is
+    // another word than "1", where a substring search found rows 1 and 10 to 19).
+    expect(found.search.num_rows_total).toBe(30);
+    expect(found.search.rows.map((r: { row_idx: number }) => r.row_idx)).toEqual([1, 0, 2, 3, 4]);
     expect(found.size_names.size.dataset.num_rows).toBe(42);
     expect(found.parquet_names.parquet_files.map((f: { url: string }) => f.url)).toEqual(
       ["train", "validation", "test"].map(
@@ -67,7 +72,8 @@ describe("dataset viewer", () => {
     expect(found.secret_anonymous).toBe(401);
     expect(found.secret_owner).toBe(200);
     expect(found.too_long).toBe(400);
-    expect(found.hostile_search).toEqual({ status: 200, total: 0 });
+    // Its words are searched as words, never run: only "1" is in a row (row 1, "train é 1").
+    expect(found.hostile_search).toEqual({ status: 200, total: 1 });
     expect(found.hostile_split).toBe(404);
     expect([400, 404]).toContain(found.hostile_dataset);
     expect(found.stats_types, JSON.stringify(found.stats_detail)).toEqual({
@@ -76,6 +82,24 @@ describe("dataset viewer", () => {
       l: ["list", true],
       s: ["string_text", true],
     });
+    // Image and audio folders.
+    expect(found.pictures_features).toEqual([
+      { feature_idx: 0, name: "image", type: { _type: "Image" } },
+      { feature_idx: 1, name: "label", type: { names: ["cat", "dog"], _type: "ClassLabel" } },
+    ]);
+    expect(found.pictures_rows_ok, JSON.stringify(found.pictures_detail)).toBe(true);
+    expect(found.captioned_features).toEqual(["image", "caption", "score"]);
+    expect(found.captioned_rows_ok, JSON.stringify(found.captioned_detail)).toBe(true);
+    expect([...found.captioned_search].sort()).toEqual([0, 1]);
+    expect(found.sounds_features).toEqual([
+      { feature_idx: 0, name: "audio", type: { _type: "Audio" } },
+      { feature_idx: 1, name: "speaker", type: { dtype: "string", _type: "Value" } },
+      { feature_idx: 2, name: "text", type: { dtype: "string", _type: "Value" } },
+    ]);
+    expect(found.sounds_rows_ok, JSON.stringify(found.sounds_detail)).toBe(true);
+    expect(found.hidden_src.owner).toBe(200);
+    expect([401, 404]).toContain(found.hidden_src.anonymous);
+    expect(found["load_alice/pictures"].equal, found["load_alice/pictures"].features).toBe(true);
     expect(found["load_alice/names"]).toEqual({ splits: ["test", "train", "validation"], equal: true });
     expect(found["load_alice/types"]).toEqual({ splits: ["test", "train"], equal: true });
   }, 240_000);

@@ -68,6 +68,68 @@ configs:
     upload("alice/names", names)
     upload("alice/ragged", {"train.csv": b"a,b\n1,2\n3,4,5\n6,7\n"})
     upload("alice/secret", {"train.csv": b"a\n1\n"}, private=True)
+    # Image and audio folders, as the library's folder builders read them.
+    upload_folder("alice/pictures", PICTURES)
+    upload_folder("alice/captioned", CAPTIONED)
+    upload_folder("alice/sounds", SOUNDS)
+    upload_folder("alice/hidden-pictures", {"a/x.png": png(3, 2, 1), "b/y.png": png(2, 3, 2)}, private=True)
+
+
+def png(width, height, seed, kind="PNG"):
+    """An image of its own pixels, encoded by Pillow."""
+    from PIL import Image
+    image = Image.new("RGB", (width, height))
+    image.putdata([((seed * 40 + k * 7) % 256, (k * 13) % 256, (seed * 90) % 256) for k in range(width * height)])
+    sink = io.BytesIO()
+    image.save(sink, format=kind)
+    return sink.getvalue()
+
+
+def wav(frames, rate=8000):
+    """A mono 16-bit WAV of `frames` samples, by the standard library."""
+    import wave
+    sink = io.BytesIO()
+    with wave.open(sink, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(bytes((k * 7) % 256 for k in range(frames * 2)))
+    return sink.getvalue()
+
+
+# Folders by class (labels from folder names), split by folder; a JPEG among the PNGs.
+PICTURES = {
+    "train/cat/c1.png": png(4, 3, 1),
+    "train/cat/c2.jpg": png(5, 6, 2, "JPEG"),
+    "train/dog/d1.png": png(7, 2, 3),
+    "test/cat/c3.png": png(2, 2, 4),
+    "test/dog/d2.png": png(3, 5, 5),
+}
+# Metadata rows name their images (one in a sub-folder) and carry text and numbers.
+CAPTIONED = {
+    "metadata.jsonl": (
+        '{"file_name": "one.png", "caption": "a red fox jumps", "score": 1.5}\n'
+        '{"file_name": "sub/two.png", "caption": "deux renards ✓ jumping", "score": 2.5}\n'
+        '{"file_name": "three.gif", "caption": "the lazy dog", "score": null}\n'
+    ).encode(),
+    "one.png": png(6, 4, 6),
+    "sub/two.png": png(3, 3, 7),
+    "three.gif": png(4, 4, 8, "GIF"),
+    "unlisted.png": png(2, 2, 9),
+}
+SOUNDS = {
+    "metadata.csv": b"file_name,speaker,text\na.wav,ana,hello there\nb.wav,bo,good morning\n",
+    "a.wav": wav(800),
+    "b.wav": wav(1600),
+}
+
+
+def upload_folder(repo, files, private=False):
+    """All files in one commit (the viewer converts each commit of main)."""
+    from huggingface_hub import CommitOperationAdd
+    api.create_repo(repo, repo_type="dataset", private=private)
+    api.create_commit(repo_id=repo, repo_type="dataset", commit_message="add files",
+                      operations=[CommitOperationAdd(path_in_repo=p, path_or_fileobj=c) for p, c in files.items()])
 
 
 def viewer(endpoint, token=None, **params):
@@ -164,6 +226,9 @@ def check():
     if not all(ok for _, ok in found["stats_types"].values()):
         found["stats_detail"] = {k: stats[k]["column_statistics"] for k in ("f", "i", "l", "s")}
 
+    # Image and audio folders: cells as the public viewer's, compared with Pillow's and pandas' readings.
+    found.update(check_folders())
+
     # datasets reads refs/convert/parquet as it reads the originals.
     import datasets
     for repo in ("alice/names", "alice/types"):
@@ -175,6 +240,91 @@ def check():
             and all(plain(converted[s].to_list()) == plain(originals[s].to_list()) for s in originals),
         }
     print(json.dumps(found))
+
+
+def fetched(url, token=TOKEN):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return requests.get(url, headers=headers, timeout=60)
+
+
+def image_cell_ok(cell, original):
+    """The cell's size is Pillow's reading of the original, and its URL answers the original's bytes."""
+    from PIL import Image
+    width, height = Image.open(io.BytesIO(original)).size
+    return cell["width"] == width and cell["height"] == height and fetched(cell["src"]).content == original
+
+
+def check_folders():
+    found = {}
+    # Labels from folders: features and every row of both splits.
+    pictures = {}
+    for split in ("train", "test"):
+        answer = viewer("first-rows", TOKEN, dataset="alice/pictures", config="default", split=split).json()
+        pictures[split] = answer
+    found["pictures_features"] = pictures["train"]["features"]
+    expected_rows = {
+        split: [(path, ["cat", "dog"].index(path.split("/")[1])) for path in sorted(PICTURES) if path.startswith(split + "/")]
+        for split in ("train", "test")
+    }
+    found["pictures_rows_ok"] = all(
+        len(pictures[split]["rows"]) == len(expected_rows[split])
+        and all(
+            row["row"]["label"] == label and image_cell_ok(row["row"]["image"], PICTURES[path])
+            for row, (path, label) in zip(pictures[split]["rows"], expected_rows[split])
+        )
+        for split in ("train", "test")
+    )
+    if not found["pictures_rows_ok"]:
+        found["pictures_detail"] = pictures
+
+    # Metadata rows (JSON Lines): pandas' reading of the metadata, with the named images.
+    captioned = viewer("rows", TOKEN, dataset="alice/captioned", config="default", split="train").json()
+    metadata = pd.read_json(io.BytesIO(CAPTIONED["metadata.jsonl"]), lines=True)
+    found["captioned_features"] = [f["name"] for f in captioned["features"]]
+    found["captioned_rows_ok"] = len(captioned["rows"]) == len(metadata) and all(
+        row["row"]["caption"] == record["caption"]
+        and plain(row["row"]["score"]) == plain(record["score"])
+        and image_cell_ok(row["row"]["image"], CAPTIONED[record["file_name"]])
+        for row, record in zip(captioned["rows"], metadata.to_dict("records"))
+    )
+    if not found["captioned_rows_ok"]:
+        found["captioned_detail"] = captioned
+    found["captioned_search"] = [
+        r["row_idx"] for r in viewer("search", TOKEN, dataset="alice/captioned", config="default", split="train", query="FOX renards").json()["rows"]
+    ]
+
+    # Audio with a CSV of metadata: players' sources answer the files.
+    sounds = viewer("rows", TOKEN, dataset="alice/sounds", config="default", split="train").json()
+    metadata = pd.read_csv(io.BytesIO(SOUNDS["metadata.csv"]))
+    found["sounds_features"] = sounds["features"]
+    found["sounds_rows_ok"] = len(sounds["rows"]) == len(metadata) and all(
+        row["row"]["speaker"] == record["speaker"]
+        and row["row"]["text"] == record["text"]
+        and [s["type"] for s in row["row"]["audio"]] == ["audio/wav"]
+        and fetched(row["row"]["audio"][0]["src"]).content == SOUNDS[record["file_name"]]
+        for row, record in zip(sounds["rows"], metadata.to_dict("records"))
+    )
+    if not found["sounds_rows_ok"]:
+        found["sounds_detail"] = sounds
+
+    # A private folder's image URLs answer as its files do: to its owner, not to anyone else.
+    hidden = viewer("first-rows", TOKEN, dataset="alice/hidden-pictures", config="default", split="train").json()
+    src = hidden["rows"][0]["row"]["image"]["src"]
+    found["hidden_src"] = {"owner": fetched(src).status_code, "anonymous": fetched(src, None).status_code}
+
+    # The Parquet files hold the images' bytes as the library writes them: load_dataset decodes them.
+    import datasets
+    converted = datasets.load_dataset("alice/pictures", revision="refs/convert/parquet")
+    originals = datasets.load_dataset("alice/pictures")
+    found["load_alice/pictures"] = {
+        "features": str(converted["train"].features),
+        "equal": sorted(converted) == sorted(originals) and all(
+            [(list(r["image"].getdata()), r["image"].size, r["label"]) for r in converted[s]]
+            == [(list(r["image"].getdata()), r["image"].size, r["label"]) for r in originals[s]]
+            for s in originals
+        ),
+    }
+    return found
 
 
 if __name__ == "__main__":
