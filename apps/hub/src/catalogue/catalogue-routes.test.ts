@@ -54,6 +54,15 @@ describe("GET /api/models/{id}/library-snippets", () => {
     expect(body.localApps.map((app: { key: string }) => app.key)).toContain("vllm");
   });
 
+  it("points the loading code and the local apps at this hub, not huggingface.co", async () => {
+    const { body } = await get("/api/models/meta-llama/Llama-3.1-8B-Instruct/library-snippets");
+    for (const snippet of body.snippets) {
+      expect(snippet.content).toContain('os.environ["HF_ENDPOINT"] = "http://hub.test"');
+    }
+    const vllm = body.localApps.find((app: { key: string }) => app.key === "vllm");
+    expect(JSON.stringify(vllm.snippets)).toContain("HF_ENDPOINT=http://hub.test vllm serve meta-llama/Llama-3.1-8B-Instruct");
+  });
+
   it("offers local apps for a GGUF repository, with a chosen quantization", async () => {
     const id = "bartowski/Llama-3.2-3B-Instruct-GGUF";
     const { body } = await get(`/api/models/${id}/library-snippets?quant=Llama-3.2-3B-Instruct-Q8_0.gguf`);

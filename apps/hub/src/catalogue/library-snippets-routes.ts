@@ -30,13 +30,14 @@ export function librarySnippetsRoutes({ catalogue }: { catalogue: CatalogueServi
       throw new InvalidInputError(`"quant" must be one of the model's GGUF files.`);
     }
     const library = getModelLibrary(model.library_name);
-    const localAppOptions = { hubUrl: publicUrl(c) };
+    const hubUrl = publicUrl(c);
+    const localAppOptions = { hubUrl };
     const view: LibrarySnippetsView = {
       id: model.id,
       library: model.library_name ?? null,
       libraryLabel: library?.prettyLabel ?? null,
       docsUrl: library?.docsUrl ?? null,
-      snippets: getLibrarySnippets(model),
+      snippets: getLibrarySnippets(model, { hubUrl }),
       ggufQuantizations: listGgufQuantizations(model),
       localApps: getLocalAppsForModel(model).map(({ key, app }): LocalAppView => {
         const common = {

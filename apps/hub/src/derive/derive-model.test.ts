@@ -81,6 +81,40 @@ describe("derived model data", () => {
     expect(after.config.tokenizer_config.chat_template).toBe("{{ messages[0].content }}");
   });
 
+  it("knows a user's transformers repository's auto class, so its Library tab has loading code (issue 38)", async () => {
+    await hub.commitFiles("alice/derived", {
+      "README.md": "---\nlibrary_name: transformers\n---\n# Mine\n",
+      "config.json": JSON.stringify({ architectures: ["Qwen2ForCausalLM"], model_type: "qwen2" }),
+      "tokenizer.json": "{}",
+    });
+    const model: Json = await (
+      await hub.app.request("/api/models/alice/derived?expand[]=transformersInfo")
+    ).json();
+    expect(model.transformersInfo).toEqual({
+      auto_model: "AutoModelForCausalLM",
+      pipeline_tag: "text-generation",
+      processor: "AutoTokenizer",
+    });
+    const snippets: Json = await (await hub.app.request("/api/models/alice/derived/library-snippets")).json();
+    const code = snippets.snippets.map((snippet: Json) => snippet.content).join("\n");
+    expect(code).not.toContain("unknown");
+    expect(code).toContain('AutoModelForCausalLM.from_pretrained("alice/derived")');
+    expect(code).toContain('os.environ["HF_ENDPOINT"]');
+
+    // A card that says transformers, with no config.json yet: the plain auto class for the card's task.
+    await hub.createRepo("alice/card-only");
+    await hub.commitFiles("alice/card-only", {
+      "README.md": "---\nlibrary_name: transformers\npipeline_tag: text-classification\n---\n",
+    });
+    const cardOnly: Json = await (
+      await hub.app.request("/api/models/alice/card-only?expand[]=transformersInfo")
+    ).json();
+    expect(cardOnly.transformersInfo).toEqual({
+      auto_model: "AutoModelForSequenceClassification",
+      pipeline_tag: "text-classification",
+    });
+  });
+
   it("keeps the commit and derives nothing from files it cannot parse", async () => {
     const response = await hub.commitFiles("alice/derived", {
       "README.md": "---\ntitle: [unclosed\n---\nbody",

@@ -1,8 +1,9 @@
-import { type GgufInfo, isPipelineType, type SafetensorsInfo } from "@modelhub/tasks";
+import { type GgufInfo, isPipelineType, type SafetensorsInfo, type TransformersInfo } from "@modelhub/tasks";
 import type { BlobStore } from "../storage/blob-store.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { readGgufSummary } from "./gguf.js";
 import { readSafetensorsSummary } from "./safetensors.js";
+import { deriveTransformersInfo } from "./transformers-info.js";
 
 /** What the model pages show, read from a commit's files. Undefined fields: the files do not say. */
 /** What deriving reads of a committed file: the store's file records fit it. */
@@ -19,6 +20,8 @@ export interface DerivedModel {
   pipeline_tag?: string;
   library_name?: string;
   config?: Record<string, unknown>;
+  /** The auto class, processor and task of a transformers repository (transformers-info.ts). */
+  transformersInfo?: TransformersInfo;
   siblings: { rfilename: string }[];
   safetensors?: SafetensorsInfo;
   gguf?: GgufInfo;
@@ -93,6 +96,15 @@ export async function deriveModel(blobs: BlobStore, files: readonly DerivableFil
     if (config && !derived.library_name && Array.isArray(config.architectures))
       derived.library_name = "transformers";
   }
+  const transformersInfo = deriveTransformersInfo({
+    config,
+    libraryName: derived.library_name,
+    cardPipelineTag: derived.pipeline_tag,
+    paths: files.map((file) => file.path),
+  });
+  if (transformersInfo) derived.transformersInfo = transformersInfo;
+  // Modeling code in the repository itself, as the public hub tags it: the loading code then trusts it.
+  if (transformersInfo?.custom_class) derived.tags.push("custom_code");
 
   const reader = (file: DerivableFile) => (start: number, end: number) =>
     blobs.read(file.sha256, { start, end });

@@ -367,14 +367,16 @@ export function createReposTable(q: Queryable) {
       ]);
     },
     /**
-     * Writes what a commit's files say onto the model's row. Safetensors and GGUF summaries are only replaced
-     * when the files give new ones (a catalogue record keeps its original model's figures).
+     * Writes what a commit's files say onto the model's row. Safetensors and GGUF summaries and the
+     * transformers info are only replaced when the files give new ones (a catalogue record keeps its
+     * original model's figures).
      */
     async setDerivedModelFields(id: string, derived: DerivedModel): Promise<void> {
       const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
       await q.run(
         `UPDATE models SET card_data = ?, card_text = ?, config = ?, tags = ?, pipeline_tag = ?,
-           library_name = ?, siblings = ?, safetensors = coalesce(?, safetensors), gguf = coalesce(?, gguf)
+           library_name = ?, siblings = ?, safetensors = coalesce(?, safetensors), gguf = coalesce(?, gguf),
+           transformers_info = coalesce(?, transformers_info)
          WHERE id = ?`,
         [
           text(derived.cardData),
@@ -386,6 +388,7 @@ export function createReposTable(q: Queryable) {
           JSON.stringify(derived.siblings),
           text(derived.safetensors),
           text(derived.gguf),
+          text(derived.transformersInfo),
           id,
         ],
       );
