@@ -669,6 +669,8 @@ function mountRepositories(
   events: HubEventRecorder,
   audit: AuditRecorder,
 ): { access: RepoAccess; mirror?: RepoMirror } {
+  // Which repositories are demo copies of catalogue models: their info says so, and a mirror replaces them.
+  const demoCopies = catalogueService(deps.store);
   const { signer: xetSigner, ready: xetSignerReady } = XetSigner.fromMeta(deps.store.meta);
   // The signing key comes from the database: requests wait for it (once, at start) before any route uses it.
   let xetSignerLoaded = false;
@@ -782,6 +784,7 @@ function mountRepositories(
       model: (id) => deps.store.models.shared(id),
       countChildren: (id) => deps.store.models.countChildren(id),
       mappingsFor: (c, id) => mappingsForCaller(c, deps.store, id),
+      demoCopy: (key) => demoCopies.demoCopy(key),
     },
   };
   // Likes by this hub's users and its own download counts, never huggingface.co's (issue 38).

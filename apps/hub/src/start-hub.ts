@@ -9,7 +9,7 @@ import { createApp } from "./app.js";
 import type { AuditService } from "./audit/audit-service.js";
 import { createActorResolver } from "./auth/actor-resolver.js";
 import { createAuthorizer } from "./auth/authorize.js";
-import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart } from "./catalogue/catalogue.js";
+import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart, sourcedCreationDates } from "./catalogue/catalogue.js";
 import { catalogueService } from "./catalogue/catalogue-service.js";
 import type { ModelListQuery } from "./catalogue/models-table.js";
 import { createMetrics } from "./http/metrics.js";
@@ -239,7 +239,9 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     // Catalogue models without files become repositories (their demo copies), once.
     const started = Date.now();
     const repoService = createRepoService({ store, blobs });
-    const repositories = await seedRepositories(catalogueService(store), repoService);
+    const repositories = await seedRepositories(catalogueService(store), repoService, {
+      originalCreatedAt: sourcedCreationDates(options.catalogueDir ?? BUILT_IN_CATALOGUE_DIR),
+    });
     if (repositories) {
       logger.log("info", "catalogue repositories created", { repositories, ms: Date.now() - started });
     }

@@ -7,7 +7,7 @@ import type { Store } from "../store/store.js";
  * before it writes anything.
  */
 export function adminOperations(
-  store: Pick<Store, "models" | "mappings" | "transaction">,
+  store: Pick<Store, "models" | "mappings" | "demoCopies" | "transaction">,
   knownProviders: readonly string[] | undefined,
 ) {
   const { putModel, deleteModel, setMapping, deleteMapping } = catalogueService(store, { knownProviders });

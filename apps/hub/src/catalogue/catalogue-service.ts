@@ -4,6 +4,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
 import { isServedMapping } from "../router/served.js";
 import type { Store } from "../store/store.js";
 import { importCatalogue, readImportFile } from "./catalogue.js";
+import type { DemoCopy } from "./demo-copies-table.js";
 import {
   inPreferredOrder,
   type MappingTask,
@@ -31,7 +32,7 @@ export interface CatalogueServiceOptions {
  * CLI, which validate alike). Routes and the admin operations reach the catalogue's tables only through it.
  */
 export function catalogueService(
-  store: Pick<Store, "models" | "mappings" | "transaction">,
+  store: Pick<Store, "models" | "mappings" | "demoCopies" | "transaction">,
   options: CatalogueServiceOptions = {},
 ) {
   const { knownProviders } = options;
@@ -75,6 +76,17 @@ export function catalogueService(
         actor?.kind === "user" && options.providerOrder ? await options.providerOrder(actor.user.id) : [];
       return inPreferredOrder(await store.mappings.forModel(modelId), preferred);
     },
+
+    /**
+     * Records that repository `repoKey` is the demo copy of a catalogue model made by `seededCommit`
+     * (repos/seed-repositories.ts): its pages then give the original's dates or none, and its source's figures
+     * labelled, until a commit on this hub makes it the hub's own.
+     */
+    recordDemoCopy: (copy: Parameters<Store["demoCopies"]["record"]>[0]) => store.demoCopies.record(copy),
+    /** The untouched demo copy repository `repoKey` is, if it is one. */
+    demoCopy: (repoKey: number): Promise<DemoCopy | undefined> => store.demoCopies.untouched(repoKey),
+    /** The untouched demo copies among a listing's models, keyed by lower-cased id. */
+    demoCopiesOf: (modelIds: readonly string[]) => store.demoCopies.untouchedOfModels(modelIds),
 
     /** `mode: "create"` refuses an existing id; `"upsert"` creates or replaces. */
     async putModel(

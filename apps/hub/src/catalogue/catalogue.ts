@@ -178,6 +178,34 @@ export function readImportFile(path: string, knownProviders: readonly string[] |
   return parseCatalogue([content], undefined, knownProviders);
 }
 
+/**
+ * The creation dates a catalogue directory's records state (`createdAt`, each sourced: the built-in
+ * catalogue's sources.json), read on first use: demo copies are dated by them or not at all. A record without
+ * one, or a directory that cannot be read, gives undefined.
+ */
+export function sourcedCreationDates(dir: string): (modelId: string) => string | undefined {
+  let dates: Map<string, string> | undefined;
+  return (modelId) => {
+    if (!dates) {
+      dates = new Map();
+      try {
+        const records = readJson(join(dir, "models.json"));
+        for (const record of Array.isArray(records) ? records : []) {
+          if (!isObject(record) || typeof record.createdAt !== "string") continue;
+          const id = typeof record.id === "string" ? record.id : record.modelId;
+          const date = Date.parse(record.createdAt);
+          if (typeof id === "string" && !Number.isNaN(date)) {
+            dates.set(id.toLowerCase(), new Date(date).toISOString());
+          }
+        }
+      } catch {
+        // No catalogue to read: no date is known.
+      }
+    }
+    return dates.get(modelId.toLowerCase());
+  };
+}
+
 const SEEDED_KEY = "catalogue_seeded_at";
 
 /**

@@ -63,6 +63,11 @@ export function parseExpand(values: readonly string[], kind: "list" | "detail"):
 export interface ViewExtras {
   mappings?: ProviderMappings;
   childrenModelCount?: number;
+  /**
+   * The model's repository is an untouched demo copy (catalogue/demo-copies-table.ts): its dates are the
+   * original's as the catalogue sourced them, or none, never when the copy was made (issue 38).
+   */
+  demoCopy?: { originalCreatedAt?: string };
 }
 
 function fieldValue(model: StoredModel, field: ExpandField, extras: ViewExtras): unknown {
@@ -76,6 +81,11 @@ function fieldValue(model: StoredModel, field: ExpandField, extras: ViewExtras):
         : undefined;
     case "inferenceProviderMapping":
       return extras.mappings ?? {};
+    case "createdAt":
+      return extras.demoCopy ? extras.demoCopy.originalCreatedAt : model.createdAt;
+    case "lastModified":
+      // What the original last changed is not known here; the copy's own commit is no change of the model.
+      return extras.demoCopy ? undefined : model.lastModified;
     case "downloadsAllTime":
       // One download counter is kept: it is the all-time one.
       return model.downloads;

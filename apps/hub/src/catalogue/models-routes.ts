@@ -86,8 +86,15 @@ export function modelsRoutes({ catalogue, search }: ModelsRoutesDeps) {
       next.searchParams.set("cursor", encodeCursor({ sort, direction, ...last }));
       c.header("Link", `<${next.toString()}>; rel="next"`);
     }
+    const demoCopies =
+      fields.includes("createdAt") || fields.includes("lastModified")
+        ? await catalogue.demoCopiesOf(models.map((model) => model.id))
+        : undefined;
     return streamJsonArray(c, models, (model) =>
-      modelView(model, fields, { mappings: mappings?.get(model.id.toLowerCase()) ?? {} }),
+      modelView(model, fields, {
+        mappings: mappings?.get(model.id.toLowerCase()) ?? {},
+        demoCopy: demoCopies?.get(model.id.toLowerCase()),
+      }),
     );
   });
 
@@ -104,6 +111,7 @@ export function modelsRoutes({ catalogue, search }: ModelsRoutesDeps) {
     return c.json(
       modelView(model, fields, {
         mappings,
+        demoCopy: (await catalogue.demoCopiesOf([model.id])).get(model.id.toLowerCase()),
         childrenModelCount: fields.includes("childrenModelCount")
           ? await catalogue.countChildren(model.id, visibleModels(c))
           : undefined,

@@ -42,6 +42,18 @@ export interface CatalogueRecords {
   countChildren(id: string): Promise<number>;
   /** The provider mappings in the caller's preferred order. */
   mappingsFor(c: Context, modelId: string): Promise<ProviderMappings>;
+  /** The untouched demo copy of a catalogue model that repository `repoKey` is, if it is one. */
+  demoCopy?(repoKey: number): Promise<DemoCopyFacts | undefined>;
+}
+
+/**
+ * A demo copy as its info shows it (`demoCopy`, not on the public hub): where the original is, and the
+ * downloads and likes its source counted there, labelled with that source; its dates are the original's.
+ */
+export interface DemoCopyFacts {
+  originalUrl: string;
+  originalCreatedAt?: string;
+  figures?: { source: string; downloads: number; likes: number };
 }
 
 export interface RepoReadDeps extends RepoTargetDeps {
@@ -81,6 +93,7 @@ const REPO_EXPAND_FIELDS = [
   "private",
   "gated",
   "mirror",
+  "demoCopy",
 ];
 
 const URL_PREFIX = { model: "", dataset: "datasets/", space: "spaces/" } as const;
@@ -145,6 +158,10 @@ interface RepoInfoInputs {
   };
   /** A dataset's or space's likes. */
   likes?: number;
+  /** A dataset's downloads (last 30 days) and all-time downloads. */
+  downloads?: { downloads: number; downloadsAllTime: number };
+  /** The repository is an untouched demo copy of a catalogue model. */
+  demoCopy?: DemoCopyFacts;
 }
 
 /** Repository info answers by their inputs, per set of dependencies (one hub). */
@@ -167,6 +184,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
     // The storage sum costs a query over every file of every commit: a caller that names its fields without
     // it (the web app's model page) does not pay for it.
     usedStorage: wants("usedStorage") ? await deps.repos.usedStorage(repo) : undefined,
+    demoCopy: repo.type === "model" ? await deps.catalogue.demoCopy?.(repo.key) : undefined,
   };
   if (repo.type === "model") {
     const record = await deps.catalogue.model(repo.id);
@@ -236,15 +254,24 @@ async function renderRepoInfo(deps: RepoReadDeps, inputs: RepoInfoInputs): Promi
         }
       : { rfilename: file.path },
   );
+  const { demoCopy } = inputs;
   const repoFields: Record<string, unknown> = {
     author: repo.owner,
     sha: commitOid,
-    lastModified: repo.lastModified,
-    createdAt: repo.createdAt,
+    // A demo copy's dates are its original's as the catalogue sourced them, or none: the day the copy was
+    // made is no date of the model (issue 38).
+    lastModified: demoCopy ? undefined : repo.lastModified,
+    createdAt: demoCopy ? demoCopy.originalCreatedAt : repo.createdAt,
     private: repo.private,
     gated: repo.gated,
     disabled: false,
     mirror: mirrorField(repo),
+    demoCopy: demoCopy
+      ? {
+          original: demoCopy.originalUrl,
+          ...(demoCopy.figures ? { sourceFigures: demoCopy.figures } : {}),
+        }
+      : undefined,
     siblings,
     usedStorage: inputs.usedStorage,
   };
@@ -252,7 +279,7 @@ async function renderRepoInfo(deps: RepoReadDeps, inputs: RepoInfoInputs): Promi
   if (repo.type === "model") {
     const { record, fields, modelExpand, mappings, childrenModelCount } = inputs.model!;
     view = record
-      ? modelView(record, expand.length ? modelExpand : fields, { mappings, childrenModelCount })
+      ? modelView(record, expand.length ? modelExpand : fields, { mappings, childrenModelCount, demoCopy })
       : { id: repo.id, modelId: repo.id };
   } else {
     const card = await readCard(deps, files);

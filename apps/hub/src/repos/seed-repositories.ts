@@ -105,13 +105,34 @@ export function demoFiles(model: StoredModel): { path: string; content: Uint8Arr
   return files;
 }
 
+/** What seeding asks of the catalogue: its models, and where it records the demo copies it made. */
+export interface SeedCatalogue {
+  list(query: ModelListQuery): Promise<ModelListPage>;
+  recordDemoCopy(copy: {
+    repoKey: number;
+    originalUrl: string;
+    seededCommit: string;
+    originalCreatedAt?: string;
+  }): Promise<void>;
+}
+
+export interface SeedOptions {
+  /**
+   * The original's creation date as the catalogue's source states it (its record's `createdAt`), undefined
+   * when it does not: a stored model's `createdAt` may be when it was imported, which is no date of the
+   * original's.
+   */
+  originalCreatedAt?: (modelId: string) => string | undefined;
+}
+
 /**
- * Makes every catalogue model that has no repository yet into one (its demo copy). Idempotent: a model that
- * already has its repository is left alone. Returns how many were created.
+ * Makes every catalogue model that has no repository yet into one (its demo copy), recorded as such.
+ * Idempotent: a model that already has its repository is left alone. Returns how many were created.
  */
 export async function seedRepositories(
-  catalogue: { list(query: ModelListQuery): Promise<ModelListPage> },
+  catalogue: SeedCatalogue,
   repos: RepoService,
+  options: SeedOptions = {},
 ): Promise<number> {
   let created = 0;
   let after: ModelListQuery["after"];
@@ -126,7 +147,17 @@ export async function seedRepositories(
         createdAt: model.createdAt,
         title: `Demo copy of ${model.id}`,
       });
-      if (repo) created++;
+      if (!repo) continue;
+      const seeded = await repos.resolve(repo, "main");
+      if (seeded) {
+        await catalogue.recordDemoCopy({
+          repoKey: repo.key,
+          originalUrl: `${PUBLIC_HUB}/${model.id}`,
+          seededCommit: seeded.commitOid,
+          originalCreatedAt: options.originalCreatedAt?.(model.id),
+        });
+      }
+      created++;
     }
     const last = page.models.at(-1);
     if (!page.hasMore || !last) return created;

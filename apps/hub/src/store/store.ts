@@ -3,6 +3,7 @@ import { createOidcIdentitiesTable } from "../accounts/oidc-identities-table.js"
 import { createOrgInvitesTable } from "../accounts/org-invites-table.js";
 import { createSqlAccountsStore } from "../accounts/sql-accounts-store.js";
 import { createAuditTable } from "../audit/audit-table.js";
+import { createDemoCopiesTable } from "../catalogue/demo-copies-table.js";
 import { createEngagementTable } from "../catalogue/engagement-table.js";
 import { refreshLocalApps } from "../catalogue/local-apps.js";
 import { createMappingsTable } from "../catalogue/mappings-table.js";
@@ -89,6 +90,8 @@ function bindTables(q: Queryable, now: () => Date) {
     search: createSearchTable(q),
     /** This hub's own likes and download counts, and a catalogue's source figures (catalogue/engagement-table.ts). */
     engagement: createEngagementTable(q, now),
+    /** Which repositories are demo copies of catalogue models (catalogue/demo-copies-table.ts). */
+    demoCopies: createDemoCopiesTable(q),
     meta: createMetaTable(q),
   };
 }
