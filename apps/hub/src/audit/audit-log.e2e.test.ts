@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccounts } from "../__fixtures__/accounts.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
@@ -102,6 +103,38 @@ describe("the audit log", () => {
       ok(api(`${repo}/tag/main`, tokens.adaWrite, { method: "POST", body: JSON.stringify({ tag: "v1" }) })),
     );
     await step("tag.delete", target, () => ok(api(`${repo}/tag/v1`, tokens.adaWrite, { method: "DELETE" })));
+    // An LFS object uploaded and committed, then permanently deleted.
+    const weights = randomBytes(64);
+    const oid = createHash("sha256").update(weights).digest("hex");
+    const batch = await ok(
+      api("/acme/walk.git/info/lfs/objects/batch", tokens.adaWrite, {
+        method: "POST",
+        headers: { "Content-Type": "application/vnd.git-lfs+json" },
+        body: JSON.stringify({ operation: "upload", transfers: ["basic"], objects: [{ oid, size: 64 }] }),
+      }),
+    );
+    const [object] = ((await batch.json()) as { objects: { actions?: { upload?: { href: string } } }[] })
+      .objects;
+    if (object?.actions?.upload)
+      await ok(fetch(object.actions.upload.href, { method: "PUT", body: weights }));
+    await ok(
+      api(`${repo}/commit/main`, tokens.adaWrite, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-ndjson" },
+        body: ndjson(
+          { key: "header", value: { summary: "weights" } },
+          { key: "lfsFile", value: { path: "w.bin", algo: "sha256", oid, size: 64 } },
+        ),
+      }),
+    );
+    await step("lfs.delete", target, () =>
+      ok(
+        api(`${repo}/lfs-files/batch`, tokens.adaWrite, {
+          method: "POST",
+          body: JSON.stringify({ deletions: { sha: [oid] } }),
+        }),
+      ),
+    );
     // A pull request (not audited: a discussion), then its merge (audited).
     const opened = await ok(
       api(`${repo}/commit/main?create_pr=1`, tokens.adaWrite, {

@@ -89,6 +89,20 @@ export function createXetGcTable(q: Queryable, now: () => Date) {
       });
     },
 
+    /**
+     * Unregisters from one repository the Xet files holding these contents (permanently deleted LFS files:
+     * repos/lfs-files.ts), so that its Xet tokens no longer reconstruct them; the files themselves go with
+     * the next collection once no repository's history holds their content.
+     */
+    async forgetRepoFiles(repoKey: number, sha256s: readonly string[]): Promise<void> {
+      if (sha256s.length === 0) return;
+      await q.run(
+        `DELETE FROM xet_file_repos WHERE repo_id = ? AND file_hash IN (
+           SELECT hash FROM xet_files WHERE sha256 IN (${sha256s.map(() => "?").join(", ")}))`,
+        [repoKey, ...sha256s],
+      );
+    },
+
     /** Deletes files registered before `before` that no commit uses; their hashes. */
     async deleteUncommittedFiles(before: Date): Promise<string[]> {
       const cutoff = before.toISOString();

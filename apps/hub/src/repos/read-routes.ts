@@ -110,7 +110,7 @@ export function mirrorField(
     : undefined;
 }
 
-function nextLink(c: Context, publicUrl: string, param: string, value: string): void {
+export function nextLink(c: Context, publicUrl: string, param: string, value: string): void {
   const url = new URL(c.req.url);
   const next = new URL(url.pathname + url.search, publicUrl);
   next.searchParams.set(param, value);

@@ -16,6 +16,7 @@ import { xetTokenHandler } from "../lfs-xet/xet-token-routes.js";
 import { askAccess, myAccessRequest, userAccessRequests } from "./access-requests-routes.js";
 import { repoCompare } from "./compare-routes.js";
 import { repoDuplicate } from "./duplicate-routes.js";
+import { repoLfsFiles, repoLfsFilesDelete } from "./lfs-files-routes.js";
 import { repoLike, repoLikers } from "./like-routes.js";
 import {
   authCheckAccess,
@@ -103,6 +104,10 @@ const REPO_API: readonly {
   { method: "DELETE", action: "tag", access: "write", tail: true, handler: repoTag },
   { method: "POST", action: "super-squash", access: "write", tail: true, handler: repoSuperSquash },
   { method: "POST", action: "duplicate", access: "read-files", tail: false, handler: repoDuplicate },
+  // LFS objects of the history and their permanent deletion: storage settings, for those who may write.
+  { method: "GET", action: "lfs-files", access: "write", tail: true, handler: repoLfsFiles },
+  { method: "POST", action: "lfs-files", access: "write", tail: true, handler: repoLfsFilesDelete },
+  { method: "DELETE", action: "lfs-files", access: "write", tail: true, handler: repoLfsFilesDelete },
   { method: "POST", action: "ask-access", access: "read", tail: true, handler: askAccess },
   { method: "GET", action: "ask-access", access: "read", tail: true, handler: myAccessRequest },
   { method: "GET", action: "user-access-request", access: "admin", tail: true, handler: userAccessRequests },

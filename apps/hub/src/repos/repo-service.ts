@@ -27,12 +27,19 @@ import { gitBlobId } from "./git-objects.js";
 import { DEFAULT_GITATTRIBUTES, lfsPatterns, matchesLfsPattern } from "./gitattributes.js";
 import { MAX_GITIGNORE_BYTES } from "./gitignore.js";
 import { squashedCommit } from "./history-squash.js";
+import { deleteLfsFiles, type LfsDeletion, type LfsFileView, listLfsFiles } from "./lfs-files.js";
 import { LFS_SIZE_THRESHOLD, lfsPointerText } from "./lfs-pointer.js";
 import { ReadOnlyMirrorError } from "./repo-access.js";
 import { repoAuditEntries } from "./repo-audit.js";
 import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
 import { branchRef, COMMIT_ID, parseRefName, refCandidates, SHORT_COMMIT_ID, tagRef } from "./revision.js";
 import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "./tree-listing.js";
+
+/**
+ * Bytes stored more recently than this are not freed by a permanent LFS deletion (blob GC frees them later):
+ * an upload or commit of the same content elsewhere may have stored them and not yet recorded its reference.
+ */
+const RECENT_BLOB_MS = 10 * 60 * 1000;
 
 /** Thrown by create(); the route turns it into the public hub's 409 with the existing repository's URL. */
 export class RepoExistsError extends Error {
@@ -810,6 +817,58 @@ export function createRepoService({
         return squashed;
       });
     },
+
+    /** The LFS objects the repository's history holds (list_lfs_files: lfs-files.ts). */
+    lfsFiles(repo: RepoRecord): Promise<LfsFileView[]> {
+      return listLfsFiles(store, repo);
+    },
+
+    /**
+     * Deletes LFS objects from the repository for good (permanently_delete_lfs_files: lfs-files.ts), then
+     * frees each one's bytes that no other repository, upload or Xet xorb still references. Bytes stored
+     * within RECENT_BLOB_MS are left to blob GC: a commit of the same content may be on its way.
+     */
+    async deleteLfsFiles(
+      repo: RepoRecord,
+      sha256s: readonly string[],
+      options: { rewriteHistory: boolean },
+    ): Promise<LfsDeletion> {
+      if (repo.mirrorOf) throw new ReadOnlyMirrorError(repo);
+      const cutoff = Date.now() - RECENT_BLOB_MS;
+      const deletion = await store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        const done = await deleteLfsFiles(tx, repo, sha256s, options);
+        if (done.deleted.length === 0) return done;
+        if (done.movedRefs.some(({ ref }) => ref.startsWith("refs/heads/"))) {
+          await tx.repos.touch(repo.key, now().toISOString());
+        }
+        await audit?.record(tx, {
+          action: "lfs.delete",
+          namespace: repo.owner,
+          targetType: "repo",
+          target: `${repo.type}/${repo.id}`,
+          details: {
+            sha256: done.deleted.slice(0, 100),
+            count: done.deleted.length,
+            rewriteHistory: options.rewriteHistory,
+            commitsRewritten: done.rewritten.size,
+          },
+        });
+        if (done.movedRefs.length > 0) {
+          await emit(tx, repo, { scope: "repo.content", action: "update", updatedRefs: done.movedRefs });
+        }
+        return done;
+      });
+      for (const sha256 of deletion.deleted) {
+        if (await store.blobReferences.isReferenced(sha256)) continue;
+        const info = await blobs.head(sha256);
+        if (info?.modifiedAt !== undefined && info.modifiedAt < cutoff) {
+          await blobs.delete(sha256, { unlessModifiedSince: cutoff });
+        }
+      }
+      const main = deletion.movedRefs.find(({ ref }) => ref === branchRef("main"));
+      if (main) await service.derive(repo, main.newSha);
+      return deletion;
 
     async deleteBranch(repo: RepoRecord, name: string): Promise<void> {
       if (name === "main")

@@ -17,6 +17,7 @@ import { createRateLimitsTable } from "../limits/rate-limits-table.js";
 import { createStorageUsageTable } from "../limits/storage-usage-table.js";
 import { createMirrorTable } from "../mirror/mirror-table.js";
 import { createBlobReferences } from "../repos/blob-references.js";
+import { createLfsFilesTable } from "../repos/lfs-files-table.js";
 import { createReposListing } from "../repos/repos-listing.js";
 import { createReposTable } from "../repos/repos-table.js";
 import { createProviderPreferencesTable } from "../router/provider-preferences-table.js";
@@ -56,6 +57,8 @@ function bindTables(q: Queryable, now: () => Date) {
     reposListing: createReposListing(q),
     /** What still needs each blob (garbage collection). */
     blobReferences: createBlobReferences(q),
+    /** LFS objects of a repository's history, listed and permanently deleted (repos/lfs-files.ts). */
+    lfsFiles: createLfsFilesTable(q),
     /** Parts of multipart LFS uploads in flight. */
     uploadParts: createUploadPartsTable(q),
     /** Discussions and pull requests (see discussions-table.ts). */

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   "branch.delete",
   "tag.create",
   "tag.delete",
+  "lfs.delete",
   "token.create",
   "token.revoke",
   "member.role",

@@ -6,6 +6,7 @@ import {
   type Row,
   SEES_PRIVATE,
   SIGNED_IN,
+  succeedsWith,
   WRITE_PRIVATE_REPO,
 } from "./callers.js";
 import { GATED, PRIVATE_OBJECT, PRIVATE_OBJECT_OID, PRIVATE_REPO } from "./fixture.js";
@@ -169,6 +170,30 @@ export const REPO_ROWS: Row[] = [
     body: { message: "squashed" },
     writes: true,
     expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    route: "GET /api/{type}s/{id}/lfs-files",
+    name: "list a private repository's LFS objects",
+    method: "GET",
+    path: `${API}/lfs-files`,
+    expected: WRITE_PRIVATE_REPO,
+  },
+  {
+    // Without rewriting history, an object a commit names is refused (400) once the caller may write: the
+    // fixture's object stays for the other rows, and the refusal shows who got past authorization.
+    route: "POST /api/{type}s/{id}/lfs-files",
+    name: "permanently delete a private repository's LFS object",
+    method: "POST",
+    path: `${API}/lfs-files/batch`,
+    body: { deletions: { sha: [PRIVATE_OBJECT_OID], rewriteHistory: false } },
+    expected: succeedsWith(WRITE_PRIVATE_REPO, 400),
+  },
+  {
+    route: "DELETE /api/{type}s/{id}/lfs-files",
+    name: "permanently delete one LFS object of a private repository",
+    method: "DELETE",
+    path: `${API}/lfs-files/${PRIVATE_OBJECT_OID}?rewriteHistory=false`,
+    expected: succeedsWith(WRITE_PRIVATE_REPO, 400),
   },
   {
     route: "GET /api/settings/repositories",
