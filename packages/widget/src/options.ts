@@ -112,12 +112,32 @@ export const WIDGET_OPTIONS: { readonly [K in keyof WidgetOptions]: SpecFor<Widg
   },
   owned: { kind: "owner", default: "", description: "Only models of this owner, in ranking order" },
   debug: { kind: "flag", default: false, description: "Log what the widget does to the console" },
-  noBorder: { kind: "flag", default: false, description: "No outer border" },
-  noShadow: { kind: "flag", default: false, description: "No drop shadow" },
-  noTitle: { kind: "flag", default: false, description: "No heading" },
-  noCredits: { kind: "flag", default: false, description: "No credits link" },
-  noPadding: { kind: "flag", default: false, description: "No outer padding" },
-  openSelf: { kind: "flag", default: false, description: "Open links in the same tab" },
+  noBorder: {
+    kind: "flag",
+    default: false,
+    description: "Drops the frame around the widget, for a page that frames it itself",
+  },
+  noShadow: {
+    kind: "flag",
+    default: false,
+    description: "Drops the shadow under the widget, for flat designs",
+  },
+  noTitle: {
+    kind: "flag",
+    default: false,
+    description: "Hides the heading above the products, when the page titles them itself",
+  },
+  noCredits: { kind: "flag", default: false, description: "Hides the “Powered by Modelhub” link below" },
+  noPadding: {
+    kind: "flag",
+    default: false,
+    description: "Drops the space inside the frame, so the cards reach its edges",
+  },
+  openSelf: {
+    kind: "flag",
+    default: false,
+    description: "A model's link replaces the page instead of opening a new tab",
+  },
   devMode: {
     kind: "flag",
     default: false,
