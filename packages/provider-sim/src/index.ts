@@ -3,7 +3,7 @@ export type { ProviderDefinition, SimLogger } from "./context.js";
 export type { FaultBase, FaultKind, SimFault } from "./faults.js";
 export { InvalidFaultError, parseFault, parseFaultHeader } from "./faults.js";
 export type { Job, JobState } from "./jobs.js";
-export { type MediaKind, mediaBytes, mediaDataUrl } from "./media.js";
+export { type MediaKind, mediaBytes, mediaDataUrl, SIMULATED_HEADER } from "./media.js";
 export { type MappingStatus, ModelRegistry, type ProviderMapping, type SimModel } from "./models.js";
 export { InvalidPaceError, parsePace, type SimPace } from "./pace.js";
 export { PROVIDER_NAMES, type SimulatedProvider, simulatedProviders } from "./providers/index.js";

@@ -8,6 +8,9 @@ import { readFileSync } from "node:fs";
  */
 export const SIMULATOR_MARK = "modelhub provider-sim";
 
+/** The response header on every answer of the simulator (value "1"): JSON answers carry no file to mark. */
+export const SIMULATED_HEADER = "x-provider-sim";
+
 export type MediaKind = "png" | "jpeg" | "webp" | "wav" | "flac" | "mp4" | "mp3";
 
 export const MEDIA_CONTENT_TYPES: Record<MediaKind, string> = {

@@ -18,6 +18,8 @@ describe("OpenAI-compatible chat", () => {
     const response = await postJson(`${sim.url}/together/v1/chat/completions`, chatBody);
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toMatch(/^sim-\d+$/);
+    // Every answer says it is the simulator's, for the JSON ones that carry no marked file.
+    expect(response.headers.get("x-provider-sim")).toBe("1");
     const body = await response.json();
     // Built on Together's recorded reply: its `seed` and its `eos` finish reason included.
     expect(body).toMatchObject({

@@ -17,7 +17,7 @@ import {
 import { headerValue, readBody, type SimRequest, sendJson, sendText, sleep, toSimRequest } from "./http.js";
 import { serveModelInfo, serveTasks } from "./hub-api.js";
 import { JobStore } from "./jobs.js";
-import { MEDIA_CONTENT_TYPES, mediaBytes, mediaKindForPath } from "./media.js";
+import { MEDIA_CONTENT_TYPES, mediaBytes, mediaKindForPath, SIMULATED_HEADER } from "./media.js";
 import { defaultModels, ModelRegistry, type SimModel } from "./models.js";
 import { checkPace, drawPace, type SimPace, seededRandom } from "./pace.js";
 import { PROVIDERS } from "./providers/index.js";
@@ -111,6 +111,9 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
   async function handle(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(incoming.url ?? "/", "http://sim.invalid");
     res.setHeader("access-control-allow-origin", "*");
+    // Every answer says it is the simulator's: media carry a mark in the file (media.ts), JSON answers
+    // (a transcript, labels) only this header, which the hub's router passes on to the playground.
+    res.setHeader(SIMULATED_HEADER, "1");
     if (incoming.method === "OPTIONS") {
       res.writeHead(204, {
         "access-control-allow-methods": "GET, POST, PUT, DELETE, OPTIONS",
