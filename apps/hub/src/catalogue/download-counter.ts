@@ -20,10 +20,18 @@ export interface DownloadCounterDeps {
 }
 
 /**
+ * How long one client's requests of a dataset's files count as one download: the public hub treats all files
+ * a user (by address) downloads from a dataset within 5 minutes as one download, GET and HEAD alike
+ * (https://huggingface.co/docs/hub/datasets-download-stats).
+ */
+export const DATASET_DOWNLOAD_WINDOW_MS = 5 * 60_000;
+
+/**
  * Counts downloads off the response path: `record()` only adds to a map in memory; one write per batch (at
  * most one a second) decides which requests count by the model's library rule (download-rule.ts) and adds
- * them per repository and day. A process that stops loses at most the last second's counts, which a counter
- * of popularity can afford (docs/decisions/own-counters.md).
+ * them per repository and day. A dataset counts once per client and 5-minute window, whatever it fetched;
+ * a space's files are no download (the public hub counts none). A process that stops loses at most the last
+ * second's counts, which a counter of popularity can afford (docs/decisions/own-counters.md).
  */
 export function createDownloadCounter(deps: DownloadCounterDeps) {
   const now = deps.now ?? (() => new Date());
@@ -31,17 +39,25 @@ export function createDownloadCounter(deps: DownloadCounterDeps) {
   let pending = new Map<string, { repo: CountedRepo; path: string; day: string; n: number }>();
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
+  /** When each client's current window on a dataset started (`repoKey\0client`), pruned at each flush. */
+  const datasetWindows = new Map<string, number>();
 
   async function write(batch: typeof pending): Promise<void> {
     const libraries = new Map<string, string | undefined>();
     const totals = new Map<string, DownloadIncrement>();
     for (const { repo, path, day, n } of batch.values()) {
-      // Models count by their library's rule; datasets and spaces have no rule here and are not counted.
-      if (repo.type !== "model") continue;
-      if (!libraries.has(repo.id)) libraries.set(repo.id, await deps.libraryOf(repo.id));
-      if (!countsAsDownload(libraries.get(repo.id), path)) continue;
+      // Models count by their library's rule; a dataset's request was counted as its window opened.
+      if (repo.type === "model") {
+        if (!libraries.has(repo.id)) libraries.set(repo.id, await deps.libraryOf(repo.id));
+        if (!countsAsDownload(libraries.get(repo.id), path)) continue;
+      }
       const key = `${repo.key}\0${day}`;
-      const total = totals.get(key) ?? { repoKey: repo.key, day, downloads: 0, modelId: repo.id };
+      const total = totals.get(key) ?? {
+        repoKey: repo.key,
+        day,
+        downloads: 0,
+        ...(repo.type === "model" ? { modelId: repo.id } : {}),
+      };
       total.downloads += n;
       totals.set(key, total);
     }
@@ -53,14 +69,28 @@ export function createDownloadCounter(deps: DownloadCounterDeps) {
     timer = undefined;
     const batch = pending;
     pending = new Map();
+    const expired = now().getTime() - DATASET_DOWNLOAD_WINDOW_MS;
+    for (const [key, started] of datasetWindows) if (started <= expired) datasetWindows.delete(key);
     flushing = flushing.then(() => (batch.size ? write(batch).catch(deps.onError) : undefined));
     return flushing;
   }
 
   return {
-    /** A GET of `path` in `repo` was answered: counted at the next flush if its library's rule says so. */
-    record(repo: CountedRepo, path: string): void {
-      const day = now().toISOString().slice(0, 10);
+    /**
+     * A request of `path` in `repo` by `client` (a user, or an address) was answered: a model's GET counts at
+     * the next flush if its library's rule says so; a dataset's GET or HEAD counts when it opens the
+     * client's 5-minute window on that dataset.
+     */
+    record(repo: CountedRepo, path: string, client: string): void {
+      if (repo.type === "space") return;
+      const at = now();
+      if (repo.type === "dataset") {
+        const windowKey = `${repo.key}\0${client}`;
+        const started = datasetWindows.get(windowKey);
+        if (started !== undefined && at.getTime() - started < DATASET_DOWNLOAD_WINDOW_MS) return;
+        datasetWindows.set(windowKey, at.getTime());
+      }
+      const day = at.toISOString().slice(0, 10);
       const key = `${repo.key}\0${day}\0${path}`;
       const entry = pending.get(key);
       if (entry) entry.n++;

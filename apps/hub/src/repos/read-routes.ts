@@ -206,6 +206,9 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
     };
   } else {
     inputs.likes = (await deps.engagement?.likesOf(deps.access.actor(c), repo))?.likes ?? 0;
+    // A dataset's downloads as the public hub gives them: the last 30 days, and all of them. A space has none.
+    if (repo.type === "dataset" && deps.engagement)
+      inputs.downloads = await deps.engagement.downloadsOf(repo);
   }
   // huggingface_hub's model_info(securityStatus=True): scans finish without a commit, so never kept.
   if (queryBoolean(c, "securityStatus") && deps.scanning) {
@@ -288,7 +291,12 @@ async function renderRepoInfo(deps: RepoReadDeps, inputs: RepoInfoInputs): Promi
       id: repo.id,
       tags: repoCardTags(repo.type, card.cardData),
       likes: inputs.likes ?? 0,
-      downloads: 0,
+      ...(repo.type === "dataset"
+        ? {
+            downloads: inputs.downloads?.downloads ?? 0,
+            downloadsAllTime: inputs.downloads?.downloadsAllTime ?? 0,
+          }
+        : {}),
       ...card,
     };
     if (repo.type === "space") {

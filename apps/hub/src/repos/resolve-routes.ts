@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import type { Context, Handler } from "hono";
@@ -42,6 +43,14 @@ function contentDisposition(path: string): string {
   return `inline; filename*=UTF-8''${encodeURIComponent(name)}; filename="${ascii}";`;
 }
 
+/** Who downloads, for counting: a signed-in user, else the connection's address (as the public hub counts). */
+function downloadClient(deps: RepoReadDeps, c: Context): string {
+  const actor = deps.access.actor(c);
+  if (actor.kind === "user") return `user:${actor.user.id}`;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return `address:${incoming?.socket?.remoteAddress ?? "unknown"}`;
+}
+
 /**
  * GET and HEAD of a file at a revision, with the headers huggingface_hub, transformers and @huggingface/hub
  * read: X-Repo-Commit, ETag (git blob id; sha256 for LFS files), X-Linked-Etag and X-Linked-Size (LFS),
@@ -66,9 +75,12 @@ export function resolveFile(deps: RepoReadDeps, mode: "resolve" | "raw"): Handle
     if (deps.scanning && !(mode === "raw" && file.lfs)) {
       await deps.scanning.assertServable(repo, file, mirrorFetch(deps, repo, commitOid, file));
     }
-    // A GET of a file counts toward the repository's downloads when its library's rule says so (HEADs never:
-    // huggingface_hub checks each cached file with one). Only an entry in memory here; written in batches.
-    if (mode === "resolve" && c.req.method === "GET") deps.downloads?.record(repo, path);
+    // A model's GET counts toward its downloads when its library's rule says so (HEADs never: huggingface_hub
+    // checks each cached file with one); a dataset's GET or HEAD, once per client and 5 minutes, as the public
+    // hub counts them. Only an entry in memory here; written in batches.
+    if (mode === "resolve" && (c.req.method === "GET" || repo.type === "dataset")) {
+      deps.downloads?.record(repo, path, downloadClient(deps, c));
+    }
     // An LFS file whose content is stored through Xet: Xet-capable clients are told its file hash and where to
     // get a read token; everyone else gets the bytes, reconstructed here.
     const xetFile = file.lfs && deps.cas ? await deps.cas.fileOfContent(repo.key, file.sha256) : undefined;
