@@ -747,6 +747,8 @@ function mountRepositories(
         pullDir: deps.mirror.pullDir,
         logger: deps.logger,
         metrics: deps.metrics,
+        // A demo copy of a catalogue model gives way to the real model upstream has (issue 38).
+        isUntouchedDemoCopy: async (repoKey) => (await demoCopies.demoCopy(repoKey)) !== undefined,
         onContentStored: scanner
           ? (sha256) => {
               scanner.contentArrived(sha256).catch((error: unknown) => {

@@ -49,6 +49,8 @@ export interface MirrorAssemblyDeps {
   metrics?: HubMetrics;
   /** A content upstream declared is fetched and verified: the scanner's waiting items of it may start. */
   onContentStored?: (sha256: string) => void;
+  /** Whether a repository is an untouched demo copy of a catalogue model (it gives way to upstream's). */
+  isUntouchedDemoCopy?: (repoKey: number) => Promise<boolean>;
 }
 
 export function assembleMirror(deps: MirrorAssemblyDeps): Mirror {
@@ -63,6 +65,7 @@ export function assembleMirror(deps: MirrorAssemblyDeps): Mirror {
     settings,
     policy,
     logger: deps.logger,
+    isUntouchedDemoCopy: deps.isUntouchedDemoCopy,
   });
   // The content needs the cache (room before a fetch) and the cache the content (what is being fetched).
   let content: MirrorContent | undefined;

@@ -34,9 +34,11 @@ export function observeMirror(port: RepoMirror, deps: ObservedMirrorDeps): RepoM
     }
   };
   const openMissingContent = port.openMissingContent?.bind(port);
+  const replaceDemoCopy = port.replaceDemoCopy?.bind(port);
   return {
     lookup: (type, id, actor) => counted(() => port.lookup(type, id, actor)),
     ensureRevision: (repo, revision) => counted(() => port.ensureRevision(repo, revision)),
+    ...(replaceDemoCopy ? { replaceDemoCopy: (repo) => counted(() => replaceDemoCopy(repo)) } : {}),
     ...(openMissingContent
       ? {
           openMissingContent(repo, commitOid, file, range) {

@@ -78,7 +78,15 @@ export interface MirrorServiceDeps {
   policy: MirrorPolicy;
   logger?: Logger;
   now?: () => Date;
+  /**
+   * Whether repository `repoKey` is a demo copy of a catalogue model that nobody committed to since it was
+   * made (catalogue/demo-copies-table.ts): such a copy gives way to upstream's model. Unset: none does.
+   */
+  isUntouchedDemoCopy?: (repoKey: number) => Promise<boolean>;
 }
+
+/** Repositories remembered as no demo copy (that never changes); beyond this many the memory starts over. */
+const NOT_DEMO_COPIES_REMEMBERED = 10_000;
 
 const URL_PREFIX: Record<RepoType, string> = { model: "", dataset: "datasets/", space: "spaces/" };
 /** Regular files fetched at once while a revision is imported. */
@@ -108,6 +116,11 @@ export function createMirrorService(deps: MirrorServiceDeps) {
   };
 
   const apiBase = (type: RepoType, id: string) => `/api/${type}s/${id}`;
+  /** Demo copies' keys that upstream lacked or refused, and until when that answer holds. */
+  const demoCopiesKept = new Map<number, number>();
+  const notDemoCopies = new Set<number>();
+  /** Ids whose demo copy gave way in this process: their catalogue record no longer keeps upstream out. */
+  const yielded = new Set<string>();
 
   /** Fetches one regular file at a commit and checks it is the blob upstream lists. */
   async function fetchRegular(type: RepoType, id: string, commitOid: string, entry: UpstreamTreeEntry) {
@@ -336,10 +349,46 @@ export function createMirrorService(deps: MirrorServiceDeps) {
   const mirror: RepoMirror = {
     async lookup(type: RepoType, id: string, _actor: RepoActor): Promise<RepoRecord | undefined> {
       if (policy.refusal(type, id) !== undefined) return undefined;
-      // A catalogue record (a model without files) is local: it wins over upstream's repository.
-      if (type === "model" && (await store.models.get(id))) return undefined;
+      // A catalogue record (a model without files) is local: it wins over upstream's repository; unless its demo
+      // copy gave way here (a materialization that failed after that is retried).
+      if (type === "model" && !yielded.has(id.toLowerCase()) && (await store.models.get(id)))
+        return undefined;
       if (offline) throw new MirrorOfflineError(`The ${type} ${id}`, "RepoNotFound");
       return once(`repo:${type}:${id.toLowerCase()}`, () => materialize(type, id));
+    },
+
+    async replaceDemoCopy(repo: RepoRecord): Promise<RepoRecord | undefined> {
+      if (offline || !deps.isUntouchedDemoCopy || notDemoCopies.has(repo.key)) return undefined;
+      if (policy.refusal("model", repo.id) !== undefined) return undefined;
+      if ((demoCopiesKept.get(repo.key) ?? 0) > now().getTime()) return undefined;
+      if (!(await deps.isUntouchedDemoCopy(repo.key))) {
+        if (notDemoCopies.size >= NOT_DEMO_COPIES_REMEMBERED) notDemoCopies.clear();
+        notDemoCopies.add(repo.key);
+        return undefined;
+      }
+      return once(`demo:${repo.key}`, async () => {
+        const keep = (reason: string) => {
+          demoCopiesKept.set(repo.key, now().getTime() + settings.revisionTtlMs);
+          logger.log("info", "mirror: a demo copy stays", { repo: repo.id, reason });
+          return undefined;
+        };
+        let info: UpstreamRepoInfo;
+        try {
+          info = await upstream.json<UpstreamRepoInfo>(apiBase("model", repo.id));
+        } catch (error) {
+          // Upstream without the model (or not showing it to this credential), or out of reach: the copy serves.
+          return keep(String(error));
+        }
+        if (!info.sha || !COMMIT_ID.test(info.sha)) return keep("upstream lists no commit");
+        if (info.id && info.id.toLowerCase() !== repo.id.toLowerCase())
+          return keep(`upstream names it ${info.id}`);
+        const refusal = policy.licenseRefusal(info.cardData);
+        if (refusal) return keep(refusal);
+        yielded.add(repo.id.toLowerCase());
+        await repos.evictDemoCopy(repo);
+        logger.log("info", "mirror: a demo copy gave way to upstream's model", { repo: repo.id });
+        return materialize("model", repo.id);
+      });
     },
 
     async ensureRevision(repo: RepoRecord, revision: string): Promise<RepoRecord | undefined> {

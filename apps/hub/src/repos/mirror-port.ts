@@ -26,6 +26,13 @@ export interface RepoMirror {
    */
   ensureRevision(repo: RepoRecord, revision: string): Promise<RepoRecord | undefined>;
   /**
+   * A demo copy of a catalogue model (untouched since the hub made it) gives way to the real model: when
+   * upstream has the model and the policy admits it, the copy's repository is removed and upstream's mirrored
+   * under the id, which is returned. Undefined (the copy stays) for any other repository, and when upstream
+   * does not have it, refuses it or cannot be reached; that answer is remembered for the revision TTL.
+   */
+  replaceDemoCopy?(repo: RepoRecord): Promise<RepoRecord | undefined>;
+  /**
    * Bytes `range` (inclusive) of an LFS file of a mirrored repository whose content this hub does not hold
    * yet: fetched from upstream on this first read (one transfer however many ask at once), streamed while it
    * is stored, verified against the declared sha256 (a cut or wrong transfer errors the stream short of its

@@ -4,7 +4,7 @@ import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { RepoAction, RepoActor } from "./repo-access.js";
 import type { RepoRecord, RepoType } from "./repo-records.js";
-import { findOrMirror, type RepoTargetDeps, TYPE_SEGMENTS } from "./repo-target.js";
+import { findOrMirror, type RepoTargetDeps, TYPE_SEGMENTS, withoutDemoCopy } from "./repo-target.js";
 import { splitRevision } from "./revision.js";
 
 /**
@@ -113,6 +113,8 @@ export function repoAssignment(
           ? undefined
           : await findOrMirror(deps, target.type, target.id, actor);
       if (!found) throw repoNotFound(actor, target.id);
+    } else if (action !== "write" && action !== "admin") {
+      found = await withoutDemoCopy(deps, found);
     }
     await deps.access.authorize(actor, action, found.repo);
     let repo = found.repo;

@@ -465,6 +465,18 @@ export function createRepoService({
       });
     },
 
+    /**
+     * Removes a demo copy's repository so that a mirror brings the real model under its id: the catalogue
+     * record (the `models` row and its provider mappings) stays, and the mirrored repository takes it over.
+     */
+    async evictDemoCopy(repo: RepoRecord): Promise<void> {
+      await store.writeTransaction(async (tx) => {
+        await tx.lock(repoLock(repo.key));
+        await emit(tx, repo, { scope: "repo", action: "delete" });
+        await tx.repos.delete(repo.key);
+      });
+    },
+
     async move(repo: RepoRecord, to: string): Promise<RepoRecord> {
       const target = parseRepoId(to);
       const moved = store.writeTransaction(async (tx) => {

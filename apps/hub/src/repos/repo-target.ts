@@ -39,10 +39,26 @@ export async function findOrMirror(
   actor: RepoActor,
 ): Promise<{ repo: RepoRecord; moved: boolean } | undefined> {
   const found = await deps.repos.find(type, id);
-  if (found || !deps.mirror) return found;
+  if (found) return withoutDemoCopy(deps, found);
+  if (!deps.mirror) return undefined;
   const mirrored = await deps.mirror.lookup(type, id, actor);
   // Upstream answered under another name (a renamed or legacy id): the asked id now leads there, as a move's.
   return mirrored ? { repo: mirrored, moved: mirrored.id.toLowerCase() !== id.toLowerCase() } : undefined;
+}
+
+/**
+ * A local repository found for a read, unless it is a demo copy of a catalogue model that yields to the real
+ * model upstream has: the mirror decides, and replaces it (docs/decisions/mirror.md).
+ */
+export async function withoutDemoCopy(
+  deps: RepoTargetDeps,
+  found: { repo: RepoRecord; moved: boolean },
+): Promise<{ repo: RepoRecord; moved: boolean }> {
+  if (found.moved || found.repo.type !== "model" || found.repo.mirrorOf || !deps.mirror?.replaceDemoCopy) {
+    return found;
+  }
+  const real = await deps.mirror.replaceDemoCopy(found.repo);
+  return real ? { repo: real, moved: false } : found;
 }
 
 /**
