@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebHarness, type WebHarness } from "./harness.js";
+import { SEED_ADMIN_TOKEN } from "./repo-seed.js";
 
 const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
@@ -8,7 +9,7 @@ let harness: WebHarness;
 let page: Page;
 
 beforeAll(async () => {
-  harness = await startWebHarness();
+  harness = await startWebHarness({ adminToken: SEED_ADMIN_TOKEN });
   page = await harness.newPage();
 });
 afterAll(() => harness?.close());
@@ -86,8 +87,16 @@ describe("from search to a library snippet", () => {
       .getByRole("link", { name: "transformers" })
       .click();
     await page.waitForURL(`**/${MODEL}/libraries/transformers`);
+    // A demo copy holds no weights: its Library tab says so instead of offering from_pretrained (issue 38).
+    await page.getByTestId("missing-weights").waitFor();
+    expect(await page.getByTestId("missing-weights").textContent()).toContain("holds no weight files");
+    expect(await page.getByTestId("library-snippet").count()).toBe(0);
+  });
 
-    const response = await fetch(`${harness.hub.url}/api/models/${MODEL}/library-snippets`);
+  it("copies the loading code the API gives for a model that holds weights", async () => {
+    const model = await seedModelWithWeights();
+    await page.goto(`/${model}/libraries/transformers`);
+    const response = await fetch(`${harness.hub.url}/api/models/${model}/library-snippets`);
     expect(response.ok).toBe(true);
     const body = (await response.json()) as unknown;
     const snippets = (Array.isArray(body) ? body : (body as { snippets: unknown[] }).snippets) as Array<{
@@ -113,3 +122,49 @@ describe("from search to a library snippet", () => {
     expect(copied).toBe(snippets[0]?.content);
   });
 });
+
+/** A user's transformers model with a (tiny) safetensors file, through the admin and commit APIs. */
+async function seedModelWithWeights(): Promise<string> {
+  const call = async (token: string, method: string, path: string, body: unknown, ndjson = false) => {
+    const response = await fetch(`${harness.hub.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": ndjson ? "application/x-ndjson" : "application/json",
+      },
+      body: ndjson
+        ? (body as unknown[]).map((line) => JSON.stringify(line)).join("\n")
+        : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  await call(SEED_ADMIN_TOKEN, "POST", "/api/admin/users", {
+    name: "grace",
+    password: "correct horse battery",
+  });
+  const { token } = (await call(SEED_ADMIN_TOKEN, "POST", "/api/admin/tokens", {
+    user: "grace",
+    name: "seed",
+    role: "write",
+  })) as { token: string };
+  const id = "grace/tiny-gpt2";
+  await call(token, "POST", "/api/repos/create", { type: "model", name: id });
+  const file = (path: string, text: string) => ({
+    key: "file",
+    value: { path, content: Buffer.from(text).toString("base64"), encoding: "base64" },
+  });
+  await call(
+    token,
+    "POST",
+    `/api/models/${id}/commit/main`,
+    [
+      { key: "header", value: { summary: "A tiny model" } },
+      file("README.md", "---\nlibrary_name: transformers\npipeline_tag: text-generation\n---\n# Tiny\n"),
+      file("config.json", '{"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"]}'),
+      file("model.safetensors", "not really weights, but a weight file all the same"),
+    ],
+    true,
+  );
+  return id;
+}

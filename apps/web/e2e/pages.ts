@@ -9,7 +9,9 @@ export const GGUF_MODEL = "bartowski/Llama-3.2-3B-Instruct-GGUF";
 export const PAGE_READY = {
   models: (page: Page) => page.locator("main ul a").first().waitFor(),
   modelCard: (page: Page) => page.getByRole("article", { name: "Model card" }).waitFor(),
-  library: (page: Page) => page.getByTestId("library-snippet").first().waitFor(),
+  /** The loading code, or (a demo copy) what is missing instead of it. */
+  library: (page: Page) =>
+    page.getByTestId("library-snippet").or(page.getByTestId("missing-weights")).first().waitFor(),
   localApps: (page: Page) => page.getByTestId("quant-select").waitFor(),
   inference: (page: Page) => page.getByTestId("inference-snippet").waitFor(),
   playground: (page: Page) => page.getByRole("textbox", { name: "Your message" }).waitFor(),

@@ -105,7 +105,8 @@ export const RepoHeader = memo(function RepoHeader(props: RepoHeaderProps) {
         {props.facts}
         {(
           [
-            ["Downloads", "downloads", props.downloads],
+            // Spaces are not downloaded, as on the public hub (which counts no space downloads).
+            ...(repo.type === "space" ? [] : ([["Downloads", "downloads", props.downloads]] as const)),
             // A model that is only a catalogue record has no repository to like.
             ...(props.hasCommits === false ? ([["Likes", "likes", props.likes]] as const) : []),
           ] as const

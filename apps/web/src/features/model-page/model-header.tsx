@@ -5,6 +5,7 @@ import { RepoHeader } from "../../components/repo/repo-header.js";
 import type { ModelInfo } from "../../lib/api/models.js";
 import { repoFilesInfoQuery } from "../../lib/api/repo-files.js";
 import { taskLabel } from "../../lib/task-labels.js";
+import { DemoCopyNote } from "./demo-copy-note.js";
 import { UseThisModelMenu } from "./use-this-model-menu.js";
 
 const MAX_TAGS = 12;
@@ -17,6 +18,12 @@ export const ModelHeader = memo(function ModelHeader({ model }: { model: ModelIn
   const mirror = useQuery({
     ...repoFilesInfoQuery(repo),
     select: (info) => info.mirror,
+    enabled: Boolean(model.sha),
+  }).data;
+  // A demo copy (issue 38): said so, with huggingface.co's figures labelled as that site's.
+  const demoCopy = useQuery({
+    ...repoFilesInfoQuery(repo),
+    select: (info) => info.demoCopy,
     enabled: Boolean(model.sha),
   }).data;
   const tags = model.tags.filter((tag) => tag !== model.pipeline_tag && tag !== model.library_name);
@@ -61,6 +68,7 @@ export const ModelHeader = memo(function ModelHeader({ model }: { model: ModelIn
         </>
       }
     >
+      {demoCopy ? <DemoCopyNote demoCopy={demoCopy} /> : null}
       {tags.length > 0 ? (
         <ul aria-label="Tags" className="flex flex-wrap gap-1.5">
           {tags.slice(0, MAX_TAGS).map((tag) => (

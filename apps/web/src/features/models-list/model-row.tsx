@@ -5,7 +5,9 @@ import { modelUrl } from "../../lib/model-url.js";
 import { taskLabel } from "../../lib/task-labels.js";
 
 export function ModelRow({ model }: { model: ModelSummary }) {
-  const updated = formatDate(model.lastModified ?? model.createdAt);
+  // Listings give `createdAt` (a demo copy's is its original's, or none): it is no "updated" date.
+  const updated = formatDate(model.lastModified);
+  const created = updated ? undefined : formatDate(model.createdAt);
   return (
     <Link
       to={modelUrl(model.id)}
@@ -16,6 +18,7 @@ export function ModelRow({ model }: { model: ModelSummary }) {
         {model.pipeline_tag ? <span>{taskLabel(model.pipeline_tag)}</span> : null}
         {model.library_name ? <span>{model.library_name}</span> : null}
         {updated ? <span>Updated {updated}</span> : null}
+        {created ? <span>Created {created}</span> : null}
         <span>
           <span aria-hidden="true">↓ </span>
           <span className="sr-only">Downloads: </span>

@@ -30,7 +30,8 @@ function useOwnerModels(owner: string) {
           likes: model.likes ?? 0,
           downloads: model.downloads ?? 0,
           createdAt: model.createdAt ?? "",
-          lastModified: model.lastModified ?? model.createdAt ?? "",
+          // A listing's `createdAt` is no "updated" date (a demo copy's is its original's creation, or none).
+          lastModified: model.lastModified ?? "",
           tags: model.pipeline_tag ? [model.pipeline_tag] : [],
         }),
       ),

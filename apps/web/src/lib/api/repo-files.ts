@@ -2,6 +2,7 @@ import type { ModelData } from "@modelhub/tasks";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { queryClient } from "../query-client.js";
 import { filePath, type RepoRef, repoApiUrl } from "../repo-ref.js";
+import type { DemoCopyInfo } from "./demo-copy.js";
 import { hubGet, hubSend } from "./hub-fetch.js";
 import { nextLinkFrom } from "./link-header.js";
 import type { RepoMirrorInfo } from "./repos.js";
@@ -36,10 +37,14 @@ export const repoFilesInfoQuery = (repo: RepoRef) => ({
   queryKey: ["repo-info-blobs", repo.type, repo.id],
   queryFn: async ({ signal }: { signal: AbortSignal }) =>
     (
-      await hubGet<ModelData & { private?: boolean; gated?: false | string; mirror?: RepoMirrorInfo }>(
-        `${repoApiUrl(repo)}?blobs=true`,
-        signal,
-      )
+      await hubGet<
+        ModelData & {
+          private?: boolean;
+          gated?: false | string;
+          mirror?: RepoMirrorInfo;
+          demoCopy?: DemoCopyInfo;
+        }
+      >(`${repoApiUrl(repo)}?blobs=true`, signal)
     ).data,
   staleTime: 30_000,
 });
