@@ -128,6 +128,9 @@ describe("writing a card over front matter (issue 38, item 3)", () => {
     const content = alice.getByLabel("Content");
     await expect.poll(() => content.inputValue()).toBe(FRONT_MATTER);
     await content.fill(`${FRONT_MATTER}# Gated\n\nA model behind a gate.\n`);
+    // The first press shows the diff (nothing replaced unseen), the second commits.
+    await alice.getByRole("button", { name: "Commit changes" }).click();
+    await alice.getByRole("region", { name: "Diff of README.md" }).getByText("+# Gated").waitFor();
     await alice.getByRole("button", { name: "Commit changes" }).click();
     await alice.waitForURL(`**/${GATED}/blob/main/README.md`);
     expect(await readme()).toBe(`${FRONT_MATTER}# Gated\n\nA model behind a gate.\n`);

@@ -43,7 +43,10 @@ describe("pull requests and settings", () => {
     await bob.getByLabel("Commit title").fill("Add a line");
     // Bob cannot write: the only choice is a pull request.
     await bob.getByText("your change opens a pull request").waitFor();
-    await bob.getByRole("button", { name: "Commit changes" }).click();
+    // The first press shows the diff of the change, the second opens the pull request.
+    await bob.getByRole("button", { name: "Open pull request" }).click();
+    await bob.getByRole("region", { name: "Diff of notes.md" }).getByText("+second line from bob").waitFor();
+    await bob.getByRole("button", { name: "Open pull request" }).click();
     await bob.waitForURL(/\/alice\/shared\/discussions\/\d+$/);
     await bob.getByRole("heading", { name: /Add a line/ }).waitFor();
     await bob.getByRole("region", { name: "Diff of notes.md" }).getByText("+second line from bob").waitFor();

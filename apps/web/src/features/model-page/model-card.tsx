@@ -44,12 +44,22 @@ export function RepoCard({
     );
   }
   return (
-    <article
-      aria-label={`${KIND[repo.type][0]?.toUpperCase()}${KIND[repo.type].slice(1)} card`}
-      className="rounded-lg border border-line bg-surface p-4 sm:p-6"
-    >
-      <Markdown source={cardText} wholeUrl={resolveUrl(repo, "main", "README.md")} />
-    </article>
+    <div className="flex min-w-0 flex-col gap-2">
+      {hasReadme(siblings) ? (
+        <Link
+          to={filesUrls.edit(repo, "main", "README.md")}
+          className="self-end text-sm text-accent underline"
+        >
+          Edit {KIND[repo.type]} card
+        </Link>
+      ) : null}
+      <article
+        aria-label={`${KIND[repo.type][0]?.toUpperCase()}${KIND[repo.type].slice(1)} card`}
+        className="rounded-lg border border-line bg-surface p-4 sm:p-6"
+      >
+        <Markdown source={cardText} wholeUrl={resolveUrl(repo, "main", "README.md")} />
+      </article>
+    </div>
   );
 }
 

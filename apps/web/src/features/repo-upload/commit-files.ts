@@ -19,6 +19,8 @@ export interface CommitRequest {
   files: PendingFile[];
   /** Paths to delete in the same commit. */
   deletions?: string[];
+  /** The commit the change was made against: the hub refuses the commit (409) if the branch moved since. */
+  parentCommit?: string;
   csrfToken: string;
 }
 
@@ -98,7 +100,14 @@ export async function commitFiles(
   }
 
   const lines: unknown[] = [
-    { key: "header", value: { summary: request.title, description: request.description } },
+    {
+      key: "header",
+      value: {
+        summary: request.title,
+        description: request.description,
+        ...(request.parentCommit ? { parentCommit: request.parentCommit } : {}),
+      },
+    },
   ];
   // One large file at a time: the disk and the connection are the limit, not the number of requests.
   for (const { path, file } of request.files) {

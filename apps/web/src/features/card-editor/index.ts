@@ -1,0 +1,2 @@
+export { CardFields } from "./card-fields.js";
+export { textFileDiff } from "./text-diff.js";
