@@ -62,6 +62,7 @@ describe("parseConfig", () => {
       blobDownload: "proxy",
       scanning: { policy: "warn", concurrency: 1 },
       webhookAllowPrivate: false,
+      orgProvidersAllowPrivate: false,
     });
   });
 
@@ -84,6 +85,14 @@ describe("parseConfig", () => {
     expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: "1" }, options).webhookAllowPrivate).toBe(true);
     expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: "false" }, options).webhookAllowPrivate).toBe(false);
     expect(() => parseConfig({ WEBHOOK_ALLOW_PRIVATE: "maybe" }, options)).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
+  });
+
+  it("reads ORG_PROVIDERS_ALLOW_PRIVATE as a yes or no, refusing anything else by name", () => {
+    expect(parseConfig({ ORG_PROVIDERS_ALLOW_PRIVATE: "yes" }, options).orgProvidersAllowPrivate).toBe(true);
+    expect(parseConfig({ ORG_PROVIDERS_ALLOW_PRIVATE: "0" }, options).orgProvidersAllowPrivate).toBe(false);
+    expect(() => parseConfig({ ORG_PROVIDERS_ALLOW_PRIVATE: "sometimes" }, options)).toThrow(
+      /ORG_PROVIDERS_ALLOW_PRIVATE/,
+    );
   });
 
   it("reads SCAN_POLICY and SCAN_CONCURRENCY, refusing anything else by name", () => {

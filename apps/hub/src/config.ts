@@ -58,6 +58,12 @@ export interface HubConfig extends BlobSettings {
    * the hub's own network). Off by default: a webhook is a request the hub makes for any user.
    */
   webhookAllowPrivate: boolean;
+  /**
+   * ORG_PROVIDERS_ALLOW_PRIVATE=1: organizations' own inference providers may be at loopback, link-local and
+   * private addresses (their servers on the hub's own network). Off by default: an organization's admin is
+   * not the site's (router/org-provider-target.ts).
+   */
+  orgProvidersAllowPrivate: boolean;
   /** RATE_LIMITS: "off" (default), "default" (the public hub's numbers) or JSON (limits/rate-limit-policy.ts). */
   rateLimits: RateLimitPolicy | undefined;
   /** AUDIT_RETENTION_DAYS: days audit log entries are kept (default 365). */
@@ -189,6 +195,18 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
   const cardImageOrigins = parseImageOrigins(env.CARD_IMAGE_ORIGINS, problems);
   const mirror = parseMirrorSettings(env, problems);
   const scanning = parseScanSettings(env, problems);
+  const orgProvidersAllowPrivate = ["1", "true", "yes"].includes(
+    (env.ORG_PROVIDERS_ALLOW_PRIVATE ?? "").toLowerCase(),
+  );
+  if (
+    env.ORG_PROVIDERS_ALLOW_PRIVATE &&
+    !orgProvidersAllowPrivate &&
+    !["0", "false", "no"].includes(env.ORG_PROVIDERS_ALLOW_PRIVATE.toLowerCase())
+  ) {
+    problems.push(
+      `ORG_PROVIDERS_ALLOW_PRIVATE must be 1 or 0 (true or false), got "${env.ORG_PROVIDERS_ALLOW_PRIVATE}".`,
+    );
+  }
   const webhookAllowPrivate = ["1", "true", "yes"].includes((env.WEBHOOK_ALLOW_PRIVATE ?? "").toLowerCase());
   if (
     env.WEBHOOK_ALLOW_PRIVATE &&
@@ -242,6 +260,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     mirror,
     scanning,
     webhookAllowPrivate,
+    orgProvidersAllowPrivate,
     rateLimits,
     auditRetentionDays,
     storageQuotas,

@@ -84,6 +84,7 @@ async function main(): Promise<void> {
     mirror: config.mirror,
     scanning: config.scanning,
     webhooks: { allowPrivate: config.webhookAllowPrivate },
+    orgProvidersAllowPrivate: config.orgProvidersAllowPrivate,
     rateLimits: config.rateLimits,
     auditRetentionDays: config.auditRetentionDays,
     storageQuotas: config.storageQuotas,

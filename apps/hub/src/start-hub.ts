@@ -5,6 +5,7 @@ import { getRequestListener } from "@hono/node-server";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import type { ProviderSim, SimModel } from "@modelhub/provider-sim";
 import type { OidcSettings } from "./accounts/oidc.js";
+import { orgNamesOf } from "./accounts/org-names.js";
 import { createApp } from "./app.js";
 import type { AuditService } from "./audit/audit-service.js";
 import { createActorResolver } from "./auth/actor-resolver.js";
@@ -33,6 +34,7 @@ import { seedRepositories } from "./repos/seed-repositories.js";
 import type { ForwardTimeouts } from "./router/forward.js";
 import type { LocalEngine, LocalEngineLimits } from "./router/local-engine.js";
 import { DEFAULT_LOCAL_MAX_MODEL_BYTES, startLocalProvider } from "./router/local-provider.js";
+import { orgProviderAgent } from "./router/org-provider-target.js";
 import { createSecretBox, loadSecretsKey, type SecretBox } from "./router/own-provider-secrets.js";
 import { createOwnProvidersRegistry } from "./router/own-providers-registry.js";
 import { createProviderAgent } from "./router/provider-agent.js";
@@ -115,6 +117,11 @@ export interface StartHubOptions {
   secretsKey?: string;
   /** How often the own providers' health is checked (router/own-providers-registry.ts); default 15 s. */
   ownProvidersHealthIntervalMs?: number;
+  /**
+   * ORG_PROVIDERS_ALLOW_PRIVATE=1: organizations' own providers may be at loopback, link-local and private
+   * addresses (router/org-provider-target.ts). Off by default: an organization's admin is not the site's.
+   */
+  orgProvidersAllowPrivate?: boolean;
   /**
    * LOCAL_PROVIDER=on: the built-in llama.cpp provider (router/local-engine.ts), off by default. `expose`
    * receives its engine (tests read its counters and hold its slots).
@@ -306,10 +313,14 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         logger,
       })
     : undefined;
+  // Organizations' providers connect through an agent that refuses private addresses, unless allowed.
+  const orgProvidersAgent = options.orgProvidersAllowPrivate ? providerAgent : orgProviderAgent();
   const ownRegistry = createOwnProvidersRegistry({
     db: store.db,
     secrets: ownSecrets,
     dispatcher: providerAgent,
+    orgDispatcher: orgProvidersAgent,
+    orgNames: orgNamesOf(store.accounts),
     logger,
     local: localProvider && (() => localProvider.registryEntry),
   });
@@ -428,6 +439,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
       timeouts: options.routerTimeouts,
       forwardSimHeaders: options.forwardSimHeaders,
       ownProviders: { registry: ownRegistry, secrets: ownSecrets },
+      orgProvidersAllowPrivate: options.orgProvidersAllowPrivate,
       localProvider: options.localProvider && {
         maxModelBytes: options.localProvider.maxModelBytes ?? DEFAULT_LOCAL_MAX_MODEL_BYTES,
       },
@@ -483,6 +495,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
           store.close(),
           sim?.close(),
           providerAgent.close(),
+          orgProvidersAgent === providerAgent ? undefined : orgProvidersAgent.close(),
           upstreamClient?.close(),
         ]).then(([stored, simulated, agent]) => {
           for (const [what, outcome] of [

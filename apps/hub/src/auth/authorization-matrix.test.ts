@@ -18,6 +18,7 @@ import { CATALOGUE_ROWS } from "./__fixtures__/matrix/catalogue-rows.js";
 import { COLLECTION_ROWS, seedCollections } from "./__fixtures__/matrix/collection-rows.js";
 import { ENGAGEMENT_ROWS } from "./__fixtures__/matrix/engagement-rows.js";
 import { fixture, PRIVATE, seedMatrix } from "./__fixtures__/matrix/fixture.js";
+import { ORG_PROVIDER_ROWS } from "./__fixtures__/matrix/org-provider-rows.js";
 import { OWN_PROVIDER_ROWS } from "./__fixtures__/matrix/own-provider-rows.js";
 import { QUOTA_ROWS } from "./__fixtures__/matrix/quota-rows.js";
 import { REPO_ROWS, XET_CAS_ROWS } from "./__fixtures__/matrix/repo-rows.js";
@@ -34,6 +35,7 @@ const TABLE: Row[] = [
   ...ENGAGEMENT_ROWS,
   ...XET_CAS_ROWS,
   ...OWN_PROVIDER_ROWS,
+  ...ORG_PROVIDER_ROWS,
   ...VIEWER_ROWS,
   ...COLLECTION_ROWS,
   ...WEBHOOK_ROWS,
@@ -53,6 +55,8 @@ beforeAll(async () => {
     catalogueDir: FIXTURE_CATALOGUE_DIR,
     // Configured but unreachable: the single sign-on routes exist and fail closed.
     oidc: { issuer: "http://127.0.0.1:9", clientId: "matrix", clientSecret: "matrix-secret" },
+    // Organizations' providers on loopback (refused by default): their rows point at a closed port.
+    orgProvidersAllowPrivate: true,
   });
   await seedMatrix(hub);
   await seedCollections(hub.url);

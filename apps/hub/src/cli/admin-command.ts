@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { getGlobalDispatcher } from "undici";
 import { accountsService } from "../accounts/accounts-service.js";
+import { orgNamesOf } from "../accounts/org-names.js";
 import { REPO_TYPES, type RepoType } from "../accounts/types.js";
 import { adminOperations } from "../admin/admin-operations.js";
 import { createAuditRecorder } from "../audit/audit-service.js";
@@ -14,6 +15,8 @@ import { repoUrl } from "../repos/read-routes.js";
 import { createRepoService } from "../repos/repo-service.js";
 import { DEFAULT_LOCAL_MAX_MODEL_BYTES } from "../router/local-provider.js";
 import { localProviderService } from "../router/local-provider-service.js";
+import { orgOwnProvidersService } from "../router/org-own-providers-service.js";
+import { orgProviderAgent } from "../router/org-provider-target.js";
 import { noSecretBox, type SecretBox } from "../router/own-provider-secrets.js";
 import { createOwnProvidersRegistry } from "../router/own-providers-registry.js";
 import { ownProvidersService } from "../router/own-providers-service.js";
@@ -62,6 +65,9 @@ Own inference providers (OpenAI-compatible servers behind /v1; apps/hub/README.m
   providers:price <provider> --model <owner/name> [--input-price <USD per 1M>] [--output-price <USD per 1M>]
       [--context-length <tokens>]                what /v1/models tells of a hosted or own provider's offer
   providers:unprice <provider> --model <owner/name>
+  org-providers:list <org>                     an organization's own providers (its admins manage them
+                                               through /api/organizations/<org>/providers), health checked now
+  org-providers:remove <org> <name>            remove one (e.g. a server the site will not call)
 
 Built-in llama.cpp provider (LOCAL_PROVIDER=on; docs/decisions/local-provider.md)
   local:enable <owner/name> --quant <Q4_K_M|F16|...>
@@ -213,6 +219,10 @@ export async function runAdminCommand(
 
   if (command?.startsWith("providers:")) {
     return json(await runOwnProviderCommand(command, positionals, values, store, io));
+  }
+
+  if (command === "org-providers:list" || command === "org-providers:remove") {
+    return json(await runOrgProviderCommand(command, positionals, store, io));
   }
 
   if (command?.startsWith("local:")) {
@@ -405,6 +415,49 @@ export async function runAdminCommand(
         `${command ? `Unknown command "${command}".` : "No command given."}\n\n${ADMIN_USAGE}`,
       );
   }
+}
+
+/** `org-providers:list|remove`: organizations' own providers, through the service their admins' API uses. */
+async function runOrgProviderCommand(
+  command: "org-providers:list" | "org-providers:remove",
+  positionals: string[],
+  store: Store,
+  io: AdminIo,
+): Promise<unknown> {
+  const secrets = io.ownProviderSecrets ?? noSecretBox;
+  const registry = createOwnProvidersRegistry({
+    db: store.db,
+    secrets,
+    dispatcher: getGlobalDispatcher(),
+    // Checked as the hub calls them: a private address only when the site allows it (the same variable).
+    orgDispatcher: /^(1|true|yes)$/i.test(process.env.ORG_PROVIDERS_ALLOW_PRIVATE ?? "")
+      ? undefined
+      : orgProviderAgent(),
+    orgNames: orgNamesOf(store.accounts),
+    logger: silentLogger,
+  });
+  const catalogue = catalogueService(store, { knownProviders: [] });
+  const providers = orgOwnProvidersService({
+    db: store.db,
+    secrets,
+    async findOrg(name) {
+      const found = await store.accounts.namespace(name);
+      return found?.kind === "org" ? { id: found.id, name: found.name } : undefined;
+    },
+    findVisibleModel: (id) => catalogue.find(id),
+    checkTarget: async () => {
+      throw new InvalidInputError("Organizations' providers are added by their admins, through the API.");
+    },
+    health: (id) => registry.health(id),
+  });
+  const org = positional(positionals, 0, "org");
+  if (command === "org-providers:list") {
+    await registry.checkAll();
+    return providers.list(org);
+  }
+  const name = positional(positionals, 1, "name");
+  await providers.delete(org, name);
+  return { org, name, deleted: true };
 }
 
 /** The `providers:*` commands: own inference providers, through the service the admin API uses. */

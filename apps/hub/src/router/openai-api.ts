@@ -12,7 +12,12 @@ import { compactModelSpan, MODEL_KEYS } from "./call-model.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { type CatalogueReads, createModelRoutes, type ModelRoute } from "./model-routing.js";
-import type { OwnProvider, OwnProvidersRegistry, OwnProvidersSnapshot } from "./own-providers-registry.js";
+import {
+  type OwnProvider,
+  type OwnProvidersRegistry,
+  type OwnProvidersSnapshot,
+  visibleSnapshot,
+} from "./own-providers-registry.js";
 import type { OwnModelKind } from "./own-providers-table.js";
 import { callProvider, type ProviderAnswer, RetrySafeFailure } from "./provider-call.js";
 import type { ProviderStats } from "./provider-stats.js";
@@ -339,7 +344,16 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     };
   }
 
-  async function listModels(): Promise<{ object: "list"; data: { id: string }[] }> {
+  /** The own providers a caller may see and use: the site's, and those of the caller's organizations. */
+  async function ownProvidersOf(caller: RouterCaller | undefined): Promise<OwnProvidersSnapshot | undefined> {
+    const all = await deps.ownProviders?.snapshot();
+    if (!all?.hasOrgProviders) return all;
+    return visibleSnapshot(all, caller ? await caller.providerOrgs() : new Set());
+  }
+
+  async function listModels(
+    caller: RouterCaller | undefined,
+  ): Promise<{ object: "list"; data: { id: string }[] }> {
     const data = [];
     const served = new Map<string, { provider: string; status: string; providerId: string }[]>();
     for (const [modelId, mappings] of await deps.catalogue.mappingsForTask("conversational")) {
@@ -355,7 +369,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       );
     }
     const registry = deps.ownProviders;
-    const own = await registry?.snapshot();
+    const own = await ownProvidersOf(caller);
     if (registry && own) {
       // Own providers that are up come first, as the router tries them.
       for (const [modelId, list] of own.modelsServed("chat")) {
@@ -421,7 +435,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     body: Record<string, unknown>,
     raw: Uint8Array,
   ): Promise<ProviderAnswer> {
-    const own = await deps.ownProviders?.snapshot();
+    const own = await ownProvidersOf(caller);
     const ref = parseModelRef(body.model, (name) => own?.providers.has(name) === true);
     const route = await modelRoute(ref.model);
     if (!route) throw new NotFoundError(`Model ${ref.model} does not exist on this hub.`);
@@ -440,7 +454,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       const next = candidates[index + 1];
       const started = performance.now();
       const answer = await callProvider({
-        dispatcher: deps.dispatcher,
+        dispatcher: candidate.own?.dispatcher ?? deps.dispatcher,
         upstream,
         rewrites: deps.rewritesOf(upstream),
         method: "POST",
@@ -461,7 +475,8 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
               requestId,
               tokenId: caller.tokenId,
               userId: caller.userId,
-              billToId: caller.billToId,
+              // An organization's provider serves its members at its cost: the call is counted under it.
+              billToId: candidate.own?.orgId ?? caller.billToId,
               provider: candidate.provider,
               model: model.id,
               target: upstream.target,
@@ -494,12 +509,13 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
    * wrong one here rather than on their first completion; a valid one that may not run inference still sees
    * the list, as the hub's other public routes treat it.
    */
-  async function checkCredential(authorization: string | undefined): Promise<void> {
-    if (authorization === undefined) return;
+  async function checkCredential(authorization: string | undefined): Promise<RouterCaller | undefined> {
+    if (authorization === undefined) return undefined;
     try {
-      await deps.verifyCaller(authorization, undefined);
+      return await deps.verifyCaller(authorization, undefined);
     } catch (error) {
       if ((error as Partial<HubError>).status !== 403) throw error;
+      return undefined;
     }
   }
 
@@ -509,22 +525,23 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
 
     /** `GET /v1/models`; GET answers vary with `Origin` (CORS headers or none) for shared caches. */
     async models(c: Context<HubEnv>): Promise<Response> {
-      await checkCredential(c.req.header("authorization"));
-      return c.json(await listModels(), 200, { Vary: "Origin" });
+      const caller = await checkCredential(c.req.header("authorization"));
+      // Organizations' providers are listed to their members: the answer depends on the credential.
+      return c.json(await listModels(caller), 200, { Vary: "Origin, Authorization" });
     },
 
     /** `GET /v1/models/{id}`: clients send the id as is (`owner/name`) or with its slash encoded. */
     async model(c: Context<HubEnv>): Promise<Response> {
-      await checkCredential(c.req.header("authorization"));
+      const caller = await checkCredential(c.req.header("authorization"));
       const path = requestTarget(c).split("?")[0]!;
       const id = modelIdOfPath(path.slice(path.indexOf(MODELS_PATH) + MODELS_PATH.length));
-      const model = (await listModels()).data.find((served) => served.id === id);
+      const model = (await listModels(caller)).data.find((served) => served.id === id);
       if (!model) {
         throw new NotFoundError(
           `Model ${id} is not served by this router: GET /v1/models lists those that are.`,
         );
       }
-      return c.json(model, 200, { Vary: "Origin" });
+      return c.json(model, 200, { Vary: "Origin, Authorization" });
     },
   };
 }

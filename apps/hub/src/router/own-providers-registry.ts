@@ -2,6 +2,8 @@ import type { Dispatcher } from "undici";
 import type { Logger } from "../logger.js";
 import type { Queryable } from "../store/database.js";
 import { createLocalProviderTable } from "./local-provider-table.js";
+import { orgProviderId, orgProviderSealName } from "./org-own-providers-service.js";
+import { createOrgOwnProvidersTable } from "./org-own-providers-table.js";
 import type { SecretBox } from "./own-provider-secrets.js";
 import type { OwnProviderHealth } from "./own-providers-service.js";
 import { createOwnProvidersTable, type OwnModelKind, type OwnProviderRow } from "./own-providers-table.js";
@@ -17,10 +19,15 @@ const HEALTH_TIMEOUT_MS = 5_000;
 
 /** An own provider as the router calls it. */
 export interface OwnProvider {
+  /** A site provider's name, or an organization's provider's `org/name`. */
   name: string;
   upstream: Upstream;
   timeouts: { headersMs: number; idleMs: number };
   hostedFailover: boolean;
+  /** The organization whose members alone may use it; null for the site's (everyone's). */
+  orgId: number | null;
+  /** The connections its calls take (an organization's are checked against private addresses). */
+  dispatcher: Dispatcher;
 }
 
 /** The own providers and what each serves, as read at one moment. */
@@ -32,12 +39,21 @@ export interface OwnProvidersSnapshot {
   modelsServed(kind: OwnModelKind): Map<string, { provider: OwnProvider; servedName: string }[]>;
   /** The configured offer (prices, context length) of a provider, hosted or own, for a hub model. */
   offerOf(provider: string, modelId: string): RouterOffer | undefined;
+  /** Whether any organization has a provider: when none, callers' organizations need not be read. */
+  hasOrgProviders: boolean;
 }
 
 export interface OwnProvidersRegistryDeps {
   db: Queryable;
   secrets: () => SecretBox;
   dispatcher: Dispatcher;
+  /**
+   * The connections of organizations' providers (and their health checks): addresses an organization's
+   * admin may not reach through the hub refused at every connection. The router's own by default.
+   */
+  orgDispatcher?: Dispatcher;
+  /** The names of organizations (by id): their providers are named `org/name`. */
+  orgNames?(ids: readonly number[]): Promise<ReadonlyMap<number, string>>;
   logger: Logger;
   /** Where `apiKeyEnv` variables are read (process.env by default). */
   env?: Readonly<Record<string, string | undefined>>;
@@ -67,6 +83,10 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   const table = createOwnProvidersTable(deps.db);
   const offersTable = createRouterOffersTable(deps.db);
   const localTable = createLocalProviderTable(deps.db);
+  const orgTable = createOrgOwnProvidersTable(deps.db);
+  const orgDispatcher = deps.orgDispatcher ?? deps.dispatcher;
+  /** Each provider's health path, as last read (the periodic check goes through them). */
+  let healthPaths = new Map<string, string>();
   let localUpstream: Upstream | undefined;
   const now = deps.now ?? (() => performance.now());
   const env = deps.env ?? process.env;
@@ -78,55 +98,105 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   let timer: NodeJS.Timeout | undefined;
   let checking: Promise<void> | undefined;
 
-  function upstreamOf(row: OwnProviderRow): Upstream | undefined {
-    const known = upstreams.get(row.name);
+  /** `name`: the router's name; `sealedAs`: what the key was sealed for (own-provider-secrets.ts). */
+  function upstreamOf(
+    name: string,
+    sealedAs: string,
+    row: Pick<OwnProviderRow, "apiKeySealed" | "apiKeyEnv" | "baseUrl" | "updatedAt">,
+  ): Upstream | undefined {
+    const known = upstreams.get(name);
     if (known?.updatedAt === row.updatedAt) return known.upstream;
     let secret = "";
     try {
-      if (row.apiKeySealed !== null) secret = deps.secrets().open(row.name, row.apiKeySealed);
+      if (row.apiKeySealed !== null) secret = deps.secrets().open(sealedAs, row.apiKeySealed);
       else if (row.apiKeyEnv !== null) secret = env[row.apiKeyEnv] ?? "";
     } catch (error) {
       // Logged by name only: the error says what to do, and holds nothing of the key.
-      deps.logger.log("error", "own provider key unusable", { provider: row.name, error: String(error) });
-      upstreams.set(row.name, { updatedAt: row.updatedAt, upstream: undefined });
+      deps.logger.log("error", "own provider key unusable", { provider: name, error: String(error) });
+      upstreams.set(name, { updatedAt: row.updatedAt, upstream: undefined });
       return undefined;
     }
     const upstream: Upstream = {
-      provider: row.name,
+      provider: name,
       baseUrl: row.baseUrl,
       authHeader: { name: "Authorization", value: secret === "" ? "" : `Bearer ${secret}` },
       target: "own",
       secret,
     };
-    upstreams.set(row.name, { updatedAt: row.updatedAt, upstream });
+    upstreams.set(name, { updatedAt: row.updatedAt, upstream });
     return upstream;
   }
 
   async function load(): Promise<OwnProvidersSnapshot> {
     const local = deps.local?.();
-    const [rows, models, offerRows, localRows] = await Promise.all([
+    const [rows, models, offerRows, localRows, orgRows, orgModels] = await Promise.all([
       table.list(),
       table.models(),
       offersTable.list(),
       local ? localTable.list() : [],
+      orgTable.listAll(),
+      orgTable.modelsAll(),
     ]);
     const offers = new Map(offerRows.map((offer) => [`${offer.provider}\0${offer.modelId}`, offer]));
     const providers = new Map<string, OwnProvider>();
+    const paths = new Map<string, string>();
+    const add = (provider: OwnProvider, healthPath: string, changed: boolean) => {
+      providers.set(provider.name, provider);
+      paths.set(provider.name, healthPath);
+      // A provider added or changed (here, by the admin CLI or another replica) is checked at once rather
+      // than at the next period, when this process checks health at all.
+      if (changed && timer) void checkOne(provider, healthPath);
+    };
     for (const row of rows) {
       const changed = upstreams.get(row.name)?.updatedAt !== row.updatedAt;
-      const upstream = upstreamOf(row);
+      const upstream = upstreamOf(row.name, row.name, row);
       if (!upstream) continue;
       const provider: OwnProvider = {
         name: row.name,
         upstream,
         timeouts: { headersMs: row.headersTimeoutMs, idleMs: row.idleTimeoutMs },
         hostedFailover: row.hostedFailover,
+        orgId: null,
+        dispatcher: deps.dispatcher,
       };
-      providers.set(row.name, provider);
-      // A provider added or changed (here, by the admin CLI or another replica) is checked at once rather
-      // than at the next period, when this process checks health at all.
-      if (changed && timer) void checkOne(provider, row.healthPath);
+      add(provider, row.healthPath, changed);
     }
+    // Organizations' providers, named `org/name` (a slash no site provider's name has: no clash).
+    const orgNames =
+      orgRows.length > 0 && deps.orgNames
+        ? await deps.orgNames([...new Set(orgRows.map((row) => row.orgId))])
+        : new Map<number, string>();
+    for (const row of orgRows) {
+      const orgName = orgNames.get(row.orgId);
+      if (orgName === undefined) continue;
+      const name = orgProviderId(orgName, row.name);
+      const changed = upstreams.get(name)?.updatedAt !== row.updatedAt;
+      const upstream = upstreamOf(name, orgProviderSealName(row.orgId, row.name), {
+        ...row,
+        apiKeyEnv: null,
+      });
+      if (!upstream) continue;
+      const provider: OwnProvider = {
+        name,
+        upstream,
+        timeouts: { headersMs: row.headersTimeoutMs, idleMs: row.idleTimeoutMs },
+        hostedFailover: row.hostedFailover,
+        orgId: row.orgId,
+        dispatcher: orgDispatcher,
+      };
+      add(provider, row.healthPath, changed);
+    }
+    for (const model of orgModels) {
+      const orgName = orgNames.get(model.orgId);
+      if (orgName === undefined) continue;
+      models.push({
+        provider: orgProviderId(orgName, model.provider),
+        modelId: model.modelId,
+        kind: model.kind,
+        servedName: model.servedName,
+      });
+    }
+    healthPaths = paths;
     if (local && !providers.has(local.name)) {
       // One Upstream object for the server's life (its key scrubber is compiled once per object).
       if (localUpstream?.baseUrl !== local.baseUrl) {
@@ -144,6 +214,8 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
         // Loading a model and waiting in the queue come before the headers.
         timeouts: { headersMs: 300_000, idleMs: 60_000 },
         hostedFailover: true,
+        orgId: null,
+        dispatcher: deps.dispatcher,
       });
       for (const row of localRows) {
         models.push({
@@ -165,9 +237,9 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
       list.push({ provider, servedName: model.servedName });
       served.set(model.modelId, list);
     }
-    // Each model's providers in the order they were added (rows come ordered by creation).
-    const order = new Map(rows.map((row, index) => [row.name, index]));
-    if (local) order.set(local.name, order.get(local.name) ?? rows.length);
+    // Each model's providers in the order they were added (rows come ordered by creation): the site's first,
+    // then organizations'.
+    const order = new Map([...providers.keys()].map((name, index) => [name, index]));
     for (const served of byKind.values()) {
       for (const list of served.values()) {
         list.sort((a, b) => order.get(a.provider.name)! - order.get(b.provider.name)!);
@@ -178,7 +250,12 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
       servedBy: (modelId, kind) => byKind.get(kind)?.get(modelId) ?? [],
       modelsServed: (kind) => byKind.get(kind) ?? new Map(),
       offerOf: (provider, modelId) => offers.get(`${provider}\0${modelId}`),
+      hasOrgProviders: orgRows.length > 0,
     };
+  }
+
+  function invalidate(): void {
+    cached = undefined;
   }
 
   async function snapshot(): Promise<OwnProvidersSnapshot> {
@@ -204,7 +281,7 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
     const url = new URL(path, provider.upstream.baseUrl);
     const timeout = Math.min(HEALTH_TIMEOUT_MS, provider.timeouts.headersMs);
     try {
-      const answer = await deps.dispatcher.request({
+      const answer = await provider.dispatcher.request({
         origin: url.origin,
         path: url.pathname,
         method: "GET",
@@ -227,12 +304,13 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   function checkAll(): Promise<void> {
     checking ??= (async () => {
       try {
-        const rows = await table.list();
+        // Read afresh: a provider just added is checked too.
+        invalidate();
         const { providers } = await snapshot();
         await Promise.all(
-          rows.map((row) => {
-            const provider = providers.get(row.name);
-            return provider ? checkOne(provider, row.healthPath) : undefined;
+          [...providers.values()].map((provider) => {
+            const path = healthPaths.get(provider.name);
+            return path === undefined ? undefined : checkOne(provider, path);
           }),
         );
       } catch (error) {
@@ -247,9 +325,7 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   return {
     snapshot,
     /** Read the tables again on the next call (after a change made in this process). */
-    invalidate(): void {
-      cached = undefined;
-    },
+    invalidate,
     /** This process's latest view of a provider's health. */
     health(name: string): OwnProviderHealth {
       return health.get(name) ?? { status: "unknown", checkedAt: null, error: null };
@@ -280,3 +356,32 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
 }
 
 export type OwnProvidersRegistry = ReturnType<typeof createOwnProvidersRegistry>;
+
+/**
+ * The snapshot as one caller sees it: the site's providers and those of the organizations given; every
+ * other organization's provider is left out, so that nothing the router answers (errors, `/v1/models`,
+ * a named provider) tells it exists.
+ */
+export function visibleSnapshot(
+  snapshot: OwnProvidersSnapshot,
+  orgs: ReadonlySet<number>,
+): OwnProvidersSnapshot {
+  if (!snapshot.hasOrgProviders) return snapshot;
+  const visible = (provider: OwnProvider) => provider.orgId === null || orgs.has(provider.orgId);
+  const providers = new Map([...snapshot.providers].filter(([, provider]) => visible(provider)));
+  return {
+    providers,
+    servedBy: (modelId, kind) => snapshot.servedBy(modelId, kind).filter((entry) => visible(entry.provider)),
+    modelsServed(kind) {
+      const served = new Map<string, { provider: OwnProvider; servedName: string }[]>();
+      for (const [modelId, list] of snapshot.modelsServed(kind)) {
+        const shown = list.filter((entry) => visible(entry.provider));
+        if (shown.length > 0) served.set(modelId, shown);
+      }
+      return served;
+    },
+    offerOf: (provider, modelId) =>
+      providers.has(provider) ? snapshot.offerOf(provider, modelId) : undefined,
+    hasOrgProviders: false,
+  };
+}

@@ -1,6 +1,16 @@
 import { isInferenceProvider } from "@modelhub/inference";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { Queryable } from "../store/database.js";
+import {
+  checkApiKey,
+  checkBaseUrl,
+  checkHealthPath,
+  checkKind,
+  checkModelId,
+  checkName,
+  checkServedName,
+  checkTimeout,
+} from "./own-provider-checks.js";
 import { maskedKey, type SecretBox } from "./own-provider-secrets.js";
 import {
   createOwnProvidersTable,
@@ -51,14 +61,8 @@ export interface OwnProviderHealth {
   error: string | null;
 }
 
-const NAME = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
-/** Names `model` suffixes already mean. */
-const RESERVED_NAMES = new Set(["auto", "fastest", "cheapest", "preferred"]);
 /** Only variables made for this: a site administrator must not send the hub's own secrets to a server. */
 const KEY_ENV = /^OWN_PROVIDER_KEY_[A-Z0-9_]{1,64}$/;
-const MODEL_ID = /^[\w.-]+\/[\w.-]+$/;
-const KINDS: readonly OwnModelKind[] = ["chat", "embeddings"];
-const MAX_TIMEOUT_MS = 600_000;
 export const DEFAULT_OWN_TIMEOUTS = { headersMs: 60_000, idleMs: 60_000 };
 
 export interface OwnProvidersServiceDeps {
@@ -133,9 +137,7 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
           "Give the key (apiKey) or the variable holding it (apiKeyEnv), not both.",
         );
       }
-      if (input.apiKey !== undefined && !/^[\x21-\x7e]{1,4096}$/.test(input.apiKey)) {
-        throw new InvalidInputError("apiKey must be 1-4096 printable ASCII characters without spaces.");
-      }
+      if (input.apiKey !== undefined) checkApiKey(input.apiKey);
       if (input.apiKeyEnv !== undefined && !KEY_ENV.test(input.apiKeyEnv)) {
         throw new InvalidInputError(
           "apiKeyEnv must name a variable OWN_PROVIDER_KEY_<NAME> (capitals, digits, _): the hub reads no other.",
@@ -188,18 +190,10 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
     ): Promise<OwnProviderView> {
       await existing(name);
       const kind = checkKind(input.kind ?? "chat");
-      if (!MODEL_ID.test(input.model)) {
-        throw new InvalidInputError(
-          `"model" must be a hub model id "owner/name"; got "${input.model.slice(0, 100)}".`,
-        );
-      }
+      checkModelId(input.model);
       const model = await deps.findModel(input.model);
       if (!model) throw new NotFoundError(`Model ${input.model} does not exist on this hub.`);
-      if (!/^[\x21-\x7e]{1,300}$/.test(input.servedName)) {
-        throw new InvalidInputError(
-          "servedName must be the server's model name: 1-300 printable characters, no spaces.",
-        );
-      }
+      checkServedName(input.servedName);
       await table.putModel({ provider: name, modelId: model.id, kind, servedName: input.servedName });
       deps.onChanged?.();
       return viewOf(name);
@@ -271,57 +265,3 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
 }
 
 export type OwnProvidersService = ReturnType<typeof ownProvidersService>;
-
-function checkName(name: string): void {
-  if (!NAME.test(name)) {
-    throw new InvalidInputError(
-      `A provider name is 1-40 lower-case letters, digits and dashes (not first or last); got "${name.slice(0, 60)}".`,
-    );
-  }
-  if (RESERVED_NAMES.has(name) || isInferenceProvider(name)) {
-    throw new InvalidInputError(
-      `"${name}" already means something in "model" (a hosted provider or a policy): choose another name.`,
-    );
-  }
-}
-
-function checkBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new InvalidInputError(`baseUrl must be an http(s) URL such as http://gpu-1:8000/v1.`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new InvalidInputError("baseUrl must be an http:// or https:// URL.");
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new InvalidInputError("baseUrl takes no credentials, query or fragment: give the key as apiKey.");
-  }
-  return url.href.replace(/\/+$/, "");
-}
-
-function checkHealthPath(path: string): string {
-  if (!/^\/[\w\-./~%]{0,200}$/.test(path) || path.includes("..")) {
-    throw new InvalidInputError(
-      `healthPath must be a path on the server such as /health; got "${path.slice(0, 100)}".`,
-    );
-  }
-  return path;
-}
-
-function checkTimeout(ms: number, name: string): number {
-  if (!Number.isInteger(ms) || ms < 100 || ms > MAX_TIMEOUT_MS) {
-    throw new InvalidInputError(
-      `${name} must be a whole number of milliseconds from 100 to ${MAX_TIMEOUT_MS}.`,
-    );
-  }
-  return ms;
-}
-
-function checkKind(kind: string): OwnModelKind {
-  if (!KINDS.includes(kind as OwnModelKind)) {
-    throw new InvalidInputError(`kind must be one of ${KINDS.join(", ")}; got "${kind.slice(0, 20)}".`);
-  }
-  return kind as OwnModelKind;
-}

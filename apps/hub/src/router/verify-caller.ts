@@ -31,6 +31,12 @@ export interface RouterCaller {
    * run inference needs no permission to read the model's files for it.
    */
   mayUse(model: Pick<StoredModel, "id" | "private" | "gated">, asNamed: string): Promise<void>;
+  /**
+   * The organizations whose own providers this call may use: the one billed (`X-HF-Bill-To`), else each one
+   * the user belongs to and the credential may run inference for. Asked only when some organization has a
+   * provider; worked out once per call.
+   */
+  providerOrgs(): Promise<ReadonlySet<number>>;
 }
 
 /** The cookie and CSRF header of a router call, for `VerifyCaller` when it has no Authorization header. */
@@ -85,6 +91,7 @@ export function userTokenVerifier(
     const namespace = billTo?.trim() || actor.user.name;
     await authorizer.authorize(actor, "inference", { kind: "namespace", name: namespace });
     const org = actor.memberships.find((m) => m.org.name.toLowerCase() === namespace.toLowerCase())?.org;
+    let providerOrgs: Promise<ReadonlySet<number>> | undefined;
     return {
       tokenId:
         actor.credential.kind === "token"
@@ -99,6 +106,20 @@ export function userTokenVerifier(
           throw new NotFoundError(`Model ${asNamed} does not exist on this hub.`);
         }
         await authorizer.authorize(actor, "inference", resource);
+      },
+      providerOrgs() {
+        providerOrgs ??= (async () => {
+          // Billed to an organization: its providers alone (a call billed to one is not run on another's).
+          if (org) return new Set([org.id]);
+          const usable = new Set<number>();
+          for (const { org: member } of actor.memberships) {
+            if (await authorizer.can(actor, "inference", { kind: "namespace", name: member.name })) {
+              usable.add(member.id);
+            }
+          }
+          return usable;
+        })();
+        return providerOrgs;
       },
     };
   };

@@ -5,8 +5,10 @@ import { seedAccounts } from "../__fixtures__/accounts.js";
 import { FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
 import { makeTempDir } from "../__fixtures__/temp-dir.js";
 import { ownPostgresUrl } from "../__fixtures__/test-store.js";
+import { ANONYMOUS } from "../auth/actor.js";
 import { runAdminCommand } from "../cli/admin-command.js";
 import { createLocalProviderTable } from "../router/local-provider-table.js";
+import { orgOwnProvidersService } from "../router/org-own-providers-service.js";
 import { noSecretBox } from "../router/own-provider-secrets.js";
 import { ownProvidersService } from "../router/own-providers-service.js";
 import { type RunningHub, startHub } from "../start-hub.js";
@@ -234,6 +236,16 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     outputPrice: 0.6,
     contextLength: 8192,
   });
+  // An organization's own provider (no key: nothing sealed) and a model it serves (migration 43).
+  const orgProviders = orgOwnProvidersService({
+    db: store.db,
+    secrets: noSecretBox,
+    findOrg: async (name) => (name === "acme" ? { id: acme.id, name: acme.name } : undefined),
+    findVisibleModel: async (id) => ({ id }),
+    checkTarget: async () => {},
+  });
+  await orgProviders.put("acme", "gpu-2", { baseUrl: "http://gpu-2:8000/v1" }, "ada");
+  await orgProviders.putModel("acme", "gpu-2", { model: "acme/copied", servedName: "copied" }, ANONYMOUS);
   // A model the built-in llama.cpp provider runs (migration 38).
   await createLocalProviderTable(store.db).put({
     modelId: "ada/copied",

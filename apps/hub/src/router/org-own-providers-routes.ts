@@ -1,0 +1,120 @@
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
+import type { Authorizer } from "../auth/authorize.js";
+import type { HubEnv } from "../http/hub-env.js";
+import { validate } from "../http/validate.js";
+import type { OrgOwnProvidersService } from "./org-own-providers-service.js";
+
+/** `PUT /{org}/providers/{name}`: the provider; a key given is stored sealed, one left out is kept. */
+const providerInput = z.strictObject({
+  baseUrl: z.string().max(2000),
+  apiKey: z.string().max(4096).optional(),
+  healthPath: z.string().max(300).optional(),
+  headersTimeoutMs: z.number().int().optional(),
+  idleTimeoutMs: z.number().int().optional(),
+  hostedFailover: z.boolean().optional(),
+});
+
+const modelInput = z.strictObject({
+  model: z.string().max(300),
+  kind: z.enum(["chat", "embeddings"]).optional(),
+  servedName: z.string().max(300),
+});
+
+const modelQuery = z.object({
+  model: z.string().max(300),
+  kind: z.enum(["chat", "embeddings"]).optional(),
+});
+
+/**
+ * `/api/organizations/{org}/providers`: an organization's own OpenAI-compatible servers, which the router
+ * offers to its members only. Reading: the organization's admins, and its members whose credential may run
+ * inference billed to it (who could call the servers anyway); changing and checking health now: its admins
+ * (and site administrators). Authorized before anything is read, so a caller who may not see them learns
+ * nothing, not even whether a name exists. Keys are never answered: only masked.
+ */
+export function orgOwnProvidersRoutes(deps: {
+  orgProviders: OrgOwnProvidersService;
+  authorizer: Authorizer;
+  maxBodyBytes: number;
+  /** Checks every own provider's health now (the registry's periodic check, run at once). */
+  checkHealth(): Promise<void>;
+}) {
+  const { orgProviders, authorizer } = deps;
+  const json = { maxBytes: deps.maxBodyBytes };
+  const app = new Hono<HubEnv>();
+
+  async function mayRead(c: Context<HubEnv>): Promise<void> {
+    const actor = c.get("actor");
+    const org = c.req.param("org")!;
+    if (await authorizer.can(actor, "manage", { kind: "org", name: org })) return;
+    if (await authorizer.can(actor, "inference", { kind: "namespace", name: org })) return;
+    if (actor.kind === "anonymous") throw new AuthenticationRequiredError();
+    throw new PermissionDeniedError(
+      `Only members of ${org.slice(0, 60)} whose credential may run inference see its inference providers.`,
+    );
+  }
+  const mayManage = (c: Context<HubEnv>) =>
+    authorizer.authorize(c.get("actor"), "manage", { kind: "org", name: c.req.param("org")! });
+  // On the list and everything under it (a request both patterns match is checked once).
+  const checked = new WeakSet<Request>();
+  const guard = async (c: Context<HubEnv>, next: () => Promise<void>) => {
+    if (!checked.has(c.req.raw)) {
+      checked.add(c.req.raw);
+      c.header("Cache-Control", "no-store");
+      await (c.req.method === "GET" || c.req.method === "HEAD" ? mayRead(c) : mayManage(c));
+    }
+    await next();
+  };
+  app.use("/:org/providers", guard);
+  app.use("/:org/providers/*", guard);
+
+  const by = (c: Context<HubEnv>) => {
+    const actor = c.get("actor");
+    return actor.kind === "user" ? actor.user.name : "admin-token";
+  };
+
+  app.get("/:org/providers", async (c) => c.json(await orgProviders.list(c.req.param("org"))));
+  app.post("/:org/providers/check", async (c) => {
+    await deps.checkHealth();
+    return c.json(await orgProviders.list(c.req.param("org")));
+  });
+  app.get("/:org/providers/:name", async (c) =>
+    c.json(await orgProviders.get(c.req.param("org"), c.req.param("name"))),
+  );
+  app.put("/:org/providers/:name", validate("json", providerInput, json), async (c) => {
+    const { provider, created } = await orgProviders.put(
+      c.req.param("org"),
+      c.req.param("name"),
+      c.req.valid("json"),
+      by(c),
+    );
+    return c.json(provider, created ? 201 : 200);
+  });
+  app.delete("/:org/providers/:name", async (c) => {
+    await orgProviders.delete(c.req.param("org"), c.req.param("name"));
+    return c.json({ name: c.req.param("name"), deleted: true });
+  });
+  app.put("/:org/providers/:name/models", validate("json", modelInput, json), async (c) =>
+    c.json(
+      await orgProviders.putModel(
+        c.req.param("org"),
+        c.req.param("name"),
+        c.req.valid("json"),
+        c.get("actor"),
+      ),
+    ),
+  );
+  app.delete("/:org/providers/:name/models", validate("query", modelQuery), async (c) =>
+    c.json(
+      await orgProviders.deleteModel(
+        c.req.param("org"),
+        c.req.param("name"),
+        c.req.valid("query"),
+        c.get("actor"),
+      ),
+    ),
+  );
+  return app;
+}

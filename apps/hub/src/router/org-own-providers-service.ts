@@ -1,0 +1,248 @@
+import type { Actor } from "../auth/actor.js";
+import { NotFoundError } from "../errors.js";
+import type { Queryable } from "../store/database.js";
+import {
+  createOrgOwnProvidersTable,
+  type OrgOwnModelRow,
+  type OrgOwnProviderRow,
+} from "./org-own-providers-table.js";
+import {
+  checkApiKey,
+  checkBaseUrl,
+  checkHealthPath,
+  checkKind,
+  checkModelId,
+  checkName,
+  checkServedName,
+  checkTimeout,
+} from "./own-provider-checks.js";
+import { maskedKey, type SecretBox } from "./own-provider-secrets.js";
+import { DEFAULT_OWN_TIMEOUTS, type OwnProviderHealth } from "./own-providers-service.js";
+import type { OwnModelKind } from "./own-providers-table.js";
+
+/** An organization as the service needs it: the id its rows hold, the name the router shows. */
+export interface ProviderOrg {
+  id: number;
+  name: string;
+}
+
+/** What an organization's admin gives for one of its providers (no key variable: see the migration). */
+export interface OrgOwnProviderInput {
+  baseUrl: string;
+  apiKey?: string;
+  healthPath?: string;
+  headersTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  hostedFailover?: boolean;
+}
+
+/** An organization's provider as answers show it: the key masked, never sealed or clear. */
+export interface OrgOwnProviderView {
+  /** What callers write after the model's colon (`owner/name:acme/gpu`), and what usage records name. */
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiKey: string | null;
+  healthPath: string;
+  headersTimeoutMs: number;
+  idleTimeoutMs: number;
+  hostedFailover: boolean;
+  models: { model: string; kind: OwnModelKind; servedName: string }[];
+  health: OwnProviderHealth;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The router's name of an organization's provider: the organization's name, a slash, the provider's. */
+export function orgProviderId(orgName: string, name: string): string {
+  return `${orgName}/${name}`;
+}
+
+/** What an organization's sealed keys are bound to (a key copied onto another row does not open). */
+export function orgProviderSealName(orgId: number, name: string): string {
+  return `org:${orgId}/${name}`;
+}
+
+export interface OrgOwnProvidersServiceDeps {
+  db: Queryable;
+  secrets: () => SecretBox;
+  /** The organization of a name (any letter case); undefined when there is none (or it is a user). */
+  findOrg(name: string): Promise<ProviderOrg | undefined>;
+  /**
+   * A model the acting admin may see, for its exact id; undefined when none or hidden from them (a private
+   * model of another namespace answers exactly as a missing one).
+   */
+  findVisibleModel(id: string, actor: Actor): Promise<{ id: string } | undefined>;
+  /**
+   * Throws when the base URL's host may not be called on an organization's behalf (loopback, private or
+   * link-local addresses, the hub itself) unless the site allows it (ORG_PROVIDERS_ALLOW_PRIVATE).
+   */
+  checkTarget(url: string): Promise<void>;
+  health?(id: string): OwnProviderHealth;
+  onChanged?(): void;
+  now?: () => Date;
+}
+
+/**
+ * An organization's own providers, as its admins manage them (`/api/organizations/{org}/providers`): the
+ * checks of site providers (own-provider-checks.ts), plus the target check a user-given URL needs. Callers
+ * are authorized by the routes before anything here runs.
+ */
+export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
+  const table = createOrgOwnProvidersTable(deps.db);
+  const now = () => (deps.now ?? (() => new Date()))().toISOString();
+  const unknownHealth: OwnProviderHealth = { status: "unknown", checkedAt: null, error: null };
+
+  async function orgOf(name: string): Promise<ProviderOrg> {
+    const org = await deps.findOrg(name);
+    if (!org) throw new NotFoundError(`No organization is named "${name.slice(0, 60)}".`);
+    return org;
+  }
+
+  function view(org: ProviderOrg, row: OrgOwnProviderRow, models: OrgOwnModelRow[]): OrgOwnProviderView {
+    const id = orgProviderId(org.name, row.name);
+    return {
+      id,
+      name: row.name,
+      baseUrl: row.baseUrl,
+      apiKey: row.apiKeyHint,
+      healthPath: row.healthPath,
+      headersTimeoutMs: row.headersTimeoutMs,
+      idleTimeoutMs: row.idleTimeoutMs,
+      hostedFailover: row.hostedFailover,
+      models: models
+        .filter((model) => model.provider === row.name)
+        .map(({ modelId, kind, servedName }) => ({ model: modelId, kind, servedName })),
+      health: deps.health?.(id) ?? unknownHealth,
+      createdBy: row.createdBy,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+  }
+
+  async function existing(org: ProviderOrg, name: string): Promise<OrgOwnProviderRow> {
+    const row = await table.get(org.id, name);
+    if (!row) {
+      throw new NotFoundError(`${org.name} has no inference provider named "${name.slice(0, 60)}".`);
+    }
+    return row;
+  }
+
+  async function viewOf(org: ProviderOrg, name: string): Promise<OrgOwnProviderView> {
+    return view(org, await existing(org, name), await table.models(org.id));
+  }
+
+  return {
+    async list(orgName: string): Promise<OrgOwnProviderView[]> {
+      const org = await orgOf(orgName);
+      const models = await table.models(org.id);
+      return (await table.list(org.id)).map((row) => view(org, row, models));
+    },
+
+    async get(orgName: string, name: string): Promise<OrgOwnProviderView> {
+      return viewOf(await orgOf(orgName), name);
+    },
+
+    /** Creates or replaces a provider; a replaced one keeps its models, and its key when none is given. */
+    async put(
+      orgName: string,
+      name: string,
+      input: OrgOwnProviderInput,
+      by: string,
+    ): Promise<{ provider: OrgOwnProviderView; created: boolean }> {
+      const org = await orgOf(orgName);
+      checkName(name);
+      const baseUrl = checkBaseUrl(input.baseUrl);
+      await deps.checkTarget(baseUrl);
+      if (input.apiKey !== undefined) checkApiKey(input.apiKey);
+      const previous = await table.get(org.id, name);
+      const keepsKey = input.apiKey === undefined && previous !== undefined;
+      const at = now();
+      await table.put({
+        orgId: org.id,
+        name,
+        baseUrl,
+        apiKeySealed: keepsKey
+          ? previous.apiKeySealed
+          : input.apiKey !== undefined
+            ? deps.secrets().seal(orgProviderSealName(org.id, name), input.apiKey)
+            : null,
+        apiKeyHint: keepsKey
+          ? previous.apiKeyHint
+          : input.apiKey !== undefined
+            ? maskedKey(input.apiKey)
+            : null,
+        healthPath: checkHealthPath(
+          input.healthPath ?? `${new URL(baseUrl).pathname.replace(/\/$/, "")}/models`,
+        ),
+        headersTimeoutMs: checkTimeout(
+          input.headersTimeoutMs ?? DEFAULT_OWN_TIMEOUTS.headersMs,
+          "headersTimeoutMs",
+        ),
+        idleTimeoutMs: checkTimeout(input.idleTimeoutMs ?? DEFAULT_OWN_TIMEOUTS.idleMs, "idleTimeoutMs"),
+        hostedFailover: input.hostedFailover ?? true,
+        createdBy: previous?.createdBy ?? by,
+        createdAt: previous?.createdAt ?? at,
+        updatedAt: at,
+      });
+      deps.onChanged?.();
+      return { provider: await viewOf(org, name), created: previous === undefined };
+    },
+
+    async delete(orgName: string, name: string): Promise<void> {
+      const org = await orgOf(orgName);
+      if (!(await table.delete(org.id, name))) {
+        throw new NotFoundError(`${org.name} has no inference provider named "${name.slice(0, 60)}".`);
+      }
+      deps.onChanged?.();
+    },
+
+    /** Maps a hub model the admin may see to the name the organization's server knows it by. */
+    async putModel(
+      orgName: string,
+      name: string,
+      input: { model: string; kind?: string; servedName: string },
+      actor: Actor,
+    ): Promise<OrgOwnProviderView> {
+      const org = await orgOf(orgName);
+      await existing(org, name);
+      const kind = checkKind(input.kind ?? "chat");
+      checkModelId(input.model);
+      checkServedName(input.servedName);
+      const model = await deps.findVisibleModel(input.model, actor);
+      if (!model) throw new NotFoundError(`Model ${input.model} does not exist on this hub.`);
+      await table.putModel({
+        orgId: org.id,
+        provider: name,
+        modelId: model.id,
+        kind,
+        servedName: input.servedName,
+      });
+      deps.onChanged?.();
+      return viewOf(org, name);
+    },
+
+    async deleteModel(
+      orgName: string,
+      name: string,
+      model: { model: string; kind?: string },
+      actor: Actor,
+    ): Promise<OrgOwnProviderView> {
+      const kind = model.kind ?? "chat";
+      const org = await orgOf(orgName);
+      await existing(org, name);
+      const checkedKind = checkKind(kind);
+      const found = await deps.findVisibleModel(model.model, actor);
+      if (!found || !(await table.deleteModel(org.id, name, found.id, checkedKind))) {
+        throw new NotFoundError(
+          `Provider ${name} does not serve ${model.model.slice(0, 100)} for ${kind.slice(0, 20)}.`,
+        );
+      }
+      deps.onChanged?.();
+      return viewOf(org, name);
+    },
+  };
+}
+
+export type OrgOwnProvidersService = ReturnType<typeof orgOwnProvidersService>;
