@@ -7,6 +7,7 @@ import { type AuditedAccounts, accountsService } from "./accounts/accounts-servi
 import { avatarsRoutes } from "./accounts/avatars-routes.js";
 import { orgInvitesService } from "./accounts/invites.js";
 import { type OidcSettings, oidcService } from "./accounts/oidc.js";
+import { orgNamesOf } from "./accounts/org-names.js";
 import { organizationsRoutes } from "./accounts/organizations-routes.js";
 import { sessionRoutes } from "./accounts/sessions-routes.js";
 import { settingsAccountRoutes } from "./accounts/settings-routes.js";
@@ -30,7 +31,7 @@ import { engagementService } from "./catalogue/engagement-service.js";
 import { librariesRoutes } from "./catalogue/libraries-routes.js";
 import { librarySnippetsRoutes } from "./catalogue/library-snippets-routes.js";
 import { trendingRoutes, userLikesRoutes } from "./catalogue/likes-routes.js";
-import { mappingsForCaller } from "./catalogue/model-lookup.js";
+import { mappingsForCaller, modelResource } from "./catalogue/model-lookup.js";
 import { modelsRoutes } from "./catalogue/models-routes.js";
 import { snippetsRoutes } from "./catalogue/snippets-routes.js";
 import { tasksRoutes } from "./catalogue/tasks-routes.js";
@@ -86,6 +87,9 @@ import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { DEFAULT_LOCAL_MAX_MODEL_BYTES } from "./router/local-provider.js";
 import { localProviderRoutes } from "./router/local-provider-routes.js";
 import { localProviderService } from "./router/local-provider-service.js";
+import { orgOwnProvidersRoutes } from "./router/org-own-providers-routes.js";
+import { orgOwnProvidersService } from "./router/org-own-providers-service.js";
+import { checkOrgProviderTarget, orgProviderAgent } from "./router/org-provider-target.js";
 import { noSecretBox, type SecretBox } from "./router/own-provider-secrets.js";
 import { createOwnProvidersRegistry, type OwnProvidersRegistry } from "./router/own-providers-registry.js";
 import { ownProvidersRoutes } from "./router/own-providers-routes.js";
@@ -253,6 +257,8 @@ export interface AppDeps {
      * checks) and refuses to store keys.
      */
     ownProviders?: { registry: OwnProvidersRegistry; secrets: () => SecretBox };
+    /** ORG_PROVIDERS_ALLOW_PRIVATE: organizations' providers may be on private addresses (off by default). */
+    orgProvidersAllowPrivate?: boolean;
     /** Set when this process runs the built-in llama.cpp provider (LOCAL_PROVIDER=on). */
     localProvider?: { maxModelBytes: number };
   };
@@ -325,6 +331,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       db: deps.store.db,
       secrets: ownSecrets,
       dispatcher: deps.router?.dispatcher ?? getGlobalDispatcher(),
+      orgNames: orgNamesOf(accounts),
+      // Organizations' providers never reach private addresses unless the site allows it.
+      orgDispatcher: deps.router?.orgProvidersAllowPrivate ? undefined : orgProviderAgent(),
       logger,
     });
   const ownProviders = ownProvidersService({
@@ -332,6 +341,26 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     secrets: ownSecrets,
     findModel: (id) => catalogue.find(id),
     health: (name) => ownRegistry.health(name),
+    onChanged: () => ownRegistry.invalidate(),
+  });
+  const orgProviderTargets = {
+    allowPrivate: deps.router?.orgProvidersAllowPrivate ?? false,
+    hubOrigins: () => [new URL(hubPublicUrl).origin, ...(deps.webhooks?.hubOrigins ?? [])],
+  };
+  const orgProviders = orgOwnProvidersService({
+    db: deps.store.db,
+    secrets: ownSecrets,
+    async findOrg(name) {
+      const found = await accounts.namespace(name);
+      return found?.kind === "org" ? { id: found.id, name: found.name } : undefined;
+    },
+    // A model the acting admin may not see answers as a missing one.
+    async findVisibleModel(id, actor) {
+      const model = await catalogue.find(id);
+      return model && (await authorizer.can(actor, "read", modelResource(model))) ? model : undefined;
+    },
+    checkTarget: (url) => checkOrgProviderTarget(url, orgProviderTargets),
+    health: (id) => ownRegistry.health(id),
     onChanged: () => ownRegistry.invalidate(),
   });
 
@@ -502,6 +531,15 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   );
   // Before the organizations' and the admin API's own routes (their paths are more general).
   app.route("/api/organizations", auditRoutes({ audit, scope: "org" }));
+  app.route(
+    "/api/organizations",
+    orgOwnProvidersRoutes({
+      orgProviders,
+      authorizer,
+      maxBodyBytes: limits.apiBodyBytes,
+      checkHealth: () => ownRegistry.checkAll(),
+    }),
+  );
   app.route("/api/admin", auditRoutes({ audit, scope: "site" }));
   app.route(
     "/api/organizations",
