@@ -85,7 +85,7 @@ import { createRepoService } from "./repos/repo-service.js";
 import { createReposListingService } from "./repos/repos-listing-service.js";
 import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { DEFAULT_LOCAL_MAX_MODEL_BYTES } from "./router/local-provider.js";
-import { localProviderRoutes } from "./router/local-provider-routes.js";
+import { type LocalEngineState, localProviderRoutes } from "./router/local-provider-routes.js";
 import { localProviderService } from "./router/local-provider-service.js";
 import { orgOwnProvidersRoutes } from "./router/org-own-providers-routes.js";
 import { orgOwnProvidersService } from "./router/org-own-providers-service.js";
@@ -260,7 +260,7 @@ export interface AppDeps {
     /** ORG_PROVIDERS_ALLOW_PRIVATE: organizations' providers may be on private addresses (off by default). */
     orgProvidersAllowPrivate?: boolean;
     /** Set when this process runs the built-in llama.cpp provider (LOCAL_PROVIDER=on). */
-    localProvider?: { maxModelBytes: number };
+    localProvider?: { maxModelBytes: number; engineState?: () => LocalEngineState };
   };
 }
 
@@ -572,6 +572,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       authorizer,
       maxBodyBytes: limits.apiBodyBytes,
       running: deps.router?.localProvider !== undefined,
+      engineState: deps.router?.localProvider?.engineState,
     }),
   );
   app.route(

@@ -442,6 +442,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
       orgProvidersAllowPrivate: options.orgProvidersAllowPrivate,
       localProvider: options.localProvider && {
         maxModelBytes: options.localProvider.maxModelBytes ?? DEFAULT_LOCAL_MAX_MODEL_BYTES,
+        engineState: localProvider && (() => localProvider.engine.stats()),
       },
     },
   });

@@ -96,9 +96,11 @@ describe("the local provider, enabled for a repository and quantization", () => 
     );
     expect(output).toMatchObject({ json: { modelId: MODEL, quantization: "F32", filePath: FILE } });
     const listed = await api(ADMIN_TOKEN, "GET", "/api/admin/local-provider");
+    // Nothing called yet: enabled, idle (loaded on its first call); no call running or waiting.
     expect(await listed.json()).toMatchObject({
       running: true,
-      models: [{ modelId: MODEL, quantization: "F32" }],
+      calls: { running: 0, waiting: 0 },
+      models: [{ modelId: MODEL, quantization: "F32", state: "idle" }],
     });
     // A signed-in user who is not an administrator can neither read nor change it.
     expect((await api(alice, "GET", "/api/admin/local-provider")).status).toBe(403);
@@ -213,6 +215,9 @@ describe("the local provider, enabled for a repository and quantization", () => 
     });
     expect(answer.usage?.completion_tokens).toBeGreaterThan(0);
     expect(engine.stats()).toMatchObject({ loads: loads + 1, loadedModels: [SERVED] });
+    // The admin page's state: loaded now.
+    const listed = await api(ADMIN_TOKEN, "GET", "/api/admin/local-provider");
+    expect(await listed.json()).toMatchObject({ models: [{ modelId: MODEL, state: "loaded" }] });
   });
 
   it("keeps a private model's local provider to those who may read it", async () => {
