@@ -21,13 +21,15 @@ export type ModelSort = (typeof MODEL_SORTS)[number];
 export type ListingSort = ModelSort | "relevance";
 
 /**
- * The search index's ranked ids (search/search-service.ts `rank`, best first) as `search_ranked(name, score)`,
- * put before a listing's SELECT: the best gets the highest score. Bound parameters only.
+ * The search index's ranked ids (search/search-service.ts `rank`, best first) as
+ * `search_ranked(ranked_name, ranked_score)`, put before a listing's SELECT: the best gets the highest score.
+ * Bound parameters only. Its columns are named apart from any listed table's (`repos.name`), since a ranked
+ * listing joins it (searchScoreJoin).
  */
 export function searchRankedCte(ranked: readonly string[]): { sql: string; params: unknown[] } {
   const rows = ranked.map(() => "(?, CAST(? AS INTEGER))").join(", ");
   return {
-    sql: `WITH search_ranked (name, score) AS (VALUES ${rows}) `,
+    sql: `WITH search_ranked (ranked_name, ranked_score) AS (VALUES ${rows}) `,
     params: ranked.flatMap((name, i) => [name, ranked.length - i]),
   };
 }
@@ -35,10 +37,39 @@ export function searchRankedCte(ranked: readonly string[]): { sql: string; param
 /** The score of a search that ranked nothing (not a bare `0`: ORDER BY 0 names a column). */
 export const NO_SCORE = "coalesce(NULL, 0)";
 
-/** The score of `column` (an id) in search_ranked; 0 for a row the search matched by id substring only. */
-export function searchScoreSql(dialect: Dialect, column: string): string {
-  const id = dialect === "postgres" ? `CAST(${column} AS TEXT)` : column;
-  return `coalesce((SELECT max(score) FROM search_ranked r WHERE r.name = ${id}), 0)`;
+/**
+ * A ranked listing's score of each row (`column`, its id): the join to put after its FROM table and the
+ * score expression (0 for a row the search matched by id substring only), bound to search_ranked.
+ * - Every match ranked (`rankedOnly`: the search's ids are the whole match, search-match-sql.ts): an inner
+ *   join, so both databases drive the page from the few hundred ranked ids, one index look-up each. The id
+ *   column on the left: SQLite compares with its NOCASE collation and keeps the id index.
+ * - Otherwise (ids containing the text are looked up too, thousands maybe) on PostgreSQL a left join (one
+ *   hash of the ranked ids; the scalar subquery it replaced ran over the ranked list for every candidate),
+ *   on SQLite that subquery, for which it builds an index of the ranked list (it scans the list per row
+ *   in a left join).
+ * The ranked ids are distinct (rankCandidates keeps one hit per id), so a join never repeats a row.
+ */
+export function searchScoreSql(
+  dialect: Dialect,
+  column: string,
+  rankedOnly: boolean,
+): { join: string; score: string } {
+  const score = "coalesce(search_score.ranked_score, 0)";
+  if (rankedOnly) {
+    const name =
+      dialect === "postgres" ? "CAST(search_score.ranked_name AS CITEXT)" : "search_score.ranked_name";
+    return { join: `JOIN search_ranked search_score ON ${column} = ${name}`, score };
+  }
+  if (dialect === "postgres") {
+    return {
+      join: `LEFT JOIN search_ranked search_score ON search_score.ranked_name = CAST(${column} AS TEXT)`,
+      score,
+    };
+  }
+  return {
+    join: "",
+    score: `coalesce((SELECT max(ranked_score) FROM search_ranked r WHERE r.ranked_name = ${column}), 0)`,
+  };
 }
 
 /** `search`: the id contains it (what huggingface_hub's clients rely on), or the search index ranked it. */
@@ -51,7 +82,7 @@ export function searchMatchSql(
     dialect === "sqlite" ? `instr(lower(${column}), lower(?)) > 0` : `strpos(lower(${column}), lower(?)) > 0`;
   if (!ranked?.length) return contains;
   const id = dialect === "postgres" ? `CAST(${column} AS TEXT)` : column;
-  return `(${contains} OR ${id} IN (SELECT name FROM search_ranked))`;
+  return `(${contains} OR ${id} IN (SELECT ranked_name FROM search_ranked))`;
 }
 
 /** The parameter count the safetensors or GGUF metadata reports (NULL when neither does). */
@@ -159,6 +190,11 @@ export interface ModelFilters {
    * empty), the index is current and also finds the ids containing `search`.
    */
   searchRanked?: readonly string[];
+  /**
+   * `searchRanked` holds every id containing `search` (search-service.ts `RankedSearch.everyContaining`):
+   * the listing takes its "id contains" matches from it instead of looking them up in the index again.
+   */
+  searchRankedHasAllContaining?: boolean;
   author?: string;
   pipelineTag?: PipelineType | string;
   /** Any of these libraries. */
@@ -223,16 +259,27 @@ export function localAppsRulesVersion(): string {
 export function modelFilterSql(
   dialect: Dialect,
   filters: ModelFilters,
-): { where: string[]; params: unknown[]; with?: { sql: string; params: unknown[] } } {
+): {
+  where: string[];
+  params: unknown[];
+  with?: { sql: string; params: unknown[] };
+  /** Only the ranked ids match `search` (searchScoreSql). */
+  rankedOnly?: boolean;
+} {
   const visibility = visibilitySql(filters.visibleTo);
   const where: string[] = [visibility.where];
   const params: unknown[] = [...visibility.params];
   const ranked = filters.search && filters.searchRanked?.length ? filters.searchRanked : undefined;
+  let rankedOnly = false;
   if (filters.search && filters.searchRanked) {
     // The search ran, so its index is current: it answers "the id contains" too (no scan).
-    const match = indexedSearchMatchSql(dialect, "model", "id", filters.search, ranked !== undefined);
+    const match = indexedSearchMatchSql(dialect, "model", "id", filters.search, {
+      ranked: ranked !== undefined,
+      allContainingRanked: filters.searchRankedHasAllContaining === true,
+    });
     where.push(match.sql);
     params.push(...match.params);
+    rankedOnly = match.rankedOnly;
   } else if (filters.search) {
     where.push(searchMatchSql(dialect, "id", ranked));
     params.push(filters.search);
@@ -294,5 +341,5 @@ export function modelFilterSql(
     where.push(`(${filters.apps.map(() => "local_apps LIKE ? ESCAPE '\\'").join(" OR ")})`);
     params.push(...filters.apps.map((app) => `%,${app.replace(/[\\%_]/g, (c) => `\\${c}`)},%`));
   }
-  return { where, params, ...(ranked ? { with: searchRankedCte(ranked) } : {}) };
+  return { where, params, rankedOnly, ...(ranked ? { with: searchRankedCte(ranked) } : {}) };
 }

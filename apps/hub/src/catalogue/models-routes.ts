@@ -38,11 +38,12 @@ export function modelsRoutes({ catalogue, search }: ModelsRoutesDeps) {
 
   app.get("/", async (c) => {
     const parsed = parseModelFilters(c);
-    const ranked =
-      parsed.search && search
-        ? (await search.rank(parsed.search, ["model"])).map((hit) => hit.name)
-        : undefined;
-    const filters = { ...parsed, searchRanked: ranked };
+    const ranked = parsed.search && search ? await search.rank(parsed.search, ["model"]) : undefined;
+    const filters = {
+      ...parsed,
+      searchRanked: ranked?.hits.map((hit) => hit.name),
+      searchRankedHasAllContaining: ranked?.everyContaining,
+    };
     // `search` without a sort: the search's order, best first (a sort given keeps its order).
     const rawSort = queryOne(c, "sort");
     const sort: ListingSort =

@@ -280,14 +280,14 @@ export function createModelsTable(q: Queryable, now: () => Date) {
 
     /** One page of models; fetches `limit + 1` rows so the caller knows whether another page exists. */
     async list(query: ModelListQuery): Promise<ModelListPage> {
-      const { where, params, with: ranked } = modelFilterSql(q.dialect, query);
+      const { where, params, with: ranked, rankedOnly } = modelFilterSql(q.dialect, query);
       // Relevance: the search's rank (0 for a model matched by id substring only), best first.
+      const scored =
+        query.sort === "relevance" && ranked !== undefined
+          ? searchScoreSql(q.dialect, "models.id", rankedOnly === true)
+          : undefined;
       const sortBy =
-        query.sort === "relevance"
-          ? ranked
-            ? searchScoreSql(q.dialect, "id")
-            : NO_SCORE
-          : sortExpression(q.dialect, query.sort);
+        query.sort === "relevance" ? (scored?.score ?? NO_SCORE) : sortExpression(q.dialect, query.sort);
       const order = query.direction === -1 ? "DESC" : "ASC";
       if (query.after) {
         const comparison = query.direction === -1 ? "<" : ">";
@@ -301,7 +301,8 @@ export function createModelsTable(q: Queryable, now: () => Date) {
       const sql =
         query.sort === "relevance"
           ? `${ranked?.sql ?? ""}SELECT models.*, p.page_value AS sort_value FROM (
-               SELECT id AS page_id, ${sortBy} AS page_value FROM models ${filtered}
+               SELECT id AS page_id, ${sortBy} AS page_value
+               FROM models ${scored?.join ?? ""} ${filtered}
                ORDER BY ${sortBy} ${order}, id ASC LIMIT ?
              ) p JOIN models ON models.id = p.page_id ORDER BY p.page_value ${order}, models.id ASC`
           : `${ranked?.sql ?? ""}SELECT *, ${sortBy} AS sort_value FROM models ${filtered}

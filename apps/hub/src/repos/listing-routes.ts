@@ -114,7 +114,7 @@ export function repoListingRoutes(
   app.get("/", async (c) => {
     const rawSort = queryOne(c, "sort");
     const text = queryOne(c, "search");
-    const ranked = text && search ? (await search.rank(text, [type])).map((hit) => hit.name) : undefined;
+    const ranked = text && search ? await search.rank(text, [type]) : undefined;
     // A search without a sort is ordered by relevance, best first.
     const sort: RepoListOrder = rawSort === undefined && text ? "relevance" : readSort(rawSort);
     // A sort where every value is 0 is id order, ascending, whatever the direction asked.
@@ -129,7 +129,8 @@ export function repoListingRoutes(
     const filters = {
       type,
       search: text,
-      searchRanked: ranked,
+      searchRanked: ranked?.hits.map((hit) => hit.name),
+      searchRankedHasAllContaining: ranked?.everyContaining,
       author: queryOne(c, "author"),
       visibleTo: visibility(c.get("actor"), type),
       tags: requiredTags(c),

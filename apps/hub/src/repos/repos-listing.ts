@@ -32,6 +32,11 @@ export interface RepoListQuery {
    * empty), the index is current and also finds the ids containing `search`.
    */
   searchRanked?: readonly string[];
+  /**
+   * `searchRanked` holds every id containing `search` (search-service.ts `RankedSearch.everyContaining`):
+   * the listing takes its "id contains" matches from it instead of looking them up in the index again.
+   */
+  searchRankedHasAllContaining?: boolean;
   author?: string;
   /** Which private repositories the caller may see (auth/authorize.ts `visibility`). */
   visibleTo: VisibleModels;
@@ -70,11 +75,16 @@ function filterSql(dialect: Dialect, query: Omit<RepoListQuery, "sort" | "direct
     where.push(`(${parts.join(" OR ")})`);
   }
   const ranked = query.search && query.searchRanked?.length ? query.searchRanked : undefined;
+  let rankedOnly = false;
   if (query.search && query.searchRanked) {
     // The search ran, so its index is current: it answers "the id contains" too (no scan).
-    const match = indexedSearchMatchSql(dialect, query.type, "name", query.search, ranked !== undefined);
+    const match = indexedSearchMatchSql(dialect, query.type, "name", query.search, {
+      ranked: ranked !== undefined,
+      allContainingRanked: query.searchRankedHasAllContaining === true,
+    });
     where.push(match.sql);
     params.push(...match.params);
+    rankedOnly = match.rankedOnly;
   } else if (query.search) {
     where.push(searchMatchSql(dialect, "name", ranked));
     params.push(query.search);
@@ -88,7 +98,7 @@ function filterSql(dialect: Dialect, query: Omit<RepoListQuery, "sort" | "direct
     params.push(tag);
   }
   if (query.gated !== undefined) where.push(query.gated ? "gated IS NOT NULL" : "gated IS NULL");
-  return { where, params, ...(ranked ? { with: searchRankedCte(ranked) } : {}) };
+  return { where, params, rankedOnly, ...(ranked ? { with: searchRankedCte(ranked) } : {}) };
 }
 
 /**
@@ -98,14 +108,13 @@ function filterSql(dialect: Dialect, query: Omit<RepoListQuery, "sort" | "direct
 export function createReposListing(q: Queryable) {
   return {
     async list(query: RepoListQuery): Promise<{ rows: RepoListRow[]; hasMore: boolean }> {
-      const { where, params, with: ranked } = filterSql(q.dialect, query);
+      const { where, params, with: ranked, rankedOnly } = filterSql(q.dialect, query);
       // Relevance: the search's rank (0 for a repository matched by id substring only), best first.
-      const column =
-        query.sort === "relevance"
-          ? ranked
-            ? searchScoreSql(q.dialect, "name")
-            : NO_SCORE
-          : SORT_COLUMNS[query.sort];
+      const scored =
+        query.sort === "relevance" && ranked !== undefined
+          ? searchScoreSql(q.dialect, "repos.name", rankedOnly)
+          : undefined;
+      const column = query.sort === "relevance" ? (scored?.score ?? NO_SCORE) : SORT_COLUMNS[query.sort];
       const order = query.direction === 1 ? "ASC" : "DESC";
       if (query.after) {
         const past = query.direction === 1 ? ">" : "<";
@@ -124,7 +133,8 @@ export function createReposListing(q: Queryable) {
       const sql =
         query.sort === "relevance"
           ? `${ranked?.sql ?? ""}SELECT ${fields.replace(/(\w+)/g, "r.$1")}, p.page_value AS relevance FROM (
-               SELECT id AS page_id, ${column} AS page_value FROM repos WHERE ${where.join(" AND ")}
+               SELECT id AS page_id, ${column} AS page_value
+               FROM repos ${scored?.join ?? ""} WHERE ${where.join(" AND ")}
                ORDER BY ${column} ${order}${tie} LIMIT ?
              ) p JOIN repos r ON r.id = p.page_id ORDER BY p.page_value ${order}, r.name ASC`
           : `${ranked?.sql ?? ""}SELECT ${fields}, 0 AS relevance FROM repos

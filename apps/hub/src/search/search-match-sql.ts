@@ -22,23 +22,28 @@ export function likeContaining(text: string): string {
  * reading every row (the scan cost 0.3 s of CPU per query at 100,000 repositories). One `IN` over a UNION,
  * not an OR of two: PostgreSQL cannot drive an index scan from an OR of subqueries.
  *
- * `ranked`: whether the listing query carries the `search_ranked` CTE (model-filters.ts). Text shorter
- * than the trigrams falls back on a scan (`instr`/`strpos`): such queries are rare and their matches many.
+ * `ranked`: whether the listing query carries the `search_ranked` CTE (model-filters.ts).
+ * `allContainingRanked`: the ranked ids hold every id containing `text` (the search looked them up, and
+ * fewer than its bound did: search-service.ts `RankedSearch.everyContaining`), so the ranked ids alone are
+ * the matches; the look-up is not made again for the page and again for the count (the header's
+ * suggestions list and count three types). Text shorter than the trigrams falls back on a scan
+ * (`instr`/`strpos`): such queries are rare and their matches many.
  */
 export function indexedSearchMatchSql(
   dialect: Dialect,
   type: SearchType,
   column: string,
   text: string,
-  ranked: boolean,
-): { sql: string; params: unknown[] } {
-  const rankedIds = ranked ? " UNION ALL SELECT name FROM search_ranked" : "";
-  if (/\s/.test(text)) {
-    // No id holds a space (catalogue/model-id.ts): only the ranked ids match, and the trigram look-up of
-    // several words (each trigram in many ids) is skipped.
-    if (!ranked) return { sql: "1 = 0", params: [] };
-    const name = dialect === "postgres" ? "CAST(name AS CITEXT)" : "name";
-    return { sql: `${column} IN (SELECT ${name} FROM search_ranked)`, params: [] };
+  options: { ranked: boolean; allContainingRanked: boolean },
+): { sql: string; params: unknown[]; rankedOnly: boolean } {
+  const { ranked } = options;
+  const rankedIds = ranked ? " UNION ALL SELECT ranked_name FROM search_ranked" : "";
+  // No id holds a space (catalogue/model-id.ts): with one, only the ranked ids match, and the trigram
+  // look-up of several words (each trigram in many ids) is skipped.
+  if (/\s/.test(text) || (options.allContainingRanked && text.length >= MIN_INDEXED_TEXT)) {
+    if (!ranked) return { sql: "1 = 0", params: [], rankedOnly: false };
+    const name = dialect === "postgres" ? "CAST(ranked_name AS CITEXT)" : "ranked_name";
+    return { sql: `${column} IN (SELECT ${name} FROM search_ranked)`, params: [], rankedOnly: true };
   }
   if (text.length < MIN_INDEXED_TEXT) {
     const contains =
@@ -47,8 +52,9 @@ export function indexedSearchMatchSql(
         : `strpos(lower(${column}), lower(?)) > 0`;
     const id = dialect === "postgres" ? `CAST(${column} AS TEXT)` : column;
     return {
-      sql: ranked ? `(${contains} OR ${id} IN (SELECT name FROM search_ranked))` : contains,
+      sql: ranked ? `(${contains} OR ${id} IN (SELECT ranked_name FROM search_ranked))` : contains,
       params: [text],
+      rankedOnly: false,
     };
   }
   if (dialect === "sqlite") {
@@ -56,12 +62,14 @@ export function indexedSearchMatchSql(
       sql: `${column} IN (SELECT d.name FROM search_ids JOIN search_docs d ON d.doc_id = search_ids.rowid
         WHERE search_ids MATCH ? AND d.type = ?${rankedIds})`,
       params: [trigramPhrase(text), type],
+      rankedOnly: false,
     };
   }
   // CITEXT on the subquery's side: the listing's id column is CITEXT and keeps its index.
   return {
     sql: `${column} IN (SELECT CAST(d.name AS CITEXT) FROM search_docs d
-      WHERE d.key LIKE ? ESCAPE '\\' AND d.type = ?${ranked ? " UNION ALL SELECT CAST(name AS CITEXT) FROM search_ranked" : ""})`,
+      WHERE d.key LIKE ? ESCAPE '\\' AND d.type = ?${ranked ? " UNION ALL SELECT CAST(ranked_name AS CITEXT) FROM search_ranked" : ""})`,
     params: [likeContaining(text.toLowerCase()), type],
+    rankedOnly: false,
   };
 }

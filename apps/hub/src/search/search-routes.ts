@@ -54,15 +54,21 @@ async function visibleHits(
   query: string,
   types: readonly SearchType[],
   limit: number,
+  typing: boolean,
 ): Promise<Map<SearchType, { hits: VisibleHit[]; count: number }>> {
-  const ranked = await deps.search.rank(query, types);
+  const { hits: ranked, everyContaining } = await deps.search.rank(query, types, { typing });
   const scores = new Map(ranked.map((hit) => [`${hit.type}\n${hit.name.toLowerCase()}`, hit.score]));
   const scoreOf = (type: SearchType, id: string) => scores.get(`${type}\n${id.toLowerCase()}`) ?? 0;
   const actor = c.get("actor");
   const result = new Map<SearchType, { hits: VisibleHit[]; count: number }>();
   for (const type of types) {
     const searchRanked = ranked.filter((hit) => hit.type === type).map((hit) => hit.name);
-    const filters = { search: query, searchRanked, visibleTo: visibility(actor, type) };
+    const filters = {
+      search: query,
+      searchRanked,
+      searchRankedHasAllContaining: everyContaining,
+      visibleTo: visibility(actor, type),
+    };
     if (type === "model") {
       const page = await deps.catalogue.list({ ...filters, sort: "relevance", direction: -1, limit });
       result.set(type, {
@@ -112,7 +118,8 @@ export function searchRoutes(deps: SearchRoutesDeps) {
     const limit = queryInteger(c, "limit", { min: 1, max: 50 }) ?? 10;
     const body: Record<string, unknown> = { q };
     const repoTypes = REPO_TYPES.filter((type) => types.includes(type));
-    const repos = q ? await visibleHits(deps, c, q, repoTypes, limit) : new Map();
+    // Suggestions while the query is typed: its last word may be the start of one.
+    const repos = q ? await visibleHits(deps, c, q, repoTypes, limit, true) : new Map();
     for (const type of repoTypes) {
       const found = repos.get(type) ?? { hits: [], count: 0 };
       body[`${type}s`] = found.hits.map((hit: VisibleHit) => ({
@@ -141,7 +148,7 @@ export function searchRoutes(deps: SearchRoutesDeps) {
     const limit = queryInteger(c, "limit", { min: 1, max: 100 }) ?? 10;
     const skip = queryInteger(c, "skip", { min: 0, max: MAX_FULL_TEXT_HITS }) ?? 0;
     if (!q) return c.json({ q, hits: [], numHits: 0, numTotalHits: 0 });
-    const byType = await visibleHits(deps, c, q, types, MAX_FULL_TEXT_HITS);
+    const byType = await visibleHits(deps, c, q, types, MAX_FULL_TEXT_HITS, false);
     const all = [...byType.values()]
       .flatMap((found) => found.hits)
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -10,6 +10,18 @@ import {
 } from "./search-text.js";
 
 export type { RankedHit, SearchType } from "./search-text.js";
+
+/** A search's ranking (search-service.ts `rank`). */
+export interface RankedSearch {
+  /** Best first. */
+  hits: RankedHit[];
+  /**
+   * The hits include every repository of the searched types whose id contains the query as typed (any
+   * case): a listing's `search=` then takes its "id contains" matches from them instead of looking them up
+   * again (search-match-sql.ts).
+   */
+  everyContaining: boolean;
+}
 export { snippet } from "./search-text.js";
 
 /** Serializes the rebuilding of queued documents across processes and replicas. */
@@ -30,7 +42,10 @@ export function createSearchService(store: Pick<Store, "search" | "writeTransact
         return tx.search.refreshBatch();
       });
       total += done;
-      if (done === 0) return total;
+      if (done === 0) {
+        if (total > 0) await store.search.mergePendingIndexEntries();
+        return total;
+      }
     }
   }
 
@@ -47,15 +62,31 @@ export function createSearchService(store: Pick<Store, "search" | "writeTransact
      * The repositories of `types` that match `query`, best first (at most a few hundred): by id (exact,
      * contained, or alike despite typos) and by the words of their id, owner, tags, README headings and
      * body. Documents queued by recent writes are rebuilt first, so a search sees every committed change.
+     *
+     * `typing`: the query is still being typed (the header's suggestions), so its last word also matches
+     * as the start of a longer word. Otherwise words match whole (stemmed): a listing's `search=` already
+     * matches every id containing the text, and a short word's prefix is the start of thousands of words
+     * at 100,000 repositories (~100 ms more to find and rank on PostgreSQL; docs/decisions/search.md).
      */
-    async rank(query: string, types: readonly SearchType[]): Promise<RankedHit[]> {
-      if (!query.trim()) return [];
+    async rank(
+      query: string,
+      types: readonly SearchType[],
+      options: { typing?: boolean } = {},
+    ): Promise<RankedSearch> {
+      if (!query.trim()) return { hits: [], everyContaining: false };
       if (await store.search.hasPending()) await refresh();
-      const text = await store.search.textCandidates(queryPhrases(query), types);
+      const text = await store.search.textCandidates(queryPhrases(query), types, {
+        prefix: options.typing === true,
+      });
       // Typos are looked for in what is typed as an id (one word); several words are matched as text,
       // and as an id only exactly (`bert base` -> `bert-base`): their pieces would be in most ids.
-      const ids = await store.search.idCandidates(idQuery(query), types, { typos: !/\s/.test(query.trim()) });
-      return rankCandidates(query, [...text, ...ids]);
+      const asId = idQuery(query);
+      const ids = await store.search.idCandidates(asId, types, { typos: !/\s/.test(query.trim()) });
+      return {
+        hits: rankCandidates(query, [...text, ...ids.candidates]),
+        // What the listings match as "contains" is the query as given, in any case.
+        everyContaining: ids.everyContaining && asId === query.toLowerCase(),
+      };
     },
 
     /** Users or organizations by name or full name (quicksearch). */

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
+import { MAX_CANDIDATES } from "./search-table.js";
 
 /**
  * Search that finds (issue 39), through the hub's HTTP API on the test database (SQLite, or PostgreSQL with
@@ -144,6 +145,35 @@ describe("ranking", () => {
     expect(Number(total)).toBe(body.length);
   });
 
+  it("lists and counts every id containing the search, beyond the candidates' bound too", async () => {
+    // More ids contain "zeta-bulk" than a search ranks (MAX_CANDIDATES): the listing looks them all up.
+    await hub.store.transaction(async (tx) => {
+      for (let i = 0; i < MAX_CANDIDATES + 5; i++) {
+        await tx.models.upsert({ id: `bulk-lab/zeta-bulk-${i}`, tags: [] });
+      }
+    });
+    for (const [text, count] of [
+      ["zeta-bulk", MAX_CANDIDATES + 5],
+      // Fewer than the bound (19 and 190-199): the search's own look-up is the whole answer.
+      ["bulk-19", 11],
+    ] as const) {
+      const seen = new Set<string>();
+      let next: string | undefined = `${hub.url}/api/models?search=${text}&limit=100`;
+      let total: string | null = null;
+      while (next) {
+        const response: Response = await fetch(next);
+        total ??= response.headers.get("X-Total-Count");
+        for (const model of (await response.json()) as { id: string }[]) {
+          expect(seen.has(model.id)).toBe(false);
+          expect(model.id).toContain(text);
+          seen.add(model.id);
+        }
+        next = /<([^>]+)>; rel="next"/.exec(response.headers.get("Link") ?? "")?.[1];
+      }
+      expect([text, seen.size, Number(total)]).toEqual([text, count, count]);
+    }
+  });
+
   it("keeps filters and an explicit sort, and pages by relevance without overlap", async () => {
     const filtered = await get("/api/models?search=satellite&filter=time-series-forecasting", otto);
     expect(ids(filtered.body)).toEqual(["geo-lab/weather-nowcast"]);
@@ -213,6 +243,19 @@ describe("quicksearch and full text", () => {
       id: "geo-lab/sat-segmenter",
       _id: expect.stringMatching(/^[0-9a-f]{24}$/),
     });
+  });
+
+  it("takes a word's start as a match while it is typed (quicksearch), whole words elsewhere", async () => {
+    // "multispec" begins "multispectral", a word of sat-segmenter's card only.
+    const typed = await get("/api/quicksearch?q=multispec&type=model", otto);
+    expect(typed.body.models.map((model: { id: string }) => model.id)).toEqual(["geo-lab/sat-segmenter"]);
+    const listed = await get("/api/models?search=multispec", otto);
+    expect([listed.body, listed.total]).toEqual([[], "0"]);
+    expect(ids((await get("/api/models?search=multispectral", otto)).body)).toEqual([
+      "geo-lab/sat-segmenter",
+    ]);
+    const page = await get("/api/search/full-text?q=multispec&type=model", otto);
+    expect(page.body.numTotalHits).toBe(0);
   });
 
   it("gives the search page ranked hits with highlighted passages", async () => {
