@@ -215,6 +215,7 @@ const ACCOUNT_PAGES = [
   { path: "/settings/profile", ready: (page: Page) => page.getByLabel("Full name").waitFor() },
   { path: "/settings/tokens", ready: (page: Page) => page.getByLabel("Token name").waitFor() },
   { path: "/settings/organizations", ready: (page: Page) => page.getByLabel("Organization name").waitFor() },
+  { path: "/settings/storage", ready: (page: Page) => page.getByText("Private repositories").waitFor() },
   { path: "/admin/settings", ready: (page: Page) => page.getByLabel("Site name").waitFor() },
   {
     path: "/admin/users",
@@ -225,6 +226,7 @@ const ACCOUNT_PAGES = [
     ready: (page: Page) => page.getByRole("link", { name: "kims-lab" }).waitFor(),
   },
   { path: "/admin/usage", ready: (page: Page) => page.getByRole("table").waitFor() },
+  { path: "/admin/storage", ready: (page: Page) => page.getByRole("table").waitFor() },
   {
     path: "/admin/providers",
     ready: (page: Page) => page.getByText("No own providers yet.").waitFor(),

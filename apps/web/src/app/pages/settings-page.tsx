@@ -5,11 +5,12 @@ import { OrganizationsSettings } from "../../features/account/organizations-sett
 import { ProfileSettings } from "../../features/account/profile-settings.js";
 import { RequireSession } from "../../features/account/require-session.js";
 import { TokensSettings } from "../../features/account/tokens-settings.js";
+import { StorageUsage } from "../../features/storage/index.js";
 import { WebhooksSettings } from "../../features/webhooks/index.js";
 import { NotFoundPage } from "./not-found-page.js";
 import { isSection, SectionedPage, type Sections } from "./sectioned-page.js";
 
-const SETTINGS: Sections<"profile" | "tokens" | "organizations" | "webhooks"> = {
+const SETTINGS: Sections<"profile" | "tokens" | "organizations" | "webhooks" | "storage"> = {
   heading: "Settings",
   navLabel: "Settings",
   base: "/settings",
@@ -18,6 +19,7 @@ const SETTINGS: Sections<"profile" | "tokens" | "organizations" | "webhooks"> = 
     tokens: "Access tokens",
     organizations: "Organizations",
     webhooks: "Webhooks",
+    storage: "Storage",
   },
 };
 
@@ -26,7 +28,7 @@ function TokensSection() {
   return <TokensSettings orgs={(whoami.data?.orgs ?? []).map((org) => org.name)} />;
 }
 
-/** `/settings/{profile|tokens|organizations|webhooks}`: the signed-in user's own settings. */
+/** `/settings/{profile|tokens|organizations|webhooks|storage}`: the signed-in user's own settings. */
 export function SettingsPage() {
   const section = useParams().section;
   if (!isSection(SETTINGS, section)) return <NotFoundPage />;
@@ -38,6 +40,7 @@ export function SettingsPage() {
           {section === "tokens" ? <TokensSection /> : null}
           {section === "organizations" ? <OrganizationsSettings user={session.name} /> : null}
           {section === "webhooks" ? <WebhooksSettings /> : null}
+          {section === "storage" ? <StorageUsage owner={session.name} /> : null}
         </SectionedPage>
       )}
     </RequireSession>

@@ -1,0 +1,2 @@
+export { StorageAdmin } from "./storage-admin.js";
+export { StorageUsage } from "./storage-usage.js";
