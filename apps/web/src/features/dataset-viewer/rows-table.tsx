@@ -11,6 +11,7 @@ import {
 } from "../../lib/api/dataset-viewer.js";
 import { cellText } from "./cell-text.js";
 import { ColumnHeader } from "./column-header.js";
+import { MediaCell, mediaKindOf } from "./media-cell.js";
 
 /** Every row is one line this tall, so that a row's place follows from its index (virtual scrolling). */
 const ROW_PX = 36;
@@ -159,6 +160,20 @@ export function RowsTable({
                     )}
                   </td>
                   {features.map((feature) => {
+                    const media = mediaKindOf(feature.type);
+                    if (media) {
+                      return (
+                        <td key={feature.name} className="whitespace-nowrap px-2">
+                          {row ? (
+                            <MediaCell
+                              kind={media}
+                              value={row.row[feature.name]}
+                              label={`${feature.name} of row ${row.row_idx}`}
+                            />
+                          ) : null}
+                        </td>
+                      );
+                    }
                     const text = row ? cellText(row.row[feature.name]) : "";
                     return (
                       <td
