@@ -25,6 +25,8 @@ import { type AuditService, createAuditService } from "./audit/audit-service.js"
 import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
 import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
 import { actorMiddleware } from "./auth/middleware.js";
+import { bucketsRoutes } from "./buckets/buckets-routes.js";
+import { createBucketsService } from "./buckets/buckets-service.js";
 import { catalogueService } from "./catalogue/catalogue-service.js";
 import { createDownloadCounter } from "./catalogue/download-counter.js";
 import { engagementService } from "./catalogue/engagement-service.js";
@@ -838,6 +840,23 @@ function mountRepositories(
   });
   app.route("/api/users", userLikesRoutes(engagement));
   app.route("/api", trendingRoutes(engagement));
+  // Storage buckets (buckets/): flat Xet storage beside the repositories, as @huggingface/hub calls it.
+  const buckets = createBucketsService({
+    store: deps.store,
+    authorizer,
+    xetSigner,
+    cas,
+    casUrl: `${publicUrl}${CAS_PATH}`,
+    namespaceKind: async (name) => (await deps.store.accounts.namespace(name))?.kind,
+    // A copy from a repository: the caller reads its files, and its history holds the Xet file's content.
+    async repositoryHolds(actor, type, id, xetHash) {
+      const found = await repos.find(type, id);
+      if (!found || !(await access.can(actor, "read-files", found.repo))) return false;
+      const file = await cas.file(xetHash);
+      return file?.sha256 !== undefined && (await repos.holdsContent(found.repo, file.sha256));
+    },
+  });
+  app.route("/", bucketsRoutes({ buckets, cas, publicUrl, maxBodyBytes: 1024 * 1024 }));
   app.route(
     CAS_PATH,
     xetCasRoutes({
@@ -846,6 +865,7 @@ function mountRepositories(
       holdsContent: (repoKey, sha256) => deps.store.repos.repoHoldsContent(repoKey, sha256),
       assertServable: scanner?.assertContentServable,
       quotas: storageQuotas,
+      buckets: buckets.cas,
     }),
   );
   const lfsDownloads = createLfsDownloads({ meta: deps.store.meta, repos, cas, scanning: scanner });

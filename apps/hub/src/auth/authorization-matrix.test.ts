@@ -13,6 +13,7 @@ import type { RunningHub } from "../start-hub.js";
 import { listTables, tableRows } from "../store/schema-tables.js";
 import { ACCOUNT_ROWS } from "./__fixtures__/matrix/account-rows.js";
 import { AUDIT_ROWS } from "./__fixtures__/matrix/audit-rows.js";
+import { BUCKET_ROWS, seedBuckets } from "./__fixtures__/matrix/bucket-rows.js";
 import { CALLERS, type Caller, type Row } from "./__fixtures__/matrix/callers.js";
 import { CATALOGUE_ROWS } from "./__fixtures__/matrix/catalogue-rows.js";
 import { COLLECTION_ROWS, seedCollections } from "./__fixtures__/matrix/collection-rows.js";
@@ -43,6 +44,7 @@ const TABLE: Row[] = [
   ...QUOTA_ROWS,
   ...SEARCH_ROWS,
   ...SPACE_ROWS,
+  ...BUCKET_ROWS,
 ];
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -62,6 +64,7 @@ beforeAll(async () => {
   await seedCollections(hub.url);
   await seedSpaceSite(hub.url);
   await seedWebhooks(hub.url);
+  await seedBuckets(hub.url);
 }, 60_000);
 afterAll(async () => {
   await hub?.close();

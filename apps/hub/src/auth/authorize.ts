@@ -55,8 +55,21 @@ export interface RepoResource {
   mirrored?: boolean;
 }
 
+/**
+ * A storage bucket (buckets/): a repository's rules without gating, pull requests or mirrors. Fine-grained
+ * tokens reach it through their namespace scopes only (their repository scopes name models, datasets, spaces).
+ */
+export interface BucketResource {
+  kind: "bucket";
+  owner: string;
+  /** `owner/name`. */
+  id: string;
+  private: boolean;
+}
+
 export type Resource =
   | RepoResource
+  | BucketResource
   | { kind: "namespace"; name: string }
   | { kind: "org"; name: string }
   | { kind: "user"; name: string }
@@ -234,6 +247,39 @@ export function createAuthorizer(options: AuthorizeOptions): Authorizer {
     }
   }
 
+  function bucketDecision(actor: Actor, action: Action, bucket: BucketResource): HubError | undefined {
+    const role = roleIn(actor, bucket.owner);
+    const target = { namespace: bucket.owner };
+    if (
+      bucket.private &&
+      !isSiteAdmin(actor) &&
+      !(atLeast(role, "read") && credentialAllows(actor, "repo.content.read", target))
+    ) {
+      return repoNotFound(actor, bucket.id);
+    }
+    switch (action) {
+      case "read":
+      case "read-files":
+        return undefined;
+      case "write":
+        if (!(atLeast(role, "write") || isSiteAdmin(actor))) {
+          return refuse(actor, `You don't have write access to the bucket ${bucket.id}.`);
+        }
+        return credentialAllows(actor, "repo.write", target)
+          ? undefined
+          : refuse(actor, `This token cannot write to the bucket ${bucket.id}.`);
+      case "manage":
+        if (!(atLeast(role, "admin") || isSiteAdmin(actor))) {
+          return refuse(actor, `You don't have the rights to manage the bucket ${bucket.id}.`);
+        }
+        return credentialAllows(actor, "repo.manage", target)
+          ? undefined
+          : refuse(actor, `This token cannot manage the bucket ${bucket.id}.`);
+      default:
+        return refuse(actor, `Action ${action} does not apply to a bucket.`);
+    }
+  }
+
   function namespaceDecision(actor: Actor, action: Action, name: string): HubError | undefined {
     const role = roleIn(actor, name);
     if (action === "write") {
@@ -263,6 +309,8 @@ export function createAuthorizer(options: AuthorizeOptions): Authorizer {
     switch (resource.kind) {
       case "repo":
         return repoDecision(actor, action, resource);
+      case "bucket":
+        return bucketDecision(actor, action, resource);
       case "namespace":
         return namespaceDecision(actor, action, resource.name);
       case "org": {

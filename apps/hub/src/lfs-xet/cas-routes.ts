@@ -34,6 +34,14 @@ export interface XetCasDeps {
   assertServable?(repoKey: number, sha256: string): Promise<void>;
   /** Storage quotas (limits/storage-quotas.ts), asked before a xorb's or shard's bytes are kept; unset: none. */
   quotas?: XetQuotaCheck;
+  /**
+   * Storage buckets (buckets/), whose tokens carry a bucket's key: what a bucket holds, and the files a shard
+   * uploaded with its token registered (what it may then add). Unset: bucket tokens are refused.
+   */
+  buckets?: {
+    holds(bucketKey: number, xetHash: string): Promise<boolean>;
+    uploaded(bucketKey: number, xetHashes: readonly string[]): Promise<void>;
+  };
 }
 
 class CasBadRequestError extends HubError {
@@ -64,6 +72,12 @@ function grantOf(c: Context, deps: XetCasDeps, scope: "read" | "write" | "any"):
     throw new ForbiddenError("This Xet token has write scope: downloads need a read token (xet-read-token).");
   }
   return grant;
+}
+
+function bucketsOf(deps: XetCasDeps): NonNullable<XetCasDeps["buckets"]> {
+  if (!deps.buckets)
+    throw new ForbiddenError("This hub serves no storage buckets: the token is not valid here.");
+  return deps.buckets;
 }
 
 function hashParam(c: Context, name: string): string {
@@ -102,13 +116,15 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
     if (declared > MAX_XORB_BYTES) throw new PayloadTooLargeError(MAX_XORB_BYTES);
     // A xorb stored already adds no bytes; otherwise the quota is asked before the body is read, with the
     // declared length (without one, the most a xorb may be).
-    if (deps.quotas && !(await deps.cas.xorb(hash))) {
-      await deps.quotas.assertXorbRoom(grant.repoKey, Number.isFinite(declared) ? declared : MAX_XORB_BYTES);
+    // Quotas count repositories' storage: a bucket's token (whose key is no repository's) is not asked.
+    const quotas = grant.bucket ? undefined : deps.quotas;
+    if (quotas && !(await deps.cas.xorb(hash))) {
+      await quotas.assertXorbRoom(grant.repoKey, Number.isFinite(declared) ? declared : MAX_XORB_BYTES);
     }
     const inserted = await rejected(() => deps.cas.uploadXorb(hash, requestStream(c)));
-    if (inserted && deps.quotas) {
+    if (inserted && quotas) {
       const stored = await deps.cas.xorb(hash);
-      await deps.quotas.xorbStored(grant.repoKey, hash, stored?.size ?? declared);
+      await quotas.xorbStored(grant.repoKey, hash, stored?.size ?? declared);
     }
     return c.json({ was_inserted: inserted });
   });
@@ -116,7 +132,13 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
   app.post("/v1/shards", async (c) => {
     const grant = grantOf(c, deps, "write");
     const body = await readBodyBytes(c, MAX_SHARD_BYTES);
-    await rejected(() => deps.cas.uploadShard(body, grant.repoKey, deps.quotas));
+    if (grant.bucket) {
+      const buckets = bucketsOf(deps);
+      const files = await rejected(() => deps.cas.uploadShard(body, undefined));
+      await buckets.uploaded(grant.repoKey, files);
+    } else {
+      await rejected(() => deps.cas.uploadShard(body, grant.repoKey, deps.quotas));
+    }
     return c.json({ result: 1 });
   });
 
@@ -140,12 +162,15 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
       const hash = hashParam(c, "file");
       // A file this repository registered, or whose (checked) sha256 one of its commits names.
       const file = await deps.cas.file(hash);
+      // A bucket's token reads what the bucket holds; a repository's, what it registered or its history names.
       const readable =
         file !== undefined &&
-        ((await deps.cas.fileInRepo(hash, grant.repoKey)) ||
-          (file.sha256 !== undefined && (await deps.holdsContent(grant.repoKey, file.sha256))));
+        (grant.bucket
+          ? await bucketsOf(deps).holds(grant.repoKey, hash)
+          : (await deps.cas.fileInRepo(hash, grant.repoKey)) ||
+            (file.sha256 !== undefined && (await deps.holdsContent(grant.repoKey, file.sha256))));
       if (!file || !readable) throw new NotFoundError(`File ${hash} is not in this repository.`);
-      if (file.sha256 !== undefined) await deps.assertServable?.(grant.repoKey, file.sha256);
+      if (file.sha256 !== undefined && !grant.bucket) await deps.assertServable?.(grant.repoKey, file.sha256);
       const range = parseRange(c.req.header("Range"), file.size);
       if (range.kind === "unsatisfiable") {
         return c.json({ error: "The requested range starts past the end of the file." }, 416);

@@ -179,13 +179,14 @@ export function createCasService(deps: CasDeps) {
      * the file hash recomputed from the chunk hashes) and every listed xorb exists, hashes each new file's
      * reconstructed bytes for its sha256 (a shard's sha256 is a claim: a commit names content by it, and a
      * false one would make a path serve other bytes than its commit recorded), then registers the files for
-     * `repoKey`. Nothing is registered unless everything checks out.
+     * `repoKey` (none for a storage bucket's upload: the bucket records its own). Nothing is registered unless
+     * everything checks out. Answers the registered files' hashes.
      */
     async uploadShard(
       body: Uint8Array,
-      repoKey: number,
+      repoKey: number | undefined,
       quotas?: Pick<XetQuotaCheck, "assertShardRoom" | "shardRegistered">,
-    ): Promise<number> {
+    ): Promise<string[]> {
       const hashing = await loadXetHashing();
       let shard: ReturnType<typeof parseShard>;
       try {
@@ -211,15 +212,15 @@ export function createCasService(deps: CasDeps) {
         ]),
       ];
       // Refused before anything is registered: a quota exceeded leaves the shard unknown.
-      await quotas?.assertShardRoom(repoKey, files, xorbHashes);
+      if (repoKey !== undefined) await quotas?.assertShardRoom(repoKey, files, xorbHashes);
       try {
         await deps.gc.registerFiles(files, repoKey);
       } catch (error) {
         if (error instanceof XorbNotStoredError) throw new CasRejectedError(error.message);
         throw error;
       }
-      await quotas?.shardRegistered(repoKey, files, xorbHashes);
-      return files.length;
+      if (repoKey !== undefined) await quotas?.shardRegistered(repoKey, files, xorbHashes);
+      return files.map((file) => file.hash);
     },
 
     /**

@@ -41,8 +41,10 @@ export function createXetGcTable(q: Queryable, now: () => Date) {
   // A file is in use when some repository's history holds its sha256 as an LFS file: not only the ones that
   // registered it, since a commit may name content claimed from a repository it may read (content-claims.ts)
   // and /resolve then serves it from this file.
+  // A file a storage bucket holds (buckets/) is in use as much as one a commit names.
   const UNCOMMITTED = `created_at < ? AND NOT EXISTS (
-      SELECT 1 FROM repo_contents c WHERE c.sha256 = xet_files.sha256 AND c.lfs = 1)`;
+      SELECT 1 FROM repo_contents c WHERE c.sha256 = xet_files.sha256 AND c.lfs = 1)
+    AND NOT EXISTS (SELECT 1 FROM bucket_files b WHERE b.xet_hash = xet_files.hash)`;
 
   return {
     async xorbState(hash: string): Promise<XorbState | undefined> {
@@ -66,7 +68,7 @@ export function createXetGcTable(q: Queryable, now: () => Date) {
      * Each file's sha256 must be the one the caller hashed from its reconstructed bytes (cas-service.ts): it is
      * recorded as checked, and completes a row registered before sha256s were checked.
      */
-    async registerFiles(files: readonly XetFileRow[], repoKey: number): Promise<void> {
+    async registerFiles(files: readonly XetFileRow[], repoKey: number | undefined): Promise<void> {
       const createdAt = now().toISOString();
       await q.transaction(async (tx) => {
         for (const file of files) {
@@ -81,6 +83,7 @@ export function createXetGcTable(q: Queryable, now: () => Date) {
              WHERE xet_files.sha256_checked = 0`,
             [file.hash, file.sha256 ?? null, file.size, JSON.stringify(file.terms), createdAt],
           );
+          if (repoKey === undefined) continue;
           await tx.run(
             "INSERT INTO xet_file_repos (file_hash, repo_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
             [file.hash, repoKey],

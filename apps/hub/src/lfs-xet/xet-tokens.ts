@@ -6,10 +6,13 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
  * the token was issued; the CAS is content-addressed, so it is carried for the record, not re-checked there.
  */
 export interface XetGrant {
+  /** The repository's key, or the bucket's when `bucket` is set. */
   repoKey: number;
   scope: "read" | "write";
   expiresAt: number;
   revision?: string;
+  /** The token is a storage bucket's (buckets/), not a repository's. */
+  bucket?: true;
 }
 
 export const XET_TOKEN_SECONDS = 3600;
@@ -51,7 +54,13 @@ export class XetSigner {
 
   issue(grant: XetGrant): string {
     const payload = Buffer.from(
-      JSON.stringify([grant.repoKey, grant.scope, grant.expiresAt, grant.revision ?? null]),
+      JSON.stringify([
+        grant.repoKey,
+        grant.scope,
+        grant.expiresAt,
+        grant.revision ?? null,
+        ...(grant.bucket ? ["bucket"] : []),
+      ]),
     ).toString("base64url");
     return `xet_${payload}.${this.mac(`token:${payload}`)}`;
   }
@@ -62,12 +71,18 @@ export class XetSigner {
     if (!match || !this.sameMac(`token:${match[1]}`, match[2] as string)) {
       throw new XetTokenError("Invalid Xet access token.");
     }
-    const [repoKey, scope, expiresAt, revision] = JSON.parse(
+    const [repoKey, scope, expiresAt, revision, target] = JSON.parse(
       Buffer.from(match[1] as string, "base64url").toString(),
-    ) as [number, "read" | "write", number, string | null | undefined];
+    ) as [number, "read" | "write", number, string | null | undefined, "bucket" | undefined];
     if (expiresAt <= nowSeconds)
       throw new XetTokenError("The Xet access token has expired: request a new one.");
-    return { repoKey, scope, expiresAt, ...(revision ? { revision } : {}) };
+    return {
+      repoKey,
+      scope,
+      expiresAt,
+      ...(revision ? { revision } : {}),
+      ...(target === "bucket" ? { bucket: true as const } : {}),
+    };
   }
 
   /**

@@ -17,7 +17,10 @@ export interface CachedContent {
   lastReadAt: string | undefined;
 }
 
-/** Mirrored content referenced by no local repository: its history, an upload of it, a Xet file it registered. */
+/**
+ * Mirrored content referenced by no local repository (its history, an upload of it, a Xet file it registered)
+ * nor by a storage bucket (a file copied from the mirrored repository: buckets/).
+ */
 const NOT_LOCAL = `NOT EXISTS (
     SELECT 1 FROM repo_contents c JOIN repos r ON r.id = c.repo_id
     WHERE c.sha256 = m.sha256 AND r.mirror_of IS NULL)
@@ -26,7 +29,9 @@ const NOT_LOCAL = `NOT EXISTS (
     WHERE o.sha256 = m.sha256 AND r.mirror_of IS NULL)
   AND NOT EXISTS (
     SELECT 1 FROM xet_files f JOIN xet_file_repos fr ON fr.file_hash = f.hash JOIN repos r ON r.id = fr.repo_id
-    WHERE f.sha256 = m.sha256 AND r.mirror_of IS NULL)`;
+    WHERE f.sha256 = m.sha256 AND r.mirror_of IS NULL)
+  AND NOT EXISTS (
+    SELECT 1 FROM xet_files f JOIN bucket_files b ON b.xet_hash = f.hash WHERE f.sha256 = m.sha256)`;
 
 interface CachedRow {
   sha256: string;
@@ -139,7 +144,8 @@ export function createMirrorCacheTable(q: Queryable) {
       return q.run(
         `DELETE FROM xet_files WHERE sha256 = ? AND NOT EXISTS (
            SELECT 1 FROM xet_file_repos fr JOIN repos r ON r.id = fr.repo_id
-           WHERE fr.file_hash = xet_files.hash AND r.mirror_of IS NULL)`,
+           WHERE fr.file_hash = xet_files.hash AND r.mirror_of IS NULL)
+         AND NOT EXISTS (SELECT 1 FROM bucket_files b WHERE b.xet_hash = xet_files.hash)`,
         [sha256],
       );
     },

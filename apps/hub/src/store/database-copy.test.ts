@@ -310,6 +310,21 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     body: JSON.stringify({ item: { type: "model", id: "acme/copied" }, note: "a note" }),
   });
   expect(added.status).toBe(200);
+  // A storage bucket with a file and the upload it came from (buckets/, migration 46).
+  const at = new Date().toISOString();
+  const bucket = (await store.buckets.insert({
+    id: "ada/copied-bucket",
+    owner: "ada",
+    private: true,
+    now: at,
+  }))!;
+  await store.buckets.addUploads(bucket.key, ["c".repeat(64)], at);
+  await store.buckets.putFile(bucket.key, {
+    path: "a/b.bin",
+    xetHash: "c".repeat(64),
+    size: 3,
+    uploadedAt: at,
+  });
 }
 
 beforeAll(async () => {

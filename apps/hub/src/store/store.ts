@@ -3,6 +3,7 @@ import { createOidcIdentitiesTable } from "../accounts/oidc-identities-table.js"
 import { createOrgInvitesTable } from "../accounts/org-invites-table.js";
 import { createSqlAccountsStore } from "../accounts/sql-accounts-store.js";
 import { createAuditTable } from "../audit/audit-table.js";
+import { createBucketsTable } from "../buckets/buckets-table.js";
 import { createDemoCopiesTable } from "../catalogue/demo-copies-table.js";
 import { createEngagementTable } from "../catalogue/engagement-table.js";
 import { refreshLocalApps } from "../catalogue/local-apps.js";
@@ -59,6 +60,8 @@ function bindTables(q: Queryable, now: () => Date) {
     blobReferences: createBlobReferences(q),
     /** LFS objects of a repository's history, listed and permanently deleted (repos/lfs-files.ts). */
     lfsFiles: createLfsFilesTable(q),
+    /** Storage buckets, their files and uploads (buckets/buckets-table.ts). */
+    buckets: createBucketsTable(q),
     /** Parts of multipart LFS uploads in flight. */
     uploadParts: createUploadPartsTable(q),
     /** Discussions and pull requests (see discussions-table.ts). */
