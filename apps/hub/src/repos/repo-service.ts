@@ -881,6 +881,7 @@ export function createRepoService({
       const main = deletion.movedRefs.find(({ ref }) => ref === branchRef("main"));
       if (main) await service.derive(repo, main.newSha);
       return deletion;
+    },
 
     async deleteBranch(repo: RepoRecord, name: string): Promise<void> {
       if (name === "main")
