@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { PageTitle } from "../../components/ui/page-title.js";
 import { HubApiError } from "../../lib/api/hub-fetch.js";
 import { queryClient } from "../../lib/query-client.js";
+import { OrgProviders } from "../org-providers/index.js";
 import { type OrgRole, useSession } from "./account-api.js";
 import {
   buttonClass,
@@ -144,6 +145,7 @@ export function OrganizationView({ name }: { name: string }) {
           ))}
         </ul>
       </SettingsSection>
+      {me || isAdmin ? <OrgProviders org={org.data.name} canManage={isAdmin} /> : null}
       {isAdmin ? (
         <SettingsSection title="Invite someone">
           <form onSubmit={makeInvite} className="flex flex-wrap items-end gap-3" aria-label="Invite someone">

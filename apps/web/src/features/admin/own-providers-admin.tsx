@@ -12,6 +12,7 @@ import {
   useFormOutcome,
 } from "../account/form-parts.js";
 import { adminSend } from "./admin-api.js";
+import { LocalProviderAdmin } from "./local-provider-admin.js";
 
 /** An own provider as `GET /api/admin/own-providers` answers (hub: router/own-providers-service.ts). */
 interface OwnProviderView {
@@ -98,7 +99,7 @@ export function OwnProvidersAdmin() {
                   <span className="font-medium">{provider.name}</span>
                   <span className="text-muted">{provider.baseUrl}</span>
                   <span
-                    className={provider.health.status === "down" ? "font-medium text-red-600" : "text-muted"}
+                    className={provider.health.status === "down" ? "font-medium text-danger" : "text-muted"}
                   >
                     {HEALTH_LABEL[provider.health.status]}
                     {provider.health.error ? ` (${provider.health.error})` : ""}
@@ -179,6 +180,7 @@ export function OwnProvidersAdmin() {
           <SubmitButton>Map model</SubmitButton>
         </form>
       </SettingsSection>
+      <LocalProviderAdmin />
     </div>
   );
 }

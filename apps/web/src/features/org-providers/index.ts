@@ -1,0 +1,1 @@
+export { OrgProviders } from "./org-providers.js";

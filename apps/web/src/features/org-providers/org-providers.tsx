@@ -1,0 +1,236 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { hubGet } from "../../lib/api/hub-fetch.js";
+import { queryClient } from "../../lib/query-client.js";
+import { accountSend } from "../account/account-api.js";
+import {
+  errorText,
+  FormMessage,
+  optionalField,
+  SettingsSection,
+  SubmitButton,
+  secondaryButtonClass,
+  TextField,
+  useFormOutcome,
+} from "../account/form-parts.js";
+
+/** An organization's provider as `GET /api/organizations/{org}/providers` answers (hub: org-own-providers-service.ts). */
+export interface OrgProviderView {
+  /** What callers write after the model's colon: `org/name`. */
+  id: string;
+  name: string;
+  baseUrl: string;
+  /** Masked (`****abcd`): the key itself is never answered. */
+  apiKey: string | null;
+  healthPath: string;
+  hostedFailover: boolean;
+  models: { model: string; kind: "chat" | "embeddings"; servedName: string }[];
+  health: { status: "up" | "down" | "unknown"; checkedAt: string | null; error: string | null };
+}
+
+const pathOf = (org: string) => `/api/organizations/${encodeURIComponent(org)}/providers`;
+export const orgProvidersQuery = (org: string) =>
+  queryOptions({
+    queryKey: ["org-providers", org.toLowerCase()],
+    queryFn: async ({ signal }) => (await hubGet<OrgProviderView[]>(pathOf(org), signal)).data,
+  });
+
+const HEALTH_LABEL = { up: "Up", down: "Down", unknown: "Not checked yet" } as const;
+
+/**
+ * An organization's own inference providers, on its page: OpenAI-compatible servers the router offers to
+ * the organization's members only (`owner/name:org/server`). Members see them and their health; admins add,
+ * replace and remove them and map models to them.
+ */
+export function OrgProviders({ org, canManage }: { org: string; canManage: boolean }) {
+  const providers = useQuery(orgProvidersQuery(org));
+  const [error, setError] = useState<string | null>(null);
+  const added = useFormOutcome();
+  const mapped = useFormOutcome();
+  const path = pathOf(org);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: orgProvidersQuery(org).queryKey });
+  const act = async (work: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await work();
+      await refresh();
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  };
+  const add = added.submitAndReset(async (fields) => {
+    const name = String(fields.get("name"));
+    await accountSend("PUT", `${path}/${encodeURIComponent(name)}`, {
+      baseUrl: String(fields.get("baseUrl")),
+      apiKey: optionalField(fields, "apiKey"),
+      healthPath: optionalField(fields, "healthPath"),
+    });
+    await refresh();
+    return `Saved ${name}: call it as owner/name:${org}/${name}.`;
+  });
+  const map = mapped.submitAndReset(async (fields) => {
+    const name = String(fields.get("provider"));
+    await accountSend("PUT", `${path}/${encodeURIComponent(name)}/models`, {
+      model: String(fields.get("model")),
+      servedName: String(fields.get("servedName")),
+      kind: fields.get("kind") === "embeddings" ? "embeddings" : "chat",
+    });
+    await refresh();
+    return `${String(fields.get("model"))} is served by ${name}.`;
+  });
+
+  return (
+    <>
+      <SettingsSection title="Inference providers">
+        <p className="text-sm text-muted">
+          Your organization's own OpenAI-compatible servers. Only its members can see and call them through
+          the hub's <code>/v1</code> API, as <code>owner/name</code> or <code>owner/name:{org}/server</code>.
+          Their calls are counted in the organization's usage.
+        </p>
+        {providers.isPending ? <p className="text-sm text-muted">Loading…</p> : null}
+        {providers.isError ? <FormMessage error={errorText(providers.error)} /> : null}
+        {providers.data?.length === 0 ? <p className="text-sm text-muted">No providers yet.</p> : null}
+        {providers.data?.length ? (
+          <ul
+            className="flex flex-col divide-y divide-line rounded-md border border-line"
+            aria-label="Inference providers"
+          >
+            {providers.data.map((provider) => (
+              <li key={provider.id} className="flex flex-col gap-1 p-3 text-sm">
+                <div className="flex flex-wrap items-baseline gap-x-3">
+                  <span className="font-medium">{provider.id}</span>
+                  <span className="break-all text-muted">{provider.baseUrl}</span>
+                  <span
+                    className={provider.health.status === "down" ? "font-medium text-danger" : "text-muted"}
+                  >
+                    {HEALTH_LABEL[provider.health.status]}
+                    {provider.health.error ? ` (${provider.health.error})` : ""}
+                  </span>
+                </div>
+                <div className="text-muted">
+                  Key: {provider.apiKey ?? "none"} · health path {provider.healthPath}
+                  {provider.hostedFailover ? "" : " · calls stay off hosted providers"}
+                </div>
+                {provider.models.length ? (
+                  <ul className="text-muted">
+                    {provider.models.map((model) => (
+                      <li key={`${model.model} ${model.kind}`} className="flex flex-wrap items-center gap-2">
+                        <span className="break-all">
+                          {model.model} ({model.kind}) as {model.servedName}
+                        </span>
+                        {canManage ? (
+                          <button
+                            type="button"
+                            className={secondaryButtonClass}
+                            aria-label={`Stop serving ${model.model} on ${provider.name}`}
+                            onClick={() =>
+                              act(() =>
+                                accountSend(
+                                  "DELETE",
+                                  `${path}/${encodeURIComponent(provider.name)}/models?model=${encodeURIComponent(model.model)}&kind=${model.kind}`,
+                                ),
+                              )
+                            }
+                          >
+                            Unmap
+                          </button>
+                        ) : null}
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="text-muted">Serves no hub model yet.</p>
+                )}
+                {canManage ? (
+                  <div>
+                    <button
+                      type="button"
+                      className={secondaryButtonClass}
+                      aria-label={`Remove ${provider.name}`}
+                      onClick={() =>
+                        act(() => accountSend("DELETE", `${path}/${encodeURIComponent(provider.name)}`))
+                      }
+                    >
+                      Remove
+                    </button>
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {canManage ? (
+          <div>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => act(() => accountSend("POST", `${path}/check`))}
+            >
+              Check health now
+            </button>
+          </div>
+        ) : null}
+        <FormMessage error={error} />
+      </SettingsSection>
+      {canManage ? (
+        <>
+          <SettingsSection title="Add or replace a provider" className="flex max-w-xl flex-col gap-3">
+            <form onSubmit={add} aria-label="Add or replace a provider" className="flex flex-col gap-3">
+              <TextField
+                label="Name"
+                name="name"
+                required
+                autoComplete="off"
+                hint={`Lower-case letters, digits and dashes; called as ${org}/name.`}
+              />
+              <TextField
+                label="Base URL"
+                name="baseUrl"
+                required
+                autoComplete="off"
+                placeholder="https://gpu.example.org/v1"
+              />
+              <TextField
+                label="API key"
+                name="apiKey"
+                type="password"
+                autoComplete="off"
+                hint="Stored encrypted; left empty, a replaced provider keeps its key."
+              />
+              <TextField
+                label="Health path"
+                name="healthPath"
+                autoComplete="off"
+                hint="Default: the base URL's /models."
+              />
+              <FormMessage error={added.message.error} success={added.message.success} />
+              <SubmitButton>Save provider</SubmitButton>
+            </form>
+          </SettingsSection>
+          <SettingsSection title="Serve a hub model" className="flex max-w-xl flex-col gap-3">
+            <form onSubmit={map} aria-label="Serve a hub model" className="flex flex-col gap-3">
+              <TextField
+                label="Provider"
+                name="provider"
+                required
+                autoComplete="off"
+                hint="Its name, without the organization."
+              />
+              <TextField
+                label="Hub model"
+                name="model"
+                required
+                autoComplete="off"
+                placeholder="owner/name"
+              />
+              <TextField label="Name on the server" name="servedName" required autoComplete="off" />
+              <TextField label="Kind" name="kind" autoComplete="off" hint="chat (default) or embeddings." />
+              <FormMessage error={mapped.message.error} success={mapped.message.success} />
+              <SubmitButton>Map model</SubmitButton>
+            </form>
+          </SettingsSection>
+        </>
+      ) : null}
+    </>
+  );
+}
