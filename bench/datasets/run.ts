@@ -5,9 +5,13 @@
  *   `COPY (FROM read_csv(...)) TO ... (FORMAT parquet)`; wall and CPU seconds, MiB/s, the ratio, and the
  *   process's peak RSS above its start while converting;
  * - on a split of BENCH_ROWS rows (default 10,000,000): `/rows` pages at random offsets (the API's query,
- *   one Parquet file's LIMIT/OFFSET), `/search` (the API's ILIKE over text columns, count and page) and
+ *   one Parquet file's LIMIT/OFFSET), the substring scan /search was (ILIKE over text columns, count and page) and
  *   `/filter` (parsed, checked and rendered as the API does, run on a session connection), p50/p99 in ms,
- *   against the same queries sent straight to DuckDB over the same file.
+ *   against the same queries sent straight to DuckDB over the same file;
+ * - on a split of BENCH_SEARCH_ROWS rows (default 1,000,000): the full-text index's build (wall and CPU
+ *   seconds, peak RSS, file size) and `/search` as the API answers it (the index's count and page, then the
+ *   page's rows read from the Parquet file by their row numbers), for a word in one row and for a query whose
+ *   words are in every row, against a substring scan of the same file (DuckDB ILIKE, the search before).
  * The engine is measured in-process (the HTTP layer around it is the hub's, measured by bench:hub).
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -15,11 +19,17 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { createViewerEngine, sqlString } from "../../apps/hub/src/viewer/viewer-engine.js";
+import {
+  buildFullTextIndex,
+  queryTerms,
+  searchFullTextIndex,
+} from "../../apps/hub/src/viewer/viewer-fulltext.js";
 import { checkFilter, filterProbe, withFilter } from "../../apps/hub/src/viewer/viewer-sql-guard.js";
 
 const CSV_MB = Number(process.env.BENCH_DATASETS_MB ?? 1024);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const SEARCH_ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
 const MIB = 1024 * 1024;
 
 const dir = mkdtempSync(join(tmpdir(), "bench-datasets-"));
@@ -138,7 +148,7 @@ async function main() {
   ]);
   const searchSamples = Math.max(5, Math.floor(SAMPLES / 10));
   results.push([
-    "/search (count + page)",
+    "substring scan, the /search before (count + page)",
     await latencies(async () => {
       await engine.scalar(`SELECT count(*) FROM ${source} WHERE ${searchWhere}`);
       await engine.rows(searchSql);
@@ -172,7 +182,10 @@ async function main() {
       await floor.runAndReadAll(`SELECT * FROM ${source} WHERE ${filterWhere} ORDER BY id LIMIT 100`);
     }, searchSamples),
   ]);
-  console.log(`\n## Queries over a ${ROWS.toLocaleString("en")}-row split\n`);
+  results.push(...(await fullTextSearch(engine, floor, searchSamples)));
+  console.log(
+    `\n## Queries over a ${ROWS.toLocaleString("en")}-row split (full-text search: ${SEARCH_ROWS.toLocaleString("en")} rows)\n`,
+  );
   console.log("| query | viewer p50 | viewer p99 | DuckDB p50 (floor) | DuckDB p99 | p50 ratio |");
   console.log("|---|---|---|---|---|---|");
   for (const [name, viewer, direct] of results) {
@@ -180,6 +193,68 @@ async function main() {
       `| ${name} | ${ms(viewer.p50)} | ${ms(viewer.p99)} | ${ms(direct.p50)} | ${ms(direct.p99)} | ${(viewer.p50 / direct.p50).toFixed(2)} |`,
     );
   }
+}
+
+/**
+ * The full-text index of a SEARCH_ROWS-row split, built as a conversion builds it (the text streamed from the
+ * Parquet file), and /search's work against it: count and page from the index, rows from the Parquet file.
+ */
+async function fullTextSearch(
+  engine: ReturnType<typeof createViewerEngine>,
+  floor: Awaited<ReturnType<Awaited<ReturnType<typeof DuckDBInstance.create>>["connect"]>>,
+  samples: number,
+): Promise<[string, { p50: number; p99: number }, { p50: number; p99: number }][]> {
+  const split = join(dir, "parquet", "search.parquet");
+  await floor.run(
+    `COPY (SELECT range AS id, 'text of row ' || range || ' ' || md5(range::VARCHAR)[1:8] AS text
+           FROM range(${SEARCH_ROWS}))
+     TO ${sqlString(split)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`,
+  );
+  const index = join(dir, "search.sqlite");
+  const built = await peakRss(() =>
+    timed(() =>
+      buildFullTextIndex(
+        index,
+        "none",
+        engine.streamTexts(
+          `SELECT concat_ws(' ', CAST(text AS VARCHAR)) FROM read_parquet(${sqlString(split)})`,
+        ),
+      ),
+    ),
+  );
+  console.log(
+    `\nFull-text index of ${SEARCH_ROWS.toLocaleString("en")} rows: built in ${built.value.wallS.toFixed(2)} s wall, ${built.value.cpuS.toFixed(2)} s CPU, peak RSS above start ${built.peakMiB.toFixed(0)} MiB, ${(statSync(index).size / MIB).toFixed(1)} MiB on disk.`,
+  );
+  const source = `read_parquet(${sqlString(split)})`;
+  const apiSearch = async (query: string) => {
+    const { rowIndexes } = searchFullTextIndex(index, queryTerms(query), { offset: 0, length: 100 });
+    if (rowIndexes.length > 0) {
+      await engine.rows(
+        `SELECT * FROM (SELECT file_row_number AS __row_idx, * EXCLUDE (file_row_number)
+           FROM read_parquet(${sqlString(split)}, file_row_number = true)
+           WHERE file_row_number IN (${rowIndexes.join(", ")}))`,
+      );
+    }
+  };
+  const substring = (needle: string) => async () => {
+    const where = `text ILIKE '%${needle}%'`;
+    await floor.runAndReadAll(`SELECT count(*) FROM ${source} WHERE ${where}`);
+    await floor.runAndReadAll(
+      `SELECT * FROM (SELECT row_number() OVER () - 1 AS __row_idx, * FROM ${source}) WHERE ${where} ORDER BY __row_idx LIMIT 100`,
+    );
+  };
+  return [
+    [
+      "/search, a word in one row (index + rows; floor: ILIKE scan)",
+      await latencies(() => apiSearch("123457"), samples),
+      await latencies(substring("row 123457 "), samples),
+    ],
+    [
+      "/search, words in every row, 100 best (index + rows; floor: ILIKE scan)",
+      await latencies(() => apiSearch("row 123457"), samples),
+      await latencies(substring("row"), samples),
+    ],
+  ];
 }
 
 main()
