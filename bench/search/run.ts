@@ -91,7 +91,7 @@ async function measure(
     await client.end();
   }
   console.log(
-    `${label}: seeded ${repos.length} repositories in ${(seedMs / 1000).toFixed(1)} s, indexed ${documents} in ${(indexMs / 1000).toFixed(1)} s`,
+    `${label}: ${held < repos.length ? "seeded" : "opened (kept, migrated)"} ${repos.length} repositories in ${(seedMs / 1000).toFixed(1)} s, indexed ${documents} in ${(indexMs / 1000).toFixed(1)} s`,
   );
 
   const logger = createJsonLogger({
