@@ -18,6 +18,7 @@ export const APP_PAGES: readonly string[] = [
   "/settings/tokens",
   "/settings/organizations",
   "/settings/webhooks",
+  "/settings/storage",
   "/search",
 ];
 
@@ -28,6 +29,7 @@ export const ADMIN_PAGES: readonly string[] = [
   "/admin/users",
   "/admin/organizations",
   "/admin/usage",
+  "/admin/storage",
   "/admin/providers",
   "/admin/mirror",
   "/admin/audit-log",
