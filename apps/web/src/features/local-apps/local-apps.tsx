@@ -1,5 +1,6 @@
 import {
   defaultGgufQuantization,
+  downloadFromHub,
   getLocalAppsForModel,
   type LocalApp,
   listGgufQuantizations,
@@ -119,6 +120,30 @@ function AppInstructions({
   hubUrl: string;
 }) {
   if (app.kind === "deeplink") {
+    // The desktop apps open models from huggingface.co only: on this hub, the files are fetched first.
+    const download = downloadFromHub(model, quantFile, { hubUrl });
+    if (download) {
+      return (
+        <div className="flex flex-col gap-2">
+          <p role="note" className="rounded-md bg-warn-soft p-3 text-sm text-warn">
+            {app.prettyLabel} opens models from huggingface.co only, not from this hub: download the files,
+            then open them from disk in {app.prettyLabel}.
+          </p>
+          {download.setup ? (
+            <CodeBlock code={download.setup} label={`${download.title}: install`} language="sh" />
+          ) : null}
+          {download.content.map((block) => (
+            <CodeBlock
+              key={block}
+              language="sh"
+              code={block}
+              label={download.title}
+              testId="local-app-snippet"
+            />
+          ))}
+        </div>
+      );
+    }
     const link = app.deeplink(model, quantFile).toString();
     return (
       <div className="flex flex-col gap-2">

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { RepoInfo } from "../../lib/api/repos.js";
+import { UseThisDataset } from "./use-this-dataset.js";
 
 function list(value: unknown): string[] {
   const items = Array.isArray(value) ? value : [value];
@@ -63,6 +64,7 @@ export function RepoSidebar({ info, kind }: { info: RepoInfo; kind: "dataset" | 
         <dt className="text-muted">Files</dt>
         <dd data-testid="file-count">{(info.siblings ?? []).length.toLocaleString("en")}</dd>
       </dl>
+      {kind === "dataset" ? <UseThisDataset datasetId={info.id} hubUrl={window.location.origin} /> : null}
     </aside>
   );
 }
