@@ -276,7 +276,7 @@ describe("the dataset and space lists' card filters", () => {
     await choose("License", "MIT");
     await page.waitForURL((url) => url.searchParams.get("license") === "mit");
     expect(await apiIds("/api/datasets?language=fr&license=mit")).toEqual([]);
-    await page.getByText("No dataset matches.").waitFor();
+    await page.getByText("No dataset matches these filters.").waitFor();
 
     await page.goto("/spaces?sdk=gradio");
     const gradio = await apiIds("/api/spaces?filter=gradio");

@@ -12,6 +12,8 @@ import { RouteError } from "./route-error.js";
 function prefetchModels({ request }: LoaderFunctionArgs) {
   const params = readListParams(new URL(request.url).searchParams);
   void queryClient.prefetchQuery(modelListQuery(toApiQuery(params)));
+  // The list shows with its filters (models-list.tsx): their chunk is fetched now, not after the page's.
+  void import("../features/models-list/models-filters.js");
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { memo } from "react";
+import { memo, useLayoutEffect, useRef } from "react";
 import { NavLink, useLocation } from "react-router";
 import { canWrite, viewerQuery } from "../../lib/api/session.js";
 import { type RepoRef, repoPageUrl } from "../../lib/repo-ref.js";
@@ -30,11 +30,25 @@ export interface ExtraTab {
  */
 export const RepoTabs = memo(function RepoTabs({ repo, extra = [] }: { repo: RepoRef; extra?: ExtraTab[] }) {
   const base = repoPageUrl(repo);
-  const inFiles = FILES_SECTION.test(useLocation().pathname);
+  const { pathname } = useLocation();
+  const inFiles = FILES_SECTION.test(pathname);
   const viewer = useQuery(viewerQuery());
   const label = `${repo.type[0]?.toUpperCase()}${repo.type.slice(1)} sections`;
+  const strip = useRef<HTMLElement>(null);
+  // On a phone the strip is wider than the screen: the current tab is scrolled into the middle of it, or a
+  // page such as the playground would open with its own tab out of sight.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the current tab changes with the path.
+  useLayoutEffect(() => {
+    const nav = strip.current;
+    const current = nav?.querySelector<HTMLElement>(inFiles ? "[data-tab=files]" : '[aria-current="page"]');
+    if (!nav || !current || nav.scrollWidth <= nav.clientWidth) return;
+    const navBox = nav.getBoundingClientRect();
+    const box = current.getBoundingClientRect();
+    if (box.left >= navBox.left && box.right <= navBox.right) return;
+    nav.scrollLeft += box.left - navBox.left - (navBox.width - box.width) / 2;
+  }, [pathname, inFiles, extra.length]);
   return (
-    <nav aria-label={label} className="overflow-x-auto">
+    <nav ref={strip} aria-label={label} className="overflow-x-auto">
       <ul className="flex border-b border-line">
         <li>
           <NavLink end to={base} className={tabClass}>
@@ -43,6 +57,7 @@ export const RepoTabs = memo(function RepoTabs({ repo, extra = [] }: { repo: Rep
         </li>
         <li>
           <NavLink
+            data-tab="files"
             to={`${base}/tree/main`}
             className={({ isActive }) => tabClass({ isActive: isActive || inFiles })}
           >

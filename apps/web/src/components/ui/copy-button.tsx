@@ -4,11 +4,13 @@ interface CopyButtonProps {
   text: string;
   /** What is copied, for the accessible name: "Copy {what}". */
   what: string;
+  /** The button's text before it is pressed: "Copy" unless it needs to say what, as "Copy link". */
+  label?: string;
   className?: string;
 }
 
 /** Copies `text` to the clipboard and announces the result to screen readers. */
-export function CopyButton({ text, what, className }: CopyButtonProps) {
+export function CopyButton({ text, what, label = "Copy", className }: CopyButtonProps) {
   const [status, setStatus] = useState<"idle" | "copied" | "failed">("idle");
 
   useEffect(() => {
@@ -45,7 +47,7 @@ export function CopyButton({ text, what, className }: CopyButtonProps) {
         <path d="M5 15V5a2 2 0 0 1 2-2h10" />
       </svg>
       <span aria-live="polite">
-        {status === "copied" ? "Copied" : status === "failed" ? "Copy failed" : "Copy"}
+        {status === "copied" ? "Copied" : status === "failed" ? "Copy failed" : label}
       </span>
     </button>
   );

@@ -19,6 +19,9 @@ interface DisclosureMenuProps {
 const SUMMARY_CLASS =
   "inline-flex h-9 cursor-pointer list-none items-center gap-1.5 rounded-md bg-accent px-3 text-sm font-medium text-accent-ink hover:opacity-90";
 
+/** Below this much room the panel keeps its height and the page scrolls to it instead. */
+const MIN_PANEL_HEIGHT = 160;
+
 export function DisclosureMenu({
   summary,
   children,
@@ -43,13 +46,20 @@ export function DisclosureMenu({
       if (!details.contains(target) || choseLink) details.open = false;
     };
     // Anchored to the button's right edge, the panel can start left of the screen on a phone (the button
-    // sits at the left): on opening, shift it back inside the viewport with an 8 px margin.
+    // sits at the left): on opening, shift it back inside the viewport with an 8 px margin. Its height is
+    // capped to the room below the button as well (70vh alone ran past the bottom of a phone's screen),
+    // the rest scrolling inside it.
     const place = () => {
       const panel = details.querySelector<HTMLElement>("[data-menu-panel]");
       if (!panel || !details.open) return;
       panel.style.transform = "";
+      panel.style.maxHeight = "";
       const rect = panel.getBoundingClientRect();
       const margin = 8;
+      const roomBelow = window.innerHeight - margin - rect.top;
+      if (rect.bottom > window.innerHeight - margin && roomBelow >= MIN_PANEL_HEIGHT) {
+        panel.style.maxHeight = `${Math.floor(roomBelow)}px`;
+      }
       const shift =
         rect.left < margin
           ? margin - rect.left

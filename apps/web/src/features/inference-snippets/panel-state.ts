@@ -1,3 +1,5 @@
+import { CHAT_DEFAULT_MAX_TOKENS } from "@modelhub/tasks";
+
 /**
  * The snippet panel's state lives in the URL (`/{id}/inference?provider=&language=&client=&streaming=
  * &temperature=&max_tokens=&top_p=`) so a link reproduces the snippet. The access token never does.
@@ -5,11 +7,37 @@
 export const LANGUAGES = ["python", "js", "sh"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+interface ParameterSpec {
+  label: string;
+  min: number;
+  max: number;
+  step: number;
+  /** Where the slider starts when the reader sets the parameter. */
+  initial: number;
+  /** What the code sends while the reader has not set it (absent: the code leaves it out). */
+  codeDefault?: number;
+}
+
 export const PARAMETERS = {
   temperature: { label: "Temperature", min: 0, max: 2, step: 0.05, initial: 0.7 },
-  max_tokens: { label: "Max tokens", min: 1, max: 8192, step: 1, initial: 500 },
+  // The chat snippets always send max_tokens (CHAT_DEFAULT_MAX_TOKENS when unset), so the panel says so.
+  max_tokens: {
+    label: "Max tokens",
+    min: 1,
+    max: 8192,
+    step: 1,
+    initial: CHAT_DEFAULT_MAX_TOKENS,
+    codeDefault: CHAT_DEFAULT_MAX_TOKENS,
+  },
   top_p: { label: "Top-p", min: 0, max: 1, step: 0.05, initial: 0.9 },
-} as const;
+} as const satisfies Record<string, ParameterSpec>;
+
+/** The value a parameter shows: the reader's, else what the code sends by default, else "unset". */
+export function parameterDisplay(name: ParameterName, value: number | undefined): string {
+  if (value !== undefined) return String(value);
+  const spec: ParameterSpec = PARAMETERS[name];
+  return spec.codeDefault === undefined ? "unset" : `${spec.codeDefault} (default)`;
+}
 export type ParameterName = keyof typeof PARAMETERS;
 export const PARAMETER_NAMES = Object.keys(PARAMETERS) as ParameterName[];
 

@@ -1,13 +1,16 @@
 import { memo } from "react";
 import { Slider } from "../../components/ui/slider.js";
-import { PARAMETER_NAMES, PARAMETERS, type ParameterName } from "./panel-state.js";
+import { PARAMETER_NAMES, PARAMETERS, type ParameterName, parameterDisplay } from "./panel-state.js";
 
 interface ParameterSlidersProps {
   values: Partial<Record<ParameterName, number>>;
   onChange: (name: ParameterName, value: number | undefined) => void;
 }
 
-/** A parameter is unset (absent from the code) until the reader moves its slider or switches it on. */
+/**
+ * A parameter is unset until the reader moves its slider or switches it on: absent from the code, or sent
+ * with its default (max tokens), which the panel then shows.
+ */
 export const ParameterSliders = memo(function ParameterSliders({ values, onChange }: ParameterSlidersProps) {
   return (
     <fieldset className="grid grid-cols-1 gap-4 sm:grid-cols-3">
@@ -31,7 +34,7 @@ export const ParameterSliders = memo(function ParameterSliders({ values, onChang
                 <label htmlFor={checkboxId}>Set {spec.label.toLowerCase()}</label>
               </span>
               <span className="font-mono text-muted" data-testid={`param-${name}-value`}>
-                {isSet ? value : "unset"}
+                {parameterDisplay(name, value)}
               </span>
             </div>
             <div className={isSet ? "" : "opacity-50"}>
@@ -42,7 +45,7 @@ export const ParameterSliders = memo(function ParameterSliders({ values, onChang
                 max={spec.max}
                 step={spec.step}
                 onValueChange={(next) => onChange(name, next)}
-                format={(current) => (isSet ? String(current) : "unset")}
+                format={(current) => (isSet ? String(current) : parameterDisplay(name, undefined))}
                 testId={`param-${name}`}
               />
             </div>

@@ -8,7 +8,8 @@ import { useListSearchParams } from "../../lib/use-list-search-params.js";
 import { ANY, readListParams, toApiQuery, writeListParams } from "./list-params.js";
 import { ModelRow } from "./model-row.js";
 
-// The filters (and the select primitive they use) load beside the list, not in front of it.
+// The filters (and the select primitive they use) are a chunk of their own, fetched beside the list's data
+// (the route's loader starts it); the list waits for them, so they never pop in above rows already read.
 const ModelsFilters = lazy(() =>
   import("./models-filters.js").then((module) => ({ default: module.ModelsFilters })),
 );
@@ -27,23 +28,29 @@ export function ModelsList() {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[16rem_1fr]">
       <PageTitle>{params.task === ANY ? "Models" : `${taskLabel(params.task)} models`}</PageTitle>
-      <Suspense fallback={<div aria-hidden="true" className="min-h-64 rounded-lg" />}>
+      <Suspense
+        fallback={
+          <p className="text-sm text-muted lg:col-span-2" aria-live="polite">
+            Loading models…
+          </p>
+        }
+      >
         <ModelsFilters params={params} onChange={update} />
+        <PagedResults
+          headingId="models-heading"
+          title="Models"
+          count={matchCount(query.data?.total, models.length)}
+          query={query}
+          what="models"
+          empty="No model matches these filters."
+          items={models}
+          itemKey={(model) => model.id}
+          renderItem={(model) => <ModelRow model={model} />}
+          hasPrevious={params.cursor !== undefined}
+          nextCursor={query.data?.nextCursor}
+          onPage={(cursor) => update({ cursor })}
+        />
       </Suspense>
-      <PagedResults
-        headingId="models-heading"
-        title="Models"
-        count={matchCount(query.data?.total, models.length)}
-        query={query}
-        what="models"
-        empty="No model matches these filters."
-        items={models}
-        itemKey={(model) => model.id}
-        renderItem={(model) => <ModelRow model={model} />}
-        hasPrevious={params.cursor !== undefined}
-        nextCursor={query.data?.nextCursor}
-        onPage={(cursor) => update({ cursor })}
-      />
     </div>
   );
 }

@@ -76,24 +76,34 @@ export function NewRepoForm({ type }: { type: RepoRef["type"] }) {
       </p>
     );
   }
+  // `?owner=` (an organization page's "New model" link) preselects that owner when the viewer may write there.
+  const wanted = new URLSearchParams(location.search).get("owner");
+  const namespaces = viewer.data.writableNamespaces;
   return (
-    <SignedInForm type={type} namespaces={viewer.data.writableNamespaces} csrf={viewer.data.csrfToken} />
+    <SignedInForm
+      type={type}
+      namespaces={namespaces}
+      initialOwner={wanted !== null && namespaces.includes(wanted) ? wanted : namespaces[0]}
+      csrf={viewer.data.csrfToken}
+    />
   );
 }
 
 function SignedInForm({
   type,
   namespaces,
+  initialOwner,
   csrf,
 }: {
   type: RepoRef["type"];
   namespaces: string[];
+  initialOwner: string | undefined;
   csrf: string;
 }) {
   const id = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [owner, setOwner] = useState(namespaces[0] ?? "");
+  const [owner, setOwner] = useState(initialOwner ?? "");
   const [name, setName] = useState("");
   const [visibility, setVisibility] = useState<"public" | "private">("public");
   const [license, setLicense] = useState(NO_LICENSE);

@@ -7,17 +7,43 @@ import { tokenProblem } from "./access-token.js";
  * reader's calls go with their session: the browser sends the cookie, and this adds the session's CSRF token
  * (the router takes a session only with it), on calls to this hub only.
  */
-export function playgroundClient(hubUrl: string, accessToken: string, csrfToken?: string): InferenceClient {
+export function playgroundClient(
+  hubUrl: string,
+  accessToken: string,
+  csrfToken?: string,
+  /** Sees each answer's head, e.g. to tell a simulated one (simulatedAnswer). */
+  onResponse?: (response: Response) => void,
+): InferenceClient {
   // A token the router cannot take is never sent: the client would call the provider directly with it.
   const problem = tokenProblem(accessToken);
   if (problem) throw new Error(problem);
   const token = accessToken.trim();
+  const send = token || !csrfToken ? undefined : withSession(hubUrl, csrfToken);
   return new InferenceClient(token || undefined, {
     hubUrl,
     routerUrl: `${hubUrl}/router`,
     retryOnError: false,
-    ...(token || !csrfToken ? {} : { fetch: withSession(hubUrl, csrfToken) }),
+    ...(send || onResponse
+      ? { fetch: watched(send ?? ((input, init) => fetch(input, init)), onResponse) }
+      : {}),
   });
+}
+
+function watched(send: typeof fetch, onResponse: ((response: Response) => void) | undefined): typeof fetch {
+  if (!onResponse) return send;
+  return async (input, init) => {
+    const response = await send(input, init);
+    onResponse(response);
+    return response;
+  };
+}
+
+/**
+ * What provider-sim puts on every answer (its SIMULATED_HEADER), which the hub's router passes on: a JSON
+ * answer (a transcript, labels) has no file to carry the simulator's mark.
+ */
+export function simulatedAnswer(response: Response): boolean {
+  return response.headers.get("x-provider-sim") === "1";
 }
 
 /** `fetch` that sends the session's CSRF token to this hub (and to nowhere else). */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { CodeBlock } from "../../components/ui/code-block.js";
-import { SimulatorBadge } from "./simulator-badge.js";
+import { SimulatorBadge, SimulatorLabel } from "./simulator-badge.js";
 
 interface LabelScore {
   label: string;
@@ -42,9 +42,38 @@ function BlobOutput({ blob }: { blob: Blob }) {
   );
 }
 
-/** Classification results as bars, media played, anything else as indented JSON. */
-export function ReadableOutput({ value }: { value: unknown }) {
+/** A transcript or generated text: `{ text }` (speech recognition) or `[{ generated_text }]`. */
+function textOf(value: unknown): string | undefined {
+  const first = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (!first || typeof first !== "object") return undefined;
+  const record = first as Record<string, unknown>;
+  const text = record.text ?? record.generated_text ?? record.summary_text ?? record.translation_text;
+  return typeof text === "string" ? text : undefined;
+}
+
+/**
+ * Classification results as bars, media played, text as text, anything else as indented JSON; a result the
+ * hub's simulator made is badged (media by the mark in the file, the rest by the answer's header).
+ */
+export function ReadableOutput({ value, simulated = false }: { value: unknown; simulated?: boolean }) {
   if (value instanceof Blob) return <BlobOutput blob={value} />;
+  return (
+    <div className="flex min-w-0 flex-col gap-2">
+      {simulated ? <SimulatorLabel /> : null}
+      <StructuredOutput value={value} />
+    </div>
+  );
+}
+
+function StructuredOutput({ value }: { value: unknown }) {
+  const text = textOf(value);
+  if (text !== undefined) {
+    return (
+      <p data-testid="result-text" className="whitespace-pre-wrap rounded-lg bg-raised p-3 text-sm">
+        {text}
+      </p>
+    );
+  }
   const flat = Array.isArray(value) && value.length === 1 && isLabelScores(value[0]) ? value[0] : value;
   if (isLabelScores(flat)) {
     return (

@@ -19,7 +19,11 @@ export function SimulatorBadge({ blob }: { blob: Blob }) {
       live = false;
     };
   }, [blob]);
-  if (!simulated) return null;
+  return simulated ? <SimulatorLabel /> : null;
+}
+
+/** The badge itself, for a result known to be the simulator's. */
+export function SimulatorLabel() {
   return (
     <span
       data-testid="simulator-badge"

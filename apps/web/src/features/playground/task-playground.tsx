@@ -1,7 +1,7 @@
 import { FAL_AUDIO_CONTENT_TYPES, type InferenceProvider, type InferenceTask } from "@modelhub/inference";
 import { findModelInputExample, type ModelData } from "@modelhub/tasks";
 import { useMemo, useState } from "react";
-import { errorMessage, playgroundClient } from "./playground-client.js";
+import { errorMessage, playgroundClient, simulatedAnswer } from "./playground-client.js";
 import { PlaygroundError } from "./playground-error.js";
 import { ReadableOutput } from "./readable-output.js";
 import { formFields, readField, writeField } from "./request-form.js";
@@ -49,7 +49,7 @@ export function TaskPlayground({
   const [request, setRequest] = useState<Record<string, unknown>>(initial);
   const [json, setJson] = useState<string>();
   const [file, setFile] = useState<File>();
-  const [output, setOutput] = useState<{ value: unknown }>();
+  const [output, setOutput] = useState<{ value: unknown; simulated: boolean }>();
   const { running, error, run, stop, setError } = useRun();
   const fields = formFields(request);
   const accepted = acceptedFileTypes(provider, task, example?.kind === "file" ? example.contentType : "");
@@ -76,11 +76,15 @@ export function TaskPlayground({
       }
     }
     await run(async (signal) => {
-      const value = await playgroundClient(hubUrl, accessToken, csrfToken).request(
+      let simulated = false;
+      const client = playgroundClient(hubUrl, accessToken, csrfToken, (response) => {
+        simulated ||= simulatedAnswer(response);
+      });
+      const value = await client.request(
         { ...args, model: model.id, provider, task: task as InferenceTask },
         { signal },
       );
-      setOutput({ value });
+      setOutput({ value, simulated });
     });
   };
 
@@ -152,7 +156,7 @@ export function TaskPlayground({
         {running ? "Running…" : ""}
       </p>
       <PlaygroundError message={error} />
-      {output ? <ReadableOutput value={output.value} /> : null}
+      {output ? <ReadableOutput value={output.value} simulated={output.simulated} /> : null}
     </div>
   );
 }

@@ -48,9 +48,7 @@ export function FileView({ repo, revision, path }: { repo: RepoRef; revision: st
                 <a href={resolveUrl(repo, revision, path, true)} className={buttonClass} download>
                   Download
                 </a>
-                <span className="inline-flex items-center gap-1 text-sm text-muted">
-                  Copy link <CopyButton text={absoluteUrl} what="download link" />
-                </span>
+                <CopyButton text={absoluteUrl} what="link" label="Copy link" />
                 <Link to={filesUrls.commits(repo, revision, path)} className={buttonClass}>
                   History
                 </Link>

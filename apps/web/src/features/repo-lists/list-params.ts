@@ -47,6 +47,11 @@ export function writeRepoListParams(list: RepoListParams): URLSearchParams {
   return params;
 }
 
+/** Whether the list is narrowed at all (a search, an owner or a card filter): else it holds every one. */
+export function isFiltered(list: RepoListParams): boolean {
+  return list.search.trim() !== "" || list.author !== "" || FILTERS.some((key) => list[key] !== ANY);
+}
+
 const chosen = (value: string) => (value === ANY ? undefined : value);
 
 export function toRepoApiQuery(type: RepoListQuery["type"], list: RepoListParams): RepoListQuery {

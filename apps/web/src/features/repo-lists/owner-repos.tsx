@@ -73,7 +73,10 @@ export function OwnerRepos({ owner }: { owner: string }) {
                 </Link>
               ) : null}
               {mayCreate ? (
-                <Link to={section.create} className="text-sm text-accent underline">
+                <Link
+                  to={`${section.create}?owner=${encodeURIComponent(owner)}`}
+                  className="text-sm text-accent underline"
+                >
                   New {section.one}
                 </Link>
               ) : null}

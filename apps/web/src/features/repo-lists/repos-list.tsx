@@ -7,7 +7,7 @@ import { SelectFilters } from "../../components/ui/select-filters.js";
 import { repoListQuery } from "../../lib/api/repos.js";
 import { cardFilters, optionsOf } from "../../lib/card-filters.js";
 import { useListSearchParams } from "../../lib/use-list-search-params.js";
-import { readRepoListParams, toRepoApiQuery, writeRepoListParams } from "./list-params.js";
+import { isFiltered, readRepoListParams, toRepoApiQuery, writeRepoListParams } from "./list-params.js";
 import { RepoRow } from "./repo-row.js";
 
 const SORT_OPTIONS: SelectOption[] = [
@@ -93,7 +93,11 @@ export function ReposList({ type }: { type: "dataset" | "space" }) {
         }
         query={query}
         what={words.many}
-        empty={`No ${words.one} matches.`}
+        empty={
+          isFiltered(params)
+            ? `No ${words.one} matches these filters.`
+            : `No ${words.many} on this hub yet: create the first one with “New ${words.one}”.`
+        }
         listLabel={words.title}
         items={repos}
         itemKey={(repo) => repo.id}

@@ -17,13 +17,17 @@ export function CommitFields({
   defaultTitle,
   disabled,
   submitLabel,
+  pullRequestLabel = "Open pull request",
   onSubmit,
 }: {
   canCommitDirectly: boolean;
   revision: string;
   defaultTitle: string;
   disabled: boolean;
+  /** The button's text for a direct commit, or its progress text while sending ("Uploading…", shown as is). */
   submitLabel: string;
+  /** The button's text when the change goes as a pull request. */
+  pullRequestLabel?: string;
   onSubmit: (choice: CommitChoice) => void;
 }) {
   const id = useId();
@@ -71,7 +75,7 @@ export function CommitFields({
         disabled={disabled}
         className="self-start rounded-md bg-accent px-4 py-2 text-sm font-medium text-accent-ink disabled:opacity-60"
       >
-        {submitLabel}
+        {pullRequest && !submitLabel.endsWith("…") ? pullRequestLabel : submitLabel}
       </button>
     </form>
   );
