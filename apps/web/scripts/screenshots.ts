@@ -12,6 +12,8 @@ import { SEED_ADMIN_TOKEN, SEEDED, seedRepoPages } from "../e2e/repo-seed.js";
 import { signIn } from "../e2e/repo-users.js";
 
 const OUT = resolve(WEB_ROOT, "../../docs/screenshots");
+/** A user's own transformers model with weights: its Library tab shows loading code pointed at this hub. */
+const USER_MODEL = `${SEEDED.user}/tiny-llm`;
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
@@ -22,7 +24,7 @@ interface Shot {
   /** Before loading, e.g. signing in. */
   before?: (page: Page) => Promise<unknown>;
   /** Interactions after loading, e.g. sending a chat message. */
-  act?: (page: Page, hubToken: string) => Promise<unknown>;
+  act?: (page: Page) => Promise<unknown>;
   phone?: boolean;
 }
 
@@ -47,7 +49,7 @@ const SHOTS: Shot[] = [
   },
   {
     name: "library",
-    path: `/${CHAT_MODEL}/libraries/transformers`,
+    path: `/${USER_MODEL}/libraries/transformers`,
     ready: PAGE_READY.library,
   },
   {
@@ -64,9 +66,10 @@ const SHOTS: Shot[] = [
   {
     name: "playground",
     path: `/${CHAT_MODEL}/playground?provider=together`,
+    // Signed in, the playground chats with the session: no token to paste.
+    before: (page) => signIn(page, SEEDED.user),
     ready: PAGE_READY.playground,
-    act: async (page, hubToken) => {
-      await page.getByLabel(/access token/i).fill(hubToken);
+    act: async (page) => {
       await page.getByRole("textbox", { name: "Your message" }).fill("What is the capital of France?");
       await page.getByRole("button", { name: "Send" }).click();
       await page.getByRole("button", { name: "Send" }).waitFor();
@@ -76,9 +79,9 @@ const SHOTS: Shot[] = [
   {
     name: "playground-image",
     path: "/black-forest-labs/FLUX.1-schnell/playground?provider=hf-inference",
+    before: (page) => signIn(page, SEEDED.user),
     ready: (page) => page.getByRole("button", { name: "Generate" }).waitFor(),
-    act: async (page, hubToken) => {
-      await page.getByLabel(/access token/i).fill(hubToken);
+    act: async (page) => {
       await page.getByRole("button", { name: "Generate" }).click();
       await page.getByTestId("simulator-badge").waitFor();
       await page.getByTestId("generated-image").scrollIntoViewIfNeeded();
@@ -148,12 +151,12 @@ const SHOTS: Shot[] = [
   },
 ];
 
-async function take(harness: WebHarness, shot: Shot, scheme: ColorScheme, phone: boolean, hubToken: string) {
+async function take(harness: WebHarness, shot: Shot, scheme: ColorScheme, phone: boolean) {
   const page = await harness.newPage({ colorScheme: scheme, viewport: phone ? PHONE : DESKTOP });
   await shot.before?.(page);
   await page.goto(shot.path);
   await shot.ready(page);
-  await shot.act?.(page, hubToken);
+  await shot.act?.(page);
   await page.waitForTimeout(400); // highlighting and fonts settle
   const file = join(OUT, `${shot.name}${phone ? "-phone" : ""}-${scheme}.png`);
   await page.screenshot({ path: file });
@@ -188,6 +191,44 @@ const MORE_REPOS: Array<{ type: "dataset" | "space"; id: string; card: string }>
   { type: "space", id: "acme/forecast-api", card: "---\ntitle: Forecast API\nsdk: docker\n---\n" },
 ];
 
+/** A safetensors file of one small tensor, so the model holds weights. */
+function tinySafetensors(): Buffer {
+  const header = Buffer.from(JSON.stringify({ w: { dtype: "F32", shape: [2], data_offsets: [0, 8] } }));
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(header.length));
+  return Buffer.concat([length, header, Buffer.alloc(8)]);
+}
+
+async function seedUserModel(hubUrl: string, token: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  const created = await fetch(`${hubUrl}/api/repos/create`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify({ type: "model", name: USER_MODEL }),
+  });
+  if (!created.ok) throw new Error(`create ${USER_MODEL}: ${created.status} ${await created.text()}`);
+  const files: Record<string, string | Buffer> = {
+    "README.md":
+      "---\nlibrary_name: transformers\npipeline_tag: text-generation\nlicense: mit\n---\n# Tiny LLM\n",
+    "config.json": JSON.stringify({ architectures: ["LlamaForCausalLM"], model_type: "llama" }),
+    "tokenizer.json": "{}",
+    "model.safetensors": tinySafetensors(),
+  };
+  const lines = [
+    { key: "header", value: { summary: "Add the model" } },
+    ...Object.entries(files).map(([path, content]) => ({
+      key: "file",
+      value: { path, content: Buffer.from(content).toString("base64"), encoding: "base64" },
+    })),
+  ];
+  const committed = await fetch(`${hubUrl}/api/models/${USER_MODEL}/commit/main`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/x-ndjson" },
+    body: lines.map((line) => JSON.stringify(line)).join("\n"),
+  });
+  if (!committed.ok) throw new Error(`commit ${USER_MODEL}: ${committed.status} ${await committed.text()}`);
+}
+
 async function seedMoreRepos(hubUrl: string, token: string) {
   const headers = { authorization: `Bearer ${token}` };
   for (const repo of MORE_REPOS) {
@@ -217,16 +258,11 @@ const harness = await startWebHarness({ adminToken: SEED_ADMIN_TOKEN });
 try {
   const seeded = await seedRepoPages(harness);
   await seedMoreRepos(harness.hub.url, seeded.token);
-  const created = await fetch(`${harness.hub.url}/api/admin/tokens`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${SEED_ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ name: "screenshots" }),
-  });
-  const { token } = (await created.json()) as { token: string };
+  await seedUserModel(harness.hub.url, seeded.token);
   for (const shot of SHOTS) {
     for (const scheme of ["light", "dark"] as const) {
-      await take(harness, shot, scheme, false, token);
-      if (shot.phone) await take(harness, shot, scheme, true, token);
+      await take(harness, shot, scheme, false);
+      if (shot.phone) await take(harness, shot, scheme, true);
     }
   }
 } finally {
