@@ -286,7 +286,11 @@ async function main() {
       rmSync(hubClone, { recursive: true, force: true });
       rmSync(floorClone, { recursive: true, force: true });
     }
-    row("git fetch of a new commit of 100 files pushed before (the hub idle again)", hubFetches, floorFetches);
+    row(
+      "git fetch of a new commit of 100 files pushed before (the hub idle again)",
+      hubFetches,
+      floorFetches,
+    );
 
     const report = [
       `# ${new Date().toISOString().slice(0, 10)}: git clone and fetch through the hub (issue 37), \`npm run bench:git -w bench\``,

@@ -60,7 +60,9 @@ describe("GET /api/models/{id}/library-snippets", () => {
       expect(snippet.content).toContain('os.environ["HF_ENDPOINT"] = "http://hub.test"');
     }
     const vllm = body.localApps.find((app: { key: string }) => app.key === "vllm");
-    expect(JSON.stringify(vllm.snippets)).toContain("HF_ENDPOINT=http://hub.test vllm serve meta-llama/Llama-3.1-8B-Instruct");
+    expect(JSON.stringify(vllm.snippets)).toContain(
+      "HF_ENDPOINT=http://hub.test vllm serve meta-llama/Llama-3.1-8B-Instruct",
+    );
   });
 
   it("offers local apps for a GGUF repository, with a chosen quantization", async () => {
