@@ -3,7 +3,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { frontMatter } from "./data-files.js";
-import type { Feature } from "./viewer-records.js";
+import type { Feature, Stemmer } from "./viewer-records.js";
 import { ENGLISH_STOP_WORDS } from "./viewer-stopwords.js";
 
 /**
@@ -21,8 +21,6 @@ import { ENGLISH_STOP_WORDS } from "./viewer-stopwords.js";
 
 /** Bumped when the index's layout or tokenization changes: older files are then rebuilt, not read. */
 export const FULLTEXT_VERSION = 1;
-
-export type Stemmer = "porter" | "none";
 
 /** Rows inserted per transaction while building (each commit lets FTS5 flush its in-memory terms). */
 const BUILD_BATCH_ROWS = 50_000;

@@ -1,5 +1,7 @@
-import type { Stemmer } from "./viewer-fulltext.js";
 import type { ColumnStatistics } from "./viewer-statistics-shapes.js";
+
+/** How a split's full-text index reduces words (viewer-fulltext.ts): English stemming, or none. */
+export type Stemmer = "porter" | "none";
 
 /** A `datasets` feature type, as the public viewer answers it (`{"dtype": "int64", "_type": "Value"}`...). */
 export type Feature =

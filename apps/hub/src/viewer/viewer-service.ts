@@ -13,14 +13,8 @@ import { type ConfigFiles, DataFilesError, FOLDER_FORMATS, findDataFiles, format
 import { downloadContent } from "./viewer-download.js";
 import { sqlIdentifier, sqlString, type ViewerEngine } from "./viewer-engine.js";
 import { convertFolderSplit, folderPlan } from "./viewer-folders.js";
-import {
-  buildFullTextIndex,
-  FULLTEXT_VERSION,
-  type Stemmer,
-  searchableColumns,
-  stemmerOf,
-} from "./viewer-fulltext.js";
-import type { ConversionResult, ConvertedSplit } from "./viewer-records.js";
+import { buildFullTextIndex, FULLTEXT_VERSION, searchableColumns, stemmerOf } from "./viewer-fulltext.js";
+import type { ConversionResult, ConvertedSplit, Stemmer } from "./viewer-records.js";
 import { splitStatistics } from "./viewer-statistics.js";
 import type { ViewerJob, ViewerTable } from "./viewer-table.js";
 
