@@ -3,8 +3,10 @@ import type { AddressInfo } from "node:net";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
-import { horizontalOverflow, popoversOutsideViewport, severeAxeFindings, watchPage } from "./page-checks.js";
+import { severeAxeFindings, watchPage } from "./page-checks.js";
+import { expectSound } from "./page-expectations.js";
 import { SEED_ADMIN_TOKEN, SEEDED, seedRepoPages } from "./repo-seed.js";
+import { signedInPage } from "./repo-users.js";
 
 /**
  * The pages an organization runs on, against a real hub: webhook settings (create, send a test event to a
@@ -69,20 +71,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-async function signedIn(name: string, view = VIEWS[0]!): Promise<{ page: Page; problems: string[] }> {
-  const page = await harness.newPage(view);
-  const problems = watchPage(page, { expectedStatus: 200 });
-  const response = await page.request.post("/api/auth/signin", { data: { name, password: PASSWORD } });
-  expect(response.ok()).toBe(true);
-  return { page, problems };
-}
-
-/** No sideways scroll, popovers inside the viewport, no serious or critical axe finding. */
-async function expectSound(page: Page, colorScheme: ColorScheme) {
-  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-  expect(await popoversOutsideViewport(page)).toEqual([]);
-  expect(await severeAxeFindings(page, colorScheme)).toEqual([]);
-}
+const signedIn = (name: string, view = VIEWS[0]!) => signedInPage(harness, name, view, PASSWORD);
 
 const isFocused = (target: Locator) => target.evaluate((element) => element === document.activeElement);
 

@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
-import { horizontalOverflow, popoversOutsideViewport, severeAxeFindings, watchPage } from "./page-checks.js";
+import { expectSound } from "./page-expectations.js";
 import { SEED_ADMIN_TOKEN, SEEDED, seedRepoPages } from "./repo-seed.js";
+import { signedInPage } from "./repo-users.js";
 
 /**
  * Issue 40's page bits, against a real hub: an organization's own inference providers on its page (its admin
@@ -90,19 +90,7 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-async function signedIn(name: string, view = VIEWS[0]!): Promise<{ page: Page; problems: string[] }> {
-  const page = await harness.newPage(view);
-  const problems = watchPage(page, { expectedStatus: 200 });
-  const response = await page.request.post("/api/auth/signin", { data: { name, password: PASSWORD } });
-  expect(response.ok()).toBe(true);
-  return { page, problems };
-}
-
-async function expectSound(page: Page, colorScheme: ColorScheme) {
-  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-  expect(await popoversOutsideViewport(page)).toEqual([]);
-  expect(await severeAxeFindings(page, colorScheme)).toEqual([]);
-}
+const signedIn = (name: string, view = VIEWS[0]!) => signedInPage(harness, name, view, PASSWORD);
 
 describe("an organization's inference providers on its page", () => {
   it("lets its admin add a server, map a model and check its health; the key is never shown", {

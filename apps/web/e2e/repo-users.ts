@@ -1,6 +1,7 @@
 import type { StartHubOptions } from "@modelhub/hub";
 import type { Page } from "playwright-core";
 import { startWebHarness, type WebHarness } from "./harness.js";
+import { watchPage } from "./page-checks.js";
 
 /** Signs up a user through the hub's API (the hub runs with `signupPolicy: "open"`). */
 export async function signUp(
@@ -21,6 +22,22 @@ export async function signIn(page: Page, name: string, password = "correct horse
   const response = await page.request.post("/api/auth/signin", { data: { name, password } });
   if (!response.ok()) throw new Error(`signin ${name}: ${response.status()} ${await response.text()}`);
   return ((await response.json()) as { csrfToken: string }).csrfToken;
+}
+
+/**
+ * A new page of its own context at `view`, signed in as `name`, with the console errors and failed requests
+ * it meets from then on (page-checks.ts watchPage).
+ */
+export async function signedInPage(
+  harness: WebHarness,
+  name: string,
+  view: Parameters<WebHarness["newPage"]>[0],
+  password = "correct horse battery",
+): Promise<{ page: Page; problems: string[] }> {
+  const page = await harness.newPage(view);
+  const problems = watchPage(page, { expectedStatus: 200 });
+  await signIn(page, name, password);
+  return { page, problems };
 }
 
 /** Creates a model repository `owner/name` as the signed-in user of `page`. */

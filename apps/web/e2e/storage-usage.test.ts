@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ColorScheme, startWebHarness, type WebHarness } from "./harness.js";
-import { horizontalOverflow, popoversOutsideViewport, severeAxeFindings, watchPage } from "./page-checks.js";
+import { expectSound } from "./page-expectations.js";
 import { SEED_ADMIN_TOKEN, SEEDED, seedRepoPages } from "./repo-seed.js";
+import { signedInPage } from "./repo-users.js";
 
 /**
  * Storage usage where it is shown (issue 39, quotas): a user's settings (used of the quota, private and
@@ -72,19 +72,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => harness?.close());
 
-async function signedIn(name: string, view = VIEWS[0]!): Promise<{ page: Page; problems: string[] }> {
-  const page = await harness.newPage(view);
-  const problems = watchPage(page, { expectedStatus: 200 });
-  const response = await page.request.post("/api/auth/signin", { data: { name, password: PASSWORD } });
-  expect(response.ok()).toBe(true);
-  return { page, problems };
-}
-
-async function expectSound(page: Page, colorScheme: ColorScheme) {
-  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-  expect(await popoversOutsideViewport(page)).toEqual([]);
-  expect(await severeAxeFindings(page, colorScheme)).toEqual([]);
-}
+const signedIn = (name: string, view = VIEWS[0]!) => signedInPage(harness, name, view, PASSWORD);
 
 const usageOf = async (owner: string) =>
   (await call("GET", `/api/quotas/${owner}`, SEED_ADMIN_TOKEN)) as {
