@@ -242,13 +242,18 @@ describe("CORS headers follow the caller's Origin", () => {
     });
   });
 
-  it("marks GET answers, which a cache may keep, as varying with Origin", async () => {
+  it("marks GET answers, which a cache may keep, as varying with Origin (and the caller)", async () => {
+    // /v1/models also varies with Authorization: an organization's own providers are listed to its members
+    // only (docs/decisions/org-own-providers.md).
     const plain = await rawCall("GET", "/v1/models", {});
     expect(plain.status).toBe(200);
-    expect(plain.headers.vary).toBe("Origin");
+    expect(plain.headers.vary).toBe("Origin, Authorization");
     expect(plain.headers["access-control-allow-origin"]).toBeUndefined();
     const browser = await rawCall("GET", "/v1/models", { Origin: ELSEWHERE });
-    expect(browser.headers).toMatchObject({ vary: "Origin", "access-control-allow-origin": "*" });
+    expect(browser.headers).toMatchObject({
+      vary: "Origin, Authorization",
+      "access-control-allow-origin": "*",
+    });
   });
 
   it("leaves Hono's other /router answers in step: CORS only with Origin, preflights as before", async () => {
