@@ -1,31 +1,10 @@
 import { type Context, Hono } from "hono";
-import { z } from "zod";
 import { AuthenticationRequiredError, PermissionDeniedError } from "../auth/auth-errors.js";
 import type { Authorizer } from "../auth/authorize.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { validate } from "../http/validate.js";
 import type { OrgOwnProvidersService } from "./org-own-providers-service.js";
-
-/** `PUT /{org}/providers/{name}`: the provider; a key given is stored sealed, one left out is kept. */
-const providerInput = z.strictObject({
-  baseUrl: z.string().max(2000),
-  apiKey: z.string().max(4096).optional(),
-  healthPath: z.string().max(300).optional(),
-  headersTimeoutMs: z.number().int().optional(),
-  idleTimeoutMs: z.number().int().optional(),
-  hostedFailover: z.boolean().optional(),
-});
-
-const modelInput = z.strictObject({
-  model: z.string().max(300),
-  kind: z.enum(["chat", "embeddings"]).optional(),
-  servedName: z.string().max(300),
-});
-
-const modelQuery = z.object({
-  model: z.string().max(300),
-  kind: z.enum(["chat", "embeddings"]).optional(),
-});
+import { modelInput, modelQuery, orgProviderInput as providerInput } from "./own-provider-inputs.js";
 
 /**
  * `/api/organizations/{org}/providers`: an organization's own OpenAI-compatible servers, which the router

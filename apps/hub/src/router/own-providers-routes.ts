@@ -1,32 +1,9 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Authorizer } from "../auth/authorize.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { validate } from "../http/validate.js";
+import { modelInput, modelQuery, siteProviderInput as providerInput } from "./own-provider-inputs.js";
 import type { OwnProvidersService } from "./own-providers-service.js";
-
-/** `PUT /{name}`: the provider; a key given is stored sealed, one left out is kept. */
-const providerInput = z.strictObject({
-  baseUrl: z.string().max(2000),
-  apiKey: z.string().max(4096).optional(),
-  apiKeyEnv: z.string().max(100).optional(),
-  healthPath: z.string().max(300).optional(),
-  headersTimeoutMs: z.number().int().optional(),
-  idleTimeoutMs: z.number().int().optional(),
-  hostedFailover: z.boolean().optional(),
-});
-
-/** `PUT /{name}/models`: a hub model and the name the server serves it under. */
-const modelInput = z.strictObject({
-  model: z.string().max(300),
-  kind: z.enum(["chat", "embeddings"]).optional(),
-  servedName: z.string().max(300),
-});
-
-const modelQuery = z.object({
-  model: z.string().max(300),
-  kind: z.enum(["chat", "embeddings"]).optional(),
-});
 
 /**
  * `/api/admin/own-providers`: the administrator's own OpenAI-compatible servers behind the router (list with
