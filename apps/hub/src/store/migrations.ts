@@ -17,8 +17,10 @@ import { ORG_PROVIDERS_MIGRATION } from "../router/org-providers-migration.js";
 import { OWN_PROVIDERS_MIGRATION } from "../router/own-providers-migration.js";
 import { ROUTER_CATALOGUE_MIGRATION } from "../router/router-catalogue-migration.js";
 import { SEARCH_MIGRATION } from "../search/search-migration.js";
+import { SEARCH_RANK_MIGRATION } from "../search/search-rank-migration.js";
 import { SEARCH_SPEED_MIGRATION } from "../search/search-speed-migration.js";
 import { VIEWER_FULLTEXT_MIGRATION } from "../viewer/viewer-fulltext-migration.js";
+import { VIEWER_INDEX_FILES_MIGRATION } from "../viewer/viewer-index-files-migration.js";
 import { VIEWER_MIGRATION } from "../viewer/viewer-migration.js";
 import { VIEWER_SEARCH_MIGRATION } from "../viewer/viewer-search-migration.js";
 import { VIEWER_STATISTICS_MIGRATION } from "../viewer/viewer-statistics-migration.js";
@@ -673,6 +675,9 @@ export const MIGRATIONS: readonly Migration[] = [
   LFS_FILES_MIGRATION,
   BUCKETS_MIGRATION,
   CATALOGUE_HONESTY_MIGRATION,
+  // 48-49: reserved for this session's work (search ranking, viewer index files).
+  SEARCH_RANK_MIGRATION,
+  VIEWER_INDEX_FILES_MIGRATION,
 ];
 
 const sqlOf = (migration: Exclude<Migration, { run: unknown }>, dialect: Dialect): string =>
