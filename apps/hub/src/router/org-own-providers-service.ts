@@ -7,17 +7,16 @@ import {
   type OrgOwnProviderRow,
 } from "./org-own-providers-table.js";
 import {
-  checkApiKey,
   checkBaseUrl,
-  checkHealthPath,
   checkKind,
   checkModelId,
   checkName,
   checkServedName,
-  checkTimeout,
+  connectionSettings,
+  storedKey,
 } from "./own-provider-checks.js";
-import { maskedKey, type SecretBox } from "./own-provider-secrets.js";
-import { DEFAULT_OWN_TIMEOUTS, type OwnProviderHealth } from "./own-providers-service.js";
+import type { SecretBox } from "./own-provider-secrets.js";
+import type { OwnProviderHealth } from "./own-providers-service.js";
 import type { OwnModelKind } from "./own-providers-table.js";
 
 /** An organization as the service needs it: the id its rows hold, the name the router shows. */
@@ -155,33 +154,16 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
       checkName(name);
       const baseUrl = checkBaseUrl(input.baseUrl);
       await deps.checkTarget(baseUrl);
-      if (input.apiKey !== undefined) checkApiKey(input.apiKey);
       const previous = await table.get(org.id, name);
-      const keepsKey = input.apiKey === undefined && previous !== undefined;
       const at = now();
       await table.put({
         orgId: org.id,
         name,
         baseUrl,
-        apiKeySealed: keepsKey
-          ? previous.apiKeySealed
-          : input.apiKey !== undefined
-            ? deps.secrets().seal(orgProviderSealName(org.id, name), input.apiKey)
-            : null,
-        apiKeyHint: keepsKey
-          ? previous.apiKeyHint
-          : input.apiKey !== undefined
-            ? maskedKey(input.apiKey)
-            : null,
-        healthPath: checkHealthPath(
-          input.healthPath ?? `${new URL(baseUrl).pathname.replace(/\/$/, "")}/models`,
+        ...storedKey(input.apiKey, previous, input.apiKey === undefined, (key) =>
+          deps.secrets().seal(orgProviderSealName(org.id, name), key),
         ),
-        headersTimeoutMs: checkTimeout(
-          input.headersTimeoutMs ?? DEFAULT_OWN_TIMEOUTS.headersMs,
-          "headersTimeoutMs",
-        ),
-        idleTimeoutMs: checkTimeout(input.idleTimeoutMs ?? DEFAULT_OWN_TIMEOUTS.idleMs, "idleTimeoutMs"),
-        hostedFailover: input.hostedFailover ?? true,
+        ...connectionSettings(input, baseUrl),
         createdBy: previous?.createdBy ?? by,
         createdAt: previous?.createdAt ?? at,
         updatedAt: at,

@@ -1,5 +1,6 @@
 import { isInferenceProvider } from "@modelhub/inference";
 import { InvalidInputError } from "../errors.js";
+import { maskedKey } from "./own-provider-secrets.js";
 import type { OwnModelKind } from "./own-providers-table.js";
 
 /**
@@ -89,4 +90,53 @@ export function checkServedName(servedName: string): string {
     );
   }
   return servedName;
+}
+
+export const DEFAULT_OWN_TIMEOUTS = { headersMs: 60_000, idleMs: 60_000 };
+
+/** What an admin may give for a provider's connection, site or organization alike. */
+export interface ConnectionInput {
+  healthPath?: string;
+  headersTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  hostedFailover?: boolean;
+}
+
+/**
+ * The connection settings to store, checked, with the defaults filled in: the health path defaults to the
+ * base URL's `/models`, which every OpenAI-compatible server answers.
+ */
+export function connectionSettings(input: ConnectionInput, baseUrl: string) {
+  return {
+    healthPath: checkHealthPath(input.healthPath ?? `${new URL(baseUrl).pathname.replace(/\/$/, "")}/models`),
+    headersTimeoutMs: checkTimeout(
+      input.headersTimeoutMs ?? DEFAULT_OWN_TIMEOUTS.headersMs,
+      "headersTimeoutMs",
+    ),
+    idleTimeoutMs: checkTimeout(input.idleTimeoutMs ?? DEFAULT_OWN_TIMEOUTS.idleMs, "idleTimeoutMs"),
+    hostedFailover: input.hostedFailover ?? true,
+  };
+}
+
+/** A stored key: sealed, and the masked hint answers show. */
+export interface StoredKey {
+  apiKeySealed: string | null;
+  apiKeyHint: string | null;
+}
+
+/**
+ * The key to store when a provider is put: the new one sealed; the previous one when the admin gave no key
+ * for an existing provider (`keepPrevious`); otherwise none.
+ */
+export function storedKey(
+  apiKey: string | undefined,
+  previous: StoredKey | undefined,
+  keepPrevious: boolean,
+  seal: (key: string) => string,
+): StoredKey {
+  if (keepPrevious && previous) {
+    return { apiKeySealed: previous.apiKeySealed, apiKeyHint: previous.apiKeyHint };
+  }
+  if (apiKey === undefined) return { apiKeySealed: null, apiKeyHint: null };
+  return { apiKeySealed: seal(checkApiKey(apiKey)), apiKeyHint: maskedKey(apiKey) };
 }

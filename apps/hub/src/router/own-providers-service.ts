@@ -2,16 +2,15 @@ import { isInferenceProvider } from "@modelhub/inference";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { Queryable } from "../store/database.js";
 import {
-  checkApiKey,
   checkBaseUrl,
-  checkHealthPath,
   checkKind,
   checkModelId,
   checkName,
   checkServedName,
-  checkTimeout,
+  connectionSettings,
+  storedKey,
 } from "./own-provider-checks.js";
-import { maskedKey, type SecretBox } from "./own-provider-secrets.js";
+import type { SecretBox } from "./own-provider-secrets.js";
 import {
   createOwnProvidersTable,
   type OwnModelKind,
@@ -63,7 +62,6 @@ export interface OwnProviderHealth {
 
 /** Only variables made for this: a site administrator must not send the hub's own secrets to a server. */
 const KEY_ENV = /^OWN_PROVIDER_KEY_[A-Z0-9_]{1,64}$/;
-export const DEFAULT_OWN_TIMEOUTS = { headersMs: 60_000, idleMs: 60_000 };
 
 export interface OwnProvidersServiceDeps {
   db: Queryable;
@@ -137,38 +135,20 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
           "Give the key (apiKey) or the variable holding it (apiKeyEnv), not both.",
         );
       }
-      if (input.apiKey !== undefined) checkApiKey(input.apiKey);
       if (input.apiKeyEnv !== undefined && !KEY_ENV.test(input.apiKeyEnv)) {
         throw new InvalidInputError(
           "apiKeyEnv must name a variable OWN_PROVIDER_KEY_<NAME> (capitals, digits, _): the hub reads no other.",
         );
       }
       const previous = await table.get(name);
-      const keepsKey = input.apiKey === undefined && input.apiKeyEnv === undefined && previous !== undefined;
+      const keepsKey = input.apiKey === undefined && input.apiKeyEnv === undefined;
       const at = now();
       await table.put({
         name,
         baseUrl,
-        apiKeySealed: keepsKey
-          ? previous.apiKeySealed
-          : input.apiKey !== undefined
-            ? deps.secrets().seal(name, input.apiKey)
-            : null,
-        apiKeyHint: keepsKey
-          ? previous.apiKeyHint
-          : input.apiKey !== undefined
-            ? maskedKey(input.apiKey)
-            : null,
-        apiKeyEnv: keepsKey ? previous.apiKeyEnv : (input.apiKeyEnv ?? null),
-        healthPath: checkHealthPath(
-          input.healthPath ?? `${new URL(baseUrl).pathname.replace(/\/$/, "")}/models`,
-        ),
-        headersTimeoutMs: checkTimeout(
-          input.headersTimeoutMs ?? DEFAULT_OWN_TIMEOUTS.headersMs,
-          "headersTimeoutMs",
-        ),
-        idleTimeoutMs: checkTimeout(input.idleTimeoutMs ?? DEFAULT_OWN_TIMEOUTS.idleMs, "idleTimeoutMs"),
-        hostedFailover: input.hostedFailover ?? true,
+        ...storedKey(input.apiKey, previous, keepsKey, (key) => deps.secrets().seal(name, key)),
+        apiKeyEnv: keepsKey && previous ? previous.apiKeyEnv : (input.apiKeyEnv ?? null),
+        ...connectionSettings(input, baseUrl),
         createdAt: previous?.createdAt ?? at,
         updatedAt: at,
       });
