@@ -11,20 +11,23 @@ import {
   TextField,
   useFormOutcome,
 } from "../account/form-parts.js";
+import {
+  ConnectionFields,
+  mappingOf,
+  ProviderSummary,
+  type ProviderSummaryView,
+  ServedModels,
+  ServeModelForm,
+} from "../own-providers/provider-parts.js";
 import { adminSend } from "./admin-api.js";
 import { LocalProviderAdmin } from "./local-provider-admin.js";
 
 /** An own provider as `GET /api/admin/own-providers` answers (hub: router/own-providers-service.ts). */
-interface OwnProviderView {
+interface OwnProviderView extends ProviderSummaryView {
   name: string;
-  baseUrl: string;
   /** Masked (`****abcd`): the key itself is never answered. */
   apiKey: string | null;
   apiKeyEnv: string | null;
-  healthPath: string;
-  hostedFailover: boolean;
-  models: { model: string; kind: "chat" | "embeddings"; servedName: string }[];
-  health: { status: "up" | "down" | "unknown"; checkedAt: string | null; error: string | null };
 }
 
 const PATH = "/api/admin/own-providers";
@@ -32,8 +35,6 @@ const ownProvidersQuery = queryOptions({
   queryKey: ["admin", "own-providers"],
   queryFn: async ({ signal }) => (await hubGet<OwnProviderView[]>(PATH, signal)).data,
 });
-
-const HEALTH_LABEL = { up: "Up", down: "Down", unknown: "Not checked yet" } as const;
 
 /**
  * `/admin/providers`: the administrator's own OpenAI-compatible servers behind the router, each with its
@@ -72,13 +73,7 @@ export function OwnProvidersAdmin() {
   });
   const map = mapped.submitAndReset(async (fields) => {
     const name = String(fields.get("provider"));
-    const kind = optionalField(fields, "kind") ?? "chat";
-    await adminSend(
-      "PUT",
-      `${PATH}/${encodeURIComponent(name)}/models`,
-      { model: String(fields.get("model")), servedName: String(fields.get("servedName")), kind },
-      ["admin"],
-    );
+    await adminSend("PUT", `${PATH}/${encodeURIComponent(name)}/models`, mappingOf(fields), ["admin"]);
     return `${String(fields.get("model"))} is served by ${name}.`;
   });
   return (
@@ -95,32 +90,12 @@ export function OwnProvidersAdmin() {
           <ul className="flex flex-col divide-y divide-line rounded-md border border-line">
             {providers.data.map((provider) => (
               <li key={provider.name} className="flex flex-col gap-1 p-3 text-sm">
-                <div className="flex flex-wrap items-baseline gap-x-3">
-                  <span className="font-medium">{provider.name}</span>
-                  <span className="text-muted">{provider.baseUrl}</span>
-                  <span
-                    className={provider.health.status === "down" ? "font-medium text-danger" : "text-muted"}
-                  >
-                    {HEALTH_LABEL[provider.health.status]}
-                    {provider.health.error ? ` (${provider.health.error})` : ""}
-                  </span>
-                </div>
-                <div className="text-muted">
-                  Key: {provider.apiKey ?? (provider.apiKeyEnv ? `from ${provider.apiKeyEnv}` : "none")} ·
-                  health path {provider.healthPath}
-                  {provider.hostedFailover ? "" : " · calls stay off hosted providers"}
-                </div>
-                {provider.models.length ? (
-                  <ul className="text-muted">
-                    {provider.models.map((model) => (
-                      <li key={`${model.model} ${model.kind}`}>
-                        {model.model} ({model.kind}) as {model.servedName}
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  <p className="text-muted">Serves no hub model yet.</p>
-                )}
+                <ProviderSummary
+                  title={provider.name}
+                  provider={provider}
+                  keyText={provider.apiKey ?? (provider.apiKeyEnv ? `from ${provider.apiKeyEnv}` : "none")}
+                />
+                <ServedModels models={provider.models} />
               </li>
             ))}
           </ul>
@@ -140,46 +115,22 @@ export function OwnProvidersAdmin() {
       <SettingsSection title="Add or replace a server" className="flex max-w-xl flex-col gap-3">
         <form onSubmit={add} aria-label="Add or replace a server" className="flex flex-col gap-3">
           <TextField label="Name" name="name" required autoComplete="off" hint="Used as model:name." />
-          <TextField
-            label="Base URL"
-            name="baseUrl"
-            required
-            autoComplete="off"
+          <ConnectionFields
             placeholder="http://gpu-1:8000/v1"
-          />
-          <TextField
-            label="API key"
-            name="apiKey"
-            type="password"
-            autoComplete="off"
-            hint="Stored encrypted; left empty, a replaced server keeps its key."
-          />
-          <TextField
-            label="Key variable"
-            name="apiKeyEnv"
-            autoComplete="off"
-            hint="Or the environment variable holding it (OWN_PROVIDER_KEY_…)."
-          />
-          <TextField
-            label="Health path"
-            name="healthPath"
-            autoComplete="off"
-            hint="Default: the base URL's /models."
+            keyExtra={
+              <TextField
+                label="Key variable"
+                name="apiKeyEnv"
+                autoComplete="off"
+                hint="Or the environment variable holding it (OWN_PROVIDER_KEY_…)."
+              />
+            }
           />
           <FormMessage error={added.message.error} success={added.message.success} />
           <SubmitButton>Save server</SubmitButton>
         </form>
       </SettingsSection>
-      <SettingsSection title="Serve a hub model" className="flex max-w-xl flex-col gap-3">
-        <form onSubmit={map} aria-label="Serve a hub model" className="flex flex-col gap-3">
-          <TextField label="Server" name="provider" required autoComplete="off" />
-          <TextField label="Hub model" name="model" required autoComplete="off" placeholder="owner/name" />
-          <TextField label="Name on the server" name="servedName" required autoComplete="off" />
-          <TextField label="Kind" name="kind" autoComplete="off" hint="chat (default) or embeddings." />
-          <FormMessage error={mapped.message.error} success={mapped.message.success} />
-          <SubmitButton>Map model</SubmitButton>
-        </form>
-      </SettingsSection>
+      <ServeModelForm onSubmit={map} message={mapped.message} providerLabel="Server" />
       <LocalProviderAdmin />
     </div>
   );

@@ -13,19 +13,22 @@ import {
   TextField,
   useFormOutcome,
 } from "../account/form-parts.js";
+import {
+  ConnectionFields,
+  mappingOf,
+  ProviderSummary,
+  type ProviderSummaryView,
+  ServedModels,
+  ServeModelForm,
+} from "../own-providers/provider-parts.js";
 
 /** An organization's provider as `GET /api/organizations/{org}/providers` answers (hub: org-own-providers-service.ts). */
-export interface OrgProviderView {
+export interface OrgProviderView extends ProviderSummaryView {
   /** What callers write after the model's colon: `org/name`. */
   id: string;
   name: string;
-  baseUrl: string;
   /** Masked (`****abcd`): the key itself is never answered. */
   apiKey: string | null;
-  healthPath: string;
-  hostedFailover: boolean;
-  models: { model: string; kind: "chat" | "embeddings"; servedName: string }[];
-  health: { status: "up" | "down" | "unknown"; checkedAt: string | null; error: string | null };
 }
 
 const pathOf = (org: string) => `/api/organizations/${encodeURIComponent(org)}/providers`;
@@ -34,8 +37,6 @@ export const orgProvidersQuery = (org: string) =>
     queryKey: ["org-providers", org.toLowerCase()],
     queryFn: async ({ signal }) => (await hubGet<OrgProviderView[]>(pathOf(org), signal)).data,
   });
-
-const HEALTH_LABEL = { up: "Up", down: "Down", unknown: "Not checked yet" } as const;
 
 /**
  * An organization's own inference providers, on its page: OpenAI-compatible servers the router offers to
@@ -70,11 +71,7 @@ export function OrgProviders({ org, canManage }: { org: string; canManage: boole
   });
   const map = mapped.submitAndReset(async (fields) => {
     const name = String(fields.get("provider"));
-    await accountSend("PUT", `${path}/${encodeURIComponent(name)}/models`, {
-      model: String(fields.get("model")),
-      servedName: String(fields.get("servedName")),
-      kind: fields.get("kind") === "embeddings" ? "embeddings" : "chat",
-    });
+    await accountSend("PUT", `${path}/${encodeURIComponent(name)}/models`, mappingOf(fields));
     await refresh();
     return `${String(fields.get("model"))} is served by ${name}.`;
   });
@@ -97,28 +94,16 @@ export function OrgProviders({ org, canManage }: { org: string; canManage: boole
           >
             {providers.data.map((provider) => (
               <li key={provider.id} className="flex flex-col gap-1 p-3 text-sm">
-                <div className="flex flex-wrap items-baseline gap-x-3">
-                  <span className="font-medium">{provider.id}</span>
-                  <span className="break-all text-muted">{provider.baseUrl}</span>
-                  <span
-                    className={provider.health.status === "down" ? "font-medium text-danger" : "text-muted"}
-                  >
-                    {HEALTH_LABEL[provider.health.status]}
-                    {provider.health.error ? ` (${provider.health.error})` : ""}
-                  </span>
-                </div>
-                <div className="text-muted">
-                  Key: {provider.apiKey ?? "none"} · health path {provider.healthPath}
-                  {provider.hostedFailover ? "" : " · calls stay off hosted providers"}
-                </div>
-                {provider.models.length ? (
-                  <ul className="text-muted">
-                    {provider.models.map((model) => (
-                      <li key={`${model.model} ${model.kind}`} className="flex flex-wrap items-center gap-2">
-                        <span className="break-all">
-                          {model.model} ({model.kind}) as {model.servedName}
-                        </span>
-                        {canManage ? (
+                <ProviderSummary
+                  title={provider.id}
+                  provider={provider}
+                  keyText={provider.apiKey ?? "none"}
+                />
+                <ServedModels
+                  models={provider.models}
+                  action={
+                    canManage
+                      ? (model) => (
                           <button
                             type="button"
                             className={secondaryButtonClass}
@@ -134,13 +119,10 @@ export function OrgProviders({ org, canManage }: { org: string; canManage: boole
                           >
                             Unmap
                           </button>
-                        ) : null}
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  <p className="text-muted">Serves no hub model yet.</p>
-                )}
+                        )
+                      : undefined
+                  }
+                />
                 {canManage ? (
                   <div>
                     <button
@@ -183,52 +165,17 @@ export function OrgProviders({ org, canManage }: { org: string; canManage: boole
                 autoComplete="off"
                 hint={`Lower-case letters, digits and dashes; called as ${org}/name.`}
               />
-              <TextField
-                label="Base URL"
-                name="baseUrl"
-                required
-                autoComplete="off"
-                placeholder="https://gpu.example.org/v1"
-              />
-              <TextField
-                label="API key"
-                name="apiKey"
-                type="password"
-                autoComplete="off"
-                hint="Stored encrypted; left empty, a replaced provider keeps its key."
-              />
-              <TextField
-                label="Health path"
-                name="healthPath"
-                autoComplete="off"
-                hint="Default: the base URL's /models."
-              />
+              <ConnectionFields placeholder="https://gpu.example.org/v1" />
               <FormMessage error={added.message.error} success={added.message.success} />
               <SubmitButton>Save provider</SubmitButton>
             </form>
           </SettingsSection>
-          <SettingsSection title="Serve a hub model" className="flex max-w-xl flex-col gap-3">
-            <form onSubmit={map} aria-label="Serve a hub model" className="flex flex-col gap-3">
-              <TextField
-                label="Provider"
-                name="provider"
-                required
-                autoComplete="off"
-                hint="Its name, without the organization."
-              />
-              <TextField
-                label="Hub model"
-                name="model"
-                required
-                autoComplete="off"
-                placeholder="owner/name"
-              />
-              <TextField label="Name on the server" name="servedName" required autoComplete="off" />
-              <TextField label="Kind" name="kind" autoComplete="off" hint="chat (default) or embeddings." />
-              <FormMessage error={mapped.message.error} success={mapped.message.success} />
-              <SubmitButton>Map model</SubmitButton>
-            </form>
-          </SettingsSection>
+          <ServeModelForm
+            onSubmit={map}
+            message={mapped.message}
+            providerLabel="Provider"
+            providerHint="Its name, without the organization."
+          />
         </>
       ) : null}
     </>
