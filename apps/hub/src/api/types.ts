@@ -6,6 +6,8 @@ import type { GgufQuantization, LibrarySnippet, LocalAppSnippet, ModelLibraryKey
 import type { Org, User } from "../accounts/types.js";
 import type { SignupPolicy, SiteSettings } from "../admin/site-settings.js";
 
+/** The actions the audit log records: the web app's filter offers exactly these. */
+export { AUDIT_ACTIONS, type AuditAction } from "../audit/audit-log.js";
 export type { SignupPolicy };
 
 /**

@@ -1,28 +1,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { hubGet } from "../../lib/api/hub-fetch.js";
 
-/** The actions the hub records (hub: audit/audit-log.ts AUDIT_ACTIONS). */
-export const AUDIT_ACTIONS = [
-  "repo.create",
-  "repo.delete",
-  "repo.move",
-  "repo.visibility",
-  "repo.gating",
-  "repo.settings",
-  "repo.access-decision",
-  "repo.merge",
-  "branch.create",
-  "branch.delete",
-  "tag.create",
-  "tag.delete",
-  "lfs.delete",
-  "token.create",
-  "token.revoke",
-  "member.role",
-  "member.remove",
-  "signin.success",
-  "signin.failure",
-] as const;
+export { AUDIT_ACTIONS } from "@modelhub/hub/api";
 
 /** One entry (hub: audit/audit-table.ts AuditEntry). */
 export interface AuditEntry {
