@@ -3,8 +3,15 @@ import { HubError, InvalidInputError, NotFoundError, UnavailableError } from "..
 import type { RepoAccess, RepoActor } from "../repos/repo-access.js";
 import type { RepoRecord } from "../repos/repo-records.js";
 import type { RepoService } from "../repos/repo-service.js";
-import { QueryFailedError, sqlString, type ViewerEngine } from "./viewer-engine.js";
+import {
+  QueryFailedError,
+  rowRangeSql,
+  rowsByNumberSql,
+  sqlString,
+  type ViewerEngine,
+} from "./viewer-engine.js";
 import { queryTerms, searchableColumns, searchFullTextIndex } from "./viewer-fulltext.js";
+import { createIndexReader } from "./viewer-fulltext-reader.js";
 import { mediaColumns, presentMedia, viewerColumns } from "./viewer-media.js";
 import type { ConversionResult, ConvertedSplit } from "./viewer-records.js";
 import { PARQUET_REF, type ViewerService } from "./viewer-service.js";
@@ -53,6 +60,8 @@ export interface Page {
  */
 export function createViewerApi(deps: ViewerApiDeps) {
   const { engine } = deps;
+  /** Full-text indexes are read on a worker thread: a broad search never holds the hub's other requests. */
+  const indexReader = createIndexReader();
 
   /**
    * The dataset, if the caller may read its files: the check /resolve makes (a private dataset is a 404, or
@@ -134,7 +143,7 @@ export function createViewerApi(deps: ViewerApiDeps) {
     return `read_parquet([${locals.map(sqlString).join(", ")}])`;
   }
 
-  /** A page of a split: only the Parquet files that hold it are read. */
+  /** A page of a split: only the Parquet files that hold it are read, and of those only its row groups. */
   async function page(repo: RepoRecord, split: ConvertedSplit, { offset, length }: Page) {
     const rows: Record<string, unknown>[] = [];
     let start = 0;
@@ -146,7 +155,7 @@ export function createViewerApi(deps: ViewerApiDeps) {
         const local = await deps.viewer.localParquet(file, repo.key);
         rows.push(
           ...(await engine.rows(
-            `SELECT ${columnsOf(split)} FROM read_parquet(${sqlString(local)}) LIMIT ${Math.min(want, end - from)} OFFSET ${from - start}`,
+            rowRangeSql(local, from - start, Math.min(want, end - from), columnsOf(split)),
           )),
         );
       }
@@ -175,7 +184,10 @@ export function createViewerApi(deps: ViewerApiDeps) {
     return parts.join(" UNION ALL ");
   }
 
-  /** The rows of a split at `indexes` (each with its `__row_idx`), in the order of `indexes`. */
+  /**
+   * The rows of a split at `indexes` (each with its `__row_idx`), in the order of `indexes`; of each file,
+   * only the row groups within the range of its indexes are read.
+   */
   async function rowsAt(repo: RepoRecord, split: ConvertedSplit, indexes: readonly number[]) {
     const byIndex = new Map<number, Record<string, unknown>>();
     let start = 0;
@@ -184,12 +196,7 @@ export function createViewerApi(deps: ViewerApiDeps) {
       const inFile = indexes.filter((index) => index >= start && index < end).map((index) => index - start);
       if (inFile.length > 0) {
         const local = await deps.viewer.localParquet(file, repo.key);
-        const found = await engine.rows(
-          `SELECT ${columnsOf(split)} FROM (
-             SELECT file_row_number + ${start} AS __row_idx, * EXCLUDE (file_row_number)
-             FROM read_parquet(${sqlString(local)}, file_row_number = true)
-             WHERE file_row_number IN (${inFile.join(", ")}))`,
-        );
+        const found = await engine.rows(rowsByNumberSql(local, inFile, start, columnsOf(split)));
         for (const row of found) byIndex.set(Number(row.__row_idx), row);
       }
       start = end;
@@ -289,7 +296,7 @@ export function createViewerApi(deps: ViewerApiDeps) {
       const index = terms.length > 0 ? await deps.viewer.searchIndex(repo, result, split) : undefined;
       const present = presenter(repo, result, split);
       if (!index) return matchedPage(split, [], 0, present);
-      const { total, rowIndexes } = searchFullTextIndex(index, terms, range);
+      const { total, rowIndexes } = await searchFullTextIndex(indexReader, index, terms, range);
       return matchedPage(split, await rowsAt(repo, split, rowIndexes), total, present);
     },
 

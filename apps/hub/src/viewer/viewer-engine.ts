@@ -55,6 +55,34 @@ export const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 /** A quoted SQL identifier. */
 export const sqlIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * Rows `from`..`from + count` of one Parquet file, in order, by the file's own row numbers: DuckDB skips
+ * the row groups outside the range by their row counts (a LIMIT/OFFSET would decode every row before the
+ * offset: seconds deep into a 10-million-row file). `columns` is the select list over the file's columns.
+ */
+export const rowRangeSql = (localPath: string, from: number, count: number, columns = "*") =>
+  `SELECT ${columns} FROM (
+     SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(localPath)}, file_row_number = true)
+     WHERE file_row_number >= ${from} AND file_row_number < ${from + count}
+     ORDER BY file_row_number)`;
+
+/**
+ * The rows of one Parquet file at `rowNumbers` (the file's own, ascending or not), each with its index in
+ * the split (`__row_idx`: `firstIndex` plus its row number). The numbers' range bounds the scan, so DuckDB
+ * skips the row groups outside it.
+ */
+export const rowsByNumberSql = (
+  localPath: string,
+  rowNumbers: readonly number[],
+  firstIndex: number,
+  columns = "*",
+) =>
+  `SELECT ${columns} FROM (
+     SELECT file_row_number + ${firstIndex} AS __row_idx, * EXCLUDE (file_row_number)
+     FROM read_parquet(${sqlString(localPath)}, file_row_number = true)
+     WHERE file_row_number BETWEEN ${Math.min(...rowNumbers)} AND ${Math.max(...rowNumbers)}
+       AND file_row_number IN (${rowNumbers.join(", ")}))`;
+
 /** The reader of each format, over the local files of one split (folders are read by viewer-folders.ts). */
 export function readerSql(format: DataFormat, paths: readonly string[]): string {
   const list = `[${paths.map(sqlString).join(", ")}]`;

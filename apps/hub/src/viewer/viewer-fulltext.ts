@@ -3,6 +3,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { frontMatter } from "./data-files.js";
+import type { IndexReader } from "./viewer-fulltext-reader.js";
 import type { Feature, Stemmer } from "./viewer-records.js";
 import { ENGLISH_STOP_WORDS } from "./viewer-stopwords.js";
 
@@ -20,7 +21,7 @@ import { ENGLISH_STOP_WORDS } from "./viewer-stopwords.js";
  */
 
 /** Bumped when the index's layout or tokenization changes: older files are then rebuilt, not read. */
-export const FULLTEXT_VERSION = 1;
+export const FULLTEXT_VERSION = 2;
 
 /** Rows inserted per transaction while building (each commit lets FTS5 flush its in-memory terms). */
 const BUILD_BATCH_ROWS = 50_000;
@@ -88,6 +89,8 @@ export async function buildFullTextIndex(
     db.exec(
       `CREATE VIRTUAL TABLE split_text USING fts5(text, content = '', tokenize = '${tokenizer(stemmer)}')`,
     );
+    // Its vocabulary: how many rows hold each word, read by one lookup (searchFullTextIndex's counts).
+    db.exec("CREATE VIRTUAL TABLE split_vocab USING fts5vocab(split_text, 'row')");
     db.exec(
       "CREATE TABLE index_info (version INTEGER NOT NULL, stemmer TEXT NOT NULL, num_rows INTEGER NOT NULL)",
     );
@@ -122,67 +125,93 @@ export async function buildFullTextIndex(
 
 /**
  * The rows of a split's index matching any of `terms` (from queryTerms): how many, and the indexes of the
- * page `offset`..`offset + length`, best first by BM25, ties in row order.
+ * page `offset`..`offset + length`, best first by BM25, ties in row order. Every statement runs on `reader`'s
+ * worker thread, so a broad query never holds the event loop.
  *
  * A word in at least half the rows weighs nothing in FTS5's BM25 (its IDF is clamped to ~0), yet ranking
  * every row it matches is most of a query's time (a second for a word in a million rows). So rows holding a
  * rarer word of the query come first, ranked; then the rows holding only such common words, in row order,
- * which is how they tie.
+ * which is how they tie. A word's row count is read from the index's vocabulary (one lookup, not a walk of
+ * its million rows); a query holding a word of every row matches every row, counted without a walk either.
  */
-export function searchFullTextIndex(
+export async function searchFullTextIndex(
+  reader: IndexReader,
   path: string,
   terms: readonly string[],
   page: { offset: number; length: number },
-): { total: number; rowIndexes: number[] } {
+): Promise<{ total: number; rowIndexes: number[] }> {
   if (terms.length === 0) return { total: 0, rowIndexes: [] };
   // Terms are letters and digits only (wordsOf), so quoting each makes it a plain word to FTS5.
   const anyOf = (words: readonly string[]) => words.map((word) => `"${word}"`).join(" OR ");
-  const db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
-  try {
-    const counted = new Map<string, number>();
-    const count = (match: string) => {
-      let n = counted.get(match);
-      if (n === undefined) {
-        const row = db.prepare("SELECT count(*) AS n FROM split_text WHERE split_text MATCH ?").get(match);
-        n = Number((row as { n: number }).n);
-        counted.set(match, n);
-      }
-      return n;
-    };
-    const total = count(anyOf(terms));
-    const numRows = Number(
-      (db.prepare("SELECT num_rows FROM index_info").get() as { num_rows: number }).num_rows,
+  const [info] = await reader.all<{ num_rows: number; stemmer: Stemmer }>(
+    path,
+    "SELECT num_rows, stemmer FROM index_info",
+    [],
+  );
+  const numRows = Number(info!.num_rows);
+  const matching = async (match: string) =>
+    Number(
+      (
+        await reader.all<{ n: number }>(
+          path,
+          "SELECT count(*) AS n FROM split_text WHERE split_text MATCH ?",
+          [match],
+        )
+      )[0]!.n,
     );
-    const rare = terms.filter((term) => count(anyOf([term])) * 2 < numRows);
-    const common = terms.filter((term) => !rare.includes(term));
-    const rareTotal = rare.length === 0 ? 0 : common.length === 0 ? total : count(anyOf(rare));
-    const rowIndexes: number[] = [];
-    const rowids = (sql: string, match: string, length: number, offset: number) =>
-      (db.prepare(sql).all(match, length, offset) as { rowid: number }[]).map((row) => Number(row.rowid));
-    if (page.length > 0 && page.offset < rareTotal) {
-      rowIndexes.push(
-        ...rowids(
-          "SELECT rowid FROM split_text WHERE split_text MATCH ? ORDER BY rank, rowid LIMIT ? OFFSET ?",
-          anyOf(rare),
-          Math.min(page.length, rareTotal - page.offset),
-          page.offset,
-        ),
-      );
+  /**
+   * The rows holding one word. Unstemmed, a word of the query is the index's own token when the vocabulary
+   * has it (the tokenizer folds as wordsOf does, and a token never holds a separator): its row count is
+   * exact. Stemmed (or a word the vocabulary lacks), the index is asked.
+   */
+  const rowsHolding = async (term: string) => {
+    if (info!.stemmer === "none") {
+      const [entry] = await reader.all<{ doc: number }>(path, "SELECT doc FROM split_vocab WHERE term = ?", [
+        term,
+      ]);
+      if (entry) return Number(entry.doc);
     }
-    const rest = page.length - rowIndexes.length;
-    if (common.length > 0 && rest > 0 && page.offset + rowIndexes.length < total) {
-      const onlyCommon = rare.length === 0 ? anyOf(common) : `(${anyOf(common)}) NOT (${anyOf(rare)})`;
-      rowIndexes.push(
-        ...rowids(
-          "SELECT rowid FROM split_text WHERE split_text MATCH ? ORDER BY rowid LIMIT ? OFFSET ?",
-          onlyCommon,
-          rest,
-          Math.max(0, page.offset - rareTotal),
-        ),
-      );
-    }
-    return { total, rowIndexes };
-  } finally {
-    db.close();
+    return matching(anyOf([term]));
+  };
+  const perTerm = new Map<string, number>();
+  for (const term of terms) perTerm.set(term, await rowsHolding(term));
+  const rare = terms.filter((term) => perTerm.get(term)! * 2 < numRows);
+  const common = terms.filter((term) => !rare.includes(term));
+  const everyRow = terms.some((term) => perTerm.get(term) === numRows);
+  const total =
+    terms.length === 1 ? perTerm.get(terms[0]!)! : everyRow ? numRows : await matching(anyOf(terms));
+  const rareTotal =
+    rare.length === 0
+      ? 0
+      : common.length === 0
+        ? total
+        : rare.length === 1
+          ? perTerm.get(rare[0]!)!
+          : await matching(anyOf(rare));
+  const rowIndexes: number[] = [];
+  const rowids = async (sql: string, match: string, length: number, offset: number) =>
+    (await reader.all<{ rowid: number }>(path, sql, [match, length, offset])).map((row) => Number(row.rowid));
+  if (page.length > 0 && page.offset < rareTotal) {
+    rowIndexes.push(
+      ...(await rowids(
+        "SELECT rowid FROM split_text WHERE split_text MATCH ? ORDER BY rank, rowid LIMIT ? OFFSET ?",
+        anyOf(rare),
+        Math.min(page.length, rareTotal - page.offset),
+        page.offset,
+      )),
+    );
   }
+  const rest = page.length - rowIndexes.length;
+  if (common.length > 0 && rest > 0 && page.offset + rowIndexes.length < total) {
+    const onlyCommon = rare.length === 0 ? anyOf(common) : `(${anyOf(common)}) NOT (${anyOf(rare)})`;
+    rowIndexes.push(
+      ...(await rowids(
+        "SELECT rowid FROM split_text WHERE split_text MATCH ? ORDER BY rowid LIMIT ? OFFSET ?",
+        onlyCommon,
+        rest,
+        Math.max(0, page.offset - rareTotal),
+      )),
+    );
+  }
+  return { total, rowIndexes };
 }
