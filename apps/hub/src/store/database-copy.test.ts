@@ -190,6 +190,8 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
     now: converting,
     error: "a ragged CSV",
   });
+  // And a full-text index file it built (migration 49).
+  await store.viewer.recordIndexFile(repo.key, "d".repeat(64), converting);
 
   // Accounts: a session, a gated-access request, invites, a single sign-on identity, failed sign-ins,
   // provider preferences.

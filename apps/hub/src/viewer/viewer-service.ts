@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
@@ -27,6 +27,8 @@ const SPLIT_LIMIT_BYTES = 5 * 1000 ** 3;
 /** About 500 MB per Parquet file, as the public hub's. */
 const PARQUET_FILE_BYTES = 500 * 1000 ** 2;
 const CONVERTER = "parquet-converter";
+/** An index file no dataset lists is removed once this old (a build lists its file right after writing it). */
+const UNLISTED_INDEX_GRACE_MS = 24 * 3600_000;
 
 export interface ViewerServiceDeps {
   table: ViewerTable;
@@ -46,6 +48,8 @@ export interface ViewerServiceDeps {
   pollMs?: number;
   maxAttempts?: number;
   splitLimitBytes?: number;
+  /** How often an idle worker looks for index files of deleted datasets to remove (default 10 minutes). */
+  sweepMs?: number;
   workerId?: string;
   logger?: Logger;
   now?: () => Date;
@@ -69,6 +73,25 @@ export function createViewerService(deps: ViewerServiceDeps) {
   const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const iso = (offsetMs = 0) => new Date(now().getTime() + offsetMs).toISOString();
   const fullTextDir = deps.fullTextDir ?? join(dirname(engine.parquetDir), "fulltext");
+  /**
+   * A split's index file is named by what it is built from (index version, stemmer, columns, the split's
+   * Parquet files): a new conversion with other files gets another file, and the same files share one.
+   */
+  const indexKeyOf = (split: ConvertedSplit, stemmer: Stemmer) =>
+    createHash("sha256")
+      .update(
+        JSON.stringify([
+          FULLTEXT_VERSION,
+          stemmer,
+          searchableColumns(split.features),
+          split.files.map((file) => file.sha256),
+        ]),
+      )
+      .digest("hex");
+  const indexPath = (key: string) => join(fullTextDir, `${key}.sqlite`);
+  /** When index files of deleted datasets were last looked for (sweepIndexFiles, from the worker's polls). */
+  let sweptAt = 0;
+  const sweepMs = deps.sweepMs ?? 10 * 60_000;
   /** Index builds under way, by file: a second request for the same index waits for the first build. */
   const building = new Map<string, Promise<string>>();
 
@@ -240,13 +263,19 @@ export function createViewerService(deps: ViewerServiceDeps) {
             ...(statistics ? { statistics } : {}),
           };
           // Indexed now, off the request path; a failure is retried when /search first needs the index.
-          await fullTextIndex(repo, converted, stemmer).catch((error: unknown) => {
-            logger.log("warn", "dataset full-text index failed", {
-              repo: repo.id,
-              split: `${config.config}/${split.split}`,
-              reason: error instanceof Error ? error.message : String(error),
+          // Listed for this dataset even when another dataset of the same content built it first: each
+          // dataset's list keeps the file while that dataset uses it (pruneIndexFiles).
+          await fullTextIndex(repo, converted, stemmer)
+            .then(async (path) => {
+              if (path) await table.recordIndexFile(repo.key, indexKeyOf(converted, stemmer), iso());
+            })
+            .catch((error: unknown) => {
+              logger.log("warn", "dataset full-text index failed", {
+                repo: repo.id,
+                split: `${config.config}/${split.split}`,
+                reason: error instanceof Error ? error.message : String(error),
+              });
             });
-          });
           splits.push(converted);
         }
       }
@@ -277,13 +306,21 @@ export function createViewerService(deps: ViewerServiceDeps) {
       }
       try {
         const result = await convert(repo, job.commitOid);
-        await table.finish(job.repoKey, workerId, { commitOid: job.commitOid, now: iso(), result });
+        if (await table.finish(job.repoKey, workerId, { commitOid: job.commitOid, now: iso(), result })) {
+          // The previous revision's index files are no longer read by anyone.
+          await pruneIndexFiles(job.repoKey, result);
+        }
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         // A broken file fails the same way every time: recorded at once. Anything else is retried.
         if (error instanceof DataFilesError || job.attempts >= maxAttempts) {
           logger.log("warn", "dataset conversion failed", { repo: repo.id, reason });
-          await table.finish(job.repoKey, workerId, { commitOid: job.commitOid, now: iso(), error: reason });
+          if (
+            await table.finish(job.repoKey, workerId, { commitOid: job.commitOid, now: iso(), error: reason })
+          ) {
+            // The result they indexed was replaced by the error: nothing searches them any more.
+            await pruneIndexFiles(job.repoKey, undefined);
+          }
         } else {
           logger.log("warn", "dataset conversion failed, retrying", { repo: repo.id, reason });
           await table.release(job.repoKey, workerId);
@@ -296,7 +333,15 @@ export function createViewerService(deps: ViewerServiceDeps) {
 
   async function processOne(): Promise<boolean> {
     const job = await table.claim(workerId, iso(), iso(leaseMs));
-    if (!job) return false;
+    if (!job) {
+      if (now().getTime() - sweptAt >= sweepMs) {
+        sweptAt = now().getTime();
+        await sweepIndexFiles().catch((error: unknown) =>
+          logger.log("warn", "removing index files of deleted datasets failed", { reason: String(error) }),
+        );
+      }
+      return false;
+    }
     await runClaimed(job);
     return true;
   }
@@ -343,10 +388,8 @@ export function createViewerService(deps: ViewerServiceDeps) {
   ): Promise<string | undefined> {
     const columns = searchableColumns(split.features);
     if (columns.length === 0) return undefined;
-    const key = createHash("sha256")
-      .update(JSON.stringify([FULLTEXT_VERSION, stemmer, columns, split.files.map((file) => file.sha256)]))
-      .digest("hex");
-    const path = join(fullTextDir, `${key}.sqlite`);
+    const key = indexKeyOf(split, stemmer);
+    const path = indexPath(key);
     if (await exists(path)) return path;
     let build = building.get(path);
     if (!build) {
@@ -361,11 +404,53 @@ export function createViewerService(deps: ViewerServiceDeps) {
           }
         }
         await buildFullTextIndex(path, stemmer, texts());
+        // Listed, so that it is removed when no conversion of the dataset uses it (pruneIndexFiles).
+        await table.recordIndexFile(repo.key, key, iso());
         return path;
       })().finally(() => building.delete(path));
       building.set(path, build);
     }
     return build;
+  }
+
+  /**
+   * Removes a dataset's index files that `result` (its latest conversion; none after a failure or when the
+   * dataset is gone) does not use, unless another dataset of the same content uses them.
+   */
+  async function pruneIndexFiles(repoKey: number, result: ConversionResult | undefined): Promise<string[]> {
+    const keep = new Set((result?.splits ?? []).map((split) => indexKeyOf(split, split.stemmer ?? "none")));
+    const stale = (await table.indexFiles(repoKey)).filter((key) => !keep.has(key));
+    if (stale.length === 0) return [];
+    const unused = await table.forgetIndexFiles(repoKey, stale);
+    for (const key of unused) await rm(indexPath(key), { force: true });
+    return unused;
+  }
+
+  /**
+   * The index files of deleted datasets (their rows outlive them: no foreign key), removed; and files of this
+   * directory no dataset lists, once old enough not to be a build about to be listed (files of an earlier
+   * index version, or left by a build that crashed).
+   */
+  async function sweepIndexFiles(): Promise<string[]> {
+    const removed: string[] = [];
+    for (const repoKey of await table.indexFileRepos()) {
+      if (!(await repos.byKey(repoKey))) removed.push(...(await pruneIndexFiles(repoKey, undefined)));
+    }
+    const listed = new Set(await table.allIndexFiles());
+    const names = await readdir(fullTextDir).catch(() => [] as string[]);
+    for (const name of names) {
+      const key = name.slice(0, name.indexOf("."));
+      if (listed.has(key) && name === `${key}.sqlite`) continue;
+      const modified = await stat(join(fullTextDir, name)).then(
+        (info) => info.mtimeMs,
+        () => undefined,
+      );
+      if (modified !== undefined && now().getTime() - modified > UNLISTED_INDEX_GRACE_MS) {
+        await rm(join(fullTextDir, name), { force: true });
+        removed.push(key);
+      }
+    }
+    return removed;
   }
 
   /** The stemmer of a split's index: recorded at conversion, or read from the converted commit's card. */
@@ -417,6 +502,9 @@ export function createViewerService(deps: ViewerServiceDeps) {
     },
 
     status: () => table.counts(),
+
+    /** Removes the index files of deleted datasets now (the workers do it every `sweepMs` when idle). */
+    sweepIndexFiles,
   };
 }
 

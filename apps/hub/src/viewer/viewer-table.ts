@@ -4,7 +4,8 @@ import type { ConversionResult } from "./viewer-records.js";
 /**
  * The dataset viewer's rows (migration 25, viewer-migration.ts): one conversion job per dataset repository,
  * with the commit of main it converts, a lease while a worker converts it (as the scanner's queue:
- * scanning/scan-table.ts), and the last result or the reason it failed.
+ * scanning/scan-table.ts), and the last result or the reason it failed; and (migration 49,
+ * viewer-index-files-migration.ts) the full-text index files built for each dataset.
  */
 
 export type ViewerJobStatus = "pending" | "running" | "done" | "error";
@@ -150,6 +151,60 @@ export function createViewerTable(q: Queryable) {
     async get(repoKey: number): Promise<ViewerJob | undefined> {
       const row = await q.get<JobRow>("SELECT * FROM viewer_jobs WHERE repo_id = ?", [repoKey]);
       return row ? jobFromRow(row) : undefined;
+    },
+
+    /**
+     * Notes that this hub built the full-text index file `indexKey` for a dataset (migration 49), so that it
+     * is removed once no conversion of the dataset uses it.
+     */
+    async recordIndexFile(repoKey: number, indexKey: string, now: string): Promise<void> {
+      await q.run(
+        `INSERT INTO viewer_index_files (repo_id, index_key, built_at) VALUES (?, ?, ?)
+         ON CONFLICT (repo_id, index_key) DO NOTHING`,
+        [repoKey, indexKey, now],
+      );
+    },
+
+    /** The index files built for a dataset. */
+    async indexFiles(repoKey: number): Promise<string[]> {
+      const rows = await q.all<{ index_key: string }>(
+        "SELECT index_key FROM viewer_index_files WHERE repo_id = ? ORDER BY index_key",
+        [repoKey],
+      );
+      return rows.map((row) => row.index_key);
+    },
+
+    /** Every listed index file, of every dataset. */
+    async allIndexFiles(): Promise<string[]> {
+      const rows = await q.all<{ index_key: string }>("SELECT DISTINCT index_key FROM viewer_index_files");
+      return rows.map((row) => row.index_key);
+    },
+
+    /** The datasets that have index files (some may be deleted since: their rows outlive them). */
+    async indexFileRepos(): Promise<number[]> {
+      const rows = await q.all<{ repo_id: number | string }>(
+        "SELECT DISTINCT repo_id FROM viewer_index_files ORDER BY repo_id",
+      );
+      return rows.map((row) => Number(row.repo_id));
+    },
+
+    /**
+     * Forgets a dataset's index files; answers those no other dataset uses (two datasets of the same
+     * content share an index file): the files to remove.
+     */
+    async forgetIndexFiles(repoKey: number, indexKeys: readonly string[]): Promise<string[]> {
+      const unused: string[] = [];
+      for (const indexKey of indexKeys) {
+        await q.run("DELETE FROM viewer_index_files WHERE repo_id = ? AND index_key = ?", [
+          repoKey,
+          indexKey,
+        ]);
+        const other = await q.get("SELECT 1 AS held FROM viewer_index_files WHERE index_key = ? LIMIT 1", [
+          indexKey,
+        ]);
+        if (!other) unused.push(indexKey);
+      }
+      return unused;
     },
 
     async counts(): Promise<Record<ViewerJobStatus, number>> {
