@@ -1,3 +1,4 @@
+import { Hono } from "hono";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adminHeaders, type SeededApp, seededApp } from "../__fixtures__/seeded-app.js";
 import { createMetrics } from "./metrics.js";
@@ -78,5 +79,47 @@ describe("/metrics", () => {
     expect(await metrics.registry.metrics()).toContain(
       'hub_router_calls_total{provider="together",status="200"} 2',
     );
+  });
+
+  it("writes each route's latency as a cumulative histogram and counts body bytes by kind", async () => {
+    const metrics = createMetrics();
+    const app = new Hono();
+    app.use("*", metrics.middleware);
+    app.get("/api/things/:id", (c) => c.body("twelve bytes", 200, { "Content-Length": "12" }));
+    app.post("/api/things", (c) => c.body(null, 201));
+    for (let i = 0; i < 3; i++) await app.request("/api/things/a");
+    await app.request("/api/things/b", { method: "HEAD" });
+    await app.request("/api/things", { method: "POST", body: "12345", headers: { "Content-Length": "5" } });
+    const text = await metrics.registry.metrics();
+    const route = 'method="GET",route="/api/things/:id"';
+    expect(text).toContain("# TYPE hub_http_request_duration_seconds histogram");
+    // Cumulative: each bucket holds those below it, and +Inf every one.
+    const buckets = [...text.matchAll(/hub_http_request_duration_seconds_bucket\{le="([^"]+)",(.*)\} (\d+)/g)]
+      .filter((match) => match[2] === route)
+      .map((match) => [match[1], Number(match[3])] as const);
+    expect(buckets.map(([le]) => le)).toEqual([
+      ...["0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10", "30", "120"],
+      "+Inf",
+    ]);
+    for (let i = 1; i < buckets.length; i++)
+      expect(buckets[i]![1]).toBeGreaterThanOrEqual(buckets[i - 1]![1]);
+    expect(buckets.at(-1)![1]).toBe(3);
+    expect(text).toContain(`hub_http_request_duration_seconds_count{${route}} 3`);
+    expect(text).toMatch(
+      /hub_http_request_duration_seconds_sum\{method="GET",route="\/api\/things\/:id"\} 0\.\d+/,
+    );
+    expect(text).toContain(`hub_http_requests_total{${route},status="200"} 3`);
+    expect(text).toContain('hub_http_requests_total{method="HEAD",route="/api/things/:id",status="200"} 1');
+    expect(text).toContain('hub_http_requests_total{method="POST",route="/api/things",status="201"} 1');
+    // Three GETs of 12 bytes (a HEAD sends none), one upload of 5.
+    expect(text).toContain('hub_transfer_bytes_total{direction="download",kind="api"} 36');
+    expect(text).toContain('hub_transfer_bytes_total{direction="upload",kind="api"} 5');
+
+    // Handed over once: a later scrape shows the same totals, then the requests since added on.
+    await app.request("/api/things/c");
+    const later = await metrics.registry.metrics();
+    expect(later).toContain(`hub_http_requests_total{${route},status="200"} 4`);
+    expect(later).toContain(`hub_http_request_duration_seconds_bucket{le="+Inf",${route}} 4`);
+    expect(later).toContain('hub_transfer_bytes_total{direction="download",kind="api"} 48');
   });
 });

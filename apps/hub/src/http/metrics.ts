@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { MirrorStatsSnapshot } from "../mirror/mirror-stats.js";
 import type { PoolState } from "../store/database.js";
+import { createRequestMetrics } from "./request-metrics.js";
 
 /** Latency buckets in seconds: loopback API answers take milliseconds, streamed router calls seconds. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
@@ -17,19 +18,8 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
   const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const requests = new Counter({
-    name: "hub_http_requests_total",
-    help: "HTTP requests answered, by method, route pattern and status.",
-    labelNames: ["method", "route", "status"] as const,
-    registers,
-  });
-  const requestSeconds = new Histogram({
-    name: "hub_http_request_duration_seconds",
-    help: "Time until the answer's headers, by method and route pattern.",
-    labelNames: ["method", "route"] as const,
-    buckets: BUCKETS,
-    registers,
-  });
+  // Per request: plain numbers, handed to the registry at each scrape (request-metrics.ts).
+  const requests = createRequestMetrics(registry, BUCKETS);
   // The router's counters are added up in plain numbers per call and handed to prom-client at each scrape
   // (collect): prom-client hashes a series' labels on every update, four times per router call otherwise.
   // A series appears from its first call on, as when counted directly.
@@ -49,6 +39,13 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       }
     },
   });
+  /** Request and answer body bytes not yet handed over, by `direction kind`; a series from its first bytes. */
+  const requestBytes = new Map<string, { bytes: number }>();
+  const countBytes = (series: string, bytes: number) => {
+    const pending = requestBytes.get(series);
+    if (pending) pending.bytes += bytes;
+    else requestBytes.set(series, { bytes });
+  };
   /** Router body bytes not yet handed over; undefined until the first router call. */
   let routerBytes: { upload: number; download: number } | undefined;
   const routerSeconds = new Histogram({
@@ -58,12 +55,17 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     buckets: BUCKETS,
     registers,
   });
-  const bytes = new Counter({
+  new Counter({
     name: "hub_transfer_bytes_total",
     help: "Bytes received (upload) and sent (download): request and response bodies of known length.",
     labelNames: ["direction", "kind"] as const,
     registers,
     collect() {
+      for (const [series, pending] of requestBytes) {
+        const [direction, kind] = series.split(" ");
+        this.inc({ direction, kind }, pending.bytes);
+        pending.bytes = 0;
+      }
       if (!routerBytes) return;
       this.inc({ direction: "upload", kind: "router" }, routerBytes.upload);
       this.inc({ direction: "download", kind: "router" }, routerBytes.download);
@@ -97,16 +99,16 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       await next();
       const route = c.req.routePath === "/*" || !c.req.routePath ? "unmatched" : c.req.routePath;
       const method = c.req.method;
-      requests.inc({ method, route, status: String(c.res.status) });
-      requestSeconds.observe({ method, route }, (performance.now() - started) / 1000);
+      requests.observe(method, route, c.res.status, (performance.now() - started) / 1000);
+      const uploaded = Number(c.req.header("content-length") ?? 0);
+      const downloaded = method === "HEAD" ? 0 : Number(c.res.headers.get("content-length") ?? 0);
+      if (uploaded <= 0 && downloaded <= 0) return;
       // Repository file bytes: downloads, LFS uploads (batch and the signed upload URLs), commits, Xet CAS.
       const kind = /\/(resolve|info\/lfs|lfs-upload|upload|preupload|commit)\b|^\/xet-cas\//.test(c.req.path)
         ? "files"
         : "api";
-      const uploaded = Number(c.req.header("content-length") ?? 0);
-      if (uploaded > 0) bytes.inc({ direction: "upload", kind }, uploaded);
-      const downloaded = Number(c.res.headers.get("content-length") ?? 0);
-      if (downloaded > 0 && method !== "HEAD") bytes.inc({ direction: "download", kind }, downloaded);
+      if (uploaded > 0) countBytes(`upload ${kind}`, uploaded);
+      if (downloaded > 0) countBytes(`download ${kind}`, downloaded);
     })(),
     observeRouterCall(call: {
       provider: string;
