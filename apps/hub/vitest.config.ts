@@ -27,8 +27,12 @@ export default defineProject({
       ...configDefaults.exclude,
       ...(process.env.HUB_TEST_DATABASE === "postgres" ? DIALECT_INDEPENDENT : []),
     ],
-    // HUB_TEST_DATABASE=postgres: one PostgreSQL server for the run, every test on it (test-store.ts).
+    // HUB_TEST_DATABASE=postgres: one PostgreSQL server for the run, every test on a copy of one migrated
+    // database in it (test-store.ts)...
     globalSetup: ["src/__fixtures__/postgres-global-setup.ts"],
+    // ... and each file's databases dropped when it ends, so the run does not keep hundreds of copies on disk.
+    setupFiles:
+      process.env.HUB_TEST_DATABASE === "postgres" ? ["src/__fixtures__/postgres-file-cleanup.ts"] : [],
     // Most files start a hub (and often a client process); with two files running at once on CI's two
     // cores, Vitest's 5 s default cuts tests that only waited their turn for a core.
     testTimeout: 30_000,
