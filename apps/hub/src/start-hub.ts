@@ -16,7 +16,7 @@ import type { ModelListQuery } from "./catalogue/models-table.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerMissingHost, answerParserError } from "./http/parser-errors.js";
 import { normalizePublicUrl } from "./http/public-url.js";
-import { UnreadBodyClosingResponse } from "./http/unread-body-close.js";
+import { HubServerResponse } from "./http/head-with-body.js";
 import { createCasService } from "./lfs-xet/cas-service.js";
 import { checkXetSha256sOnce } from "./lfs-xet/sha256-backfill.js";
 import { collectXetGarbage } from "./lfs-xet/xet-gc.js";
@@ -337,7 +337,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   let honoListener: ReturnType<typeof getRequestListener> | undefined;
   // node:http's own Host check and parser errors answer with a bare status: the hub answers them in JSON.
   const server = createServer(
-    { requireHostHeader: false, ServerResponse: UnreadBodyClosingResponse },
+    { requireHostHeader: false, ServerResponse: HubServerResponse },
     (incoming, outgoing) => {
       if (answerMissingHost(incoming, outgoing)) return;
       if (honoListener) void honoListener(incoming, outgoing);
