@@ -1,0 +1,325 @@
+/**
+ * Where a client's sequential chat call differs from a raw fetch: raw fetch, then raw fetch with one
+ * difference of the clients' added at a time (header order, body key order, a URL built per call, the
+ * content-type check before reading, the default-timeout watchdog, extra async frames, abort signals), and
+ * the clients themselves, against the bench server (its own process, loopback).
+ *
+ * The variants take turns of `--run` calls (default 10) in a fresh seeded shuffled order each turn, as
+ * bench:inference does; every call's wall clock is kept, and this process's CPU time (process.cpuUsage,
+ * user + system) per turn. Figures: median and p25 wall per call, mean CPU per call, each against raw fetch.
+ * With --memory there is no server and no socket: `fetch` builds the `Request` from the call's arguments (as
+ * undici's fetch does first) and answers a fresh `Response` with the server's completion, so what is left is
+ * each variant's own CPU around fetch, without the network's noise.
+ * With --evict MB, every call starts with cold caches: before it (outside its timing) a buffer that size is
+ * walked, one byte per cache line, as the wait for the network lets other work (the server on the same core,
+ * other processes) do. Then the wall clock is what counts: the CPU column also has the walks in it.
+ * Usage: node --conditions=source --import tsx inference/ab.ts [--calls 4000] [--run 10] [--only a,b] [--memory]
+ * [--evict 8]
+ */
+import { fork } from "node:child_process";
+import { setMaxListeners } from "node:events";
+import { PerformanceObserver } from "node:perf_hooks";
+import { InferenceClient as HfClient } from "@huggingface/inference";
+import { chatCompletion } from "@modelhub/inference";
+import { watchAttempt } from "../../packages/inference/src/http/attempt-watchdog.js";
+
+function flag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : Number(process.argv[at + 1]);
+}
+const CALLS = flag("calls", 4000);
+const RUN = flag("run", 10);
+const onlyAt = process.argv.indexOf("--only");
+const ONLY = onlyAt === -1 ? undefined : process.argv[onlyAt + 1]!.split(",");
+const MEMORY = process.argv.includes("--memory");
+const EVICT_MB = flag("evict", 0);
+const evictBuffer = new Uint8Array(EVICT_MB * 1024 * 1024);
+let evictSum = 0;
+function evictCaches(): void {
+  for (let i = 0; i < evictBuffer.length; i += 64) evictSum += evictBuffer[i]!++;
+}
+
+async function startServer(): Promise<{ base: string; stop: () => void }> {
+  const child = fork(new URL("./server.ts", import.meta.url).pathname, [], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("message", (m) => resolve((m as { port: number }).port));
+    child.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  return { base: `http://127.0.0.1:${port}`, stop: () => child.disconnect() };
+}
+
+type Chat = () => Promise<unknown>;
+interface Variant {
+  name: string;
+  chat: Chat;
+}
+
+const MESSAGES = [{ role: "user" as const, content: "Hello" }];
+type Completion = { choices: Array<{ message: { content: string } }> };
+
+function variants(base: string): Variant[] {
+  const url = `${base}/v1/chat/completions`;
+  const rawHeaders = () => ({ "Content-Type": "application/json", Authorization: "Bearer bench-key" });
+  const rawBody = () => JSON.stringify({ model: "bench-model", messages: MESSAGES, max_tokens: 16 });
+  const read = async (res: Response) => {
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return ((await res.json()) as Completion).choices[0]!.message.content;
+  };
+
+  /** raw fetch with some of its parts swapped: every variant below is this with one change. */
+  const rawWith = (parts: {
+    url?: () => string;
+    headers?: () => Record<string, string>;
+    body?: () => string;
+    init?: () => Partial<RequestInit>;
+    send?: (sent: Promise<Response>) => Promise<Response>;
+    read?: (res: Response) => Promise<unknown>;
+  }): Chat => {
+    const makeUrl = parts.url ?? (() => url);
+    const headers = parts.headers ?? rawHeaders;
+    const body = parts.body ?? rawBody;
+    const init = parts.init ?? (() => ({}));
+    const send = parts.send ?? ((sent: Promise<Response>) => sent);
+    const readBody = parts.read ?? read;
+    return async () => {
+      const res = await send(
+        fetch(makeUrl(), { method: "POST", headers: headers(), body: body(), ...init() }),
+      );
+      return readBody(res);
+    };
+  };
+
+  const raw: Chat = async () => {
+    const res = await fetch(url, { method: "POST", headers: rawHeaders(), body: rawBody() });
+    return read(res);
+  };
+  // The same code as a second function: the bench's control reuses raw fetch's closure, this one does not.
+  const rawCopy: Chat = async () => {
+    const res = await fetch(url, { method: "POST", headers: rawHeaders(), body: rawBody() });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return ((await res.json()) as Completion).choices[0]!.message.content;
+  };
+
+  // One signal for every call, as an application passing its own long-lived signal does: undici adds a
+  // listener per request and removes it only when the request is collected, so lift the warning limit.
+  const sharedSignal = new AbortController().signal;
+  setMaxListeners(0, sharedSignal);
+  const hf = new HfClient("bench-key").endpoint(base);
+  const ours: Chat = async () => {
+    const out = await chatCompletion({
+      endpointUrl: base,
+      model: "bench-model",
+      accessToken: "bench-key",
+      messages: MESSAGES,
+      max_tokens: 16,
+    });
+    return out.choices[0]!.message.content;
+  };
+  const oursNoTimeout: Chat = async () => {
+    const out = await chatCompletion(
+      {
+        endpointUrl: base,
+        model: "bench-model",
+        accessToken: "bench-key",
+        messages: MESSAGES,
+        max_tokens: 16,
+      },
+      { timeoutMs: 0 },
+    );
+    return out.choices[0]!.message.content;
+  };
+
+  const sink: unknown[] = [];
+  const garbage = (length: number) => {
+    sink[0] = new Array(length).fill(0);
+    return {};
+  };
+  const timeoutMessage = () => new Error("timed out");
+  const ignore = () => {};
+  const frames = async (res: Promise<Response>) => {
+    const inner = async () => {
+      const deeper = async () => await res;
+      return await deeper();
+    };
+    return await inner();
+  };
+  return [
+    { name: "raw fetch", chat: raw },
+    { name: "raw fetch (control)", chat: raw },
+    { name: "raw fetch (copy)", chat: rawCopy },
+    {
+      name: "+ Authorization first",
+      chat: rawWith({
+        headers: () => ({ Authorization: "Bearer bench-key", "Content-Type": "application/json" }),
+      }),
+    },
+    {
+      name: "+ model last in body",
+      chat: rawWith({
+        body: () => JSON.stringify({ messages: MESSAGES, max_tokens: 16, model: "bench-model" }),
+      }),
+    },
+    { name: "+ URL built per call", chat: rawWith({ url: () => `${base}/v1/chat/completions` }) },
+    {
+      name: "+ User-Agent header",
+      chat: rawWith({
+        headers: () => ({ ...rawHeaders(), "User-Agent": "@huggingface/inference/4.13.30" }),
+      }),
+    },
+    {
+      name: "+ content-type check",
+      chat: rawWith({
+        read: (res) => (res.headers.get("content-type")?.includes("json") ? read(res) : res.blob()),
+      }),
+    },
+    { name: "+ 3 async frames", chat: rawWith({ send: frames }) },
+    {
+      name: "+ watchdog",
+      chat: rawWith({ send: (sent) => watchAttempt(sent, timeoutMessage, ignore) }),
+    },
+    // What a client's own code leaves behind per call (ours ~4 KB more than raw fetch's code: allocation.ts),
+    // as plain garbage: an array of 500 small integers is ~4 KB of young generation.
+    { name: "+ 4 KB garbage", chat: rawWith({ init: () => garbage(500) }) },
+    { name: "+ 16 KB garbage", chat: rawWith({ init: () => garbage(2000) }) },
+    ...(MEMORY
+      ? [] // without a fetch to finish them, requests keep their listener on the shared signal
+      : [{ name: "+ shared signal", chat: rawWith({ init: () => ({ signal: sharedSignal }) }) }]),
+    { name: "+ signal per call", chat: rawWith({ init: () => ({ signal: new AbortController().signal }) }) },
+    {
+      name: "+ AbortSignal.timeout",
+      chat: rawWith({ init: () => ({ signal: AbortSignal.timeout(120_000) }) }),
+    },
+    { name: "@modelhub/inference", chat: ours },
+    { name: "@modelhub timeoutMs 0", chat: oursNoTimeout },
+    {
+      name: "@huggingface/inference",
+      chat: async () => {
+        const out = await hf.chatCompletion({ model: "bench-model", messages: MESSAGES, max_tokens: 16 });
+        return out.choices[0]!.message.content;
+      },
+    },
+  ].filter((v) => !ONLY || ONLY.includes(v.name) || v.name === "raw fetch");
+}
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32): the same orders in every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const gcPauses: Array<{ start: number; duration: number }> = [];
+new PerformanceObserver((entries) => {
+  for (const entry of entries.getEntries())
+    gcPauses.push({ start: entry.startTime, duration: entry.duration });
+}).observe({ entryTypes: ["gc"] });
+
+async function measure(list: Variant[]): Promise<void> {
+  const turns = Math.ceil(CALLS / RUN);
+  const wall = list.map(() => new Float64Array(turns * RUN));
+  const cpuMicros = list.map(() => 0);
+  // Each turn's window, to charge a GC pause to the variant whose turn it started in.
+  const windows: Array<{ variant: number; start: number; end: number }> = [];
+  const random = seededRandom(list.length * 7_919 + CALLS);
+  const order = list.map((_, i) => i);
+  for (let turn = 0; turn < turns; turn++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    for (const v of order) {
+      const { chat } = list[v]!;
+      const cpu = process.cpuUsage();
+      const turnStart = performance.now();
+      for (let k = 0; k < RUN; k++) {
+        if (EVICT_MB) evictCaches();
+        const start = performance.now();
+        await chat();
+        wall[v]![turn * RUN + k] = performance.now() - start;
+      }
+      const used = process.cpuUsage(cpu);
+      cpuMicros[v]! += used.user + used.system;
+      windows.push({ variant: v, start: turnStart, end: performance.now() });
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const gcMicros = list.map(() => 0);
+  let w = 0;
+  for (const pause of gcPauses) {
+    while (w < windows.length && windows[w]!.end <= pause.start) w++;
+    if (w < windows.length && windows[w]!.start <= pause.start)
+      gcMicros[windows[w]!.variant]! += pause.duration * 1000;
+  }
+  const at = (sorted: Float64Array, q: number) => sorted[Math.round(q * (sorted.length - 1))]! * 1000;
+  const rows = list.map((v, i) => {
+    const sorted = Float64Array.from(wall[i]!).sort();
+    const calls = turns * RUN;
+    return {
+      name: v.name,
+      p25: at(sorted, 0.25),
+      median: at(sorted, 0.5),
+      cpu: cpuMicros[i]! / calls,
+      gc: gcMicros[i]! / calls,
+    };
+  });
+  const base = rows[0]!;
+  const cell = (value: number, of: number) =>
+    `${value.toFixed(1).padStart(7)} ${`${(value / of).toFixed(3)}x`.padStart(7)} ${(value - of >= 0 ? "+" : "") + (value - of).toFixed(1).padStart(5)}`;
+  console.log(
+    `\n${"".padEnd(26)} ${"p25 wall µs".padStart(21)}   ${"median wall µs".padStart(21)}   ${"CPU µs/call".padStart(21)}   ${"GC µs/call".padStart(21)}`,
+  );
+  for (const row of rows) {
+    console.log(
+      `${row.name.padEnd(26)} ${cell(row.p25, base.p25)}   ${cell(row.median, base.median)}   ${cell(row.cpu, base.cpu)}   ${cell(row.gc, base.gc)}`,
+    );
+  }
+}
+
+/** The bench server's completion, answered from memory (for --memory). */
+const COMPLETION = JSON.stringify({
+  id: "chatcmpl-bench",
+  object: "chat.completion",
+  created: 1_700_000_000,
+  model: "bench-model",
+  choices: [
+    {
+      index: 0,
+      message: { role: "assistant", content: "Hello! How can I help you today?" },
+      finish_reason: "stop",
+    },
+  ],
+  usage: { prompt_tokens: 9, completion_tokens: 9, total_tokens: 18 },
+});
+
+function answerFromMemory(): { base: string; stop: () => void } {
+  const networkFetch = globalThis.fetch;
+  globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
+    new Request(input, init);
+    return Promise.resolve(
+      new Response(COMPLETION, { status: 200, headers: { "content-type": "application/json" } }),
+    );
+  }) as typeof fetch;
+  return { base: "http://127.0.0.1:9", stop: () => (globalThis.fetch = networkFetch) };
+}
+
+const { base, stop } = MEMORY ? answerFromMemory() : await startServer();
+try {
+  const list = variants(base);
+  console.log(
+    `A/B ${MEMORY ? "in memory (no socket)" : `on ${base}`}, node ${process.version}: ${list.length} variants, ${CALLS} calls each in turns of ${RUN}`,
+  );
+  // Warm-up: undici's fetch keeps getting faster for a few thousand requests.
+  for (let i = 0; i < 1500; i++) for (const v of list) await v.chat();
+  await measure(list);
+  if (EVICT_MB) console.log(`(evicted ${EVICT_MB} MB before each call; checksum ${evictSum & 0xff})`);
+} finally {
+  stop();
+}
