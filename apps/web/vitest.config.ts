@@ -1,21 +1,14 @@
-import { defineProject } from "vitest/config";
+import { configDefaults, defineProject } from "vitest/config";
+import { ALONE_FILES, WEB_TEST_CONFIG } from "./vitest.shared.js";
 
-// Unit tests sit beside the code (src/**/*.test.ts). End-to-end tests (e2e/*.test.ts) drive Debian's
-// Chromium against a real hub serving the production build, which the global setup builds when stale:
-// one file at a time, generous timeouts.
+// The web app's tests but the timed ones (vitest.alone.config.ts): two files at a time, beside the other
+// workspaces' files, as the root config's workers allow.
 export default defineProject({
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
+  ...WEB_TEST_CONFIG,
   test: {
+    ...WEB_TEST_CONFIG.test,
     name: "web",
     include: ["src/**/*.test.ts", "e2e/**/*.test.ts"],
-    environment: "node",
-    globalSetup: ["e2e/global-setup.ts"],
-    fileParallelism: false,
-    maxWorkers: 1,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    // Browser state settles asynchronously; a loaded CI machine needs more than the 1 s default.
-    expect: { poll: { timeout: 10_000, interval: 50 } },
+    exclude: [...configDefaults.exclude, ...ALONE_FILES],
   },
 });
