@@ -1,3 +1,6 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoApp } from "../__fixtures__/repo-app.js";
 
@@ -58,6 +61,34 @@ describe("the repository route table", () => {
     expect(range.status).toBe(206);
     expect(range.headers.get("Content-Range")).toBe(`bytes 2-5/${CONTENT.length}`);
     expect(await range.text()).toBe("2345");
+  });
+
+  it("sends a file over a socket whole and in ranges, its read buffers reused", async () => {
+    // 5.25 MiB: more reads than file-response-body.ts's eight 512 KiB buffers, so each is written again;
+    // every 4 bytes tell their position. Through a socket as start-hub.ts serves the app.
+    const big = Buffer.alloc(5.25 * 2 ** 20);
+    for (let i = 0; i < big.length; i += 4) big.writeUInt32BE(i, i);
+    expect((await hub.commitFiles(ID, { "weights.bin": big })).status).toBe(200);
+    const server = createServer(getRequestListener(hub.app.fetch));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${ID}/resolve/main/weights.bin`;
+      const whole = await fetch(url, { headers: hub.auth });
+      expect(whole.status).toBe(200);
+      expect(Buffer.from(await whole.arrayBuffer()).equals(big)).toBe(true);
+      for (const [start, end] of [
+        [2 ** 19 - 3, 4 * 2 ** 20 + 5],
+        [0, 0],
+        [big.length - 7, big.length - 1],
+      ] as const) {
+        const part = await fetch(url, { headers: { ...hub.auth, Range: `bytes=${start}-${end}` } });
+        expect(part.status).toBe(206);
+        expect(part.headers.get("Content-Range")).toBe(`bytes ${start}-${end}/${big.length}`);
+        expect(Buffer.from(await part.arrayBuffer()).equals(big.subarray(start, end + 1))).toBe(true);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("serves a moved repository's API under its former id, and redirects its files", async () => {

@@ -4,6 +4,7 @@ import { finished } from "node:stream/promises";
 import type { Context, Handler } from "hono";
 import { NotFoundError } from "../errors.js";
 import { parseRange } from "../http/byte-range.js";
+import { fileResponseBody } from "../http/file-response-body.js";
 import { CAS_PATH } from "../lfs-xet/cas-routes.js";
 import type { XetFileRow } from "../lfs-xet/xet-records.js";
 import { lfsPointerText } from "./lfs-pointer.js";
@@ -148,6 +149,11 @@ function offloadTarget(deps: RepoReadDeps, file: FileRecord, missingMirrored: bo
   return `${deps.offloadPrefix}${relativePath}`;
 }
 
+/** Whether the answer goes to a socket through @hono/node-server (which puts the node response in `env`). */
+function answersToSocket(c: Context): boolean {
+  return (c.env as { outgoing?: unknown } | undefined)?.outgoing !== undefined;
+}
+
 /**
  * The revision and path of a file URL as the client sent them (still encoded): what a moved repository's
  * redirect repeats. They follow the optional datasets|spaces prefix, the id's one or two segments and the mode.
@@ -248,6 +254,16 @@ async function serveFile(
     const reconstructed = Readable.from(deps.cas.read(xetFile, start, end));
     if (release) reconstructed.once("close", release);
     return new Response(Readable.toWeb(reconstructed) as ReadableStream, { status, headers });
+  }
+  // A blob on this machine's disk, answered to a socket, is read into reused buffers (http/file-response-body.ts):
+  // a stream of fresh buffers through Readable.toWeb cost a download about half again the CPU per GiB
+  // (bench/results/2026-11-30-serve.md). Only the node server's writer hands each chunk on before the next
+  // read; an in-process reader (`app.request()`) keeps them, so it gets the stream below, as does a mirrored
+  // cache read (its release waits for the stream's end).
+  const localPath =
+    missingMirrored || release || !answersToSocket(c) ? undefined : deps.repos.blobLocalPath?.(file.sha256);
+  if (localPath && (await deps.repos.storedContent(file.sha256))) {
+    return new Response(fileResponseBody(localPath, { start, end }), { status, headers });
   }
   const stream = missingMirrored
     ? await deps.mirror!.openMissingContent!(repo, commitOid, file, { start, end })
