@@ -23,14 +23,22 @@
  *                              API at the same simulator, `model:bench-own`; the issue 40 goal is the same)
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import type { Pool } from "undici";
 import { type CallTiming, connect, type LoadRun, median, percentile, runCalls } from "./load.js";
-import { ownCpuMs, type ServerProcess, startServer } from "./processes.js";
+import { ownCpuMs, type ServerProcess } from "./processes.js";
+import {
+  HUB_ROOT,
+  NODE_FLAGS,
+  type ProviderKind,
+  type ProxyKind,
+  repoRoot,
+  type ServerSet,
+  type Side,
+  startSet,
+} from "./servers.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PACED_CALLS = Number(process.env.BENCH_CALLS ?? 256);
@@ -38,38 +46,13 @@ const ZERO_CALLS = Number(process.env.BENCH_ZERO_CALLS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const PACE = process.env.BENCH_PACE ?? "150-400:30-80";
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 32);
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const HUB_ROOT = process.env.BENCH_HUB_ROOT || repoRoot;
-/** V8's young generation as `npm start` sets it, for the hub and (to compare like with like) the proxy. */
-const NODE_FLAGS = ["--max-semi-space-size=64"];
-/** Flags for the hub alone (a profiler): split on spaces. */
-const HUB_EXTRA_FLAGS = (process.env.BENCH_HUB_NODE_OPTIONS ?? "").split(" ").filter(Boolean);
 const SCENARIOS = new Set(
   (process.env.BENCH_SCENARIOS ?? "paced-streamed,paced-json,zero-streamed,zero-json").split(","),
 );
 const PROVIDER_KINDS = (process.env.BENCH_PROVIDERS ?? "hosted,own").split(",") as ProviderKind[];
-type ProviderKind = "hosted" | "own";
-/** The own provider the benchmark adds (an OpenAI-compatible server: the simulator's together API). */
-const OWN_PROVIDER = "bench-own";
+const PROXY: ProxyKind = process.env.BENCH_PROXY === "hono" ? "hono" : "bare";
 const scenarioName = (paced: boolean, stream: boolean) =>
   `${paced ? "paced" : "zero"}-${stream ? "streamed" : "json"}`;
-const ADMIN_TOKEN = `bench-router-admin-${process.pid}-${Date.now()}`;
-/** The catalogue's model and its together mapping (the provider's own id, for the bare proxy). */
-const HUB_MODEL = "meta-llama/Llama-3.3-70B-Instruct";
-const PROVIDER = "together";
-const PROVIDER_MODEL = "meta-llama/Llama-3.3-70B-Instruct-Turbo";
-
-const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const messages = [{ role: "user", content: "What is the capital of France?" }];
-
-interface Side {
-  name: "hub" | "bare proxy";
-  server: ServerProcess;
-  path: string;
-  headers: Record<string, string>;
-  /** The chat of call `index`; its seed fixes the simulator's pace for it, the same on both sides. */
-  body(index: number, stream: boolean): string;
-}
 
 interface Measured {
   run: LoadRun;
@@ -150,7 +133,7 @@ async function scenario(
   calls: number,
   stream: boolean,
 ) {
-  const rounds: Record<Side["name"], RoundFigures[]> = { hub: [], "bare proxy": [] };
+  const rounds: Record<Side["name"], RoundFigures[]> = { hub: [], proxy: [] };
   // One pool of keep-alive connections per side for the whole scenario, opened and warmed (JIT, caches) by
   // a first run that is not counted: a run measures calls, not TCP handshakes.
   const pools = new Map(sides.map((side) => [side.name, connect(side.server.url, CONCURRENCY)]));
@@ -168,7 +151,7 @@ async function scenario(
     for (const pool of pools.values()) await pool.close();
   }
   const hub = rounds.hub;
-  const proxy = rounds["bare proxy"];
+  const proxy = rounds.proxy;
   const added = (key: "firstP50" | "firstP99" | "lastP50" | "lastP99") =>
     hub.map((figure, round) => figure[key] - proxy[round]![key]);
   const cpuRatios = hub.map((figure, round) => figure.cpu / proxy[round]!.cpu);
@@ -185,10 +168,10 @@ async function scenario(
     "| side | first byte p50 | first byte p99 | last byte p50 | last byte p99 | its CPU ms/call | sim CPU ms/call | load gen CPU ms/call | errors |",
     "|---|---|---|---|---|---|---|---|---|",
     row("hub", hub),
-    row("bare proxy", proxy),
+    row(sides[1].label, proxy),
     "",
     `added by the hub (median of the rounds' differences, and their range): first byte p50 ${addedRow("firstP50")}, p99 ${addedRow("firstP99")}; last byte p50 ${addedRow("lastP50")}, p99 ${addedRow("lastP99")}`,
-    `hub CPU per call / bare proxy's: ${median(cpuRatios).toFixed(2)}x (rounds ${range(cpuRatios, 2)})`,
+    `hub CPU per call / ${sides[1].label}'s: ${median(cpuRatios).toFixed(2)}x (rounds ${range(cpuRatios, 2)})`,
     ...(errors ? [`first error: ${errors}`] : []),
     `load average now: ${loadAverage()}`,
     "",
@@ -201,148 +184,9 @@ async function scenario(
   };
 }
 
-/** A simulator, a hub and a bare proxy in front of it; `pace` undefined for a simulator that answers at once. */
-async function startSet(pace: string | undefined) {
-  const started: ServerProcess[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), "modelhub-bench-router-"));
-  const stop = async () => {
-    // The hop processes first, so that they do not see the simulator go away under a call.
-    for (const server of started.reverse()) await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    const sim = await startServer("provider-sim", [
-      "--conditions=source",
-      "--import",
-      "tsx",
-      join(repoRoot, "packages/provider-sim/src/cli.ts"),
-      "--port",
-      "0",
-      "--quiet",
-      "--stream-chunks",
-      String(TOKENS),
-      ...(pace ? ["--pace", pace] : []),
-    ]);
-    started.push(sim);
-    const hubLog = join(dataDir, "hub.log");
-    const hub = await startServer(
-      "hub",
-      [...NODE_FLAGS, ...HUB_EXTRA_FLAGS, join(HUB_ROOT, "apps/hub/dist/server.js")],
-      {
-        env: {
-          ...process.env,
-          // Every provider at the simulator, as an operator points providers at a gateway.
-          PROVIDER_BASE_URLS: INFERENCE_PROVIDERS.map((name) => `${name}=${sim.url}/${name}`).join(","),
-          DATA_DIR: join(dataDir, "data"),
-          ADMIN_TOKEN,
-          PORT: "0",
-          // A key, as an operator configures a real provider (the simulator takes any key).
-          TOGETHER_API_KEY: "bench-together-key",
-        },
-        stderr: openSync(hubLog, "a"),
-      },
-    );
-    started.push(hub);
-    const proxy = await startServer("bare proxy", [
-      ...NODE_FLAGS,
-      "--import",
-      "tsx",
-      here("./bare-proxy.ts"),
-      `${sim.url}/${PROVIDER}`,
-    ]);
-    started.push(proxy);
-    const token = await hubToken(hub.url);
-    await addOwnProvider(hub.url, sim.url);
-    const bareProxy: Side = {
-      name: "bare proxy",
-      server: proxy,
-      path: "/v1/chat/completions",
-      headers: { "content-type": "application/json", authorization: "Bearer bench-together-key" },
-      body: (seed, stream) => JSON.stringify({ model: PROVIDER_MODEL, messages, stream, seed }),
-    };
-    const hubSide = (suffix: string): Side => ({
-      name: "hub",
-      server: hub,
-      path: "/v1/chat/completions",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: (seed, stream) => JSON.stringify({ model: `${HUB_MODEL}:${suffix}`, messages, stream, seed }),
-    });
-    const sides: Record<ProviderKind, [Side, Side]> = {
-      hosted: [hubSide(PROVIDER), bareProxy],
-      own: [hubSide(OWN_PROVIDER), bareProxy],
-    };
-    for (const kind of PROVIDER_KINDS) await checkSeedReachesProvider(sides[kind][0], sim.url);
-    return { sim, sides, hubLog, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-/** A user token for the router, and the grant the (gated) model needs, through the admin API. */
-async function hubToken(hubUrl: string): Promise<string> {
-  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
-  const issued = await fetch(`${hubUrl}/api/admin/tokens`, {
-    method: "POST",
-    headers: admin,
-    body: JSON.stringify({ name: "bench-router" }),
-  });
-  if (!issued.ok) throw new Error(`issuing a token: ${issued.status} ${await issued.text()}`);
-  const { token } = (await issued.json()) as { token: string };
-  const whoami = await fetch(`${hubUrl}/api/whoami-v2`, { headers: { authorization: `Bearer ${token}` } });
-  const { name } = (await whoami.json()) as { name: string };
-  const granted = await fetch(`${hubUrl}/api/models/${HUB_MODEL}/user-access-request/grant`, {
-    method: "POST",
-    headers: admin,
-    body: JSON.stringify({ user: name }),
-  });
-  if (!granted.ok) throw new Error(`granting ${HUB_MODEL}: ${granted.status} ${await granted.text()}`);
-  return token;
-}
-
-/**
- * The own provider, as an administrator adds one (admin API): the simulator's together API as an
- * OpenAI-compatible server with its key, serving the benchmark's model under the provider's own id.
- */
-async function addOwnProvider(hubUrl: string, simUrl: string): Promise<void> {
-  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
-  for (const [path, body] of [
-    ["", { baseUrl: `${simUrl}/${PROVIDER}/v1`, apiKey: "bench-together-key", healthPath: "/__sim/health" }],
-    ["/models", { model: HUB_MODEL, servedName: PROVIDER_MODEL }],
-  ] as const) {
-    const answer = await fetch(`${hubUrl}/api/admin/own-providers/${OWN_PROVIDER}${path}`, {
-      method: "PUT",
-      headers: admin,
-      body: JSON.stringify(body),
-    });
-    if (!answer.ok) throw new Error(`adding the own provider: ${answer.status} ${await answer.text()}`);
-  }
-}
-
-/** The pairing of calls rests on the hub passing `seed` on: checked once, through the simulator's log. */
-async function checkSeedReachesProvider(hub: Side, simUrl: string): Promise<void> {
-  const seed = 987_654;
-  const answer = await fetch(`${hub.server.url}${hub.path}`, {
-    method: "POST",
-    headers: hub.headers,
-    body: hub.body(seed, false),
-  });
-  if (!answer.ok) throw new Error(`a chat through the hub failed: ${answer.status} ${await answer.text()}`);
-  await answer.text();
-  const log = (await (await fetch(`${simUrl}/__sim/requests`)).json()) as { json?: { seed?: unknown } }[];
-  if (log.at(-1)?.json?.seed !== seed) {
-    process.stdout.write(
-      "warning: the hub did not pass the chat's seed on; the hub and the proxy get different pace draws\n",
-    );
-  }
-}
-
 /** Runs `work` against a fresh set of servers, then stops them and says what the hub logged as going wrong. */
-async function phase(
-  pace: string | undefined,
-  work: (set: Awaited<ReturnType<typeof startSet>>) => Promise<void>,
-) {
-  const set = await startSet(pace);
+async function phase(pace: string | undefined, work: (set: ServerSet) => Promise<void>) {
+  const set = await startSet(pace, { kinds: PROVIDER_KINDS, proxy: PROXY });
   try {
     await work(set);
   } finally {
@@ -381,7 +225,9 @@ async function main(): Promise<void> {
       "",
       `hub: ${HUB_ROOT === repoRoot ? "this repository" : HUB_ROOT} (${commitOf(HUB_ROOT)}), built (apps/hub/dist), node ${NODE_FLAGS.join(" ")}, ${process.version}`,
       `bench: ${commitOf(repoRoot)}`,
-      `bare proxy: bench/router/bare-proxy.ts (node:http + undici), node ${NODE_FLAGS.join(" ")}`,
+      PROXY === "bare"
+        ? `bare proxy: bench/router/bare-proxy.ts (node:http + undici), node ${NODE_FLAGS.join(" ")}`
+        : `Hono proxy: bench/router/hono-proxy.ts (node:http, @hono/node-server, Hono + undici, no hub logic), node ${NODE_FLAGS.join(" ")}`,
       `${availableParallelism()} CPUs, load average at start: ${loadAverage()}`,
       "",
       "",
@@ -409,7 +255,7 @@ async function main(): Promise<void> {
           const title = `${kind} provider, zero latency, ${stream ? `streamed, ${TOKENS} events` : "one JSON answer"}`;
           const result = await scenario(title, sides[kind], sim, ZERO_CALLS, stream);
           goals.push(
-            `${kind} provider, ${stream ? "streamed" : "JSON"}, zero latency: hub CPU per call ${result.cpuRatio.toFixed(2)}x the bare proxy's (goal <= 1.5x)`,
+            `${kind} provider, ${stream ? "streamed" : "JSON"}, zero latency: hub CPU per call ${result.cpuRatio.toFixed(2)}x the ${PROXY === "bare" ? "bare" : "Hono"} proxy's (goal <= 1.5x)`,
           );
         }
       }
