@@ -1,4 +1,4 @@
-import { LOCAL_APPS } from "@modelhub/tasks";
+import { LOCAL_APPS, PIPELINE_DATA, PIPELINE_TYPES } from "@modelhub/tasks";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { SearchField } from "../../components/ui/search-field.js";
@@ -7,7 +7,7 @@ import { SelectFilters } from "../../components/ui/select-filters.js";
 import { librariesQuery } from "../../lib/api/libraries.js";
 import { cardFilters, optionsOf } from "../../lib/card-filters.js";
 import { PROVIDER_IDS, providerLabel } from "../../lib/providers.js";
-import { FILTERABLE_TASKS, taskLabel } from "../../lib/task-labels.js";
+import { taskLabel } from "../../lib/task-labels.js";
 import { ANY, type ListParams, PARAMETER_SIZES } from "./list-params.js";
 
 const SORT_OPTIONS: SelectOption[] = [
@@ -16,6 +16,11 @@ const SORT_OPTIONS: SelectOption[] = [
   { value: "likes", label: "Most likes" },
   { value: "created", label: "Recently created" },
 ];
+
+/** The tasks a reader can filter models by (hidden ones are internal), by name. */
+const FILTERABLE_TASKS = PIPELINE_TYPES.filter(
+  (task) => !(PIPELINE_DATA[task] as { hideInModels?: boolean }).hideInModels,
+).sort((a, b) => PIPELINE_DATA[a].name.localeCompare(PIPELINE_DATA[b].name));
 
 const TASK_OPTIONS: SelectOption[] = [
   { value: ANY, label: "Any task" },
