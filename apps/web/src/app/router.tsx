@@ -22,6 +22,25 @@ function prefetchModel({ params }: LoaderFunctionArgs) {
   return null;
 }
 
+/**
+ * The card is parsed and sanitized in a worker. Its worker starts now, and the card goes to it as soon as the
+ * model info is here: both overlap the page's code loading instead of waiting for the page to mount.
+ */
+function prefetchModelCard({ params }: LoaderFunctionArgs) {
+  const info = queryClient.fetchQuery(modelQuery(`${params.owner}/${params.name}`));
+  const parser = import("../features/model-page/card-in-worker.js").then((module) => {
+    module.warmCardWorker();
+    return module;
+  });
+  Promise.all([info, parser])
+    .then(([model, { cardTreeInWorker }]) =>
+      model.cardText?.trim() ? cardTreeInWorker(model.cardText) : undefined,
+    )
+    // The page asks again and says what failed (a missing model, a card the worker could not parse).
+    .catch(() => {});
+  return null;
+}
+
 // Only a different repository needs its data; the sections' own query strings (panel state) do not.
 const sameRepo: RouteObject["shouldRevalidate"] = ({ currentParams, nextParams }) =>
   currentParams.owner !== nextParams.owner || currentParams.name !== nextParams.name;
@@ -107,6 +126,7 @@ export const router = createBrowserRouter([
         children: [
           {
             index: true,
+            loader: prefetchModelCard,
             lazy: page(() => import("./pages/model-card-page.js"), "ModelCardPage"),
           },
           { path: "libraries/:library", lazy: page(() => import("./pages/library-page.js"), "LibraryPage") },

@@ -72,11 +72,7 @@ function armOldest(): void {
   }, CARD_TIME_LIMIT_MS);
 }
 
-/**
- * The card's sanitized tree, parsed in a shared worker (cards answered in turn). A card the parser cannot
- * finish within CARD_TIME_LIMIT_MS comes back as plain text, and the worker is replaced.
- */
-export function cardTreeInWorker(source: string): Promise<CardTree> {
+function parseInWorker(source: string): Promise<CardTree> {
   const id = ++nextId;
   return new Promise<CardTree>((resolve, reject) => {
     const waiting: Waiting = { source, resolve, reject };
@@ -84,4 +80,47 @@ export function cardTreeInWorker(source: string): Promise<CardTree> {
     send(id, waiting);
     armOldest();
   }).finally(armOldest);
+}
+
+/**
+ * Cards asked for lately, by source, with their tree once it is here: the model route's loader asks for the
+ * card as soon as the model info arrives, while the page's code still loads, and the page then finds it.
+ */
+const recent = new Map<string, { tree: Promise<CardTree>; settled?: CardTree }>();
+const RECENT_CARDS = 4;
+
+/**
+ * The card's sanitized tree, parsed in a shared worker (cards answered in turn). A card the parser cannot
+ * finish within CARD_TIME_LIMIT_MS comes back as plain text, and the worker is replaced.
+ */
+export function cardTreeInWorker(source: string): Promise<CardTree> {
+  const known = recent.get(source);
+  if (known) return known.tree;
+  const entry: { tree: Promise<CardTree>; settled?: CardTree } = { tree: parseInWorker(source) };
+  entry.tree.then(
+    (tree) => {
+      entry.settled = tree;
+    },
+    // A crashed worker's failure is not kept: the next ask starts a fresh one.
+    () => recent.get(source) === entry && recent.delete(source),
+  );
+  recent.set(source, entry);
+  for (const oldest of recent.keys()) {
+    if (recent.size <= RECENT_CARDS) break;
+    recent.delete(oldest);
+  }
+  return entry.tree;
+}
+
+/** The card's tree when it was parsed already (cardTreeInWorker), so the page shows it in its first render. */
+export function parsedCardTree(source: string): CardTree | undefined {
+  return recent.get(source)?.settled;
+}
+
+/**
+ * Starts the worker before there is a card for it: fetching and evaluating its code (the Markdown parser)
+ * then overlaps the model info's request and the page's code instead of following them.
+ */
+export function warmCardWorker(): void {
+  cardWorker();
 }

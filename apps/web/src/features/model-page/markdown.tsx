@@ -15,9 +15,9 @@ import {
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
 import { ErrorAlert } from "../../components/ui/query-state.js";
-import { siteQuery } from "../admin/index.js";
+import { siteQuery } from "../admin/admin-api.js";
 import { cardImageAllowed } from "./card-images.js";
-import { cardTreeInWorker } from "./card-in-worker.js";
+import { cardTreeInWorker, parsedCardTree } from "./card-in-worker.js";
 import { type CardTree, MAX_CARD_CHARACTERS } from "./card-protocol.js";
 
 const HEADING_CLASSES = ["text-2xl", "text-xl", "text-lg", "text-base", "text-base", "text-sm"];
@@ -218,13 +218,21 @@ export const MarkdownTree = memo(function MarkdownTree({
 const NO_ORIGINS: readonly string[] = [];
 
 export const Markdown = memo(function Markdown({ source, wholeUrl }: { source: string; wholeUrl?: string }) {
-  const [state, setState] = useState<{ source: string; card?: CardTree; error?: string }>({ source });
+  // A card the route's loader had parsed already shows in the first render, with no "Rendering…" frame.
+  const [state, setState] = useState<{ source: string; card?: CardTree; error?: string }>(() => ({
+    source,
+    card: parsedCardTree(source),
+  }));
   useEffect(() => {
     let current = true;
     // A transition: React renders a big card in slices, yielding to input between them (only the DOM
     // commit is one task).
     cardTreeInWorker(source).then(
-      (card) => current && startTransition(() => setState({ source, card })),
+      (card) =>
+        current &&
+        startTransition(() =>
+          setState((shown) => (shown.source === source && shown.card === card ? shown : { source, card })),
+        ),
       (error: Error) => current && setState({ source, error: error.message }),
     );
     return () => {
