@@ -63,10 +63,11 @@ export function createSearchService(store: Pick<Store, "search" | "writeTransact
      * contained, or alike despite typos) and by the words of their id, owner, tags, README headings and
      * body. Documents queued by recent writes are rebuilt first, so a search sees every committed change.
      *
-     * `typing`: the query is still being typed (the header's suggestions), so its last word also matches
-     * as the start of a longer word. Otherwise words match whole (stemmed): a listing's `search=` already
-     * matches every id containing the text, and a short word's prefix is the start of thousands of words
-     * at 100,000 repositories (~100 ms more to find and rank on PostgreSQL; docs/decisions/search.md).
+     * `typing`: the query is still being typed (the header's suggestions): its words are looked for in
+     * ids, owners, tags and headings only (not README bodies), the last one also as the start of a longer
+     * word. Otherwise words match whole (stemmed), bodies included: a listing's `search=` already matches
+     * every id containing the text, and a short word's prefix is the start of thousands of words at
+     * 100,000 repositories (0.1-0.5 s more to find and rank in the bodies; docs/decisions/search.md).
      */
     async rank(
       query: string,

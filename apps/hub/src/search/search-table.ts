@@ -1,5 +1,5 @@
 import { placeholders, type Queryable } from "../store/database.js";
-import { likeContaining, MIN_INDEXED_TEXT, trigramPhrase } from "./search-match-sql.js";
+import { likeContaining, MIN_INDEXED_TEXT, trigramPhrase, typeFilter } from "./search-match-sql.js";
 import { QUEUE_UNINDEXED } from "./search-migration.js";
 import {
   type Candidate,
@@ -80,8 +80,9 @@ export function createSearchTable(q: Queryable) {
     }
     if (ids.length === 0) return;
     if (sqlite) {
-      await q.run(`DELETE FROM search_text WHERE rowid IN (${placeholders(ids)})`, ids);
-      await q.run(`DELETE FROM search_ids WHERE rowid IN (${placeholders(ids)})`, ids);
+      for (const table of ["search_text", "search_heads", "search_ids"]) {
+        await q.run(`DELETE FROM ${table} WHERE rowid IN (${placeholders(ids)})`, ids);
+      }
     }
     await q.run(`DELETE FROM search_docs WHERE doc_id IN (${placeholders(ids)})`, ids);
   }
@@ -112,16 +113,25 @@ export function createSearchTable(q: Queryable) {
         ]),
       );
       await q.run(
+        `INSERT INTO search_heads (rowid, id_words, owner, tags, headings)
+         VALUES ${rows.map(() => "(?, ?, ?, ?, ?)").join(", ")}`,
+        rows.flatMap(({ id, doc }) => [id, `${doc.idWords} ${doc.key}`, doc.owner, doc.tags, doc.headings]),
+      );
+      await q.run(
         `INSERT INTO search_ids (rowid, key) VALUES ${rows.map(() => "(?, ?)").join(", ")}`,
         rows.flatMap(({ id, doc }) => [id, doc.key]),
       );
       return;
     }
+    // The head (id A, tags and headings B, owner C) and the body (D), each made once: the document is the
+    // head followed by the body, as search_docs.head is the document without its D lexemes (migration 48).
     const row = `(?, ?, ?, setweight(to_tsvector('english', ?), 'A') || setweight(to_tsvector('english', ?), 'B') ||
-      setweight(to_tsvector('english', ?), 'B') || setweight(to_tsvector('english', ?), 'C') ||
+      setweight(to_tsvector('english', ?), 'B') || setweight(to_tsvector('english', ?), 'C'),
       setweight(to_tsvector('english', ?), 'D'))`;
     await q.run(
-      `INSERT INTO search_docs (type, key, name, document) VALUES ${docs.map(() => row).join(", ")}`,
+      `INSERT INTO search_docs (type, key, name, head, document)
+       SELECT type, key, name, head, head || body
+       FROM (VALUES ${docs.map(() => row).join(", ")}) AS made (type, key, name, head, body)`,
       docs.flatMap(({ type, name, doc }) => [
         type,
         doc.key,
@@ -153,11 +163,72 @@ export function createSearchTable(q: Queryable) {
     }
     const rows = await q.all<{ type: SearchType; name: string }>(
       `SELECT type, name FROM search_docs
-       WHERE (${pieces.map(() => "key LIKE ? ESCAPE '\\'").join(" OR ")}) AND type IN (${placeholders(types)})
+       WHERE (${pieces.map(() => "key LIKE ? ESCAPE '\\'").join(" OR ")}) AND ${typeFilter("type")} IN (${placeholders(types)})
        ORDER BY word_similarity(?, key) DESC, key LIMIT ?`,
       [...pieces.map(likeContaining), ...types, idQuery, limit],
     );
     return rows.map((row) => ({ type: row.type, name: row.name }));
+  }
+
+  /**
+   * One index's matches for the phrases (every one; with `prefix`, the last word of the last one also as a
+   * word's start), best first, at most `limit`, with their relevance scaled to the best (1): the heads' and
+   * the documents' relevance are on different scales, and each source's best is as good a text match as
+   * the other's (rankCandidates adds the id's closeness). `prefix` is for the heads only (their prefix
+   * indexes on SQLite; textCandidates).
+   */
+  async function textMatches(
+    index: "heads" | "documents",
+    phrases: readonly (readonly string[])[],
+    types: readonly SearchType[],
+    prefix: boolean,
+    limit: number,
+  ): Promise<Candidate[]> {
+    const last = prefix ? phrases.length - 1 : -1;
+    let rows: { type: SearchType; name: string; relevance: number | string }[];
+    if (sqlite) {
+      const expression = phrases
+        .map((words, i) => {
+          const phrase = `"${words.join(" ")}"`;
+          return i === last ? `(${phrase} OR ${phrase}*)` : phrase;
+        })
+        .join(" AND ");
+      // Column weights: id words 10, owner 3, tags 5, headings 6, body 1.
+      const [table, rank] =
+        index === "heads"
+          ? ["search_heads", "bm25(search_heads, 10.0, 3.0, 5.0, 6.0)"]
+          : ["search_text", "bm25(search_text, 10.0, 3.0, 5.0, 6.0, 1.0)"];
+      rows = await q.all(
+        `SELECT d.type, d.name, -${rank} AS relevance
+         FROM ${table} JOIN search_docs d ON d.doc_id = ${table}.rowid
+         WHERE ${table} MATCH ? AND d.type IN (${placeholders(types)})
+         ORDER BY ${rank} LIMIT ?`,
+        [expression, ...types, limit],
+      );
+    } else {
+      const expression = phrases
+        .map((words, i) =>
+          words
+            .map((word, j) => (i === last && j === words.length - 1 ? `(${word} | ${word}:*)` : word))
+            .join(" <-> "),
+        )
+        .map((phrase) => `(${phrase})`)
+        .join(" & ");
+      const column = index === "heads" ? "head" : "document";
+      rows = await q.all(
+        `SELECT type, name, ts_rank(${column}, query) AS relevance
+         FROM search_docs, to_tsquery('english', ?) AS query
+         WHERE ${column} @@ query AND ${typeFilter("type")} IN (${placeholders(types)})
+         ORDER BY relevance DESC, key LIMIT ?`,
+        [expression, ...types, limit],
+      );
+    }
+    const best = Number(rows[0]?.relevance ?? 0);
+    return rows.map((row) => ({
+      type: row.type,
+      name: row.name,
+      text: best > 0 ? Number(row.relevance) / best : 0,
+    }));
   }
 
   /** Set once PostgreSQL refused to merge the GIN pending lists (the hub's role does not own the indexes). */
@@ -176,7 +247,8 @@ export function createSearchTable(q: Queryable) {
       try {
         await q.get(
           `SELECT gin_clean_pending_list('search_docs_by_trigram'::regclass) AS ids,
-             gin_clean_pending_list('search_docs_by_document'::regclass) AS words`,
+             gin_clean_pending_list('search_docs_by_document'::regclass) AS words,
+             gin_clean_pending_list('search_docs_by_head'::regclass) AS heads`,
         );
       } catch (error) {
         if ((error as { code?: string }).code !== "42501") throw error;
@@ -221,9 +293,18 @@ export function createSearchTable(q: Queryable) {
     },
 
     /**
-     * Repositories whose text matches every phrase (search-text.ts `queryPhrases`; with `prefix`, the last
-     * one also as a prefix: the query is typed still), best first, with the database's relevance (higher is
-     * better).
+     * Repositories whose text matches every phrase (search-text.ts `queryPhrases`), best first, each with
+     * its relevance scaled to the best (1). The heads (id words, owner, tags, headings: migration 48) are
+     * searched first; the whole documents only when fewer heads than `limit` match. A word in the head
+     * outranks the body anyway (it weighs 3 to 10 times more), so a query whose heads fill the candidates
+     * (a tag, a common word) need not read every body that holds it: those reads were most of a search's
+     * time at 100,000 repositories (docs/decisions/search.md, "Speed, third pass").
+     *
+     * `prefix` (the header's suggestions: the query is typed still): the last phrase's last word also
+     * matches as the start of a longer word, and only the heads are searched. Suggestions name
+     * repositories; in the bodies a word's start is the start of thousands of words, each read and merged
+     * per query (0.1-0.5 s at 100,000 repositories), and even a whole word typed so far can be in thousands
+     * of bodies to rank (0.1-0.2 s on PostgreSQL). The heads index word starts for it (migration 48).
      */
     async textCandidates(
       phrases: readonly (readonly string[])[],
@@ -232,47 +313,9 @@ export function createSearchTable(q: Queryable) {
     ): Promise<Candidate[]> {
       if (phrases.length === 0 || types.length === 0) return [];
       const limit = options.limit ?? MAX_CANDIDATES;
-      const last = options.prefix ? phrases.length - 1 : -1;
-      if (sqlite) {
-        const expression = phrases
-          .map((words, i) => {
-            const phrase = `"${words.join(" ")}"`;
-            return i === last ? `(${phrase} OR ${phrase}*)` : phrase;
-          })
-          .join(" AND ");
-        const rows = await q.all<{ type: SearchType; name: string; relevance: number }>(
-          `SELECT d.type, d.name, -bm25(search_text, 10.0, 3.0, 5.0, 6.0, 1.0) AS relevance
-           FROM search_text JOIN search_docs d ON d.doc_id = search_text.rowid
-           WHERE search_text MATCH ? AND d.type IN (${placeholders(types)})
-           ORDER BY bm25(search_text, 10.0, 3.0, 5.0, 6.0, 1.0) LIMIT ?`,
-          [expression, ...types, limit],
-        );
-        return rows.map((row) => ({
-          type: row.type,
-          name: row.name,
-          text: row.relevance,
-        }));
-      }
-      const expression = phrases
-        .map((words, i) =>
-          words
-            .map((word, j) => (i === last && j === words.length - 1 ? `(${word} | ${word}:*)` : word))
-            .join(" <-> "),
-        )
-        .map((phrase) => `(${phrase})`)
-        .join(" & ");
-      const rows = await q.all<{ type: SearchType; name: string; relevance: number }>(
-        `SELECT type, name, ts_rank(document, query) AS relevance
-         FROM search_docs, to_tsquery('english', ?) AS query
-         WHERE document @@ query AND type IN (${placeholders(types)})
-         ORDER BY relevance DESC, key LIMIT ?`,
-        [expression, ...types, limit],
-      );
-      return rows.map((row) => ({
-        type: row.type,
-        name: row.name,
-        text: Number(row.relevance),
-      }));
+      const heads = await textMatches("heads", phrases, types, options.prefix, limit);
+      if (options.prefix || heads.length >= limit) return heads;
+      return [...heads, ...(await textMatches("documents", phrases, types, false, limit))];
     },
 
     /**

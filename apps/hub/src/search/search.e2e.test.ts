@@ -245,16 +245,22 @@ describe("quicksearch and full text", () => {
     });
   });
 
-  it("takes a word's start as a match while it is typed (quicksearch), whole words elsewhere", async () => {
-    // "multispec" begins "multispectral", a word of sat-segmenter's card only.
-    const typed = await get("/api/quicksearch?q=multispec&type=model", otto);
-    expect(typed.body.models.map((model: { id: string }) => model.id)).toEqual(["geo-lab/sat-segmenter"]);
-    const listed = await get("/api/models?search=multispec", otto);
+  it("suggests from the start of an id, tag or heading word while it is typed (quicksearch), whole words elsewhere", async () => {
+    // "satelli" begins "satellite", a word of sat-segmenter's heading (weather-nowcast's body holds it too).
+    const typed = await get("/api/quicksearch?q=satelli&type=model", otto);
+    expect(ids(typed.body.models)).toEqual(["geo-lab/sat-segmenter"]);
+    // Suggestions name repositories: a README body's words are not looked for ("multispectral" is in
+    // sat-segmenter's body only), whereas the listings and the search page find them whole.
+    for (const q of ["multispec", "multispectral"]) {
+      const inBody = await get(`/api/quicksearch?q=${q}&type=model`, otto);
+      expect([q, inBody.body.models, inBody.body.modelsCount]).toEqual([q, [], 0]);
+    }
+    const listed = await get("/api/models?search=satelli", otto);
     expect([listed.body, listed.total]).toEqual([[], "0"]);
     expect(ids((await get("/api/models?search=multispectral", otto)).body)).toEqual([
       "geo-lab/sat-segmenter",
     ]);
-    const page = await get("/api/search/full-text?q=multispec&type=model", otto);
+    const page = await get("/api/search/full-text?q=satelli&type=model", otto);
     expect(page.body.numTotalHits).toBe(0);
   });
 
