@@ -1,6 +1,7 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { pagePreloadsPlugin } from "./build/page-preloads.js";
 import { deliveryPlugin } from "./build/precompress.js";
 
 // In development the hub serves the API, the router and the widget script; Vite proxies to it.
@@ -8,7 +9,7 @@ const hubUrl = process.env.HUB_URL ?? "http://127.0.0.1:8080";
 const proxied = ["/api", "/router", "/widget"];
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), deliveryPlugin()],
+  plugins: [react(), tailwindcss(), pagePreloadsPlugin(), deliveryPlugin()],
   resolve: { conditions: ["source"] },
   server: {
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: hubUrl, changeOrigin: true }])),

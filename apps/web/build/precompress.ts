@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Plugin } from "vite";
 
@@ -52,7 +52,8 @@ export function deliveryPlugin(): Plugin {
     name: "modelhub:delivery",
     apply: "build",
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      // resolve, not join: an absolute outDir (a private build, --outDir /tmp/x) stays as it is.
+      outDir = resolve(config.root, config.build.outDir);
     },
     generateBundle(_options, bundle) {
       const strays = Object.keys(bundle).filter((name) => NOT_THE_APP.test(name));

@@ -19,6 +19,14 @@ for (const [path, text] of [
   writeFileSync(join(root, `${path}.gz`), gzipSync(text));
 }
 writeFileSync(join(root, "assets", "logo-abc123.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+// What apps/web/build/page-preloads.ts writes; one entry that is not a script of the build.
+writeFileSync(
+  join(root, "page-preloads.json"),
+  JSON.stringify({
+    models: ["/assets/models-page-abc123.js", "/assets/filters-abc123.js", "https://elsewhere.example/x.js"],
+    model: ["/assets/model-layout-abc123.js"],
+  }),
+);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const app = new Hono();
@@ -59,6 +67,16 @@ describe("the web app's delivery", () => {
     expect(missing.status).toBe(404);
     expect(missing.headers.get("Content-Encoding")).toBe("gzip");
     expect(gunzipSync(Buffer.from(await missing.arrayBuffer())).toString()).toContain("<title>hub</title>");
+  });
+
+  it("names a page's own scripts for preloading, and only on that page", async () => {
+    const page = await get("/models", "br");
+    expect(page.headers.get("Link")).toBe(
+      "</assets/models-page-abc123.js>; rel=modulepreload, </assets/filters-abc123.js>; rel=modulepreload",
+    );
+    // A page the hub does not show (404) and a script get none.
+    expect((await get("/alice/missing")).headers.get("Link")).toBeNull();
+    expect((await get("/assets/index-abc123.js")).headers.get("Link")).toBeNull();
   });
 
   it("leaves images as they are, without Vary", async () => {

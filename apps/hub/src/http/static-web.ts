@@ -1,7 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Context } from "hono";
+import { preloadedPage } from "./web-pages.js";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const nothingNext = async (): Promise<void> => {};
@@ -23,6 +24,7 @@ export function createWebHandler(
   // serve-static picks the one the client accepts and sets Content-Encoding.
   const files = serveStatic({ root: base, precompressed: true });
   const index = serveStatic({ path: indexPath, precompressed: true });
+  const preloads = pagePreloads(base);
   return async (c: Context): Promise<Response | undefined> => {
     // On every answer of the web app (pages, not-found pages, their assets): see content-security-policy.ts.
     c.header("Content-Security-Policy", contentSecurityPolicy);
@@ -32,9 +34,59 @@ export function createWebHandler(
     if (c.req.path.startsWith("/assets/") || !existsSync(indexPath)) return undefined;
     const found = await index(c, nothingNext);
     const page = found && withCaching(found, "no-cache");
-    if (!page || (await isPage(safeDecode(c.req.path), c))) return page ?? undefined;
+    const path = safeDecode(c.req.path);
+    if (!page) return undefined;
+    if (await isPage(path, c)) return withPreloads(page, preloads.forPath(path));
     return new Response(page.body, { status: 404, headers: page.headers });
   };
+}
+
+/** Where the build lists each preloaded page's scripts (apps/web/build/page-preloads.ts). */
+const PAGE_PRELOADS_FILE = "page-preloads.json";
+const ASSET_SCRIPT = /^\/assets\/[\w.-]+\.js$/;
+
+/**
+ * The scripts of the page at a path, from the build's PAGE_PRELOADS_FILE, read again when the build changed
+ * (a rebuild while the hub runs renames every hashed file). No file, or an unreadable one: no preloads.
+ */
+function pagePreloads(base: string) {
+  const file = join(base, PAGE_PRELOADS_FILE);
+  let read: { mtimeMs: number; pages: Record<string, string[]> } | undefined;
+  const pages = (): Record<string, string[]> => {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(file).mtimeMs;
+    } catch {
+      return {};
+    }
+    if (read?.mtimeMs !== mtimeMs) {
+      let pages: Record<string, string[]> = {};
+      try {
+        pages = JSON.parse(readFileSync(file, "utf8"));
+      } catch {}
+      read = { mtimeMs, pages };
+    }
+    return read.pages;
+  };
+  return {
+    forPath(path: string): string[] {
+      const page = preloadedPage(path);
+      const scripts = page ? pages()[page] : undefined;
+      // Only hashed scripts of the build: nothing else can end up in the header.
+      return Array.isArray(scripts) ? scripts.filter((script) => ASSET_SCRIPT.test(String(script))) : [];
+    },
+  };
+}
+
+/**
+ * Names the page's own scripts in a `Link: rel=modulepreload` header: the browser fetches and compiles them
+ * beside the entry script instead of after it has run (the router asks for a page's chunk only then).
+ */
+function withPreloads(page: Response, scripts: string[]): Response {
+  if (scripts.length > 0) {
+    page.headers.set("Link", scripts.map((script) => `<${script}>; rel=modulepreload`).join(", "));
+  }
+  return page;
 }
 
 /** Content types the build keeps compressed copies of (apps/web/build/precompress.ts). */

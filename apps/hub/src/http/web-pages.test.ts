@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isAppPage } from "./web-pages.js";
+import { isAppPage, preloadedPage } from "./web-pages.js";
 
 const exists = {
   repoExists: (type: string, id: string) =>
@@ -61,5 +61,26 @@ describe("isAppPage", () => {
     "/models/alice/app",
   ])("answers 404 for %s", async (path) => {
     expect(await isAppPage(path, exists)).toBe(false);
+  });
+});
+
+describe("preloadedPage", () => {
+  it.each([
+    ["/", "home"],
+    ["/models", "models"],
+    ["/models/", "models"],
+    ["/alice/demo", "model"],
+    ["/alice/demo/", "model"],
+    ["/alice/demo/tree/main", undefined],
+    ["/alice/demo/inference", undefined],
+    ["/datasets/alice/data", undefined],
+    ["/spaces/alice/app", undefined],
+    ["/settings/profile", undefined],
+    ["/admin/users", undefined],
+    ["/organizations/acme", undefined],
+    ["/alice", undefined],
+    ["/datasets", undefined],
+  ])("names %s as %s", (path, page) => {
+    expect(preloadedPage(path)).toBe(page);
   });
 });

@@ -92,3 +92,19 @@ export async function isAppPage(path: string, lookups: PageLookups): Promise<boo
   }
   return lookups.repoExists(type, id);
 }
+
+/** Pages whose scripts the hub names in a `Link: rel=modulepreload` header (apps/web/build/page-preloads.ts). */
+export type PreloadedPage = "home" | "models" | "model";
+
+/**
+ * Which of the preloaded pages `path` is, for a path the app shows (isAppPage said so): the landing page,
+ * the models list, or a model's card (`/{owner}/{name}`, not one of its sections).
+ */
+export function preloadedPage(path: string): PreloadedPage | undefined {
+  const page = path.replace(/(.)\/$/, "$1");
+  if (page === "/") return "home";
+  if (page === "/models") return "models";
+  if (APP_PAGES.includes(page) || isAdminPage(page) || ACCOUNT_PAGES.some((pattern) => pattern.test(page)))
+    return undefined;
+  return /^\/(?!datasets\/|spaces\/)[^/]+\/[^/]+$/.test(page) ? "model" : undefined;
+}
