@@ -34,7 +34,7 @@ export interface WebHarness {
 /** A real hub on loopback (temp data dir, seeded catalogue, the built app) and a real Chromium. */
 export async function startWebHarness(hubOptions: Partial<StartHubOptions> = {}): Promise<WebHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), "modelhub-web-e2e-"));
-  const hub = await startHub({ ...hubOptions, port: 0, dataDir, webDist: WEB_DIST });
+  const hub = await startHub({ ...hubOptions, port: 0, dataDir, webDist: hubOptions.webDist ?? WEB_DIST });
   let browser: Browser;
   try {
     browser = await launchChromium();

@@ -6,6 +6,7 @@
  *     (the panel's own performance marks), against 16 ms.
  * Run: npm run perf -w apps/web   (builds apps/web/dist first when it is stale)
  *      npm run perf -w apps/web -- --cpu-throttle 4   (the CPU slowed 4x through the DevTools protocol)
+ *      npm run perf -w apps/web -- --dist /tmp/before   (measures that build as it is: before/after figures)
  * The JavaScript figure is what the hub sent: the bytes on the wire with their Content-Encoding (brotli from the
  * build's precompressed copies), and the gzip size of the same files for comparison.
  */
@@ -18,7 +19,10 @@ import { buildWebIfStale, WEB_DIST } from "../e2e/build-web.js";
 import { startWebHarness } from "../e2e/harness.js";
 import { largestContentfulPaint } from "../e2e/page-checks.js";
 
-const { values: options } = parseArgs({ options: { "cpu-throttle": { type: "string", default: "1" } } });
+const { values: options } = parseArgs({
+  options: { "cpu-throttle": { type: "string", default: "1" }, dist: { type: "string" } },
+});
+const DIST = options.dist ?? WEB_DIST;
 const CPU_THROTTLE = Number(options["cpu-throttle"]);
 if (!(CPU_THROTTLE >= 1))
   throw new Error(`--cpu-throttle wants a rate of 1 or more, got ${options["cpu-throttle"]}`);
@@ -70,7 +74,7 @@ async function throttle(page: Page): Promise<void> {
 }
 
 function gzippedSize(assetPath: string): number {
-  return gzipSync(readFileSync(join(WEB_DIST, assetPath))).byteLength;
+  return gzipSync(readFileSync(join(DIST, assetPath))).byteLength;
 }
 
 async function switchTimings(page: Page): Promise<{ provider: number[]; language: number[] }> {
@@ -105,8 +109,8 @@ async function switchTimings(page: Page): Promise<{ provider: number[]; language
   return { provider, language };
 }
 
-buildWebIfStale();
-const harness = await startWebHarness();
+if (!options.dist) buildWebIfStale();
+const harness = await startWebHarness({ webDist: DIST });
 try {
   const page = await harness.newPage();
   const scripts = await scriptsOf(page, `/${MODEL}`);
