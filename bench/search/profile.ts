@@ -5,7 +5,9 @@
  * the same services the routes use, with every SQL statement timed and its plan printed (EXPLAIN QUERY PLAN /
  * EXPLAIN ANALYZE) once per kind. Prints, per kind and statement, the median ms (CPU ms on SQLite, which
  * runs in this process; on PostgreSQL the server's planning + execution time from EXPLAIN ANALYZE): what to
- * fix first. The per-query line adds this process's CPU (the hub's side: ranking, rows to records).
+ * fix first. The per-query line adds this process's CPU (the hub's side: ranking, rows to records). Then the
+ * `BENCH_SLOWEST` (default 3) slowest queries of each kind with each of their statements: a p99 is a few
+ * queries, and a median per statement hides which.
  */
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +37,10 @@ if (Number((await db.get<{ n: number | string }>("SELECT count(*) AS n FROM repo
 
 /** Statement timings of the current query kind, keyed by the statement's first words. */
 let timings = new Map<string, number[]>();
+/** The current query's statements and their ms, in order (for the slowest queries of each kind). */
+let statements: { sql: string; ms: number }[] = [];
+/** How many of each kind's slowest queries to print with their statements (`BENCH_SLOWEST`). */
+const slowest = Number(process.env.BENCH_SLOWEST ?? 3);
 const explained = new Set<string>();
 const shortSql = (sql: string) =>
   sql
@@ -62,6 +68,7 @@ for (const method of ["all", "get"] as const) {
     }
     const key = shortSql(sql);
     timings.set(key, [...(timings.get(key) ?? []), ms]);
+    statements.push({ sql: key, ms });
     if (plans && !explained.has(key) && /^\s*(WITH|SELECT)/i.test(sql)) {
       explained.add(key);
       const plan = await all<Record<string, unknown>>(
@@ -98,7 +105,9 @@ for (const [kind, paths] of byKind) {
   timings = new Map();
   const totals: number[] = [];
   const cpus: number[] = [];
+  const perQuery: { path: string; ms: number; statements: typeof statements }[] = [];
   for (const path of paths) {
+    statements = [];
     const params = new URL(path, "http://hub").searchParams;
     const text = params.get("search") ?? params.get("q") ?? "";
     const types = path.startsWith("/api/quicksearch")
@@ -132,10 +141,17 @@ for (const [kind, paths] of byKind) {
     totals.push(performance.now() - started);
     const used = process.cpuUsage(cpu);
     cpus.push((used.user + used.system) / 1000);
+    perQuery.push({ path, ms: statements.reduce((sum, statement) => sum + statement.ms, 0), statements });
   }
   console.log(
     `\n## ${kind}: ${paths.length} queries, median ${median(totals).toFixed(1)} ms, CPU ${median(cpus).toFixed(1)} ms`,
   );
   for (const [sql, ms] of timings) console.log(`  ${median(ms).toFixed(2)} ms x${ms.length}  ${sql}`);
+  // The tail (p99) is a few queries: which ones, and which of their statements.
+  for (const query of perQuery.sort((a, b) => b.ms - a.ms).slice(0, slowest)) {
+    console.log(`  slow: ${query.ms.toFixed(1)} ms (statements) ${decodeURIComponent(query.path)}`);
+    for (const statement of query.statements)
+      console.log(`    ${statement.ms.toFixed(2)} ms  ${statement.sql}`);
+  }
 }
 await db.close();
