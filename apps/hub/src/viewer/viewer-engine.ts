@@ -292,7 +292,9 @@ export function createViewerEngine(options: EngineOptions) {
       await rename(whole, first);
       return [{ localPath: first, numRows }];
     }
-    // Larger than a file: cut by row ranges of the one file (read back in order by its row numbers).
+    // Larger than a file: cut by row ranges of the one file. No ORDER BY: the converter preserves insertion
+    // order (a scan of a row range is written in the file's order), and sorting millions of wide rows
+    // spilled past the memory limit and cost more than the cut itself (bench/results/2026-11-30-datasets.md).
     const rowsPerPart = Math.ceil(numRows / parts);
     const written: WrittenFile[] = [];
     for (let index = 0; index * rowsPerPart < numRows; index++) {
@@ -300,8 +302,7 @@ export function createViewerEngine(options: EngineOptions) {
       const from = index * rowsPerPart;
       await connection.run(
         `COPY (SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(whole)}, file_row_number = true)
-                 WHERE file_row_number >= ${from} AND file_row_number < ${from + rowsPerPart}
-                 ORDER BY file_row_number)
+                 WHERE file_row_number >= ${from} AND file_row_number < ${from + rowsPerPart})
            TO ${sqlString(localPath)} (${options})`,
       );
       written.push({ localPath, numRows: await count(localPath) });
