@@ -2,6 +2,7 @@ import { refreshLocalAppsOf } from "../catalogue/local-apps.js";
 import type { DerivedModel } from "../derive/derive-model.js";
 import type { DerivedRepoCard } from "../derive/derive-repo-card.js";
 import type { Queryable } from "../store/database.js";
+import { type CommitRootCache, commitRootCache } from "./commit-root-cache.js";
 import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
 import type { SealedNode } from "./tree-draft.js";
 import { comparePaths, type FileEntry, type FolderEntry, isFolderEntry } from "./tree-nodes.js";
@@ -77,15 +78,21 @@ const INSERT_BATCH = 200;
 export type ContentRecord = Pick<FileRecord, "sha256" | "size" | "lfs">;
 
 /** SQL over repositories, commits, snapshots, refs and uploaded LFS objects. Bound parameters only. */
-export function createReposTable(q: Queryable) {
+export function createReposTable(q: Queryable, roots: CommitRootCache = commitRootCache) {
   const nodes = createTreeNodesTable(q);
   /** A commit's root folder (its node and git tree), or undefined for an unknown commit. */
   const rootOf = async (repo: number, commitOid: string): Promise<FolderEntry | undefined> => {
+    // A copy: the commit engine builds on the root it is given.
+    const cached = roots.get(repo, commitOid);
+    if (cached) return { ...cached };
     const row = await q.get<{ root_node: string | null; tree: string }>(
       "SELECT root_node, tree FROM commits WHERE repo_id = ? AND oid = ?",
       [repo, commitOid],
     );
-    return row?.root_node ? { name: "", node: row.root_node, tree: row.tree } : undefined;
+    if (!row?.root_node) return undefined;
+    const root: FolderEntry = { name: "", node: row.root_node, tree: row.tree };
+    roots.set(repo, commitOid, { ...root });
+    return root;
   };
   const repoRow = async (sql: string, params: unknown[]) => {
     const row = await q.get<RepoRow>(sql, params);
