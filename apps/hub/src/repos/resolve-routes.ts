@@ -256,8 +256,8 @@ async function serveFile(
     return new Response(Readable.toWeb(reconstructed) as ReadableStream, { status, headers });
   }
   // A blob on this machine's disk, answered to a socket, is read into reused buffers (http/file-response-body.ts):
-  // a stream of fresh buffers through Readable.toWeb cost a download about half again the CPU per GiB
-  // (bench/results/2026-11-30-serve.md). Only the node server's writer hands each chunk on before the next
+  // a stream of fresh buffers through Readable.toWeb cost a download about twice the CPU per GiB
+  // (bench/results/2026-11-30-serve.md: 1.64 against 0.78 CPU s/GiB, the bare node floor 0.62-0.70). Only the node server's writer hands each chunk on before the next
   // read; an in-process reader (`app.request()`) keeps them, so it gets the stream below, as does a mirrored
   // cache read (its release waits for the stream's end).
   const localPath =
