@@ -22,6 +22,12 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { InferenceClient as HfClient } from "@huggingface/inference";
 import { chatCompletion } from "@modelhub/inference";
 import { watchAttempt } from "../../packages/inference/src/http/attempt-watchdog.js";
+import { createCallContext } from "../../packages/inference/src/http/call-context.js";
+import { retryPolicy } from "../../packages/inference/src/http/retry-policy.js";
+import { openAiChat } from "../../packages/inference/src/protocols/openai-chat.js";
+import { taskSpec } from "../../packages/inference/src/providers/index.js";
+import { buildRequestWith } from "../../packages/inference/src/routing/request-builder.js";
+import { validateChatCompletion } from "../../packages/inference/src/validate.js";
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -59,6 +65,15 @@ interface Variant {
 
 const MESSAGES = [{ role: "user" as const, content: "Hello" }];
 type Completion = { choices: Array<{ message: { content: string } }> };
+
+/**
+ * AB_BEFORE=<dir>: also time the client's chatCompletion from another copy of its sources (e.g. the last
+ * commit's, from `git archive`), side by side with the working tree's.
+ */
+const before = process.env.AB_BEFORE
+  ? ((await import(`${process.env.AB_BEFORE}/index.ts`)) as { chatCompletion: typeof chatCompletion })
+      .chatCompletion
+  : undefined;
 
 function variants(base: string): Variant[] {
   const url = `${base}/v1/chat/completions`;
@@ -137,6 +152,52 @@ function variants(base: string): Variant[] {
     sink[0] = new Array(length).fill(0);
     return {};
   };
+  const protocols = { "openai-chat": openAiChat };
+  const lean =
+    (parts: { watchdog?: boolean; context?: boolean; builder?: boolean }): Chat =>
+    async () => {
+      const all = {
+        endpointUrl: base,
+        model: "bench-model",
+        accessToken: "bench-key",
+        messages: MESSAGES,
+        max_tokens: 16,
+      };
+      const { endpointUrl, accessToken, model, ...args } = all;
+      const call = parts.context ? createCallContext({}, retryPolicy(true, undefined)) : undefined;
+      let requestUrl: string;
+      let headers: Record<string, string>;
+      let body: string;
+      if (parts.builder) {
+        const spec = taskSpec("hf-inference", "conversational", protocols);
+        const built = buildRequestWith(
+          protocols,
+          {
+            provider: "hf-inference",
+            model,
+            providerModelId: model,
+            task: "conversational",
+            args,
+            accessToken,
+            endpointUrl,
+          },
+          spec,
+        );
+        requestUrl = built.url;
+        headers = built.headers;
+        body = JSON.stringify(built.body);
+      } else {
+        requestUrl = `${endpointUrl}/v1/chat/completions`;
+        headers = { Authorization: `Bearer ${accessToken}`, "Content-Type": "application/json" };
+        body = JSON.stringify(Object.assign({}, args, { model }));
+      }
+      const sent = fetch(requestUrl, { method: "POST", headers, body });
+      const res = await (parts.watchdog ? watchAttempt(sent, timeoutMessage, ignore) : sent);
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const payload = res.headers.get("content-type")?.includes("json") ? await res.json() : await res.blob();
+      call?.dispose();
+      return (validateChatCompletion(payload) as Completion).choices[0]!.message.content;
+    };
   const timeoutMessage = () => new Error("timed out");
   const ignore = () => {};
   const frames = async (res: Promise<Response>) => {
@@ -150,6 +211,13 @@ function variants(base: string): Variant[] {
     { name: "raw fetch", chat: raw },
     { name: "raw fetch (control)", chat: raw },
     { name: "raw fetch (copy)", chat: rawCopy },
+    // A client in one function: what this client does for a chat against an endpoint, written inline
+    // (arguments copied without the routing fields, model added, auth header, JSON check, shape check),
+    // then with the client's own parts put back one at a time.
+    { name: "lean client", chat: lean({}) },
+    { name: "lean + watchdog", chat: lean({ watchdog: true }) },
+    { name: "lean + call context", chat: lean({ context: true }) },
+    { name: "lean + request builder", chat: lean({ builder: true }) },
     {
       name: "+ Authorization first",
       chat: rawWith({
@@ -194,6 +262,23 @@ function variants(base: string): Variant[] {
     },
     { name: "@modelhub/inference", chat: ours },
     { name: "@modelhub timeoutMs 0", chat: oursNoTimeout },
+    ...(before
+      ? [
+          {
+            name: "@modelhub (before)",
+            chat: async () => {
+              const out = await before({
+                endpointUrl: base,
+                model: "bench-model",
+                accessToken: "bench-key",
+                messages: MESSAGES,
+                max_tokens: 16,
+              });
+              return out.choices[0]!.message.content;
+            },
+          },
+        ]
+      : []),
     {
       name: "@huggingface/inference",
       chat: async () => {
