@@ -2,7 +2,7 @@ import pg from "pg";
 import { migrate } from "../store/migrations.js";
 import { openPostgresDatabase } from "../store/postgres-database.js";
 import { type PostgresServer, startPostgres } from "./postgres-server.js";
-import { MIGRATED_TEMPLATE } from "./test-store.js";
+import { MIGRATED_TEMPLATE } from "./test-databases.js";
 
 /**
  * Vitest global setup of the hub's tests: with HUB_TEST_DATABASE=postgres, one PostgreSQL server for the
