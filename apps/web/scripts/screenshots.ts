@@ -1,12 +1,13 @@
 /**
  * Screenshots of every page in light and dark (and some at phone width) for the READMEs' tour, taken from
  * the production build served by a real hub. Run: npm run screenshots -w apps/web
+ * (`-- playground use-this-model` retakes only the shots of those names).
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Page } from "playwright-core";
 import { buildWebIfStale, WEB_ROOT } from "../e2e/build-web.js";
-import { type ColorScheme, startWebHarness, type WebHarness } from "../e2e/harness.js";
+import { type ColorScheme, grantGatedModel, startWebHarness, type WebHarness } from "../e2e/harness.js";
 import { CHAT_MODEL, GGUF_MODEL, PAGE_READY } from "../e2e/pages.js";
 import { SEED_ADMIN_TOKEN, SEEDED, seedRepoPages } from "../e2e/repo-seed.js";
 import { signIn } from "../e2e/repo-users.js";
@@ -259,7 +260,11 @@ try {
   const seeded = await seedRepoPages(harness);
   await seedMoreRepos(harness.hub.url, seeded.token);
   await seedUserModel(harness.hub.url, seeded.token);
-  for (const shot of SHOTS) {
+  // The chat model is gated (as Llama is on the public hub): the playground's user has been let in, so the
+  // tour shows a chat, not the refusal.
+  await grantGatedModel(harness.hub, SEEDED.user, CHAT_MODEL);
+  const only = process.argv.slice(2);
+  for (const shot of SHOTS.filter((shot) => only.length === 0 || only.includes(shot.name))) {
     for (const scheme of ["light", "dark"] as const) {
       await take(harness, shot, scheme, false);
       if (shot.phone) await take(harness, shot, scheme, true);
