@@ -16,7 +16,6 @@
  * Usage: node --conditions=source --import tsx inference/ab.ts [--calls 4000] [--run 10] [--only a,b] [--memory]
  * [--evict 8]
  */
-import { fork } from "node:child_process";
 import { setMaxListeners } from "node:events";
 import { PerformanceObserver } from "node:perf_hooks";
 import { InferenceClient as HfClient } from "@huggingface/inference";
@@ -28,6 +27,9 @@ import { openAiChat } from "../../packages/inference/src/protocols/openai-chat.j
 import { taskSpec } from "../../packages/inference/src/providers/index.js";
 import { buildRequestWith } from "../../packages/inference/src/routing/request-builder.js";
 import { validateChatCompletion } from "../../packages/inference/src/validate.js";
+import { COMPLETION } from "./completion.js";
+import { seededRandom } from "./measure.js";
+import { startServer } from "./start-server.js";
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -43,18 +45,6 @@ const evictBuffer = new Uint8Array(EVICT_MB * 1024 * 1024);
 let evictSum = 0;
 function evictCaches(): void {
   for (let i = 0; i < evictBuffer.length; i += 64) evictSum += evictBuffer[i]!++;
-}
-
-async function startServer(): Promise<{ base: string; stop: () => void }> {
-  const child = fork(new URL("./server.ts", import.meta.url).pathname, [], {
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("message", (m) => resolve((m as { port: number }).port));
-    child.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
-  });
-  return { base: `http://127.0.0.1:${port}`, stop: () => child.disconnect() };
 }
 
 type Chat = () => Promise<unknown>;
@@ -289,18 +279,6 @@ function variants(base: string): Variant[] {
   ].filter((v) => !ONLY || ONLY.includes(v.name) || v.name === "raw fetch");
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32): the same orders in every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const gcPauses: Array<{ start: number; duration: number }> = [];
 new PerformanceObserver((entries) => {
   for (const entry of entries.getEntries())
@@ -367,22 +345,6 @@ async function measure(list: Variant[]): Promise<void> {
     );
   }
 }
-
-/** The bench server's completion, answered from memory (for --memory). */
-const COMPLETION = JSON.stringify({
-  id: "chatcmpl-bench",
-  object: "chat.completion",
-  created: 1_700_000_000,
-  model: "bench-model",
-  choices: [
-    {
-      index: 0,
-      message: { role: "assistant", content: "Hello! How can I help you today?" },
-      finish_reason: "stop",
-    },
-  ],
-  usage: { prompt_tokens: 9, completion_tokens: 9, total_tokens: 18 },
-});
 
 function answerFromMemory(): { base: string; stop: () => void } {
   const networkFetch = globalThis.fetch;

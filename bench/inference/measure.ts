@@ -96,7 +96,7 @@ export function concurrent(
 }
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32): the same orders in every run. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

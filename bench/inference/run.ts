@@ -7,7 +7,7 @@
  * allocates per chat call.
  * Usage: npm run bench:inference -w bench [-- --quick]
  */
-import { execFileSync, fork } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { makeClients } from "./clients.js";
 import {
   concurrent,
@@ -21,23 +21,12 @@ import {
   table,
 } from "./measure.js";
 import { bundleSizes, importTimes } from "./size-and-import.js";
+import { startServer } from "./start-server.js";
 import { printStreamParseCost, streamParseCost } from "./stream-parse.js";
 
 const quick = process.argv.includes("--quick");
 const scale = quick ? 0.2 : 1;
 const n = (count: number) => Math.max(10, Math.round(count * scale));
-
-async function startServer(): Promise<{ base: string; stop: () => void }> {
-  const child = fork(new URL("./server.ts", import.meta.url).pathname, [], {
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("message", (m) => resolve((m as { port: number }).port));
-    child.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
-  });
-  return { base: `http://127.0.0.1:${port}`, stop: () => child.disconnect() };
-}
 
 function heapMb(): number {
   (globalThis as { gc?: () => void }).gc?.();

@@ -4,21 +4,7 @@
  * stream of `x-bench-chunks` chunks (default 100) when `stream: true`.
  */
 import { createServer, type ServerResponse } from "node:http";
-
-const COMPLETION = JSON.stringify({
-  id: "chatcmpl-bench",
-  object: "chat.completion",
-  created: 1_700_000_000,
-  model: "bench-model",
-  choices: [
-    {
-      index: 0,
-      message: { role: "assistant", content: "Hello! How can I help you today?" },
-      finish_reason: "stop",
-    },
-  ],
-  usage: { prompt_tokens: 9, completion_tokens: 9, total_tokens: 18 },
-});
+import { COMPLETION } from "./completion.js";
 
 const chunk = (content: string, finish: string | null) =>
   `data: ${JSON.stringify({

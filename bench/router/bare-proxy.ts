@@ -6,20 +6,11 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
+import { HOP_BY_HOP } from "./hop-by-hop.js";
 
 const upstream = new URL(process.argv[2] ?? "");
 const basePath = upstream.pathname.replace(/\/$/, "");
 const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
-// Hop-by-hop headers belong to each connection, not to the message (RFC 9110 §7.6.1).
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "transfer-encoding",
-  "host",
-  "upgrade",
-  "te",
-  "trailer",
-]);
 const endToEnd = (headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 

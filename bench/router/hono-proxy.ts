@@ -12,20 +12,12 @@ import type { Readable } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { Agent } from "undici";
+import { HOP_BY_HOP } from "./hop-by-hop.js";
 
 const upstream = new URL(process.argv[2] ?? "");
 const basePath = upstream.pathname.replace(/\/$/, "");
 const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
 const WHOLE_ANSWER_BYTES = 256 * 1024;
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "transfer-encoding",
-  "host",
-  "upgrade",
-  "te",
-  "trailer",
-]);
 const endToEnd = (headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>) => {
   const kept = new Headers();
   for (const [name, value] of Object.entries(headers)) {
