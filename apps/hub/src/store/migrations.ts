@@ -13,6 +13,7 @@ import { REVISION_CACHE_MIGRATION } from "../repos/revision-cache-migration.js";
 import { convertSnapshotsToTreeNodes } from "../repos/snapshot-conversion.js";
 import { LOCAL_PROVIDER_MIGRATION } from "../router/local-provider-migration.js";
 import { ORG_OWN_PROVIDERS_MIGRATION } from "../router/org-own-providers-migration.js";
+import { ORG_PROVIDER_PRICES_MIGRATION } from "../router/org-provider-prices-migration.js";
 import { ORG_PROVIDERS_MIGRATION } from "../router/org-providers-migration.js";
 import { OWN_PROVIDERS_MIGRATION } from "../router/own-providers-migration.js";
 import { ROUTER_CATALOGUE_MIGRATION } from "../router/router-catalogue-migration.js";
@@ -22,6 +23,7 @@ import { SEARCH_SPEED_MIGRATION } from "../search/search-speed-migration.js";
 import { VIEWER_FULLTEXT_MIGRATION } from "../viewer/viewer-fulltext-migration.js";
 import { VIEWER_INDEX_FILES_MIGRATION } from "../viewer/viewer-index-files-migration.js";
 import { VIEWER_MIGRATION } from "../viewer/viewer-migration.js";
+import { VIEWER_PARQUET_FILES_MIGRATION } from "../viewer/viewer-parquet-files-migration.js";
 import { VIEWER_SEARCH_MIGRATION } from "../viewer/viewer-search-migration.js";
 import { VIEWER_STATISTICS_MIGRATION } from "../viewer/viewer-statistics-migration.js";
 import { WEBHOOKS_MIGRATION } from "../webhooks/webhooks-migration.js";
@@ -675,9 +677,12 @@ export const MIGRATIONS: readonly Migration[] = [
   LFS_FILES_MIGRATION,
   BUCKETS_MIGRATION,
   CATALOGUE_HONESTY_MIGRATION,
-  // 48-49: reserved for this session's work (search ranking, viewer index files).
+  // 48-49.
   SEARCH_RANK_MIGRATION,
   VIEWER_INDEX_FILES_MIGRATION,
+  // 50-51: reserved for this session's work (organization provider prices, viewer Parquet files).
+  ORG_PROVIDER_PRICES_MIGRATION,
+  VIEWER_PARQUET_FILES_MIGRATION,
 ];
 
 const sqlOf = (migration: Exclude<Migration, { run: unknown }>, dialect: Dialect): string =>
