@@ -370,7 +370,8 @@ export function createViewerApi(deps: ViewerApiDeps) {
      * no other config has a split of that name) and by `{config}/{split}`. DuckDB's parse of the text is
      * checked (viewer-sql-guard.ts: no file, table function, ATTACH, COPY, INSTALL, SET, PRAGMA...) and its
      * rendering runs on a connection of its own, interrupted after its time limit, within the query
-     * instance's memory; at most `length` rows (≤ CONSOLE_MAX_ROWS) are answered from `offset`.
+     * instance's memory; at most `length` rows (≤ CONSOLE_MAX_ROWS) are answered from `offset`. `signal`
+     * (the request's) interrupts the query when its caller goes away, e.g. the console's Cancel.
      */
     async sql(
       actor: RepoActor,
@@ -378,6 +379,7 @@ export function createViewerApi(deps: ViewerApiDeps) {
       text: string | undefined,
       range: Page,
       timeoutMs = CONSOLE_TIMEOUT_MS,
+      signal?: AbortSignal,
     ) {
       if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > CONSOLE_TIMEOUT_MS) {
         throw new InvalidInputError(
@@ -402,12 +404,17 @@ export function createViewerApi(deps: ViewerApiDeps) {
           ? await sources(repo, split).then((from) => `SELECT * FROM ${from}`)
           : "SELECT NULL AS empty WHERE false";
       }
-      const { columns, rows } = await engine.session(views, timeoutMs, async (session) => ({
-        columns: await session.columns(rendered),
-        rows: await session.rows(
-          `SELECT * FROM (${rendered}) LIMIT ${range.length + 1} OFFSET ${range.offset}`,
-        ),
-      }));
+      const { columns, rows } = await engine.session(
+        views,
+        timeoutMs,
+        async (session) => ({
+          columns: await session.columns(rendered),
+          rows: await session.rows(
+            `SELECT * FROM (${rendered}) LIMIT ${range.length + 1} OFFSET ${range.offset}`,
+          ),
+        }),
+        signal,
+      );
       return {
         columns,
         rows: rows.slice(0, range.length),

@@ -83,6 +83,34 @@ describe("viewer engine", () => {
     await expect(engine.scalar(sql)).rejects.toThrow();
   });
 
+  it("interrupts a console query when its caller goes away, long before its time limit", async () => {
+    const count = (rows: number) =>
+      engine.session({ t: `SELECT * FROM range(${rows})` }, 5_000, (session) =>
+        session.scalar("SELECT count(*) FROM t"),
+      );
+    // Started and warm, so that the caller goes away while the query itself runs.
+    expect(await count(10)).toBe(10);
+    const caller = new AbortController();
+    let running = false;
+    const started = Date.now();
+    // A join of a trillion pairs: minutes of work, were it not interrupted.
+    const endless = engine.session(
+      { t: "SELECT * FROM range(1000000)" },
+      60_000,
+      (session) => {
+        running = true;
+        return session.scalar("SELECT count(*) FROM t a, t b, t c WHERE a.range + b.range = c.range");
+      },
+      caller.signal,
+    );
+    await expect.poll(() => running).toBe(true);
+    setTimeout(() => caller.abort(), 500);
+    await expect(endless).rejects.toMatchObject({ code: "QueryCancelled" });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // The instance is free again: the next session answers.
+    expect(await count(20)).toBe(20);
+  });
+
   it("answers NaN and infinities as null, as JSON has neither", () => {
     expect(parseDuckJson('{"a":NaN,"b":-Infinity,"c":"NaN","d":[Infinity,1]}')).toEqual({
       a: null,

@@ -204,6 +204,13 @@ export class QueryTimeoutError extends HubError {
   }
 }
 
+/** A caller's query was interrupted because its caller went away (the console's Cancel, a closed tab). */
+export class QueryCancelledError extends HubError {
+  constructor() {
+    super(400, "QueryCancelled", "The query was cancelled by its caller before it finished.");
+  }
+}
+
 /** A caller's query failed in the engine (unknown column, wrong types, out of its memory...). */
 export class QueryFailedError extends HubError {
   constructor(message: string) {
@@ -451,14 +458,17 @@ export function createViewerEngine(options: EngineOptions) {
 
     /**
      * Runs `work` on a connection of its own whose temporary views (`views`: name to a trusted SELECT) are the
-     * dataset's splits, interrupted after `timeoutMs`. Views are the connection's own: no other request sees
-     * them. Memory and threads are the query instance's bounds.
+     * dataset's splits, interrupted after `timeoutMs`, or as soon as `signal` aborts (the caller went away:
+     * a cancelled query must not keep the instance's threads busy until its time limit). Views are the
+     * connection's own: no other request sees them. Memory and threads are the query instance's bounds.
      */
     async session<T>(
       views: Record<string, string>,
       timeoutMs: number,
       work: (session: QuerySession) => Promise<T>,
+      signal?: AbortSignal,
     ): Promise<T> {
+      if (signal?.aborted) throw new QueryCancelledError();
       await queries();
       const connection = await queryInstance!.connect();
       let timedOut = false;
@@ -466,11 +476,15 @@ export function createViewerEngine(options: EngineOptions) {
         timedOut = true;
         connection.interrupt();
       }, timeoutMs);
+      const cancel = () => connection.interrupt();
+      signal?.addEventListener("abort", cancel, { once: true });
       const guard = async <R>(run: () => Promise<R>): Promise<R> => {
+        if (signal?.aborted) throw new QueryCancelledError();
         try {
           return await run();
         } catch (error) {
           if (timedOut) throw new QueryTimeoutError(timeoutMs);
+          if (signal?.aborted) throw new QueryCancelledError();
           throw new QueryFailedError(error instanceof Error ? error.message : String(error));
         }
       };
@@ -501,6 +515,7 @@ export function createViewerEngine(options: EngineOptions) {
         });
       } finally {
         clearTimeout(timer);
+        signal?.removeEventListener("abort", cancel);
         connection.closeSync();
       }
     },

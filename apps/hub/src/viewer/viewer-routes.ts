@@ -90,7 +90,8 @@ export function viewerRoutes(deps: { api: ViewerApi; access: RepoAccess }) {
     const number = (key: string) => (body[key] === undefined ? undefined : String(body[key]));
     const range = pageOf(number("offset"), number("length") ?? String(MAX_PAGE_ROWS), CONSOLE_MAX_ROWS);
     const timeout = body.timeout_ms === undefined ? undefined : Number(body.timeout_ms);
-    return c.json(await api.sql(actor(c), text("dataset"), text("sql"), range, timeout));
+    // The request's signal aborts when the client closes the connection (the console's Cancel).
+    return c.json(await api.sql(actor(c), text("dataset"), text("sql"), range, timeout, c.req.raw.signal));
   });
   app.get("/parquet", async (c) =>
     c.json(await api.parquet(actor(c), c.req.query("dataset"), c.req.query("config"), c.req.query("split"))),
