@@ -380,8 +380,11 @@ export function visibleSnapshot(
       }
       return served;
     },
-    offerOf: (provider, modelId) =>
-      providers.has(provider) ? snapshot.offerOf(provider, modelId) : undefined,
+    // Hidden only for another organization's provider: hosted and site providers' offers are everyone's.
+    offerOf(provider, modelId) {
+      const own = snapshot.providers.get(provider);
+      return own && !visible(own) ? undefined : snapshot.offerOf(provider, modelId);
+    },
     hasOrgProviders: false,
   };
 }
