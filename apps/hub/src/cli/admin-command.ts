@@ -6,6 +6,7 @@ import { orgNamesOf } from "../accounts/org-names.js";
 import { REPO_TYPES, type RepoType } from "../accounts/types.js";
 import { adminOperations } from "../admin/admin-operations.js";
 import { createAuditRecorder } from "../audit/audit-service.js";
+import { ANONYMOUS } from "../auth/actor.js";
 import { catalogueService } from "../catalogue/catalogue-service.js";
 import { HubError, InvalidInputError } from "../errors.js";
 import { silentLogger } from "../logger.js";
@@ -68,6 +69,10 @@ Own inference providers (OpenAI-compatible servers behind /v1; apps/hub/README.m
   org-providers:list <org>                     an organization's own providers (its admins manage them
                                                through /api/organizations/<org>/providers), health checked now
   org-providers:remove <org> <name>            remove one (e.g. a server the site will not call)
+  org-providers:price <org> <name> --model <owner/name> [--input-price <USD per 1M>]
+      [--output-price <USD per 1M>] [--context-length <tokens>]
+                                               what /v1/models tells the org's members of its offer
+  org-providers:unprice <org> <name> --model <owner/name>
 
 Built-in llama.cpp provider (LOCAL_PROVIDER=on; docs/decisions/local-provider.md)
   local:enable <owner/name> --quant <Q4_K_M|F16|...>
@@ -162,6 +167,26 @@ function integer(raw: string, name: string): number {
   return Number(raw);
 }
 
+/** `--input-price`, `--output-price`, `--context-length` (of `providers:price` and `org-providers:price`). */
+function offerFigures(values: Values): { inputPrice?: number; outputPrice?: number; contextLength?: number } {
+  const optional = (name: string) =>
+    typeof values[name] === "string" ? (values[name] as string) : undefined;
+  const price = (name: string) => {
+    const raw = optional(name);
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    if (raw.trim() === "" || !Number.isFinite(value))
+      throw new InvalidInputError(`--${name} must be a number.`);
+    return value;
+  };
+  const context = optional("context-length");
+  return {
+    inputPrice: price("input-price"),
+    outputPrice: price("output-price"),
+    contextLength: context === undefined ? undefined : integer(context, "context-length"),
+  };
+}
+
 /** What a command prints: plain text as it is (a token, for scripts), anything else as JSON. */
 export type AdminOutput = { text: string } | { json: unknown };
 
@@ -221,8 +246,8 @@ export async function runAdminCommand(
     return json(await runOwnProviderCommand(command, positionals, values, store, io));
   }
 
-  if (command === "org-providers:list" || command === "org-providers:remove") {
-    return json(await runOrgProviderCommand(command, positionals, store, io));
+  if (command?.startsWith("org-providers:")) {
+    return json(await runOrgProviderCommand(command, positionals, values, store, io));
   }
 
   if (command?.startsWith("local:")) {
@@ -417,10 +442,14 @@ export async function runAdminCommand(
   }
 }
 
-/** `org-providers:list|remove`: organizations' own providers, through the service their admins' API uses. */
+/**
+ * `org-providers:list|remove|price|unprice`: organizations' own providers, through the service their admins'
+ * API uses.
+ */
 async function runOrgProviderCommand(
-  command: "org-providers:list" | "org-providers:remove",
+  command: string,
   positionals: string[],
+  values: Values,
   store: Store,
   io: AdminIo,
 ): Promise<unknown> {
@@ -456,8 +485,23 @@ async function runOrgProviderCommand(
     return providers.list(org);
   }
   const name = positional(positionals, 1, "name");
-  await providers.delete(org, name);
-  return { org, name, deleted: true };
+  switch (command) {
+    case "org-providers:remove":
+      await providers.delete(org, name);
+      return { org, name, deleted: true };
+    case "org-providers:price":
+      return providers.putPrice(
+        org,
+        name,
+        { model: required(values, "model"), ...offerFigures(values) },
+        ANONYMOUS,
+        "admin-cli",
+      );
+    case "org-providers:unprice":
+      return providers.deletePrice(org, name, required(values, "model"), ANONYMOUS);
+    default:
+      throw new InvalidInputError(`Unknown command "${command}".\n\n${ADMIN_USAGE}`);
+  }
 }
 
 /** The `providers:*` commands: own inference providers, through the service the admin API uses. */
@@ -519,23 +563,11 @@ async function runOwnProviderCommand(
       });
     case "providers:unmap":
       return providers.deleteModel(positional(positionals, 0, "name"), required(values, "model"), kind);
-    case "providers:price": {
-      const price = (name: string) => {
-        const raw = optional(name);
-        if (raw === undefined) return undefined;
-        const value = Number(raw);
-        if (raw.trim() === "" || !Number.isFinite(value))
-          throw new InvalidInputError(`--${name} must be a number.`);
-        return value;
-      };
-      const context = optional("context-length");
+    case "providers:price":
       return providers.putOffer(positional(positionals, 0, "provider"), {
         model: required(values, "model"),
-        inputPrice: price("input-price"),
-        outputPrice: price("output-price"),
-        contextLength: context === undefined ? undefined : integer(context, "context-length"),
+        ...offerFigures(values),
       });
-    }
     case "providers:unprice":
       await providers.deleteOffer(positional(positionals, 0, "provider"), required(values, "model"));
       return { provider: positionals[0], model: values.model, deleted: true };

@@ -4,14 +4,20 @@ import type { Authorizer } from "../auth/authorize.js";
 import type { HubEnv } from "../http/hub-env.js";
 import { validate } from "../http/validate.js";
 import type { OrgOwnProvidersService } from "./org-own-providers-service.js";
-import { modelInput, modelQuery, orgProviderInput as providerInput } from "./own-provider-inputs.js";
+import {
+  modelInput,
+  modelQuery,
+  priceInput,
+  priceQuery,
+  orgProviderInput as providerInput,
+} from "./own-provider-inputs.js";
 
 /**
  * `/api/organizations/{org}/providers`: an organization's own OpenAI-compatible servers, which the router
  * offers to its members only. Reading: the organization's admins, and its members whose credential may run
- * inference billed to it (who could call the servers anyway); changing and checking health now: its admins
- * (and site administrators). Authorized before anything is read, so a caller who may not see them learns
- * nothing, not even whether a name exists. Keys are never answered: only masked.
+ * inference billed to it (who could call the servers anyway); changing (prices included) and checking health
+ * now: its admins (and site administrators). Authorized before anything is read, so a caller who may not see
+ * them learns nothing, not even whether a name exists. Keys are never answered: only masked.
  */
 export function orgOwnProvidersRoutes(deps: {
   orgProviders: OrgOwnProvidersService;
@@ -91,6 +97,27 @@ export function orgOwnProvidersRoutes(deps: {
         c.req.param("org"),
         c.req.param("name"),
         c.req.valid("query"),
+        c.get("actor"),
+      ),
+    ),
+  );
+  app.put("/:org/providers/:name/prices", validate("json", priceInput, json), async (c) =>
+    c.json(
+      await orgProviders.putPrice(
+        c.req.param("org"),
+        c.req.param("name"),
+        c.req.valid("json"),
+        c.get("actor"),
+        by(c),
+      ),
+    ),
+  );
+  app.delete("/:org/providers/:name/prices", validate("query", priceQuery), async (c) =>
+    c.json(
+      await orgProviders.deletePrice(
+        c.req.param("org"),
+        c.req.param("name"),
+        c.req.valid("query").model,
         c.get("actor"),
       ),
     ),

@@ -6,13 +6,16 @@ import {
   type OrgOwnModelRow,
   type OrgOwnProviderRow,
 } from "./org-own-providers-table.js";
+import { createOrgProviderPricesTable, type OrgProviderPrice } from "./org-provider-prices-table.js";
 import {
   checkBaseUrl,
   checkKind,
   checkModelId,
   checkName,
+  checkOfferFigures,
   checkServedName,
   connectionSettings,
+  type OfferFigures,
   storedKey,
 } from "./own-provider-checks.js";
 import type { SecretBox } from "./own-provider-secrets.js";
@@ -47,9 +50,21 @@ export interface OrgOwnProviderView {
   idleTimeoutMs: number;
   hostedFailover: boolean;
   models: { model: string; kind: OwnModelKind; servedName: string }[];
+  /** What its admin set per model it serves: what `/v1/models` tells members and `:cheapest` orders by. */
+  prices: OrgProviderPriceView[];
   health: OwnProviderHealth;
   createdBy: string;
   createdAt: string;
+  updatedAt: string;
+}
+
+/** A price as answers show it: USD per million tokens, the context length in tokens; null when not set. */
+export interface OrgProviderPriceView {
+  model: string;
+  inputPrice: number | null;
+  outputPrice: number | null;
+  contextLength: number | null;
+  updatedBy: string;
   updatedAt: string;
 }
 
@@ -90,6 +105,7 @@ export interface OrgOwnProvidersServiceDeps {
  */
 export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
   const table = createOrgOwnProvidersTable(deps.db);
+  const pricesTable = createOrgProviderPricesTable(deps.db);
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
   const unknownHealth: OwnProviderHealth = { status: "unknown", checkedAt: null, error: null };
 
@@ -99,7 +115,12 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
     return org;
   }
 
-  function view(org: ProviderOrg, row: OrgOwnProviderRow, models: OrgOwnModelRow[]): OrgOwnProviderView {
+  function view(
+    org: ProviderOrg,
+    row: OrgOwnProviderRow,
+    models: OrgOwnModelRow[],
+    prices: OrgProviderPrice[],
+  ): OrgOwnProviderView {
     const id = orgProviderId(org.name, row.name);
     return {
       id,
@@ -113,6 +134,16 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
       models: models
         .filter((model) => model.provider === row.name)
         .map(({ modelId, kind, servedName }) => ({ model: modelId, kind, servedName })),
+      prices: prices
+        .filter((price) => price.provider === row.name)
+        .map(({ modelId, inputPrice, outputPrice, contextLength, updatedBy, updatedAt }) => ({
+          model: modelId,
+          inputPrice,
+          outputPrice,
+          contextLength,
+          updatedBy,
+          updatedAt,
+        })),
       health: deps.health?.(id) ?? unknownHealth,
       createdBy: row.createdBy,
       createdAt: row.createdAt,
@@ -129,14 +160,18 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
   }
 
   async function viewOf(org: ProviderOrg, name: string): Promise<OrgOwnProviderView> {
-    return view(org, await existing(org, name), await table.models(org.id));
+    return view(org, await existing(org, name), await table.models(org.id), await pricesTable.list(org.id));
   }
 
   return {
     async list(orgName: string): Promise<OrgOwnProviderView[]> {
       const org = await orgOf(orgName);
-      const models = await table.models(org.id);
-      return (await table.list(org.id)).map((row) => view(org, row, models));
+      const [rows, models, prices] = await Promise.all([
+        table.list(org.id),
+        table.models(org.id),
+        pricesTable.list(org.id),
+      ]);
+      return rows.map((row) => view(org, row, models, prices));
     },
 
     async get(orgName: string, name: string): Promise<OrgOwnProviderView> {
@@ -220,6 +255,66 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
         throw new NotFoundError(
           `Provider ${name} does not serve ${model.model.slice(0, 100)} for ${kind.slice(0, 20)}.`,
         );
+      }
+      // A price outlives no mapping of its model: it would show again, stale, once the model is mapped anew.
+      const stillServed = (await table.models(org.id)).some(
+        (row) => row.provider === name && row.modelId === found.id,
+      );
+      if (!stillServed) await pricesTable.delete(org.id, name, found.id);
+      deps.onChanged?.();
+      return viewOf(org, name);
+    },
+
+    /**
+     * Sets what `/v1/models` tells the organization's members of its provider's offer for a model it serves,
+     * and what `:cheapest` orders by: prices in USD per million tokens, the context length in tokens. A figure
+     * left out is not set (the whole price is replaced).
+     */
+    async putPrice(
+      orgName: string,
+      name: string,
+      input: OfferFigures & { model: string },
+      actor: Actor,
+      by: string,
+    ): Promise<OrgOwnProviderView> {
+      const org = await orgOf(orgName);
+      await existing(org, name);
+      checkModelId(input.model);
+      checkOfferFigures(input);
+      const model = await deps.findVisibleModel(input.model, actor);
+      const served =
+        model &&
+        (await table.models(org.id)).some((row) => row.provider === name && row.modelId === model.id);
+      if (!model || !served) {
+        throw new NotFoundError(
+          `Provider ${name} does not serve ${input.model.slice(0, 100)}: map the model to it first.`,
+        );
+      }
+      await pricesTable.put({
+        orgId: org.id,
+        provider: name,
+        modelId: model.id,
+        inputPrice: input.inputPrice ?? null,
+        outputPrice: input.outputPrice ?? null,
+        contextLength: input.contextLength ?? null,
+        updatedBy: by,
+        updatedAt: now(),
+      });
+      deps.onChanged?.();
+      return viewOf(org, name);
+    },
+
+    async deletePrice(
+      orgName: string,
+      name: string,
+      model: string,
+      actor: Actor,
+    ): Promise<OrgOwnProviderView> {
+      const org = await orgOf(orgName);
+      await existing(org, name);
+      const found = await deps.findVisibleModel(model, actor);
+      if (!found || !(await pricesTable.delete(org.id, name, found.id))) {
+        throw new NotFoundError(`No price of ${name} for ${model.slice(0, 100)} is set.`);
       }
       deps.onChanged?.();
       return viewOf(org, name);

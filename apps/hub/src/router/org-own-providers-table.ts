@@ -120,6 +120,7 @@ export function createOrgOwnProvidersTable(db: Queryable) {
     async delete(orgId: number, name: string): Promise<boolean> {
       return db.transaction(async (tx) => {
         await tx.run("DELETE FROM org_own_provider_models WHERE org_id = ? AND provider = ?", [orgId, name]);
+        await tx.run("DELETE FROM org_own_provider_prices WHERE org_id = ? AND provider = ?", [orgId, name]);
         return (
           (await tx.run("DELETE FROM org_own_providers WHERE org_id = ? AND name = ?", [orgId, name])) > 0
         );

@@ -92,6 +92,29 @@ export function checkServedName(servedName: string): string {
   return servedName;
 }
 
+/** What an offer may say: prices in USD per million tokens, the context length in tokens. */
+export interface OfferFigures {
+  inputPrice?: number;
+  outputPrice?: number;
+  contextLength?: number;
+}
+
+/** Checks an offer's figures (a site's offer, or an organization's price for its provider). */
+export function checkOfferFigures(input: OfferFigures): void {
+  for (const [key, value] of [
+    ["inputPrice", input.inputPrice],
+    ["outputPrice", input.outputPrice],
+  ] as const) {
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0 && value < 1e6)) {
+      throw new InvalidInputError(`${key} must be USD per million tokens, from 0 to 1000000.`);
+    }
+  }
+  const context = input.contextLength;
+  if (context !== undefined && !(Number.isInteger(context) && context > 0 && context <= 1e8)) {
+    throw new InvalidInputError("contextLength must be a whole number of tokens from 1 to 100000000.");
+  }
+}
+
 export const DEFAULT_OWN_TIMEOUTS = { headersMs: 60_000, idleMs: 60_000 };
 
 /** What an admin may give for a provider's connection, site or organization alike. */

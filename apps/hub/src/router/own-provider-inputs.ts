@@ -31,3 +31,14 @@ export const modelQuery = z.object({
   model: z.string().max(300),
   kind: z.enum(["chat", "embeddings"]).optional(),
 });
+
+/** `PUT …/{name}/prices` of an organization: a model its provider serves, and what to tell of its offer. */
+export const priceInput = z.strictObject({
+  model: z.string().max(300),
+  inputPrice: z.number().optional(),
+  outputPrice: z.number().optional(),
+  contextLength: z.number().int().optional(),
+});
+
+/** `DELETE …/{name}/prices?model=…`. */
+export const priceQuery = z.object({ model: z.string().max(300) });

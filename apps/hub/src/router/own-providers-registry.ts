@@ -4,6 +4,7 @@ import type { Queryable } from "../store/database.js";
 import { createLocalProviderTable } from "./local-provider-table.js";
 import { orgProviderId, orgProviderSealName } from "./org-own-providers-service.js";
 import { createOrgOwnProvidersTable } from "./org-own-providers-table.js";
+import { createOrgProviderPricesTable } from "./org-provider-prices-table.js";
 import type { SecretBox } from "./own-provider-secrets.js";
 import type { OwnProviderHealth } from "./own-providers-service.js";
 import { createOwnProvidersTable, type OwnModelKind, type OwnProviderRow } from "./own-providers-table.js";
@@ -84,6 +85,7 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   const offersTable = createRouterOffersTable(deps.db);
   const localTable = createLocalProviderTable(deps.db);
   const orgTable = createOrgOwnProvidersTable(deps.db);
+  const orgPricesTable = createOrgProviderPricesTable(deps.db);
   const orgDispatcher = deps.orgDispatcher ?? deps.dispatcher;
   /** Each provider's health path, as last read (the periodic check goes through them). */
   let healthPaths = new Map<string, string>();
@@ -129,13 +131,14 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
 
   async function load(): Promise<OwnProvidersSnapshot> {
     const local = deps.local?.();
-    const [rows, models, offerRows, localRows, orgRows, orgModels] = await Promise.all([
+    const [rows, models, offerRows, localRows, orgRows, orgModels, orgPrices] = await Promise.all([
       table.list(),
       table.models(),
       offersTable.list(),
       local ? localTable.list() : [],
       orgTable.listAll(),
       orgTable.modelsAll(),
+      orgPricesTable.listAll(),
     ]);
     const offers = new Map(offerRows.map((offer) => [`${offer.provider}\0${offer.modelId}`, offer]));
     const providers = new Map<string, OwnProvider>();
@@ -194,6 +197,21 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
         modelId: model.modelId,
         kind: model.kind,
         servedName: model.servedName,
+      });
+    }
+    // Organizations' prices, under the router's name of their provider (no site offer can name it: a site
+    // offer's provider is a hosted or site own provider, whose names have no slash).
+    for (const price of orgPrices) {
+      const orgName = orgNames.get(price.orgId);
+      if (orgName === undefined) continue;
+      const provider = orgProviderId(orgName, price.provider);
+      offers.set(`${provider}\0${price.modelId}`, {
+        provider,
+        modelId: price.modelId,
+        inputPrice: price.inputPrice,
+        outputPrice: price.outputPrice,
+        contextLength: price.contextLength,
+        updatedAt: price.updatedAt,
       });
     }
     healthPaths = paths;

@@ -6,6 +6,7 @@ import {
   checkKind,
   checkModelId,
   checkName,
+  checkOfferFigures,
   checkServedName,
   connectionSettings,
   storedKey,
@@ -207,18 +208,8 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
       }
       const model = await deps.findModel(input.model);
       if (!model) throw new NotFoundError(`Model ${input.model.slice(0, 100)} does not exist on this hub.`);
-      for (const [key, value] of [
-        ["inputPrice", input.inputPrice],
-        ["outputPrice", input.outputPrice],
-      ] as const) {
-        if (value !== undefined && !(Number.isFinite(value) && value >= 0 && value < 1e6)) {
-          throw new InvalidInputError(`${key} must be USD per million tokens, from 0 to 1000000.`);
-        }
-      }
+      checkOfferFigures(input);
       const context = input.contextLength;
-      if (context !== undefined && !(Number.isInteger(context) && context > 0 && context <= 1e8)) {
-        throw new InvalidInputError("contextLength must be a whole number of tokens from 1 to 100000000.");
-      }
       const offer: RouterOffer = {
         provider,
         modelId: model.id,

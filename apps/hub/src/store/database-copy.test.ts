@@ -248,6 +248,14 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
   });
   await orgProviders.put("acme", "gpu-2", { baseUrl: "http://gpu-2:8000/v1" }, "ada");
   await orgProviders.putModel("acme", "gpu-2", { model: "acme/copied", servedName: "copied" }, ANONYMOUS);
+  // Its price for that model (migration 50).
+  await orgProviders.putPrice(
+    "acme",
+    "gpu-2",
+    { model: "acme/copied", inputPrice: 0.1, outputPrice: 0.4, contextLength: 4096 },
+    ANONYMOUS,
+    "ada",
+  );
   // A model the built-in llama.cpp provider runs (migration 38).
   await createLocalProviderTable(store.db).put({
     modelId: "ada/copied",

@@ -72,6 +72,23 @@ export const ORG_PROVIDER_ROWS: Row[] = [
     expected: ORG_ADMIN_ONLY,
   },
   {
+    route: "PUT /api/organizations/:org/providers/:name/prices",
+    name: "price a model an organization's provider serves",
+    method: "PUT",
+    path: (caller) => `${ORG}/${nameOf(caller)}/prices`,
+    body: { model: "Qwen/Qwen2.5-7B-Instruct", inputPrice: 0.2, outputPrice: 0.6, contextLength: 32768 },
+    writes: true,
+    expected: ORG_ADMIN_ONLY,
+  },
+  {
+    route: "DELETE /api/organizations/:org/providers/:name/prices",
+    name: "remove the price of a model an organization's provider serves",
+    method: "DELETE",
+    path: (caller) => `${ORG}/${nameOf(caller)}/prices?model=Qwen/Qwen2.5-7B-Instruct`,
+    writes: true,
+    expected: ORG_ADMIN_ONLY,
+  },
+  {
     route: "DELETE /api/organizations/:org/providers/:name/models",
     name: "unmap a hub model from an organization's provider",
     method: "DELETE",
