@@ -7,7 +7,15 @@ import { parse as parseYaml } from "yaml";
  * train/validation/test keywords in folder names, then in file names, and else every file is `train`.
  */
 
-export type DataFormat = "csv" | "tsv" | "json" | "parquet" | "text" | "imagefolder" | "audiofolder";
+export type DataFormat =
+  | "csv"
+  | "tsv"
+  | "json"
+  | "parquet"
+  | "arrow"
+  | "text"
+  | "imagefolder"
+  | "audiofolder";
 
 /** The library's folder builders: one row per image or audio file, or per row of the folder's metadata file. */
 export const FOLDER_FORMATS: ReadonlySet<DataFormat> = new Set(["imagefolder", "audiofolder"]);
@@ -57,6 +65,8 @@ const FORMAT_OF_EXTENSION: Record<string, DataFormat> = {
   json: "json",
   jsonl: "json",
   parquet: "parquet",
+  // The library's arrow builder: Arrow IPC streams (as `save_to_disk` writes them) and files.
+  arrow: "arrow",
   // The library's text builder: one row per line, in a column "text".
   txt: "text",
   ...Object.fromEntries(IMAGE_EXTENSIONS.map((extension) => [extension, "imagefolder" as const])),
@@ -76,6 +86,7 @@ const IGNORED_NAMES = new Set([
   "dataset_info.json",
   "dataset_infos.json",
   "dummy_data.zip",
+  "dataset_dict.json",
 ]);
 const ignored = (path: string) =>
   path.split("/").some((part) => part.startsWith(".") || part.startsWith("__")) ||
@@ -174,6 +185,16 @@ function inferredSplits(paths: readonly string[]): SplitFiles[] {
 }
 
 /**
+ * Which format wins a draw, as the library breaks one: Parquet, then Arrow, JSON and CSV (a `save_to_disk`
+ * folder holds as many `.arrow` files as `state.json` files, and is read as Arrow).
+ */
+const DRAW_ORDER: readonly DataFormat[] = ["parquet", "arrow", "json", "csv"];
+const drawRank = (format: DataFormat) => {
+  const rank = DRAW_ORDER.indexOf(format);
+  return rank === -1 ? DRAW_ORDER.length : rank;
+};
+
+/**
  * The format most of the files have (the library picks the builder of the most common extension, metadata
  * files counted only when nothing else is there).
  */
@@ -184,7 +205,7 @@ function dominantFormat(paths: readonly string[]): DataFormat | undefined {
     const format = formatOf(path);
     if (format) counts.set(format, (counts.get(format) ?? 0) + 1);
   }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || drawRank(a[0]) - drawRank(b[0]))[0]?.[0];
 }
 
 interface YamlConfig {
@@ -279,7 +300,7 @@ export function findDataFiles(allPaths: readonly string[], readme: string | unde
             );
       const format = dominantFormat(splits.flatMap((split) => split.paths));
       if (!format)
-        throw new DataFilesError(`configs: config ${name} holds no CSV, TSV, JSON or Parquet file.`);
+        throw new DataFilesError(`configs: config ${name} holds no CSV, TSV, JSON, Parquet or Arrow file.`);
       return { config: name, format, splits: onlyFormat(splits, format) };
     });
   }

@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type {
   DuckDBConnection,
@@ -9,6 +9,7 @@ import type {
 } from "@duckdb/node-api";
 import { HubError } from "../errors.js";
 import { type DataFormat, FOLDER_FORMATS } from "./data-files.js";
+import { stageArrowFiles } from "./viewer-arrow.js";
 import type { Feature } from "./viewer-records.js";
 import type { ParsedSql } from "./viewer-sql-guard.js";
 
@@ -109,6 +110,10 @@ export function readerSql(format: DataFormat, paths: readonly string[]): string 
                    FROM read_text(${sqlString(path)}))`,
         )
         .join(" UNION ALL ")}) ORDER BY __file, __line)`;
+    case "arrow":
+      throw new Error(
+        "Arrow files are staged as Parquet first (viewer-arrow.ts): DuckDB has no Arrow reader.",
+      );
     case "imagefolder":
     case "audiofolder":
       throw new Error(
@@ -334,15 +339,33 @@ export function createViewerEngine(options: EngineOptions) {
 
     /**
      * Converts one split's local files to Parquet files of about `fileBytes` each in `outDir` (emptied first),
-     * returned in order with their row counts. Throws DuckDB's error (a ragged CSV, a bad JSON line...).
+     * returned in order with their row counts. Throws DuckDB's error (a ragged CSV, a bad JSON line...), or
+     * an ArrowFileError for an Arrow file that is not whole; `names` name the files in errors.
      */
     async convert(
       format: DataFormat,
       paths: readonly string[],
       outDir: string,
       fileBytes: number,
+      names: readonly string[] = paths,
     ): Promise<WrittenFile[]> {
       if (FOLDER_FORMATS.has(format)) throw new Error(`A ${format} is converted by viewer-folders.ts.`);
+      if (format === "arrow") {
+        await mkdir(options.workDir, { recursive: true });
+        const scratch = await mkdtemp(join(options.workDir, "arrow-"));
+        try {
+          // The `huggingface` schema metadata (features `datasets` wrote) is carried as a Parquet file's is.
+          const staged = await stageArrowFiles(paths, names, scratch);
+          return await writeParquet(
+            `SELECT * FROM ${readerSql("parquet", staged.parts)}`,
+            outDir,
+            fileBytes,
+            staged.huggingface,
+          );
+        } finally {
+          await rm(scratch, { recursive: true, force: true });
+        }
+      }
       // A Parquet file written by `datasets` names its features (images, audio, class labels): kept.
       const huggingface = format === "parquet" && paths[0] ? await huggingfaceOf(paths[0]) : undefined;
       return writeParquet(`SELECT * FROM ${readerSql(format, paths)}`, outDir, fileBytes, huggingface);

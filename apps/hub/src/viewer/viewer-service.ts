@@ -131,8 +131,9 @@ export function createViewerService(deps: ViewerServiceDeps) {
       const file = byPath.get(path)!;
       const room = splitLimit - originalBytes;
       // Past the split's limit, the first bytes of a file in a line format (CSV, TSV, JSON Lines,
-      // text) are converted up to its last whole line; other formats only whole, or not at all.
-      const lineFormat = config.format !== "parquet" && !/\.json$/i.test(path);
+      // text) are converted up to its last whole line; other formats (Parquet, Arrow, JSON) only whole, or
+      // not at all.
+      const lineFormat = config.format !== "parquet" && config.format !== "arrow" && !/\.json$/i.test(path);
       if (file.size > room && (originalBytes > 0 || lineFormat)) {
         partial = true;
         if (!lineFormat || room <= 0) break;
@@ -146,7 +147,7 @@ export function createViewerService(deps: ViewerServiceDeps) {
     }
     let written: Awaited<ReturnType<ViewerEngine["convert"]>>;
     try {
-      written = await engine.convert(config.format, inputs, outDir, PARQUET_FILE_BYTES);
+      written = await engine.convert(config.format, inputs, outDir, PARQUET_FILE_BYTES, paths);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new DataFilesError(
@@ -211,7 +212,9 @@ export function createViewerService(deps: ViewerServiceDeps) {
     );
     const stemmer = stemmerOf(readmeText);
     if (configs.length === 0) {
-      throw new DataFilesError("The dataset holds no CSV, TSV, JSON, JSON Lines or Parquet file to show.");
+      throw new DataFilesError(
+        "The dataset holds no CSV, TSV, JSON, JSON Lines, Parquet or Arrow file to show.",
+      );
     }
     const work = await mkdtemp(join(deps.workDir, "convert-"));
     try {
