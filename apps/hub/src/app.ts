@@ -48,10 +48,11 @@ import { createLfsDownloads } from "./git/lfs-downloads.js";
 import { anyOriginCors } from "./http/api-cors.js";
 import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
+import { firstViewOf } from "./http/first-view.js";
 import { healthRoutes } from "./http/health-routes.js";
 import type { HubEnv } from "./http/hub-env.js";
 import { createMetrics, type HubMetrics } from "./http/metrics.js";
-import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrlMiddleware } from "./http/public-url.js";
+import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrl, publicUrlMiddleware } from "./http/public-url.js";
 import { readinessService } from "./http/readiness.js";
 import { hubRequestId } from "./http/request-id.js";
 import { requestLog } from "./http/request-log.js";
@@ -678,6 +679,16 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
                 return account !== undefined && !(account.kind === "user" && account.disabled);
               },
             }),
+        // Asked only for a page the check above let this caller see: a private model's card reaches only them.
+        (path, c) =>
+          firstViewOf(path, {
+            model: (id) => catalogue.find(id),
+            site: async () => ({
+              siteName: (await site.get()).siteName,
+              origin: new URL(publicUrl(c)).origin,
+              cardImageOrigins: deps.cardImageOrigins ?? [],
+            }),
+          }),
       )
     : undefined;
   app.notFound(async (c) => {

@@ -86,3 +86,47 @@ describe("the web app's delivery", () => {
     expect(image.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
   });
 });
+
+describe("a page's first view", () => {
+  const viewRoot = mkdtempSync(join(tmpdir(), "static-web-view-"));
+  afterAll(() => rmSync(viewRoot, { recursive: true, force: true }));
+  const index = `<!doctype html><html><head><title>Modelhub</title><script src="/theme.js"></script><script type="module" crossorigin src="/assets/index-abc123.js"></script><link rel="stylesheet" crossorigin href="/assets/index-abc123.css"><link rel="stylesheet" href="https://elsewhere.example/x.css"></head><body><div id="root"></div></body></html>`;
+  writeFileSync(join(viewRoot, "index.html"), index);
+  writeFileSync(join(viewRoot, "index.html.br"), brotliCompressSync(index));
+  writeFileSync(join(viewRoot, "page-preloads.json"), JSON.stringify({ model: ["/assets/model-abc123.js"] }));
+  const viewApp = new Hono();
+  const viewWeb = createWebHandler(
+    viewRoot,
+    "default-src 'self'",
+    (path) => path.startsWith("/alice/"),
+    async (path) =>
+      path === "/alice/with-card"
+        ? { html: '<div id="first-view">the card</div>', title: "alice · x" }
+        : undefined,
+  );
+  viewApp.get("*", async (c) => (await viewWeb(c)) ?? c.text("not the app's", 404));
+
+  it("is written before the app's root, for this caller only, with what its paint waits for preloaded first", async () => {
+    const page = await viewApp.request("/alice/with-card", { headers: { "Accept-Encoding": "br" } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("Content-Encoding")).toBeNull();
+    expect(page.headers.get("Cache-Control")).toBe("private, no-cache");
+    expect(page.headers.get("Content-Security-Policy")).toBe("default-src 'self'");
+    const html = await page.text();
+    expect(html).toContain("<title>alice · x</title>");
+    expect(html).toContain('<div id="first-view">the card</div><div id="root">');
+    expect(page.headers.get("Link")).toBe(
+      "</theme.js>; rel=preload; as=script, </assets/index-abc123.css>; rel=preload; as=style; crossorigin, </assets/model-abc123.js>; rel=modulepreload",
+    );
+  });
+
+  it("is not there for a page without one, nor for a page the app does not show", async () => {
+    const plain = await viewApp.request("/alice/no-card", { headers: { "Accept-Encoding": "br" } });
+    expect(plain.headers.get("Content-Encoding")).toBe("br");
+    expect(plain.headers.get("Cache-Control")).toBe("no-cache");
+    expect(brotliDecompressSync(Buffer.from(await plain.arrayBuffer())).toString()).toBe(index);
+    const missing = await viewApp.request("/bob/with-card");
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).not.toContain("first-view");
+  });
+});

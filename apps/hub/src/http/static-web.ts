@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Context } from "hono";
+import { withFirstView } from "./first-view.js";
 import { preloadedPage } from "./web-pages.js";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -12,11 +13,13 @@ const nothingNext = async (): Promise<void> => {};
  * cached for good, everything else revalidated); `index.html` with 200 for the app's pages (`isPage`) and
  * with 404 for any other path, where the app shows its not-found page. Resolves to undefined when the
  * request is not the web app's to answer (not a GET or HEAD, a missing asset, no build).
+ * `firstView` may give a page's first view (first-view.ts), written into that page's HTML for this caller.
  */
 export function createWebHandler(
   root: string,
   contentSecurityPolicy: string,
   isPage: (path: string, c: Context) => boolean | Promise<boolean>,
+  firstView?: (path: string, c: Context) => Promise<FirstView | undefined>,
 ) {
   const base = resolve(root);
   const indexPath = join(base, "index.html");
@@ -25,6 +28,7 @@ export function createWebHandler(
   const files = serveStatic({ root: base, precompressed: true });
   const index = serveStatic({ path: indexPath, precompressed: true });
   const preloads = pagePreloads(base);
+  const indexHtml = textFile(indexPath);
   return async (c: Context): Promise<Response | undefined> => {
     // On every answer of the web app (pages, not-found pages, their assets): see content-security-policy.ts.
     c.header("Content-Security-Policy", contentSecurityPolicy);
@@ -36,8 +40,44 @@ export function createWebHandler(
     const page = found && withCaching(found, "no-cache");
     const path = safeDecode(c.req.path);
     if (!page) return undefined;
-    if (await isPage(path, c)) return withPreloads(page, preloads.forPath(path));
+    if (await isPage(path, c)) {
+      const view = firstView && (await firstView(path, c).catch(() => undefined));
+      const html = view && indexHtml();
+      if (!view || html === undefined) return withPreloads(page, preloads.forPath(path), []);
+      await page.body?.cancel();
+      // Written for this caller (a private model's card for those who may read it): no shared cache keeps it,
+      // and no validator, so a browser never reuses another answer's view. Uncompressed: a few kilobytes.
+      const served = new Response(withFirstView(html, view.html, view.title), {
+        status: 200,
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Cache-Control": "private, no-cache",
+          "Content-Security-Policy": contentSecurityPolicy,
+        },
+      });
+      return withPreloads(served, preloads.forPath(path), renderBlocking(html));
+    }
     return new Response(page.body, { status: 404, headers: page.headers });
+  };
+}
+
+/** A page's first view (first-view.ts): its HTML and the page's title. */
+export interface FirstView {
+  html: string;
+  title: string;
+}
+
+/** A text file of the build, read again when it changed (a rebuild while the hub runs); undefined if absent. */
+function textFile(path: string): () => string | undefined {
+  let read: { mtimeMs: number; text: string } | undefined;
+  return () => {
+    try {
+      const { mtimeMs } = statSync(path);
+      if (read?.mtimeMs !== mtimeMs) read = { mtimeMs, text: readFileSync(path, "utf8") };
+      return read.text;
+    } catch {
+      return undefined;
+    }
   };
 }
 
@@ -81,12 +121,34 @@ function pagePreloads(base: string) {
 /**
  * Names the page's own scripts in a `Link: rel=modulepreload` header: the browser fetches and compiles them
  * beside the entry script instead of after it has run (the router asks for a page's chunk only then).
+ * `blocking` (a page with a first view: what its first paint waits for) comes first: over HTTP/1.1 the browser
+ * opens six connections to the hub, and the stylesheet queued behind thirty scripts held the paint ~1 s.
  */
-function withPreloads(page: Response, scripts: string[]): Response {
-  if (scripts.length > 0) {
-    page.headers.set("Link", scripts.map((script) => `<${script}>; rel=modulepreload`).join(", "));
-  }
+function withPreloads(page: Response, scripts: string[], blocking: string[]): Response {
+  const links = [...blocking, ...scripts.map((script) => `<${script}>; rel=modulepreload`)];
+  if (links.length > 0) page.headers.set("Link", links.join(", "));
   return page;
+}
+
+const SAME_ORIGIN_PATH = /^\/[\w.-][\w./-]*$/;
+
+/**
+ * What the first paint of the page `html` waits for, as `Link` preloads: its stylesheets and its classic
+ * (blocking) scripts, same-origin only, with the `crossorigin` mode the page asks them with.
+ */
+export function renderBlocking(html: string): string[] {
+  const head = html.slice(0, Math.max(0, html.indexOf("</head>")));
+  const links: string[] = [];
+  for (const tag of head.match(/<(?:link|script)\b[^>]*>/g) ?? []) {
+    const url = /\s(?:href|src)="([^"]+)"/.exec(tag)?.[1] ?? "";
+    if (!SAME_ORIGIN_PATH.test(url)) continue;
+    const cors = /\scrossorigin\b/.test(tag) ? "; crossorigin" : "";
+    if (tag.startsWith("<link") && /\srel="stylesheet"/.test(tag))
+      links.push(`<${url}>; rel=preload; as=style${cors}`);
+    else if (tag.startsWith("<script") && !/\stype="module"/.test(tag))
+      links.push(`<${url}>; rel=preload; as=script${cors}`);
+  }
+  return links;
 }
 
 /** Content types the build keeps compressed copies of (apps/web/build/precompress.ts). */
