@@ -1,7 +1,6 @@
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
-import { secureHeaders } from "hono/secure-headers";
 import { type Dispatcher, getGlobalDispatcher } from "undici";
 import { type AuditedAccounts, accountsService } from "./accounts/accounts-service.js";
 import { avatarsRoutes } from "./accounts/avatars-routes.js";
@@ -48,14 +47,12 @@ import { createLfsDownloads } from "./git/lfs-downloads.js";
 import { anyOriginCors } from "./http/api-cors.js";
 import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
-import { firstViewOf } from "./http/first-view.js";
 import { healthRoutes } from "./http/health-routes.js";
 import type { HubEnv } from "./http/hub-env.js";
 import { createMetrics, type HubMetrics } from "./http/metrics.js";
-import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrl, publicUrlMiddleware } from "./http/public-url.js";
+import { DEFAULT_PUBLIC_URL, normalizePublicUrl } from "./http/public-url.js";
 import { readinessService } from "./http/readiness.js";
-import { hubRequestId } from "./http/request-id.js";
-import { requestLog } from "./http/request-log.js";
+import { requestEnvelope } from "./http/request-envelope.js";
 import { createWebHandler } from "./http/static-web.js";
 import { isAdminPage, isAppPage } from "./http/web-pages.js";
 import { CAS_PATH, xetCasRoutes } from "./lfs-xet/cas-routes.js";
@@ -368,19 +365,9 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   });
 
   const metrics = deps.metrics ?? createMetrics();
-  app.use("*", hubRequestId());
-  app.use("*", metrics.middleware);
-  app.use("*", publicUrlMiddleware(hubPublicUrl));
-  app.use("*", requestLog(logger));
+  // Request id, public URL, security headers, metrics and the request log (http/request-envelope.ts).
+  app.use("*", requestEnvelope({ logger, metrics, publicUrl: hubPublicUrl }));
   app.use("*", dotSegmentGuard);
-  app.use(
-    "*",
-    secureHeaders({
-      // The API and the widget script are meant to be read from other origins.
-      crossOriginResourcePolicy: "cross-origin",
-      crossOriginEmbedderPolicy: false,
-    }),
-  );
   const apiCors = anyOriginCors({
     origin: "*",
     allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
@@ -679,16 +666,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
                 return account !== undefined && !(account.kind === "user" && account.disabled);
               },
             }),
-        // Asked only for a page the check above let this caller see: a private model's card reaches only them.
-        (path, c) =>
-          firstViewOf(path, {
-            model: (id) => catalogue.find(id),
-            site: async () => ({
-              siteName: (await site.get()).siteName,
-              origin: new URL(publicUrl(c)).origin,
-              cardImageOrigins: deps.cardImageOrigins ?? [],
-            }),
-          }),
       )
     : undefined;
   app.notFound(async (c) => {
@@ -730,10 +707,8 @@ function mountRepositories(
     xetSignerLoaded = true;
   });
   xetSignerLoading.catch(() => {});
-  app.use(async (_c, next) => {
-    if (!xetSignerLoaded) await xetSignerLoading;
-    await next();
-  });
+  // Not async: once loaded, one promise fewer on every request.
+  app.use((_c, next) => (xetSignerLoaded ? next() : xetSignerLoading.then(next)));
   const cas = createCasService({
     xet: deps.store.xet,
     gc: deps.store.xetGc,

@@ -37,10 +37,11 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** After the actor middleware: state-changing requests run with their audit context. */
 export function auditContextMiddleware(): MiddlewareHandler<HubEnv> {
-  return async (c, next) => {
+  // Not async: a read (most requests) passes on without a promise of its own.
+  return (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    await runWithAuditContext(
+    return runWithAuditContext(
       {
         actor: c.get("actor"),
         ip: incoming?.socket?.remoteAddress ?? null,

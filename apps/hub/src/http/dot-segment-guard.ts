@@ -9,12 +9,13 @@ const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$|\?|#)/i;
  * `/router/x/../../api/...` turned into another route); a client that sends them is confused or probing, and
  * gets a clear 400 instead. Reads the raw target from the Node request when there is one.
  */
-export const dotSegmentGuard: MiddlewareHandler = async (c, next) => {
+export const dotSegmentGuard: MiddlewareHandler = (c, next) => {
   const incoming = (c.env as { incoming?: { url?: string } } | undefined)?.incoming;
   const target = incoming?.url ?? "";
-  const path = target.split("?")[0] ?? "";
-  if (DOT_SEGMENT.test(path)) {
+  const query = target.indexOf("?");
+  if (DOT_SEGMENT.test(query === -1 ? target : target.slice(0, query))) {
     throw new InvalidInputError('Request paths may not contain "." or ".." segments.');
   }
-  await next();
+  // Not async: one promise fewer on every request; a throw above is caught by Hono's dispatch all the same.
+  return next();
 };

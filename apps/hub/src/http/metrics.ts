@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { MirrorStatsSnapshot } from "../mirror/mirror-stats.js";
 import type { PoolState } from "../store/database.js";
@@ -91,24 +91,31 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
   // the first call, so that a hub without router calls shows none).
   const routerSecondsOf = new Map<string, { observe(value: number): void }>();
 
+  /** Counts one answered request: its route's count and latency, and the body bytes of known length. */
+  const observeRequest = (c: Context, startedMs: number, answerHeaders: Headers) => {
+    const route = c.req.routePath === "/*" || !c.req.routePath ? "unmatched" : c.req.routePath;
+    const method = c.req.method;
+    requests.observe(method, route, c.res.status, (performance.now() - startedMs) / 1000);
+    const uploaded = Number(c.req.header("content-length") ?? 0);
+    const downloaded = method === "HEAD" ? 0 : Number(answerHeaders.get("content-length") ?? 0);
+    if (uploaded <= 0 && downloaded <= 0) return;
+    // Repository file bytes: downloads, LFS uploads (batch and the signed upload URLs), commits, Xet CAS.
+    const kind = /\/(resolve|info\/lfs|lfs-upload|upload|preupload|commit)\b|^\/xet-cas\//.test(c.req.path)
+      ? "files"
+      : "api";
+    if (uploaded > 0) countBytes(`upload ${kind}`, uploaded);
+    if (downloaded > 0) countBytes(`download ${kind}`, downloaded);
+  };
+
   return {
     registry,
-    /** Hono middleware counting every request the app answers. */
+    /** Called by the hub's request envelope (request-envelope.ts) once the answer is made. */
+    observeRequest,
+    /** The same as a Hono middleware of its own, for an app without the envelope. */
     middleware: ((): MiddlewareHandler => async (c, next) => {
       const started = performance.now();
       await next();
-      const route = c.req.routePath === "/*" || !c.req.routePath ? "unmatched" : c.req.routePath;
-      const method = c.req.method;
-      requests.observe(method, route, c.res.status, (performance.now() - started) / 1000);
-      const uploaded = Number(c.req.header("content-length") ?? 0);
-      const downloaded = method === "HEAD" ? 0 : Number(c.res.headers.get("content-length") ?? 0);
-      if (uploaded <= 0 && downloaded <= 0) return;
-      // Repository file bytes: downloads, LFS uploads (batch and the signed upload URLs), commits, Xet CAS.
-      const kind = /\/(resolve|info\/lfs|lfs-upload|upload|preupload|commit)\b|^\/xet-cas\//.test(c.req.path)
-        ? "files"
-        : "api";
-      if (uploaded > 0) countBytes(`upload ${kind}`, uploaded);
-      if (downloaded > 0) countBytes(`download ${kind}`, downloaded);
+      observeRequest(c, started, c.res.headers);
     })(),
     observeRouterCall(call: {
       provider: string;

@@ -1,5 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
-import type { HubEnv } from "./hub-env.js";
+import type { Context } from "hono";
 
 /**
  * The hub's public URL: every URL the hub writes (generated snippets, widget data, `Link` headers) starts
@@ -31,15 +30,6 @@ export function normalizePublicUrl(text: string): string {
   if (url.search || url.hash || text.includes("?") || text.includes("#"))
     throw new PublicUrlError("PUBLIC_URL must not contain a query or a fragment.");
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
-}
-
-/** Puts the configured public URL on every request context (read it with `publicUrl(c)`). */
-export function publicUrlMiddleware(url: string): MiddlewareHandler<HubEnv> {
-  const normalized = normalizePublicUrl(url);
-  return async (c, next) => {
-    c.set("publicUrl", normalized);
-    await next();
-  };
 }
 
 /** The hub's public URL (no trailing slash); generated code points its clients here. */

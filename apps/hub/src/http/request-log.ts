@@ -1,21 +1,17 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { Logger } from "../logger.js";
-import type { HubEnv } from "./hub-env.js";
 
 /**
  * One structured record per request: id, method, path (never the query or headers, which may carry
- * credentials), status and duration.
+ * credentials), status and duration. Written by the envelope (request-envelope.ts) once the answer is made.
  */
-export function requestLog(logger: Logger): MiddlewareHandler<HubEnv> {
-  return async (c, next) => {
-    const started = performance.now();
-    await next();
-    logger.log(c.res.status >= 500 ? "error" : "info", "request", {
-      requestId: c.get("requestId"),
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-    });
-  };
+export function logRequest(logger: Logger, c: Context, requestId: string, startedMs: number): void {
+  const status = c.res.status;
+  logger.log(status >= 500 ? "error" : "info", "request", {
+    requestId,
+    method: c.req.method,
+    path: c.req.path,
+    status,
+    ms: Math.round((performance.now() - startedMs) * 10) / 10,
+  });
 }
