@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 
 function isAnonymousSessionCheck(url: string, text: string): boolean {
   return /\/api\/auth\/session$/.test(url) && /status of 401/.test(text);
@@ -87,14 +87,17 @@ export async function popoversOutsideViewport(page: Page): Promise<string[]> {
 
 /**
  * Serious and critical axe findings of the page as it is now: in the light theme every WCAG 2.2 AA rule and
- * the best practices; in the dark one (the same DOM, other colours) the colour rules.
+ * the best practices; in the dark one (the same DOM, other colours) the colour rules. `include` (a CSS
+ * selector) checks only that part of the page, e.g. a panel whose state changed since the whole page was.
  */
 export async function severeAxeFindings(
   page: Page,
   colorScheme: "light" | "dark" = "light",
+  { include }: { include?: string } = {},
 ): Promise<string[]> {
   const { AxeBuilder } = await import("@axe-core/playwright");
   const builder = new AxeBuilder({ page });
+  if (include) builder.include(include);
   const results = await (colorScheme === "light"
     ? builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     : builder.withRules(["color-contrast", "link-in-text-block"])
@@ -134,4 +137,69 @@ export function focusedOption(page: Page): Promise<string | null> {
   return page.evaluate(() =>
     document.activeElement?.getAttribute("role") === "option" ? document.activeElement.textContent : null,
   );
+}
+
+/**
+ * Contrast ratio (WCAG's, 1 to 21) of an element's colour `property` (e.g. `fill` of a chart's bar, the
+ * `outline-color` of a focus ring) against the first opaque background of its ancestors; colours are read
+ * through a canvas so that any CSS colour syntax counts (hex, rgb, oklch, color-mix), a translucent one as
+ * seen over that background.
+ */
+export function contrastWithBackground(target: Locator, property: string): Promise<number> {
+  return target.evaluate((element, property) => {
+    const context = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+    const rgba = (color: string) => {
+      context.clearRect(0, 0, 1, 1);
+      context.fillStyle = color;
+      context.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = context.getImageData(0, 0, 1, 1).data;
+      return [r!, g!, b!, a! / 255] as const;
+    };
+    const luminance = (color: readonly number[]) => {
+      const linear = (c: number) =>
+        c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4;
+      return 0.2126 * linear(color[0]!) + 0.7152 * linear(color[1]!) + 0.0722 * linear(color[2]!);
+    };
+    let background: readonly number[] = [255, 255, 255, 1];
+    for (let node = element.parentElement; node; node = node.parentElement) {
+      const color = rgba(getComputedStyle(node).backgroundColor);
+      if (color[3] >= 0.99) {
+        background = color;
+        break;
+      }
+    }
+    const own = rgba(getComputedStyle(element).getPropertyValue(property));
+    const seen = [0, 1, 2].map((i) => own[i]! * own[3] + background[i]! * (1 - own[3]));
+    const [light, dark] = [luminance(seen), luminance(background)].sort((a, b) => b - a);
+    return Math.round(((light! + 0.05) / (dark! + 0.05)) * 100) / 100;
+  }, property);
+}
+
+/** How the element with the keyboard focus shows it: its outline, and that outline's contrast. */
+export interface FocusIndicator {
+  /** The focused element, e.g. `button "Run query"`, for messages. */
+  element: string;
+  /** Outline width in CSS px (0 when the outline style is none). */
+  width: number;
+  /** Contrast of the outline against the background around the element (WCAG 2.2 non-text: ≥ 3). */
+  contrast: number;
+}
+
+/**
+ * The focus indicator of `document.activeElement` (null when nothing but the body has focus): the outline
+ * that `:focus-visible` draws outside the element, and its contrast against what is around it.
+ */
+export async function focusIndicator(page: Page): Promise<FocusIndicator | null> {
+  const focused = page.locator(":focus").first();
+  if ((await focused.count()) === 0) return null;
+  const seen = await focused.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const role = element.getAttribute("role");
+    const name = element.getAttribute("aria-label") ?? element.textContent?.trim().slice(0, 40) ?? "";
+    return {
+      element: `${element.tagName.toLowerCase()}${role ? `[role=${role}]` : ""} "${name}"`,
+      width: style.outlineStyle === "none" ? 0 : Number.parseFloat(style.outlineWidth) || 0,
+    };
+  });
+  return { ...seen, contrast: await contrastWithBackground(focused, "outline-color") };
 }
