@@ -121,7 +121,9 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
     if (quotas && !(await deps.cas.xorb(hash))) {
       await quotas.assertXorbRoom(grant.repoKey, Number.isFinite(declared) ? declared : MAX_XORB_BYTES);
     }
-    const inserted = await rejected(() => deps.cas.uploadXorb(hash, requestStream(c)));
+    const inserted = await rejected(() =>
+      deps.cas.uploadXorb(hash, requestStream(c), Number.isFinite(declared) ? declared : undefined),
+    );
     if (inserted && quotas) {
       const stored = await deps.cas.xorb(hash);
       await quotas.xorbStored(grant.repoKey, hash, stored?.size ?? declared);

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { XetQuotaCheck } from "../limits/storage-quotas.js";
-import type { BlobStore } from "../storage/blob-store.js";
+import { BlobMismatchError, type BlobStore } from "../storage/blob-store.js";
+import { inThreadHash, offThreadHash } from "../storage/off-thread-hash.js";
 import { keyedBlake3 } from "./blake3.js";
 import { hashesEqual, hashToHex, hexToHash, loadXetHashing, type XetHashing } from "./hashes.js";
 import { parseShard, type ShardFileInfo, serializeShard } from "./shard.js";
@@ -15,7 +16,10 @@ import {
   type VerifiedChunk,
   XorbHashMismatchError,
 } from "./xorb.js";
-import { XorbStreamVerifier } from "./xorb-stream.js";
+import { offThreadXorbVerification } from "./xorb-verify-pool.js";
+
+/** Files at least this large have their sha256 computed off the event loop (a round trip costs less then). */
+const OFF_THREAD_SHA256_BYTES = 8 * 1024 * 1024;
 
 /** A shard or xorb the CAS refuses (400): malformed, not matching its hash, or naming what is not stored. */
 export class CasRejectedError extends Error {
@@ -138,28 +142,37 @@ export function createCasService(deps: CasDeps) {
      * xorb that is malformed or does not hash to `hashHex` makes the blob store drop it, so nothing is kept.
      * False when it was already stored (the body is then not read).
      */
-    async uploadXorb(hashHex: string, body: AsyncIterable<Uint8Array>): Promise<boolean> {
+    async uploadXorb(
+      hashHex: string,
+      body: AsyncIterable<Uint8Array>,
+      declaredSize?: number,
+    ): Promise<boolean> {
       // Stored already: nothing to do, unless collection marked it (then it is kept again) or claimed it.
       const state = await deps.gc.xorbState(hashHex);
       if (state === "kept" || (state === "marked" && (await deps.gc.keepXorb(hashHex)))) return false;
       if (state !== undefined) throw new CasBusyError(hashHex);
-      const verifier = new XorbStreamVerifier(await loadXetHashing());
+      // Decoding and hashing the chunks happen on a worker thread (xorb-verify-pool.ts), beside the writes.
+      const verification = offThreadXorbVerification();
       let verified: VerifiedChunk[] = [];
       const checked = async function* () {
         for await (const piece of body) {
-          verifier.push(piece);
+          const behind = verification.push(piece);
+          if (behind) await behind;
           yield piece;
         }
         // Throwing before the source ends makes the blob store discard what it wrote.
-        verified = verifier.finish(hexToHash(hashHex));
+        verified = await verification.finish(hexToHash(hashHex));
       };
       let stored: Awaited<ReturnType<BlobStore["put"]>>;
       try {
-        stored = await deps.blobs.put(checked());
+        // The declared length lets the blob store hash a large xorb's sha256 off the event loop too.
+        stored = await deps.blobs.put(checked(), declaredSize === undefined ? {} : { size: declaredSize });
       } catch (error) {
+        verification.abandon();
         if (error instanceof MalformedXorbError || error instanceof XorbHashMismatchError) {
           throw new CasRejectedError(error.message);
         }
+        if (error instanceof BlobMismatchError) throw new CasRejectedError(error.message);
         throw error;
       }
       return deps.xet.addXorb(
@@ -385,9 +398,20 @@ export function createCasService(deps: CasDeps) {
 
     /** The sha256 of a file's reconstructed bytes. */
     async sha256Of(file: XetFileRow): Promise<string> {
-      const hash = createHash("sha256");
-      if (file.size > 0) for await (const piece of service.read(file, 0, file.size - 1)) hash.update(piece);
-      return hash.digest("hex");
+      // A large file's sha256 is computed on the hashing worker while the next bytes are read and decoded.
+      const hash = file.size >= OFF_THREAD_SHA256_BYTES ? offThreadHash() : inThreadHash();
+      try {
+        if (file.size > 0) {
+          for await (const piece of service.read(file, 0, file.size - 1)) {
+            const behind = hash.update(piece);
+            if (behind) await behind;
+          }
+        }
+        return await hash.digest();
+      } catch (error) {
+        hash.abandon();
+        throw error;
+      }
     },
 
     /** The bytes `[from, to]` of a file, decoded from its xorbs a few MiB at a time. */

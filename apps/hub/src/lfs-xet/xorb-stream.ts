@@ -27,7 +27,14 @@ export class XorbStreamVerifier {
   private inFooter = false;
   private readonly chunks: VerifiedChunk[] = [];
 
-  constructor(private readonly hashing: XetHashing) {}
+  /**
+   * `reusesPieces`: the caller reuses a piece's memory once push() returns (xorb-verify-worker.ts hands its
+   * batches back), so the incomplete chunk at its end is copied rather than kept as it came.
+   */
+  constructor(
+    private readonly hashing: XetHashing,
+    private readonly reusesPieces = false,
+  ) {}
 
   /** Bytes received so far. */
   get size(): number {
@@ -41,7 +48,10 @@ export class XorbStreamVerifier {
     }
     // After the client's info footer nothing is chunk data: keep counting, stop parsing.
     if (this.inFooter || piece.byteLength === 0) return;
-    this.pieces.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+    const view = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    this.pieces.push(
+      this.reusesPieces && this.pendingBytes + view.byteLength < this.needed ? Buffer.from(view) : view,
+    );
     this.pendingBytes += piece.byteLength;
     if (this.pendingBytes < this.needed) return;
     const pending = this.pieces.length === 1 ? (this.pieces[0] as Buffer) : Buffer.concat(this.pieces);
@@ -67,7 +77,7 @@ export class XorbStreamVerifier {
       at = chunk.end;
     }
     const rest = this.inFooter ? undefined : pending.subarray(at);
-    this.pieces = rest?.byteLength ? [rest] : [];
+    this.pieces = rest?.byteLength ? [this.reusesPieces ? Buffer.from(rest) : rest] : [];
     this.pendingBytes = rest?.byteLength ?? 0;
     this.pendingStart += at;
   }

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { pseudoRandomBytes } from "./__fixtures__/bytes.js";
+import { chunkRanges } from "./chunker.js";
+import { loadXetHashing } from "./hashes.js";
+import { Compression, MalformedXorbError, serializeXorb, XorbHashMismatchError } from "./xorb.js";
+import { verifyXorb } from "./xorb-stream.js";
+import { offThreadXorbVerification } from "./xorb-verify-pool.js";
+
+/** A xorb of `bytes` bytes (half compressible), its hash, and its bytes cut into pieces of uneven sizes. */
+async function sample(bytes: number, seed: number, compression = Compression.Lz4) {
+  const hashing = await loadXetHashing();
+  const data = pseudoRandomBytes(bytes, seed);
+  data.fill(7, 0, bytes >> 1);
+  const chunks = chunkRanges(data).map((r) => data.subarray(r.start, r.end));
+  const hash = hashing.xorbHash(chunks.map((c) => ({ hash: hashing.chunkHash(c), size: c.length })));
+  const xorb = serializeXorb(chunks, compression);
+  const pieces: Uint8Array[] = [];
+  // Socket-read-like pieces: some smaller than a chunk header, some over a batch, most in between.
+  const sizes = [3, 5, 70_000, 1, 2_500_000, 65_536, 9, 300_000];
+  for (let at = 0, i = 0; at < xorb.length; i++) {
+    const size = sizes[i % sizes.length] as number;
+    pieces.push(xorb.slice(at, at + size));
+    at += size;
+  }
+  return { hashing, hash, xorb, pieces };
+}
+
+async function verifyOffThread(pieces: Uint8Array[], expected: Uint8Array) {
+  const verification = offThreadXorbVerification();
+  try {
+    for (const piece of pieces) {
+      const behind = verification.push(piece);
+      if (behind) await behind;
+    }
+    return await verification.finish(expected);
+  } catch (error) {
+    verification.abandon();
+    throw error;
+  }
+}
+
+describe("xorb verification on the worker pool", () => {
+  it.each([Compression.None, Compression.Lz4, Compression.ByteGrouping4Lz4])(
+    "answers what the in-thread verifier answers, whatever the pieces (compression %i)",
+    async (compression) => {
+      const { hashing, hash, xorb, pieces } = await sample(6_000_000, 3, compression);
+      const offThread = await verifyOffThread(pieces, hash);
+      expect(offThread.length).toBeGreaterThan(40);
+      expect(offThread).toEqual(verifyXorb(xorb, hash, hashing));
+    },
+  );
+
+  it("verifies many xorbs at once, each against its own hash", async () => {
+    const samples = await Promise.all([11, 12, 13, 14, 15, 16].map((seed) => sample(2_000_000, seed)));
+    const results = await Promise.all(samples.map((s) => verifyOffThread(s.pieces, s.hash)));
+    for (const [i, result] of results.entries()) {
+      const { hashing, hash, xorb } = samples[i]!;
+      expect(result).toEqual(verifyXorb(xorb, hash, hashing));
+    }
+  });
+
+  it("refuses a xorb that does not hash to the expected hash", async () => {
+    const { pieces } = await sample(3_000_000, 21);
+    await expect(verifyOffThread(pieces, new Uint8Array(32))).rejects.toBeInstanceOf(XorbHashMismatchError);
+  });
+
+  it("refuses a malformed xorb as soon as the worker sees it, and stays usable after", async () => {
+    const { hash, pieces } = await sample(8_000_000, 22);
+    const corrupt = pieces.map((p) => p.slice());
+    (corrupt[0] as Uint8Array)[0] = 9; // version 9: refused at the first chunk header
+    const verification = offThreadXorbVerification();
+    let refusedAt = -1;
+    try {
+      for (const [i, piece] of corrupt.entries()) {
+        const behind = verification.push(piece);
+        if (behind) await behind;
+        // The refusal crosses threads: give it a moment, as socket reads would.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        refusedAt = i;
+      }
+      await verification.finish(hash);
+      refusedAt = -2;
+    } catch (error) {
+      expect(error).toBeInstanceOf(MalformedXorbError);
+      expect((error as Error).message).toMatch(/^Malformed xorb: chunk 0 has version 9/);
+    } finally {
+      verification.abandon();
+    }
+    expect(refusedAt).toBeGreaterThanOrEqual(0);
+    expect(refusedAt).toBeLessThan(corrupt.length - 1);
+    const good = await sample(1_000_000, 23);
+    await expect(verifyOffThread(good.pieces, good.hash)).resolves.toHaveLength(
+      verifyXorb(good.xorb, good.hash, good.hashing).length,
+    );
+  });
+
+  it("refuses a truncated xorb at its end", async () => {
+    const { hash, xorb } = await sample(2_000_000, 24);
+    await expect(verifyOffThread([xorb.subarray(0, xorb.length - 11)], hash)).rejects.toBeInstanceOf(
+      MalformedXorbError,
+    );
+  });
+});

@@ -1,0 +1,183 @@
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import type { XetHash } from "./hashes.js";
+import { MalformedXorbError, type VerifiedChunk, XorbHashMismatchError } from "./xorb.js";
+import type { VerifyReply, VerifyRequest, WireChunk } from "./xorb-verify-worker.js";
+
+/**
+ * Xorb verification (decoding and BLAKE3-hashing every chunk of an uploaded xorb: XorbStreamVerifier) on a
+ * pool of worker threads, so that an upload's hashing runs beside the socket reads and disk writes of the
+ * event loop instead of between them, and other requests are answered meanwhile. Bytes are gathered into
+ * 1 MiB batches, each copied once and transferred to the stream's worker; at most MAX_IN_FLIGHT bytes of a
+ * stream wait there (push() then returns a promise to await), so memory stays flat whatever the upload.
+ */
+export interface XorbVerification {
+  /** Adds bytes; when it returns a promise, await it before adding more. Throws once the xorb is refused. */
+  push(piece: Uint8Array): Promise<void> | undefined;
+  /** The verified chunks: rejects (MalformedXorbError, XorbHashMismatchError) when the xorb is refused. */
+  finish(expected: XetHash): Promise<VerifiedChunk[]>;
+  /** Drops the verification (the upload failed); harmless after finish(). */
+  abandon(): void;
+}
+
+const BATCH_BYTES = 1 << 20;
+const MAX_IN_FLIGHT = 4 << 20;
+/** One thread stays for the event loop; at most four verify, which outruns a disk on any machine measured. */
+const POOL_SIZE = Math.max(1, Math.min(4, availableParallelism() - 1));
+
+interface Stream {
+  acked(bytes: number): void;
+  verified(chunks: WireChunk[]): void;
+  failed(error: Error): void;
+}
+
+interface PoolWorker {
+  worker: Worker;
+  streams: Map<number, Stream>;
+  spare: ArrayBuffer[];
+}
+
+const pool: (PoolWorker | undefined)[] = [];
+let nextId = 0;
+
+/** The error a worker reported, as the class the CAS maps to a refusal (others stay plain errors). */
+function reported(name: string, message: string): Error {
+  // The message is the worker's whole message, prefix included.
+  if (name === "MalformedXorbError") return Object.assign(new MalformedXorbError(""), { message });
+  if (name === "XorbHashMismatchError") return new XorbHashMismatchError();
+  return new Error(`Xorb verification failed in its worker: ${message}`);
+}
+
+/**
+ * How the worker module is loaded: the built hub runs `xorb-verify-worker.js` as it is; from the TypeScript
+ * sources (tests, `tsx`), the worker registers tsx first, as its parent did.
+ */
+const BOOT = `
+const { workerData } = require("node:worker_threads");
+if (workerData.tsx) import(workerData.tsx).then((tsx) => tsx.tsImport(workerData.module, workerData.module));
+else import(workerData.module);
+`;
+
+function start(slot: number): PoolWorker {
+  const fromSources = import.meta.url.endsWith(".ts");
+  const module = new URL(`./xorb-verify-worker.${fromSources ? "ts" : "js"}`, import.meta.url).href;
+  const tsx = fromSources ? import.meta.resolve("tsx/esm/api") : undefined;
+  const worker = new Worker(BOOT, { eval: true, workerData: { module, tsx } });
+  // Never keeps the process alive on its own; a stream being verified keeps it busy anyway.
+  worker.unref();
+  const entry: PoolWorker = { worker, streams: new Map(), spare: [] };
+  worker.on("message", (reply: VerifyReply) => {
+    const stream = entry.streams.get(reply.id);
+    if (reply.kind === "acked") {
+      if (reply.batch.byteLength === BATCH_BYTES && entry.spare.length < 8) entry.spare.push(reply.batch);
+      stream?.acked(reply.length);
+    } else if (reply.kind === "verified") {
+      entry.streams.delete(reply.id);
+      stream?.verified(reply.chunks);
+    } else {
+      entry.streams.delete(reply.id);
+      stream?.failed(reported(reply.name, reply.message));
+    }
+  });
+  const fail = (error: Error) => {
+    if (pool[slot] === entry) pool[slot] = undefined;
+    for (const stream of entry.streams.values()) stream.failed(error);
+    entry.streams.clear();
+  };
+  worker.on("error", fail);
+  worker.on("exit", (code) => fail(new Error(`A xorb verification worker exited (${code}).`)));
+  return entry;
+}
+
+/** The pool's worker with the fewest streams (started on first use). */
+function leastBusy(): PoolWorker {
+  let best: PoolWorker | undefined;
+  for (let slot = 0; slot < POOL_SIZE; slot++) {
+    const entry = pool[slot] ?? start(slot);
+    pool[slot] = entry;
+    if (!best || entry.streams.size < best.streams.size) best = entry;
+    if (entry.streams.size === 0) break;
+  }
+  return best!;
+}
+
+/** Verifies one xorb on the pool. */
+export function offThreadXorbVerification(): XorbVerification {
+  const target = leastBusy();
+  const id = nextId++;
+  let gathered: Uint8Array[] = [];
+  let gatheredBytes = 0;
+  let inFlight = 0;
+  let error: Error | undefined;
+  let wakeUp: (() => void) | undefined;
+  let done: { resolve(chunks: WireChunk[]): void; reject(error: Error): void } | undefined;
+  target.streams.set(id, {
+    acked(bytes) {
+      inFlight -= bytes;
+      if (inFlight <= MAX_IN_FLIGHT / 2 && wakeUp) {
+        const resume = wakeUp;
+        wakeUp = undefined;
+        resume();
+      }
+    },
+    verified: (chunks) => done?.resolve(chunks),
+    failed(reason) {
+      error = reason;
+      wakeUp?.();
+      done?.reject(reason);
+    },
+  });
+  const post = (request: VerifyRequest, transfer: ArrayBuffer[] = []) =>
+    target.worker.postMessage(request, transfer);
+
+  const send = () => {
+    // One copy into a buffer of its own, whose memory then moves to the worker without another copy.
+    const length = gatheredBytes;
+    const batch =
+      length <= BATCH_BYTES ? (target.spare.pop() ?? new ArrayBuffer(BATCH_BYTES)) : new ArrayBuffer(length);
+    const view = new Uint8Array(batch);
+    let offset = 0;
+    for (const piece of gathered) {
+      view.set(piece, offset);
+      offset += piece.byteLength;
+    }
+    inFlight += length;
+    gathered = [];
+    gatheredBytes = 0;
+    post({ id, kind: "bytes", batch, length }, [batch]);
+  };
+
+  return {
+    push(piece) {
+      if (error) throw error;
+      if (piece.byteLength === 0) return undefined;
+      gathered.push(piece);
+      gatheredBytes += piece.byteLength;
+      if (gatheredBytes < BATCH_BYTES) return undefined;
+      send();
+      if (inFlight <= MAX_IN_FLIGHT) return undefined;
+      return new Promise<void>((resolve) => {
+        wakeUp = resolve;
+      }).then(() => {
+        if (error) throw error;
+      });
+    },
+    async finish(expected) {
+      if (error) throw error;
+      if (gatheredBytes > 0) send();
+      const chunks = await new Promise<WireChunk[]>((resolve, reject) => {
+        done = { resolve, reject };
+        post({ id, kind: "finish", expected });
+      });
+      return chunks.map((chunk) => ({ ...chunk, hash: new Uint8Array(chunk.hash) }));
+    },
+    abandon() {
+      // After finish() the worker has forgotten the stream; before it (refused or not), it is told to.
+      if (done) return;
+      target.streams.delete(id);
+      gathered = [];
+      gatheredBytes = 0;
+      post({ id, kind: "abandon" });
+    },
+  };
+}
