@@ -14,7 +14,7 @@
  * walked, one byte per cache line, as the wait for the network lets other work (the server on the same core,
  * other processes) do. Then the wall clock is what counts: the CPU column also has the walks in it.
  * Usage: node --conditions=source --import tsx inference/ab.ts [--calls 4000] [--run 10] [--only a,b] [--memory]
- * [--evict 8]
+ * [--evict 8] [--inflight 32 --run 500]
  */
 import { setMaxListeners } from "node:events";
 import { PerformanceObserver } from "node:perf_hooks";
@@ -28,8 +28,8 @@ import { taskSpec } from "../../packages/inference/src/providers/index.js";
 import { buildRequestWith } from "../../packages/inference/src/routing/request-builder.js";
 import { validateChatCompletion } from "../../packages/inference/src/validate.js";
 import { COMPLETION } from "./completion.js";
-import { seededRandom } from "./measure.js";
-import { startServer } from "./start-server.js";
+import { concurrent, median, seededRandom } from "./measure.js";
+import { type ServerUsage, startServer } from "./start-server.js";
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -40,6 +40,8 @@ const RUN = flag("run", 10);
 const onlyAt = process.argv.indexOf("--only");
 const ONLY = onlyAt === -1 ? undefined : process.argv[onlyAt + 1]!.split(",");
 const MEMORY = process.argv.includes("--memory");
+/** --inflight N: each turn is `--run` requests with N in flight at any time, timed as a whole (as bench:inference's 32-in-flight table). */
+const IN_FLIGHT = flag("inflight", 0);
 const EVICT_MB = flag("evict", 0);
 const evictBuffer = new Uint8Array(EVICT_MB * 1024 * 1024);
 let evictSum = 0;
@@ -228,6 +230,33 @@ function variants(base: string): Variant[] {
       }),
     },
     {
+      name: "+ text() then parse",
+      chat: rawWith({
+        read: async (res) => {
+          if (!res.ok) throw new Error(`HTTP ${res.status}`);
+          return (JSON.parse(await res.text()) as Completion).choices[0]!.message.content;
+        },
+      }),
+    },
+    {
+      name: "+ 3 microtasks before fetch",
+      chat: async () => {
+        await null;
+        await null;
+        await null;
+        const res = await fetch(url, { method: "POST", headers: rawHeaders(), body: rawBody() });
+        return read(res);
+      },
+    },
+    {
+      name: "+ setImmediate before fetch",
+      chat: async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        const res = await fetch(url, { method: "POST", headers: rawHeaders(), body: rawBody() });
+        return read(res);
+      },
+    },
+    {
       name: "+ content-type check",
       chat: rawWith({
         read: (res) => (res.headers.get("content-type")?.includes("json") ? read(res) : res.blob()),
@@ -346,6 +375,55 @@ async function measure(list: Variant[]): Promise<void> {
   }
 }
 
+/**
+ * --inflight: every turn, one variant makes `RUN` requests with `IN_FLIGHT` in flight (the bench's
+ * `concurrent`). Per request: the turn's wall clock, this process's CPU, the server process's CPU, and the
+ * connections the server accepted during the turn (a client that opens new connections instead of reusing
+ * its pool's pays a TCP handshake and a cold socket each).
+ */
+async function measureInFlight(list: Variant[], serverUsage: () => Promise<ServerUsage>): Promise<void> {
+  const turns = Math.ceil(CALLS / RUN);
+  const wall = list.map(() => [] as number[]);
+  const cpu = list.map(() => 0);
+  const serverCpu = list.map(() => 0);
+  const connections = list.map(() => 0);
+  const random = seededRandom(list.length * 7_919 + CALLS);
+  const order = list.map((_, i) => i);
+  for (let turn = 0; turn < turns; turn++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    for (const v of order) {
+      const server = await serverUsage();
+      const sample = await concurrent(list[v]!.chat, RUN, IN_FLIGHT);
+      const serverAfter = await serverUsage();
+      wall[v]!.push(sample.wallMs * 1000);
+      cpu[v]! += sample.cpuMs * 1000;
+      serverCpu[v]! += (serverAfter.cpuMicros - server.cpuMicros) / RUN;
+      connections[v]! += serverAfter.connections - server.connections;
+    }
+  }
+  const rows = list.map((v, i) => ({
+    name: v.name,
+    wall: median(wall[i]!),
+    cpu: cpu[i]! / turns,
+    server: serverCpu[i]! / turns,
+    connections: connections[i]! / turns,
+  }));
+  const base = rows[0]!;
+  const cell = (value: number, of: number) =>
+    `${value.toFixed(1).padStart(7)} ${`${(value / of).toFixed(3)}x`.padStart(7)}`;
+  console.log(
+    `\n${"".padEnd(30)} ${"median wall µs/req".padStart(15)}   ${"client CPU µs/req".padStart(15)}   ${"server CPU µs/req".padStart(15)}   new connections/turn`,
+  );
+  for (const row of rows) {
+    console.log(
+      `${row.name.padEnd(30)} ${cell(row.wall, base.wall)}   ${cell(row.cpu, base.cpu)}   ${cell(row.server, base.server)}   ${row.connections.toFixed(1).padStart(6)}`,
+    );
+  }
+}
+
 function answerFromMemory(): { base: string; stop: () => void } {
   const networkFetch = globalThis.fetch;
   globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
@@ -357,7 +435,8 @@ function answerFromMemory(): { base: string; stop: () => void } {
   return { base: "http://127.0.0.1:9", stop: () => (globalThis.fetch = networkFetch) };
 }
 
-const { base, stop } = MEMORY ? answerFromMemory() : await startServer();
+const server = MEMORY ? undefined : await startServer();
+const { base, stop } = server ?? answerFromMemory();
 try {
   const list = variants(base);
   console.log(
@@ -365,7 +444,9 @@ try {
   );
   // Warm-up: undici's fetch keeps getting faster for a few thousand requests.
   for (let i = 0; i < 1500; i++) for (const v of list) await v.chat();
-  await measure(list);
+  if (IN_FLIGHT) for (const v of list) await concurrent(v.chat, 2000, IN_FLIGHT);
+  if (IN_FLIGHT && server) await measureInFlight(list, server.serverUsage);
+  else await measure(list);
   if (EVICT_MB) console.log(`(evicted ${EVICT_MB} MB before each call; checksum ${evictSum & 0xff})`);
 } finally {
   stop();

@@ -25,6 +25,13 @@ export interface Sample {
   gcMs: number;
   /** Wall clock per call without those pauses. */
   wallWithoutGcMs: number;
+  /**
+   * The bench server's CPU per call, when the run measured it: at 32 in flight on 2 cores the client and
+   * the server together saturate the machine, so the wall clock follows both processes' CPU.
+   */
+  serverCpuMs?: number;
+  /** Wall clock per call of each round, in round order (round i of every client ran in the same cycle). */
+  roundWallMs: number[];
 }
 
 interface Window {
@@ -54,7 +61,7 @@ function gcMsIn(window: Window): number {
 }
 
 /** A sample's GC figures are filled in by `interleaved` once node has reported the pauses. */
-type TimedSample = Omit<Sample, "gcMs" | "wallWithoutGcMs"> & { window: Window };
+type TimedSample = Omit<Sample, "gcMs" | "wallWithoutGcMs" | "roundWallMs"> & { window: Window };
 
 async function timed(count: number, body: () => Promise<void>): Promise<TimedSample> {
   observeGc();
@@ -151,9 +158,29 @@ export async function interleaved<C extends { name: string }>(
           cpuMs: mean(values.map((v) => v.cpuMs)),
           gcMs: mean(gcMs),
           wallWithoutGcMs: median(values.map((v, i) => v.wallMs - gcMs[i]!)),
+          roundWallMs: values.map((v) => v.wallMs),
+          ...(values[0]?.serverCpuMs === undefined
+            ? {}
+            : { serverCpuMs: mean(values.map((v) => v.serverCpuMs!)) }),
         },
       ];
     }),
+  );
+}
+
+/**
+ * Each client's wall clock over the baseline's, round by round: the median of the ratios of the rounds
+ * that ran in the same cycle. Load on a shared machine drifts over seconds, and a cycle (every client
+ * once) is shorter than that, so pairing each round with the baseline's of the same cycle takes the
+ * drift out where a ratio of the two medians keeps it.
+ */
+export function pairedWallRatios(results: Map<string, Sample>, baseline = "raw fetch"): Map<string, number> {
+  const base = results.get(baseline)!.roundWallMs;
+  return new Map(
+    [...results].map(([name, { roundWallMs }]) => [
+      name,
+      median(roundWallMs.map((wall, round) => wall / base[round]!)),
+    ]),
   );
 }
 
@@ -254,14 +281,20 @@ export function perCallTable(
 
 export function table(title: string, results: Map<string, Sample>, baseline = "raw fetch"): void {
   const base = results.get(baseline)!;
+  const paired = pairedWallRatios(results, baseline);
+  const withServer = base.serverCpuMs !== undefined;
   console.log(`\n${title}`);
   console.log(
-    `  ${"".padEnd(24)} ${"wall ms".padStart(9)} ${"ratio".padStart(7)}   ${"client CPU ms".padStart(13)} ${"ratio".padStart(7)}   ${"GC ms".padStart(6)}   ${"wall w/o GC".padStart(11)} ${"ratio".padStart(7)}`,
+    `  ${"".padEnd(24)} ${"wall ms".padStart(9)} ${"ratio".padStart(7)} ${"paired".padStart(7)}   ${"client CPU ms".padStart(13)} ${"ratio".padStart(7)}   ${withServer ? `${"server CPU ms".padStart(13)} ${"ratio".padStart(7)}   ` : ""}${"GC ms".padStart(6)}   ${"wall w/o GC".padStart(11)} ${"ratio".padStart(7)}`,
   );
   const ratio = (value: number, of: number) => `${(value / of).toFixed(3).padStart(6)}x`;
-  for (const [name, { wallMs, cpuMs, gcMs, wallWithoutGcMs }] of results) {
-    const wall = `${wallMs.toFixed(3).padStart(9)} ${ratio(wallMs, base.wallMs)}`;
-    const cpu = `${cpuMs.toFixed(3).padStart(13)} ${ratio(cpuMs, base.cpuMs)}`;
+  for (const [name, { wallMs, cpuMs, gcMs, wallWithoutGcMs, serverCpuMs }] of results) {
+    const wall = `${wallMs.toFixed(3).padStart(9)} ${ratio(wallMs, base.wallMs)} ${`${paired.get(name)!.toFixed(3)}x`.padStart(7)}`;
+    const server =
+      serverCpuMs === undefined
+        ? ""
+        : `${serverCpuMs.toFixed(3).padStart(13)} ${ratio(serverCpuMs, base.serverCpuMs!)}   `;
+    const cpu = `${cpuMs.toFixed(3).padStart(13)} ${ratio(cpuMs, base.cpuMs)}   ${server}`.trimEnd();
     const gc = `${gcMs.toFixed(3).padStart(6)}`;
     const noGc = `${wallWithoutGcMs.toFixed(3).padStart(11)} ${ratio(wallWithoutGcMs, base.wallWithoutGcMs)}`;
     console.log(`  ${name.padEnd(24)} ${wall}   ${cpu}   ${gc}   ${noGc}`);

@@ -57,4 +57,12 @@ server.listen(0, "127.0.0.1", () => {
   const address = server.address();
   if (address && typeof address === "object") process.send?.({ port: address.port });
 });
+// Connections accepted so far: a client opening new ones instead of reusing its pool's shows here.
+let connections = 0;
+server.on("connection", () => connections++);
+process.on("message", (message) => {
+  if (message !== "cpu") return;
+  const { user, system } = process.cpuUsage();
+  process.send?.({ cpuMicros: user + system, connections });
+});
 process.on("disconnect", () => server.close(() => process.exit(0)));
