@@ -24,7 +24,10 @@ export class InferenceClient {
     this.baseArgs = {};
     if (accessToken) this.baseArgs.accessToken = accessToken;
     if (endpointUrl) this.baseArgs.endpointUrl = endpointUrl;
-    this.baseOptions = options;
+    // Frozen, with its own copy of the retry settings: nothing can change it after this, so calls without
+    // per-call options share one call context (tasks/prepare.ts) instead of making one each.
+    if (options.retry) options.retry = Object.freeze({ ...options.retry });
+    this.baseOptions = Object.freeze(options);
   }
 
   /** A client whose calls all go to `endpointUrl` (a TGI, vLLM, llama.cpp, Ollama... server). */

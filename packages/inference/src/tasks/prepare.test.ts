@@ -1,7 +1,9 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
+import { InferenceClient } from "../client.js";
 import { InputError } from "../errors.js";
 import { chatCompletion } from "./chat-completion.js";
+import { callContextFor } from "./prepare.js";
 
 const COMPLETION = {
   id: "chatcmpl-1",
@@ -66,5 +68,37 @@ describe("prepare", () => {
       "http://together.test/v1/chat/completions",
     ]);
     expect(out.id).toBe("chatcmpl-1");
+  });
+
+  it("shares one call context between calls only for frozen options that carry nothing per call", () => {
+    const frozen = Object.freeze({ timeoutMs: 5_000 });
+    expect(callContextFor(frozen)).toBe(callContextFor(frozen));
+    // An options object the caller may still change gets a context per call.
+    const open = { timeoutMs: 5_000 };
+    expect(callContextFor(open)).not.toBe(callContextFor(open));
+    // A signal or an overall timeout is per call state (a listener, a timer): never shared.
+    const withSignal = Object.freeze({ signal: new AbortController().signal });
+    expect(callContextFor(withSignal)).not.toBe(callContextFor(withSignal));
+    const withDeadline = Object.freeze({ totalTimeoutMs: 60_000 });
+    const first = callContextFor(withDeadline);
+    expect(first).not.toBe(callContextFor(withDeadline));
+    first.dispose();
+  });
+
+  it("a client's shared defaults do not leak one call's abort into the next", async () => {
+    const client = new InferenceClient("sk-local", {
+      endpointUrl: "http://127.0.0.1:9",
+      fetch: async (_input, init) => {
+        if (init?.signal?.aborted) throw init.signal.reason;
+        return answer();
+      },
+    });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      client.chatCompletion({ model: "local-model", messages }, { signal: controller.signal }),
+    ).rejects.toThrow(/aborted/);
+    const out = await client.chatCompletion({ model: "local-model", messages });
+    expect(out.choices[0]?.message.content).toBe("Hi");
   });
 });

@@ -21,25 +21,16 @@ export interface RunOptions extends Options {
   outputType?: ImageOutputType;
 }
 
-/** A call ready to send: its context (signal, retries), the request, and what its response transform sees. */
-export interface Prepared {
-  call: CallContext;
-  spec: TaskSpec;
-  request: HttpRequest;
-  ctx: ResponseContext;
-}
-
-/** What the caller asked for: the input of every preparation step. */
-interface Ask {
-  task: InferenceTask;
-  protocols: ProtocolTable;
-  /** The caller's task arguments without the routing fields (token, model, provider, endpoint). */
-  args: JsonObject;
-  accessToken: string | undefined;
-  model: string | undefined;
-  endpointUrl: string | undefined;
-  options: RunOptions;
-  stream: boolean;
+/**
+ * A call ready to send, in one object per call: the request (`HttpRequest`: url, method, headers, body),
+ * the context its response transform sees (`ResponseContext`, read from the built request when asked),
+ * its call context (signal, retries) and its task spec. One object where there were four (the ask, the
+ * request, the response context and the tuple of them): every object a call touches is a cache miss once
+ * the wait for the network has let other work evict the client's data (bench/results/2026-11-30-inference.md).
+ */
+export interface Prepared extends HttpRequest, ResponseContext {
+  readonly call: CallContext;
+  readonly spec: TaskSpec;
 }
 
 const CHAT_UNSUPPORTED_STATUSES = new Set([400, 404, 422, 500]);
@@ -48,6 +39,26 @@ function describeChatError(status: number, message: string, model: string): stri
   return CHAT_UNSUPPORTED_STATUSES.has(status)
     ? `Server ${model} does not seem to support chat completion. Error: ${message}`
     : message;
+}
+
+/**
+ * Call contexts of frozen options that carry nothing per call (no caller signal, no overall timeout): such
+ * a context has no timer, no listener and no state, so every call with those options shares it. Frozen
+ * only: an options object the caller may change between calls gets a context per call, as it always did.
+ */
+const sharedCalls = new WeakMap<RunOptions, CallContext>();
+
+export function callContextFor(options: RunOptions): CallContext {
+  const shareable =
+    options.signal === undefined && options.totalTimeoutMs === undefined && Object.isFrozen(options);
+  if (!shareable)
+    return createCallContext(options, retryPolicy(options.retryOnError !== false, options.retry));
+  let call = sharedCalls.get(options);
+  if (!call) {
+    call = createCallContext(options, retryPolicy(options.retryOnError !== false, options.retry));
+    sharedCalls.set(options, call);
+  }
+  return call;
 }
 
 /**
@@ -63,41 +74,50 @@ export async function prepare(
 ): Promise<Prepared> {
   const { accessToken, model, provider: requested, endpointUrl, ...args } = allArgs;
   const provider = requested ?? (endpointUrl ? "hf-inference" : "auto");
-  const call = createCallContext(options, retryPolicy(options.retryOnError !== false, options.retry));
-  const ask: Ask = { task, protocols, args, accessToken, model, endpointUrl, options, stream };
+  const call = callContextFor(options);
+  const prepared = new PreparedCall(
+    call,
+    task,
+    protocols,
+    args,
+    accessToken,
+    model,
+    endpointUrl,
+    options,
+    stream,
+  );
   try {
     validateArgs({ task, model, provider, endpointUrl, accessToken, inputs: args.inputs });
     if (endpointUrl) {
       // An endpointUrl server is addressed hf-inference style with the caller's model id (as resolveModel
       // does): no hub lookup.
       const spec = taskSpec("hf-inference", task, protocols);
-      if (!spec.inputEncoding) return assemble(call, ask, spec, "hf-inference", model);
+      if (!spec.inputEncoding) return prepared.assemble(spec, "hf-inference", model);
     }
   } catch (error) {
     call.dispose();
     throw error;
   }
-  return resolveAndAssemble(call, ask, provider);
+  return resolveAndAssemble(prepared, provider);
 }
 
-async function resolveAndAssemble(call: CallContext, ask: Ask, provider: ProviderChoice): Promise<Prepared> {
+async function resolveAndAssemble(prepared: PreparedCall, provider: ProviderChoice): Promise<Prepared> {
+  const { call, task, options } = prepared;
   try {
-    const { task, args, options } = ask;
     const resolved: Resolved = await resolveModel(call, {
       task,
-      model: ask.model,
+      model: prepared.model,
       provider,
-      endpointUrl: ask.endpointUrl,
-      accessToken: ask.accessToken,
+      endpointUrl: prepared.endpointUrl,
+      accessToken: prepared.accessToken,
       hubUrl: options.hubUrl ?? DEFAULT_HUB_URL,
       mappingTtlMs: options.mappingTtlMs ?? 5 * 60_000,
       logger: options.logger,
     });
-    const spec = taskSpec(resolved.provider, task, ask.protocols);
-    if (spec.inputEncoding) ask.args = await encodeInputs(args, spec.inputEncoding(args));
-    return assemble(
-      call,
-      ask,
+    const spec = taskSpec(resolved.provider, task, prepared.protocols);
+    if (spec.inputEncoding)
+      prepared.args = await encodeInputs(prepared.args, spec.inputEncoding(prepared.args));
+    return prepared.assemble(
       spec,
       resolved.provider,
       resolved.model,
@@ -110,75 +130,82 @@ async function resolveAndAssemble(call: CallContext, ask: Ask, provider: Provide
   }
 }
 
-function assemble(
-  call: CallContext,
-  ask: Ask,
-  spec: TaskSpec,
-  provider: Resolved["provider"],
-  model: string | undefined,
-  providerModelId = model,
-  loraWeightsUrl?: string,
-): Prepared {
-  const { task, args, endpointUrl, options, stream } = ask;
-  const built: BuiltRequest = buildRequestWith(
-    ask.protocols,
-    {
-      provider,
-      model,
-      providerModelId,
-      task,
-      args,
-      accessToken: ask.accessToken,
-      endpointUrl,
-      routerUrl: options.routerUrl,
-      billTo: options.billTo,
-      stream,
-      providerBaseUrls: options.providerBaseUrls,
-      loraWeightsUrl,
-    },
-    spec,
-  );
-  const request: HttpRequest = {
-    url: built.url,
-    method: built.method,
-    headers: built.headers,
-    body: built.bodyKind === "binary" ? (built.body as BodyInit) : JSON.stringify(built.body),
-    provider: built.provider,
-    describeError: task === "conversational" ? describeChatError : undefined,
-    subject: model ?? endpointUrl ?? built.providerModelId,
-  };
-  const ctx = new CallResponseContext(call, ask, built, model);
-  return { call, spec, request, ctx };
-}
-
 /**
- * What a response transform sees, read from the call's parts when asked: most transforms (chat's among
- * them) never look, so a call does not copy a dozen fields into a context, nor make its follow-up helper.
+ * The one object of a call (see `Prepared`). Made before routing with what the caller asked for, then
+ * `assemble` builds the request into it. The response context's fields that come from the built request
+ * are getters: most transforms (chat's among them) never read them, so a call does not copy them.
  */
-class CallResponseContext implements ResponseContext {
+class PreparedCall implements Prepared {
+  // The request (HttpRequest), set by `assemble`.
+  url = "";
+  readonly method = "POST";
+  headers: Record<string, string> = EMPTY_HEADERS;
+  body: BodyInit | null = null;
+  describeError: HttpRequest["describeError"];
+  subject: string | undefined;
+  spec!: TaskSpec;
+  /** The hub model id the call resolved to (the caller's until routing says otherwise). */
+  model: string | undefined;
+  private built!: BuiltRequest;
   private followUpHelper: CallFollowUp | undefined;
 
   constructor(
-    private readonly call: CallContext,
-    private readonly ask: Ask,
-    private readonly built: BuiltRequest,
-    readonly model: string | undefined,
-  ) {}
+    readonly call: CallContext,
+    readonly task: InferenceTask,
+    readonly protocols: ProtocolTable,
+    /** The caller's task arguments without the routing fields (token, model, provider, endpoint). */
+    public args: JsonObject,
+    readonly accessToken: string | undefined,
+    model: string | undefined,
+    readonly endpointUrl: string | undefined,
+    readonly options: RunOptions,
+    readonly stream: boolean,
+  ) {
+    this.model = model;
+  }
 
-  get task() {
-    return this.ask.task;
+  assemble(
+    spec: TaskSpec,
+    provider: Resolved["provider"],
+    model: string | undefined,
+    providerModelId = model,
+    loraWeightsUrl?: string,
+  ): this {
+    const { task, endpointUrl, options } = this;
+    const built = buildRequestWith(
+      this.protocols,
+      {
+        provider,
+        model,
+        providerModelId,
+        task,
+        args: this.args,
+        accessToken: this.accessToken,
+        endpointUrl,
+        routerUrl: options.routerUrl,
+        billTo: options.billTo,
+        stream: this.stream,
+        providerBaseUrls: options.providerBaseUrls,
+        loraWeightsUrl,
+      },
+      spec,
+    );
+    this.spec = spec;
+    this.built = built;
+    this.model = model;
+    this.url = built.url;
+    this.headers = built.headers;
+    this.body = built.bodyKind === "binary" ? (built.body as BodyInit) : JSON.stringify(built.body);
+    this.describeError = task === "conversational" ? describeChatError : undefined;
+    this.subject = model ?? endpointUrl ?? built.providerModelId;
+    return this;
   }
-  get args() {
-    return this.ask.args;
-  }
-  get stream() {
-    return this.ask.stream;
-  }
+
   get endpoint() {
-    return this.ask.endpointUrl !== undefined;
+    return this.endpointUrl !== undefined;
   }
   get outputType() {
-    return this.ask.options.outputType;
+    return this.options.outputType;
   }
   get provider() {
     return this.built.provider;
@@ -200,3 +227,5 @@ class CallResponseContext implements ResponseContext {
     return this.followUpHelper;
   }
 }
+
+const EMPTY_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;

@@ -18,9 +18,10 @@ export async function runTask<T>(
   options: RunOptions = NO_OPTIONS,
   raw = false,
 ): Promise<T> {
-  const { call, spec, request, ctx } = await prepare(task, protocols, args, options, false);
+  const prepared = await prepare(task, protocols, args, options, false);
+  const { call } = prepared;
   try {
-    const response = await sendRequest(call, request);
+    const response = await sendRequest(call, prepared);
     // Read here rather than in an async helper: its frame and promise were ~380 of the bytes a chat call
     // allocated (bench/inference/allocation.ts).
     let payload: unknown;
@@ -31,7 +32,7 @@ export async function runTask<T>(
     }
     if (raw) return payload as T;
     // Media outputs may download or poll (a promise); chat's parse is a synchronous check.
-    return (await spec.parse(payload, ctx)) as T;
+    return (await prepared.spec.parse(payload, prepared)) as T;
   } catch (error) {
     throw call.signal.aborted ? call.abortError() : error;
   } finally {
@@ -48,7 +49,8 @@ export function runStreamTask<T>(
 ): AsyncGenerator<T> {
   // One generator (jsonEvents) for the whole stream: it opens the call lazily, on the first next().
   return jsonEvents<T>(async () => {
-    const { call, spec, request } = await prepare(task, protocols, args, options, true);
+    const request = await prepare(task, protocols, args, options, true);
+    const { call, spec } = request;
     try {
       const response = await sendRequest(call, request);
       const validate = (spec.parseEvent ?? ((e: unknown) => e)) as (event: unknown) => T;
