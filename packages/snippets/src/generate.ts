@@ -24,6 +24,7 @@ import {
 import { HUB_TOKEN_SENTINEL, PROVIDER_TOKEN_SENTINEL, type TokenSource } from "./access-token.js";
 import { hubClientSupports } from "./client-support.js";
 import { buildTemplateContext, type TemplateContext } from "./context.js";
+import { SnippetError } from "./errors.js";
 import { falQueueVariables } from "./fal-queue.js";
 import { hubClientExtraBody } from "./hub-client-body.js";
 import { HF_JS_METHODS, HF_PYTHON_METHODS } from "./methods.js";
@@ -135,7 +136,7 @@ export function parseProviderBody(
 function viaRouterV1(
   request: BuiltRequest,
   modelId: string,
-  provider: InferenceProvider | undefined,
+  provider: string | undefined,
   routerUrl: string,
   logger: SnippetLogger | undefined,
 ): BuiltRequest {
@@ -193,12 +194,18 @@ export function planSnippets(
   };
 }
 
+/**
+ * `routerProvider`: a provider the hub's router knows and the registry does not (an own provider, an
+ * organization's `org/name`), named in the router's `model` in place of `provider`, whose request is then the
+ * template of the call.
+ */
 function prepareCall(
   model: ModelData,
   accessToken: string | undefined,
   provider: InferenceProvider,
   providerModelId: string | undefined,
   options: SnippetOptions,
+  routerProvider?: string,
 ): PreparedCall | undefined {
   const call = describeCall(model, provider, options);
   if (!call) return undefined;
@@ -234,7 +241,13 @@ function prepareCall(
   // snippets do (and the router picks one when `auto`).
   const request =
     task === "conversational" && !direct && !options.endpointUrl
-      ? viaRouterV1(built, model.id, options.autoProvider ? undefined : provider, routerUrl, options.logger)
+      ? viaRouterV1(
+          built,
+          model.id,
+          options.autoProvider ? undefined : (routerProvider ?? provider),
+          routerUrl,
+          options.logger,
+        )
       : built;
   const body = parseProviderBody(request, call.args, options.logger);
 
@@ -298,6 +311,40 @@ export function getInferenceSnippets(
 ): InferenceSnippet[] {
   const prepared = prepareCall(model, accessToken, provider, providerModelId, options);
   return prepared ? renderCall(prepared) : [];
+}
+
+/** The clients that call the router's `/v1` as written (the hub clients name a registry provider instead). */
+const ROUTER_V1_CLIENTS: ReadonlySet<SnippetClient> = new Set(["openai", "requests", "fetch", "curl"]);
+/** A registry provider whose chat body is OpenAI's as is: the call a router-only provider's snippets start from. */
+const OPENAI_CHAT_STAND_IN: InferenceProvider = "together";
+
+/**
+ * Snippets chatting with `model` through a provider only the hub's router knows (an own provider of the site,
+ * or an organization's, named `org/name`): the OpenAI-compatible clients and raw HTTP, calling
+ * `{routerUrl}/v1/chat/completions` with `model: "owner/name:provider"` and a hub token (the router holds the
+ * provider's key). Empty for a model whose task is not chat.
+ */
+export function getRouterProviderSnippets(
+  model: ModelData,
+  accessToken: string | undefined,
+  routerProvider: string,
+  options: SnippetOptions = {},
+): InferenceSnippet[] {
+  if (accessToken && !accessToken.startsWith("hf_")) {
+    throw new SnippetError(
+      `${routerProvider} is called through the hub's router only: give a hub access token (hf_...), not a provider's key.`,
+    );
+  }
+  const prepared = prepareCall(
+    model,
+    accessToken,
+    OPENAI_CHAT_STAND_IN,
+    undefined,
+    { ...options, directRequest: false, endpointUrl: undefined, autoProvider: false },
+    routerProvider,
+  );
+  if (prepared?.call.task !== "conversational") return [];
+  return renderCall(prepared).filter((snippet) => ROUTER_V1_CLIENTS.has(snippet.client));
 }
 
 const HUB_PYTHON_EXTRAS: Partial<Record<string, string>> = {

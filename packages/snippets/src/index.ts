@@ -1,5 +1,5 @@
 export { SnippetError, TemplateNotFoundError, UnsupportedFormatError } from "./errors.js";
-export { getInferenceSnippets } from "./generate.js";
+export { getInferenceSnippets, getRouterProviderSnippets } from "./generate.js";
 export { type CodeValue, codeValue, formatValue, type TextFormat } from "./literals/code-value.js";
 export { jsValue } from "./literals/js.js";
 export { pyValue } from "./literals/python.js";
