@@ -34,6 +34,7 @@ import { librarySnippetsRoutes } from "./catalogue/library-snippets-routes.js";
 import { trendingRoutes, userLikesRoutes } from "./catalogue/likes-routes.js";
 import { mappingsForCaller, modelResource } from "./catalogue/model-lookup.js";
 import { modelsRoutes } from "./catalogue/models-routes.js";
+import { modelOfRoute } from "./catalogue/route-model.js";
 import { snippetsRoutes } from "./catalogue/snippets-routes.js";
 import { tasksRoutes } from "./catalogue/tasks-routes.js";
 import { widgetRoutes } from "./catalogue/widget-routes.js";
@@ -87,6 +88,8 @@ import { DEFAULT_TIMEOUTS, type ForwardTimeouts } from "./router/forward.js";
 import { DEFAULT_LOCAL_MAX_MODEL_BYTES } from "./router/local-provider.js";
 import { type LocalEngineState, localProviderRoutes } from "./router/local-provider-routes.js";
 import { localProviderService } from "./router/local-provider-service.js";
+import { modelOwnProviders } from "./router/model-own-providers.js";
+import { modelOwnProvidersRoutes } from "./router/model-own-providers-routes.js";
 import { orgOwnProvidersRoutes } from "./router/org-own-providers-routes.js";
 import { orgOwnProvidersService } from "./router/org-own-providers-service.js";
 import { checkOrgProviderTarget, orgProviderAgent } from "./router/org-provider-target.js";
@@ -475,6 +478,18 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   app.route("/api/models", librarySnippetsRoutes({ catalogue }));
   // Search over repositories (search/): `search=` on the listings, the header's quicksearch, the search page.
   const search = createSearchService(deps.store);
+  // The own providers of a model the caller may use (the model page's): before the model's own route.
+  app.route(
+    "/api/models",
+    modelOwnProvidersRoutes({
+      ownProvidersOf: modelOwnProviders({
+        snapshot: () => ownRegistry.snapshot(),
+        health: (name) => ownRegistry.health(name),
+        authorizer,
+      }),
+      modelOf: (c) => modelOfRoute(c, catalogue),
+    }),
+  );
   app.route("/api/models", modelsRoutes({ catalogue, search }));
   app.route("/api/tasks", tasksRoutes({ catalogue }));
   app.route("/api/libraries", librariesRoutes({ catalogue }));

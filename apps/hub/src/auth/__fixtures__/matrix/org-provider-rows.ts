@@ -81,6 +81,30 @@ export const ORG_PROVIDER_ROWS: Row[] = [
     expected: ORG_ADMIN_ONLY,
   },
   {
+    route: "GET /api/models/:owner/:name/own-providers",
+    name: "a model's own providers, acme's to its members only",
+    method: "GET",
+    path: "/api/models/Qwen/Qwen2.5-7B-Instruct/own-providers",
+    outcome: (response, body) =>
+      response.status !== 200
+        ? String(response.status)
+        : (body as Array<{ provider: string }>).some((entry) => entry.provider === `acme/${nameOf("orgAdmin")}`)
+          ? "listed"
+          : "hidden",
+    expected: {
+      anonymous: "hidden",
+      reader: "listed",
+      writer: "listed",
+      orgAdmin: "listed",
+      otherUser: "hidden",
+      revokedToken: "401",
+      expiredToken: "401",
+      readTokenOnWrite: "listed",
+      fineGrainedOutOfScope: "hidden",
+      siteAdmin: "hidden",
+    },
+  },
+  {
     route: "DELETE /api/organizations/:org/providers/:name/prices",
     name: "remove the price of a model an organization's provider serves",
     method: "DELETE",
