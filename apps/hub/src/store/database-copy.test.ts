@@ -192,6 +192,8 @@ async function fillEveryTable(hub: RunningHub): Promise<void> {
   });
   // And a full-text index file it built (migration 49).
   await store.viewer.recordIndexFile(repo.key, "d".repeat(64), converting);
+  // And a Parquet cache file it kept (migration 51).
+  await store.viewer.recordParquetFile(repo.key, "e".repeat(64), converting);
 
   // Accounts: a session, a gated-access request, invites, a single sign-on identity, failed sign-ins,
   // provider preferences.

@@ -27,7 +27,10 @@ const SPLIT_LIMIT_BYTES = 5 * 1000 ** 3;
 /** About 500 MB per Parquet file, as the public hub's. */
 const PARQUET_FILE_BYTES = 500 * 1000 ** 2;
 const CONVERTER = "parquet-converter";
-/** An index file no dataset lists is removed once this old (a build lists its file right after writing it). */
+/**
+ * An index or Parquet cache file no dataset lists is removed once this old (a build or a conversion lists its
+ * file right after writing it).
+ */
 const UNLISTED_INDEX_GRACE_MS = 24 * 3600_000;
 
 export interface ViewerServiceDeps {
@@ -249,8 +252,10 @@ export function createViewerService(deps: ViewerServiceDeps) {
             const path = `${config.config}/${split.split}/${String(index).padStart(4, "0")}.parquet`;
             committed.push(repos.lfsFile(path, info.sha256, info.size));
             stored.push({ path, sha256: info.sha256, size: info.size, numRows: part.numRows });
-            // Kept in the query cache: the first reads need not fetch it back from the blob store.
+            // Kept in the query cache: the first reads need not fetch it back from the blob store. Listed, so
+            // that it is removed when no conversion of the dataset uses it (pruneParquetFiles).
             await rename(part.localPath, join(engine.parquetDir, `${info.sha256}.parquet`)).catch(() => {});
+            await table.recordParquetFile(repo.key, info.sha256, iso());
           }
           const converted: ConvertedSplit = {
             config: config.config,
@@ -310,8 +315,9 @@ export function createViewerService(deps: ViewerServiceDeps) {
       try {
         const result = await convert(repo, job.commitOid);
         if (await table.finish(job.repoKey, workerId, { commitOid: job.commitOid, now: iso(), result })) {
-          // The previous revision's index files are no longer read by anyone.
+          // The previous revision's index and Parquet cache files are no longer read by anyone.
           await pruneIndexFiles(job.repoKey, result);
+          await pruneParquetFiles(job.repoKey, result);
         }
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
@@ -321,8 +327,9 @@ export function createViewerService(deps: ViewerServiceDeps) {
           if (
             await table.finish(job.repoKey, workerId, { commitOid: job.commitOid, now: iso(), error: reason })
           ) {
-            // The result they indexed was replaced by the error: nothing searches them any more.
+            // The result they indexed was replaced by the error: nothing searches or reads them any more.
             await pruneIndexFiles(job.repoKey, undefined);
+            await pruneParquetFiles(job.repoKey, undefined);
           }
         } else {
           logger.log("warn", "dataset conversion failed, retrying", { repo: repo.id, reason });
@@ -341,6 +348,11 @@ export function createViewerService(deps: ViewerServiceDeps) {
         sweptAt = now().getTime();
         await sweepIndexFiles().catch((error: unknown) =>
           logger.log("warn", "removing index files of deleted datasets failed", { reason: String(error) }),
+        );
+        await sweepParquetFiles().catch((error: unknown) =>
+          logger.log("warn", "removing Parquet cache files of deleted datasets failed", {
+            reason: String(error),
+          }),
         );
       }
       return false;
@@ -376,6 +388,8 @@ export function createViewerService(deps: ViewerServiceDeps) {
     } finally {
       await rm(partial, { force: true });
     }
+    // Listed for the dataset that read it: this replica's copy goes when no conversion of it uses the file.
+    await table.recordParquetFile(repoKey, file.sha256, iso());
     return local;
   }
 
@@ -427,6 +441,47 @@ export function createViewerService(deps: ViewerServiceDeps) {
     const unused = await table.forgetIndexFiles(repoKey, stale);
     for (const key of unused) await rm(indexPath(key), { force: true });
     return unused;
+  }
+
+  /**
+   * Removes a dataset's Parquet cache files that `result` does not read (none after a failure or when the
+   * dataset is gone), unless another dataset of the same content lists them. The blobs on
+   * refs/convert/parquet are the repository's; only this disk's copies go.
+   */
+  async function pruneParquetFiles(repoKey: number, result: ConversionResult | undefined): Promise<string[]> {
+    const keep = new Set((result?.splits ?? []).flatMap((split) => split.files.map((file) => file.sha256)));
+    const stale = (await table.parquetFiles(repoKey)).filter((sha256) => !keep.has(sha256));
+    if (stale.length === 0) return [];
+    const unused = await table.forgetParquetFiles(repoKey, stale);
+    for (const sha256 of unused) await rm(join(engine.parquetDir, `${sha256}.parquet`), { force: true });
+    return unused;
+  }
+
+  /**
+   * The Parquet cache files of deleted datasets, removed; and files of the cache no dataset lists, once old
+   * enough not to be a conversion's about to be listed (copies cached before the list existed, which a read
+   * fetches and lists again; a fetch that crashed).
+   */
+  async function sweepParquetFiles(): Promise<string[]> {
+    const removed: string[] = [];
+    for (const repoKey of await table.parquetFileRepos()) {
+      if (!(await repos.byKey(repoKey))) removed.push(...(await pruneParquetFiles(repoKey, undefined)));
+    }
+    const listed = new Set(await table.allParquetFiles());
+    const names = await readdir(engine.parquetDir).catch(() => [] as string[]);
+    for (const name of names) {
+      const key = name.slice(0, name.indexOf("."));
+      if (listed.has(key) && name === `${key}.parquet`) continue;
+      const modified = await stat(join(engine.parquetDir, name)).then(
+        (info) => info.mtimeMs,
+        () => undefined,
+      );
+      if (modified !== undefined && now().getTime() - modified > UNLISTED_INDEX_GRACE_MS) {
+        await rm(join(engine.parquetDir, name), { force: true });
+        removed.push(key);
+      }
+    }
+    return removed;
   }
 
   /**
@@ -508,6 +563,8 @@ export function createViewerService(deps: ViewerServiceDeps) {
 
     /** Removes the index files of deleted datasets now (the workers do it every `sweepMs` when idle). */
     sweepIndexFiles,
+    /** Removes the Parquet cache files of deleted datasets now (the workers do it every `sweepMs` when idle). */
+    sweepParquetFiles,
   };
 }
 

@@ -4,8 +4,9 @@ import type { ConversionResult } from "./viewer-records.js";
 /**
  * The dataset viewer's rows (migration 25, viewer-migration.ts): one conversion job per dataset repository,
  * with the commit of main it converts, a lease while a worker converts it (as the scanner's queue:
- * scanning/scan-table.ts), and the last result or the reason it failed; and (migration 49,
- * viewer-index-files-migration.ts) the full-text index files built for each dataset.
+ * scanning/scan-table.ts), and the last result or the reason it failed; and (migrations 49 and 51,
+ * viewer-index-files-migration.ts and viewer-parquet-files-migration.ts) the full-text index files and the
+ * Parquet cache files kept for each dataset.
  */
 
 export type ViewerJobStatus = "pending" | "running" | "done" | "error";
@@ -54,7 +55,57 @@ const jobFromRow = (row: JobRow): ViewerJob => ({
   error: row.error ?? undefined,
 });
 
+/**
+ * Which dataset uses which file of a cache named by content (full-text indexes, Parquet files): files are
+ * shared by datasets of the same content, so one is removed only when no dataset lists it any more. The
+ * table and column names are the hub's own constants.
+ */
+function cacheFileList(
+  q: Queryable,
+  table: "viewer_index_files" | "viewer_parquet_files",
+  key: "index_key" | "sha256",
+  at: "built_at" | "cached_at",
+) {
+  return {
+    async record(repoKey: number, fileKey: string, now: string): Promise<void> {
+      await q.run(
+        `INSERT INTO ${table} (repo_id, ${key}, ${at}) VALUES (?, ?, ?)
+         ON CONFLICT (repo_id, ${key}) DO NOTHING`,
+        [repoKey, fileKey, now],
+      );
+    },
+    async of(repoKey: number): Promise<string[]> {
+      const rows = await q.all<{ file_key: string }>(
+        `SELECT ${key} AS file_key FROM ${table} WHERE repo_id = ? ORDER BY ${key}`,
+        [repoKey],
+      );
+      return rows.map((row) => row.file_key);
+    },
+    async all(): Promise<string[]> {
+      const rows = await q.all<{ file_key: string }>(`SELECT DISTINCT ${key} AS file_key FROM ${table}`);
+      return rows.map((row) => row.file_key);
+    },
+    async repos(): Promise<number[]> {
+      const rows = await q.all<{ repo_id: number | string }>(
+        `SELECT DISTINCT repo_id FROM ${table} ORDER BY repo_id`,
+      );
+      return rows.map((row) => Number(row.repo_id));
+    },
+    async forget(repoKey: number, fileKeys: readonly string[]): Promise<string[]> {
+      const unused: string[] = [];
+      for (const fileKey of fileKeys) {
+        await q.run(`DELETE FROM ${table} WHERE repo_id = ? AND ${key} = ?`, [repoKey, fileKey]);
+        const other = await q.get(`SELECT 1 AS held FROM ${table} WHERE ${key} = ? LIMIT 1`, [fileKey]);
+        if (!other) unused.push(fileKey);
+      }
+      return unused;
+    },
+  };
+}
+
 export function createViewerTable(q: Queryable) {
+  const indexFiles = cacheFileList(q, "viewer_index_files", "index_key", "built_at");
+  const parquetFiles = cacheFileList(q, "viewer_parquet_files", "sha256", "cached_at");
   return {
     /**
      * Queues the conversion of `commitOid`. A job already queued or running takes the newer commit (a running
@@ -157,55 +208,32 @@ export function createViewerTable(q: Queryable) {
      * Notes that this hub built the full-text index file `indexKey` for a dataset (migration 49), so that it
      * is removed once no conversion of the dataset uses it.
      */
-    async recordIndexFile(repoKey: number, indexKey: string, now: string): Promise<void> {
-      await q.run(
-        `INSERT INTO viewer_index_files (repo_id, index_key, built_at) VALUES (?, ?, ?)
-         ON CONFLICT (repo_id, index_key) DO NOTHING`,
-        [repoKey, indexKey, now],
-      );
-    },
-
+    recordIndexFile: indexFiles.record,
     /** The index files built for a dataset. */
-    async indexFiles(repoKey: number): Promise<string[]> {
-      const rows = await q.all<{ index_key: string }>(
-        "SELECT index_key FROM viewer_index_files WHERE repo_id = ? ORDER BY index_key",
-        [repoKey],
-      );
-      return rows.map((row) => row.index_key);
-    },
-
+    indexFiles: indexFiles.of,
     /** Every listed index file, of every dataset. */
-    async allIndexFiles(): Promise<string[]> {
-      const rows = await q.all<{ index_key: string }>("SELECT DISTINCT index_key FROM viewer_index_files");
-      return rows.map((row) => row.index_key);
-    },
-
+    allIndexFiles: indexFiles.all,
     /** The datasets that have index files (some may be deleted since: their rows outlive them). */
-    async indexFileRepos(): Promise<number[]> {
-      const rows = await q.all<{ repo_id: number | string }>(
-        "SELECT DISTINCT repo_id FROM viewer_index_files ORDER BY repo_id",
-      );
-      return rows.map((row) => Number(row.repo_id));
-    },
-
+    indexFileRepos: indexFiles.repos,
     /**
      * Forgets a dataset's index files; answers those no other dataset uses (two datasets of the same
      * content share an index file): the files to remove.
      */
-    async forgetIndexFiles(repoKey: number, indexKeys: readonly string[]): Promise<string[]> {
-      const unused: string[] = [];
-      for (const indexKey of indexKeys) {
-        await q.run("DELETE FROM viewer_index_files WHERE repo_id = ? AND index_key = ?", [
-          repoKey,
-          indexKey,
-        ]);
-        const other = await q.get("SELECT 1 AS held FROM viewer_index_files WHERE index_key = ? LIMIT 1", [
-          indexKey,
-        ]);
-        if (!other) unused.push(indexKey);
-      }
-      return unused;
-    },
+    forgetIndexFiles: indexFiles.forget,
+
+    /**
+     * Notes that this hub cached the Parquet file `sha256` for a dataset (migration 51), so that it is
+     * removed once no conversion of the dataset uses it.
+     */
+    recordParquetFile: parquetFiles.record,
+    /** The Parquet cache files listed for a dataset. */
+    parquetFiles: parquetFiles.of,
+    /** Every listed Parquet cache file, of every dataset. */
+    allParquetFiles: parquetFiles.all,
+    /** The datasets that have Parquet cache files (some may be deleted since). */
+    parquetFileRepos: parquetFiles.repos,
+    /** Forgets a dataset's Parquet cache files; answers those no other dataset uses: the files to remove. */
+    forgetParquetFiles: parquetFiles.forget,
 
     async counts(): Promise<Record<ViewerJobStatus, number>> {
       const rows = await q.all<{ status: ViewerJobStatus; n: number | string }>(
