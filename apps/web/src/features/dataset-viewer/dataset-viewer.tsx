@@ -36,7 +36,7 @@ export function DatasetViewer({ dataset }: { dataset: string }) {
         <p className="text-muted">Loading the viewer…</p>
       ) : status.data.status === "none" ? (
         <p className="text-muted">
-          No viewer for this dataset: it has no data file (CSV, TSV, JSON, JSON Lines, Parquet or text) on
+          No viewer for this dataset: it has no data file (CSV, TSV, JSON, JSON Lines, Parquet, Arrow or text) on
           main.
         </p>
       ) : status.data.status === "error" ? (
