@@ -178,11 +178,13 @@ describe("dataset viewer", () => {
 
       // A file read is refused, with the hub's words.
       await editor.fill("SELECT * FROM read_csv('/etc/passwd')");
-      await page.getByRole("button", { name: "Run query" }).focus();
+      await tabTo(page, page.getByRole("button", { name: "Run query" }), unseen, { limit: 3 });
       await page.keyboard.press("Enter");
       await expect
         .poll(() => page.getByRole("alert").first().innerText())
         .toMatch(/read_csv|not allowed|refused/i);
+      // The button keeps the focus through its run (a disabled one would drop it to the page's top).
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Run query");
 
       // Cancel: a query that would run for minutes stops at once, and the console answers the next one.
       await editor.focus();
@@ -195,6 +197,7 @@ describe("dataset viewer", () => {
       await page.keyboard.press("Enter");
       await page.getByRole("alert").filter({ hasText: "The query was cancelled." }).waitFor();
       await page.getByRole("button", { name: "Run query" }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Cancel");
       await editor.fill("SELECT name FROM train WHERE id = 257");
       await page.keyboard.press("Control+Enter");
       await expect.poll(() => result.innerText()).toMatch(/needle in a haystack/);

@@ -142,8 +142,8 @@ export function focusedOption(page: Page): Promise<string | null> {
 /**
  * Contrast ratio (WCAG's, 1 to 21) of an element's colour `property` (e.g. `fill` of a chart's bar, the
  * `outline-color` of a focus ring) against the first opaque background of its ancestors; colours are read
- * through a canvas so that any CSS colour syntax counts (hex, rgb, oklch, color-mix), a translucent one as
- * seen over that background.
+ * through a canvas so that any CSS colour syntax counts (hex, rgb, oklch, color-mix), a translucent one (or
+ * one faded by opacity) as seen over that background.
  */
 export function contrastWithBackground(target: Locator, property: string): Promise<number> {
   return target.evaluate((element, property) => {
@@ -169,7 +169,12 @@ export function contrastWithBackground(target: Locator, property: string): Promi
       }
     }
     const own = rgba(getComputedStyle(element).getPropertyValue(property));
-    const seen = [0, 1, 2].map((i) => own[i]! * own[3] + background[i]! * (1 - own[3]));
+    // An element's opacity (and its ancestors') fades its outline and fill too.
+    let alpha = own[3];
+    for (let node: Element | null = element; node; node = node.parentElement) {
+      alpha *= Number(getComputedStyle(node).opacity);
+    }
+    const seen = [0, 1, 2].map((i) => own[i]! * alpha + background[i]! * (1 - alpha));
     const [light, dark] = [luminance(seen), luminance(background)].sort((a, b) => b - a);
     return Math.round(((light! + 0.05) / (dark! + 0.05)) * 100) / 100;
   }, property);

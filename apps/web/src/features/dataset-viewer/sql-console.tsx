@@ -14,7 +14,9 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /**
  * The SQL console: one read-only query over the dataset's splits (each a table), run by the hub within its
  * time, row and memory limits; results paged, the hub's error shown as it words it, a running query
- * cancelled with the Cancel button.
+ * cancelled with the Cancel button. Buttons that do nothing for now say so with aria-disabled rather than
+ * `disabled`: a disabled button loses the keyboard focus (Run query as it starts the query, Cancel as the
+ * query ends), which would drop a keyboard user back at the top of the page.
  */
 export function SqlConsole({ dataset, tables }: { dataset: string; tables: string[] }) {
   const viewer = useQuery(viewerQuery());
@@ -50,7 +52,7 @@ export function SqlConsole({ dataset, tables }: { dataset: string; tables: strin
         className="flex flex-col gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          void run(0);
+          if (!running) void run(0);
         }}
       >
         <label htmlFor="viewer-sql" className="text-xs font-medium text-muted">
@@ -64,7 +66,7 @@ export function SqlConsole({ dataset, tables }: { dataset: string; tables: strin
             // Ctrl+Enter (or ⌘+Enter) runs the query from the editor.
             if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
               event.preventDefault();
-              void run(0);
+              if (!running) void run(0);
             }
           }}
           rows={4}
@@ -74,16 +76,16 @@ export function SqlConsole({ dataset, tables }: { dataset: string; tables: strin
         <div className="flex flex-wrap items-center gap-2">
           <button
             type="submit"
-            disabled={running}
-            className="h-9 rounded-md bg-accent px-3 text-sm font-medium text-accent-ink disabled:opacity-60"
+            aria-disabled={running}
+            className="h-9 rounded-md bg-accent px-3 text-sm font-medium text-accent-ink aria-disabled:opacity-60"
           >
             {running ? "Running…" : "Run query"}
           </button>
           <button
             type="button"
-            disabled={!running}
+            aria-disabled={!running}
             onClick={() => running_.current?.abort()}
-            className="h-9 rounded-md border border-line px-3 text-sm disabled:opacity-60"
+            className="h-9 rounded-md border border-line px-3 text-sm aria-disabled:opacity-60"
           >
             Cancel
           </button>
@@ -149,17 +151,21 @@ function SqlResult({
       <div className="flex gap-2">
         <button
           type="button"
-          disabled={busy || answer.offset === 0}
-          onClick={() => onPage(Math.max(0, answer.offset - SQL_PAGE_ROWS))}
-          className="h-8 rounded-md border border-line px-3 text-sm disabled:opacity-60"
+          aria-disabled={busy || answer.offset === 0}
+          onClick={() => {
+            if (!busy && answer.offset > 0) onPage(Math.max(0, answer.offset - SQL_PAGE_ROWS));
+          }}
+          className="h-8 rounded-md border border-line px-3 text-sm aria-disabled:opacity-60"
         >
           Previous rows
         </button>
         <button
           type="button"
-          disabled={busy || !answer.truncated}
-          onClick={() => onPage(answer.offset + SQL_PAGE_ROWS)}
-          className="h-8 rounded-md border border-line px-3 text-sm disabled:opacity-60"
+          aria-disabled={busy || !answer.truncated}
+          onClick={() => {
+            if (!busy && answer.truncated) onPage(answer.offset + SQL_PAGE_ROWS);
+          }}
+          className="h-8 rounded-md border border-line px-3 text-sm aria-disabled:opacity-60"
         >
           Next rows
         </button>
