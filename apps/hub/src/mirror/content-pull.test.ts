@@ -93,6 +93,31 @@ async function settle(stream: Readable): Promise<{ received: number; error?: Err
   }
 }
 
+/**
+ * An answer body read as @hono/node-server's writer reads it: each piece used (copied here) before the next
+ * is asked for. Counts the distinct buffers the pieces came in (reused: a handful for any size).
+ */
+async function drainBody(body: ReadableStream<Uint8Array>): Promise<{
+  bytes: Buffer;
+  buffers: number;
+  error?: Error;
+}> {
+  const parts: Buffer[] = [];
+  const buffers = new Set<ArrayBufferLike>();
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffers.add(value.buffer);
+      parts.push(Buffer.from(value));
+    }
+    return { bytes: Buffer.concat(parts), buffers: buffers.size };
+  } catch (error) {
+    return { bytes: Buffer.concat(parts), buffers: buffers.size, error: error as Error };
+  }
+}
+
 const whole = (content: DeclaredContent) => ({ start: 0, end: content.size - 1 });
 /** A fresh tmp directory per test: a test's leftovers (or a background transfer) never blur another's. */
 let tmpCount = 0;
@@ -296,6 +321,66 @@ describe("content puller", () => {
     expect((await collect(await reading)).equals(bytes)).toBe(true);
     expect(tmpFiles(tmpDir)).toEqual([]);
   });
+
+  it("answers bodies in reused buffers, from memory while they keep up and from the file once behind", async () => {
+    const bytes = randomBytes(12 * 1024 * 1024 + 3);
+    const content = declared(bytes);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Past 10 MiB the transfer waits for the late bodies: what they read first has left the memory window.
+    const hold = { offset: 10 * 1024 * 1024, until: released };
+    const upstream = fakeUpstream(bytes, { delayMs: 1, hold });
+    const puller = createContentPuller({ tmpDir: freshTmp() });
+    const early = await Promise.all(
+      Array.from({ length: 4 }, () => puller.body(content, whole(content), upstream.source)),
+    );
+    const earlyDone = early.map(drainBody);
+    await vi.waitFor(() => expect(puller.transfersInFlight).toBe(1));
+    await sleep(50);
+    const [late, ranged] = await Promise.all([
+      puller.body(content, whole(content), upstream.source),
+      puller.body(content, { start: 700_001, end: 5 * 1024 * 1024 }, upstream.source),
+    ]);
+    const lateDone = drainBody(late);
+    const rangedDone = drainBody(ranged);
+    release();
+    for (const result of [...(await Promise.all(earlyDone)), await lateDone]) {
+      expect(result.error).toBeUndefined();
+      expect(result.bytes.equals(bytes)).toBe(true);
+      // 12 MiB in 512 KiB pieces: 25 pieces or more, in at most 8 buffers.
+      expect(result.buffers).toBeLessThanOrEqual(8);
+    }
+    expect((await rangedDone).bytes.equals(bytes.subarray(700_001, 5 * 1024 * 1024 + 1))).toBe(true);
+    expect(upstream.starts).toBe(1);
+    await vi.waitFor(() => expect(upstream.kept).toHaveLength(1));
+  });
+
+  for (const [fault, errorClass] of [
+    ["cut", TransferCutError],
+    ["flip", ContentMismatchError],
+  ] as const) {
+    it(`errors every answer body short of its length when upstream's body is ${fault}`, async () => {
+      const bytes = randomBytes(2 * 1024 * 1024);
+      const content = declared(bytes);
+      const faulty = fakeUpstream(bytes, { fault, delayMs: 1 });
+      const tmpDir = freshTmp();
+      const puller = createContentPuller({ tmpDir });
+      const bodies = await Promise.all(
+        Array.from({ length: 3 }, () => puller.body(content, whole(content), faulty.source)),
+      );
+      for (const outcome of await Promise.all(bodies.map(drainBody))) {
+        expect(outcome.error).toBeInstanceOf(errorClass);
+        expect(outcome.bytes.length).toBeLessThan(content.size);
+      }
+      expect(faulty.kept).toHaveLength(0);
+      expect(tmpFiles(tmpDir)).toEqual([]);
+      const healthy = fakeUpstream(bytes);
+      const retried = await drainBody(await puller.body(content, whole(content), healthy.source));
+      expect(retried.bytes.equals(bytes)).toBe(true);
+    });
+  }
 
   it("abandons a stalled transfer after the idle timeout", async () => {
     const bytes = randomBytes(256 * 1024);

@@ -77,6 +77,11 @@ export class TransferStalledError extends Error {
 const READ_PIECE = 1 << 20;
 /** Bytes buffered for the temp file before the transfer waits for the disk. */
 const WRITE_BATCH = 4 << 20;
+/**
+ * Bytes already written that the transfer keeps in memory (upstream's own chunks, no copy) for readers
+ * that keep up with it: they are handed views of those chunks instead of reading the file back.
+ */
+const RECENT_WINDOW = 4 << 20;
 const DEFAULT_IDLE_MS = 30_000;
 
 /**
@@ -95,6 +100,13 @@ class Flight {
   /** The transfer (write) side is over: kept or failed. */
   finished = false;
   handle?: FileHandle;
+  /**
+   * The latest chunks received, in order, each with its offset in the content: the ones not written yet and
+   * about RECENT_WINDOW bytes of written ones. A reader that keeps up takes its bytes from here; one that
+   * fell further behind reads the file. Chunks are never changed once received (upstream's fresh buffers).
+   */
+  private readonly recent: Array<{ at: number; bytes: Uint8Array }> = [];
+  private recentWritten = 0;
   /** Resolves once upstream answered (rejects with its refusal). */
   readonly started: Promise<void>;
   /** Resolves once the content is kept (stored), rejects when the transfer or keeping it failed. */
@@ -134,6 +146,42 @@ class Flight {
       this.wakeUp = { promise, resolve };
     }
     return this.wakeUp.promise;
+  }
+
+  /**
+   * Bytes of the content from `position` on, up to `limit`, as a view of a chunk still held in memory;
+   * undefined when that position has left the window (the reader then reads the file).
+   */
+  held(position: number, limit: number): Uint8Array | undefined {
+    const recent = this.recent;
+    // Readers are mostly at the newest chunks: search from the end.
+    for (let i = recent.length - 1; i >= 0; i--) {
+      const chunk = recent[i]!;
+      if (chunk.at > position) continue;
+      const offset = position - chunk.at;
+      if (offset >= chunk.bytes.byteLength) return undefined;
+      return chunk.bytes.subarray(offset, Math.min(chunk.bytes.byteLength, limit - chunk.at));
+    }
+    return undefined;
+  }
+
+  private remember(at: number, bytes: Uint8Array): void {
+    this.recent.push({ at, bytes });
+  }
+
+  /** Written chunks beyond the window are let go (the file has them). */
+  private forget(): void {
+    const recent = this.recent;
+    let drop = 0;
+    let kept = this.recentWritten;
+    for (const chunk of recent) {
+      const end = chunk.at + chunk.bytes.byteLength;
+      if (end > this.written || kept - chunk.bytes.byteLength < RECENT_WINDOW) break;
+      kept -= chunk.bytes.byteLength;
+      drop++;
+    }
+    if (drop > 0) recent.splice(0, drop);
+    this.recentWritten = kept;
   }
 
   private wake(): void {
@@ -193,10 +241,15 @@ class Flight {
         }
         const behind = hash.update(chunk);
         if (behind) await behind;
+        this.remember(received, chunk);
         received += chunk.byteLength;
         file.write(chunk, (error) => {
           if (error) writeFailed ??= error;
-          else this.written += chunk.byteLength;
+          else {
+            this.written += chunk.byteLength;
+            this.recentWritten += chunk.byteLength;
+            this.forget();
+          }
           this.wake();
         });
         // Back-pressure: the disk sets the pace.
@@ -241,8 +294,32 @@ class Flight {
     }
   }
 
+  /**
+   * Waits until bytes from `position` on can be read for a range ending at `end` (inclusive), and returns the
+   * limit (exclusive) they can be read up to: everything written, the range's last byte only once the
+   * content is verified. Returns at once when the range is over; throws the transfer's failure.
+   */
+  async readableUpTo(position: number, end: number): Promise<number> {
+    for (;;) {
+      if (this.state === "failed") throw this.error;
+      if (position > end) return position;
+      const limit = this.state === "verified" ? end + 1 : Math.min(this.written, end);
+      if (position < limit) return limit;
+      await this.changed();
+    }
+  }
+
+  /** Reads up to `length` bytes at `position` from the transfer file into `buffer`; at least one. */
+  async readFile(buffer: Buffer, length: number, position: number): Promise<number> {
+    if (!this.handle) throw new Error(`The transfer file of sha256:${this.content.sha256} is closed.`);
+    const { bytesRead } = await this.handle.read(buffer, 0, length, position);
+    if (bytesRead === 0) throw new Error(`The transfer file of sha256:${this.content.sha256} ended early.`);
+    return bytesRead;
+  }
+
   /** Closes the file once the transfer and every reader are done. */
   async release(): Promise<void> {
+    if (this.finished && this.readers === 0) this.recent.length = 0;
     if (this.finished && this.readers === 0 && this.handle) {
       const handle = this.handle;
       this.handle = undefined;
@@ -294,6 +371,14 @@ class TailReader extends Readable {
         }
         // Everything written so far, but the range's last byte only once the content is verified.
         const limit = flight.state === "verified" ? this.end + 1 : Math.min(flight.written, this.end);
+        if (this.position < limit) {
+          const held = flight.held(this.position, limit);
+          if (held) {
+            this.position += held.byteLength;
+            if (!this.push(held)) return;
+            continue;
+          }
+        }
         if (this.position < limit && flight.handle) {
           const length = Math.min(limit - this.position, READ_PIECE);
           const buffer = Buffer.allocUnsafe(length);
@@ -323,6 +408,75 @@ class TailReader extends Readable {
     }
     callback(error);
   }
+}
+
+/** Bytes per piece of an answer body, and how many pieces one answer cycles through (as file-response-body.ts). */
+const BODY_PIECE = 512 * 1024;
+const BODY_BUFFERS = 8;
+
+/**
+ * Bytes `range` of a content being transferred, as the body of an HTTP answer that the node server's writer
+ * sends to a socket: the same bytes and guarantees as TailReader (the range's last byte only once verified, an
+ * error short of the length when the transfer fails), copied from the transfer's recent chunks (or read from
+ * its file when the reader fell behind) into a few 512 KiB buffers reused in turn. Upstream's chunks are
+ * 64 KiB socket reads: handed on one by one (a Node stream, then Readable.toWeb), each cost a socket write
+ * and the web stream's per-chunk work, a third of a cold LFS pull's CPU in the bench:mirror profile.
+ *
+ * Reuse is safe only for @hono/node-server's writer (http/file-response-body.ts says why): the stream is
+ * pull-driven (high-water mark 0) and the writer hands each piece to the socket before asking for the next.
+ */
+function tailBody(flight: Flight, range: ByteRange): ReadableStream<Uint8Array> {
+  let position = range.start;
+  let turn = 0;
+  const buffers: Buffer[] = [];
+  let left = false;
+  flight.readers++;
+  const leave = () => {
+    if (left) return;
+    left = true;
+    // A reader going away does not touch the transfer: the others (and the cache) still want it.
+    flight.readers--;
+    void flight.release();
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const limit = await flight.readableUpTo(position, range.end);
+          if (position > range.end) {
+            leave();
+            controller.close();
+            return;
+          }
+          const index = turn++ % BODY_BUFFERS;
+          buffers[index] ??= Buffer.allocUnsafeSlow(BODY_PIECE);
+          const buffer = buffers[index]!;
+          const length = Math.min(BODY_PIECE, limit - position);
+          let filled = 0;
+          for (;;) {
+            const held = filled < length ? flight.held(position + filled, position + length) : undefined;
+            if (!held) break;
+            buffer.set(held, filled);
+            filled += held.byteLength;
+          }
+          if (filled === 0) filled = await flight.readFile(buffer, length, position);
+          position += filled;
+          controller.enqueue(buffer.subarray(0, filled));
+          if (position > range.end) {
+            leave();
+            controller.close();
+          }
+        } catch (error) {
+          leave();
+          controller.error(error);
+        }
+      },
+      cancel() {
+        leave();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /**
@@ -373,6 +527,26 @@ export function createContentPuller(options: ContentPullerOptions) {
         throw error;
       }
       return reader;
+    },
+
+    /**
+     * The same bytes as `read`, as an HTTP answer body for @hono/node-server's writer (tailBody: pieces in
+     * reused buffers, so only for a writer that hands each piece on before it asks for the next).
+     */
+    async body(
+      content: DeclaredContent,
+      range: ByteRange,
+      source: () => PullSource,
+    ): Promise<ReadableStream<Uint8Array>> {
+      const flight = flightOf(content, source);
+      const body = tailBody(flight, range);
+      try {
+        await flight.started;
+      } catch (error) {
+        await body.cancel();
+        throw error;
+      }
+      return body;
     },
 
     /**

@@ -92,7 +92,7 @@ export function assembleMirror(deps: MirrorAssemblyDeps): Mirror {
   });
   const opened = content;
   const port = observeMirror(
-    { ...service, openMissingContent: opened.open },
+    { ...service, openMissingContent: opened.open, openMissingBody: opened.openBody },
     { stats, reads, table: store.mirror },
   );
   deps.metrics?.watchMirror({

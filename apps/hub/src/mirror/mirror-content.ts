@@ -170,6 +170,20 @@ export function createMirrorContent(deps: MirrorContentDeps) {
     },
 
     /**
+     * The same bytes as `open`, as an HTTP answer body for @hono/node-server's writer, in reused buffers
+     * (content-pull.ts tailBody): only for an answer that writer sends to a socket.
+     */
+    async openBody(
+      repo: RepoRecord,
+      commitOid: string,
+      file: MirroredFile,
+      range: ByteRange,
+    ): Promise<ReadableStream<Uint8Array>> {
+      const { content, source } = await transfer(repo, commitOid, file);
+      return puller.body(content, range, source);
+    },
+
+    /**
      * Fetches and stores a file's content without serving it (`mirror:pull`): resolves once it is stored,
      * rejects with why not (the same refusals and errors as `open`).
      */

@@ -71,6 +71,24 @@ describe("the observed mirror port", () => {
     expect(snapshot.upstreamErrors).toEqual({ unreachable: 1, refused: 0, integrity: 0, cut: 0 });
   });
 
+  it("counts a miss and its upstream error for an answer body as for a stream", async () => {
+    const unreachable = new UpstreamUnavailableError("upstream up unreachable: ECONNREFUSED");
+    let opened = 0;
+    const { stats, observed } = setup({
+      openMissingBody: async () => {
+        if (opened++ > 0) throw unreachable;
+        return new ReadableStream<Uint8Array>();
+      },
+    });
+    await observed.openMissingBody!(repo, "c".repeat(40), file, { start: 0, end: 9 });
+    await expect(observed.openMissingBody!(repo, "c".repeat(40), file, { start: 0, end: 9 })).rejects.toBe(
+      unreachable,
+    );
+    const snapshot = stats.snapshot();
+    expect(snapshot.misses).toBe(2);
+    expect(snapshot.upstreamErrors.unreachable).toBe(1);
+  });
+
   it("counts transfers and evictions as the content pull and the cache report them", () => {
     const stats = createMirrorStats();
     stats.transfer({ bytes: 100, outcome: "stored" });

@@ -34,6 +34,7 @@ export function observeMirror(port: RepoMirror, deps: ObservedMirrorDeps): RepoM
     }
   };
   const openMissingContent = port.openMissingContent?.bind(port);
+  const openMissingBody = port.openMissingBody?.bind(port);
   const replaceDemoCopy = port.replaceDemoCopy?.bind(port);
   return {
     lookup: (type, id, actor) => counted(() => port.lookup(type, id, actor)),
@@ -44,6 +45,14 @@ export function observeMirror(port: RepoMirror, deps: ObservedMirrorDeps): RepoM
           openMissingContent(repo, commitOid, file, range) {
             deps.stats.miss();
             return counted(() => openMissingContent(repo, commitOid, file, range));
+          },
+        }
+      : {}),
+    ...(openMissingBody
+      ? {
+          openMissingBody(repo, commitOid, file, range) {
+            deps.stats.miss();
+            return counted(() => openMissingBody(repo, commitOid, file, range));
           },
         }
       : {}),

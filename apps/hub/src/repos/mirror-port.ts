@@ -47,6 +47,16 @@ export interface RepoMirror {
     range: { start: number; end: number },
   ): Promise<Readable>;
   /**
+   * The same bytes as openMissingContent, as the body of an answer @hono/node-server sends to a socket: in a
+   * few reused buffers, which only that writer allows (it hands each piece on before asking for the next).
+   */
+  openMissingBody?(
+    repo: RepoRecord,
+    commitOid: string,
+    file: Pick<FileRecord, "path" | "sha256" | "size">,
+    range: { start: number; end: number },
+  ): Promise<ReadableStream<Uint8Array>>;
+  /**
    * A read of mirrored LFS content this hub holds is starting (a cache hit): counted, remembered as the
    * content's latest read (least recently read is evicted first), and kept from eviction until the returned
    * release is called (when the response stream closes). mirror/mirror-observed.ts.

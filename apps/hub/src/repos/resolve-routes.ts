@@ -265,6 +265,11 @@ async function serveFile(
   if (localPath && (await deps.repos.storedContent(file.sha256))) {
     return new Response(fileResponseBody(localPath, { start, end }), { status, headers });
   }
+  // A mirrored file being fetched, answered to a socket: its bytes come in reused buffers too (content-pull.ts).
+  if (missingMirrored && answersToSocket(c) && deps.mirror?.openMissingBody) {
+    const body = await deps.mirror.openMissingBody(repo, commitOid, file, { start, end });
+    return new Response(body, { status, headers });
+  }
   const stream = missingMirrored
     ? await deps.mirror!.openMissingContent!(repo, commitOid, file, { start, end })
     : await deps.repos.openContent(file.sha256, { start, end }).catch((error: unknown) => {
