@@ -21,6 +21,7 @@ import {
   ServedModels,
   ServeModelForm,
 } from "../own-providers/provider-parts.js";
+import { type OrgProviderPrice, PriceModelForm, ProviderPrices, priceOf } from "./org-provider-prices.js";
 
 /** An organization's provider as `GET /api/organizations/{org}/providers` answers (hub: org-own-providers-service.ts). */
 export interface OrgProviderView extends ProviderSummaryView {
@@ -29,6 +30,8 @@ export interface OrgProviderView extends ProviderSummaryView {
   name: string;
   /** Masked (`****abcd`): the key itself is never answered. */
   apiKey: string | null;
+  /** What `/v1/models` tells members of its offer, per model it serves. */
+  prices: OrgProviderPrice[];
 }
 
 const pathOf = (org: string) => `/api/organizations/${encodeURIComponent(org)}/providers`;
@@ -48,6 +51,7 @@ export function OrgProviders({ org, canManage }: { org: string; canManage: boole
   const [error, setError] = useState<string | null>(null);
   const added = useFormOutcome();
   const mapped = useFormOutcome();
+  const priced = useFormOutcome();
   const path = pathOf(org);
   const refresh = () => queryClient.invalidateQueries({ queryKey: orgProvidersQuery(org).queryKey });
   const act = async (work: () => Promise<unknown>) => {
@@ -74,6 +78,13 @@ export function OrgProviders({ org, canManage }: { org: string; canManage: boole
     await accountSend("PUT", `${path}/${encodeURIComponent(name)}/models`, mappingOf(fields));
     await refresh();
     return `${String(fields.get("model"))} is served by ${name}.`;
+  });
+
+  const price = priced.submitAndReset(async (fields) => {
+    const name = String(fields.get("provider"));
+    await accountSend("PUT", `${path}/${encodeURIComponent(name)}/prices`, priceOf(fields));
+    await refresh();
+    return `Saved the price of ${String(fields.get("model"))} on ${name}.`;
   });
 
   return (
@@ -118,6 +129,30 @@ export function OrgProviders({ org, canManage }: { org: string; canManage: boole
                             }
                           >
                             Unmap
+                          </button>
+                        )
+                      : undefined
+                  }
+                />
+                <ProviderPrices
+                  prices={provider.prices ?? []}
+                  action={
+                    canManage
+                      ? (entry) => (
+                          <button
+                            type="button"
+                            className={secondaryButtonClass}
+                            aria-label={`Remove the price of ${entry.model} on ${provider.name}`}
+                            onClick={() =>
+                              act(() =>
+                                accountSend(
+                                  "DELETE",
+                                  `${path}/${encodeURIComponent(provider.name)}/prices?model=${encodeURIComponent(entry.model)}`,
+                                ),
+                              )
+                            }
+                          >
+                            Remove price
                           </button>
                         )
                       : undefined
@@ -176,6 +211,7 @@ export function OrgProviders({ org, canManage }: { org: string; canManage: boole
             providerLabel="Provider"
             providerHint="Its name, without the organization."
           />
+          <PriceModelForm onSubmit={price} message={priced.message} />
         </>
       ) : null}
     </>
