@@ -1,5 +1,10 @@
 import { isInferenceProvider } from "@modelhub/inference";
-import { getInferenceSnippets, type InferenceSnippet, type SnippetOptions } from "@modelhub/snippets";
+import {
+  getInferenceSnippets,
+  getRouterProviderSnippets,
+  type InferenceSnippet,
+  type SnippetOptions,
+} from "@modelhub/snippets";
 import { isConversational } from "@modelhub/tasks";
 import { useCallback, useLayoutEffect, useMemo, useState } from "react";
 import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
@@ -9,6 +14,7 @@ import type { ModelInfo, ProviderMapping } from "../../lib/api/models.js";
 import { providerLabel } from "../../lib/providers.js";
 import { useUrlSearchState } from "../../lib/use-url-search-state.js";
 import { CreateTokenForMe } from "../account/create-token-for-me.js";
+import { ownProviderLabel, useOwnProviders } from "../model-page/use-own-providers.js";
 import { AccessTokenField, type TokenMode } from "./access-token-field.js";
 import {
   LANGUAGES,
@@ -57,13 +63,32 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
   const [token, setToken] = useState("");
   const chat = isConversational(model);
 
-  const mappings = model.inferenceProviderMapping;
+  // The hosted providers, then the own ones the viewer may use (called through the router's /v1 only).
+  const own = useOwnProviders(model.id);
+  const ownLabels = useMemo(
+    () => new Map(own.map((entry) => [entry.provider, ownProviderLabel(entry)])),
+    [own],
+  );
+  const mappings = useMemo<ProviderMapping[]>(
+    () => [
+      ...model.inferenceProviderMapping,
+      ...own.map((entry) => ({
+        provider: entry.provider,
+        providerId: entry.providerId,
+        task: entry.task,
+        status: "live" as const,
+      })),
+    ],
+    [model.inferenceProviderMapping, own],
+  );
   const mapping = mappings.find((entry) => entry.provider === state.provider) ?? defaultProvider(mappings);
 
   const inlineToken = tokenMode === "inline" && token.trim() !== "";
   const { temperature, max_tokens, top_p } = state.parameters;
   const generated = useMemo(() => {
-    if (!mapping || !isInferenceProvider(mapping.provider)) return { snippets: [] as InferenceSnippet[] };
+    const viaRouter = mapping !== undefined && ownLabels.has(mapping.provider);
+    if (!mapping || (!viaRouter && !isInferenceProvider(mapping.provider)))
+      return { snippets: [] as InferenceSnippet[] };
     const options: SnippetOptions = {
       streaming: chat && state.streaming,
       ...(chat && temperature !== undefined ? { temperature } : {}),
@@ -83,7 +108,11 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
     try {
       const accessToken = inlineToken ? token.trim() : "";
       result = {
-        snippets: getInferenceSnippets(model, accessToken, mapping.provider, mapping.providerId, options),
+        snippets: viaRouter
+          ? getRouterProviderSnippets(model, accessToken, mapping.provider, options)
+          : isInferenceProvider(mapping.provider)
+            ? getInferenceSnippets(model, accessToken, mapping.provider, mapping.providerId, options)
+            : [],
       };
     } catch (error) {
       result = { snippets: [], error: error instanceof Error ? error.message : String(error) };
@@ -94,7 +123,19 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
       generatedCache.set(key, result);
     }
     return result;
-  }, [model, mapping, chat, state.streaming, temperature, max_tokens, top_p, hubUrl, inlineToken, token]);
+  }, [
+    model,
+    mapping,
+    ownLabels,
+    chat,
+    state.streaming,
+    temperature,
+    max_tokens,
+    top_p,
+    hubUrl,
+    inlineToken,
+    token,
+  ]);
 
   const languages = LANGUAGES.filter((language) =>
     generated.snippets.some((snippet) => snippet.language === language),
@@ -121,10 +162,10 @@ export function InferenceSnippetsPanel({ model, hubUrl }: PanelProps) {
     () =>
       mappings.map((entry) => ({
         value: entry.provider,
-        label: providerLabel(entry.provider),
+        label: ownLabels.get(entry.provider) ?? providerLabel(entry.provider),
         hint: entry.status === "staging" ? stagingBadge : undefined,
       })),
-    [mappings],
+    [mappings, ownLabels],
   );
   const clientOptions = useMemo<SelectOption[]>(
     () => clients.map((name) => ({ value: name, label: name })),

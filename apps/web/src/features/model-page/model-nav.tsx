@@ -2,10 +2,12 @@ import { memo, useMemo } from "react";
 import { type ExtraTab, RepoTabs } from "../../components/repo/repo-tabs.js";
 import type { ModelInfo } from "../../lib/api/models.js";
 import { hasChatTemplate } from "../../lib/chat-template-source.js";
+import { useOwnProviders } from "./use-own-providers.js";
 
 /** Sections of a model page: the shared repository tabs and the model's own; each has its own URL. */
 export const ModelNav = memo(function ModelNav({ model }: { model: ModelInfo }) {
-  const hasProviders = model.inferenceProviderMapping.length > 0;
+  const own = useOwnProviders(model.id);
+  const hasProviders = model.inferenceProviderMapping.length > 0 || own.length > 0;
   const extra = useMemo(() => {
     const tabs: ExtraTab[] = [];
     if (model.library_name) {

@@ -7,6 +7,8 @@ import { formatBytes, formatCount } from "../../lib/format.js";
 import { providerLabel } from "../../lib/providers.js";
 import { filesUrls, type RepoRef } from "../../lib/repo-ref.js";
 import { holdsWeights } from "../local-apps/quant-label.js";
+import { OwnProviderItem } from "./own-provider-item.js";
+import { useOwnProviders } from "./use-own-providers.js";
 
 function list(value: string | string[] | undefined): string[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
@@ -19,6 +21,7 @@ export function ModelSidebar({ model }: { model: ModelInfo }) {
   const card = info.data?.cardData ?? model.cardData ?? {};
   const quantizations = info.data ? listGgufQuantizations(info.data) : [];
   const parameters = info.data?.safetensors?.total ?? model.safetensors?.total;
+  const own = useOwnProviders(model.id);
   return (
     <aside aria-label="About this model" className="flex min-w-0 flex-col gap-4 text-sm">
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 rounded-lg border border-line bg-surface p-4">
@@ -85,7 +88,7 @@ export function ModelSidebar({ model }: { model: ModelInfo }) {
           </ul>
         </section>
       ) : null}
-      {model.inferenceProviderMapping.length > 0 ? (
+      {model.inferenceProviderMapping.length > 0 || own.length > 0 ? (
         <section aria-labelledby="providers-heading" className="rounded-lg border border-line bg-surface p-4">
           <h2 id="providers-heading" className="mb-2 font-semibold">
             Inference providers
@@ -97,6 +100,13 @@ export function ModelSidebar({ model }: { model: ModelInfo }) {
               </li>
             ))}
           </ul>
+          {own.length > 0 ? (
+            <ul className="mt-2 flex flex-col gap-1.5" data-testid="own-providers">
+              {own.map((provider) => (
+                <OwnProviderItem key={provider.provider} provider={provider} />
+              ))}
+            </ul>
+          ) : null}
         </section>
       ) : null}
     </aside>

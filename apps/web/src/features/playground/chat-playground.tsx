@@ -9,7 +9,9 @@ import { submitTo, useRun } from "./use-run.js";
 
 interface ChatPlaygroundProps {
   modelId: string;
-  provider: InferenceProvider;
+  /** A hosted provider, or with `own` an own provider the router alone knows (`org/name` for an organization's). */
+  provider: InferenceProvider | string;
+  own?: boolean;
   hubUrl: string;
   accessToken: string;
   /** The signed-in user's CSRF token: without a token, calls go with their session (playground-client.ts). */
@@ -17,7 +19,14 @@ interface ChatPlaygroundProps {
 }
 
 /** A chat whose replies stream in token by token; Stop aborts the request mid-stream. */
-export function ChatPlayground({ modelId, provider, hubUrl, accessToken, csrfToken }: ChatPlaygroundProps) {
+export function ChatPlayground({
+  modelId,
+  provider,
+  own = false,
+  hubUrl,
+  accessToken,
+  csrfToken,
+}: ChatPlaygroundProps) {
   const [exchanges, setExchanges] = useState<Exchange[]>([]);
   const [draft, setDraft] = useState("");
   const [settings, setSettings] = useState<ChatSettings>(DEFAULT_CHAT_SETTINGS);
@@ -41,17 +50,22 @@ export function ChatPlayground({ modelId, provider, hubUrl, accessToken, csrfTok
     const id = nextId.current++;
     setExchanges([...earlier, { id, user: question, reply: "", status: "streaming" }]);
     const outcome = await run(async (signal) => {
-      const stream = playgroundClient(hubUrl, accessToken, csrfToken).chatCompletionStream(
-        {
-          model: modelId,
-          provider,
-          messages: messagesFor(settings.systemPrompt, earlier, question),
-          temperature: settings.temperature,
-          max_tokens: settings.maxTokens,
-          top_p: settings.topP,
-        },
-        { signal },
-      );
+      const client = playgroundClient(hubUrl, accessToken, csrfToken);
+      const call = {
+        messages: messagesFor(settings.systemPrompt, earlier, question),
+        temperature: settings.temperature,
+        max_tokens: settings.maxTokens,
+        top_p: settings.topP,
+      };
+      // An own provider has no route of its own: the router's OpenAI-compatible /v1 takes it named in `model`.
+      const stream = own
+        ? client
+            .endpoint(hubUrl)
+            .chatCompletionStream({ ...call, model: `${modelId}:${provider}` }, { signal })
+        : client.chatCompletionStream(
+            { ...call, model: modelId, provider: provider as InferenceProvider },
+            { signal },
+          );
       for await (const chunk of stream) {
         const delta = chunk.choices?.[0]?.delta?.content;
         if (delta) update(id, (exchange) => ({ reply: exchange.reply + delta }));

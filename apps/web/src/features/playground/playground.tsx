@@ -5,6 +5,7 @@ import type { ModelInfo, ProviderMapping } from "../../lib/api/models.js";
 import { providerLabel } from "../../lib/providers.js";
 import { useSession } from "../account/account-api.js";
 import { CreateTokenForMe } from "../account/create-token-for-me.js";
+import { ownProviderLabel, useOwnProviders } from "../model-page/use-own-providers.js";
 import { tokenProblem, useAccessToken } from "./access-token.js";
 import { ChatPlayground } from "./chat-playground.js";
 import { MEDIA_TASKS, MediaPlayground, type MediaTask } from "./media-playground.js";
@@ -21,16 +22,21 @@ export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string
   const mappings = model.inferenceProviderMapping.filter((mapping): mapping is UsableMapping =>
     isInferenceProvider(mapping.provider),
   );
+  // The own providers the viewer may use: chat only, through the router's /v1.
+  const own = useOwnProviders(model.id);
   const wanted = searchParams.get("provider");
+  const ownChosen = own.find((entry) => entry.provider === wanted);
   const mapping =
     mappings.find((entry) => entry.provider === wanted) ??
-    mappings.find((entry) => entry.status === "live") ??
-    mappings[0];
+    (ownChosen ? undefined : (mappings.find((entry) => entry.status === "live") ?? mappings[0]));
 
-  if (!mapping) return <p className="text-muted">No inference provider serves this model.</p>;
+  if (!mapping && !ownChosen && own.length === 0) {
+    return <p className="text-muted">No inference provider serves this model.</p>;
+  }
+  const chosen = mapping?.provider ?? ownChosen?.provider ?? own[0]!.provider;
 
-  const task = mapping.task;
-  const common = { provider: mapping.provider, hubUrl, accessToken, csrfToken: session?.csrfToken };
+  const task = mapping?.task ?? "conversational";
+  const common = { provider: chosen, hubUrl, accessToken, csrfToken: session?.csrfToken };
   return (
     <section
       aria-labelledby="playground-heading"
@@ -42,15 +48,20 @@ export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string
       <div className="flex flex-wrap items-end gap-4">
         <Select
           label="Provider"
-          value={mapping.provider}
-          options={mappings.map((entry) => ({
-            value: entry.provider,
-            label: providerLabel(entry.provider),
-            hint:
-              entry.status === "staging" ? (
-                <span className="rounded bg-warn-soft px-1.5 text-[11px] font-medium text-warn">staging</span>
-              ) : undefined,
-          }))}
+          value={chosen}
+          options={[
+            ...mappings.map((entry) => ({
+              value: entry.provider,
+              label: providerLabel(entry.provider),
+              hint:
+                entry.status === "staging" ? (
+                  <span className="rounded bg-warn-soft px-1.5 text-[11px] font-medium text-warn">
+                    staging
+                  </span>
+                ) : undefined,
+            })),
+            ...own.map((entry) => ({ value: entry.provider, label: ownProviderLabel(entry) })),
+          ]}
           onValueChange={(provider) => setSearchParams({ provider }, { replace: true })}
           className="w-full sm:w-56"
           testId="playground-provider"
@@ -78,13 +89,21 @@ export function Playground({ model, hubUrl }: { model: ModelInfo; hubUrl: string
           {problem}
         </p>
       ) : null}
-      {task === "conversational" ? (
-        <ChatPlayground key={mapping.provider} modelId={model.id} {...common} />
+      {!mapping ? (
+        <ChatPlayground key={chosen} modelId={model.id} own {...common} />
+      ) : task === "conversational" ? (
+        <ChatPlayground key={chosen} modelId={model.id} {...common} provider={mapping.provider} />
       ) : MEDIA_TASKS.includes(task) ? (
-        <MediaPlayground key={mapping.provider} task={task as MediaTask} modelId={model.id} {...common} />
+        <MediaPlayground
+          key={chosen}
+          task={task as MediaTask}
+          modelId={model.id}
+          {...common}
+          provider={mapping.provider}
+        />
       ) : (
         // Not keyed by provider: the reader's request and chosen file stay when the provider changes.
-        <TaskPlayground key={task} model={model} task={task} {...common} />
+        <TaskPlayground key={task} model={model} task={task} {...common} provider={mapping.provider} />
       )}
     </section>
   );
