@@ -125,8 +125,8 @@ try {
     console.log(`  ${kb(entry.wireBytes).padStart(9)} ${entry.encoding.padEnd(8)} ${entry.path}`);
 
   for (const [name, path, ready] of [
-    ["model page", `/${MODEL}`, "article"],
-    ["models list", "/models", "main ul a"],
+    ["model page", `/${MODEL}`, "#root article"],
+    ["models list", "/models", "#root main ul a"],
   ] as const) {
     const paints: number[] = [];
     for (let run = 0; run < COLD_LOADS; run++) {

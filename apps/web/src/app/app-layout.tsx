@@ -1,10 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { NavLink, Outlet, ScrollRestoration } from "react-router";
+import { NavLink, Outlet, ScrollRestoration, useLocation } from "react-router";
 import { UserMenu } from "../features/account/user-menu.js";
 import { siteQuery } from "../features/admin/admin-api.js";
 import { HeaderSearch } from "../features/search/index.js";
 import { ThemeSwitcher } from "../features/theme/index.js";
+import { useFirstViewOnlyFor } from "../lib/first-view.js";
 
 /** The header's sections. */
 const MAIN_LINKS = [
@@ -49,6 +50,8 @@ function SiteNotice() {
 }
 
 export function AppLayout() {
+  // The page the hub wrote a first view for removes it when it shows its content; any other page at once.
+  useFirstViewOnlyFor(useLocation().pathname);
   return (
     <div className="flex min-h-dvh flex-col">
       <a

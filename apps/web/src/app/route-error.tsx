@@ -1,7 +1,9 @@
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { useReplaceFirstView } from "../lib/first-view.js";
 
 export function RouteError() {
   const error = useRouteError();
+  useReplaceFirstView();
   const message = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}`
     : error instanceof Error

@@ -1,8 +1,14 @@
+import { useLayoutEffect } from "react";
 import { HubApiError } from "../../lib/api/hub-fetch.js";
+import { replaceFirstView } from "../../lib/first-view.js";
 import { NotFoundPage } from "./not-found-page.js";
 
 /** A repository page before its info arrives, or when it could not be read. */
 export function RepoPageStatus({ id, error }: { id: string; error: Error | null }) {
+  // Loading: the hub's first view of the page, if any, stays; an error replaces it.
+  useLayoutEffect(() => {
+    if (error) replaceFirstView();
+  }, [error]);
   if (!error) {
     return (
       <p className="py-12 text-center text-muted" aria-live="polite">

@@ -15,6 +15,7 @@ import {
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import { CodeBlock, codeLanguage } from "../../components/ui/code-block.js";
 import { ErrorAlert } from "../../components/ui/query-state.js";
+import { useReplaceFirstView } from "../../lib/first-view.js";
 import { siteQuery } from "../admin/admin-api.js";
 import { cardImageAllowed } from "./card-images.js";
 import { cardTreeInWorker, parsedCardTree } from "./card-in-worker.js";
@@ -164,6 +165,8 @@ export const MarkdownTree = memo(function MarkdownTree({
   /** Add the card's blocks a slice at a time (each slice its own small commit and layout); off for tests. */
   progressive?: boolean;
 }) {
+  // The card is shown: the hub's first view of it (a model's card page) goes in this commit.
+  useReplaceFirstView();
   const total = card.tree.children.length;
   const [shown, setShown] = useState(progressive ? Math.min(total, BLOCKS_PER_SLICE) : total);
   useEffect(() => {
@@ -211,6 +214,11 @@ export const MarkdownTree = memo(function MarkdownTree({
   );
 });
 
+function CardError({ message }: { message: string }) {
+  useReplaceFirstView();
+  return <ErrorAlert message={message} />;
+}
+
 /**
  * User-written Markdown (model cards, discussion comments), parsed and sanitized in a worker so that a huge
  * or hostile card never holds the page's thread: the page renders only the bounded, sanitized tree.
@@ -248,7 +256,7 @@ export const Markdown = memo(function Markdown({ source, wholeUrl }: { source: s
     );
   }
   if (state.source === source && state.error) {
-    return <ErrorAlert message={state.error} />;
+    return <CardError message={state.error} />;
   }
   return (
     <p className="text-muted" aria-busy="true">

@@ -1,5 +1,7 @@
 import type { ModelData } from "@modelhub/tasks";
+import { useLayoutEffect } from "react";
 import { Link } from "react-router";
+import { replaceFirstView } from "../../lib/first-view.js";
 import { filesUrls, type RepoRef, resolveUrl } from "../../lib/repo-ref.js";
 import { Markdown } from "./markdown.js";
 
@@ -23,6 +25,11 @@ export function RepoCard({
   cardText: string | undefined;
   siblings: Array<{ rfilename: string }> | undefined;
 }) {
+  const noCard = !cardText?.trim();
+  // No card to show: the hub wrote no first view of one, but one of another revision may be there.
+  useLayoutEffect(() => {
+    if (noCard) replaceFirstView();
+  }, [noCard]);
   if (!cardText?.trim()) {
     const readme = hasReadme(siblings);
     return (
