@@ -1,9 +1,12 @@
 /**
  * The dataset viewer's benchmark (issue 36), each figure beside its floor, DuckDB used directly:
  * - conversion of a CSV of BENCH_DATASETS_MB MiB (default 1024) to Parquet by the viewer's engine (as a
- *   conversion runs it: one ordered file, cut in ~500 MB parts) against one plain DuckDB
- *   `COPY (FROM read_csv(...)) TO ... (FORMAT parquet)`, in BENCH_CONVERT_ROUNDS alternating rounds (default
- *   2); wall and CPU seconds, MiB/s, the ratios, and the process's peak RSS while converting;
+ *   conversion runs it: a split whose CSV is larger than a Parquet file, BENCH_PARQUET_FILE_MB (default 500
+ *   MB), written in one pass in ordered ~file-sized parts) against one plain DuckDB
+ *   `COPY (FROM read_csv(...)) TO ... (FORMAT parquet)`, and against the writer before the one pass (one
+ *   file with two threads, then cut by row ranges: the rows written twice), in BENCH_CONVERT_ROUNDS
+ *   alternating rounds (default 2); wall and CPU seconds, MiB/s, the ratios, and the process's peak RSS
+ *   while converting. BENCH_CONVERT_ONLY=1 stops after it;
  * - on a split of BENCH_ROWS rows (default 10,000,000) written by the conversion's writer: `/rows` pages at
  *   random offsets (the API's query: the file's row range, so only its row groups are read) against DuckDB's
  *   plain LIMIT/OFFSET, the substring scan /search was (ILIKE over text columns, count and page) and
@@ -22,6 +25,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { DuckDBInstance } from "@duckdb/node-api";
 import {
   createViewerEngine,
+  readerSql,
   rowRangeSql,
   rowsByNumberSql,
   sqlString,
@@ -39,6 +43,8 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const CONVERT_ROUNDS = Number(process.env.BENCH_CONVERT_ROUNDS ?? 2);
 const SEARCH_ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
+const PARQUET_FILE_BYTES = Number(process.env.BENCH_PARQUET_FILE_MB ?? 500) * 1000 ** 2;
+const CONVERT_ONLY = process.env.BENCH_CONVERT_ONLY === "1";
 const MIB = 1024 * 1024;
 
 const dir = mkdtempSync(join(tmpdir(), "bench-datasets-"));
@@ -122,13 +128,27 @@ async function main() {
   // Alternating rounds (engine, floor, engine, floor...): on a shared machine a burst of other work hits
   // either side; each side's best round is compared, and the CPU seconds beside it.
   const hubRounds: { wallS: number; cpuS: number }[] = [];
+  const cutRounds: { wallS: number; cpuS: number }[] = [];
   const directRounds: { wallS: number; cpuS: number }[] = [];
   let rss = { peakMiB: 0, peakTotalMiB: 0 };
+  let hubParts = 0;
+  let cutParts = 0;
   for (let round = 0; round < CONVERT_ROUNDS; round++) {
     const converted = await peakRss(() =>
-      timed(() => engine.convert("csv", [csv], join(dir, "parquet", "converted"), 500 * 1000 ** 2)),
+      timed(() => engine.convert("csv", [csv], join(dir, "parquet", "converted"), PARQUET_FILE_BYTES)),
     );
     hubRounds.push(converted.value);
+    hubParts = converted.value.value.length;
+    // The writer before: no input size, so one file with the converter's threads, then the cut.
+    const cut = await timed(() =>
+      engine.writeParquet(
+        `SELECT * FROM ${readerSql("csv", [csv])}`,
+        join(dir, "parquet", "cut"),
+        PARQUET_FILE_BYTES,
+      ),
+    );
+    cutRounds.push(cut);
+    cutParts = cut.value.length;
     rss = {
       peakMiB: Math.max(rss.peakMiB, converted.peakMiB),
       peakTotalMiB: Math.max(rss.peakTotalMiB, converted.peakTotalMiB),
@@ -144,6 +164,7 @@ async function main() {
   const best = (rounds: { wallS: number; cpuS: number }[]) =>
     rounds.reduce((a, b) => (b.wallS < a.wallS ? b : a));
   const hub = best(hubRounds);
+  const cut = best(cutRounds);
   const direct = best(directRounds);
   console.log(`\n## Conversion of a CSV to Parquet (best of ${CONVERT_ROUNDS} alternating rounds)\n`);
   console.log(
@@ -152,7 +173,10 @@ async function main() {
   console.log("|---|---|---|---|---|---|---|---|");
   const roundsOf = (rounds: { wallS: number }[]) => rounds.map((r) => r.wallS.toFixed(1)).join(", ");
   console.log(
-    `| viewer engine | ${csvMiB.toFixed(0)} | ${hub.wallS.toFixed(2)} | ${hub.cpuS.toFixed(2)} | ${(csvMiB / hub.wallS).toFixed(1)} | ${(direct.wallS / hub.wallS).toFixed(2)} | ${(direct.cpuS / hub.cpuS).toFixed(2)} | ${roundsOf(hubRounds)} |`,
+    `| viewer engine (${hubParts} part(s)) | ${csvMiB.toFixed(0)} | ${hub.wallS.toFixed(2)} | ${hub.cpuS.toFixed(2)} | ${(csvMiB / hub.wallS).toFixed(1)} | ${(direct.wallS / hub.wallS).toFixed(2)} | ${(direct.cpuS / hub.cpuS).toFixed(2)} | ${roundsOf(hubRounds)} |`,
+  );
+  console.log(
+    `| one file, then cut (before; ${cutParts} part(s)) | ${csvMiB.toFixed(0)} | ${cut.wallS.toFixed(2)} | ${cut.cpuS.toFixed(2)} | ${(csvMiB / cut.wallS).toFixed(1)} | ${(direct.wallS / cut.wallS).toFixed(2)} | ${(direct.cpuS / cut.cpuS).toFixed(2)} | ${roundsOf(cutRounds)} |`,
   );
   console.log(
     `| DuckDB COPY (floor) | ${csvMiB.toFixed(0)} | ${direct.wallS.toFixed(2)} | ${direct.cpuS.toFixed(2)} | ${(csvMiB / direct.wallS).toFixed(1)} | 1.00 | 1.00 | ${roundsOf(directRounds)} |`,
@@ -161,6 +185,7 @@ async function main() {
     `\nProcess RSS while converting: peak ${rss.peakTotalMiB.toFixed(0)} MiB, ${rss.peakMiB.toFixed(0)} MiB above its start (engine memory_limit 512MB, 2 threads).`,
   );
   rmSync(csv, { force: true });
+  if (CONVERT_ONLY) return;
 
   // The split the queries read: ROWS rows written by the conversion's own writer (its row groups, its parts).
   const parts = await engine.writeParquet(

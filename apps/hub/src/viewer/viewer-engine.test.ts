@@ -48,11 +48,12 @@ describe("viewer engine", () => {
     );
   });
 
-  it("keeps the rows' order across the Parquet files of a large split", async () => {
+  it("keeps the rows' order across the Parquet files of a large split (written in one pass)", async () => {
     const csv = join(dir, "ordered.csv");
     const rows = 300_000;
     writeFileSync(csv, `id,word\n${Array.from({ length: rows }, (_, i) => `${i},w${i}`).join("\n")}\n`);
-    const written = await engine.convert("csv", [csv], join(dir, "parquet", "ordered"), 400_000);
+    // Files of about 100 kB (COPY starts the next file once the size is past, at a row group's end).
+    const written = await engine.convert("csv", [csv], join(dir, "parquet", "ordered"), 100_000);
     expect(written.length).toBeGreaterThan(1);
     expect(written.reduce((sum, file) => sum + file.numRows, 0)).toBe(rows);
     let start = 0;
@@ -64,6 +65,27 @@ describe("viewer engine", () => {
       expect(misplaced).toBe(0);
       start += file.numRows;
     }
+  });
+
+  it("keeps the rows' order when a split outgrows a file its originals did not (the cut of one file)", async () => {
+    const csv = join(dir, "ordered.csv");
+    // No input size given: the one file is written with the converter's threads, then cut by row ranges.
+    const written = await engine.writeParquet(
+      `SELECT * FROM read_csv('${csv}')`,
+      join(dir, "parquet", "cut"),
+      400_000,
+    );
+    expect(written.length).toBeGreaterThan(1);
+    let start = 0;
+    for (const file of written) {
+      const misplaced = await engine.scalar(
+        `SELECT count(*) FILTER (WHERE id <> file_row_number + ${start})
+         FROM read_parquet('${file.localPath}', file_row_number = true)`,
+      );
+      expect(misplaced).toBe(0);
+      start += file.numRows;
+    }
+    expect(start).toBe(300_000);
   });
 
   it("refuses a ragged CSV rather than dropping rows", async () => {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type {
   DuckDBConnection,
@@ -50,6 +50,13 @@ export interface WrittenFile {
   localPath: string;
   numRows: number;
 }
+
+/** The bytes of local files, added up. */
+const sizeOf = async (paths: readonly string[]) =>
+  (await Promise.all(paths.map(async (path) => (await stat(path)).size))).reduce(
+    (sum, size) => sum + size,
+    0,
+  );
 
 /** The SQL string literal of a text (single quotes doubled). */
 export const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -238,6 +245,7 @@ export function createViewerEngine(options: EngineOptions) {
   let converterInstance: DuckDBInstance | undefined;
   let querying: Promise<DuckDBConnection> | undefined;
   let queryInstance: DuckDBInstance | undefined;
+  let rotating: Promise<DuckDBConnection> | undefined;
 
   async function converter(): Promise<DuckDBConnection> {
     converting ??= (async () => {
@@ -254,6 +262,27 @@ export function createViewerEngine(options: EngineOptions) {
       return instance.connect();
     })();
     return converting;
+  }
+
+  /**
+   * The writer of large splits: one thread, so that COPY's FILE_SIZE_BYTES starts each next file with the
+   * rows that follow the last file's (with more threads, parts hold interleaved row ranges). Created on the
+   * first large split; its memory is bounded as the converter's.
+   */
+  async function rotatingWriter(): Promise<DuckDBConnection> {
+    rotating ??= (async () => {
+      await mkdir(options.workDir, { recursive: true });
+      const instance = await (await duck()).DuckDBInstance.create(":memory:", {
+        threads: "1",
+        memory_limit: memoryLimit,
+        temp_directory: join(options.workDir, "duckdb-spill"),
+        autoinstall_known_extensions: "false",
+        autoload_known_extensions: "false",
+        preserve_insertion_order: "true",
+      });
+      return instance.connect();
+    })();
+    return rotating;
   }
 
   async function queries(): Promise<DuckDBConnection> {
@@ -275,21 +304,58 @@ export function createViewerEngine(options: EngineOptions) {
     return querying;
   }
 
+  /**
+   * A split whose original files are larger than a Parquet file (`inputBytes` > `fileBytes`) is likely to
+   * need several: written in one pass by the one-thread writer, COPY starting a new file past `fileBytes`.
+   * Answers undefined when that wrote no file (no rows: the caller writes the one empty file).
+   */
+  async function writeRotated(select: string, outDir: string, fileBytes: number, options: string) {
+    const connection = await rotatingWriter();
+    const parts = join(outDir, "parts");
+    await connection.run(
+      `COPY (${select}) TO ${sqlString(parts)} (${options}, FILE_SIZE_BYTES ${fileBytes}, FILENAME_PATTERN 'part_{i}')`,
+    );
+    const names = (await readdir(parts))
+      .filter((name) => /^part_\d+\.parquet$/.test(name))
+      .sort((a, b) => Number(a.slice(5, -8)) - Number(b.slice(5, -8)));
+    if (names.length === 0) {
+      await rm(parts, { recursive: true, force: true });
+      return undefined;
+    }
+    const written: WrittenFile[] = [];
+    for (const [index, name] of names.entries()) {
+      const localPath = join(outDir, `${String(index).padStart(4, "0")}.parquet`);
+      await rename(join(parts, name), localPath);
+      const rows = await connection.runAndReadAll(
+        `SELECT count(*)::BIGINT FROM read_parquet(${sqlString(localPath)})`,
+      );
+      written.push({ localPath, numRows: Number(rows.getRows()[0]![0]) });
+    }
+    await rm(parts, { recursive: true, force: true });
+    return written;
+  }
+
   /** See `writeParquet` below. */
   async function writeParquet(
     select: string,
     outDir: string,
     fileBytes: number,
     huggingface: string | undefined,
+    inputBytes = 0,
   ): Promise<WrittenFile[]> {
     const connection = await converter();
     await rm(outDir, { recursive: true, force: true });
     await mkdir(outDir, { recursive: true });
-    // One file first: COPY keeps the rows' order only when it writes one file (with FILE_SIZE_BYTES its
-    // threads write parts in any order), and the viewer's row indexes are the split's order.
-    const whole = join(outDir, "whole.parquet");
     const metadata = huggingface ? `, KV_METADATA {${HF_METADATA_KEY}: ${sqlString(huggingface)}}` : "";
     const options = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000${metadata}`;
+    if (inputBytes > fileBytes) {
+      const rotated = await writeRotated(select, outDir, fileBytes, options);
+      if (rotated) return rotated;
+    }
+    // One file first, with the converter's threads: COPY keeps the rows' order only when it writes one file
+    // (with FILE_SIZE_BYTES its threads write parts in any order), and the viewer's row indexes are the
+    // split's order. Most splits are one file; a larger one is cut below.
+    const whole = join(outDir, "whole.parquet");
     await connection.run(`COPY (${select}) TO ${sqlString(whole)} (${options})`);
     const count = async (path: string) =>
       Number(
@@ -304,9 +370,10 @@ export function createViewerEngine(options: EngineOptions) {
       await rename(whole, first);
       return [{ localPath: first, numRows }];
     }
-    // Larger than a file: cut by row ranges of the one file. No ORDER BY: the converter preserves insertion
-    // order (a scan of a row range is written in the file's order), and sorting millions of wide rows
-    // spilled past the memory limit and cost more than the cut itself (bench/results/2026-11-30-datasets.md).
+    // Larger than a file although its originals were not (rare): cut by row ranges of the one file. No ORDER
+    // BY: the converter preserves insertion order (a scan of a row range is written in the file's order),
+    // and sorting millions of wide rows spilled past the memory limit and cost more than the cut itself
+    // (bench/results/2026-11-30-datasets.md).
     const rowsPerPart = Math.ceil(numRows / parts);
     const written: WrittenFile[] = [];
     for (let index = 0; index * rowsPerPart < numRows; index++) {
@@ -361,6 +428,7 @@ export function createViewerEngine(options: EngineOptions) {
             outDir,
             fileBytes,
             staged.huggingface,
+            await sizeOf(paths),
           );
         } finally {
           await rm(scratch, { recursive: true, force: true });
@@ -368,15 +436,27 @@ export function createViewerEngine(options: EngineOptions) {
       }
       // A Parquet file written by `datasets` names its features (images, audio, class labels): kept.
       const huggingface = format === "parquet" && paths[0] ? await huggingfaceOf(paths[0]) : undefined;
-      return writeParquet(`SELECT * FROM ${readerSql(format, paths)}`, outDir, fileBytes, huggingface);
+      return writeParquet(
+        `SELECT * FROM ${readerSql(format, paths)}`,
+        outDir,
+        fileBytes,
+        huggingface,
+        await sizeOf(paths),
+      );
     },
 
     /**
      * Writes the rows of the hub's own `select` (over local files) as Parquet files of about `fileBytes` each
-     * in `outDir`, with `huggingface` metadata (the `datasets` features) when given.
+     * in `outDir`, with `huggingface` metadata (the `datasets` features) when given; `inputBytes`, the size
+     * of what it reads, picks the one-pass writer of large splits when larger than a file.
      */
-    writeParquet: (select: string, outDir: string, fileBytes: number, huggingface?: string) =>
-      writeParquet(select, outDir, fileBytes, huggingface),
+    writeParquet: (
+      select: string,
+      outDir: string,
+      fileBytes: number,
+      huggingface?: string,
+      inputBytes?: number,
+    ) => writeParquet(select, outDir, fileBytes, huggingface, inputBytes),
 
     /** The columns a query over local files answers, as `datasets` features (nothing is read but types). */
     async describe(select: string): Promise<{ name: string; type: Feature }[]> {
