@@ -7,7 +7,7 @@ import { preloadedPage } from "./web-pages.js";
  * The first view of a page: HTML the hub writes into the page it serves so that the page's largest text paints
  * before the web app's scripts have run (issue 38; docs/decisions/first-view-in-served-html.md). The app
  * hides its own root while the first view is there (styles.css) and removes the first view when it shows the
- * same content (apps/web/src/app/first-view.ts). Only markup and text: no script, no inline event handler.
+ * same content (apps/web/src/lib/first-view.ts). Only markup and text: no script, no inline event handler.
  */
 
 /** The element the app looks for and removes; its `data-path` says which page it shows. */
