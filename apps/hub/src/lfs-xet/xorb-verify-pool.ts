@@ -21,6 +21,8 @@ export interface XorbVerification {
 }
 
 const BATCH_BYTES = 1 << 20;
+/** A batch is sent once it holds BATCH_BYTES, so it may hold a socket read more: its buffers are larger. */
+const BUFFER_BYTES = 2 * BATCH_BYTES;
 const MAX_IN_FLIGHT = 4 << 20;
 /** One thread stays for the event loop; at most four verify, which outruns a disk on any machine measured. */
 const POOL_SIZE = Math.max(1, Math.min(4, availableParallelism() - 1));
@@ -69,7 +71,7 @@ function start(slot: number): PoolWorker {
   worker.on("message", (reply: VerifyReply) => {
     const stream = entry.streams.get(reply.id);
     if (reply.kind === "acked") {
-      if (reply.batch.byteLength === BATCH_BYTES && entry.spare.length < 8) entry.spare.push(reply.batch);
+      if (reply.batch.byteLength === BUFFER_BYTES && entry.spare.length < 8) entry.spare.push(reply.batch);
       stream?.acked(reply.length);
     } else if (reply.kind === "verified") {
       entry.streams.delete(reply.id);
@@ -134,7 +136,9 @@ export function offThreadXorbVerification(): XorbVerification {
     // One copy into a buffer of its own, whose memory then moves to the worker without another copy.
     const length = gatheredBytes;
     const batch =
-      length <= BATCH_BYTES ? (target.spare.pop() ?? new ArrayBuffer(BATCH_BYTES)) : new ArrayBuffer(length);
+      length <= BUFFER_BYTES
+        ? (target.spare.pop() ?? new ArrayBuffer(BUFFER_BYTES))
+        : new ArrayBuffer(length);
     const view = new Uint8Array(batch);
     let offset = 0;
     for (const piece of gathered) {
