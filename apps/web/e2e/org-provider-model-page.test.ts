@@ -114,7 +114,14 @@ describe("an organization's own provider on a model's page", () => {
     timeout: 120_000,
   }, async () => {
     const { page, problems } = await signedIn("bob");
-    await page.goto(`/${CHAT}/inference?provider=${encodeURIComponent(PROVIDER)}`);
+    // Reached as any provider is: from the "Use this model" menu.
+    await page.goto(`/${CHAT}`);
+    await page.locator("summary", { hasText: "Use this model" }).click();
+    await page
+      .getByRole("navigation", { name: "Ways to use this model" })
+      .getByRole("link", { name: `${PROVIDER} (${SEEDED.org}'s own)` })
+      .click();
+    await page.waitForURL((url) => url.searchParams.get("provider") === PROVIDER);
     const snippet = page.getByTestId("inference-snippet");
     await expect.poll(() => snippet.textContent()).toContain(`${CHAT}:${PROVIDER}`);
     expect(await snippet.textContent()).toContain(`${harness.hub.url}/router/v1`);

@@ -4,6 +4,7 @@ import { DisclosureMenu } from "../../components/ui/disclosure-menu.js";
 import type { ModelInfo } from "../../lib/api/models.js";
 import { modelUrl } from "../../lib/model-url.js";
 import { providerLabel } from "../../lib/providers.js";
+import { ownProviderLabel, useOwnProviders } from "./use-own-providers.js";
 
 function MenuLink({ to, children }: { to: string; children: ReactNode }) {
   return (
@@ -28,6 +29,7 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
 /** "Use this model": every way to use it, each choice a link with its own URL. */
 export function UseThisModelMenu({ model }: { model: ModelInfo }) {
   const base = modelUrl(model.id);
+  const own = useOwnProviders(model.id);
   return (
     <DisclosureMenu summary="Use this model">
       <nav aria-label="Ways to use this model">
@@ -48,7 +50,7 @@ export function UseThisModelMenu({ model }: { model: ModelInfo }) {
           </li>
         </Group>
         <Group title="Inference providers">
-          {model.inferenceProviderMapping.length === 0 ? (
+          {model.inferenceProviderMapping.length === 0 && own.length === 0 ? (
             <li className="px-2 py-1.5 text-sm text-muted">No provider serves this model</li>
           ) : (
             model.inferenceProviderMapping.map((mapping) => (
@@ -62,6 +64,13 @@ export function UseThisModelMenu({ model }: { model: ModelInfo }) {
               </li>
             ))
           )}
+          {own.map((entry) => (
+            <li key={entry.provider}>
+              <MenuLink to={`${base}/inference?provider=${encodeURIComponent(entry.provider)}`}>
+                <span className="break-all">{ownProviderLabel(entry)}</span>
+              </MenuLink>
+            </li>
+          ))}
         </Group>
       </nav>
     </DisclosureMenu>
