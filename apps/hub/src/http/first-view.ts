@@ -1,3 +1,4 @@
+import { PIPELINE_DATA } from "@modelhub/tasks";
 import { modelIdFromParts } from "../catalogue/model-id.js";
 import { cardFirstViewHtml, escapeHtml } from "./first-view-card.js";
 import type { FirstView } from "./static-web.js";
@@ -37,6 +38,10 @@ const MAIN_LINKS = [
   ["/widget-builder", "Widget"],
 ] as const;
 const MAX_TAGS = 12;
+
+/** A task's name as the app shows it (apps/web/src/lib/task-labels.ts). */
+const taskLabel = (task: string): string =>
+  (PIPELINE_DATA as Record<string, { name: string }>)[task]?.name ?? task;
 const TAB_CLASS = "-mb-px block whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium";
 
 /** The site's header as AppLayout lays it out (search, theme and account controls come with the app). */
@@ -68,7 +73,7 @@ export function modelFirstView(path: string, model: FirstViewModel, site: FirstV
   const base = `/${model.id.split("/").map(encodeURIComponent).join("/")}`;
   const facts = [
     model.pipeline_tag
-      ? `<a href="/models?task=${encodeURIComponent(model.pipeline_tag)}" class="rounded-full bg-accent-soft px-2.5 py-0.5 text-xs font-medium text-accent">${escapeHtml(model.pipeline_tag)}</a>`
+      ? `<a href="/models?task=${encodeURIComponent(model.pipeline_tag)}" class="rounded-full bg-accent-soft px-2.5 py-0.5 text-xs font-medium text-accent">${escapeHtml(taskLabel(model.pipeline_tag))}</a>`
       : "",
     model.library_name
       ? `<a href="/models?library=${encodeURIComponent(model.library_name)}" class="rounded-full border border-line px-2.5 py-0.5 text-xs font-medium">${escapeHtml(model.library_name)}</a>`
