@@ -15,6 +15,8 @@ const dir = mkdtempSync(join(tmpdir(), "file-body-"));
 const path = join(dir, "blob");
 let server: Server;
 let base: string;
+/** How many times each `/file?tag=...` answer said it was over (the onEnd a mirrored cache read's release uses). */
+const ends = new Map<string, number>();
 
 beforeAll(async () => {
   writeFileSync(path, content);
@@ -22,7 +24,9 @@ beforeAll(async () => {
   app.get("/file", (c) => {
     const start = Number(c.req.query("start") ?? 0);
     const end = Number(c.req.query("end") ?? content.length - 1);
-    return new Response(fileResponseBody(path, { start, end }), {
+    const tag = c.req.query("tag");
+    const onEnd = tag ? () => ends.set(tag, (ends.get(tag) ?? 0) + 1) : undefined;
+    return new Response(fileResponseBody(path, { start, end }, onEnd), {
       headers: { "Content-Length": String(end - start + 1) },
     });
   });
@@ -91,6 +95,14 @@ describe("fileResponseBody", () => {
       expect(answers[index]!.equals(content.subarray(start, end + 1)), `${start}-${end}`).toBe(true);
     }
   }, 60_000);
+
+  it("says once that an answer is over: sent whole, and cut by the client", async () => {
+    await download(`${base}/file?tag=whole`);
+    await expect.poll(() => ends.get("whole"), { timeout: 5_000 }).toBe(1);
+    await download(`${base}/file?tag=cut`, { slow: true, abortAfter: 2 * 1024 * 1024 });
+    await expect.poll(() => ends.get("cut"), { timeout: 5_000 }).toBe(1);
+    expect(ends.get("whole")).toBe(1);
+  }, 30_000);
 
   it("closes the file when the client goes away mid-answer", async () => {
     const before = openFiles();

@@ -23,14 +23,21 @@ const BUFFERS = 8;
 export function fileResponseBody(
   path: string,
   range: { start: number; end: number },
+  /** Called once when the answer is over (sent, failed or cancelled): a mirrored cache read's release. */
+  onEnd?: () => void,
 ): ReadableStream<Uint8Array> {
   let handle: FileHandle | undefined;
   let position = range.start;
   let turn = 0;
   const buffers: Buffer[] = [];
+  let ended = false;
   const close = async () => {
     const open = handle;
     handle = undefined;
+    if (!ended) {
+      ended = true;
+      onEnd?.();
+    }
     await open?.close();
   };
   return new ReadableStream<Uint8Array>(

@@ -258,12 +258,13 @@ async function serveFile(
   // A blob on this machine's disk, answered to a socket, is read into reused buffers (http/file-response-body.ts):
   // a stream of fresh buffers through Readable.toWeb cost a download about twice the CPU per GiB
   // (bench/results/2026-11-30-serve.md: 1.64 against 0.78 CPU s/GiB, the bare node floor 0.62-0.70). Only the node server's writer hands each chunk on before the next
-  // read; an in-process reader (`app.request()`) keeps them, so it gets the stream below, as does a mirrored
-  // cache read (its release waits for the stream's end).
+  // read; an in-process reader (`app.request()`) keeps them, so it gets the stream below. A mirrored cache
+  // read goes this way too (bench:mirror's warm download got the stream, at 0.37x a local one): its release
+  // comes when the answer is over.
   const localPath =
-    missingMirrored || release || !answersToSocket(c) ? undefined : deps.repos.blobLocalPath?.(file.sha256);
+    missingMirrored || !answersToSocket(c) ? undefined : deps.repos.blobLocalPath?.(file.sha256);
   if (localPath && (await deps.repos.storedContent(file.sha256))) {
-    return new Response(fileResponseBody(localPath, { start, end }), { status, headers });
+    return new Response(fileResponseBody(localPath, { start, end }, release), { status, headers });
   }
   // A mirrored file being fetched, answered to a socket: its bytes come in reused buffers too (content-pull.ts).
   if (missingMirrored && answersToSocket(c) && deps.mirror?.openMissingBody) {
