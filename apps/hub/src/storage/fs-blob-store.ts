@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { copyFile, type FileHandle, mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { copyFile, mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import {
   type AdoptOptions,
   type BlobInfo,
@@ -14,21 +15,11 @@ import {
   isSha256,
   StorageFullError,
 } from "./blob-store.js";
-import { HASH_BUFFER_BYTES, hashBuffer, inThreadHash, offThreadHash } from "./off-thread-hash.js";
+import { inThreadHash, offThreadHash } from "./off-thread-hash.js";
 import { openTmpDir } from "./tmp-dirs.js";
 
 /** Uploads at least this large are hashed on a worker thread, beside the socket reads and disk writes. */
 const OFF_THREAD_HASH_BYTES = 8 * 1024 * 1024;
-
-/** A put writes the body in batches of this size (the hashing worker's buffers, reused). */
-const WRITE_BATCH_BYTES = HASH_BUFFER_BYTES;
-
-/** Writes all of `bytes` at the file's current position. */
-async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.byteLength; ) {
-    at += (await file.write(bytes, at, bytes.byteLength - at)).bytesWritten;
-  }
-}
 
 /** Flushes a file's bytes to disk: before a rename makes them visible under their final name. */
 async function syncFile(path: string): Promise<void> {
@@ -125,56 +116,32 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
       const tmp = join(tmpDir, randomBytes(12).toString("hex"));
       const hash = (expected.size ?? 0) >= OFF_THREAD_HASH_BYTES ? offThreadHash() : inThreadHash();
       let size = 0;
-      let handle: FileHandle | undefined;
-      let writing: Promise<void> | undefined;
+      const sink = createWriteStream(tmp, { highWaterMark: 1 << 20 });
       try {
-        handle = await open(tmp, "w");
-        const file = handle;
-        // The body's pieces (64 KiB socket reads) are copied once into a batch, which is written in one call
-        // and then handed to the hash (to its worker without another copy); the next batch fills meanwhile.
-        const batchOf = () =>
-          expected.size !== undefined && expected.size < WRITE_BATCH_BYTES
-            ? new ArrayBuffer(Math.max(1, expected.size))
-            : hashBuffer();
-        let batch = batchOf();
-        let view = new Uint8Array(batch);
-        let filled = 0;
-        const flush = async () => {
-          // One batch on its way to disk at a time, and hashed in order.
-          if (writing) await writing;
-          const [full, length] = [batch, filled];
-          batch = batchOf();
-          view = new Uint8Array(batch);
-          filled = 0;
-          writing = (async () => {
-            await writeAll(file, new Uint8Array(full, 0, length));
-            const behind = hash.take(full, length);
-            if (behind) await behind;
-          })();
-          // Awaited at the next flush or at the end; a failure meanwhile must not go unhandled.
-          writing.catch(() => {});
-        };
-        for await (const piece of source) {
-          size += piece.byteLength;
-          // Stop early on an over-long body: no need to write what will be refused.
-          if (expected.size !== undefined && size > expected.size) break;
-          for (let at = 0; at < piece.byteLength; ) {
-            const take = Math.min(piece.byteLength - at, view.byteLength - filled);
-            view.set(take === piece.byteLength ? piece : piece.subarray(at, at + take), filled);
-            filled += take;
-            at += take;
-            if (filled === view.byteLength) await flush();
-          }
-        }
-        if (filled > 0) await flush();
-        await writing;
+        await pipeline(
+          source,
+          async function* (chunks: AsyncIterable<Uint8Array>) {
+            for await (const chunk of chunks) {
+              const behind = hash.update(chunk);
+              if (behind) await behind;
+              size += chunk.byteLength;
+              // Stop early on an over-long body: no need to write what will be refused.
+              if (expected.size !== undefined && size > expected.size) break;
+              yield chunk;
+            }
+          },
+          sink,
+        );
         // The worker finishes the hash while the file is synced.
         const digesting = hash.digest();
         digesting.catch(() => {});
         // The bytes must be on disk before the rename makes them visible under their final name.
-        await file.sync();
-        handle = undefined;
-        await file.close();
+        const handle = await open(tmp, "r+");
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
         const actual = checked(expected, { sha256: await digesting, size });
         const final = pathOf(actual.sha256);
         if (await refreshedIfStored(actual.sha256)) {
@@ -186,9 +153,9 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         return actual;
       } catch (error) {
         hash.abandon();
-        // No write may still be going to the file when it is removed.
-        await writing?.catch(() => {});
-        await handle?.close().catch(() => {});
+        // pipeline() rejects without waiting for the file to close, or even to open: removed before it
+        // opens, the file would stay behind.
+        if (!sink.closed) await new Promise<void>((resolve) => sink.once("close", () => resolve()));
         await rm(tmp, { force: true });
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOSPC" || code === "EDQUOT") throw new StorageFullError();

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { hashBuffer, inThreadHash, offThreadHash, type StreamHash } from "./off-thread-hash.js";
+import { offThreadHash, type StreamHash } from "./off-thread-hash.js";
 
 async function feed(hash: StreamHash, data: Buffer, chunkBytes: number): Promise<string> {
   for (let offset = 0; offset < data.byteLength; offset += chunkBytes) {
@@ -38,31 +38,5 @@ describe("SHA-256 on the worker thread", () => {
     abandoned.abandon();
     const data = randomBytes(9 << 20);
     expect(await feed(offThreadHash(), data, 1 << 16)).toBe(sha256(data));
-  });
-
-  it.each([
-    ["on the worker", offThreadHash],
-    ["in the thread", inThreadHash],
-  ])("hashes buffers it takes %s in order with the chunks it is given", async (_where, make) => {
-    const data = randomBytes((7 << 20) + 12_345);
-    const hash = make();
-    let offset = 0;
-    for (let i = 0; offset < data.byteLength; i++) {
-      // Alternately a few small chunks and a whole taken buffer, as a writer batching some reads would.
-      if (i % 2 === 0) {
-        for (let j = 0; j < 3 && offset < data.byteLength; j++, offset += 1000) {
-          const behind = hash.update(data.subarray(offset, offset + 1000));
-          if (behind) await behind;
-        }
-      } else {
-        const buffer = hashBuffer();
-        const length = Math.min(buffer.byteLength, data.byteLength - offset);
-        data.copy(new Uint8Array(buffer), 0, offset, offset + length);
-        offset += length;
-        const behind = hash.take(buffer, length);
-        if (behind) await behind;
-      }
-    }
-    expect(await hash.digest()).toBe(sha256(data));
   });
 });

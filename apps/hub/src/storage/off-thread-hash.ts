@@ -10,11 +10,6 @@ import { Worker } from "node:worker_threads";
 export interface StreamHash {
   /** Adds a chunk; when it returns a promise, await it before adding more (the worker is behind). */
   update(chunk: Uint8Array): Promise<void> | undefined;
-  /**
-   * Adds the first `length` bytes of `buffer` (from hashBuffer()), which the hash now owns: the caller never
-   * touches it again (off the thread, it moves to the worker without a copy). Awaiting as for update().
-   */
-  take(buffer: ArrayBuffer, length: number): Promise<void> | undefined;
   /** The hex digest of everything added. */
   digest(): Promise<string>;
   /** Drops the hash without a digest (the upload failed); harmless after digest(). */
@@ -45,18 +40,11 @@ parentPort.on("message", ({ id, batch, length, end }) => {
 
 /** Batch buffers back from the worker, reused (a few: MAX_IN_FLIGHT / BATCH_BYTES are in flight at most). */
 const BUFFER_BYTES = 2 * BATCH_BYTES;
-/** The size of hashBuffer()'s buffers. */
-export const HASH_BUFFER_BYTES = BUFFER_BYTES;
 const spareBuffers: ArrayBuffer[] = [];
 
 function batchBuffer(bytes: number): ArrayBuffer {
   if (bytes > BUFFER_BYTES) return new ArrayBuffer(bytes);
   return spareBuffers.pop() ?? new ArrayBuffer(BUFFER_BYTES);
-}
-
-/** A buffer for take(): one the worker handed back when there is one (so writers fill reused memory). */
-export function hashBuffer(): ArrayBuffer {
-  return batchBuffer(BUFFER_BYTES);
 }
 
 interface Pending {
@@ -101,11 +89,6 @@ export function inThreadHash(): StreamHash {
   return {
     update(chunk) {
       hash.update(chunk);
-      return undefined;
-    },
-    take(buffer, length) {
-      hash.update(new Uint8Array(buffer, 0, length));
-      if (buffer.byteLength === BUFFER_BYTES && spareBuffers.length < 8) spareBuffers.push(buffer);
       return undefined;
     },
     digest: async () => hash.digest("hex"),
@@ -156,15 +139,6 @@ export function offThreadHash(): StreamHash {
     target.postMessage({ id, batch, length, end }, [batch]);
   };
 
-  const behind = () => {
-    if (inFlight <= MAX_IN_FLIGHT) return undefined;
-    return new Promise<void>((resolve) => {
-      wakeUp = resolve;
-    }).then(() => {
-      if (error) throw error;
-    });
-  };
-
   return {
     update(chunk) {
       if (error) throw error;
@@ -172,15 +146,12 @@ export function offThreadHash(): StreamHash {
       gatheredBytes += chunk.byteLength;
       if (gatheredBytes < BATCH_BYTES) return undefined;
       send(false);
-      return behind();
-    },
-    take(buffer, length) {
-      if (error) throw error;
-      // Bytes gathered by update() go first, in order.
-      if (gatheredBytes > 0) send(false);
-      inFlight += length;
-      target.postMessage({ id, batch: buffer, length, end: false }, [buffer]);
-      return behind();
+      if (inFlight <= MAX_IN_FLIGHT) return undefined;
+      return new Promise<void>((resolve) => {
+        wakeUp = resolve;
+      }).then(() => {
+        if (error) throw error;
+      });
     },
     digest() {
       if (error) return Promise.reject(error);
