@@ -107,7 +107,7 @@ export function upload(url: string, file: string, headers: Record<string, string
         );
       },
     );
-    put.on("error", reject);
+    put.on("error", (error) => reject(new Error(`PUT ${url}: ${error.message}`)));
     createReadStream(file, { highWaterMark: 1 << 20 }).pipe(put);
   });
 }

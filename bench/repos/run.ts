@@ -6,7 +6,9 @@
  *     of a second hub started with DOWNLOAD_OFFLOAD=x-accel (the hub authorizes, nginx sends the bytes);
  *   - 64 connections of `HEAD /resolve` of a small file, and of `GET /api/models/{id}` (nginx and the bare
  *     server serve the hub's very answer, saved to a file);
- *   - the LFS upload of BENCH_UPLOAD_MB (256) MiB beside a bare PUT that hashes (sha256) and fsyncs;
+ *   - the LFS upload of BENCH_UPLOAD_MB (256) MiB beside a bare PUT that hashes (sha256) and fsyncs, and the
+ *     same size uploaded as Xet xorbs and a shard (xet-upload.ts) beside the same bodies PUT to the bare
+ *     server; the hub's peak RSS during each;
  *   - `snapshot_download` of a 1,000-file repository and one-byte commits to 20,000 files (hub only;
  *     BENCH_EXTRAS=0 skips them).
  * BENCH_ROUNDS (3) rounds, the targets in a rotating order within each, medians printed. Every figure comes
@@ -30,6 +32,8 @@ import {
   type LoadCall,
   lfsUploadUrl,
   median,
+  rss,
+  rssSampler,
   serveChild,
   timedWithCpu,
   treeCpuSeconds,
@@ -38,6 +42,7 @@ import {
   writeRandomFile,
 } from "./measure.js";
 import { startNginx, startNginxInFront } from "./nginx.js";
+import { prepareXetUpload, uploadToFloor, uploadToHub, type XetUpload, xetWriteToken } from "./xet-upload.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const REPO_DIR = join(HERE, "..", "..");
@@ -275,6 +280,7 @@ async function main() {
     }
 
     const tables: Table[] = [];
+    const notes: string[] = [];
     phase("downloads");
     if (PARTS.has("download")) {
       const one = await inRounds(downloadTargets, (target) =>
@@ -311,6 +317,9 @@ async function main() {
       const partOid = await writeRandomFile(part, UPLOAD_MB);
       const partSize = UPLOAD_MB * 2 ** 20;
       let hubRound = 0;
+      const rssBefore = rss(hub.pid);
+      let lfsRssPeak = 0;
+      let xetRssPeak = 0;
       const uploaders = [
         { name: "hub", pid: hub.pid },
         { name: "bare node", pid: bare.child.pid! },
@@ -322,14 +331,55 @@ async function main() {
         const url = await lfsUploadUrl(api, "bench/big", partOid, partSize, r);
         // Rounds after the first upload the same bytes under another oid: the hub reads, hashes and refuses
         // them at the end (a 400), which costs what a fresh upload costs without keeping a second copy.
-        return timedWithCpu(target.pid, () =>
+        const memory = rssSampler(hub.pid);
+        const measured = await timedWithCpu(target.pid, () =>
           upload(url, part).catch((error) => {
             if (r === 0) throw error;
           }),
         );
+        lfsRssPeak = Math.max(lfsRssPeak, memory.stop());
+        return measured;
       });
       tables.push(
         transferTable(`LFS upload of ${UPLOAD_MB} MiB (sha256 + fsync)`, uploads, partSize, "bare node"),
+      );
+      phase("xet upload");
+      const xet = await xetWriteToken(hub.url, token, "bench/big");
+      // Each round's bytes differ (no xorb is stored already), and both servers receive the same ones.
+      // A round's upload is kept until both servers have received it (then dropped: it is 2x the file).
+      const prepared = new Map<number, { upload: XetUpload; uses: number }>();
+      const xetRounds = new Map(uploaders.map((target) => [target.name, 0]));
+      let xetBytes = 0;
+      const xetUploads = await inRounds(uploaders, async (target) => {
+        const r = xetRounds.get(target.name)!;
+        xetRounds.set(target.name, r + 1);
+        if (!prepared.has(r))
+          prepared.set(r, { upload: await prepareXetUpload(part, partSize, r + 1), uses: 0 });
+        const entry = prepared.get(r)!;
+        if (++entry.uses === uploaders.length) prepared.delete(r);
+        const upload = entry.upload;
+        xetBytes = upload.bytes;
+        if (target.name === "hub") {
+          await untilIdle(hub.pid, 20);
+          const memory = rssSampler(hub.pid);
+          const measured = await timedWithCpu(target.pid, () =>
+            uploadToHub(xet.casUrl, xet.accessToken, upload),
+          );
+          xetRssPeak = Math.max(xetRssPeak, memory.stop());
+          return measured;
+        }
+        return timedWithCpu(target.pid, () => uploadToFloor(`${bare.info.url}/`, upload));
+      });
+      tables.push(
+        transferTable(
+          `Xet upload of ${UPLOAD_MB} MiB (${Math.ceil(UPLOAD_MB / 64)} xorbs, then the shard)`,
+          xetUploads,
+          xetBytes,
+          "bare node",
+        ),
+      );
+      notes.push(
+        `Hub RSS: ${round(rssBefore)} MiB before the uploads, peak ${round(lfsRssPeak)} MiB during the LFS uploads, ${round(xetRssPeak)} MiB during the Xet uploads.`,
       );
     }
 
@@ -388,6 +438,7 @@ async function main() {
         )} (throughput on a loaded machine moves with the load; CPU per GiB / per request is steadier)`,
       "",
       ...tables.flatMap((table) => [...markdown(table), ""]),
+      ...notes.flatMap((note) => [note, ""]),
     ];
     if (Object.keys(extras).length > 0) lines.push("```json", JSON.stringify(extras, null, 2), "```");
     process.stdout.write(`${lines.join("\n")}\n`);
