@@ -48,10 +48,11 @@ import { createLfsDownloads } from "./git/lfs-downloads.js";
 import { anyOriginCors } from "./http/api-cors.js";
 import { webPagePolicy } from "./http/content-security-policy.js";
 import { dotSegmentGuard } from "./http/dot-segment-guard.js";
+import { firstViewOf } from "./http/first-view.js";
 import { healthRoutes } from "./http/health-routes.js";
 import type { HubEnv } from "./http/hub-env.js";
 import { createMetrics, type HubMetrics } from "./http/metrics.js";
-import { DEFAULT_PUBLIC_URL, normalizePublicUrl } from "./http/public-url.js";
+import { DEFAULT_PUBLIC_URL, normalizePublicUrl, publicUrl } from "./http/public-url.js";
 import { readinessService } from "./http/readiness.js";
 import { requestEnvelope } from "./http/request-envelope.js";
 import { createWebHandler } from "./http/static-web.js";
@@ -651,36 +652,49 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     deps.spaces ? [new URL(deps.spaces.url).origin] : [],
   );
   const web = deps.webDist
-    ? createWebHandler(deps.webDist, webPolicy, (path, c) =>
-        isAdminPage(path)
-          ? // Administration pages exist for site admins only (the one authorization function decides).
-            authorizer.authorize((c as Context<HubEnv>).get("actor"), "manage", { kind: "site" }).then(
-              () => true,
-              () => false,
-            )
-          : // A private model the caller may not see is "not found", as the API answers it.
-            isAppPage(path, {
-              repoExists: async (type, id) => {
-                const found =
-                  type === "model"
-                    ? await catalogue.find(id)
-                    : ((await deps.store.repos.get(type, id)) ??
-                      (await deps.store.repos.redirected(type, id)));
-                if (!found) return repositories ? mirroredForPage(repositories, c, type, id) : false;
-                if (!found.private) return true;
-                const visible = visibility((c as Context<HubEnv>).get("actor"), type);
-                const lower = found.id.toLowerCase();
-                return (
-                  visible.all ||
-                  visible.owners.some((owner) => lower.startsWith(`${owner.toLowerCase()}/`)) ||
-                  visible.repoIds.some((repoId) => repoId.toLowerCase() === lower)
-                );
-              },
-              accountExists: async (name) => {
-                const account = await deps.store.accounts.namespace(name);
-                return account !== undefined && !(account.kind === "user" && account.disabled);
-              },
+    ? createWebHandler(
+        deps.webDist,
+        webPolicy,
+        (path, c) =>
+          isAdminPage(path)
+            ? // Administration pages exist for site admins only (the one authorization function decides).
+              authorizer.authorize((c as Context<HubEnv>).get("actor"), "manage", { kind: "site" }).then(
+                () => true,
+                () => false,
+              )
+            : // A private model the caller may not see is "not found", as the API answers it.
+              isAppPage(path, {
+                repoExists: async (type, id) => {
+                  const found =
+                    type === "model"
+                      ? await catalogue.find(id)
+                      : ((await deps.store.repos.get(type, id)) ??
+                        (await deps.store.repos.redirected(type, id)));
+                  if (!found) return repositories ? mirroredForPage(repositories, c, type, id) : false;
+                  if (!found.private) return true;
+                  const visible = visibility((c as Context<HubEnv>).get("actor"), type);
+                  const lower = found.id.toLowerCase();
+                  return (
+                    visible.all ||
+                    visible.owners.some((owner) => lower.startsWith(`${owner.toLowerCase()}/`)) ||
+                    visible.repoIds.some((repoId) => repoId.toLowerCase() === lower)
+                  );
+                },
+                accountExists: async (name) => {
+                  const account = await deps.store.accounts.namespace(name);
+                  return account !== undefined && !(account.kind === "user" && account.disabled);
+                },
+              }),
+        // Asked only for a page the check above let this caller see: a private model's card reaches only them.
+        (path, c) =>
+          firstViewOf(path, {
+            model: (id) => catalogue.find(id),
+            site: async () => ({
+              siteName: (await site.get()).siteName,
+              origin: new URL(publicUrl(c)).origin,
+              cardImageOrigins: deps.cardImageOrigins ?? [],
             }),
+          }),
       )
     : undefined;
   app.notFound(async (c) => {
