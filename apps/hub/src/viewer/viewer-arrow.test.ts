@@ -1,8 +1,8 @@
 /**
  * Arrow IPC files staged as Parquet (viewer-arrow.ts): files written by pyarrow (record batches cut into
- * several chunks, dictionaries replaced between batches, the IPC file format, a file of no rows) are read
- * back from the staged Parquet files by pyarrow and compared with pyarrow's reading of the originals; files
- * that are not whole Arrow files are refused with what is wrong.
+ * several chunks, dictionaries replaced between batches, the IPC file format, the pre-0.15 framing, a file of
+ * no rows) are read back from the staged Parquet files by pyarrow and compared with pyarrow's reading of the
+ * originals; files that are not whole Arrow files are refused with what is wrong.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +31,11 @@ with pa.OSFile(f"{folder}/replaced.arrow", "wb") as f:
 with pa.OSFile(f"{folder}/file.arrow", "wb") as f:
     with pa.ipc.new_file(f, first.schema) as w:
         for batch in first.to_batches(max_chunksize=9):
+            w.write_batch(batch)
+# The framing before Arrow 0.15: no continuation marker before a message's length.
+with pa.OSFile(f"{folder}/legacy.arrow", "wb") as f:
+    with pa.ipc.new_stream(f, first.schema, options=pa.ipc.IpcWriteOptions(use_legacy_format=True)) as w:
+        for batch in first.to_batches(max_chunksize=10):
             w.write_batch(batch)
 with pa.OSFile(f"{folder}/empty.arrow", "wb") as f:
     with pa.ipc.new_stream(f, first.schema) as w:
@@ -66,6 +71,7 @@ describe("Arrow files staged as Parquet", () => {
     for (const [name, expectedRows, batches] of [
       ["replaced.arrow", 50, 5 + 3],
       ["file.arrow", 30, 4],
+      ["legacy.arrow", 30, 3],
       ["empty.arrow", 0, 0],
     ] as const) {
       const work = mkdtempSync(join(folder, "work-"));
