@@ -82,9 +82,16 @@ for (const workspace of workspaces.filter((w) => !UNCHECKED.has(w))) {
     .filter((entry): entry is string => typeof entry === "string")
     .map((entry) => join(dir, entry))
     .filter(existsSync);
-  const declared = new Set([
+  const declaredNames = [
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.peerDependencies ?? {}),
+  ];
+  // A type-only import of `hast` is answered by `@types/hast` (`@types/scope__name` for `@scope/name`).
+  const typesFor = (name: string) =>
+    name.startsWith("@types/") ? name.slice(7).replace(/^(.+)__(.+)$/, "@$1/$2") : undefined;
+  const declared = new Set([
+    ...declaredNames,
+    ...declaredNames.map(typesFor).filter((name): name is string => name !== undefined),
   ]);
   for (const [name, importer] of bareImports(entries)) {
     if (name !== manifest.name && !declared.has(name)) {

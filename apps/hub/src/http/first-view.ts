@@ -1,7 +1,6 @@
 import { PIPELINE_DATA } from "@modelhub/tasks";
 import { modelIdFromParts } from "../catalogue/model-id.js";
 import { cardFirstViewHtml, escapeHtml } from "./first-view-card.js";
-import type { FirstView } from "./static-web.js";
 import { preloadedPage } from "./web-pages.js";
 
 /**
@@ -100,6 +99,12 @@ export function modelFirstView(path: string, model: FirstViewModel, site: FirstV
   const article = `<div class="flex min-w-0 flex-col gap-2">${edit}<article aria-label="Model card" class="rounded-lg border border-line bg-surface p-4 sm:p-6"><div class="min-w-0 text-[15px] text-ink [overflow-wrap:anywhere]">${card}</div></article></div>`;
   const content = `<div class="flex flex-col gap-4">${header}${tabs}<div class="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">${article}<div></div></div></div>`;
   return pageView(path, site, "/models", content);
+}
+
+/** A page's first view: its HTML and the page's title. */
+export interface FirstView {
+  html: string;
+  title: string;
 }
 
 /** Writes `view` into the app's page `html`, before the app's root element, and titles the page `title`. */

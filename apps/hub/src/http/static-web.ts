@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Context } from "hono";
-import { withFirstView } from "./first-view.js";
+import { type FirstView, withFirstView } from "./first-view.js";
 import { preloadedPage } from "./web-pages.js";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -59,12 +59,6 @@ export function createWebHandler(
     }
     return new Response(page.body, { status: 404, headers: page.headers });
   };
-}
-
-/** A page's first view (first-view.ts): its HTML and the page's title. */
-export interface FirstView {
-  html: string;
-  title: string;
 }
 
 /** A text file of the build, read again when it changed (a rebuild while the hub runs); undefined if absent. */

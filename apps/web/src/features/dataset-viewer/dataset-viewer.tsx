@@ -36,8 +36,8 @@ export function DatasetViewer({ dataset }: { dataset: string }) {
         <p className="text-muted">Loading the viewer…</p>
       ) : status.data.status === "none" ? (
         <p className="text-muted">
-          No viewer for this dataset: it has no data file (CSV, TSV, JSON, JSON Lines, Parquet, Arrow or text) on
-          main.
+          No viewer for this dataset: it has no data file (CSV, TSV, JSON, JSON Lines, Parquet, Arrow or text)
+          on main.
         </p>
       ) : status.data.status === "error" ? (
         <div role="alert" className="rounded-md border border-danger bg-danger-soft p-3 text-sm text-danger">
