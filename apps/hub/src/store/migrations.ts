@@ -680,7 +680,7 @@ export const MIGRATIONS: readonly Migration[] = [
   // 48-49.
   SEARCH_RANK_MIGRATION,
   VIEWER_INDEX_FILES_MIGRATION,
-  // 50-51: reserved for this session's work (organization provider prices, viewer Parquet files).
+  // 50-51: organization provider prices, viewer Parquet files.
   ORG_PROVIDER_PRICES_MIGRATION,
   VIEWER_PARQUET_FILES_MIGRATION,
 ];
