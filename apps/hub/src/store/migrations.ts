@@ -677,7 +677,7 @@ export const MIGRATIONS: readonly Migration[] = [
   LFS_FILES_MIGRATION,
   BUCKETS_MIGRATION,
   CATALOGUE_HONESTY_MIGRATION,
-  // 48-49.
+  // 48-49: search heads, viewer index files.
   SEARCH_RANK_MIGRATION,
   VIEWER_INDEX_FILES_MIGRATION,
   // 50-51: organization provider prices, viewer Parquet files.
