@@ -53,9 +53,12 @@ function siteHeader(site: FirstViewSite, current: string): string {
   return `<header class="relative z-30 border-b border-line bg-surface/90 backdrop-blur md:sticky md:top-0"><div class="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 sm:h-14 sm:flex-nowrap sm:py-0"><a href="/models" class="flex items-center gap-2 font-semibold tracking-tight" aria-label="${name} home"><svg aria-hidden="true" viewBox="0 0 32 32" class="size-7"><rect width="32" height="32" rx="8" class="fill-accent"></rect><path d="M9 22V10l7 7 7-7v12" class="stroke-accent-ink" stroke-width="3" fill="none"></path></svg><span class="hidden sm:inline">${name}</span></a><nav aria-label="Main" class="order-last flex w-full min-w-0 items-center gap-1 overflow-x-auto sm:order-none sm:w-auto">${links}</nav></div></header>`;
 }
 
+/** AppLayout's skip link: a keyboard reader's first stop, before the app takes over as after. */
+const SKIP_LINK = `<a href="#main" class="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:px-3 focus:py-2">Skip to content</a>`;
+
 /** A page's first view: the site header and `content` in the app's main column. */
 function pageView(path: string, site: FirstViewSite, current: string, content: string): string {
-  return `<div id="${FIRST_VIEW_ID}" data-path="${escapeHtml(path)}" class="flex min-h-dvh flex-col">${siteHeader(site, current)}<main class="mx-auto w-full max-w-7xl flex-1 px-4 py-6">${content}</main></div>`;
+  return `<div id="${FIRST_VIEW_ID}" data-path="${escapeHtml(path)}" class="flex min-h-dvh flex-col">${SKIP_LINK}${siteHeader(site, current)}<main id="main" class="mx-auto w-full max-w-7xl flex-1 px-4 py-6">${content}</main></div>`;
 }
 
 /**

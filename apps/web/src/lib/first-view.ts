@@ -10,7 +10,28 @@ const FIRST_VIEW_ID = "first-view";
 
 /** Removes the first view, if any, which shows the app's root. */
 export function replaceFirstView(): void {
-  document.getElementById(FIRST_VIEW_ID)?.remove();
+  const view = document.getElementById(FIRST_VIEW_ID);
+  if (view) removeKeepingFocus(view);
+}
+
+/**
+ * A keyboard reader may have tabbed into the first view before the app took over: removing it would drop their
+ * focus to the top of the page, so it moves to the app's same element (same tag, target and text), if any.
+ */
+function removeKeepingFocus(view: HTMLElement): void {
+  const focused = document.activeElement;
+  const carried = focused instanceof HTMLElement && view.contains(focused) ? focused : undefined;
+  view.remove();
+  if (carried) counterpartOf(carried)?.focus();
+}
+
+function counterpartOf(element: HTMLElement): HTMLElement | undefined {
+  const href = element.getAttribute("href");
+  const text = element.textContent?.trim();
+  const candidates = document.getElementById("root")?.querySelectorAll<HTMLElement>(element.tagName) ?? [];
+  return [...candidates].find(
+    (candidate) => candidate.getAttribute("href") === href && candidate.textContent?.trim() === text,
+  );
 }
 
 /** Removes the first view when the calling component commits (layout effect: before the browser paints). */
@@ -22,7 +43,7 @@ export function useReplaceFirstView(): void {
 export function useFirstViewOnlyFor(pathname: string): void {
   useLayoutEffect(() => {
     const view = document.getElementById(FIRST_VIEW_ID);
-    if (view && view.dataset.path !== safeDecode(pathname)) view.remove();
+    if (view && view.dataset.path !== safeDecode(pathname)) removeKeepingFocus(view);
   }, [pathname]);
 }
 
