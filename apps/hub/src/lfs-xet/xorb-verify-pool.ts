@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { WorkerByteFeed } from "../storage/worker-byte-feed.js";
 import type { XetHash } from "./hashes.js";
 import { MalformedXorbError, type VerifiedChunk, XorbHashMismatchError } from "./xorb.js";
 import type { VerifyReply, VerifyRequest, WireChunk } from "./xorb-verify-worker.js";
@@ -107,68 +108,36 @@ function leastBusy(): PoolWorker {
 export function offThreadXorbVerification(): XorbVerification {
   const target = leastBusy();
   const id = nextId++;
-  let gathered: Uint8Array[] = [];
-  let gatheredBytes = 0;
-  let inFlight = 0;
-  let error: Error | undefined;
-  let wakeUp: (() => void) | undefined;
   let done: { resolve(chunks: WireChunk[]): void; reject(error: Error): void } | undefined;
+  const post = (request: VerifyRequest, transfer: ArrayBuffer[] = []) =>
+    target.worker.postMessage(request, transfer);
+  const feed = new WorkerByteFeed({
+    batchBytes: BATCH_BYTES,
+    maxInFlight: MAX_IN_FLIGHT,
+    buffer: (length) =>
+      length <= BUFFER_BYTES
+        ? (target.spare.pop() ?? new ArrayBuffer(BUFFER_BYTES))
+        : new ArrayBuffer(length),
+    post: (batch, length) => post({ id, kind: "bytes", batch, length }, [batch]),
+  });
   target.streams.set(id, {
-    acked(bytes) {
-      inFlight -= bytes;
-      if (inFlight <= MAX_IN_FLIGHT / 2 && wakeUp) {
-        const resume = wakeUp;
-        wakeUp = undefined;
-        resume();
-      }
-    },
+    acked: (bytes) => feed.acked(bytes),
     verified: (chunks) => done?.resolve(chunks),
     failed(reason) {
-      error = reason;
-      wakeUp?.();
+      feed.fail(reason);
       done?.reject(reason);
     },
   });
-  const post = (request: VerifyRequest, transfer: ArrayBuffer[] = []) =>
-    target.worker.postMessage(request, transfer);
-
-  const send = () => {
-    // One copy into a buffer of its own, whose memory then moves to the worker without another copy.
-    const length = gatheredBytes;
-    const batch =
-      length <= BUFFER_BYTES
-        ? (target.spare.pop() ?? new ArrayBuffer(BUFFER_BYTES))
-        : new ArrayBuffer(length);
-    const view = new Uint8Array(batch);
-    let offset = 0;
-    for (const piece of gathered) {
-      view.set(piece, offset);
-      offset += piece.byteLength;
-    }
-    inFlight += length;
-    gathered = [];
-    gatheredBytes = 0;
-    post({ id, kind: "bytes", batch, length }, [batch]);
-  };
 
   return {
     push(piece) {
-      if (error) throw error;
+      if (feed.error) throw feed.error;
       if (piece.byteLength === 0) return undefined;
-      gathered.push(piece);
-      gatheredBytes += piece.byteLength;
-      if (gatheredBytes < BATCH_BYTES) return undefined;
-      send();
-      if (inFlight <= MAX_IN_FLIGHT) return undefined;
-      return new Promise<void>((resolve) => {
-        wakeUp = resolve;
-      }).then(() => {
-        if (error) throw error;
-      });
+      return feed.push(piece);
     },
     async finish(expected) {
-      if (error) throw error;
-      if (gatheredBytes > 0) send();
+      if (feed.error) throw feed.error;
+      if (feed.pendingBytes > 0) feed.send(false);
       const chunks = await new Promise<WireChunk[]>((resolve, reject) => {
         done = { resolve, reject };
         post({ id, kind: "finish", expected });
@@ -179,8 +148,7 @@ export function offThreadXorbVerification(): XorbVerification {
       // After finish() the worker has forgotten the stream; before it (refused or not), it is told to.
       if (done) return;
       target.streams.delete(id);
-      gathered = [];
-      gatheredBytes = 0;
+      feed.drop();
       post({ id, kind: "abandon" });
     },
   };

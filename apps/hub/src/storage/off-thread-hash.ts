@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Worker } from "node:worker_threads";
+import { WorkerByteFeed } from "./worker-byte-feed.js";
 
 /**
  * SHA-256 of a stream computed on a worker thread, so that hashing a large upload runs beside the socket
@@ -100,73 +101,37 @@ export function inThreadHash(): StreamHash {
 export function offThreadHash(): StreamHash {
   const target = hashWorker();
   const id = nextId++;
-  let gathered: Uint8Array[] = [];
-  let gatheredBytes = 0;
-  let inFlight = 0;
-  let error: Error | undefined;
-  let wakeUp: (() => void) | undefined;
   let finish: { resolve(digest: string): void; reject(error: Error): void } | undefined;
+  const feed = new WorkerByteFeed({
+    batchBytes: BATCH_BYTES,
+    maxInFlight: MAX_IN_FLIGHT,
+    buffer: batchBuffer,
+    post: (batch, length, end) => target.postMessage({ id, batch, length, end }, [batch]),
+  });
   streams.set(id, {
-    acked(bytes) {
-      inFlight -= bytes;
-      if (inFlight <= MAX_IN_FLIGHT / 2 && wakeUp) {
-        const resume = wakeUp;
-        wakeUp = undefined;
-        resume();
-      }
-    },
+    acked: (bytes) => feed.acked(bytes),
     done: (digest) => finish?.resolve(digest),
     failed(reason) {
-      error = reason;
-      wakeUp?.();
+      feed.fail(reason);
       finish?.reject(reason);
     },
   });
 
-  const send = (end: boolean) => {
-    // One copy into a buffer of its own, whose memory then moves to the worker without another copy.
-    const length = gatheredBytes;
-    const batch = batchBuffer(length);
-    const view = new Uint8Array(batch);
-    let offset = 0;
-    for (const chunk of gathered) {
-      view.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    inFlight += length;
-    gathered = [];
-    gatheredBytes = 0;
-    target.postMessage({ id, batch, length, end }, [batch]);
-  };
-
   return {
-    update(chunk) {
-      if (error) throw error;
-      gathered.push(chunk);
-      gatheredBytes += chunk.byteLength;
-      if (gatheredBytes < BATCH_BYTES) return undefined;
-      send(false);
-      if (inFlight <= MAX_IN_FLIGHT) return undefined;
-      return new Promise<void>((resolve) => {
-        wakeUp = resolve;
-      }).then(() => {
-        if (error) throw error;
-      });
-    },
+    update: (chunk) => feed.push(chunk),
     digest() {
-      if (error) return Promise.reject(error);
+      if (feed.error) return Promise.reject(feed.error);
       return new Promise<string>((resolve, reject) => {
         finish = { resolve, reject };
-        send(true);
+        feed.send(true);
       });
     },
     abandon() {
-      if (finish || error || !streams.has(id)) return;
+      if (finish || feed.error || !streams.has(id)) return;
       // The worker forgets the stream once it ends; nobody waits for this digest.
       finish = { resolve: () => {}, reject: () => {} };
-      gathered = [];
-      gatheredBytes = 0;
-      send(true);
+      feed.drop();
+      feed.send(true);
     },
   };
 }
