@@ -6,7 +6,9 @@
  * the Xet CAS URL it hands out) are the proxy, which counts every upstream request and byte.
  *   1. cold: a 1 GiB file (BENCH_FILE_MB) downloaded through a mirror that has nothing cached (a fresh mirror
  *      each round) vs the same file downloaded directly from the upstream (through the same proxy, so both
- *      cross the same hop); LFS-stored, then Xet-stored upstream;
+ *      cross the same hop) vs a bare pull-through on Node (bare-floor.ts: receive, sha256, write, send, no
+ *      hub) in front of the same proxy, the three in alternated order; LFS-stored, then Xet-stored upstream;
+ *      CPU seconds per GiB of the mirror and of the floor, counted until each is idle again;
  *   2. warm: the same file again from the mirror vs a local repository of the mirror hub holding the same bytes;
  *   3. 32 concurrent cold requests for one file (BENCH_CONCURRENT): upstream transfers and bytes counted at the
  *      proxy, every client's sha256, the mirror's peak RSS;
@@ -360,6 +362,20 @@ async function main(): Promise<void> {
     await fetch(`${proxy.url}/__proxy/target?url=${encodeURIComponent(upstream.url)}`, { method: "PUT" });
     const upstreamToken = await userToken(upstream.url, "bench");
     const mirrorEnv = { UPSTREAM_URL: proxy.url, UPSTREAM_TOKEN: upstreamToken };
+    // What a pull-through on bare Node costs (bare-floor.ts), measured beside the mirror in step 1.
+    const floor = await startServer(
+      "bare floor",
+      [...NODE_FLAGS, "--import", "tsx", here("./bare-floor.ts")],
+      {
+        env: {
+          ...process.env,
+          FLOOR_UPSTREAM: proxy.url,
+          FLOOR_DIR: join(work, "floor"),
+          FLOOR_TOKEN: upstreamToken,
+        },
+      },
+    );
+    started.push(floor);
 
     const lfsFile = join(work, "lfs.bin");
     const lfsSha = writeRandomFile(lfsFile, SIZE);
@@ -375,6 +391,9 @@ async function main(): Promise<void> {
     const cold = async (repo: string, sha256: string) => {
       const direct: number[] = [];
       const through: number[] = [];
+      const bare: number[] = [];
+      const mirrorCpu: number[] = [];
+      const floorCpu: number[] = [];
       const transfers: number[] = [];
       const ranges: number[] = [];
       const upstreamBytes: number[] = [];
@@ -382,7 +401,7 @@ async function main(): Promise<void> {
         await mirror?.stop();
         mirror = await startHub("mirror", mirrorEnv);
         await settled(mirror);
-        const hubs = { mirror, upstream, proxy };
+        const hubs = { mirror, upstream, proxy, floor };
         const directRun = async () => {
           const cpu = cpuOf(hubs);
           const fetched = await fetchExpected(
@@ -393,47 +412,77 @@ async function main(): Promise<void> {
           direct.push(fetched.seconds);
           process.stderr.write(`${repo} direct ${fetched.seconds.toFixed(2)} s, CPU s: ${cpu()}\n`);
         };
-        if (round % 2 === 1) await directRun();
-        await proxyReset(proxy.url);
-        const cpu = cpuOf(hubs);
-        const fetched = await fetchExpected(
-          `${mirror.url}/${repo}/resolve/main/big.bin`,
-          sha256,
-          `cold ${repo}`,
-        );
-        through.push(fetched.seconds);
-        const duringDownload = cpu();
-        // The content is kept (moved into the blob store, or the Xet file registered) after the client's last
-        // byte: the pull's CPU is counted until the mirror is idle again.
-        await settled(mirror);
-        process.stderr.write(
-          `${repo} through the mirror ${fetched.seconds.toFixed(2)} s, CPU s: ${duringDownload}; until idle: ${cpu()}\n`,
-        );
-        const stats = await proxyStats(proxy.url);
-        transfers.push(contentTransfers(stats));
-        ranges.push(xorbRanges(stats));
-        if (process.env.BENCH_TRACE) {
-          process.stderr.write(
-            `${stats.requests.map((r) => `${r.method} ${r.path} ${r.status} ${r.bytes}`).join("\n")}\n`,
+        const mirrorRun = async () => {
+          await proxyReset(proxy.url);
+          const cpu = cpuOf(hubs);
+          const mirrorBefore = mirror!.cpuMs();
+          const fetched = await fetchExpected(
+            `${mirror!.url}/${repo}/resolve/main/big.bin`,
+            sha256,
+            `cold ${repo}`,
           );
-        }
-        upstreamBytes.push(stats.bytes);
-        if (round % 2 === 0) await directRun();
+          through.push(fetched.seconds);
+          const duringDownload = cpu();
+          // The content is kept (moved into the blob store, or the Xet file registered) after the client's
+          // last byte: the pull's CPU is counted until the mirror is idle again.
+          await settled(mirror!);
+          mirrorCpu.push((mirror!.cpuMs() - mirrorBefore) / 1000);
+          process.stderr.write(
+            `${repo} through the mirror ${fetched.seconds.toFixed(2)} s, CPU s: ${duringDownload}; until idle: ${cpu()}\n`,
+          );
+          const stats = await proxyStats(proxy.url);
+          transfers.push(contentTransfers(stats));
+          ranges.push(xorbRanges(stats));
+          if (process.env.BENCH_TRACE) {
+            process.stderr.write(
+              `${stats.requests.map((r) => `${r.method} ${r.path} ${r.status} ${r.bytes}`).join("\n")}\n`,
+            );
+          }
+          upstreamBytes.push(stats.bytes);
+        };
+        const floorRun = async () => {
+          await fetch(`${floor.url}/__floor/kept`, { method: "DELETE" });
+          const cpu = cpuOf(hubs);
+          const floorBefore = floor.cpuMs();
+          const fetched = await fetchExpected(
+            `${floor.url}/${repo}/resolve/main/big.bin`,
+            sha256,
+            `bare floor ${repo}`,
+          );
+          bare.push(fetched.seconds);
+          await settled(floor);
+          floorCpu.push((floor.cpuMs() - floorBefore) / 1000);
+          process.stderr.write(`${repo} bare floor ${fetched.seconds.toFixed(2)} s, CPU s: ${cpu()}\n`);
+        };
+        // The three alternate: each goes first, second and third in turn, so none always meets a warmer
+        // page cache or a quieter machine.
+        const runs = [directRun, mirrorRun, floorRun];
+        for (let i = 0; i < runs.length; i++) await runs[(i + round) % runs.length]!();
       }
-      return { direct: median(direct), through: median(through), transfers, ranges, upstreamBytes };
+      return {
+        direct: median(direct),
+        through: median(through),
+        bare: median(bare),
+        mirrorCpu,
+        floorCpu,
+        transfers,
+        ranges,
+        upstreamBytes,
+      };
     };
     const coldLfs = await cold("bench/big-lfs", lfsSha);
     const coldXet = await cold("bench/big-xet", xetSha);
     say(
-      "| cold (nothing cached) | direct from upstream | through the mirror | ratio (goal >= 0.8) | upstream transfers of the file (xorb ranges) / bytes, per round |",
+      "| cold (nothing cached) | direct from upstream | through the mirror | ratio (goal >= 0.8) | bare pull-through floor | floor's ratio | mirror CPU s per GiB, per round | floor CPU s per GiB, per round | upstream transfers of the file (xorb ranges) / bytes, per round |",
     );
-    say("| --- | --- | --- | --- | --- |");
+    say("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    const perGiB = (seconds: number[]) => seconds.map((s) => ((s * (1 << 30)) / SIZE).toFixed(2)).join(", ");
     for (const [name, run] of [
       ["LFS-stored", coldLfs],
       ["Xet-stored", coldXet],
     ] as const) {
       say(
-        `| ${name} | ${mibps(run.direct).toFixed(0)} MiB/s | ${mibps(run.through).toFixed(0)} MiB/s | ${fixed(run.direct / run.through)}x | ${run.transfers.map((count, round) => `${count} (${run.ranges[round]})`).join(", ")} / ${run.upstreamBytes.map((b) => fixed(b / SIZE, 3)).join(", ")}x the file |`,
+        `| ${name} | ${mibps(run.direct).toFixed(0)} MiB/s | ${mibps(run.through).toFixed(0)} MiB/s | ${fixed(run.direct / run.through)}x | ${mibps(run.bare).toFixed(0)} MiB/s | ${fixed(run.direct / run.bare)}x | ${perGiB(run.mirrorCpu)} | ${perGiB(run.floorCpu)} | ${run.transfers.map((count, round) => `${count} (${run.ranges[round]})`).join(", ")} / ${run.upstreamBytes.map((b) => fixed(b / SIZE, 3)).join(", ")}x the file |`,
       );
     }
     say();
