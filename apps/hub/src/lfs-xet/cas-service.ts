@@ -163,10 +163,15 @@ export function createCasService(deps: CasDeps) {
         // Throwing before the source ends makes the blob store discard what it wrote.
         verified = await verification.finish(hexToHash(hashHex));
       };
-      let stored: Awaited<ReturnType<BlobStore["put"]>>;
+      let stored: Awaited<ReturnType<BlobStore["putKeyed"]>>;
       try {
-        // The declared length lets the blob store hash a large xorb's sha256 off the event loop too.
-        stored = await deps.blobs.put(checked(), declaredSize === undefined ? {} : { size: declaredSize });
+        // Stored under its Xet hash, which the verification proves, not under a sha256 of its bytes: no
+        // second hash of every byte (docs/decisions/xet-xorb-keys.md).
+        stored = await deps.blobs.putKeyed(
+          hashHex,
+          checked(),
+          declaredSize === undefined ? {} : { size: declaredSize },
+        );
       } catch (error) {
         verification.abandon();
         if (error instanceof MalformedXorbError || error instanceof XorbHashMismatchError) {
@@ -319,7 +324,9 @@ export function createCasService(deps: CasDeps) {
       );
       const state = await deps.gc.xorbState(xorbHex);
       if (state === undefined) {
-        const stored = await deps.blobs.put(
+        // The hub computed every chunk hash, hence the xorb hash, from these bytes: they go under it.
+        const stored = await deps.blobs.putKeyed(
+          xorbHex,
           (async function* () {
             for (const chunk of chunks) yield chunk.serialized;
           })(),

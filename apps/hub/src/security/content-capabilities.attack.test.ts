@@ -295,7 +295,8 @@ describe("5: a multipart completion takes only its own parts", () => {
     // The xorb's stored bytes are public (its fetch URLs); mallory makes an object ending with them.
     const xorb = (await hub.store.xet.xorb(upload.xorbHex))!;
     const xorbBytes = upload.xorb;
-    expect(sha256(xorbBytes)).toBe(xorb.blobSha256);
+    // Stored under its Xet hash, which every reconstruction names (docs/decisions/xet-xorb-keys.md).
+    expect(xorb.blobSha256).toBe(upload.xorbHex);
     const first = randomBytes(CHUNK);
     const object = Buffer.concat([first, xorbBytes]);
     const answer = await batch(
@@ -323,5 +324,29 @@ describe("5: a multipart completion takes only its own parts", () => {
     const after = await fetch(`${hub.url}/alice/public/resolve/main/small.bin`);
     expect(after.status).toBe(200);
     expect(sha256(new Uint8Array(await after.arrayBuffer()))).toBe(upload.sha256);
+  });
+});
+
+describe("5: a xorb's blob key, its public Xet hash, names no LFS content", () => {
+  it("an LFS batch or commit naming it gets no bytes and no reference", async () => {
+    const upload = await sampleUpload(992, 70_000);
+    await commitXetAsAlice("alice/secret", "secret-xorb.bin", upload);
+    const xorb = (await hub.store.xet.xorb(upload.xorbHex))!;
+    expect(xorb.blobSha256).toBe(upload.xorbHex);
+    // The batch asks for the bytes: a blob stored under that key is not content with that sha256.
+    const [object] = (await batch(mallory, "mallory/loot", [{ oid: upload.xorbHex, size: xorb.size }]))
+      .objects;
+    const href = object?.actions?.upload?.href;
+    expect(href).toBeDefined();
+    // Bytes of that size that do not hash to it are refused, and the stored xorb is untouched.
+    const put = await fetch(href as string, { method: "PUT", body: randomBytes(xorb.size) });
+    expect(put.status).toBe(400);
+    const line = lfsFile("xorb.bin", upload.xorbHex, xorb.size);
+    expect((await commit(mallory, "mallory/loot", [header("xorb"), line])).status).not.toBe(200);
+    const served = await fetch(`${hub.url}/alice/secret/resolve/main/secret-xorb.bin`, {
+      headers: { Authorization: `Bearer ${alice}` },
+    });
+    expect(served.status).toBe(200);
+    expect(sha256(new Uint8Array(await served.arrayBuffer()))).toBe(upload.sha256);
   });
 });

@@ -13,6 +13,14 @@ export interface BlobStore {
    */
   put(source: AsyncIterable<Uint8Array>, expected?: ExpectedBlob): Promise<BlobInfo>;
   /**
+   * Streams `source` into the store under `key` (64 lowercase hex digits) without hashing it: for content the
+   * caller addresses and verifies itself as the bytes pass (a Xet xorb under its Xet hash, checked chunk by
+   * chunk: docs/decisions/xet-xorb-keys.md). The caller verifies by throwing from `source` before it ends:
+   * nothing is kept then, as with put. `expected.size` is checked as put checks it. Content already stored
+   * under `key` is still read to its end (the caller's checks run) and kept once, its time refreshed.
+   */
+  putKeyed(key: string, source: AsyncIterable<Uint8Array>, expected?: { size?: number }): Promise<BlobInfo>;
+  /**
    * Takes a complete file into the store by moving it instead of copying it (a large download the hub wrote
    * to disk itself). The bytes are hashed and checked as put's are; a mismatch throws BlobMismatchError and
    * leaves the file where it was. Only drivers on a file system have it (S3 does not: callers put then);

@@ -24,6 +24,34 @@ beforeEach(async () => {
 afterEach(() => temp.remove());
 
 describe("fs blob store", () => {
+  it("puts content under the caller's key without hashing it, and keeps nothing its caller refused", async () => {
+    const key = "ab".repeat(32);
+    const info = await store.putKeyed(key, chunks("xorb ", "bytes"), { size: 10 });
+    expect(info).toEqual({ sha256: key, size: 10 });
+    expect(await text(await store.get(key))).toBe("xorb bytes");
+    expect(await store.head(sha256(Buffer.from("xorb bytes")))).toBeUndefined();
+    // The caller's check throws before the source ends: nothing under the key, nothing left in tmp/.
+    const other = "cd".repeat(32);
+    async function* refused() {
+      yield Buffer.from("half");
+      throw new Error("chunk does not hash to its xorb");
+    }
+    await expect(store.putKeyed(other, refused())).rejects.toThrow("chunk does not hash");
+    await expect(store.putKeyed(other, chunks("abc"), { size: 4 })).rejects.toBeInstanceOf(BlobMismatchError);
+    expect(await store.head(other)).toBeUndefined();
+    await expect(store.putKeyed("not-a-key", chunks("abc"))).rejects.toBeInstanceOf(TypeError);
+    // Stored already: the source is still read to its end (the caller's checks run), one copy stays.
+    let read = false;
+    async function* again() {
+      yield Buffer.from("xorb bytes");
+      read = true;
+    }
+    expect(await store.putKeyed(key, again())).toMatchObject({ sha256: key, size: 10 });
+    expect(read).toBe(true);
+    const tmp = readdirSync(join(temp.dir, "tmp"), { recursive: true, withFileTypes: true });
+    expect(tmp.filter((entry) => entry.isFile())).toEqual([]);
+  });
+
   it("adopts a complete file by moving it, and refuses one that is not the announced content", async () => {
     const { writeFileSync, existsSync } = await import("node:fs");
     const file = join(temp.dir, "download");

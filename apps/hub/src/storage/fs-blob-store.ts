@@ -111,56 +111,83 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
     );
   }
 
-  return {
-    async put(source: AsyncIterable<Uint8Array>, expected: ExpectedBlob = {}): Promise<BlobInfo> {
-      const tmp = join(tmpDir, randomBytes(12).toString("hex"));
-      const hash = (expected.size ?? 0) >= OFF_THREAD_HASH_BYTES ? offThreadHash() : inThreadHash();
-      let size = 0;
-      const sink = createWriteStream(tmp, { highWaterMark: 1 << 20 });
+  /**
+   * Streams `source` into a temporary file, fsyncs it and renames it to its key: the bytes' sha256, or `key`
+   * when the caller addresses the content itself (putKeyed: nothing is hashed then).
+   */
+  async function store(
+    source: AsyncIterable<Uint8Array>,
+    expected: ExpectedBlob,
+    key: string | undefined,
+  ): Promise<BlobInfo> {
+    const tmp = join(tmpDir, randomBytes(12).toString("hex"));
+    const hash =
+      key !== undefined
+        ? undefined
+        : (expected.size ?? 0) >= OFF_THREAD_HASH_BYTES
+          ? offThreadHash()
+          : inThreadHash();
+    let size = 0;
+    const sink = createWriteStream(tmp, { highWaterMark: 1 << 20 });
+    try {
+      await pipeline(
+        source,
+        async function* (chunks: AsyncIterable<Uint8Array>) {
+          for await (const chunk of chunks) {
+            const behind = hash?.update(chunk);
+            if (behind) await behind;
+            size += chunk.byteLength;
+            // Stop early on an over-long body: no need to write what will be refused.
+            if (expected.size !== undefined && size > expected.size) break;
+            yield chunk;
+          }
+        },
+        sink,
+      );
+      // The worker finishes the hash while the file is synced.
+      const digesting = hash?.digest();
+      digesting?.catch(() => {});
+      // The bytes must be on disk before the rename makes them visible under their final name.
+      const handle = await open(tmp, "r+");
       try {
-        await pipeline(
-          source,
-          async function* (chunks: AsyncIterable<Uint8Array>) {
-            for await (const chunk of chunks) {
-              const behind = hash.update(chunk);
-              if (behind) await behind;
-              size += chunk.byteLength;
-              // Stop early on an over-long body: no need to write what will be refused.
-              if (expected.size !== undefined && size > expected.size) break;
-              yield chunk;
-            }
-          },
-          sink,
-        );
-        // The worker finishes the hash while the file is synced.
-        const digesting = hash.digest();
-        digesting.catch(() => {});
-        // The bytes must be on disk before the rename makes them visible under their final name.
-        const handle = await open(tmp, "r+");
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        const actual = checked(expected, { sha256: await digesting, size });
-        const final = pathOf(actual.sha256);
-        if (await refreshedIfStored(actual.sha256)) {
-          await rm(tmp, { force: true });
-          return actual;
-        }
-        await mkdir(join(final, ".."), { recursive: true });
-        await rename(tmp, final);
-        return actual;
-      } catch (error) {
-        hash.abandon();
-        // pipeline() rejects without waiting for the file to close, or even to open: removed before it
-        // opens, the file would stay behind.
-        if (!sink.closed) await new Promise<void>((resolve) => sink.once("close", () => resolve()));
-        await rm(tmp, { force: true });
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ENOSPC" || code === "EDQUOT") throw new StorageFullError();
-        throw error;
+        await handle.sync();
+      } finally {
+        await handle.close();
       }
+      const actual = checked(expected, { sha256: key ?? ((await digesting) as string), size });
+      const final = pathOf(actual.sha256);
+      if (await refreshedIfStored(actual.sha256)) {
+        await rm(tmp, { force: true });
+        return actual;
+      }
+      await mkdir(join(final, ".."), { recursive: true });
+      await rename(tmp, final);
+      return actual;
+    } catch (error) {
+      hash?.abandon();
+      // pipeline() rejects without waiting for the file to close, or even to open: removed before it
+      // opens, the file would stay behind.
+      if (!sink.closed) await new Promise<void>((resolve) => sink.once("close", () => resolve()));
+      await rm(tmp, { force: true });
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOSPC" || code === "EDQUOT") throw new StorageFullError();
+      throw error;
+    }
+  }
+
+  return {
+    put(source: AsyncIterable<Uint8Array>, expected: ExpectedBlob = {}): Promise<BlobInfo> {
+      return store(source, expected, undefined);
+    },
+
+    async putKeyed(
+      key: string,
+      source: AsyncIterable<Uint8Array>,
+      expected: { size?: number } = {},
+    ): Promise<BlobInfo> {
+      if (!isSha256(key))
+        throw new TypeError(`putKeyed: the key must be 64 lowercase hex digits, not ${key}.`);
+      return store(source, { size: expected.size }, key);
     },
 
     async adopt(path: string, expected: ExpectedBlob = {}, options: AdoptOptions = {}): Promise<BlobInfo> {

@@ -107,6 +107,35 @@ describe("S3 blob store (against s3rver on loopback)", () => {
     expect(objects(filesUnder(join(s3.directory, TEST_BUCKET)))).toEqual(objects(before));
   });
 
+  it("puts content under the caller's key without hashing it, and keeps nothing its caller refused", async () => {
+    const key = "ef".repeat(32);
+    const seed = randomBytes(1 << 20);
+    const total = 11 * 1024 * 1024;
+    expect(await store.putKeyed(key, streamed(seed, total), { size: total })).toEqual({
+      sha256: key,
+      size: total,
+    });
+    expect((await bytesOf(await store.get(key, { start: 0, end: 9 }))).equals(seed.subarray(0, 10))).toBe(
+      true,
+    );
+    const other = "12".repeat(32);
+    async function* refused() {
+      yield* streamed(seed, 6 * 1024 * 1024);
+      throw new Error("chunk does not hash to its xorb");
+    }
+    await expect(store.putKeyed(other, refused())).rejects.toThrow("chunk does not hash");
+    await expect(store.putKeyed(other, chunks("abc"), { size: 4 })).rejects.toBeInstanceOf(BlobMismatchError);
+    await expect(store.putKeyed(other, chunks("abc"), { size: 2 })).rejects.toBeInstanceOf(BlobMismatchError);
+    expect(await store.head(other)).toBeUndefined();
+    let read = false;
+    async function* again() {
+      yield* streamed(seed, total);
+      read = true;
+    }
+    expect((await store.putKeyed(key, again())).size).toBe(total);
+    expect(read).toBe(true);
+  });
+
   it("keeps one copy, lists, deletes idempotently and answers missing blobs with BlobNotFoundError", async () => {
     const one = await store.put(chunks("same"));
     await store.put(chunks("sa", "me"));

@@ -182,6 +182,45 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       }
     },
 
+    async putKeyed(
+      key: string,
+      source: AsyncIterable<Uint8Array>,
+      expected: { size?: number } = {},
+    ): Promise<BlobInfo> {
+      if (!isSha256(key))
+        throw new TypeError(`putKeyed: the key must be 64 lowercase hex digits, not ${key}.`);
+      let size = 0;
+      let refused: Error | undefined;
+      // Counts what passes through; the caller's own checks throw from `source`, ending the upload unfinished.
+      const counted = async function* () {
+        try {
+          for await (const chunk of source) {
+            size += chunk.byteLength;
+            if (expected.size !== undefined && size > expected.size) {
+              throw new BlobMismatchError(expected, { sha256: key, size });
+            }
+            yield chunk;
+          }
+          if (expected.size !== undefined && size !== expected.size) {
+            throw new BlobMismatchError(expected, { sha256: key, size });
+          }
+        } catch (error) {
+          refused = error as Error;
+          throw error;
+        }
+      };
+      if (await head(key)) {
+        // Already stored: the bytes are still read (the caller's checks run), but not sent again.
+        for await (const _ of counted());
+      } else {
+        // The refusal is the answer even when cleaning up the unfinished upload failed too.
+        await upload(keyOf(key), counted()).catch((error: unknown) => {
+          throw refused ?? error;
+        });
+      }
+      return { sha256: key, size };
+    },
+
     async get(sha256: string, range?: ByteRange): Promise<Readable> {
       const answer = await getObject(sha256, range);
       return answer.Body as Readable;
