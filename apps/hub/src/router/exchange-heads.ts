@@ -63,13 +63,13 @@ export function answerHeaders(
   const headers = new Headers();
   for (const [name, value] of Object.entries(provided)) {
     if (value === undefined) continue;
-    // A header whose name holds the key is dropped whole (names cannot be rewritten into a valid one).
-    if (rewriteString(name, rewrites) !== name) continue;
     // X-Accel-*: a provider's answer must never steer nginx in front of the hub (DOWNLOAD_OFFLOAD=x-accel would
     // otherwise let it name a stored file to send).
     const dropped =
       DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-") || name.startsWith("x-accel-");
     if (dropped && name !== "x-request-id") continue;
+    // A header whose name holds the key is dropped whole (names cannot be rewritten into a valid one).
+    if (rewriteString(name, rewrites) !== name) continue;
     const target = name === "x-request-id" ? "x-provider-request-id" : name;
     for (const item of Array.isArray(value) ? value : [value]) {
       headers.append(target, rewriteString(item, rewrites));

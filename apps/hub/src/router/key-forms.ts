@@ -64,6 +64,8 @@ export class KeyForms {
   private readonly longest: number;
   /** Per byte value: 1 when a form of the key can have that byte before its last one. */
   readonly innerBytes = new Uint8Array(256);
+  /** The fewest bytes any form of the key takes (escapes only lengthen it): shorter data holds none. */
+  readonly shortest: number;
 
   constructor(secret: string) {
     this.key = Buffer.from(secret, "utf8");
@@ -71,6 +73,7 @@ export class KeyForms {
     const first = this.key[0]!;
     this.starts = [...new Set([first, otherCase(first), BACKSLASH, PERCENT])];
     this.longest = this.key.byteLength * 6;
+    this.shortest = Math.min(this.key.byteLength, ...this.base64.map((needle) => needle.byteLength));
     const inner = this.innerBytes;
     for (const byte of this.key) inner[byte] = inner[otherCase(byte)] = 1;
     for (const byte of Buffer.from("\\u%/0123456789abcdefABCDEF", "latin1")) inner[byte] = 1;

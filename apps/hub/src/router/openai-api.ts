@@ -1,6 +1,5 @@
 import { buildRequest, type InferenceProvider, type InferenceTask } from "@modelhub/inference";
 import type { Context } from "hono";
-import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { Dispatcher } from "undici";
 import type { MappingTask } from "../catalogue/mapping-record.js";
 import { type HubError, InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
@@ -85,17 +84,33 @@ export interface OpenAiApiDeps {
   ownProviders?: OwnProvidersRegistry;
 }
 
+/**
+ * Provider paths already built, by provider, task and provider model id: the client's rules give the same
+ * path for the same three every time, and building a request per call to learn it was ~3% of the hub's CPU
+ * per hosted call (bench:router zero-latency profile 2026-11-30). Bounded: mappings are few, but ids come
+ * from the catalogue, which an administrator may grow.
+ */
+const providerPaths = new Map<string, string>();
+const MAX_PROVIDER_PATHS = 4096;
+
 /** A provider path for (provider, task, provider model id), by the client's routing rules. */
 function providerPath(candidate: Candidate, task: InferenceTask): string {
-  const prefix = `http://router/${candidate.provider}`;
-  const built = buildRequest({
-    provider: candidate.provider,
-    task,
-    providerModelId: candidate.providerId,
-    args: { inputs: "" },
-    routerUrl: "http://router",
-  });
-  return built.url.slice(prefix.length);
+  const key = `${candidate.provider}\n${task}\n${candidate.providerId}`;
+  let path = providerPaths.get(key);
+  if (path === undefined) {
+    const prefix = `http://router/${candidate.provider}`;
+    const built = buildRequest({
+      provider: candidate.provider,
+      task,
+      providerModelId: candidate.providerId,
+      args: { inputs: "" },
+      routerUrl: "http://router",
+    });
+    path = built.url.slice(prefix.length);
+    if (providerPaths.size >= MAX_PROVIDER_PATHS) providerPaths.clear();
+    providerPaths.set(key, path);
+  }
+  return path;
 }
 
 /** A provider to try, with what a call to it needs. */
@@ -187,14 +202,15 @@ function providerBody(
   return Buffer.from(JSON.stringify({ ...call, model: candidate.providerId }));
 }
 
-/** A provider's answer as the route's Response (Hono's middleware then adds the hub's headers). */
-export function answerOf(c: Context<HubEnv>, answer: ProviderAnswer): Response {
-  // Hono's overloads take a stream, bytes or nothing one at a time (and a body only with a status that has one).
-  const { headers } = answer;
-  if (answer.body === null) return c.body(null, { status: answer.status as StatusCode, headers });
-  const init = { status: answer.status as ContentfulStatusCode, headers };
-  if (answer.body instanceof ReadableStream) return c.body(answer.body, init);
-  return c.body(answer.body as Uint8Array<ArrayBuffer>, init);
+/**
+ * A provider's answer as the route's own Response, its headers the very `Headers` the answer was given with
+ * (the request envelope then adds the hub's). Not `c.body(body, { headers })`: Hono copies such headers into
+ * a new `Headers` one validated `set` at a time, for every call (bench:router zero-latency profile
+ * 2026-11-30). Nothing sets headers on these routes before the handler; CORS (with `Origin`) writes to
+ * `c.res`, whose headers Hono carries over onto a Response the handler returns.
+ */
+export function answerOf(answer: ProviderAnswer): Response {
+  return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers });
 }
 
 /**
@@ -405,7 +421,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     const raw = await readBodyBytes(c, deps.maxBodyBytes);
     const body = jsonObjectOf(raw);
     refuseSecondModelKey(body);
-    return answerOf(c, await route(c, ENDPOINTS[path]!, caller, body, raw));
+    return answerOf(await route(c, ENDPOINTS[path]!, caller, body, raw));
   }
 
   /**
@@ -424,7 +440,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     const translated = translateRequest(body);
     const chatRaw = Buffer.from(JSON.stringify(translated.chat));
     const answer = await route(c, ENDPOINTS["/v1/chat/completions"]!, caller, translated.chat, chatRaw);
-    return answerOf(c, await responseAnswer(answer, translated));
+    return answerOf(await responseAnswer(answer, translated));
   }
 
   /** The model resolved and checked for the caller, then each provider in turn: the first answer given. */

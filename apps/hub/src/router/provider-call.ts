@@ -140,12 +140,31 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
   return { status, headers, body: exchange.streamed(answer.body, status) };
 }
 
+/**
+ * Where a call goes (origin, and path with query), by upstream and path: the same few come again and again,
+ * and a URL parsed per call showed in the hub's profile. The key is everything upstreamUrl reads.
+ */
+const targets = new Map<string, { origin: string; path: string }>();
+const MAX_TARGETS = 4096;
+
+function targetOf(upstream: Upstream, pathAndQuery: string): { origin: string; path: string } {
+  const key = `${upstream.target}\n${upstream.baseUrl}\n${pathAndQuery}`;
+  let target = targets.get(key);
+  if (!target) {
+    const url = upstreamUrl(upstream, pathAndQuery);
+    target = { origin: url.origin, path: url.pathname + url.search };
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    targets.set(key, target);
+  }
+  return target;
+}
+
 /** The call, sent once more when a reused keep-alive connection was cut before the provider saw it. */
 async function send(call: ProviderCall): Promise<Dispatcher.ResponseData> {
-  const url = upstreamUrl(call.upstream, call.pathAndQuery);
+  const target = targetOf(call.upstream, call.pathAndQuery);
   const options: Dispatcher.RequestOptions = {
-    origin: url.origin,
-    path: url.pathname + url.search,
+    origin: target.origin,
+    path: target.path,
     method: call.method as Dispatcher.HttpMethod,
     headers: forwardedHeaders({
       headers: call.callerHeaders,

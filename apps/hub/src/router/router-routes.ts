@@ -173,7 +173,7 @@ export function routerRoutes(deps: RouterDeps): Hono<HubEnv> {
     });
     // Without failover every failure is thrown: there is an answer.
     if (answer instanceof RetrySafeFailure) throw new Error("unreachable: a call without failover answers");
-    return answerOf(c, answer);
+    return answerOf(answer);
   }
 
   return app;

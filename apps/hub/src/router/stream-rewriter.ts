@@ -70,6 +70,9 @@ export function rewriteString(
   compiled: CompiledRewrites,
   encoding: "latin1" | "utf8" = "latin1",
 ): string {
+  // A latin1 string's length is its byte count: one shorter than every text to find holds none (a provider's
+  // usual headers: names and values shorter than a key), and is not copied into bytes to be searched.
+  if (encoding === "latin1" && text.length < compiled.shortest) return text;
   const bytes = Buffer.from(text, encoding);
   const rewritten = replaceEvery(bytes, compiled);
   return rewritten === bytes ? text : rewritten.toString(encoding);
@@ -121,6 +124,8 @@ export interface CompiledRewrites {
   readonly keys: ReadonlyArray<{ forms: KeyForms; replace: Buffer }>;
   /** Per byte value: 1 when some text has that byte before its last one (where a held-back prefix can end). */
   readonly prefixBytes: Uint8Array;
+  /** The fewest bytes any text to find takes, in any form. */
+  readonly shortest: number;
 }
 
 export function compileRewrites(rewrites: readonly Rewrite[]): CompiledRewrites {
@@ -134,7 +139,11 @@ export function compileRewrites(rewrites: readonly Rewrite[]): CompiledRewrites 
   const prefixBytes = new Uint8Array(256);
   for (const { find } of pairs) for (let i = 0; i < find.byteLength - 1; i++) prefixBytes[find[i]!] = 1;
   for (const { forms } of keys) for (let i = 0; i < 256; i++) prefixBytes[i] ||= forms.innerBytes[i]!;
-  return { rewrites: usable, pairs, keys, prefixBytes };
+  const shortest = Math.min(
+    ...pairs.map(({ find }) => find.byteLength),
+    ...keys.map(({ forms }) => forms.shortest),
+  );
+  return { rewrites: usable, pairs, keys, prefixBytes, shortest };
 }
 
 /** Rewrites a whole (small) text at once. */
