@@ -4,8 +4,9 @@ import { InvalidInputError } from "../errors.js";
 import type { HubEnv } from "../http/hub-env.js";
 import type { RepoAction, RepoActor } from "./repo-access.js";
 import type { RepoRecord, RepoType } from "./repo-records.js";
+import type { KnownRef } from "./repo-service.js";
 import { findOrMirror, type RepoTargetDeps, TYPE_SEGMENTS, withoutDemoCopy } from "./repo-target.js";
-import { splitRevision } from "./revision.js";
+import { refCandidates, splitRevision } from "./revision.js";
 
 /**
  * What a repository route's URL names, from its Hono parameters (repo-routes.ts): the type (`:type` of
@@ -31,6 +32,8 @@ export interface AssignedRepo {
   target: RepoApiPath;
   /** The revision the URL names, resolved (routes declared with `revision`). */
   revision?: AssignedRevision;
+  /** A ref's commit read with the repository's row, for a handler's own resolve() (repository info). */
+  knownRef?: KnownRef;
 }
 
 export interface AssignedRevision {
@@ -103,7 +106,15 @@ export function repoAssignment(
     // Decided first: a malformed revision is refused before the repository is looked up, as before.
     const action = typeof access === "function" ? await access(c, target) : access;
     const actor = deps.access.actor(c);
-    let found = await deps.repos.find(target.type, target.id);
+    // The ref the request will resolve first (its revision's, else main's, which repository info reads) is
+    // read with the repository's row: one query where there were two.
+    const named = options.revision ? splitRevision(target.rest).revision : undefined;
+    const alongRef = refCandidates(named ?? "main")[0];
+    let found: Awaited<ReturnType<typeof deps.repos.find>> = await deps.repos.find(
+      target.type,
+      target.id,
+      alongRef,
+    );
     if (!found) {
       // A local record elsewhere (a catalogue model without files) wins over upstream's repository too.
       if (options.knownElsewhere && (await options.knownElsewhere(target.type, target.id))) return next();
@@ -129,18 +140,20 @@ export function repoAssignment(
       }
       repo = current;
     };
+    // Read with this very record only: a mirror's revision may have moved since, a demo copy been replaced.
+    const knownRef = repo === found.repo && !repo.mirrorOf ? found.knownRef : undefined;
     let revision: AssignedRevision | undefined;
     if (options.revision && !(found.moved && options.revision.redirectsMoved)) {
       const split = splitRevision(target.rest);
       if (split.revision === undefined) throw new InvalidInputError(options.revision.required);
       if (repo.mirrorOf && reads) await followUpstream(split.revision);
-      const resolved = await deps.repos.resolveOrThrow(repo, split.revision);
+      const resolved = await deps.repos.resolveOrThrow(repo, split.revision, knownRef);
       revision = { name: split.revision, ...resolved, path: split.rest };
     } else if (repo.mirrorOf && reads) {
       // Its info and refs (no revision in the URL) follow upstream's main within the revision TTL.
       await followUpstream("main");
     }
-    c.set("repository", { repo, actor, moved: found.moved, target, revision });
+    c.set("repository", { repo, actor, moved: found.moved, target, revision, knownRef });
     await next();
   };
 }

@@ -69,6 +69,17 @@ export interface RepoServiceDeps {
 }
 
 /** A revision resolved to a commit; `ref` is the full ref name when the revision named one. */
+/**
+ * A ref's commit as read together with the repository's row (find()'s `ref`; undefined: the ref did not
+ * exist then): resolve() takes it instead of a second query. Only for the repository it was read with.
+ */
+export interface KnownRef {
+  repoKey: number;
+  /** The full ref name (`refs/heads/main`). */
+  name: string;
+  commitOid: string | undefined;
+}
+
 export interface ResolvedRevision {
   commitOid: string;
   ref?: string;
@@ -222,9 +233,25 @@ export function createRepoService({
     },
 
     /** The repository, or the one a former id now redirects to (`moved`), or undefined. */
-    async find(type: RepoType, id: string): Promise<{ repo: RepoRecord; moved: boolean } | undefined> {
-      const repo = await store.repos.get(type, id);
-      if (repo) return { repo, moved: false };
+    /**
+     * The repository `id` names (or the one a former id now leads to: `moved`). With `ref`, that ref's commit
+     * is read in the same query (`knownRef`), for resolve() to use instead of reading it again.
+     */
+    async find(
+      type: RepoType,
+      id: string,
+      ref?: string,
+    ): Promise<{ repo: RepoRecord; moved: boolean; knownRef?: KnownRef } | undefined> {
+      if (ref === undefined) {
+        const repo = await store.repos.get(type, id);
+        if (repo) return { repo, moved: false };
+      } else {
+        const found = await store.repos.getWithRef(type, id, ref);
+        if (found) {
+          const knownRef = { repoKey: found.repo.key, name: ref, commitOid: found.refCommitOid };
+          return { repo: found.repo, moved: false, knownRef };
+        }
+      }
       const moved = await store.repos.redirected(type, id);
       return moved ? { repo: moved, moved: true } : undefined;
     },
@@ -524,9 +551,16 @@ export function createRepoService({
     },
 
     /** A branch, tag, `refs/...` name or commit id (full or abbreviated), resolved; undefined when unknown. */
-    async resolve(repo: RepoRecord, revision: string): Promise<ResolvedRevision | undefined> {
+    async resolve(
+      repo: RepoRecord,
+      revision: string,
+      known?: KnownRef,
+    ): Promise<ResolvedRevision | undefined> {
       for (const ref of refCandidates(revision)) {
-        const commitOid = await store.repos.ref(repo.key, ref);
+        const commitOid =
+          known?.repoKey === repo.key && known.name === ref
+            ? known.commitOid
+            : await store.repos.ref(repo.key, ref);
         if (commitOid) return { commitOid, ref };
       }
       if (COMMIT_ID.test(revision) && (await store.repos.commit(repo.key, revision))) {
@@ -540,8 +574,8 @@ export function createRepoService({
       return undefined;
     },
 
-    async resolveOrThrow(repo: RepoRecord, revision: string): Promise<ResolvedRevision> {
-      const resolved = await service.resolve(repo, revision);
+    async resolveOrThrow(repo: RepoRecord, revision: string, known?: KnownRef): Promise<ResolvedRevision> {
+      const resolved = await service.resolve(repo, revision, known);
       if (!resolved) throw new RevisionNotFoundError(revision);
       return resolved;
     },

@@ -113,6 +113,23 @@ export function createReposTable(q: Queryable, roots: CommitRootCache = commitRo
     get(type: RepoType, id: string): Promise<RepoRecord | undefined> {
       return repoRow("SELECT * FROM repos WHERE type = ? AND name = ?", [type, id]);
     },
+    /**
+     * The repository and, in the same read, the commit one of its refs points at (undefined: no such ref):
+     * the lookup of a request that names a revision, one query where the row and the ref were two.
+     */
+    async getWithRef(
+      type: RepoType,
+      id: string,
+      ref: string,
+    ): Promise<{ repo: RepoRecord; refCommitOid: string | undefined } | undefined> {
+      const row = await q.get<RepoRow & { ref_commit_oid: string | null }>(
+        `SELECT repos.*, refs.commit_oid AS ref_commit_oid FROM repos
+         LEFT JOIN refs ON refs.repo_id = repos.id AND refs.name = ?
+         WHERE repos.type = ? AND repos.name = ?`,
+        [ref, type, id],
+      );
+      return row ? { repo: repoFromRow(row), refCommitOid: row.ref_commit_oid ?? undefined } : undefined;
+    },
     byKey(key: number): Promise<RepoRecord | undefined> {
       return repoRow("SELECT * FROM repos WHERE id = ?", [key]);
     },

@@ -111,6 +111,61 @@ describe("two hub processes on one PostgreSQL and one blob store", () => {
     expect(await (await call(b, "/alice/replicated/resolve/main/hello.txt", token)).text()).toBe("hi");
   });
 
+  it("model info and HEAD /resolve on one are never stale after a commit or a settings change on the other", async () => {
+    const token = await userToken(admin, "alice");
+    const created = await call(a, "/api/repos/create", token, {
+      method: "POST",
+      body: JSON.stringify({ name: "alice/kept-answers", type: "model" }),
+    });
+    expect(created.status).toBe(200);
+    const commitThrough = async (hub: HubProcess, path: string, text: string) => {
+      const answer = await call(hub, "/api/models/alice/kept-answers/commit/main", token, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-ndjson" },
+        body: [
+          { key: "header", value: { summary: `${path} through one` } },
+          { key: "file", value: { path, content: Buffer.from(text).toString("base64"), encoding: "base64" } },
+        ]
+          .map((line) => JSON.stringify(line))
+          .join("\n"),
+      });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { commitOid: string }).commitOid;
+    };
+    const info = async () =>
+      (await (await call(b, "/api/models/alice/kept-answers", token)).json()) as {
+        sha: string;
+        siblings: { rfilename: string }[];
+        private: boolean;
+      };
+    for (const round of [1, 2, 3]) {
+      // b answers (and keeps) the current revision first, then a commits.
+      await info();
+      const head = await call(b, "/alice/kept-answers/resolve/main/config.json", token, { method: "HEAD" });
+      const commitOid = await commitThrough(a, "config.json", JSON.stringify({ round }));
+      const after = await info();
+      expect(after.sha).toBe(commitOid);
+      expect(after.siblings.map((file) => file.rfilename)).toContain("config.json");
+      const headAfter = await call(b, "/alice/kept-answers/resolve/main/config.json", token, {
+        method: "HEAD",
+      });
+      expect(headAfter.headers.get("x-repo-commit")).toBe(commitOid);
+      if (round > 1) expect(headAfter.headers.get("etag")).not.toBe(head.headers.get("etag"));
+    }
+    // Made private through a: b's kept answer says so at once, and a stranger is refused there.
+    const settings = await call(a, "/api/models/alice/kept-answers/settings", token, {
+      method: "PUT",
+      body: JSON.stringify({ private: true }),
+    });
+    expect(settings.status).toBe(200);
+    expect((await info()).private).toBe(true);
+    const stranger = await userToken(admin, "mallory");
+    expect((await call(b, "/api/models/alice/kept-answers", stranger)).status).toBe(404);
+    expect(
+      (await call(b, "/alice/kept-answers/resolve/main/config.json", stranger, { method: "HEAD" })).status,
+    ).toBe(404);
+  });
+
   it("commits to one branch from both at once serialize: every one lands, in one line of history", async () => {
     const token = await userToken(admin, "carol");
     expect(
