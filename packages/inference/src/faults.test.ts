@@ -209,6 +209,49 @@ describe("timeouts", () => {
     }
   });
 
+  it("an attempt past the default timeout is retried, and only its retry's answer is returned", async () => {
+    vi.useFakeTimers();
+    try {
+      vi.resetModules();
+      const fresh = await import("./tasks/chat-completion.js");
+      const completion = {
+        id: "c",
+        object: "chat.completion",
+        created: 0,
+        model: "m",
+        choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "second" } }],
+      };
+      let lateCancelled = false;
+      let answerFirst: (response: Response) => void = () => {};
+      let attempts = 0;
+      const firstHangs: typeof fetch = () => {
+        attempts++;
+        if (attempts === 1) return new Promise((resolve) => (answerFirst = resolve));
+        return Promise.resolve(Response.json(completion));
+      };
+      // An endpoint: no hub lookup, so every fetch is an attempt of the chat request.
+      const call = fresh.chatCompletion(
+        { endpointUrl: "http://127.0.0.1:9", model: "m", messages: chatArgs.messages },
+        { fetch: firstHangs, retry: { baseDelayMs: 1, maxDelayMs: 1 } },
+      );
+      await vi.advanceTimersByTimeAsync(DEFAULT_ATTEMPT_TIMEOUT_MS + 10);
+      expect((await call).choices[0]?.message.content).toBe("second");
+      expect(attempts).toBe(2);
+      // The first attempt's late answer (a retryable 503) is discarded: it does not start another attempt.
+      const lateBody = new ReadableStream({
+        cancel() {
+          lateCancelled = true;
+        },
+      });
+      answerFirst(new Response(lateBody, { status: 503 }));
+      await vi.advanceTimersByTimeAsync(1);
+      expect(lateCancelled).toBe(true);
+      expect(attempts).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("a slow first attempt is retried and the second succeeds", async () => {
     sim.setFault({ kind: "delay", ms: 1500, times: 1, provider: "together" });
     const output = await chatCompletion(chatArgs, options({ timeoutMs: 300 }));

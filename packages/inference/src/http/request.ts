@@ -1,5 +1,11 @@
 import { NetworkError, ProviderApiError, redactRequest, TimeoutError } from "../errors.js";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS, watchAttempt } from "./attempt-watchdog.js";
+import {
+  DEFAULT_ATTEMPT_TIMEOUT_MS,
+  unwatch,
+  type Watched,
+  watch,
+  watchAttempt,
+} from "./attempt-watchdog.js";
 import { type CallContext, sleep } from "./call-context.js";
 import { retryDelayMs, shouldRetryResponse } from "./retry-policy.js";
 
@@ -21,20 +27,84 @@ export interface HttpRequest {
 /**
  * Sends one request under the call's retry policy, per-attempt timeout, deadline and abort signal.
  * Resolves with an OK response (body unread); every failure is thrown as a typed InferenceError.
- * One async function for the loop and the attempt: a chat call is a handful of awaits, not a dozen.
+ *
+ * The common case, the default per-attempt timeout, starts its first attempt in `sendWatched`: one promise
+ * for the call's request and its watchdog together (no async frame of its own), as an attempt that does not
+ * answer OK at once is rare and goes on in `sendWithRetries`. The per-call objects were the cost of this
+ * path (bench/results/2026-11-30-inference-2.md).
  */
-export async function sendRequest(call: CallContext, request: HttpRequest): Promise<Response> {
+export function sendRequest(call: CallContext, request: HttpRequest): Promise<Response> {
+  return call.timeoutMs !== undefined && !call.abortsTimedOutAttempt && !call.signal.aborted
+    ? sendWatched(call, request)
+    : sendWithRetries(call, request, 1, undefined);
+}
+
+/** How an attempt made outside the retry loop ended, handed to the loop to go on from. */
+type Outcome = { response: Response } | { response?: undefined; error: unknown };
+
+/** The first attempt under the default per-attempt timeout: given up, not aborted, at its end (attempt-watchdog.ts). */
+function sendWatched(call: CallContext, request: HttpRequest): Promise<Response> {
+  return new Promise((resolve) => {
+    let sent: Promise<Response>;
+    try {
+      sent = call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined));
+    } catch (error) {
+      resolve(sendWithRetries(call, request, 1, { error }));
+      return;
+    }
+    const attempt: Watched = {
+      deadline: Date.now() + DEFAULT_ATTEMPT_TIMEOUT_MS,
+      newer: undefined,
+      older: undefined,
+      expire() {
+        const error = new TimeoutError(
+          `${request.provider}: no response within ${DEFAULT_ATTEMPT_TIMEOUT_MS} ms (${request.url})`,
+        );
+        resolve(sendWithRetries(call, request, 1, { error }));
+        sent.then(discardLate, ignore);
+      },
+    };
+    watch(attempt);
+    sent.then(
+      (response) => {
+        // Unwatched already: the attempt expired, and its late answer was discarded.
+        if (!unwatch(attempt)) return;
+        resolve(response.ok ? response : sendWithRetries(call, request, 1, { response }));
+      },
+      (error: unknown) => {
+        if (unwatch(attempt)) resolve(sendWithRetries(call, request, 1, { error }));
+      },
+    );
+  });
+}
+
+const discardLate = (late: Response) => late.body?.cancel().catch(ignore);
+const ignore = () => {};
+
+/**
+ * The retry loop: attempts from `attempt` on; `first`, when given, is how that attempt already ended.
+ * One async function for the loop and the attempt: a call is a handful of awaits, not a dozen.
+ */
+async function sendWithRetries(
+  call: CallContext,
+  request: HttpRequest,
+  attempt: number,
+  first: Outcome | undefined,
+): Promise<Response> {
   const { retry } = call;
-  for (let attempt = 1; ; attempt++) {
+  for (let outcome = first; ; attempt++, outcome = undefined) {
     if (call.signal.aborted) throw call.abortError();
     const canRetry = attempt < retry.maxAttempts;
     let response: Response;
     try {
-      response = await (call.timeoutMs === undefined
-        ? call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined))
-        : call.abortsTimedOutAttempt
-          ? fetchWithAttemptTimeout(call, request, call.timeoutMs)
-          : fetchWithWatchdog(call, request));
+      if (outcome !== undefined && outcome.response === undefined) throw outcome.error;
+      response =
+        outcome?.response ??
+        (await (call.timeoutMs === undefined
+          ? call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined))
+          : call.abortsTimedOutAttempt
+            ? fetchWithAttemptTimeout(call, request, call.timeoutMs)
+            : fetchWithWatchdog(call, request)));
     } catch (cause) {
       if (call.signal.aborted) throw call.abortError();
       // Network failure or per-attempt timeout: both may succeed on another try.
@@ -74,7 +144,7 @@ function fetchInit(call: CallContext, request: HttpRequest, signal: AbortSignal 
   return init;
 }
 
-/** One fetch under the default per-attempt timeout: given up, not aborted, at its end (attempt-watchdog.ts). */
+/** A retry's fetch under the default per-attempt timeout: given up, not aborted, at its end. */
 function fetchWithWatchdog(call: CallContext, request: HttpRequest): Promise<Response> {
   const sent = call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined));
   return watchAttempt(
@@ -83,7 +153,7 @@ function fetchWithWatchdog(call: CallContext, request: HttpRequest): Promise<Res
       new TimeoutError(
         `${request.provider}: no response within ${DEFAULT_ATTEMPT_TIMEOUT_MS} ms (${request.url})`,
       ),
-    (late) => late.body?.cancel(),
+    discardLate,
   );
 }
 

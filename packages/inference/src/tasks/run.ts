@@ -3,12 +3,9 @@ import { bodyReadError, isJsonResponse } from "../http/read-body.js";
 import { sendRequest } from "../http/request.js";
 import type { ProtocolTable } from "../providers/types.js";
 import type { BaseArgs, InferenceTask, JsonObject } from "../types.js";
-import { prepare, type RunOptions } from "./prepare.js";
+import { NO_OPTIONS, prepare, type RunOptions } from "./prepare.js";
 
 export type { RunOptions } from "./prepare.js";
-
-/** A call without options shares this one (nothing writes to options): no object per call. */
-const NO_OPTIONS: RunOptions = Object.freeze({});
 
 /** Runs one task call: resolve, build, send (with retries), then the provider's response transform. */
 export async function runTask<T>(
@@ -18,7 +15,8 @@ export async function runTask<T>(
   options: RunOptions = NO_OPTIONS,
   raw = false,
 ): Promise<T> {
-  const prepared = await prepare(task, protocols, args, options, false);
+  const ready = prepare(task, protocols, args, options, false);
+  const prepared = isThenable(ready) ? await ready : ready;
   const { call } = prepared;
   try {
     const response = await sendRequest(call, prepared);
@@ -31,14 +29,20 @@ export async function runTask<T>(
       throw bodyReadError(cause, response);
     }
     if (raw) return payload as T;
-    // Media outputs may download or poll (a promise); chat's parse is a synchronous check.
-    return (await prepared.spec.parse(payload, prepared)) as T;
+    // Media outputs may download or poll (a promise, awaited here so that errors and the call's timeout
+    // still apply); chat's parse is a synchronous check, returned without another turn of the queue.
+    const output = prepared.spec.parse(payload, prepared);
+    return (isThenable(output) ? await output : output) as T;
   } catch (error) {
     throw call.signal.aborted ? call.abortError() : error;
   } finally {
     call.dispose();
   }
 }
+
+/** A promise, from this realm or another (a transform may return any thenable). */
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null)?.then === "function";
 
 /** Runs one streaming task call; the generator yields validated events and ends at `[DONE]`. */
 export function runStreamTask<T>(
