@@ -459,6 +459,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
         authorizer,
         webhooks.recorder,
         audit.recorder,
+        invalidateActors,
       )
     : undefined;
 
@@ -726,6 +727,8 @@ function mountRepositories(
   authorizer: Authorizer,
   events: HubEventRecorder,
   audit: AuditRecorder,
+  /** After an access-request decision: cached credentials carry the router's grants (verify-caller.ts). */
+  onAccessDecided: () => void,
 ): { access: RepoAccess; mirror?: RepoMirror } {
   // Which repositories are demo copies of catalogue models: their info says so, and a mirror replaces them.
   const demoCopies = catalogueService(deps.store);
@@ -835,7 +838,7 @@ function mountRepositories(
     scanning: scanner,
     discussions: createDiscussionsService({ store: deps.store, repos, events }),
     claims: createContentClaims({ store: deps.store, blobs: deps.blobs, access }),
-    accessRequests: createAccessRequestsService(deps.store, audit),
+    accessRequests: createAccessRequestsService(deps.store, audit, onAccessDecided),
     quotas: storageQuotas,
     catalogue: {
       // The same object while its row is unchanged: repository info answers are kept keyed by it.

@@ -8,7 +8,15 @@ import type { RepoRecord } from "./repo-records.js";
  * Access requests to gated repositories (the accounts keep them): a user asks, the repository's administrators
  * list and decide. `gated: "auto"` accepts a request at once; `"manual"` leaves it pending.
  */
-export function createAccessRequestsService(store: Store, audit?: AuditRecorder) {
+export function createAccessRequestsService(
+  store: Store,
+  audit?: AuditRecorder,
+  /**
+   * Told after every decision: grants are kept with the callers' cached credentials (the router's
+   * verify-caller.ts), which must be dropped here and on every replica for a revoked grant to stop the next call.
+   */
+  onDecided: () => void = () => {},
+) {
   const requests = store.accounts.accessRequests;
   return {
     ask(repo: RepoRecord, userId: number, fields: Record<string, string>): Promise<AccessRequest> {
@@ -81,6 +89,7 @@ export function createAccessRequestsService(store: Store, audit?: AuditRecorder)
           details: { user: user.name, status: decision.status, grant: decision.grant },
         });
       });
+      onDecided();
     },
   };
 }

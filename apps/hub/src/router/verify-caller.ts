@@ -81,6 +81,26 @@ export function userTokenVerifier(
    * router takes tokens only. */
   sessionUsageToken?: (userId: number) => Promise<number>,
 ): VerifyCaller {
+  /**
+   * The restricted models each resolved actor was allowed to use (allowed only: a refusal is decided afresh
+   * every time). A gated model's grant is an access-request row, and reading it was the largest share of a
+   * router call's work in the store (bench:router zero-latency profile 2026-11-30, ~3% of the hub's CPU per
+   * call). Kept on the actor object the resolver hands out, so it lasts no longer than the resolver's cached
+   * actor: a second at most (tokenCacheMs), and not at all past `invalidate()`, which an access-request
+   * decision triggers here and, through the accounts-changed notification, on every other replica. A session
+   * is resolved to a new actor on every call, so its calls are decided afresh.
+   */
+  const usableModels = new WeakMap<Actor, Set<string>>();
+  const rememberUsable = (actor: Actor, key: string) => {
+    let usable = usableModels.get(actor);
+    if (!usable) {
+      usable = new Set();
+      usableModels.set(actor, usable);
+    }
+    // A caller naming model after model keeps at most this many; starting over costs a lookup each.
+    if (usable.size >= MAX_USABLE_PER_ACTOR) usable.clear();
+    usable.add(key);
+  };
   return async (authorization, billTo, browser) => {
     const actor = authorization
       ? await resolver.resolve({ authorization })
@@ -92,6 +112,7 @@ export function userTokenVerifier(
     await authorizer.authorize(actor, "inference", { kind: "namespace", name: namespace });
     const org = actor.memberships.find((m) => m.org.name.toLowerCase() === namespace.toLowerCase())?.org;
     let providerOrgs: Promise<ReadonlySet<number>> | undefined;
+    const usable = usableModels.get(actor);
     return {
       tokenId:
         actor.credential.kind === "token"
@@ -101,11 +122,14 @@ export function userTokenVerifier(
       billToId: org?.id ?? null,
       preferredProviders: () => preferredProviders(actor.user.id),
       async mayUse(model, asNamed) {
+        const key = usableKey(model);
+        if (usable?.has(key)) return;
         const resource = modelResource(model);
         if (!(await authorizer.can(actor, "read", resource))) {
           throw new NotFoundError(`Model ${asNamed} does not exist on this hub.`);
         }
         await authorizer.authorize(actor, "inference", resource);
+        rememberUsable(actor, key);
       },
       providerOrgs() {
         providerOrgs ??= (async () => {
@@ -123,6 +147,13 @@ export function userTokenVerifier(
       },
     };
   };
+}
+
+const MAX_USABLE_PER_ACTOR = 256;
+
+/** Everything of a model its decision rests on besides the actor: the same key, the same answer. */
+function usableKey(model: Pick<StoredModel, "id" | "private" | "gated">): string {
+  return `${model.id}\n${model.private ? 1 : 0}\n${model.gated || "-"}`;
 }
 
 /**
