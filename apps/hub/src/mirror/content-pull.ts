@@ -93,6 +93,11 @@ const DEFAULT_IDLE_MS = 30_000;
 class Flight {
   readonly path: string;
   written = 0;
+  /**
+   * Bytes received from upstream so far: all of them are readable, those not yet written from the chunks held
+   * in memory (`recent` keeps every unwritten chunk), so a reader that keeps up is not behind the disk.
+   */
+  received = 0;
   state: "running" | "verified" | "failed" = "running";
   error?: Error;
   /** Readers still open: the file handle stays open until they and the transfer are done. */
@@ -243,6 +248,8 @@ class Flight {
         if (behind) await behind;
         this.remember(received, chunk);
         received += chunk.byteLength;
+        this.received = received;
+        this.wake();
         file.write(chunk, (error) => {
           if (error) writeFailed ??= error;
           else {
@@ -296,14 +303,14 @@ class Flight {
 
   /**
    * Waits until bytes from `position` on can be read for a range ending at `end` (inclusive), and returns the
-   * limit (exclusive) they can be read up to: everything written, the range's last byte only once the
+   * limit (exclusive) they can be read up to: everything received, the range's last byte only once the
    * content is verified. Returns at once when the range is over; throws the transfer's failure.
    */
   async readableUpTo(position: number, end: number): Promise<number> {
     for (;;) {
       if (this.state === "failed") throw this.error;
       if (position > end) return position;
-      const limit = this.state === "verified" ? end + 1 : Math.min(this.written, end);
+      const limit = this.state === "verified" ? end + 1 : Math.min(this.received, end);
       if (position < limit) return limit;
       await this.changed();
     }
@@ -369,8 +376,8 @@ class TailReader extends Readable {
           this.push(null);
           return;
         }
-        // Everything written so far, but the range's last byte only once the content is verified.
-        const limit = flight.state === "verified" ? this.end + 1 : Math.min(flight.written, this.end);
+        // Everything received so far, but the range's last byte only once the content is verified.
+        const limit = flight.state === "verified" ? this.end + 1 : Math.min(flight.received, this.end);
         if (this.position < limit) {
           const held = flight.held(this.position, limit);
           if (held) {
@@ -379,8 +386,9 @@ class TailReader extends Readable {
             continue;
           }
         }
-        if (this.position < limit && flight.handle) {
-          const length = Math.min(limit - this.position, READ_PIECE);
+        // Not held any more: written, so in the file (every unwritten chunk is held).
+        if (this.position < Math.min(limit, flight.written) && flight.handle) {
+          const length = Math.min(Math.min(limit, flight.written) - this.position, READ_PIECE);
           const buffer = Buffer.allocUnsafe(length);
           const { bytesRead } = await flight.handle.read(buffer, 0, length, this.position);
           if (this.gone) return;
@@ -459,7 +467,9 @@ function tailBody(flight: Flight, range: ByteRange): ReadableStream<Uint8Array> 
             buffer.set(held, filled);
             filled += held.byteLength;
           }
-          if (filled === 0) filled = await flight.readFile(buffer, length, position);
+          // Not held any more: written, so in the file (every unwritten chunk is held), up to what is written.
+          if (filled === 0)
+            filled = await flight.readFile(buffer, Math.min(length, flight.written - position), position);
           position += filled;
           controller.enqueue(buffer.subarray(0, filled));
           if (position > range.end) {
