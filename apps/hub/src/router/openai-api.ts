@@ -8,6 +8,7 @@ import type { HubEnv } from "../http/hub-env.js";
 import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import { compactModelSpan, MODEL_KEYS } from "./call-model.js";
+import { callerSignal } from "./caller-signal.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { type CatalogueReads, createModelRoutes, type ModelRoute } from "./model-routing.js";
@@ -481,7 +482,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         requestId,
         timeouts: candidate.own?.timeouts ?? deps.timeouts,
         extraHeaders: { [PROVIDER_HEADER]: candidate.provider },
-        signal: c.req.raw.signal,
+        signal: callerSignal(c),
         canFailOver: next !== undefined,
         onHeaders: (ms) => deps.stats.record(candidate.provider, ms, model.id),
         onDone: (result) =>

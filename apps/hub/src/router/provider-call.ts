@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import { HubError, UpstreamError, UpstreamTimeoutError } from "../errors.js";
+import type { CallerSignal } from "./caller-signal.js";
 import { answerHeaders, forwardedHeaders } from "./exchange-heads.js";
 import { type ForwardResult, type ForwardTimeouts, MAX_ERROR_BODY_BYTES, upstreamUrl } from "./forward.js";
 import { failedOnReusedConnection, isConnectionCut } from "./provider-agent.js";
@@ -33,8 +34,8 @@ export interface ProviderCall {
   timeouts: ForwardTimeouts;
   /** Headers of the hub's own set on the answer (the OpenAI-compatible API's `x-inference-provider`). */
   extraHeaders?: Readonly<Record<string, string>>;
-  /** The caller's request signal: aborted when the caller goes away, which cancels the provider's call. */
-  signal?: AbortSignal;
+  /** The caller's going away (caller-signal.ts), which cancels the provider's call. */
+  signal?: CallerSignal;
   /**
    * Failover: a failure that is safe to try elsewhere (the provider unreachable, or 5xx / 429 before the
    * first byte of an answer) returns a RetrySafeFailure instead of answering the caller.

@@ -6,6 +6,7 @@ import type { HubEnv } from "../http/hub-env.js";
 import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import { modelsOfCall } from "./call-model.js";
+import { callerSignal } from "./caller-signal.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { InferenceRoutes } from "./inference-routes.js";
 import {
@@ -154,7 +155,7 @@ export function routerRoutes(deps: RouterDeps): Hono<HubEnv> {
       timeouts: deps.timeouts,
       // A GET answer may be stored by a shared cache: it varies with `Origin` (CORS headers or none).
       extraHeaders: method === "GET" ? { vary: "Origin" } : undefined,
-      signal: c.req.raw.signal,
+      signal: callerSignal(c),
       onDone: (result) =>
         recordRouterCall(
           deps,
