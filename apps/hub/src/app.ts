@@ -761,6 +761,7 @@ function mountRepositories(
     blobs: deps.blobs,
     events,
     audit,
+    logger: deps.logger,
     // Queued after the commit answered: the scan never runs in the upload's request.
     onFilesRecorded: (repo, files, ref) => {
       scanner?.enqueue(repo, files).catch((error: unknown) => {

@@ -18,7 +18,11 @@ export interface HeldLfsObject {
  * repository's history holds, all of its commits, and the removal of what a deletion rewrote away. Bound
  * parameters only; `sha256s` lists are short (one request's deletions), so they go in one IN list.
  */
-export function createLfsFilesTable(q: Queryable) {
+export function createLfsFilesTable(
+  q: Queryable,
+  /** Told of each repository whose content index (`repo_contents`) a write changed (store.ts). */
+  contentsChanged: (repoKey: number) => void = () => {},
+) {
   return {
     /** The LFS contents of the repository's history (`repo_contents`), with their upload time when known. */
     async heldObjects(repo: number): Promise<HeldLfsObject[]> {
@@ -99,6 +103,7 @@ export function createLfsFilesTable(q: Queryable) {
         ...sha256s,
       ]);
       await q.run(`DELETE FROM lfs_objects WHERE repo_id = ? AND sha256 IN (${list})`, [repo, ...sha256s]);
+      contentsChanged(repo);
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   InvalidInputError,
   RevisionNotFoundError,
 } from "../errors.js";
+import { type Logger, silentLogger } from "../logger.js";
 import { type BlobStore, StorageFullError } from "../storage/blob-store.js";
 import { isUniqueViolation } from "../store/database.js";
 import type { Store, StoreTransaction } from "../store/store.js";
@@ -33,6 +34,7 @@ import { ReadOnlyMirrorError } from "./repo-access.js";
 import { repoAuditEntries } from "./repo-audit.js";
 import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
 import { branchRef, COMMIT_ID, parseRefName, refCandidates, SHORT_COMMIT_ID, tagRef } from "./revision.js";
+import { REPO_CONTENTS_CHANGED, StorageSums } from "./storage-sums.js";
 import { addXetHashes, entryAt, expandEntries, listTree, type TreeEntryView } from "./tree-listing.js";
 
 /**
@@ -66,6 +68,31 @@ export interface RepoServiceDeps {
   events?: HubEventRecorder;
   /** The audit log, written in the same transactions (audit/audit-log.ts, repo-audit.ts). */
   audit?: AuditRecorder;
+  /** Where a failure to hear or tell other replicas of a content change is reported. */
+  logger?: Logger;
+}
+
+/** One storage-sum cache per store, however many services share it, told of every content change once. */
+const storageSumsByStore = new WeakMap<Store, StorageSums>();
+function storageSumsOf(store: Store, logger: Logger): StorageSums {
+  const existing = storageSumsByStore.get(store);
+  if (existing) return existing;
+  const sums = new StorageSums();
+  storageSumsByStore.set(store, sums);
+  // Changed here (after the commit): forgotten here at once, and told to the other replicas.
+  store.onRepoContentsChanged((repoKey) => {
+    sums.forget(repoKey);
+    store.db.notify(REPO_CONTENTS_CHANGED, String(repoKey)).catch((error: unknown) => {
+      logger.log("error", "announcing a repository's content change failed", { error });
+    });
+  });
+  // Changed on another replica (PostgreSQL; on SQLite this channel only carries this process's own).
+  store.db
+    .listen(REPO_CONTENTS_CHANGED, (payload) => sums.forget(Number(payload)))
+    .catch((error: unknown) => {
+      logger.log("error", "listening for repositories' content changes failed", { error });
+    });
+  return sums;
 }
 
 /** A revision resolved to a commit; `ref` is the full ref name when the revision named one. */
@@ -113,7 +140,9 @@ export function createRepoService({
   onFilesRecorded,
   events,
   audit,
+  logger = silentLogger,
 }: RepoServiceDeps) {
+  const storageSums = storageSumsOf(store, logger);
   const recorded = (repo: RepoRecord, files: readonly FileRecord[], ref?: string) => {
     if (files.length > 0) onFilesRecorded?.(repo, files, ref);
   };
@@ -596,9 +625,9 @@ export function createRepoService({
       return store.repos.files(repo.key, commitOid);
     },
 
-    /** The bytes the repository's files take over all its commits. */
+    /** The bytes the repository's files take over all its commits (kept until they change: storage-sums.ts). */
     usedStorage(repo: RepoRecord): Promise<number> {
-      return store.repos.usedStorage(repo.key);
+      return storageSums.read(repo.key, repo.lastModified, () => store.repos.usedStorage(repo.key));
     },
 
     /** Branches, tags and pull-request refs, with their commits. */

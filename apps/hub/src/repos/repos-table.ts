@@ -78,7 +78,12 @@ const INSERT_BATCH = 200;
 export type ContentRecord = Pick<FileRecord, "sha256" | "size" | "lfs">;
 
 /** SQL over repositories, commits, snapshots, refs and uploaded LFS objects. Bound parameters only. */
-export function createReposTable(q: Queryable, roots: CommitRootCache = commitRootCache) {
+export function createReposTable(
+  q: Queryable,
+  roots: CommitRootCache = commitRootCache,
+  /** Told of each repository whose content index (`repo_contents`) a write changed (store.ts). */
+  contentsChanged: (repoKey: number) => void = () => {},
+) {
   const nodes = createTreeNodesTable(q);
   /** A commit's root folder (its node and git tree), or undefined for an unknown commit. */
   const rootOf = async (repo: number, commitOid: string): Promise<FolderEntry | undefined> => {
@@ -261,6 +266,7 @@ export function createReposTable(q: Queryable, roots: CommitRootCache = commitRo
         4,
         [...distinct.values()].map((content) => [repo, content.sha256, content.lfs ? 1 : 0, content.size]),
       );
+      contentsChanged(repo);
     },
     async files(repo: number, commitOid: string, under?: string): Promise<FileRecord[]> {
       const root = await rootOf(repo, commitOid);

@@ -118,8 +118,8 @@ describe("two hub processes on one PostgreSQL and one blob store", () => {
       body: JSON.stringify({ name: "alice/kept-answers", type: "model" }),
     });
     expect(created.status).toBe(200);
-    const commitThrough = async (hub: HubProcess, path: string, text: string) => {
-      const answer = await call(hub, "/api/models/alice/kept-answers/commit/main", token, {
+    const commitThrough = async (hub: HubProcess, path: string, text: string, revision = "main") => {
+      const answer = await call(hub, `/api/models/alice/kept-answers/commit/${revision}`, token, {
         method: "POST",
         headers: { "Content-Type": "application/x-ndjson" },
         body: [
@@ -152,6 +152,16 @@ describe("two hub processes on one PostgreSQL and one blob store", () => {
       expect(headAfter.headers.get("x-repo-commit")).toBe(commitOid);
       if (round > 1) expect(headAfter.headers.get("etag")).not.toBe(head.headers.get("etag"));
     }
+    // A pull-request commit moves no lastModified: b hears of its new content through PostgreSQL NOTIFY.
+    const usedStorage = async () =>
+      (
+        (await (await call(b, "/api/models/alice/kept-answers?expand[]=usedStorage", token)).json()) as {
+          usedStorage: number;
+        }
+      ).usedStorage;
+    const stored = await usedStorage();
+    await commitThrough(a, "pr.bin", "p".repeat(3000), "main?create_pr=1");
+    await expect.poll(usedStorage, { timeout: 1000, interval: 20 }).toBe(stored + 3000);
     // Made private through a: b's kept answer says so at once, and a stranger is refused there.
     const settings = await call(a, "/api/models/alice/kept-answers/settings", token, {
       method: "PUT",

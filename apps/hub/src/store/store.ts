@@ -49,17 +49,21 @@ export interface StoreOptions {
 }
 
 /** Every table, each querying through `q`: the database itself, or one transaction on it. */
-function bindTables(q: Queryable, now: () => Date) {
+/**
+ * `contentsChanged(key)` is told of every write to a repository's content index (`repo_contents`): at once
+ * outside a transaction, after the commit inside one (createStore).
+ */
+function bindTables(q: Queryable, now: () => Date, contentsChanged: (repoKey: number) => void) {
   return {
     models: createModelsTable(q, now),
     mappings: createMappingsTable(q),
-    repos: createReposTable(q),
+    repos: createReposTable(q, undefined, contentsChanged),
     /** Dataset and space listings (`GET /api/datasets`, `/api/spaces`). */
     reposListing: createReposListing(q),
     /** What still needs each blob (garbage collection). */
     blobReferences: createBlobReferences(q),
     /** LFS objects of a repository's history, listed and permanently deleted (repos/lfs-files.ts). */
-    lfsFiles: createLfsFilesTable(q),
+    lfsFiles: createLfsFilesTable(q, contentsChanged),
     /** Storage buckets, their files and uploads (buckets/buckets-table.ts). */
     buckets: createBucketsTable(q),
     /** Parts of multipart LFS uploads in flight. */
@@ -114,13 +118,33 @@ export interface StoreTransaction extends StoreTables {
 export function createStore(db: Database, options: Omit<StoreOptions, "dataDir"> = {}) {
   const now = options.now ?? (() => new Date());
   const usage = createUsageTable(db, now, options.usageRetentionDays);
-  const inTransaction = <T>(
+  const contentsListeners = new Set<(repoKey: number) => void>();
+  const contentsChanged = (repoKey: number) => {
+    for (const listener of contentsListeners) listener(repoKey);
+  };
+  const inTransaction = async <T>(
     work: (tx: StoreTransaction) => Promise<T>,
     transactionOptions?: TransactionOptions,
-  ): Promise<T> =>
-    db.transaction((tx) => work({ ...bindTables(tx, now), lock: (key) => tx.lock(key) }), transactionOptions);
+  ): Promise<T> => {
+    // Told once the transaction has committed: a reader told earlier could keep what it is about to undo.
+    const changed = new Set<number>();
+    const result = await db.transaction(
+      (tx) => work({ ...bindTables(tx, now, (key) => changed.add(key)), lock: (key) => tx.lock(key) }),
+      transactionOptions,
+    );
+    for (const repoKey of changed) contentsChanged(repoKey);
+    return result;
+  };
   return {
-    ...bindTables(db, now),
+    ...bindTables(db, now, contentsChanged),
+    /**
+     * Calls `listener` with the key of each repository whose content index this process changed, once the
+     * change is committed (repos/storage-sums.ts). The result stops it.
+     */
+    onRepoContentsChanged(listener: (repoKey: number) => void): () => void {
+      contentsListeners.add(listener);
+      return () => contentsListeners.delete(listener);
+    },
     /** Router calls, recorded in batches (usage-table.ts). */
     usage,
     /** Usage per user and per organization. */
