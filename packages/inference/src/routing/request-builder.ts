@@ -55,6 +55,17 @@ export function tokenKind(accessToken: string | undefined): TokenKind {
 // A regex only when there is a slash to trim: this runs before every request goes out.
 const trimSlash = (url: string) => (url.endsWith("/") ? url.replace(/\/+$/, "") : url);
 
+/**
+ * The URL a task's request goes to on an endpointUrl server. A bare server URL gets the OpenAI chat route
+ * appended for chat, an OpenAI-style base (`.../v1`) its chat path (as the public client and its snippets
+ * take it); a full route, or any other task, is used as is.
+ */
+export function endpointRouteUrl(endpointUrl: string, task: InferenceTask): string {
+  const base = trimSlash(endpointUrl);
+  if (task !== "conversational" || base.endsWith("/chat/completions")) return base;
+  return base.endsWith("/v1") ? `${base}/chat/completions` : `${base}/v1/chat/completions`;
+}
+
 /** `buildRequest` with the protocols to use (task functions pass only theirs, for tree-shaking). */
 export function buildRequestWith(
   protocols: ProtocolTable,
@@ -102,19 +113,7 @@ export function buildRequestWith(
   };
   if (params.loraWeightsUrl) ctx.loraWeightsUrl = params.loraWeightsUrl;
 
-  let url: string;
-  if (endpointUrl) {
-    // A bare server URL gets the OpenAI chat route appended, an OpenAI-style base (`.../v1`) its chat path
-    // (as the public client and its snippets take it); a full route is used as is.
-    url =
-      task !== "conversational" || base.endsWith("/chat/completions")
-        ? base
-        : base.endsWith("/v1")
-          ? `${base}/chat/completions`
-          : `${base}/v1/chat/completions`;
-  } else {
-    url = `${base}${spec.path(ctx)}`;
-  }
+  const url = endpointUrl ? endpointRouteUrl(base, task) : `${base}${spec.path(ctx)}`;
 
   const headers: Record<string, string> = {};
   if (accessToken) {

@@ -7,6 +7,7 @@ import type {
   ChatCompletionStreamOutput,
   JsonObject,
 } from "../types.js";
+import { endpointChat, isEndpointChat } from "./endpoint-chat.js";
 import { type RunOptions, runStreamTask, runTask } from "./run.js";
 
 /** The protocols the providers of this task speak. */
@@ -19,6 +20,9 @@ export function chatCompletion(
   args: ChatCompletionArgs,
   options?: RunOptions,
 ): Promise<ChatCompletionOutput> {
+  // Against an endpointUrl server with no provider named, there is nothing to route: the fast path.
+  if (isEndpointChat(args))
+    return endpointChat(args as ChatCompletionArgs & { endpointUrl: string }, options);
   return runTask("conversational", PROTOCOLS, args as ChatCompletionArgs & JsonObject, options);
 }
 

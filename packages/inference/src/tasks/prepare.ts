@@ -35,7 +35,8 @@ export interface Prepared extends HttpRequest, ResponseContext {
 
 const CHAT_UNSUPPORTED_STATUSES = new Set([400, 404, 422, 500]);
 
-function describeChatError(status: number, message: string, model: string): string {
+/** A chat request's error message: a status that says the server has no chat route says so. */
+export function describeChatError(status: number, message: string, model: string): string {
   return CHAT_UNSUPPORTED_STATUSES.has(status)
     ? `Server ${model} does not seem to support chat completion. Error: ${message}`
     : message;

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { AbortError, ProviderApiError, ProviderOutputError } from "../errors.js";
+import { openAiChat } from "../protocols/openai-chat.js";
+import type { BaseArgs, ChatCompletionInput } from "../types.js";
+import { chatCompletion } from "./chat-completion.js";
+import { endpointChatRequest, isEndpointChat } from "./endpoint-chat.js";
+import { prepare, type RunOptions } from "./prepare.js";
+
+const messages = [{ role: "user" as const, content: "Hello" }];
+type Args = BaseArgs & ChatCompletionInput & { endpointUrl: string };
+
+/** Endpoint chats the fast path takes, across what changes its request. */
+const CASES: Array<{ args: Args; options: RunOptions }> = [
+  { args: { endpointUrl: "http://127.0.0.1:9", model: "m", accessToken: "sk-local", messages }, options: {} },
+  { args: { endpointUrl: "http://127.0.0.1:9/", model: "m", messages, max_tokens: 5 }, options: {} },
+  { args: { endpointUrl: "http://h/v1", accessToken: "hf_x", messages, temperature: 0 }, options: {} },
+  { args: { endpointUrl: "http://h/v1/", model: "", messages }, options: { billTo: "org" } },
+  { args: { endpointUrl: "http://h/v1/chat/completions", model: "a/b", messages }, options: {} },
+  {
+    args: { endpointUrl: "https://h/x//", model: "a/b", accessToken: "k", messages, stop: ["x"] },
+    options: { billTo: "me" },
+  },
+];
+
+describe("endpoint chat fast path", () => {
+  it("sends what the general path would send: URL, headers in order, body bytes, error wording", async () => {
+    for (const { args, options } of CASES) {
+      expect(isEndpointChat(args)).toBe(true);
+      const fast = endpointChatRequest(args, options);
+      const general = await prepare("conversational", { "openai-chat": openAiChat }, args, options, false);
+      expect(fast.url).toBe(general.url);
+      expect(Object.entries(fast.headers)).toEqual(Object.entries(general.headers));
+      expect(fast.body).toBe(general.body);
+      expect(fast.method).toBe(general.method);
+      expect(fast.provider).toBe(general.provider);
+      expect(fast.subject).toBe(general.subject);
+      expect(fast.describeError).toBe(general.describeError);
+    }
+  });
+
+  it("leaves to the general path what needs routing or is an input error", () => {
+    expect(isEndpointChat({ model: "m" })).toBe(false);
+    expect(isEndpointChat({ endpointUrl: "", model: "m" })).toBe(false);
+    expect(isEndpointChat({ endpointUrl: "http://h", provider: "hf-inference" })).toBe(false);
+    expect(isEndpointChat({ endpointUrl: "http://h", model: "https://x.y/m" })).toBe(false);
+  });
+
+  it("answers with typed errors: a server without chat, a non-JSON answer, a wrong shape, an abort", async () => {
+    const call = (answer: () => Response, options: RunOptions = {}) =>
+      chatCompletion(
+        { endpointUrl: "http://127.0.0.1:9", model: "m", messages },
+        { retryOnError: false, fetch: async () => answer(), ...options },
+      );
+    const missing = await call(() => new Response("Not Found", { status: 404 })).catch((e: unknown) => e);
+    expect(ProviderApiError.isInstance(missing)).toBe(true);
+    expect((missing as Error).message).toBe(
+      "Server m does not seem to support chat completion. Error: Not Found",
+    );
+    const notJson = call(() => new Response("{", { headers: { "content-type": "application/json" } }));
+    await expect(notJson).rejects.toBeInstanceOf(ProviderOutputError);
+    const shape = call(() => Response.json({ choices: "none" }));
+    await expect(shape).rejects.toBeInstanceOf(ProviderOutputError);
+    const controller = new AbortController();
+    const aborted = chatCompletion(
+      { endpointUrl: "http://127.0.0.1:9", model: "m", messages },
+      {
+        signal: controller.signal,
+        fetch: (_input, init) =>
+          new Promise((_resolve, reject) =>
+            init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
+          ),
+      },
+    );
+    controller.abort();
+    await expect(aborted).rejects.toBeInstanceOf(AbortError);
+  });
+});
