@@ -127,14 +127,67 @@ export function makeClients(base: string): BenchClient[] {
     },
   };
 
-  return [raw, modelhub, huggingface, openai];
+  // The floor of a client that checks what it receives, and nothing more: raw fetch plus the status and
+  // content-type checks before reading, and one shape check of the parsed answer (the checks
+  // @modelhub/inference makes on a chat answer, inline): what any validating client pays over a bare fetch.
+  const checked: BenchClient = {
+    name: CHECKED_FETCH,
+    async chat() {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: headers(),
+        body: JSON.stringify({ model: "bench-model", messages: MESSAGES, max_tokens: 16 }),
+      });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      if (!res.headers.get("content-type")?.includes("json")) throw new Error("not a JSON answer");
+      return checkedCompletion(await res.json()).choices[0]!.message.content;
+    },
+    async stream(chunks) {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: headers(chunks),
+        body: JSON.stringify({ model: "bench-model", messages: MESSAGES, stream: true }),
+      });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      return countRawEvents(res.body!, checkedChunk);
+    },
+  };
+
+  return [raw, modelhub, huggingface, openai, checked];
+}
+
+export const CHECKED_FETCH = "fetch + checks";
+
+type Completion = { choices: Array<{ message: { content: string } }> };
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** One shape check of a chat completion: the fields a caller reads, typed. */
+function checkedCompletion(value: unknown): Completion {
+  const ok =
+    isRecord(value) &&
+    Array.isArray(value.choices) &&
+    typeof value.created === "number" &&
+    typeof value.id === "string" &&
+    typeof value.model === "string" &&
+    (value.usage === undefined || isRecord(value.usage));
+  if (!ok) throw new Error("not a chat completion");
+  return value as Completion;
+}
+
+/** One shape check of a stream chunk. */
+function checkedChunk(value: unknown): void {
+  if (!isRecord(value) || !Array.isArray(value.choices)) throw new Error("not a chat completion chunk");
 }
 
 /**
  * What a developer writes by hand to read an OpenAI-style stream: split on blank lines, drop "data: ", parse.
  * The raw-fetch baseline of the streaming figures (on the wire and in process).
  */
-export async function countRawEvents(body: ReadableStream<Uint8Array>): Promise<number> {
+export async function countRawEvents(
+  body: ReadableStream<Uint8Array>,
+  check?: (event: unknown) => void,
+): Promise<number> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -149,7 +202,8 @@ export async function countRawEvents(body: ReadableStream<Uint8Array>): Promise<
       buffer = buffer.slice(end + 2);
       const data = event.slice(6);
       if (data === "[DONE]") return count;
-      JSON.parse(data);
+      const parsed = JSON.parse(data) as unknown;
+      check?.(parsed);
       count++;
       end = buffer.indexOf("\n\n");
     }

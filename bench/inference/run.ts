@@ -8,7 +8,7 @@
  * Usage: npm run bench:inference -w bench [-- --quick]
  */
 import { execFileSync } from "node:child_process";
-import { makeClients } from "./clients.js";
+import { CHECKED_FETCH, makeClients } from "./clients.js";
 import {
   concurrent,
   interleaved,
@@ -148,6 +148,18 @@ function printGoals(goals: Array<{ name: string; goal: number; ratios: Map<strin
     const noise = control === undefined ? "" : `  (control ${control.toFixed(3)}x)`;
     console.log(
       `  ${name.padEnd(24)} ours ${ours.toFixed(3)}x  peer ${peer.toFixed(3)}x  goal <= ${goal.toFixed(2)}x  ${verdict}${noise}`,
+    );
+  }
+  // What a client that checks its answer pays at least: raw fetch plus the status, content-type and shape
+  // checks (CHECKED_FETCH), and each library over that floor: the part of its gap that is its own choice.
+  console.log(
+    `\nOver the floor of a checking client (${CHECKED_FETCH}: raw fetch + status, content-type, shape checks)`,
+  );
+  for (const { name, ratios } of goals) {
+    const floor = ratios.get(CHECKED_FETCH)!;
+    const over = (client: string) => `${(ratios.get(client)! / floor).toFixed(3)}x`;
+    console.log(
+      `  ${name.padEnd(24)} floor ${floor.toFixed(3)}x raw fetch   ours ${over(OURS)} of it   peer ${over(PEER)} of it`,
     );
   }
 }
