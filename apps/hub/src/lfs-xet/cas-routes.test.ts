@@ -1,11 +1,14 @@
+import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { casRequest, sampleUpload, xetTokenFor } from "./__fixtures__/xet-upload.js";
-import { hashToHex, type XetHash } from "./hashes.js";
+import { chunkRanges } from "./chunker.js";
+import { hashToHex, hexToHash, loadXetHashing, type XetHash } from "./hashes.js";
 import { type ShardFileInfo, serializeShard } from "./shard.js";
+import { fileSha256FromUploads } from "./xorb-verify-pool.js";
 
 const hubTokens: Record<string, string> = {};
 
@@ -165,6 +168,37 @@ describe("the CAS API refuses bad input and registers nothing", () => {
     expect((await hub.store.xet.file(upload.fileHex))?.size).toBe(upload.data.length);
   });
 
+  it("shards: a file's sha256 checked from the xorbs' own upload pass, a false one refused", async () => {
+    const hashing = await loadXetHashing();
+    const write = (await xetToken(hubTokens.alice as string, "alice/model-a", "write")).body.accessToken;
+    // One file over two xorbs, uploaded one after the other as a client does.
+    const [one, two] = [await sampleUpload(31, 300_000), await sampleUpload(32, 200_000)];
+    for (const part of [one, two]) {
+      expect((await cas("POST", `/v1/xorbs/default/${part.xorbHex}`, write, part.xorb)).status).toBe(200);
+    }
+    const leaves = [one, two].flatMap((part) =>
+      part.chunkHashes.map((hash, i) => ({ hash, size: part.file.verification ? chunkSize(part, i) : 0 })),
+    );
+    const sha256 = createHash("sha256").update(one.data).update(two.data).digest("hex");
+    const terms = [one, two].map((part) => ({ xorb: part.xorbHex, start: 0, end: part.chunkHashes.length }));
+    // The upload's pass answered it: the shard's check reads nothing back.
+    expect(
+      fileSha256FromUploads(terms, (xorb) => (xorb === one.xorbHex ? one : two).chunkHashes.length),
+    ).toBe(sha256);
+    const file = (declared: string): ShardFileInfo => ({
+      fileHash: hashing.fileHash(leaves),
+      terms: [...one.file.terms, ...two.file.terms],
+      verification: [...(one.file.verification ?? []), ...(two.file.verification ?? [])],
+      sha256: hexToHash(declared),
+    });
+    const shard = (declared: string) => serializeShard({ files: [file(declared)], xorbs: [] });
+    expect((await cas("POST", "/v1/shards", write, shard(one.sha256))).status).toBe(400);
+    const fileHex = hashToHex(hashing.fileHash(leaves));
+    expect(await hub.store.xet.file(fileHex)).toBeUndefined();
+    expect((await cas("POST", "/v1/shards", write, shard(sha256))).status).toBe(200);
+    expect((await hub.store.xet.file(fileHex))?.sha256).toBe(sha256);
+  });
+
   it("reconstructions: only for the repository that registered the file; ranges; presigned fetches", async () => {
     const upload = await sampleUpload(3);
     const aliceRead = (await xetToken(hubTokens.alice as string, "alice/model-a", "read")).body.accessToken;
@@ -219,3 +253,8 @@ describe("the CAS API refuses bad input and registers nothing", () => {
     expect((await cas("GET", `/v1/chunks/default-merkledb/${"ab".repeat(32)}`, bobRead)).status).toBe(404);
   });
 });
+
+/** The size of chunk `i` of a sample upload (the chunker's cut, as the data holds it). */
+function chunkSize(part: Awaited<ReturnType<typeof sampleUpload>>, i: number): number {
+  return chunkRanges(part.data).map((range) => range.end - range.start)[i] as number;
+}

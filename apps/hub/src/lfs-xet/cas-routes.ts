@@ -74,6 +74,14 @@ function grantOf(c: Context, deps: XetCasDeps, scope: "read" | "write" | "any"):
   return grant;
 }
 
+/**
+ * Who uploads, for the file sha256 chains (file-sha256-chains.ts): one token's session (its repository or
+ * bucket, and its expiry, which a client's token refresh changes). Not secret, and grants nothing.
+ */
+function uploaderOf(grant: XetGrant): string {
+  return `${grant.bucket ? "bucket" : "repo"}:${grant.repoKey}:${grant.expiresAt}`;
+}
+
 function bucketsOf(deps: XetCasDeps): NonNullable<XetCasDeps["buckets"]> {
   if (!deps.buckets)
     throw new ForbiddenError("This hub serves no storage buckets: the token is not valid here.");
@@ -122,7 +130,12 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
       await quotas.assertXorbRoom(grant.repoKey, Number.isFinite(declared) ? declared : MAX_XORB_BYTES);
     }
     const inserted = await rejected(() =>
-      deps.cas.uploadXorb(hash, requestStream(c), Number.isFinite(declared) ? declared : undefined),
+      deps.cas.uploadXorb(
+        hash,
+        requestStream(c),
+        Number.isFinite(declared) ? declared : undefined,
+        uploaderOf(grant),
+      ),
     );
     if (inserted && quotas) {
       const stored = await deps.cas.xorb(hash);
@@ -136,10 +149,10 @@ export function xetCasRoutes(deps: XetCasDeps): Hono<HubEnv> {
     const body = await readBodyBytes(c, MAX_SHARD_BYTES);
     if (grant.bucket) {
       const buckets = bucketsOf(deps);
-      const files = await rejected(() => deps.cas.uploadShard(body, undefined));
+      const files = await rejected(() => deps.cas.uploadShard(body, undefined, undefined, uploaderOf(grant)));
       await buckets.uploaded(grant.repoKey, files);
     } else {
-      await rejected(() => deps.cas.uploadShard(body, grant.repoKey, deps.quotas));
+      await rejected(() => deps.cas.uploadShard(body, grant.repoKey, deps.quotas, uploaderOf(grant)));
     }
     return c.json({ result: 1 });
   });

@@ -16,7 +16,7 @@ import {
   type VerifiedChunk,
   XorbHashMismatchError,
 } from "./xorb.js";
-import { offThreadXorbVerification } from "./xorb-verify-pool.js";
+import { fileSha256FromUploads, offThreadXorbVerification, uploadsEnded } from "./xorb-verify-pool.js";
 
 /** Files at least this large have their sha256 computed off the event loop (a round trip costs less then). */
 const OFF_THREAD_SHA256_BYTES = 8 * 1024 * 1024;
@@ -140,19 +140,21 @@ export function createCasService(deps: CasDeps) {
     /**
      * Streams a xorb into the blob store while verifying it chunk by chunk (memory stays at one chunk): a
      * xorb that is malformed or does not hash to `hashHex` makes the blob store drop it, so nothing is kept.
-     * False when it was already stored (the body is then not read).
+     * False when it was already stored (the body is then not read). `uploader` (a token's session) lets the
+     * xorbs it sends one after another give its files' sha256 (file-sha256-chains.ts).
      */
     async uploadXorb(
       hashHex: string,
       body: AsyncIterable<Uint8Array>,
       declaredSize?: number,
+      uploader?: string,
     ): Promise<boolean> {
       // Stored already: nothing to do, unless collection marked it (then it is kept again) or claimed it.
       const state = await deps.gc.xorbState(hashHex);
       if (state === "kept" || (state === "marked" && (await deps.gc.keepXorb(hashHex)))) return false;
       if (state !== undefined) throw new CasBusyError(hashHex);
       // Decoding and hashing the chunks happen on a worker thread (xorb-verify-pool.ts), beside the writes.
-      const verification = offThreadXorbVerification();
+      const verification = offThreadXorbVerification(uploader);
       let verified: VerifiedChunk[] = [];
       const checked = async function* () {
         for await (const piece of body) {
@@ -204,41 +206,14 @@ export function createCasService(deps: CasDeps) {
       body: Uint8Array,
       repoKey: number | undefined,
       quotas?: Pick<XetQuotaCheck, "assertShardRoom" | "shardRegistered">,
+      uploader?: string,
     ): Promise<string[]> {
-      const hashing = await loadXetHashing();
-      let shard: ReturnType<typeof parseShard>;
+      // A shard ends the uploader's chains: its next xorb starts another file (file-sha256-chains.ts).
       try {
-        shard = parseShard(body);
-      } catch (error) {
-        throw new CasRejectedError((error as Error).message);
+        return await registerShard(body, repoKey, quotas);
+      } finally {
+        uploadsEnded(uploader);
       }
-      for (const xorb of shard.xorbs) {
-        const hex = hashToHex(xorb.xorbHash);
-        if (!(await deps.xet.xorb(hex)))
-          throw new CasRejectedError(`The shard lists xorb ${hex}, which was not uploaded.`);
-      }
-      const files = [];
-      for (const file of shard.files) {
-        const checked = await checkFile(file, hashing);
-        files.push({ ...checked, sha256: await checkedSha256(checked) });
-      }
-      // The xorbs holding the files' bytes (a shard's xorb section may be empty: the terms name them).
-      const xorbHashes = [
-        ...new Set([
-          ...shard.xorbs.map((xorb) => hashToHex(xorb.xorbHash)),
-          ...files.flatMap((file) => file.terms.map((term) => term.xorb)),
-        ]),
-      ];
-      // Refused before anything is registered: a quota exceeded leaves the shard unknown.
-      if (repoKey !== undefined) await quotas?.assertShardRoom(repoKey, files, xorbHashes);
-      try {
-        await deps.gc.registerFiles(files, repoKey);
-      } catch (error) {
-        if (error instanceof XorbNotStoredError) throw new CasRejectedError(error.message);
-        throw error;
-      }
-      if (repoKey !== undefined) await quotas?.shardRegistered(repoKey, files, xorbHashes);
-      return files.map((file) => file.hash);
     },
 
     /**
@@ -460,13 +435,61 @@ export function createCasService(deps: CasDeps) {
   };
   return service;
 
+  /** uploadShard's work: the checks, then the registration (see there). */
+  async function registerShard(
+    body: Uint8Array,
+    repoKey: number | undefined,
+    quotas?: Pick<XetQuotaCheck, "assertShardRoom" | "shardRegistered">,
+  ): Promise<string[]> {
+    const hashing = await loadXetHashing();
+    let shard: ReturnType<typeof parseShard>;
+    try {
+      shard = parseShard(body);
+    } catch (error) {
+      throw new CasRejectedError((error as Error).message);
+    }
+    for (const xorb of shard.xorbs) {
+      const hex = hashToHex(xorb.xorbHash);
+      if (!(await deps.xet.xorb(hex)))
+        throw new CasRejectedError(`The shard lists xorb ${hex}, which was not uploaded.`);
+    }
+    const files = [];
+    for (const file of shard.files) {
+      const checked = await checkFile(file, hashing);
+      files.push({ ...checked, sha256: await checkedSha256(checked) });
+    }
+    // The xorbs holding the files' bytes (a shard's xorb section may be empty: the terms name them).
+    const xorbHashes = [
+      ...new Set([
+        ...shard.xorbs.map((xorb) => hashToHex(xorb.xorbHash)),
+        ...files.flatMap((file) => file.terms.map((term) => term.xorb)),
+      ]),
+    ];
+    // Refused before anything is registered: a quota exceeded leaves the shard unknown.
+    if (repoKey !== undefined) await quotas?.assertShardRoom(repoKey, files, xorbHashes);
+    try {
+      await deps.gc.registerFiles(files, repoKey);
+    } catch (error) {
+      if (error instanceof XorbNotStoredError) throw new CasRejectedError(error.message);
+      throw error;
+    }
+    if (repoKey !== undefined) await quotas?.shardRegistered(repoKey, files, xorbHashes);
+    return files.map((file) => file.hash);
+  }
+
   /**
    * The sha256 of a file's bytes: the one already checked for this file hash (a file hash fixes the bytes),
-   * or hashed now from its reconstruction; a shard declaring another one is refused.
+   * the one the upload's verification computed as its xorbs arrived in order (file-sha256-chains.ts), or
+   * hashed now from its reconstruction; a shard declaring another one is refused.
    */
   async function checkedSha256(file: XetFileRow): Promise<string> {
     const claimed = file.sha256;
-    const actual = (await deps.xet.file(file.hash))?.sha256 ?? (await service.sha256Of(file));
+    const counts = new Map<string, number>();
+    for (const term of file.terms) counts.set(term.xorb, (await chunksOf(term.xorb)).length);
+    const actual =
+      (await deps.xet.file(file.hash))?.sha256 ??
+      fileSha256FromUploads(file.terms, (xorb) => counts.get(xorb) ?? -1) ??
+      (await service.sha256Of(file));
     if (claimed !== undefined && claimed !== actual) {
       throw new CasRejectedError(
         `File ${file.hash}: its bytes hash to sha256 ${actual}, not to the ${claimed} the shard declares.`,

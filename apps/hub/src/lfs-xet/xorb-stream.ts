@@ -29,11 +29,13 @@ export class XorbStreamVerifier {
 
   /**
    * `reusesPieces`: the caller reuses a piece's memory once push() returns (xorb-verify-worker.ts hands its
-   * batches back), so the incomplete chunk at its end is copied rather than kept as it came.
+   * batches back), so the incomplete chunk at its end is copied rather than kept as it came. `onChunk` sees
+   * each chunk's decoded bytes, in order, once it is hashed (valid only during the call).
    */
   constructor(
     private readonly hashing: XetHashing,
     private readonly reusesPieces = false,
+    private readonly onChunk?: (raw: Uint8Array) => void,
   ) {}
 
   /** Bytes received so far. */
@@ -74,6 +76,7 @@ export class XorbStreamVerifier {
         end: this.pendingStart + chunk.end,
         hash: this.hashing.chunkHash(raw),
       });
+      this.onChunk?.(raw);
       at = chunk.end;
     }
     const rest = this.inFooter ? undefined : pending.subarray(at);

@@ -1,10 +1,11 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { pseudoRandomBytes } from "./__fixtures__/bytes.js";
 import { chunkRanges } from "./chunker.js";
-import { loadXetHashing } from "./hashes.js";
+import { hashToHex, loadXetHashing } from "./hashes.js";
 import { Compression, MalformedXorbError, serializeXorb, XorbHashMismatchError } from "./xorb.js";
 import { verifyXorb } from "./xorb-stream.js";
-import { offThreadXorbVerification } from "./xorb-verify-pool.js";
+import { fileSha256FromUploads, offThreadXorbVerification } from "./xorb-verify-pool.js";
 
 /** A xorb of `bytes` bytes (half compressible), its hash, and its bytes cut into pieces of uneven sizes. */
 async function sample(bytes: number, seed: number, compression = Compression.Lz4) {
@@ -22,7 +23,7 @@ async function sample(bytes: number, seed: number, compression = Compression.Lz4
     pieces.push(xorb.slice(at, at + size));
     at += size;
   }
-  return { hashing, hash, xorb, pieces };
+  return { hashing, hash, xorb, pieces, chunks };
 }
 
 async function verifyOffThread(pieces: Uint8Array[], expected: Uint8Array) {
@@ -40,6 +41,36 @@ async function verifyOffThread(pieces: Uint8Array[], expected: Uint8Array) {
 }
 
 describe("xorb verification on the worker pool", () => {
+  // First in this file: the pool's chains start here.
+  it("answers the sha256 of a file whose xorbs were verified one after another, from that same pass", async () => {
+    const one = await sample(3_000_000, 41, Compression.Lz4);
+    const two = await sample(2_000_000, 42, Compression.ByteGrouping4Lz4);
+    await verifyOffThread(one.pieces, one.hash);
+    await verifyOffThread(two.pieces, two.hash);
+    const [a, b] = [hashToHex(one.hash), hashToHex(two.hash)];
+    const counts = (xorb: string) => (xorb === a ? one.chunks.length : two.chunks.length);
+    const sha256 = (parts: Uint8Array[]) => {
+      const hash = createHash("sha256");
+      for (const part of parts) hash.update(part);
+      return hash.digest("hex");
+    };
+    const end = 5;
+    const terms = [
+      { xorb: a, start: 0, end: one.chunks.length },
+      { xorb: b, start: 0, end },
+    ];
+    expect(fileSha256FromUploads(terms, counts)).toBe(sha256([...one.chunks, ...two.chunks.slice(0, end)]));
+    expect(fileSha256FromUploads([{ xorb: a, start: 0, end: 3 }], counts)).toBe(
+      sha256(one.chunks.slice(0, 3)),
+    );
+    // Not from a chain's start: undefined, the caller reads the bytes back.
+    expect(fileSha256FromUploads([{ xorb: b, start: 0, end }], counts)).toBeUndefined();
+    expect(fileSha256FromUploads([{ xorb: a, start: 1, end: 3 }], counts)).toBeUndefined();
+    // A refused xorb breaks no chain's answers and starts none.
+    await expect(verifyOffThread(two.pieces, one.hash)).rejects.toBeInstanceOf(XorbHashMismatchError);
+    expect(fileSha256FromUploads(terms, counts)).toBe(sha256([...one.chunks, ...two.chunks.slice(0, end)]));
+  });
+
   it.each([Compression.None, Compression.Lz4, Compression.ByteGrouping4Lz4])(
     "answers what the in-thread verifier answers, whatever the pieces (compression %i)",
     async (compression) => {

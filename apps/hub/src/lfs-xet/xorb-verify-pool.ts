@@ -1,7 +1,8 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { WorkerByteFeed } from "../storage/worker-byte-feed.js";
-import type { XetHash } from "./hashes.js";
+import { type FileTerm, Sha256Chains } from "./file-sha256-chains.js";
+import { hashToHex, type XetHash } from "./hashes.js";
 import { MalformedXorbError, type VerifiedChunk, XorbHashMismatchError } from "./xorb.js";
 import type { VerifyReply, VerifyRequest, WireChunk } from "./xorb-verify-worker.js";
 
@@ -11,6 +12,7 @@ import type { VerifyReply, VerifyRequest, WireChunk } from "./xorb-verify-worker
  * event loop instead of between them, and other requests are answered meanwhile. Bytes are gathered into
  * 1 MiB batches, each copied once and transferred to the stream's worker; at most MAX_IN_FLIGHT bytes of a
  * stream wait there (push() then returns a promise to await), so memory stays flat whatever the upload.
+ * The same pass hashes the decoded bytes into the sha256 of the stream's chain (file-sha256-chains.ts).
  */
 export interface XorbVerification {
   /** Adds bytes; when it returns a promise, await it before adding more. Throws once the xorb is refused. */
@@ -30,7 +32,7 @@ const POOL_SIZE = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 interface Stream {
   acked(bytes: number): void;
-  verified(chunks: WireChunk[]): void;
+  verified(chunks: WireChunk[], sha256s: ArrayBuffer): void;
   failed(error: Error): void;
 }
 
@@ -42,6 +44,20 @@ interface PoolWorker {
 
 const pool: (PoolWorker | undefined)[] = [];
 let nextId = 0;
+const chains = new Sha256Chains((chain, owner) =>
+  (owner as PoolWorker).worker.postMessage({ id: -1, kind: "close", chain } satisfies VerifyRequest),
+);
+
+/**
+ * The sha256 (hex) of a file made of `terms`, when this process verified its xorbs one after another just
+ * now (file-sha256-chains.ts); undefined otherwise (the caller reads the file back).
+ */
+export function fileSha256FromUploads(
+  terms: readonly FileTerm[],
+  chunkCount: (xorb: string) => number,
+): string | undefined {
+  return chains.fileSha256(terms, chunkCount);
+}
 
 /** The error a worker reported, as the class the CAS maps to a refusal (others stay plain errors). */
 function reported(name: string, message: string): Error {
@@ -76,7 +92,7 @@ function start(slot: number): PoolWorker {
       stream?.acked(reply.length);
     } else if (reply.kind === "verified") {
       entry.streams.delete(reply.id);
-      stream?.verified(reply.chunks);
+      stream?.verified(reply.chunks, reply.sha256s);
     } else {
       entry.streams.delete(reply.id);
       stream?.failed(reported(reply.name, reply.message));
@@ -84,6 +100,7 @@ function start(slot: number): PoolWorker {
   });
   const fail = (error: Error) => {
     if (pool[slot] === entry) pool[slot] = undefined;
+    chains.lost(entry);
     for (const stream of entry.streams.values()) stream.failed(error);
     entry.streams.clear();
   };
@@ -104,13 +121,26 @@ function leastBusy(): PoolWorker {
   return best!;
 }
 
-/** Verifies one xorb on the pool. */
-export function offThreadXorbVerification(): XorbVerification {
-  const target = leastBusy();
+/** `uploader`'s upload is over (its shard came): its next xorb starts another file's chain. */
+export function uploadsEnded(uploader = ""): void {
+  chains.ended(uploader);
+}
+
+/** Verifies one xorb on the pool; `uploader` (a token's session) keeps its xorbs' chain its own. */
+export function offThreadXorbVerification(uploader = ""): XorbVerification {
+  const chain = chains.begin(
+    uploader,
+    (owner) => pool.includes(owner as PoolWorker),
+    () => leastBusy(),
+  );
+  const target = chain.owner as PoolWorker;
   const id = nextId++;
-  let done: { resolve(chunks: WireChunk[]): void; reject(error: Error): void } | undefined;
+  let done:
+    | { resolve(reply: { chunks: WireChunk[]; sha256s: ArrayBuffer }): void; reject(error: Error): void }
+    | undefined;
   const post = (request: VerifyRequest, transfer: ArrayBuffer[] = []) =>
     target.worker.postMessage(request, transfer);
+  post({ id, kind: "open", chain: chain.id });
   const feed = new WorkerByteFeed({
     batchBytes: BATCH_BYTES,
     maxInFlight: MAX_IN_FLIGHT,
@@ -122,8 +152,9 @@ export function offThreadXorbVerification(): XorbVerification {
   });
   target.streams.set(id, {
     acked: (bytes) => feed.acked(bytes),
-    verified: (chunks) => done?.resolve(chunks),
+    verified: (chunks, sha256s) => done?.resolve({ chunks, sha256s }),
     failed(reason) {
+      chains.failed(chain.id);
       feed.fail(reason);
       done?.reject(reason);
     },
@@ -138,15 +169,19 @@ export function offThreadXorbVerification(): XorbVerification {
     async finish(expected) {
       if (feed.error) throw feed.error;
       if (feed.pendingBytes > 0) feed.send(false);
-      const chunks = await new Promise<WireChunk[]>((resolve, reject) => {
-        done = { resolve, reject };
-        post({ id, kind: "finish", expected });
-      });
+      const { chunks, sha256s } = await new Promise<{ chunks: WireChunk[]; sha256s: ArrayBuffer }>(
+        (resolve, reject) => {
+          done = { resolve, reject };
+          post({ id, kind: "finish", expected });
+        },
+      );
+      chains.verified(chain.id, hashToHex(expected), new Uint8Array(sha256s));
       return chunks.map((chunk) => ({ ...chunk, hash: new Uint8Array(chunk.hash) }));
     },
     abandon() {
       // After finish() the worker has forgotten the stream; before it (refused or not), it is told to.
       if (done) return;
+      chains.failed(chain.id);
       target.streams.delete(id);
       feed.drop();
       post({ id, kind: "abandon" });
