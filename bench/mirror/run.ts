@@ -66,6 +66,8 @@ interface Fetched {
   bytes: number;
   sha256: string;
   seconds: number;
+  /** From the request to the answer's first body byte. */
+  firstByte: number;
 }
 
 /** GETs `url`, hashing the body as it arrives; resolves with its status, size, sha256 and wall time. */
@@ -75,7 +77,9 @@ function fetchHashed(url: string, headers: Record<string, string> = {}): Promise
     request(url, { headers, agent }, (response) => {
       const hash = createHash("sha256");
       let bytes = 0;
+      let firstByte = 0;
       response.on("data", (chunk: Buffer) => {
+        if (bytes === 0) firstByte = Number(process.hrtime.bigint() - start) / 1e9;
         bytes += chunk.length;
         hash.update(chunk);
       });
@@ -86,6 +90,7 @@ function fetchHashed(url: string, headers: Record<string, string> = {}): Promise
           bytes,
           sha256: hash.digest("hex"),
           seconds: Number(process.hrtime.bigint() - start) / 1e9,
+          firstByte,
         }),
       );
     })
@@ -431,7 +436,9 @@ async function main(): Promise<void> {
             `direct ${repo}`,
           );
           direct.push(fetched.seconds);
-          process.stderr.write(`${repo} direct ${fetched.seconds.toFixed(2)} s, CPU s: ${cpu()}\n`);
+          process.stderr.write(
+            `${repo} direct ${fetched.seconds.toFixed(2)} s (first byte ${fetched.firstByte.toFixed(2)} s), CPU s: ${cpu()}\n`,
+          );
         };
         const mirrorRun = async () => {
           await proxyReset(proxy.url);
@@ -449,7 +456,7 @@ async function main(): Promise<void> {
           await settled(mirror!);
           mirrorCpu.push((mirror!.cpuMs() - mirrorBefore) / 1000);
           process.stderr.write(
-            `${repo} through the mirror ${fetched.seconds.toFixed(2)} s, CPU s: ${duringDownload}; until idle: ${cpu()}\n`,
+            `${repo} through the mirror ${fetched.seconds.toFixed(2)} s (first byte ${fetched.firstByte.toFixed(2)} s), CPU s: ${duringDownload}; until idle: ${cpu()}\n`,
           );
           const stats = await proxyStats(proxy.url);
           transfers.push(contentTransfers(stats));
@@ -473,7 +480,9 @@ async function main(): Promise<void> {
           bare.push(fetched.seconds);
           await settled(floor);
           floorCpu.push((floor.cpuMs() - floorBefore) / 1000);
-          process.stderr.write(`${repo} bare floor ${fetched.seconds.toFixed(2)} s, CPU s: ${cpu()}\n`);
+          process.stderr.write(
+            `${repo} bare floor ${fetched.seconds.toFixed(2)} s (first byte ${fetched.firstByte.toFixed(2)} s), CPU s: ${cpu()}\n`,
+          );
         };
         // The three alternate: each goes first, second and third in turn, so none always meets a warmer
         // page cache or a quieter machine.
