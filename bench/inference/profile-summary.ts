@@ -69,17 +69,17 @@ print("the client's own code (packages/inference/src)", sum(ownCode));
  * the body builder and the output check (one row); in http/ the watched attempt's callbacks.
  */
 const STEPS: Array<[string, RegExp]> = [
-  ["argument checks", /^(chatCompletion|validateArgs|isInferenceProvider|prepare) /],
+  ["argument checks", /^(chatCompletion|isEndpointChat|validateArgs|isInferenceProvider|prepare) /],
   ["provider resolution", /^(taskSpec|providerConfig|callContextFor|createCallContext|Call|resolveModel) /],
   [
     "request build",
-    /^(assemble|buildRequestWith|PreparedCall|<instance_members_initializer>|tokenKind|fillPath) |\(anonymous\) packages\/inference\/src\/routing\//,
+    /^(endpointChatRequest|endpointRouteUrl|trimSlash|assemble|buildRequestWith|PreparedCall|<instance_members_initializer>|tokenKind|fillPath) |\(anonymous\) packages\/inference\/src\/routing\//,
   ],
   [
     "send + watchdog",
     /^(sendRequest|sendWatched|fetchInit|fetchWithWatchdog|watchAttempt|watch|unwatch|expire|arm) |\(anonymous\) packages\/inference\/src\/http\//,
   ],
-  ["response read", /^(runTask|isJsonResponse|isThenable) /],
+  ["response read", /^(endpointChat|runTask|isJsonResponse|isThenable) /],
   ["output check", /^(validateChatCompletion|expectShape|isObject|isNumber|isString|parse) /],
   // The chat protocol's body builder and output check are arrow functions of one object: one row for both.
   ["chat body + output check (openai-chat.ts)", /openai-chat\.ts/],
