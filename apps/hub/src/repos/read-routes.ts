@@ -145,14 +145,17 @@ interface RepoInfoInputs {
   withBlobs: boolean;
   /** `expand[]` as given (its order is the answer's). */
   expand: string[];
+  /** `full=true`: with `expand`, all that decides a model's fields (model.fields, model.modelExpand). */
+  full: boolean;
   usedStorage?: number;
   /** A model repository's catalogue record and what its view adds (mappings in the caller's order...). */
   model?: {
     record?: CatalogueModel;
     /** identityOf(record): the same while the record's row is unchanged (models.shared()). */
     recordIdentity?: number;
+    /** Derived from `expand` and `full` alone (modelFieldsOf), so keyed by them. */
     fields: readonly ExpandField[];
-    modelExpand: ExpandField[];
+    modelExpand: readonly ExpandField[];
     mappings?: ProviderMappings;
     childrenModelCount?: number;
   };
@@ -162,6 +165,25 @@ interface RepoInfoInputs {
   downloads?: { downloads: number; downloadsAllTime: number };
   /** The repository is an untouched demo copy of a catalogue model. */
   demoCopy?: DemoCopyFacts;
+}
+
+/** A model's fields by `expand` and `full`, kept for the few combinations clients send (bounded: a query is anyone's). */
+const modelFields = new Map<
+  string,
+  { modelExpand: readonly ExpandField[]; fields: readonly ExpandField[] }
+>();
+const MAX_MODEL_FIELDS = 64;
+function modelFieldsOf(expand: readonly string[], full: boolean) {
+  const key = `${full}\n${expand.join("\n")}`;
+  const kept = modelFields.get(key);
+  if (kept) return kept;
+  const modelExpand = parseExpand(
+    expand.filter((field) => !REPO_EXPAND_FIELDS.includes(field)),
+    "detail",
+  );
+  const derived = { modelExpand, fields: fieldsFor("detail", modelExpand, full) };
+  if (modelFields.size < MAX_MODEL_FIELDS) modelFields.set(key, derived);
+  return derived;
 }
 
 /** Repository info answers by their inputs, per set of dependencies (one hub). */
@@ -181,6 +203,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
     commitOid,
     withBlobs: queryBoolean(c, "blobs") ?? false,
     expand,
+    full: queryBoolean(c, "full") ?? false,
     // The storage sum costs a query over every file of every commit: a caller that names its fields without
     // it (the web app's model page) does not pay for it.
     usedStorage: wants("usedStorage") ? await deps.repos.usedStorage(repo) : undefined,
@@ -188,11 +211,7 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
   };
   if (repo.type === "model") {
     const record = await deps.catalogue.model(repo.id);
-    const modelExpand = parseExpand(
-      expand.filter((field) => !REPO_EXPAND_FIELDS.includes(field)),
-      "detail",
-    );
-    const fields = fieldsFor("detail", modelExpand, queryBoolean(c, "full") ?? false);
+    const { modelExpand, fields } = modelFieldsOf(expand, inputs.full);
     inputs.model = {
       record,
       recordIdentity: record ? identityOf(record) : undefined,
@@ -219,10 +238,15 @@ export async function repoInfo(deps: RepoReadDeps, c: Context, target: RepoApiPa
   }
   const answers = infoAnswers.get(deps) ?? new RevisionAnswerCache();
   infoAnswers.set(deps, answers);
-  // The catalogue record is keyed by its identity (recordIdentity), everything else by value; left out of
-  // the key's text by a copy rather than a replacer, which would call back for every value (~40 µs a request).
+  // The catalogue record is keyed by its identity (recordIdentity), the model's fields by what they derive
+  // from (expand, full), everything else by value; left out of the key's text by a copy rather than a
+  // replacer, which would call back for every value (~40 µs a request).
   const { model } = inputs;
-  const key = JSON.stringify(model?.record ? { ...inputs, model: { ...model, record: undefined } } : inputs);
+  const key = JSON.stringify(
+    model
+      ? { ...inputs, model: { ...model, record: undefined, fields: undefined, modelExpand: undefined } }
+      : inputs,
+  );
   const answer = answers.get(key) ?? answers.set(key, JSON.stringify(await renderRepoInfo(deps, inputs)));
   return jsonAnswer(c, answer.body, () => answer.etag);
 }

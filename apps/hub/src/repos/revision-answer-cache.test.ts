@@ -68,6 +68,19 @@ describe("model info kept per revision", () => {
     expect(await notModified.text()).toBe("");
   });
 
+  it("keeps one answer per query that changes it: full=true and expand[] are answers of their own", async () => {
+    const plain = await (await info()).text();
+    const full = await (await info({}, "?full=true")).text();
+    const expanded = await (await info({}, "?expand[]=tags")).text();
+    expect(full).not.toBe(plain);
+    expect(JSON.parse(expanded)).toEqual({ _id: expect.any(String), id: ID, modelId: ID, tags: ["kept"] });
+    // Each asked again: the same bytes as the first time, none served for another query.
+    expect(await (await info()).text()).toBe(plain);
+    expect(await (await info({}, "?full=true")).text()).toBe(full);
+    expect(await (await info({}, "?expand[]=tags")).text()).toBe(expanded);
+    expect((await info({}, "?expand[]=nonsense")).status).toBe(400);
+  });
+
   it("follows a commit: a new sha, the new file, a new ETag", async () => {
     const before = await info();
     const etag = before.headers.get("ETag")!;
