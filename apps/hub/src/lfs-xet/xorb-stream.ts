@@ -51,6 +51,15 @@ export class XorbStreamVerifier {
     // After the client's info footer nothing is chunk data: keep counting, stop parsing.
     if (this.inFooter || piece.byteLength === 0) return;
     const view = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    if (this.pendingBytes > 0 && this.pendingBytes + view.byteLength > this.needed) {
+      // The start of a chunk is pending: it is completed with only the bytes it lacks, and the rest of the
+      // piece is parsed in place (joining the whole piece to it would copy every byte once more).
+      const lacking = this.needed - this.pendingBytes;
+      this.received -= piece.byteLength;
+      this.push(view.subarray(0, lacking));
+      this.push(view.subarray(lacking));
+      return;
+    }
     this.pieces.push(
       this.reusesPieces && this.pendingBytes + view.byteLength < this.needed ? Buffer.from(view) : view,
     );
