@@ -1,5 +1,6 @@
 /**
- * The hub of the product benchmarks (bench:repos, bench:hub), started exactly as `npm start` starts it: the
+ * The hub of the product benchmarks (bench:repos, bench:hub, bench:api; bench:router and bench:mirror take
+ * its arguments), started exactly as `npm start` starts it: the
  * same build step, the same node options, the built server (`apps/hub/dist/server.js`), configured only
  * through the environment variables a user sets (config.ts). A benchmark of a hub started in-process or from
  * the TypeScript sources measures another program (issue 42). scripts/npm-start-hub.test.ts fails when these
@@ -18,13 +19,29 @@ export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
  * The checkout whose hub is measured: this one, or `BENCH_REPO_ROOT` (e.g. a `git archive` of a commit, away
  * from a working tree others are editing, or the commit before a change for a before/after run).
  */
-const HUB_ROOT = process.env.BENCH_REPO_ROOT ?? REPO_ROOT;
+export const HUB_ROOT = process.env.BENCH_REPO_ROOT ?? REPO_ROOT;
 
 /** `npm start`, step by step: the node arguments of each `node ...` command of the root `start` script. */
 export const NPM_START_STEPS = {
   build: ["scripts/build.mjs", "--if-stale"],
   server: ["--max-semi-space-size=64", "apps/hub/dist/server.js"],
 } as const;
+
+/** `npm start`'s build step, run in `root` (this checkout, or another one a benchmark compares). */
+export function buildAsNpmStart(root: string = HUB_ROOT): void {
+  execFileSync(process.execPath, [...NPM_START_STEPS.build], { cwd: root, stdio: "inherit" });
+}
+
+/**
+ * The node arguments `npm start` runs the hub with, the built server taken from `root`: for benchmarks that
+ * start their hubs with their own process helpers (bench:router, bench:mirror) and must not drift either.
+ * `extraNodeFlags` is for profiling runs (`--cpu-prof`), never for a measured one.
+ */
+export function npmStartServerArgs(root: string, extraNodeFlags: readonly string[] = []): string[] {
+  const options = NPM_START_STEPS.server.slice(0, -1);
+  const entry = NPM_START_STEPS.server.at(-1)!;
+  return [...options, ...extraNodeFlags, join(root, entry)];
+}
 
 /** The settings a benchmark may give the hub: environment variables of the hub's configuration (config.ts). */
 export interface HubSettings {
@@ -52,7 +69,7 @@ export function hubSettingsEnvironment(dataDir: string, settings: HubSettings): 
  * prints its address. `BENCH_CPU_PROF=<dir>` adds `--cpu-prof` (a profiling run, not a measured one).
  */
 export async function startNpmStartHub(settings: HubSettings): Promise<NpmStartHub> {
-  execFileSync(process.execPath, [...NPM_START_STEPS.build], { cwd: HUB_ROOT, stdio: "inherit" });
+  buildAsNpmStart();
   const dataDir = mkdtempSync(join(tmpdir(), "modelhub-bench-hub-"));
   const profile = process.env.BENCH_CPU_PROF
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]

@@ -2,9 +2,10 @@
  * The product benchmarks (bench:repos, bench:hub) must measure the hub users run: started as `npm start`
  * starts it (issue 42). This fails when bench/npm-start-hub.ts drifts from the `start` scripts, when it gives
  * the hub a setting that is not one of the hub's environment variables, or when one of those benchmarks
- * starts a hub another way (an in-process `startHub()`).
+ * starts a hub another way (an in-process `startHub()`), and when any benchmark spawns the hub's server with
+ * arguments of its own instead of npm-start-hub.ts's.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hubSettingsEnvironment, NPM_START_STEPS, REPO_ROOT } from "../bench/npm-start-hub.js";
@@ -74,4 +75,18 @@ describe("the benchmarks' hub is started as npm start starts it", () => {
       }
     });
   }
+
+  it("every benchmark that spawns a hub takes npm start's steps from npm-start-hub.ts", () => {
+    // Code (not a comment) naming the hub's server entry, built or source: a hub started by hand.
+    const byHand = /^(?!\s*(?:\*|\/\/|\/\*)).*(?:dist\/server\.js|src\/server\.ts)/m;
+    const benchRoot = join(REPO_ROOT, "bench");
+    const files = readdirSync(benchRoot, { recursive: true, encoding: "utf8" }).filter(
+      (file) => file.endsWith(".ts") && !file.startsWith("node_modules") && !file.startsWith("results"),
+    );
+    expect(files.length).toBeGreaterThan(20);
+    const offenders = files.filter(
+      (file) => file !== "npm-start-hub.ts" && byHand.test(readFileSync(join(benchRoot, file), "utf8")),
+    );
+    expect(offenders).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * SQLite vs PostgreSQL, and one replica vs two (npm run bench:databases -w bench): the hub's read paths at
- * concurrency 64 against hub processes started from the server entry (`npm start`'s), all
- * running for the whole benchmark:
+ * concurrency 64 against hub processes started as `npm start` starts them (the built server, its node
+ * options: npm-start-hub.ts), all running for the whole benchmark:
  *   - `sqlite`: one process, DATA_DIR only (the default);
  *   - `pg x1`: one process on PostgreSQL (DATABASE_URL);
  *   - `pg x2`: two processes on the same PostgreSQL and DATA_DIR (replicas), 32 connections to each, as a
@@ -17,11 +17,10 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { startPostgres } from "../../apps/hub/src/__fixtures__/postgres-server.js";
+import { buildAsNpmStart, HUB_ROOT, npmStartServerArgs } from "../npm-start-hub.js";
 import { httpLoad, type LoadCall, median } from "../repos/measure.js";
 
-const HUB_DIR = fileURLToPath(new URL("../../apps/hub", import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 64;
@@ -32,10 +31,10 @@ interface Hub {
   stop(): Promise<void>;
 }
 
-/** The real server entry in a process of its own, configured through its environment. */
+/** The built server in a process of its own, as `npm start` runs it, configured through its environment. */
 function startHub(env: Record<string, string>): Promise<Hub> {
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/server.ts"], {
-    cwd: HUB_DIR,
+  const child = spawn(process.execPath, npmStartServerArgs(HUB_ROOT), {
+    cwd: HUB_ROOT,
     env: { ...process.env, PORT: "0", LOG_LEVEL: "error", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -141,6 +140,7 @@ async function measure(setup: Setup, calls: LoadCall[], postmaster: number): Pro
 }
 
 async function main() {
+  buildAsNpmStart();
   const dir = mkdtempSync(join(tmpdir(), "modelhub-bench-db-"));
   const postgres = await startPostgres();
   const hubs: Hub[] = [];

@@ -23,6 +23,7 @@
  *   BENCH_CPU_PROF (unset) a directory: each mirror hub runs under `node --cpu-prof` and writes its profile
  *                          there when it stops (open it in Chrome DevTools or speedscope)
  */
+
 import { execFile, execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import {
@@ -41,6 +42,7 @@ import { Agent, request } from "node:http";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildAsNpmStart, NPM_START_STEPS, npmStartServerArgs } from "../npm-start-hub.js";
 import { median, rss, rssSampler } from "../repos/measure.js";
 import { type ServerProcess, startServer } from "../router/processes.js";
 
@@ -53,8 +55,8 @@ const CONCURRENT_XET = process.env.BENCH_CONCURRENT_XET !== "0";
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const PYTHON = join(repoRoot, ".venv", "bin", "python");
-/** V8's young generation as `npm start` sets it. */
-const NODE_FLAGS = ["--max-semi-space-size=64"];
+/** `npm start`'s node options (V8's young generation), for the hubs and, to compare like with like, the floor. */
+const NODE_FLAGS = NPM_START_STEPS.server.slice(0, -1);
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const COLD_ONLY = process.env.BENCH_COLD_ONLY === "1";
 const ADMIN_TOKEN = `bench-mirror-admin-${process.pid}-${Date.now()}`;
@@ -150,21 +152,17 @@ async function startHub(name: string, env: Record<string, string>): Promise<Hub>
     CPU_PROF_DIR && name === "mirror"
       ? ["--cpu-prof", `--cpu-prof-dir=${join(CPU_PROF_DIR, `mirror-${Date.now()}`)}`]
       : [];
-  const server = await startServer(
-    name,
-    [...NODE_FLAGS, ...profile, join(repoRoot, "apps/hub/dist/server.js")],
-    {
-      env: {
-        ...process.env,
-        DATA_DIR: join(dataDir, "data"),
-        ADMIN_TOKEN,
-        PORT: "0",
-        LOG_LEVEL: "warn",
-        ...env,
-      },
-      stderr: openSync(join(dataDir, "hub.log"), "a"),
+  const server = await startServer(name, npmStartServerArgs(repoRoot, profile), {
+    env: {
+      ...process.env,
+      DATA_DIR: join(dataDir, "data"),
+      ADMIN_TOKEN,
+      PORT: "0",
+      LOG_LEVEL: "warn",
+      ...env,
     },
-  );
+    stderr: openSync(join(dataDir, "hub.log"), "a"),
+  });
   return {
     ...server,
     // Under --cpu-prof, V8's profiler thread spends 20-30 ms of CPU a second whatever the hub does: left in,
@@ -361,10 +359,7 @@ const fixed = (value: number, digits = 2) => Number(value.toFixed(digits));
 
 async function main(): Promise<void> {
   if (process.env.BENCH_SKIP_BUILD !== "1") {
-    execFileSync(process.execPath, [join(repoRoot, "scripts/build.mjs"), "--if-stale"], {
-      cwd: repoRoot,
-      stdio: "inherit",
-    });
+    buildAsNpmStart(repoRoot);
   }
   const started: ServerProcess[] = [];
   const lines: string[] = [];

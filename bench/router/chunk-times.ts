@@ -1,19 +1,6 @@
-/**
- * Where the hub's added latency on a streamed chat goes, chunk by chunk (`npm run bench:router:chunks -w bench`):
- * the same seeded calls through the hub (hosted and own provider), the Hono proxy (the hub's HTTP stack without
- * the hub) and the bare proxy, one at a time
- * (no queueing: what each hop adds by itself) and then `CHUNKS_CONCURRENCY` at a time, each chunk of each
- * answer timed as the client receives it. Printed per side: the median time to the answer's head, to its first
- * chunk, between chunks, to its end, and how many reads the client got (fewer than the events means
- * events coalesced on the way).
- *   CHUNKS_CALLS (40)          calls per side at each concurrency
- *   CHUNKS_CONCURRENCY (64)    the second pass's calls in flight (0: skip it)
- *   BENCH_PACE, BENCH_TOKENS, BENCH_HUB_ROOT, BENCH_HUB_NODE_OPTIONS as for run.ts
- */
-import { execFileSync } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
-import { join } from "node:path";
 import { Pool } from "undici";
+import { buildAsNpmStart } from "../npm-start-hub.js";
 import { median, percentile } from "./load.js";
 import { HUB_ROOT, type Side, startSet } from "./servers.js";
 
@@ -89,10 +76,7 @@ function report(label: string, times: ChunkTimes[], base?: ChunkTimes[]) {
 
 async function main() {
   // As `npm start` does: build what is stale, then run the built server.
-  execFileSync(process.execPath, [join(HUB_ROOT, "scripts/build.mjs"), "--if-stale"], {
-    cwd: HUB_ROOT,
-    stdio: "inherit",
-  });
+  buildAsNpmStart(HUB_ROOT);
   const set = await startSet(PACE, { withHonoProxy: true });
   try {
     const proxy = set.sides.hosted[1];

@@ -25,8 +25,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import { join } from "node:path";
 import type { Pool } from "undici";
+import { buildAsNpmStart } from "../npm-start-hub.js";
 import { type CallTiming, connect, type LoadRun, median, percentile, runCalls } from "./load.js";
 import { ownCpuMs, type ServerProcess } from "./processes.js";
 import {
@@ -202,10 +202,7 @@ async function phase(pace: string | undefined, work: (set: ServerSet) => Promise
 
 async function main(): Promise<void> {
   // As `npm start` does: build what is stale, then run the built server.
-  execFileSync(process.execPath, [join(HUB_ROOT, "scripts/build.mjs"), "--if-stale"], {
-    cwd: HUB_ROOT,
-    stdio: "inherit",
-  });
+  buildAsNpmStart(HUB_ROOT);
   /** The commit a checkout is at, and whether what was built holds uncommitted changes. */
   const commitOf = (root: string) => {
     const git = (...args: string[]) =>

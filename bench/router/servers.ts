@@ -8,13 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
+import { NPM_START_STEPS, npmStartServerArgs } from "../npm-start-hub.js";
 import { type ServerProcess, startServer } from "./processes.js";
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 32);
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const HUB_ROOT = process.env.BENCH_HUB_ROOT || repoRoot;
 /** V8's young generation as `npm start` sets it, for the hub and (to compare like with like) the proxy. */
-export const NODE_FLAGS = ["--max-semi-space-size=64"];
+export const NODE_FLAGS = NPM_START_STEPS.server.slice(0, -1);
 /** Flags for the hub alone (a profiler): split on spaces. */
 const HUB_EXTRA_FLAGS = (process.env.BENCH_HUB_NODE_OPTIONS ?? "").split(" ").filter(Boolean);
 export type ProviderKind = "hosted" | "own";
@@ -83,23 +84,19 @@ export async function startSet(
     ]);
     started.push(sim);
     const hubLog = join(dataDir, "hub.log");
-    const hub = await startServer(
-      "hub",
-      [...NODE_FLAGS, ...HUB_EXTRA_FLAGS, join(HUB_ROOT, "apps/hub/dist/server.js")],
-      {
-        env: {
-          ...process.env,
-          // Every provider at the simulator, as an operator points providers at a gateway.
-          PROVIDER_BASE_URLS: INFERENCE_PROVIDERS.map((name) => `${name}=${sim.url}/${name}`).join(","),
-          DATA_DIR: join(dataDir, "data"),
-          ADMIN_TOKEN,
-          PORT: "0",
-          // A key, as an operator configures a real provider (the simulator takes any key).
-          TOGETHER_API_KEY: "bench-together-key",
-        },
-        stderr: openSync(hubLog, "a"),
+    const hub = await startServer("hub", npmStartServerArgs(HUB_ROOT, HUB_EXTRA_FLAGS), {
+      env: {
+        ...process.env,
+        // Every provider at the simulator, as an operator points providers at a gateway.
+        PROVIDER_BASE_URLS: INFERENCE_PROVIDERS.map((name) => `${name}=${sim.url}/${name}`).join(","),
+        DATA_DIR: join(dataDir, "data"),
+        ADMIN_TOKEN,
+        PORT: "0",
+        // A key, as an operator configures a real provider (the simulator takes any key).
+        TOGETHER_API_KEY: "bench-together-key",
       },
-    );
+      stderr: openSync(hubLog, "a"),
+    });
     started.push(hub);
     const proxySide = async (kind: ProxyKind): Promise<Side> => {
       const label = kind === "bare" ? "bare proxy" : "Hono proxy";
