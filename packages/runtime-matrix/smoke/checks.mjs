@@ -84,6 +84,18 @@ function checksFor(simUrl, runtime) {
       check(typeof content === "string" && content.length > 0, `no answer text: ${JSON.stringify(output)}`);
       return `together answered ${content.length} characters`;
     },
+    "inference: chat at an endpointUrl": async () => {
+      // An OpenAI-compatible server called directly, no routing: the client's own fast path for it.
+      const output = await client.chatCompletion({
+        endpointUrl: `${simUrl}/together`,
+        model: MATRIX_MODELS.chat.providerId,
+        messages,
+        max_tokens: 20,
+      });
+      const content = output.choices[0]?.message?.content;
+      check(typeof content === "string" && content.length > 0, `no answer text: ${JSON.stringify(output)}`);
+      return `the endpoint answered ${content.length} characters`;
+    },
     "inference: chat stream": async () => {
       let chunks = 0;
       let text = "";

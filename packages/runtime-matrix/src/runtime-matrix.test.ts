@@ -14,6 +14,7 @@ import { startMatrixSim } from "./sim.js";
 /** What each runtime runs (smoke/checks.mjs), in order. */
 const CHECKS = [
   "inference: chat",
+  "inference: chat at an endpointUrl",
   "inference: chat stream",
   "inference: text-to-image",
   "inference: abort while waiting",
@@ -24,7 +25,7 @@ const CHECKS = [
   "tasks",
 ];
 
-const SUMMARY = "inference (chat, stream, text-to-image, abort x2, typed error), snippets, jinja, tasks";
+const SUMMARY = "inference (chat, endpoint chat, stream, text-to-image, abort x2, typed error), snippets, jinja, tasks";
 
 let sim: ProviderSim;
 let app: PublishedApp;
