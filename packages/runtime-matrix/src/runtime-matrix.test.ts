@@ -25,7 +25,8 @@ const CHECKS = [
   "tasks",
 ];
 
-const SUMMARY = "inference (chat, endpoint chat, stream, text-to-image, abort x2, typed error), snippets, jinja, tasks";
+const SUMMARY =
+  "inference (chat, endpoint chat, stream, text-to-image, abort x2, typed error), snippets, jinja, tasks";
 
 let sim: ProviderSim;
 let app: PublishedApp;
