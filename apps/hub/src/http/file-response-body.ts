@@ -1,4 +1,5 @@
 import { type FileHandle, open } from "node:fs/promises";
+import type { Context } from "hono";
 
 /** Bytes per read of a file answer, and how many buffers one answer cycles through. */
 const CHUNK_BYTES = 512 * 1024;
@@ -77,4 +78,12 @@ export function fileResponseBody(
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * Whether the answer goes to a socket through @hono/node-server (which puts the node response in `env`): the
+ * one writer fileResponseBody's reused buffers are safe with.
+ */
+export function answersToSocket(c: Context): boolean {
+  return (c.env as { outgoing?: unknown } | undefined)?.outgoing !== undefined;
 }

@@ -283,6 +283,11 @@ export function createCasService(deps: CasDeps) {
       return deps.blobs.get(xorb.blobSha256, { start, end });
     },
 
+    /** Where a stored xorb's bytes lie on this machine's disk, when the blob store keeps them there. */
+    xorbLocalPath(xorb: { blobSha256: string }): string | undefined {
+      return deps.blobs.localPath?.(xorb.blobSha256);
+    },
+
     /**
      * Stores chunks the hub decoded and hashed itself (a mirror's reconstruction of an upstream file) as one
      * new local xorb, and answers where each landed. Each chunk comes serialized as upstream stored it (header

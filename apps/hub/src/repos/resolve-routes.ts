@@ -4,7 +4,7 @@ import { finished } from "node:stream/promises";
 import type { Context, Handler } from "hono";
 import { NotFoundError } from "../errors.js";
 import { parseRange } from "../http/byte-range.js";
-import { fileResponseBody } from "../http/file-response-body.js";
+import { answersToSocket, fileResponseBody } from "../http/file-response-body.js";
 import { CAS_PATH } from "../lfs-xet/cas-routes.js";
 import type { XetFileRow } from "../lfs-xet/xet-records.js";
 import { lfsPointerText } from "./lfs-pointer.js";
@@ -147,11 +147,6 @@ function offloadTarget(deps: RepoReadDeps, file: FileRecord, missingMirrored: bo
   const relativePath = deps.offloadPrefix ? deps.repos.blobRelativePath?.(file.sha256) : undefined;
   if (!relativePath || missingMirrored) return undefined;
   return `${deps.offloadPrefix}${relativePath}`;
-}
-
-/** Whether the answer goes to a socket through @hono/node-server (which puts the node response in `env`). */
-function answersToSocket(c: Context): boolean {
-  return (c.env as { outgoing?: unknown } | undefined)?.outgoing !== undefined;
 }
 
 /**
