@@ -64,18 +64,27 @@ export function hubSettingsEnvironment(dataDir: string, settings: HubSettings): 
   return { DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...settings };
 }
 
+/** Where and how a benchmark's hub runs, beyond its settings. */
+export interface NpmStartHubOptions {
+  /** The checkout whose built hub runs (default: BENCH_REPO_ROOT or this one). */
+  root?: string;
+  /** A directory for a `--cpu-prof` profile (a profiling run, not a measured one; default: BENCH_CPU_PROF). */
+  cpuProfileDir?: string;
+}
+
 /**
  * Builds what is stale and starts the hub as `npm start` does, on a fresh data directory; resolves once it
- * prints its address. `BENCH_CPU_PROF=<dir>` adds `--cpu-prof` (a profiling run, not a measured one).
+ * prints its address.
  */
-export async function startNpmStartHub(settings: HubSettings): Promise<NpmStartHub> {
-  buildAsNpmStart();
+export async function startNpmStartHub(
+  settings: HubSettings,
+  { root = HUB_ROOT, cpuProfileDir = process.env.BENCH_CPU_PROF }: NpmStartHubOptions = {},
+): Promise<NpmStartHub> {
+  buildAsNpmStart(root);
   const dataDir = mkdtempSync(join(tmpdir(), "modelhub-bench-hub-"));
-  const profile = process.env.BENCH_CPU_PROF
-    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-    : [];
-  const child = spawn(process.execPath, [...profile, ...NPM_START_STEPS.server], {
-    cwd: HUB_ROOT,
+  const profile = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const child = spawn(process.execPath, npmStartServerArgs(root, profile), {
+    cwd: root,
     // The caller's environment, as `npm start` inherits it, with the hub's settings over it.
     env: { ...process.env, ...hubSettingsEnvironment(dataDir, settings) },
     stdio: ["ignore", "pipe", "inherit"],
@@ -83,7 +92,7 @@ export async function startNpmStartHub(settings: HubSettings): Promise<NpmStartH
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     child.once("exit", (code) =>
-      reject(new Error(`the hub (npm start) exited with ${code} before listening`)),
+      reject(new Error(`the hub (npm start) in ${root} exited with ${code} before listening`)),
     );
     createInterface({ input: child.stdout! }).on("line", (line) => {
       const running = /^Modelhub is running at (\S+)/.exec(line);

@@ -11,23 +11,22 @@
  *   [AB_ROOTS=/tmp/before,/tmp/after] [AB_NAMES=before,after] [AB_FLOORS=0] [BENCH_ROUNDS=3] \
  *     [BENCH_SECONDS=5] npm run bench:api -w bench
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { hubSettingsEnvironment, NPM_START_STEPS, REPO_ROOT } from "../npm-start-hub.js";
+import { NPM_START_STEPS, REPO_ROOT, startNpmStartHub } from "../npm-start-hub.js";
 import type { RecordedAnswer } from "./api-floor.js";
 import {
   benchToken,
-  createRepo,
-  type HubApi,
   httpLoad,
   hubApi,
   type LoadCall,
   median,
+  smallRepo,
   treeCpuSeconds,
   untilIdle,
 } from "./measure.js";
@@ -49,31 +48,17 @@ interface Hub {
   stop(): void;
 }
 
-/** A checkout's hub, built if stale and started with `npm start`'s node options, on a fresh data directory. */
+/** A checkout's hub, built if stale and started as `npm start` starts it, on a fresh data directory. */
 async function startHub(root: string, name: string): Promise<Hub> {
-  execFileSync(process.execPath, [...NPM_START_STEPS.build], { cwd: root, stdio: "inherit" });
-  const dataDir = mkdtempSync(join(tmpdir(), "modelhub-bench-ab-"));
-  const child = spawn(process.execPath, [...NPM_START_STEPS.server], {
-    cwd: root,
-    env: { ...process.env, ...hubSettingsEnvironment(dataDir, { ADMIN_TOKEN }) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once("exit", (code) =>
-      reject(new Error(`the hub in ${root} exited with ${code} before listening`)),
-    );
-    createInterface({ input: child.stdout! }).on("line", (line) => {
-      const running = /^Modelhub is running at (\S+)/.exec(line);
-      if (running) resolve(running[1]!.replace(/\/$/, ""));
-    });
-  });
+  const hub = await startNpmStartHub({ ADMIN_TOKEN }, { root });
+  const { url } = hub;
   const token = await benchToken(url, ADMIN_TOKEN);
   await smallRepo(hubApi(url, token));
   const headers = { Authorization: `Bearer ${token}` };
   return {
     name,
     url,
-    pid: child.pid!,
+    pid: hub.pid,
     calls: {
       "HEAD /resolve (small file)": {
         method: "HEAD",
@@ -83,33 +68,9 @@ async function startHub(root: string, name: string): Promise<Hub> {
       "GET /api/models/{id}": { method: "GET", path: "/api/models/bench/small", headers },
     },
     stop() {
-      child.kill("SIGTERM");
-      child.once("exit", () => rmSync(dataDir, { recursive: true, force: true }));
+      void hub.stop();
     },
   };
-}
-
-/** `bench/small` with a config.json, as bench:repos' api part reads. */
-async function smallRepo(api: HubApi) {
-  await createRepo(api, "bench/small");
-  const committed = await api("/api/models/bench/small/commit/main", {
-    method: "POST",
-    headers: { "Content-Type": "application/x-ndjson" },
-    body: [
-      { key: "header", value: { summary: "small" } },
-      {
-        key: "file",
-        value: {
-          path: "config.json",
-          content: Buffer.from('{"model_type":"llama"}').toString("base64"),
-          encoding: "base64",
-        },
-      },
-    ]
-      .map((line) => JSON.stringify(line))
-      .join("\n"),
-  });
-  if (!committed.ok) throw new Error(`commit failed: ${committed.status} ${await committed.text()}`);
 }
 
 /** The hub's answer to `call`, as sent: status, headers in its spelling and order, body bytes. */

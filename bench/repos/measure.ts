@@ -275,3 +275,26 @@ export async function benchToken(hubUrl: string, adminToken: string): Promise<st
   });
   return ((await issued.json()) as { token: string }).token;
 }
+
+/** `bench/small` with a config.json, as bench:repos' api part reads. */
+export async function smallRepo(api: HubApi) {
+  await createRepo(api, "bench/small");
+  const committed = await api("/api/models/bench/small/commit/main", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-ndjson" },
+    body: [
+      { key: "header", value: { summary: "small" } },
+      {
+        key: "file",
+        value: {
+          path: "config.json",
+          content: Buffer.from('{"model_type":"llama"}').toString("base64"),
+          encoding: "base64",
+        },
+      },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join("\n"),
+  });
+  if (!committed.ok) throw new Error(`commit failed: ${committed.status} ${await committed.text()}`);
+}
