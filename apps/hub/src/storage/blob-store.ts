@@ -102,6 +102,11 @@ export function isSha256(value: unknown): value is string {
   return typeof value === "string" && SHA256_HEX.test(value);
 }
 
+/** putKeyed's key: a store's keys are 64 lowercase hex digits, whichever hash names the bytes. */
+export function assertBlobKey(key: string): void {
+  if (!isSha256(key)) throw new TypeError(`putKeyed: the key must be 64 lowercase hex digits, not ${key}.`);
+}
+
 /** The uploaded bytes are not what the caller announced (hash or size); nothing was stored. */
 export class BlobMismatchError extends Error {
   constructor(

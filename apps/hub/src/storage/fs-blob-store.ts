@@ -6,6 +6,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   type AdoptOptions,
+  assertBlobKey,
   type BlobInfo,
   BlobMismatchError,
   BlobNotFoundError,
@@ -185,8 +186,7 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
       source: AsyncIterable<Uint8Array>,
       expected: { size?: number } = {},
     ): Promise<BlobInfo> {
-      if (!isSha256(key))
-        throw new TypeError(`putKeyed: the key must be 64 lowercase hex digits, not ${key}.`);
+      assertBlobKey(key);
       return store(source, { size: expected.size }, key);
     },
 

@@ -13,6 +13,7 @@ import {
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import {
+  assertBlobKey,
   type BlobInfo,
   BlobMismatchError,
   BlobNotFoundError,
@@ -187,8 +188,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       source: AsyncIterable<Uint8Array>,
       expected: { size?: number } = {},
     ): Promise<BlobInfo> {
-      if (!isSha256(key))
-        throw new TypeError(`putKeyed: the key must be 64 lowercase hex digits, not ${key}.`);
+      assertBlobKey(key);
       let size = 0;
       let refused: Error | undefined;
       // Counts what passes through; the caller's own checks throw from `source`, ending the upload unfinished.
