@@ -70,6 +70,8 @@ async function appFrame(page: Page): Promise<Frame> {
   const element = await page.getByTestId("space-app").elementHandle();
   const frame = await element?.contentFrame();
   if (!frame) throw new Error("the App tab shows no frame");
+  // A frame just attached has no URL yet (""), until its first navigation commits.
+  await expect.poll(() => frame.url().startsWith("http")).toBe(true);
   return frame;
 }
 
