@@ -1,6 +1,7 @@
 import type { ProtocolFactory, TaskSpec } from "../providers/types.js";
 import { expectShape, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
+import { withInputEncoding } from "./input-encoding.js";
 import { rebase, runJob } from "./queue-job.js";
 import { parametersOf } from "./request-args.js";
 
@@ -97,7 +98,7 @@ export const wavespeedJob: ProtocolFactory<"wavespeed-job"> = (route): TaskSpec 
   const imageInput = route.imageInput === true;
   return {
     path: ({ providerModelId }) => `/api/v3/${providerModelId}`,
-    ...(imageInput ? { inputEncoding: () => "base64" as const } : {}),
+    ...(imageInput ? withInputEncoding(() => "base64") : {}),
     body: ({ args }) =>
       imageInput
         ? { ...parametersOf(args), image: args.inputs }
@@ -147,7 +148,7 @@ export const togetherVideo: ProtocolFactory<"together-video"> = (route): TaskSpe
     s.status === "completed" ? "done" : TOGETHER_VIDEO_PENDING.has(s.status as string) ? "pending" : "failed";
   return {
     path: () => "/v2/videos",
-    ...(imageInput ? { inputEncoding: () => "data-url" as const } : {}),
+    ...(imageInput ? withInputEncoding(() => "data-url") : {}),
     body: ({ args, providerModelId }) => {
       const parameters = togetherVideoParameters(parametersOf(args));
       if (!imageInput) return { prompt: args.inputs, model: providerModelId, ...parameters };

@@ -3,6 +3,7 @@ import type { ProtocolFactory, ResponseContext, RouteOf, TaskSpec } from "../pro
 import { expectShape, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
 import { HUB_OUTPUT_PARSERS } from "./hub-outputs.js";
+import { withInputEncoding } from "./input-encoding.js";
 import { rebase, runJob } from "./queue-job.js";
 import { parametersOf } from "./request-args.js";
 import { option } from "./route-options.js";
@@ -78,7 +79,7 @@ async function falOutput(result: unknown, output: string, ctx: ResponseContext):
 export const falSync: ProtocolFactory<"fal-sync"> = (route): TaskSpec => ({
   path: ({ providerModelId }) => `/${providerModelId}`,
   body: falBody(route),
-  ...(fileInput(route) ? { inputEncoding: () => "data-url" as const } : {}),
+  ...(fileInput(route) ? withInputEncoding(() => "data-url") : {}),
   parse: (response, ctx) => falOutput(response, option(route, "output", "images"), ctx),
 });
 
@@ -90,7 +91,7 @@ export const falQueue: ProtocolFactory<"fal-queue"> = (route): TaskSpec => ({
   // On a shared host (router, simulator) the queue is selected by a query parameter instead of a host.
   path: ({ providerModelId, sharedHost }) => `/${providerModelId}${sharedHost ? "?_subdomain=queue" : ""}`,
   body: falBody(route),
-  ...(fileInput(route) ? { inputEncoding: () => "data-url" as const } : {}),
+  ...(fileInput(route) ? withInputEncoding(() => "data-url") : {}),
   parse: async (submit, ctx) => {
     const ok = isObject(submit) && isString(submit.request_id) && isString(submit.response_url);
     expectShape(submit, ok, ctx.task, "{request_id, status, response_url}");

@@ -2,6 +2,7 @@ import type { ProtocolFactory, TaskSpec } from "../providers/types.js";
 import type { InferenceTask, TextGenerationStreamOutput } from "../types.js";
 import { expectShape, isObject } from "../validate.js";
 import { BASE64_IMAGE_TASKS, BINARY_INPUT_TASKS, HUB_OUTPUT_PARSERS } from "./hub-outputs.js";
+import { withInputEncoding } from "./input-encoding.js";
 
 /** Feature extraction and sentence similarity are served on an explicit pipeline route. */
 const PIPELINE_ROUTED = new Set<InferenceTask>(["feature-extraction", "sentence-similarity"]);
@@ -21,9 +22,15 @@ export const hfPipeline: ProtocolFactory<"hf-pipeline"> = (_route, task): TaskSp
   };
   if (BINARY_INPUT_TASKS.has(task)) {
     // The file goes as raw bytes; with parameters the body must be JSON, so the file becomes base64.
-    spec.inputEncoding = (args) => (args.parameters === undefined ? "raw" : "base64");
+    Object.assign(
+      spec,
+      withInputEncoding((args) => (args.parameters === undefined ? "raw" : "base64")),
+    );
   } else if (BASE64_IMAGE_TASKS.has(task)) {
-    spec.inputEncoding = () => "base64";
+    Object.assign(
+      spec,
+      withInputEncoding(() => "base64"),
+    );
   }
   if (task === "text-generation") {
     spec.streams = true;

@@ -3,6 +3,7 @@ import type { ProtocolFactory, TaskSpec } from "../providers/types.js";
 import type { FeatureExtractionOutput } from "../types.js";
 import { expectShape, isArrayOf, isNumberTensor, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
+import { withInputEncoding } from "./input-encoding.js";
 import { flatArgs } from "./request-args.js";
 import { fillPath, option } from "./route-options.js";
 
@@ -86,7 +87,7 @@ export const togetherImageEdit: ProtocolFactory<"together-image-edit"> = (route)
   const path = option(route, "path", "/v1/images/generations");
   return {
     path: (ctx) => fillPath(path, ctx),
-    inputEncoding: () => "data-url",
+    ...withInputEncoding(() => "data-url"),
     body: ({ args, providerModelId }) => {
       const { prompt, num_inference_steps: steps, ...rest } = flatArgs(args);
       const id = providerModelId.toLowerCase();

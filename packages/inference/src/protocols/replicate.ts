@@ -1,6 +1,7 @@
 import type { ProtocolFactory, ResponseContext, TaskSpec } from "../providers/types.js";
 import { expectShape, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
+import { withInputEncoding } from "./input-encoding.js";
 import { rebase, runJob } from "./queue-job.js";
 import { option } from "./route-options.js";
 
@@ -15,7 +16,7 @@ export const replicatePrediction: ProtocolFactory<"replicate-prediction"> = (rou
     path: ({ providerModelId }) =>
       providerModelId.includes(":") ? "/v1/predictions" : `/v1/models/${providerModelId}/predictions`,
     headers: () => ({ Prefer: "wait" }),
-    inputEncoding: () => "data-url",
+    ...withInputEncoding(() => "data-url"),
     body: ({ args, providerModelId }) => {
       const { inputs, parameters } = args;
       const version = providerModelId.includes(":") ? providerModelId.split(":")[1] : undefined;

@@ -1,6 +1,7 @@
 import type { ProtocolFactory, TaskSpec } from "../providers/types.js";
 import type { ImageToTextOutput } from "../types.js";
 import { expectShape, isObject, isString } from "../validate.js";
+import { withInputEncoding } from "./input-encoding.js";
 
 /**
  * Z.ai's layout parsing (GLM-OCR; docs.z.ai, "Layout Parsing"): POST /api/paas/v4/layout_parsing with
@@ -8,7 +9,7 @@ import { expectShape, isObject, isString } from "../validate.js";
  */
 export const zaiLayoutParsing: ProtocolFactory<"zai-layout-parsing"> = (): TaskSpec => ({
   path: () => "/api/paas/v4/layout_parsing",
-  inputEncoding: () => "data-url",
+  ...withInputEncoding(() => "data-url"),
   body: ({ args, providerModelId }) => ({ model: providerModelId, file: args.inputs }),
   parse: (response, ctx): ImageToTextOutput => {
     const text = isObject(response) ? response.md_results : undefined;

@@ -67,13 +67,16 @@ export function providerDisplayName(provider: string): string {
   return isInferenceProvider(provider) ? PROVIDERS[provider].displayName : provider;
 }
 
-/** Every provider's display name, by id. */
-export const PROVIDER_DISPLAY_NAMES: Readonly<Record<InferenceProvider, string>> = Object.freeze(
-  Object.fromEntries(INFERENCE_PROVIDERS.map((id) => [id, PROVIDERS[id].displayName])) as Record<
-    InferenceProvider,
-    string
-  >,
-);
+/**
+ * Every provider's display name, by id. Its calls are marked pure so that a bundle which never reads it (a
+ * chat-only one) drops it: a bundler keeps a top-level call it cannot prove free of side effects.
+ */
+export const PROVIDER_DISPLAY_NAMES: Readonly<Record<InferenceProvider, string>> =
+  /* @__PURE__ */ Object.freeze(
+    /* @__PURE__ */ Object.fromEntries(
+      /* @__PURE__ */ INFERENCE_PROVIDERS.map((id) => [id, PROVIDERS[id].displayName]),
+    ) as Record<InferenceProvider, string>,
+  );
 
 export function isInferenceProvider(value: unknown): value is InferenceProvider {
   return typeof value === "string" && Object.hasOwn(PROVIDERS, value);

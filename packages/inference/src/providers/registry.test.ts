@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { INFERENCE_PROVIDERS, PROVIDER_DISPLAY_NAMES, PROVIDERS, providerDisplayName } from "./index.js";
+import { ALL_PROTOCOLS } from "../protocols/index.js";
+import {
+  INFERENCE_PROVIDERS,
+  PROVIDER_DISPLAY_NAMES,
+  PROVIDERS,
+  providerDisplayName,
+  providerTaskPairs,
+  taskSpec,
+} from "./index.js";
 
 describe("the provider registry", () => {
   it("is keyed by each provider's own id, and every provider has a distinct display name", () => {
@@ -13,5 +21,21 @@ describe("the provider registry", () => {
     expect(providerDisplayName("together")).toBe("Together AI");
     expect(providerDisplayName("featherless-ai")).toBe("Featherless AI");
     expect(providerDisplayName("acme-ai")).toBe("acme-ai");
+  });
+
+  it("gives every route that takes files the encoder of its encoding (prepare runs it)", async () => {
+    let encoded = 0;
+    for (const { provider, task } of providerTaskPairs()) {
+      const spec = taskSpec(provider, task, ALL_PROTOCOLS);
+      expect(spec.encodeInputs === undefined, `${provider} ${task}`).toBe(spec.inputEncoding === undefined);
+      if (!spec.encodeInputs) continue;
+      const args = { inputs: new Blob([new Uint8Array([104, 105])], { type: "image/png" }) };
+      const out = await spec.encodeInputs(args);
+      const how = spec.inputEncoding!(args);
+      if (how === "raw") expect(out).toBe(args);
+      else expect(out.inputs).toBe(how === "base64" ? "aGk=" : "data:image/png;base64,aGk=");
+      encoded++;
+    }
+    expect(encoded).toBeGreaterThan(10);
   });
 });

@@ -63,6 +63,8 @@ export interface TaskSpec {
   body?(ctx: RequestContext): unknown;
   /** How Blob inputs are encoded; "raw" sends the bytes as the body. Default "raw" for binary tasks. */
   inputEncoding?(args: JsonObject): InputEncoding;
+  /** Encodes the Blob inputs as `inputEncoding` says: set with it, by protocols/input-encoding.ts. */
+  encodeInputs?(args: JsonObject): Promise<JsonObject>;
   /**
    * Direct calls only: a base URL other than the provider's for this task (fal.ai's queue host). Ignored
    * when routed or when the caller overrides the provider's base URL.

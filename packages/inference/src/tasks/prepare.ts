@@ -13,7 +13,6 @@ import type {
   Options,
   ProviderChoice,
 } from "../types.js";
-import { encodeInputs } from "./encode-inputs.js";
 import { CallFollowUp } from "./follow-up.js";
 import { validateArgs } from "./validate-args.js";
 
@@ -127,8 +126,7 @@ async function resolveAndAssemble(prepared: PreparedCall, provider: ProviderChoi
       logger: options.logger,
     });
     const spec = taskSpec(resolved.provider, task, prepared.protocols);
-    if (spec.inputEncoding)
-      prepared.args = await encodeInputs(prepared.args, spec.inputEncoding(prepared.args));
+    if (spec.encodeInputs) prepared.args = await spec.encodeInputs(prepared.args);
     return prepared.assemble(
       spec,
       resolved.provider,

@@ -1,5 +1,5 @@
 import { blobToBase64, blobToDataUrl, isBinary, isBlob } from "../encoding.js";
-import type { InputEncoding } from "../providers/types.js";
+import type { InputEncoding, TaskSpec } from "../providers/types.js";
 import type { JsonObject } from "../types.js";
 
 async function encode(value: unknown, encoding: InputEncoding): Promise<unknown> {
@@ -24,4 +24,15 @@ export async function encodeInputs(
     return { ...args, inputs: { ...(inputs as JsonObject), image } };
   }
   return args;
+}
+
+/**
+ * A spec's input encoding: how its files travel (`inputEncoding`, which the request builder reads for a raw
+ * body) and the encoder prepare runs before building (`encodeInputs`). The encoder is the protocol's, not
+ * prepare's import, so that a bundle of tasks without files (chat) does not carry it.
+ */
+export function withInputEncoding(
+  how: (args: JsonObject) => InputEncoding,
+): Required<Pick<TaskSpec, "inputEncoding" | "encodeInputs">> {
+  return { inputEncoding: how, encodeInputs: (args) => encodeInputs(args, how(args)) };
 }
