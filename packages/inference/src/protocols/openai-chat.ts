@@ -8,13 +8,16 @@ import type {
 import { expectShape, isObject, isString, validateChatCompletion } from "../validate.js";
 import { fillPath, option } from "./route-options.js";
 
+/** Where an OpenAI-compatible server takes chat, when a route names no path of its own. */
+export const OPENAI_CHAT_PATH = "/v1/chat/completions";
+
 /**
  * OpenAI-compatible chat: POST {path} with the caller's chat arguments, `stream` when streaming, and the
  * provider's model id last so caller arguments cannot override it. Route options: `path`, and
  * `modelInBody: "endpoint-only"` for servers that take the model from the path (hf-inference).
  */
 export const openAiChat: ProtocolFactory<"openai-chat"> = (route): TaskSpec => {
-  const path = option(route, "path", "/v1/chat/completions");
+  const path = option(route, "path", OPENAI_CHAT_PATH);
   const modelOnlyForEndpoints = route.modelInBody === "endpoint-only";
   return {
     path: (ctx) => fillPath(path, ctx),

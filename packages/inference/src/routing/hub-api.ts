@@ -26,6 +26,16 @@ export interface HubAccess {
 /** Shared by every client in the process; keyed by hub URL and model id. */
 export const mappingCache = new TtlCache<ProviderMapping[]>();
 
+/** How long a model's mappings are kept when the caller does not say (`mappingTtlMs`). */
+export const DEFAULT_MAPPING_TTL_MS = 5 * 60_000;
+
+const mappingKey = (hubUrl: string, model: string) => `${hubUrl}\u0000${model}`;
+
+/** A model's mappings if the cache holds them (no I/O): what the routed chat fast path routes on. */
+export function cachedProviderMappings(hubUrl: string, model: string): ProviderMapping[] | undefined {
+  return mappingCache.get(mappingKey(hubUrl, model));
+}
+
 const hubHeaders = (hub: HubAccess): Record<string, string> =>
   hub.hubToken ? { Authorization: `Bearer ${hub.hubToken}` } : {};
 
@@ -57,8 +67,7 @@ export async function fetchProviderMappings(
   model: string,
   ttlMs: number,
 ): Promise<ProviderMapping[]> {
-  const key = `${hub.hubUrl}\u0000${model}`;
-  const cached = ttlMs > 0 ? mappingCache.get(key) : undefined;
+  const cached = ttlMs > 0 ? cachedProviderMappings(hub.hubUrl, model) : undefined;
   if (cached) return cached;
   const info = await hubGetJson(
     call,
@@ -85,7 +94,7 @@ export async function fetchProviderMappings(
       ...(isString(m.adapter) ? { adapter: m.adapter } : {}),
       ...(isString(m.adapterWeightsPath) ? { adapterWeightsPath: m.adapterWeightsPath } : {}),
     }));
-  mappingCache.set(key, mappings, ttlMs);
+  mappingCache.set(mappingKey(hub.hubUrl, model), mappings, ttlMs);
   return mappings;
 }
 

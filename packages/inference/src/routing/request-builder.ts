@@ -53,7 +53,7 @@ export function tokenKind(accessToken: string | undefined): TokenKind {
 }
 
 // A regex only when there is a slash to trim: this runs before every request goes out.
-const trimSlash = (url: string) => (url.endsWith("/") ? url.replace(/\/+$/, "") : url);
+export const trimSlash = (url: string) => (url.endsWith("/") ? url.replace(/\/+$/, "") : url);
 
 /**
  * The URL a task's request goes to on an endpointUrl server. A bare server URL gets the OpenAI chat route

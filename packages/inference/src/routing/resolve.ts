@@ -4,7 +4,7 @@ import { defaultLogger } from "../logger.js";
 import { isInferenceProvider, providerTaskSupported } from "../providers/index.js";
 import type { InferenceProvider, InferenceTask, Logger, ProviderChoice } from "../types.js";
 import { tokenKind } from "./build-request.js";
-import { fetchDefaultModel, fetchProviderMappings, type HubAccess } from "./hub-api.js";
+import { fetchDefaultModel, fetchProviderMappings, type HubAccess, type ProviderMapping } from "./hub-api.js";
 
 export interface Resolved {
   provider: InferenceProvider;
@@ -39,7 +39,20 @@ export async function resolveModel(call: CallContext, params: ResolveParams): Pr
     return { provider: "openai", model, providerModelId: model.slice("openai/".length) };
   }
   const mappings = await fetchProviderMappings(call, hub, model, params.mappingTtlMs);
+  return chooseMapping(mappings, model, params);
+}
 
+/**
+ * The provider and its model id from a model's hub mappings (no I/O): the first live mapping that serves
+ * the task for `auto`, else the named provider's. Shared with the routed chat fast path, which calls it on
+ * mappings from the cache (tasks/routed-chat.ts), so both paths route, warn and refuse alike.
+ */
+export function chooseMapping(
+  mappings: readonly ProviderMapping[],
+  model: string,
+  params: Pick<ResolveParams, "task" | "provider" | "hubUrl" | "logger">,
+): Resolved {
+  const { task } = params;
   let provider: InferenceProvider;
   if (params.provider === "auto") {
     const usable = mappings.find(

@@ -1,3 +1,4 @@
+import type { HttpRequest } from "../http/request.js";
 import { openAiChat } from "../protocols/openai-chat.js";
 import type { ProtocolTable } from "../providers/types.js";
 import type {
@@ -7,8 +8,11 @@ import type {
   ChatCompletionStreamOutput,
   JsonObject,
 } from "../types.js";
-import { endpointChat, isEndpointChat } from "./endpoint-chat.js";
+import { endpointChatRequest, isEndpointChat } from "./endpoint-chat.js";
+import { NO_OPTIONS } from "./prepare.js";
+import { routedChatRequest } from "./routed-chat.js";
 import { type RunOptions, runStreamTask, runTask } from "./run.js";
+import { sendChat } from "./send-chat.js";
 
 /** The protocols the providers of this task speak. */
 const PROTOCOLS: ProtocolTable = { "openai-chat": openAiChat };
@@ -18,11 +22,20 @@ export type ChatCompletionArgs = BaseArgs & ChatCompletionInput;
 /** conversational */
 export function chatCompletion(
   args: ChatCompletionArgs,
-  options?: RunOptions,
+  options: RunOptions = NO_OPTIONS,
 ): Promise<ChatCompletionOutput> {
-  // Against an endpointUrl server with no provider named, there is nothing to route: the fast path.
-  if (isEndpointChat(args))
-    return endpointChat(args as ChatCompletionArgs & { endpointUrl: string }, options);
+  // The fast paths: an endpointUrl server with no provider named (nothing to route), or a model whose hub
+  // mappings are cached. Their request is built here so that an error building it (a body JSON cannot
+  // write) rejects, as it does on the general path.
+  let fast: HttpRequest | undefined;
+  try {
+    fast = isEndpointChat(args)
+      ? endpointChatRequest(args as ChatCompletionArgs & { endpointUrl: string }, options)
+      : routedChatRequest(args, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (fast) return sendChat(fast, options);
   return runTask("conversational", PROTOCOLS, args as ChatCompletionArgs & JsonObject, options);
 }
 

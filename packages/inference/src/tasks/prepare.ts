@@ -3,6 +3,7 @@ import type { HttpRequest } from "../http/request.js";
 import { retryPolicy } from "../http/retry-policy.js";
 import { taskSpec } from "../providers/index.js";
 import type { ProtocolTable, ResponseContext, TaskSpec } from "../providers/types.js";
+import { DEFAULT_MAPPING_TTL_MS } from "../routing/hub-api.js";
 import { type BuiltRequest, buildRequestWith, DEFAULT_HUB_URL } from "../routing/request-builder.js";
 import { type Resolved, resolveModel } from "../routing/resolve.js";
 import type {
@@ -122,7 +123,7 @@ async function resolveAndAssemble(prepared: PreparedCall, provider: ProviderChoi
       endpointUrl: prepared.endpointUrl,
       accessToken: prepared.accessToken,
       hubUrl: options.hubUrl ?? DEFAULT_HUB_URL,
-      mappingTtlMs: options.mappingTtlMs ?? 5 * 60_000,
+      mappingTtlMs: options.mappingTtlMs ?? DEFAULT_MAPPING_TTL_MS,
       logger: options.logger,
     });
     const spec = taskSpec(resolved.provider, task, prepared.protocols);
