@@ -10,5 +10,11 @@ export type HubEnv = {
     /** Who is calling (auth/middleware.ts): what routes hand to authorize(). */
     actor: Actor;
     authorizer: Authorizer;
+    /**
+     * Set by a route that writes the request's log line itself, with the request's fields and its own (the
+     * router: one line per provider call, at the call's end, router/record-call.ts); the envelope then
+     * writes none, so that such a request is logged once.
+     */
+    requestLoggedByRoute: boolean;
   };
 };

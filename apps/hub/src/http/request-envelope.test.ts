@@ -26,6 +26,11 @@ function envelopedApp() {
   app.get("/fails", () => {
     throw new InvalidInputError("no");
   });
+  // A route that writes the request's log line itself (as the router's call line does).
+  app.get("/logs-itself", (c) => {
+    c.set("requestLoggedByRoute", true);
+    return c.text("logged by the route");
+  });
   return { app, logger, metrics };
 }
 
@@ -101,5 +106,16 @@ describe("the request envelope", () => {
     const text = await metrics.registry.metrics();
     expect(text).toContain('hub_http_requests_total{method="GET",route="/",status="200"} 1');
     expect(text).toContain('hub_http_requests_total{method="GET",route="/fails",status="400"} 1');
+  });
+
+  it("writes no line for a request its route logs itself, and still counts it and gives it its headers", async () => {
+    const { app, logger, metrics } = envelopedApp();
+    const response = await app.request("/logs-itself", { headers: { "X-Request-Id": "req-3" } });
+    expect(response.headers.get("X-Request-Id")).toBe("req-3");
+    for (const [name, value] of SECURITY_HEADERS) expect(response.headers.get(name), name).toBe(value);
+    expect(logger.lines).toEqual([]);
+    expect(await metrics.registry.metrics()).toContain(
+      'hub_http_requests_total{method="GET",route="/logs-itself",status="200"} 1',
+    );
   });
 });

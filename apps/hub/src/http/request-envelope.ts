@@ -44,6 +44,7 @@ export function requestEnvelope(deps: {
     }
     setSecurityHeaders(headers);
     deps.metrics.observeRequest(c, started, headers);
-    logRequest(deps.logger, c, requestId, started);
+    // A route that logs the request itself (the router's call line) already carries these fields.
+    if (c.get("requestLoggedByRoute") !== true) logRequest(deps.logger, c, requestId, started);
   };
 }

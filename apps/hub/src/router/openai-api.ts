@@ -409,6 +409,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
 
   /** One completion: the caller checked, the model resolved and checked, then each provider in turn. */
   async function complete(c: Context<HubEnv>, path: string): Promise<Response> {
+    const startedMs = performance.now();
     const caller = await deps.verifyCaller(
       c.req.header("authorization"),
       c.req.header("x-hf-bill-to"),
@@ -417,7 +418,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     const raw = await readBodyBytes(c, deps.maxBodyBytes);
     const body = jsonObjectOf(raw);
     refuseSecondModelKey(body);
-    return answerOf(await route(c, ENDPOINTS[path]!, caller, body, raw));
+    return answerOf(await route(c, ENDPOINTS[path]!, caller, body, raw, startedMs));
   }
 
   /**
@@ -426,6 +427,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
    * as a Response object or its stream of events, an error answer as the provider gave it.
    */
   async function responses(c: Context<HubEnv>): Promise<Response> {
+    const startedMs = performance.now();
     const caller = await deps.verifyCaller(
       c.req.header("authorization"),
       c.req.header("x-hf-bill-to"),
@@ -435,7 +437,14 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     refuseSecondModelKey(body);
     const translated = translateRequest(body);
     const chatRaw = Buffer.from(JSON.stringify(translated.chat));
-    const answer = await route(c, ENDPOINTS["/v1/chat/completions"]!, caller, translated.chat, chatRaw);
+    const answer = await route(
+      c,
+      ENDPOINTS["/v1/chat/completions"]!,
+      caller,
+      translated.chat,
+      chatRaw,
+      startedMs,
+    );
     return answerOf(await responseAnswer(answer, translated));
   }
 
@@ -446,6 +455,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     caller: RouterCaller,
     body: Record<string, unknown>,
     raw: Uint8Array,
+    startedMs: number,
   ): Promise<ProviderAnswer> {
     const own = await ownProvidersOf(caller);
     const ref = parseModelRef(body.model, (name) => own?.providers.has(name) === true);
@@ -485,6 +495,9 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
             deps,
             {
               requestId,
+              method: "POST",
+              path: c.req.path,
+              startedMs,
               tokenId: caller.tokenId,
               userId: caller.userId,
               // An organization's provider serves its members at its cost: the call is counted under it.
@@ -498,6 +511,8 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
           ),
       });
       if (!(answer instanceof RetrySafeFailure)) {
+        // Its call's line (record-call.ts) is the request's log line.
+        c.set("requestLoggedByRoute", true);
         recordThroughput(candidate.provider, model.id, answer, performance.now() - started);
         return answer;
       }

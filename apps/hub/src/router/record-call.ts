@@ -5,6 +5,11 @@ import type { UsageTable } from "./usage-table.js";
 
 export interface RouterCall {
   requestId: string;
+  /** The caller's request, as the request log line names it (http/request-log.ts): this line replaces it. */
+  method: string;
+  path: string;
+  /** When the route began (`performance.now()`): the line's `ms` runs from it to the call's end. */
+  startedMs: number;
   tokenId: number;
   userId: number;
   /** The organization paying (`X-HF-Bill-To`), or null. */
@@ -16,10 +21,15 @@ export interface RouterCall {
   requestBytes: number;
 }
 
-/** Records one finished router call: usage for its token, and one log line (warn for upstream 5xx). */
 /** Where a routed call's usage record goes: the router's usage table (usage-table.ts). */
 export type UsageRecorder = Pick<UsageTable, "record">;
 
+/**
+ * Records one finished router call: usage for its token, its metrics, and its log line (warn for upstream
+ * 5xx). The line carries the request log line's fields too (`method`, `path`, `status`, `ms`): a request
+ * that reached a provider is logged once, here, at its end, and the envelope writes no line of its own for
+ * it (`requestLoggedByRoute`, set by the route that returns the answer).
+ */
 export function recordRouterCall(
   deps: { usage: UsageRecorder; logger: Logger; metrics?: HubMetrics },
   call: RouterCall,
@@ -55,13 +65,16 @@ export function recordRouterCall(
 function logFields(call: RouterCall, result: ForwardResult) {
   return {
     requestId: call.requestId,
+    method: call.method,
+    path: call.path,
+    status: result.status,
+    ms: Math.round((performance.now() - call.startedMs) * 10) / 10,
     tokenId: call.tokenId,
     userId: call.userId,
     billToId: call.billToId,
     provider: call.provider,
     model: call.model,
     target: call.target,
-    status: result.status,
     responseBytes: result.responseBytes,
     durationMs: result.durationMs,
   };

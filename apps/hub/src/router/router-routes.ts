@@ -105,6 +105,7 @@ export function routerRoutes(deps: RouterDeps): Hono<HubEnv> {
   }
 
   async function forwardToProvider(c: Context<HubEnv>): Promise<Response> {
+    const startedMs = performance.now();
     const target = requestTarget(c);
     if (!PLAIN_TARGET.test(target)) {
       throw new InvalidInputError("The request path contains characters the router does not accept.");
@@ -161,6 +162,9 @@ export function routerRoutes(deps: RouterDeps): Hono<HubEnv> {
           deps,
           {
             requestId,
+            method,
+            path: c.req.path,
+            startedMs,
             tokenId: caller.tokenId,
             userId: caller.userId,
             billToId: caller.billToId,
@@ -174,6 +178,8 @@ export function routerRoutes(deps: RouterDeps): Hono<HubEnv> {
     });
     // Without failover every failure is thrown: there is an answer.
     if (answer instanceof RetrySafeFailure) throw new Error("unreachable: a call without failover answers");
+    // Its call's line (record-call.ts) is the request's log line.
+    c.set("requestLoggedByRoute", true);
     return answerOf(answer);
   }
 

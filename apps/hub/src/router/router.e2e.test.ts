@@ -264,6 +264,48 @@ describe("router refusals: clear 4xx JSON, nothing forwarded, nothing recorded",
   });
 });
 
+describe("the router's log", () => {
+  it("writes one line per call, the request's fields with the call's, through /v1 and /router/{provider}", async () => {
+    for (const [path, model] of [
+      ["/v1/chat/completions", "meta-llama/Llama-3.1-8B-Instruct:together"],
+      ["/router/together/v1/chat/completions", "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo"],
+    ] as const) {
+      const requestId = `one-line-${path.length}`;
+      const response = await fetch(`${hub.url}${path}`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+          "X-Request-Id": requestId,
+        },
+        body: JSON.stringify({ model, messages, stream: true }),
+      });
+      expect(response.status, path).toBe(200);
+      await response.text();
+      // The call's line is written at its end, after the answer's last byte left.
+      const deadline = Date.now() + 2000;
+      const linesOf = () =>
+        logger.lines
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((line) => line.requestId === requestId);
+      while (linesOf().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      const lines = linesOf();
+      expect(lines, path).toHaveLength(1);
+      expect(lines[0], path).toMatchObject({
+        level: "info",
+        msg: "router call",
+        method: "POST",
+        path,
+        status: 200,
+        ms: expect.any(Number),
+        provider: "together",
+        durationMs: expect.any(Number),
+        responseBytes: expect.any(Number),
+      });
+    }
+  });
+});
+
 describe("a token revoked while in use", () => {
   it("is refused on its very next call, through /router/{provider} and /v1", async () => {
     const { id, token: used } = await issue("revoked-in-use");
