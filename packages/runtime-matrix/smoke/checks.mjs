@@ -84,6 +84,20 @@ function checksFor(simUrl, runtime) {
       check(typeof content === "string" && content.length > 0, `no answer text: ${JSON.stringify(output)}`);
       return `together answered ${content.length} characters`;
     },
+    "inference: chat from the cached mapping": async () => {
+      // A second routed chat of the same model: its mapping is cached now (the first one fetched it), so it
+      // takes the client's routed fast path (tasks/routed-chat.ts), and must reach the same provider.
+      await client.chatCompletion({ model: MATRIX_MODELS.chat.id, provider: "together", messages });
+      const output = await client.chatCompletion({
+        model: MATRIX_MODELS.chat.id,
+        provider: "together",
+        messages,
+        max_tokens: 20,
+      });
+      const content = output.choices[0]?.message?.content;
+      check(typeof content === "string" && content.length > 0, `no answer text: ${JSON.stringify(output)}`);
+      return `together answered ${content.length} characters`;
+    },
     "inference: chat at an endpointUrl": async () => {
       // An OpenAI-compatible server called directly, no routing: the client's own fast path for it.
       const output = await client.chatCompletion({

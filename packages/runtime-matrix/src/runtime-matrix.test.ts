@@ -14,6 +14,7 @@ import { startMatrixSim } from "./sim.js";
 /** What each runtime runs (smoke/checks.mjs), in order. */
 const CHECKS = [
   "inference: chat",
+  "inference: chat from the cached mapping",
   "inference: chat at an endpointUrl",
   "inference: chat stream",
   "inference: text-to-image",
@@ -26,7 +27,7 @@ const CHECKS = [
 ];
 
 const SUMMARY =
-  "inference (chat, endpoint chat, stream, text-to-image, abort x2, typed error), snippets, jinja, tasks";
+  "inference (chat, cached-mapping chat, endpoint chat, stream, text-to-image, abort x2, typed error), snippets, jinja, tasks";
 
 let sim: ProviderSim;
 let app: PublishedApp;
