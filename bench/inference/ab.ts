@@ -27,7 +27,7 @@ import { openAiChat } from "../../packages/inference/src/protocols/openai-chat.j
 import { taskSpec } from "../../packages/inference/src/providers/index.js";
 import { buildRequestWith } from "../../packages/inference/src/routing/request-builder.js";
 import { validateChatCompletion } from "../../packages/inference/src/validate.js";
-import { COMPLETION } from "./completion.js";
+import { COMPLETION, MAPPING } from "./completion.js";
 import { concurrent, median, seededRandom } from "./measure.js";
 import { type ServerUsage, startServer } from "./start-server.js";
 
@@ -125,6 +125,18 @@ function variants(base: string): Variant[] {
     });
     return out.choices[0]!.message.content;
   };
+  // A chat with a provider named, through the router (here the bench server, which also answers the one
+  // mapping lookup before the client's cache does): the call users make most.
+  const routedOptions = Object.freeze({ hubUrl: base, routerUrl: base });
+  const routedArgs = () => ({
+    model: "bench-model",
+    provider: "together" as const,
+    accessToken: "hf_bench",
+    messages: MESSAGES,
+    max_tokens: 16,
+  });
+  const oursRouted: Chat = async () =>
+    (await chatCompletion(routedArgs(), routedOptions)).choices[0]!.message.content;
   const oursNoTimeout: Chat = async () => {
     const out = await chatCompletion(
       {
@@ -281,6 +293,7 @@ function variants(base: string): Variant[] {
     },
     { name: "@modelhub/inference", chat: ours },
     { name: "@modelhub timeoutMs 0", chat: oursNoTimeout },
+    { name: "@modelhub routed", chat: oursRouted },
     ...(before
       ? [
           {
@@ -295,6 +308,10 @@ function variants(base: string): Variant[] {
               });
               return out.choices[0]!.message.content;
             },
+          },
+          {
+            name: "@modelhub (before) routed",
+            chat: async () => (await before(routedArgs(), routedOptions)).choices[0]!.message.content,
           },
         ]
       : []),
@@ -428,8 +445,9 @@ function answerFromMemory(): { base: string; stop: () => void } {
   const networkFetch = globalThis.fetch;
   globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
     new Request(input, init);
+    const answer = String(input).includes("/api/models/") ? MAPPING : COMPLETION;
     return Promise.resolve(
-      new Response(COMPLETION, { status: 200, headers: { "content-type": "application/json" } }),
+      new Response(answer, { status: 200, headers: { "content-type": "application/json" } }),
     );
   }) as typeof fetch;
   return { base: "http://127.0.0.1:9", stop: () => (globalThis.fetch = networkFetch) };

@@ -13,3 +13,14 @@ export const COMPLETION = JSON.stringify({
   ],
   usage: { prompt_tokens: 9, completion_tokens: 9, total_tokens: 18 },
 });
+
+/**
+ * The hub's model info for `bench-model` with its provider mapping: what a routed chat (a provider named,
+ * through the router) looks up once before its mapping cache answers (ab.ts's routed variants).
+ */
+export const MAPPING = JSON.stringify({
+  id: "bench-model",
+  inferenceProviderMapping: {
+    together: { status: "live", providerId: "bench-model", task: "conversational" },
+  },
+});

@@ -4,7 +4,7 @@
  * stream of `x-bench-chunks` chunks (default 100) when `stream: true`.
  */
 import { createServer, type ServerResponse } from "node:http";
-import { COMPLETION } from "./completion.js";
+import { COMPLETION, MAPPING } from "./completion.js";
 
 const chunk = (content: string, finish: string | null) =>
   `data: ${JSON.stringify({
@@ -36,6 +36,12 @@ const server = createServer((req, res) => {
   const parts: Buffer[] = [];
   req.on("data", (part: Buffer) => parts.push(part));
   req.on("end", () => {
+    // The hub's model info with its provider mappings, for the routed chat variants (ab.ts): one lookup,
+    // then the client's mapping cache answers.
+    if (req.method === "GET" && req.url?.startsWith("/api/models/")) {
+      res.writeHead(200, { "content-type": "application/json" }).end(MAPPING);
+      return;
+    }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
       res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
       return;
