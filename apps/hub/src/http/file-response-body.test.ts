@@ -9,10 +9,11 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileResponseBody } from "./file-response-body.js";
 
-// A file several times the buffers one answer cycles through (8 x 512 KiB), so that every buffer is reused.
+// A file several times the buffers one answer cycles through (6 x 1 MiB), so that every buffer is reused.
 const content = randomBytes(23 * 1024 * 1024 + 12_345);
 const dir = mkdtempSync(join(tmpdir(), "file-body-"));
 const path = join(dir, "blob");
+const shortPath = join(dir, "short-blob");
 let server: Server;
 let base: string;
 /** How many times each `/file?tag=...` answer said it was over (the onEnd a mirrored cache read's release uses). */
@@ -20,13 +21,16 @@ const ends = new Map<string, number>();
 
 beforeAll(async () => {
   writeFileSync(path, content);
+  writeFileSync(shortPath, content.subarray(0, 9 * 1024 * 1024 + 7));
   const app = new Hono();
   app.get("/file", (c) => {
+    // `path=short` serves a copy cut short of what the answer says it holds (a blob shorter than recorded).
+    const file = c.req.query("path") === "short" ? shortPath : path;
     const start = Number(c.req.query("start") ?? 0);
     const end = Number(c.req.query("end") ?? content.length - 1);
     const tag = c.req.query("tag");
     const onEnd = tag ? () => ends.set(tag, (ends.get(tag) ?? 0) + 1) : undefined;
-    return new Response(fileResponseBody(path, { start, end }, onEnd), {
+    return new Response(fileResponseBody(file, { start, end }, onEnd), {
       headers: { "Content-Length": String(end - start + 1) },
     });
   });
@@ -87,6 +91,7 @@ describe("fileResponseBody", () => {
       [1, 600_000],
       [5_000_000, content.length - 1],
       [524_287, 524_288 * 9 + 3],
+      [1_048_575, 1_048_576 * 7],
     ] as const;
     const answers = await Promise.all(
       ranges.map(([start, end]) => download(`${base}/file?start=${start}&end=${end}`, { slow: true })),
@@ -108,6 +113,25 @@ describe("fileResponseBody", () => {
     const before = openFiles();
     const partial = await download(`${base}/file`, { slow: true, abortAfter: 2 * 1024 * 1024 });
     expect(partial.equals(content.subarray(0, partial.length))).toBe(true);
+    await expect.poll(openFiles, { timeout: 5_000 }).toBeLessThanOrEqual(before);
+  }, 30_000);
+
+  it("cuts the answer short, and closes the file, when the file ends before the range does", async () => {
+    const before = openFiles();
+    const received = await new Promise<{ bytes: number; complete: boolean }>((resolve) => {
+      get(`${base}/file?path=short&tag=short`, (response) => {
+        let bytes = 0;
+        response.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        response.on("end", () => resolve({ bytes, complete: response.complete }));
+        response.on("error", () => resolve({ bytes, complete: false }));
+      }).on("error", () => resolve({ bytes: -1, complete: false }));
+    });
+    // The client sees a body that stops before its Content-Length, never a complete answer.
+    expect(received.complete).toBe(false);
+    expect(received.bytes).toBeLessThanOrEqual(9 * 1024 * 1024 + 7);
+    await expect.poll(() => ends.get("short"), { timeout: 5_000 }).toBe(1);
     await expect.poll(openFiles, { timeout: 5_000 }).toBeLessThanOrEqual(before);
   }, 30_000);
 });
