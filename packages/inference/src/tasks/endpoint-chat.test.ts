@@ -36,6 +36,11 @@ describe("endpoint chat fast path", () => {
       expect(fast.subject).toBe(general.subject);
       expect(fast.describeError).toBe(general.describeError);
     }
+    // The last endpoint's URL is kept: switching servers, and back, still goes where each call says.
+    for (const { args, options } of [...CASES, ...CASES].reverse()) {
+      const general = await prepare("conversational", { "openai-chat": openAiChat }, args, options, false);
+      expect(endpointChatRequest(args, options).url).toBe(general.url);
+    }
   });
 
   it("leaves to the general path what needs routing or is an input error", () => {

@@ -41,6 +41,20 @@ export function chatArgs(allArgs: BaseArgs & ChatCompletionInput): Record<string
   return body;
 }
 
+/**
+ * The last endpoint's chat URL, kept: a caller calls one server, and a string built per call (a
+ * concatenation) is flattened and parsed again by fetch on every request, where the same string is not.
+ */
+let lastEndpoint: string | undefined;
+let lastChatUrl = "";
+function chatUrlOf(endpointUrl: string): string {
+  if (endpointUrl !== lastEndpoint) {
+    lastChatUrl = endpointRouteUrl(endpointUrl, "conversational");
+    lastEndpoint = endpointUrl;
+  }
+  return lastChatUrl;
+}
+
 /** The request of an endpoint chat call (what `buildRequest` makes for it, with the JSON body serialized). */
 export function endpointChatRequest(allArgs: EndpointChatArgs, options: RunOptions): HttpRequest {
   const { accessToken, model, endpointUrl } = allArgs;
@@ -53,7 +67,7 @@ export function endpointChatRequest(allArgs: EndpointChatArgs, options: RunOptio
   headers["Content-Type"] = "application/json";
   if (options.billTo) headers["X-HF-Bill-To"] = options.billTo;
   return {
-    url: endpointRouteUrl(endpointUrl, "conversational"),
+    url: chatUrlOf(endpointUrl),
     method: "POST",
     headers,
     body: JSON.stringify(body),
