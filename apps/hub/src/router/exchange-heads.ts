@@ -26,6 +26,25 @@ export const FORWARDED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The caller's headers that may go on to a provider (forwardedHeaders filters them again), looked up by name:
+ * Hono's `c.req.header()` record makes node-server build a full `Headers` of the request, every header
+ * validated, and was ~0.8% of the hub's CPU per router call (bench:router profile 2026-11-30). All of them
+ * only when provider-sim's `x-sim-*` headers are passed on (tests and the benchmark).
+ */
+export function forwardableCallerHeaders(
+  request: { header(name: string): string | undefined; header(): Record<string, string> },
+  forwardSimHeaders: boolean,
+): Record<string, string> {
+  if (forwardSimHeaders) return request.header();
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = request.header(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
+/**
  * The caller's headers as the provider gets them: those of FORWARDED_REQUEST_HEADERS (and provider-sim's
  * `x-sim-*` when the hub is told to pass them), then the hub's own (the provider's credential, the request
  * id). undici adds the host and the body's length.

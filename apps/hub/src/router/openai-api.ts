@@ -9,6 +9,7 @@ import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import { compactModelSpan, MODEL_KEYS } from "./call-model.js";
 import { callerSignal } from "./caller-signal.js";
+import { forwardableCallerHeaders } from "./exchange-heads.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { type CatalogueReads, createModelRoutes, type ModelRoute } from "./model-routing.js";
@@ -481,7 +482,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         rewrites: deps.rewritesOf(upstream),
         method: "POST",
         pathAndQuery: candidate.path,
-        callerHeaders: c.req.header(),
+        callerHeaders: forwardableCallerHeaders(c.req, deps.forwardSimHeaders === true),
         forwardSimHeaders: deps.forwardSimHeaders === true,
         body: upstreamBody,
         requestId,

@@ -7,6 +7,7 @@ import type { HubMetrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import { modelsOfCall } from "./call-model.js";
 import { callerSignal } from "./caller-signal.js";
+import { forwardableCallerHeaders } from "./exchange-heads.js";
 import type { ForwardTimeouts } from "./forward.js";
 import { InferenceRoutes } from "./inference-routes.js";
 import {
@@ -149,7 +150,7 @@ export function routerRoutes(deps: RouterDeps): Hono<HubEnv> {
       rewrites: rewritesOf(upstream),
       method,
       pathAndQuery: providerPath + search,
-      callerHeaders: c.req.header(),
+      callerHeaders: forwardableCallerHeaders(c.req, deps.forwardSimHeaders === true),
       forwardSimHeaders: deps.forwardSimHeaders === true,
       body,
       requestId,
