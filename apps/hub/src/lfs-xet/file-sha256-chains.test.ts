@@ -90,14 +90,48 @@ describe("file sha256 chains", () => {
     expect(closed).toContain(fifth);
   });
 
-  it("does not extend a chain a stream is extending now, and closes it after that stream when asked", () => {
+  it("queues a xorb sent while the chain is being extended behind that stream, in arrival order", () => {
+    const { chains, closed } = setup();
+    const begin = (now: number) =>
+      chains.begin(
+        "alice",
+        () => true,
+        () => ({}),
+        now,
+      );
+    const first = begin(0);
+    expect(first.queued).toBe(false);
+    // Sent at once (as hf_xet sends two): the second joins the chain, queued.
+    const second = begin(0);
+    expect(second.id).toBe(first.id);
+    expect(second.queued).toBe(true);
+    chains.verified(first.id, "a", digests(1, 3), 1);
+    chains.verified(second.id, "b", digests(2, 4), 2);
+    const terms = [
+      { xorb: "a", start: 0, end: 3 },
+      { xorb: "b", start: 0, end: 4 },
+    ];
+    expect(chains.fileSha256(terms, counts)).toBe(hexOf(2, 3));
+    expect(closed).toEqual([first.id]);
+    // A failed stream takes its chain with it: the stream queued behind it ends on no chain.
+    const third = begin(3);
+    const fourth = begin(3);
+    expect(fourth.id).toBe(third.id);
+    chains.failed(third.id);
+    chains.verified(fourth.id, "c", digests(3, 2), 4);
+    expect(chains.fileSha256([{ xorb: "c", start: 0, end: 2 }], counts)).toBeUndefined();
+    // Once the uploader's shard came, its next xorb starts another chain, even while one is being extended.
+    const fifth = begin(5);
+    chains.ended("alice");
+    expect(begin(5).id).not.toBe(fifth.id);
+  });
+
+  it("closes a chain after the stream extending it when asked", () => {
     const { chains, closed, begin } = setup();
     const first = begin();
     chains.verified(first, "a", digests(1, 3), 0);
     const extending = begin(1);
     expect(extending).toBe(first);
-    // A xorb uploaded at the same time starts its own chain.
-    expect(begin(1)).not.toBe(first);
     // The file ending at "a" closes the chain; its stream still ends, then the chain goes.
     expect(chains.fileSha256([{ xorb: "a", start: 0, end: 3 }], counts)).toBe(hexOf(1, 2));
     expect(closed).toEqual([]);

@@ -5,8 +5,14 @@
  * chunk anyway: xorbs verified one after another form a chain, whose decoded bytes the worker hashes as they
  * pass (xorb-verify-worker.ts), answering the sha256 digest after each chunk. A file whose terms are exactly a
  * chain's start (its first xorb from chunk 0, each next xorb whole, the last one up to any chunk) has its
- * sha256 in that list; any other file (one starting mid-xorb, xorbs uploaded at once or stored before) is
+ * sha256 in that list; any other file (one starting mid-xorb, or whose xorbs were stored before) is
  * read back as before (cas-service.ts). Kept in memory, per process, for the most recent xorbs only.
+ *
+ * hf_xet sends a file's xorbs two at a time (measured: a 200 MiB file, 4 xorbs, 2 requests in flight), in
+ * the file's order. A xorb arriving while its uploader's chain is being extended therefore joins that chain
+ * behind the stream extending it (xorb-verify-pool.ts holds its bytes back until that stream has ended), so
+ * that the chain follows the arrival order; when they arrive out of the file's order, the file misses and is
+ * read back, as it always did with concurrent xorbs before.
  */
 
 /** The xorbs a chain holds, in order, and whether a stream is extending it now. */
@@ -15,7 +21,8 @@ interface Chain {
   /** Who uploads along it (a token's session): another uploader's xorbs never extend it. */
   uploader: string;
   xorbs: string[];
-  busy: boolean;
+  /** Streams extending it: the one being hashed and those queued behind it, in arrival order. */
+  streams: number;
   /** When its last xorb was verified (ms): a chain idle longer than CONTINUE_MS is not extended. */
   verifiedAt: number;
   /** Closed while a stream was extending it: closed for good once that stream ends. */
@@ -58,42 +65,44 @@ export class Sha256Chains {
   constructor(private readonly close: (chain: number, owner: unknown) => void) {}
 
   /**
-   * The chain a new xorb stream of `uploader` extends: the uploader's most recently extended one no stream is
-   * extending now (its previous xorb is verified), if `usable(owner)`; else a new chain owned by
-   * `newOwner()`. Marked busy.
+   * The chain a new xorb stream of `uploader` extends: the uploader's most recently extended one, if
+   * `usable(owner)`; else a new chain owned by `newOwner()`. `queued` when another stream is extending it now:
+   * the new stream's bytes must then wait until that one has ended (verified, failed or abandoned).
    */
   begin(
     uploader: string,
     usable: (owner: unknown) => boolean,
     newOwner: () => unknown,
     now = Date.now(),
-  ): { id: number; owner: unknown } {
-    for (const stale of this.chains.filter((c) => !c.busy && now - c.verifiedAt > CONTINUE_MS))
+  ): { id: number; owner: unknown; queued: boolean } {
+    for (const stale of this.chains.filter((c) => c.streams === 0 && now - c.verifiedAt > CONTINUE_MS))
       this.drop(stale);
-    let chain = this.chains.findLast((c) => !c.busy && c.uploader === uploader);
+    let chain = this.chains.findLast(
+      (c) => c.uploader === uploader && !c.closing && c.xorbs.length + c.streams < MAX_CHAIN_XORBS,
+    );
     if (chain && !usable(chain.owner)) {
       this.drop(chain);
       chain = undefined;
     }
     if (!chain) {
-      chain = { id: this.nextId++, uploader, xorbs: [], busy: false, verifiedAt: now, owner: newOwner() };
+      chain = { id: this.nextId++, uploader, xorbs: [], streams: 0, verifiedAt: now, owner: newOwner() };
       if (this.chains.length >= MAX_CHAINS) {
-        const oldest = this.chains.find((c) => !c.busy);
+        const oldest = this.chains.find((c) => c.streams === 0);
         if (oldest) this.drop(oldest);
       }
     } else {
       this.chains.splice(this.chains.indexOf(chain), 1);
     }
     this.chains.push(chain);
-    chain.busy = true;
-    return { id: chain.id, owner: chain.owner };
+    chain.streams++;
+    return { id: chain.id, owner: chain.owner, queued: chain.streams > 1 };
   }
 
   /** The stream extending `chainId` verified xorb `xorb`; `digests` holds 32 bytes per chunk. */
   verified(chainId: number, xorb: string, digests: Uint8Array, now = Date.now()): void {
     const chain = this.chains.find((c) => c.id === chainId);
     if (!chain) return;
-    chain.busy = false;
+    chain.streams--;
     chain.verifiedAt = now;
     chain.xorbs.push(xorb);
     this.records.delete(xorb);
@@ -102,7 +111,10 @@ export class Sha256Chains {
     if (chain.closing || chain.xorbs.length >= MAX_CHAIN_XORBS) this.drop(chain);
   }
 
-  /** The stream extending `chainId` failed or was abandoned: its owner dropped the chain's hash. */
+  /**
+   * The stream extending `chainId` failed or was abandoned: its owner dropped the chain's hash. Streams queued
+   * behind it still end, on no chain (their xorbs give no file its sha256).
+   */
   failed(chainId: number): void {
     const at = this.chains.findIndex((c) => c.id === chainId);
     if (at >= 0) this.chains.splice(at, 1);
@@ -140,7 +152,7 @@ export class Sha256Chains {
   }
 
   private drop(chain: Chain): void {
-    if (chain.busy) {
+    if (chain.streams > 0) {
       chain.closing = true;
       return;
     }

@@ -71,6 +71,46 @@ describe("xorb verification on the worker pool", () => {
     expect(fileSha256FromUploads(terms, counts)).toBe(sha256([...one.chunks, ...two.chunks.slice(0, end)]));
   });
 
+  it("answers it for xorbs sent at once (as hf_xet sends two), holding the later one back", async () => {
+    const one = await sample(3_000_000, 51, Compression.Lz4);
+    const two = await sample(2_000_000, 52, Compression.None);
+    const [a, b] = [hashToHex(one.hash), hashToHex(two.hash)];
+    const counts = (xorb: string) => (xorb === a ? one.chunks.length : two.chunks.length);
+    const sha256 = (parts: Uint8Array[]) =>
+      parts.reduce((h, p) => h.update(p), createHash("sha256")).digest("hex");
+    const send = async (verification: ReturnType<typeof offThreadXorbVerification>, pieces: Uint8Array[]) => {
+      for (const piece of pieces) {
+        const behind = verification.push(piece);
+        if (behind) await behind;
+      }
+    };
+    // Both requests open before either is done, their pieces interleaved: the second waits for the first.
+    const first = offThreadXorbVerification("hf_xet session");
+    const second = offThreadXorbVerification("hf_xet session");
+    const order: string[] = [];
+    const sending = [
+      send(first, one.pieces).then(() => first.finish(one.hash).then(() => order.push("a"))),
+      send(second, two.pieces).then(() => second.finish(two.hash).then(() => order.push("b"))),
+    ];
+    await Promise.all(sending);
+    expect(order).toEqual(["a", "b"]);
+    const terms = [
+      { xorb: a, start: 0, end: one.chunks.length },
+      { xorb: b, start: 0, end: two.chunks.length },
+    ];
+    expect(fileSha256FromUploads(terms, counts)).toBe(sha256([...one.chunks, ...two.chunks]));
+
+    // The first refused: the second still ends (verified, on no chain), and no file is answered from them.
+    const third = offThreadXorbVerification("hf_xet session 2");
+    const fourth = offThreadXorbVerification("hf_xet session 2");
+    const refused = send(third, one.pieces).then(() => third.finish(two.hash));
+    const after = send(fourth, two.pieces).then(() => fourth.finish(two.hash));
+    await expect(refused).rejects.toBeInstanceOf(XorbHashMismatchError);
+    third.abandon();
+    expect(await after).toHaveLength(two.chunks.length);
+    expect(fileSha256FromUploads([{ xorb: b, start: 0, end: two.chunks.length }], counts)).toBeUndefined();
+  });
+
   it.each([Compression.None, Compression.Lz4, Compression.ByteGrouping4Lz4])(
     "answers what the in-thread verifier answers, whatever the pieces (compression %i)",
     async (compression) => {

@@ -44,6 +44,8 @@ interface PoolWorker {
 
 const pool: (PoolWorker | undefined)[] = [];
 let nextId = 0;
+/** Per chain, the end of its last stream: a stream queued on the chain waits for it before sending bytes. */
+const tails = new Map<number, Promise<void>>();
 const chains = new Sha256Chains((chain, owner) =>
   (owner as PoolWorker).worker.postMessage({ id: -1, kind: "close", chain } satisfies VerifyRequest),
 );
@@ -134,6 +136,17 @@ export function offThreadXorbVerification(uploader = ""): XorbVerification {
     () => leastBusy(),
   );
   const target = chain.owner as PoolWorker;
+  // A stream queued on its chain sends nothing until the stream before it has ended (file-sha256-chains.ts).
+  let before = chain.queued ? tails.get(chain.id) : undefined;
+  let ended!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    ended = resolve;
+  });
+  tails.set(chain.id, mine);
+  const end = () => {
+    if (tails.get(chain.id) === mine) tails.delete(chain.id);
+    ended();
+  };
   const id = nextId++;
   let done:
     | { resolve(reply: { chunks: WireChunk[]; sha256s: ArrayBuffer }): void; reject(error: Error): void }
@@ -152,8 +165,12 @@ export function offThreadXorbVerification(uploader = ""): XorbVerification {
   });
   target.streams.set(id, {
     acked: (bytes) => feed.acked(bytes),
-    verified: (chunks, sha256s) => done?.resolve({ chunks, sha256s }),
+    verified(chunks, sha256s) {
+      done?.resolve({ chunks, sha256s });
+      end();
+    },
     failed(reason) {
+      end();
       chains.failed(chain.id);
       feed.fail(reason);
       done?.reject(reason);
@@ -164,9 +181,14 @@ export function offThreadXorbVerification(uploader = ""): XorbVerification {
     push(piece) {
       if (feed.error) throw feed.error;
       if (piece.byteLength === 0) return undefined;
-      return feed.push(piece);
+      if (!before) return feed.push(piece);
+      return before.then(() => {
+        before = undefined;
+        return feed.push(piece);
+      });
     },
     async finish(expected) {
+      if (before) await before;
       if (feed.error) throw feed.error;
       if (feed.pendingBytes > 0) feed.send(false);
       const { chunks, sha256s } = await new Promise<{ chunks: WireChunk[]; sha256s: ArrayBuffer }>(
@@ -181,6 +203,7 @@ export function offThreadXorbVerification(uploader = ""): XorbVerification {
     abandon() {
       // After finish() the worker has forgotten the stream; before it (refused or not), it is told to.
       if (done) return;
+      end();
       chains.failed(chain.id);
       target.streams.delete(id);
       feed.drop();
