@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { MirrorStatsSnapshot } from "../mirror/mirror-stats.js";
 import type { PoolState } from "../store/database.js";
+import { incomingHeader } from "./incoming-header.js";
 import { createPlainHistogram } from "./plain-histogram.js";
 import { createRequestMetrics } from "./request-metrics.js";
 
@@ -93,7 +94,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     const route = c.req.routePath === "/*" || !c.req.routePath ? "unmatched" : c.req.routePath;
     const method = c.req.method;
     requests.observe(method, route, c.res.status, (performance.now() - startedMs) / 1000);
-    const uploaded = Number(c.req.header("content-length") ?? 0);
+    const uploaded = Number(incomingHeader(c, "content-length") ?? 0);
     const downloaded = method === "HEAD" ? 0 : Number(answerHeaders.get("content-length") ?? 0);
     if (uploaded <= 0 && downloaded <= 0) return;
     // Repository file bytes: downloads, LFS uploads (batch and the signed upload URLs), commits, Xet CAS.

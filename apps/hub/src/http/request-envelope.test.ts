@@ -1,3 +1,5 @@
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "../errors.js";
@@ -117,5 +119,29 @@ describe("the request envelope", () => {
     expect(await metrics.registry.metrics()).toContain(
       'hub_http_requests_total{method="GET",route="/logs-itself",status="200"} 1',
     );
+  });
+});
+
+describe("the request envelope behind the Node server", () => {
+  it("reads the caller's ids and the body's length from node:http as in-process", async () => {
+    const { app, metrics } = envelopedApp();
+    app.post("/echo", async (c) => c.text(String((await c.req.arrayBuffer()).byteLength)));
+    const server = createAdaptorServer({ fetch: app.fetch });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const idOf = async (headers: Record<string, string>) =>
+        (await fetch(`${base}/`, { headers })).headers.get("X-Request-Id");
+      expect(await idOf({ "X-Request-Id": "caller-1", "X-Amzn-Trace-Id": "trace-1" })).toBe("caller-1");
+      expect(await idOf({ "X-Amzn-Trace-Id": "Root=1-6789;Parent=53" })).toBe("Root=1-6789;Parent=53");
+      expect(await idOf({ "X-Request-Id": "a;b" })).toMatch(/^[0-9a-f-]{36}$/);
+      const posted = await fetch(`${base}/echo`, { method: "POST", body: "x".repeat(1234) });
+      expect(await posted.text()).toBe("1234");
+      expect(await metrics.registry.metrics()).toContain(
+        'hub_transfer_bytes_total{direction="upload",kind="api"} 1234',
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

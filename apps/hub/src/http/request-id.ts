@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { incomingHeader } from "./incoming-header.js";
 
 /** What a caller's `X-Request-Id` may hold to be echoed and logged as is (hono's requestId rule). */
 const SAFE_REQUEST_ID = /^[\w\-=]{1,255}$/;
@@ -12,8 +13,8 @@ const SAFE_TRACE_ID = /^[\w\-=;]{1,255}$/;
  * `c.get("requestId")` and echoes it as `X-Request-Id`.
  */
 export function requestIdOf(c: Context): string {
-  const sent = c.req.header("X-Request-Id");
+  const sent = incomingHeader(c, "x-request-id");
   if (sent !== undefined && SAFE_REQUEST_ID.test(sent)) return sent;
-  const trace = c.req.header("X-Amzn-Trace-Id");
+  const trace = incomingHeader(c, "x-amzn-trace-id");
   return trace !== undefined && SAFE_TRACE_ID.test(trace) ? trace : crypto.randomUUID();
 }
