@@ -29,7 +29,22 @@ export const mappingCache = new TtlCache<ProviderMapping[]>();
 /** How long a model's mappings are kept when the caller does not say (`mappingTtlMs`). */
 export const DEFAULT_MAPPING_TTL_MS = 5 * 60_000;
 
-const mappingKey = (hubUrl: string, model: string) => `${hubUrl}\u0000${model}`;
+/**
+ * The cache key of a model on a hub. The last one is kept: a caller asks for one model on one hub call
+ * after call, and a key built per call is a new string the cache's Map must flatten and hash every time
+ * (~2 µs of a routed chat, bench/results/2026-11-30-inference-3.md), where the same string is hashed once.
+ */
+let lastHubUrl: string | undefined;
+let lastModel: string | undefined;
+let lastKey = "";
+function mappingKey(hubUrl: string, model: string): string {
+  if (hubUrl !== lastHubUrl || model !== lastModel) {
+    lastKey = `${hubUrl}\u0000${model}`;
+    lastHubUrl = hubUrl;
+    lastModel = model;
+  }
+  return lastKey;
+}
 
 /** A model's mappings if the cache holds them (no I/O): what the routed chat fast path routes on. */
 export function cachedProviderMappings(hubUrl: string, model: string): ProviderMapping[] | undefined {

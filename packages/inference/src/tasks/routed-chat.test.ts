@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AbortError, ProviderApiError, RoutingError } from "../errors.js";
 import { openAiChat } from "../protocols/openai-chat.js";
-import { mappingCache, type ProviderMapping } from "../routing/hub-api.js";
+import { cachedProviderMappings, mappingCache, type ProviderMapping } from "../routing/hub-api.js";
 import type { BaseArgs, ChatCompletionInput } from "../types.js";
 import { chatCompletion } from "./chat-completion.js";
 import { prepare, type RunOptions } from "./prepare.js";
@@ -130,6 +130,22 @@ describe("routed chat fast path", () => {
     expect(routedChatRequest({ ...args, endpointUrl: "" }, options)).toBeUndefined();
     expect(routedChatRequest({ ...args, provider: "openai", model: "openai/gpt" }, options)).toBeUndefined();
     expect(routedChatRequest({ ...args, provider: "nope" as "together" }, options)).toBeUndefined();
+  });
+
+  it("finds each model's mappings on each hub, one after another (the last key is kept)", () => {
+    cache("org/a", [live("together", "t/a")]);
+    cache("org/b", [live("groq", "g/b")]);
+    cache("org/a", [live("cohere", "c/a")], "http://other.test");
+    const lookups: Array<[string, string, string | undefined]> = [
+      [HUB, "org/a", "t/a"],
+      [HUB, "org/a", "t/a"],
+      [HUB, "org/b", "g/b"],
+      ["http://other.test", "org/a", "c/a"],
+      [HUB, "org/a", "t/a"],
+      ["http://other.test", "org/b", undefined],
+    ];
+    for (const [hubUrl, model, providerId] of lookups)
+      expect(cachedProviderMappings(hubUrl, model)?.[0]?.providerId).toBe(providerId);
   });
 
   it("routes, warns and refuses as the general path does", async () => {
