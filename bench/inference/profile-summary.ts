@@ -70,16 +70,19 @@ print("the client's own code (packages/inference/src)", sum(ownCode));
  */
 const STEPS: Array<[string, RegExp]> = [
   ["argument checks", /^(chatCompletion|isEndpointChat|validateArgs|isInferenceProvider|prepare) /],
-  ["provider resolution", /^(taskSpec|providerConfig|callContextFor|createCallContext|Call|resolveModel) /],
+  [
+    "provider resolution",
+    /^(taskSpec|providerConfig|callContextFor|createCallContext|Call|resolveModel|chooseMapping|cachedProviderMappings|mappingKey|get) /,
+  ],
   [
     "request build",
-    /^(endpointChatRequest|endpointRouteUrl|trimSlash|assemble|buildRequestWith|PreparedCall|<instance_members_initializer>|tokenKind|fillPath) |\(anonymous\) packages\/inference\/src\/routing\//,
+    /^(endpointChatRequest|routedChatRequest|chatArgs|chatUrlOf|endpointRouteUrl|trimSlash|assemble|buildRequestWith|PreparedCall|<instance_members_initializer>|tokenKind|fillPath|authHeader) |\(anonymous\) packages\/inference\/src\/routing\//,
   ],
   [
     "send + watchdog",
     /^(sendRequest|sendWatched|fetchInit|fetchWithWatchdog|watchAttempt|watch|unwatch|expire|arm) |\(anonymous\) packages\/inference\/src\/http\//,
   ],
-  ["response read", /^(endpointChat|runTask|isJsonResponse|isThenable) /],
+  ["response read", /^(endpointChat|sendChat|runTask|isJsonResponse|isThenable) /],
   ["output check", /^(validateChatCompletion|expectShape|isObject|isNumber|isString|parse) /],
   // The chat protocol's body builder and output check are arrow functions of one object: one row for both.
   ["chat body + output check (openai-chat.ts)", /openai-chat\.ts/],
