@@ -2,7 +2,7 @@
  * The Xet upload of bench:repos: a file uploaded as the Xet protocol uploads it against the hub's CAS API
  * (apps/hub/src/lfs-xet/cas-routes.ts), without the hf_xet client, whose own chunking and compression would
  * share the machine's two cores with the server measured: xorbs of at most 64 MiB of chunk data POSTed to
- * `/xet-cas/v1/xorbs/default/{hash}`, then the shard naming the file (terms, verification hashes, sha256) to
+ * `/xet-cas/v1/xorbs/default/{hash}`, two at a time as hf_xet sends them, then the shard naming the file (terms, verification hashes, sha256) to
  * `/xet-cas/v1/shards`. Everything is built before the clock starts. The floor receives the very same
  * request bodies (bench/repos/serve.ts: sha256, write, fsync each).
  *
@@ -99,20 +99,40 @@ export function send(
   });
 }
 
-/** The upload to a hub: its xorbs one after the other (each must be new), then its shard. */
+/**
+ * Xorb requests in flight at once, as hf_xet sends them: a 200 MiB file's 4 xorbs went two at a time, each
+ * next one started as one ended (measured against the hub, apps/hub/src/lfs-xet/file-sha256-chains.ts).
+ */
+export const XORBS_IN_FLIGHT = 2;
+
+/** Runs `send` for every xorb in order, XORBS_IN_FLIGHT at once. */
+async function eachXorb(
+  xorbs: XetUpload["xorbs"],
+  send: (xorb: XetUpload["xorbs"][number]) => Promise<void>,
+) {
+  let next = 0;
+  const lane = async () => {
+    while (next < xorbs.length) await send(xorbs[next++]!);
+  };
+  await Promise.all(Array.from({ length: XORBS_IN_FLIGHT }, lane));
+}
+
+/** The upload to a hub: its xorbs (each must be new), XORBS_IN_FLIGHT at once, then its shard. */
 export async function uploadToHub(casUrl: string, xetToken: string, upload: XetUpload): Promise<void> {
   const auth = { Authorization: `Bearer ${xetToken}` };
-  for (const xorb of upload.xorbs) {
+  await eachXorb(upload.xorbs, async (xorb) => {
     const answer = await send("POST", `${casUrl}/v1/xorbs/default/${xorb.hex}`, xorb.body, auth);
     if (!(JSON.parse(answer) as { was_inserted: boolean }).was_inserted)
       throw new Error(`xorb ${xorb.hex} was stored already: the round measured no upload`);
-  }
+  });
   await send("POST", `${casUrl}/v1/shards`, upload.shard, auth);
 }
 
-/** The same request bodies to the bare floor (serve.ts's PUT: sha256, write, fsync). */
+/** The same request bodies to the bare floor (serve.ts's PUT: sha256, write, fsync), sent the same way. */
 export async function uploadToFloor(url: string, upload: XetUpload): Promise<void> {
-  for (const xorb of upload.xorbs) await send("PUT", url, xorb.body);
+  await eachXorb(upload.xorbs, async (xorb) => {
+    await send("PUT", url, xorb.body);
+  });
   await send("PUT", url, upload.shard);
 }
 
