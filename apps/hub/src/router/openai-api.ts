@@ -419,7 +419,10 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     const raw = await readBodyBytes(c, deps.maxBodyBytes);
     const body = jsonObjectOf(raw);
     refuseSecondModelKey(body);
-    return answerOf(await route(c, ENDPOINTS[path]!, caller, body, raw, startedMs));
+    const answer = await route(c, ENDPOINTS[path]!, caller, body, raw, startedMs);
+    // The provider's answer is the caller's: its call's line (record-call.ts) is the request's log line.
+    c.set("requestLoggedByRoute", true);
+    return answerOf(answer);
   }
 
   /**
@@ -446,7 +449,10 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       chatRaw,
       startedMs,
     );
-    return answerOf(await responseAnswer(answer, translated));
+    const translatedAnswer = await responseAnswer(answer, translated);
+    // Only once translated: an answer that cannot be (502) is logged by the envelope with its own status.
+    c.set("requestLoggedByRoute", true);
+    return answerOf(translatedAnswer);
   }
 
   /** The model resolved and checked for the caller, then each provider in turn: the first answer given. */
@@ -512,8 +518,6 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
           ),
       });
       if (!(answer instanceof RetrySafeFailure)) {
-        // Its call's line (record-call.ts) is the request's log line.
-        c.set("requestLoggedByRoute", true);
         recordThroughput(candidate.provider, model.id, answer, performance.now() - started);
         return answer;
       }

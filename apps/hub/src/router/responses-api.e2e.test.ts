@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -12,6 +14,7 @@ import { ADMIN_TOKEN } from "../__fixtures__/seeded-app.js";
 import { type SimHub, startHubOnSim } from "../__fixtures__/sim-hub.js";
 import { accountsService } from "../accounts/accounts-service.js";
 import { runAdminCommand } from "../cli/admin-command.js";
+import { createMemoryLogger } from "../logger.js";
 import type { RunningHub } from "../start-hub.js";
 import { grantGatedModelsToEveryone, INFERENCE_TOKEN_FOR_GATED_MODELS } from "./__fixtures__/gated-grants.js";
 import { OWN_PROVIDERS_TTL_MS } from "./own-providers-registry.js";
@@ -34,6 +37,7 @@ let sim: ProviderSim;
 let own: ProviderSim;
 let hub: RunningHub;
 let token: string;
+const logger = createMemoryLogger();
 
 async function adminPut(path: string, body: unknown): Promise<void> {
   const answer = await fetch(`${hub.url}/api/admin/own-providers${path}`, {
@@ -45,7 +49,7 @@ async function adminPut(path: string, body: unknown): Promise<void> {
 }
 
 beforeAll(async () => {
-  setup = await startHubOnSim({ ownProvidersHealthIntervalMs: 3_600_000 });
+  setup = await startHubOnSim({ ownProvidersHealthIntervalMs: 3_600_000, logger });
   ({ hub, sim } = setup);
   own = await startProviderSim({ providerKeys: { together: [OWN_KEY] } });
   token = (
@@ -260,5 +264,49 @@ describe("/v1/models, :cheapest and :preferred", () => {
     expect(stored.status, await stored.text()).toBe(200);
     expect(await chat(prefers, `${OPEN_CHAT}:preferred`)).toBe(last);
     expect(await chat(token, `${OPEN_CHAT}:preferred`)).toBe(providers[0]);
+  });
+});
+
+describe("an answer /v1/responses cannot translate", () => {
+  it("is a 502 whose request line the envelope writes, beside the provider call's line", async () => {
+    // An OpenAI-compatible server answering a chat call with 200 and a body that is not JSON.
+    const server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { "Content-Type": "application/json" }).end("not json");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      await adminPut("/gpu-garbled", {
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        apiKey: OWN_KEY,
+        healthPath: "/health",
+      });
+      await adminPut("/gpu-garbled/models", { model: OWN_ONLY, servedName: "garbled" });
+      const answer = await fetch(`${hub.url}/v1/responses`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+          "X-Request-Id": "garbled-1",
+        },
+        body: JSON.stringify({ model: `${OWN_ONLY}:gpu-garbled`, input: "Hello" }),
+      });
+      expect(answer.status, await answer.text()).toBe(502);
+      const lines = logger.lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.requestId === "garbled-1");
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ msg: "router call", provider: "gpu-garbled", status: 200 }),
+          expect.objectContaining({ msg: "request", path: "/v1/responses", status: 502 }),
+        ]),
+      );
+    } finally {
+      await fetch(`${hub.url}/api/admin/own-providers/gpu-garbled`, {
+        method: "DELETE",
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
