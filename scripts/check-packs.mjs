@@ -7,7 +7,9 @@
 //     before `import`, and every relative import inside a packed module resolves to a packed file;
 //   - its types resolve and type-check from a consumer under `moduleResolution` node16 (an .mts file) and
 //     bundler, with no @types/node and no `source` condition;
-//   - importing every entry in Node reads no `process.env` (a throwing proxy replaces it).
+//   - importing every entry in Node reads no `process.env` (a throwing proxy replaces it);
+//   - a program using part of an entry gets from the published files no more than its budget, and no more
+//     than from the sources (a user's bundler must drop from dist/ what it drops from src/).
 //
 // The stale packages are built first (as `npm start` does). Takes seconds: one pack and two tsc programs.
 //   node scripts/check-packs.mjs
@@ -24,6 +26,8 @@ import {
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import ts from "typescript";
@@ -37,6 +41,21 @@ const PUBLISHED = [
   "packages/snippets",
   "packages/widget",
 ];
+/**
+ * Programs that use part of a published entry, and the most their bundle may weigh (esbuild bundle and
+ * minify for the browser, dependencies included, gzip -9). The chat-only program is bench:inference's
+ * bundle line; its budget is issue 41's "< 10 KB".
+ */
+const BUNDLE_BUDGETS = [
+  {
+    name: "@modelhub/inference, chatCompletion only",
+    program:
+      'import { chatCompletion } from "@modelhub/inference";\nexport const run = (u) => chatCompletion({ endpointUrl: u, messages: [{ role: "user", content: "hi" }] });\n',
+    maxGzipBytes: 10 * 1024,
+  },
+];
+/** Bytes the published files may weigh over the sources (module glue the sources do not have). */
+const PUBLISHED_OVER_SOURCES = 64;
 /** Files a package may carry besides its `files` directories (npm adds these itself). */
 const ALWAYS = new Set(["package.json", "README.md", "LICENSE"]);
 const NEVER = [
@@ -92,6 +111,7 @@ try {
   );
   checkTypes(app, entries);
   checkImportReadsNoEnv(app, entries);
+  await checkBundleBudgets(app);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -213,4 +233,35 @@ function checkImportReadsNoEnv(app, entries) {
     encoding: "utf8",
   });
   if (run.status !== 0) problem("import", run.stderr.trim().split("\n").slice(0, 6).join(" | "));
+}
+
+/** Each budgeted program's bundle from the unpacked tarballs, against its budget and its sources' bundle. */
+async function checkBundleBudgets(app) {
+  const gzipped = async (program, resolveDir, conditions) => {
+    const result = await build({
+      stdin: { contents: program, resolveDir, sourcefile: "program.mjs" },
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "browser",
+      conditions,
+      write: false,
+      logLevel: "silent",
+    });
+    return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
+  };
+  for (const { name, program, maxGzipBytes } of BUNDLE_BUDGETS) {
+    const published = await gzipped(program, app, []);
+    const sources = await gzipped(program, root, ["source"]);
+    console.log(`check-packs: ${name}: ${published} B gzipped from dist/ (${sources} B from the sources)`);
+    if (published > maxGzipBytes) {
+      problem(name, `${published} B gzipped from the published files, over its budget of ${maxGzipBytes} B`);
+    }
+    if (published > sources + PUBLISHED_OVER_SOURCES) {
+      problem(
+        name,
+        `${published} B gzipped from dist/ but ${sources} B from the sources: the build keeps code a bundler could drop (a top-level call not marked /* @__PURE__ */?)`,
+      );
+    }
+  }
 }

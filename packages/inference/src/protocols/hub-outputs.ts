@@ -54,11 +54,14 @@ const perInput =
 
 const media: Parser = (value) => expectShape(value, isBlob(value), "media", "binary media (Blob)");
 
+// The calls below are marked pure: in the published bundle this table shares a file with the chat path,
+// so a user's bundler drops it only statement by statement, and a call it cannot prove free of effects
+// would keep the whole table (and its helpers) in a chat-only program.
 export const HUB_OUTPUT_PARSERS: Partial<Record<InferenceTask, Parser>> = {
-  "text-classification": labelScores("text-classification"),
-  "audio-classification": labelScores("audio-classification"),
-  "image-classification": labelScores("image-classification"),
-  "zero-shot-image-classification": labelScores("zero-shot-image-classification"),
+  "text-classification": /* @__PURE__ */ labelScores("text-classification"),
+  "audio-classification": /* @__PURE__ */ labelScores("audio-classification"),
+  "image-classification": /* @__PURE__ */ labelScores("image-classification"),
+  "zero-shot-image-classification": /* @__PURE__ */ labelScores("zero-shot-image-classification"),
   "zero-shot-classification": (value) => {
     // Older servers answer [{sequence, labels, scores}]: read as today's [{label, score}].
     if (isArrayOf(value, (x) => isObject(x) && Array.isArray(x.labels) && Array.isArray(x.scores))) {
@@ -72,30 +75,34 @@ export const HUB_OUTPUT_PARSERS: Partial<Record<InferenceTask, Parser>> = {
       "Array<{label, score}>",
     );
   },
-  "token-classification": objectList(
+  "token-classification": /* @__PURE__ */ objectList(
     "token-classification",
     "Array<{entity_group, score, word, start, end}>",
     (x) => isNumber(x.score) && isString(x.word) && (isString(x.entity_group) || isString(x.entity)),
   ),
-  "fill-mask": objectList(
+  "fill-mask": /* @__PURE__ */ objectList(
     "fill-mask",
     "Array<{score, token, token_str, sequence}>",
     (x) => isNumber(x.score) && isNumber(x.token) && isString(x.token_str) && isString(x.sequence),
   ),
-  "question-answering": single(
+  "question-answering": /* @__PURE__ */ single(
     "question-answering",
     "{answer: string, score: number, start: number, end: number}",
     (x) => isString(x.answer) && isNumber(x.score) && isNumber(x.start) && isNumber(x.end),
   ),
-  "table-question-answering": single(
+  "table-question-answering": /* @__PURE__ */ single(
     "table-question-answering",
     "{answer: string, coordinates: number[][], cells: string[]}",
     (x) => isString(x.answer) && Array.isArray(x.coordinates) && isArrayOf(x.cells, isString),
   ),
-  summarization: perInput("summarization", "summary_text"),
-  translation: perInput("translation", "translation_text"),
-  "text-generation": single("text-generation", "{generated_text: string}", (x) => isString(x.generated_text)),
-  "image-to-text": single("image-to-text", "{generated_text: string}", (x) => isString(x.generated_text)),
+  summarization: /* @__PURE__ */ perInput("summarization", "summary_text"),
+  translation: /* @__PURE__ */ perInput("translation", "translation_text"),
+  "text-generation": /* @__PURE__ */ single("text-generation", "{generated_text: string}", (x) =>
+    isString(x.generated_text),
+  ),
+  "image-to-text": /* @__PURE__ */ single("image-to-text", "{generated_text: string}", (x) =>
+    isString(x.generated_text),
+  ),
   "feature-extraction": (value) =>
     expectShape(value, isNumberTensor(value), "feature-extraction", "nested arrays of numbers"),
   "sentence-similarity": (value) =>
@@ -107,25 +114,27 @@ export const HUB_OUTPUT_PARSERS: Partial<Record<InferenceTask, Parser>> = {
       "automatic-speech-recognition",
       "{text: string}",
     ),
-  "audio-to-audio": objectList(
+  "audio-to-audio": /* @__PURE__ */ objectList(
     "audio-to-audio",
     "Array<{label: string, blob: string, content-type: string}>",
     (x) => isString(x.label) && isString(x.blob),
   ),
-  "image-segmentation": objectList(
+  "image-segmentation": /* @__PURE__ */ objectList(
     "image-segmentation",
     "Array<{label: string, mask: string, score: number}>",
     (x) => isString(x.label) && isString(x.mask),
   ),
-  "object-detection": objectList(
+  "object-detection": /* @__PURE__ */ objectList(
     "object-detection",
     "Array<{label: string, score: number, box: {xmin, ymin, xmax, ymax}}>",
     (x) => isString(x.label) && isNumber(x.score) && isObject(x.box),
   ),
-  "document-question-answering": objectList("document-question-answering", "Array<{answer: string}>", (x) =>
-    isString(x.answer),
+  "document-question-answering": /* @__PURE__ */ objectList(
+    "document-question-answering",
+    "Array<{answer: string}>",
+    (x) => isString(x.answer),
   ),
-  "visual-question-answering": objectList(
+  "visual-question-answering": /* @__PURE__ */ objectList(
     "visual-question-answering",
     "Array<{answer: string, score: number}>",
     (x) => isString(x.answer) && isNumber(x.score),
