@@ -27,7 +27,11 @@ async function sample(bytes: number, seed: number, compression = Compression.Lz4
 }
 
 async function verifyOffThread(pieces: Uint8Array[], expected: Uint8Array) {
-  const verification = offThreadXorbVerification();
+  return verifyOffThreadAs("", pieces, expected);
+}
+
+async function verifyOffThreadAs(uploader: string, pieces: Uint8Array[], expected: Uint8Array) {
+  const verification = offThreadXorbVerification(uploader);
   try {
     for (const piece of pieces) {
       const behind = verification.push(piece);
@@ -109,6 +113,32 @@ describe("xorb verification on the worker pool", () => {
     third.abandon();
     expect(await after).toHaveLength(two.chunks.length);
     expect(fileSha256FromUploads([{ xorb: b, start: 0, end: two.chunks.length }], counts)).toBeUndefined();
+  });
+
+  it("lets a queued xorb go on when the one before it stalls, and gives their chain up", async () => {
+    const one = await sample(2_000_000, 61, Compression.None);
+    const two = await sample(2_000_000, 62, Compression.None);
+    const stalled = offThreadXorbVerification("stalling session");
+    const behind = stalled.push(one.pieces[0] as Uint8Array);
+    if (behind) await behind;
+    // Its client sends nothing more; the next xorb waits 50 ms for it, then is verified all the same.
+    const next = offThreadXorbVerification("stalling session", 50);
+    for (const piece of two.pieces) {
+      const wait = next.push(piece);
+      if (wait) await wait;
+    }
+    expect(await next.finish(two.hash)).toHaveLength(two.chunks.length);
+    const b = hashToHex(two.hash);
+    expect(
+      fileSha256FromUploads([{ xorb: b, start: 0, end: two.chunks.length }], () => two.chunks.length),
+    ).toBeUndefined();
+    stalled.abandon();
+    // The session's next xorb starts a chain of its own, answered as usual.
+    await verifyOffThreadAs("stalling session", one.pieces, one.hash);
+    const a = hashToHex(one.hash);
+    expect(
+      fileSha256FromUploads([{ xorb: a, start: 0, end: one.chunks.length }], () => one.chunks.length),
+    ).toBe(createHash("sha256").update(Buffer.concat(one.chunks)).digest("hex"));
   });
 
   it.each([Compression.None, Compression.Lz4, Compression.ByteGrouping4Lz4])(

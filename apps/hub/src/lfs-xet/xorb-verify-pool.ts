@@ -44,6 +44,27 @@ interface PoolWorker {
 
 const pool: (PoolWorker | undefined)[] = [];
 let nextId = 0;
+/**
+ * How long a stream queued on its chain waits for the one before it (whose client may have stalled): past
+ * that, it goes on beside it and the chain is given up, so its files are read back at the shard instead.
+ */
+const QUEUE_WAIT_MS = 60_000;
+
+/** `previous`, or `gaveUp()` then done once `ms` passed first. */
+function waitAtMost(previous: Promise<void>, ms: number, gaveUp: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      gaveUp();
+      resolve();
+    }, ms);
+    timer.unref();
+    void previous.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 /** Per chain, the end of its last stream: a stream queued on the chain waits for it before sending bytes. */
 const tails = new Map<number, Promise<void>>();
 const chains = new Sha256Chains((chain, owner) =>
@@ -129,7 +150,7 @@ export function uploadsEnded(uploader = ""): void {
 }
 
 /** Verifies one xorb on the pool; `uploader` (a token's session) keeps its xorbs' chain its own. */
-export function offThreadXorbVerification(uploader = ""): XorbVerification {
+export function offThreadXorbVerification(uploader = "", queueWaitMs = QUEUE_WAIT_MS): XorbVerification {
   const chain = chains.begin(
     uploader,
     (owner) => pool.includes(owner as PoolWorker),
@@ -138,6 +159,7 @@ export function offThreadXorbVerification(uploader = ""): XorbVerification {
   const target = chain.owner as PoolWorker;
   // A stream queued on its chain sends nothing until the stream before it has ended (file-sha256-chains.ts).
   let before = chain.queued ? tails.get(chain.id) : undefined;
+  if (before) before = waitAtMost(before, queueWaitMs, () => chains.failed(chain.id));
   let ended!: () => void;
   const mine = new Promise<void>((resolve) => {
     ended = resolve;
