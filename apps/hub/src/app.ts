@@ -751,6 +751,7 @@ function mountRepositories(
     signer: xetSigner,
     casUrl: `${publicUrl}${CAS_PATH}`,
   });
+  deps.metrics?.watchXetFileSha256(cas.fileSha256Sources);
   const scanner = deps.scanning ? assembleScanning(deps, deps.scanning, deps.blobs, cas) : undefined;
   // Usage is shown whether or not STORAGE_QUOTAS sets limits; uploads are checked only when it does.
   const quotaService = createStorageQuotas(deps.store, deps.storageQuotas);

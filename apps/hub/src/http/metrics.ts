@@ -227,6 +227,25 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
         },
       });
     },
+    /** Reports where the hub took Xet files' sha256 from (lfs-xet/cas-service.ts) at every scrape. */
+    watchXetFileSha256(sources: () => { known: number; upload: number; readBack: number }) {
+      new Counter({
+        name: "hub_xet_file_sha256_total",
+        help:
+          "Xet files whose sha256 a shard declared, by where it was checked: upload (hashed as the xorbs " +
+          "arrived), known (an earlier file), read_back (the whole file read from storage, decoded and hashed " +
+          "again before the shard is answered: one more pass over its bytes).",
+        labelNames: ["source"] as const,
+        registers,
+        collect() {
+          const now = sources();
+          this.reset();
+          this.inc({ source: "upload" }, now.upload);
+          this.inc({ source: "known" }, now.known);
+          this.inc({ source: "read_back" }, now.readBack);
+        },
+      });
+    },
     /** One call of the S3 driver (storage/s3-blob-store.ts). */
     observeBlobCall(call: { operation: string; status: number; seconds: number }) {
       blobCalls.inc({ operation: call.operation, status: String(call.status) });

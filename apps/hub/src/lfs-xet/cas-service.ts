@@ -136,7 +136,17 @@ export function createCasService(deps: CasDeps) {
     return { segments: out, offset };
   }
 
+  /**
+   * Where each shard file's sha256 came from (checkedSha256), for /metrics: `known` (an earlier shard's file
+   * of the same hash), `upload` (the verification worker's pass along the uploader's chain of xorbs), or
+   * `readBack` (the whole file read, decoded and hashed again: the cost the chains exist to avoid).
+   */
+  const fileSha256Sources = { known: 0, upload: 0, readBack: 0 };
+
   const service = {
+    /** The file sha256 sources counted since the hub started (fileSha256Sources above). */
+    fileSha256Sources: () => ({ ...fileSha256Sources }),
+
     /**
      * Streams a xorb into the blob store while verifying it chunk by chunk (memory stays at one chunk): a
      * xorb that is malformed or does not hash to `hashHex` makes the blob store drop it, so nothing is kept.
@@ -491,10 +501,16 @@ export function createCasService(deps: CasDeps) {
     const claimed = file.sha256;
     const counts = new Map<string, number>();
     for (const term of file.terms) counts.set(term.xorb, (await chunksOf(term.xorb)).length);
-    const actual =
-      (await deps.xet.file(file.hash))?.sha256 ??
-      fileSha256FromUploads(file.terms, (xorb) => counts.get(xorb) ?? -1) ??
-      (await service.sha256Of(file));
+    let actual = (await deps.xet.file(file.hash))?.sha256;
+    if (actual !== undefined) fileSha256Sources.known++;
+    else {
+      actual = fileSha256FromUploads(file.terms, (xorb) => counts.get(xorb) ?? -1);
+      if (actual !== undefined) fileSha256Sources.upload++;
+      else {
+        actual = await service.sha256Of(file);
+        fileSha256Sources.readBack++;
+      }
+    }
     if (claimed !== undefined && claimed !== actual) {
       throw new CasRejectedError(
         `File ${file.hash}: its bytes hash to sha256 ${actual}, not to the ${claimed} the shard declares.`,

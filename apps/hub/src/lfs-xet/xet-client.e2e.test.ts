@@ -18,7 +18,9 @@ const logger: Logger = {
   },
 };
 
-const hub = useTestHub({ blobStoreUnderTest: true, logger });
+/** The operator's token: what a Prometheus scrape of /metrics sends. */
+const METRICS_TOKEN = "xet-client-test-admin-token";
+const hub = useTestHub({ blobStoreUnderTest: true, logger, adminToken: METRICS_TOKEN });
 beforeAll(async () => {
   token = await userToken(hub.store, "alice");
 });
@@ -46,17 +48,42 @@ function runSuite(mode: "upload" | "download", extraEnv: Record<string, string> 
 const casCalls = (pattern: RegExp) =>
   requests.filter((r) => pattern.test(`${r.method} ${r.path}`) && r.status < 300).length;
 
+/** hub_xet_file_sha256_total by source, from /metrics (every series must be there). */
+async function fileSha256Sources(): Promise<Record<"upload" | "known" | "read_back", number>> {
+  const response = await fetch(`${hub.url}/metrics`, {
+    headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  const series = (source: string) => {
+    const match = new RegExp(`^hub_xet_file_sha256_total\\{source="${source}"\\} (\\d+)$`, "m").exec(text);
+    if (!match) throw new Error(`/metrics has no hub_xet_file_sha256_total{source="${source}"}.`);
+    return Number(match[1]);
+  };
+  return { upload: series("upload"), known: series("known"), read_back: series("read_back") };
+}
+
 describe("huggingface_hub with hf_xet (default install) against the hub", () => {
   it("uploads through Xet: upload_file, upload_folder, create_commit", async () => {
+    const before = await fileSha256Sources();
     const result = await runSuite("upload");
     expect(result.code, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-4000)}`).toBe(0);
-    expect(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "").steps).toEqual([
+    const report = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "");
+    expect(report.steps).toEqual([
       "upload_file",
       "upload_folder",
       "create_commit",
       "hf upload",
       "xetHash",
+      "upload_file multi-xorb",
     ]);
+    // The 70 MiB file spans two xorbs, which hf_xet sends at once (it did: its sha256 was read back).
+    const multi = await hub.store.xet.file(report.multi_xorb_hash);
+    expect(new Set(multi?.terms.map((term) => term.xorb)).size).toBeGreaterThanOrEqual(2);
+    // Every file's sha256 came from the upload's own pass, none from reading the whole file back.
+    const after = await fileSha256Sources();
+    expect(after.read_back).toBe(before.read_back);
+    expect(after.upload - before.upload).toBe(5);
     expect(casCalls(/^POST \/xet-cas\/v1\/xorbs\/default\//)).toBeGreaterThan(0);
     expect(casCalls(/^POST \/xet-cas\/v1\/shards$/)).toBeGreaterThanOrEqual(4);
     // Nothing went through the LFS batch API.

@@ -42,6 +42,7 @@ def write_random(path, size, seed):
 
 
 steps = []
+results = {}
 if mode == "upload":
     api.create_repo(repo, exist_ok=True)
     write_random(os.path.join(src, "big.bin"), 12_000_000, 1)
@@ -70,6 +71,16 @@ if mode == "upload":
     assert tree["folder/weights.safetensors"].xet_hash == xet_hash(os.path.join(src, "folder", "weights.safetensors"))
     assert tree["folder/README.md"].xet_hash is None, "a small git file has no xetHash"
     steps.append("xetHash")
+    # More than hf_xet's 64 MiB xorb limit: two xorbs, which hf_xet sends at once. In a repository of its own
+    # so the download runs do not fetch it.
+    multi = os.path.join(src, "multi-xorb.bin")
+    write_random(multi, 70 * 1024 * 1024, 5)
+    api.create_repo(f"{user}/xet-suite-multi-xorb", exist_ok=True)
+    api.upload_file(path_or_fileobj=multi, path_in_repo="multi-xorb.bin", repo_id=f"{user}/xet-suite-multi-xorb")
+    multi_info = api.get_paths_info(f"{user}/xet-suite-multi-xorb", ["multi-xorb.bin"])[0]
+    assert multi_info.lfs is not None and multi_info.lfs.sha256 == sha(multi), "multi-xorb sha256"
+    results["multi_xorb_hash"] = xet_hash(multi)
+    steps.append("upload_file multi-xorb")
 else:
     expected = {
         "big.bin": sha(os.path.join(src, "big.bin")),
@@ -90,4 +101,4 @@ else:
     assert sha(os.path.join(out, "cli.bin")) == expected["cli.bin"], "hf download bytes differ"
     steps.append("hf download")
 
-print(json.dumps({"ok": True, "mode": mode, "xet_disabled": os.environ.get("HF_HUB_DISABLE_XET") == "1", "steps": steps}))
+print(json.dumps({"ok": True, "mode": mode, "xet_disabled": os.environ.get("HF_HUB_DISABLE_XET") == "1", "steps": steps, **results}))
