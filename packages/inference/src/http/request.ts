@@ -34,22 +34,44 @@ export interface HttpRequest {
  * path (bench/results/2026-11-30-inference-2.md).
  */
 export function sendRequest(call: CallContext, request: HttpRequest): Promise<Response> {
-  return call.timeoutMs !== undefined && !call.abortsTimedOutAttempt && !call.signal.aborted
-    ? sendWatched(call, request)
+  return watchesFirstAttempt(call)
+    ? sendWatched(call, request, undefined)
     : sendWithRetries(call, request, 1, undefined);
 }
+
+/**
+ * sendRequest, then `read` on its OK response, as one promise: under the default per-attempt timeout the
+ * answer is read from the watched attempt's own callback, without the promise `.then(read)` chains on
+ * sendRequest's and the hand-off between the two (the chat fast paths, tasks/send-chat.ts).
+ */
+export function sendRequestAndRead<T>(
+  call: CallContext,
+  request: HttpRequest,
+  read: (response: Response) => Promise<T>,
+): Promise<T> {
+  return watchesFirstAttempt(call)
+    ? sendWatched(call, request, read)
+    : sendWithRetries(call, request, 1, undefined).then(read);
+}
+
+const watchesFirstAttempt = (call: CallContext) =>
+  call.timeoutMs !== undefined && !call.abortsTimedOutAttempt && !call.signal.aborted;
 
 /** How an attempt made outside the retry loop ended, handed to the loop to go on from. */
 type Outcome = { response: Response } | { response?: undefined; error: unknown };
 
 /** The first attempt under the default per-attempt timeout: given up, not aborted, at its end (attempt-watchdog.ts). */
-function sendWatched(call: CallContext, request: HttpRequest): Promise<Response> {
-  return new Promise((resolve) => {
+function sendWatched<T = Response>(
+  call: CallContext,
+  request: HttpRequest,
+  read: ((response: Response) => Promise<T>) | undefined,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     let sent: Promise<Response>;
     try {
       sent = call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined));
     } catch (error) {
-      resolve(sendWithRetries(call, request, 1, { error }));
+      resolve(goOn(call, request, read, { error }));
       return;
     }
     const attempt: Watched = {
@@ -60,7 +82,7 @@ function sendWatched(call: CallContext, request: HttpRequest): Promise<Response>
         const error = new TimeoutError(
           `${request.provider}: no response within ${DEFAULT_ATTEMPT_TIMEOUT_MS} ms (${request.url})`,
         );
-        resolve(sendWithRetries(call, request, 1, { error }));
+        resolve(goOn(call, request, read, { error }));
         sent.then(discardLate, ignore);
       },
     };
@@ -69,13 +91,26 @@ function sendWatched(call: CallContext, request: HttpRequest): Promise<Response>
       (response) => {
         // Unwatched already: the attempt expired, and its late answer was discarded.
         if (!unwatch(attempt)) return;
-        resolve(response.ok ? response : sendWithRetries(call, request, 1, { response }));
+        if (!response.ok) resolve(goOn(call, request, read, { response }));
+        else if (read) read(response).then(resolve, reject);
+        else resolve(response as T);
       },
       (error: unknown) => {
-        if (unwatch(attempt)) resolve(sendWithRetries(call, request, 1, { error }));
+        if (unwatch(attempt)) resolve(goOn(call, request, read, { error }));
       },
     );
   });
+}
+
+/** The retry loop goes on from a first attempt that did not answer OK; `read` then reads its answer. */
+function goOn<T>(
+  call: CallContext,
+  request: HttpRequest,
+  read: ((response: Response) => Promise<T>) | undefined,
+  outcome: Outcome,
+): Promise<T> {
+  const retried = sendWithRetries(call, request, 1, outcome);
+  return (read ? retried.then(read) : retried) as Promise<T>;
 }
 
 const discardLate = (late: Response) => late.body?.cancel().catch(ignore);
