@@ -3,7 +3,6 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import type { MirrorStatsSnapshot } from "../mirror/mirror-stats.js";
 import type { PoolState } from "../store/database.js";
 import { incomingHeader } from "./incoming-header.js";
-import { createPlainHistogram } from "./plain-histogram.js";
 import { createRequestMetrics } from "./request-metrics.js";
 
 /** Latency buckets in seconds: loopback API answers take milliseconds, streamed router calls seconds. */
@@ -50,12 +49,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
   };
   /** Router body bytes not yet handed over; undefined until the first router call. */
   let routerBytes: { upload: number; download: number } | undefined;
-  // Plain numbers too (plain-histogram.ts): prom-client's Histogram hashed the label set on every call.
-  const routerSeconds = createPlainHistogram(registry, {
+  const routerSeconds = new Histogram({
     name: "hub_router_call_duration_seconds",
     help: "Router calls from request to the end of the provider's answer, by provider.",
-    labelName: "provider",
+    labelNames: ["provider"] as const,
     buckets: BUCKETS,
+    registers,
   });
   new Counter({
     name: "hub_transfer_bytes_total",
@@ -88,6 +87,10 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     buckets: BUCKETS,
     registers,
   });
+
+  // The router's latency series, looked up once per provider rather than by label set on every call (made at
+  // the first call, so that a hub without router calls shows none).
+  const routerSecondsOf = new Map<string, { observe(value: number): void }>();
 
   /** Counts one answered request: its route's count and latency, and the body bytes of known length. */
   const observeRequest = (c: Context, startedMs: number, answerHeaders: Headers) => {
@@ -133,7 +136,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
         byStatus.set(call.status, calls);
       }
       calls.count++;
-      routerSeconds.observe(call.provider, call.durationMs / 1000);
+      let seconds = routerSecondsOf.get(call.provider);
+      if (!seconds) {
+        seconds = routerSeconds.labels(call.provider);
+        routerSecondsOf.set(call.provider, seconds);
+      }
+      seconds.observe(call.durationMs / 1000);
       routerBytes ??= { upload: 0, download: 0 };
       routerBytes.upload += call.requestBytes;
       routerBytes.download += call.responseBytes;
