@@ -14,15 +14,13 @@ import { fileURLToPath } from "node:url";
 import { type NpmStartHub, REPO_ROOT, startNpmStartHub } from "../npm-start-hub.js";
 import {
   benchToken,
-  createRepo,
+  bigRepo,
   download,
   hubApi,
-  lfsUploadUrl,
   median,
   serveChild,
   timedWithCpu,
   untilIdle,
-  upload,
   writeRandomFile,
 } from "./measure.js";
 import { startNginx } from "./nginx.js";
@@ -46,18 +44,7 @@ async function hubWith(root: string, file: string, oid: string, size: number) {
   const hub = await startNpmStartHub({ ADMIN_TOKEN }, { root });
   const token = await benchToken(hub.url, ADMIN_TOKEN);
   const api = hubApi(hub.url, token);
-  await createRepo(api, "bench/big");
-  await upload(await lfsUploadUrl(api, "bench/big", oid, size, 0), file);
-  await api("/api/models/bench/big/commit/main", {
-    method: "POST",
-    headers: { "Content-Type": "application/x-ndjson" },
-    body: [
-      { key: "header", value: { summary: "big" } },
-      { key: "lfsFile", value: { path: "big.bin", algo: "sha256", oid, size } },
-    ]
-      .map((line) => JSON.stringify(line))
-      .join("\n"),
-  });
+  await bigRepo(api, file, oid, size);
   return { hub, headers: { Authorization: `Bearer ${token}` } };
 }
 

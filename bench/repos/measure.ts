@@ -298,3 +298,28 @@ export async function smallRepo(api: HubApi) {
   });
   if (!committed.ok) throw new Error(`commit failed: ${committed.status} ${await committed.text()}`);
 }
+
+/** `bench/big` on a hub, with `file` (sha256 `oid`) committed as its LFS file big.bin, and a config.json if given. */
+export async function bigRepo(api: HubApi, file: string, oid: string, size: number, config?: Buffer) {
+  await createRepo(api, "bench/big");
+  const href = await lfsUploadUrl(api, "bench/big", oid, size, 0);
+  await upload(href, file);
+  await api("/api/models/bench/big/commit/main", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-ndjson" },
+    body: [
+      { key: "header", value: { summary: "big" } },
+      { key: "lfsFile", value: { path: "big.bin", algo: "sha256", oid, size } },
+      ...(config
+        ? [
+            {
+              key: "file",
+              value: { path: "config.json", content: config.toString("base64"), encoding: "base64" },
+            },
+          ]
+        : []),
+    ]
+      .map((line) => JSON.stringify(line))
+      .join("\n"),
+  });
+}

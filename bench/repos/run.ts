@@ -24,9 +24,9 @@ import { startNpmStartHub } from "../npm-start-hub.js";
 import { measureCommitCost } from "./commit-cost.js";
 import {
   benchToken,
+  bigRepo,
   createRepo,
   download,
-  type HubApi,
   httpLoad,
   hubApi,
   type LoadCall,
@@ -159,24 +159,6 @@ async function load(target: Target, call: LoadCall) {
     LOAD_SECONDS,
   );
   return { wall: LOAD_SECONDS, cpu: treeCpuSeconds(target.pid) - before, extra: result };
-}
-
-/** `bench/big` on a hub, with `file` (sha256 `oid`) committed as its LFS file big.bin and a config.json. */
-async function bigRepo(api: HubApi, file: string, oid: string, size: number, config: Buffer) {
-  await createRepo(api, "bench/big");
-  const href = await lfsUploadUrl(api, "bench/big", oid, size, 0);
-  await upload(href, file);
-  await api("/api/models/bench/big/commit/main", {
-    method: "POST",
-    headers: { "Content-Type": "application/x-ndjson" },
-    body: [
-      { key: "header", value: { summary: "big" } },
-      { key: "lfsFile", value: { path: "big.bin", algo: "sha256", oid, size } },
-      { key: "file", value: { path: "config.json", content: config.toString("base64"), encoding: "base64" } },
-    ]
-      .map((line) => JSON.stringify(line))
-      .join("\n"),
-  });
 }
 
 /**
