@@ -32,6 +32,41 @@ describe("the JSON logger", () => {
     expect(JSON.parse(text).tokenId).toBe(7);
   });
 
+  it("writes a flat record's fields as the redacted copy would, top-level strings redacted", () => {
+    const lines: string[] = [];
+    const logger = createJsonLogger({
+      write: (line) => lines.push(line),
+      now: () => new Date(0),
+      secrets: ["provider-key-123"],
+    });
+    const fields = { requestId: "r1", status: 200, ms: 1.5, billToId: null, ok: true, model: "a/b" };
+    logger.log("info", "router call", fields);
+    // The same keys with a secret in a plain string (no nested object): redacted, whatever the path.
+    logger.log("info", "router call", { ...fields, target: "https://x/provider-key-123" });
+    logger.log("info", "router call", { ...fields, requestId: "hf_abcdefghijklmnop" });
+    // A field named as the line's own key replaces its value in place, as before.
+    logger.log("info", "router call", { msg: "replaced", status: 1 });
+    logger.log("info", "no fields");
+    expect(lines[0]).toBe(
+      '{"time":"1970-01-01T00:00:00.000Z","level":"info","msg":"router call","requestId":"r1","status":200,' +
+        '"ms":1.5,"billToId":null,"ok":true,"model":"a/b"}',
+    );
+    expect(JSON.parse(lines[1]!).target).toBe("https://x/[redacted]");
+    expect(JSON.parse(lines[2]!).requestId).toBe("hf_[redacted]");
+    expect(lines[3]).toBe('{"time":"1970-01-01T00:00:00.000Z","level":"info","msg":"replaced","status":1}');
+    expect(lines[4]).toBe('{"time":"1970-01-01T00:00:00.000Z","level":"info","msg":"no fields"}');
+  });
+
+  it("stamps lines with the current time when none is injected", () => {
+    const lines: string[] = [];
+    const logger = createJsonLogger({ write: (line) => lines.push(line) });
+    const before = Date.now();
+    logger.log("info", "now");
+    const stamped = Date.parse(JSON.parse(lines[0]!).time);
+    expect(stamped).toBeGreaterThanOrEqual(before);
+    expect(stamped).toBeLessThanOrEqual(Date.now());
+  });
+
   it("redacts any case of bearer and every configured secret, and leaves other strings as they are", () => {
     // The bearer value runs to the next space, its semicolon too.
     expect(redactSecrets("auth: bearer xyz; key k3y-one, again k3y-one", ["k3y-one", "abc"])).toBe(
