@@ -2,6 +2,7 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { HubServerResponse } from "./head-with-body.js";
+import { SECURITY_HEADERS } from "./security-headers.js";
 
 let server: Server | undefined;
 
@@ -74,5 +75,37 @@ describe("HubServerResponse", () => {
     });
     const received = await reads(port, 200);
     expect(received.map((read) => read.text).join("")).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nwhole$/);
+  });
+
+  it("writes the security headers into every head, in each form writeHead takes, once each", async () => {
+    const forms: ((response: import("node:http").ServerResponse) => void)[] = [
+      (response) => response.writeHead(200, { "x-frame-options": "ALLOWALL", "X-Powered-By": "x" }).end("a"),
+      (response) => response.writeHead(200, "Fine", { "X-Frame-Options": "ALLOWALL" }).end("b"),
+      (response) => response.writeHead(200, ["X-Frame-Options", "ALLOWALL", "x-powered-by", "x"]).end("c"),
+      (response) => response.writeHead(200, [["X-Frame-Options", "ALLOWALL"]] as never).end("d"),
+      (response) => {
+        response.setHeader("X-Frame-Options", "ALLOWALL");
+        response.setHeader("X-Powered-By", "x");
+        response.end("e");
+      },
+      (response) => response.writeHead(204).end(),
+    ];
+    let form = 0;
+    const port = await serve((_request, response) => forms[form++]!(response));
+    for (let i = 0; i < forms.length; i++) {
+      const head = (await reads(port, 150))
+        .map((read) => read.text)
+        .join("")
+        .split("\r\n\r\n")[0]!;
+      const lines = head.split("\r\n").map((line) => line.toLowerCase());
+      for (const [name, value] of SECURITY_HEADERS) {
+        const sent = lines.filter((line) => line.startsWith(`${name.toLowerCase()}:`));
+        expect(sent, `form ${i} ${name}`).toEqual([`${name.toLowerCase()}: ${value.toLowerCase()}`]);
+      }
+      expect(
+        lines.some((line) => line.startsWith("x-powered-by")),
+        `form ${i}`,
+      ).toBe(false);
+    }
   });
 });

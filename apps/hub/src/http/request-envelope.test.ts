@@ -1,9 +1,11 @@
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "../errors.js";
 import { createMemoryLogger } from "../logger.js";
+import { HubServerResponse } from "./head-with-body.js";
 import type { HubEnv } from "./hub-env.js";
 import { createMetrics } from "./metrics.js";
 import { publicUrl } from "./public-url.js";
@@ -140,6 +142,30 @@ describe("the request envelope behind the Node server", () => {
       expect(await metrics.registry.metrics()).toContain(
         'hub_transfer_bytes_total{direction="upload",kind="api"} 1234',
       );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("gives every answer of the hub's Node server the security headers once, a handler's replaced", async () => {
+    const { app } = envelopedApp();
+    const server = createAdaptorServer({
+      fetch: app.fetch,
+      // As start-hub.ts serves the hub (node:http's option type takes only its own class's constructor).
+      serverOptions: { ServerResponse: HubServerResponse as unknown as typeof ServerResponse },
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const path of ["/", "/own", "/fails", "/immutable", "/nothing-here"]) {
+        const response = await fetch(`${base}${path}`, { redirect: "manual" });
+        await response.arrayBuffer();
+        // fetch joins repeated fields with ", ": one value each means one field each.
+        for (const [name, value] of SECURITY_HEADERS)
+          expect(response.headers.get(name), `${path} ${name}`).toBe(value);
+        expect(response.headers.get("X-Powered-By"), path).toBeNull();
+        expect(response.headers.get("X-Request-Id"), path).toMatch(/^[0-9a-f-]{36}$/);
+      }
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

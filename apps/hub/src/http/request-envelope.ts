@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "../logger.js";
+import { HubServerResponse } from "./head-with-body.js";
 import type { HubEnv } from "./hub-env.js";
 import type { HubMetrics } from "./metrics.js";
 import { normalizePublicUrl } from "./public-url.js";
@@ -42,7 +43,10 @@ export function requestEnvelope(deps: {
       headers = c.res.headers;
       headers.set("X-Request-Id", requestId);
     }
-    setSecurityHeaders(headers);
+    // Behind the hub's Node server the head gets them as it is written (HubServerResponse), at less cost.
+    if (!((c.env as { outgoing?: unknown } | undefined)?.outgoing instanceof HubServerResponse)) {
+      setSecurityHeaders(headers);
+    }
     deps.metrics.observeRequest(c, started, headers);
     // A route that logs the request itself (the router's call line) already carries these fields.
     if (c.get("requestLoggedByRoute") !== true) logRequest(deps.logger, c, requestId, started);

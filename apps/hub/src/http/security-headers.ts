@@ -23,3 +23,31 @@ export function setSecurityHeaders(headers: Headers): void {
   for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
   headers.delete("X-Powered-By");
 }
+
+/** The lower-case names an answer's head loses to the security headers, `X-Powered-By` among them. */
+const REPLACED_NAMES: ReadonlySet<string> = new Set([
+  ...SECURITY_HEADERS.map(([name]) => name.toLowerCase()),
+  "x-powered-by",
+]);
+
+/**
+ * The headers node:http's `writeHead` is given, with the security headers in place of any of the same name
+ * and without `X-Powered-By`: a new record (the given one may be shared), the same values as
+ * setSecurityHeaders gives a `Headers`, written as plain properties rather than validated `Headers.set`s
+ * (HubServerResponse, head-with-body.ts, puts them on every answer the Node server sends this way).
+ */
+export function withSecurityHeaders(headers: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) continue;
+    if (REPLACED_NAMES.has(name) || REPLACED_NAMES.has(name.toLowerCase())) continue;
+    merged[name] = headers[name];
+  }
+  for (const [name, value] of SECURITY_HEADERS) merged[name] = value;
+  return merged;
+}
+
+/** Whether a header name is one the security headers replace (any case). */
+export function isReplacedBySecurityHeaders(name: string): boolean {
+  return REPLACED_NAMES.has(name.toLowerCase());
+}
