@@ -17,6 +17,7 @@
  *   BENCH_TOKENS (32)          content events per streamed answer (tokens of a paced non-streamed one)
  *   BENCH_HUB_ROOT             another checkout whose built hub runs (default: this repository)
  *   BENCH_HUB_NODE_OPTIONS     more node flags for the hub only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+ *   BENCH_PROXY_NODE_OPTIONS   the same for the proxy set against it (its profile beside the hub's)
  *   BENCH_SCENARIOS            the scenarios to run (default all): paced-streamed,paced-json,zero-streamed,zero-json
  *   BENCH_PROVIDERS (hosted,own) the hub's provider in each scenario: `hosted` (the catalogue's together
  *                              mapping, `model:together`) and/or `own` (an own provider added through the admin

@@ -18,6 +18,8 @@ export const HUB_ROOT = process.env.BENCH_HUB_ROOT || repoRoot;
 export const NODE_FLAGS = NPM_START_STEPS.server.slice(0, -1);
 /** Flags for the hub alone (a profiler): split on spaces. */
 const HUB_EXTRA_FLAGS = (process.env.BENCH_HUB_NODE_OPTIONS ?? "").split(" ").filter(Boolean);
+/** The same for the proxy (a profiler beside the hub's, to set the two profiles side by side). */
+const PROXY_EXTRA_FLAGS = (process.env.BENCH_PROXY_NODE_OPTIONS ?? "").split(" ").filter(Boolean);
 export type ProviderKind = "hosted" | "own";
 /** The own provider the benchmark adds (an OpenAI-compatible server: the simulator's together API). */
 const OWN_PROVIDER = "bench-own";
@@ -102,6 +104,7 @@ export async function startSet(
       const label = kind === "bare" ? "bare proxy" : "Hono proxy";
       const server = await startServer(label, [
         ...NODE_FLAGS,
+        ...PROXY_EXTRA_FLAGS,
         "--import",
         "tsx",
         here(kind === "bare" ? "./bare-proxy.ts" : "./hono-proxy.ts"),
