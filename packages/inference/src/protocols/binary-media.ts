@@ -1,6 +1,7 @@
 import { base64ToBlob, blobToDataUrl, dataUrlToBlob, isBlob } from "../encoding.js";
 import { InputError } from "../errors.js";
 import type { ResponseContext } from "../providers/types.js";
+import { followUpOf } from "./follow-up.js";
 
 /**
  * Media answers arrive as bytes, a URL to download, or base64 inside JSON. `toMediaOutput` turns any of
@@ -27,7 +28,7 @@ export async function toMediaOutput(
       return mediaToDataUrl(source);
     case "dataUrl":
       if (source.kind === "url" && source.url.startsWith("data:")) return source.url;
-      if (source.kind === "url") return blobToDataUrl(await ctx.followUp.getBlob(source.url));
+      if (source.kind === "url") return blobToDataUrl(await followUpOf(ctx).getBlob(source.url));
       return mediaToDataUrl(source);
     default:
       return mediaToBlob(source, ctx);
@@ -43,5 +44,5 @@ export async function mediaToBlob(source: MediaSource, ctx: ResponseContext): Pr
   if (source.kind === "blob") return source.blob;
   if (source.kind === "base64") return base64ToBlob(source.base64, source.type);
   if (source.url.startsWith("data:")) return dataUrlToBlob(source.url);
-  return ctx.followUp.getBlob(source.url);
+  return followUpOf(ctx).getBlob(source.url);
 }

@@ -2,6 +2,7 @@ import { blobToBase64 } from "../encoding.js";
 import type { ProtocolFactory, ResponseContext, RouteOf, TaskSpec } from "../providers/types.js";
 import { expectShape, isObject, isString } from "../validate.js";
 import { toMediaOutput } from "./binary-media.js";
+import { followUpOf } from "./follow-up.js";
 import { HUB_OUTPUT_PARSERS } from "./hub-outputs.js";
 import { withInputEncoding } from "./input-encoding.js";
 import { rebase, runJob } from "./queue-job.js";
@@ -48,7 +49,7 @@ function mediaUrl(response: unknown, key: string, task: string): string {
 
 /** The media at `{key: {url}}` (a URL or, in sync mode, a data URL) as base64, with its content type. */
 async function mediaBase64(result: unknown, key: string, ctx: ResponseContext) {
-  const blob = await ctx.followUp.getBlob(mediaUrl(result, key, ctx.task));
+  const blob = await followUpOf(ctx).getBlob(mediaUrl(result, key, ctx.task));
   const item = (result as Record<string, Record<string, unknown>>)[key]!;
   const type = isString(item.content_type) ? item.content_type : blob.type;
   return { base64: await blobToBase64(blob), type };
@@ -107,7 +108,7 @@ export const falQueue: ProtocolFactory<"fal-queue"> = (route): TaskSpec => ({
         return FAILURE_STATUSES.has(String(status.status)) ? "failed" : "pending";
       },
       finishedOnSubmit: (s) => (s.status === "COMPLETED" ? "done" : "pending"),
-      result: (_status, s, c) => c.followUp.getJson(`${responseUrl(s)}${query}`),
+      result: (_status, s, c) => followUpOf(c).getJson(`${responseUrl(s)}${query}`),
     });
     return falOutput(result, option(route, "output", "video"), ctx);
   },

@@ -1,6 +1,7 @@
 import { JobFailedError, ProviderOutputError } from "../errors.js";
 import type { ResponseContext } from "../providers/types.js";
 import { isObject } from "../validate.js";
+import { followUpOf } from "./follow-up.js";
 
 /**
  * An asynchronous job: the submit answer names a status URL; the one polling loop checks it until the
@@ -28,9 +29,10 @@ export async function runJob(submit: unknown, ctx: ResponseContext, spec: JobSpe
   const initial = spec.finishedOnSubmit?.(submit) ?? "pending";
   if (initial === "failed") throw failure(spec, submit, ctx);
   if (initial === "done") return spec.result ? spec.result(submit, submit, ctx) : submit;
-  const status = await ctx.followUp.poll<Record<string, unknown>>(
+  const followUp = followUpOf(ctx);
+  const status = await followUp.poll<Record<string, unknown>>(
     async (attempt) => {
-      const body = await ctx.followUp.getJson(spec.statusUrl(submit, attempt, ctx));
+      const body = await followUp.getJson(spec.statusUrl(submit, attempt, ctx));
       if (!isObject(body)) throw new ProviderOutputError(`${spec.what}: malformed status answer`);
       const state = spec.state(body);
       if (state === "failed") throw failure(spec, body, ctx);

@@ -1,4 +1,5 @@
 import type { ImageOutputType, InferenceTask, JsonObject, Logger } from "../base-types.js";
+import type { CallContext } from "../http/call-context.js";
 
 /** What a provider's task hooks see when building a request. Pure data; no I/O. */
 export interface RequestContext {
@@ -49,7 +50,10 @@ export interface ResponseContext extends RequestContext {
   base: string;
   /** Requested shape for media outputs (text-to-image etc.). */
   outputType: ImageOutputType | undefined;
-  followUp: FollowUp;
+  /** The call's context (signal, retries, deadline), for follow-up calls (protocols/follow-up.ts). */
+  call: CallContext;
+  /** The main request's headers (follow-ups send its auth and provider headers). */
+  headers: Record<string, string>;
 }
 
 /** How the request body carries binary inputs (Blob at `inputs` or `inputs.image`). */

@@ -14,7 +14,6 @@ import type {
   Options,
   ProviderChoice,
 } from "../types.js";
-import { CallFollowUp } from "./follow-up.js";
 import { validateArgs } from "./validate-args.js";
 
 export interface RunOptions extends Options {
@@ -158,7 +157,6 @@ class PreparedCall implements Prepared {
   /** The hub model id the call resolved to (the caller's until routing says otherwise). */
   model: string | undefined;
   private built!: BuiltRequest;
-  private followUpHelper: CallFollowUp | undefined;
 
   constructor(
     readonly call: CallContext,
@@ -232,10 +230,6 @@ class PreparedCall implements Prepared {
   }
   get sharedHost() {
     return this.built.sharedHost;
-  }
-  get followUp(): CallFollowUp {
-    this.followUpHelper ??= new CallFollowUp(this.call, this.built);
-    return this.followUpHelper;
   }
 }
 

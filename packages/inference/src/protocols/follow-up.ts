@@ -3,19 +3,26 @@ import type { CallContext } from "../http/call-context.js";
 import { pollJob } from "../http/poll-job.js";
 import { readJson } from "../http/read-body.js";
 import { sendRequest } from "../http/request.js";
-import type { FollowUp, PollStep } from "../providers/types.js";
-import type { BuiltRequest } from "../routing/request-builder.js";
+import type { FollowUp, PollStep, ResponseContext } from "../providers/types.js";
 
 /**
- * Follow-up calls share the call's retry policy, signal and deadline. A class: most calls (chat) never
- * follow up, so nothing is prepared until a follow-up is made.
+ * The follow-up calls of a response transform (status polls, result and media downloads), imported by the
+ * protocols that make them: the call paths (prepare.ts) do not import it, so a program that only chats
+ * does not bundle it (bench:inference's chat-only bundle).
  */
-export class CallFollowUp implements FollowUp {
+export function followUpOf(ctx: ResponseContext): FollowUp {
+  return new CallFollowUp(ctx.call, ctx.headers, ctx.provider);
+}
+
+/** Follow-up calls share the call's retry policy, signal and deadline. */
+class CallFollowUp implements FollowUp {
   private auth: Record<string, string> | undefined;
 
   constructor(
     private readonly call: CallContext,
-    private readonly built: BuiltRequest,
+    /** The main request's headers. */
+    private readonly headers: Record<string, string>,
+    private readonly provider: string,
   ) {}
 
   get logger() {
@@ -25,19 +32,18 @@ export class CallFollowUp implements FollowUp {
   /** The main request's headers without its content type: auth and provider headers. */
   private authHeaders(): Record<string, string> {
     if (!this.auth) {
-      const { "Content-Type": _json, ...auth } = this.built.headers;
+      const { "Content-Type": _json, ...auth } = this.headers;
       this.auth = auth;
     }
     return this.auth;
   }
 
   async getJson(url: string): Promise<unknown> {
-    const { call, built } = this;
-    const response = await sendRequest(call, {
+    const response = await sendRequest(this.call, {
       url,
       method: "GET",
       headers: this.authHeaders(),
-      provider: built.provider,
+      provider: this.provider,
     });
     return readJson(response);
   }
@@ -49,7 +55,7 @@ export class CallFollowUp implements FollowUp {
       method: "POST",
       headers,
       body: JSON.stringify(body),
-      provider: this.built.provider,
+      provider: this.provider,
     });
     return readJson(response);
   }
@@ -61,12 +67,12 @@ export class CallFollowUp implements FollowUp {
       url,
       method: "GET",
       headers: {},
-      provider: this.built.provider,
+      provider: this.provider,
     });
     return response.blob();
   }
 
   poll<T>(step: PollStep<T>, schedule: { intervalMs: number; maxAttempts?: number }): Promise<T> {
-    return pollJob(this.call, step, { ...schedule, what: `${this.built.provider} job` });
+    return pollJob(this.call, step, { ...schedule, what: `${this.provider} job` });
   }
 }
