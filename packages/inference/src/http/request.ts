@@ -7,6 +7,7 @@ import {
   watchAttempt,
 } from "./attempt-watchdog.js";
 import { type CallContext, sleep } from "./call-context.js";
+import { bodyReadError, isJsonResponse } from "./read-body.js";
 import { retryDelayMs, shouldRetryResponse } from "./retry-policy.js";
 
 export interface HttpRequest {
@@ -28,30 +29,15 @@ export interface HttpRequest {
  * Sends one request under the call's retry policy, per-attempt timeout, deadline and abort signal.
  * Resolves with an OK response (body unread); every failure is thrown as a typed InferenceError.
  *
- * The common case, the default per-attempt timeout, starts its first attempt in `sendWatched`: one promise
- * for the call's request and its watchdog together (no async frame of its own), as an attempt that does not
- * answer OK at once is rare and goes on in `sendWithRetries`. The per-call objects were the cost of this
+ * The common case, the default per-attempt timeout, starts its first attempt in `WatchedAttempt`: one
+ * promise for the call's request and its watchdog together (no async frame of its own), as an attempt that
+ * does not answer OK at once is rare and goes on in `sendWithRetries`. The per-call objects were the cost of this
  * path (bench/results/2026-11-30-inference-2.md).
  */
 export function sendRequest(call: CallContext, request: HttpRequest): Promise<Response> {
   return watchesFirstAttempt(call)
-    ? sendWatched(call, request, undefined)
+    ? watched<Response>(call, request, undefined)
     : sendWithRetries(call, request, 1, undefined);
-}
-
-/**
- * sendRequest, then `read` on its OK response, as one promise: under the default per-attempt timeout the
- * answer is read from the watched attempt's own callback, without the promise `.then(read)` chains on
- * sendRequest's and the hand-off between the two (the chat fast paths, tasks/send-chat.ts).
- */
-export function sendRequestAndRead<T>(
-  call: CallContext,
-  request: HttpRequest,
-  read: (response: Response) => Promise<T>,
-): Promise<T> {
-  return watchesFirstAttempt(call)
-    ? sendWatched(call, request, read)
-    : sendWithRetries(call, request, 1, undefined).then(read);
 }
 
 const watchesFirstAttempt = (call: CallContext) =>
@@ -60,57 +46,139 @@ const watchesFirstAttempt = (call: CallContext) =>
 /** How an attempt made outside the retry loop ended, handed to the loop to go on from. */
 type Outcome = { response: Response } | { response?: undefined; error: unknown };
 
-/** The first attempt under the default per-attempt timeout: given up, not aborted, at its end (attempt-watchdog.ts). */
-function sendWatched<T = Response>(
+const attemptTimeout = (request: HttpRequest) =>
+  new TimeoutError(
+    `${request.provider}: no response within ${DEFAULT_ATTEMPT_TIMEOUT_MS} ms (${request.url})`,
+  );
+
+/**
+ * sendRequest, then its OK answer read as JSON and checked by `check` (a body that is not JSON is read as a
+ * Blob, for `check` to reject as the wrong shape), as one promise: the chat fast paths (tasks/send-chat.ts).
+ * Under the default per-attempt timeout this is one object per call (`WatchedAttempt`), which is the attempt
+ * the watchdog queues, reads the answer, and settles the call's promise: the general path's shape (a
+ * watched attempt's promise, then a read chained on it, then the check chained on that) was 4 promises and
+ * 6 closures a call, where a raw fetch in an async function is 1 promise
+ * (bench/results/2026-11-30-inference-4.md).
+ */
+export function sendRequestForJson<T>(
   call: CallContext,
   request: HttpRequest,
-  read: ((response: Response) => Promise<T>) | undefined,
+  check: (value: unknown) => T,
 ): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let sent: Promise<Response>;
-    try {
-      sent = call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined));
-    } catch (error) {
-      resolve(goOn(call, request, read, { error }));
-      return;
-    }
-    const attempt: Watched = {
-      deadline: Date.now() + DEFAULT_ATTEMPT_TIMEOUT_MS,
-      newer: undefined,
-      older: undefined,
-      expire() {
-        const error = new TimeoutError(
-          `${request.provider}: no response within ${DEFAULT_ATTEMPT_TIMEOUT_MS} ms (${request.url})`,
-        );
-        resolve(goOn(call, request, read, { error }));
-        sent.then(discardLate, ignore);
-      },
-    };
-    watch(attempt);
-    sent.then(
-      (response) => {
-        // Unwatched already: the attempt expired, and its late answer was discarded.
-        if (!unwatch(attempt)) return;
-        if (!response.ok) resolve(goOn(call, request, read, { response }));
-        else if (read) read(response).then(resolve, reject);
-        else resolve(response as T);
-      },
-      (error: unknown) => {
-        if (unwatch(attempt)) resolve(goOn(call, request, read, { error }));
-      },
-    );
+  if (!watchesFirstAttempt(call))
+    return sendWithRetries(call, request, 1, undefined).then((response) => readChecked(response, check));
+  return watched(call, request, check);
+}
+
+/** The first attempt under the default per-attempt timeout, and its answer's read when `check` is given. */
+function watched<T>(
+  call: CallContext,
+  request: HttpRequest,
+  check: ((value: unknown) => T) | undefined,
+): Promise<T> {
+  const promise = new Promise<T>(captureSettlers);
+  new WatchedAttempt(call, request, check, capturedResolve, capturedReject);
+  return promise;
+}
+
+/** An OK answer's body, parsed and checked; a body that cannot be read is a typed error. */
+export function readChecked<T>(response: Response, check: (value: unknown) => T): Promise<T> {
+  return (isJsonResponse(response) ? response.json() : response.blob()).then(check, (cause: unknown) => {
+    throw bodyReadError(cause, response);
   });
 }
 
-/** The retry loop goes on from a first attempt that did not answer OK; `read` then reads its answer. */
-function goOn<T>(
-  call: CallContext,
-  request: HttpRequest,
-  read: ((response: Response) => Promise<T>) | undefined,
-  outcome: Outcome,
-): Promise<T> {
-  const retried = sendWithRetries(call, request, 1, outcome);
-  return (read ? retried.then(read) : retried) as Promise<T>;
+// A promise's settlers, taken by a module-level executor: a closure made per call to hand them over would
+// be one more function object and context a call.
+let capturedResolve: (value: unknown) => void = () => {};
+let capturedReject: (reason: unknown) => void = () => {};
+function captureSettlers(resolve: (value: never) => void, reject: (reason: unknown) => void): void {
+  capturedResolve = resolve as (value: unknown) => void;
+  capturedReject = reject;
+}
+
+/**
+ * The first attempt under the default per-attempt timeout (attempt-watchdog.ts: given up, not aborted, at
+ * its end), and, for a JSON call, its answer's read: `onValue` and `onError` are the callbacks of both the
+ * request's promise and the body's (`response` tells which one settled), so a call makes two closures and
+ * the two promises `then` returns. Without `check`, the OK response itself is the call's value.
+ */
+class WatchedAttempt<T> implements Watched {
+  readonly deadline = Date.now() + DEFAULT_ATTEMPT_TIMEOUT_MS;
+  newer: Watched | null | undefined = undefined;
+  older: Watched | null | undefined = undefined;
+  /** The OK answer once it came: from then on, the callbacks are the body's. */
+  private response: Response | undefined = undefined;
+  private readonly sent: Promise<Response> | undefined;
+  // Assigned in the constructor, not as field initializers: a transpiler keeping function names (tsx,
+  // esbuild's keepNames) wraps an arrow field in a naming call per instance, not an assigned arrow.
+  private readonly onValue: (value: unknown) => void;
+  private readonly onError: (error: unknown) => void;
+
+  constructor(
+    private readonly call: CallContext,
+    private readonly request: HttpRequest,
+    private readonly check: ((value: unknown) => T) | undefined,
+    private readonly resolve: (value: T | Promise<T>) => void,
+    private readonly reject: (reason: unknown) => void,
+  ) {
+    this.onValue = (value) => this.settled(value);
+    this.onError = (error) => this.failed(error);
+    try {
+      this.sent = call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined));
+    } catch (error) {
+      this.goOn({ error });
+      return;
+    }
+    watch(this);
+    this.sent.then(this.onValue, this.onError);
+  }
+
+  /** The retry loop goes on from this attempt's outcome, and reads the answer it ends with. */
+  private goOn(outcome: Outcome): void {
+    const { check } = this;
+    const retried = sendWithRetries(this.call, this.request, 1, outcome);
+    this.resolve(check ? retried.then((response) => readChecked(response, check)) : (retried as Promise<T>));
+  }
+
+  expire(): void {
+    this.goOn({ error: attemptTimeout(this.request) });
+    this.sent?.then(discardLate, ignore);
+  }
+
+  private settled(value: unknown): void {
+    const { response } = this;
+    if (response !== undefined) {
+      let checked: T;
+      try {
+        checked = (this.check as (value: unknown) => T)(value);
+      } catch (error) {
+        this.reject(error);
+        return;
+      }
+      this.resolve(checked);
+      return;
+    }
+    // Unwatched already: the attempt expired, and its late answer is discarded (expire).
+    if (!unwatch(this)) return;
+    const answer = value as Response;
+    if (!answer.ok) {
+      this.goOn({ response: answer });
+      return;
+    }
+    if (!this.check) {
+      this.resolve(answer as T);
+      return;
+    }
+    this.response = answer;
+    (isJsonResponse(answer) ? answer.json() : answer.blob()).then(this.onValue, this.onError);
+  }
+
+  private failed(error: unknown): void {
+    const { response } = this;
+    if (response !== undefined) this.reject(bodyReadError(error, response));
+    else if (unwatch(this)) this.goOn({ error });
+  }
 }
 
 const discardLate = (late: Response) => late.body?.cancel().catch(ignore);
@@ -182,14 +250,7 @@ function fetchInit(call: CallContext, request: HttpRequest, signal: AbortSignal 
 /** A retry's fetch under the default per-attempt timeout: given up, not aborted, at its end. */
 function fetchWithWatchdog(call: CallContext, request: HttpRequest): Promise<Response> {
   const sent = call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined));
-  return watchAttempt(
-    sent,
-    () =>
-      new TimeoutError(
-        `${request.provider}: no response within ${DEFAULT_ATTEMPT_TIMEOUT_MS} ms (${request.url})`,
-      ),
-    discardLate,
-  );
+  return watchAttempt(sent, () => attemptTimeout(request), discardLate);
 }
 
 /**

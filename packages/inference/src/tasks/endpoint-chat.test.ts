@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AbortError, ProviderApiError, ProviderOutputError } from "../errors.js";
+import { AbortError, NetworkError, ProviderApiError, ProviderOutputError } from "../errors.js";
 import { openAiChat } from "../protocols/openai-chat.js";
 import type { BaseArgs, ChatCompletionInput } from "../types.js";
 import { chatCompletion } from "./chat-completion.js";
@@ -65,6 +65,30 @@ describe("endpoint chat fast path", () => {
     await expect(notJson).rejects.toBeInstanceOf(ProviderOutputError);
     const shape = call(() => Response.json({ choices: "none" }));
     await expect(shape).rejects.toBeInstanceOf(ProviderOutputError);
+    // Not JSON by its content type: read as a Blob, then refused as the wrong shape.
+    const text = call(() => new Response("Hello", { headers: { "content-type": "text/plain" } }));
+    await expect(text).rejects.toThrow(/chat completion/);
+    // The connection failing in the middle of the body, and a fetch that throws at once.
+    const broken = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"id":'));
+        controller.error(new TypeError("other side closed"));
+      },
+    });
+    const cut = call(() => new Response(broken, { headers: { "content-type": "application/json" } }));
+    await expect(cut).rejects.toBeInstanceOf(NetworkError);
+    await expect(cut).rejects.toThrow("The connection failed while reading the answer: other side closed");
+    const throwing = chatCompletion(
+      { endpointUrl: "http://127.0.0.1:9", model: "m", messages },
+      {
+        retryOnError: false,
+        fetch: () => {
+          throw new TypeError("fetch failed");
+        },
+      },
+    );
+    await expect(throwing).rejects.toBeInstanceOf(NetworkError);
+    await expect(throwing).rejects.toThrow("hf-inference: request failed: fetch failed");
     const controller = new AbortController();
     const aborted = chatCompletion(
       { endpointUrl: "http://127.0.0.1:9", model: "m", messages },

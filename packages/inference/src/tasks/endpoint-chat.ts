@@ -34,7 +34,9 @@ type EndpointChatArgs = BaseArgs & ChatCompletionInput & { endpointUrl: string }
  */
 export function chatArgs(allArgs: BaseArgs & ChatCompletionInput): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const key of Object.keys(allArgs)) {
+  // for-in rather than Object.keys: no array of keys per call (a caller's argument object is a plain
+  // literal, nothing inherited to skip).
+  for (const key in allArgs) {
     if (key !== "accessToken" && key !== "model" && key !== "provider" && key !== "endpointUrl")
       body[key] = allArgs[key as keyof typeof allArgs];
   }

@@ -1,6 +1,5 @@
 import type { CallContext } from "../http/call-context.js";
-import { bodyReadError, isJsonResponse } from "../http/read-body.js";
-import { type HttpRequest, sendRequest, sendRequestAndRead } from "../http/request.js";
+import { type HttpRequest, readChecked, sendRequest, sendRequestForJson } from "../http/request.js";
 import type { ChatCompletionOutput } from "../types.js";
 import { validateChatCompletion } from "../validate.js";
 import { callContextFor, NO_OPTIONS } from "./prepare.js";
@@ -13,33 +12,24 @@ import type { RunOptions } from "./run.js";
  * general path.
  *
  * A call nothing can abort (no signal, no overall timeout: the common case) has nothing to dispose and no
- * abort to report, so its answer is read in callbacks on the request's own promise rather than in an
- * async function, whose suspended frame was the largest of a chat call's allocations (628 of 2,653 bytes,
- * bench/results/2026-11-30-inference-3.md), and read from the watched attempt's own callback
- * (`sendRequestAndRead`), one promise less than chaining on the request's.
+ * abort to report: its answer is read and checked by the watched attempt itself (`sendRequestForJson`),
+ * without an async frame, whose suspended state was the largest of a chat call's allocations (628 of 2,653
+ * bytes, bench/results/2026-11-30-inference-3.md).
  */
 export function sendChat(
   request: HttpRequest,
   options: RunOptions = NO_OPTIONS,
 ): Promise<ChatCompletionOutput> {
   const call = callContextFor(options);
-  return call.abortable ? sendAbortableChat(call, request) : sendRequestAndRead(call, request, readChat);
-}
-
-/** The answer's body, parsed and checked; a body that cannot be read is a typed error. */
-function readChat(response: Response): Promise<ChatCompletionOutput> {
-  return (isJsonResponse(response) ? response.json() : response.blob()).then(
-    validateChatCompletion,
-    (cause: unknown) => {
-      throw bodyReadError(cause, response);
-    },
-  );
+  return call.abortable
+    ? sendAbortableChat(call, request)
+    : sendRequestForJson(call, request, validateChatCompletion);
 }
 
 /** A call with a signal or an overall timeout: an abort is reported as one, and the context released. */
 async function sendAbortableChat(call: CallContext, request: HttpRequest): Promise<ChatCompletionOutput> {
   try {
-    return await readChat(await sendRequest(call, request));
+    return await readChecked(await sendRequest(call, request), validateChatCompletion);
   } catch (error) {
     throw call.signal.aborted ? call.abortError() : error;
   } finally {
