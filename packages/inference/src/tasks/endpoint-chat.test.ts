@@ -36,6 +36,11 @@ describe("endpoint chat fast path", () => {
       expect(fast.subject).toBe(general.subject);
       expect(fast.describeError).toBe(general.describeError);
     }
+    // Inherited fields are not the caller's arguments: neither path sends them.
+    const inherited = Object.assign(Object.create({ temperature: 2 }) as Args, CASES[0]!.args);
+    const general = await prepare("conversational", { "openai-chat": openAiChat }, inherited, {}, false);
+    expect(endpointChatRequest(inherited, {}).body).toBe(general.body);
+    expect(general.body).not.toContain("temperature");
     // The last endpoint's URL is kept: switching servers, and back, still goes where each call says.
     for (const { args, options } of [...CASES, ...CASES].reverse()) {
       const general = await prepare("conversational", { "openai-chat": openAiChat }, args, options, false);

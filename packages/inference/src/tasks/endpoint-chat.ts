@@ -34,10 +34,16 @@ type EndpointChatArgs = BaseArgs & ChatCompletionInput & { endpointUrl: string }
  */
 export function chatArgs(allArgs: BaseArgs & ChatCompletionInput): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  // for-in rather than Object.keys: no array of keys per call (a caller's argument object is a plain
-  // literal, nothing inherited to skip).
+  // for-in rather than Object.keys: no array of keys per call. Own keys only, as the general path's rest
+  // destructuring copies (V8 answers the check from for-in's enum cache).
   for (const key in allArgs) {
-    if (key !== "accessToken" && key !== "model" && key !== "provider" && key !== "endpointUrl")
+    if (
+      Object.hasOwn(allArgs, key) &&
+      key !== "accessToken" &&
+      key !== "model" &&
+      key !== "provider" &&
+      key !== "endpointUrl"
+    )
       body[key] = allArgs[key as keyof typeof allArgs];
   }
   return body;
