@@ -41,10 +41,13 @@ describe("endpoint chat fast path", () => {
     const general = await prepare("conversational", { "openai-chat": openAiChat }, inherited, {}, false);
     expect(endpointChatRequest(inherited, {}).body).toBe(general.body);
     expect(general.body).not.toContain("temperature");
-    // The last endpoint's URL is kept: switching servers, and back, still goes where each call says.
+    // The last endpoint's URL and token's header are kept: switching servers and tokens, and back, still
+    // goes where each call says, with its own token.
     for (const { args, options } of [...CASES, ...CASES].reverse()) {
       const general = await prepare("conversational", { "openai-chat": openAiChat }, args, options, false);
-      expect(endpointChatRequest(args, options).url).toBe(general.url);
+      const fast = endpointChatRequest(args, options);
+      expect(fast.url).toBe(general.url);
+      expect(fast.headers).toEqual(general.headers);
     }
   });
 

@@ -63,6 +63,20 @@ function chatUrlOf(endpointUrl: string): string {
   return lastChatUrl;
 }
 
+/**
+ * The last token's Authorization value, kept as chatUrlOf keeps the URL: a caller calls with one token,
+ * and a concatenation per call is a new string that fetch flattens again to check it.
+ */
+let lastToken: string | undefined;
+let lastBearer = "";
+export function bearer(token: string): string {
+  if (token !== lastToken) {
+    lastBearer = `Bearer ${token}`;
+    lastToken = token;
+  }
+  return lastBearer;
+}
+
 /** The request of an endpoint chat call (what `buildRequest` makes for it, with the JSON body serialized). */
 export function endpointChatRequest(allArgs: EndpointChatArgs, options: RunOptions): HttpRequest {
   const { accessToken, model, endpointUrl } = allArgs;
@@ -71,7 +85,7 @@ export function endpointChatRequest(allArgs: EndpointChatArgs, options: RunOptio
   const body = chatArgs(allArgs);
   body.model = model || "tgi";
   const headers: Record<string, string> = {};
-  if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+  if (accessToken) headers.Authorization = bearer(accessToken);
   headers["Content-Type"] = "application/json";
   if (options.billTo) headers["X-HF-Bill-To"] = options.billTo;
   return {

@@ -6,7 +6,7 @@ import { cachedProviderMappings, DEFAULT_MAPPING_TTL_MS } from "../routing/hub-a
 import { DEFAULT_HUB_URL, DEFAULT_ROUTER_URL, trimSlash } from "../routing/request-builder.js";
 import { chooseMapping } from "../routing/resolve.js";
 import type { BaseArgs, ChatCompletionInput } from "../types.js";
-import { chatArgs } from "./endpoint-chat.js";
+import { bearer, chatArgs } from "./endpoint-chat.js";
 import { describeChatError } from "./prepare.js";
 import type { RunOptions } from "./run.js";
 
@@ -54,7 +54,7 @@ export function routedChatRequest(
     if (direct) {
       const [name, value] = authHeader(config, accessToken);
       headers[name] = value;
-    } else headers.Authorization = `Bearer ${accessToken}`;
+    } else headers.Authorization = bearer(accessToken);
   }
   headers["Content-Type"] = "application/json";
   if (config.headers) Object.assign(headers, config.headers);
