@@ -3,6 +3,7 @@ import type { DerivedModel } from "../derive/derive-model.js";
 import type { DerivedRepoCard } from "../derive/derive-repo-card.js";
 import type { Queryable } from "../store/database.js";
 import { type CommitRootCache, commitRootCache } from "./commit-root-cache.js";
+import { createRepoLookupCache, type RepoLookup } from "./repo-lookup-cache.js";
 import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
 import type { SealedNode } from "./tree-draft.js";
 import { comparePaths, type FileEntry, type FolderEntry, isFolderEntry } from "./tree-nodes.js";
@@ -40,6 +41,21 @@ interface CommitRow {
   message: string;
   created_at: string;
 }
+
+/** The `repos` columns repoFromRow reads, for the lookups that need no more. */
+const RECORD_COLUMNS = [
+  "id",
+  "type",
+  "name",
+  "owner",
+  "private",
+  "gated",
+  "created_at",
+  "last_modified",
+  "mirror_of",
+]
+  .map((column) => `repos.${column}`)
+  .join(", ");
 
 export const repoFromRow = (row: RepoRow): RepoRecord => ({
   key: row.id,
@@ -83,8 +99,11 @@ export function createReposTable(
   roots: CommitRootCache = commitRootCache,
   /** Told of each repository whose content index (`repo_contents`) a write changed (store.ts). */
   contentsChanged: (repoKey: number) => void = () => {},
+  /** The database's change mark (Database.changeMark): repository lookups are kept under it. */
+  changeMark?: () => string | undefined,
 ) {
   const nodes = createTreeNodesTable(q);
+  const lookups = changeMark ? createRepoLookupCache(changeMark) : undefined;
   /** A commit's root folder (its node and git tree), or undefined for an unknown commit. */
   const rootOf = async (repo: number, commitOid: string): Promise<FolderEntry | undefined> => {
     // A copy: the commit engine builds on the root it is given.
@@ -122,18 +141,18 @@ export function createReposTable(
      * The repository and, in the same read, the commit one of its refs points at (undefined: no such ref):
      * the lookup of a request that names a revision, one query where the row and the ref were two.
      */
-    async getWithRef(
-      type: RepoType,
-      id: string,
-      ref: string,
-    ): Promise<{ repo: RepoRecord; refCommitOid: string | undefined } | undefined> {
-      const row = await q.get<RepoRow & { ref_commit_oid: string | null }>(
-        `SELECT repos.*, refs.commit_oid AS ref_commit_oid FROM repos
-         LEFT JOIN refs ON refs.repo_id = repos.id AND refs.name = ?
-         WHERE repos.type = ? AND repos.name = ?`,
-        [ref, type, id],
-      );
-      return row ? { repo: repoFromRow(row), refCommitOid: row.ref_commit_oid ?? undefined } : undefined;
+    async getWithRef(type: RepoType, id: string, ref: string): Promise<RepoLookup | undefined> {
+      const read = async (): Promise<RepoLookup | undefined> => {
+        // The record's columns only: the card's data and search text are read by those who need them.
+        const row = await q.get<RepoRow & { ref_commit_oid: string | null }>(
+          `SELECT ${RECORD_COLUMNS}, refs.commit_oid AS ref_commit_oid FROM repos
+           LEFT JOIN refs ON refs.repo_id = repos.id AND refs.name = ?
+           WHERE repos.type = ? AND repos.name = ?`,
+          [ref, type, id],
+        );
+        return row ? { repo: repoFromRow(row), refCommitOid: row.ref_commit_oid ?? undefined } : undefined;
+      };
+      return lookups ? lookups.lookup(type, id, ref, read) : read();
     },
     byKey(key: number): Promise<RepoRecord | undefined> {
       return repoRow("SELECT * FROM repos WHERE id = ?", [key]);

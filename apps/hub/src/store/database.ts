@@ -53,6 +53,13 @@ export interface Database extends Queryable {
   notify(channel: string, payload: string): Promise<void>;
   /** The connection pool's state now (PostgreSQL; SQLite is one connection in the process: undefined). */
   poolState?(): PoolState;
+  /**
+   * A mark that differs whenever the data may differ from when it was last taken: a read cached under one
+   * mark is what the database holds as long as the mark is the same (SQLite: this connection's row changes
+   * and other processes' commits, such as the admin CLI's). Undefined while a transaction is open on the
+   * connection (its writes may still roll back) and on PostgreSQL (other replicas write without telling).
+   */
+  changeMark?(): string | undefined;
   /** Where the data lives, for logs (never holds a password). */
   readonly description: string;
   close(): Promise<void>;

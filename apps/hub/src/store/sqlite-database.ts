@@ -104,6 +104,13 @@ export function openSqliteDatabase(file: string): Database & { readonly raw: Bet
     }
   };
 
+  // Rows this connection changed (a rolled-back change still counts: the mark only moves on), and the file's
+  // version, which moves when another connection (the admin CLI) commits: about 1 µs together.
+  const totalChanges = raw.prepare("SELECT total_changes()").pluck();
+  const dataVersion = raw.prepare("PRAGMA data_version").pluck();
+  const changeMark = (): string | undefined =>
+    raw.inTransaction ? undefined : `${totalChanges.get() as number}:${dataVersion.get() as number}`;
+
   // One process per SQLite file serves requests (the admin CLI writes, it does not serve): notifications stay
   // in this process.
   const channels = new EventEmitter();
@@ -118,6 +125,7 @@ export function openSqliteDatabase(file: string): Database & { readonly raw: Bet
     },
     notify: async (channel, payload) => void channels.emit(channel, payload),
     description: `sqlite:${file}`,
+    changeMark,
     transaction,
     close: async () => {
       if (raw.open) raw.close();

@@ -53,11 +53,17 @@ export interface StoreOptions {
  * `contentsChanged(key)` is told of every write to a repository's content index (`repo_contents`): at once
  * outside a transaction, after the commit inside one (createStore).
  */
-function bindTables(q: Queryable, now: () => Date, contentsChanged: (repoKey: number) => void) {
+function bindTables(
+  q: Queryable,
+  now: () => Date,
+  contentsChanged: (repoKey: number) => void,
+  /** The database's change mark (Database.changeMark), given to tables that keep reads under it; not in a transaction. */
+  changeMark?: () => string | undefined,
+) {
   return {
     models: createModelsTable(q, now),
     mappings: createMappingsTable(q),
-    repos: createReposTable(q, undefined, contentsChanged),
+    repos: createReposTable(q, undefined, contentsChanged, changeMark),
     /** Dataset and space listings (`GET /api/datasets`, `/api/spaces`). */
     reposListing: createReposListing(q),
     /** What still needs each blob (garbage collection). */
@@ -136,7 +142,7 @@ export function createStore(db: Database, options: Omit<StoreOptions, "dataDir">
     return result;
   };
   return {
-    ...bindTables(db, now, contentsChanged),
+    ...bindTables(db, now, contentsChanged, db.changeMark),
     /**
      * Calls `listener` with the key of each repository whose content index this process changed, once the
      * change is committed (repos/storage-sums.ts). The result stops it.
