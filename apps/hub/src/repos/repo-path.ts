@@ -13,6 +13,8 @@ const RESERVED_SEGMENTS = new Set([".", ".."]);
  */
 export const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 
+const MAY_SPELL_GIT = /g.*i.*t/is;
+
 /**
  * Whether a path segment names the `.git` directory on some file system a client may download into: git's
  * `is_ntfs_dotgit` and `is_hfs_dotgit` together, and stricter. Any case (case-insensitive file systems); HFS+
@@ -21,6 +23,9 @@ export const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
  * `GIT~2` and on when other `git*` names came first).
  */
 export function isDotGitSegment(segment: string): boolean {
+  // Every disguise only drops characters from ".git" / "git~N": a name without g, i, t in that order is none
+  // (most names; this check runs on every path segment of every file read).
+  if (!MAY_SPELL_GIT.test(segment)) return false;
   const name = segment
     .replace(HFS_IGNORED, "")
     .replace(/:.*$/s, "")
@@ -36,16 +41,17 @@ export function isDotGitSegment(segment: string): boolean {
  */
 export function parseRepoPath(path: unknown, what = "path"): string {
   if (typeof path !== "string" || path.length === 0) throw new InvalidInputError(`A ${what} is required.`);
-  const shown = JSON.stringify(path.slice(0, 200));
+  // Quoted only when refused: a valid path (every file read) does not pay for it.
+  const shown = () => JSON.stringify(path.slice(0, 200));
   const refuse = (why: string): never => {
-    throw new InvalidInputError(`Invalid ${what} ${shown}: ${why}.`);
+    throw new InvalidInputError(`Invalid ${what} ${shown()}: ${why}.`);
   };
   if (Buffer.byteLength(path) > MAX_PATH_BYTES) refuse(`longer than ${MAX_PATH_BYTES} bytes`);
   if (path.startsWith("/")) refuse("absolute paths are not allowed");
   // 422 as on the public hub (huggingface_hub's tests upload "..\\ddd" and expect it): a Windows client
   // would read the backslash as a separator, and "..\\" climb out of its download folder.
   if (path.includes("\\")) {
-    throw new UnprocessableError(`Invalid ${what} ${shown}: backslashes are not allowed (use "/").`);
+    throw new UnprocessableError(`Invalid ${what} ${shown()}: backslashes are not allowed (use "/").`);
   }
   if (/[\u0000-\u001f\u007f]/.test(path)) refuse("control characters (including NUL) are not allowed");
   for (const segment of path.split("/")) {

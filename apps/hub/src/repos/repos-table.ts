@@ -2,6 +2,7 @@ import { refreshLocalAppsOf } from "../catalogue/local-apps.js";
 import type { DerivedModel } from "../derive/derive-model.js";
 import type { DerivedRepoCard } from "../derive/derive-repo-card.js";
 import type { Queryable } from "../store/database.js";
+import { commitFileCache } from "./commit-file-cache.js";
 import { type CommitRootCache, commitRootCache } from "./commit-root-cache.js";
 import { createRepoLookupCache, type RepoLookup } from "./repo-lookup-cache.js";
 import type { CommitRecord, FileRecord, Gated, RepoRecord, RepoType } from "./repo-records.js";
@@ -294,9 +295,14 @@ export function createReposTable(
       return (await nodes.subtree(repo, folder, under ?? "")).files.map(fileRecord);
     },
     async file(repo: number, commitOid: string, path: string): Promise<FileRecord | undefined> {
+      const kept = commitFileCache.get(repo, commitOid, path);
+      if (kept) return kept;
       const root = await rootOf(repo, commitOid);
       const entry = root && (await nodes.entryAt(repo, root, path));
-      return entry && !isFolderEntry(entry) ? fileRecord({ ...entry, path }) : undefined;
+      if (!entry || isFolderEntry(entry)) return undefined;
+      const file = fileRecord({ ...entry, path });
+      commitFileCache.set(repo, commitOid, file);
+      return file;
     },
     async tree(repo: number, commitOid: string, path: string): Promise<string | undefined> {
       const root = await rootOf(repo, commitOid);
