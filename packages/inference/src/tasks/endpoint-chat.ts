@@ -34,16 +34,10 @@ type EndpointChatArgs = BaseArgs & ChatCompletionInput & { endpointUrl: string }
  */
 export function chatArgs(allArgs: BaseArgs & ChatCompletionInput): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  // for-in rather than Object.keys: no array of keys per call. Own keys only, as the general path's rest
-  // destructuring copies (V8 answers the check from for-in's enum cache).
-  for (const key in allArgs) {
-    if (
-      Object.hasOwn(allArgs, key) &&
-      key !== "accessToken" &&
-      key !== "model" &&
-      key !== "provider" &&
-      key !== "endpointUrl"
-    )
+  // Own keys, as the general path's rest destructuring copies. (for-in saved the keys' array, 77 bytes
+  // a call, but the own-key check it then needs cost more time than the array: 0.4-0.5 µs against 0.3.)
+  for (const key of Object.keys(allArgs)) {
+    if (key !== "accessToken" && key !== "model" && key !== "provider" && key !== "endpointUrl")
       body[key] = allArgs[key as keyof typeof allArgs];
   }
   return body;
