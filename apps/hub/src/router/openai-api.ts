@@ -491,6 +491,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         callerHeaders: forwardableCallerHeaders(c.req, deps.forwardSimHeaders === true),
         forwardSimHeaders: deps.forwardSimHeaders === true,
         body: upstreamBody,
+        streamExpected: body.stream === true,
         requestId,
         timeouts: candidate.own?.timeouts ?? deps.timeouts,
         extraHeaders: { [PROVIDER_HEADER]: candidate.provider },

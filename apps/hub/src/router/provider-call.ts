@@ -41,6 +41,12 @@ export interface ProviderCall {
    * first byte of an answer) returns a RetrySafeFailure instead of answering the caller.
    */
   canFailOver?: boolean;
+  /**
+   * The caller asked for a stream (a chat body's `"stream": true`): the answer's stream is made while the
+   * provider works rather than once its head is in, on the way to the caller's first event. A hint only: the
+   * answer's own head decides how it is passed on, and a stream made for an answer read whole is dropped.
+   */
+  streamExpected?: boolean;
   /** Called exactly once, when the exchange is over (body fully sent, failed, or abandoned). */
   onDone(result: ForwardResult): void;
   /** The provider's headers arrived this long after the call left (for `:fastest`). */
@@ -109,7 +115,7 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
   const exchange = new Exchange(call);
   let answer: Dispatcher.ResponseData;
   try {
-    answer = await send(call);
+    answer = await send(call, call.streamExpected ? () => exchange.prepareStream() : undefined);
   } catch (error) {
     return exchange.failedBeforeAnswer(error);
   }
@@ -160,8 +166,12 @@ function targetOf(upstream: Upstream, pathAndQuery: string): { origin: string; p
   return target;
 }
 
-/** The call, sent once more when a reused keep-alive connection was cut before the provider saw it. */
-async function send(call: ProviderCall): Promise<Dispatcher.ResponseData> {
+/**
+ * The call, sent once more when a reused keep-alive connection was cut before the provider saw it.
+ * `whileWaiting` runs once the call is on its way (undici writes it to a free connection within `request()`),
+ * before the provider's answer can be read.
+ */
+async function send(call: ProviderCall, whileWaiting?: () => void): Promise<Dispatcher.ResponseData> {
   const target = targetOf(call.upstream, call.pathAndQuery);
   const options: Dispatcher.RequestOptions = {
     origin: target.origin,
@@ -179,7 +189,9 @@ async function send(call: ProviderCall): Promise<Dispatcher.ResponseData> {
     signal: call.signal,
   };
   try {
-    return await call.dispatcher.request(options);
+    const answer = call.dispatcher.request(options);
+    whileWaiting?.();
+    return await answer;
   } catch (error) {
     // Not when another provider can take the call: failover treats a cut connection as unreachable.
     if (call.canFailOver || !isConnectionCut(error) || !failedOnReusedConnection(error)) throw error;
@@ -253,78 +265,85 @@ class Exchange {
   }
 
   /**
+   * The answer's stream, made before its head is in when the caller asked for a stream: in Node 20 a web
+   * ReadableStream costs ~40 µs to construct (`makeTransferable`; ~7% of the hub's CPU between a provider's
+   * head and the caller's first event, bench:router chunk profile in 2026-11-30-router-stream.md), better
+   * spent while the provider works.
+   */
+  prepareStream(): void {
+    this.prepared ??= this.makeStream();
+  }
+
+  private prepared: AnswerStream | undefined;
+
+  /** The answer passed on read by read as the caller takes it (makeStream), from the provider's body. */
+  streamed(body: Readable, status: number): ReadableStream<Uint8Array> {
+    const answer = this.prepared ?? this.makeStream();
+    this.prepared = undefined;
+    answer.attach(body, status);
+    return answer.stream;
+  }
+
+  /**
    * The answer passed on read by read as the caller takes it: pulled from undici only when the caller's
    * connection can take more (back-pressure to the provider), scrubbed across reads. The caller going away
    * cancels it (and the provider's call); a provider failing or stalling mid-answer cuts the caller's
    * connection after what was read, so that the answer is visibly incomplete rather than short. A caller
    * that takes nothing for `idleMs` ends the call, as one that left: it must not hold the provider forever.
+   * Nothing reads the stream before `attach` gives it the provider's body (its high-water mark is 0: no pull
+   * until the caller reads).
    */
-  streamed(body: Readable, status: number): ReadableStream<Uint8Array> {
+  private makeStream(): AnswerStream {
     const scrubber = createStreamRewriter(this.call.rewrites);
+    let body: Readable | undefined;
+    let status = 0;
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
     let providerBytes = 0;
     let pulled = true;
     let stall: NodeJS.Timeout | undefined;
     let over = false;
-    let passOn = () => {};
     const stop = () => {
       clearTimeout(stall);
-      body.destroy();
+      body?.destroy();
     };
     // undici's body read as its async iterator reads it (`read()` on "readable": what arrived since, in one
     // buffer, so one write to the caller), without the iterator's promise per read and its set-up per call
     // (bench:router zero-latency profile 2026-11-29: ~5% of the hub's CPU per streamed call). Read only when
     // the caller pulls: back-pressure to the provider.
     let waiting = false;
-    return new ReadableStream<Uint8Array>(
+    const passOn = () => {
+      if (!body) return;
+      for (;;) {
+        const chunk = body.read() as Buffer | null;
+        if (chunk === null) {
+          waiting = true; // "readable" calls again
+          return;
+        }
+        providerBytes += chunk.byteLength;
+        const data = scrubber.push(chunk);
+        if (data.byteLength === 0) continue;
+        waiting = false;
+        controller.enqueue(data);
+        pulled = false;
+        // One timer per call, re-armed by each read passed on; ignored once the caller pulled again.
+        if (stall) stall.refresh();
+        else {
+          stall = setTimeout(() => {
+            if (pulled || over) return;
+            over = true;
+            this.finish(499, providerBytes);
+            stop();
+            controller.error(new Error("The caller stopped reading the answer."));
+          }, this.call.timeouts.idleMs);
+          stall.unref();
+        }
+        return;
+      }
+    };
+    const stream = new ReadableStream<Uint8Array>(
       {
-        start: (controller) => {
-          passOn = () => {
-            for (;;) {
-              const chunk = body.read() as Buffer | null;
-              if (chunk === null) {
-                waiting = true; // "readable" calls again
-                return;
-              }
-              providerBytes += chunk.byteLength;
-              const data = scrubber.push(chunk);
-              if (data.byteLength === 0) continue;
-              waiting = false;
-              controller.enqueue(data);
-              pulled = false;
-              // One timer per call, re-armed by each read passed on; ignored once the caller pulled again.
-              if (stall) stall.refresh();
-              else {
-                stall = setTimeout(() => {
-                  if (pulled || over) return;
-                  over = true;
-                  this.finish(499, providerBytes);
-                  stop();
-                  controller.error(new Error("The caller stopped reading the answer."));
-                }, this.call.timeouts.idleMs);
-                stall.unref();
-              }
-              return;
-            }
-          };
-          body.on("readable", () => {
-            if (waiting && !over) passOn();
-          });
-          body.once("end", () => {
-            clearTimeout(stall);
-            if (over) return;
-            over = true;
-            const rest = scrubber.end();
-            if (rest.byteLength > 0) controller.enqueue(rest);
-            controller.close();
-            this.finish(status, providerBytes);
-          });
-          body.once("error", (error) => {
-            clearTimeout(stall);
-            if (over) return;
-            over = true;
-            this.finish(this.call.signal?.aborted ? 499 : 502, providerBytes);
-            controller.error(error);
-          });
+        start: (streamController) => {
+          controller = streamController;
         },
         pull: () => {
           pulled = true;
@@ -338,7 +357,37 @@ class Exchange {
       },
       { highWaterMark: 0 },
     );
+    const attach = (providerBody: Readable, answerStatus: number) => {
+      body = providerBody;
+      status = answerStatus;
+      body.on("readable", () => {
+        if (waiting && !over) passOn();
+      });
+      body.once("end", () => {
+        clearTimeout(stall);
+        if (over) return;
+        over = true;
+        const rest = scrubber.end();
+        if (rest.byteLength > 0) controller.enqueue(rest);
+        controller.close();
+        this.finish(status, providerBytes);
+      });
+      body.once("error", (error) => {
+        clearTimeout(stall);
+        if (over) return;
+        over = true;
+        this.finish(this.call.signal?.aborted ? 499 : 502, providerBytes);
+        controller.error(error);
+      });
+    };
+    return { stream, attach };
   }
+}
+
+/** A streamed answer's stream, and how the provider's body is given to it once its head is in. */
+interface AnswerStream {
+  stream: ReadableStream<Uint8Array>;
+  attach(body: Readable, status: number): void;
 }
 
 /** Reads a body up to `limit` bytes: what was read, whether it was cut there, and a failure while reading. */

@@ -150,6 +150,25 @@ describe("a streamed answer's events, through the whole hub", { timeout: 30_000 
     expect(exchange.late).toEqual([]);
   });
 
+  it("a stream asked for but answered whole (a provider's error) reaches the caller whole, scrubbed", async () => {
+    // The answer's stream is made before the provider's head (the caller asked for a stream): unused here.
+    answerNext = (_request, response) => {
+      response.writeHead(400, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: `Invalid request for key ${KEY}` } }));
+    };
+    const failure = await client.chat.completions
+      .create({ model: `${MODEL}:together`, messages: [{ role: "user", content: "Hi" }], stream: true })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
+    const message = (failure as Error).message;
+    expect(message).toContain("Invalid request for key [redacted]");
+    expect(message).not.toContain(KEY);
+  });
+
   it("reach a raw caller of /router/together one read at a time, scrubbed, with no wait", async () => {
     // The key sent in an event (a provider echoing its credential) is redacted without holding the event.
     const contents = ["one", ` key ${KEY} `, "three"];
