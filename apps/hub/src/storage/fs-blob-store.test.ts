@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -134,5 +134,45 @@ describe("fs blob store", () => {
     const left = readdirSync(join(temp.dir, "tmp"));
     expect(left).not.toContain("crashed");
     expect(left).toEqual(expect.arrayContaining(live));
+  });
+});
+
+describe("fs blob store, large uploads (written and hashed on the worker thread)", () => {
+  const large = randomBytes((9 << 20) + 4321);
+  const pieces = (bytes: Buffer, size: number) =>
+    Readable.from(
+      Array.from({ length: Math.ceil(bytes.byteLength / size) }, (_, i) =>
+        bytes.subarray(i * size, (i + 1) * size),
+      ),
+    );
+  const tmpFiles = () =>
+    readdirSync(join(temp.dir, "tmp")).flatMap((dir) => readdirSync(join(temp.dir, "tmp", dir)));
+
+  it("stores the bytes whole, in order, under their sha256", async () => {
+    const info = await store.put(pieces(large, 65_536), { sha256: sha256(large), size: large.byteLength });
+    expect(info).toEqual({ sha256: sha256(large), size: large.byteLength });
+    const back: Buffer[] = [];
+    for await (const part of await store.get(info.sha256)) back.push(part as Buffer);
+    expect(Buffer.concat(back).equals(large)).toBe(true);
+    expect(tmpFiles()).toEqual([]);
+  });
+
+  it("refuses other bytes, a short body, an over-long one and a failing source, keeping nothing", async () => {
+    const announced = { sha256: sha256(large), size: large.byteLength };
+    const tampered = Buffer.from(large);
+    tampered[5 << 20]! ^= 1;
+    await expect(store.put(pieces(tampered, 65_536), announced)).rejects.toBeInstanceOf(BlobMismatchError);
+    await expect(store.put(pieces(large.subarray(1), 4097), announced)).rejects.toBeInstanceOf(
+      BlobMismatchError,
+    );
+    const longer = Buffer.concat([large, Buffer.from("x")]);
+    await expect(store.put(pieces(longer, 1 << 20), announced)).rejects.toBeInstanceOf(BlobMismatchError);
+    const failing = (async function* () {
+      yield large.subarray(0, 6 << 20);
+      throw new Error("the client went away");
+    })();
+    await expect(store.put(failing, announced)).rejects.toThrow("the client went away");
+    expect(await store.head(announced.sha256)).toBeUndefined();
+    expect(tmpFiles()).toEqual([]);
   });
 });

@@ -112,6 +112,60 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
     );
   }
 
+  /** A complete, synced temporary file moved under its key (or dropped when that content is stored already). */
+  async function placed(tmp: string, actual: { sha256: string; size: number }): Promise<BlobInfo> {
+    const final = pathOf(actual.sha256);
+    if (await refreshedIfStored(actual.sha256)) {
+      await rm(tmp, { force: true });
+      return actual;
+    }
+    await mkdir(join(final, ".."), { recursive: true });
+    await rename(tmp, final);
+    return actual;
+  }
+
+  /**
+   * A large upload: each chunk is copied once into the ring shared with the hashing worker, which writes it
+   * to the temporary file and hashes it there (off-thread-hash.ts). The chunk is garbage as soon as it is
+   * copied, and the event loop only reads the socket: on a hub whose heap V8 has shrunk after a quiet spell,
+   * chunks queued in a write stream outlived young-generation collections and set off a full collection
+   * every few dozen MiB, tripling what an upload cost (bench/results/2026-11-30-lfs-upload.md).
+   */
+  async function storeOffThread(
+    source: AsyncIterable<Uint8Array>,
+    expected: ExpectedBlob,
+  ): Promise<BlobInfo> {
+    const tmp = join(tmpDir, randomBytes(12).toString("hex"));
+    const file = await open(tmp, "w");
+    let stillOpen = true;
+    const hash = offThreadHash({ writeTo: file.fd });
+    let size = 0;
+    try {
+      for await (const chunk of source) {
+        size += chunk.byteLength;
+        // Stop early on an over-long body: no need to write what will be refused.
+        if (expected.size !== undefined && size > expected.size) break;
+        const behind = hash.update(chunk);
+        if (behind) await behind;
+      }
+      const sha256 = await hash.digest();
+      // The bytes must be on disk before the rename makes them visible under their final name.
+      await file.sync();
+      stillOpen = false;
+      await file.close();
+      return await placed(tmp, checked(expected, { sha256, size }));
+    } catch (error) {
+      hash.abandon();
+      // The worker may still be writing to the file: its descriptor is closed only once the worker let go.
+      await hash.released;
+      if (stillOpen) await file.close().catch(() => {});
+      await rm(tmp, { force: true });
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOSPC" || code === "EDQUOT") throw new StorageFullError();
+      throw error;
+    }
+  }
+
   /**
    * Streams `source` into a temporary file, fsyncs it and renames it to its key: the bytes' sha256, or `key`
    * when the caller addresses the content itself (putKeyed: nothing is hashed then).
@@ -121,13 +175,11 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
     expected: ExpectedBlob,
     key: string | undefined,
   ): Promise<BlobInfo> {
+    if (key === undefined && (expected.size ?? 0) >= OFF_THREAD_HASH_BYTES) {
+      return storeOffThread(source, expected);
+    }
     const tmp = join(tmpDir, randomBytes(12).toString("hex"));
-    const hash =
-      key !== undefined
-        ? undefined
-        : (expected.size ?? 0) >= OFF_THREAD_HASH_BYTES
-          ? offThreadHash()
-          : inThreadHash();
+    const hash = key !== undefined ? undefined : inThreadHash();
     let size = 0;
     const sink = createWriteStream(tmp, { highWaterMark: 1 << 20 });
     try {
@@ -155,15 +207,7 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
       } finally {
         await handle.close();
       }
-      const actual = checked(expected, { sha256: key ?? ((await digesting) as string), size });
-      const final = pathOf(actual.sha256);
-      if (await refreshedIfStored(actual.sha256)) {
-        await rm(tmp, { force: true });
-        return actual;
-      }
-      await mkdir(join(final, ".."), { recursive: true });
-      await rename(tmp, final);
-      return actual;
+      return await placed(tmp, checked(expected, { sha256: key ?? ((await digesting) as string), size }));
     } catch (error) {
       hash?.abandon();
       // pipeline() rejects without waiting for the file to close, or even to open: removed before it

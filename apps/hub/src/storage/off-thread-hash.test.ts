@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { offThreadHash, type StreamHash } from "./off-thread-hash.js";
+import { offThreadHash, openHashStreams, type StreamHash } from "./off-thread-hash.js";
 
 async function feed(hash: StreamHash, data: Buffer, chunkBytes: number): Promise<string> {
   for (let offset = 0; offset < data.byteLength; offset += chunkBytes) {
@@ -38,5 +38,23 @@ describe("SHA-256 on the worker thread", () => {
     abandoned.abandon();
     const data = randomBytes(9 << 20);
     expect(await feed(offThreadHash(), data, 1 << 16)).toBe(sha256(data));
+  });
+});
+
+describe("streams of the hashing worker", () => {
+  it("are forgotten once they end, abandoned or digested, and their rings serve the next ones", async () => {
+    const before = openHashStreams();
+    const abandoned = [offThreadHash(), offThreadHash()];
+    for (const hash of abandoned) {
+      const behind = hash.update(randomBytes((2 << 20) + 5));
+      if (behind) await behind;
+      hash.abandon();
+    }
+    const data = randomBytes((5 << 20) + 3);
+    expect(await feed(offThreadHash(), data, 65_536)).toBe(sha256(data));
+    for (let tries = 0; tries < 100 && openHashStreams() > before; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(openHashStreams()).toBe(before);
   });
 });
