@@ -26,7 +26,9 @@ import { retryPolicy } from "../../packages/inference/src/http/retry-policy.js";
 import { openAiChat } from "../../packages/inference/src/protocols/openai-chat.js";
 import { taskSpec } from "../../packages/inference/src/providers/index.js";
 import { buildRequestWith } from "../../packages/inference/src/routing/request-builder.js";
+import { sendChat } from "../../packages/inference/src/tasks/send-chat.js";
 import { validateChatCompletion } from "../../packages/inference/src/validate.js";
+import { CHECKED_FETCH, makeClients } from "./clients.js";
 import { COMPLETION, MAPPING } from "./completion.js";
 import { concurrent, median, seededRandom } from "./measure.js";
 import { type ServerUsage, startServer } from "./start-server.js";
@@ -215,6 +217,8 @@ function variants(base: string): Variant[] {
     { name: "raw fetch", chat: raw },
     { name: "raw fetch (control)", chat: raw },
     { name: "raw fetch (copy)", chat: rawCopy },
+    // bench:inference's floor of a checking client: raw fetch plus the status, content-type and shape checks.
+    { name: CHECKED_FETCH, chat: makeClients(base).find((c) => c.name === CHECKED_FETCH)!.chat },
     // A client in one function: what this client does for a chat against an endpoint, written inline
     // (arguments copied without the routing fields, model added, auth header, JSON check, shape check),
     // then with the client's own parts put back one at a time.
@@ -290,6 +294,28 @@ function variants(base: string): Variant[] {
     {
       name: "+ AbortSignal.timeout",
       chat: rawWith({ init: () => ({ signal: AbortSignal.timeout(120_000) }) }),
+    },
+    {
+      name: "+ ours' header and key order",
+      chat: rawWith({
+        headers: () => ({ Authorization: "Bearer bench-key", "Content-Type": "application/json" }),
+        body: () => JSON.stringify({ messages: MESSAGES, max_tokens: 16, model: "bench-model" }),
+      }),
+    },
+    {
+      // The client's send and read (tasks/send-chat.ts) with raw fetch's request: what its own chain costs.
+      name: "ours' send + raw request",
+      chat: async () => {
+        const out = await sendChat({
+          url,
+          method: "POST",
+          headers: rawHeaders(),
+          body: rawBody(),
+          provider: "hf-inference",
+          subject: "bench-model",
+        });
+        return out.choices[0]!.message.content;
+      },
     },
     { name: "@modelhub/inference", chat: ours },
     { name: "@modelhub timeoutMs 0", chat: oursNoTimeout },

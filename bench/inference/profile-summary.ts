@@ -74,13 +74,14 @@ const STEPS: Array<[string, RegExp]> = [
     "provider resolution",
     /^(taskSpec|providerConfig|callContextFor|createCallContext|Call|resolveModel|chooseMapping|cachedProviderMappings|mappingKey|get) /,
   ],
+  // Before "request build": the watched attempt's class initializer is named as PreparedCall's is.
+  [
+    "send + watchdog + the answer's read (WatchedAttempt)",
+    /^(sendRequest|sendRequestForJson|watched|fetchInit|fetchWithWatchdog|watchAttempt|watch|unwatch|expire|arm) |\(anonymous\) packages\/inference\/src\/http\/| packages\/inference\/src\/http\/(request|attempt-watchdog)\.ts:/,
+  ],
   [
     "request build",
     /^(endpointChatRequest|routedChatRequest|chatArgs|chatUrlOf|endpointRouteUrl|trimSlash|assemble|buildRequestWith|PreparedCall|<instance_members_initializer>|tokenKind|fillPath|authHeader) |\(anonymous\) packages\/inference\/src\/routing\//,
-  ],
-  [
-    "send + watchdog",
-    /^(sendRequest|sendWatched|fetchInit|fetchWithWatchdog|watchAttempt|watch|unwatch|expire|arm) |\(anonymous\) packages\/inference\/src\/http\//,
   ],
   ["response read", /^(endpointChat|sendChat|runTask|isJsonResponse|isThenable) /],
   ["output check", /^(validateChatCompletion|expectShape|isObject|isNumber|isString|parse) /],
