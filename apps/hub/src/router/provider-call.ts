@@ -115,7 +115,7 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
   const exchange = new Exchange(call);
   let answer: Dispatcher.ResponseData;
   try {
-    answer = await send(call, call.streamExpected ? () => exchange.prepareStream() : undefined);
+    answer = await send(call, call.streamExpected ? () => setImmediate(prepareStream, exchange) : undefined);
   } catch (error) {
     return exchange.failedBeforeAnswer(error);
   }
@@ -148,6 +148,15 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
 }
 
 /**
+ * Runs in the check phase after the call was sent: undici writes a call on a reused keep-alive connection
+ * only in the check phase (an Immediate of its own, queued first: it looks for a close the provider sent
+ * meanwhile), so the answer's stream is made after the call left, not before.
+ */
+function prepareStream(exchange: Exchange): void {
+  exchange.prepareStream();
+}
+
+/**
  * Where a call goes (origin, and path with query), by upstream and path: the same few come again and again,
  * and a URL parsed per call showed in the hub's profile. The key is everything upstreamUrl reads.
  */
@@ -168,8 +177,7 @@ function targetOf(upstream: Upstream, pathAndQuery: string): { origin: string; p
 
 /**
  * The call, sent once more when a reused keep-alive connection was cut before the provider saw it.
- * `whileWaiting` runs once the call is on its way (undici writes it to a free connection within `request()`),
- * before the provider's answer can be read.
+ * `whileWaiting` runs once the call is handed to undici, before the provider's answer can be read.
  */
 async function send(call: ProviderCall, whileWaiting?: () => void): Promise<Dispatcher.ResponseData> {
   const target = targetOf(call.upstream, call.pathAndQuery);
@@ -266,20 +274,24 @@ class Exchange {
 
   /**
    * The answer's stream, made before its head is in when the caller asked for a stream: in Node 20 a web
-   * ReadableStream costs ~40 µs to construct (`makeTransferable`; ~7% of the hub's CPU between a provider's
+   * ReadableStream costs 40-80 µs to construct (`makeTransferable`; ~7% of the hub's CPU between a provider's
    * head and the caller's first event, bench:router chunk profile in 2026-11-30-router-stream.md), better
    * spent while the provider works.
    */
   prepareStream(): void {
+    if (this.answered || this.finished) return;
     this.prepared ??= this.makeStream();
   }
 
   private prepared: AnswerStream | undefined;
+  /** The answer's head is in: a stream made from now on would be for nothing. */
+  private answered = false;
 
   /** The answer passed on read by read as the caller takes it (makeStream), from the provider's body. */
   streamed(body: Readable, status: number): ReadableStream<Uint8Array> {
     const answer = this.prepared ?? this.makeStream();
     this.prepared = undefined;
+    this.answered = true;
     answer.attach(body, status);
     return answer.stream;
   }
