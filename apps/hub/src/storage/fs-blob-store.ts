@@ -126,10 +126,9 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
 
   /**
    * A large upload: each chunk is copied once into the ring shared with the hashing worker, which writes it
-   * to the temporary file and hashes it there (off-thread-hash.ts). The chunk is garbage as soon as it is
-   * copied, and the event loop only reads the socket: on a hub whose heap V8 has shrunk after a quiet spell,
-   * chunks queued in a write stream outlived young-generation collections and set off a full collection
-   * every few dozen MiB, tripling what an upload cost (bench/results/2026-11-30-lfs-upload.md).
+   * to the temporary file and hashes it there (off-thread-hash.ts). A chunk is garbage as soon as it is
+   * copied (none waits in a write stream's queue through a young-generation collection, to be promoted and
+   * freed only by a full one), and the event loop makes no write call: it reads the socket and copies.
    */
   async function storeOffThread(
     source: AsyncIterable<Uint8Array>,

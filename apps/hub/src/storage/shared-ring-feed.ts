@@ -5,10 +5,9 @@
  * slot is with the worker.
  *
  * Why not transfer an ArrayBuffer per batch (worker-byte-feed.ts): each buffer handed back by the worker is
- * a new ArrayBuffer on this thread, and V8 counts its memory as freshly allocated external memory that only
- * a full collection releases. On a hub whose heap limits V8's memory reducer has shrunk (a few minutes after
- * start), that churn, 2x the upload's size, set off a mark-compact every ~25 MiB of upload and tripled the
- * CPU an LFS upload costs (bench/results/2026-11-30-lfs-upload.md). The ring is allocated once and reused.
+ * a new ArrayBuffer on this thread, whose memory V8 counts as freshly allocated external memory (it weighs
+ * in V8's decision to run a full collection), and each transfer costs a structured-clone postMessage. The
+ * ring is allocated once and reused by the streams after.
  *
  * The worker must be done with a slot's bytes when it acknowledges it: it may not keep views into the ring.
  */
