@@ -40,16 +40,15 @@ export function sendRequest(call: CallContext, request: HttpRequest): Promise<Re
     : sendWithRetries(call, request, 1, undefined);
 }
 
-const watchesFirstAttempt = (call: CallContext) =>
+/** Whether a call's first attempt goes out as a `WatchedAttempt` (the default per-attempt timeout). */
+export const watchesFirstAttempt = (call: CallContext): boolean =>
   call.timeoutMs !== undefined && !call.abortsTimedOutAttempt && !call.signal.aborted;
 
 /** How an attempt made outside the retry loop ended, handed to the loop to go on from. */
 type Outcome = { response: Response } | { response?: undefined; error: unknown };
 
-const attemptTimeout = (request: HttpRequest) =>
-  new TimeoutError(
-    `${request.provider}: no response within ${DEFAULT_ATTEMPT_TIMEOUT_MS} ms (${request.url})`,
-  );
+const attemptTimeout = (provider: string, url: string) =>
+  new TimeoutError(`${provider}: no response within ${DEFAULT_ATTEMPT_TIMEOUT_MS} ms (${url})`);
 
 /**
  * sendRequest, then its OK answer read as JSON and checked by `check` (a body that is not JSON is read as a
@@ -76,9 +75,51 @@ function watched<T>(
   request: HttpRequest,
   check: ((value: unknown) => T) | undefined,
 ): Promise<T> {
+  const init = fetchInit(call, request, call.abortable ? call.signal : undefined);
+  const { url, provider, describeError, subject } = request;
+  return sendWatched(call, url, init, provider, describeError, subject, check);
+}
+
+/**
+ * A chat fast path's send (tasks/endpoint-chat.ts), for a call `watchesFirstAttempt` and nothing can abort:
+ * the caller's URL and fetch options go to fetch as they are, and the `HttpRequest` the retry loop and the
+ * typed errors read is made only if the attempt does not answer OK (`WatchedAttempt.request`). It was one
+ * object per call kept for the failure path (bench/results/2026-11-30-inference-4.md, section 6).
+ */
+export function sendWatched<T>(
+  call: CallContext,
+  url: string,
+  init: RequestInit,
+  provider: string,
+  describeError: HttpRequest["describeError"],
+  subject: string | undefined,
+  check: ((value: unknown) => T) | undefined,
+): Promise<T> {
   const promise = new Promise<T>(captureSettlers);
-  new WatchedAttempt(call, request, check, capturedResolve, capturedReject);
+  new WatchedAttempt(
+    call,
+    url,
+    init,
+    provider,
+    describeError,
+    subject,
+    check,
+    capturedResolve,
+    capturedReject,
+  );
   return promise;
+}
+
+/** The request of a fetch's URL and options, with what the retry loop and the typed errors read beside. */
+export function httpRequestOf(
+  url: string,
+  init: RequestInit,
+  provider: string,
+  describeError: HttpRequest["describeError"],
+  subject: string | undefined,
+): HttpRequest {
+  const headers = init.headers as Record<string, string>;
+  return { url, method: init.method as string, headers, body: init.body, provider, describeError, subject };
 }
 
 /** An OK answer's body, parsed and checked; a body that cannot be read is a typed error. */
@@ -117,7 +158,12 @@ class WatchedAttempt<T> implements Watched {
 
   constructor(
     private readonly call: CallContext,
-    private readonly request: HttpRequest,
+    private readonly url: string,
+    private readonly init: RequestInit,
+    // What the failure path's HttpRequest holds beside the URL and the fetch options (see `request`).
+    private readonly provider: string,
+    private readonly describeError: HttpRequest["describeError"],
+    private readonly subject: string | undefined,
     private readonly check: ((value: unknown) => T) | undefined,
     private readonly resolve: (value: T | Promise<T>) => void,
     private readonly reject: (reason: unknown) => void,
@@ -125,7 +171,7 @@ class WatchedAttempt<T> implements Watched {
     this.onValue = (value) => this.settled(value);
     this.onError = (error) => this.failed(error);
     try {
-      this.sent = call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined));
+      this.sent = call.fetch(url, init);
     } catch (error) {
       this.goOn({ error });
       return;
@@ -134,15 +180,20 @@ class WatchedAttempt<T> implements Watched {
     this.sent.then(this.onValue, this.onError);
   }
 
+  /** The request the retry loop and the typed errors read: made only when the attempt did not answer OK. */
+  private request(): HttpRequest {
+    return httpRequestOf(this.url, this.init, this.provider, this.describeError, this.subject);
+  }
+
   /** The retry loop goes on from this attempt's outcome, and reads the answer it ends with. */
   private goOn(outcome: Outcome): void {
     const { check } = this;
-    const retried = sendWithRetries(this.call, this.request, 1, outcome);
+    const retried = sendWithRetries(this.call, this.request(), 1, outcome);
     this.resolve(check ? retried.then((response) => readChecked(response, check)) : (retried as Promise<T>));
   }
 
   expire(): void {
-    this.goOn({ error: attemptTimeout(this.request) });
+    this.goOn({ error: attemptTimeout(this.provider, this.url) });
     this.sent?.then(discardLate, ignore);
   }
 
@@ -250,7 +301,7 @@ function fetchInit(call: CallContext, request: HttpRequest, signal: AbortSignal 
 /** A retry's fetch under the default per-attempt timeout: given up, not aborted, at its end. */
 function fetchWithWatchdog(call: CallContext, request: HttpRequest): Promise<Response> {
   const sent = call.fetch(request.url, fetchInit(call, request, call.abortable ? call.signal : undefined));
-  return watchAttempt(sent, () => attemptTimeout(request), discardLate);
+  return watchAttempt(sent, () => attemptTimeout(request.provider, request.url), discardLate);
 }
 
 /**

@@ -8,7 +8,7 @@ import type {
   ChatCompletionStreamOutput,
   JsonObject,
 } from "../types.js";
-import { endpointChatRequest, isEndpointChat } from "./endpoint-chat.js";
+import { endpointChat, isEndpointChat } from "./endpoint-chat.js";
 import { NO_OPTIONS } from "./prepare.js";
 import { routedChatRequest } from "./routed-chat.js";
 import { type RunOptions, runStreamTask, runTask } from "./run.js";
@@ -29,9 +29,9 @@ export function chatCompletion(
   // write) rejects, as it does on the general path.
   let fast: HttpRequest | undefined;
   try {
-    fast = isEndpointChat(args)
-      ? endpointChatRequest(args as ChatCompletionArgs & { endpointUrl: string }, options)
-      : routedChatRequest(args, options);
+    if (isEndpointChat(args))
+      return endpointChat(args as ChatCompletionArgs & { endpointUrl: string }, options);
+    fast = routedChatRequest(args, options);
   } catch (error) {
     return Promise.reject(error);
   }

@@ -3,11 +3,33 @@ import { AbortError, NetworkError, ProviderApiError, ProviderOutputError } from 
 import { openAiChat } from "../protocols/openai-chat.js";
 import type { BaseArgs, ChatCompletionInput } from "../types.js";
 import { chatCompletion } from "./chat-completion.js";
-import { endpointChatRequest, isEndpointChat } from "./endpoint-chat.js";
+import { isEndpointChat } from "./endpoint-chat.js";
 import { prepare, type RunOptions } from "./prepare.js";
 
 const messages = [{ role: "user" as const, content: "Hello" }];
 type Args = BaseArgs & ChatCompletionInput & { endpointUrl: string };
+
+const ANSWER = {
+  id: "c",
+  object: "chat.completion",
+  created: 1,
+  model: "m",
+  choices: [{ index: 0, message: { role: "assistant", content: "Hi" }, finish_reason: "stop" }],
+};
+
+/** What the fast path hands fetch for a call, through chatCompletion itself. */
+async function sentByFastPath(args: Args, options: RunOptions): Promise<{ url: string; init: RequestInit }> {
+  let sent: { url: string; init: RequestInit } | undefined;
+  await chatCompletion(args, {
+    ...options,
+    fetch: async (input, init) => {
+      sent = { url: String(input), init: init as RequestInit };
+      return Response.json(ANSWER);
+    },
+  });
+  if (!sent) throw new Error("the fast path did not call fetch");
+  return sent;
+}
 
 /** Endpoint chats the fast path takes, across what changes its request. */
 const CASES: Array<{ args: Args; options: RunOptions }> = [
@@ -26,29 +48,64 @@ describe("endpoint chat fast path", () => {
   it("sends what the general path would send: URL, headers in order, body bytes, error wording", async () => {
     for (const { args, options } of CASES) {
       expect(isEndpointChat(args)).toBe(true);
-      const fast = endpointChatRequest(args, options);
+      const fast = await sentByFastPath(args, options);
       const general = await prepare("conversational", { "openai-chat": openAiChat }, args, options, false);
       expect(fast.url).toBe(general.url);
-      expect(Object.entries(fast.headers)).toEqual(Object.entries(general.headers));
-      expect(fast.body).toBe(general.body);
-      expect(fast.method).toBe(general.method);
-      expect(fast.provider).toBe(general.provider);
-      expect(fast.subject).toBe(general.subject);
-      expect(fast.describeError).toBe(general.describeError);
+      expect(Object.entries(fast.init.headers as Record<string, string>)).toEqual(
+        Object.entries(general.headers),
+      );
+      expect(fast.init.body).toBe(general.body);
+      expect(fast.init.method).toBe(general.method);
+      // Nothing else reaches fetch: no signal (nothing can abort the call), no credentials field.
+      expect(Object.keys(fast.init)).toEqual(["method", "headers", "body"]);
     }
     // Inherited fields are not the caller's arguments: neither path sends them.
     const inherited = Object.assign(Object.create({ temperature: 2 }) as Args, CASES[0]!.args);
     const general = await prepare("conversational", { "openai-chat": openAiChat }, inherited, {}, false);
-    expect(endpointChatRequest(inherited, {}).body).toBe(general.body);
+    expect((await sentByFastPath(inherited, {})).init.body).toBe(general.body);
     expect(general.body).not.toContain("temperature");
     // The last endpoint's URL and token's header are kept: switching servers and tokens, and back, still
     // goes where each call says, with its own token.
     for (const { args, options } of [...CASES, ...CASES].reverse()) {
       const general = await prepare("conversational", { "openai-chat": openAiChat }, args, options, false);
-      const fast = endpointChatRequest(args, options);
+      const fast = await sentByFastPath(args, options);
       expect(fast.url).toBe(general.url);
-      expect(fast.headers).toEqual(general.headers);
+      expect(fast.init.headers).toEqual(general.headers);
     }
+  });
+
+  it("retries with the same request, which it builds only once the first attempt fails", async () => {
+    for (const first of [
+      () => new Response("busy", { status: 503 }),
+      () => {
+        throw new TypeError("fetch failed");
+      },
+    ]) {
+      const sent: Array<{ url: string; init: RequestInit }> = [];
+      const output = await chatCompletion(CASES[5]!.args, {
+        ...CASES[5]!.options,
+        retry: { baseDelayMs: 1, maxAttempts: 2 },
+        fetch: async (input, init) => {
+          sent.push({ url: String(input), init: init as RequestInit });
+          return sent.length === 1 ? first() : Response.json(ANSWER);
+        },
+      });
+      expect(output).toEqual(ANSWER);
+      expect(sent).toHaveLength(2);
+      expect(sent[1]!.url).toBe(sent[0]!.url);
+      expect(sent[1]!.init.method).toBe(sent[0]!.init.method);
+      expect(Object.entries(sent[1]!.init.headers as Record<string, string>)).toEqual(
+        Object.entries(sent[0]!.init.headers as Record<string, string>),
+      );
+      expect(sent[1]!.init.body).toBe(sent[0]!.init.body);
+    }
+    // A body JSON cannot write rejects the call (it does not throw from chatCompletion).
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const unwritable = chatCompletion({ ...CASES[0]!.args, response_format: cyclic } as unknown as Args, {
+      fetch: async () => Response.json(ANSWER),
+    });
+    await expect(unwritable).rejects.toThrow(TypeError);
   });
 
   it("leaves to the general path what needs routing or is an input error", () => {

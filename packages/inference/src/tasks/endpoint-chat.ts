@@ -1,14 +1,16 @@
-import type { HttpRequest } from "../http/request.js";
+import { httpRequestOf, sendWatched, watchesFirstAttempt } from "../http/request.js";
 import { endpointRouteUrl } from "../routing/request-builder.js";
-import type { BaseArgs, ChatCompletionInput } from "../types.js";
-import { describeChatError } from "./prepare.js";
+import type { BaseArgs, ChatCompletionInput, ChatCompletionOutput } from "../types.js";
+import { validateChatCompletion } from "../validate.js";
+import { callContextFor, describeChatError } from "./prepare.js";
 import type { RunOptions } from "./run.js";
+import { sendChatIn } from "./send-chat.js";
 
 /**
  * The fast path of the most common call that needs no routing: a chat against an endpointUrl server (TGI,
  * vLLM, llama.cpp, Ollama, any OpenAI-compatible one). It builds the request `buildRequest` builds for it
- * (endpoint-chat.test.ts holds the two to the same bytes) in one function, and send-chat.ts sends it and
- * checks the answer: no provider table, route context, prepared-call object or response transform. A call
+ * (endpoint-chat.test.ts holds the two to the same bytes) and sends it in one function, `endpointChat`
+ * (send-chat.ts when the call can be aborted): no provider table, route context, prepared-call object or response transform. A call
  * pays for what it touches once the wait for the network has let other work evict the client's code and
  * data, and those were ~20 µs of a ~450 µs loopback call (bench/results/2026-11-30-inference-2.md).
  * A provider or the router takes routed-chat.ts when the model's mappings are cached; anything else
@@ -71,8 +73,16 @@ export function bearer(token: string): string {
   return lastBearer;
 }
 
-/** The request of an endpoint chat call (what `buildRequest` makes for it, with the JSON body serialized). */
-export function endpointChatRequest(allArgs: EndpointChatArgs, options: RunOptions): HttpRequest {
+/**
+ * An endpoint chat call, from the caller's arguments to `fetch` in one function, as a raw fetch is: the
+ * request's parts go to fetch as they are, and the `HttpRequest` a retry or a typed error reads is made
+ * only if the attempt does not answer OK (`sendWatched`). A call something can abort (a signal, an
+ * overall timeout) or with its own per-attempt timeout goes through `sendChat` with the same request.
+ * A body JSON cannot write throws here; chatCompletion turns that into the call's rejection.
+ * endpoint-chat.test.ts holds what reaches fetch to the general path's request (URL, headers in order, body
+ * bytes) and the failure path's errors to its wording.
+ */
+export function endpointChat(allArgs: EndpointChatArgs, options: RunOptions): Promise<ChatCompletionOutput> {
   const { accessToken, model, endpointUrl } = allArgs;
   // The model goes in the body (an endpoint server takes it from there; "tgi" when the caller names none,
   // as buildRequest does).
@@ -82,13 +92,15 @@ export function endpointChatRequest(allArgs: EndpointChatArgs, options: RunOptio
   if (accessToken) headers.Authorization = bearer(accessToken);
   headers["Content-Type"] = "application/json";
   if (options.billTo) headers["X-HF-Bill-To"] = options.billTo;
-  return {
-    url: chatUrlOf(endpointUrl),
-    method: "POST",
-    headers,
-    body: JSON.stringify(body),
-    provider: "hf-inference",
-    describeError: describeChatError,
-    subject: model ?? endpointUrl,
-  };
+  const url = chatUrlOf(endpointUrl);
+  const json = JSON.stringify(body);
+  const subject = model ?? endpointUrl;
+  const init: RequestInit = { method: "POST", headers, body: json };
+  const call = callContextFor(options);
+  if (call.abortable || !watchesFirstAttempt(call))
+    return sendChatIn(call, httpRequestOf(url, init, "hf-inference", describeChatError, subject));
+  // Edge runtimes reject an explicit `credentials` field, so it is only present when asked for (the
+  // general send adds it from the call context itself).
+  if (call.includeCredentials) init.credentials = "include";
+  return sendWatched(call, url, init, "hf-inference", describeChatError, subject, validateChatCompletion);
 }

@@ -20,7 +20,11 @@ export function sendChat(
   request: HttpRequest,
   options: RunOptions = NO_OPTIONS,
 ): Promise<ChatCompletionOutput> {
-  const call = callContextFor(options);
+  return sendChatIn(callContextFor(options), request);
+}
+
+/** sendChat in a call context the caller made (endpoint-chat.ts, which made it to choose its path). */
+export function sendChatIn(call: CallContext, request: HttpRequest): Promise<ChatCompletionOutput> {
   return call.abortable
     ? sendAbortableChat(call, request)
     : sendRequestForJson(call, request, validateChatCompletion);
