@@ -24,7 +24,7 @@ export const HUB_ROOT = process.env.BENCH_REPO_ROOT ?? REPO_ROOT;
 /** `npm start`, step by step: the node arguments of each `node ...` command of the root `start` script. */
 export const NPM_START_STEPS = {
   build: ["scripts/build.mjs", "--if-stale"],
-  server: ["--max-semi-space-size=64", "apps/hub/dist/server.js"],
+  server: ["--max-semi-space-size=64", "--heap-growing-percent=100", "apps/hub/dist/server.js"],
 } as const;
 
 /** `npm start`'s build step, run in `root` (this checkout, or another one a benchmark compares). */
