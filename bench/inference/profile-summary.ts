@@ -75,15 +75,17 @@ const STEPS: Array<[string, RegExp]> = [
     /^(taskSpec|providerConfig|callContextFor|createCallContext|Call|resolveModel|chooseMapping|cachedProviderMappings|mappingKey|get) /,
   ],
   // Before "request build": the watched attempt's class initializer is named as PreparedCall's is.
+  // endpointChat (request build) also makes the call context and hands the request to sendWatched, which
+  // counts here with the rest of http/request.ts.
   [
     "send + watchdog + the answer's read (WatchedAttempt)",
     /^(sendRequest|sendRequestForJson|watched|fetchInit|fetchWithWatchdog|watchAttempt|watch|unwatch|expire|arm) |\(anonymous\) packages\/inference\/src\/http\/| packages\/inference\/src\/http\/(request|attempt-watchdog)\.ts:/,
   ],
   [
     "request build",
-    /^(endpointChatRequest|routedChatRequest|chatArgs|chatUrlOf|endpointRouteUrl|trimSlash|assemble|buildRequestWith|PreparedCall|<instance_members_initializer>|tokenKind|fillPath|authHeader) |\(anonymous\) packages\/inference\/src\/routing\//,
+    /^(endpointChat|endpointChatRequest|bearer|routedChatRequest|chatArgs|chatUrlOf|endpointRouteUrl|trimSlash|assemble|buildRequestWith|PreparedCall|<instance_members_initializer>|tokenKind|fillPath|authHeader) |\(anonymous\) packages\/inference\/src\/routing\//,
   ],
-  ["response read", /^(endpointChat|sendChat|runTask|isJsonResponse|isThenable) /],
+  ["response read", /^(sendChat|sendChatIn|runTask|isJsonResponse|isThenable) /],
   ["output check", /^(validateChatCompletion|expectShape|isObject|isNumber|isString|parse) /],
   // The chat protocol's body builder and output check are arrow functions of one object: one row for both.
   ["chat body + output check (openai-chat.ts)", /openai-chat\.ts/],
