@@ -311,11 +311,20 @@ class Exchange {
     let status = 0;
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let providerBytes = 0;
-    let pulled = true;
-    let stall: NodeJS.Timeout | undefined;
     let over = false;
+    const idle = idleCallersOf(this.call.timeouts.idleMs);
+    const watch: IdleWatch = {
+      waitingSince: 0,
+      stalled: () => {
+        if (over) return;
+        over = true;
+        this.finish(499, providerBytes);
+        body?.destroy();
+        controller.error(new Error("The caller stopped reading the answer."));
+      },
+    };
     const stop = () => {
-      clearTimeout(stall);
+      idle.forget(watch);
       body?.destroy();
     };
     // undici's body read as its async iterator reads it (`read()` on "readable": what arrived since, in one
@@ -336,19 +345,7 @@ class Exchange {
         if (data.byteLength === 0) continue;
         waiting = false;
         controller.enqueue(data);
-        pulled = false;
-        // One timer per call, re-armed by each read passed on; ignored once the caller pulled again.
-        if (stall) stall.refresh();
-        else {
-          stall = setTimeout(() => {
-            if (pulled || over) return;
-            over = true;
-            this.finish(499, providerBytes);
-            stop();
-            controller.error(new Error("The caller stopped reading the answer."));
-          }, this.call.timeouts.idleMs);
-          stall.unref();
-        }
+        watch.waitingSince = performance.now();
         return;
       }
     };
@@ -358,7 +355,7 @@ class Exchange {
           controller = streamController;
         },
         pull: () => {
-          pulled = true;
+          watch.waitingSince = 0;
           passOn();
         },
         cancel: () => {
@@ -372,11 +369,12 @@ class Exchange {
     const attach = (providerBody: Readable, answerStatus: number) => {
       body = providerBody;
       status = answerStatus;
+      idle.watch(watch);
       body.on("readable", () => {
         if (waiting && !over) passOn();
       });
       body.once("end", () => {
-        clearTimeout(stall);
+        idle.forget(watch);
         if (over) return;
         over = true;
         const rest = scrubber.end();
@@ -385,7 +383,7 @@ class Exchange {
         this.finish(status, providerBytes);
       });
       body.once("error", (error) => {
-        clearTimeout(stall);
+        idle.forget(watch);
         if (over) return;
         over = true;
         this.finish(this.call.signal?.aborted ? 499 : 502, providerBytes);
@@ -394,6 +392,66 @@ class Exchange {
     };
     return { stream, attach };
   }
+}
+
+/**
+ * A streamed answer as the idle check sees it: when it passed on a read the caller has not taken yet (0: the
+ * caller took everything), and how it ends when the caller took nothing for too long.
+ */
+interface IdleWatch {
+  waitingSince: number;
+  stalled(): void;
+}
+
+/**
+ * The streamed answers of one idle limit, checked together: every quarter of the limit while any is watched,
+ * an answer whose caller has not taken a read for the limit is ended (so within 1.25× the limit). It replaces a
+ * timer per call made on the way to the caller's first event and re-armed on every event (the head path's
+ * profile, 2026-11-30-router-stream.md: the timer's setTimeout 3.5% of that window; a re-arm ~1-2 µs an event).
+ */
+class IdleCallers {
+  private readonly watched = new Set<IdleWatch>();
+  private sweep: NodeJS.Timeout | undefined;
+
+  constructor(private readonly idleMs: number) {}
+
+  watch(answer: IdleWatch): void {
+    this.watched.add(answer);
+    if (this.sweep) return;
+    this.sweep = setInterval(() => this.check(), Math.max(1, Math.floor(this.idleMs / 4)));
+    this.sweep.unref();
+  }
+
+  forget(answer: IdleWatch): void {
+    this.watched.delete(answer);
+  }
+
+  private check(): void {
+    // Stopped by the sweep itself once nothing is watched: answers one after another keep one interval.
+    if (this.watched.size === 0) {
+      clearInterval(this.sweep);
+      this.sweep = undefined;
+      return;
+    }
+    const now = performance.now();
+    for (const answer of this.watched) {
+      if (answer.waitingSince === 0 || now - answer.waitingSince < this.idleMs) continue;
+      this.watched.delete(answer);
+      answer.stalled();
+    }
+  }
+}
+
+/** One idle check per idle limit (the hub's default, and each own provider's own). */
+const idleCallers = new Map<number, IdleCallers>();
+
+function idleCallersOf(idleMs: number): IdleCallers {
+  let callers = idleCallers.get(idleMs);
+  if (!callers) {
+    callers = new IdleCallers(idleMs);
+    idleCallers.set(idleMs, callers);
+  }
+  return callers;
 }
 
 /** A streamed answer's stream, and how the provider's body is given to it once its head is in. */
