@@ -145,29 +145,55 @@ function captureSettlers(resolve: (value: never) => void, reject: (reason: unkno
  * the two promises `then` returns. Without `check`, the OK response itself is the call's value.
  */
 class WatchedAttempt<T> implements Watched {
-  readonly deadline = Date.now() + DEFAULT_ATTEMPT_TIMEOUT_MS;
-  newer: Watched | null | undefined = undefined;
-  older: Watched | null | undefined = undefined;
+  // Every field is declared and assigned in the constructor, none initialized in the class body: field
+  // syntax (ES2022 define semantics) runs a separate initializer function per instance, 1.6 µs a call
+  // profiled over the socket (bench/results/2026-11-30-inference-4.md, section 7). Assigned arrows, not
+  // arrow fields, also because a transpiler keeping function names (tsx, esbuild's keepNames) wraps an
+  // arrow field in a naming call per instance.
+  declare readonly deadline: number;
+  declare newer: Watched | null | undefined;
+  declare older: Watched | null | undefined;
   /** The OK answer once it came: from then on, the callbacks are the body's. */
-  private response: Response | undefined = undefined;
-  private readonly sent: Promise<Response> | undefined;
-  // Assigned in the constructor, not as field initializers: a transpiler keeping function names (tsx,
-  // esbuild's keepNames) wraps an arrow field in a naming call per instance, not an assigned arrow.
-  private readonly onValue: (value: unknown) => void;
-  private readonly onError: (error: unknown) => void;
+  declare private response: Response | undefined;
+  declare private readonly sent: Promise<Response> | undefined;
+  declare private readonly onValue: (value: unknown) => void;
+  declare private readonly onError: (error: unknown) => void;
+  declare private readonly call: CallContext;
+  declare private readonly url: string;
+  declare private readonly init: RequestInit;
+  // What the failure path's HttpRequest holds beside the URL and the fetch options (see `request`).
+  declare private readonly provider: string;
+  declare private readonly describeError: HttpRequest["describeError"];
+  declare private readonly subject: string | undefined;
+  declare private readonly check: ((value: unknown) => T) | undefined;
+  declare private readonly resolve: (value: T | Promise<T>) => void;
+  declare private readonly reject: (reason: unknown) => void;
 
   constructor(
-    private readonly call: CallContext,
-    private readonly url: string,
-    private readonly init: RequestInit,
-    // What the failure path's HttpRequest holds beside the URL and the fetch options (see `request`).
-    private readonly provider: string,
-    private readonly describeError: HttpRequest["describeError"],
-    private readonly subject: string | undefined,
-    private readonly check: ((value: unknown) => T) | undefined,
-    private readonly resolve: (value: T | Promise<T>) => void,
-    private readonly reject: (reason: unknown) => void,
+    call: CallContext,
+    url: string,
+    init: RequestInit,
+    provider: string,
+    describeError: HttpRequest["describeError"],
+    subject: string | undefined,
+    check: ((value: unknown) => T) | undefined,
+    resolve: (value: T | Promise<T>) => void,
+    reject: (reason: unknown) => void,
   ) {
+    this.deadline = Date.now() + DEFAULT_ATTEMPT_TIMEOUT_MS;
+    this.newer = undefined;
+    this.older = undefined;
+    this.response = undefined;
+    this.sent = undefined;
+    this.call = call;
+    this.url = url;
+    this.init = init;
+    this.provider = provider;
+    this.describeError = describeError;
+    this.subject = subject;
+    this.check = check;
+    this.resolve = resolve;
+    this.reject = reject;
     this.onValue = (value) => this.settled(value);
     this.onError = (error) => this.failed(error);
     try {
