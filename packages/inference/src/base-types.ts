@@ -16,3 +16,12 @@ export interface Logger {
 
 /** How text-to-image returns its picture. */
 export type ImageOutputType = "blob" | "url" | "dataUrl" | "json";
+
+export interface RetryOptions {
+  /** Total attempts including the first (default 3). 1 disables retries. */
+  maxAttempts?: number;
+  /** First backoff step in ms (default 250); doubles per attempt, jittered. */
+  baseDelayMs?: number;
+  /** Upper bound of one wait in ms, `Retry-After` included (default 8000). */
+  maxDelayMs?: number;
+}

@@ -6,18 +6,9 @@ import type { InferenceProvider } from "./providers/index.js";
 /** `"auto"`: the first live provider from the model's hub mapping. */
 export type ProviderChoice = InferenceProvider | "auto";
 
-export type { ImageOutputType, InferenceTask, JsonObject, Logger } from "./base-types.js";
+export type { ImageOutputType, InferenceTask, JsonObject, Logger, RetryOptions } from "./base-types.js";
 
-import type { JsonObject, Logger } from "./base-types.js";
-
-export interface RetryOptions {
-  /** Total attempts including the first (default 3). 1 disables retries. */
-  maxAttempts?: number;
-  /** First backoff step in ms (default 250); doubles per attempt, jittered. */
-  baseDelayMs?: number;
-  /** Upper bound of one wait in ms, `Retry-After` included (default 8000). */
-  maxDelayMs?: number;
-}
+import type { JsonObject, Logger, RetryOptions } from "./base-types.js";
 
 /** Options every call accepts (and `InferenceClient` defaults). */
 export interface Options {

@@ -1,5 +1,5 @@
+import type { Logger } from "../base-types.js";
 import { AbortError, TimeoutError } from "../errors.js";
-import type { Logger, Options } from "../types.js";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "./attempt-watchdog.js";
 import type { RetryPolicy } from "./retry-policy.js";
 
@@ -35,12 +35,20 @@ export interface CallContext {
   dispose(): void;
 }
 
-/** The options a call context reads (a task call passes its options object as it is). */
-export type CallContextInit = Pick<
-  Options,
-  "fetch" | "signal" | "totalTimeoutMs" | "timeoutMs" | "jobDeadlineMs" | "includeCredentials" | "logger"
->;
-
+/**
+ * The options a call context reads (a task call passes its `Options` as it is; types.ts documents each
+ * field). Spelled out rather than picked from `Options`, which names the provider registry: picking it
+ * would tie this module to every provider's module.
+ */
+export interface CallContextInit {
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+  totalTimeoutMs?: number;
+  timeoutMs?: number;
+  jobDeadlineMs?: number;
+  includeCredentials?: boolean;
+  logger?: Logger;
+}
 /**
  * The signal of calls nothing can abort: creating an AbortController per call costs more than a request's
  * JSON. Made on first use: creating one at import time loads node's event-target internals (import cost).

@@ -1,4 +1,4 @@
-import type { RetryOptions } from "../types.js";
+import type { RetryOptions } from "../base-types.js";
 
 /** The one written retry policy: which failures are retried, and how long to wait before the next try. */
 export interface RetryPolicy {
