@@ -13,7 +13,7 @@
  * which chat scenarios run, BENCH_API=0 skips part 1. The hub `npm start` runs does not forward provider-sim's
  * pacing headers, so the paced scenarios (a first-byte delay, a pause between events) are bench:router's.
  * BENCH_REPO_ROOT=<checkout> benchmarks another checkout's hub (before/after).
- * BENCH_HOP_NODE_OPTIONS (default "--max-semi-space-size=64", as `npm start` runs the hub) are the node options of
+ * BENCH_HOP_NODE_OPTIONS (default: the node options `npm start` runs the hub with) are the node options of
  * the pipe proxy.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -22,7 +22,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import autocannon from "autocannon";
-import { startNpmStartHub } from "../npm-start-hub.js";
+import { NPM_START_STEPS, startNpmStartHub } from "../npm-start-hub.js";
 import { untilIdle } from "../repos/measure.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -43,11 +43,11 @@ interface Server {
 const servers: Server[] = [];
 
 /**
- * V8 options of the two hop processes (the hub and the pipe proxy alike): the hub's young generation as `npm
- * start` sets it (a router call's objects outlive V8's default one under load; see apps/hub/README.md).
+ * V8 options of the two hop processes (the hub and the pipe proxy alike): those `npm start` runs the hub with
+ * (apps/hub/README.md, docs/decisions/heap-growing-factor.md).
  * `BENCH_HOP_NODE_OPTIONS=""` measures V8's defaults.
  */
-const HOP_NODE_OPTIONS = (process.env.BENCH_HOP_NODE_OPTIONS ?? "--max-semi-space-size=64")
+const HOP_NODE_OPTIONS = (process.env.BENCH_HOP_NODE_OPTIONS ?? NPM_START_STEPS.server.slice(0, -1).join(" "))
   .split(" ")
   .filter(Boolean);
 

@@ -1,6 +1,6 @@
 /**
  * Mirror benchmark (npm run bench:mirror -w bench; issue 34): an upstream hub and a mirror hub in front of
- * it, each run as `npm start` runs it (the built apps/hub/dist/server.js under node --max-semi-space-size=64,
+ * it, each run as `npm start` runs it (the built apps/hub/dist/server.js with npm start's node options,
  * configured by environment) in its own process, on loopback. Between them a counting proxy
  * (counting-proxy.ts) stands for the network: the mirror's UPSTREAM_URL and the upstream's PUBLIC_URL (so
  * the Xet CAS URL it hands out) are the proxy, which counts every upstream request and byte.

@@ -1,8 +1,8 @@
 /**
  * Router benchmark (npm run bench:router -w bench): the hub's `POST /v1/chat/completions` beside a bare
  * reverse proxy (bare-proxy.ts: node:http + undici, ~30 lines) in front of the same provider simulator, each in
- * its own process. The hub runs as `npm start` runs it (the built `apps/hub/dist/server.js` under node
- * --max-semi-space-size=64, configured by environment, providers pointed at the simulator by PROVIDER_BASE_URLS), reached only through its public HTTP surface.
+ * its own process. The hub runs as `npm start` runs it (the built `apps/hub/dist/server.js` with
+ * npm start's node options, configured by environment, providers pointed at the simulator by PROVIDER_BASE_URLS), reached only through its public HTTP surface.
  *   1. paced: provider-sim answers like a hosted model (first token after 150-400 ms, then 30-80 tokens/s;
  *      each call's draw fixed by its `seed`, so that both paths get the same calls), 64 calls in flight,
  *      streamed then not: added latency of the hub over the proxy to the first and to the last byte (p50, p99);
