@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
 import { NPM_START_STEPS, npmStartServerArgs } from "../npm-start-hub.js";
+import { untilIdle } from "../repos/measure.js";
 import { type ServerProcess, startServer } from "./processes.js";
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 32);
@@ -137,6 +138,9 @@ export async function startSet(
       own: [hubSide(OWN_PROVIDER, "own"), bareProxy],
     };
     for (const kind of kinds) await checkSeedReachesProvider(sides[kind][0], sim.url);
+    // A fresh hub seeds its demo repositories and scans their files after it starts; a team's hub has long
+    // finished that: the scenarios measure the hub at rest.
+    await untilIdle(hub.pid);
     return { sim, sides, honoProxy, hubLog, stop };
   } catch (error) {
     await stop();
