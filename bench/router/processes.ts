@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 /** A server in its own process, so that none shares an event loop (or a CPU account) with another. */
@@ -51,6 +52,10 @@ export function startServer(
         : (/^(https?:\/\/\S+)$/.exec(line.trim()) ?? / is running at (https?:\/\/\S+)/.exec(line))?.[1];
       if (!url) return;
       lines.removeAllListeners("line");
+      const stdoutDir = process.env.BENCH_STDOUT_DIR;
+      // The rest of its stdout (a V8 trace from its node options), stamped, for reading beside the run.
+      if (stdoutDir)
+        lines.on("line", (rest) => appendFileSync(join(stdoutDir, `${name}.log`), `${Date.now()} ${rest}\n`));
       clearTimeout(timer);
       const pid = child.pid!;
       resolve({

@@ -19,6 +19,10 @@
  *   BENCH_HUB_NODE_OPTIONS     more node flags for the hub only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
  *   BENCH_PROXY_NODE_OPTIONS   the same for the proxy set against it (its profile beside the hub's)
  *   BENCH_SCENARIOS            the scenarios to run (default all): paced-streamed,paced-json,zero-streamed,zero-json
+ *   BENCH_WARMUP_RUNS          full uncounted runs per side before the rounds (default: one run of at most
+ *                              2 × BENCH_CONCURRENCY calls)
+ *   BENCH_STDOUT_DIR           each process's stdout after its URL line (e.g. --trace-opt, --trace-gc from
+ *                              BENCH_HUB_NODE_OPTIONS) appended to `<dir>/<name>.log`, each line stamped in ms
  *   BENCH_PROVIDERS (hosted,own) the hub's provider in each scenario: `hosted` (the catalogue's together
  *                              mapping, `model:together`) and/or `own` (an own provider added through the admin
  *                              API at the same simulator, `model:bench-own`; the issue 40 goal is the same)
@@ -45,6 +49,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PACED_CALLS = Number(process.env.BENCH_CALLS ?? 256);
 const ZERO_CALLS = Number(process.env.BENCH_ZERO_CALLS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+/** Full uncounted runs per side before the rounds; undefined: one short run (the default). */
+const WARMUP_RUNS = process.env.BENCH_WARMUP_RUNS ? Number(process.env.BENCH_WARMUP_RUNS) : undefined;
 const PACE = process.env.BENCH_PACE ?? "150-400:30-80";
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 32);
 const SCENARIOS = new Set(
@@ -140,7 +146,12 @@ async function scenario(
   const pools = new Map(sides.map((side) => [side.name, connect(side.server.url, CONCURRENCY)]));
   try {
     for (const side of sides) {
-      await measure(side, pools.get(side.name)!, sim, Math.min(calls, CONCURRENCY * 2), stream);
+      if (WARMUP_RUNS === undefined) {
+        await measure(side, pools.get(side.name)!, sim, Math.min(calls, CONCURRENCY * 2), stream);
+      } else {
+        for (let run = 0; run < WARMUP_RUNS; run++)
+          await measure(side, pools.get(side.name)!, sim, calls, stream);
+      }
     }
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? sides : ([sides[1], sides[0]] as const);
