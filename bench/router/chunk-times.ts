@@ -80,7 +80,7 @@ async function main() {
   const set = await startSet(PACE, { withHonoProxy: true });
   try {
     const proxy = set.sides.hosted[1];
-    const others = [set.honoProxy, set.sides.hosted[0], set.sides.own[0]];
+    const others = [...(set.honoProxy ? [set.honoProxy] : []), set.sides.hosted[0], set.sides.own[0]];
     const out = [
       `## chunk times (${availableParallelism()} CPUs, load average ${loadavg()
         .map((v) => v.toFixed(2))

@@ -1,7 +1,8 @@
 /**
  * The hub's HTTP stack with none of the hub in it: one Hono app on @hono/node-server whose one route reads the
- * body, sends it to `{upstream}{path}` with undici's `request()` and answers with the provider's body as a web
- * `ReadableStream` pulled read by read, as the router's `provider-call.ts` does (no authentication, no model
+ * body, sends it to `{upstream}{path}` with undici's `request()` and answers as the router's `provider-call.ts`
+ * and `openai-api.ts` do: a small answer of known length (JSON) read whole and sent as bytes, any other as a
+ * web `ReadableStream` pulled read by read (no authentication, no model
  * lookup, no usage, no logs, no middleware). Set beside the bare proxy (node:http + undici `stream()`), it
  * says what the stack itself costs per call, before any of the router's logic. Run as its own process:
  * `hono-proxy.ts <upstream base URL>`; prints `{"url": ...}`.
@@ -70,15 +71,15 @@ app.post("*", async (c) => {
     signal: c.req.raw.signal,
   });
   const length = Number(answer.headers["content-length"] ?? -1);
+  // As the router answers (openai-api.ts `answerOf`): its own Response with the answer's `Headers`, not
+  // `c.body(body, { headers })`, which copies them one `set` at a time. A small answer of known length is
+  // read whole and sent as bytes with its length (@hono/node-server writes such a body at once); any other
+  // is a web stream pulled read by read.
+  const init = { status: answer.statusCode, headers: endToEnd(answer.headers) };
   if (length >= 0 && length <= WHOLE_ANSWER_BYTES) {
-    // As the router does: a small answer of known length read whole and sent with its length.
-    const bytes = new Uint8Array(await answer.body.arrayBuffer());
-    return c.body(bytes, { status: answer.statusCode as 200, headers: endToEnd(answer.headers) });
+    return new Response(Buffer.from(await answer.body.arrayBuffer()), init);
   }
-  return c.body(webStream(answer.body), {
-    status: answer.statusCode as 200,
-    headers: endToEnd(answer.headers),
-  });
+  return new Response(webStream(answer.body), init);
 });
 
 const server = createAdaptorServer({ fetch: app.fetch, hostname: "127.0.0.1" });

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -8,8 +8,12 @@ export interface ServerProcess {
   name: string;
   url: string;
   pid: number;
-  /** CPU time (user + system, every thread) the process has used so far, in ms. */
+  /** CPU time (user + system, every thread) the process has used so far, in ms (10 ms ticks). */
   cpuMs(): number;
+  /** Each live thread's time on a CPU so far, in ns (schedstat): finer than cpuMs's ticks. */
+  threadTimes(): ThreadTimes;
+  /** V8 trace lines seen on its stdout so far (with --trace-opt, --trace-deopt, --trace-gc in its node options). */
+  traced(): TraceCounts;
   stop(): Promise<void>;
 }
 
@@ -53,9 +57,15 @@ export function startServer(
       if (!url) return;
       lines.removeAllListeners("line");
       const stdoutDir = process.env.BENCH_STDOUT_DIR;
-      // The rest of its stdout (a V8 trace from its node options), stamped, for reading beside the run.
-      if (stdoutDir)
-        lines.on("line", (rest) => appendFileSync(join(stdoutDir, `${name}.log`), `${Date.now()} ${rest}\n`));
+      // The rest of its stdout (a V8 trace from its node options): counted, and stamped to a file for
+      // reading beside the run.
+      const counts: TraceCounts = { compiles: 0, deopts: 0, majorGcs: 0 };
+      lines.on("line", (rest) => {
+        if (rest.startsWith("[completed compiling")) counts.compiles++;
+        else if (rest.startsWith("[bailout")) counts.deopts++;
+        else if (rest.includes(" ms: Mark-Compact")) counts.majorGcs++;
+        if (stdoutDir) appendFileSync(join(stdoutDir, `${name}.log`), `${Date.now()} ${rest}\n`);
+      });
       clearTimeout(timer);
       const pid = child.pid!;
       resolve({
@@ -63,6 +73,8 @@ export function startServer(
         url,
         pid,
         cpuMs: () => processCpuMs(pid),
+        threadTimes: () => threadTimes(pid),
+        traced: () => ({ ...counts }),
         stop: () => {
           child.kill("SIGTERM");
           return exited;
@@ -86,6 +98,49 @@ export function processCpuMs(pid: number): number {
   // The command name (field 2) may hold spaces: count from the ")" that closes it.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+export interface TraceCounts {
+  /** TurboFan compiles finished (`[completed compiling`). */
+  compiles: number;
+  /** Deoptimizations (`[bailout`). */
+  deopts: number;
+  /** Full collections (`Mark-Compact` lines of --trace-gc). */
+  majorGcs: number;
+}
+
+/** Time on a CPU of each thread, by thread id, in ns; the main thread's id is the process's. */
+export type ThreadTimes = Map<number, number>;
+
+/**
+ * The first field of /proc/<pid>/task/<tid>/schedstat: the thread's time on a CPU in ns (the scheduler's
+ * own account, GC and compiler threads included), where /proc/<pid>/stat counts 10 ms ticks. A thread that
+ * ends between two readings takes its time with it: `cpuBetween` says how many did.
+ */
+export function threadTimes(pid: number): ThreadTimes {
+  const times: ThreadTimes = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      times.set(Number(tid), ns);
+    } catch {
+      // The thread ended while the list was read.
+    }
+  }
+  return times;
+}
+
+/** CPU ms of a process between two readings: in all, on its main thread, and the threads that ended. */
+export function cpuBetween(
+  pid: number,
+  before: ThreadTimes,
+  after: ThreadTimes,
+): { ms: number; mainMs: number; endedThreads: number } {
+  let ns = 0;
+  for (const [tid, time] of after) ns += time - (before.get(tid) ?? 0);
+  const mainNs = (after.get(pid) ?? 0) - (before.get(pid) ?? 0);
+  const endedThreads = [...before.keys()].filter((tid) => !after.has(tid)).length;
+  return { ms: ns / 1e6, mainMs: mainNs / 1e6, endedThreads };
 }
 
 /** This process's own CPU time so far, in ms (the load generator's). */

@@ -1,14 +1,18 @@
 /**
- * Router benchmark (npm run bench:router -w bench): the hub's `POST /v1/chat/completions` beside a bare
- * reverse proxy (bare-proxy.ts: node:http + undici, ~30 lines) in front of the same provider simulator, each in
- * its own process. The hub runs as `npm start` runs it (the built `apps/hub/dist/server.js` with
- * npm start's node options, configured by environment, providers pointed at the simulator by PROVIDER_BASE_URLS), reached only through its public HTTP surface.
+ * Router benchmark (npm run bench:router -w bench): the hub's `POST /v1/chat/completions` beside two reverse
+ * proxies in front of the same provider simulator, each in its own process: the bare proxy (bare-proxy.ts,
+ * node:http + undici, ~30 lines: the least a proxy can do) and the Hono proxy (hono-proxy.ts: the hub's HTTP
+ * stack with none of the hub). The hub runs as `npm start` runs it (the built `apps/hub/dist/server.js` with
+ * npm start's node options, configured by environment, providers pointed at the simulator by
+ * PROVIDER_BASE_URLS), reached only through its public HTTP surface.
  *   1. paced: provider-sim answers like a hosted model (first token after 150-400 ms, then 30-80 tokens/s;
- *      each call's draw fixed by its `seed`, so that both paths get the same calls), 64 calls in flight,
- *      streamed then not: added latency of the hub over the proxy to the first and to the last byte (p50, p99);
- *   2. zero latency: the simulator answers at once: CPU per call of the hub over the proxy's.
- * Hub and proxy alternate within each round (the first of them changes every round), over the same calls;
- * figures are the median of the rounds, with their spread.
+ *      each call's draw fixed by its `seed`, so that every side gets the same calls), 64 calls in flight,
+ *      streamed then not: added latency of the hub over each proxy to the first and to the last byte;
+ *   2. zero latency: the simulator answers at once: CPU per call of the hub over each proxy's.
+ * Every side is first warmed up to its steady state (runs, not counted, until its CPU per call, and for a
+ * paced scenario its first-byte p50, stop falling); then the three alternate within each round, the order
+ * rotated every round, so that hub/bare, hub/Hono and Hono/bare come from the same rounds. CPU time is the
+ * scheduler's per-thread account (schedstat, ns), not /proc/<pid>/stat's 10 ms ticks.
  *   BENCH_ROUNDS (5)           rounds per scenario
  *   BENCH_CALLS (256)          calls per paced run (4 per connection at 64 in flight)
  *   BENCH_ZERO_CALLS (1500)    calls per zero-latency run
@@ -17,12 +21,15 @@
  *   BENCH_TOKENS (32)          content events per streamed answer (tokens of a paced non-streamed one)
  *   BENCH_HUB_ROOT             another checkout whose built hub runs (default: this repository)
  *   BENCH_HUB_NODE_OPTIONS     more node flags for the hub only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
- *   BENCH_PROXY_NODE_OPTIONS   the same for the proxy set against it (its profile beside the hub's)
+ *   BENCH_PROXY_NODE_OPTIONS   the same for the two proxies (their profiles beside the hub's)
  *   BENCH_SCENARIOS            the scenarios to run (default all): paced-streamed,paced-json,zero-streamed,zero-json
- *   BENCH_WARMUP_RUNS          full uncounted runs per side before the rounds (default: one run of at most
- *                              2 × BENCH_CONCURRENCY calls)
+ *   BENCH_WARMUP_TOLERANCE (0.1) a side is steady once two successive runs' CPU per call are each no more than
+ *                              this fraction below the run before (and, paced, first-byte p50 no more than 1 ms)
+ *   BENCH_WARMUP_MIN (3), BENCH_WARMUP_MAX (8 zero latency, 5 paced)  warm-up runs per side
+ *   BENCH_WARMUP_RUNS          a fixed number of warm-up runs per side instead (0: none)
  *   BENCH_STDOUT_DIR           each process's stdout after its URL line (e.g. --trace-opt, --trace-gc from
- *                              BENCH_HUB_NODE_OPTIONS) appended to `<dir>/<name>.log`, each line stamped in ms
+ *                              BENCH_HUB_NODE_OPTIONS) appended to `<dir>/<name>.log`, each line stamped in ms;
+ *                              with --trace-opt the tables count each side's TurboFan compiles per run
  *   BENCH_PROVIDERS (hosted,own) the hub's provider in each scenario: `hosted` (the catalogue's together
  *                              mapping, `model:together`) and/or `own` (an own provider added through the admin
  *                              API at the same simulator, `model:bench-own`; the issue 40 goal is the same)
@@ -33,12 +40,11 @@ import { availableParallelism, loadavg } from "node:os";
 import type { Pool } from "undici";
 import { buildAsNpmStart } from "../npm-start-hub.js";
 import { type CallTiming, connect, type LoadRun, median, percentile, runCalls } from "./load.js";
-import { ownCpuMs, type ServerProcess } from "./processes.js";
+import { cpuBetween, ownCpuMs, type ServerProcess } from "./processes.js";
 import {
   HUB_ROOT,
   NODE_FLAGS,
   type ProviderKind,
-  type ProxyKind,
   repoRoot,
   type ServerSet,
   type Side,
@@ -49,22 +55,49 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PACED_CALLS = Number(process.env.BENCH_CALLS ?? 256);
 const ZERO_CALLS = Number(process.env.BENCH_ZERO_CALLS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-/** Full uncounted runs per side before the rounds; undefined: one short run (the default). */
+/** A fixed number of warm-up runs per side; undefined: until the side is steady. */
 const WARMUP_RUNS = process.env.BENCH_WARMUP_RUNS ? Number(process.env.BENCH_WARMUP_RUNS) : undefined;
+const WARMUP_TOLERANCE = Number(process.env.BENCH_WARMUP_TOLERANCE ?? 0.1);
+const WARMUP_MIN = Number(process.env.BENCH_WARMUP_MIN ?? 3);
+const warmUpMax = (paced: boolean) => Number(process.env.BENCH_WARMUP_MAX ?? (paced ? 5 : 8));
+/** Successive runs that must each be steady against the run before (one alone let compiles go on). */
+const STEADY_STEPS = 2;
+/** How far a paced run's first-byte p50 may fall below the run before it for the side to count as steady. */
+const PACED_P50_TOLERANCE_MS = 1;
 const PACE = process.env.BENCH_PACE ?? "150-400:30-80";
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 32);
 const SCENARIOS = new Set(
   (process.env.BENCH_SCENARIOS ?? "paced-streamed,paced-json,zero-streamed,zero-json").split(","),
 );
 const PROVIDER_KINDS = (process.env.BENCH_PROVIDERS ?? "hosted,own").split(",") as ProviderKind[];
-const PROXY: ProxyKind = process.env.BENCH_PROXY === "hono" ? "hono" : "bare";
 const scenarioName = (paced: boolean, stream: boolean) =>
   `${paced ? "paced" : "zero"}-${stream ? "streamed" : "json"}`;
+
+type SideName = Side["name"];
+/** The order of the sides in round r is ORDERS[r % 6]: each side runs first, second and third alike. */
+const ORDERS = [
+  [0, 1, 2],
+  [1, 2, 0],
+  [2, 0, 1],
+  [2, 1, 0],
+  [1, 0, 2],
+  [0, 2, 1],
+] as const;
 
 interface Measured {
   run: LoadRun;
   /** CPU ms per answered call of the side's process, of the simulator and of this load generator. */
   cpuPerCall: { hop: number; sim: number; loadGenerator: number };
+  /** The side's main thread's share of its CPU in the run (the rest: GC, compiler, libuv threads). */
+  mainShare: number;
+  /** TurboFan compiles, deoptimizations and full GCs of the side during the run (0 without --trace-*). */
+  compiles: number;
+  deopts: number;
+  majorGcs: number;
+  /** Connections the load generator opened to the side during the run (the side closed idle ones). */
+  opened: number;
+  /** Threads of the side or the simulator that ended during the run: their CPU is not counted. */
+  endedThreads: number;
 }
 
 const ms = (value: number, digits = 1) => value.toFixed(digits);
@@ -75,23 +108,47 @@ const loadAverage = () =>
     .map((value) => value.toFixed(2))
     .join(" ");
 
+/** The side's pool of keep-alive connections and how many connections it has opened so far. */
+interface Connection {
+  pool: Pool;
+  opened: number;
+}
+
+function open(side: Side): Connection {
+  const connection = { pool: connect(side.server.url, CONCURRENCY), opened: 0 };
+  connection.pool.on("connect", () => connection.opened++);
+  return connection;
+}
+
 async function measure(
   side: Side,
-  pool: Pool,
+  connection: Connection,
   sim: ServerProcess,
   calls: number,
   stream: boolean,
 ): Promise<Measured> {
-  const before = { hop: side.server.cpuMs(), sim: sim.cpuMs(), own: ownCpuMs() };
-  const run = await runCalls(pool, { ...callsOf(side, stream), calls });
+  const traced = side.server.traced();
+  const opened = connection.opened;
+  const before = { hop: side.server.threadTimes(), sim: sim.threadTimes(), own: ownCpuMs() };
+  const run = await runCalls(connection.pool, { ...callsOf(side, stream), calls });
+  const hop = cpuBetween(side.server.pid, before.hop, side.server.threadTimes());
+  const simCpu = cpuBetween(sim.pid, before.sim, sim.threadTimes());
+  const loadGenerator = ownCpuMs() - before.own;
   const answered = Math.max(1, run.timings.length);
+  const tracedAfter = side.server.traced();
   return {
     run,
     cpuPerCall: {
-      hop: (side.server.cpuMs() - before.hop) / answered,
-      sim: (sim.cpuMs() - before.sim) / answered,
-      loadGenerator: (ownCpuMs() - before.own) / answered,
+      hop: hop.ms / answered,
+      sim: simCpu.ms / answered,
+      loadGenerator: loadGenerator / answered,
     },
+    mainShare: hop.mainMs / Math.max(hop.ms, 1e-9),
+    compiles: tracedAfter.compiles - traced.compiles,
+    deopts: tracedAfter.deopts - traced.deopts,
+    majorGcs: tracedAfter.majorGcs - traced.majorGcs,
+    opened: connection.opened - opened,
+    endedThreads: hop.endedThreads + simCpu.endedThreads,
   };
 }
 
@@ -110,13 +167,20 @@ interface RoundFigures {
   lastP50: number;
   lastP99: number;
   cpu: number;
+  mainShare: number;
   sim: number;
   loadGenerator: number;
+  compiles: number;
+  deopts: number;
+  majorGcs: number;
+  opened: number;
+  endedThreads: number;
   errors: number;
   firstError: string | undefined;
 }
 
-function figures({ run, cpuPerCall }: Measured): RoundFigures {
+function figures(measured: Measured): RoundFigures {
+  const { run, cpuPerCall } = measured;
   const first = run.timings.map((t: CallTiming) => t.firstByteMs);
   const last = run.timings.map((t: CallTiming) => t.lastByteMs);
   return {
@@ -125,80 +189,146 @@ function figures({ run, cpuPerCall }: Measured): RoundFigures {
     lastP50: percentile(last, 0.5),
     lastP99: percentile(last, 0.99),
     cpu: cpuPerCall.hop,
+    mainShare: measured.mainShare,
     sim: cpuPerCall.sim,
     loadGenerator: cpuPerCall.loadGenerator,
+    compiles: measured.compiles,
+    deopts: measured.deopts,
+    majorGcs: measured.majorGcs,
+    opened: measured.opened,
+    endedThreads: measured.endedThreads,
     errors: run.errors,
     firstError: run.firstError,
   };
 }
 
-/** Runs one scenario: both sides, alternating, ROUNDS times; prints its table and returns its figures. */
-async function scenario(
-  title: string,
-  sides: [Side, Side],
+/** A run after which the side counts as steady: its CPU per call (and paced, its p50) stopped falling. */
+function steady(previous: RoundFigures, current: RoundFigures, paced: boolean): boolean {
+  const cpuSteady = current.cpu >= previous.cpu * (1 - WARMUP_TOLERANCE);
+  return cpuSteady && (!paced || current.firstP50 >= previous.firstP50 - PACED_P50_TOLERANCE_MS);
+}
+
+/**
+ * Warms the sides up, in turn as the rounds will run them (so that each idles between its runs as it will
+ * then), each until it is steady (at least WARMUP_MIN runs, at most warmUpMax): runs not counted. Returns
+ * each side's warm-up runs.
+ */
+async function warmUp(
+  sides: readonly Side[],
+  connections: Map<SideName, Connection>,
   sim: ServerProcess,
   calls: number,
   stream: boolean,
+  paced: boolean,
+): Promise<Map<SideName, RoundFigures[]>> {
+  const runs = new Map(sides.map((side) => [side.name, [] as RoundFigures[]]));
+  const done = (side: Side) => {
+    const list = runs.get(side.name)!;
+    if (WARMUP_RUNS !== undefined) return list.length >= WARMUP_RUNS;
+    if (list.length >= warmUpMax(paced)) return true;
+    return (
+      list.length >= Math.max(WARMUP_MIN, STEADY_STEPS + 1) &&
+      list.slice(-STEADY_STEPS - 1).every((run, i, last) => i === 0 || steady(last[i - 1]!, run, paced))
+    );
+  };
+  for (let pending = sides.filter((side) => !done(side)); pending.length > 0; ) {
+    for (const side of pending)
+      runs
+        .get(side.name)!
+        .push(figures(await measure(side, connections.get(side.name)!, sim, calls, stream)));
+    pending = pending.filter((side) => !done(side));
+  }
+  return runs;
+}
+
+type Key = "firstP50" | "firstP99" | "lastP50" | "lastP99";
+
+/** Runs one scenario: the three sides, warmed up, then rotated ROUNDS times; prints its table. */
+async function scenario(
+  title: string,
+  sides: readonly [Side, Side, Side],
+  sim: ServerProcess,
+  calls: number,
+  stream: boolean,
+  paced: boolean,
 ) {
-  const rounds: Record<Side["name"], RoundFigures[]> = { hub: [], proxy: [] };
-  // One pool of keep-alive connections per side for the whole scenario, opened and warmed (JIT, caches) by
-  // a first run that is not counted: a run measures calls, not TCP handshakes.
-  const pools = new Map(sides.map((side) => [side.name, connect(side.server.url, CONCURRENCY)]));
+  const rounds = new Map(sides.map((side) => [side.name, [] as RoundFigures[]]));
+  // One pool of keep-alive connections per side for the whole scenario: a run measures calls, not TCP
+  // handshakes (but a side that closes idle connections between its runs pays for new ones: counted).
+  const connections = new Map(sides.map((side) => [side.name, open(side)]));
+  let warm: Map<SideName, RoundFigures[]>;
   try {
-    for (const side of sides) {
-      if (WARMUP_RUNS === undefined) {
-        await measure(side, pools.get(side.name)!, sim, Math.min(calls, CONCURRENCY * 2), stream);
-      } else {
-        for (let run = 0; run < WARMUP_RUNS; run++)
-          await measure(side, pools.get(side.name)!, sim, calls, stream);
-      }
-    }
+    warm = await warmUp(sides, connections, sim, calls, stream, paced);
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? sides : ([sides[1], sides[0]] as const);
-      for (const side of order) {
-        rounds[side.name].push(figures(await measure(side, pools.get(side.name)!, sim, calls, stream)));
+      for (const index of ORDERS[round % ORDERS.length]!) {
+        const side = sides[index]!;
+        rounds
+          .get(side.name)!
+          .push(figures(await measure(side, connections.get(side.name)!, sim, calls, stream)));
       }
     }
   } finally {
-    for (const pool of pools.values()) await pool.close();
+    for (const { pool } of connections.values()) await pool.close();
   }
-  const hub = rounds.hub;
-  const proxy = rounds.proxy;
-  const added = (key: "firstP50" | "firstP99" | "lastP50" | "lastP99") =>
-    hub.map((figure, round) => figure[key] - proxy[round]![key]);
-  const cpuRatios = hub.map((figure, round) => figure.cpu / proxy[round]!.cpu);
-  const row = (name: string, list: RoundFigures[]) =>
-    `| ${name} | ${ms(median(list.map((f) => f.firstP50)))} | ${ms(median(list.map((f) => f.firstP99)))} | ${ms(median(list.map((f) => f.lastP50)))} | ${ms(median(list.map((f) => f.lastP99)))} | ${ms(median(list.map((f) => f.cpu)), 3)} | ${ms(median(list.map((f) => f.sim)), 3)} | ${ms(median(list.map((f) => f.loadGenerator)), 3)} | ${list.reduce((n, f) => n + f.errors, 0)} |`;
-  const addedRow = (key: "firstP50" | "firstP99" | "lastP50" | "lastP99") =>
-    `${ms(median(added(key)), 2)} (${range(added(key), 2)})`;
-  const errors = [...hub, ...proxy].find((f) => f.firstError)?.firstError;
+  const of = (name: SideName) => rounds.get(name)!;
+  const added = (a: SideName, b: SideName, key: Key) =>
+    of(a).map((figure, round) => figure[key] - of(b)[round]![key]);
+  const cpuRatios = (a: SideName, b: SideName) =>
+    of(a).map((figure, round) => figure.cpu / of(b)[round]!.cpu);
+  const med = (list: RoundFigures[], key: keyof RoundFigures, digits = 1) =>
+    ms(median(list.map((f) => f[key] as number)), digits);
+  const total = (list: RoundFigures[], key: "compiles" | "deopts" | "opened" | "errors" | "endedThreads") =>
+    list.reduce((n, f) => n + f[key], 0);
+  const row = (side: Side) => {
+    const list = of(side.name);
+    return `| ${side.label} | ${med(list, "firstP50")} | ${med(list, "firstP99")} | ${med(list, "lastP50")} | ${med(list, "lastP99")} | ${med(list, "cpu", 3)} | ${ms(median(list.map((f) => f.mainShare)) * 100, 0)}% | ${med(list, "sim", 3)} | ${med(list, "loadGenerator", 3)} | ${list.map((f) => f.compiles).join(" ")} | ${list.map((f) => f.majorGcs).join(" ")} | ${list.map((f) => f.opened).join(" ")} | ${total(list, "errors")} |`;
+  };
+  const addedLine = (a: SideName, b: SideName) => {
+    const cell = (key: Key) => `${ms(median(added(a, b, key)), 2)} (${range(added(a, b, key), 2)})`;
+    return `first byte p50 ${cell("firstP50")}, p99 ${cell("firstP99")}; last byte p50 ${cell("lastP50")}, p99 ${cell("lastP99")}`;
+  };
+  const ratioLine = (a: SideName, b: SideName) =>
+    `${median(cpuRatios(a, b)).toFixed(2)}x (rounds ${range(cpuRatios(a, b), 2)})`;
+  const warmLine = (side: Side) => {
+    const list = warm.get(side.name)!;
+    const p50s = paced ? `, first-byte p50 ${list.map((f) => ms(f.firstP50)).join(" → ")} ms` : "";
+    return `- ${side.label}: ${list.length} runs, CPU ms/call ${list.map((f) => ms(f.cpu, 3)).join(" → ")}${p50s}, main thread ${list.map((f) => ms(f.mainShare * 100, 0)).join(" ")}%, compiles ${list.map((f) => f.compiles).join(" ")}, full GCs ${list.map((f) => f.majorGcs).join(" ")}, connections opened ${list.map((f) => f.opened).join(" ")}`;
+  };
+  const errors = [...rounds.values()].flat().find((f) => f.firstError)?.firstError;
+  const ended = [...rounds.values()].flat().reduce((n, f) => n + f.endedThreads, 0);
   const lines = [
     `### ${title}`,
     "",
-    `${calls} calls per run, ${CONCURRENCY} in flight, ${ROUNDS} rounds; medians of the rounds, ms`,
+    `${calls} calls per run, ${CONCURRENCY} in flight, ${ROUNDS} rounds (order rotated); medians of the rounds, ms`,
     "",
-    "| side | first byte p50 | first byte p99 | last byte p50 | last byte p99 | its CPU ms/call | sim CPU ms/call | load gen CPU ms/call | errors |",
-    "|---|---|---|---|---|---|---|---|---|",
-    row("hub", hub),
-    row(sides[1].label, proxy),
+    "| side | first byte p50 | first byte p99 | last byte p50 | last byte p99 | its CPU ms/call | main thread | sim CPU ms/call | load gen CPU ms/call | compiles per round | full GCs per round | connections opened per round | errors |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...sides.map(row),
     "",
-    `added by the hub (median of the rounds' differences, and their range): first byte p50 ${addedRow("firstP50")}, p99 ${addedRow("firstP99")}; last byte p50 ${addedRow("lastP50")}, p99 ${addedRow("lastP99")}`,
-    `hub CPU per call / ${sides[1].label}'s: ${median(cpuRatios).toFixed(2)}x (rounds ${range(cpuRatios, 2)})`,
+    "warm-up (runs not counted, until steady):",
+    ...sides.map(warmLine),
+    "",
+    `added by the hub over the bare proxy (median of the rounds' differences, and their range): ${addedLine("hub", "bare")}`,
+    `added by the hub over the Hono proxy: ${addedLine("hub", "hono")}`,
+    `added by the Hono proxy over the bare proxy: ${addedLine("hono", "bare")}`,
+    `CPU per call: hub / bare ${ratioLine("hub", "bare")}; hub / Hono ${ratioLine("hub", "hono")}; Hono / bare ${ratioLine("hono", "bare")}`,
+    ...(ended > 0 ? [`threads that ended during the rounds (their CPU not counted): ${ended}`] : []),
     ...(errors ? [`first error: ${errors}`] : []),
     `load average now: ${loadAverage()}`,
     "",
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
+  const worst = (a: SideName, b: SideName, p: "50" | "99") =>
+    Math.max(median(added(a, b, `firstP${p}`)), median(added(a, b, `lastP${p}`)));
   return {
-    addedP50: Math.max(median(added("firstP50")), median(added("lastP50"))),
-    addedP99: Math.max(median(added("firstP99")), median(added("lastP99"))),
-    cpuRatio: median(cpuRatios),
+    added: (a: SideName, b: SideName) => ({ p50: worst(a, b, "50"), p99: worst(a, b, "99") }),
+    cpuRatio: (a: SideName, b: SideName) => median(cpuRatios(a, b)),
   };
 }
 
 /** Runs `work` against a fresh set of servers, then stops them and says what the hub logged as going wrong. */
 async function phase(pace: string | undefined, work: (set: ServerSet) => Promise<void>) {
-  const set = await startSet(pace, { kinds: PROVIDER_KINDS, proxy: PROXY });
+  const set = await startSet(pace, { kinds: PROVIDER_KINDS, withHonoProxy: true });
   try {
     await work(set);
   } finally {
@@ -234,9 +364,8 @@ async function main(): Promise<void> {
       "",
       `hub: ${HUB_ROOT === repoRoot ? "this repository" : HUB_ROOT} (${commitOf(HUB_ROOT)}), built (apps/hub/dist), node ${NODE_FLAGS.join(" ")}, ${process.version}`,
       `bench: ${commitOf(repoRoot)}`,
-      PROXY === "bare"
-        ? `bare proxy: bench/router/bare-proxy.ts (node:http + undici), node ${NODE_FLAGS.join(" ")}`
-        : `Hono proxy: bench/router/hono-proxy.ts (node:http, @hono/node-server, Hono + undici, no hub logic), node ${NODE_FLAGS.join(" ")}`,
+      `bare proxy: bench/router/bare-proxy.ts (node:http + undici), node ${NODE_FLAGS.join(" ")}`,
+      `Hono proxy: bench/router/hono-proxy.ts (node:http, @hono/node-server, Hono + undici, no hub logic), node ${NODE_FLAGS.join(" ")}`,
       `${availableParallelism()} CPUs, load average at start: ${loadAverage()}`,
       "",
       "",
@@ -246,25 +375,41 @@ async function main(): Promise<void> {
   const wanted = (paced: boolean) =>
     [true, false].filter((stream) => SCENARIOS.has(scenarioName(paced, stream)));
   if (wanted(true).length > 0)
-    await phase(PACE, async ({ sim, sides }) => {
+    await phase(PACE, async ({ sim, sides, bareProxy, honoProxy }) => {
       for (const kind of PROVIDER_KINDS) {
         for (const stream of wanted(true)) {
           const title = `${kind} provider, paced (${PACE}: first-token ms : tokens/s), ${stream ? `streamed, ${TOKENS} events` : "one JSON answer"}`;
-          const result = await scenario(title, sides[kind], sim, PACED_CALLS, stream);
+          const result = await scenario(
+            title,
+            [sides[kind][0], bareProxy, honoProxy!],
+            sim,
+            PACED_CALLS,
+            stream,
+            true,
+          );
+          const added = (a: SideName, b: SideName) =>
+            `${ms(result.added(a, b).p50, 2)} / ${ms(result.added(a, b).p99, 2)} ms`;
           goals.push(
-            `${kind} provider, ${stream ? "streamed" : "JSON"}, paced, ${CONCURRENCY} in flight: added p50 ${ms(result.addedP50, 2)} ms (goal <= 2), p99 ${ms(result.addedP99, 2)} ms (goal <= 10) [the larger of first and last byte]`,
+            `${kind} provider, ${stream ? "streamed" : "JSON"}, paced, ${CONCURRENCY} in flight, added p50 / p99 [the larger of first and last byte]: hub over bare ${added("hub", "bare")} (goal <= 2 / 10); hub over Hono ${added("hub", "hono")}; Hono over bare ${added("hono", "bare")}`,
           );
         }
       }
     });
   if (wanted(false).length > 0)
-    await phase(undefined, async ({ sim, sides }) => {
+    await phase(undefined, async ({ sim, sides, bareProxy, honoProxy }) => {
       for (const kind of PROVIDER_KINDS) {
         for (const stream of wanted(false)) {
           const title = `${kind} provider, zero latency, ${stream ? `streamed, ${TOKENS} events` : "one JSON answer"}`;
-          const result = await scenario(title, sides[kind], sim, ZERO_CALLS, stream);
+          const result = await scenario(
+            title,
+            [sides[kind][0], bareProxy, honoProxy!],
+            sim,
+            ZERO_CALLS,
+            stream,
+            false,
+          );
           goals.push(
-            `${kind} provider, ${stream ? "streamed" : "JSON"}, zero latency: hub CPU per call ${result.cpuRatio.toFixed(2)}x the ${PROXY === "bare" ? "bare" : "Hono"} proxy's (goal <= 1.5x)`,
+            `${kind} provider, ${stream ? "streamed" : "JSON"}, zero latency, CPU per call: hub / bare ${result.cpuRatio("hub", "bare").toFixed(2)}x (goal <= 1.5x); hub / Hono ${result.cpuRatio("hub", "hono").toFixed(2)}x; Hono / bare ${result.cpuRatio("hono", "bare").toFixed(2)}x (the stack before any hub logic)`,
           );
         }
       }

@@ -34,7 +34,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const messages = [{ role: "user", content: "What is the capital of France?" }];
 
 export interface Side {
-  name: "hub" | "proxy";
+  name: "hub" | ProxyKind;
   /** The side and, for the hub, its provider: `hub (own provider)`. */
   label: string;
   server: ServerProcess;
@@ -53,7 +53,7 @@ export type ServerSet = Awaited<ReturnType<typeof startSet>>;
 export type ProxyKind = "bare" | "hono";
 
 /**
- * A simulator, a hub and a proxy in front of it (`proxy`; and the Hono proxy as well with `withHonoProxy`);
+ * A simulator, a hub and the bare proxy in front of it (and the Hono proxy as well with `withHonoProxy`);
  * `pace` undefined for a simulator that answers at once. The seed's pairing is checked for the provider kinds
  * that will be measured.
  */
@@ -61,9 +61,8 @@ export async function startSet(
   pace: string | undefined,
   {
     kinds = ["hosted", "own"],
-    proxy = "bare",
     withHonoProxy = false,
-  }: { kinds?: readonly ProviderKind[]; proxy?: ProxyKind; withHonoProxy?: boolean } = {},
+  }: { kinds?: readonly ProviderKind[]; withHonoProxy?: boolean } = {},
 ) {
   const started: ServerProcess[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), "modelhub-bench-router-"));
@@ -113,7 +112,7 @@ export async function startSet(
       ]);
       started.push(server);
       return {
-        name: "proxy",
+        name: kind,
         label,
         server,
         path: "/v1/chat/completions",
@@ -121,8 +120,8 @@ export async function startSet(
         body: (seed, stream) => JSON.stringify({ model: PROVIDER_MODEL, messages, stream, seed }),
       };
     };
-    const bareProxy = await proxySide(proxy);
-    const honoProxy = withHonoProxy && proxy !== "hono" ? await proxySide("hono") : bareProxy;
+    const bareProxy = await proxySide("bare");
+    const honoProxy = withHonoProxy ? await proxySide("hono") : undefined;
     const token = await hubToken(hub.url);
     await addOwnProvider(hub.url, sim.url);
     const hubSide = (suffix: string, kind: ProviderKind): Side => ({
@@ -141,7 +140,7 @@ export async function startSet(
     // A fresh hub seeds its demo repositories and scans their files after it starts; a team's hub has long
     // finished that: the scenarios measure the hub at rest.
     await untilIdle(hub.pid);
-    return { sim, sides, honoProxy, hubLog, stop };
+    return { sim, sides, bareProxy, honoProxy, hubLog, stop };
   } catch (error) {
     await stop();
     throw error;
