@@ -78,10 +78,22 @@ export class KeyForms {
     for (const byte of this.key) inner[byte] = inner[otherCase(byte)] = 1;
     for (const byte of Buffer.from("\\u%/0123456789abcdefABCDEF", "latin1")) inner[byte] = 1;
     for (const needle of this.base64) for (const byte of needle) inner[byte] = 1;
+    this.mayHold = this.key.byteLength >= 2 ? mayHoldPattern(this.key, this.base64) : undefined;
   }
+
+  /**
+   * Text (`data` as latin1, one char per byte) that holds every form of the key, and more: a form's first two
+   * characters, each in any of its forms (either case, `\uXXXX`, `%XX`, `\/`), or a base64 needle. One
+   * regular expression over the chunk finds that most chunks hold none; only those that match are searched
+   * exactly. The exact search runs an `indexOf` per start byte and per occurrence of it, and sorts them:
+   * ~4% of the hub's CPU per streamed call at zero latency, one search per event (own provider profile,
+   * bench/results/2026-11-30-router-percall.md).
+   */
+  private readonly mayHold: RegExp | undefined;
 
   /** Every form of the key in `data`, in order, not overlapping. */
   spans(data: Buffer): KeySpan[] {
+    if (this.mayHold && !this.mayHold.test(data.toString("latin1"))) return [];
     const found: KeySpan[] = [];
     for (const start of this.candidates(data, 0)) {
       const attempt = this.attemptAt(data, start);
@@ -177,6 +189,24 @@ export class KeyForms {
     }
     return { kind: "whole", end: at };
   }
+}
+
+/**
+ * A pattern every form of the key matches (KeyForms.mayHold): its first two characters, each as itself in
+ * either case, `\u00XX`, `%XX` (hex digits in either case) or, for `/`, `\/`; or one of the base64 needles.
+ * Case-insensitive, so it matches more than the forms do: it only decides which data are searched exactly.
+ */
+function mayHoldPattern(key: Buffer, base64: readonly Buffer[]): RegExp {
+  const charForms = (byte: number) => {
+    const forms = byte === SLASH ? ["\\\\/"] : [];
+    for (const each of new Set([byte, otherCase(byte)])) {
+      const hex = each.toString(16).padStart(2, "0");
+      forms.push(`\\x${hex}`, `\\\\u00${hex}`, `%${hex}`);
+    }
+    return `(?:${forms.join("|")})`;
+  };
+  const literal = (needle: Buffer) => needle.toString("latin1").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return new RegExp([charForms(key[0]!) + charForms(key[1]!), ...base64.map(literal)].join("|"), "i");
 }
 
 /** How many bytes at the end of `data` are the start of `needle` (at most its length - 1). */

@@ -122,6 +122,20 @@ describe("every form of the key", () => {
     }
   });
 
+  // The chunks searched exactly are chosen by their first two characters in any form (KeyForms.mayHold).
+  it.each([
+    ["an escaped slash, then percent-encoded", "\\/%61"],
+    ["upper-case JSON escapes", "\\u002F\\u0041"],
+    ["percent-encoded, either hex case", "%2f%41"],
+    ["percent-encoded, upper-case hex", "%2F%61"],
+    ["as written, other case", "/A"],
+  ])("redacts a key whose first two characters are %s", (_name, head) => {
+    const key = "/a9-Key-for-the-router";
+    const body = `data: {"echo":"${head}${key.slice(2)}"}\n\n`;
+    const out = rewriteBody(Buffer.from(body), compileRewrites([redact(key)])).toString();
+    expect(out).toBe('data: {"echo":"[redacted]"}\n\n');
+  });
+
   it("leaves text that only resembles the key alone", () => {
     const compiled = compileRewrites([redact(KEY)]);
     for (const text of ["sk-Op3rAtor/Key_9fQ", "\\u0073k-other", "%73%6b-", "sk sk- \\n \\u00"]) {
