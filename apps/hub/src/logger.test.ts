@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createJsonLogger, redactSecrets, writeLinesPerTurn } from "./logger.js";
+import { createJsonLogger, isoTime, redactSecrets, writeLinesPerTurn } from "./logger.js";
 
 describe("the JSON logger", () => {
   it("writes one JSON record per line with time, level and fields", () => {
@@ -65,6 +65,13 @@ describe("the JSON logger", () => {
     const stamped = Date.parse(JSON.parse(lines[0]!).time);
     expect(stamped).toBeGreaterThanOrEqual(before);
     expect(stamped).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("formats times as Date's toISOString does, across seconds, years and before 1970", () => {
+    const times = [0, 999, 1000, 1001, -1, -1000, -1001, 253402300799999, 253402300800000, Date.now()];
+    for (let ms = 1_764_540_000_000 - 2_500; ms < 1_764_540_000_000 + 2_500; ms += 7) times.push(ms);
+    for (let i = 0; i < 2000; i++) times.push(Math.floor(Math.random() * 4e12) - 1e12);
+    for (const ms of times) expect(isoTime(ms), String(ms)).toBe(new Date(ms).toISOString());
   });
 
   it("redacts any case of bearer and every configured secret, and leaves other strings as they are", () => {
