@@ -13,7 +13,7 @@
  * paced scenario its first-byte p50, stop falling); then the three alternate within each round, the order
  * rotated every round, so that hub/bare, hub/Hono and Hono/bare come from the same rounds. CPU time is the
  * scheduler's per-thread account (schedstat, ns), not /proc/<pid>/stat's 10 ms ticks.
- *   BENCH_ROUNDS (5)           rounds per scenario
+ *   BENCH_ROUNDS (3 paced, 5 zero latency)  rounds per scenario
  *   BENCH_CALLS (256)          calls per paced run (4 per connection at 64 in flight)
  *   BENCH_ZERO_CALLS (1500)    calls per zero-latency run
  *   BENCH_CONCURRENCY (64)     calls in flight
@@ -25,7 +25,7 @@
  *   BENCH_SCENARIOS            the scenarios to run (default all): paced-streamed,paced-json,zero-streamed,zero-json
  *   BENCH_WARMUP_TOLERANCE (0.1) a side is steady once two successive runs' CPU per call are each no more than
  *                              this fraction below the run before (and, paced, first-byte p50 no more than 1 ms)
- *   BENCH_WARMUP_MIN (3), BENCH_WARMUP_MAX (8 zero latency, 5 paced)  warm-up runs per side
+ *   BENCH_WARMUP_MIN (3), BENCH_WARMUP_MAX (8 zero latency, 3 paced)  warm-up runs per side
  *   BENCH_WARMUP_RUNS          a fixed number of warm-up runs per side instead (0: none)
  *   BENCH_STDOUT_DIR           each process's stdout after its URL line (e.g. --trace-opt, --trace-gc from
  *                              BENCH_HUB_NODE_OPTIONS) appended to `<dir>/<name>.log`, each line stamped in ms;
@@ -51,7 +51,8 @@ import {
   startSet,
 } from "./servers.js";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Rounds per scenario: a paced run takes ~4 s, a zero-latency one ~1-2 s. */
+const rounds = (paced: boolean) => Number(process.env.BENCH_ROUNDS ?? (paced ? 3 : 5));
 const PACED_CALLS = Number(process.env.BENCH_CALLS ?? 256);
 const ZERO_CALLS = Number(process.env.BENCH_ZERO_CALLS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -59,7 +60,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const WARMUP_RUNS = process.env.BENCH_WARMUP_RUNS ? Number(process.env.BENCH_WARMUP_RUNS) : undefined;
 const WARMUP_TOLERANCE = Number(process.env.BENCH_WARMUP_TOLERANCE ?? 0.1);
 const WARMUP_MIN = Number(process.env.BENCH_WARMUP_MIN ?? 3);
-const warmUpMax = (paced: boolean) => Number(process.env.BENCH_WARMUP_MAX ?? (paced ? 5 : 8));
+/** Paced, a side's CPU per call swings by tens of % from run to run: its warm-up is cut at 3 runs (~12 s). */
+const warmUpMax = (paced: boolean) => Number(process.env.BENCH_WARMUP_MAX ?? (paced ? 3 : 8));
 /** Successive runs that must each be steady against the run before (one alone let compiles go on). */
 const STEADY_STEPS = 2;
 /** How far a paced run's first-byte p50 may fall below the run before it for the side to count as steady. */
@@ -243,7 +245,7 @@ async function warmUp(
 
 type Key = "firstP50" | "firstP99" | "lastP50" | "lastP99";
 
-/** Runs one scenario: the three sides, warmed up, then rotated ROUNDS times; prints its table. */
+/** Runs one scenario: the three sides, warmed up, then in rotated order for its rounds; prints its table. */
 async function scenario(
   title: string,
   sides: readonly [Side, Side, Side],
@@ -252,17 +254,17 @@ async function scenario(
   stream: boolean,
   paced: boolean,
 ) {
-  const rounds = new Map(sides.map((side) => [side.name, [] as RoundFigures[]]));
+  const measured = new Map(sides.map((side) => [side.name, [] as RoundFigures[]]));
   // One pool of keep-alive connections per side for the whole scenario: a run measures calls, not TCP
   // handshakes (but a side that closes idle connections between its runs pays for new ones: counted).
   const connections = new Map(sides.map((side) => [side.name, open(side)]));
   let warm: Map<SideName, RoundFigures[]>;
   try {
     warm = await warmUp(sides, connections, sim, calls, stream, paced);
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < rounds(paced); round++) {
       for (const index of ORDERS[round % ORDERS.length]!) {
         const side = sides[index]!;
-        rounds
+        measured
           .get(side.name)!
           .push(figures(await measure(side, connections.get(side.name)!, sim, calls, stream)));
       }
@@ -270,7 +272,7 @@ async function scenario(
   } finally {
     for (const { pool } of connections.values()) await pool.close();
   }
-  const of = (name: SideName) => rounds.get(name)!;
+  const of = (name: SideName) => measured.get(name)!;
   const added = (a: SideName, b: SideName, key: Key) =>
     of(a).map((figure, round) => figure[key] - of(b)[round]![key]);
   const cpuRatios = (a: SideName, b: SideName) =>
@@ -294,12 +296,12 @@ async function scenario(
     const p50s = paced ? `, first-byte p50 ${list.map((f) => ms(f.firstP50)).join(" → ")} ms` : "";
     return `- ${side.label}: ${list.length} runs, CPU ms/call ${list.map((f) => ms(f.cpu, 3)).join(" → ")}${p50s}, main thread ${list.map((f) => ms(f.mainShare * 100, 0)).join(" ")}%, compiles ${list.map((f) => f.compiles).join(" ")}, full GCs ${list.map((f) => f.majorGcs).join(" ")}, connections opened ${list.map((f) => f.opened).join(" ")}`;
   };
-  const errors = [...rounds.values()].flat().find((f) => f.firstError)?.firstError;
-  const ended = [...rounds.values()].flat().reduce((n, f) => n + f.endedThreads, 0);
+  const errors = [...measured.values()].flat().find((f) => f.firstError)?.firstError;
+  const ended = [...measured.values()].flat().reduce((n, f) => n + f.endedThreads, 0);
   const lines = [
     `### ${title}`,
     "",
-    `${calls} calls per run, ${CONCURRENCY} in flight, ${ROUNDS} rounds (order rotated); medians of the rounds, ms`,
+    `${calls} calls per run, ${CONCURRENCY} in flight, ${rounds(paced)} rounds (order rotated); medians of the rounds, ms`,
     "",
     "| side | first byte p50 | first byte p99 | last byte p50 | last byte p99 | its CPU ms/call | main thread | sim CPU ms/call | load gen CPU ms/call | compiles per round | full GCs per round | connections opened per round | errors |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
@@ -371,6 +373,7 @@ async function main(): Promise<void> {
       "",
     ].join("\n"),
   );
+  const started = performance.now();
   const goals: string[] = [];
   const wanted = (paced: boolean) =>
     [true, false].filter((stream) => SCENARIOS.has(scenarioName(paced, stream)));
@@ -420,7 +423,7 @@ async function main(): Promise<void> {
       "",
       ...goals.map((goal) => `- ${goal}`),
       "",
-      `load average at the end: ${loadAverage()}`,
+      `load average at the end: ${loadAverage()}; the scenarios took ${ms((performance.now() - started) / 1000, 0)} s`,
       "",
     ].join("\n"),
   );
