@@ -91,9 +91,14 @@ export class KeyForms {
    */
   private readonly mayHold: RegExp | undefined;
 
+  /** Whether latin1 text (one char per byte) may hold a form of the key: false means it holds none. */
+  mayHoldText(text: string): boolean {
+    return this.mayHold === undefined || this.mayHold.test(text);
+  }
+
   /** Every form of the key in `data`, in order, not overlapping. */
   spans(data: Buffer): KeySpan[] {
-    if (this.mayHold && !this.mayHold.test(data.toString("latin1"))) return [];
+    if (!this.mayHoldText(data.toString("latin1"))) return [];
     const found: KeySpan[] = [];
     for (const start of this.candidates(data, 0)) {
       const attempt = this.attemptAt(data, start);

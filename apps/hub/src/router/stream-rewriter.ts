@@ -72,10 +72,22 @@ export function rewriteString(
 ): string {
   // A latin1 string's length is its byte count: one shorter than every text to find holds none (a provider's
   // usual headers: names and values shorter than a key), and is not copied into bytes to be searched.
-  if (encoding === "latin1" && text.length < compiled.shortest) return text;
+  if (encoding === "latin1" && !mayRewriteLatin1(text, compiled)) return text;
   const bytes = Buffer.from(text, encoding);
   const rewritten = replaceEvery(bytes, compiled);
   return rewritten === bytes ? text : rewritten.toString(encoding);
+}
+
+/**
+ * Whether a rewrite may apply to latin1 text (its chars are its bytes), asked of the text itself: a provider's
+ * headers hold none, and copying each name and value into bytes to search them was most of answerHeaders'
+ * cost, on every call (steady-state router profile, bench/results/2026-11-30-router-percall.md).
+ */
+function mayRewriteLatin1(text: string, compiled: CompiledRewrites): boolean {
+  if (text.length < compiled.shortest) return false;
+  for (const pair of compiled.pairs) if (text.includes(pair.findLatin1)) return true;
+  for (const key of compiled.keys) if (key.forms.mayHoldText(text)) return true;
+  return false;
 }
 
 /** The end of an answer: a key form cut off there, spelling at least a few of its characters, redacted. */
@@ -118,8 +130,8 @@ function heldAtEnd(data: Buffer, compiled: CompiledRewrites): number {
 /** Rewrites as buffers, prepared once for many bodies. */
 export interface CompiledRewrites {
   readonly rewrites: readonly Rewrite[];
-  /** Texts found as written. */
-  readonly pairs: ReadonlyArray<{ find: Buffer; replace: Buffer }>;
+  /** Texts found as written (and their bytes as latin1 text, to look for in latin1 strings). */
+  readonly pairs: ReadonlyArray<{ find: Buffer; findLatin1: string; replace: Buffer }>;
   /** Credentials, found in every form. */
   readonly keys: ReadonlyArray<{ forms: KeyForms; replace: Buffer }>;
   /** Per byte value: 1 when some text has that byte before its last one (where a held-back prefix can end). */
@@ -132,7 +144,10 @@ export function compileRewrites(rewrites: readonly Rewrite[]): CompiledRewrites 
   const usable = rewrites.filter((rewrite) => rewrite.find.length > 0);
   const pairs = usable
     .filter((rewrite) => !rewrite.everyForm)
-    .map((rewrite) => ({ find: Buffer.from(rewrite.find), replace: Buffer.from(rewrite.replace) }));
+    .map((rewrite) => {
+      const find = Buffer.from(rewrite.find);
+      return { find, findLatin1: find.toString("latin1"), replace: Buffer.from(rewrite.replace) };
+    });
   const keys = usable
     .filter((rewrite) => rewrite.everyForm)
     .map((rewrite) => ({ forms: new KeyForms(rewrite.find), replace: Buffer.from(rewrite.replace) }));
