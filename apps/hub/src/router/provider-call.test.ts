@@ -229,3 +229,51 @@ describe("callProvider with a streamed answer", () => {
     }
   });
 });
+
+describe("callProvider reading an answer whole", () => {
+  it("refuses a successful answer the provider broke off before its length (502), recorded as such", async () => {
+    const setup = await rawProviderBehindHub((socket) => {
+      socket.once("data", () => {
+        socket.end(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":"cut',
+        );
+      });
+    });
+    try {
+      const answer = await setup.call();
+      expect(answer.status).toBe(502);
+      expect(await answer.text()).toContain("broke off its answer");
+      expect(setup.results).toEqual([502]);
+    } finally {
+      setup.close();
+    }
+  });
+
+  it("passes on an error answer cut at the error limit, scrubbed, with a key cut there removed", async () => {
+    const limit = 256 * 1024;
+    // The key once in the body, and its first characters again right where the limit cuts the body.
+    const head = "ERR sk-test ";
+    const filler = "x".repeat(limit - head.length - 4);
+    const body = `${head}${filler}sk-test and more after the limit`;
+    const setup = await rawProviderBehindHub((socket) => {
+      socket.once("data", () => {
+        socket.write(
+          `HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n`,
+        );
+        socket.end(body);
+      });
+    });
+    try {
+      const answer = await setup.call();
+      expect(answer.status).toBe(500);
+      const text = await answer.text();
+      expect(text.startsWith("ERR [redacted] xxx")).toBe(true);
+      expect(text).not.toContain("sk-t");
+      expect(text).not.toContain("after the limit");
+      expect(text.length).toBeLessThanOrEqual(limit);
+      expect(setup.results).toEqual([500]);
+    } finally {
+      setup.close();
+    }
+  });
+});

@@ -460,30 +460,50 @@ interface AnswerStream {
   attach(body: Readable, status: number): void;
 }
 
-/** Reads a body up to `limit` bytes: what was read, whether it was cut there, and a failure while reading. */
-async function readUpTo(
-  body: Readable,
-  limit: number,
-): Promise<{ bytes: Buffer; cut: boolean; failed: boolean }> {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+/** What readUpTo read: the bytes, whether it stopped at the limit, and whether reading failed. */
+interface ReadBody {
+  bytes: Buffer;
+  cut: boolean;
+  failed: boolean;
+}
+
+/**
+ * Reads a body up to `limit` bytes: what was read, whether it was cut there, and a failure while reading.
+ * Plain events rather than `for await`: every JSON answer is read here, and the async iterator's set-up per
+ * body (`createAsyncIterator` and the end-of-stream watch it installs) was ~2.5% of the hub's CPU per JSON
+ * call at steady state (perf, bench/results/2026-11-30-router-percall.md).
+ */
+function readUpTo(body: Readable, limit: number): Promise<ReadBody> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const done = (cut: boolean, failed: boolean) => {
+      body.off("data", onData);
+      body.off("end", onEnd);
+      body.off("error", onError);
+      body.off("close", onClose);
+      const bytes = chunks.length === 1 && !cut ? chunks[0]! : Buffer.concat(chunks, received);
+      resolve({ bytes, cut, failed });
+    };
+    const onData = (chunk: Buffer) => {
       if (received + chunk.byteLength > limit) {
-        body.destroy();
-        return { bytes: Buffer.concat(chunks, received), cut: true, failed: false };
+        done(true, false);
+        // Destroyed unread, undici's body emits an AbortError: listened for, so that it is not uncaught.
+        body.once("error", () => {}).destroy();
+        return;
       }
       chunks.push(chunk);
       received += chunk.byteLength;
-    }
-  } catch {
-    return { bytes: Buffer.concat(chunks, received), cut: true, failed: true };
-  }
-  return {
-    bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received),
-    cut: false,
-    failed: false,
-  };
+    };
+    const onEnd = () => done(false, false);
+    const onError = () => done(true, true);
+    // Closed before its end with no error (what `for await` reports as a premature close): a failure.
+    const onClose = () => done(true, true);
+    body.on("data", onData);
+    body.once("end", onEnd);
+    body.once("error", onError);
+    body.once("close", onClose);
+  });
 }
 
 /**
