@@ -94,7 +94,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
 
   /** Counts one answered request: its route's count and latency, and the body bytes of known length. */
   const observeRequest = (c: Context, startedMs: number, answerHeaders: Headers) => {
-    const route = c.req.routePath === "/*" || !c.req.routePath ? "unmatched" : c.req.routePath;
+    // Read once: Hono's getter maps every matched handler into a new array each time it is read.
+    const routePath = c.req.routePath;
+    const route = routePath === "/*" || !routePath ? "unmatched" : routePath;
     const method = c.req.method;
     requests.observe(method, route, c.res.status, (performance.now() - startedMs) / 1000);
     const uploaded = Number(incomingHeader(c, "content-length") ?? 0);
