@@ -174,22 +174,16 @@ function providerBody(
   if (candidate.own) {
     // An OpenAI-compatible server: the caller's body with the server's own model name (spliced into the
     // caller's bytes when they are compact, as for hosted chat).
-    const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     const span = compactModelSpan(bytes);
-    if (span) {
-      const id = Buffer.from(JSON.stringify(candidate.providerId).slice(1, -1));
-      return Buffer.concat([bytes.subarray(0, span.start), id, bytes.subarray(span.end)]);
-    }
+    if (span) return withModelId(bytes, span, candidate.providerId);
     return Buffer.from(JSON.stringify({ ...call, model: candidate.providerId }));
   }
   if (task === "conversational") {
-    const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     const provider = candidate.provider as InferenceProvider;
     const span = keepsCallersChatBody(provider) ? compactModelSpan(bytes) : undefined;
-    if (span) {
-      const id = Buffer.from(JSON.stringify(candidate.providerId).slice(1, -1));
-      return Buffer.concat([bytes.subarray(0, span.start), id, bytes.subarray(span.end)]);
-    }
+    if (span) return withModelId(bytes, span, candidate.providerId);
     // The client's chat rules (e.g. servers that take the model from the path), one copy of them.
     const { body } = buildRequest({
       provider,
@@ -202,6 +196,29 @@ function providerBody(
     return Buffer.from(JSON.stringify(body));
   }
   return Buffer.from(JSON.stringify({ ...call, model: candidate.providerId }));
+}
+
+/** Provider model ids as they go between the quotes of `"model":"…"` (JSON-escaped bytes), by id. */
+const modelIdBytes = new Map<string, Buffer>();
+
+/**
+ * The caller's bytes with the model's value (`span`) replaced by the provider's id, in one buffer written in
+ * place: the id's escaping and bytes made once per id, no views and no list for `Buffer.concat`, on every
+ * call (providerBody was ~2% of the hub's CPU per own-provider JSON call, steady-state perf profile,
+ * bench/results/2026-11-30-router-percall.md).
+ */
+function withModelId(bytes: Buffer, span: { start: number; end: number }, providerId: string): Buffer {
+  let id = modelIdBytes.get(providerId);
+  if (id === undefined) {
+    id = Buffer.from(JSON.stringify(providerId).slice(1, -1));
+    if (modelIdBytes.size >= MAX_PROVIDER_PATHS) modelIdBytes.clear();
+    modelIdBytes.set(providerId, id);
+  }
+  const spliced = Buffer.allocUnsafe(bytes.byteLength - (span.end - span.start) + id.byteLength);
+  bytes.copy(spliced, 0, 0, span.start);
+  id.copy(spliced, span.start);
+  bytes.copy(spliced, span.start + id.byteLength, span.end);
+  return spliced;
 }
 
 /**
