@@ -605,13 +605,24 @@ const COMPLETION_TOKENS_KEY = Buffer.from('"completion_tokens"');
  * the last one is taken (usage comes last). Only a statistic (`/v1/models` throughput) rests on it.
  */
 export function completionTokens(body: Uint8Array): number | undefined {
-  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const at = bytes.lastIndexOf(COMPLETION_TOKENS_KEY);
   if (at === -1) return undefined;
-  const match = /^\s*:\s*(\d+)/.exec(
-    bytes.toString("latin1", at + COMPLETION_TOKENS_KEY.byteLength, at + 48),
-  );
-  return match ? Number(match[1]) : undefined;
+  // `\s*:\s*(\d+)` within the 48 bytes from the key, read byte by byte: no string, no regex per answer.
+  const end = Math.min(at + 48, bytes.byteLength);
+  let i = skipSpaces(bytes, at + COMPLETION_TOKENS_KEY.byteLength, end);
+  if (i >= end || bytes[i] !== 0x3a) return undefined;
+  i = skipSpaces(bytes, i + 1, end);
+  const first = i;
+  while (i < end && bytes[i]! >= 0x30 && bytes[i]! <= 0x39) i++;
+  return i > first ? Number(bytes.toString("latin1", first, i)) : undefined;
+}
+
+/** The first byte from `from` (before `end`) that is not a space as `\s` matches in latin1 text. */
+function skipSpaces(bytes: Buffer, from: number, end: number): number {
+  let i = from;
+  while (i < end && (bytes[i] === 0x20 || (bytes[i]! >= 0x09 && bytes[i]! <= 0x0d) || bytes[i] === 0xa0)) i++;
+  return i;
 }
 
 /** The request body as a JSON object, or a 400 saying it must be one. */
