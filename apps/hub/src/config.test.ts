@@ -55,6 +55,7 @@ describe("parseConfig", () => {
       providerBaseUrls: {},
       logLevel: "info",
       usageRetentionDays: 30,
+      keepAliveSeconds: 65,
       signupPolicy: "closed",
       oidc: undefined,
       cardImageOrigins: [],

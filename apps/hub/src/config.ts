@@ -45,6 +45,12 @@ export interface HubConfig extends BlobSettings {
   oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
   /** USAGE_RETENTION_DAYS: days per-call usage rows are kept (daily totals are kept for ever). */
   usageRetentionDays: number;
+  /**
+   * KEEP_ALIVE_SECONDS: how long an idle client connection is kept open (default 65). Longer than the idle
+   * timeout of the load balancer or proxy in front (nginx's upstream keepalive and AWS ALB: 60 s), so that it
+   * closes first and never sends a request on a connection the hub is closing.
+   */
+  keepAliveSeconds: number;
   /** LFS_MULTIPART_CHUNK_MB: LFS objects larger than this are uploaded in parts of this size (multipart). */
   lfsMultipartChunkBytes: number | undefined;
   /** CARD_IMAGE_ORIGINS: origins model cards' images may load from besides the hub (none by default). */
@@ -74,6 +80,7 @@ export interface HubConfig extends BlobSettings {
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_KEEP_ALIVE_SECONDS = 65;
 const MIN_ADMIN_TOKEN_LENGTH = 16;
 
 export interface ParseConfigOptions {
@@ -152,6 +159,14 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     if (!/^\d{1,5}$/.test(env.USAGE_RETENTION_DAYS) || usageRetentionDays < 1)
       problems.push(
         `USAGE_RETENTION_DAYS must be a whole number of days >= 1, got "${env.USAGE_RETENTION_DAYS}".`,
+      );
+  }
+  let keepAliveSeconds = DEFAULT_KEEP_ALIVE_SECONDS;
+  if (env.KEEP_ALIVE_SECONDS) {
+    keepAliveSeconds = Number(env.KEEP_ALIVE_SECONDS);
+    if (!/^\d{1,5}$/.test(env.KEEP_ALIVE_SECONDS) || keepAliveSeconds < 1 || keepAliveSeconds > 3600)
+      problems.push(
+        `KEEP_ALIVE_SECONDS must be a whole number of seconds from 1 to 3600, got "${env.KEEP_ALIVE_SECONDS}".`,
       );
   }
   let lfsMultipartChunkBytes: number | undefined;
@@ -253,6 +268,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Pa
     providerBaseUrls,
     logLevel,
     usageRetentionDays,
+    keepAliveSeconds,
     signupPolicy,
     oidc,
     lfsMultipartChunkBytes,

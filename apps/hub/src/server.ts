@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     usageRetentionDays: config.usageRetentionDays,
+    keepAliveSeconds: config.keepAliveSeconds,
     adminToken: config.adminToken,
     secretsKey: config.secretsKey,
     localProvider: config.localProvider,

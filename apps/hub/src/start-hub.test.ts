@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
+import type { Socket } from "node:net";
 import { join } from "node:path";
 import { InferenceClient } from "@modelhub/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -158,6 +159,46 @@ describe("startHub", () => {
       expect(Array.isArray(entities)).toBe(true);
     } finally {
       await hub.close();
+    }
+  });
+
+  it("keeps idle connections 65 s by default, and as long as keepAliveSeconds says", async () => {
+    // One request on a fresh socket; resolves with the answer's Keep-Alive header and the socket.
+    const ask = (url: string) =>
+      new Promise<{ keepAlive: string; socket: Socket }>((resolve, reject) => {
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        const request = httpRequest(`${url}/api/models?limit=1`, { agent }, (response) => {
+          response.resume();
+          response.on("end", () =>
+            resolve({ keepAlive: String(response.headers["keep-alive"]), socket: request.socket! }),
+          );
+        });
+        request.on("error", reject);
+        request.end();
+      });
+    const hub = await start();
+    try {
+      const { keepAlive, socket } = await ask(hub.url);
+      expect(keepAlive).toBe("timeout=65");
+      socket.destroy();
+    } finally {
+      await hub.close();
+    }
+    const short = await startTestHub({
+      dataDir: join(temp.dir, "short"),
+      adminToken: ADMIN_TOKEN,
+      catalogueDir: FIXTURE_CATALOGUE_DIR,
+      keepAliveSeconds: 1,
+    });
+    try {
+      const { keepAlive, socket } = await ask(short.url);
+      expect(keepAlive).toBe("timeout=1");
+      const started = Date.now();
+      // The hub closes the idle connection after its second, not node's 5 s.
+      await new Promise((resolve) => socket.once("close", resolve));
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      await short.close();
     }
   });
 

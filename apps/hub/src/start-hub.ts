@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
@@ -13,6 +13,7 @@ import { createAuthorizer } from "./auth/authorize.js";
 import { BUILT_IN_CATALOGUE_DIR, seedOnFirstStart, sourcedCreationDates } from "./catalogue/catalogue.js";
 import { catalogueService } from "./catalogue/catalogue-service.js";
 import type { ModelListQuery } from "./catalogue/models-table.js";
+import { DEFAULT_KEEP_ALIVE_SECONDS } from "./config.js";
 import { HubServerResponse } from "./http/head-with-body.js";
 import { createMetrics } from "./http/metrics.js";
 import { answerMissingHost, answerParserError } from "./http/parser-errors.js";
@@ -81,6 +82,8 @@ export interface StartHubOptions {
   downloadOffload?: DownloadOffload;
   /** Days per-call usage rows are kept (router/usage-table.ts); default 30. */
   usageRetentionDays?: number;
+  /** KEEP_ALIVE_SECONDS: how long an idle client connection stays open, on the hub and the spaces origin; default 65. */
+  keepAliveSeconds?: number;
   adminToken?: string;
   /** Provider name -> API key. Providers without a key are served by provider-sim. */
   providerKeys?: Record<string, string>;
@@ -345,6 +348,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     },
   );
   server.on("clientError", answerParserError);
+  keepIdleConnections(server, options.keepAliveSeconds);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -359,7 +363,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const spaces =
     options.spacesPort === "off"
       ? undefined
-      : await listenSpacesOrigin(host, options.spacesPort ?? 0, options.spacesUrl);
+      : await listenSpacesOrigin(host, options.spacesPort ?? 0, options.spacesUrl, options.keepAliveSeconds);
   let scanService: ScanService | undefined;
   let viewerService: ViewerService | undefined;
   let webhooksService: WebhooksService | undefined;
@@ -532,7 +536,12 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
 }
 
 /** The spaces origin's listener; its app comes from createApp (`serve`), until then it answers 503. */
-async function listenSpacesOrigin(host: string, port: number, configuredUrl: string | undefined) {
+async function listenSpacesOrigin(
+  host: string,
+  port: number,
+  configuredUrl: string | undefined,
+  keepAliveSeconds: number | undefined,
+) {
   const publicUrl = configuredUrl === undefined ? undefined : normalizePublicUrl(configuredUrl);
   let listener: ReturnType<typeof getRequestListener> | undefined;
   const server = createServer({ requireHostHeader: false }, (incoming, outgoing) => {
@@ -540,6 +549,7 @@ async function listenSpacesOrigin(host: string, port: number, configuredUrl: str
     else outgoing.writeHead(503).end();
   });
   server.on("clientError", answerParserError);
+  keepIdleConnections(server, keepAliveSeconds);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -578,4 +588,15 @@ function startXetGc(store: Store, blobs: BlobStore, logger: Logger, intervalMs: 
   if (!intervalMs) clearInterval(timer);
   timer.unref();
   return timer;
+}
+
+/**
+ * Idle client connections kept `seconds` (default 65), longer than a load balancer's idle timeout (nginx's
+ * upstream keepalive and AWS ALB: 60 s): node's 5 s default closes connections the balancer still reuses,
+ * which its clients see as 502s. node:http answers with `Keep-Alive: timeout=<seconds>`, so clients such as
+ * undici keep theirs as long. (node 20's head timer runs only while a request's head is being read, so an
+ * idle connection is not cut by it.)
+ */
+function keepIdleConnections(server: Server, seconds = DEFAULT_KEEP_ALIVE_SECONDS): void {
+  server.keepAliveTimeout = seconds * 1000;
 }
