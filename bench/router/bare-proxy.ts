@@ -31,6 +31,8 @@ const server = createServer((incoming, outgoing) => {
       outgoing.headersSent ? outgoing.destroy() : outgoing.writeHead(502).end();
     });
 });
+// Idle connections kept as long as the hub keeps them (its KEEP_ALIVE_SECONDS default).
+server.keepAliveTimeout = 65_000;
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(
     `${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`,

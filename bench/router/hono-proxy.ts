@@ -7,7 +7,7 @@
  * says what the stack itself costs per call, before any of the router's logic. Run as its own process:
  * `hono-proxy.ts <upstream base URL>`; prints `{"url": ...}`.
  */
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
@@ -83,6 +83,8 @@ app.post("*", async (c) => {
 });
 
 const server = createAdaptorServer({ fetch: app.fetch, hostname: "127.0.0.1" });
+// Idle connections kept as long as the hub keeps them (its KEEP_ALIVE_SECONDS default).
+(server as Server).keepAliveTimeout = 65_000;
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(
     `${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`,

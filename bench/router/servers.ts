@@ -13,6 +13,8 @@ import { untilIdle } from "../repos/measure.js";
 import { type ServerProcess, startServer } from "./processes.js";
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 32);
+/** Idle connections kept by the simulator and both proxies: the hub's default (KEEP_ALIVE_SECONDS). */
+export const KEEP_ALIVE_SECONDS = 65;
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const HUB_ROOT = process.env.BENCH_HUB_ROOT || repoRoot;
 /** V8's young generation as `npm start` sets it, for the hub and (to compare like with like) the proxy. */
@@ -83,6 +85,10 @@ export async function startSet(
       "--stream-chunks",
       String(TOKENS),
       ...(pace ? ["--pace", pace] : []),
+      // Connections kept across a side's idle spell while the other sides run (a paced round is ~12 s), as
+      // a hosted provider keeps them; with node's 5 s every paced run reopened all of them.
+      "--keep-alive-seconds",
+      String(KEEP_ALIVE_SECONDS),
     ]);
     started.push(sim);
     const hubLog = join(dataDir, "hub.log");

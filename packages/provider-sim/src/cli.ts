@@ -2,7 +2,7 @@
 /**
  * Starts the provider simulator for offline development:
  *   node --conditions=source --import tsx packages/provider-sim/src/cli.ts --port 7070
- * Options: --host, --port, --latency-ms, --stream-chunks, --stream-interval-ms, --job-steps, --no-replay,
+ * Options: --host, --port, --latency-ms, --keep-alive-seconds, --stream-chunks, --stream-interval-ms, --job-steps, --no-replay,
  * --pace FIRST_TOKEN_MS:TOKENS_PER_SECOND (each a number or min-max, e.g. 150-400:30-80: a hosted model's pace).
  * Prints the URL, then one line per request. Faults: POST {url}/__sim/faults.
  */
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     host: { type: "string", default: "127.0.0.1" },
     port: { type: "string", default: "7070" },
     "latency-ms": { type: "string" },
+    "keep-alive-seconds": { type: "string" },
     "stream-chunks": { type: "string" },
     "stream-interval-ms": { type: "string" },
     "job-steps": { type: "string" },
@@ -27,7 +28,7 @@ const { values } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    "modelhub-provider-sim [--host 127.0.0.1] [--port 7070] [--latency-ms N] [--stream-chunks N] [--stream-interval-ms N] [--job-steps N] [--pace 150-400:30-80] [--no-replay] [--quiet]\n",
+    "modelhub-provider-sim [--host 127.0.0.1] [--port 7070] [--latency-ms N] [--keep-alive-seconds N] [--stream-chunks N] [--stream-interval-ms N] [--job-steps N] [--pace 150-400:30-80] [--no-replay] [--quiet]\n",
   );
   process.exit(0);
 }
@@ -47,6 +48,8 @@ const sim = await startProviderSim({
   host: values.host,
   port: Number(values.port),
   latencyMs: optionalNumber(values["latency-ms"]),
+  keepAliveMs:
+    values["keep-alive-seconds"] === undefined ? undefined : Number(values["keep-alive-seconds"]) * 1000,
   streamChunks: optionalNumber(values["stream-chunks"]),
   streamIntervalMs: optionalNumber(values["stream-interval-ms"]),
   jobSteps: optionalNumber(values["job-steps"]),

@@ -254,6 +254,20 @@ describe("options", () => {
       await slow.close();
     }
   });
+
+  it("keeps idle connections 5 s by default and keepAliveMs when given, and says so to clients", async () => {
+    const keeping = await startProviderSim({ keepAliveMs: 65_000 });
+    try {
+      const kept = await postJson(`${keeping.url}/together/v1/chat/completions`, chatBody, jsonHeaders());
+      expect(kept.headers.get("keep-alive")).toBe("timeout=65");
+      await kept.arrayBuffer();
+      const plain = await postJson(`${sim.url}/together/v1/chat/completions`, chatBody, jsonHeaders());
+      expect(plain.headers.get("keep-alive")).toBe("timeout=5");
+      await plain.arrayBuffer();
+    } finally {
+      await keeping.close();
+    }
+  });
 });
 
 describe("request log", () => {

@@ -35,6 +35,8 @@ export interface ProviderSimOptions extends AuthPolicy {
   logger?: SimLogger;
   /** Added before every provider and hub reply (not admin calls). */
   latencyMs?: number;
+  /** How long an idle connection stays open, in ms (default 5000, node's); hosted providers keep theirs longer. */
+  keepAliveMs?: number;
   /** Models added to the recorded ones (an entry with a known id replaces it). */
   models?: SimModel[];
   /** Start from no models at all instead of the recorded ones. */
@@ -330,7 +332,7 @@ export async function startProviderSim(options: ProviderSimOptions = {}): Promis
       else res.destroy();
     });
   });
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = options.keepAliveMs ?? 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
