@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Pool } from "undici";
 
 /** One call's times from its start, in ms: to the first byte of the answer's body, and to its end. */
@@ -21,6 +22,13 @@ export interface LoadOptions {
   calls: number;
   /** Calls in flight at once, each on its own connection. */
   concurrency: number;
+  /**
+   * The run's opening calls spread over this many ms (connection k starts k/concurrency of it late) instead of
+   * all sent at once; 0 by default. All at once, a side handles the opening calls in one turn of its event
+   * loop, one after the other, and undici sends a call on a reused connection only after that turn (see
+   * ../results/2026-11-30-router-firstbyte.md).
+   */
+  rampMs?: number;
 }
 
 /** A pool of keep-alive connections to one server, as many as the calls in flight. */
@@ -38,7 +46,9 @@ export async function runCalls(pool: Pool, options: LoadOptions): Promise<LoadRu
   let errors = 0;
   let firstError: string | undefined;
   let next = 0;
-  const worker = async () => {
+  const rampMs = options.rampMs ?? 0;
+  const worker = async (slot: number) => {
+    if (rampMs > 0 && slot > 0) await sleep((rampMs * slot) / options.concurrency);
     for (let index = next++; index < options.calls; index = next++) {
       const started = performance.now();
       try {
@@ -63,7 +73,7 @@ export async function runCalls(pool: Pool, options: LoadOptions): Promise<LoadRu
       }
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  await Promise.all(Array.from({ length: options.concurrency }, (_, slot) => worker(slot)));
   return { timings, errors, firstError };
 }
 

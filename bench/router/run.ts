@@ -17,6 +17,7 @@
  *   BENCH_CALLS (256)          calls per paced run (4 per connection at 64 in flight)
  *   BENCH_ZERO_CALLS (1500)    calls per zero-latency run
  *   BENCH_CONCURRENCY (64)     calls in flight
+ *   BENCH_RAMP_MS (0)          a run's opening calls spread over this many ms rather than sent all at once
  *   BENCH_PACE (150-400:30-80) provider-sim's --pace: first-token ms : tokens/s
  *   BENCH_TOKENS (32)          content events per streamed answer (tokens of a paced non-streamed one)
  *   BENCH_HUB_ROOT             another checkout whose built hub runs (default: this repository)
@@ -56,6 +57,7 @@ const rounds = (paced: boolean) => Number(process.env.BENCH_ROUNDS ?? (paced ? 3
 const PACED_CALLS = Number(process.env.BENCH_CALLS ?? 256);
 const ZERO_CALLS = Number(process.env.BENCH_ZERO_CALLS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 0);
 /** A fixed number of warm-up runs per side; undefined: until the side is steady. */
 const WARMUP_RUNS = process.env.BENCH_WARMUP_RUNS ? Number(process.env.BENCH_WARMUP_RUNS) : undefined;
 const WARMUP_TOLERANCE = Number(process.env.BENCH_WARMUP_TOLERANCE ?? 0.1);
@@ -160,6 +162,7 @@ function callsOf(side: Side, stream: boolean) {
     headers: side.headers,
     body: (index: number) => side.body(index, stream),
     concurrency: CONCURRENCY,
+    rampMs: RAMP_MS,
   };
 }
 
@@ -301,7 +304,7 @@ async function scenario(
   const lines = [
     `### ${title}`,
     "",
-    `${calls} calls per run, ${CONCURRENCY} in flight, ${rounds(paced)} rounds (order rotated); medians of the rounds, ms`,
+    `${calls} calls per run, ${CONCURRENCY} in flight${RAMP_MS > 0 ? ` (opening calls spread over ${RAMP_MS} ms)` : ""}, ${rounds(paced)} rounds (order rotated); medians of the rounds, ms`,
     "",
     "| side | first byte p50 | first byte p99 | last byte p50 | last byte p99 | its CPU ms/call | main thread | sim CPU ms/call | load gen CPU ms/call | compiles per round | full GCs per round | connections opened per round | errors |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
