@@ -17,7 +17,8 @@
  *   BENCH_CALLS (256)          calls per paced run (4 per connection at 64 in flight)
  *   BENCH_ZERO_CALLS (1500)    calls per zero-latency run
  *   BENCH_CONCURRENCY (64)     calls in flight
- *   BENCH_RAMP_MS (0)          a run's opening calls spread over this many ms rather than sent all at once
+ *   BENCH_RAMP_MS (500 paced, 0 zero latency)  a run's opening calls spread over this many ms (0: all sent
+ *                              at once, a synchronized burst of 64 that no steady traffic has)
  *   BENCH_PACE (150-400:30-80) provider-sim's --pace: first-token ms : tokens/s
  *   BENCH_TOKENS (32)          content events per streamed answer (tokens of a paced non-streamed one)
  *   BENCH_HUB_ROOT             another checkout whose built hub runs (default: this repository)
@@ -57,7 +58,13 @@ const rounds = (paced: boolean) => Number(process.env.BENCH_ROUNDS ?? (paced ? 3
 const PACED_CALLS = Number(process.env.BENCH_CALLS ?? 256);
 const ZERO_CALLS = Number(process.env.BENCH_ZERO_CALLS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 0);
+/**
+ * A run's opening calls spread over this many ms. A paced call lasts ~0.85 s, so 64 callers calling back to
+ * back start ~13 ms apart once under way; sent all at once, every side serves the 64 in one turn of its event
+ * loop and undici writes none of their provider calls before that turn ends, so the first wait for the work
+ * of the last (../results/2026-11-30-router-firstbyte.md). 0 measures that burst.
+ */
+const rampMs = (paced: boolean) => Number(process.env.BENCH_RAMP_MS ?? (paced ? 500 : 0));
 /** A fixed number of warm-up runs per side; undefined: until the side is steady. */
 const WARMUP_RUNS = process.env.BENCH_WARMUP_RUNS ? Number(process.env.BENCH_WARMUP_RUNS) : undefined;
 const WARMUP_TOLERANCE = Number(process.env.BENCH_WARMUP_TOLERANCE ?? 0.1);
@@ -130,11 +137,12 @@ async function measure(
   sim: ServerProcess,
   calls: number,
   stream: boolean,
+  paced: boolean,
 ): Promise<Measured> {
   const traced = side.server.traced();
   const opened = connection.opened;
   const before = { hop: side.server.threadTimes(), sim: sim.threadTimes(), own: ownCpuMs() };
-  const run = await runCalls(connection.pool, { ...callsOf(side, stream), calls });
+  const run = await runCalls(connection.pool, { ...callsOf(side, stream), calls, rampMs: rampMs(paced) });
   const hop = cpuBetween(side.server.pid, before.hop, side.server.threadTimes());
   const simCpu = cpuBetween(sim.pid, before.sim, sim.threadTimes());
   const loadGenerator = ownCpuMs() - before.own;
@@ -162,7 +170,6 @@ function callsOf(side: Side, stream: boolean) {
     headers: side.headers,
     body: (index: number) => side.body(index, stream),
     concurrency: CONCURRENCY,
-    rampMs: RAMP_MS,
   };
 }
 
@@ -240,7 +247,7 @@ async function warmUp(
     for (const side of pending)
       runs
         .get(side.name)!
-        .push(figures(await measure(side, connections.get(side.name)!, sim, calls, stream)));
+        .push(figures(await measure(side, connections.get(side.name)!, sim, calls, stream, paced)));
     pending = pending.filter((side) => !done(side));
   }
   return runs;
@@ -269,7 +276,7 @@ async function scenario(
         const side = sides[index]!;
         measured
           .get(side.name)!
-          .push(figures(await measure(side, connections.get(side.name)!, sim, calls, stream)));
+          .push(figures(await measure(side, connections.get(side.name)!, sim, calls, stream, paced)));
       }
     }
   } finally {
@@ -304,7 +311,7 @@ async function scenario(
   const lines = [
     `### ${title}`,
     "",
-    `${calls} calls per run, ${CONCURRENCY} in flight${RAMP_MS > 0 ? ` (opening calls spread over ${RAMP_MS} ms)` : ""}, ${rounds(paced)} rounds (order rotated); medians of the rounds, ms`,
+    `${calls} calls per run, ${CONCURRENCY} in flight${rampMs(paced) > 0 ? ` (opening calls spread over ${rampMs(paced)} ms)` : " (opening calls all at once)"}, ${rounds(paced)} rounds (order rotated); medians of the rounds, ms`,
     "",
     "| side | first byte p50 | first byte p99 | last byte p50 | last byte p99 | its CPU ms/call | main thread | sim CPU ms/call | load gen CPU ms/call | compiles per round | full GCs per round | connections opened per round | errors |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
