@@ -3,11 +3,15 @@ import { Agent } from "undici";
 
 /**
  * The router's connections to providers: one undici Agent per hub (a keep-alive pool per provider origin,
- * at most 256 connections to one origin; calls beyond wait for one). An idle connection is closed after 4 s,
- * or by the provider's own Keep-Alive hint (undici keeps it a little less than the hint, at most 60 s).
+ * at most 256 connections to one origin; calls beyond wait for one). An idle connection is kept by the
+ * provider's own Keep-Alive hint (undici keeps it a little less than the hint, at most 60 s), or 30 s when
+ * it sends none, as most HTTPS APIs behind a CDN or load balancer do not (they keep idle connections 60 s
+ * or more): undici's 4 s default made a hub that calls a provider less often than every 4 s pay a new TLS
+ * handshake on every call. A provider that closes sooner without saying so (uvicorn's 5 s) is seen closing
+ * by undici, and a call caught in the race is sent again or to the next provider (failedOnReusedConnection).
  */
 export function createProviderAgent(): Agent {
-  return new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000, connections: 256 });
+  return new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: 256 });
 }
 
 /**
