@@ -174,13 +174,13 @@ function providerBody(
   if (candidate.own) {
     // An OpenAI-compatible server: the caller's body with the server's own model name (spliced into the
     // caller's bytes when they are compact, as for hosted chat).
-    const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const bytes = asBuffer(raw);
     const span = compactModelSpan(bytes);
     if (span) return withModelId(bytes, span, candidate.providerId);
     return Buffer.from(JSON.stringify({ ...call, model: candidate.providerId }));
   }
   if (task === "conversational") {
-    const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const bytes = asBuffer(raw);
     const provider = candidate.provider as InferenceProvider;
     const span = keepsCallersChatBody(provider) ? compactModelSpan(bytes) : undefined;
     if (span) return withModelId(bytes, span, candidate.providerId);
@@ -196,6 +196,11 @@ function providerBody(
     return Buffer.from(JSON.stringify(body));
   }
   return Buffer.from(JSON.stringify({ ...call, model: candidate.providerId }));
+}
+
+/** The bytes as a Buffer: the same object when they are one (node:http's bodies are), else a view of them. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** Provider model ids as they go between the quotes of `"model":"…"` (JSON-escaped bytes), by id. */
@@ -605,7 +610,7 @@ const COMPLETION_TOKENS_KEY = Buffer.from('"completion_tokens"');
  * the last one is taken (usage comes last). Only a statistic (`/v1/models` throughput) rests on it.
  */
 export function completionTokens(body: Uint8Array): number | undefined {
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const bytes = asBuffer(body);
   const at = bytes.lastIndexOf(COMPLETION_TOKENS_KEY);
   if (at === -1) return undefined;
   // `\s*:\s*(\d+)` within the 48 bytes from the key, read byte by byte: no string, no regex per answer.
