@@ -86,6 +86,44 @@ describe("a paced sim", () => {
     }
   });
 
+  it("keeps the stream's pace when its timers fire late: a late event does not delay the rest", async () => {
+    const events = 12;
+    const blockMs = 6;
+    const sim = await startProviderSim({
+      pace: { firstTokenMs: [0, 0], tokensPerSecond: [50, 50] },
+      streamChunks: events,
+    });
+    // The sim shares this event loop: holding it 6 ms of every 7 makes each of its timers fire up to 6 ms late.
+    const hog = setInterval(() => {
+      const until = performance.now() + blockMs;
+      while (performance.now() < until);
+    }, 1);
+    try {
+      const response = await fetch(`${sim.providerUrl("together")}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: "Bearer key", "content-type": "application/json" },
+        body: chat(true),
+      });
+      const reader = response.body!.getReader();
+      let firstAt: number | undefined;
+      let lastAt = 0;
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) break;
+        lastAt = performance.now();
+        firstAt ??= lastAt;
+      }
+      // Paced from one event to the next, the lateness adds up over the 13 intervals (~3 ms each, ~40 ms in
+      // all); paced from the first event, the stream ends at most about one block late.
+      const intervals = events + 1;
+      expect(lastAt - firstAt!).toBeGreaterThanOrEqual(intervals * TOKEN_MS - 2);
+      expect(lastAt - firstAt!).toBeLessThan(intervals * TOKEN_MS + 3 * blockMs);
+    } finally {
+      clearInterval(hog);
+      await sim.close();
+    }
+  });
+
   it("answers a non-streamed chat once every token would have been produced", async () => {
     const sim = await startProviderSim({
       pace: { firstTokenMs: [FIRST_TOKEN_MS, FIRST_TOKEN_MS], tokensPerSecond: [50, 50] },

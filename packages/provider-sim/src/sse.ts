@@ -51,6 +51,7 @@ export async function writeSse(
   const interval = context.streamIntervalMs ?? 0;
   let pending = "";
   let sent = 0;
+  let firstEventAt = 0;
   context.streams.active += 1;
   try {
     for (const event of events) {
@@ -71,9 +72,15 @@ export async function writeSse(
         }
         await write(res, `${prefix}{"choices":[{"delta":{"content":"broken\n\n`);
       }
-      if (interval > 0 && sent > 0) {
-        await sleep(interval);
-        if (closed) return;
+      if (interval > 0) {
+        // Event n is due n intervals after the first, as a model's tokens come at the model's own pace:
+        // a timer that fires late (a busy machine) delays that event, not every one after it.
+        if (sent === 0) firstEventAt = performance.now();
+        const wait = firstEventAt + sent * interval - performance.now();
+        if (wait > 0) {
+          await sleep(wait);
+          if (closed) return;
+        }
       }
       sent++;
       pending += `${prefix}${event}\n\n`;
