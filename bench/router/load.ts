@@ -3,6 +3,8 @@ import { Pool } from "undici";
 
 /** One call's times from its start, in ms: to the first byte of the answer's body, and to its end. */
 export interface CallTiming {
+  /** The call's number in its run (0 to calls - 1): the same call on another side has the same number. */
+  index: number;
   firstByteMs: number;
   lastByteMs: number;
 }
@@ -66,7 +68,7 @@ export async function runCalls(pool: Pool, options: LoadOptions): Promise<LoadRu
         let firstByte: number | undefined;
         for await (const _chunk of answer.body) firstByte ??= performance.now();
         const end = performance.now();
-        timings.push({ firstByteMs: (firstByte ?? end) - started, lastByteMs: end - started });
+        timings.push({ index, firstByteMs: (firstByte ?? end) - started, lastByteMs: end - started });
       } catch (error) {
         errors++;
         firstError ??= error instanceof Error ? error.message : String(error);
