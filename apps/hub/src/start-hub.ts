@@ -43,6 +43,7 @@ import { isServedMapping } from "./router/served.js";
 import { createUpstreams, generateSimCredential, type Upstreams } from "./router/upstreams.js";
 import { clamdScan } from "./scanning/clamd-antivirus.js";
 import type { ScanSettings } from "./scanning/scan-config.js";
+import { contentReader } from "./scanning/scan-content.js";
 import { SCANNER_RULES_VERSION, scanFile } from "./scanning/scan-file.js";
 import type { ScanService } from "./scanning/scan-service.js";
 import { createSearchService } from "./search/search-service.js";
@@ -312,6 +313,17 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     ? await startLocalProvider(options.localProvider, {
         db: store.db,
         repos: createRepoService({ store, blobs }),
+        // From the blob store, or from Xet chunks for a file uploaded through Xet (reading needs no signing key).
+        openFile: async (repoKey, file) => {
+          const cas = createCasService({
+            xet: store.xet,
+            gc: store.xetGc,
+            blobs,
+            signer: new XetSigner(),
+            casUrl: "",
+          });
+          return (await contentReader({ blobs, cas }).openSource({ ...file, repoKey }))?.open();
+        },
         cacheDir: join(options.dataDir, "local-models"),
         logger,
       })

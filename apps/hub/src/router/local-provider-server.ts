@@ -5,6 +5,7 @@ import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { HubError } from "../errors.js";
+import type { Logger } from "../logger.js";
 import { LocalProviderBusyError } from "./local-admission.js";
 import type { LocalEngine, LocalPiece, LocalPrompt } from "./local-engine.js";
 
@@ -33,7 +34,7 @@ const DEFAULT_MAX_TOKENS = 256;
  * own provider (selection, failover, streaming, usage records, key scrubbing: nothing special-cased). Only
  * this process knows its random bearer key. Chat and text completions, whole or streamed, with `usage`.
  */
-export async function startLocalProviderServer(engine: LocalEngine) {
+export async function startLocalProviderServer(engine: LocalEngine, logger: Logger) {
   const secret = `local-${randomBytes(24).toString("hex")}`;
   const expected = Buffer.from(`Bearer ${secret}`);
   const app = new Hono();
@@ -47,6 +48,11 @@ export async function startLocalProviderServer(engine: LocalEngine) {
   app.onError((error, c) => {
     const status = HubError.isInstance(error) ? error.status : 500;
     if (error instanceof LocalProviderBusyError) c.header("Retry-After", String(error.retryAfterSeconds));
+    // The caller is told only that it failed; the operator needs the cause (a file the hub cannot read, a
+    // GGUF llama.cpp refuses...).
+    if (!HubError.isInstance(error)) {
+      logger.log("error", "local provider call failed", { path: c.req.path, error: String(error) });
+    }
     const message = HubError.isInstance(error) ? error.message : "The local provider failed.";
     return c.json(
       { error: { message, type: HubError.isInstance(error) ? error.code : "server_error" } },

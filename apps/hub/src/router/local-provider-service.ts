@@ -1,13 +1,23 @@
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { createLocalProviderTable, type LocalModelRow } from "./local-provider-table.js";
 
-/** What the local provider needs of the repositories: find a model, its files at main, their bytes. */
-export type LocalProviderRepos = Pick<RepoService, "find" | "resolve" | "files" | "fileAt" | "openContent">;
+/** What the local provider needs of the repositories: find a model and its files at main. */
+export type LocalProviderRepos = Pick<RepoService, "find" | "resolve" | "files" | "fileAt">;
+
+/**
+ * A file's bytes wherever the hub keeps them: the blob store, or Xet chunks (what huggingface_hub uploads by
+ * default); undefined when the hub holds neither.
+ */
+export type OpenModelFile = (
+  repoKey: number,
+  file: { path: string; sha256: string; size: number },
+) => Promise<Readable | undefined>;
 
 /** How the router names one enabled (model, quantization) to the local provider's server. */
 export function localServedName(modelId: string, quantization: string): string {
@@ -32,6 +42,8 @@ export function localProviderService(deps: {
   repos: () => LocalProviderRepos;
   /** Where model files are copied for llama.cpp (only where the provider runs). */
   cacheDir?: string;
+  /** Reads a model file's bytes (only where the provider runs). */
+  openFile?: OpenModelFile;
   /** Largest GGUF file the provider may be enabled for (LOCAL_PROVIDER_MAX_MODEL_BYTES). */
   maxModelBytes: number;
   onChanged?: () => void;
@@ -111,17 +123,20 @@ export function localProviderService(deps: {
         throw new NotFoundError(
           `${row.filePath} is no longer in ${row.modelId} at main: enable the model again.`,
         );
-      const cacheDir = deps.cacheDir;
-      if (!cacheDir)
+      const { cacheDir, openFile } = deps;
+      if (!cacheDir || !openFile)
         throw new Error("The local provider does not run in this process (LOCAL_PROVIDER is off).");
       const path = join(cacheDir, `${file.sha256}.gguf`);
       if ((await stat(path).catch(() => undefined))?.size === file.size) return path;
       await mkdir(cacheDir, { recursive: true });
       const partial = `${path}.${process.pid}.${Date.now()}.partial`;
       try {
-        const source = await deps
-          .repos()
-          .openContent(file.sha256, { start: 0, end: Math.max(0, file.size - 1) });
+        const source = await openFile(repo.key, file);
+        if (!source) {
+          throw new NotFoundError(
+            `The bytes of ${row.filePath} (${row.modelId} at main) are not on this hub: upload the file again.`,
+          );
+        }
         await pipeline(source, createWriteStream(partial));
         await rename(partial, path);
       } finally {

@@ -7,7 +7,7 @@ import { renderChatTemplate } from "@modelhub/jinja";
 import OpenAI from "openai";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
-import { runPython } from "../__fixtures__/python-client.js";
+import { hfClientEnv, runPython } from "../__fixtures__/python-client.js";
 import { ADMIN_TOKEN } from "../__fixtures__/seeded-app.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { runAdminCommand } from "../cli/admin-command.js";
@@ -237,4 +237,46 @@ describe("the local provider, enabled for a repository and quantization", () => 
     });
     expect(owner.usage?.completion_tokens).toBeGreaterThan(0);
   });
+});
+
+describe("the local provider, a GGUF uploaded the way huggingface_hub uploads by default (through Xet)", () => {
+  const XET_MODEL = "alice/xet-llama-GGUF";
+  const XET_FILE = "xet-llama-F32.gguf";
+
+  /** Writes a tiny GGUF (weights from `seed`) and commits it with huggingface_hub's upload_file, hf_xet on. */
+  async function uploadThroughXet(seed: number): Promise<string> {
+    const path = join(hub.dir, `xet-${seed}.gguf`);
+    const made = await runPython([MAKE_GGUF, path, String(seed)], {}, 60_000);
+    expect(made.code, made.stderr).toBe(0);
+    const script = [
+      "import sys",
+      "from huggingface_hub import HfApi",
+      "api = HfApi()",
+      "api.create_repo(sys.argv[2], exist_ok=True)",
+      "api.upload_file(path_or_fileobj=sys.argv[1], path_in_repo=sys.argv[3], repo_id=sys.argv[2])",
+    ].join("\n");
+    const env = hfClientEnv(hub.url, join(hub.dir, "hf-home-xet"), { HF_TOKEN: alice });
+    delete env.HF_HUB_DISABLE_XET;
+    const uploaded = await runPython(["-c", script, path, XET_MODEL, XET_FILE], env, 120_000);
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+    return createHash("sha256").update(readFileSync(path)).digest("hex");
+  }
+
+  it("serves a GGUF whose bytes the hub keeps as Xet chunks", async () => {
+    const sha256 = await uploadThroughXet(7);
+    // Stored as Xet chunks, not in the blob store: the case the local provider must read too.
+    expect(await hub.store.xet.fileBySha256(sha256)).toBeDefined();
+    const enabled = await api(ADMIN_TOKEN, "PUT", "/api/admin/local-provider/models", {
+      model: XET_MODEL,
+      quantization: "F32",
+    });
+    expect(enabled.status, await enabled.clone().text()).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, OWN_PROVIDERS_TTL_MS + 200));
+    const answer = await client.chat.completions.create({
+      model: `${XET_MODEL}:local`,
+      messages: [{ role: "user", content: "hello" }],
+      max_tokens: 4,
+    });
+    expect(answer.usage?.completion_tokens).toBeGreaterThan(0);
+  }, 180_000);
 });

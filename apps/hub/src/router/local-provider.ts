@@ -6,7 +6,12 @@ import {
   type LocalEngineLimits,
 } from "./local-engine.js";
 import { LOCAL_PROVIDER_NAME, startLocalProviderServer } from "./local-provider-server.js";
-import { type LocalProviderRepos, localProviderService, localServedName } from "./local-provider-service.js";
+import {
+  type LocalProviderRepos,
+  localProviderService,
+  localServedName,
+  type OpenModelFile,
+} from "./local-provider-service.js";
 
 /** Default LOCAL_PROVIDER_MAX_MODEL_BYTES: 8 GiB (a 7-8B model at Q4-Q8). */
 export const DEFAULT_LOCAL_MAX_MODEL_BYTES = 8 * 1024 ** 3;
@@ -24,6 +29,7 @@ export async function startLocalProvider(
   deps: {
     db: Parameters<typeof localProviderService>[0]["db"];
     repos: LocalProviderRepos;
+    openFile: OpenModelFile;
     cacheDir: string;
     logger: Logger;
   },
@@ -32,6 +38,7 @@ export async function startLocalProvider(
     db: deps.db,
     repos: () => deps.repos,
     cacheDir: deps.cacheDir,
+    openFile: deps.openFile,
     maxModelBytes: settings.maxModelBytes ?? DEFAULT_LOCAL_MAX_MODEL_BYTES,
   });
   const engine = createLocalEngine({
@@ -40,7 +47,7 @@ export async function startLocalProvider(
     logger: deps.logger,
   });
   settings.expose?.(engine);
-  const server = await startLocalProviderServer(engine);
+  const server = await startLocalProviderServer(engine, deps.logger);
   return {
     engine,
     registryEntry: {
