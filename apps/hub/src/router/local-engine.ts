@@ -50,6 +50,10 @@ export type LocalPiece =
     };
 
 interface Loaded {
+  /** The served name (`owner/name@QUANT`) this file was loaded for. */
+  name: string;
+  /** The file on local disk (named by its sha256): the key of `loaded`. */
+  path: string;
   model: LlamaModel;
   context: LlamaContext;
   chatTemplate: string | undefined;
@@ -72,7 +76,10 @@ export function createLocalEngine(deps: {
 }) {
   const { limits } = deps;
   const admission: Admission = createAdmission(limits);
+  // Keyed by the file's local path, which names its sha256: a new commit of the model is another file, loaded
+  // on the next call, while calls already running finish on the old one.
   const loaded = new Map<string, Promise<Loaded>>();
+  const loadedNames = new Map<string, string>();
   let llama: Promise<Llama> | undefined;
   let loads = 0;
 
@@ -91,20 +98,26 @@ export function createLocalEngine(deps: {
     return llama;
   }
 
-  async function unload(name: string, entry: Loaded): Promise<void> {
+  async function unload(path: string, entry: Loaded): Promise<void> {
     clearTimeout(entry.idleTimer);
-    loaded.delete(name);
+    loaded.delete(path);
+    loadedNames.delete(path);
     await entry.context.dispose();
     await entry.model.dispose();
-    deps.logger.log("info", "local model unloaded", { model: name });
+    deps.logger.log("info", "local model unloaded", { model: entry.name });
   }
 
-  async function evictForRoom(): Promise<void> {
+  async function evictForRoom(name: string): Promise<void> {
     const settled = (
       await Promise.all(
-        [...loaded].map(async ([name, pending]) => [name, await pending.catch(() => undefined)] as const),
+        [...loaded].map(async ([path, pending]) => [path, await pending.catch(() => undefined)] as const),
       )
     ).filter((pair): pair is readonly [string, Loaded] => pair[1] !== undefined);
+    // An older revision of the same model goes first once no call uses it.
+    for (const stale of settled.filter(([, entry]) => entry.name === name && entry.active === 0)) {
+      settled.splice(settled.indexOf(stale), 1);
+      await unload(stale[0], stale[1]);
+    }
     while (settled.length >= limits.maxLoadedModels) {
       const idle = settled
         .filter(([, entry]) => entry.active === 0)
@@ -123,11 +136,13 @@ export function createLocalEngine(deps: {
   }
 
   async function load(name: string): Promise<Loaded> {
-    const known = loaded.get(name);
+    // Resolved on every call: the model's file at main now (copied out of the hub the first time).
+    const path = await deps.modelPath(name);
+    const known = loaded.get(path);
     if (known) return known;
     const pending = (async () => {
-      await evictForRoom();
-      const [engine, path] = await Promise.all([runtime(), deps.modelPath(name)]);
+      await evictForRoom(name);
+      const engine = await runtime();
       const model = await engine.loadModel({ modelPath: path });
       const context = await model.createContext({
         contextSize: Math.min(limits.contextSize, model.trainContextSize),
@@ -138,6 +153,8 @@ export function createLocalEngine(deps: {
       loads++;
       deps.logger.log("info", "local model loaded", { model: name, bytes: model.size });
       return {
+        name,
+        path,
         model,
         context,
         chatTemplate: typeof template === "string" ? template : undefined,
@@ -146,8 +163,12 @@ export function createLocalEngine(deps: {
         idleTimer: undefined,
       } satisfies Loaded;
     })();
-    loaded.set(name, pending);
-    pending.catch(() => loaded.delete(name));
+    loaded.set(path, pending);
+    loadedNames.set(path, name);
+    pending.catch(() => {
+      loaded.delete(path);
+      loadedNames.delete(path);
+    });
     return pending;
   }
 
@@ -167,12 +188,12 @@ export function createLocalEngine(deps: {
     });
   }
 
-  function touch(name: string, entry: Loaded): void {
+  function touch(entry: Loaded): void {
     entry.lastUsed = Date.now();
     clearTimeout(entry.idleTimer);
     if (entry.active > 0) return;
     entry.idleTimer = setTimeout(() => {
-      if (entry.active === 0 && loaded.has(name)) void unload(name, entry).catch(() => {});
+      if (entry.active === 0 && loaded.has(entry.path)) void unload(entry.path, entry).catch(() => {});
     }, limits.idleMs);
     entry.idleTimer.unref();
   }
@@ -242,7 +263,7 @@ export function createLocalEngine(deps: {
       release();
       if (entry) {
         entry.active--;
-        touch(name, entry);
+        touch(entry);
       }
     }
   }
@@ -254,14 +275,14 @@ export function createLocalEngine(deps: {
       return (await load(name)).model.tokenize(text, true).length;
     },
     /** Slots in use, calls waiting, models in memory and how many loads there were. */
-    stats: () => ({ ...admission.stats(), loadedModels: [...loaded.keys()], loads }),
+    stats: () => ({ ...admission.stats(), loadedModels: [...new Set(loadedNames.values())], loads }),
     /** The admission itself (tests hold slots with it to fill the queue deterministically). */
     admission,
     /** Unloads every model and frees llama.cpp. */
     async close(): Promise<void> {
-      for (const [name, pending] of [...loaded]) {
+      for (const [path, pending] of [...loaded]) {
         const entry = await pending.catch(() => undefined);
-        if (entry) await unload(name, entry);
+        if (entry) await unload(path, entry);
       }
       const engine = await llama?.catch(() => undefined);
       llama = undefined;

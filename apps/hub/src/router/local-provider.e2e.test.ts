@@ -279,4 +279,35 @@ describe("the local provider, a GGUF uploaded the way huggingface_hub uploads by
     });
     expect(answer.usage?.completion_tokens).toBeGreaterThan(0);
   }, 180_000);
+
+  it("serves a new commit's file as soon as it is committed, while the old one is still loaded", async () => {
+    const greedy = async () =>
+      (
+        await client.completions.create({
+          model: `${XET_MODEL}:local`,
+          prompt: "hello world",
+          max_tokens: 8,
+          temperature: 0,
+        })
+      ).choices[0]?.text;
+    const before = await greedy();
+    const loads = engine.stats().loads;
+    // Calls keep the old file loaded (never idle) while the new commit lands.
+    let uploading = true;
+    const busy = (async () => {
+      while (uploading) await greedy();
+    })();
+    try {
+      await uploadThroughXet(8);
+    } finally {
+      uploading = false;
+      await busy;
+    }
+    const after = await greedy();
+    // Other weights (seed 8, not 7), loaded once, from the committed file, by the first call after the commit.
+    expect(engine.stats().loads).toBe(loads + 1);
+    expect(engine.stats().loadedModels).toEqual([`${XET_MODEL}@F32`]);
+    expect(after).not.toBe(before);
+    expect(await greedy()).toBe(after);
+  }, 180_000);
 });
