@@ -55,6 +55,8 @@ export function forwardedHeaders(call: {
   forwardSimHeaders: boolean;
   upstream: Upstream;
   requestId: string;
+  /** The `Via` of a call to an own provider (hop-guard.ts). */
+  via?: string;
 }): Record<string, string> {
   const headers: Record<string, string> = {};
   const dropSimHeaders = !call.forwardSimHeaders || call.upstream.target === "provider";
@@ -67,6 +69,7 @@ export function forwardedHeaders(call: {
     headers[call.upstream.authHeader.name.toLowerCase()] = call.upstream.authHeader.value;
   }
   headers["x-request-id"] = call.requestId;
+  if (call.via !== undefined) headers.via = call.via;
   return headers;
 }
 

@@ -11,6 +11,7 @@ import { compactModelSpan, MODEL_KEYS } from "./call-model.js";
 import { callerSignal } from "./caller-signal.js";
 import { forwardableCallerHeaders } from "./exchange-heads.js";
 import type { ForwardTimeouts } from "./forward.js";
+import { hubHopName, refuseLoop, viaAfter } from "./hop-guard.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { type CatalogueReads, createModelRoutes, type ModelRoute } from "./model-routing.js";
 import {
@@ -84,6 +85,8 @@ export interface OpenAiApiDeps {
   rewritesOf(upstream: Upstream): CompiledRewrites;
   /** The administrator's own OpenAI-compatible servers (own-providers-registry.ts); none when not given. */
   ownProviders?: OwnProvidersRegistry;
+  /** The hub's public URL: its name in the `Via` of calls to own providers (hop-guard.ts). */
+  publicUrl: string;
 }
 
 /**
@@ -245,6 +248,7 @@ export function answerOf(answer: ProviderAnswer): Response {
  */
 export function createOpenAiApi(deps: OpenAiApiDeps) {
   const modelRoute = createModelRoutes(deps.catalogue);
+  const hopName = hubHopName(deps.publicUrl);
 
   /** The hosted providers to try, in order, among those configured on this hub. */
   function hostedAttempts(
@@ -486,6 +490,9 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
     raw: Uint8Array,
     startedMs: number,
   ): Promise<ProviderAnswer> {
+    // A call that came back through an own provider (hop-guard.ts) is refused before it could go round again.
+    const via = c.req.header("via");
+    refuseLoop(via, hopName);
     const own = await ownProvidersOf(caller);
     const ref = parseModelRef(body.model, (name) => own?.providers.has(name) === true);
     const route = await modelRoute(ref.model);
@@ -512,6 +519,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         pathAndQuery: candidate.path,
         callerHeaders: forwardableCallerHeaders(c.req, deps.forwardSimHeaders === true),
         forwardSimHeaders: deps.forwardSimHeaders === true,
+        via: candidate.own ? viaAfter(via, hopName) : undefined,
         body: upstreamBody,
         streamExpected: body.stream === true,
         requestId,

@@ -34,6 +34,8 @@ export interface ProviderCall {
   timeouts: ForwardTimeouts;
   /** Headers of the hub's own set on the answer (the OpenAI-compatible API's `x-inference-provider`). */
   extraHeaders?: Readonly<Record<string, string>>;
+  /** `Via` for an own provider: the hubs the call went through, this one last (hop-guard.ts). */
+  via?: string;
   /** The caller's going away (caller-signal.ts), which cancels the provider's call. */
   signal?: CallerSignal;
   /**
@@ -190,6 +192,7 @@ async function send(call: ProviderCall, whileWaiting?: () => void): Promise<Disp
       forwardSimHeaders: call.forwardSimHeaders,
       upstream: call.upstream,
       requestId: call.requestId,
+      via: call.via,
     }),
     body: call.body,
     headersTimeout: call.timeouts.headersMs,
