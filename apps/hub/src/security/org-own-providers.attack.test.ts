@@ -145,6 +145,10 @@ describe("what an organization's admin may point the hub at", () => {
       "http://[::1]:8000/v1",
       "http://[::ffff:127.0.0.1]/v1",
       "http://0.0.0.0:8000/v1",
+      // The metadata service and loopback through NAT64 and 6to4, where the hub's network translates them.
+      "http://[64:ff9b::a9fe:a9fe]/latest",
+      "http://[2002:7f00:1::]:8000/v1",
+      "http://[::127.0.0.1]:8000/v1",
       `${hub.url}/v1`,
     ]) {
       const answer = await api("PUT", `${ORG}/inward`, tokens.adaWrite, { baseUrl });

@@ -19,10 +19,31 @@ describe("webhook targets", () => {
       "fd00::1",
       "::ffff:127.0.0.1",
       "::ffff:169.254.169.254",
+      // IPv4 inside IPv6 that a translator on the host's network takes to the IPv4 address.
+      "64:ff9b::a9fe:a9fe",
+      "64:ff9b::10.0.0.5",
+      "64:ff9b::7f00:1",
+      "2002:7f00:1::",
+      "2002:c0a8:101::1",
+      "::7f00:1",
+      "::127.0.0.1",
+      "::ffff:0:7f00:1",
+      "64:ff9b:1::a00:5",
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+      "2001:db8::1",
+      "fe80::1%eth0",
     ]) {
       expect(isForbiddenAddress(address), address).toBe(true);
     }
-    for (const address of ["203.0.113.7", "8.8.8.8", "2001:4860:4860::8888", "::ffff:8.8.8.8"]) {
+    for (const address of [
+      "203.0.113.7",
+      "8.8.8.8",
+      "2001:4860:4860::8888",
+      "::ffff:8.8.8.8",
+      // DNS64's answer for a public name on an IPv6-only network, and 6to4 of a public address.
+      "64:ff9b::808:808",
+      "2002:808:808::1",
+    ]) {
       expect(isForbiddenAddress(address), address).toBe(false);
     }
   });

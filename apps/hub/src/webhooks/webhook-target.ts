@@ -29,8 +29,15 @@ for (const [network, prefix] of [
   FORBIDDEN.addSubnet(network, prefix, "ipv4");
 }
 for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
+  // ::, ::1 and the IPv4-compatible addresses (deprecated: no public host has one).
+  ["::", 96],
+  // SIIT's IPv4-translated addresses, NAT64's local-use prefix (RFC 8215: whatever the site maps it to),
+  // the discard prefix, Teredo (an IPv4 address inside, obfuscated) and the documentation prefix.
+  ["::ffff:0:0:0", 96],
+  ["64:ff9b:1::", 48],
+  ["100::", 64],
+  ["2001::", 32],
+  ["2001:db8::", 32],
   ["fc00::", 7],
   ["fe80::", 10],
   ["ff00::", 8],
@@ -44,7 +51,38 @@ export function isForbiddenAddress(address: string): boolean {
   if (mapped) return isForbiddenAddress(mapped[1]!);
   const family = isIP(address);
   if (family === 0) return true;
+  if (family === 6) {
+    const inside = embeddedIpv4(address);
+    if (inside !== undefined && isForbiddenAddress(inside)) return true;
+  }
   return FORBIDDEN.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+/**
+ * The IPv4 address an IPv6 one leads to through a translator: NAT64's well-known prefix (64:ff9b::/96, which
+ * DNS64 also gives public names on IPv6-only networks, so only the address inside decides) and 6to4
+ * (2002::/16). `64:ff9b::a9fe:a9fe` is the metadata service wherever the host has NAT64.
+ */
+function embeddedIpv4(address: string): string | undefined {
+  const groups = ipv6Groups(address);
+  const ipv4 = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) {
+    return ipv4(groups[6]!, groups[7]!);
+  }
+  if (groups[0] === 0x2002) return ipv4(groups[1]!, groups[2]!);
+  return undefined;
+}
+
+/** An IPv6 address (isIP said so) as its eight 16-bit groups. */
+function ipv6Groups(address: string): number[] {
+  // The URL parser writes a dotted IPv4 tail in hex and drops a zone: only hex groups and "::" are left.
+  const text = new URL(`http://[${address.replace(/%.*$/, "")}]`).hostname.slice(1, -1);
+  const [head = "", tail] = text.split("::");
+  const parse = (part: string) =>
+    part === "" ? [] : part.split(":").map((group) => Number.parseInt(group, 16));
+  const start = parse(head);
+  const end = tail === undefined ? [] : parse(tail);
+  return [...start, ...new Array<number>(8 - start.length - end.length).fill(0), ...end];
 }
 
 export class WebhookTargetError extends InvalidInputError {}
