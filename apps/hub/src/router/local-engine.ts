@@ -3,6 +3,7 @@ import type { Llama, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import { HubError, InvalidInputError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type Admission, createAdmission } from "./local-admission.js";
+import { createStopScan } from "./local-stop.js";
 
 /** The limits of the built-in llama.cpp provider (LOCAL_PROVIDER_* settings). */
 export interface LocalEngineLimits {
@@ -38,6 +39,8 @@ export interface LocalSampling {
   maxTokens: number;
   temperature: number;
   topP?: number;
+  /** The answer ends before the first of these (not included), finish reason "stop". */
+  stop?: readonly string[];
 }
 
 /** One piece of the answer, then the end with the tokenizer's counts. */
@@ -224,8 +227,10 @@ export function createLocalEngine(deps: {
       const maxTokens = Math.min(sampling.maxTokens, room);
       const sequence = entry.context.getSequence();
       const output: Token[] = [];
+      const stops = createStopScan(sampling.stop ?? []);
       let sent = 0;
       let finishReason: "stop" | "length" = "length";
+      let stoppedAt = -1;
       try {
         for await (const token of sequence.evaluate(input, {
           temperature: sampling.temperature,
@@ -238,15 +243,23 @@ export function createLocalEngine(deps: {
           }
           output.push(token);
           const text = entry.model.detokenize(output);
-          // A character split across tokens is held back until its last byte arrives.
-          if (!text.endsWith("\uFFFD") && text.length > sent) {
-            yield { text: text.slice(sent) };
-            sent = text.length;
+          stoppedAt = stops.find(text, sent);
+          if (stoppedAt >= 0) {
+            finishReason = "stop";
+            break;
+          }
+          // A character split across tokens is held back until its last byte arrives, and an end that may
+          // begin a stop sequence until the next tokens tell.
+          const ready = text.length - stops.heldBack(text);
+          if (!text.endsWith("\uFFFD") && ready > sent) {
+            yield { text: text.slice(sent, ready) };
+            sent = ready;
           }
           if (output.length >= maxTokens) break;
         }
         const text = entry.model.detokenize(output);
-        if (text.length > sent) yield { text: text.slice(sent) };
+        const end = stoppedAt >= 0 ? stoppedAt : text.length;
+        if (end > sent) yield { text: text.slice(sent, end) };
       } finally {
         await sequence.dispose();
       }

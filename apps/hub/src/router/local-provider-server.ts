@@ -18,6 +18,13 @@ const sampling = {
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().gt(0).max(1).optional(),
   stream: z.boolean().optional(),
+  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullish(),
+  // One llama.cpp sequence per call: several choices are refused rather than silently answered as one.
+  n: z
+    .number()
+    .int()
+    .refine((n) => n === 1, "the local provider answers one choice per call: leave n unset or 1")
+    .nullish(),
 };
 const chatInput = z.looseObject({
   model: z.string(),
@@ -85,6 +92,7 @@ export async function startLocalProviderServer(engine: LocalEngine, logger: Logg
         maxTokens: body.max_completion_tokens ?? body.max_tokens ?? DEFAULT_MAX_TOKENS,
         temperature: body.temperature ?? 1,
         topP: body.top_p,
+        stop: typeof body.stop === "string" ? [body.stop] : (body.stop ?? undefined),
       },
       c.req.raw.signal,
     );

@@ -167,6 +167,33 @@ describe("the local provider, enabled for a repository and quantization", () => 
     // Its first call loads llama.cpp and the model: seconds on a loaded CI machine.
   }, 120_000);
 
+  it("ends the answer before a stop sequence, streamed and whole; refuses n > 1", async () => {
+    const ask = { model: `${MODEL}:local`, prompt: "hello world", max_tokens: 24, temperature: 0 };
+    const full = (await client.completions.create(ask)).choices[0]?.text ?? "";
+    expect(full.length).toBeGreaterThan(8);
+    // A stop sequence taken from the middle of the greedy answer: the answer ends just before it.
+    const stop = full.slice(6, 8);
+    const expected = full.slice(0, full.indexOf(stop));
+    const whole = await client.completions.create({ ...ask, stop: [stop, "never-said"] });
+    expect(whole.choices[0]).toMatchObject({ text: expected, finish_reason: "stop" });
+    const stream = await client.completions.create({ ...ask, stop, stream: true });
+    let streamed = "";
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      streamed += chunk.choices[0]?.text ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect({ streamed, finish }).toEqual({ streamed: expected, finish: "stop" });
+    // Several choices are not answered as one.
+    const several = await api(alice, "POST", "/v1/chat/completions", {
+      model: `${MODEL}:local`,
+      messages: [{ role: "user", content: "hello" }],
+      n: 3,
+    });
+    expect(several.status).toBe(400);
+    expect(await several.text()).toContain("one choice per call");
+  });
+
   it("queues 8 concurrent calls within its limit (2 at once, 6 waiting)", async () => {
     const before = engine.stats().peakRunning;
     const answers = await Promise.all(
