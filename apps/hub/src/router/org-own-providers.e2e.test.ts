@@ -362,6 +362,12 @@ describe("health and keys", () => {
     simAcme.clearRequests();
     expect((await chat(ottoToken, CHAT)).provider).not.toBe("rival/gpu");
     expect(simAcme.requests).toEqual([]);
+    // rival's admin is told why, where they look (the list their page shows), and what to do.
+    const listed = await api("GET", "/api/organizations/rival/providers", ottoToken);
+    const gpu = (listed.json as { name: string; health: { status: string; error: string } }[]).find(
+      (provider) => provider.name === "gpu",
+    );
+    expect(gpu?.health).toMatchObject({ status: "down", error: expect.stringMatching(/set the key again/) });
   });
 
   it("lists and removes an organization's provider through the admin CLI", async () => {

@@ -93,6 +93,11 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   const now = deps.now ?? (() => performance.now());
   const env = deps.env ?? process.env;
   const health = new Map<string, OwnProviderHealth>();
+  /**
+   * Providers left out because their stored key does not open (the secrets key changed, a sealed key copied
+   * onto another row): what their health says, so that the admin page tells why they are never called.
+   */
+  const unusableKeys = new Map<string, OwnProviderHealth>();
   // One Upstream per provider version: the router's scrubbers are compiled once per Upstream object.
   const upstreams = new Map<string, { updatedAt: string; upstream: Upstream | undefined }>();
   let cached: { snapshot: OwnProvidersSnapshot; expires: number } | undefined;
@@ -116,8 +121,16 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
       // Logged by name only: the error says what to do, and holds nothing of the key.
       deps.logger.log("error", "own provider key unusable", { provider: name, error: String(error) });
       upstreams.set(name, { updatedAt: row.updatedAt, upstream: undefined });
+      unusableKeys.set(name, {
+        status: "down",
+        checkedAt: new Date().toISOString(),
+        error:
+          "its stored API key cannot be decrypted with this hub's secrets key (changed since it was set?): " +
+          "set the key again; it is not called until then",
+      });
       return undefined;
     }
+    unusableKeys.delete(name);
     const upstream: Upstream = {
       provider: name,
       baseUrl: row.baseUrl,
@@ -245,6 +258,11 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
       }
     }
     for (const name of [...health.keys()]) if (!providers.has(name)) health.delete(name);
+    const stored = new Set([
+      ...rows.map((row) => row.name),
+      ...orgRows.map((row) => orgProviderId(orgNames.get(row.orgId) ?? "", row.name)),
+    ]);
+    for (const name of [...unusableKeys.keys()]) if (!stored.has(name)) unusableKeys.delete(name);
     const byKind = new Map<OwnModelKind, Map<string, { provider: OwnProvider; servedName: string }[]>>();
     for (const model of models) {
       const provider = providers.get(model.provider);
@@ -346,7 +364,9 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
     invalidate,
     /** This process's latest view of a provider's health. */
     health(name: string): OwnProviderHealth {
-      return health.get(name) ?? { status: "unknown", checkedAt: null, error: null };
+      return (
+        unusableKeys.get(name) ?? health.get(name) ?? { status: "unknown", checkedAt: null, error: null }
+      );
     },
     /** Whether the selection may use a provider: not known to be down. */
     isUp(name: string): boolean {
