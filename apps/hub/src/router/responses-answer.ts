@@ -81,7 +81,14 @@ function asChunk(completion: unknown): unknown {
     : undefined;
   return {
     choices: [
-      { delta: { content: message.content, tool_calls: toolCalls }, finish_reason: choice?.finish_reason },
+      {
+        delta: {
+          content: message.content,
+          tool_calls: toolCalls,
+          reasoning_content: message.reasoning_content ?? message.reasoning,
+        },
+        finish_reason: choice?.finish_reason,
+      },
     ],
     usage: record.usage,
   };

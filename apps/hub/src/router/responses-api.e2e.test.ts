@@ -310,3 +310,227 @@ describe("an answer /v1/responses cannot translate", () => {
     }
   });
 });
+
+describe.skipIf(!existsSync(PYTHON))("what /v1/responses sends, read by openai-python's own types", () => {
+  it("validates every event and Response, with reasoning, tool calls and errors mid-stream", async () => {
+    // An OpenAI-compatible server scripted by the last user message: reasoning beside the answer
+    // (`reasoning_content`, as DeepSeek and vLLM give it), a tool call, an error chunk mid-stream, or a stream
+    // torn off; it keeps the chat body it was sent.
+    const bodies: Record<string, unknown>[] = [];
+    const server = createServer((request, response) => {
+      let raw = "";
+      request.on("data", (part) => {
+        raw += part;
+      });
+      request.on("end", () => {
+        if (!request.url?.endsWith("/chat/completions")) return void response.end("ok");
+        const body = JSON.parse(raw) as { messages: { content: unknown }[]; stream?: boolean };
+        bodies.push(body);
+        const script = String(JSON.stringify(body.messages.at(-1)?.content));
+        const usage = { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 };
+        const head = { id: "chatcmpl-1", object: "chat.completion", created: 1, model: "scripted" };
+        const toolCall = {
+          id: "call_1",
+          type: "function",
+          function: { name: "weather", arguments: '{"city":"Paris"}' },
+        };
+        if (!body.stream) {
+          const message = script.includes("tool")
+            ? { role: "assistant", content: null, tool_calls: [toolCall] }
+            : { role: "assistant", content: "The answer.", reasoning_content: "Thinking it over." };
+          const finish = script.includes("tool") ? "tool_calls" : "stop";
+          response.writeHead(200, { "Content-Type": "application/json" });
+          return void response.end(
+            JSON.stringify({ ...head, choices: [{ index: 0, message, finish_reason: finish }], usage }),
+          );
+        }
+        response.writeHead(200, { "Content-Type": "text/event-stream" });
+        const send = (delta: unknown, finish: string | null = null, extra: object = {}) =>
+          response.write(
+            `data: ${JSON.stringify({ ...head, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+          );
+        if (script.includes("tool")) {
+          send({
+            role: "assistant",
+            tool_calls: [{ index: 0, ...toolCall, function: { name: "weather", arguments: "" } }],
+          });
+          send({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, "tool_calls");
+        } else {
+          send({ role: "assistant", reasoning_content: "Thinking " });
+          send({ reasoning_content: "it over." });
+          send({ content: "The " });
+          if (script.includes("error")) {
+            response.write(
+              `data: ${JSON.stringify({ error: { message: "upstream overloaded", type: "server_error" } })}\n\n`,
+            );
+            return void response.end();
+          }
+          // Torn once the chunks so far are on the wire (destroying at once would drop them unsent).
+          if (script.includes("torn")) return void setTimeout(() => response.destroy(), 100);
+          send({ content: "answer." }, "stop");
+          send({}, null, { choices: [], usage });
+        }
+        response.end("data: [DONE]\n\n");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const script = `
+import json, os, typing, httpx
+from pydantic import BaseModel
+from openai import OpenAI
+from openai.types.responses import Response, ResponseStreamEvent
+
+HUB, TOKEN, MODEL = os.environ["HUB"], os.environ["TOKEN"], os.environ["MODEL"]
+# Each event validated by the class its type names (a failure then says which field is wrong).
+EVENT_CLASSES = {cls.model_fields["type"].annotation.__args__[0]: cls for cls in typing.get_args(typing.get_args(ResponseStreamEvent)[0])}
+
+# Keys OpenAI's API sends that this client's types leave out (a Response's store; the function name in
+# function_call_arguments.done, which openai-node declares).
+SENT_BY_OPENAI = {"$.response.store", "$.store", "$.name"}
+
+def unknown_keys(value, path="$"):
+    # Keys the client's types do not declare (pydantic keeps them as extras).
+    found = []
+    if isinstance(value, BaseModel):
+        found += [f"{path}.{key}" for key in (value.model_extra or {}) if f"{path}.{key}" not in SENT_BY_OPENAI]
+        for name in type(value).model_fields:
+            found += unknown_keys(getattr(value, name), f"{path}.{name}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += unknown_keys(item, f"{path}[{index}]")
+    return found
+
+def call(body):
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    problems = []
+    if not body.get("stream"):
+        answer = httpx.post(HUB + "/v1/responses", json=body, headers=headers, timeout=60)
+        if answer.status_code != 200:
+            return {"status": answer.status_code}
+        try:
+            response = Response.model_validate(answer.json())
+            problems += unknown_keys(response)
+            return {"types": [item.type for item in response.output], "text": response.output_text, "problems": problems}
+        except Exception as error:
+            return {"problems": [str(error)[:800]]}
+    types, name = [], None
+    with httpx.stream("POST", HUB + "/v1/responses", json=body, headers=headers, timeout=60) as answer:
+        if answer.status_code != 200:
+            return {"status": answer.status_code, "body": answer.read().decode()[:300]}
+        for line in answer.iter_lines():
+            if line.startswith("event:"):
+                name = line[len("event:"):].strip()
+            elif line.startswith("data:"):
+                data = json.loads(line[len("data:"):])
+                types.append(data.get("type"))
+                if name != data.get("type"):
+                    problems.append(f"event {name} carries {data.get('type')}")
+                if data.get("sequence_number") != len(types) - 1:
+                    problems.append(f"sequence_number {data.get('sequence_number')} at {len(types) - 1}")
+                try:
+                    problems += unknown_keys(EVENT_CLASSES[data.get("type")].model_validate(data))
+                except Exception as error:
+                    problems.append(f"{data.get('type')}: {str(error)[:800]}")
+    return {"types": types, "problems": problems}
+
+tools = [{"type": "function", "name": "weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+out = {}
+for stream in [False, True]:
+    key = "stream" if stream else "whole"
+    out["hosted " + key] = call({"model": os.environ["HOSTED"], "input": "Hi", "max_output_tokens": 5, "stream": stream})
+    out["reasoning " + key] = call({"model": MODEL, "input": "think", "stream": stream})
+    out["tool " + key] = call({"model": MODEL, "input": "tool please", "tools": tools, "stream": stream})
+out["error stream"] = call({"model": MODEL, "input": "error", "stream": True})
+out["torn stream"] = call({"model": MODEL, "input": "torn", "stream": True})
+# A later turn as the client's own docs say to send it: the earlier output items (reasoning included) given
+# back, a tool's output, an image part, instructions and a JSON schema for the answer.
+first = OpenAI(base_url=HUB + "/v1", api_key=TOKEN, max_retries=0).responses.create(model=MODEL, input="think")
+out["next turn"] = call({
+    "model": MODEL,
+    "instructions": "Be brief",
+    "input": [
+        {"role": "user", "content": [{"type": "input_text", "text": "think"}, {"type": "input_image", "image_url": "data:image/png;base64,AAAA"}]},
+        *[item.model_dump(exclude_none=True) for item in first.output],
+        {"type": "function_call", "call_id": "call_1", "name": "weather", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "sunny"},
+        {"role": "user", "content": "thanks"},
+    ],
+    "text": {"format": {"type": "json_schema", "name": "w", "schema": {"type": "object"}, "strict": True}},
+    "max_output_tokens": 50,
+})
+print(json.dumps(out))
+`;
+    try {
+      await adminPut("/gpu-scripted", {
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        apiKey: OWN_KEY,
+        healthPath: "/health",
+      });
+      await adminPut("/gpu-scripted/models", { model: OWN_ONLY, servedName: "scripted" });
+      const { stdout } = await promisify(execFile)(PYTHON, ["-c", script], {
+        env: { ...process.env, HUB: hub.url, TOKEN: token, MODEL: `${OWN_ONLY}:gpu-scripted`, HOSTED },
+      });
+      const out = JSON.parse(stdout) as Record<
+        string,
+        { types?: string[]; text?: string; problems?: string[] }
+      >;
+      for (const [scenario, result] of Object.entries(out)) {
+        expect({ scenario, ...result }).toMatchObject({ scenario, problems: [] });
+      }
+      // Reasoning is an item of its own before the answer, whole and streamed.
+      expect(out["reasoning whole"]).toMatchObject({ types: ["reasoning", "message"], text: "The answer." });
+      expect(out["reasoning stream"]?.types).toEqual([
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.content_part.added",
+        "response.reasoning_text.delta",
+        "response.reasoning_text.delta",
+        "response.reasoning_text.done",
+        "response.content_part.done",
+        "response.output_item.done",
+        "response.output_item.added",
+        "response.content_part.added",
+        "response.output_text.delta",
+        "response.output_text.delta",
+        "response.output_text.done",
+        "response.content_part.done",
+        "response.output_item.done",
+        "response.completed",
+      ]);
+      expect(out["tool whole"]?.types).toEqual(["function_call"]);
+      // An upstream error or a torn stream ends in an error event and a failed response, not a cut stream.
+      expect(out["error stream"]?.types?.slice(-2)).toEqual(["error", "response.failed"]);
+      expect(out["torn stream"]?.types?.slice(-2)).toEqual(["error", "response.failed"]);
+      // The later turn reached the server as chat: reasoning left out, the rest translated.
+      expect(out["next turn"]?.types).toEqual(["reasoning", "message"]);
+      expect(bodies.at(-1)).toMatchObject({
+        messages: [
+          { role: "system", content: "Be brief" },
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "think" },
+              { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+            ],
+          },
+          { role: "assistant", content: "The answer." },
+          { role: "assistant", tool_calls: [{ id: "call_1", function: { name: "weather" } }] },
+          { role: "tool", tool_call_id: "call_1", content: "sunny" },
+          { role: "user", content: "thanks" },
+        ],
+        max_tokens: 50,
+        response_format: {
+          type: "json_schema",
+          json_schema: { name: "w", schema: { type: "object" }, strict: true },
+        },
+      });
+    } finally {
+      await fetch(`${hub.url}/api/admin/own-providers/gpu-scripted`, {
+        method: "DELETE",
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 120_000);
+});

@@ -140,6 +140,7 @@ function chatMessages(input: unknown, instructions: string | null): Json[] {
       if (typeof item.call_id !== "string") refuse('A function_call_output item needs "call_id"');
       const output = typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "");
       messages.push({ role: "tool", tool_call_id: item.call_id, content: output });
+    } else if (type === "reasoning") {
     } else if (type === "item_reference") {
       refuse(
         "Item references need stored responses, which this router does not keep: send the items themselves",
@@ -263,15 +264,16 @@ function usageOf(usage: unknown): Json | null {
   if (!isObject(usage)) return null;
   const input = Number(usage.prompt_tokens ?? 0);
   const output = Number(usage.completion_tokens ?? 0);
-  const cached = isObject(usage.prompt_tokens_details)
-    ? Number(usage.prompt_tokens_details.cached_tokens ?? 0)
-    : 0;
+  const inputDetails = isObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  const cached = Number(inputDetails.cached_tokens ?? 0);
+  // Required by the clients' types (openai-python's InputTokensDetails); chat servers rarely report it.
+  const cacheWrites = Number(inputDetails.cache_write_tokens ?? 0);
   const reasoning = isObject(usage.completion_tokens_details)
     ? Number(usage.completion_tokens_details.reasoning_tokens ?? 0)
     : 0;
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: cached },
+    input_tokens_details: { cached_tokens: cached, cache_write_tokens: cacheWrites },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: reasoning },
     total_tokens: Number(usage.total_tokens ?? input + output),
@@ -312,6 +314,20 @@ const messageItem = (id: string, text: string, status: string): Json => ({
   content: [{ type: "output_text", text, annotations: [] }],
 });
 
+/** The reasoning text a chat server gives beside the answer (`reasoning_content`: DeepSeek, vLLM; `reasoning`). */
+function reasoningOf(message: Json): string | undefined {
+  const text = message.reasoning_content ?? message.reasoning;
+  return typeof text === "string" && text !== "" ? text : undefined;
+}
+
+const reasoningItem = (id: string, text: string, status: string): Json => ({
+  type: "reasoning",
+  id,
+  summary: [],
+  content: [{ type: "reasoning_text", text }],
+  status,
+});
+
 const functionCallItem = (id: string, callId: string, name: string, args: string, status: string): Json => ({
   type: "function_call",
   id,
@@ -329,6 +345,8 @@ export function translateCompletion(completion: unknown, echo: ResponseEcho): Js
   const choice = completion.choices[0] as Json | undefined;
   const message = isObject(choice?.message) ? choice.message : {};
   const output: Json[] = [];
+  const reasoning = reasoningOf(message);
+  if (reasoning) output.push(reasoningItem(newId("rs"), reasoning, "completed"));
   if (typeof message.content === "string" && message.content !== "") {
     output.push(messageItem(newId("msg"), message.content, "completed"));
   }
@@ -369,6 +387,7 @@ export class ResponseEventWriter {
   private sequence = 0;
   private readonly output: Json[] = [];
   private message: { index: number; id: string; text: string } | undefined;
+  private reasoning: { index: number; id: string; text: string; done: boolean } | undefined;
   private readonly calls = new Map<
     number,
     { index: number; id: string; callId: string; name: string; args: string }
@@ -406,6 +425,9 @@ export class ResponseEventWriter {
     const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as Json | undefined) : undefined;
     if (!choice) return out;
     const delta = isObject(choice.delta) ? choice.delta : {};
+    const reasoning = reasoningOf(delta);
+    if (reasoning) out += this.reasoningDelta(reasoning);
+    else if (this.reasoning && (delta.content || delta.tool_calls)) out += this.reasoningDone();
     if (typeof delta.content === "string" && delta.content !== "") {
       if (!this.message) {
         this.message = { index: this.output.length, id: newId("msg"), text: "" };
@@ -461,11 +483,64 @@ export class ResponseEventWriter {
     return out;
   }
 
+  /** Reasoning text as it streams: its item (first in the output, as OpenAI's models give it), then deltas. */
+  private reasoningDelta(text: string): string {
+    let out = "";
+    if (!this.reasoning) {
+      this.reasoning = { index: this.output.length, id: newId("rs"), text: "", done: false };
+      const item = { ...reasoningItem(this.reasoning.id, "", "in_progress"), content: [] };
+      this.output.push(item);
+      out += this.event("response.output_item.added", { output_index: this.reasoning.index, item });
+      out += this.event("response.content_part.added", {
+        item_id: this.reasoning.id,
+        output_index: this.reasoning.index,
+        content_index: 0,
+        part: { type: "reasoning_text", text: "" },
+      });
+    }
+    if (this.reasoning.done) return out; // reasoning after the answer began: not an item of its own
+    this.reasoning.text += text;
+    return (
+      out +
+      this.event("response.reasoning_text.delta", {
+        item_id: this.reasoning.id,
+        output_index: this.reasoning.index,
+        content_index: 0,
+        delta: text,
+      })
+    );
+  }
+
+  /** The reasoning item's done events: once the answer begins, or at the end. */
+  private reasoningDone(): string {
+    const reasoning = this.reasoning;
+    if (!reasoning || reasoning.done) return "";
+    reasoning.done = true;
+    const { index, id, text } = reasoning;
+    const item = reasoningItem(id, text, "completed");
+    this.output[index] = item;
+    return (
+      this.event("response.reasoning_text.done", {
+        item_id: id,
+        output_index: index,
+        content_index: 0,
+        text,
+      }) +
+      this.event("response.content_part.done", {
+        item_id: id,
+        output_index: index,
+        content_index: 0,
+        part: { type: "reasoning_text", text },
+      }) +
+      this.event("response.output_item.done", { output_index: index, item })
+    );
+  }
+
   /** The provider's stream ended (with `[DONE]` or not): every item done, then the final event. */
   end(): string {
     if (this.finished) return "";
     this.finished = true;
-    let out = "";
+    let out = this.reasoningDone();
     if (this.message) {
       const { index, id, text } = this.message;
       const part = { type: "output_text", text, annotations: [] };
@@ -518,7 +593,10 @@ export class ResponseEventWriter {
           : "The provider failed";
     const code =
       typeof error === "string" ? "provider_error" : String(error.code ?? error.type ?? "provider_error");
-    const response = { ...this.snapshot("failed"), error: { code, message } };
+    // A failed Response's error code is one of OpenAI's own (the clients' types list them); the `error` event
+    // keeps the provider's.
+    const responseCode = code.includes("rate_limit") ? "rate_limit_exceeded" : "server_error";
+    const response = { ...this.snapshot("failed"), error: { code: responseCode, message } };
     return this.event("error", { code, message, param: null }) + this.event("response.failed", { response });
   }
 }
