@@ -188,6 +188,10 @@ describe("the npm openai client's responses.create", () => {
     await expect(
       client.responses.create({ model: HOSTED, input: "Hi", previous_response_id: "resp_1" }),
     ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("does not keep") });
+    await expect(client.responses.create({ model: HOSTED, input: "Hi", store: true })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("set it to false"),
+    });
     await expect(
       client.responses.create({ model: HOSTED, input: "Hi", tools: [{ type: "web_search_preview" }] }),
     ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("Only function tools") });

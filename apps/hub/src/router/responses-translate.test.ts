@@ -55,6 +55,8 @@ describe("translateRequest", () => {
       /Only function tools/,
     );
     expect(() => translateRequest({ model: "a/b", input: [] })).toThrow(/non-empty list/);
+    expect(() => translateRequest({ model: "a/b", input: "x", store: true })).toThrow(/does not keep/);
+    expect(translateRequest({ model: "a/b", input: "x", store: false }).chat).not.toHaveProperty("store");
     expect(() => translateRequest({ model: "a/b", input: "x", frobnicate: 1 })).toThrow(/known keys/);
   });
 });

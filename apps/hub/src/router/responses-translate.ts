@@ -215,6 +215,12 @@ export function translateRequest(body: Json): TranslatedRequest {
     }
   }
   if (body.background === true) refuse("Background responses are not supported");
+  // Nothing is kept, so a response asked to be stored could never be retrieved or continued.
+  if (body.store === true) {
+    refuse(
+      '"store": true needs stored responses, which this router does not keep: leave it out or set it to false',
+    );
+  }
   const instructions = body.instructions ?? null;
   if (instructions !== null && typeof instructions !== "string") refuse('"instructions" must be a string');
   const stream = body.stream === true;
