@@ -70,7 +70,7 @@ export async function startLocalProviderServer(engine: LocalEngine, logger: Logg
 
   app.post("/v1/chat/completions", async (c) => {
     const body = parse(chatInput, await c.req.json());
-    return answer(c, body, { messages: body.messages }, "chat.completion");
+    return answer(c, body, { messages: body.messages.map(withTextContent) }, "chat.completion");
   });
   app.post("/v1/completions", async (c) => {
     const body = parse(completionInput, await c.req.json());
@@ -161,6 +161,26 @@ export async function startLocalProviderServer(engine: LocalEngine, logger: Logg
 }
 
 export type LocalProviderServer = Awaited<ReturnType<typeof startLocalProviderServer>>;
+
+/**
+ * A message whose content is a list of parts, with the text parts joined into one string: most GGUF chat
+ * templates print `message.content` as it is, so a list would reach the model as its Python repr (as
+ * llama.cpp's own server does, text parts are joined). Other parts (images, audio) are refused: the local
+ * provider runs text models only.
+ */
+function withTextContent<M extends { content: unknown }>(message: M): M {
+  if (!Array.isArray(message.content)) return message;
+  const texts = message.content.map((part: unknown) => {
+    const typed = part as { type?: unknown; text?: unknown } | null;
+    if (typed?.type === "text" && typeof typed.text === "string") return typed.text;
+    throw new HubError(
+      400,
+      "invalid_input",
+      `The local provider runs text models only: a content part of type ${JSON.stringify(String(typed?.type).slice(0, 40))} cannot be given to it; send text parts or a string.`,
+    );
+  });
+  return { ...message, content: texts.join("") };
+}
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value);

@@ -194,6 +194,27 @@ describe("the local provider, enabled for a repository and quantization", () => 
     expect(await several.text()).toContain("one choice per call");
   });
 
+  it("gives the template text parts as the text they hold; refuses an image part", async () => {
+    const ask = async (content: unknown) =>
+      api(alice, "POST", "/v1/chat/completions", {
+        model: `${MODEL}:local`,
+        messages: [{ role: "user", content }],
+        max_tokens: 1,
+      });
+    const asString = (await (await ask("hello world")).json()) as { usage: { prompt_tokens: number } };
+    const asParts = (await (
+      await ask([
+        { type: "text", text: "hello " },
+        { type: "text", text: "world" },
+      ])
+    ).json()) as { usage: { prompt_tokens: number } };
+    // The same prompt, not the list's repr.
+    expect(asParts.usage.prompt_tokens).toBe(asString.usage.prompt_tokens);
+    const image = await ask([{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }]);
+    expect(image.status).toBe(400);
+    expect(await image.text()).toContain("text models only");
+  });
+
   it("queues 8 concurrent calls within its limit (2 at once, 6 waiting)", async () => {
     const before = engine.stats().peakRunning;
     const answers = await Promise.all(
