@@ -547,7 +547,10 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       orgProviders,
       authorizer,
       maxBodyBytes: limits.apiBodyBytes,
-      checkHealth: () => ownRegistry.checkAll(),
+      async checkHealth(org) {
+        const found = await accounts.namespace(org);
+        if (found?.kind === "org") await ownRegistry.checkOrg(found.id);
+      },
     }),
   );
   app.route("/api/admin", auditRoutes({ audit, scope: "site" }));

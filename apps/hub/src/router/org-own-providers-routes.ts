@@ -23,8 +23,11 @@ export function orgOwnProvidersRoutes(deps: {
   orgProviders: OrgOwnProvidersService;
   authorizer: Authorizer;
   maxBodyBytes: number;
-  /** Checks every own provider's health now (the registry's periodic check, run at once). */
-  checkHealth(): Promise<void>;
+  /**
+   * Checks the organization's providers' health now (given as the request names it), and no one else's: a
+   * user who makes an organization must not have the hub call every server of the site and of the others.
+   */
+  checkHealth(org: string): Promise<void>;
 }) {
   const { orgProviders, authorizer } = deps;
   const json = { maxBytes: deps.maxBodyBytes };
@@ -62,7 +65,7 @@ export function orgOwnProvidersRoutes(deps: {
 
   app.get("/:org/providers", async (c) => c.json(await orgProviders.list(c.req.param("org"))));
   app.post("/:org/providers/check", async (c) => {
-    await deps.checkHealth();
+    await deps.checkHealth(c.req.param("org"));
     return c.json(await orgProviders.list(c.req.param("org")));
   });
   app.get("/:org/providers/:name", async (c) =>

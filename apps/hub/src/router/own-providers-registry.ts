@@ -17,6 +17,11 @@ export const OWN_PROVIDERS_TTL_MS = 1000;
 export const DEFAULT_HEALTH_INTERVAL_MS = 15_000;
 /** Longest wait for a health check's answer (or the provider's own headers timeout, when shorter). */
 const HEALTH_TIMEOUT_MS = 5_000;
+/**
+ * An organization's admin checks its providers now at most this often: asked more often, the check under way
+ * or just made is the answer (each check is a request to every one of its servers, which may be anyone's).
+ */
+export const ORG_CHECK_MIN_INTERVAL_MS = 5_000;
 
 /** An own provider as the router calls it. */
 export interface OwnProvider {
@@ -313,7 +318,23 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
     }
   }
 
-  async function checkOne(provider: OwnProvider, path: string): Promise<void> {
+  /**
+   * Checks under way, by provider: a provider (as read now: the same settings) is never checked twice at
+   * once; a second check joins the first.
+   */
+  const checksUnderWay = new Map<string, { provider: OwnProvider; path: string; done: Promise<void> }>();
+
+  function checkOne(provider: OwnProvider, path: string): Promise<void> {
+    const underWay = checksUnderWay.get(provider.name);
+    if (underWay?.provider === provider && underWay.path === path) return underWay.done;
+    const done = checkNow(provider, path).finally(() => {
+      if (checksUnderWay.get(provider.name)?.done === done) checksUnderWay.delete(provider.name);
+    });
+    checksUnderWay.set(provider.name, { provider, path, done });
+    return done;
+  }
+
+  async function checkNow(provider: OwnProvider, path: string): Promise<void> {
     const url = new URL(path, provider.upstream.baseUrl);
     const timeout = Math.min(HEALTH_TIMEOUT_MS, provider.timeouts.headersMs);
     try {
@@ -334,6 +355,42 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
       const code = (error as { code?: string }).code ?? "error";
       setHealth(provider.name, "down", `health check failed (${code})`);
     }
+  }
+
+  /** Each organization's last full check: when, and the provider versions (name and change) it covered. */
+  const orgChecks = new Map<number, { at: number; done: Promise<void>; versions: Set<string> }>();
+  const versionOf = (provider: OwnProvider) => `${provider.name}\0${upstreams.get(provider.name)?.updatedAt}`;
+
+  /**
+   * Checks one organization's providers now (its admin's "check now"), and no other's. At most every
+   * ORG_CHECK_MIN_INTERVAL_MS per organization: asked sooner, only what its admin added or changed since is
+   * checked (the rest keep the check just made).
+   */
+  function checkOrg(orgId: number): Promise<void> {
+    const at = now();
+    const last = orgChecks.get(orgId);
+    const recent = last !== undefined && at - last.at < ORG_CHECK_MIN_INTERVAL_MS;
+    const versions = recent ? last.versions : new Set<string>();
+    if (!recent && orgChecks.size > 10_000) orgChecks.clear();
+    const done = (async () => {
+      if (recent) await last.done;
+      else invalidate();
+      const { providers } = await snapshot();
+      const due = [...providers.values()].filter(
+        (provider) => provider.orgId === orgId && !versions.has(versionOf(provider)),
+      );
+      for (const provider of due) versions.add(versionOf(provider));
+      await Promise.all(
+        due.map((provider) => {
+          const path = healthPaths.get(provider.name);
+          return path === undefined ? undefined : checkOne(provider, path);
+        }),
+      );
+    })().catch((error) => {
+      deps.logger.log("warn", "own providers health check failed", { error: String(error) });
+    });
+    orgChecks.set(orgId, recent ? { ...last, done } : { at, done, versions });
+    return done;
   }
 
   /** Checks every provider once (a check already under way is joined). */
@@ -377,6 +434,7 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
       setHealth(name, "down", reason);
     },
     checkAll,
+    checkOrg,
     /** Checks every provider now and then every `intervalMs`, until stop(). */
     start(intervalMs = DEFAULT_HEALTH_INTERVAL_MS): void {
       if (timer) return;
