@@ -1,5 +1,5 @@
 import type { Actor } from "../auth/actor.js";
-import { NotFoundError } from "../errors.js";
+import { ConflictError, NotFoundError } from "../errors.js";
 import type { Queryable } from "../store/database.js";
 import {
   createOrgOwnProvidersTable,
@@ -67,6 +67,13 @@ export interface OrgProviderPriceView {
   updatedBy: string;
   updatedAt: string;
 }
+
+/**
+ * The most providers one organization may have. Every provider is health-checked every period by every hub
+ * process, wherever its admin points it: without a bound, one user (anyone may make an organization) could
+ * have the hub call a server of their choosing thousands of times a period.
+ */
+export const MAX_PROVIDERS_PER_ORG = 20;
 
 /** The router's name of an organization's provider: the organization's name, a slash, the provider's. */
 export function orgProviderId(orgName: string, name: string): string {
@@ -190,6 +197,12 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
       const baseUrl = checkBaseUrl(input.baseUrl);
       await deps.checkTarget(baseUrl);
       const previous = await table.get(org.id, name);
+      if (!previous && (await table.list(org.id)).length >= MAX_PROVIDERS_PER_ORG) {
+        throw new ConflictError(
+          `${org.name} has ${MAX_PROVIDERS_PER_ORG} inference providers, the most an organization may have: ` +
+            "remove one first, or replace one by putting it again under its name.",
+        );
+      }
       const at = now();
       await table.put({
         orgId: org.id,

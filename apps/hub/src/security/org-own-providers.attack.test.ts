@@ -9,6 +9,7 @@ import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccounts } from "../__fixtures__/accounts.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
+import { MAX_PROVIDERS_PER_ORG } from "../router/org-own-providers-service.js";
 import { OWN_PROVIDERS_TTL_MS } from "../router/own-providers-registry.js";
 
 const hub = useTestHub();
@@ -193,5 +194,32 @@ describe("what an organization's admin may point the hub at", () => {
     expect(call.status).toBeGreaterThanOrEqual(500);
     await api("POST", `${ORG}/check`, tokens.adaWrite);
     expect(sim.requests).toEqual([]);
+  });
+});
+
+describe("how many servers an organization's admin may have the hub call", () => {
+  it(`refuses a provider past ${MAX_PROVIDERS_PER_ORG}, and still lets one be replaced`, async () => {
+    // Every one is health-checked every period: a thousand at one address would be a thousand calls to it.
+    const count = async () =>
+      Number(
+        (await hub.store.db.get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM org_own_providers o JOIN accounts a ON a.id = o.org_id WHERE a.name = 'acme'",
+        ))!.n,
+      );
+    const added: string[] = [];
+    for (let index = 0; (await count()) < MAX_PROVIDERS_PER_ORG; index++) {
+      const answer = await api("PUT", `${ORG}/many-${index}`, tokens.adaWrite, { baseUrl: PUBLIC_URL });
+      expect(answer.status).toBe(201);
+      added.push(`many-${index}`);
+    }
+    const refused = await api("PUT", `${ORG}/one-more`, tokens.adaWrite, { baseUrl: PUBLIC_URL });
+    expect([refused.status, refused.text]).toEqual([409, expect.stringMatching(/remove one first/)]);
+    expect(await count()).toBe(MAX_PROVIDERS_PER_ORG);
+    const replaced = await api("PUT", `${ORG}/${added[0]}`, tokens.adaWrite, {
+      baseUrl: "http://203.0.113.9/v1",
+    });
+    expect(replaced.status).toBe(200);
+    for (const name of added)
+      expect((await api("DELETE", `${ORG}/${name}`, tokens.adaWrite)).status).toBe(200);
   });
 });
