@@ -45,7 +45,8 @@ export function checkBaseUrl(raw: string): string {
 }
 
 export function checkHealthPath(path: string): string {
-  if (!/^\/[\w\-./~%]{0,200}$/.test(path) || path.includes("..")) {
+  // `//host/x` is a URL of another host, not a path (it would get the provider's key).
+  if (!/^\/[\w\-./~%]{0,200}$/.test(path) || path.includes("..") || path.startsWith("//")) {
     throw new InvalidInputError(
       `healthPath must be a path on the server such as /health; got "${path.slice(0, 100)}".`,
     );

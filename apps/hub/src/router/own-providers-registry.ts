@@ -335,12 +335,14 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
   }
 
   async function checkNow(provider: OwnProvider, path: string): Promise<void> {
-    const url = new URL(path, provider.upstream.baseUrl);
+    // On the provider's own origin whatever the path says: `//host/x` resolved against the base URL is
+    // another host, which would get the provider's key.
+    const origin = new URL(provider.upstream.baseUrl).origin;
     const timeout = Math.min(HEALTH_TIMEOUT_MS, provider.timeouts.headersMs);
     try {
       const answer = await provider.dispatcher.request({
-        origin: url.origin,
-        path: url.pathname,
+        origin,
+        path,
         method: "GET",
         headers: provider.upstream.authHeader.value
           ? { authorization: provider.upstream.authHeader.value }

@@ -165,6 +165,9 @@ describe("what an organization's admin may point the hub at", () => {
       { baseUrl: PUBLIC_URL, apiKeyEnv: "ADMIN_TOKEN" },
       { baseUrl: "http://user:pass@203.0.113.7/v1" },
       { baseUrl: "file:///etc/passwd" },
+      // A health path that is another host's URL: its checks, with the key, would go there.
+      { baseUrl: PUBLIC_URL, healthPath: "//localhost/latest/meta-data" },
+      { baseUrl: PUBLIC_URL, healthPath: "//203.0.113.9/health" },
     ]) {
       expect((await api("PUT", `${ORG}/env`, tokens.adaWrite, body)).status).toBe(400);
     }
