@@ -1,5 +1,5 @@
 import type { Actor } from "../auth/actor.js";
-import { ConflictError, NotFoundError } from "../errors.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
 import type { Queryable } from "../store/database.js";
 import {
   createOrgOwnProvidersTable,
@@ -197,6 +197,18 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
       const baseUrl = checkBaseUrl(input.baseUrl);
       await deps.checkTarget(baseUrl);
       const previous = await table.get(org.id, name);
+      if (previous?.apiKeySealed && input.apiKey === undefined) {
+        // Kept, the key would go (with the next health check) to a server it was not given for, chosen by
+        // whoever edits the provider: any of the organization's admins, none of whom is ever shown the key.
+        const from = new URL(previous.baseUrl).origin;
+        const to = new URL(baseUrl).origin;
+        if (from !== to) {
+          throw new InvalidInputError(
+            `${name}'s key was given for ${from}: give the key for ${to} (apiKey) to move it there, or remove ` +
+              "the provider and add it again. A stored key is never sent to another server.",
+          );
+        }
+      }
       if (!previous && (await table.list(org.id)).length >= MAX_PROVIDERS_PER_ORG) {
         throw new ConflictError(
           `${org.name} has ${MAX_PROVIDERS_PER_ORG} inference providers, the most an organization may have: ` +

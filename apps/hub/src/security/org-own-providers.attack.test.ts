@@ -174,6 +174,24 @@ describe("what an organization's admin may point the hub at", () => {
     expect(await tables()).toBe(before);
   });
 
+  it("never sends the stored key to another server than it was given for", async () => {
+    // Any of acme's admins may edit its provider, none is shown its key: moved elsewhere without one given,
+    // the kept key would go to the new server with the first health check.
+    const before = await tables();
+    const moved = await api("PUT", `${ORG}/gpu`, tokens.adaWrite, { baseUrl: "http://203.0.113.8/v1" });
+    expect([moved.status, moved.text]).toEqual([400, expect.stringMatching(/give the key for/)]);
+    expect(moved.text).not.toContain(KEY);
+    expect(await tables()).toBe(before);
+    // On the same server (another path, other settings) the key is kept; moved with its key given, it moves.
+    const samePlace = await api("PUT", `${ORG}/gpu`, tokens.adaWrite, { baseUrl: `${PUBLIC_URL}/` });
+    expect(samePlace.status).toBe(200);
+    const withKey = { baseUrl: "http://203.0.113.8/v1", apiKey: `${KEY}-new` };
+    expect((await api("PUT", `${ORG}/gpu`, tokens.adaWrite, withKey)).status).toBe(200);
+    expect(
+      (await api("PUT", `${ORG}/gpu`, tokens.adaWrite, { baseUrl: PUBLIC_URL, apiKey: KEY })).status,
+    ).toBe(200);
+  });
+
   it("never connects to loopback, even for a row that got there past the check (DNS rebinding, an edit)", async () => {
     const acme = (await hub.store.accounts.orgs.byName("acme"))!;
     const at = new Date().toISOString();
