@@ -1,4 +1,4 @@
-import { renderChatTemplate } from "@modelhub/jinja";
+import { renderChatTemplate, TemplateError } from "@modelhub/jinja";
 import type { Llama, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import { HubError, InvalidInputError } from "../errors.js";
 import type { Logger } from "../logger.js";
@@ -31,6 +31,13 @@ export const DEFAULT_LOCAL_ENGINE_LIMITS: LocalEngineLimits = {
   maxLoadedModels: 1,
   retryAfterSeconds: 2,
 };
+
+/**
+ * Characters of prompt per token of context past which a prompt is refused before it is tokenized: no text
+ * averages that many characters a token, and llama.cpp tokenizes on this thread in time that grows faster than
+ * the text (64 kB took 1 s with a SentencePiece vocabulary; 4.8 MB held the hub for over ten minutes).
+ */
+const MAX_PROMPT_CHARS_PER_TOKEN = 12;
 
 /** What a call asks for: a chat (rendered with the model's own template) or a plain prompt. */
 export type LocalPrompt = { messages: unknown[] } | { prompt: string };
@@ -175,7 +182,7 @@ export function createLocalEngine(deps: {
     return pending;
   }
 
-  function promptText(entry: Loaded, prompt: LocalPrompt): string {
+  function promptText(entry: Loaded, prompt: LocalPrompt, maxChars: number): string {
     if ("prompt" in prompt) return prompt.prompt;
     if (!entry.chatTemplate) {
       throw new InvalidInputError(
@@ -183,12 +190,28 @@ export function createLocalEngine(deps: {
       );
     }
     const tokens = entry.model.tokens;
-    return renderChatTemplate(entry.chatTemplate, {
-      messages: prompt.messages,
-      add_generation_prompt: true,
-      bos_token: tokens.bosString ?? "",
-      eos_token: tokens.eosString ?? "",
-    });
+    try {
+      return renderChatTemplate(
+        entry.chatTemplate,
+        {
+          messages: prompt.messages,
+          add_generation_prompt: true,
+          bos_token: tokens.bosString ?? "",
+          eos_token: tokens.eosString ?? "",
+        },
+        // The template is the repository's: its output is bounded by what the context could take.
+        { limits: { maxOutputLength: maxChars + 1 } },
+      );
+    } catch (error) {
+      // A template that refuses the messages (raise_exception: roles must alternate...), fails on them, or
+      // runs past the sandbox's limits: the caller learns which, from the template's own words.
+      if (error instanceof TemplateError) {
+        throw new InvalidInputError(
+          `This model's chat template could not render these messages: ${error.message.slice(0, 300)}`,
+        );
+      }
+      throw error;
+    }
   }
 
   function touch(entry: Loaded): void {
@@ -217,7 +240,14 @@ export function createLocalEngine(deps: {
       entry = await load(name);
       entry.active++;
       clearTimeout(entry.idleTimer);
-      const input = entry.model.tokenize(promptText(entry, prompt), true);
+      const maxChars = entry.context.contextSize * MAX_PROMPT_CHARS_PER_TOKEN;
+      const text = promptText(entry, prompt, maxChars);
+      if (text.length > maxChars) {
+        throw new InvalidInputError(
+          `The prompt is ${text.length} characters; this provider's context holds ${entry.context.contextSize} tokens (at most ${maxChars} characters are read): shorten it.`,
+        );
+      }
+      const input = entry.model.tokenize(text, true);
       const room = entry.context.contextSize - input.length;
       if (room < 1) {
         throw new InvalidInputError(

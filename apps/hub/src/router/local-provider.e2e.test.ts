@@ -215,6 +215,19 @@ describe("the local provider, enabled for a repository and quantization", () => 
     expect(await image.text()).toContain("text models only");
   });
 
+  it("refuses a prompt far past its context before tokenizing it; the hub answers meanwhile", async () => {
+    // llama.cpp's tokenizer takes time that grows faster than the text: 4.8 MB held the hub for minutes.
+    const started = Date.now();
+    const refused = await api(alice, "POST", "/v1/completions", {
+      model: `${MODEL}:local`,
+      prompt: "hello world ".repeat(100_000),
+      max_tokens: 1,
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("characters are read");
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it("queues 8 concurrent calls within its limit (2 at once, 6 waiting)", async () => {
     const before = engine.stats().peakRunning;
     const answers = await Promise.all(
@@ -357,5 +370,69 @@ describe("the local provider, a GGUF uploaded the way huggingface_hub uploads by
     expect(engine.stats().loadedModels).toEqual([`${XET_MODEL}@F32`]);
     expect(after).not.toBe(before);
     expect(await greedy()).toBe(after);
+  }, 180_000);
+});
+
+describe("the local provider, a GGUF whose chat template is hostile", () => {
+  const HOSTILE = "alice/hostile-template-GGUF";
+  const templates = {
+    loop: "{% for i in range(100000000) %}x{% endfor %}",
+    internals: "{{ messages.__class__.__mro__ }}",
+    recursion: "{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}",
+    huge: "{{ 'x' * 9000000 }}",
+  };
+
+  it("answers each a clear 400, and the hub keeps serving", async () => {
+    const files = Object.entries(templates).map(([name, template]) => ({
+      name,
+      path: join(hub.dir, `hostile-${name}-F32.gguf`),
+      template,
+    }));
+    for (const file of files) {
+      const made = await runPython([MAKE_GGUF, file.path, "3", file.template], {}, 60_000);
+      expect(made.code, made.stderr).toBe(0);
+    }
+    const script = [
+      "import sys",
+      "from huggingface_hub import HfApi",
+      "api = HfApi()",
+      "api.create_repo(sys.argv[1], exist_ok=True)",
+      "for path in sys.argv[2:]:",
+      "    api.upload_file(path_or_fileobj=path, path_in_repo=path.rsplit('/', 1)[1], repo_id=sys.argv[1])",
+    ].join("\n");
+    const env = hfClientEnv(hub.url, join(hub.dir, "hf-home-hostile"), { HF_TOKEN: alice });
+    const uploaded = await runPython(
+      ["-c", script, HOSTILE, ...files.map((file) => file.path)],
+      env,
+      120_000,
+    );
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+    // One quantization per file: the hostile word names it (hostile-loop-F32.gguf is quantization LOOP).
+    for (const { name } of files) {
+      const enabled = await api(ADMIN_TOKEN, "PUT", "/api/admin/local-provider/models", {
+        model: HOSTILE,
+        quantization: name.toUpperCase(),
+      });
+      expect(enabled.status, await enabled.clone().text()).toBe(200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, OWN_PROVIDERS_TTL_MS + 200));
+    for (const { name } of files) {
+      // Served names are reached through the provider's own server, each quantization by its served name.
+      const started = Date.now();
+      const answer = engine.generate(
+        `${HOSTILE}@${name.toUpperCase()}`,
+        { messages: [{ role: "user", content: "hi" }] },
+        { maxTokens: 1, temperature: 0 },
+      );
+      await expect(answer.next(), name).rejects.toThrow(/chat template could not render/);
+      expect(Date.now() - started, name).toBeLessThan(5_000);
+    }
+    // Through /v1 (the first quantization, HUGE, serves `owner/name`): a 400 that names the template.
+    const refused = await api(alice, "POST", "/v1/chat/completions", {
+      model: `${HOSTILE}:local`,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("chat template could not render");
   }, 180_000);
 });

@@ -1,6 +1,6 @@
 """Writes a tiny Llama-architecture GGUF with random weights, for the local provider's tests.
 
-Usage: python make-tiny-gguf.py OUT.gguf [SEED]
+Usage: python make-tiny-gguf.py OUT.gguf [SEED] [CHAT_TEMPLATE]
 
 Its vocabulary is SentencePiece-style: <unk>, <s>, </s>, the 256 byte tokens and a few words, so that
 llama.cpp tokenizes any text; its chat template is a small Jinja one (the hub renders it with packages/jinja).
@@ -54,7 +54,7 @@ def main() -> None:
     writer.add_bos_token_id(1)
     writer.add_eos_token_id(2)
     writer.add_add_bos_token(False)
-    writer.add_chat_template(CHAT_TEMPLATE)
+    writer.add_chat_template(sys.argv[3] if len(sys.argv) > 3 else CHAT_TEMPLATE)
 
     def tensor(name: str, *shape: int) -> None:
         writer.add_tensor(name, (rng.standard_normal(shape) * 0.5).astype(np.float32))
