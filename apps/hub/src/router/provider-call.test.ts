@@ -110,6 +110,22 @@ describe("callProvider with a malformed answer", () => {
       setup.close();
     }
   });
+
+  it("says so when the provider's headers are larger than the router reads (not that it was unreachable)", async () => {
+    const setup = await rawProviderBehindHub((socket) => {
+      socket.once("data", () => {
+        socket.write(`HTTP/1.1 200 OK\r\nX-Padding: ${"v".repeat(64 * 1024)}\r\nContent-Length: 2\r\n\r\nok`);
+      });
+    });
+    try {
+      const answer = await setup.call();
+      expect(answer.status).toBe(502);
+      expect(await answer.text()).toMatch(/headers larger than the router reads/);
+      expect(setup.results).toEqual([502]);
+    } finally {
+      setup.close();
+    }
+  });
 });
 
 describe("callProvider with an informational head first", () => {

@@ -526,6 +526,9 @@ function noAnswerMessage(provider: string, error: unknown): string {
     const reason = /\(([^()]*)\)\s*$/.exec(String(message))?.[1] ?? String(message);
     return `Provider ${provider} sent an answer that is not valid HTTP/1.1 (${reason.slice(0, 200)}).`;
   }
+  if ((error as { code?: string }).code === "UND_ERR_HEADERS_OVERFLOW") {
+    return `Provider ${provider} sent response headers larger than the router reads (16 KiB).`;
+  }
   if (isConnectionCut(error)) return `Provider ${provider} closed the connection before answering.`;
   return `Could not reach provider ${provider}.`;
 }
