@@ -123,6 +123,13 @@ export function localProviderService(deps: {
         throw new NotFoundError(
           `${row.filePath} is no longer in ${row.modelId} at main: enable the model again.`,
         );
+      // Checked again here: the file at main may have been replaced by a larger one since it was enabled
+      // (its repository's writers are not the administrator who enabled it).
+      if (file.size > deps.maxModelBytes) {
+        throw new InvalidInputError(
+          `${row.filePath} at main of ${row.modelId} is now ${file.size} bytes, over this hub's LOCAL_PROVIDER_MAX_MODEL_BYTES (${deps.maxModelBytes}): the local provider does not load it.`,
+        );
+      }
       const { cacheDir, openFile } = deps;
       if (!cacheDir || !openFile)
         throw new Error("The local provider does not run in this process (LOCAL_PROVIDER is off).");

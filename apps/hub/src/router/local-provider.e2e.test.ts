@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
@@ -35,6 +35,8 @@ let engine: LocalEngine;
 const hub = useTestHub({
   adminToken: ADMIN_TOKEN,
   localProvider: {
+    // The tests' GGUF files are ~470 kB.
+    maxModelBytes: 1_000_000,
     limits: { concurrency: 2, queue: 6, idleMs: 1500, threads: 1, contextSize: 256, retryAfterSeconds: 3 },
     expose: (exposed) => {
       engine = exposed;
@@ -435,4 +437,23 @@ describe("the local provider, a GGUF whose chat template is hostile", () => {
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("chat template could not render");
   }, 180_000);
+
+  it("does not load a file replaced at main by one over the size limit it was enabled under", async () => {
+    const path = join(hub.dir, "hostile-huge-F32.gguf");
+    writeFileSync(path, randomBytes(1_500_000));
+    const script = [
+      "import sys",
+      "from huggingface_hub import HfApi",
+      "HfApi().upload_file(path_or_fileobj=sys.argv[2], path_in_repo='hostile-huge-F32.gguf', repo_id=sys.argv[1])",
+    ].join("\n");
+    const env = hfClientEnv(hub.url, join(hub.dir, "hf-home-hostile"), { HF_TOKEN: alice });
+    const uploaded = await runPython(["-c", script, HOSTILE, path], env, 120_000);
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+    const answer = engine.generate(
+      `${HOSTILE}@HUGE`,
+      { messages: [{ role: "user", content: "hi" }] },
+      { maxTokens: 1, temperature: 0 },
+    );
+    await expect(answer.next()).rejects.toThrow(/LOCAL_PROVIDER_MAX_MODEL_BYTES/);
+  }, 120_000);
 });
