@@ -520,6 +520,7 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
         callerHeaders: forwardableCallerHeaders(c.req, deps.forwardSimHeaders === true),
         forwardSimHeaders: deps.forwardSimHeaders === true,
         via: candidate.own ? viaAfter(via, hopName) : undefined,
+        keyRefusalIsHubs: candidate.own !== undefined,
         body: upstreamBody,
         streamExpected: body.stream === true,
         requestId,
@@ -555,6 +556,9 @@ export function createOpenAiApi(deps: OpenAiApiDeps) {
       // An own server that could not be reached is skipped from now until a health check finds it up.
       if (candidate.own && answer.status === 502)
         deps.ownProviders?.markDown(candidate.provider, "unreachable");
+      // Its key is wrong: skipped too, until a check finds it up (or its admin sets the key again).
+      if (candidate.own && (answer.status === 401 || answer.status === 403))
+        deps.ownProviders?.markDown(candidate.provider, `refused the hub's key (${answer.status})`);
       deps.logger.log("warn", "router failover", {
         requestId,
         provider: candidate.provider,

@@ -36,6 +36,12 @@ export interface ProviderCall {
   extraHeaders?: Readonly<Record<string, string>>;
   /** `Via` for an own provider: the hubs the call went through, this one last (hop-guard.ts). */
   via?: string;
+  /**
+   * An own provider: its 401 or 403 says the hub's key for it is wrong, never the caller's. Tried elsewhere
+   * when failover may (a RetrySafeFailure), else a 502 saying so: passed on, the caller's client would say
+   * the caller's own token was refused.
+   */
+  keyRefusalIsHubs?: boolean;
   /** The caller's going away (caller-signal.ts), which cancels the provider's call. */
   signal?: CallerSignal;
   /**
@@ -128,6 +134,17 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
     answer.body.dump().catch(() => {});
     exchange.finish(status);
     return new RetrySafeFailure(status);
+  }
+  if (call.keyRefusalIsHubs && (status === 401 || status === 403)) {
+    answer.body.dump().catch(() => {});
+    if (call.canFailOver) {
+      exchange.finish(status);
+      return new RetrySafeFailure(status);
+    }
+    exchange.finish(502);
+    throw new UpstreamError(
+      `Provider ${call.upstream.provider} refused the hub's key for it (${status}): its administrator must set the key again.`,
+    );
   }
   const encoding = contentCoding(answer.headers["content-encoding"]);
   if (encoding !== undefined) {
