@@ -1,5 +1,5 @@
 import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -18,6 +18,12 @@ export type OpenModelFile = (
   repoKey: number,
   file: { path: string; sha256: string; size: number },
 ) => Promise<Readable | undefined>;
+
+/**
+ * A copied model file no enabled model resolves to any more is deleted once it is this old: a call that
+ * resolved it a moment before the new commit still finds it (a loaded model keeps its mapping regardless).
+ */
+const STALE_COPY_GRACE_MS = 60_000;
 
 /** How the router names one enabled (model, quantization) to the local provider's server. */
 export function localServedName(modelId: string, quantization: string): string {
@@ -57,6 +63,22 @@ export function localProviderService(deps: {
     if (!main)
       throw new NotFoundError(`Model ${modelId} has no main branch yet: upload its GGUF file first.`);
     return { repo: found.repo, commitOid: main.commitOid };
+  }
+
+  /** Deletes copied files that are neither an enabled model's file at main nor recent. */
+  async function pruneCopies(cacheDir: string): Promise<void> {
+    const current = new Set<string>();
+    for (const row of await table.list()) {
+      const main = await modelAtMain(row.modelId).catch(() => undefined);
+      const file = main && (await deps.repos().fileAt(main.repo, main.commitOid, row.filePath));
+      if (file) current.add(`${file.sha256}.gguf`);
+    }
+    for (const name of await readdir(cacheDir)) {
+      if (!name.endsWith(".gguf") || current.has(name)) continue;
+      const path = join(cacheDir, name);
+      const copied = await stat(path).catch(() => undefined);
+      if (copied && Date.now() - copied.mtimeMs > STALE_COPY_GRACE_MS) await rm(path, { force: true });
+    }
   }
 
   const service = {
@@ -149,6 +171,9 @@ export function localProviderService(deps: {
       } finally {
         await rm(partial, { force: true });
       }
+      // A new file (a new commit, or a model enabled): copies of files no enabled model uses any more go, or
+      // every commit of a model would leave a copy of its size on this disk.
+      await pruneCopies(cacheDir).catch(() => {});
       return path;
     },
   };

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INFERENCE_PROVIDERS } from "@modelhub/inference";
@@ -325,8 +325,11 @@ describe("the local provider, a GGUF uploaded the way huggingface_hub uploads by
     return createHash("sha256").update(readFileSync(path)).digest("hex");
   }
 
+  let firstSha256 = "";
+
   it("serves a GGUF whose bytes the hub keeps as Xet chunks", async () => {
     const sha256 = await uploadThroughXet(7);
+    firstSha256 = sha256;
     // Stored as Xet chunks, not in the blob store: the case the local provider must read too.
     expect(await hub.store.xet.fileBySha256(sha256)).toBeDefined();
     const enabled = await api(ADMIN_TOKEN, "PUT", "/api/admin/local-provider/models", {
@@ -360,8 +363,13 @@ describe("the local provider, a GGUF uploaded the way huggingface_hub uploads by
     const busy = (async () => {
       while (uploading) await greedy();
     })();
+    // Copies made over a minute ago (the grace a copy keeps after its model moves on).
+    const copies = join(hub.dataDir, "local-models");
+    const aMinuteAgo = new Date(Date.now() - 120_000);
+    for (const name of readdirSync(copies)) utimesSync(join(copies, name), aMinuteAgo, aMinuteAgo);
+    let newSha256 = "";
     try {
-      await uploadThroughXet(8);
+      newSha256 = await uploadThroughXet(8);
     } finally {
       uploading = false;
       await busy;
@@ -372,6 +380,11 @@ describe("the local provider, a GGUF uploaded the way huggingface_hub uploads by
     expect(engine.stats().loadedModels).toEqual([`${XET_MODEL}@F32`]);
     expect(after).not.toBe(before);
     expect(await greedy()).toBe(after);
+    // The old revision's copy is gone from disk; the new one and the other enabled model's are kept.
+    const kept = readdirSync(copies);
+    expect(kept).toContain(`${newSha256}.gguf`);
+    expect(kept).not.toContain(`${firstSha256}.gguf`);
+    expect(kept.length).toBe(2);
   }, 180_000);
 });
 
