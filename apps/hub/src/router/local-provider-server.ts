@@ -30,6 +30,20 @@ const chatInput = z.looseObject({
   model: z.string(),
   messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })).min(1),
   ...sampling,
+  // Not applied yet (the answer is plain generated text): refused rather than silently ignored, so that a
+  // caller relying on tool calls or on JSON learns it at once.
+  tools: z
+    .array(z.unknown())
+    .max(0, "the local provider does not run tools yet: call without tools, or another provider")
+    .nullish(),
+  response_format: z
+    .looseObject({
+      type: z.literal("text", {
+        error:
+          "the local provider does not constrain answers to JSON yet: leave response_format out, or call another provider",
+      }),
+    })
+    .nullish(),
 });
 const completionInput = z.looseObject({ model: z.string(), prompt: z.string(), ...sampling });
 

@@ -169,7 +169,7 @@ describe("the local provider, enabled for a repository and quantization", () => 
     // Its first call loads llama.cpp and the model: seconds on a loaded CI machine.
   }, 120_000);
 
-  it("ends the answer before a stop sequence, streamed and whole; refuses n > 1", async () => {
+  it("ends the answer before a stop sequence, streamed and whole; refuses n > 1, tools, JSON", async () => {
     const ask = { model: `${MODEL}:local`, prompt: "hello world", max_tokens: 24, temperature: 0 };
     const full = (await client.completions.create(ask)).choices[0]?.text ?? "";
     expect(full.length).toBeGreaterThan(8);
@@ -194,6 +194,19 @@ describe("the local provider, enabled for a repository and quantization", () => 
     });
     expect(several.status).toBe(400);
     expect(await several.text()).toContain("one choice per call");
+    // Tools and JSON answers are not applied: said, not ignored.
+    for (const [extra, words] of [
+      [{ tools: [{ type: "function", function: { name: "f", parameters: { type: "object" } } }] }, "tools"],
+      [{ response_format: { type: "json_object" } }, "JSON"],
+    ] as const) {
+      const refused = await api(alice, "POST", "/v1/chat/completions", {
+        model: `${MODEL}:local`,
+        messages: [{ role: "user", content: "hello" }],
+        ...extra,
+      });
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain(words);
+    }
   });
 
   it("gives the template text parts as the text they hold; refuses an image part", async () => {
