@@ -153,7 +153,17 @@ export function createLocalEngine(deps: {
     const pending = (async () => {
       await evictForRoom(name);
       const engine = await runtime();
-      const model = await engine.loadModel({ modelPath: path });
+      const model = await engine.loadModel({ modelPath: path }).catch((error: unknown) => {
+        // A corrupt file, lying tensor sizes, an architecture llama.cpp does not know: the operator gets
+        // llama.cpp's words in the log, the caller what to do (not this machine's paths).
+        deps.logger.log("error", "local model failed to load", { model: name, error: String(error) });
+        throw new HubError(
+          502,
+          "local_model_unloadable",
+          `llama.cpp could not load the GGUF file of ${name} (corrupt, or an architecture it does not run): ` +
+            "ask the hub's administrator to check the file or disable the model.",
+        );
+      });
       const context = await model.createContext({
         contextSize: Math.min(limits.contextSize, model.trainContextSize),
         sequences: limits.concurrency,

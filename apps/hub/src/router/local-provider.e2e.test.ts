@@ -464,6 +464,38 @@ describe("the local provider, a GGUF whose chat template is hostile", () => {
     expect(await refused.text()).toContain("chat template could not render");
   }, 180_000);
 
+  it("answers a GGUF llama.cpp cannot load with what to do, not this machine's paths", async () => {
+    const whole = join(hub.dir, "hostile-broken-whole.gguf");
+    const made = await runPython([MAKE_GGUF, whole, "5"], {}, 60_000);
+    expect(made.code, made.stderr).toBe(0);
+    const path = join(hub.dir, "hostile-broken-F32.gguf");
+    writeFileSync(path, readFileSync(whole).subarray(0, 200_000));
+    const script = [
+      "import sys",
+      "from huggingface_hub import HfApi",
+      "HfApi().upload_file(path_or_fileobj=sys.argv[2], path_in_repo='hostile-broken-F32.gguf', repo_id=sys.argv[1])",
+    ].join("\n");
+    const env = hfClientEnv(hub.url, join(hub.dir, "hf-home-hostile"), { HF_TOKEN: alice });
+    const uploaded = await runPython(["-c", script, HOSTILE, path], env, 120_000);
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+    const enabled = await api(ADMIN_TOKEN, "PUT", "/api/admin/local-provider/models", {
+      model: HOSTILE,
+      quantization: "BROKEN",
+    });
+    expect(enabled.status, await enabled.clone().text()).toBe(200);
+    const answer = engine.generate(
+      `${HOSTILE}@BROKEN`,
+      { messages: [{ role: "user", content: "hi" }] },
+      { maxTokens: 1, temperature: 0 },
+    );
+    const error = await answer.next().then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error,
+    );
+    expect(error?.message).toContain("could not load the GGUF file");
+    expect(error?.message).not.toContain(hub.dataDir);
+  }, 120_000);
+
   it("does not load a file replaced at main by one over the size limit it was enabled under", async () => {
     const path = join(hub.dir, "hostile-huge-F32.gguf");
     writeFileSync(path, randomBytes(1_500_000));
