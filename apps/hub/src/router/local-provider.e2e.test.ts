@@ -277,6 +277,35 @@ describe("the local provider, enabled for a repository and quantization", () => 
     expect(engine.stats()).toMatchObject({ running: 0, waiting: 0 });
   });
 
+  it("gives up a queued call's place when its caller leaves", async () => {
+    const held = [await engine.admission.enter(), await engine.admission.enter()];
+    try {
+      const leaving = new AbortController();
+      const call = fetch(`${hub.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${alice}`, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          model: `${MODEL}:local`,
+          messages: [{ role: "user", content: "hi" }],
+          stream: true,
+        }),
+        signal: leaving.signal,
+      }).catch(() => undefined);
+      const deadline = Date.now() + 10_000;
+      while (engine.stats().waiting === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(engine.stats().waiting).toBe(1);
+      // The caller leaves: the router's call to the local provider ends, and with it the wait for a slot.
+      leaving.abort();
+      await call;
+      while (engine.stats().waiting > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(engine.stats()).toMatchObject({ running: 2, waiting: 0 });
+    } finally {
+      for (const release of held) release();
+    }
+    expect(engine.stats()).toMatchObject({ running: 0, waiting: 0 });
+  });
+
   it("unloads the model when idle and loads it again on the next call", async () => {
     const loads = engine.stats().loads;
     const deadline = Date.now() + 20_000;
