@@ -1,10 +1,13 @@
 /**
- * An own server that refuses the hub's key for it (a key mistyped by its administrator, or rotated on the
+ * Answers of an own server that are about the hub, not the caller. One that refuses the hub's key for it (a key mistyped by its administrator, or rotated on the
  * server), with a health path that needs none (vLLM's `/health`), so that its checks find it up. Its 401 is
  * about the hub's key, never the caller's token: the call goes on to the next server, and when there is none
  * the caller is told what is wrong (a 502) rather than handed a 401 their client reports as their own token
- * refused.
+ * refused. One that redirects: the caller's client would follow it with the caller's token, to wherever on the
+ * hub the server's admin chose.
  */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccounts } from "../__fixtures__/accounts.js";
@@ -17,6 +20,8 @@ const CHAT = "Qwen/Qwen2.5-7B-Instruct";
 const KEY = `sk-own-right-${"r".repeat(16)}`;
 let sim: ProviderSim;
 let token: string;
+/** An OpenAI-compatible server that answers every call with a redirect into the hub. */
+let redirecting: Server;
 
 async function admin(path: string, body: unknown) {
   const response = await fetch(`${hub.url}/api/admin/own-providers${path}`, {
@@ -43,10 +48,22 @@ beforeAll(async () => {
     });
     await admin(`/${name}/models`, { model: CHAT, servedName: "qwen-own" });
   }
+  redirecting = createServer((request, response) => {
+    if (request.url === "/health") return void response.end("{}");
+    response.writeHead(307, { location: "/api/repos/create" }).end();
+  });
+  await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+  await admin("/redirecting", {
+    baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/v1`,
+    healthPath: "/health",
+    hostedFailover: false,
+  });
+  await admin("/redirecting/models", { model: CHAT, servedName: "qwen-own" });
   await new Promise((resolve) => setTimeout(resolve, OWN_PROVIDERS_TTL_MS + 50));
 });
 afterAll(async () => {
   await sim?.close().catch(() => {});
+  await new Promise((resolve) => redirecting?.close(resolve));
 });
 
 function chat(model: string) {
@@ -81,5 +98,16 @@ describe("an own server that refuses the hub's key", () => {
     sim.clearRequests();
     expect((await chat(CHAT)).headers.get("x-inference-provider")).toBe("right-key");
     expect(sim.requests.filter((request) => request.path.endsWith("/chat/completions"))).toHaveLength(1);
+  });
+});
+
+describe("an own server that answers with a redirect", () => {
+  it("is not passed on to the caller's client, which would follow it with the caller's token", async () => {
+    const answer = await chat(`${CHAT}:redirecting`);
+    expect(answer.headers.get("location")).toBeNull();
+    expect([answer.status, ((await answer.json()) as { error: string }).error]).toEqual([
+      502,
+      expect.stringMatching(/redirecting answered with a redirect \(307\)/),
+    ]);
   });
 });

@@ -39,7 +39,9 @@ export interface ProviderCall {
   /**
    * An own provider: its 401 or 403 says the hub's key for it is wrong, never the caller's. Tried elsewhere
    * when failover may (a RetrySafeFailure), else a 502 saying so: passed on, the caller's client would say
-   * the caller's own token was refused.
+   * the caller's own token was refused. Its redirects (3xx) are not passed on either: a client follows one
+   * with the caller's token to wherever its `Location` says on the hub (a relative one is the hub's), with
+   * the call's body, as the server's admin chose.
    */
   keyRefusalIsHubs?: boolean;
   /** The caller's going away (caller-signal.ts), which cancels the provider's call. */
@@ -135,7 +137,7 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
     exchange.finish(status);
     return new RetrySafeFailure(status);
   }
-  if (call.keyRefusalIsHubs && (status === 401 || status === 403)) {
+  if (call.keyRefusalIsHubs && (status === 401 || status === 403 || (status >= 300 && status < 400))) {
     answer.body.dump().catch(() => {});
     if (call.canFailOver) {
       exchange.finish(status);
@@ -143,7 +145,9 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
     }
     exchange.finish(502);
     throw new UpstreamError(
-      `Provider ${call.upstream.provider} refused the hub's key for it (${status}): its administrator must set the key again.`,
+      status < 400
+        ? `Provider ${call.upstream.provider} answered with a redirect (${status}), which the router does not follow: its base URL must be the server's own.`
+        : `Provider ${call.upstream.provider} refused the hub's key for it (${status}): its administrator must set the key again.`,
     );
   }
   const encoding = contentCoding(answer.headers["content-encoding"]);
