@@ -91,6 +91,15 @@ describe("translateCompletion", () => {
       ],
       usage: { input_tokens: 3, output_tokens: 4, total_tokens: 7 },
     });
+    // Held back by the provider's content filter: incomplete too, saying why.
+    const filtered = translateCompletion(
+      { choices: [{ finish_reason: "content_filter", message: { content: "I" } }] },
+      echo,
+    );
+    expect(filtered).toMatchObject({
+      status: "incomplete",
+      incomplete_details: { reason: "content_filter" },
+    });
   });
 });
 

@@ -293,14 +293,21 @@ function responseObject(
   echo: ResponseEcho,
   state: { status: string; output: Json[]; usage: Json | null; finishReason?: string | null },
 ): Json {
-  const incomplete = state.finishReason === "length";
+  // Cut by the token limit or by the provider's content filter: OpenAI's two incomplete reasons.
+  const incompleteReason =
+    state.finishReason === "length"
+      ? "max_output_tokens"
+      : state.finishReason === "content_filter"
+        ? "content_filter"
+        : undefined;
+  const incomplete = incompleteReason !== undefined;
   return {
     id,
     object: "response",
     created_at: createdAt,
     status: state.status === "completed" && incomplete ? "incomplete" : state.status,
     error: null,
-    incomplete_details: incomplete && state.status === "completed" ? { reason: "max_output_tokens" } : null,
+    incomplete_details: incomplete && state.status === "completed" ? { reason: incompleteReason } : null,
     ...echo,
     output: state.output,
     previous_response_id: null,
