@@ -258,6 +258,10 @@ export function createLocalEngine(deps: {
         );
       }
       const input = entry.model.tokenize(text, true);
+      // The model's tokenizer begins every sequence with BOS when its GGUF says so (add_bos_token: Llama,
+      // Mistral...), as llama.cpp's server and transformers do; a chat template usually writes it already.
+      const bos = entry.model.tokens.bos;
+      if (entry.model.tokens.shouldPrependBosToken && bos !== null && input[0] !== bos) input.unshift(bos);
       const room = entry.context.contextSize - input.length;
       if (room < 1) {
         throw new InvalidInputError(

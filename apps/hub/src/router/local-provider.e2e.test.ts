@@ -544,3 +544,51 @@ describe("the local provider, a GGUF whose chat template is hostile", () => {
     await expect(answer.next()).rejects.toThrow(/LOCAL_PROVIDER_MAX_MODEL_BYTES/);
   }, 120_000);
 });
+
+describe("the local provider, a GGUF whose tokenizer asks for BOS", () => {
+  const BOS_MODEL = "alice/bos-llama-GGUF";
+
+  it("begins a plain prompt with BOS, and counts it", async () => {
+    const path = join(hub.dir, "bos-llama-F32.gguf");
+    const made = await runPython([MAKE_GGUF, path, "11"], { TINY_GGUF_ADD_BOS: "1" }, 60_000);
+    expect(made.code, made.stderr).toBe(0);
+    const script = [
+      "import sys",
+      "from huggingface_hub import HfApi",
+      "api = HfApi()",
+      "api.create_repo(sys.argv[1], exist_ok=True)",
+      "api.upload_file(path_or_fileobj=sys.argv[2], path_in_repo='bos-llama-F32.gguf', repo_id=sys.argv[1])",
+    ].join("\n");
+    const env = hfClientEnv(hub.url, join(hub.dir, "hf-home-bos"), { HF_TOKEN: alice });
+    const uploaded = await runPython(["-c", script, BOS_MODEL, path], env, 120_000);
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+    const enabled = await api(ADMIN_TOKEN, "PUT", "/api/admin/local-provider/models", {
+      model: BOS_MODEL,
+      quantization: "F32",
+    });
+    expect(enabled.status, await enabled.clone().text()).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, OWN_PROVIDERS_TTL_MS + 200));
+    const answer = await client.completions.create({
+      model: `${BOS_MODEL}:local`,
+      prompt: "hello world",
+      max_tokens: 1,
+    });
+    // The text's tokens and the BOS the tokenizer asks for.
+    expect(answer.usage?.prompt_tokens).toBe(
+      (await engine.countTokens(`${BOS_MODEL}@F32`, "hello world")) + 1,
+    );
+    // A chat template that writes BOS itself gets no second one.
+    const chat = await client.chat.completions.create({
+      model: `${BOS_MODEL}:local`,
+      messages: [{ role: "user", content: "hello world" }],
+      max_tokens: 1,
+    });
+    const rendered = renderChatTemplate(TEMPLATE, {
+      messages: [{ role: "user", content: "hello world" }],
+      add_generation_prompt: true,
+      bos_token: "<s>",
+      eos_token: "</s>",
+    });
+    expect(chat.usage?.prompt_tokens).toBe(await engine.countTokens(`${BOS_MODEL}@F32`, rendered));
+  }, 120_000);
+});

@@ -7,6 +7,7 @@ llama.cpp tokenizes any text; its chat template is a small Jinja one (the hub re
 About 300 KB: the tests load it in milliseconds on one CPU core.
 """
 
+import os
 import sys
 
 import numpy as np
@@ -53,7 +54,8 @@ def main() -> None:
     writer.add_unk_token_id(0)
     writer.add_bos_token_id(1)
     writer.add_eos_token_id(2)
-    writer.add_add_bos_token(False)
+    # TINY_GGUF_ADD_BOS=1: the tokenizer asks for BOS before every sequence (as Llama's and Mistral's do).
+    writer.add_add_bos_token(os.environ.get("TINY_GGUF_ADD_BOS") == "1")
     writer.add_chat_template(sys.argv[3] if len(sys.argv) > 3 else CHAT_TEMPLATE)
 
     def tensor(name: str, *shape: int) -> None:
