@@ -216,8 +216,12 @@ export function createLocalEngine(deps: {
       // A template that refuses the messages (raise_exception: roles must alternate...), fails on them, or
       // runs past the sandbox's limits: the caller learns which, from the template's own words.
       if (error instanceof TemplateError) {
+        // Its output bounded by the context: most often the messages themselves are too long.
+        const hint = error.message.startsWith("output exceeds")
+          ? " (the prompt would not fit this provider's context: shorten the messages)"
+          : "";
         throw new InvalidInputError(
-          `This model's chat template could not render these messages: ${error.message.slice(0, 300)}`,
+          `This model's chat template could not render these messages: ${error.message.slice(0, 300)}${hint}`,
         );
       }
       throw error;

@@ -241,6 +241,14 @@ describe("the local provider, enabled for a repository and quantization", () => 
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("characters are read");
     expect(Date.now() - started).toBeLessThan(10_000);
+    // Messages too long for the context, through the chat template: said so.
+    const chat = await api(alice, "POST", "/v1/chat/completions", {
+      model: `${MODEL}:local`,
+      messages: [{ role: "user", content: "hello world ".repeat(100_000) }],
+      max_tokens: 1,
+    });
+    expect(chat.status).toBe(400);
+    expect(await chat.text()).toContain("shorten the messages");
   });
 
   it("queues 8 concurrent calls within its limit (2 at once, 6 waiting)", async () => {
