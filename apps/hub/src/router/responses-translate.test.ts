@@ -56,6 +56,21 @@ describe("translateRequest", () => {
     );
     expect(() => translateRequest({ model: "a/b", input: [] })).toThrow(/non-empty list/);
     expect(() => translateRequest({ model: "a/b", input: "x", store: true })).toThrow(/does not keep/);
+    // A tool's output given as parts reaches the tool message as its text, not as JSON.
+    const parts = translateRequest({
+      model: "a/b",
+      input: [
+        {
+          type: "function_call_output",
+          call_id: "c1",
+          output: [
+            { type: "input_text", text: "sunny, " },
+            { type: "input_text", text: "21 C" },
+          ],
+        },
+      ],
+    });
+    expect(parts.chat.messages).toEqual([{ role: "tool", tool_call_id: "c1", content: "sunny, 21 C" }]);
     expect(translateRequest({ model: "a/b", input: "x", store: false }).chat).not.toHaveProperty("store");
     expect(() => translateRequest({ model: "a/b", input: "x", frobnicate: 1 })).toThrow(/known keys/);
   });

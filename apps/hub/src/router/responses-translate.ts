@@ -138,7 +138,18 @@ function chatMessages(input: unknown, instructions: string | null): Json[] {
       else messages.push({ role: "assistant", content: null, tool_calls: [call] });
     } else if (type === "function_call_output") {
       if (typeof item.call_id !== "string") refuse('A function_call_output item needs "call_id"');
-      const output = typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "");
+      // A list of parts (the API's other form) is its text: chat tool messages take text.
+      const output =
+        typeof item.output === "string"
+          ? item.output
+          : Array.isArray(item.output)
+            ? item.output
+                .map((part) => chatPart(part, "tool"))
+                .map((part) =>
+                  part.type === "text" ? part.text : refuse("A function_call_output holds text parts only"),
+                )
+                .join("")
+            : JSON.stringify(item.output ?? "");
       messages.push({ role: "tool", tool_call_id: item.call_id, content: output });
     } else if (type === "reasoning") {
     } else if (type === "item_reference") {
