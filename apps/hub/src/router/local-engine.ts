@@ -92,6 +92,11 @@ export function createLocalEngine(deps: {
   const loadedNames = new Map<string, string>();
   let llama: Promise<Llama> | undefined;
   let loads = 0;
+  // A file llama.cpp could not load, by path (its sha256), and when: refused without a new try for
+  // FAILED_LOAD_RETRY_MS. A load is the costliest thing the engine does and evicts idle models first, so
+  // every call to a broken file would otherwise unload the models other callers use.
+  const failedLoads = new Map<string, number>();
+  let loadFailures = 0;
 
   function runtime(): Promise<Llama> {
     llama ??= import("node-llama-cpp").then(({ getLlama, LlamaLogLevel }) =>
@@ -150,6 +155,8 @@ export function createLocalEngine(deps: {
     const path = await deps.modelPath(name);
     const known = loaded.get(path);
     if (known) return known;
+    const failedAt = failedLoads.get(path);
+    if (failedAt !== undefined && Date.now() - failedAt < FAILED_LOAD_RETRY_MS) throw unloadable(name);
     const pending = (async () => {
       await evictForRoom(name);
       const engine = await runtime();
@@ -157,12 +164,12 @@ export function createLocalEngine(deps: {
         // A corrupt file, lying tensor sizes, an architecture llama.cpp does not know: the operator gets
         // llama.cpp's words in the log, the caller what to do (not this machine's paths).
         deps.logger.log("error", "local model failed to load", { model: name, error: String(error) });
-        throw new HubError(
-          502,
-          "local_model_unloadable",
-          `llama.cpp could not load the GGUF file of ${name} (corrupt, or an architecture it does not run): ` +
-            "ask the hub's administrator to check the file or disable the model.",
-        );
+        loadFailures++;
+        const now = Date.now();
+        for (const [failed, at] of failedLoads)
+          if (now - at >= FAILED_LOAD_RETRY_MS) failedLoads.delete(failed);
+        failedLoads.set(path, now);
+        throw unloadable(name);
       });
       const context = await model.createContext({
         contextSize: Math.min(limits.contextSize, model.trainContextSize),
@@ -336,7 +343,12 @@ export function createLocalEngine(deps: {
       return (await load(name)).model.tokenize(text, true).length;
     },
     /** Slots in use, calls waiting, models in memory and how many loads there were. */
-    stats: () => ({ ...admission.stats(), loadedModels: [...new Set(loadedNames.values())], loads }),
+    stats: () => ({
+      ...admission.stats(),
+      loadedModels: [...new Set(loadedNames.values())],
+      loads,
+      loadFailures,
+    }),
     /** The admission itself (tests hold slots with it to fill the queue deterministically). */
     admission,
     /** Unloads every model and frees llama.cpp. */
@@ -353,3 +365,15 @@ export function createLocalEngine(deps: {
 }
 
 export type LocalEngine = ReturnType<typeof createLocalEngine>;
+
+/** How long a file llama.cpp could not load is refused before it is tried again (a failure may be memory). */
+const FAILED_LOAD_RETRY_MS = 5 * 60_000;
+
+function unloadable(name: string): HubError {
+  return new HubError(
+    502,
+    "local_model_unloadable",
+    `llama.cpp could not load the GGUF file of ${name} (corrupt, or an architecture it does not run): ` +
+      "ask the hub's administrator to check the file or disable the model.",
+  );
+}

@@ -531,6 +531,17 @@ describe("the local provider, a GGUF whose chat template is hostile", () => {
     );
     expect(error?.message).toContain("could not load the GGUF file");
     expect(error?.message).not.toContain(hub.dataDir);
+    // Called again, the same file is refused at once: llama.cpp is not asked to load it again (a load evicts
+    // the idle models other callers use first).
+    const failures = engine.stats().loadFailures;
+    expect(failures).toBeGreaterThan(0);
+    const again = engine.generate(
+      `${HOSTILE}@BROKEN`,
+      { messages: [{ role: "user", content: "hi" }] },
+      { maxTokens: 1, temperature: 0 },
+    );
+    await expect(again.next()).rejects.toThrow(/could not load the GGUF file/);
+    expect(engine.stats().loadFailures).toBe(failures);
   }, 120_000);
 
   it("does not load a file replaced at main by one over the size limit it was enabled under", async () => {
