@@ -347,9 +347,14 @@ async function scenario(
     `added by the hub over the bare proxy (median of the rounds' differences, and their range): ${addedLine("hub", "bare")}`,
     `added by the hub over the Hono proxy: ${addedLine("hub", "hono")}`,
     `added by the Hono proxy over the bare proxy: ${addedLine("hono", "bare")}`,
-    `added call for call (each call against the same call, same seed, on the other side in the same round; p50 and p99 of those differences, median of the rounds and their range): hub over bare ${pairedLine("hub", "bare")}`,
-    `  hub over Hono ${pairedLine("hub", "hono")}`,
-    `  Hono over bare ${pairedLine("hono", "bare")}`,
+    // At zero latency the calls are not paced, so a call's twin on another side is just another call.
+    ...(paced
+      ? [
+          `added call for call (each call against the same call, same seed, on the other side in the same round; p50 and p99 of those differences, median of the rounds and their range): hub over bare ${pairedLine("hub", "bare")}`,
+          `  hub over Hono ${pairedLine("hub", "hono")}`,
+          `  Hono over bare ${pairedLine("hono", "bare")}`,
+        ]
+      : []),
     `CPU per call: hub / bare ${ratioLine("hub", "bare")}; hub / Hono ${ratioLine("hub", "hono")}; Hono / bare ${ratioLine("hono", "bare")}`,
     ...(ended > 0 ? [`threads that ended during the rounds (their CPU not counted): ${ended}`] : []),
     ...(errors ? [`first error: ${errors}`] : []),
