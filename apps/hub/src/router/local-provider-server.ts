@@ -12,13 +12,20 @@ import type { LocalEngine, LocalPiece, LocalPrompt } from "./local-engine.js";
 /** The provider name the local provider has in the router (`owner/name:local`). */
 export const LOCAL_PROVIDER_NAME = "local";
 
+const MAX_STOP_CHARS = 256;
+const stopSequence = z
+  .string()
+  .max(MAX_STOP_CHARS, `a stop sequence may be at most ${MAX_STOP_CHARS} characters long`);
+
 const sampling = {
   max_tokens: z.number().int().positive().optional(),
   max_completion_tokens: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().gt(0).max(1).optional(),
   stream: z.boolean().optional(),
-  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullish(),
+  // Bounded: a stream holds back any end that may begin a stop sequence, checked on every token on the hub's
+  // main thread, at a cost that grows with the square of the longest sequence.
+  stop: z.union([stopSequence, z.array(stopSequence).max(4)]).nullish(),
   // One llama.cpp sequence per call: several choices are refused rather than silently answered as one.
   n: z
     .number()

@@ -186,6 +186,10 @@ describe("the local provider, enabled for a repository and quantization", () => 
       finish = chunk.choices[0]?.finish_reason ?? finish;
     }
     expect({ streamed, finish }).toEqual({ streamed: expected, finish: "stop" });
+    // A stop sequence is bounded: every token is checked against it on the hub's main thread.
+    const long = await api(alice, "POST", "/v1/completions", { ...ask, stop: "x".repeat(5_000) });
+    expect(long.status).toBe(400);
+    expect(await long.text()).toContain("at most 256 characters");
     // Several choices are not answered as one.
     const several = await api(alice, "POST", "/v1/chat/completions", {
       model: `${MODEL}:local`,
