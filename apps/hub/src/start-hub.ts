@@ -241,6 +241,9 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const metrics = createMetrics({ processMetrics: true });
   if (store.db.poolState) metrics.watchDatabasePool(store.db.poolState);
   let blobs: BlobStore;
+  // A CAS that only reconstructs Xet files' bytes: reading needs no signing key.
+  const readingCas = (from: BlobStore) =>
+    createCasService({ xet: store.xet, gc: store.xetGc, blobs: from, signer: new XetSigner(), casUrl: "" });
   try {
     blobs = await openBlobStore(
       options.blobStore ?? { kind: "fs" },
@@ -264,12 +267,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     if (searchIndexed) {
       logger.log("info", "search index built", { documents: searchIndexed, ms: Date.now() - searchStarted });
     }
-    const xetChecked = await checkXetSha256sOnce(
-      store,
-      // Reading needs no signing key: the CAS here only reconstructs bytes.
-      createCasService({ xet: store.xet, gc: store.xetGc, blobs, signer: new XetSigner(), casUrl: "" }),
-      logger,
-    );
+    const xetChecked = await checkXetSha256sOnce(store, readingCas(blobs), logger);
     if (xetChecked) logger.log("info", "sha256 of Xet files checked", { files: xetChecked });
   } catch (error) {
     await store.close();
@@ -314,16 +312,8 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
         db: store.db,
         repos: createRepoService({ store, blobs }),
         // From the blob store, or from Xet chunks for a file uploaded through Xet (reading needs no signing key).
-        openFile: async (repoKey, file) => {
-          const cas = createCasService({
-            xet: store.xet,
-            gc: store.xetGc,
-            blobs,
-            signer: new XetSigner(),
-            casUrl: "",
-          });
-          return (await contentReader({ blobs, cas }).openSource({ ...file, repoKey }))?.open();
-        },
+        openFile: async (repoKey, file) =>
+          (await contentReader({ blobs, cas: readingCas(blobs) }).openSource({ ...file, repoKey }))?.open(),
         cacheDir: join(options.dataDir, "local-models"),
         logger,
       })
