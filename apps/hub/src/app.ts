@@ -770,12 +770,14 @@ function mountRepositories(
     audit,
     logger: deps.logger,
     // Queued after the commit answered: the scan never runs in the upload's request.
-    onFilesRecorded: (repo, files, ref) => {
+    onFilesRecorded: (repo, files) => {
       scanner?.enqueue(repo, files).catch((error: unknown) => {
         deps.logger?.log("error", "queueing files to scan failed", { repo: repo.id, error });
       });
-      // A dataset's new main: its Parquet conversion is queued (never run in the commit's request).
-      viewer?.commitRecorded(repo, ref).catch((error: unknown) => {
+    },
+    // A dataset's new main: its Parquet conversion is queued before the answer (never run in its request).
+    onMainMoved: async (repo) => {
+      await viewer?.mainMoved(repo).catch((error: unknown) => {
         deps.logger?.log("error", "queueing a dataset conversion failed", {
           repo: repo.id,
           error: String(error),

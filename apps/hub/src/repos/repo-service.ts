@@ -60,10 +60,16 @@ export interface RepoServiceDeps {
   now?: () => Date;
   /**
    * Told after a commit is durable of the files it added or changed (and of every file of a new or imported
-   * commit): the content scanner queues them, the dataset viewer converts the new commit. Called without
-   * waiting, so it never slows the answer. `ref` is the ref a commit moved (undefined for imports).
+   * commit): the content scanner queues them. Called without waiting, so it never slows the answer. `ref` is
+   * the ref a commit moved (undefined for imports).
    */
   onFilesRecorded?: (repo: RepoRecord, files: readonly FileRecord[], ref?: string) => void;
+  /**
+   * Told, before the answer, that main moved (a commit, a push, a merge, a history rewrite) once the move is
+   * durable: the dataset viewer queues the conversion there, so a client reading right after its commit
+   * finds the conversion queued. A failure is the hook's to report: the move has happened either way.
+   */
+  onMainMoved?: (repo: RepoRecord, commitOid: string) => Promise<void>;
   /** Webhooks' events, queued in the transaction that made them (webhooks/hub-events.ts). */
   events?: HubEventRecorder;
   /** The audit log, written in the same transactions (audit/audit-log.ts, repo-audit.ts). */
@@ -138,6 +144,7 @@ export function createRepoService({
   blobs,
   now = () => new Date(),
   onFilesRecorded,
+  onMainMoved,
   events,
   audit,
   logger = silentLogger,
@@ -146,6 +153,11 @@ export function createRepoService({
   const recorded = (repo: RepoRecord, files: readonly FileRecord[], ref?: string) => {
     if (files.length > 0) onFilesRecorded?.(repo, files, ref);
   };
+  /** What follows main's move: the card derived from it, then whoever listens (onMainMoved). */
+  async function mainMoved(repo: RepoRecord, commitOid: string): Promise<void> {
+    await service.derive(repo, commitOid);
+    await onMainMoved?.(repo, commitOid);
+  }
   /** Stores small content (inline commit files, initial files) and describes it as a regular git blob. */
   async function putRegular(path: string, content: Uint8Array): Promise<FileRecord> {
     const info = await putBlob(Readable.from([content]), { size: content.byteLength });
@@ -764,7 +776,7 @@ export function createRepoService({
         ),
         result.ref,
       );
-      if (result.ref === branchRef("main")) await service.derive(repo, result.commit.oid);
+      if (result.ref === branchRef("main")) await mainMoved(repo, result.commit.oid);
       return result;
     },
 
@@ -877,7 +889,7 @@ export function createRepoService({
         if (ref.startsWith("refs/heads/")) await tx.repos.touch(repo.key, now().toISOString());
         await emit(tx, repo, refMoved(ref, from, to));
       });
-      if (ref === branchRef("main")) await service.derive(repo, to);
+      if (ref === branchRef("main")) await mainMoved(repo, to);
     },
 
     /** Squashes a branch's (or pull request's) history into one commit of its files (super-squash). */
@@ -942,7 +954,7 @@ export function createRepoService({
         }
       }
       const main = deletion.movedRefs.find(({ ref }) => ref === branchRef("main"));
-      if (main) await service.derive(repo, main.newSha);
+      if (main) await mainMoved(repo, main.newSha);
       return deletion;
     },
 

@@ -531,9 +531,12 @@ export function createViewerService(deps: ViewerServiceDeps) {
       return fullTextIndex(repo, split, await stemmerOfSplit(repo, result, split));
     },
 
-    /** A commit moved a dataset's main branch: its conversion is queued (the files are not looked at here). */
-    async commitRecorded(repo: RepoRecord, ref: string | undefined): Promise<void> {
-      if (repo.type !== "dataset" || ref !== branchRef("main")) return;
+    /**
+     * A dataset's main branch moved: its conversion is queued (the files are not looked at here). The head is
+     * read again, not taken from the move: of two racing moves, the later queue entry must be the newer head.
+     */
+    async mainMoved(repo: RepoRecord): Promise<void> {
+      if (repo.type !== "dataset") return;
       const head = await repos.refTarget(repo, branchRef("main"));
       if (!head) return;
       await table.enqueue(repo.key, head, iso());
