@@ -1,11 +1,13 @@
 /**
  * A dataset's conversion is queued before the commit that moved main answers, whatever moved it: a commit
- * adding files, one only deleting them. Read right after the answer, the job names the new head; nothing is
+ * adding files, one only deleting them, a git push of commits the hub already has. Read right after the answer, the job names the new head; nothing is
  * left to arrive later (on PostgreSQL a queue entry written after the answer once reached the next test).
  */
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userToken } from "../__fixtures__/accounts.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
+import { runGitOk } from "../git/__fixtures__/run-git.js";
 
 const hub = useTestHub();
 let token: string;
@@ -71,5 +73,20 @@ describe("the viewer's queue", () => {
     await commit("queued", [put("c.jsonl", '{"x": 3}')], "side");
     expect(await queued("queued")).toEqual(before);
     expect(await hub.viewer!.drain()).toBe(0);
+  }, 60_000);
+
+  it("holds main's new head after a git push of commits the hub already has", async () => {
+    const side = (await hub.store.repos.ref(
+      (await hub.store.repos.get("dataset", "alice/queued"))!.key,
+      "refs/heads/side",
+    ))!;
+    const url = `${hub.url.replace("://", `://git:${token}@`)}/datasets/alice/queued`;
+    await runGitOk(hub.dir, ["clone", "--quiet", url, "clone"]);
+    // Nothing to send: main only moves to side's commit (the push of known commits).
+    await runGitOk(hub.dir, ["push", "--quiet", "origin", "origin/side:main"], {
+      cwd: join(hub.dir, "clone"),
+    });
+    expect(await queued("queued")).toMatchObject({ commitOid: side, status: "pending" });
+    expect(await hub.viewer!.drain()).toBe(1);
   }, 60_000);
 });
