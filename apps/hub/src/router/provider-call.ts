@@ -5,6 +5,7 @@ import type { CallerSignal } from "./caller-signal.js";
 import { answerHeaders, forwardedHeaders } from "./exchange-heads.js";
 import { type ForwardResult, type ForwardTimeouts, MAX_ERROR_BODY_BYTES, upstreamUrl } from "./forward.js";
 import { failedOnReusedConnection, isConnectionCut } from "./provider-agent.js";
+import { isRedirect, passthroughLocation } from "./provider-redirect.js";
 import {
   type CompiledRewrites,
   compileRewrites,
@@ -12,6 +13,7 @@ import {
   redact,
   rewriteBody,
   rewriteCutBody,
+  rewriteString,
 } from "./stream-rewriter.js";
 import type { Upstream } from "./upstreams.js";
 
@@ -39,11 +41,16 @@ export interface ProviderCall {
   /**
    * An own provider: its 401 or 403 says the hub's key for it is wrong, never the caller's. Tried elsewhere
    * when failover may (a RetrySafeFailure), else a 502 saying so: passed on, the caller's client would say
-   * the caller's own token was refused. Its redirects (3xx) are not passed on either: a client follows one
-   * with the caller's token to wherever its `Location` says on the hub (a relative one is the hub's), with
-   * the call's body, as the server's admin chose.
+   * the caller's own token was refused.
    */
   keyRefusalIsHubs?: boolean;
+  /**
+   * Where a provider's redirect may lead the caller (provider-redirect.ts): by default nowhere, it is tried
+   * elsewhere when failover may, else a 502 (a client would follow it into the hub with the caller's token and
+   * body). The passthrough's `{publicUrl}/router/{provider}`: a redirect within the provider's base URL goes on,
+   * moved onto it, any other is a 502.
+   */
+  redirectsOnto?: string;
   /** The caller's going away (caller-signal.ts), which cancels the provider's call. */
   signal?: CallerSignal;
   /**
@@ -137,7 +144,17 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
     exchange.finish(status);
     return new RetrySafeFailure(status);
   }
-  if (call.keyRefusalIsHubs && (status === 401 || status === 403 || (status >= 300 && status < 400))) {
+  const location = isRedirect(status) ? redirectLocation(call, answer.headers.location) : undefined;
+  if (isRedirect(status) && location === undefined) {
+    answer.body.dump().catch(() => {});
+    if (call.canFailOver) {
+      exchange.finish(status);
+      return new RetrySafeFailure(status);
+    }
+    exchange.finish(502);
+    throw new UpstreamError(redirectRefused(call, status));
+  }
+  if (call.keyRefusalIsHubs && (status === 401 || status === 403)) {
     answer.body.dump().catch(() => {});
     if (call.canFailOver) {
       exchange.finish(status);
@@ -145,9 +162,7 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
     }
     exchange.finish(502);
     throw new UpstreamError(
-      status < 400
-        ? `Provider ${call.upstream.provider} answered with a redirect (${status}), which the router does not follow: its base URL must be the server's own.`
-        : `Provider ${call.upstream.provider} refused the hub's key for it (${status}): its administrator must set the key again.`,
+      `Provider ${call.upstream.provider} refused the hub's key for it (${status}): its administrator must set the key again.`,
     );
   }
   const encoding = contentCoding(answer.headers["content-encoding"]);
@@ -161,6 +176,7 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
     );
   }
   const headers = answerHeaders(answer.headers, call.rewrites);
+  if (location !== undefined) headers.set("location", location);
   for (const [name, value] of Object.entries(call.extraHeaders ?? {})) headers.set(name, value);
   const length = Number(answer.headers["content-length"] ?? -1);
   if (isErrorStatus(status)) return exchange.whole(answer.body, status, headers, MAX_ERROR_BODY_BYTES);
@@ -177,6 +193,28 @@ export async function callProvider(call: ProviderCall): Promise<ProviderAnswer |
  */
 function prepareStream(exchange: Exchange): void {
   exchange.prepareStream();
+}
+
+/**
+ * The `Location` of a provider's redirect as the caller may get it (passthroughLocation, scrubbed of the key),
+ * or undefined when the redirect must not reach the caller.
+ */
+function redirectLocation(call: ProviderCall, location: string | string[] | undefined): string | undefined {
+  if (call.redirectsOnto === undefined) return undefined;
+  const target = targetOf(call.upstream, call.pathAndQuery);
+  const moved = passthroughLocation(location, target.origin + target.path, call.upstream.baseUrl, "");
+  return moved === undefined ? undefined : call.redirectsOnto + rewriteString(moved, call.rewrites);
+}
+
+/** What the caller is told of a redirect the router does not pass on (a 502). */
+function redirectRefused(call: ProviderCall, status: number): string {
+  const provider = call.upstream.provider;
+  if (call.redirectsOnto !== undefined) {
+    return `Provider ${provider} redirected elsewhere than its own API (${status}), which the router does not pass on.`;
+  }
+  // An own server's admin can fix it; a hosted provider's redirect is the operator's to look into.
+  const fix = call.keyRefusalIsHubs ? ": its base URL must be the server's own" : "";
+  return `Provider ${provider} answered with a redirect (${status}), which the router does not follow${fix}.`;
 }
 
 /**

@@ -157,6 +157,8 @@ export function routerRoutes(deps: RouterDeps): Hono<HubEnv> {
       timeouts: deps.timeouts,
       // A GET answer may be stored by a shared cache: it varies with `Origin` (CORS headers or none).
       extraHeaders: method === "GET" ? { vary: "Origin" } : undefined,
+      // A job's status URL a provider redirects to is polled through the router, as those in its bodies.
+      redirectsOnto: `${deps.publicUrl}/router/${provider}`,
       signal: callerSignal(c),
       onDone: (result) =>
         recordRouterCall(
