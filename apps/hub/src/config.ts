@@ -341,6 +341,7 @@ function localProviderSettings(
     return Number(raw);
   };
   const idleSeconds = whole("LOCAL_PROVIDER_IDLE_SECONDS");
+  const answerSeconds = whole("LOCAL_PROVIDER_ANSWER_SECONDS");
   const limits: Partial<LocalEngineLimits> = {
     concurrency: whole("LOCAL_PROVIDER_CONCURRENCY"),
     queue: whole("LOCAL_PROVIDER_QUEUE"),
@@ -348,6 +349,7 @@ function localProviderSettings(
     contextSize: whole("LOCAL_PROVIDER_CONTEXT"),
     threads: whole("LOCAL_PROVIDER_THREADS"),
     maxLoadedModels: whole("LOCAL_PROVIDER_MAX_MODELS"),
+    answerMs: answerSeconds === undefined ? undefined : answerSeconds * 1000,
   };
   return {
     limits: Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)),

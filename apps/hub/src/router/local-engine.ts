@@ -20,6 +20,13 @@ export interface LocalEngineLimits {
   /** Models held in memory at once; loading one more unloads the least recently used idle one. */
   maxLoadedModels: number;
   retryAfterSeconds: number;
+  /**
+   * The longest one call may take in the provider, from its arrival: its wait for a slot, the model's load and
+   * the generation. Past it the call ends with LocalAnswerTimeoutError (a whole answer's 504; a stream's error
+   * event). A whole answer's head comes only at its end, so the router's timeout for this provider's head is
+   * set past this one (own-providers-registry.ts), never the other way round.
+   */
+  answerMs: number;
 }
 
 export const DEFAULT_LOCAL_ENGINE_LIMITS: LocalEngineLimits = {
@@ -30,7 +37,22 @@ export const DEFAULT_LOCAL_ENGINE_LIMITS: LocalEngineLimits = {
   threads: 2,
   maxLoadedModels: 1,
   retryAfterSeconds: 2,
+  // 2048 tokens of a 7-8B model at Q4 on 2 threads take 5-10 minutes.
+  answerMs: 15 * 60_000,
 };
+
+/** A call that took longer than the local provider's answer limit (LocalEngineLimits.answerMs). */
+export class LocalAnswerTimeoutError extends HubError {
+  constructor(answerMs: number) {
+    super(
+      504,
+      "local_answer_timeout",
+      `The local llama.cpp provider did not finish the answer within its limit of ${answerMs / 1000} s ` +
+        "(waiting for a slot, loading the model and generating): ask for fewer tokens (max_tokens), retry when it " +
+        "is less busy, or raise LOCAL_PROVIDER_ANSWER_SECONDS.",
+    );
+  }
+}
 
 /**
  * Characters of prompt per token of context past which a prompt is refused before it is tokenized: no text
@@ -255,10 +277,19 @@ export function createLocalEngine(deps: {
     sampling: LocalSampling,
     signal?: AbortSignal,
   ): AsyncGenerator<LocalPiece> {
-    const release = await admission.enter(signal);
+    // The answer's time limit runs from here: the wait for a slot counts, as the caller waits through it.
+    const timeLimit = AbortSignal.timeout(limits.answerMs);
+    const overTime = () => timeLimit.aborted && !signal?.aborted;
+    const release = await admission
+      .enter(signal ? AbortSignal.any([signal, timeLimit]) : timeLimit)
+      .catch((error: unknown) => {
+        throw overTime() ? new LocalAnswerTimeoutError(limits.answerMs) : error;
+      });
     let entry: Loaded | undefined;
     try {
       entry = await load(name);
+      // A load cannot be interrupted: checked once it is done.
+      if (overTime()) throw new LocalAnswerTimeoutError(limits.answerMs);
       entry.active++;
       clearTimeout(entry.idleTimer);
       const maxChars = entry.context.contextSize * MAX_PROMPT_CHARS_PER_TOKEN;
@@ -292,6 +323,7 @@ export function createLocalEngine(deps: {
           topP: sampling.topP,
         })) {
           if (signal?.aborted) break;
+          if (overTime()) throw new LocalAnswerTimeoutError(limits.answerMs);
           if (entry.model.isEogToken(token)) {
             finishReason = "stop";
             break;

@@ -146,18 +146,26 @@ export async function startLocalProviderServer(engine: LocalEngine, logger: Logg
     }
     const chunkObject = chat ? "chat.completion.chunk" : "text_completion";
     return streamSSE(c, async (sse) => {
-      for (let piece = first; !piece.done; piece = await pieces.next()) {
-        const value = piece.value;
-        const data =
-          "text" in value
-            ? { ...head, object: chunkObject, choices: [choice(value.text, null, true)] }
-            : {
-                ...head,
-                object: chunkObject,
-                choices: [choice("", value.finishReason, true)],
-                usage: value.usage,
-              };
-        await sse.writeSSE({ data: JSON.stringify(data) });
+      try {
+        for (let piece = first; !piece.done; piece = await pieces.next()) {
+          const value = piece.value;
+          const data =
+            "text" in value
+              ? { ...head, object: chunkObject, choices: [choice(value.text, null, true)] }
+              : {
+                  ...head,
+                  object: chunkObject,
+                  choices: [choice("", value.finishReason, true)],
+                  usage: value.usage,
+                };
+          await sse.writeSSE({ data: JSON.stringify(data) });
+        }
+      } catch (error) {
+        // Past the head (the answer's time limit, LocalAnswerTimeoutError): an error event, as OpenAI's API
+        // sends one mid-stream, which its clients raise; the stream ends without [DONE], visibly cut.
+        if (!HubError.isInstance(error)) throw error;
+        await sse.writeSSE({ data: JSON.stringify({ error: { message: error.message, type: error.code } }) });
+        return;
       }
       await sse.writeSSE({ data: "[DONE]" });
     });

@@ -41,8 +41,9 @@ export async function startLocalProvider(
     openFile: deps.openFile,
     maxModelBytes: settings.maxModelBytes ?? DEFAULT_LOCAL_MAX_MODEL_BYTES,
   });
+  const limits = { ...DEFAULT_LOCAL_ENGINE_LIMITS, ...settings.limits };
   const engine = createLocalEngine({
-    limits: { ...DEFAULT_LOCAL_ENGINE_LIMITS, ...settings.limits },
+    limits,
     modelPath: (servedName) => service.modelPath(servedName),
     logger: deps.logger,
   });
@@ -55,6 +56,7 @@ export async function startLocalProvider(
       baseUrl: server.baseUrl,
       secret: server.secret,
       servedName: localServedName,
+      answerMs: limits.answerMs,
     },
     async close(): Promise<void> {
       await server.close();

@@ -13,6 +13,13 @@ import type { Upstream } from "./upstreams.js";
 
 /** How long the router reuses what it read of the own providers' tables (the admin CLI's changes show this late). */
 export const OWN_PROVIDERS_TTL_MS = 1000;
+
+/**
+ * How long past its own answer limit the router waits for the local provider's head: a model's load is not
+ * interrupted (local-engine.ts checks the limit once it is done), and a large GGUF may take this long to load.
+ */
+const LOCAL_LOAD_MARGIN_MS = 120_000;
+
 /** How often each hub process checks its own providers' health. */
 export const DEFAULT_HEALTH_INTERVAL_MS = 15_000;
 /** Longest wait for a health check's answer (or the provider's own headers timeout, when shorter). */
@@ -74,6 +81,8 @@ export interface OwnProvidersRegistryDeps {
         baseUrl: string;
         secret: string;
         servedName(modelId: string, quantization: string): string;
+        /** Its answer's time limit (LocalEngineLimits.answerMs), which it enforces itself. */
+        answerMs: number;
       }
     | undefined;
 }
@@ -247,8 +256,9 @@ export function createOwnProvidersRegistry(deps: OwnProvidersRegistryDeps) {
       providers.set(local.name, {
         name: local.name,
         upstream: localUpstream,
-        // Loading a model and waiting in the queue come before the headers.
-        timeouts: { headersMs: 300_000, idleMs: 60_000 },
+        // A whole answer's head comes at its end: the provider answers its own limit's 504 (the queue, the
+        // load and the generation all count) before this timeout, with room for a load it cannot interrupt.
+        timeouts: { headersMs: local.answerMs + LOCAL_LOAD_MARGIN_MS, idleMs: 60_000 },
         hostedFailover: true,
         orgId: null,
         dispatcher: deps.dispatcher,
