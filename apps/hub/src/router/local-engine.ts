@@ -68,6 +68,8 @@ export interface LocalSampling {
   maxTokens: number;
   temperature: number;
   topP?: number;
+  /** Seeds the sampler (modulo 2^32); unset, node-llama-cpp seeds it with the time in seconds. */
+  seed?: number;
   /** The answer ends before the first of these (not included), finish reason "stop". */
   stop?: readonly string[];
 }
@@ -321,6 +323,8 @@ export function createLocalEngine(deps: {
         for await (const token of sequence.evaluate(input, {
           temperature: sampling.temperature,
           topP: sampling.topP,
+          // As an unsigned 32-bit number, which llama.cpp's sampler takes (node-llama-cpp makes a negative one 0).
+          seed: sampling.seed === undefined ? undefined : sampling.seed >>> 0,
         })) {
           if (signal?.aborted) break;
           if (overTime()) throw new LocalAnswerTimeoutError(limits.answerMs);

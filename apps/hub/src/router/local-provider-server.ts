@@ -22,6 +22,8 @@ const sampling = {
   max_completion_tokens: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().gt(0).max(1).optional(),
+  // llama.cpp's sampler is seeded with it (modulo 2^32): the same seed and prompt give the same tokens.
+  seed: z.number().int().nullish(),
   stream: z.boolean().optional(),
   // Bounded: a stream holds back any end that may begin a stop sequence, checked on every token on the hub's
   // main thread, at a cost that grows with the square of the longest sequence.
@@ -33,10 +35,18 @@ const sampling = {
     .refine((n) => n === 1, "the local provider answers one choice per call: leave n unset or 1")
     .nullish(),
 };
+/**
+ * Log probabilities are not returned (nor the prompt echoed): asked for, refused rather than answered without
+ * them, so that a caller relying on them learns it at once. Unset, null or false pass.
+ */
+const NO_LOGPROBS =
+  "the local provider does not return log probabilities yet: leave logprobs unset, or call another provider";
 const chatInput = z.looseObject({
   model: z.string(),
   messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })).min(1),
   ...sampling,
+  logprobs: z.literal(false, { error: NO_LOGPROBS }).nullish(),
+  top_logprobs: z.null({ error: NO_LOGPROBS }).optional(),
   // Not applied yet (the answer is plain generated text): refused rather than silently ignored, so that a
   // caller relying on tool calls or on JSON learns it at once.
   tools: z
@@ -52,7 +62,19 @@ const chatInput = z.looseObject({
     })
     .nullish(),
 });
-const completionInput = z.looseObject({ model: z.string(), prompt: z.string(), ...sampling });
+const completionInput = z.looseObject({
+  model: z.string(),
+  prompt: z.string(),
+  ...sampling,
+  // The legacy API's `logprobs` is a count (0 included asks for the chosen tokens' own).
+  logprobs: z.null({ error: NO_LOGPROBS }).optional(),
+  echo: z
+    .literal(false, {
+      error:
+        "the local provider does not echo the prompt: leave echo unset or false, or call another provider",
+    })
+    .nullish(),
+});
 
 /** Default answer length when the caller sets none (OpenAI servers each pick one; llama.cpp's is unbounded). */
 const DEFAULT_MAX_TOKENS = 256;
@@ -113,6 +135,7 @@ export async function startLocalProviderServer(engine: LocalEngine, logger: Logg
         maxTokens: body.max_completion_tokens ?? body.max_tokens ?? DEFAULT_MAX_TOKENS,
         temperature: body.temperature ?? 1,
         topP: body.top_p,
+        seed: body.seed ?? undefined,
         stop: typeof body.stop === "string" ? [body.stop] : (body.stop ?? undefined),
       },
       c.req.raw.signal,

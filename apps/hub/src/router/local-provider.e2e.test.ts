@@ -213,6 +213,67 @@ describe("the local provider, enabled for a repository and quantization", () => 
     }
   });
 
+  it("samples by the caller's seed: the same seed and prompt give the same tokens, another seed others", async () => {
+    // Random weights at temperature 1: every token is a draw. Unseeded, node-llama-cpp seeds with the time in
+    // seconds, so that calls within one second would agree by chance: the different seed tells them apart.
+    const chat = async (seed: number) =>
+      (
+        await client.chat.completions.create({
+          model: `${MODEL}:local`,
+          messages: [{ role: "user", content: "hello world" }],
+          max_tokens: 16,
+          temperature: 1,
+          seed,
+        })
+      ).choices[0]?.message.content;
+    const complete = async (seed: number) =>
+      (
+        await client.completions.create({
+          model: `${MODEL}:local`,
+          prompt: "hello world",
+          max_tokens: 16,
+          temperature: 1,
+          seed,
+        })
+      ).choices[0]?.text;
+    for (const ask of [chat, complete]) {
+      const first = await ask(7);
+      expect(first?.length).toBeGreaterThan(0);
+      const other = await ask(8);
+      expect(await ask(7)).toBe(first);
+      expect(other).not.toBe(first);
+    }
+  });
+
+  it("refuses log probabilities and an echoed prompt, which it does not return, rather than omit them", async () => {
+    for (const [path, extra, words] of [
+      ["/v1/chat/completions", { logprobs: true }, "log probabilities"],
+      ["/v1/chat/completions", { logprobs: true, top_logprobs: 2 }, "log probabilities"],
+      ["/v1/completions", { logprobs: 0 }, "log probabilities"],
+      ["/v1/completions", { echo: true }, "echo the prompt"],
+    ] as const) {
+      const body = path.endsWith("chat/completions")
+        ? { messages: [{ role: "user", content: "hello" }] }
+        : { prompt: "hello" };
+      const refused = await api(alice, "POST", path, {
+        model: `${MODEL}:local`,
+        max_tokens: 1,
+        ...body,
+        ...extra,
+      });
+      expect([refused.status, await refused.text()]).toEqual([400, expect.stringContaining(words)]);
+    }
+    // Asking for none is an ordinary call.
+    const plain = await api(alice, "POST", "/v1/completions", {
+      model: `${MODEL}:local`,
+      prompt: "hello",
+      max_tokens: 1,
+      logprobs: null,
+      echo: false,
+    });
+    expect(plain.status).toBe(200);
+  });
+
   it("gives the template text parts as the text they hold; refuses an image part", async () => {
     const ask = async (content: unknown) =>
       api(alice, "POST", "/v1/chat/completions", {
