@@ -20,7 +20,7 @@ import { type SignupPolicy, siteSettingsService } from "./admin/site-settings.js
 import { auditContextMiddleware } from "./audit/audit-context.js";
 import type { AuditRecorder } from "./audit/audit-log.js";
 import { auditRoutes } from "./audit/audit-routes.js";
-import { type AuditService, createAuditService } from "./audit/audit-service.js";
+import { type AuditService, auditedTransactions, createAuditService } from "./audit/audit-service.js";
 import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
 import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
 import { actorMiddleware } from "./auth/middleware.js";
@@ -306,6 +306,8 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     transaction: (work) =>
       deps.store.transaction((tx) => work(tx.accounts, (entry) => audit.recorder.record(tx, entry))),
   };
+  // Changes to who serves inference (own and organization providers, the local provider) and their entries.
+  const providerAudit = auditedTransactions(deps.store.db, audit.recorder);
   // The services the routes call: the only code that reaches the store's tables and the blob store.
   const accountsOps = accountsService(accounts, auditedAccounts);
   const usage = usageService(deps.store);
@@ -346,6 +348,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     findModel: (id) => catalogue.find(id),
     health: (name) => ownRegistry.health(name),
     onChanged: () => ownRegistry.invalidate(),
+    audited: providerAudit,
   });
   const orgProviderTargets = {
     allowPrivate: deps.router?.orgProvidersAllowPrivate ?? false,
@@ -366,6 +369,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     checkTarget: (url) => checkOrgProviderTarget(url, orgProviderTargets),
     health: (id) => ownRegistry.health(id),
     onChanged: () => ownRegistry.invalidate(),
+    audited: providerAudit,
   });
 
   const metrics = deps.metrics ?? createMetrics();
@@ -581,6 +585,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
         },
         maxModelBytes: deps.router?.localProvider?.maxModelBytes ?? DEFAULT_LOCAL_MAX_MODEL_BYTES,
         onChanged: () => ownRegistry.invalidate(),
+        audited: providerAudit,
       }),
       authorizer,
       maxBodyBytes: limits.apiBodyBytes,

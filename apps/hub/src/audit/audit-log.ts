@@ -4,6 +4,7 @@
  * transaction that does it (AuditRecorder), so an action and its entry land together or not at all. Plain
  * types: those domains import nothing else from audit/.
  */
+import type { Queryable } from "../store/database.js";
 import type { StoreTransaction } from "../store/store.js";
 
 export const AUDIT_ACTIONS = [
@@ -26,10 +27,19 @@ export const AUDIT_ACTIONS = [
   "member.remove",
   "signin.success",
   "signin.failure",
+  "provider.create",
+  "provider.update",
+  "provider.delete",
+  "provider.model-map",
+  "provider.model-unmap",
+  "provider.price-set",
+  "provider.price-delete",
+  "local-provider.enable",
+  "local-provider.disable",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type AuditTargetType = "repo" | "token" | "member" | "user";
+export type AuditTargetType = "repo" | "token" | "member" | "user" | "provider" | "local-model";
 
 /** One action, as the domain that did it describes it; who and from where come from the request. */
 export interface AuditEntryInput {
@@ -37,7 +47,10 @@ export interface AuditEntryInput {
   /** The user or organization the action concerns (its admins read the entry). */
   namespace: string | null;
   targetType: AuditTargetType;
-  /** `type/owner/name` for a repository, a token's name, a member's user name. */
+  /**
+   * `type/owner/name` for a repository, a token's name, a member's user name, a provider's router name (an
+   * organization's: `org/name`), a local model's `owner/name@QUANT`.
+   */
   target: string | null;
   /** What changed (never a secret). */
   details?: Record<string, unknown>;
@@ -45,7 +58,22 @@ export interface AuditEntryInput {
   actorName?: string;
 }
 
-/** Writes an entry in the caller's transaction: it lands only if that transaction commits. */
+/**
+ * Writes an entry in the caller's transaction: it lands only if that transaction commits. Only the audit
+ * table of the transaction is written, so domains whose tables are built on a plain transaction (router/)
+ * give it theirs (AuditedTransactions).
+ */
 export interface AuditRecorder {
-  record(tx: StoreTransaction, entry: AuditEntryInput): Promise<void>;
+  record(tx: Pick<StoreTransaction, "audit">, entry: AuditEntryInput): Promise<void>;
+}
+
+/**
+ * Runs a domain's writes in one transaction together with the entries they leave, for domains whose tables
+ * take a Queryable (the router's providers): `q` is the transaction, `record` writes in it. Without it (the
+ * admin CLI), the writes run unaudited.
+ */
+export interface AuditedTransactions {
+  transaction<T>(
+    work: (q: Queryable, record: (entry: AuditEntryInput) => Promise<void>) => Promise<T>,
+  ): Promise<T>;
 }

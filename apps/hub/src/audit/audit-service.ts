@@ -7,10 +7,16 @@ import type { Actor } from "../auth/actor.js";
 import type { Authorizer } from "../auth/authorize.js";
 import { InvalidInputError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { Queryable } from "../store/database.js";
 import type { Store, StoreTransaction } from "../store/store.js";
 import { currentAuditContext } from "./audit-context.js";
-import { AUDIT_ACTIONS, type AuditEntryInput, type AuditRecorder } from "./audit-log.js";
-import type { AuditEntry, AuditQuery } from "./audit-table.js";
+import {
+  AUDIT_ACTIONS,
+  type AuditEntryInput,
+  type AuditedTransactions,
+  type AuditRecorder,
+} from "./audit-log.js";
+import { type AuditEntry, type AuditQuery, createAuditTable } from "./audit-table.js";
 
 export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
 const MAX_PAGE = 1000;
@@ -42,7 +48,7 @@ export interface AuditFilters {
  */
 export function createAuditRecorder(now: () => Date = () => new Date()): AuditRecorder {
   return {
-    async record(tx: StoreTransaction, entry: AuditEntryInput): Promise<void> {
+    async record(tx: Pick<StoreTransaction, "audit">, entry: AuditEntryInput): Promise<void> {
       const context = currentAuditContext();
       const actor: Actor = context?.actor ?? { kind: "operator" };
       await tx.audit.insert(
@@ -64,6 +70,17 @@ export function createAuditRecorder(now: () => Date = () => new Date()): AuditRe
         now().toISOString(),
       );
     },
+  };
+}
+
+/**
+ * Transactions on `db` whose entries the recorder writes into the same transaction (the audit table bound to
+ * it): for the domains whose tables are built on a Queryable rather than bound by the store (router/).
+ */
+export function auditedTransactions(db: Queryable, recorder: AuditRecorder): AuditedTransactions {
+  return {
+    transaction: (work) =>
+      db.transaction((tx) => work(tx, (entry) => recorder.record({ audit: createAuditTable(tx) }, entry))),
   };
 }
 

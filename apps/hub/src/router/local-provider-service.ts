@@ -3,9 +3,11 @@ import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { AuditedTransactions } from "../audit/audit-log.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { createLocalProviderTable, type LocalModelRow } from "./local-provider-table.js";
+import { unaudited } from "./provider-audit.js";
 
 /** What the local provider needs of the repositories: find a model and its files at main. */
 export type LocalProviderRepos = Pick<RepoService, "find" | "resolve" | "files" | "fileAt">;
@@ -53,8 +55,11 @@ export function localProviderService(deps: {
   /** Largest GGUF file the provider may be enabled for (LOCAL_PROVIDER_MAX_MODEL_BYTES). */
   maxModelBytes: number;
   onChanged?: () => void;
+  /** Writes each change with its audit log entry (site admins read it); none: unaudited (admin CLI). */
+  audited?: AuditedTransactions;
 }) {
   const table = createLocalProviderTable(deps.db);
+  const audited = deps.audited ?? unaudited(deps.db);
 
   async function modelAtMain(modelId: string) {
     const found = await deps.repos().find("model", modelId);
@@ -116,7 +121,23 @@ export function localProviderService(deps: {
         enabledBy,
         createdAt: new Date().toISOString(),
       };
-      await table.put(row);
+      await audited.transaction(async (q, record) => {
+        const inTx = createLocalProviderTable(q);
+        const before = (await inTx.list()).find(
+          (entry) => entry.modelId === row.modelId && entry.quantization === quantization,
+        );
+        await inTx.put(row);
+        await record({
+          action: "local-provider.enable",
+          namespace: null,
+          targetType: "local-model",
+          target: localServedName(row.modelId, quantization),
+          details: {
+            filePath: file.path,
+            ...(before && before.filePath !== file.path ? { previousFilePath: before.filePath } : {}),
+          },
+        });
+      });
       deps.onChanged?.();
       return row;
     },
@@ -126,9 +147,17 @@ export function localProviderService(deps: {
       quantization: string,
     ): Promise<{ model: string; quantization: string; disabled: true }> {
       const upper = quantization.trim().toUpperCase();
-      if (!(await table.delete(model, upper))) {
-        throw new NotFoundError(`The local provider does not run ${model} ${upper}.`);
-      }
+      await audited.transaction(async (q, record) => {
+        if (!(await createLocalProviderTable(q).delete(model, upper))) {
+          throw new NotFoundError(`The local provider does not run ${model} ${upper}.`);
+        }
+        await record({
+          action: "local-provider.disable",
+          namespace: null,
+          targetType: "local-model",
+          target: localServedName(model, upper),
+        });
+      });
       deps.onChanged?.();
       return { model, quantization: upper, disabled: true };
     },

@@ -1,3 +1,4 @@
+import type { AuditEntryInput, AuditedTransactions } from "../audit/audit-log.js";
 import type { Actor } from "../auth/actor.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
 import type { Queryable } from "../store/database.js";
@@ -21,6 +22,7 @@ import {
 import type { SecretBox } from "./own-provider-secrets.js";
 import type { OwnProviderHealth } from "./own-providers-service.js";
 import type { OwnModelKind } from "./own-providers-table.js";
+import { providerPutEntry, unaudited } from "./provider-audit.js";
 
 /** An organization as the service needs it: the id its rows hold, the name the router shows. */
 export interface ProviderOrg {
@@ -102,6 +104,8 @@ export interface OrgOwnProvidersServiceDeps {
   checkTarget(url: string): Promise<void>;
   health?(id: string): OwnProviderHealth;
   onChanged?(): void;
+  /** Writes each change with its audit log entry (the organization's: its admins read it); none: unaudited. */
+  audited?: AuditedTransactions;
   now?: () => Date;
 }
 
@@ -113,6 +117,7 @@ export interface OrgOwnProvidersServiceDeps {
 export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
   const table = createOrgOwnProvidersTable(deps.db);
   const pricesTable = createOrgProviderPricesTable(deps.db);
+  const audited = deps.audited ?? unaudited(deps.db);
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
   const unknownHealth: OwnProviderHealth = { status: "unknown", checkedAt: null, error: null };
 
@@ -155,6 +160,22 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
       createdBy: row.createdBy,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
+    };
+  }
+
+  /** An entry about one of the organization's providers, in its log. */
+  function entry(
+    org: ProviderOrg,
+    name: string,
+    action: AuditEntryInput["action"],
+    details?: Record<string, unknown>,
+  ): AuditEntryInput {
+    return {
+      action,
+      namespace: org.name,
+      targetType: "provider",
+      target: orgProviderId(org.name, name),
+      details,
     };
   }
 
@@ -216,7 +237,7 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
         );
       }
       const at = now();
-      await table.put({
+      const row: OrgOwnProviderRow = {
         orgId: org.id,
         name,
         baseUrl,
@@ -227,6 +248,11 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
         createdBy: previous?.createdBy ?? by,
         createdAt: previous?.createdAt ?? at,
         updatedAt: at,
+      };
+      await audited.transaction(async (q, record) => {
+        await createOrgOwnProvidersTable(q).put(row);
+        const { action, details } = providerPutEntry(previous, row, input.apiKey !== undefined);
+        await record(entry(org, name, action, details));
       });
       deps.onChanged?.();
       return { provider: await viewOf(org, name), created: previous === undefined };
@@ -234,9 +260,12 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
 
     async delete(orgName: string, name: string): Promise<void> {
       const org = await orgOf(orgName);
-      if (!(await table.delete(org.id, name))) {
-        throw new NotFoundError(`${org.name} has no inference provider named "${name.slice(0, 60)}".`);
-      }
+      await audited.transaction(async (q, record) => {
+        if (!(await createOrgOwnProvidersTable(q).delete(org.id, name))) {
+          throw new NotFoundError(`${org.name} has no inference provider named "${name.slice(0, 60)}".`);
+        }
+        await record(entry(org, name, "provider.delete"));
+      });
       deps.onChanged?.();
     },
 
@@ -254,12 +283,17 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
       checkServedName(input.servedName);
       const model = await deps.findVisibleModel(input.model, actor);
       if (!model) throw new NotFoundError(`Model ${input.model} does not exist on this hub.`);
-      await table.putModel({
-        orgId: org.id,
-        provider: name,
-        modelId: model.id,
-        kind,
-        servedName: input.servedName,
+      await audited.transaction(async (q, record) => {
+        await createOrgOwnProvidersTable(q).putModel({
+          orgId: org.id,
+          provider: name,
+          modelId: model.id,
+          kind,
+          servedName: input.servedName,
+        });
+        await record(
+          entry(org, name, "provider.model-map", { model: model.id, kind, servedName: input.servedName }),
+        );
       });
       deps.onChanged?.();
       return viewOf(org, name);
@@ -276,16 +310,27 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
       await existing(org, name);
       const checkedKind = checkKind(kind);
       const found = await deps.findVisibleModel(model.model, actor);
-      if (!found || !(await table.deleteModel(org.id, name, found.id, checkedKind))) {
-        throw new NotFoundError(
-          `Provider ${name} does not serve ${model.model.slice(0, 100)} for ${kind.slice(0, 20)}.`,
+      await audited.transaction(async (q, record) => {
+        const inTx = createOrgOwnProvidersTable(q);
+        if (!found || !(await inTx.deleteModel(org.id, name, found.id, checkedKind))) {
+          throw new NotFoundError(
+            `Provider ${name} does not serve ${model.model.slice(0, 100)} for ${kind.slice(0, 20)}.`,
+          );
+        }
+        // A price outlives no mapping of its model: it would show again, stale, once the model is mapped anew.
+        const stillServed = (await inTx.models(org.id)).some(
+          (row) => row.provider === name && row.modelId === found.id,
         );
-      }
-      // A price outlives no mapping of its model: it would show again, stale, once the model is mapped anew.
-      const stillServed = (await table.models(org.id)).some(
-        (row) => row.provider === name && row.modelId === found.id,
-      );
-      if (!stillServed) await pricesTable.delete(org.id, name, found.id);
+        const priceDropped =
+          !stillServed && (await createOrgProviderPricesTable(q).delete(org.id, name, found.id));
+        await record(
+          entry(org, name, "provider.model-unmap", {
+            model: found.id,
+            kind: checkedKind,
+            ...(priceDropped ? { priceDeleted: true } : {}),
+          }),
+        );
+      });
       deps.onChanged?.();
       return viewOf(org, name);
     },
@@ -315,7 +360,7 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
           `Provider ${name} does not serve ${input.model.slice(0, 100)}: map the model to it first.`,
         );
       }
-      await pricesTable.put({
+      const price: OrgProviderPrice = {
         orgId: org.id,
         provider: name,
         modelId: model.id,
@@ -324,6 +369,13 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
         contextLength: input.contextLength ?? null,
         updatedBy: by,
         updatedAt: now(),
+      };
+      await audited.transaction(async (q, record) => {
+        await createOrgProviderPricesTable(q).put(price);
+        const { inputPrice, outputPrice, contextLength } = price;
+        await record(
+          entry(org, name, "provider.price-set", { model: model.id, inputPrice, outputPrice, contextLength }),
+        );
       });
       deps.onChanged?.();
       return viewOf(org, name);
@@ -338,9 +390,12 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
       const org = await orgOf(orgName);
       await existing(org, name);
       const found = await deps.findVisibleModel(model, actor);
-      if (!found || !(await pricesTable.delete(org.id, name, found.id))) {
-        throw new NotFoundError(`No price of ${name} for ${model.slice(0, 100)} is set.`);
-      }
+      await audited.transaction(async (q, record) => {
+        if (!found || !(await createOrgProviderPricesTable(q).delete(org.id, name, found.id))) {
+          throw new NotFoundError(`No price of ${name} for ${model.slice(0, 100)} is set.`);
+        }
+        await record(entry(org, name, "provider.price-delete", { model: found.id }));
+      });
       deps.onChanged?.();
       return viewOf(org, name);
     },

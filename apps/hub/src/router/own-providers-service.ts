@@ -1,4 +1,5 @@
 import { isInferenceProvider } from "@modelhub/inference";
+import type { AuditedTransactions } from "../audit/audit-log.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { Queryable } from "../store/database.js";
 import {
@@ -18,6 +19,7 @@ import {
   type OwnModelRow,
   type OwnProviderRow,
 } from "./own-providers-table.js";
+import { providerPutEntry, unaudited } from "./provider-audit.js";
 import { createRouterOffersTable, type RouterOffer } from "./router-offers-table.js";
 
 /** What an administrator gives for an own provider (admin API body, admin CLI options). */
@@ -74,6 +76,8 @@ export interface OwnProvidersServiceDeps {
   health?(name: string): OwnProviderHealth;
   /** Told after every change: the router's registry reads the tables again at once. */
   onChanged?(): void;
+  /** Writes each change with its audit log entry (site-wide: site admins read it); none: unaudited (admin CLI). */
+  audited?: AuditedTransactions;
   now?: () => Date;
 }
 
@@ -83,6 +87,7 @@ export interface OwnProvidersServiceDeps {
  */
 export function ownProvidersService(deps: OwnProvidersServiceDeps) {
   const table = createOwnProvidersTable(deps.db);
+  const audited = deps.audited ?? unaudited(deps.db);
   const offers = createRouterOffersTable(deps.db);
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
   const unknownHealth: OwnProviderHealth = { status: "unknown", checkedAt: null, error: null };
@@ -144,7 +149,7 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
       const previous = await table.get(name);
       const keepsKey = input.apiKey === undefined && input.apiKeyEnv === undefined;
       const at = now();
-      await table.put({
+      const row: OwnProviderRow = {
         name,
         baseUrl,
         ...storedKey(input.apiKey, previous, keepsKey, (key) => deps.secrets().seal(name, key)),
@@ -152,15 +157,23 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
         ...connectionSettings(input, baseUrl),
         createdAt: previous?.createdAt ?? at,
         updatedAt: at,
+      };
+      await audited.transaction(async (q, record) => {
+        await createOwnProvidersTable(q).put(row);
+        const { action, details } = providerPutEntry(previous, row, input.apiKey !== undefined);
+        await record({ action, namespace: null, targetType: "provider", target: name, details });
       });
       deps.onChanged?.();
       return { provider: await viewOf(name), created: previous === undefined };
     },
 
     async delete(name: string): Promise<void> {
-      if (!(await table.delete(name))) {
-        throw new NotFoundError(`No own inference provider is named "${name.slice(0, 60)}".`);
-      }
+      await audited.transaction(async (q, record) => {
+        if (!(await createOwnProvidersTable(q).delete(name))) {
+          throw new NotFoundError(`No own inference provider is named "${name.slice(0, 60)}".`);
+        }
+        await record({ action: "provider.delete", namespace: null, targetType: "provider", target: name });
+      });
       deps.onChanged?.();
     },
 
@@ -175,7 +188,21 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
       const model = await deps.findModel(input.model);
       if (!model) throw new NotFoundError(`Model ${input.model} does not exist on this hub.`);
       checkServedName(input.servedName);
-      await table.putModel({ provider: name, modelId: model.id, kind, servedName: input.servedName });
+      await audited.transaction(async (q, record) => {
+        await createOwnProvidersTable(q).putModel({
+          provider: name,
+          modelId: model.id,
+          kind,
+          servedName: input.servedName,
+        });
+        await record({
+          action: "provider.model-map",
+          namespace: null,
+          targetType: "provider",
+          target: name,
+          details: { model: model.id, kind, servedName: input.servedName },
+        });
+      });
       deps.onChanged?.();
       return viewOf(name);
     },
@@ -183,11 +210,20 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
     async deleteModel(name: string, model: string, kind = "chat"): Promise<OwnProviderView> {
       await existing(name);
       const found = await deps.findModel(model);
-      if (!found || !(await table.deleteModel(name, found.id, checkKind(kind)))) {
-        throw new NotFoundError(
-          `Provider ${name} does not serve ${model.slice(0, 100)} for ${kind.slice(0, 20)}.`,
-        );
-      }
+      await audited.transaction(async (q, record) => {
+        if (!found || !(await createOwnProvidersTable(q).deleteModel(name, found.id, checkKind(kind)))) {
+          throw new NotFoundError(
+            `Provider ${name} does not serve ${model.slice(0, 100)} for ${kind.slice(0, 20)}.`,
+          );
+        }
+        await record({
+          action: "provider.model-unmap",
+          namespace: null,
+          targetType: "provider",
+          target: name,
+          details: { model: found.id, kind },
+        });
+      });
       deps.onChanged?.();
       return viewOf(name);
     },
