@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { type ProviderSim, startProviderSim } from "@modelhub/provider-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccounts } from "../__fixtures__/accounts.js";
 import { ADMIN_TOKEN, FIXTURE_CATALOGUE_DIR } from "../__fixtures__/seeded-app.js";
@@ -13,7 +14,8 @@ import { type RunningHub, startHub } from "../start-hub.js";
  * one with the caller's hub token and the call's body (openai's client does for 307/308; fetch does, and keeps
  * the token on the same origin): passed on as it came, a relative `Location`, or one naming the hub, sends the
  * caller into the hub wherever the provider chose. Its base URL has a path, as an OpenAI-compatible API's
- * (`/v1`) does, so that a `Location` leaving it by dot segments can be tried.
+ * (`/v1`) does, so that a `Location` leaving it by dot segments can be tried. `together` (provider-sim) serves
+ * the model too, after it in the default order: the failover.
  */
 const KEY = "sk-RedirectKey_7hQ2mL9xV4bR8tN1wC6yP3";
 const MODEL = "acme/redirect-chat";
@@ -21,6 +23,7 @@ const MODEL = "acme/redirect-chat";
 let stop: (() => Promise<void>) | undefined;
 let hub: RunningHub;
 let provider: Server;
+let sim: ProviderSim;
 let base: string;
 let token: string;
 
@@ -57,15 +60,17 @@ beforeAll(async () => {
   await once(provider, "listening");
   base = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/base`;
   const temp = makeTempDir();
+  sim = await startProviderSim();
   hub = await startHub({
     dataDir: join(temp.dir, "data"),
     adminToken: ADMIN_TOKEN,
     catalogueDir: FIXTURE_CATALOGUE_DIR,
-    providerBaseUrls: { cerebras: base },
+    providerBaseUrls: { cerebras: base, together: sim.providerUrl("together") },
     providerKeys: { cerebras: KEY },
   });
   stop = async () => {
     await hub.close();
+    await sim.close();
     temp.remove();
   };
   token = (await seedAccounts(hub.store)).tokens.ottoWrite;
@@ -74,6 +79,11 @@ beforeAll(async () => {
   await hub.store.mappings.set(MODEL, "cerebras", {
     status: "live",
     providerId: "redirect-chat",
+    task: "conversational",
+  });
+  await hub.store.mappings.set(MODEL, "together", {
+    status: "live",
+    providerId: "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo",
     task: "conversational",
   });
 }, 30_000);
@@ -109,6 +119,21 @@ describe("a hosted provider's redirect on the OpenAI-compatible API", () => {
       expect(answer.text).not.toContain(KEY);
     },
   );
+
+  it("is tried elsewhere when another provider serves the model", async () => {
+    const response = await fetch(`${hub.url}/v1/chat/completions`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        model: MODEL,
+        messages: [{ role: "user", content: "relative" }],
+        max_tokens: 8,
+      }),
+    });
+    expect([response.status, response.headers.get("x-inference-provider")]).toEqual([200, "together"]);
+    expect(((await response.json()) as { choices: unknown[] }).choices).toHaveLength(1);
+  });
 });
 
 describe("a hosted provider's redirect through the passthrough", () => {
