@@ -232,6 +232,40 @@ describe("an organization admin's changes to its providers", () => {
   });
 });
 
+describe("a change and its entry", () => {
+  // The database refuses the entry of any target named "unrecorded": the change must not land without it.
+  beforeAll(async () => {
+    const db = hub.store.db;
+    if (db.poolState) {
+      await db.run(
+        `CREATE FUNCTION refuse_unrecorded() RETURNS trigger AS $$
+         BEGIN RAISE EXCEPTION 'audit entry refused by the test'; END $$ LANGUAGE plpgsql`,
+      );
+      await db.run(
+        `CREATE TRIGGER refuse_unrecorded BEFORE INSERT ON audit_log FOR EACH ROW
+         WHEN (NEW.target LIKE '%unrecorded%') EXECUTE FUNCTION refuse_unrecorded()`,
+      );
+    } else {
+      await db.run(
+        `CREATE TRIGGER refuse_unrecorded BEFORE INSERT ON audit_log WHEN NEW.target LIKE '%unrecorded%'
+         BEGIN SELECT RAISE(ABORT, 'audit entry refused by the test'); END`,
+      );
+    }
+  });
+  afterAll(async () => {
+    await hub.store.db.run(`DROP TRIGGER refuse_unrecorded${hub.store.db.poolState ? " ON audit_log" : ""}`);
+  });
+
+  it("land together or not at all", async () => {
+    const site = "/api/admin/own-providers/unrecorded";
+    const org = "/api/organizations/acme/providers/unrecorded";
+    await ok(api(tokens.samWrite, "PUT", site, { baseUrl: "http://127.0.0.1:1/v1", apiKey: KEY_ONE }), 500);
+    await ok(api(tokens.samWrite, "GET", site), 404);
+    await ok(api(tokens.adaWrite, "PUT", org, { baseUrl: "http://127.0.0.1:1/v1", apiKey: KEY_ORG }), 500);
+    await ok(api(tokens.adaWrite, "GET", org), 404);
+  });
+});
+
 describe("a site admin's changes to the local provider", () => {
   it("leave entries naming the repository and quantization, and none when refused", async () => {
     const repo = "sam/tiny-GGUF";
