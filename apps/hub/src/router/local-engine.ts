@@ -1,5 +1,5 @@
 import { renderChatTemplate, TemplateError } from "@modelhub/jinja";
-import type { Llama, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
+import type { Llama, LlamaContext, LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import { HubError, InvalidInputError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type Admission, createAdmission } from "./local-admission.js";
@@ -72,6 +72,14 @@ export interface LocalSampling {
   seed?: number;
   /** The answer ends before the first of these (not included), finish reason "stop". */
   stop?: readonly string[];
+  /**
+   * OpenAI's penalties, which llama.cpp's penalties sampler applies as OpenAI defines them: each token's logit
+   * less its count in the answer so far times `frequencyPenalty`, less `presencePenalty` if the count is not 0.
+   */
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  /** Added to the logit of each token (by the model's own token ids) before sampling, as OpenAI does. */
+  logitBias?: ReadonlyMap<number, number>;
 }
 
 /** One piece of the answer, then the end with the tokenizer's counts. */
@@ -313,8 +321,14 @@ export function createLocalEngine(deps: {
         );
       }
       const maxTokens = Math.min(sampling.maxTokens, room);
-      const sequence = entry.context.getSequence();
       const output: Token[] = [];
+      // node-llama-cpp is imported once loaded (runtime()): here it already is.
+      const tokenBias =
+        sampling.logitBias &&
+        logitBias((await import("node-llama-cpp")).TokenBias, entry.model, sampling.logitBias);
+      const frequencyPenalty = sampling.frequencyPenalty ?? 0;
+      const presencePenalty = sampling.presencePenalty ?? 0;
+      const sequence = entry.context.getSequence();
       const stops = createStopScan(sampling.stop ?? []);
       let sent = 0;
       let finishReason: "stop" | "length" = "length";
@@ -325,6 +339,19 @@ export function createLocalEngine(deps: {
           topP: sampling.topP,
           // As an unsigned 32-bit number, which llama.cpp's sampler takes (node-llama-cpp makes a negative one 0).
           seed: sampling.seed === undefined ? undefined : sampling.seed >>> 0,
+          tokenBias,
+          // The answer's own tokens only, as OpenAI counts them (not the prompt's); no multiplicative
+          // repeat penalty (1), which OpenAI does not have.
+          repeatPenalty:
+            frequencyPenalty === 0 && presencePenalty === 0
+              ? undefined
+              : {
+                  punishTokens: () => output,
+                  maxPunishTokens: maxTokens,
+                  penalty: 1,
+                  frequencyPenalty,
+                  presencePenalty,
+                },
         })) {
           if (signal?.aborted) break;
           if (overTime()) throw new LocalAnswerTimeoutError(limits.answerMs);
@@ -401,6 +428,39 @@ export function createLocalEngine(deps: {
 }
 
 export type LocalEngine = ReturnType<typeof createLocalEngine>;
+
+/**
+ * A call's logit_bias as node-llama-cpp's TokenBias, its values added to the logits as they are. Token ids the
+ * model does not have are refused, and so are its end-of-generation tokens, which TokenBias drops silently.
+ */
+function logitBias(
+  Bias: typeof TokenBias,
+  model: LlamaModel,
+  biases: ReadonlyMap<number, number>,
+): TokenBias {
+  const vocabulary = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length;
+  // An id past the vocabulary must not reach llama.cpp's token lookups (isEogToken, the bias sampler).
+  if (vocabulary === undefined) {
+    throw new InvalidInputError(
+      "This model's GGUF file does not list its tokens, so logit_bias cannot be checked: leave logit_bias out.",
+    );
+  }
+  const bias = new Bias(model.tokenizer);
+  for (const [token, value] of biases) {
+    if (token >= vocabulary) {
+      throw new InvalidInputError(
+        `logit_bias names token ${token}, which this model does not have (its token ids are 0 to ${vocabulary - 1}): use ids of the model's own tokenizer.`,
+      );
+    }
+    if (model.isEogToken(token as Token)) {
+      throw new InvalidInputError(
+        `logit_bias names token ${token}, which ends the answer: the local provider cannot bias it; leave it out, or limit the answer with max_tokens or stop.`,
+      );
+    }
+    bias.set(token as Token, { logit: value });
+  }
+  return bias;
+}
 
 /** How long a file llama.cpp could not load is refused before it is tried again (a failure may be memory). */
 const FAILED_LOAD_RETRY_MS = 5 * 60_000;

@@ -13,6 +13,8 @@ import type { LocalEngine, LocalPiece, LocalPrompt } from "./local-engine.js";
 export const LOCAL_PROVIDER_NAME = "local";
 
 const MAX_STOP_CHARS = 256;
+/** As OpenAI's API bounds it. */
+const MAX_LOGIT_BIAS_TOKENS = 300;
 const stopSequence = z
   .string()
   .max(MAX_STOP_CHARS, `a stop sequence may be at most ${MAX_STOP_CHARS} characters long`);
@@ -25,6 +27,25 @@ const sampling = {
   // llama.cpp's sampler is seeded with it (modulo 2^32): the same seed and prompt give the same tokens.
   seed: z.number().int().nullish(),
   stream: z.boolean().optional(),
+  // include_usage: a last chunk with the usage and no choices, as OpenAI streams it (answer()); only with `stream`.
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  // OpenAI's penalties are llama.cpp's: its penalties sampler subtracts count × frequency_penalty plus
+  // presence_penalty from the logit of each token the answer holds so far (local-engine.ts).
+  frequency_penalty: z.number().min(-2).max(2).nullish(),
+  presence_penalty: z.number().min(-2).max(2).nullish(),
+  // Added to the logits before sampling, as OpenAI does; the ids are the model's own tokenizer's. Bounded: the
+  // map goes to llama.cpp's sampler, which scans it for every token.
+  logit_bias: z
+    .record(z.string(), z.number().min(-100).max(100))
+    .refine(
+      (bias) => Object.keys(bias).every((token) => /^\d{1,9}$/.test(token)),
+      "logit_bias maps token ids of the model (whole numbers, as strings) to biases",
+    )
+    .refine(
+      (bias) => Object.keys(bias).length <= MAX_LOGIT_BIAS_TOKENS,
+      `logit_bias may hold at most ${MAX_LOGIT_BIAS_TOKENS} tokens`,
+    )
+    .nullish(),
   // Bounded: a stream holds back any end that may begin a stop sequence, checked on every token on the hub's
   // main thread, at a cost that grows with the square of the longest sequence.
   stop: z.union([stopSequence, z.array(stopSequence).max(4)]).nullish(),
@@ -35,46 +56,71 @@ const sampling = {
     .refine((n) => n === 1, "the local provider answers one choice per call: leave n unset or 1")
     .nullish(),
 };
+/** As OpenAI's API answers it: the options only shape a stream. */
+const STREAM_OPTIONS_WITHOUT_STREAM = {
+  message: "stream_options is only allowed when stream is true: leave it out, or set stream",
+  path: ["stream_options"],
+};
+function streamOptionsOnlyWithStream(body: { stream?: boolean; stream_options?: unknown }): boolean {
+  return body.stream === true || body.stream_options == null;
+}
 /**
  * Log probabilities are not returned (nor the prompt echoed): asked for, refused rather than answered without
  * them, so that a caller relying on them learns it at once. Unset, null or false pass.
  */
 const NO_LOGPROBS =
   "the local provider does not return log probabilities yet: leave logprobs unset, or call another provider";
-const chatInput = z.looseObject({
-  model: z.string(),
-  messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })).min(1),
-  ...sampling,
-  logprobs: z.literal(false, { error: NO_LOGPROBS }).nullish(),
-  top_logprobs: z.null({ error: NO_LOGPROBS }).optional(),
-  // Not applied yet (the answer is plain generated text): refused rather than silently ignored, so that a
-  // caller relying on tool calls or on JSON learns it at once.
-  tools: z
-    .array(z.unknown())
-    .max(0, "the local provider does not run tools yet: call without tools, or another provider")
-    .nullish(),
-  response_format: z
-    .looseObject({
-      type: z.literal("text", {
+const chatInput = z
+  .looseObject({
+    model: z.string(),
+    messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })).min(1),
+    ...sampling,
+    logprobs: z.literal(false, { error: NO_LOGPROBS }).nullish(),
+    top_logprobs: z.null({ error: NO_LOGPROBS }).optional(),
+    // Not applied yet (the answer is plain generated text): refused rather than silently ignored, so that a
+    // caller relying on tool calls or on JSON learns it at once.
+    tools: z
+      .array(z.unknown())
+      .max(0, "the local provider does not run tools yet: call without tools, or another provider")
+      .nullish(),
+    response_format: z
+      .looseObject({
+        type: z.literal("text", {
+          error:
+            "the local provider does not constrain answers to JSON yet: leave response_format out, or call another provider",
+        }),
+      })
+      .nullish(),
+  })
+  .refine(streamOptionsOnlyWithStream, STREAM_OPTIONS_WITHOUT_STREAM);
+const completionInput = z
+  .looseObject({
+    model: z.string(),
+    prompt: z.string(),
+    ...sampling,
+    // The legacy API's `logprobs` is a count (0 included asks for the chosen tokens' own).
+    logprobs: z.null({ error: NO_LOGPROBS }).optional(),
+    echo: z
+      .literal(false, {
         error:
-          "the local provider does not constrain answers to JSON yet: leave response_format out, or call another provider",
-      }),
-    })
-    .nullish(),
-});
-const completionInput = z.looseObject({
-  model: z.string(),
-  prompt: z.string(),
-  ...sampling,
-  // The legacy API's `logprobs` is a count (0 included asks for the chosen tokens' own).
-  logprobs: z.null({ error: NO_LOGPROBS }).optional(),
-  echo: z
-    .literal(false, {
-      error:
-        "the local provider does not echo the prompt: leave echo unset or false, or call another provider",
-    })
-    .nullish(),
-});
+          "the local provider does not echo the prompt: leave echo unset or false, or call another provider",
+      })
+      .nullish(),
+    // One sequence per call: several candidates to pick the best of are refused rather than answered as one.
+    best_of: z
+      .number()
+      .int()
+      .refine((n) => n === 1, "the local provider generates one candidate per call: leave best_of unset or 1")
+      .nullish(),
+    // Text after the insertion (fill-in-the-middle) is not given to the model: refused rather than ignored.
+    suffix: z
+      .literal("", {
+        error:
+          "the local provider does not insert text before a suffix: leave suffix unset, or call another provider",
+      })
+      .nullish(),
+  })
+  .refine(streamOptionsOnlyWithStream, STREAM_OPTIONS_WITHOUT_STREAM);
 
 /** Default answer length when the caller sets none (OpenAI servers each pick one; llama.cpp's is unbounded). */
 const DEFAULT_MAX_TOKENS = 256;
@@ -136,6 +182,11 @@ export async function startLocalProviderServer(engine: LocalEngine, logger: Logg
         temperature: body.temperature ?? 1,
         topP: body.top_p,
         seed: body.seed ?? undefined,
+        frequencyPenalty: body.frequency_penalty ?? undefined,
+        presencePenalty: body.presence_penalty ?? undefined,
+        logitBias: body.logit_bias
+          ? new Map(Object.entries(body.logit_bias).map(([token, bias]) => [Number(token), bias]))
+          : undefined,
         stop: typeof body.stop === "string" ? [body.stop] : (body.stop ?? undefined),
       },
       c.req.raw.signal,
@@ -168,20 +219,25 @@ export async function startLocalProviderServer(engine: LocalEngine, logger: Logg
       });
     }
     const chunkObject = chat ? "chat.completion.chunk" : "text_completion";
+    // As OpenAI streams: asked for, every chunk has `usage: null` and a last one, with no choices, the usage;
+    // not asked for, no chunk has a `usage`.
+    const includeUsage = body.stream_options?.include_usage === true;
+    const chunk = (choices: unknown[], usage?: unknown) => ({
+      ...head,
+      object: chunkObject,
+      choices,
+      ...(includeUsage ? { usage: usage ?? null } : {}),
+    });
     return streamSSE(c, async (sse) => {
       try {
         for (let piece = first; !piece.done; piece = await pieces.next()) {
           const value = piece.value;
-          const data =
-            "text" in value
-              ? { ...head, object: chunkObject, choices: [choice(value.text, null, true)] }
-              : {
-                  ...head,
-                  object: chunkObject,
-                  choices: [choice("", value.finishReason, true)],
-                  usage: value.usage,
-                };
-          await sse.writeSSE({ data: JSON.stringify(data) });
+          if ("text" in value) {
+            await sse.writeSSE({ data: JSON.stringify(chunk([choice(value.text, null, true)])) });
+            continue;
+          }
+          await sse.writeSSE({ data: JSON.stringify(chunk([choice("", value.finishReason, true)])) });
+          if (includeUsage) await sse.writeSSE({ data: JSON.stringify(chunk([], value.usage)) });
         }
       } catch (error) {
         // Past the head (the answer's time limit, LocalAnswerTimeoutError): an error event, as OpenAI's API

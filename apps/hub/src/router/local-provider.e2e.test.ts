@@ -129,6 +129,7 @@ describe("the local provider, enabled for a repository and quantization", () => 
       model: `${MODEL}:local`,
       messages,
       stream: true,
+      stream_options: { include_usage: true },
       max_tokens: 12,
       temperature: 0,
     });
@@ -270,6 +271,130 @@ describe("the local provider, enabled for a repository and quantization", () => 
       max_tokens: 1,
       logprobs: null,
       echo: false,
+    });
+    expect(plain.status).toBe(200);
+  });
+
+  it("streams the usage in a last chunk with no choices when asked (include_usage), as OpenAI does", async () => {
+    // The Python `openai` client, as many SDKs read it: every chunk's usage null, then one with the counts.
+    const script = `
+import json, os
+from openai import OpenAI
+client = OpenAI(base_url=os.environ["BASE_URL"], api_key=os.environ["API_KEY"], max_retries=0)
+ask = dict(model=os.environ["MODEL"], max_tokens=8, temperature=0, stream=True,
+           stream_options={"include_usage": True})
+chat = client.chat.completions.create(messages=[{"role": "user", "content": "hello world"}], **ask)
+text = client.completions.create(prompt="hello world", **ask)
+print(json.dumps({"chat": [c.model_dump() for c in chat], "text": [c.model_dump() for c in text]}))
+`;
+    const ran = await runPython(["-c", script], {
+      BASE_URL: `${hub.url}/v1`,
+      API_KEY: alice,
+      MODEL: `${MODEL}:local`,
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    type Chunk = { choices: unknown[]; usage: OpenAI.CompletionUsage | null };
+    const streams = JSON.parse(ran.stdout) as { chat: Chunk[]; text: Chunk[] };
+    const chatPrompt = renderChatTemplate(TEMPLATE, {
+      messages: [{ role: "user", content: "hello world" }],
+      add_generation_prompt: true,
+      bos_token: "<s>",
+      eos_token: "</s>",
+    });
+    for (const [chunks, prompt] of [
+      [streams.chat, chatPrompt],
+      [streams.text, "hello world"],
+    ] as const) {
+      const last = chunks.at(-1);
+      expect(last?.choices).toEqual([]);
+      expect(last?.usage?.prompt_tokens).toBe(await engine.countTokens(SERVED, prompt));
+      expect(last?.usage?.completion_tokens).toBeGreaterThan(0);
+      expect(last?.usage?.total_tokens).toBe(last!.usage!.prompt_tokens + last!.usage!.completion_tokens);
+      expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null && chunk.choices.length === 1)).toBe(
+        true,
+      );
+    }
+    // Not asked for, no chunk carries a usage (OpenAI's stream has none), and stream_options needs a stream.
+    const plain = await api(alice, "POST", "/v1/completions", {
+      model: `${MODEL}:local`,
+      prompt: "hello world",
+      max_tokens: 4,
+      stream: true,
+    });
+    expect(plain.status).toBe(200);
+    expect(await plain.text()).not.toContain('"usage"');
+    const unstreamed = await api(alice, "POST", "/v1/completions", {
+      model: `${MODEL}:local`,
+      prompt: "hello world",
+      max_tokens: 4,
+      stream_options: { include_usage: true },
+    });
+    expect([unstreamed.status, await unstreamed.text()]).toEqual([
+      400,
+      expect.stringContaining("stream_options is only allowed when stream is true"),
+    ]);
+  });
+
+  it("applies logit_bias and the frequency and presence penalties to the tokens it samples", async () => {
+    const complete = async (extra: Record<string, unknown>) =>
+      (
+        await client.completions.create({
+          model: `${MODEL}:local`,
+          prompt: "hello world",
+          max_tokens: 12,
+          temperature: 0,
+          ...extra,
+        } as OpenAI.CompletionCreateParamsNonStreaming)
+      ).choices[0]?.text;
+    const greedy = await complete({});
+    // Token 259 is the tiny vocabulary's "▁hello" (make-tiny-gguf.py): raised by 100, greedy picks it every time.
+    const forced = await complete({ logit_bias: { "259": 100 } });
+    expect(forced).toContain("hello hello hello hello");
+    expect(forced).not.toBe(greedy);
+    // Raised less, it wins some of the time; each penalty, counting the answer's own "hello"s, makes it fewer.
+    const hellos = async (extra: Record<string, unknown>) =>
+      ((await complete({ max_tokens: 24, ...extra })) ?? "").split("hello").length - 1;
+    const often = await hellos({ logit_bias: { "259": 10 } });
+    expect(often).toBeGreaterThan(4);
+    expect(await hellos({ logit_bias: { "259": 10 }, frequency_penalty: 2 })).toBeLessThan(often);
+    const sometimes = await hellos({ logit_bias: { "259": 6 } });
+    expect(sometimes).toBeGreaterThan(1);
+    expect(await hellos({ logit_bias: { "259": 6 }, presence_penalty: 2 })).toBeLessThan(sometimes);
+    // A negative frequency penalty rewards repeating: the random model then says one thing over and over.
+    const repeated = await complete({ frequency_penalty: -2 });
+    expect(repeated).toMatch(/^(.)\1{8,}$/su);
+    // Defaults and nulls change nothing.
+    expect(await complete({ frequency_penalty: 0, presence_penalty: null, logit_bias: null })).toBe(greedy);
+  });
+
+  it("refuses out-of-range penalties and biases, best_of and suffix, naming the parameter", async () => {
+    const tooMany = Object.fromEntries(Array.from({ length: 301 }, (_, token) => [String(token + 3), 1]));
+    for (const [extra, words] of [
+      [{ frequency_penalty: 2.5 }, "frequency_penalty"],
+      [{ presence_penalty: -3 }, "presence_penalty"],
+      [{ logit_bias: { "259": 101 } }, "logit_bias"],
+      [{ logit_bias: { hello: 1 } }, "token id"],
+      [{ logit_bias: tooMany }, "at most 300 tokens"],
+      [{ logit_bias: { "100000": -100 } }, "token 100000, which this model does not have"],
+      [{ logit_bias: { "2": -100 } }, "token 2, which ends the answer"],
+      [{ best_of: 3 }, "best_of"],
+      [{ suffix: "the end" }, "suffix"],
+    ] as const) {
+      const refused = await api(alice, "POST", "/v1/completions", {
+        model: `${MODEL}:local`,
+        prompt: "hello",
+        max_tokens: 1,
+        ...extra,
+      });
+      expect([refused.status, await refused.text()]).toEqual([400, expect.stringContaining(words)]);
+    }
+    const plain = await api(alice, "POST", "/v1/completions", {
+      model: `${MODEL}:local`,
+      prompt: "hello",
+      max_tokens: 1,
+      best_of: 1,
+      suffix: null,
+      stream_options: null,
     });
     expect(plain.status).toBe(200);
   });
