@@ -422,7 +422,24 @@ export function createLocalEngine(deps: {
       }
       const engine = await llama?.catch(() => undefined);
       llama = undefined;
-      await engine?.dispose();
+      if (!engine) return;
+      // node-llama-cpp's dispose waits for every native handle it lent out, and a load that failed (a GGUF
+      // llama.cpp cannot read) leaves one that only the garbage collector gives back: in
+      // local-provider.e2e.test.ts the hub's close then waited forever. The process frees llama.cpp either way,
+      // so the hub's shutdown waits for it a bounded time.
+      let waited: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        engine.dispose().then(() => false),
+        new Promise<boolean>((resolve) => {
+          waited = setTimeout(() => resolve(true), DISPOSE_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(waited);
+      if (timedOut) {
+        deps.logger.log("warn", "llama.cpp was not freed in time; the process frees it on exit", {
+          waitedMs: DISPOSE_WAIT_MS,
+        });
+      }
     },
   };
 }
@@ -464,6 +481,8 @@ function logitBias(
 
 /** How long a file llama.cpp could not load is refused before it is tried again (a failure may be memory). */
 const FAILED_LOAD_RETRY_MS = 5 * 60_000;
+/** How long the hub's shutdown waits for node-llama-cpp to free llama.cpp (see close()). */
+const DISPOSE_WAIT_MS = 2_000;
 
 function unloadable(name: string): HubError {
   return new HubError(
