@@ -335,6 +335,63 @@ print(json.dumps({"chat": [c.model_dump() for c in chat], "text": [c.model_dump(
     ]);
   });
 
+  it("answers the Responses API (openai's responses.create), streamed and whole, with the usage counted", async () => {
+    const script = `
+import json, os
+from openai import OpenAI
+client = OpenAI(base_url=os.environ["BASE_URL"], api_key=os.environ["API_KEY"], max_retries=0)
+ask = dict(model=os.environ["MODEL"], input="hello world", max_output_tokens=8, temperature=0)
+whole = client.responses.create(**ask)
+events = list(client.responses.create(stream=True, **ask))
+print(json.dumps({"whole": whole.model_dump(), "events": [e.model_dump() for e in events]}))
+`;
+    const ran = await runPython(["-c", script], {
+      BASE_URL: `${hub.url}/v1`,
+      API_KEY: alice,
+      MODEL: `${MODEL}:local`,
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    type Response = {
+      status: string;
+      incomplete_details: { reason: string } | null;
+      output: { content?: { text: string }[] }[];
+      usage: { input_tokens: number; output_tokens: number; total_tokens: number };
+    };
+    const found = JSON.parse(ran.stdout) as {
+      whole: Response;
+      events: { type: string; delta?: string; response?: Response }[];
+    };
+    const prompt = renderChatTemplate(TEMPLATE, {
+      messages: [{ role: "user", content: "hello world" }],
+      add_generation_prompt: true,
+      bos_token: "<s>",
+      eos_token: "</s>",
+    });
+    const promptTokens = await engine.countTokens(SERVED, prompt);
+    // The tiny model's random weights never end an answer of their own: it stops at max_output_tokens.
+    const completed = found.events.at(-1);
+    expect(completed?.type).toBe("response.incomplete");
+    for (const response of [found.whole, completed!.response!]) {
+      expect(response.status).toBe("incomplete");
+      expect(response.incomplete_details).toEqual({ reason: "max_output_tokens" });
+      expect(response.usage.input_tokens).toBe(promptTokens);
+      expect(response.usage.output_tokens).toBeGreaterThan(0);
+      expect(response.usage.total_tokens).toBe(response.usage.input_tokens + response.usage.output_tokens);
+    }
+    // The streamed deltas make the text the completed response holds; at temperature 0, the whole one's too.
+    const streamed = found.events.flatMap((event) =>
+      event.type === "response.output_text.delta" ? [event.delta ?? ""] : [],
+    );
+    const text = (response: Response) =>
+      response.output
+        .flatMap((item) => item.content ?? [])
+        .map((part) => part.text)
+        .join("");
+    expect(streamed.join("")).toBe(text(completed!.response!));
+    expect(text(found.whole)).toBe(text(completed!.response!));
+    expect(text(found.whole).length).toBeGreaterThan(0);
+  });
+
   it("applies logit_bias and the frequency and presence penalties to the tokens it samples", async () => {
     const complete = async (extra: Record<string, unknown>) =>
       (
