@@ -69,8 +69,8 @@ export interface AuditRecorder {
 
 /**
  * Runs a domain's writes in one transaction together with the entries they leave, for domains whose tables
- * take a Queryable (the router's providers): `q` is the transaction, `record` writes in it. Without it (the
- * admin CLI), the writes run unaudited.
+ * take a Queryable (the router's providers): `q` is the transaction, `record` writes in it. The app and the
+ * admin CLI give one; without it (tests, the local engine's reads) the writes run unaudited.
  */
 export interface AuditedTransactions {
   transaction<T>(

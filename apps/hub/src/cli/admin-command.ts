@@ -5,7 +5,8 @@ import { accountsService } from "../accounts/accounts-service.js";
 import { orgNamesOf } from "../accounts/org-names.js";
 import { REPO_TYPES, type RepoType } from "../accounts/types.js";
 import { adminOperations } from "../admin/admin-operations.js";
-import { createAuditRecorder } from "../audit/audit-service.js";
+import type { AuditedTransactions } from "../audit/audit-log.js";
+import { auditedTransactions, createAuditRecorder } from "../audit/audit-service.js";
 import { ANONYMOUS } from "../auth/actor.js";
 import { catalogueService } from "../catalogue/catalogue-service.js";
 import { HubError, InvalidInputError } from "../errors.js";
@@ -229,7 +230,8 @@ export async function runAdminCommand(
     );
   }
   const operations = adminOperations(store, knownProviders);
-  // Account and repository changes made here are audited as the operator's, as the API's are as the caller's.
+  // Account, repository and provider changes made here are audited as the operator's, as the API's are as the
+  // caller's.
   const audit = createAuditRecorder();
   const accounts = accountsService(store.accounts, {
     transaction: (work) => store.transaction((tx) => work(tx.accounts, (entry) => audit.record(tx, entry))),
@@ -242,12 +244,14 @@ export async function runAdminCommand(
     return (await io.readStdin()).replace(/\r?\n$/, "");
   };
 
+  // Changes to who serves inference too, in the change's own transaction (router/provider-audit.ts).
+  const providerAudit = auditedTransactions(store.db, audit);
   if (command?.startsWith("providers:")) {
-    return json(await runOwnProviderCommand(command, positionals, values, store, io));
+    return json(await runOwnProviderCommand(command, positionals, values, store, io, providerAudit));
   }
 
   if (command?.startsWith("org-providers:")) {
-    return json(await runOrgProviderCommand(command, positionals, values, store, io));
+    return json(await runOrgProviderCommand(command, positionals, values, store, io, providerAudit));
   }
 
   if (command?.startsWith("local:")) {
@@ -257,6 +261,7 @@ export async function runAdminCommand(
       db: store.db,
       repos: () => createRepoService({ store, blobs }),
       maxModelBytes: DEFAULT_LOCAL_MAX_MODEL_BYTES,
+      audited: providerAudit,
     });
     if (command === "local:list") return json(await local.list());
     const model = positional(positionals, 0, "owner/name");
@@ -452,6 +457,7 @@ async function runOrgProviderCommand(
   values: Values,
   store: Store,
   io: AdminIo,
+  audited: AuditedTransactions,
 ): Promise<unknown> {
   const secrets = io.ownProviderSecrets ?? noSecretBox;
   const registry = createOwnProvidersRegistry({
@@ -478,6 +484,7 @@ async function runOrgProviderCommand(
       throw new InvalidInputError("Organizations' providers are added by their admins, through the API.");
     },
     health: (id) => registry.health(id),
+    audited,
   });
   const org = positional(positionals, 0, "org");
   if (command === "org-providers:list") {
@@ -511,6 +518,7 @@ async function runOwnProviderCommand(
   values: Values,
   store: Store,
   io: AdminIo,
+  audited: AuditedTransactions,
 ): Promise<unknown> {
   const secrets = io.ownProviderSecrets ?? noSecretBox;
   // Health as this process sees the servers (the hub checks them on its own every few seconds).
@@ -526,6 +534,7 @@ async function runOwnProviderCommand(
     secrets,
     findModel: (id) => catalogue.find(id),
     health: (name) => registry.health(name),
+    audited,
   });
   const optional = (name: string) =>
     typeof values[name] === "string" ? (values[name] as string) : undefined;

@@ -55,7 +55,7 @@ export function localProviderService(deps: {
   /** Largest GGUF file the provider may be enabled for (LOCAL_PROVIDER_MAX_MODEL_BYTES). */
   maxModelBytes: number;
   onChanged?: () => void;
-  /** Writes each change with its audit log entry (site admins read it); none: unaudited (admin CLI). */
+  /** Writes each change with its audit log entry (site admins read it); none: unaudited (the engine, which only reads; tests). */
   audited?: AuditedTransactions;
 }) {
   const table = createLocalProviderTable(deps.db);

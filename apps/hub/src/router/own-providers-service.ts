@@ -76,7 +76,7 @@ export interface OwnProvidersServiceDeps {
   health?(name: string): OwnProviderHealth;
   /** Told after every change: the router's registry reads the tables again at once. */
   onChanged?(): void;
-  /** Writes each change with its audit log entry (site-wide: site admins read it); none: unaudited (admin CLI). */
+  /** Writes each change with its audit log entry (site-wide: site admins read it); none: unaudited (tests). */
   audited?: AuditedTransactions;
   now?: () => Date;
 }

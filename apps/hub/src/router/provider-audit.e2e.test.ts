@@ -3,6 +3,7 @@ import { seedAccounts } from "../__fixtures__/accounts.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { AUDIT_ACTIONS, type AuditAction } from "../audit/audit-log.js";
 import type { AuditEntry } from "../audit/audit-table.js";
+import { runAdminCommand } from "../cli/admin-command.js";
 
 /**
  * Changes to who serves inference leave audit log entries on a real hub: a site admin's own providers, model
@@ -317,6 +318,23 @@ describe("a site admin's changes to the local provider", () => {
       { action: "local-provider.disable", ...local },
     ]);
     expect(logged[0]?.details).toEqual({ filePath: "tiny-Q4_K_M.gguf" });
+  });
+});
+
+describe("the admin CLI's changes to own providers", () => {
+  it("leave entries as the operator's, in the change's transaction", async () => {
+    const from = await lastId();
+    const cli = (args: string[]) => runAdminCommand(args, hub.store, []);
+    await cli(["providers:add", "gpu-cli", "--base-url", "http://127.0.0.1:1/v1", "--api-key-env", KEY_ENV]);
+    await cli(["providers:remove", "gpu-cli"]);
+    const logged = await entries(from);
+    const operator = { actorName: null, namespace: null, targetType: "provider", target: "gpu-cli" };
+    expect(logged.map(summary)).toEqual([
+      { action: "provider.create", ...operator },
+      { action: "provider.delete", ...operator },
+    ]);
+    expect(logged.map((entry) => entry.actorKind)).toEqual(["operator", "operator"]);
+    expect(logged[0]?.details).toMatchObject({ key: `environment ${KEY_ENV}` });
   });
 });
 

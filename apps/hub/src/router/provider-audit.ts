@@ -90,7 +90,7 @@ export function providerPutEntry(
     : { action: "provider.create", details: created(next) };
 }
 
-/** Without an audit log (the admin CLI, whose own actions are not audited): the writes as they are. */
+/** Without an audit log (tests, the local engine's reads): the writes as they are. */
 export function unaudited(db: Queryable): AuditedTransactions {
   return { transaction: (work) => work(db, async () => {}) };
 }
