@@ -145,8 +145,12 @@ describe("an organization's own provider on a model's page", () => {
     sim.clearRequests();
     await page.getByRole("textbox", { name: "Your message" }).fill("Hello, acme?");
     await page.getByRole("button", { name: "Send" }).click();
+    // The first answer on a loaded CI machine (the hub's test files running beside it) took over 15 s to begin, the
+    // locator's default wait; alone the whole test takes under 10 s.
+    const answer = page.getByTestId("assistant-turn").last();
+    await answer.waitFor({ timeout: 60_000 });
     await expect
-      .poll(async () => (await page.getByTestId("assistant-turn").last().textContent())?.length ?? 0)
+      .poll(async () => (await answer.textContent())?.length ?? 0, { timeout: 60_000 })
       .toBeGreaterThan(10);
     await expect.poll(() => page.getByRole("button", { name: "Send" }).isVisible()).toBe(true);
     expect(sim.requests.at(-1)?.json).toMatchObject({ model: "qwen-acme", stream: true });
