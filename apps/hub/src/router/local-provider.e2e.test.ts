@@ -31,6 +31,15 @@ const TEMPLATE =
   "{{ bos_token }}{% for message in messages %}<|{{ message['role'] }}|>\n{{ message['content'] }}</s>\n" +
   "{% endfor %}{% if add_generation_prompt %}<|assistant|>\n{% endif %}";
 
+/** A chat's prompt as the GGUF's template renders it, with its BOS and EOS tokens. */
+const templated = (messages: { role: string; content: string }[]) =>
+  renderChatTemplate(TEMPLATE, {
+    messages,
+    add_generation_prompt: true,
+    bos_token: "<s>",
+    eos_token: "</s>",
+  });
+
 let engine: LocalEngine;
 const hub = useTestHub({
   adminToken: ADMIN_TOKEN,
@@ -148,12 +157,7 @@ describe("the local provider, enabled for a repository and quantization", () => 
     expect(chunks).toBeGreaterThan(2);
     expect(finish === "stop" || finish === "length").toBe(true);
     // The prompt's count is the model tokenizer's count of the template, rendered by packages/jinja.
-    const prompt = renderChatTemplate(TEMPLATE, {
-      messages,
-      add_generation_prompt: true,
-      bos_token: "<s>",
-      eos_token: "</s>",
-    });
+    const prompt = templated(messages);
     expect(usage?.prompt_tokens).toBe(await engine.countTokens(SERVED, prompt));
     expect(usage?.completion_tokens).toBeGreaterThan(0);
     expect(usage?.completion_tokens).toBeLessThanOrEqual(12);
@@ -295,12 +299,7 @@ print(json.dumps({"chat": [c.model_dump() for c in chat], "text": [c.model_dump(
     expect(ran.code, ran.stderr).toBe(0);
     type Chunk = { choices: unknown[]; usage: OpenAI.CompletionUsage | null };
     const streams = JSON.parse(ran.stdout) as { chat: Chunk[]; text: Chunk[] };
-    const chatPrompt = renderChatTemplate(TEMPLATE, {
-      messages: [{ role: "user", content: "hello world" }],
-      add_generation_prompt: true,
-      bos_token: "<s>",
-      eos_token: "</s>",
-    });
+    const chatPrompt = templated([{ role: "user", content: "hello world" }]);
     for (const [chunks, prompt] of [
       [streams.chat, chatPrompt],
       [streams.text, "hello world"],
@@ -361,12 +360,7 @@ print(json.dumps({"whole": whole.model_dump(), "events": [e.model_dump() for e i
       whole: Response;
       events: { type: string; delta?: string; response?: Response }[];
     };
-    const prompt = renderChatTemplate(TEMPLATE, {
-      messages: [{ role: "user", content: "hello world" }],
-      add_generation_prompt: true,
-      bos_token: "<s>",
-      eos_token: "</s>",
-    });
+    const prompt = templated([{ role: "user", content: "hello world" }]);
     const promptTokens = await engine.countTokens(SERVED, prompt);
     // The tiny model's random weights never end an answer of their own: it stops at max_output_tokens.
     const completed = found.events.at(-1);
@@ -849,12 +843,7 @@ describe("the local provider, a GGUF whose tokenizer asks for BOS", () => {
       messages: [{ role: "user", content: "hello world" }],
       max_tokens: 1,
     });
-    const rendered = renderChatTemplate(TEMPLATE, {
-      messages: [{ role: "user", content: "hello world" }],
-      add_generation_prompt: true,
-      bos_token: "<s>",
-      eos_token: "</s>",
-    });
+    const rendered = templated([{ role: "user", content: "hello world" }]);
     expect(chat.usage?.prompt_tokens).toBe(await engine.countTokens(`${BOS_MODEL}@F32`, rendered));
   }, 120_000);
 });
