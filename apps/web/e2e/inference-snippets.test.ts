@@ -108,7 +108,11 @@ describe("inference snippets panel", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
 
-    await page.locator("summary", { hasText: "Use this model" }).focus();
+    // The hub's first view (header and card, no menu) shows until the card is ready, with the app's root
+    // hidden: focusing the app's summary before then does nothing (focus() waits for no visibility).
+    const useThisModel = page.locator("summary", { hasText: "Use this model" });
+    await useThisModel.waitFor({ state: "visible" });
+    await useThisModel.focus();
     await page.keyboard.press("Enter");
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("transformers");
