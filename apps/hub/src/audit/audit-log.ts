@@ -4,7 +4,7 @@
  * transaction that does it (AuditRecorder), so an action and its entry land together or not at all. Plain
  * types: those domains import nothing else from audit/.
  */
-import type { Queryable } from "../store/database.js";
+import type { Transaction, TransactionOptions } from "../store/database.js";
 import type { StoreTransaction } from "../store/store.js";
 
 export const AUDIT_ACTIONS = [
@@ -70,10 +70,13 @@ export interface AuditRecorder {
 /**
  * Runs a domain's writes in one transaction together with the entries they leave, for domains whose tables
  * take a Queryable (the router's providers): `q` is the transaction, `record` writes in it. The app and the
- * admin CLI give one; without it (tests, the local engine's reads) the writes run unaudited.
+ * admin CLI give one; without it (tests, the local engine's reads) the writes run unaudited. Work that reads
+ * what it logs (created or updated?) takes the write lock (`immediate`) and `q.lock`s what it reads, so that
+ * two writers never both see the state before either.
  */
 export interface AuditedTransactions {
   transaction<T>(
-    work: (q: Queryable, record: (entry: AuditEntryInput) => Promise<void>) => Promise<T>,
+    work: (q: Transaction, record: (entry: AuditEntryInput) => Promise<void>) => Promise<T>,
+    options?: TransactionOptions,
   ): Promise<T>;
 }

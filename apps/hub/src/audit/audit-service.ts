@@ -79,8 +79,11 @@ export function createAuditRecorder(now: () => Date = () => new Date()): AuditRe
  */
 export function auditedTransactions(db: Queryable, recorder: AuditRecorder): AuditedTransactions {
   return {
-    transaction: (work) =>
-      db.transaction((tx) => work(tx, (entry) => recorder.record({ audit: createAuditTable(tx) }, entry))),
+    transaction: (work, options) =>
+      db.transaction(
+        (tx) => work(tx, (entry) => recorder.record({ audit: createAuditTable(tx) }, entry)),
+        options,
+      ),
   };
 }
 

@@ -217,45 +217,54 @@ export function orgOwnProvidersService(deps: OrgOwnProvidersServiceDeps) {
       checkName(name);
       const baseUrl = checkBaseUrl(input.baseUrl);
       await deps.checkTarget(baseUrl);
-      const previous = await table.get(org.id, name);
-      if (previous?.apiKeySealed && input.apiKey === undefined) {
-        // Kept, the key would go (with the next health check) to a server it was not given for, chosen by
-        // whoever edits the provider: any of the organization's admins, none of whom is ever shown the key.
-        const from = new URL(previous.baseUrl).origin;
-        const to = new URL(baseUrl).origin;
-        if (from !== to) {
-          throw new InvalidInputError(
-            `${name}'s key was given for ${from}: give the key for ${to} (apiKey) to move it there, or remove ` +
-              "the provider and add it again. A stored key is never sent to another server.",
-          );
-        }
-      }
-      if (!previous && (await table.list(org.id)).length >= MAX_PROVIDERS_PER_ORG) {
-        throw new ConflictError(
-          `${org.name} has ${MAX_PROVIDERS_PER_ORG} inference providers, the most an organization may have: ` +
-            "remove one first, or replace one by putting it again under its name.",
-        );
-      }
-      const at = now();
-      const row: OrgOwnProviderRow = {
-        orgId: org.id,
-        name,
-        baseUrl,
-        ...storedKey(input.apiKey, previous, input.apiKey === undefined, (key) =>
-          deps.secrets().seal(orgProviderSealName(org.id, name), key),
-        ),
-        ...connectionSettings(input, baseUrl),
-        createdBy: previous?.createdBy ?? by,
-        createdAt: previous?.createdAt ?? at,
-        updatedAt: at,
-      };
-      await audited.transaction(async (q, record) => {
-        await createOrgOwnProvidersTable(q).put(row);
-        const { action, details } = providerPutEntry(previous, row, input.apiKey !== undefined);
-        await record(entry(org, name, action, details));
-      });
+      // What was there is read under the organization's providers' lock, in the write's transaction: read
+      // before it, two first puts of one name would both be logged as its creation, and two puts of new names
+      // could both pass the limit.
+      const created = await audited.transaction(
+        async (q, record) => {
+          await q.lock(`org-providers:${org.id}`);
+          const inTx = createOrgOwnProvidersTable(q);
+          const previous = await inTx.get(org.id, name);
+          if (previous?.apiKeySealed && input.apiKey === undefined) {
+            // Kept, the key would go (with the next health check) to a server it was not given for, chosen by
+            // whoever edits the provider: any of the organization's admins, none of whom is ever shown the key.
+            const from = new URL(previous.baseUrl).origin;
+            const to = new URL(baseUrl).origin;
+            if (from !== to) {
+              throw new InvalidInputError(
+                `${name}'s key was given for ${from}: give the key for ${to} (apiKey) to move it there, or ` +
+                  "remove the provider and add it again. A stored key is never sent to another server.",
+              );
+            }
+          }
+          if (!previous && (await inTx.list(org.id)).length >= MAX_PROVIDERS_PER_ORG) {
+            throw new ConflictError(
+              `${org.name} has ${MAX_PROVIDERS_PER_ORG} inference providers, the most an organization may ` +
+                "have: remove one first, or replace one by putting it again under its name.",
+            );
+          }
+          const at = now();
+          const row: OrgOwnProviderRow = {
+            orgId: org.id,
+            name,
+            baseUrl,
+            ...storedKey(input.apiKey, previous, input.apiKey === undefined, (key) =>
+              deps.secrets().seal(orgProviderSealName(org.id, name), key),
+            ),
+            ...connectionSettings(input, baseUrl),
+            createdBy: previous?.createdBy ?? by,
+            createdAt: previous?.createdAt ?? at,
+            updatedAt: at,
+          };
+          await inTx.put(row);
+          const { action, details } = providerPutEntry(previous, row, input.apiKey !== undefined);
+          await record(entry(org, name, action, details));
+          return previous === undefined;
+        },
+        { immediate: true },
+      );
       deps.onChanged?.();
-      return { provider: await viewOf(org, name), created: previous === undefined };
+      return { provider: await viewOf(org, name), created };
     },
 
     async delete(orgName: string, name: string): Promise<void> {

@@ -146,25 +146,33 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
           "apiKeyEnv must name a variable OWN_PROVIDER_KEY_<NAME> (capitals, digits, _): the hub reads no other.",
         );
       }
-      const previous = await table.get(name);
       const keepsKey = input.apiKey === undefined && input.apiKeyEnv === undefined;
-      const at = now();
-      const row: OwnProviderRow = {
-        name,
-        baseUrl,
-        ...storedKey(input.apiKey, previous, keepsKey, (key) => deps.secrets().seal(name, key)),
-        apiKeyEnv: keepsKey && previous ? previous.apiKeyEnv : (input.apiKeyEnv ?? null),
-        ...connectionSettings(input, baseUrl),
-        createdAt: previous?.createdAt ?? at,
-        updatedAt: at,
-      };
-      await audited.transaction(async (q, record) => {
-        await createOwnProvidersTable(q).put(row);
-        const { action, details } = providerPutEntry(previous, row, input.apiKey !== undefined);
-        await record({ action, namespace: null, targetType: "provider", target: name, details });
-      });
+      // The previous state is read under the provider's lock, in the write's transaction: read before it,
+      // two first puts of one name would both find none, and both be logged as its creation.
+      const created = await audited.transaction(
+        async (q, record) => {
+          await q.lock(`own-provider:${name}`);
+          const inTx = createOwnProvidersTable(q);
+          const previous = await inTx.get(name);
+          const at = now();
+          const row: OwnProviderRow = {
+            name,
+            baseUrl,
+            ...storedKey(input.apiKey, previous, keepsKey, (key) => deps.secrets().seal(name, key)),
+            apiKeyEnv: keepsKey && previous ? previous.apiKeyEnv : (input.apiKeyEnv ?? null),
+            ...connectionSettings(input, baseUrl),
+            createdAt: previous?.createdAt ?? at,
+            updatedAt: at,
+          };
+          await inTx.put(row);
+          const { action, details } = providerPutEntry(previous, row, input.apiKey !== undefined);
+          await record({ action, namespace: null, targetType: "provider", target: name, details });
+          return previous === undefined;
+        },
+        { immediate: true },
+      );
       deps.onChanged?.();
-      return { provider: await viewOf(name), created: previous === undefined };
+      return { provider: await viewOf(name), created };
     },
 
     async delete(name: string): Promise<void> {

@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccounts } from "../__fixtures__/accounts.js";
 import { useTestHub } from "../__fixtures__/test-hub.js";
 import { AUDIT_ACTIONS, type AuditAction } from "../audit/audit-log.js";
+import { auditedTransactions, createAuditRecorder } from "../audit/audit-service.js";
 import type { AuditEntry } from "../audit/audit-table.js";
 import { runAdminCommand } from "../cli/admin-command.js";
+import { noSecretBox } from "./own-provider-secrets.js";
+import { ownProvidersService } from "./own-providers-service.js";
 
 /**
  * Changes to who serves inference leave audit log entries on a real hub: a site admin's own providers, model
@@ -318,6 +321,56 @@ describe("a site admin's changes to the local provider", () => {
       { action: "local-provider.disable", ...local },
     ]);
     expect(logged[0]?.details).toEqual({ filePath: "tiny-Q4_K_M.gguf" });
+  });
+});
+
+describe("two simultaneous first puts of one provider", () => {
+  // Each answer is whole only after its transaction: had either read the provider before the other's
+  // transaction, both would find none and both be logged as the creation.
+  it("leave one creation and one update in the site's log", async () => {
+    const from = await lastId();
+    const path = "/api/admin/own-providers/gpu-race";
+    const answers = await Promise.all(
+      ["http://127.0.0.1:1/v1", "http://127.0.0.2:1/v1"].map((baseUrl) =>
+        api(tokens.samWrite, "PUT", path, { baseUrl }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 201]);
+    const logged = await entries(from);
+    expect(logged.map((entry) => entry.action)).toEqual(["provider.create", "provider.update"]);
+    await ok(api(tokens.samWrite, "DELETE", path));
+  });
+
+  it("through the service itself, in one process: one creation", async () => {
+    // No HTTP between them: both reads are due at once (on SQLite too, whose writers take turns).
+    const providers = ownProvidersService({
+      db: hub.store.db,
+      secrets: noSecretBox,
+      findModel: async () => undefined,
+      audited: auditedTransactions(hub.store.db, createAuditRecorder()),
+    });
+    const from = await lastId();
+    const puts = await Promise.all(
+      [1, 2].map((n) => providers.put("gpu-race-service", { baseUrl: `http://127.0.0.${n}:1/v1` })),
+    );
+    expect(puts.map((put) => put.created).sort()).toEqual([false, true]);
+    const logged = await entries(from);
+    expect(logged.map((entry) => entry.action)).toEqual(["provider.create", "provider.update"]);
+    await providers.delete("gpu-race-service");
+  });
+
+  it("leave one creation and one update in the organization's log", async () => {
+    const from = await lastId();
+    const path = "/api/organizations/acme/providers/gpu-race";
+    const answers = await Promise.all(
+      ["http://127.0.0.1:1/v1", "http://127.0.0.2:1/v1"].map((baseUrl) =>
+        api(tokens.adaWrite, "PUT", path, { baseUrl }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 201]);
+    const logged = await entries(from, "acme", tokens.adaWrite);
+    expect(logged.map((entry) => entry.action)).toEqual(["provider.create", "provider.update"]);
+    await ok(api(tokens.adaWrite, "DELETE", path));
   });
 });
 

@@ -90,7 +90,7 @@ export function providerPutEntry(
     : { action: "provider.create", details: created(next) };
 }
 
-/** Without an audit log (tests, the local engine's reads): the writes as they are. */
+/** Without an audit log (tests, the local engine's reads): the writes in their transaction, unlogged. */
 export function unaudited(db: Queryable): AuditedTransactions {
-  return { transaction: (work) => work(db, async () => {}) };
+  return { transaction: (work, options) => db.transaction((tx) => work(tx, async () => {}), options) };
 }
