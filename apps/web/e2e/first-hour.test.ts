@@ -151,6 +151,22 @@ describe("writing a card over front matter (issue 38, item 3)", () => {
   });
 });
 
+describe("a new model without metadata", () => {
+  it("says what its card does not name instead of showing an empty box", async () => {
+    await createRepo(alice, aliceCsrf, "alice", "plain");
+    await commitFile(alice, aliceCsrf, "alice/plain", "README.md", "# Plain\n\nNo metadata here.\n");
+    await alice.goto("/alice/plain");
+    const about = alice.getByRole("complementary", { name: "About this model" });
+    await about.getByText("names no license, base model, datasets or languages").waitFor();
+    expect(await about.locator("dl").count()).toBe(0);
+
+    await commitFile(alice, aliceCsrf, "alice/plain", "README.md", "---\nlicense: mit\n---\n# Plain\n");
+    await alice.goto("/alice/plain");
+    await about.getByTestId("license").waitFor();
+    expect(await about.getByText("names no license").count()).toBe(0);
+  });
+});
+
 describe("an honest demo catalogue (issue 38, item 1)", () => {
   it("says a demo copy's GGUF files hold no weights beside their size", async () => {
     const problems = watchPage(bob, { expectedStatus: 200 });

@@ -22,46 +22,61 @@ export function ModelSidebar({ model }: { model: ModelInfo }) {
   const quantizations = info.data ? listGgufQuantizations(info.data) : [];
   const parameters = info.data?.safetensors?.total ?? model.safetensors?.total;
   const own = useOwnProviders(model.id);
+  const hasFacts =
+    typeof card.license === "string" ||
+    Boolean(parameters) ||
+    list(card.base_model).length > 0 ||
+    list(card.datasets).length > 0 ||
+    list(card.language).length > 0;
+  const hasProviders = model.inferenceProviderMapping.length > 0 || own.length > 0;
   return (
     <aside aria-label="About this model" className="flex min-w-0 flex-col gap-4 text-sm">
-      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 rounded-lg border border-line bg-surface p-4">
-        {typeof card.license === "string" ? (
-          <>
-            <dt className="text-muted">License</dt>
-            <dd data-testid="license">{card.license}</dd>
-          </>
-        ) : null}
-        {parameters ? (
-          <>
-            <dt className="text-muted">Parameters</dt>
-            <dd data-testid="parameters">{formatCount(parameters)} (safetensors)</dd>
-          </>
-        ) : null}
-        {list(card.base_model).length ? (
-          <>
-            <dt className="text-muted">Base model</dt>
-            <dd className="flex flex-col">
-              {list(card.base_model).map((base) => (
-                <Link key={base} to={`/${base}`} className="break-all text-accent underline">
-                  {base}
-                </Link>
-              ))}
-            </dd>
-          </>
-        ) : null}
-        {list(card.datasets).length ? (
-          <>
-            <dt className="text-muted">Datasets</dt>
-            <dd className="break-all">{list(card.datasets).join(", ")}</dd>
-          </>
-        ) : null}
-        {list(card.language).length ? (
-          <>
-            <dt className="text-muted">Languages</dt>
-            <dd>{list(card.language).join(", ")}</dd>
-          </>
-        ) : null}
-      </dl>
+      {hasFacts || quantizations.length > 0 || hasProviders || info.isPending ? null : (
+        // Not an empty box: a card without metadata says what this column would show.
+        <p className="rounded-lg border border-line bg-surface p-4 text-muted">
+          The model card&apos;s metadata names no license, base model, datasets or languages.
+        </p>
+      )}
+      {hasFacts ? (
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 rounded-lg border border-line bg-surface p-4">
+          {typeof card.license === "string" ? (
+            <>
+              <dt className="text-muted">License</dt>
+              <dd data-testid="license">{card.license}</dd>
+            </>
+          ) : null}
+          {parameters ? (
+            <>
+              <dt className="text-muted">Parameters</dt>
+              <dd data-testid="parameters">{formatCount(parameters)} (safetensors)</dd>
+            </>
+          ) : null}
+          {list(card.base_model).length ? (
+            <>
+              <dt className="text-muted">Base model</dt>
+              <dd className="flex flex-col">
+                {list(card.base_model).map((base) => (
+                  <Link key={base} to={`/${base}`} className="break-all text-accent underline">
+                    {base}
+                  </Link>
+                ))}
+              </dd>
+            </>
+          ) : null}
+          {list(card.datasets).length ? (
+            <>
+              <dt className="text-muted">Datasets</dt>
+              <dd className="break-all">{list(card.datasets).join(", ")}</dd>
+            </>
+          ) : null}
+          {list(card.language).length ? (
+            <>
+              <dt className="text-muted">Languages</dt>
+              <dd>{list(card.language).join(", ")}</dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
       {quantizations.length > 0 ? (
         <section aria-labelledby="gguf-heading" className="rounded-lg border border-line bg-surface p-4">
           <h2 id="gguf-heading" className="mb-2 font-semibold">
@@ -88,7 +103,7 @@ export function ModelSidebar({ model }: { model: ModelInfo }) {
           </ul>
         </section>
       ) : null}
-      {model.inferenceProviderMapping.length > 0 || own.length > 0 ? (
+      {hasProviders ? (
         <section aria-labelledby="providers-heading" className="rounded-lg border border-line bg-surface p-4">
           <h2 id="providers-heading" className="mb-2 font-semibold">
             Inference providers
