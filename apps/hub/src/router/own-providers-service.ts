@@ -262,18 +262,37 @@ export function ownProvidersService(deps: OwnProvidersServiceDeps) {
         contextLength: context ?? null,
         updatedAt: now(),
       };
-      await offers.put(offer);
+      await audited.transaction(async (q, record) => {
+        await createRouterOffersTable(q).put(offer);
+        const { inputPrice, outputPrice, contextLength } = offer;
+        await record({
+          action: "provider.price-set",
+          namespace: null,
+          targetType: "provider",
+          target: provider,
+          details: { model: model.id, inputPrice, outputPrice, contextLength },
+        });
+      });
       deps.onChanged?.();
       return offer;
     },
 
     async deleteOffer(provider: string, model: string): Promise<void> {
       const found = await deps.findModel(model);
-      if (!found || !(await offers.delete(provider, found.id))) {
-        throw new NotFoundError(
-          `No offer of ${provider.slice(0, 60)} for ${model.slice(0, 100)} is configured.`,
-        );
-      }
+      await audited.transaction(async (q, record) => {
+        if (!found || !(await createRouterOffersTable(q).delete(provider, found.id))) {
+          throw new NotFoundError(
+            `No offer of ${provider.slice(0, 60)} for ${model.slice(0, 100)} is configured.`,
+          );
+        }
+        await record({
+          action: "provider.price-delete",
+          namespace: null,
+          targetType: "provider",
+          target: provider,
+          details: { model: found.id },
+        });
+      });
       deps.onChanged?.();
     },
   };

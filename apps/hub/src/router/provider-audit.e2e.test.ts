@@ -389,6 +389,37 @@ describe("the admin CLI's changes to own providers", () => {
     expect(logged.map((entry) => entry.actorKind)).toEqual(["operator", "operator"]);
     expect(logged[0]?.details).toMatchObject({ key: `environment ${KEY_ENV}` });
   });
+
+  it("leave the site's offer prices, of a hosted provider, as the operator's", async () => {
+    const from = await lastId();
+    const cli = (args: string[]) => runAdminCommand(args, hub.store, []);
+    await cli([
+      "providers:price",
+      "together",
+      "--model",
+      MODEL,
+      "--input-price",
+      "0.2",
+      "--context-length",
+      "4096",
+    ]);
+    await cli(["providers:unprice", "together", "--model", MODEL]);
+    await expect(cli(["providers:unprice", "together", "--model", MODEL])).rejects.toThrow(/No offer/);
+    const logged = await entries(from);
+    const operator = { actorName: null, namespace: null, targetType: "provider", target: "together" };
+    expect(logged.map(summary)).toEqual([
+      { action: "provider.price-set", ...operator },
+      { action: "provider.price-delete", ...operator },
+    ]);
+    expect(logged.map((entry) => entry.actorKind)).toEqual(["operator", "operator"]);
+    expect(logged[0]?.details).toEqual({
+      model: MODEL,
+      inputPrice: 0.2,
+      outputPrice: null,
+      contextLength: 4096,
+    });
+    expect(logged[1]?.details).toEqual({ model: MODEL });
+  });
 });
 
 it("walked every provider action the audit log knows", () => {
