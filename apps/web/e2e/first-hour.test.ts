@@ -164,6 +164,11 @@ describe("a new model without metadata", () => {
     await alice.goto("/alice/plain");
     await about.getByTestId("license").waitFor();
     expect(await about.getByText("names no license").count()).toBe(0);
+
+    // The owner's page dates it as the models list does: the models API gives no `lastModified`.
+    await alice.goto("/alice");
+    const row = alice.getByTestId("owner-models").getByRole("link", { name: /alice\/plain/ });
+    await row.getByText(/^Created /).waitFor();
   });
 });
 

@@ -18,6 +18,8 @@ function rowTags(repo: RepoSummary): string[] {
 /** One dataset or space of a list: its id, a space's SDK, its card tags, whether it is private, when it changed. */
 export function RepoRow({ repo, type }: { repo: RepoSummary; type: RepoRef["type"] }) {
   const updated = formatDate(repo.lastModified);
+  // A model's listing has no `lastModified`: when it was made is the date there is.
+  const created = updated ? undefined : formatDate(repo.createdAt);
   const tags = rowTags(repo);
   return (
     <Link
@@ -32,6 +34,7 @@ export function RepoRow({ repo, type }: { repo: RepoSummary; type: RepoRef["type
         {repo.private ? <span className="rounded border border-line px-1">Private</span> : null}
         {repo.gated ? <span className="rounded border border-line px-1">Gated</span> : null}
         {updated ? <span>Updated {updated}</span> : null}
+        {created ? <span>Created {created}</span> : null}
       </span>
       {tags.length ? (
         <ul aria-label="Tags" className="flex flex-wrap gap-1 text-xs text-muted">

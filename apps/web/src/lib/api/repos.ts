@@ -46,7 +46,8 @@ export interface RepoSummary {
   likes: number;
   downloads: number;
   createdAt: string;
-  lastModified: string;
+  /** Absent from the models API's listings (as on the public hub), which the owner's page reads too. */
+  lastModified?: string;
   /** What the card says: its tags, `license:...`, `language:...`, a space's SDK. */
   tags: string[];
   /** A space's SDK (`gradio`, `static`...). */
