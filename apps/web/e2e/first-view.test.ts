@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CARD_TIME_LIMIT_MS } from "../src/features/model-page/card-in-worker.js";
 import { startWebHarness, type WebHarness } from "./harness.js";
 import { watchPage } from "./page-checks.js";
 
@@ -80,4 +81,23 @@ describe("a model card page's first view", () => {
       expect(problems).toEqual([]);
     });
   }
+});
+
+describe("a model card page whose card parser is slow to load", () => {
+  it("shows the card as Markdown, not as a card the parser could not finish", async () => {
+    const page = await harness.newPage();
+    const problems = watchPage(page, { expectedStatus: 200 });
+    // The worker's code (the Markdown parser) arrives after the card's whole time limit, as on a slow
+    // connection or a busy phone: the limit is for parsing the card, not for loading the parser.
+    await page.route(/\/assets\/card-worker-[^/]*\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, CARD_TIME_LIMIT_MS + 1000));
+      await route.continue();
+    });
+    await page.goto(`/${MODEL}`);
+    const article = page.locator("#root").getByRole("article", { name: "Model card" });
+    // A heading only the parsed card has: the plain-text fallback shows "## Intended uses" as text.
+    await article.getByRole("heading", { name: "Intended uses" }).waitFor();
+    expect(await article.getByText(/shown as plain text/).count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
 });

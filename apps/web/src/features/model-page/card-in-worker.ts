@@ -1,8 +1,15 @@
-import { type CardReply, type CardRequest, type CardTree, MAX_CARD_CHARACTERS } from "./card-protocol.js";
+import {
+  type CardRequest,
+  type CardTree,
+  type CardWorkerMessage,
+  MAX_CARD_CHARACTERS,
+} from "./card-protocol.js";
 
 /**
  * How long the worker may spend on one card. Some inputs take the parser minutes (tens of thousands of
- * nested emphasis marks): past this the worker is stopped and the card is shown as plain text.
+ * nested emphasis marks): past this the worker is stopped and the card is shown as plain text. The clock runs
+ * from when the worker's code is loaded (its ready message), not from its start: on a slow connection or
+ * CPU, loading the parser alone can take longer than this.
  */
 export const CARD_TIME_LIMIT_MS = 3000;
 
@@ -14,6 +21,8 @@ interface Waiting {
 }
 
 let worker: Worker | undefined;
+/** The current worker has loaded its code (it posted CardWorkerReady): cards sent to it can be timed. */
+let workerReady = false;
 let nextId = 0;
 const pending = new Map<number, Waiting>();
 
@@ -26,13 +35,19 @@ const plainText = (source: string): CardTree => ({
 function stopWorker(): void {
   worker?.terminate();
   worker = undefined;
+  workerReady = false;
 }
 
 function cardWorker(): Worker {
   if (worker) return worker;
   worker = new Worker(new URL("./card-worker.ts", import.meta.url), { type: "module", name: "model-card" });
-  worker.onmessage = (event: MessageEvent<CardReply>) => {
+  worker.onmessage = (event: MessageEvent<CardWorkerMessage>) => {
     const reply = event.data;
+    if ("ready" in reply) {
+      workerReady = true;
+      armOldest();
+      return;
+    }
     const waiting = pending.get(reply.id);
     if (!waiting) return;
     pending.delete(reply.id);
@@ -58,8 +73,9 @@ function send(id: number, waiting: Waiting): void {
   cardWorker().postMessage(request);
 }
 
-/** Starts the time limit of the oldest waiting card: the one the worker is parsing now. */
+/** Starts the time limit of the oldest waiting card: the one the worker is parsing now (once it can parse). */
 function armOldest(): void {
+  if (!workerReady) return;
   const [id, oldest] = pending.entries().next().value ?? [];
   if (id === undefined || !oldest || oldest.timer) return;
   oldest.timer = setTimeout(() => {

@@ -19,3 +19,13 @@ export interface CardRequest {
 }
 
 export type CardReply = { id: number } & (CardTree | { error: string });
+
+/**
+ * What the worker posts once its code (the Markdown parser) is loaded and run: only then does a card's time
+ * limit start, so a slow connection or a busy phone is not taken for a card the parser cannot finish.
+ */
+export interface CardWorkerReady {
+  ready: true;
+}
+
+export type CardWorkerMessage = CardReply | CardWorkerReady;
