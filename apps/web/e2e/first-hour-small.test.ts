@@ -261,6 +261,27 @@ describe("the smaller items (issue 38, item 7)", () => {
     LONG,
   );
 
+  it(
+    "shows the Settings tab current on a phone, though it appears only once the session is known",
+    async () => {
+      const phone = SIZES.find((size) => size.viewport.width < 500) ?? SIZES[0]!;
+      const page = await pageAt(phone, true);
+      await page.goto(`/${USER_MODEL}/settings`);
+      const tab = page
+        .getByRole("navigation", { name: "Model sections" })
+        .getByRole("link", { name: "Settings" });
+      await expect.poll(() => tab.getAttribute("aria-current")).toBe("page");
+      await expect
+        .poll(async () => {
+          const box = await tab.boundingBox();
+          return box !== null && box.x >= 0 && box.x + box.width <= phone.viewport.width;
+        })
+        .toBe(true);
+      await page.context().close();
+    },
+    LONG,
+  );
+
   // The route's loader asks first; when the hub's 401/404 came before the page's code, the page asked again
   // on mount (react-query's retryOnMount) and said "Loading…" once more (lib/query-client.ts).
   it(

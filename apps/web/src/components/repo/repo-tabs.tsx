@@ -33,10 +33,12 @@ export const RepoTabs = memo(function RepoTabs({ repo, extra = [] }: { repo: Rep
   const { pathname } = useLocation();
   const inFiles = FILES_SECTION.test(pathname);
   const viewer = useQuery(viewerQuery());
+  const mayWrite = canWrite(viewer.data, repo.id);
   const label = `${repo.type[0]?.toUpperCase()}${repo.type.slice(1)} sections`;
   const strip = useRef<HTMLElement>(null);
   // On a phone the strip is wider than the screen: the current tab is scrolled into the middle of it, or a
-  // page such as the playground would open with its own tab out of sight.
+  // page such as the playground would open with its own tab out of sight. Settings, the last tab, appears
+  // only once the session says the viewer may write: placed again then.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the current tab changes with the path.
   useLayoutEffect(() => {
     const nav = strip.current;
@@ -46,7 +48,7 @@ export const RepoTabs = memo(function RepoTabs({ repo, extra = [] }: { repo: Rep
     const box = current.getBoundingClientRect();
     if (box.left >= navBox.left && box.right <= navBox.right) return;
     nav.scrollLeft += box.left - navBox.left - (navBox.width - box.width) / 2;
-  }, [pathname, inFiles, extra.length]);
+  }, [pathname, inFiles, extra.length, mayWrite]);
   return (
     <nav ref={strip} aria-label={label} className="overflow-x-auto">
       <ul className="flex border-b border-line">
@@ -76,7 +78,7 @@ export const RepoTabs = memo(function RepoTabs({ repo, extra = [] }: { repo: Rep
             </NavLink>
           </li>
         ))}
-        {canWrite(viewer.data, repo.id) ? (
+        {mayWrite ? (
           <li>
             <NavLink to={`${base}/settings`} className={tabClass}>
               Settings
