@@ -315,6 +315,8 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
   const catalogue = catalogueService(deps.store, {
     knownProviders: deps.knownProviders ?? INFERENCE_PROVIDERS,
     providerOrder: providerSettings.order,
+    // Site admins' changes to models and their mappings (the admin API's writes).
+    audit: audit.recorder,
   });
 
   const webhooks = createWebhooksService({

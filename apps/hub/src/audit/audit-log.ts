@@ -36,10 +36,16 @@ export const AUDIT_ACTIONS = [
   "provider.price-delete",
   "local-provider.enable",
   "local-provider.disable",
+  "model.create",
+  "model.update",
+  "model.delete",
+  "model.mapping-set",
+  "model.mapping-delete",
+  "catalogue.import",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type AuditTargetType = "repo" | "token" | "member" | "user" | "provider" | "local-model";
+export type AuditTargetType = "repo" | "token" | "member" | "user" | "provider" | "local-model" | "model";
 
 /** One action, as the domain that did it describes it; who and from where come from the request. */
 export interface AuditEntryInput {
@@ -49,7 +55,7 @@ export interface AuditEntryInput {
   targetType: AuditTargetType;
   /**
    * `type/owner/name` for a repository, a token's name, a member's user name, a provider's router name (an
-   * organization's: `org/name`), a local model's `owner/name@QUANT`.
+   * organization's: `org/name`), a local model's `owner/name@QUANT`, a catalogue model's id.
    */
   target: string | null;
   /** What changed (never a secret). */

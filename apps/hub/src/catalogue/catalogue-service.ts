@@ -1,9 +1,10 @@
+import type { AuditRecorder } from "../audit/audit-log.js";
 import type { Actor } from "../auth/actor.js";
 import { type Action, type Authorizer, repoNotFound } from "../auth/authorize.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
 import { isServedMapping } from "../router/served.js";
-import type { Store } from "../store/store.js";
-import { importCatalogue, readImportFile } from "./catalogue.js";
+import type { Store, StoreTransaction } from "../store/store.js";
+import { readImportFile, writeCatalogue } from "./catalogue.js";
 import type { DemoCopy } from "./demo-copies-table.js";
 import {
   inPreferredOrder,
@@ -24,6 +25,8 @@ export interface CatalogueServiceOptions {
   knownProviders?: readonly string[];
   /** A signed-in user's order of providers (router/provider-settings-service.ts); none: the hub's order. */
   providerOrder?: (userId: number) => Promise<readonly string[]>;
+  /** Writes an audit entry for each change, in its transaction (the admin API and CLI); none: unaudited. */
+  audit?: AuditRecorder;
 }
 
 /**
@@ -36,6 +39,10 @@ export function catalogueService(
   options: CatalogueServiceOptions = {},
 ) {
   const { knownProviders } = options;
+  const audit = options.audit;
+  // A change to the catalogue and its entry, in one transaction.
+  const change = <T>(work: (tx: StoreTransaction, record: AuditRecorder["record"]) => Promise<T>) =>
+    store.transaction((tx) => work(tx, (into, entry) => audit?.record(into, entry) ?? Promise.resolve()));
   return {
     /**
      * Model `id` if `actor` may `action` it; a missing model and a hidden one are refused alike
@@ -100,13 +107,29 @@ export function catalogueService(
           `The record's id "${record.id}" does not match the URL's "${expectedId}".`,
         );
       }
-      const existed = (await store.models.get(record.id)) !== undefined;
-      if (existed && mode === "create") throw new ConflictError(`Model ${record.id} already exists.`);
-      return { model: await store.models.upsert(record), created: !existed };
+      // Whether it existed is read under the model's lock in the write's transaction: two simultaneous
+      // creations of one id are one creation and one refusal (or update), and logged so.
+      return change(async (tx, record_) => {
+        await tx.lock(`catalogue-model:${record.id.toLowerCase()}`);
+        const existed = (await tx.models.get(record.id)) !== undefined;
+        if (existed && mode === "create") throw new ConflictError(`Model ${record.id} already exists.`);
+        const model = await tx.models.upsert(record);
+        await record_(tx, {
+          action: existed ? "model.update" : "model.create",
+          namespace: null,
+          targetType: "model",
+          target: model.id,
+        });
+        return { model, created: !existed };
+      });
     },
 
     async deleteModel(id: string): Promise<void> {
-      if (!(await store.models.delete(parseModelId(id)))) throw new NotFoundError(`Model ${id} not found.`);
+      const modelId = parseModelId(id);
+      await change(async (tx, record) => {
+        if (!(await tx.models.delete(modelId))) throw new NotFoundError(`Model ${id} not found.`);
+        await record(tx, { action: "model.delete", namespace: null, targetType: "model", target: modelId });
+      });
     },
 
     async setMapping(modelId: string, provider: string, input: unknown): Promise<ProviderMapping> {
@@ -115,20 +138,55 @@ export function catalogueService(
       if (knownProviders && !isServedMapping(name, mapping.task)) {
         throw new InvalidInputError(`Provider ${name} does not serve ${mapping.task} on this hub.`);
       }
-      const model = await store.models.get(parseModelId(modelId));
-      if (!model) throw new NotFoundError(`Model ${modelId} not found.`);
-      await store.mappings.set(model.id, name, mapping);
+      const id = parseModelId(modelId);
+      await change(async (tx, record) => {
+        const model = await tx.models.get(id);
+        if (!model) throw new NotFoundError(`Model ${modelId} not found.`);
+        await tx.mappings.set(model.id, name, mapping);
+        await record(tx, {
+          action: "model.mapping-set",
+          namespace: null,
+          targetType: "model",
+          target: model.id,
+          details: { provider: name, ...mapping },
+        });
+      });
       return mapping;
     },
 
-    /** Imports a catalogue file (models and mappings: catalogue.ts) in one transaction. */
-    importFile: (path: string) => importCatalogue(store, readImportFile(path, knownProviders)),
+    /** Imports a catalogue file (models and mappings: catalogue.ts) in one transaction, one entry for it. */
+    async importFile(path: string): Promise<{ models: number; mappings: number }> {
+      const catalogue = readImportFile(path, knownProviders);
+      return change(async (tx, record) => {
+        const written = await writeCatalogue(tx, catalogue);
+        // The counts, not the ids: a catalogue may hold many thousand models.
+        await record(tx, {
+          action: "catalogue.import",
+          namespace: null,
+          targetType: "model",
+          target: null,
+          details: written,
+        });
+        return written;
+      });
+    },
 
     async deleteMapping(modelId: string, provider: string): Promise<void> {
-      const model = await store.models.get(parseModelId(modelId));
-      if (!model || !(await store.mappings.delete(model.id, parseProviderName(provider, undefined)))) {
-        throw new NotFoundError(`No ${provider} mapping for model ${modelId}.`);
-      }
+      const id = parseModelId(modelId);
+      const name = parseProviderName(provider, undefined);
+      await change(async (tx, record) => {
+        const model = await tx.models.get(id);
+        if (!model || !(await tx.mappings.delete(model.id, name))) {
+          throw new NotFoundError(`No ${provider} mapping for model ${modelId}.`);
+        }
+        await record(tx, {
+          action: "model.mapping-delete",
+          namespace: null,
+          targetType: "model",
+          target: model.id,
+          details: { provider: name },
+        });
+      });
     },
   };
 }

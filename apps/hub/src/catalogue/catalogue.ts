@@ -109,7 +109,7 @@ export function importCatalogue(
 }
 
 /** Writes a parsed catalogue through `tables` (inside the caller's transaction). */
-async function writeCatalogue(
+export async function writeCatalogue(
   tables: StoreTables,
   catalogue: Catalogue,
 ): Promise<{ models: number; mappings: number }> {

@@ -229,10 +229,10 @@ export async function runAdminCommand(
       `${error instanceof Error ? error.message : String(error)}\n\n${ADMIN_USAGE}`,
     );
   }
-  const operations = adminOperations(store, knownProviders);
-  // Account, repository and provider changes made here are audited as the operator's, as the API's are as the
-  // caller's.
+  // Account, repository, provider and catalogue changes made here are audited as the operator's, as the API's
+  // are as the caller's.
   const audit = createAuditRecorder();
+  const operations = adminOperations(store, knownProviders, audit);
   const accounts = accountsService(store.accounts, {
     transaction: (work) => store.transaction((tx) => work(tx.accounts, (entry) => audit.record(tx, entry))),
   });
@@ -373,7 +373,7 @@ export async function runAdminCommand(
       await operations.deleteMapping(required(values, "model"), required(values, "provider"));
       return json({ model: values.model, provider: values.provider, deleted: true });
     case "import":
-      return json(await catalogueService(store, { knownProviders }).importFile(required(values, "file")));
+      return json(await operations.importFile(required(values, "file")));
     case "invites:create": {
       const days = typeof values.days === "string" ? integer(values.days, "days") : undefined;
       const invite = await accounts.createSignupInvite(null, days);
