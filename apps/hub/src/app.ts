@@ -18,9 +18,14 @@ import { adminRoutes } from "./admin/admin-routes.js";
 import { siteRoutes } from "./admin/site-routes.js";
 import { type SignupPolicy, siteSettingsService } from "./admin/site-settings.js";
 import { auditContextMiddleware } from "./audit/audit-context.js";
-import type { AuditRecorder } from "./audit/audit-log.js";
+import type { AuditEntryInput, AuditRecorder } from "./audit/audit-log.js";
 import { auditRoutes } from "./audit/audit-routes.js";
-import { type AuditService, auditedTransactions, createAuditService } from "./audit/audit-service.js";
+import {
+  type AuditService,
+  auditedTransactions,
+  createAuditService,
+  recordDone,
+} from "./audit/audit-service.js";
 import { type ActorResolver, createActorResolver } from "./auth/actor-resolver.js";
 import { type Authorizer, createAuthorizer, visibility } from "./auth/authorize.js";
 import { actorMiddleware } from "./auth/middleware.js";
@@ -792,7 +797,14 @@ function mountRepositories(
       });
     },
   });
-  if (scanner) app.route("/api/admin/scanning", scanAdminRoutes({ scanning: scanner, authorizer }));
+  // Operations that are no one transaction (queueing, evictions) are audited once done.
+  const recordOperation = (entry: AuditEntryInput) => recordDone(deps.store, audit, entry);
+  if (scanner) {
+    app.route(
+      "/api/admin/scanning",
+      scanAdminRoutes({ scanning: scanner, authorizer, recordDone: recordOperation }),
+    );
+  }
   const access = deps.repoAccess ?? accountsRepoAccess(authorizer);
   if (deps.viewer) {
     const assembled = assembleViewer({
@@ -841,6 +853,7 @@ function mountRepositories(
       admin: mirror?.admin ?? offlineMirrorAdmin({ store: deps.store, blobs: deps.blobs }),
       authorizer,
       maxBodyBytes: 64 * 1024,
+      recordDone: recordOperation,
     }),
   );
   const repoDeps: RepoReadDeps = {

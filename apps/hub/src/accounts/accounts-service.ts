@@ -110,7 +110,18 @@ export function accountsService(accounts: AccountsStore, audited?: AuditedAccoun
 
     /** A single-use sign-up link (SIGNUP_POLICY=invite), made by a site admin or the operator. */
     createSignupInvite: (createdBy: number | null, expiresInDays?: unknown) =>
-      createSignupInvite(accounts, createdBy, expiresInDays),
+      inAudit(async (tx, record) => {
+        const invite = await createSignupInvite(tx, createdBy, expiresInDays);
+        // Never the code: whoever holds it may create an account.
+        await record({
+          action: "invite.create",
+          namespace: null,
+          targetType: "invite",
+          target: null,
+          details: { expiresAt: invite.expiresAt },
+        });
+        return invite;
+      }),
 
     async createUser(input: {
       name: unknown;

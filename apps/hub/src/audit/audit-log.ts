@@ -42,10 +42,24 @@ export const AUDIT_ACTIONS = [
   "model.mapping-set",
   "model.mapping-delete",
   "catalogue.import",
+  "invite.create",
+  "scanning.rescan",
+  "blobs.gc",
+  "mirror.evict",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type AuditTargetType = "repo" | "token" | "member" | "user" | "provider" | "local-model" | "model";
+export type AuditTargetType =
+  | "repo"
+  | "token"
+  | "member"
+  | "user"
+  | "provider"
+  | "local-model"
+  | "model"
+  | "invite"
+  /** The hub as a whole (its scan queue, its blob store, its mirror cache): no target. */
+  | "site";
 
 /** One action, as the domain that did it describes it; who and from where come from the request. */
 export interface AuditEntryInput {

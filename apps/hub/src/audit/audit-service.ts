@@ -87,6 +87,19 @@ export function auditedTransactions(db: Queryable, recorder: AuditRecorder): Aud
   };
 }
 
+/**
+ * Records an operation that is not one database transaction (a re-scan's queueing, a mirror cache's eviction,
+ * a blob collection: files and several statements): its entry, with its outcome, in a transaction of its own
+ * once it has succeeded. A failure part-way leaves no entry; what it did is told by the hub's log.
+ */
+export function recordDone(
+  store: Pick<Store, "transaction">,
+  recorder: AuditRecorder,
+  entry: AuditEntryInput,
+): Promise<void> {
+  return store.transaction((tx) => recorder.record(tx, entry));
+}
+
 export function createAuditService(deps: AuditServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const retentionDays = deps.retentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS;

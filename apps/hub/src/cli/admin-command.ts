@@ -6,11 +6,13 @@ import { orgNamesOf } from "../accounts/org-names.js";
 import { REPO_TYPES, type RepoType } from "../accounts/types.js";
 import { adminOperations } from "../admin/admin-operations.js";
 import type { AuditedTransactions } from "../audit/audit-log.js";
-import { auditedTransactions, createAuditRecorder } from "../audit/audit-service.js";
+import { auditedTransactions, createAuditRecorder, recordDone } from "../audit/audit-service.js";
 import { ANONYMOUS } from "../auth/actor.js";
 import { catalogueService } from "../catalogue/catalogue-service.js";
 import { HubError, InvalidInputError } from "../errors.js";
 import { silentLogger } from "../logger.js";
+import { evictionEntry } from "../mirror/mirror-admin-routes.js";
+import type { EvictionReport } from "../mirror/mirror-cache.js";
 import { MIRROR_USAGE, type MirrorCommandContext, runMirrorCommand } from "../mirror/mirror-commands.js";
 import { collectBlobGarbage } from "../repos/blob-gc.js";
 import { repoUrl } from "../repos/read-routes.js";
@@ -272,14 +274,17 @@ export async function runAdminCommand(
   }
 
   if (command?.startsWith("mirror:")) {
-    return json(
-      await runMirrorCommand(command, positionals, values, {
-        store,
-        openBlobs: io.openBlobs,
-        publicUrl: io.publicUrl,
-        ...io.mirror,
-      }),
-    );
+    const done = await runMirrorCommand(command, positionals, values, {
+      store,
+      openBlobs: io.openBlobs,
+      publicUrl: io.publicUrl,
+      ...io.mirror,
+    });
+    // An eviction drops content on purpose; a pull, a listing or an export reads (a pull as a first read would).
+    if (command === "mirror:evict") {
+      await recordDone(store, audit, evictionEntry(done as EvictionReport & { evicted: string }));
+    }
+    return json(done);
   }
 
   switch (command) {
@@ -414,14 +419,25 @@ export async function runAdminCommand(
     case "blobs:gc": {
       if (!io.openBlobs) throw new InvalidInputError("This hub has no blob store.");
       const hours = values["grace-hours"];
-      return json(
-        await collectBlobGarbage({
-          store,
-          blobs: await io.openBlobs(),
-          dryRun: values["dry-run"] === true,
-          ...(typeof hours === "string" ? { graceMs: integer(hours, "grace-hours") * 3_600_000 } : {}),
-        }),
-      );
+      const dryRun = values["dry-run"] === true;
+      const report = await collectBlobGarbage({
+        store,
+        blobs: await io.openBlobs(),
+        dryRun,
+        ...(typeof hours === "string" ? { graceMs: integer(hours, "grace-hours") * 3_600_000 } : {}),
+      });
+      // A dry run changes nothing: no entry.
+      if (!dryRun) {
+        const { deleted, bytesFreed, prunedUploads } = report;
+        await recordDone(store, audit, {
+          action: "blobs.gc",
+          namespace: null,
+          targetType: "site",
+          target: null,
+          details: { deleted, bytesFreed, prunedUploads },
+        });
+      }
+      return json(report);
     }
     case "db:copy": {
       const to = required(values, "to");
@@ -438,8 +454,20 @@ export async function runAdminCommand(
     case "scan:status":
       return json(await store.scanning.counts());
     case "scan:rescan":
-      // The running hub's workers take the rows up (each replica polls the queue).
-      return json({ requeued: await store.scanning.requeueStale(undefined) });
+      // The running hub's workers take the rows up (each replica polls the queue). One statement and its entry.
+      return json(
+        await store.transaction(async (tx) => {
+          const requeued = await tx.scanning.requeueStale(undefined);
+          await audit.record(tx, {
+            action: "scanning.rescan",
+            namespace: null,
+            targetType: "site",
+            target: null,
+            details: { requeued },
+          });
+          return { requeued };
+        }),
+      );
     default:
       throw new InvalidInputError(
         `${command ? `Unknown command "${command}".` : "No command given."}\n\n${ADMIN_USAGE}`,
