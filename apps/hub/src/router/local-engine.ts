@@ -3,6 +3,7 @@ import type { Llama, LlamaContext, LlamaModel, Token, TokenBias } from "node-lla
 import { HubError, InvalidInputError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type Admission, createAdmission } from "./local-admission.js";
+import { samplerSeed } from "./local-seed.js";
 import { createStopScan } from "./local-stop.js";
 
 /** The limits of the built-in llama.cpp provider (LOCAL_PROVIDER_* settings). */
@@ -68,7 +69,10 @@ export interface LocalSampling {
   maxTokens: number;
   temperature: number;
   topP?: number;
-  /** Seeds the sampler (modulo 2^32); unset, node-llama-cpp seeds it with the time in seconds. */
+  /**
+   * Seeds the sampler (OpenAI's 64-bit range, folded to llama.cpp's 32 bits by samplerSeed); unset,
+   * node-llama-cpp seeds it with the time in seconds.
+   */
   seed?: number;
   /** The answer ends before the first of these (not included), finish reason "stop". */
   stop?: readonly string[];
@@ -337,8 +341,8 @@ export function createLocalEngine(deps: {
         for await (const token of sequence.evaluate(input, {
           temperature: sampling.temperature,
           topP: sampling.topP,
-          // As an unsigned 32-bit number, which llama.cpp's sampler takes (node-llama-cpp makes a negative one 0).
-          seed: sampling.seed === undefined ? undefined : sampling.seed >>> 0,
+          // As an unsigned 32-bit number, which llama.cpp's sampler takes.
+          seed: sampling.seed === undefined ? undefined : samplerSeed(sampling.seed),
           tokenBias,
           // The answer's own tokens only, as OpenAI counts them (not the prompt's); no multiplicative
           // repeat penalty (1), which OpenAI does not have.

@@ -8,6 +8,7 @@ import { HubError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { LocalProviderBusyError } from "./local-admission.js";
 import type { LocalEngine, LocalPiece, LocalPrompt } from "./local-engine.js";
+import { MAX_SEED, MIN_SEED, SEED_RANGE_MESSAGE } from "./local-seed.js";
 
 /** The provider name the local provider has in the router (`owner/name:local`). */
 export const LOCAL_PROVIDER_NAME = "local";
@@ -24,8 +25,12 @@ const sampling = {
   max_completion_tokens: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().gt(0).max(1).optional(),
-  // llama.cpp's sampler is seeded with it (modulo 2^32): the same seed and prompt give the same tokens.
-  seed: z.number().int().nullish(),
+  // llama.cpp's sampler is seeded with it (local-seed.ts): the same seed and prompt give the same tokens. OpenAI's
+  // whole 64-bit range, which zod's int() (safe integers only) would refuse past 2^53.
+  seed: z
+    .number()
+    .refine((seed) => Number.isInteger(seed) && seed >= MIN_SEED && seed <= MAX_SEED, SEED_RANGE_MESSAGE)
+    .nullish(),
   stream: z.boolean().optional(),
   // include_usage: a last chunk with the usage and no choices, as OpenAI streams it (answer()); only with `stream`.
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),

@@ -250,6 +250,37 @@ describe("the local provider, enabled for a repository and quantization", () => 
     }
   });
 
+  it("takes OpenAI's 64-bit seeds, the same each time, and tells apart those equal modulo 2^32", async () => {
+    // As a Python caller sends them (json.dumps of an int): exact digits, past what a double holds.
+    const tokens = async (seed: string) => {
+      const response = await api(
+        alice,
+        "POST",
+        "/v1/completions",
+        `{"model": "${MODEL}:local", "prompt": "hello world", "max_tokens": 16, "temperature": 1, "seed": ${seed}}`,
+      );
+      const body = await response.text();
+      expect(response.status, body).toBe(200);
+      return (JSON.parse(body) as { choices: { text: string }[] }).choices[0]?.text;
+    };
+    const largest = await tokens("9223372036854775807");
+    expect(largest?.length).toBeGreaterThan(0);
+    expect(await tokens("9223372036854775807")).toBe(largest);
+    expect(await tokens("-9223372036854775808")).toEqual(expect.any(String));
+    // 5 and 2^32 + 5 sampled alike when the seed was taken modulo 2^32.
+    expect(await tokens(String(2 ** 32 + 5))).not.toBe(await tokens("5"));
+    for (const seed of ["18446744073709551616", "-9223372036854777856", "1.5"]) {
+      const refused = await api(
+        alice,
+        "POST",
+        "/v1/completions",
+        `{"model": "${MODEL}:local", "prompt": "hello", "max_tokens": 1, "seed": ${seed}}`,
+      );
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain("seed is a whole number in OpenAI's signed 64-bit range");
+    }
+  });
+
   it("refuses log probabilities and an echoed prompt, which it does not return, rather than omit them", async () => {
     for (const [path, extra, words] of [
       ["/v1/chat/completions", { logprobs: true }, "log probabilities"],
