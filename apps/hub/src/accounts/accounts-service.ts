@@ -56,11 +56,16 @@ export function accountsService(accounts: AccountsStore, audited?: AuditedAccoun
     return found;
   }
 
+  /** An administrator's (or the operator's) reset of a user's password: told as set, never the password. */
   async function setPassword(userName: string, password: unknown): Promise<void> {
     const target = await user(userName);
-    await accounts.users.setPassword(target.id, await hashPassword(checkPasswordStrength(password)));
-    // A new password signs the user out everywhere else.
-    await accounts.sessions.revokeAllOf(target.id);
+    const hash = await hashPassword(checkPasswordStrength(password));
+    await inAudit(async (tx, record) => {
+      await tx.users.setPassword(target.id, hash);
+      // A new password signs the user out everywhere else.
+      await tx.sessions.revokeAllOf(target.id);
+      await record(userEntry(target, "user.password", { password: "set" }));
+    });
   }
 
   return {
@@ -150,14 +155,20 @@ export function accountsService(accounts: AccountsStore, audited?: AuditedAccoun
 
     async setDisabled(userName: string, disabled: boolean): Promise<User> {
       const target = await user(userName);
-      await accounts.users.setDisabled(target.id, disabled);
-      if (disabled) await accounts.sessions.revokeAllOf(target.id);
+      await inAudit(async (tx, record) => {
+        await tx.users.setDisabled(target.id, disabled);
+        if (disabled) await tx.sessions.revokeAllOf(target.id);
+        await record(userEntry(target, disabled ? "user.disable" : "user.enable"));
+      });
       return (await accounts.users.byId(target.id))!;
     },
 
     async setAdmin(userName: string, isAdmin: boolean): Promise<User> {
       const target = await user(userName);
-      await accounts.users.setAdmin(target.id, isAdmin);
+      await inAudit(async (tx, record) => {
+        await tx.users.setAdmin(target.id, isAdmin);
+        await record(userEntry(target, "user.admin", { from: target.isAdmin, to: isAdmin }));
+      });
       return (await accounts.users.byId(target.id))!;
     },
 
@@ -250,6 +261,15 @@ export function accountsService(accounts: AccountsStore, audited?: AuditedAccoun
       return (await accounts.tokens.byId(id))!;
     },
   };
+
+  /** A site administration's change to a user account, in the user's namespace (site admins read it). */
+  function userEntry(
+    target: User,
+    action: "user.password" | "user.disable" | "user.enable" | "user.admin",
+    details?: Record<string, unknown>,
+  ): AuditEntryInput {
+    return { action, namespace: target.name, targetType: "user", target: target.name, details };
+  }
 
   /** An organization never loses its last admin (nobody could manage it any more). */
   async function keepOneAdmin(target: Org, member: User): Promise<void> {

@@ -112,9 +112,58 @@ describe("through the admin CLI", () => {
   });
 });
 
+describe("a site administration's changes to a user", () => {
+  const PASSWORD = "a-new-password-for-wes-8317";
+
+  it("leave one entry each in the user's namespace, the password only as set", async () => {
+    const from = await lastId();
+    const patch = async (body: unknown) => {
+      const response = await fetch(`${hub.url}/api/admin/users/wes`, {
+        method: "PATCH",
+        headers: { Authorization: `Bearer ${samWrite}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, await response.text()).toBe(200);
+    };
+    await patch({ isAdmin: true });
+    await patch({ isAdmin: false });
+    await patch({ password: PASSWORD });
+    await cli(["users:disable", "wes"]);
+    await cli(["users:enable", "wes"]);
+
+    const logged = await entries(from);
+    expect(logged.map((entry) => [entry.action, entry.actorKind, entry.namespace, entry.target])).toEqual([
+      ["user.admin", "user", "wes", "wes"],
+      ["user.admin", "user", "wes", "wes"],
+      ["user.password", "user", "wes", "wes"],
+      ["user.disable", "operator", "wes", "wes"],
+      ["user.enable", "operator", "wes", "wes"],
+    ]);
+    expect(logged.map((entry) => entry.details)).toEqual([
+      { from: false, to: true },
+      { from: true, to: false },
+      { password: "set" },
+      {},
+      {},
+    ]);
+    expect(JSON.stringify(await hub.store.db.all("SELECT * FROM audit_log"))).not.toContain(PASSWORD);
+  });
+});
+
 it("walked every operation the audit log knows", () => {
   // audit-log.e2e.test.ts's walk leaves these to this file.
-  expect(AUDIT_ACTIONS.filter((action) => /^(invite|scanning|blobs|mirror)\./.test(action)).sort()).toEqual(
-    ["blobs.gc", "invite.create", "mirror.evict", "scanning.rescan"].sort(),
+  expect(
+    AUDIT_ACTIONS.filter((action) => /^(invite|scanning|blobs|mirror|user)\./.test(action)).sort(),
+  ).toEqual(
+    [
+      "blobs.gc",
+      "invite.create",
+      "mirror.evict",
+      "scanning.rescan",
+      "user.admin",
+      "user.disable",
+      "user.enable",
+      "user.password",
+    ].sort(),
   );
 });

@@ -46,6 +46,10 @@ export const AUDIT_ACTIONS = [
   "scanning.rescan",
   "blobs.gc",
   "mirror.evict",
+  "user.admin",
+  "user.disable",
+  "user.enable",
+  "user.password",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
