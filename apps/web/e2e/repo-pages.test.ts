@@ -147,11 +147,16 @@ describe("the hub's answers for these pages", () => {
       `/datasets/${SEEDED.dataset}`,
       `/datasets/${SEEDED.dataset}/tree/main`,
       `/spaces/${SEEDED.space}/discussions`,
+      `/spaces/${SEEDED.space}`,
+      `/spaces/${SEEDED.space}/app`,
+      `/spaces/${SEEDED.space}/card`,
       "/datasets",
       "/new-space",
       `/${SEEDED.user}`,
       "/datasets/ada/no-such-set",
       `/spaces/${SEEDED.dataset}`,
+      `/spaces/${SEEDED.dataset}/card`,
+      `/datasets/${SEEDED.dataset}/card`,
       `/datasets/${SEEDED.dataset}/playground`,
       "/no-such-owner",
     ]) {
@@ -166,11 +171,16 @@ describe("the hub's answers for these pages", () => {
       [`/datasets/${SEEDED.dataset}`]: [200, 200, 200],
       [`/datasets/${SEEDED.dataset}/tree/main`]: [200, 200, 200],
       [`/spaces/${SEEDED.space}/discussions`]: [200, 200, 200],
+      [`/spaces/${SEEDED.space}`]: [200, 200, 200],
+      [`/spaces/${SEEDED.space}/app`]: [200, 200, 200],
+      [`/spaces/${SEEDED.space}/card`]: [200, 200, 200],
       "/datasets": [200, 200, 200],
       "/new-space": [200, 200, 200],
       [`/${SEEDED.user}`]: [200, 200, 200],
       "/datasets/ada/no-such-set": [404, 404, 404],
       [`/spaces/${SEEDED.dataset}`]: [404, 404, 404],
+      [`/spaces/${SEEDED.dataset}/card`]: [404, 404, 404],
+      [`/datasets/${SEEDED.dataset}/card`]: [404, 404, 404],
       [`/datasets/${SEEDED.dataset}/playground`]: [404, 404, 404],
       "/no-such-owner": [404, 404, 404],
     });
@@ -292,6 +302,30 @@ describe("the dataset and space lists' card filters", () => {
 });
 
 describe("the models list's file-derived filters", () => {
+  it("keeps a filter chosen while the list has not yet rendered the one chosen before", async () => {
+    const page = await harness.newPage({ viewport: DESKTOP });
+    const problems = watchPage(page, { expectedStatus: 200 });
+    await page.goto("/models");
+    await page.locator("main ul a").first().waitFor();
+    // A reader on a slow phone picks a second filter before the list has rendered the first: here the second
+    // is picked once the first is in the address bar but before the page could render (no task in between).
+    // Both are typed on the closed selects, which picks the first option starting with that letter.
+    await page.evaluate(async () => {
+      const type = (name: string, key: string) =>
+        document
+          .querySelector(`[role=combobox][aria-label="${name}"]`)
+          ?.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+      type("Parameters", "3");
+      for (let turn = 0; turn < 10_000 && !location.search.includes("params="); turn++)
+        await Promise.resolve();
+      type("Runs in app", "O");
+    });
+    await page.waitForURL((url) => url.searchParams.has("app"));
+    const search = new URL(page.url()).searchParams;
+    expect([search.get("params"), search.get("app")]).toEqual(["3b-8b", "ollama"]);
+    expect(problems).toEqual([]);
+  });
+
   it("filters by license, language, parameter size and app, in the URL, as the API answers", async () => {
     const page = await harness.newPage({ viewport: DESKTOP });
     const problems = watchPage(page, { expectedStatus: 200 });

@@ -12,7 +12,11 @@ export function useListSearchParams<Params extends { cursor?: string }>(
   const [searchParams, setSearchParams] = useSearchParams();
   const update = useCallback(
     (change: Partial<Params>, options: { replace?: boolean } = {}) => {
-      setSearchParams((current) => write({ ...read(current), cursor: undefined, ...change }), {
+      // From the address bar, not this render's search params: the router renders a navigation in a
+      // transition, so on a slow phone (or a fast reader) a second change can come before the first one's
+      // render, and building on the render's params would silently undo the first change.
+      const current = new URLSearchParams(window.location.search);
+      setSearchParams(write({ ...read(current), cursor: undefined, ...change }), {
         replace: options.replace ?? false,
       });
     },
