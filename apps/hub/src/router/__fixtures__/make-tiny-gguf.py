@@ -34,7 +34,9 @@ def main() -> None:
     for index in range(len(tokens) - len(WORDS), len(tokens)):
         scores[index] = -1.0
 
-    vocab, embd, layers, heads, ff, ctx = len(tokens), 64, 2, 4, 128, 512
+    # TINY_GGUF_CONTEXT: a longer context (default 512), for answers that take long enough to time out.
+    ctx = int(os.environ.get("TINY_GGUF_CONTEXT", "512"))
+    vocab, embd, layers, heads, ff = len(tokens), 64, 2, 4, 128
     writer = GGUFWriter(out, "llama")
     writer.add_name("tiny-random-llama")
     writer.add_vocab_size(vocab)
