@@ -6,6 +6,8 @@ import { signIn, signUp } from "./repo-users.js";
 
 // Issue 38, item 4: a static space's site runs in the App tab, from the spaces origin, in a sandbox. Its
 // script tries the hub's API with the visitor's credentials and the hub's cookies: both fail, the app renders.
+// The space's own URL opens on that tab; a space the hub does not run opens on its card
+// (docs/decisions/space-app-url.md).
 const SITE = "alice/site";
 const GRADIO = "alice/chat-demo";
 /** A cookie of the hub's host that scripts could read (not HttpOnly): cookies are per host, not per port. */
@@ -65,6 +67,15 @@ async function signedInPage(width: number, colorScheme: ColorScheme): Promise<Pa
   return page;
 }
 
+/** The names of the space's tabs in order, and the one marked current. */
+async function tabs(page: Page): Promise<{ names: string[]; current: string | null }> {
+  const strip = page.getByRole("navigation", { name: "Space sections" });
+  await strip.getByRole("link").first().waitFor();
+  const names = (await strip.getByRole("link").allTextContents()).map((name) => name.trim());
+  const current = await strip.locator('[aria-current="page"]').textContent();
+  return { names, current: current?.trim() ?? null };
+}
+
 /** The app's frame, once its document from the spaces origin loaded. */
 async function appFrame(page: Page): Promise<Frame> {
   const element = await page.getByTestId("space-app").elementHandle();
@@ -81,11 +92,15 @@ beforeAll(async () => {
   owner = await harness.newPage({ viewport: { width: 1366, height: 900 } });
   const csrf = await signIn(owner, "alice");
   await createSpace(owner, csrf, "site", "static", {
+    "README.md": "---\nsdk: static\n---\n# Site\n\nA static site of alice's.\n",
     "index.html": PAGE,
     "style.css": "body { font-family: sans-serif; color: #123; background: #fff; }",
     "app.js": appScript(harness.hub.url),
   });
-  await createSpace(owner, csrf, "chat-demo", "gradio", { "app.py": "import gradio as gr\n" });
+  await createSpace(owner, csrf, "chat-demo", "gradio", {
+    "README.md": "---\nsdk: gradio\n---\n# Chat demo\n\nA Gradio demo of alice's.\n",
+    "app.py": "import gradio as gr\n",
+  });
 });
 afterAll(async () => {
   await harness?.close();
@@ -106,10 +121,18 @@ describe("static spaces run in the App tab (issue 38, item 4)", () => {
       page.on("console", (message) => {
         if (message.location().url.startsWith(spacesOrigin)) siteMessages.add(`console: ${message.text()}`);
       });
+      // Followed from elsewhere, the space's URL shows its app: the App tab first and current.
       await page.goto(`/spaces/${SITE}`);
-      await page.getByRole("link", { name: "App", exact: true }).click();
-      await expect.poll(() => new URL(page.url()).pathname).toBe(`/spaces/${SITE}/app`);
       const frame = await appFrame(page);
+      expect(new URL(page.url()).pathname).toBe(`/spaces/${SITE}`);
+      // Settings shows once the session says alice may write.
+      await expect
+        .poll(() => tabs(page))
+        .toEqual({
+          names: ["App", "Space card", "Files and versions", "Community", "Settings"],
+          current: "App",
+        });
+      expect(await page.title()).toBe(`Space ${SITE} · Modelhub`);
       expect(new URL(frame.url()).origin).toBe(spacesOrigin);
       expect(spacesOrigin).not.toBe(new URL(harness.hub.url).origin);
       const text = (id: string) => frame.locator(`#${id}`).textContent();
@@ -134,6 +157,62 @@ describe("static spaces run in the App tab (issue 38, item 4)", () => {
     });
   }
 
+  it("keeps a static space's card one tab away, and its older App link leads to the space's URL", async () => {
+    const page = await signedInPage(1366, "light");
+    const problems = watchPage(page, { expectedStatus: 200 });
+    const spacesOrigin = new URL(harness.hub.spacesUrl!).origin;
+    const siteMessages = new Set<string>();
+    page.on("console", (message) => {
+      if (message.location().url.startsWith(spacesOrigin)) siteMessages.add(`console: ${message.text()}`);
+    });
+    await page.goto(`/spaces/${SITE}`);
+    await appFrame(page);
+    await page.getByRole("link", { name: "Space card", exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/spaces/${SITE}/card`);
+    await page.getByRole("article", { name: "Space card" }).getByText("A static site of alice's.").waitFor();
+    await expect.poll(() => tabs(page)).toMatchObject({ current: "Space card" });
+    expect(await page.title()).toBe(`Card · Space ${SITE} · Modelhub`);
+    // Back to the app by keyboard: the App tab is the strip's first link.
+    await page.getByRole("navigation", { name: "Space sections" }).getByRole("link").first().focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/spaces/${SITE}`);
+    await appFrame(page);
+    // Links made before the app moved to the space's URL still open it, under that URL.
+    await page.goto(`/spaces/${SITE}/app`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/spaces/${SITE}`);
+    await appFrame(page);
+    // What the site's own attempts log is the site's, not the page's (as above).
+    expect(problems.filter((problem) => !siteMessages.has(problem) && !/whoami-v2/.test(problem))).toEqual(
+      [],
+    );
+    await page.context().close();
+  });
+
+  it("opens a Gradio space on its card, its App tab saying why it does not run here (1366 px, light)", async () => {
+    const page = await signedInPage(1366, "light");
+    const problems = watchPage(page, { expectedStatus: 200 });
+    await page.goto(`/spaces/${GRADIO}`);
+    await page.getByRole("article", { name: "Space card" }).getByText("A Gradio demo of alice's.").waitFor();
+    await expect
+      .poll(() => tabs(page))
+      .toEqual({
+        names: ["Space card", "Files and versions", "Community", "App", "Settings"],
+        current: "Space card",
+      });
+    expect(await page.getByTestId("space-app").count()).toBe(0);
+    expect(await page.title()).toBe(`Space ${GRADIO} · Modelhub`);
+    await page.getByRole("link", { name: "App", exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/spaces/${GRADIO}/app`);
+    await page.getByTestId("space-app-unsupported").waitFor();
+    // Its card has one address: the space's own.
+    await page.goto(`/spaces/${GRADIO}/card`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/spaces/${GRADIO}`);
+    await page.getByRole("article", { name: "Space card" }).waitFor();
+    expect(await horizontalOverflow(page)).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("says plainly that a Gradio space does not run here, and points to its files (390 px, dark)", async () => {
     const page = await signedInPage(390, "dark");
     await page.goto(`/spaces/${GRADIO}/app`);
@@ -150,7 +229,10 @@ describe("static spaces run in the App tab (issue 38, item 4)", () => {
     await signIn(bob, "bob");
     const response = await bob.request.get(`/api/spaces/${SITE}/app-url/main`);
     expect(response.status()).toBe(404);
-    const page = await bob.goto(`/spaces/${SITE}/app`);
-    expect(page?.status()).toBe(404);
+    for (const path of [`/spaces/${SITE}`, `/spaces/${SITE}/app`, `/spaces/${SITE}/card`]) {
+      const page = await bob.goto(path);
+      expect(page?.status(), path).toBe(404);
+    }
+    await bob.context().close();
   });
 });

@@ -37,6 +37,8 @@ describe("isAppPage", () => {
     "/spaces/alice/app",
     "/spaces/alice/app/commits/main",
     "/spaces/alice/app/app",
+    "/spaces/alice/app/card",
+    "/spaces/alice/app/card/",
     "/search",
     "/settings/webhooks",
     "/organizations/acme/audit-log",
@@ -57,6 +59,9 @@ describe("isAppPage", () => {
     "/datasets/alice/data/libraries/transformers",
     "/spaces/alice/data",
     "/datasets/alice/data/app",
+    "/datasets/alice/data/card",
+    "/spaces/alice/data/card",
+    "/alice/demo/card",
     "/alice/demo/app",
     "/models/alice/app",
   ])("answers 404 for %s", async (path) => {

@@ -55,8 +55,11 @@ const MODEL_SECTION =
 const REPO_SECTION =
   /^(?:\/|\/(?:tree|blob|commits|upload|new|edit)\/[^/]+(?:\/.*)?|\/commit\/[0-9a-f]{7,40}\/?|\/discussions(?:\/\d+)?\/?|\/settings\/?)?$/;
 
-/** A space's sections: a repository's, and its app. */
-const SPACE_SECTION = new RegExp(`${REPO_SECTION.source}|^\\/app\\/?$`);
+/**
+ * A space's sections: a repository's, its app, and its card (at `/card` when the space's URL shows its app;
+ * docs/decisions/space-app-url.md).
+ */
+const SPACE_SECTION = new RegExp(`${REPO_SECTION.source}|^\\/(?:app|card)\\/?$`);
 
 /** A user's or an organization's page, `/{name}` as on the public hub (names as accounts/names.ts allows). */
 const ACCOUNT_NAME = /^\/([\w.-]{1,96})\/?$/;

@@ -154,8 +154,10 @@ export const router = createBrowserRouter([
         shouldRevalidate: sameRepo,
         lazy: page(() => import("./pages/repo-layout.js"), "SpaceLayout"),
         children: [
-          { index: true, lazy: repoCardPage },
+          // The space's URL opens on its app when this hub runs it, else on its card (space-app-page.tsx).
+          { index: true, lazy: page(() => import("./pages/space-app-page.js"), "SpaceHomePage") },
           { path: "app", lazy: page(() => import("./pages/space-app-page.js"), "SpaceAppPage") },
+          { path: "card", lazy: page(() => import("./pages/space-app-page.js"), "SpaceCardPage") },
           ...REPO_SECTIONS,
         ],
       },

@@ -8,14 +8,17 @@ const DatasetViewer = lazy(() =>
   import("../../features/dataset-viewer/index.js").then((module) => ({ default: module.DatasetViewer })),
 );
 
-/** A dataset's or space's card with what its files say beside it; a dataset's viewer above them. */
-export function RepoCardPage() {
+/**
+ * A dataset's or space's card with what its files say beside it; a dataset's viewer above them. `title`:
+ * the page's, when the card is not what the repository's own URL shows (a space whose app runs here).
+ */
+export function RepoCardPage({ title }: { title?: string }) {
   const repo = useRouteRepo();
   const info = useRouteRepoInfo();
   const kind = repo.type === "space" ? "space" : "dataset";
   return (
     <>
-      <PageTitle>{`${repo.type === "space" ? "Space" : "Dataset"} ${repo.id}`}</PageTitle>
+      <PageTitle>{title ?? `${repo.type === "space" ? "Space" : "Dataset"} ${repo.id}`}</PageTitle>
       {repo.type === "dataset" ? (
         <Suspense fallback={<p className="text-muted">Loading the viewer…</p>}>
           <DatasetViewer dataset={repo.id} />

@@ -5,12 +5,13 @@ import { RepoHeader } from "../../components/repo/repo-header.js";
 import { type ExtraTab, RepoTabs } from "../../components/repo/repo-tabs.js";
 import { GatedAccessPanel } from "../../features/gated-access/index.js";
 import { RepoScanNotice } from "../../features/repo-scan/index.js";
+import { runsHere } from "../../features/space-app/index.js";
 import { repoInfoQuery } from "../../lib/api/repos.js";
 import type { RepoRef } from "../../lib/repo-ref.js";
 import type { RepoRouteContext } from "../../lib/route-model.js";
 import { RepoPageStatus } from "./repo-page-status.js";
 
-/** A space's own tab: its app (a static space's site, or why this hub does not run it). */
+/** A space's own tab when this hub does not run it: why (a running space's app is its first tab instead). */
 const SPACE_TABS: ExtraTab[] = [{ label: "App", section: "app" }];
 
 /** A dataset's or a space's pages: the header and tabs model pages share, then the section. */
@@ -23,6 +24,8 @@ function RepoLayout({ type }: { type: "dataset" | "space" }) {
     return { repo, info: info.data };
   }, [info.data, type]);
   if (!info.data || !context) return <RepoPageStatus id={`${owner}/${name}`} error={info.error} />;
+  // A space this hub runs opens on its app (space-app-page.tsx): the App tab comes first, at its URL.
+  const runs = type === "space" && runsHere(info.data.sdk);
   return (
     <div className="flex flex-col gap-4">
       <RepoHeader
@@ -43,7 +46,11 @@ function RepoLayout({ type }: { type: "dataset" | "space" }) {
           ) : null
         }
       />
-      <RepoTabs repo={context.repo} extra={type === "space" ? SPACE_TABS : undefined} />
+      <RepoTabs
+        repo={context.repo}
+        extra={type === "space" && !runs ? SPACE_TABS : undefined}
+        home={runs ? "App" : undefined}
+      />
       <RepoScanNotice repo={context.repo} />
       <GatedAccessPanel repo={context.repo} gated={info.data.gated} cardData={info.data.cardData} />
       <Outlet context={context} />

@@ -24,11 +24,24 @@ export interface ExtraTab {
   section: string;
 }
 
+/** Where the card moves when the repository's own URL shows something else (`home`). */
+const CARD_SECTION = "card";
+
 /**
  * The tabs every repository page shares (card, files and versions, community, and settings for those who
- * may write), with a model's own sections (`extra`) between community and settings.
+ * may write), with a model's own sections (`extra`) between community and settings. `home`: the label of
+ * what the repository's own URL shows when that is not the card (a running space's app), its first tab;
+ * the card is then at `/card`.
  */
-export const RepoTabs = memo(function RepoTabs({ repo, extra = [] }: { repo: RepoRef; extra?: ExtraTab[] }) {
+export const RepoTabs = memo(function RepoTabs({
+  repo,
+  extra = [],
+  home,
+}: {
+  repo: RepoRef;
+  extra?: ExtraTab[];
+  home?: string;
+}) {
   const base = repoPageUrl(repo);
   const { pathname } = useLocation();
   const inFiles = FILES_SECTION.test(pathname);
@@ -52,8 +65,15 @@ export const RepoTabs = memo(function RepoTabs({ repo, extra = [] }: { repo: Rep
   return (
     <nav ref={strip} aria-label={label} className="overflow-x-auto">
       <ul className="flex border-b border-line">
+        {home ? (
+          <li>
+            <NavLink end to={base} className={tabClass}>
+              {home}
+            </NavLink>
+          </li>
+        ) : null}
         <li>
-          <NavLink end to={base} className={tabClass}>
+          <NavLink end to={home ? `${base}/${CARD_SECTION}` : base} className={tabClass}>
             {CARD_LABEL[repo.type]}
           </NavLink>
         </li>

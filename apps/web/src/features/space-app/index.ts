@@ -1,1 +1,1 @@
-export { SpaceApp } from "./space-app.js";
+export { runsHere, SpaceApp } from "./space-app.js";

@@ -11,6 +11,14 @@ interface SpaceAppLink {
 }
 
 /**
+ * Whether this hub runs the space's app (static spaces only; others are not run here, and the App tab says
+ * why). Such a space's own URL opens on its app, any other's on its card.
+ */
+export function runsHere(sdk: string | undefined): boolean {
+  return sdk === "static";
+}
+
+/**
  * The iframe's sandbox: scripts, forms and popups, never `allow-same-origin` (the spaces origin also sends
  * its own `sandbox` policy). The site runs as an opaque origin on another port: it reads no cookie of the
  * hub and calls no hub API with the visitor's credentials.
@@ -27,7 +35,7 @@ export function SpaceApp({ repo, sdk }: { repo: RepoRef; sdk: string | undefined
     queryKey: ["space-app", repo.id],
     queryFn: async ({ signal }) =>
       (await hubGet<SpaceAppLink>(repoApiUrl(repo, "app-url/main"), signal)).data,
-    enabled: sdk === "static",
+    enabled: runsHere(sdk),
     staleTime: 5 * 60_000,
     retry: false,
   });
@@ -36,7 +44,7 @@ export function SpaceApp({ repo, sdk }: { repo: RepoRef; sdk: string | undefined
       its files
     </Link>
   );
-  if (sdk !== "static") {
+  if (!runsHere(sdk)) {
     return (
       <p className="rounded-lg border border-line p-4" data-testid="space-app-unsupported">
         This is a {sdk ?? "non-static"} space: this hub serves static spaces only and does not run{" "}
