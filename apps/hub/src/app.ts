@@ -298,7 +298,6 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
       logger.log("error", "listening for accounts changes failed", { error });
     });
   const authorizer = deps.authorizer ?? createAuthorizer({ accounts });
-  const site = siteSettingsService(deps.store.meta, deps.signupPolicy ?? "closed");
   // Who did what, written in the transactions of the actions (audit/audit-log.ts).
   const audit = createAuditService({
     store: deps.store,
@@ -307,6 +306,7 @@ export function createApp(deps: AppDeps): Hono<HubEnv> {
     logger,
   });
   deps.audit?.expose?.(audit);
+  const site = siteSettingsService(deps.store, deps.signupPolicy ?? "closed", audit.recorder);
   const auditedAccounts: AuditedAccounts = {
     transaction: (work) =>
       deps.store.transaction((tx) => work(tx.accounts, (entry) => audit.recorder.record(tx, entry))),

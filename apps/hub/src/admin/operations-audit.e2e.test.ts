@@ -150,16 +150,38 @@ describe("a site administration's changes to a user", () => {
   });
 });
 
+describe("a change to the site settings", () => {
+  it("leaves one entry telling which settings changed, from and to", async () => {
+    const from = await lastId();
+    const response = await fetch(`${hub.url}/api/admin/settings`, {
+      method: "PUT",
+      headers: { Authorization: `Bearer ${samWrite}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ notice: "Maintenance at six", siteName: "Modelhub", signupPolicy: "invite" }),
+    });
+    expect(response.status, await response.text()).toBe(200);
+    const logged = await entries(from);
+    expect(logged.map((entry) => [entry.action, entry.actorName, entry.targetType])).toEqual([
+      ["site.settings", "sam", "site"],
+    ]);
+    // The site name given is the one it had: not a change.
+    expect(logged[0]?.details).toEqual({
+      notice: { from: "", to: "Maintenance at six" },
+      signupPolicy: { from: null, to: "invite" },
+    });
+  });
+});
+
 it("walked every operation the audit log knows", () => {
   // audit-log.e2e.test.ts's walk leaves these to this file.
   expect(
-    AUDIT_ACTIONS.filter((action) => /^(invite|scanning|blobs|mirror|user)\./.test(action)).sort(),
+    AUDIT_ACTIONS.filter((action) => /^(invite|scanning|blobs|mirror|user|site)\./.test(action)).sort(),
   ).toEqual(
     [
       "blobs.gc",
       "invite.create",
       "mirror.evict",
       "scanning.rescan",
+      "site.settings",
       "user.admin",
       "user.disable",
       "user.enable",

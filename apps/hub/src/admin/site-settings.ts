@@ -1,6 +1,8 @@
 import { z } from "zod";
+import type { AuditRecorder } from "../audit/audit-log.js";
 import { parseInput } from "../http/validate.js";
 import type { MetaTable } from "../store/meta-table.js";
+import type { Store } from "../store/store.js";
 
 export const SIGNUP_POLICIES = ["open", "invite", "closed"] as const;
 export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
@@ -48,10 +50,15 @@ export type SiteSettingsChange = z.output<typeof siteSettingsChange>;
 /**
  * Site settings kept in the database's meta table (one JSON value): read on each use, so that a change on
  * one replica holds on all of them at once. `configuredSignupPolicy` is SIGNUP_POLICY, which the stored
- * override (when set) replaces.
+ * override (when set) replaces. A change is audited (`site.settings`: which settings, from and to) in its
+ * transaction.
  */
-export function siteSettingsService(meta: MetaTable, configuredSignupPolicy: SignupPolicy) {
-  async function get(): Promise<SiteSettings> {
+export function siteSettingsService(
+  store: Pick<Store, "meta" | "transaction">,
+  configuredSignupPolicy: SignupPolicy,
+  audit?: AuditRecorder,
+) {
+  async function get(meta: MetaTable = store.meta): Promise<SiteSettings> {
     const raw = await meta.get(META_KEY);
     if (!raw) return { ...DEFAULTS };
     try {
@@ -68,9 +75,22 @@ export function siteSettingsService(meta: MetaTable, configuredSignupPolicy: Sig
       return (await get()).signupPolicy ?? configuredSignupPolicy;
     },
     async update(change: SiteSettingsChange): Promise<SiteSettings> {
-      const next = { ...(await get()), ...change };
-      await meta.set(META_KEY, JSON.stringify(next));
-      return next;
+      return store.transaction(async (tx) => {
+        const previous = await get(tx.meta);
+        const next = { ...previous, ...change };
+        await tx.meta.set(META_KEY, JSON.stringify(next));
+        const changed = (Object.keys(change) as (keyof SiteSettings)[]).filter(
+          (key) => previous[key] !== next[key],
+        );
+        await audit?.record(tx, {
+          action: "site.settings",
+          namespace: null,
+          targetType: "site",
+          target: null,
+          details: Object.fromEntries(changed.map((key) => [key, { from: previous[key], to: next[key] }])),
+        });
+        return next;
+      });
     },
   };
 }

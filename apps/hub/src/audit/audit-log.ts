@@ -50,6 +50,7 @@ export const AUDIT_ACTIONS = [
   "user.disable",
   "user.enable",
   "user.password",
+  "site.settings",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
