@@ -159,7 +159,7 @@ export function searchRoutes(deps: SearchRoutesDeps) {
       q,
       hits: page.map((hit) => {
         const text = hit.cardText ?? texts.get(`${hit.type}\n${hit.id.toLowerCase()}`) ?? "";
-        const passage = deps.search.snippet(text, terms);
+        const passage = deps.search.cardPassage(text, terms);
         return {
           repoId: hit.id,
           repoType: hit.type,

@@ -1,4 +1,5 @@
 import type { Store } from "../store/store.js";
+import { plainTextAround } from "./card-plain-text.js";
 import {
   idQuery,
   queryPhrases,
@@ -101,7 +102,10 @@ export function createSearchService(store: Pick<Store, "search" | "writeTransact
     },
 
     terms: queryTerms,
-    snippet,
+    /** A card's passage as a reader sees it (no Markdown syntax), around the first of `terms`. */
+    cardPassage(markdown: string, terms: readonly string[]) {
+      return snippet(plainTextAround(markdown, terms), terms);
+    },
   };
 }
 

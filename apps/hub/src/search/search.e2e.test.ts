@@ -272,6 +272,8 @@ describe("quicksearch and full text", () => {
       repoOwnerId: "clinic",
     });
     expect(body.hits[0].formatted.text).toContain("<em>clinical</em>");
+    // The passage is the card as read, not its Markdown: `# Entities in clinical notes` has no `#`.
+    expect(body.hits[0].text).toMatch(/^Entities in clinical notes Finds drugs/);
   });
 
   it("refuses an unknown type", async () => {
