@@ -348,7 +348,8 @@ export const ACCOUNT_ROWS: Row[] = [
     method: "POST",
     path: "/api/admin/mirror/evict",
     body: { all: true },
-    // The matrix hub holds no mirrored content: an admin's eviction evicts nothing, and writes nothing.
+    // The matrix hub holds no mirrored content: an admin's eviction evicts nothing, but is audited.
+    writes: true,
     expected: SITE_ADMIN_ONLY,
   },
   {
