@@ -1,29 +1,40 @@
 import { describe, expect, it } from "vitest";
 import { createTemplateRenderer } from "./render-in-worker.js";
-import type { RenderReply, RenderRequest } from "./render-protocol.js";
+import type { RenderRequest, RenderWorkerMessage } from "./render-protocol.js";
 
-/** A stand-in worker (Node has no Web Worker): answers after `delayMs`, or never; records terminations. */
-function fakeWorkers(delayMs: number | "never") {
+/**
+ * A stand-in worker (Node has no Web Worker): says it is ready after `loadMs` (its code loaded), answers
+ * `delayMs` after that or after the request, whichever is later, or never; records terminations.
+ */
+function fakeWorkers(delayMs: number | "never", loadMs = 0) {
   const started: { terminated: boolean; requests: RenderRequest[] }[] = [];
   const start = () => {
     const state = { terminated: false, requests: [] as RenderRequest[] };
     started.push(state);
+    const loaded = Date.now() + loadMs;
     const worker = {
-      onmessage: null as ((event: MessageEvent<RenderReply>) => void) | null,
+      onmessage: null as ((event: MessageEvent<RenderWorkerMessage>) => void) | null,
       postMessage(request: RenderRequest) {
         state.requests.push(request);
         if (delayMs === "never") return;
-        setTimeout(() => {
-          if (!state.terminated)
-            worker.onmessage?.({
-              data: { id: request.id, prompt: request.source },
-            } as MessageEvent<RenderReply>);
-        }, delayMs);
+        setTimeout(
+          () => {
+            if (!state.terminated)
+              worker.onmessage?.({
+                data: { id: request.id, prompt: request.source },
+              } as MessageEvent<RenderWorkerMessage>);
+          },
+          Math.max(0, loaded - Date.now()) + delayMs,
+        );
       },
       terminate() {
         state.terminated = true;
       },
     };
+    setTimeout(() => {
+      if (!state.terminated)
+        worker.onmessage?.({ data: { ready: true } } as MessageEvent<RenderWorkerMessage>);
+    }, loadMs);
     return worker as unknown as Worker;
   };
   return { start, started };
@@ -52,6 +63,15 @@ describe("createTemplateRenderer", () => {
     expect(workers.started[0]!.terminated).toBe(true);
     void renderer.render("next", context);
     expect(workers.started).toHaveLength(2);
+    renderer.dispose();
+  });
+
+  it("times a render from when the worker has loaded its code, not from its start", async () => {
+    // Loading the engine takes longer than the limit (a slow connection or phone); the render itself is quick.
+    const workers = fakeWorkers(5, 120);
+    const renderer = createTemplateRenderer(50, workers.start);
+    expect(await renderer.render("slow to load", context)).toEqual({ prompt: "slow to load" });
+    expect(workers.started).toHaveLength(1);
     renderer.dispose();
   });
 

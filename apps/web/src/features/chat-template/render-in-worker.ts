@@ -1,7 +1,11 @@
 import type { ChatTemplateInput } from "@modelhub/jinja";
-import type { RenderOutcome, RenderReply, RenderRequest } from "./render-protocol.js";
+import type { RenderOutcome, RenderRequest, RenderWorkerMessage } from "./render-protocol.js";
 
-/** How long a render may take before its worker is stopped: the engine's own limits end most far sooner. */
+/**
+ * How long a render may take before its worker is stopped: the engine's own limits end most far sooner. The
+ * clock runs from when the worker's code is loaded (its ready message), not from its start: on a slow
+ * connection or CPU, loading the engine alone can take longer than this.
+ */
 export const RENDER_TIME_LIMIT_MS = 2000;
 
 type StartWorker = () => Worker;
@@ -19,14 +23,36 @@ export function createTemplateRenderer(
   start: StartWorker = startRenderWorker,
 ) {
   let worker: Worker | undefined;
+  /** The current worker has loaded its code (it posted RenderWorkerReady): its render can be timed. */
+  let workerReady = false;
   let nextId = 0;
   let running:
-    | { id: number; finish: (outcome: RenderOutcome | null) => void; timer: ReturnType<typeof setTimeout> }
+    | {
+        id: number;
+        finish: (outcome: RenderOutcome | null) => void;
+        timer: ReturnType<typeof setTimeout> | undefined;
+      }
     | undefined;
 
   const stopWorker = () => {
     worker?.terminate();
     worker = undefined;
+    workerReady = false;
+  };
+
+  /** Starts the running render's time limit, once the worker can render. */
+  const armRunning = () => {
+    const render = running;
+    if (!render || render.timer || !workerReady) return;
+    render.timer = setTimeout(() => {
+      if (running?.id !== render.id) return;
+      running = undefined;
+      stopWorker();
+      render.finish({
+        error: `The template was stopped after ${timeLimitMs / 1000} s: it is too slow to render here.`,
+        phase: "timeout",
+      });
+    }, timeLimitMs);
   };
 
   return {
@@ -39,7 +65,12 @@ export function createTemplateRenderer(
       }
       if (!worker) {
         worker = start();
-        worker.onmessage = (event: MessageEvent<RenderReply>) => {
+        worker.onmessage = (event: MessageEvent<RenderWorkerMessage>) => {
+          if ("ready" in event.data) {
+            workerReady = true;
+            armRunning();
+            return;
+          }
           if (!running || event.data.id !== running.id) return;
           const { id: _id, ...outcome } = event.data;
           clearTimeout(running.timer);
@@ -50,16 +81,8 @@ export function createTemplateRenderer(
       }
       const id = ++nextId;
       return new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          if (running?.id !== id) return;
-          running = undefined;
-          stopWorker();
-          resolve({
-            error: `The template was stopped after ${timeLimitMs / 1000} s: it is too slow to render here.`,
-            phase: "timeout",
-          });
-        }, timeLimitMs);
-        running = { id, finish: resolve, timer };
+        running = { id, finish: resolve, timer: undefined };
+        armRunning();
         const request: RenderRequest = { id, source, context };
         worker!.postMessage(request);
       });

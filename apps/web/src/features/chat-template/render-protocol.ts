@@ -12,3 +12,13 @@ export type RenderReply =
   | { id: number; error: string; phase: "parse" | "render" | "timeout" };
 
 export type RenderOutcome = { prompt: string } | { error: string; phase: "parse" | "render" | "timeout" };
+
+/**
+ * What the worker posts once its code (the template engine) is loaded and run: only then does a render's time
+ * limit start, so a slow connection or a busy phone is not taken for a template too slow to render.
+ */
+export interface RenderWorkerReady {
+  ready: true;
+}
+
+export type RenderWorkerMessage = RenderReply | RenderWorkerReady;

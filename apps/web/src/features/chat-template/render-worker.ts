@@ -4,7 +4,7 @@
  * render runs past its time limit): templates come from model repositories anyone can push to.
  */
 import { renderChatTemplate, Template, TemplateSyntaxError } from "@modelhub/jinja";
-import type { RenderReply, RenderRequest } from "./render-protocol.js";
+import type { RenderReply, RenderRequest, RenderWorkerReady } from "./render-protocol.js";
 
 // The Unicode name table that `\N{...}` escapes need is a chunk of its own, fetched only by a template
 // that uses one (no chat template in the corpus does).
@@ -27,3 +27,7 @@ scope.onmessage = async (event: MessageEvent<RenderRequest>) => {
   }
   scope.postMessage(reply);
 };
+
+// The imports above are loaded and run before this line: the page may start timing renders from now on.
+const ready: RenderWorkerReady = { ready: true };
+scope.postMessage(ready);
